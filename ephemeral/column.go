@@ -1,0 +1,117 @@
+package ephemeral
+
+import (
+	"reflect"
+)
+
+// Column is one typed column of a table: Chunks()*ChunkRows() elements of T
+// in one pin-stable allocation, indexed by row (= handle index).
+//
+// T must be pointer-free: booleans, integers, floats, complex numbers,
+// Handles, and arrays or structs of those.
+//
+// Get, Set, Ptr, Span and All are safe from kernels and other goroutines
+// while no structural change runs on the table (two writers of one row race).
+type Column[T any] struct {
+	table *Table
+	label string
+	data  []T
+}
+
+// AddColumn adds a column of element type T named name to t and returns it.
+// Existing rows read the zero value. It returns a *DefinitionError (errors.Is
+// ErrDefinition) for an empty or duplicate name (ErrEmptyName,
+// ErrDuplicateColumn) or a T that holds pointers (ErrUnsupportedType).
+// It allocates Chunks()*ChunkRows()*sizeof(T) bytes; call it at set-up.
+func AddColumn[T any](t *Table, name string) (*Column[T], error) {
+	if name == "" {
+		return nil, &DefinitionError{Table: t.name, Err: ErrEmptyName}
+	}
+	for _, c := range t.cols {
+		if c.name() == name {
+			return nil, &DefinitionError{Table: t.name, Column: name, Err: ErrDuplicateColumn}
+		}
+	}
+	typ := reflect.TypeFor[T]()
+	if bad := pointerPath(typ); bad != "" {
+		return nil, &DefinitionError{Table: t.name, Column: name, Err: ErrUnsupportedType,
+			Detail: typ.String() + " holds " + bad}
+	}
+	c := &Column[T]{table: t, label: name, data: make([]T, len(t.gens))}
+	t.cols = append(t.cols, c)
+	return c, nil
+}
+
+// pointerPath returns "" for a pointer-free type, else a description of the
+// first pointer-holding part.
+func pointerPath(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return ""
+	case reflect.Array:
+		return pointerPath(t.Elem())
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if p := pointerPath(t.Field(i).Type); p != "" {
+				return "field " + t.Field(i).Name + ": " + p
+			}
+		}
+		return ""
+	default:
+		return "a " + t.Kind().String()
+	}
+}
+
+func (c *Column[T]) name() string     { return c.label }
+func (c *Column[T]) zero(row uint32)  { var z T; c.data[row] = z }
+func (c *Column[T]) typeName() string { return reflect.TypeFor[T]().String() }
+
+// Name is the column's name.
+func (c *Column[T]) Name() string { return c.label }
+
+// Table is the column's table.
+func (c *Column[T]) Table() *Table { return c.table }
+
+// Get returns h's value and true, or the zero value and false when h has no
+// live row in the table.
+func (c *Column[T]) Get(h Handle) (T, bool) {
+	if !c.table.IsAlive(h) {
+		var z T
+		return z, false
+	}
+	return c.data[h.Index()], true
+}
+
+// Set writes v to h's row and returns true, or writes nothing and returns
+// false when h has no live row in the table.
+func (c *Column[T]) Set(h Handle, v T) bool {
+	if !c.table.IsAlive(h) {
+		return false
+	}
+	c.data[h.Index()] = v
+	return true
+}
+
+// Ptr returns a pointer to h's value, or nil when h has no live row. The
+// pointer stays valid while the table lives, but names another entity's
+// value once h is deleted and its slot reused: do not keep it across a
+// structural change.
+func (c *Column[T]) Ptr(h Handle) *T {
+	if !c.table.IsAlive(h) {
+		return nil
+	}
+	return &c.data[h.Index()]
+}
+
+// Span returns chunk c's slice of the column: ChunkRows elements, element r
+// being row c*ChunkRows+r. Rows whose enabled bit is clear hold garbage.
+func (c *Column[T]) Span(chunk int) []T {
+	n := c.table.chunkRows
+	return c.data[chunk*n : (chunk+1)*n : (chunk+1)*n]
+}
+
+// All returns the whole column, indexed by row: Chunks()*ChunkRows()
+// elements. Use it with a Lease: row, ok := lease.Row(h); v := all[row].
+func (c *Column[T]) All() []T { return c.data }

@@ -1,0 +1,58 @@
+// Package ephemeral is Tickwork's storage: chunked struct-of-arrays tables of
+// fixed capacity, addressed by generational handles.
+//
+// # Tables and columns
+//
+// [NewTable] declares a table with a capacity in rows; [AddColumn] adds a
+// typed, pointer-free column. Rows are grouped in chunks of [Table.ChunkRows]
+// rows (a power of two, [DefaultChunkRows] by default). Each column is one
+// allocation, made at definition time and never moved, so the slices given by
+// [Column.Span] (one chunk) and [Column.All] (the whole column) are
+// pin-stable: kernels and other goroutines may keep them.
+//
+// # Enabled bitmaps
+//
+// Every chunk has an enabled bitmap ([Table.Enabled], a
+// github.com/kelindar/bitmap Bitmap of ChunkRows bits) that marks its live
+// rows. Deleting a row clears its bit and leaves a hole; rows never move.
+// Iterate a chunk's live rows with [EachRun].
+//
+// # Handles and generations
+//
+// A [Handle] is a 64-bit value: a slot index (the row) and a generation. A
+// delete bumps the slot's generation, so a stale handle never reaches the row
+// that reuses its slot: [Table.IsAlive] is false, [Column.Get] fails and
+// [Column.Set] writes nothing. The zero Handle is never valid.
+//
+// # Entity domains
+//
+// A [Domain] is a handle space shared by several tables: a unit's Unit row and
+// Body row have the same handle and the same row index. [Domain.Delete] (or
+// [Table.Delete] on any member) deletes the entity's rows from every member
+// table. A table declared without a domain gets a private one.
+//
+// # Slot policy
+//
+// New entities take the lowest free slot. The same history of inserts and
+// deletes therefore gives the same handles and layout, and live rows stay
+// packed into the first chunks.
+//
+// # Leases
+//
+// [Table.Lease] returns a [Lease]: the scheduler authorizes a system for a
+// table once per run, after which [Lease.Row] probes a handle at the cost of a
+// compare and an array index.
+//
+// # Errors
+//
+// Definitions fail with a [*DefinitionError] (errors.Is [ErrDefinition]);
+// inserts past capacity fail with a [*CapacityError] (errors.Is
+// [ErrCapacity]) and insert nothing; stale handles give false or
+// [ErrStaleHandle], never a panic.
+//
+// # Concurrency
+//
+// Structural changes (inserts, deletes, new columns) need exclusive access.
+// Everything else is safe from many goroutines while no structural change
+// runs; that is the contract kernels rely on.
+package ephemeral

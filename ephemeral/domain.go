@@ -1,0 +1,181 @@
+package ephemeral
+
+import (
+	"math/bits"
+
+	"github.com/kelindar/bitmap"
+)
+
+// Limits of a definition.
+const (
+	// MaxCapacity is the largest capacity of a table or domain, in rows.
+	MaxCapacity = 1 << 30
+	// MinChunkRows and MaxChunkRows bound ChunkRows; it is a power of two.
+	MinChunkRows = 64
+	MaxChunkRows = 1 << 20
+	// DefaultChunkRows is the chunk size, in rows, when a spec leaves it zero.
+	// 4096 rows make a chunk's enabled bitmap 512 bytes (64 words) and a
+	// float32 column span 16 KiB, so a kernel touching a handful of columns
+	// keeps one chunk in L1/L2, while 100 000 rows still split into 25 chunks:
+	// enough work items for parallel kernels on 2 to 8 workers.
+	DefaultChunkRows = 4096
+)
+
+// DomainSpec declares an entity domain: one handle space shared by several
+// tables. Capacity is in entities (= rows of each member table).
+type DomainSpec struct {
+	Name      string
+	Capacity  int // entities; 1..MaxCapacity
+	ChunkRows int // rows per chunk of every member table; 0 = DefaultChunkRows
+}
+
+// Domain is a handle space shared by its member tables: an entity's rows in
+// every member table sit at the same slot, the handle's index, so the tables
+// of a domain share slot numbers and chunk layout.
+//
+// Slot policy (deterministic): a new entity takes the lowest free slot. The
+// same history of creates and deletes therefore gives the same handles and
+// the same layout, and live rows stay packed towards the first chunks.
+//
+// A Domain is not safe for concurrent structural change (Create, Delete,
+// inserts into member tables). Reads (IsAlive, Len, leases of member tables)
+// are safe from any number of goroutines while no structural change runs.
+type Domain struct {
+	name      string
+	capacity  int
+	chunkRows int
+	shift     uint
+	gens      []uint32 // current generation of each slot; odd = live
+	free      bitmap.Bitmap
+	hint      int // no free slot lies below word hint of free
+	live      int
+	tables    []*Table
+	private   bool // created implicitly for a standalone table
+}
+
+// NewDomain declares a domain. It returns a *DefinitionError (errors.Is
+// ErrDefinition) for an empty name, a capacity outside 1..MaxCapacity, or
+// bad chunk rows. All memory of the handle pages is allocated here.
+func NewDomain(spec DomainSpec) (*Domain, error) {
+	if spec.Name == "" {
+		return nil, &DefinitionError{Table: spec.Name, Err: ErrEmptyName}
+	}
+	if spec.Capacity <= 0 || spec.Capacity > MaxCapacity {
+		return nil, &DefinitionError{Table: spec.Name, Err: ErrZeroCapacity, Detail: itoa(spec.Capacity)}
+	}
+	cr := spec.ChunkRows
+	if cr == 0 {
+		cr = DefaultChunkRows
+	}
+	if cr < MinChunkRows || cr > MaxChunkRows || cr&(cr-1) != 0 {
+		return nil, &DefinitionError{Table: spec.Name, Err: ErrChunkRows, Detail: itoa(cr)}
+	}
+	chunks := (spec.Capacity + cr - 1) / cr
+	d := &Domain{
+		name:      spec.Name,
+		capacity:  spec.Capacity,
+		chunkRows: cr,
+		shift:     uint(bits.TrailingZeros(uint(cr))),
+		gens:      make([]uint32, chunks*cr),
+		free:      make(bitmap.Bitmap, chunks*cr/64),
+	}
+	for i := 0; i < spec.Capacity; i++ {
+		d.free.Set(uint32(i))
+	}
+	return d, nil
+}
+
+// Name is the domain's name.
+func (d *Domain) Name() string { return d.name }
+
+// Cap is the capacity in entities.
+func (d *Domain) Cap() int { return d.capacity }
+
+// Len is the number of live entities.
+func (d *Domain) Len() int { return d.live }
+
+// ChunkRows is the number of rows per chunk of every member table.
+func (d *Domain) ChunkRows() int { return d.chunkRows }
+
+// Tables returns the member tables in definition order. The slice is the
+// domain's own: do not modify it.
+func (d *Domain) Tables() []*Table { return d.tables }
+
+// IsAlive reports whether h names a live entity of d. Safe from kernels
+// while no structural change runs.
+func (d *Domain) IsAlive(h Handle) bool {
+	i := h.Index()
+	return uint64(i) < uint64(d.capacity) && d.gens[i] == h.Generation() && h.Generation()&1 == 1
+}
+
+// Create makes a new entity with no rows and returns its handle. It returns a
+// *CapacityError (errors.Is ErrCapacity) when the domain is full.
+func (d *Domain) Create() (Handle, error) {
+	if d.live >= d.capacity {
+		return 0, &CapacityError{Table: d.name, Capacity: d.capacity, Live: d.live, Requested: 1}
+	}
+	return d.alloc(), nil
+}
+
+// CreateN makes len(out) entities with no rows, writing their handles to out
+// in slot order. When they do not all fit it creates none and returns a
+// *CapacityError.
+func (d *Domain) CreateN(out []Handle) error {
+	if len(out) > d.capacity-d.live {
+		return &CapacityError{Table: d.name, Capacity: d.capacity, Live: d.live, Requested: len(out)}
+	}
+	for k := range out {
+		out[k] = d.alloc()
+	}
+	return nil
+}
+
+// alloc takes the lowest free slot; the caller has checked capacity.
+func (d *Domain) alloc() Handle {
+	w := d.hint
+	for d.free[w] == 0 {
+		w++
+	}
+	d.hint = w
+	b := bits.TrailingZeros64(d.free[w])
+	d.free[w] &^= 1 << uint(b)
+	i := w<<6 | b
+	g := d.gens[i] + 1 // even (dead) -> odd (live)
+	d.gens[i] = g
+	d.live++
+	return MakeHandle(uint32(i), g)
+}
+
+// Delete deletes the entity h and its rows in every member table. It returns
+// false, and changes nothing, when h is zero or stale: deleting twice is a no-op.
+func (d *Domain) Delete(h Handle) bool {
+	if !d.IsAlive(h) {
+		return false
+	}
+	i := h.Index()
+	g := h.Generation()
+	for _, t := range d.tables {
+		if t.gens[i] == g {
+			t.removeRow(i)
+		}
+	}
+	d.gens[i] = g + 1 // odd (live) -> even (dead)
+	d.free[i>>6] |= 1 << (i & 63)
+	if w := int(i >> 6); w < d.hint {
+		d.hint = w
+	}
+	d.live--
+	return true
+}
+
+// DeleteN deletes every live entity of hs and returns how many it deleted;
+// zero, stale and repeated handles are skipped.
+func (d *Domain) DeleteN(hs []Handle) int {
+	n := 0
+	for _, h := range hs {
+		if d.Delete(h) {
+			n++
+		}
+	}
+	return n
+}

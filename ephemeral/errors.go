@@ -1,0 +1,79 @@
+package ephemeral
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors of the package. Every error returned by ephemeral matches
+// one of them with errors.Is.
+var (
+	// ErrCapacity: an insert would take a table or domain past its capacity.
+	// Returned as a *CapacityError that names the table and its capacity.
+	ErrCapacity = errors.New("ephemeral: capacity exceeded")
+	// ErrStaleHandle: the handle is zero, was deleted, or names a slot whose
+	// generation has moved on.
+	ErrStaleHandle = errors.New("ephemeral: stale or zero handle")
+	// ErrRowExists: Attach of an entity that already has a row in the table.
+	ErrRowExists = errors.New("ephemeral: entity already has a row in this table")
+	// ErrDefinition: a bad table, domain or column definition. Returned as a
+	// *DefinitionError whose Unwrap gives one of the more precise sentinels below.
+	ErrDefinition = errors.New("ephemeral: bad definition")
+	// ErrZeroCapacity: a capacity <= 0 or above MaxCapacity rows.
+	ErrZeroCapacity = errors.New("capacity must be between 1 and MaxCapacity rows")
+	// ErrChunkRows: chunk rows not a power of two between MinChunkRows and MaxChunkRows.
+	ErrChunkRows = errors.New("chunk rows must be a power of two between MinChunkRows and MaxChunkRows")
+	// ErrDuplicateColumn: two columns of one table share a name.
+	ErrDuplicateColumn = errors.New("duplicate column name")
+	// ErrUnsupportedType: a column element type holds pointers (pointers,
+	// slices, maps, strings, interfaces, channels, functions).
+	ErrUnsupportedType = errors.New("column element type must be pointer-free")
+	// ErrEmptyName: a table, domain or column without a name.
+	ErrEmptyName = errors.New("name must not be empty")
+	// ErrDomainMismatch: a table spec whose capacity or chunk rows disagree with its domain's.
+	ErrDomainMismatch = errors.New("table capacity and chunk rows must match the domain's")
+)
+
+// CapacityError reports an insert that does not fit. Nothing was inserted.
+// errors.Is(err, ErrCapacity) is true.
+type CapacityError struct {
+	Table     string // table (or domain) name
+	Capacity  int    // rows
+	Live      int    // live rows (entities, for a domain) before the insert
+	Requested int    // rows the insert asked for
+}
+
+func (e *CapacityError) Error() string {
+	return fmt.Sprintf("ephemeral: table %q is full: capacity %d rows, %d live, %d requested",
+		e.Table, e.Capacity, e.Live, e.Requested)
+}
+
+// Is reports whether target is ErrCapacity.
+func (e *CapacityError) Is(target error) bool { return target == ErrCapacity }
+
+// DefinitionError reports a bad definition. errors.Is(err, ErrDefinition) is
+// true, and so is errors.Is(err, Err) for the precise sentinel.
+type DefinitionError struct {
+	Table  string // table or domain name
+	Column string // column name, empty when the table itself is bad
+	Err    error  // ErrZeroCapacity, ErrChunkRows, ErrDuplicateColumn, ErrUnsupportedType, ErrEmptyName or ErrDomainMismatch
+	Detail string // extra context, such as the offending type
+}
+
+func (e *DefinitionError) Error() string {
+	s := "ephemeral: table " + fmt.Sprintf("%q", e.Table)
+	if e.Column != "" {
+		s += fmt.Sprintf(" column %q", e.Column)
+	}
+	s += ": " + e.Err.Error()
+	if e.Detail != "" {
+		s += " (" + e.Detail + ")"
+	}
+	return s
+}
+
+// Is reports whether target is ErrDefinition.
+func (e *DefinitionError) Is(target error) bool { return target == ErrDefinition }
+
+// Unwrap returns the precise sentinel.
+func (e *DefinitionError) Unwrap() error { return e.Err }

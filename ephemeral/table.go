@@ -1,0 +1,277 @@
+package ephemeral
+
+import (
+	"strconv"
+
+	"github.com/kelindar/bitmap"
+)
+
+// TableSpec declares a table. A table with a Domain shares the domain's
+// handle space, capacity and chunk rows (Capacity and ChunkRows must then be
+// zero or equal to the domain's); a table without one gets a private domain
+// of its own.
+type TableSpec struct {
+	Name      string
+	Capacity  int     // rows; 1..MaxCapacity (ignored when zero and Domain is set)
+	ChunkRows int     // rows per chunk, a power of two; 0 = DefaultChunkRows (or the domain's)
+	Domain    *Domain // optional shared handle space
+}
+
+// Table is chunked struct-of-arrays storage with a fixed capacity. A row
+// lives at the slot of its entity's handle and never moves; holes left by
+// deletes are masked by each chunk's enabled bitmap.
+//
+// Memory: every column is one allocation of Chunks()*ChunkRows() elements
+// made when the column is added, carved into chunk spans. Nothing is ever
+// moved or reallocated while the table lives, so spans (Column.Span,
+// Column.All) and enabled bitmaps stay valid (pin-stable) and may be held by
+// kernels and other goroutines.
+//
+// Iteration order is ascending chunk, then ascending row within a chunk.
+//
+// Concurrency: structural changes (Insert, InsertN, Attach, Delete, DeleteN,
+// Detach, AddColumn) must not run concurrently with anything else on the
+// table or its domain. Reads and writes of column values, leases, Enabled and
+// IsAlive are safe from many goroutines while no structural change runs
+// (writes to the same row from two goroutines race, as with any slice).
+type Table struct {
+	name      string
+	dom       *Domain
+	chunkRows int
+	shift     uint
+	gens      []uint32 // generation of the entity whose row is present, 0 when absent
+	enabled   []bitmap.Bitmap
+	chunkLive []int32
+	live      int
+	cols      []column
+}
+
+// column is the untyped face of a Column[T].
+type column interface {
+	name() string
+	zero(row uint32)
+	typeName() string
+}
+
+// NewTable declares a table. It returns a *DefinitionError (errors.Is
+// ErrDefinition) for an empty name, a bad capacity or chunk rows, or a spec
+// that disagrees with its domain.
+func NewTable(spec TableSpec) (*Table, error) {
+	if spec.Name == "" {
+		return nil, &DefinitionError{Err: ErrEmptyName}
+	}
+	d := spec.Domain
+	if d == nil {
+		var err error
+		d, err = NewDomain(DomainSpec{Name: spec.Name, Capacity: spec.Capacity, ChunkRows: spec.ChunkRows})
+		if err != nil {
+			return nil, err
+		}
+		d.private = true
+	} else if (spec.Capacity != 0 && spec.Capacity != d.capacity) || (spec.ChunkRows != 0 && spec.ChunkRows != d.chunkRows) {
+		return nil, &DefinitionError{Table: spec.Name, Err: ErrDomainMismatch,
+			Detail: "domain " + strconv.Quote(d.name) + " has capacity " + itoa(d.capacity) + " and chunk rows " + itoa(d.chunkRows)}
+	}
+	chunks := len(d.gens) / d.chunkRows
+	t := &Table{
+		name:      spec.Name,
+		dom:       d,
+		chunkRows: d.chunkRows,
+		shift:     d.shift,
+		gens:      make([]uint32, len(d.gens)),
+		enabled:   make([]bitmap.Bitmap, chunks),
+		chunkLive: make([]int32, chunks),
+	}
+	words := d.chunkRows / 64
+	backing := make([]uint64, chunks*words)
+	for c := range t.enabled {
+		t.enabled[c] = bitmap.Bitmap(backing[c*words : (c+1)*words : (c+1)*words])
+	}
+	d.tables = append(d.tables, t)
+	return t, nil
+}
+
+// Name is the table's name.
+func (t *Table) Name() string { return t.name }
+
+// Domain is the table's handle space (a private one for a standalone table).
+func (t *Table) Domain() *Domain { return t.dom }
+
+// Cap is the capacity in rows.
+func (t *Table) Cap() int { return t.dom.capacity }
+
+// Len is the number of live rows.
+func (t *Table) Len() int { return t.live }
+
+// ChunkRows is the number of rows per chunk (a power of two).
+func (t *Table) ChunkRows() int { return t.chunkRows }
+
+// Chunks is the number of chunks: ceil(Cap/ChunkRows). Chunk c holds rows
+// c*ChunkRows .. (c+1)*ChunkRows-1.
+func (t *Table) Chunks() int { return len(t.enabled) }
+
+// ChunkLen is the number of live rows in chunk c.
+func (t *Table) ChunkLen(c int) int { return int(t.chunkLive[c]) }
+
+// Enabled is chunk c's enabled bitmap: bit r is set when row c*ChunkRows+r
+// is live. It has ChunkRows bits and is pin-stable; it changes only under a
+// structural change. Read it, never write it.
+func (t *Table) Enabled(c int) bitmap.Bitmap { return t.enabled[c] }
+
+// Columns lists the column names in definition order.
+func (t *Table) Columns() []string {
+	out := make([]string, len(t.cols))
+	for i, c := range t.cols {
+		out[i] = c.name()
+	}
+	return out
+}
+
+// IsAlive reports whether h names a live row of t. Safe from kernels while
+// no structural change runs.
+func (t *Table) IsAlive(h Handle) bool {
+	i := h.Index()
+	return uint64(i) < uint64(len(t.gens)) && t.gens[i] == h.Generation() && h.Generation() != 0
+}
+
+// HandleAt returns the handle of the live row at row index row, or false
+// when the row is empty or out of range.
+func (t *Table) HandleAt(row int) (Handle, bool) {
+	if row < 0 || row >= len(t.gens) || t.gens[row] == 0 {
+		return 0, false
+	}
+	return MakeHandle(uint32(row), t.gens[row]), true
+}
+
+// Insert creates a new entity in the table's domain with a row in t (every
+// column zero) and returns its handle. When t or its domain is full it
+// returns a *CapacityError (errors.Is ErrCapacity) and changes nothing.
+func (t *Table) Insert() (Handle, error) {
+	if err := t.fits(1); err != nil {
+		return 0, err
+	}
+	h := t.dom.alloc()
+	t.addRow(h)
+	return h, nil
+}
+
+// InsertN inserts len(out) rows as Insert does, writing their handles to out
+// in slot order (lowest free slots first). When they do not all fit it
+// inserts none and returns a *CapacityError.
+func (t *Table) InsertN(out []Handle) error {
+	if err := t.fits(len(out)); err != nil {
+		return err
+	}
+	for k := range out {
+		h := t.dom.alloc()
+		t.addRow(h)
+		out[k] = h
+	}
+	return nil
+}
+
+func (t *Table) fits(n int) error {
+	if n > t.dom.capacity-t.dom.live {
+		return &CapacityError{Table: t.name, Capacity: t.dom.capacity, Live: t.live, Requested: n}
+	}
+	return nil
+}
+
+// Attach adds a row (every column zero) to t for the live entity h of t's
+// domain, such as the Body row of a unit created through its Unit table. It
+// returns ErrStaleHandle when h is not a live entity and ErrRowExists when it
+// already has a row in t.
+func (t *Table) Attach(h Handle) error {
+	if !t.dom.IsAlive(h) {
+		return ErrStaleHandle
+	}
+	if t.gens[h.Index()] != 0 {
+		return ErrRowExists
+	}
+	t.addRow(h)
+	return nil
+}
+
+func (t *Table) addRow(h Handle) {
+	i := h.Index()
+	t.gens[i] = h.Generation()
+	t.enabled[i>>t.shift].Set(i & uint32(t.chunkRows-1))
+	t.chunkLive[i>>t.shift]++
+	t.live++
+	for _, c := range t.cols {
+		c.zero(i)
+	}
+}
+
+// Delete deletes the entity h: its row in t and its rows in every other
+// table of the domain. It returns false, changing nothing, when h is zero,
+// stale or has no row in t; deleting twice is a no-op.
+func (t *Table) Delete(h Handle) bool {
+	if !t.IsAlive(h) {
+		return false
+	}
+	return t.dom.Delete(h)
+}
+
+// DeleteN deletes every entity of hs that has a live row in t, as Delete,
+// and returns how many it deleted; stale and repeated handles are skipped.
+func (t *Table) DeleteN(hs []Handle) int {
+	n := 0
+	for _, h := range hs {
+		if t.Delete(h) {
+			n++
+		}
+	}
+	return n
+}
+
+// Detach removes h's row from t only; the entity and its rows in other
+// tables of the domain live on (an entity with no rows stays alive until
+// deleted through its Domain). It returns false when h has no live row in t.
+// In a standalone table, prefer Delete: a detached entity keeps its slot.
+func (t *Table) Detach(h Handle) bool {
+	if !t.IsAlive(h) {
+		return false
+	}
+	t.removeRow(h.Index())
+	return true
+}
+
+func (t *Table) removeRow(i uint32) {
+	t.gens[i] = 0
+	t.enabled[i>>t.shift].Remove(i & uint32(t.chunkRows-1))
+	t.chunkLive[i>>t.shift]--
+	t.live--
+}
+
+// Lease authorizes fast probes of t by handle. A system takes one lease per
+// run (the scheduler checks its manifest once, when handing it out); each
+// probe then costs a compare and an array index.
+func (t *Table) Lease() Lease { return Lease{gens: t.gens} }
+
+// Lease probes a table's rows by handle with no further checks. It is a
+// small value: copy it freely. Safe from kernels and other goroutines while
+// no structural change runs; a structural change may make a probe's answer
+// out of date but never unsafe (the handle pages are pin-stable).
+type Lease struct {
+	gens []uint32
+}
+
+// Row returns the row index of h (equal to h.Index()) and true when h names a
+// live row of the table; 0 and false when h is zero, stale or absent. Index
+// column slices from Column.All with the row.
+func (l Lease) Row(h Handle) (int, bool) {
+	i := h.Index()
+	if uint64(i) < uint64(len(l.gens)) && l.gens[i] == h.Generation() && h.Generation() != 0 {
+		return int(i), true
+	}
+	return 0, false
+}
+
+// IsAlive reports whether h names a live row of the table.
+func (l Lease) IsAlive(h Handle) bool {
+	_, ok := l.Row(h)
+	return ok
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
