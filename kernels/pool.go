@@ -1,0 +1,112 @@
+package kernels
+
+import (
+	"fmt"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// MaxWorkers bounds a pool's worker count.
+const MaxWorkers = 256
+
+// Pool runs kernels over chunks on a fixed set of goroutines. See the
+// package doc for the concurrency and allocation contract.
+type Pool struct {
+	workers int
+	start   []chan struct{} // one per helper goroutine (workers-1)
+	done    sync.WaitGroup
+	group   errgroup.Group
+	fn      func(worker, chunk int)
+	chunks  int
+	closed  bool
+}
+
+// NewPool starts a pool of workers goroutines counting the caller: workers-1
+// are started here and live until Close. It returns an error wrapping
+// ErrWorkers when workers is outside 1..MaxWorkers.
+func NewPool(workers int) (*Pool, error) {
+	if workers < 1 || workers > MaxWorkers {
+		return nil, fmt.Errorf("%w: got %d", ErrWorkers, workers)
+	}
+	p := &Pool{workers: workers, start: make([]chan struct{}, workers-1)}
+	for i := range p.start {
+		ch := make(chan struct{})
+		p.start[i] = ch
+		w := i + 1
+		p.group.Go(func() error {
+			for range ch {
+				p.span(w)
+				p.done.Done()
+			}
+			return nil
+		})
+	}
+	return p, nil
+}
+
+// Workers is the number of workers, the caller included.
+func (p *Pool) Workers() int { return p.workers }
+
+// span runs worker w's contiguous range of chunks.
+func (p *Pool) span(w int) {
+	lo, hi := Span(p.chunks, p.workers, w)
+	for c := lo; c < hi; c++ {
+		p.fn(w, c)
+	}
+}
+
+// Span returns the range [lo, hi) of chunks that worker w of workers runs
+// when a kernel covers chunks chunks: contiguous, ascending, and as even as
+// integer division allows.
+func Span(chunks, workers, w int) (lo, hi int) {
+	return chunks * w / workers, chunks * (w + 1) / workers
+}
+
+// Run calls fn(worker, chunk) once for every chunk in 0..chunks-1 and returns
+// when all calls have returned: one completion per call. Chunks of one worker
+// run in ascending order. It panics on a closed pool (programmer misuse: do
+// not run kernels after World.Close).
+func (p *Pool) Run(chunks int, fn func(worker, chunk int)) {
+	if p.closed {
+		panic("kernels: Run on a closed pool; create a new pool (or World) instead of reusing a closed one")
+	}
+	if chunks <= 0 {
+		return
+	}
+	if p.workers == 1 || chunks == 1 {
+		for c := 0; c < chunks; c++ {
+			fn(0, c)
+		}
+		return
+	}
+	p.fn, p.chunks = fn, chunks
+	p.done.Add(p.workers - 1)
+	for _, ch := range p.start {
+		ch <- struct{}{}
+	}
+	p.span(0)
+	p.done.Wait()
+	p.fn = nil
+}
+
+// Close stops the pool's goroutines and waits for them; no goroutine of the
+// pool outlives it. Calling it again is a no-op.
+func (p *Pool) Close() error {
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	for _, ch := range p.start {
+		close(ch)
+	}
+	return p.group.Wait()
+}
+
+// Scalar calls fn(0, chunk) for every chunk in ascending order on the
+// calling goroutine: the scalar kernel, with the same shape as Pool.Run.
+func Scalar(chunks int, fn func(worker, chunk int)) {
+	for c := 0; c < chunks; c++ {
+		fn(0, c)
+	}
+}
