@@ -1,0 +1,169 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/tickwork/tickwork/arena/rules"
+)
+
+// result is everything measured for one implementation. All storage that the
+// measured frames touch is allocated before they run.
+type result struct {
+	name string
+	sim  rules.Sim
+
+	frameNanos []int64 // wall time of each measured frame, in run order
+	measured   int     // frames recorded in frameNanos
+
+	sysNames []string           // system names, in the Sim's order
+	sysNanos []int64            // summed wall time per system over the measured frames
+	scratch  []rules.SystemTime // reused buffer for Sim.SystemTimes
+	before   runtime.MemStats   // reused by runBlock
+	after    runtime.MemStats   // reused by runBlock
+	alloc    uint64             // bytes allocated during measured blocks
+	gc       uint32             // GC cycles completed during measured blocks
+
+	// Filled after the last frame.
+	frames   int64
+	counters rules.Counters
+	digest   uint64
+}
+
+// measure builds every named implementation, runs its warm-up, then runs the
+// measured frames in blocks of blockFrames, alternating between the
+// implementations, and finally takes each one's digest. It closes the Sims.
+func measure(cfg rules.Config, names []string, warmup, frames int) (results []*result, err error) {
+	defer func() {
+		for _, r := range results {
+			if cerr := r.sim.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("%s: close: %w", r.name, cerr)
+			}
+		}
+	}()
+	for _, name := range names {
+		sim, err := factories[name](cfg)
+		if err != nil {
+			return results, fmt.Errorf("%s: %w", name, err)
+		}
+		r := &result{name: name, sim: sim, frameNanos: make([]int64, frames)}
+		results = append(results, r)
+		for i := range warmup {
+			if err := sim.Frame(); err != nil {
+				return results, fmt.Errorf("%s: warm-up frame %d: %w", name, i, err)
+			}
+		}
+		r.prepareSystems()
+	}
+	for done := 0; done < frames; done += blockFrames {
+		n := min(blockFrames, frames-done)
+		for _, r := range results {
+			if err := r.runBlock(n); err != nil {
+				return results, err
+			}
+		}
+	}
+	for _, r := range results {
+		r.frames = r.sim.Frames()
+		r.counters = r.sim.Counters()
+		r.digest = rules.Digest(r.sim.Presentation(), r.frames, r.counters, r.sim.ProjectileChecksum())
+	}
+	return results, nil
+}
+
+// prepareSystems sizes the per-system storage from the systems the Sim
+// reports now, so that the measured frames do not allocate for it.
+func (r *result) prepareSystems() {
+	r.scratch = r.sim.SystemTimes(make([]rules.SystemTime, 0, 64))
+	for _, st := range r.scratch {
+		r.sysNames = append(r.sysNames, st.Name)
+	}
+	r.sysNanos = make([]int64, len(r.sysNames))
+}
+
+// runBlock runs and records n measured frames. It reads the memory
+// statistics only before and after the block: ReadMemStats stops the world.
+func (r *result) runBlock(n int) error {
+	runtime.ReadMemStats(&r.before)
+	for range n {
+		start := time.Now()
+		err := r.sim.Frame()
+		elapsed := time.Since(start)
+		if err != nil {
+			return fmt.Errorf("%s: frame %d: %w", r.name, r.sim.Frames(), err)
+		}
+		r.frameNanos[r.measured] = int64(elapsed)
+		r.measured++
+		r.scratch = r.sim.SystemTimes(r.scratch[:0])
+		r.addSystems(r.scratch)
+	}
+	runtime.ReadMemStats(&r.after)
+	r.alloc += r.after.TotalAlloc - r.before.TotalAlloc
+	r.gc += r.after.NumGC - r.before.NumGC
+	return nil
+}
+
+// addSystems adds one frame's system times to the sums. When the Sim reports
+// the systems in the order seen at preparation (the contract of
+// Sim.SystemTimes) this is one pass; otherwise it matches by name, adding
+// names it has not seen.
+func (r *result) addSystems(sts []rules.SystemTime) {
+	if len(sts) == len(r.sysNames) {
+		same := true
+		for i := range sts {
+			if sts[i].Name != r.sysNames[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			for i := range sts {
+				r.sysNanos[i] += sts[i].Nanos
+			}
+			return
+		}
+	}
+	for _, st := range sts {
+		i := slices.Index(r.sysNames, st.Name)
+		if i < 0 {
+			r.sysNames = append(r.sysNames, st.Name)
+			r.sysNanos = append(r.sysNanos, 0)
+			i = len(r.sysNames) - 1
+		}
+		r.sysNanos[i] += st.Nanos
+	}
+}
+
+// frameStats are a result's frame times, in µs.
+type frameStats struct {
+	p50, p99, mean float64
+}
+
+// stats returns the nearest-rank p50 and p99 and the mean of the measured
+// frame times, in µs.
+func (r *result) stats() frameStats {
+	ns := slices.Clone(r.frameNanos[:r.measured])
+	if len(ns) == 0 {
+		return frameStats{}
+	}
+	slices.Sort(ns)
+	var sum int64
+	for _, v := range ns {
+		sum += v
+	}
+	return frameStats{
+		p50:  micros(percentile(ns, 50)),
+		p99:  micros(percentile(ns, 99)),
+		mean: float64(sum) / float64(len(ns)) / 1e3,
+	}
+}
+
+// percentile returns the nearest-rank p-th percentile of sorted, non-empty ns.
+func percentile(ns []int64, p int) int64 {
+	rank := (p*len(ns) + 99) / 100 // ceil(p/100 * n), 1-based
+	return ns[max(rank, 1)-1]
+}
+
+func micros(ns int64) float64 { return float64(ns) / 1e3 }

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/klauspost/cpuid/v2"
+
+	"github.com/tickwork/tickwork/arena/rules"
+)
+
+// report is the -json object of arena rules v1 ("What arena-headless prints
+// with -json"); the field order is the spec's.
+type report struct {
+	Units        int          `json:"units"`
+	ShotsPerTick int          `json:"shots_per_tick"`
+	Seed         uint64       `json:"seed"`
+	Warmup       int          `json:"warmup"`
+	Frames       int          `json:"frames"`
+	Workers      int          `json:"workers"`
+	Impls        []implReport `json:"impls"`
+	// DigestMatch is true when every implementation that ran has the same
+	// digest (so true when only one ran).
+	DigestMatch bool `json:"digest_match"`
+	// RatioP50 is runtime's frame p50 over soa's when both ran, else 0.
+	RatioP50 float64 `json:"ratio_p50"`
+}
+
+// implReport is one implementation's entry of report.Impls.
+type implReport struct {
+	Name               string         `json:"name"`
+	FrameP50US         float64        `json:"frame_p50_us"`
+	FrameP99US         float64        `json:"frame_p99_us"`
+	FrameMeanUS        float64        `json:"frame_mean_us"`
+	AllocBytesPerFrame float64        `json:"alloc_bytes_per_frame"`
+	GCCycles           uint32         `json:"gc_cycles"`
+	Systems            []systemReport `json:"systems"`
+	Digest             string         `json:"digest"`
+	Counters           rules.Counters `json:"counters"`
+}
+
+// systemReport is one system's mean wall time per measured frame.
+type systemReport struct {
+	Name   string  `json:"name"`
+	MeanUS float64 `json:"mean_us"`
+}
+
+// newReport summarizes the results.
+func newReport(o options, results []*result) report {
+	rep := report{
+		Units: o.units, ShotsPerTick: o.shots, Seed: o.seed,
+		Warmup: o.warmup, Frames: o.frames, Workers: o.workers,
+		DigestMatch: true,
+	}
+	p50 := map[string]float64{}
+	for _, r := range results {
+		st := r.stats()
+		p50[r.name] = st.p50
+		ir := implReport{
+			Name:        r.name,
+			FrameP50US:  round3(st.p50),
+			FrameP99US:  round3(st.p99),
+			FrameMeanUS: round3(st.mean),
+			GCCycles:    r.gc,
+			Systems:     []systemReport{},
+			Digest:      rules.FormatDigest(r.digest),
+			Counters:    r.counters,
+		}
+		if r.measured > 0 {
+			ir.AllocBytesPerFrame = round3(float64(r.alloc) / float64(r.measured))
+			for i, name := range r.sysNames {
+				ir.Systems = append(ir.Systems, systemReport{
+					Name: name, MeanUS: round3(float64(r.sysNanos[i]) / float64(r.measured) / 1e3),
+				})
+			}
+		}
+		rep.Impls = append(rep.Impls, ir)
+		if r.digest != results[0].digest {
+			rep.DigestMatch = false
+		}
+	}
+	rt, okR := p50["runtime"]
+	soa, okS := p50["soa"]
+	if okR && okS && soa > 0 {
+		rep.RatioP50 = round3(rt / soa)
+	}
+	return rep
+}
+
+// round3 rounds to three decimals (ns resolution for µs values).
+func round3(v float64) float64 { return math.Round(v*1e3) / 1e3 }
+
+// writeJSON writes rep as one JSON object and a newline.
+func writeJSON(w io.Writer, rep report) error {
+	return json.NewEncoder(w).Encode(rep)
+}
+
+// writeHuman writes the human report: host, then each implementation, then
+// the comparison.
+func writeHuman(w io.Writer, rep report, results []*result) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintf(tw, "arena-headless\tarena rules v1\n")
+	fmt.Fprintf(tw, "go\t%s %s/%s, GOMAXPROCS %d, NumCPU %d\n",
+		runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.NumCPU())
+	fmt.Fprintf(tw, "cpu\t%s\n", cpuLine())
+	fmt.Fprintf(tw, "features\t%s\n", keyFeatures())
+	fmt.Fprintf(tw, "\t%s\n", strings.Join(cpuid.CPU.FeatureSet(), " "))
+	fmt.Fprintf(tw, "config\tunits %d, shots/tick %d, seed %d, warm-up %d, measured %d frames, workers %d\n",
+		rep.Units, rep.ShotsPerTick, rep.Seed, rep.Warmup, rep.Frames, rep.Workers)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for i, ir := range rep.Impls {
+		fmt.Fprintf(w, "\n== %s ==\n", ir.Name)
+		fmt.Fprintf(w, "frame     p50 %.1f µs, p99 %.1f µs, mean %.1f µs over %d measured frames\n",
+			ir.FrameP50US, ir.FrameP99US, ir.FrameMeanUS, results[i].measured)
+		fmt.Fprintf(w, "systems   %-22s %10s\n", "name", "mean µs")
+		for _, s := range ir.Systems {
+			fmt.Fprintf(w, "          %-22s %10.1f\n", s.Name, s.MeanUS)
+		}
+		c := ir.Counters
+		fmt.Fprintf(w, "alloc     %.1f B/frame, %d GC cycles during measured frames\n",
+			ir.AllocBytesPerFrame, ir.GCCycles)
+		fmt.Fprintf(w, "counters  shots_fired %d, hits %d, deaths %d, lost %d, expired %d, live_projectiles %d\n",
+			c.ShotsFired, c.Hits, c.Deaths, c.Lost, c.Expired, c.LiveProjectiles)
+		inv := "holds"
+		if c.ShotsFired != c.Hits+c.Lost+c.Expired+c.LiveProjectiles {
+			inv = "BROKEN"
+		}
+		fmt.Fprintf(w, "invariant shots_fired == hits + lost + expired + live_projectiles: %s\n", inv)
+		fmt.Fprintf(w, "digest    %s after %d frames\n", ir.Digest, results[i].frames)
+	}
+	fmt.Fprintln(w)
+	switch {
+	case len(rep.Impls) < 2:
+		fmt.Fprintf(w, "digests   one implementation, nothing to compare\n")
+	case rep.DigestMatch:
+		fmt.Fprintf(w, "digests   match\n")
+	default:
+		fmt.Fprintf(w, "digests   DIFFER\n")
+	}
+	if rep.RatioP50 != 0 {
+		fmt.Fprintf(w, "p50 ratio runtime/soa %.3f\n", rep.RatioP50)
+	}
+	return nil
+}
+
+// cpuLine describes the CPU: brand, cores and x86-64 level.
+func cpuLine() string {
+	c := &cpuid.CPU
+	brand := c.BrandName
+	if brand == "" {
+		brand = "unknown CPU"
+	}
+	s := fmt.Sprintf("%s (%d physical cores, %d logical, %d threads/core)",
+		brand, c.PhysicalCores, c.LogicalCores, c.ThreadsPerCore)
+	if lvl := c.X64Level(); lvl > 0 {
+		s += fmt.Sprintf(", x86-64-v%d", lvl)
+	}
+	return s
+}
+
+// keyFeatures says whether the features that matter to float kernels are
+// present.
+func keyFeatures() string {
+	var parts []string
+	for _, f := range []struct {
+		name string
+		id   cpuid.FeatureID
+	}{
+		{"AVX2", cpuid.AVX2}, {"AVX512F", cpuid.AVX512F}, {"FMA3", cpuid.FMA3},
+		{"ASIMD", cpuid.ASIMD}, {"SVE", cpuid.SVE},
+	} {
+		if runtime.GOARCH == "amd64" && (f.id == cpuid.ASIMD || f.id == cpuid.SVE) {
+			continue
+		}
+		if runtime.GOARCH == "arm64" && f.id != cpuid.ASIMD && f.id != cpuid.SVE {
+			continue
+		}
+		yes := "no"
+		if cpuid.CPU.Supports(f.id) {
+			yes = "yes"
+		}
+		parts = append(parts, f.name+" "+yes)
+	}
+	return strings.Join(parts, ", ")
+}

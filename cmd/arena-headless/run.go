@@ -1,0 +1,174 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tickwork/tickwork/arena/rules"
+)
+
+// blockFrames is the number of measured frames an implementation runs before
+// the other one takes its turn.
+const blockFrames = 60
+
+// implNames are the implementations -impl both runs, in report order.
+var implNames = []string{"runtime", "soa"}
+
+// options are the parsed flags.
+type options struct {
+	units, shots, warmup, frames, workers int
+	seed                                  uint64
+	impl                                  string
+	json                                  bool
+}
+
+// usageError is a bad command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// run is the whole command: it parses args, runs the selected implementations
+// and writes the report to stdout and diagnostics to stderr. It returns the
+// exit status: 0 ok, 1 failed check or implementation error, 2 bad usage.
+func run(args []string, stdout, stderr io.Writer) int {
+	opts, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(stderr, "arena-headless: %v\n", err)
+		}
+		// Otherwise the flag package has already printed the error and usage.
+		return 2
+	}
+	names, err := selectImpls(opts.impl)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena-headless: %v\n", err)
+		return 2
+	}
+	cfg := rules.Config{Units: opts.units, Shots: opts.shots, Seed: opts.seed, Workers: opts.workers}
+	if err := cfg.Validate(); err != nil {
+		fmt.Fprintf(stderr, "arena-headless: %v\n", err)
+		return 2
+	}
+
+	results, err := measure(cfg, names, opts.warmup, opts.frames)
+	if err != nil {
+		fmt.Fprintf(stderr, "arena-headless: %v\n", err)
+		return 1
+	}
+	rep := newReport(opts, results)
+	if opts.json {
+		err = writeJSON(stdout, rep)
+	} else {
+		err = writeHuman(stdout, rep, results)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "arena-headless: writing report: %v\n", err)
+		return 1
+	}
+	return check(rep, results, opts, stderr)
+}
+
+// parseFlags parses and checks the command line.
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("arena-headless", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&o.units, "units", rules.DefaultUnits, "roster slots N, one unit per slot (> 0)")
+	fs.IntVar(&o.shots, "shots", rules.DefaultShots, "shots S drawn per fixed tick (>= 0)")
+	fs.Uint64Var(&o.seed, "seed", rules.DefaultSeed, "seed of the PCG stream")
+	fs.IntVar(&o.warmup, "warmup", rules.DefaultWarmup, "warm-up frames per implementation, not measured (>= 0)")
+	fs.IntVar(&o.frames, "frames", rules.DefaultFrames, "measured frames per implementation (> 0)")
+	fs.IntVar(&o.workers, "workers", 1, "goroutines for parallel kernels of the runtime (>= 1; the baseline ignores it)")
+	fs.StringVar(&o.impl, "impl", "both", "implementation to run: runtime, soa or both")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object (arena rules v1) instead of the human report")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: arena-headless [flags]\n\nRuns the arena (arena rules v1) headless and measures it.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	switch {
+	case fs.NArg() > 0:
+		return o, &usageError{fmt.Sprintf("unexpected argument %q (all options are flags)", fs.Arg(0))}
+	case o.units <= 0:
+		return o, &usageError{fmt.Sprintf("-units must be > 0, got %d", o.units)}
+	case o.shots < 0:
+		return o, &usageError{fmt.Sprintf("-shots must be >= 0, got %d", o.shots)}
+	case o.frames <= 0:
+		return o, &usageError{fmt.Sprintf("-frames must be > 0, got %d", o.frames)}
+	case o.warmup < 0:
+		return o, &usageError{fmt.Sprintf("-warmup must be >= 0, got %d", o.warmup)}
+	case o.workers < 1:
+		return o, &usageError{fmt.Sprintf("-workers must be >= 1, got %d", o.workers)}
+	}
+	return o, nil
+}
+
+// selectImpls maps -impl to the implementations to run and checks that this
+// build has them.
+func selectImpls(impl string) ([]string, error) {
+	var names []string
+	switch impl {
+	case "both":
+		names = implNames
+	case "runtime", "soa":
+		names = []string{impl}
+	default:
+		return nil, fmt.Errorf("unknown -impl %q: want runtime, soa or both", impl)
+	}
+	for _, name := range names {
+		if _, ok := factories[name]; !ok {
+			return nil, fmt.Errorf("%s implementation not available in this build (have: %s)", name, available())
+		}
+	}
+	return names, nil
+}
+
+// available lists the implementations in factories, in report order.
+func available() string {
+	var have []string
+	for _, name := range implNames {
+		if _, ok := factories[name]; ok {
+			have = append(have, name)
+		}
+	}
+	if len(have) == 0 {
+		return "none"
+	}
+	return strings.Join(have, ", ")
+}
+
+// check applies the rules' checks to the results, says on stderr what failed,
+// and returns the exit status.
+func check(rep report, results []*result, opts options, stderr io.Writer) int {
+	status := 0
+	for _, r := range results {
+		c := r.counters
+		if c.ShotsFired != c.Hits+c.Lost+c.Expired+c.LiveProjectiles {
+			fmt.Fprintf(stderr, "arena-headless: %s breaks the counter invariant: shots_fired %d != hits %d + lost %d + expired %d + live_projectiles %d\n",
+				r.name, c.ShotsFired, c.Hits, c.Lost, c.Expired, c.LiveProjectiles)
+			status = 1
+		}
+		if want := int64(opts.warmup + opts.frames); r.frames != want {
+			fmt.Fprintf(stderr, "arena-headless: %s reports %d frames, want %d\n", r.name, r.frames, want)
+			status = 1
+		}
+	}
+	if !rep.DigestMatch {
+		var ds []string
+		for _, r := range results {
+			ds = append(ds, r.name+" "+rules.FormatDigest(r.digest))
+		}
+		fmt.Fprintf(stderr, "arena-headless: digests differ: %s\n", strings.Join(ds, ", "))
+		status = 1
+	}
+	return status
+}

@@ -1,0 +1,265 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork/arena/rules"
+	"github.com/tickwork/tickwork/arena/soa"
+)
+
+// runArgs runs the command and returns its exit status and output.
+func runArgs(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// withFactories replaces the factory map for the duration of the test.
+func withFactories(t *testing.T, fs map[string]func(rules.Config) (rules.Sim, error)) {
+	t.Helper()
+	saved := factories
+	factories = fs
+	t.Cleanup(func() { factories = saved })
+}
+
+// soaDigest runs the baseline directly for warmup+frames frames.
+func soaDigest(t *testing.T, cfg rules.Config, frames int) string {
+	t.Helper()
+	s, err := soa.New(cfg)
+	require.NoError(t, err)
+	for range frames {
+		require.NoError(t, s.Frame())
+	}
+	return rules.FormatDigest(rules.Digest(s.Presentation(), s.Frames(), s.Counters(), s.ProjectileChecksum()))
+}
+
+var smallArgs = []string{"-units", "1000", "-frames", "60", "-warmup", "10"}
+
+func TestRunSoA(t *testing.T) {
+	code, out, errOut := runArgs(append(smallArgs, "-impl", "soa")...)
+	require.Equal(t, 0, code, "exit status; stderr:\n%s", errOut)
+	want := soaDigest(t, rules.Config{Units: 1000, Shots: rules.DefaultShots, Seed: rules.DefaultSeed}, 70)
+	assert.Contains(t, out, "digest    "+want+" after 70 frames")
+	assert.Contains(t, out, "== soa ==")
+	assert.Contains(t, out, "GOMAXPROCS")
+	if runtime.GOARCH == "amd64" {
+		assert.Contains(t, out, "AVX2 ")
+		assert.Contains(t, out, "AVX512F ")
+		assert.Contains(t, out, "FMA3 ")
+	}
+	for _, sys := range []string{"ResolveRespawns", "Collision", "Respawn"} {
+		assert.Contains(t, out, sys)
+	}
+	assert.Contains(t, out, ": holds")
+	assert.Empty(t, errOut)
+}
+
+func TestRunJSON(t *testing.T) {
+	code, out, errOut := runArgs(append(smallArgs, "-impl", "soa", "-json", "-seed", "7", "-shots", "64")...)
+	require.Equal(t, 0, code, "exit status; stderr:\n%s", errOut)
+
+	var rep report
+	require.NoError(t, json.Unmarshal([]byte(out), &rep), "output:\n%s", out)
+	assert.Equal(t, 1000, rep.Units)
+	assert.Equal(t, 64, rep.ShotsPerTick)
+	assert.Equal(t, uint64(7), rep.Seed)
+	assert.Equal(t, 10, rep.Warmup)
+	assert.Equal(t, 60, rep.Frames)
+	assert.Equal(t, 1, rep.Workers)
+	assert.True(t, rep.DigestMatch)
+	assert.Zero(t, rep.RatioP50, "ratio_p50 with one implementation")
+	require.Len(t, rep.Impls, 1)
+	im := rep.Impls[0]
+	assert.Equal(t, "soa", im.Name)
+	assert.Equal(t, soaDigest(t, rules.Config{Units: 1000, Shots: 64, Seed: 7}, 70), im.Digest)
+	assert.Positive(t, im.FrameP50US)
+	assert.GreaterOrEqual(t, im.FrameP99US, im.FrameP50US)
+	assert.Positive(t, im.FrameMeanUS)
+	assert.Len(t, im.Systems, 9)
+	assert.Positive(t, im.Counters.ShotsFired)
+
+	// Every key of the spec's object is present, in the spec's order.
+	var raw map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &raw))
+	for _, k := range []string{"units", "shots_per_tick", "seed", "warmup", "frames", "workers", "impls", "digest_match", "ratio_p50"} {
+		assert.Contains(t, raw, k)
+	}
+	impls, ok := raw["impls"].([]any)
+	require.True(t, ok, "impls is %T", raw["impls"])
+	require.Len(t, impls, 1)
+	imRaw := impls[0].(map[string]any)
+	for _, k := range []string{"name", "frame_p50_us", "frame_p99_us", "frame_mean_us", "alloc_bytes_per_frame", "gc_cycles", "systems", "digest", "counters"} {
+		assert.Contains(t, imRaw, k)
+	}
+	sys := imRaw["systems"].([]any)[0].(map[string]any)
+	assert.Contains(t, sys, "name")
+	assert.Contains(t, sys, "mean_us")
+	counters := imRaw["counters"].(map[string]any)
+	for _, k := range []string{"shots_fired", "hits", "deaths", "lost", "expired", "live_projectiles"} {
+		assert.Contains(t, counters, k)
+	}
+	keyOrder := regexp.MustCompile(`^\{"units":.*,"shots_per_tick":.*,"seed":.*,"warmup":.*,"frames":.*,"workers":.*,"impls":\[\{"name":.*,"frame_p50_us":.*,"frame_p99_us":.*,"frame_mean_us":.*,"alloc_bytes_per_frame":.*,"gc_cycles":.*,"systems":.*,"digest":.*,"counters":\{"shots_fired":.*,"hits":.*,"deaths":.*,"lost":.*,"expired":.*,"live_projectiles":.*\}\}\],"digest_match":.*,"ratio_p50":.*\}\n$`)
+	assert.Regexp(t, keyOrder, out)
+}
+
+func TestRunBadFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string // in stderr
+	}{
+		{"zero units", []string{"-units", "0"}, "-units must be > 0"},
+		{"negative units", []string{"-units", "-3"}, "-units must be > 0"},
+		{"negative shots", []string{"-shots", "-1"}, "-shots must be >= 0"},
+		{"zero frames", []string{"-frames", "0"}, "-frames must be > 0"},
+		{"negative warmup", []string{"-warmup", "-1"}, "-warmup must be >= 0"},
+		{"zero workers", []string{"-workers", "0"}, "-workers must be >= 1"},
+		{"unknown impl", []string{"-impl", "ecs"}, `unknown -impl "ecs"`},
+		{"unknown flag", []string{"-bogus"}, "flag provided but not defined: -bogus"},
+		{"not a number", []string{"-units", "many"}, `invalid value "many" for flag -units`},
+		{"negative seed", []string{"-seed", "-1"}, `invalid value "-1" for flag -seed`},
+		{"positional", []string{"soa"}, `unexpected argument "soa"`},
+		{"runtime missing", []string{"-impl", "runtime"}, "runtime implementation not available"},
+		{"both, runtime missing", []string{"-impl", "both"}, "runtime implementation not available"},
+		{"default impl, runtime missing", nil, "runtime implementation not available"},
+	}
+	withFactories(t, map[string]func(rules.Config) (rules.Sim, error){"soa": newSoA})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runArgs(tt.args...)
+			assert.Equal(t, 2, code, "exit status")
+			assert.Contains(t, errOut, tt.want)
+			assert.Empty(t, out)
+		})
+	}
+}
+
+func TestRunHelp(t *testing.T) {
+	code, out, errOut := runArgs("-h")
+	assert.Equal(t, 0, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "usage: arena-headless")
+	assert.Contains(t, errOut, "-impl")
+}
+
+// fakeSim is a scripted Sim: every frame logs its name; its presentation and
+// counters are fixed.
+type fakeSim struct {
+	name     string
+	frames   int64
+	pres     []rules.Slot
+	counters rules.Counters
+	log      *[]string
+	closed   bool
+}
+
+func (f *fakeSim) Name() string { return f.name }
+func (f *fakeSim) Frame() error {
+	f.frames++
+	if f.log != nil {
+		*f.log = append(*f.log, f.name)
+	}
+	return nil
+}
+func (f *fakeSim) Frames() int64                       { return f.frames }
+func (f *fakeSim) Counters() rules.Counters            { return f.counters }
+func (f *fakeSim) Presentation() []rules.Slot          { return f.pres }
+func (f *fakeSim) Projectiles(dst []float32) []float32 { return dst }
+func (f *fakeSim) ProjectileChecksum() uint64          { return 0 }
+func (f *fakeSim) Close() error                        { f.closed = true; return nil }
+func (f *fakeSim) SystemTimes(dst []rules.SystemTime) []rules.SystemTime {
+	return append(dst, rules.SystemTime{Name: "Only", Nanos: 1000})
+}
+
+func fakeFactory(f *fakeSim) func(rules.Config) (rules.Sim, error) {
+	return func(rules.Config) (rules.Sim, error) { return f, nil }
+}
+
+func TestRunDigestsDiffer(t *testing.T) {
+	a := &fakeSim{name: "runtime", pres: []rules.Slot{{X: 1, Y: 1, Alive: 1}}}
+	b := &fakeSim{name: "soa", pres: []rules.Slot{{X: 2, Y: 1, Alive: 1}}}
+	withFactories(t, map[string]func(rules.Config) (rules.Sim, error){"runtime": fakeFactory(a), "soa": fakeFactory(b)})
+	code, out, errOut := runArgs("-units", "1", "-frames", "5", "-warmup", "1")
+	assert.Equal(t, 1, code, "exit status; stderr:\n%s", errOut)
+	assert.Contains(t, errOut, "digests differ")
+	assert.Contains(t, out, "digests   DIFFER")
+	assert.True(t, a.closed && b.closed, "both Sims closed")
+
+	code, out, _ = runArgs("-units", "1", "-frames", "5", "-json")
+	assert.Equal(t, 1, code)
+	var rep report
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	assert.False(t, rep.DigestMatch)
+}
+
+func TestRunInvariantBroken(t *testing.T) {
+	bad := &fakeSim{name: "soa", pres: []rules.Slot{{Alive: 0}}, counters: rules.Counters{ShotsFired: 5, Hits: 1}}
+	withFactories(t, map[string]func(rules.Config) (rules.Sim, error){"soa": fakeFactory(bad)})
+	code, out, errOut := runArgs("-units", "1", "-frames", "3", "-impl", "soa")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "soa breaks the counter invariant")
+	assert.Contains(t, out, "BROKEN")
+}
+
+// renamed reports a Sim under another name.
+type renamed struct {
+	rules.Sim
+	name string
+}
+
+func (r renamed) Name() string { return r.name }
+
+func TestRunBothMatch(t *testing.T) {
+	withFactories(t, map[string]func(rules.Config) (rules.Sim, error){
+		"soa": newSoA,
+		"runtime": func(cfg rules.Config) (rules.Sim, error) {
+			s, err := soa.New(cfg)
+			return renamed{s, "runtime"}, err
+		},
+	})
+	code, out, errOut := runArgs(append(smallArgs, "-json")...)
+	require.Equal(t, 0, code, "exit status; stderr:\n%s", errOut)
+	var rep report
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	require.Len(t, rep.Impls, 2)
+	assert.Equal(t, "runtime", rep.Impls[0].Name)
+	assert.Equal(t, "soa", rep.Impls[1].Name)
+	assert.True(t, rep.DigestMatch)
+	assert.Equal(t, rep.Impls[0].Digest, rep.Impls[1].Digest)
+	assert.Positive(t, rep.RatioP50)
+
+	code, out, errOut = runArgs(smallArgs...)
+	require.Equal(t, 0, code, "stderr:\n%s", errOut)
+	assert.Contains(t, out, "digests   match")
+	assert.Contains(t, out, "p50 ratio runtime/soa")
+}
+
+func TestRunAlternatesBlocks(t *testing.T) {
+	var log []string
+	a := &fakeSim{name: "runtime", pres: []rules.Slot{{Alive: 0}}, log: &log}
+	b := &fakeSim{name: "soa", pres: []rules.Slot{{Alive: 0}}, log: &log}
+	withFactories(t, map[string]func(rules.Config) (rules.Sim, error){"runtime": fakeFactory(a), "soa": fakeFactory(b)})
+	code, _, errOut := runArgs("-units", "1", "-warmup", "3", "-frames", "150")
+	require.Equal(t, 0, code, "stderr:\n%s", errOut)
+
+	// Compress the log into runs: name x count.
+	var runs []string
+	for i := 0; i < len(log); {
+		j := i
+		for j < len(log) && log[j] == log[i] {
+			j++
+		}
+		runs = append(runs, log[i]+"x"+strconv.Itoa(j-i))
+		i = j
+	}
+	assert.Equal(t, "runtimex3 soax3 runtimex60 soax60 runtimex60 soax60 runtimex30 soax30", strings.Join(runs, " "))
+}
