@@ -1,10 +1,6 @@
 package ephemeral
 
-import (
-	"math/bits"
-
-	"github.com/kelindar/bitmap"
-)
+import "math/bits"
 
 // Limits of a definition.
 const (
@@ -45,9 +41,8 @@ type Domain struct {
 	capacity  int
 	chunkRows int
 	shift     uint
-	gens      []uint32 // current generation of each slot; odd = live
-	free      bitmap.Bitmap
-	hint      int // no free slot lies below word hint of free
+	gens      []uint32  // current generation of each slot; odd = live
+	free      freeSlots // the slots below capacity that no live entity holds
 	live      int
 	tables    []*Table
 	private   bool // created implicitly for a standalone table
@@ -77,10 +72,7 @@ func NewDomain(spec DomainSpec) (*Domain, error) {
 		chunkRows: cr,
 		shift:     uint(bits.TrailingZeros(uint(cr))),
 		gens:      make([]uint32, chunks*cr),
-		free:      make(bitmap.Bitmap, chunks*cr/64),
-	}
-	for i := 0; i < spec.Capacity; i++ {
-		d.free.Set(uint32(i))
+		free:      newFreeSlots(spec.Capacity),
 	}
 	return d, nil
 }
@@ -132,14 +124,8 @@ func (d *Domain) CreateN(out []Handle) error {
 
 // alloc takes the lowest free slot; the caller has checked capacity.
 func (d *Domain) alloc() Handle {
-	w := d.hint
-	for d.free[w] == 0 {
-		w++
-	}
-	d.hint = w
-	b := bits.TrailingZeros64(d.free[w])
-	d.free[w] &^= 1 << uint(b)
-	i := w<<6 | b
+	i := d.free.lowest()
+	d.free.take(i)
 	g := d.gens[i] + 1 // even (dead) -> odd (live)
 	d.gens[i] = g
 	d.live++
@@ -160,10 +146,7 @@ func (d *Domain) Delete(h Handle) bool {
 		}
 	}
 	d.gens[i] = g + 1 // odd (live) -> even (dead)
-	d.free[i>>6] |= 1 << (i & 63)
-	if w := int(i >> 6); w < d.hint {
-		d.hint = w
-	}
+	d.free.put(int(i))
 	d.live--
 	return true
 }

@@ -37,10 +37,13 @@ var (
 // CapacityError reports an insert that does not fit. Nothing was inserted.
 // errors.Is(err, ErrCapacity) is true.
 type CapacityError struct {
-	Table     string // table (or domain) name
-	Capacity  int    // rows
-	Live      int    // live rows (entities, for a domain) before the insert
-	Requested int    // rows the insert asked for
+	Table    string // table (or domain) name
+	Capacity int    // rows
+	// Live is the number of slots in use before the insert: the domain's
+	// live entities, which in a shared domain include those that have no
+	// row in this table.
+	Live      int
+	Requested int // rows the insert asked for
 }
 
 func (e *CapacityError) Error() string {

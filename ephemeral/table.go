@@ -172,7 +172,9 @@ func (t *Table) InsertN(out []Handle) error {
 
 func (t *Table) fits(n int) error {
 	if n > t.dom.capacity-t.dom.live {
-		return &CapacityError{Table: t.name, Capacity: t.dom.capacity, Live: t.live, Requested: n}
+		// Live counts the domain's entities, the slots in use: in a shared
+		// domain the table's own rows may be far fewer.
+		return &CapacityError{Table: t.name, Capacity: t.dom.capacity, Live: t.dom.live, Requested: n}
 	}
 	return nil
 }

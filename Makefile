@@ -1,0 +1,103 @@
+# Tickwork build and test entry points. `make` (= `make test`) is what CI runs
+# through .ci/run; it installs the Debian packages the tests need when they
+# are missing, then runs every check over both modules (the root module and
+# the nested cmd/arena-viewer module, which alone depends on ebiten and cgo).
+
+SHELL := /bin/bash
+GO ?= go
+
+# Packages whose tests also run under the race detector: the ones that start
+# goroutines. Patterns that match no directory yet are skipped.
+RACE_PKGS ?= ./kernels/... ./scheduler/... ./runtime/... ./events/... ./commands/...
+BENCHTIME ?= 1s
+FUZZTIME ?= 30s
+# Extra flags for `make headless`, e.g. HEADLESS_FLAGS='-json'.
+HEADLESS_FLAGS ?=
+
+VIEWER_DIR := cmd/arena-viewer
+
+# Debian packages the tests need: a C toolchain for cgo (race detector,
+# ebiten), the X11/GL/ALSA headers ebiten v2.8 builds against on Linux
+# (ebitengine.org install page, "Debian / Ubuntu"), and an X server without
+# a display (xvfb, xauth) so that the viewer's tests can open a window. The
+# software GL driver libgl1-mesa-dri (llvmpipe) draws under Xvfb.
+APT_PKGS := gcc libc6-dev pkg-config \
+	libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev \
+	libxxf86vm-dev libasound2-dev \
+	libgl1-mesa-dri xvfb xauth
+
+.DEFAULT_GOAL := test
+.NOTPARALLEL:
+.PHONY: test deps fmt vet unit race viewer bench fuzz headless screenshot
+
+## test: install missing system packages, then gofmt, vet, tests, race tests, viewer tests
+test: deps fmt vet unit race viewer
+
+## deps: apt-get install the packages of APT_PKGS that are not installed yet
+deps:
+	@if ! command -v dpkg >/dev/null 2>&1; then \
+		echo "deps: no dpkg here; install by hand: $(APT_PKGS)"; exit 0; \
+	fi; \
+	missing=""; \
+	for p in $(APT_PKGS); do \
+		dpkg -s "$$p" 2>/dev/null | grep -q '^Status: install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if ! command -v xvfb-run >/dev/null 2>&1; then \
+		case " $$missing " in *" xvfb "*) ;; *) missing="$$missing xvfb";; esac; \
+	fi; \
+	if [ -z "$$missing" ]; then echo "deps: system packages present"; exit 0; fi; \
+	echo "deps: installing$$missing"; \
+	sudo=""; if [ "$$(id -u)" != 0 ]; then sudo="sudo"; fi; \
+	$$sudo apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing
+
+## fmt: fail, listing the files, if any Go file of either module is not gofmt'd
+fmt:
+	@files="$$(find . -path ./.git -prune -o -path '*/testdata' -prune -o -name '*.go' -print | xargs -r gofmt -l)"; \
+	if [ -n "$$files" ]; then echo "gofmt: these files need gofmt -w:"; echo "$$files"; exit 1; fi; \
+	echo "gofmt: ok"
+
+## vet: go vet over the root module
+vet:
+	$(GO) vet ./...
+
+## unit: go test over the root module
+unit:
+	$(GO) test ./...
+
+## race: go test -race over the packages of RACE_PKGS that exist
+race:
+	@pkgs=""; \
+	for p in $(RACE_PKGS); do \
+		found="$$($(GO) list "$$p" 2>/dev/null)" && pkgs="$$pkgs $$found"; \
+	done; \
+	if [ -z "$$pkgs" ]; then echo "race: none of RACE_PKGS exists yet"; exit 0; fi; \
+	echo "$(GO) test -race$$pkgs"; \
+	$(GO) test -race $$pkgs
+
+## viewer: go vet and go test of the viewer module, under a virtual X server
+viewer:
+	cd $(VIEWER_DIR) && $(GO) vet ./...
+	cd $(VIEWER_DIR) && xvfb-run -a $(GO) test ./...
+
+## bench: every benchmark of the root module, BENCHTIME each
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+
+## fuzz: every Fuzz target of the root module, FUZZTIME each
+fuzz:
+	@set -e; \
+	for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' "$$pkg" | grep '^Fuzz' || true); do \
+			echo "$(GO) test -run '^$$' -fuzz '^$$f$$' -fuzztime $(FUZZTIME) $$pkg"; \
+			$(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) "$$pkg"; \
+		done; \
+	done
+
+## headless: run the arena on the runtime and on the baseline and compare digests
+headless:
+	$(GO) run ./cmd/arena-headless $(HEADLESS_FLAGS)
+
+## screenshot: regenerate docs/arena-viewer.png (200 ticks, default units)
+screenshot: deps
+	cd $(VIEWER_DIR) && xvfb-run -a $(GO) run . -frames 200 -screenshot ../../docs/arena-viewer.png

@@ -1,0 +1,60 @@
+// Arena-viewer shows the arena (arena rules v1, the project's reference
+// workload) in a window: every unit as a dot coloured by health, every
+// projectile in pale cyan, and an overlay with the frame time, the most
+// expensive systems, the counters and the digest so far.
+//
+// It lives in its own module so that the root module never depends on
+// ebiten or cgo. Run it from this directory:
+//
+//	go run .
+//	go run . -units 20000 -seed 7
+//	go run . -frames 200 -screenshot arena.png
+//
+// # Simulation
+//
+// The viewer drives any implementation of rules.Sim, chosen with -impl
+// (soa, the hand-written baseline; runtime, the Tickwork runtime once it is
+// wired into the impls table). Each ebiten Update runs exactly one
+// rules.Sim.Frame, that is one fixed tick of rules.DT = 1/64 s, at 64 ticks
+// per second (-tps), so the arena runs in real time. The overlay's frame p50
+// is the median wall time of Frame over the last 256 frames, measured by the
+// viewer; the systems shown are the three slowest of the last frame's
+// rules.Sim.SystemTimes; the digest is rules.Digest after the last frame, the
+// same as arena-headless prints for the same number of frames.
+//
+// # Drawing
+//
+// A raster.Canvas holds the picture at window resolution in main memory. Each
+// Draw copies in the background, writes one pixel (or, zoomed in, a small
+// square) per unit and projectile through a raster.View, and uploads the whole
+// canvas with a single WritePixels: one draw call a frame whatever the unit
+// count. Buffers are allocated when the window size changes, never per
+// frame.
+//
+// # Keys
+//
+//	Space           pause or resume
+//	. or N          advance one frame while paused
+//	mouse wheel     zoom about the cursor
+//	+ and -         zoom about the centre
+//	arrows, WASD    pan
+//	left drag       pan
+//	P               show or hide projectiles
+//	R               reset the view to the whole arena
+//
+// # Flags
+//
+// -units, -shots and -seed set the run as in arena-headless (defaults
+// 100000, 256, 42). -frames N runs exactly N frames at TPS, prints
+// "digest <16 hex>" to stdout and exits; with -screenshot FILE it also saves
+// the window, overlay included, as a PNG. On exit the viewer prints frames,
+// frame p50 and the measured FPS to stderr.
+//
+// # Linux
+//
+// ebiten needs cgo and the X11, GL and ALSA headers: on Debian or Ubuntu,
+// apt-get install gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev
+// libxi-dev libxinerama-dev libxrandr-dev libxxf86vm-dev libasound2-dev.
+// Without a display, run it under xvfb-run -a (packages xvfb, xauth and the
+// software GL driver libgl1-mesa-dri).
+package main

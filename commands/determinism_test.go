@@ -1,0 +1,287 @@
+package commands_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/ephemeral"
+)
+
+const (
+	sourceRows = 1000
+	chunkRows  = 64
+)
+
+// snapshot is a table's layout and content: the handle and value of every
+// row, zero for empty rows.
+type snapshot struct {
+	handles []ephemeral.Handle
+	values  []int64
+}
+
+func snap(t *ephemeral.Table, col *ephemeral.Column[int64]) snapshot {
+	var s snapshot
+	for row := 0; row < t.Chunks()*t.ChunkRows(); row++ {
+		h, ok := t.HandleAt(row)
+		var v int64
+		if ok {
+			v = col.All()[row]
+		}
+		s.handles = append(s.handles, h)
+		s.values = append(s.values, v)
+	}
+	return s
+}
+
+// runDeterminism builds a source table of 1000 rows (values 0..999, chunks
+// of 64 rows), runs a kernel over it with `workers` goroutines (worker w
+// takes chunks c with c%workers == w in ascending order, one Buffer each,
+// Begin(chunk) per chunk) that records, per source row v, a create with
+// value 2v in the destination table, and a delete of that new row when v is
+// even; plays the worker buffers merged, and returns the resolved handle of
+// every create and the destination's snapshot.
+func runDeterminism(t *testing.T, workers int) ([]ephemeral.Handle, snapshot, commands.Stats) {
+	src := newWorld(t, sourceRows, chunkRows)
+	for v := 0; v < sourceRows; v++ {
+		h, err := src.units.Insert()
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.value.Set(h, int64(v))
+	}
+	dst := newWorld(t, sourceRows, chunkRows)
+	bufs := make([]*commands.Buffer, workers)
+	for w := range bufs {
+		bufs[w] = commands.NewBuffer(w, 0)
+	}
+	prov := make([]ephemeral.Handle, sourceRows) // by source row
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			rec := bufs[w].Recorder(dst.units)
+			set := commands.NewSetter(rec, dst.value)
+			for c := w; c < src.units.Chunks(); c += workers {
+				bufs[w].Begin(c)
+				vals := src.value.Span(c)
+				ephemeral.EachRun(src.units.Enabled(c), func(lo, hi int) {
+					for r := lo; r < hi; r++ {
+						v := vals[r]
+						h := rec.Create()
+						prov[c*chunkRows+r] = h
+						set.Set(h, 2*v)
+						if v%2 == 0 {
+							rec.Delete(h)
+						}
+					}
+				})
+			}
+		}(w)
+	}
+	wg.Wait()
+	p := commands.NewPlayback()
+	st := p.PlayMerged(bufs)
+	real := make([]ephemeral.Handle, sourceRows)
+	for i, h := range prov {
+		real[i] = mustResolve(t, p, h)
+	}
+	return real, snap(dst.units, dst.value), st
+}
+
+func TestDeterminism(t *testing.T) {
+	var wantHandles []ephemeral.Handle
+	var wantSnap snapshot
+	for _, workers := range []int{1, 2, 4, 8} {
+		for repeat := 0; repeat < 3; repeat++ {
+			t.Run(fmt.Sprintf("workers=%d/repeat=%d", workers, repeat), func(t *testing.T) {
+				handles, s, st := runDeterminism(t, workers)
+				want := commands.Stats{Played: 2500, Created: 1000, Sets: 1000, Deleted: 500}
+				checkStats(t, st, want)
+				var live []int64
+				for row, h := range s.handles {
+					if h != 0 {
+						live = append(live, s.values[row])
+					}
+				}
+				if len(live) != 500 {
+					t.Fatalf("%d live rows, want 500", len(live))
+				}
+				slices.Sort(live)
+				for i, v := range live {
+					if want := int64(2 * (2*i + 1)); v != want {
+						t.Fatalf("live value %d = %d, want %d (2v for odd v)", i, v, want)
+					}
+				}
+				if wantHandles == nil {
+					wantHandles, wantSnap = handles, s
+					return
+				}
+				if !slices.Equal(handles, wantHandles) {
+					t.Errorf("resolved handles differ from workers=1")
+				}
+				if !slices.Equal(s.handles, wantSnap.handles) || !slices.Equal(s.values, wantSnap.values) {
+					t.Errorf("table layout or content differs from workers=1")
+				}
+			})
+		}
+	}
+}
+
+// TestBatchedEqualsOneByOne: a random script played as one buffer (bulk
+// inserts, one guard per table) leaves the same tables, resolutions and
+// counts as the same records played one per playback.
+func TestBatchedEqualsOneByOne(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
+			batch, single := newDomainWorld(t, 64), newDomainWorld(t, 64)
+			pb, ps := commands.NewPlayback(), commands.NewPlayback()
+			bb, bs := commands.NewBuffer(0, 0), commands.NewBuffer(0, 0)
+			rng := rand.New(rand.NewPCG(seed, 42))
+			var pool []ephemeral.Handle // handles named by records: real and provisional
+			var statsB, statsS commands.Stats
+			for round := 0; round < 30; round++ {
+				for k := 0; k < 40; k++ {
+					pick := func() ephemeral.Handle {
+						if len(pool) == 0 || rng.IntN(20) == 0 {
+							return ephemeral.MakeHandle(uint32(rng.IntN(64)), 1)
+						}
+						return pool[rng.IntN(len(pool))]
+					}
+					op := rng.IntN(12)
+					h := pick()
+					hp := int32(rng.IntN(1000))
+					for _, x := range []struct {
+						w domainWorld
+						b *commands.Buffer
+					}{{batch, bb}, {single, bs}} {
+						units, bodies := x.b.Recorder(x.w.unit), x.b.Recorder(x.w.body)
+						switch op {
+						case 0, 1, 2: // create with a value, sometimes with a body
+							n := units.Create()
+							commands.Set(units, x.w.hp, n, hp)
+							if op == 2 {
+								bodies.Attach(n)
+							}
+							if x.b == bb {
+								pool = append(pool, n)
+							}
+						case 3:
+							if n := bodies.Create(); x.b == bb {
+								pool = append(pool, n)
+							}
+						case 4:
+							bodies.Attach(h)
+						case 5:
+							units.Delete(h)
+						case 6:
+							bodies.Delete(h)
+						case 7:
+							bodies.Remove(h) // may leave an entity without rows: keep it rare
+						default:
+							commands.Set(units, x.w.hp, h, hp)
+						}
+						if x.b == bs {
+							statsS.Add(ps.Play(bs))
+						}
+					}
+				}
+				statsB.Add(pb.Play(bb))
+				// Keep handles resolvable in both, resolving pool entries to
+				// real ones before releasing.
+				if round%3 == 2 {
+					live := pool[:0]
+					for _, h := range pool {
+						rb, okb := pb.Resolve(h)
+						rs, oks := ps.Resolve(h)
+						if rb != rs || okb != oks {
+							t.Fatalf("round %d: Resolve(%v) = %v, %v batched, %v, %v one by one", round, h, rb, okb, rs, oks)
+						}
+						if batch.unit.Domain().IsAlive(rb) {
+							live = append(live, rb)
+						}
+					}
+					pool = live
+					pb.Release()
+					ps.Release()
+				}
+			}
+			if testing.Verbose() {
+				t.Logf("%+v", statsB)
+			}
+			errB, errS := statsB.Err, statsS.Err
+			statsB.Err, statsS.Err = nil, nil
+			if statsB != statsS {
+				t.Errorf("stats batched %+v\none by one     %+v", statsB, statsS)
+			}
+			if (errB == nil) != (errS == nil) {
+				t.Errorf("Err batched %v, one by one %v", errB, errS)
+			}
+			for _, pair := range [][2]*ephemeral.Table{{batch.unit, single.unit}, {batch.body, single.body}} {
+				for row := 0; row < 64; row++ {
+					hb, okb := pair[0].HandleAt(row)
+					hs, oks := pair[1].HandleAt(row)
+					if hb != hs || okb != oks {
+						t.Fatalf("%s row %d: %v, %v batched, %v, %v one by one", pair[0].Name(), row, hb, okb, hs, oks)
+					}
+				}
+			}
+			if !slices.Equal(batch.hp.All(), single.hp.All()) {
+				t.Error("hp columns differ")
+			}
+		})
+	}
+}
+
+func TestSteadyStateAllocs(t *testing.T) {
+	w := newDomainWorld(t, 4096)
+	p := commands.NewPlayback()
+	b := commands.NewBuffer(0, 0)
+	workers := []*commands.Buffer{commands.NewBuffer(1, 0), commands.NewBuffer(2, 0), commands.NewBuffer(3, 0)}
+	var live []ephemeral.Handle
+	frame := func() {
+		// A sequential system: delete last frame's units, create new ones
+		// with a body and values.
+		units, bodies := b.Recorder(w.unit), b.Recorder(w.body)
+		for _, h := range live {
+			units.Delete(h)
+		}
+		live = live[:0]
+		for i := 0; i < 100; i++ {
+			u := units.Create()
+			commands.Set(units, w.hp, u, int32(i))
+			bodies.Attach(u)
+			commands.Set(bodies, w.x, u, float32(i))
+		}
+		st := p.Play(b)
+		// A parallel kernel's worker buffers, merged by chunk.
+		for k, wb := range workers {
+			rec := wb.Recorder(w.unit)
+			hp := commands.NewSetter(rec, w.hp)
+			for c := k; c < 12; c += len(workers) {
+				wb.Begin(c)
+				h := rec.Create()
+				hp.Set(h, int32(c))
+				rec.Remove(h)
+				rec.Delete(ephemeral.MakeHandle(uint32(c), 1))
+			}
+		}
+		st.Add(p.PlayMerged(workers))
+		for i := 0; i < 100; i++ {
+			if h, ok := w.unit.HandleAt(i); ok {
+				live = append(live, h)
+			}
+		}
+		p.Release()
+	}
+	for i := 0; i < 3; i++ {
+		frame() // warm-up: buffers grow
+	}
+	if n := testing.AllocsPerRun(100, frame); n != 0 {
+		t.Errorf("record+playback frame: %v allocs, want 0", n)
+	}
+}

@@ -1,0 +1,77 @@
+// Package commands defers structural changes: systems record creates,
+// attaches, deletes and column writes in command buffers while kernels walk
+// the tables, and a Playback replays them at the next boundary, where no
+// kernel runs.
+//
+// # Buffers and recorders
+//
+// A [Buffer] is one record stream, owned by one system (or one worker of a
+// parallel kernel) and made once with [NewBuffer]. Each run the scheduler
+// hands the system a [Recorder] per table it may create in or delete from
+// ([Buffer.Recorder]); authorization is checked there, once, by the
+// scheduler. Recording is then unchecked and allocation-free in steady
+// state:
+//
+//   - [Recorder.Create]: a new entity with a row in the table; returns a
+//     provisional handle.
+//   - [Recorder.Attach]: a row for an existing entity of the table's domain.
+//   - [Recorder.Delete]: the entity, with its rows in every table of the domain.
+//   - [Recorder.Remove]: only the entity's row in this table.
+//   - [Set] and [Setter.Set]: a deferred write of a column value (the
+//     initial values of a created row, or any later write).
+//
+// All Recorders of a Buffer append to its one stream, so a system's records
+// keep their order across tables.
+//
+// # Provisional handles
+//
+// Create returns a provisional [ephemeral.Handle]: its generation is even
+// and nonzero, (id+1)*2 for the buffer id, and its index is the buffer's
+// create sequence number. Live ephemeral generations are always odd, so
+// ephemeral never takes it for a real handle: lookups fail. Later records of
+// any buffer may name it; [Playback.Resolve] turns it into the real handle
+// after playback, until [Playback.Release] (the runtime releases at the end of
+// each FrameStart), across any number of boundaries in between.
+// [IsProvisional] tells the two kinds apart.
+//
+// # Playback and order
+//
+// [Playback.PlayAll] (or [Playback.Play]) plays buffers in the order given,
+// each in record order; the scheduler passes a boundary's buffers in sealed
+// system order. [Playback.PlayMerged] plays the per-worker buffers of one
+// parallel kernel as one stream: segments started by [Buffer.Begin] with the
+// chunk index, in ascending key order. Either way the result equals playing
+// every record on its own in that order, so the same records give the same
+// handles and table state whatever the number of workers.
+//
+// Within one playback each table is guarded once (see [Guard]), and a run of
+// creates into one table, with only deferred writes between them, is one
+// bulk [ephemeral.Table.InsertN]. Buffers are reset for recording after
+// playback.
+//
+// # Policies
+//
+// Playback never stops at a bad record; [Stats] counts every outcome:
+//
+//   - Deleting or removing a handle with no live row (stale, already
+//     deleted, deleted twice in one playback, a failed create) is a no-op
+//     counted in StaleDeletes. A handle deleted twice is deleted, counted
+//     and its slot freed once.
+//   - Create then delete of one provisional handle leaves no row and no live
+//     handle.
+//   - A write to a handle with no live row (recorded after its delete, or
+//     naming a failed create) is dropped and counted in DroppedSets.
+//   - A create that does not fit fails with an [*ephemeral.CapacityError]
+//     (errors.Is [ephemeral.ErrCapacity]) wrapped in a [*PlaybackError] in
+//     Stats.Err, counted in CapacityErrors; its handle never resolves, and
+//     the rest of the buffer plays.
+//   - Attach of a dead entity is counted in FailedAttaches; attach of an
+//     entity that already has a row is counted too and reported in Err.
+//
+// # Concurrency
+//
+// A Buffer and its Recorders belong to one goroutine at a time. Playback
+// needs exclusive access to the buffers played and their tables: it runs at
+// boundaries. [Playback.Resolve] is safe from many goroutines between
+// playbacks.
+package commands

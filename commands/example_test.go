@@ -1,0 +1,83 @@
+package commands_test
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/ephemeral"
+)
+
+// A system records a spawn and a delete while kernels run; the boundary
+// plays them back.
+func Example() {
+	units, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "units", Capacity: 4})
+	hp, _ := ephemeral.AddColumn[int32](units, "hp")
+	old, _ := units.Insert()
+
+	buf := commands.NewBuffer(0, 64) // set-up: one buffer per system
+	pb := commands.NewPlayback()
+
+	rec := buf.Recorder(units) // once per system run
+	spawn := rec.Create()
+	commands.Set(rec, hp, spawn, 100)
+	rec.Delete(old)
+	fmt.Println("provisional alive:", units.IsAlive(spawn), "rows:", units.Len())
+
+	st := pb.Play(buf) // the boundary
+	real, _ := pb.Resolve(spawn)
+	v, _ := hp.Get(real)
+	fmt.Printf("created %d, deleted %d, rows %d, hp %d\n", st.Created, st.Deleted, units.Len(), v)
+	// Output:
+	// provisional alive: false rows: 1
+	// created 1, deleted 1, rows 1, hp 100
+}
+
+// A create that does not fit is reported; the rest of the buffer plays.
+func ExamplePlayback_Play_capacity() {
+	units, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "units", Capacity: 1})
+	buf := commands.NewBuffer(0, 8)
+	rec := buf.Recorder(units)
+	first := rec.Create()
+	rec.Create() // no room: fails at playback
+	rec.Delete(first)
+	st := commands.NewPlayback().Play(buf)
+	fmt.Println(errors.Is(st.Err, ephemeral.ErrCapacity), st.CapacityErrors, st.Deleted, units.Len())
+	fmt.Println(st.Err)
+	// Output:
+	// true 1 1 0
+	// commands: buffer 0 record 1: create in table "units": ephemeral: table "units" is full: capacity 1 rows, 1 live, 1 requested
+}
+
+// Workers of a parallel kernel record into their own buffers, one keyed
+// segment per chunk; PlayMerged plays them in chunk order, so the handles do
+// not depend on the worker count.
+func ExamplePlayback_PlayMerged() {
+	units, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "units", Capacity: 8})
+	id, _ := ephemeral.AddColumn[int32](units, "chunk")
+	const workers, chunks = 2, 4
+	bufs := []*commands.Buffer{commands.NewBuffer(0, 16), commands.NewBuffer(1, 16)}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(b *commands.Buffer) {
+			defer wg.Done()
+			rec := b.Recorder(units)
+			for c := w; c < chunks; c += workers {
+				b.Begin(c)
+				commands.Set(rec, id, rec.Create(), int32(c))
+			}
+		}(bufs[w])
+	}
+	wg.Wait()
+	commands.NewPlayback().PlayMerged(bufs)
+	for row := 0; row < chunks; row++ {
+		h, _ := units.HandleAt(row)
+		c, _ := id.Get(h)
+		fmt.Print(h, " chunk ", c, "; ")
+	}
+	fmt.Println()
+	// Output:
+	// 0:1 chunk 0; 1:1 chunk 1; 2:1 chunk 2; 3:1 chunk 3;
+}

@@ -1,0 +1,415 @@
+package commands
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+
+	"github.com/tickwork/tickwork/ephemeral"
+)
+
+// Stats counts what a playback did. Every record is played or counted: a
+// policy no-op is never an error, only a count.
+type Stats struct {
+	Played         int   // records played (all kinds)
+	Created        int   // rows created by Create (each a new entity)
+	Attached       int   // rows added by Attach
+	Deleted        int   // entities deleted by Delete
+	Removed        int   // rows removed by Remove
+	Sets           int   // deferred writes applied
+	StaleDeletes   int   // Deletes and Removes of a handle with no live row (stale, already deleted, failed create): no-ops
+	DroppedSets    int   // writes to a handle with no live row (deleted by an earlier record, stale, failed create)
+	FailedAttaches int   // Attaches of a dead entity, or of one that already had a row (the latter also sets Err)
+	CapacityErrors int   // Creates that did not fit in the table's domain (also set Err)
+	Err            error // first failure, a *PlaybackError (errors.Is ErrPlayback) wrapping the storage error; nil if none
+}
+
+// Add adds o's counts to s and keeps s.Err, or takes o.Err when s.Err is nil.
+func (s *Stats) Add(o Stats) {
+	s.Played += o.Played
+	s.Created += o.Created
+	s.Attached += o.Attached
+	s.Deleted += o.Deleted
+	s.Removed += o.Removed
+	s.Sets += o.Sets
+	s.StaleDeletes += o.StaleDeletes
+	s.DroppedSets += o.DroppedSets
+	s.FailedAttaches += o.FailedAttaches
+	s.CapacityErrors += o.CapacityErrors
+	if s.Err == nil {
+		s.Err = o.Err
+	}
+}
+
+// Guard is told about the tables a playback changes, so that a scheduler can
+// assert that no kernel walks them meanwhile. Enter is called once per
+// playback per table, before the playback's first change to it (structural
+// or a write); Exit is called for every entered table, in the same order,
+// when the playback ends.
+type Guard interface {
+	Enter(t *ephemeral.Table)
+	Exit(t *ephemeral.Table)
+}
+
+// Playback replays buffers at a boundary and keeps the resolutions of their
+// provisional handles. A world has one Playback; every buffer of the world
+// is played by it.
+//
+// Concurrency: Play, PlayAll, PlayMerged and Release need exclusive access
+// to the Playback, the buffers played and their tables. Resolve is safe from
+// many goroutines while none of those runs.
+type Playback struct {
+	slots  []slot // by buffer id
+	spans  []span // PlayMerged scratch
+	guard  Guard
+	guards []*ephemeral.Table // entered in this playback
+	epoch  uint64             // playback counter, for Buffer.tabMark
+	st     Stats
+}
+
+// slot keeps the resolutions of one buffer's provisional handles: res[k] is
+// the real handle made by the create of sequence number lo+k (uint32
+// arithmetic), or zero when it failed or was not played.
+type slot struct {
+	buf *Buffer
+	lo  uint32
+	res []ephemeral.Handle
+}
+
+// span is a keyed segment of one buffer, for PlayMerged.
+type span struct{ key, buf, lo, hi int }
+
+// NewPlayback makes a Playback.
+func NewPlayback() *Playback { return &Playback{} }
+
+// SetGuard installs g (nil removes it). Without a guard, playback skips the
+// bookkeeping.
+func (p *Playback) SetGuard(g Guard) { p.guard = g }
+
+// IsProvisional reports whether h is a provisional handle made by
+// Recorder.Create: its generation is even and nonzero, which no live
+// ephemeral handle has.
+func IsProvisional(h ephemeral.Handle) bool {
+	g := h.Generation()
+	return g&1 == 0 && g != 0
+}
+
+// Play is PlayAll(bufs).
+func (p *Playback) Play(bufs ...*Buffer) Stats { return p.PlayAll(bufs) }
+
+// PlayAll plays bufs one after the other, in the order given (the scheduler
+// passes the buffers of a boundary in sealed system order), each in record
+// order whatever its keys, then resets them for recording. It is one
+// playback: every table is guarded once, and a run of creates into one
+// table (with only Sets between them) is one bulk ephemeral.Table.InsertN.
+//
+// The result is the same as playing every record on its own, in order: new
+// entities take the lowest free slots, and the policies of Stats apply.
+// Nothing fails as a whole; the first failure is Stats.Err.
+//
+// Allocates nothing in steady state. It panics when a buffer is given twice
+// or two buffers share an id.
+func (p *Playback) PlayAll(bufs []*Buffer) Stats {
+	p.begin()
+	for _, b := range bufs {
+		p.prepare(b)
+	}
+	for _, b := range bufs {
+		p.run(b, 0, len(b.recs))
+	}
+	return p.end(bufs)
+}
+
+// PlayMerged plays the buffers of one parallel kernel (one per worker) as a
+// single stream: their keyed segments (see Buffer.Begin) in ascending key
+// order, equal keys in the order of bufs, then record order; then resets the
+// buffers. With chunk indexes as keys the final handles and table state are
+// the same whatever the worker count and however chunks were shared.
+// Otherwise as PlayAll.
+func (p *Playback) PlayMerged(bufs []*Buffer) Stats {
+	p.begin()
+	spans := p.spans[:0]
+	for i, b := range bufs {
+		p.prepare(b)
+		lo, key := 0, 0
+		for _, m := range b.segs {
+			if m.start > lo {
+				spans = append(spans, span{key: key, buf: i, lo: lo, hi: m.start})
+			}
+			lo, key = m.start, m.key
+		}
+		if len(b.recs) > lo {
+			spans = append(spans, span{key: key, buf: i, lo: lo, hi: len(b.recs)})
+		}
+	}
+	slices.SortStableFunc(spans, func(a, b span) int { return cmp.Compare(a.key, b.key) })
+	for _, s := range spans {
+		p.run(bufs[s.buf], s.lo, s.hi)
+	}
+	p.spans = spans[:0]
+	return p.end(bufs)
+}
+
+// Resolve turns a provisional handle into the real handle its create made.
+// It returns false when h's create has not been played, failed, or was
+// played before the last Release. The real handle may since have been
+// deleted (a create then delete in one boundary): check liveness with the
+// table. A handle that is not provisional is returned as is, with true
+// unless it is zero.
+//
+// Resolutions stay readable across later playbacks, empty or not, until
+// Release. Safe from many goroutines while no playback or Release runs.
+func (p *Playback) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
+	if !IsProvisional(h) {
+		return h, h != 0
+	}
+	r := p.resolve(h)
+	return r, r != 0
+}
+
+// Release forgets every resolution made so far; the runtime calls it once
+// per frame, at the end of FrameStart. Provisional handles of records not
+// played yet stay resolvable after their playback. Allocates nothing.
+func (p *Playback) Release() {
+	for i := range p.slots {
+		s := &p.slots[i]
+		s.lo += uint32(len(s.res))
+		s.res = s.res[:0]
+	}
+}
+
+func (p *Playback) resolve(h ephemeral.Handle) ephemeral.Handle {
+	g := h.Generation()
+	if g&1 != 0 || g == 0 {
+		return h
+	}
+	id := int(g>>1) - 1
+	if id >= len(p.slots) {
+		return 0
+	}
+	s := &p.slots[id]
+	k := h.Index() - s.lo
+	if uint64(k) >= uint64(len(s.res)) {
+		return 0
+	}
+	return s.res[k]
+}
+
+func (p *Playback) begin() {
+	p.st = Stats{}
+	p.epoch++
+}
+
+// prepare registers b and makes room for the resolutions of its creates.
+func (p *Playback) prepare(b *Buffer) {
+	if b.playing {
+		panic("commands: buffer " + strconv.Itoa(b.id) + " given twice to one playback: pass each buffer once")
+	}
+	b.playing = true
+	if b.id >= len(p.slots) {
+		p.slots = append(p.slots, make([]slot, b.id+1-len(p.slots))...)
+	}
+	s := &p.slots[b.id]
+	if s.buf == nil {
+		s.buf, s.lo = b, b.first
+	} else if s.buf != b {
+		panic("commands: two buffers share id " + strconv.Itoa(b.id) + ": give every buffer of a world its own id")
+	}
+	n := int(b.next - s.lo)
+	if n > len(s.res) {
+		old := len(s.res)
+		s.res = slices.Grow(s.res, n-old)[:n]
+		clear(s.res[old:])
+	}
+}
+
+func (p *Playback) end(bufs []*Buffer) Stats {
+	for _, b := range bufs {
+		b.recs = b.recs[:0]
+		b.segs = b.segs[:0]
+		for _, c := range b.cols {
+			c.reset()
+		}
+		b.first = b.next
+		b.playing = false
+	}
+	if p.guard != nil {
+		for i, t := range p.guards {
+			p.guard.Exit(t)
+			p.guards[i] = nil
+		}
+		p.guards = p.guards[:0]
+	}
+	return p.st
+}
+
+// enter guards b.tabs[ti] once per playback.
+func (p *Playback) enter(b *Buffer, ti uint32) {
+	if b.tabMark[ti] == p.epoch {
+		return
+	}
+	b.tabMark[ti] = p.epoch
+	t := b.tabs[ti]
+	for _, x := range p.guards {
+		if x == t {
+			return // entered through another buffer
+		}
+	}
+	p.guards = append(p.guards, t)
+	p.guard.Enter(t)
+}
+
+// run plays b.recs[lo:hi] in order.
+func (p *Playback) run(b *Buffer, lo, hi int) {
+	st := &p.st
+	st.Played += hi - lo
+	for i := lo; i < hi; {
+		r := b.recs[i]
+		idx := r.ref & refMask
+		switch op(r.ref >> opShift) {
+		case opCreate:
+			i = p.creates(b, i, hi, idx)
+			continue
+		case opSet:
+			if p.guard != nil {
+				p.enter(b, b.colTab[idx])
+			}
+			if b.cols[idx].apply(p.resolve(r.h), r.val) {
+				st.Sets++
+			} else {
+				st.DroppedSets++
+			}
+		case opDelete:
+			if p.guard != nil {
+				p.enter(b, idx)
+			}
+			if b.tabs[idx].Delete(p.resolve(r.h)) {
+				st.Deleted++
+			} else {
+				st.StaleDeletes++
+			}
+		case opRemove:
+			if p.guard != nil {
+				p.enter(b, idx)
+			}
+			if b.tabs[idx].Detach(p.resolve(r.h)) {
+				st.Removed++
+			} else {
+				st.StaleDeletes++
+			}
+		case opAttach:
+			if p.guard != nil {
+				p.enter(b, idx)
+			}
+			t := b.tabs[idx]
+			switch err := t.Attach(p.resolve(r.h)); err {
+			case nil:
+				st.Attached++
+			case ephemeral.ErrStaleHandle:
+				st.FailedAttaches++
+			default:
+				st.FailedAttaches++
+				p.fail(b, i, opAttach, t, err)
+			}
+		}
+		i++
+	}
+}
+
+// createWindow is how many records of a create run are played at a time: a
+// window is scanned, bulk-inserted and its sets applied while it is in cache.
+const createWindow = 1024
+
+// creates plays the run of records from i (a create into b.tabs[ti]) up to
+// the next record that is neither a create into the same table nor a set:
+// window by window, one bulk insert of the window's creates, then its sets
+// in record order. Inserting n then m rows equals inserting n+m, and sets
+// never name a create recorded after them, so this equals playing the
+// records one by one. It returns the end of the run.
+func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
+	st := &p.st
+	createRef := uint32(opCreate)<<opShift | ti
+	if p.guard != nil {
+		p.enter(b, ti)
+	}
+	t := b.tabs[ti]
+	d := t.Domain()
+	s := &p.slots[b.id]
+	for {
+		end := min(hi, i+createWindow)
+		n, j, sets := 0, i, false
+		var seq uint32 // sequence number of the window's first create
+		for ; j < end; j++ {
+			r := &b.recs[j]
+			if r.ref == createRef {
+				if n == 0 {
+					seq = r.h.Index()
+				}
+				n++
+			} else if op(r.ref>>opShift) == opSet {
+				sets = true
+			} else {
+				break
+			}
+		}
+		if n > 0 {
+			// The run's creates have consecutive sequence numbers: insert
+			// straight into their resolutions.
+			k := int(seq - s.lo)
+			out := s.res[k : k+n]
+			fit := min(n, d.Cap()-d.Len())
+			if fit > 0 {
+				_ = t.InsertN(out[:fit]) // fits: checked above
+			}
+			st.Created += fit
+			if fit < n {
+				st.CapacityErrors += n - fit
+				if st.Err == nil {
+					p.fail(b, nthCreate(b.recs[i:j], createRef, fit)+i, opCreate, t, &ephemeral.CapacityError{
+						Table: t.Name(), Capacity: d.Cap(), Live: t.Len(), Requested: 1})
+				}
+			}
+		}
+		if sets {
+			for x := i; x < j; x++ {
+				r := &b.recs[x]
+				if op(r.ref>>opShift) != opSet {
+					continue
+				}
+				idx := r.ref & refMask
+				if p.guard != nil {
+					p.enter(b, b.colTab[idx])
+				}
+				if b.cols[idx].apply(p.resolve(r.h), r.val) {
+					st.Sets++
+				} else {
+					st.DroppedSets++
+				}
+			}
+		}
+		if j < end || j == hi {
+			return j
+		}
+		i = j
+	}
+}
+
+// nthCreate returns the index in recs of the create with ref createRef
+// that comes after n others.
+func nthCreate(recs []record, createRef uint32, n int) int {
+	for x := range recs {
+		if recs[x].ref == createRef {
+			if n == 0 {
+				return x
+			}
+			n--
+		}
+	}
+	return len(recs)
+}
+
+func (p *Playback) fail(b *Buffer, rec int, o op, t *ephemeral.Table, err error) {
+	if p.st.Err == nil {
+		p.st.Err = &PlaybackError{Buffer: b.id, Record: rec, Op: opNames[o], Table: t.Name(), Err: err}
+	}
+}

@@ -1,0 +1,91 @@
+package commands
+
+import (
+	"github.com/tickwork/tickwork/ephemeral"
+)
+
+// colStore is the untyped face of a store[T]: the values of the deferred
+// writes a buffer recorded for one column.
+type colStore interface {
+	apply(h ephemeral.Handle, val uint32) bool
+	reset()
+}
+
+type store[T any] struct {
+	col  *ephemeral.Column[T]
+	vals []T
+}
+
+func (s *store[T]) apply(h ephemeral.Handle, val uint32) bool { return s.col.Set(h, s.vals[val]) }
+func (s *store[T]) reset()                                    { s.vals = s.vals[:0] }
+
+// storeOf returns the buffer's store of col and its index, registering col
+// the first time (the only allocation).
+func storeOf[T any](r Recorder, col *ephemeral.Column[T]) (*store[T], uint32) {
+	b := r.b
+	if col.Table() != r.t {
+		panic("commands: Set of column " + col.Table().Name() + "." + col.Name() +
+			" through the recorder of table " + r.t.Name() +
+			": use the Recorder of the column's table (Buffer.Recorder(col.Table()))")
+	}
+	if i := b.lastCol; i < len(b.cols) {
+		if s, ok := b.cols[i].(*store[T]); ok && s.col == col {
+			return s, uint32(i)
+		}
+	}
+	for i, c := range b.cols {
+		if s, ok := c.(*store[T]); ok && s.col == col {
+			b.lastCol = i
+			return s, uint32(i)
+		}
+	}
+	if len(b.cols) > refMask {
+		panic("commands: a buffer can record for at most 2^28 tables and columns")
+	}
+	s := &store[T]{col: col}
+	b.cols = append(b.cols, s)
+	b.colTab = append(b.colTab, r.ti)
+	b.lastCol = len(b.cols) - 1
+	return s, uint32(b.lastCol)
+}
+
+// Set records a deferred write of v to h's value in column col, applied at
+// playback in record order. h may be real or provisional (typically the
+// handle Create just returned: Create then Set is how a new row gets its
+// initial values). At playback the write is dropped, and counted in
+// Stats.DroppedSets, when h has no live row in col's table (deleted by an
+// earlier record, stale, or a create that failed).
+//
+// col must be a column of r's table: Set panics otherwise (a programmer
+// error). Allocates nothing in steady state; the first Set of a column in a
+// buffer registers the column. For many writes to one column, NewSetter
+// skips the column lookup.
+func Set[T any](r Recorder, col *ephemeral.Column[T], h ephemeral.Handle, v T) {
+	s, i := storeOf(r, col)
+	s.vals = append(s.vals, v)
+	r.b.recs = append(r.b.recs, record{h: h, ref: uint32(opSet)<<opShift | i, val: uint32(len(s.vals) - 1)})
+}
+
+// Setter records deferred writes to one column, as Set does, without
+// looking the column up on every write. Make one per system run with
+// NewSetter; it stays valid for its buffer's lifetime. A small value: copy
+// it freely. Not safe for concurrent use: see Buffer.
+type Setter[T any] struct {
+	b   *Buffer
+	s   *store[T]
+	ref uint32
+}
+
+// NewSetter returns a Setter of column col for r's buffer. It panics when
+// col is not a column of r's table.
+func NewSetter[T any](r Recorder, col *ephemeral.Column[T]) Setter[T] {
+	s, i := storeOf(r, col)
+	return Setter[T]{b: r.b, s: s, ref: uint32(opSet)<<opShift | i}
+}
+
+// Set records a deferred write of v to h's value in the setter's column;
+// see the function Set.
+func (w Setter[T]) Set(h ephemeral.Handle, v T) {
+	w.s.vals = append(w.s.vals, v)
+	w.b.recs = append(w.b.recs, record{h: h, ref: w.ref, val: uint32(len(w.s.vals) - 1)})
+}

@@ -1,0 +1,56 @@
+// Package events carries messages from systems to later systems: typed,
+// fixed-capacity event tables with a frame lifetime.
+//
+// # Tables and lifetimes
+//
+// [New] declares a [Table] with an element type, a [Spec.Capacity] in events
+// per frame and a [Lifetime]:
+//
+//   - [NextFrame]: double-buffered. [Table.Emit] appends to the back buffer,
+//     [Table.Read] returns the front buffer. [Table.EndFrame], called by the
+//     runtime at the frame boundary, swaps them, so events emitted in frame t
+//     are readable throughout frame t+1 and gone in frame t+2. Readers and
+//     emitters touch different buffers and may run in parallel systems.
+//   - [ThisFrame]: single buffer. [Table.Read] returns what was emitted so far
+//     in this frame, so systems that run after the emitter see the events;
+//     [Table.EndFrame] clears it.
+//
+// All memory is allocated by [New] and [Table.Parallel]: emitting, reading,
+// merging and swapping allocate nothing.
+//
+// # Parallel emission
+//
+// A parallel kernel emits through [Table.Parallel]: each worker takes its
+// [Segment] with [Parallel.Worker], calls [Segment.Begin] with the chunk index
+// before emitting for that chunk, and emits with [Segment.Emit]. After the
+// workers have finished, [Parallel.Merge] appends every keyed segment to the
+// table in ascending key order (equal keys in worker order, then emission
+// order). Readers therefore see the same sequence whatever the number of
+// workers and however chunks were shared among them.
+//
+// # Overflow
+//
+// A table holds at most Capacity events per frame. An emit beyond that
+// returns an [*OverflowError] (errors.Is [ErrOverflow]), drops the new event,
+// and counts it in [Table.Dropped]; events already emitted are kept. The
+// runtime collects the counts for its frame report with [Table.TakeDropped].
+//
+// # The runtime's face
+//
+// [Buffer] is the untyped interface every *Table[T] implements, so the
+// runtime can hold all event tables in one list, swap or clear them at the
+// frame boundary, and report drops.
+//
+// # Errors
+//
+// [New] fails with a [*DefinitionError] (errors.Is [ErrDefinition]); emits
+// past capacity fail with an [*OverflowError] (errors.Is [ErrOverflow]).
+//
+// # Concurrency
+//
+// A Table is not safe for concurrent emission: one goroutine emits with
+// [Table.Emit], and parallel kernels use one [Segment] per worker. For a
+// NextFrame table, [Table.Read] may run concurrently with emits and merges,
+// because they use different buffers; for a ThisFrame table it may not.
+// [Table.EndFrame] needs exclusive access.
+package events

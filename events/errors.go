@@ -1,0 +1,64 @@
+package events
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Sentinel errors of the package. Every error returned by events matches one
+// of them with errors.Is.
+var (
+	// ErrOverflow: an emit past the table's capacity for this frame. Returned
+	// as an *OverflowError naming the table.
+	ErrOverflow = errors.New("events: table full for this frame")
+	// ErrDefinition: a bad Spec. Returned as a *DefinitionError whose Unwrap
+	// gives one of the more precise sentinels below.
+	ErrDefinition = errors.New("events: bad definition")
+	// ErrEmptyName: a Spec without a name.
+	ErrEmptyName = errors.New("name must not be empty")
+	// ErrCapacityRange: a capacity <= 0 or above MaxCapacity events.
+	ErrCapacityRange = errors.New("capacity must be between 1 and MaxCapacity events")
+	// ErrLifetime: a Lifetime other than NextFrame and ThisFrame.
+	ErrLifetime = errors.New("lifetime must be NextFrame or ThisFrame")
+)
+
+// OverflowError reports an event dropped because its table already held
+// Capacity events for this frame. errors.Is(err, ErrOverflow) is true.
+//
+// Each table returns the same *OverflowError value for every overflow (so an
+// emit never allocates); treat it as read-only.
+type OverflowError struct {
+	Table    string // table name
+	Capacity int    // events per frame
+}
+
+func (e *OverflowError) Error() string {
+	return "events: table " + strconv.Quote(e.Table) + " is full: capacity " +
+		strconv.Itoa(e.Capacity) + " events per frame; event dropped"
+}
+
+// Is reports whether target is ErrOverflow.
+func (e *OverflowError) Is(target error) bool { return target == ErrOverflow }
+
+// DefinitionError reports a bad Spec. errors.Is(err, ErrDefinition) is true,
+// and so is errors.Is(err, Err) for the precise sentinel.
+type DefinitionError struct {
+	Table  string // table name (may be empty)
+	Err    error  // ErrEmptyName, ErrCapacityRange or ErrLifetime
+	Detail string // the offending value
+}
+
+func (e *DefinitionError) Error() string {
+	s := fmt.Sprintf("events: table %q: %v", e.Table, e.Err)
+	if e.Detail != "" {
+		s += " (" + e.Detail + ")"
+	}
+	return s
+}
+
+// Is reports whether target is ErrDefinition.
+func (e *DefinitionError) Is(target error) bool { return target == ErrDefinition }
+
+// Unwrap returns the precise sentinel.
+func (e *DefinitionError) Unwrap() error { return e.Err }

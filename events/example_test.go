@@ -1,0 +1,79 @@
+package events_test
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/tickwork/tickwork/events"
+)
+
+// A hit emitted in one frame is read by a system in the next frame.
+func Example() {
+	type Hit struct {
+		Target uint64
+		Damage int32
+	}
+	hits, err := events.New[Hit](events.Spec{Name: "hits", Capacity: 2, Lifetime: events.NextFrame})
+	if err != nil {
+		panic(err)
+	}
+	for frame := 1; frame <= 3; frame++ {
+		for _, h := range hits.Read() { // e.g. ApplyHits in FrameStart
+			fmt.Printf("frame %d: unit %d takes %d\n", frame, h.Target, h.Damage)
+		}
+		if frame == 1 { // e.g. Collision in FixedUpdate
+			_ = hits.Emit(Hit{Target: 7, Damage: 30})
+			_ = hits.Emit(Hit{Target: 9, Damage: 10})
+			if err := hits.Emit(Hit{Target: 4, Damage: 5}); errors.Is(err, events.ErrOverflow) {
+				fmt.Println("frame 1:", err)
+			}
+		}
+		hits.EndFrame() // the runtime, at the frame boundary
+		if d := hits.TakeDropped(); d > 0 {
+			fmt.Printf("frame %d report: %d hit dropped\n", frame, d)
+		}
+	}
+	// Output:
+	// frame 1: events: table "hits" is full: capacity 2 events per frame; event dropped
+	// frame 1 report: 1 hit dropped
+	// frame 2: unit 7 takes 30
+	// frame 2: unit 9 takes 10
+}
+
+// A ThisFrame table passes events to later systems of the same frame.
+func ExampleThisFrame() {
+	dead, _ := events.New[int](events.Spec{Name: "dead slots", Capacity: 8, Lifetime: events.ThisFrame})
+	_ = dead.Emit(3) // FrameStart: slot 3 died
+	_ = dead.Emit(5)
+	fmt.Println("FrameEnd reads", dead.Read())
+	dead.EndFrame()
+	fmt.Println("next frame reads", dead.Read())
+	// Output:
+	// FrameEnd reads [3 5]
+	// next frame reads []
+}
+
+// Workers of a parallel kernel emit into keyed segments; Merge orders them
+// by chunk index whatever the worker count.
+func ExampleParallel() {
+	tab, _ := events.New[string](events.Spec{Name: "log", Capacity: 16, Lifetime: events.ThisFrame})
+	const workers, chunks = 2, 4
+	par := tab.Parallel(workers) // set-up
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(seg *events.Segment[string]) {
+			defer wg.Done()
+			for c := w; c < chunks; c += workers {
+				seg.Begin(c)
+				_ = seg.Emit(fmt.Sprintf("chunk %d", c))
+			}
+		}(par.Worker(w))
+	}
+	wg.Wait()
+	par.Merge()
+	fmt.Println(tab.Read())
+	// Output:
+	// [chunk 0 chunk 1 chunk 2 chunk 3]
+}

@@ -1,0 +1,141 @@
+package events
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+)
+
+// Parallel is the emitting face of a table for one parallel kernel: one
+// Segment of staging per worker, merged into the table in key order by
+// Merge. Make it once at set-up with Table.Parallel and reuse it every run.
+type Parallel[T any] struct {
+	table   *Table[T]
+	workers []Segment[T]
+	spans   []span // Merge scratch
+}
+
+// Segment is one worker's staging area: Capacity events, cut into keyed
+// segments by Begin. Only its worker may use it while the kernel runs.
+type Segment[T any] struct {
+	buf      []T
+	marks    []mark // start of each keyed segment, in Begin order
+	dropped  int
+	overflow *OverflowError
+	_        [64]byte // keeps workers' hot fields on separate cache lines
+}
+
+type mark struct{ key, start int }
+
+type span struct{ key, worker, lo, hi int }
+
+// Parallel prepares parallel emission into t by a kernel of up to workers
+// workers. It allocates Capacity events of staging per worker: call it at
+// set-up, not per frame. It panics when workers < 1.
+func (t *Table[T]) Parallel(workers int) *Parallel[T] {
+	if workers < 1 {
+		panic("events: Parallel(" + strconv.Itoa(workers) + ") on table " + strconv.Quote(t.name) +
+			": the worker count must be at least 1")
+	}
+	p := &Parallel[T]{table: t, workers: make([]Segment[T], workers)}
+	for w := range p.workers {
+		p.workers[w] = Segment[T]{
+			buf:      make([]T, 0, t.capacity),
+			marks:    make([]mark, 0, 16),
+			overflow: t.overflow,
+		}
+	}
+	return p
+}
+
+// Workers is the number of worker segments.
+func (p *Parallel[T]) Workers() int { return len(p.workers) }
+
+// Table is the table Merge appends to.
+func (p *Parallel[T]) Table() *Table[T] { return p.table }
+
+// Worker returns worker w's segment, 0 <= w < Workers(). Each worker must use
+// only its own segment; different workers' segments may be used concurrently.
+func (p *Parallel[T]) Worker(w int) *Segment[T] { return &p.workers[w] }
+
+// Begin starts a keyed segment: the events emitted from now until the next
+// Begin are merged at the place of key (a chunk index). Events emitted
+// before the first Begin of a run have key 0.
+//
+// Keys should be unique among the workers of one run (each chunk processed
+// by one worker) and ascending within a worker, as chunk loops are: then the
+// merged sequence, and which events overflow drops, do not depend on the
+// worker count. Allocates only when a worker starts more segments in a run
+// than ever before (amortized growth).
+func (s *Segment[T]) Begin(key int) {
+	if n := len(s.marks); n > 0 && s.marks[n-1].start == len(s.buf) {
+		s.marks[n-1].key = key // previous segment is empty: reuse it
+		return
+	}
+	s.marks = append(s.marks, mark{key: key, start: len(s.buf)})
+}
+
+// Emit stages v in the current segment. When the worker already staged
+// Capacity events in this run it drops v, counts it (reported by Merge) and
+// returns the table's *OverflowError (errors.Is ErrOverflow). Allocates
+// nothing.
+func (s *Segment[T]) Emit(v T) error {
+	if len(s.buf) == cap(s.buf) {
+		s.dropped++
+		return s.overflow
+	}
+	s.buf = append(s.buf, v)
+	return nil
+}
+
+// Len is the number of events staged by this worker in this run.
+func (s *Segment[T]) Len() int { return len(s.buf) }
+
+// Merge appends every worker's staged events to the table, segments in
+// ascending key order (equal keys: lower worker first, then Begin order),
+// events within a segment in emission order, and resets the workers for the
+// next run. Events that do not fit in the table's capacity for this frame
+// are dropped; Merge returns the number dropped in this run (by workers'
+// staging overflow and by the table) and adds it to the table's Dropped.
+//
+// Call it once per system run after every worker has finished, from one
+// goroutine, not concurrently with Emit on the same table. Allocates nothing
+// in steady state.
+func (p *Parallel[T]) Merge() (dropped int) {
+	spans := p.spans[:0]
+	for w := range p.workers {
+		s := &p.workers[w]
+		dropped += s.dropped
+		lo, key := 0, 0
+		for _, m := range s.marks {
+			if m.start > lo {
+				spans = append(spans, span{key: key, worker: w, lo: lo, hi: m.start})
+			}
+			lo, key = m.start, m.key
+		}
+		if len(s.buf) > lo {
+			spans = append(spans, span{key: key, worker: w, lo: lo, hi: len(s.buf)})
+		}
+	}
+	slices.SortStableFunc(spans, func(a, b span) int { return cmp.Compare(a.key, b.key) })
+	t := p.table
+	for _, sp := range spans {
+		src := p.workers[sp.worker].buf[sp.lo:sp.hi]
+		room := cap(t.back) - len(t.back)
+		if len(src) > room {
+			dropped += len(src) - room
+			src = src[:room]
+		}
+		t.back = append(t.back, src...)
+	}
+	for w := range p.workers {
+		s := &p.workers[w]
+		t.retire(s.buf)
+		s.buf = s.buf[:0]
+		s.marks = s.marks[:0]
+		s.dropped = 0
+	}
+	p.spans = spans[:0]
+	t.dropped += int64(dropped)
+	return dropped
+}

@@ -1,0 +1,48 @@
+package runtime_test
+
+import (
+	"fmt"
+
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/runtime"
+	"github.com/tickwork/tickwork/systems"
+)
+
+// A world with one table and two systems: spawn creates a ball per fixed
+// tick, fall moves every ball; fall runs after spawn because both touch
+// Ball.y. The host steps it at 30 frames per second with a 1/60 s step.
+func Example() {
+	b := runtime.NewBuilder(runtime.WithFixedStep(1.0 / 60))
+	balls, _ := b.Table(ephemeral.TableSpec{Name: "Ball", Capacity: 1024})
+	y, _ := runtime.AddColumn[float64](b, balls, "y")
+	_ = b.Add(systems.System{Name: "spawn", Phase: systems.FixedUpdate,
+		Manifest: systems.Manifest{Creates: []*ephemeral.Table{balls}, Writes: []systems.ColumnRef{systems.Col(y)}},
+		Run: func(ctx *systems.Context) error {
+			r, err := ctx.Recorder(balls)
+			commands.Set(r, y, r.Create(), 100)
+			return err
+		}}, systems.System{Name: "fall", Phase: systems.FixedUpdate, After: []string{"spawn"},
+		Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(y)}},
+		Run: func(ctx *systems.Context) error {
+			ys, err := systems.Write(ctx, y)
+			for row := range ys {
+				ys[row] -= 9.8 * ctx.FixedDT()
+			}
+			return err
+		}})
+	w, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	defer w.Close()
+	for range 30 {
+		_ = w.Frame(1.0 / 30)
+	}
+	r := w.Report()
+	fmt.Println(w.Frames(), "frames,", w.Time().Ticks, "ticks,", r.FixedTicks, "ticks in the last frame")
+	fmt.Println(balls.Len(), "balls;", r.Commands.Created, "created in the last frame;", len(r.Systems), "systems timed")
+	// Output:
+	// 30 frames, 60 ticks, 2 ticks in the last frame
+	// 60 balls; 2 created in the last frame; 2 systems timed
+}

@@ -1,0 +1,126 @@
+package runtime
+
+import (
+	"strconv"
+
+	"github.com/tickwork/tickwork/kernels"
+	"github.com/tickwork/tickwork/scheduler"
+)
+
+// Pacing re-exports scheduler.Pacing for WithPacing.
+type Pacing = scheduler.Pacing
+
+// The pacings of WithPacing (see scheduler.Pacing).
+const (
+	// Accumulate runs the fixed ticks the frame deltas have accumulated,
+	// capped per frame (the default).
+	Accumulate = scheduler.Accumulate
+	// OneTickPerFrame runs exactly one fixed tick per frame whatever the
+	// delta (benchmarks, frame-stepped viewers).
+	OneTickPerFrame = scheduler.OneTickPerFrame
+)
+
+// Persistence is how a world keeps its state across runs. Only
+// NoPersistence exists today; the option is named for the future.
+type Persistence uint8
+
+// NoPersistence keeps everything in memory for the world's life: nothing is
+// saved or restored. The default.
+const NoPersistence Persistence = 0
+
+// config collects the options.
+type config struct {
+	persistence Persistence
+	workers     int
+	sched       scheduler.Config
+}
+
+// Option configures a Builder. A bad value is reported by Build as an
+// *OptionError (errors.Is ErrOption).
+type Option func(*config) error
+
+// WithNoPersistence selects NoPersistence, the default: the world lives in
+// memory only and nothing is saved. It is a no-op today, named so that host
+// code states its choice before persistent modes exist.
+func WithNoPersistence() Option {
+	return func(c *config) error { c.persistence = NoPersistence; return nil }
+}
+
+// WithWorkers sets the number of kernel workers, the frame loop's goroutine
+// included, 1..kernels.MaxWorkers (default 1: kernels run inline and the
+// world starts no goroutine). A world with n workers starts n-1 goroutines
+// at Build and stops them at Close. Results do not depend on n (see package
+// kernels).
+func WithWorkers(n int) Option {
+	return func(c *config) error {
+		if n < 1 || n > kernels.MaxWorkers {
+			return &OptionError{Option: "WithWorkers", Value: itoa(n), Reason: "want 1..kernels.MaxWorkers (256) workers"}
+		}
+		c.workers = n
+		return nil
+	}
+}
+
+// WithPacing chooses Accumulate (the default) or OneTickPerFrame.
+func WithPacing(p Pacing) Option {
+	return func(c *config) error {
+		if p != Accumulate && p != OneTickPerFrame {
+			return &OptionError{Option: "WithPacing", Value: p.String(), Reason: "want Accumulate or OneTickPerFrame"}
+		}
+		c.sched.Pacing = p
+		return nil
+	}
+}
+
+// WithFixedStep sets the fixed step in seconds, in
+// [scheduler.MinFixedStep, scheduler.MaxFixedStep] (default
+// scheduler.DefaultFixedStep, 1/60 s).
+func WithFixedStep(seconds float64) Option {
+	return func(c *config) error {
+		if !(seconds >= scheduler.MinFixedStep && seconds <= scheduler.MaxFixedStep) {
+			return &OptionError{Option: "WithFixedStep", Value: strconv.FormatFloat(seconds, 'g', -1, 64),
+				Reason: "want seconds in [1e-06, 60]"}
+		}
+		c.sched.FixedStep = seconds
+		return nil
+	}
+}
+
+// WithMaxTicksPerFrame caps the fixed ticks of one frame in Accumulate
+// pacing, 1..scheduler.MaxTicksPerFrameLimit (default 8); time beyond the
+// cap is dropped and reported.
+func WithMaxTicksPerFrame(n int) Option {
+	return func(c *config) error {
+		if n < 1 || n > scheduler.MaxTicksPerFrameLimit {
+			return &OptionError{Option: "WithMaxTicksPerFrame", Value: itoa(n), Reason: "want 1..65536 ticks"}
+		}
+		c.sched.MaxTicksPerFrame = n
+		return nil
+	}
+}
+
+// WithReportWindow sets how many runs of each system the report's rolling
+// p50/p99/mean cover, 1..scheduler.MaxReportWindow (default 128: 128
+// frames for a system that runs once a frame).
+func WithReportWindow(runs int) Option {
+	return func(c *config) error {
+		if runs < 1 || runs > scheduler.MaxReportWindow {
+			return &OptionError{Option: "WithReportWindow", Value: itoa(runs), Reason: "want 1..65536 runs"}
+		}
+		c.sched.ReportWindow = runs
+		return nil
+	}
+}
+
+// WithCommandRecords sets the initial capacity of each command buffer in
+// records (default scheduler.DefaultCommandRecords); buffers grow past it
+// while warming up.
+func WithCommandRecords(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return &OptionError{Option: "WithCommandRecords", Value: itoa(n), Reason: "want at least 1 record"}
+		}
+		c.sched.CommandRecords = n
+		return nil
+	}
+}

@@ -1,0 +1,123 @@
+package scheduler
+
+import (
+	"math"
+	"time"
+)
+
+// Pacing chooses how many fixed ticks a frame runs.
+type Pacing uint8
+
+const (
+	// Accumulate runs as many fixed ticks as the frame deltas have
+	// accumulated whole steps, at most MaxTicksPerFrame per frame; the time
+	// beyond the cap is dropped and counted (no spiral of death). The
+	// default.
+	Accumulate Pacing = iota
+	// OneTickPerFrame runs exactly one fixed tick per frame whatever the
+	// delta, as a benchmark or a frame-stepped viewer wants. The
+	// accumulator is not used: Time reports nothing dropped or remaining.
+	OneTickPerFrame
+)
+
+// String returns "Accumulate", "OneTickPerFrame" or "Pacing(n)".
+func (p Pacing) String() string {
+	switch p {
+	case Accumulate:
+		return "Accumulate"
+	case OneTickPerFrame:
+		return "OneTickPerFrame"
+	}
+	return "Pacing(" + itoa(int(p)) + ")"
+}
+
+// Defaults and limits of a Config.
+const (
+	// DefaultFixedStep is the fixed step when Config.FixedStep is 0, in
+	// seconds (60 ticks per second).
+	DefaultFixedStep = 1.0 / 60
+	// DefaultMaxTicksPerFrame is the cap on fixed ticks per frame when
+	// Config.MaxTicksPerFrame is 0.
+	DefaultMaxTicksPerFrame = 8
+	// MaxTicksPerFrameLimit bounds Config.MaxTicksPerFrame.
+	MaxTicksPerFrameLimit = 1 << 16
+	// MinFixedStep and MaxFixedStep bound Config.FixedStep, in seconds.
+	MinFixedStep = 1e-6
+	MaxFixedStep = 60.0
+	// MaxDelta is the largest frame delta Frame accepts, in seconds (one
+	// hour); larger deltas are refused with a *DeltaError. Deltas are kept
+	// in integer nanoseconds, far from overflow at this bound.
+	MaxDelta = 3600.0
+)
+
+// Time is the fixed-step clock's account, in integer nanoseconds so that it
+// balances exactly: Fed == Simulated + Dropped + Remaining, where Fed sums
+// the frame deltas (each rounded to the nearest nanosecond) and Simulated
+// is Ticks times Step. With OneTickPerFrame only
+// Frames, Ticks and Simulated move.
+type Time struct {
+	Frames    uint64        // frames run
+	Ticks     uint64        // fixed ticks run
+	Step      time.Duration // the fixed step, truncated to the nanosecond (see stepNanos)
+	Fed       time.Duration // sum of the frame deltas (Accumulate)
+	Simulated time.Duration // Ticks * Step
+	Dropped   time.Duration // time dropped by the tick cap (Accumulate)
+	Remaining time.Duration // the accumulator: always below Step (Accumulate)
+}
+
+// clock is the fixed-step accumulator.
+type clock struct {
+	pacing   Pacing
+	step     int64 // ns
+	maxTicks int
+	t        Time
+}
+
+// nanos converts a validated delta in seconds to nanoseconds.
+func nanos(seconds float64) int64 { return int64(math.Round(seconds * 1e9)) }
+
+// stepNanos converts the fixed step to nanoseconds, truncating: then a
+// delta of k steps (k/60 s, rounded to the nearest nanosecond) always holds
+// k whole steps, which rounding the step up would break (2 × 16666667 ns >
+// 33333333 ns). The price is a step up to 1 ns short: at 60 Hz one extra
+// tick every 25 million ticks when deltas are exact. A product within a
+// thousandth of a nanosecond below a whole number (0.015 s * 1e9 =
+// 14999999.999999998) counts as that number.
+func stepNanos(seconds float64) int64 { return int64(math.Floor(seconds*1e9 + 1e-3)) }
+
+// validDelta reports whether dt is a finite delta in [0, MaxDelta] seconds.
+func validDelta(dt float64) bool { return dt >= 0 && dt <= MaxDelta } // false for NaN
+
+// plan feeds a frame's delta and returns how many fixed ticks to run and
+// the nanoseconds dropped by the cap. The caller reports the ticks it ran
+// with ran.
+func (c *clock) plan(dt int64) (ticks int, dropped int64) {
+	if c.pacing == OneTickPerFrame {
+		return 1, 0
+	}
+	c.t.Fed += time.Duration(dt)
+	acc := int64(c.t.Remaining) + dt
+	n := acc / c.step
+	if n > int64(c.maxTicks) {
+		dropped = (n - int64(c.maxTicks)) * c.step
+		n = int64(c.maxTicks)
+	}
+	c.t.Remaining = time.Duration(acc - dropped - n*c.step)
+	c.t.Dropped += time.Duration(dropped)
+	return int(n), dropped
+}
+
+// ran accounts for ticks that ran.
+func (c *clock) ran(ticks int) {
+	c.t.Ticks += uint64(ticks)
+	c.t.Simulated += time.Duration(int64(ticks) * c.step)
+}
+
+// skipped accounts for planned ticks that did not run (a system failed):
+// their time counts as dropped.
+func (c *clock) skipped(ticks int) {
+	if c.pacing == OneTickPerFrame || ticks <= 0 {
+		return
+	}
+	c.t.Dropped += time.Duration(int64(ticks) * c.step)
+}

@@ -1,0 +1,245 @@
+package scheduler
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tickwork/tickwork/systems"
+)
+
+// Sentinel errors of the package. Every error returned by scheduler matches
+// one of them with errors.Is (errors of package systems pass through as
+// they are).
+var (
+	// ErrConfig: a bad Config field. Returned as a *ConfigError.
+	ErrConfig = errors.New("scheduler: bad configuration")
+	// ErrSealed: Add, AddEvents, Hook or Seal after a successful Seal.
+	ErrSealed = errors.New("scheduler: already sealed")
+	// ErrNotSealed: Frame before a successful Seal.
+	ErrNotSealed = errors.New("scheduler: not sealed; call Seal before Frame")
+	// ErrDuplicateSystem: two systems share a name. Returned as a *DuplicateError.
+	ErrDuplicateSystem = errors.New("scheduler: duplicate system name")
+	// ErrUnknownSystem: an ordering constraint, hook look-up or substitution
+	// names no registered system. Returned as an *UnknownSystemError.
+	ErrUnknownSystem = errors.New("scheduler: unknown system")
+	// ErrCycle: the ordering constraints of a phase form a cycle. Returned
+	// as a *CycleError naming it.
+	ErrCycle = errors.New("scheduler: ordering cycle")
+	// ErrPhaseOrder: a constraint between systems of two phases that
+	// contradicts the phase order. Returned as a *PhaseOrderError.
+	ErrPhaseOrder = errors.New("scheduler: constraint contradicts the phase order")
+	// ErrConflict: systems of one phase that no chain of constraints orders
+	// touch the same data. Returned as a *ConflictError naming every pair.
+	ErrConflict = errors.New("scheduler: unordered systems touch the same data")
+	// ErrManifestMismatch: a hook substitution whose manifest differs from
+	// the system's. Returned as a *SubstituteError.
+	ErrManifestMismatch = errors.New("scheduler: substitute declares a different manifest")
+	// ErrHook: a hook returned an error. Returned as a *HookError that
+	// unwraps to the hook's error.
+	ErrHook = errors.New("scheduler: hook failed")
+	// ErrBadDelta: Frame with a negative, NaN, infinite or too large
+	// (above MaxDelta seconds) delta. Returned as a *DeltaError; the frame
+	// did not run.
+	ErrBadDelta = errors.New("scheduler: bad frame delta")
+	// ErrSystem: a system's Run returned an error. Returned as a
+	// *SystemError that unwraps to the system's error.
+	ErrSystem = errors.New("scheduler: system failed")
+)
+
+// ConfigError reports a bad Config field. errors.Is(err, ErrConfig) is true.
+type ConfigError struct {
+	Field  string // such as "FixedStep"
+	Value  string // the offending value
+	Reason string // the accepted range
+}
+
+func (e *ConfigError) Error() string {
+	return "scheduler: bad " + e.Field + " " + e.Value + ": " + e.Reason
+}
+
+// Is reports whether target is ErrConfig.
+func (e *ConfigError) Is(target error) bool { return target == ErrConfig }
+
+// DuplicateError reports a system name registered twice.
+// errors.Is(err, ErrDuplicateSystem) is true.
+type DuplicateError struct {
+	Name string
+}
+
+func (e *DuplicateError) Error() string {
+	return "scheduler: two systems are named " + strconv.Quote(e.Name) + "; system names must be unique"
+}
+
+// Is reports whether target is ErrDuplicateSystem.
+func (e *DuplicateError) Is(target error) bool { return target == ErrDuplicateSystem }
+
+// UnknownSystemError reports a name that matches no system: in a Before or
+// After list of System (Relation "before" or "after"), or in a hook call
+// (System empty, Relation the call, such as "Substitute").
+// errors.Is(err, ErrUnknownSystem) is true.
+type UnknownSystemError struct {
+	System   string // the system whose constraint names Name; empty for hook calls
+	Relation string // "before", "after", or the hook method
+	Name     string // the unknown name
+}
+
+func (e *UnknownSystemError) Error() string {
+	if e.System == "" {
+		return "scheduler: " + e.Relation + ": no system named " + strconv.Quote(e.Name)
+	}
+	return "scheduler: system " + strconv.Quote(e.System) + " runs " + e.Relation + " " +
+		strconv.Quote(e.Name) + ", but no system has that name"
+}
+
+// Is reports whether target is ErrUnknownSystem.
+func (e *UnknownSystemError) Is(target error) bool { return target == ErrUnknownSystem }
+
+// CycleError reports an ordering cycle of one phase: Cycle lists its
+// systems, each ordered before the next and the last before the first.
+// errors.Is(err, ErrCycle) is true.
+type CycleError struct {
+	Phase systems.Phase
+	Cycle []string
+}
+
+func (e *CycleError) Error() string {
+	var b strings.Builder
+	b.WriteString("scheduler: ")
+	b.WriteString(e.Phase.String())
+	b.WriteString(": ordering constraints form a cycle: ")
+	for _, n := range e.Cycle {
+		b.WriteString(strconv.Quote(n))
+		b.WriteString(" -> ")
+	}
+	if len(e.Cycle) > 0 {
+		b.WriteString(strconv.Quote(e.Cycle[0]))
+	}
+	return b.String()
+}
+
+// Is reports whether target is ErrCycle.
+func (e *CycleError) Is(target error) bool { return target == ErrCycle }
+
+// PhaseOrderError reports a constraint between systems of different phases
+// that the phase order contradicts: System must run Relation ("before" or
+// "after") Other, but its phase runs on the other side. A cross-phase
+// constraint that agrees with the phase order is accepted (and always
+// holds). errors.Is(err, ErrPhaseOrder) is true.
+type PhaseOrderError struct {
+	System, Relation, Other string
+	Phase, OtherPhase       systems.Phase
+}
+
+func (e *PhaseOrderError) Error() string {
+	return fmt.Sprintf("scheduler: system %q (%v) cannot run %s %q (%v): phases run in the order FrameStart, FixedUpdate, Update, LateUpdate, FrameEnd",
+		e.System, e.Phase, e.Relation, e.Other, e.OtherPhase)
+}
+
+// Is reports whether target is ErrPhaseOrder.
+func (e *PhaseOrderError) Is(target error) bool { return target == ErrPhaseOrder }
+
+// Conflict is one datum touched by two unordered systems of a phase. A runs
+// before B in the sealed (registration-preferring) order.
+type Conflict struct {
+	Phase   systems.Phase
+	A, B    string          // system names
+	Overlap systems.Overlap // the datum ("table.column", ...) and each side's access
+}
+
+// String formats the conflict as
+// `FixedUpdate: "A" (write) and "B" (read) both touch Body.x`.
+func (c Conflict) String() string {
+	return fmt.Sprintf("%v: %q (%s) and %q (%s) both touch %s",
+		c.Phase, c.A, c.Overlap.A, c.B, c.Overlap.B, c.Overlap.Datum)
+}
+
+// ConflictError lists every conflict found at Seal: pairs of systems of one
+// phase that no chain of Before/After constraints orders and that touch the
+// same data (see package systems for the access rules). Order each pair with
+// Before or After (or a hook's Order) to seal. errors.Is(err, ErrConflict)
+// is true.
+type ConflictError struct {
+	Conflicts []Conflict // in phase order, then sealed order of A, then of B
+}
+
+func (e *ConflictError) Error() string {
+	var b strings.Builder
+	b.WriteString("scheduler: ")
+	b.WriteString(strconv.Itoa(len(e.Conflicts)))
+	b.WriteString(" conflict(s) between unordered systems; order each pair with Before/After:")
+	for _, c := range e.Conflicts {
+		b.WriteString("\n\t")
+		b.WriteString(c.String())
+	}
+	return b.String()
+}
+
+// Is reports whether target is ErrConflict.
+func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
+
+// SubstituteError reports a hook substitution refused because its manifest
+// differs from the system's. errors.Is(err, ErrManifestMismatch) is true.
+type SubstituteError struct {
+	System string
+}
+
+func (e *SubstituteError) Error() string {
+	return "scheduler: cannot substitute system " + strconv.Quote(e.System) +
+		": the substitute must declare the same manifest (same columns, tables, events and resources)"
+}
+
+// Is reports whether target is ErrManifestMismatch.
+func (e *SubstituteError) Is(target error) bool { return target == ErrManifestMismatch }
+
+// HookError wraps the error of the Index-th hook (0-based, in registration
+// order). errors.Is(err, ErrHook) is true, and Unwrap gives the hook's error.
+type HookError struct {
+	Index int
+	Err   error
+}
+
+func (e *HookError) Error() string {
+	return "scheduler: hook " + strconv.Itoa(e.Index) + ": " + e.Err.Error()
+}
+
+// Is reports whether target is ErrHook.
+func (e *HookError) Is(target error) bool { return target == ErrHook }
+
+// Unwrap returns the hook's error.
+func (e *HookError) Unwrap() error { return e.Err }
+
+// DeltaError reports a frame delta that is negative, NaN, infinite or above
+// MaxDelta seconds. The frame did not run. errors.Is(err, ErrBadDelta) is true.
+type DeltaError struct {
+	DT float64 // seconds
+}
+
+func (e *DeltaError) Error() string {
+	return "scheduler: bad frame delta " + strconv.FormatFloat(e.DT, 'g', -1, 64) +
+		" s: want a finite number of seconds in [0, MaxDelta]"
+}
+
+// Is reports whether target is ErrBadDelta.
+func (e *DeltaError) Is(target error) bool { return target == ErrBadDelta }
+
+// SystemError reports a system whose Run returned an error, which stopped
+// the frame (see Scheduler.Frame). errors.Is(err, ErrSystem) is true, and
+// Unwrap gives the system's error.
+type SystemError struct {
+	System string
+	Phase  systems.Phase
+	Frame  uint64 // the frame number
+	Err    error
+}
+
+func (e *SystemError) Error() string {
+	return fmt.Sprintf("scheduler: frame %d: %v system %q: %v", e.Frame, e.Phase, e.System, e.Err)
+}
+
+// Is reports whether target is ErrSystem.
+func (e *SystemError) Is(target error) bool { return target == ErrSystem }
+
+// Unwrap returns the system's error.
+func (e *SystemError) Unwrap() error { return e.Err }

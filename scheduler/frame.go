@@ -1,0 +1,128 @@
+package scheduler
+
+import (
+	"time"
+
+	"github.com/tickwork/tickwork/systems"
+)
+
+// Frame runs one frame with delta dt, in seconds (the wall time since the
+// previous frame, as a host's loop measures it):
+//
+//  1. FrameStart systems, then their commands play back; then the
+//     resolutions of provisional handles made before this frame are released;
+//  2. zero or more fixed ticks (see Pacing): FixedUpdate systems, then their
+//     commands play back, after every tick;
+//  3. Update, LateUpdate and FrameEnd, each followed by its playback;
+//  4. every event table's EndFrame, and the frame report.
+//
+// Systems run one after another in sealed order on the calling goroutine.
+// The first frame uses dt as given: with dt = 0 and Accumulate pacing it
+// runs no fixed tick.
+//
+// It returns ErrNotSealed before Seal and a *DeltaError (errors.Is
+// ErrBadDelta) for a negative, NaN, infinite or above-MaxDelta dt, in which
+// case nothing runs. When a system returns an error, the systems after it
+// do not run: the commands recorded so far in its phase play back, the
+// fixed ticks left count as dropped time, the events end the frame, the
+// report is completed, and Frame returns a *SystemError (errors.Is
+// ErrSystem) wrapping the system's error. A frame allocates nothing in
+// steady state.
+func (s *Scheduler) Frame(dt float64) error {
+	if !s.sealed {
+		return ErrNotSealed
+	}
+	if !validDelta(dt) {
+		return &DeltaError{DT: dt}
+	}
+	start := time.Now()
+	b0, o0 := s.meter.read()
+	r := &s.report
+	r.beginFrame(s.frame, dt)
+	s.env.SetFrame(s.frame, dt)
+	s.env.SetTick(s.clock.t.Ticks)
+
+	ticks, dropped := s.clock.plan(nanos(dt))
+	r.Dropped = time.Duration(dropped)
+
+	err := s.runPhase(systems.FrameStart)
+	// Creates played back before this frame stay resolvable until here.
+	s.playback.Release()
+	for k := 0; k < ticks; k++ {
+		if err != nil {
+			s.clock.skipped(ticks - k)
+			r.Dropped += time.Duration(int64(ticks-k) * s.clock.step)
+			break
+		}
+		s.env.SetTick(s.clock.t.Ticks)
+		err = s.runPhase(systems.FixedUpdate)
+		s.clock.ran(1)
+		r.FixedTicks++
+	}
+	s.env.SetTick(s.clock.t.Ticks)
+	for p := systems.Update; p <= systems.FrameEnd && err == nil; p++ {
+		err = s.runPhase(p)
+	}
+	for _, b := range s.events {
+		r.EventsDropped += b.TakeDropped()
+		b.EndFrame()
+	}
+	r.Remaining = s.clock.t.Remaining
+	s.clock.t.Frames++
+	s.frame++
+	r.stale = true
+	b1, o1 := s.meter.read()
+	r.AllocBytes, r.AllocObjects = b1-b0, o1-o0
+	r.FrameTime = time.Since(start)
+	return err
+}
+
+// runPhase runs the systems of phase p in sealed order, then plays back
+// their commands. It returns a *SystemError for the first failing system.
+func (s *Scheduler) runPhase(p systems.Phase) error {
+	var fail error
+	sys := s.report.Systems
+	for _, e := range s.phases[p] {
+		t0 := time.Now()
+		err := e.sys.Run(e.ctx)
+		e.ctx.EndRun()
+		sys[e.report].record(time.Since(t0))
+		if err != nil {
+			fail = &SystemError{System: e.sys.Name, Phase: p, Frame: s.frame, Err: err}
+			break
+		}
+	}
+	s.play(p)
+	return fail
+}
+
+// play plays back the commands of phase p's systems in sealed order: runs
+// of serial buffers as one PlayAll, and each system's worker buffers as one
+// keyed PlayMerged right after its serial buffer. Empty buffers are skipped.
+func (s *Scheduler) play(p systems.Phase) {
+	bufs := s.bufs[:0]
+	for _, e := range s.phases[p] {
+		if b := e.ctx.CommandBuffer(); b != nil && b.Len() > 0 {
+			bufs = append(bufs, b)
+		}
+		ws := e.ctx.WorkerBuffers()
+		n := 0
+		for _, w := range ws {
+			n += w.Len()
+		}
+		if n == 0 {
+			continue
+		}
+		if len(bufs) > 0 {
+			s.report.Commands.Add(s.playback.PlayAll(bufs))
+			clear(bufs)
+			bufs = bufs[:0]
+		}
+		s.report.Commands.Add(s.playback.PlayMerged(ws))
+	}
+	if len(bufs) > 0 {
+		s.report.Commands.Add(s.playback.PlayAll(bufs))
+		clear(bufs)
+	}
+	s.bufs = bufs[:0]
+}

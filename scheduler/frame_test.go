@@ -1,0 +1,432 @@
+package scheduler_test
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/scheduler"
+	"github.com/tickwork/tickwork/systems"
+)
+
+func seal(t testing.TB, cfg scheduler.Config, list ...systems.System) *scheduler.Scheduler {
+	t.Helper()
+	s, err := scheduler.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range list {
+		if err := s.Add(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Seal(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestFixedStepSpiral: a 10 ms step whose ticks each cost 15 ms. The test
+// feeds as each frame's delta the previous frame's cost (ticks run × 15 ms;
+// no sleeping), the situation that makes an uncapped accumulator spiral.
+func TestFixedStepSpiral(t *testing.T) {
+	const step = 10 * time.Millisecond
+	const cost = 15 * time.Millisecond
+	for _, maxTicks := range []int{1, 3, 8} {
+		ticks := 0
+		s := seal(t, scheduler.Config{FixedStep: step.Seconds(), MaxTicksPerFrame: maxTicks},
+			systems.System{Name: "tick", Phase: systems.FixedUpdate, Run: func(*systems.Context) error { ticks++; return nil }})
+		var fed time.Duration
+		dt := 16 * time.Millisecond // the first frame
+		capped := 0
+		for frame := 0; frame < 200; frame++ {
+			before := ticks
+			if err := s.Frame(dt.Seconds()); err != nil {
+				t.Fatal(err)
+			}
+			fed += dt
+			ran := ticks - before
+			r := s.Report()
+			tm := s.Time()
+			if ran > maxTicks || r.FixedTicks != ran {
+				t.Fatalf("cap %d frame %d: ran %d ticks (report %d)", maxTicks, frame, ran, r.FixedTicks)
+			}
+			if ran == maxTicks {
+				capped++
+			}
+			if tm.Remaining < 0 || tm.Remaining >= step || r.Remaining != tm.Remaining {
+				t.Fatalf("cap %d frame %d: accumulator %v, want [0, %v)", maxTicks, frame, tm.Remaining, step)
+			}
+			if tm.Fed != fed || tm.Simulated+tm.Dropped+tm.Remaining != fed {
+				t.Fatalf("cap %d frame %d: fed %v (sum of deltas %v) != simulated %v + dropped %v + remaining %v",
+					maxTicks, frame, tm.Fed, fed, tm.Simulated, tm.Dropped, tm.Remaining)
+			}
+			if tm.Simulated != time.Duration(ticks)*step || tm.Ticks != uint64(ticks) {
+				t.Fatalf("simulated %v for %d ticks", tm.Simulated, ticks)
+			}
+			dt = time.Duration(ran) * cost
+		}
+		if capped < 150 {
+			t.Fatalf("cap %d: only %d frames hit the cap; the test should reach the steady spiral", maxTicks, capped)
+		}
+		if tm := s.Time(); tm.Frames != 200 || tm.Dropped == 0 {
+			t.Fatalf("cap %d: time %+v", maxTicks, tm)
+		}
+	}
+}
+
+func TestFirstFrameAndPacing(t *testing.T) {
+	ticks := 0
+	tick := systems.System{Name: "tick", Phase: systems.FixedUpdate, Run: func(*systems.Context) error { ticks++; return nil }}
+	s := seal(t, scheduler.Config{FixedStep: 0.01}, tick)
+	if err := s.Frame(0); err != nil || ticks != 0 {
+		t.Fatalf("first frame with dt=0: err %v, %d ticks, want none", err, ticks)
+	}
+	if err := s.Frame(0.025); err != nil || ticks != 2 {
+		t.Fatalf("dt=25ms: err %v, %d ticks, want 2", err, ticks)
+	}
+	if got := s.Time().Remaining; got != 5*time.Millisecond {
+		t.Fatalf("remaining %v, want 5ms", got)
+	}
+
+	ticks = 0
+	one := seal(t, scheduler.Config{FixedStep: 0.01, Pacing: scheduler.OneTickPerFrame}, tick)
+	for _, dt := range []float64{0, 0.5, 0.001, 10} {
+		before := ticks
+		if err := one.Frame(dt); err != nil || ticks-before != 1 {
+			t.Fatalf("OneTickPerFrame dt=%v: err %v, %d ticks, want 1", dt, err, ticks-before)
+		}
+	}
+	if tm := one.Time(); tm.Ticks != 4 || tm.Dropped != 0 || tm.Remaining != 0 || tm.Simulated != 40*time.Millisecond {
+		t.Fatalf("OneTickPerFrame time %+v", tm)
+	}
+}
+
+func TestBadDelta(t *testing.T) {
+	ran := 0
+	s := seal(t, scheduler.Config{}, systems.System{Name: "a", Run: func(*systems.Context) error { ran++; return nil }})
+	for _, dt := range []float64{-1e-9, math.NaN(), math.Inf(1), math.Inf(-1), scheduler.MaxDelta * 2} {
+		err := s.Frame(dt)
+		var de *scheduler.DeltaError
+		if !errors.As(err, &de) || !errors.Is(err, scheduler.ErrBadDelta) {
+			t.Fatalf("Frame(%v) = %v, want a *DeltaError", dt, err)
+		}
+	}
+	if ran != 0 || s.Frames() != 0 || s.Report() != nil {
+		t.Fatalf("a refused frame ran: %d runs, %d frames", ran, s.Frames())
+	}
+}
+
+// TestEventFixedToNextFrameStart: an event emitted in FixedUpdate is read
+// exactly once, by a FrameStart reader of the next frame.
+func TestEventFixedToNextFrameStart(t *testing.T) {
+	hits, _ := events.New[int](events.Spec{Name: "hits", Capacity: 16})
+	var frame uint64
+	seen := map[int][]uint64{} // event -> frames it was read in
+	emit := systems.System{Name: "emit", Phase: systems.FixedUpdate,
+		Manifest: systems.Manifest{Emits: []events.Buffer{hits}},
+		Run: func(ctx *systems.Context) error {
+			e, err := systems.NewEmitter(ctx, hits)
+			if err != nil {
+				return err
+			}
+			return e.Emit(int(ctx.Tick()))
+		}}
+	read := systems.System{Name: "read", Phase: systems.FrameStart,
+		Manifest: systems.Manifest{Consumes: []events.Buffer{hits}},
+		Run: func(ctx *systems.Context) error {
+			evs, err := systems.Reader(ctx, hits)
+			for _, v := range evs {
+				seen[v] = append(seen[v], ctx.Frame())
+			}
+			frame = ctx.Frame()
+			return err
+		}}
+	s := seal(t, scheduler.Config{FixedStep: 0.01}, read, emit)
+	// Frames with 1, 0, 2 and 1 ticks.
+	tickFrame := map[int]uint64{}
+	tick := 0
+	for f, dt := range []float64{0.01, 0.005, 0.015, 0.01, 0} {
+		if err := s.Frame(dt); err != nil {
+			t.Fatal(err)
+		}
+		for ; uint64(tick) < s.Time().Ticks; tick++ {
+			tickFrame[tick] = uint64(f)
+		}
+	}
+	if frame != 4 || tick != 4 {
+		t.Fatalf("ran to frame %d with %d ticks", frame, tick)
+	}
+	for ev, f := range tickFrame {
+		if got := seen[ev]; !slices.Equal(got, []uint64{f + 1}) {
+			t.Errorf("event of tick %d (frame %d) read in frames %v, want [%d]", ev, f, got, f+1)
+		}
+	}
+}
+
+// TestBoundaries checks that commands play back after each phase and each
+// fixed tick, and how long provisional handles resolve.
+func TestBoundaries(t *testing.T) {
+	tab, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "T", Capacity: 64})
+	val, _ := ephemeral.AddColumn[int32](tab, "v")
+	var log []string
+	var fromEnd, fromStart ephemeral.Handle // provisional, created in FrameEnd and FrameStart
+	note := func(s string) { log = append(log, s) }
+	lenAt := func(where string) systems.RunFunc {
+		return func(ctx *systems.Context) error {
+			note(where + ":" + strconv.Itoa(tab.Len()))
+			return nil
+		}
+	}
+	create := func(phase systems.Phase, name string) systems.System {
+		return systems.System{Name: name, Phase: phase, Manifest: systems.Manifest{
+			Creates: []*ephemeral.Table{tab}, Writes: []systems.ColumnRef{systems.Col(val)}},
+			Run: func(ctx *systems.Context) error {
+				r, err := ctx.Recorder(tab)
+				if err != nil {
+					return err
+				}
+				h := r.Create()
+				commands.Set(r, val, h, int32(ctx.Phase()))
+				switch ctx.Phase() {
+				case systems.FrameEnd:
+					fromEnd = h
+				case systems.FrameStart:
+					fromStart = h
+				}
+				return nil
+			}}
+	}
+	read := func(phase systems.Phase, name, after string) systems.System {
+		return systems.System{Name: name, Phase: phase, After: []string{after},
+			Manifest: systems.Manifest{Reads: []systems.ColumnRef{systems.Col(val)}}, Run: lenAt(name)}
+	}
+	resolve := systems.System{Name: "resolve", Phase: systems.FrameStart, Before: []string{"mk.start"},
+		Manifest: systems.Manifest{Reads: []systems.ColumnRef{systems.Col(val)}},
+		Run: func(ctx *systems.Context) error {
+			if fromEnd == 0 {
+				return nil
+			}
+			h, ok := ctx.Resolve(fromEnd)
+			if v, live := val.Get(h); !ok || !live || v != int32(systems.FrameEnd) {
+				note("unresolved")
+			} else {
+				note("resolved")
+			}
+			return nil
+		}}
+	s := seal(t, scheduler.Config{FixedStep: 0.01},
+		resolve,
+		create(systems.FrameStart, "mk.start"), read(systems.FrameStart, "rd.start", "mk.start"),
+		create(systems.FixedUpdate, "mk.fixed"), read(systems.FixedUpdate, "rd.fixed", "mk.fixed"),
+		create(systems.Update, "mk.update"), read(systems.Update, "rd.update", "mk.update"),
+		create(systems.LateUpdate, "mk.late"), read(systems.LateUpdate, "rd.late", "mk.late"),
+		create(systems.FrameEnd, "mk.end"), read(systems.FrameEnd, "rd.end", "mk.end"),
+	)
+	if err := s.Frame(0.02); err != nil { // two ticks
+		t.Fatal(err)
+	}
+	want := []string{"rd.start:0", "rd.fixed:1", "rd.fixed:2", "rd.update:3", "rd.late:4", "rd.end:5"}
+	if !slices.Equal(log, want) {
+		t.Fatalf("frame 0: %v, want %v", log, want)
+	}
+	if tab.Len() != 6 {
+		t.Fatalf("after frame 0: %d rows, want 6", tab.Len())
+	}
+	if h, ok := s.Resolve(fromEnd); !ok || !tab.IsAlive(h) {
+		t.Fatal("FrameEnd create not resolvable after the frame")
+	}
+	r := s.Report()
+	if r.Commands.Created != 6 || r.Commands.Sets != 6 || r.Commands.Played != 12 || r.CommandsDropped() != 0 {
+		t.Fatalf("report commands %+v", r.Commands)
+	}
+	log = nil
+	h0 := fromEnd
+	if err := s.Frame(0); err != nil {
+		t.Fatal(err)
+	}
+	if log[0] != "resolved" {
+		t.Fatalf("frame 1 log %v: the FrameEnd create should resolve in the next FrameStart", log)
+	}
+	// Frame 1's FrameStart is over: frame 0's creates no longer resolve;
+	// frame 1's FrameEnd create does, until frame 2's FrameStart ends.
+	if _, ok := s.Resolve(h0); ok {
+		t.Fatal("frame 0's FrameEnd create still resolves after frame 1's FrameStart")
+	}
+	if _, ok := s.Resolve(fromEnd); !ok || fromEnd == h0 {
+		t.Fatal("frame 1's FrameEnd create does not resolve")
+	}
+	if _, ok := s.Resolve(fromStart); ok {
+		t.Fatal("a FrameStart create resolves after FrameStart (resolutions are released there)")
+	}
+}
+
+func TestSystemError(t *testing.T) {
+	boom := errors.New("boom")
+	ran := []string{}
+	mk := func(name string, p systems.Phase, err error) systems.System {
+		return systems.System{Name: name, Phase: p, Run: func(*systems.Context) error { ran = append(ran, name); return err }}
+	}
+	ev, _ := events.New[int](events.Spec{Name: "e", Capacity: 1, Lifetime: events.ThisFrame})
+	s := seal(t, scheduler.Config{FixedStep: 0.01},
+		mk("a", systems.FixedUpdate, nil), mk("b", systems.FixedUpdate, boom), mk("c", systems.FixedUpdate, nil),
+		mk("d", systems.Update, nil),
+		systems.System{Name: "emit", Phase: systems.FrameStart, Manifest: systems.Manifest{Emits: []events.Buffer{ev}},
+			Run: func(ctx *systems.Context) error { e, _ := systems.NewEmitter(ctx, ev); return e.Emit(1) }})
+	err := s.Frame(0.03)
+	var se *scheduler.SystemError
+	if !errors.As(err, &se) || !errors.Is(err, boom) || !errors.Is(err, scheduler.ErrSystem) || se.System != "b" || se.Phase != systems.FixedUpdate {
+		t.Fatalf("Frame = %v, want a *SystemError for b wrapping boom", err)
+	}
+	if !slices.Equal(ran, []string{"a", "b"}) {
+		t.Fatalf("ran %v, want [a b]", ran)
+	}
+	if ev.Len() != 0 {
+		t.Fatal("events not ended after a failed frame")
+	}
+	tm := s.Time()
+	if tm.Ticks != 1 || tm.Dropped != 20*time.Millisecond || tm.Simulated+tm.Dropped+tm.Remaining != tm.Fed {
+		t.Fatalf("time after failure %+v", tm)
+	}
+	if r := s.Report(); r == nil || r.FixedTicks != 1 || r.Dropped != 20*time.Millisecond {
+		t.Fatalf("report after failure %+v", r)
+	}
+}
+
+func TestReportStats(t *testing.T) {
+	var d time.Duration
+	s := seal(t, scheduler.Config{ReportWindow: 100, Pacing: scheduler.OneTickPerFrame},
+		systems.System{Name: "spin", Phase: systems.Update, Run: func(*systems.Context) error {
+			for start := time.Now(); time.Since(start) < d; {
+			}
+			return nil
+		}},
+		systems.System{Name: "fixed", Phase: systems.FixedUpdate, Run: noop},
+	)
+	for i := 0; i < 150; i++ {
+		d = 0
+		if i%10 == 9 {
+			d = time.Millisecond
+		}
+		if err := s.Frame(0.01); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := s.Report()
+	spin := r.System("spin")
+	if spin == nil || r.System("nope") != nil {
+		t.Fatal("System lookup")
+	}
+	if spin.Window != 100 || spin.Runs != 1 || spin.Phase != systems.Update {
+		t.Fatalf("spin %+v", *spin)
+	}
+	// 10 of the last 100 runs spin 1 ms: p99 sees them, p50 does not.
+	if spin.P99 < time.Millisecond || spin.P50 >= 500*time.Microsecond || spin.Mean < 100*time.Microsecond {
+		t.Fatalf("spin p50 %v p99 %v mean %v", spin.P50, spin.P99, spin.Mean)
+	}
+	if spin.Last < time.Millisecond || spin.Total != spin.Last {
+		t.Fatalf("last run %v total %v, want the 1 ms spin", spin.Last, spin.Total)
+	}
+	if r.Frame != 149 || r.FixedTicks != 1 || r.FrameTime <= 0 || r.DT != 0.01 {
+		t.Fatalf("report %+v", r)
+	}
+	if got := r.String(); got == "" {
+		t.Fatal("empty String")
+	}
+}
+
+// TestFrameAllocs: a frame with commands, events and a report allocates
+// nothing in steady state, the report's statistics included.
+func TestFrameAllocs(t *testing.T) {
+	f := newFixture(t)
+	e := allocWorld(t, f)
+	for i := 0; i < 10; i++ {
+		if err := e.Frame(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := testing.AllocsPerRun(200, func() {
+		if err := e.Frame(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+		_ = e.Report()
+	})
+	if n != 0 {
+		t.Fatalf("a frame allocates %v times, want 0", n)
+	}
+	if r := e.Report(); r.AllocBytes != 0 {
+		t.Logf("report says %d bytes allocated in the last frame", r.AllocBytes)
+	}
+}
+
+func allocWorld(t testing.TB, f *fixture) *scheduler.Scheduler {
+	spawn := systems.System{Name: "spawn", Phase: systems.FrameEnd,
+		Manifest: systems.Manifest{Creates: []*ephemeral.Table{f.units}, Writes: []systems.ColumnRef{systems.Col(f.health)}},
+		Run: func(ctx *systems.Context) error {
+			r, err := ctx.Recorder(f.units)
+			if err != nil {
+				return err
+			}
+			for range 4 {
+				h := r.Create()
+				commands.Set(r, f.health, h, 3)
+			}
+			return nil
+		}}
+	hit := systems.System{Name: "hit", Phase: systems.FixedUpdate,
+		Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(f.health)}, Emits: []events.Buffer{f.hits}},
+		Run: func(ctx *systems.Context) error {
+			hp, err := systems.Write(ctx, f.health)
+			if err != nil {
+				return err
+			}
+			em, err := systems.NewEmitter(ctx, f.hits)
+			if err != nil {
+				return err
+			}
+			for c := 0; c < f.units.Chunks(); c++ {
+				ephemeral.EachRun(f.units.Enabled(c), func(lo, hi int) {
+					base := c * f.units.ChunkRows()
+					for r := lo; r < hi; r++ {
+						hp[base+r]--
+						if hp[base+r] <= 0 {
+							h, _ := f.units.HandleAt(base + r)
+							_ = em.Emit(h)
+						}
+					}
+				})
+			}
+			return nil
+		}}
+	kill := systems.System{Name: "kill", Phase: systems.FrameStart,
+		Manifest: systems.Manifest{Deletes: []*ephemeral.Table{f.units}, Consumes: []events.Buffer{f.hits}},
+		Run: func(ctx *systems.Context) error {
+			r, err := ctx.Recorder(f.units)
+			if err != nil {
+				return err
+			}
+			evs, err := systems.Reader(ctx, f.hits)
+			for _, h := range evs {
+				r.Delete(h)
+			}
+			return err
+		}}
+	return seal(t, scheduler.Config{Pacing: scheduler.OneTickPerFrame}, spawn, hit, kill)
+}
+
+func BenchmarkFrame(b *testing.B) {
+	f := newFixture(b)
+	s := allocWorld(b, f)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := s.Frame(1.0 / 60); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,311 @@
+package scheduler
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/systems"
+)
+
+// Seal runs the hooks, then checks and orders the systems of every phase:
+//
+//   - names must be unique (*DuplicateError) and constraints must name
+//     registered systems (*UnknownSystemError); a constraint across phases
+//     must agree with the phase order (*PhaseOrderError);
+//   - each phase's constraints must not form a cycle (*CycleError, naming
+//     it); the running order is a topological sort that prefers
+//     registration order (Kahn's algorithm taking the ready system
+//     registered first);
+//   - two systems of a phase that no chain of constraints orders must not
+//     touch the same data (see package systems for the rules); a
+//     *ConflictError names every such pair with the datum.
+//
+// Errors of one stage are joined (errors.Join) and stop Seal before the
+// next stage. Hooks run once, on the first call, even when Seal fails; a
+// failed Seal may be retried after more Add calls. On success it builds
+// the systems' contexts, command buffers and report, and the scheduler is
+// ready to run frames. It allocates; everything Frame needs is allocated
+// here.
+func (s *Scheduler) Seal() error {
+	if s.sealed {
+		return ErrSealed
+	}
+	if !s.hooksRan {
+		s.hooksRan = true
+		h := &Hook{s: s}
+		for i, fn := range s.hooks {
+			if err := fn(h); err != nil {
+				return &HookError{Index: i, Err: err}
+			}
+		}
+	}
+	if err := s.checkNames(); err != nil {
+		return err
+	}
+	var phases [systems.NumPhases][]*entry
+	var errs []error
+	for p := range systems.Phase(systems.NumPhases) {
+		order, err := s.sortPhase(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		phases[p] = order
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	var conflicts []Conflict
+	for p := range systems.Phase(systems.NumPhases) {
+		conflicts = s.phaseConflicts(p, phases[p], conflicts)
+	}
+	if len(conflicts) > 0 {
+		return &ConflictError{Conflicts: conflicts}
+	}
+	return s.build(phases)
+}
+
+// checkNames reports duplicates, unknown names and constraints that the
+// phase order contradicts.
+func (s *Scheduler) checkNames() error {
+	var errs []error
+	seen := make(map[string]bool, len(s.entries))
+	for _, e := range s.entries {
+		if seen[e.sys.Name] {
+			errs = append(errs, &DuplicateError{Name: e.sys.Name})
+		}
+		seen[e.sys.Name] = true
+	}
+	check := func(e *entry, rel string, names []string, later bool) {
+		for _, n := range names {
+			o, ok := s.byName[n]
+			if !ok {
+				errs = append(errs, &UnknownSystemError{System: e.sys.Name, Relation: rel, Name: n})
+				continue
+			}
+			if o.sys.Phase == e.sys.Phase {
+				continue
+			}
+			// e runs before o (later) or after o: the phases must agree.
+			if later != (o.sys.Phase > e.sys.Phase) {
+				errs = append(errs, &PhaseOrderError{System: e.sys.Name, Relation: rel, Other: n,
+					Phase: e.sys.Phase, OtherPhase: o.sys.Phase})
+			}
+		}
+	}
+	for _, e := range s.entries {
+		check(e, "before", e.sys.Before, true)
+		check(e, "after", e.sys.After, false)
+	}
+	return errors.Join(errs...)
+}
+
+// phaseNodes returns the entries of phase p in registration order.
+func (s *Scheduler) phaseNodes(p systems.Phase) []*entry {
+	var out []*entry
+	for _, e := range s.entries {
+		if e.sys.Phase == p {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// edges returns, for the nodes of one phase, succ[i]: the nodes that must
+// run after node i.
+func (s *Scheduler) edges(nodes []*entry) [][]int {
+	pos := make(map[*entry]int, len(nodes))
+	for i, e := range nodes {
+		pos[e] = i
+	}
+	succ := make([][]int, len(nodes))
+	add := func(a, b int) {
+		for _, x := range succ[a] {
+			if x == b {
+				return
+			}
+		}
+		succ[a] = append(succ[a], b)
+	}
+	for i, e := range nodes {
+		for _, n := range e.sys.Before {
+			if j, ok := pos[s.byName[n]]; ok {
+				add(i, j)
+			}
+		}
+		for _, n := range e.sys.After {
+			if j, ok := pos[s.byName[n]]; ok {
+				add(j, i)
+			}
+		}
+	}
+	return succ
+}
+
+// sortPhase orders phase p: Kahn's algorithm, taking among the ready nodes
+// the one registered first. It returns a *CycleError when some nodes never
+// become ready.
+func (s *Scheduler) sortPhase(p systems.Phase) ([]*entry, error) {
+	nodes := s.phaseNodes(p)
+	succ := s.edges(nodes)
+	indeg := make([]int, len(nodes))
+	for _, ss := range succ {
+		for _, j := range ss {
+			indeg[j]++
+		}
+	}
+	done := make([]bool, len(nodes))
+	order := make([]*entry, 0, len(nodes))
+	for len(order) < len(nodes) {
+		next := -1
+		for i := range nodes { // nodes are in registration order
+			if !done[i] && indeg[i] == 0 {
+				next = i
+				break
+			}
+		}
+		if next < 0 {
+			return nil, &CycleError{Phase: p, Cycle: findCycle(nodes, succ, done)}
+		}
+		done[next] = true
+		order = append(order, nodes[next])
+		for _, j := range succ[next] {
+			indeg[j]--
+		}
+	}
+	return order, nil
+}
+
+// findCycle returns a cycle among the nodes not done, every one of which
+// has a predecessor not done: walk predecessors (the earliest registered
+// first) from the earliest registered node until a node repeats.
+func findCycle(nodes []*entry, succ [][]int, done []bool) []string {
+	pred := make([][]int, len(nodes))
+	for i, ss := range succ {
+		for _, j := range ss {
+			pred[j] = append(pred[j], i)
+		}
+	}
+	start := 0
+	for done[start] {
+		start++
+	}
+	at := make(map[int]int) // node -> position in path
+	var path []int
+	for n := start; ; {
+		if k, ok := at[n]; ok {
+			path = path[k:]
+			break
+		}
+		at[n] = len(path)
+		path = append(path, n)
+		best := -1
+		for _, q := range pred[n] {
+			if !done[q] && (best < 0 || q < best) {
+				best = q
+			}
+		}
+		n = best
+	}
+	// path follows predecessors: reverse it into running order, starting
+	// at the member registered first.
+	slices.Reverse(path)
+	first := 0
+	for i, n := range path {
+		if n < path[first] {
+			first = i
+		}
+	}
+	out := make([]string, 0, len(path))
+	for i := range path {
+		out = append(out, nodes[path[(first+i)%len(path)]].sys.Name)
+	}
+	return out
+}
+
+// phaseConflicts appends the conflicts of every pair of phase p's systems
+// (in sealed order) that no chain of constraints orders.
+func (s *Scheduler) phaseConflicts(p systems.Phase, order []*entry, dst []Conflict) []Conflict {
+	n := len(order)
+	if n < 2 {
+		return dst
+	}
+	succ := s.edges(order) // indexes are sealed positions
+	words := (n + 63) / 64
+	reach := make([]uint64, n*words) // reach[i]: nodes reachable from i
+	for i := n - 1; i >= 0; i-- {    // successors come later in topological order
+		ri := reach[i*words : (i+1)*words]
+		for _, j := range succ[i] {
+			ri[j/64] |= 1 << (j % 64)
+			for w, v := range reach[j*words : (j+1)*words] {
+				ri[w] |= v
+			}
+		}
+	}
+	ordered := func(i, j int) bool { return reach[i*words+j/64]>>(j%64)&1 == 1 }
+	var overlaps []systems.Overlap
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if ordered(i, j) {
+				continue
+			}
+			overlaps = systems.Conflicts(overlaps[:0], &order[i].sys.Manifest, &order[j].sys.Manifest)
+			for _, o := range overlaps {
+				dst = append(dst, Conflict{Phase: p, A: order[i].sys.Name, B: order[j].sys.Name, Overlap: o})
+			}
+		}
+	}
+	return dst
+}
+
+// build makes the contexts, buffers and report of a sealed graph.
+func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
+	s.env = systems.NewEnv(s.cfg.Pool, s.playback, s.step)
+	var names []string
+	var ph []systems.Phase
+	id := 0
+	for p := range phases {
+		for _, e := range phases[p] {
+			ctx, err := systems.NewContext(&e.sys, s.env, s.records)
+			if err != nil {
+				return err
+			}
+			e.ctx = ctx
+			e.report = id
+			names = append(names, e.sys.Name)
+			ph = append(ph, e.sys.Phase)
+			id++
+		}
+	}
+	// Event tables: registered ones, then those the manifests name, once each.
+	add := func(b events.Buffer) {
+		for _, x := range s.events {
+			if x == b {
+				return
+			}
+		}
+		s.events = append(s.events, b)
+	}
+	for _, b := range s.extra {
+		if b != nil {
+			add(b)
+		}
+	}
+	for p := range phases {
+		for _, e := range phases[p] {
+			for _, b := range e.sys.Manifest.Emits {
+				add(b)
+			}
+			for _, b := range e.sys.Manifest.Consumes {
+				add(b)
+			}
+		}
+	}
+	s.phases = phases
+	s.report = newReport(names, ph, s.window)
+	s.bufs = make([]*commands.Buffer, 0, 2*id+8)
+	s.sealed = true
+	return nil
+}

@@ -1,0 +1,76 @@
+package scheduler
+
+import (
+	"github.com/tickwork/tickwork/systems"
+)
+
+// Hook is what a hook function sees at Seal: every registered system, by
+// name. Host code uses it to order its own systems against a package's
+// systems it did not write, and to substitute a system's implementation.
+// A Hook is valid only during the hook call.
+type Hook struct {
+	s *Scheduler
+}
+
+// Names returns the names of the registered systems in registration order.
+func (h *Hook) Names() []string {
+	out := make([]string, len(h.s.entries))
+	for i, e := range h.s.entries {
+		out[i] = e.sys.Name
+	}
+	return out
+}
+
+// Lookup returns a copy of the system named name (with the constraints
+// added so far) and true, or false when no system has that name.
+func (h *Hook) Lookup(name string) (systems.System, bool) {
+	e, ok := h.s.byName[name]
+	if !ok {
+		return systems.System{}, false
+	}
+	sys := e.sys
+	sys.Before = append([]string(nil), sys.Before...)
+	sys.After = append([]string(nil), sys.After...)
+	return sys, true
+}
+
+// Add registers one more system, as Scheduler.Add.
+func (h *Hook) Add(sys systems.System) error {
+	return h.s.Add(sys)
+}
+
+// Order constrains system first to run before system then (both by name).
+// They must be registered (*UnknownSystemError otherwise); when they are in
+// different phases, Seal checks the constraint against the phase order.
+func (h *Hook) Order(first, then string) error {
+	a, ok := h.s.byName[first]
+	if !ok {
+		return &UnknownSystemError{Relation: "Order", Name: first}
+	}
+	if _, ok := h.s.byName[then]; !ok {
+		return &UnknownSystemError{Relation: "Order", Name: then}
+	}
+	a.sys.Before = append(a.sys.Before, then)
+	return nil
+}
+
+// Substitute replaces the Run function of the system named name with run.
+// The substitute must declare the same manifest (as sets: see
+// systems.Manifest.Equal), since the graph was checked against it; a
+// different manifest is refused with a *SubstituteError (errors.Is
+// ErrManifestMismatch) and an unknown name with an *UnknownSystemError. The
+// name, phase and constraints stay the system's.
+func (h *Hook) Substitute(name string, manifest systems.Manifest, run systems.RunFunc) error {
+	e, ok := h.s.byName[name]
+	if !ok {
+		return &UnknownSystemError{Relation: "Substitute", Name: name}
+	}
+	if run == nil {
+		return &systems.DefinitionError{System: name, Err: systems.ErrNoRun}
+	}
+	if !e.sys.Manifest.Equal(&manifest) {
+		return &SubstituteError{System: name}
+	}
+	e.sys.Run = run
+	return nil
+}

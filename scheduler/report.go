@@ -1,0 +1,246 @@
+package scheduler
+
+import (
+	"runtime/metrics"
+	"strconv"
+	"time"
+
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/systems"
+)
+
+// DefaultReportWindow is the number of runs per system that the rolling
+// statistics of a FrameReport cover when Config.ReportWindow is 0.
+const DefaultReportWindow = 128
+
+// MaxReportWindow bounds Config.ReportWindow, in runs.
+const MaxReportWindow = 1 << 16
+
+// FrameReport describes the last completed frame. Everything it holds is
+// preallocated at Seal; Frame only overwrites it.
+type FrameReport struct {
+	Frame      uint64        // the frame's number; the first frame is 0
+	DT         float64       // the frame's delta, seconds, as given
+	FrameTime  time.Duration // wall time of Frame, from its start to its end
+	FixedTicks int           // fixed ticks run in the frame
+	Dropped    time.Duration // simulated time dropped by the tick cap in this frame
+	Remaining  time.Duration // the accumulator after the frame (below one step)
+
+	// Commands sums the commands.Stats of every playback of the frame
+	// (after each phase and each fixed tick); Err is the first error any
+	// playback reported, nil when none did.
+	Commands commands.Stats
+	// EventsDropped is the number of events dropped by overflow in this
+	// frame, over every event table (events.Buffer.TakeDropped).
+	EventsDropped int64
+	// AllocBytes and AllocObjects are the heap bytes and objects allocated
+	// during the frame, from runtime/metrics (/gc/heap/allocs:bytes and
+	// :objects). The Go runtime counts small allocations when a goroutine
+	// takes a fresh span from its cache, so one frame's figure moves in
+	// steps of a span (kilobytes) and sums correctly over many frames; a
+	// frame that allocates nothing reads 0. Allocations of other goroutines
+	// during the frame are counted too.
+	AllocBytes, AllocObjects uint64
+
+	// Systems holds one entry per system, in sealed order (phase by phase,
+	// then the order systems ran in).
+	Systems []SystemReport
+
+	scratch []int64 // selection scratch, ReportWindow long
+	stale   bool    // percentiles need recomputing
+}
+
+// SystemReport is the timing of one system. A FixedUpdate system runs once
+// per fixed tick, so zero or more times a frame; the others once a frame.
+type SystemReport struct {
+	Name  string
+	Phase systems.Phase
+	Runs  int           // runs in the last frame
+	Last  time.Duration // wall time of the system's last run (in this or an earlier frame)
+	Total time.Duration // wall time of its runs in the last frame
+	// P50, P99 and Mean are taken over the last Window runs (at most
+	// Config.ReportWindow), nearest-rank percentiles.
+	P50, P99, Mean time.Duration
+	Window         int // runs the statistics cover
+
+	ring []int64 // the last runs' wall times, ns
+	next int     // ring index of the next sample
+}
+
+// String formats the report on one line, such as
+// "frame 12: 1.2ms, 1 tick, 0 dropped, 40 commands (0 dropped), 0 events dropped, 0 B allocated".
+func (r *FrameReport) String() string {
+	ticks := " ticks"
+	if r.FixedTicks == 1 {
+		ticks = " tick"
+	}
+	return "frame " + strconv.FormatUint(r.Frame, 10) + ": " + r.FrameTime.String() + ", " +
+		itoa(r.FixedTicks) + ticks + ", " + r.Dropped.String() + " dropped, " +
+		itoa(r.Commands.Played) + " commands (" + itoa(r.CommandsDropped()) + " dropped), " +
+		strconv.FormatInt(r.EventsDropped, 10) + " events dropped, " +
+		strconv.FormatUint(r.AllocBytes, 10) + " B allocated"
+}
+
+// CommandsDropped is the number of commands of the frame that playback could
+// not apply: writes to dead rows, creates past a table's capacity and failed
+// attaches (Commands.DroppedSets + CapacityErrors + FailedAttaches). Deletes
+// of rows already gone are a policy no-op, counted apart in
+// Commands.StaleDeletes.
+func (r *FrameReport) CommandsDropped() int {
+	return r.Commands.DroppedSets + r.Commands.CapacityErrors + r.Commands.FailedAttaches
+}
+
+// System returns the report of the system named name, or nil.
+func (r *FrameReport) System(name string) *SystemReport {
+	for i := range r.Systems {
+		if r.Systems[i].Name == name {
+			return &r.Systems[i]
+		}
+	}
+	return nil
+}
+
+func newReport(names []string, phases []systems.Phase, window int) FrameReport {
+	r := FrameReport{Systems: make([]SystemReport, len(names)), scratch: make([]int64, window)}
+	for i := range r.Systems {
+		r.Systems[i] = SystemReport{Name: names[i], Phase: phases[i], ring: make([]int64, 0, window)}
+	}
+	return r
+}
+
+// beginFrame clears the per-frame fields.
+func (r *FrameReport) beginFrame(frame uint64, dt float64) {
+	r.Frame, r.DT = frame, dt
+	r.FixedTicks = 0
+	r.Dropped, r.Remaining = 0, 0
+	r.Commands = commands.Stats{}
+	r.EventsDropped = 0
+	for i := range r.Systems {
+		r.Systems[i].Runs = 0
+		r.Systems[i].Total = 0
+	}
+}
+
+// record adds one run of d to the system's figures.
+func (s *SystemReport) record(d time.Duration) {
+	s.Runs++
+	s.Last = d
+	s.Total += d
+	if len(s.ring) < cap(s.ring) {
+		s.ring = append(s.ring, int64(d))
+	} else {
+		s.ring[s.next] = int64(d)
+	}
+	s.next++
+	if s.next == cap(s.ring) {
+		s.next = 0
+	}
+}
+
+// finish computes the rolling statistics when they are stale. It allocates
+// nothing: selection runs in the preallocated scratch.
+func (r *FrameReport) finish() {
+	if !r.stale {
+		return
+	}
+	r.stale = false
+	for i := range r.Systems {
+		s := &r.Systems[i]
+		n := len(s.ring)
+		s.Window = n
+		if n == 0 {
+			s.P50, s.P99, s.Mean = 0, 0, 0
+			continue
+		}
+		var sum int64
+		for _, v := range s.ring {
+			sum += v
+		}
+		s.Mean = time.Duration(sum / int64(n))
+		buf := r.scratch[:n]
+		copy(buf, s.ring)
+		s.P50 = time.Duration(selectK(buf, rank(n, 50)))
+		s.P99 = time.Duration(selectK(buf, rank(n, 99)))
+	}
+}
+
+// rank is the 0-based index of the nearest-rank p-th percentile of n values:
+// ceil(p*n/100) - 1.
+func rank(n, p int) int {
+	k := (p*n + 99) / 100
+	if k < 1 {
+		k = 1
+	}
+	return k - 1
+}
+
+// selectK reorders a so that a[k] is the k-th smallest value (0-based) and
+// returns it: Hoare's quickselect with a median-of-three pivot, in place.
+func selectK(a []int64, k int) int64 {
+	lo, hi := 0, len(a)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		// median of three into a[mid]
+		if a[mid] < a[lo] {
+			a[mid], a[lo] = a[lo], a[mid]
+		}
+		if a[hi] < a[lo] {
+			a[hi], a[lo] = a[lo], a[hi]
+		}
+		if a[hi] < a[mid] {
+			a[hi], a[mid] = a[mid], a[hi]
+		}
+		p := a[mid]
+		i, j := lo, hi
+		for i <= j {
+			for a[i] < p {
+				i++
+			}
+			for a[j] > p {
+				j--
+			}
+			if i <= j {
+				a[i], a[j] = a[j], a[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return a[k]
+		}
+	}
+	return a[k]
+}
+
+// allocMeter reads the heap allocation counters without allocating:
+// runtime/metrics into a preallocated sample slice (runtime.ReadMemStats
+// would stop the world).
+type allocMeter struct {
+	samples []metrics.Sample
+}
+
+func newAllocMeter() allocMeter {
+	return allocMeter{samples: []metrics.Sample{
+		{Name: "/gc/heap/allocs:bytes"},
+		{Name: "/gc/heap/allocs:objects"},
+	}}
+}
+
+// read returns the cumulative bytes and objects allocated.
+func (m *allocMeter) read() (bytes, objects uint64) {
+	metrics.Read(m.samples)
+	if m.samples[0].Value.Kind() == metrics.KindUint64 {
+		bytes = m.samples[0].Value.Uint64()
+	}
+	if m.samples[1].Value.Kind() == metrics.KindUint64 {
+		objects = m.samples[1].Value.Uint64()
+	}
+	return bytes, objects
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,224 @@
+package scheduler
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/kernels"
+	"github.com/tickwork/tickwork/systems"
+)
+
+// DefaultCommandRecords is the capacity of each system's command buffer, in
+// records, when Config.CommandRecords is 0.
+const DefaultCommandRecords = 1024
+
+// Config sets a scheduler up. The zero Config is valid: a 1/60 s step,
+// Accumulate pacing, 8 ticks per frame at most, a 128-run report window,
+// kernels inline.
+type Config struct {
+	// FixedStep is the fixed step in seconds, in [MinFixedStep,
+	// MaxFixedStep]; 0 means DefaultFixedStep. The accumulator counts
+	// whole nanoseconds, with the step truncated to the nanosecond (so that
+	// a delta of k steps runs k ticks).
+	FixedStep float64
+	// MaxTicksPerFrame caps the fixed ticks of one frame in Accumulate
+	// pacing, 1..MaxTicksPerFrameLimit; 0 means DefaultMaxTicksPerFrame.
+	MaxTicksPerFrame int
+	// Pacing is Accumulate (the zero value) or OneTickPerFrame.
+	Pacing Pacing
+	// ReportWindow is the number of runs per system the rolling statistics
+	// cover, 1..MaxReportWindow; 0 means DefaultReportWindow.
+	ReportWindow int
+	// CommandRecords is the capacity of each command buffer in records (see
+	// package commands); 0 means DefaultCommandRecords.
+	CommandRecords int
+	// Pool runs parallel kernels; nil runs them inline, one worker. The
+	// scheduler does not own it: whoever made it closes it.
+	Pool *kernels.Pool
+}
+
+// entry is one registered system.
+type entry struct {
+	sys    systems.System // Before and After include hook constraints
+	index  int            // registration index
+	ctx    *systems.Context
+	report int // index in FrameReport.Systems
+}
+
+// Scheduler orders systems into phases, refuses hidden data races, and runs
+// frames: the systems of each phase one after another in sealed order, the
+// fixed-step clock, command playback and event boundaries, and the frame
+// report. See the package doc for the frame path.
+//
+// Life cycle: New, then Add, AddEvents and Hook, then Seal once, then Frame
+// once per frame. Not safe for concurrent use: one goroutine drives it
+// (systems' kernels run on the pool inside Frame).
+type Scheduler struct {
+	cfg      Config
+	step     float64 // seconds
+	window   int
+	records  int
+	entries  []*entry
+	byName   map[string]*entry // set-up only
+	hooks    []func(*Hook) error
+	hooksRan bool
+	extra    []events.Buffer
+	sealed   bool
+
+	phases   [systems.NumPhases][]*entry
+	events   []events.Buffer
+	env      *systems.Env
+	playback *commands.Playback
+	clock    clock
+	report   FrameReport
+	bufs     []*commands.Buffer // playback scratch
+	meter    allocMeter
+	frame    uint64
+}
+
+// New returns an unsealed scheduler. It returns a *ConfigError (errors.Is
+// ErrConfig) for a field out of range.
+func New(cfg Config) (*Scheduler, error) {
+	if cfg.FixedStep == 0 {
+		cfg.FixedStep = DefaultFixedStep
+	}
+	if !(cfg.FixedStep >= MinFixedStep && cfg.FixedStep <= MaxFixedStep) {
+		return nil, &ConfigError{Field: "FixedStep", Value: strconv.FormatFloat(cfg.FixedStep, 'g', -1, 64) + " s",
+			Reason: "want seconds in [MinFixedStep, MaxFixedStep] = [1e-06, 60]"}
+	}
+	if cfg.MaxTicksPerFrame == 0 {
+		cfg.MaxTicksPerFrame = DefaultMaxTicksPerFrame
+	}
+	if cfg.MaxTicksPerFrame < 1 || cfg.MaxTicksPerFrame > MaxTicksPerFrameLimit {
+		return nil, &ConfigError{Field: "MaxTicksPerFrame", Value: itoa(cfg.MaxTicksPerFrame),
+			Reason: "want 1..MaxTicksPerFrameLimit (65536) ticks"}
+	}
+	if cfg.Pacing > OneTickPerFrame {
+		return nil, &ConfigError{Field: "Pacing", Value: cfg.Pacing.String(), Reason: "want Accumulate or OneTickPerFrame"}
+	}
+	if cfg.ReportWindow == 0 {
+		cfg.ReportWindow = DefaultReportWindow
+	}
+	if cfg.ReportWindow < 1 || cfg.ReportWindow > MaxReportWindow {
+		return nil, &ConfigError{Field: "ReportWindow", Value: itoa(cfg.ReportWindow),
+			Reason: "want 1..MaxReportWindow (65536) runs"}
+	}
+	if cfg.CommandRecords == 0 {
+		cfg.CommandRecords = DefaultCommandRecords
+	}
+	if cfg.CommandRecords < 1 {
+		return nil, &ConfigError{Field: "CommandRecords", Value: itoa(cfg.CommandRecords), Reason: "want at least 1 record"}
+	}
+	s := &Scheduler{
+		cfg:      cfg,
+		step:     cfg.FixedStep,
+		window:   cfg.ReportWindow,
+		records:  cfg.CommandRecords,
+		byName:   make(map[string]*entry),
+		playback: commands.NewPlayback(),
+		meter:    newAllocMeter(),
+	}
+	s.clock = clock{pacing: cfg.Pacing, step: stepNanos(cfg.FixedStep), maxTicks: cfg.MaxTicksPerFrame}
+	s.clock.t.Step = time.Duration(s.clock.step)
+	return s, nil
+}
+
+// Add registers a system. The system is copied (its Before and After
+// slices too). It returns sys.Validate's *systems.DefinitionError, or
+// ErrSealed after Seal. Duplicate names and unknown constraint names are
+// reported by Seal.
+func (s *Scheduler) Add(sys systems.System) error {
+	if s.sealed {
+		return ErrSealed
+	}
+	if err := sys.Validate(); err != nil {
+		return err
+	}
+	sys.Before = append([]string(nil), sys.Before...)
+	sys.After = append([]string(nil), sys.After...)
+	e := &entry{sys: sys, index: len(s.entries)}
+	s.entries = append(s.entries, e)
+	if _, dup := s.byName[sys.Name]; !dup {
+		s.byName[sys.Name] = e
+	}
+	return nil
+}
+
+// AddEvents registers event tables whose frame boundary (EndFrame) and drop
+// counts the scheduler handles. Tables that a manifest emits or consumes
+// are registered at Seal without it; registering one twice is harmless. It
+// returns ErrSealed after Seal.
+func (s *Scheduler) AddEvents(bufs ...events.Buffer) error {
+	if s.sealed {
+		return ErrSealed
+	}
+	s.extra = append(s.extra, bufs...)
+	return nil
+}
+
+// Hook registers fn to run once at Seal, after every system is registered
+// and before the graph is built: fn may look systems up, order systems
+// against each other, add systems and substitute implementations (see
+// Hook). Hooks run in registration order; an error stops Seal with a
+// *HookError. It returns ErrSealed after Seal.
+func (s *Scheduler) Hook(fn func(h *Hook) error) error {
+	if s.sealed {
+		return ErrSealed
+	}
+	s.hooks = append(s.hooks, fn)
+	return nil
+}
+
+// Sealed reports whether Seal succeeded.
+func (s *Scheduler) Sealed() bool { return s.sealed }
+
+// Order returns the names of phase p's systems in sealed (running) order,
+// or nil before Seal. It allocates.
+func (s *Scheduler) Order(p systems.Phase) []string {
+	if !s.sealed || !p.Valid() {
+		return nil
+	}
+	out := make([]string, len(s.phases[p]))
+	for i, e := range s.phases[p] {
+		out[i] = e.sys.Name
+	}
+	return out
+}
+
+// Events returns the event tables the scheduler ends at each frame boundary,
+// after Seal. The slice is the scheduler's own.
+func (s *Scheduler) Events() []events.Buffer { return s.events }
+
+// Playback is the scheduler's command playback.
+func (s *Scheduler) Playback() *commands.Playback { return s.playback }
+
+// Resolve maps a provisional handle of a played-back create to its row's
+// handle (commands.Playback.Resolve); see the package doc for how long
+// resolutions live. Not safe while Frame runs on another goroutine.
+func (s *Scheduler) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
+	return s.playback.Resolve(h)
+}
+
+// FixedStep is the fixed step in seconds.
+func (s *Scheduler) FixedStep() float64 { return s.step }
+
+// Time returns the fixed-step clock's account (see Time).
+func (s *Scheduler) Time() Time { return s.clock.t }
+
+// Frames is the number of frames run (also the number of the next frame).
+func (s *Scheduler) Frames() uint64 { return s.frame }
+
+// Report returns the report of the last completed frame, or nil before the
+// first frame. The report is the scheduler's own and is overwritten by the
+// next Frame: copy what must outlive it. Computing the rolling statistics
+// on the first call after a frame allocates nothing.
+func (s *Scheduler) Report() *FrameReport {
+	if !s.sealed || s.frame == 0 {
+		return nil
+	}
+	s.report.finish()
+	return &s.report
+}

@@ -1,0 +1,377 @@
+package scheduler_test
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/scheduler"
+	"github.com/tickwork/tickwork/systems"
+)
+
+type fixture struct {
+	units, bodies *ephemeral.Table
+	health        *ephemeral.Column[int32]
+	x, y          *ephemeral.Column[float32]
+	hits          *events.Table[ephemeral.Handle]
+}
+
+func newFixture(t testing.TB) *fixture {
+	t.Helper()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := &fixture{}
+	d, err := ephemeral.NewDomain(ephemeral.DomainSpec{Name: "units", Capacity: 256})
+	must(err)
+	f.units, err = ephemeral.NewTable(ephemeral.TableSpec{Name: "Unit", Domain: d})
+	must(err)
+	f.bodies, err = ephemeral.NewTable(ephemeral.TableSpec{Name: "Body", Domain: d})
+	must(err)
+	f.health, err = ephemeral.AddColumn[int32](f.units, "health")
+	must(err)
+	f.x, err = ephemeral.AddColumn[float32](f.bodies, "x")
+	must(err)
+	f.y, err = ephemeral.AddColumn[float32](f.bodies, "y")
+	must(err)
+	f.hits, err = events.New[ephemeral.Handle](events.Spec{Name: "hits", Capacity: 64})
+	must(err)
+	return f
+}
+
+func noop(*systems.Context) error { return nil }
+
+func sys(name string, p systems.Phase, m systems.Manifest) systems.System {
+	return systems.System{Name: name, Phase: p, Manifest: m, Run: noop}
+}
+
+func reads(refs ...systems.ColumnRef) systems.Manifest  { return systems.Manifest{Reads: refs} }
+func writes(refs ...systems.ColumnRef) systems.Manifest { return systems.Manifest{Writes: refs} }
+
+func newScheduler(t testing.TB, list ...systems.System) *scheduler.Scheduler {
+	t.Helper()
+	s, err := scheduler.New(scheduler.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range list {
+		if err := s.Add(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+func conflictStrings(t *testing.T, err error) []string {
+	t.Helper()
+	var ce *scheduler.ConflictError
+	if !errors.As(err, &ce) || !errors.Is(err, scheduler.ErrConflict) {
+		t.Fatalf("Seal() = %v, want a *ConflictError", err)
+	}
+	var out []string
+	for _, c := range ce.Conflicts {
+		out = append(out, c.String())
+	}
+	return out
+}
+
+func TestConflictsReported(t *testing.T) {
+	f := newFixture(t)
+	x, y, hp := systems.Col(f.x), systems.Col(f.y), systems.Col(f.health)
+	s := newScheduler(t,
+		sys("move", systems.FixedUpdate, writes(x, y)),
+		sys("look", systems.FixedUpdate, reads(x)),
+		sys("heal", systems.FixedUpdate, writes(hp)),
+		sys("kill", systems.FixedUpdate, systems.Manifest{Reads: []systems.ColumnRef{hp}, Deletes: []*ephemeral.Table{f.units}}),
+		sys("draw", systems.Update, reads(x, y)), // other phase: no conflict with move
+		sys("ready", systems.FixedUpdate, reads(y)),
+	)
+	got := conflictStrings(t, s.Seal())
+	want := []string{
+		`FixedUpdate: "move" (write) and "look" (read) both touch Body.x`,
+		`FixedUpdate: "move" (write) and "kill" (delete Unit) both touch Body.x`,
+		`FixedUpdate: "move" (write) and "kill" (delete Unit) both touch Body.y`,
+		`FixedUpdate: "move" (write) and "ready" (read) both touch Body.y`,
+		`FixedUpdate: "look" (read) and "kill" (delete Unit) both touch Body.x`,
+		`FixedUpdate: "heal" (write) and "kill" (read) both touch Unit.health`,
+		`FixedUpdate: "heal" (write) and "kill" (delete Unit) both touch Unit.health`,
+		`FixedUpdate: "kill" (delete Unit) and "ready" (read) both touch Body.y`,
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("conflicts:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if s.Sealed() {
+		t.Fatal("Sealed() after a refused Seal")
+	}
+}
+
+func TestConflictsResolvedByOrder(t *testing.T) {
+	f := newFixture(t)
+	x := systems.Col(f.x)
+	t.Run("direct", func(t *testing.T) {
+		a := sys("a", systems.Update, writes(x))
+		b := sys("b", systems.Update, reads(x))
+		b.After = []string{"a"}
+		if err := newScheduler(t, a, b).Seal(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("transitive", func(t *testing.T) {
+		// a writes x, c reads x; ordered only through b: a -> b -> c.
+		a := sys("a", systems.Update, writes(x))
+		b := sys("b", systems.Update, systems.Manifest{})
+		c := sys("c", systems.Update, reads(x))
+		a.Before = []string{"b"}
+		c.After = []string{"b"}
+		s := newScheduler(t, c, b, a)
+		if err := s.Seal(); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Order(systems.Update); !slices.Equal(got, []string{"a", "b", "c"}) {
+			t.Fatalf("order = %v, want [a b c]", got)
+		}
+	})
+	t.Run("partial chain", func(t *testing.T) {
+		// a -> b, but c is unordered against both: only the c pairs conflict.
+		a := sys("a", systems.Update, writes(x))
+		b := sys("b", systems.Update, reads(x))
+		c := sys("c", systems.Update, reads(x))
+		b.After = []string{"a"}
+		got := conflictStrings(t, newScheduler(t, a, b, c).Seal())
+		want := []string{`Update: "a" (write) and "c" (read) both touch Body.x`}
+		if !slices.Equal(got, want) {
+			t.Fatalf("conflicts = %q, want %q", got, want)
+		}
+	})
+}
+
+func TestEventConflicts(t *testing.T) {
+	f := newFixture(t)
+	this, _ := events.New[int](events.Spec{Name: "this", Capacity: 4, Lifetime: events.ThisFrame})
+	emit := func(b events.Buffer) systems.Manifest { return systems.Manifest{Emits: []events.Buffer{b}} }
+	consume := func(b events.Buffer) systems.Manifest { return systems.Manifest{Consumes: []events.Buffer{b}} }
+	// NextFrame: emitter and consumer do not conflict.
+	if err := newScheduler(t, sys("e", systems.Update, emit(f.hits)), sys("c", systems.Update, consume(f.hits))).Seal(); err != nil {
+		t.Fatalf("NextFrame emit/consume: %v", err)
+	}
+	got := conflictStrings(t, newScheduler(t,
+		sys("e1", systems.Update, emit(f.hits)), sys("e2", systems.Update, emit(f.hits)),
+		sys("t1", systems.Update, emit(this)), sys("t2", systems.Update, consume(this)),
+	).Seal())
+	want := []string{
+		`Update: "e1" (emit) and "e2" (emit) both touch event hits`,
+		`Update: "t1" (emit) and "t2" (consume) both touch event this`,
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("conflicts = %q, want %q", got, want)
+	}
+}
+
+func TestRegistrationOrderKept(t *testing.T) {
+	s := newScheduler(t,
+		sys("d", systems.Update, systems.Manifest{}),
+		sys("c", systems.Update, systems.Manifest{}),
+		systems.System{Name: "b", Phase: systems.Update, Run: noop, Before: []string{"d"}},
+		sys("a", systems.Update, systems.Manifest{}),
+		systems.System{Name: "e", Phase: systems.Update, Run: noop, Before: []string{"c"}, After: []string{"a"}},
+	)
+	if err := s.Seal(); err != nil {
+		t.Fatal(err)
+	}
+	// Kahn with the smallest registration index first: d waits for b, c for
+	// e which waits for a.
+	if got, want := s.Order(systems.Update), []string{"b", "d", "a", "e", "c"}; !slices.Equal(got, want) {
+		t.Fatalf("order = %v, want %v", got, want)
+	}
+}
+
+func TestCycle(t *testing.T) {
+	a := systems.System{Name: "a", Phase: systems.LateUpdate, Run: noop, Before: []string{"b"}}
+	b := systems.System{Name: "b", Phase: systems.LateUpdate, Run: noop, Before: []string{"c"}}
+	c := systems.System{Name: "c", Phase: systems.LateUpdate, Run: noop, Before: []string{"a"}}
+	d := systems.System{Name: "d", Phase: systems.LateUpdate, Run: noop, After: []string{"a"}}
+	err := newScheduler(t, d, a, b, c).Seal()
+	var ce *scheduler.CycleError
+	if !errors.As(err, &ce) || !errors.Is(err, scheduler.ErrCycle) {
+		t.Fatalf("Seal() = %v, want a *CycleError", err)
+	}
+	if ce.Phase != systems.LateUpdate || !slices.Equal(ce.Cycle, []string{"a", "b", "c"}) {
+		t.Fatalf("cycle = %v %v, want LateUpdate [a b c]", ce.Phase, ce.Cycle)
+	}
+	if msg := err.Error(); !strings.Contains(msg, `"a" -> "b" -> "c" -> "a"`) {
+		t.Fatalf("message %q does not name the cycle", msg)
+	}
+}
+
+func TestNames(t *testing.T) {
+	t.Run("unknown", func(t *testing.T) {
+		a := systems.System{Name: "a", Run: noop, After: []string{"ghost"}}
+		err := newScheduler(t, a).Seal()
+		var ue *scheduler.UnknownSystemError
+		if !errors.As(err, &ue) || ue.System != "a" || ue.Name != "ghost" || ue.Relation != "after" {
+			t.Fatalf("Seal() = %v, want an *UnknownSystemError for ghost", err)
+		}
+	})
+	t.Run("duplicate", func(t *testing.T) {
+		err := newScheduler(t, sys("a", systems.Update, systems.Manifest{}), sys("a", systems.FrameEnd, systems.Manifest{})).Seal()
+		var de *scheduler.DuplicateError
+		if !errors.As(err, &de) || de.Name != "a" || !errors.Is(err, scheduler.ErrDuplicateSystem) {
+			t.Fatalf("Seal() = %v, want a *DuplicateError for a", err)
+		}
+	})
+	t.Run("phase order", func(t *testing.T) {
+		late := systems.System{Name: "late", Phase: systems.FrameEnd, Run: noop, Before: []string{"early"}}
+		early := systems.System{Name: "early", Phase: systems.FrameStart, Run: noop, Before: []string{"late"}}
+		err := newScheduler(t, late, early).Seal()
+		var pe *scheduler.PhaseOrderError
+		if !errors.As(err, &pe) || pe.System != "late" || pe.Other != "early" {
+			t.Fatalf("Seal() = %v, want a *PhaseOrderError for late before early", err)
+		}
+		// early before late agrees with the phases: only one error.
+		if n := strings.Count(err.Error(), "cannot run"); n != 1 {
+			t.Fatalf("%d phase-order errors, want 1: %v", n, err)
+		}
+	})
+	t.Run("bad system", func(t *testing.T) {
+		s := newScheduler(t)
+		if err := s.Add(systems.System{Name: "x"}); !errors.Is(err, systems.ErrNoRun) {
+			t.Fatalf("Add(no Run) = %v", err)
+		}
+	})
+}
+
+func TestSealed(t *testing.T) {
+	s := newScheduler(t, sys("a", systems.Update, systems.Manifest{}))
+	if err := s.Frame(0); !errors.Is(err, scheduler.ErrNotSealed) {
+		t.Fatalf("Frame before Seal = %v", err)
+	}
+	if err := s.Seal(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Add(sys("b", systems.Update, systems.Manifest{})); !errors.Is(err, scheduler.ErrSealed) {
+		t.Fatalf("Add after Seal = %v", err)
+	}
+	if err := s.Seal(); !errors.Is(err, scheduler.ErrSealed) {
+		t.Fatalf("Seal twice = %v", err)
+	}
+}
+
+func TestConfig(t *testing.T) {
+	for name, cfg := range map[string]scheduler.Config{
+		"step":     {FixedStep: -1},
+		"nan step": {FixedStep: math.NaN()},
+		"ticks":    {MaxTicksPerFrame: -1},
+		"pacing":   {Pacing: 7},
+		"window":   {ReportWindow: -3},
+		"records":  {CommandRecords: -1},
+	} {
+		_, err := scheduler.New(cfg)
+		var ce *scheduler.ConfigError
+		if !errors.As(err, &ce) || !errors.Is(err, scheduler.ErrConfig) {
+			t.Errorf("%s: New = %v, want a *ConfigError", name, err)
+		}
+	}
+}
+
+func TestHook(t *testing.T) {
+	f := newFixture(t)
+	x := systems.Col(f.x)
+	libWrite := sys("lib.move", systems.FixedUpdate, writes(x))
+	host := sys("host.read", systems.FixedUpdate, reads(x))
+
+	t.Run("order resolves conflict", func(t *testing.T) {
+		s := newScheduler(t, host, libWrite)
+		_ = s.Hook(func(h *scheduler.Hook) error {
+			if got := h.Names(); !slices.Equal(got, []string{"host.read", "lib.move"}) {
+				t.Errorf("Names() = %v", got)
+			}
+			if _, ok := h.Lookup("lib.move"); !ok {
+				t.Error("Lookup(lib.move) failed")
+			}
+			return h.Order("lib.move", "host.read")
+		})
+		if err := s.Seal(); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Order(systems.FixedUpdate); !slices.Equal(got, []string{"lib.move", "host.read"}) {
+			t.Fatalf("order = %v", got)
+		}
+	})
+	t.Run("add", func(t *testing.T) {
+		s := newScheduler(t, libWrite)
+		_ = s.Hook(func(h *scheduler.Hook) error {
+			hs := host
+			hs.After = []string{"lib.move"}
+			return h.Add(hs)
+		})
+		if err := s.Seal(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("unknown", func(t *testing.T) {
+		s := newScheduler(t, libWrite)
+		_ = s.Hook(func(h *scheduler.Hook) error { return h.Order("lib.move", "nope") })
+		err := s.Seal()
+		var he *scheduler.HookError
+		if !errors.As(err, &he) || !errors.Is(err, scheduler.ErrUnknownSystem) || !errors.Is(err, scheduler.ErrHook) {
+			t.Fatalf("Seal() = %v, want a *HookError wrapping ErrUnknownSystem", err)
+		}
+	})
+	t.Run("substitute different manifest", func(t *testing.T) {
+		s := newScheduler(t, libWrite)
+		var subErr error
+		_ = s.Hook(func(h *scheduler.Hook) error {
+			subErr = h.Substitute("lib.move", reads(x), noop)
+			return nil
+		})
+		if err := s.Seal(); err != nil {
+			t.Fatal(err)
+		}
+		var se *scheduler.SubstituteError
+		if !errors.As(subErr, &se) || se.System != "lib.move" || !errors.Is(subErr, scheduler.ErrManifestMismatch) {
+			t.Fatalf("Substitute = %v, want a *SubstituteError", subErr)
+		}
+		if err := func() error {
+			var e error
+			h := newScheduler(t, libWrite)
+			_ = h.Hook(func(h *scheduler.Hook) error { e = h.Substitute("ghost", writes(x), noop); return nil })
+			_ = h.Seal()
+			return e
+		}(); !errors.Is(err, scheduler.ErrUnknownSystem) {
+			t.Fatalf("Substitute(ghost) = %v", err)
+		}
+	})
+	t.Run("substitute same manifest", func(t *testing.T) {
+		ran := ""
+		orig := libWrite
+		orig.Run = func(*systems.Context) error { ran = "original"; return nil }
+		s := newScheduler(t, orig)
+		_ = s.Hook(func(h *scheduler.Hook) error {
+			// Same set, written differently.
+			m := systems.Manifest{Writes: []systems.ColumnRef{x, x}, Reads: []systems.ColumnRef{x}}
+			return h.Substitute("lib.move", m, func(ctx *systems.Context) error {
+				if _, err := systems.Write(ctx, f.x); err != nil {
+					return err
+				}
+				ran = "substitute"
+				return nil
+			})
+		})
+		if err := s.Seal(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Frame(1.0 / 60); err != nil {
+			t.Fatal(err)
+		}
+		if ran != "substitute" {
+			t.Fatalf("ran %q, want the substitute", ran)
+		}
+	})
+}

@@ -1,0 +1,401 @@
+package systems
+
+import (
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/kernels"
+)
+
+// Env is the frame-wide state that a scheduler shares with the Contexts of
+// its systems: the kernel pool, the command playback (for Resolve), the fixed
+// step and the frame and tick counters. The scheduler owns it and updates it
+// between system runs; systems read it through their Context.
+//
+// Not safe for concurrent use: only the scheduler's goroutine calls its
+// setters, never while a system runs.
+type Env struct {
+	pool     *kernels.Pool
+	playback *commands.Playback
+	fixedDT  float64 // seconds
+	dt       float64 // seconds
+	frame    uint64
+	tick     uint64
+	nextID   int // next command buffer id: ids are dense from 0 per Env
+}
+
+// NewEnv returns an Env over pool (nil: kernels run inline on the calling
+// goroutine, one worker) and playback (nil: Resolve resolves nothing), with
+// a fixed step of fixedDT seconds.
+func NewEnv(pool *kernels.Pool, playback *commands.Playback, fixedDT float64) *Env {
+	return &Env{pool: pool, playback: playback, fixedDT: fixedDT}
+}
+
+// SetFrame sets the frame number (0 for the first frame) and the frame's
+// delta in seconds, at the start of a frame.
+func (e *Env) SetFrame(frame uint64, dt float64) { e.frame, e.dt = frame, dt }
+
+// SetTick sets the fixed tick counter: the number of fixed ticks run before
+// the current one (so the first tick of a world is tick 0).
+func (e *Env) SetTick(tick uint64) { e.tick = tick }
+
+// newBuffer makes a command buffer with the Env's next id (commands needs
+// ids unique per Playback and dense from 0).
+func (e *Env) newBuffer(records int) *commands.Buffer {
+	b := commands.NewBuffer(e.nextID, records)
+	e.nextID++
+	return b
+}
+
+// Workers is the number of kernel workers: the pool's, or 1 without a pool.
+func (e *Env) Workers() int {
+	if e.pool == nil {
+		return 1
+	}
+	return e.pool.Workers()
+}
+
+// merger is the untyped face of an *events.Parallel[T].
+type merger interface{ Merge() (dropped int) }
+
+// Context is what a system sees while it runs: its manifest's data and the
+// frame's clock. The scheduler builds one per system at set-up with
+// NewContext and reuses it for every run; no method allocates once the
+// acquisitions of the first run have been made (ParallelEmitter and
+// WorkerRecorders create their per-worker state on first use).
+//
+// Acquisitions (Lease, Read, Write, Recorder, WorkerRecorders, NewEmitter,
+// ParallelEmitter, Reader, Resource) check the manifest once per call — a
+// scan of a few-element slice — and fail with an *AccessError (errors.Is
+// ErrNotDeclared) for anything undeclared.
+//
+// Concurrency: call Context methods from the system's goroutine only, never
+// from inside a kernel; kernels use what the methods returned (slices,
+// leases, WorkerRecorders, event segments).
+type Context struct {
+	name     string
+	phase    Phase
+	env      *Env
+	records  int
+	reads    []ColumnRef // reads and writes
+	writes   []ColumnRef
+	tables   []*ephemeral.Table // every table the manifest names (leases)
+	rec      []*ephemeral.Table // creates, deletes and tables of written columns (recorders)
+	emits    []events.Buffer
+	consumes []events.Buffer
+	res      []Resource
+
+	cmd      *commands.Buffer   // the serial recorder's buffer
+	workers  []*commands.Buffer // per-worker buffers, made on first WorkerRecorders
+	parallel []merger           // per Emits entry, made on first ParallelEmitter
+	used     []merger           // parallel emitters acquired in this run
+}
+
+// NewContext builds the context of system sys over env; its command
+// buffers start with room for records records each (they grow while
+// warming up, see package commands) and take their ids from env. It returns
+// sys.Validate's error for a bad system. It allocates; call it at set-up,
+// in the order the systems will play back.
+func NewContext(sys *System, env *Env, records int) (*Context, error) {
+	if err := sys.Validate(); err != nil {
+		return nil, err
+	}
+	m := &sys.Manifest
+	c := &Context{name: sys.Name, phase: sys.Phase, env: env, records: records}
+	addCol := func(s []ColumnRef, r ColumnRef) []ColumnRef {
+		if contains(s, r) {
+			return s
+		}
+		return append(s, r)
+	}
+	addTab := func(s []*ephemeral.Table, t *ephemeral.Table) []*ephemeral.Table {
+		if contains(s, t) {
+			return s
+		}
+		return append(s, t)
+	}
+	for _, r := range m.Writes {
+		c.writes = addCol(c.writes, r)
+		c.reads = addCol(c.reads, r)
+		c.tables = addTab(c.tables, r.Table)
+		c.rec = addTab(c.rec, r.Table)
+	}
+	for _, r := range m.Reads {
+		c.reads = addCol(c.reads, r)
+		c.tables = addTab(c.tables, r.Table)
+	}
+	for _, t := range m.Creates {
+		c.tables = addTab(c.tables, t)
+		c.rec = addTab(c.rec, t)
+	}
+	for _, t := range m.Deletes {
+		c.tables = addTab(c.tables, t)
+		c.rec = addTab(c.rec, t)
+	}
+	for _, b := range m.Emits {
+		if !contains(c.emits, b) {
+			c.emits = append(c.emits, b)
+		}
+	}
+	for _, b := range m.Consumes {
+		if !contains(c.consumes, b) {
+			c.consumes = append(c.consumes, b)
+		}
+	}
+	c.res = m.resources()
+	c.parallel = make([]merger, len(c.emits))
+	c.used = make([]merger, 0, len(c.emits))
+	if len(c.rec) > 0 {
+		c.cmd = env.newBuffer(records)
+	}
+	return c, nil
+}
+
+// Name is the system's name.
+func (c *Context) Name() string { return c.name }
+
+// Phase is the system's phase.
+func (c *Context) Phase() Phase { return c.phase }
+
+// DT is the delta of the current frame in seconds, as given to the frame.
+// Fixed-step systems integrate with FixedDT instead.
+func (c *Context) DT() float64 { return c.env.dt }
+
+// FixedDT is the fixed step in seconds.
+func (c *Context) FixedDT() float64 { return c.env.fixedDT }
+
+// Frame is the number of the current frame; the first frame is 0.
+func (c *Context) Frame() uint64 { return c.env.frame }
+
+// Tick is the fixed tick counter: in FixedUpdate the number of the running
+// tick (the first tick of a world is 0), elsewhere the number of ticks run
+// so far.
+func (c *Context) Tick() uint64 { return c.env.tick }
+
+// Pool is the kernel pool, or nil when the world runs kernels inline; use
+// Workers for the count and RunKernel to run one.
+func (c *Context) Pool() *kernels.Pool { return c.env.pool }
+
+// Workers is the number of kernel workers (1 without a pool). Worker indexes
+// passed to kernels are 0..Workers()-1.
+func (c *Context) Workers() int { return c.env.Workers() }
+
+// RunKernel calls fn(worker, chunk) for every chunk in 0..chunks-1, in
+// parallel on the pool (kernels.Pool.Run: worker w runs a contiguous,
+// ascending range of chunks), or inline as worker 0 without a pool. It
+// returns when every call has returned. Build fn at set-up (a closure
+// created per run may allocate).
+func (c *Context) RunKernel(chunks int, fn func(worker, chunk int)) {
+	if c.env.pool == nil {
+		kernels.Scalar(chunks, fn)
+		return
+	}
+	c.env.pool.Run(chunks, fn)
+}
+
+// Resolve maps a provisional handle (returned by a recorder's Create) to the
+// handle of the row playback created, and returns any other handle as is.
+// It returns false for a provisional handle whose create has not been
+// played back yet or was released (see package scheduler: resolutions live
+// until the end of the next frame's FrameStart).
+func (c *Context) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
+	if c.env.playback == nil {
+		return h, true
+	}
+	return c.env.playback.Resolve(h)
+}
+
+// Lease returns a row lease of t, a table the manifest names (in a column
+// reference, Creates or Deletes).
+func (c *Context) Lease(t *ephemeral.Table) (ephemeral.Lease, error) {
+	if !contains(c.tables, t) {
+		return ephemeral.Lease{}, c.denied(AccessLease, tableName(t))
+	}
+	return t.Lease(), nil
+}
+
+// Read returns the whole of column col, indexed by row (see
+// ephemeral.Column.All), when the manifest declares it read or written.
+func Read[T any](c *Context, col *ephemeral.Column[T]) ([]T, error) {
+	if !c.hasCol(c.reads, col.Table(), col.Name()) {
+		return nil, c.denied(AccessRead, col.Table().Name()+"."+col.Name())
+	}
+	return col.All(), nil
+}
+
+// Write returns the whole of column col, indexed by row, for writing, when
+// the manifest declares it written.
+func Write[T any](c *Context, col *ephemeral.Column[T]) ([]T, error) {
+	if !c.hasCol(c.writes, col.Table(), col.Name()) {
+		return nil, c.denied(AccessWrite, col.Table().Name()+"."+col.Name())
+	}
+	return col.All(), nil
+}
+
+func (c *Context) hasCol(s []ColumnRef, t *ephemeral.Table, name string) bool {
+	for _, r := range s {
+		if r.Table == t && r.Column == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Recorder returns a deferred-command recorder for t, a table the manifest
+// creates in, deletes from or writes columns of. Commands play back at the
+// end of the phase (after each fixed tick in FixedUpdate), in the sealed
+// system order. The recorder's operations are not checked one by one: a
+// system that declares only written columns of t should record only Sets.
+func (c *Context) Recorder(t *ephemeral.Table) (commands.Recorder, error) {
+	if !contains(c.rec, t) {
+		return commands.Recorder{}, c.denied(AccessRecorder, tableName(t))
+	}
+	return c.cmd.Recorder(t), nil
+}
+
+// WorkerRecorders returns the per-worker recorders of t for a parallel
+// kernel, under the same rule as Recorder. In the kernel, worker w calls
+// Chunk(w, chunk) before recording for a chunk; playback then follows the
+// chunk order whatever the number of workers. The first call of a system
+// allocates one command buffer per worker.
+func (c *Context) WorkerRecorders(t *ephemeral.Table) (WorkerRecorders, error) {
+	if !contains(c.rec, t) {
+		return WorkerRecorders{}, c.denied(AccessRecorder, tableName(t))
+	}
+	if c.workers == nil {
+		n := c.env.Workers()
+		c.workers = make([]*commands.Buffer, n)
+		for w := range c.workers {
+			c.workers[w] = c.env.newBuffer(c.records)
+		}
+	}
+	return WorkerRecorders{bufs: c.workers, t: t}, nil
+}
+
+// WorkerRecorders hands each kernel worker its own recorder of one table.
+// A small value: copy it into the kernel. Worker w may use only its own
+// recorder, and only inside the run that acquired it.
+type WorkerRecorders struct {
+	bufs []*commands.Buffer
+	t    *ephemeral.Table
+}
+
+// Chunk starts chunk chunk on worker w's buffer and returns w's recorder
+// of the table. The scheduler plays the worker buffers of a system as one
+// stream (commands.Playback.PlayMerged), after the system's serial records:
+// segments in ascending chunk order (equal chunks in worker order), records
+// in order within a segment, so the resulting handles and rows do not
+// depend on the worker count. Safe to call from worker w while other
+// workers use their own; call it again for each chunk, even for another
+// table of the same system.
+func (r WorkerRecorders) Chunk(w, chunk int) commands.Recorder {
+	b := r.bufs[w]
+	b.Begin(chunk)
+	return b.Recorder(r.t)
+}
+
+// Emitter emits events of one table; NewEmitter checks the manifest.
+type Emitter[T any] struct{ t *events.Table[T] }
+
+// Emit appends v to the table's events of this frame (events.Table.Emit):
+// on overflow it drops v and returns the table's *events.OverflowError.
+func (e Emitter[T]) Emit(v T) error { return e.t.Emit(v) }
+
+// NewEmitter returns an emitter of ev, an event table the manifest emits.
+func NewEmitter[T any](c *Context, ev *events.Table[T]) (Emitter[T], error) {
+	if !c.hasEvent(c.emits, ev) {
+		return Emitter[T]{}, c.denied(AccessEmit, ev.Name())
+	}
+	return Emitter[T]{t: ev}, nil
+}
+
+// ParallelEmitter returns ev's per-worker emission state for a parallel
+// kernel (events.Table.Parallel with Workers() workers), for an event table
+// the manifest emits. In the kernel, worker w takes Worker(w), calls Begin
+// with the chunk index before emitting for a chunk, then Emit. The scheduler
+// merges it into ev when the system returns, in chunk order. The first call
+// for a table allocates the per-worker state.
+func ParallelEmitter[T any](c *Context, ev *events.Table[T]) (*events.Parallel[T], error) {
+	i := c.eventIndex(c.emits, ev)
+	if i < 0 {
+		return nil, c.denied(AccessEmit, ev.Name())
+	}
+	p, _ := c.parallel[i].(*events.Parallel[T])
+	if p == nil {
+		p = ev.Parallel(c.env.Workers())
+		c.parallel[i] = p
+	}
+	if !contains(c.used, merger(p)) {
+		c.used = append(c.used, p)
+	}
+	return p, nil
+}
+
+// Reader returns the readable events of ev (events.Table.Read), an event
+// table the manifest consumes. The slice is the table's own: do not modify it.
+func Reader[T any](c *Context, ev *events.Table[T]) ([]T, error) {
+	if !c.hasEvent(c.consumes, ev) {
+		return nil, c.denied(AccessConsume, ev.Name())
+	}
+	return ev.Read(), nil
+}
+
+func (c *Context) hasEvent(s []events.Buffer, b events.Buffer) bool {
+	return c.eventIndex(s, b) >= 0
+}
+
+func (c *Context) eventIndex(s []events.Buffer, b events.Buffer) int {
+	for i, x := range s {
+		if x == b {
+			return i
+		}
+	}
+	return -1
+}
+
+// Resource checks that the manifest declares resource name, for writing when
+// write is true; it returns nil or an *AccessError. Resources are host data
+// (a clock, a random stream): the check lets a system assert its manifest.
+func (c *Context) Resource(name string, write bool) error {
+	for _, r := range c.res {
+		if r.Name == name && (r.Write || !write) {
+			return nil
+		}
+	}
+	if write {
+		return c.denied(AccessResource, name+" (write)")
+	}
+	return c.denied(AccessResource, name)
+}
+
+func (c *Context) denied(access, what string) error {
+	return &AccessError{System: c.name, Access: access, What: what}
+}
+
+func tableName(t *ephemeral.Table) string {
+	if t == nil {
+		return "<nil>"
+	}
+	return t.Name()
+}
+
+// CommandBuffer returns the buffer of the system's serial recorders, nil
+// for a system that may record nothing. For the scheduler, which plays it
+// back (commands.Playback.PlayAll) before the worker buffers.
+func (c *Context) CommandBuffer() *commands.Buffer { return c.cmd }
+
+// WorkerBuffers returns the per-worker buffers, one per kernel worker, once
+// WorkerRecorders was called (nil before). For the scheduler, which plays
+// them as one keyed stream (commands.Playback.PlayMerged). The slice is the
+// context's own.
+func (c *Context) WorkerBuffers() []*commands.Buffer { return c.workers }
+
+// EndRun finishes a run for the scheduler: it merges the parallel emitters
+// acquired in the run into their tables. Drops are counted by the tables
+// (events.Buffer.Dropped). Allocates nothing.
+func (c *Context) EndRun() {
+	for _, p := range c.used {
+		p.Merge()
+	}
+	c.used = c.used[:0]
+}

@@ -1,0 +1,184 @@
+package systems_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/systems"
+)
+
+func newContext(t *testing.T, m systems.Manifest) (*systems.Context, *commands.Playback) {
+	t.Helper()
+	pb := commands.NewPlayback()
+	env := systems.NewEnv(nil, pb, 0.25)
+	env.SetFrame(3, 0.5)
+	env.SetTick(7)
+	ctx, err := systems.NewContext(&systems.System{Name: "sys", Phase: systems.Update, Manifest: m, Run: noop}, env, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, pb
+}
+
+func TestContextClock(t *testing.T) {
+	ctx, _ := newContext(t, systems.Manifest{})
+	if ctx.Name() != "sys" || ctx.Phase() != systems.Update || ctx.DT() != 0.5 || ctx.FixedDT() != 0.25 ||
+		ctx.Frame() != 3 || ctx.Tick() != 7 || ctx.Workers() != 1 || ctx.Pool() != nil {
+		t.Fatalf("context = %s %v dt %v fixed %v frame %d tick %d workers %d",
+			ctx.Name(), ctx.Phase(), ctx.DT(), ctx.FixedDT(), ctx.Frame(), ctx.Tick(), ctx.Workers())
+	}
+	n := 0
+	ctx.RunKernel(5, func(w, c int) { n += c })
+	if n != 10 {
+		t.Fatalf("RunKernel without pool visited chunk sum %d, want 10", n)
+	}
+}
+
+// TestContextAccess checks every acquisition against a manifest: what is
+// declared is handed out, anything else is an *AccessError naming it.
+func TestContextAccess(t *testing.T) {
+	f := newFixture(t)
+	ctx, _ := newContext(t, systems.Manifest{
+		Reads:     []systems.ColumnRef{systems.Col(f.x)},
+		Writes:    []systems.ColumnRef{systems.Col(f.health)},
+		Deletes:   []*ephemeral.Table{f.shots},
+		Emits:     []events.Buffer{f.noise},
+		Consumes:  []events.Buffer{f.hits},
+		Resources: []systems.Resource{{Name: "clock"}},
+	})
+	denied := func(name, access, what string, err error) {
+		t.Helper()
+		var ae *systems.AccessError
+		if !errors.Is(err, systems.ErrNotDeclared) || !errors.As(err, &ae) {
+			t.Errorf("%s: err = %v, want an *AccessError (ErrNotDeclared)", name, err)
+			return
+		}
+		if ae.System != "sys" || ae.Access != access || ae.What != what {
+			t.Errorf("%s: AccessError = %+v, want sys/%s/%s", name, *ae, access, what)
+		}
+	}
+	allowed := func(name string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Errorf("%s: %v, want nil", name, err)
+		}
+	}
+
+	_, err := ctx.Lease(f.bodies)
+	allowed("lease Body", err)
+	_, err = ctx.Lease(f.units)
+	allowed("lease Unit", err)
+	_, err = ctx.Lease(f.shots)
+	allowed("lease Shot (deletes)", err)
+	other, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "Other", Capacity: 64})
+	_, err = ctx.Lease(other)
+	denied("lease Other", systems.AccessLease, "Other", err)
+
+	xs, err := systems.Read(ctx, f.x)
+	allowed("read Body.x", err)
+	if len(xs) != f.bodies.Cap() && len(xs) != f.bodies.Chunks()*f.bodies.ChunkRows() {
+		t.Errorf("Read(x) has %d rows", len(xs))
+	}
+	_, err = systems.Read(ctx, f.health)
+	allowed("read Unit.health (written)", err)
+	_, err = systems.Write(ctx, f.health)
+	allowed("write Unit.health", err)
+	_, err = systems.Read(ctx, f.y)
+	denied("read Body.y", systems.AccessRead, "Body.y", err)
+	_, err = systems.Write(ctx, f.x)
+	denied("write Body.x (read only)", systems.AccessWrite, "Body.x", err)
+
+	_, err = ctx.Recorder(f.units)
+	allowed("recorder Unit (written column)", err)
+	_, err = ctx.Recorder(f.shots)
+	allowed("recorder Shot (deletes)", err)
+	_, err = ctx.Recorder(f.bodies)
+	denied("recorder Body (read only)", systems.AccessRecorder, "Body", err)
+	_, err = ctx.WorkerRecorders(f.bodies)
+	denied("worker recorders Body", systems.AccessRecorder, "Body", err)
+
+	_, err = systems.NewEmitter(ctx, f.noise)
+	allowed("emit noise", err)
+	_, err = systems.ParallelEmitter(ctx, f.noise)
+	allowed("parallel emit noise", err)
+	_, err = systems.NewEmitter(ctx, f.hits)
+	denied("emit hits (consumed)", systems.AccessEmit, "hits", err)
+	_, err = systems.ParallelEmitter(ctx, f.hits)
+	denied("parallel emit hits", systems.AccessEmit, "hits", err)
+	_, err = systems.Reader(ctx, f.hits)
+	allowed("consume hits", err)
+	_, err = systems.Reader(ctx, f.noise)
+	denied("consume noise (emitted)", systems.AccessConsume, "noise", err)
+
+	allowed("resource clock", ctx.Resource("clock", false))
+	denied("resource clock write", systems.AccessResource, "clock (write)", ctx.Resource("clock", true))
+	denied("resource rng", systems.AccessResource, "rng", ctx.Resource("rng", false))
+	ctx.EndRun()
+}
+
+// TestContextNoAlloc: acquisitions allocate nothing once a run has made them.
+func TestContextNoAlloc(t *testing.T) {
+	f := newFixture(t)
+	ctx, pb := newContext(t, systems.Manifest{
+		Reads:   []systems.ColumnRef{systems.Col(f.x)},
+		Writes:  []systems.ColumnRef{systems.Col(f.ttl)},
+		Creates: []*ephemeral.Table{f.shots},
+		Emits:   []events.Buffer{f.noise},
+	})
+	run := func() {
+		if _, err := ctx.Lease(f.bodies); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := systems.Read(ctx, f.x); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := systems.Write(ctx, f.ttl); err != nil {
+			t.Fatal(err)
+		}
+		r, err := ctx.Recorder(f.shots)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := r.Create()
+		commands.Set(r, f.ttl, h, 5)
+		r.Delete(h)
+		e, _ := systems.NewEmitter(ctx, f.noise)
+		_ = e.Emit(1)
+		p, _ := systems.ParallelEmitter(ctx, f.noise)
+		p.Worker(0).Begin(0)
+		_ = p.Worker(0).Emit(2)
+		ctx.EndRun()
+		pb.PlayAll([]*commands.Buffer{ctx.CommandBuffer()})
+		f.noise.EndFrame()
+	}
+	run()
+	if got := f.noise.Len(); got != 0 {
+		t.Fatalf("noise after EndFrame = %d", got)
+	}
+	if n := testing.AllocsPerRun(100, run); n != 0 {
+		t.Fatalf("a run allocates %v times, want 0", n)
+	}
+}
+
+func TestParallelEmitterMergedAtEndRun(t *testing.T) {
+	f := newFixture(t)
+	ctx, _ := newContext(t, systems.Manifest{Emits: []events.Buffer{f.noise}})
+	p, err := systems.ParallelEmitter(ctx, f.noise)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Worker(0).Begin(1)
+	_ = p.Worker(0).Emit(11)
+	p.Worker(0).Begin(0)
+	_ = p.Worker(0).Emit(10)
+	if f.noise.Len() != 0 {
+		t.Fatal("events visible before EndRun")
+	}
+	ctx.EndRun()
+	if got := f.noise.Read(); len(got) != 2 || got[0] != 10 || got[1] != 11 {
+		t.Fatalf("after EndRun Read() = %v, want [10 11] (chunk order)", got)
+	}
+}

@@ -1,0 +1,77 @@
+// Package systems is the contract between game code and the scheduler: a
+// [System] is a named function that runs in one [Phase] of every frame and
+// declares, in its [Manifest], everything it touches.
+//
+// # Systems and manifests
+//
+// A [System] has a Name (unique in a world), a [Phase], a [Manifest] and
+// ordering constraints (Before, After: names of systems of the same phase).
+// The manifest lists per table the columns the system reads and writes
+// ([Col] builds a [ColumnRef] from a typed column), the tables it creates
+// rows in or deletes rows from, the event tables it emits or consumes, and
+// named [Resource]s such as a clock or a random stream. The scheduler
+// (package scheduler) reads nothing else: it orders systems and refuses
+// hidden data races from manifests alone.
+//
+// # Access rules
+//
+// Two systems conflict when both touch one datum and one of them writes it:
+//
+//   - a column: write/write, or read/write (a written column counts as read);
+//   - a table's structure: a create or delete in table T conflicts with any
+//     access (read, write, create, delete) to a table of T's domain, because
+//     a delete removes the entity's rows from every member table;
+//   - an event table: emitting is a write; consuming a ThisFrame table is a
+//     read; consuming a NextFrame table reads the previous frame's buffer and
+//     so conflicts with nothing of this frame (two emitters still conflict);
+//   - a resource: by name, a Write against any use.
+//
+// [Conflicts] computes the conflicts of two manifests; the scheduler calls it
+// for every pair of systems of a phase that no chain of constraints orders.
+//
+// # Contexts
+//
+// A system runs with a [Context], built once at set-up by [NewContext] and
+// reused by every run (running allocates nothing). The context hands out, once
+// per run, what the manifest allows:
+//
+//   - [Context.Lease]: row leases of any table the manifest names;
+//   - [Read] and [Write]: whole column slices (indexed by row), Read for a
+//     declared read or write, Write for a declared write;
+//   - [Context.Recorder]: a deferred-command recorder for a table the system
+//     creates in, deletes from or writes columns of; [Context.WorkerRecorders]
+//     gives per-worker recorders for parallel kernels, keyed by chunk;
+//   - [NewEmitter], [Reader] and [ParallelEmitter]: event emitters and readers;
+//   - [Context.RunKernel], [Context.Pool], [Context.Workers]: parallel
+//     kernels over chunks; [Context.DT], [Context.FixedDT],
+//     [Context.Frame], [Context.Tick]: the clock (seconds, frames, ticks);
+//   - [Context.Resolve]: provisional handles of played-back creates.
+//
+// Asking for anything the manifest does not declare fails with an
+// [*AccessError] that matches [ErrNotDeclared] under errors.Is. The check is
+// a scan of a few-element slice per acquisition; nothing is checked per row or
+// per record, so hold on to what a call returns for the rest of the run (but
+// not across runs: deferred structure may have changed).
+//
+// # Scheduler face
+//
+// [Env] holds what the scheduler shares with every context of a world (the
+// pool, the playback, the clock); [NewContext], [Context.EndRun],
+// [Context.CommandBuffer] and [Context.WorkerBuffers] are for the
+// scheduler, and for tests that run a system outside a world.
+//
+// # Errors
+//
+// Definitions fail with a [*DefinitionError] (errors.Is [ErrDefinition] and
+// the precise sentinel); undeclared access fails with an [*AccessError]
+// (errors.Is [ErrNotDeclared]). Messages start with "systems: ".
+//
+// # Concurrency
+//
+// A Context belongs to one system and is used by one goroutine at a time:
+// the scheduler's, while the system runs. Kernels started through
+// [Context.RunKernel] may read and write the slices obtained in the run, each
+// worker using only its own [Context.WorkerRecorders] and
+// [ParallelEmitter] worker segment; every other Context method must be called
+// from the system's goroutine, outside kernels.
+package systems

@@ -1,0 +1,239 @@
+package systems
+
+import (
+	"strconv"
+
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/events"
+)
+
+// Phase is the part of a frame a system runs in. Phases run in the order of
+// their values: FrameStart, FixedUpdate (once per fixed tick: zero or more
+// times a frame), Update, LateUpdate, FrameEnd.
+type Phase uint8
+
+// The phases of a frame, in running order.
+const (
+	FrameStart Phase = iota
+	FixedUpdate
+	Update
+	LateUpdate
+	FrameEnd
+)
+
+// NumPhases is the number of phases; valid phases are 0..NumPhases-1.
+const NumPhases = 5
+
+var phaseNames = [NumPhases]string{"FrameStart", "FixedUpdate", "Update", "LateUpdate", "FrameEnd"}
+
+// String returns the phase's name, such as "FixedUpdate".
+func (p Phase) String() string {
+	if p < NumPhases {
+		return phaseNames[p]
+	}
+	return "Phase(" + strconv.Itoa(int(p)) + ")"
+}
+
+// Valid reports whether p is one of the five phases.
+func (p Phase) Valid() bool { return p < NumPhases }
+
+// RunFunc is a system's body. It runs on the scheduler's goroutine with the
+// system's Context; an error stops the frame (see package scheduler).
+type RunFunc func(ctx *Context) error
+
+// System is the unit of work the scheduler orders and runs.
+//
+// Name is unique in a world and is what Before, After and a scheduler hook
+// refer to. Before and After name systems of the same phase that this one
+// must run before or after (names of systems of other phases are checked
+// against the phase order: see package scheduler). Manifest declares
+// everything Run touches. A System is a plain value: the scheduler copies it
+// when it is added.
+type System struct {
+	Name     string
+	Phase    Phase
+	Manifest Manifest
+	Before   []string // systems that run after this one
+	After    []string // systems that run before this one
+	Run      RunFunc
+}
+
+// Validate checks the name, the phase, Run and the manifest. It returns a
+// *DefinitionError (errors.Is ErrDefinition and ErrEmptyName, ErrBadPhase,
+// ErrNoRun or ErrBadManifest).
+func (s *System) Validate() error {
+	if s.Name == "" {
+		return &DefinitionError{Err: ErrEmptyName}
+	}
+	if !s.Phase.Valid() {
+		return &DefinitionError{System: s.Name, Err: ErrBadPhase, Detail: s.Phase.String()}
+	}
+	if s.Run == nil {
+		return &DefinitionError{System: s.Name, Err: ErrNoRun}
+	}
+	if d := s.Manifest.check(); d != "" {
+		return &DefinitionError{System: s.Name, Err: ErrBadManifest, Detail: d}
+	}
+	return nil
+}
+
+// ColumnRef names one column of one table: the table's pointer and the
+// column's name. Build it with Col. Comparable: equal refs name the same
+// column.
+type ColumnRef struct {
+	Table  *ephemeral.Table
+	Column string
+}
+
+// Col returns the reference of a typed column, for a Manifest.
+func Col[T any](c *ephemeral.Column[T]) ColumnRef {
+	return ColumnRef{Table: c.Table(), Column: c.Name()}
+}
+
+// String formats the reference as "table.column".
+func (r ColumnRef) String() string {
+	if r.Table == nil {
+		return "<nil>." + r.Column
+	}
+	return r.Table.Name() + "." + r.Column
+}
+
+// Resource is a named datum outside tables, such as the clock or a random
+// stream. Resources take part in conflict detection only: two systems using
+// one resource conflict when either writes it.
+type Resource struct {
+	Name  string
+	Write bool
+}
+
+// Manifest declares what a system touches. Lists are sets: order and
+// repetition do not matter. A column in Writes may also be read; it need not
+// be repeated in Reads.
+type Manifest struct {
+	Reads     []ColumnRef        // columns read
+	Writes    []ColumnRef        // columns written (and read)
+	Creates   []*ephemeral.Table // tables the system creates rows in (deferred commands)
+	Deletes   []*ephemeral.Table // tables the system deletes rows from (deferred commands)
+	Emits     []events.Buffer    // event tables the system emits into
+	Consumes  []events.Buffer    // event tables the system reads
+	Resources []Resource         // named resources read or written
+}
+
+// check returns "" for a well-formed manifest, else the first bad entry.
+func (m *Manifest) check() string {
+	cols := func(list string, refs []ColumnRef) string {
+		for i, r := range refs {
+			at := list + "[" + strconv.Itoa(i) + "]"
+			if r.Table == nil {
+				return at + ": nil table"
+			}
+			if r.Column == "" {
+				return at + ": empty column name"
+			}
+			found := false
+			for _, c := range r.Table.Columns() {
+				if c == r.Column {
+					found = true
+					break
+				}
+			}
+			if !found {
+				return at + ": table " + strconv.Quote(r.Table.Name()) + " has no column " + strconv.Quote(r.Column)
+			}
+		}
+		return ""
+	}
+	tables := func(list string, ts []*ephemeral.Table) string {
+		for i, t := range ts {
+			if t == nil {
+				return list + "[" + strconv.Itoa(i) + "]: nil table"
+			}
+		}
+		return ""
+	}
+	evs := func(list string, bs []events.Buffer) string {
+		for i, b := range bs {
+			if b == nil {
+				return list + "[" + strconv.Itoa(i) + "]: nil event table"
+			}
+		}
+		return ""
+	}
+	for _, d := range []string{
+		cols("Reads", m.Reads), cols("Writes", m.Writes),
+		tables("Creates", m.Creates), tables("Deletes", m.Deletes),
+		evs("Emits", m.Emits), evs("Consumes", m.Consumes),
+	} {
+		if d != "" {
+			return d
+		}
+	}
+	for i, r := range m.Resources {
+		if r.Name == "" {
+			return "Resources[" + strconv.Itoa(i) + "]: empty name"
+		}
+	}
+	return ""
+}
+
+// Equal reports whether m and o declare the same accesses, as sets: the
+// order and repetition of entries do not matter, and a column in Writes
+// equals the same column in Writes of o whatever Reads say about it. A
+// resource declared both read and written counts as written.
+func (m *Manifest) Equal(o *Manifest) bool {
+	return sameSet(m.Writes, o.Writes) && sameSet(m.reads(), o.reads()) &&
+		sameSet(m.Creates, o.Creates) && sameSet(m.Deletes, o.Deletes) &&
+		sameSet(m.Emits, o.Emits) && sameSet(m.Consumes, o.Consumes) &&
+		sameSet(m.resources(), o.resources())
+}
+
+// reads returns the read columns that are not also written.
+func (m *Manifest) reads() []ColumnRef {
+	var out []ColumnRef
+	for _, r := range m.Reads {
+		if !contains(m.Writes, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// resources returns the resources with a write winning over a read.
+func (m *Manifest) resources() []Resource {
+	var out []Resource
+	for _, r := range m.Resources {
+		w := false
+		for _, o := range m.Resources {
+			if o.Name == r.Name && o.Write {
+				w = true
+			}
+		}
+		if !contains(out, Resource{Name: r.Name, Write: w}) {
+			out = append(out, Resource{Name: r.Name, Write: w})
+		}
+	}
+	return out
+}
+
+func contains[T comparable](s []T, v T) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func sameSet[T comparable](a, b []T) bool {
+	for _, x := range a {
+		if !contains(b, x) {
+			return false
+		}
+	}
+	for _, x := range b {
+		if !contains(a, x) {
+			return false
+		}
+	}
+	return true
+}
