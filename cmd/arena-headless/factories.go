@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/tickwork/tickwork/arena"
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/arena/soa"
 )
@@ -13,7 +14,16 @@ import (
 // (package github.com/tickwork/tickwork/arena) enables the runtime's arena.
 // Tests swap in fakes.
 var factories = map[string]func(rules.Config) (rules.Sim, error){
-	"soa": newSoA,
+	"runtime": newRuntime,
+	"soa":     newSoA,
+}
+
+func newRuntime(cfg rules.Config) (rules.Sim, error) {
+	s, err := arena.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // newSoA adapts soa.New to the factory signature.

@@ -1,0 +1,472 @@
+package arena
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/tickwork/tickwork/arena/rules"
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/runtime"
+	"github.com/tickwork/tickwork/systems"
+)
+
+// MinProjectiles is the least capacity of the Projectile table, in rows.
+const MinProjectiles = 32768
+
+// Hit is a HitEvent: Damage points for the unit Target, emitted by Collision
+// and applied by the next frame's ApplyHits (arena rules v1).
+type Hit struct {
+	Target ephemeral.Handle
+	Damage int32
+}
+
+// respawn is a unit created by Respawn, awaiting ResolveRespawns.
+type respawn struct {
+	slot int32
+	unit ephemeral.Handle // provisional until resolved
+}
+
+// workerCounts are one Collision worker's counters, padded to a cache line.
+type workerCounts struct {
+	lost, hits, expired int64
+	_                   [40]byte
+}
+
+// Sim is the arena on the runtime. It implements rules.Sim. Not safe for
+// concurrent use.
+type Sim struct {
+	cfg   rules.Config
+	world *runtime.World
+
+	actors                 *ephemeral.Domain
+	unit, body, proj, tick *ephemeral.Table
+	uSlot, uHealth         *ephemeral.Column[int32]
+	bx, by, bvx, bvy       *ephemeral.Column[float32]
+	px, py, pvx, pvy       *ephemeral.Column[float32]
+	pttl, pdmg             *ephemeral.Column[int32]
+	ptarget                *ephemeral.Column[ephemeral.Handle]
+	clockTick              *ephemeral.Column[int64]
+	clockRow               ephemeral.Handle
+	hits                   *events.Table[Hit]
+	dead                   *events.Table[int32]
+
+	r        *rand.Rand
+	roster   []ephemeral.Handle // slot -> live unit handle (or the dead one until resolved)
+	respawns []respawn
+	deadSort []int32
+	stamp    []uint64           // ApplyHits: frame+1 at which a row was marked dying
+	fired    []shot             // Fire's shots of this tick
+	provs    []ephemeral.Handle // their provisional handles
+	pres     []rules.Slot
+	c        rules.Counters
+	counts   []workerCounts
+
+	// kernels, made once so that running them allocates nothing
+	bodiesKernel, projKernel, collideKernel, presKernel func(w, c int)
+	// per-run state the kernels read
+	collide collideRun
+	times   []rules.SystemTime
+}
+
+type shot struct {
+	x, y, vx, vy float32
+	damage       int32
+	target       ephemeral.Handle
+}
+
+type collideRun struct {
+	body ephemeral.Lease
+	recs systems.WorkerRecorders
+	emit *events.Parallel[Hit]
+	rec  commands.Recorder // serial recorder when Workers == 1
+	ser  systems.Emitter[Hit]
+}
+
+// New builds the arena world for cfg and spawns the set-up units (arena
+// rules v1: spawn(s) for s = 0..N-1). It returns cfg.Validate's error for a
+// bad config, or the runtime's definition or seal error.
+func New(cfg rules.Config) (*Sim, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	workers := max(cfg.Workers, 1)
+	s := &Sim{cfg: cfg, r: rules.NewRand(cfg.Seed)}
+	b := runtime.NewBuilder(
+		runtime.WithPacing(runtime.OneTickPerFrame),
+		runtime.WithFixedStep(float64(rules.DT)),
+		runtime.WithWorkers(workers),
+	)
+	if err := s.declare(b); err != nil {
+		return nil, err
+	}
+	if err := b.Add(s.systems()...); err != nil {
+		return nil, err
+	}
+	w, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	s.world = w
+	s.counts = make([]workerCounts, workers)
+	if err := s.setup(); err != nil {
+		w.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// declare defines the tables, columns and event tables.
+func (s *Sim) declare(b *runtime.Builder) error {
+	n := s.cfg.Units
+	var err error
+	col32 := func(t *ephemeral.Table, name string) *ephemeral.Column[float32] {
+		c, e := runtime.AddColumn[float32](b, t, name)
+		err = firstErr(err, e)
+		return c
+	}
+	coli := func(t *ephemeral.Table, name string) *ephemeral.Column[int32] {
+		c, e := runtime.AddColumn[int32](b, t, name)
+		err = firstErr(err, e)
+		return c
+	}
+	s.actors, err = b.Domain(ephemeral.DomainSpec{Name: "Actors", Capacity: n})
+	if err != nil {
+		return err
+	}
+	s.unit, err = b.Table(ephemeral.TableSpec{Name: "Unit", Domain: s.actors})
+	if err != nil {
+		return err
+	}
+	s.body, err = b.Table(ephemeral.TableSpec{Name: "Body", Domain: s.actors})
+	if err != nil {
+		return err
+	}
+	s.uSlot, s.uHealth = coli(s.unit, "Slot"), coli(s.unit, "Health")
+	s.bx, s.by, s.bvx, s.bvy = col32(s.body, "X"), col32(s.body, "Y"), col32(s.body, "VX"), col32(s.body, "VY")
+	projCap := max(MinProjectiles, s.cfg.Shots*(int(rules.TTL)+1))
+	s.proj, err = b.Table(ephemeral.TableSpec{Name: "Projectile", Capacity: projCap})
+	if err != nil {
+		return err
+	}
+	s.px, s.py, s.pvx, s.pvy = col32(s.proj, "X"), col32(s.proj, "Y"), col32(s.proj, "VX"), col32(s.proj, "VY")
+	s.pttl, s.pdmg = coli(s.proj, "TTL"), coli(s.proj, "Damage")
+	var e error
+	s.ptarget, e = runtime.AddColumn[ephemeral.Handle](b, s.proj, "Target")
+	err = firstErr(err, e)
+	s.tick, e = b.Table(ephemeral.TableSpec{Name: "ArenaClock", Capacity: 1})
+	err = firstErr(err, e)
+	if err != nil {
+		return err
+	}
+	s.clockTick, e = runtime.AddColumn[int64](b, s.tick, "Tick")
+	err = firstErr(err, e)
+	s.hits, e = runtime.AddEvents[Hit](b, events.Spec{Name: "HitEvent", Capacity: projCap, Lifetime: events.NextFrame})
+	err = firstErr(err, e)
+	s.dead, e = runtime.AddEvents[int32](b, events.Spec{Name: "DeadSlot", Capacity: n, Lifetime: events.ThisFrame})
+	return firstErr(err, e)
+}
+
+func firstErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// setup spawns the N set-up units (draws in slot order), the clock row, and
+// the buffers of the Sim.
+func (s *Sim) setup() error {
+	n := s.cfg.Units
+	s.roster = make([]ephemeral.Handle, n)
+	if err := s.unit.InsertN(s.roster); err != nil {
+		return err
+	}
+	for slot, h := range s.roster {
+		if err := s.body.Attach(h); err != nil {
+			return err
+		}
+		x, y, vx, vy := rules.Spawn(s.r)
+		s.uSlot.Set(h, int32(slot))
+		s.uHealth.Set(h, rules.Health)
+		s.bx.Set(h, x)
+		s.by.Set(h, y)
+		s.bvx.Set(h, vx)
+		s.bvy.Set(h, vy)
+	}
+	var err error
+	if s.clockRow, err = s.tick.Insert(); err != nil {
+		return err
+	}
+	s.respawns = make([]respawn, 0, n)
+	s.deadSort = make([]int32, 0, n)
+	s.stamp = make([]uint64, len(s.uHealth.All()))
+	s.fired = make([]shot, 0, s.cfg.Shots)
+	s.provs = make([]ephemeral.Handle, s.cfg.Shots)
+	s.pres = make([]rules.Slot, n)
+	s.times = make([]rules.SystemTime, 0, 16)
+	s.bodiesKernel = s.integrateBodiesChunk
+	s.projKernel = s.integrateProjectilesChunk
+	s.collideKernel = s.collisionChunk
+	s.presKernel = s.presentationChunk
+	s.syncPresentation(0, n)
+	return nil
+}
+
+// Name is "runtime".
+func (s *Sim) Name() string { return "runtime" }
+
+// World is the runtime world the arena runs on (for its frame report).
+func (s *Sim) World() *runtime.World { return s.world }
+
+// Frame runs one frame: exactly one fixed tick (pacing OneTickPerFrame).
+func (s *Sim) Frame() error { return s.world.Frame(float64(rules.DT)) }
+
+// Frames is the number of frames run.
+func (s *Sim) Frames() int64 { return int64(s.world.Frames()) }
+
+// Counters returns the counters after the last frame; LiveProjectiles is
+// the Projectile table's live row count.
+func (s *Sim) Counters() rules.Counters {
+	c := s.c
+	c.LiveProjectiles = int64(s.proj.Len())
+	return c
+}
+
+// Presentation is the slot-indexed buffer of the last PresentationSync.
+func (s *Sim) Presentation() []rules.Slot { return s.pres }
+
+// Projectiles appends x, y of every live projectile to dst.
+func (s *Sim) Projectiles(dst []float32) []float32 {
+	for c := range s.proj.Chunks() {
+		xs, ys := s.px.Span(c), s.py.Span(c)
+		ephemeral.EachRun(s.proj.Enabled(c), func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				dst = append(dst, xs[r], ys[r])
+			}
+		})
+	}
+	return dst
+}
+
+// ProjectileChecksum is the wrapping sum of every live projectile's hash
+// (arena rules v1, "Counters and the digest").
+func (s *Sim) ProjectileChecksum() uint64 {
+	var sum uint64
+	for c := range s.proj.Chunks() {
+		xs, ys, ttl, dmg := s.px.Span(c), s.py.Span(c), s.pttl.Span(c), s.pdmg.Span(c)
+		ephemeral.EachRun(s.proj.Enabled(c), func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				sum += rules.ProjectileHash(xs[r], ys[r], ttl[r], dmg[r])
+			}
+		})
+	}
+	return sum
+}
+
+// SystemTimes appends each system's wall time in the last frame, in sealed order.
+func (s *Sim) SystemTimes(dst []rules.SystemTime) []rules.SystemTime {
+	for _, sr := range s.world.Report().Systems {
+		dst = append(dst, rules.SystemTime{Name: sr.Name, Nanos: int64(sr.Total)})
+	}
+	return dst
+}
+
+// Close stops the world's kernel workers.
+func (s *Sim) Close() error { return s.world.Close() }
+
+var _ rules.Sim = (*Sim)(nil)
+
+// ---- systems ----
+
+func (s *Sim) systems() []systems.System {
+	col := systems.Col[float32]
+	coli := systems.Col[int32]
+	res := func(name string, write bool) systems.Resource { return systems.Resource{Name: name, Write: write} }
+	return []systems.System{
+		{Name: "ResolveRespawns", Phase: systems.FrameStart,
+			Manifest: systems.Manifest{Resources: []systems.Resource{res("roster", true), res("respawns", true)}},
+			Run:      s.resolveRespawns},
+		{Name: "ApplyHits", Phase: systems.FrameStart, After: []string{"ResolveRespawns"},
+			Manifest: systems.Manifest{
+				Reads: []systems.ColumnRef{coli(s.uSlot)}, Writes: []systems.ColumnRef{coli(s.uHealth)},
+				Deletes: []*ephemeral.Table{s.unit}, Consumes: []events.Buffer{s.hits}, Emits: []events.Buffer{s.dead},
+				Resources: []systems.Resource{res("counters", true)}},
+			Run: s.applyHits},
+		{Name: "Fire", Phase: systems.FixedUpdate,
+			Manifest: systems.Manifest{
+				Reads:     []systems.ColumnRef{col(s.bx), col(s.by)},
+				Writes:    []systems.ColumnRef{col(s.px), col(s.py), col(s.pvx), col(s.pvy), coli(s.pttl), coli(s.pdmg), systems.Col(s.ptarget)},
+				Creates:   []*ephemeral.Table{s.proj},
+				Resources: []systems.Resource{res("rng", true), res("roster", false), res("counters", true)}},
+			Run: s.fire},
+		{Name: "Collision", Phase: systems.FixedUpdate, After: []string{"Fire"}, Before: []string{"IntegrateBodies", "IntegrateProjectiles"},
+			Manifest: systems.Manifest{
+				Reads:   []systems.ColumnRef{col(s.px), col(s.py), coli(s.pttl), coli(s.pdmg), systems.Col(s.ptarget), col(s.bx), col(s.by)},
+				Deletes: []*ephemeral.Table{s.proj}, Emits: []events.Buffer{s.hits},
+				Resources: []systems.Resource{res("counters", true)}},
+			Run: s.collision},
+		{Name: "IntegrateBodies", Phase: systems.FixedUpdate,
+			Manifest: systems.Manifest{Writes: []systems.ColumnRef{col(s.bx), col(s.by), col(s.bvx), col(s.bvy)}},
+			Run:      s.integrateBodies},
+		{Name: "IntegrateProjectiles", Phase: systems.FixedUpdate,
+			Manifest: systems.Manifest{
+				Reads:  []systems.ColumnRef{col(s.pvx), col(s.pvy)},
+				Writes: []systems.ColumnRef{col(s.px), col(s.py), coli(s.pttl)}},
+			Run: s.integrateProjectiles},
+		{Name: "Clock", Phase: systems.Update,
+			Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(s.clockTick)}},
+			Run:      s.clock},
+		{Name: "PresentationSync", Phase: systems.LateUpdate,
+			Manifest: systems.Manifest{
+				Reads:     []systems.ColumnRef{col(s.bx), col(s.by), coli(s.uHealth)},
+				Resources: []systems.Resource{res("roster", false), res("presentation", true)}},
+			Run: s.presentationSync},
+		{Name: "Respawn", Phase: systems.FrameEnd,
+			Manifest: systems.Manifest{
+				Writes:  []systems.ColumnRef{coli(s.uSlot), coli(s.uHealth), col(s.bx), col(s.by), col(s.bvx), col(s.bvy)},
+				Creates: []*ephemeral.Table{s.unit, s.body}, Consumes: []events.Buffer{s.dead},
+				Resources: []systems.Resource{res("rng", true), res("respawns", true)}},
+			Run: s.respawn},
+	}
+}
+
+// resolveRespawns: the units created by the previous frame's Respawn become
+// the live units of their slots.
+func (s *Sim) resolveRespawns(ctx *systems.Context) error {
+	for _, p := range s.respawns {
+		h, ok := ctx.Resolve(p.unit)
+		if !ok {
+			return errUnresolved
+		}
+		s.roster[p.slot] = h
+	}
+	s.respawns = s.respawns[:0]
+	return nil
+}
+
+// applyHits subtracts every hit of the previous frame from its target; a unit
+// whose health is then <= 0 dies once: deleted (Unit and Body), its slot
+// emitted as a DeadSlot.
+func (s *Sim) applyHits(ctx *systems.Context) error {
+	hits, err := systems.Reader(ctx, s.hits)
+	if err != nil {
+		return err
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	units, err := ctx.Lease(s.unit)
+	if err != nil {
+		return err
+	}
+	health, err := systems.Write(ctx, s.uHealth)
+	if err != nil {
+		return err
+	}
+	slots, err := systems.Read(ctx, s.uSlot)
+	if err != nil {
+		return err
+	}
+	rec, err := ctx.Recorder(s.unit)
+	if err != nil {
+		return err
+	}
+	dead, err := systems.NewEmitter(ctx, s.dead)
+	if err != nil {
+		return err
+	}
+	for _, h := range hits {
+		if row, ok := units.Row(h.Target); ok {
+			health[row] -= h.Damage
+		}
+	}
+	mark := ctx.Frame() + 1
+	for _, h := range hits {
+		row, ok := units.Row(h.Target)
+		if !ok || health[row] > 0 || s.stamp[row] == mark {
+			continue
+		}
+		s.stamp[row] = mark
+		rec.Delete(h.Target)
+		if err := dead.Emit(slots[row]); err != nil {
+			return err
+		}
+		s.c.Deaths++
+	}
+	return nil
+}
+
+// fire draws S shots (always all three draws) and records a projectile for
+// each that fires; the projectiles exist from the end of this tick.
+func (s *Sim) fire(ctx *systems.Context) error {
+	bodies, err := ctx.Lease(s.body)
+	if err != nil {
+		return err
+	}
+	xs, err := systems.Read(ctx, s.bx)
+	if err != nil {
+		return err
+	}
+	ys, err := systems.Read(ctx, s.by)
+	if err != nil {
+		return err
+	}
+	r, n := s.r, s.cfg.Units
+	fired := s.fired[:0]
+	for range s.cfg.Shots {
+		shooter := r.IntN(n)
+		target := r.IntN(n)
+		damage := 1 + r.IntN(3)
+		if shooter == target {
+			continue
+		}
+		th := s.roster[target]
+		si, ok1 := bodies.Row(s.roster[shooter])
+		ti, ok2 := bodies.Row(th)
+		if !ok1 || !ok2 {
+			continue
+		}
+		sx, sy := xs[si], ys[si]
+		dx := xs[ti] - sx
+		dy := ys[ti] - sy
+		d2 := float32(dx*dx) + float32(dy*dy)
+		if d2 == 0 {
+			continue
+		}
+		d := float32(math.Sqrt(float64(d2)))
+		fired = append(fired, shot{x: sx, y: sy, vx: dx / d * rules.Speed, vy: dy / d * rules.Speed, damage: int32(damage), target: th})
+	}
+	s.fired = fired
+	s.c.ShotsFired += int64(len(fired))
+	if len(fired) == 0 {
+		return nil
+	}
+	rec, err := ctx.Recorder(s.proj)
+	if err != nil {
+		return err
+	}
+	// Creates first, so playback inserts them as one bulk insert; then the
+	// initial values, column by column.
+	provs := s.provs[:len(fired)]
+	for i := range provs {
+		provs[i] = rec.Create()
+	}
+	setX, setY := commands.NewSetter(rec, s.px), commands.NewSetter(rec, s.py)
+	setVX, setVY := commands.NewSetter(rec, s.pvx), commands.NewSetter(rec, s.pvy)
+	setTTL, setDmg := commands.NewSetter(rec, s.pttl), commands.NewSetter(rec, s.pdmg)
+	setTarget := commands.NewSetter(rec, s.ptarget)
+	for i := range fired {
+		f := &fired[i]
+		h := provs[i]
+		setX.Set(h, f.x)
+		setY.Set(h, f.y)
+		setVX.Set(h, f.vx)
+		setVY.Set(h, f.vy)
+		setTTL.Set(h, rules.TTL)
+		setDmg.Set(h, f.damage)
+		setTarget.Set(h, f.target)
+	}
+	return nil
+}

@@ -1,0 +1,44 @@
+// Package arena is the reference workload on the Tickwork runtime: N units
+// that move, fire projectiles at each other, get hit, die and respawn every
+// tick, following arena rules v1 (../shared/arena-spec.md) to the letter, so
+// that it ends in the same digest as the hand-written baseline in
+// package arena/soa.
+//
+// # Data
+//
+//   - Domain Actors (capacity N): table Unit (Slot, Health int32) and table
+//     Body (X, Y, VX, VY float32); a unit's Unit and Body rows are one entity.
+//   - Table Projectile (capacity max(32768, S*(TTL+1)) rows): X, Y, VX, VY
+//     float32, TTL and Damage int32, Target (the target unit's
+//     ephemeral.Handle, so a projectile whose target died is lost even when
+//     the slot's new unit reuses the row).
+//   - Table ArenaClock: one row, Tick int64.
+//   - Event tables HitEvent (next frame: Collision emits, the next frame's
+//     ApplyHits reads) and DeadSlot (this frame: ApplyHits emits, Respawn reads).
+//   - Resources held by the Sim: the roster (slot -> unit handle), the random
+//     stream, the respawns awaiting resolution, the presentation buffer and
+//     the counters.
+//
+// # Systems
+//
+// FrameStart: ResolveRespawns, then ApplyHits. FixedUpdate: Fire, Collision
+// (after Fire, before both integrations), IntegrateBodies,
+// IntegrateProjectiles. Update: Clock. LateUpdate: PresentationSync.
+// FrameEnd: Respawn, through command buffers whose provisional handles
+// ResolveRespawns resolves in the next frame.
+//
+// Structural changes go through command buffers: Fire's new projectiles are
+// played back after the fixed tick, so Collision and IntegrateProjectiles
+// never see a projectile in the tick it was fired, as the rules require.
+//
+// # Workers
+//
+// With Config.Workers > 1, IntegrateBodies, IntegrateProjectiles, Collision
+// and PresentationSync run as parallel kernels. Collision records its deletes
+// and emits its hits into per-worker segments keyed by chunk, so the digest
+// does not depend on the worker count.
+//
+// # Allocation
+//
+// Every buffer is made in New; a frame allocates nothing in steady state.
+package arena

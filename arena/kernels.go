@@ -1,0 +1,216 @@
+package arena
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/tickwork/tickwork/arena/rules"
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/systems"
+)
+
+// errUnresolved: a respawned unit's provisional handle did not resolve; the
+// runtime's boundary rules guarantee it does, so this is a bug.
+var errUnresolved = errors.New("arena: a respawned unit's provisional handle did not resolve at the next FrameStart")
+
+// collision checks every projectile that existed at the start of the tick:
+// lost (target dead), hit (within R2: HitEvent), expired (ttl <= 0) — first
+// matching arm wins; each outcome deletes the projectile.
+func (s *Sim) collision(ctx *systems.Context) error {
+	run := &s.collide
+	var err error
+	if run.body, err = ctx.Lease(s.body); err != nil {
+		return err
+	}
+	for i := range s.counts {
+		s.counts[i] = workerCounts{}
+	}
+	if ctx.Workers() > 1 {
+		if run.recs, err = ctx.WorkerRecorders(s.proj); err != nil {
+			return err
+		}
+		if run.emit, err = systems.ParallelEmitter(ctx, s.hits); err != nil {
+			return err
+		}
+	} else {
+		if run.rec, err = ctx.Recorder(s.proj); err != nil {
+			return err
+		}
+		if run.ser, err = systems.NewEmitter(ctx, s.hits); err != nil {
+			return err
+		}
+		run.emit = nil
+	}
+	ctx.RunKernel(s.proj.Chunks(), s.collideKernel)
+	for i := range s.counts {
+		s.c.Lost += s.counts[i].lost
+		s.c.Hits += s.counts[i].hits
+		s.c.Expired += s.counts[i].expired
+	}
+	return nil
+}
+
+func (s *Sim) collisionChunk(w, c int) {
+	if s.proj.ChunkLen(c) == 0 {
+		return
+	}
+	run := &s.collide
+	rec := run.rec
+	par := run.emit != nil
+	if par {
+		rec = run.recs.Chunk(w, c)
+		run.emit.Worker(w).Begin(c)
+	}
+	px, py, ttl, dmg, tgt := s.px.Span(c), s.py.Span(c), s.pttl.Span(c), s.pdmg.Span(c), s.ptarget.Span(c)
+	bx, by := s.bx.All(), s.by.All()
+	body := run.body
+	cnt := &s.counts[w]
+	base := c * s.proj.ChunkRows()
+	ephemeral.EachRun(s.proj.Enabled(c), func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			t := tgt[r]
+			bi, ok := body.Row(t)
+			switch {
+			case !ok:
+				cnt.lost++
+			case float32((bx[bi]-px[r])*(bx[bi]-px[r]))+float32((by[bi]-py[r])*(by[bi]-py[r])) <= rules.R2:
+				hit := Hit{Target: t, Damage: dmg[r]}
+				if par {
+					_ = run.emit.Worker(w).Emit(hit) // overflow is counted by the table
+				} else {
+					_ = run.ser.Emit(hit)
+				}
+				cnt.hits++
+			case ttl[r] <= 0:
+				cnt.expired++
+			default:
+				continue
+			}
+			h, _ := s.proj.HandleAt(base + r)
+			rec.Delete(h)
+		}
+	})
+}
+
+// integrateBodies moves every live unit by its velocity over DT and bounces
+// it off the arena's walls.
+func (s *Sim) integrateBodies(ctx *systems.Context) error {
+	ctx.RunKernel(s.body.Chunks(), s.bodiesKernel)
+	return nil
+}
+
+func (s *Sim) integrateBodiesChunk(_, c int) {
+	x, y, vx, vy := s.bx.Span(c), s.by.Span(c), s.bvx.Span(c), s.bvy.Span(c)
+	ephemeral.EachRun(s.body.Enabled(c), func(lo, hi int) {
+		x, y, vx, vy := x[lo:hi], y[lo:hi], vx[lo:hi], vy[lo:hi]
+		bounce(x, vx)
+		bounce(y, vy)
+	})
+}
+
+// bounce advances one axis: p += v*DT, then reflects off 0 and W.
+func bounce(p, v []float32) {
+	v = v[:len(p)]
+	const w2 = 2 * rules.W
+	for i := range p {
+		q := p[i] + v[i]*rules.DT
+		if q < 0 {
+			q = -q
+			v[i] = -v[i]
+		} else if q > rules.W {
+			q = w2 - q
+			v[i] = -v[i]
+		}
+		p[i] = q
+	}
+}
+
+// integrateProjectiles moves every projectile and ages it by one tick.
+func (s *Sim) integrateProjectiles(ctx *systems.Context) error {
+	ctx.RunKernel(s.proj.Chunks(), s.projKernel)
+	return nil
+}
+
+func (s *Sim) integrateProjectilesChunk(_, c int) {
+	if s.proj.ChunkLen(c) == 0 {
+		return
+	}
+	x, y, vx, vy, ttl := s.px.Span(c), s.py.Span(c), s.pvx.Span(c), s.pvy.Span(c), s.pttl.Span(c)
+	ephemeral.EachRun(s.proj.Enabled(c), func(lo, hi int) {
+		x, y, vx, vy, ttl := x[lo:hi], y[lo:hi], vx[lo:hi:hi], vy[lo:hi:hi], ttl[lo:hi:hi]
+		for i := range x {
+			x[i] += vx[i] * rules.DT
+			y[i] += vy[i] * rules.DT
+			ttl[i]--
+		}
+	})
+}
+
+// clock advances the arena clock by one tick.
+func (s *Sim) clock(ctx *systems.Context) error {
+	ticks, err := systems.Write(ctx, s.clockTick)
+	if err != nil {
+		return err
+	}
+	ticks[s.clockRow.Index()]++
+	return nil
+}
+
+// presentationSync writes the slot-indexed presentation buffer.
+func (s *Sim) presentationSync(ctx *systems.Context) error {
+	ctx.RunKernel(ctx.Workers(), s.presKernel)
+	return nil
+}
+
+func (s *Sim) presentationChunk(w, _ int) {
+	n := len(s.pres)
+	workers := s.world.Workers()
+	s.syncPresentation(n*w/workers, n*(w+1)/workers)
+}
+
+func (s *Sim) syncPresentation(lo, hi int) {
+	units := s.body.Lease()
+	x, y, health := s.bx.All(), s.by.All(), s.uHealth.All()
+	pres, roster := s.pres[lo:hi], s.roster[lo:hi]
+	for i, h := range roster {
+		if row, ok := units.Row(h); ok {
+			pres[i] = rules.Slot{X: x[row], Y: y[row], Health: health[row], Alive: 1}
+		} else {
+			pres[i] = rules.Slot{}
+		}
+	}
+}
+
+// respawn spawns a new unit for every slot that died this frame, in
+// ascending slot order; they exist from the next frame.
+func (s *Sim) respawn(ctx *systems.Context) error {
+	dead, err := systems.Reader(ctx, s.dead)
+	if err != nil || len(dead) == 0 {
+		return err
+	}
+	slots := append(s.deadSort[:0], dead...)
+	slices.Sort(slots)
+	units, err := ctx.Recorder(s.unit)
+	if err != nil {
+		return err
+	}
+	bodies, err := ctx.Recorder(s.body)
+	if err != nil {
+		return err
+	}
+	for _, slot := range slots {
+		x, y, vx, vy := rules.Spawn(s.r)
+		h := units.Create()
+		bodies.Attach(h)
+		commands.Set(units, s.uSlot, h, slot)
+		commands.Set(units, s.uHealth, h, rules.Health)
+		commands.Set(bodies, s.bx, h, x)
+		commands.Set(bodies, s.by, h, y)
+		commands.Set(bodies, s.bvx, h, vx)
+		commands.Set(bodies, s.bvy, h, vy)
+		s.respawns = append(s.respawns, respawn{slot: slot, unit: h})
+	}
+	s.deadSort = slots
+	return nil
+}
