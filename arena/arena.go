@@ -265,9 +265,19 @@ func (s *Sim) ProjectileChecksum() uint64 {
 	return sum
 }
 
-// SystemTimes appends each system's wall time in the last frame, in sealed order.
+// SystemTimes appends each system's wall time in the last frame, in sealed
+// order (zero before the first frame).
 func (s *Sim) SystemTimes(dst []rules.SystemTime) []rules.SystemTime {
-	for _, sr := range s.world.Report().Systems {
+	r := s.world.Report()
+	if r == nil {
+		for p := systems.Phase(0); p < systems.NumPhases; p++ {
+			for _, name := range s.world.Order(p) {
+				dst = append(dst, rules.SystemTime{Name: name})
+			}
+		}
+		return dst
+	}
+	for _, sr := range r.Systems {
 		dst = append(dst, rules.SystemTime{Name: sr.Name, Nanos: int64(sr.Total)})
 	}
 	return dst

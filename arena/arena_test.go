@@ -1,0 +1,163 @@
+package arena_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork/arena"
+	"github.com/tickwork/tickwork/arena/rules"
+	"github.com/tickwork/tickwork/arena/soa"
+)
+
+// run runs sim for frames frames and returns its digest and counters.
+func run(t testing.TB, sim rules.Sim, frames int) (uint64, rules.Counters) {
+	t.Helper()
+	for range frames {
+		require.NoError(t, sim.Frame())
+	}
+	c := sim.Counters()
+	return rules.Digest(sim.Presentation(), sim.Frames(), c, sim.ProjectileChecksum()), c
+}
+
+func TestSameDigestAsBaseline(t *testing.T) {
+	cases := []struct {
+		name   string
+		cfg    rules.Config
+		frames int
+	}{
+		{"1000x200", rules.Config{Units: 1000, Shots: 64, Seed: 42}, 200},
+		{"1000x200-256shots", rules.Config{Units: 1000, Shots: 256, Seed: 7}, 200},
+		{"10000x100", rules.Config{Units: 10000, Shots: 256, Seed: 42}, 100},
+		{"200x300-dense", rules.Config{Units: 200, Shots: 128, Seed: 3}, 300},
+		{"2-units", rules.Config{Units: 2, Shots: 8, Seed: 1}, 50},
+		{"no-shots", rules.Config{Units: 500, Shots: 0, Seed: 9}, 20},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			base, err := soa.New(tc.cfg)
+			require.NoError(t, err)
+			want, wantC := run(t, base, tc.frames)
+			for _, workers := range []int{1, 2, 4} {
+				cfg := tc.cfg
+				cfg.Workers = workers
+				sim, err := arena.New(cfg)
+				require.NoError(t, err)
+				got, gotC := run(t, sim, tc.frames)
+				require.NoError(t, sim.Close())
+				assert.Equal(t, wantC, gotC, "workers %d: counters", workers)
+				assert.Equal(t, rules.FormatDigest(want), rules.FormatDigest(got), "workers %d: digest", workers)
+				assert.Equal(t, gotC.ShotsFired, gotC.Hits+gotC.Lost+gotC.Expired+gotC.LiveProjectiles, "counter invariant")
+			}
+		})
+	}
+}
+
+// TestGolden pins the runtime arena's digest for a small configuration; the
+// value is the baseline's (arena/soa TestGolden) and must never change
+// unless the rules do.
+func TestGolden(t *testing.T) {
+	sim, err := arena.New(rules.Config{Units: 1000, Shots: 64, Seed: 42})
+	require.NoError(t, err)
+	defer sim.Close()
+	d, c := run(t, sim, 200)
+	assert.Equal(t, "fe9494823c44d61e", rules.FormatDigest(d))
+	assert.Equal(t, rules.Counters{ShotsFired: 12788, Hits: 104, Deaths: 35, Lost: 198, Expired: 6387, LiveProjectiles: 6099}, c)
+}
+
+func TestEveryOutcomeHappens(t *testing.T) {
+	sim, err := arena.New(rules.Config{Units: 1000, Shots: 64, Seed: 42})
+	require.NoError(t, err)
+	defer sim.Close()
+	_, c := run(t, sim, 200)
+	// Units killed in a frame show as dead in that frame's presentation
+	// (Respawn brings them back from the next frame on); all others alive.
+	checked := 0
+	for range 300 {
+		before := sim.Counters().Deaths
+		require.NoError(t, sim.Frame())
+		died := sim.Counters().Deaths - before
+		alive := 0
+		for _, s := range sim.Presentation() {
+			alive += int(s.Alive)
+		}
+		assert.Equal(t, 1000-int(died), alive)
+		if died > 0 {
+			checked++
+		}
+	}
+	assert.Positive(t, checked, "some frame had deaths")
+	c = sim.Counters()
+	assert.Positive(t, c.Hits)
+	assert.Positive(t, c.Deaths)
+	assert.Positive(t, c.Lost)
+	assert.Positive(t, c.Expired)
+	assert.Positive(t, c.LiveProjectiles)
+	got := sim.Projectiles(nil)
+	assert.Len(t, got, 2*int(c.LiveProjectiles))
+}
+
+func TestFrameAllocatesNothing(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		sim, err := arena.New(rules.Config{Units: 5000, Shots: 256, Seed: 42, Workers: workers})
+		require.NoError(t, err)
+		run(t, sim, 150) // warm-up: projectiles reach their steady count, buffers their size
+		var times []rules.SystemTime
+		allocs := testing.AllocsPerRun(100, func() {
+			if err := sim.Frame(); err != nil {
+				t.Fatal(err)
+			}
+			times = sim.SystemTimes(times[:0])
+		})
+		assert.Zero(t, allocs, "workers %d", workers)
+		assert.Len(t, times, 9)
+		require.NoError(t, sim.Close())
+	}
+}
+
+func TestSystemOrder(t *testing.T) {
+	sim, err := arena.New(rules.Config{Units: 10, Shots: 1, Seed: 1})
+	require.NoError(t, err)
+	defer sim.Close()
+	names := []string{}
+	for _, st := range sim.SystemTimes(nil) {
+		names = append(names, st.Name)
+	}
+	assert.Equal(t, []string{"ResolveRespawns", "ApplyHits", "Fire", "Collision", "IntegrateBodies",
+		"IntegrateProjectiles", "Clock", "PresentationSync", "Respawn"}, names)
+}
+
+func TestBadConfig(t *testing.T) {
+	for _, cfg := range []rules.Config{{Units: 0}, {Units: 10, Shots: -1}, {Units: 10, Workers: -2}} {
+		_, err := arena.New(cfg)
+		assert.True(t, errors.Is(err, rules.ErrBadConfig), "%+v: %v", cfg, err)
+	}
+}
+
+// BenchmarkFrame compares one arena frame on the runtime against the
+// hand-written baseline, at 100 000 units after the default warm-up.
+func BenchmarkFrame(b *testing.B) {
+	cfg := rules.DefaultConfig()
+	for _, impl := range []struct {
+		name string
+		new  func(rules.Config) (rules.Sim, error)
+	}{
+		{"tickwork", func(c rules.Config) (rules.Sim, error) { return arena.New(c) }},
+		{"soa", func(c rules.Config) (rules.Sim, error) { return soa.New(c) }},
+	} {
+		b.Run(impl.name, func(b *testing.B) {
+			sim, err := impl.new(cfg)
+			require.NoError(b, err)
+			defer sim.Close()
+			run(b, sim, rules.DefaultWarmup)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := sim.Frame(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
