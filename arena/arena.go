@@ -467,16 +467,27 @@ func (s *Sim) fire(ctx *systems.Context) error {
 	setVX, setVY := commands.NewSetter(rec, s.pvx), commands.NewSetter(rec, s.pvy)
 	setTTL, setDmg := commands.NewSetter(rec, s.pttl), commands.NewSetter(rec, s.pdmg)
 	setTarget := commands.NewSetter(rec, s.ptarget)
+	// Column by column: each run of sets hits one column.
 	for i := range fired {
-		f := &fired[i]
-		h := provs[i]
-		setX.Set(h, f.x)
-		setY.Set(h, f.y)
-		setVX.Set(h, f.vx)
-		setVY.Set(h, f.vy)
-		setTTL.Set(h, rules.TTL)
-		setDmg.Set(h, f.damage)
-		setTarget.Set(h, f.target)
+		setX.Set(provs[i], fired[i].x)
+	}
+	for i := range fired {
+		setY.Set(provs[i], fired[i].y)
+	}
+	for i := range fired {
+		setVX.Set(provs[i], fired[i].vx)
+	}
+	for i := range fired {
+		setVY.Set(provs[i], fired[i].vy)
+	}
+	for i := range fired {
+		setTTL.Set(provs[i], rules.TTL)
+	}
+	for i := range fired {
+		setDmg.Set(provs[i], fired[i].damage)
+	}
+	for i := range fired {
+		setTarget.Set(provs[i], fired[i].target)
 	}
 	return nil
 }

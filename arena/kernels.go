@@ -103,26 +103,34 @@ func (s *Sim) integrateBodies(ctx *systems.Context) error {
 func (s *Sim) integrateBodiesChunk(_, c int) {
 	x, y, vx, vy := s.bx.Span(c), s.by.Span(c), s.bvx.Span(c), s.bvy.Span(c)
 	ephemeral.EachRun(s.body.Enabled(c), func(lo, hi int) {
-		x, y, vx, vy := x[lo:hi], y[lo:hi], vx[lo:hi], vy[lo:hi]
-		bounce(x, vx)
-		bounce(y, vy)
+		integrate(x[lo:hi], y[lo:hi], vx[lo:hi], vy[lo:hi])
 	})
 }
 
-// bounce advances one axis: p += v*DT, then reflects off 0 and W.
-func bounce(p, v []float32) {
-	v = v[:len(p)]
+// integrate advances a run of units: p += v*DT, then per axis a reflection
+// off 0 and W that also turns the velocity (arena rules v1, IntegrateBodies).
+func integrate(x, y, vx, vy []float32) {
+	y, vx, vy = y[:len(x)], vx[:len(x)], vy[:len(x)]
 	const w2 = 2 * rules.W
-	for i := range p {
-		q := p[i] + v[i]*rules.DT
-		if q < 0 {
-			q = -q
-			v[i] = -v[i]
-		} else if q > rules.W {
-			q = w2 - q
-			v[i] = -v[i]
+	for i := range x {
+		px := x[i] + vx[i]*rules.DT
+		if px < 0 {
+			px = -px
+			vx[i] = -vx[i]
+		} else if px > rules.W {
+			px = w2 - px
+			vx[i] = -vx[i]
 		}
-		p[i] = q
+		x[i] = px
+		py := y[i] + vy[i]*rules.DT
+		if py < 0 {
+			py = -py
+			vy[i] = -vy[i]
+		} else if py > rules.W {
+			py = w2 - py
+			vy[i] = -vy[i]
+		}
+		y[i] = py
 	}
 }
 
@@ -174,11 +182,14 @@ func (s *Sim) syncPresentation(lo, hi int) {
 	x, y, health := s.bx.All(), s.by.All(), s.uHealth.All()
 	pres, roster := s.pres[lo:hi], s.roster[lo:hi]
 	for i, h := range roster {
-		if row, ok := units.Row(h); ok {
-			pres[i] = rules.Slot{X: x[row], Y: y[row], Health: health[row], Alive: 1}
-		} else {
-			pres[i] = rules.Slot{}
+		// Branch-free: a dead slot reads row 0's values, which the rules
+		// leave meaningless when Alive is 0.
+		row, ok := units.Row(h)
+		var alive uint8
+		if ok {
+			alive = 1
 		}
+		pres[i] = rules.Slot{X: x[row], Y: y[row], Health: health[row], Alive: alive}
 	}
 }
 
