@@ -147,7 +147,8 @@ func (b *Buffer) tabIndex(t *ephemeral.Table) uint32 {
 }
 
 // Recorder records commands for one table into its Buffer. It is a small
-// value (copy it freely) and stays valid for the buffer's lifetime. It does
+// value (copy it freely) and stays valid for the buffer's lifetime; the zero
+// Recorder is not usable (get one from Buffer.Recorder). It does
 // no authorization check: the scheduler hands out Recorders only for the
 // tables a system may change.
 //

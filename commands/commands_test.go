@@ -3,6 +3,7 @@ package commands_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -631,4 +632,50 @@ func TestResolveConcurrently(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestMergeOrder: PlayMerged orders segments by key whatever the order they
+// were begun in (equal keys: buffer order, then record order; records
+// before any Begin have key 0; an empty segment is replaced by the next
+// Begin), while PlayAll plays record order and ignores keys.
+func TestMergeOrder(t *testing.T) {
+	record := func(w world) []*commands.Buffer {
+		b0, b1 := commands.NewBuffer(0, 0), commands.NewBuffer(1, 0)
+		r0, r1 := b0.Recorder(w.units), b1.Recorder(w.units)
+		mk := func(r commands.Recorder, v int64) { commands.Set(r, w.value, r.Create(), v) }
+		mk(r1, 10) // b1, key 0, no Begin
+		b0.Begin(5)
+		mk(r0, 50)
+		b0.Begin(2)
+		mk(r0, 20)
+		mk(r0, 21)
+		b1.Begin(9) // empty: replaced below
+		b1.Begin(2)
+		mk(r1, 22)
+		b0.Begin(0)
+		mk(r0, 0)
+		if b0.ID() != 0 || b1.ID() != 1 || r1.Buffer() != b1 || r1.Table() != w.units {
+			t.Fatal("ID, Buffer or Table accessor wrong")
+		}
+		return []*commands.Buffer{b0, b1}
+	}
+	values := func(w world) []int64 {
+		var vs []int64
+		for row := 0; row < w.units.Len(); row++ {
+			h, _ := w.units.HandleAt(row)
+			v, _ := w.value.Get(h)
+			vs = append(vs, v)
+		}
+		return vs
+	}
+	merged := newWorld(t, 16, 64)
+	commands.NewPlayback().PlayMerged(record(merged))
+	if got, want := values(merged), []int64{0, 10, 20, 21, 22, 50}; !slices.Equal(got, want) {
+		t.Errorf("PlayMerged rows = %v, want %v", got, want)
+	}
+	serial := newWorld(t, 16, 64)
+	commands.NewPlayback().PlayAll(record(serial))
+	if got, want := values(serial), []int64{50, 20, 21, 0, 10, 22}; !slices.Equal(got, want) {
+		t.Errorf("PlayAll rows = %v, want %v", got, want)
+	}
 }
