@@ -9,20 +9,6 @@ import (
 	"github.com/tickwork/tickwork/ephemeral"
 )
 
-// sumLive sums column x over the live rows of t, chunk by chunk.
-func sumLive(t *ephemeral.Table, x *ephemeral.Column[float32]) float32 {
-	var sum float32
-	for c := 0; c < t.Chunks(); c++ {
-		xs := x.Span(c)
-		ephemeral.EachRun(t.Enabled(c), func(lo, hi int) {
-			for _, v := range xs[lo:hi] {
-				sum += v
-			}
-		})
-	}
-	return sum
-}
-
 func TestZeroAllocs(t *testing.T) {
 	dom, err := ephemeral.NewDomain(ephemeral.DomainSpec{Name: "d", Capacity: 10_000, ChunkRows: 1024})
 	require.NoError(t, err)

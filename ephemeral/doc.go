@@ -35,7 +35,9 @@
 //
 // New entities take the lowest free slot. The same history of inserts and
 // deletes therefore gives the same handles and layout, and live rows stay
-// packed into the first chunks.
+// packed into the first chunks. Finding that slot takes a few steps whatever
+// the capacity and history: free slots are kept in a bitmap with a summary
+// level per factor of 64.
 //
 // # Leases
 //

@@ -46,42 +46,23 @@ func BenchmarkProbeDesign(b *testing.B) {
 		}
 		b.Run(size.name+"/direct", func(b *testing.B) {
 			b.ReportAllocs()
-			var sum float32
 			for b.Loop() {
-				lease, all := f.table.Lease(), f.col.All()
-				for _, h := range probes {
-					if row, ok := lease.Row(h); ok {
-						sum += all[row].X
-					}
-				}
+				sinkF += lookupLease(f.table, f.col, probes)
 			}
-			sinkF = sum
 			reportPerRow(b, len(probes))
 		})
 		b.Run(size.name+"/page", func(b *testing.B) {
 			b.ReportAllocs()
-			var sum float32
 			for b.Loop() {
-				for _, h := range probes {
-					if row, ok := f.page.row(h); ok {
-						sum += f.page.data[row].X
-					}
-				}
+				sinkF += f.page.lookup(probes)
 			}
-			sinkF = sum
 			reportPerRow(b, len(probes))
 		})
 		b.Run(size.name+"/dense", func(b *testing.B) {
 			b.ReportAllocs()
-			var sum float32
 			for b.Loop() {
-				for _, h := range probes {
-					if row, ok := f.dense.row(h); ok {
-						sum += f.dense.data[row].X
-					}
-				}
+				sinkF += f.dense.lookup(probes)
 			}
-			sinkF = sum
 			reportPerRow(b, len(probes))
 		})
 	}
@@ -91,35 +72,16 @@ func BenchmarkProbeDesign(b *testing.B) {
 	f := newProbeFixture(b, 65_536, lookupRows)
 	b.Run("iterate/direct", func(b *testing.B) {
 		b.ReportAllocs()
-		var total float32
 		for b.Loop() {
-			var sum float32
-			for c := 0; c < f.table.Chunks(); c++ {
-				span := f.col.Span(c)
-				ephemeral.EachRun(f.table.Enabled(c), func(lo, hi int) {
-					var s float32
-					for i := range span[lo:hi] {
-						s += span[lo+i].X
-					}
-					sum += s
-				})
-			}
-			total += sum
+			sinkF += sumLiveX(f.table, f.col)
 		}
-		sinkF = total
 		reportPerRow(b, lookupRows)
 	})
 	b.Run("iterate/dense", func(b *testing.B) {
 		b.ReportAllocs()
-		var total float32
 		for b.Loop() {
-			var sum float32
-			for i := range f.dense.data[:f.dense.n] {
-				sum += f.dense.data[i].X
-			}
-			total += sum
+			sinkF += f.dense.sumX()
 		}
-		sinkF = total
 		reportPerRow(b, lookupRows)
 	})
 
@@ -134,15 +96,8 @@ func BenchmarkProbeDesign(b *testing.B) {
 		f := newProbeFixture(b, 65_536, lookupRows)
 		b.ReportAllocs()
 		for b.Loop() {
-			all := f.col.All()
-			for k, v := range victims {
-				f.table.Delete(f.live[v])
-				h, err := f.table.Insert()
-				if err != nil {
-					b.Fatal(err)
-				}
-				all[h.Index()] = body{X: float32(k)}
-				f.live[v] = h
+			if err := churnTable(f.table, f.col, f.live, victims); err != nil {
+				b.Fatal(err)
 			}
 		}
 		reportPerRow(b, churn)
@@ -151,13 +106,7 @@ func BenchmarkProbeDesign(b *testing.B) {
 		f := newProbeFixture(b, 65_536, lookupRows)
 		b.ReportAllocs()
 		for b.Loop() {
-			for k, v := range victims {
-				h := f.live[v]
-				f.page.delete(h)
-				h = ephemeral.MakeHandle(h.Index(), h.Generation()+2)
-				f.page.insert(h, body{X: float32(k)})
-				f.live[v] = h
-			}
+			f.page.churn(f.live, victims)
 		}
 		reportPerRow(b, churn)
 	})
@@ -165,16 +114,26 @@ func BenchmarkProbeDesign(b *testing.B) {
 		f := newProbeFixture(b, 65_536, lookupRows)
 		b.ReportAllocs()
 		for b.Loop() {
-			for k, v := range victims {
-				h := f.live[v]
-				f.dense.delete(h)
-				h = ephemeral.MakeHandle(h.Index(), h.Generation()+2)
-				f.dense.insert(h, body{X: float32(k)})
-				f.live[v] = h
-			}
+			f.dense.churn(f.live, victims)
 		}
 		reportPerRow(b, churn)
 	})
+}
+
+// sumLiveX sums field X of a body column over the live rows of t.
+func sumLiveX(t *ephemeral.Table, col *ephemeral.Column[body]) float32 {
+	var sum float32
+	for c := 0; c < t.Chunks(); c++ {
+		span := col.Span(c)
+		ephemeral.EachRun(t.Enabled(c), func(lo, hi int) {
+			var s float32
+			for i := range span[lo:hi] {
+				s += span[lo+i].X
+			}
+			sum += s
+		})
+	}
+	return sum
 }
 
 // pageStore emulates an indirection page: slot -> page entry -> row.
@@ -204,6 +163,28 @@ func (s *pageStore) row(h ephemeral.Handle) (int, bool) {
 		return int(s.page[i]), true
 	}
 	return 0, false
+}
+
+func (s *pageStore) lookup(probes []ephemeral.Handle) float32 {
+	var sum float32
+	for _, h := range probes {
+		if row, ok := s.row(h); ok {
+			sum += s.data[row].X
+		}
+	}
+	return sum
+}
+
+// churn deletes hs[v] and creates an entity in its place for each v of
+// victims, reusing the slot with the next live generation.
+func (s *pageStore) churn(hs []ephemeral.Handle, victims []int) {
+	for k, v := range victims {
+		h := hs[v]
+		s.delete(h)
+		h = ephemeral.MakeHandle(h.Index(), h.Generation()+2)
+		s.insert(h, body{X: float32(k), Y: 1})
+		hs[v] = h
+	}
 }
 
 func (s *pageStore) insert(h ephemeral.Handle, v body) {
@@ -247,6 +228,35 @@ func (s *denseStore) row(h ephemeral.Handle) (int, bool) {
 		return int(s.sparse[i]), true
 	}
 	return 0, false
+}
+
+func (s *denseStore) lookup(probes []ephemeral.Handle) float32 {
+	var sum float32
+	for _, h := range probes {
+		if row, ok := s.row(h); ok {
+			sum += s.data[row].X
+		}
+	}
+	return sum
+}
+
+func (s *denseStore) sumX() float32 {
+	var sum float32
+	for i := range s.data[:s.n] {
+		sum += s.data[i].X
+	}
+	return sum
+}
+
+// churn is pageStore.churn for the dense layout.
+func (s *denseStore) churn(hs []ephemeral.Handle, victims []int) {
+	for k, v := range victims {
+		h := hs[v]
+		s.delete(h)
+		h = ephemeral.MakeHandle(h.Index(), h.Generation()+2)
+		s.insert(h, body{X: float32(k), Y: 1})
+		hs[v] = h
+	}
 }
 
 func (s *denseStore) insert(h ephemeral.Handle, v body) {
