@@ -88,7 +88,8 @@ bench:
 fuzz:
 	@set -e; \
 	for pkg in $$($(GO) list ./...); do \
-		for f in $$($(GO) test -list '^Fuzz' "$$pkg" | grep '^Fuzz' || true); do \
+		list="$$($(GO) test -list '^Fuzz' "$$pkg")"; \
+		for f in $$(echo "$$list" | grep '^Fuzz' || true); do \
 			echo "$(GO) test -run '^$$' -fuzz '^$$f$$' -fuzztime $(FUZZTIME) $$pkg"; \
 			$(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) "$$pkg"; \
 		done; \

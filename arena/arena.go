@@ -201,7 +201,6 @@ func (s *Sim) setup() error {
 	}
 	s.respawns = make([]respawn, 0, n)
 	s.deadSort = make([]int32, 0, n)
-	s.stamp = make([]uint64, len(s.uHealth.All()))
 	s.fired = make([]shot, 0, s.cfg.Shots)
 	s.provs = make([]ephemeral.Handle, s.cfg.Shots)
 	s.pres = make([]rules.Slot, n)
@@ -210,7 +209,11 @@ func (s *Sim) setup() error {
 	s.projKernel = s.integrateProjectilesChunk
 	s.collideKernel = s.collisionChunk
 	s.presKernel = s.presentationChunk
-	s.syncPresentation(0, n)
+	for slot, h := range s.roster {
+		x, _ := s.bx.Get(h)
+		y, _ := s.by.Get(h)
+		s.pres[slot] = rules.Slot{X: x, Y: y, Health: rules.Health, Alive: 1}
+	}
 	return nil
 }
 
@@ -330,8 +333,9 @@ func (s *Sim) systems() []systems.System {
 			Run:      s.clock},
 		{Name: "PresentationSync", Phase: systems.LateUpdate,
 			Manifest: systems.Manifest{
-				Reads:     []systems.ColumnRef{col(s.bx), col(s.by), coli(s.uHealth)},
-				Resources: []systems.Resource{res("roster", false), res("presentation", true)}},
+				Reads:     []systems.ColumnRef{col(s.bx), col(s.by), coli(s.uHealth), coli(s.uSlot)},
+				Consumes:  []events.Buffer{s.dead},
+				Resources: []systems.Resource{res("presentation", true)}},
 			Run: s.presentationSync},
 		{Name: "Respawn", Phase: systems.FrameEnd,
 			Manifest: systems.Manifest{
@@ -387,23 +391,22 @@ func (s *Sim) applyHits(ctx *systems.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, h := range hits {
-		if row, ok := units.Row(h.Target); ok {
-			health[row] -= h.Damage
-		}
-	}
-	mark := ctx.Frame() + 1
+	// Health only falls, so the one hit that takes a unit from > 0 to <= 0
+	// is where it dies: it dies once, whatever the order of its hits.
 	for _, h := range hits {
 		row, ok := units.Row(h.Target)
-		if !ok || health[row] > 0 || s.stamp[row] == mark {
+		if !ok {
 			continue
 		}
-		s.stamp[row] = mark
-		rec.Delete(h.Target)
-		if err := dead.Emit(slots[row]); err != nil {
-			return err
+		before := health[row]
+		health[row] = before - h.Damage
+		if before > 0 && before-h.Damage <= 0 {
+			rec.Delete(h.Target)
+			if err := dead.Emit(slots[row]); err != nil {
+				return err
+			}
+			s.c.Deaths++
 		}
-		s.c.Deaths++
 	}
 	return nil
 }

@@ -165,32 +165,32 @@ func (s *Sim) clock(ctx *systems.Context) error {
 	return nil
 }
 
-// presentationSync writes the slot-indexed presentation buffer.
+// presentationSync writes the slot-indexed presentation buffer: every live
+// unit writes its slot's entry, and every slot that died this frame (the
+// DeadSlot events) is written dead. Those are all the slots: a slot that died
+// in an earlier frame was respawned by that frame's Respawn.
 func (s *Sim) presentationSync(ctx *systems.Context) error {
-	ctx.RunKernel(ctx.Workers(), s.presKernel)
+	dead, err := systems.Reader(ctx, s.dead)
+	if err != nil {
+		return err
+	}
+	ctx.RunKernel(s.unit.Chunks(), s.presKernel)
+	for _, slot := range dead {
+		s.pres[slot] = rules.Slot{}
+	}
 	return nil
 }
 
-func (s *Sim) presentationChunk(w, _ int) {
-	n := len(s.pres)
-	workers := s.world.Workers()
-	s.syncPresentation(n*w/workers, n*(w+1)/workers)
-}
-
-func (s *Sim) syncPresentation(lo, hi int) {
-	units := s.body.Lease()
-	x, y, health := s.bx.All(), s.by.All(), s.uHealth.All()
-	pres, roster := s.pres[lo:hi], s.roster[lo:hi]
-	for i, h := range roster {
-		// Branch-free: a dead slot reads row 0's values, which the rules
-		// leave meaningless when Alive is 0.
-		row, ok := units.Row(h)
-		var alive uint8
-		if ok {
-			alive = 1
+func (s *Sim) presentationChunk(_, c int) {
+	slots, health := s.uSlot.Span(c), s.uHealth.Span(c)
+	x, y := s.bx.Span(c), s.by.Span(c)
+	pres := s.pres
+	ephemeral.EachRun(s.unit.Enabled(c), func(lo, hi int) {
+		slots, health, x, y := slots[lo:hi], health[lo:hi], x[lo:hi], y[lo:hi]
+		for i, slot := range slots {
+			pres[slot] = rules.Slot{X: x[i], Y: y[i], Health: health[i], Alive: 1}
 		}
-		pres[i] = rules.Slot{X: x[row], Y: y[row], Health: health[row], Alive: alive}
-	}
+	})
 }
 
 // respawn spawns a new unit for every slot that died this frame, in

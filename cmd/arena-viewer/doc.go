@@ -27,9 +27,9 @@
 // A raster.Canvas holds the picture at window resolution in main memory. Each
 // Draw copies in the background, writes one pixel (or, zoomed in, a small
 // square) per unit and projectile through a raster.View, and uploads the whole
-// canvas with a single WritePixels: one draw call a frame whatever the unit
-// count. Buffers are allocated when the window size changes, never per
-// frame.
+// canvas straight into the screen image with a single WritePixels: one
+// upload a frame, whatever the unit count. Buffers are allocated when the
+// window size changes, never per frame.
 //
 // # Keys
 //
@@ -45,10 +45,21 @@
 // # Flags
 //
 // -units, -shots and -seed set the run as in arena-headless (defaults
-// 100000, 256, 42). -frames N runs exactly N frames at TPS, prints
+// 100000, 256, 42); -impl picks the implementation; -width and -height the
+// initial window size (1280×960); -tps the ticks per second (64). -frames N
+// runs exactly N frames at TPS, whatever keys are pressed, prints
 // "digest <16 hex>" to stdout and exits; with -screenshot FILE it also saves
-// the window, overlay included, as a PNG. On exit the viewer prints frames,
-// frame p50 and the measured FPS to stderr.
+// the window, overlay included, as a PNG. On exit the viewer prints the
+// frames run, the frame p50 and the measured FPS (ebiten's ActualFPS and the
+// mean over the run) to stderr. -cpuprofile FILE writes a CPU profile.
+//
+// # Tests
+//
+// ebiten opens the X display when the package loads, so this package's tests
+// need one: run them under xvfb-run -a go test ./..., as make test does. Each
+// window runs in a subprocess (ebiten.RunGame runs once per process). The
+// drawing and overlay code lives in internal/raster and internal/hud, whose
+// tests need no display.
 //
 // # Linux
 //

@@ -1,24 +1,28 @@
 package main
 
 import (
+	"github.com/tickwork/tickwork/arena"
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/arena/soa"
 )
 
 // impls maps the values of -impl to the arena implementations. A nil entry
-// is an implementation that is planned but not wired in yet; -impl rejects
-// it with "not available yet".
+// is an implementation that is planned but not wired in; -impl rejects it
+// with "not available yet".
 var impls = map[string]func(rules.Config) (rules.Sim, error){
-	"soa":     newSoA,
-	"runtime": nil, // the runtime's arena.New, once it lands
+	"soa":     adapt(soa.New),
+	"runtime": adapt(arena.New),
 }
 
-// newSoA adapts soa.New, which returns the concrete *soa.Sim, to the factory
-// type; on error it returns a nil interface, not a typed nil.
-func newSoA(cfg rules.Config) (rules.Sim, error) {
-	s, err := soa.New(cfg)
-	if err != nil {
-		return nil, err
+// adapt turns the constructor of a concrete rules.Sim (such as soa.New,
+// which returns *soa.Sim) into a factory of the interface. On error the
+// factory returns a nil interface, never a typed nil pointer inside one.
+func adapt[S rules.Sim](newSim func(rules.Config) (S, error)) func(rules.Config) (rules.Sim, error) {
+	return func(cfg rules.Config) (rules.Sim, error) {
+		s, err := newSim(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
 	}
-	return s, nil
 }

@@ -59,7 +59,6 @@ func TestRunUsage(t *testing.T) {
 		wantStderr string
 	}{
 		{"help", []string{"-h"}, 0, "usage: arena-viewer"},
-		{"runtime not wired yet", []string{"-impl", "runtime"}, 2, "-impl runtime: not available yet"},
 		{"unknown impl", []string{"-impl", "ecs"}, 2, `-impl "ecs": want runtime or soa`},
 		{"screenshot needs frames", []string{"-screenshot", "x.png"}, 2, "-screenshot needs -frames N"},
 		{"bad units", []string{"-units", "0"}, 2, "rules: bad config: Units = 0"},

@@ -40,7 +40,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		fmt.Fprintf(fs.Output(), "usage: arena-viewer [flags]\n\nShows the arena in a window; see the package documentation for the keys.\n\n")
 		fs.PrintDefaults()
 	}
-	fs.StringVar(&o.impl, "impl", "soa", "arena implementation: "+strings.Join(implNames(), " or "))
+	fs.StringVar(&o.impl, "impl", "runtime", "arena implementation: "+strings.Join(implNames(), " or "))
 	fs.IntVar(&o.cfg.Units, "units", rules.DefaultUnits, "units (roster slots)")
 	fs.IntVar(&o.cfg.Shots, "shots", rules.DefaultShots, "shots drawn per fixed tick")
 	fs.Uint64Var(&o.cfg.Seed, "seed", rules.DefaultSeed, "seed of the random stream")
