@@ -2,6 +2,7 @@ package arena
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/tickwork/tickwork/arena/rules"
@@ -42,7 +43,7 @@ type Sim struct {
 
 	actors                 *ephemeral.Domain
 	unit, body, proj, tick *ephemeral.Table
-	uSlot, uHealth         *ephemeral.Column[int32]
+	uHealth                *ephemeral.Column[int32]
 	bx, by, bvx, bvy       *ephemeral.Column[float32]
 	px, py, pvx, pvy       *ephemeral.Column[float32]
 	pttl, pdmg             *ephemeral.Column[int32]
@@ -53,7 +54,6 @@ type Sim struct {
 	dead                   *events.Table[int32]
 
 	r        *rand.Rand
-	roster   []ephemeral.Handle // slot -> live unit handle (or the dead one until resolved)
 	respawns []respawn
 	deadSort []int32
 	stamp    []uint64           // ApplyHits: frame+1 at which a row was marked dying
@@ -143,7 +143,7 @@ func (s *Sim) declare(b *runtime.Builder) error {
 	if err != nil {
 		return err
 	}
-	s.uSlot, s.uHealth = coli(s.unit, "Slot"), coli(s.unit, "Health")
+	s.uHealth = coli(s.unit, "Health")
 	s.bx, s.by, s.bvx, s.bvy = col32(s.body, "X"), col32(s.body, "Y"), col32(s.body, "VX"), col32(s.body, "VY")
 	projCap := max(MinProjectiles, s.cfg.Shots*(int(rules.TTL)+1))
 	s.proj, err = b.Table(ephemeral.TableSpec{Name: "Projectile", Capacity: projCap})
@@ -179,16 +179,21 @@ func firstErr(a, b error) error {
 // the buffers of the Sim.
 func (s *Sim) setup() error {
 	n := s.cfg.Units
-	s.roster = make([]ephemeral.Handle, n)
-	if err := s.unit.InsertN(s.roster); err != nil {
+	// Slot s is the unit of row (entity index) s: the domain hands out the
+	// lowest free slot, so inserting N units into the empty domain gives
+	// rows 0..N-1 in order.
+	units := make([]ephemeral.Handle, n)
+	if err := s.unit.InsertN(units); err != nil {
 		return err
 	}
-	for slot, h := range s.roster {
+	for slot, h := range units {
+		if int(h.Index()) != slot {
+			return errSlotBinding
+		}
 		if err := s.body.Attach(h); err != nil {
 			return err
 		}
 		x, y, vx, vy := rules.Spawn(s.r)
-		s.uSlot.Set(h, int32(slot))
 		s.uHealth.Set(h, rules.Health)
 		s.bx.Set(h, x)
 		s.by.Set(h, y)
@@ -209,10 +214,8 @@ func (s *Sim) setup() error {
 	s.projKernel = s.integrateProjectilesChunk
 	s.collideKernel = s.collisionChunk
 	s.presKernel = s.presentationChunk
-	for slot, h := range s.roster {
-		x, _ := s.bx.Get(h)
-		y, _ := s.by.Get(h)
-		s.pres[slot] = rules.Slot{X: x, Y: y, Health: rules.Health, Alive: 1}
+	for c := range s.unit.Chunks() {
+		s.presentationChunk(0, c)
 	}
 	return nil
 }
@@ -299,11 +302,11 @@ func (s *Sim) systems() []systems.System {
 	res := func(name string, write bool) systems.Resource { return systems.Resource{Name: name, Write: write} }
 	return []systems.System{
 		{Name: "ResolveRespawns", Phase: systems.FrameStart,
-			Manifest: systems.Manifest{Resources: []systems.Resource{res("roster", true), res("respawns", true)}},
+			Manifest: systems.Manifest{Resources: []systems.Resource{res("respawns", true)}},
 			Run:      s.resolveRespawns},
 		{Name: "ApplyHits", Phase: systems.FrameStart, After: []string{"ResolveRespawns"},
 			Manifest: systems.Manifest{
-				Reads: []systems.ColumnRef{coli(s.uSlot)}, Writes: []systems.ColumnRef{coli(s.uHealth)},
+				Writes:  []systems.ColumnRef{coli(s.uHealth)},
 				Deletes: []*ephemeral.Table{s.unit}, Consumes: []events.Buffer{s.hits}, Emits: []events.Buffer{s.dead},
 				Resources: []systems.Resource{res("counters", true)}},
 			Run: s.applyHits},
@@ -312,7 +315,7 @@ func (s *Sim) systems() []systems.System {
 				Reads:     []systems.ColumnRef{col(s.bx), col(s.by)},
 				Writes:    []systems.ColumnRef{col(s.px), col(s.py), col(s.pvx), col(s.pvy), coli(s.pttl), coli(s.pdmg), systems.Col(s.ptarget)},
 				Creates:   []*ephemeral.Table{s.proj},
-				Resources: []systems.Resource{res("rng", true), res("roster", false), res("counters", true)}},
+				Resources: []systems.Resource{res("rng", true), res("counters", true)}},
 			Run: s.fire},
 		{Name: "Collision", Phase: systems.FixedUpdate, After: []string{"Fire"}, Before: []string{"IntegrateBodies", "IntegrateProjectiles"},
 			Manifest: systems.Manifest{
@@ -333,13 +336,12 @@ func (s *Sim) systems() []systems.System {
 			Run:      s.clock},
 		{Name: "PresentationSync", Phase: systems.LateUpdate,
 			Manifest: systems.Manifest{
-				Reads:     []systems.ColumnRef{col(s.bx), col(s.by), coli(s.uHealth), coli(s.uSlot)},
-				Consumes:  []events.Buffer{s.dead},
+				Reads:     []systems.ColumnRef{col(s.bx), col(s.by), coli(s.uHealth)},
 				Resources: []systems.Resource{res("presentation", true)}},
 			Run: s.presentationSync},
 		{Name: "Respawn", Phase: systems.FrameEnd,
 			Manifest: systems.Manifest{
-				Writes:  []systems.ColumnRef{coli(s.uSlot), coli(s.uHealth), col(s.bx), col(s.by), col(s.bvx), col(s.bvy)},
+				Writes:  []systems.ColumnRef{coli(s.uHealth), col(s.bx), col(s.by), col(s.bvx), col(s.bvy)},
 				Creates: []*ephemeral.Table{s.unit, s.body}, Consumes: []events.Buffer{s.dead},
 				Resources: []systems.Resource{res("rng", true), res("respawns", true)}},
 			Run: s.respawn},
@@ -354,7 +356,9 @@ func (s *Sim) resolveRespawns(ctx *systems.Context) error {
 		if !ok {
 			return errUnresolved
 		}
-		s.roster[p.slot] = h
+		if int32(h.Index()) != p.slot {
+			return errSlotBinding
+		}
 	}
 	s.respawns = s.respawns[:0]
 	return nil
@@ -379,10 +383,6 @@ func (s *Sim) applyHits(ctx *systems.Context) error {
 	if err != nil {
 		return err
 	}
-	slots, err := systems.Read(ctx, s.uSlot)
-	if err != nil {
-		return err
-	}
 	rec, err := ctx.Recorder(s.unit)
 	if err != nil {
 		return err
@@ -402,7 +402,7 @@ func (s *Sim) applyHits(ctx *systems.Context) error {
 		health[row] = before - h.Damage
 		if before > 0 && before-h.Damage <= 0 {
 			rec.Delete(h.Target)
-			if err := dead.Emit(slots[row]); err != nil {
+			if err := dead.Emit(int32(row)); err != nil {
 				return err
 			}
 			s.c.Deaths++
@@ -414,10 +414,6 @@ func (s *Sim) applyHits(ctx *systems.Context) error {
 // fire draws S shots (always all three draws) and records a projectile for
 // each that fires; the projectiles exist from the end of this tick.
 func (s *Sim) fire(ctx *systems.Context) error {
-	bodies, err := ctx.Lease(s.body)
-	if err != nil {
-		return err
-	}
 	xs, err := systems.Read(ctx, s.bx)
 	if err != nil {
 		return err
@@ -427,6 +423,7 @@ func (s *Sim) fire(ctx *systems.Context) error {
 		return err
 	}
 	r, n := s.r, s.cfg.Units
+	shift, mask := bits.TrailingZeros(uint(s.body.ChunkRows())), s.body.ChunkRows()-1
 	fired := s.fired[:0]
 	for range s.cfg.Shots {
 		shooter := r.IntN(n)
@@ -435,12 +432,14 @@ func (s *Sim) fire(ctx *systems.Context) error {
 		if shooter == target {
 			continue
 		}
-		th := s.roster[target]
-		si, ok1 := bodies.Row(s.roster[shooter])
-		ti, ok2 := bodies.Row(th)
-		if !ok1 || !ok2 {
+		// Slot s is row s (see setup); the enabled bitmap says whether it
+		// holds a live unit.
+		if !s.body.Enabled(shooter>>shift).Contains(uint32(shooter&mask)) ||
+			!s.body.Enabled(target>>shift).Contains(uint32(target&mask)) {
 			continue
 		}
+		th, _ := s.body.HandleAt(target)
+		si, ti := shooter, target
 		sx, sy := xs[si], ys[si]
 		dx := xs[ti] - sx
 		dy := ys[ti] - sy

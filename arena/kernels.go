@@ -14,6 +14,12 @@ import (
 // runtime's boundary rules guarantee it does, so this is a bug.
 var errUnresolved = errors.New("arena: a respawned unit's provisional handle did not resolve at the next FrameStart")
 
+// errSlotBinding: a unit's entity index is not its roster slot. The Actors
+// domain hands out the lowest free slot and Respawn creates the freed slots
+// in ascending order, so this cannot happen unless the storage's slot policy
+// changed.
+var errSlotBinding = errors.New("arena: a unit's entity index differs from its slot; the lowest-free-slot policy of ephemeral domains no longer holds")
+
 // collision checks every projectile that existed at the start of the tick:
 // lost (target dead), hit (within R2: HitEvent), expired (ttl <= 0) — first
 // matching arm wins; each outcome deletes the projectile.
@@ -165,32 +171,24 @@ func (s *Sim) clock(ctx *systems.Context) error {
 	return nil
 }
 
-// presentationSync writes the slot-indexed presentation buffer: every live
-// unit writes its slot's entry, and every slot that died this frame (the
-// DeadSlot events) is written dead. Those are all the slots: a slot that died
-// in an earlier frame was respawned by that frame's Respawn.
+// presentationSync writes the slot-indexed presentation buffer: entry s is
+// row s of the Actors domain, alive when its enabled bit is set.
 func (s *Sim) presentationSync(ctx *systems.Context) error {
-	dead, err := systems.Reader(ctx, s.dead)
-	if err != nil {
-		return err
-	}
 	ctx.RunKernel(s.unit.Chunks(), s.presKernel)
-	for _, slot := range dead {
-		s.pres[slot] = rules.Slot{}
-	}
 	return nil
 }
 
 func (s *Sim) presentationChunk(_, c int) {
-	slots, health := s.uSlot.Span(c), s.uHealth.Span(c)
-	x, y := s.bx.Span(c), s.by.Span(c)
-	pres := s.pres
-	ephemeral.EachRun(s.unit.Enabled(c), func(lo, hi int) {
-		slots, health, x, y := slots[lo:hi], health[lo:hi], x[lo:hi], y[lo:hi]
-		for i, slot := range slots {
-			pres[slot] = rules.Slot{X: x[i], Y: y[i], Health: health[i], Alive: 1}
-		}
-	})
+	lo := c * s.unit.ChunkRows()
+	pres := s.pres[lo:min(lo+s.unit.ChunkRows(), len(s.pres))]
+	x, y, health := s.bx.Span(c)[:len(pres)], s.by.Span(c)[:len(pres)], s.uHealth.Span(c)[:len(pres)]
+	mask := s.unit.Enabled(c)
+	for i := range pres {
+		// Branch-free: a dead row's values are stale, and the rules leave
+		// them meaningless when Alive is 0.
+		alive := uint8(mask[i>>6] >> (i & 63) & 1)
+		pres[i] = rules.Slot{X: x[i], Y: y[i], Health: health[i], Alive: alive}
+	}
 }
 
 // respawn spawns a new unit for every slot that died this frame, in
@@ -214,7 +212,6 @@ func (s *Sim) respawn(ctx *systems.Context) error {
 		x, y, vx, vy := rules.Spawn(s.r)
 		h := units.Create()
 		bodies.Attach(h)
-		commands.Set(units, s.uSlot, h, slot)
 		commands.Set(units, s.uHealth, h, rules.Health)
 		commands.Set(bodies, s.bx, h, x)
 		commands.Set(bodies, s.by, h, y)
