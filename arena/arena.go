@@ -57,7 +57,7 @@ type Sim struct {
 	respawns []respawn
 	deadSort []int32
 	stamp    []uint64           // ApplyHits: frame+1 at which a row was marked dying
-	fired    []shot             // Fire's shots of this tick
+	fired    shots              // Fire's shots of this tick
 	provs    []ephemeral.Handle // their provisional handles
 	pres     []rules.Slot
 	c        rules.Counters
@@ -70,10 +70,21 @@ type Sim struct {
 	times   []rules.SystemTime
 }
 
-type shot struct {
-	x, y, vx, vy float32
-	damage       int32
-	target       ephemeral.Handle
+// shots are the projectiles Fire fires in one tick, column by column (room
+// for S); ttl is always TTL.
+type shots struct {
+	x, y, vx, vy []float32
+	ttl, damage  []int32
+	target       []ephemeral.Handle
+}
+
+func newShots(n int) shots {
+	ttl := make([]int32, n)
+	for i := range ttl {
+		ttl[i] = rules.TTL
+	}
+	return shots{x: make([]float32, n), y: make([]float32, n), vx: make([]float32, n), vy: make([]float32, n),
+		ttl: ttl, damage: make([]int32, n), target: make([]ephemeral.Handle, n)}
 }
 
 type collideRun struct {
@@ -206,7 +217,7 @@ func (s *Sim) setup() error {
 	}
 	s.respawns = make([]respawn, 0, n)
 	s.deadSort = make([]int32, 0, n)
-	s.fired = make([]shot, 0, s.cfg.Shots)
+	s.fired = newShots(s.cfg.Shots)
 	s.provs = make([]ephemeral.Handle, s.cfg.Shots)
 	s.pres = make([]rules.Slot, n)
 	s.times = make([]rules.SystemTime, 0, 16)
@@ -422,12 +433,13 @@ func (s *Sim) fire(ctx *systems.Context) error {
 	if err != nil {
 		return err
 	}
-	r, n := s.r, s.cfg.Units
+	r, units := s.r, s.cfg.Units
 	shift, mask := bits.TrailingZeros(uint(s.body.ChunkRows())), s.body.ChunkRows()-1
-	fired := s.fired[:0]
+	f := &s.fired
+	n := 0
 	for range s.cfg.Shots {
-		shooter := r.IntN(n)
-		target := r.IntN(n)
+		shooter := r.IntN(units)
+		target := r.IntN(units)
 		damage := 1 + r.IntN(3)
 		if shooter == target {
 			continue
@@ -448,11 +460,12 @@ func (s *Sim) fire(ctx *systems.Context) error {
 			continue
 		}
 		d := float32(math.Sqrt(float64(d2)))
-		fired = append(fired, shot{x: sx, y: sy, vx: dx / d * rules.Speed, vy: dy / d * rules.Speed, damage: int32(damage), target: th})
+		f.x[n], f.y[n], f.vx[n], f.vy[n] = sx, sy, dx/d*rules.Speed, dy/d*rules.Speed
+		f.damage[n], f.target[n] = int32(damage), th
+		n++
 	}
-	s.fired = fired
-	s.c.ShotsFired += int64(len(fired))
-	if len(fired) == 0 {
+	s.c.ShotsFired += int64(n)
+	if n == 0 {
 		return nil
 	}
 	rec, err := ctx.Recorder(s.proj)
@@ -460,36 +473,17 @@ func (s *Sim) fire(ctx *systems.Context) error {
 		return err
 	}
 	// Creates first, so playback inserts them as one bulk insert; then the
-	// initial values, column by column.
-	provs := s.provs[:len(fired)]
+	// initial values, one SetN record per column.
+	provs := s.provs[:n]
 	for i := range provs {
 		provs[i] = rec.Create()
 	}
-	setX, setY := commands.NewSetter(rec, s.px), commands.NewSetter(rec, s.py)
-	setVX, setVY := commands.NewSetter(rec, s.pvx), commands.NewSetter(rec, s.pvy)
-	setTTL, setDmg := commands.NewSetter(rec, s.pttl), commands.NewSetter(rec, s.pdmg)
-	setTarget := commands.NewSetter(rec, s.ptarget)
-	// Column by column: each run of sets hits one column.
-	for i := range fired {
-		setX.Set(provs[i], fired[i].x)
-	}
-	for i := range fired {
-		setY.Set(provs[i], fired[i].y)
-	}
-	for i := range fired {
-		setVX.Set(provs[i], fired[i].vx)
-	}
-	for i := range fired {
-		setVY.Set(provs[i], fired[i].vy)
-	}
-	for i := range fired {
-		setTTL.Set(provs[i], rules.TTL)
-	}
-	for i := range fired {
-		setDmg.Set(provs[i], fired[i].damage)
-	}
-	for i := range fired {
-		setTarget.Set(provs[i], fired[i].target)
-	}
+	commands.SetN(rec, s.px, provs, f.x[:n])
+	commands.SetN(rec, s.py, provs, f.y[:n])
+	commands.SetN(rec, s.pvx, provs, f.vx[:n])
+	commands.SetN(rec, s.pvy, provs, f.vy[:n])
+	commands.SetN(rec, s.pttl, provs, f.ttl[:n])
+	commands.SetN(rec, s.pdmg, provs, f.damage[:n])
+	commands.SetN(rec, s.ptarget, provs, f.target[:n])
 	return nil
 }

@@ -19,6 +19,7 @@ const (
 	opDelete
 	opRemove
 	opSet
+	opSetN
 )
 
 const (
@@ -26,7 +27,7 @@ const (
 	refMask = 1<<opShift - 1 // index into Buffer.tabs or Buffer.cols
 )
 
-var opNames = [...]string{opCreate: "create", opAttach: "attach", opDelete: "delete", opRemove: "remove", opSet: "set"}
+var opNames = [...]string{opCreate: "create", opAttach: "attach", opDelete: "delete", opRemove: "remove", opSet: "set", opSetN: "set"}
 
 // record is one recorded command, 16 bytes.
 type record struct {

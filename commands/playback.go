@@ -270,15 +270,8 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 		case opCreate:
 			i = p.creates(b, i, hi, idx)
 			continue
-		case opSet:
-			if p.guard != nil {
-				p.enter(b, b.colTab[idx])
-			}
-			if b.cols[idx].apply(p.resolve(r.h), r.val) {
-				st.Sets++
-			} else {
-				st.DroppedSets++
-			}
+		case opSet, opSetN:
+			p.set(b, r, idx)
 		case opDelete:
 			if p.guard != nil {
 				p.enter(b, idx)
@@ -316,6 +309,26 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 	}
 }
 
+// set plays a Set or SetN record r of column store idx.
+func (p *Playback) set(b *Buffer, r record, idx uint32) {
+	if p.guard != nil {
+		p.enter(b, b.colTab[idx])
+	}
+	st := &p.st
+	if op(r.ref>>opShift) == opSetN {
+		n := int(uint32(r.h))
+		wrote := b.cols[idx].applyN(p, r.val, uint32(r.h>>32), n)
+		st.Sets += wrote
+		st.DroppedSets += n - wrote
+		return
+	}
+	if b.cols[idx].apply(p.resolve(r.h), r.val) {
+		st.Sets++
+	} else {
+		st.DroppedSets++
+	}
+}
+
 // createWindow is how many records of a create run are played at a time: a
 // window is scanned, bulk-inserted and its sets applied while it is in cache.
 const createWindow = 1024
@@ -346,7 +359,7 @@ func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 					seq = r.h.Index()
 				}
 				n++
-			} else if op(r.ref>>opShift) == opSet {
+			} else if o := op(r.ref >> opShift); o == opSet || o == opSetN {
 				sets = true
 			} else {
 				break
@@ -372,18 +385,9 @@ func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 		}
 		if sets {
 			for x := i; x < j; x++ {
-				r := &b.recs[x]
-				if op(r.ref>>opShift) != opSet {
-					continue
-				}
-				idx := r.ref & refMask
-				if p.guard != nil {
-					p.enter(b, b.colTab[idx])
-				}
-				if b.cols[idx].apply(p.resolve(r.h), r.val) {
-					st.Sets++
-				} else {
-					st.DroppedSets++
+				r := b.recs[x]
+				if o := op(r.ref >> opShift); o == opSet || o == opSetN {
+					p.set(b, r, r.ref&refMask)
 				}
 			}
 		}

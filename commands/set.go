@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"strconv"
+
 	"github.com/tickwork/tickwork/ephemeral"
 )
 
@@ -8,16 +10,38 @@ import (
 // writes a buffer recorded for one column.
 type colStore interface {
 	apply(h ephemeral.Handle, val uint32) bool
+	// applyN applies the n writes of a SetN record whose values start at
+	// val and handles at hs, resolving each handle; it returns how many it
+	// wrote.
+	applyN(p *Playback, val, hs uint32, n int) int
 	reset()
 }
 
 type store[T any] struct {
 	col  *ephemeral.Column[T]
 	vals []T
+	hs   []ephemeral.Handle // handles of SetN writes, in record order
 }
 
 func (s *store[T]) apply(h ephemeral.Handle, val uint32) bool { return s.col.Set(h, s.vals[val]) }
-func (s *store[T]) reset()                                    { s.vals = s.vals[:0] }
+
+func (s *store[T]) applyN(p *Playback, val, h0 uint32, n int) int {
+	hs := s.hs[h0 : int(h0)+n]
+	vs := s.vals[val : int(val)+n]
+	col := s.col
+	wrote := 0
+	for i, h := range hs {
+		if col.Set(p.resolve(h), vs[i]) {
+			wrote++
+		}
+	}
+	return wrote
+}
+
+func (s *store[T]) reset() {
+	s.vals = s.vals[:0]
+	s.hs = s.hs[:0]
+}
 
 // storeOf returns the buffer's store of col and its index, registering col
 // the first time (the only allocation).
@@ -64,6 +88,31 @@ func Set[T any](r Recorder, col *ephemeral.Column[T], h ephemeral.Handle, v T) {
 	s, i := storeOf(r, col)
 	s.vals = append(s.vals, v)
 	r.b.recs = append(r.b.recs, record{h: h, ref: uint32(opSet)<<opShift | i, val: uint32(len(s.vals) - 1)})
+}
+
+// SetN records the deferred writes of vs[i] to hs[i]'s value in column col,
+// for every i, as len(hs) Set calls would, in one record: the values and
+// handles are copied, and playback applies them in a typed loop. It is the
+// way to give a batch of new rows their initial values (Create them, then
+// one SetN per column). Each write is dropped and counted in
+// Stats.DroppedSets when its handle has no live row at playback.
+//
+// col must be a column of r's table, and len(vs) must equal len(hs): SetN
+// panics otherwise (a programmer error). Allocates nothing in steady state.
+func SetN[T any](r Recorder, col *ephemeral.Column[T], hs []ephemeral.Handle, vs []T) {
+	if len(hs) != len(vs) {
+		panic("commands: SetN with " + strconv.Itoa(len(hs)) + " handles and " + strconv.Itoa(len(vs)) + " values: pass one value per handle")
+	}
+	if len(hs) == 0 {
+		return
+	}
+	s, i := storeOf(r, col)
+	val, h0 := uint32(len(s.vals)), uint64(len(s.hs))
+	s.vals = append(s.vals, vs...)
+	s.hs = append(s.hs, hs...)
+	// The record's handle field carries where its handles start and how
+	// many there are.
+	r.b.recs = append(r.b.recs, record{h: ephemeral.Handle(h0<<32 | uint64(len(hs))), ref: uint32(opSetN)<<opShift | i, val: val})
 }
 
 // Setter records deferred writes to one column, as Set does, without

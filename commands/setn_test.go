@@ -1,0 +1,115 @@
+package commands_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/ephemeral"
+)
+
+// SetN gives a batch of new rows their values in one record, and equals the
+// same writes recorded one by one with Set.
+func TestSetNEqualsSets(t *testing.T) {
+	const n = 300
+	results := [2][]int64{}
+	for variant := range 2 {
+		w := newWorld(t, 1024, 64)
+		old := w.insert(t, 3)
+		b := commands.NewBuffer(0, 8)
+		p := commands.NewPlayback()
+		rec := b.Recorder(w.units)
+		hs := make([]ephemeral.Handle, n)
+		vs := make([]int64, n)
+		for i := range hs {
+			hs[i] = rec.Create()
+			vs[i] = int64(100 + i)
+		}
+		hs = append(hs, old[1]) // a real handle among the provisional ones
+		vs = append(vs, -1)
+		if variant == 0 {
+			commands.SetN(rec, w.value, hs, vs)
+			assert.Equal(t, n+1, b.Len(), "n creates and one SetN record")
+		} else {
+			for i := range hs {
+				commands.Set(rec, w.value, hs[i], vs[i])
+			}
+		}
+		st := p.Play(b)
+		assert.Equal(t, n, st.Created)
+		assert.Equal(t, n+1, st.Sets)
+		assert.Zero(t, st.DroppedSets)
+		var got []int64
+		for _, h := range hs[:n] {
+			v, ok := w.value.Get(mustResolve(t, p, h))
+			require.True(t, ok)
+			got = append(got, v)
+		}
+		v, _ := w.value.Get(old[1])
+		got = append(got, v)
+		results[variant] = got
+	}
+	assert.Equal(t, results[1], results[0])
+	assert.Equal(t, int64(100), results[0][0])
+	assert.Equal(t, int64(-1), results[0][len(results[0])-1])
+}
+
+// A SetN write to a handle deleted earlier in the buffer is dropped and
+// counted; the others land.
+func TestSetNDropsDeadHandles(t *testing.T) {
+	w := newWorld(t, 16, 64)
+	old := w.insert(t, 4)
+	b := commands.NewBuffer(0, 8)
+	p := commands.NewPlayback()
+	rec := b.Recorder(w.units)
+	rec.Delete(old[2])
+	commands.SetN(rec, w.value, old, []int64{10, 20, 30, 40})
+	st := p.Play(b)
+	assert.Equal(t, 3, st.Sets)
+	assert.Equal(t, 1, st.DroppedSets)
+	for i, want := range []int64{10, 20, 0, 40} {
+		v, _ := w.value.Get(old[i])
+		assert.Equal(t, want, v, "row %d", i)
+	}
+}
+
+func TestSetNMisuse(t *testing.T) {
+	w := newWorld(t, 16, 64)
+	other := newWorld(t, 16, 64)
+	rec := commands.NewBuffer(0, 8).Recorder(w.units)
+	assert.PanicsWithValue(t, "commands: SetN with 2 handles and 1 values: pass one value per handle", func() {
+		commands.SetN(rec, w.value, make([]ephemeral.Handle, 2), []int64{1})
+	})
+	assert.Panics(t, func() { commands.SetN(rec, other.value, make([]ephemeral.Handle, 1), []int64{1}) })
+	commands.SetN(rec, w.value, nil, nil) // empty: records nothing
+	assert.Zero(t, rec.Buffer().Len())
+}
+
+func TestSetNSteadyStateAllocs(t *testing.T) {
+	w := newWorld(t, 1024, 64)
+	b := commands.NewBuffer(0, 8)
+	p := commands.NewPlayback()
+	hs := make([]ephemeral.Handle, 64)
+	vs := make([]int64, 64)
+	cycle := func() {
+		rec := b.Recorder(w.units)
+		for i := range hs {
+			hs[i] = rec.Create()
+		}
+		commands.SetN(rec, w.value, hs, vs)
+		p.Play(b)
+		for i := range hs {
+			r, _ := p.Resolve(hs[i])
+			rec.Delete(r)
+		}
+		p.Play(b)
+		p.Release()
+	}
+	for range 3 {
+		cycle()
+	}
+	assert.Zero(t, testing.AllocsPerRun(50, cycle))
+	assert.Zero(t, w.units.Len())
+}
