@@ -9,35 +9,42 @@ import (
 	"github.com/tickwork/tickwork/systems"
 )
 
-// A world with one table and two systems: spawn creates a ball per fixed
-// tick, fall moves every ball; fall runs after spawn because both touch
-// Ball.y. The host steps it at 30 frames per second with a 1/60 s step.
+// A world with one table and two systems: spawn creates a ball every fixed
+// tick, fall moves every live ball; fall runs after spawn because both touch
+// Ball.Y. The host steps it at 30 frames per second with a 1/60 s step.
 func Example() {
 	b := runtime.NewBuilder(runtime.WithFixedStep(1.0 / 60))
 	balls, _ := b.Table(ephemeral.TableSpec{Name: "Ball", Capacity: 1024})
-	y, _ := runtime.AddColumn[float64](b, balls, "y")
+	y, _ := runtime.AddColumn[float64](b, balls, "Y")
 	_ = b.Add(systems.System{Name: "spawn", Phase: systems.FixedUpdate,
 		Manifest: systems.Manifest{Creates: []*ephemeral.Table{balls}, Writes: []systems.ColumnRef{systems.Col(y)}},
 		Run: func(ctx *systems.Context) error {
-			r, err := ctx.Recorder(balls)
-			commands.Set(r, y, r.Create(), 100)
-			return err
-		}}, systems.System{Name: "fall", Phase: systems.FixedUpdate, After: []string{"spawn"},
-		Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(y)}},
-		Run: func(ctx *systems.Context) error {
-			ys, err := systems.Write(ctx, y)
-			for row := range ys {
-				ys[row] -= 9.8 * ctx.FixedDT()
+			rec, err := ctx.Recorder(balls)
+			if err == nil {
+				commands.Set(rec, y, rec.Create(), 100) // played back after the tick
 			}
 			return err
-		}})
+		}},
+		systems.System{Name: "fall", Phase: systems.FixedUpdate, After: []string{"spawn"},
+			Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(y)}},
+			Run: func(ctx *systems.Context) error {
+				for c := range balls.Chunks() {
+					ys := y.Span(c)
+					ephemeral.EachRun(balls.Enabled(c), func(lo, hi int) {
+						for r := lo; r < hi; r++ {
+							ys[r] -= 9.8 * ctx.FixedDT()
+						}
+					})
+				}
+				return nil
+			}})
 	w, err := b.Build()
 	if err != nil {
 		panic(err)
 	}
 	defer w.Close()
 	for range 30 {
-		_ = w.Frame(1.0 / 30)
+		_ = w.Frame(1.0 / 30) // a host's loop passes its measured delta, seconds
 	}
 	r := w.Report()
 	fmt.Println(w.Frames(), "frames,", w.Time().Ticks, "ticks,", r.FixedTicks, "ticks in the last frame")
