@@ -74,28 +74,33 @@ func (s *Sim) collisionChunk(w, c int) {
 	cnt := &s.counts[w]
 	base := c * s.proj.ChunkRows()
 	ephemeral.EachRun(s.proj.Enabled(c), func(lo, hi int) {
-		for r := lo; r < hi; r++ {
-			t := tgt[r]
+		tgt := tgt[lo:hi]
+		px, py, ttl, dmg := px[lo:hi][:len(tgt)], py[lo:hi][:len(tgt)], ttl[lo:hi][:len(tgt)], dmg[lo:hi][:len(tgt)]
+		var lost, hits, expired int64
+		for i, t := range tgt {
 			bi, ok := body.Row(t)
 			switch {
 			case !ok:
-				cnt.lost++
-			case float32((bx[bi]-px[r])*(bx[bi]-px[r]))+float32((by[bi]-py[r])*(by[bi]-py[r])) <= rules.R2:
-				hit := Hit{Target: t, Damage: dmg[r]}
+				lost++
+			case float32((bx[bi]-px[i])*(bx[bi]-px[i]))+float32((by[bi]-py[i])*(by[bi]-py[i])) <= rules.R2:
+				hit := Hit{Target: t, Damage: dmg[i]}
 				if par {
 					_ = run.emit.Worker(w).Emit(hit) // overflow is counted by the table
 				} else {
 					_ = run.ser.Emit(hit)
 				}
-				cnt.hits++
-			case ttl[r] <= 0:
-				cnt.expired++
+				hits++
+			case ttl[i] <= 0:
+				expired++
 			default:
 				continue
 			}
-			h, _ := s.proj.HandleAt(base + r)
+			h, _ := s.proj.HandleAt(base + lo + i)
 			rec.Delete(h)
 		}
+		cnt.lost += lost
+		cnt.hits += hits
+		cnt.expired += expired
 	})
 }
 

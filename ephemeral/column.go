@@ -64,9 +64,9 @@ func pointerPath(t reflect.Type) string {
 	}
 }
 
-func (c *Column[T]) name() string     { return c.label }
-func (c *Column[T]) zero(row uint32)  { var z T; c.data[row] = z }
-func (c *Column[T]) typeName() string { return reflect.TypeFor[T]().String() }
+func (c *Column[T]) name() string            { return c.label }
+func (c *Column[T]) zeroRange(lo, hi uint32) { clear(c.data[lo:hi]) }
+func (c *Column[T]) typeName() string        { return reflect.TypeFor[T]().String() }
 
 // Name is the column's name.
 func (c *Column[T]) Name() string { return c.label }

@@ -49,7 +49,7 @@ type Table struct {
 // column is the untyped face of a Column[T].
 type column interface {
 	name() string
-	zero(row uint32)
+	zeroRange(lo, hi uint32) // zero rows lo..hi-1
 	typeName() string
 }
 
@@ -164,8 +164,21 @@ func (t *Table) InsertN(out []Handle) error {
 	}
 	for k := range out {
 		h := t.dom.alloc()
-		t.addRow(h)
+		t.enable(h)
 		out[k] = h
+	}
+	// Zero the new rows column by column, a run of consecutive slots at a
+	// time (new slots are the lowest free ones, so runs are usual).
+	for lo := 0; lo < len(out); {
+		first := out[lo].Index()
+		hi := lo + 1
+		for hi < len(out) && out[hi].Index() == first+uint32(hi-lo) {
+			hi++
+		}
+		for _, c := range t.cols {
+			c.zeroRange(first, first+uint32(hi-lo))
+		}
+		lo = hi
 	}
 	return nil
 }
@@ -195,14 +208,19 @@ func (t *Table) Attach(h Handle) error {
 }
 
 func (t *Table) addRow(h Handle) {
+	t.enable(h)
+	for _, c := range t.cols {
+		c.zeroRange(h.Index(), h.Index()+1)
+	}
+}
+
+// enable makes h's row live, leaving its column values as they are.
+func (t *Table) enable(h Handle) {
 	i := h.Index()
 	t.gens[i] = h.Generation()
 	t.enabled[i>>t.shift].Set(i & uint32(t.chunkRows-1))
 	t.chunkLive[i>>t.shift]++
 	t.live++
-	for _, c := range t.cols {
-		c.zero(i)
-	}
 }
 
 // Delete deletes the entity h: its row in t and its rows in every other
