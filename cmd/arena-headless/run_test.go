@@ -263,3 +263,24 @@ func TestRunAlternatesBlocks(t *testing.T) {
 	}
 	assert.Equal(t, "runtimex3 soax3 runtimex60 soax60 runtimex60 soax60 runtimex30 soax30", strings.Join(runs, " "))
 }
+
+// TestRunBothReal runs the real runtime arena against the real baseline, as
+// the default command does, on a small configuration.
+func TestRunBothReal(t *testing.T) {
+	for _, workers := range []string{"1", "2"} {
+		code, out, errOut := runArgs("-units", "2000", "-shots", "128", "-warmup", "30", "-frames", "130", "-workers", workers, "-json")
+		require.Equal(t, 0, code, "exit status; stderr:\n%s", errOut)
+		var rep report
+		require.NoError(t, json.Unmarshal([]byte(out), &rep), "output:\n%s", out)
+		require.Len(t, rep.Impls, 2)
+		assert.Equal(t, "runtime", rep.Impls[0].Name)
+		assert.Equal(t, "soa", rep.Impls[1].Name)
+		want := soaDigest(t, rules.Config{Units: 2000, Shots: 128, Seed: 42}, 160)
+		assert.Equal(t, want, rep.Impls[0].Digest, "workers %s", workers)
+		assert.Equal(t, want, rep.Impls[1].Digest)
+		assert.Equal(t, rep.Impls[1].Counters, rep.Impls[0].Counters)
+		assert.True(t, rep.DigestMatch)
+		assert.Positive(t, rep.RatioP50)
+		assert.Len(t, rep.Impls[0].Systems, 9)
+	}
+}
