@@ -6,8 +6,9 @@ import (
 	"github.com/tickwork/tickwork/ephemeral"
 )
 
-// MaxBufferID is the largest buffer id. A Playback keeps a small slot per id
-// up to the largest it has played, so number buffers densely from 0.
+// MaxBufferID is the largest buffer id (2^20-1). A Playback keeps a small
+// slot per id up to the largest it has played, so number buffers densely
+// from 0.
 const MaxBufferID = 1<<20 - 1
 
 // op is a record's kind; it sits in the top bits of record.ref.
@@ -87,10 +88,11 @@ func NewBuffer(id int, records int) *Buffer {
 	}
 }
 
-// ID is the buffer's id.
+// ID is the buffer's id, as given to NewBuffer.
 func (b *Buffer) ID() int { return b.id }
 
-// Len is the number of records waiting for playback.
+// Len is the number of records waiting for playback (a SetN counts as
+// one).
 func (b *Buffer) Len() int { return len(b.recs) }
 
 // Begin starts a keyed segment: the records from now until the next Begin
@@ -111,7 +113,8 @@ func (b *Buffer) Begin(key int) {
 }
 
 // Reset discards the records waiting for playback, as if they had never been
-// recorded; their provisional handles will never resolve.
+// recorded; their provisional handles will never resolve (create sequence
+// numbers are not reused). Allocates nothing. Not while a playback runs.
 func (b *Buffer) Reset() {
 	b.recs = b.recs[:0]
 	b.segs = b.segs[:0]
@@ -121,11 +124,11 @@ func (b *Buffer) Reset() {
 	b.first = b.next
 }
 
-// Recorder returns the buffer's recording view of table t. The scheduler
-// calls it once per system run, for the tables the system's manifest lets it
-// create in or delete from; recording is then unchecked. The first call for
-// a table allocates a little; later calls allocate nothing. Recorder panics
-// when t is nil.
+// Recorder returns the buffer's recording view of table t. The system's
+// context (package systems) calls it once per system run, for the tables
+// the system's manifest lets it create in, delete from or write columns of;
+// recording is then unchecked. The first call for a table allocates a
+// little; later calls allocate nothing. Recorder panics when t is nil.
 func (b *Buffer) Recorder(t *ephemeral.Table) Recorder {
 	if t == nil {
 		panic("commands: Buffer.Recorder(nil): pass the *ephemeral.Table the system records changes to")
@@ -173,10 +176,15 @@ func (r Recorder) Table() *ephemeral.Table { return r.t }
 func (r Recorder) Buffer() *Buffer { return r.b }
 
 // Create records the creation of a new entity with a row in r's table (every
-// column zero; give initial values with Set) and returns its provisional
-// handle. The handle is not a real ephemeral handle: ephemeral lookups of it
-// fail (IsAlive is false). Use it in later records of this or later buffers,
-// and turn it into the real handle with Playback.Resolve after playback.
+// column zero; give initial values with Set or SetN) and returns its
+// provisional handle: generation 2*(id+1) of the buffer id, index the
+// buffer's create sequence number. The handle is not a real ephemeral
+// handle: ephemeral lookups of it fail (IsAlive is false). Use it in later
+// records of this or later buffers, and turn it into the real handle with
+// Playback.Resolve after playback. At playback the entity takes the lowest
+// free slot of the table's domain; a create that does not fit fails alone
+// (Stats.CapacityErrors, Stats.Err) and its handle never resolves.
+// Allocates nothing in steady state.
 func (r Recorder) Create() ephemeral.Handle {
 	b := r.b
 	h := ephemeral.MakeHandle(b.next, b.gen)
@@ -187,7 +195,10 @@ func (r Recorder) Create() ephemeral.Handle {
 
 // Attach records the addition of a row (every column zero) in r's table for
 // the existing entity h (real or provisional) of the table's domain, such as
-// the Body row of a unit created through the Unit table.
+// the Body row of a unit created through the Unit table. At playback an
+// attach of a dead entity is counted in Stats.FailedAttaches; of an entity
+// that already has a row, counted there too and reported in Stats.Err
+// (ephemeral.ErrRowExists).
 func (r Recorder) Attach(h ephemeral.Handle) {
 	r.b.recs = append(r.b.recs, record{h: h, ref: uint32(opAttach)<<opShift | r.ti})
 }

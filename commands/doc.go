@@ -6,19 +6,20 @@
 // # Buffers and recorders
 //
 // A [Buffer] is one record stream, owned by one system (or one worker of a
-// parallel kernel) and made once with [NewBuffer]. Each run the scheduler
-// hands the system a [Recorder] per table it may create in or delete from
-// ([Buffer.Recorder]); authorization is checked there, once, by the
-// scheduler. Recording is then unchecked and allocation-free in steady
-// state:
+// parallel kernel) and made once with [NewBuffer]. Each run the system's
+// context (package systems: Context.Recorder, Context.WorkerRecorders)
+// hands the system a [Recorder] per table it may create in, delete from or
+// write columns of ([Buffer.Recorder]); authorization against the manifest
+// is checked there, once per run. Recording is then unchecked and
+// allocation-free in steady state:
 //
 //   - [Recorder.Create]: a new entity with a row in the table; returns a
 //     provisional handle.
 //   - [Recorder.Attach]: a row for an existing entity of the table's domain.
 //   - [Recorder.Delete]: the entity, with its rows in every table of the domain.
 //   - [Recorder.Remove]: only the entity's row in this table.
-//   - [Set] and [Setter.Set]: a deferred write of a column value (the
-//     initial values of a created row, or any later write).
+//   - [Set], [Setter.Set] and [SetN]: deferred writes of column values
+//     (the initial values of a created row, or any later write).
 //
 // All Recorders of a Buffer append to its one stream, so a system's records
 // keep their order across tables.
@@ -30,9 +31,9 @@
 // create sequence number. Live ephemeral generations are always odd, so
 // ephemeral never takes it for a real handle: lookups fail. Later records of
 // any buffer may name it; [Playback.Resolve] turns it into the real handle
-// after playback, until [Playback.Release] (the runtime releases at the end of
-// each FrameStart), across any number of boundaries in between.
-// [IsProvisional] tells the two kinds apart.
+// after playback, until [Playback.Release] (the scheduler releases right
+// after each FrameStart's playback), across any number of boundaries in
+// between. [IsProvisional] tells the two kinds apart.
 //
 // # Playback and order
 //
@@ -46,12 +47,16 @@
 //
 // Within one playback each table is guarded once (see [Guard]), and a run of
 // creates into one table, with only deferred writes between them, is one
-// bulk [ephemeral.Table.InsertN]. Buffers are reset for recording after
-// playback.
+// bulk [ephemeral.Table.InsertN] per window of 1024 records. New entities
+// take the lowest free slots of their domain, as single inserts would.
+// Buffers are reset for recording after playback; [Stats] says what
+// happened.
 //
 // # Policies
 //
-// Playback never stops at a bad record; [Stats] counts every outcome:
+// Playback never stops at a bad record and never returns an error as a
+// whole; [Stats] counts every outcome and holds the first failure in
+// Stats.Err:
 //
 //   - Deleting or removing a handle with no live row (stale, already
 //     deleted, deleted twice in one playback, a failed create) is a no-op
@@ -70,8 +75,18 @@
 //
 // # Concurrency
 //
-// A Buffer and its Recorders belong to one goroutine at a time. Playback
-// needs exclusive access to the buffers played and their tables: it runs at
-// boundaries. [Playback.Resolve] is safe from many goroutines between
-// playbacks.
+// A Buffer and its Recorders belong to one goroutine at a time: give each
+// worker of a parallel kernel its own Buffer. Playback needs exclusive
+// access to the buffers played and their tables: it runs at boundaries,
+// where no kernel runs. [Playback.Resolve] is safe from many goroutines
+// between playbacks.
+//
+// # Errors
+//
+// A failed create or attach is reported in Stats.Err as a [*PlaybackError]
+// (errors.Is [ErrPlayback]) that unwraps to the storage error
+// ([*ephemeral.CapacityError] or [ephemeral.ErrRowExists]). Misuse panics
+// with a message that says how to fix it: a buffer id out of range or
+// shared by two buffers, a buffer given twice to one playback, a Set of a
+// column through another table's Recorder, a SetN with unequal lengths.
 package commands

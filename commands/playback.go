@@ -8,8 +8,11 @@ import (
 	"github.com/tickwork/tickwork/ephemeral"
 )
 
-// Stats counts what a playback did. Every record is played or counted: a
-// policy no-op is never an error, only a count.
+// Stats counts what a playback did, in records or entities (a SetN record
+// counts once in Played and once per write in Sets or DroppedSets). Every
+// record is played or counted: a policy no-op is never an error, only a
+// count. The scheduler sums the Stats of a frame's playbacks into
+// scheduler.FrameReport.Commands.
 type Stats struct {
 	Played         int   // records played (all kinds)
 	Created        int   // rows created by Create (each a new entity)
@@ -25,6 +28,7 @@ type Stats struct {
 }
 
 // Add adds o's counts to s and keeps s.Err, or takes o.Err when s.Err is nil.
+// Allocates nothing.
 func (s *Stats) Add(o Stats) {
 	s.Played += o.Played
 	s.Created += o.Created
@@ -45,7 +49,9 @@ func (s *Stats) Add(o Stats) {
 // assert that no kernel walks them meanwhile. Enter is called once per
 // playback per table, before the playback's first change to it (structural
 // or a write); Exit is called for every entered table, in the same order,
-// when the playback ends.
+// when the playback ends. Both run on the playback's goroutine. A delete in
+// a shared domain also removes the entity's rows from the other member
+// tables; only the table the record names is entered.
 type Guard interface {
 	Enter(t *ephemeral.Table)
 	Exit(t *ephemeral.Table)
@@ -79,16 +85,16 @@ type slot struct {
 // span is a keyed segment of one buffer, for PlayMerged.
 type span struct{ key, buf, lo, hi int }
 
-// NewPlayback makes a Playback.
+// NewPlayback makes a Playback with no guard and no resolutions.
 func NewPlayback() *Playback { return &Playback{} }
 
 // SetGuard installs g (nil removes it). Without a guard, playback skips the
-// bookkeeping.
+// bookkeeping. Not while a playback runs.
 func (p *Playback) SetGuard(g Guard) { p.guard = g }
 
 // IsProvisional reports whether h is a provisional handle made by
 // Recorder.Create: its generation is even and nonzero, which no live
-// ephemeral handle has.
+// ephemeral handle has. Pure; safe from any goroutine.
 func IsProvisional(h ephemeral.Handle) bool {
 	g := h.Generation()
 	return g&1 == 0 && g != 0
@@ -107,8 +113,9 @@ func (p *Playback) Play(bufs ...*Buffer) Stats { return p.PlayAll(bufs) }
 // entities take the lowest free slots, and the policies of Stats apply.
 // Nothing fails as a whole; the first failure is Stats.Err.
 //
-// Allocates nothing in steady state. It panics when a buffer is given twice
-// or two buffers share an id.
+// Allocates nothing in steady state (a failure allocates its
+// *PlaybackError; a buffer whose creates outgrow its resolution slot grows
+// it). It panics when a buffer is given twice or two buffers share an id.
 func (p *Playback) PlayAll(bufs []*Buffer) Stats {
 	p.begin()
 	for _, b := range bufs {
@@ -167,9 +174,10 @@ func (p *Playback) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 	return r, r != 0
 }
 
-// Release forgets every resolution made so far; the runtime calls it once
-// per frame, at the end of FrameStart. Provisional handles of records not
-// played yet stay resolvable after their playback. Allocates nothing.
+// Release forgets every resolution made so far; the scheduler calls it once
+// per frame, right after FrameStart's playback. Provisional handles of
+// records not played yet stay resolvable after their playback. Allocates
+// nothing. Needs exclusive access, as a playback does.
 func (p *Playback) Release() {
 	for i := range p.slots {
 		s := &p.slots[i]
@@ -379,7 +387,7 @@ func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 				st.CapacityErrors += n - fit
 				if st.Err == nil {
 					p.fail(b, nthCreate(b.recs[i:j], createRef, fit)+i, opCreate, t, &ephemeral.CapacityError{
-						Table: t.Name(), Capacity: d.Cap(), Live: t.Len(), Requested: 1})
+						Table: t.Name(), Capacity: d.Cap(), Live: d.Len(), Requested: 1})
 				}
 			}
 		}

@@ -8,15 +8,19 @@
 //
 //   - [NextFrame]: double-buffered. [Table.Emit] appends to the back buffer,
 //     [Table.Read] returns the front buffer. [Table.EndFrame], called by the
-//     runtime at the frame boundary, swaps them, so events emitted in frame t
-//     are readable throughout frame t+1 and gone in frame t+2. Readers and
-//     emitters touch different buffers and may run in parallel systems.
+//     scheduler once per frame after FrameEnd's command playback, swaps
+//     them, so events emitted in any phase of frame t are readable
+//     throughout frame t+1 and gone in frame t+2. Readers and emitters touch
+//     different buffers, so a consumer does not conflict with an emitter
+//     (see package systems) and may even read while it emits.
 //   - [ThisFrame]: single buffer. [Table.Read] returns what was emitted so far
 //     in this frame, so systems that run after the emitter see the events;
 //     [Table.EndFrame] clears it.
 //
-// All memory is allocated by [New] and [Table.Parallel]: emitting, reading,
-// merging and swapping allocate nothing.
+// The event buffers are allocated by [New] and the per-worker staging by
+// [Table.Parallel] (Capacity events each): emitting, reading and swapping
+// allocate nothing, and merging allocates nothing in steady state (its
+// segment lists grow while warming up).
 //
 // # Parallel emission
 //
@@ -32,14 +36,17 @@
 //
 // A table holds at most Capacity events per frame. An emit beyond that
 // returns an [*OverflowError] (errors.Is [ErrOverflow]), drops the new event,
-// and counts it in [Table.Dropped]; events already emitted are kept. The
-// runtime collects the counts for its frame report with [Table.TakeDropped].
+// and counts it in [Table.Dropped]; events already emitted are kept. A
+// merge drops what does not fit and counts it the same way. The scheduler
+// collects the counts for its frame report with [Table.TakeDropped]
+// (scheduler.FrameReport.EventsDropped).
 //
 // # The runtime's face
 //
 // [Buffer] is the untyped interface every *Table[T] implements, so the
-// runtime can hold all event tables in one list, swap or clear them at the
-// frame boundary, and report drops.
+// scheduler can hold all event tables in one list, swap or clear them at the
+// frame boundary, and report drops; manifests (package systems) name event
+// tables by it.
 //
 // # Errors
 //

@@ -38,8 +38,10 @@ type Spec struct {
 	Lifetime Lifetime // NextFrame (the zero value) or ThisFrame
 }
 
-// Buffer is the untyped face of a *Table[T]: the runtime keeps every event
-// table of a world in one []Buffer. Its methods are the Table's; see there.
+// Buffer is the untyped face of a *Table[T]: the scheduler keeps every
+// event table of a world in one []Buffer, and manifests name event tables by
+// it. Its methods are the Table's; see there. Comparable: two Buffers are
+// equal when they hold the same *Table[T].
 type Buffer interface {
 	Name() string
 	Lifetime() Lifetime
@@ -52,7 +54,8 @@ type Buffer interface {
 	Pending() int
 	// EndFrame swaps (NextFrame) or clears (ThisFrame) at the frame boundary.
 	EndFrame()
-	// Dropped is the number of events dropped since the last TakeDropped.
+	// Dropped is the number of events dropped by overflow since the last
+	// TakeDropped.
 	Dropped() int64
 	// TakeDropped returns Dropped and resets it to zero.
 	TakeDropped() int64
@@ -123,7 +126,8 @@ func (t *Table[T]) Cap() int { return t.capacity }
 // Emit appends v to the events of this frame (the back buffer of a
 // NextFrame table). When the table already holds Capacity events for this
 // frame it drops v, counts it in Dropped and returns the table's
-// *OverflowError (errors.Is ErrOverflow); earlier events are kept.
+// *OverflowError (errors.Is ErrOverflow); earlier events are kept. For a
+// ThisFrame table the event is readable at once.
 //
 // Not safe for concurrent use: one goroutine emits at a time; parallel
 // kernels emit through Parallel. Allocates nothing.
@@ -169,8 +173,9 @@ func (t *Table[T]) Pending() int {
 
 // EndFrame is the frame boundary. NextFrame: the events of this frame become
 // the readable ones and the previous readable events are gone. ThisFrame:
-// every event is gone. Called by the runtime once per frame, with exclusive
-// access to the table. Allocates nothing.
+// every event is gone. Called by the scheduler once per frame, after
+// FrameEnd's command playback, with exclusive access to the table. Slices
+// returned by Read before it are stale afterwards. Allocates nothing.
 func (t *Table[T]) EndFrame() {
 	if t.life == ThisFrame {
 		t.retire(t.back)
@@ -182,7 +187,8 @@ func (t *Table[T]) EndFrame() {
 }
 
 // Reset forgets every event, readable or pending, and the drop count, as
-// when the table was new. It needs exclusive access.
+// when the table was new. It needs exclusive access. Allocates nothing;
+// staging of a Parallel is not touched (Merge empties it).
 func (t *Table[T]) Reset() {
 	t.retire(t.front)
 	t.retire(t.back)
@@ -201,8 +207,9 @@ func (t *Table[T]) retire(s []T) {
 // Merge) since the table was made or last TakeDropped.
 func (t *Table[T]) Dropped() int64 { return t.dropped }
 
-// TakeDropped returns Dropped and resets the count to zero; the runtime calls
-// it once per frame for its report.
+// TakeDropped returns Dropped and resets the count to zero; the scheduler
+// calls it once per frame for its report, just before EndFrame. Needs
+// exclusive access.
 func (t *Table[T]) TakeDropped() int64 {
 	n := t.dropped
 	t.dropped = 0

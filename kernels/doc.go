@@ -1,13 +1,19 @@
 // Package kernels walks the chunks of tables: scalar, or spread over a pool
-// of goroutines with exactly one completion per call.
+// of goroutines with exactly one completion per call. It knows nothing of
+// tables: a kernel is a func(worker, chunk int) and a chunk count, and the
+// caller maps chunk c to rows c*ChunkRows .. (c+1)*ChunkRows-1 (see package
+// ephemeral).
 //
 // # Pools
 //
 // [NewPool] starts workers-1 long-lived goroutines (the caller is worker 0)
-// under a golang.org/x/sync errgroup. [Pool.Run] hands chunk c to worker
-// c*workers/chunks (contiguous ranges, so each worker walks neighbouring
-// memory) and returns once, when every chunk is done. A pool of one worker
-// runs everything inline on the caller's goroutine.
+// under a golang.org/x/sync errgroup. [Pool.Run] hands worker w the chunks
+// [chunks*w/workers, chunks*(w+1)/workers) ([Span]: contiguous ranges, so each
+// worker walks neighbouring memory, ascending within a worker) and returns
+// once, when every chunk is done. A pool of one worker, or a run of one
+// chunk, runs inline on the caller's goroutine as worker 0. [Scalar] is the
+// same walk without a pool. [Pool.Close] stops the goroutines; a runtime
+// World owns its pool and closes it in World.Close.
 //
 // # Determinism
 //
@@ -23,9 +29,16 @@
 // literal written at the call site captures variables and escapes, so it
 // allocates on every call.
 //
+// # Errors
+//
+// [NewPool] returns an error matching [ErrWorkers] under errors.Is for a
+// worker count outside 1..[MaxWorkers]. [Pool.Run] on a closed pool panics
+// (programmer misuse); it has no error to return.
+//
 // # Concurrency
 //
-// One Run at a time per pool: Run, Close and Workers may be called from one
-// goroutine only (the frame loop's). fn runs concurrently with itself on
-// different chunks.
+// One Run at a time per pool: Run and Close are called from one goroutine
+// only (the frame loop's). fn runs concurrently with itself on different
+// chunks, on the pool's goroutines; Run returns only after every call has
+// returned, so what fn wrote is visible to the caller afterwards.
 package kernels

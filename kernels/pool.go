@@ -7,10 +7,11 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// MaxWorkers bounds a pool's worker count.
+// MaxWorkers bounds a pool's worker count, the caller's goroutine included.
 const MaxWorkers = 256
 
-// Pool runs kernels over chunks on a fixed set of goroutines. See the
+// Pool runs kernels over chunks on a fixed set of goroutines: workers-1
+// helpers started by NewPool plus the goroutine that calls Run. See the
 // package doc for the concurrency and allocation contract.
 type Pool struct {
 	workers int
@@ -23,8 +24,9 @@ type Pool struct {
 }
 
 // NewPool starts a pool of workers goroutines counting the caller: workers-1
-// are started here and live until Close. It returns an error wrapping
-// ErrWorkers when workers is outside 1..MaxWorkers.
+// are started here and live until Close (none for workers = 1). It returns
+// an error wrapping ErrWorkers (errors.Is) when workers is outside
+// 1..MaxWorkers. It allocates; call it at set-up.
 func NewPool(workers int) (*Pool, error) {
 	if workers < 1 || workers > MaxWorkers {
 		return nil, fmt.Errorf("%w: got %d", ErrWorkers, workers)
@@ -45,7 +47,8 @@ func NewPool(workers int) (*Pool, error) {
 	return p, nil
 }
 
-// Workers is the number of workers, the caller included.
+// Workers is the number of workers, the caller included: worker indexes
+// passed to a kernel are 0..Workers()-1. Safe from any goroutine.
 func (p *Pool) Workers() int { return p.workers }
 
 // span runs worker w's contiguous range of chunks.
@@ -57,16 +60,22 @@ func (p *Pool) span(w int) {
 }
 
 // Span returns the range [lo, hi) of chunks that worker w of workers runs
-// when a kernel covers chunks chunks: contiguous, ascending, and as even as
-// integer division allows.
+// when a kernel covers chunks chunks: [chunks*w/workers,
+// chunks*(w+1)/workers), contiguous, ascending, and as even as integer
+// division allows (an empty range when chunks < workers leaves w idle).
+// Pure; safe from any goroutine.
 func Span(chunks, workers, w int) (lo, hi int) {
 	return chunks * w / workers, chunks * (w + 1) / workers
 }
 
 // Run calls fn(worker, chunk) once for every chunk in 0..chunks-1 and returns
-// when all calls have returned: one completion per call. Chunks of one worker
-// run in ascending order. It panics on a closed pool (programmer misuse: do
-// not run kernels after World.Close).
+// when all calls have returned: one completion per call. Worker w runs the
+// chunks of Span(chunks, Workers(), w), in ascending order; worker 0 is the
+// calling goroutine. With one worker or one chunk every call runs inline as
+// worker 0; chunks <= 0 returns at once. It allocates nothing.
+//
+// Call it from one goroutine at a time, never from inside fn. It panics on a
+// closed pool (programmer misuse: do not run kernels after World.Close).
 func (p *Pool) Run(chunks int, fn func(worker, chunk int)) {
 	if p.closed {
 		panic("kernels: Run on a closed pool; create a new pool (or World) instead of reusing a closed one")
@@ -91,7 +100,9 @@ func (p *Pool) Run(chunks int, fn func(worker, chunk int)) {
 }
 
 // Close stops the pool's goroutines and waits for them; no goroutine of the
-// pool outlives it. Calling it again is a no-op.
+// pool outlives it. It returns nil (the helpers never fail); calling it
+// again is a no-op returning nil. Call it from the goroutine that calls Run,
+// never while Run runs.
 func (p *Pool) Close() error {
 	if p.closed {
 		return nil
@@ -103,8 +114,9 @@ func (p *Pool) Close() error {
 	return p.group.Wait()
 }
 
-// Scalar calls fn(0, chunk) for every chunk in ascending order on the
-// calling goroutine: the scalar kernel, with the same shape as Pool.Run.
+// Scalar calls fn(0, chunk) for every chunk in 0..chunks-1, in ascending
+// order, on the calling goroutine: the scalar kernel, with the same shape
+// as Pool.Run. It allocates nothing.
 func Scalar(chunks int, fn func(worker, chunk int)) {
 	for c := 0; c < chunks; c++ {
 		fn(0, c)

@@ -25,8 +25,11 @@ type Builder struct {
 	hooks   []func(*scheduler.Hook) error
 }
 
-// NewBuilder returns a builder configured by opts (applied in order; a bad
-// option's *OptionError is returned by Build).
+// NewBuilder returns a builder configured by opts (applied in order, a
+// later option overriding an earlier one; a bad option's *OptionError is
+// returned by Build). Without options: 1 worker, Accumulate pacing, a 1/60 s
+// step, 8 ticks per frame at most, a 128-run report window,
+// NoPersistence.
 func NewBuilder(opts ...Option) *Builder {
 	b := &Builder{cfg: config{workers: 1}}
 	for _, o := range opts {
@@ -52,7 +55,9 @@ func (b *Builder) usable() error {
 }
 
 // Domain declares an entity domain (ephemeral.NewDomain) shared by the
-// tables that name it.
+// tables that name it: one handle space of Capacity entities. It returns an
+// *ephemeral.DefinitionError (errors.Is ephemeral.ErrDefinition) for a bad
+// spec, or ErrBuilt after Build.
 func (b *Builder) Domain(spec ephemeral.DomainSpec) (*ephemeral.Domain, error) {
 	if err := b.usable(); err != nil {
 		return nil, err
@@ -65,7 +70,10 @@ func (b *Builder) Domain(spec ephemeral.DomainSpec) (*ephemeral.Domain, error) {
 }
 
 // Table declares a table (ephemeral.NewTable). Its memory is allocated
-// here, Capacity rows per column.
+// here and with each column, Capacity rows (rounded up to whole chunks) per
+// column; tables never grow. It returns an *ephemeral.DefinitionError
+// (errors.Is ephemeral.ErrDefinition) for a bad spec, or ErrBuilt after
+// Build.
 func (b *Builder) Table(spec ephemeral.TableSpec) (*ephemeral.Table, error) {
 	if err := b.usable(); err != nil {
 		return nil, err
@@ -78,7 +86,10 @@ func (b *Builder) Table(spec ephemeral.TableSpec) (*ephemeral.Table, error) {
 	return t, nil
 }
 
-// AddColumn adds a column of element type T to t (ephemeral.AddColumn).
+// AddColumn adds a column of element type T to t (ephemeral.AddColumn):
+// Chunks()*ChunkRows() elements of a pointer-free T, allocated here. It
+// returns an *ephemeral.DefinitionError (errors.Is ephemeral.ErrDefinition,
+// such as ephemeral.ErrUnsupportedType), or ErrBuilt after Build.
 func AddColumn[T any](b *Builder, t *ephemeral.Table, name string) (*ephemeral.Column[T], error) {
 	if err := b.usable(); err != nil {
 		return nil, err
@@ -90,9 +101,11 @@ func AddColumn[T any](b *Builder, t *ephemeral.Table, name string) (*ephemeral.C
 	return c, nil
 }
 
-// AddEvents declares an event table (events.New) that the world ends at
-// every frame boundary. Event tables named by manifests are handled even
-// when not declared here.
+// AddEvents declares an event table (events.New: Capacity events per
+// frame, allocated here) that the world ends at every frame boundary. Event
+// tables named by manifests are handled even when not declared here. It
+// returns an *events.DefinitionError (errors.Is events.ErrDefinition), or
+// ErrBuilt after Build.
 func AddEvents[T any](b *Builder, spec events.Spec) (*events.Table[T], error) {
 	if err := b.usable(); err != nil {
 		return nil, err
@@ -105,8 +118,10 @@ func AddEvents[T any](b *Builder, spec events.Spec) (*events.Table[T], error) {
 	return ev, nil
 }
 
-// Add registers systems. Each is checked at once (systems.System.Validate);
-// names, constraints and conflicts are checked by Build.
+// Add registers systems. Each is checked at once (systems.System.Validate:
+// a *systems.DefinitionError, and none of sys is added); names,
+// constraints and conflicts are checked by Build. It returns ErrBuilt after
+// Build.
 func (b *Builder) Add(sys ...systems.System) error {
 	if err := b.usable(); err != nil {
 		return err
@@ -122,7 +137,8 @@ func (b *Builder) Add(sys ...systems.System) error {
 
 // Hook registers fn to run at Build after every system is registered and
 // before the graph is sealed (see scheduler.Hook): look systems up by name,
-// order host systems against them, substitute implementations.
+// order host systems against them, substitute implementations. An error of
+// fn makes Build fail with a *scheduler.HookError. Ignored after Build.
 func (b *Builder) Hook(fn func(h *scheduler.Hook) error) {
 	if b.usable() == nil {
 		b.hooks = append(b.hooks, fn)
@@ -184,9 +200,11 @@ type World struct {
 
 // Frame runs one frame with delta dt in seconds (see
 // scheduler.Scheduler.Frame for the frame path). It returns ErrClosed after
-// Close, a *scheduler.DeltaError for a bad dt (nothing runs), or a
-// *scheduler.SystemError when a system failed. It allocates nothing in
-// steady state.
+// Close, a *scheduler.DeltaError (errors.Is scheduler.ErrBadDelta) for a
+// negative, NaN, infinite or above-scheduler.MaxDelta dt (nothing runs), or
+// a *scheduler.SystemError (errors.Is scheduler.ErrSystem) when a system
+// failed (the frame still completed its boundaries). It allocates nothing
+// in steady state. Call it from one goroutine.
 func (w *World) Frame(dt float64) error {
 	if w.closed {
 		return ErrClosed
@@ -196,28 +214,35 @@ func (w *World) Frame(dt float64) error {
 
 // Report returns the report of the last completed frame, or nil before the
 // first frame. The report is the world's own, overwritten by the next
-// Frame. Allocates nothing.
+// Frame: copy what must outlive it. Allocates nothing.
 func (w *World) Report() *scheduler.FrameReport { return w.sched.Report() }
 
 // Resolve maps a provisional handle (from a recorder's Create) to the
-// handle of the row its playback created; other handles come back as they
-// are. See package scheduler for how long resolutions live.
+// handle of the row its playback created; other nonzero handles come back
+// as they are, with true. It returns false for a create not played yet,
+// failed or released: between frames, the creates of the last frame's
+// FixedUpdate, Update, LateUpdate and FrameEnd resolve (see package
+// scheduler for how long resolutions live). Allocates nothing.
 func (w *World) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) { return w.sched.Resolve(h) }
 
 // Time returns the fixed-step clock's account (frames, ticks, simulated,
 // dropped and remaining time).
 func (w *World) Time() scheduler.Time { return w.sched.Time() }
 
-// Frames is the number of frames run.
+// Frames is the number of frames run (failed ones included, refused ones
+// not).
 func (w *World) Frames() uint64 { return w.sched.Frames() }
 
-// Order returns the names of phase p's systems in running order.
+// Order returns the names of phase p's systems in running order, nil for
+// an invalid phase. It allocates.
 func (w *World) Order(p systems.Phase) []string { return w.sched.Order(p) }
 
-// Scheduler returns the world's scheduler, for inspection.
+// Scheduler returns the world's scheduler, for inspection (its Playback,
+// Events, FixedStep). Do not Add to it or run Frame through it.
 func (w *World) Scheduler() *scheduler.Scheduler { return w.sched }
 
-// Workers is the number of kernel workers.
+// Workers is the number of kernel workers, the frame loop's goroutine
+// included (WithWorkers; 1 by default).
 func (w *World) Workers() int { return w.pool.Workers() }
 
 // Tables returns the tables declared with the builder, in order. The slice

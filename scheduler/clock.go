@@ -114,10 +114,14 @@ func (c *clock) ran(ticks int) {
 }
 
 // skipped accounts for planned ticks that did not run (a system failed):
-// their time counts as dropped.
-func (c *clock) skipped(ticks int) {
+// under Accumulate their time counts as dropped, and skipped returns it;
+// under OneTickPerFrame no fed time stands behind a tick, so nothing is
+// dropped and it returns 0.
+func (c *clock) skipped(ticks int) time.Duration {
 	if c.pacing == OneTickPerFrame || ticks <= 0 {
-		return
+		return 0
 	}
-	c.t.Dropped += time.Duration(int64(ticks) * c.step)
+	d := time.Duration(int64(ticks) * c.step)
+	c.t.Dropped += d
+	return d
 }

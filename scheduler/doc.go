@@ -11,14 +11,24 @@
 // systems run one after another on the calling goroutine; parallelism lives
 // inside kernels ([systems.Context.RunKernel] over a kernels.Pool).
 //
+// # Life cycle
+//
+// [New] takes a [Config] (fixed step in seconds, tick cap, [Pacing], report
+// window in runs, command buffer records, kernel pool). Then
+// [Scheduler.Add], [Scheduler.AddEvents] and [Scheduler.Hook]; then
+// [Scheduler.Seal] once; then [Scheduler.Frame] once per frame of the
+// host's loop. [Scheduler.Report], [Scheduler.Time] and [Scheduler.Resolve]
+// read the results between frames.
+//
 // # Sealing
 //
 // [Scheduler.Add] registers systems; [Scheduler.Hook] registers functions
 // that run at [Scheduler.Seal] before the graph is built, where host code
 // looks systems up by name, orders its systems against them
-// ([Hook.Order]) and may substitute a system's implementation with one that
-// declares the same manifest ([Hook.Substitute]). Seal then refuses, with
-// typed errors: duplicate names ([*DuplicateError]); constraints naming
+// ([Hook.Order]), may add systems ([Hook.Add]) and may substitute a system's
+// implementation with one that declares the same manifest
+// ([Hook.Substitute]). Seal then refuses, with typed errors: duplicate
+// names ([*DuplicateError]); constraints naming
 // unknown systems ([*UnknownSystemError]) or contradicting the phase order
 // ([*PhaseOrderError]); cycles ([*CycleError], naming the cycle); and pairs
 // of systems of a phase that no chain of Before/After constraints orders and
@@ -55,14 +65,26 @@
 //     FrameStart, its systems and its playback;
 //  3. for each fixed tick: FixedUpdate's systems, then their playback;
 //  4. Update, LateUpdate and FrameEnd, each followed by its playback;
-//  5. EndFrame of every event table (after FrameEnd's playback) and the
+//  5. TakeDropped and EndFrame of every event table (after FrameEnd's
+//     playback: NextFrame tables swap, ThisFrame tables clear) and the
 //     frame report.
+//
+// So commands play back after FrameStart, after every fixed tick and after
+// Update, LateUpdate and FrameEnd, and event tables change frame once, at
+// the end of the frame: a NextFrame event emitted in any phase of frame t
+// is readable throughout frame t+1. A system's parallel event segments are
+// merged into their tables as soon as the system returns.
 //
 // A playback replays the commands of the phase's systems in sealed order:
 // each system's serial buffer, then its per-worker buffers merged in chunk
 // order. Because resolutions are released right after FrameStart, a create
 // recorded in FrameStart resolves for records of that same playback only;
 // create rows that later phases must find in FixedUpdate or later.
+//
+// When a system's Run returns an error, the systems after it do not run:
+// its phase's commands still play back, the fixed ticks left count as
+// dropped time, the event tables still end the frame, and Frame returns a
+// [*SystemError].
 //
 // # Frame report
 //
@@ -72,7 +94,8 @@
 // frame (runtime/metrics, read into a preallocated sample slice), and per
 // system the wall time of its last run and rolling p50/p99/mean over the
 // last [Config.ReportWindow] runs (a preallocated ring; selection in
-// preallocated scratch, computed when Report is called).
+// preallocated scratch, computed when Report is called). The window counts
+// runs, not frames: a FixedUpdate system runs once per tick.
 //
 // # Allocation
 //
@@ -86,10 +109,15 @@
 // [*DuplicateError], [*UnknownSystemError], [*PhaseOrderError],
 // [*CycleError], [*ConflictError], [*SubstituteError], [*HookError],
 // [*DeltaError], [*SystemError]) and match the package's sentinels with
-// errors.Is. Messages start with "scheduler: ".
+// errors.Is; [ErrSealed] and [ErrNotSealed] are returned as they are. Seal
+// joins the errors of one stage with errors.Join, so errors.Is and
+// errors.As see each of them. A bad system definition passes through as
+// the *systems.DefinitionError of [systems.System.Validate]. Messages start
+// with "scheduler: ".
 //
 // # Concurrency
 //
 // A Scheduler is driven by one goroutine. Systems run on it; their kernels
-// run on the pool and return before the system does.
+// run on the pool and return before the system does. No method is safe
+// while Frame runs on another goroutine.
 package scheduler

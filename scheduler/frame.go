@@ -9,16 +9,18 @@ import (
 // Frame runs one frame with delta dt, in seconds (the wall time since the
 // previous frame, as a host's loop measures it):
 //
-//  1. FrameStart systems, then their commands play back; then the
-//     resolutions of provisional handles made before this frame are released;
+//  1. FrameStart systems, then their commands play back; then every
+//     resolution of a provisional handle played so far is released (the
+//     previous frame's creates and this FrameStart's: see the package doc);
 //  2. zero or more fixed ticks (see Pacing): FixedUpdate systems, then their
 //     commands play back, after every tick;
 //  3. Update, LateUpdate and FrameEnd, each followed by its playback;
-//  4. every event table's EndFrame, and the frame report.
+//  4. every event table's TakeDropped and EndFrame (NextFrame tables swap,
+//     ThisFrame tables clear), and the frame report.
 //
 // Systems run one after another in sealed order on the calling goroutine.
-// The first frame uses dt as given: with dt = 0 and Accumulate pacing it
-// runs no fixed tick.
+// The first frame uses dt as given (no special first-frame delta): with
+// dt = 0 and Accumulate pacing it runs no fixed tick.
 //
 // It returns ErrNotSealed before Seal and a *DeltaError (errors.Is
 // ErrBadDelta) for a negative, NaN, infinite or above-MaxDelta dt, in which
@@ -26,8 +28,11 @@ import (
 // do not run: the commands recorded so far in its phase play back, the
 // fixed ticks left count as dropped time, the events end the frame, the
 // report is completed, and Frame returns a *SystemError (errors.Is
-// ErrSystem) wrapping the system's error. A frame allocates nothing in
-// steady state.
+// ErrSystem) wrapping the system's error. The failed frame counts in
+// Frames. A frame allocates nothing in steady state. Not safe for
+// concurrent use: one goroutine drives the scheduler, and no other goroutine
+// may touch its tables or event tables while Frame runs (kernels started by
+// its systems excepted).
 func (s *Scheduler) Frame(dt float64) error {
 	if !s.sealed {
 		return ErrNotSealed
@@ -50,8 +55,7 @@ func (s *Scheduler) Frame(dt float64) error {
 	s.playback.Release()
 	for k := 0; k < ticks; k++ {
 		if err != nil {
-			s.clock.skipped(ticks - k)
-			r.Dropped += time.Duration(int64(ticks-k) * s.clock.step)
+			r.Dropped += s.clock.skipped(ticks - k)
 			break
 		}
 		s.env.SetTick(s.clock.t.Ticks)

@@ -430,3 +430,21 @@ func BenchmarkFrame(b *testing.B) {
 		}
 	}
 }
+
+// With one tick per frame no fed time stands behind the tick, so a failure
+// before it drops nothing, in the clock and in the report alike.
+func TestSystemErrorOneTickPerFrameDropsNothing(t *testing.T) {
+	boom := errors.New("boom")
+	s := seal(t, scheduler.Config{FixedStep: 0.01, Pacing: scheduler.OneTickPerFrame},
+		systems.System{Name: "fail", Phase: systems.FrameStart, Run: func(*systems.Context) error { return boom }},
+		systems.System{Name: "tick", Phase: systems.FixedUpdate, Run: func(*systems.Context) error { return nil }})
+	if err := s.Frame(0.016); !errors.Is(err, boom) {
+		t.Fatalf("Frame = %v, want boom", err)
+	}
+	if tm := s.Time(); tm.Ticks != 0 || tm.Dropped != 0 {
+		t.Fatalf("time after failure %+v, want no tick and nothing dropped", tm)
+	}
+	if r := s.Report(); r == nil || r.FixedTicks != 0 || r.Dropped != 0 {
+		t.Fatalf("report after failure %+v, want no tick and nothing dropped", r)
+	}
+}

@@ -9,7 +9,9 @@ import (
 	"github.com/tickwork/tickwork/systems"
 )
 
-// Seal runs the hooks, then checks and orders the systems of every phase:
+// Seal runs the hooks, then checks and orders the systems of every phase.
+// It returns ErrSealed after a successful Seal, a *HookError when a hook
+// fails, and otherwise:
 //
 //   - names must be unique (*DuplicateError) and constraints must name
 //     registered systems (*UnknownSystemError); a constraint across phases

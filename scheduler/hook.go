@@ -12,7 +12,8 @@ type Hook struct {
 	s *Scheduler
 }
 
-// Names returns the names of the registered systems in registration order.
+// Names returns the names of the registered systems in registration order
+// (duplicates included). It allocates.
 func (h *Hook) Names() []string {
 	out := make([]string, len(h.s.entries))
 	for i, e := range h.s.entries {
@@ -34,14 +35,18 @@ func (h *Hook) Lookup(name string) (systems.System, bool) {
 	return sys, true
 }
 
-// Add registers one more system, as Scheduler.Add.
+// Add registers one more system, as Scheduler.Add (a
+// *systems.DefinitionError for a bad system). Hooks registered later see
+// it.
 func (h *Hook) Add(sys systems.System) error {
 	return h.s.Add(sys)
 }
 
-// Order constrains system first to run before system then (both by name).
-// They must be registered (*UnknownSystemError otherwise); when they are in
-// different phases, Seal checks the constraint against the phase order.
+// Order constrains system first to run before system then (both by name),
+// as first's Before would. They must be registered (*UnknownSystemError,
+// errors.Is ErrUnknownSystem, otherwise); when they are in different
+// phases, Seal checks the constraint against the phase order
+// (*PhaseOrderError).
 func (h *Hook) Order(first, then string) error {
 	a, ok := h.s.byName[first]
 	if !ok {
@@ -58,8 +63,9 @@ func (h *Hook) Order(first, then string) error {
 // The substitute must declare the same manifest (as sets: see
 // systems.Manifest.Equal), since the graph was checked against it; a
 // different manifest is refused with a *SubstituteError (errors.Is
-// ErrManifestMismatch) and an unknown name with an *UnknownSystemError. The
-// name, phase and constraints stay the system's.
+// ErrManifestMismatch), an unknown name with an *UnknownSystemError and a
+// nil run with a *systems.DefinitionError (errors.Is systems.ErrNoRun). The
+// name, phase, manifest and constraints stay the system's.
 func (h *Hook) Substitute(name string, manifest systems.Manifest, run systems.RunFunc) error {
 	e, ok := h.s.byName[name]
 	if !ok {

@@ -17,14 +17,16 @@ const DefaultReportWindow = 128
 const MaxReportWindow = 1 << 16
 
 // FrameReport describes the last completed frame. Everything it holds is
-// preallocated at Seal; Frame only overwrites it.
+// preallocated at Seal; Frame only overwrites it (Commands.Err excepted: a
+// failed playback makes its *commands.PlaybackError). Read it between
+// frames, from the goroutine that calls Frame.
 type FrameReport struct {
 	Frame      uint64        // the frame's number; the first frame is 0
 	DT         float64       // the frame's delta, seconds, as given
 	FrameTime  time.Duration // wall time of Frame, from its start to its end
 	FixedTicks int           // fixed ticks run in the frame
-	Dropped    time.Duration // simulated time dropped by the tick cap in this frame
-	Remaining  time.Duration // the accumulator after the frame (below one step)
+	Dropped    time.Duration // simulated time dropped in this frame: by the tick cap, or ticks skipped after a system failed
+	Remaining  time.Duration // the accumulator after the frame (below one step; 0 with OneTickPerFrame)
 
 	// Commands sums the commands.Stats of every playback of the frame
 	// (after each phase and each fixed tick); Err is the first error any
@@ -51,7 +53,9 @@ type FrameReport struct {
 }
 
 // SystemReport is the timing of one system. A FixedUpdate system runs once
-// per fixed tick, so zero or more times a frame; the others once a frame.
+// per fixed tick, so zero or more times a frame; the others once a frame
+// (fewer when an earlier system failed). Times are wall-clock, measured
+// around Run and the merge of its parallel events.
 type SystemReport struct {
 	Name  string
 	Phase systems.Phase
@@ -90,7 +94,8 @@ func (r *FrameReport) CommandsDropped() int {
 	return r.Commands.DroppedSets + r.Commands.CapacityErrors + r.Commands.FailedAttaches
 }
 
-// System returns the report of the system named name, or nil.
+// System returns the report of the system named name, or nil. A linear
+// scan; allocates nothing.
 func (r *FrameReport) System(name string) *SystemReport {
 	for i := range r.Systems {
 		if r.Systems[i].Name == name {

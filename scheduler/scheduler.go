@@ -17,7 +17,7 @@ const DefaultCommandRecords = 1024
 
 // Config sets a scheduler up. The zero Config is valid: a 1/60 s step,
 // Accumulate pacing, 8 ticks per frame at most, a 128-run report window,
-// kernels inline.
+// 1024-record command buffers, kernels inline (one worker).
 type Config struct {
 	// FixedStep is the fixed step in seconds, in [MinFixedStep,
 	// MaxFixedStep]; 0 means DefaultFixedStep. The accumulator counts
@@ -80,7 +80,8 @@ type Scheduler struct {
 }
 
 // New returns an unsealed scheduler. It returns a *ConfigError (errors.Is
-// ErrConfig) for a field out of range.
+// ErrConfig) for the first field out of range. It allocates; call it at
+// set-up.
 func New(cfg Config) (*Scheduler, error) {
 	if cfg.FixedStep == 0 {
 		cfg.FixedStep = DefaultFixedStep
@@ -149,8 +150,8 @@ func (s *Scheduler) Add(sys systems.System) error {
 
 // AddEvents registers event tables whose frame boundary (EndFrame) and drop
 // counts the scheduler handles. Tables that a manifest emits or consumes
-// are registered at Seal without it; registering one twice is harmless. It
-// returns ErrSealed after Seal.
+// are registered at Seal without it; registering one twice is harmless and
+// nil entries are ignored. It returns ErrSealed after Seal.
 func (s *Scheduler) AddEvents(bufs ...events.Buffer) error {
 	if s.sealed {
 		return ErrSealed
@@ -188,33 +189,44 @@ func (s *Scheduler) Order(p systems.Phase) []string {
 	return out
 }
 
-// Events returns the event tables the scheduler ends at each frame boundary,
-// after Seal. The slice is the scheduler's own.
+// Events returns the event tables the scheduler ends at each frame boundary
+// (AddEvents' first, then those the manifests name, each once), or nil
+// before Seal. The slice is the scheduler's own: do not modify it.
 func (s *Scheduler) Events() []events.Buffer { return s.events }
 
-// Playback is the scheduler's command playback.
+// Playback is the scheduler's command playback, which plays every command
+// buffer of its systems (for a Guard, or to inspect resolutions). Do not
+// play buffers through it yourself while frames run.
 func (s *Scheduler) Playback() *commands.Playback { return s.playback }
 
 // Resolve maps a provisional handle of a played-back create to its row's
-// handle (commands.Playback.Resolve); see the package doc for how long
-// resolutions live. Not safe while Frame runs on another goroutine.
+// handle (commands.Playback.Resolve); other nonzero handles come back as
+// they are, with true. It returns false for a create not played yet,
+// failed or released: between frames, the creates of the last frame's
+// FixedUpdate, Update, LateUpdate and FrameEnd resolve (see the package doc
+// for how long resolutions live). Allocates nothing. Not safe while Frame
+// runs on another goroutine.
 func (s *Scheduler) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 	return s.playback.Resolve(h)
 }
 
-// FixedStep is the fixed step in seconds.
+// FixedStep is the fixed step in seconds, as configured (Time.Step is the
+// step the accumulator counts, truncated to the nanosecond).
 func (s *Scheduler) FixedStep() float64 { return s.step }
 
-// Time returns the fixed-step clock's account (see Time).
+// Time returns the fixed-step clock's account (see Time), a copy.
 func (s *Scheduler) Time() Time { return s.clock.t }
 
-// Frames is the number of frames run (also the number of the next frame).
+// Frames is the number of frames run, failed ones included (also the
+// number of the next frame). Frames refused with a *DeltaError do not count.
 func (s *Scheduler) Frames() uint64 { return s.frame }
 
-// Report returns the report of the last completed frame, or nil before the
-// first frame. The report is the scheduler's own and is overwritten by the
-// next Frame: copy what must outlive it. Computing the rolling statistics
-// on the first call after a frame allocates nothing.
+// Report returns the report of the last completed frame (a failed one
+// included), or nil before Seal and before the first frame. The report is
+// the scheduler's own and is overwritten by the next Frame: copy what must
+// outlive it. The rolling statistics are computed on the first call after
+// a frame, in preallocated scratch: Report allocates nothing. Not safe
+// while Frame runs on another goroutine.
 func (s *Scheduler) Report() *FrameReport {
 	if !s.sealed || s.frame == 0 {
 		return nil

@@ -9,8 +9,9 @@ import (
 // writing it (see the package doc's access rules).
 type Overlap struct {
 	// Datum names what is shared: "table.column" for a column (also when
-	// the other side changes the table's structure), "table" for two
-	// structural changes in one domain, "event NAME" or "resource NAME".
+	// the other side changes the structure of its domain), "T" or "T|U"
+	// for two structural changes in one domain (of tables T and U),
+	// "event NAME" or "resource NAME".
 	Datum string
 	// A and B say how the first and second manifest touch it: "read",
 	// "write", "emit", "consume", "create TABLE" or "delete TABLE".
@@ -20,12 +21,15 @@ type Overlap struct {
 // String formats the overlap as "A/B Datum", such as "write/read Body.x".
 func (o Overlap) String() string { return o.A + "/" + o.B + " " + o.Datum }
 
-// Conflicts appends to dst every overlap of a and b and returns it: columns
-// written by one and read or written by the other; structural changes of a
-// table against any access to a table of its domain; events emitted by both,
-// or emitted by one and consumed (ThisFrame lifetime) by the other; resources
-// written by one and used by the other. Within a kind, overlaps follow the
-// order of a's manifest. Call it at set-up: it may allocate.
+// Conflicts appends to dst every overlap of a and b and returns it (nil or
+// dst unchanged when they do not conflict): columns written by one and read
+// or written by the other; structural changes (Creates, Deletes) of a table
+// against any column access or structural change in a table of its domain;
+// events emitted by both, or emitted by one and consumed (ThisFrame
+// lifetime) by the other; resources written by one and used by the other.
+// Overlaps come kind by kind in that order, each kind in the order of a's
+// manifest (written columns before read ones). Pure; call it at set-up: it
+// may allocate.
 func Conflicts(dst []Overlap, a, b *Manifest) []Overlap {
 	// Columns.
 	for _, ca := range a.columns() {

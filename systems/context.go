@@ -25,18 +25,21 @@ type Env struct {
 }
 
 // NewEnv returns an Env over pool (nil: kernels run inline on the calling
-// goroutine, one worker) and playback (nil: Resolve resolves nothing), with
-// a fixed step of fixedDT seconds.
+// goroutine, one worker) and playback (nil: Context.Resolve returns every
+// handle as is, with true), with a fixed step of fixedDT seconds. The frame
+// and tick counters start at 0. The Env does not own the pool.
 func NewEnv(pool *kernels.Pool, playback *commands.Playback, fixedDT float64) *Env {
 	return &Env{pool: pool, playback: playback, fixedDT: fixedDT}
 }
 
 // SetFrame sets the frame number (0 for the first frame) and the frame's
-// delta in seconds, at the start of a frame.
+// delta in seconds, at the start of a frame. Scheduler only, between system
+// runs.
 func (e *Env) SetFrame(frame uint64, dt float64) { e.frame, e.dt = frame, dt }
 
 // SetTick sets the fixed tick counter: the number of fixed ticks run before
-// the current one (so the first tick of a world is tick 0).
+// the current one (so the first tick of a world is tick 0). Scheduler only,
+// between system runs.
 func (e *Env) SetTick(tick uint64) { e.tick = tick }
 
 // newBuffer makes a command buffer with the Env's next id (commands needs
@@ -47,7 +50,8 @@ func (e *Env) newBuffer(records int) *commands.Buffer {
 	return b
 }
 
-// Workers is the number of kernel workers: the pool's, or 1 without a pool.
+// Workers is the number of kernel workers, the scheduler's goroutine
+// included: the pool's, or 1 without a pool.
 func (e *Env) Workers() int {
 	if e.pool == nil {
 		return 1
@@ -93,9 +97,11 @@ type Context struct {
 
 // NewContext builds the context of system sys over env; its command
 // buffers start with room for records records each (they grow while
-// warming up, see package commands) and take their ids from env. It returns
-// sys.Validate's error for a bad system. It allocates; call it at set-up,
-// in the order the systems will play back.
+// warming up, see package commands) and take their ids from env. A system
+// that may record nothing (no Creates, Deletes or Writes) gets no buffer.
+// It returns sys.Validate's *DefinitionError (errors.Is ErrDefinition) for
+// a bad system. It allocates; call it at set-up, in the order the systems
+// will play back, from one goroutine.
 func NewContext(sys *System, env *Env, records int) (*Context, error) {
 	if err := sys.Validate(); err != nil {
 		return nil, err
@@ -151,25 +157,29 @@ func NewContext(sys *System, env *Env, records int) (*Context, error) {
 	return c, nil
 }
 
-// Name is the system's name.
+// Name is the system's name. Safe from kernels.
 func (c *Context) Name() string { return c.name }
 
-// Phase is the system's phase.
+// Phase is the system's phase. Safe from kernels.
 func (c *Context) Phase() Phase { return c.phase }
 
-// DT is the delta of the current frame in seconds, as given to the frame.
-// Fixed-step systems integrate with FixedDT instead.
+// DT is the delta of the current frame in seconds, as given to the frame
+// (also in FixedUpdate). Fixed-step systems integrate with FixedDT instead.
+// Safe from kernels (the scheduler changes it only between system runs).
 func (c *Context) DT() float64 { return c.env.dt }
 
-// FixedDT is the fixed step in seconds.
+// FixedDT is the fixed step in seconds, as configured (the scheduler's
+// accumulator counts it truncated to the nanosecond). Safe from kernels.
 func (c *Context) FixedDT() float64 { return c.env.fixedDT }
 
-// Frame is the number of the current frame; the first frame is 0.
+// Frame is the number of the current frame; the first frame is 0. Safe
+// from kernels.
 func (c *Context) Frame() uint64 { return c.env.frame }
 
 // Tick is the fixed tick counter: in FixedUpdate the number of the running
 // tick (the first tick of a world is 0), elsewhere the number of ticks run
-// so far.
+// so far (in FrameStart, before this frame's ticks; after them in Update,
+// LateUpdate and FrameEnd). Safe from kernels.
 func (c *Context) Tick() uint64 { return c.env.tick }
 
 // Pool is the kernel pool, or nil when the world runs kernels inline; use
@@ -181,10 +191,12 @@ func (c *Context) Pool() *kernels.Pool { return c.env.pool }
 func (c *Context) Workers() int { return c.env.Workers() }
 
 // RunKernel calls fn(worker, chunk) for every chunk in 0..chunks-1, in
-// parallel on the pool (kernels.Pool.Run: worker w runs a contiguous,
-// ascending range of chunks), or inline as worker 0 without a pool. It
-// returns when every call has returned. Build fn at set-up (a closure
-// created per run may allocate).
+// parallel on the pool (kernels.Pool.Run: worker w runs the contiguous,
+// ascending range kernels.Span(chunks, Workers(), w)), or inline as worker
+// 0 without a pool. It returns when every call has returned. Build fn at
+// set-up (a closure created per run may allocate). Call it from the
+// system's goroutine, not from inside a kernel; it panics when the world's
+// pool is closed.
 func (c *Context) RunKernel(chunks int, fn func(worker, chunk int)) {
 	if c.env.pool == nil {
 		kernels.Scalar(chunks, fn)
@@ -194,10 +206,15 @@ func (c *Context) RunKernel(chunks int, fn func(worker, chunk int)) {
 }
 
 // Resolve maps a provisional handle (returned by a recorder's Create) to the
-// handle of the row playback created, and returns any other handle as is.
-// It returns false for a provisional handle whose create has not been
-// played back yet or was released (see package scheduler: resolutions live
-// until the end of the next frame's FrameStart).
+// handle of the row playback created, and returns any other nonzero handle
+// as is, with true (commands.Playback.Resolve). It returns false for the
+// zero handle and for a provisional handle whose create has not been played
+// back yet, failed (capacity), or was released. The scheduler releases
+// right after each FrameStart's playback: a create played in FixedUpdate,
+// Update, LateUpdate or FrameEnd resolves until the next frame's FrameStart
+// has played back; a FrameStart create resolves only for records of its own
+// playback. The real handle may since have been deleted: check liveness
+// with the table. Safe from kernels (no playback runs while a system does).
 func (c *Context) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 	if c.env.playback == nil {
 		return h, true
@@ -206,7 +223,10 @@ func (c *Context) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 }
 
 // Lease returns a row lease of t, a table the manifest names (in a column
-// reference, Creates or Deletes).
+// reference, Creates or Deletes), or an *AccessError (errors.Is
+// ErrNotDeclared). The lease may be used from kernels (see
+// ephemeral.Lease); row indexes it gives stay valid for this run, since
+// structural changes wait for playback.
 func (c *Context) Lease(t *ephemeral.Table) (ephemeral.Lease, error) {
 	if !contains(c.tables, t) {
 		return ephemeral.Lease{}, c.denied(AccessLease, tableName(t))
@@ -214,8 +234,12 @@ func (c *Context) Lease(t *ephemeral.Table) (ephemeral.Lease, error) {
 	return t.Lease(), nil
 }
 
-// Read returns the whole of column col, indexed by row (see
-// ephemeral.Column.All), when the manifest declares it read or written.
+// Read returns the whole of column col, indexed by row: Chunks()*ChunkRows()
+// elements (ephemeral.Column.All), rows of dead entities included (walk a
+// chunk's live rows with its enabled bitmap). It returns an *AccessError
+// (errors.Is ErrNotDeclared) unless the manifest declares col read or
+// written. Kernels may read the slice concurrently; to write through it,
+// declare the write and use Write.
 func Read[T any](c *Context, col *ephemeral.Column[T]) ([]T, error) {
 	if !c.hasCol(c.reads, col.Table(), col.Name()) {
 		return nil, c.denied(AccessRead, col.Table().Name()+"."+col.Name())
@@ -223,8 +247,11 @@ func Read[T any](c *Context, col *ephemeral.Column[T]) ([]T, error) {
 	return col.All(), nil
 }
 
-// Write returns the whole of column col, indexed by row, for writing, when
-// the manifest declares it written.
+// Write returns the whole of column col, indexed by row, for writing:
+// Chunks()*ChunkRows() elements (ephemeral.Column.All). It returns an
+// *AccessError (errors.Is ErrNotDeclared) unless the manifest declares col
+// written. Kernels may write it concurrently, each worker only rows of the
+// chunks it was given. Writes take effect at once (unlike commands).
 func Write[T any](c *Context, col *ephemeral.Column[T]) ([]T, error) {
 	if !c.hasCol(c.writes, col.Table(), col.Name()) {
 		return nil, c.denied(AccessWrite, col.Table().Name()+"."+col.Name())
@@ -242,10 +269,15 @@ func (c *Context) hasCol(s []ColumnRef, t *ephemeral.Table, name string) bool {
 }
 
 // Recorder returns a deferred-command recorder for t, a table the manifest
-// creates in, deletes from or writes columns of. Commands play back at the
-// end of the phase (after each fixed tick in FixedUpdate), in the sealed
-// system order. The recorder's operations are not checked one by one: a
-// system that declares only written columns of t should record only Sets.
+// creates in, deletes from or writes columns of, or an *AccessError
+// (errors.Is ErrNotDeclared). Commands play back at the end of the phase
+// (after each fixed tick in FixedUpdate), in the sealed system order, this
+// system's serial records before its WorkerRecorders' records. The
+// recorder's operations are not checked one by one: a system that declares
+// only written columns of t should record only Sets. All recorders of a
+// system share one buffer: use them from the system's goroutine only, not
+// from kernels (use WorkerRecorders there). The first call for a table
+// allocates a little; later calls allocate nothing.
 func (c *Context) Recorder(t *ephemeral.Table) (commands.Recorder, error) {
 	if !contains(c.rec, t) {
 		return commands.Recorder{}, c.denied(AccessRecorder, tableName(t))
@@ -254,10 +286,11 @@ func (c *Context) Recorder(t *ephemeral.Table) (commands.Recorder, error) {
 }
 
 // WorkerRecorders returns the per-worker recorders of t for a parallel
-// kernel, under the same rule as Recorder. In the kernel, worker w calls
-// Chunk(w, chunk) before recording for a chunk; playback then follows the
-// chunk order whatever the number of workers. The first call of a system
-// allocates one command buffer per worker.
+// kernel, under the same rule as Recorder (an *AccessError, errors.Is
+// ErrNotDeclared, otherwise). In the kernel, worker w calls Chunk(w, chunk)
+// before recording for a chunk; playback then follows the chunk order
+// whatever the number of workers. The first call of a system allocates one
+// command buffer per worker (Workers()).
 func (c *Context) WorkerRecorders(t *ephemeral.Table) (WorkerRecorders, error) {
 	if !contains(c.rec, t) {
 		return WorkerRecorders{}, c.denied(AccessRecorder, tableName(t))
@@ -274,7 +307,8 @@ func (c *Context) WorkerRecorders(t *ephemeral.Table) (WorkerRecorders, error) {
 
 // WorkerRecorders hands each kernel worker its own recorder of one table.
 // A small value: copy it into the kernel. Worker w may use only its own
-// recorder, and only inside the run that acquired it.
+// recorder (Chunk(w, ...)), and only inside the run that acquired it;
+// different workers record concurrently.
 type WorkerRecorders struct {
 	bufs []*commands.Buffer
 	t    *ephemeral.Table
@@ -294,14 +328,18 @@ func (r WorkerRecorders) Chunk(w, chunk int) commands.Recorder {
 	return b.Recorder(r.t)
 }
 
-// Emitter emits events of one table; NewEmitter checks the manifest.
+// Emitter emits events of one table; NewEmitter checks the manifest. A
+// small value. Use it from the system's goroutine only, not from kernels
+// (they use ParallelEmitter).
 type Emitter[T any] struct{ t *events.Table[T] }
 
 // Emit appends v to the table's events of this frame (events.Table.Emit):
-// on overflow it drops v and returns the table's *events.OverflowError.
+// on overflow it drops v and returns the table's *events.OverflowError
+// (errors.Is events.ErrOverflow). Allocates nothing.
 func (e Emitter[T]) Emit(v T) error { return e.t.Emit(v) }
 
-// NewEmitter returns an emitter of ev, an event table the manifest emits.
+// NewEmitter returns an emitter of ev, an event table the manifest emits,
+// or an *AccessError (errors.Is ErrNotDeclared).
 func NewEmitter[T any](c *Context, ev *events.Table[T]) (Emitter[T], error) {
 	if !c.hasEvent(c.emits, ev) {
 		return Emitter[T]{}, c.denied(AccessEmit, ev.Name())
@@ -311,10 +349,11 @@ func NewEmitter[T any](c *Context, ev *events.Table[T]) (Emitter[T], error) {
 
 // ParallelEmitter returns ev's per-worker emission state for a parallel
 // kernel (events.Table.Parallel with Workers() workers), for an event table
-// the manifest emits. In the kernel, worker w takes Worker(w), calls Begin
-// with the chunk index before emitting for a chunk, then Emit. The scheduler
-// merges it into ev when the system returns, in chunk order. The first call
-// for a table allocates the per-worker state.
+// the manifest emits, or an *AccessError (errors.Is ErrNotDeclared). In the
+// kernel, worker w takes Worker(w), calls Begin with the chunk index before
+// emitting for a chunk, then Emit. The scheduler merges it into ev when the
+// system returns (Context.EndRun), in chunk order. The first call for a
+// table allocates the per-worker state (Capacity events per worker).
 func ParallelEmitter[T any](c *Context, ev *events.Table[T]) (*events.Parallel[T], error) {
 	i := c.eventIndex(c.emits, ev)
 	if i < 0 {
@@ -332,7 +371,10 @@ func ParallelEmitter[T any](c *Context, ev *events.Table[T]) (*events.Parallel[T
 }
 
 // Reader returns the readable events of ev (events.Table.Read), an event
-// table the manifest consumes. The slice is the table's own: do not modify it.
+// table the manifest consumes, or an *AccessError (errors.Is
+// ErrNotDeclared): for NextFrame, last frame's events; for ThisFrame, those
+// emitted so far this frame. The slice is the table's own: do not modify it.
+// It stays valid until the frame ends; kernels may read it concurrently.
 func Reader[T any](c *Context, ev *events.Table[T]) ([]T, error) {
 	if !c.hasEvent(c.consumes, ev) {
 		return nil, c.denied(AccessConsume, ev.Name())
@@ -354,8 +396,9 @@ func (c *Context) eventIndex(s []events.Buffer, b events.Buffer) int {
 }
 
 // Resource checks that the manifest declares resource name, for writing when
-// write is true; it returns nil or an *AccessError. Resources are host data
-// (a clock, a random stream): the check lets a system assert its manifest.
+// write is true; it returns nil or an *AccessError (errors.Is
+// ErrNotDeclared). Resources are host data (a clock, a random stream) that
+// the runtime does not hold: the check lets a system assert its manifest.
 func (c *Context) Resource(name string, write bool) error {
 	for _, r := range c.res {
 		if r.Name == name && (r.Write || !write) {
@@ -392,7 +435,9 @@ func (c *Context) WorkerBuffers() []*commands.Buffer { return c.workers }
 
 // EndRun finishes a run for the scheduler: it merges the parallel emitters
 // acquired in the run into their tables. Drops are counted by the tables
-// (events.Buffer.Dropped). Allocates nothing.
+// (events.Buffer.Dropped). Call it after every run, from the scheduler's
+// goroutine once the system has returned. Allocates nothing in steady
+// state.
 func (c *Context) EndRun() {
 	for _, p := range c.used {
 		p.Merge()

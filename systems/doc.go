@@ -5,11 +5,13 @@
 // # Systems and manifests
 //
 // A [System] has a Name (unique in a world), a [Phase], a [Manifest] and
-// ordering constraints (Before, After: names of systems of the same phase).
-// The manifest lists per table the columns the system reads and writes
+// ordering constraints ([System.Before], [System.After]: names of systems;
+// across phases they must agree with the phase order). [System.Validate]
+// checks a definition. The manifest lists per table the columns the system
+// reads and writes
 // ([Col] builds a [ColumnRef] from a typed column), the tables it creates
 // rows in or deletes rows from, the event tables it emits or consumes, and
-// named [Resource]s such as a clock or a random stream. The scheduler
+// named resources ([Resource]) such as a clock or a random stream. The scheduler
 // (package scheduler) reads nothing else: it orders systems and refuses
 // hidden data races from manifests alone.
 //
@@ -26,13 +28,19 @@
 //     so conflicts with nothing of this frame (two emitters still conflict);
 //   - a resource: by name, a Write against any use.
 //
-// [Conflicts] computes the conflicts of two manifests; the scheduler calls it
-// for every pair of systems of a phase that no chain of constraints orders.
+// The structural rule holds although creates and deletes are deferred to
+// the phase's playback, where no system runs: it is stricter than a data
+// race requires, and it makes every order between structural changes of
+// one domain, and between them and the domain's readers, explicit.
+//
+// [Conflicts] lists the conflicts of two manifests, one [Overlap] each; the
+// scheduler calls it at seal for every pair of systems of a phase that no
+// chain of constraints orders, and refuses the pair.
 //
 // # Contexts
 //
 // A system runs with a [Context], built once at set-up by [NewContext] and
-// reused by every run (running allocates nothing). The context hands out, once
+// reused by every run (running allocates nothing in steady state). The context hands out, once
 // per run, what the manifest allows:
 //
 //   - [Context.Lease]: row leases of any table the manifest names;
@@ -40,12 +48,17 @@
 //     declared read or write, Write for a declared write;
 //   - [Context.Recorder]: a deferred-command recorder for a table the system
 //     creates in, deletes from or writes columns of; [Context.WorkerRecorders]
-//     gives per-worker recorders for parallel kernels, keyed by chunk;
+//     gives per-worker recorders for parallel kernels, keyed by chunk. The
+//     scheduler plays the commands back after the system's phase (after
+//     each fixed tick in FixedUpdate);
 //   - [NewEmitter], [Reader] and [ParallelEmitter]: event emitters and readers;
+//   - [Context.Resource]: an assertion that a named resource is declared;
 //   - [Context.RunKernel], [Context.Pool], [Context.Workers]: parallel
-//     kernels over chunks; [Context.DT], [Context.FixedDT],
-//     [Context.Frame], [Context.Tick]: the clock (seconds, frames, ticks);
-//   - [Context.Resolve]: provisional handles of played-back creates.
+//     kernels over chunks; [Context.DT], [Context.FixedDT] (seconds),
+//     [Context.Frame] (frames), [Context.Tick] (fixed ticks): the clock;
+//   - [Context.Resolve]: the real handles of provisional handles whose
+//     creates have been played back (until the scheduler releases them after
+//     the next frame's FrameStart; see package scheduler).
 //
 // Asking for anything the manifest does not declare fails with an
 // [*AccessError] that matches [ErrNotDeclared] under errors.Is. The check is
@@ -56,14 +69,16 @@
 // # Scheduler face
 //
 // [Env] holds what the scheduler shares with every context of a world (the
-// pool, the playback, the clock); [NewContext], [Context.EndRun],
-// [Context.CommandBuffer] and [Context.WorkerBuffers] are for the
-// scheduler, and for tests that run a system outside a world.
+// pool, the playback, the clock); [NewEnv], [Env.SetFrame], [Env.SetTick],
+// [NewContext], [Context.EndRun], [Context.CommandBuffer] and
+// [Context.WorkerBuffers] are for the scheduler, and for tests that run a
+// system outside a world (see the Context example).
 //
 // # Errors
 //
 // Definitions fail with a [*DefinitionError] (errors.Is [ErrDefinition] and
-// the precise sentinel); undeclared access fails with an [*AccessError]
+// the precise sentinel: [ErrEmptyName], [ErrNoRun], [ErrBadPhase],
+// [ErrBadManifest]); undeclared access fails with an [*AccessError]
 // (errors.Is [ErrNotDeclared]). Messages start with "systems: ".
 //
 // # Concurrency

@@ -64,9 +64,9 @@ const (
 // for ("Body.x", a table, event or resource name). errors.Is(err,
 // ErrNotDeclared) is true. Fix it by declaring the access in the manifest.
 type AccessError struct {
-	System string
-	Access string
-	What   string
+	System string // the system's name
+	Access string // AccessLease, AccessRead, AccessWrite, ...
+	What   string // "table.column", a table, event table or resource name ("NAME (write)" for a resource write)
 }
 
 func (e *AccessError) Error() string {

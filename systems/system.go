@@ -38,7 +38,10 @@ func (p Phase) String() string {
 func (p Phase) Valid() bool { return p < NumPhases }
 
 // RunFunc is a system's body. It runs on the scheduler's goroutine with the
-// system's Context; an error stops the frame (see package scheduler).
+// system's Context, once per frame (once per fixed tick in FixedUpdate). A
+// non-nil error stops the frame after this system: the scheduler still plays
+// back the phase's commands and ends the event frame, then returns a
+// *scheduler.SystemError wrapping it (see scheduler.Scheduler.Frame).
 type RunFunc func(ctx *Context) error
 
 // System is the unit of work the scheduler orders and runs.
@@ -58,9 +61,12 @@ type System struct {
 	Run      RunFunc
 }
 
-// Validate checks the name, the phase, Run and the manifest. It returns a
-// *DefinitionError (errors.Is ErrDefinition and ErrEmptyName, ErrBadPhase,
-// ErrNoRun or ErrBadManifest).
+// Validate checks the name, the phase, Run and the manifest entries (no nil
+// table or event table, no empty or unknown column name, no empty resource
+// name). It returns nil or a *DefinitionError (errors.Is ErrDefinition and
+// ErrEmptyName, ErrBadPhase, ErrNoRun or ErrBadManifest) for the first bad
+// field. Names, constraints and conflicts between systems are checked by
+// the scheduler at seal. Call it at set-up: it may allocate.
 func (s *System) Validate() error {
 	if s.Name == "" {
 		return &DefinitionError{Err: ErrEmptyName}
@@ -85,7 +91,8 @@ type ColumnRef struct {
 	Column string
 }
 
-// Col returns the reference of a typed column, for a Manifest.
+// Col returns the reference of a typed column, for a Manifest. c must not be
+// nil.
 func Col[T any](c *ephemeral.Column[T]) ColumnRef {
 	return ColumnRef{Table: c.Table(), Column: c.Name()}
 }
@@ -108,7 +115,10 @@ type Resource struct {
 
 // Manifest declares what a system touches. Lists are sets: order and
 // repetition do not matter. A column in Writes may also be read; it need not
-// be repeated in Reads.
+// be repeated in Reads. Creates and Deletes are deferred: the system records
+// them in command buffers (Context.Recorder) and the scheduler plays them
+// back after the phase. A manifest is read at seal (conflicts) and when the
+// Context is built (access checks); changing it afterwards has no effect.
 type Manifest struct {
 	Reads     []ColumnRef        // columns read
 	Writes    []ColumnRef        // columns written (and read)
@@ -179,7 +189,8 @@ func (m *Manifest) check() string {
 // Equal reports whether m and o declare the same accesses, as sets: the
 // order and repetition of entries do not matter, and a column in Writes
 // equals the same column in Writes of o whatever Reads say about it. A
-// resource declared both read and written counts as written.
+// resource declared both read and written counts as written. A scheduler
+// hook's Substitute uses it. It allocates; call it at set-up.
 func (m *Manifest) Equal(o *Manifest) bool {
 	return sameSet(m.Writes, o.Writes) && sameSet(m.reads(), o.reads()) &&
 		sameSet(m.Creates, o.Creates) && sameSet(m.Deletes, o.Deletes) &&

@@ -9,10 +9,12 @@
 //
 // # Constants
 //
-// [W], [VMax], [Speed], [DT], [Health], [TTL] and [R2] are the fixed constants
-// of the rules; [DefaultUnits], [DefaultShots], [DefaultSeed], [DefaultWarmup]
-// and [DefaultFrames] are the defaults that a [Config] or the flags of
-// arena-headless may override. [DefaultConfig] bundles the first three.
+// [W], [VMax], [Speed], [DT], [Health], [TTL], [R2] and [PCGStream] are the
+// fixed constants of the rules (world units, seconds, ticks, damage points);
+// [DefaultUnits], [DefaultShots], [DefaultSeed], [DefaultWarmup] and
+// [DefaultFrames] are the defaults that a [Config] or the flags of
+// arena-headless may override. [DefaultConfig] bundles the first three,
+// with one worker.
 //
 // # Random numbers
 //
@@ -27,6 +29,14 @@
 // projectile) into one FNV-1a 64 value; [FormatDigest] prints it as 16
 // lower-case hex digits. Two implementations agree on the rules exactly when
 // they agree on the digest.
+//
+// # Implementations
+//
+// Every implementation satisfies [Sim]: [Sim.Frame] runs one frame with
+// exactly one fixed tick, and [Sim.Presentation] (one [Slot] per roster
+// slot), [Sim.Counters] ([Counters]) and [Sim.ProjectileChecksum] feed
+// [Digest]; [Sim.SystemTimes] reports per-system wall times ([SystemTime],
+// nanoseconds) under the rules' system names.
 //
 // # Configuration and errors
 //

@@ -42,7 +42,8 @@ type SystemTime struct {
 type Sim interface {
 	// Name is "runtime" or "soa".
 	Name() string
-	// Frame runs one frame with exactly one fixed tick.
+	// Frame runs one frame with exactly one fixed tick (arena rules v1,
+	// "One frame"). It returns the implementation's error, if any.
 	Frame() error
 	// Frames is the number of frames run since set-up.
 	Frames() int64
@@ -51,12 +52,13 @@ type Sim interface {
 	// Presentation is the slot-indexed buffer (len Units) after the last
 	// PresentationSync; valid until the next Frame.
 	Presentation() []Slot
-	// Projectiles appends x, y of every live projectile to dst and returns it.
+	// Projectiles appends x, y (world units) of every live projectile to
+	// dst, two floats per projectile, and returns it.
 	Projectiles(dst []float32) []float32
 	// ProjectileChecksum is the wrapping sum of the per-projectile FNV-1a 64 (arena rules v1).
 	ProjectileChecksum() uint64
 	// SystemTimes appends the last frame's per-system wall times to dst, in a fixed order.
 	SystemTimes(dst []SystemTime) []SystemTime
-	// Close releases the Sim's goroutines, if any.
+	// Close releases the Sim's goroutines, if any; no Frame after it.
 	Close() error
 }

@@ -8,8 +8,10 @@
 //	arena-headless [-units 100000] [-shots 256] [-seed 42] [-warmup 120]
 //	               [-frames 600] [-workers 1] [-impl runtime|soa|both] [-json]
 //
-// -frames counts measured frames; the digest is taken after -warmup + -frames
-// frames. -workers sets rules.Config.Workers (the baseline ignores it).
+// -frames counts measured frames per implementation; the digest is taken
+// after -warmup + -frames frames. -workers sets rules.Config.Workers, the
+// goroutines of the runtime's kernels (the baseline ignores it). Defaults
+// are those of arena rules v1 (package arena/rules).
 //
 // # Measurement
 //
@@ -35,13 +37,15 @@
 //
 // # Exit status
 //
-// 0 on success; 1 when the digests differ, an implementation breaks the
-// counter invariant shots_fired == hits + lost + expired + live_projectiles
-// (or its frame count), or an implementation fails; 2 for bad flags,
-// including an implementation this build does not have.
+// 0 on success (and for -h); 1 when the digests differ, an implementation
+// breaks the counter invariant shots_fired == hits + lost + expired +
+// live_projectiles (or reports a frame count other than -warmup + -frames),
+// an implementation fails, or the report cannot be written; 2 for bad flags
+// or values, including an implementation this build does not have.
 //
 // # Implementations
 //
-// Implementations come from the factories map (factories.go): adding one
-// entry makes a name available to -impl.
+// Implementations come from the factories map (factories.go): "runtime"
+// (package arena) and "soa" (package arena/soa). -impl accepts runtime, soa
+// or both.
 package main

@@ -1,0 +1,72 @@
+package scheduler_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/scheduler"
+	"github.com/tickwork/tickwork/systems"
+)
+
+// Seal refuses two systems of one phase that touch the same column, one of
+// them writing it, unless a constraint orders them. Here a hook (host code
+// that did not write either system) orders them, and the second scheduler
+// seals.
+func ExampleScheduler_Seal() {
+	body, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "Body", Capacity: 64})
+	x, _ := ephemeral.AddColumn[float32](body, "x")
+	noop := func(*systems.Context) error { return nil }
+	move := systems.System{Name: "move", Phase: systems.FixedUpdate, Run: noop,
+		Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(x)}}}
+	look := systems.System{Name: "look", Phase: systems.FixedUpdate, Run: noop,
+		Manifest: systems.Manifest{Reads: []systems.ColumnRef{systems.Col(x)}}}
+
+	s, _ := scheduler.New(scheduler.Config{})
+	_ = s.Add(move)
+	_ = s.Add(look)
+	err := s.Seal()
+	fmt.Println(errors.Is(err, scheduler.ErrConflict))
+	fmt.Println(err)
+
+	s, _ = scheduler.New(scheduler.Config{})
+	_ = s.Add(look) // registered first, but ordered after move below
+	_ = s.Add(move)
+	_ = s.Hook(func(h *scheduler.Hook) error { return h.Order("move", "look") })
+	fmt.Println(s.Seal(), s.Order(systems.FixedUpdate))
+	// Output:
+	// true
+	// scheduler: 1 conflict(s) between unordered systems; order each pair with Before/After:
+	// 	FixedUpdate: "move" (write) and "look" (read) both touch Body.x
+	// <nil> [move look]
+}
+
+// With Accumulate pacing, each frame runs the whole fixed steps its delta
+// has accumulated, at most MaxTicksPerFrame (8 by default); whole steps
+// beyond the cap are dropped and reported, and the remainder below one step
+// carries over. The clock's account balances in integer nanoseconds.
+func ExampleScheduler_Frame() {
+	ticks := 0
+	s, _ := scheduler.New(scheduler.Config{FixedStep: 0.010}) // 10 ms
+	_ = s.Add(systems.System{Name: "tick", Phase: systems.FixedUpdate,
+		Run: func(*systems.Context) error { ticks++; return nil }})
+	if err := s.Seal(); err != nil {
+		panic(err)
+	}
+	for _, dt := range []float64{0.025, 0.004, 0.200} { // seconds
+		if err := s.Frame(dt); err != nil {
+			panic(err)
+		}
+		r := s.Report()
+		fmt.Printf("dt %v s: %d ticks, %v dropped, %v remaining\n", dt, r.FixedTicks, r.Dropped, r.Remaining)
+	}
+	t := s.Time()
+	fmt.Println("fed", t.Fed, "= simulated", t.Simulated, "+ dropped", t.Dropped, "+ remaining", t.Remaining)
+	fmt.Println(ticks, "runs of tick")
+	// Output:
+	// dt 0.025 s: 2 ticks, 0s dropped, 5ms remaining
+	// dt 0.004 s: 0 ticks, 0s dropped, 9ms remaining
+	// dt 0.2 s: 8 ticks, 120ms dropped, 9ms remaining
+	// fed 229ms = simulated 100ms + dropped 120ms + remaining 9ms
+	// 10 runs of tick
+}
