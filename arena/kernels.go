@@ -2,6 +2,8 @@ package arena
 
 import (
 	"errors"
+
+	"github.com/kelindar/bitmap"
 	"slices"
 
 	"github.com/tickwork/tickwork/arena/rules"
@@ -111,11 +113,25 @@ func (s *Sim) integrateBodies(ctx *systems.Context) error {
 	return nil
 }
 
+// integrateBodiesChunk is a dense kernel: it integrates every row of the
+// chunk up to its last live one, holes included. A hole's values are
+// don't-care (ephemeral zeroes a row when it is inserted), so moving them is
+// harmless, and one straight loop beats walking the runs of live rows.
 func (s *Sim) integrateBodiesChunk(_, c int) {
+	hi := liveEnd(s.body.Enabled(c))
 	x, y, vx, vy := s.bx.Span(c), s.by.Span(c), s.bvx.Span(c), s.bvy.Span(c)
-	ephemeral.EachRun(s.body.Enabled(c), func(lo, hi int) {
-		integrate(x[lo:hi], y[lo:hi], vx[lo:hi], vy[lo:hi])
-	})
+	integrate(x[:hi], y[:hi], vx[:hi], vy[:hi])
+}
+
+// liveEnd is one past the last row of mask's chunk whose word of the
+// enabled bitmap has a live row (a multiple of 64; 0 for an empty chunk).
+func liveEnd(mask bitmap.Bitmap) int {
+	for w := len(mask) - 1; w >= 0; w-- {
+		if mask[w] != 0 {
+			return (w + 1) << 6
+		}
+	}
+	return 0
 }
 
 // integrate advances a run of units: p += v*DT, then per axis a reflection
@@ -151,19 +167,15 @@ func (s *Sim) integrateProjectiles(ctx *systems.Context) error {
 	return nil
 }
 
+// integrateProjectilesChunk is a dense kernel, like integrateBodiesChunk.
 func (s *Sim) integrateProjectilesChunk(_, c int) {
-	if s.proj.ChunkLen(c) == 0 {
-		return
+	hi := liveEnd(s.proj.Enabled(c))
+	x, y, vx, vy, ttl := s.px.Span(c)[:hi], s.py.Span(c)[:hi], s.pvx.Span(c)[:hi], s.pvy.Span(c)[:hi], s.pttl.Span(c)[:hi]
+	for i := range x {
+		x[i] += vx[i] * rules.DT
+		y[i] += vy[i] * rules.DT
+		ttl[i]--
 	}
-	x, y, vx, vy, ttl := s.px.Span(c), s.py.Span(c), s.pvx.Span(c), s.pvy.Span(c), s.pttl.Span(c)
-	ephemeral.EachRun(s.proj.Enabled(c), func(lo, hi int) {
-		x, y, vx, vy, ttl := x[lo:hi], y[lo:hi], vx[lo:hi:hi], vy[lo:hi:hi], ttl[lo:hi:hi]
-		for i := range x {
-			x[i] += vx[i] * rules.DT
-			y[i] += vy[i] * rules.DT
-			ttl[i]--
-		}
-	})
 }
 
 // clock advances the arena clock by one tick.
