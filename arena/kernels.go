@@ -198,19 +198,13 @@ func (s *Sim) presentationSync(ctx *systems.Context) error {
 func (s *Sim) presentationChunk(_, c int) {
 	lo := c * s.unit.ChunkRows()
 	pres := s.pres[lo:min(lo+s.unit.ChunkRows(), len(s.pres))]
-	x, y, health := s.bx.Span(c), s.by.Span(c), s.uHealth.Span(c)
-	for w, word := range s.unit.Enabled(c) {
-		base := w << 6
-		if base >= len(pres) {
-			break
-		}
-		n := min(64, len(pres)-base)
-		p, x, y, health := pres[base:base+n], x[base:base+n], y[base:base+n], health[base:base+n]
-		for i := range p {
-			// Branch-free: a dead row's values are stale, and the rules
-			// leave them meaningless when Alive is 0.
-			p[i] = rules.Slot{X: x[i], Y: y[i], Health: health[i], Alive: uint8(word >> uint(i) & 1)}
-		}
+	x, y, health := s.bx.Span(c)[:len(pres)], s.by.Span(c)[:len(pres)], s.uHealth.Span(c)[:len(pres)]
+	mask := s.unit.Enabled(c)
+	for i := range pres {
+		// Branch-free: a dead row's values are stale, and the rules leave
+		// them meaningless when Alive is 0.
+		p := &pres[i]
+		p.X, p.Y, p.Health, p.Alive = x[i], y[i], health[i], uint8(mask[i>>6]>>(i&63)&1)
 	}
 }
 
