@@ -162,10 +162,9 @@ func (t *Table) InsertN(out []Handle) error {
 	if err := t.fits(len(out)); err != nil {
 		return err
 	}
-	for k := range out {
-		h := t.dom.alloc()
+	t.dom.allocN(out)
+	for _, h := range out {
 		t.enable(h)
-		out[k] = h
 	}
 	// Zero the new rows column by column, a run of consecutive slots at a
 	// time (new slots are the lowest free ones, so runs are usual).
