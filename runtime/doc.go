@@ -8,7 +8,8 @@
 // kernels inline, no goroutine started), [WithPacing] ([Accumulate], the
 // default, or [OneTickPerFrame]), [WithFixedStep] (seconds, default 1/60),
 // [WithMaxTicksPerFrame] (default 8), [WithReportWindow] (runs, default
-// 128), [WithCommandRecords] and [WithNoPersistence] (the default, named
+// 128), [WithCommandRecords] (records per command buffer, at most
+// [MaxCommandRecords]) and [WithNoPersistence] (the default, named
 // for the future). The builder declares domains ([Builder.Domain]), tables
 // ([Builder.Table]), columns ([AddColumn]), event tables ([AddEvents]) and
 // systems ([Builder.Add]); [Builder.Hook] registers host code that runs
@@ -16,6 +17,30 @@
 // implementations: see [scheduler.Hook]). [Builder.Build] seals the graph
 // and returns a [*World], or the first error of the builder, or the seal's
 // typed errors (conflicts, cycles, unknown or duplicate names).
+//
+// A host may ignore the errors of the declarations and check only Build's:
+// a failed declaration returns nil, and the nil passed on to [AddColumn],
+// systems.Col or a manifest is refused with an error of its own, never a
+// panic, while Build returns the first error, the one of the call that
+// failed.
+//
+// A Builder's world shares nothing with another: manifests may name only
+// tables declared with [Builder.Table] (in domains of [Builder.Domain]) and
+// event tables declared with [AddEvents]; Add and Build refuse anything
+// else with a [*ForeignError]. Table names, and event table names, are
+// unique per Builder.
+//
+// # What the scheduler checks
+//
+// The scheduler checks a system's manifest against what the system
+// acquires through its systems.Context (systems.Read, systems.Write,
+// Context.Recorder, systems.NewEmitter, systems.Reader, ...): undeclared
+// acquisitions fail at run time, declared ones are conflict-checked at
+// Build. A system that touches a column or table directly (Column.Span,
+// Column.All, Table.Insert, events.Table.Emit) escapes both checks: for that
+// access the manifest is an honour system. Take columns through
+// systems.Write, as the package Example does, and structural changes through
+// recorders of the tables in Creates and Deletes.
 //
 // # Running frames
 //
@@ -31,20 +56,28 @@
 // # Closing
 //
 // [World.Close] stops the kernel pool; no goroutine outlives it, and it is
-// idempotent. [World.Frame] after Close returns [ErrClosed]. Worlds share
-// no state: two in one process are independent.
+// idempotent. [World.Frame] after Close returns [ErrClosed]. Called from a
+// system during a frame, Close returns [ErrRunning] and closes nothing.
+// Worlds share no state: two in one process are independent.
 //
 // # Errors
 //
-// Bad options give an [*OptionError] (errors.Is [ErrOption]); a Builder
-// used after Build gives [ErrBuilt]; [World.Frame] after Close gives
-// [ErrClosed]. Definition and seal errors of packages ephemeral, events,
-// systems and scheduler pass through unchanged, so errors.Is works with
-// their sentinels. Messages of this package start with "runtime: ".
+// Bad options, and nil ones, give an [*OptionError] (errors.Is
+// [ErrOption]). [AddColumn] with a nil table, and a duplicate table or
+// event table name, give a [*DefinitionError] (errors.Is [ErrDefinition]
+// and [ErrNilTable] or [ErrDuplicateName]); a table, event table or domain
+// declared elsewhere gives a [*ForeignError] (errors.Is [ErrForeign]); a
+// nil hook gives scheduler.ErrNilHook. A Builder used after Build gives
+// [ErrBuilt]; [World.Frame] after Close gives [ErrClosed], and Close during
+// a frame [ErrRunning]. Definition and seal errors of packages ephemeral,
+// events, systems and scheduler pass through unchanged, so errors.Is works
+// with their sentinels. Messages of this package start with "runtime: ".
 //
 // # Concurrency
 //
-// A Builder and a World are used from one goroutine (the host's loop).
-// Kernels run on the world's pool during Frame; no method of the World is
-// safe while Frame runs on another goroutine.
+// A Builder and a World are not safe for concurrent use: they are used from
+// one goroutine (the host's loop). Kernels run on the world's pool during
+// Frame; no method of the World is safe while Frame runs on another
+// goroutine. Frames do not nest: [World.Frame] called from a system returns
+// scheduler.ErrReentrant and runs nothing.
 package runtime

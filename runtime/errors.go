@@ -9,16 +9,33 @@ import (
 // one of them with errors.Is, or is an error of package ephemeral, events,
 // systems or scheduler passed through as it is (seal errors among them).
 var (
-	// ErrOption: an option with a bad value. Returned by Build as an
-	// *OptionError.
+	// ErrOption: an option with a bad value (or a nil Option). Returned by
+	// Build as an *OptionError.
 	ErrOption = errors.New("runtime: bad option")
 	// ErrBuilt: a Builder used after Build.
 	ErrBuilt = errors.New("runtime: builder already built; make a new Builder for another world")
 	// ErrClosed: Frame on a closed World.
 	ErrClosed = errors.New("runtime: world is closed")
+	// ErrRunning: Close called while a frame runs (from a system). The
+	// world is not closed; close it after Frame returns.
+	ErrRunning = errors.New("runtime: Close called during a frame (from a system?); close the world after Frame returns")
+	// ErrDefinition: a bad declaration on a Builder. Returned as a
+	// *DefinitionError whose Unwrap gives ErrNilTable or ErrDuplicateName.
+	ErrDefinition = errors.New("runtime: bad declaration")
+	// ErrNilTable: AddColumn given a nil table, what a failed Table
+	// returns. Precise sentinel of a *DefinitionError.
+	ErrNilTable = errors.New("nil table (check the error of the Table call that made it)")
+	// ErrDuplicateName: a table name, or an event table name, declared
+	// twice on one Builder. Precise sentinel of a *DefinitionError.
+	ErrDuplicateName = errors.New("name already declared on this builder; table and event table names must be unique in a world, since errors and reports name them")
+	// ErrForeign: a table, event table or domain not declared through the
+	// Builder at hand (made by another Builder, or standalone with package
+	// ephemeral or events). Returned as a *ForeignError.
+	ErrForeign = errors.New("runtime: not declared through this builder")
 )
 
-// OptionError reports an option with a bad value, such as WithWorkers(0).
+// OptionError reports an option with a bad value, such as WithWorkers(0),
+// or a nil Option given to NewBuilder (Option "NewBuilder").
 // errors.Is(err, ErrOption) is true.
 type OptionError struct {
 	Option string // such as "WithWorkers"
@@ -32,5 +49,58 @@ func (e *OptionError) Error() string {
 
 // Is reports whether target is ErrOption.
 func (e *OptionError) Is(target error) bool { return target == ErrOption }
+
+// DefinitionError reports a bad declaration on a Builder: the call
+// ("AddColumn", "Table" or "AddEvents"), the name it declares and the
+// precise sentinel (ErrNilTable or ErrDuplicateName). errors.Is(err,
+// ErrDefinition) is true, and so is errors.Is(err, Err).
+type DefinitionError struct {
+	Call string // "AddColumn", "Table" or "AddEvents"
+	Name string // the column, table or event table name declared
+	Err  error  // ErrNilTable or ErrDuplicateName
+}
+
+func (e *DefinitionError) Error() string {
+	return "runtime: " + e.Call + " " + strconv.Quote(e.Name) + ": " + e.Err.Error()
+}
+
+// Is reports whether target is ErrDefinition.
+func (e *DefinitionError) Is(target error) bool { return target == ErrDefinition }
+
+// Unwrap returns the precise sentinel.
+func (e *DefinitionError) Unwrap() error { return e.Err }
+
+// ForeignError reports a table, event table or domain that a world would
+// share with another (or with code outside it): named by a system's
+// manifest (System and the entry, such as "Writes[0]") or given to a
+// Builder call (System empty, Where the call) without having been declared
+// through this Builder. Worlds share no data: declare tables with
+// Builder.Table, event tables with AddEvents and domains with
+// Builder.Domain. errors.Is(err, ErrForeign) is true.
+type ForeignError struct {
+	System string // the system whose manifest names it; "" for a Builder call
+	Where  string // the manifest entry ("Writes[0]", "Emits[1]") or the call (`AddColumn "Y"`, `Table "Body"`)
+	Kind   string // "table", "event table" or "domain"
+	Name   string // the name of the foreign table, event table or domain
+}
+
+func (e *ForeignError) Error() string {
+	s := "runtime: "
+	if e.System != "" {
+		s += "system " + strconv.Quote(e.System) + ": "
+	}
+	how := "Builder.Table"
+	switch e.Kind {
+	case "event table":
+		how = "runtime.AddEvents"
+	case "domain":
+		how = "Builder.Domain"
+	}
+	return s + e.Where + " names " + e.Kind + " " + strconv.Quote(e.Name) +
+		", which was not declared through this Builder; worlds share no data: declare it with " + how
+}
+
+// Is reports whether target is ErrForeign.
+func (e *ForeignError) Is(target error) bool { return target == ErrForeign }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -11,7 +11,12 @@ import (
 
 // A world with one table and two systems: spawn creates a ball every fixed
 // tick, fall moves every live ball; fall runs after spawn because both touch
-// Ball.Y. The host steps it at 30 frames per second with a 1/60 s step.
+// Ball.Y. Each takes what it touches through its Context (a recorder of a
+// Creates table, a declared written column), so the scheduler checks both
+// against their manifests. The host checks only Build's error among the
+// declarations (a failed one returns nil, which later calls refuse without
+// panicking) and steps the world at 30 frames per second with a 1/60 s
+// step.
 func Example() {
 	b := runtime.NewBuilder(runtime.WithFixedStep(1.0 / 60))
 	balls, _ := b.Table(ephemeral.TableSpec{Name: "Ball", Capacity: 1024})
@@ -28,11 +33,15 @@ func Example() {
 		systems.System{Name: "fall", Phase: systems.FixedUpdate, After: []string{"spawn"},
 			Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(y)}},
 			Run: func(ctx *systems.Context) error {
+				ys, err := systems.Write(ctx, y) // the whole column, by row, as the manifest allows
+				if err != nil {
+					return err
+				}
 				for c := range balls.Chunks() {
-					ys := y.Span(c)
+					base := c * balls.ChunkRows()
 					ephemeral.EachRun(balls.Enabled(c), func(lo, hi int) {
 						for r := lo; r < hi; r++ {
-							ys[r] -= 9.8 * ctx.FixedDT()
+							ys[base+r] -= 9.8 * ctx.FixedDT()
 						}
 					})
 				}
@@ -44,7 +53,9 @@ func Example() {
 	}
 	defer w.Close()
 	for range 30 {
-		_ = w.Frame(1.0 / 30) // a host's loop passes its measured delta, seconds
+		if err := w.Frame(1.0 / 30); err != nil { // a host's loop passes its measured delta, seconds
+			panic(err)
+		}
 	}
 	r := w.Report()
 	fmt.Println(w.Frames(), "frames,", w.Time().Ticks, "ticks,", r.FixedTicks, "ticks in the last frame")

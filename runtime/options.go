@@ -35,8 +35,8 @@ type config struct {
 	sched       scheduler.Config
 }
 
-// Option configures a Builder. A bad value is reported by Build as an
-// *OptionError (errors.Is ErrOption).
+// Option configures a Builder. A bad value, or a nil Option, is reported by
+// Build as an *OptionError (errors.Is ErrOption).
 type Option func(*config) error
 
 // WithNoPersistence selects NoPersistence, the default: the world lives in
@@ -113,14 +113,21 @@ func WithReportWindow(runs int) Option {
 }
 
 // WithCommandRecords sets the initial capacity of each command buffer in
-// records (default scheduler.DefaultCommandRecords); buffers grow past it
-// while warming up.
+// records, 1..MaxCommandRecords (default scheduler.DefaultCommandRecords,
+// 1024); buffers grow past it while warming up. A record takes 16 bytes,
+// allocated at Build for every command buffer (one per system with Creates
+// or Deletes, and one per kernel worker for a system that takes
+// WorkerRecorders).
 func WithCommandRecords(n int) Option {
 	return func(c *config) error {
-		if n < 1 {
-			return &OptionError{Option: "WithCommandRecords", Value: itoa(n), Reason: "want at least 1 record"}
+		if n < 1 || n > MaxCommandRecords {
+			return &OptionError{Option: "WithCommandRecords", Value: itoa(n), Reason: "want 1..MaxCommandRecords (16777216) records"}
 		}
 		c.sched.CommandRecords = n
 		return nil
 	}
 }
+
+// MaxCommandRecords is the largest WithCommandRecords: 2^24 records (256
+// MiB per command buffer), scheduler.MaxCommandRecords.
+const MaxCommandRecords = scheduler.MaxCommandRecords

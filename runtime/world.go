@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"errors"
+	"slices"
+	"strconv"
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
@@ -14,11 +16,23 @@ import (
 // and hooks; Build seals it. A Builder is used once, from one goroutine.
 //
 // Every method returns its error at once and also remembers the first
-// one, which Build returns: a caller may check only Build's error.
+// one, which Build returns: a caller may check only Build's error. A
+// failed declaration returns nil (a nil table, column or event table);
+// passing that nil on is safe: AddColumn records its own error, systems.Col
+// gives a ColumnRef that Add refuses, and Build still returns the first
+// error, the one of the call that failed.
+//
+// Worlds share no data: manifests may name only tables and event tables
+// declared through this Builder (Table, AddEvents), and tables may join only
+// domains declared through it (Domain); anything else is refused with a
+// *ForeignError. Table names must be unique among the Builder's tables, and
+// event table names among its event tables (a *DefinitionError, errors.Is
+// ErrDuplicateName).
 type Builder struct {
 	cfg     config
 	err     error
 	built   bool
+	domains []*ephemeral.Domain
 	tables  []*ephemeral.Table
 	events  []events.Buffer
 	systems []systems.System
@@ -26,13 +40,18 @@ type Builder struct {
 }
 
 // NewBuilder returns a builder configured by opts (applied in order, a
-// later option overriding an earlier one; a bad option's *OptionError is
-// returned by Build). Without options: 1 worker, Accumulate pacing, a 1/60 s
-// step, 8 ticks per frame at most, a 128-run report window,
-// NoPersistence.
+// later option overriding an earlier one; a bad option's *OptionError, or
+// one for a nil option, is returned by Build). Without options: 1 worker,
+// Accumulate pacing, a 1/60 s step, 8 ticks per frame at most, a 128-run
+// report window, NoPersistence.
 func NewBuilder(opts ...Option) *Builder {
 	b := &Builder{cfg: config{workers: 1}}
-	for _, o := range opts {
+	for i, o := range opts {
+		if o == nil {
+			b.fail(&OptionError{Option: "NewBuilder", Value: "opts[" + itoa(i) + "] = nil",
+				Reason: "want a non-nil Option, such as WithWorkers(4)"})
+			continue
+		}
 		if err := o(&b.cfg); err != nil {
 			b.fail(err)
 		}
@@ -66,17 +85,27 @@ func (b *Builder) Domain(spec ephemeral.DomainSpec) (*ephemeral.Domain, error) {
 	if err != nil {
 		return nil, b.fail(err)
 	}
+	b.domains = append(b.domains, d)
 	return d, nil
 }
 
 // Table declares a table (ephemeral.NewTable). Its memory is allocated
 // here and with each column, Capacity rows (rounded up to whole chunks) per
 // column; tables never grow. It returns an *ephemeral.DefinitionError
-// (errors.Is ephemeral.ErrDefinition) for a bad spec, or ErrBuilt after
-// Build.
+// (errors.Is ephemeral.ErrDefinition) for a bad spec, a *DefinitionError
+// (errors.Is ErrDuplicateName) when another table of the Builder has the
+// name, a *ForeignError (errors.Is ErrForeign) for a spec.Domain not
+// declared with this Builder's Domain, or ErrBuilt after Build. On error it
+// returns a nil table.
 func (b *Builder) Table(spec ephemeral.TableSpec) (*ephemeral.Table, error) {
 	if err := b.usable(); err != nil {
 		return nil, err
+	}
+	if spec.Domain != nil && !slices.Contains(b.domains, spec.Domain) {
+		return nil, b.fail(&ForeignError{Where: "Table " + strconv.Quote(spec.Name), Kind: "domain", Name: spec.Domain.Name()})
+	}
+	if spec.Name != "" && slices.ContainsFunc(b.tables, func(t *ephemeral.Table) bool { return t.Name() == spec.Name }) {
+		return nil, b.fail(&DefinitionError{Call: "Table", Name: spec.Name, Err: ErrDuplicateName})
 	}
 	t, err := ephemeral.NewTable(spec)
 	if err != nil {
@@ -89,10 +118,19 @@ func (b *Builder) Table(spec ephemeral.TableSpec) (*ephemeral.Table, error) {
 // AddColumn adds a column of element type T to t (ephemeral.AddColumn):
 // Chunks()*ChunkRows() elements of a pointer-free T, allocated here. It
 // returns an *ephemeral.DefinitionError (errors.Is ephemeral.ErrDefinition,
-// such as ephemeral.ErrUnsupportedType), or ErrBuilt after Build.
+// such as ephemeral.ErrUnsupportedType), a *DefinitionError (errors.Is
+// ErrNilTable) for a nil t (what a failed Table returns), a *ForeignError
+// (errors.Is ErrForeign) for a table not declared with this Builder's
+// Table, or ErrBuilt after Build. On error it returns a nil column.
 func AddColumn[T any](b *Builder, t *ephemeral.Table, name string) (*ephemeral.Column[T], error) {
 	if err := b.usable(); err != nil {
 		return nil, err
+	}
+	if t == nil {
+		return nil, b.fail(&DefinitionError{Call: "AddColumn", Name: name, Err: ErrNilTable})
+	}
+	if !slices.Contains(b.tables, t) {
+		return nil, b.fail(&ForeignError{Where: "AddColumn " + strconv.Quote(name), Kind: "table", Name: t.Name()})
 	}
 	c, err := ephemeral.AddColumn[T](t, name)
 	if err != nil {
@@ -102,13 +140,18 @@ func AddColumn[T any](b *Builder, t *ephemeral.Table, name string) (*ephemeral.C
 }
 
 // AddEvents declares an event table (events.New: Capacity events per
-// frame, allocated here) that the world ends at every frame boundary. Event
-// tables named by manifests are handled even when not declared here. It
-// returns an *events.DefinitionError (errors.Is events.ErrDefinition), or
-// ErrBuilt after Build.
+// frame, allocated here) that the world ends at every frame boundary.
+// Manifests may name only event tables declared here (Build refuses others
+// with a *ForeignError). It returns an *events.DefinitionError (errors.Is
+// events.ErrDefinition), a *DefinitionError (errors.Is ErrDuplicateName)
+// when another event table of the Builder has the name, or ErrBuilt after
+// Build. On error it returns a nil event table.
 func AddEvents[T any](b *Builder, spec events.Spec) (*events.Table[T], error) {
 	if err := b.usable(); err != nil {
 		return nil, err
+	}
+	if spec.Name != "" && slices.ContainsFunc(b.events, func(e events.Buffer) bool { return e.Name() == spec.Name }) {
+		return nil, b.fail(&DefinitionError{Call: "AddEvents", Name: spec.Name, Err: ErrDuplicateName})
 	}
 	ev, err := events.New[T](spec)
 	if err != nil {
@@ -118,10 +161,14 @@ func AddEvents[T any](b *Builder, spec events.Spec) (*events.Table[T], error) {
 	return ev, nil
 }
 
-// Add registers systems. Each is checked at once (systems.System.Validate:
-// a *systems.DefinitionError, and none of sys is added); names,
-// constraints and conflicts are checked by Build. It returns ErrBuilt after
-// Build.
+// Add registers systems. Each is checked at once, and on the first error
+// none of sys is added: systems.System.Validate (a
+// *systems.DefinitionError, errors.Is systems.ErrBadManifest for a nil
+// table, a typed-nil event table or the zero ColumnRef that systems.Col
+// gives for a nil column), then the manifest's tables and event tables,
+// which must have been declared through this Builder (a *ForeignError,
+// errors.Is ErrForeign). Names, constraints and conflicts are checked by
+// Build. It returns ErrBuilt after Build.
 func (b *Builder) Add(sys ...systems.System) error {
 	if err := b.usable(); err != nil {
 		return err
@@ -130,27 +177,100 @@ func (b *Builder) Add(sys ...systems.System) error {
 		if err := sys[i].Validate(); err != nil {
 			return b.fail(err)
 		}
+		if err := b.foreign(&sys[i]); err != nil {
+			return b.fail(err)
+		}
 	}
 	b.systems = append(b.systems, sys...)
 	return nil
 }
 
+// foreign returns a *ForeignError for the first table or event table of
+// sys's manifest not declared through b, nil when there is none. Set-up
+// only: it allocates on error.
+func (b *Builder) foreign(sys *systems.System) error {
+	m := &sys.Manifest
+	tab := func(list string, i int, t *ephemeral.Table) error {
+		if slices.Contains(b.tables, t) {
+			return nil
+		}
+		return &ForeignError{System: sys.Name, Where: list + "[" + itoa(i) + "]", Kind: "table", Name: t.Name()}
+	}
+	ev := func(list string, bs []events.Buffer) error {
+		for i, e := range bs {
+			if !slices.Contains(b.events, e) {
+				return &ForeignError{System: sys.Name, Where: list + "[" + itoa(i) + "]", Kind: "event table", Name: e.Name()}
+			}
+		}
+		return nil
+	}
+	for i, r := range m.Reads {
+		if err := tab("Reads", i, r.Table); err != nil {
+			return err
+		}
+	}
+	for i, r := range m.Writes {
+		if err := tab("Writes", i, r.Table); err != nil {
+			return err
+		}
+	}
+	for i, t := range m.Creates {
+		if err := tab("Creates", i, t); err != nil {
+			return err
+		}
+	}
+	for i, t := range m.Deletes {
+		if err := tab("Deletes", i, t); err != nil {
+			return err
+		}
+	}
+	if err := ev("Emits", m.Emits); err != nil {
+		return err
+	}
+	return ev("Consumes", m.Consumes)
+}
+
 // Hook registers fn to run at Build after every system is registered and
 // before the graph is sealed (see scheduler.Hook): look systems up by name,
-// order host systems against them, substitute implementations. An error of
-// fn makes Build fail with a *scheduler.HookError. Ignored after Build.
-func (b *Builder) Hook(fn func(h *scheduler.Hook) error) {
-	if b.usable() == nil {
-		b.hooks = append(b.hooks, fn)
+// order host systems against them, add systems (checked as Add checks
+// them), substitute implementations. An error of fn makes Build fail with
+// a *scheduler.HookError. A nil fn is refused with scheduler.ErrNilHook,
+// also returned by Build; after Build, Hook returns ErrBuilt.
+func (b *Builder) Hook(fn func(h *scheduler.Hook) error) error {
+	if err := b.usable(); err != nil {
+		return err
 	}
+	if fn == nil {
+		return b.fail(scheduler.ErrNilHook)
+	}
+	b.hooks = append(b.hooks, fn)
+	return nil
+}
+
+// checkAll is the Builder's own last hook: it checks that every system,
+// those the host's hooks added included, names only tables and event
+// tables declared through b.
+func (b *Builder) checkAll(h *scheduler.Hook) error {
+	for _, name := range h.Names() {
+		sys, ok := h.Lookup(name)
+		if !ok {
+			continue
+		}
+		if err := b.foreign(&sys); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Build seals the world and returns it ready to run frames. It returns the
 // first error of the builder or its options (*OptionError, definition
-// errors), or the seal's errors (see scheduler.Scheduler.Seal: conflicts,
-// cycles, unknown or duplicate names, hook errors). It starts the kernel
-// pool's goroutines (WithWorkers) and stops them again when it fails. A
-// Builder builds once; later calls return ErrBuilt.
+// errors, *ForeignError), a *ForeignError for a system a hook added that
+// names a table or event table not declared through this Builder, or the
+// seal's errors (see scheduler.Scheduler.Seal: conflicts, cycles, unknown
+// or duplicate names, hook errors). It starts the kernel pool's goroutines
+// (WithWorkers) and stops them again when it fails. A Builder builds once;
+// later calls return ErrBuilt.
 func (b *Builder) Build() (*World, error) {
 	if err := b.usable(); err != nil {
 		return nil, err
@@ -176,10 +296,20 @@ func (b *Builder) Build() (*World, error) {
 		err = s.Hook(b.hooks[i])
 	}
 	if err == nil {
+		err = s.Hook(b.checkAll)
+	}
+	if err == nil {
 		err = s.Seal()
+		var he *scheduler.HookError
+		if errors.As(err, &he) && he.Index == len(b.hooks) {
+			err = he.Err // checkAll's *ForeignError, as Add would have returned it
+		}
 	}
 	if err != nil {
-		return nil, errors.Join(err, pool.Close())
+		if cerr := pool.Close(); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+		return nil, err
 	}
 	return &World{sched: s, pool: pool, tables: b.tables, persistence: b.cfg.persistence}, nil
 }
@@ -188,8 +318,11 @@ func (b *Builder) Build() (*World, error) {
 // a kernel pool. A host's game loop calls Frame once per frame.
 //
 // Worlds are independent: two worlds in one process share nothing (there is
-// no global state). A World is driven by one goroutine; its kernels run on
-// its own pool.
+// no global state, and a Builder refuses tables and event tables declared
+// elsewhere). A World is not safe for concurrent use: one goroutine (the
+// host's loop) calls its methods; its kernels run on its own pool.
+// Frames do not nest: from inside a system, Frame returns
+// scheduler.ErrReentrant and Close returns ErrRunning.
 type World struct {
 	sched       *scheduler.Scheduler
 	pool        *kernels.Pool
@@ -200,11 +333,13 @@ type World struct {
 
 // Frame runs one frame with delta dt in seconds (see
 // scheduler.Scheduler.Frame for the frame path). It returns ErrClosed after
-// Close, a *scheduler.DeltaError (errors.Is scheduler.ErrBadDelta) for a
-// negative, NaN, infinite or above-scheduler.MaxDelta dt (nothing runs), or
-// a *scheduler.SystemError (errors.Is scheduler.ErrSystem) when a system
-// failed (the frame still completed its boundaries). It allocates nothing
-// in steady state. Call it from one goroutine.
+// Close, scheduler.ErrReentrant when called from a system while a frame
+// runs (nothing of the nested call runs), a *scheduler.DeltaError
+// (errors.Is scheduler.ErrBadDelta) for a negative, NaN, infinite or
+// above-scheduler.MaxDelta dt (nothing runs), or a *scheduler.SystemError
+// (errors.Is scheduler.ErrSystem) when a system failed (the frame still
+// completed its boundaries). It allocates nothing in steady state. Call it
+// from one goroutine.
 func (w *World) Frame(dt float64) error {
 	if w.closed {
 		return ErrClosed
@@ -254,8 +389,12 @@ func (w *World) Persistence() Persistence { return w.persistence }
 
 // Close stops the world: the kernel pool's goroutines end before it returns
 // (none outlives it). Calling it again is a no-op returning nil; Frame then
-// returns ErrClosed.
+// returns ErrClosed. Called from a system while a frame runs, it returns
+// ErrRunning and closes nothing: close the world after Frame returns.
 func (w *World) Close() error {
+	if w.sched.Running() {
+		return ErrRunning
+	}
 	if w.closed {
 		return nil
 	}

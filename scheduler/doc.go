@@ -109,15 +109,23 @@
 // [*DuplicateError], [*UnknownSystemError], [*PhaseOrderError],
 // [*CycleError], [*ConflictError], [*SubstituteError], [*HookError],
 // [*DeltaError], [*SystemError]) and match the package's sentinels with
-// errors.Is; [ErrSealed] and [ErrNotSealed] are returned as they are. Seal
-// joins the errors of one stage with errors.Join, so errors.Is and
-// errors.As see each of them. A bad system definition passes through as
+// errors.Is; [ErrSealed], [ErrNotSealed], [ErrReentrant] (Frame from
+// inside a frame), [ErrNilEvents] and [ErrNilHook] are returned as they
+// are. Seal joins the errors of one stage with errors.Join, so errors.Is
+// and errors.As see each of them. A bad system definition passes through as
 // the *systems.DefinitionError of [systems.System.Validate]. Messages start
 // with "scheduler: ".
 //
 // # Concurrency
 //
-// A Scheduler is driven by one goroutine. Systems run on it; their kernels
-// run on the pool and return before the system does. No method is safe
-// while Frame runs on another goroutine.
+// A Scheduler is driven by one goroutine and is not safe for concurrent
+// use. Systems run on it; their kernels run on the pool and return before
+// the system does. No method is safe while Frame runs on another goroutine.
+// Frames do not nest: Frame called from a system returns [ErrReentrant]
+// and runs nothing; [Scheduler.Running] tells whether a frame runs.
+//
+// The scheduler checks manifests against what systems acquire through
+// their [systems.Context] only: a system that touches tables, columns or
+// event tables directly (a column's Span, a table's Insert) is not checked
+// (see package systems, What is enforced).
 package scheduler

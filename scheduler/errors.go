@@ -46,6 +46,14 @@ var (
 	// ErrSystem: a system's Run returned an error. Returned as a
 	// *SystemError that unwraps to the system's error.
 	ErrSystem = errors.New("scheduler: system failed")
+	// ErrReentrant: Frame called while a frame runs (from inside a system).
+	// Nothing of the nested call runs; the running frame goes on.
+	ErrReentrant = errors.New("scheduler: Frame called during a frame (from a system?); " +
+		"frames do not nest: return from the system and let the host's loop call Frame")
+	// ErrNilEvents: AddEvents given a nil or typed-nil event table.
+	ErrNilEvents = errors.New("scheduler: AddEvents: nil event table; check the error of the events.New call that made it")
+	// ErrNilHook: Hook given a nil function.
+	ErrNilHook = errors.New("scheduler: Hook: nil hook function; pass a func(*scheduler.Hook) error")
 )
 
 // ConfigError reports a bad Config field. errors.Is(err, ErrConfig) is true.

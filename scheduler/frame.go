@@ -22,12 +22,13 @@ import (
 // The first frame uses dt as given (no special first-frame delta): with
 // dt = 0 and Accumulate pacing it runs no fixed tick.
 //
-// It returns ErrNotSealed before Seal and a *DeltaError (errors.Is
-// ErrBadDelta) for a negative, NaN, infinite or above-MaxDelta dt, in which
-// case nothing runs. When a system returns an error, the systems after it
-// do not run: the commands recorded so far in its phase play back, the
-// fixed ticks left count as dropped time, the events end the frame, the
-// report is completed, and Frame returns a *SystemError (errors.Is
+// It returns ErrNotSealed before Seal, ErrReentrant when called while a
+// frame runs (from a system: frames do not nest), and a *DeltaError
+// (errors.Is ErrBadDelta) for a negative, NaN, infinite or above-MaxDelta
+// dt; in these cases nothing runs. When a system returns an error, the
+// systems after it do not run: the commands recorded so far in its phase
+// play back, the fixed ticks left count as dropped time, the events end the
+// frame, the report is completed, and Frame returns a *SystemError (errors.Is
 // ErrSystem) wrapping the system's error. The failed frame counts in
 // Frames. A frame allocates nothing in steady state. Not safe for
 // concurrent use: one goroutine drives the scheduler, and no other goroutine
@@ -37,9 +38,14 @@ func (s *Scheduler) Frame(dt float64) error {
 	if !s.sealed {
 		return ErrNotSealed
 	}
+	if s.running {
+		return ErrReentrant
+	}
 	if !validDelta(dt) {
 		return &DeltaError{DT: dt}
 	}
+	s.running = true
+	defer s.endFrame() // also when a system panics
 	start := time.Now()
 	b0, o0 := s.meter.read()
 	r := &s.report
@@ -80,6 +86,9 @@ func (s *Scheduler) Frame(dt float64) error {
 	r.FrameTime = time.Since(start)
 	return err
 }
+
+// endFrame marks the end of a frame (see Running).
+func (s *Scheduler) endFrame() { s.running = false }
 
 // runPhase runs the systems of phase p in sealed order, then plays back
 // their commands. It returns a *SystemError for the first failing system.

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
@@ -447,4 +450,47 @@ func TestSystemErrorOneTickPerFrameDropsNothing(t *testing.T) {
 	if r := s.Report(); r == nil || r.FixedTicks != 0 || r.Dropped != 0 {
 		t.Fatalf("report after failure %+v, want no tick and nothing dropped", r)
 	}
+}
+
+// TestFrameReentrant: Frame called from a system returns ErrReentrant and
+// runs nothing; the running frame goes on.
+func TestFrameReentrant(t *testing.T) {
+	var s *scheduler.Scheduler
+	runs, ticks := 0, 0
+	var nested []error
+	var running []bool
+	s = seal(t, scheduler.Config{FixedStep: 0.01},
+		systems.System{Name: "nest", Phase: systems.Update, Run: func(*systems.Context) error {
+			runs++
+			running = append(running, s.Running())
+			nested = append(nested, s.Frame(0.01))
+			return nil
+		}},
+		systems.System{Name: "tick", Phase: systems.FixedUpdate, Run: func(*systems.Context) error { ticks++; return nil }})
+	assert.False(t, s.Running())
+	require.NoError(t, s.Frame(0.01))
+	require.NoError(t, s.Frame(0.01))
+	assert.Equal(t, 2, runs, "the nested calls ran nothing")
+	assert.Equal(t, 2, ticks)
+	assert.Equal(t, []error{scheduler.ErrReentrant, scheduler.ErrReentrant}, nested)
+	assert.Equal(t, []bool{true, true}, running)
+	assert.False(t, s.Running())
+	assert.Equal(t, uint64(2), s.Frames())
+	assert.Equal(t, uint64(2), s.Time().Ticks)
+}
+
+// TestFrameAfterPanic: a system's panic does not leave the scheduler
+// believing a frame still runs.
+func TestFrameAfterPanic(t *testing.T) {
+	boom := true
+	s := seal(t, scheduler.Config{}, systems.System{Name: "p", Phase: systems.Update, Run: func(*systems.Context) error {
+		if boom {
+			panic("boom")
+		}
+		return nil
+	}})
+	require.PanicsWithValue(t, "boom", func() { _ = s.Frame(0.01) })
+	assert.False(t, s.Running())
+	boom = false
+	assert.NoError(t, s.Frame(0.01))
 }

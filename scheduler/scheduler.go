@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"reflect"
 	"strconv"
 	"time"
 
@@ -14,6 +15,14 @@ import (
 // DefaultCommandRecords is the capacity of each system's command buffer, in
 // records, when Config.CommandRecords is 0.
 const DefaultCommandRecords = 1024
+
+// MaxCommandRecords is the largest Config.CommandRecords: 2^24 records. A
+// record takes 16 bytes, allocated at Seal for every command buffer (one
+// per system with Creates or Deletes, and one per kernel worker for a
+// system that takes WorkerRecorders), so the maximum is 256 MiB per buffer.
+// Buffers grow past their initial capacity while warming up; a larger
+// initial capacity is never needed.
+const MaxCommandRecords = 1 << 24
 
 // Config sets a scheduler up. The zero Config is valid: a 1/60 s step,
 // Accumulate pacing, 8 ticks per frame at most, a 128-run report window,
@@ -32,8 +41,9 @@ type Config struct {
 	// ReportWindow is the number of runs per system the rolling statistics
 	// cover, 1..MaxReportWindow; 0 means DefaultReportWindow.
 	ReportWindow int
-	// CommandRecords is the capacity of each command buffer in records (see
-	// package commands); 0 means DefaultCommandRecords.
+	// CommandRecords is the initial capacity of each command buffer in
+	// records, 1..MaxCommandRecords (see package commands); 0 means
+	// DefaultCommandRecords.
 	CommandRecords int
 	// Pool runs parallel kernels; nil runs them inline, one worker. The
 	// scheduler does not own it: whoever made it closes it.
@@ -67,6 +77,7 @@ type Scheduler struct {
 	hooksRan bool
 	extra    []events.Buffer
 	sealed   bool
+	running  bool // a Frame is running (set-up and frames run on one goroutine)
 
 	phases   [systems.NumPhases][]*entry
 	events   []events.Buffer
@@ -110,8 +121,9 @@ func New(cfg Config) (*Scheduler, error) {
 	if cfg.CommandRecords == 0 {
 		cfg.CommandRecords = DefaultCommandRecords
 	}
-	if cfg.CommandRecords < 1 {
-		return nil, &ConfigError{Field: "CommandRecords", Value: itoa(cfg.CommandRecords), Reason: "want at least 1 record"}
+	if cfg.CommandRecords < 1 || cfg.CommandRecords > MaxCommandRecords {
+		return nil, &ConfigError{Field: "CommandRecords", Value: itoa(cfg.CommandRecords),
+			Reason: "want 1..MaxCommandRecords (16777216) records"}
 	}
 	s := &Scheduler{
 		cfg:      cfg,
@@ -150,24 +162,48 @@ func (s *Scheduler) Add(sys systems.System) error {
 
 // AddEvents registers event tables whose frame boundary (EndFrame) and drop
 // counts the scheduler handles. Tables that a manifest emits or consumes
-// are registered at Seal without it; registering one twice is harmless and
-// nil entries are ignored. It returns ErrSealed after Seal.
+// are registered at Seal without it; registering one twice is harmless. It
+// returns ErrSealed after Seal, and ErrNilEvents, registering none of bufs,
+// when one is nil or a typed nil (a nil *events.Table[T], what a failed
+// events.New returns). It uses reflect: call it at set-up.
 func (s *Scheduler) AddEvents(bufs ...events.Buffer) error {
 	if s.sealed {
 		return ErrSealed
 	}
+	for _, b := range bufs {
+		if isNilBuffer(b) {
+			return ErrNilEvents
+		}
+	}
 	s.extra = append(s.extra, bufs...)
 	return nil
+}
+
+// isNilBuffer reports whether b is nil or holds a nil pointer.
+func isNilBuffer(b events.Buffer) bool {
+	if b == nil {
+		return true
+	}
+	v := reflect.ValueOf(b)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
 }
 
 // Hook registers fn to run once at Seal, after every system is registered
 // and before the graph is built: fn may look systems up, order systems
 // against each other, add systems and substitute implementations (see
 // Hook). Hooks run in registration order; an error stops Seal with a
-// *HookError. It returns ErrSealed after Seal.
+// *HookError. It returns ErrSealed after Seal, and ErrNilHook (registering
+// nothing) for a nil fn.
 func (s *Scheduler) Hook(fn func(h *Hook) error) error {
 	if s.sealed {
 		return ErrSealed
+	}
+	if fn == nil {
+		return ErrNilHook
 	}
 	s.hooks = append(s.hooks, fn)
 	return nil
@@ -175,6 +211,13 @@ func (s *Scheduler) Hook(fn func(h *Hook) error) error {
 
 // Sealed reports whether Seal succeeded.
 func (s *Scheduler) Sealed() bool { return s.sealed }
+
+// Running reports whether a Frame is running: true when called from a
+// system during Frame, false between frames (also after a system's panic
+// unwound Frame). A host that owns resources the systems use (such as the
+// kernel pool) checks it before releasing them. Call it from the goroutine
+// that drives the scheduler.
+func (s *Scheduler) Running() bool { return s.running }
 
 // Order returns the names of phase p's systems in sealed (running) order,
 // or nil before Seal. It allocates.

@@ -4,8 +4,12 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
@@ -374,4 +378,53 @@ func TestHook(t *testing.T) {
 			t.Fatalf("ran %q, want the substitute", ran)
 		}
 	})
+}
+
+// TestNilEventTablesRefused: a nil or typed-nil event table (what a failed
+// events.New returns) is refused at Add and AddEvents instead of passing
+// Seal and panicking at the frame boundary.
+func TestNilEventTablesRefused(t *testing.T) {
+	var ev *events.Table[int]
+	for name, m := range map[string]systems.Manifest{
+		"typed-nil emit":    {Emits: []events.Buffer{ev}},
+		"typed-nil consume": {Consumes: []events.Buffer{ev}},
+		"nil emit":          {Emits: []events.Buffer{nil}},
+	} {
+		s := newScheduler(t)
+		err := s.Add(sys("a", systems.Update, m))
+		require.ErrorIs(t, err, systems.ErrBadManifest, name)
+		require.NoError(t, s.Seal(), name)
+		require.NotPanics(t, func() { require.NoError(t, s.Frame(0.01)) }, name)
+		assert.Empty(t, s.Events(), name)
+	}
+
+	s := newScheduler(t)
+	assert.Same(t, scheduler.ErrNilEvents, s.AddEvents(ev))
+	assert.Same(t, scheduler.ErrNilEvents, s.AddEvents(nil))
+	ok, err := events.New[int](events.Spec{Name: "ok", Capacity: 4})
+	require.NoError(t, err)
+	assert.Same(t, scheduler.ErrNilEvents, s.AddEvents(ok, ev), "none of the tables is registered")
+	require.NoError(t, s.Seal())
+	assert.Empty(t, s.Events())
+	require.NotPanics(t, func() { require.NoError(t, s.Frame(0.01)) })
+}
+
+// TestNilHookRefused: Hook(nil) is refused at once rather than panicking
+// in Seal.
+func TestNilHookRefused(t *testing.T) {
+	s := newScheduler(t, sys("a", systems.Update, systems.Manifest{}))
+	assert.Same(t, scheduler.ErrNilHook, s.Hook(nil))
+	require.NotPanics(t, func() { require.NoError(t, s.Seal()) })
+}
+
+func TestCommandRecordsBound(t *testing.T) {
+	for _, n := range []int{scheduler.MaxCommandRecords + 1, 1 << 40} {
+		_, err := scheduler.New(scheduler.Config{CommandRecords: n})
+		var ce *scheduler.ConfigError
+		require.ErrorAs(t, err, &ce, n)
+		assert.Equal(t, "CommandRecords", ce.Field)
+		assert.Equal(t, "scheduler: bad CommandRecords "+strconv.Itoa(n)+": want 1..MaxCommandRecords (16777216) records", err.Error())
+	}
+	_, err := scheduler.New(scheduler.Config{CommandRecords: scheduler.MaxCommandRecords})
+	assert.NoError(t, err)
 }

@@ -71,7 +71,10 @@ type merger interface{ Merge() (dropped int) }
 // Acquisitions (Lease, Read, Write, Recorder, WorkerRecorders, NewEmitter,
 // ParallelEmitter, Reader, Resource) check the manifest once per call — a
 // scan of a few-element slice — and fail with an *AccessError (errors.Is
-// ErrNotDeclared) for anything undeclared.
+// ErrNotDeclared) for anything undeclared, nil arguments included. Only
+// these acquisitions are checked: data a system touches directly (a
+// column's Span, a table's Insert) escapes the manifest (see the package
+// doc).
 //
 // Concurrency: call Context methods from the system's goroutine only, never
 // from inside a kernel; kernels use what the methods returned (slices,
@@ -84,7 +87,7 @@ type Context struct {
 	reads    []ColumnRef // reads and writes
 	writes   []ColumnRef
 	tables   []*ephemeral.Table // every table the manifest names (leases)
-	rec      []*ephemeral.Table // creates, deletes and tables of written columns (recorders)
+	rec      []*ephemeral.Table // tables of Creates and Deletes (recorders)
 	emits    []events.Buffer
 	consumes []events.Buffer
 	res      []Resource
@@ -98,7 +101,7 @@ type Context struct {
 // NewContext builds the context of system sys over env; its command
 // buffers start with room for records records each (they grow while
 // warming up, see package commands) and take their ids from env. A system
-// that may record nothing (no Creates, Deletes or Writes) gets no buffer.
+// that may record nothing (no Creates or Deletes) gets no buffer.
 // It returns sys.Validate's *DefinitionError (errors.Is ErrDefinition) for
 // a bad system. It allocates; call it at set-up, in the order the systems
 // will play back, from one goroutine.
@@ -124,7 +127,6 @@ func NewContext(sys *System, env *Env, records int) (*Context, error) {
 		c.writes = addCol(c.writes, r)
 		c.reads = addCol(c.reads, r)
 		c.tables = addTab(c.tables, r.Table)
-		c.rec = addTab(c.rec, r.Table)
 	}
 	for _, r := range m.Reads {
 		c.reads = addCol(c.reads, r)
@@ -224,11 +226,11 @@ func (c *Context) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 
 // Lease returns a row lease of t, a table the manifest names (in a column
 // reference, Creates or Deletes), or an *AccessError (errors.Is
-// ErrNotDeclared). The lease may be used from kernels (see
-// ephemeral.Lease); row indexes it gives stay valid for this run, since
-// structural changes wait for playback.
+// ErrNotDeclared; What is empty for a nil t). The lease may be used from
+// kernels (see ephemeral.Lease); row indexes it gives stay valid for this
+// run, since structural changes wait for playback.
 func (c *Context) Lease(t *ephemeral.Table) (ephemeral.Lease, error) {
-	if !contains(c.tables, t) {
+	if t == nil || !contains(c.tables, t) {
 		return ephemeral.Lease{}, c.denied(AccessLease, tableName(t))
 	}
 	return t.Lease(), nil
@@ -238,9 +240,13 @@ func (c *Context) Lease(t *ephemeral.Table) (ephemeral.Lease, error) {
 // elements (ephemeral.Column.All), rows of dead entities included (walk a
 // chunk's live rows with its enabled bitmap). It returns an *AccessError
 // (errors.Is ErrNotDeclared) unless the manifest declares col read or
-// written. Kernels may read the slice concurrently; to write through it,
+// written; a nil col (what a failed AddColumn returns) gets one with an
+// empty What. Kernels may read the slice concurrently; to write through it,
 // declare the write and use Write.
 func Read[T any](c *Context, col *ephemeral.Column[T]) ([]T, error) {
+	if col == nil {
+		return nil, c.denied(AccessRead, "")
+	}
 	if !c.hasCol(c.reads, col.Table(), col.Name()) {
 		return nil, c.denied(AccessRead, col.Table().Name()+"."+col.Name())
 	}
@@ -250,9 +256,17 @@ func Read[T any](c *Context, col *ephemeral.Column[T]) ([]T, error) {
 // Write returns the whole of column col, indexed by row, for writing:
 // Chunks()*ChunkRows() elements (ephemeral.Column.All). It returns an
 // *AccessError (errors.Is ErrNotDeclared) unless the manifest declares col
-// written. Kernels may write it concurrently, each worker only rows of the
-// chunks it was given. Writes take effect at once (unlike commands).
+// written (an empty What for a nil col). Kernels may write it concurrently,
+// each worker only rows of the chunks it was given. Writes take effect at
+// once (unlike commands).
+//
+// Write is also how the scheduler knows a system writes a column: a system
+// that writes through Column.Span or All instead is not checked against its
+// manifest (see the package doc).
 func Write[T any](c *Context, col *ephemeral.Column[T]) ([]T, error) {
+	if col == nil {
+		return nil, c.denied(AccessWrite, "")
+	}
 	if !c.hasCol(c.writes, col.Table(), col.Name()) {
 		return nil, c.denied(AccessWrite, col.Table().Name()+"."+col.Name())
 	}
@@ -268,31 +282,35 @@ func (c *Context) hasCol(s []ColumnRef, t *ephemeral.Table, name string) bool {
 	return false
 }
 
-// Recorder returns a deferred-command recorder for t, a table the manifest
-// creates in, deletes from or writes columns of, or an *AccessError
-// (errors.Is ErrNotDeclared). Commands play back at the end of the phase
-// (after each fixed tick in FixedUpdate), in the sealed system order, this
-// system's serial records before its WorkerRecorders' records. The
-// recorder's operations are not checked one by one: a system that declares
-// only written columns of t should record only Sets. All recorders of a
-// system share one buffer: use them from the system's goroutine only, not
-// from kernels (use WorkerRecorders there). The first call for a table
-// allocates a little; later calls allocate nothing.
+// Recorder returns a deferred-command recorder for t, a table in the
+// manifest's Creates or Deletes, or an *AccessError (errors.Is
+// ErrNotDeclared; What is empty for a nil t). Declared Writes of t's columns
+// do not suffice: a recorder can create and delete rows, structural changes
+// that the scheduler conflict-checks only for Creates and Deletes tables; a
+// system that writes columns writes them directly through Write. A
+// recorder's records (creates, deletes, deferred Sets of any column of t)
+// are not checked one by one: the structural declaration covers them all.
+// Commands play back at the end of the phase (after each fixed tick in
+// FixedUpdate), in the sealed system order, this system's serial records
+// before its WorkerRecorders' records. All recorders of a system share one
+// buffer: use them from the system's goroutine only, not from kernels (use
+// WorkerRecorders there). The first call for a table allocates a little;
+// later calls allocate nothing.
 func (c *Context) Recorder(t *ephemeral.Table) (commands.Recorder, error) {
-	if !contains(c.rec, t) {
+	if t == nil || !contains(c.rec, t) {
 		return commands.Recorder{}, c.denied(AccessRecorder, tableName(t))
 	}
 	return c.cmd.Recorder(t), nil
 }
 
 // WorkerRecorders returns the per-worker recorders of t for a parallel
-// kernel, under the same rule as Recorder (an *AccessError, errors.Is
-// ErrNotDeclared, otherwise). In the kernel, worker w calls Chunk(w, chunk)
-// before recording for a chunk; playback then follows the chunk order
-// whatever the number of workers. The first call of a system allocates one
-// command buffer per worker (Workers()).
+// kernel, under the same rule as Recorder: t must be in Creates or Deletes
+// (an *AccessError, errors.Is ErrNotDeclared, otherwise). In the kernel,
+// worker w calls Chunk(w, chunk) before recording for a chunk; playback
+// then follows the chunk order whatever the number of workers. The first
+// call of a system allocates one command buffer per worker (Workers()).
 func (c *Context) WorkerRecorders(t *ephemeral.Table) (WorkerRecorders, error) {
-	if !contains(c.rec, t) {
+	if t == nil || !contains(c.rec, t) {
 		return WorkerRecorders{}, c.denied(AccessRecorder, tableName(t))
 	}
 	if c.workers == nil {
@@ -339,8 +357,11 @@ type Emitter[T any] struct{ t *events.Table[T] }
 func (e Emitter[T]) Emit(v T) error { return e.t.Emit(v) }
 
 // NewEmitter returns an emitter of ev, an event table the manifest emits,
-// or an *AccessError (errors.Is ErrNotDeclared).
+// or an *AccessError (errors.Is ErrNotDeclared; What is empty for a nil ev).
 func NewEmitter[T any](c *Context, ev *events.Table[T]) (Emitter[T], error) {
+	if ev == nil {
+		return Emitter[T]{}, c.denied(AccessEmit, "")
+	}
 	if !c.hasEvent(c.emits, ev) {
 		return Emitter[T]{}, c.denied(AccessEmit, ev.Name())
 	}
@@ -349,12 +370,16 @@ func NewEmitter[T any](c *Context, ev *events.Table[T]) (Emitter[T], error) {
 
 // ParallelEmitter returns ev's per-worker emission state for a parallel
 // kernel (events.Table.Parallel with Workers() workers), for an event table
-// the manifest emits, or an *AccessError (errors.Is ErrNotDeclared). In the
+// the manifest emits, or an *AccessError (errors.Is ErrNotDeclared; What is
+// empty for a nil ev). In the
 // kernel, worker w takes Worker(w), calls Begin with the chunk index before
 // emitting for a chunk, then Emit. The scheduler merges it into ev when the
 // system returns (Context.EndRun), in chunk order. The first call for a
 // table allocates the per-worker state (Capacity events per worker).
 func ParallelEmitter[T any](c *Context, ev *events.Table[T]) (*events.Parallel[T], error) {
+	if ev == nil {
+		return nil, c.denied(AccessEmit, "")
+	}
 	i := c.eventIndex(c.emits, ev)
 	if i < 0 {
 		return nil, c.denied(AccessEmit, ev.Name())
@@ -372,10 +397,14 @@ func ParallelEmitter[T any](c *Context, ev *events.Table[T]) (*events.Parallel[T
 
 // Reader returns the readable events of ev (events.Table.Read), an event
 // table the manifest consumes, or an *AccessError (errors.Is
-// ErrNotDeclared): for NextFrame, last frame's events; for ThisFrame, those
-// emitted so far this frame. The slice is the table's own: do not modify it.
-// It stays valid until the frame ends; kernels may read it concurrently.
+// ErrNotDeclared; What is empty for a nil ev): for NextFrame, last frame's
+// events; for ThisFrame, those emitted so far this frame. The slice is the
+// table's own: do not modify it. It stays valid until the frame ends;
+// kernels may read it concurrently.
 func Reader[T any](c *Context, ev *events.Table[T]) ([]T, error) {
+	if ev == nil {
+		return nil, c.denied(AccessConsume, "")
+	}
 	if !c.hasEvent(c.consumes, ev) {
 		return nil, c.denied(AccessConsume, ev.Name())
 	}
@@ -397,7 +426,8 @@ func (c *Context) eventIndex(s []events.Buffer, b events.Buffer) int {
 
 // Resource checks that the manifest declares resource name, for writing when
 // write is true; it returns nil or an *AccessError (errors.Is
-// ErrNotDeclared). Resources are host data (a clock, a random stream) that
+// ErrNotDeclared; Access AccessResource, or AccessResourceWrite when write
+// is true, and What the name). Resources are host data (a clock, a random stream) that
 // the runtime does not hold: the check lets a system assert its manifest.
 func (c *Context) Resource(name string, write bool) error {
 	for _, r := range c.res {
@@ -406,7 +436,7 @@ func (c *Context) Resource(name string, write bool) error {
 		}
 	}
 	if write {
-		return c.denied(AccessResource, name+" (write)")
+		return c.denied(AccessResourceWrite, name)
 	}
 	return c.denied(AccessResource, name)
 }
@@ -417,7 +447,7 @@ func (c *Context) denied(access, what string) error {
 
 func tableName(t *ephemeral.Table) string {
 	if t == nil {
-		return "<nil>"
+		return ""
 	}
 	return t.Name()
 }

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
@@ -92,7 +95,7 @@ func TestContextAccess(t *testing.T) {
 	denied("write Body.x (read only)", systems.AccessWrite, "Body.x", err)
 
 	_, err = ctx.Recorder(f.units)
-	allowed("recorder Unit (written column)", err)
+	denied("recorder Unit (written column only)", systems.AccessRecorder, "Unit", err)
 	_, err = ctx.Recorder(f.shots)
 	allowed("recorder Shot (deletes)", err)
 	_, err = ctx.Recorder(f.bodies)
@@ -114,7 +117,7 @@ func TestContextAccess(t *testing.T) {
 	denied("consume noise (emitted)", systems.AccessConsume, "noise", err)
 
 	allowed("resource clock", ctx.Resource("clock", false))
-	denied("resource clock write", systems.AccessResource, "clock (write)", ctx.Resource("clock", true))
+	denied("resource clock write", systems.AccessResourceWrite, "clock", ctx.Resource("clock", true))
 	denied("resource rng", systems.AccessResource, "rng", ctx.Resource("rng", false))
 	ctx.EndRun()
 }
@@ -180,5 +183,96 @@ func TestParallelEmitterMergedAtEndRun(t *testing.T) {
 	ctx.EndRun()
 	if got := f.noise.Read(); len(got) != 2 || got[0] != 10 || got[1] != 11 {
 		t.Fatalf("after EndRun Read() = %v, want [10 11] (chunk order)", got)
+	}
+}
+
+// TestRecorderNeedsStructuralDeclaration: a recorder creates and deletes
+// rows, so only a table in Creates or Deletes gets one; declared writes of
+// its columns do not suffice.
+func TestRecorderNeedsStructuralDeclaration(t *testing.T) {
+	f := newFixture(t)
+	writer, _ := newContext(t, systems.Manifest{Writes: []systems.ColumnRef{systems.Col(f.ttl)}})
+	_, err := writer.Recorder(f.shots)
+	var ae *systems.AccessError
+	require.ErrorAs(t, err, &ae)
+	assert.ErrorIs(t, err, systems.ErrNotDeclared)
+	assert.Equal(t, systems.AccessError{System: "sys", Access: systems.AccessRecorder, What: "Shot"}, *ae)
+	assert.Equal(t, `systems: system "sys" may not take a recorder of table "Shot": not declared in its manifest`+
+		` (a recorder needs the table in Creates or Deletes; write columns with systems.Write)`, err.Error())
+	_, err = writer.WorkerRecorders(f.shots)
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, systems.AccessRecorder, ae.Access)
+	assert.Nil(t, writer.CommandBuffer(), "a system that may not record gets no command buffer")
+	ws, err := systems.Write(writer, f.ttl)
+	require.NoError(t, err)
+	assert.Len(t, ws, f.shots.Chunks()*f.shots.ChunkRows())
+
+	for name, m := range map[string]systems.Manifest{
+		"creates": {Creates: []*ephemeral.Table{f.shots}},
+		"deletes": {Deletes: []*ephemeral.Table{f.shots}},
+	} {
+		ctx, _ := newContext(t, m)
+		_, err := ctx.Recorder(f.shots)
+		assert.NoError(t, err, name)
+		_, err = ctx.WorkerRecorders(f.shots)
+		assert.NoError(t, err, name)
+		assert.NotNil(t, ctx.CommandBuffer(), name)
+		_, err = ctx.Recorder(f.units)
+		assert.ErrorIs(t, err, systems.ErrNotDeclared, name)
+	}
+}
+
+// TestNilAcquisitions: a nil column, table or event table (what a failed
+// declaration returns) gets an *AccessError with an empty What, not a
+// panic.
+func TestNilAcquisitions(t *testing.T) {
+	f := newFixture(t)
+	ctx, _ := newContext(t, systems.Manifest{
+		Writes:   []systems.ColumnRef{systems.Col(f.x)},
+		Creates:  []*ephemeral.Table{f.shots},
+		Emits:    []events.Buffer{f.noise},
+		Consumes: []events.Buffer{f.hits},
+	})
+	var col *ephemeral.Column[float32]
+	var ev *events.Table[int]
+	calls := []struct {
+		access string
+		call   func() error
+		msg    string
+	}{
+		{systems.AccessRead, func() error { _, err := systems.Read(ctx, col); return err }, "read column <nil>: a nil column"},
+		{systems.AccessWrite, func() error { _, err := systems.Write(ctx, col); return err }, "write column <nil>: a nil column"},
+		{systems.AccessLease, func() error { _, err := ctx.Lease(nil); return err }, "take a lease of table <nil>: a nil table"},
+		{systems.AccessRecorder, func() error { _, err := ctx.Recorder(nil); return err }, "take a recorder of table <nil>: a nil table"},
+		{systems.AccessRecorder, func() error { _, err := ctx.WorkerRecorders(nil); return err }, "take a recorder of table <nil>: a nil table"},
+		{systems.AccessEmit, func() error { _, err := systems.NewEmitter(ctx, ev); return err }, "emit into event table <nil>: a nil event table"},
+		{systems.AccessEmit, func() error { _, err := systems.ParallelEmitter(ctx, ev); return err }, "emit into event table <nil>: a nil event table"},
+		{systems.AccessConsume, func() error { _, err := systems.Reader(ctx, ev); return err }, "consume event table <nil>: a nil event table"},
+	}
+	for _, c := range calls {
+		var err error
+		require.NotPanics(t, func() { err = c.call() }, c.access)
+		var ae *systems.AccessError
+		require.ErrorAs(t, err, &ae, c.access)
+		assert.ErrorIs(t, err, systems.ErrNotDeclared)
+		assert.Equal(t, systems.AccessError{System: "sys", Access: c.access}, *ae)
+		assert.Equal(t, `systems: system "sys" may not `+c.msg+` is never declared (check the error of the call that made it)`, err.Error())
+	}
+}
+
+// TestAccessErrorMessages: each access kind reads as a sentence.
+func TestAccessErrorMessages(t *testing.T) {
+	for access, want := range map[string]string{
+		systems.AccessLease:         `may not take a lease of table "Body": not declared in its manifest`,
+		systems.AccessRead:          `may not read column "Body": not declared in its manifest`,
+		systems.AccessWrite:         `may not write column "Body": not declared in its manifest`,
+		systems.AccessRecorder:      `may not take a recorder of table "Body": not declared in its manifest (a recorder needs the table in Creates or Deletes; write columns with systems.Write)`,
+		systems.AccessEmit:          `may not emit into event table "Body": not declared in its manifest`,
+		systems.AccessConsume:       `may not consume event table "Body": not declared in its manifest`,
+		systems.AccessResource:      `may not use resource "Body": not declared in its manifest`,
+		systems.AccessResourceWrite: `may not write resource "Body": not declared in its manifest`,
+	} {
+		err := &systems.AccessError{System: "s", Access: access, What: "Body"}
+		assert.Equal(t, `systems: system "s" `+want, err.Error(), access)
 	}
 }

@@ -13,7 +13,8 @@
 // rows in or deletes rows from, the event tables it emits or consumes, and
 // named resources ([Resource]) such as a clock or a random stream. The scheduler
 // (package scheduler) reads nothing else: it orders systems and refuses
-// hidden data races from manifests alone.
+// hidden data races from manifests alone, which holds for the data systems
+// acquire through their [Context] (see What is enforced).
 //
 // # Access rules
 //
@@ -47,10 +48,11 @@
 //   - [Read] and [Write]: whole column slices (indexed by row), Read for a
 //     declared read or write, Write for a declared write;
 //   - [Context.Recorder]: a deferred-command recorder for a table the system
-//     creates in, deletes from or writes columns of; [Context.WorkerRecorders]
-//     gives per-worker recorders for parallel kernels, keyed by chunk. The
-//     scheduler plays the commands back after the system's phase (after
-//     each fixed tick in FixedUpdate);
+//     creates in or deletes from (Creates, Deletes: declared writes of its
+//     columns do not suffice, since a recorder makes structural changes);
+//     [Context.WorkerRecorders] gives per-worker recorders for parallel
+//     kernels, keyed by chunk. The scheduler plays the commands back after
+//     the system's phase (after each fixed tick in FixedUpdate);
 //   - [NewEmitter], [Reader] and [ParallelEmitter]: event emitters and readers;
 //   - [Context.Resource]: an assertion that a named resource is declared;
 //   - [Context.RunKernel], [Context.Pool], [Context.Workers]: parallel
@@ -61,10 +63,27 @@
 //     the next frame's FrameStart; see package scheduler).
 //
 // Asking for anything the manifest does not declare fails with an
-// [*AccessError] that matches [ErrNotDeclared] under errors.Is. The check is
-// a scan of a few-element slice per acquisition; nothing is checked per row or
-// per record, so hold on to what a call returns for the rest of the run (but
-// not across runs: deferred structure may have changed).
+// [*AccessError] that matches [ErrNotDeclared] under errors.Is; so does
+// passing nil (a column, table or event table whose declaration failed).
+// The check is a scan of a few-element slice per acquisition; nothing is
+// checked per row or per record, so hold on to what a call returns for the
+// rest of the run (but not across runs: deferred structure may have
+// changed).
+//
+// # What is enforced
+//
+// The scheduler enforces, and conflict-checks, only what systems acquire
+// through their Context. Tables, columns and event tables are plain Go
+// values that any code holding them can touch directly: a system that
+// writes through [ephemeral.Column.Span] or All, inserts with
+// [ephemeral.Table.Insert] or emits with [events.Table.Emit] is not checked
+// against its manifest, and an undeclared access made that way is an
+// unchecked data race with whatever the scheduler ran it beside. For such
+// access the manifest is an honour system. Acquire through the Context
+// ([Write] rather than Span, [Context.Recorder] rather than Insert,
+// [NewEmitter] rather than Emit) and the manifest holds: what is not
+// declared is refused at run time with an [*AccessError], and what is
+// declared is conflict-checked at seal.
 //
 // # Scheduler face
 //
@@ -78,8 +97,10 @@
 //
 // Definitions fail with a [*DefinitionError] (errors.Is [ErrDefinition] and
 // the precise sentinel: [ErrEmptyName], [ErrNoRun], [ErrBadPhase],
-// [ErrBadManifest]); undeclared access fails with an [*AccessError]
-// (errors.Is [ErrNotDeclared]). Messages start with "systems: ".
+// [ErrBadManifest], the last one also for nil and typed-nil tables and event
+// tables and for the zero [ColumnRef] that [Col] gives for a nil column);
+// undeclared access fails with an [*AccessError] (errors.Is
+// [ErrNotDeclared]). Messages start with "systems: ".
 //
 // # Concurrency
 //

@@ -17,8 +17,10 @@ var (
 	ErrNoRun = errors.New("system has no Run function")
 	// ErrBadPhase: a phase outside FrameStart..FrameEnd.
 	ErrBadPhase = errors.New("phase must be one of FrameStart, FixedUpdate, Update, LateUpdate, FrameEnd")
-	// ErrBadManifest: a manifest entry that names nothing (nil table or
-	// event table, empty or unknown column, empty resource name).
+	// ErrBadManifest: a manifest entry that names nothing: a nil table
+	// (in Creates, Deletes, or a zero ColumnRef, as Col(nil) gives), a nil
+	// or typed-nil event table (a nil *events.Table[T] in Emits or
+	// Consumes), an empty or unknown column, an empty resource name.
 	ErrBadManifest = errors.New("bad manifest entry")
 	// ErrNotDeclared: a system asked its Context for data its manifest does
 	// not declare. Returned as an *AccessError.
@@ -50,28 +52,58 @@ func (e *DefinitionError) Unwrap() error { return e.Err }
 
 // Access kinds named by an AccessError.
 const (
-	AccessLease    = "lease"    // Context.Lease of a table
-	AccessRead     = "read"     // Read of a column
-	AccessWrite    = "write"    // Write of a column
-	AccessRecorder = "recorder" // Context.Recorder or WorkerRecorders of a table
-	AccessEmit     = "emit"     // NewEmitter or ParallelEmitter of an event table
-	AccessConsume  = "consume"  // Reader of an event table
-	AccessResource = "resource" // Context.Resource
+	AccessLease         = "lease"          // Context.Lease of a table
+	AccessRead          = "read"           // Read of a column
+	AccessWrite         = "write"          // Write of a column
+	AccessRecorder      = "recorder"       // Context.Recorder or WorkerRecorders of a table
+	AccessEmit          = "emit"           // NewEmitter or ParallelEmitter of an event table
+	AccessConsume       = "consume"        // Reader of an event table
+	AccessResource      = "resource"       // Context.Resource, for reading
+	AccessResourceWrite = "resource write" // Context.Resource, for writing
 )
 
 // AccessError reports an acquisition outside the system's manifest: the
 // system, the kind of access (AccessLease, AccessRead, ...) and what it asked
-// for ("Body.x", a table, event or resource name). errors.Is(err,
-// ErrNotDeclared) is true. Fix it by declaring the access in the manifest.
+// for ("Body.x", a table, event or resource name; empty when the system
+// passed a nil column, table or event table, which no manifest can declare:
+// typically the result of a declaration whose error was ignored).
+// errors.Is(err, ErrNotDeclared) is true. Fix it by declaring the access in
+// the manifest (a recorder needs the table in Creates or Deletes).
 type AccessError struct {
 	System string // the system's name
 	Access string // AccessLease, AccessRead, AccessWrite, ...
-	What   string // "table.column", a table, event table or resource name ("NAME (write)" for a resource write)
+	What   string // "table.column", a table, event table or resource name; "" for nil
 }
 
+// accessPhrases completes "may not ..." for each access kind, with the noun
+// of what is asked for.
+var accessPhrases = map[string][2]string{
+	AccessLease:         {"take a lease of table", "table"},
+	AccessRead:          {"read column", "column"},
+	AccessWrite:         {"write column", "column"},
+	AccessRecorder:      {"take a recorder of table", "table"},
+	AccessEmit:          {"emit into event table", "event table"},
+	AccessConsume:       {"consume event table", "event table"},
+	AccessResource:      {"use resource", "resource"},
+	AccessResourceWrite: {"write resource", "resource"},
+}
+
+// Error reads, for instance, `systems: system "move" may not write column
+// "Body.x": not declared in its manifest`.
 func (e *AccessError) Error() string {
-	return "systems: system " + strconv.Quote(e.System) + " may not " + e.Access + " " +
-		strconv.Quote(e.What) + ": not declared in its manifest"
+	p, ok := accessPhrases[e.Access]
+	if !ok {
+		p = [2]string{"use " + e.Access, e.Access}
+	}
+	s := "systems: system " + strconv.Quote(e.System) + " may not " + p[0] + " "
+	if e.What == "" {
+		return s + "<nil>: a nil " + p[1] + " is never declared (check the error of the call that made it)"
+	}
+	s += strconv.Quote(e.What) + ": not declared in its manifest"
+	if e.Access == AccessRecorder {
+		s += " (a recorder needs the table in Creates or Deletes; write columns with systems.Write)"
+	}
+	return s
 }
 
 // Is reports whether target is ErrNotDeclared.

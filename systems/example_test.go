@@ -63,7 +63,7 @@ func ExampleContext() {
 	row, _ := balls.Lease().Row(ball)
 	fmt.Println(ok, balls.Len(), y.All()[row])
 	// Output:
-	// systems: system "spawn" may not write "Ball.vy": not declared in its manifest
+	// systems: system "spawn" may not write column "Ball.vy": not declared in its manifest
 	// true
 	// true 1 100
 }

@@ -1,6 +1,7 @@
 package systems
 
 import (
+	"reflect"
 	"strconv"
 
 	"github.com/tickwork/tickwork/ephemeral"
@@ -62,11 +63,12 @@ type System struct {
 }
 
 // Validate checks the name, the phase, Run and the manifest entries (no nil
-// table or event table, no empty or unknown column name, no empty resource
-// name). It returns nil or a *DefinitionError (errors.Is ErrDefinition and
-// ErrEmptyName, ErrBadPhase, ErrNoRun or ErrBadManifest) for the first bad
-// field. Names, constraints and conflicts between systems are checked by
-// the scheduler at seal. Call it at set-up: it may allocate.
+// table, no nil or typed-nil event table, no empty or unknown column name,
+// no empty resource name). It returns nil or a *DefinitionError (errors.Is
+// ErrDefinition and ErrEmptyName, ErrBadPhase, ErrNoRun or ErrBadManifest)
+// for the first bad field. Names, constraints and conflicts between systems
+// are checked by the scheduler at seal. Call it at set-up: it may allocate
+// (and uses reflect to spot typed-nil event tables).
 func (s *System) Validate() error {
 	if s.Name == "" {
 		return &DefinitionError{Err: ErrEmptyName}
@@ -91,9 +93,15 @@ type ColumnRef struct {
 	Column string
 }
 
-// Col returns the reference of a typed column, for a Manifest. c must not be
-// nil.
+// Col returns the reference of a typed column, for a Manifest. For a nil
+// column (what a failed AddColumn returns) it returns the zero ColumnRef,
+// which System.Validate (so Scheduler.Add and the runtime's Builder.Add
+// and Build) refuses with a *DefinitionError (errors.Is ErrBadManifest).
+// Allocates nothing.
 func Col[T any](c *ephemeral.Column[T]) ColumnRef {
+	if c == nil {
+		return ColumnRef{}
+	}
 	return ColumnRef{Table: c.Table(), Column: c.Name()}
 }
 
@@ -116,9 +124,18 @@ type Resource struct {
 // Manifest declares what a system touches. Lists are sets: order and
 // repetition do not matter. A column in Writes may also be read; it need not
 // be repeated in Reads. Creates and Deletes are deferred: the system records
-// them in command buffers (Context.Recorder) and the scheduler plays them
-// back after the phase. A manifest is read at seal (conflicts) and when the
-// Context is built (access checks); changing it afterwards has no effect.
+// them in command buffers (Context.Recorder, which only Creates and Deletes
+// tables get; deferred Sets go through those recorders too) and the
+// scheduler plays them back after the phase. A manifest is read at seal
+// (conflicts) and when the Context is built (access checks); changing it
+// afterwards has no effect.
+//
+// The scheduler enforces a manifest only on what the system acquires
+// through its Context (Read, Write, Recorder, NewEmitter, Reader, ...).
+// Data touched directly — Column.Span, All, Get or Set, Table.Insert or
+// Delete, events.Table.Emit — bypasses the check: there the manifest is an
+// honour system, and an undeclared access is an unchecked data race. See the
+// package doc.
 type Manifest struct {
 	Reads     []ColumnRef        // columns read
 	Writes    []ColumnRef        // columns written (and read)
@@ -135,7 +152,7 @@ func (m *Manifest) check() string {
 		for i, r := range refs {
 			at := list + "[" + strconv.Itoa(i) + "]"
 			if r.Table == nil {
-				return at + ": nil table"
+				return at + ": nil table (the zero ColumnRef, as Col of a nil column gives: check the error of the AddColumn call)"
 			}
 			if r.Column == "" {
 				return at + ": empty column name"
@@ -156,15 +173,15 @@ func (m *Manifest) check() string {
 	tables := func(list string, ts []*ephemeral.Table) string {
 		for i, t := range ts {
 			if t == nil {
-				return list + "[" + strconv.Itoa(i) + "]: nil table"
+				return list + "[" + strconv.Itoa(i) + "]: nil table (check the error of the call that made it)"
 			}
 		}
 		return ""
 	}
 	evs := func(list string, bs []events.Buffer) string {
 		for i, b := range bs {
-			if b == nil {
-				return list + "[" + strconv.Itoa(i) + "]: nil event table"
+			if isNil(b) {
+				return list + "[" + strconv.Itoa(i) + "]: nil event table (check the error of the call that made it)"
 			}
 		}
 		return ""
@@ -184,6 +201,21 @@ func (m *Manifest) check() string {
 		}
 	}
 	return ""
+}
+
+// isNil reports whether b is nil or holds a nil pointer (a typed nil, such
+// as a nil *events.Table[int] from a failed events.New). It uses reflect:
+// set-up only.
+func isNil(b events.Buffer) bool {
+	if b == nil {
+		return true
+	}
+	v := reflect.ValueOf(b)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+		return v.IsNil()
+	}
+	return false
 }
 
 // Equal reports whether m and o declare the same accesses, as sets: the

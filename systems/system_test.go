@@ -5,6 +5,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/systems"
@@ -68,6 +71,11 @@ func TestValidate(t *testing.T) {
 		{"unknown column", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Reads: []systems.ColumnRef{{Table: f.bodies, Column: "z"}}}}, systems.ErrBadManifest},
 		{"nil create", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Creates: []*ephemeral.Table{nil}}}, systems.ErrBadManifest},
 		{"nil event", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Emits: []events.Buffer{nil}}}, systems.ErrBadManifest},
+		{"typed-nil emit", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Emits: []events.Buffer{f.noise, (*events.Table[int])(nil)}}}, systems.ErrBadManifest},
+		{"typed-nil consume", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Consumes: []events.Buffer{(*events.Table[ephemeral.Handle])(nil)}}}, systems.ErrBadManifest},
+		{"nil delete", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Deletes: []*ephemeral.Table{f.shots, nil}}}, systems.ErrBadManifest},
+		{"Col of nil read", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Reads: []systems.ColumnRef{systems.Col[float32](nil)}}}, systems.ErrBadManifest},
+		{"Col of nil write", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(f.x), systems.Col[int32](nil)}}}, systems.ErrBadManifest},
 		{"empty resource", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Resources: []systems.Resource{{}}}}, systems.ErrBadManifest},
 	}
 	for _, tt := range tests {
@@ -113,6 +121,37 @@ func TestCol(t *testing.T) {
 	if r != (systems.ColumnRef{Table: f.bodies, Column: "x"}) {
 		t.Fatal("ColumnRef not comparable by value")
 	}
+}
+
+// TestColNil: a failed AddColumn returns a nil column; Col gives the zero
+// ColumnRef for it, which Validate refuses, instead of panicking.
+func TestColNil(t *testing.T) {
+	var r systems.ColumnRef
+	require.NotPanics(t, func() { r = systems.Col[float64](nil) })
+	assert.Equal(t, systems.ColumnRef{}, r)
+	assert.Equal(t, "<nil>.", r.String())
+	sys := systems.System{Name: "fall", Run: noop, Manifest: systems.Manifest{Writes: []systems.ColumnRef{r}}}
+	err := sys.Validate()
+	var de *systems.DefinitionError
+	require.ErrorAs(t, err, &de)
+	assert.ErrorIs(t, err, systems.ErrBadManifest)
+	assert.Equal(t, "fall", de.System)
+	assert.Contains(t, de.Detail, "Writes[0]: nil table")
+}
+
+// TestValidateTypedNilEvents: what `ev, _ := events.New[int](badSpec)`
+// gives is a typed nil; in a manifest it is a *DefinitionError naming the
+// entry.
+func TestValidateTypedNilEvents(t *testing.T) {
+	ev, err := events.New[int](events.Spec{Name: "bad"}) // capacity 0
+	require.Error(t, err)
+	require.Nil(t, ev)
+	sys := systems.System{Name: "hit", Run: noop, Manifest: systems.Manifest{Consumes: []events.Buffer{ev}}}
+	err = sys.Validate()
+	var de *systems.DefinitionError
+	require.ErrorAs(t, err, &de)
+	assert.ErrorIs(t, err, systems.ErrBadManifest)
+	assert.Equal(t, `systems: system "hit": bad manifest entry (Consumes[0]: nil event table (check the error of the call that made it))`, err.Error())
 }
 
 func TestManifestEqual(t *testing.T) {
