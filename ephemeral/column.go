@@ -1,7 +1,9 @@
 package ephemeral
 
 import (
+	"math"
 	"reflect"
+	"strconv"
 )
 
 // Column is one typed column of a table: Chunks()*ChunkRows() elements of T
@@ -18,12 +20,24 @@ type Column[T any] struct {
 	data  []T
 }
 
+// MaxColumnBytes bounds one column's allocation, Chunks()*ChunkRows()*sizeof(T),
+// in bytes (1 TiB). AddColumn refuses a larger column with ErrTooLarge rather
+// than fail inside make; it also refuses one above math.MaxInt bytes on
+// 32-bit platforms.
+const MaxColumnBytes int64 = 1 << 40
+
 // AddColumn adds a column of element type T named name to t and returns it.
 // Existing rows read the zero value. It returns a *DefinitionError (errors.Is
-// ErrDefinition) for an empty or duplicate name (ErrEmptyName,
-// ErrDuplicateColumn) or a T that holds pointers (ErrUnsupportedType).
-// It allocates Chunks()*ChunkRows()*sizeof(T) bytes; call it at set-up.
+// ErrDefinition) for a nil t (ErrNilTable), an empty or duplicate name
+// (ErrEmptyName, ErrDuplicateColumn), a T that holds pointers
+// (ErrUnsupportedType), or a column of more than MaxColumnBytes bytes
+// (ErrTooLarge); nothing is allocated then. It allocates
+// Chunks()*ChunkRows()*sizeof(T) bytes, zeroed, in one piece; call it at
+// set-up, never concurrently with anything else on t.
 func AddColumn[T any](t *Table, name string) (*Column[T], error) {
+	if t == nil {
+		return nil, &DefinitionError{Column: name, Err: ErrNilTable}
+	}
 	if name == "" {
 		return nil, &DefinitionError{Table: t.name, Err: ErrEmptyName}
 	}
@@ -37,9 +51,28 @@ func AddColumn[T any](t *Table, name string) (*Column[T], error) {
 		return nil, &DefinitionError{Table: t.name, Column: name, Err: ErrUnsupportedType,
 			Detail: typ.String() + " holds " + bad}
 	}
+	if size := uint64(typ.Size()); !columnFits(len(t.gens), size) {
+		return nil, &DefinitionError{Table: t.name, Column: name, Err: ErrTooLarge,
+			Detail: itoa(len(t.gens)) + " rows of " + strconv.FormatUint(size, 10) + "-byte " + typ.String() +
+				" exceed " + strconv.FormatInt(MaxColumnBytes, 10) + " bytes"}
+	}
 	c := &Column[T]{table: t, label: name, data: make([]T, len(t.gens))}
 	t.cols = append(t.cols, c)
 	return c, nil
+}
+
+// columnFits reports whether rows elements of size bytes fit in
+// MaxColumnBytes and in an int. It divides instead of multiplying, so no
+// product can overflow.
+func columnFits(rows int, size uint64) bool {
+	if size == 0 || rows <= 0 {
+		return true
+	}
+	limit := uint64(MaxColumnBytes)
+	if uint64(math.MaxInt) < limit {
+		limit = uint64(math.MaxInt)
+	}
+	return uint64(rows) <= limit/size
 }
 
 // pointerPath returns "" for a pointer-free type, else a description of the

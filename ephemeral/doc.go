@@ -31,6 +31,25 @@
 // [Table.Delete] on any member) deletes the entity's rows from every member
 // table. A table declared without a domain gets a private one.
 //
+// A handle is meaningful only within the domain that issued it. It carries
+// no table or domain identity, and every domain issues the same handles for
+// the same history (the first entity of every domain is "0:1"), so a handle
+// of one domain given to a table of another silently names that table's row
+// at the same slot: [Column.Get] reads it, [Column.Set] writes it and
+// [Table.Delete] deletes it, with no error. Tables whose rows must be told
+// apart by handle, or that store each other's handles (a projectile's target
+// unit), share a domain. Bevy states the same rule: an Entity belongs to one
+// World.
+//
+// # Memory
+//
+// Capacity is allocated eagerly: [NewDomain] allocates about 4.13 bytes per
+// slot (generations and the free-slot set), [NewTable] about 4.13 bytes per
+// slot more (row generations and enabled bitmaps, plus a private domain for
+// a standalone table), and [AddColumn] sizeof(T) bytes per slot, at most
+// [MaxColumnBytes] a column. Slots are the capacity rounded up to whole
+// chunks.
+//
 // # Slot policy
 //
 // New entities take the lowest free slot. The same history of inserts and
@@ -47,7 +66,8 @@
 //
 // # Errors
 //
-// Definitions fail with a [*DefinitionError] (errors.Is [ErrDefinition]);
+// Definitions fail with a [*DefinitionError] (errors.Is [ErrDefinition] and
+// a precise sentinel such as [ErrNilTable] or [ErrTooLarge]);
 // inserts past capacity fail with a [*CapacityError] (errors.Is
 // [ErrCapacity]) and insert nothing; stale handles give false or
 // [ErrStaleHandle], never a panic.

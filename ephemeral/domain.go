@@ -33,6 +33,17 @@ type DomainSpec struct {
 // same history of creates and deletes therefore gives the same handles and
 // the same layout, and live rows stay packed towards the first chunks.
 //
+// Handle scope: a handle is meaningful only within the domain that issued
+// it. Handles carry no domain or table identity, and every domain numbers
+// its slots and generations from the same start, so the first entity of any
+// domain is "0:1": given to a table of another domain, a handle silently
+// names whatever row that table has at the same slot and generation (Get
+// reads it, Set writes it, Delete deletes it). Tables whose rows must be told
+// apart by handle, or that store handles of one another's rows (such as a
+// projectile's target unit), must share a domain; a standalone table
+// (TableSpec without Domain) is a domain of its own. This is Bevy's rule
+// that an Entity belongs to one World.
+//
 // A Domain is not safe for concurrent structural change (Create, Delete,
 // inserts into member tables). Reads (IsAlive, Len, leases of member tables)
 // are safe from any number of goroutines while no structural change runs.
@@ -50,7 +61,16 @@ type Domain struct {
 
 // NewDomain declares a domain. It returns a *DefinitionError (errors.Is
 // ErrDefinition) for an empty name, a capacity outside 1..MaxCapacity, or
-// bad chunk rows. All memory of the handle pages is allocated here.
+// bad chunk rows.
+//
+// Memory: all of the domain's handle pages are allocated here, eagerly, for
+// the whole capacity rounded up to whole chunks (slots = Chunks*ChunkRows):
+// 4 bytes per slot for the generations plus about 1/8 byte per slot for the
+// free-slot set, so about 4.13 bytes per slot (about 4.1 GiB at
+// MaxCapacity). Every member table adds its own pages (see NewTable).
+// Choose the capacity you need, not MaxCapacity.
+//
+// Not safe for concurrent use; call it at set-up.
 func NewDomain(spec DomainSpec) (*Domain, error) {
 	if spec.Name == "" {
 		return nil, &DefinitionError{Table: spec.Name, Err: ErrEmptyName}

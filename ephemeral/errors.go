@@ -32,6 +32,11 @@ var (
 	ErrEmptyName = errors.New("name must not be empty")
 	// ErrDomainMismatch: a table spec whose capacity or chunk rows disagree with its domain's.
 	ErrDomainMismatch = errors.New("table capacity and chunk rows must match the domain's")
+	// ErrNilTable: AddColumn given a nil *Table instead of one from NewTable.
+	ErrNilTable = errors.New("table is nil: pass the *Table returned by NewTable")
+	// ErrTooLarge: a column whose allocation, Chunks()*ChunkRows()*sizeof(T)
+	// bytes, would exceed MaxColumnBytes.
+	ErrTooLarge = errors.New("column would exceed MaxColumnBytes")
 )
 
 // CapacityError reports an insert that does not fit. Nothing was inserted.
@@ -59,12 +64,15 @@ func (e *CapacityError) Is(target error) bool { return target == ErrCapacity }
 type DefinitionError struct {
 	Table  string // table or domain name
 	Column string // column name, empty when the table itself is bad
-	Err    error  // ErrZeroCapacity, ErrChunkRows, ErrDuplicateColumn, ErrUnsupportedType, ErrEmptyName or ErrDomainMismatch
+	Err    error  // ErrZeroCapacity, ErrChunkRows, ErrDuplicateColumn, ErrUnsupportedType, ErrEmptyName, ErrDomainMismatch, ErrNilTable or ErrTooLarge
 	Detail string // extra context, such as the offending type
 }
 
 func (e *DefinitionError) Error() string {
-	s := "ephemeral: table " + fmt.Sprintf("%q", e.Table)
+	s := "ephemeral:"
+	if e.Err != ErrNilTable { // a nil table has no name to show
+		s += " table " + fmt.Sprintf("%q", e.Table)
+	}
 	if e.Column != "" {
 		s += fmt.Sprintf(" column %q", e.Column)
 	}

@@ -133,3 +133,30 @@ func ExampleLease() {
 	// 1:1 gone
 	// 0 gone
 }
+
+// A handle means something only in the domain that issued it. Two
+// standalone tables are two domains, which issue the same handles: one
+// table's handle, given to the other, names the other's row with no error.
+// Tables whose handles must be told apart share a domain.
+func ExampleHandle_scope() {
+	a, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "a", Capacity: 10})
+	b, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "b", Capacity: 10})
+	av, _ := ephemeral.AddColumn[int32](a, "v")
+	bv, _ := ephemeral.AddColumn[int32](b, "v")
+	ha, _ := a.Insert()
+	hb, _ := b.Insert()
+	av.Set(ha, 1)
+	bv.Set(hb, 2)
+	v, ok := bv.Get(ha) // a's handle on b: not detected
+	fmt.Println("standalone:", ha, hb, "b read with a's handle:", v, ok)
+
+	dom, _ := ephemeral.NewDomain(ephemeral.DomainSpec{Name: "world", Capacity: 10})
+	c, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "c", Domain: dom})
+	d, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "d", Domain: dom})
+	hc, _ := c.Insert()
+	hd, _ := d.Insert()
+	fmt.Println("shared domain:", hc, hd, "d has c's entity:", d.IsAlive(hc))
+	// Output:
+	// standalone: 0:1 0:1 b read with a's handle: 2 true
+	// shared domain: 0:1 1:1 d has c's entity: false
+}

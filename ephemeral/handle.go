@@ -12,6 +12,16 @@ import "fmt"
 // generation (the zero handle among them) never names a row. Generations are
 // 32-bit: a handle could alias only after 2^31 reuses of the same slot.
 //
+// Scope: a handle is meaningful only within the domain that issued it (the
+// table's private domain, for a standalone table). It holds no domain or
+// table identity, and every domain issues the same sequence of handles from
+// the same history (the first entity of any domain is "0:1"), so a handle
+// used with a table of another domain is not detected: it reads, writes or
+// deletes whichever row of that table has the same slot and generation.
+// Tables whose rows must be told apart by handle, or that store one
+// another's handles, share a domain (TableSpec.Domain). Likewise an Entity
+// of Bevy belongs to one World.
+//
 // A Handle is a plain value: safe to copy, compare and share between
 // goroutines.
 type Handle uint64

@@ -80,3 +80,29 @@ func TestFreeSlotsLevels(t *testing.T) {
 		assert.Equal(t, 0, f.lowest(), "n=%d", tc.n)
 	}
 }
+
+// TestColumnFits checks the size bound of AddColumn where a product
+// rows*size would overflow, which no allocating test can reach.
+func TestColumnFits(t *testing.T) {
+	tests := []struct {
+		rows int
+		size uint64
+		want bool
+	}{
+		{0, 1 << 40, true},
+		{1, 0, true},
+		{MaxCapacity + MaxChunkRows, 0, true},
+		{1, uint64(MaxColumnBytes), true},
+		{1, uint64(MaxColumnBytes) + 1, false},
+		{2, uint64(MaxColumnBytes) / 2, true},
+		{2, uint64(MaxColumnBytes)/2 + 1, false},
+		{1 << 30, 1 << 10, true},
+		{1 << 30, 1<<10 + 1, false},
+		{1 << 30, 1 << 20, false},
+		{1 << 30, 1 << 40, false},   // 2^70: overflows uint64
+		{1 << 30, 1<<34 + 1, false}, // 2^64 + 2^30: wraps to a small number
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, columnFits(tt.rows, tt.size), "columnFits(%d, %d)", tt.rows, tt.size)
+	}
+}

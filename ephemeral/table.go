@@ -56,6 +56,19 @@ type column interface {
 // NewTable declares a table. It returns a *DefinitionError (errors.Is
 // ErrDefinition) for an empty name, a bad capacity or chunk rows, or a spec
 // that disagrees with its domain.
+//
+// Memory: the table's pages are allocated here, eagerly, for the whole
+// capacity rounded up to whole chunks (slots = Chunks*ChunkRows): 4 bytes
+// per slot for the row generations, 1 bit per slot for the enabled bitmaps
+// and 4 bytes per chunk, so about 4.13 bytes per slot (about 4.1 GiB at
+// MaxCapacity). A table without a Domain also creates its private domain
+// (NewDomain: about 4.13 bytes per slot more), so a standalone table costs
+// about 8.3 bytes per slot before its columns; each column then costs
+// sizeof(T) bytes per slot (AddColumn).
+//
+// A standalone table is a handle space of its own: its handles mean nothing
+// to any other table (see Handle). Not safe for concurrent use; call it at
+// set-up.
 func NewTable(spec TableSpec) (*Table, error) {
 	if spec.Name == "" {
 		return nil, &DefinitionError{Err: ErrEmptyName}

@@ -688,6 +688,16 @@ func TestDefinitionErrors(t *testing.T) {
 		{"column: nested struct with a pointer", func() error {
 			return addColumnErr[struct{ A [2]struct{ P *body } }]("c")
 		}, ephemeral.ErrUnsupportedType},
+		{"column: nil table", func() error {
+			_, err := ephemeral.AddColumn[int32](nil, "x")
+			return err
+		}, ephemeral.ErrNilTable},
+		// 2^20 rows of 2^29 bytes: past the runtime's allocation limit, where
+		// make panics.
+		{"column: past the allocation limit", func() error { return bigColumnErr[[1 << 29]byte](1 << 20) }, ephemeral.ErrTooLarge},
+		// 2^20 rows of 2^21 bytes = 2 TiB: below the runtime's limit, where
+		// make would fail with a fatal out-of-memory error.
+		{"column: past MaxColumnBytes", func() error { return bigColumnErr[[1 << 21]byte](1 << 20) }, ephemeral.ErrTooLarge},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -823,6 +833,55 @@ func addColumnErr[T any](name string) error {
 		return errors.New("AddColumn succeeded")
 	}
 	return err
+}
+
+// bigColumnErr adds a column of T to a fresh table "big" of capacity rows.
+func bigColumnErr[T any](capacity int) error {
+	tb, err := ephemeral.NewTable(ephemeral.TableSpec{Name: "big", Capacity: capacity})
+	if err != nil {
+		return err
+	}
+	if _, err = ephemeral.AddColumn[T](tb, "blob"); err == nil {
+		return errors.New("AddColumn succeeded")
+	}
+	if cols := tb.Columns(); len(cols) != 0 {
+		return fmt.Errorf("failed AddColumn left columns %q", cols)
+	}
+	return err
+}
+
+func TestAddColumnNilTable(t *testing.T) {
+	c, err := ephemeral.AddColumn[float32](nil, "x")
+	assert.Nil(t, c)
+	var de *ephemeral.DefinitionError
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, ephemeral.ErrNilTable, de.Err)
+	assert.Equal(t, "x", de.Column)
+	assert.Equal(t, `ephemeral: column "x": table is nil: pass the *Table returned by NewTable`, err.Error())
+}
+
+func TestAddColumnTooLarge(t *testing.T) {
+	const rows = 1 << 20
+	tb, err := ephemeral.NewTable(ephemeral.TableSpec{Name: "big", Capacity: rows})
+	require.NoError(t, err)
+	c, err := ephemeral.AddColumn[[1 << 21]byte](tb, "blob")
+	assert.Nil(t, c)
+	var de *ephemeral.DefinitionError
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, ephemeral.ErrTooLarge, de.Err)
+	assert.Equal(t, "big", de.Table)
+	assert.Equal(t, "blob", de.Column)
+	assert.Equal(t, `ephemeral: table "big" column "blob": column would exceed MaxColumnBytes `+
+		`(1048576 rows of 2097152-byte [2097152]uint8 exceed 1099511627776 bytes)`, err.Error())
+	assert.Empty(t, tb.Columns(), "a refused column is not added")
+
+	// A column within the bound still works on the same table.
+	ok, err := ephemeral.AddColumn[[16]byte](tb, "small")
+	require.NoError(t, err)
+	assert.Len(t, ok.All(), rows)
+	// Zero-size elements cost nothing, whatever the capacity.
+	_, err = ephemeral.AddColumn[struct{}](tb, "tag")
+	require.NoError(t, err)
 }
 
 func TestColumnAddedAfterRows(t *testing.T) {

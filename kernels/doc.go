@@ -35,6 +35,17 @@
 // worker count outside 1..[MaxWorkers]. [Pool.Run] on a closed pool panics
 // (programmer misuse); it has no error to return.
 //
+// # Panics in kernels
+//
+// A kernel that panics on a pool goroutine does not kill the process: the
+// worker recovers it and stops its range, the other workers finish theirs,
+// and [Pool.Run] then panics on the caller's goroutine with a [*PanicError]
+// (errors.Is [ErrKernelPanic]) that names the worker and chunk and holds the
+// original value and the stack where it was raised. [Scalar], and Run with
+// one worker or one chunk, panic with the same type, so a host recovers a
+// kernel's panic the same way for every worker count. The pool stays usable
+// after such a Run; chunks that were skipped are not run again.
+//
 // # Concurrency
 //
 // One Run at a time per pool: Run and Close are called from one goroutine

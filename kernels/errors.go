@@ -1,7 +1,53 @@
 package kernels
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // ErrWorkers: a worker count below 1 or above MaxWorkers. NewPool returns an
 // error that wraps it (errors.Is) and names the count.
 var ErrWorkers = errors.New("kernels: workers must be between 1 and MaxWorkers")
+
+// ErrKernelPanic: a kernel panicked. Pool.Run and Scalar re-panic on the
+// caller's goroutine with a *PanicError, which matches it under errors.Is.
+var ErrKernelPanic = errors.New("kernels: kernel panicked")
+
+// PanicError is the value Pool.Run and Scalar panic with, on the caller's
+// goroutine, when a kernel panics: whatever the worker count and whichever
+// goroutine ran the kernel, a host recovers it the same way. It matches
+// ErrKernelPanic under errors.Is, and unwraps to Value when Value is an
+// error (so errors.Is and errors.As reach the kernel's own error).
+type PanicError struct {
+	Worker int    // worker whose kernel panicked; 0 is the goroutine that called Run
+	Chunk  int    // chunk the kernel was given
+	Value  any    // the kernel's panic value, as recover returned it
+	Stack  []byte // the panicking goroutine's stack, taken when the panic was recovered
+	// Others are the panics of other workers in the same Run, by ascending
+	// chunk (each worker stops at its first panic). Empty in most runs.
+	Others []*PanicError
+}
+
+// Error returns "kernels: kernel panicked on worker W, chunk C: <Value>",
+// with the count of other panics when there are any, then the stack of the
+// panicking goroutine: when nothing recovers the panic, the crash report
+// still shows where the kernel failed.
+func (e *PanicError) Error() string {
+	s := fmt.Sprintf("kernels: kernel panicked on worker %d, chunk %d: %v", e.Worker, e.Chunk, e.Value)
+	if n := len(e.Others); n > 0 {
+		s += fmt.Sprintf(" (and %d more on other workers)", n)
+	}
+	if len(e.Stack) > 0 {
+		s += "\n\n" + string(e.Stack)
+	}
+	return s
+}
+
+// Is reports whether target is ErrKernelPanic.
+func (e *PanicError) Is(target error) bool { return target == ErrKernelPanic }
+
+// Unwrap returns Value when it is an error, else nil.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}

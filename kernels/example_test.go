@@ -1,6 +1,7 @@
 package kernels_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/tickwork/tickwork/kernels"
@@ -26,4 +27,30 @@ func ExampleScalar() {
 	kernels.Scalar(4, func(worker, chunk int) { order = append(order, chunk) })
 	fmt.Println(order)
 	// Output: [0 1 2 3]
+}
+
+// A kernel's panic reaches the goroutine that called Run as a
+// *PanicError, whichever worker ran the kernel, once the other workers are
+// done; the host recovers it there.
+func ExamplePanicError() {
+	pool, _ := kernels.NewPool(4)
+	defer pool.Close()
+	fn := func(worker, chunk int) {
+		if chunk == 6 {
+			panic("bad chunk")
+		}
+	}
+	func() {
+		defer func() {
+			if pe, ok := recover().(*kernels.PanicError); ok {
+				fmt.Println("worker", pe.Worker, "chunk", pe.Chunk, "value", pe.Value, errors.Is(pe, kernels.ErrKernelPanic))
+			}
+		}()
+		pool.Run(8, fn) // worker 3 of 4 runs chunks 6 and 7
+	}()
+	pool.Run(8, func(int, int) {}) // the pool is still usable
+	fmt.Println("ok")
+	// Output:
+	// worker 3 chunk 6 value bad chunk true
+	// ok
 }

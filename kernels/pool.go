@@ -2,7 +2,9 @@ package kernels
 
 import (
 	"fmt"
+	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -21,6 +23,12 @@ type Pool struct {
 	fn      func(worker, chunk int)
 	chunks  int
 	closed  bool
+
+	// panics[w] is set by worker w when its kernel panicked during the
+	// current Run; panicked says that one is set. Both are written before
+	// the worker's done.Done and read by Run after done.Wait.
+	panics   []*PanicError
+	panicked atomic.Bool
 }
 
 // NewPool starts a pool of workers goroutines counting the caller: workers-1
@@ -31,7 +39,7 @@ func NewPool(workers int) (*Pool, error) {
 	if workers < 1 || workers > MaxWorkers {
 		return nil, fmt.Errorf("%w: got %d", ErrWorkers, workers)
 	}
-	p := &Pool{workers: workers, start: make([]chan struct{}, workers-1)}
+	p := &Pool{workers: workers, start: make([]chan struct{}, workers-1), panics: make([]*PanicError, workers)}
 	for i := range p.start {
 		ch := make(chan struct{})
 		p.start[i] = ch
@@ -54,9 +62,50 @@ func (p *Pool) Workers() int { return p.workers }
 // span runs worker w's contiguous range of chunks.
 func (p *Pool) span(w int) {
 	lo, hi := Span(p.chunks, p.workers, w)
-	for c := lo; c < hi; c++ {
-		p.fn(w, c)
+	p.runRange(w, lo, hi, p.fn)
+}
+
+// runRange calls fn(w, c) for c in [lo, hi). When a call panics it records
+// the panic as p.panics[w] and returns: the worker skips the rest of its
+// range and the pool goes on (Run re-panics on the caller's goroutine once
+// every worker is done). The deferred closure stays on the stack: no
+// allocation unless a kernel panics.
+func (p *Pool) runRange(w, lo, hi int, fn func(worker, chunk int)) {
+	c := lo
+	defer func() {
+		if c < hi { // fn(w, c) did not return
+			if r := recover(); r != nil {
+				p.panics[w] = &PanicError{Worker: w, Chunk: c, Value: r, Stack: debug.Stack()}
+				p.panicked.Store(true)
+			}
+		}
+	}()
+	for ; c < hi; c++ {
+		fn(w, c)
 	}
+}
+
+// repanic panics with the panic of the lowest chunk recorded by the last
+// Run, the others attached, after clearing the records; it returns at once
+// when no kernel panicked.
+func (p *Pool) repanic() {
+	if !p.panicked.Load() {
+		return
+	}
+	var first *PanicError
+	for w, e := range p.panics {
+		if e == nil {
+			continue
+		}
+		p.panics[w] = nil
+		if first == nil {
+			first = e // workers run ascending, disjoint ranges: lowest worker = lowest chunk
+		} else {
+			first.Others = append(first.Others, e)
+		}
+	}
+	p.panicked.Store(false)
+	panic(first)
 }
 
 // Span returns the range [lo, hi) of chunks that worker w of workers runs
@@ -76,6 +125,13 @@ func Span(chunks, workers, w int) (lo, hi int) {
 //
 // Call it from one goroutine at a time, never from inside fn. It panics on a
 // closed pool (programmer misuse: do not run kernels after World.Close).
+//
+// Panics: when fn panics, on any worker, the worker stops its range (its
+// later chunks are not run), the other workers finish theirs, and Run then
+// panics on the calling goroutine with a *PanicError naming the worker and
+// chunk and holding the original value (errors.Is ErrKernelPanic). A host
+// recovers it there whatever the worker count; the pool stays usable.
+// Chunks that were not run are not retried.
 func (p *Pool) Run(chunks int, fn func(worker, chunk int)) {
 	if p.closed {
 		panic("kernels: Run on a closed pool; create a new pool (or World) instead of reusing a closed one")
@@ -84,9 +140,8 @@ func (p *Pool) Run(chunks int, fn func(worker, chunk int)) {
 		return
 	}
 	if p.workers == 1 || chunks == 1 {
-		for c := 0; c < chunks; c++ {
-			fn(0, c)
-		}
+		p.runRange(0, 0, chunks, fn)
+		p.repanic()
 		return
 	}
 	p.fn, p.chunks = fn, chunks
@@ -97,6 +152,7 @@ func (p *Pool) Run(chunks int, fn func(worker, chunk int)) {
 	p.span(0)
 	p.done.Wait()
 	p.fn = nil
+	p.repanic()
 }
 
 // Close stops the pool's goroutines and waits for them; no goroutine of the
@@ -116,9 +172,19 @@ func (p *Pool) Close() error {
 
 // Scalar calls fn(0, chunk) for every chunk in 0..chunks-1, in ascending
 // order, on the calling goroutine: the scalar kernel, with the same shape
-// as Pool.Run. It allocates nothing.
+// as Pool.Run. It allocates nothing. When fn panics, Scalar stops and
+// panics with a *PanicError (worker 0, the chunk, the original value), as
+// Pool.Run does.
 func Scalar(chunks int, fn func(worker, chunk int)) {
-	for c := 0; c < chunks; c++ {
+	c := 0
+	defer func() {
+		if c < chunks { // fn(0, c) did not return
+			if r := recover(); r != nil {
+				panic(&PanicError{Worker: 0, Chunk: c, Value: r, Stack: debug.Stack()})
+			}
+		}
+	}()
+	for ; c < chunks; c++ {
 		fn(0, c)
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -119,10 +121,157 @@ func TestCloseLeavesNoGoroutine(t *testing.T) {
 	assert.GreaterOrEqual(t, runtime.NumGoroutine(), before+7)
 	p.Run(8, func(int, int) {})
 	require.NoError(t, p.Close())
-	// Close waits for its goroutines, so the count is back at once (no
-	// assert.Eventually: it runs its condition on a goroutine of its own).
-	assert.LessOrEqual(t, runtime.NumGoroutine(), before)
+	// Close returns when errgroup.Wait does, which is when every helper has
+	// called wg.Done: a helper may still be exiting. Poll (not
+	// assert.Eventually, which starts a goroutine of its own and so would
+	// never see the baseline).
+	assert.LessOrEqual(t, goroutinesSettle(before, 2*time.Second), before, "goroutines left after Close")
 	assert.Panics(t, func() { p.Run(1, func(int, int) {}) })
+}
+
+// goroutinesSettle polls runtime.NumGoroutine every millisecond until it is
+// at most want or timeout has passed, and returns the last count.
+func goroutinesSettle(want int, timeout time.Duration) int {
+	deadline := time.Now().Add(timeout)
+	n := runtime.NumGoroutine()
+	for n > want && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+		n = runtime.NumGoroutine()
+	}
+	return n
+}
+
+// runRecover runs fn on p over chunks and returns what Run panicked with,
+// nil when it returned normally.
+func runRecover(p *kernels.Pool, chunks int, fn func(worker, chunk int)) (r any) {
+	defer func() { r = recover() }()
+	p.Run(chunks, fn)
+	return nil
+}
+
+// TestRunRepanicsOnCaller: a kernel panic on any worker, helper goroutines
+// included, reaches the goroutine that called Run as a *PanicError after the
+// other workers have finished, and the pool works afterwards.
+func TestRunRepanicsOnCaller(t *testing.T) {
+	const chunks = 16
+	for _, workers := range []int{1, 2, 4, 8} {
+		for _, bad := range []int{0, 5, chunks - 1} {
+			t.Run(fmt.Sprintf("workers %d chunk %d", workers, bad), func(t *testing.T) {
+				p, err := kernels.NewPool(workers)
+				require.NoError(t, err)
+				defer p.Close()
+				var visits [chunks]atomic.Int32
+				fn := func(w, c int) {
+					if c == bad {
+						panic(fmt.Sprintf("boom at %d", c))
+					}
+					visits[c].Add(1)
+				}
+				r := runRecover(p, chunks, fn)
+				require.NotNil(t, r, "Run returned normally")
+				pe, ok := r.(*kernels.PanicError)
+				require.True(t, ok, "Run panicked with %T %v, want *kernels.PanicError", r, r)
+
+				wantWorker := 0
+				for w := range workers {
+					if lo, hi := kernels.Span(chunks, workers, w); bad >= lo && bad < hi {
+						wantWorker = w
+					}
+				}
+				assert.Equal(t, wantWorker, pe.Worker)
+				assert.Equal(t, bad, pe.Chunk)
+				assert.Equal(t, fmt.Sprintf("boom at %d", bad), pe.Value)
+				assert.Empty(t, pe.Others)
+				assert.ErrorIs(t, pe, kernels.ErrKernelPanic)
+				assert.Nil(t, errors.Unwrap(pe), "a string value unwraps to nothing")
+				msg := pe.Error()
+				assert.True(t, strings.HasPrefix(msg,
+					fmt.Sprintf("kernels: kernel panicked on worker %d, chunk %d: boom at %d\n", wantWorker, bad, bad)), "%s", msg)
+				assert.Contains(t, msg, "TestRunRepanicsOnCaller", "the stack where the kernel panicked")
+
+				// Every other worker finished its range before Run panicked;
+				// the panicking worker stopped at the bad chunk.
+				_, badHi := kernels.Span(chunks, workers, wantWorker)
+				for c := range chunks {
+					want := int32(1)
+					if c >= bad && c < badHi {
+						want = 0
+					}
+					assert.Equal(t, want, visits[c].Load(), "visits of chunk %d", c)
+				}
+
+				// The pool is still whole: a clean run visits every chunk once.
+				for c := range visits {
+					visits[c].Store(0)
+				}
+				assert.Nil(t, runRecover(p, chunks, func(w, c int) { visits[c].Add(1) }))
+				for c := range chunks {
+					assert.Equal(t, int32(1), visits[c].Load(), "chunk %d after recovery", c)
+				}
+			})
+		}
+	}
+}
+
+func TestRunPanicsOnSeveralWorkers(t *testing.T) {
+	p, err := kernels.NewPool(4)
+	require.NoError(t, err)
+	defer p.Close()
+	errBad := errors.New("bad row")
+	// 16 chunks on 4 workers: worker w runs [4w, 4w+4).
+	r := runRecover(p, 16, func(w, c int) {
+		switch c {
+		case 13:
+			panic(c)
+		case 6:
+			panic(fmt.Errorf("chunk %d: %w", c, errBad))
+		}
+	})
+	pe, ok := r.(*kernels.PanicError)
+	require.True(t, ok, "Run panicked with %T %v", r, r)
+	assert.Equal(t, 1, pe.Worker)
+	assert.Equal(t, 6, pe.Chunk)
+	assert.ErrorIs(t, pe, errBad, "unwraps to the kernel's error")
+	assert.ErrorIs(t, pe, kernels.ErrKernelPanic)
+	require.Len(t, pe.Others, 1)
+	assert.Equal(t, 3, pe.Others[0].Worker)
+	assert.Equal(t, 13, pe.Others[0].Chunk)
+	assert.Equal(t, 13, pe.Others[0].Value)
+	assert.Contains(t, pe.Error(), "kernels: kernel panicked on worker 1, chunk 6: chunk 6: bad row (and 1 more on other workers)")
+
+	// The records are cleared: the next clean Run returns normally.
+	assert.Nil(t, runRecover(p, 16, func(int, int) {}))
+}
+
+func TestScalarRepanics(t *testing.T) {
+	var ran []int
+	r := func() (r any) {
+		defer func() { r = recover() }()
+		kernels.Scalar(5, func(w, c int) {
+			if c == 3 {
+				panic("scalar boom")
+			}
+			ran = append(ran, c)
+		})
+		return nil
+	}()
+	pe, ok := r.(*kernels.PanicError)
+	require.True(t, ok, "Scalar panicked with %T %v", r, r)
+	assert.Equal(t, 0, pe.Worker)
+	assert.Equal(t, 3, pe.Chunk)
+	assert.Equal(t, "scalar boom", pe.Value)
+	assert.Equal(t, []int{0, 1, 2}, ran)
+}
+
+func TestRunAllocatesNothingInline(t *testing.T) {
+	p, err := kernels.NewPool(1)
+	require.NoError(t, err)
+	defer p.Close()
+	var sink [8]int64
+	fn := func(w, c int) { sink[c]++ }
+	assert.Zero(t, testing.AllocsPerRun(200, func() { p.Run(8, fn) }), "Pool.Run, one worker")
+	assert.Zero(t, testing.AllocsPerRun(200, func() { kernels.Scalar(8, fn) }), "Scalar")
+	assert.Equal(t, int64(2*201), sink[0])
 }
 
 func BenchmarkRun(b *testing.B) {

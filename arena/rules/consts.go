@@ -57,6 +57,27 @@ const (
 	DefaultFrames int = 600
 )
 
+// Upper bounds of a [Config], checked by [Config.Validate]. They keep a run's
+// memory, which the implementations allocate up front, in reach of a
+// workstation: measured at about 40 (soa) to 60 (runtime) bytes per unit,
+// up to about 1 GiB at MaxUnits, and about 40 bytes per projectile slot, of
+// which there are Shots*(TTL+1), about 250 MiB at MaxShots; per
+// implementation, and arena-headless -impl both runs two.
+const (
+	// MaxUnits bounds Config.Units, the roster slots N: 2^24 = 16 777 216,
+	// 168 times DefaultUnits.
+	MaxUnits int = 1 << 24
+
+	// MaxShots bounds Config.Shots, the shots S drawn per fixed tick:
+	// 2^16 = 65 536, 256 times DefaultShots.
+	MaxShots int = 1 << 16
+
+	// MaxWorkers bounds Config.Workers, the goroutines of parallel kernels.
+	// It equals kernels.MaxWorkers, restated here because this package
+	// imports no other tickwork package (a test checks that they agree).
+	MaxWorkers int = 256
+)
+
 // DefaultConfig returns the default configuration of arena rules v1:
 // DefaultUnits units, DefaultShots shots per tick, DefaultSeed, and Workers 1
 // (scalar).

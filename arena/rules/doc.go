@@ -41,7 +41,9 @@
 // # Configuration and errors
 //
 // [Config.Validate] reports a bad [Config] as a [*ConfigError], which matches
-// [ErrBadConfig] under errors.Is.
+// [ErrBadConfig] under errors.Is: a field below its lower bound or above
+// [MaxUnits], [MaxShots] or [MaxWorkers]. The upper bounds keep a run's
+// up-front allocations sane; MaxWorkers restates kernels.MaxWorkers.
 //
 // # Concurrency
 //

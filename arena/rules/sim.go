@@ -3,10 +3,10 @@ package rules
 // Config selects the size and seed of one arena run (arena rules v1,
 // ../shared/arena-spec.md, "Constants"). Units and Shots override N and S.
 type Config struct {
-	Units   int    // N, roster slots 0..N-1; must be > 0
-	Shots   int    // S, shots drawn per fixed tick; must be >= 0
+	Units   int    // N, roster slots 0..N-1; 1..MaxUnits
+	Shots   int    // S, shots drawn per fixed tick; 0..MaxShots
 	Seed    uint64 // seed of the single PCG stream
-	Workers int    // goroutines for parallel kernels (runtime only; the baseline ignores it); 0 or 1 = scalar
+	Workers int    // goroutines for parallel kernels (runtime only; the baseline ignores it); 0..MaxWorkers, 0 or 1 = scalar
 }
 
 // Counters are the run's counters (arena rules v1, "Counters and the digest").

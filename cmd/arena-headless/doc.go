@@ -13,6 +13,12 @@
 // goroutines of the runtime's kernels (the baseline ignores it). Defaults
 // are those of arena rules v1 (package arena/rules).
 //
+// Ranges: -units 1..rules.MaxUnits (16 777 216), -shots 0..rules.MaxShots
+// (65 536), -workers 1..rules.MaxWorkers (256, the same as
+// kernels.MaxWorkers), -frames 1..10 000 000 and -warmup 0..10 000 000. A
+// value out of range exits with status 2 and a message that names the flag
+// and its range; nothing is allocated first.
+//
 // # Measurement
 //
 // Each implementation first runs its warm-up frames. The measured frames then
@@ -31,9 +37,17 @@
 // per-system means, allocation, GC cycles, counters and digest, then whether
 // the digests match and the p50 ratio runtime/soa. With -json, the one object
 // described at the end of the rules, with the fields in the order shown
-// there. When only one implementation runs, "impls" has one entry,
-// "digest_match" is true (nothing disagrees) and "ratio_p50" is 0 (there is
-// no ratio).
+// there.
+//
+// With one implementation (-impl runtime or -impl soa) the object keeps
+// every key of the spec, in the spec's order and with the spec's types:
+// "impls" has one entry, "ratio_p50" is 0 (there is no ratio), and
+// "digest_match" is true. That true is a deliberate reading: the field says
+// that no two digests of the run differ, and with one digest none can, so
+// the exit status stays 0 and a script that checks digest_match does not
+// fail a single-implementation run. It does not say that a comparison was
+// made: to know that, check that "impls" has two entries (the human report
+// prints "one implementation, nothing to compare").
 //
 // # Exit status
 //
@@ -41,7 +55,8 @@
 // breaks the counter invariant shots_fired == hits + lost + expired +
 // live_projectiles (or reports a frame count other than -warmup + -frames),
 // an implementation fails, or the report cannot be written; 2 for bad flags
-// or values, including an implementation this build does not have.
+// or values (out of the ranges above), including an implementation this
+// build does not have.
 //
 // # Implementations
 //

@@ -46,7 +46,7 @@ func measure(cfg rules.Config, names []string, warmup, frames int) (results []*r
 	for _, name := range names {
 		sim, err := factories[name](cfg)
 		if err != nil {
-			return results, fmt.Errorf("%s: %w", name, err)
+			return results, fmt.Errorf("building %s: %w", name, err)
 		}
 		r := &result{name: name, sim: sim, frameNanos: make([]int64, frames)}
 		results = append(results, r)

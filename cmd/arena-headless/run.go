@@ -14,6 +14,11 @@ import (
 // the other one takes its turn.
 const blockFrames = 60
 
+// maxFrames bounds -frames and -warmup, each: 10 000 000 frames is about 43
+// hours of simulated time at rules.DT, and the frame times of -frames take
+// 8 bytes a frame (80 MB at the bound) per implementation.
+const maxFrames = 10_000_000
+
 // implNames are the implementations -impl both runs, in report order.
 var implNames = []string{"runtime", "soa"}
 
@@ -80,14 +85,17 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	var o options
 	fs := flag.NewFlagSet("arena-headless", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.IntVar(&o.units, "units", rules.DefaultUnits, "roster slots N, one unit per slot (> 0)")
-	fs.IntVar(&o.shots, "shots", rules.DefaultShots, "shots S drawn per fixed tick (>= 0)")
+	fs.IntVar(&o.units, "units", rules.DefaultUnits, fmt.Sprintf("roster slots N, one unit per slot (1..%d)", rules.MaxUnits))
+	fs.IntVar(&o.shots, "shots", rules.DefaultShots, fmt.Sprintf("shots S drawn per fixed tick (0..%d)", rules.MaxShots))
 	fs.Uint64Var(&o.seed, "seed", rules.DefaultSeed, "seed of the PCG stream")
-	fs.IntVar(&o.warmup, "warmup", rules.DefaultWarmup, "warm-up frames per implementation, not measured (>= 0)")
-	fs.IntVar(&o.frames, "frames", rules.DefaultFrames, "measured frames per implementation (> 0)")
-	fs.IntVar(&o.workers, "workers", 1, "goroutines for parallel kernels of the runtime (>= 1; the baseline ignores it)")
+	fs.IntVar(&o.warmup, "warmup", rules.DefaultWarmup, fmt.Sprintf("warm-up frames per implementation, not measured (0..%d)", maxFrames))
+	fs.IntVar(&o.frames, "frames", rules.DefaultFrames, fmt.Sprintf("measured frames per implementation (1..%d)", maxFrames))
+	fs.IntVar(&o.workers, "workers", 1, fmt.Sprintf("goroutines for parallel kernels of the runtime (1..%d; the baseline ignores it)", rules.MaxWorkers))
 	fs.StringVar(&o.impl, "impl", "both", "implementation to run: runtime, soa or both")
-	fs.BoolVar(&o.json, "json", false, "print one JSON object (arena rules v1) instead of the human report")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object (arena rules v1) instead of the human report.\n"+
+		"With one implementation (-impl runtime or soa), \"digest_match\" is true because\n"+
+		"no two digests differ, though nothing was compared (\"impls\" has one entry),\n"+
+		"and \"ratio_p50\" is 0")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: arena-headless [flags]\n\nRuns the arena (arena rules v1) headless and measures it.\n\n")
 		fs.PrintDefaults()
@@ -95,19 +103,22 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
-	switch {
-	case fs.NArg() > 0:
+	if fs.NArg() > 0 {
 		return o, &usageError{fmt.Sprintf("unexpected argument %q (all options are flags)", fs.Arg(0))}
-	case o.units <= 0:
-		return o, &usageError{fmt.Sprintf("-units must be > 0, got %d", o.units)}
-	case o.shots < 0:
-		return o, &usageError{fmt.Sprintf("-shots must be >= 0, got %d", o.shots)}
-	case o.frames <= 0:
-		return o, &usageError{fmt.Sprintf("-frames must be > 0, got %d", o.frames)}
-	case o.warmup < 0:
-		return o, &usageError{fmt.Sprintf("-warmup must be >= 0, got %d", o.warmup)}
-	case o.workers < 1:
-		return o, &usageError{fmt.Sprintf("-workers must be >= 1, got %d", o.workers)}
+	}
+	for _, f := range []struct {
+		name          string
+		value, lo, hi int
+	}{
+		{"-units", o.units, 1, rules.MaxUnits},
+		{"-shots", o.shots, 0, rules.MaxShots},
+		{"-frames", o.frames, 1, maxFrames},
+		{"-warmup", o.warmup, 0, maxFrames},
+		{"-workers", o.workers, 1, rules.MaxWorkers},
+	} {
+		if f.value < f.lo || f.value > f.hi {
+			return o, &usageError{fmt.Sprintf("%s must be between %d and %d, got %d", f.name, f.lo, f.hi, f.value)}
+		}
 	}
 	return o, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/arena/soa"
+	"github.com/tickwork/tickwork/kernels"
 )
 
 // runArgs runs the command and returns its exit status and output.
@@ -117,12 +118,19 @@ func TestRunBadFlags(t *testing.T) {
 		args []string
 		want string // in stderr
 	}{
-		{"zero units", []string{"-units", "0"}, "-units must be > 0"},
-		{"negative units", []string{"-units", "-3"}, "-units must be > 0"},
-		{"negative shots", []string{"-shots", "-1"}, "-shots must be >= 0"},
-		{"zero frames", []string{"-frames", "0"}, "-frames must be > 0"},
-		{"negative warmup", []string{"-warmup", "-1"}, "-warmup must be >= 0"},
-		{"zero workers", []string{"-workers", "0"}, "-workers must be >= 1"},
+		{"zero units", []string{"-units", "0"}, "-units must be between 1 and 16777216, got 0"},
+		{"negative units", []string{"-units", "-3"}, "-units must be between 1 and 16777216, got -3"},
+		{"units 2e9", []string{"-impl", "soa", "-units", "2000000000"}, "-units must be between 1 and 16777216, got 2000000000"},
+		{"negative shots", []string{"-shots", "-1"}, "-shots must be between 0 and 65536, got -1"},
+		{"shots MaxInt64", []string{"-impl", "soa", "-shots", "9223372036854775807", "-units", "100"},
+			"-shots must be between 0 and 65536, got 9223372036854775807"},
+		{"shots past MaxShots", []string{"-impl", "soa", "-shots", "65537"}, "-shots must be between 0 and 65536, got 65537"},
+		{"zero frames", []string{"-frames", "0"}, "-frames must be between 1 and 10000000, got 0"},
+		{"frames 2e9", []string{"-impl", "soa", "-frames", "2000000000"}, "-frames must be between 1 and 10000000, got 2000000000"},
+		{"negative warmup", []string{"-warmup", "-1"}, "-warmup must be between 0 and 10000000, got -1"},
+		{"warmup 2e9", []string{"-impl", "soa", "-warmup", "2000000000"}, "-warmup must be between 0 and 10000000, got 2000000000"},
+		{"zero workers", []string{"-workers", "0"}, "-workers must be between 1 and 256, got 0"},
+		{"workers past MaxWorkers", []string{"-impl", "soa", "-workers", "257"}, "-workers must be between 1 and 256, got 257"},
 		{"unknown impl", []string{"-impl", "ecs"}, `unknown -impl "ecs"`},
 		{"unknown flag", []string{"-bogus"}, "flag provided but not defined: -bogus"},
 		{"not a number", []string{"-units", "many"}, `invalid value "many" for flag -units`},
@@ -149,6 +157,28 @@ func TestRunHelp(t *testing.T) {
 	assert.Empty(t, out)
 	assert.Contains(t, errOut, "usage: arena-headless")
 	assert.Contains(t, errOut, "-impl")
+	for _, want := range []string{
+		"(1..16777216)", "(0..65536)", "(1..10000000)", "(0..10000000)",
+		"(1..256; the baseline ignores it)",
+		`"digest_match" is true because`, "nothing was compared",
+	} {
+		assert.Contains(t, errOut, want)
+	}
+}
+
+// TestWorkersBoundMatchesKernels: rules restates kernels.MaxWorkers, as it
+// imports no other tickwork package; the two must agree, or -workers would
+// accept counts the runtime's pool refuses.
+func TestWorkersBoundMatchesKernels(t *testing.T) {
+	assert.Equal(t, kernels.MaxWorkers, rules.MaxWorkers)
+}
+
+// TestRunMaxWorkers runs the real runtime at the largest -workers the flag
+// accepts: the pool takes it, so the run succeeds.
+func TestRunMaxWorkers(t *testing.T) {
+	code, _, errOut := runArgs("-impl", "runtime", "-units", "500", "-shots", "16", "-warmup", "0", "-frames", "3",
+		"-workers", strconv.Itoa(rules.MaxWorkers), "-json")
+	assert.Equal(t, 0, code, "stderr:\n%s", errOut)
 }
 
 // fakeSim is a scripted Sim: every frame logs its name; its presentation and
