@@ -44,22 +44,39 @@
 //
 // # Flags
 //
-// -units, -shots and -seed set the run as in arena-headless (defaults
-// 100000, 256, 42); -impl picks the implementation; -width and -height the
-// initial window size (1280×960); -tps the ticks per second (64). -frames N
-// runs exactly N frames at TPS, whatever keys are pressed, prints
+// -units, -shots, -seed and -workers set the run as in arena-headless
+// (defaults 100000, 256, 42, 1; ranges 1..16777216, 0..65536, any, 1..256);
+// -impl picks the implementation; -width and -height the initial window
+// size (1280×960, at most 16384 each); -tps the ticks per second (64).
+// -frames N runs exactly N frames at TPS, whatever keys are pressed, prints
 // "digest <16 hex>" to stdout and exits; with -screenshot FILE it also saves
-// the window, overlay included, as a PNG. On exit the viewer prints the
-// frames run, the frame p50 and the measured FPS (ebiten's ActualFPS and the
-// mean over the run) to stderr. -cpuprofile FILE writes a CPU profile.
+// the window, overlay included, as a PNG: FILE's directory must exist and be
+// writable, which is checked before anything runs. On exit the viewer prints
+// the frames run, the frame p50 and the measured FPS (ebiten's ActualFPS and
+// the mean over the run) to stderr. -cpuprofile FILE writes a CPU profile.
+//
+// # Start-up and exit status
+//
+// ebiten opens the display in its package initialization, before main, and
+// panics when there is none. So the flags are parsed and checked first, by
+// package internal/preflight, whose initialization runs before ebiten's:
+// -h prints the usage and exits 0 and a bad flag or value (-workers 0, a
+// -screenshot path that cannot be written) exits 2, with or without a
+// display. Then, on Linux and BSD, it checks for an X11 display (DISPLAY
+// set and, for a local display, its socket answering) and exits 1 with a
+// message when there is none, instead of ebiten's panic. A window that
+// still cannot be opened (ebiten.RunGame fails) also exits 1 with a
+// message. Status 1 also covers a failing implementation and a window
+// closed before -frames N frames; 0 is success.
 //
 // # Tests
 //
 // ebiten opens the X display when the package loads, so this package's tests
 // need one: run them under xvfb-run -a go test ./..., as make test does. Each
-// window runs in a subprocess (ebiten.RunGame runs once per process). The
-// drawing and overlay code lives in internal/raster and internal/hud, whose
-// tests need no display.
+// window runs in a subprocess (ebiten.RunGame runs once per process), and so
+// do the runs without a display, which check the start-up above. The
+// command line, the drawing and the overlay live in internal/cli,
+// internal/raster and internal/hud, whose tests need no display.
 //
 // # Linux
 //

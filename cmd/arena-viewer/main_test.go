@@ -10,12 +10,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/arena/soa"
+	"github.com/tickwork/tickwork/cmd/arena-viewer/internal/cli"
 	"github.com/tickwork/tickwork/cmd/arena-viewer/internal/raster"
 )
 
@@ -35,10 +39,17 @@ func TestMain(m *testing.M) {
 // code, stdout and stderr.
 func runViewer(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runViewerEnv(t, os.Environ(), args...)
+}
+
+// runViewerEnv is runViewer with the environment env (plus the variable
+// that makes the test binary the viewer).
+func runViewerEnv(t *testing.T, env []string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Env = append(os.Environ(), asMainEnv+"=1")
+	cmd.Env = append(slices.Clone(env), asMainEnv+"=1")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -61,8 +72,8 @@ func TestRunUsage(t *testing.T) {
 		{"help", []string{"-h"}, 0, "usage: arena-viewer"},
 		{"unknown impl", []string{"-impl", "ecs"}, 2, `-impl "ecs": want runtime or soa`},
 		{"screenshot needs frames", []string{"-screenshot", "x.png"}, 2, "-screenshot needs -frames N"},
-		{"bad units", []string{"-units", "0"}, 2, "rules: bad config: Units = 0"},
-		{"negative frames", []string{"-frames", "-1"}, 2, "-frames -1"},
+		{"bad units", []string{"-units", "0"}, 2, "-units must be between 1 and 16777216, got 0"},
+		{"negative frames", []string{"-frames", "-1"}, 2, "-frames must be >= 0, got -1"},
 		{"stray argument", []string{"now"}, 2, "unexpected arguments"},
 		{"bad flag", []string{"-fast"}, 2, "flag provided but not defined"},
 	}
@@ -79,6 +90,63 @@ func TestRunUsage(t *testing.T) {
 			if stdout.Len() != 0 {
 				t.Errorf("run(%q) printed %q to stdout, want nothing", tt.args, stdout.String())
 			}
+		})
+	}
+}
+
+// TestImplNamesMatchCLI: the -impl values the command line accepts, checked
+// before ebiten starts, are exactly the implementations the viewer has.
+func TestImplNamesMatchCLI(t *testing.T) {
+	assert.Equal(t, cli.ImplNames, implNames())
+}
+
+// noDisplayEnv is the test's environment without DISPLAY.
+func noDisplayEnv() []string {
+	return slices.DeleteFunc(slices.Clone(os.Environ()), func(kv string) bool { return strings.HasPrefix(kv, "DISPLAY=") })
+}
+
+// TestWithoutDisplay runs the viewer binary with no display, where ebiten's
+// package initialization would panic: the command line is still parsed and
+// answered, and a run that needs the window fails with a message and
+// status 1, not a panic. Bad values that would otherwise open a window
+// (-workers 0, a -screenshot path that cannot be written) are checked here,
+// in a subprocess without a display, so that a regression fails at once
+// instead of starting ebiten inside the test process.
+func TestWithoutDisplay(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name     string
+		display  string // "" = unset
+		args     []string
+		wantCode int
+		want     string // in stderr
+	}{
+		{"help", "", []string{"-h"}, 0, "usage: arena-viewer"},
+		{"bad flag", "", []string{"-fast"}, 2, "flag provided but not defined: -fast"},
+		{"zero workers", "", []string{"-workers", "0"}, 2, "arena-viewer: -workers must be between 1 and 256, got 0"},
+		{"workers past MaxWorkers", "", []string{"-workers", "257"}, 2, "arena-viewer: -workers must be between 1 and 256, got 257"},
+		{"bad screenshot path", "", []string{"-frames", "3", "-screenshot", filepath.Join(dir, "missing", "x.png")}, 2,
+			"arena-viewer: -screenshot " + filepath.Join(dir, "missing", "x.png") + ": directory " + filepath.Join(dir, "missing") + " does not exist"},
+		{"run, DISPLAY unset", "", nil, 1, "arena-viewer: no display: DISPLAY is not set"},
+		{"run, no server on DISPLAY", ":4242", []string{"-impl", "soa", "-frames", "3"}, 1,
+			`arena-viewer: no display: cannot connect to X display ":4242"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := noDisplayEnv()
+			if tt.display != "" {
+				// Not preflight.CheckDisplay: importing preflight here would
+				// link it into the test binary even if main stopped importing it.
+				if _, err := os.Stat("/tmp/.X11-unix/X" + strings.TrimPrefix(tt.display, ":")); err == nil {
+					t.Skipf("an X server may listen on %s", tt.display)
+				}
+				env = append(env, "DISPLAY="+tt.display)
+			}
+			code, stdout, stderr := runViewerEnv(t, env, tt.args...)
+			assert.Equal(t, tt.wantCode, code, "exit status; stderr:\n%s", stderr)
+			assert.Contains(t, stderr, tt.want)
+			assert.NotContains(t, stderr, "panic")
+			assert.Empty(t, stdout)
 		})
 	}
 }

@@ -13,13 +13,14 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/tickwork/tickwork/arena/rules"
+	"github.com/tickwork/tickwork/cmd/arena-viewer/internal/cli"
 )
 
 // defaultTPS is the viewer's tick rate: one fixed tick of rules.DT = 1/64 s
 // per Update, so the arena runs in real time.
-const defaultTPS = 64
+const defaultTPS = cli.DefaultTPS
 
-// options are the parsed flags.
+// options are the parsed flags (cli.Options, as the game uses them).
 type options struct {
 	impl          string
 	cfg           rules.Config
@@ -30,51 +31,17 @@ type options struct {
 	cpuProfile    string // pprof CPU profile of the whole run
 }
 
-// parseFlags parses args into options. Errors are written to stderr (with the
-// usage); the error returned is flag.ErrHelp for -h.
+// parseFlags parses and checks args with cli.Parse. Errors are written to
+// stderr (with the usage); the error returned is flag.ErrHelp for -h.
 func parseFlags(args []string, stderr io.Writer) (options, error) {
-	var o options
-	fs := flag.NewFlagSet("arena-viewer", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: arena-viewer [flags]\n\nShows the arena in a window; see the package documentation for the keys.\n\n")
-		fs.PrintDefaults()
+	o, err := cli.Parse(args, stderr)
+	if err != nil {
+		return options{}, err
 	}
-	fs.StringVar(&o.impl, "impl", "runtime", "arena implementation: "+strings.Join(implNames(), " or "))
-	fs.IntVar(&o.cfg.Units, "units", rules.DefaultUnits, "units (roster slots)")
-	fs.IntVar(&o.cfg.Shots, "shots", rules.DefaultShots, "shots drawn per fixed tick")
-	fs.Uint64Var(&o.cfg.Seed, "seed", rules.DefaultSeed, "seed of the random stream")
-	fs.IntVar(&o.cfg.Workers, "workers", 1, "goroutines for parallel kernels (runtime only)")
-	fs.Int64Var(&o.frames, "frames", 0, "run exactly `N` frames, print the digest and exit (0: run until the window closes)")
-	fs.StringVar(&o.screenshot, "screenshot", "", "with -frames, save the window as a PNG `file` after the last frame")
-	fs.IntVar(&o.width, "width", 1280, "initial window width in pixels")
-	fs.IntVar(&o.height, "height", 960, "initial window height in pixels")
-	fs.IntVar(&o.tps, "tps", defaultTPS, "ticks (frames of the sim) per second")
-	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the run to `file`")
-	if err := fs.Parse(args); err != nil {
-		return o, err
-	}
-	fail := func(format string, a ...any) (options, error) {
-		err := fmt.Errorf(format, a...)
-		fmt.Fprintf(stderr, "arena-viewer: %v\n", err)
-		return o, err
-	}
-	switch {
-	case fs.NArg() > 0:
-		return fail("unexpected arguments %q", fs.Args())
-	case o.frames < 0:
-		return fail("-frames %d: want >= 0", o.frames)
-	case o.screenshot != "" && o.frames == 0:
-		return fail("-screenshot needs -frames N")
-	case o.width < 1 || o.height < 1:
-		return fail("window %dx%d: want at least 1x1", o.width, o.height)
-	case o.tps < 1:
-		return fail("-tps %d: want >= 1", o.tps)
-	}
-	if err := o.cfg.Validate(); err != nil {
-		return fail("%v", err)
-	}
-	return o, nil
+	return options{
+		impl: o.Impl, cfg: o.Cfg, frames: o.Frames, screenshot: o.Screenshot,
+		width: o.Width, height: o.Height, tps: o.TPS, cpuProfile: o.CPUProfile,
+	}, nil
 }
 
 func implNames() []string {
@@ -89,9 +56,11 @@ func implNames() []string {
 // run is the viewer's main: it parses args, opens the window and runs the
 // arena until the window closes or -frames is reached. It prints
 // "digest <16 hex>" to stdout after a -frames run, and a summary (frames,
-// FPS) to stderr on exit. It returns the exit status: 0 success, 1 failure,
-// 2 bad usage or an implementation not available yet. It must run on the
-// main goroutine (ebiten.RunGame), once per process.
+// FPS) to stderr on exit. It returns the exit status: 0 success (and -h),
+// 1 failure (including no window), 2 bad usage or an implementation not
+// available yet. Every flag, the -screenshot path included, is checked
+// before the sim is built or a frame runs. It must run on the main
+// goroutine (ebiten.RunGame), once per process.
 func run(args []string, stdout, stderr io.Writer) int {
 	o, err := parseFlags(args, stderr)
 	if errors.Is(err, flag.ErrHelp) {
@@ -140,7 +109,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// more full-screen pass for a software GL.
 	ebiten.SetScreenClearedEveryFrame(false)
 	if err := ebiten.RunGame(g); err != nil {
-		fmt.Fprintf(stderr, "arena-viewer: %v\n", err)
+		if g.started.IsZero() { // no Update ran: the window never came up
+			fmt.Fprintf(stderr, "arena-viewer: cannot open a window: %v (a display is needed; run under xvfb-run -a, or use arena-headless)\n", err)
+		} else {
+			fmt.Fprintf(stderr, "arena-viewer: %v\n", err)
+		}
 		return 1
 	}
 	elapsed := time.Since(g.started).Seconds()
