@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/internal/segment"
 )
 
 // MaxBufferID is the largest buffer id (2^20-1). A Playback keeps a small
@@ -37,9 +38,6 @@ type record struct {
 	val uint32           // set: index of the value in its column store
 }
 
-// mark starts a keyed segment of the record stream.
-type mark struct{ key, start int }
-
 // Buffer is one record stream: the structural changes and deferred writes a
 // system (or one worker of a parallel kernel) records during a run, replayed
 // in order by a Playback at the next boundary. Its Recorders, one per table,
@@ -59,7 +57,7 @@ type Buffer struct {
 	next    uint32 // sequence number of the next create
 	first   uint32 // sequence number of the first unplayed create
 	recs    []record
-	segs    []mark
+	segs    segment.Marks
 	tabs    []*ephemeral.Table
 	tabMark []uint64 // playback epoch in which tabs[i] was last guarded
 	cols    []colStore
@@ -84,7 +82,7 @@ func NewBuffer(id int, records int) *Buffer {
 		id:   id,
 		gen:  uint32(id+1) << 1,
 		recs: make([]record, 0, records),
-		segs: make([]mark, 0, 16),
+		segs: make(segment.Marks, 0, 16),
 	}
 }
 
@@ -105,11 +103,7 @@ func (b *Buffer) Len() int { return len(b.recs) }
 // and table state, do not depend on the worker count. Allocates only while
 // warming up.
 func (b *Buffer) Begin(key int) {
-	if n := len(b.segs); n > 0 && b.segs[n-1].start == len(b.recs) {
-		b.segs[n-1].key = key // the previous segment is empty: reuse it
-		return
-	}
-	b.segs = append(b.segs, mark{key: key, start: len(b.recs)})
+	b.segs.Begin(key, len(b.recs))
 }
 
 // Reset discards the records waiting for playback, as if they had never been

@@ -1,11 +1,11 @@
 package commands
 
 import (
-	"cmp"
 	"slices"
 	"strconv"
 
 	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/internal/segment"
 )
 
 // Stats counts what a playback did, in records or entities (a SetN record
@@ -65,8 +65,8 @@ type Guard interface {
 // to the Playback, the buffers played and their tables. Resolve is safe from
 // many goroutines while none of those runs.
 type Playback struct {
-	slots  []slot // by buffer id
-	spans  []span // PlayMerged scratch
+	slots  []slot         // by buffer id
+	spans  []segment.Span // PlayMerged scratch
 	guard  Guard
 	guards []*ephemeral.Table // entered in this playback
 	epoch  uint64             // playback counter, for Buffer.tabMark
@@ -83,7 +83,6 @@ type slot struct {
 }
 
 // span is a keyed segment of one buffer, for PlayMerged.
-type span struct{ key, buf, lo, hi int }
 
 // NewPlayback makes a Playback with no guard and no resolutions.
 func NewPlayback() *Playback { return &Playback{} }
@@ -138,20 +137,11 @@ func (p *Playback) PlayMerged(bufs []*Buffer) Stats {
 	spans := p.spans[:0]
 	for i, b := range bufs {
 		p.prepare(b)
-		lo, key := 0, 0
-		for _, m := range b.segs {
-			if m.start > lo {
-				spans = append(spans, span{key: key, buf: i, lo: lo, hi: m.start})
-			}
-			lo, key = m.start, m.key
-		}
-		if len(b.recs) > lo {
-			spans = append(spans, span{key: key, buf: i, lo: lo, hi: len(b.recs)})
-		}
+		spans = segment.AppendSpans(spans, i, b.segs, len(b.recs))
 	}
-	slices.SortStableFunc(spans, func(a, b span) int { return cmp.Compare(a.key, b.key) })
+	segment.Sort(spans)
 	for _, s := range spans {
-		p.run(bufs[s.buf], s.lo, s.hi)
+		p.run(bufs[s.Src], s.Lo, s.Hi)
 	}
 	p.spans = spans[:0]
 	return p.end(bufs)

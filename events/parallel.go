@@ -1,9 +1,9 @@
 package events
 
 import (
-	"cmp"
-	"slices"
 	"strconv"
+
+	"github.com/tickwork/tickwork/internal/segment"
 )
 
 // Parallel is the emitting face of a table for one parallel kernel: one
@@ -12,22 +12,18 @@ import (
 type Parallel[T any] struct {
 	table   *Table[T]
 	workers []Segment[T]
-	spans   []span // Merge scratch
+	spans   []segment.Span // Merge scratch
 }
 
 // Segment is one worker's staging area: Capacity events, cut into keyed
 // segments by Begin. Only its worker may use it while the kernel runs.
 type Segment[T any] struct {
 	buf      []T
-	marks    []mark // start of each keyed segment, in Begin order
+	marks    segment.Marks // start of each keyed segment, in Begin order
 	dropped  int
 	overflow *OverflowError
 	_        [64]byte // keeps workers' hot fields on separate cache lines
 }
-
-type mark struct{ key, start int }
-
-type span struct{ key, worker, lo, hi int }
 
 // Parallel prepares parallel emission into t by a kernel of up to workers
 // workers. It allocates Capacity events of staging per worker: call it at
@@ -41,7 +37,7 @@ func (t *Table[T]) Parallel(workers int) *Parallel[T] {
 	for w := range p.workers {
 		p.workers[w] = Segment[T]{
 			buf:      make([]T, 0, t.capacity),
-			marks:    make([]mark, 0, 16),
+			marks:    make(segment.Marks, 0, 16),
 			overflow: t.overflow,
 		}
 	}
@@ -68,11 +64,7 @@ func (p *Parallel[T]) Worker(w int) *Segment[T] { return &p.workers[w] }
 // worker count. Allocates only when a worker starts more segments in a run
 // than ever before (amortized growth).
 func (s *Segment[T]) Begin(key int) {
-	if n := len(s.marks); n > 0 && s.marks[n-1].start == len(s.buf) {
-		s.marks[n-1].key = key // previous segment is empty: reuse it
-		return
-	}
-	s.marks = append(s.marks, mark{key: key, start: len(s.buf)})
+	s.marks.Begin(key, len(s.buf))
 }
 
 // Emit stages v in the current segment. When the worker already staged
@@ -106,21 +98,12 @@ func (p *Parallel[T]) Merge() (dropped int) {
 	for w := range p.workers {
 		s := &p.workers[w]
 		dropped += s.dropped
-		lo, key := 0, 0
-		for _, m := range s.marks {
-			if m.start > lo {
-				spans = append(spans, span{key: key, worker: w, lo: lo, hi: m.start})
-			}
-			lo, key = m.start, m.key
-		}
-		if len(s.buf) > lo {
-			spans = append(spans, span{key: key, worker: w, lo: lo, hi: len(s.buf)})
-		}
+		spans = segment.AppendSpans(spans, w, s.marks, len(s.buf))
 	}
-	slices.SortStableFunc(spans, func(a, b span) int { return cmp.Compare(a.key, b.key) })
+	segment.Sort(spans)
 	t := p.table
 	for _, sp := range spans {
-		src := p.workers[sp.worker].buf[sp.lo:sp.hi]
+		src := p.workers[sp.Src].buf[sp.Lo:sp.Hi]
 		room := cap(t.back) - len(t.back)
 		if len(src) > room {
 			dropped += len(src) - room
