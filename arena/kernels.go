@@ -120,7 +120,7 @@ func (s *Sim) integrateBodies(ctx *systems.Context) error {
 func (s *Sim) integrateBodiesChunk(_, c int) {
 	hi := liveEnd(s.body.Enabled(c))
 	x, y, vx, vy := s.bx.Span(c), s.by.Span(c), s.bvx.Span(c), s.bvy.Span(c)
-	integrate(x[:hi], y[:hi], vx[:hi], vy[:hi])
+	rules.MoveUnits(x[:hi], y[:hi], vx[:hi], vy[:hi])
 }
 
 // liveEnd is one past the last row of mask's chunk whose word of the
@@ -132,33 +132,6 @@ func liveEnd(mask bitmap.Bitmap) int {
 		}
 	}
 	return 0
-}
-
-// integrate advances a run of units: p += v*DT, then per axis a reflection
-// off 0 and W that also turns the velocity (arena rules v1, IntegrateBodies).
-func integrate(x, y, vx, vy []float32) {
-	y, vx, vy = y[:len(x)], vx[:len(x)], vy[:len(x)]
-	const w2 = 2 * rules.W
-	for i := range x {
-		px := x[i] + vx[i]*rules.DT
-		if px < 0 {
-			px = -px
-			vx[i] = -vx[i]
-		} else if px > rules.W {
-			px = w2 - px
-			vx[i] = -vx[i]
-		}
-		x[i] = px
-		py := y[i] + vy[i]*rules.DT
-		if py < 0 {
-			py = -py
-			vy[i] = -vy[i]
-		} else if py > rules.W {
-			py = w2 - py
-			vy[i] = -vy[i]
-		}
-		y[i] = py
-	}
 }
 
 // integrateProjectiles moves every projectile and ages it by one tick.

@@ -350,29 +350,7 @@ func (s *Sim) collision() {
 // never read before Respawn overwrites it, and skipping them would cost a
 // branch per unit.
 func (s *Sim) integrateBodies() {
-	n := len(s.x)
-	x, y, vx, vy := s.x[:n], s.y[:n], s.vx[:n], s.vy[:n]
-	const w2 = 2 * rules.W
-	for i := range n {
-		px := x[i] + vx[i]*rules.DT
-		if px < 0 {
-			px = -px
-			vx[i] = -vx[i]
-		} else if px > rules.W {
-			px = w2 - px
-			vx[i] = -vx[i]
-		}
-		x[i] = px
-		py := y[i] + vy[i]*rules.DT
-		if py < 0 {
-			py = -py
-			vy[i] = -vy[i]
-		} else if py > rules.W {
-			py = w2 - py
-			vy[i] = -vy[i]
-		}
-		y[i] = py
-	}
+	rules.MoveUnits(s.x, s.y, s.vx, s.vy)
 }
 
 // integrateProjectiles moves and ages every projectile that existed at the
