@@ -63,6 +63,9 @@ type Sim struct {
 	c        rules.Counters
 	counts   []workerCounts
 
+	// buffers sized on a system's first run (see maxDeaths)
+	reservedHits, reservedCollision, reservedRespawn bool
+
 	// kernels, made once so that running them allocates nothing
 	bodiesKernel, projKernel, collideKernel, presKernel func(w, c int)
 	// per-run state the kernels read
@@ -397,6 +400,10 @@ func (s *Sim) applyHits(ctx *systems.Context) error {
 	rec, err := ctx.Recorder(s.unit)
 	if err != nil {
 		return err
+	}
+	if !s.reservedHits {
+		rec.Buffer().Reserve(s.maxDeaths()) // one delete a death
+		s.reservedHits = true
 	}
 	dead, err := systems.NewEmitter(ctx, s.dead)
 	if err != nil {

@@ -2,6 +2,7 @@ package arena_test
 
 import (
 	"errors"
+	goruntime "runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -159,5 +160,35 @@ func BenchmarkFrame(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestSteadyStateAllocatesZeroBytes counts bytes, not just allocations per
+// run (testing.AllocsPerRun rounds down): after the default warm-up, 300
+// frames allocate nothing at all. With one worker only: with more, the Go
+// runtime itself may allocate a sudog (about 100 bytes) now and then when
+// the frame's goroutine parks in the pool's WaitGroup, which no code of
+// Tickwork's can avoid; TestFrameAllocatesNothing covers workers > 1.
+func TestSteadyStateAllocatesZeroBytes(t *testing.T) {
+	for _, workers := range []int{1} {
+		sim, err := arena.New(rules.Config{Units: 20000, Shots: 256, Seed: 42, Workers: workers})
+		require.NoError(t, err)
+		var times []rules.SystemTime
+		for range rules.DefaultWarmup {
+			require.NoError(t, sim.Frame())
+			times = sim.SystemTimes(times[:0])
+		}
+		var before, after goruntime.MemStats
+		goruntime.ReadMemStats(&before)
+		for range 300 {
+			if err := sim.Frame(); err != nil {
+				t.Fatal(err)
+			}
+			times = sim.SystemTimes(times[:0])
+		}
+		goruntime.ReadMemStats(&after)
+		assert.Zero(t, after.TotalAlloc-before.TotalAlloc, "workers %d: bytes allocated by 300 frames", workers)
+		assert.Zero(t, after.NumGC-before.NumGC, "workers %d: GC cycles", workers)
+		require.NoError(t, sim.Close())
 	}
 }

@@ -41,9 +41,21 @@ func (s *Sim) collision(ctx *systems.Context) error {
 		if run.emit, err = systems.ParallelEmitter(ctx, s.hits); err != nil {
 			return err
 		}
+		if !s.reservedCollision {
+			// A tick deletes at most every projectile: size the worker
+			// buffers once, so a record high never allocates later.
+			for w := range ctx.Workers() {
+				run.recs.Chunk(w, 0).Buffer().Reserve(s.proj.Cap())
+			}
+			s.reservedCollision = true
+		}
 	} else {
 		if run.rec, err = ctx.Recorder(s.proj); err != nil {
 			return err
+		}
+		if !s.reservedCollision {
+			run.rec.Buffer().Reserve(s.proj.Cap())
+			s.reservedCollision = true
 		}
 		if run.ser, err = systems.NewEmitter(ctx, s.hits); err != nil {
 			return err
@@ -60,15 +72,17 @@ func (s *Sim) collision(ctx *systems.Context) error {
 }
 
 func (s *Sim) collisionChunk(w, c int) {
-	if s.proj.ChunkLen(c) == 0 {
-		return
-	}
 	run := &s.collide
 	rec := run.rec
 	par := run.emit != nil
 	if par {
+		// Every chunk starts its segments, empty or not, so each worker's
+		// segment count is the same every tick and nothing grows.
 		rec = run.recs.Chunk(w, c)
 		run.emit.Worker(w).Begin(c)
+	}
+	if s.proj.ChunkLen(c) == 0 {
+		return
 	}
 	px, py, ttl, dmg, tgt := s.px.Span(c), s.py.Span(c), s.pttl.Span(c), s.pdmg.Span(c), s.ptarget.Span(c)
 	bx, by := s.bx.All(), s.by.All()
@@ -105,6 +119,10 @@ func (s *Sim) collisionChunk(w, c int) {
 		cnt.expired += expired
 	})
 }
+
+// maxDeaths bounds the units that can die in one frame: each death takes a
+// hit, and each hit a live projectile.
+func (s *Sim) maxDeaths() int { return min(s.cfg.Units, s.proj.Cap()) }
 
 // integrateBodies moves every live unit by its velocity over DT and bounces
 // it off the arena's walls.
@@ -185,11 +203,9 @@ func (s *Sim) presentationChunk(_, c int) {
 // ascending slot order; they exist from the next frame.
 func (s *Sim) respawn(ctx *systems.Context) error {
 	dead, err := systems.Reader(ctx, s.dead)
-	if err != nil || len(dead) == 0 {
+	if err != nil {
 		return err
 	}
-	slots := append(s.deadSort[:0], dead...)
-	slices.Sort(slots)
 	units, err := ctx.Recorder(s.unit)
 	if err != nil {
 		return err
@@ -198,6 +214,23 @@ func (s *Sim) respawn(ctx *systems.Context) error {
 	if err != nil {
 		return err
 	}
+	if !s.reservedRespawn {
+		// Room for the most deaths a frame can have (one hit each), so a
+		// bad frame never grows the buffer: 7 records and 5 values a unit.
+		n := s.maxDeaths()
+		commands.Reserve(units, s.uHealth, n)
+		commands.Reserve(bodies, s.bx, n)
+		commands.Reserve(bodies, s.by, n)
+		commands.Reserve(bodies, s.bvx, n)
+		commands.Reserve(bodies, s.bvy, n)
+		units.Buffer().Reserve(7 * n)
+		s.reservedRespawn = true
+	}
+	if len(dead) == 0 {
+		return nil
+	}
+	slots := append(s.deadSort[:0], dead...)
+	slices.Sort(slots)
 	for _, slot := range slots {
 		x, y, vx, vy := rules.Spawn(s.r)
 		h := units.Create()

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/tickwork/tickwork/ephemeral"
@@ -104,6 +105,17 @@ func (b *Buffer) Len() int { return len(b.recs) }
 // warming up.
 func (b *Buffer) Begin(key int) {
 	b.segs.Begin(key, len(b.recs))
+}
+
+// Reserve makes room for n records waiting for playback (it grows the
+// capacity to at least n), so that recording up to n records per playback
+// never allocates, nor does resolving up to n creates of a playback (the
+// Playback sizes its resolutions of this buffer to the record capacity).
+// n <= 0 does nothing.
+func (b *Buffer) Reserve(n int) {
+	if n > cap(b.recs) {
+		b.recs = slices.Grow(b.recs, n-len(b.recs))
+	}
 }
 
 // Reset discards the records waiting for playback, as if they had never been

@@ -134,7 +134,11 @@ func (p *Playback) PlayAll(bufs []*Buffer) Stats {
 // Otherwise as PlayAll.
 func (p *Playback) PlayMerged(bufs []*Buffer) Stats {
 	p.begin()
-	spans := p.spans[:0]
+	room := 0
+	for _, b := range bufs {
+		room += segment.Room(b.segs)
+	}
+	spans := slices.Grow(p.spans[:0], room)
 	for i, b := range bufs {
 		p.prepare(b)
 		spans = segment.AppendSpans(spans, i, b.segs, len(b.recs))
@@ -216,7 +220,10 @@ func (p *Playback) prepare(b *Buffer) {
 	n := int(b.next - s.lo)
 	if n > len(s.res) {
 		old := len(s.res)
-		s.res = slices.Grow(s.res, n-old)[:n]
+		// Every create is a record: growing to at least the buffer's record
+		// capacity means Buffer.Reserve bounds the resolutions too (for a
+		// buffer played once between Releases).
+		s.res = slices.Grow(s.res, max(n, cap(b.recs))-old)[:n]
 		clear(s.res[old:])
 	}
 }

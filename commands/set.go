@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/tickwork/tickwork/ephemeral"
@@ -113,6 +114,19 @@ func SetN[T any](r Recorder, col *ephemeral.Column[T], hs []ephemeral.Handle, vs
 	// The record's handle field carries where its handles start and how
 	// many there are.
 	r.b.recs = append(r.b.recs, record{h: ephemeral.Handle(h0<<32 | uint64(len(hs))), ref: uint32(opSetN)<<opShift | i, val: val})
+}
+
+// Reserve makes room in r's buffer for n deferred values of column col
+// (recorded with Set, SetN or a Setter) and, like Buffer.Reserve, for n
+// records, so that recording up to that many per playback never allocates.
+// Call it once, in a system's first run or at set-up: a system whose
+// per-frame record count keeps reaching new highs (deaths in a bad frame)
+// would otherwise grow its buffers, and allocate, at those frames. col must
+// be a column of r's table (Reserve panics otherwise, as Set does).
+func Reserve[T any](r Recorder, col *ephemeral.Column[T], n int) {
+	s, _ := storeOf(r, col)
+	s.vals = slices.Grow(s.vals, n-len(s.vals))
+	r.b.Reserve(n)
 }
 
 // Setter records deferred writes to one column, as Set does, without

@@ -113,3 +113,26 @@ func TestSetNSteadyStateAllocs(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(50, cycle))
 	assert.Zero(t, w.units.Len())
 }
+
+// After Reserve, recording up to the reserved count allocates nothing, even
+// the first time.
+func TestReserve(t *testing.T) {
+	w := newWorld(t, 4096, 64)
+	b := commands.NewBuffer(0, 0)
+	p := commands.NewPlayback()
+	rec := b.Recorder(w.units)
+	commands.Reserve(rec, w.value, 1000)
+	// AllocsPerRun(1, f) calls f twice: 2 x 250 creates and 250 sets are
+	// 1000 records and 500 values.
+	allocs := testing.AllocsPerRun(1, func() {
+		for i := range 250 {
+			h := rec.Create()
+			commands.Set(rec, w.value, h, int64(i))
+		}
+	})
+	assert.Zero(t, allocs)
+	st := p.Play(b)
+	assert.Equal(t, 500, st.Created)
+	assert.Equal(t, 500, st.Sets)
+	b.Reserve(-1) // no-op
+}

@@ -1,6 +1,7 @@
 package events
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/tickwork/tickwork/internal/segment"
@@ -94,7 +95,11 @@ func (s *Segment[T]) Len() int { return len(s.buf) }
 // goroutine, not concurrently with Emit on the same table. Allocates nothing
 // in steady state.
 func (p *Parallel[T]) Merge() (dropped int) {
-	spans := p.spans[:0]
+	room := 0
+	for w := range p.workers {
+		room += segment.Room(p.workers[w].marks)
+	}
+	spans := slices.Grow(p.spans[:0], room)
 	for w := range p.workers {
 		s := &p.workers[w]
 		dropped += s.dropped

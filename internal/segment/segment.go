@@ -57,6 +57,14 @@ func AppendSpans(dst []Span, src int, marks Marks, n int) []Span {
 	return dst
 }
 
+// Room returns an upper bound, stable from run to run, of the spans
+// AppendSpans appends for a stream with marks: one per mark it has room for
+// plus the elements before the first. (The number of marks itself varies,
+// since Begin reuses empty segments.) Grow the span scratch by the sum over
+// all streams before appending, so that its capacity settles as soon as the
+// marks' capacities do instead of creeping up with every new high.
+func Room(marks Marks) int { return cap(marks) + 1 }
+
 // Sort orders spans by key, stably: equal keys keep the order they were
 // appended in.
 func Sort(spans []Span) {
