@@ -50,6 +50,12 @@ var (
 	// Nothing of the nested call runs; the running frame goes on.
 	ErrReentrant = errors.New("scheduler: Frame called during a frame (from a system?); " +
 		"frames do not nest: return from the system and let the host's loop call Frame")
+	// ErrPoisoned: Frame after a frame that a panic left unfinished (a
+	// system or kernel panicked and the host recovered). Its command
+	// buffers, staged events and clock are in an undefined state, so the
+	// scheduler refuses to go on: recover to log or save, then Close the
+	// world and build a new one.
+	ErrPoisoned = errors.New("scheduler: a panic left the previous frame unfinished; close this world and build a new one")
 	// ErrNilEvents: AddEvents given a nil or typed-nil event table.
 	ErrNilEvents = errors.New("scheduler: AddEvents: nil event table; check the error of the events.New call that made it")
 	// ErrNilHook: Hook given a nil function.

@@ -30,7 +30,15 @@ import (
 // play back, the fixed ticks left count as dropped time, the events end the
 // frame, the report is completed, and Frame returns a *SystemError (errors.Is
 // ErrSystem) wrapping the system's error. The failed frame counts in
-// Frames. A frame allocates nothing in steady state. Not safe for
+// Frames. When every system succeeded but a playback could not carry out a
+// record (a create into a full table: see commands.Stats), the frame
+// completes and Frame returns the first such error, a
+// *commands.PlaybackError (errors.Is commands.ErrPlayback, and the cause,
+// such as ephemeral.ErrCapacity); the report's Commands has the counts.
+// When a system or kernel panics, the panic goes up to the host and the
+// scheduler is poisoned: every later Frame returns ErrPoisoned without
+// running anything (close the world and build a new one). A frame allocates
+// nothing in steady state. Not safe for
 // concurrent use: one goroutine drives the scheduler, and no other goroutine
 // may touch its tables or event tables while Frame runs (kernels started by
 // its systems excepted).
@@ -41,10 +49,14 @@ func (s *Scheduler) Frame(dt float64) error {
 	if s.running {
 		return ErrReentrant
 	}
+	if s.poisoned {
+		return ErrPoisoned
+	}
 	if !validDelta(dt) {
 		return &DeltaError{DT: dt}
 	}
 	s.running = true
+	s.poisoned = true  // cleared when the frame completes; a panic leaves it set
 	defer s.endFrame() // also when a system panics
 	start := time.Now()
 	b0, o0 := s.meter.read()
@@ -84,6 +96,12 @@ func (s *Scheduler) Frame(dt float64) error {
 	b1, o1 := s.meter.read()
 	r.AllocBytes, r.AllocObjects = b1-b0, o1-o0
 	r.FrameTime = time.Since(start)
+	s.poisoned = false
+	if err == nil && r.Commands.Err != nil {
+		// Nothing is lost silently: a record that playback could not carry
+		// out (a create into a full table) fails the frame's result too.
+		err = r.Commands.Err
+	}
 	return err
 }
 

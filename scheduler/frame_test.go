@@ -490,7 +490,69 @@ func TestFrameAfterPanic(t *testing.T) {
 		return nil
 	}})
 	require.PanicsWithValue(t, "boom", func() { _ = s.Frame(0.01) })
-	assert.False(t, s.Running())
+	assert.False(t, s.Running(), "the running flag is reset, so the error says why Frame refuses")
 	boom = false
-	assert.NoError(t, s.Frame(0.01))
+	assert.ErrorIs(t, s.Frame(0.01), scheduler.ErrPoisoned)
+}
+
+// A panic that escapes a frame poisons the scheduler: the aborted frame's
+// buffers are never replayed into a later frame, because there is none.
+func TestPanicPoisons(t *testing.T) {
+	calls := 0
+	s := seal(t, scheduler.Config{FixedStep: 0.01, Pacing: scheduler.OneTickPerFrame},
+		systems.System{Name: "boom", Phase: systems.FixedUpdate, Run: func(*systems.Context) error {
+			calls++
+			if calls == 2 {
+				panic("kernel bug")
+			}
+			return nil
+		}})
+	if err := s.Frame(0.01); err != nil {
+		t.Fatal(err)
+	}
+	func() {
+		defer func() {
+			if r := recover(); r != "kernel bug" {
+				t.Fatalf("recovered %v, want the system's panic", r)
+			}
+		}()
+		_ = s.Frame(0.01)
+	}()
+	if err := s.Frame(0.01); !errors.Is(err, scheduler.ErrPoisoned) {
+		t.Fatalf("Frame after a panic = %v, want ErrPoisoned", err)
+	}
+	if calls != 2 {
+		t.Fatalf("the system ran %d times, want 2 (nothing after the panic)", calls)
+	}
+}
+
+// A create that playback cannot carry out (a full table) fails the frame's
+// result, not only its report.
+func TestPlaybackErrorReturned(t *testing.T) {
+	tab, err := ephemeral.NewTable(ephemeral.TableSpec{Name: "T", Capacity: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := seal(t, scheduler.Config{FixedStep: 0.01, Pacing: scheduler.OneTickPerFrame},
+		systems.System{Name: "spawn", Phase: systems.FixedUpdate,
+			Manifest: systems.Manifest{Creates: []*ephemeral.Table{tab}},
+			Run: func(ctx *systems.Context) error {
+				rec, err := ctx.Recorder(tab)
+				if err == nil {
+					rec.Create()
+					rec.Create()
+					rec.Create()
+				}
+				return err
+			}})
+	err = s.Frame(0.01)
+	if !errors.Is(err, commands.ErrPlayback) || !errors.Is(err, ephemeral.ErrCapacity) {
+		t.Fatalf("Frame = %v, want a playback error wrapping ErrCapacity", err)
+	}
+	if r := s.Report(); r.Commands.Created != 2 || r.Commands.CapacityErrors != 1 || tab.Len() != 2 {
+		t.Fatalf("created %d, capacity errors %d, rows %d; want 2, 1, 2", r.Commands.Created, r.Commands.CapacityErrors, tab.Len())
+	}
+	if err := s.Frame(0.01); !errors.Is(err, ephemeral.ErrCapacity) {
+		t.Fatalf("next frame = %v: the world goes on, and reports again", err)
+	}
 }

@@ -78,6 +78,7 @@ type Scheduler struct {
 	extra    []events.Buffer
 	sealed   bool
 	running  bool // a Frame is running (set-up and frames run on one goroutine)
+	poisoned bool // a frame began and did not complete (a panic escaped it): Frame refuses to go on
 
 	phases   [systems.NumPhases][]*entry
 	events   []events.Buffer
