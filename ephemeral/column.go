@@ -39,7 +39,7 @@ func AddColumn[T any](t *Table, name string) (*Column[T], error) {
 		return nil, &DefinitionError{Column: name, Err: ErrNilTable}
 	}
 	if name == "" {
-		return nil, &DefinitionError{Table: t.name, Err: ErrEmptyName}
+		return nil, &DefinitionError{Table: t.name, Err: ErrEmptyName, EmptyColumn: true}
 	}
 	for _, c := range t.cols {
 		if c.name() == name {
@@ -140,8 +140,15 @@ func (c *Column[T]) Ptr(h Handle) *T {
 
 // Span returns chunk c's slice of the column: ChunkRows elements, element r
 // being row c*ChunkRows+r. Rows whose enabled bit is clear hold garbage.
+//
+// Span panics when chunk is outside 0..Table().Chunks()-1: that is a bug in
+// the caller's chunk loop, not a runtime condition.
 func (c *Column[T]) Span(chunk int) []T {
-	n := c.table.chunkRows
+	t := c.table
+	if uint(chunk) >= uint(len(t.enabled)) {
+		chunkPanic("Span", chunk, t, c.label)
+	}
+	n := t.chunkRows
 	return c.data[chunk*n : (chunk+1)*n : (chunk+1)*n]
 }
 

@@ -73,17 +73,17 @@ type Domain struct {
 // Not safe for concurrent use; call it at set-up.
 func NewDomain(spec DomainSpec) (*Domain, error) {
 	if spec.Name == "" {
-		return nil, &DefinitionError{Table: spec.Name, Err: ErrEmptyName}
+		return nil, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrEmptyName}
 	}
 	if spec.Capacity <= 0 || spec.Capacity > MaxCapacity {
-		return nil, &DefinitionError{Table: spec.Name, Err: ErrZeroCapacity, Detail: itoa(spec.Capacity)}
+		return nil, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrZeroCapacity, Detail: itoa(spec.Capacity)}
 	}
 	cr := spec.ChunkRows
 	if cr == 0 {
 		cr = DefaultChunkRows
 	}
 	if cr < MinChunkRows || cr > MaxChunkRows || cr&(cr-1) != 0 {
-		return nil, &DefinitionError{Table: spec.Name, Err: ErrChunkRows, Detail: itoa(cr)}
+		return nil, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrChunkRows, Detail: itoa(cr)}
 	}
 	chunks := (spec.Capacity + cr - 1) / cr
 	d := &Domain{

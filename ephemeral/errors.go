@@ -62,21 +62,54 @@ func (e *CapacityError) Is(target error) bool { return target == ErrCapacity }
 // DefinitionError reports a bad definition. errors.Is(err, ErrDefinition) is
 // true, and so is errors.Is(err, Err) for the precise sentinel.
 type DefinitionError struct {
-	Table  string // table or domain name
-	Column string // column name, empty when the table itself is bad
-	Err    error  // ErrZeroCapacity, ErrChunkRows, ErrDuplicateColumn, ErrUnsupportedType, ErrEmptyName, ErrDomainMismatch, ErrNilTable or ErrTooLarge
-	Detail string // extra context, such as the offending type
+	// Kind is what Table names: KindTable (also the zero value) or
+	// KindDomain. An error about a column has the column's table here.
+	Kind   DefinitionKind
+	Table  string // table or domain name, as Kind says
+	Column string // column name, empty when the table or domain itself is bad
+	// Err is ErrZeroCapacity, ErrChunkRows, ErrDuplicateColumn,
+	// ErrUnsupportedType, ErrEmptyName, ErrDomainMismatch, ErrNilTable or
+	// ErrTooLarge.
+	Err error
+	// EmptyColumn marks ErrEmptyName for a column (AddColumn with an empty
+	// name), rather than for the table or domain itself.
+	EmptyColumn bool
+	Detail      string // extra context, such as the offending type
+}
+
+// DefinitionKind says whether a DefinitionError is about a table or a domain.
+type DefinitionKind uint8
+
+const (
+	KindTable  DefinitionKind = iota // a table (NewTable, AddColumn)
+	KindDomain                       // a domain (NewDomain)
+)
+
+// String is "table" or "domain".
+func (k DefinitionKind) String() string {
+	if k == KindDomain {
+		return "domain"
+	}
+	return "table"
 }
 
 func (e *DefinitionError) Error() string {
 	s := "ephemeral:"
-	if e.Err != ErrNilTable { // a nil table has no name to show
-		s += " table " + fmt.Sprintf("%q", e.Table)
+	switch {
+	case e.Err == ErrNilTable: // a nil table has no name to show
+	case e.Err == ErrEmptyName && !e.EmptyColumn:
+		return s + " " + e.Kind.String() + " " + e.Err.Error() // "ephemeral: domain name must not be empty"
+	default:
+		s += " " + e.Kind.String() + " " + fmt.Sprintf("%q", e.Table)
 	}
 	if e.Column != "" {
 		s += fmt.Sprintf(" column %q", e.Column)
 	}
-	s += ": " + e.Err.Error()
+	s += ": "
+	if e.EmptyColumn {
+		s += "column "
+	}
+	s += e.Err.Error()
 	if e.Detail != "" {
 		s += " (" + e.Detail + ")"
 	}

@@ -78,6 +78,10 @@ func NewTable(spec TableSpec) (*Table, error) {
 		var err error
 		d, err = NewDomain(DomainSpec{Name: spec.Name, Capacity: spec.Capacity, ChunkRows: spec.ChunkRows})
 		if err != nil {
+			// The private domain's spec is the table's: report the table.
+			if de, ok := err.(*DefinitionError); ok {
+				de.Kind = KindTable
+			}
 			return nil, err
 		}
 		d.private = true
@@ -123,13 +127,40 @@ func (t *Table) ChunkRows() int { return t.chunkRows }
 // c*ChunkRows .. (c+1)*ChunkRows-1.
 func (t *Table) Chunks() int { return len(t.enabled) }
 
-// ChunkLen is the number of live rows in chunk c.
-func (t *Table) ChunkLen(c int) int { return int(t.chunkLive[c]) }
+// ChunkLen is the number of live rows in chunk c. It panics when c is
+// outside 0..Chunks()-1 (a bug in the caller's chunk loop).
+func (t *Table) ChunkLen(c int) int {
+	if uint(c) >= uint(len(t.chunkLive)) {
+		chunkPanic("ChunkLen", c, t, "")
+	}
+	return int(t.chunkLive[c])
+}
 
 // Enabled is chunk c's enabled bitmap: bit r is set when row c*ChunkRows+r
 // is live. It has ChunkRows bits and is pin-stable; it changes only under a
-// structural change. Read it, never write it.
-func (t *Table) Enabled(c int) bitmap.Bitmap { return t.enabled[c] }
+// structural change. Read it, never write it. It panics when c is outside
+// 0..Chunks()-1 (a bug in the caller's chunk loop).
+func (t *Table) Enabled(c int) bitmap.Bitmap {
+	if uint(c) >= uint(len(t.enabled)) {
+		chunkPanic("Enabled", c, t, "")
+	}
+	return t.enabled[c]
+}
+
+// chunkPanic reports a chunk index outside 0..t.Chunks()-1 given to method
+// (of column col when col is not empty). Kept out of line so that the
+// accessors stay small and inlinable.
+//
+//go:noinline
+func chunkPanic(method string, c int, t *Table, col string) {
+	where := "table " + strconv.Quote(t.name)
+	if col != "" {
+		where = "column " + strconv.Quote(col) + " of " + where
+	}
+	panic("ephemeral: " + method + "(" + itoa(c) + ") of " + where +
+		": chunk index out of range 0.." + itoa(len(t.enabled)-1) +
+		"; loop c over 0..Table.Chunks()-1")
+}
 
 // Columns lists the column names in definition order.
 func (t *Table) Columns() []string {

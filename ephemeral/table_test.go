@@ -984,3 +984,66 @@ func TestDeterminism(t *testing.T) {
 		})
 	}
 }
+
+// TestChunkIndexPanics: a chunk index outside 0..Chunks()-1 is a bug in the
+// caller's chunk loop, reported with how to fix it.
+func TestChunkIndexPanics(t *testing.T) {
+	tab, err := ephemeral.NewTable(ephemeral.TableSpec{Name: "T", Capacity: 25 * 64, ChunkRows: 64})
+	require.NoError(t, err)
+	x, err := ephemeral.AddColumn[float32](tab, "x")
+	require.NoError(t, err)
+	require.Equal(t, 25, tab.Chunks())
+	assert.Len(t, x.Span(24), 64)
+	assert.Equal(t, 0, tab.ChunkLen(24))
+	assert.Equal(t, 0, tab.Enabled(24).Count())
+
+	const tail = ": chunk index out of range 0..24; loop c over 0..Table.Chunks()-1"
+	for _, c := range []int{99, 25, -1} {
+		n := fmt.Sprint(c)
+		assert.PanicsWithValue(t, `ephemeral: Span(`+n+`) of column "x" of table "T"`+tail, func() { x.Span(c) })
+		assert.PanicsWithValue(t, `ephemeral: Enabled(`+n+`) of table "T"`+tail, func() { tab.Enabled(c) })
+		assert.PanicsWithValue(t, `ephemeral: ChunkLen(`+n+`) of table "T"`+tail, func() { tab.ChunkLen(c) })
+	}
+}
+
+// TestDefinitionErrorKinds: an error names a domain as a domain, a table
+// (even when its private domain refused the spec) as a table, and an empty
+// column name as a column name.
+func TestDefinitionErrorKinds(t *testing.T) {
+	tests := []struct {
+		name   string
+		define func() error
+		kind   ephemeral.DefinitionKind
+		want   error
+		msg    string
+	}{
+		{"domain: zero capacity", func() error { return newDomainErr(ephemeral.DomainSpec{Name: "d"}) },
+			ephemeral.KindDomain, ephemeral.ErrZeroCapacity,
+			`ephemeral: domain "d": capacity must be between 1 and MaxCapacity rows (0)`},
+		{"domain: bad chunk rows", func() error { return newDomainErr(ephemeral.DomainSpec{Name: "d", Capacity: 10, ChunkRows: 65}) },
+			ephemeral.KindDomain, ephemeral.ErrChunkRows,
+			`ephemeral: domain "d": chunk rows must be a power of two between MinChunkRows and MaxChunkRows (65)`},
+		{"domain: empty name", func() error { return newDomainErr(ephemeral.DomainSpec{Capacity: 10}) },
+			ephemeral.KindDomain, ephemeral.ErrEmptyName, `ephemeral: domain name must not be empty`},
+		{"table: zero capacity", func() error { return newTableErr(ephemeral.TableSpec{Name: "t"}) },
+			ephemeral.KindTable, ephemeral.ErrZeroCapacity,
+			`ephemeral: table "t": capacity must be between 1 and MaxCapacity rows (0)`},
+		{"table: empty name", func() error { return newTableErr(ephemeral.TableSpec{Capacity: 10}) },
+			ephemeral.KindTable, ephemeral.ErrEmptyName, `ephemeral: table name must not be empty`},
+		{"column: empty name", func() error { return addColumnErr[int32]("") },
+			ephemeral.KindTable, ephemeral.ErrEmptyName, `ephemeral: table "defs": column name must not be empty`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.define()
+			var de *ephemeral.DefinitionError
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, tc.kind, de.Kind)
+			assert.ErrorIs(t, err, ephemeral.ErrDefinition)
+			assert.ErrorIs(t, err, tc.want)
+			assert.Equal(t, tc.msg, err.Error())
+		})
+	}
+	assert.Equal(t, "domain", ephemeral.KindDomain.String())
+	assert.Equal(t, "table", ephemeral.KindTable.String())
+}

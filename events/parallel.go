@@ -53,7 +53,25 @@ func (p *Parallel[T]) Table() *Table[T] { return p.table }
 
 // Worker returns worker w's segment, 0 <= w < Workers(). Each worker must use
 // only its own segment; different workers' segments may be used concurrently.
-func (p *Parallel[T]) Worker(w int) *Segment[T] { return &p.workers[w] }
+// It panics when w is outside 0..Workers()-1: pass the worker index the
+// kernel was given, and make the Parallel with at least as many workers as
+// the pool runs (Table.Parallel(pool.Workers())).
+func (p *Parallel[T]) Worker(w int) *Segment[T] {
+	if uint(w) >= uint(len(p.workers)) {
+		workerPanic(w, len(p.workers), p.table.name)
+	}
+	return &p.workers[w]
+}
+
+// workerPanic reports a worker index outside 0..workers-1 given to
+// Parallel.Worker. Kept out of line so that Worker stays small.
+//
+//go:noinline
+func workerPanic(w, workers int, table string) {
+	panic("events: Parallel.Worker(" + strconv.Itoa(w) + ") of table " + strconv.Quote(table) +
+		": worker index out of range 0.." + strconv.Itoa(workers-1) +
+		"; pass the kernel's worker index, and make the Parallel with Table.Parallel(n) for n >= the pool's workers")
+}
 
 // Begin starts a keyed segment: the events emitted from now until the next
 // Begin are merged at the place of key (a chunk index). Events emitted

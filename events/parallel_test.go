@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/tickwork/tickwork/events"
 )
 
@@ -223,5 +225,21 @@ func TestReadWhileEmitting(t *testing.T) {
 	tab.EndFrame()
 	if tab.Len() != 402 {
 		t.Errorf("Len() = %d, want 402", tab.Len())
+	}
+}
+
+// TestParallelWorkerPanicsOnBadIndex: a worker index outside
+// 0..Workers()-1 is a kernel bug, reported with how to fix it.
+func TestParallelWorkerPanicsOnBadIndex(t *testing.T) {
+	tab, err := events.New[int](events.Spec{Name: "n", Capacity: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := tab.Parallel(2)
+	assert.Same(t, p.Worker(1), p.Worker(1))
+	for _, w := range []int{5, 2, -1} {
+		want := fmt.Sprintf("events: Parallel.Worker(%d) of table \"n\": worker index out of range 0..1;"+
+			" pass the kernel's worker index, and make the Parallel with Table.Parallel(n) for n >= the pool's workers", w)
+		assert.PanicsWithValue(t, want, func() { p.Worker(w) }, "w=%d", w)
 	}
 }

@@ -315,3 +315,55 @@ func TestReentrantFrameAndClose(t *testing.T) {
 	require.NoError(t, w.Close())
 	assert.ErrorIs(t, w.Frame(0.01), runtime.ErrClosed)
 }
+
+// TestDuplicateDomainName: domain names are unique among a Builder's
+// domains, and each duplicate message says among what names must be unique.
+func TestDuplicateDomainName(t *testing.T) {
+	b := runtime.NewBuilder()
+	first, err := b.Domain(ephemeral.DomainSpec{Name: "units", Capacity: 8})
+	require.NoError(t, err)
+	_, err = b.Table(ephemeral.TableSpec{Name: "units", Domain: first})
+	require.NoError(t, err, "a table may share a domain's name")
+	second, err := b.Domain(ephemeral.DomainSpec{Name: "units", Capacity: 16})
+	assert.Nil(t, second)
+	var de *runtime.DefinitionError
+	require.ErrorAs(t, err, &de)
+	assert.ErrorIs(t, err, runtime.ErrDuplicateName)
+	assert.ErrorIs(t, err, runtime.ErrDefinition)
+	assert.Equal(t, runtime.DefinitionError{Call: "Domain", Name: "units", Err: runtime.ErrDuplicateName}, *de)
+	assert.Equal(t, `runtime: Domain "units": name already declared on this builder;`+
+		` domain names must be unique among the builder's domains, since errors and reports name them`, err.Error())
+	_, berr := b.Build()
+	assert.Same(t, err, berr)
+
+	for _, tc := range []struct{ call, kind string }{{"Table", "table"}, {"AddEvents", "event table"}} {
+		e := &runtime.DefinitionError{Call: tc.call, Name: "Ball", Err: runtime.ErrDuplicateName}
+		assert.Equal(t, `runtime: `+tc.call+` "Ball": name already declared on this builder; `+
+			tc.kind+` names must be unique among the builder's `+tc.kind+`s, since errors and reports name them`, e.Error())
+	}
+}
+
+// TestZeroBuilder: a Builder not made by NewBuilder is refused by every
+// method with ErrZeroBuilder, not with a misleading option error.
+func TestZeroBuilder(t *testing.T) {
+	for name, b := range map[string]*runtime.Builder{"zero": {}, "nil": nil} {
+		t.Run(name, func(t *testing.T) {
+			_, err := b.Domain(ephemeral.DomainSpec{Name: "d", Capacity: 8})
+			assert.ErrorIs(t, err, runtime.ErrZeroBuilder)
+			tab, err := b.Table(ephemeral.TableSpec{Name: "T", Capacity: 8})
+			assert.ErrorIs(t, err, runtime.ErrZeroBuilder)
+			assert.Nil(t, tab)
+			_, err = runtime.AddColumn[int32](b, nil, "x")
+			assert.ErrorIs(t, err, runtime.ErrZeroBuilder)
+			_, err = runtime.AddEvents[int](b, events.Spec{Name: "e", Capacity: 4})
+			assert.ErrorIs(t, err, runtime.ErrZeroBuilder)
+			assert.ErrorIs(t, b.Add(), runtime.ErrZeroBuilder)
+			assert.ErrorIs(t, b.Hook(func(*scheduler.Hook) error { return nil }), runtime.ErrZeroBuilder)
+			w, err := b.Build()
+			assert.Nil(t, w)
+			assert.Same(t, runtime.ErrZeroBuilder, err)
+			assert.NotErrorIs(t, err, runtime.ErrOption)
+			assert.Equal(t, "runtime: Builder not made by NewBuilder: use runtime.NewBuilder(opts...)", err.Error())
+		})
+	}
+}

@@ -63,12 +63,12 @@
 // # Errors
 //
 // Bad options, and nil ones, give an [*OptionError] (errors.Is
-// [ErrOption]). [AddColumn] with a nil table, and a duplicate table or
-// event table name, give a [*DefinitionError] (errors.Is [ErrDefinition]
+// [ErrOption]). [AddColumn] with a nil table, and a duplicate table, event
+// table or domain name, give a [*DefinitionError] (errors.Is [ErrDefinition]
 // and [ErrNilTable] or [ErrDuplicateName]); a table, event table or domain
 // declared elsewhere gives a [*ForeignError] (errors.Is [ErrForeign]); a
 // nil hook gives scheduler.ErrNilHook. A Builder used after Build gives
-// [ErrBuilt]; [World.Frame] after Close gives [ErrClosed], and Close during
+// [ErrBuilt], and one not made by [NewBuilder] [ErrZeroBuilder]; [World.Frame] after Close gives [ErrClosed], and Close during
 // a frame [ErrRunning]. Definition and seal errors of packages ephemeral,
 // events, systems and scheduler pass through unchanged, so errors.Is works
 // with their sentinels. Messages of this package start with "runtime: ".

@@ -25,9 +25,14 @@ var (
 	// ErrNilTable: AddColumn given a nil table, what a failed Table
 	// returns. Precise sentinel of a *DefinitionError.
 	ErrNilTable = errors.New("nil table (check the error of the Table call that made it)")
-	// ErrDuplicateName: a table name, or an event table name, declared
-	// twice on one Builder. Precise sentinel of a *DefinitionError.
-	ErrDuplicateName = errors.New("name already declared on this builder; table and event table names must be unique in a world, since errors and reports name them")
+	// ErrDuplicateName: a name declared twice among one Builder's tables,
+	// among its event tables or among its domains (a table and an event
+	// table, or a table and a domain, may share a name). Precise sentinel
+	// of a *DefinitionError, whose message says which names clash.
+	ErrDuplicateName = errors.New("name already declared on this builder")
+	// ErrZeroBuilder: a Builder not made by NewBuilder (a zero
+	// runtime.Builder{}, or a nil *Builder). Every method returns it.
+	ErrZeroBuilder = errors.New("runtime: Builder not made by NewBuilder: use runtime.NewBuilder(opts...)")
 	// ErrForeign: a table, event table or domain not declared through the
 	// Builder at hand (made by another Builder, or standalone with package
 	// ephemeral or events). Returned as a *ForeignError.
@@ -51,17 +56,25 @@ func (e *OptionError) Error() string {
 func (e *OptionError) Is(target error) bool { return target == ErrOption }
 
 // DefinitionError reports a bad declaration on a Builder: the call
-// ("AddColumn", "Table" or "AddEvents"), the name it declares and the
+// ("AddColumn", "Table", "AddEvents" or "Domain"), the name it declares and the
 // precise sentinel (ErrNilTable or ErrDuplicateName). errors.Is(err,
 // ErrDefinition) is true, and so is errors.Is(err, Err).
 type DefinitionError struct {
-	Call string // "AddColumn", "Table" or "AddEvents"
-	Name string // the column, table or event table name declared
+	Call string // "AddColumn", "Table", "AddEvents" or "Domain"
+	Name string // the column, table, event table or domain name declared
 	Err  error  // ErrNilTable or ErrDuplicateName
 }
 
 func (e *DefinitionError) Error() string {
-	return "runtime: " + e.Call + " " + strconv.Quote(e.Name) + ": " + e.Err.Error()
+	s := "runtime: " + e.Call + " " + strconv.Quote(e.Name) + ": " + e.Err.Error()
+	if e.Err == ErrDuplicateName {
+		kind := map[string]string{"Table": "table", "AddEvents": "event table", "Domain": "domain"}[e.Call]
+		if kind != "" {
+			s += "; " + kind + " names must be unique among the builder's " + kind +
+				"s, since errors and reports name them"
+		}
+	}
+	return s
 }
 
 // Is reports whether target is ErrDefinition.

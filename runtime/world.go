@@ -25,10 +25,14 @@ import (
 // Worlds share no data: manifests may name only tables and event tables
 // declared through this Builder (Table, AddEvents), and tables may join only
 // domains declared through it (Domain); anything else is refused with a
-// *ForeignError. Table names must be unique among the Builder's tables, and
-// event table names among its event tables (a *DefinitionError, errors.Is
-// ErrDuplicateName).
+// *ForeignError. Table names must be unique among the Builder's tables,
+// event table names among its event tables and domain names among its
+// domains (a *DefinitionError, errors.Is ErrDuplicateName).
+//
+// Make a Builder with NewBuilder: every method of a zero Builder{} (or a
+// nil *Builder) returns ErrZeroBuilder.
 type Builder struct {
+	made    bool // set by NewBuilder
 	cfg     config
 	err     error
 	built   bool
@@ -45,7 +49,7 @@ type Builder struct {
 // Accumulate pacing, a 1/60 s step, 8 ticks per frame at most, a 128-run
 // report window, NoPersistence.
 func NewBuilder(opts ...Option) *Builder {
-	b := &Builder{cfg: config{workers: 1}}
+	b := &Builder{made: true, cfg: config{workers: 1}}
 	for i, o := range opts {
 		if o == nil {
 			b.fail(&OptionError{Option: "NewBuilder", Value: "opts[" + itoa(i) + "] = nil",
@@ -67,6 +71,9 @@ func (b *Builder) fail(err error) error {
 }
 
 func (b *Builder) usable() error {
+	if b == nil || !b.made {
+		return ErrZeroBuilder
+	}
 	if b.built {
 		return ErrBuilt
 	}
@@ -76,10 +83,14 @@ func (b *Builder) usable() error {
 // Domain declares an entity domain (ephemeral.NewDomain) shared by the
 // tables that name it: one handle space of Capacity entities. It returns an
 // *ephemeral.DefinitionError (errors.Is ephemeral.ErrDefinition) for a bad
-// spec, or ErrBuilt after Build.
+// spec, a *DefinitionError (errors.Is ErrDuplicateName) when another domain
+// of the Builder has the name, or ErrBuilt after Build.
 func (b *Builder) Domain(spec ephemeral.DomainSpec) (*ephemeral.Domain, error) {
 	if err := b.usable(); err != nil {
 		return nil, err
+	}
+	if spec.Name != "" && slices.ContainsFunc(b.domains, func(d *ephemeral.Domain) bool { return d.Name() == spec.Name }) {
+		return nil, b.fail(&DefinitionError{Call: "Domain", Name: spec.Name, Err: ErrDuplicateName})
 	}
 	d, err := ephemeral.NewDomain(spec)
 	if err != nil {

@@ -30,7 +30,9 @@
 // ([Hook.Substitute]). Seal then refuses, with typed errors: duplicate
 // names ([*DuplicateError]); constraints naming
 // unknown systems ([*UnknownSystemError]) or contradicting the phase order
-// ([*PhaseOrderError]); cycles ([*CycleError], naming the cycle); and pairs
+// ([*PhaseOrderError]); a consumer of a ThisFrame event table in a phase
+// before every emitter's, which could never read an event
+// ([*EventOrderError]); cycles ([*CycleError], naming the cycle); and pairs
 // of systems of a phase that no chain of Before/After constraints orders and
 // that touch the same data ([*ConflictError], naming every pair and datum:
 // see package systems for the access rules). Independent systems keep
@@ -107,7 +109,7 @@
 //
 // Set-up, sealing and frame errors are typed ([*ConfigError],
 // [*DuplicateError], [*UnknownSystemError], [*PhaseOrderError],
-// [*CycleError], [*ConflictError], [*SubstituteError], [*HookError],
+// [*EventOrderError], [*CycleError], [*ConflictError], [*SubstituteError], [*HookError],
 // [*DeltaError], [*SystemError]) and match the package's sentinels with
 // errors.Is; [ErrSealed], [ErrNotSealed], [ErrReentrant] (Frame from
 // inside a frame), [ErrNilEvents] and [ErrNilHook] are returned as they

@@ -33,6 +33,11 @@ var (
 	// ErrConflict: systems of one phase that no chain of constraints orders
 	// touch the same data. Returned as a *ConflictError naming every pair.
 	ErrConflict = errors.New("scheduler: unordered systems touch the same data")
+	// ErrEventOrder: a system consumes a ThisFrame event table in a phase
+	// before the phase of every system that emits it, so it can never read
+	// an event (ThisFrame events are cleared at the frame's end). Returned
+	// as an *EventOrderError.
+	ErrEventOrder = errors.New("scheduler: ThisFrame events consumed before any emitter runs")
 	// ErrManifestMismatch: a hook substitution whose manifest differs from
 	// the system's. Returned as a *SubstituteError.
 	ErrManifestMismatch = errors.New("scheduler: substitute declares a different manifest")
@@ -192,6 +197,30 @@ func (e *ConflictError) Error() string {
 
 // Is reports whether target is ErrConflict.
 func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
+
+// EventOrderError reports a system (Consumer) that consumes the ThisFrame
+// event table Events in phase ConsumerPhase, before the phase of every
+// system that emits it: ThisFrame events are readable only in the frame
+// they are emitted in, so it would never read one. Emitter is the emitter
+// of the earliest phase (the first registered among equals).
+// errors.Is(err, ErrEventOrder) is true.
+type EventOrderError struct {
+	Consumer      string
+	ConsumerPhase systems.Phase
+	Emitter       string
+	EmitterPhase  systems.Phase
+	Events        string // the event table's name
+}
+
+func (e *EventOrderError) Error() string {
+	return fmt.Sprintf("scheduler: system %q (%v) consumes ThisFrame events %q, but its earliest emitter %q runs later (%v)"+
+		" and ThisFrame events are cleared at the frame's end, so it would never read one;"+
+		" move the consumer to %v or a later phase, or make the table NextFrame",
+		e.Consumer, e.ConsumerPhase, e.Events, e.Emitter, e.EmitterPhase, e.EmitterPhase)
+}
+
+// Is reports whether target is ErrEventOrder.
+func (e *EventOrderError) Is(target error) bool { return target == ErrEventOrder }
 
 // SubstituteError reports a hook substitution refused because its manifest
 // differs from the system's. errors.Is(err, ErrManifestMismatch) is true.

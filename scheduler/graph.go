@@ -20,6 +20,11 @@ import (
 //     it); the running order is a topological sort that prefers
 //     registration order (Kahn's algorithm taking the ready system
 //     registered first);
+//   - a system must not consume a ThisFrame event table in a phase before
+//     the phase of every system that emits it (*EventOrderError): it
+//     would never read an event. A consumer in the phase of an emitter is
+//     ordered against it by the conflict rules; a table that no system
+//     emits (the host may) is not checked;
 //   - two systems of a phase that no chain of constraints orders must not
 //     touch the same data (see package systems for the rules); a
 //     *ConflictError names every such pair with the datum.
@@ -44,6 +49,9 @@ func (s *Scheduler) Seal() error {
 		}
 	}
 	if err := s.checkNames(); err != nil {
+		return err
+	}
+	if err := s.checkEventOrder(); err != nil {
 		return err
 	}
 	var phases [systems.NumPhases][]*entry
@@ -100,6 +108,30 @@ func (s *Scheduler) checkNames() error {
 	for _, e := range s.entries {
 		check(e, "before", e.sys.Before, true)
 		check(e, "after", e.sys.After, false)
+	}
+	return errors.Join(errs...)
+}
+
+// checkEventOrder reports every consumer of a ThisFrame event table whose
+// phase is before the phase of every emitter of the table.
+func (s *Scheduler) checkEventOrder() error {
+	var errs []error
+	for _, c := range s.entries {
+		for _, ev := range c.sys.Manifest.Consumes {
+			if ev.Lifetime() != events.ThisFrame {
+				continue
+			}
+			var first *entry // the emitter of the earliest phase
+			for _, e := range s.entries {
+				if slices.Contains(e.sys.Manifest.Emits, ev) && (first == nil || e.sys.Phase < first.sys.Phase) {
+					first = e
+				}
+			}
+			if first != nil && c.sys.Phase < first.sys.Phase {
+				errs = append(errs, &EventOrderError{Consumer: c.sys.Name, ConsumerPhase: c.sys.Phase,
+					Emitter: first.sys.Name, EmitterPhase: first.sys.Phase, Events: ev.Name()})
+			}
+		}
 	}
 	return errors.Join(errs...)
 }

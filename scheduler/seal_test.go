@@ -428,3 +428,59 @@ func TestCommandRecordsBound(t *testing.T) {
 	_, err := scheduler.New(scheduler.Config{CommandRecords: scheduler.MaxCommandRecords})
 	assert.NoError(t, err)
 }
+
+// TestThisFrameConsumerBeforeEmitters: a ThisFrame consumer in a phase
+// before every emitter's would never read an event; Seal refuses it, naming
+// the consumer, the earliest emitter and the table.
+func TestThisFrameConsumerBeforeEmitters(t *testing.T) {
+	f := newFixture(t)
+	this, err := events.New[int](events.Spec{Name: "this", Capacity: 4, Lifetime: events.ThisFrame})
+	require.NoError(t, err)
+	emit := func(b events.Buffer) systems.Manifest { return systems.Manifest{Emits: []events.Buffer{b}} }
+	consume := func(b events.Buffer) systems.Manifest { return systems.Manifest{Consumes: []events.Buffer{b}} }
+
+	t.Run("refused", func(t *testing.T) {
+		err := newScheduler(t,
+			sys("late", systems.LateUpdate, emit(this)),
+			sys("reader", systems.FixedUpdate, consume(this)),
+			sys("update", systems.Update, emit(this)),
+		).Seal()
+		var eo *scheduler.EventOrderError
+		require.ErrorAs(t, err, &eo)
+		assert.ErrorIs(t, err, scheduler.ErrEventOrder)
+		assert.Equal(t, scheduler.EventOrderError{Consumer: "reader", ConsumerPhase: systems.FixedUpdate,
+			Emitter: "update", EmitterPhase: systems.Update, Events: "this"}, *eo)
+		assert.Equal(t, `scheduler: system "reader" (FixedUpdate) consumes ThisFrame events "this",`+
+			` but its earliest emitter "update" runs later (Update) and ThisFrame events are cleared at the frame's end,`+
+			` so it would never read one; move the consumer to Update or a later phase, or make the table NextFrame`, err.Error())
+	})
+	t.Run("every such consumer reported", func(t *testing.T) {
+		err := newScheduler(t,
+			sys("a", systems.FrameStart, consume(this)),
+			sys("b", systems.Update, consume(this)),
+			sys("e", systems.LateUpdate, emit(this)),
+		).Seal()
+		joined, ok := err.(interface{ Unwrap() []error })
+		require.True(t, ok, "Seal() = %v, want joined *EventOrderErrors", err)
+		var got []string
+		for _, e := range joined.Unwrap() {
+			var eo *scheduler.EventOrderError
+			require.ErrorAs(t, e, &eo)
+			got = append(got, eo.Consumer+"<"+eo.Emitter)
+		}
+		assert.Equal(t, []string{"a<e", "b<e"}, got)
+	})
+	for name, list := range map[string][]systems.System{
+		"same phase, ordered": {sys("e", systems.Update, emit(this)),
+			{Name: "c", Phase: systems.Update, Manifest: consume(this), Run: noop, After: []string{"e"}}},
+		"consumer after the emitter's phase": {sys("c", systems.FrameEnd, consume(this)), sys("e", systems.Update, emit(this))},
+		"one emitter earlier, one later": {sys("e1", systems.FrameStart, emit(this)), sys("c", systems.Update, consume(this)),
+			sys("e2", systems.FrameEnd, emit(this))},
+		"no emitter (the host may emit)":    {sys("c", systems.FrameStart, consume(this))},
+		"NextFrame consumer before emitter": {sys("c", systems.FrameStart, consume(f.hits)), sys("e", systems.FrameEnd, emit(f.hits))},
+	} {
+		t.Run(name, func(t *testing.T) {
+			assert.NoError(t, newScheduler(t, list...).Seal())
+		})
+	}
+}

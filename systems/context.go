@@ -1,6 +1,8 @@
 package systems
 
 import (
+	"strconv"
+
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
@@ -340,7 +342,14 @@ type WorkerRecorders struct {
 // depend on the worker count. Safe to call from worker w while other
 // workers use their own; call it again for each chunk, even for another
 // table of the same system.
+//
+// Chunk panics when w is outside 0..Context.Workers()-1: pass the worker
+// index that RunKernel gave the kernel, and use the WorkerRecorders of the
+// same Context.
 func (r WorkerRecorders) Chunk(w, chunk int) commands.Recorder {
+	if uint(w) >= uint(len(r.bufs)) {
+		workerPanic(w, len(r.bufs), r.t)
+	}
 	b := r.bufs[w]
 	b.Begin(chunk)
 	return b.Recorder(r.t)
@@ -473,4 +482,17 @@ func (c *Context) EndRun() {
 		p.Merge()
 	}
 	c.used = c.used[:0]
+}
+
+// workerPanic reports a worker index outside 0..workers-1 given to
+// WorkerRecorders.Chunk. Kept out of line so that Chunk stays small.
+//
+//go:noinline
+func workerPanic(w, workers int, t *ephemeral.Table) {
+	if workers == 0 {
+		panic("systems: WorkerRecorders.Chunk on a zero WorkerRecorders: use the value Context.WorkerRecorders returned with a nil error")
+	}
+	panic("systems: WorkerRecorders.Chunk(" + strconv.Itoa(w) + ", ...) of table " + strconv.Quote(tableName(t)) +
+		": worker index out of range 0.." + strconv.Itoa(workers-1) +
+		"; pass the worker index RunKernel gave the kernel (0..Context.Workers()-1)")
 }

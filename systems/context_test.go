@@ -2,6 +2,7 @@ package systems_test
 
 import (
 	"errors"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -275,4 +276,24 @@ func TestAccessErrorMessages(t *testing.T) {
 		err := &systems.AccessError{System: "s", Access: access, What: "Body"}
 		assert.Equal(t, `systems: system "s" `+want, err.Error(), access)
 	}
+}
+
+// TestWorkerRecordersChunkPanicsOnBadWorker: a worker index outside
+// 0..Workers()-1 is a kernel bug, reported with how to fix it.
+func TestWorkerRecordersChunkPanicsOnBadWorker(t *testing.T) {
+	f := newFixture(t)
+	ctx, _ := newContext(t, systems.Manifest{Creates: []*ephemeral.Table{f.shots}})
+	require.Equal(t, 1, ctx.Workers())
+	wr, err := ctx.WorkerRecorders(f.shots)
+	require.NoError(t, err)
+	assert.NotPanics(t, func() { wr.Chunk(0, 0) })
+	for _, w := range []int{5, 1, -1} {
+		want := "systems: WorkerRecorders.Chunk(" + strconv.Itoa(w) + `, ...) of table "Shot": worker index out of range 0..0;` +
+			" pass the worker index RunKernel gave the kernel (0..Context.Workers()-1)"
+		assert.PanicsWithValue(t, want, func() { wr.Chunk(w, 0) }, "w=%d", w)
+	}
+	assert.PanicsWithValue(t,
+		"systems: WorkerRecorders.Chunk on a zero WorkerRecorders: use the value Context.WorkerRecorders returned with a nil error",
+		func() { systems.WorkerRecorders{}.Chunk(0, 0) })
+	ctx.EndRun()
 }
