@@ -56,7 +56,6 @@ type Sim struct {
 	r        *rand.Rand
 	respawns []respawn
 	deadSort []int32
-	stamp    []uint64           // ApplyHits: frame+1 at which a row was marked dying
 	fired    shots              // Fire's shots of this tick
 	provs    []ephemeral.Handle // their provisional handles
 	pres     []rules.Slot
@@ -70,7 +69,6 @@ type Sim struct {
 	bodiesKernel, projKernel, collideKernel, presKernel func(w, c int)
 	// per-run state the kernels read
 	collide collideRun
-	times   []rules.SystemTime
 }
 
 // shots are the projectiles Fire fires in one tick, column by column (room
@@ -223,7 +221,6 @@ func (s *Sim) setup() error {
 	s.fired = newShots(s.cfg.Shots)
 	s.provs = make([]ephemeral.Handle, s.cfg.Shots)
 	s.pres = make([]rules.Slot, n)
-	s.times = make([]rules.SystemTime, 0, 16)
 	s.bodiesKernel = s.integrateBodiesChunk
 	s.projKernel = s.integrateProjectilesChunk
 	s.collideKernel = s.collisionChunk
