@@ -6,8 +6,9 @@
 //
 // # Data
 //
-//   - Domain Actors (capacity N): table Unit (Slot, Health int32) and table
-//     Body (X, Y, VX, VY float32); a unit's Unit and Body rows are one entity.
+//   - Domain Actors (capacity N): table Unit (Health int32) and table Body
+//     (X, Y, VX, VY float32); a unit's Unit and Body rows are one entity, and
+//     its entity index is its roster slot (see Slots).
 //   - Table Projectile (capacity max(32768, S*(TTL+1)) rows): X, Y, VX, VY
 //     float32, TTL and Damage int32, Target (the target unit's
 //     ephemeral.Handle, so a projectile whose target died is lost even when
@@ -15,9 +16,18 @@
 //   - Table ArenaClock: one row, Tick int64.
 //   - Event tables HitEvent (next frame: Collision emits, the next frame's
 //     ApplyHits reads) and DeadSlot (this frame: ApplyHits emits, Respawn reads).
-//   - Resources held by the Sim: the roster (slot -> unit handle), the random
-//     stream, the respawns awaiting resolution, the presentation buffer and
-//     the counters.
+//   - Resources held by the Sim: the random stream, the respawns awaiting
+//     resolution, the presentation buffer and the counters.
+//
+// # Slots
+//
+// Roster slot s is the unit at row (entity index) s of the Actors domain.
+// The domain hands out the lowest free slot (package ephemeral's documented
+// policy); set-up inserts slots 0..N-1 in order and Respawn creates exactly
+// the slots freed this frame, in ascending order, so the binding holds;
+// ResolveRespawns checks it for every respawned unit and fails the frame if
+// it ever breaks. "Slot s holds a live unit" is then bit s of the enabled
+// bitmap, and the presentation entry s is row s.
 //
 // # Systems
 //
