@@ -2,8 +2,9 @@
 // stream, the spawn draws and the digest that every arena implementation
 // shares, plus the [Sim] interface they all satisfy.
 //
-// The rules themselves live in ../shared/arena-spec.md ("arena rules v1");
-// this package is their executable form. It depends on no other tickwork
+// The rules themselves live in ../shared/arena-spec.md ("arena rules v1"),
+// copied into this repository as docs/arena-spec.md; this package is their
+// executable form. It depends on no other tickwork
 // package, so the runtime's arena, the hand-written baseline (package soa) and
 // any other port can import it without pulling in the engine.
 //
