@@ -41,7 +41,6 @@ type Sim struct {
 	cfg   rules.Config
 	world *runtime.World
 
-	actors                 *ephemeral.Domain
 	unit, body, proj, tick *ephemeral.Table
 	uHealth                *ephemeral.Column[int32]
 	bx, by, bvx, bvy       *ephemeral.Column[float32]
@@ -88,12 +87,11 @@ func newShots(n int) shots {
 		ttl: ttl, damage: make([]int32, n), target: make([]ephemeral.Handle, n)}
 }
 
+// collideRun is what Collision's kernel reads, set once per run.
 type collideRun struct {
 	body ephemeral.Lease
 	recs systems.WorkerRecorders
 	emit *events.Parallel[Hit]
-	rec  commands.Recorder // serial recorder when Workers == 1
-	ser  systems.Emitter[Hit]
 }
 
 // New builds the arena world for cfg and spawns the set-up units (arena
@@ -110,12 +108,8 @@ func New(cfg rules.Config) (*Sim, error) {
 		runtime.WithFixedStep(float64(rules.DT)),
 		runtime.WithWorkers(workers),
 	)
-	if err := s.declare(b); err != nil {
-		return nil, err
-	}
-	if err := b.Add(s.systems()...); err != nil {
-		return nil, err
-	}
+	s.declare(b)
+	_ = b.Add(s.systems()...) // recorded; Build returns the first error
 	w, err := b.Build()
 	if err != nil {
 		return nil, err
@@ -129,62 +123,32 @@ func New(cfg rules.Config) (*Sim, error) {
 	return s, nil
 }
 
-// declare defines the tables, columns and event tables.
-func (s *Sim) declare(b *runtime.Builder) error {
+// declare defines the domain, tables, columns and event tables. The
+// builder records the first error of these calls and Build returns it, so
+// they are not checked one by one.
+func (s *Sim) declare(b *runtime.Builder) {
 	n := s.cfg.Units
-	var err error
-	col32 := func(t *ephemeral.Table, name string) *ephemeral.Column[float32] {
-		c, e := runtime.AddColumn[float32](b, t, name)
-		err = firstErr(err, e)
-		return c
-	}
-	coli := func(t *ephemeral.Table, name string) *ephemeral.Column[int32] {
-		c, e := runtime.AddColumn[int32](b, t, name)
-		err = firstErr(err, e)
-		return c
-	}
-	s.actors, err = b.Domain(ephemeral.DomainSpec{Name: "Actors", Capacity: n})
-	if err != nil {
-		return err
-	}
-	s.unit, err = b.Table(ephemeral.TableSpec{Name: "Unit", Domain: s.actors})
-	if err != nil {
-		return err
-	}
-	s.body, err = b.Table(ephemeral.TableSpec{Name: "Body", Domain: s.actors})
-	if err != nil {
-		return err
-	}
-	s.uHealth = coli(s.unit, "Health")
-	s.bx, s.by, s.bvx, s.bvy = col32(s.body, "X"), col32(s.body, "Y"), col32(s.body, "VX"), col32(s.body, "VY")
+	actors, _ := b.Domain(ephemeral.DomainSpec{Name: "Actors", Capacity: n})
+	s.unit, _ = b.Table(ephemeral.TableSpec{Name: "Unit", Domain: actors})
+	s.body, _ = b.Table(ephemeral.TableSpec{Name: "Body", Domain: actors})
+	s.uHealth, _ = runtime.AddColumn[int32](b, s.unit, "Health")
+	s.bx, _ = runtime.AddColumn[float32](b, s.body, "X")
+	s.by, _ = runtime.AddColumn[float32](b, s.body, "Y")
+	s.bvx, _ = runtime.AddColumn[float32](b, s.body, "VX")
+	s.bvy, _ = runtime.AddColumn[float32](b, s.body, "VY")
 	projCap := max(MinProjectiles, s.cfg.Shots*(int(rules.TTL)+1))
-	s.proj, err = b.Table(ephemeral.TableSpec{Name: "Projectile", Capacity: projCap})
-	if err != nil {
-		return err
-	}
-	s.px, s.py, s.pvx, s.pvy = col32(s.proj, "X"), col32(s.proj, "Y"), col32(s.proj, "VX"), col32(s.proj, "VY")
-	s.pttl, s.pdmg = coli(s.proj, "TTL"), coli(s.proj, "Damage")
-	var e error
-	s.ptarget, e = runtime.AddColumn[ephemeral.Handle](b, s.proj, "Target")
-	err = firstErr(err, e)
-	s.tick, e = b.Table(ephemeral.TableSpec{Name: "ArenaClock", Capacity: 1})
-	err = firstErr(err, e)
-	if err != nil {
-		return err
-	}
-	s.clockTick, e = runtime.AddColumn[int64](b, s.tick, "Tick")
-	err = firstErr(err, e)
-	s.hits, e = runtime.AddEvents[Hit](b, events.Spec{Name: "HitEvent", Capacity: projCap, Lifetime: events.NextFrame})
-	err = firstErr(err, e)
-	s.dead, e = runtime.AddEvents[int32](b, events.Spec{Name: "DeadSlot", Capacity: n, Lifetime: events.ThisFrame})
-	return firstErr(err, e)
-}
-
-func firstErr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
+	s.proj, _ = b.Table(ephemeral.TableSpec{Name: "Projectile", Capacity: projCap})
+	s.px, _ = runtime.AddColumn[float32](b, s.proj, "X")
+	s.py, _ = runtime.AddColumn[float32](b, s.proj, "Y")
+	s.pvx, _ = runtime.AddColumn[float32](b, s.proj, "VX")
+	s.pvy, _ = runtime.AddColumn[float32](b, s.proj, "VY")
+	s.pttl, _ = runtime.AddColumn[int32](b, s.proj, "TTL")
+	s.pdmg, _ = runtime.AddColumn[int32](b, s.proj, "Damage")
+	s.ptarget, _ = runtime.AddColumn[ephemeral.Handle](b, s.proj, "Target")
+	s.tick, _ = b.Table(ephemeral.TableSpec{Name: "ArenaClock", Capacity: 1})
+	s.clockTick, _ = runtime.AddColumn[int64](b, s.tick, "Tick")
+	s.hits, _ = runtime.AddEvents[Hit](b, events.Spec{Name: "HitEvent", Capacity: projCap, Lifetime: events.NextFrame})
+	s.dead, _ = runtime.AddEvents[int32](b, events.Spec{Name: "DeadSlot", Capacity: n, Lifetime: events.ThisFrame})
 }
 
 // setup spawns the N set-up units (draws in slot order), the clock row, and

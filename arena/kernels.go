@@ -2,9 +2,9 @@ package arena
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/kelindar/bitmap"
-	"slices"
 
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/commands"
@@ -34,33 +34,21 @@ func (s *Sim) collision(ctx *systems.Context) error {
 	for i := range s.counts {
 		s.counts[i] = workerCounts{}
 	}
-	if ctx.Workers() > 1 {
-		if run.recs, err = ctx.WorkerRecorders(s.proj); err != nil {
-			return err
+	// Per-worker recorders and event segments, keyed by chunk, for any
+	// worker count (one worker is the same mechanism with one segment list).
+	if run.recs, err = ctx.WorkerRecorders(s.proj); err != nil {
+		return err
+	}
+	if run.emit, err = systems.ParallelEmitter(ctx, s.hits); err != nil {
+		return err
+	}
+	if !s.reservedCollision {
+		// A tick deletes at most every projectile: size the worker buffers
+		// once, so a new high never allocates later.
+		for w := range ctx.Workers() {
+			run.recs.Chunk(w, 0).Buffer().Reserve(s.proj.Cap())
 		}
-		if run.emit, err = systems.ParallelEmitter(ctx, s.hits); err != nil {
-			return err
-		}
-		if !s.reservedCollision {
-			// A tick deletes at most every projectile: size the worker
-			// buffers once, so a record high never allocates later.
-			for w := range ctx.Workers() {
-				run.recs.Chunk(w, 0).Buffer().Reserve(s.proj.Cap())
-			}
-			s.reservedCollision = true
-		}
-	} else {
-		if run.rec, err = ctx.Recorder(s.proj); err != nil {
-			return err
-		}
-		if !s.reservedCollision {
-			run.rec.Buffer().Reserve(s.proj.Cap())
-			s.reservedCollision = true
-		}
-		if run.ser, err = systems.NewEmitter(ctx, s.hits); err != nil {
-			return err
-		}
-		run.emit = nil
+		s.reservedCollision = true
 	}
 	ctx.RunKernel(s.proj.Chunks(), s.collideKernel)
 	for i := range s.counts {
@@ -73,14 +61,11 @@ func (s *Sim) collision(ctx *systems.Context) error {
 
 func (s *Sim) collisionChunk(w, c int) {
 	run := &s.collide
-	rec := run.rec
-	par := run.emit != nil
-	if par {
-		// Every chunk starts its segments, empty or not, so each worker's
-		// segment count is the same every tick and nothing grows.
-		rec = run.recs.Chunk(w, c)
-		run.emit.Worker(w).Begin(c)
-	}
+	// Every chunk starts its segments, empty or not, so each worker's
+	// segment count is the same every tick and nothing grows.
+	rec := run.recs.Chunk(w, c)
+	emit := run.emit.Worker(w)
+	emit.Begin(c)
 	if s.proj.ChunkLen(c) == 0 {
 		return
 	}
@@ -99,12 +84,7 @@ func (s *Sim) collisionChunk(w, c int) {
 			case !ok:
 				lost++
 			case float32((bx[bi]-px[i])*(bx[bi]-px[i]))+float32((by[bi]-py[i])*(by[bi]-py[i])) <= rules.R2:
-				hit := Hit{Target: t, Damage: dmg[i]}
-				if par {
-					_ = run.emit.Worker(w).Emit(hit) // overflow is counted by the table
-				} else {
-					_ = run.ser.Emit(hit)
-				}
+				_ = emit.Emit(Hit{Target: t, Damage: dmg[i]}) // overflow is counted by the table
 				hits++
 			case ttl[i] <= 0:
 				expired++
