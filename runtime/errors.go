@@ -7,7 +7,8 @@ import (
 
 // Sentinel errors of the package. Every error returned by runtime matches
 // one of them with errors.Is, or is an error of package ephemeral, events,
-// systems or scheduler passed through as it is (seal errors among them).
+// systems, scheduler or commands (Frame's *commands.PlaybackError) passed
+// through as it is (seal errors among them).
 var (
 	// ErrOption: an option with a bad value (or a nil Option). Returned by
 	// Build as an *OptionError.

@@ -258,11 +258,13 @@ func (b *Builder) Hook(fn func(h *scheduler.Hook) error) error {
 	return nil
 }
 
-// checkAll is the Builder's own last hook: it checks that every system,
-// those the host's hooks added included, names only tables and event
-// tables declared through b.
-func (b *Builder) checkAll(h *scheduler.Hook) error {
-	for _, name := range h.Names() {
+// checkAdded is the Builder's own last hook: it checks that every system
+// the host's hooks added names only tables and event tables declared
+// through b. Systems given to Add were checked there; they come first in
+// registration order, and a hook cannot change a manifest (Substitute
+// keeps it).
+func (b *Builder) checkAdded(h *scheduler.Hook) error {
+	for _, name := range h.Names()[len(b.systems):] {
 		sys, ok := h.Lookup(name)
 		if !ok {
 			continue
@@ -307,13 +309,13 @@ func (b *Builder) Build() (*World, error) {
 		err = s.Hook(b.hooks[i])
 	}
 	if err == nil {
-		err = s.Hook(b.checkAll)
+		err = s.Hook(b.checkAdded)
 	}
 	if err == nil {
 		err = s.Seal()
 		var he *scheduler.HookError
 		if errors.As(err, &he) && he.Index == len(b.hooks) {
-			err = he.Err // checkAll's *ForeignError, as Add would have returned it
+			err = he.Err // checkAdded's *ForeignError, as Add would have returned it
 		}
 	}
 	if err != nil {
@@ -364,7 +366,7 @@ func (w *World) Frame(dt float64) error {
 
 // Report returns the report of the last completed frame, or nil before the
 // first frame. The report is the world's own, overwritten by the next
-// Frame: copy what must outlive it. Allocates nothing.
+// Frame: copy what must outlive it. Allocates nothing. Call it from the goroutine that calls Frame.
 func (w *World) Report() *scheduler.FrameReport { return w.sched.Report() }
 
 // Resolve maps a provisional handle (from a recorder's Create) to the
@@ -372,34 +374,37 @@ func (w *World) Report() *scheduler.FrameReport { return w.sched.Report() }
 // as they are, with true. It returns false for a create not played yet,
 // failed or released: between frames, the creates of the last frame's
 // FixedUpdate, Update, LateUpdate and FrameEnd resolve (see package
-// scheduler for how long resolutions live). Allocates nothing.
+// scheduler for how long resolutions live). Allocates nothing. Call it from the goroutine that calls Frame.
 func (w *World) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) { return w.sched.Resolve(h) }
 
 // Time returns the fixed-step clock's account (frames, ticks, simulated,
-// dropped and remaining time).
+// dropped and remaining time), a copy. Call it from the goroutine that calls Frame.
 func (w *World) Time() scheduler.Time { return w.sched.Time() }
 
 // Frames is the number of frames run (failed ones included, refused ones
-// not).
+// not). Call it from the goroutine that calls Frame.
 func (w *World) Frames() uint64 { return w.sched.Frames() }
 
 // Order returns the names of phase p's systems in running order, nil for
-// an invalid phase. It allocates.
+// an invalid phase. It allocates. Call it from the goroutine that calls Frame.
 func (w *World) Order(p systems.Phase) []string { return w.sched.Order(p) }
 
 // Scheduler returns the world's scheduler, for inspection (its Playback,
-// Events, FixedStep). Do not Add to it or run Frame through it.
+// Events, FixedStep). Do not Add to it or run Frame through it. Safe for
+// concurrent use (it never changes); the scheduler's methods are not.
 func (w *World) Scheduler() *scheduler.Scheduler { return w.sched }
 
 // Workers is the number of kernel workers, the frame loop's goroutine
-// included (WithWorkers; 1 by default).
+// included (WithWorkers; 1 by default). Safe for concurrent use.
 func (w *World) Workers() int { return w.pool.Workers() }
 
 // Tables returns the tables declared with the builder, in order. The slice
-// is the world's own.
+// is the world's own: do not modify it. Safe for concurrent use (it never
+// changes); the tables themselves are not, while Frame runs.
 func (w *World) Tables() []*ephemeral.Table { return w.tables }
 
-// Persistence is the world's persistence mode (NoPersistence).
+// Persistence is the world's persistence mode (NoPersistence). Safe for
+// concurrent use.
 func (w *World) Persistence() Persistence { return w.persistence }
 
 // Close stops the world: the kernel pool's goroutines end before it returns

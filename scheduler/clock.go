@@ -68,9 +68,8 @@ type Time struct {
 // clock is the fixed-step accumulator.
 type clock struct {
 	pacing   Pacing
-	step     int64 // ns
 	maxTicks int
-	t        Time
+	t        Time // t.Step is the step the accumulator counts
 }
 
 // nanos converts a validated delta in seconds to nanoseconds.
@@ -96,13 +95,14 @@ func (c *clock) plan(dt int64) (ticks int, dropped int64) {
 		return 1, 0
 	}
 	c.t.Fed += time.Duration(dt)
+	step := int64(c.t.Step)
 	acc := int64(c.t.Remaining) + dt
-	n := acc / c.step
+	n := acc / step
 	if n > int64(c.maxTicks) {
-		dropped = (n - int64(c.maxTicks)) * c.step
+		dropped = (n - int64(c.maxTicks)) * step
 		n = int64(c.maxTicks)
 	}
-	c.t.Remaining = time.Duration(acc - dropped - n*c.step)
+	c.t.Remaining = time.Duration(acc - dropped - n*step)
 	c.t.Dropped += time.Duration(dropped)
 	return int(n), dropped
 }
@@ -110,7 +110,7 @@ func (c *clock) plan(dt int64) (ticks int, dropped int64) {
 // ran accounts for ticks that ran.
 func (c *clock) ran(ticks int) {
 	c.t.Ticks += uint64(ticks)
-	c.t.Simulated += time.Duration(int64(ticks) * c.step)
+	c.t.Simulated += time.Duration(ticks) * c.t.Step
 }
 
 // skipped accounts for planned ticks that did not run (a system failed):
@@ -121,7 +121,7 @@ func (c *clock) skipped(ticks int) time.Duration {
 	if c.pacing == OneTickPerFrame || ticks <= 0 {
 		return 0
 	}
-	d := time.Duration(int64(ticks) * c.step)
+	d := time.Duration(ticks) * c.t.Step
 	c.t.Dropped += d
 	return d
 }

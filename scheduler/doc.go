@@ -101,9 +101,10 @@
 //
 // # Allocation
 //
-// Seal allocates everything; a frame allocates nothing in steady state
-// (after each system's first run has registered its tables and columns
-// with its command buffers and its parallel emitters).
+// Seal allocates everything but per-worker state; a frame allocates
+// nothing in steady state (after each system's first run has registered
+// its tables and columns with its command buffers and made its
+// WorkerRecorders buffers and parallel emitters).
 //
 // # Errors
 //
@@ -112,11 +113,13 @@
 // [*EventOrderError], [*CycleError], [*ConflictError], [*SubstituteError], [*HookError],
 // [*DeltaError], [*SystemError]) and match the package's sentinels with
 // errors.Is; [ErrSealed], [ErrNotSealed], [ErrReentrant] (Frame from
-// inside a frame), [ErrNilEvents] and [ErrNilHook] are returned as they
-// are. Seal joins the errors of one stage with errors.Join, so errors.Is
-// and errors.As see each of them. A bad system definition passes through as
-// the *systems.DefinitionError of [systems.System.Validate]. Messages start
-// with "scheduler: ".
+// inside a frame), [ErrPoisoned] (Frame after a panic escaped a frame),
+// [ErrNilEvents] and [ErrNilHook] are returned as they are. Seal joins the
+// errors of one stage with errors.Join, so errors.Is and errors.As see each
+// of them. A bad system definition passes through as the
+// *systems.DefinitionError of [systems.System.Validate], and a record that
+// a playback could not carry out as Frame's *commands.PlaybackError.
+// Messages of the scheduler's own errors start with "scheduler: ".
 //
 // # Concurrency
 //

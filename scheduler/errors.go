@@ -10,8 +10,10 @@ import (
 )
 
 // Sentinel errors of the package. Every error returned by scheduler matches
-// one of them with errors.Is (errors of package systems pass through as
-// they are).
+// one of them with errors.Is, except those of other packages passed through
+// as they are: a *systems.DefinitionError from Add, Hook.Add, Hook.Substitute
+// or Seal, and the *commands.PlaybackError that Frame returns when a
+// playback failed.
 var (
 	// ErrConfig: a bad Config field. Returned as a *ConfigError.
 	ErrConfig = errors.New("scheduler: bad configuration")

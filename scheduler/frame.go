@@ -61,8 +61,9 @@ func (s *Scheduler) Frame(dt float64) error {
 	start := time.Now()
 	b0, o0 := s.meter.read()
 	r := &s.report
-	r.beginFrame(s.frame, dt)
-	s.env.SetFrame(s.frame, dt)
+	frame := s.clock.t.Frames
+	r.beginFrame(frame, dt)
+	s.env.SetFrame(frame, dt)
 	s.env.SetTick(s.clock.t.Ticks)
 
 	ticks, dropped := s.clock.plan(nanos(dt))
@@ -91,7 +92,6 @@ func (s *Scheduler) Frame(dt float64) error {
 	}
 	r.Remaining = s.clock.t.Remaining
 	s.clock.t.Frames++
-	s.frame++
 	r.stale = true
 	b1, o1 := s.meter.read()
 	r.AllocBytes, r.AllocObjects = b1-b0, o1-o0
@@ -119,7 +119,7 @@ func (s *Scheduler) runPhase(p systems.Phase) error {
 		e.ctx.EndRun()
 		sys[e.report].record(time.Since(t0))
 		if err != nil {
-			fail = &SystemError{System: e.sys.Name, Phase: p, Frame: s.frame, Err: err}
+			fail = &SystemError{System: e.sys.Name, Phase: p, Frame: s.report.Frame, Err: err}
 			break
 		}
 	}

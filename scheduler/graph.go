@@ -296,13 +296,13 @@ func (s *Scheduler) phaseConflicts(p systems.Phase, order []*entry, dst []Confli
 
 // build makes the contexts, buffers and report of a sealed graph.
 func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
-	s.env = systems.NewEnv(s.cfg.Pool, s.playback, s.step)
+	s.env = systems.NewEnv(s.cfg.Pool, s.playback, s.cfg.FixedStep)
 	var names []string
 	var ph []systems.Phase
 	id := 0
 	for p := range phases {
 		for _, e := range phases[p] {
-			ctx, err := systems.NewContext(&e.sys, s.env, s.records)
+			ctx, err := systems.NewContext(&e.sys, s.env, s.cfg.CommandRecords)
 			if err != nil {
 				return err
 			}
@@ -322,10 +322,8 @@ func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
 		}
 		s.events = append(s.events, b)
 	}
-	for _, b := range s.extra {
-		if b != nil {
-			add(b)
-		}
+	for _, b := range s.extra { // AddEvents refused nil ones
+		add(b)
 	}
 	for p := range phases {
 		for _, e := range phases[p] {
@@ -338,7 +336,7 @@ func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
 		}
 	}
 	s.phases = phases
-	s.report = newReport(names, ph, s.window)
+	s.report = newReport(names, ph, s.cfg.ReportWindow)
 	s.bufs = make([]*commands.Buffer, 0, 2*id+8)
 	s.sealed = true
 	return nil

@@ -71,8 +71,10 @@ func (h *Hook) Substitute(name string, manifest systems.Manifest, run systems.Ru
 	if !ok {
 		return &UnknownSystemError{Relation: "Substitute", Name: name}
 	}
-	if run == nil {
-		return &systems.DefinitionError{System: name, Err: systems.ErrNoRun}
+	sub := e.sys
+	sub.Run = run
+	if err := sub.Validate(); err != nil { // the manifest was valid: only a nil run fails
+		return err
 	}
 	if !e.sys.Manifest.Equal(&manifest) {
 		return &SubstituteError{System: name}

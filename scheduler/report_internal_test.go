@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 )
 
 func TestSelectK(t *testing.T) {
@@ -56,7 +57,7 @@ func TestStepNanos(t *testing.T) {
 		}
 	}
 	// k steps of 1/60 s, each delta rounded to the nanosecond, run k ticks.
-	c := clock{step: stepNanos(1.0 / 60), maxTicks: 8}
+	c := clock{maxTicks: 8, t: Time{Step: time.Duration(stepNanos(1.0 / 60))}}
 	for k := 1; k <= 8; k++ {
 		if n, _ := c.plan(nanos(float64(k) / 60)); n != k {
 			t.Fatalf("delta %d/60 s ran %d ticks", k, n)

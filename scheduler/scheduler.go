@@ -1,7 +1,6 @@
 package scheduler
 
 import (
-	"reflect"
 	"strconv"
 	"time"
 
@@ -18,8 +17,9 @@ const DefaultCommandRecords = 1024
 
 // MaxCommandRecords is the largest Config.CommandRecords: 2^24 records. A
 // record takes 16 bytes, allocated at Seal for every command buffer (one
-// per system with Creates or Deletes, and one per kernel worker for a
-// system that takes WorkerRecorders), so the maximum is 256 MiB per buffer.
+// per system with Creates or Deletes; the per-worker buffers of a system
+// that takes WorkerRecorders are allocated at its first WorkerRecorders
+// call), so the maximum is 256 MiB per buffer.
 // Buffers grow past their initial capacity while warming up; a larger
 // initial capacity is never needed.
 const MaxCommandRecords = 1 << 24
@@ -53,7 +53,6 @@ type Config struct {
 // entry is one registered system.
 type entry struct {
 	sys    systems.System // Before and After include hook constraints
-	index  int            // registration index
 	ctx    *systems.Context
 	report int // index in FrameReport.Systems
 }
@@ -67,10 +66,7 @@ type entry struct {
 // once per frame. Not safe for concurrent use: one goroutine drives it
 // (systems' kernels run on the pool inside Frame).
 type Scheduler struct {
-	cfg      Config
-	step     float64 // seconds
-	window   int
-	records  int
+	cfg      Config // defaults applied
 	entries  []*entry
 	byName   map[string]*entry // set-up only
 	hooks    []func(*Hook) error
@@ -88,7 +84,6 @@ type Scheduler struct {
 	report   FrameReport
 	bufs     []*commands.Buffer // playback scratch
 	meter    allocMeter
-	frame    uint64
 }
 
 // New returns an unsealed scheduler. It returns a *ConfigError (errors.Is
@@ -128,15 +123,11 @@ func New(cfg Config) (*Scheduler, error) {
 	}
 	s := &Scheduler{
 		cfg:      cfg,
-		step:     cfg.FixedStep,
-		window:   cfg.ReportWindow,
-		records:  cfg.CommandRecords,
 		byName:   make(map[string]*entry),
 		playback: commands.NewPlayback(),
 		meter:    newAllocMeter(),
 	}
-	s.clock = clock{pacing: cfg.Pacing, step: stepNanos(cfg.FixedStep), maxTicks: cfg.MaxTicksPerFrame}
-	s.clock.t.Step = time.Duration(s.clock.step)
+	s.clock = clock{pacing: cfg.Pacing, maxTicks: cfg.MaxTicksPerFrame, t: Time{Step: time.Duration(stepNanos(cfg.FixedStep))}}
 	return s, nil
 }
 
@@ -153,7 +144,7 @@ func (s *Scheduler) Add(sys systems.System) error {
 	}
 	sys.Before = append([]string(nil), sys.Before...)
 	sys.After = append([]string(nil), sys.After...)
-	e := &entry{sys: sys, index: len(s.entries)}
+	e := &entry{sys: sys}
 	s.entries = append(s.entries, e)
 	if _, dup := s.byName[sys.Name]; !dup {
 		s.byName[sys.Name] = e
@@ -172,25 +163,12 @@ func (s *Scheduler) AddEvents(bufs ...events.Buffer) error {
 		return ErrSealed
 	}
 	for _, b := range bufs {
-		if isNilBuffer(b) {
+		if systems.NilBuffer(b) {
 			return ErrNilEvents
 		}
 	}
 	s.extra = append(s.extra, bufs...)
 	return nil
-}
-
-// isNilBuffer reports whether b is nil or holds a nil pointer.
-func isNilBuffer(b events.Buffer) bool {
-	if b == nil {
-		return true
-	}
-	v := reflect.ValueOf(b)
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
-		return v.IsNil()
-	}
-	return false
 }
 
 // Hook registers fn to run once at Seal, after every system is registered
@@ -210,7 +188,7 @@ func (s *Scheduler) Hook(fn func(h *Hook) error) error {
 	return nil
 }
 
-// Sealed reports whether Seal succeeded.
+// Sealed reports whether Seal succeeded. Call it from the goroutine that drives the scheduler.
 func (s *Scheduler) Sealed() bool { return s.sealed }
 
 // Running reports whether a Frame is running: true when called from a
@@ -221,7 +199,7 @@ func (s *Scheduler) Sealed() bool { return s.sealed }
 func (s *Scheduler) Running() bool { return s.running }
 
 // Order returns the names of phase p's systems in sealed (running) order,
-// or nil before Seal. It allocates.
+// or nil before Seal. It allocates. Call it from the goroutine that drives the scheduler.
 func (s *Scheduler) Order(p systems.Phase) []string {
 	if !s.sealed || !p.Valid() {
 		return nil
@@ -235,12 +213,12 @@ func (s *Scheduler) Order(p systems.Phase) []string {
 
 // Events returns the event tables the scheduler ends at each frame boundary
 // (AddEvents' first, then those the manifests name, each once), or nil
-// before Seal. The slice is the scheduler's own: do not modify it.
+// before Seal. The slice is the scheduler's own: do not modify it. Call it from the goroutine that drives the scheduler.
 func (s *Scheduler) Events() []events.Buffer { return s.events }
 
 // Playback is the scheduler's command playback, which plays every command
 // buffer of its systems (for a Guard, or to inspect resolutions). Do not
-// play buffers through it yourself while frames run.
+// play buffers through it yourself while frames run. Call it from the goroutine that drives the scheduler.
 func (s *Scheduler) Playback() *commands.Playback { return s.playback }
 
 // Resolve maps a provisional handle of a played-back create to its row's
@@ -255,15 +233,17 @@ func (s *Scheduler) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 }
 
 // FixedStep is the fixed step in seconds, as configured (Time.Step is the
-// step the accumulator counts, truncated to the nanosecond).
-func (s *Scheduler) FixedStep() float64 { return s.step }
+// step the accumulator counts, truncated to the nanosecond). Safe for
+// concurrent use (it never changes).
+func (s *Scheduler) FixedStep() float64 { return s.cfg.FixedStep }
 
-// Time returns the fixed-step clock's account (see Time), a copy.
+// Time returns the fixed-step clock's account (see Time), a copy. Call it from the goroutine that drives the scheduler.
 func (s *Scheduler) Time() Time { return s.clock.t }
 
 // Frames is the number of frames run, failed ones included (also the
 // number of the next frame). Frames refused with a *DeltaError do not count.
-func (s *Scheduler) Frames() uint64 { return s.frame }
+// Call it from the goroutine that drives the scheduler.
+func (s *Scheduler) Frames() uint64 { return s.clock.t.Frames }
 
 // Report returns the report of the last completed frame (a failed one
 // included), or nil before Seal and before the first frame. The report is
@@ -272,7 +252,7 @@ func (s *Scheduler) Frames() uint64 { return s.frame }
 // a frame, in preallocated scratch: Report allocates nothing. Not safe
 // while Frame runs on another goroutine.
 func (s *Scheduler) Report() *FrameReport {
-	if !s.sealed || s.frame == 0 {
+	if !s.sealed || s.clock.t.Frames == 0 {
 		return nil
 	}
 	s.report.finish()

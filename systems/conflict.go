@@ -31,31 +31,33 @@ func (o Overlap) String() string { return o.A + "/" + o.B + " " + o.Datum }
 // manifest (written columns before read ones). Pure; call it at set-up: it
 // may allocate.
 func Conflicts(dst []Overlap, a, b *Manifest) []Overlap {
+	ac, bc := a.columns(), b.columns()
+	as, bs := a.structural(), b.structural()
 	// Columns.
-	for _, ca := range a.columns() {
-		for _, cb := range b.columns() {
+	for _, ca := range ac {
+		for _, cb := range bc {
 			if ca.ref == cb.ref && (ca.write || cb.write) {
 				dst = append(dst, Overlap{Datum: ca.ref.String(), A: rw(ca.write), B: rw(cb.write)})
 			}
 		}
 	}
 	// Structure against columns, both ways, then structure against structure.
-	for _, sa := range a.structural() {
-		for _, cb := range b.columns() {
+	for _, sa := range as {
+		for _, cb := range bc {
 			if sameDomain(sa.t, cb.ref.Table) {
 				dst = append(dst, Overlap{Datum: cb.ref.String(), A: sa.op + " " + sa.t.Name(), B: rw(cb.write)})
 			}
 		}
 	}
-	for _, ca := range a.columns() {
-		for _, sb := range b.structural() {
+	for _, ca := range ac {
+		for _, sb := range bs {
 			if sameDomain(sb.t, ca.ref.Table) {
 				dst = append(dst, Overlap{Datum: ca.ref.String(), A: rw(ca.write), B: sb.op + " " + sb.t.Name()})
 			}
 		}
 	}
-	for _, sa := range a.structural() {
-		for _, sb := range b.structural() {
+	for _, sa := range as {
+		for _, sb := range bs {
 			if sameDomain(sa.t, sb.t) {
 				d := sa.t.Name()
 				if sb.t != sa.t {
@@ -66,16 +68,18 @@ func Conflicts(dst []Overlap, a, b *Manifest) []Overlap {
 		}
 	}
 	// Events: emit is a write, consuming a ThisFrame table a read.
+	be := b.eventUses()
 	for _, ea := range a.eventUses() {
-		for _, eb := range b.eventUses() {
+		for _, eb := range be {
 			if ea.b == eb.b && (ea.emit || eb.emit) {
 				dst = append(dst, Overlap{Datum: "event " + ea.b.Name(), A: ea.op(), B: eb.op()})
 			}
 		}
 	}
 	// Resources.
+	br := b.resources()
 	for _, ra := range a.resources() {
-		for _, rb := range b.resources() {
+		for _, rb := range br {
 			if ra.Name == rb.Name && (ra.Write || rb.Write) {
 				dst = append(dst, Overlap{Datum: "resource " + ra.Name, A: rw(ra.Write), B: rw(rb.Write)})
 			}

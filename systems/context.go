@@ -1,6 +1,7 @@
 package systems
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/tickwork/tickwork/commands"
@@ -53,7 +54,8 @@ func (e *Env) newBuffer(records int) *commands.Buffer {
 }
 
 // Workers is the number of kernel workers, the scheduler's goroutine
-// included: the pool's, or 1 without a pool.
+// included: the pool's, or 1 without a pool. Safe for concurrent use (the
+// pool's worker count never changes).
 func (e *Env) Workers() int {
 	if e.pool == nil {
 		return 1
@@ -113,44 +115,24 @@ func NewContext(sys *System, env *Env, records int) (*Context, error) {
 	}
 	m := &sys.Manifest
 	c := &Context{name: sys.Name, phase: sys.Phase, env: env, records: records}
-	addCol := func(s []ColumnRef, r ColumnRef) []ColumnRef {
-		if contains(s, r) {
-			return s
-		}
-		return append(s, r)
-	}
-	addTab := func(s []*ephemeral.Table, t *ephemeral.Table) []*ephemeral.Table {
-		if contains(s, t) {
-			return s
-		}
-		return append(s, t)
-	}
 	for _, r := range m.Writes {
-		c.writes = addCol(c.writes, r)
-		c.reads = addCol(c.reads, r)
-		c.tables = addTab(c.tables, r.Table)
+		c.writes = addNew(c.writes, r)
+		c.reads = addNew(c.reads, r)
+		c.tables = addNew(c.tables, r.Table)
 	}
 	for _, r := range m.Reads {
-		c.reads = addCol(c.reads, r)
-		c.tables = addTab(c.tables, r.Table)
+		c.reads = addNew(c.reads, r)
+		c.tables = addNew(c.tables, r.Table)
 	}
-	for _, t := range m.Creates {
-		c.tables = addTab(c.tables, t)
-		c.rec = addTab(c.rec, t)
-	}
-	for _, t := range m.Deletes {
-		c.tables = addTab(c.tables, t)
-		c.rec = addTab(c.rec, t)
+	for _, t := range slices.Concat(m.Creates, m.Deletes) {
+		c.tables = addNew(c.tables, t)
+		c.rec = addNew(c.rec, t)
 	}
 	for _, b := range m.Emits {
-		if !contains(c.emits, b) {
-			c.emits = append(c.emits, b)
-		}
+		c.emits = addNew(c.emits, b)
 	}
 	for _, b := range m.Consumes {
-		if !contains(c.consumes, b) {
-			c.consumes = append(c.consumes, b)
-		}
+		c.consumes = addNew(c.consumes, b)
 	}
 	c.res = m.resources()
 	c.parallel = make([]merger, len(c.emits))
@@ -187,11 +169,12 @@ func (c *Context) Frame() uint64 { return c.env.frame }
 func (c *Context) Tick() uint64 { return c.env.tick }
 
 // Pool is the kernel pool, or nil when the world runs kernels inline; use
-// Workers for the count and RunKernel to run one.
+// Workers for the count and RunKernel to run one. Call it from the
+// system's goroutine (a kernel must not start a kernel).
 func (c *Context) Pool() *kernels.Pool { return c.env.pool }
 
 // Workers is the number of kernel workers (1 without a pool). Worker indexes
-// passed to kernels are 0..Workers()-1.
+// passed to kernels are 0..Workers()-1. Safe from kernels.
 func (c *Context) Workers() int { return c.env.Workers() }
 
 // RunKernel calls fn(worker, chunk) for every chunk in 0..chunks-1, in
@@ -232,8 +215,8 @@ func (c *Context) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 // kernels (see ephemeral.Lease); row indexes it gives stay valid for this
 // run, since structural changes wait for playback.
 func (c *Context) Lease(t *ephemeral.Table) (ephemeral.Lease, error) {
-	if t == nil || !contains(c.tables, t) {
-		return ephemeral.Lease{}, c.denied(AccessLease, tableName(t))
+	if err := c.checkTable(AccessLease, c.tables, t); err != nil {
+		return ephemeral.Lease{}, err
 	}
 	return t.Lease(), nil
 }
@@ -246,13 +229,7 @@ func (c *Context) Lease(t *ephemeral.Table) (ephemeral.Lease, error) {
 // empty What. Kernels may read the slice concurrently; to write through it,
 // declare the write and use Write.
 func Read[T any](c *Context, col *ephemeral.Column[T]) ([]T, error) {
-	if col == nil {
-		return nil, c.denied(AccessRead, "")
-	}
-	if !c.hasCol(c.reads, col.Table(), col.Name()) {
-		return nil, c.denied(AccessRead, col.Table().Name()+"."+col.Name())
-	}
-	return col.All(), nil
+	return column(c, AccessRead, c.reads, col)
 }
 
 // Write returns the whole of column col, indexed by row, for writing:
@@ -266,22 +243,29 @@ func Read[T any](c *Context, col *ephemeral.Column[T]) ([]T, error) {
 // that writes through Column.Span or All instead is not checked against its
 // manifest (see the package doc).
 func Write[T any](c *Context, col *ephemeral.Column[T]) ([]T, error) {
+	return column(c, AccessWrite, c.writes, col)
+}
+
+// column returns col.All() when declared lists col, else the *AccessError
+// of access. Read and Write share it.
+func column[T any](c *Context, access string, declared []ColumnRef, col *ephemeral.Column[T]) ([]T, error) {
 	if col == nil {
-		return nil, c.denied(AccessWrite, "")
+		return nil, c.denied(access, "")
 	}
-	if !c.hasCol(c.writes, col.Table(), col.Name()) {
-		return nil, c.denied(AccessWrite, col.Table().Name()+"."+col.Name())
+	if r := Col(col); !slices.Contains(declared, r) {
+		return nil, c.denied(access, r.String())
 	}
 	return col.All(), nil
 }
 
-func (c *Context) hasCol(s []ColumnRef, t *ephemeral.Table, name string) bool {
-	for _, r := range s {
-		if r.Table == t && r.Column == name {
-			return true
-		}
+// checkTable returns nil when declared lists t, else the *AccessError of
+// access (with an empty What for a nil t). Lease, Recorder and
+// WorkerRecorders share it.
+func (c *Context) checkTable(access string, declared []*ephemeral.Table, t *ephemeral.Table) error {
+	if t == nil || !slices.Contains(declared, t) {
+		return c.denied(access, tableName(t))
 	}
-	return false
+	return nil
 }
 
 // Recorder returns a deferred-command recorder for t, a table in the
@@ -299,8 +283,8 @@ func (c *Context) hasCol(s []ColumnRef, t *ephemeral.Table, name string) bool {
 // WorkerRecorders there). The first call for a table allocates a little;
 // later calls allocate nothing.
 func (c *Context) Recorder(t *ephemeral.Table) (commands.Recorder, error) {
-	if t == nil || !contains(c.rec, t) {
-		return commands.Recorder{}, c.denied(AccessRecorder, tableName(t))
+	if err := c.checkTable(AccessRecorder, c.rec, t); err != nil {
+		return commands.Recorder{}, err
 	}
 	return c.cmd.Recorder(t), nil
 }
@@ -312,8 +296,8 @@ func (c *Context) Recorder(t *ephemeral.Table) (commands.Recorder, error) {
 // then follows the chunk order whatever the number of workers. The first
 // call of a system allocates one command buffer per worker (Workers()).
 func (c *Context) WorkerRecorders(t *ephemeral.Table) (WorkerRecorders, error) {
-	if t == nil || !contains(c.rec, t) {
-		return WorkerRecorders{}, c.denied(AccessRecorder, tableName(t))
+	if err := c.checkTable(AccessRecorder, c.rec, t); err != nil {
+		return WorkerRecorders{}, err
 	}
 	if c.workers == nil {
 		n := c.env.Workers()
@@ -368,11 +352,8 @@ func (e Emitter[T]) Emit(v T) error { return e.t.Emit(v) }
 // NewEmitter returns an emitter of ev, an event table the manifest emits,
 // or an *AccessError (errors.Is ErrNotDeclared; What is empty for a nil ev).
 func NewEmitter[T any](c *Context, ev *events.Table[T]) (Emitter[T], error) {
-	if ev == nil {
-		return Emitter[T]{}, c.denied(AccessEmit, "")
-	}
-	if !c.hasEvent(c.emits, ev) {
-		return Emitter[T]{}, c.denied(AccessEmit, ev.Name())
+	if _, err := eventIndex(c, AccessEmit, c.emits, ev); err != nil {
+		return Emitter[T]{}, err
 	}
 	return Emitter[T]{t: ev}, nil
 }
@@ -386,21 +367,16 @@ func NewEmitter[T any](c *Context, ev *events.Table[T]) (Emitter[T], error) {
 // system returns (Context.EndRun), in chunk order. The first call for a
 // table allocates the per-worker state (Capacity events per worker).
 func ParallelEmitter[T any](c *Context, ev *events.Table[T]) (*events.Parallel[T], error) {
-	if ev == nil {
-		return nil, c.denied(AccessEmit, "")
-	}
-	i := c.eventIndex(c.emits, ev)
-	if i < 0 {
-		return nil, c.denied(AccessEmit, ev.Name())
+	i, err := eventIndex(c, AccessEmit, c.emits, ev)
+	if err != nil {
+		return nil, err
 	}
 	p, _ := c.parallel[i].(*events.Parallel[T])
 	if p == nil {
 		p = ev.Parallel(c.env.Workers())
 		c.parallel[i] = p
 	}
-	if !contains(c.used, merger(p)) {
-		c.used = append(c.used, p)
-	}
+	c.used = addNew(c.used, merger(p)) // no allocation: cap is len(c.emits)
 	return p, nil
 }
 
@@ -411,26 +387,24 @@ func ParallelEmitter[T any](c *Context, ev *events.Table[T]) (*events.Parallel[T
 // table's own: do not modify it. It stays valid until the frame ends;
 // kernels may read it concurrently.
 func Reader[T any](c *Context, ev *events.Table[T]) ([]T, error) {
-	if ev == nil {
-		return nil, c.denied(AccessConsume, "")
-	}
-	if !c.hasEvent(c.consumes, ev) {
-		return nil, c.denied(AccessConsume, ev.Name())
+	if _, err := eventIndex(c, AccessConsume, c.consumes, ev); err != nil {
+		return nil, err
 	}
 	return ev.Read(), nil
 }
 
-func (c *Context) hasEvent(s []events.Buffer, b events.Buffer) bool {
-	return c.eventIndex(s, b) >= 0
-}
-
-func (c *Context) eventIndex(s []events.Buffer, b events.Buffer) int {
-	for i, x := range s {
-		if x == b {
-			return i
-		}
+// eventIndex returns the index of ev in declared, or the *AccessError of
+// access (with an empty What for a nil ev). NewEmitter, ParallelEmitter and
+// Reader share it.
+func eventIndex[T any](c *Context, access string, declared []events.Buffer, ev *events.Table[T]) (int, error) {
+	if ev == nil {
+		return -1, c.denied(access, "")
 	}
-	return -1
+	i := slices.Index(declared, events.Buffer(ev))
+	if i < 0 {
+		return -1, c.denied(access, ev.Name())
+	}
+	return i, nil
 }
 
 // Resource checks that the manifest declares resource name, for writing when

@@ -98,7 +98,8 @@
 // Definitions fail with a [*DefinitionError] (errors.Is [ErrDefinition] and
 // the precise sentinel: [ErrEmptyName], [ErrNoRun], [ErrBadPhase],
 // [ErrBadManifest], the last one also for nil and typed-nil tables and event
-// tables and for the zero [ColumnRef] that [Col] gives for a nil column);
+// tables and for the zero [ColumnRef] that [Col] gives for a nil column;
+// [NilBuffer] is the typed-nil check, which the scheduler shares);
 // undeclared access fails with an [*AccessError] (errors.Is
 // [ErrNotDeclared]). Messages start with "systems: ".
 //

@@ -2,6 +2,7 @@ package systems
 
 import (
 	"reflect"
+	"slices"
 	"strconv"
 
 	"github.com/tickwork/tickwork/ephemeral"
@@ -157,14 +158,7 @@ func (m *Manifest) check() string {
 			if r.Column == "" {
 				return at + ": empty column name"
 			}
-			found := false
-			for _, c := range r.Table.Columns() {
-				if c == r.Column {
-					found = true
-					break
-				}
-			}
-			if !found {
+			if !slices.Contains(r.Table.Columns(), r.Column) {
 				return at + ": table " + strconv.Quote(r.Table.Name()) + " has no column " + strconv.Quote(r.Column)
 			}
 		}
@@ -180,7 +174,7 @@ func (m *Manifest) check() string {
 	}
 	evs := func(list string, bs []events.Buffer) string {
 		for i, b := range bs {
-			if isNil(b) {
+			if NilBuffer(b) {
 				return list + "[" + strconv.Itoa(i) + "]: nil event table (check the error of the call that made it)"
 			}
 		}
@@ -203,10 +197,12 @@ func (m *Manifest) check() string {
 	return ""
 }
 
-// isNil reports whether b is nil or holds a nil pointer (a typed nil, such
-// as a nil *events.Table[int] from a failed events.New). It uses reflect:
-// set-up only.
-func isNil(b events.Buffer) bool {
+// NilBuffer reports whether b is nil or holds a nil pointer (a typed nil,
+// such as the nil *events.Table[int] a failed events.New returns). The
+// check behind ErrBadManifest for Emits and Consumes, and behind the
+// scheduler's AddEvents. It uses reflect: call it at set-up. Safe for
+// concurrent use.
+func NilBuffer(b events.Buffer) bool {
 	if b == nil {
 		return true
 	}
@@ -234,7 +230,7 @@ func (m *Manifest) Equal(o *Manifest) bool {
 func (m *Manifest) reads() []ColumnRef {
 	var out []ColumnRef
 	for _, r := range m.Reads {
-		if !contains(m.Writes, r) {
+		if !slices.Contains(m.Writes, r) {
 			out = append(out, r)
 		}
 	}
@@ -245,36 +241,28 @@ func (m *Manifest) reads() []ColumnRef {
 func (m *Manifest) resources() []Resource {
 	var out []Resource
 	for _, r := range m.Resources {
-		w := false
-		for _, o := range m.Resources {
-			if o.Name == r.Name && o.Write {
-				w = true
-			}
-		}
-		if !contains(out, Resource{Name: r.Name, Write: w}) {
-			out = append(out, Resource{Name: r.Name, Write: w})
-		}
+		w := slices.Contains(m.Resources, Resource{Name: r.Name, Write: true})
+		out = addNew(out, Resource{Name: r.Name, Write: w})
 	}
 	return out
 }
 
-func contains[T comparable](s []T, v T) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
+// addNew appends v to s unless s holds it already: lists kept as sets.
+func addNew[T comparable](s []T, v T) []T {
+	if slices.Contains(s, v) {
+		return s
 	}
-	return false
+	return append(s, v)
 }
 
 func sameSet[T comparable](a, b []T) bool {
 	for _, x := range a {
-		if !contains(b, x) {
+		if !slices.Contains(b, x) {
 			return false
 		}
 	}
 	for _, x := range b {
-		if !contains(a, x) {
+		if !slices.Contains(a, x) {
 			return false
 		}
 	}
