@@ -54,7 +54,6 @@ type record struct {
 // time; give each worker of a parallel kernel its own Buffer.
 type Buffer struct {
 	id      int
-	gen     uint32 // generation of its provisional handles: even, nonzero
 	next    uint32 // sequence number of the next create
 	first   uint32 // sequence number of the first unplayed create
 	recs    []record
@@ -81,17 +80,17 @@ func NewBuffer(id int, records int) *Buffer {
 	}
 	return &Buffer{
 		id:   id,
-		gen:  uint32(id+1) << 1,
 		recs: make([]record, 0, records),
 		segs: make(segment.Marks, 0, 16),
 	}
 }
 
-// ID is the buffer's id, as given to NewBuffer.
+// ID is the buffer's id, as given to NewBuffer. Fixed; safe from any
+// goroutine.
 func (b *Buffer) ID() int { return b.id }
 
 // Len is the number of records waiting for playback (a SetN counts as
-// one).
+// one). Only from the goroutine that owns the buffer, or the playback's.
 func (b *Buffer) Len() int { return len(b.recs) }
 
 // Begin starts a keyed segment: the records from now until the next Begin
@@ -175,10 +174,10 @@ type Recorder struct {
 	ti uint32
 }
 
-// Table is the table r records for.
+// Table is the table r records for. Safe from any goroutine.
 func (r Recorder) Table() *ephemeral.Table { return r.t }
 
-// Buffer is the buffer r records into.
+// Buffer is the buffer r records into. Safe from any goroutine.
 func (r Recorder) Buffer() *Buffer { return r.b }
 
 // Create records the creation of a new entity with a row in r's table (every
@@ -193,10 +192,15 @@ func (r Recorder) Buffer() *Buffer { return r.b }
 // Allocates nothing in steady state.
 func (r Recorder) Create() ephemeral.Handle {
 	b := r.b
-	h := ephemeral.MakeHandle(b.next, b.gen)
+	h := ephemeral.MakeHandle(b.next, uint32(b.id+1)<<1) // even, nonzero generation
 	b.next++
-	b.recs = append(b.recs, record{h: h, ref: uint32(opCreate)<<opShift | r.ti})
+	r.add(opCreate, h)
 	return h
+}
+
+// add appends a record of op o on h for r's table.
+func (r Recorder) add(o op, h ephemeral.Handle) {
+	r.b.recs = append(r.b.recs, record{h: h, ref: uint32(o)<<opShift | r.ti})
 }
 
 // Attach records the addition of a row (every column zero) in r's table for
@@ -204,23 +208,26 @@ func (r Recorder) Create() ephemeral.Handle {
 // the Body row of a unit created through the Unit table. At playback an
 // attach of a dead entity is counted in Stats.FailedAttaches; of an entity
 // that already has a row, counted there too and reported in Stats.Err
-// (ephemeral.ErrRowExists).
+// (ephemeral.ErrRowExists). Allocates nothing in steady state; not safe for
+// concurrent use (see Buffer).
 func (r Recorder) Attach(h ephemeral.Handle) {
-	r.b.recs = append(r.b.recs, record{h: h, ref: uint32(opAttach)<<opShift | r.ti})
+	r.add(opAttach, h)
 }
 
 // Delete records the deletion of the entity h (real or provisional): its
 // row in r's table and its rows in every other table of the domain, as
 // ephemeral.Table.Delete. At playback h must have a live row in r's table;
-// otherwise the delete is a no-op counted in Stats.StaleDeletes.
+// otherwise the delete is a no-op counted in Stats.StaleDeletes. Allocates
+// nothing in steady state; not safe for concurrent use (see Buffer).
 func (r Recorder) Delete(h ephemeral.Handle) {
-	r.b.recs = append(r.b.recs, record{h: h, ref: uint32(opDelete)<<opShift | r.ti})
+	r.add(opDelete, h)
 }
 
 // Remove records the removal of h's row in r's table only, as
 // ephemeral.Table.Detach: the entity and its other rows live on. A no-op
 // counted in Stats.StaleDeletes when h has no live row in the table at
 // playback. In a standalone table prefer Delete, which frees the slot.
+// Allocates nothing in steady state; not safe for concurrent use (see Buffer).
 func (r Recorder) Remove(h ephemeral.Handle) {
-	r.b.recs = append(r.b.recs, record{h: h, ref: uint32(opRemove)<<opShift | r.ti})
+	r.add(opRemove, h)
 }

@@ -82,8 +82,6 @@ type slot struct {
 	res []ephemeral.Handle
 }
 
-// span is a keyed segment of one buffer, for PlayMerged.
-
 // NewPlayback makes a Playback with no guard and no resolutions.
 func NewPlayback() *Playback { return &Playback{} }
 
@@ -161,9 +159,6 @@ func (p *Playback) PlayMerged(bufs []*Buffer) Stats {
 // Resolutions stay readable across later playbacks, empty or not, until
 // Release. Safe from many goroutines while no playback or Release runs.
 func (p *Playback) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
-	if !IsProvisional(h) {
-		return h, h != 0
-	}
 	r := p.resolve(h)
 	return r, r != 0
 }
@@ -180,12 +175,13 @@ func (p *Playback) Release() {
 	}
 }
 
+// resolve returns the real handle of a provisional h, zero when it has none
+// (yet), and any other h as is.
 func (p *Playback) resolve(h ephemeral.Handle) ephemeral.Handle {
-	g := h.Generation()
-	if g&1 != 0 || g == 0 {
+	if !IsProvisional(h) {
 		return h
 	}
-	id := int(g>>1) - 1
+	id := int(h.Generation()>>1) - 1
 	if id >= len(p.slots) {
 		return 0
 	}
@@ -230,12 +226,7 @@ func (p *Playback) prepare(b *Buffer) {
 
 func (p *Playback) end(bufs []*Buffer) Stats {
 	for _, b := range bufs {
-		b.recs = b.recs[:0]
-		b.segs = b.segs[:0]
-		for _, c := range b.cols {
-			c.reset()
-		}
-		b.first = b.next
+		b.Reset()
 		b.playing = false
 	}
 	if p.guard != nil {
@@ -248,11 +239,16 @@ func (p *Playback) end(bufs []*Buffer) Stats {
 	return p.st
 }
 
-// enter guards b.tabs[ti] once per playback.
+// enter guards b.tabs[ti] once per playback, when a guard is installed.
+// Small enough to inline: the common cases return at once.
 func (p *Playback) enter(b *Buffer, ti uint32) {
-	if b.tabMark[ti] == p.epoch {
-		return
+	if p.guard != nil && b.tabMark[ti] != p.epoch {
+		p.enterTable(b, ti)
 	}
+}
+
+// enterTable guards b.tabs[ti] unless another buffer entered it already.
+func (p *Playback) enterTable(b *Buffer, ti uint32) {
 	b.tabMark[ti] = p.epoch
 	t := b.tabs[ti]
 	for _, x := range p.guards {
@@ -278,27 +274,21 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 		case opSet, opSetN:
 			p.set(b, r, idx)
 		case opDelete:
-			if p.guard != nil {
-				p.enter(b, idx)
-			}
+			p.enter(b, idx)
 			if b.tabs[idx].Delete(p.resolve(r.h)) {
 				st.Deleted++
 			} else {
 				st.StaleDeletes++
 			}
 		case opRemove:
-			if p.guard != nil {
-				p.enter(b, idx)
-			}
+			p.enter(b, idx)
 			if b.tabs[idx].Detach(p.resolve(r.h)) {
 				st.Removed++
 			} else {
 				st.StaleDeletes++
 			}
 		case opAttach:
-			if p.guard != nil {
-				p.enter(b, idx)
-			}
+			p.enter(b, idx)
 			t := b.tabs[idx]
 			switch err := t.Attach(p.resolve(r.h)); err {
 			case nil:
@@ -316,9 +306,7 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 
 // set plays a Set or SetN record r of column store idx.
 func (p *Playback) set(b *Buffer, r record, idx uint32) {
-	if p.guard != nil {
-		p.enter(b, b.colTab[idx])
-	}
+	p.enter(b, b.colTab[idx])
 	st := &p.st
 	if op(r.ref>>opShift) == opSetN {
 		n := int(uint32(r.h))
@@ -347,9 +335,7 @@ const createWindow = 1024
 func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 	st := &p.st
 	createRef := uint32(opCreate)<<opShift | ti
-	if p.guard != nil {
-		p.enter(b, ti)
-	}
+	p.enter(b, ti)
 	t := b.tabs[ti]
 	d := t.Domain()
 	s := &p.slots[b.id]

@@ -86,9 +86,7 @@ func storeOf[T any](r Recorder, col *ephemeral.Column[T]) (*store[T], uint32) {
 // buffer registers the column. For many writes to one column, NewSetter
 // skips the column lookup.
 func Set[T any](r Recorder, col *ephemeral.Column[T], h ephemeral.Handle, v T) {
-	s, i := storeOf(r, col)
-	s.vals = append(s.vals, v)
-	r.b.recs = append(r.b.recs, record{h: h, ref: uint32(opSet)<<opShift | i, val: uint32(len(s.vals) - 1)})
+	NewSetter(r, col).Set(h, v)
 }
 
 // SetN records the deferred writes of vs[i] to hs[i]'s value in column col,
@@ -117,15 +115,22 @@ func SetN[T any](r Recorder, col *ephemeral.Column[T], hs []ephemeral.Handle, vs
 }
 
 // Reserve makes room in r's buffer for n deferred values of column col
-// (recorded with Set, SetN or a Setter) and, like Buffer.Reserve, for n
-// records, so that recording up to that many per playback never allocates.
+// (recorded with Set, SetN or a Setter), for the n handles SetN stores with
+// them, and, like Buffer.Reserve, for n records, so that recording up to that many per playback never allocates.
 // Call it once, in a system's first run or at set-up: a system whose
 // per-frame record count keeps reaching new highs (deaths in a bad frame)
 // would otherwise grow its buffers, and allocate, at those frames. col must
-// be a column of r's table (Reserve panics otherwise, as Set does).
+// be a column of r's table (Reserve panics otherwise, as Set does); n at or
+// below what is already reserved does nothing. Not safe for concurrent use:
+// see Buffer.
 func Reserve[T any](r Recorder, col *ephemeral.Column[T], n int) {
 	s, _ := storeOf(r, col)
-	s.vals = slices.Grow(s.vals, n-len(s.vals))
+	if n > cap(s.vals) {
+		s.vals = slices.Grow(s.vals, n-len(s.vals))
+	}
+	if n > cap(s.hs) {
+		s.hs = slices.Grow(s.hs, n-len(s.hs))
+	}
 	r.b.Reserve(n)
 }
 

@@ -135,4 +135,33 @@ func TestReserve(t *testing.T) {
 	assert.Equal(t, 500, st.Created)
 	assert.Equal(t, 500, st.Sets)
 	b.Reserve(-1) // no-op
+
+	// Reserving less than is already recorded, or a negative count, keeps
+	// the records and values as they are.
+	h := rec.Create()
+	commands.Set(rec, w.value, h, 7)
+	commands.Set(rec, w.value, h, 8)
+	commands.Reserve(rec, w.value, 1)
+	commands.Reserve(rec, w.value, -1)
+	st = p.Play(b)
+	assert.Equal(t, 1, st.Created)
+	assert.Equal(t, 2, st.Sets)
+	v, ok := w.value.Get(mustResolve(t, p, h))
+	assert.True(t, ok)
+	assert.Equal(t, int64(8), v)
+}
+
+// Reserve covers SetN too: its handles are stored beside the values.
+func TestReserveCoversSetN(t *testing.T) {
+	w := newWorld(t, 4096, 64)
+	b := commands.NewBuffer(0, 0)
+	rec := b.Recorder(w.units)
+	commands.Reserve(rec, w.value, 1000)
+	hs := make([]ephemeral.Handle, 250)
+	vs := make([]int64, 250)
+	for i := range hs {
+		hs[i] = ephemeral.MakeHandle(uint32(i), 1)
+	}
+	// AllocsPerRun(1, f) calls f twice: 500 handles and values, 2 records.
+	assert.Zero(t, testing.AllocsPerRun(1, func() { commands.SetN(rec, w.value, hs, vs) }))
 }

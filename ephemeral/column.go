@@ -99,12 +99,11 @@ func pointerPath(t reflect.Type) string {
 
 func (c *Column[T]) name() string            { return c.label }
 func (c *Column[T]) zeroRange(lo, hi uint32) { clear(c.data[lo:hi]) }
-func (c *Column[T]) typeName() string        { return reflect.TypeFor[T]().String() }
 
-// Name is the column's name.
+// Name is the column's name. Fixed at AddColumn; safe from any goroutine.
 func (c *Column[T]) Name() string { return c.label }
 
-// Table is the column's table.
+// Table is the column's table. Fixed at AddColumn; safe from any goroutine.
 func (c *Column[T]) Table() *Table { return c.table }
 
 // Get returns h's value and true, or the zero value and false when h has no
@@ -148,10 +147,12 @@ func (c *Column[T]) Span(chunk int) []T {
 	if uint(chunk) >= uint(len(t.enabled)) {
 		chunkPanic("Span", chunk, t, c.label)
 	}
-	n := t.chunkRows
+	n := t.dom.chunkRows
 	return c.data[chunk*n : (chunk+1)*n : (chunk+1)*n]
 }
 
 // All returns the whole column, indexed by row: Chunks()*ChunkRows()
-// elements. Use it with a Lease: row, ok := lease.Row(h); v := all[row].
+// elements, pin-stable. Use it with a Lease: row, ok := lease.Row(h);
+// v := all[row]. Safe from any goroutine; reading and writing its elements
+// follows the contract of Get and Set.
 func (c *Column[T]) All() []T { return c.data }

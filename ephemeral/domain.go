@@ -56,7 +56,6 @@ type Domain struct {
 	free      freeSlots // the slots below capacity that no live entity holds
 	live      int
 	tables    []*Table
-	private   bool // created implicitly for a standalone table
 }
 
 // NewDomain declares a domain. It returns a *DefinitionError (errors.Is
@@ -97,20 +96,23 @@ func NewDomain(spec DomainSpec) (*Domain, error) {
 	return d, nil
 }
 
-// Name is the domain's name.
+// Name is the domain's name. Fixed at NewDomain; safe from any goroutine.
 func (d *Domain) Name() string { return d.name }
 
-// Cap is the capacity in entities.
+// Cap is the capacity in entities. Fixed at NewDomain; safe from any
+// goroutine.
 func (d *Domain) Cap() int { return d.capacity }
 
-// Len is the number of live entities.
+// Len is the number of live entities. Safe from many goroutines while no
+// structural change runs.
 func (d *Domain) Len() int { return d.live }
 
-// ChunkRows is the number of rows per chunk of every member table.
+// ChunkRows is the number of rows per chunk of every member table. Fixed at
+// NewDomain; safe from any goroutine.
 func (d *Domain) ChunkRows() int { return d.chunkRows }
 
 // Tables returns the member tables in definition order. The slice is the
-// domain's own: do not modify it.
+// domain's own: do not modify it. Not concurrently with NewTable on d.
 func (d *Domain) Tables() []*Table { return d.tables }
 
 // IsAlive reports whether h names a live entity of d. Safe from kernels
@@ -121,22 +123,34 @@ func (d *Domain) IsAlive(h Handle) bool {
 }
 
 // Create makes a new entity with no rows and returns its handle. It returns a
-// *CapacityError (errors.Is ErrCapacity) when the domain is full.
+// *CapacityError (errors.Is ErrCapacity) when the domain is full. A
+// structural change: nothing else may run on d or its tables meanwhile.
 func (d *Domain) Create() (Handle, error) {
-	if d.live >= d.capacity {
-		return 0, &CapacityError{Table: d.name, Capacity: d.capacity, Live: d.live, Requested: 1}
+	if err := d.fits(d.name, 1); err != nil {
+		return 0, err
 	}
 	return d.alloc(), nil
 }
 
 // CreateN makes len(out) entities with no rows, writing their handles to out
 // in slot order. When they do not all fit it creates none and returns a
-// *CapacityError.
+// *CapacityError. A structural change, as Create.
 func (d *Domain) CreateN(out []Handle) error {
-	if len(out) > d.capacity-d.live {
-		return &CapacityError{Table: d.name, Capacity: d.capacity, Live: d.live, Requested: len(out)}
+	if err := d.fits(d.name, len(out)); err != nil {
+		return err
 	}
 	d.allocN(out)
+	return nil
+}
+
+// fits returns nil when n more entities fit in d, else a *CapacityError
+// naming name (the domain, or the table inserting into it). Live counts the
+// domain's entities, the slots in use: in a shared domain a table's own rows
+// may be far fewer.
+func (d *Domain) fits(name string, n int) error {
+	if n > d.capacity-d.live {
+		return &CapacityError{Table: name, Capacity: d.capacity, Live: d.live, Requested: n}
+	}
 	return nil
 }
 
@@ -175,7 +189,8 @@ func (d *Domain) alloc() Handle {
 }
 
 // Delete deletes the entity h and its rows in every member table. It returns
-// false, and changes nothing, when h is zero or stale: deleting twice is a no-op.
+// false, and changes nothing, when h is zero or stale: deleting twice is a
+// no-op. A structural change, as Create.
 func (d *Domain) Delete(h Handle) bool {
 	if !d.IsAlive(h) {
 		return false

@@ -49,40 +49,20 @@ func (f *freeSlots) lowest() int {
 }
 
 // takeWord marks the free slots of mask, all in word w of level 0, as
-// used: a batch of take calls on one word.
+// used: a batch of take calls on one word. A word that becomes empty clears
+// its bit in the level above, and so on upwards.
 func (f *freeSlots) takeWord(w int, mask uint64) {
-	level := f.levels[0]
-	level[w] &^= mask
-	if level[w] != 0 || len(f.levels) == 1 {
-		return
-	}
-	f.take1(w)
-}
-
-// take1 marks entry i of level 1 as having no free slot below it, and so
-// on upwards: the level-0 word i has just become empty.
-func (f *freeSlots) take1(i int) {
-	for _, level := range f.levels[1:] {
-		w := i >> 6
-		level[w] &^= 1 << uint(i&63)
+	for _, level := range f.levels {
+		level[w] &^= mask
 		if level[w] != 0 {
 			return
 		}
-		i = w
+		w, mask = w>>6, 1<<uint(w&63)
 	}
 }
 
 // take marks the free slot i as used.
-func (f *freeSlots) take(i int) {
-	for _, level := range f.levels {
-		w := i >> 6
-		level[w] &^= 1 << uint(i&63)
-		if level[w] != 0 {
-			return
-		}
-		i = w
-	}
-}
+func (f *freeSlots) take(i int) { f.takeWord(i>>6, 1<<uint(i&63)) }
 
 // put marks the used slot i as free.
 func (f *freeSlots) put(i int) {

@@ -36,9 +36,7 @@ type TableSpec struct {
 // (writes to the same row from two goroutines race, as with any slice).
 type Table struct {
 	name      string
-	dom       *Domain
-	chunkRows int
-	shift     uint
+	dom       *Domain  // chunk rows and shift are the domain's
 	gens      []uint32 // generation of the entity whose row is present, 0 when absent
 	enabled   []bitmap.Bitmap
 	chunkLive []int32
@@ -50,7 +48,6 @@ type Table struct {
 type column interface {
 	name() string
 	zeroRange(lo, hi uint32) // zero rows lo..hi-1
-	typeName() string
 }
 
 // NewTable declares a table. It returns a *DefinitionError (errors.Is
@@ -84,7 +81,6 @@ func NewTable(spec TableSpec) (*Table, error) {
 			}
 			return nil, err
 		}
-		d.private = true
 	} else if (spec.Capacity != 0 && spec.Capacity != d.capacity) || (spec.ChunkRows != 0 && spec.ChunkRows != d.chunkRows) {
 		return nil, &DefinitionError{Table: spec.Name, Err: ErrDomainMismatch,
 			Detail: "domain " + strconv.Quote(d.name) + " has capacity " + itoa(d.capacity) + " and chunk rows " + itoa(d.chunkRows)}
@@ -93,8 +89,6 @@ func NewTable(spec TableSpec) (*Table, error) {
 	t := &Table{
 		name:      spec.Name,
 		dom:       d,
-		chunkRows: d.chunkRows,
-		shift:     d.shift,
 		gens:      make([]uint32, len(d.gens)),
 		enabled:   make([]bitmap.Bitmap, chunks),
 		chunkLive: make([]int32, chunks),
@@ -108,27 +102,32 @@ func NewTable(spec TableSpec) (*Table, error) {
 	return t, nil
 }
 
-// Name is the table's name.
+// Name is the table's name. Fixed at NewTable; safe from any goroutine.
 func (t *Table) Name() string { return t.name }
 
-// Domain is the table's handle space (a private one for a standalone table).
+// Domain is the table's handle space (a private one for a standalone
+// table). Fixed at NewTable; safe from any goroutine.
 func (t *Table) Domain() *Domain { return t.dom }
 
-// Cap is the capacity in rows.
+// Cap is the capacity in rows. Fixed at NewTable; safe from any goroutine.
 func (t *Table) Cap() int { return t.dom.capacity }
 
-// Len is the number of live rows.
+// Len is the number of live rows. Safe from many goroutines while no
+// structural change runs.
 func (t *Table) Len() int { return t.live }
 
-// ChunkRows is the number of rows per chunk (a power of two).
-func (t *Table) ChunkRows() int { return t.chunkRows }
+// ChunkRows is the number of rows per chunk (a power of two). Fixed at
+// NewTable; safe from any goroutine.
+func (t *Table) ChunkRows() int { return t.dom.chunkRows }
 
 // Chunks is the number of chunks: ceil(Cap/ChunkRows). Chunk c holds rows
-// c*ChunkRows .. (c+1)*ChunkRows-1.
+// c*ChunkRows .. (c+1)*ChunkRows-1. Fixed at NewTable; safe from any
+// goroutine.
 func (t *Table) Chunks() int { return len(t.enabled) }
 
 // ChunkLen is the number of live rows in chunk c. It panics when c is
-// outside 0..Chunks()-1 (a bug in the caller's chunk loop).
+// outside 0..Chunks()-1 (a bug in the caller's chunk loop). Safe from many
+// goroutines while no structural change runs.
 func (t *Table) ChunkLen(c int) int {
 	if uint(c) >= uint(len(t.chunkLive)) {
 		chunkPanic("ChunkLen", c, t, "")
@@ -162,7 +161,8 @@ func chunkPanic(method string, c int, t *Table, col string) {
 		"; loop c over 0..Table.Chunks()-1")
 }
 
-// Columns lists the column names in definition order.
+// Columns lists the column names in definition order, in a new slice (it
+// allocates: not for the frame loop). Not concurrently with AddColumn.
 func (t *Table) Columns() []string {
 	out := make([]string, len(t.cols))
 	for i, c := range t.cols {
@@ -179,7 +179,8 @@ func (t *Table) IsAlive(h Handle) bool {
 }
 
 // HandleAt returns the handle of the live row at row index row, or false
-// when the row is empty or out of range.
+// when the row is empty or out of range. Safe from many goroutines while no
+// structural change runs.
 func (t *Table) HandleAt(row int) (Handle, bool) {
 	if row < 0 || row >= len(t.gens) || t.gens[row] == 0 {
 		return 0, false
@@ -189,9 +190,10 @@ func (t *Table) HandleAt(row int) (Handle, bool) {
 
 // Insert creates a new entity in the table's domain with a row in t (every
 // column zero) and returns its handle. When t or its domain is full it
-// returns a *CapacityError (errors.Is ErrCapacity) and changes nothing.
+// returns a *CapacityError (errors.Is ErrCapacity) and changes nothing. A
+// structural change: nothing else may run on t or its domain meanwhile.
 func (t *Table) Insert() (Handle, error) {
-	if err := t.fits(1); err != nil {
+	if err := t.dom.fits(t.name, 1); err != nil {
 		return 0, err
 	}
 	h := t.dom.alloc()
@@ -201,9 +203,9 @@ func (t *Table) Insert() (Handle, error) {
 
 // InsertN inserts len(out) rows as Insert does, writing their handles to out
 // in slot order (lowest free slots first). When they do not all fit it
-// inserts none and returns a *CapacityError.
+// inserts none and returns a *CapacityError. A structural change, as Insert.
 func (t *Table) InsertN(out []Handle) error {
-	if err := t.fits(len(out)); err != nil {
+	if err := t.dom.fits(t.name, len(out)); err != nil {
 		return err
 	}
 	t.dom.allocN(out)
@@ -226,19 +228,10 @@ func (t *Table) InsertN(out []Handle) error {
 	return nil
 }
 
-func (t *Table) fits(n int) error {
-	if n > t.dom.capacity-t.dom.live {
-		// Live counts the domain's entities, the slots in use: in a shared
-		// domain the table's own rows may be far fewer.
-		return &CapacityError{Table: t.name, Capacity: t.dom.capacity, Live: t.dom.live, Requested: n}
-	}
-	return nil
-}
-
 // Attach adds a row (every column zero) to t for the live entity h of t's
 // domain, such as the Body row of a unit created through its Unit table. It
 // returns ErrStaleHandle when h is not a live entity and ErrRowExists when it
-// already has a row in t.
+// already has a row in t. A structural change, as Insert.
 func (t *Table) Attach(h Handle) error {
 	if !t.dom.IsAlive(h) {
 		return ErrStaleHandle
@@ -260,15 +253,17 @@ func (t *Table) addRow(h Handle) {
 // enable makes h's row live, leaving its column values as they are.
 func (t *Table) enable(h Handle) {
 	i := h.Index()
+	c := i >> t.dom.shift
 	t.gens[i] = h.Generation()
-	t.enabled[i>>t.shift].Set(i & uint32(t.chunkRows-1))
-	t.chunkLive[i>>t.shift]++
+	t.enabled[c].Set(i & uint32(t.dom.chunkRows-1))
+	t.chunkLive[c]++
 	t.live++
 }
 
 // Delete deletes the entity h: its row in t and its rows in every other
 // table of the domain. It returns false, changing nothing, when h is zero,
-// stale or has no row in t; deleting twice is a no-op.
+// stale or has no row in t; deleting twice is a no-op. A structural change,
+// as Insert.
 func (t *Table) Delete(h Handle) bool {
 	if !t.IsAlive(h) {
 		return false
@@ -292,6 +287,7 @@ func (t *Table) DeleteN(hs []Handle) int {
 // tables of the domain live on (an entity with no rows stays alive until
 // deleted through its Domain). It returns false when h has no live row in t.
 // In a standalone table, prefer Delete: a detached entity keeps its slot.
+// A structural change, as Insert.
 func (t *Table) Detach(h Handle) bool {
 	if !t.IsAlive(h) {
 		return false
@@ -301,9 +297,10 @@ func (t *Table) Detach(h Handle) bool {
 }
 
 func (t *Table) removeRow(i uint32) {
+	c := i >> t.dom.shift
 	t.gens[i] = 0
-	t.enabled[i>>t.shift].Remove(i & uint32(t.chunkRows-1))
-	t.chunkLive[i>>t.shift]--
+	t.enabled[c].Remove(i & uint32(t.dom.chunkRows-1))
+	t.chunkLive[c]--
 	t.live--
 }
 
@@ -331,7 +328,7 @@ func (l Lease) Row(h Handle) (int, bool) {
 	return 0, false
 }
 
-// IsAlive reports whether h names a live row of the table.
+// IsAlive reports whether h names a live row of the table; see Row.
 func (l Lease) IsAlive(h Handle) bool {
 	_, ok := l.Row(h)
 	return ok

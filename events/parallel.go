@@ -45,10 +45,11 @@ func (t *Table[T]) Parallel(workers int) *Parallel[T] {
 	return p
 }
 
-// Workers is the number of worker segments.
+// Workers is the number of worker segments. Fixed at Table.Parallel; safe
+// from any goroutine.
 func (p *Parallel[T]) Workers() int { return len(p.workers) }
 
-// Table is the table Merge appends to.
+// Table is the table Merge appends to. Safe from any goroutine.
 func (p *Parallel[T]) Table() *Table[T] { return p.table }
 
 // Worker returns worker w's segment, 0 <= w < Workers(). Each worker must use
@@ -99,7 +100,8 @@ func (s *Segment[T]) Emit(v T) error {
 	return nil
 }
 
-// Len is the number of events staged by this worker in this run.
+// Len is the number of events staged by this worker in this run. Only the
+// segment's worker (or Merge's goroutine, after the run) may call it.
 func (s *Segment[T]) Len() int { return len(s.buf) }
 
 // Merge appends every worker's staged events to the table, segments in
@@ -127,10 +129,9 @@ func (p *Parallel[T]) Merge() (dropped int) {
 	t := p.table
 	for _, sp := range spans {
 		src := p.workers[sp.Src].buf[sp.Lo:sp.Hi]
-		room := cap(t.back) - len(t.back)
-		if len(src) > room {
-			dropped += len(src) - room
-			src = src[:room]
+		if free := cap(t.back) - len(t.back); len(src) > free {
+			dropped += len(src) - free
+			src = src[:free]
 		}
 		t.back = append(t.back, src...)
 	}

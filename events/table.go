@@ -74,7 +74,7 @@ type Buffer interface {
 // (parallel kernels use Parallel), and EndFrame needs exclusive access.
 type Table[T any] struct {
 	name     string
-	capacity int
+	capacity int // = cap(back), kept apart so that Cap never reads a header Emit writes
 	life     Lifetime
 	pointers bool // T holds pointers: zero retired events
 	front    []T  // NextFrame: readable events; ThisFrame: unused
@@ -114,13 +114,14 @@ func New[T any](spec Spec) (*Table[T], error) {
 	return t, nil
 }
 
-// Name is the table's name.
+// Name is the table's name. Fixed at New; safe from any goroutine.
 func (t *Table[T]) Name() string { return t.name }
 
-// Lifetime is the table's lifetime.
+// Lifetime is the table's lifetime. Fixed at New; safe from any goroutine.
 func (t *Table[T]) Lifetime() Lifetime { return t.life }
 
-// Cap is the capacity in events per frame.
+// Cap is the capacity in events per frame (the capacity of each buffer).
+// Fixed at New; safe from any goroutine.
 func (t *Table[T]) Cap() int { return t.capacity }
 
 // Emit appends v to the events of this frame (the back buffer of a
@@ -154,7 +155,8 @@ func (t *Table[T]) Read() []T {
 	return t.front[:len(t.front):len(t.front)]
 }
 
-// Len is the number of readable events: len(t.Read()).
+// Len is the number of readable events: len(t.Read()). It may run
+// concurrently with the same calls as Read. Allocates nothing.
 func (t *Table[T]) Len() int {
 	if t.life == ThisFrame {
 		return len(t.back)
@@ -163,7 +165,8 @@ func (t *Table[T]) Len() int {
 }
 
 // Pending is the number of events emitted in this frame that become readable
-// after the next EndFrame (NextFrame); always 0 for ThisFrame.
+// after the next EndFrame (NextFrame); always 0 for ThisFrame. Not
+// concurrently with Emit, Merge or EndFrame.
 func (t *Table[T]) Pending() int {
 	if t.life == ThisFrame {
 		return 0
@@ -204,7 +207,8 @@ func (t *Table[T]) retire(s []T) {
 }
 
 // Dropped is the number of events dropped by overflow (through Emit or
-// Merge) since the table was made or last TakeDropped.
+// Merge) since the table was made or last TakeDropped. Not concurrently with
+// Emit, Merge, TakeDropped or Reset.
 func (t *Table[T]) Dropped() int64 { return t.dropped }
 
 // TakeDropped returns Dropped and resets the count to zero; the scheduler

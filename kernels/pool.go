@@ -68,21 +68,31 @@ func (p *Pool) span(w int) {
 // runRange calls fn(w, c) for c in [lo, hi). When a call panics it records
 // the panic as p.panics[w] and returns: the worker skips the rest of its
 // range and the pool goes on (Run re-panics on the caller's goroutine once
-// every worker is done). The deferred closure stays on the stack: no
-// allocation unless a kernel panics.
+// every worker is done).
 func (p *Pool) runRange(w, lo, hi int, fn func(worker, chunk int)) {
+	if e := walk(w, lo, hi, fn); e != nil {
+		p.panics[w] = e
+		p.panicked.Store(true)
+	}
+}
+
+// walk calls fn(w, c) for c in [lo, hi), in ascending order, and returns
+// nil; when a call panics it stops there and returns the panic as a
+// *PanicError. The deferred closure stays on the stack: no allocation
+// unless a kernel panics.
+func walk(w, lo, hi int, fn func(worker, chunk int)) (pe *PanicError) {
 	c := lo
 	defer func() {
 		if c < hi { // fn(w, c) did not return
 			if r := recover(); r != nil {
-				p.panics[w] = &PanicError{Worker: w, Chunk: c, Value: r, Stack: debug.Stack()}
-				p.panicked.Store(true)
+				pe = &PanicError{Worker: w, Chunk: c, Value: r, Stack: debug.Stack()}
 			}
 		}
 	}()
 	for ; c < hi; c++ {
 		fn(w, c)
 	}
+	return nil
 }
 
 // repanic panics with the panic of the lowest chunk recorded by the last
@@ -176,15 +186,7 @@ func (p *Pool) Close() error {
 // panics with a *PanicError (worker 0, the chunk, the original value), as
 // Pool.Run does.
 func Scalar(chunks int, fn func(worker, chunk int)) {
-	c := 0
-	defer func() {
-		if c < chunks { // fn(0, c) did not return
-			if r := recover(); r != nil {
-				panic(&PanicError{Worker: 0, Chunk: c, Value: r, Stack: debug.Stack()})
-			}
-		}
-	}()
-	for ; c < chunks; c++ {
-		fn(0, c)
+	if e := walk(0, 0, chunks, fn); e != nil {
+		panic(e)
 	}
 }
