@@ -13,6 +13,9 @@ BENCHTIME ?= 1s
 FUZZTIME ?= 30s
 # Extra flags for `make headless`, e.g. HEADLESS_FLAGS='-json'.
 HEADLESS_FLAGS ?=
+# staticcheck, pinned: `go run` fetches this exact version through the module
+# proxy, so no install step is needed on a fresh machine.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 VIEWER_DIR := cmd/arena-viewer
 
@@ -28,10 +31,10 @@ APT_PKGS := gcc libc6-dev pkg-config \
 
 .DEFAULT_GOAL := test
 .NOTPARALLEL:
-.PHONY: test deps fmt vet unit race viewer bench fuzz headless screenshot
+.PHONY: test deps fmt vet lint unit race viewer bench fuzz headless screenshot
 
-## test: install missing system packages, then gofmt, vet, tests, race tests, viewer tests
-test: deps fmt vet unit race viewer
+## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, viewer tests
+test: deps fmt vet lint unit race viewer
 
 ## deps: apt-get install the packages of APT_PKGS that are not installed yet
 deps:
@@ -60,6 +63,11 @@ fmt:
 ## vet: go vet over the root module
 vet:
 	$(GO) vet ./...
+
+## lint: staticcheck (pinned) over both modules; any finding fails
+lint:
+	$(GO) run $(STATICCHECK) ./...
+	cd $(VIEWER_DIR) && $(GO) run $(STATICCHECK) ./...
 
 ## unit: go test over the root module
 unit:
