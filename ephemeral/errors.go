@@ -3,6 +3,8 @@ package ephemeral
 import (
 	"errors"
 	"fmt"
+
+	"github.com/tickwork/tickwork/memory"
 )
 
 // Sentinel errors of the package. Every error returned by ephemeral matches
@@ -37,6 +39,11 @@ var (
 	// ErrTooLarge: a column whose allocation, Chunks()*ChunkRows()*sizeof(T)
 	// bytes, would exceed MaxColumnBytes.
 	ErrTooLarge = errors.New("column would exceed MaxColumnBytes")
+	// ErrMemoryBudget: a domain, table or column whose pages do not fit in
+	// what is left of its memory budget; nothing was allocated. Returned as
+	// a *memory.BudgetError naming the table (or domain) and column, the
+	// bytes asked and the budget. It is memory.ErrBudget.
+	ErrMemoryBudget = memory.ErrBudget
 )
 
 // CapacityError reports an insert that does not fit. Nothing was inserted.
