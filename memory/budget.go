@@ -8,10 +8,8 @@ import (
 
 // DefaultBudget is the budget, in bytes, of a world without
 // runtime.WithMemoryBudget and of a standalone table, domain or event table
-// whose spec names no Budget: 8 GiB. It is a fixed number, not a fraction
-// of the machine's memory, so that a definition is accepted or refused the
-// same way on every machine. The arena at its largest roster (16 777 216
-// units) needs about 0.6 GiB of it.
+// whose spec names no Budget: 8 GiB, the same on every machine (why:
+// docs/architecture.md, memory budget).
 const DefaultBudget int64 = 8 << 30
 
 // Budget counts the bytes charged to it against a fixed limit. A world
