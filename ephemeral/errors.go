@@ -32,8 +32,9 @@ var (
 	ErrUnsupportedType = errors.New("column element type must be pointer-free")
 	// ErrEmptyName: a table, domain or column without a name.
 	ErrEmptyName = errors.New("name must not be empty")
-	// ErrDomainMismatch: a table spec whose capacity or chunk rows disagree with its domain's.
-	ErrDomainMismatch = errors.New("table capacity and chunk rows must match the domain's")
+	// ErrDomainMismatch: a table spec whose capacity, chunk rows or memory
+	// budget disagree with its domain's.
+	ErrDomainMismatch = errors.New("table capacity, chunk rows and budget must match the domain's")
 	// ErrNilTable: AddColumn given a nil *Table instead of one from NewTable.
 	ErrNilTable = errors.New("table is nil: pass the *Table returned by NewTable")
 	// ErrTooLarge: a column whose allocation, Chunks()*ChunkRows()*sizeof(T)
