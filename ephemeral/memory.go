@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/kelindar/bitmap"
+
 	"github.com/tickwork/tickwork/memory"
 )
 

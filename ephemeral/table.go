@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/kelindar/bitmap"
+
 	"github.com/tickwork/tickwork/memory"
 )
 

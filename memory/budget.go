@@ -17,8 +17,8 @@ const DefaultBudget int64 = 8 << 30
 // event table has a private one unless its spec names a Budget to share.
 // Charges are never refunded: storage lives as long as its table.
 //
-// The zero Budget has a limit of 0 and refuses every nonzero charge; make
-// one with NewBudget. Safe for concurrent use.
+// The zero Budget, and a nil *Budget, have a limit of 0 and refuse every
+// nonzero charge; make one with NewBudget. Safe for concurrent use.
 type Budget struct {
 	limit int64
 	used  atomic.Int64
@@ -31,13 +31,23 @@ func NewBudget(limit int64) *Budget {
 }
 
 // Limit is the budget's limit in bytes. Fixed at NewBudget.
-func (b *Budget) Limit() int64 { return b.limit }
+func (b *Budget) Limit() int64 {
+	if b == nil {
+		return 0
+	}
+	return b.limit
+}
 
 // Used is the number of bytes charged so far.
-func (b *Budget) Used() int64 { return b.used.Load() }
+func (b *Budget) Used() int64 {
+	if b == nil {
+		return 0
+	}
+	return b.used.Load()
+}
 
 // Left is Limit - Used, in bytes: the largest charge that still fits.
-func (b *Budget) Left() int64 { return b.limit - b.used.Load() }
+func (b *Budget) Left() int64 { return b.Limit() - b.Used() }
 
 // Charge adds bytes to the budget's use when they fit in what is left, and
 // returns nil; otherwise it charges nothing and returns a *BudgetError
@@ -47,6 +57,12 @@ func (b *Budget) Left() int64 { return b.limit - b.used.Load() }
 // that together do not fit, one fails.
 func (b *Budget) Charge(what Definition, bytes int64) error {
 	bytes = max(bytes, 0)
+	if b == nil {
+		if bytes == 0 {
+			return nil
+		}
+		return &BudgetError{Definition: what, Bytes: bytes}
+	}
 	for {
 		used := b.used.Load()
 		if bytes > b.limit-used {

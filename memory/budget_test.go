@@ -62,6 +62,20 @@ func TestChargeRefusesPastLimit(t *testing.T) {
 	}
 }
 
+func TestNilBudget(t *testing.T) {
+	var b *memory.Budget
+	assert.Equal(t, int64(0), b.Limit())
+	assert.Equal(t, int64(0), b.Left())
+	assert.NoError(t, b.Charge(memory.Definition{Kind: "table", Name: "T"}, 0))
+	err := b.Charge(memory.Definition{Kind: "table", Name: "T"}, 1)
+	var be *memory.BudgetError
+	require.ErrorAs(t, err, &be)
+	assert.Equal(t, memory.BudgetError{Definition: memory.Definition{Kind: "table", Name: "T"}, Bytes: 1}, *be)
+	assert.Equal(t, int64(0), b.Used())
+	var z memory.Budget
+	assert.ErrorIs(t, z.Charge(memory.Definition{Kind: "table", Name: "T"}, 1), memory.ErrBudget)
+}
+
 // Concurrent charges never take the budget past its limit: of 64 charges
 // of 10 bytes into 100, exactly 10 fit.
 func TestChargeConcurrent(t *testing.T) {
