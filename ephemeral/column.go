@@ -4,6 +4,8 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+
+	"github.com/tickwork/tickwork/memory"
 )
 
 // Column is one typed column of a table: Chunks()*ChunkRows() elements of T
@@ -31,9 +33,11 @@ const MaxColumnBytes int64 = 1 << 40
 // ErrDefinition) for a nil t (ErrNilTable), an empty or duplicate name
 // (ErrEmptyName, ErrDuplicateColumn), a T that holds pointers
 // (ErrUnsupportedType), or a column of more than MaxColumnBytes bytes
-// (ErrTooLarge); nothing is allocated then. It allocates
-// Chunks()*ChunkRows()*sizeof(T) bytes, zeroed, in one piece; call it at
-// set-up, never concurrently with anything else on t.
+// (ErrTooLarge), and a *memory.BudgetError (errors.Is ErrMemoryBudget) when
+// the column does not fit in what is left of the table's budget (its
+// domain's); nothing is allocated then. It charges and allocates
+// Chunks()*ChunkRows()*sizeof(T) bytes (ColumnBytes), zeroed, in one piece;
+// call it at set-up, never concurrently with anything else on t.
 func AddColumn[T any](t *Table, name string) (*Column[T], error) {
 	if t == nil {
 		return nil, &DefinitionError{Column: name, Err: ErrNilTable}
@@ -55,6 +59,10 @@ func AddColumn[T any](t *Table, name string) (*Column[T], error) {
 		return nil, &DefinitionError{Table: t.name, Column: name, Err: ErrTooLarge,
 			Detail: itoa(len(t.gens)) + " rows of " + strconv.FormatUint(size, 10) + "-byte " + typ.String() +
 				" exceed " + strconv.FormatInt(MaxColumnBytes, 10) + " bytes"}
+	}
+	bytes := ColumnBytes[T](t.dom.capacity, t.dom.chunkRows)
+	if err := t.dom.budget.Charge(memory.Definition{Kind: "column", Name: t.name, Column: name}, bytes); err != nil {
+		return nil, err
 	}
 	c := &Column[T]{table: t, label: name, data: make([]T, len(t.gens))}
 	t.cols = append(t.cols, c)

@@ -48,7 +48,14 @@
 // slot more (row generations and enabled bitmaps, plus a private domain for
 // a standalone table), and [AddColumn] sizeof(T) bytes per slot, at most
 // [MaxColumnBytes] a column. Slots are the capacity rounded up to whole
-// chunks.
+// chunks. [DomainBytes], [TableBytes] and [ColumnBytes] give the exact
+// counts, without allocating.
+//
+// Each definition is charged to its domain's memory budget
+// ([DomainSpec.Budget], [TableSpec.Budget]; a private one of
+// memory.DefaultBudget bytes by default) before it allocates, and refused
+// when it does not fit. What counts and who shares a budget:
+// docs/architecture.md, memory budget.
 //
 // # Slot policy
 //
@@ -67,7 +74,8 @@
 // # Errors
 //
 // Definitions fail with a [*DefinitionError] (errors.Is [ErrDefinition] and
-// a precise sentinel such as [ErrNilTable] or [ErrTooLarge]);
+// a precise sentinel such as [ErrNilTable] or [ErrTooLarge]), or past their
+// memory budget with a *memory.BudgetError (errors.Is [ErrMemoryBudget]);
 // inserts past capacity fail with a [*CapacityError] (errors.Is
 // [ErrCapacity]) and insert nothing; stale handles give false or
 // [ErrStaleHandle], never a panic.

@@ -1,6 +1,10 @@
 package ephemeral
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/tickwork/tickwork/memory"
+)
 
 // Limits of a definition.
 const (
@@ -23,6 +27,10 @@ type DomainSpec struct {
 	Name      string
 	Capacity  int // entities; 1..MaxCapacity
 	ChunkRows int // rows per chunk of every member table; 0 = DefaultChunkRows
+	// Budget is charged with the domain's pages and with those of every
+	// member table and column; nil gives the domain a private budget of
+	// memory.DefaultBudget bytes. A runtime.Builder sets its world's.
+	Budget *memory.Budget
 }
 
 // Domain is a handle space shared by its member tables: an entity's rows in
@@ -56,44 +64,66 @@ type Domain struct {
 	free      freeSlots // the slots below capacity that no live entity holds
 	live      int
 	tables    []*Table
+	budget    *memory.Budget // charged by the domain and its member tables and columns
 }
 
 // NewDomain declares a domain. It returns a *DefinitionError (errors.Is
 // ErrDefinition) for an empty name, a capacity outside 1..MaxCapacity, or
-// bad chunk rows.
+// bad chunk rows, and a *memory.BudgetError (errors.Is ErrMemoryBudget)
+// when its pages do not fit in what is left of spec.Budget; nothing is
+// allocated then.
 //
 // Memory: all of the domain's handle pages are allocated here, eagerly, for
 // the whole capacity rounded up to whole chunks (slots = Chunks*ChunkRows):
 // 4 bytes per slot for the generations plus about 1/8 byte per slot for the
 // free-slot set, so about 4.13 bytes per slot (about 4.1 GiB at
-// MaxCapacity). Every member table adds its own pages (see NewTable).
-// Choose the capacity you need, not MaxCapacity.
+// MaxCapacity), DomainBytes exactly, charged to spec.Budget first. Every
+// member table adds its own pages (see NewTable). Choose the capacity you
+// need, not MaxCapacity.
 //
 // Not safe for concurrent use; call it at set-up.
 func NewDomain(spec DomainSpec) (*Domain, error) {
+	cr, slots, err := domainShape(spec)
+	if err != nil {
+		return nil, err
+	}
+	budget := budgetOf(spec.Budget)
+	if err := budget.Charge(memory.Definition{Kind: "domain", Name: spec.Name}, DomainBytes(spec.Capacity, cr)); err != nil {
+		return nil, err
+	}
+	return newDomain(spec, cr, slots, budget), nil
+}
+
+// domainShape checks spec and returns its chunk rows and its slots (the
+// capacity rounded up to whole chunks).
+func domainShape(spec DomainSpec) (chunkRows, slots int, err error) {
 	if spec.Name == "" {
-		return nil, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrEmptyName}
+		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrEmptyName}
 	}
 	if spec.Capacity <= 0 || spec.Capacity > MaxCapacity {
-		return nil, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrZeroCapacity, Detail: itoa(spec.Capacity)}
+		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrZeroCapacity, Detail: itoa(spec.Capacity)}
 	}
 	cr := spec.ChunkRows
 	if cr == 0 {
 		cr = DefaultChunkRows
 	}
 	if cr < MinChunkRows || cr > MaxChunkRows || cr&(cr-1) != 0 {
-		return nil, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrChunkRows, Detail: itoa(cr)}
+		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrChunkRows, Detail: itoa(cr)}
 	}
-	chunks := (spec.Capacity + cr - 1) / cr
-	d := &Domain{
+	return cr, (spec.Capacity + cr - 1) / cr * cr, nil
+}
+
+// newDomain makes the domain of a checked spec whose pages are charged.
+func newDomain(spec DomainSpec, cr, slots int, budget *memory.Budget) *Domain {
+	return &Domain{
 		name:      spec.Name,
 		capacity:  spec.Capacity,
 		chunkRows: cr,
 		shift:     uint(bits.TrailingZeros(uint(cr))),
-		gens:      make([]uint32, chunks*cr),
+		gens:      make([]uint32, slots),
 		free:      newFreeSlots(spec.Capacity),
+		budget:    budget,
 	}
-	return d, nil
 }
 
 // Name is the domain's name. Fixed at NewDomain; safe from any goroutine.
@@ -110,6 +140,11 @@ func (d *Domain) Len() int { return d.live }
 // ChunkRows is the number of rows per chunk of every member table. Fixed at
 // NewDomain; safe from any goroutine.
 func (d *Domain) ChunkRows() int { return d.chunkRows }
+
+// Budget is the memory budget the domain, its member tables and their
+// columns are charged to (spec.Budget, or the domain's private one). Fixed
+// at NewDomain; safe from any goroutine.
+func (d *Domain) Budget() *memory.Budget { return d.budget }
 
 // Tables returns the member tables in definition order. The slice is the
 // domain's own: do not modify it. Not concurrently with NewTable on d.

@@ -3,6 +3,8 @@ package ephemeral
 import (
 	"errors"
 	"fmt"
+
+	"github.com/tickwork/tickwork/memory"
 )
 
 // Sentinel errors of the package. Every error returned by ephemeral matches
@@ -30,13 +32,19 @@ var (
 	ErrUnsupportedType = errors.New("column element type must be pointer-free")
 	// ErrEmptyName: a table, domain or column without a name.
 	ErrEmptyName = errors.New("name must not be empty")
-	// ErrDomainMismatch: a table spec whose capacity or chunk rows disagree with its domain's.
-	ErrDomainMismatch = errors.New("table capacity and chunk rows must match the domain's")
+	// ErrDomainMismatch: a table spec whose capacity, chunk rows or memory
+	// budget disagree with its domain's.
+	ErrDomainMismatch = errors.New("table capacity, chunk rows and budget must match the domain's")
 	// ErrNilTable: AddColumn given a nil *Table instead of one from NewTable.
 	ErrNilTable = errors.New("table is nil: pass the *Table returned by NewTable")
 	// ErrTooLarge: a column whose allocation, Chunks()*ChunkRows()*sizeof(T)
 	// bytes, would exceed MaxColumnBytes.
 	ErrTooLarge = errors.New("column would exceed MaxColumnBytes")
+	// ErrMemoryBudget: a domain, table or column whose pages do not fit in
+	// what is left of its memory budget; nothing was allocated. Returned as
+	// a *memory.BudgetError naming the table (or domain) and column, the
+	// bytes asked and the budget. It is memory.ErrBudget.
+	ErrMemoryBudget = memory.ErrBudget
 )
 
 // CapacityError reports an insert that does not fit. Nothing was inserted.

@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	"github.com/kelindar/bitmap"
+
+	"github.com/tickwork/tickwork/memory"
 )
 
 // TableSpec declares a table. A table with a Domain shares the domain's
@@ -15,6 +17,12 @@ type TableSpec struct {
 	Capacity  int     // rows; 1..MaxCapacity (ignored when zero and Domain is set)
 	ChunkRows int     // rows per chunk, a power of two; 0 = DefaultChunkRows (or the domain's)
 	Domain    *Domain // optional shared handle space
+	// Budget is charged with the table's pages and columns (and a
+	// standalone table's private domain); nil gives a standalone table a
+	// private budget of memory.DefaultBudget bytes. With a Domain it must be
+	// nil or the domain's: a member table is charged to its domain's budget.
+	// A runtime.Builder sets its world's.
+	Budget *memory.Budget
 }
 
 // Table is chunked struct-of-arrays storage with a fixed capacity. A row
@@ -52,16 +60,21 @@ type column interface {
 
 // NewTable declares a table. It returns a *DefinitionError (errors.Is
 // ErrDefinition) for an empty name, a bad capacity or chunk rows, or a spec
-// that disagrees with its domain.
+// that disagrees with its domain (its capacity, chunk rows or Budget), and
+// a *memory.BudgetError (errors.Is ErrMemoryBudget) when its pages do not
+// fit in what is left of its budget; nothing is allocated then.
 //
 // Memory: the table's pages are allocated here, eagerly, for the whole
 // capacity rounded up to whole chunks (slots = Chunks*ChunkRows): 4 bytes
 // per slot for the row generations, 1 bit per slot for the enabled bitmaps
-// and 4 bytes per chunk, so about 4.13 bytes per slot (about 4.1 GiB at
-// MaxCapacity). A table without a Domain also creates its private domain
-// (NewDomain: about 4.13 bytes per slot more), so a standalone table costs
-// about 8.3 bytes per slot before its columns; each column then costs
-// sizeof(T) bytes per slot (AddColumn).
+// and 28 bytes per chunk, so about 4.13 bytes per slot (about 4.1 GiB at
+// MaxCapacity), TableBytes exactly. A table without a Domain also creates
+// its private domain (DomainBytes: about 4.13 bytes per slot more), so a
+// standalone table costs about 8.3 bytes per slot before its columns; each
+// column then costs sizeof(T) bytes per slot (AddColumn). The pages are
+// charged to the budget (spec.Budget, or the domain's) before anything is
+// allocated; a standalone table charges its domain's and its own pages as
+// one charge of kind "table".
 //
 // A standalone table is a handle space of its own: its handles mean nothing
 // to any other table (see Handle). Not safe for concurrent use; call it at
@@ -72,8 +85,8 @@ func NewTable(spec TableSpec) (*Table, error) {
 	}
 	d := spec.Domain
 	if d == nil {
-		var err error
-		d, err = NewDomain(DomainSpec{Name: spec.Name, Capacity: spec.Capacity, ChunkRows: spec.ChunkRows})
+		dspec := DomainSpec{Name: spec.Name, Capacity: spec.Capacity, ChunkRows: spec.ChunkRows, Budget: budgetOf(spec.Budget)}
+		cr, slots, err := domainShape(dspec)
 		if err != nil {
 			// The private domain's spec is the table's: report the table.
 			if de, ok := err.(*DefinitionError); ok {
@@ -81,9 +94,23 @@ func NewTable(spec TableSpec) (*Table, error) {
 			}
 			return nil, err
 		}
-	} else if (spec.Capacity != 0 && spec.Capacity != d.capacity) || (spec.ChunkRows != 0 && spec.ChunkRows != d.chunkRows) {
-		return nil, &DefinitionError{Table: spec.Name, Err: ErrDomainMismatch,
-			Detail: "domain " + strconv.Quote(d.name) + " has capacity " + itoa(d.capacity) + " and chunk rows " + itoa(d.chunkRows)}
+		bytes := memory.Sum(DomainBytes(spec.Capacity, cr), TableBytes(spec.Capacity, cr))
+		if err := dspec.Budget.Charge(memory.Definition{Kind: "table", Name: spec.Name}, bytes); err != nil {
+			return nil, err
+		}
+		d = newDomain(dspec, cr, slots, dspec.Budget)
+	} else {
+		if (spec.Capacity != 0 && spec.Capacity != d.capacity) || (spec.ChunkRows != 0 && spec.ChunkRows != d.chunkRows) {
+			return nil, &DefinitionError{Table: spec.Name, Err: ErrDomainMismatch,
+				Detail: "domain " + strconv.Quote(d.name) + " has capacity " + itoa(d.capacity) + " and chunk rows " + itoa(d.chunkRows)}
+		}
+		if spec.Budget != nil && spec.Budget != d.budget {
+			return nil, &DefinitionError{Table: spec.Name, Err: ErrDomainMismatch,
+				Detail: "a member table is charged to domain " + strconv.Quote(d.name) + "'s memory budget: leave Budget nil"}
+		}
+		if err := d.budget.Charge(memory.Definition{Kind: "table", Name: spec.Name}, TableBytes(d.capacity, d.chunkRows)); err != nil {
+			return nil, err
+		}
 	}
 	chunks := len(d.gens) / d.chunkRows
 	t := &Table{

@@ -48,7 +48,7 @@ func BenchmarkEmitSwap(b *testing.B) {
 func BenchmarkParallelMerge(b *testing.B) {
 	const workers, chunks, perChunk = 4, 64, 256
 	tab, _ := events.New[hit](events.Spec{Name: "hits", Capacity: chunks * perChunk})
-	p := tab.Parallel(workers)
+	p := mustParallel(b, tab, workers)
 	b.ReportAllocs()
 	for b.Loop() {
 		for w := 0; w < workers; w++ {

@@ -22,6 +22,13 @@
 // allocate nothing, and merging allocates nothing in steady state (its
 // segment lists grow while warming up).
 //
+// # Memory budget
+//
+// Both are charged to the table's memory budget ([Spec.Budget], a private
+// one of memory.DefaultBudget bytes by default) before they are allocated:
+// [Bytes] and [StagingBytes] give the byte counts. What counts and who
+// shares a budget: docs/architecture.md, memory budget.
+//
 // # Parallel emission
 //
 // A parallel kernel emits through [Table.Parallel]: each worker takes its
@@ -50,8 +57,10 @@
 //
 // # Errors
 //
-// [New] fails with a [*DefinitionError] (errors.Is [ErrDefinition]); emits
-// past capacity fail with an [*OverflowError] (errors.Is [ErrOverflow]).
+// [New] fails with a [*DefinitionError] (errors.Is [ErrDefinition]); [New]
+// and [Table.Parallel] past the memory budget fail with a
+// *memory.BudgetError (errors.Is [ErrMemoryBudget]); emits past capacity
+// fail with an [*OverflowError] (errors.Is [ErrOverflow]).
 //
 // # Concurrency
 //

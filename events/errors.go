@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/tickwork/tickwork/memory"
 )
 
 // Sentinel errors of the package. Every error returned by events matches one
@@ -21,6 +23,11 @@ var (
 	ErrCapacityRange = errors.New("capacity must be between 1 and MaxCapacity events")
 	// ErrLifetime: a Lifetime other than NextFrame and ThisFrame.
 	ErrLifetime = errors.New("lifetime must be NextFrame or ThisFrame")
+	// ErrMemoryBudget: an event table's buffers (New) or staging (Parallel)
+	// that do not fit in what is left of its memory budget; nothing was
+	// allocated. Returned as a *memory.BudgetError naming the table, the
+	// bytes asked and the budget. It is memory.ErrBudget.
+	ErrMemoryBudget = memory.ErrBudget
 )
 
 // OverflowError reports an event dropped because its table already held

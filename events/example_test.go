@@ -59,7 +59,10 @@ func ExampleThisFrame() {
 func ExampleParallel() {
 	tab, _ := events.New[string](events.Spec{Name: "log", Capacity: 16, Lifetime: events.ThisFrame})
 	const workers, chunks = 2, 4
-	par := tab.Parallel(workers) // set-up
+	par, err := tab.Parallel(workers) // set-up: staging of 16 events per worker
+	if err != nil {
+		panic(err)
+	}
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)

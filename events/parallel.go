@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tickwork/tickwork/internal/segment"
+	"github.com/tickwork/tickwork/memory"
 )
 
 // Parallel is the emitting face of a table for one parallel kernel: one
@@ -27,12 +28,19 @@ type Segment[T any] struct {
 }
 
 // Parallel prepares parallel emission into t by a kernel of up to workers
-// workers. It allocates Capacity events of staging per worker: call it at
-// set-up, not per frame. It panics when workers < 1.
-func (t *Table[T]) Parallel(workers int) *Parallel[T] {
+// workers. It allocates Capacity events of staging per worker
+// (StagingBytes), after charging them to the table's memory budget
+// (Spec.Budget): call it at set-up, not per frame. When the staging does
+// not fit in what is left of the budget it returns a *memory.BudgetError
+// (errors.Is ErrMemoryBudget) of kind "event staging" and allocates
+// nothing. It panics when workers < 1.
+func (t *Table[T]) Parallel(workers int) (*Parallel[T], error) {
 	if workers < 1 {
 		panic("events: Parallel(" + strconv.Itoa(workers) + ") on table " + strconv.Quote(t.name) +
 			": the worker count must be at least 1")
+	}
+	if err := t.budget.Charge(memory.Definition{Kind: "event staging", Name: t.name}, StagingBytes[T](t.capacity, workers)); err != nil {
+		return nil, err
 	}
 	p := &Parallel[T]{table: t, workers: make([]Segment[T], workers)}
 	for w := range p.workers {
@@ -42,7 +50,7 @@ func (t *Table[T]) Parallel(workers int) *Parallel[T] {
 			overflow: t.overflow,
 		}
 	}
-	return p
+	return p, nil
 }
 
 // Workers is the number of worker segments. Fixed at Table.Parallel; safe

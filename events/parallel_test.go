@@ -65,7 +65,7 @@ func TestParallelDeterministic(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := tab.Parallel(workers)
+			p := mustParallel(t, tab, workers)
 			for frame := 0; frame < 3; frame++ {
 				if d := runKernel(t, p, workers); d != 0 {
 					t.Fatalf("frame %d: Merge dropped %d, want 0", frame, d)
@@ -102,7 +102,7 @@ func TestParallelOverflowDeterministic(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := tab.Parallel(workers)
+			p := mustParallel(t, tab, workers)
 			if err := tab.Emit(hit{Target: 1 << 40}); err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +125,7 @@ func TestParallelOverflowDeterministic(t *testing.T) {
 // key 0.
 func TestMergeKeyOrder(t *testing.T) {
 	tab, _ := events.New[string](events.Spec{Name: "log", Capacity: 16, Lifetime: events.ThisFrame})
-	p := tab.Parallel(2)
+	p := mustParallel(t, tab, 2)
 	w0, w1 := p.Worker(0), p.Worker(1)
 	_ = w1.Emit("w1 key0 (no Begin)")
 	w0.Begin(5)
@@ -153,7 +153,7 @@ func TestMergeKeyOrder(t *testing.T) {
 
 func TestWorkerStagingOverflow(t *testing.T) {
 	tab, _ := events.New[int](events.Spec{Name: "n", Capacity: 2})
-	p := tab.Parallel(1)
+	p := mustParallel(t, tab, 1)
 	s := p.Worker(0)
 	_ = s.Emit(1)
 	_ = s.Emit(2)
@@ -186,7 +186,7 @@ func TestParallelPanicsOnZeroWorkers(t *testing.T) {
 // another emits (run with -race).
 func TestReadWhileEmitting(t *testing.T) {
 	tab, _ := events.New[int](events.Spec{Name: "n", Capacity: 1000})
-	p := tab.Parallel(2)
+	p := mustParallel(t, tab, 2)
 	for v := 0; v < 100; v++ {
 		_ = tab.Emit(v)
 	}
@@ -235,11 +235,21 @@ func TestParallelWorkerPanicsOnBadIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := tab.Parallel(2)
+	p := mustParallel(t, tab, 2)
 	assert.Same(t, p.Worker(1), p.Worker(1))
 	for _, w := range []int{5, 2, -1} {
 		want := fmt.Sprintf("events: Parallel.Worker(%d) of table \"n\": worker index out of range 0..1;"+
 			" pass the kernel's worker index, and make the Parallel with Table.Parallel(n) for n >= the pool's workers", w)
 		assert.PanicsWithValue(t, want, func() { p.Worker(w) }, "w=%d", w)
 	}
+}
+
+// mustParallel is tab.Parallel(workers), failing tb on its error.
+func mustParallel[T any](tb testing.TB, tab *events.Table[T], workers int) *events.Parallel[T] {
+	tb.Helper()
+	p, err := tab.Parallel(workers)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p
 }

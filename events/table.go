@@ -3,6 +3,8 @@ package events
 import (
 	"reflect"
 	"strconv"
+
+	"github.com/tickwork/tickwork/memory"
 )
 
 // MaxCapacity is the largest Spec.Capacity, in events per frame.
@@ -36,6 +38,10 @@ type Spec struct {
 	Name     string   // non-empty; names the table in errors and reports
 	Capacity int      // events per frame, 1..MaxCapacity
 	Lifetime Lifetime // NextFrame (the zero value) or ThisFrame
+	// Budget is charged with the table's buffers (New) and its per-worker
+	// staging (Parallel); nil gives the table a private budget of
+	// memory.DefaultBudget bytes. A runtime.Builder sets its world's.
+	Budget *memory.Budget
 }
 
 // Buffer is the untyped face of a *Table[T]: the scheduler keeps every
@@ -81,15 +87,19 @@ type Table[T any] struct {
 	back     []T  // NextFrame: events of this frame; ThisFrame: readable events
 	dropped  int64
 	overflow *OverflowError
+	budget   *memory.Budget // charged by New and Parallel
 }
 
 var _ Buffer = (*Table[int])(nil)
 
 // New declares an event table. It allocates the buffers (Capacity events for
-// ThisFrame, twice that for NextFrame) once; nothing is allocated later.
+// ThisFrame, twice that for NextFrame: Bytes) once, after charging them to
+// spec.Budget; nothing is allocated later but Parallel's staging.
 // It returns a *DefinitionError (errors.Is ErrDefinition) for an empty name
 // (ErrEmptyName), a capacity outside 1..MaxCapacity (ErrCapacityRange) or an
-// unknown lifetime (ErrLifetime).
+// unknown lifetime (ErrLifetime), and a *memory.BudgetError (errors.Is
+// ErrMemoryBudget) when the buffers do not fit in what is left of the
+// budget; nothing is allocated then.
 func New[T any](spec Spec) (*Table[T], error) {
 	if spec.Name == "" {
 		return nil, &DefinitionError{Err: ErrEmptyName}
@@ -100,6 +110,13 @@ func New[T any](spec Spec) (*Table[T], error) {
 	if spec.Lifetime > ThisFrame {
 		return nil, &DefinitionError{Table: spec.Name, Err: ErrLifetime, Detail: spec.Lifetime.String()}
 	}
+	budget := spec.Budget
+	if budget == nil {
+		budget = memory.NewBudget(memory.DefaultBudget)
+	}
+	if err := budget.Charge(memory.Definition{Kind: "event table", Name: spec.Name}, Bytes[T](spec)); err != nil {
+		return nil, err
+	}
 	t := &Table[T]{
 		name:     spec.Name,
 		capacity: spec.Capacity,
@@ -107,11 +124,38 @@ func New[T any](spec Spec) (*Table[T], error) {
 		pointers: hasPointers(reflect.TypeFor[T]()),
 		back:     make([]T, 0, spec.Capacity),
 		overflow: &OverflowError{Table: spec.Name, Capacity: spec.Capacity},
+		budget:   budget,
 	}
 	if spec.Lifetime == NextFrame {
 		t.front = make([]T, 0, spec.Capacity)
 	}
 	return t, nil
+}
+
+// Bytes is what New allocates and charges for spec's buffers: Capacity
+// events of sizeof(T) bytes, twice for NextFrame (see docs/architecture.md,
+// memory budget). It saturates at math.MaxInt64 rather than wrap, and is 0
+// for a spec New refuses. Allocates nothing.
+func Bytes[T any](spec Spec) int64 {
+	if spec.Capacity <= 0 || spec.Capacity > MaxCapacity || spec.Lifetime > ThisFrame {
+		return 0
+	}
+	buffers := int64(1)
+	if spec.Lifetime == NextFrame {
+		buffers = 2
+	}
+	return memory.Size(buffers, memory.Size(int64(spec.Capacity), int64(reflect.TypeFor[T]().Size())))
+}
+
+// StagingBytes is what Table.Parallel(workers) allocates and charges for a
+// table of capacity events of T: capacity events per worker. It saturates
+// at math.MaxInt64 rather than wrap, and is 0 when capacity or workers is
+// not positive. Allocates nothing.
+func StagingBytes[T any](capacity, workers int) int64 {
+	if capacity <= 0 || workers <= 0 {
+		return 0
+	}
+	return memory.Size(int64(workers), memory.Size(int64(capacity), int64(reflect.TypeFor[T]().Size())))
 }
 
 // Name is the table's name. Fixed at New; safe from any goroutine.

@@ -255,7 +255,10 @@ func TestBufferInterface(t *testing.T) {
 
 func TestEmitSwapAllocs(t *testing.T) {
 	tab := mustNew[uint64](t, Spec{Name: "hits", Capacity: 256})
-	pa := tab.Parallel(4)
+	pa, err := tab.Parallel(4)
+	if err != nil {
+		t.Fatal(err)
+	}
 	this := mustNew[uint64](t, Spec{Name: "dead", Capacity: 64, Lifetime: ThisFrame})
 	var sum uint64
 	cycle := func() {

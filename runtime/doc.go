@@ -9,7 +9,8 @@
 // default, or [OneTickPerFrame]), [WithFixedStep] (seconds, default 1/60),
 // [WithMaxTicksPerFrame] (default 8), [WithReportWindow] (runs, default
 // 128), [WithCommandRecords] (records per command buffer, at most
-// [MaxCommandRecords]) and [WithNoPersistence] (the default, named
+// [MaxCommandRecords]), [WithMemoryBudget] (bytes, default
+// [DefaultMemoryBudget], 8 GiB) and [WithNoPersistence] (the default, named
 // for the future). The builder declares domains ([Builder.Domain]), tables
 // ([Builder.Table]), columns ([AddColumn]), event tables ([AddEvents]) and
 // systems ([Builder.Add]); [Builder.Hook] registers host code that runs
@@ -29,6 +30,11 @@
 // event tables declared with [AddEvents]; Add and Build refuse anything
 // else with a [*ForeignError]. Table names, and event table names, are
 // unique per Builder.
+//
+// Every declaration, and every per-worker event staging a system makes, is
+// charged to the world's one memory budget ([WithMemoryBudget],
+// [Builder.Budget], [World.Budget]) before it allocates; see
+// docs/architecture.md, memory budget.
 //
 // # What the scheduler checks
 //
@@ -67,7 +73,9 @@
 // table or domain name, give a [*DefinitionError] (errors.Is [ErrDefinition]
 // and [ErrNilTable] or [ErrDuplicateName]); a table, event table or domain
 // declared elsewhere gives a [*ForeignError] (errors.Is [ErrForeign]); a
-// nil hook gives scheduler.ErrNilHook. A Builder used after Build gives
+// declaration past the world's memory budget gives a *memory.BudgetError
+// (errors.Is [ErrMemoryBudget]), and a spec naming a budget of its own
+// [ErrSpecBudget]; a nil hook gives scheduler.ErrNilHook. A Builder used after Build gives
 // [ErrBuilt], and one not made by [NewBuilder] [ErrZeroBuilder]; [World.Frame] after Close gives [ErrClosed], and Close during
 // a frame [ErrRunning]. Definition and seal errors of packages ephemeral,
 // events, systems and scheduler pass through unchanged, so errors.Is works

@@ -3,6 +3,8 @@ package runtime
 import (
 	"errors"
 	"strconv"
+
+	"github.com/tickwork/tickwork/memory"
 )
 
 // Sentinel errors of the package. Every error returned by runtime matches
@@ -21,7 +23,8 @@ var (
 	// world is not closed; close it after Frame returns.
 	ErrRunning = errors.New("runtime: Close called during a frame (from a system?); close the world after Frame returns")
 	// ErrDefinition: a bad declaration on a Builder. Returned as a
-	// *DefinitionError whose Unwrap gives ErrNilTable or ErrDuplicateName.
+	// *DefinitionError whose Unwrap gives ErrNilTable, ErrDuplicateName or
+	// ErrSpecBudget.
 	ErrDefinition = errors.New("runtime: bad declaration")
 	// ErrNilTable: AddColumn given a nil table, what a failed Table
 	// returns. Precise sentinel of a *DefinitionError.
@@ -31,6 +34,18 @@ var (
 	// table, or a table and a domain, may share a name). Precise sentinel
 	// of a *DefinitionError, whose message says which names clash.
 	ErrDuplicateName = errors.New("name already declared on this builder")
+	// ErrSpecBudget: a spec given to Builder.Domain, Builder.Table or
+	// AddEvents that names a memory budget other than the Builder's own.
+	// Precise sentinel of a *DefinitionError.
+	ErrSpecBudget = errors.New("spec names its own memory budget; a world charges every definition to its Builder's (WithMemoryBudget): leave the spec's Budget nil")
+	// ErrMemoryBudget: a definition, or a system's per-worker event
+	// staging, that does not fit in what is left of the world's memory
+	// budget (WithMemoryBudget); nothing was allocated. Returned as a
+	// *memory.BudgetError naming the table (or domain, event table) and
+	// column, the bytes asked and the budget; staging fails the frame as a
+	// *scheduler.SystemError wrapping it. It is memory.ErrBudget, the same
+	// value as ephemeral.ErrMemoryBudget and events.ErrMemoryBudget.
+	ErrMemoryBudget = memory.ErrBudget
 	// ErrZeroBuilder: a Builder not made by NewBuilder (a zero
 	// runtime.Builder{}, or a nil *Builder). Every method returns it.
 	ErrZeroBuilder = errors.New("runtime: Builder not made by NewBuilder: use runtime.NewBuilder(opts...)")
@@ -58,12 +73,12 @@ func (e *OptionError) Is(target error) bool { return target == ErrOption }
 
 // DefinitionError reports a bad declaration on a Builder: the call
 // ("AddColumn", "Table", "AddEvents" or "Domain"), the name it declares and the
-// precise sentinel (ErrNilTable or ErrDuplicateName). errors.Is(err,
-// ErrDefinition) is true, and so is errors.Is(err, Err).
+// precise sentinel (ErrNilTable, ErrDuplicateName or ErrSpecBudget).
+// errors.Is(err, ErrDefinition) is true, and so is errors.Is(err, Err).
 type DefinitionError struct {
 	Call string // "AddColumn", "Table", "AddEvents" or "Domain"
 	Name string // the column, table, event table or domain name declared
-	Err  error  // ErrNilTable or ErrDuplicateName
+	Err  error  // ErrNilTable, ErrDuplicateName or ErrSpecBudget
 }
 
 func (e *DefinitionError) Error() string {

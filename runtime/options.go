@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tickwork/tickwork/kernels"
+	"github.com/tickwork/tickwork/memory"
 	"github.com/tickwork/tickwork/scheduler"
 )
 
@@ -32,6 +33,7 @@ const NoPersistence Persistence = 0
 type config struct {
 	persistence Persistence
 	workers     int
+	budget      int64 // bytes, WithMemoryBudget
 	sched       scheduler.Config
 }
 
@@ -127,6 +129,29 @@ func WithCommandRecords(n int) Option {
 		return nil
 	}
 }
+
+// WithMemoryBudget sets the world's memory budget in bytes,
+// 1..math.MaxInt64 (default memory.DefaultBudget, 8 GiB). Every domain,
+// table, column and event table declared on the Builder, and every
+// per-worker event staging a system makes (systems.ParallelEmitter), is
+// charged to it before it allocates; the first that does not fit in what
+// is left fails with a *memory.BudgetError (errors.Is ErrMemoryBudget)
+// naming it, the bytes it asks for and the budget, and allocates nothing.
+// What counts is stated in docs/architecture.md (memory budget); the budget
+// bounds the world's storage, not the host's other memory.
+func WithMemoryBudget(bytes int64) Option {
+	return func(c *config) error {
+		if bytes < 1 {
+			return &OptionError{Option: "WithMemoryBudget", Value: strconv.FormatInt(bytes, 10), Reason: "want 1..9223372036854775807 bytes"}
+		}
+		c.budget = bytes
+		return nil
+	}
+}
+
+// DefaultMemoryBudget is the budget of a world without WithMemoryBudget,
+// in bytes: memory.DefaultBudget (8 GiB).
+const DefaultMemoryBudget = memory.DefaultBudget
 
 // MaxCommandRecords is the largest WithCommandRecords: 2^24 records (256
 // MiB per command buffer), scheduler.MaxCommandRecords.

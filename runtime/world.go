@@ -8,6 +8,7 @@ import (
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/kernels"
+	"github.com/tickwork/tickwork/memory"
 	"github.com/tickwork/tickwork/scheduler"
 	"github.com/tickwork/tickwork/systems"
 )
@@ -29,11 +30,18 @@ import (
 // event table names among its event tables and domain names among its
 // domains (a *DefinitionError, errors.Is ErrDuplicateName).
 //
+// Memory: every declaration is charged to the Builder's memory budget
+// (WithMemoryBudget, default 8 GiB) before it allocates, summed over the
+// declarations so far; the one that does not fit fails with a
+// *memory.BudgetError (errors.Is ErrMemoryBudget). A spec must leave its
+// Budget nil (ErrSpecBudget): the Builder sets its own.
+//
 // Make a Builder with NewBuilder: every method of a zero Builder{} (or a
 // nil *Builder) returns ErrZeroBuilder.
 type Builder struct {
 	made    bool // set by NewBuilder
 	cfg     config
+	budget  *memory.Budget // the world's, from cfg.budget
 	err     error
 	built   bool
 	domains []*ephemeral.Domain
@@ -47,9 +55,9 @@ type Builder struct {
 // later option overriding an earlier one; a bad option's *OptionError, or
 // one for a nil option, is returned by Build). Without options: 1 worker,
 // Accumulate pacing, a 1/60 s step, 8 ticks per frame at most, a 128-run
-// report window, NoPersistence.
+// report window, an 8 GiB memory budget, NoPersistence.
 func NewBuilder(opts ...Option) *Builder {
-	b := &Builder{made: true, cfg: config{workers: 1}}
+	b := &Builder{made: true, cfg: config{workers: 1, budget: DefaultMemoryBudget}}
 	for i, o := range opts {
 		if o == nil {
 			b.fail(&OptionError{Option: "NewBuilder", Value: "opts[" + itoa(i) + "] = nil",
@@ -60,7 +68,28 @@ func NewBuilder(opts ...Option) *Builder {
 			b.fail(err)
 		}
 	}
+	b.budget = memory.NewBudget(b.cfg.budget)
 	return b
+}
+
+// Budget is the world's memory budget: its limit (WithMemoryBudget) and the
+// bytes charged so far by the Builder's declarations and, once built, by
+// systems' per-worker event staging. The World shares it (World.Budget).
+// Nil for a Builder not made by NewBuilder.
+func (b *Builder) Budget() *memory.Budget {
+	if b == nil {
+		return nil
+	}
+	return b.budget
+}
+
+// ownBudget returns the *DefinitionError of call for a spec that names a
+// memory budget other than b's, nil otherwise.
+func (b *Builder) ownBudget(call, name string, budget *memory.Budget) error {
+	if budget != nil && budget != b.budget {
+		return b.fail(&DefinitionError{Call: call, Name: name, Err: ErrSpecBudget})
+	}
+	return nil
 }
 
 func (b *Builder) fail(err error) error {
@@ -84,11 +113,18 @@ func (b *Builder) usable() error {
 // tables that name it: one handle space of Capacity entities. It returns an
 // *ephemeral.DefinitionError (errors.Is ephemeral.ErrDefinition) for a bad
 // spec, a *DefinitionError (errors.Is ErrDuplicateName) when another domain
-// of the Builder has the name, or ErrBuilt after Build.
+// of the Builder has the name (ErrSpecBudget when spec.Budget is set), a
+// *memory.BudgetError (errors.Is ErrMemoryBudget) when its pages do not
+// fit in what is left of the world's memory budget, or ErrBuilt after
+// Build.
 func (b *Builder) Domain(spec ephemeral.DomainSpec) (*ephemeral.Domain, error) {
 	if err := b.usable(); err != nil {
 		return nil, err
 	}
+	if err := b.ownBudget("Domain", spec.Name, spec.Budget); err != nil {
+		return nil, err
+	}
+	spec.Budget = b.budget
 	if spec.Name != "" && slices.ContainsFunc(b.domains, func(d *ephemeral.Domain) bool { return d.Name() == spec.Name }) {
 		return nil, b.fail(&DefinitionError{Call: "Domain", Name: spec.Name, Err: ErrDuplicateName})
 	}
@@ -105,13 +141,20 @@ func (b *Builder) Domain(spec ephemeral.DomainSpec) (*ephemeral.Domain, error) {
 // column; tables never grow. It returns an *ephemeral.DefinitionError
 // (errors.Is ephemeral.ErrDefinition) for a bad spec, a *DefinitionError
 // (errors.Is ErrDuplicateName) when another table of the Builder has the
-// name, a *ForeignError (errors.Is ErrForeign) for a spec.Domain not
-// declared with this Builder's Domain, or ErrBuilt after Build. On error it
-// returns a nil table.
+// name (ErrSpecBudget when spec.Budget is set), a *ForeignError (errors.Is
+// ErrForeign) for a spec.Domain not declared with this Builder's Domain, a
+// *memory.BudgetError (errors.Is ErrMemoryBudget) when its pages (and a
+// standalone table's private domain) do not fit in what is left of the
+// world's memory budget, or ErrBuilt after Build. On error it returns a
+// nil table.
 func (b *Builder) Table(spec ephemeral.TableSpec) (*ephemeral.Table, error) {
 	if err := b.usable(); err != nil {
 		return nil, err
 	}
+	if err := b.ownBudget("Table", spec.Name, spec.Budget); err != nil {
+		return nil, err
+	}
+	spec.Budget = b.budget
 	if spec.Domain != nil && !slices.Contains(b.domains, spec.Domain) {
 		return nil, b.fail(&ForeignError{Where: "Table " + strconv.Quote(spec.Name), Kind: "domain", Name: spec.Domain.Name()})
 	}
@@ -132,7 +175,9 @@ func (b *Builder) Table(spec ephemeral.TableSpec) (*ephemeral.Table, error) {
 // such as ephemeral.ErrUnsupportedType), a *DefinitionError (errors.Is
 // ErrNilTable) for a nil t (what a failed Table returns), a *ForeignError
 // (errors.Is ErrForeign) for a table not declared with this Builder's
-// Table, or ErrBuilt after Build. On error it returns a nil column.
+// Table, a *memory.BudgetError (errors.Is ErrMemoryBudget) when the column
+// does not fit in what is left of the world's memory budget, or ErrBuilt
+// after Build. On error it returns a nil column.
 func AddColumn[T any](b *Builder, t *ephemeral.Table, name string) (*ephemeral.Column[T], error) {
 	if err := b.usable(); err != nil {
 		return nil, err
@@ -155,12 +200,20 @@ func AddColumn[T any](b *Builder, t *ephemeral.Table, name string) (*ephemeral.C
 // Manifests may name only event tables declared here (Build refuses others
 // with a *ForeignError). It returns an *events.DefinitionError (errors.Is
 // events.ErrDefinition), a *DefinitionError (errors.Is ErrDuplicateName)
-// when another event table of the Builder has the name, or ErrBuilt after
-// Build. On error it returns a nil event table.
+// when another event table of the Builder has the name (ErrSpecBudget when
+// spec.Budget is set), a *memory.BudgetError (errors.Is ErrMemoryBudget)
+// when its buffers do not fit in what is left of the world's memory budget,
+// or ErrBuilt after Build. On error it returns a nil event table. A
+// system's per-worker staging of the table (systems.ParallelEmitter) is
+// charged to the same budget when it is made.
 func AddEvents[T any](b *Builder, spec events.Spec) (*events.Table[T], error) {
 	if err := b.usable(); err != nil {
 		return nil, err
 	}
+	if err := b.ownBudget("AddEvents", spec.Name, spec.Budget); err != nil {
+		return nil, err
+	}
+	spec.Budget = b.budget
 	if spec.Name != "" && slices.ContainsFunc(b.events, func(e events.Buffer) bool { return e.Name() == spec.Name }) {
 		return nil, b.fail(&DefinitionError{Call: "AddEvents", Name: spec.Name, Err: ErrDuplicateName})
 	}
@@ -324,7 +377,7 @@ func (b *Builder) Build() (*World, error) {
 		}
 		return nil, err
 	}
-	return &World{sched: s, pool: pool, tables: b.tables, persistence: b.cfg.persistence}, nil
+	return &World{sched: s, pool: pool, tables: b.tables, budget: b.budget, persistence: b.cfg.persistence}, nil
 }
 
 // World is a sealed simulation: tables, event tables, systems in phases and
@@ -340,6 +393,7 @@ type World struct {
 	sched       *scheduler.Scheduler
 	pool        *kernels.Pool
 	tables      []*ephemeral.Table
+	budget      *memory.Budget
 	persistence Persistence
 	closed      bool
 }
@@ -402,6 +456,11 @@ func (w *World) Workers() int { return w.pool.Workers() }
 // is the world's own: do not modify it. Safe for concurrent use (it never
 // changes); the tables themselves are not, while Frame runs.
 func (w *World) Tables() []*ephemeral.Table { return w.tables }
+
+// Budget is the world's memory budget (WithMemoryBudget): its limit and the
+// bytes charged by the Builder's declarations and the systems' per-worker
+// event staging. Its methods are safe for concurrent use.
+func (w *World) Budget() *memory.Budget { return w.budget }
 
 // Persistence is the world's persistence mode (NoPersistence). Safe for
 // concurrent use.

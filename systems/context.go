@@ -365,7 +365,10 @@ func NewEmitter[T any](c *Context, ev *events.Table[T]) (Emitter[T], error) {
 // kernel, worker w takes Worker(w), calls Begin with the chunk index before
 // emitting for a chunk, then Emit. The scheduler merges it into ev when the
 // system returns (Context.EndRun), in chunk order. The first call for a
-// table allocates the per-worker state (Capacity events per worker).
+// table allocates the per-worker state (Capacity events per worker),
+// charged to ev's memory budget: when it does not fit, that call returns
+// the *memory.BudgetError (errors.Is events.ErrMemoryBudget) and a later
+// call tries again.
 func ParallelEmitter[T any](c *Context, ev *events.Table[T]) (*events.Parallel[T], error) {
 	i, err := eventIndex(c, AccessEmit, c.emits, ev)
 	if err != nil {
@@ -373,7 +376,9 @@ func ParallelEmitter[T any](c *Context, ev *events.Table[T]) (*events.Parallel[T
 	}
 	p, _ := c.parallel[i].(*events.Parallel[T])
 	if p == nil {
-		p = ev.Parallel(c.env.Workers())
+		if p, err = ev.Parallel(c.env.Workers()); err != nil {
+			return nil, err
+		}
 		c.parallel[i] = p
 	}
 	c.used = addNew(c.used, merger(p)) // no allocation: cap is len(c.emits)

@@ -1,0 +1,117 @@
+package arena_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork/arena"
+	"github.com/tickwork/tickwork/arena/rules"
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/memory"
+	"github.com/tickwork/tickwork/runtime"
+)
+
+// arenaBytes is what the arena world charges to its memory budget for cfg,
+// computed without allocating: the declarations of arena.New (the Actors
+// domain with its Unit and Body tables, the Projectile and ArenaClock
+// tables, their columns, the HitEvent and DeadSlot event tables) and
+// Collision's per-worker HitEvent staging, made in the first frame.
+func arenaBytes(cfg rules.Config) int64 {
+	n, workers := cfg.Units, max(cfg.Workers, 1)
+	proj := max(arena.MinProjectiles, cfg.Shots*(int(rules.TTL)+1))
+	return memory.Sum(
+		ephemeral.DomainBytes(n, 0),                                    // Actors
+		ephemeral.TableBytes(n, 0), ephemeral.ColumnBytes[int32](n, 0), // Unit, Health
+		ephemeral.TableBytes(n, 0), memory.Size(4, ephemeral.ColumnBytes[float32](n, 0)), // Body, X Y VX VY
+		ephemeral.DomainBytes(proj, 0)+ephemeral.TableBytes(proj, 0),                              // Projectile
+		memory.Size(4, ephemeral.ColumnBytes[float32](proj, 0)),                                   // X Y VX VY
+		memory.Size(2, ephemeral.ColumnBytes[int32](proj, 0)),                                     // TTL Damage
+		ephemeral.ColumnBytes[ephemeral.Handle](proj, 0),                                          // Target
+		ephemeral.DomainBytes(1, 0)+ephemeral.TableBytes(1, 0)+ephemeral.ColumnBytes[int64](1, 0), // ArenaClock
+		events.Bytes[arena.Hit](events.Spec{Name: "HitEvent", Capacity: proj}),
+		events.Bytes[int32](events.Spec{Name: "DeadSlot", Capacity: n, Lifetime: events.ThisFrame}),
+		events.StagingBytes[arena.Hit](proj, workers),
+	)
+}
+
+// arenaBytes is what the arena really charges, for several shapes.
+func TestArenaBudgetMatchesDeclarations(t *testing.T) {
+	for _, cfg := range []rules.Config{
+		{Units: 1000, Shots: 16, Seed: 1, Workers: 1},
+		{Units: 100000, Shots: 256, Seed: 2, Workers: 3},
+		{Units: 5000, Shots: 1000, Seed: 3, Workers: 2},
+	} {
+		sim, err := arena.New(cfg)
+		require.NoError(t, err)
+		require.NoError(t, sim.Frame())
+		assert.Equal(t, arenaBytes(cfg), sim.World().Budget().Used(), "%+v", cfg)
+		assert.Equal(t, runtime.DefaultMemoryBudget, sim.World().Budget().Limit())
+		require.NoError(t, sim.Close())
+	}
+}
+
+// The default budget admits the arena at its largest roster, 16 777 216
+// units, with room to spare, and refuses the largest shots with 256
+// workers (25 GiB, mostly HitEvent staging) instead of running out of
+// memory. Nothing is allocated: the sizes are computed.
+func TestArenaMaxUnitsFitDefaultBudget(t *testing.T) {
+	def := runtime.DefaultMemoryBudget
+	for _, tc := range []struct {
+		name             string
+		shots, workers   int
+		fits             bool
+		atMostGiB, above float64
+	}{
+		{"default shots, 1 worker", rules.DefaultShots, 1, true, 0.6, 0.5},
+		{"default shots, 256 workers", rules.DefaultShots, 256, true, 0.7, 0.6},
+		{"max shots, 8 workers", rules.MaxShots, 8, true, 1.8, 1.7},
+		{"max shots, 256 workers", rules.MaxShots, 256, false, 26, 25},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bytes := arenaBytes(rules.Config{Units: rules.MaxUnits, Shots: tc.shots, Workers: tc.workers})
+			gib := float64(bytes) / (1 << 30)
+			assert.Less(t, gib, tc.atMostGiB)
+			assert.Greater(t, gib, tc.above)
+			assert.Equal(t, tc.fits, bytes <= def, "%.3f GiB", gib)
+		})
+	}
+}
+
+// The arena builds and runs a frame at 16 777 216 units under the default
+// budget, charging exactly arenaBytes. It allocates about 0.6 GiB and
+// spawns 16.7 million units (seconds): skipped with -short and under the
+// race detector.
+func TestArenaMaxUnitsRuns(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("allocates 0.6 GiB and spawns 16 777 216 units")
+	}
+	cfg := rules.Config{Units: rules.MaxUnits, Shots: rules.DefaultShots, Seed: rules.DefaultSeed, Workers: 1}
+	sim, err := arena.New(cfg)
+	require.NoError(t, err)
+	defer sim.Close()
+	require.NoError(t, sim.Frame())
+	assert.Equal(t, arenaBytes(cfg), sim.World().Budget().Used())
+	assert.Equal(t, int64(rules.DefaultShots), sim.Counters().ShotsFired)
+}
+
+// Past the budget, the arena fails with the typed error instead of running
+// out of memory: the largest shots with 256 workers ask for 24 GiB of
+// HitEvent staging in Collision's first run. The refused staging is not
+// allocated; the tables (about 0.5 GiB, mostly untouched) are.
+func TestArenaPastBudgetFails(t *testing.T) {
+	cfg := rules.Config{Units: 1000, Shots: rules.MaxShots, Seed: 1, Workers: 256}
+	sim, err := arena.New(cfg)
+	require.NoError(t, err)
+	defer sim.Close()
+	err = sim.Frame()
+	var be *memory.BudgetError
+	require.ErrorAs(t, err, &be)
+	assert.ErrorIs(t, err, runtime.ErrMemoryBudget)
+	proj := rules.MaxShots * (int(rules.TTL) + 1)
+	staging := events.StagingBytes[arena.Hit](proj, 256)
+	assert.Equal(t, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "HitEvent"},
+		Bytes: staging, Used: arenaBytes(cfg) - staging, Budget: runtime.DefaultMemoryBudget}, *be)
+}

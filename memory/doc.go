@@ -1,0 +1,36 @@
+// Package memory is the memory budget that Tickwork's definitions are
+// checked against before they allocate: a table's pages, its columns, an
+// entity domain's handle pages, an event table's buffers and its per-worker
+// staging. A definition that does not fit fails with a typed error instead
+// of ending the process in Go's fatal "out of memory".
+//
+// What counts, the default and who shares a budget are stated once, in
+// docs/architecture.md ("Choices where the issues were silent", memory
+// budget).
+//
+// # Budgets
+//
+// [NewBudget] makes a [Budget] of a limit in bytes; [Budget.Charge] adds a
+// definition's bytes or refuses it. [DefaultBudget] is the limit a world
+// ([runtime.WithMemoryBudget]) and a standalone table or event table get
+// when none is given.
+//
+// # Sizes
+//
+// [Size] and [Sum] compute byte counts that saturate at math.MaxInt64
+// instead of wrapping, so a huge capacity times a huge element is refused,
+// never mistaken for a small one.
+//
+// # Errors
+//
+// A refused charge is a [*BudgetError] (errors.Is [ErrBudget]) naming the
+// definition, the bytes it asked for, the bytes already charged and the
+// limit. Packages ephemeral, events and runtime re-export the sentinel as
+// their ErrMemoryBudget.
+//
+// # Concurrency
+//
+// A Budget is safe for concurrent use; charges are atomic.
+//
+// [runtime.WithMemoryBudget]: https://pkg.go.dev/github.com/tickwork/tickwork/runtime#WithMemoryBudget
+package memory
