@@ -24,8 +24,9 @@ type Env struct {
 	dt       float64 // seconds
 	frame    uint64
 	tick     uint64
-	nextID   int  // next command buffer id: ids are dense from 0 per Env
-	inline   bool // a RunKernel without a pool is running (nested ones panic)
+	nextID   int // next command buffer id: ids are dense from 0 per Env
+
+	inline bool // a RunKernel without a pool is running (nested ones panic)
 }
 
 // NewEnv returns an Env over pool (nil: kernels run inline on the calling
