@@ -21,9 +21,12 @@
 // follows the rules of the runtime: a kernel writes only rows of the chunk it
 // was given, and records commands and emits events into per-worker segments
 // keyed by chunk index, which playback and event merges put back in chunk
-// order (see packages commands and events). The module's determinism tests
-// check this by running pools that hand chunks out reversed or shuffled (a
-// test-only switch, internal/chunkorder, that normal pools do not pay for).
+// order (see packages commands and events). What a pool must keep is that
+// each worker walks its chunks in ascending order: the event merge's
+// overflow rule depends on it (events.Segment.Begin). The module's
+// determinism tests check the rest by running pools that deal chunks out to
+// workers reversed or shuffled, each worker still ascending (a test-only
+// switch, internal/chunkorder, that normal pools do not pay for).
 //
 // # Allocation
 //

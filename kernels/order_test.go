@@ -26,8 +26,8 @@ func underOrder(t *testing.T, o chunkorder.Order, workers int) *kernels.Pool {
 }
 
 // TestChunkOrderHandsOutPermutation: under a test order every chunk still
-// runs exactly once per Run, worker w runs the chunks at positions
-// Span(chunks, workers, w) of the order, and the order is the one named.
+// runs exactly once per Run, worker w runs as many chunks as its Span, in
+// ascending order, and which chunks it gets is the order's.
 func TestChunkOrderHandsOutPermutation(t *testing.T) {
 	const chunks = 37
 	for _, o := range append([]chunkorder.Order{chunkorder.Span()}, chunkorder.Alternatives()...) {
@@ -50,6 +50,7 @@ func TestChunkOrderHandsOutPermutation(t *testing.T) {
 					for w := range workers {
 						lo, hi := kernels.Span(chunks, workers, w)
 						require.Len(t, walked[w], hi-lo, "worker %d runs its span's count", w)
+						require.True(t, slices.IsSorted(walked[w]), "worker %d walks ascending: %v", w, walked[w])
 						all = append(all, walked[w]...)
 					}
 					runs = append(runs, all)
@@ -62,22 +63,25 @@ func TestChunkOrderHandsOutPermutation(t *testing.T) {
 					ascending[i] = i
 				}
 				switch {
-				case o.IsSpan():
+				case o.IsSpan() || workers == 1: // one worker walks every chunk, ascending
 					for _, r := range runs {
 						assert.Equal(t, ascending, r)
 					}
-				case o == chunkorder.Reversed():
-					desc := slices.Clone(ascending)
-					slices.Reverse(desc)
-					for _, r := range runs {
-						assert.Equal(t, desc, r)
+				case o == chunkorder.Reversed(): // worker w gets the chunks of the last spans first
+					var want []int
+					for w := range workers {
+						lo, hi := kernels.Span(chunks, workers, w)
+						want = append(want, ascending[chunks-hi:chunks-lo]...)
 					}
-				default: // a shuffle: a new permutation every Run, the same for every worker count
+					for _, r := range runs {
+						assert.Equal(t, want, r)
+					}
+				default: // a shuffle: a new dealing every Run, the seed's
 					assert.NotEqual(t, ascending, runs[0])
-					assert.NotEqual(t, runs[0], runs[1], "each Run draws a new permutation")
+					assert.NotEqual(t, runs[0], runs[1], "each Run deals anew")
 					want := o.Perm()
 					for i, r := range runs {
-						assert.Equal(t, want.Next(chunks), r, "run %d: the seed's sequence", i)
+						assert.Equal(t, want.Next(chunks, workers), r, "run %d: the seed's sequence", i)
 					}
 				}
 			})
@@ -89,7 +93,7 @@ func TestChunkOrderHandsOutPermutation(t *testing.T) {
 // the chunk that panicked, and the panics of a Run are reported by
 // ascending chunk.
 func TestChunkOrderPanicNamesChunk(t *testing.T) {
-	// Reversed, 16 chunks on 4 workers: worker 0 runs 15, 14, 13, 12; worker 3 runs 3, 2, 1, 0.
+	// Reversed, 16 chunks on 4 workers: worker 0 runs 12..15, worker 3 runs 0..3.
 	p := underOrder(t, chunkorder.Reversed(), 4)
 	r := runRecover(p, 16, func(w, c int) {
 		if c == 13 || c == 2 {

@@ -184,7 +184,7 @@ func (p *Pool) Run(chunks int, fn func(worker, chunk int)) {
 		return
 	}
 	if p.perm != nil {
-		p.order = p.perm.Next(chunks)
+		p.order = p.perm.Next(chunks, p.workers)
 	}
 	if p.workers == 1 || chunks == 1 {
 		p.runRange(0, 0, chunks, fn)

@@ -8,11 +8,14 @@
 // # Orders
 //
 // The zero [Order] is the pool's normal split (kernels.Span: contiguous
-// ranges, ascending). [Reversed] and [Shuffled] permute the chunks of every
-// Run: position i of the permutation is the i-th chunk handed out, and
-// worker w runs positions kernels.Span(chunks, workers, w) in ascending
-// position order. [Alternatives] lists the orders the determinism tests run
-// under.
+// ranges, ascending). [Reversed] and [Shuffled] change which chunks each
+// worker gets in every Run: they deal a permutation of the chunks out by
+// the same spans of positions, so every worker still gets as many chunks,
+// and each worker walks its chunks in ascending order. That is the pool's
+// contract (package kernels, Run), and the event merge relies on it: which
+// events a full worker staging drops is decided by that walk (see
+// events.Segment.Begin). [Alternatives] lists the orders the determinism
+// tests run under.
 //
 // # Setting
 //
@@ -31,6 +34,7 @@ package chunkorder
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"sync/atomic"
 )
@@ -53,13 +57,13 @@ const (
 // Span is the normal split, the zero Order.
 func Span() Order { return Order{} }
 
-// Reversed hands out chunks in descending order: the highest chunks go to
-// worker 0, and every worker walks its chunks downwards.
+// Reversed hands the spans out in reverse: worker 0 gets the highest
+// chunks, the last worker the lowest.
 func Reversed() Order { return Order{kind: reversed} }
 
-// Shuffled hands out the chunks of every Run in a random permutation drawn
-// from a PCG stream seeded with seed: the same seed gives the same sequence
-// of permutations, Run after Run, for every worker count.
+// Shuffled deals the chunks of every Run out at random, from a PCG stream
+// seeded with seed: the same seed gives the same sequence of permutations,
+// Run after Run, whatever the worker count.
 func Shuffled(seed uint64) Order { return Order{kind: shuffled, seed: seed} }
 
 // Alternatives are the orders other than the normal split that the
@@ -130,27 +134,28 @@ type Perm struct {
 	buf   []int
 }
 
-// Next returns the permutation of 0..chunks-1 for the next Run: the i-th
-// element is the chunk handed out at position i. The slice is the Perm's
-// own and is overwritten by the next call. It allocates only when chunks
-// exceeds every earlier count.
-func (p *Perm) Next(chunks int) []int {
+// Next returns the chunk order of the next Run of chunks chunks on workers
+// workers: a permutation of 0..chunks-1 in which worker w runs the chunks
+// at positions [chunks*w/workers, chunks*(w+1)/workers) (kernels.Span),
+// sorted ascending within each such span. The slice is the Perm's own and
+// is overwritten by the next call. It allocates only when chunks exceeds
+// every earlier count.
+func (p *Perm) Next(chunks, workers int) []int {
 	if cap(p.buf) < chunks {
 		p.buf = make([]int, chunks)
 	}
 	s := p.buf[:chunks]
-	if p.order.kind == reversed {
-		for i := range s {
-			s[i] = chunks - 1 - i
-		}
-		return s
-	}
 	for i := range s {
-		s[i] = i
+		s[i] = chunks - 1 - i
 	}
-	for i := chunks - 1; i > 0; i-- { // Fisher–Yates
-		j := int(p.rng.Uint64N(uint64(i + 1)))
-		s[i], s[j] = s[j], s[i]
+	if p.order.kind == shuffled {
+		for i := chunks - 1; i > 0; i-- { // Fisher–Yates
+			j := int(p.rng.Uint64N(uint64(i + 1)))
+			s[i], s[j] = s[j], s[i]
+		}
+	}
+	for w := range workers {
+		slices.Sort(s[chunks*w/workers : chunks*(w+1)/workers])
 	}
 	return s
 }
