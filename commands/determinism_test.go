@@ -9,6 +9,8 @@ import (
 
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/internal/chunkorder"
+	"github.com/tickwork/tickwork/kernels"
 )
 
 const (
@@ -37,14 +39,61 @@ func snap(t *ephemeral.Table, col *ephemeral.Column[int64]) snapshot {
 	return s
 }
 
+// driver runs kernel(w, c) for every chunk c of chunks on workers workers
+// and returns when all calls have.
+type driver struct {
+	name string
+	run  func(t *testing.T, workers, chunks int, kernel func(w, c int))
+}
+
+// interleaved starts one goroutine per worker; worker w takes the chunks c
+// with c%workers == w, in ascending order.
+var interleaved = driver{name: "interleaved", run: func(t *testing.T, workers, chunks int, kernel func(w, c int)) {
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for c := w; c < chunks; c += workers {
+				kernel(w, c)
+			}
+		}(w)
+	}
+	wg.Wait()
+}}
+
+// pooled runs the kernel on a kernels.Pool that hands chunks out in order o
+// (internal/chunkorder: the normal split, reversed, or shuffled).
+func pooled(o chunkorder.Order) driver {
+	return driver{name: "pool-" + o.String(), run: func(t *testing.T, workers, chunks int, kernel func(w, c int)) {
+		restore := chunkorder.Set(o)
+		p, err := kernels.NewPool(workers)
+		restore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		p.Run(chunks, kernel)
+	}}
+}
+
+// drivers are the ways the determinism tests share chunks among workers.
+func drivers() []driver {
+	out := []driver{interleaved, pooled(chunkorder.Span())}
+	for _, o := range chunkorder.Alternatives() {
+		out = append(out, pooled(o))
+	}
+	return out
+}
+
 // runDeterminism builds a source table of 1000 rows (values 0..999, chunks
-// of 64 rows), runs a kernel over it with `workers` goroutines (worker w
-// takes chunks c with c%workers == w in ascending order, one Buffer each,
-// Begin(chunk) per chunk) that records, per source row v, a create with
-// value 2v in the destination table, and a delete of that new row when v is
-// even; plays the worker buffers merged, and returns the resolved handle of
-// every create and the destination's snapshot.
-func runDeterminism(t *testing.T, workers int) ([]ephemeral.Handle, snapshot, commands.Stats) {
+// of 64 rows), runs a kernel over it with `workers` workers shared out by
+// drive (one Buffer per worker, Begin(chunk) per chunk) that records, per
+// source row v, a create with value 2v in the destination table, and a
+// delete of that new row when v is even; plays the worker buffers merged,
+// and returns the resolved handle of every create and the destination's
+// snapshot.
+func runDeterminism(t *testing.T, drive driver, workers int) ([]ephemeral.Handle, snapshot, commands.Stats) {
 	src := newWorld(t, sourceRows, chunkRows)
 	for v := 0; v < sourceRows; v++ {
 		h, err := src.units.Insert()
@@ -59,31 +108,23 @@ func runDeterminism(t *testing.T, workers int) ([]ephemeral.Handle, snapshot, co
 		bufs[w] = commands.NewBuffer(w, 0)
 	}
 	prov := make([]ephemeral.Handle, sourceRows) // by source row
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			rec := bufs[w].Recorder(dst.units)
-			set := commands.NewSetter(rec, dst.value)
-			for c := w; c < src.units.Chunks(); c += workers {
-				bufs[w].Begin(c)
-				vals := src.value.Span(c)
-				ephemeral.EachRun(src.units.Enabled(c), func(lo, hi int) {
-					for r := lo; r < hi; r++ {
-						v := vals[r]
-						h := rec.Create()
-						prov[c*chunkRows+r] = h
-						set.Set(h, 2*v)
-						if v%2 == 0 {
-							rec.Delete(h)
-						}
-					}
-				})
+	drive.run(t, workers, src.units.Chunks(), func(w, c int) {
+		rec := bufs[w].Recorder(dst.units)
+		set := commands.NewSetter(rec, dst.value)
+		bufs[w].Begin(c)
+		vals := src.value.Span(c)
+		ephemeral.EachRun(src.units.Enabled(c), func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				v := vals[r]
+				h := rec.Create()
+				prov[c*chunkRows+r] = h
+				set.Set(h, 2*v)
+				if v%2 == 0 {
+					rec.Delete(h)
+				}
 			}
-		}(w)
-	}
-	wg.Wait()
+		})
+	})
 	p := commands.NewPlayback()
 	st := p.PlayMerged(bufs)
 	real := make([]ephemeral.Handle, sourceRows)
@@ -93,41 +134,47 @@ func runDeterminism(t *testing.T, workers int) ([]ephemeral.Handle, snapshot, co
 	return real, snap(dst.units, dst.value), st
 }
 
+// TestDeterminism: the merged playback of a parallel kernel's buffers gives
+// the same handles and table whatever the worker count and however chunks
+// were shared and ordered (interleaved goroutines, or a pool under the
+// normal, reversed and shuffled chunk orders), all equal to one worker's.
 func TestDeterminism(t *testing.T) {
 	var wantHandles []ephemeral.Handle
 	var wantSnap snapshot
-	for _, workers := range []int{1, 2, 4, 8} {
-		for repeat := 0; repeat < 3; repeat++ {
-			t.Run(fmt.Sprintf("workers=%d/repeat=%d", workers, repeat), func(t *testing.T) {
-				handles, s, st := runDeterminism(t, workers)
-				want := commands.Stats{Played: 2500, Created: 1000, Sets: 1000, Deleted: 500}
-				checkStats(t, st, want)
-				var live []int64
-				for row, h := range s.handles {
-					if h != 0 {
-						live = append(live, s.values[row])
+	for _, drive := range drivers() {
+		for _, workers := range []int{1, 2, 4, 8} {
+			for repeat := 0; repeat < 2; repeat++ {
+				t.Run(fmt.Sprintf("%s/workers=%d/repeat=%d", drive.name, workers, repeat), func(t *testing.T) {
+					handles, s, st := runDeterminism(t, drive, workers)
+					want := commands.Stats{Played: 2500, Created: 1000, Sets: 1000, Deleted: 500}
+					checkStats(t, st, want)
+					var live []int64
+					for row, h := range s.handles {
+						if h != 0 {
+							live = append(live, s.values[row])
+						}
 					}
-				}
-				if len(live) != 500 {
-					t.Fatalf("%d live rows, want 500", len(live))
-				}
-				slices.Sort(live)
-				for i, v := range live {
-					if want := int64(2 * (2*i + 1)); v != want {
-						t.Fatalf("live value %d = %d, want %d (2v for odd v)", i, v, want)
+					if len(live) != 500 {
+						t.Fatalf("%d live rows, want 500", len(live))
 					}
-				}
-				if wantHandles == nil {
-					wantHandles, wantSnap = handles, s
-					return
-				}
-				if !slices.Equal(handles, wantHandles) {
-					t.Errorf("resolved handles differ from workers=1")
-				}
-				if !slices.Equal(s.handles, wantSnap.handles) || !slices.Equal(s.values, wantSnap.values) {
-					t.Errorf("table layout or content differs from workers=1")
-				}
-			})
+					slices.Sort(live)
+					for i, v := range live {
+						if want := int64(2 * (2*i + 1)); v != want {
+							t.Fatalf("live value %d = %d, want %d (2v for odd v)", i, v, want)
+						}
+					}
+					if wantHandles == nil {
+						wantHandles, wantSnap = handles, s
+						return
+					}
+					if !slices.Equal(handles, wantHandles) {
+						t.Errorf("resolved handles differ from interleaved, workers=1")
+					}
+					if !slices.Equal(s.handles, wantSnap.handles) || !slices.Equal(s.values, wantSnap.values) {
+						t.Errorf("table layout or content differs from interleaved, workers=1")
+					}
+				})
+			}
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/internal/chunkorder"
+	"github.com/tickwork/tickwork/kernels"
 )
 
 // hit is a typical event: a target handle and an amount.
@@ -24,31 +26,69 @@ const (
 	chunks     = (sourceRows + chunkRows - 1) / chunkRows // 16
 )
 
-// runKernel emits, for every source row v with v%3 != 0, a hit{v, 2v} from a
-// kernel of `workers` goroutines, worker w taking chunks c with
-// c%workers == w in ascending order, and merges. It returns the merge's
-// dropped count.
-func runKernel(t *testing.T, p *events.Parallel[hit], workers int) int {
-	t.Helper()
+// driver runs kernel(w, c) for every chunk c of chunks on workers workers
+// and returns when all calls have.
+type driver struct {
+	name string
+	run  func(t *testing.T, workers, chunks int, kernel func(w, c int))
+}
+
+// interleaved starts one goroutine per worker; worker w takes the chunks c
+// with c%workers == w, in ascending order.
+var interleaved = driver{name: "interleaved", run: func(t *testing.T, workers, chunks int, kernel func(w, c int)) {
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			s := p.Worker(w)
 			for c := w; c < chunks; c += workers {
-				s.Begin(c)
-				for v := c * chunkRows; v < min((c+1)*chunkRows, sourceRows); v++ {
-					if v%3 != 0 {
-						if err := s.Emit(hit{uint64(v), int32(2 * v)}); err != nil && !errors.Is(err, events.ErrOverflow) {
-							t.Errorf("Emit: %v", err)
-						}
-					}
-				}
+				kernel(w, c)
 			}
 		}(w)
 	}
 	wg.Wait()
+}}
+
+// pooled runs the kernel on a kernels.Pool that hands chunks out in order o
+// (internal/chunkorder: the normal split, reversed, or shuffled).
+func pooled(o chunkorder.Order) driver {
+	return driver{name: "pool-" + o.String(), run: func(t *testing.T, workers, chunks int, kernel func(w, c int)) {
+		restore := chunkorder.Set(o)
+		p, err := kernels.NewPool(workers)
+		restore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		p.Run(chunks, kernel)
+	}}
+}
+
+// drivers are the ways the determinism tests share chunks among workers.
+func drivers() []driver {
+	out := []driver{interleaved, pooled(chunkorder.Span())}
+	for _, o := range chunkorder.Alternatives() {
+		out = append(out, pooled(o))
+	}
+	return out
+}
+
+// runKernel emits, for every source row v with v%3 != 0, a hit{v, 2v} from a
+// kernel of `workers` workers shared out by drive (Begin(chunk) per chunk),
+// and merges. It returns the merge's dropped count.
+func runKernel(t *testing.T, p *events.Parallel[hit], drive driver, workers int) int {
+	t.Helper()
+	drive.run(t, workers, chunks, func(w, c int) {
+		s := p.Worker(w)
+		s.Begin(c)
+		for v := c * chunkRows; v < min((c+1)*chunkRows, sourceRows); v++ {
+			if v%3 != 0 {
+				if err := s.Emit(hit{uint64(v), int32(2 * v)}); err != nil && !errors.Is(err, events.ErrOverflow) {
+					t.Errorf("Emit: %v", err)
+				}
+			}
+		}
+	})
 	return p.Merge()
 }
 
@@ -59,23 +99,25 @@ func TestParallelDeterministic(t *testing.T) {
 			want = append(want, hit{uint64(v), int32(2 * v)})
 		}
 	}
-	for _, workers := range []int{1, 2, 4, 8} {
-		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
-			tab, err := events.New[hit](events.Spec{Name: "hits", Capacity: sourceRows})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := mustParallel(t, tab, workers)
-			for frame := 0; frame < 3; frame++ {
-				if d := runKernel(t, p, workers); d != 0 {
-					t.Fatalf("frame %d: Merge dropped %d, want 0", frame, d)
+	for _, drive := range drivers() {
+		for _, workers := range []int{1, 2, 4, 8} {
+			t.Run(fmt.Sprintf("%s/workers=%d", drive.name, workers), func(t *testing.T) {
+				tab, err := events.New[hit](events.Spec{Name: "hits", Capacity: sourceRows})
+				if err != nil {
+					t.Fatal(err)
 				}
-				tab.EndFrame()
-				if got := tab.Read(); !slices.Equal(got, want) {
-					t.Fatalf("frame %d: merged %d events, want the %d of the sequential order", frame, len(got), len(want))
+				p := mustParallel(t, tab, workers)
+				for frame := 0; frame < 3; frame++ {
+					if d := runKernel(t, p, drive, workers); d != 0 {
+						t.Fatalf("frame %d: Merge dropped %d, want 0", frame, d)
+					}
+					tab.EndFrame()
+					if got := tab.Read(); !slices.Equal(got, want) {
+						t.Fatalf("frame %d: merged %d events, want the %d of the sequential order", frame, len(got), len(want))
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 
@@ -96,27 +138,29 @@ func TestParallelOverflowDeterministic(t *testing.T) {
 		}
 	}
 	wantDropped := emitted - (capacity - 1)
-	for _, workers := range []int{1, 2, 4, 8} {
-		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
-			tab, err := events.New[hit](events.Spec{Name: "hits", Capacity: capacity})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := mustParallel(t, tab, workers)
-			if err := tab.Emit(hit{Target: 1 << 40}); err != nil {
-				t.Fatal(err)
-			}
-			if got := runKernel(t, p, workers); got != wantDropped {
-				t.Errorf("Merge() = %d dropped, want %d", got, wantDropped)
-			}
-			if got := tab.TakeDropped(); got != int64(wantDropped) {
-				t.Errorf("TakeDropped() = %d, want %d", got, wantDropped)
-			}
-			tab.EndFrame()
-			if got := tab.Read(); !slices.Equal(got, want) {
-				t.Errorf("kept %d events, want the first %d in key order", len(got), len(want))
-			}
-		})
+	for _, drive := range drivers() {
+		for _, workers := range []int{1, 2, 4, 8} {
+			t.Run(fmt.Sprintf("%s/workers=%d", drive.name, workers), func(t *testing.T) {
+				tab, err := events.New[hit](events.Spec{Name: "hits", Capacity: capacity})
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := mustParallel(t, tab, workers)
+				if err := tab.Emit(hit{Target: 1 << 40}); err != nil {
+					t.Fatal(err)
+				}
+				if got := runKernel(t, p, drive, workers); got != wantDropped {
+					t.Errorf("Merge() = %d dropped, want %d", got, wantDropped)
+				}
+				if got := tab.TakeDropped(); got != int64(wantDropped) {
+					t.Errorf("TakeDropped() = %d, want %d", got, wantDropped)
+				}
+				tab.EndFrame()
+				if got := tab.Read(); !slices.Equal(got, want) {
+					t.Errorf("kept %d events, want the first %d in key order", len(got), len(want))
+				}
+			})
+		}
 	}
 }
 

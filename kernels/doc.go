@@ -21,7 +21,12 @@
 // follows the rules of the runtime: a kernel writes only rows of the chunk it
 // was given, and records commands and emits events into per-worker segments
 // keyed by chunk index, which playback and event merges put back in chunk
-// order (see packages commands and events).
+// order (see packages commands and events). What a pool must keep is that
+// each worker walks its chunks in ascending order: the event merge's
+// overflow rule depends on it (events.Segment.Begin). The module's
+// determinism tests check the rest by running pools that deal chunks out to
+// workers reversed or shuffled, each worker still ascending (a test-only
+// switch, internal/chunkorder, that normal pools do not pay for).
 //
 // # Allocation
 //
@@ -32,8 +37,8 @@
 // # Errors
 //
 // [NewPool] returns an error matching [ErrWorkers] under errors.Is for a
-// worker count outside 1..[MaxWorkers]. [Pool.Run] on a closed pool panics
-// (programmer misuse); it has no error to return.
+// worker count outside 1..[MaxWorkers]. [Pool.Run] on a closed pool, and a
+// nested Run (below), panic (programmer misuse); Run has no error to return.
 //
 // # Panics in kernels
 //
@@ -45,6 +50,20 @@
 // one worker or one chunk, panic with the same type, so a host recovers a
 // kernel's panic the same way for every worker count. The pool stays usable
 // after such a Run; chunks that were skipped are not run again.
+//
+// # Nested Run
+//
+// A kernel must not start a kernel. [Pool.Run] called while a Run of the
+// same pool is in progress (from inside fn, on any worker, or from another
+// goroutine) panics at once with [ErrNestedRun], for every worker count, one
+// included; it never waits for workers that are busy running its caller.
+// Inside a kernel that panic is the kernel's own, so it follows the rule
+// above: the kernel stops, the outer Run finishes its other chunks and
+// panics on its caller with a [*PanicError] whose Value is ErrNestedRun
+// (errors.Is(err, ErrNestedRun) holds, and its message says what to do
+// instead: split the work into two systems, or into two Run calls made one
+// after the other from the system's Run). The pool stays usable. The check
+// is one atomic compare-and-swap per Run; it allocates nothing.
 //
 // # Concurrency
 //

@@ -13,6 +13,14 @@ var ErrWorkers = errors.New("kernels: workers must be between 1 and MaxWorkers")
 // caller's goroutine with a *PanicError, which matches it under errors.Is.
 var ErrKernelPanic = errors.New("kernels: kernel panicked")
 
+// ErrNestedRun: Pool.Run called while a Run of the same pool is in progress,
+// from inside a kernel or from another goroutine. Run panics with it (see
+// the package doc, "Nested Run"); inside a kernel it reaches the outer Run's
+// caller as the Value of a *PanicError, so errors.Is(err, ErrNestedRun)
+// holds for that panic too.
+var ErrNestedRun = errors.New("kernels: Run called from inside a kernel (or while another Run of the same pool is in progress); " +
+	"a kernel must not start a kernel: split the work into two systems, or into two Run calls from the system's Run")
+
 // PanicError is the value Pool.Run and Scalar panic with, on the caller's
 // goroutine, when a kernel panics: whatever the worker count and whichever
 // goroutine ran the kernel, a host recovers it the same way. It matches

@@ -1,12 +1,16 @@
 package kernels
 
 import (
+	"cmp"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/tickwork/tickwork/internal/chunkorder"
 )
 
 // MaxWorkers bounds a pool's worker count, the caller's goroutine included.
@@ -29,6 +33,13 @@ type Pool struct {
 	// the worker's done.Done and read by Run after done.Wait.
 	panics   []*PanicError
 	panicked atomic.Bool
+	// busy is set while a Run is in progress; a Run that finds it set
+	// panics with ErrNestedRun (see the package doc, "Nested Run").
+	busy atomic.Bool
+	// perm is the test-only chunk order (internal/chunkorder), nil for the
+	// normal split; order is its permutation for the current Run.
+	perm  *chunkorder.Perm
+	order []int
 }
 
 // NewPool starts a pool of workers goroutines counting the caller: workers-1
@@ -39,7 +50,8 @@ func NewPool(workers int) (*Pool, error) {
 	if workers < 1 || workers > MaxWorkers {
 		return nil, fmt.Errorf("%w: got %d", ErrWorkers, workers)
 	}
-	p := &Pool{workers: workers, start: make([]chan struct{}, workers-1), panics: make([]*PanicError, workers)}
+	p := &Pool{workers: workers, start: make([]chan struct{}, workers-1), panics: make([]*PanicError, workers),
+		perm: chunkorder.ForNewPool()}
 	for i := range p.start {
 		ch := make(chan struct{})
 		p.start[i] = ch
@@ -65,56 +77,71 @@ func (p *Pool) span(w int) {
 	p.runRange(w, lo, hi, p.fn)
 }
 
-// runRange calls fn(w, c) for c in [lo, hi). When a call panics it records
-// the panic as p.panics[w] and returns: the worker skips the rest of its
-// range and the pool goes on (Run re-panics on the caller's goroutine once
-// every worker is done).
+// runRange calls fn(w, c) for the chunks at positions [lo, hi) of this
+// Run. When a call panics it records the panic as p.panics[w] and returns:
+// the worker skips the rest of its range and the pool goes on (Run
+// re-panics on the caller's goroutine once every worker is done).
 func (p *Pool) runRange(w, lo, hi int, fn func(worker, chunk int)) {
-	if e := walk(w, lo, hi, fn); e != nil {
+	if e := walk(w, lo, hi, p.order, fn); e != nil {
 		p.panics[w] = e
 		p.panicked.Store(true)
 	}
 }
 
-// walk calls fn(w, c) for c in [lo, hi), in ascending order, and returns
-// nil; when a call panics it stops there and returns the panic as a
-// *PanicError. The deferred closure stays on the stack: no allocation
-// unless a kernel panics.
-func walk(w, lo, hi int, fn func(worker, chunk int)) (pe *PanicError) {
-	c := lo
+// walk calls fn(w, c) for the chunks c at positions [lo, hi), in ascending
+// position order, and returns nil; when a call panics it stops there and
+// returns the panic as a *PanicError. The chunk at position i is i, or
+// order[i] when order is not nil (a test-only permutation: see
+// internal/chunkorder). The deferred closure stays on the stack: no
+// allocation unless a kernel panics.
+func walk(w, lo, hi int, order []int, fn func(worker, chunk int)) (pe *PanicError) {
+	i := lo
 	defer func() {
-		if c < hi { // fn(w, c) did not return
+		if i < hi { // the call at position i did not return
 			if r := recover(); r != nil {
+				c := i
+				if order != nil {
+					c = order[i]
+				}
 				pe = &PanicError{Worker: w, Chunk: c, Value: r, Stack: debug.Stack()}
 			}
 		}
 	}()
-	for ; c < hi; c++ {
-		fn(w, c)
+	if order == nil {
+		for ; i < hi; i++ {
+			fn(w, i)
+		}
+		return nil
+	}
+	for ; i < hi; i++ {
+		fn(w, order[i])
 	}
 	return nil
 }
 
-// repanic panics with the panic of the lowest chunk recorded by the last
-// Run, the others attached, after clearing the records; it returns at once
-// when no kernel panicked.
-func (p *Pool) repanic() {
+// finish ends a Run: it marks the pool idle, then panics with the panic of
+// the lowest chunk recorded by the Run, the others attached by ascending
+// chunk, after clearing the records; it returns at once when no kernel
+// panicked.
+func (p *Pool) finish() {
+	p.order = nil
+	p.busy.Store(false)
 	if !p.panicked.Load() {
 		return
 	}
-	var first *PanicError
+	var all []*PanicError
 	for w, e := range p.panics {
-		if e == nil {
-			continue
-		}
-		p.panics[w] = nil
-		if first == nil {
-			first = e // workers run ascending, disjoint ranges: lowest worker = lowest chunk
-		} else {
-			first.Others = append(first.Others, e)
+		if e != nil {
+			all = append(all, e)
+			p.panics[w] = nil
 		}
 	}
 	p.panicked.Store(false)
+	slices.SortFunc(all, func(a, b *PanicError) int { return cmp.Compare(a.Chunk, b.Chunk) })
+	first := all[0]
+	if len(all) > 1 {
+		first.Others = all[1:]
+	}
 	panic(first)
 }
 
@@ -133,8 +160,11 @@ func Span(chunks, workers, w int) (lo, hi int) {
 // calling goroutine. With one worker or one chunk every call runs inline as
 // worker 0; chunks <= 0 returns at once. It allocates nothing.
 //
-// Call it from one goroutine at a time, never from inside fn. It panics on a
-// closed pool (programmer misuse: do not run kernels after World.Close).
+// Call it from one goroutine at a time, never from inside fn: a Run that
+// starts while another Run of the pool is in progress panics at once with
+// ErrNestedRun, whatever the worker count (see the package doc, "Nested
+// Run"). It panics on a closed pool (programmer misuse: do not run kernels
+// after World.Close).
 //
 // Panics: when fn panics, on any worker, the worker stops its range (its
 // later chunks are not run), the other workers finish theirs, and Run then
@@ -146,12 +176,19 @@ func (p *Pool) Run(chunks int, fn func(worker, chunk int)) {
 	if p.closed {
 		panic("kernels: Run on a closed pool; create a new pool (or World) instead of reusing a closed one")
 	}
+	if !p.busy.CompareAndSwap(false, true) {
+		panic(ErrNestedRun)
+	}
 	if chunks <= 0 {
+		p.busy.Store(false)
 		return
+	}
+	if p.perm != nil {
+		p.order = p.perm.Next(chunks, p.workers)
 	}
 	if p.workers == 1 || chunks == 1 {
 		p.runRange(0, 0, chunks, fn)
-		p.repanic()
+		p.finish()
 		return
 	}
 	p.fn, p.chunks = fn, chunks
@@ -162,7 +199,7 @@ func (p *Pool) Run(chunks int, fn func(worker, chunk int)) {
 	p.span(0)
 	p.done.Wait()
 	p.fn = nil
-	p.repanic()
+	p.finish()
 }
 
 // Close stops the pool's goroutines and waits for them; no goroutine of the
@@ -186,7 +223,7 @@ func (p *Pool) Close() error {
 // panics with a *PanicError (worker 0, the chunk, the original value), as
 // Pool.Run does.
 func Scalar(chunks int, fn func(worker, chunk int)) {
-	if e := walk(0, 0, chunks, fn); e != nil {
+	if e := walk(0, 0, chunks, nil, fn); e != nil {
 		panic(e)
 	}
 }

@@ -9,8 +9,9 @@ import (
 
 // Sentinel errors of the package. Every error returned by runtime matches
 // one of them with errors.Is, or is an error of package ephemeral, events,
-// systems, scheduler or commands (Frame's *commands.PlaybackError) passed
-// through as it is (seal errors among them).
+// systems or scheduler (Frame's *scheduler.SystemError and
+// *scheduler.PlaybackError) passed through as it is (seal errors among
+// them).
 var (
 	// ErrOption: an option with a bad value (or a nil Option). Returned by
 	// Build as an *OptionError.

@@ -405,11 +405,14 @@ type World struct {
 // (errors.Is scheduler.ErrBadDelta) for a negative, NaN, infinite or
 // above-scheduler.MaxDelta dt (nothing runs), or a *scheduler.SystemError
 // (errors.Is scheduler.ErrSystem) when a system failed (the frame still
-// completed its boundaries), the first *commands.PlaybackError when a
-// playback could not carry out a record (a create into a full table,
-// errors.Is ephemeral.ErrCapacity; the frame completed), and
+// completed its boundaries), the first *scheduler.PlaybackError (naming the
+// system, and unwrapping to the *commands.PlaybackError) when a playback
+// could not carry out a record (a create into a full table, errors.Is
+// ephemeral.ErrCapacity; the frame completed), and
 // scheduler.ErrPoisoned after a panic escaped an earlier frame (close the
-// world and build a new one). It allocates nothing in steady state. Call
+// world and build a new one). A panic in a system or one of its kernels
+// goes up from Frame as a *scheduler.PanicError naming the system (see
+// scheduler.Scheduler.Frame). It allocates nothing in steady state. Call
 // it from one goroutine.
 func (w *World) Frame(dt float64) error {
 	if w.closed {

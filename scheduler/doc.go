@@ -111,14 +111,16 @@
 // Set-up, sealing and frame errors are typed ([*ConfigError],
 // [*DuplicateError], [*UnknownSystemError], [*PhaseOrderError],
 // [*EventOrderError], [*CycleError], [*ConflictError], [*SubstituteError], [*HookError],
-// [*DeltaError], [*SystemError]) and match the package's sentinels with
+// [*DeltaError], [*SystemError], [*PlaybackError], and [*PanicError] as a
+// panic value) and match the package's sentinels with
 // errors.Is; [ErrSealed], [ErrNotSealed], [ErrReentrant] (Frame from
 // inside a frame), [ErrPoisoned] (Frame after a panic escaped a frame),
 // [ErrNilEvents] and [ErrNilHook] are returned as they are. Seal joins the
 // errors of one stage with errors.Join, so errors.Is and errors.As see each
 // of them. A bad system definition passes through as the
-// *systems.DefinitionError of [systems.System.Validate], and a record that
-// a playback could not carry out as Frame's *commands.PlaybackError.
+// *systems.DefinitionError of [systems.System.Validate]. The errors of a
+// frame name the system, its phase and the frame, and unwrap to the
+// original error (see [ErrSystem]'s block of sentinels for the rule).
 // Messages of the scheduler's own errors start with "scheduler: ".
 //
 // # Concurrency

@@ -6,14 +6,33 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/systems"
 )
 
 // Sentinel errors of the package. Every error returned by scheduler matches
 // one of them with errors.Is, except those of other packages passed through
 // as they are: a *systems.DefinitionError from Add, Hook.Add, Hook.Substitute
-// or Seal, and the *commands.PlaybackError that Frame returns when a
-// playback failed.
+// or Seal.
+//
+// Errors of a frame name the system: whatever goes wrong inside a frame is
+// reported with the system it comes from, its phase and the frame number,
+// in a message that starts `scheduler: frame F: Phase system "name"`, and
+// unwraps to the original error:
+//   - a system's Run returns an error: Frame returns a *SystemError
+//     (errors.Is ErrSystem);
+//   - a system's Run or one of its kernels panics: Frame recovers it only
+//     to name the system and panics again, the scheduler poisoned
+//     (ErrPoisoned from then on), with a *PanicError (errors.Is
+//     ErrSystemPanic) whose Value is the original panic value; for a
+//     kernel's panic that is the *kernels.PanicError naming the worker and
+//     chunk, which errors.As reaches, and through it the kernel's own error;
+//   - a command a system recorded fails at playback (a create into a full
+//     table): the frame completes and returns a *PlaybackError (errors.Is
+//     ErrPlayback) naming the system whose command buffer recorded it; it
+//     unwraps to the *commands.PlaybackError, which names the buffer, the
+//     record and the table and unwraps to the storage error (such as
+//     ephemeral.ErrCapacity). FrameReport.Commands.Err holds the same error.
 var (
 	// ErrConfig: a bad Config field. Returned as a *ConfigError.
 	ErrConfig = errors.New("scheduler: bad configuration")
@@ -53,6 +72,14 @@ var (
 	// ErrSystem: a system's Run returned an error. Returned as a
 	// *SystemError that unwraps to the system's error.
 	ErrSystem = errors.New("scheduler: system failed")
+	// ErrSystemPanic: a system's Run, or a kernel it ran, panicked. Frame
+	// panics with a *PanicError that unwraps to the panic value when it is
+	// an error (a kernel's *kernels.PanicError among them).
+	ErrSystemPanic = errors.New("scheduler: system panicked")
+	// ErrPlayback: a command that a system recorded could not be carried
+	// out at playback. Returned as a *PlaybackError that unwraps to the
+	// *commands.PlaybackError (errors.Is commands.ErrPlayback).
+	ErrPlayback = errors.New("scheduler: command playback failed")
 	// ErrReentrant: Frame called while a frame runs (from inside a system).
 	// Nothing of the nested call runs; the running frame goes on.
 	ErrReentrant = errors.New("scheduler: Frame called during a frame (from a system?); " +
@@ -270,8 +297,9 @@ func (e *DeltaError) Error() string {
 func (e *DeltaError) Is(target error) bool { return target == ErrBadDelta }
 
 // SystemError reports a system whose Run returned an error, which stopped
-// the frame (see Scheduler.Frame). errors.Is(err, ErrSystem) is true, and
-// Unwrap gives the system's error.
+// the frame (see Scheduler.Frame, and the sentinels for how frame errors name
+// the system). errors.Is(err, ErrSystem) is true, and Unwrap gives the system's
+// error.
 type SystemError struct {
 	System string
 	Phase  systems.Phase
@@ -288,3 +316,61 @@ func (e *SystemError) Is(target error) bool { return target == ErrSystem }
 
 // Unwrap returns the system's error.
 func (e *SystemError) Unwrap() error { return e.Err }
+
+// PanicError is the value Frame panics with when a system's Run, or a
+// kernel it ran, panicked (see the sentinels: errors of a frame name the system).
+// errors.Is(err, ErrSystemPanic) is true, and Unwrap gives Value when it is
+// an error: errors.As reaches a kernel's *kernels.PanicError and the
+// kernel's own error.
+type PanicError struct {
+	System string
+	Phase  systems.Phase
+	Frame  uint64 // the frame number
+	Value  any    // the original panic value, as recover returned it
+	// Stack is the stack of the system's goroutine where the panic was
+	// raised; nil when Value is a *kernels.PanicError, which holds the
+	// stack of the kernel that panicked.
+	Stack []byte
+}
+
+// Error returns `scheduler: frame F: Phase system "name" panicked: <Value>`,
+// then Stack when there is one: when nothing recovers the panic, the crash
+// report still shows where the system failed.
+func (e *PanicError) Error() string {
+	s := fmt.Sprintf("scheduler: frame %d: %v system %q panicked: %v", e.Frame, e.Phase, e.System, e.Value)
+	if len(e.Stack) > 0 {
+		s += "\n\n" + string(e.Stack)
+	}
+	return s
+}
+
+// Is reports whether target is ErrSystemPanic.
+func (e *PanicError) Is(target error) bool { return target == ErrSystemPanic }
+
+// Unwrap returns Value when it is an error, else nil.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// PlaybackError reports a command that playback could not carry out,
+// naming the system whose command buffer recorded it (see the sentinels:
+// errors of a frame name the system). The frame completed. errors.Is(err,
+// ErrPlayback) and errors.Is(err, commands.ErrPlayback) are true, and
+// errors.As reaches Err and its storage error.
+type PlaybackError struct {
+	System string
+	Phase  systems.Phase
+	Frame  uint64                  // the frame number
+	Err    *commands.PlaybackError // the buffer, record, table and storage error
+}
+
+func (e *PlaybackError) Error() string {
+	return fmt.Sprintf("scheduler: frame %d: %v system %q: %v", e.Frame, e.Phase, e.System, e.Err)
+}
+
+// Is reports whether target is ErrPlayback.
+func (e *PlaybackError) Is(target error) bool { return target == ErrPlayback }
+
+// Unwrap returns the playback's error.
+func (e *PlaybackError) Unwrap() error { return e.Err }

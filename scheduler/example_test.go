@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/scheduler"
 	"github.com/tickwork/tickwork/systems"
 )
@@ -69,4 +70,35 @@ func ExampleScheduler_Frame() {
 	// dt 0.2 s: 8 ticks, 120ms dropped, 9ms remaining
 	// fed 229ms = simulated 100ms + dropped 120ms + remaining 9ms
 	// 10 runs of tick
+}
+
+// A panic in a kernel leaves Frame as a *scheduler.PanicError naming the
+// system and phase; errors.As reaches the kernel's *kernels.PanicError
+// (worker and chunk) and the kernel's own error. The scheduler is poisoned.
+func ExamplePanicError() {
+	pool, _ := kernels.NewPool(2)
+	defer pool.Close()
+	errBad := errors.New("bad row")
+	s, _ := scheduler.New(scheduler.Config{Pool: pool})
+	_ = s.Add(systems.System{Name: "move", Phase: systems.Update, Run: func(ctx *systems.Context) error {
+		ctx.RunKernel(4, func(w, c int) {
+			if c == 3 {
+				panic(errBad)
+			}
+		})
+		return nil
+	}})
+	_ = s.Seal()
+	func() {
+		defer func() {
+			pe, _ := recover().(*scheduler.PanicError)
+			var kpe *kernels.PanicError
+			fmt.Println(pe.System, pe.Phase, errors.As(pe, &kpe), kpe.Worker, kpe.Chunk, errors.Is(pe, errBad))
+		}()
+		_ = s.Frame(1.0 / 60)
+	}()
+	fmt.Println(s.Frame(1.0 / 60))
+	// Output:
+	// move Update true 1 3 true
+	// scheduler: a panic left the previous frame unfinished; close this world and build a new one
 }

@@ -1,8 +1,11 @@
 package scheduler
 
 import (
+	"runtime/debug"
 	"time"
 
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -32,13 +35,16 @@ import (
 // ErrSystem) wrapping the system's error. The failed frame counts in
 // Frames. When every system succeeded but a playback could not carry out a
 // record (a create into a full table: see commands.Stats), the frame
-// completes and Frame returns the first such error, a
-// *commands.PlaybackError (errors.Is commands.ErrPlayback, and the cause,
-// such as ephemeral.ErrCapacity); the report's Commands has the counts.
-// When a system or kernel panics, the panic goes up to the host and the
-// scheduler is poisoned: every later Frame returns ErrPoisoned without
-// running anything (close the world and build a new one). A frame allocates
-// nothing in steady state. Not safe for
+// completes and Frame returns the first such error, a *PlaybackError
+// naming the system that recorded it (errors.Is ErrPlayback and
+// commands.ErrPlayback, and the cause, such as ephemeral.ErrCapacity); the
+// report's Commands has the counts. When a system or kernel panics, the
+// panic goes up to the host as a *PanicError naming the system (errors.Is
+// ErrSystemPanic, unwrapping to the original value) and the scheduler is
+// poisoned: every later Frame returns ErrPoisoned without running anything
+// (close the world and build a new one). How these errors name the system:
+// see the package's sentinel errors. A frame allocates nothing in steady
+// state. Not safe for
 // concurrent use: one goroutine drives the scheduler, and no other goroutine
 // may touch its tables or event tables while Frame runs (kernels started by
 // its systems excepted).
@@ -115,7 +121,7 @@ func (s *Scheduler) runPhase(p systems.Phase) error {
 	sys := s.report.Systems
 	for _, e := range s.phases[p] {
 		t0 := time.Now()
-		err := e.sys.Run(e.ctx)
+		err := s.run(e, p)
 		e.ctx.EndRun()
 		sys[e.report].record(time.Since(t0))
 		if err != nil {
@@ -125,6 +131,58 @@ func (s *Scheduler) runPhase(p systems.Phase) error {
 	}
 	s.play(p)
 	return fail
+}
+
+// run calls e's Run. A panic in it, or in a kernel it ran, goes on up as a
+// *PanicError naming the system; the deferred call allocates nothing
+// unless there is a panic.
+func (s *Scheduler) run(e *entry, p systems.Phase) error {
+	defer s.repanic(e, p)
+	return e.sys.Run(e.ctx)
+}
+
+// repanic, deferred by run, re-raises a panic of e's Run as a *PanicError.
+func (s *Scheduler) repanic(e *entry, p systems.Phase) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	pe := &PanicError{System: e.sys.Name, Phase: p, Frame: s.report.Frame, Value: r}
+	if _, ok := r.(*kernels.PanicError); !ok {
+		pe.Stack = debug.Stack() // still the panicking goroutine's stack
+	}
+	panic(pe)
+}
+
+// owner names the system of a failed playback of phase p: st.Err, a
+// *commands.PlaybackError naming a buffer id, becomes a *PlaybackError
+// naming the system whose buffer that is. Only the frame's first failure
+// is kept (commands.Stats.Add), so later ones are left as they are.
+func (s *Scheduler) owner(p systems.Phase, st commands.Stats) commands.Stats {
+	pe, ok := st.Err.(*commands.PlaybackError) // what a playback's Stats.Err holds
+	if !ok || s.report.Commands.Err != nil {
+		return st
+	}
+	for _, e := range s.phases[p] {
+		if e.owns(pe.Buffer) {
+			st.Err = &PlaybackError{System: e.sys.Name, Phase: p, Frame: s.report.Frame, Err: pe}
+			break
+		}
+	}
+	return st
+}
+
+// owns reports whether the command buffer with id id is one of e's.
+func (e *entry) owns(id int) bool {
+	if b := e.ctx.CommandBuffer(); b != nil && b.ID() == id {
+		return true
+	}
+	for _, b := range e.ctx.WorkerBuffers() {
+		if b.ID() == id {
+			return true
+		}
+	}
+	return false
 }
 
 // play plays back the commands of phase p's systems in sealed order: runs
@@ -145,14 +203,14 @@ func (s *Scheduler) play(p systems.Phase) {
 			continue
 		}
 		if len(bufs) > 0 {
-			s.report.Commands.Add(s.playback.PlayAll(bufs))
+			s.report.Commands.Add(s.owner(p, s.playback.PlayAll(bufs)))
 			clear(bufs)
 			bufs = bufs[:0]
 		}
-		s.report.Commands.Add(s.playback.PlayMerged(ws))
+		s.report.Commands.Add(s.owner(p, s.playback.PlayMerged(ws)))
 	}
 	if len(bufs) > 0 {
-		s.report.Commands.Add(s.playback.PlayAll(bufs))
+		s.report.Commands.Add(s.owner(p, s.playback.PlayAll(bufs)))
 		clear(bufs)
 	}
 	s.bufs = bufs[:0]

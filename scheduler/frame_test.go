@@ -489,7 +489,8 @@ func TestFrameAfterPanic(t *testing.T) {
 		}
 		return nil
 	}})
-	require.PanicsWithValue(t, "boom", func() { _ = s.Frame(0.01) })
+	pe := framePanic(t, s, 0.01)
+	assert.Equal(t, "boom", pe.Value, "the system's panic, named (see errors_test.go)")
 	assert.False(t, s.Running(), "the running flag is reset, so the error says why Frame refuses")
 	boom = false
 	assert.ErrorIs(t, s.Frame(0.01), scheduler.ErrPoisoned)
@@ -512,8 +513,8 @@ func TestPanicPoisons(t *testing.T) {
 	}
 	func() {
 		defer func() {
-			if r := recover(); r != "kernel bug" {
-				t.Fatalf("recovered %v, want the system's panic", r)
+			if pe, ok := recover().(*scheduler.PanicError); !ok || pe.Value != "kernel bug" {
+				t.Fatalf("recovered %v, want the system's panic in a *scheduler.PanicError", pe)
 			}
 		}()
 		_ = s.Frame(0.01)

@@ -18,7 +18,7 @@ const MaxReportWindow = 1 << 16
 
 // FrameReport describes the last completed frame. Everything it holds is
 // preallocated at Seal; Frame only overwrites it (Commands.Err excepted: a
-// failed playback makes its *commands.PlaybackError). Read it between
+// failed playback makes its *PlaybackError). Read it between
 // frames, from the goroutine that calls Frame.
 type FrameReport struct {
 	Frame      uint64        // the frame's number; the first frame is 0

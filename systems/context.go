@@ -25,6 +25,8 @@ type Env struct {
 	frame    uint64
 	tick     uint64
 	nextID   int // next command buffer id: ids are dense from 0 per Env
+
+	inline bool // a RunKernel without a pool is running (nested ones panic)
 }
 
 // NewEnv returns an Env over pool (nil: kernels run inline on the calling
@@ -182,14 +184,20 @@ func (c *Context) Workers() int { return c.env.Workers() }
 // ascending range kernels.Span(chunks, Workers(), w)), or inline as worker
 // 0 without a pool. It returns when every call has returned. Build fn at
 // set-up (a closure created per run may allocate). Call it from the
-// system's goroutine, not from inside a kernel; it panics when the world's
-// pool is closed.
+// system's goroutine: called from inside a kernel it panics with
+// kernels.ErrNestedRun, with or without a pool (see package kernels,
+// "Nested Run"); it panics when the world's pool is closed.
 func (c *Context) RunKernel(chunks int, fn func(worker, chunk int)) {
-	if c.env.pool == nil {
-		kernels.Scalar(chunks, fn)
+	if c.env.pool != nil {
+		c.env.pool.Run(chunks, fn)
 		return
 	}
-	c.env.pool.Run(chunks, fn)
+	if c.env.inline {
+		panic(kernels.ErrNestedRun)
+	}
+	c.env.inline = true
+	defer func() { c.env.inline = false }()
+	kernels.Scalar(chunks, fn)
 }
 
 // Resolve maps a provisional handle (returned by a recorder's Create) to the

@@ -3,6 +3,7 @@ package systems_test
 import (
 	"errors"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,6 +12,7 @@ import (
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -296,4 +298,48 @@ func TestWorkerRecordersChunkPanicsOnBadWorker(t *testing.T) {
 		"systems: WorkerRecorders.Chunk on a zero WorkerRecorders: use the value Context.WorkerRecorders returned with a nil error",
 		func() { systems.WorkerRecorders{}.Chunk(0, 0) })
 	ctx.EndRun()
+}
+
+// TestRunKernelNestedPanics: RunKernel from inside a kernel panics with
+// kernels.ErrNestedRun, with or without a pool, and reaches the system as
+// the outer kernel's *kernels.PanicError; RunKernel works afterwards and
+// allocates nothing.
+func TestRunKernelNestedPanics(t *testing.T) {
+	for _, workers := range []int{0, 1, 3} { // 0: no pool
+		t.Run("workers="+strconv.Itoa(workers), func(t *testing.T) {
+			var pool *kernels.Pool
+			if workers > 0 {
+				var err error
+				pool, err = kernels.NewPool(workers)
+				require.NoError(t, err)
+				defer pool.Close()
+			}
+			env := systems.NewEnv(pool, nil, 0.25)
+			ctx, err := systems.NewContext(&systems.System{Name: "sys", Phase: systems.Update, Run: noop}, env, 16)
+			require.NoError(t, err)
+			inner := 0
+			r := func() (r any) {
+				defer func() { r = recover() }()
+				ctx.RunKernel(3, func(w, c int) {
+					if c == 1 {
+						ctx.RunKernel(2, func(int, int) { inner++ })
+					}
+				})
+				return nil
+			}()
+			var pe *kernels.PanicError
+			require.IsType(t, pe, r, "RunKernel panicked with %v", r)
+			pe = r.(*kernels.PanicError)
+			assert.Equal(t, 1, pe.Chunk)
+			assert.Equal(t, kernels.ErrNestedRun, pe.Value)
+			assert.ErrorIs(t, pe, kernels.ErrNestedRun)
+			assert.Zero(t, inner, "the nested kernel did not run")
+			var visits [5]atomic.Int32
+			fn := func(w, c int) { visits[c].Add(1) }
+			assert.Zero(t, testing.AllocsPerRun(50, func() { ctx.RunKernel(5, fn) }), "RunKernel works again, allocating nothing")
+			for c := range visits {
+				assert.Equal(t, int32(51), visits[c].Load(), "chunk %d", c)
+			}
+		})
+	}
 }
