@@ -208,7 +208,9 @@ func (r Recorder) add(o op, h ephemeral.Handle) {
 // the Body row of a unit created through the Unit table. At playback an
 // attach of a dead entity is counted in Stats.FailedAttaches; of an entity
 // that already has a row, counted there too and reported in Stats.Err
-// (ephemeral.ErrRowExists). Allocates nothing in steady state; not safe for
+// (ephemeral.ErrRowExists); of another domain's handle, counted in
+// Stats.ForeignHandles and reported in Stats.Err
+// (ephemeral.ErrForeignHandle). Allocates nothing in steady state; not safe for
 // concurrent use (see Buffer).
 func (r Recorder) Attach(h ephemeral.Handle) {
 	r.add(opAttach, h)
@@ -217,17 +219,20 @@ func (r Recorder) Attach(h ephemeral.Handle) {
 // Delete records the deletion of the entity h (real or provisional): its
 // row in r's table and its rows in every other table of the domain, as
 // ephemeral.Table.Delete. At playback h must have a live row in r's table;
-// otherwise the delete is a no-op counted in Stats.StaleDeletes. Allocates
-// nothing in steady state; not safe for concurrent use (see Buffer).
+// otherwise the delete is a no-op counted in Stats.StaleDeletes (or in
+// Stats.ForeignHandles for another domain's handle). Allocates nothing in
+// steady state; not safe for concurrent use (see Buffer).
 func (r Recorder) Delete(h ephemeral.Handle) {
 	r.add(opDelete, h)
 }
 
 // Remove records the removal of h's row in r's table only, as
-// ephemeral.Table.Detach: the entity and its other rows live on. A no-op
-// counted in Stats.StaleDeletes when h has no live row in the table at
-// playback. In a standalone table prefer Delete, which frees the slot.
-// Allocates nothing in steady state; not safe for concurrent use (see Buffer).
+// ephemeral.Table.Detach: the entity and its other rows live on, unless
+// that was its last row, when the entity is deleted with it (its slot
+// freed; Stats.Removed and Stats.Emptied). A no-op counted in
+// Stats.StaleDeletes when h has no live row in the table at playback (in
+// Stats.ForeignHandles for another domain's handle). Allocates nothing in
+// steady state; not safe for concurrent use (see Buffer).
 func (r Recorder) Remove(h ephemeral.Handle) {
 	r.add(opRemove, h)
 }

@@ -93,7 +93,7 @@ func TestCreateSet(t *testing.T) {
 			t.Errorf("value of %v (%v) = %d, %v, want %d, true", tc.h, real, got, ok, tc.want)
 		}
 	}
-	if got := mustResolve(t, p, a); got != ephemeral.MakeHandle(0, 1) {
+	if got := mustResolve(t, p, a); got != w.units.Domain().MakeHandle(0, 1) {
 		t.Errorf("first create resolved to %v, want 0:1 (lowest free slot)", got)
 	}
 }
@@ -121,7 +121,10 @@ func TestProvisionalNeverReal(t *testing.T) {
 		}
 	}
 	if commands.IsProvisional(0) || commands.IsProvisional(ephemeral.MakeHandle(3, 5)) {
-		t.Error("IsProvisional true for the zero handle or a real handle")
+		t.Error("IsProvisional true for the zero handle or an odd generation")
+	}
+	if commands.IsProvisional(w.units.Domain().MakeHandle(3, 2)) {
+		t.Error("IsProvisional true for a tagged (domain) handle with an even generation")
 	}
 	p := commands.NewPlayback()
 	if r, ok := p.Resolve(ephemeral.MakeHandle(3, 5)); !ok || r != ephemeral.MakeHandle(3, 5) {

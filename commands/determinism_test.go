@@ -18,8 +18,8 @@ const (
 	chunkRows  = 64
 )
 
-// snapshot is a table's layout and content: the handle and value of every
-// row, zero for empty rows.
+// snapshot is a table's layout and content: the handle (untagged, see
+// untag) and value of every row, zero for empty rows.
 type snapshot struct {
 	handles []ephemeral.Handle
 	values  []int64
@@ -33,7 +33,7 @@ func snap(t *ephemeral.Table, col *ephemeral.Column[int64]) snapshot {
 		if ok {
 			v = col.All()[row]
 		}
-		s.handles = append(s.handles, h)
+		s.handles = append(s.handles, untag(h))
 		s.values = append(s.values, v)
 	}
 	return s
@@ -91,8 +91,8 @@ func drivers() []driver {
 // drive (one Buffer per worker, Begin(chunk) per chunk) that records, per
 // source row v, a create with value 2v in the destination table, and a
 // delete of that new row when v is even; plays the worker buffers merged,
-// and returns the resolved handle of every create and the destination's
-// snapshot.
+// and returns the resolved handle of every create (untagged: each run has
+// its own domains) and the destination's snapshot.
 func runDeterminism(t *testing.T, drive driver, workers int) ([]ephemeral.Handle, snapshot, commands.Stats) {
 	src := newWorld(t, sourceRows, chunkRows)
 	for v := 0; v < sourceRows; v++ {
@@ -129,9 +129,24 @@ func runDeterminism(t *testing.T, drive driver, workers int) ([]ephemeral.Handle
 	st := p.PlayMerged(bufs)
 	real := make([]ephemeral.Handle, sourceRows)
 	for i, h := range prov {
-		real[i] = mustResolve(t, p, h)
+		real[i] = untag(mustResolve(t, p, h))
 	}
 	return real, snap(dst.units, dst.value), st
+}
+
+// untag is h without its domain tag: what two domains with the same history
+// issue alike.
+func untag(h ephemeral.Handle) ephemeral.Handle {
+	return ephemeral.MakeHandle(h.Index(), h.Generation())
+}
+
+// inWorld is h as w names it: a provisional handle as is, an untagged one
+// with w's tag, any other (a foreign domain's) as is.
+func inWorld(w domainWorld, h ephemeral.Handle) ephemeral.Handle {
+	if commands.IsProvisional(h) || h.Tag() != 0 || h == 0 {
+		return h
+	}
+	return w.unit.Domain().MakeHandle(h.Index(), h.Generation())
 }
 
 // TestDeterminism: the merged playback of a parallel kernel's buffers gives
@@ -189,23 +204,34 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 			pb, ps := commands.NewPlayback(), commands.NewPlayback()
 			bb, bs := commands.NewBuffer(0, 0), commands.NewBuffer(0, 0)
 			rng := rand.New(rand.NewPCG(seed, 42))
-			var pool []ephemeral.Handle // handles named by records: real and provisional
+			// Handles named by records: provisional (the same in both
+			// worlds) or real and untagged, tagged for each world by inWorld.
+			var pool []ephemeral.Handle
 			var statsB, statsS commands.Stats
+			foreign := newDomainWorld(t, 64) // its handles are foreign to both
+			fhs := make([]ephemeral.Handle, 64)
+			if err := foreign.unit.InsertN(fhs); err != nil {
+				t.Fatal(err)
+			}
 			for round := 0; round < 30; round++ {
 				for k := 0; k < 40; k++ {
 					pick := func() ephemeral.Handle {
-						if len(pool) == 0 || rng.IntN(20) == 0 {
+						switch {
+						case rng.IntN(30) == 0:
+							return fhs[rng.IntN(len(fhs))]
+						case len(pool) == 0 || rng.IntN(20) == 0:
 							return ephemeral.MakeHandle(uint32(rng.IntN(64)), 1)
 						}
 						return pool[rng.IntN(len(pool))]
 					}
 					op := rng.IntN(12)
-					h := pick()
+					picked := pick()
 					hp := int32(rng.IntN(1000))
 					for _, x := range []struct {
 						w domainWorld
 						b *commands.Buffer
 					}{{batch, bb}, {single, bs}} {
+						h := inWorld(x.w, picked)
 						units, bodies := x.b.Recorder(x.w.unit), x.b.Recorder(x.w.body)
 						switch op {
 						case 0, 1, 2: // create with a value, sometimes with a body
@@ -228,7 +254,7 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 						case 6:
 							bodies.Delete(h)
 						case 7:
-							bodies.Remove(h) // may leave an entity without rows: keep it rare
+							bodies.Remove(h) // deletes an entity whose last row it was
 						default:
 							commands.Set(units, x.w.hp, h, hp)
 						}
@@ -243,13 +269,13 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 				if round%3 == 2 {
 					live := pool[:0]
 					for _, h := range pool {
-						rb, okb := pb.Resolve(h)
-						rs, oks := ps.Resolve(h)
-						if rb != rs || okb != oks {
+						rb, okb := pb.Resolve(inWorld(batch, h))
+						rs, oks := ps.Resolve(inWorld(single, h))
+						if untag(rb) != untag(rs) || okb != oks {
 							t.Fatalf("round %d: Resolve(%v) = %v, %v batched, %v, %v one by one", round, h, rb, okb, rs, oks)
 						}
 						if batch.unit.Domain().IsAlive(rb) {
-							live = append(live, rb)
+							live = append(live, untag(rb))
 						}
 					}
 					pool = live
@@ -272,7 +298,7 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 				for row := 0; row < 64; row++ {
 					hb, okb := pair[0].HandleAt(row)
 					hs, oks := pair[1].HandleAt(row)
-					if hb != hs || okb != oks {
+					if untag(hb) != untag(hs) || okb != oks {
 						t.Fatalf("%s row %d: %v, %v batched, %v, %v one by one", pair[0].Name(), row, hb, okb, hs, oks)
 					}
 				}
@@ -314,7 +340,7 @@ func TestSteadyStateAllocs(t *testing.T) {
 				h := rec.Create()
 				hp.Set(h, int32(c))
 				rec.Remove(h)
-				rec.Delete(ephemeral.MakeHandle(uint32(c), 1))
+				rec.Delete(w.unit.Domain().MakeHandle(uint32(c), 1))
 			}
 		}
 		st.Add(p.PlayMerged(workers))

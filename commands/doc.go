@@ -26,10 +26,11 @@
 //
 // # Provisional handles
 //
-// Create returns a provisional [ephemeral.Handle]: its generation is even
-// and nonzero, (id+1)*2 for the buffer id, and its index is the buffer's
-// create sequence number. Live ephemeral generations are always odd, so
-// ephemeral never takes it for a real handle: lookups fail. Later records of
+// Create returns a provisional [ephemeral.Handle]: untagged (tag 0, no
+// domain's), its generation even and nonzero, (id+1)*2 for the buffer id,
+// and its index the buffer's create sequence number (layout:
+// docs/architecture.md, "Handle layout"), so ephemeral never takes it for a
+// real handle: lookups fail. Later records of
 // any buffer may name it; [Playback.Resolve] turns it into the real handle
 // after playback, until [Playback.Release] (the scheduler releases right
 // after each FrameStart's playback), across any number of boundaries in
@@ -62,6 +63,13 @@
 //     deleted, deleted twice in one playback, a failed create) is a no-op
 //     counted in StaleDeletes. A handle deleted twice is deleted, counted
 //     and its slot freed once.
+//   - Removing an entity's last row deletes the entity, as
+//     [ephemeral.Table.Detach] does (counted in Removed and Emptied): a
+//     Remove then a Delete of a standalone table's row frees its slot.
+//   - A delete, remove, attach or write whose handle, once resolved, is
+//     another domain's ([ephemeral.Domain.Owns] false) touches no row and is
+//     counted in ForeignHandles only; the first is reported in Stats.Err
+//     (errors.Is [ephemeral.ErrForeignHandle]).
 //   - Create then delete of one provisional handle leaves no row and no live
 //     handle.
 //   - A write to a handle with no live row (recorded after its delete, or
@@ -83,9 +91,10 @@
 //
 // # Errors
 //
-// A failed create or attach is reported in Stats.Err as a [*PlaybackError]
-// (errors.Is [ErrPlayback]) that unwraps to the storage error
-// ([*ephemeral.CapacityError] or [ephemeral.ErrRowExists]). Misuse panics
+// A failed create or attach, or a record naming another domain's handle, is
+// reported in Stats.Err as a [*PlaybackError] (errors.Is [ErrPlayback]) that
+// unwraps to the storage error ([*ephemeral.CapacityError],
+// [ephemeral.ErrRowExists] or [ephemeral.ErrForeignHandle]). Misuse panics
 // with a message that says how to fix it: a buffer id out of range or
 // shared by two buffers, a buffer given twice to one playback, a Set of a
 // column through another table's Recorder, a SetN with unequal lengths.

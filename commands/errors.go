@@ -17,9 +17,9 @@ var ErrPlayback = errors.New("commands: playback failed")
 type PlaybackError struct {
 	Buffer int    // id of the buffer that recorded the record
 	Record int    // index of the record in its buffer's stream, from 0
-	Op     string // "create" or "attach"
+	Op     string // "create", "attach", "delete", "remove" or "set"
 	Table  string // the table the record named
-	Err    error  // *ephemeral.CapacityError or ephemeral.ErrRowExists
+	Err    error  // *ephemeral.CapacityError, ephemeral.ErrRowExists or ephemeral.ErrForeignHandle
 }
 
 func (e *PlaybackError) Error() string {

@@ -75,7 +75,7 @@ func ExamplePlayback_PlayMerged() {
 	for row := 0; row < chunks; row++ {
 		h, _ := units.HandleAt(row)
 		c, _ := id.Get(h)
-		fmt.Print(h, " chunk ", c, "; ")
+		fmt.Print(h.Index(), ":", h.Generation(), " chunk ", c, "; ")
 	}
 	fmt.Println()
 	// Output:

@@ -19,11 +19,13 @@ type Stats struct {
 	Attached       int   // rows added by Attach
 	Deleted        int   // entities deleted by Delete
 	Removed        int   // rows removed by Remove
+	Emptied        int   // of Removed: rows that were their entity's last, so the entity was deleted with them (ephemeral.Table.Detach)
 	Sets           int   // deferred writes applied
 	StaleDeletes   int   // Deletes and Removes of a handle with no live row (stale, already deleted, failed create): no-ops
 	DroppedSets    int   // writes to a handle with no live row (deleted by an earlier record, stale, failed create)
 	FailedAttaches int   // Attaches of a dead entity, or of one that already had a row (the latter also sets Err)
 	CapacityErrors int   // Creates that did not fit in the table's domain (also set Err)
+	ForeignHandles int   // Deletes, Removes, Attaches and writes whose handle (once resolved) is another domain's: no-ops, counted here only (also set Err)
 	Err            error // first failure, a *PlaybackError (errors.Is ErrPlayback) wrapping the storage error; nil if none
 }
 
@@ -35,11 +37,13 @@ func (s *Stats) Add(o Stats) {
 	s.Attached += o.Attached
 	s.Deleted += o.Deleted
 	s.Removed += o.Removed
+	s.Emptied += o.Emptied
 	s.Sets += o.Sets
 	s.StaleDeletes += o.StaleDeletes
 	s.DroppedSets += o.DroppedSets
 	s.FailedAttaches += o.FailedAttaches
 	s.CapacityErrors += o.CapacityErrors
+	s.ForeignHandles += o.ForeignHandles
 	if s.Err == nil {
 		s.Err = o.Err
 	}
@@ -90,12 +94,16 @@ func NewPlayback() *Playback { return &Playback{} }
 func (p *Playback) SetGuard(g Guard) { p.guard = g }
 
 // IsProvisional reports whether h is a provisional handle made by
-// Recorder.Create: its generation is even and nonzero, which no live
-// ephemeral handle has. Pure; safe from any goroutine.
+// Recorder.Create: untagged (tag 0, no domain's) with an even, nonzero
+// generation. Pure; safe from any goroutine.
 func IsProvisional(h ephemeral.Handle) bool {
 	g := h.Generation()
-	return g&1 == 0 && g != 0
+	return h.Tag() == 0 && g&1 == 0 && g != 0
 }
+
+// A provisional handle's generation, 2*(id+1), fits a handle's generation
+// for every buffer id (a compile-time check).
+const _ uint = 1<<ephemeral.HandleGenerationBits - 1 - (MaxBufferID+1)<<1
 
 // Play is PlayAll(bufs).
 func (p *Playback) Play(bufs ...*Buffer) Stats { return p.PlayAll(bufs) }
@@ -271,20 +279,23 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 		case opCreate:
 			i = p.creates(b, i, hi, idx)
 			continue
-		case opSet, opSetN:
-			p.set(b, r, idx)
 		case opDelete:
 			p.enter(b, idx)
-			if b.tabs[idx].Delete(p.resolve(r.h)) {
+			t, h := b.tabs[idx], p.resolve(r.h)
+			if t.Delete(h) {
 				st.Deleted++
-			} else {
+			} else if !p.foreign(b, i, opDelete, t, h) {
 				st.StaleDeletes++
 			}
 		case opRemove:
 			p.enter(b, idx)
-			if b.tabs[idx].Detach(p.resolve(r.h)) {
+			t, h := b.tabs[idx], p.resolve(r.h)
+			if t.Detach(h) {
 				st.Removed++
-			} else {
+				if !t.Domain().IsAlive(h) {
+					st.Emptied++ // its last row: the entity went with it
+				}
+			} else if !p.foreign(b, i, opRemove, t, h) {
 				st.StaleDeletes++
 			}
 		case opAttach:
@@ -295,29 +306,52 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 				st.Attached++
 			case ephemeral.ErrStaleHandle:
 				st.FailedAttaches++
+			case ephemeral.ErrForeignHandle:
+				st.ForeignHandles++
+				p.fail(b, i, opAttach, t, err)
 			default:
 				st.FailedAttaches++
 				p.fail(b, i, opAttach, t, err)
 			}
+		case opSet, opSetN:
+			p.set(b, i, r, idx)
 		}
 		i++
 	}
 }
 
-// set plays a Set or SetN record r of column store idx.
-func (p *Playback) set(b *Buffer, r record, idx uint32) {
-	p.enter(b, b.colTab[idx])
+// foreign counts, and reports in Err, the record rec of b (an op o on table
+// t) whose resolved handle h failed, when h is another domain's; it returns
+// whether it was. Only failed records get here.
+func (p *Playback) foreign(b *Buffer, rec int, o op, t *ephemeral.Table, h ephemeral.Handle) bool {
+	if h == 0 || t.Domain().Owns(h) {
+		return false
+	}
+	p.st.ForeignHandles++
+	p.fail(b, rec, o, t, ephemeral.ErrForeignHandle)
+	return true
+}
+
+// set plays record rec of b, a Set or SetN record r of column store idx.
+func (p *Playback) set(b *Buffer, rec int, r record, idx uint32) {
+	ti := b.colTab[idx]
+	p.enter(b, ti)
 	st := &p.st
 	if op(r.ref>>opShift) == opSetN {
 		n := int(uint32(r.h))
-		wrote := b.cols[idx].applyN(p, r.val, uint32(r.h>>32), n)
+		wrote, foreign := b.cols[idx].applyN(p, r.val, uint32(r.h>>32), n)
 		st.Sets += wrote
-		st.DroppedSets += n - wrote
+		st.ForeignHandles += foreign
+		st.DroppedSets += n - wrote - foreign
+		if foreign > 0 {
+			p.fail(b, rec, opSetN, b.tabs[ti], ephemeral.ErrForeignHandle)
+		}
 		return
 	}
-	if b.cols[idx].apply(p.resolve(r.h), r.val) {
+	h := p.resolve(r.h)
+	if b.cols[idx].apply(h, r.val) {
 		st.Sets++
-	} else {
+	} else if !p.foreign(b, rec, opSet, b.tabs[ti], h) {
 		st.DroppedSets++
 	}
 }
@@ -378,7 +412,7 @@ func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 			for x := i; x < j; x++ {
 				r := b.recs[x]
 				if o := op(r.ref >> opShift); o == opSet || o == opSetN {
-					p.set(b, r, r.ref&refMask)
+					p.set(b, x, r, r.ref&refMask)
 				}
 			}
 		}

@@ -13,8 +13,8 @@ type colStore interface {
 	apply(h ephemeral.Handle, val uint32) bool
 	// applyN applies the n writes of a SetN record whose values start at
 	// val and handles at hs, resolving each handle; it returns how many it
-	// wrote.
-	applyN(p *Playback, val, hs uint32, n int) int
+	// wrote and how many it dropped for a handle of another domain.
+	applyN(p *Playback, val, hs uint32, n int) (wrote, foreign int)
 	reset()
 }
 
@@ -26,17 +26,19 @@ type store[T any] struct {
 
 func (s *store[T]) apply(h ephemeral.Handle, val uint32) bool { return s.col.Set(h, s.vals[val]) }
 
-func (s *store[T]) applyN(p *Playback, val, h0 uint32, n int) int {
+func (s *store[T]) applyN(p *Playback, val, h0 uint32, n int) (wrote, foreign int) {
 	hs := s.hs[h0 : int(h0)+n]
 	vs := s.vals[val : int(val)+n]
 	col := s.col
-	wrote := 0
 	for i, h := range hs {
-		if col.Set(p.resolve(h), vs[i]) {
+		r := p.resolve(h)
+		if col.Set(r, vs[i]) {
 			wrote++
+		} else if r != 0 && !col.Table().Domain().Owns(r) {
+			foreign++
 		}
 	}
-	return wrote
+	return wrote, foreign
 }
 
 func (s *store[T]) reset() {
@@ -79,7 +81,8 @@ func storeOf[T any](r Recorder, col *ephemeral.Column[T]) (*store[T], uint32) {
 // handle Create just returned: Create then Set is how a new row gets its
 // initial values). At playback the write is dropped, and counted in
 // Stats.DroppedSets, when h has no live row in col's table (deleted by an
-// earlier record, stale, or a create that failed).
+// earlier record, stale, or a create that failed), or in
+// Stats.ForeignHandles when h is another domain's.
 //
 // col must be a column of r's table: Set panics otherwise (a programmer
 // error). Allocates nothing in steady state; the first Set of a column in a
@@ -94,7 +97,8 @@ func Set[T any](r Recorder, col *ephemeral.Column[T], h ephemeral.Handle, v T) {
 // handles are copied, and playback applies them in a typed loop. It is the
 // way to give a batch of new rows their initial values (Create them, then
 // one SetN per column). Each write is dropped and counted in
-// Stats.DroppedSets when its handle has no live row at playback.
+// Stats.DroppedSets when its handle has no live row at playback, in
+// Stats.ForeignHandles when it is another domain's.
 //
 // col must be a column of r's table, and len(vs) must equal len(hs): SetN
 // panics otherwise (a programmer error). Allocates nothing in steady state.

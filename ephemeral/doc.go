@@ -19,9 +19,11 @@
 //
 // # Handles and generations
 //
-// A [Handle] is a 64-bit value: a slot index (the row) and a generation. A
-// delete bumps the slot's generation, so a stale handle never reaches the row
-// that reuses its slot: [Table.IsAlive] is false, [Column.Get] fails and
+// A [Handle] is a 64-bit value: a slot index (the row), the slot's
+// generation and the tag of the domain that issued it; the bit layout and
+// its bounds are in docs/architecture.md ("Handle layout"). A delete bumps
+// the slot's generation, so a stale handle never reaches the row that
+// reuses its slot: [Table.IsAlive] is false, [Column.Get] fails and
 // [Column.Set] writes nothing. The zero Handle is never valid.
 //
 // # Entity domains
@@ -29,17 +31,13 @@
 // A [Domain] is a handle space shared by several tables: a unit's Unit row and
 // Body row have the same handle and the same row index. [Domain.Delete] (or
 // [Table.Delete] on any member) deletes the entity's rows from every member
-// table. A table declared without a domain gets a private one.
+// table; [Table.Detach] removes one row, and the entity with it when that was
+// its last. A table declared without a domain gets a private one.
 //
-// A handle is meaningful only within the domain that issued it. It carries
-// no table or domain identity, and every domain issues the same handles for
-// the same history (the first entity of every domain is "0:1"), so a handle
-// of one domain given to a table of another silently names that table's row
-// at the same slot: [Column.Get] reads it, [Column.Set] writes it and
-// [Table.Delete] deletes it, with no error. Tables whose rows must be told
-// apart by handle, or that store each other's handles (a projectile's target
-// unit), share a domain. Bevy states the same rule: an Entity belongs to one
-// World.
+// A handle carries its domain's tag, so a handle of one domain given to a
+// table of another names no row there ([Domain.Owns] is false): reads and
+// writes fail, deletes return false and [Table.Attach] returns
+// [ErrForeignHandle]. Tables whose rows belong to one entity share a domain.
 //
 // # Memory
 //
@@ -60,7 +58,8 @@
 // # Slot policy
 //
 // New entities take the lowest free slot. The same history of inserts and
-// deletes therefore gives the same handles and layout, and live rows stay
+// deletes therefore gives the same slot indexes, generations and layout
+// (handles of two domains differ by the tag only), and live rows stay
 // packed into the first chunks. Finding that slot takes a few steps whatever
 // the capacity and history: free slots are kept in a bitmap with a summary
 // level per factor of 64.
@@ -78,7 +77,8 @@
 // memory budget with a *memory.BudgetError (errors.Is [ErrMemoryBudget]);
 // inserts past capacity fail with a [*CapacityError] (errors.Is
 // [ErrCapacity]) and insert nothing; stale handles give false or
-// [ErrStaleHandle], never a panic.
+// [ErrStaleHandle], handles of another domain false or [ErrForeignHandle],
+// never a panic.
 //
 // # Concurrency
 //

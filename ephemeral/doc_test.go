@@ -1,6 +1,7 @@
 package ephemeral_test
 
 import (
+	"fmt"
 	"go/ast"
 	"go/doc"
 	"go/parser"
@@ -12,12 +13,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork/ephemeral"
 )
 
-// TestDocsStateHandleScope keeps the warning that handles carry no domain
-// identity where users read it: the package doc and the docs of Handle and
-// Domain.
-func TestDocsStateHandleScope(t *testing.T) {
+// TestDocsStateHandleLayout keeps the handle layout where the rules say it
+// lives: stated once in docs/architecture.md ("Handle layout") with the
+// widths and bounds the constants give, and linked from the docs of Handle,
+// Domain and the package.
+func TestDocsStateHandleLayout(t *testing.T) {
 	fset := token.NewFileSet()
 	paths, err := filepath.Glob("*.go")
 	require.NoError(t, err)
@@ -35,19 +39,36 @@ func TestDocsStateHandleScope(t *testing.T) {
 	pkg, err := doc.NewFromFiles(fset, files, "github.com/tickwork/tickwork/ephemeral")
 	require.NoError(t, err)
 
-	const rule = "meaningful only within the domain that issued it"
-	assert.Contains(t, oneLine(pkg.Doc), "A handle is "+rule)
-	assert.Contains(t, oneLine(pkg.Doc), "share a domain")
+	const link = `docs/architecture.md ("Handle layout")`
+	assert.Contains(t, oneLine(pkg.Doc), link)
 	docs := map[string]string{}
 	for _, typ := range pkg.Types {
 		docs[typ.Name] = oneLine(typ.Doc)
 	}
-	assert.Contains(t, docs["Handle"], "a handle is "+rule)
-	assert.Contains(t, docs["Domain"], "a handle is "+rule)
-	for _, name := range []string{"Handle", "Domain"} {
-		assert.Contains(t, docs[name], "share a domain", "doc of %s", name)
-		assert.Contains(t, docs[name], `"0:1"`, "doc of %s", name)
+	assert.Contains(t, docs["Handle"], link)
+	assert.Contains(t, docs["Domain"], `docs/architecture.md, "Handle layout"`)
+
+	arch, err := os.ReadFile(filepath.Join("..", "docs", "architecture.md"))
+	require.NoError(t, err)
+	text := string(arch)
+	assert.Equal(t, 1, strings.Count(text, "### Handle layout"), "one home")
+	i := strings.Index(text, "### Handle layout")
+	require.GreaterOrEqual(t, i, 0)
+	section := text[i:]
+	if j := strings.Index(section[1:], "\n### "); j >= 0 {
+		section = section[:j+1]
 	}
+	g := ephemeral.HandleGenerationBits
+	for _, want := range []string{
+		fmt.Sprintf("| 32–%d | generation (`HandleGenerationBits` = %d)", 31+g, g),
+		fmt.Sprintf("| %d–63 | domain tag (`HandleTagBits` = %d)", 32+g, ephemeral.HandleTagBits),
+		fmt.Sprintf("modulo 2^%d", g),
+		fmt.Sprintf("multiple of 2^%d", g-1),
+		"1 023", // MaxHandleTag, checked below
+	} {
+		assert.Contains(t, section, want)
+	}
+	assert.Equal(t, 1023, ephemeral.MaxHandleTag)
 }
 
 // oneLine joins a doc comment's lines with single spaces.

@@ -38,19 +38,19 @@ type DomainSpec struct {
 // of a domain share slot numbers and chunk layout.
 //
 // Slot policy (deterministic): a new entity takes the lowest free slot. The
-// same history of creates and deletes therefore gives the same handles and
-// the same layout, and live rows stay packed towards the first chunks.
+// same history of creates and deletes therefore gives the same slot indexes
+// and generations (in any domain: handles differ only by the domain's tag)
+// and the same layout, and live rows stay packed towards the first chunks.
 //
-// Handle scope: a handle is meaningful only within the domain that issued
-// it. Handles carry no domain or table identity, and every domain numbers
-// its slots and generations from the same start, so the first entity of any
-// domain is "0:1": given to a table of another domain, a handle silently
-// names whatever row that table has at the same slot and generation (Get
-// reads it, Set writes it, Delete deletes it). Tables whose rows must be told
-// apart by handle, or that store handles of one another's rows (such as a
-// projectile's target unit), must share a domain; a standalone table
-// (TableSpec without Domain) is a domain of its own. This is Bevy's rule
-// that an Entity belongs to one World.
+// Handle scope: the handles a domain issues carry its Tag, so a handle used
+// with a table of another domain names no row there (Owns; see
+// docs/architecture.md, "Handle layout"). A standalone table (TableSpec
+// without Domain) is a domain of its own.
+//
+// Lifetime: an entity lives until it is deleted or its last row is removed
+// (Table.Detach), when its slot is freed and its generation advances. An
+// entity made by Create has no rows until Attach; delete it with Delete if it
+// never gets one.
 //
 // A Domain is not safe for concurrent structural change (Create, Delete,
 // inserts into member tables). Reads (IsAlive, Len, leases of member tables)
@@ -60,7 +60,9 @@ type Domain struct {
 	capacity  int
 	chunkRows int
 	shift     uint
-	gens      []uint32  // current generation of each slot; odd = live
+	tag       uint32    // the domain's tag, 1..MaxHandleTag
+	tagWord   uint32    // tag << HandleGenerationBits: a handle's high word without its generation
+	gens      []uint32  // current generation of each slot (without the tag); odd = live
 	free      freeSlots // the slots below capacity that no live entity holds
 	live      int
 	tables    []*Table
@@ -72,6 +74,9 @@ type Domain struct {
 // bad chunk rows, and a *memory.BudgetError (errors.Is ErrMemoryBudget)
 // when its pages do not fit in what is left of spec.Budget; nothing is
 // allocated then.
+//
+// The domain takes the next tag of a process-wide sequence (see
+// docs/architecture.md, "Handle layout").
 //
 // Memory: all of the domain's handle pages are allocated here, eagerly, for
 // the whole capacity rounded up to whole chunks (slots = Chunks*ChunkRows):
@@ -113,10 +118,14 @@ func domainShape(spec DomainSpec) (chunkRows, slots int, err error) {
 	return cr, (spec.Capacity + cr - 1) / cr * cr, nil
 }
 
-// newDomain makes the domain of a checked spec whose pages are charged.
+// newDomain makes the domain of a checked spec whose pages are charged; it
+// takes the next tag.
 func newDomain(spec DomainSpec, cr, slots int, budget *memory.Budget) *Domain {
+	tag := nextTag()
 	return &Domain{
 		name:      spec.Name,
+		tag:       tag,
+		tagWord:   tag << HandleGenerationBits,
 		capacity:  spec.Capacity,
 		chunkRows: cr,
 		shift:     uint(bits.TrailingZeros(uint(cr))),
@@ -150,11 +159,33 @@ func (d *Domain) Budget() *memory.Budget { return d.budget }
 // domain's own: do not modify it. Not concurrently with NewTable on d.
 func (d *Domain) Tables() []*Table { return d.tables }
 
+// Tag is the domain's tag, 1..MaxHandleTag, carried by every handle d
+// issues (see docs/architecture.md, "Handle layout"). Fixed at NewDomain;
+// safe from any goroutine.
+func (d *Domain) Tag() uint32 { return d.tag }
+
+// Owns reports whether h carries d's tag, live or not: false for the zero
+// handle, untagged handles and handles of other domains (a domain whose tag
+// collides with d's excepted, see Tag). A handle that d does not own names
+// no row of d's tables. Pure; safe from any goroutine.
+func (d *Domain) Owns(h Handle) bool { return h.Tag() == d.tag }
+
+// MakeHandle builds d's handle of slot index at generation (taken modulo
+// 2^HandleGenerationBits). It is for tests and for code that stores slot
+// indexes and generations apart; a made-up handle names a row only if the
+// generation matches. Pure; safe from any goroutine.
+func (d *Domain) MakeHandle(index, generation uint32) Handle {
+	return handleOf(index, d.tagWord|generation&genMask)
+}
+
+// foreign reports whether h is a nonzero handle that d does not own.
+func (d *Domain) foreign(h Handle) bool { return h != 0 && !d.Owns(h) }
+
 // IsAlive reports whether h names a live entity of d. Safe from kernels
 // while no structural change runs.
 func (d *Domain) IsAlive(h Handle) bool {
 	i := h.Index()
-	return uint64(i) < uint64(d.capacity) && d.gens[i] == h.Generation() && h.Generation()&1 == 1
+	return uint64(i) < uint64(d.capacity) && h.word() == d.tagWord|d.gens[i] && h.Generation()&1 == 1
 }
 
 // Create makes a new entity with no rows and returns its handle. It returns a
@@ -205,7 +236,7 @@ func (d *Domain) allocN(out []Handle) {
 			i := w<<6 | b
 			g := gens[i] + 1 // even (dead) -> odd (live)
 			gens[i] = g
-			out[k] = MakeHandle(uint32(i), g)
+			out[k] = handleOf(uint32(i), d.tagWord|g)
 			k++
 		}
 		d.free.takeWord(w, taken)
@@ -220,27 +251,46 @@ func (d *Domain) alloc() Handle {
 	g := d.gens[i] + 1 // even (dead) -> odd (live)
 	d.gens[i] = g
 	d.live++
-	return MakeHandle(uint32(i), g)
+	return handleOf(uint32(i), d.tagWord|g)
 }
 
 // Delete deletes the entity h and its rows in every member table. It returns
-// false, and changes nothing, when h is zero or stale: deleting twice is a
-// no-op. A structural change, as Create.
+// false, and changes nothing, when h is zero, stale or not d's (see Owns):
+// deleting twice is a no-op. A structural change, as Create.
 func (d *Domain) Delete(h Handle) bool {
 	if !d.IsAlive(h) {
 		return false
 	}
 	i := h.Index()
-	g := h.Generation()
+	w := h.word()
 	for _, t := range d.tables {
-		if t.gens[i] == g {
+		if t.gens[i] == w {
 			t.removeRow(i)
 		}
 	}
-	d.gens[i] = g + 1 // odd (live) -> even (dead)
+	d.release(i)
+	return true
+}
+
+// release frees the live slot i: its generation advances to the next even
+// (dead) one, wrapping within HandleGenerationBits, and the slot becomes
+// free. Its rows are gone already.
+func (d *Domain) release(i uint32) {
+	d.gens[i] = (d.gens[i] + 1) & genMask // odd (live) -> even (dead)
 	d.free.put(int(i))
 	d.live--
-	return true
+}
+
+// releaseIfEmpty frees the live entity h when no member table has a row
+// for it any more (its last row was detached).
+func (d *Domain) releaseIfEmpty(h Handle) {
+	i, w := h.Index(), h.word()
+	for _, t := range d.tables {
+		if t.gens[i] == w {
+			return
+		}
+	}
+	d.release(i)
 }
 
 // DeleteN deletes every live entity of hs and returns how many it deleted;

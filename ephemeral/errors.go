@@ -16,6 +16,9 @@ var (
 	// ErrStaleHandle: the handle is zero, was deleted, or names a slot whose
 	// generation has moved on.
 	ErrStaleHandle = errors.New("ephemeral: stale or zero handle")
+	// ErrForeignHandle: a nonzero handle that the table's domain did not
+	// issue (another domain's tag, or an untagged handle); see Domain.Owns.
+	ErrForeignHandle = errors.New("ephemeral: handle of another domain")
 	// ErrRowExists: Attach of an entity that already has a row in the table.
 	ErrRowExists = errors.New("ephemeral: entity already has a row in this table")
 	// ErrDefinition: a bad table, domain or column definition. Returned as a

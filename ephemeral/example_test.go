@@ -21,7 +21,9 @@ func ExampleTable() {
 	hp.Set(h, 100)
 	pos.Set(h, [2]float32{3, 4})
 	v, ok := hp.Get(h)
-	fmt.Println("handle", h, "hp", v, ok, "len", units.Len())
+	// A handle prints as index:generation@tag; the tag depends on how many
+	// domains the process made before, so print the slot and generation.
+	fmt.Println("slot", h.Index(), "generation", h.Generation(), "hp", v, ok, "len", units.Len())
 
 	units.Delete(h)
 	v, ok = hp.Get(h)
@@ -29,7 +31,7 @@ func ExampleTable() {
 
 	// The new entity reuses the slot with a new generation: h stays dead.
 	h2, _ := units.Insert()
-	fmt.Println("new handle", h2, "same slot", h2.Index() == h.Index(), "h alive", units.IsAlive(h))
+	fmt.Println("new generation", h2.Generation(), "same slot", h2.Index() == h.Index(), "h alive", units.IsAlive(h))
 	fmt.Println("delete h again:", units.Delete(h), "len", units.Len())
 
 	// Inserts past capacity fail with a typed error and insert nothing.
@@ -40,9 +42,9 @@ func ExampleTable() {
 	fmt.Println(errors.Is(err, ephemeral.ErrCapacity), errors.As(err, &ce), ce.Capacity)
 	fmt.Println(err)
 	// Output:
-	// handle 0:1 hp 100 true len 1
+	// slot 0 generation 1 hp 100 true len 1
 	// after delete: hp 0 false set false alive false
-	// new handle 0:3 same slot true h alive false
+	// new generation 3 same slot true h alive false
 	// delete h again: false len 1
 	// true true 1
 	// ephemeral: table "tiny" is full: capacity 1 rows, 1 live, 1 requested
@@ -62,14 +64,14 @@ func ExampleDomain() {
 	_ = bodies.Attach(a) // a gets a Body row too
 	hp.Set(a, 10)
 	vel.Set(a, [2]float32{1, 0})
-	fmt.Println("a", a, "b", b, "units", units.Len(), "bodies", bodies.Len())
+	fmt.Println("slots", a.Index(), b.Index(), "units", units.Len(), "bodies", bodies.Len())
 	fmt.Println("attach again:", bodies.Attach(a))
 
 	bodies.Delete(a) // deletes a everywhere
 	fmt.Println("a in units", units.IsAlive(a), "a in bodies", bodies.IsAlive(a), "entities", dom.Len())
 	fmt.Println("attach a:", errors.Is(bodies.Attach(a), ephemeral.ErrStaleHandle))
 	// Output:
-	// a 0:1 b 1:1 units 2 bodies 1
+	// slots 0 1 units 2 bodies 1
 	// attach again: ephemeral: entity already has a row in this table
 	// a in units false a in bodies false entities 1
 	// attach a: true
@@ -123,21 +125,21 @@ func ExampleLease() {
 	for _, h := range []ephemeral.Handle{a, b, 0} {
 		if row, ok := lease.Row(h); ok {
 			all[row] -= 2
-			fmt.Println(h, "row", row, "hp", all[row])
+			fmt.Println("row", row, "hp", all[row])
 		} else {
-			fmt.Println(h, "gone")
+			fmt.Println("gone")
 		}
 	}
 	// Output:
-	// 0:1 row 0 hp 5
-	// 1:1 gone
-	// 0 gone
+	// row 0 hp 5
+	// gone
+	// gone
 }
 
-// A handle means something only in the domain that issued it. Two
-// standalone tables are two domains, which issue the same handles: one
-// table's handle, given to the other, names the other's row with no error.
-// Tables whose handles must be told apart share a domain.
+// A handle carries the tag of the domain that issued it. Two standalone
+// tables are two domains: their first handles have the same slot and
+// generation, but one table's handle, given to the other, names no row
+// there. Tables whose rows share an entity share a domain.
 func ExampleHandle_scope() {
 	a, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "a", Capacity: 10})
 	b, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "b", Capacity: 10})
@@ -147,16 +149,23 @@ func ExampleHandle_scope() {
 	hb, _ := b.Insert()
 	av.Set(ha, 1)
 	bv.Set(hb, 2)
-	v, ok := bv.Get(ha) // a's handle on b: not detected
-	fmt.Println("standalone:", ha, hb, "b read with a's handle:", v, ok)
+	fmt.Println("same slot and generation:", ha.Index() == hb.Index() && ha.Generation() == hb.Generation(),
+		"same handle:", ha == hb)
+	v, ok := bv.Get(ha)
+	fmt.Println("b read with a's handle:", v, ok, "set:", bv.Set(ha, 9), "delete:", b.Delete(ha))
+	fmt.Println("b owns it:", b.Domain().Owns(ha), "attach:", b.Attach(ha))
+	v, _ = bv.Get(hb)
+	fmt.Println("b's row:", v, "len", b.Len())
 
 	dom, _ := ephemeral.NewDomain(ephemeral.DomainSpec{Name: "world", Capacity: 10})
 	c, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "c", Domain: dom})
 	d, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "d", Domain: dom})
 	hc, _ := c.Insert()
-	hd, _ := d.Insert()
-	fmt.Println("shared domain:", hc, hd, "d has c's entity:", d.IsAlive(hc))
+	fmt.Println("shared domain: d owns c's handle:", d.Domain().Owns(hc), "attach:", d.Attach(hc), "d has it:", d.IsAlive(hc))
 	// Output:
-	// standalone: 0:1 0:1 b read with a's handle: 2 true
-	// shared domain: 0:1 1:1 d has c's entity: false
+	// same slot and generation: true same handle: false
+	// b read with a's handle: 0 false set: false delete: false
+	// b owns it: false attach: ephemeral: handle of another domain
+	// b's row: 2 len 1
+	// shared domain: d owns c's handle: true attach: <nil> d has it: true
 }

@@ -24,10 +24,12 @@ type fuzzF struct {
 
 // fuzzModel is the trivially correct model of a domain "D" with two member
 // tables A and B: maps from handle to values, and the slot policy written
-// the obvious way (scan for the lowest free slot).
+// the obvious way (scan for the lowest free slot). An entity whose last row
+// is detached is deleted.
 type fuzzModel struct {
 	capacity int
-	gens     []uint32 // generation of each slot; odd = live entity
+	dom      *ephemeral.Domain // for its tag only
+	gens     []uint32          // generation of each slot; odd = live entity
 	a        map[ephemeral.Handle]fuzzA
 	b        map[ephemeral.Handle]uint32
 }
@@ -42,7 +44,22 @@ func (m *fuzzModel) live() int {
 
 func (m *fuzzModel) alive(h ephemeral.Handle) bool {
 	i := int(h.Index())
-	return i < m.capacity && m.gens[i] == h.Generation() && h.Generation()&1 == 1
+	return h.Tag() == m.dom.Tag() && i < m.capacity && m.gens[i] == h.Generation() && h.Generation()&1 == 1
+}
+
+// handle is D's handle of slot i at its current generation.
+func (m *fuzzModel) handle(i int) ephemeral.Handle {
+	return m.dom.MakeHandle(uint32(i), m.gens[i])
+}
+
+// detached updates the model after h's row was detached from a table: an
+// entity with no row left is deleted.
+func (m *fuzzModel) detached(h ephemeral.Handle) {
+	_, inA := m.a[h]
+	_, inB := m.b[h]
+	if !inA && !inB {
+		m.gens[h.Index()]++
+	}
 }
 
 // alloc takes the lowest free slot, or returns false when the domain is full.
@@ -50,7 +67,7 @@ func (m *fuzzModel) alloc() (ephemeral.Handle, bool) {
 	for i, g := range m.gens {
 		if g&1 == 0 {
 			m.gens[i]++
-			return ephemeral.MakeHandle(uint32(i), m.gens[i]), true
+			return m.handle(i), true
 		}
 	}
 	return 0, false
@@ -78,7 +95,13 @@ type fuzzRun struct {
 	y      *ephemeral.Column[uint32]
 	m      fuzzModel
 	issued []ephemeral.Handle // every handle an insert or create returned
-	probes []ephemeral.Handle // scratch for check
+	// other is a standalone table of another domain, full, whose row i
+	// holds i: its handles i:1 have the slot and generation of D's first
+	// entities. No operation on D may change it.
+	other   *ephemeral.Table
+	otherV  *ephemeral.Column[int64]
+	otherHs []ephemeral.Handle
+	probes  []ephemeral.Handle // scratch for check
 }
 
 // next consumes one byte of input; 0 once it is exhausted.
@@ -92,13 +115,17 @@ func (r *fuzzRun) next() byte {
 }
 
 // pick chooses a handle: mostly one issued before (live or not), sometimes
-// the zero handle or a made-up one.
+// the zero handle, a made-up one, one of the other domain or an untagged one.
 func (r *fuzzRun) pick() ephemeral.Handle {
 	switch b := r.next(); {
 	case b < 16:
 		return 0
+	case b < 40:
+		return r.dom.MakeHandle(uint32(r.next())%uint32(r.m.capacity+70), uint32(r.next()%6))
 	case b < 48:
 		return ephemeral.MakeHandle(uint32(r.next())%uint32(r.m.capacity+70), uint32(r.next()%6))
+	case b < 56:
+		return r.otherHs[int(r.next())%len(r.otherHs)]
 	case len(r.issued) == 0:
 		return 0
 	default:
@@ -230,6 +257,8 @@ func (r *fuzzRun) step() {
 		err := r.ta.Attach(h)
 		_, has := r.m.a[h]
 		switch {
+		case h != 0 && h.Tag() != r.dom.Tag():
+			require.Equal(t, ephemeral.ErrForeignHandle, err, "A.Attach(%v)", h)
 		case !r.m.alive(h):
 			require.ErrorIs(t, err, ephemeral.ErrStaleHandle, "A.Attach(%v)", h)
 		case has:
@@ -243,6 +272,8 @@ func (r *fuzzRun) step() {
 		err := r.tb.Attach(h)
 		_, has := r.m.b[h]
 		switch {
+		case h != 0 && h.Tag() != r.dom.Tag():
+			require.Equal(t, ephemeral.ErrForeignHandle, err, "B.Attach(%v)", h)
 		case !r.m.alive(h):
 			require.ErrorIs(t, err, ephemeral.ErrStaleHandle, "B.Attach(%v)", h)
 		case has:
@@ -255,12 +286,18 @@ func (r *fuzzRun) step() {
 		h := r.pick()
 		_, has := r.m.a[h]
 		require.Equal(t, has, r.ta.Detach(h), "A.Detach(%v)", h)
-		delete(r.m.a, h)
+		if has {
+			delete(r.m.a, h)
+			r.m.detached(h)
+		}
 	case 12:
 		h := r.pick()
 		_, has := r.m.b[h]
 		require.Equal(t, has, r.tb.Detach(h), "B.Detach(%v)", h)
-		delete(r.m.b, h)
+		if has {
+			delete(r.m.b, h)
+			r.m.detached(h)
+		}
 	case 13:
 		h, v := r.pick(), r.value()
 		row, has := r.m.a[h]
@@ -334,11 +371,14 @@ func (r *fuzzRun) check() {
 	sameRow(t, "B.Len", 0, r.tb.Len(), len(m.b))
 
 	// Every handle ever issued, plus made-up handles: the zero handle, past
-	// capacity, and for every slot its current and its next generation.
+	// capacity, and for every slot its current and its next generation, and
+	// the current one untagged and with the other domain's tag.
 	probes := append(r.probes[:0], r.issued...)
-	probes = append(probes, 0, ephemeral.MakeHandle(uint32(m.capacity), 1), ephemeral.MakeHandle(^uint32(0), 1))
+	probes = append(probes, 0, r.dom.MakeHandle(uint32(m.capacity), 1), r.dom.MakeHandle(^uint32(0), 1))
+	probes = append(probes, r.otherHs...)
 	for i := 0; i < m.capacity; i++ {
-		probes = append(probes, ephemeral.MakeHandle(uint32(i), m.gens[i]), ephemeral.MakeHandle(uint32(i), m.gens[i]+1))
+		probes = append(probes, m.handle(i), r.dom.MakeHandle(uint32(i), m.gens[i]+1),
+			ephemeral.MakeHandle(uint32(i), m.gens[i]), r.other.Domain().MakeHandle(uint32(i), m.gens[i]))
 	}
 	r.probes = probes
 	la, lb := r.ta.Lease(), r.tb.Lease()
@@ -369,6 +409,14 @@ func (r *fuzzRun) check() {
 		same(t, "y.Get", h, y, wb)
 	}
 
+	// The other domain's table is untouched.
+	sameRow(t, "other.Len", 0, r.other.Len(), len(r.otherHs))
+	for i, h := range r.otherHs {
+		v, ok := r.otherV.Get(h)
+		same(t, "other.Get ok", h, ok, true)
+		same(t, "other.Get", h, v, int64(i))
+	}
+
 	// Enabled bitmaps, chunk counts and HandleAt, row by row.
 	for _, tc := range []struct {
 		tb   *ephemeral.Table
@@ -386,7 +434,7 @@ func (r *fuzzRun) check() {
 				slot := c*cr + r
 				var h ephemeral.Handle
 				if slot < m.capacity {
-					h = ephemeral.MakeHandle(uint32(slot), m.gens[slot])
+					h = m.handle(slot)
 				}
 				got, ok := tc.tb.HandleAt(slot)
 				if h != 0 && tc.rows(h) {
@@ -437,8 +485,18 @@ func FuzzTable(f *testing.F) {
 		dom, err := ephemeral.NewDomain(ephemeral.DomainSpec{Name: "D", Capacity: capacity, ChunkRows: 64})
 		require.NoError(t, err)
 		r := &fuzzRun{t: t, data: data[1:], dom: dom}
-		r.m = fuzzModel{capacity: capacity, gens: make([]uint32, capacity),
+		r.m = fuzzModel{capacity: capacity, dom: dom, gens: make([]uint32, capacity),
 			a: map[ephemeral.Handle]fuzzA{}, b: map[ephemeral.Handle]uint32{}}
+		r.other, err = ephemeral.NewTable(ephemeral.TableSpec{Name: "other", Capacity: capacity, ChunkRows: 64})
+		require.NoError(t, err)
+		require.NotEqual(t, dom.Tag(), r.other.Domain().Tag())
+		r.otherV, err = ephemeral.AddColumn[int64](r.other, "v")
+		require.NoError(t, err)
+		r.otherHs = make([]ephemeral.Handle, capacity)
+		require.NoError(t, r.other.InsertN(r.otherHs))
+		for i, h := range r.otherHs {
+			require.True(t, r.otherV.Set(h, int64(i)))
+		}
 		r.ta, err = ephemeral.NewTable(ephemeral.TableSpec{Name: "A", Domain: dom})
 		require.NoError(t, err)
 		r.tb, err = ephemeral.NewTable(ephemeral.TableSpec{Name: "B", Domain: dom})

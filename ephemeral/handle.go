@@ -1,51 +1,91 @@
 package ephemeral
 
-import "fmt"
+import (
+	"fmt"
+	"sync/atomic"
+)
 
-// Handle names one entity: a 64-bit value holding a 32-bit slot index (low
-// bits) and a 32-bit generation (high bits). The zero Handle is invalid.
+// Handle layout: the widths of a handle's fields. The layout and what it
+// guarantees are stated once, in docs/architecture.md ("Handle layout").
+const (
+	// HandleTagBits is the width of a handle's domain tag: the top bits of
+	// its high 32-bit word. Domains take tags 1..MaxHandleTag in turn.
+	HandleTagBits = 10
+	// HandleGenerationBits is the width of a handle's generation: the low
+	// bits of its high 32-bit word.
+	HandleGenerationBits = 32 - HandleTagBits
+	// MaxHandleTag is the largest domain tag (1023). Tag 0 is no domain's.
+	MaxHandleTag = 1<<HandleTagBits - 1
+)
+
+const genMask = 1<<HandleGenerationBits - 1
+
+// Handle names one entity of one domain: a slot index, the slot's
+// generation and the domain's tag in 64 bits. The bit layout and what it
+// guarantees (the generation reuse bound, the tag collision bound, what a
+// handle of another domain gets) are stated once, in docs/architecture.md
+// ("Handle layout"). The zero Handle is invalid.
 //
 // Invalidation: a handle is valid from the insert that returned it until the
-// entity is deleted. Deleting bumps the slot's generation, so the handle never
-// again matches any row, even after its slot is reused by a new entity.
-// Live generations are odd and dead ones even, so a handle with an even
-// generation (the zero handle among them) never names a row. Generations are
-// 32-bit: a handle could alias only after 2^31 reuses of the same slot.
-//
-// Scope: a handle is meaningful only within the domain that issued it (the
-// table's private domain, for a standalone table). It holds no domain or
-// table identity, and every domain issues the same sequence of handles from
-// the same history (the first entity of any domain is "0:1"), so a handle
-// used with a table of another domain is not detected: it reads, writes or
-// deletes whichever row of that table has the same slot and generation.
-// Tables whose rows must be told apart by handle, or that store one
-// another's handles, share a domain (TableSpec.Domain). Likewise an Entity
-// of Bevy belongs to one World.
+// entity is deleted (Delete, or Detach of its last row). Deleting bumps the
+// slot's generation, so the handle never again matches any row, even after
+// its slot is reused by a new entity (within the reuse bound). Live
+// generations are odd and dead ones even, so a handle with an even
+// generation (the zero handle among them) never names a row.
 //
 // A Handle is a plain value: safe to copy, compare and share between
 // goroutines.
 type Handle uint64
 
-// MakeHandle builds a handle from a slot index and a generation. It is for
-// tests and for packages that encode handles (such as provisional handles of
-// command buffers); a made-up handle names a row only if the generation matches.
+// MakeHandle builds an untagged handle (tag 0) from a slot index and a
+// generation, taken modulo 2^HandleGenerationBits. An untagged handle names
+// no row of any table: it is for packages that encode their own handles
+// (command buffers' provisional handles) and for tests. Domain.MakeHandle
+// builds a handle of a domain.
 func MakeHandle(index, generation uint32) Handle {
-	return Handle(uint64(generation)<<32 | uint64(index))
+	return Handle(uint64(generation&genMask)<<32 | uint64(index))
 }
+
+// handleOf builds a handle from a slot index and the high word (tag and
+// generation) a domain or table stores.
+func handleOf(index, word uint32) Handle { return Handle(uint64(word)<<32 | uint64(index)) }
+
+// word is h's high 32 bits, tag and generation: what a table stores for the
+// row h names.
+func (h Handle) word() uint32 { return uint32(h >> 32) }
 
 // Index is the handle's slot index: the row it names in every table of its domain.
 func (h Handle) Index() uint32 { return uint32(h) }
 
-// Generation is the handle's generation (odd for a handle that was ever live).
-func (h Handle) Generation() uint32 { return uint32(h >> 32) }
+// Generation is the handle's generation, 0..2^HandleGenerationBits-1 (odd
+// for a handle that was ever live).
+func (h Handle) Generation() uint32 { return uint32(h>>32) & genMask }
+
+// Tag is the tag of the domain that issued h, 1..MaxHandleTag, or 0 for the
+// zero handle and untagged handles (MakeHandle).
+func (h Handle) Tag() uint32 { return uint32(h >> (32 + HandleGenerationBits)) }
 
 // IsZero reports whether h is the zero (invalid) handle.
 func (h Handle) IsZero() bool { return h == 0 }
 
-// String formats h as "index:generation", or "0" for the zero handle.
+// String formats h as "index:generation@tag", "index:generation" for an
+// untagged handle, or "0" for the zero handle.
 func (h Handle) String() string {
-	if h == 0 {
+	switch {
+	case h == 0:
 		return "0"
+	case h.Tag() == 0:
+		return fmt.Sprintf("%d:%d", h.Index(), h.Generation())
 	}
-	return fmt.Sprintf("%d:%d", h.Index(), h.Generation())
+	return fmt.Sprintf("%d:%d@%d", h.Index(), h.Generation(), h.Tag())
+}
+
+// domainTags counts the domains made by the process; see nextTag.
+var domainTags atomic.Uint64
+
+// nextTag returns the tag of a new domain: 1..MaxHandleTag in turn, from a
+// process-wide counter, so any MaxHandleTag domains made one after another
+// have distinct tags. Safe from many goroutines.
+func nextTag() uint32 {
+	return uint32((domainTags.Add(1)-1)%MaxHandleTag) + 1
 }

@@ -136,9 +136,14 @@ func sumLiveX(t *ephemeral.Table, col *ephemeral.Column[body]) float32 {
 	return sum
 }
 
+// hi is h's high word, its tag and generation: what the emulations store
+// and compare per slot, as a table does (docs/architecture.md, "Handle
+// layout").
+func hi(h ephemeral.Handle) uint32 { return uint32(h >> 32) }
+
 // pageStore emulates an indirection page: slot -> page entry -> row.
 type pageStore struct {
-	gens []uint32 // by slot: generation of the live entity, 0 when none
+	gens []uint32 // by slot: tag and generation of the live entity, 0 when none
 	page []int32  // by slot: the entity's row
 	free []int32  // free rows, taken from the end
 	data []body   // by row
@@ -159,7 +164,7 @@ func newPageStore(capacity int) *pageStore {
 
 func (s *pageStore) row(h ephemeral.Handle) (int, bool) {
 	i := h.Index()
-	if uint64(i) < uint64(len(s.gens)) && s.gens[i] == h.Generation() && h.Generation() != 0 {
+	if uint64(i) < uint64(len(s.gens)) && s.gens[i] == hi(h) && hi(h) != 0 {
 		return int(s.page[i]), true
 	}
 	return 0, false
@@ -181,7 +186,7 @@ func (s *pageStore) churn(hs []ephemeral.Handle, victims []int) {
 	for k, v := range victims {
 		h := hs[v]
 		s.delete(h)
-		h = ephemeral.MakeHandle(h.Index(), h.Generation()+2)
+		h += 2 << 32 // the next live generation, same tag
 		s.insert(h, body{X: float32(k), Y: 1})
 		hs[v] = h
 	}
@@ -190,7 +195,7 @@ func (s *pageStore) churn(hs []ephemeral.Handle, victims []int) {
 func (s *pageStore) insert(h ephemeral.Handle, v body) {
 	row := s.free[len(s.free)-1]
 	s.free = s.free[:len(s.free)-1]
-	s.gens[h.Index()] = h.Generation()
+	s.gens[h.Index()] = hi(h)
 	s.page[h.Index()] = row
 	s.data[row] = v
 }
@@ -206,7 +211,7 @@ func (s *pageStore) delete(h ephemeral.Handle) {
 // denseStore emulates a swap-remove dense layout: slot -> sparse entry ->
 // row of a packed array.
 type denseStore struct {
-	gens   []uint32 // by slot: generation of the live entity, 0 when none
+	gens   []uint32 // by slot: tag and generation of the live entity, 0 when none
 	sparse []int32  // by slot: the entity's row
 	owner  []uint32 // by row: the slot that owns it
 	data   []body   // by row; rows [0, n) are live
@@ -224,7 +229,7 @@ func newDenseStore(capacity int) *denseStore {
 
 func (s *denseStore) row(h ephemeral.Handle) (int, bool) {
 	i := h.Index()
-	if uint64(i) < uint64(len(s.gens)) && s.gens[i] == h.Generation() && h.Generation() != 0 {
+	if uint64(i) < uint64(len(s.gens)) && s.gens[i] == hi(h) && hi(h) != 0 {
 		return int(s.sparse[i]), true
 	}
 	return 0, false
@@ -253,7 +258,7 @@ func (s *denseStore) churn(hs []ephemeral.Handle, victims []int) {
 	for k, v := range victims {
 		h := hs[v]
 		s.delete(h)
-		h = ephemeral.MakeHandle(h.Index(), h.Generation()+2)
+		h += 2 << 32 // the next live generation, same tag
 		s.insert(h, body{X: float32(k), Y: 1})
 		hs[v] = h
 	}
@@ -262,7 +267,7 @@ func (s *denseStore) churn(hs []ephemeral.Handle, victims []int) {
 func (s *denseStore) insert(h ephemeral.Handle, v body) {
 	row := s.n
 	s.n++
-	s.gens[h.Index()] = h.Generation()
+	s.gens[h.Index()] = hi(h)
 	s.sparse[h.Index()] = int32(row)
 	s.owner[row] = h.Index()
 	s.data[row] = v

@@ -45,7 +45,7 @@ type TableSpec struct {
 type Table struct {
 	name      string
 	dom       *Domain  // chunk rows and shift are the domain's
-	gens      []uint32 // generation of the entity whose row is present, 0 when absent
+	gens      []uint32 // high word (tag and generation) of the entity whose row is present, 0 when absent
 	enabled   []bitmap.Bitmap
 	chunkLive []int32
 	live      int
@@ -76,9 +76,9 @@ type column interface {
 // allocated; a standalone table charges its domain's and its own pages as
 // one charge of kind "table".
 //
-// A standalone table is a handle space of its own: its handles mean nothing
-// to any other table (see Handle). Not safe for concurrent use; call it at
-// set-up.
+// A standalone table is a handle space of its own, with its own tag: its
+// handles name no row of any other table (see Handle). Not safe for
+// concurrent use; call it at set-up.
 func NewTable(spec TableSpec) (*Table, error) {
 	if spec.Name == "" {
 		return nil, &DefinitionError{Err: ErrEmptyName}
@@ -198,11 +198,12 @@ func (t *Table) Columns() []string {
 	return out
 }
 
-// IsAlive reports whether h names a live row of t. Safe from kernels while
-// no structural change runs.
+// IsAlive reports whether h names a live row of t: false for a zero,
+// stale or foreign handle (see Domain.Owns). Safe from kernels while no
+// structural change runs.
 func (t *Table) IsAlive(h Handle) bool {
 	i := h.Index()
-	return uint64(i) < uint64(len(t.gens)) && t.gens[i] == h.Generation() && h.Generation() != 0
+	return uint64(i) < uint64(len(t.gens)) && t.gens[i] == h.word() && h.word() != 0
 }
 
 // HandleAt returns the handle of the live row at row index row, or false
@@ -212,7 +213,7 @@ func (t *Table) HandleAt(row int) (Handle, bool) {
 	if row < 0 || row >= len(t.gens) || t.gens[row] == 0 {
 		return 0, false
 	}
-	return MakeHandle(uint32(row), t.gens[row]), true
+	return handleOf(uint32(row), t.gens[row]), true
 }
 
 // Insert creates a new entity in the table's domain with a row in t (every
@@ -257,10 +258,15 @@ func (t *Table) InsertN(out []Handle) error {
 
 // Attach adds a row (every column zero) to t for the live entity h of t's
 // domain, such as the Body row of a unit created through its Unit table. It
-// returns ErrStaleHandle when h is not a live entity and ErrRowExists when it
-// already has a row in t. A structural change, as Insert.
+// returns ErrForeignHandle when h is a nonzero handle of another domain (see
+// Domain.Owns), ErrStaleHandle when h is zero or not a live entity, and
+// ErrRowExists when it already has a row in t; it changes nothing then. A
+// structural change, as Insert.
 func (t *Table) Attach(h Handle) error {
 	if !t.dom.IsAlive(h) {
+		if t.dom.foreign(h) {
+			return ErrForeignHandle
+		}
 		return ErrStaleHandle
 	}
 	if t.gens[h.Index()] != 0 {
@@ -281,7 +287,7 @@ func (t *Table) addRow(h Handle) {
 func (t *Table) enable(h Handle) {
 	i := h.Index()
 	c := i >> t.dom.shift
-	t.gens[i] = h.Generation()
+	t.gens[i] = h.word()
 	t.enabled[c].Set(i & uint32(t.dom.chunkRows-1))
 	t.chunkLive[c]++
 	t.live++
@@ -289,8 +295,8 @@ func (t *Table) enable(h Handle) {
 
 // Delete deletes the entity h: its row in t and its rows in every other
 // table of the domain. It returns false, changing nothing, when h is zero,
-// stale or has no row in t; deleting twice is a no-op. A structural change,
-// as Insert.
+// stale, foreign (see Domain.Owns) or has no row in t; deleting twice is a
+// no-op. A structural change, as Insert.
 func (t *Table) Delete(h Handle) bool {
 	if !t.IsAlive(h) {
 		return false
@@ -311,15 +317,17 @@ func (t *Table) DeleteN(hs []Handle) int {
 }
 
 // Detach removes h's row from t only; the entity and its rows in other
-// tables of the domain live on (an entity with no rows stays alive until
-// deleted through its Domain). It returns false when h has no live row in t.
-// In a standalone table, prefer Delete: a detached entity keeps its slot.
-// A structural change, as Insert.
+// tables of the domain live on. When that was the entity's last row, the
+// entity is deleted with it, as Delete would: its slot is freed, its
+// generation advances and h goes stale (in a standalone table, Detach is
+// Delete). It returns false, changing nothing, when h has no live row in t
+// (zero, stale or foreign). A structural change, as Insert.
 func (t *Table) Detach(h Handle) bool {
 	if !t.IsAlive(h) {
 		return false
 	}
 	t.removeRow(h.Index())
+	t.dom.releaseIfEmpty(h)
 	return true
 }
 
@@ -345,11 +353,12 @@ type Lease struct {
 }
 
 // Row returns the row index of h (equal to h.Index()) and true when h names a
-// live row of the table; 0 and false when h is zero, stale or absent. Index
-// column slices from Column.All with the row.
+// live row of the table; 0 and false when h is zero, stale, absent or
+// foreign (another domain's: the stored word holds the tag, so this is the
+// same one compare). Index column slices from Column.All with the row.
 func (l Lease) Row(h Handle) (int, bool) {
 	i := h.Index()
-	if uint64(i) < uint64(len(l.gens)) && l.gens[i] == h.Generation() && h.Generation() != 0 {
+	if uint64(i) < uint64(len(l.gens)) && l.gens[i] == h.word() && h.word() != 0 {
 		return int(i), true
 	}
 	return 0, false

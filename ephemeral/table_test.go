@@ -138,35 +138,57 @@ func TestStaleHandleAfterSlotReuse(t *testing.T) {
 func TestZeroAndMadeUpHandles(t *testing.T) {
 	bt := newBodyTable(t, "units", 100, 64)
 	h := bt.insert(t, 1) // 0:1
+	d := bt.Domain()
 	tests := []struct {
-		name string
-		h    ephemeral.Handle
+		name   string
+		h      ephemeral.Handle
+		attach error // what Attach returns
 	}{
-		{"zero", 0},
-		{"even generation", ephemeral.MakeHandle(h.Index(), 2)},
-		{"next generation", ephemeral.MakeHandle(h.Index(), 3)},
-		{"generation zero", ephemeral.MakeHandle(h.Index(), 0)},
-		{"empty slot", ephemeral.MakeHandle(1, 1)},
-		{"past capacity, inside last chunk", ephemeral.MakeHandle(100, 1)},
-		{"past last chunk", ephemeral.MakeHandle(128, 1)},
-		{"max index", ephemeral.MakeHandle(^uint32(0), 1)},
+		{"zero", 0, ephemeral.ErrStaleHandle},
+		{"even generation", d.MakeHandle(h.Index(), 2), ephemeral.ErrStaleHandle},
+		{"next generation", d.MakeHandle(h.Index(), 3), ephemeral.ErrStaleHandle},
+		{"generation zero", d.MakeHandle(h.Index(), 0), ephemeral.ErrStaleHandle},
+		{"empty slot", d.MakeHandle(1, 1), ephemeral.ErrStaleHandle},
+		{"past capacity, inside last chunk", d.MakeHandle(100, 1), ephemeral.ErrStaleHandle},
+		{"past last chunk", d.MakeHandle(128, 1), ephemeral.ErrStaleHandle},
+		{"max index", d.MakeHandle(^uint32(0), 1), ephemeral.ErrStaleHandle},
+		{"untagged, same index and generation", ephemeral.MakeHandle(h.Index(), h.Generation()), ephemeral.ErrForeignHandle},
+		{"untagged, high word zero, empty slot", ephemeral.MakeHandle(1, 0), ephemeral.ErrForeignHandle},
+		{"another tag, same index and generation", tagged(h, d.Tag()%ephemeral.MaxHandleTag+1), ephemeral.ErrForeignHandle},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			bt.requireDead(t, tc.h)
-			assert.False(t, bt.Domain().IsAlive(tc.h), "Domain.IsAlive")
+			assert.False(t, d.IsAlive(tc.h), "Domain.IsAlive")
 			assert.False(t, bt.id.Set(tc.h, 9))
 			assert.False(t, bt.Delete(tc.h))
-			assert.False(t, bt.Domain().Delete(tc.h))
+			assert.False(t, d.Delete(tc.h))
 			assert.False(t, bt.Detach(tc.h))
-			assert.ErrorIs(t, bt.Attach(tc.h), ephemeral.ErrStaleHandle)
+			err := bt.Attach(tc.h)
+			assert.ErrorIs(t, err, tc.attach)
+			assert.Equal(t, tc.attach, err, "Attach: exactly the sentinel")
+			assert.Equal(t, tc.attach == ephemeral.ErrForeignHandle, tc.h != 0 && !d.Owns(tc.h), "Owns")
 			assert.Equal(t, 1, bt.Len())
+			assert.Equal(t, 1, d.Len())
 			bt.requireRow(t, h, 1)
 		})
 	}
 	assert.True(t, ephemeral.Handle(0).IsZero())
 	assert.Equal(t, "0", ephemeral.Handle(0).String())
 	assert.Equal(t, "5:3", ephemeral.MakeHandle(5, 3).String())
+	assert.Equal(t, fmt.Sprintf("5:3@%d", d.Tag()), d.MakeHandle(5, 3).String())
+}
+
+// tagged is h with tag tag: the same slot index and generation, as another
+// domain with that tag would issue them.
+func tagged(h ephemeral.Handle, tag uint32) ephemeral.Handle {
+	return ephemeral.Handle(uint64(tag)<<(32+ephemeral.HandleGenerationBits)) | ephemeral.MakeHandle(h.Index(), h.Generation())
+}
+
+// untagged is h without its tag: what two domains with the same history
+// issue alike.
+func untagged(h ephemeral.Handle) ephemeral.Handle {
+	return ephemeral.MakeHandle(h.Index(), h.Generation())
 }
 
 func TestRecreateAfterDeletingAll(t *testing.T) {
@@ -203,7 +225,7 @@ func TestRecreateAfterDeletingAll(t *testing.T) {
 			h := bt.insert(t, 99)
 			assert.Equal(t, 1, bt.Len())
 			assert.Equal(t, 1, bt.Domain().Len())
-			assert.Equal(t, ephemeral.MakeHandle(0, 3), h, "lowest free slot, generation 1 -> 2 -> 3")
+			assert.Equal(t, bt.Domain().MakeHandle(0, 3), h, "lowest free slot, generation 1 -> 2 -> 3")
 			bt.requireRow(t, h, 99)
 			for _, old := range hs {
 				bt.requireDead(t, old)
@@ -283,7 +305,7 @@ func TestInsertNAllOrNothing(t *testing.T) {
 	first := make([]ephemeral.Handle, 90)
 	require.NoError(t, bt.InsertN(first))
 	for i, h := range first {
-		assert.Equal(t, ephemeral.MakeHandle(uint32(i), 1), h, "InsertN handle %d", i)
+		assert.Equal(t, bt.Domain().MakeHandle(uint32(i), 1), h, "InsertN handle %d", i)
 	}
 	require.Equal(t, 3, bt.DeleteN([]ephemeral.Handle{first[3], first[70], first[3], 0, first[89]}),
 		"DeleteN skips repeated and zero handles")
@@ -304,11 +326,12 @@ func TestInsertNAllOrNothing(t *testing.T) {
 
 	exact := make([]ephemeral.Handle, 14)
 	require.NoError(t, bt.InsertN(exact))
+	mk := bt.Domain().MakeHandle
 	assert.Equal(t, []ephemeral.Handle{
-		ephemeral.MakeHandle(3, 3), ephemeral.MakeHandle(10, 3), ephemeral.MakeHandle(70, 3), ephemeral.MakeHandle(89, 3),
-		ephemeral.MakeHandle(90, 1), ephemeral.MakeHandle(91, 1), ephemeral.MakeHandle(92, 1), ephemeral.MakeHandle(93, 1),
-		ephemeral.MakeHandle(94, 1), ephemeral.MakeHandle(95, 1), ephemeral.MakeHandle(96, 1), ephemeral.MakeHandle(97, 1),
-		ephemeral.MakeHandle(98, 1), ephemeral.MakeHandle(99, 1),
+		mk(3, 3), mk(10, 3), mk(70, 3), mk(89, 3),
+		mk(90, 1), mk(91, 1), mk(92, 1), mk(93, 1),
+		mk(94, 1), mk(95, 1), mk(96, 1), mk(97, 1),
+		mk(98, 1), mk(99, 1),
 	}, exact, "lowest free slots first")
 	assert.Equal(t, 100, bt.Len())
 	require.NoError(t, bt.InsertN(nil), "an empty bulk insert fits a full table")
@@ -442,8 +465,9 @@ func TestDomain(t *testing.T) {
 		require.NoError(t, err)
 		b, err := f.bodies.Insert()
 		require.NoError(t, err)
-		assert.Equal(t, ephemeral.MakeHandle(0, 1), u)
-		assert.Equal(t, ephemeral.MakeHandle(1, 1), b, "a member's insert takes the domain's lowest free slot")
+		assert.Equal(t, f.dom.MakeHandle(0, 1), u)
+		assert.Equal(t, f.dom.MakeHandle(1, 1), b, "a member's insert takes the domain's lowest free slot")
+		assert.Equal(t, f.dom.Tag(), u.Tag(), "the domain's tag")
 		assert.True(t, f.units.IsAlive(u))
 		assert.False(t, f.bodies.IsAlive(u), "no row in bodies yet")
 		assert.False(t, f.units.IsAlive(b))
@@ -563,10 +587,18 @@ func TestDomain(t *testing.T) {
 		assert.Zero(t, f.units.Len())
 
 		// A handle of another domain, even one whose index and generation
-		// match, is checked against this domain only.
+		// name a live entity here, is refused as foreign.
 		other := newBodyTable(t, "other", 200, 64)
 		oh := other.insert(t, 1)
-		assert.ErrorIs(t, f.units.Attach(oh), ephemeral.ErrStaleHandle)
+		g := newDomainFixture(t)
+		mine, err := g.dom.Create()
+		require.NoError(t, err)
+		require.Equal(t, untagged(oh), untagged(mine), "same slot and generation")
+		err = g.units.Attach(oh)
+		assert.ErrorIs(t, err, ephemeral.ErrForeignHandle)
+		assert.NotErrorIs(t, err, ephemeral.ErrStaleHandle)
+		assert.Zero(t, g.units.Len())
+		assert.False(t, g.units.IsAlive(mine), "no row attached to the entity at oh's slot")
 	})
 
 	t.Run("Detach", func(t *testing.T) {
@@ -597,16 +629,22 @@ func TestDomain(t *testing.T) {
 		assert.True(t, ok)
 		assert.Zero(t, pos)
 
-		// An entity detached from all its tables lives on, and keeps its slot.
+		// Detaching the entity's last row deletes the entity: its slot is
+		// freed and its generation advances.
 		assert.True(t, f.units.Detach(h))
-		assert.True(t, f.bodies.Detach(h))
-		assert.True(t, f.dom.IsAlive(h))
+		assert.True(t, f.dom.IsAlive(h), "the bodies row is left")
 		assert.Equal(t, 1, f.dom.Len())
+		assert.True(t, f.bodies.Detach(h))
+		assert.False(t, f.dom.IsAlive(h), "no row left: deleted")
+		assert.Zero(t, f.dom.Len())
+		for _, tb := range f.dom.Tables() {
+			assert.Zero(t, tb.Len(), "%s.Len", tb.Name())
+		}
+		assert.False(t, f.dom.Delete(h), "already deleted")
 		h2, err := f.units.Insert()
 		require.NoError(t, err)
-		assert.Equal(t, uint32(1), h2.Index(), "a detached entity keeps its slot")
-		assert.False(t, f.units.Delete(h), "no row left in units")
-		assert.True(t, f.dom.Delete(h))
+		assert.Equal(t, f.dom.MakeHandle(h.Index(), h.Generation()+2), h2, "the slot is free again, one generation on")
+		assert.False(t, f.units.IsAlive(h))
 		assert.Equal(t, 1, f.dom.Len())
 	})
 
@@ -946,7 +984,7 @@ func history(tb testing.TB, bt bodyTable, seed uint64, steps int) []ephemeral.Ha
 		case op < 9 && len(live) > 0:
 			require.True(tb, bt.body.Set(live[rng.IntN(len(live))], bodyOf(rng.Int64N(1000))))
 		default: // a made-up handle, live by chance at times
-			h := ephemeral.MakeHandle(rng.Uint32N(uint32(bt.Cap())), rng.Uint32N(8))
+			h := bt.Domain().MakeHandle(rng.Uint32N(uint32(bt.Cap())), rng.Uint32N(8))
 			if bt.Delete(h) {
 				k := slices.Index(live, h)
 				live[k] = live[len(live)-1]
@@ -964,7 +1002,13 @@ func TestDeterminism(t *testing.T) {
 			b := newBodyTable(t, "b", 300, 64)
 			ha := history(t, a, seed, 5000)
 			hb := history(t, b, seed, 5000)
-			require.Equal(t, ha, hb, "same history, same handles")
+			require.NotEqual(t, a.Domain().Tag(), b.Domain().Tag())
+			for i := range ha {
+				require.Equal(t, a.Domain().Tag(), ha[i].Tag())
+				require.Equal(t, b.Domain().Tag(), hb[i].Tag())
+				ha[i], hb[i] = untagged(ha[i]), untagged(hb[i])
+			}
+			require.Equal(t, ha, hb, "same history, same slots and generations")
 			require.Equal(t, a.Len(), b.Len())
 			for c := 0; c < a.Chunks(); c++ {
 				require.Equal(t, a.Enabled(c), b.Enabled(c), "Enabled(%d)", c)
@@ -974,7 +1018,7 @@ func TestDeterminism(t *testing.T) {
 				h, ok := a.HandleAt(row)
 				hb, okb := b.HandleAt(row)
 				require.Equal(t, ok, okb, "HandleAt(%d)", row)
-				require.Equal(t, h, hb, "HandleAt(%d)", row)
+				require.Equal(t, untagged(h), untagged(hb), "HandleAt(%d)", row)
 				if ok {
 					require.Equal(t, a.id.All()[row], b.id.All()[row], "id row %d", row)
 					require.Equal(t, a.body.All()[row], b.body.All()[row], "body row %d", row)

@@ -345,13 +345,14 @@ func (s *swarm) chunk(w, c int) {
 	})
 }
 
-// state is the swarm's full observable state: every live row's handle and
-// values, and every event read.
+// state is the swarm's full observable state: every live row's handle
+// (slot and generation: the tag is each world's own) and values, and every
+// event read.
 func (s *swarm) state() string {
 	out := fmt.Sprint(s.seen, "|")
 	for row := 0; row < s.t.Chunks()*s.t.ChunkRows(); row++ {
 		if h, ok := s.t.HandleAt(row); ok {
-			out += fmt.Sprint(h, s.x.All()[row], s.v.All()[row], ";")
+			out += fmt.Sprint(h.Index(), ":", h.Generation(), s.x.All()[row], s.v.All()[row], ";")
 		}
 	}
 	return out
