@@ -2,6 +2,7 @@ package events
 
 import (
 	"reflect"
+	"slices"
 	"strconv"
 )
 
@@ -135,14 +136,19 @@ type Table[T any] struct {
 	overflow *OverflowError
 
 	// Events are numbered in emission order from 0. The table holds events
-	// lo..head-1, event s at buf[s-base]. Emit writes head and buf only;
-	// readers read the marks, lo, base and buf, which only boundaries move.
-	base, lo, head uint64
-	floor          uint64 // Emit refuses when head-floor == capacity: lo, or frame for a NextFrame table without readers
-	frame          uint64 // head at the last EndFrame: the limit of PerFrame readers (NextFrame)
-	prev           uint64 // frame before the last EndFrame: where Read starts (NextFrame)
-	tick           uint64 // head at the last BeginTick: the limit of PerTick readers (NextFrame)
-	dropped        int64
+	// lo..head-1, event s at buf[s-base] (uint64 arithmetic wraps, so base
+	// may lie "below" 0). A NextFrame table without readers is a double
+	// buffer: the view (Read: the previous frame's events) sits at
+	// buf[s-vbase] in one half of buf, and this frame's events are written
+	// from the start of the other half; otherwise vbase == base. Emit
+	// writes head and buf only; readers read the marks, lo, the bases and
+	// buf, which only boundaries move.
+	base, vbase, lo, head uint64
+	floor                 uint64 // Emit refuses when head-floor == capacity: lo, or frame for a NextFrame table without readers
+	frame                 uint64 // head at the last EndFrame: the limit of PerFrame readers (NextFrame)
+	prev                  uint64 // frame before the last EndFrame: where Read starts (NextFrame)
+	tick                  uint64 // head at the last BeginTick: the limit of PerTick readers (NextFrame)
+	dropped               int64
 }
 
 var _ Buffer = (*Table[int])(nil)
@@ -224,7 +230,7 @@ func (t *Table[T]) room() int {
 // Read; for ThisFrame it must not run with Emit or Merge. Allocates nothing.
 func (t *Table[T]) Read() []T {
 	lo, hi := t.view()
-	return t.slice(lo, hi)
+	return t.slice(t.vbase, lo, hi)
 }
 
 // view is the window of Read.
@@ -235,12 +241,13 @@ func (t *Table[T]) view() (lo, hi uint64) {
 	return max(t.lo, t.prev), t.frame
 }
 
-// slice returns events lo..hi-1, clipped; empty when hi <= lo.
-func (t *Table[T]) slice(lo, hi uint64) []T {
+// slice returns events lo..hi-1 where event s is at buf[s-base], clipped;
+// empty when hi <= lo.
+func (t *Table[T]) slice(base, lo, hi uint64) []T {
 	if hi <= lo {
 		return t.buf[:0:0]
 	}
-	i, j := lo-t.base, hi-t.base
+	i, j := lo-base, hi-base
 	return t.buf[i:j:j]
 }
 
@@ -284,42 +291,54 @@ func (t *Table[T]) BeginTick() { t.tick = t.head }
 // playback, with exclusive access to the table. Slices returned before are
 // stale afterwards. Allocates nothing.
 func (t *Table[T]) EndFrame() {
-	if t.life == ThisFrame {
+	switch {
+	case t.life == ThisFrame:
 		for _, r := range t.readers {
 			t.dropped += int64(t.head - r.next)
 			r.next, r.end = t.head, t.head
 		}
 		t.retire(t.head)
-		return
+	case len(t.readers) > 0:
+		t.prev, t.frame = t.frame, t.head // readers retire (Done)
+	default:
+		// A double buffer: the previous frame's events retire, this
+		// frame's (written from buf[0] or buf[Capacity]) become the view,
+		// and the next frame writes from the start of the other half.
+		if t.pointers {
+			clear(t.buf[t.lo-t.vbase : t.frame-t.vbase])
+		}
+		w := t.frame - t.base // 0 or Capacity
+		t.prev, t.frame = t.frame, t.head
+		t.lo, t.floor, t.vbase = t.prev, t.frame, t.base
+		t.base = t.head - (uint64(t.capacity) - w)
 	}
-	t.prev, t.frame = t.frame, t.head
-	to := t.lo // with readers, Done retires
-	if len(t.readers) == 0 {
-		to = t.prev
-	}
-	t.retire(to) // also moves floor with frame
 }
 
 // Reset forgets every event, read or not, and the drop count; readers start
 // over with the next emit. It needs exclusive access. Allocates nothing;
 // staging of a Parallel is not touched (Merge empties it).
 func (t *Table[T]) Reset() {
-	t.prev, t.frame, t.tick = t.head, t.head, t.head
-	for _, r := range t.readers {
-		r.next, r.end = t.head, t.head
+	if t.pointers {
+		clear(t.buf)
 	}
-	t.retire(t.head)
+	h := t.head
+	t.lo, t.prev, t.frame, t.tick, t.floor, t.base, t.vbase = h, h, h, h, h, h, h
+	for _, r := range t.readers {
+		r.next, r.end = h, h
+	}
 	t.dropped = 0
 }
 
 // retire drops the events before event to (to >= lo; zeroing them when T
-// holds pointers) and restores the storage invariant: the events Emit may
-// accept before the next boundary fit after head, i.e. floor-base <=
-// len(buf)-capacity. When that fails, the held events move to the front of
-// the storage; with twice the capacity (NextFrame) that happens only after
-// Capacity events were retired since the last move, so each retired event
-// costs at most one copy. Boundaries only.
+// holds pointers) of a table with readers or of a ThisFrame table, and
+// restores the storage invariant: the events Emit may accept before the
+// next boundary fit after head, i.e. floor-base <= len(buf)-capacity.
+// When that fails, the held events move to the front of the storage; with
+// twice the capacity (NextFrame) that happens only after Capacity events
+// were retired since the last move, so each retired event costs at most
+// one copy. Boundaries only.
 func (t *Table[T]) retire(to uint64) {
+	defer func() { t.vbase = t.base }()
 	if to > t.lo {
 		if t.pointers {
 			clear(t.buf[t.lo-t.base : to-t.base])
@@ -327,9 +346,6 @@ func (t *Table[T]) retire(to uint64) {
 		t.lo = to
 	}
 	t.floor = t.lo
-	if t.life == NextFrame && len(t.readers) == 0 {
-		t.floor = t.frame
-	}
 	switch {
 	case t.lo == t.head:
 		t.base = t.head // nothing held: start over at buf[0]
@@ -377,10 +393,34 @@ func (t *Table[T]) NewReader(c Cadence) *Reader[T] {
 	if c > PerTick {
 		panic("events: NewReader(" + c.String() + ") on table " + strconv.Quote(t.name) + ": the cadence must be PerFrame or PerTick")
 	}
+	if len(t.readers) == 0 && t.life == NextFrame {
+		t.linearize()
+	}
 	r := &Reader[T]{t: t, cadence: c, next: t.lo, end: t.lo}
 	t.readers = append(t.readers, r)
 	t.retire(t.lo) // floor: now what the readers hold
 	return r
+}
+
+// linearize turns the double buffer of a NextFrame table without readers
+// (the view in one half, this frame's events from the start of the other)
+// into one run, the view first, at the front of buf.
+func (t *Table[T]) linearize() {
+	p, q := int(t.frame-t.lo), int(t.head-t.frame) // the view's events, this frame's
+	switch {
+	case p == 0:
+		copy(t.buf, t.buf[t.frame-t.base:t.head-t.base])
+	case t.lo-t.vbase == 0: // the view in the first half, this frame's in the second
+		copy(t.buf[p:], t.buf[t.capacity:t.capacity+q])
+	default: // the reverse: rotate buf[:Capacity+p] left by Capacity
+		slices.Reverse(t.buf[:t.capacity])
+		slices.Reverse(t.buf[t.capacity : t.capacity+p])
+		slices.Reverse(t.buf[:t.capacity+p])
+	}
+	if t.pointers {
+		clear(t.buf[p+q:])
+	}
+	t.base, t.vbase = t.lo, t.lo
 }
 
 // NewConsumer is NewReader for Buffer users: it returns the *Reader[T].
@@ -415,7 +455,7 @@ func (r *Reader[T]) Read() []T {
 		hi = t.frame
 	}
 	r.end = max(r.next, hi)
-	return t.slice(r.next, hi)
+	return t.slice(t.base, r.next, hi)
 }
 
 // Done passes the events the reader's Reads returned since the last Done:
