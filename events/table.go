@@ -338,7 +338,6 @@ func (t *Table[T]) Reset() {
 // were retired since the last move, so each retired event costs at most
 // one copy. Boundaries only.
 func (t *Table[T]) retire(to uint64) {
-	defer func() { t.vbase = t.base }()
 	if to > t.lo {
 		if t.pointers {
 			clear(t.buf[t.lo-t.base : to-t.base])
@@ -356,6 +355,7 @@ func (t *Table[T]) retire(to uint64) {
 		}
 		t.base = t.lo
 	}
+	t.vbase = t.base
 }
 
 // Dropped is the number of events lost since the table was made or last
