@@ -295,7 +295,7 @@ func (t *Table[T]) EndFrame() {
 	case t.life == ThisFrame:
 		for _, r := range t.readers {
 			t.dropped += int64(t.head - r.next)
-			r.next, r.end = t.head, t.head
+			r.next, r.end, r.read = t.head, t.head, false
 		}
 		t.retire(t.head)
 	case len(t.readers) > 0:
@@ -324,7 +324,7 @@ func (t *Table[T]) Reset() {
 	h := t.head
 	t.lo, t.prev, t.frame, t.tick, t.floor, t.base, t.vbase = h, h, h, h, h, h, h
 	for _, r := range t.readers {
-		r.next, r.end = h, h
+		r.next, r.end, r.read = h, h, false
 	}
 	t.dropped = 0
 }
@@ -382,6 +382,7 @@ type Reader[T any] struct {
 	cadence Cadence
 	next    uint64 // first event not passed yet
 	end     uint64 // end of what Read returned since the last Done (>= next)
+	read    bool   // Read was called since the last Done
 }
 
 // NewReader registers a reader of the given cadence with t and returns it.
@@ -454,24 +455,32 @@ func (r *Reader[T]) Read() []T {
 	default:
 		hi = t.frame
 	}
-	r.end = max(r.next, hi)
+	r.end, r.read = max(r.next, hi), true
 	return t.slice(t.base, r.next, hi)
 }
 
 // Done passes the events the reader's Reads returned since the last Done:
 // they are not returned again, and a NextFrame table retires the events
-// every reader has passed. The scheduler calls it when the consuming
-// system's run ends. A boundary: it needs exclusive access to the table.
-// Allocates nothing.
+// every reader has passed. For a ThisFrame table it also passes what was
+// emitted since the last Read: in a world that can only be the consuming
+// system's own emits of the run, which it does not read. Without a Read
+// since the last Done it does nothing. The scheduler calls it when the
+// consuming system's run ends. A boundary: it needs exclusive access to
+// the table. Allocates nothing.
 func (r *Reader[T]) Done() {
+	if !r.read {
+		return
+	}
+	r.read = false
+	t := r.t
+	if t.life == ThisFrame {
+		r.next = t.head // held until EndFrame
+		return
+	}
 	if r.end == r.next {
 		return
 	}
 	r.next = r.end
-	t := r.t
-	if t.life == ThisFrame {
-		return // held until EndFrame
-	}
 	lo := r.next
 	for _, o := range t.readers {
 		lo = min(lo, o.next)

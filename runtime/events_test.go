@@ -49,6 +49,7 @@ type evConsumer struct {
 	name  string
 	phase systems.Phase
 	after []string
+	emits bool // also emits, after reading, as a serial emitter of its name
 }
 
 // evWorld is a world with one event table of int32 (the event's index in
@@ -98,6 +99,16 @@ func newEvWorldOrdered(tb testing.TB, spec events.Spec, ems []evEmitter, cons []
 	for _, c := range cons {
 		sys := systems.System{Name: c.name, Phase: c.phase, After: c.after,
 			Manifest: systems.Manifest{Consumes: []events.Buffer{x.ev}}, Run: x.consumeRun(c.name)}
+		if c.emits {
+			consume, emit := sys.Run, x.emitRun(evEmitter{name: c.name, phase: c.phase})
+			sys.Manifest.Emits = []events.Buffer{x.ev}
+			sys.Run = func(ctx *systems.Context) error {
+				if err := consume(ctx); err != nil {
+					return err
+				}
+				return emit(ctx)
+			}
+		}
 		if consumersFirst {
 			list = slices.Insert(list, 0, sys)
 		} else {
@@ -260,6 +271,30 @@ func TestThisFrameDeliveryAcrossTicks(t *testing.T) {
 		"fixed": {"f3t0: x0", "f3t1: x1", "f3t2: x2", "f4t3: x3", "f6t4: x4"},
 	}
 	assert.Equal(t, want, x.logs(map[string]bool{"fixed": true}))
+}
+
+// TestThisFrameSelfConsumer: a system that consumes and emits a ThisFrame
+// table reads the other emitters' events, not its own; its own reach the
+// consumers after it, and nothing counts as dropped.
+func TestThisFrameSelfConsumer(t *testing.T) {
+	fixed := newEvWorld(t, events.Spec{Name: "ev", Capacity: 16, Lifetime: events.ThisFrame},
+		[]evEmitter{{name: "x", phase: systems.FixedUpdate}},
+		[]evConsumer{{name: "fself", phase: systems.FixedUpdate, after: []string{"x"}, emits: true},
+			{name: "late", phase: systems.LateUpdate}})
+	fixed.frames(t, 0, 2, 1) // frames() checks that nothing was dropped
+	assert.Equal(t, map[string][]string{
+		"fself": {"f1t0: x0", "f1t1: x1", "f2t2: x2"},
+		"late":  {"f0:", "f1: x0 fself0 x1 fself1", "f2: x2 fself2"},
+	}, fixed.logs(map[string]bool{"fself": true}))
+
+	update := newEvWorld(t, events.Spec{Name: "ev", Capacity: 16, Lifetime: events.ThisFrame},
+		[]evEmitter{{name: "u", phase: systems.Update}},
+		[]evConsumer{{name: "self", phase: systems.Update, after: []string{"u"}, emits: true}, {name: "end", phase: systems.FrameEnd}})
+	update.frames(t, 0, 2, 1)
+	assert.Equal(t, map[string][]string{
+		"self": {"f0: u0", "f1: u1", "f2: u2"},
+		"end":  {"f0: u0 self0", "f1: u1 self1", "f2: u2 self2"},
+	}, update.logs(nil))
 }
 
 // TestThisFrameFixedConsumerRefused: a FixedUpdate consumer of a ThisFrame
