@@ -1,26 +1,35 @@
 // Package events carries messages from systems to later systems: typed,
-// fixed-capacity event tables with a frame lifetime.
+// fixed-capacity event tables read through per-consumer readers.
+//
+// When a consumer reads an event, how long a table holds it and what its
+// capacity bounds are stated once, in docs/architecture.md (Events); this
+// is the index of the API.
 //
 // # Tables and lifetimes
 //
-// [New] declares a [Table] with an element type, a [Spec.Capacity] in events
-// per frame and a [Lifetime]:
+// [New] declares a [Table] with an element type, a [Spec.Capacity] (the
+// most events held at once) and a [Lifetime]: [NextFrame] (readable from
+// the consumer's next boundary, held until every reader has read it) or
+// [ThisFrame] (readable at once in the frame of the emit, retired at its
+// end). [Table.Emit] appends; [Table.Read] shows the table to a host or a
+// test without consuming; [Table.Held], [Table.Len] and [Table.Pending]
+// count.
 //
-//   - [NextFrame]: double-buffered. [Table.Emit] appends to the back buffer,
-//     [Table.Read] returns the front buffer. [Table.EndFrame], called by the
-//     scheduler once per frame after FrameEnd's command playback, swaps
-//     them, so events emitted in any phase of frame t are readable
-//     throughout frame t+1 and gone in frame t+2. Readers and emitters touch
-//     different buffers, so a consumer does not conflict with an emitter
-//     (see package systems) and may even read while it emits.
-//   - [ThisFrame]: single buffer. [Table.Read] returns what was emitted so far
-//     in this frame, so systems that run after the emitter see the events;
-//     [Table.EndFrame] clears it.
+// # Readers and boundaries
 //
-// The event buffers are allocated by [New] and the per-worker staging by
-// [Table.Parallel] (Capacity events each): emitting, reading and swapping
-// allocate nothing, and merging allocates nothing in steady state (its
-// segment lists grow while warming up).
+// [Table.NewReader] registers a consumer's [Reader] with a [Cadence]:
+// [PerFrame] for a consumer that runs once a frame, [PerTick] for a
+// FixedUpdate consumer. [Reader.Read] returns the events it has not passed
+// and may read, [Reader.Done] passes them (the scheduler calls it when the
+// consumer's run ends). [Table.BeginTick] (before each fixed tick) and
+// [Table.EndFrame] (after FrameEnd) are the boundaries that make NextFrame
+// events readable to PerTick and PerFrame readers; [Table.Reset] forgets
+// everything.
+//
+// The storage is allocated by [New], the per-worker staging by
+// [Table.Parallel] and a reader by [Table.NewReader]: emitting, reading,
+// passing and the boundaries allocate nothing, and merging allocates
+// nothing in steady state (its segment lists grow while warming up).
 //
 // # Memory budget
 //
@@ -41,19 +50,21 @@
 //
 // # Overflow
 //
-// A table holds at most Capacity events per frame. An emit beyond that
-// returns an [*OverflowError] (errors.Is [ErrOverflow]), drops the new event,
-// and counts it in [Table.Dropped]; events already emitted are kept. A
-// merge drops what does not fit and counts it the same way. The scheduler
-// collects the counts for its frame report with [Table.TakeDropped]
+// An emit into a table that holds Capacity events returns an
+// [*OverflowError] (errors.Is [ErrOverflow]), drops the new event, and
+// counts it in [Table.Dropped]; the events held are kept. A merge drops
+// what does not fit and counts it the same way, and so does EndFrame for
+// each ThisFrame event a reader did not read. The scheduler collects the
+// counts for its frame report with [Table.TakeDropped]
 // (scheduler.FrameReport.EventsDropped).
 //
 // # The runtime's face
 //
 // [Buffer] is the untyped interface every *Table[T] implements, so the
-// scheduler can hold all event tables in one list, swap or clear them at the
-// frame boundary, and report drops; manifests (package systems) name event
-// tables by it.
+// scheduler can hold all event tables in one list, register a reader per
+// consuming system ([Buffer.NewConsumer], which returns a [Consumer]: the
+// untyped face of a *Reader[T]), call the boundaries and report drops;
+// manifests (package systems) name event tables by it.
 //
 // # Errors
 //
@@ -61,12 +72,16 @@
 // and [Table.Parallel] past the memory budget fail with a
 // *memory.BudgetError (errors.Is [ErrMemoryBudget]); emits past capacity
 // fail with an [*OverflowError] (errors.Is [ErrOverflow]).
+// [Table.NewReader] panics for a cadence other than PerFrame and PerTick.
 //
 // # Concurrency
 //
 // A Table is not safe for concurrent emission: one goroutine emits with
 // [Table.Emit], and parallel kernels use one [Segment] per worker. For a
-// NextFrame table, [Table.Read] may run concurrently with emits and merges,
-// because they use different buffers; for a ThisFrame table it may not.
-// [Table.EndFrame] needs exclusive access.
+// NextFrame table, [Table.Read] and [Reader.Read] may run concurrently with
+// emits and merges, because a reader's events lie below the boundary marks
+// and emits append past them; for a ThisFrame table they may not. Each
+// Reader is used from one goroutine. The boundaries ([Reader.Done],
+// [Table.BeginTick], [Table.EndFrame], [Table.Reset]) need exclusive
+// access to the table.
 package events

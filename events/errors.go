@@ -11,9 +11,9 @@ import (
 // Sentinel errors of the package. Every error returned by events matches one
 // of them with errors.Is.
 var (
-	// ErrOverflow: an emit past the table's capacity for this frame. Returned
-	// as an *OverflowError naming the table.
-	ErrOverflow = errors.New("events: table full for this frame")
+	// ErrOverflow: an emit into a table that already holds its capacity of
+	// events. Returned as an *OverflowError naming the table.
+	ErrOverflow = errors.New("events: table full")
 	// ErrDefinition: a bad Spec. Returned as a *DefinitionError whose Unwrap
 	// gives one of the more precise sentinels below.
 	ErrDefinition = errors.New("events: bad definition")
@@ -31,18 +31,19 @@ var (
 )
 
 // OverflowError reports an event dropped because its table already held
-// Capacity events for this frame. errors.Is(err, ErrOverflow) is true.
+// Capacity events (see Table for what a table holds). errors.Is(err,
+// ErrOverflow) is true.
 //
 // Each table returns the same *OverflowError value for every overflow (so an
 // emit never allocates); treat it as read-only.
 type OverflowError struct {
 	Table    string // table name
-	Capacity int    // events per frame
+	Capacity int    // the table's capacity, in events
 }
 
 func (e *OverflowError) Error() string {
-	return "events: table " + strconv.Quote(e.Table) + " is full: capacity " +
-		strconv.Itoa(e.Capacity) + " events per frame; event dropped"
+	return "events: table " + strconv.Quote(e.Table) + " is full: it holds its capacity of " +
+		strconv.Itoa(e.Capacity) + " events (unread, or emitted this frame); event dropped"
 }
 
 // Is reports whether target is ErrOverflow.

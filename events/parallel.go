@@ -115,19 +115,19 @@ func (s *Segment[T]) Len() int { return len(s.buf) }
 // Merge appends every worker's staged events to the table, segments in
 // ascending key order (equal keys: lower worker first, then Begin order),
 // events within a segment in emission order, and resets the workers for the
-// next run. Events that do not fit in the table's capacity for this frame
-// are dropped; Merge returns the number dropped in this run (by workers'
+// next run. Events that do not fit in the table's capacity (see Table) are
+// dropped; Merge returns the number dropped in this run (by workers'
 // staging overflow and by the table) and adds it to the table's Dropped.
 //
 // Call it once per system run after every worker has finished, from one
 // goroutine, not concurrently with Emit on the same table. Allocates nothing
 // in steady state.
 func (p *Parallel[T]) Merge() (dropped int) {
-	room := 0
+	n := 0
 	for w := range p.workers {
-		room += segment.Room(p.workers[w].marks)
+		n += segment.Room(p.workers[w].marks)
 	}
-	spans := slices.Grow(p.spans[:0], room)
+	spans := slices.Grow(p.spans[:0], n)
 	for w := range p.workers {
 		s := &p.workers[w]
 		dropped += s.dropped
@@ -135,17 +135,22 @@ func (p *Parallel[T]) Merge() (dropped int) {
 	}
 	segment.Sort(spans)
 	t := p.table
+	room := t.room()
 	for _, sp := range spans {
 		src := p.workers[sp.Src].buf[sp.Lo:sp.Hi]
-		if free := cap(t.back) - len(t.back); len(src) > free {
-			dropped += len(src) - free
-			src = src[:free]
+		if len(src) > room {
+			dropped += len(src) - room
+			src = src[:room]
 		}
-		t.back = append(t.back, src...)
+		copy(t.buf[t.head-t.base:], src)
+		t.head += uint64(len(src))
+		room -= len(src)
 	}
 	for w := range p.workers {
 		s := &p.workers[w]
-		t.retire(s.buf)
+		if t.pointers {
+			clear(s.buf)
+		}
 		s.buf = s.buf[:0]
 		s.marks = s.marks[:0]
 		s.dropped = 0

@@ -2,23 +2,26 @@ package events
 
 import (
 	"reflect"
+	"slices"
 	"strconv"
 
 	"github.com/tickwork/tickwork/memory"
 )
 
-// MaxCapacity is the largest Spec.Capacity, in events per frame.
+// MaxCapacity is the largest Spec.Capacity, in events.
 const MaxCapacity = 1 << 30
 
-// Lifetime says how long an event stays readable.
+// Lifetime says when an event is readable and how long it is kept; the
+// delivery rule is stated once, in docs/architecture.md (Events).
 type Lifetime uint8
 
 const (
-	// NextFrame: events emitted in frame t are readable throughout frame t+1,
-	// then gone. The table is double-buffered; this is the zero Lifetime.
+	// NextFrame: readable from the consumer's next boundary (EndFrame for a
+	// PerFrame reader, BeginTick for a PerTick reader) and kept until every
+	// reader has read it. The zero Lifetime.
 	NextFrame Lifetime = iota
-	// ThisFrame: events are readable, in the frame they were emitted in, by
-	// systems that run after the emitter, and cleared at the frame boundary.
+	// ThisFrame: readable at once, by readers that read after the emit in
+	// the same frame, and gone at EndFrame.
 	ThisFrame
 )
 
@@ -33,10 +36,35 @@ func (l Lifetime) String() string {
 	return "Lifetime(" + strconv.Itoa(int(l)) + ")"
 }
 
+// Cadence says how often a Reader's consumer runs, which sets the boundary
+// at which NextFrame events become readable to it (docs/architecture.md,
+// Events). It does not matter for ThisFrame tables.
+type Cadence uint8
+
+const (
+	// PerFrame: the consumer runs once a frame (FrameStart, Update,
+	// LateUpdate, FrameEnd); NextFrame events become readable at EndFrame.
+	PerFrame Cadence = iota
+	// PerTick: the consumer runs once per fixed tick (FixedUpdate);
+	// NextFrame events become readable at BeginTick.
+	PerTick
+)
+
+// String returns "PerFrame", "PerTick" or "Cadence(n)".
+func (c Cadence) String() string {
+	switch c {
+	case PerFrame:
+		return "PerFrame"
+	case PerTick:
+		return "PerTick"
+	}
+	return "Cadence(" + strconv.Itoa(int(c)) + ")"
+}
+
 // Spec declares an event table.
 type Spec struct {
 	Name     string   // non-empty; names the table in errors and reports
-	Capacity int      // events per frame, 1..MaxCapacity
+	Capacity int      // the most events the table holds at once (see Table), 1..MaxCapacity
 	Lifetime Lifetime // NextFrame (the zero value) or ThisFrame
 	// Budget is charged with the table's buffers (New) and its per-worker
 	// staging (Parallel); nil gives the table a private budget of
@@ -51,55 +79,95 @@ type Spec struct {
 type Buffer interface {
 	Name() string
 	Lifetime() Lifetime
-	// Cap is the capacity in events per frame.
+	// Cap is the capacity: the most events the table holds at once.
 	Cap() int
-	// Len is the number of readable events (len of Read).
+	// Len is the number of events Read returns.
 	Len() int
-	// Pending is the number of events emitted this frame that are not
-	// readable yet (NextFrame); always 0 for ThisFrame.
+	// Pending is the number of events emitted since the last EndFrame
+	// (NextFrame); always 0 for ThisFrame.
 	Pending() int
-	// EndFrame swaps (NextFrame) or clears (ThisFrame) at the frame boundary.
+	// NewConsumer registers a reader of the given cadence and returns it
+	// (a *Reader[T]).
+	NewConsumer(c Cadence) Consumer
+	// BeginTick is the start of a fixed tick: PerTick readers may read what
+	// was emitted before it (NextFrame).
+	BeginTick()
+	// EndFrame is the frame boundary: PerFrame readers may read what was
+	// emitted before it (NextFrame); every event goes (ThisFrame).
 	EndFrame()
-	// Dropped is the number of events dropped by overflow since the last
-	// TakeDropped.
+	// Dropped is the number of events lost since the last TakeDropped.
 	Dropped() int64
 	// TakeDropped returns Dropped and resets it to zero.
 	TakeDropped() int64
-	// Reset forgets every event, readable or pending, and the drop count.
+	// Reset forgets every event and the drop count.
 	Reset()
 }
 
-// Table is an event table of element type T with a fixed capacity per frame.
+// Consumer is the untyped face of a *Reader[T], for the scheduler: it ends
+// a consumer's run with Done without knowing T.
+type Consumer interface {
+	Cadence() Cadence
+	Done()
+}
+
+// Table is an event table of element type T: a log of the events emitted
+// and not yet retired, in emission order, of at most Capacity events.
+//
+// What it holds, and so what Capacity bounds: a table with readers
+// (NewReader; in a world, one per consuming system) holds an event from its
+// emit until every reader has passed it (Reader.Done), and a ThisFrame table
+// until EndFrame; so a reader that does not run (a FixedUpdate consumer in
+// frames without a tick) keeps its unread events, and once they fill the
+// capacity, emits are refused (see Emit), never dropped silently. A
+// NextFrame table without readers keeps each frame's events until the
+// EndFrame after the next, as a double buffer does: Read shows them during
+// the next frame, and Capacity bounds each frame's emits.
 //
 // T may be any type. Events usually hold handles (ephemeral.Handle) and
-// numbers; prefer pointer-free types. When T holds pointers, EndFrame zeroes
-// the events it retires so that the garbage collector can reclaim what they
-// point to, which costs a clear of the retired events.
+// numbers; prefer pointer-free types. When T holds pointers, the table
+// zeroes the events it retires so that the garbage collector can reclaim
+// what they point to, which costs a clear of the retired events.
 //
 // Concurrency: see the package documentation. In short, one goroutine emits
-// (parallel kernels use Parallel), and EndFrame needs exclusive access.
+// (parallel kernels use Parallel); readers and Read of a NextFrame table may
+// run alongside emits; boundaries (Reader.Done, BeginTick, EndFrame, Reset)
+// need exclusive access.
 type Table[T any] struct {
 	name     string
-	capacity int // = cap(back), kept apart so that Cap never reads a header Emit writes
+	capacity int // kept apart so that Cap never reads what Emit writes
 	life     Lifetime
 	pointers bool // T holds pointers: zero retired events
-	front    []T  // NextFrame: readable events; ThisFrame: unused
-	back     []T  // NextFrame: events of this frame; ThisFrame: readable events
-	dropped  int64
+	buf      []T  // storage: 2*Capacity events (NextFrame) or Capacity (ThisFrame); never resliced
+	readers  []*Reader[T]
 	overflow *OverflowError
-	budget   *memory.Budget // charged by New and Parallel
+
+	// Events are numbered in emission order from 0. The table holds events
+	// lo..head-1, event s at buf[s-base] (uint64 arithmetic wraps, so base
+	// may lie "below" 0). A NextFrame table without readers is a double
+	// buffer: the view (Read: the previous frame's events) sits at
+	// buf[s-vbase] in one half of buf, and this frame's events are written
+	// from the start of the other half; otherwise vbase == base. Emit
+	// writes head and buf only; readers read the marks, lo, the bases and
+	// buf, which only boundaries move.
+	base, vbase, lo, head uint64
+	floor                 uint64 // Emit refuses when head-floor == capacity: lo, or frame for a NextFrame table without readers
+	frame                 uint64 // head at the last EndFrame: the limit of PerFrame readers (NextFrame)
+	prev                  uint64 // frame before the last EndFrame: where Read starts (NextFrame)
+	tick                  uint64 // head at the last BeginTick: the limit of PerTick readers (NextFrame)
+	dropped               int64
+	budget                *memory.Budget // charged by New and Parallel
 }
 
 var _ Buffer = (*Table[int])(nil)
 
-// New declares an event table. It allocates the buffers (Capacity events for
-// ThisFrame, twice that for NextFrame: Bytes) once, after charging them to
-// spec.Budget; nothing is allocated later but Parallel's staging.
-// It returns a *DefinitionError (errors.Is ErrDefinition) for an empty name
-// (ErrEmptyName), a capacity outside 1..MaxCapacity (ErrCapacityRange) or an
-// unknown lifetime (ErrLifetime), and a *memory.BudgetError (errors.Is
-// ErrMemoryBudget) when the buffers do not fit in what is left of the
-// budget; nothing is allocated then.
+// New declares an event table. It allocates its storage once (Capacity
+// events for ThisFrame, twice that for NextFrame: Bytes), after charging it
+// to spec.Budget; nothing is allocated later but Parallel's staging and a
+// reader per NewReader. It returns a *DefinitionError (errors.Is
+// ErrDefinition) for an empty name (ErrEmptyName), a capacity outside
+// 1..MaxCapacity (ErrCapacityRange) or an unknown lifetime (ErrLifetime),
+// and a *memory.BudgetError (errors.Is ErrMemoryBudget) when the storage
+// does not fit in what is left of the budget; nothing is allocated then.
 func New[T any](spec Spec) (*Table[T], error) {
 	if spec.Name == "" {
 		return nil, &DefinitionError{Err: ErrEmptyName}
@@ -117,19 +185,21 @@ func New[T any](spec Spec) (*Table[T], error) {
 	if err := budget.Charge(memory.Definition{Kind: "event table", Name: spec.Name}, Bytes[T](spec)); err != nil {
 		return nil, err
 	}
-	t := &Table[T]{
+	n := spec.Capacity
+	if spec.Lifetime == NextFrame {
+		// Twice the capacity, so that the held events move to the front
+		// only after Capacity events have been retired (see retire).
+		n *= 2
+	}
+	return &Table[T]{
 		name:     spec.Name,
 		capacity: spec.Capacity,
 		life:     spec.Lifetime,
 		pointers: hasPointers(reflect.TypeFor[T]()),
-		back:     make([]T, 0, spec.Capacity),
+		buf:      make([]T, n),
 		overflow: &OverflowError{Table: spec.Name, Capacity: spec.Capacity},
 		budget:   budget,
-	}
-	if spec.Lifetime == NextFrame {
-		t.front = make([]T, 0, spec.Capacity)
-	}
-	return t, nil
+	}, nil
 }
 
 // Bytes is what New allocates and charges for spec's buffers: Capacity
@@ -164,104 +234,303 @@ func (t *Table[T]) Name() string { return t.name }
 // Lifetime is the table's lifetime. Fixed at New; safe from any goroutine.
 func (t *Table[T]) Lifetime() Lifetime { return t.life }
 
-// Cap is the capacity in events per frame (the capacity of each buffer).
-// Fixed at New; safe from any goroutine.
+// Cap is the capacity: the most events the table holds at once (see
+// Table). Fixed at New; safe from any goroutine.
 func (t *Table[T]) Cap() int { return t.capacity }
 
-// Emit appends v to the events of this frame (the back buffer of a
-// NextFrame table). When the table already holds Capacity events for this
-// frame it drops v, counts it in Dropped and returns the table's
-// *OverflowError (errors.Is ErrOverflow); earlier events are kept. For a
-// ThisFrame table the event is readable at once.
+// Emit appends v to the table's events. When the table already holds
+// Capacity events (see Table: unread by a reader, or emitted this frame) it
+// drops v, counts it in Dropped and returns the table's *OverflowError
+// (errors.Is ErrOverflow); the events it holds are kept.
 //
 // Not safe for concurrent use: one goroutine emits at a time; parallel
 // kernels emit through Parallel. Allocates nothing.
 func (t *Table[T]) Emit(v T) error {
-	if len(t.back) == cap(t.back) {
+	if t.head-t.floor >= uint64(t.capacity) {
 		t.dropped++
 		return t.overflow
 	}
-	t.back = append(t.back, v)
+	t.buf[t.head-t.base] = v
+	t.head++
 	return nil
 }
 
-// Read returns the readable events in emission order: for NextFrame, the
-// events emitted in the previous frame; for ThisFrame, the events emitted so
-// far in this frame. The slice is the table's own (capacity clipped, so an
-// append copies): do not modify it. It stays valid until the next EndFrame.
+// room is the number of events Emit would still accept.
+func (t *Table[T]) room() int {
+	return max(0, t.capacity-int(t.head-t.floor))
+}
+
+// Read returns, without consuming them, the events a host or test sees in
+// the table: for NextFrame, those emitted between the last two EndFrames
+// and not yet retired (for a table without readers, exactly the previous
+// frame's events); for ThisFrame, those emitted so far in this frame.
+// Consumers read through a Reader instead, which delivers each event once.
+// The slice is the table's own (capacity clipped, so an append copies): do
+// not modify it. It stays valid until the next boundary (Reader.Done,
+// BeginTick, EndFrame, Reset).
 //
-// For NextFrame, Read may run concurrently with Emit and Merge; for
-// ThisFrame it must not. Allocates nothing.
+// For NextFrame, Read may run concurrently with Emit, Merge and readers'
+// Read; for ThisFrame it must not run with Emit or Merge. Allocates nothing.
 func (t *Table[T]) Read() []T {
-	if t.life == ThisFrame {
-		return t.back[:len(t.back):len(t.back)]
-	}
-	return t.front[:len(t.front):len(t.front)]
+	lo, hi := t.view()
+	return t.slice(t.vbase, lo, hi)
 }
 
-// Len is the number of readable events: len(t.Read()). It may run
-// concurrently with the same calls as Read. Allocates nothing.
+// view is the window of Read.
+func (t *Table[T]) view() (lo, hi uint64) {
+	if t.life == ThisFrame {
+		return t.lo, t.head
+	}
+	return max(t.lo, t.prev), t.frame
+}
+
+// slice returns events lo..hi-1 where event s is at buf[s-base], clipped;
+// empty when hi <= lo.
+func (t *Table[T]) slice(base, lo, hi uint64) []T {
+	if hi <= lo {
+		return t.buf[:0:0]
+	}
+	i, j := lo-base, hi-base
+	return t.buf[i:j:j]
+}
+
+// Len is the number of events Read returns. It may run concurrently with
+// the same calls as Read. Allocates nothing.
 func (t *Table[T]) Len() int {
-	if t.life == ThisFrame {
-		return len(t.back)
+	lo, hi := t.view()
+	if hi <= lo {
+		return 0
 	}
-	return len(t.front)
+	return int(hi - lo)
 }
 
-// Pending is the number of events emitted in this frame that become readable
-// after the next EndFrame (NextFrame); always 0 for ThisFrame. Not
+// Held is the number of events the table holds (see Table), at most Cap
+// plus, for a NextFrame table without readers, the previous frame's
+// events. Not concurrently with Emit or Merge.
+func (t *Table[T]) Held() int { return int(t.head - t.lo) }
+
+// Pending is the number of events emitted since the last EndFrame
+// (NextFrame: PerFrame readers read them after the next EndFrame, PerTick
+// readers after the next BeginTick); always 0 for ThisFrame. Not
 // concurrently with Emit, Merge or EndFrame.
 func (t *Table[T]) Pending() int {
 	if t.life == ThisFrame {
 		return 0
 	}
-	return len(t.back)
+	return int(t.head - t.frame)
 }
 
-// EndFrame is the frame boundary. NextFrame: the events of this frame become
-// the readable ones and the previous readable events are gone. ThisFrame:
-// every event is gone. Called by the scheduler once per frame, after
-// FrameEnd's command playback, with exclusive access to the table. Slices
-// returned by Read before it are stale afterwards. Allocates nothing.
+// BeginTick is the start of a fixed tick: the events emitted so far become
+// readable to PerTick readers of a NextFrame table (no-op for ThisFrame).
+// Called by the scheduler before each fixed tick's systems, with exclusive
+// access to the table. Allocates nothing.
+func (t *Table[T]) BeginTick() { t.tick = t.head }
+
+// EndFrame is the frame boundary. NextFrame: the events of this frame
+// become readable to PerFrame readers (and to Read); a table without
+// readers retires the previous frame's. ThisFrame: every event is retired,
+// and each one a reader has not read counts in Dropped (once per such
+// reader). Called by the scheduler once per frame, after FrameEnd's command
+// playback, with exclusive access to the table. Slices returned before are
+// stale afterwards. Allocates nothing.
 func (t *Table[T]) EndFrame() {
-	if t.life == ThisFrame {
-		t.retire(t.back)
-		t.back = t.back[:0]
-		return
+	switch {
+	case t.life == ThisFrame:
+		for _, r := range t.readers {
+			t.dropped += int64(t.head - r.next)
+			r.next, r.end, r.read = t.head, t.head, false
+		}
+		t.retire(t.head)
+	case len(t.readers) > 0:
+		t.prev, t.frame = t.frame, t.head // readers retire (Done)
+	default:
+		// A double buffer: the previous frame's events retire, this
+		// frame's (written from buf[0] or buf[Capacity]) become the view,
+		// and the next frame writes from the start of the other half.
+		if t.pointers {
+			clear(t.buf[t.lo-t.vbase : t.frame-t.vbase])
+		}
+		w := t.frame - t.base // 0 or Capacity
+		t.prev, t.frame = t.frame, t.head
+		t.lo, t.floor, t.vbase = t.prev, t.frame, t.base
+		t.base = t.head - (uint64(t.capacity) - w)
 	}
-	t.retire(t.front)
-	t.front, t.back = t.back, t.front[:0]
 }
 
-// Reset forgets every event, readable or pending, and the drop count, as
-// when the table was new. It needs exclusive access. Allocates nothing;
+// Reset forgets every event, read or not, and the drop count; readers start
+// over with the next emit. It needs exclusive access. Allocates nothing;
 // staging of a Parallel is not touched (Merge empties it).
 func (t *Table[T]) Reset() {
-	t.retire(t.front)
-	t.retire(t.back)
-	t.front = t.front[:0]
-	t.back = t.back[:0]
+	if t.pointers {
+		clear(t.buf)
+	}
+	h := t.head
+	t.lo, t.prev, t.frame, t.tick, t.floor, t.base, t.vbase = h, h, h, h, h, h, h
+	for _, r := range t.readers {
+		r.next, r.end, r.read = h, h, false
+	}
 	t.dropped = 0
 }
 
-func (t *Table[T]) retire(s []T) {
-	if t.pointers {
-		clear(s)
+// retire drops the events before event to (to >= lo; zeroing them when T
+// holds pointers) of a table with readers or of a ThisFrame table, and
+// restores the storage invariant: the events Emit may accept before the
+// next boundary fit after head, i.e. floor-base <= len(buf)-capacity.
+// When that fails, the held events move to the front of the storage; with
+// twice the capacity (NextFrame) that happens only after Capacity events
+// were retired since the last move, so each retired event costs at most
+// one copy. Boundaries only.
+func (t *Table[T]) retire(to uint64) {
+	if to > t.lo {
+		if t.pointers {
+			clear(t.buf[t.lo-t.base : to-t.base])
+		}
+		t.lo = to
 	}
+	t.floor = t.lo
+	switch {
+	case t.lo == t.head:
+		t.base = t.head // nothing held: start over at buf[0]
+	case t.floor-t.base > uint64(len(t.buf)-t.capacity):
+		n := copy(t.buf, t.buf[t.lo-t.base:t.head-t.base])
+		if t.pointers {
+			clear(t.buf[n : t.head-t.base])
+		}
+		t.base = t.lo
+	}
+	t.vbase = t.base
 }
 
-// Dropped is the number of events dropped by overflow (through Emit or
-// Merge) since the table was made or last TakeDropped. Not concurrently with
-// Emit, Merge, TakeDropped or Reset.
+// Dropped is the number of events lost since the table was made or last
+// TakeDropped: emits refused by overflow (through Emit or Merge), and
+// ThisFrame events a reader had not read at EndFrame (once per reader). Not
+// concurrently with Emit, Merge, EndFrame, TakeDropped or Reset.
 func (t *Table[T]) Dropped() int64 { return t.dropped }
 
 // TakeDropped returns Dropped and resets the count to zero; the scheduler
-// calls it once per frame for its report, just before EndFrame. Needs
+// calls it once per frame for its report, just after EndFrame. Needs
 // exclusive access.
 func (t *Table[T]) TakeDropped() int64 {
 	n := t.dropped
 	t.dropped = 0
 	return n
+}
+
+// Reader is one consumer's read position in a table: it reads each event
+// once, in emission order, and keeps the table from retiring the events it
+// has not passed. Make it once per consumer with Table.NewReader (a world
+// makes one per consuming system at seal).
+type Reader[T any] struct {
+	t       *Table[T]
+	cadence Cadence
+	next    uint64 // first event not passed yet
+	end     uint64 // end of what Read returned since the last Done (>= next)
+	read    bool   // Read was called since the last Done
+}
+
+// NewReader registers a reader of the given cadence with t and returns it.
+// It starts at the oldest event t holds (so it reads what Read shows, and
+// everything emitted later). From then on t holds every event until all
+// its readers have passed it. It allocates: call it at set-up. It panics
+// for a cadence other than PerFrame and PerTick.
+func (t *Table[T]) NewReader(c Cadence) *Reader[T] {
+	if c > PerTick {
+		panic("events: NewReader(" + c.String() + ") on table " + strconv.Quote(t.name) + ": the cadence must be PerFrame or PerTick")
+	}
+	if len(t.readers) == 0 && t.life == NextFrame {
+		t.linearize()
+	}
+	r := &Reader[T]{t: t, cadence: c, next: t.lo, end: t.lo}
+	t.readers = append(t.readers, r)
+	t.retire(t.lo) // floor: now what the readers hold
+	return r
+}
+
+// linearize turns the double buffer of a NextFrame table without readers
+// (the view in one half, this frame's events from the start of the other)
+// into one run, the view first, at the front of buf.
+func (t *Table[T]) linearize() {
+	p, q := int(t.frame-t.lo), int(t.head-t.frame) // the view's events, this frame's
+	switch {
+	case p == 0:
+		copy(t.buf, t.buf[t.frame-t.base:t.head-t.base])
+	case t.lo-t.vbase == 0: // the view in the first half, this frame's in the second
+		copy(t.buf[p:], t.buf[t.capacity:t.capacity+q])
+	default: // the reverse: rotate buf[:Capacity+p] left by Capacity
+		slices.Reverse(t.buf[:t.capacity])
+		slices.Reverse(t.buf[t.capacity : t.capacity+p])
+		slices.Reverse(t.buf[:t.capacity+p])
+	}
+	if t.pointers {
+		clear(t.buf[p+q:])
+	}
+	t.base, t.vbase = t.lo, t.lo
+}
+
+// NewConsumer is NewReader for Buffer users: it returns the *Reader[T].
+func (t *Table[T]) NewConsumer(c Cadence) Consumer { return t.NewReader(c) }
+
+// Cadence is the reader's cadence. Fixed at NewReader.
+func (r *Reader[T]) Cadence() Cadence { return r.cadence }
+
+// Read returns the events readable to r that it has not passed, in
+// emission order: from its position to the limit of its cadence (NextFrame:
+// the events emitted before the last EndFrame for PerFrame, before the last
+// BeginTick for PerTick; ThisFrame: every event emitted so far). A second
+// Read before Done returns the same events (ThisFrame: and those emitted
+// since). Done passes them. The slice is the table's own: do not modify
+// it. It stays valid until the table's next boundary (Done of any of its
+// readers, BeginTick, EndFrame, Reset); in a world, until the consuming
+// system's run ends.
+//
+// Call Read and Done of one reader from one goroutine; kernels may use the
+// slice. For NextFrame, Read may run concurrently with Emit, Merge and
+// other readers' Read; for ThisFrame not with Emit or Merge. Allocates
+// nothing.
+func (r *Reader[T]) Read() []T {
+	t := r.t
+	var hi uint64 // the limit; only a ThisFrame reader reads head
+	switch {
+	case t.life == ThisFrame:
+		hi = t.head
+	case r.cadence == PerTick:
+		hi = t.tick
+	default:
+		hi = t.frame
+	}
+	r.end, r.read = max(r.next, hi), true
+	return t.slice(t.base, r.next, hi)
+}
+
+// Done passes the events the reader's Reads returned since the last Done:
+// they are not returned again, and a NextFrame table retires the events
+// every reader has passed. For a ThisFrame table it also passes what was
+// emitted since the last Read: in a world that can only be the consuming
+// system's own emits of the run, which it does not read. Without a Read
+// since the last Done it does nothing. The scheduler calls it when the
+// consuming system's run ends. A boundary: it needs exclusive access to
+// the table. Allocates nothing.
+func (r *Reader[T]) Done() {
+	if !r.read {
+		return
+	}
+	r.read = false
+	t := r.t
+	if t.life == ThisFrame {
+		r.next = t.head // held until EndFrame
+		return
+	}
+	if r.end == r.next {
+		return
+	}
+	r.next = r.end
+	lo := r.next
+	for _, o := range t.readers {
+		lo = min(lo, o.next)
+	}
+	if lo > t.lo {
+		t.retire(lo)
+	}
 }
 
 // hasPointers reports whether values of typ hold pointers the garbage

@@ -211,14 +211,9 @@ func TestPointerEventsRetired(t *testing.T) {
 	_ = tab.Emit(ev{&s, 1})
 	tab.EndFrame()
 	tab.EndFrame() // the event is retired
-	for i, e := range tab.front[:cap(tab.front)] {
+	for i, e := range tab.buf {
 		if e.name != nil {
-			t.Errorf("front[%d] still points at %q", i, *e.name)
-		}
-	}
-	for i, e := range tab.back[:cap(tab.back)] {
-		if e.name != nil {
-			t.Errorf("back[%d] still points at %q", i, *e.name)
+			t.Errorf("buf[%d] still points at %q", i, *e.name)
 		}
 	}
 	if hasPointers(reflect.TypeFor[struct {

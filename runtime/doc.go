@@ -52,8 +52,8 @@
 //
 // [World.Frame] runs one frame with the host's delta in seconds: FrameStart,
 // the fixed ticks (FixedUpdate), Update, LateUpdate and FrameEnd, with
-// command playback after each phase and tick and event boundaries at the
-// end (see package scheduler for the frame path). [World.Report] gives the
+// command playback after each phase and tick, and event boundaries before
+// each tick and at the end (see package scheduler for the frame path). [World.Report] gives the
 // last frame's [scheduler.FrameReport], [World.Time] the fixed-step
 // clock's account, and [World.Resolve] the real handle of a provisional
 // handle whose create has played back (until the next frame's FrameStart

@@ -195,8 +195,10 @@ func AddColumn[T any](b *Builder, t *ephemeral.Table, name string) (*ephemeral.C
 	return c, nil
 }
 
-// AddEvents declares an event table (events.New: Capacity events per
-// frame, allocated here) that the world ends at every frame boundary.
+// AddEvents declares an event table (events.New: at most Capacity events
+// held, storage allocated here) whose boundaries the world runs and whose
+// consuming systems each get a reader (delivery rule:
+// docs/architecture.md, Events).
 // Manifests may name only event tables declared here (Build refuses others
 // with a *ForeignError). It returns an *events.DefinitionError (errors.Is
 // events.ErrDefinition), a *DefinitionError (errors.Is ErrDuplicateName)

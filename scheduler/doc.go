@@ -30,12 +30,12 @@
 // ([Hook.Substitute]). Seal then refuses, with typed errors: duplicate
 // names ([*DuplicateError]); constraints naming
 // unknown systems ([*UnknownSystemError]) or contradicting the phase order
-// ([*PhaseOrderError]); a consumer of a ThisFrame event table in a phase
-// before every emitter's, which could never read an event
-// ([*EventOrderError]); cycles ([*CycleError], naming the cycle); and pairs
+// ([*PhaseOrderError]); cycles ([*CycleError], naming the cycle); pairs
 // of systems of a phase that no chain of Before/After constraints orders and
 // that touch the same data ([*ConflictError], naming every pair and datum:
-// see package systems for the access rules). Independent systems keep
+// see package systems for the access rules); and a consumer of a ThisFrame
+// event table that some emitting system does not precede in every frame,
+// so that it would miss events ([*EventOrderError]). Independent systems keep
 // registration order: the order is Kahn's topological sort taking the ready
 // system registered first.
 //
@@ -65,17 +65,18 @@
 //     (in the previous frame, up to its FrameEnd, and in this FrameStart)
 //     stop resolving, so a FrameEnd create is resolvable throughout the next
 //     FrameStart, its systems and its playback;
-//  3. for each fixed tick: FixedUpdate's systems, then their playback;
+//  3. for each fixed tick: BeginTick of every event table, FixedUpdate's
+//     systems, then their playback;
 //  4. Update, LateUpdate and FrameEnd, each followed by its playback;
-//  5. TakeDropped and EndFrame of every event table (after FrameEnd's
-//     playback: NextFrame tables swap, ThisFrame tables clear) and the
-//     frame report.
+//  5. EndFrame and TakeDropped of every event table (after FrameEnd's
+//     playback) and the frame report.
 //
 // So commands play back after FrameStart, after every fixed tick and after
-// Update, LateUpdate and FrameEnd, and event tables change frame once, at
-// the end of the frame: a NextFrame event emitted in any phase of frame t
-// is readable throughout frame t+1. A system's parallel event segments are
-// merged into their tables as soon as the system returns.
+// Update, LateUpdate and FrameEnd. When a system returns, its parallel event
+// segments are merged into their tables and its readers pass what they
+// returned ([systems.Context.EndRun]). What BeginTick and EndFrame make
+// readable to which consumer is the delivery rule of docs/architecture.md
+// (Events).
 //
 // A playback replays the commands of the phase's systems in sealed order:
 // each system's serial buffer, then its per-worker buffers merged in chunk

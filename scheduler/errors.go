@@ -54,11 +54,11 @@ var (
 	// ErrConflict: systems of one phase that no chain of constraints orders
 	// touch the same data. Returned as a *ConflictError naming every pair.
 	ErrConflict = errors.New("scheduler: unordered systems touch the same data")
-	// ErrEventOrder: a system consumes a ThisFrame event table in a phase
-	// before the phase of every system that emits it, so it can never read
-	// an event (ThisFrame events are cleared at the frame's end). Returned
-	// as an *EventOrderError.
-	ErrEventOrder = errors.New("scheduler: ThisFrame events consumed before any emitter runs")
+	// ErrEventOrder: a system consumes a ThisFrame event table but does
+	// not run after every system that emits it in every frame, so it would
+	// miss events (ThisFrame events are cleared at the frame's end).
+	// Returned as an *EventOrderError.
+	ErrEventOrder = errors.New("scheduler: a ThisFrame consumer does not run after every emitter")
 	// ErrManifestMismatch: a hook substitution whose manifest differs from
 	// the system's. Returned as a *SubstituteError.
 	ErrManifestMismatch = errors.New("scheduler: substitute declares a different manifest")
@@ -228,11 +228,14 @@ func (e *ConflictError) Error() string {
 func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
 
 // EventOrderError reports a system (Consumer) that consumes the ThisFrame
-// event table Events in phase ConsumerPhase, before the phase of every
-// system that emits it: ThisFrame events are readable only in the frame
-// they are emitted in, so it would never read one. Emitter is the emitter
-// of the earliest phase (the first registered among equals).
-// errors.Is(err, ErrEventOrder) is true.
+// event table Events in phase ConsumerPhase but would miss the events of
+// the system Emitter, which emits it in EmitterPhase: ThisFrame events
+// reach only the consumers that run after the emit in the same frame
+// (docs/architecture.md, Events). That is the case when the emitter's
+// phase is later, when both share a phase and the consumer is ordered
+// first, and when the consumer is in FixedUpdate and the emitter is not (a
+// frame may run no fixed tick). Emitter is the first such emitter in
+// running order. errors.Is(err, ErrEventOrder) is true.
 type EventOrderError struct {
 	Consumer      string
 	ConsumerPhase systems.Phase
@@ -242,10 +245,20 @@ type EventOrderError struct {
 }
 
 func (e *EventOrderError) Error() string {
-	return fmt.Sprintf("scheduler: system %q (%v) consumes ThisFrame events %q, but its earliest emitter %q runs later (%v)"+
-		" and ThisFrame events are cleared at the frame's end, so it would never read one;"+
-		" move the consumer to %v or a later phase, or make the table NextFrame",
-		e.Consumer, e.ConsumerPhase, e.Events, e.Emitter, e.EmitterPhase, e.EmitterPhase)
+	head := fmt.Sprintf("scheduler: system %q (%v) consumes ThisFrame events %q, but ", e.Consumer, e.ConsumerPhase, e.Events)
+	switch {
+	case e.EmitterPhase > e.ConsumerPhase:
+		return head + fmt.Sprintf("its emitter %q runs later (%v) and ThisFrame events are cleared at the frame's end,"+
+			" so it would never read that emitter's events; move the consumer to %v or a later phase, or make the table NextFrame",
+			e.Emitter, e.EmitterPhase, e.EmitterPhase)
+	case e.EmitterPhase == e.ConsumerPhase:
+		return head + fmt.Sprintf("its emitter %q runs after it in %v and ThisFrame events are cleared at the frame's end,"+
+			" so it would miss that emitter's events; order the consumer after the emitter, or make the table NextFrame",
+			e.Emitter, e.EmitterPhase)
+	}
+	return head + fmt.Sprintf("its emitter %q runs in %v and a frame may run no fixed tick,"+
+		" so it would miss the events of such frames; make the table NextFrame (read once, at the next fixed tick),"+
+		" or move the consumer out of FixedUpdate", e.Emitter, e.EmitterPhase)
 }
 
 // Is reports whether target is ErrEventOrder.

@@ -15,11 +15,11 @@ import (
 //  1. FrameStart systems, then their commands play back; then every
 //     resolution of a provisional handle played so far is released (the
 //     previous frame's creates and this FrameStart's: see the package doc);
-//  2. zero or more fixed ticks (see Pacing): FixedUpdate systems, then their
-//     commands play back, after every tick;
+//  2. zero or more fixed ticks (see Pacing): every event table's BeginTick,
+//     FixedUpdate systems, then their commands play back, after every tick;
 //  3. Update, LateUpdate and FrameEnd, each followed by its playback;
-//  4. every event table's TakeDropped and EndFrame (NextFrame tables swap,
-//     ThisFrame tables clear), and the frame report.
+//  4. every event table's EndFrame and TakeDropped, and the frame report
+//     (events.Table.BeginTick and EndFrame say what these boundaries do).
 //
 // Systems run one after another in sealed order on the calling goroutine.
 // The first frame uses dt as given (no special first-frame delta): with
@@ -84,6 +84,9 @@ func (s *Scheduler) Frame(dt float64) error {
 			break
 		}
 		s.env.SetTick(s.clock.t.Ticks)
+		for _, b := range s.events {
+			b.BeginTick()
+		}
 		err = s.runPhase(systems.FixedUpdate)
 		s.clock.ran(1)
 		r.FixedTicks++
@@ -93,8 +96,8 @@ func (s *Scheduler) Frame(dt float64) error {
 		err = s.runPhase(p)
 	}
 	for _, b := range s.events {
-		r.EventsDropped += b.TakeDropped()
 		b.EndFrame()
+		r.EventsDropped += b.TakeDropped()
 	}
 	r.Remaining = s.clock.t.Remaining
 	s.clock.t.Frames++

@@ -20,14 +20,14 @@ import (
 //     it); the running order is a topological sort that prefers
 //     registration order (Kahn's algorithm taking the ready system
 //     registered first);
-//   - a system must not consume a ThisFrame event table in a phase before
-//     the phase of every system that emits it (*EventOrderError): it
-//     would never read an event. A consumer in the phase of an emitter is
-//     ordered against it by the conflict rules; a table that no system
-//     emits (the host may) is not checked;
 //   - two systems of a phase that no chain of constraints orders must not
 //     touch the same data (see package systems for the rules); a
-//     *ConflictError names every such pair with the datum.
+//     *ConflictError names every such pair with the datum;
+//   - a consumer of a ThisFrame event table must run after every system
+//     that emits it, in every frame (*EventOrderError, one per consumer
+//     and table): not in an earlier phase, not ordered before it in the
+//     same phase, and not in FixedUpdate unless the emitter is too. The
+//     host's own emits are not checked.
 //
 // Errors of one stage are joined (errors.Join) and stop Seal before the
 // next stage. Hooks run once, on the first call, even when Seal fails; a
@@ -51,9 +51,6 @@ func (s *Scheduler) Seal() error {
 	if err := s.checkNames(); err != nil {
 		return err
 	}
-	if err := s.checkEventOrder(); err != nil {
-		return err
-	}
 	var phases [systems.NumPhases][]*entry
 	var errs []error
 	for p := range systems.Phase(systems.NumPhases) {
@@ -73,6 +70,9 @@ func (s *Scheduler) Seal() error {
 	}
 	if len(conflicts) > 0 {
 		return &ConflictError{Conflicts: conflicts}
+	}
+	if err := checkEventOrder(phases); err != nil {
+		return err
 	}
 	return s.build(phases)
 }
@@ -112,24 +112,34 @@ func (s *Scheduler) checkNames() error {
 	return errors.Join(errs...)
 }
 
-// checkEventOrder reports every consumer of a ThisFrame event table whose
-// phase is before the phase of every emitter of the table.
-func (s *Scheduler) checkEventOrder() error {
+// checkEventOrder reports, for every consumer of a ThisFrame event table in
+// running order, the first emitter of the table (in running order) whose
+// events it would miss: one that does not run before it in every frame.
+// The phases are sorted and free of conflicts, so systems of one phase
+// that share a table are ordered.
+func checkEventOrder(phases [systems.NumPhases][]*entry) error {
+	var order []*entry // running order; a FixedUpdate tick counts once
+	for p := range phases {
+		order = append(order, phases[p]...)
+	}
 	var errs []error
-	for _, c := range s.entries {
-		for _, ev := range c.sys.Manifest.Consumes {
-			if ev.Lifetime() != events.ThisFrame {
+	for ci, c := range order {
+		for k, ev := range c.sys.Manifest.Consumes {
+			if ev.Lifetime() != events.ThisFrame || slices.Contains(c.sys.Manifest.Consumes[:k], ev) {
 				continue
 			}
-			var first *entry // the emitter of the earliest phase
-			for _, e := range s.entries {
-				if slices.Contains(e.sys.Manifest.Emits, ev) && (first == nil || e.sys.Phase < first.sys.Phase) {
-					first = e
+			for ei, e := range order {
+				if e == c || !slices.Contains(e.sys.Manifest.Emits, ev) {
+					continue
 				}
-			}
-			if first != nil && c.sys.Phase < first.sys.Phase {
+				// e's events reach c in every frame only when e runs
+				// before c, and in FixedUpdate only from FixedUpdate.
+				if ei < ci && (c.sys.Phase != systems.FixedUpdate || e.sys.Phase == systems.FixedUpdate) {
+					continue
+				}
 				errs = append(errs, &EventOrderError{Consumer: c.sys.Name, ConsumerPhase: c.sys.Phase,
-					Emitter: first.sys.Name, EmitterPhase: first.sys.Phase, Events: ev.Name()})
+					Emitter: e.sys.Name, EmitterPhase: e.sys.Phase, Events: ev.Name()})
+				break
 			}
 		}
 	}

@@ -32,8 +32,10 @@ type FrameReport struct {
 	// (after each phase and each fixed tick); Err is the first error any
 	// playback reported, nil when none did.
 	Commands commands.Stats
-	// EventsDropped is the number of events dropped by overflow in this
-	// frame, over every event table (events.Buffer.TakeDropped).
+	// EventsDropped is the number of events lost in this frame, over every
+	// event table (events.Buffer.TakeDropped, after EndFrame): emits refused
+	// by overflow, and ThisFrame events a consumer had not read when the
+	// frame ended, once per such consumer.
 	EventsDropped int64
 	// AllocBytes and AllocObjects are the heap bytes and objects allocated
 	// during the frame, from runtime/metrics (/gc/heap/allocs:bytes and

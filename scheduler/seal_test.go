@@ -429,31 +429,63 @@ func TestCommandRecordsBound(t *testing.T) {
 	assert.NoError(t, err)
 }
 
-// TestThisFrameConsumerBeforeEmitters: a ThisFrame consumer in a phase
-// before every emitter's would never read an event; Seal refuses it, naming
-// the consumer, the earliest emitter and the table.
-func TestThisFrameConsumerBeforeEmitters(t *testing.T) {
+// TestThisFrameConsumerAfterEmitters: a ThisFrame consumer must run after
+// every emitter in every frame, or it would miss events (a later phase, an
+// earlier place in the same phase, a FixedUpdate consumer of an emitter
+// outside FixedUpdate in a frame without a tick); Seal refuses it, naming
+// the consumer, the first such emitter and the table.
+func TestThisFrameConsumerAfterEmitters(t *testing.T) {
 	f := newFixture(t)
 	this, err := events.New[int](events.Spec{Name: "this", Capacity: 4, Lifetime: events.ThisFrame})
 	require.NoError(t, err)
 	emit := func(b events.Buffer) systems.Manifest { return systems.Manifest{Emits: []events.Buffer{b}} }
 	consume := func(b events.Buffer) systems.Manifest { return systems.Manifest{Consumes: []events.Buffer{b}} }
+	after := func(s systems.System, names ...string) systems.System { s.After = names; return s }
+	before := func(s systems.System, names ...string) systems.System { s.Before = names; return s }
 
-	t.Run("refused", func(t *testing.T) {
-		err := newScheduler(t,
-			sys("late", systems.LateUpdate, emit(this)),
-			sys("reader", systems.FixedUpdate, consume(this)),
-			sys("update", systems.Update, emit(this)),
-		).Seal()
-		var eo *scheduler.EventOrderError
-		require.ErrorAs(t, err, &eo)
-		assert.ErrorIs(t, err, scheduler.ErrEventOrder)
-		assert.Equal(t, scheduler.EventOrderError{Consumer: "reader", ConsumerPhase: systems.FixedUpdate,
-			Emitter: "update", EmitterPhase: systems.Update, Events: "this"}, *eo)
-		assert.Equal(t, `scheduler: system "reader" (FixedUpdate) consumes ThisFrame events "this",`+
-			` but its earliest emitter "update" runs later (Update) and ThisFrame events are cleared at the frame's end,`+
-			` so it would never read one; move the consumer to Update or a later phase, or make the table NextFrame`, err.Error())
-	})
+	for _, tc := range []struct {
+		name string
+		list []systems.System
+		want scheduler.EventOrderError
+		msg  string
+	}{
+		{"later phase", []systems.System{sys("late", systems.LateUpdate, emit(this)),
+			sys("reader", systems.FixedUpdate, consume(this)), sys("update", systems.Update, emit(this))},
+			scheduler.EventOrderError{Consumer: "reader", ConsumerPhase: systems.FixedUpdate,
+				Emitter: "update", EmitterPhase: systems.Update, Events: "this"},
+			`scheduler: system "reader" (FixedUpdate) consumes ThisFrame events "this",` +
+				` but its emitter "update" runs later (Update) and ThisFrame events are cleared at the frame's end,` +
+				` so it would never read that emitter's events; move the consumer to Update or a later phase, or make the table NextFrame`},
+		{"one emitter earlier, one later", []systems.System{sys("e1", systems.FrameStart, emit(this)),
+			sys("c", systems.Update, consume(this)), sys("e2", systems.FrameEnd, emit(this))},
+			scheduler.EventOrderError{Consumer: "c", ConsumerPhase: systems.Update,
+				Emitter: "e2", EmitterPhase: systems.FrameEnd, Events: "this"}, ""},
+		{"same phase, consumer first", []systems.System{sys("e", systems.Update, emit(this)),
+			before(sys("c", systems.Update, consume(this)), "e")},
+			scheduler.EventOrderError{Consumer: "c", ConsumerPhase: systems.Update,
+				Emitter: "e", EmitterPhase: systems.Update, Events: "this"},
+			`scheduler: system "c" (Update) consumes ThisFrame events "this",` +
+				` but its emitter "e" runs after it in Update and ThisFrame events are cleared at the frame's end,` +
+				` so it would miss that emitter's events; order the consumer after the emitter, or make the table NextFrame`},
+		{"FixedUpdate consumer, FrameStart emitter", []systems.System{sys("e", systems.FrameStart, emit(this)),
+			sys("c", systems.FixedUpdate, consume(this))},
+			scheduler.EventOrderError{Consumer: "c", ConsumerPhase: systems.FixedUpdate,
+				Emitter: "e", EmitterPhase: systems.FrameStart, Events: "this"},
+			`scheduler: system "c" (FixedUpdate) consumes ThisFrame events "this",` +
+				` but its emitter "e" runs in FrameStart and a frame may run no fixed tick, so it would miss the events of such frames;` +
+				` make the table NextFrame (read once, at the next fixed tick), or move the consumer out of FixedUpdate`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := newScheduler(t, tc.list...).Seal()
+			var eo *scheduler.EventOrderError
+			require.ErrorAs(t, err, &eo)
+			assert.ErrorIs(t, err, scheduler.ErrEventOrder)
+			assert.Equal(t, tc.want, *eo)
+			if tc.msg != "" {
+				assert.Equal(t, tc.msg, err.Error())
+			}
+		})
+	}
 	t.Run("every such consumer reported", func(t *testing.T) {
 		err := newScheduler(t,
 			sys("a", systems.FrameStart, consume(this)),
@@ -472,10 +504,12 @@ func TestThisFrameConsumerBeforeEmitters(t *testing.T) {
 	})
 	for name, list := range map[string][]systems.System{
 		"same phase, ordered": {sys("e", systems.Update, emit(this)),
-			{Name: "c", Phase: systems.Update, Manifest: consume(this), Run: noop, After: []string{"e"}}},
+			after(sys("c", systems.Update, consume(this)), "e")},
 		"consumer after the emitter's phase": {sys("c", systems.FrameEnd, consume(this)), sys("e", systems.Update, emit(this))},
-		"one emitter earlier, one later": {sys("e1", systems.FrameStart, emit(this)), sys("c", systems.Update, consume(this)),
-			sys("e2", systems.FrameEnd, emit(this))},
+		"FixedUpdate consumer after a FixedUpdate emitter": {sys("e", systems.FixedUpdate, emit(this)),
+			after(sys("c", systems.FixedUpdate, consume(this)), "e"), sys("late", systems.LateUpdate, consume(this))},
+		"a system consuming its own events": {sys("self", systems.Update,
+			systems.Manifest{Emits: []events.Buffer{this}, Consumes: []events.Buffer{this}})},
 		"no emitter (the host may emit)":    {sys("c", systems.FrameStart, consume(this))},
 		"NextFrame consumer before emitter": {sys("c", systems.FrameStart, consume(f.hits)), sys("e", systems.FrameEnd, emit(f.hits))},
 	} {

@@ -160,8 +160,8 @@ func (u eventUse) op() string {
 }
 
 // eventUses lists each event table once: emitted ones as emits, consumed
-// ThisFrame ones as reads; NextFrame consumes are left out (they read the
-// previous frame's buffer).
+// ThisFrame ones as reads; NextFrame consumes are left out (they read only
+// events published at an earlier boundary).
 func (m *Manifest) eventUses() []eventUse {
 	var out []eventUse
 	add := func(b events.Buffer, emit bool) {

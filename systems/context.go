@@ -96,6 +96,7 @@ type Context struct {
 	rec      []*ephemeral.Table // tables of Creates and Deletes (recorders)
 	emits    []events.Buffer
 	consumes []events.Buffer
+	readers  []events.Consumer // per consumes entry: the system's reader of it
 	res      []Resource
 
 	cmd      *commands.Buffer   // the serial recorder's buffer
@@ -107,10 +108,14 @@ type Context struct {
 // NewContext builds the context of system sys over env; its command
 // buffers start with room for records records each (they grow while
 // warming up, see package commands) and take their ids from env. A system
-// that may record nothing (no Creates or Deletes) gets no buffer.
-// It returns sys.Validate's *DefinitionError (errors.Is ErrDefinition) for
-// a bad system. It allocates; call it at set-up, in the order the systems
-// will play back, from one goroutine.
+// that may record nothing (no Creates or Deletes) gets no buffer. It
+// registers the system's reader with each event table it consumes
+// (events.Buffer.NewConsumer: PerTick in FixedUpdate, PerFrame elsewhere),
+// which from then on holds the events that reader has not read: build one
+// Context per system, and run it (or drop the table) rather than leaving
+// it idle. It returns sys.Validate's *DefinitionError (errors.Is
+// ErrDefinition) for a bad system. It allocates; call it at set-up, in the
+// order the systems will play back, from one goroutine.
 func NewContext(sys *System, env *Env, records int) (*Context, error) {
 	if err := sys.Validate(); err != nil {
 		return nil, err
@@ -141,6 +146,14 @@ func NewContext(sys *System, env *Env, records int) (*Context, error) {
 	c.used = make([]merger, 0, len(c.emits))
 	if len(c.rec) > 0 {
 		c.cmd = env.newBuffer(records)
+	}
+	cadence := events.PerFrame
+	if sys.Phase == FixedUpdate {
+		cadence = events.PerTick
+	}
+	c.readers = make([]events.Consumer, len(c.consumes))
+	for i, b := range c.consumes {
+		c.readers[i] = b.NewConsumer(cadence)
 	}
 	return c, nil
 }
@@ -393,17 +406,22 @@ func ParallelEmitter[T any](c *Context, ev *events.Table[T]) (*events.Parallel[T
 	return p, nil
 }
 
-// Reader returns the readable events of ev (events.Table.Read), an event
-// table the manifest consumes, or an *AccessError (errors.Is
-// ErrNotDeclared; What is empty for a nil ev): for NextFrame, last frame's
-// events; for ThisFrame, those emitted so far this frame. The slice is the
-// table's own: do not modify it. It stays valid until the frame ends;
+// Reader returns the events of ev, an event table the manifest consumes,
+// that this system has not read yet and may read now, in emission order
+// (the system's events.Reader: the delivery rule is in
+// docs/architecture.md, Events), or an *AccessError (errors.Is
+// ErrNotDeclared; What is empty for a nil ev). Every call in a run returns
+// the same events (for ThisFrame, with those emitted since appended); when
+// the run ends (EndRun) they count as read and are not returned again. A
+// run that never calls Reader leaves its events for a later run. The slice
+// is the table's own: do not modify it. It stays valid until the run ends;
 // kernels may read it concurrently.
 func Reader[T any](c *Context, ev *events.Table[T]) ([]T, error) {
-	if _, err := eventIndex(c, AccessConsume, c.consumes, ev); err != nil {
+	i, err := eventIndex(c, AccessConsume, c.consumes, ev)
+	if err != nil {
 		return nil, err
 	}
-	return ev.Read(), nil
+	return c.readers[i].(*events.Reader[T]).Read(), nil
 }
 
 // eventIndex returns the index of ev in declared, or the *AccessError of
@@ -460,7 +478,9 @@ func (c *Context) CommandBuffer() *commands.Buffer { return c.cmd }
 func (c *Context) WorkerBuffers() []*commands.Buffer { return c.workers }
 
 // EndRun finishes a run for the scheduler: it merges the parallel emitters
-// acquired in the run into their tables. Drops are counted by the tables
+// acquired in the run into their tables, then marks what the run's Reader
+// calls returned as read (events.Reader.Done), which retires NextFrame
+// events every consumer has read. Drops are counted by the tables
 // (events.Buffer.Dropped). Call it after every run, from the scheduler's
 // goroutine once the system has returned. Allocates nothing in steady
 // state.
@@ -469,6 +489,9 @@ func (c *Context) EndRun() {
 		p.Merge()
 	}
 	c.used = c.used[:0]
+	for _, r := range c.readers {
+		r.Done()
+	}
 }
 
 // workerPanic reports a worker index outside 0..workers-1 given to

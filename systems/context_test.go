@@ -343,3 +343,43 @@ func TestRunKernelNestedPanics(t *testing.T) {
 		})
 	}
 }
+
+// TestReaderPassesAtEndRun: Reader returns the same events throughout a
+// run and passes them when the run ends; a run that does not call Reader
+// leaves them for a later run. A FixedUpdate system's reader reads at the
+// tick boundary (events.PerTick), any other at the frame boundary.
+func TestReaderPassesAtEndRun(t *testing.T) {
+	f := newFixture(t)
+	env := systems.NewEnv(nil, nil, 0.25)
+	mk := func(name string, p systems.Phase) *systems.Context {
+		ctx, err := systems.NewContext(&systems.System{Name: name, Phase: p, Run: noop,
+			Manifest: systems.Manifest{Consumes: []events.Buffer{f.hits}}}, env, 16)
+		require.NoError(t, err)
+		return ctx
+	}
+	update, fixed := mk("update", systems.Update), mk("fixed", systems.FixedUpdate)
+	read := func(ctx *systems.Context) []ephemeral.Handle {
+		evs, err := systems.Reader(ctx, f.hits)
+		require.NoError(t, err)
+		return append([]ephemeral.Handle(nil), evs...)
+	}
+	h := func(i uint32) ephemeral.Handle { return ephemeral.Handle(i) }
+	require.NoError(t, f.hits.Emit(h(1)))
+	f.hits.BeginTick()
+	require.NoError(t, f.hits.Emit(h(2)))
+	assert.Equal(t, []ephemeral.Handle{h(1)}, read(fixed), "PerTick: emitted before the tick began")
+	assert.Empty(t, read(update), "PerFrame: nothing before the frame ends")
+	fixed.EndRun()
+	update.EndRun()
+	f.hits.EndFrame()
+	assert.Equal(t, []ephemeral.Handle{h(1), h(2)}, read(update))
+	assert.Equal(t, []ephemeral.Handle{h(1), h(2)}, read(update), "same events within a run")
+	update.EndRun()
+	assert.Empty(t, read(update), "passed at the end of the run")
+	update.EndRun()
+	fixed.EndRun() // a run that did not call Reader: event 2 waits
+	f.hits.BeginTick()
+	assert.Equal(t, []ephemeral.Handle{h(2)}, read(fixed))
+	fixed.EndRun()
+	assert.Zero(t, f.hits.Held(), "every reader passed every event")
+}

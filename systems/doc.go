@@ -25,8 +25,10 @@
 //     access (read, write, create, delete) to a table of T's domain, because
 //     a delete removes the entity's rows from every member table;
 //   - an event table: emitting is a write; consuming a ThisFrame table is a
-//     read; consuming a NextFrame table reads the previous frame's buffer and
-//     so conflicts with nothing of this frame (two emitters still conflict);
+//     read; consuming a NextFrame table reads only events published at an
+//     earlier boundary, never what emitters write, and so conflicts with
+//     nothing (two emitters still conflict; delivery rule:
+//     docs/architecture.md, Events);
 //   - a resource: by name, a Write against any use.
 //
 // The structural rule holds although creates and deletes are deferred to

@@ -13,7 +13,8 @@ import (
 // Conflicts compares two manifests as the scheduler does at seal: a written
 // column against a read of it, and a delete in a domain against any access
 // to a table of that domain. A consumer of a NextFrame event table reads
-// last frame's buffer, so it does not conflict with this frame's emitter.
+// only events published at an earlier boundary, so it does not conflict
+// with an emitter.
 func ExampleConflicts() {
 	units, _ := ephemeral.NewDomain(ephemeral.DomainSpec{Name: "units", Capacity: 64})
 	unit, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "Unit", Domain: units})
