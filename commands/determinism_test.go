@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
-	"github.com/tickwork/tickwork/internal/chunkorder"
-	"github.com/tickwork/tickwork/kernels"
+	"github.com/tickwork/tickwork/internal/chunkdrive"
 )
 
 const (
@@ -39,53 +37,6 @@ func snap(t *ephemeral.Table, col *ephemeral.Column[int64]) snapshot {
 	return s
 }
 
-// driver runs kernel(w, c) for every chunk c of chunks on workers workers
-// and returns when all calls have.
-type driver struct {
-	name string
-	run  func(t *testing.T, workers, chunks int, kernel func(w, c int))
-}
-
-// interleaved starts one goroutine per worker; worker w takes the chunks c
-// with c%workers == w, in ascending order.
-var interleaved = driver{name: "interleaved", run: func(t *testing.T, workers, chunks int, kernel func(w, c int)) {
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for c := w; c < chunks; c += workers {
-				kernel(w, c)
-			}
-		}(w)
-	}
-	wg.Wait()
-}}
-
-// pooled runs the kernel on a kernels.Pool that hands chunks out in order o
-// (internal/chunkorder: the normal split, reversed, or shuffled).
-func pooled(o chunkorder.Order) driver {
-	return driver{name: "pool-" + o.String(), run: func(t *testing.T, workers, chunks int, kernel func(w, c int)) {
-		restore := chunkorder.Set(o)
-		p, err := kernels.NewPool(workers)
-		restore()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
-		p.Run(chunks, kernel)
-	}}
-}
-
-// drivers are the ways the determinism tests share chunks among workers.
-func drivers() []driver {
-	out := []driver{interleaved, pooled(chunkorder.Span())}
-	for _, o := range chunkorder.Alternatives() {
-		out = append(out, pooled(o))
-	}
-	return out
-}
-
 // runDeterminism builds a source table of 1000 rows (values 0..999, chunks
 // of 64 rows), runs a kernel over it with `workers` workers shared out by
 // drive (one Buffer per worker, Begin(chunk) per chunk) that records, per
@@ -93,7 +44,7 @@ func drivers() []driver {
 // delete of that new row when v is even; plays the worker buffers merged,
 // and returns the resolved handle of every create (untagged: each run has
 // its own domains) and the destination's snapshot.
-func runDeterminism(t *testing.T, drive driver, workers int) ([]ephemeral.Handle, snapshot, commands.Stats) {
+func runDeterminism(t *testing.T, drive chunkdrive.Driver, workers int) ([]ephemeral.Handle, snapshot, commands.Stats) {
 	src := newWorld(t, sourceRows, chunkRows)
 	for v := 0; v < sourceRows; v++ {
 		h, err := src.units.Insert()
@@ -108,7 +59,7 @@ func runDeterminism(t *testing.T, drive driver, workers int) ([]ephemeral.Handle
 		bufs[w] = commands.NewBuffer(w, 0)
 	}
 	prov := make([]ephemeral.Handle, sourceRows) // by source row
-	drive.run(t, workers, src.units.Chunks(), func(w, c int) {
+	drive.Run(t, workers, src.units.Chunks(), func(w, c int) {
 		rec := bufs[w].Recorder(dst.units)
 		set := commands.NewSetter(rec, dst.value)
 		bufs[w].Begin(c)
@@ -156,10 +107,10 @@ func inWorld(w domainWorld, h ephemeral.Handle) ephemeral.Handle {
 func TestDeterminism(t *testing.T) {
 	var wantHandles []ephemeral.Handle
 	var wantSnap snapshot
-	for _, drive := range drivers() {
+	for _, drive := range chunkdrive.All() {
 		for _, workers := range []int{1, 2, 4, 8} {
 			for repeat := 0; repeat < 2; repeat++ {
-				t.Run(fmt.Sprintf("%s/workers=%d/repeat=%d", drive.name, workers, repeat), func(t *testing.T) {
+				t.Run(fmt.Sprintf("%s/workers=%d/repeat=%d", drive.Name, workers, repeat), func(t *testing.T) {
 					handles, s, st := runDeterminism(t, drive, workers)
 					want := commands.Stats{Played: 2500, Created: 1000, Sets: 1000, Deleted: 500}
 					checkStats(t, st, want)

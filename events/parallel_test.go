@@ -10,8 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/tickwork/tickwork/events"
-	"github.com/tickwork/tickwork/internal/chunkorder"
-	"github.com/tickwork/tickwork/kernels"
+	"github.com/tickwork/tickwork/internal/chunkdrive"
 )
 
 // hit is a typical event: a target handle and an amount.
@@ -26,59 +25,12 @@ const (
 	chunks     = (sourceRows + chunkRows - 1) / chunkRows // 16
 )
 
-// driver runs kernel(w, c) for every chunk c of chunks on workers workers
-// and returns when all calls have.
-type driver struct {
-	name string
-	run  func(t *testing.T, workers, chunks int, kernel func(w, c int))
-}
-
-// interleaved starts one goroutine per worker; worker w takes the chunks c
-// with c%workers == w, in ascending order.
-var interleaved = driver{name: "interleaved", run: func(t *testing.T, workers, chunks int, kernel func(w, c int)) {
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for c := w; c < chunks; c += workers {
-				kernel(w, c)
-			}
-		}(w)
-	}
-	wg.Wait()
-}}
-
-// pooled runs the kernel on a kernels.Pool that hands chunks out in order o
-// (internal/chunkorder: the normal split, reversed, or shuffled).
-func pooled(o chunkorder.Order) driver {
-	return driver{name: "pool-" + o.String(), run: func(t *testing.T, workers, chunks int, kernel func(w, c int)) {
-		restore := chunkorder.Set(o)
-		p, err := kernels.NewPool(workers)
-		restore()
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer p.Close()
-		p.Run(chunks, kernel)
-	}}
-}
-
-// drivers are the ways the determinism tests share chunks among workers.
-func drivers() []driver {
-	out := []driver{interleaved, pooled(chunkorder.Span())}
-	for _, o := range chunkorder.Alternatives() {
-		out = append(out, pooled(o))
-	}
-	return out
-}
-
 // runKernel emits, for every source row v with v%3 != 0, a hit{v, 2v} from a
 // kernel of `workers` workers shared out by drive (Begin(chunk) per chunk),
 // and merges. It returns the merge's dropped count.
-func runKernel(t *testing.T, p *events.Parallel[hit], drive driver, workers int) int {
+func runKernel(t *testing.T, p *events.Parallel[hit], drive chunkdrive.Driver, workers int) int {
 	t.Helper()
-	drive.run(t, workers, chunks, func(w, c int) {
+	drive.Run(t, workers, chunks, func(w, c int) {
 		s := p.Worker(w)
 		s.Begin(c)
 		for v := c * chunkRows; v < min((c+1)*chunkRows, sourceRows); v++ {
@@ -99,9 +51,9 @@ func TestParallelDeterministic(t *testing.T) {
 			want = append(want, hit{uint64(v), int32(2 * v)})
 		}
 	}
-	for _, drive := range drivers() {
+	for _, drive := range chunkdrive.All() {
 		for _, workers := range []int{1, 2, 4, 8} {
-			t.Run(fmt.Sprintf("%s/workers=%d", drive.name, workers), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/workers=%d", drive.Name, workers), func(t *testing.T) {
 				tab, err := events.New[hit](events.Spec{Name: "hits", Capacity: sourceRows})
 				if err != nil {
 					t.Fatal(err)
@@ -138,9 +90,9 @@ func TestParallelOverflowDeterministic(t *testing.T) {
 		}
 	}
 	wantDropped := emitted - (capacity - 1)
-	for _, drive := range drivers() {
+	for _, drive := range chunkdrive.All() {
 		for _, workers := range []int{1, 2, 4, 8} {
-			t.Run(fmt.Sprintf("%s/workers=%d", drive.name, workers), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/workers=%d", drive.Name, workers), func(t *testing.T) {
 				tab, err := events.New[hit](events.Spec{Name: "hits", Capacity: capacity})
 				if err != nil {
 					t.Fatal(err)
