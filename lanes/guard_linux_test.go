@@ -1,0 +1,50 @@
+package lanes_test
+
+import (
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork/lanes"
+)
+
+// guarded returns a slice of n elements of T that ends exactly where an
+// inaccessible page begins: a kernel that loads or stores one element past
+// it crashes the test binary (SIGSEGV). release unmaps it.
+func guarded[T any](t *testing.T, n int) (s []T, release func()) {
+	t.Helper()
+	page := syscall.Getpagesize()
+	size := int(unsafe.Sizeof(*new(T)))
+	data := (n*size + page - 1) / page * page
+	mem, err := syscall.Mmap(-1, 0, data+page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	require.NoError(t, err)
+	require.NoError(t, syscall.Mprotect(mem[data:], syscall.PROT_NONE))
+	end := unsafe.Pointer(&mem[data-1])
+	start := unsafe.Add(end, 1-n*size)
+	return unsafe.Slice((*T)(start), n), func() { _ = syscall.Munmap(mem) }
+}
+
+// TestNoReadPastTheEnd runs every lane on slices that end at a guard page,
+// for lengths that leave every possible tail.
+func TestNoReadPastTheEnd(t *testing.T) {
+	forLanes(t, func(t *testing.T, l lanes.Lane) {
+		for n := 1; n <= 40; n++ {
+			x, rx := guarded[float32](t, n)
+			y, ry := guarded[float32](t, n)
+			vx, rvx := guarded[float32](t, n)
+			vy, rvy := guarded[float32](t, n)
+			ttl, rttl := guarded[int32](t, n)
+			for i := range n {
+				x[i], y[i], vx[i], vy[i], ttl[i] = 1, 2, float32(i), -float32(i), int32(i)
+			}
+			lanes.MoveBounce(l, x, y, vx, vy, 1.0/64, 2048)
+			lanes.Advance(l, x, y, vx, vy, ttl, 1.0/64)
+			require.Equal(t, int32(n-2), ttl[n-1])
+			for _, r := range []func(){rx, ry, rvx, rvy, rttl} {
+				r()
+			}
+		}
+	})
+}
