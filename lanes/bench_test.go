@@ -57,3 +57,20 @@ func BenchmarkAdvance(b *testing.B) {
 		}
 	})
 }
+
+func BenchmarkSlots(b *testing.B) {
+	benchLanes(b, func(b *testing.B, l lanes.Lane) {
+		x, y, _, _ := arenaLike(benchUnits)
+		h := make([]int32, benchUnits)
+		alive := make([]uint64, (benchUnits+63)/64)
+		for i := range alive {
+			alive[i] = ^uint64(0) >> (i % 3)
+		}
+		dst := make([]uint32, 4*benchUnits)
+		b.ReportAllocs()
+		b.SetBytes(int64(28 * benchUnits))
+		for b.Loop() {
+			lanes.Slots(l, dst, x, y, h, alive)
+		}
+	})
+}

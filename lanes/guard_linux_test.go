@@ -48,3 +48,25 @@ func TestNoReadPastTheEnd(t *testing.T) {
 		}
 	})
 }
+
+// TestSlotsNoReadPastTheEnd: Slots on columns, a bitmap and a destination
+// that each end at a guard page.
+func TestSlotsNoReadPastTheEnd(t *testing.T) {
+	forLanes(t, func(t *testing.T, l lanes.Lane) {
+		for n := 1; n <= 70; n++ {
+			x, rx := guarded[float32](t, n)
+			y, ry := guarded[float32](t, n)
+			h, rh := guarded[int32](t, n)
+			alive, ra := guarded[uint64](t, (n+63)/64)
+			dst, rd := guarded[uint32](t, 4*n)
+			for i := range alive {
+				alive[i] = ^uint64(0)
+			}
+			lanes.Slots(l, dst, x, y, h, alive)
+			require.Equal(t, uint32(1), dst[4*n-1])
+			for _, r := range []func(){rx, ry, rh, ra, rd} {
+				r()
+			}
+		}
+	})
+}

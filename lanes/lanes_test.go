@@ -418,3 +418,35 @@ func ExampleSelect() {
 	fmt.Println(l, errors.Is(err, lanes.ErrUnknownLane))
 	// Output: scalar true
 }
+
+// TestSlots checks Slots in every lane against a model written from its
+// doc, at every tail length and at offsets where an 8-record step starts
+// mid-word of the bitmap, and that it writes nothing past 4*len(x) words.
+func TestSlots(t *testing.T) {
+	forLanes(t, func(t *testing.T, l lanes.Lane) {
+		r := rand.New(rand.NewPCG(23, uint64(l)))
+		for _, n := range append(sizes, 129, 200) {
+			x, y, h := make([]float32, n), make([]float32, n), make([]int32, n)
+			alive := make([]uint64, (n+63)/64+1)
+			for i := range n {
+				x[i], y[i], h[i] = value(r, 2048, 2048), value(r, 2048, 2048), int32(r.Uint32())
+			}
+			for i := range alive {
+				alive[i] = r.Uint64()
+			}
+			const sentinel = 0xdeadbeef
+			dst := make([]uint32, 4*n+16)
+			for i := range dst {
+				dst[i] = sentinel
+			}
+			lanes.Slots(l, dst[:4*n], x, y, h, alive)
+			for i := range n {
+				want := [4]uint32{math.Float32bits(x[i]), math.Float32bits(y[i]), uint32(h[i]), uint32(alive[i/64]>>(i%64)) & 1}
+				require.Equalf(t, want, [4]uint32(dst[4*i:4*i+4]), "n %d: record %d", n, i)
+			}
+			for i := 4 * n; i < len(dst); i++ {
+				require.Equalf(t, uint32(sentinel), dst[i], "n %d: word %d written", n, i)
+			}
+		}
+	})
+}

@@ -106,3 +106,36 @@ func advance16(x, y, vx, vy []float32, ttl []int32, dt float32) int {
 	}
 	return n
 }
+
+// bitValues are the bits of one byte of a bitmap, one per element.
+var bitValues = [8]uint32{1, 2, 4, 8, 16, 32, 64, 128}
+
+// slots8 is Slots on 8 records a step: the four columns are transposed in
+// registers (interleave the 32-bit words of x with y and h with alive,
+// then the 64-bit pairs, then the 128-bit halves) and stored as four whole
+// vectors of two records each.
+func slots8(dst []uint32, x, y []float32, h []int32, alive []uint64) int {
+	n := len(x) &^ 7
+	y, h, dst = y[:n], h[:n], dst[:4*n]
+	bits := archsimd.LoadUint32x8(&bitValues)
+	one := archsimd.BroadcastUint32x8(1)
+	for i := 0; i < n; i += 8 {
+		xv := archsimd.LoadFloat32x8Slice(x[i : i+8]).AsUint32x8()
+		yv := archsimd.LoadFloat32x8Slice(y[i : i+8]).AsUint32x8()
+		hv := archsimd.LoadInt32x8Slice(h[i : i+8]).AsUint32x8()
+		b := uint32(alive[i>>6]>>(i&63)) & 0xff
+		av := archsimd.BroadcastUint32x8(b).And(bits).Min(one)
+		xy0, xy1 := xv.InterleaveLoGrouped(yv), xv.InterleaveHiGrouped(yv) // x0 y0 x1 y1 | x4 y4 x5 y5; x2 y2 x3 y3 | x6 ...
+		ha0, ha1 := hv.InterleaveLoGrouped(av), hv.InterleaveHiGrouped(av)
+		r0 := xy0.AsUint64x4().InterleaveLoGrouped(ha0.AsUint64x4()).AsUint32x8() // record 0 | record 4
+		r1 := xy0.AsUint64x4().InterleaveHiGrouped(ha0.AsUint64x4()).AsUint32x8() // 1 | 5
+		r2 := xy1.AsUint64x4().InterleaveLoGrouped(ha1.AsUint64x4()).AsUint32x8() // 2 | 6
+		r3 := xy1.AsUint64x4().InterleaveHiGrouped(ha1.AsUint64x4()).AsUint32x8() // 3 | 7
+		d := dst[4*i : 4*i+32]
+		r0.Select128FromPair(0, 2, r1).StoreSlice(d[0:8])
+		r2.Select128FromPair(0, 2, r3).StoreSlice(d[8:16])
+		r0.Select128FromPair(1, 3, r1).StoreSlice(d[16:24])
+		r2.Select128FromPair(1, 3, r3).StoreSlice(d[24:32])
+	}
+	return n
+}
