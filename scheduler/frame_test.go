@@ -344,6 +344,25 @@ func TestReportStats(t *testing.T) {
 	}
 }
 
+// TestReportLane: each system's report carries the Lane its System
+// declared, in sealed order (which differs from the order of Add here), and
+// "" for one that declared none.
+func TestReportLane(t *testing.T) {
+	s := seal(t, scheduler.Config{Pacing: scheduler.OneTickPerFrame},
+		systems.System{Name: "late", Phase: systems.LateUpdate, Run: noop, Lane: "scalar"},
+		systems.System{Name: "b", Phase: systems.FixedUpdate, Run: noop, After: []string{"a"}, Lane: "avx512"},
+		systems.System{Name: "a", Phase: systems.FixedUpdate, Run: noop, Lane: "avx2"},
+		systems.System{Name: "plain", Phase: systems.Update, Run: noop},
+	)
+	require.NoError(t, s.Frame(0.01))
+	r := s.Report()
+	var got [][2]string
+	for _, sr := range r.Systems {
+		got = append(got, [2]string{sr.Name, sr.Lane})
+	}
+	assert.Equal(t, [][2]string{{"a", "avx2"}, {"b", "avx512"}, {"plain", ""}, {"late", "scalar"}}, got)
+}
+
 // TestFrameAllocs: a frame with commands, events and a report allocates
 // nothing in steady state, the report's statistics included.
 func TestFrameAllocs(t *testing.T) {

@@ -347,6 +347,11 @@ func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
 	}
 	s.phases = phases
 	s.report = newReport(names, ph, s.cfg.ReportWindow)
+	for p := range phases {
+		for _, e := range phases[p] {
+			s.report.Systems[e.report].Lane = e.sys.Lane
+		}
+	}
 	s.bufs = make([]*commands.Buffer, 0, 2*id+8)
 	s.sealed = true
 	return nil

@@ -61,6 +61,7 @@ type FrameReport struct {
 type SystemReport struct {
 	Name  string
 	Phase systems.Phase
+	Lane  string        // systems.System.Lane: the lane its kernels run, "" when not stated
 	Runs  int           // runs in the last frame
 	Last  time.Duration // wall time of the system's last run (in this or an earlier frame)
 	Total time.Duration // wall time of its runs in the last frame

@@ -52,8 +52,11 @@ type RunFunc func(ctx *Context) error
 // refer to. Before and After name systems of the same phase that this one
 // must run before or after (names of systems of other phases are checked
 // against the phase order: see package scheduler). Manifest declares
-// everything Run touches. A System is a plain value: the scheduler copies it
-// when it is added.
+// everything Run touches. Lane says which lane (instruction set) Run's
+// kernels were built for, as package lanes names it ("scalar", "avx2",
+// "avx512"); it is informational, copied into the system's
+// scheduler.SystemReport, and empty when the system does not say. A System
+// is a plain value: the scheduler copies it when it is added.
 type System struct {
 	Name     string
 	Phase    Phase
@@ -61,6 +64,7 @@ type System struct {
 	Before   []string // systems that run after this one
 	After    []string // systems that run before this one
 	Run      RunFunc
+	Lane     string // the lane Run's kernels run, e.g. "avx2"; "" when not stated
 }
 
 // Validate checks the name, the phase, Run and the manifest entries (no nil
