@@ -9,6 +9,7 @@ import (
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/lanes"
 	"github.com/tickwork/tickwork/runtime"
 	"github.com/tickwork/tickwork/systems"
 )
@@ -52,6 +53,8 @@ type Sim struct {
 	hits                   *events.Table[Hit]
 	dead                   *events.Table[int32]
 
+	lane     lanes.Lane       // of the streaming kernels, chosen in New
+	declared []systems.System // as added to the builder
 	r        *rand.Rand
 	respawns []respawn
 	deadSort []int32
@@ -96,20 +99,33 @@ type collideRun struct {
 
 // New builds the arena world for cfg and spawns the set-up units (arena
 // rules v1: spawn(s) for s = 0..N-1). It returns cfg.Validate's error for a
-// bad config, or the runtime's definition or seal error.
+// bad config; for a bad cfg.Lane, the error of lanes.Parse or lanes.Select
+// (errors.Is lanes.ErrUnknownLane or lanes.ErrUnavailable); or the
+// runtime's definition or seal error.
 func New(cfg rules.Config) (*Sim, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	lane := lanes.Best()
+	if cfg.Lane != "" {
+		want, err := lanes.Parse(cfg.Lane)
+		if err != nil {
+			return nil, err
+		}
+		if lane, err = lanes.Select(want); err != nil {
+			return nil, err
+		}
+	}
 	workers := max(cfg.Workers, 1)
-	s := &Sim{cfg: cfg, r: rules.NewRand(cfg.Seed)}
+	s := &Sim{cfg: cfg, lane: lane, r: rules.NewRand(cfg.Seed)}
 	b := runtime.NewBuilder(
 		runtime.WithPacing(runtime.OneTickPerFrame),
 		runtime.WithFixedStep(float64(rules.DT)),
 		runtime.WithWorkers(workers),
 	)
 	s.declare(b)
-	_ = b.Add(s.systems()...) // recorded; Build returns the first error
+	s.declared = s.systems()
+	_ = b.Add(s.declared...) // recorded; Build returns the first error
 	w, err := b.Build()
 	if err != nil {
 		return nil, err
@@ -198,6 +214,10 @@ func (s *Sim) setup() error {
 // Name is "runtime".
 func (s *Sim) Name() string { return "runtime" }
 
+// Lane is the lane the streaming kernels (IntegrateBodies,
+// IntegrateProjectiles) run, chosen in New.
+func (s *Sim) Lane() lanes.Lane { return s.lane }
+
 // World is the runtime world the arena runs on (for its frame report).
 func (s *Sim) World() *runtime.World { return s.world }
 
@@ -253,13 +273,19 @@ func (s *Sim) SystemTimes(dst []rules.SystemTime) []rules.SystemTime {
 	if r == nil {
 		for p := systems.Phase(0); p < systems.NumPhases; p++ {
 			for _, name := range s.world.Order(p) {
-				dst = append(dst, rules.SystemTime{Name: name})
+				st := rules.SystemTime{Name: name}
+				for _, d := range s.declared {
+					if d.Name == name {
+						st.Lane = d.Lane
+					}
+				}
+				dst = append(dst, st)
 			}
 		}
 		return dst
 	}
 	for _, sr := range r.Systems {
-		dst = append(dst, rules.SystemTime{Name: sr.Name, Nanos: int64(sr.Total)})
+		dst = append(dst, rules.SystemTime{Name: sr.Name, Nanos: int64(sr.Total), Lane: sr.Lane})
 	}
 	return dst
 }
@@ -300,12 +326,12 @@ func (s *Sim) systems() []systems.System {
 			Run: s.collision},
 		{Name: "IntegrateBodies", Phase: systems.FixedUpdate,
 			Manifest: systems.Manifest{Writes: []systems.ColumnRef{col(s.bx), col(s.by), col(s.bvx), col(s.bvy)}},
-			Run:      s.integrateBodies},
+			Run:      s.integrateBodies, Lane: s.lane.String()},
 		{Name: "IntegrateProjectiles", Phase: systems.FixedUpdate,
 			Manifest: systems.Manifest{
 				Reads:  []systems.ColumnRef{col(s.pvx), col(s.pvy)},
 				Writes: []systems.ColumnRef{col(s.px), col(s.py), coli(s.pttl)}},
-			Run: s.integrateProjectiles},
+			Run: s.integrateProjectiles, Lane: s.lane.String()},
 		{Name: "Clock", Phase: systems.Update,
 			Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(s.clockTick)}},
 			Run:      s.clock},
@@ -313,7 +339,7 @@ func (s *Sim) systems() []systems.System {
 			Manifest: systems.Manifest{
 				Reads:     []systems.ColumnRef{col(s.bx), col(s.by), coli(s.uHealth)},
 				Resources: []systems.Resource{res("presentation", true)}},
-			Run: s.presentationSync},
+			Run: s.presentationSync, Lane: s.lane.String()},
 		{Name: "Respawn", Phase: systems.FrameEnd,
 			Manifest: systems.Manifest{
 				Writes:  []systems.ColumnRef{coli(s.uHealth), col(s.bx), col(s.by), col(s.bvx), col(s.bvy)},

@@ -11,7 +11,21 @@ import (
 	"github.com/tickwork/tickwork/arena"
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/arena/soa"
+	"github.com/tickwork/tickwork/lanes"
 )
+
+// availableLanes are the lanes this build and CPU run, by name: "scalar"
+// always, "avx2" and "avx512" in a GOEXPERIMENT=simd build on a CPU that
+// has them (make test runs the arena's tests in both builds).
+func availableLanes() []string {
+	var names []string
+	for _, l := range []lanes.Lane{lanes.Scalar, lanes.AVX2, lanes.AVX512} {
+		if lanes.Available(l) {
+			names = append(names, l.String())
+		}
+	}
+	return names
+}
 
 // run runs sim for frames frames and returns its digest and counters.
 func run(t testing.TB, sim rules.Sim, frames int) (uint64, rules.Counters) {
@@ -41,31 +55,103 @@ func TestSameDigestAsBaseline(t *testing.T) {
 			base, err := soa.New(tc.cfg)
 			require.NoError(t, err)
 			want, wantC := run(t, base, tc.frames)
-			for _, workers := range []int{1, 2, 4} {
-				cfg := tc.cfg
-				cfg.Workers = workers
-				sim, err := arena.New(cfg)
-				require.NoError(t, err)
-				got, gotC := run(t, sim, tc.frames)
-				require.NoError(t, sim.Close())
-				assert.Equal(t, wantC, gotC, "workers %d: counters", workers)
-				assert.Equal(t, rules.FormatDigest(want), rules.FormatDigest(got), "workers %d: digest", workers)
-				assert.Equal(t, gotC.ShotsFired, gotC.Hits+gotC.Lost+gotC.Expired+gotC.LiveProjectiles, "counter invariant")
+			for _, lane := range availableLanes() {
+				for _, workers := range []int{1, 2, 4} {
+					cfg := tc.cfg
+					cfg.Workers, cfg.Lane = workers, lane
+					sim, err := arena.New(cfg)
+					require.NoError(t, err)
+					got, gotC := run(t, sim, tc.frames)
+					require.NoError(t, sim.Close())
+					assert.Equal(t, wantC, gotC, "lane %s, workers %d: counters", lane, workers)
+					assert.Equal(t, rules.FormatDigest(want), rules.FormatDigest(got), "lane %s, workers %d: digest", lane, workers)
+					assert.Equal(t, gotC.ShotsFired, gotC.Hits+gotC.Lost+gotC.Expired+gotC.LiveProjectiles, "counter invariant")
+				}
 			}
 		})
 	}
 }
 
-// TestGolden pins the runtime arena's digest for a small configuration; the
-// value is the baseline's (arena/soa TestGolden) and must never change
-// unless the rules do.
+// TestGolden pins the runtime arena's digest for a small configuration, in
+// every lane this build runs; the value is the baseline's (arena/soa
+// TestGolden) and must never change unless the rules do.
 func TestGolden(t *testing.T) {
-	sim, err := arena.New(rules.Config{Units: 1000, Shots: 64, Seed: 42})
+	for _, lane := range availableLanes() {
+		t.Run(lane, func(t *testing.T) {
+			sim, err := arena.New(rules.Config{Units: 1000, Shots: 64, Seed: 42, Lane: lane})
+			require.NoError(t, err)
+			defer sim.Close()
+			assert.Equal(t, lane, sim.Lane().String())
+			d, c := run(t, sim, 200)
+			assert.Equal(t, "fe9494823c44d61e", rules.FormatDigest(d))
+			assert.Equal(t, rules.Counters{ShotsFired: 12788, Hits: 104, Deaths: 35, Lost: 198, Expired: 6387, LiveProjectiles: 6099}, c)
+		})
+	}
+}
+
+// TestPresentationSameInEveryLane: after every frame the whole
+// presentation buffer (Health and dead slots' stale values included, which
+// the digest does not cover) and the live projectiles are the same in every
+// lane.
+func TestPresentationSameInEveryLane(t *testing.T) {
+	cfg := rules.Config{Units: 3000, Shots: 256, Seed: 5}
+	var sims []*arena.Sim
+	for _, lane := range availableLanes() {
+		c := cfg
+		c.Lane = lane
+		sim, err := arena.New(c)
+		require.NoError(t, err)
+		defer sim.Close()
+		sims = append(sims, sim)
+	}
+	if len(sims) < 2 {
+		t.Skip("one lane in this build (run with GOEXPERIMENT=simd on an AVX2 CPU)")
+	}
+	for frame := range 150 {
+		for _, sim := range sims {
+			require.NoError(t, sim.Frame())
+		}
+		for _, sim := range sims[1:] {
+			require.Equal(t, sims[0].Presentation(), sim.Presentation(), "frame %d, lane %s", frame, sim.Lane())
+			require.Equal(t, sims[0].Projectiles(nil), sim.Projectiles(nil), "frame %d, lane %s", frame, sim.Lane())
+		}
+	}
+}
+
+// TestLaneChoice: the world picks the best lane unless told, refuses a lane
+// it cannot run with a typed error, and the frame report and SystemTimes
+// say which lane the streaming systems ran.
+func TestLaneChoice(t *testing.T) {
+	sim, err := arena.New(rules.Config{Units: 100, Shots: 8, Seed: 1})
 	require.NoError(t, err)
 	defer sim.Close()
-	d, c := run(t, sim, 200)
-	assert.Equal(t, "fe9494823c44d61e", rules.FormatDigest(d))
-	assert.Equal(t, rules.Counters{ShotsFired: 12788, Hits: 104, Deaths: 35, Lost: 198, Expired: 6387, LiveProjectiles: 6099}, c)
+	assert.Equal(t, lanes.Best(), sim.Lane())
+	best := lanes.Best().String()
+	want := map[string]string{"IntegrateBodies": best, "IntegrateProjectiles": best, "PresentationSync": best}
+	check := func(when string) {
+		for _, st := range sim.SystemTimes(nil) {
+			assert.Equal(t, want[st.Name], st.Lane, "%s: SystemTimes lane of %s", when, st.Name)
+		}
+	}
+	check("before the first frame")
+	require.NoError(t, sim.Frame())
+	check("after a frame")
+	for name, lane := range want {
+		assert.Equal(t, lane, sim.World().Report().System(name).Lane, "report lane of %s", name)
+	}
+
+	_, err = arena.New(rules.Config{Units: 100, Lane: "neon"})
+	assert.ErrorIs(t, err, lanes.ErrUnknownLane)
+	for _, l := range []lanes.Lane{lanes.AVX2, lanes.AVX512} {
+		sim, err := arena.New(rules.Config{Units: 100, Lane: l.String()})
+		if lanes.Available(l) {
+			require.NoError(t, err)
+			assert.Equal(t, l, sim.Lane())
+			require.NoError(t, sim.Close())
+		} else {
+			assert.ErrorIs(t, err, lanes.ErrUnavailable, "lane %s", l)
+		}
+	}
 }
 
 func TestEveryOutcomeHappens(t *testing.T) {

@@ -3,12 +3,14 @@ package arena
 import (
 	"errors"
 	"slices"
+	"unsafe"
 
 	"github.com/kelindar/bitmap"
 
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/lanes"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -114,11 +116,13 @@ func (s *Sim) integrateBodies(ctx *systems.Context) error {
 // integrateBodiesChunk is a dense kernel: it integrates every row of the
 // chunk up to its last live one, holes included. A hole's values are
 // don't-care (ephemeral zeroes a row when it is inserted), so moving them is
-// harmless, and one straight loop beats walking the runs of live rows.
+// harmless, and one straight loop beats walking the runs of live rows. It
+// runs rules.MoveUnits as lanes.MoveBounce in the Sim's lane (same bits in
+// every lane: see package lanes).
 func (s *Sim) integrateBodiesChunk(_, c int) {
 	hi := liveEnd(s.body.Enabled(c))
 	x, y, vx, vy := s.bx.Span(c), s.by.Span(c), s.bvx.Span(c), s.bvy.Span(c)
-	rules.MoveUnits(x[:hi], y[:hi], vx[:hi], vy[:hi])
+	lanes.MoveBounce(s.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], rules.DT, rules.W)
 }
 
 // liveEnd is one past the last row of mask's chunk whose word of the
@@ -138,15 +142,12 @@ func (s *Sim) integrateProjectiles(ctx *systems.Context) error {
 	return nil
 }
 
-// integrateProjectilesChunk is a dense kernel, like integrateBodiesChunk.
+// integrateProjectilesChunk is a dense kernel, like integrateBodiesChunk,
+// in the Sim's lane: x += vx*DT, y += vy*DT, ttl-- (lanes.Advance).
 func (s *Sim) integrateProjectilesChunk(_, c int) {
 	hi := liveEnd(s.proj.Enabled(c))
 	x, y, vx, vy, ttl := s.px.Span(c)[:hi], s.py.Span(c)[:hi], s.pvx.Span(c)[:hi], s.pvy.Span(c)[:hi], s.pttl.Span(c)[:hi]
-	for i := range x {
-		x[i] += vx[i] * rules.DT
-		y[i] += vy[i] * rules.DT
-		ttl[i]--
-	}
+	lanes.Advance(s.lane, x, y, vx, vy, ttl, rules.DT)
 }
 
 // clock advances the arena clock by one tick.
@@ -171,6 +172,13 @@ func (s *Sim) presentationChunk(_, c int) {
 	pres := s.pres[lo:min(lo+s.unit.ChunkRows(), len(s.pres))]
 	x, y, health := s.bx.Span(c)[:len(pres)], s.by.Span(c)[:len(pres)], s.uHealth.Span(c)[:len(pres)]
 	mask := s.unit.Enabled(c)
+	if s.lane != lanes.Scalar && len(pres) > 0 {
+		// A SIMD lane (amd64 only, so little-endian): the slots as records
+		// of four 32-bit words, whose layout the guards below pin.
+		words := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(pres))), 4*len(pres))
+		lanes.Slots(s.lane, words, x, y, health, mask)
+		return
+	}
 	for i := range pres {
 		// Branch-free: a dead row's values are stale, and the rules leave
 		// them meaningless when Alive is 0.
@@ -178,6 +186,18 @@ func (s *Sim) presentationChunk(_, c int) {
 		p.X, p.Y, p.Health, p.Alive = x[i], y[i], health[i], uint8(mask[i>>6]>>(i&63)&1)
 	}
 }
+
+// These fail to compile unless rules.Slot is the record lanes.Slots
+// writes: X, Y, Health at word offsets 0, 1, 2 and Alive the first byte of
+// word 3, 16 bytes in all (on a little-endian machine the word 0 or 1 is
+// Alive 0 or 1 and zero padding).
+var (
+	_ = [1]struct{}{}[unsafe.Sizeof(rules.Slot{})-16] // each index is 0 or fails
+	_ = [1]struct{}{}[unsafe.Offsetof(rules.Slot{}.X)]
+	_ = [1]struct{}{}[unsafe.Offsetof(rules.Slot{}.Y)-4]
+	_ = [1]struct{}{}[unsafe.Offsetof(rules.Slot{}.Health)-8]
+	_ = [1]struct{}{}[unsafe.Offsetof(rules.Slot{}.Alive)-12]
+)
 
 // respawn spawns a new unit for every slot that died this frame, in
 // ascending slot order; they exist from the next frame.

@@ -40,18 +40,20 @@ func TestDigestUnderChunkOrders(t *testing.T) {
 			require.NotZero(t, wantC.Hits, "the case exercises hits")
 			for _, o := range orders {
 				for _, workers := range []int{1, 2, 4, 8} {
-					t.Run(fmt.Sprintf("%v/workers=%d", o, workers), func(t *testing.T) {
-						cfg := tc.cfg
-						cfg.Workers = workers
-						restore := chunkorder.Set(o)
-						sim, err := arena.New(cfg) // its world's pool takes the order
-						restore()
-						require.NoError(t, err)
-						defer sim.Close()
-						got, gotC := run(t, sim, tc.frames)
-						assert.Equal(t, wantC, gotC, "counters")
-						assert.Equal(t, rules.FormatDigest(want), rules.FormatDigest(got), "digest")
-					})
+					for _, lane := range availableLanes() {
+						t.Run(fmt.Sprintf("%v/workers=%d/%s", o, workers, lane), func(t *testing.T) {
+							cfg := tc.cfg
+							cfg.Workers, cfg.Lane = workers, lane
+							restore := chunkorder.Set(o)
+							sim, err := arena.New(cfg) // its world's pool takes the order
+							restore()
+							require.NoError(t, err)
+							defer sim.Close()
+							got, gotC := run(t, sim, tc.frames)
+							assert.Equal(t, wantC, gotC, "counters")
+							assert.Equal(t, rules.FormatDigest(want), rules.FormatDigest(got), "digest")
+						})
+					}
 				}
 			}
 		})

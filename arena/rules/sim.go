@@ -7,6 +7,11 @@ type Config struct {
 	Shots   int    // S, shots drawn per fixed tick; 0..MaxShots
 	Seed    uint64 // seed of the single PCG stream
 	Workers int    // goroutines for parallel kernels (runtime only; the baseline ignores it); 0..MaxWorkers, 0 or 1 = scalar
+	// Lane is the lane of the runtime's streaming kernels, as package lanes
+	// names it ("scalar", "avx2", "avx512"); "" picks the best this build
+	// and CPU run. The runtime checks it when it builds (the baseline
+	// ignores it); every lane gives the same digest.
+	Lane string
 }
 
 // Counters are the run's counters (arena rules v1, "Counters and the digest").
@@ -33,7 +38,8 @@ type Slot struct {
 // SystemTime is the wall time of one system's (or one baseline stage's) last run.
 type SystemTime struct {
 	Name  string
-	Nanos int64 // wall time of the last run, nanoseconds
+	Nanos int64  // wall time of the last run, nanoseconds
+	Lane  string // the lane its kernels ran ("avx2", ...); "" when not stated
 }
 
 // Sim is one implementation of the arena: the runtime's or the hand-written

@@ -6,12 +6,16 @@
 // # Usage
 //
 //	arena-headless [-units 100000] [-shots 256] [-seed 42] [-warmup 120]
-//	               [-frames 600] [-workers 1] [-impl runtime|soa|both] [-json]
+//	               [-frames 600] [-workers 1] [-impl runtime|soa|both]
+//	               [-lane scalar|avx2|avx512] [-json]
 //
 // -frames counts measured frames per implementation; the digest is taken
 // after -warmup + -frames frames. -workers sets rules.Config.Workers, the
-// goroutines of the runtime's kernels (the baseline ignores it). Defaults
-// are those of arena rules v1 (package arena/rules).
+// goroutines of the runtime's kernels (the baseline ignores it). -lane sets
+// rules.Config.Lane, the lane of the runtime's streaming kernels (package
+// lanes); by default the best this build and CPU run, and a lane they cannot
+// run exits with status 2. Defaults are those of arena rules v1 (package
+// arena/rules).
 //
 // Ranges: -units 1..rules.MaxUnits (16 777 216), -shots 0..rules.MaxShots
 // (65 536), -workers 1..rules.MaxWorkers (256, the same as
@@ -33,11 +37,13 @@
 // # Output
 //
 // By default a human report: the host (Go version, GOMAXPROCS, CPU brand,
-// cores and features), then per implementation the frame times, the
-// per-system means, allocation, GC cycles, counters and digest, then whether
+// cores and features, the lanes available), then per implementation the
+// frame times, the per-system means with the lane each system ran ("-"
+// when it does not say), allocation, GC cycles, counters and digest, then whether
 // the digests match and the p50 ratio runtime/soa. With -json, the one object
 // described at the end of the rules, with the fields in the order shown
-// there.
+// there; a system's entry also has "lane" when the implementation says
+// which lane it ran.
 //
 // With one implementation (-impl runtime or -impl soa) the object keeps
 // every key of the spec, in the spec's order and with the spec's types:

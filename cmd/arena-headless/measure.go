@@ -19,6 +19,7 @@ type result struct {
 	measured   int     // frames recorded in frameNanos
 
 	sysNames []string           // system names, in the Sim's order
+	sysLanes []string           // their lanes ("" when not stated), as at preparation
 	sysNanos []int64            // summed wall time per system over the measured frames
 	scratch  []rules.SystemTime // reused buffer for Sim.SystemTimes
 	before   runtime.MemStats   // reused by runBlock
@@ -79,6 +80,7 @@ func (r *result) prepareSystems() {
 	r.scratch = r.sim.SystemTimes(make([]rules.SystemTime, 0, 64))
 	for _, st := range r.scratch {
 		r.sysNames = append(r.sysNames, st.Name)
+		r.sysLanes = append(r.sysLanes, st.Lane)
 	}
 	r.sysNanos = make([]int64, len(r.sysNames))
 }
@@ -129,6 +131,7 @@ func (r *result) addSystems(sts []rules.SystemTime) {
 		i := slices.Index(r.sysNames, st.Name)
 		if i < 0 {
 			r.sysNames = append(r.sysNames, st.Name)
+			r.sysLanes = append(r.sysLanes, st.Lane)
 			r.sysNanos = append(r.sysNanos, 0)
 			i = len(r.sysNames) - 1
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/klauspost/cpuid/v2"
 
 	"github.com/tickwork/tickwork/arena/rules"
+	"github.com/tickwork/tickwork/lanes"
 )
 
 // report is the -json object of arena rules v1 ("What arena-headless prints
@@ -44,10 +45,12 @@ type implReport struct {
 	Counters           rules.Counters `json:"counters"`
 }
 
-// systemReport is one system's mean wall time per measured frame.
+// systemReport is one system's mean wall time per measured frame, and the
+// lane its kernels ran when the implementation says (omitted otherwise).
 type systemReport struct {
 	Name   string  `json:"name"`
 	MeanUS float64 `json:"mean_us"`
+	Lane   string  `json:"lane,omitempty"`
 }
 
 // newReport summarizes the results.
@@ -75,7 +78,7 @@ func newReport(o options, results []*result) report {
 			ir.AllocBytesPerFrame = round3(float64(r.alloc) / float64(r.measured))
 			for i, name := range r.sysNames {
 				ir.Systems = append(ir.Systems, systemReport{
-					Name: name, MeanUS: round3(float64(r.sysNanos[i]) / float64(r.measured) / 1e3),
+					Name: name, MeanUS: round3(float64(r.sysNanos[i]) / float64(r.measured) / 1e3), Lane: r.sysLanes[i],
 				})
 			}
 		}
@@ -110,6 +113,7 @@ func writeHuman(w io.Writer, rep report, results []*result) error {
 	fmt.Fprintf(tw, "cpu\t%s\n", cpuLine())
 	fmt.Fprintf(tw, "features\t%s\n", keyFeatures())
 	fmt.Fprintf(tw, "\t%s\n", strings.Join(cpuid.CPU.FeatureSet(), " "))
+	fmt.Fprintf(tw, "lanes\t%s\n", laneLine())
 	fmt.Fprintf(tw, "config\tunits %d, shots/tick %d, seed %d, warm-up %d, measured %d frames, workers %d\n",
 		rep.Units, rep.ShotsPerTick, rep.Seed, rep.Warmup, rep.Frames, rep.Workers)
 	if err := tw.Flush(); err != nil {
@@ -119,9 +123,13 @@ func writeHuman(w io.Writer, rep report, results []*result) error {
 		fmt.Fprintf(w, "\n== %s ==\n", ir.Name)
 		fmt.Fprintf(w, "frame     p50 %.1f µs, p99 %.1f µs, mean %.1f µs over %d measured frames\n",
 			ir.FrameP50US, ir.FrameP99US, ir.FrameMeanUS, results[i].measured)
-		fmt.Fprintf(w, "systems   %-22s %10s\n", "name", "mean µs")
+		fmt.Fprintf(w, "systems   %-22s %10s  %s\n", "name", "mean µs", "lane")
 		for _, s := range ir.Systems {
-			fmt.Fprintf(w, "          %-22s %10.1f\n", s.Name, s.MeanUS)
+			lane := s.Lane
+			if lane == "" {
+				lane = "-"
+			}
+			fmt.Fprintf(w, "          %-22s %10.1f  %s\n", s.Name, s.MeanUS, lane)
 		}
 		c := ir.Counters
 		fmt.Fprintf(w, "alloc     %.1f B/frame, %d GC cycles during measured frames\n",
@@ -161,6 +169,21 @@ func cpuLine() string {
 		brand, c.PhysicalCores, c.LogicalCores, c.ThreadsPerCore)
 	if lvl := c.X64Level(); lvl > 0 {
 		s += fmt.Sprintf(", x86-64-v%d", lvl)
+	}
+	return s
+}
+
+// laneLine lists the lanes this build and CPU run and the default one.
+func laneLine() string {
+	var have []string
+	for _, l := range []lanes.Lane{lanes.Scalar, lanes.AVX2, lanes.AVX512} {
+		if lanes.Available(l) {
+			have = append(have, l.String())
+		}
+	}
+	s := "available " + strings.Join(have, " ") + ", default " + lanes.Best().String()
+	if lanes.Best() == lanes.Scalar {
+		s += " (SIMD lanes need GOEXPERIMENT=simd on amd64 with AVX2)"
 	}
 	return s
 }

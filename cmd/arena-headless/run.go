@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tickwork/tickwork/arena/rules"
+	"github.com/tickwork/tickwork/lanes"
 )
 
 // blockFrames is the number of measured frames an implementation runs before
@@ -27,6 +28,7 @@ type options struct {
 	units, shots, warmup, frames, workers int
 	seed                                  uint64
 	impl                                  string
+	lane                                  string // "" = the best available
 	json                                  bool
 }
 
@@ -56,7 +58,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena-headless: %v\n", err)
 		return 2
 	}
-	cfg := rules.Config{Units: opts.units, Shots: opts.shots, Seed: opts.seed, Workers: opts.workers}
+	cfg := rules.Config{Units: opts.units, Shots: opts.shots, Seed: opts.seed, Workers: opts.workers, Lane: opts.lane}
 	if err := cfg.Validate(); err != nil {
 		fmt.Fprintf(stderr, "arena-headless: %v\n", err)
 		return 2
@@ -92,6 +94,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.frames, "frames", rules.DefaultFrames, fmt.Sprintf("measured frames per implementation (1..%d)", maxFrames))
 	fs.IntVar(&o.workers, "workers", 1, fmt.Sprintf("goroutines for parallel kernels of the runtime (1..%d; the baseline ignores it)", rules.MaxWorkers))
 	fs.StringVar(&o.impl, "impl", "both", "implementation to run: runtime, soa or both")
+	fs.StringVar(&o.lane, "lane", "", "lane of the runtime's streaming kernels: scalar, avx2 or avx512\n"+
+		"(default: the best this build and CPU run; the SIMD lanes need a\n"+
+		"GOEXPERIMENT=simd build on amd64; the baseline ignores it)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object (arena rules v1) instead of the human report.\n"+
 		"With one implementation (-impl runtime or soa), \"digest_match\" is true because\n"+
 		"no two digests differ, though nothing was compared (\"impls\" has one entry),\n"+
@@ -118,6 +123,15 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	} {
 		if f.value < f.lo || f.value > f.hi {
 			return o, &usageError{fmt.Sprintf("%s must be between %d and %d, got %d", f.name, f.lo, f.hi, f.value)}
+		}
+	}
+	if o.lane != "" {
+		l, err := lanes.Parse(o.lane)
+		if err == nil {
+			_, err = lanes.Select(l)
+		}
+		if err != nil {
+			return o, &usageError{fmt.Sprintf("-lane: %v", err)}
 		}
 	}
 	return o, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/arena/soa"
 	"github.com/tickwork/tickwork/kernels"
+	"github.com/tickwork/tickwork/lanes"
 )
 
 // runArgs runs the command and returns its exit status and output.
@@ -132,6 +133,7 @@ func TestRunBadFlags(t *testing.T) {
 		{"zero workers", []string{"-workers", "0"}, "-workers must be between 1 and 256, got 0"},
 		{"workers past MaxWorkers", []string{"-impl", "soa", "-workers", "257"}, "-workers must be between 1 and 256, got 257"},
 		{"unknown impl", []string{"-impl", "ecs"}, `unknown -impl "ecs"`},
+		{"unknown lane", []string{"-lane", "neon"}, `-lane: lanes: unknown lane "neon"`},
 		{"unknown flag", []string{"-bogus"}, "flag provided but not defined: -bogus"},
 		{"not a number", []string{"-units", "many"}, `invalid value "many" for flag -units`},
 		{"negative seed", []string{"-seed", "-1"}, `invalid value "-1" for flag -seed`},
@@ -313,4 +315,39 @@ func TestRunBothReal(t *testing.T) {
 		assert.Positive(t, rep.RatioP50)
 		assert.Len(t, rep.Impls[0].Systems, 9)
 	}
+}
+
+// TestRunLanes runs the real runtime in every lane this build and CPU run
+// (and asks for the others): each run's JSON says the lane of the two
+// streaming systems and has the baseline's digest; a lane that cannot run
+// here is a usage error.
+func TestRunLanes(t *testing.T) {
+	want := soaDigest(t, rules.Config{Units: 1000, Shots: 64, Seed: 42}, 70)
+	for _, l := range []lanes.Lane{lanes.Scalar, lanes.AVX2, lanes.AVX512} {
+		t.Run(l.String(), func(t *testing.T) {
+			code, out, errOut := runArgs(append(smallArgs, "-shots", "64", "-impl", "runtime", "-lane", l.String(), "-json")...)
+			if !lanes.Available(l) {
+				assert.Equal(t, 2, code, "exit status")
+				assert.Contains(t, errOut, "-lane: lanes: lane not available: "+l.String())
+				return
+			}
+			require.Equal(t, 0, code, "exit status; stderr:\n%s", errOut)
+			var rep report
+			require.NoError(t, json.Unmarshal([]byte(out), &rep), "output:\n%s", out)
+			require.Len(t, rep.Impls, 1)
+			assert.Equal(t, want, rep.Impls[0].Digest)
+			got := map[string]string{}
+			for _, s := range rep.Impls[0].Systems {
+				got[s.Name] = s.Lane
+			}
+			assert.Equal(t, l.String(), got["IntegrateBodies"])
+			assert.Equal(t, l.String(), got["IntegrateProjectiles"])
+			assert.Empty(t, got["Collision"], "a system that does not say has no lane")
+		})
+	}
+	code, out, _ := runArgs(append(smallArgs, "-impl", "runtime")...)
+	require.Equal(t, 0, code)
+	assert.Regexp(t, `IntegrateBodies +[0-9.]+  `+lanes.Best().String()+`\n`, out)
+	assert.Regexp(t, `Collision +[0-9.]+  -\n`, out)
+	assert.Contains(t, out, "lanes           available scalar")
 }

@@ -1,0 +1,62 @@
+package arena
+
+import (
+	"testing"
+
+	"github.com/tickwork/tickwork/arena/rules"
+	"github.com/tickwork/tickwork/lanes"
+)
+
+// benchSystem measures one streaming system's chunk kernel over every chunk
+// of its table, as the system runs it with one worker (RunKernel calls the
+// kernel chunk by chunk on the caller's goroutine), at the default config
+// after the default warm-up: sub-benchmark "simd" in the best lane of this
+// build and CPU (skipped when that is scalar), "scalar" in the scalar lane,
+// in the same run.
+func benchSystem(b *testing.B, kernel func(s *Sim) (func(w, c int), int)) {
+	for _, sub := range []struct {
+		name string
+		lane lanes.Lane
+	}{{"simd", lanes.Best()}, {"scalar", lanes.Scalar}} {
+		b.Run(sub.name, func(b *testing.B) {
+			if sub.name == "simd" && sub.lane == lanes.Scalar {
+				b.Skip("no SIMD lane in this build or on this CPU (build with GOEXPERIMENT=simd on amd64)")
+			}
+			cfg := rules.DefaultConfig()
+			cfg.Lane = sub.lane.String()
+			s, err := New(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			for range rules.DefaultWarmup {
+				if err := s.Frame(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			k, chunks := kernel(s)
+			b.ReportAllocs()
+			for b.Loop() {
+				for c := range chunks {
+					k(0, c)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkIntegrateBodies: 100 000 units (the Body table's chunks).
+func BenchmarkIntegrateBodies(b *testing.B) {
+	benchSystem(b, func(s *Sim) (func(w, c int), int) { return s.bodiesKernel, s.body.Chunks() })
+}
+
+// BenchmarkPresentationSync: 100 000 slots (the Unit table's chunks).
+func BenchmarkPresentationSync(b *testing.B) {
+	benchSystem(b, func(s *Sim) (func(w, c int), int) { return s.presKernel, s.unit.Chunks() })
+}
+
+// BenchmarkIntegrateProjectiles: the steady projectile population of the
+// default config (about S*TTL = 24 576 rows).
+func BenchmarkIntegrateProjectiles(b *testing.B) {
+	benchSystem(b, func(s *Sim) (func(w, c int), int) { return s.projKernel, s.proj.Chunks() })
+}
