@@ -13,6 +13,11 @@ BENCHTIME ?= 1s
 FUZZTIME ?= 30s
 # Extra flags for `make headless`, e.g. HEADLESS_FLAGS='-json'.
 HEADLESS_FLAGS ?=
+# The SIMD lane (package lanes): the packages whose results depend on the
+# lane, tested again with GOAMD64=v3 (where Go may fuse x*y + z into an
+# FMA), and the arena-headless run whose digests every build must share.
+LANE_PKGS ?= ./lanes/... ./arena/... ./cmd/arena-headless/...
+LANE_DIGEST_FLAGS ?= -units 20000 -shots 256 -warmup 20 -frames 100 -json
 # staticcheck, pinned: `go run` fetches this exact version through the module
 # proxy, so no install step is needed on a fresh machine.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -31,10 +36,10 @@ APT_PKGS := gcc libc6-dev pkg-config \
 
 .DEFAULT_GOAL := test
 .NOTPARALLEL:
-.PHONY: test deps fmt vet lint unit race viewer bench fuzz headless screenshot
+.PHONY: test deps fmt vet lint unit race lanes viewer bench fuzz headless screenshot
 
-## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, viewer tests
-test: deps fmt vet lint unit race viewer
+## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, the SIMD lane, viewer tests
+test: deps fmt vet lint unit race lanes viewer
 
 ## deps: apt-get install the packages of APT_PKGS that are not installed yet
 deps:
@@ -82,6 +87,37 @@ race:
 	if [ -z "$$pkgs" ]; then echo "race: none of RACE_PKGS exists yet"; exit 0; fi; \
 	echo "$(GO) test -race$$pkgs"; \
 	$(GO) test -race $$pkgs
+
+## lanes: the second lane. Under GOEXPERIMENT=simd: go vet, staticcheck of
+## package lanes, and every test of the root module; then LANE_PKGS with
+## GOAMD64=v3 in both builds (skipped on a CPU below x86-64-v3); then
+## arena-headless in every build and lane, whose digests (runtime and
+## baseline) must all be the same.
+lanes:
+	GOEXPERIMENT=simd $(GO) vet ./...
+	GOEXPERIMENT=simd $(GO) run $(STATICCHECK) ./lanes/...
+	GOEXPERIMENT=simd $(GO) test ./...
+	@v3=1; for f in avx2 fma bmi2 movbe f16c abm; do grep -qw $$f /proc/cpuinfo 2>/dev/null || v3=0; done; \
+	if [ $$v3 = 1 ]; then \
+		echo "GOAMD64=v3 $(GO) test $(LANE_PKGS)"; GOAMD64=v3 $(GO) test $(LANE_PKGS) && \
+		echo "GOEXPERIMENT=simd GOAMD64=v3 $(GO) test $(LANE_PKGS)"; GOEXPERIMENT=simd GOAMD64=v3 $(GO) test $(LANE_PKGS); \
+	else echo "lanes: this CPU is below x86-64-v3; GOAMD64=v3 runs skipped"; fi
+	@set -e; v3=1; for f in avx2 fma bmi2 movbe f16c abm; do grep -qw $$f /proc/cpuinfo 2>/dev/null || v3=0; done; \
+	builds="GOEXPERIMENT= GOEXPERIMENT=simd"; \
+	if [ $$v3 = 1 ]; then builds="$$builds GOAMD64=v3 GOEXPERIMENT=simd,GOAMD64=v3"; fi; \
+	first=""; \
+	for b in $$builds; do \
+		for lane in "" scalar; do \
+			out="$$(env $${b/,/ } $(GO) run ./cmd/arena-headless $(LANE_DIGEST_FLAGS) $${lane:+-lane $$lane})"; \
+			ds="$$(echo "$$out" | grep -o '"digest":"[0-9a-f]*"' | cut -d'"' -f4 | sort -u | tr '\n' ' ')"; \
+			ran="$$(echo "$$out" | grep -o '"name":"IntegrateBodies","mean_us":[0-9.]*,"lane":"[a-z0-9]*"' | cut -d'"' -f10)"; \
+			echo "lanes: $$b lane=$${lane:-default}: IntegrateBodies ran $$ran, digests $$ds"; \
+			[ -n "$$ds" ] || { echo "lanes: no digest"; exit 1; }; \
+			[ -n "$$first" ] || first="$$ds"; \
+			[ "$$ds" = "$$first" ] || { echo "lanes: digests differ between builds or lanes"; exit 1; }; \
+		done; \
+	done; \
+	echo "lanes: every build and lane has digest $$first"
 
 ## viewer: go vet and go test of the viewer module, under a virtual X server
 viewer:
