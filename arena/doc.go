@@ -48,6 +48,14 @@
 // and emits its hits into per-worker segments keyed by chunk, so the digest
 // does not depend on the worker count.
 //
+// # Lanes
+//
+// IntegrateBodies, IntegrateProjectiles and PresentationSync run their
+// chunks through package lanes in the lane New picks: Config.Lane, or the
+// best this build and CPU run (Sim.Lane says which; the frame report's
+// SystemReport.Lane too). Every lane gives the same bits, so the same digest
+// (package lanes, "Bit identity").
+//
 // # Allocation
 //
 // Every buffer is made in New; a frame allocates nothing in steady state.

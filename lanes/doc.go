@@ -8,7 +8,8 @@
 //   - Choosing: [Best] (the widest lane this build and CPU run), [Available],
 //     [Select] (a forced lane, checked).
 //   - Kernels: [MoveBounce] (move by v·dt, bounce off the walls of [0, w]²),
-//     [Advance] (move by v·dt, age a tick counter).
+//     [Advance] (move by v·dt, age a tick counter), [Slots] (pack columns
+//     and an alive bitmap into 16-byte presentation records).
 //
 // # Builds
 //
@@ -20,7 +21,8 @@
 // Available runs Scalar, which gives the same result. AVX512 is compiled
 // and selected when the CPU has AVX-512 F, CD, BW, DQ and VL, and checked by
 // the same tests as AVX2 on such a CPU; on a CPU without them its tests
-// skip and say so (go test -v).
+// skip and say so (go test -v). Slots has no 16-wide kernel: in lane AVX512
+// it runs the AVX2 one.
 //
 // # Bit identity
 //
@@ -39,6 +41,8 @@
 //     if / else if does;
 //   - negation flips the sign bit, as Go's unary minus does: a zero
 //     velocity that bounces becomes -0, not the +0 that 0 - v gives;
+//   - Slots only moves bits (loads, interleaves, stores; the alive bit is
+//     a mask of the bitmap's byte, clamped to 0 or 1);
 //   - a SIMD kernel covers whole vectors only and the scalar oracle does
 //     the tail, so nothing is loaded or stored past len(x) (a chunk's span
 //     ends where the next chunk's begins).
