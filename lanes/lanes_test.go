@@ -450,3 +450,25 @@ func TestSlots(t *testing.T) {
 		}
 	})
 }
+
+func ExampleSlots() {
+	x, y, health := []float32{1, 2, 3}, []float32{4, 5, 6}, []int32{3, 2, 1}
+	alive := []uint64{0b101} // elements 0 and 2
+	dst := make([]uint32, 4*len(x))
+	lanes.Slots(lanes.Best(), dst, x, y, health, alive)
+	for i := range x {
+		r := dst[4*i : 4*i+4]
+		fmt.Println(math.Float32frombits(r[0]), math.Float32frombits(r[1]), int32(r[2]), r[3])
+	}
+	// Output:
+	// 1 4 3 1
+	// 2 5 2 0
+	// 3 6 1 1
+}
+
+func ExampleAdvance() {
+	x, y, vx, vy, ttl := []float32{0}, []float32{10}, []float32{64}, []float32{-32}, []int32{96}
+	lanes.Advance(lanes.Best(), x, y, vx, vy, ttl, 1.0/64)
+	fmt.Println(x[0], y[0], ttl[0])
+	// Output: 1 9.5 95
+}
