@@ -214,8 +214,8 @@ func (s *Sim) setup() error {
 // Name is "runtime".
 func (s *Sim) Name() string { return "runtime" }
 
-// Lane is the lane the streaming kernels (IntegrateBodies,
-// IntegrateProjectiles) run, chosen in New.
+// Lane is the lane the streaming systems (IntegrateBodies,
+// IntegrateProjectiles, PresentationSync) run, chosen in New.
 func (s *Sim) Lane() lanes.Lane { return s.lane }
 
 // World is the runtime world the arena runs on (for its frame report).

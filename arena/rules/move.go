@@ -8,10 +8,12 @@ package rules
 // y, vx and vy must be at least len(x) long (only len(x) units move).
 //
 // Every product is exact (DT is a power of two), so no fused multiply-add
-// can change a result. Both the runtime arena and the baseline call it, so
-// they run the same machine code for the hottest rule; the baseline's
-// reference test checks it against an independent model. Allocates nothing;
-// safe to call from kernels on disjoint slices.
+// can change a result. The baseline calls it; the runtime arena runs the
+// same rule as lanes.MoveBounce(lane, x, y, vx, vy, DT, W) in its lane (this
+// package imports no other tickwork package), and the digest tests hold the
+// two to the same bits. The baseline's reference test checks it against an
+// independent model. Allocates nothing; safe to call from kernels on
+// disjoint slices.
 func MoveUnits(x, y, vx, vy []float32) {
 	y, vx, vy = y[:len(x)], vx[:len(x)], vy[:len(x)]
 	const w2 = 2 * W
