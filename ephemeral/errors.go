@@ -48,6 +48,10 @@ var (
 	// a *memory.BudgetError naming the table (or domain) and column, the
 	// bytes asked and the budget. It is memory.ErrBudget.
 	ErrMemoryBudget = memory.ErrBudget
+	// ErrNilColumn: a query given a nil *Column instead of one from AddColumn.
+	ErrNilColumn = errors.New("column is nil: pass the *Column returned by AddColumn")
+	// ErrQueryTables: a query over columns of different tables.
+	ErrQueryTables = errors.New("a query's columns must belong to one table")
 )
 
 // CapacityError reports an insert that does not fit. Nothing was inserted.
@@ -79,8 +83,8 @@ type DefinitionError struct {
 	Table  string // table or domain name, as Kind says
 	Column string // column name, empty when the table or domain itself is bad
 	// Err is ErrZeroCapacity, ErrChunkRows, ErrDuplicateColumn,
-	// ErrUnsupportedType, ErrEmptyName, ErrDomainMismatch, ErrNilTable or
-	// ErrTooLarge.
+	// ErrUnsupportedType, ErrEmptyName, ErrDomainMismatch, ErrNilTable,
+	// ErrTooLarge, ErrNilColumn or ErrQueryTables.
 	Err error
 	// EmptyColumn marks ErrEmptyName for a column (AddColumn with an empty
 	// name), rather than for the table or domain itself.
@@ -107,7 +111,7 @@ func (k DefinitionKind) String() string {
 func (e *DefinitionError) Error() string {
 	s := "ephemeral:"
 	switch {
-	case e.Err == ErrNilTable: // a nil table has no name to show
+	case e.Err == ErrNilTable || e.Err == ErrNilColumn: // nothing to name
 	case e.Err == ErrEmptyName && !e.EmptyColumn:
 		return s + " " + e.Kind.String() + " " + e.Err.Error() // "ephemeral: domain name must not be empty"
 	default:
@@ -116,7 +120,10 @@ func (e *DefinitionError) Error() string {
 	if e.Column != "" {
 		s += fmt.Sprintf(" column %q", e.Column)
 	}
-	s += ": "
+	if s != "ephemeral:" { // nothing named: "ephemeral: column is nil: ..."
+		s += ":"
+	}
+	s += " "
 	if e.EmptyColumn {
 		s += "column "
 	}

@@ -1,7 +1,9 @@
 package ephemeral
 
 import (
+	"iter"
 	"math/bits"
+	"strconv"
 
 	"github.com/kelindar/bitmap"
 )
@@ -56,4 +58,109 @@ func EachRun(mask bitmap.Bitmap, fn func(lo, hi int)) {
 	if lo >= 0 {
 		fn(lo, len(mask)<<6)
 	}
+}
+
+// nextRun returns the first maximal run [lo, hi) of set bits of mask at or
+// after bit from, or lo == hi == len(mask)*64 when there is none. The
+// typed queries (Query1..Query4, Table.Runs) step through a chunk with it;
+// it is kept out of line so that their iterators stay small enough to
+// inline into the caller's loop.
+//
+//go:noinline
+func nextRun(mask bitmap.Bitmap, from int) (lo, hi int) {
+	n := len(mask) << 6
+	w := from >> 6
+	if w >= len(mask) {
+		return n, n
+	}
+	word := mask[w] >> uint(from&63) << uint(from&63) // bits below from cleared
+	for word == 0 {
+		w++
+		if w == len(mask) {
+			return n, n
+		}
+		word = mask[w]
+	}
+	lo = w<<6 | bits.TrailingZeros64(word)
+	// The run ends at the first clear bit at or after lo.
+	rest := ^word >> uint(lo&63) // bit 0 is lo
+	for rest == 0 {
+		w++
+		if w == len(mask) {
+			return lo, n
+		}
+		rest = ^mask[w]
+		lo2 := w << 6
+		if rest != 0 {
+			return lo, lo2 + bits.TrailingZeros64(rest)
+		}
+	}
+	return lo, lo + bits.TrailingZeros64(rest)
+}
+
+// liveChunk returns the first chunk at or after c that has a live row, or
+// -1 when there is none. Query.All steps through the table with it.
+func (t *Table) liveChunk(c int) int {
+	for ; c < len(t.chunkLive); c++ {
+		if t.chunkLive[c] != 0 {
+			return c
+		}
+	}
+	return -1
+}
+
+// Runs yields the maximal runs [lo, hi) of live rows of chunk c, in
+// ascending order, as chunk-relative row indexes (row c*ChunkRows()+lo is
+// the first of a run): with a chunk's column spans it visits the chunk's
+// live rows in contiguous slices,
+//
+//	xs, vs := x.Span(c), v.Span(c)
+//	for lo, hi := range t.Runs(c) {
+//		for r := lo; r < hi; r++ { xs[r] += vs[r] }
+//	}
+//
+// A full chunk is one run. It panics when c is outside 0..Chunks()-1.
+// Allocates nothing; safe while no structural change runs.
+func (t *Table) Runs(c int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := t.Enabled(c)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
+
+// insertWindow is how many handles InsertN of a query inserts at a time,
+// in a buffer on the stack.
+const insertWindow = 256
+
+// insertEach inserts n entities with a row in t, as InsertN does (all or
+// none), and calls fn with each new handle in slot order; it allocates
+// nothing.
+func (t *Table) insertEach(n int, fn func(h Handle)) error {
+	if err := t.dom.fits(t.name, n); err != nil {
+		return err
+	}
+	var buf [insertWindow]Handle
+	for n > 0 {
+		k := min(n, insertWindow)
+		_ = t.InsertN(buf[:k]) // fits: checked above
+		for _, h := range buf[:k] {
+			fn(h)
+		}
+		n -= k
+	}
+	return nil
+}
+
+// sameTable returns nil when table u is t, else the *DefinitionError
+// (ErrQueryTables) of a query over column name of u.
+func sameTable(t, u *Table, name string) error {
+	if t == u {
+		return nil
+	}
+	return &DefinitionError{Table: u.name, Column: name, Err: ErrQueryTables,
+		Detail: "the query's first column is of table " + strconv.Quote(t.name)}
 }

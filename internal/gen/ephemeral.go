@@ -1,0 +1,148 @@
+package main
+
+var templates = map[string]string{
+	"ephemeral/query_gen.go": ephemeralQueries,
+	"systems/query_gen.go":   systemsQueries,
+	"query_gen.go":           faceQueries,
+}
+
+const ephemeralQueries = `package ephemeral
+
+import "iter"
+{{range .}}
+// Query{{.N}} is a typed view of {{.N}} column{{if gt .N 1}}s{{end}} of one table, for walking its live rows
+// (see Queries in the package doc). It is a small value holding the table
+// and the pin-stable column slices: copy it into kernel state freely. Make
+// it with NewQuery{{.N}} (or, in a system, systems.Query{{.N}}).
+type Query{{.N}}[{{.Any}}] struct {
+	t *Table
+{{- range .Cols}}
+	{{.F}} []{{.T}}
+{{- end}}
+}
+
+// Row{{.N}} is one live row of a Query{{.N}}: {{if eq .N 1}}a pointer into its column{{else}}pointers into its columns{{end}}, valid
+// until the next structural change of the table.
+type Row{{.N}}[{{.Any}}] struct {
+{{- range .Cols}}
+	{{.F}} *{{.T}}
+{{- end}}
+}
+
+// Get returns the row's value{{if gt .N 1}}s, one pointer per column in query order{{else}} pointer{{end}}.
+func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) { return {{join .Cols "r.$F" ", "}} }
+
+// NewQuery{{.N}} returns the query of {{if eq .N 1}}column a{{else}}columns {{join .Cols "$F" ", "}}, which must belong to one table{{end}}.
+// It returns a *DefinitionError (errors.Is ErrDefinition) with
+// ErrNilColumn for a nil column{{if gt .N 1}}, ErrQueryTables for columns of different
+// tables{{end}}. Allocates nothing.
+func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}}[{{.Types}}], error) {
+	var q Query{{.N}}[{{.Types}}]
+	if {{join .Cols "$F == nil" " || "}} {
+		return q, &DefinitionError{Err: ErrNilColumn}
+	}
+{{- $first := index .Cols 0}}
+{{- range rest .Cols}}
+	if err := sameTable(a.table, {{.F}}.table, {{.F}}.label); err != nil {
+		return q, err
+	}
+{{- end}}
+	return Query{{.N}}[{{.Types}}]{t: a.table, {{join .Cols "$F: $F.data" ", "}}}, nil
+}
+
+// Table is the query's table; nil for the zero Query{{.N}}.
+func (q Query{{.N}}[{{.Types}}]) Table() *Table { return q.t }
+
+// All yields every live row of the table with its handle, in ascending row
+// order (chunk by chunk, the enabled bitmaps applied). The loop body may
+// write through the row's pointers; it must not change the table's
+// structure (see Queries in the package doc). Allocates nothing.
+func (q Query{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
+	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
+		for c := q.t.liveChunk(0); c >= 0; c = q.t.liveChunk(c + 1) {
+			mask, base := q.t.enabled[c], c<<q.t.dom.shift
+			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+				g := q.t.gens[base+lo : base+hi]
+{{- range .Cols}}
+				{{.F}} := q.{{.F}}[base+lo : base+hi][:len(g)]
+{{- end}}
+				for i := range g {
+					if !yield(Row{{.N}}[{{.Types}}]{ {{- join .Cols "&$F[i]" ", " -}} }, handleOf(uint32(base+lo+i), g[i])) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk c with their handles, as All does for
+// the whole table: the row form for a kernel at chunk c. It panics when c
+// is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query{{.N}}[{{.Types}}]) Chunk(c int) iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
+	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
+		mask := q.t.Enabled(c)
+		base := c << q.t.dom.shift
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			g := q.t.gens[base+lo : base+hi]
+{{- range .Cols}}
+			{{.F}} := q.{{.F}}[base+lo : base+hi][:len(g)]
+{{- end}}
+			for i := range g {
+				if !yield(Row{{.N}}[{{.Types}}]{ {{- join .Cols "&$F[i]" ", " -}} }, handleOf(uint32(base+lo+i), g[i])) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
+// indexes into the slices of Spans(c): the span form for a kernel (see
+// Table.Runs). Allocates nothing.
+func (q Query{{.N}}[{{.Types}}]) Runs(c int) iter.Seq2[int, int] { return q.t.Runs(c) }
+
+// Spans returns chunk c's slice of each column, ChunkRows elements each,
+// element r being row c*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
+func (q Query{{.N}}[{{.Types}}]) Spans(c int) ({{join .Cols "[]$T" ", "}}) {
+	if uint(c) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", c, q.t, "")
+	}
+	lo, hi := c<<q.t.dom.shift, (c+1)<<q.t.dom.shift
+	return {{join .Cols "q.$F[lo:hi:hi]" ", "}}
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first (as Table.InsertN), and calls fill with each one's handle
+// and {{if eq .N 1}}a pointer to its value{{else}}pointers to its values{{end}} (zero until fill sets them), in slot order.
+// When the n rows do not fit it inserts none and returns the
+// *CapacityError of Table.InsertN. A structural change: for set-up and
+// between frames, never from a system (see Queries in the package doc).
+// It allocates nothing.
+func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(h Handle, {{join .Cols "$F *$T" ", "}})) error {
+	return q.t.insertEach(n, func(h Handle) {
+		i := h.Index()
+		fill(h, {{join .Cols "&q.$F[i]" ", "}})
+	})
+}
+{{end}}`
+
+const systemsQueries = ``
+
+const faceQueries = `package tickwork
+
+import "github.com/tickwork/tickwork/ephemeral"
+{{range .}}
+// Query{{.N}} walks the live rows of {{.N}} column{{if gt .N 1}}s{{end}} of one table: [ephemeral.Query{{.N}}].
+type Query{{.N}}[{{.Any}}] = ephemeral.Query{{.N}}[{{.Types}}]
+
+// Row{{.N}} is one row of a Query{{.N}}: [ephemeral.Row{{.N}}].
+type Row{{.N}}[{{.Any}}] = ephemeral.Row{{.N}}[{{.Types}}]
+
+// HostQuery{{.N}} is a query for the host, outside systems (set-up, and
+// between frames): [ephemeral.NewQuery{{.N}}].
+func HostQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}}[{{.Types}}], error) {
+	return ephemeral.NewQuery{{.N}}({{join .Cols "$F" ", "}})
+}
+{{end}}`
