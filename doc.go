@@ -1,13 +1,31 @@
 // Package tickwork is the one package a game or simulation imports: a thin
 // face over the engine packages (ephemeral, events, commands, systems,
 // scheduler, kernels, runtime), made of type aliases and one-line
-// functions. Everything here is documented, and lives, in the engine
-// package it names.
+// functions. Each name links to the engine name it is, where its contract
+// is documented; the rules live in docs/architecture.md.
 //
 // # Outline
 //
-//   - Storage: [Table], [Column], [Handle] ([ephemeral]).
-//   - Typed iteration: [Query1] .. [Query4] with their rows [Row1] ..
-//     [Row4]: All (every live row), Chunk and Runs/Spans (a kernel's
-//     chunk); [HostQuery1] .. [HostQuery4] for code outside systems.
+//   - Build a world: [NewBuilder] with options ([WithWorkers],
+//     [WithFixedStep], [WithMaxTicksPerFrame], [WithPacing], ...); on the
+//     [Builder], Table and Domain, [AddColumn], [AddEvents],
+//     [AddResource], then Builder.System for each system and Build.
+//   - Declare a system: a [DeclareFunc] asks its [Decl] for accessors and
+//     returns the body ([RunFunc]): columns [Read], [Write]; queries
+//     [NewQuery1] .. [NewQuery4]; structural changes [Record] ([Recorder],
+//     [Set], [SetN]) and spawners [NewSpawner1] .. [NewSpawner4]; events
+//     [Emit], [EmitParallel], [Consume]; resources [ReadResource],
+//     [WriteResource]; order with Decl.After and Decl.Before.
+//   - Iterate: a query's All yields every live row ([Row1] .. [Row4]:
+//     Get returns pointers) with its handle; a kernel at chunk c uses
+//     Chunk(c), or Spans(c) with Runs(c).
+//   - Run kernels: [Parallel] with the kernel's state as a value.
+//   - Time: [Context].DT is the fixed step in FixedUpdate and the frame's
+//     delta elsewhere; Context.FrameDT is always the frame's.
+//   - Set up: before the first frame, a host query ([HostQuery1] ..
+//     [HostQuery4]) inserts the initial entities with their values
+//     (InsertN); [Resource].Get reads and writes a resource between frames.
+//   - Run frames: [World].Frame, Report ([FrameReport]), Close; [IsFatal]
+//     tells an error after which no frame runs from one the next frame
+//     recovers from ([ErrCapacity], [ErrOverflow], [ErrSystem], ...).
 package tickwork

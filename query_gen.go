@@ -2,7 +2,10 @@
 
 package tickwork
 
-import "github.com/tickwork/tickwork/ephemeral"
+import (
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/systems"
+)
 
 // Query1 walks the live rows of 1 column of one table: [ephemeral.Query1].
 type Query1[A any] = ephemeral.Query1[A]
@@ -14,6 +17,19 @@ type Row1[A any] = ephemeral.Row1[A]
 // between frames): [ephemeral.NewQuery1].
 func HostQuery1[A any](a *Column[A]) (Query1[A], error) {
 	return ephemeral.NewQuery1(a)
+}
+
+// NewQuery1 is a system's query over column accessors: [systems.NewQuery1].
+func NewQuery1[A any](a Access[A]) Query1[A] {
+	return systems.NewQuery1(a)
+}
+
+// Spawner1 creates entities with their values: [systems.Spawner1].
+type Spawner1[A any] = systems.Spawner1[A]
+
+// NewSpawner1 declares a spawner: [systems.NewSpawner1].
+func NewSpawner1[A any](s *Decl, a *Column[A]) Spawner1[A] {
+	return systems.NewSpawner1(s, a)
 }
 
 // Query2 walks the live rows of 2 columns of one table: [ephemeral.Query2].
@@ -28,6 +44,19 @@ func HostQuery2[A, B any](a *Column[A], b *Column[B]) (Query2[A, B], error) {
 	return ephemeral.NewQuery2(a, b)
 }
 
+// NewQuery2 is a system's query over column accessors: [systems.NewQuery2].
+func NewQuery2[A, B any](a Access[A], b Access[B]) Query2[A, B] {
+	return systems.NewQuery2(a, b)
+}
+
+// Spawner2 creates entities with their values: [systems.Spawner2].
+type Spawner2[A, B any] = systems.Spawner2[A, B]
+
+// NewSpawner2 declares a spawner: [systems.NewSpawner2].
+func NewSpawner2[A, B any](s *Decl, a *Column[A], b *Column[B]) Spawner2[A, B] {
+	return systems.NewSpawner2(s, a, b)
+}
+
 // Query3 walks the live rows of 3 columns of one table: [ephemeral.Query3].
 type Query3[A, B, C any] = ephemeral.Query3[A, B, C]
 
@@ -40,6 +69,19 @@ func HostQuery3[A, B, C any](a *Column[A], b *Column[B], c *Column[C]) (Query3[A
 	return ephemeral.NewQuery3(a, b, c)
 }
 
+// NewQuery3 is a system's query over column accessors: [systems.NewQuery3].
+func NewQuery3[A, B, C any](a Access[A], b Access[B], c Access[C]) Query3[A, B, C] {
+	return systems.NewQuery3(a, b, c)
+}
+
+// Spawner3 creates entities with their values: [systems.Spawner3].
+type Spawner3[A, B, C any] = systems.Spawner3[A, B, C]
+
+// NewSpawner3 declares a spawner: [systems.NewSpawner3].
+func NewSpawner3[A, B, C any](s *Decl, a *Column[A], b *Column[B], c *Column[C]) Spawner3[A, B, C] {
+	return systems.NewSpawner3(s, a, b, c)
+}
+
 // Query4 walks the live rows of 4 columns of one table: [ephemeral.Query4].
 type Query4[A, B, C, D any] = ephemeral.Query4[A, B, C, D]
 
@@ -50,4 +92,17 @@ type Row4[A, B, C, D any] = ephemeral.Row4[A, B, C, D]
 // between frames): [ephemeral.NewQuery4].
 func HostQuery4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D]) (Query4[A, B, C, D], error) {
 	return ephemeral.NewQuery4(a, b, c, d)
+}
+
+// NewQuery4 is a system's query over column accessors: [systems.NewQuery4].
+func NewQuery4[A, B, C, D any](a Access[A], b Access[B], c Access[C], d Access[D]) Query4[A, B, C, D] {
+	return systems.NewQuery4(a, b, c, d)
+}
+
+// Spawner4 creates entities with their values: [systems.Spawner4].
+type Spawner4[A, B, C, D any] = systems.Spawner4[A, B, C, D]
+
+// NewSpawner4 declares a spawner: [systems.NewSpawner4].
+func NewSpawner4[A, B, C, D any](s *Decl, a *Column[A], b *Column[B], c *Column[C], d *Column[D]) Spawner4[A, B, C, D] {
+	return systems.NewSpawner4(s, a, b, c, d)
 }

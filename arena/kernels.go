@@ -2,16 +2,16 @@ package arena
 
 import (
 	"errors"
+	"math"
+	"math/bits"
 	"slices"
 	"unsafe"
 
 	"github.com/kelindar/bitmap"
 
+	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena/rules"
-	"github.com/tickwork/tickwork/commands"
-	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/lanes"
-	"github.com/tickwork/tickwork/systems"
 )
 
 // errUnresolved: a respawned unit's provisional handle did not resolve; the
@@ -24,105 +24,264 @@ var errUnresolved = errors.New("arena: a respawned unit's provisional handle did
 // changed.
 var errSlotBinding = errors.New("arena: a unit's entity index differs from its slot; the lowest-free-slot policy of ephemeral domains no longer holds")
 
+// maxDeaths bounds the units that can die in one frame: each death takes a
+// hit, and each hit a live projectile.
+func (s *Sim) maxDeaths() int { return min(s.cfg.Units, s.proj.Cap()) }
+
+// systems declares the arena's systems (see the package doc for the order).
+// The streaming ones say the lane their kernels run (in the frame report).
+func (s *Sim) systems(b *tickwork.Builder) {
+	lane := s.lane.String()
+	s.declared = []tickwork.System{
+		{Name: "ResolveRespawns", Phase: tickwork.FrameStart, Declare: s.resolveRespawns},
+		{Name: "ApplyHits", Phase: tickwork.FrameStart, Declare: s.applyHits},
+		{Name: "Fire", Phase: tickwork.FixedUpdate, Declare: s.fire},
+		{Name: "Collision", Phase: tickwork.FixedUpdate, Declare: s.collision},
+		{Name: "IntegrateBodies", Phase: tickwork.FixedUpdate, Declare: s.integrateBodies, Lane: lane},
+		{Name: "IntegrateProjectiles", Phase: tickwork.FixedUpdate, Declare: s.integrateProjectiles, Lane: lane},
+		{Name: "Clock", Phase: tickwork.Update, Declare: s.clock},
+		{Name: "PresentationSync", Phase: tickwork.LateUpdate, Declare: s.presentationSync, Lane: lane},
+		{Name: "Respawn", Phase: tickwork.FrameEnd, Declare: s.respawn},
+	}
+	b.Add(s.declared...)
+}
+
+// resolveRespawns: the units created by the previous frame's Respawn become
+// the live units of their slots.
+func (s *Sim) resolveRespawns(d *tickwork.Decl) tickwork.RunFunc {
+	respawns := tickwork.WriteResource(d, s.respawns)
+	return func(ctx *tickwork.Context) {
+		for _, p := range *respawns {
+			h, ok := ctx.Resolve(p.unit)
+			switch {
+			case !ok:
+				ctx.Fail(errUnresolved)
+			case int32(h.Index()) != p.slot:
+				ctx.Fail(errSlotBinding)
+			}
+		}
+		*respawns = (*respawns)[:0]
+	}
+}
+
+// applyHits subtracts every hit of the previous frame from its target; a unit
+// whose health is then <= 0 dies once: deleted (Unit and Body), its slot
+// emitted as a DeadSlot.
+func (s *Sim) applyHits(d *tickwork.Decl) tickwork.RunFunc {
+	d.After("ResolveRespawns")
+	hits := tickwork.Consume(d, s.hits)
+	health := tickwork.Write(d, s.uHealth)
+	units := tickwork.Record(d, s.unit)
+	units.Reserve(s.maxDeaths()) // one delete a death
+	dead := tickwork.Emit(d, s.dead)
+	c := tickwork.WriteResource(d, s.counters)
+	return func(*tickwork.Context) {
+		// Health only falls, so the one hit that takes a unit from > 0 to
+		// <= 0 is where it dies: it dies once, whatever the order of its hits.
+		for _, h := range hits.Read() {
+			hp := health.Ptr(h.Target)
+			if hp == nil {
+				continue
+			}
+			before := *hp
+			*hp = before - h.Damage
+			if before > 0 && before-h.Damage <= 0 {
+				units.Delete(h.Target)
+				dead.Emit(int32(h.Target.Index()))
+				c.Deaths++
+			}
+		}
+	}
+}
+
+// shots are the projectiles Fire fires in one tick, column by column (room
+// for S); ttl is always TTL.
+type shots struct {
+	x, y, vx, vy []float32
+	ttl, damage  []int32
+	target       []tickwork.Handle
+	provs        []tickwork.Handle // their provisional handles
+}
+
+func newShots(n int) *shots {
+	ttl := make([]int32, n)
+	for i := range ttl {
+		ttl[i] = rules.TTL
+	}
+	return &shots{x: make([]float32, n), y: make([]float32, n), vx: make([]float32, n), vy: make([]float32, n),
+		ttl: ttl, damage: make([]int32, n), target: make([]tickwork.Handle, n), provs: make([]tickwork.Handle, n)}
+}
+
+// fire draws S shots (always all three draws) and records a projectile for
+// each that fires; the projectiles exist from the end of this tick.
+func (s *Sim) fire(d *tickwork.Decl) tickwork.RunFunc {
+	xs, ys := tickwork.Read(d, s.bx), tickwork.Read(d, s.by)
+	rec := tickwork.Record(d, s.proj)
+	r := *tickwork.WriteResource(d, s.rng)
+	c := tickwork.WriteResource(d, s.counters)
+	f := newShots(s.cfg.Shots)
+	units, body := s.cfg.Units, s.body
+	shift, mask := bits.TrailingZeros(uint(body.ChunkRows())), body.ChunkRows()-1
+	return func(*tickwork.Context) {
+		n := 0
+		for range s.cfg.Shots {
+			shooter := r.IntN(units)
+			target := r.IntN(units)
+			damage := 1 + r.IntN(3)
+			if shooter == target {
+				continue
+			}
+			// Slot s is row s (see setup); the enabled bitmap says whether
+			// it holds a live unit.
+			if !body.Enabled(shooter>>shift).Contains(uint32(shooter&mask)) ||
+				!body.Enabled(target>>shift).Contains(uint32(target&mask)) {
+				continue
+			}
+			th, _ := body.HandleAt(target)
+			sx, sy := xs.At(shooter), ys.At(shooter)
+			dx := xs.At(target) - sx
+			dy := ys.At(target) - sy
+			d2 := float32(dx*dx) + float32(dy*dy)
+			if d2 == 0 {
+				continue
+			}
+			dist := float32(math.Sqrt(float64(d2)))
+			f.x[n], f.y[n], f.vx[n], f.vy[n] = sx, sy, dx/dist*rules.Speed, dy/dist*rules.Speed
+			f.damage[n], f.target[n] = int32(damage), th
+			n++
+		}
+		c.ShotsFired += int64(n)
+		if n == 0 {
+			return
+		}
+		// Creates first, so playback inserts them as one bulk insert; then
+		// the initial values, one SetN record per column.
+		provs := f.provs[:n]
+		for i := range provs {
+			provs[i] = rec.Create()
+		}
+		tickwork.SetN(rec, s.px, provs, f.x[:n])
+		tickwork.SetN(rec, s.py, provs, f.y[:n])
+		tickwork.SetN(rec, s.pvx, provs, f.vx[:n])
+		tickwork.SetN(rec, s.pvy, provs, f.vy[:n])
+		tickwork.SetN(rec, s.pttl, provs, f.ttl[:n])
+		tickwork.SetN(rec, s.pdmg, provs, f.damage[:n])
+		tickwork.SetN(rec, s.ptarget, provs, f.target[:n])
+	}
+}
+
+// workerCounts are one Collision worker's counters, padded to a cache line.
+type workerCounts struct {
+	lost, hits, expired int64
+	_                   [40]byte
+}
+
+// collide is Collision's kernel state.
+type collide struct {
+	proj    tickwork.Query4[float32, float32, int32, int32] // X, Y, TTL, Damage
+	target  tickwork.Query1[tickwork.Handle]
+	bx, by  tickwork.ReadColumn[float32]
+	rec     *tickwork.Recorder
+	emit    *tickwork.ParallelEmitter[Hit]
+	counts  []workerCounts
+	chunkSz int
+}
+
 // collision checks every projectile that existed at the start of the tick:
 // lost (target dead), hit (within R2: HitEvent), expired (ttl <= 0) — first
 // matching arm wins; each outcome deletes the projectile.
-func (s *Sim) collision(ctx *systems.Context) error {
-	run := &s.collide
-	var err error
-	if run.body, err = ctx.Lease(s.body); err != nil {
-		return err
+func (s *Sim) collision(d *tickwork.Decl) tickwork.RunFunc {
+	d.After("Fire")
+	d.Before("IntegrateBodies", "IntegrateProjectiles")
+	k := collide{
+		proj: tickwork.NewQuery4(tickwork.Read(d, s.px), tickwork.Read(d, s.py),
+			tickwork.Read(d, s.pttl), tickwork.Read(d, s.pdmg)),
+		target:  tickwork.NewQuery1(tickwork.Read(d, s.ptarget)),
+		bx:      tickwork.Read(d, s.bx),
+		by:      tickwork.Read(d, s.by),
+		rec:     tickwork.Record(d, s.proj),
+		emit:    tickwork.EmitParallel(d, s.hits),
+		counts:  make([]workerCounts, max(s.cfg.Workers, 1)),
+		chunkSz: s.proj.ChunkRows(),
 	}
-	for i := range s.counts {
-		s.counts[i] = workerCounts{}
-	}
-	// Per-worker recorders and event segments, keyed by chunk, for any
-	// worker count (one worker is the same mechanism with one segment list).
-	if run.recs, err = ctx.WorkerRecorders(s.proj); err != nil {
-		return err
-	}
-	if run.emit, err = systems.ParallelEmitter(ctx, s.hits); err != nil {
-		return err
-	}
-	if !s.reservedCollision {
-		// A tick deletes at most every projectile: size the worker buffers
-		// once, so a new high never allocates later.
-		for w := range ctx.Workers() {
-			run.recs.Chunk(w, 0).Buffer().Reserve(s.proj.Cap())
+	// A tick deletes at most every projectile: size the worker buffers once,
+	// so a new high never allocates later.
+	k.rec.ReserveWorkers(s.proj.Cap())
+	c := tickwork.WriteResource(d, s.counters)
+	return func(ctx *tickwork.Context) {
+		clear(k.counts)
+		tickwork.Parallel(ctx, s.proj.Chunks(), k, (*collide).chunk)
+		for i := range k.counts {
+			c.Lost += k.counts[i].lost
+			c.Hits += k.counts[i].hits
+			c.Expired += k.counts[i].expired
 		}
-		s.reservedCollision = true
 	}
-	ctx.RunKernel(s.proj.Chunks(), s.collideKernel)
-	for i := range s.counts {
-		s.c.Lost += s.counts[i].lost
-		s.c.Hits += s.counts[i].hits
-		s.c.Expired += s.counts[i].expired
-	}
-	return nil
 }
 
-func (s *Sim) collisionChunk(w, c int) {
-	run := &s.collide
+func (k *collide) chunk(w, c int) {
 	// Every chunk starts its segments, empty or not, so each worker's
 	// segment count is the same every tick and nothing grows.
-	rec := run.recs.Chunk(w, c)
-	emit := run.emit.Worker(w)
-	emit.Begin(c)
-	if s.proj.ChunkLen(c) == 0 {
+	rec := k.rec.Worker(w, c)
+	emit := k.emit.Worker(w, c)
+	t := k.proj.Table()
+	if t.ChunkLen(c) == 0 {
 		return
 	}
-	px, py, ttl, dmg, tgt := s.px.Span(c), s.py.Span(c), s.pttl.Span(c), s.pdmg.Span(c), s.ptarget.Span(c)
-	bx, by := s.bx.All(), s.by.All()
-	body := run.body
-	cnt := &s.counts[w]
-	base := c * s.proj.ChunkRows()
-	ephemeral.EachRun(s.proj.Enabled(c), func(lo, hi int) {
+	px, py, ttl, dmg := k.proj.Spans(c)
+	tgt := k.target.Spans(c)
+	cnt := &k.counts[w]
+	base := c * k.chunkSz
+	for lo, hi := range k.proj.Runs(c) {
 		tgt := tgt[lo:hi]
 		px, py, ttl, dmg := px[lo:hi][:len(tgt)], py[lo:hi][:len(tgt)], ttl[lo:hi][:len(tgt)], dmg[lo:hi][:len(tgt)]
 		var lost, hits, expired int64
-		for i, t := range tgt {
-			bi, ok := body.Row(t)
+		for i, h := range tgt {
+			bi, ok := k.bx.Row(h)
 			switch {
 			case !ok:
 				lost++
-			case float32((bx[bi]-px[i])*(bx[bi]-px[i]))+float32((by[bi]-py[i])*(by[bi]-py[i])) <= rules.R2:
-				_ = emit.Emit(Hit{Target: t, Damage: dmg[i]}) // overflow is counted by the table
+			case float32((k.bx.At(bi)-px[i])*(k.bx.At(bi)-px[i]))+float32((k.by.At(bi)-py[i])*(k.by.At(bi)-py[i])) <= rules.R2:
+				emit.Emit(Hit{Target: h, Damage: dmg[i]}) // an overflow is counted and fails the frame
 				hits++
 			case ttl[i] <= 0:
 				expired++
 			default:
 				continue
 			}
-			h, _ := s.proj.HandleAt(base + lo + i)
-			rec.Delete(h)
+			p, _ := t.HandleAt(base + lo + i)
+			rec.Delete(p)
 		}
 		cnt.lost += lost
 		cnt.hits += hits
 		cnt.expired += expired
-	})
+	}
 }
 
-// maxDeaths bounds the units that can die in one frame: each death takes a
-// hit, and each hit a live projectile.
-func (s *Sim) maxDeaths() int { return min(s.cfg.Units, s.proj.Cap()) }
+// bodies is IntegrateBodies' kernel state.
+type bodies struct {
+	q    tickwork.Query4[float32, float32, float32, float32] // X, Y, VX, VY
+	lane lanes.Lane
+}
 
 // integrateBodies moves every live unit by its velocity over DT and bounces
 // it off the arena's walls.
-func (s *Sim) integrateBodies(ctx *systems.Context) error {
-	ctx.RunKernel(s.body.Chunks(), s.bodiesKernel)
-	return nil
+func (s *Sim) integrateBodies(d *tickwork.Decl) tickwork.RunFunc {
+	k := bodies{tickwork.NewQuery4(tickwork.Write(d, s.bx), tickwork.Write(d, s.by),
+		tickwork.Write(d, s.bvx), tickwork.Write(d, s.bvy)), s.lane}
+	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, s.body.Chunks(), k, (*bodies).chunk) }
 }
 
-// integrateBodiesChunk is a dense kernel: it integrates every row of the
-// chunk up to its last live one, holes included. A hole's values are
-// don't-care (ephemeral zeroes a row when it is inserted), so moving them is
-// harmless, and one straight loop beats walking the runs of live rows. It
-// runs rules.MoveUnits as lanes.MoveBounce in the Sim's lane (same bits in
-// every lane: see package lanes).
-func (s *Sim) integrateBodiesChunk(_, c int) {
-	hi := liveEnd(s.body.Enabled(c))
-	x, y, vx, vy := s.bx.Span(c), s.by.Span(c), s.bvx.Span(c), s.bvy.Span(c)
-	lanes.MoveBounce(s.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], rules.DT, rules.W)
+// chunk is a dense kernel: it integrates every row of the chunk up to its
+// last live one, holes included. A hole's values are don't-care (ephemeral
+// zeroes a row when it is inserted), so moving them is harmless, and one
+// straight loop beats walking the runs of live rows. It runs
+// rules.MoveUnits as lanes.MoveBounce in the Sim's lane (same bits in every
+// lane: see package lanes).
+func (k *bodies) chunk(_, c int) {
+	hi := liveEnd(k.q.Table().Enabled(c))
+	x, y, vx, vy := k.q.Spans(c)
+	lanes.MoveBounce(k.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], rules.DT, rules.W)
 }
 
 // liveEnd is one past the last row of mask's chunk whose word of the
@@ -136,47 +295,77 @@ func liveEnd(mask bitmap.Bitmap) int {
 	return 0
 }
 
-// integrateProjectiles moves every projectile and ages it by one tick.
-func (s *Sim) integrateProjectiles(ctx *systems.Context) error {
-	ctx.RunKernel(s.proj.Chunks(), s.projKernel)
-	return nil
+// projectiles is IntegrateProjectiles' kernel state.
+type projectiles struct {
+	pos  tickwork.Query3[float32, float32, int32] // X, Y, TTL
+	vel  tickwork.Query2[float32, float32]        // VX, VY
+	lane lanes.Lane
 }
 
-// integrateProjectilesChunk is a dense kernel, like integrateBodiesChunk,
-// in the Sim's lane: x += vx*DT, y += vy*DT, ttl-- (lanes.Advance).
-func (s *Sim) integrateProjectilesChunk(_, c int) {
-	hi := liveEnd(s.proj.Enabled(c))
-	x, y, vx, vy, ttl := s.px.Span(c)[:hi], s.py.Span(c)[:hi], s.pvx.Span(c)[:hi], s.pvy.Span(c)[:hi], s.pttl.Span(c)[:hi]
-	lanes.Advance(s.lane, x, y, vx, vy, ttl, rules.DT)
+// integrateProjectiles moves every projectile and ages it by one tick.
+func (s *Sim) integrateProjectiles(d *tickwork.Decl) tickwork.RunFunc {
+	k := projectiles{
+		pos:  tickwork.NewQuery3(tickwork.Write(d, s.px), tickwork.Write(d, s.py), tickwork.Write(d, s.pttl)),
+		vel:  tickwork.NewQuery2(tickwork.Read(d, s.pvx), tickwork.Read(d, s.pvy)),
+		lane: s.lane,
+	}
+	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, s.proj.Chunks(), k, (*projectiles).chunk) }
+}
+
+// chunk is a dense kernel, like bodies.chunk, in the Sim's lane:
+// x += vx*DT, y += vy*DT, ttl-- (lanes.Advance).
+func (k *projectiles) chunk(_, c int) {
+	hi := liveEnd(k.pos.Table().Enabled(c))
+	x, y, ttl := k.pos.Spans(c)
+	vx, vy := k.vel.Spans(c)
+	lanes.Advance(k.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], ttl[:hi], rules.DT)
 }
 
 // clock advances the arena clock by one tick.
-func (s *Sim) clock(ctx *systems.Context) error {
-	ticks, err := systems.Write(ctx, s.clockTick)
-	if err != nil {
-		return err
-	}
-	ticks[s.clockRow.Index()]++
-	return nil
+func (s *Sim) clock(d *tickwork.Decl) tickwork.RunFunc {
+	ticks := tickwork.Write(d, s.clockTick)
+	return func(*tickwork.Context) { *ticks.Ptr(s.clockRow)++ }
+}
+
+// present is PresentationSync's kernel state.
+type present struct {
+	body   tickwork.Query2[float32, float32] // X, Y
+	health tickwork.Query1[int32]
+	pres   []rules.Slot
+	lane   lanes.Lane
+}
+
+func (s *Sim) presentKernel(pres []rules.Slot) present {
+	body, _ := tickwork.HostQuery2(s.bx, s.by)
+	health, _ := tickwork.HostQuery1(s.uHealth)
+	return present{body, health, pres, s.lane}
 }
 
 // presentationSync writes the slot-indexed presentation buffer: entry s is
 // row s of the Actors domain, alive when its enabled bit is set.
-func (s *Sim) presentationSync(ctx *systems.Context) error {
-	ctx.RunKernel(s.unit.Chunks(), s.presKernel)
-	return nil
+func (s *Sim) presentationSync(d *tickwork.Decl) tickwork.RunFunc {
+	k := present{
+		body:   tickwork.NewQuery2(tickwork.Read(d, s.bx), tickwork.Read(d, s.by)),
+		health: tickwork.NewQuery1(tickwork.Read(d, s.uHealth)),
+		pres:   *tickwork.WriteResource(d, s.pres),
+		lane:   s.lane,
+	}
+	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, s.unit.Chunks(), k, (*present).chunk) }
 }
 
-func (s *Sim) presentationChunk(_, c int) {
-	lo := c * s.unit.ChunkRows()
-	pres := s.pres[lo:min(lo+s.unit.ChunkRows(), len(s.pres))]
-	x, y, health := s.bx.Span(c)[:len(pres)], s.by.Span(c)[:len(pres)], s.uHealth.Span(c)[:len(pres)]
-	mask := s.unit.Enabled(c)
-	if s.lane != lanes.Scalar && len(pres) > 0 {
+func (k *present) chunk(_, c int) {
+	unit := k.health.Table()
+	lo := c * unit.ChunkRows()
+	pres := k.pres[lo:min(lo+unit.ChunkRows(), len(k.pres))]
+	x, y := k.body.Spans(c)
+	health := k.health.Spans(c)
+	x, y, health = x[:len(pres)], y[:len(pres)], health[:len(pres)]
+	mask := unit.Enabled(c)
+	if k.lane != lanes.Scalar && len(pres) > 0 {
 		// A SIMD lane (amd64 only, so little-endian): the slots as records
 		// of four 32-bit words, whose layout the guards below pin.
 		words := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(pres))), 4*len(pres))
-		lanes.Slots(s.lane, words, x, y, health, mask)
+		lanes.Slots(k.lane, words, x, y, health, mask)
 		return
 	}
 	for i := range pres {
@@ -201,47 +390,35 @@ var (
 
 // respawn spawns a new unit for every slot that died this frame, in
 // ascending slot order; they exist from the next frame.
-func (s *Sim) respawn(ctx *systems.Context) error {
-	dead, err := systems.Reader(ctx, s.dead)
-	if err != nil {
-		return err
+func (s *Sim) respawn(d *tickwork.Decl) tickwork.RunFunc {
+	dead := tickwork.Consume(d, s.dead)
+	units, bodies := tickwork.Record(d, s.unit), tickwork.Record(d, s.body)
+	// Room for the most deaths a frame can have (one hit each), so a bad
+	// frame never grows the buffer: 7 records and 5 values a unit.
+	n := s.maxDeaths()
+	tickwork.ReserveValues(units, s.uHealth, n)
+	tickwork.ReserveValues(bodies, s.bx, n)
+	tickwork.ReserveValues(bodies, s.by, n)
+	tickwork.ReserveValues(bodies, s.bvx, n)
+	tickwork.ReserveValues(bodies, s.bvy, n)
+	units.Reserve(7 * n)
+	r := *tickwork.WriteResource(d, s.rng)
+	respawns := tickwork.WriteResource(d, s.respawns)
+	sorted := make([]int32, 0, s.cfg.Units)
+	return func(*tickwork.Context) {
+		slots := append(sorted[:0], dead.Read()...)
+		slices.Sort(slots)
+		for _, slot := range slots {
+			x, y, vx, vy := rules.Spawn(r)
+			h := units.Create()
+			bodies.Attach(h)
+			tickwork.Set(units, s.uHealth, h, rules.Health)
+			tickwork.Set(bodies, s.bx, h, x)
+			tickwork.Set(bodies, s.by, h, y)
+			tickwork.Set(bodies, s.bvx, h, vx)
+			tickwork.Set(bodies, s.bvy, h, vy)
+			*respawns = append(*respawns, respawn{slot: slot, unit: h})
+		}
+		sorted = slots
 	}
-	units, err := ctx.Recorder(s.unit)
-	if err != nil {
-		return err
-	}
-	bodies, err := ctx.Recorder(s.body)
-	if err != nil {
-		return err
-	}
-	if !s.reservedRespawn {
-		// Room for the most deaths a frame can have (one hit each), so a
-		// bad frame never grows the buffer: 7 records and 5 values a unit.
-		n := s.maxDeaths()
-		commands.Reserve(units, s.uHealth, n)
-		commands.Reserve(bodies, s.bx, n)
-		commands.Reserve(bodies, s.by, n)
-		commands.Reserve(bodies, s.bvx, n)
-		commands.Reserve(bodies, s.bvy, n)
-		units.Buffer().Reserve(7 * n)
-		s.reservedRespawn = true
-	}
-	if len(dead) == 0 {
-		return nil
-	}
-	slots := append(s.deadSort[:0], dead...)
-	slices.Sort(slots)
-	for _, slot := range slots {
-		x, y, vx, vy := rules.Spawn(s.r)
-		h := units.Create()
-		bodies.Attach(h)
-		commands.Set(units, s.uHealth, h, rules.Health)
-		commands.Set(bodies, s.bx, h, x)
-		commands.Set(bodies, s.by, h, y)
-		commands.Set(bodies, s.bvx, h, vx)
-		commands.Set(bodies, s.bvy, h, vy)
-		s.respawns = append(s.respawns, respawn{slot: slot, unit: h})
-	}
-	s.deadSort = slots
-	return nil
 }

@@ -3,12 +3,13 @@ package arena
 import (
 	"testing"
 
+	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/lanes"
 )
 
 // benchSystem measures one streaming system's chunk kernel over every chunk
-// of its table, as the system runs it with one worker (RunKernel calls the
+// of its table, as the system runs it with one worker (Parallel calls the
 // kernel chunk by chunk on the caller's goroutine), at the default config
 // after the default warm-up: sub-benchmark "simd" in the best lane of this
 // build and CPU (skipped when that is scalar), "scalar" in the scalar lane,
@@ -47,16 +48,28 @@ func benchSystem(b *testing.B, kernel func(s *Sim) (func(w, c int), int)) {
 
 // BenchmarkIntegrateBodies: 100 000 units (the Body table's chunks).
 func BenchmarkIntegrateBodies(b *testing.B) {
-	benchSystem(b, func(s *Sim) (func(w, c int), int) { return s.bodiesKernel, s.body.Chunks() })
+	benchSystem(b, func(s *Sim) (func(w, c int), int) {
+		q, _ := tickwork.HostQuery4(s.bx, s.by, s.bvx, s.bvy)
+		k := bodies{q: q, lane: s.lane}
+		return k.chunk, s.body.Chunks()
+	})
 }
 
 // BenchmarkPresentationSync: 100 000 slots (the Unit table's chunks).
 func BenchmarkPresentationSync(b *testing.B) {
-	benchSystem(b, func(s *Sim) (func(w, c int), int) { return s.presKernel, s.unit.Chunks() })
+	benchSystem(b, func(s *Sim) (func(w, c int), int) {
+		k := s.presentKernel(*s.pres.Get())
+		return k.chunk, s.unit.Chunks()
+	})
 }
 
 // BenchmarkIntegrateProjectiles: the steady projectile population of the
 // default config (about S*TTL = 24 576 rows).
 func BenchmarkIntegrateProjectiles(b *testing.B) {
-	benchSystem(b, func(s *Sim) (func(w, c int), int) { return s.projKernel, s.proj.Chunks() })
+	benchSystem(b, func(s *Sim) (func(w, c int), int) {
+		pos, _ := tickwork.HostQuery3(s.px, s.py, s.pttl)
+		vel, _ := tickwork.HostQuery2(s.pvx, s.pvy)
+		k := projectiles{pos: pos, vel: vel, lane: s.lane}
+		return k.chunk, s.proj.Chunks()
+	})
 }

@@ -18,7 +18,7 @@ import (
 // computed without allocating: the declarations of arena.New (the Actors
 // domain with its Unit and Body tables, the Projectile and ArenaClock
 // tables, their columns, the HitEvent and DeadSlot event tables) and
-// Collision's per-worker HitEvent staging, made in the first frame.
+// Collision's per-worker HitEvent staging, made at Build.
 func arenaBytes(cfg rules.Config) int64 {
 	n, workers := cfg.Units, max(cfg.Workers, 1)
 	proj := max(arena.MinProjectiles, cfg.Shots*(int(rules.TTL)+1))
@@ -99,14 +99,13 @@ func TestArenaMaxUnitsRuns(t *testing.T) {
 
 // Past the budget, the arena fails with the typed error instead of running
 // out of memory: the largest shots with 256 workers ask for 24 GiB of
-// HitEvent staging in Collision's first run. The refused staging is not
-// allocated; the tables (about 0.5 GiB, mostly untouched) are.
+// HitEvent staging for Collision, which the world binds at Build, so New
+// fails. The refused staging is not allocated; the tables (about 0.5 GiB,
+// mostly untouched) are.
 func TestArenaPastBudgetFails(t *testing.T) {
 	cfg := rules.Config{Units: 1000, Shots: rules.MaxShots, Seed: 1, Workers: 256}
 	sim, err := arena.New(cfg)
-	require.NoError(t, err)
-	defer sim.Close()
-	err = sim.Frame()
+	require.Nil(t, sim)
 	var be *memory.BudgetError
 	require.ErrorAs(t, err, &be)
 	assert.ErrorIs(t, err, runtime.ErrMemoryBudget)

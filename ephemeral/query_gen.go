@@ -79,7 +79,16 @@ func (q Query1[A]) Chunk(c int) iter.Seq2[Row1[A], Handle] {
 // Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
 // indexes into the slices of Spans(c): the span form for a kernel (see
 // Table.Runs). Allocates nothing.
-func (q Query1[A]) Runs(c int) iter.Seq2[int, int] { return q.t.Runs(c) }
+func (q Query1[A]) Runs(c int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(c)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
 
 // Spans returns chunk c's slice of each column, ChunkRows elements each,
 // element r being row c*ChunkRows+r; rows that are not live hold
@@ -189,7 +198,16 @@ func (q Query2[A, B]) Chunk(c int) iter.Seq2[Row2[A, B], Handle] {
 // Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
 // indexes into the slices of Spans(c): the span form for a kernel (see
 // Table.Runs). Allocates nothing.
-func (q Query2[A, B]) Runs(c int) iter.Seq2[int, int] { return q.t.Runs(c) }
+func (q Query2[A, B]) Runs(c int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(c)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
 
 // Spans returns chunk c's slice of each column, ChunkRows elements each,
 // element r being row c*ChunkRows+r; rows that are not live hold
@@ -306,7 +324,16 @@ func (q Query3[A, B, C]) Chunk(c int) iter.Seq2[Row3[A, B, C], Handle] {
 // Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
 // indexes into the slices of Spans(c): the span form for a kernel (see
 // Table.Runs). Allocates nothing.
-func (q Query3[A, B, C]) Runs(c int) iter.Seq2[int, int] { return q.t.Runs(c) }
+func (q Query3[A, B, C]) Runs(c int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(c)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
 
 // Spans returns chunk c's slice of each column, ChunkRows elements each,
 // element r being row c*ChunkRows+r; rows that are not live hold
@@ -430,7 +457,16 @@ func (q Query4[A, B, C, D]) Chunk(c int) iter.Seq2[Row4[A, B, C, D], Handle] {
 // Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
 // indexes into the slices of Spans(c): the span form for a kernel (see
 // Table.Runs). Allocates nothing.
-func (q Query4[A, B, C, D]) Runs(c int) iter.Seq2[int, int] { return q.t.Runs(c) }
+func (q Query4[A, B, C, D]) Runs(c int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(c)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
 
 // Spans returns chunk c's slice of each column, ChunkRows elements each,
 // element r being row c*ChunkRows+r; rows that are not live hold

@@ -157,5 +157,6 @@ func (p *Parallel[T]) Merge() (dropped int) {
 	}
 	p.spans = spans[:0]
 	t.dropped += int64(dropped)
+	t.refused = t.refused || dropped > 0
 	return dropped
 }

@@ -99,6 +99,9 @@ type Buffer interface {
 	Dropped() int64
 	// TakeDropped returns Dropped and resets it to zero.
 	TakeDropped() int64
+	// Overflowed is the table's *OverflowError when an emit or merge was
+	// refused since the last TakeDropped, else nil.
+	Overflowed() error
 	// Reset forgets every event and the drop count.
 	Reset()
 }
@@ -155,6 +158,7 @@ type Table[T any] struct {
 	prev                  uint64 // frame before the last EndFrame: where Read starts (NextFrame)
 	tick                  uint64 // head at the last BeginTick: the limit of PerTick readers (NextFrame)
 	dropped               int64
+	refused               bool           // an emit or merge was refused since TakeDropped
 	budget                *memory.Budget // charged by New and Parallel
 }
 
@@ -248,6 +252,7 @@ func (t *Table[T]) Cap() int { return t.capacity }
 func (t *Table[T]) Emit(v T) error {
 	if t.head-t.floor >= uint64(t.capacity) {
 		t.dropped++
+		t.refused = true
 		return t.overflow
 	}
 	t.buf[t.head-t.base] = v
@@ -369,7 +374,7 @@ func (t *Table[T]) Reset() {
 	for _, r := range t.readers {
 		r.next, r.end, r.read = h, h, false
 	}
-	t.dropped = 0
+	t.dropped, t.refused = 0, false
 }
 
 // retire drops the events before event to (to >= lo; zeroing them when T
@@ -412,7 +417,7 @@ func (t *Table[T]) Dropped() int64 { return t.dropped }
 // exclusive access.
 func (t *Table[T]) TakeDropped() int64 {
 	n := t.dropped
-	t.dropped = 0
+	t.dropped, t.refused = 0, false
 	return n
 }
 
@@ -531,6 +536,20 @@ func (r *Reader[T]) Done() {
 	if lo > t.lo {
 		t.retire(lo)
 	}
+}
+
+// Overflowed returns the table's *OverflowError (errors.Is ErrOverflow),
+// the error Emit returns for a refused event, when an emit or a merge was
+// refused for lack of room since the last TakeDropped, and nil otherwise
+// (ThisFrame events left unread count in Dropped, not here). The
+// scheduler returns it from a frame that refused events of this table.
+// Preallocated: it allocates nothing. Not concurrently with Emit, Merge or
+// TakeDropped.
+func (t *Table[T]) Overflowed() error {
+	if t.refused {
+		return t.overflow
+	}
+	return nil
 }
 
 // hasPointers reports whether values of typ hold pointers the garbage

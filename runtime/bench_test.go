@@ -3,7 +3,6 @@ package runtime_test
 import (
 	"testing"
 
-	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/runtime"
 	"github.com/tickwork/tickwork/systems"
@@ -22,89 +21,56 @@ const (
 )
 
 type benchWorld struct {
-	w       *runtime.World
-	t       *ephemeral.Table
-	x, v    *ephemeral.Column[float32]
-	age     *ephemeral.Column[int32]
-	n       int // spawn counter
-	xs, vs  []float32
-	kernel  func(worker, chunk int)
-	frameDT float32
+	w    *runtime.World
+	t    *ephemeral.Table
+	x, v *ephemeral.Column[float32]
+	age  *ephemeral.Column[int32]
+	n    int // spawn counter
+}
+
+// benchMove is the move kernel's state, passed by value to Parallel.
+type benchMove struct {
+	q  ephemeral.Query2[float32, float32]
+	dt float32
 }
 
 func newBenchWorld(tb testing.TB, workers int) *benchWorld {
 	tb.Helper()
 	bw := &benchWorld{}
 	b := runtime.NewBuilder(runtime.WithWorkers(workers), runtime.WithPacing(runtime.OneTickPerFrame), runtime.WithFixedStep(benchDT))
-	bw.t, _ = b.Table(ephemeral.TableSpec{Name: "Particle", Capacity: benchCap})
-	bw.x, _ = runtime.AddColumn[float32](b, bw.t, "x")
-	bw.v, _ = runtime.AddColumn[float32](b, bw.t, "v")
-	bw.age, _ = runtime.AddColumn[int32](b, bw.t, "age")
-	x, v, age := systems.Col(bw.x), systems.Col(bw.v), systems.Col(bw.age)
-	bw.kernel = bw.move
-	err := b.Add(
-		systems.System{Name: "move", Phase: systems.FixedUpdate,
-			Manifest: systems.Manifest{Writes: []systems.ColumnRef{x, v}},
-			Run: func(ctx *systems.Context) error {
-				var err error
-				if bw.xs, err = systems.Write(ctx, bw.x); err != nil {
-					return err
+	bw.t = b.Table(ephemeral.TableSpec{Name: "Particle", Capacity: benchCap})
+	bw.x = runtime.AddColumn[float32](b, bw.t, "x")
+	bw.v = runtime.AddColumn[float32](b, bw.t, "v")
+	bw.age = runtime.AddColumn[int32](b, bw.t, "age")
+	b.System("move", systems.FixedUpdate, func(s *systems.Decl) systems.RunFunc {
+		q := systems.NewQuery2(systems.Write(s, bw.x), systems.Write(s, bw.v))
+		return func(ctx *systems.Context) {
+			systems.Parallel(ctx, bw.t.Chunks(), benchMove{q, float32(ctx.DT())}, (*benchMove).chunk)
+		}
+	})
+	b.System("expire", systems.FixedUpdate, func(s *systems.Decl) systems.RunFunc {
+		s.After("move")
+		q := systems.NewQuery1(systems.Write(s, bw.age))
+		rec := systems.Record(s, bw.t)
+		return func(*systems.Context) {
+			for r, h := range q.All() {
+				age := r.Get()
+				if *age++; *age > benchLife {
+					rec.Delete(h)
 				}
-				if bw.vs, err = systems.Write(ctx, bw.v); err != nil {
-					return err
-				}
-				bw.frameDT = float32(ctx.FixedDT())
-				ctx.RunKernel(bw.t.Chunks(), bw.kernel)
-				return nil
-			}},
-		systems.System{Name: "expire", Phase: systems.FixedUpdate, After: []string{"move"},
-			Manifest: systems.Manifest{Writes: []systems.ColumnRef{age}, Deletes: []*ephemeral.Table{bw.t}},
-			Run: func(ctx *systems.Context) error {
-				ages, err := systems.Write(ctx, bw.age)
-				if err != nil {
-					return err
-				}
-				r, err := ctx.Recorder(bw.t)
-				if err != nil {
-					return err
-				}
-				for c := 0; c < bw.t.Chunks(); c++ {
-					if bw.t.ChunkLen(c) == 0 {
-						continue
-					}
-					base := c * bw.t.ChunkRows()
-					en := bw.t.Enabled(c)
-					for i := range bw.t.ChunkRows() {
-						if !en.Contains(uint32(i)) {
-							continue
-						}
-						if ages[base+i]++; ages[base+i] > benchLife {
-							h, _ := bw.t.HandleAt(base + i)
-							r.Delete(h)
-						}
-					}
-				}
-				return nil
-			}},
-		systems.System{Name: "spawn", Phase: systems.FrameEnd,
-			Manifest: systems.Manifest{Creates: []*ephemeral.Table{bw.t}, Writes: []systems.ColumnRef{x, v, age}},
-			Run: func(ctx *systems.Context) error {
-				r, err := ctx.Recorder(bw.t)
-				if err != nil {
-					return err
-				}
-				for range benchSpawn {
-					h := r.Create()
-					commands.Set(r, bw.x, h, float32(bw.n%1000))
-					commands.Set(r, bw.v, h, float32(bw.n%17)-8)
-					bw.n++
-				}
-				return nil
-			}},
-	)
-	if err != nil {
-		tb.Fatal(err)
-	}
+			}
+		}
+	})
+	b.System("spawn", systems.FrameEnd, func(s *systems.Decl) systems.RunFunc {
+		sp := systems.NewSpawner2(s, bw.x, bw.v)
+		return func(*systems.Context) {
+			for range benchSpawn {
+				sp.Spawn(float32(bw.n%1000), float32(bw.n%17)-8)
+				bw.n++
+			}
+		}
+	})
+	var err error
 	if bw.w, err = b.Build(); err != nil {
 		tb.Fatal(err)
 	}
@@ -112,21 +78,15 @@ func newBenchWorld(tb testing.TB, workers int) *benchWorld {
 	return bw
 }
 
-func (bw *benchWorld) move(_, c int) {
-	if bw.t.ChunkLen(c) == 0 {
-		return
-	}
-	base := c * bw.t.ChunkRows()
-	xs, vs, dt := bw.xs, bw.vs, bw.frameDT
-	ephemeral.EachRun(bw.t.Enabled(c), func(lo, hi int) {
-		for r := base + lo; r < base+hi; r++ {
-			x := xs[r] + vs[r]*dt
-			if x < 0 || x > 1000 {
-				vs[r] = -vs[r]
-			}
-			xs[r] = x
+func (k *benchMove) chunk(_, c int) {
+	for r := range k.q.Chunk(c) {
+		x, v := r.Get()
+		nx := *x + float32(*v*k.dt)
+		if nx < 0 || nx > 1000 {
+			*v = -*v
 		}
-	})
+		*x = nx
+	}
 }
 
 // benchLoop is the same work written by hand: plain slices, a live flag
@@ -149,7 +109,7 @@ func (l *benchLoop) frame() {
 		if !l.live[r] {
 			continue
 		}
-		x := l.x[r] + l.v[r]*dt
+		x := l.x[r] + float32(l.v[r]*dt)
 		if x < 0 || x > 1000 {
 			l.v[r] = -l.v[r]
 		}

@@ -6,7 +6,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/runtime"
@@ -14,240 +13,223 @@ import (
 	"github.com/tickwork/tickwork/systems"
 )
 
-func noop(*systems.Context) error { return nil }
+func noop(*systems.Context) {}
 
-// TestIgnoredDeclarationErrors follows the README's pattern (ignore the
-// declarations' errors, check Build's) with a bad table: every later call
-// gets a nil and refuses it with an error of its own, and Build returns the
-// first error, the Table's.
+// declare is a DeclareFunc that runs accs on the Decl and returns noop.
+func declare(accs ...func(s *systems.Decl)) systems.DeclareFunc {
+	return func(s *systems.Decl) systems.RunFunc {
+		for _, a := range accs {
+			a(s)
+		}
+		return noop
+	}
+}
+
+// TestIgnoredDeclarationErrors: declarations return no error; after a bad
+// table every later call gets a nil and refuses it with an error of its
+// own, and Err and Build return the first error, the Table's.
 func TestIgnoredDeclarationErrors(t *testing.T) {
 	b := runtime.NewBuilder()
 	var balls *ephemeral.Table
 	var y *ephemeral.Column[float64]
-	var yErr, addErr error
 	require.NotPanics(t, func() {
-		balls, _ = b.Table(ephemeral.TableSpec{Name: "Ball", Capacity: 0})
-		y, yErr = runtime.AddColumn[float64](b, balls, "Y")
-		addErr = b.Add(systems.System{Name: "fall", Phase: systems.FixedUpdate, Run: noop,
-			Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(y)}}})
+		balls = b.Table(ephemeral.TableSpec{Name: "Ball", Capacity: 0})
+		y = runtime.AddColumn[float64](b, balls, "Y")
+		b.System("fall", systems.FixedUpdate, declare(func(s *systems.Decl) { systems.Write(s, y) }))
 	})
 	assert.Nil(t, balls)
 	assert.Nil(t, y)
-
-	var de *runtime.DefinitionError
-	require.ErrorAs(t, yErr, &de)
-	assert.ErrorIs(t, yErr, runtime.ErrDefinition)
-	assert.ErrorIs(t, yErr, runtime.ErrNilTable)
-	assert.Equal(t, runtime.DefinitionError{Call: "AddColumn", Name: "Y", Err: runtime.ErrNilTable}, *de)
-	assert.Equal(t, `runtime: AddColumn "Y": nil table (check the error of the Table call that made it)`, yErr.Error())
-
-	var sde *systems.DefinitionError
-	require.ErrorAs(t, addErr, &sde)
-	assert.ErrorIs(t, addErr, systems.ErrBadManifest)
-	assert.Equal(t, "fall", sde.System)
-
+	first := b.Err()
+	var ede *ephemeral.DefinitionError
+	require.ErrorAs(t, first, &ede, "the first error is the Table call's")
+	assert.ErrorIs(t, first, ephemeral.ErrZeroCapacity)
 	w, err := b.Build()
 	assert.Nil(t, w)
-	var ede *ephemeral.DefinitionError
-	require.ErrorAs(t, err, &ede, "Build returns the first error: the Table call's")
-	assert.ErrorIs(t, err, ephemeral.ErrDefinition)
-	assert.NotErrorIs(t, err, runtime.ErrNilTable)
+	assert.Same(t, first, err)
+
+	// The later errors, on their own builders.
+	b = runtime.NewBuilder()
+	y = runtime.AddColumn[float64](b, nil, "Y")
+	err = b.Err()
+	var de *runtime.DefinitionError
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, runtime.DefinitionError{Call: "AddColumn", Name: "Y", Err: runtime.ErrNilTable}, *de)
+	assert.Equal(t, `runtime: AddColumn "Y": nil table (check the error of the Table call that made it)`, err.Error())
+
+	b = runtime.NewBuilder()
+	b.System("fall", systems.FixedUpdate, declare(func(s *systems.Decl) { systems.Write(s, y) }))
+	require.NoError(t, b.Err(), "declarations run at Build")
+	_, err = b.Build()
+	var sde *systems.DefinitionError
+	require.ErrorAs(t, err, &sde)
+	assert.ErrorIs(t, err, systems.ErrBadDeclaration)
+	assert.Equal(t, `systems: system "fall": bad declaration: Write: nil column (the AddColumn that made it failed: its error comes first)`, err.Error())
 }
 
-// TestNilEventTablesInManifests: what `ev, _ := runtime.AddEvents[int](b,
-// badSpec)` or a bare `var ev *events.Table[int]` gives is refused by Add
-// (and so by Build), not run into a nil dereference at every frame
-// boundary; so are nil tables.
-func TestNilEventTablesInManifests(t *testing.T) {
-	var typedNil *events.Table[int]
-	for name, m := range map[string]func(tab *ephemeral.Table) systems.Manifest{
-		"typed-nil emit":    func(*ephemeral.Table) systems.Manifest { return systems.Manifest{Emits: []events.Buffer{typedNil}} },
-		"typed-nil consume": func(*ephemeral.Table) systems.Manifest { return systems.Manifest{Consumes: []events.Buffer{typedNil}} },
-		"nil create":        func(*ephemeral.Table) systems.Manifest { return systems.Manifest{Creates: []*ephemeral.Table{nil}} },
-		"nil delete": func(tab *ephemeral.Table) systems.Manifest {
-			return systems.Manifest{Deletes: []*ephemeral.Table{tab, nil}}
-		},
-		"nil column table": func(*ephemeral.Table) systems.Manifest {
-			return systems.Manifest{Reads: []systems.ColumnRef{{Column: "x"}}}
-		},
+// TestNilInDeclarations: a nil table, event table or resource (what a
+// failed declaration returns) fails the system's declaration at Build,
+// with the call named; nothing panics.
+func TestNilInDeclarations(t *testing.T) {
+	var ev *events.Table[int]
+	var res *systems.Resource[int]
+	for name, tc := range map[string]struct {
+		acc  func(s *systems.Decl)
+		call string
+	}{
+		"emit":           {func(s *systems.Decl) { systems.Emit(s, ev) }, "Emit"},
+		"emit parallel":  {func(s *systems.Decl) { systems.EmitParallel(s, ev) }, "EmitParallel"},
+		"consume":        {func(s *systems.Decl) { systems.Consume(s, ev) }, "Consume"},
+		"record":         {func(s *systems.Decl) { systems.Record(s, nil) }, "Record"},
+		"read resource":  {func(s *systems.Decl) { systems.ReadResource(s, res) }, "ReadResource"},
+		"write resource": {func(s *systems.Decl) { systems.WriteResource(s, res) }, "WriteResource"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			b := runtime.NewBuilder()
-			tab, err := b.Table(ephemeral.TableSpec{Name: "T", Capacity: 8})
-			require.NoError(t, err)
-			err = b.Add(systems.System{Name: "s", Phase: systems.Update, Run: noop, Manifest: m(tab)})
-			require.ErrorIs(t, err, systems.ErrBadManifest)
-			_, berr := b.Build()
-			assert.Same(t, err, berr)
+			b.System("s", systems.Update, declare(tc.acc))
+			var err error
+			require.NotPanics(t, func() { _, err = b.Build() })
+			require.ErrorIs(t, err, systems.ErrBadDeclaration)
+			assert.Contains(t, err.Error(), `system "s": bad declaration: `+tc.call+": nil ")
 		})
 	}
-
-	b := runtime.NewBuilder()
-	ev, evErr := runtime.AddEvents[int](b, events.Spec{Name: "hits"}) // capacity 0
-	require.ErrorIs(t, evErr, events.ErrDefinition)
-	require.Nil(t, ev)
-	err := b.Add(systems.System{Name: "s", Phase: systems.Update, Run: noop,
-		Manifest: systems.Manifest{Emits: []events.Buffer{ev}}})
-	require.ErrorIs(t, err, systems.ErrBadManifest)
-	_, err = b.Build()
-	assert.Same(t, evErr, err, "Build returns the first error: AddEvents'")
 }
 
-// TestRecorderNeedsCreatesOrDeletes: a system that declares only writes of
-// a table's columns may not create or delete its rows.
-func TestRecorderNeedsCreatesOrDeletes(t *testing.T) {
-	b := runtime.NewBuilder(runtime.WithWorkers(2))
-	tab, _ := b.Table(ephemeral.TableSpec{Name: "Body", Capacity: 64})
-	x, _ := runtime.AddColumn[float32](b, tab, "x")
-	var recErr, workersErr error
-	require.NoError(t, b.Add(systems.System{Name: "sneaky", Phase: systems.Update,
-		Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(x)}},
-		Run: func(ctx *systems.Context) error {
-			if r, err := ctx.Recorder(tab); err == nil {
-				commands.Set(r, x, r.Create(), 1)
-			} else {
-				recErr = err
-			}
-			_, workersErr = ctx.WorkerRecorders(tab)
-			return nil
-		}}))
-	w, err := b.Build()
-	require.NoError(t, err)
-	defer w.Close()
-	require.NoError(t, w.Frame(0.01))
-	assert.Equal(t, 0, tab.Len(), "no row created")
-	for _, err := range []error{recErr, workersErr} {
-		var ae *systems.AccessError
-		require.ErrorAs(t, err, &ae)
-		assert.Equal(t, systems.AccessError{System: "sneaky", Access: systems.AccessRecorder, What: "Body"}, *ae)
-	}
-}
-
-// TestForeignData: a world refuses tables, event tables and domains made
-// by another Builder or standalone.
+// TestForeignData: a world refuses tables, event tables, resources and
+// domains made by another Builder or standalone.
 func TestForeignData(t *testing.T) {
 	other := runtime.NewBuilder()
-	otherTab, _ := other.Table(ephemeral.TableSpec{Name: "Ball", Capacity: 8})
-	otherY, _ := runtime.AddColumn[float64](other, otherTab, "Y")
-	otherEv, _ := runtime.AddEvents[int](other, events.Spec{Name: "bounce", Capacity: 4})
-	otherDom, _ := other.Domain(ephemeral.DomainSpec{Name: "Actors", Capacity: 8})
-	require.NoError(t, other.Add(systems.System{Name: "fall", Phase: systems.Update, Run: noop,
-		Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(otherY)}, Emits: []events.Buffer{otherEv}}}))
+	otherTab := other.Table(ephemeral.TableSpec{Name: "Ball", Capacity: 8})
+	otherY := runtime.AddColumn[float64](other, otherTab, "Y")
+	otherEv := runtime.AddEvents[int](other, events.Spec{Name: "bounce", Capacity: 4})
+	otherRes := runtime.AddResource(other, "score", 0)
+	otherDom := other.Domain(ephemeral.DomainSpec{Name: "Actors", Capacity: 8})
+	other.System("fall", systems.Update, declare(func(s *systems.Decl) { systems.Write(s, otherY); systems.Emit(s, otherEv) }))
 	ow, err := other.Build()
 	require.NoError(t, err, "the owner builds")
 	defer ow.Close()
 
 	alone, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "Alone", Capacity: 8})
 	aloneEv, _ := events.New[int](events.Spec{Name: "loose", Capacity: 4})
+	aloneRes := systems.NewResource("lonely", 1.5)
 
 	tests := []struct {
 		name string
-		m    func(own *ephemeral.Table, ownY *ephemeral.Column[float64]) systems.Manifest
+		acc  func(s *systems.Decl)
 		want runtime.ForeignError
 	}{
-		{"write of another world's column", func(_ *ephemeral.Table, ownY *ephemeral.Column[float64]) systems.Manifest {
-			return systems.Manifest{Reads: []systems.ColumnRef{systems.Col(ownY)}, Writes: []systems.ColumnRef{systems.Col(otherY)}}
-		}, runtime.ForeignError{System: "s", Where: "Writes[0]", Kind: "table", Name: "Ball"}},
-		{"read of another world's column", func(*ephemeral.Table, *ephemeral.Column[float64]) systems.Manifest {
-			return systems.Manifest{Reads: []systems.ColumnRef{systems.Col(otherY)}}
-		}, runtime.ForeignError{System: "s", Where: "Reads[0]", Kind: "table", Name: "Ball"}},
-		{"create in a standalone table", func(own *ephemeral.Table, _ *ephemeral.Column[float64]) systems.Manifest {
-			return systems.Manifest{Creates: []*ephemeral.Table{own, alone}}
-		}, runtime.ForeignError{System: "s", Where: "Creates[1]", Kind: "table", Name: "Alone"}},
-		{"delete in another world's table", func(*ephemeral.Table, *ephemeral.Column[float64]) systems.Manifest {
-			return systems.Manifest{Deletes: []*ephemeral.Table{otherTab}}
-		}, runtime.ForeignError{System: "s", Where: "Deletes[0]", Kind: "table", Name: "Ball"}},
-		{"emit into another world's events", func(*ephemeral.Table, *ephemeral.Column[float64]) systems.Manifest {
-			return systems.Manifest{Emits: []events.Buffer{otherEv}}
-		}, runtime.ForeignError{System: "s", Where: "Emits[0]", Kind: "event table", Name: "bounce"}},
-		{"consume standalone events", func(*ephemeral.Table, *ephemeral.Column[float64]) systems.Manifest {
-			return systems.Manifest{Consumes: []events.Buffer{aloneEv}}
-		}, runtime.ForeignError{System: "s", Where: "Consumes[0]", Kind: "event table", Name: "loose"}},
+		{"write of another world's column", func(s *systems.Decl) { systems.Write(s, otherY) },
+			runtime.ForeignError{System: "s", Where: "its declaration", Kind: "table", Name: "Ball"}},
+		{"read of another world's column", func(s *systems.Decl) { systems.Read(s, otherY) },
+			runtime.ForeignError{System: "s", Where: "its declaration", Kind: "table", Name: "Ball"}},
+		{"record in a standalone table", func(s *systems.Decl) { systems.Record(s, alone) },
+			runtime.ForeignError{System: "s", Where: "its declaration", Kind: "table", Name: "Alone"}},
+		{"emit into another world's events", func(s *systems.Decl) { systems.Emit(s, otherEv) },
+			runtime.ForeignError{System: "s", Where: "its declaration", Kind: "event table", Name: "bounce"}},
+		{"consume standalone events", func(s *systems.Decl) { systems.Consume(s, aloneEv) },
+			runtime.ForeignError{System: "s", Where: "its declaration", Kind: "event table", Name: "loose"}},
+		{"another world's resource", func(s *systems.Decl) { systems.WriteResource(s, otherRes) },
+			runtime.ForeignError{System: "s", Where: "its declaration", Kind: "resource", Name: "score"}},
+		{"a standalone resource", func(s *systems.Decl) { systems.ReadResource(s, aloneRes) },
+			runtime.ForeignError{System: "s", Where: "its declaration", Kind: "resource", Name: "lonely"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b := runtime.NewBuilder()
-			own, _ := b.Table(ephemeral.TableSpec{Name: "Own", Capacity: 8})
-			ownY, _ := runtime.AddColumn[float64](b, own, "Y")
-			err := b.Add(systems.System{Name: "s", Phase: systems.Update, Run: noop, Manifest: tt.m(own, ownY)})
+			own := b.Table(ephemeral.TableSpec{Name: "Own", Capacity: 8})
+			ownY := runtime.AddColumn[float64](b, own, "Y")
+			b.System("s", systems.Update, declare(func(s *systems.Decl) { systems.Read(s, ownY) }, tt.acc))
+			_, err := b.Build()
 			var fe *runtime.ForeignError
 			require.ErrorAs(t, err, &fe)
 			assert.ErrorIs(t, err, runtime.ErrForeign)
 			assert.Equal(t, tt.want, *fe)
-			_, berr := b.Build()
-			assert.Same(t, err, berr)
 		})
 	}
 
 	t.Run("added by a hook", func(t *testing.T) {
 		b := runtime.NewBuilder()
-		_, _ = b.Table(ephemeral.TableSpec{Name: "Own", Capacity: 8})
-		require.NoError(t, b.Hook(func(h *scheduler.Hook) error {
-			return h.Add(systems.System{Name: "late", Phase: systems.Update, Run: noop,
-				Manifest: systems.Manifest{Consumes: []events.Buffer{otherEv}}})
-		}))
+		b.Table(ephemeral.TableSpec{Name: "Own", Capacity: 8})
+		b.Hook(func(h *scheduler.Hook) error {
+			return h.Add(systems.System{Name: "late", Phase: systems.Update,
+				Declare: declare(func(s *systems.Decl) { systems.Consume(s, otherEv) })})
+		})
 		_, err := b.Build()
 		fe, ok := err.(*runtime.ForeignError)
 		require.True(t, ok, "Build = %v (%T), want a *runtime.ForeignError", err, err)
-		assert.Equal(t, runtime.ForeignError{System: "late", Where: "Consumes[0]", Kind: "event table", Name: "bounce"}, *fe)
-		assert.Equal(t, `runtime: system "late": Consumes[0] names event table "bounce", which was not declared through this Builder; `+
+		assert.Equal(t, runtime.ForeignError{System: "late", Where: "its declaration", Kind: "event table", Name: "bounce"}, *fe)
+		assert.Equal(t, `runtime: system "late": its declaration names event table "bounce", which was not declared through this Builder; `+
 			`worlds share no data: declare it with runtime.AddEvents`, err.Error())
 	})
 	t.Run("column on another world's table", func(t *testing.T) {
 		b := runtime.NewBuilder()
-		c, err := runtime.AddColumn[int32](b, otherTab, "Z")
+		c := runtime.AddColumn[int32](b, otherTab, "Z")
 		assert.Nil(t, c)
 		var fe *runtime.ForeignError
-		require.ErrorAs(t, err, &fe)
+		require.ErrorAs(t, b.Err(), &fe)
 		assert.Equal(t, runtime.ForeignError{Where: `AddColumn "Z"`, Kind: "table", Name: "Ball"}, *fe)
 		assert.Equal(t, []string{"Y"}, otherTab.Columns(), "the other world's table is untouched")
-		_, berr := b.Build()
-		assert.Same(t, err, berr)
 	})
 	t.Run("table in another world's domain", func(t *testing.T) {
 		b := runtime.NewBuilder()
-		tab, err := b.Table(ephemeral.TableSpec{Name: "Unit", Domain: otherDom})
+		tab := b.Table(ephemeral.TableSpec{Name: "Unit", Domain: otherDom})
 		assert.Nil(t, tab)
 		var fe *runtime.ForeignError
-		require.ErrorAs(t, err, &fe)
+		require.ErrorAs(t, b.Err(), &fe)
 		assert.Equal(t, runtime.ForeignError{Where: `Table "Unit"`, Kind: "domain", Name: "Actors"}, *fe)
 		assert.Empty(t, otherDom.Tables(), "the other world's domain is untouched")
 	})
 	t.Run("own domain", func(t *testing.T) {
 		b := runtime.NewBuilder()
-		d, _ := b.Domain(ephemeral.DomainSpec{Name: "Actors", Capacity: 8})
-		unit, _ := b.Table(ephemeral.TableSpec{Name: "Unit", Domain: d})
-		body, _ := b.Table(ephemeral.TableSpec{Name: "Body", Domain: d})
-		require.NoError(t, b.Add(systems.System{Name: "spawn", Phase: systems.Update, Run: noop,
-			Manifest: systems.Manifest{Creates: []*ephemeral.Table{unit, body}}}))
+		d := b.Domain(ephemeral.DomainSpec{Name: "Actors", Capacity: 8})
+		unit := b.Table(ephemeral.TableSpec{Name: "Unit", Domain: d})
+		body := b.Table(ephemeral.TableSpec{Name: "Body", Domain: d})
+		b.System("spawn", systems.Update, declare(func(s *systems.Decl) { systems.Record(s, unit); systems.Record(s, body) }))
 		w, err := b.Build()
 		require.NoError(t, err)
 		assert.NoError(t, w.Close())
 	})
 }
 
-// TestDuplicateNames: conflict messages and reports name tables and event
-// tables, so a Builder refuses a name twice (the second declaration
-// returns nil and Build the error).
+// TestDuplicateNames: conflict messages and reports name tables, event
+// tables, domains and resources, so a Builder refuses a name twice among
+// each kind (the second declaration returns nil and Build the error).
 func TestDuplicateNames(t *testing.T) {
+	for _, tc := range []struct {
+		call, kind string
+		declare    func(b *runtime.Builder) any
+	}{
+		{"Table", "table", func(b *runtime.Builder) any { return b.Table(ephemeral.TableSpec{Name: "Ball", Capacity: 8}) }},
+		{"AddEvents", "event table", func(b *runtime.Builder) any {
+			return runtime.AddEvents[int](b, events.Spec{Name: "Ball", Capacity: 4})
+		}},
+		{"Domain", "domain", func(b *runtime.Builder) any { return b.Domain(ephemeral.DomainSpec{Name: "Ball", Capacity: 8}) }},
+		{"AddResource", "resource", func(b *runtime.Builder) any { return runtime.AddResource(b, "Ball", 1) }},
+	} {
+		t.Run(tc.call, func(t *testing.T) {
+			b := runtime.NewBuilder()
+			assert.NotNil(t, tc.declare(b))
+			require.NoError(t, b.Err())
+			assert.Nil(t, tc.declare(b))
+			err := b.Err()
+			var de *runtime.DefinitionError
+			require.ErrorAs(t, err, &de)
+			assert.ErrorIs(t, err, runtime.ErrDuplicateName)
+			assert.ErrorIs(t, err, runtime.ErrDefinition)
+			assert.Equal(t, runtime.DefinitionError{Call: tc.call, Name: "Ball", Err: runtime.ErrDuplicateName}, *de)
+			assert.Equal(t, `runtime: `+tc.call+` "Ball": name already declared on this builder; `+
+				tc.kind+` names must be unique among the builder's `+tc.kind+`s, since errors and reports name them`, err.Error())
+			_, berr := b.Build()
+			assert.Same(t, err, berr)
+		})
+	}
 	b := runtime.NewBuilder()
-	first, err := b.Table(ephemeral.TableSpec{Name: "Ball", Capacity: 8})
-	require.NoError(t, err)
-	second, err := b.Table(ephemeral.TableSpec{Name: "Ball", Capacity: 16})
-	assert.Nil(t, second)
-	var de *runtime.DefinitionError
-	require.ErrorAs(t, err, &de)
-	assert.ErrorIs(t, err, runtime.ErrDuplicateName)
-	assert.ErrorIs(t, err, runtime.ErrDefinition)
-	assert.Equal(t, runtime.DefinitionError{Call: "Table", Name: "Ball", Err: runtime.ErrDuplicateName}, *de)
-	_, err2 := runtime.AddEvents[int](b, events.Spec{Name: "Ball", Capacity: 4})
-	assert.NoError(t, err2, "an event table may share a table's name")
-	_, err2 = runtime.AddEvents[int](b, events.Spec{Name: "Ball", Capacity: 4})
-	require.ErrorAs(t, err2, &de)
-	assert.Equal(t, runtime.DefinitionError{Call: "AddEvents", Name: "Ball", Err: runtime.ErrDuplicateName}, *de)
-	_, berr := b.Build()
-	assert.Same(t, err, berr)
-	assert.NotNil(t, first)
+	d := b.Domain(ephemeral.DomainSpec{Name: "units", Capacity: 8})
+	b.Table(ephemeral.TableSpec{Name: "units", Domain: d})
+	runtime.AddEvents[int](b, events.Spec{Name: "units", Capacity: 4})
+	runtime.AddResource(b, "units", 0)
+	assert.NoError(t, b.Err(), "names are unique per kind only")
+	runtime.AddResource(b, "", 0)
+	assert.ErrorIs(t, b.Err(), runtime.ErrEmptyName)
 }
 
 func TestOptionBounds(t *testing.T) {
@@ -271,13 +253,22 @@ func TestOptionBounds(t *testing.T) {
 	assert.Equal(t, "runtime: NewBuilder(opts[1] = nil): want a non-nil Option, such as WithWorkers(4)", err2.Error())
 
 	b := runtime.NewBuilder()
-	assert.Same(t, scheduler.ErrNilHook, b.Hook(nil))
+	b.Hook(nil)
+	assert.Same(t, scheduler.ErrNilHook, b.Err())
 	require.NotPanics(t, func() { _, err2 = b.Build() })
 	assert.Same(t, scheduler.ErrNilHook, err2)
-	assert.Same(t, runtime.ErrBuilt, b.Hook(noopHook))
-}
+	_, err2 = b.Build()
+	assert.Same(t, scheduler.ErrNilHook, err2, "the first error stays")
 
-func noopHook(*scheduler.Hook) error { return nil }
+	b = runtime.NewBuilder()
+	w, err = b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	b.Hook(func(*scheduler.Hook) error { return nil })
+	assert.Same(t, runtime.ErrBuilt, b.Err())
+	_, err = b.Build()
+	assert.Same(t, runtime.ErrBuilt, err)
+}
 
 // TestReentrantFrameAndClose: a system calling Frame or Close of its own
 // world gets an error and nothing happens; the world runs on.
@@ -286,21 +277,19 @@ func TestReentrantFrameAndClose(t *testing.T) {
 	var frameErrs, closeErrs []error
 	runs := 0
 	b := runtime.NewBuilder(runtime.WithWorkers(2))
-	tab, _ := b.Table(ephemeral.TableSpec{Name: "T", Capacity: 256, ChunkRows: 64})
-	x, _ := runtime.AddColumn[int64](b, tab, "x")
-	require.NoError(t, b.Add(systems.System{Name: "meddle", Phase: systems.Update,
-		Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(x)}},
-		Run: func(ctx *systems.Context) error {
+	tab := b.Table(ephemeral.TableSpec{Name: "T", Capacity: 256, ChunkRows: 64})
+	x := runtime.AddColumn[int64](b, tab, "x")
+	b.System("meddle", systems.Update, func(s *systems.Decl) systems.RunFunc {
+		xs := systems.Write(s, x)
+		return func(ctx *systems.Context) {
 			runs++
 			frameErrs = append(frameErrs, w.Frame(0.01))
 			closeErrs = append(closeErrs, w.Close())
-			xs, err := systems.Write(ctx, x)
-			if err != nil {
-				return err
-			}
-			ctx.RunKernel(tab.Chunks(), func(_, c int) { xs[c*tab.ChunkRows()]++ }) // needs the pool still open
-			return nil
-		}}))
+			systems.Parallel(ctx, tab.Chunks(), xs, func(xs *systems.WriteColumn[int64], _, c int) {
+				xs.Column().All()[c*tab.ChunkRows()]++ // needs the pool still open
+			})
+		}
+	})
 	var err error
 	w, err = b.Build()
 	require.NoError(t, err)
@@ -313,52 +302,24 @@ func TestReentrantFrameAndClose(t *testing.T) {
 	assert.Equal(t, []error{runtime.ErrRunning, runtime.ErrRunning}, closeErrs)
 	assert.Equal(t, int64(2), x.All()[64])
 	require.NoError(t, w.Close())
-	assert.ErrorIs(t, w.Frame(0.01), runtime.ErrClosed)
+	err = w.Frame(0.01)
+	assert.ErrorIs(t, err, runtime.ErrClosed)
+	assert.True(t, runtime.IsFatal(err))
 }
 
-// TestDuplicateDomainName: domain names are unique among a Builder's
-// domains, and each duplicate message says among what names must be unique.
-func TestDuplicateDomainName(t *testing.T) {
-	b := runtime.NewBuilder()
-	first, err := b.Domain(ephemeral.DomainSpec{Name: "units", Capacity: 8})
-	require.NoError(t, err)
-	_, err = b.Table(ephemeral.TableSpec{Name: "units", Domain: first})
-	require.NoError(t, err, "a table may share a domain's name")
-	second, err := b.Domain(ephemeral.DomainSpec{Name: "units", Capacity: 16})
-	assert.Nil(t, second)
-	var de *runtime.DefinitionError
-	require.ErrorAs(t, err, &de)
-	assert.ErrorIs(t, err, runtime.ErrDuplicateName)
-	assert.ErrorIs(t, err, runtime.ErrDefinition)
-	assert.Equal(t, runtime.DefinitionError{Call: "Domain", Name: "units", Err: runtime.ErrDuplicateName}, *de)
-	assert.Equal(t, `runtime: Domain "units": name already declared on this builder;`+
-		` domain names must be unique among the builder's domains, since errors and reports name them`, err.Error())
-	_, berr := b.Build()
-	assert.Same(t, err, berr)
-
-	for _, tc := range []struct{ call, kind string }{{"Table", "table"}, {"AddEvents", "event table"}} {
-		e := &runtime.DefinitionError{Call: tc.call, Name: "Ball", Err: runtime.ErrDuplicateName}
-		assert.Equal(t, `runtime: `+tc.call+` "Ball": name already declared on this builder; `+
-			tc.kind+` names must be unique among the builder's `+tc.kind+`s, since errors and reports name them`, e.Error())
-	}
-}
-
-// TestZeroBuilder: a Builder not made by NewBuilder is refused by every
-// method with ErrZeroBuilder, not with a misleading option error.
+// TestZeroBuilder: a Builder not made by NewBuilder records ErrZeroBuilder,
+// not a misleading option error; declarations return nil.
 func TestZeroBuilder(t *testing.T) {
 	for name, b := range map[string]*runtime.Builder{"zero": {}, "nil": nil} {
 		t.Run(name, func(t *testing.T) {
-			_, err := b.Domain(ephemeral.DomainSpec{Name: "d", Capacity: 8})
-			assert.ErrorIs(t, err, runtime.ErrZeroBuilder)
-			tab, err := b.Table(ephemeral.TableSpec{Name: "T", Capacity: 8})
-			assert.ErrorIs(t, err, runtime.ErrZeroBuilder)
-			assert.Nil(t, tab)
-			_, err = runtime.AddColumn[int32](b, nil, "x")
-			assert.ErrorIs(t, err, runtime.ErrZeroBuilder)
-			_, err = runtime.AddEvents[int](b, events.Spec{Name: "e", Capacity: 4})
-			assert.ErrorIs(t, err, runtime.ErrZeroBuilder)
-			assert.ErrorIs(t, b.Add(), runtime.ErrZeroBuilder)
-			assert.ErrorIs(t, b.Hook(func(*scheduler.Hook) error { return nil }), runtime.ErrZeroBuilder)
+			assert.Nil(t, b.Domain(ephemeral.DomainSpec{Name: "d", Capacity: 8}))
+			assert.Nil(t, b.Table(ephemeral.TableSpec{Name: "T", Capacity: 8}))
+			assert.Nil(t, runtime.AddColumn[int32](b, nil, "x"))
+			assert.Nil(t, runtime.AddEvents[int](b, events.Spec{Name: "e", Capacity: 4}))
+			assert.Nil(t, runtime.AddResource(b, "r", 1))
+			b.Add()
+			b.Hook(func(*scheduler.Hook) error { return nil })
+			assert.Same(t, runtime.ErrZeroBuilder, b.Err())
 			w, err := b.Build()
 			assert.Nil(t, w)
 			assert.Same(t, runtime.ErrZeroBuilder, err)
@@ -366,4 +327,34 @@ func TestZeroBuilder(t *testing.T) {
 			assert.Equal(t, "runtime: Builder not made by NewBuilder: use runtime.NewBuilder(opts...)", err.Error())
 		})
 	}
+}
+
+// TestResourcesConflict: typed resources are declared read or written and
+// conflict-checked like columns, by identity, with the resource's name in
+// the message.
+func TestResourcesConflict(t *testing.T) {
+	build := func(after bool) error {
+		b := runtime.NewBuilder()
+		rng := runtime.AddResource(b, "rng", uint64(7))
+		cfg := runtime.AddResource(b, "cfg", 2.5)
+		b.System("draw", systems.Update, declare(func(s *systems.Decl) { systems.WriteResource(s, rng) }))
+		b.System("look", systems.Update, declare(func(s *systems.Decl) { systems.ReadResource(s, rng); systems.ReadResource(s, cfg) }))
+		b.System("also", systems.Update, declare(func(s *systems.Decl) { systems.ReadResource(s, cfg) }))
+		if after {
+			b.Add(systems.System{Name: "later", Phase: systems.Update, After: []string{"look"},
+				Declare: declare(func(s *systems.Decl) { systems.WriteResource(s, rng) })})
+		}
+		w, err := b.Build()
+		if err == nil {
+			w.Close()
+		}
+		return err
+	}
+	err := build(false)
+	require.ErrorIs(t, err, scheduler.ErrConflict)
+	assert.Equal(t, "scheduler: 1 conflict(s) between unordered systems; order each pair with Before/After:\n"+
+		"\tUpdate: \"draw\" (write) and \"look\" (read) both touch resource rng", err.Error())
+	err = build(true)
+	require.ErrorIs(t, err, scheduler.ErrConflict)
+	assert.Contains(t, err.Error(), `"draw" (write) and "later" (write) both touch resource rng`)
 }

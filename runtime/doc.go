@@ -1,6 +1,7 @@
-// Package runtime builds and runs Tickwork worlds: tables, event tables and
-// systems sealed into a frame-scheduled simulation that a Go game loop
-// steps once per frame.
+// Package runtime builds and runs Tickwork worlds: tables, event tables,
+// resources and systems sealed into a frame-scheduled simulation that a Go
+// game loop steps once per frame. Hosts use it through the module root,
+// package tickwork.
 //
 // # Building a world
 //
@@ -10,82 +11,49 @@
 // [WithMaxTicksPerFrame] (default 8), [WithReportWindow] (runs, default
 // 128), [WithCommandRecords] (records per command buffer, at most
 // [MaxCommandRecords]), [WithMemoryBudget] (bytes, default
-// [DefaultMemoryBudget], 8 GiB) and [WithNoPersistence] (the default, named
-// for the future). The builder declares domains ([Builder.Domain]), tables
-// ([Builder.Table]), columns ([AddColumn]), event tables ([AddEvents]) and
-// systems ([Builder.Add]); [Builder.Hook] registers host code that runs
-// before sealing (look systems up, order against them, substitute
-// implementations: see [scheduler.Hook]). [Builder.Build] seals the graph
-// and returns a [*World], or the first error of the builder, or the seal's
-// typed errors (conflicts, cycles, unknown or duplicate names).
+// [DefaultMemoryBudget], 8 GiB: every declaration and per-worker event
+// staging is charged to it before it allocates, see docs/architecture.md,
+// memory budget; [Builder.Budget], [World.Budget]). The builder declares domains ([Builder.Domain]),
+// tables ([Builder.Table]), columns ([AddColumn]), event tables
+// ([AddEvents]), resources ([AddResource]), systems ([Builder.System],
+// [Builder.Add]) and hooks ([Builder.Hook], see scheduler.Hook).
+// [Builder.Build] runs the systems' declarations, seals the graph and
+// returns a [*World].
 //
-// A host may ignore the errors of the declarations and check only Build's:
-// a failed declaration returns nil, and the nil passed on to [AddColumn],
-// systems.Col or a manifest is refused with an error of its own, never a
-// panic, while Build returns the first error, the one of the call that
-// failed.
+// Declarations return what they declare and no error: the Builder keeps
+// the first error ([Builder.Err]), which Build returns; a failed
+// declaration returns nil, as does every declaration after it (nothing
+// more is allocated), and passing that nil on is refused without a panic. Worlds share no data: systems may name only what their Builder
+// declared ([*ForeignError]); names are unique per kind.
 //
-// A Builder's world shares nothing with another: manifests may name only
-// tables declared with [Builder.Table] (in domains of [Builder.Domain]) and
-// event tables declared with [AddEvents]; Add and Build refuse anything
-// else with a [*ForeignError]. Table names, and event table names, are
-// unique per Builder.
+// # Set-up and running frames
 //
-// Every declaration, and every per-worker event staging a system makes, is
-// charged to the world's one memory budget ([WithMemoryBudget],
-// [Builder.Budget], [World.Budget]) before it allocates; see
-// docs/architecture.md, memory budget.
-//
-// # What the scheduler checks
-//
-// The scheduler checks a system's manifest against what the system
-// acquires through its systems.Context (systems.Read, systems.Write,
-// Context.Recorder, systems.NewEmitter, systems.Reader, ...): undeclared
-// acquisitions fail at run time, declared ones are conflict-checked at
-// Build. A system that touches a column or table directly (Column.Span,
-// Column.All, Table.Insert, events.Table.Emit) escapes both checks: for that
-// access the manifest is an honour system. Take columns through
-// systems.Write, as the package Example does, and structural changes through
-// recorders of the tables in Creates and Deletes.
-//
-// # Running frames
-//
-// [World.Frame] runs one frame with the host's delta in seconds: FrameStart,
-// the fixed ticks (FixedUpdate), Update, LateUpdate and FrameEnd, with
-// command playback after each phase and tick, and event boundaries before
-// each tick and at the end (see package scheduler for the frame path). [World.Report] gives the
-// last frame's [scheduler.FrameReport], [World.Time] the fixed-step
-// clock's account, and [World.Resolve] the real handle of a provisional
-// handle whose create has played back (until the next frame's FrameStart
-// has played back). A frame allocates nothing in steady state.
-//
-// # Closing
-//
-// [World.Close] stops the kernel pool; no goroutine outlives it, and it is
-// idempotent. [World.Frame] after Close returns [ErrClosed]. Called from a
-// system during a frame, Close returns [ErrRunning] and closes nothing.
-// Worlds share no state: two in one process are independent.
+// Between Build and the first frame, and between frames, the host owns
+// the tables and resources: the initial entities go in with a query's
+// InsertN (ephemeral.Query2.InsertN: bulk, values set in place, nothing
+// allocated per row), resources are read and written through
+// systems.Resource.Get. [World.Frame] runs one frame with the host's delta
+// in seconds (see package scheduler); [World.Report] gives the last
+// frame's report, [World.Time] the clock's account, [World.Resolve] the
+// real handle of a provisional one. A frame allocates nothing in steady
+// state.
 //
 // # Errors
 //
-// Bad options, and nil ones, give an [*OptionError] (errors.Is
-// [ErrOption]). [AddColumn] with a nil table, and a duplicate table, event
-// table or domain name, give a [*DefinitionError] (errors.Is [ErrDefinition]
-// and [ErrNilTable] or [ErrDuplicateName]); a table, event table or domain
-// declared elsewhere gives a [*ForeignError] (errors.Is [ErrForeign]); a
-// declaration past the world's memory budget gives a *memory.BudgetError
-// (errors.Is [ErrMemoryBudget]), and a spec naming a budget of its own
-// [ErrSpecBudget]; a nil hook gives scheduler.ErrNilHook. A Builder used after Build gives
-// [ErrBuilt], and one not made by [NewBuilder] [ErrZeroBuilder]; [World.Frame] after Close gives [ErrClosed], and Close during
-// a frame [ErrRunning]. Definition and seal errors of packages ephemeral,
-// events, systems and scheduler pass through unchanged, so errors.Is works
-// with their sentinels. Messages of this package start with "runtime: ".
+// Bad options give an [*OptionError] (errors.Is [ErrOption]); bad
+// declarations a [*DefinitionError] (errors.Is [ErrDefinition] and
+// [ErrNilTable], [ErrDuplicateName], [ErrEmptyName] or [ErrSpecBudget]), a
+// *memory.BudgetError ([ErrMemoryBudget]) or a [*ForeignError]
+// ([ErrForeign]); a Builder not made by [NewBuilder]
+// [ErrZeroBuilder], one used after Build [ErrBuilt]. Errors of packages
+// ephemeral, events, systems and scheduler pass through unchanged. Frame's
+// errors are scheduler's (fatal or recoverable: see Errors in package
+// scheduler) plus [ErrClosed] after Close; [IsFatal] tells the fatal ones.
+// Close during a frame gives [ErrRunning]. Messages start with "runtime: ".
 //
 // # Concurrency
 //
-// A Builder and a World are not safe for concurrent use: they are used from
-// one goroutine (the host's loop). Kernels run on the world's pool during
-// Frame; no method of the World is safe while Frame runs on another
-// goroutine. Frames do not nest: [World.Frame] called from a system returns
-// scheduler.ErrReentrant and runs nothing.
+// A Builder and a World are used from one goroutine (the host's loop).
+// Kernels run on the world's pool during Frame. Frames do not nest. Close
+// stops the pool; no goroutine outlives it. Worlds share no state.
 package runtime

@@ -9,9 +9,7 @@ import (
 
 // Sentinel errors of the package. Every error returned by runtime matches
 // one of them with errors.Is, or is an error of package ephemeral, events,
-// systems or scheduler (Frame's *scheduler.SystemError and
-// *scheduler.PlaybackError) passed through as it is (seal errors among
-// them).
+// systems or scheduler passed through as it is.
 var (
 	// ErrOption: an option with a bad value (or a nil Option). Returned by
 	// Build as an *OptionError.
@@ -31,10 +29,14 @@ var (
 	// returns. Precise sentinel of a *DefinitionError.
 	ErrNilTable = errors.New("nil table (check the error of the Table call that made it)")
 	// ErrDuplicateName: a name declared twice among one Builder's tables,
-	// among its event tables or among its domains (a table and an event
-	// table, or a table and a domain, may share a name). Precise sentinel
-	// of a *DefinitionError, whose message says which names clash.
+	// among its event tables, among its domains or among its resources (a
+	// table and an event table, or a table and a domain, may share a name).
+	// Precise sentinel of a *DefinitionError, whose message says which
+	// names clash.
 	ErrDuplicateName = errors.New("name already declared on this builder")
+	// ErrEmptyName: AddResource with an empty name. Precise sentinel of a
+	// *DefinitionError.
+	ErrEmptyName = errors.New("name must not be empty")
 	// ErrSpecBudget: a spec given to Builder.Domain, Builder.Table or
 	// AddEvents that names a memory budget other than the Builder's own.
 	// Precise sentinel of a *DefinitionError.
@@ -48,11 +50,12 @@ var (
 	// value as ephemeral.ErrMemoryBudget and events.ErrMemoryBudget.
 	ErrMemoryBudget = memory.ErrBudget
 	// ErrZeroBuilder: a Builder not made by NewBuilder (a zero
-	// runtime.Builder{}, or a nil *Builder). Every method returns it.
+	// runtime.Builder{}, or a nil *Builder). Err and Build return it.
 	ErrZeroBuilder = errors.New("runtime: Builder not made by NewBuilder: use runtime.NewBuilder(opts...)")
-	// ErrForeign: a table, event table or domain not declared through the
-	// Builder at hand (made by another Builder, or standalone with package
-	// ephemeral or events). Returned as a *ForeignError.
+	// ErrForeign: a table, event table, resource or domain not declared
+	// through the Builder at hand (made by another Builder, or standalone
+	// with package ephemeral, events or systems). Returned as a
+	// *ForeignError.
 	ErrForeign = errors.New("runtime: not declared through this builder")
 )
 
@@ -73,19 +76,20 @@ func (e *OptionError) Error() string {
 func (e *OptionError) Is(target error) bool { return target == ErrOption }
 
 // DefinitionError reports a bad declaration on a Builder: the call
-// ("AddColumn", "Table", "AddEvents" or "Domain"), the name it declares and the
-// precise sentinel (ErrNilTable, ErrDuplicateName or ErrSpecBudget).
-// errors.Is(err, ErrDefinition) is true, and so is errors.Is(err, Err).
+// ("AddColumn", "Table", "AddEvents", "AddResource" or "Domain"), the name
+// it declares and the precise sentinel (ErrNilTable, ErrDuplicateName,
+// ErrEmptyName or ErrSpecBudget). errors.Is(err, ErrDefinition) is true,
+// and so is errors.Is(err, Err).
 type DefinitionError struct {
-	Call string // "AddColumn", "Table", "AddEvents" or "Domain"
-	Name string // the column, table, event table or domain name declared
-	Err  error  // ErrNilTable, ErrDuplicateName or ErrSpecBudget
+	Call string // "AddColumn", "Table", "AddEvents", "AddResource" or "Domain"
+	Name string // the column, table, event table, resource or domain name declared
+	Err  error  // ErrNilTable, ErrDuplicateName, ErrEmptyName or ErrSpecBudget
 }
 
 func (e *DefinitionError) Error() string {
 	s := "runtime: " + e.Call + " " + strconv.Quote(e.Name) + ": " + e.Err.Error()
 	if e.Err == ErrDuplicateName {
-		kind := map[string]string{"Table": "table", "AddEvents": "event table", "Domain": "domain"}[e.Call]
+		kind := map[string]string{"Table": "table", "AddEvents": "event table", "Domain": "domain", "AddResource": "resource"}[e.Call]
 		if kind != "" {
 			s += "; " + kind + " names must be unique among the builder's " + kind +
 				"s, since errors and reports name them"
@@ -100,18 +104,18 @@ func (e *DefinitionError) Is(target error) bool { return target == ErrDefinition
 // Unwrap returns the precise sentinel.
 func (e *DefinitionError) Unwrap() error { return e.Err }
 
-// ForeignError reports a table, event table or domain that a world would
-// share with another (or with code outside it): named by a system's
-// manifest (System and the entry, such as "Writes[0]") or given to a
+// ForeignError reports a table, event table, resource or domain that a
+// world would share with another (or with code outside it): named by a
+// system's declaration (System, Where "its declaration") or given to a
 // Builder call (System empty, Where the call) without having been declared
 // through this Builder. Worlds share no data: declare tables with
-// Builder.Table, event tables with AddEvents and domains with
-// Builder.Domain. errors.Is(err, ErrForeign) is true.
+// Builder.Table, event tables with AddEvents, resources with AddResource
+// and domains with Builder.Domain. errors.Is(err, ErrForeign) is true.
 type ForeignError struct {
-	System string // the system whose manifest names it; "" for a Builder call
-	Where  string // the manifest entry ("Writes[0]", "Emits[1]") or the call (`AddColumn "Y"`, `Table "Body"`)
-	Kind   string // "table", "event table" or "domain"
-	Name   string // the name of the foreign table, event table or domain
+	System string // the system whose declaration names it; "" for a Builder call
+	Where  string // "its declaration", or the call (`AddColumn "Y"`, `Table "Body"`)
+	Kind   string // "table", "event table", "resource" or "domain"
+	Name   string // the name of the foreign table, event table, resource or domain
 }
 
 func (e *ForeignError) Error() string {
@@ -125,6 +129,8 @@ func (e *ForeignError) Error() string {
 		how = "runtime.AddEvents"
 	case "domain":
 		how = "Builder.Domain"
+	case "resource":
+		how = "runtime.AddResource"
 	}
 	return s + e.Where + " names " + e.Kind + " " + strconv.Quote(e.Name) +
 		", which was not declared through this Builder; worlds share no data: declare it with " + how

@@ -1,7 +1,6 @@
 package runtime_test
 
 import (
-	"errors"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -66,9 +65,19 @@ type evWorld struct {
 	sum     int64
 	refused int // events refused by overflow: *events.OverflowError from Emit, or dropped by a merge
 
-	par     *events.Parallel[int32]
-	parBase int32
-	kernel  func(w, c int)
+}
+
+// evKernel is a parallel emitter's kernel state: one event per chunk,
+// labelled from base.
+type evKernel struct {
+	em   *systems.ParallelEmitter[int32]
+	base int32
+}
+
+func (k *evKernel) chunk(w, c int) {
+	if !k.em.Worker(w, c).Emit(k.base + int32(c)) {
+		panic("refused") // sized so that a worker never overflows its staging
+	}
 }
 
 func newEvWorld(tb testing.TB, spec events.Spec, ems []evEmitter, cons []evConsumer, opts ...runtime.Option) *evWorld {
@@ -81,41 +90,33 @@ func newEvWorldOrdered(tb testing.TB, spec events.Spec, ems []evEmitter, cons []
 	tb.Helper()
 	x := &evWorld{runs: map[string][]evRun{}, record: true, count: func(string) int { return 1 }}
 	b := runtime.NewBuilder(append([]runtime.Option{runtime.WithFixedStep(evStep)}, opts...)...)
-	var err error
-	x.ev, err = runtime.AddEvents[int32](b, spec)
-	require.NoError(tb, err)
-	x.kernel = func(w, c int) {
-		seg := x.par.Worker(w)
-		seg.Begin(c)
-		if err := seg.Emit(x.parBase + int32(c)); err != nil {
-			panic(err) // sized so that a worker never overflows its staging
-		}
-	}
+	x.ev = runtime.AddEvents[int32](b, spec)
+	require.NoError(tb, b.Err())
 	var list []systems.System
 	for _, e := range ems {
 		list = append(list, systems.System{Name: e.name, Phase: e.phase, After: e.after,
-			Manifest: systems.Manifest{Emits: []events.Buffer{x.ev}}, Run: x.emitRun(e)})
+			Declare: func(s *systems.Decl) systems.RunFunc { return x.emitRun(s, e) }})
 	}
 	for _, c := range cons {
-		sys := systems.System{Name: c.name, Phase: c.phase, After: c.after,
-			Manifest: systems.Manifest{Consumes: []events.Buffer{x.ev}}, Run: x.consumeRun(c.name)}
-		if c.emits {
-			consume, emit := sys.Run, x.emitRun(evEmitter{name: c.name, phase: c.phase})
-			sys.Manifest.Emits = []events.Buffer{x.ev}
-			sys.Run = func(ctx *systems.Context) error {
-				if err := consume(ctx); err != nil {
-					return err
-				}
-				return emit(ctx)
+		sys := systems.System{Name: c.name, Phase: c.phase, After: c.after, Declare: func(s *systems.Decl) systems.RunFunc {
+			consume := x.consumeRun(s, c.name)
+			if !c.emits {
+				return consume
 			}
-		}
+			emit := x.emitRun(s, evEmitter{name: c.name, phase: c.phase})
+			return func(ctx *systems.Context) {
+				consume(ctx)
+				emit(ctx)
+			}
+		}}
 		if consumersFirst {
 			list = slices.Insert(list, 0, sys)
 		} else {
 			list = append(list, sys)
 		}
 	}
-	require.NoError(tb, b.Add(list...))
+	b.Add(list...)
+	var err error
 	x.w, err = b.Build()
 	require.NoError(tb, err)
 	tb.Cleanup(func() { _ = x.w.Close() })
@@ -140,35 +141,29 @@ func (x *evWorld) label(name string, ctx *systems.Context) string {
 	return name + strconv.FormatUint(ctx.Frame(), 10)
 }
 
-func (x *evWorld) emitRun(e evEmitter) systems.RunFunc {
-	return func(ctx *systems.Context) error {
-		n := x.count(e.name)
-		frame, ticks := stamp(ctx)
-		if e.parallel {
-			par, err := systems.ParallelEmitter(ctx, x.ev)
-			if err != nil {
-				return err
-			}
-			x.par, x.parBase = par, int32(len(x.log))
-			ctx.RunKernel(n, x.kernel) // merged in chunk order when the run ends
+func (x *evWorld) emitRun(s *systems.Decl, e evEmitter) systems.RunFunc {
+	if e.parallel {
+		k := evKernel{em: systems.EmitParallel(s, x.ev)}
+		return func(ctx *systems.Context) {
+			n := x.count(e.name)
+			frame, ticks := stamp(ctx)
+			k.base = int32(len(x.log))
+			systems.Parallel(ctx, n, k, (*evKernel).chunk) // merged in chunk order when the run ends
 			// The merge keeps what fits, a prefix in chunk order (the table
 			// has readers: it holds Held() of its Cap()).
 			kept := min(n, x.ev.Cap()-x.ev.Held())
 			x.refused += n - kept
-			for k := 0; k < kept && x.record; k++ {
-				x.log = append(x.log, emitted{label: x.label(e.name, ctx) + "." + strconv.Itoa(k), frame: frame, ticks: ticks})
+			for i := 0; i < kept && x.record; i++ {
+				x.log = append(x.log, emitted{label: x.label(e.name, ctx) + "." + strconv.Itoa(i), frame: frame, ticks: ticks})
 			}
-			return nil
 		}
-		em, err := systems.NewEmitter(ctx, x.ev)
-		if err != nil {
-			return err
-		}
+	}
+	em := systems.Emit(s, x.ev)
+	return func(ctx *systems.Context) {
+		n := x.count(e.name)
+		frame, ticks := stamp(ctx)
 		for k := range n {
-			if err := em.Emit(int32(len(x.log))); err != nil {
-				if oe := (*events.OverflowError)(nil); !errors.As(err, &oe) {
-					return err
-				}
+			if !em.Emit(int32(len(x.log))) {
 				x.refused++
 				continue
 			}
@@ -181,24 +176,20 @@ func (x *evWorld) emitRun(e evEmitter) systems.RunFunc {
 			}
 			x.log = append(x.log, emitted{label: l, frame: frame, ticks: ticks})
 		}
-		return nil
 	}
 }
 
-func (x *evWorld) consumeRun(name string) systems.RunFunc {
-	return func(ctx *systems.Context) error {
-		evs, err := systems.Reader(ctx, x.ev)
-		if err != nil {
-			return err
-		}
+func (x *evWorld) consumeRun(s *systems.Decl, name string) systems.RunFunc {
+	in := systems.Consume(s, x.ev)
+	return func(ctx *systems.Context) {
+		evs := in.Read()
 		if !x.record {
 			for _, v := range evs {
 				x.sum += int64(v)
 			}
-			return nil
+			return
 		}
 		x.runs[name] = append(x.runs[name], evRun{frame: ctx.Frame(), tick: ctx.Tick(), read: slices.Clone(evs)})
-		return nil
 	}
 }
 
@@ -223,12 +214,22 @@ func (x *evWorld) logs(fixed map[string]bool) map[string][]string {
 }
 
 // frames runs one frame per delta (in fixed steps) and checks that the
-// frame report counts exactly the events refused in the frame.
+// frame report counts exactly the events refused in the frame, and that
+// the frame's result is the table's *events.OverflowError exactly when it
+// refused one.
 func (x *evWorld) frames(tb testing.TB, steps ...float64) {
 	tb.Helper()
 	for _, s := range steps {
 		before := x.refused
-		require.NoError(tb, x.w.Frame(s*evStep))
+		err := x.w.Frame(s * evStep)
+		if x.refused > before {
+			require.NoError(tb, x.ev.Overflowed(), "taken by the frame")
+			var oe *events.OverflowError
+			require.ErrorAs(tb, err, &oe, "frame %d refused events", x.w.Frames()-1)
+			require.Equal(tb, x.ev.Name(), oe.Table)
+		} else {
+			require.NoError(tb, err)
+		}
 		require.EqualValues(tb, x.refused-before, x.w.Report().EventsDropped, "frame %d", x.w.Frames()-1)
 	}
 }
@@ -303,14 +304,10 @@ func TestThisFrameSelfConsumer(t *testing.T) {
 // it.
 func TestThisFrameFixedConsumerRefused(t *testing.T) {
 	b := runtime.NewBuilder()
-	ev, err := runtime.AddEvents[int32](b, events.Spec{Name: "ev", Capacity: 8, Lifetime: events.ThisFrame})
-	require.NoError(t, err)
-	noop := func(*systems.Context) error { return nil }
-	require.NoError(t, b.Add(
-		systems.System{Name: "emit", Phase: systems.FrameStart, Manifest: systems.Manifest{Emits: []events.Buffer{ev}}, Run: noop},
-		systems.System{Name: "fixed", Phase: systems.FixedUpdate, Manifest: systems.Manifest{Consumes: []events.Buffer{ev}}, Run: noop},
-	))
-	_, err = b.Build()
+	ev := runtime.AddEvents[int32](b, events.Spec{Name: "ev", Capacity: 8, Lifetime: events.ThisFrame})
+	b.System("emit", systems.FrameStart, func(s *systems.Decl) systems.RunFunc { systems.Emit(s, ev); return noop })
+	b.System("fixed", systems.FixedUpdate, func(s *systems.Decl) systems.RunFunc { systems.Consume(s, ev); return noop })
+	_, err := b.Build()
 	var eo *scheduler.EventOrderError
 	require.ErrorAs(t, err, &eo)
 	assert.ErrorIs(t, err, scheduler.ErrEventOrder)
@@ -349,10 +346,14 @@ func TestNextFrameRetentionOverflow(t *testing.T) {
 		[]evEmitter{{name: "u", phase: systems.Update}},
 		[]evConsumer{{name: "fixed", phase: systems.FixedUpdate}, {name: "update", phase: systems.Update, after: []string{"u"}}})
 	for f := range 10 { // no tick
-		require.NoError(t, x.w.Frame(0))
+		err := x.w.Frame(0)
 		want := int64(0)
 		if f >= 4 {
 			want = 1 // u's event does not fit: u0..u3 wait for "fixed"
+			assert.ErrorIs(t, err, events.ErrOverflow, "frame %d", f)
+			assert.False(t, runtime.IsFatal(err))
+		} else {
+			require.NoError(t, err)
 		}
 		assert.Equal(t, want, x.w.Report().EventsDropped, "frame %d", f)
 	}

@@ -4,31 +4,32 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tickwork/tickwork/ephemeral"
-	"github.com/tickwork/tickwork/runtime"
-	"github.com/tickwork/tickwork/scheduler"
-	"github.com/tickwork/tickwork/systems"
+	"github.com/tickwork/tickwork"
 )
 
 // Build refuses a world whose unordered systems touch the same data, and
 // reports a bad option; both errors match their package's sentinel.
 func ExampleBuilder_Build() {
-	noop := func(*systems.Context) error { return nil }
-
-	b := runtime.NewBuilder()
-	balls, _ := b.Table(ephemeral.TableSpec{Name: "Ball", Capacity: 64})
-	y, _ := runtime.AddColumn[float64](b, balls, "Y")
-	_ = b.Add(
-		systems.System{Name: "fall", Phase: systems.Update, Run: noop,
-			Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(y)}}},
-		systems.System{Name: "draw", Phase: systems.Update, Run: noop,
-			Manifest: systems.Manifest{Reads: []systems.ColumnRef{systems.Col(y)}}})
+	b := tickwork.NewBuilder()
+	balls := b.Table(tickwork.TableSpec{Name: "Ball", Capacity: 64})
+	y := tickwork.AddColumn[float64](b, balls, "Y")
+	b.System("fall", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
+		ys := tickwork.Write(s, y)
+		return func(*tickwork.Context) { _ = ys }
+	})
+	b.System("draw", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
+		ys := tickwork.Read(s, y)
+		return func(*tickwork.Context) { _ = ys }
+	})
 	_, err := b.Build()
-	fmt.Println(errors.Is(err, scheduler.ErrConflict))
+	fmt.Println(errors.Is(err, tickwork.ErrConflict))
+	fmt.Println(err)
 
-	_, err = runtime.NewBuilder(runtime.WithWorkers(0)).Build()
-	fmt.Println(errors.Is(err, runtime.ErrOption), err)
+	_, err = tickwork.NewBuilder(tickwork.WithWorkers(0)).Build()
+	fmt.Println(errors.Is(err, tickwork.ErrOption), err)
 	// Output:
 	// true
+	// scheduler: 1 conflict(s) between unordered systems; order each pair with Before/After:
+	// 	Update: "fall" (write) and "draw" (read) both touch Ball.Y
 	// true runtime: WithWorkers(0): want 1..kernels.MaxWorkers (256) workers
 }

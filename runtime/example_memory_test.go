@@ -4,22 +4,20 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tickwork/tickwork/ephemeral"
-	"github.com/tickwork/tickwork/events"
-	"github.com/tickwork/tickwork/runtime"
+	"github.com/tickwork/tickwork"
 )
 
 // A world's declarations are charged to its memory budget, summed; the one
 // past it is refused before it allocates, and Build returns that error.
 func ExampleWithMemoryBudget() {
-	b := runtime.NewBuilder(runtime.WithMemoryBudget(64 << 20)) // 64 MiB
-	units, _ := b.Table(ephemeral.TableSpec{Name: "Unit", Capacity: 1 << 20})
-	_, _ = runtime.AddColumn[float32](b, units, "X") // 4 MiB
+	b := tickwork.NewBuilder(tickwork.WithMemoryBudget(64 << 20)) // 64 MiB
+	units := b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 1 << 20})
+	tickwork.AddColumn[float32](b, units, "X") // 4 MiB
 	fmt.Println(b.Budget().Used(), "bytes used")
-	_, _ = runtime.AddEvents[[24]byte](b, events.Spec{Name: "Hit", Capacity: 1 << 20}) // 2 buffers of 24 MiB
-	_, _ = runtime.AddColumn[[2]float64](b, units, "Vel")                              // 16 MiB: past the budget, refused
+	tickwork.AddEvents[[24]byte](b, tickwork.EventSpec{Name: "Hit", Capacity: 1 << 20}) // 2 buffers of 24 MiB
+	tickwork.AddColumn[[2]float64](b, units, "Vel")                                     // 16 MiB: past the budget, refused
 	_, err := b.Build()
-	fmt.Println(errors.Is(err, runtime.ErrMemoryBudget))
+	fmt.Println(errors.Is(err, tickwork.ErrMemoryBudget))
 	fmt.Println(err)
 	// Output:
 	// 12854312 bytes used

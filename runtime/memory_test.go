@@ -13,7 +13,6 @@ import (
 	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/memory"
 	"github.com/tickwork/tickwork/runtime"
-	"github.com/tickwork/tickwork/scheduler"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -50,26 +49,23 @@ func TestMemoryBudgetMaxima(t *testing.T) {
 		want    memory.BudgetError
 	}{
 		{"table at MaxCapacity", func(b *runtime.Builder) error {
-			_, err := b.Table(ephemeral.TableSpec{Name: "Huge", Capacity: ephemeral.MaxCapacity})
-			return err
+			b.Table(ephemeral.TableSpec{Name: "Huge", Capacity: ephemeral.MaxCapacity})
+			return b.Err()
 		}, memory.BudgetError{Definition: memory.Definition{Kind: "table", Name: "Huge"},
 			Bytes: ephemeral.DomainBytes(ephemeral.MaxCapacity, 0) + ephemeral.TableBytes(ephemeral.MaxCapacity, 0), Budget: def}},
 		{"16 GiB column", func(b *runtime.Builder) error {
-			tab, err := b.Table(ephemeral.TableSpec{Name: "Wide", Capacity: 1 << 16})
-			if err != nil {
-				return err
-			}
-			_, err = runtime.AddColumn[[1 << 18]byte](b, tab, "Blob")
-			return err
+			tab := b.Table(ephemeral.TableSpec{Name: "Wide", Capacity: 1 << 16})
+			runtime.AddColumn[[1 << 18]byte](b, tab, "Blob")
+			return b.Err()
 		}, memory.BudgetError{Definition: memory.Definition{Kind: "column", Name: "Wide", Column: "Blob"},
 			Bytes: 16 << 30, Used: ephemeral.DomainBytes(1<<16, 0) + ephemeral.TableBytes(1<<16, 0), Budget: def}},
 		{"NextFrame event table at MaxCapacity", func(b *runtime.Builder) error {
-			_, err := runtime.AddEvents[event24](b, events.Spec{Name: "Hits", Capacity: events.MaxCapacity})
-			return err
+			runtime.AddEvents[event24](b, events.Spec{Name: "Hits", Capacity: events.MaxCapacity})
+			return b.Err()
 		}, memory.BudgetError{Definition: memory.Definition{Kind: "event table", Name: "Hits"}, Bytes: 48 << 30, Budget: def}},
 		{"ThisFrame event table at MaxCapacity", func(b *runtime.Builder) error {
-			_, err := runtime.AddEvents[event24](b, events.Spec{Name: "Hits", Capacity: events.MaxCapacity, Lifetime: events.ThisFrame})
-			return err
+			runtime.AddEvents[event24](b, events.Spec{Name: "Hits", Capacity: events.MaxCapacity, Lifetime: events.ThisFrame})
+			return b.Err()
 		}, memory.BudgetError{Definition: memory.Definition{Kind: "event table", Name: "Hits"}, Bytes: 24 << 30, Budget: def}},
 	}
 	for _, tc := range tests {
@@ -111,28 +107,14 @@ func TestMemoryBudgetOption(t *testing.T) {
 // standalone table and an event table, returning the first error. Its
 // parts are worldParts. It returns the event table.
 func declareWorld(b *runtime.Builder) (*events.Table[event24], error) {
-	d, err := b.Domain(ephemeral.DomainSpec{Name: "Actors", Capacity: 5000})
-	if err != nil {
-		return nil, err
-	}
-	unit, err := b.Table(ephemeral.TableSpec{Name: "Unit", Domain: d})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := runtime.AddColumn[int32](b, unit, "Health"); err != nil {
-		return nil, err
-	}
-	body, err := b.Table(ephemeral.TableSpec{Name: "Body", Domain: d})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := runtime.AddColumn[[4]float32](b, body, "State"); err != nil {
-		return nil, err
-	}
-	if _, err := b.Table(ephemeral.TableSpec{Name: "Projectile", Capacity: 300}); err != nil {
-		return nil, err
-	}
-	return runtime.AddEvents[event24](b, events.Spec{Name: "Hits", Capacity: 100})
+	d := b.Domain(ephemeral.DomainSpec{Name: "Actors", Capacity: 5000})
+	unit := b.Table(ephemeral.TableSpec{Name: "Unit", Domain: d})
+	runtime.AddColumn[int32](b, unit, "Health")
+	body := b.Table(ephemeral.TableSpec{Name: "Body", Domain: d})
+	runtime.AddColumn[[4]float32](b, body, "State")
+	b.Table(ephemeral.TableSpec{Name: "Projectile", Capacity: 300})
+	ev := runtime.AddEvents[event24](b, events.Spec{Name: "Hits", Capacity: 100})
+	return ev, b.Err()
 }
 
 // The parts of declareWorld, in declaration order.
@@ -186,27 +168,31 @@ func TestMemoryBudgetCumulative(t *testing.T) {
 func TestMemoryBudgetSpecBudget(t *testing.T) {
 	own := memory.NewBudget(1 << 30)
 	b := runtime.NewBuilder()
-	_, err := b.Domain(ephemeral.DomainSpec{Name: "D", Capacity: 8, Budget: own})
+	assert.Nil(t, b.Domain(ephemeral.DomainSpec{Name: "D", Capacity: 8, Budget: own}))
 	var de *runtime.DefinitionError
-	require.ErrorAs(t, err, &de)
+	require.ErrorAs(t, b.Err(), &de)
 	assert.Equal(t, runtime.DefinitionError{Call: "Domain", Name: "D", Err: runtime.ErrSpecBudget}, *de)
-	_, err = b.Table(ephemeral.TableSpec{Name: "T", Capacity: 8, Budget: own})
-	assert.ErrorIs(t, err, runtime.ErrSpecBudget)
-	_, err = runtime.AddEvents[int](b, events.Spec{Name: "E", Capacity: 8, Budget: own})
-	assert.ErrorIs(t, err, runtime.ErrSpecBudget)
+	for name, declare := range map[string]func(b *runtime.Builder){
+		"Table":     func(b *runtime.Builder) { b.Table(ephemeral.TableSpec{Name: "T", Capacity: 8, Budget: own}) },
+		"AddEvents": func(b *runtime.Builder) { runtime.AddEvents[int](b, events.Spec{Name: "E", Capacity: 8, Budget: own}) },
+	} {
+		b := runtime.NewBuilder()
+		declare(b)
+		assert.ErrorIs(t, b.Err(), runtime.ErrSpecBudget, name)
+		assert.Equal(t, int64(0), b.Budget().Used(), name)
+	}
 	assert.Equal(t, int64(0), own.Used())
-	assert.Equal(t, int64(0), b.Budget().Used())
 
 	// The Builder's own budget may be named.
 	b = runtime.NewBuilder()
-	tab, err := b.Table(ephemeral.TableSpec{Name: "T", Capacity: 8, Budget: b.Budget()})
-	require.NoError(t, err)
+	tab := b.Table(ephemeral.TableSpec{Name: "T", Capacity: 8, Budget: b.Budget()})
+	require.NoError(t, b.Err())
 	assert.Same(t, b.Budget(), tab.Domain().Budget())
 }
 
 // A system's per-worker event staging is charged to the world's budget
-// when its first ParallelEmitter call makes it: the call that does not fit
-// fails the frame with the typed error, naming the event table.
+// when the world binds it at Build: the staging that does not fit fails
+// Build with the typed error, naming the event table.
 func TestMemoryBudgetStaging(t *testing.T) {
 	const workers, capacity = 2, 100
 	var defs int64
@@ -215,6 +201,9 @@ func TestMemoryBudgetStaging(t *testing.T) {
 	}
 	staging := events.StagingBytes[event24](capacity, workers)
 	require.Equal(t, int64(workers*capacity*24), staging)
+	type kernel struct {
+		em *systems.ParallelEmitter[event24]
+	}
 	for _, tc := range []struct {
 		name  string
 		limit int64
@@ -224,31 +213,21 @@ func TestMemoryBudgetStaging(t *testing.T) {
 			b := runtime.NewBuilder(runtime.WithWorkers(workers), runtime.WithMemoryBudget(tc.limit))
 			hits, err := declareWorld(b)
 			require.NoError(t, err)
-			require.NoError(t, b.Add(systems.System{Name: "emit", Phase: systems.Update,
-				Manifest: systems.Manifest{Emits: []events.Buffer{hits}},
-				Run: func(ctx *systems.Context) error {
-					p, err := systems.ParallelEmitter(ctx, hits)
-					if err != nil {
-						return err
-					}
-					ctx.RunKernel(workers, func(w, c int) {
-						p.Worker(w).Begin(c)
-						_ = p.Worker(w).Emit(event24{A: int64(c)})
-					})
-					return nil
-				}}))
+			b.System("emit", systems.Update, func(s *systems.Decl) systems.RunFunc {
+				k := kernel{systems.EmitParallel(s, hits)}
+				return func(ctx *systems.Context) {
+					systems.Parallel(ctx, workers, k, func(k *kernel, w, c int) { k.em.Worker(w, c).Emit(event24{A: int64(c)}) })
+				}
+			})
 			w, err := b.Build()
-			require.NoError(t, err)
-			defer w.Close()
-			err = w.Frame(1.0 / 60)
 			if !tc.fails {
 				require.NoError(t, err)
+				defer w.Close()
+				require.NoError(t, w.Frame(1.0/60))
 				assert.Equal(t, tc.limit, w.Budget().Used())
 				return
 			}
-			var se *scheduler.SystemError
-			require.ErrorAs(t, err, &se)
-			assert.Equal(t, "emit", se.System)
+			assert.Nil(t, w)
 			requireBudgetError(t, err, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "Hits"},
 				Bytes: staging, Used: defs, Budget: tc.limit})
 		})

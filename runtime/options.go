@@ -21,32 +21,16 @@ const (
 	OneTickPerFrame = scheduler.OneTickPerFrame
 )
 
-// Persistence is how a world keeps its state across runs. Only
-// NoPersistence exists today; the option is named for the future.
-type Persistence uint8
-
-// NoPersistence keeps everything in memory for the world's life: nothing is
-// saved or restored. The default.
-const NoPersistence Persistence = 0
-
 // config collects the options.
 type config struct {
-	persistence Persistence
-	workers     int
-	budget      int64 // bytes, WithMemoryBudget
-	sched       scheduler.Config
+	workers int
+	budget  int64 // bytes, WithMemoryBudget
+	sched   scheduler.Config
 }
 
-// Option configures a Builder. A bad value, or a nil Option, is reported by
-// Build as an *OptionError (errors.Is ErrOption).
+// Option configures a Builder. A bad value, or a nil Option, is the
+// Builder's error, an *OptionError (errors.Is ErrOption).
 type Option func(*config) error
-
-// WithNoPersistence selects NoPersistence, the default: the world lives in
-// memory only and nothing is saved. It is a no-op today, named so that host
-// code states its choice before persistent modes exist.
-func WithNoPersistence() Option {
-	return func(c *config) error { c.persistence = NoPersistence; return nil }
-}
 
 // WithWorkers sets the number of kernel workers, the frame loop's goroutine
 // included, 1..kernels.MaxWorkers (default 1: kernels run inline and the
@@ -133,7 +117,7 @@ func WithCommandRecords(n int) Option {
 // WithMemoryBudget sets the world's memory budget in bytes,
 // 1..math.MaxInt64 (default memory.DefaultBudget, 8 GiB). Every domain,
 // table, column and event table declared on the Builder, and every
-// per-worker event staging a system makes (systems.ParallelEmitter), is
+// per-worker event staging a system makes (systems.EmitParallel), is
 // charged to it before it allocates; the first that does not fit in what
 // is left fails with a *memory.BudgetError (errors.Is ErrMemoryBudget)
 // naming it, the bytes it asks for and the budget, and allocates nothing.

@@ -4,136 +4,111 @@
 // frames and keeps a frame report. It knows systems only through their
 // manifests (package systems).
 //
-// # Phases
-//
-// A frame runs the phases FrameStart, FixedUpdate (once per fixed tick: 0..n
-// times), Update, LateUpdate and FrameEnd, in that order. Within a phase,
-// systems run one after another on the calling goroutine; parallelism lives
-// inside kernels ([systems.Context.RunKernel] over a kernels.Pool).
-//
 // # Life cycle
 //
 // [New] takes a [Config] (fixed step in seconds, tick cap, [Pacing], report
 // window in runs, command buffer records, kernel pool). Then
-// [Scheduler.Add], [Scheduler.AddEvents] and [Scheduler.Hook]; then
-// [Scheduler.Seal] once; then [Scheduler.Frame] once per frame of the
-// host's loop. [Scheduler.Report], [Scheduler.Time] and [Scheduler.Resolve]
-// read the results between frames.
+// [Scheduler.Add] (which runs the system's declaration),
+// [Scheduler.AddEvents] and [Scheduler.Hook]; then [Scheduler.Seal] once;
+// then [Scheduler.Frame] once per frame of the host's loop.
+// [Scheduler.Report], [Scheduler.Time] and [Scheduler.Resolve] read the
+// results between frames.
 //
 // # Sealing
 //
-// [Scheduler.Add] registers systems; [Scheduler.Hook] registers functions
-// that run at [Scheduler.Seal] before the graph is built, where host code
-// looks systems up by name, orders its systems against them
-// ([Hook.Order]), may add systems ([Hook.Add]) and may substitute a system's
-// implementation with one that declares the same manifest
-// ([Hook.Substitute]). Seal then refuses, with typed errors: duplicate
-// names ([*DuplicateError]); constraints naming
-// unknown systems ([*UnknownSystemError]) or contradicting the phase order
-// ([*PhaseOrderError]); cycles ([*CycleError], naming the cycle); pairs
-// of systems of a phase that no chain of Before/After constraints orders and
-// that touch the same data ([*ConflictError], naming every pair and datum:
-// see package systems for the access rules); and a consumer of a ThisFrame
-// event table that some emitting system does not precede in every frame,
-// so that it would miss events ([*EventOrderError]). Independent systems keep
-// registration order: the order is Kahn's topological sort taking the ready
-// system registered first.
+// Hooks ([Hook]) run first: host code looks systems up ([Hook.Lookup],
+// [Hook.Manifest]), orders its systems against them ([Hook.Order]), adds
+// systems ([Hook.Add]) and substitutes an implementation declaring the
+// same manifest ([Hook.Substitute]). Seal then refuses, with typed errors:
+// duplicate names ([*DuplicateError]); constraints naming unknown systems
+// ([*UnknownSystemError]) or contradicting the phase order
+// ([*PhaseOrderError]); cycles ([*CycleError]); pairs of systems of a
+// phase that no chain of constraints orders and that conflict under the
+// access rules ([*ConflictError], naming every pair and datum); and a
+// consumer of a ThisFrame event table that some emitter does not precede
+// in every frame, so that it would miss events ([*EventOrderError]). The order of a phase is Kahn's topological sort
+// taking the ready system registered first. Systems of a phase run one
+// after another; parallelism lives inside kernels (systems.Parallel).
 //
 // # Fixed timestep
 //
 // With [Accumulate] pacing (the default), each frame's delta feeds an
-// accumulator kept in integer nanoseconds (the step truncated to the
-// nanosecond, each delta rounded to the nearest); every whole step runs a fixed
-// tick, at most [Config.MaxTicksPerFrame] ticks a frame
-// ([DefaultMaxTicksPerFrame] = 8). Whole steps beyond the cap are dropped
-// and counted ([Time.Dropped], [FrameReport.Dropped]), so a slow frame does
-// not make the next one slower (no spiral of death); the remainder below one
-// step carries over. The account balances exactly: Fed = Simulated +
-// Dropped + Remaining. The first frame uses its delta as given: with dt = 0
-// no tick runs. [OneTickPerFrame] pacing runs exactly one tick per frame
-// whatever the delta, for benchmarks and frame-stepped viewers. A negative,
-// NaN, infinite or above-[MaxDelta] delta is refused with a [*DeltaError]
-// and the frame does not run.
+// accumulator in integer nanoseconds (the step truncated, each delta
+// rounded); every whole step runs a fixed tick, at most
+// [Config.MaxTicksPerFrame] a frame ([DefaultMaxTicksPerFrame] = 8).
+// Whole steps beyond the cap are dropped and reported ([Time.Dropped],
+// [FrameReport.Dropped]): no spiral of death. The remainder below one step
+// carries over, and the account balances exactly: Fed = Simulated +
+// Dropped + Remaining. The first frame uses its delta as given (dt = 0: no
+// tick). [OneTickPerFrame] runs exactly one tick per frame. A negative,
+// NaN, infinite or above-[MaxDelta] delta is refused ([*DeltaError]). In
+// FixedUpdate a system's delta is the fixed step (see Time in package
+// systems).
 //
 // # Frame path and boundaries
 //
-// [Scheduler.Frame] runs, in order:
+// [Scheduler.Frame] runs FrameStart, then zero or more fixed ticks
+// (FixedUpdate), then Update, LateUpdate and FrameEnd. Commands play back
+// after every phase and every fixed tick, in sealed order (see Deferred
+// changes in package systems); when a system returns, its parallel event
+// segments merge and its readers pass what they returned; resolutions of
+// provisional handles are released once, right after FrameStart's
+// playback; event tables begin every tick (BeginTick) and end the frame
+// (EndFrame) after FrameEnd's playback: what that makes readable to which
+// consumer is the delivery rule of docs/architecture.md (Events), which
+// also has the boundaries in one table.
 //
-//  1. FrameStart's systems, then the playback of their commands;
-//  2. the release of provisional-handle resolutions
-//     (commands.Playback.Release): creates played back before this point
-//     (in the previous frame, up to its FrameEnd, and in this FrameStart)
-//     stop resolving, so a FrameEnd create is resolvable throughout the next
-//     FrameStart, its systems and its playback;
-//  3. for each fixed tick: BeginTick of every event table, FixedUpdate's
-//     systems, then their playback;
-//  4. Update, LateUpdate and FrameEnd, each followed by its playback;
-//  5. EndFrame and TakeDropped of every event table (after FrameEnd's
-//     playback) and the frame report.
+// # Provisional handles
 //
-// So commands play back after FrameStart, after every fixed tick and after
-// Update, LateUpdate and FrameEnd. When a system returns, its parallel event
-// segments are merged into their tables and its readers pass what they
-// returned ([systems.Context.EndRun]). What BeginTick and EndFrame make
-// readable to which consumer is the delivery rule of docs/architecture.md
-// (Events).
-//
-// A playback replays the commands of the phase's systems in sealed order:
-// each system's serial buffer, then its per-worker buffers merged in chunk
-// order. Because resolutions are released right after FrameStart, a create
-// recorded in FrameStart resolves for records of that same playback only;
-// create rows that later phases must find in FixedUpdate or later.
-//
-// When a system's Run returns an error, the systems after it do not run:
-// its phase's commands still play back, the fixed ticks left count as
-// dropped time, the event tables still end the frame, and Frame returns a
-// [*SystemError].
+// A recorder's Create returns a provisional handle; [Scheduler.Resolve]
+// (and systems.Context.Resolve) turn it into the real handle from its
+// playback until the release right after the next FrameStart's playback.
+// So a create of FixedUpdate, Update, LateUpdate or FrameEnd resolves
+// between frames and throughout the next FrameStart; a FrameStart create
+// resolves only for records of its own playback. Resolve gives false for a
+// create not played yet, failed (a full table) or released.
 //
 // # Frame report
 //
 // [Scheduler.Report] returns the [FrameReport] of the last frame: frame
-// time, fixed ticks, dropped and remaining time, command stats (played,
-// dropped), events dropped, heap bytes and objects allocated during the
-// frame (runtime/metrics, read into a preallocated sample slice), and per
-// system the wall time of its last run and rolling p50/p99/mean over the
-// last [Config.ReportWindow] runs (a preallocated ring; selection in
-// preallocated scratch, computed when Report is called). The window counts
-// runs, not frames: a FixedUpdate system runs once per tick.
-//
-// # Allocation
-//
-// Seal allocates everything but per-worker state; a frame allocates
-// nothing in steady state (after each system's first run has registered
-// its tables and columns with its command buffers and made its
-// WorkerRecorders buffers and parallel emitters).
+// time, fixed ticks, dropped and remaining time, command stats, events
+// dropped, heap bytes and objects allocated during the frame, and per
+// system its last run and rolling p50/p99/mean over the last
+// [Config.ReportWindow] runs (runs, not frames: a FixedUpdate system runs
+// once per tick). Everything is preallocated at Seal.
 //
 // # Errors
 //
-// Set-up, sealing and frame errors are typed ([*ConfigError],
-// [*DuplicateError], [*UnknownSystemError], [*PhaseOrderError],
-// [*EventOrderError], [*CycleError], [*ConflictError], [*SubstituteError], [*HookError],
-// [*DeltaError], [*SystemError], [*PlaybackError], and [*PanicError] as a
-// panic value) and match the package's sentinels with
-// errors.Is; [ErrSealed], [ErrNotSealed], [ErrReentrant] (Frame from
-// inside a frame), [ErrPoisoned] (Frame after a panic escaped a frame),
-// [ErrNilEvents] and [ErrNilHook] are returned as they are. Seal joins the
-// errors of one stage with errors.Join, so errors.Is and errors.As see each
-// of them. A bad system definition passes through as the
-// *systems.DefinitionError of [systems.System.Validate]. The errors of a
-// frame name the system, its phase and the frame, and unwrap to the
-// original error (see [ErrSystem]'s block of sentinels for the rule).
-// Messages of the scheduler's own errors start with "scheduler: ".
+// Set-up and sealing errors are typed ([*ConfigError], [*DuplicateError],
+// [*UnknownSystemError], [*PhaseOrderError], [*EventOrderError],
+// [*CycleError], [*ConflictError], [*SubstituteError], [*HookError]); Seal
+// joins the errors of one stage (errors.Join). The errors of a frame name
+// the system, its phase and the frame, and unwrap to the original error
+// (see [ErrSystem]'s block of sentinels). They fall in two classes, told
+// apart by [IsFatal]:
+//
+//   - fatal: a system's or kernel's panic goes up to the host as a
+//     [*PanicError] (errors.Is [ErrSystemPanic]) and poisons the
+//     scheduler: every later Frame returns [ErrPoisoned]; close the world
+//     and build a new one;
+//   - recoverable, the next frame runs: [*DeltaError] (the frame did not
+//     run), [*SystemError] (a system failed via systems.Context.Fail; its
+//     phase still played back, the remaining ticks count as dropped, the
+//     events and the report completed), the first [*PlaybackError] (a
+//     create did not fit a full table, errors.Is ephemeral.ErrCapacity:
+//     that row is missing, everything else played), the first
+//     *events.OverflowError (events were dropped and counted),
+//     [ErrReentrant] (Frame called from a system; the running frame goes
+//     on).
+//
+// [ErrSealed], [ErrNotSealed], [ErrNilEvents] and [ErrNilHook] are
+// returned as they are. Messages start with "scheduler: ".
 //
 // # Concurrency
 //
 // A Scheduler is driven by one goroutine and is not safe for concurrent
-// use. Systems run on it; their kernels run on the pool and return before
-// the system does. No method is safe while Frame runs on another goroutine.
-// Frames do not nest: Frame called from a system returns [ErrReentrant]
-// and runs nothing; [Scheduler.Running] tells whether a frame runs.
-//
-// The scheduler checks manifests against what systems acquire through
-// their [systems.Context] only: a system that touches tables, columns or
-// event tables directly (a column's Span, a table's Insert) is not checked
-// (see package systems, What is enforced).
+// use; no method is safe while Frame runs on another goroutine. Systems
+// run on it; their kernels run on the pool and return before the system
+// does. Frames do not nest ([ErrReentrant]; [Scheduler.Running] tells
+// whether a frame runs).
 package scheduler

@@ -387,3 +387,9 @@ func (e *PlaybackError) Is(target error) bool { return target == ErrPlayback }
 
 // Unwrap returns the playback's error.
 func (e *PlaybackError) Unwrap() error { return e.Err }
+
+// IsFatal reports whether err, returned by Frame, means the scheduler can
+// run no more frames: ErrPoisoned (a panic left a frame unfinished; close
+// the world and build a new one). Every other error of Frame is
+// recoverable and the next frame runs (see Errors in the package doc).
+func IsFatal(err error) bool { return errors.Is(err, ErrPoisoned) }

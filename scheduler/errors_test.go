@@ -30,6 +30,12 @@ func framePanic(t *testing.T, s *scheduler.Scheduler, dt float64) *scheduler.Pan
 	return pe
 }
 
+// kernel runs fn as a Parallel kernel whose state is fn itself (tests only:
+// a capturing fn allocates).
+func kernel(ctx *systems.Context, chunks int, fn func(w, c int)) {
+	systems.Parallel(ctx, chunks, fn, func(f *func(w, c int), w, c int) { (*f)(w, c) })
+}
+
 // firstLine is msg up to its first newline (a panic's message is followed
 // by a stack).
 func firstLine(msg string) string {
@@ -68,7 +74,7 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 			}},
 		{name: "kernel", workers: 2, phase: systems.LateUpdate,
 			run: func(ctx *systems.Context) {
-				ctx.RunKernel(4, func(w, c int) {
+				kernel(ctx, 4, func(w, c int) {
 					if c == 3 {
 						panic(fmt.Errorf("chunk %d: %w", c, errBad))
 					}
@@ -87,9 +93,9 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 			}},
 		{name: "nested kernel", workers: 2, phase: systems.FrameEnd,
 			run: func(ctx *systems.Context) {
-				ctx.RunKernel(4, func(w, c int) {
+				kernel(ctx, 4, func(w, c int) {
 					if c == 2 {
-						ctx.RunKernel(1, func(int, int) {})
+						kernel(ctx, 1, func(int, int) {})
 					}
 				})
 			},
@@ -102,7 +108,7 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 			}},
 		{name: "nested kernel without pool", phase: systems.FrameStart,
 			run: func(ctx *systems.Context) {
-				ctx.RunKernel(2, func(w, c int) { ctx.RunKernel(1, func(int, int) {}) })
+				kernel(ctx, 2, func(w, c int) { kernel(ctx, 1, func(int, int) {}) })
 			},
 			want: `scheduler: frame 2: FrameStart system "sys" panicked: kernels: kernel panicked on worker 0, chunk 0: ` + kernels.ErrNestedRun.Error(),
 			check: func(t *testing.T, pe *scheduler.PanicError) {
@@ -119,12 +125,11 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 				cfg.Pool = pool
 			}
 			frames := 0
-			s := seal(t, cfg, systems.System{Name: "sys", Phase: tc.phase, Run: func(ctx *systems.Context) error {
+			s := seal(t, cfg, body("sys", tc.phase, func(ctx *systems.Context) {
 				if frames++; frames == 3 {
 					tc.run(ctx)
 				}
-				return nil
-			}})
+			}))
 			require.NoError(t, s.Frame(0.01))
 			require.NoError(t, s.Frame(0.01))
 			pe := framePanic(t, s, 0.01)
@@ -158,7 +163,7 @@ func TestPlaybackErrorNamesSystem(t *testing.T) {
 		record  int // its index in that buffer
 		failed  int // capacity errors
 	}
-	creates := func(rec commands.Recorder, n int) {
+	creates := func(rec *systems.Recorder, n int) {
 		for range n {
 			rec.Create()
 		}
@@ -168,39 +173,35 @@ func TestPlaybackErrorNamesSystem(t *testing.T) {
 			// fill and spawn play back as one PlayAll after the tick: fill's
 			// create and spawn's first fit, spawn's second does not.
 			systems: func(tab *ephemeral.Table) []systems.System {
-				m := systems.Manifest{Creates: []*ephemeral.Table{tab}}
 				return []systems.System{
-					{Name: "fill", Phase: systems.FixedUpdate, Manifest: m, Run: func(ctx *systems.Context) error {
-						rec, err := ctx.Recorder(tab)
-						creates(rec, 1)
-						return err
+					{Name: "fill", Phase: systems.FixedUpdate, Declare: func(s *systems.Decl) systems.RunFunc {
+						rec := systems.Record(s, tab)
+						return func(*systems.Context) { creates(rec, 1) }
 					}},
-					{Name: "spawn", Phase: systems.FixedUpdate, After: []string{"fill"}, Manifest: m, Run: func(ctx *systems.Context) error {
-						rec, err := ctx.Recorder(tab)
-						creates(rec, 2)
-						return err
+					{Name: "spawn", Phase: systems.FixedUpdate, After: []string{"fill"}, Declare: func(s *systems.Decl) systems.RunFunc {
+						rec := systems.Record(s, tab)
+						return func(*systems.Context) { creates(rec, 2) }
 					}},
 				}
 			},
-			phase: systems.FixedUpdate, buffer: 1, record: 1, failed: 1,
+			// Each recording system has a serial buffer and one per worker
+			// (no pool: one): fill's are 0 and 1, spawn's serial one 2.
+			phase: systems.FixedUpdate, buffer: 2, record: 1, failed: 1,
 		},
 		"worker recorders": {
 			// One create per chunk, 4 chunks on 2 workers, merged by chunk:
 			// chunks 2 and 3 (worker 1's records) do not fit.
 			workers: 2,
 			systems: func(tab *ephemeral.Table) []systems.System {
-				return []systems.System{{Name: "spawn", Phase: systems.Update,
-					Manifest: systems.Manifest{Creates: []*ephemeral.Table{tab}},
-					Run: func(ctx *systems.Context) error {
-						recs, err := ctx.WorkerRecorders(tab)
-						if err == nil {
-							ctx.RunKernel(4, func(w, c int) { recs.Chunk(w, c).Create() })
-						}
-						return err
-					}}}
+				return []systems.System{{Name: "spawn", Phase: systems.Update, Declare: func(s *systems.Decl) systems.RunFunc {
+					rec := systems.Record(s, tab)
+					return func(ctx *systems.Context) {
+						kernel(ctx, 4, func(w, c int) { rec.Worker(w, c).Create() })
+					}
+				}}}
 			},
-			// Buffer 0 is spawn's serial buffer (Creates gives one); the
-			// worker buffers come next, worker 1's is 2.
+			// Buffer 0 is spawn's serial buffer; the worker buffers come
+			// next, worker 1's is 2.
 			phase: systems.Update, buffer: 2, record: 0, failed: 2,
 		},
 	}

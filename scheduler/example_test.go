@@ -17,11 +17,14 @@ import (
 func ExampleScheduler_Seal() {
 	body, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "Body", Capacity: 64})
 	x, _ := ephemeral.AddColumn[float32](body, "x")
-	noop := func(*systems.Context) error { return nil }
-	move := systems.System{Name: "move", Phase: systems.FixedUpdate, Run: noop,
-		Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(x)}}}
-	look := systems.System{Name: "look", Phase: systems.FixedUpdate, Run: noop,
-		Manifest: systems.Manifest{Reads: []systems.ColumnRef{systems.Col(x)}}}
+	move := systems.System{Name: "move", Phase: systems.FixedUpdate, Declare: func(s *systems.Decl) systems.RunFunc {
+		xs := systems.Write(s, x)
+		return func(*systems.Context) { _ = xs }
+	}}
+	look := systems.System{Name: "look", Phase: systems.FixedUpdate, Declare: func(s *systems.Decl) systems.RunFunc {
+		xs := systems.Read(s, x)
+		return func(*systems.Context) { _ = xs }
+	}}
 
 	s, _ := scheduler.New(scheduler.Config{})
 	_ = s.Add(move)
@@ -49,8 +52,9 @@ func ExampleScheduler_Seal() {
 func ExampleScheduler_Frame() {
 	ticks := 0
 	s, _ := scheduler.New(scheduler.Config{FixedStep: 0.010}) // 10 ms
-	_ = s.Add(systems.System{Name: "tick", Phase: systems.FixedUpdate,
-		Run: func(*systems.Context) error { ticks++; return nil }})
+	_ = s.Add(systems.System{Name: "tick", Phase: systems.FixedUpdate, Declare: func(*systems.Decl) systems.RunFunc {
+		return func(*systems.Context) { ticks++ }
+	}})
 	if err := s.Seal(); err != nil {
 		panic(err)
 	}
@@ -80,13 +84,14 @@ func ExamplePanicError() {
 	defer pool.Close()
 	errBad := errors.New("bad row")
 	s, _ := scheduler.New(scheduler.Config{Pool: pool})
-	_ = s.Add(systems.System{Name: "move", Phase: systems.Update, Run: func(ctx *systems.Context) error {
-		ctx.RunKernel(4, func(w, c int) {
-			if c == 3 {
-				panic(errBad)
-			}
-		})
-		return nil
+	_ = s.Add(systems.System{Name: "move", Phase: systems.Update, Declare: func(*systems.Decl) systems.RunFunc {
+		return func(ctx *systems.Context) {
+			systems.Parallel(ctx, 4, errBad, func(bad *error, w, c int) {
+				if c == 3 {
+					panic(*bad)
+				}
+			})
+		}
 	}})
 	_ = s.Seal()
 	func() {

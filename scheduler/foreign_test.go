@@ -27,15 +27,10 @@ func TestForeignHandleDropped(t *testing.T) {
 	require.Equal(t, ha.Generation(), hb.Generation())
 
 	s := seal(t, scheduler.Config{FixedStep: 0.01, Pacing: scheduler.OneTickPerFrame},
-		systems.System{Name: "reap", Phase: systems.Update,
-			Manifest: systems.Manifest{Deletes: []*ephemeral.Table{a}},
-			Run: func(ctx *systems.Context) error {
-				rec, err := ctx.Recorder(a)
-				if err == nil {
-					rec.Delete(hb) // B's handle through A's recorder
-				}
-				return err
-			}})
+		systems.System{Name: "reap", Phase: systems.Update, Declare: func(s *systems.Decl) systems.RunFunc {
+			rec := systems.Record(s, a)
+			return func(*systems.Context) { rec.Delete(hb) } // B's handle through A's recorder
+		}})
 	err = s.Frame(0.01)
 	require.ErrorIs(t, err, commands.ErrPlayback)
 	require.ErrorIs(t, err, ephemeral.ErrForeignHandle)

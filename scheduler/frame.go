@@ -10,43 +10,22 @@ import (
 )
 
 // Frame runs one frame with delta dt, in seconds (the wall time since the
-// previous frame, as a host's loop measures it):
-//
-//  1. FrameStart systems, then their commands play back; then every
-//     resolution of a provisional handle played so far is released (the
-//     previous frame's creates and this FrameStart's: see the package doc);
-//  2. zero or more fixed ticks (see Pacing): every event table's BeginTick,
-//     FixedUpdate systems, then their commands play back, after every tick;
-//  3. Update, LateUpdate and FrameEnd, each followed by its playback;
-//  4. every event table's EndFrame and TakeDropped, and the frame report
-//     (events.Table.BeginTick and EndFrame say what these boundaries do).
-//
-// Systems run one after another in sealed order on the calling goroutine.
-// The first frame uses dt as given (no special first-frame delta): with
-// dt = 0 and Accumulate pacing it runs no fixed tick.
+// previous frame, as a host's loop measures it): FrameStart, the fixed
+// ticks, Update, LateUpdate and FrameEnd, each followed by its playback,
+// then the event frame and the report (see Frame path and boundaries in
+// the package doc). Systems run one after another on the calling
+// goroutine.
 //
 // It returns ErrNotSealed before Seal, ErrReentrant when called while a
-// frame runs (from a system: frames do not nest), and a *DeltaError
-// (errors.Is ErrBadDelta) for a negative, NaN, infinite or above-MaxDelta
-// dt; in these cases nothing runs. When a system returns an error, the
-// systems after it do not run: the commands recorded so far in its phase
-// play back, the fixed ticks left count as dropped time, the events end the
-// frame, the report is completed, and Frame returns a *SystemError (errors.Is
-// ErrSystem) wrapping the system's error. The failed frame counts in
-// Frames. When every system succeeded but a playback could not carry out a
-// record (a create into a full table: see commands.Stats), the frame
-// completes and Frame returns the first such error, a *PlaybackError
-// naming the system that recorded it (errors.Is ErrPlayback and
-// commands.ErrPlayback, and the cause, such as ephemeral.ErrCapacity); the
-// report's Commands has the counts. When a system or kernel panics, the
-// panic goes up to the host as a *PanicError naming the system (errors.Is
-// ErrSystemPanic, unwrapping to the original value) and the scheduler is
-// poisoned: every later Frame returns ErrPoisoned without running anything
-// (close the world and build a new one). How these errors name the system:
-// see the package's sentinel errors. A frame allocates nothing in steady
-// state. Not safe for
-// concurrent use: one goroutine drives the scheduler, and no other goroutine
-// may touch its tables or event tables while Frame runs (kernels started by
+// frame runs, a *DeltaError for a bad dt (nothing runs then), and otherwise
+// the errors of Errors in the package doc: a *SystemError for the first
+// system that failed (the systems after it do not run, the boundaries
+// complete), the first *PlaybackError or *events.OverflowError of a
+// completed frame, ErrPoisoned after a panic escaped an earlier frame. A
+// panic in a system or kernel goes up to the caller as a *PanicError
+// naming the system and poisons the scheduler. A frame allocates nothing
+// in steady state. Not safe for concurrent use: no other goroutine may
+// touch its tables or event tables while Frame runs (kernels started by
 // its systems excepted).
 func (s *Scheduler) Frame(dt float64) error {
 	if !s.sealed {
@@ -69,8 +48,7 @@ func (s *Scheduler) Frame(dt float64) error {
 	r := &s.report
 	frame := s.clock.t.Frames
 	r.beginFrame(frame, dt)
-	s.env.SetFrame(frame, dt)
-	s.env.SetTick(s.clock.t.Ticks)
+	s.env.Frame, s.env.FrameDT, s.env.Tick = frame, dt, s.clock.t.Ticks
 
 	ticks, dropped := s.clock.plan(nanos(dt))
 	r.Dropped = time.Duration(dropped)
@@ -83,20 +61,26 @@ func (s *Scheduler) Frame(dt float64) error {
 			r.Dropped += s.clock.skipped(ticks - k)
 			break
 		}
-		s.env.SetTick(s.clock.t.Ticks)
+		s.env.Tick = s.clock.t.Ticks
 		for _, b := range s.events {
 			b.BeginTick()
 		}
+		s.env.Fixed = true
 		err = s.runPhase(systems.FixedUpdate)
+		s.env.Fixed = false
 		s.clock.ran(1)
 		r.FixedTicks++
 	}
-	s.env.SetTick(s.clock.t.Ticks)
+	s.env.Tick = s.clock.t.Ticks
 	for p := systems.Update; p <= systems.FrameEnd && err == nil; p++ {
 		err = s.runPhase(p)
 	}
+	var overflow error
 	for _, b := range s.events {
 		b.EndFrame()
+		if overflow == nil {
+			overflow = b.Overflowed()
+		}
 		r.EventsDropped += b.TakeDropped()
 	}
 	r.Remaining = s.clock.t.Remaining
@@ -106,10 +90,14 @@ func (s *Scheduler) Frame(dt float64) error {
 	r.AllocBytes, r.AllocObjects = b1-b0, o1-o0
 	r.FrameTime = time.Since(start)
 	s.poisoned = false
-	if err == nil && r.Commands.Err != nil {
+	if err == nil {
 		// Nothing is lost silently: a record that playback could not carry
-		// out (a create into a full table) fails the frame's result too.
+		// out (a create into a full table), or an event dropped by
+		// overflow, fails the frame's result too.
 		err = r.Commands.Err
+	}
+	if err == nil {
+		err = overflow
 	}
 	return err
 }
@@ -125,7 +113,6 @@ func (s *Scheduler) runPhase(p systems.Phase) error {
 	for _, e := range s.phases[p] {
 		t0 := time.Now()
 		err := s.run(e, p)
-		e.ctx.EndRun()
 		sys[e.report].record(time.Since(t0))
 		if err != nil {
 			fail = &SystemError{System: e.sys.Name, Phase: p, Frame: s.report.Frame, Err: err}
@@ -136,12 +123,13 @@ func (s *Scheduler) runPhase(p systems.Phase) error {
 	return fail
 }
 
-// run calls e's Run. A panic in it, or in a kernel it ran, goes on up as a
-// *PanicError naming the system; the deferred call allocates nothing
-// unless there is a panic.
+// run runs e's body once (frame.Run.Exec: the body, then the merges of its
+// parallel emitters and the passes of its readers). A panic in it, or in a
+// kernel it ran, goes on up as a *PanicError naming the system; the
+// deferred call allocates nothing unless there is a panic.
 func (s *Scheduler) run(e *entry, p systems.Phase) error {
 	defer s.repanic(e, p)
-	return e.sys.Run(e.ctx)
+	return e.run.Exec()
 }
 
 // repanic, deferred by run, re-raises a panic of e's Run as a *PanicError.
@@ -177,10 +165,10 @@ func (s *Scheduler) owner(p systems.Phase, st commands.Stats) commands.Stats {
 
 // owns reports whether the command buffer with id id is one of e's.
 func (e *entry) owns(id int) bool {
-	if b := e.ctx.CommandBuffer(); b != nil && b.ID() == id {
+	if b := e.run.Serial; b != nil && b.ID() == id {
 		return true
 	}
-	for _, b := range e.ctx.WorkerBuffers() {
+	for _, b := range e.run.Workers {
 		if b.ID() == id {
 			return true
 		}
@@ -194,10 +182,10 @@ func (e *entry) owns(id int) bool {
 func (s *Scheduler) play(p systems.Phase) {
 	bufs := s.bufs[:0]
 	for _, e := range s.phases[p] {
-		if b := e.ctx.CommandBuffer(); b != nil && b.Len() > 0 {
+		if b := e.run.Serial; b != nil && b.Len() > 0 {
 			bufs = append(bufs, b)
 		}
-		ws := e.ctx.WorkerBuffers()
+		ws := e.run.Workers
 		n := 0
 		for _, w := range ws {
 			n += w.Len()

@@ -35,6 +35,16 @@ func seal(t testing.TB, cfg scheduler.Config, list ...systems.System) *scheduler
 	return s
 }
 
+// body is a system that declares nothing and runs fn.
+func body(name string, p systems.Phase, fn systems.RunFunc) systems.System {
+	return systems.System{Name: name, Phase: p, Declare: declare(fn)}
+}
+
+// counter is a FixedUpdate system that counts its runs in *n.
+func counter(name string, n *int) systems.System {
+	return body(name, systems.FixedUpdate, func(*systems.Context) { *n++ })
+}
+
 // TestFixedStepSpiral: a 10 ms step whose ticks each cost 15 ms. The test
 // feeds as each frame's delta the previous frame's cost (ticks run × 15 ms;
 // no sleeping), the situation that makes an uncapped accumulator spiral.
@@ -44,7 +54,7 @@ func TestFixedStepSpiral(t *testing.T) {
 	for _, maxTicks := range []int{1, 3, 8} {
 		ticks := 0
 		s := seal(t, scheduler.Config{FixedStep: step.Seconds(), MaxTicksPerFrame: maxTicks},
-			systems.System{Name: "tick", Phase: systems.FixedUpdate, Run: func(*systems.Context) error { ticks++; return nil }})
+			counter("tick", &ticks))
 		var fed time.Duration
 		dt := 16 * time.Millisecond // the first frame
 		capped := 0
@@ -86,7 +96,7 @@ func TestFixedStepSpiral(t *testing.T) {
 
 func TestFirstFrameAndPacing(t *testing.T) {
 	ticks := 0
-	tick := systems.System{Name: "tick", Phase: systems.FixedUpdate, Run: func(*systems.Context) error { ticks++; return nil }}
+	tick := counter("tick", &ticks)
 	s := seal(t, scheduler.Config{FixedStep: 0.01}, tick)
 	if err := s.Frame(0); err != nil || ticks != 0 {
 		t.Fatalf("first frame with dt=0: err %v, %d ticks, want none", err, ticks)
@@ -113,7 +123,7 @@ func TestFirstFrameAndPacing(t *testing.T) {
 
 func TestBadDelta(t *testing.T) {
 	ran := 0
-	s := seal(t, scheduler.Config{}, systems.System{Name: "a", Run: func(*systems.Context) error { ran++; return nil }})
+	s := seal(t, scheduler.Config{}, body("a", systems.FrameStart, func(*systems.Context) { ran++ }))
 	for _, dt := range []float64{-1e-9, math.NaN(), math.Inf(1), math.Inf(-1), scheduler.MaxDelta * 2} {
 		err := s.Frame(dt)
 		var de *scheduler.DeltaError
@@ -132,25 +142,19 @@ func TestEventFixedToNextFrameStart(t *testing.T) {
 	hits, _ := events.New[int](events.Spec{Name: "hits", Capacity: 16})
 	var frame uint64
 	seen := map[int][]uint64{} // event -> frames it was read in
-	emit := systems.System{Name: "emit", Phase: systems.FixedUpdate,
-		Manifest: systems.Manifest{Emits: []events.Buffer{hits}},
-		Run: func(ctx *systems.Context) error {
-			e, err := systems.NewEmitter(ctx, hits)
-			if err != nil {
-				return err
-			}
-			return e.Emit(int(ctx.Tick()))
-		}}
-	read := systems.System{Name: "read", Phase: systems.FrameStart,
-		Manifest: systems.Manifest{Consumes: []events.Buffer{hits}},
-		Run: func(ctx *systems.Context) error {
-			evs, err := systems.Reader(ctx, hits)
-			for _, v := range evs {
+	emit := systems.System{Name: "emit", Phase: systems.FixedUpdate, Declare: func(s *systems.Decl) systems.RunFunc {
+		e := systems.Emit(s, hits)
+		return func(ctx *systems.Context) { e.Emit(int(ctx.Tick())) }
+	}}
+	read := systems.System{Name: "read", Phase: systems.FrameStart, Declare: func(s *systems.Decl) systems.RunFunc {
+		in := systems.Consume(s, hits)
+		return func(ctx *systems.Context) {
+			for _, v := range in.Read() {
 				seen[v] = append(seen[v], ctx.Frame())
 			}
 			frame = ctx.Frame()
-			return err
-		}}
+		}
+	}}
 	s := seal(t, scheduler.Config{FixedStep: 0.01}, read, emit)
 	// Frames with 1, 0, 2 and 1 ticks.
 	tickFrame := map[int]uint64{}
@@ -182,39 +186,30 @@ func TestBoundaries(t *testing.T) {
 	var fromEnd, fromStart ephemeral.Handle // provisional, created in FrameEnd and FrameStart
 	note := func(s string) { log = append(log, s) }
 	lenAt := func(where string) systems.RunFunc {
-		return func(ctx *systems.Context) error {
-			note(where + ":" + strconv.Itoa(tab.Len()))
-			return nil
-		}
+		return func(ctx *systems.Context) { note(where + ":" + strconv.Itoa(tab.Len())) }
 	}
 	create := func(phase systems.Phase, name string) systems.System {
-		return systems.System{Name: name, Phase: phase, Manifest: systems.Manifest{
-			Creates: []*ephemeral.Table{tab}, Writes: []systems.ColumnRef{systems.Col(val)}},
-			Run: func(ctx *systems.Context) error {
-				r, err := ctx.Recorder(tab)
-				if err != nil {
-					return err
-				}
+		return systems.System{Name: name, Phase: phase, Declare: func(s *systems.Decl) systems.RunFunc {
+			r := systems.Record(s, tab)
+			return func(ctx *systems.Context) {
 				h := r.Create()
-				commands.Set(r, val, h, int32(ctx.Phase()))
+				systems.Set(r, val, h, int32(ctx.Phase()))
 				switch ctx.Phase() {
 				case systems.FrameEnd:
 					fromEnd = h
 				case systems.FrameStart:
 					fromStart = h
 				}
-				return nil
-			}}
+			}
+		}}
 	}
 	read := func(phase systems.Phase, name, after string) systems.System {
-		return systems.System{Name: name, Phase: phase, After: []string{after},
-			Manifest: systems.Manifest{Reads: []systems.ColumnRef{systems.Col(val)}}, Run: lenAt(name)}
+		return systems.System{Name: name, Phase: phase, After: []string{after}, Declare: declare(lenAt(name), rd(val))}
 	}
 	resolve := systems.System{Name: "resolve", Phase: systems.FrameStart, Before: []string{"mk.start"},
-		Manifest: systems.Manifest{Reads: []systems.ColumnRef{systems.Col(val)}},
-		Run: func(ctx *systems.Context) error {
+		Declare: declare(func(ctx *systems.Context) {
 			if fromEnd == 0 {
-				return nil
+				return
 			}
 			h, ok := ctx.Resolve(fromEnd)
 			if v, live := val.Get(h); !ok || !live || v != int32(systems.FrameEnd) {
@@ -222,8 +217,7 @@ func TestBoundaries(t *testing.T) {
 			} else {
 				note("resolved")
 			}
-			return nil
-		}}
+		}, rd(val))}
 	s := seal(t, scheduler.Config{FixedStep: 0.01},
 		resolve,
 		create(systems.FrameStart, "mk.start"), read(systems.FrameStart, "rd.start", "mk.start"),
@@ -274,14 +268,19 @@ func TestSystemError(t *testing.T) {
 	boom := errors.New("boom")
 	ran := []string{}
 	mk := func(name string, p systems.Phase, err error) systems.System {
-		return systems.System{Name: name, Phase: p, Run: func(*systems.Context) error { ran = append(ran, name); return err }}
+		return body(name, p, func(ctx *systems.Context) {
+			ran = append(ran, name)
+			ctx.Fail(err)
+		})
 	}
 	ev, _ := events.New[int](events.Spec{Name: "e", Capacity: 1, Lifetime: events.ThisFrame})
 	s := seal(t, scheduler.Config{FixedStep: 0.01},
 		mk("a", systems.FixedUpdate, nil), mk("b", systems.FixedUpdate, boom), mk("c", systems.FixedUpdate, nil),
 		mk("d", systems.Update, nil),
-		systems.System{Name: "emit", Phase: systems.FrameStart, Manifest: systems.Manifest{Emits: []events.Buffer{ev}},
-			Run: func(ctx *systems.Context) error { e, _ := systems.NewEmitter(ctx, ev); return e.Emit(1) }})
+		systems.System{Name: "emit", Phase: systems.FrameStart, Declare: func(s *systems.Decl) systems.RunFunc {
+			e := systems.Emit(s, ev)
+			return func(*systems.Context) { e.Emit(1) }
+		}})
 	err := s.Frame(0.03)
 	var se *scheduler.SystemError
 	if !errors.As(err, &se) || !errors.Is(err, boom) || !errors.Is(err, scheduler.ErrSystem) || se.System != "b" || se.Phase != systems.FixedUpdate {
@@ -305,12 +304,11 @@ func TestSystemError(t *testing.T) {
 func TestReportStats(t *testing.T) {
 	var d time.Duration
 	s := seal(t, scheduler.Config{ReportWindow: 100, Pacing: scheduler.OneTickPerFrame},
-		systems.System{Name: "spin", Phase: systems.Update, Run: func(*systems.Context) error {
+		body("spin", systems.Update, func(*systems.Context) {
 			for start := time.Now(); time.Since(start) < d; {
 			}
-			return nil
-		}},
-		systems.System{Name: "fixed", Phase: systems.FixedUpdate, Run: noop},
+		}),
+		body("fixed", systems.FixedUpdate, noop),
 	)
 	for i := 0; i < 150; i++ {
 		d = 0
@@ -349,10 +347,10 @@ func TestReportStats(t *testing.T) {
 // "" for one that declared none.
 func TestReportLane(t *testing.T) {
 	s := seal(t, scheduler.Config{Pacing: scheduler.OneTickPerFrame},
-		systems.System{Name: "late", Phase: systems.LateUpdate, Run: noop, Lane: "scalar"},
-		systems.System{Name: "b", Phase: systems.FixedUpdate, Run: noop, After: []string{"a"}, Lane: "avx512"},
-		systems.System{Name: "a", Phase: systems.FixedUpdate, Run: noop, Lane: "avx2"},
-		systems.System{Name: "plain", Phase: systems.Update, Run: noop},
+		systems.System{Name: "late", Phase: systems.LateUpdate, Declare: declare(noop), Lane: "scalar"},
+		systems.System{Name: "b", Phase: systems.FixedUpdate, Declare: declare(noop), After: []string{"a"}, Lane: "avx512"},
+		systems.System{Name: "a", Phase: systems.FixedUpdate, Declare: declare(noop), Lane: "avx2"},
+		systems.System{Name: "plain", Phase: systems.Update, Declare: declare(noop)},
 	)
 	require.NoError(t, s.Frame(0.01))
 	r := s.Report()
@@ -388,57 +386,35 @@ func TestFrameAllocs(t *testing.T) {
 }
 
 func allocWorld(t testing.TB, f *fixture) *scheduler.Scheduler {
-	spawn := systems.System{Name: "spawn", Phase: systems.FrameEnd,
-		Manifest: systems.Manifest{Creates: []*ephemeral.Table{f.units}, Writes: []systems.ColumnRef{systems.Col(f.health)}},
-		Run: func(ctx *systems.Context) error {
-			r, err := ctx.Recorder(f.units)
-			if err != nil {
-				return err
-			}
+	spawn := systems.System{Name: "spawn", Phase: systems.FrameEnd, Declare: func(s *systems.Decl) systems.RunFunc {
+		sp := systems.NewSpawner1(s, f.health)
+		return func(*systems.Context) {
 			for range 4 {
-				h := r.Create()
-				commands.Set(r, f.health, h, 3)
+				sp.Spawn(3)
 			}
-			return nil
-		}}
-	hit := systems.System{Name: "hit", Phase: systems.FixedUpdate,
-		Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(f.health)}, Emits: []events.Buffer{f.hits}},
-		Run: func(ctx *systems.Context) error {
-			hp, err := systems.Write(ctx, f.health)
-			if err != nil {
-				return err
+		}
+	}}
+	hit := systems.System{Name: "hit", Phase: systems.FixedUpdate, Declare: func(s *systems.Decl) systems.RunFunc {
+		q := systems.NewQuery1(systems.Write(s, f.health))
+		em := systems.Emit(s, f.hits)
+		return func(*systems.Context) {
+			for r, h := range q.All() {
+				hp := r.Get()
+				if *hp--; *hp <= 0 {
+					em.Emit(h)
+				}
 			}
-			em, err := systems.NewEmitter(ctx, f.hits)
-			if err != nil {
-				return err
-			}
-			for c := 0; c < f.units.Chunks(); c++ {
-				ephemeral.EachRun(f.units.Enabled(c), func(lo, hi int) {
-					base := c * f.units.ChunkRows()
-					for r := lo; r < hi; r++ {
-						hp[base+r]--
-						if hp[base+r] <= 0 {
-							h, _ := f.units.HandleAt(base + r)
-							_ = em.Emit(h)
-						}
-					}
-				})
-			}
-			return nil
-		}}
-	kill := systems.System{Name: "kill", Phase: systems.FrameStart,
-		Manifest: systems.Manifest{Deletes: []*ephemeral.Table{f.units}, Consumes: []events.Buffer{f.hits}},
-		Run: func(ctx *systems.Context) error {
-			r, err := ctx.Recorder(f.units)
-			if err != nil {
-				return err
-			}
-			evs, err := systems.Reader(ctx, f.hits)
-			for _, h := range evs {
+		}
+	}}
+	kill := systems.System{Name: "kill", Phase: systems.FrameStart, Declare: func(s *systems.Decl) systems.RunFunc {
+		r := systems.Record(s, f.units)
+		in := systems.Consume(s, f.hits)
+		return func(*systems.Context) {
+			for _, h := range in.Read() {
 				r.Delete(h)
 			}
-			return err
-		}}
+		}
+	}}
 	return seal(t, scheduler.Config{Pacing: scheduler.OneTickPerFrame}, spawn, hit, kill)
 }
 
@@ -458,8 +434,8 @@ func BenchmarkFrame(b *testing.B) {
 func TestSystemErrorOneTickPerFrameDropsNothing(t *testing.T) {
 	boom := errors.New("boom")
 	s := seal(t, scheduler.Config{FixedStep: 0.01, Pacing: scheduler.OneTickPerFrame},
-		systems.System{Name: "fail", Phase: systems.FrameStart, Run: func(*systems.Context) error { return boom }},
-		systems.System{Name: "tick", Phase: systems.FixedUpdate, Run: func(*systems.Context) error { return nil }})
+		body("fail", systems.FrameStart, func(ctx *systems.Context) { ctx.Fail(boom) }),
+		body("tick", systems.FixedUpdate, noop))
 	if err := s.Frame(0.016); !errors.Is(err, boom) {
 		t.Fatalf("Frame = %v, want boom", err)
 	}
@@ -479,13 +455,12 @@ func TestFrameReentrant(t *testing.T) {
 	var nested []error
 	var running []bool
 	s = seal(t, scheduler.Config{FixedStep: 0.01},
-		systems.System{Name: "nest", Phase: systems.Update, Run: func(*systems.Context) error {
+		body("nest", systems.Update, func(*systems.Context) {
 			runs++
 			running = append(running, s.Running())
 			nested = append(nested, s.Frame(0.01))
-			return nil
-		}},
-		systems.System{Name: "tick", Phase: systems.FixedUpdate, Run: func(*systems.Context) error { ticks++; return nil }})
+		}),
+		counter("tick", &ticks))
 	assert.False(t, s.Running())
 	require.NoError(t, s.Frame(0.01))
 	require.NoError(t, s.Frame(0.01))
@@ -502,12 +477,11 @@ func TestFrameReentrant(t *testing.T) {
 // believing a frame still runs.
 func TestFrameAfterPanic(t *testing.T) {
 	boom := true
-	s := seal(t, scheduler.Config{}, systems.System{Name: "p", Phase: systems.Update, Run: func(*systems.Context) error {
+	s := seal(t, scheduler.Config{}, body("p", systems.Update, func(*systems.Context) {
 		if boom {
 			panic("boom")
 		}
-		return nil
-	}})
+	}))
 	pe := framePanic(t, s, 0.01)
 	assert.Equal(t, "boom", pe.Value, "the system's panic, named (see errors_test.go)")
 	assert.False(t, s.Running(), "the running flag is reset, so the error says why Frame refuses")
@@ -520,13 +494,12 @@ func TestFrameAfterPanic(t *testing.T) {
 func TestPanicPoisons(t *testing.T) {
 	calls := 0
 	s := seal(t, scheduler.Config{FixedStep: 0.01, Pacing: scheduler.OneTickPerFrame},
-		systems.System{Name: "boom", Phase: systems.FixedUpdate, Run: func(*systems.Context) error {
+		body("boom", systems.FixedUpdate, func(*systems.Context) {
 			calls++
 			if calls == 2 {
 				panic("kernel bug")
 			}
-			return nil
-		}})
+		}))
 	if err := s.Frame(0.01); err != nil {
 		t.Fatal(err)
 	}
@@ -554,17 +527,14 @@ func TestPlaybackErrorReturned(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := seal(t, scheduler.Config{FixedStep: 0.01, Pacing: scheduler.OneTickPerFrame},
-		systems.System{Name: "spawn", Phase: systems.FixedUpdate,
-			Manifest: systems.Manifest{Creates: []*ephemeral.Table{tab}},
-			Run: func(ctx *systems.Context) error {
-				rec, err := ctx.Recorder(tab)
-				if err == nil {
-					rec.Create()
-					rec.Create()
-					rec.Create()
-				}
-				return err
-			}})
+		systems.System{Name: "spawn", Phase: systems.FixedUpdate, Declare: func(s *systems.Decl) systems.RunFunc {
+			rec := systems.Record(s, tab)
+			return func(*systems.Context) {
+				rec.Create()
+				rec.Create()
+				rec.Create()
+			}
+		}})
 	err = s.Frame(0.01)
 	if !errors.Is(err, commands.ErrPlayback) || !errors.Is(err, ephemeral.ErrCapacity) {
 		t.Fatalf("Frame = %v, want a playback error wrapping ErrCapacity", err)
@@ -575,4 +545,68 @@ func TestPlaybackErrorReturned(t *testing.T) {
 	if err := s.Frame(0.01); !errors.Is(err, ephemeral.ErrCapacity) {
 		t.Fatalf("next frame = %v: the world goes on, and reports again", err)
 	}
+}
+
+// TestHitchIntegratesByFixedSteps: in FixedUpdate a system's DT is the
+// fixed step, so a 200 ms hitch integrates by whole steps (capped) and never
+// by the frame's delta; FrameDT is the frame's delta everywhere.
+func TestHitchIntegratesByFixedSteps(t *testing.T) {
+	const step = 1.0 / 64 // exact in binary: sums of steps are exact
+	var x float64         // integrated position at 1 unit per second
+	var fixedDT, frameDT, updateDT []float64
+	s := seal(t, scheduler.Config{FixedStep: step, MaxTicksPerFrame: 8},
+		body("move", systems.FixedUpdate, func(ctx *systems.Context) {
+			x += 1 * ctx.DT()
+			fixedDT = append(fixedDT, ctx.DT())
+			frameDT = append(frameDT, ctx.FrameDT())
+		}),
+		body("draw", systems.Update, func(ctx *systems.Context) { updateDT = append(updateDT, ctx.DT()) }))
+	deltas := []float64{step, step, 0.2, step, step}
+	for _, dt := range deltas {
+		require.NoError(t, s.Frame(dt))
+	}
+	tm := s.Time()
+	// 0.2 s is 12.8 steps: 8 ticks run (the cap), 4 steps dropped.
+	assert.Equal(t, uint64(12), tm.Ticks)
+	assert.Equal(t, float64(tm.Ticks)*step, x, "x moved by one step per tick")
+	assert.Equal(t, tm.Simulated.Seconds(), x)
+	for i, d := range fixedDT {
+		require.Equal(t, step, d, "tick %d", i)
+	}
+	assert.Equal(t, deltas, updateDT, "DT outside FixedUpdate is the frame's delta")
+	assert.Contains(t, frameDT, 0.2, "FrameDT in FixedUpdate is the frame's delta")
+	assert.Less(t, x, 0.2+4*step, "the hitch did not integrate by its delta")
+}
+
+// TestFrameErrorClasses: what Frame returns for each kind of failure, and
+// which of them IsFatal calls fatal.
+func TestFrameErrorClasses(t *testing.T) {
+	ev, err := events.New[int](events.Spec{Name: "small", Capacity: 2})
+	require.NoError(t, err)
+	emits := 0
+	s := seal(t, scheduler.Config{Pacing: scheduler.OneTickPerFrame},
+		systems.System{Name: "noisy", Phase: systems.Update, Declare: func(s *systems.Decl) systems.RunFunc {
+			e := systems.Emit(s, ev)
+			return func(*systems.Context) {
+				for range emits {
+					e.Emit(1)
+				}
+			}
+		}})
+	emits = 3
+	err = s.Frame(0.01)
+	var oe *events.OverflowError
+	require.ErrorAs(t, err, &oe, "an event dropped by overflow fails the frame's result")
+	assert.ErrorIs(t, err, events.ErrOverflow)
+	assert.Equal(t, "small", oe.Table)
+	assert.Equal(t, int64(1), s.Report().EventsDropped)
+	assert.False(t, scheduler.IsFatal(err))
+	emits = 2
+	require.NoError(t, s.Frame(0.01), "the next frame recovers")
+
+	assert.False(t, scheduler.IsFatal(s.Frame(-1)), "a bad delta")
+	assert.False(t, scheduler.IsFatal(&scheduler.SystemError{Err: errors.New("x")}))
+	assert.False(t, scheduler.IsFatal(nil))
+	assert.True(t, scheduler.IsFatal(scheduler.ErrPoisoned))
+	assert.True(t, scheduler.IsFatal(errors.Join(errors.New("wrapped"), scheduler.ErrPoisoned)))
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/internal/frame"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -124,12 +125,12 @@ func checkEventOrder(phases [systems.NumPhases][]*entry) error {
 	}
 	var errs []error
 	for ci, c := range order {
-		for k, ev := range c.sys.Manifest.Consumes {
-			if ev.Lifetime() != events.ThisFrame || slices.Contains(c.sys.Manifest.Consumes[:k], ev) {
+		for k, ev := range c.man.Consumes {
+			if ev.Lifetime() != events.ThisFrame || slices.Contains(c.man.Consumes[:k], ev) {
 				continue
 			}
 			for ei, e := range order {
-				if e == c || !slices.Contains(e.sys.Manifest.Emits, ev) {
+				if e == c || !slices.Contains(e.man.Emits, ev) {
 					continue
 				}
 				// e's events reach c in every frame only when e runs
@@ -295,7 +296,7 @@ func (s *Scheduler) phaseConflicts(p systems.Phase, order []*entry, dst []Confli
 			if ordered(i, j) {
 				continue
 			}
-			overlaps = systems.Conflicts(overlaps[:0], &order[i].sys.Manifest, &order[j].sys.Manifest)
+			overlaps = systems.Conflicts(overlaps[:0], &order[i].man, &order[j].man)
 			for _, o := range overlaps {
 				dst = append(dst, Conflict{Phase: p, A: order[i].sys.Name, B: order[j].sys.Name, Overlap: o})
 			}
@@ -304,19 +305,19 @@ func (s *Scheduler) phaseConflicts(p systems.Phase, order []*entry, dst []Confli
 	return dst
 }
 
-// build makes the contexts, buffers and report of a sealed graph.
+// build binds the run states of a sealed graph (command buffers in sealed
+// order, event readers, per-worker state) and makes the report. A bind's
+// error (a parallel staging past the memory budget) fails Seal.
 func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
-	s.env = systems.NewEnv(s.cfg.Pool, s.playback, s.cfg.FixedStep)
+	s.env = &frame.Env{Pool: s.cfg.Pool, Playback: s.playback, Step: s.cfg.FixedStep}
 	var names []string
 	var ph []systems.Phase
 	id := 0
 	for p := range phases {
 		for _, e := range phases[p] {
-			ctx, err := systems.NewContext(&e.sys, s.env, s.cfg.CommandRecords)
-			if err != nil {
+			if err := frame.Bind(e.run, s.env, s.cfg.CommandRecords); err != nil {
 				return err
 			}
-			e.ctx = ctx
 			e.report = id
 			names = append(names, e.sys.Name)
 			ph = append(ph, e.sys.Phase)
@@ -325,22 +326,16 @@ func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
 	}
 	// Event tables: registered ones, then those the manifests name, once each.
 	add := func(b events.Buffer) {
-		for _, x := range s.events {
-			if x == b {
-				return
-			}
+		if !slices.Contains(s.events, b) {
+			s.events = append(s.events, b)
 		}
-		s.events = append(s.events, b)
 	}
 	for _, b := range s.extra { // AddEvents refused nil ones
 		add(b)
 	}
 	for p := range phases {
 		for _, e := range phases[p] {
-			for _, b := range e.sys.Manifest.Emits {
-				add(b)
-			}
-			for _, b := range e.sys.Manifest.Consumes {
+			for _, b := range slices.Concat(e.man.Emits, e.man.Consumes) {
 				add(b)
 			}
 		}

@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	"github.com/tickwork/tickwork/internal/frame"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -22,8 +23,9 @@ func (h *Hook) Names() []string {
 	return out
 }
 
-// Lookup returns a copy of the system named name (with the constraints
-// added so far) and true, or false when no system has that name.
+// Lookup returns a copy of the system named name (with the constraints of
+// its declaration and those added so far) and true, or false when no
+// system has that name.
 func (h *Hook) Lookup(name string) (systems.System, bool) {
 	e, ok := h.s.byName[name]
 	if !ok {
@@ -59,26 +61,33 @@ func (h *Hook) Order(first, then string) error {
 	return nil
 }
 
-// Substitute replaces the Run function of the system named name with run.
-// The substitute must declare the same manifest (as sets: see
-// systems.Manifest.Equal), since the graph was checked against it; a
-// different manifest is refused with a *SubstituteError (errors.Is
-// ErrManifestMismatch), an unknown name with an *UnknownSystemError and a
-// nil run with a *systems.DefinitionError (errors.Is systems.ErrNoRun). The
-// name, phase, manifest and constraints stay the system's.
-func (h *Hook) Substitute(name string, manifest systems.Manifest, run systems.RunFunc) error {
+// Manifest returns the manifest of the system named name and true, or
+// false when no system has that name (see Scheduler.Manifest).
+func (h *Hook) Manifest(name string) (*systems.Manifest, bool) { return h.s.Manifest(name) }
+
+// Substitute replaces the implementation of the system named name with
+// the one declare declares (see systems.Declare). The substitute must
+// declare the same manifest (as sets: systems.Manifest.Equal), since the
+// graph was checked against it; a different manifest is refused with a
+// *SubstituteError (errors.Is ErrManifestMismatch), an unknown name with an
+// *UnknownSystemError, and a bad declaration with its
+// *systems.DefinitionError. The name, phase and constraints stay the
+// system's (constraints the substitute's declaration adds are ignored).
+func (h *Hook) Substitute(name string, declare systems.DeclareFunc) error {
 	e, ok := h.s.byName[name]
 	if !ok {
 		return &UnknownSystemError{Relation: "Substitute", Name: name}
 	}
 	sub := e.sys
-	sub.Run = run
-	if err := sub.Validate(); err != nil { // the manifest was valid: only a nil run fails
+	sub.Declare = declare
+	run := &frame.Run{}
+	d, err := systems.Declare(sub, run)
+	if err != nil {
 		return err
 	}
-	if !e.sys.Manifest.Equal(&manifest) {
+	if !e.man.Equal(&d.Manifest) {
 		return &SubstituteError{System: name}
 	}
-	e.sys.Run = run
+	e.sys.Declare, e.run = declare, run
 	return nil
 }

@@ -1,12 +1,14 @@
 package scheduler
 
 import (
+	"reflect"
 	"strconv"
 	"time"
 
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/internal/frame"
 	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/systems"
 )
@@ -52,8 +54,9 @@ type Config struct {
 
 // entry is one registered system.
 type entry struct {
-	sys    systems.System // Before and After include hook constraints
-	ctx    *systems.Context
+	sys    systems.System // Before and After include the declaration's and hooks' constraints
+	man    systems.Manifest
+	run    *frame.Run
 	report int // index in FrameReport.Systems
 }
 
@@ -78,7 +81,7 @@ type Scheduler struct {
 
 	phases   [systems.NumPhases][]*entry
 	events   []events.Buffer
-	env      *systems.Env
+	env      *frame.Env
 	playback *commands.Playback
 	clock    clock
 	report   FrameReport
@@ -131,25 +134,38 @@ func New(cfg Config) (*Scheduler, error) {
 	return s, nil
 }
 
-// Add registers a system. The system is copied (its Before and After
-// slices too). It returns sys.Validate's *systems.DefinitionError, or
-// ErrSealed after Seal. Duplicate names and unknown constraint names are
-// reported by Seal.
+// Add registers a system and runs its declaration (systems.Declare): the
+// system is copied, with the constraints of the declaration added. It
+// returns the declaration's *systems.DefinitionError, or ErrSealed after
+// Seal. Duplicate names, unknown constraint names and conflicts are
+// reported by Seal. It allocates: set-up only.
 func (s *Scheduler) Add(sys systems.System) error {
 	if s.sealed {
 		return ErrSealed
 	}
-	if err := sys.Validate(); err != nil {
+	run := &frame.Run{}
+	d, err := systems.Declare(sys, run)
+	if err != nil {
 		return err
 	}
-	sys.Before = append([]string(nil), sys.Before...)
-	sys.After = append([]string(nil), sys.After...)
-	e := &entry{sys: sys}
+	e := &entry{sys: d.System, man: d.Manifest, run: run}
 	s.entries = append(s.entries, e)
 	if _, dup := s.byName[sys.Name]; !dup {
 		s.byName[sys.Name] = e
 	}
 	return nil
+}
+
+// Manifest returns the manifest of the system named name, derived from its
+// declaration, and true; false when no system has that name. The manifest
+// is the scheduler's: do not modify it. Call it from the goroutine that
+// drives the scheduler.
+func (s *Scheduler) Manifest(name string) (*systems.Manifest, bool) {
+	e, ok := s.byName[name]
+	if !ok {
+		return nil, false
+	}
+	return &e.man, true
 }
 
 // AddEvents registers event tables whose frame boundary (EndFrame) and drop
@@ -163,7 +179,7 @@ func (s *Scheduler) AddEvents(bufs ...events.Buffer) error {
 		return ErrSealed
 	}
 	for _, b := range bufs {
-		if systems.NilBuffer(b) {
+		if nilBuffer(b) {
 			return ErrNilEvents
 		}
 	}
@@ -216,11 +232,6 @@ func (s *Scheduler) Order(p systems.Phase) []string {
 // before Seal. The slice is the scheduler's own: do not modify it. Call it from the goroutine that drives the scheduler.
 func (s *Scheduler) Events() []events.Buffer { return s.events }
 
-// Playback is the scheduler's command playback, which plays every command
-// buffer of its systems (for a Guard, or to inspect resolutions). Do not
-// play buffers through it yourself while frames run. Call it from the goroutine that drives the scheduler.
-func (s *Scheduler) Playback() *commands.Playback { return s.playback }
-
 // Resolve maps a provisional handle of a played-back create to its row's
 // handle (commands.Playback.Resolve); other nonzero handles come back as
 // they are, with true. It returns false for a create not played yet,
@@ -257,4 +268,15 @@ func (s *Scheduler) Report() *FrameReport {
 	}
 	s.report.finish()
 	return &s.report
+}
+
+// nilBuffer reports whether b is nil or holds a nil pointer (a typed nil,
+// such as the nil *events.Table[int] a failed events.New returns). It uses
+// reflect: set-up only.
+func nilBuffer(b events.Buffer) bool {
+	if b == nil {
+		return true
+	}
+	v := reflect.ValueOf(b)
+	return v.Kind() == reflect.Pointer && v.IsNil()
 }

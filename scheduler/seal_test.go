@@ -50,14 +50,33 @@ func newFixture(t testing.TB) *fixture {
 	return f
 }
 
-func noop(*systems.Context) error { return nil }
+func noop(*systems.Context) {}
 
-func sys(name string, p systems.Phase, m systems.Manifest) systems.System {
-	return systems.System{Name: name, Phase: p, Manifest: m, Run: noop}
+// acc is one accessor a test system asks its declaration for.
+type acc func(s *systems.Decl)
+
+func rd[T any](c *ephemeral.Column[T]) acc { return func(s *systems.Decl) { systems.Read(s, c) } }
+func wr[T any](c *ephemeral.Column[T]) acc { return func(s *systems.Decl) { systems.Write(s, c) } }
+func rec(t *ephemeral.Table) acc           { return func(s *systems.Decl) { systems.Record(s, t) } }
+func emit[T any](ev *events.Table[T]) acc  { return func(s *systems.Decl) { systems.Emit(s, ev) } }
+func consume[T any](ev *events.Table[T]) acc {
+	return func(s *systems.Decl) { systems.Consume(s, ev) }
 }
 
-func reads(refs ...systems.ColumnRef) systems.Manifest  { return systems.Manifest{Reads: refs} }
-func writes(refs ...systems.ColumnRef) systems.Manifest { return systems.Manifest{Writes: refs} }
+// sys is a system whose declaration asks for accs and whose body does
+// nothing.
+func sys(name string, p systems.Phase, accs ...acc) systems.System {
+	return systems.System{Name: name, Phase: p, Declare: declare(noop, accs...)}
+}
+
+func declare(body systems.RunFunc, accs ...acc) systems.DeclareFunc {
+	return func(s *systems.Decl) systems.RunFunc {
+		for _, a := range accs {
+			a(s)
+		}
+		return body
+	}
+}
 
 func newScheduler(t testing.TB, list ...systems.System) *scheduler.Scheduler {
 	t.Helper()
@@ -88,25 +107,21 @@ func conflictStrings(t *testing.T, err error) []string {
 
 func TestConflictsReported(t *testing.T) {
 	f := newFixture(t)
-	x, y, hp := systems.Col(f.x), systems.Col(f.y), systems.Col(f.health)
 	s := newScheduler(t,
-		sys("move", systems.FixedUpdate, writes(x, y)),
-		sys("look", systems.FixedUpdate, reads(x)),
-		sys("heal", systems.FixedUpdate, writes(hp)),
-		sys("kill", systems.FixedUpdate, systems.Manifest{Reads: []systems.ColumnRef{hp}, Deletes: []*ephemeral.Table{f.units}}),
-		sys("draw", systems.Update, reads(x, y)), // other phase: no conflict with move
-		sys("ready", systems.FixedUpdate, reads(y)),
+		sys("move", systems.FixedUpdate, wr(f.x), wr(f.y)),
+		sys("look", systems.FixedUpdate, rd(f.x)),
+		sys("heal", systems.FixedUpdate, wr(f.health)),
+		sys("kill", systems.FixedUpdate, rd(f.health), rec(f.units)),
+		sys("draw", systems.Update, rd(f.x), rd(f.y)), // other phase: no conflict with move
+		sys("ready", systems.FixedUpdate, rd(f.y)),
+		sys("spawn", systems.FixedUpdate, rec(f.bodies)),
 	)
 	got := conflictStrings(t, s.Seal())
 	want := []string{
 		`FixedUpdate: "move" (write) and "look" (read) both touch Body.x`,
-		`FixedUpdate: "move" (write) and "kill" (delete Unit) both touch Body.x`,
-		`FixedUpdate: "move" (write) and "kill" (delete Unit) both touch Body.y`,
 		`FixedUpdate: "move" (write) and "ready" (read) both touch Body.y`,
-		`FixedUpdate: "look" (read) and "kill" (delete Unit) both touch Body.x`,
 		`FixedUpdate: "heal" (write) and "kill" (read) both touch Unit.health`,
-		`FixedUpdate: "heal" (write) and "kill" (delete Unit) both touch Unit.health`,
-		`FixedUpdate: "kill" (delete Unit) and "ready" (read) both touch Body.y`,
+		`FixedUpdate: "kill" (record Unit) and "spawn" (record Body) both touch Unit|Body`,
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("conflicts:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -116,12 +131,51 @@ func TestConflictsReported(t *testing.T) {
 	}
 }
 
+// TestStructuralRule proves both halves of the rule of package systems
+// (Access rules): a recorder does not conflict with reads or writes of its
+// phase, even of the tables it records for, since its commands land at
+// the boundary; two recorders of one domain do, unless ordered.
+func TestStructuralRule(t *testing.T) {
+	f := newFixture(t)
+	other, err := ephemeral.NewTable(ephemeral.TableSpec{Name: "Other", Capacity: 8})
+	require.NoError(t, err)
+	t.Run("recorders and data of one phase", func(t *testing.T) {
+		s := newScheduler(t,
+			sys("spawn", systems.FixedUpdate, rec(f.bodies), rec(f.units)),
+			sys("move", systems.FixedUpdate, wr(f.x)),
+			sys("hurt", systems.FixedUpdate, wr(f.health)),
+			sys("look", systems.FixedUpdate, rd(f.y)),
+			sys("other", systems.FixedUpdate, rec(other)),
+		)
+		require.NoError(t, s.Seal())
+		assert.Equal(t, []string{"spawn", "move", "hurt", "look", "other"}, s.Order(systems.FixedUpdate))
+	})
+	t.Run("two recorders of one domain", func(t *testing.T) {
+		got := conflictStrings(t, newScheduler(t,
+			sys("spawn", systems.Update, rec(f.bodies)),
+			sys("kill", systems.Update, rec(f.units)),
+			sys("again", systems.Update, rec(f.units)),
+		).Seal())
+		assert.Equal(t, []string{
+			`Update: "spawn" (record Body) and "kill" (record Unit) both touch Body|Unit`,
+			`Update: "spawn" (record Body) and "again" (record Unit) both touch Body|Unit`,
+			`Update: "kill" (record Unit) and "again" (record Unit) both touch Unit`,
+		}, got)
+	})
+	t.Run("ordered recorders", func(t *testing.T) {
+		kill := sys("kill", systems.Update, rec(f.units))
+		kill.After = []string{"spawn"}
+		s := newScheduler(t, kill, sys("spawn", systems.Update, rec(f.bodies)))
+		require.NoError(t, s.Seal())
+		assert.Equal(t, []string{"spawn", "kill"}, s.Order(systems.Update))
+	})
+}
+
 func TestConflictsResolvedByOrder(t *testing.T) {
 	f := newFixture(t)
-	x := systems.Col(f.x)
 	t.Run("direct", func(t *testing.T) {
-		a := sys("a", systems.Update, writes(x))
-		b := sys("b", systems.Update, reads(x))
+		a := sys("a", systems.Update, wr(f.x))
+		b := sys("b", systems.Update, rd(f.x))
 		b.After = []string{"a"}
 		if err := newScheduler(t, a, b).Seal(); err != nil {
 			t.Fatal(err)
@@ -129,9 +183,9 @@ func TestConflictsResolvedByOrder(t *testing.T) {
 	})
 	t.Run("transitive", func(t *testing.T) {
 		// a writes x, c reads x; ordered only through b: a -> b -> c.
-		a := sys("a", systems.Update, writes(x))
-		b := sys("b", systems.Update, systems.Manifest{})
-		c := sys("c", systems.Update, reads(x))
+		a := sys("a", systems.Update, wr(f.x))
+		b := sys("b", systems.Update)
+		c := sys("c", systems.Update, rd(f.x))
 		a.Before = []string{"b"}
 		c.After = []string{"b"}
 		s := newScheduler(t, c, b, a)
@@ -144,9 +198,9 @@ func TestConflictsResolvedByOrder(t *testing.T) {
 	})
 	t.Run("partial chain", func(t *testing.T) {
 		// a -> b, but c is unordered against both: only the c pairs conflict.
-		a := sys("a", systems.Update, writes(x))
-		b := sys("b", systems.Update, reads(x))
-		c := sys("c", systems.Update, reads(x))
+		a := sys("a", systems.Update, wr(f.x))
+		b := sys("b", systems.Update, rd(f.x))
+		c := sys("c", systems.Update, rd(f.x))
 		b.After = []string{"a"}
 		got := conflictStrings(t, newScheduler(t, a, b, c).Seal())
 		want := []string{`Update: "a" (write) and "c" (read) both touch Body.x`}
@@ -159,8 +213,6 @@ func TestConflictsResolvedByOrder(t *testing.T) {
 func TestEventConflicts(t *testing.T) {
 	f := newFixture(t)
 	this, _ := events.New[int](events.Spec{Name: "this", Capacity: 4, Lifetime: events.ThisFrame})
-	emit := func(b events.Buffer) systems.Manifest { return systems.Manifest{Emits: []events.Buffer{b}} }
-	consume := func(b events.Buffer) systems.Manifest { return systems.Manifest{Consumes: []events.Buffer{b}} }
 	// NextFrame: emitter and consumer do not conflict.
 	if err := newScheduler(t, sys("e", systems.Update, emit(f.hits)), sys("c", systems.Update, consume(f.hits))).Seal(); err != nil {
 		t.Fatalf("NextFrame emit/consume: %v", err)
@@ -180,11 +232,11 @@ func TestEventConflicts(t *testing.T) {
 
 func TestRegistrationOrderKept(t *testing.T) {
 	s := newScheduler(t,
-		sys("d", systems.Update, systems.Manifest{}),
-		sys("c", systems.Update, systems.Manifest{}),
-		systems.System{Name: "b", Phase: systems.Update, Run: noop, Before: []string{"d"}},
-		sys("a", systems.Update, systems.Manifest{}),
-		systems.System{Name: "e", Phase: systems.Update, Run: noop, Before: []string{"c"}, After: []string{"a"}},
+		sys("d", systems.Update),
+		sys("c", systems.Update),
+		systems.System{Name: "b", Phase: systems.Update, Declare: declare(noop), Before: []string{"d"}},
+		sys("a", systems.Update),
+		systems.System{Name: "e", Phase: systems.Update, Declare: declare(noop), Before: []string{"c"}, After: []string{"a"}},
 	)
 	if err := s.Seal(); err != nil {
 		t.Fatal(err)
@@ -197,10 +249,10 @@ func TestRegistrationOrderKept(t *testing.T) {
 }
 
 func TestCycle(t *testing.T) {
-	a := systems.System{Name: "a", Phase: systems.LateUpdate, Run: noop, Before: []string{"b"}}
-	b := systems.System{Name: "b", Phase: systems.LateUpdate, Run: noop, Before: []string{"c"}}
-	c := systems.System{Name: "c", Phase: systems.LateUpdate, Run: noop, Before: []string{"a"}}
-	d := systems.System{Name: "d", Phase: systems.LateUpdate, Run: noop, After: []string{"a"}}
+	a := systems.System{Name: "a", Phase: systems.LateUpdate, Declare: declare(noop), Before: []string{"b"}}
+	b := systems.System{Name: "b", Phase: systems.LateUpdate, Declare: declare(noop), Before: []string{"c"}}
+	c := systems.System{Name: "c", Phase: systems.LateUpdate, Declare: declare(noop), Before: []string{"a"}}
+	d := systems.System{Name: "d", Phase: systems.LateUpdate, Declare: declare(noop), After: []string{"a"}}
 	err := newScheduler(t, d, a, b, c).Seal()
 	var ce *scheduler.CycleError
 	if !errors.As(err, &ce) || !errors.Is(err, scheduler.ErrCycle) {
@@ -216,7 +268,7 @@ func TestCycle(t *testing.T) {
 
 func TestNames(t *testing.T) {
 	t.Run("unknown", func(t *testing.T) {
-		a := systems.System{Name: "a", Run: noop, After: []string{"ghost"}}
+		a := systems.System{Name: "a", Declare: declare(noop), After: []string{"ghost"}}
 		err := newScheduler(t, a).Seal()
 		var ue *scheduler.UnknownSystemError
 		if !errors.As(err, &ue) || ue.System != "a" || ue.Name != "ghost" || ue.Relation != "after" {
@@ -224,15 +276,15 @@ func TestNames(t *testing.T) {
 		}
 	})
 	t.Run("duplicate", func(t *testing.T) {
-		err := newScheduler(t, sys("a", systems.Update, systems.Manifest{}), sys("a", systems.FrameEnd, systems.Manifest{})).Seal()
+		err := newScheduler(t, sys("a", systems.Update), sys("a", systems.FrameEnd)).Seal()
 		var de *scheduler.DuplicateError
 		if !errors.As(err, &de) || de.Name != "a" || !errors.Is(err, scheduler.ErrDuplicateSystem) {
 			t.Fatalf("Seal() = %v, want a *DuplicateError for a", err)
 		}
 	})
 	t.Run("phase order", func(t *testing.T) {
-		late := systems.System{Name: "late", Phase: systems.FrameEnd, Run: noop, Before: []string{"early"}}
-		early := systems.System{Name: "early", Phase: systems.FrameStart, Run: noop, Before: []string{"late"}}
+		late := systems.System{Name: "late", Phase: systems.FrameEnd, Declare: declare(noop), Before: []string{"early"}}
+		early := systems.System{Name: "early", Phase: systems.FrameStart, Declare: declare(noop), Before: []string{"late"}}
 		err := newScheduler(t, late, early).Seal()
 		var pe *scheduler.PhaseOrderError
 		if !errors.As(err, &pe) || pe.System != "late" || pe.Other != "early" {
@@ -245,21 +297,25 @@ func TestNames(t *testing.T) {
 	})
 	t.Run("bad system", func(t *testing.T) {
 		s := newScheduler(t)
-		if err := s.Add(systems.System{Name: "x"}); !errors.Is(err, systems.ErrNoRun) {
-			t.Fatalf("Add(no Run) = %v", err)
+		if err := s.Add(systems.System{Name: "x"}); !errors.Is(err, systems.ErrNoDeclare) {
+			t.Fatalf("Add(no Declare) = %v", err)
+		}
+		err := s.Add(systems.System{Name: "y", Declare: func(*systems.Decl) systems.RunFunc { return nil }})
+		if !errors.Is(err, systems.ErrNoRun) {
+			t.Fatalf("Add(nil body) = %v", err)
 		}
 	})
 }
 
 func TestSealed(t *testing.T) {
-	s := newScheduler(t, sys("a", systems.Update, systems.Manifest{}))
+	s := newScheduler(t, sys("a", systems.Update))
 	if err := s.Frame(0); !errors.Is(err, scheduler.ErrNotSealed) {
 		t.Fatalf("Frame before Seal = %v", err)
 	}
 	if err := s.Seal(); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Add(sys("b", systems.Update, systems.Manifest{})); !errors.Is(err, scheduler.ErrSealed) {
+	if err := s.Add(sys("b", systems.Update)); !errors.Is(err, scheduler.ErrSealed) {
 		t.Fatalf("Add after Seal = %v", err)
 	}
 	if err := s.Seal(); !errors.Is(err, scheduler.ErrSealed) {
@@ -286,9 +342,8 @@ func TestConfig(t *testing.T) {
 
 func TestHook(t *testing.T) {
 	f := newFixture(t)
-	x := systems.Col(f.x)
-	libWrite := sys("lib.move", systems.FixedUpdate, writes(x))
-	host := sys("host.read", systems.FixedUpdate, reads(x))
+	libWrite := sys("lib.move", systems.FixedUpdate, wr(f.x))
+	host := sys("host.read", systems.FixedUpdate, rd(f.x))
 
 	t.Run("order resolves conflict", func(t *testing.T) {
 		s := newScheduler(t, host, libWrite)
@@ -332,7 +387,7 @@ func TestHook(t *testing.T) {
 		s := newScheduler(t, libWrite)
 		var subErr error
 		_ = s.Hook(func(h *scheduler.Hook) error {
-			subErr = h.Substitute("lib.move", reads(x), noop)
+			subErr = h.Substitute("lib.move", declare(noop, rd(f.x)))
 			return nil
 		})
 		if err := s.Seal(); err != nil {
@@ -345,7 +400,7 @@ func TestHook(t *testing.T) {
 		if err := func() error {
 			var e error
 			h := newScheduler(t, libWrite)
-			_ = h.Hook(func(h *scheduler.Hook) error { e = h.Substitute("ghost", writes(x), noop); return nil })
+			_ = h.Hook(func(h *scheduler.Hook) error { e = h.Substitute("ghost", declare(noop, wr(f.x))); return nil })
 			_ = h.Seal()
 			return e
 		}(); !errors.Is(err, scheduler.ErrUnknownSystem) {
@@ -355,17 +410,18 @@ func TestHook(t *testing.T) {
 	t.Run("substitute same manifest", func(t *testing.T) {
 		ran := ""
 		orig := libWrite
-		orig.Run = func(*systems.Context) error { ran = "original"; return nil }
+		orig.Declare = declare(func(*systems.Context) { ran = "original" }, wr(f.x))
 		s := newScheduler(t, orig)
 		_ = s.Hook(func(h *scheduler.Hook) error {
-			// Same set, written differently.
-			m := systems.Manifest{Writes: []systems.ColumnRef{x, x}, Reads: []systems.ColumnRef{x}}
-			return h.Substitute("lib.move", m, func(ctx *systems.Context) error {
-				if _, err := systems.Write(ctx, f.x); err != nil {
-					return err
-				}
-				ran = "substitute"
-				return nil
+			m, ok := h.Manifest("lib.move")
+			if !ok || len(m.Writes) != 1 {
+				t.Errorf("Manifest(lib.move) = %v, %v", m, ok)
+			}
+			// Same set, declared differently.
+			return h.Substitute("lib.move", func(s *systems.Decl) systems.RunFunc {
+				systems.Read(s, f.x)
+				systems.Write(s, f.x)
+				return func(*systems.Context) { ran = "substitute" }
 			})
 		})
 		if err := s.Seal(); err != nil {
@@ -381,18 +437,14 @@ func TestHook(t *testing.T) {
 }
 
 // TestNilEventTablesRefused: a nil or typed-nil event table (what a failed
-// events.New returns) is refused at Add and AddEvents instead of passing
-// Seal and panicking at the frame boundary.
+// events.New returns) is refused at Add (by the declaration) and at
+// AddEvents instead of passing Seal and panicking at the frame boundary.
 func TestNilEventTablesRefused(t *testing.T) {
 	var ev *events.Table[int]
-	for name, m := range map[string]systems.Manifest{
-		"typed-nil emit":    {Emits: []events.Buffer{ev}},
-		"typed-nil consume": {Consumes: []events.Buffer{ev}},
-		"nil emit":          {Emits: []events.Buffer{nil}},
-	} {
+	for name, a := range map[string]acc{"nil emit": emit(ev), "nil consume": consume(ev)} {
 		s := newScheduler(t)
-		err := s.Add(sys("a", systems.Update, m))
-		require.ErrorIs(t, err, systems.ErrBadManifest, name)
+		err := s.Add(sys("a", systems.Update, a))
+		require.ErrorIs(t, err, systems.ErrBadDeclaration, name)
 		require.NoError(t, s.Seal(), name)
 		require.NotPanics(t, func() { require.NoError(t, s.Frame(0.01)) }, name)
 		assert.Empty(t, s.Events(), name)
@@ -412,7 +464,7 @@ func TestNilEventTablesRefused(t *testing.T) {
 // TestNilHookRefused: Hook(nil) is refused at once rather than panicking
 // in Seal.
 func TestNilHookRefused(t *testing.T) {
-	s := newScheduler(t, sys("a", systems.Update, systems.Manifest{}))
+	s := newScheduler(t, sys("a", systems.Update))
 	assert.Same(t, scheduler.ErrNilHook, s.Hook(nil))
 	require.NotPanics(t, func() { require.NoError(t, s.Seal()) })
 }
@@ -438,8 +490,6 @@ func TestThisFrameConsumerAfterEmitters(t *testing.T) {
 	f := newFixture(t)
 	this, err := events.New[int](events.Spec{Name: "this", Capacity: 4, Lifetime: events.ThisFrame})
 	require.NoError(t, err)
-	emit := func(b events.Buffer) systems.Manifest { return systems.Manifest{Emits: []events.Buffer{b}} }
-	consume := func(b events.Buffer) systems.Manifest { return systems.Manifest{Consumes: []events.Buffer{b}} }
 	after := func(s systems.System, names ...string) systems.System { s.After = names; return s }
 	before := func(s systems.System, names ...string) systems.System { s.Before = names; return s }
 
@@ -508,8 +558,7 @@ func TestThisFrameConsumerAfterEmitters(t *testing.T) {
 		"consumer after the emitter's phase": {sys("c", systems.FrameEnd, consume(this)), sys("e", systems.Update, emit(this))},
 		"FixedUpdate consumer after a FixedUpdate emitter": {sys("e", systems.FixedUpdate, emit(this)),
 			after(sys("c", systems.FixedUpdate, consume(this)), "e"), sys("late", systems.LateUpdate, consume(this))},
-		"a system consuming its own events": {sys("self", systems.Update,
-			systems.Manifest{Emits: []events.Buffer{this}, Consumes: []events.Buffer{this}})},
+		"a system consuming its own events": {sys("self", systems.Update, emit(this), consume(this))},
 		"no emitter (the host may emit)":    {sys("c", systems.FrameStart, consume(this))},
 		"NextFrame consumer before emitter": {sys("c", systems.FrameStart, consume(f.hits)), sys("e", systems.FrameEnd, emit(f.hits))},
 	} {

@@ -6,15 +6,14 @@ import (
 )
 
 // Overlap is one datum two manifests both touch, at least one of them
-// writing it (see the package doc's access rules).
+// writing it (see Access rules in the package doc).
 type Overlap struct {
-	// Datum names what is shared: "table.column" for a column (also when
-	// the other side changes the structure of its domain), "T" or "T|U"
-	// for two structural changes in one domain (of tables T and U),
-	// "event NAME" or "resource NAME".
+	// Datum names what is shared: "table.column" for a column, "T" or
+	// "T|U" for the structure of one domain recorded by both (tables T
+	// and U), "event NAME" or "resource NAME".
 	Datum string
 	// A and B say how the first and second manifest touch it: "read",
-	// "write", "emit", "consume", "create TABLE" or "delete TABLE".
+	// "write", "record TABLE", "emit" or "consume".
 	A, B string
 }
 
@@ -22,52 +21,32 @@ type Overlap struct {
 func (o Overlap) String() string { return o.A + "/" + o.B + " " + o.Datum }
 
 // Conflicts appends to dst every overlap of a and b and returns it (nil or
-// dst unchanged when they do not conflict): columns written by one and read
-// or written by the other; structural changes (Creates, Deletes) of a table
-// against any column access or structural change in a table of its domain;
-// events emitted by both, or emitted by one and consumed (ThisFrame
-// lifetime) by the other; resources written by one and used by the other.
-// Overlaps come kind by kind in that order, each kind in the order of a's
-// manifest (written columns before read ones). Pure; call it at set-up: it
-// may allocate.
+// dst unchanged when they do not conflict): columns written by one and
+// read or written by the other; recorders of tables of one domain in both;
+// events emitted by both, or emitted by one and consumed (ThisFrame) by
+// the other; resources written by one and used by the other. Overlaps come
+// kind by kind in that order, each in the order of a's manifest (written
+// columns first). Pure; it allocates: call it at set-up.
 func Conflicts(dst []Overlap, a, b *Manifest) []Overlap {
-	ac, bc := a.columns(), b.columns()
-	as, bs := a.structural(), b.structural()
-	// Columns.
-	for _, ca := range ac {
+	bc := b.columns()
+	for _, ca := range a.columns() {
 		for _, cb := range bc {
 			if ca.ref == cb.ref && (ca.write || cb.write) {
 				dst = append(dst, Overlap{Datum: ca.ref.String(), A: rw(ca.write), B: rw(cb.write)})
 			}
 		}
 	}
-	// Structure against columns, both ways, then structure against structure.
-	for _, sa := range as {
-		for _, cb := range bc {
-			if sameDomain(sa.t, cb.ref.Table) {
-				dst = append(dst, Overlap{Datum: cb.ref.String(), A: sa.op + " " + sa.t.Name(), B: rw(cb.write)})
-			}
-		}
-	}
-	for _, ca := range ac {
-		for _, sb := range bs {
-			if sameDomain(sb.t, ca.ref.Table) {
-				dst = append(dst, Overlap{Datum: ca.ref.String(), A: rw(ca.write), B: sb.op + " " + sb.t.Name()})
-			}
-		}
-	}
-	for _, sa := range as {
-		for _, sb := range bs {
-			if sameDomain(sa.t, sb.t) {
-				d := sa.t.Name()
-				if sb.t != sa.t {
-					d += "|" + sb.t.Name()
+	for _, ta := range a.Records {
+		for _, tb := range b.Records {
+			if sameDomain(ta, tb) {
+				d := ta.Name()
+				if tb != ta {
+					d += "|" + tb.Name()
 				}
-				dst = append(dst, Overlap{Datum: d, A: sa.op + " " + sa.t.Name(), B: sb.op + " " + sb.t.Name()})
+				dst = append(dst, Overlap{Datum: d, A: "record " + ta.Name(), B: "record " + tb.Name()})
 			}
 		}
 	}
-	// Events: emit is a write, consuming a ThisFrame table a read.
 	be := b.eventUses()
 	for _, ea := range a.eventUses() {
 		for _, eb := range be {
@@ -76,12 +55,10 @@ func Conflicts(dst []Overlap, a, b *Manifest) []Overlap {
 			}
 		}
 	}
-	// Resources.
-	br := b.resources()
-	for _, ra := range a.resources() {
-		for _, rb := range br {
-			if ra.Name == rb.Name && (ra.Write || rb.Write) {
-				dst = append(dst, Overlap{Datum: "resource " + ra.Name, A: rw(ra.Write), B: rw(rb.Write)})
+	for _, ra := range a.Resources {
+		for _, rb := range b.Resources {
+			if ra.Resource == rb.Resource && (ra.Write || rb.Write) {
+				dst = append(dst, Overlap{Datum: "resource " + ra.Resource.Name(), A: rw(ra.Write), B: rw(rb.Write)})
 			}
 		}
 	}
@@ -102,47 +79,15 @@ type colUse struct {
 	write bool
 }
 
-// columns lists each column once, written ones first, as written.
+// columns lists written columns, then read ones (a manifest keeps them
+// apart).
 func (m *Manifest) columns() []colUse {
-	var out []colUse
-	add := func(r ColumnRef, w bool) {
-		for _, u := range out {
-			if u.ref == r {
-				return
-			}
-		}
-		out = append(out, colUse{r, w})
-	}
+	out := make([]colUse, 0, len(m.Writes)+len(m.Reads))
 	for _, r := range m.Writes {
-		add(r, true)
+		out = append(out, colUse{r, true})
 	}
 	for _, r := range m.Reads {
-		add(r, false)
-	}
-	return out
-}
-
-type structUse struct {
-	t  *ephemeral.Table
-	op string
-}
-
-// structural lists each (table, create|delete) once.
-func (m *Manifest) structural() []structUse {
-	var out []structUse
-	add := func(t *ephemeral.Table, op string) {
-		for _, u := range out {
-			if u.t == t && u.op == op {
-				return
-			}
-		}
-		out = append(out, structUse{t, op})
-	}
-	for _, t := range m.Creates {
-		add(t, "create")
-	}
-	for _, t := range m.Deletes {
-		add(t, "delete")
+		out = append(out, colUse{r, false})
 	}
 	return out
 }
@@ -160,25 +105,26 @@ func (u eventUse) op() string {
 }
 
 // eventUses lists each event table once: emitted ones as emits, consumed
-// ThisFrame ones as reads; NextFrame consumes are left out (they read only
-// events published at an earlier boundary).
+// ThisFrame ones as reads; NextFrame consumes are left out (they read the
+// previous frame's events).
 func (m *Manifest) eventUses() []eventUse {
 	var out []eventUse
-	add := func(b events.Buffer, emit bool) {
-		for _, u := range out {
-			if u.b == b {
-				return
-			}
-		}
-		out = append(out, eventUse{b, emit})
-	}
 	for _, b := range m.Emits {
-		add(b, true)
+		out = append(out, eventUse{b, true})
 	}
 	for _, b := range m.Consumes {
-		if b.Lifetime() == events.ThisFrame {
-			add(b, false)
+		if b.Lifetime() == events.ThisFrame && !containsBuffer(m.Emits, b) {
+			out = append(out, eventUse{b, false})
 		}
 	}
 	return out
+}
+
+func containsBuffer(bs []events.Buffer, b events.Buffer) bool {
+	for _, x := range bs {
+		if x == b {
+			return true
+		}
+	}
+	return false
 }

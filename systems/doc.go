@@ -1,116 +1,101 @@
 // Package systems is the contract between game code and the scheduler: a
-// [System] is a named function that runs in one [Phase] of every frame and
-// declares, in its [Manifest], everything it touches.
+// [System] is a named body that runs in one [Phase] of every frame and
+// declares, up front, everything it touches.
 //
-// # Systems and manifests
+// # Declaration
 //
-// A [System] has a Name (unique in a world), a [Phase], a [Manifest] and
-// ordering constraints ([System.Before], [System.After]: names of systems;
-// across phases they must agree with the phase order). [System.Validate]
-// checks a definition. The manifest lists per table the columns the system
-// reads and writes
-// ([Col] builds a [ColumnRef] from a typed column), the tables it creates
-// rows in or deletes rows from, the event tables it emits or consumes, and
-// named resources ([Resource]) such as a clock or a random stream. The scheduler
-// (package scheduler) reads nothing else: it orders systems and refuses
-// hidden data races from manifests alone, which holds for the data systems
-// acquire through their [Context] (see What is enforced).
+// A system's [DeclareFunc] runs once, at set-up ([Declare]; the scheduler
+// calls it in Add). It asks its [Decl] for accessors and returns the body
+// ([RunFunc]) that uses them:
+//
+//	func(s *systems.Decl) systems.RunFunc {
+//		q := systems.NewQuery2(systems.Write(s, pos), systems.Read(s, vel))
+//		return func(ctx *systems.Context) {
+//			for r := range q.All() {
+//				p, v := r.Get()
+//				p.X += v.X * float32(ctx.DT())
+//			}
+//		}
+//	}
+//
+// The accessors: columns [Read] and [Write] ([ReadColumn], [WriteColumn]:
+// by handle or row, and queries over them, [NewQuery1] .. [NewQuery4]);
+// [Record] ([Recorder]: deferred commands, with [Set], [SetN],
+// [ReserveValues], and the spawners [NewSpawner1] .. [NewSpawner4]);
+// [Emit], [EmitParallel] and [Consume] (events); [ReadResource] and
+// [WriteResource] ([Resource]). [Decl.Before] and [Decl.After] order the
+// system. Each accessor adds its entry to the system's [Manifest], so a
+// column is named once and an access outside the manifest cannot be
+// written; accessors never fail at run time. A bad argument (a nil column
+// of a failed declaration, a query over columns of two tables) fails the
+// declaration with a [*DefinitionError] that says what to fix; an accessor
+// asked for after the DeclareFunc returned panics.
 //
 // # Access rules
 //
-// Two systems conflict when both touch one datum and one of them writes it:
+// Two systems of a phase conflict when both touch one datum and one of them
+// writes it:
 //
-//   - a column: write/write, or read/write (a written column counts as read);
-//   - a table's structure: a create or delete in table T conflicts with any
-//     access (read, write, create, delete) to a table of T's domain, because
-//     a delete removes the entity's rows from every member table;
-//   - an event table: emitting is a write; consuming a ThisFrame table is a
-//     read; consuming a NextFrame table reads only events published at an
-//     earlier boundary, never what emitters write, and so conflicts with
-//     nothing (two emitters still conflict; delivery rule:
-//     docs/architecture.md, Events);
-//   - a resource: by name, a Write against any use.
+//   - a column: write/write, or read/write;
+//   - a domain's structure: two systems that both record commands for
+//     tables of one domain ([Record], spawners), since the order of their
+//     playback is then theirs to choose (see Deferred changes);
+//   - an event table: emitting is a write; consuming a ThisFrame table is
+//     a read; consuming a NextFrame table reads the previous frame's
+//     events and conflicts with nothing of this frame;
+//   - a resource: a write against any use.
 //
-// The structural rule holds although creates and deletes are deferred to
-// the phase's playback, where no system runs: it is stricter than a data
-// race requires, and it makes every order between structural changes of
-// one domain, and between them and the domain's readers, explicit.
+// A recorder does not conflict with reads or writes of the same phase: its
+// commands land at the boundary, after every system of the phase.
+// [Conflicts] lists the conflicts of two manifests;
+// the scheduler refuses every unordered conflicting pair at seal.
 //
-// [Conflicts] lists the conflicts of two manifests, one [Overlap] each; the
-// scheduler calls it at seal for every pair of systems of a phase that no
-// chain of constraints orders, and refuses the pair.
+// # Deferred changes
 //
-// # Contexts
+// Creates, deletes, attaches, removes and deferred writes are recorded
+// ([Recorder]) and played back at the end of the phase (after every fixed
+// tick in FixedUpdate), in sealed system order: each system's serial
+// records, then its workers' records merged in chunk order, so handles and
+// rows do not depend on the worker count. Until then the system and every
+// other of its phase see the table as it was. A create returns a
+// provisional handle ([Context.Resolve]).
 //
-// A system runs with a [Context], built once at set-up by [NewContext] and
-// reused by every run (running allocates nothing in steady state). The context hands out, once
-// per run, what the manifest allows:
+// # Time
 //
-//   - [Context.Lease]: row leases of any table the manifest names;
-//   - [Read] and [Write]: whole column slices (indexed by row), Read for a
-//     declared read or write, Write for a declared write;
-//   - [Context.Recorder]: a deferred-command recorder for a table the system
-//     creates in or deletes from (Creates, Deletes: declared writes of its
-//     columns do not suffice, since a recorder makes structural changes);
-//     [Context.WorkerRecorders] gives per-worker recorders for parallel
-//     kernels, keyed by chunk. The scheduler plays the commands back after
-//     the system's phase (after each fixed tick in FixedUpdate);
-//   - [NewEmitter], [Reader] and [ParallelEmitter]: event emitters and readers;
-//   - [Context.Resource]: an assertion that a named resource is declared;
-//   - [Context.RunKernel], [Context.Pool], [Context.Workers]: parallel
-//     kernels over chunks; [Context.DT], [Context.FixedDT] (seconds),
-//     [Context.Frame] (frames), [Context.Tick] (fixed ticks): the clock;
-//   - [Context.Resolve]: the real handles of provisional handles whose
-//     creates have been played back (until the scheduler releases them after
-//     the next frame's FrameStart; see package scheduler).
+// [Context.DT] is the system's step in seconds: the fixed step in
+// FixedUpdate, where each tick integrates by one step however long the
+// frame was (a 200 ms hitch runs whole steps, never one long one), and the
+// frame's delta in the other phases. [Context.FrameDT] is always the
+// frame's delta. [Context.Frame] and [Context.Tick] count frames and ticks.
 //
-// Asking for anything the manifest does not declare fails with an
-// [*AccessError] that matches [ErrNotDeclared] under errors.Is; so does
-// passing nil (a column, table or event table whose declaration failed).
-// The check is a scan of a few-element slice per acquisition; nothing is
-// checked per row or per record, so hold on to what a call returns for the
-// rest of the run (but not across runs: deferred structure may have
-// changed).
+// # Kernels
 //
-// # What is enforced
+// [Parallel] runs a kernel over chunks on the world's workers, its state
+// passed as a value: no closure is built per run and nothing is shared
+// through outer variables. A kernel takes the rows of its chunk from a
+// query (Chunk, or Spans and Runs), records through [Recorder.Worker] and
+// emits through [ParallelEmitter.Worker].
 //
-// The scheduler enforces, and conflict-checks, only what systems acquire
-// through their Context. Tables, columns and event tables are plain Go
-// values that any code holding them can touch directly: a system that
-// writes through [ephemeral.Column.Span] or All, inserts with
-// [ephemeral.Table.Insert] or emits with [events.Table.Emit] is not checked
-// against its manifest, and an undeclared access made that way is an
-// unchecked data race with whatever the scheduler ran it beside. For such
-// access the manifest is an honour system. Acquire through the Context
-// ([Write] rather than Span, [Context.Recorder] rather than Insert,
-// [NewEmitter] rather than Emit) and the manifest holds: what is not
-// declared is refused at run time with an [*AccessError], and what is
-// declared is conflict-checked at seal.
+// # Read pointers
 //
-// # Scheduler face
-//
-// [Env] holds what the scheduler shares with every context of a world (the
-// pool, the playback, the clock); [NewEnv], [Env.SetFrame], [Env.SetTick],
-// [NewContext], [Context.EndRun], [Context.CommandBuffer] and
-// [Context.WorkerBuffers] are for the scheduler, and for tests that run a
-// system outside a world (see the Context example).
+// Queries yield pointers for every column, read or written, and
+// [ReadResource] a pointer to the value: writing through the pointer of a
+// read is a data race the scheduler cannot see. This is the one access it
+// takes on trust; so is touching a table, column or event table directly
+// (ephemeral.Column.Set, ephemeral.Table.Insert, events.Table.Emit)
+// instead of through an accessor.
 //
 // # Errors
 //
-// Definitions fail with a [*DefinitionError] (errors.Is [ErrDefinition] and
-// the precise sentinel: [ErrEmptyName], [ErrNoRun], [ErrBadPhase],
-// [ErrBadManifest], the last one also for nil and typed-nil tables and event
-// tables and for the zero [ColumnRef] that [Col] gives for a nil column;
-// [NilBuffer] is the typed-nil check, which the scheduler shares);
-// undeclared access fails with an [*AccessError] (errors.Is
-// [ErrNotDeclared]). Messages start with "systems: ".
+// Definitions and declarations fail with a [*DefinitionError] (errors.Is
+// [ErrDefinition] and the precise sentinel: [ErrEmptyName],
+// [ErrNoDeclare], [ErrNoRun], [ErrBadPhase], [ErrBadDeclaration]). A body
+// reports a failure with [Context.Fail]. Messages start with "systems: ".
 //
 // # Concurrency
 //
-// A Context belongs to one system and is used by one goroutine at a time:
-// the scheduler's, while the system runs. Kernels started through
-// [Context.RunKernel] may read and write the slices obtained in the run, each
-// worker using only its own [Context.WorkerRecorders] and
-// [ParallelEmitter] worker segment; every other Context method must be called
-// from the system's goroutine, outside kernels.
+// A body runs on the scheduler's goroutine. Its kernels may use the
+// accessors concurrently, each worker writing only rows of its chunks and
+// recording and emitting only through its own worker's recorder and
+// segment; Context methods other than the clock's are called from the body.
 package systems

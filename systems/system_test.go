@@ -1,15 +1,15 @@
 package systems_test
 
 import (
-	"errors"
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/internal/frame"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -20,218 +20,281 @@ type fixture struct {
 	ttl                  *ephemeral.Column[int32]
 	hits                 *events.Table[ephemeral.Handle] // NextFrame
 	noise                *events.Table[int]              // ThisFrame
+	score                *systems.Resource[int]
 }
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	must := func(err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
 	f := &fixture{}
-	d, err := ephemeral.NewDomain(ephemeral.DomainSpec{Name: "units", Capacity: 64})
-	must(err)
-	f.units, err = ephemeral.NewTable(ephemeral.TableSpec{Name: "Unit", Domain: d})
-	must(err)
-	f.bodies, err = ephemeral.NewTable(ephemeral.TableSpec{Name: "Body", Domain: d})
-	must(err)
-	f.shots, err = ephemeral.NewTable(ephemeral.TableSpec{Name: "Shot", Capacity: 64})
-	must(err)
-	f.health, err = ephemeral.AddColumn[int32](f.units, "health")
-	must(err)
-	f.x, err = ephemeral.AddColumn[float32](f.bodies, "x")
-	must(err)
-	f.y, err = ephemeral.AddColumn[float32](f.bodies, "y")
-	must(err)
+	d, err := ephemeral.NewDomain(ephemeral.DomainSpec{Name: "units", Capacity: 256, ChunkRows: 64})
+	require.NoError(t, err)
+	f.units, _ = ephemeral.NewTable(ephemeral.TableSpec{Name: "Unit", Domain: d})
+	f.bodies, _ = ephemeral.NewTable(ephemeral.TableSpec{Name: "Body", Domain: d})
+	f.shots, _ = ephemeral.NewTable(ephemeral.TableSpec{Name: "Shot", Capacity: 64})
+	f.health, _ = ephemeral.AddColumn[int32](f.units, "health")
+	f.x, _ = ephemeral.AddColumn[float32](f.bodies, "x")
+	f.y, _ = ephemeral.AddColumn[float32](f.bodies, "y")
 	f.ttl, err = ephemeral.AddColumn[int32](f.shots, "ttl")
-	must(err)
-	f.hits, err = events.New[ephemeral.Handle](events.Spec{Name: "hits", Capacity: 8})
-	must(err)
+	require.NoError(t, err)
+	f.hits, _ = events.New[ephemeral.Handle](events.Spec{Name: "hits", Capacity: 8})
 	f.noise, err = events.New[int](events.Spec{Name: "noise", Capacity: 8, Lifetime: events.ThisFrame})
-	must(err)
+	require.NoError(t, err)
+	f.score = systems.NewResource("score", 0)
 	return f
 }
 
-func noop(*systems.Context) error { return nil }
+func noop(*systems.Context) {}
 
-func TestValidate(t *testing.T) {
+// declare declares a system of phase Update named name with fn, returning
+// the result of systems.Declare.
+func declare(name string, fn func(s *systems.Decl)) (systems.Declared, error) {
+	return systems.Declare(systems.System{Name: name, Phase: systems.Update,
+		Declare: func(s *systems.Decl) systems.RunFunc { fn(s); return noop }}, nil)
+}
+
+// TestManifestDerived: every accessor adds its entry once, a write wins
+// over a read of the same column, and the declaration's order constraints
+// join the system's.
+func TestManifestDerived(t *testing.T) {
 	f := newFixture(t)
-	tests := []struct {
+	d, err := systems.Declare(systems.System{Name: "all", Phase: systems.FixedUpdate, After: []string{"a"},
+		Declare: func(s *systems.Decl) systems.RunFunc {
+			assert.Equal(t, "all", s.Name())
+			assert.Equal(t, systems.FixedUpdate, s.Phase())
+			systems.Read(s, f.x)
+			systems.Write(s, f.x) // write wins
+			systems.Read(s, f.y)
+			systems.Read(s, f.y)
+			systems.NewQuery2(systems.Write(s, f.health), systems.Read(s, f.health)) // still a write
+			systems.Record(s, f.shots)
+			systems.NewSpawner1(s, f.ttl) // the same table: once
+			systems.Emit(s, f.noise)
+			systems.EmitParallel(s, f.noise)
+			systems.Consume(s, f.hits)
+			systems.ReadResource(s, f.score)
+			systems.WriteResource(s, f.score)
+			s.After("b")
+			s.Before("c")
+			return noop
+		}}, nil)
+	require.NoError(t, err)
+	m := d.Manifest
+	col := func(c *ephemeral.Column[float32]) systems.ColumnRef {
+		return systems.ColumnRef{Table: c.Table(), Column: c.Name()}
+	}
+	assert.Equal(t, []systems.ColumnRef{col(f.y)}, m.Reads)
+	assert.Equal(t, []systems.ColumnRef{col(f.x), {Table: f.units, Column: "health"}}, m.Writes)
+	assert.Equal(t, []*ephemeral.Table{f.shots}, m.Records)
+	assert.Equal(t, []events.Buffer{f.noise}, m.Emits)
+	assert.Equal(t, []events.Buffer{f.hits}, m.Consumes)
+	assert.Equal(t, []systems.ResourceUse{{Resource: f.score, Write: true}}, m.Resources)
+	assert.Equal(t, []string{"a", "b"}, d.System.After)
+	assert.Equal(t, []string{"c"}, d.System.Before)
+	assert.ElementsMatch(t, []*ephemeral.Table{f.bodies, f.units, f.shots}, m.Tables())
+
+	other, err := declare("other", func(s *systems.Decl) {
+		systems.WriteResource(s, f.score)
+		systems.Consume(s, f.hits)
+		systems.Emit(s, f.noise)
+		systems.Record(s, f.shots)
+		systems.Write(s, f.health)
+		systems.Read(s, f.y)
+		systems.Write(s, f.x)
+	})
+	require.NoError(t, err)
+	assert.True(t, m.Equal(&other.Manifest), "the same sets, declared in another order")
+	other.Manifest.Reads = nil
+	assert.False(t, m.Equal(&other.Manifest))
+}
+
+// TestDeclarationErrors: what a declaration refuses, with the call named
+// and the fix said.
+func TestDeclarationErrors(t *testing.T) {
+	f := newFixture(t)
+	other, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "Other", Capacity: 8})
+	ox, _ := ephemeral.AddColumn[float32](other, "ox")
+	var nilCol *ephemeral.Column[float32]
+	var nilEv *events.Table[int]
+	cases := []struct {
 		name string
+		fn   func(s *systems.Decl)
+		want string
+	}{
+		{"nil read", func(s *systems.Decl) { systems.Read(s, nilCol) },
+			`systems: system "s": bad declaration: Read: nil column (the AddColumn that made it failed: its error comes first)`},
+		{"nil write", func(s *systems.Decl) { systems.Write(s, nilCol) }, "Write: nil column"},
+		{"nil record", func(s *systems.Decl) { systems.Record(s, nil) }, "Record: nil table"},
+		{"nil emit", func(s *systems.Decl) { systems.Emit(s, nilEv) }, "Emit: nil event table"},
+		{"nil consume", func(s *systems.Decl) { systems.Consume(s, nilEv) }, "Consume: nil event table"},
+		{"nil resource", func(s *systems.Decl) { systems.WriteResource[int](s, nil) }, "WriteResource: nil resource"},
+		{"query over two tables", func(s *systems.Decl) { systems.NewQuery2(systems.Read(s, f.x), systems.Read(s, ox)) },
+			`systems: system "s": bad declaration: NewQuery2: ephemeral: table "Other" column "ox": a query's columns must belong to one table (the query's first column is of table "Body")`},
+		{"spawner over two tables", func(s *systems.Decl) { systems.NewSpawner2(s, f.x, ox) }, "NewSpawner2: ephemeral: table \"Other\""},
+		{"first error wins", func(s *systems.Decl) { systems.Read(s, nilCol); systems.Record(s, nil) }, "Read: nil column"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := declare("s", tc.fn)
+			var de *systems.DefinitionError
+			require.ErrorAs(t, err, &de)
+			assert.ErrorIs(t, err, systems.ErrDefinition)
+			assert.ErrorIs(t, err, systems.ErrBadDeclaration)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+	_, err := declare("s", func(s *systems.Decl) { systems.NewQuery2(systems.Read(s, f.x), systems.Read(s, ox)) })
+	var ede *ephemeral.DefinitionError
+	require.ErrorAs(t, err, &ede, "the lower layer's error is reachable")
+	assert.ErrorIs(t, err, ephemeral.ErrQueryTables)
+
+	// An accessor of another declaration.
+	var foreign systems.ReadColumn[float32]
+	_, err = declare("a", func(s *systems.Decl) { foreign = systems.Read(s, f.y) })
+	require.NoError(t, err)
+	_, err = declare("b", func(s *systems.Decl) { systems.NewQuery2(systems.Read(s, f.x), foreign) })
+	assert.ErrorContains(t, err, `system "b": bad declaration: NewQuery2: an accessor of another system's declaration`)
+
+	// System-level errors.
+	for _, tc := range []struct {
 		sys  systems.System
 		want error
 	}{
-		{"ok", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Reads: []systems.ColumnRef{systems.Col(f.x)}}}, nil},
-		{"empty name", systems.System{Run: noop}, systems.ErrEmptyName},
-		{"no run", systems.System{Name: "a"}, systems.ErrNoRun},
-		{"bad phase", systems.System{Name: "a", Phase: 9, Run: noop}, systems.ErrBadPhase},
-		{"nil table", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Writes: []systems.ColumnRef{{Column: "x"}}}}, systems.ErrBadManifest},
-		{"unknown column", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Reads: []systems.ColumnRef{{Table: f.bodies, Column: "z"}}}}, systems.ErrBadManifest},
-		{"nil create", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Creates: []*ephemeral.Table{nil}}}, systems.ErrBadManifest},
-		{"nil event", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Emits: []events.Buffer{nil}}}, systems.ErrBadManifest},
-		{"typed-nil emit", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Emits: []events.Buffer{f.noise, (*events.Table[int])(nil)}}}, systems.ErrBadManifest},
-		{"typed-nil consume", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Consumes: []events.Buffer{(*events.Table[ephemeral.Handle])(nil)}}}, systems.ErrBadManifest},
-		{"nil delete", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Deletes: []*ephemeral.Table{f.shots, nil}}}, systems.ErrBadManifest},
-		{"Col of nil read", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Reads: []systems.ColumnRef{systems.Col[float32](nil)}}}, systems.ErrBadManifest},
-		{"Col of nil write", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Writes: []systems.ColumnRef{systems.Col(f.x), systems.Col[int32](nil)}}}, systems.ErrBadManifest},
-		{"empty resource", systems.System{Name: "a", Run: noop, Manifest: systems.Manifest{Resources: []systems.Resource{{}}}}, systems.ErrBadManifest},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := tt.sys.Validate()
-			if tt.want == nil {
-				if err != nil {
-					t.Fatalf("Validate() = %v, want nil", err)
-				}
-				return
-			}
-			if !errors.Is(err, tt.want) || !errors.Is(err, systems.ErrDefinition) {
-				t.Fatalf("Validate() = %v, want errors.Is %v and ErrDefinition", err, tt.want)
-			}
-			var de *systems.DefinitionError
-			if !errors.As(err, &de) || de.System != tt.sys.Name {
-				t.Fatalf("Validate() = %#v, want a *DefinitionError naming %q", err, tt.sys.Name)
-			}
-		})
-	}
-}
-
-func TestPhaseString(t *testing.T) {
-	got := []string{}
-	for p := range systems.Phase(systems.NumPhases) {
-		got = append(got, p.String())
-	}
-	want := []string{"FrameStart", "FixedUpdate", "Update", "LateUpdate", "FrameEnd"}
-	if !slices.Equal(got, want) {
-		t.Fatalf("phases = %v, want %v", got, want)
-	}
-	if s := systems.Phase(7).String(); s != "Phase(7)" {
-		t.Fatalf("Phase(7).String() = %q", s)
-	}
-}
-
-func TestCol(t *testing.T) {
-	f := newFixture(t)
-	r := systems.Col(f.x)
-	if r.Table != f.bodies || r.Column != "x" || r.String() != "Body.x" {
-		t.Fatalf("Col(x) = %+v (%s), want Body.x", r, r)
-	}
-	if r != (systems.ColumnRef{Table: f.bodies, Column: "x"}) {
-		t.Fatal("ColumnRef not comparable by value")
-	}
-}
-
-// TestColNil: a failed AddColumn returns a nil column; Col gives the zero
-// ColumnRef for it, which Validate refuses, instead of panicking.
-func TestColNil(t *testing.T) {
-	var r systems.ColumnRef
-	require.NotPanics(t, func() { r = systems.Col[float64](nil) })
-	assert.Equal(t, systems.ColumnRef{}, r)
-	assert.Equal(t, "<nil>.", r.String())
-	sys := systems.System{Name: "fall", Run: noop, Manifest: systems.Manifest{Writes: []systems.ColumnRef{r}}}
-	err := sys.Validate()
-	var de *systems.DefinitionError
-	require.ErrorAs(t, err, &de)
-	assert.ErrorIs(t, err, systems.ErrBadManifest)
-	assert.Equal(t, "fall", de.System)
-	assert.Contains(t, de.Detail, "Writes[0]: nil table")
-}
-
-// TestValidateTypedNilEvents: what `ev, _ := events.New[int](badSpec)`
-// gives is a typed nil; in a manifest it is a *DefinitionError naming the
-// entry.
-func TestValidateTypedNilEvents(t *testing.T) {
-	ev, err := events.New[int](events.Spec{Name: "bad"}) // capacity 0
-	require.Error(t, err)
-	require.Nil(t, ev)
-	sys := systems.System{Name: "hit", Run: noop, Manifest: systems.Manifest{Consumes: []events.Buffer{ev}}}
-	err = sys.Validate()
-	var de *systems.DefinitionError
-	require.ErrorAs(t, err, &de)
-	assert.ErrorIs(t, err, systems.ErrBadManifest)
-	assert.Equal(t, `systems: system "hit": bad manifest entry (Consumes[0]: nil event table (check the error of the call that made it))`, err.Error())
-}
-
-func TestManifestEqual(t *testing.T) {
-	f := newFixture(t)
-	a := systems.Manifest{
-		Reads:     []systems.ColumnRef{systems.Col(f.x), systems.Col(f.y), systems.Col(f.health)},
-		Writes:    []systems.ColumnRef{systems.Col(f.health)},
-		Creates:   []*ephemeral.Table{f.shots},
-		Emits:     []events.Buffer{f.hits},
-		Resources: []systems.Resource{{Name: "rng", Write: true}},
-	}
-	b := systems.Manifest{ // same sets, other order, repetitions, written column not repeated in Reads
-		Reads:     []systems.ColumnRef{systems.Col(f.y), systems.Col(f.x), systems.Col(f.x)},
-		Writes:    []systems.ColumnRef{systems.Col(f.health), systems.Col(f.health)},
-		Creates:   []*ephemeral.Table{f.shots},
-		Emits:     []events.Buffer{f.hits},
-		Resources: []systems.Resource{{Name: "rng"}, {Name: "rng", Write: true}},
-	}
-	if !a.Equal(&b) || !b.Equal(&a) {
-		t.Fatal("equal manifests compare unequal")
-	}
-	for name, change := range map[string]func(m *systems.Manifest){
-		"extra read":      func(m *systems.Manifest) { m.Reads = append(m.Reads, systems.Col(f.ttl)) },
-		"read not write":  func(m *systems.Manifest) { m.Writes = nil; m.Reads = append(m.Reads, systems.Col(f.health)) },
-		"delete":          func(m *systems.Manifest) { m.Deletes = []*ephemeral.Table{f.shots} },
-		"consume":         func(m *systems.Manifest) { m.Consumes = []events.Buffer{f.noise} },
-		"resource read":   func(m *systems.Manifest) { m.Resources = []systems.Resource{{Name: "rng"}} },
-		"no create":       func(m *systems.Manifest) { m.Creates = nil },
-		"other emit":      func(m *systems.Manifest) { m.Emits = []events.Buffer{f.noise} },
-		"extra resources": func(m *systems.Manifest) { m.Resources = append(m.Resources, systems.Resource{Name: "clock"}) },
+		{systems.System{Declare: func(*systems.Decl) systems.RunFunc { return noop }}, systems.ErrEmptyName},
+		{systems.System{Name: "p", Phase: 9, Declare: func(*systems.Decl) systems.RunFunc { return noop }}, systems.ErrBadPhase},
+		{systems.System{Name: "d"}, systems.ErrNoDeclare},
+		{systems.System{Name: "r", Declare: func(*systems.Decl) systems.RunFunc { return nil }}, systems.ErrNoRun},
 	} {
-		c := b
-		c.Reads = slices.Clone(b.Reads)
-		change(&c)
-		if a.Equal(&c) || c.Equal(&a) {
-			t.Errorf("%s: manifests compare equal", name)
-		}
+		_, err := systems.Declare(tc.sys, nil)
+		assert.ErrorIs(t, err, tc.want, tc.sys.Name)
+		assert.ErrorIs(t, err, systems.ErrDefinition)
 	}
+	assert.PanicsWithValue(t, "systems: Read with a nil *Decl: call it in a DeclareFunc, with the Decl it was given",
+		func() { systems.Read(nil, f.x) })
 }
+
+// TestColumnAccessors: reads by handle and row, writes by handle, misses
+// for dead handles.
+func TestColumnAccessors(t *testing.T) {
+	f := newFixture(t)
+	h, _ := f.units.Insert()
+	dead, _ := f.units.Insert()
+	f.units.Delete(dead)
+	f.health.Set(h, 7)
+	var r systems.ReadColumn[int32]
+	var w systems.WriteColumn[int32]
+	_, err := declare("s", func(s *systems.Decl) { r = systems.Read(s, f.health); w = systems.Write(s, f.health) })
+	require.NoError(t, err)
+	v, ok := r.Get(h)
+	assert.True(t, ok)
+	assert.Equal(t, int32(7), v)
+	_, ok = r.Get(dead)
+	assert.False(t, ok)
+	row, ok := r.Row(h)
+	assert.True(t, ok)
+	assert.Equal(t, int32(7), r.At(row))
+	assert.Same(t, f.health, r.Column())
+	assert.True(t, w.Set(h, 9))
+	assert.False(t, w.Set(dead, 1))
+	*w.Ptr(h) += 1
+	assert.Nil(t, w.Ptr(dead))
+	v, _ = f.health.Get(h)
+	assert.Equal(t, int32(10), v)
+}
+
+// bound declares a system with fn and binds it to an Env without a pool
+// (one worker), as the scheduler does at seal.
+func bound(t *testing.T, fn func(s *systems.Decl)) *frame.Run {
+	t.Helper()
+	run := &frame.Run{}
+	_, err := systems.Declare(systems.System{Name: "s", Phase: systems.Update,
+		Declare: func(s *systems.Decl) systems.RunFunc { fn(s); return noop }}, run)
+	require.NoError(t, err)
+	frame.Bind(run, &frame.Env{Playback: commands.NewPlayback()}, 16)
+	return run
+}
+
+// TestRecorder: a recorder records into the system's serial buffer; a
+// worker's recorder into that worker's, keyed by chunk; misuse panics with
+// the fix.
+func TestRecorder(t *testing.T) {
+	f := newFixture(t)
+	var rec *systems.Recorder
+	var sp systems.Spawner1[int32]
+	run := bound(t, func(s *systems.Decl) {
+		rec = systems.Record(s, f.shots)
+		sp = systems.NewSpawner1(s, f.ttl)
+		rec.Reserve(100) // before the buffers exist: applied at bind
+		rec.ReserveWorkers(50)
+		systems.ReserveValues(rec, f.ttl, 100)
+	})
+	require.NotNil(t, run.Serial)
+	require.Len(t, run.Workers, 1)
+	// The reservations were applied at bind: 100 records and values record
+	// without allocating, serially and on the worker.
+	assert.Zero(t, testing.AllocsPerRun(5, func() {
+		for range 50 {
+			systems.Set(rec, f.ttl, sp.Spawn(1), 2)
+			rec.Worker(0, 0).Remove(0)
+		}
+		run.Serial.Reset()
+		run.Workers[0].Reset()
+	}))
+	h := sp.Spawn(5)
+	rec.Delete(h)
+	w := rec.Worker(0, 3)
+	w.Create()
+	sp.Worker(0, 4).Spawn(6)
+	assert.Same(t, f.shots, rec.Table())
+	assert.Equal(t, 3, run.Serial.Len(), "create, set, delete")
+	assert.Equal(t, 3, run.Workers[0].Len(), "create; create, set")
+	st := commands.NewPlayback().PlayAll([]*commands.Buffer{run.Serial})
+	assert.Equal(t, commands.Stats{Played: 3, Created: 1, Sets: 1, Deleted: 1}, stats(st))
+	assert.PanicsWithValue(t, `systems: Recorder.Worker(1, ...) of table "Shot": worker index out of range 0..0; pass the worker index Parallel gave the kernel`,
+		func() { rec.Worker(1, 0) })
+	assert.Panics(t, func() { w.Worker(0, 0) }, "a worker's recorder has no workers")
+}
+
+func stats(s commands.Stats) commands.Stats { s.Err = nil; return s }
 
 func TestConflicts(t *testing.T) {
 	f := newFixture(t)
-	col := systems.Col[float32]
-	tests := []struct {
+	m := func(fn func(s *systems.Decl)) systems.Manifest {
+		d, err := declare("s", fn)
+		require.NoError(t, err)
+		return d.Manifest
+	}
+	move := m(func(s *systems.Decl) {
+		systems.Write(s, f.x)
+		systems.Emit(s, f.hits)
+		systems.WriteResource(s, f.score)
+	})
+	look := m(func(s *systems.Decl) {
+		systems.Read(s, f.x)
+		systems.Consume(s, f.hits)
+		systems.ReadResource(s, f.score)
+	})
+	kill := m(func(s *systems.Decl) { systems.Record(s, f.units); systems.Read(s, f.health) })
+	grow := m(func(s *systems.Decl) { systems.Record(s, f.bodies); systems.Emit(s, f.noise) })
+	hear := m(func(s *systems.Decl) { systems.Consume(s, f.noise) })
+	emit2 := m(func(s *systems.Decl) { systems.Emit(s, f.hits) })
+	for _, tc := range []struct {
 		name string
 		a, b systems.Manifest
 		want []string
 	}{
-		{"read/read", systems.Manifest{Reads: []systems.ColumnRef{col(f.x)}}, systems.Manifest{Reads: []systems.ColumnRef{col(f.x)}}, nil},
-		{"write/read", systems.Manifest{Writes: []systems.ColumnRef{col(f.x)}}, systems.Manifest{Reads: []systems.ColumnRef{col(f.x), col(f.y)}},
-			[]string{"write/read Body.x"}},
-		{"write/write", systems.Manifest{Writes: []systems.ColumnRef{col(f.x), col(f.y)}}, systems.Manifest{Writes: []systems.ColumnRef{col(f.y)}},
-			[]string{"write/write Body.y"}},
-		{"other columns", systems.Manifest{Writes: []systems.ColumnRef{col(f.x)}}, systems.Manifest{Writes: []systems.ColumnRef{col(f.y)}}, nil},
-		{"delete vs domain column", systems.Manifest{Deletes: []*ephemeral.Table{f.units}}, systems.Manifest{Reads: []systems.ColumnRef{col(f.x)}},
-			[]string{"delete Unit/read Body.x"}},
-		{"column vs create", systems.Manifest{Writes: []systems.ColumnRef{systems.Col(f.ttl)}}, systems.Manifest{Creates: []*ephemeral.Table{f.shots}},
-			[]string{"write/create Shot Shot.ttl"}},
-		{"create vs create", systems.Manifest{Creates: []*ephemeral.Table{f.units}}, systems.Manifest{Creates: []*ephemeral.Table{f.bodies}},
-			[]string{"create Unit/create Body Unit|Body"}},
-		{"create other domain", systems.Manifest{Creates: []*ephemeral.Table{f.shots}}, systems.Manifest{Writes: []systems.ColumnRef{col(f.x)}, Deletes: []*ephemeral.Table{f.units}}, nil},
-		{"emit/emit", systems.Manifest{Emits: []events.Buffer{f.hits}}, systems.Manifest{Emits: []events.Buffer{f.hits}},
-			[]string{"emit/emit event hits"}},
-		{"emit vs NextFrame consume", systems.Manifest{Emits: []events.Buffer{f.hits}}, systems.Manifest{Consumes: []events.Buffer{f.hits}}, nil},
-		{"emit vs ThisFrame consume", systems.Manifest{Emits: []events.Buffer{f.noise}}, systems.Manifest{Consumes: []events.Buffer{f.noise}},
-			[]string{"emit/consume event noise"}},
-		{"consume/consume", systems.Manifest{Consumes: []events.Buffer{f.noise}}, systems.Manifest{Consumes: []events.Buffer{f.noise}}, nil},
-		{"resource write/read", systems.Manifest{Resources: []systems.Resource{{Name: "clock", Write: true}}}, systems.Manifest{Resources: []systems.Resource{{Name: "clock"}}},
-			[]string{"write/read resource clock"}},
-		{"resource read/read", systems.Manifest{Resources: []systems.Resource{{Name: "clock"}}}, systems.Manifest{Resources: []systems.Resource{{Name: "clock"}}}, nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+		{"write/read and resources", move, look, []string{"write/read Body.x", "write/read resource score"}},
+		{"recorder and reads of its domain", kill, look, nil},
+		{"recorder and writes of its domain", kill, move, nil},
+		{"two recorders of one domain", kill, grow, []string{"record Unit/record Body Unit|Body"}},
+		{"ThisFrame emit and consume", grow, hear, []string{"emit/consume event noise"}},
+		{"two emitters", move, emit2, []string{"emit/emit event hits"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			for _, o := range systems.Conflicts(nil, &tt.a, &tt.b) {
+			for _, o := range systems.Conflicts(nil, &tc.a, &tc.b) {
 				got = append(got, o.String())
 			}
-			if !slices.Equal(got, tt.want) {
-				t.Fatalf("Conflicts = %q, want %q", got, tt.want)
-			}
+			assert.Equal(t, tc.want, got)
 		})
 	}
 }

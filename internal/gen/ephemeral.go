@@ -100,7 +100,16 @@ func (q Query{{.N}}[{{.Types}}]) Chunk(c int) iter.Seq2[Row{{.N}}[{{.Types}}], H
 // Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
 // indexes into the slices of Spans(c): the span form for a kernel (see
 // Table.Runs). Allocates nothing.
-func (q Query{{.N}}[{{.Types}}]) Runs(c int) iter.Seq2[int, int] { return q.t.Runs(c) }
+func (q Query{{.N}}[{{.Types}}]) Runs(c int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(c)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
 
 // Spans returns chunk c's slice of each column, ChunkRows elements each,
 // element r being row c*ChunkRows+r; rows that are not live hold
@@ -128,11 +137,76 @@ func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(h Handle, {{join .Cols
 }
 {{end}}`
 
-const systemsQueries = ``
+const systemsQueries = `package systems
+
+import "github.com/tickwork/tickwork/ephemeral"
+{{range .}}
+// NewQuery{{.N}} returns the query of the column{{if gt .N 1}}s{{end}} of {{join .Cols "$F" ", "}}, accessors from Read or
+// Write of one declaration{{if gt .N 1}}, over one table{{end}}: the system's typed iteration
+// (ephemeral.Query{{.N}}: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F Access[$T]" ", "}}) ephemeral.Query{{.N}}[{{.Types}}] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery{{.N}}")
+{{- $n := .N}}
+{{- range rest .Cols}}
+	decl{{.T}}, c{{.F}} := {{.F}}.access()
+	decl.same("NewQuery{{$n}}", decl{{.T}})
+{{- end}}
+	q, err := ephemeral.NewQuery{{.N}}({{join .Cols "c$F" ", "}})
+	if err != nil {
+		decl.failErr("NewQuery{{.N}}", err)
+	}
+	return q
+}
+
+// Spawner{{.N}} creates entities with their value{{if gt .N 1}}s{{end}} in {{.N}} column{{if gt .N 1}}s{{end}} of one table, through
+// the recorder of its declaration (NewSpawner{{.N}}). A small value.
+type Spawner{{.N}}[{{.Any}}] struct {
+	r *Recorder
+{{- range .Cols}}
+	{{.F}} *ephemeral.Column[{{.T}}]
+{{- end}}
+}
+
+// NewSpawner{{.N}} declares that the system records creates in the table of
+// column{{if gt .N 1}}s{{end}} {{join .Cols "$F" ", "}} (as Record{{if gt .N 1}}; they must belong to one table{{end}}) and returns a
+// spawner of rows with their value{{if gt .N 1}}s{{end}}. A nil column{{if gt .N 1}}, or columns of different
+// tables,{{end}} fail{{if eq .N 1}}s{{end}} the declaration.
+func NewSpawner{{.N}}[{{.Any}}](s *Decl, {{join .Cols "$F *ephemeral.Column[$T]" ", "}}) Spawner{{.N}}[{{.Types}}] {
+	decl := s.use("NewSpawner{{.N}}")
+	if _, err := ephemeral.NewQuery{{.N}}({{join .Cols "$F" ", "}}); err != nil {
+		decl.failErr("NewSpawner{{.N}}", err)
+		return Spawner{{.N}}[{{.Types}}]{r: &Recorder{}}
+	}
+	return Spawner{{.N}}[{{.Types}}]{Record(s, a.Table()), {{join .Cols "$F" ", "}}}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// {{join .Cols "$F" ", "}} (a create and {{.N}} deferred write{{if gt .N 1}}s{{end}}, played back as one bulk insert
+// with the creates around it) and returns its provisional handle.
+func (sp Spawner{{.N}}[{{.Types}}]) Spawn({{join .Cols "$F $T" ", "}}) ephemeral.Handle {
+	h := sp.r.Create()
+{{- range .Cols}}
+	Set(sp.r, sp.{{.F}}, h, {{.F}})
+{{- end}}
+	return h
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner{{.N}}[{{.Types}}]) Worker(w, chunk int) Spawner{{.N}}[{{.Types}}] {
+	sp.r = sp.r.Worker(w, chunk)
+	return sp
+}
+{{end}}`
 
 const faceQueries = `package tickwork
 
-import "github.com/tickwork/tickwork/ephemeral"
+import (
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/systems"
+)
 {{range .}}
 // Query{{.N}} walks the live rows of {{.N}} column{{if gt .N 1}}s{{end}} of one table: [ephemeral.Query{{.N}}].
 type Query{{.N}}[{{.Any}}] = ephemeral.Query{{.N}}[{{.Types}}]
@@ -144,5 +218,18 @@ type Row{{.N}}[{{.Any}}] = ephemeral.Row{{.N}}[{{.Types}}]
 // between frames): [ephemeral.NewQuery{{.N}}].
 func HostQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}}[{{.Types}}], error) {
 	return ephemeral.NewQuery{{.N}}({{join .Cols "$F" ", "}})
+}
+
+// NewQuery{{.N}} is a system's query over column accessors: [systems.NewQuery{{.N}}].
+func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F Access[$T]" ", "}}) Query{{.N}}[{{.Types}}] {
+	return systems.NewQuery{{.N}}({{join .Cols "$F" ", "}})
+}
+
+// Spawner{{.N}} creates entities with their values: [systems.Spawner{{.N}}].
+type Spawner{{.N}}[{{.Any}}] = systems.Spawner{{.N}}[{{.Types}}]
+
+// NewSpawner{{.N}} declares a spawner: [systems.NewSpawner{{.N}}].
+func NewSpawner{{.N}}[{{.Any}}](s *Decl, {{join .Cols "$F *Column[$T]" ", "}}) Spawner{{.N}}[{{.Types}}] {
+	return systems.NewSpawner{{.N}}(s, {{join .Cols "$F" ", "}})
 }
 {{end}}`

@@ -1,0 +1,126 @@
+// Package frame is the plumbing between package systems and package
+// scheduler: the frame-wide state a world's systems share ([Env]) and the
+// run state of one system ([Run]): its command buffers, per-worker state,
+// kernel slots and body. Package systems fills a Run when a system is
+// declared; the scheduler binds it at seal ([Bind]) and runs it
+// ([Run.Exec]) once per frame (once per fixed tick in FixedUpdate).
+//
+// Nothing here is part of the public API: a user reaches it only through
+// systems.Context and the accessors of package systems.
+//
+// Concurrency: an Env and its Runs are used by the scheduler's goroutine;
+// kernels started by a run use only the per-worker state handed to them.
+package frame
+
+import (
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/kernels"
+)
+
+// Env is the frame-wide state of one world: the kernel pool, the command
+// playback (for Resolve), the clock the systems read and the command
+// buffer ids. The scheduler sets its clock fields between system runs.
+type Env struct {
+	Pool     *kernels.Pool      // nil: kernels run inline, one worker
+	Playback *commands.Playback // nil: Resolve returns handles as they are
+	Step     float64            // the fixed step, seconds
+	FrameDT  float64            // the frame's delta, seconds
+	Frame    uint64             // frame number, from 0
+	Tick     uint64             // fixed ticks run before the current one
+	Fixed    bool               // FixedUpdate is running: a system's delta is Step
+	Inline   bool               // a kernel runs inline (no pool): a nested one panics
+	nextID   int                // next command buffer id, dense from 0
+}
+
+// DT is a system's delta in seconds: the fixed step while FixedUpdate runs,
+// the frame's delta otherwise.
+func (e *Env) DT() float64 {
+	if e.Fixed {
+		return e.Step
+	}
+	return e.FrameDT
+}
+
+// Workers is the number of kernel workers, 1 without a pool.
+func (e *Env) Workers() int {
+	if e.Pool == nil {
+		return 1
+	}
+	return e.Pool.Workers()
+}
+
+// Merger is the untyped face of an *events.Parallel[T]: merged into its
+// table when the run ends.
+type Merger interface{ Merge() (dropped int) }
+
+// Run is one system's run state. Package systems sets Name, Call and
+// Binds when the system is declared; Bind makes the buffers.
+type Run struct {
+	Name  string
+	Env   *Env
+	Call  func()             // one run of the system's body
+	Err   error              // set by the body (Context.Fail) during a run
+	Binds []func(*Run) error // accessor set-up, run by Bind in declaration order
+
+	// Serial is the buffer of the system's serial recorders (nil when it
+	// records nothing); Workers holds one buffer per kernel worker,
+	// played as one keyed stream after Serial.
+	Serial  *commands.Buffer
+	Workers []*commands.Buffer
+	Records int // initial records of each buffer
+
+	Mergers []Merger          // parallel emitters, merged by Exec after the body
+	Readers []events.Consumer // event readers, passed by Exec after the merges
+	Kernels []any             // typed kernel slots of systems.Parallel, by call order in a run
+	Kernel  int               // index of the next kernel slot in this run
+	records bool              // a recorder asked for buffers
+}
+
+// Recording asks Bind for the system's command buffers (serial and per
+// worker); accessors that record call it at declaration.
+func (r *Run) Recording() { r.records = true }
+
+// Bind attaches r to env: it makes the command buffers (ids from env, in
+// bind order) when a recorder asked for them, then runs the accessors'
+// binds (they register event readers, make parallel staging); it returns
+// the first bind's error (a staging that does not fit the memory budget).
+// It allocates; the scheduler calls it at seal, in sealed order.
+func Bind(r *Run, env *Env, records int) error {
+	r.Env, r.Records = env, records
+	if r.records {
+		r.Serial = env.newBuffer(records)
+		r.Workers = make([]*commands.Buffer, env.Workers())
+		for w := range r.Workers {
+			r.Workers[w] = env.newBuffer(records)
+		}
+	}
+	for _, b := range r.Binds {
+		if err := b(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *Env) newBuffer(records int) *commands.Buffer {
+	b := commands.NewBuffer(e.nextID, records)
+	e.nextID++
+	return b
+}
+
+// Exec runs the body once, then merges the parallel emitters and passes
+// what the readers returned (events.Reader.Done), and returns the error
+// the body reported (nil when it reported none). Allocates nothing in
+// steady state.
+func (r *Run) Exec() error {
+	r.Err, r.Kernel = nil, 0
+	r.Call()
+	for _, m := range r.Mergers {
+		m.Merge()
+	}
+	for _, c := range r.Readers {
+		c.Done()
+	}
+	return r.Err
+}

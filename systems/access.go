@@ -1,0 +1,248 @@
+package systems
+
+import (
+	"strconv"
+
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/internal/frame"
+)
+
+// Access is a column accessor of a declaration, ReadColumn or WriteColumn:
+// what NewQuery1 .. NewQuery4 take.
+type Access[T any] interface {
+	access() (*Decl, *ephemeral.Column[T])
+}
+
+// ReadColumn reads one column of a system's declaration (Read). A small
+// value, valid for the world's life: copy it into kernel state freely.
+// Its methods read by handle or row and allocate nothing; safe from
+// kernels while no structural change runs (never, during a phase).
+type ReadColumn[T any] struct {
+	d     *Decl
+	col   *ephemeral.Column[T]
+	all   []T
+	lease ephemeral.Lease
+}
+
+// WriteColumn reads and writes one column of a system's declaration
+// (Write); as ReadColumn, plus writes. Writes take effect at once. From
+// kernels each worker writes only rows of the chunks it was given.
+type WriteColumn[T any] struct{ ReadColumn[T] }
+
+// Read declares that the system reads column c and returns its accessor.
+// A nil c (a failed AddColumn) fails the declaration.
+func Read[T any](s *Decl, c *ephemeral.Column[T]) ReadColumn[T] {
+	return columnAccess(s.use("Read"), "Read", c, false)
+}
+
+// Write declares that the system writes (and reads) column c and returns
+// its accessor. A nil c fails the declaration.
+func Write[T any](s *Decl, c *ephemeral.Column[T]) WriteColumn[T] {
+	return WriteColumn[T]{columnAccess(s.use("Write"), "Write", c, true)}
+}
+
+func columnAccess[T any](d *Decl, call string, c *ephemeral.Column[T], write bool) ReadColumn[T] {
+	if c == nil {
+		d.fail(call, "nil column (the AddColumn that made it failed: its error comes first)")
+		return ReadColumn[T]{d: d}
+	}
+	ref := ColumnRef{Table: c.Table(), Column: c.Name()}
+	if write {
+		d.man.write(ref)
+	} else {
+		d.man.read(ref)
+	}
+	return ReadColumn[T]{d: d, col: c, all: c.All(), lease: c.Table().Lease()}
+}
+
+func (r ReadColumn[T]) access() (*Decl, *ephemeral.Column[T]) { return r.d, r.col }
+
+// Column is the accessor's column.
+func (r ReadColumn[T]) Column() *ephemeral.Column[T] { return r.col }
+
+// Row returns the row of h and true when h names a live row of the
+// column's table (ephemeral.Lease.Row: a compare and an index), else 0 and
+// false: the probe by handle.
+func (r ReadColumn[T]) Row(h ephemeral.Handle) (int, bool) { return r.lease.Row(h) }
+
+// At returns the value at row row, which must be in 0..Chunks*ChunkRows-1
+// (it panics otherwise, as a slice index does): a row from Row, a query or
+// a handle's Index.
+func (r ReadColumn[T]) At(row int) T { return r.all[row] }
+
+// Get returns h's value and true, or the zero value and false when h has
+// no live row in the column's table.
+func (r ReadColumn[T]) Get(h ephemeral.Handle) (T, bool) {
+	if i, ok := r.lease.Row(h); ok {
+		return r.all[i], true
+	}
+	var z T
+	return z, false
+}
+
+// Ptr returns a pointer to h's value, or nil when h has no live row. See
+// Invalidation in package ephemeral for how long it names h's value.
+func (w WriteColumn[T]) Ptr(h ephemeral.Handle) *T {
+	if i, ok := w.lease.Row(h); ok {
+		return &w.all[i]
+	}
+	return nil
+}
+
+// Set writes v to h's row and returns true, or writes nothing and returns
+// false when h has no live row.
+func (w WriteColumn[T]) Set(h ephemeral.Handle, v T) bool {
+	if i, ok := w.lease.Row(h); ok {
+		w.all[i] = v
+		return true
+	}
+	return false
+}
+
+// Recorder records deferred commands for one table: creates, deletes,
+// attaches, removes and deferred writes (Set, SetN, spawners), played back
+// at the end of the system's phase (after each fixed tick in FixedUpdate),
+// where no system runs. See Deferred changes in the package doc for the
+// order and the conflict rule. A Recorder from Record records from the
+// system's goroutine; one from Worker, from that kernel worker only.
+// Nothing allocates in steady state.
+type Recorder struct {
+	t       *ephemeral.Table
+	d       *Decl             // until bound: reservations wait for the buffers
+	rec     commands.Recorder // bound at seal
+	bufs    []*commands.Buffer
+	workers []Recorder // nil for a worker's own recorder
+}
+
+// Record declares that the system records commands for table t and returns
+// its recorder (bound to the system's command buffers at seal). A nil t
+// fails the declaration.
+func Record(s *Decl, t *ephemeral.Table) *Recorder {
+	d := s.use("Record")
+	r := &Recorder{t: t, d: d}
+	if t == nil {
+		d.fail("Record", "nil table (the Table call that made it failed: its error comes first)")
+		return r
+	}
+	d.man.Records = addNew(d.man.Records, t)
+	d.run.Recording()
+	d.bind(func(run *frame.Run) error {
+		r.rec = run.Serial.Recorder(t)
+		r.bufs = run.Workers
+		r.workers = make([]Recorder, len(run.Workers))
+		for w, b := range run.Workers {
+			r.workers[w] = Recorder{t: t, rec: b.Recorder(t)}
+		}
+		r.d = nil
+		return nil
+	})
+	return r
+}
+
+// Table is the recorder's table.
+func (r *Recorder) Table() *ephemeral.Table { return r.t }
+
+// Create records a new entity with a row in the table (every column zero
+// until deferred writes set them) and returns its provisional handle (see
+// commands.Recorder.Create): usable in later records, resolved by
+// Context.Resolve after playback.
+func (r *Recorder) Create() ephemeral.Handle { return r.rec.Create() }
+
+// Delete records the deletion of entity h, with its rows in every table of
+// its domain. The handle a query yields for the row a scan is at is what
+// to pass: one call deletes it.
+func (r *Recorder) Delete(h ephemeral.Handle) { r.rec.Delete(h) }
+
+// Attach records a row in the table for the existing entity h (real or
+// provisional) of the table's domain.
+func (r *Recorder) Attach(h ephemeral.Handle) { r.rec.Attach(h) }
+
+// Remove records the removal of h's row from the table only.
+func (r *Recorder) Remove(h ephemeral.Handle) { r.rec.Remove(h) }
+
+// Reserve makes room for n records per playback in the system's serial
+// buffer, so that recording up to n from the body never allocates
+// (commands.Buffer.Reserve), not even at a frame that records more than
+// any before. Call it in the declaration (it then waits for the buffer,
+// made at seal) or in the body. It allocates 16 bytes a record.
+func (r *Recorder) Reserve(n int) {
+	if r.later(func() { r.Reserve(n) }) {
+		return
+	}
+	r.rec.Buffer().Reserve(n)
+}
+
+// ReserveWorkers is Reserve for each kernel worker's buffer (Worker): n
+// records per worker, so 16*n bytes times the worker count.
+func (r *Recorder) ReserveWorkers(n int) {
+	if r.later(func() { r.ReserveWorkers(n) }) {
+		return
+	}
+	for _, b := range r.bufs {
+		b.Reserve(n)
+	}
+}
+
+// later runs fn at seal instead of now when r is not bound yet, and says
+// whether it did so.
+func (r *Recorder) later(fn func()) bool {
+	if r.d == nil {
+		return false
+	}
+	r.d.bind(func(*frame.Run) error { fn(); return nil })
+	return true
+}
+
+// Worker returns worker w's recorder of the table for chunk chunk, from
+// inside a Parallel kernel: it starts a segment keyed by chunk, so that
+// playback follows chunk order whatever the worker count. Call it again
+// for every chunk. It panics when w is outside 0..Context.Workers()-1
+// (pass the worker index the kernel was given) or on a worker's recorder.
+func (r *Recorder) Worker(w, chunk int) *Recorder {
+	if uint(w) >= uint(len(r.workers)) {
+		workerPanic(w, len(r.workers), r.t)
+	}
+	r.bufs[w].Begin(chunk)
+	return &r.workers[w]
+}
+
+// workerPanic reports a bad Worker call; out of line so that Worker stays
+// small.
+//
+//go:noinline
+func workerPanic(w, workers int, t *ephemeral.Table) {
+	name := ""
+	if t != nil {
+		name = t.Name()
+	}
+	if workers == 0 {
+		panic("systems: Recorder.Worker on the recorder of table " + strconv.Quote(name) +
+			" that Worker returned, or before the world was built: call Worker on the recorder Record returned")
+	}
+	panic("systems: Recorder.Worker(" + strconv.Itoa(w) + ", ...) of table " + strconv.Quote(name) +
+		": worker index out of range 0.." + strconv.Itoa(workers-1) + "; pass the worker index Parallel gave the kernel")
+}
+
+// Set records a deferred write of v to h's value in column col, a column
+// of r's table (commands.Set: it panics otherwise). h may be provisional.
+func Set[T any](r *Recorder, col *ephemeral.Column[T], h ephemeral.Handle, v T) {
+	commands.Set(r.rec, col, h, v)
+}
+
+// SetN records the deferred writes of vs[i] to hs[i] in column col, in one
+// record (commands.SetN: len(hs) must equal len(vs)).
+func SetN[T any](r *Recorder, col *ephemeral.Column[T], hs []ephemeral.Handle, vs []T) {
+	commands.SetN(r.rec, col, hs, vs)
+}
+
+// ReserveValues makes room in the serial buffer for n deferred values of
+// column col (and n records), so that recording up to that many per
+// playback never allocates (commands.Reserve). Call it in the declaration
+// or in the body, as Reserve.
+func ReserveValues[T any](r *Recorder, col *ephemeral.Column[T], n int) {
+	if r.later(func() { ReserveValues(r, col, n) }) {
+		return
+	}
+	commands.Reserve(r.rec, col, n)
+}

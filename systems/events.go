@@ -1,0 +1,115 @@
+package systems
+
+import (
+	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/internal/frame"
+)
+
+// Emitter emits events of one table from the system's goroutine (Emit).
+type Emitter[T any] struct{ t *events.Table[T] }
+
+// Emit declares that the system emits into event table ev and returns its
+// emitter. A nil ev fails the declaration.
+func Emit[T any](s *Decl, ev *events.Table[T]) *Emitter[T] {
+	d := s.use("Emit")
+	if ev == nil {
+		d.fail("Emit", "nil event table (the AddEvents that made it failed: its error comes first)")
+		return &Emitter[T]{}
+	}
+	d.man.Emits = addNew(d.man.Emits, events.Buffer(ev))
+	return &Emitter[T]{t: ev}
+}
+
+// Emit appends v to the table's events and returns true. When the table
+// holds its capacity it drops v, counts it and returns false; Frame then
+// returns the table's *events.OverflowError (see Errors in package
+// scheduler), so a caller may ignore the result. Allocates nothing.
+func (e *Emitter[T]) Emit(v T) bool { return e.t.Emit(v) == nil }
+
+// ParallelEmitter emits events of one table from the workers of a Parallel
+// kernel: worker w emits through Worker(w, chunk), and the system's
+// segments merge into the table in chunk order when its body returns, so
+// readers see the same order whatever the worker count.
+type ParallelEmitter[T any] struct{ p *events.Parallel[T] }
+
+// EmitParallel declares that the system emits into event table ev from
+// kernels and returns its per-worker emitter; its staging (Capacity events
+// per worker) is allocated at seal and charged to ev's memory budget (when
+// it does not fit, Seal fails with the *memory.BudgetError). A nil ev
+// fails the declaration.
+func EmitParallel[T any](s *Decl, ev *events.Table[T]) *ParallelEmitter[T] {
+	d := s.use("EmitParallel")
+	pe := &ParallelEmitter[T]{}
+	if ev == nil {
+		d.fail("EmitParallel", "nil event table (the AddEvents that made it failed: its error comes first)")
+		return pe
+	}
+	d.man.Emits = addNew(d.man.Emits, events.Buffer(ev))
+	d.bind(func(run *frame.Run) error {
+		p, err := ev.Parallel(run.Env.Workers())
+		if err != nil {
+			return err
+		}
+		pe.p = p
+		run.Mergers = append(run.Mergers, p)
+		return nil
+	})
+	return pe
+}
+
+// Worker starts worker w's segment for chunk chunk and returns its
+// emitter. Call it again for every chunk. It panics when w is outside
+// 0..Context.Workers()-1 (pass the worker index Parallel gave the kernel).
+func (e *ParallelEmitter[T]) Worker(w, chunk int) WorkerEmitter[T] {
+	s := e.p.Worker(w)
+	s.Begin(chunk)
+	return WorkerEmitter[T]{s}
+}
+
+// WorkerEmitter emits one kernel worker's events (ParallelEmitter.Worker).
+// A small value; only its worker may use it.
+type WorkerEmitter[T any] struct{ s *events.Segment[T] }
+
+// Emit stages v and returns true. When the worker's staging or, at the
+// merge, the table is full, v is dropped and counted, and Frame returns
+// the table's *events.OverflowError; Emit returns false when the staging
+// refused it. Allocates nothing.
+func (e WorkerEmitter[T]) Emit(v T) bool { return e.s.Emit(v) == nil }
+
+// Consumer reads the events of one table: each event once, in emission
+// order, whatever the number of fixed ticks per frame (the delivery rule is
+// in docs/architecture.md, Events).
+type Consumer[T any] struct{ r *events.Reader[T] }
+
+// Consume declares that the system reads event table ev and returns its
+// consumer. Its reader (events.Reader: PerTick in FixedUpdate, PerFrame in
+// the other phases) is registered with ev at seal; from then on ev holds
+// the events it has not read. A nil ev fails the declaration.
+func Consume[T any](s *Decl, ev *events.Table[T]) *Consumer[T] {
+	d := s.use("Consume")
+	c := &Consumer[T]{}
+	if ev == nil {
+		d.fail("Consume", "nil event table (the AddEvents that made it failed: its error comes first)")
+		return c
+	}
+	d.man.Consumes = addNew(d.man.Consumes, events.Buffer(ev))
+	cadence := events.PerFrame
+	if d.phase == FixedUpdate {
+		cadence = events.PerTick
+	}
+	d.bind(func(run *frame.Run) error {
+		c.r = ev.NewReader(cadence)
+		run.Readers = append(run.Readers, c.r)
+		return nil
+	})
+	return c
+}
+
+// Read returns the events the system has not read yet and may read now, in
+// emission order (events.Reader.Read). Every call in a run returns the
+// same events (for ThisFrame, with those emitted since appended); when the
+// run ends they count as read and are not returned again. A run that does
+// not call Read leaves its events for a later run. The slice is the
+// table's: do not modify it; it is valid until the run ends and kernels
+// may read it.
+func (c *Consumer[T]) Read() []T { return c.r.Read() }

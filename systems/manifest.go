@@ -1,0 +1,105 @@
+package systems
+
+import (
+	"slices"
+
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/events"
+)
+
+// Manifest is what a system touches, derived from its declaration (see
+// Declare); the scheduler reads nothing else to order systems and refuse
+// conflicts (see Access rules in the package doc). Lists are sets: each
+// entry once, in declaration order.
+type Manifest struct {
+	Reads     []ColumnRef        // columns read (not written)
+	Writes    []ColumnRef        // columns written (and read)
+	Records   []*ephemeral.Table // tables the system records commands for: structural changes and deferred writes
+	Emits     []events.Buffer    // event tables emitted into
+	Consumes  []events.Buffer    // event tables read
+	Resources []ResourceUse      // resources read or written
+}
+
+// ColumnRef names one column of one table. Comparable: equal refs name the
+// same column.
+type ColumnRef struct {
+	Table  *ephemeral.Table
+	Column string
+}
+
+// String formats the reference as "table.column".
+func (r ColumnRef) String() string { return r.Table.Name() + "." + r.Column }
+
+// ResourceUse is one resource in a manifest, read or written.
+type ResourceUse struct {
+	Resource AnyResource
+	Write    bool
+}
+
+// AnyResource is the untyped face of a *Resource[T], as a manifest names it.
+type AnyResource interface{ Name() string }
+
+func (m *Manifest) read(r ColumnRef) {
+	if !slices.Contains(m.Writes, r) {
+		m.Reads = addNew(m.Reads, r)
+	}
+}
+
+func (m *Manifest) write(r ColumnRef) {
+	m.Reads = slices.DeleteFunc(m.Reads, func(x ColumnRef) bool { return x == r })
+	m.Writes = addNew(m.Writes, r)
+}
+
+func (m *Manifest) resource(r AnyResource, write bool) {
+	for i, u := range m.Resources {
+		if u.Resource == r {
+			m.Resources[i].Write = u.Write || write
+			return
+		}
+	}
+	m.Resources = append(m.Resources, ResourceUse{r, write})
+}
+
+// Equal reports whether m and o declare the same accesses, as sets. A
+// scheduler hook's Substitute uses it. It allocates; call it at set-up.
+func (m *Manifest) Equal(o *Manifest) bool {
+	return sameSet(m.Reads, o.Reads) && sameSet(m.Writes, o.Writes) &&
+		sameSet(m.Records, o.Records) &&
+		sameSet(m.Emits, o.Emits) && sameSet(m.Consumes, o.Consumes) &&
+		sameSet(m.Resources, o.Resources)
+}
+
+// Tables lists every table the manifest names (columns, records), each
+// once. It allocates.
+func (m *Manifest) Tables() []*ephemeral.Table {
+	var out []*ephemeral.Table
+	for _, r := range slices.Concat(m.Reads, m.Writes) {
+		out = addNew(out, r.Table)
+	}
+	for _, t := range m.Records {
+		out = addNew(out, t)
+	}
+	return out
+}
+
+// addNew appends v to s unless s holds it already: lists kept as sets.
+func addNew[T comparable](s []T, v T) []T {
+	if slices.Contains(s, v) {
+		return s
+	}
+	return append(s, v)
+}
+
+func sameSet[T comparable](a, b []T) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			return false
+		}
+	}
+	return true
+}
