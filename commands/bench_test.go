@@ -75,7 +75,7 @@ func insertTickwork(b *testing.B, per int) {
 			for end := min(i+per, benchRows); i < end; i++ {
 				set.Set(rec.Create(), int64(i))
 			}
-			if st := w.p.Play(w.buf); st.Err != nil {
+			if st := w.p.PlayAll([]*commands.Buffer{w.buf}); st.Err != nil {
 				b.Fatal(st.Err)
 			}
 		}
@@ -131,7 +131,7 @@ func BenchmarkUpdate(b *testing.B) {
 			for _, h := range w.hs {
 				set.Set(h, v)
 			}
-			if st := w.p.Play(w.buf); st.Sets != benchRows {
+			if st := w.p.PlayAll([]*commands.Buffer{w.buf}); st.Sets != benchRows {
 				b.Fatalf("%d sets, want %d", st.Sets, benchRows)
 			}
 		})
@@ -160,7 +160,7 @@ func deleteTickwork(b *testing.B, per int) {
 			for end := min(i+per, benchRows); i < end; i++ {
 				rec.Delete(w.hs[i])
 			}
-			w.p.Play(w.buf)
+			w.p.PlayAll([]*commands.Buffer{w.buf})
 		}
 	})
 	if w.units.Len() != 0 {

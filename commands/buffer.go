@@ -59,7 +59,6 @@ type Buffer struct {
 	recs    []record
 	segs    segment.Marks
 	tabs    []*ephemeral.Table
-	tabMark []uint64 // playback epoch in which tabs[i] was last guarded
 	cols    []colStore
 	colTab  []uint32 // index in tabs of cols[i]'s table
 	lastCol int      // cols index of the last Set, tried first
@@ -151,7 +150,6 @@ func (b *Buffer) tabIndex(t *ephemeral.Table) uint32 {
 		panic("commands: a buffer can record for at most 2^28 tables and columns")
 	}
 	b.tabs = append(b.tabs, t)
-	b.tabMark = append(b.tabMark, 0)
 	return uint32(len(b.tabs) - 1)
 }
 

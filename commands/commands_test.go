@@ -79,7 +79,7 @@ func TestCreateSet(t *testing.T) {
 	if b.Len() != 4 {
 		t.Errorf("Len() = %d, want 4", b.Len())
 	}
-	st := p.Play(b)
+	st := p.PlayAll([]*commands.Buffer{b})
 	checkStats(t, st, commands.Stats{Played: 4, Created: 2, Sets: 2})
 	if b.Len() != 0 {
 		t.Errorf("after Play Len() = %d, want 0", b.Len())
@@ -157,7 +157,7 @@ func TestStaleDelete(t *testing.T) {
 	rec.Delete(unplayed)
 	rec.Remove(hs[0])
 	rec.Delete(hs[1])
-	st := commands.NewPlayback().Play(b)
+	st := commands.NewPlayback().PlayAll([]*commands.Buffer{b})
 	checkStats(t, st, commands.Stats{Played: 5, Deleted: 1, StaleDeletes: 4})
 	if w.units.Len() != 1 || !w.units.IsAlive(hs[2]) {
 		t.Errorf("Len() = %d, IsAlive(hs[2]) = %v, want 1, true", w.units.Len(), w.units.IsAlive(hs[2]))
@@ -179,7 +179,7 @@ func TestDeleteTwice(t *testing.T) {
 			b0.Recorder(w.units).Delete(hs[1])
 			second.Recorder(w.units).Delete(hs[1])
 			p := commands.NewPlayback()
-			st := p.Play(b0, b1)
+			st := p.PlayAll([]*commands.Buffer{b0, b1})
 			checkStats(t, st, commands.Stats{Played: 2, Deleted: 1, StaleDeletes: 1})
 			if w.units.Len() != 2 || w.units.Domain().Len() != 2 {
 				t.Fatalf("Len() = %d, domain Len() = %d, want 2, 2", w.units.Len(), w.units.Domain().Len())
@@ -188,7 +188,7 @@ func TestDeleteTwice(t *testing.T) {
 			// and the next free one.
 			rec := b0.Recorder(w.units)
 			x, y := rec.Create(), rec.Create()
-			checkStats(t, p.Play(b0), commands.Stats{Played: 2, Created: 2})
+			checkStats(t, p.PlayAll([]*commands.Buffer{b0}), commands.Stats{Played: 2, Created: 2})
 			rx, ry := mustResolve(t, p, x), mustResolve(t, p, y)
 			if rx == ry {
 				t.Fatalf("two creates resolved to the same handle %v", rx)
@@ -215,7 +215,7 @@ func TestDeleteCreateDelete(t *testing.T) {
 	n := rec.Create()
 	rec.Delete(hs[0])
 	p := commands.NewPlayback()
-	checkStats(t, p.Play(b), commands.Stats{Played: 3, Created: 1, Deleted: 1, StaleDeletes: 1})
+	checkStats(t, p.PlayAll([]*commands.Buffer{b}), commands.Stats{Played: 3, Created: 1, Deleted: 1, StaleDeletes: 1})
 	rn := mustResolve(t, p, n)
 	if rn.Index() != hs[0].Index() || !w.units.IsAlive(rn) || w.units.Len() != 2 {
 		t.Errorf("new row %v alive=%v (Len %d), want slot %d alive, Len 2", rn, w.units.IsAlive(rn), w.units.Len(), hs[0].Index())
@@ -233,7 +233,7 @@ func TestCreateThenDelete(t *testing.T) {
 	rec.Delete(h)
 	commands.Set(rec, w.value, h, 6) // after the delete: dropped
 	p := commands.NewPlayback()
-	checkStats(t, p.Play(b), commands.Stats{Played: 4, Created: 1, Sets: 1, Deleted: 1, DroppedSets: 1})
+	checkStats(t, p.PlayAll([]*commands.Buffer{b}), commands.Stats{Played: 4, Created: 1, Sets: 1, Deleted: 1, DroppedSets: 1})
 	if w.units.Len() != 0 || w.units.Domain().Len() != 0 {
 		t.Errorf("Len() = %d, domain Len() = %d, want 0, 0", w.units.Len(), w.units.Domain().Len())
 	}
@@ -259,7 +259,7 @@ func TestSetAfterDelete(t *testing.T) {
 	rec.Delete(hs[0])
 	commands.Set(rec, w.value, hs[0], 200)
 	commands.Set(rec, w.value, hs[1], 300)
-	checkStats(t, commands.NewPlayback().Play(b), commands.Stats{Played: 4, Deleted: 1, Sets: 2, DroppedSets: 1})
+	checkStats(t, commands.NewPlayback().PlayAll([]*commands.Buffer{b}), commands.Stats{Played: 4, Deleted: 1, Sets: 2, DroppedSets: 1})
 	if v, _ := w.value.Get(hs[1]); v != 300 {
 		t.Errorf("hs[1] = %d, want 300", v)
 	}
@@ -288,7 +288,7 @@ func TestCapacityOverflow(t *testing.T) {
 	commands.Set(rec, w.value, d, 40)      // 10
 	commands.Set(rec, w.value, hs[1], 50)  // 11
 	p := commands.NewPlayback()
-	st := p.Play(b)
+	st := p.PlayAll([]*commands.Buffer{b})
 	checkStats(t, st, commands.Stats{Played: 12, Created: 3, Sets: 4, DroppedSets: 1, Deleted: 1,
 		StaleDeletes: 1, CapacityErrors: 2, Err: errors.New("any")})
 	if !errors.Is(st.Err, ephemeral.ErrCapacity) || !errors.Is(st.Err, commands.ErrPlayback) {
@@ -357,7 +357,7 @@ func TestAttachRemoveDelete(t *testing.T) {
 	v := units.Create()
 	bodies.Attach(v)
 	p := commands.NewPlayback()
-	checkStats(t, p.Play(b), commands.Stats{Played: 6, Created: 2, Attached: 2, Sets: 2})
+	checkStats(t, p.PlayAll([]*commands.Buffer{b}), commands.Stats{Played: 6, Created: 2, Attached: 2, Sets: 2})
 	ru, rv := mustResolve(t, p, u), mustResolve(t, p, v)
 	if hp, _ := w.hp.Get(ru); hp != 100 {
 		t.Errorf("hp = %d, want 100", hp)
@@ -372,7 +372,7 @@ func TestAttachRemoveDelete(t *testing.T) {
 	units.Delete(rv)
 	bodies.Attach(rv) // dead entity: counted, not an error
 	bodies.Remove(rv) // gone with the entity
-	st := p.Play(b)
+	st := p.PlayAll([]*commands.Buffer{b})
 	checkStats(t, st, commands.Stats{Played: 5, Removed: 1, Deleted: 1, FailedAttaches: 2, StaleDeletes: 1, Err: errors.New("any")})
 	if !errors.Is(st.Err, ephemeral.ErrRowExists) {
 		t.Errorf("Err = %v, want ephemeral.ErrRowExists", st.Err)
@@ -395,7 +395,7 @@ func TestRecordOrderAcrossTables(t *testing.T) {
 	b1 := bodies.Create()
 	u2 := units.Create()
 	p := commands.NewPlayback()
-	p.Play(b)
+	p.PlayAll([]*commands.Buffer{b})
 	for i, h := range []ephemeral.Handle{u1, b1, u2} {
 		if got := mustResolve(t, p, h).Index(); got != uint32(i) {
 			t.Errorf("create %d took slot %d, want %d", i, got, i)
@@ -440,13 +440,13 @@ func TestResolveAcrossBoundaries(t *testing.T) {
 	spawner, setter := commands.NewBuffer(0, 0), commands.NewBuffer(1, 0)
 	p := commands.NewPlayback()
 	h := spawner.Recorder(w.units).Create()
-	p.Play(spawner) // FrameEnd boundary
+	p.PlayAll([]*commands.Buffer{spawner}) // FrameEnd boundary
 	real := mustResolve(t, p, h)
-	p.Play()                                              // empty boundaries
-	p.Play(spawner, setter)                               // empty buffers
+	p.PlayAll(nil)                                        // empty boundaries
+	p.PlayAll([]*commands.Buffer{spawner, setter})        // empty buffers
 	commands.Set(setter.Recorder(w.units), w.value, h, 9) // names the provisional handle
 	h2 := spawner.Recorder(w.units).Create()
-	checkStats(t, p.Play(setter, spawner), commands.Stats{Played: 2, Created: 1, Sets: 1})
+	checkStats(t, p.PlayAll([]*commands.Buffer{setter, spawner}), commands.Stats{Played: 2, Created: 1, Sets: 1})
 	if got := mustResolve(t, p, h); got != real {
 		t.Errorf("Resolve after more playbacks = %v, want %v", got, real)
 	}
@@ -462,7 +462,7 @@ func TestResolveAcrossBoundaries(t *testing.T) {
 			t.Errorf("after Release Resolve(%v) = %v, true", x, r)
 		}
 	}
-	p.Play(spawner)
+	p.PlayAll([]*commands.Buffer{spawner})
 	if r3 := mustResolve(t, p, h3); !w.units.IsAlive(r3) {
 		t.Errorf("h3 resolved to dead %v", r3)
 	}
@@ -481,7 +481,7 @@ func TestReset(t *testing.T) {
 	b.Reset()
 	kept := rec.Create()
 	p := commands.NewPlayback()
-	checkStats(t, p.Play(b), commands.Stats{Played: 1, Created: 1})
+	checkStats(t, p.PlayAll([]*commands.Buffer{b}), commands.Stats{Played: 1, Created: 1})
 	if _, ok := p.Resolve(lost); ok {
 		t.Error("a discarded create resolves")
 	}
@@ -489,38 +489,6 @@ func TestReset(t *testing.T) {
 		t.Errorf("kept create took slot %d, want 0", r.Index())
 	}
 }
-
-func TestGuard(t *testing.T) {
-	w := newDomainWorld(t, 8)
-	other := newWorld(t, 8, 64)
-	g := &logGuard{}
-	p := commands.NewPlayback()
-	p.SetGuard(g)
-	b0, b1 := commands.NewBuffer(0, 0), commands.NewBuffer(1, 0)
-	units, bodies := b0.Recorder(w.unit), b0.Recorder(w.body)
-	for i := 0; i < 3; i++ {
-		u := units.Create()
-		bodies.Attach(u)
-		commands.Set(bodies, w.x, u, 1)
-	}
-	commands.Set(b1.Recorder(other.units), other.value, other.insert(t, 1)[0], 3)
-	b1.Recorder(w.unit).Create()
-	p.Play(b0, b1)
-	want := "+Unit +Body +units -Unit -Body -units"
-	if got := strings.Join(g.log, " "); got != want {
-		t.Errorf("guard calls %q, want %q", got, want)
-	}
-	g.log = nil
-	p.Play(b0)
-	if len(g.log) != 0 {
-		t.Errorf("empty playback guarded %v", g.log)
-	}
-}
-
-type logGuard struct{ log []string }
-
-func (g *logGuard) Enter(t *ephemeral.Table) { g.log = append(g.log, "+"+t.Name()) }
-func (g *logGuard) Exit(t *ephemeral.Table)  { g.log = append(g.log, "-"+t.Name()) }
 
 func TestStatsAdd(t *testing.T) {
 	e1, e2 := errors.New("1"), errors.New("2")
@@ -552,12 +520,12 @@ func TestMisusePanics(t *testing.T) {
 		}},
 		{"buffer given twice", "given twice", func() {
 			b := commands.NewBuffer(0, 0)
-			commands.NewPlayback().Play(b, b)
+			commands.NewPlayback().PlayAll([]*commands.Buffer{b, b})
 		}},
 		{"two buffers with one id", "share id 3", func() {
 			p := commands.NewPlayback()
-			p.Play(commands.NewBuffer(3, 0))
-			p.Play(commands.NewBuffer(3, 0))
+			p.PlayAll([]*commands.Buffer{commands.NewBuffer(3, 0)})
+			p.PlayAll([]*commands.Buffer{commands.NewBuffer(3, 0)})
 		}},
 		{"negative id", "between 0 and MaxBufferID", func() { commands.NewBuffer(-1, 0) }},
 		{"id too large", "between 0 and MaxBufferID", func() { commands.NewBuffer(commands.MaxBufferID+1, 0) }},
@@ -590,7 +558,7 @@ func TestLongCreateRun(t *testing.T) {
 		commands.Set(rec, w.value, hs[i], int64(-i))
 	}
 	p := commands.NewPlayback()
-	st := p.Play(b)
+	st := p.PlayAll([]*commands.Buffer{b})
 	checkStats(t, st, commands.Stats{Played: 3000, Created: 1000, Sets: 1000, DroppedSets: 500, CapacityErrors: 500, Err: errors.New("any")})
 	var pe *commands.PlaybackError
 	if !errors.As(st.Err, &pe) || pe.Record != 2000 {
@@ -621,7 +589,7 @@ func TestResolveConcurrently(t *testing.T) {
 		hs[i] = rec.Create()
 	}
 	p := commands.NewPlayback()
-	p.Play(b)
+	p.PlayAll([]*commands.Buffer{b})
 	var wg sync.WaitGroup
 	for g := 0; g < 4; g++ {
 		wg.Add(1)

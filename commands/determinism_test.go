@@ -210,11 +210,11 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 							commands.Set(units, x.w.hp, h, hp)
 						}
 						if x.b == bs {
-							statsS.Add(ps.Play(bs))
+							statsS.Add(ps.PlayAll([]*commands.Buffer{bs}))
 						}
 					}
 				}
-				statsB.Add(pb.Play(bb))
+				statsB.Add(pb.PlayAll([]*commands.Buffer{bb}))
 				// Keep handles resolvable in both, resolving pool entries to
 				// real ones before releasing.
 				if round%3 == 2 {
@@ -281,7 +281,7 @@ func TestSteadyStateAllocs(t *testing.T) {
 			bodies.Attach(u)
 			commands.Set(bodies, w.x, u, float32(i))
 		}
-		st := p.Play(b)
+		st := p.PlayAll([]*commands.Buffer{b})
 		// A parallel kernel's worker buffers, merged by chunk.
 		for k, wb := range workers {
 			rec := wb.Recorder(w.unit)

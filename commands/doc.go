@@ -6,11 +6,10 @@
 // # Buffers and recorders
 //
 // A [Buffer] is one record stream, owned by one system (or one worker of a
-// parallel kernel) and made once with [NewBuffer]. Each run the system's
-// context (package systems: Context.Recorder, Context.WorkerRecorders)
-// hands the system a [Recorder] per table it may create in, delete from or
-// write columns of ([Buffer.Recorder]); authorization against the manifest
-// is checked there, once per run. Recording is then unchecked and
+// parallel kernel) and made once with [NewBuffer]. A [Recorder]
+// ([Buffer.Recorder]) records for one table; in a world a system's
+// declaration (package systems: Record) binds one to its buffer at seal,
+// so the scheduler knows what it records. Recording is unchecked and
 // allocation-free in steady state:
 //
 //   - [Recorder.Create]: a new entity with a row in the table; returns a
@@ -32,13 +31,13 @@
 // docs/architecture.md, "Handle layout"), so ephemeral never takes it for a
 // real handle: lookups fail. Later records of
 // any buffer may name it; [Playback.Resolve] turns it into the real handle
-// after playback, until [Playback.Release] (the scheduler releases right
-// after each FrameStart's playback), across any number of boundaries in
-// between. [IsProvisional] tells the two kinds apart.
+// after playback, until [Playback.Release], across any number of
+// boundaries in between (when a world releases: docs/architecture.md,
+// Provisional handles). [IsProvisional] tells the two kinds apart.
 //
 // # Playback and order
 //
-// [Playback.PlayAll] (or [Playback.Play]) plays buffers in the order given,
+// [Playback.PlayAll] plays buffers in the order given,
 // each in record order; the scheduler passes a boundary's buffers in sealed
 // system order. [Playback.PlayMerged] plays the per-worker buffers of one
 // parallel kernel as one stream: segments started by [Buffer.Begin] with the
@@ -46,8 +45,7 @@
 // every record on its own in that order, so the same records give the same
 // handles and table state whatever the number of workers.
 //
-// Within one playback each table is guarded once (see [Guard]), and a run of
-// creates into one table, with only deferred writes between them, is one
+// Within one playback a run of creates into one table, with only deferred writes between them, is one
 // bulk [ephemeral.Table.InsertN] per window of 1024 records. New entities
 // take the lowest free slots of their domain, as single inserts would.
 // Buffers are reset for recording after playback; [Stats] says what

@@ -25,7 +25,7 @@ func Example() {
 	rec.Delete(old)
 	fmt.Println("provisional alive:", units.IsAlive(spawn), "rows:", units.Len())
 
-	st := pb.Play(buf) // the boundary
+	st := pb.PlayAll([]*commands.Buffer{buf}) // the boundary
 	real, _ := pb.Resolve(spawn)
 	v, _ := hp.Get(real)
 	fmt.Printf("created %d, deleted %d, rows %d, hp %d\n", st.Created, st.Deleted, units.Len(), v)
@@ -35,14 +35,14 @@ func Example() {
 }
 
 // A create that does not fit is reported; the rest of the buffer plays.
-func ExamplePlayback_Play_capacity() {
+func ExamplePlayback_PlayAll_capacity() {
 	units, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "units", Capacity: 1})
 	buf := commands.NewBuffer(0, 8)
 	rec := buf.Recorder(units)
 	first := rec.Create()
 	rec.Create() // no room: fails at playback
 	rec.Delete(first)
-	st := commands.NewPlayback().Play(buf)
+	st := commands.NewPlayback().PlayAll([]*commands.Buffer{buf})
 	fmt.Println(errors.Is(st.Err, ephemeral.ErrCapacity), st.CapacityErrors, st.Deleted, units.Len())
 	fmt.Println(st.Err)
 	// Output:

@@ -49,18 +49,6 @@ func (s *Stats) Add(o Stats) {
 	}
 }
 
-// Guard is told about the tables a playback changes, so that a scheduler can
-// assert that no kernel walks them meanwhile. Enter is called once per
-// playback per table, before the playback's first change to it (structural
-// or a write); Exit is called for every entered table, in the same order,
-// when the playback ends. Both run on the playback's goroutine. A delete in
-// a shared domain also removes the entity's rows from the other member
-// tables; only the table the record names is entered.
-type Guard interface {
-	Enter(t *ephemeral.Table)
-	Exit(t *ephemeral.Table)
-}
-
 // Playback replays buffers at a boundary and keeps the resolutions of their
 // provisional handles. A world has one Playback; every buffer of the world
 // is played by it.
@@ -69,12 +57,9 @@ type Guard interface {
 // to the Playback, the buffers played and their tables. Resolve is safe from
 // many goroutines while none of those runs.
 type Playback struct {
-	slots  []slot         // by buffer id
-	spans  []segment.Span // PlayMerged scratch
-	guard  Guard
-	guards []*ephemeral.Table // entered in this playback
-	epoch  uint64             // playback counter, for Buffer.tabMark
-	st     Stats
+	slots []slot         // by buffer id
+	spans []segment.Span // PlayMerged scratch
+	st    Stats
 }
 
 // slot keeps the resolutions of one buffer's provisional handles: res[k] is
@@ -86,12 +71,8 @@ type slot struct {
 	res []ephemeral.Handle
 }
 
-// NewPlayback makes a Playback with no guard and no resolutions.
+// NewPlayback makes a Playback with no resolutions.
 func NewPlayback() *Playback { return &Playback{} }
-
-// SetGuard installs g (nil removes it). Without a guard, playback skips the
-// bookkeeping. Not while a playback runs.
-func (p *Playback) SetGuard(g Guard) { p.guard = g }
 
 // IsProvisional reports whether h is a provisional handle made by
 // Recorder.Create: untagged (tag 0, no domain's) with an even, nonzero
@@ -105,13 +86,10 @@ func IsProvisional(h ephemeral.Handle) bool {
 // for every buffer id (a compile-time check).
 const _ uint = 1<<ephemeral.HandleGenerationBits - 1 - (MaxBufferID+1)<<1
 
-// Play is PlayAll(bufs).
-func (p *Playback) Play(bufs ...*Buffer) Stats { return p.PlayAll(bufs) }
-
 // PlayAll plays bufs one after the other, in the order given (the scheduler
 // passes the buffers of a boundary in sealed system order), each in record
 // order whatever its keys, then resets them for recording. It is one
-// playback: every table is guarded once, and a run of creates into one
+// playback: a run of creates into one
 // table (with only Sets between them) is one bulk ephemeral.Table.InsertN.
 //
 // The result is the same as playing every record on its own, in order: new
@@ -172,7 +150,7 @@ func (p *Playback) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 }
 
 // Release forgets every resolution made so far; the scheduler calls it once
-// per frame, right after FrameStart's playback. Provisional handles of
+// per frame (docs/architecture.md, Provisional handles). Provisional handles of
 // records not played yet stay resolvable after their playback. Allocates
 // nothing. Needs exclusive access, as a playback does.
 func (p *Playback) Release() {
@@ -203,7 +181,6 @@ func (p *Playback) resolve(h ephemeral.Handle) ephemeral.Handle {
 
 func (p *Playback) begin() {
 	p.st = Stats{}
-	p.epoch++
 }
 
 // prepare registers b and makes room for the resolutions of its creates.
@@ -237,35 +214,7 @@ func (p *Playback) end(bufs []*Buffer) Stats {
 		b.Reset()
 		b.playing = false
 	}
-	if p.guard != nil {
-		for i, t := range p.guards {
-			p.guard.Exit(t)
-			p.guards[i] = nil
-		}
-		p.guards = p.guards[:0]
-	}
 	return p.st
-}
-
-// enter guards b.tabs[ti] once per playback, when a guard is installed.
-// Small enough to inline: the common cases return at once.
-func (p *Playback) enter(b *Buffer, ti uint32) {
-	if p.guard != nil && b.tabMark[ti] != p.epoch {
-		p.enterTable(b, ti)
-	}
-}
-
-// enterTable guards b.tabs[ti] unless another buffer entered it already.
-func (p *Playback) enterTable(b *Buffer, ti uint32) {
-	b.tabMark[ti] = p.epoch
-	t := b.tabs[ti]
-	for _, x := range p.guards {
-		if x == t {
-			return // entered through another buffer
-		}
-	}
-	p.guards = append(p.guards, t)
-	p.guard.Enter(t)
 }
 
 // run plays b.recs[lo:hi] in order.
@@ -280,7 +229,6 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 			i = p.creates(b, i, hi, idx)
 			continue
 		case opDelete:
-			p.enter(b, idx)
 			t, h := b.tabs[idx], p.resolve(r.h)
 			if t.Delete(h) {
 				st.Deleted++
@@ -288,7 +236,6 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 				st.StaleDeletes++
 			}
 		case opRemove:
-			p.enter(b, idx)
 			t, h := b.tabs[idx], p.resolve(r.h)
 			if t.Detach(h) {
 				st.Removed++
@@ -299,7 +246,6 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 				st.StaleDeletes++
 			}
 		case opAttach:
-			p.enter(b, idx)
 			t := b.tabs[idx]
 			switch err := t.Attach(p.resolve(r.h)); err {
 			case nil:
@@ -335,7 +281,6 @@ func (p *Playback) foreign(b *Buffer, rec int, o op, t *ephemeral.Table, h ephem
 // set plays record rec of b, a Set or SetN record r of column store idx.
 func (p *Playback) set(b *Buffer, rec int, r record, idx uint32) {
 	ti := b.colTab[idx]
-	p.enter(b, ti)
 	st := &p.st
 	if op(r.ref>>opShift) == opSetN {
 		n := int(uint32(r.h))
@@ -369,7 +314,6 @@ const createWindow = 1024
 func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 	st := &p.st
 	createRef := uint32(opCreate)<<opShift | ti
-	p.enter(b, ti)
 	t := b.tabs[ti]
 	d := t.Domain()
 	s := &p.slots[b.id]

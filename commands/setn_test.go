@@ -37,7 +37,7 @@ func TestSetNEqualsSets(t *testing.T) {
 				commands.Set(rec, w.value, hs[i], vs[i])
 			}
 		}
-		st := p.Play(b)
+		st := p.PlayAll([]*commands.Buffer{b})
 		assert.Equal(t, n, st.Created)
 		assert.Equal(t, n+1, st.Sets)
 		assert.Zero(t, st.DroppedSets)
@@ -66,7 +66,7 @@ func TestSetNDropsDeadHandles(t *testing.T) {
 	rec := b.Recorder(w.units)
 	rec.Delete(old[2])
 	commands.SetN(rec, w.value, old, []int64{10, 20, 30, 40})
-	st := p.Play(b)
+	st := p.PlayAll([]*commands.Buffer{b})
 	assert.Equal(t, 3, st.Sets)
 	assert.Equal(t, 1, st.DroppedSets)
 	for i, want := range []int64{10, 20, 0, 40} {
@@ -99,12 +99,12 @@ func TestSetNSteadyStateAllocs(t *testing.T) {
 			hs[i] = rec.Create()
 		}
 		commands.SetN(rec, w.value, hs, vs)
-		p.Play(b)
+		p.PlayAll([]*commands.Buffer{b})
 		for i := range hs {
 			r, _ := p.Resolve(hs[i])
 			rec.Delete(r)
 		}
-		p.Play(b)
+		p.PlayAll([]*commands.Buffer{b})
 		p.Release()
 	}
 	for range 3 {
@@ -131,7 +131,7 @@ func TestReserve(t *testing.T) {
 		}
 	})
 	assert.Zero(t, allocs)
-	st := p.Play(b)
+	st := p.PlayAll([]*commands.Buffer{b})
 	assert.Equal(t, 500, st.Created)
 	assert.Equal(t, 500, st.Sets)
 	b.Reserve(-1) // no-op
@@ -143,7 +143,7 @@ func TestReserve(t *testing.T) {
 	commands.Set(rec, w.value, h, 8)
 	commands.Reserve(rec, w.value, 1)
 	commands.Reserve(rec, w.value, -1)
-	st = p.Play(b)
+	st = p.PlayAll([]*commands.Buffer{b})
 	assert.Equal(t, 1, st.Created)
 	assert.Equal(t, 2, st.Sets)
 	v, ok := w.value.Get(mustResolve(t, p, h))

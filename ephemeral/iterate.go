@@ -19,50 +19,15 @@ import (
 //
 // A full chunk is one run. EachRun allocates nothing when fn does not escape.
 func EachRun(mask bitmap.Bitmap, fn func(lo, hi int)) {
-	lo := -1
-	for w, word := range mask {
-		base := w << 6
-		if word == ^uint64(0) {
-			if lo < 0 {
-				lo = base
-			}
-			continue
-		}
-		if word == 0 {
-			if lo >= 0 {
-				fn(lo, base)
-				lo = -1
-			}
-			continue
-		}
-		for b := 0; b < 64; {
-			if word>>uint(b)&1 == 1 {
-				if lo < 0 {
-					lo = base + b
-				}
-				ones := bits.TrailingZeros64(^(word >> uint(b)))
-				b += ones
-			} else {
-				if lo >= 0 {
-					fn(lo, base+b)
-					lo = -1
-				}
-				zeros := bits.TrailingZeros64(word >> uint(b))
-				if zeros == 64 {
-					break
-				}
-				b += zeros
-			}
-		}
-	}
-	if lo >= 0 {
-		fn(lo, len(mask)<<6)
+	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+		fn(lo, hi)
 	}
 }
 
 // nextRun returns the first maximal run [lo, hi) of set bits of mask at or
 // after bit from, or lo == hi == len(mask)*64 when there is none. The
-// typed queries (Query1..Query4, Table.Runs) step through a chunk with it;
+// typed queries (Query1..Query4), Table.Runs and EachRun step through a
+// chunk with it;
 // it is kept out of line so that their iterators stay small enough to
 // inline into the caller's loop.
 //

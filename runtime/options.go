@@ -101,9 +101,8 @@ func WithReportWindow(runs int) Option {
 // WithCommandRecords sets the initial capacity of each command buffer in
 // records, 1..MaxCommandRecords (default scheduler.DefaultCommandRecords,
 // 1024); buffers grow past it while warming up. A record takes 16 bytes,
-// allocated at Build for every command buffer of a system with Creates or
-// Deletes, and at a system's first WorkerRecorders call for its one buffer
-// per kernel worker.
+// allocated at Build for each command buffer: a system that records
+// (systems.Record) has one, and one per kernel worker.
 func WithCommandRecords(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > MaxCommandRecords {

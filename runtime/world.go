@@ -55,7 +55,7 @@ func (w *World) Report() *scheduler.FrameReport { return w.sched.Report() }
 // Resolve maps a provisional handle (from a recorder's Create) to the
 // handle of the row its playback created; other nonzero handles come back
 // as they are, with true. It returns false for a create not played yet,
-// failed or released (see Provisional handles in package scheduler).
+// failed or released (docs/architecture.md, Provisional handles).
 // Allocates nothing. Call it from the goroutine that calls Frame.
 func (w *World) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) { return w.sched.Resolve(h) }
 

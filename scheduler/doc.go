@@ -58,16 +58,6 @@
 // consumer is the delivery rule of docs/architecture.md (Events), which
 // also has the boundaries in one table.
 //
-// # Provisional handles
-//
-// A recorder's Create returns a provisional handle; [Scheduler.Resolve]
-// (and systems.Context.Resolve) turn it into the real handle from its
-// playback until the release right after the next FrameStart's playback.
-// So a create of FixedUpdate, Update, LateUpdate or FrameEnd resolves
-// between frames and throughout the next FrameStart; a FrameStart create
-// resolves only for records of its own playback. Resolve gives false for a
-// create not played yet, failed (a full table) or released.
-//
 // # Frame report
 //
 // [Scheduler.Report] returns the [FrameReport] of the last frame: frame

@@ -18,10 +18,9 @@ import (
 const DefaultCommandRecords = 1024
 
 // MaxCommandRecords is the largest Config.CommandRecords: 2^24 records. A
-// record takes 16 bytes, allocated at Seal for every command buffer (one
-// per system with Creates or Deletes; the per-worker buffers of a system
-// that takes WorkerRecorders are allocated at its first WorkerRecorders
-// call), so the maximum is 256 MiB per buffer.
+// record takes 16 bytes, allocated at Seal for every command buffer (a
+// system that records has one, and one per kernel worker), so the maximum
+// is 256 MiB per buffer.
 // Buffers grow past their initial capacity while warming up; a larger
 // initial capacity is never needed.
 const MaxCommandRecords = 1 << 24
@@ -235,10 +234,8 @@ func (s *Scheduler) Events() []events.Buffer { return s.events }
 // Resolve maps a provisional handle of a played-back create to its row's
 // handle (commands.Playback.Resolve); other nonzero handles come back as
 // they are, with true. It returns false for a create not played yet,
-// failed or released: between frames, the creates of the last frame's
-// FixedUpdate, Update, LateUpdate and FrameEnd resolve (see the package doc
-// for how long resolutions live). Allocates nothing. Not safe while Frame
-// runs on another goroutine.
+// failed or released (docs/architecture.md, Provisional handles).
+// Allocates nothing. Not safe while Frame runs on another goroutine.
 func (s *Scheduler) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 	return s.playback.Resolve(h)
 }

@@ -51,8 +51,8 @@ func (c *Context) Workers() int { return c.run.Env.Workers() }
 // Resolve maps a provisional handle (from a recorder's Create) to the
 // handle of the row its playback created; any other nonzero handle comes
 // back as is, with true. It returns false for a create not played back
-// yet, failed or released: see Provisional handles in package scheduler
-// for how long resolutions live. Safe from kernels.
+// yet, failed or released (docs/architecture.md, Provisional handles).
+// Safe from kernels.
 func (c *Context) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 	if c.run.Env.Playback == nil {
 		return h, h != 0

@@ -33,32 +33,22 @@
 //
 // # Access rules
 //
-// Two systems of a phase conflict when both touch one datum and one of them
-// writes it:
-//
-//   - a column: write/write, or read/write;
-//   - a domain's structure: two systems that both record commands for
-//     tables of one domain ([Record], spawners), since the order of their
-//     playback is then theirs to choose (see Deferred changes);
-//   - an event table: emitting is a write; consuming a ThisFrame table is
-//     a read; consuming a NextFrame table reads the previous frame's
-//     events and conflicts with nothing of this frame;
-//   - a resource: a write against any use.
-//
-// A recorder does not conflict with reads or writes of the same phase: its
-// commands land at the boundary, after every system of the phase.
-// [Conflicts] lists the conflicts of two manifests;
-// the scheduler refuses every unordered conflicting pair at seal.
+// Two unordered systems of a phase that touch one datum, one of them
+// writing it, conflict, and the scheduler refuses them at seal: columns,
+// a domain's structure (two recorders of it), event tables, resources.
+// Deferred structural changes do not conflict with reads and writes: they
+// land at the boundary. The rules are stated once, in docs/architecture.md
+// (Access rules), with what the scheduler takes on trust (writing through
+// the pointer of a read, touching storage directly); [Conflicts] lists the
+// conflicts of two manifests.
 //
 // # Deferred changes
 //
-// Creates, deletes, attaches, removes and deferred writes are recorded
-// ([Recorder]) and played back at the end of the phase (after every fixed
-// tick in FixedUpdate), in sealed system order: each system's serial
-// records, then its workers' records merged in chunk order, so handles and
-// rows do not depend on the worker count. Until then the system and every
-// other of its phase see the table as it was. A create returns a
-// provisional handle ([Context.Resolve]).
+// A [Recorder]'s commands play back at the end of the phase (after every
+// fixed tick in FixedUpdate), where no system runs, in sealed system order
+// (docs/architecture.md, Frame path). A create returns a provisional
+// handle ([Context.Resolve]; how long it resolves: docs/architecture.md,
+// Provisional handles).
 //
 // # Time
 //
@@ -75,15 +65,6 @@
 // through outer variables. A kernel takes the rows of its chunk from a
 // query (Chunk, or Spans and Runs), records through [Recorder.Worker] and
 // emits through [ParallelEmitter.Worker].
-//
-// # Read pointers
-//
-// Queries yield pointers for every column, read or written, and
-// [ReadResource] a pointer to the value: writing through the pointer of a
-// read is a data race the scheduler cannot see. This is the one access it
-// takes on trust; so is touching a table, column or event table directly
-// (ephemeral.Column.Set, ephemeral.Table.Insert, events.Table.Emit)
-// instead of through an accessor.
 //
 // # Errors
 //

@@ -21,8 +21,8 @@ func (r *Resource[T]) Name() string { return r.name }
 func (r *Resource[T]) Get() *T { return &r.v }
 
 // ReadResource declares that the system reads r and returns a pointer to
-// its value. The pointer of a read must not be written through (see Read
-// pointers in the package doc). A nil r fails the declaration.
+// its value. The pointer of a read must not be written through
+// (docs/architecture.md, Access rules). A nil r fails the declaration.
 func ReadResource[T any](s *Decl, r *Resource[T]) *T {
 	return resourceAccess(s.use("ReadResource"), "ReadResource", r, false)
 }
