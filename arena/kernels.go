@@ -222,40 +222,54 @@ func (s *Sim) collision(d *tickwork.Decl) tickwork.RunFunc {
 func (k *collide) chunk(w, c int) {
 	// Every chunk starts its segments, empty or not, so each worker's
 	// segment count is the same every tick and nothing grows.
-	rec := k.rec.Worker(w, c)
-	emit := k.emit.Worker(w, c)
-	t := k.proj.Table()
-	if t.ChunkLen(c) == 0 {
+	out := collideOut{rec: k.rec.Worker(w, c), emit: k.emit.Worker(w, c), t: k.proj.Table()}
+	if out.t.ChunkLen(c) == 0 {
 		return
 	}
 	px, py, ttl, dmg := k.proj.Spans(c)
 	tgt := k.target.Spans(c)
 	cnt := &k.counts[w]
-	base := c * k.chunkSz
 	for lo, hi := range k.proj.Runs(c) {
-		tgt := tgt[lo:hi]
-		px, py, ttl, dmg := px[lo:hi][:len(tgt)], py[lo:hi][:len(tgt)], ttl[lo:hi][:len(tgt)], dmg[lo:hi][:len(tgt)]
-		var lost, hits, expired int64
-		for i, h := range tgt {
-			bi, ok := k.bx.Row(h)
-			switch {
-			case !ok:
-				lost++
-			case float32((k.bx.At(bi)-px[i])*(k.bx.At(bi)-px[i]))+float32((k.by.At(bi)-py[i])*(k.by.At(bi)-py[i])) <= rules.R2:
-				emit.Emit(Hit{Target: h, Damage: dmg[i]}) // an overflow is counted and fails the frame
-				hits++
-			case ttl[i] <= 0:
-				expired++
-			default:
-				continue
-			}
-			p, _ := t.HandleAt(base + lo + i)
-			rec.Delete(p)
-		}
+		out.first = c*k.chunkSz + lo
+		lost, hits, expired := k.run(&out, tgt[lo:hi], px[lo:hi], py[lo:hi], ttl[lo:hi], dmg[lo:hi])
 		cnt.lost += lost
 		cnt.hits += hits
 		cnt.expired += expired
 	}
+}
+
+// collideOut is where a run of Collision records and emits: the chunk's
+// worker recorder and emitter, the table and the run's first row.
+type collideOut struct {
+	rec   *tickwork.Recorder
+	emit  tickwork.WorkerEmitter[Hit]
+	t     *tickwork.Table
+	first int
+}
+
+// run checks one run of live projectiles; kept apart from chunk, with the
+// rare path's state behind one pointer, so that the loop keeps its slices
+// in registers.
+func (k *collide) run(out *collideOut, tgt []tickwork.Handle, px, py []float32, ttl, dmg []int32) (lost, hits, expired int64) {
+	px, py, ttl, dmg = px[:len(tgt)], py[:len(tgt)], ttl[:len(tgt)], dmg[:len(tgt)]
+	bx, by, body := k.bx.All(), k.by.All(), k.bx.Lease() // body: Body's lease, by a unit's slot
+	for i, h := range tgt {
+		bi, ok := body.Row(h)
+		switch {
+		case !ok:
+			lost++
+		case float32((bx[bi]-px[i])*(bx[bi]-px[i]))+float32((by[bi]-py[i])*(by[bi]-py[i])) <= rules.R2:
+			out.emit.Emit(Hit{Target: h, Damage: dmg[i]}) // an overflow is counted and fails the frame
+			hits++
+		case ttl[i] <= 0:
+			expired++
+		default:
+			continue
+		}
+		p, _ := out.t.HandleAt(out.first + i)
+		out.rec.Delete(p)
+	}
+	return lost, hits, expired
 }
 
 // bodies is IntegrateBodies' kernel state.
@@ -358,16 +372,22 @@ func (k *present) chunk(_, c int) {
 	lo := c * unit.ChunkRows()
 	pres := k.pres[lo:min(lo+unit.ChunkRows(), len(k.pres))]
 	x, y := k.body.Spans(c)
-	health := k.health.Spans(c)
-	x, y, health = x[:len(pres)], y[:len(pres)], health[:len(pres)]
-	mask := unit.Enabled(c)
+	health, mask := k.health.Spans(c), unit.Enabled(c)
 	if k.lane != lanes.Scalar && len(pres) > 0 {
 		// A SIMD lane (amd64 only, so little-endian): the slots as records
 		// of four 32-bit words, whose layout the guards below pin.
+		x, y, health = x[:len(pres)], y[:len(pres)], health[:len(pres)]
 		words := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(pres))), 4*len(pres))
 		lanes.Slots(k.lane, words, x, y, health, mask)
 		return
 	}
+	presentRows(pres, x, y, health, mask)
+}
+
+// presentRows writes pres[i] from row i of x, y, health and the enabled
+// mask: a leaf of its own, so that the loop gets the registers.
+func presentRows(pres []rules.Slot, x, y []float32, health []int32, mask []uint64) {
+	x, y, health = x[:len(pres)], y[:len(pres)], health[:len(pres)]
 	for i := range pres {
 		// Branch-free: a dead row's values are stale, and the rules leave
 		// them meaningless when Alive is 0.

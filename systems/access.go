@@ -15,14 +15,12 @@ type Access[T any] interface {
 }
 
 // ReadColumn reads one column of a system's declaration (Read). A small
-// value, valid for the world's life: copy it into kernel state freely.
-// Its methods read by handle or row and allocate nothing; safe from
-// kernels while no structural change runs (never, during a phase).
+// value (four words, which the compiler keeps in registers), valid for the
+// world's life: copy it into kernel state freely. Its methods read by handle or row and allocate nothing; safe
+// from kernels while no structural change runs (never, during a phase).
 type ReadColumn[T any] struct {
-	d     *Decl
-	col   *ephemeral.Column[T]
-	all   []T
-	lease ephemeral.Lease
+	all []T // the whole column, by row: pin-stable
+	c   *columnAccess[T]
 }
 
 // WriteColumn reads and writes one column of a system's declaration
@@ -30,22 +28,29 @@ type ReadColumn[T any] struct {
 // kernels each worker writes only rows of the chunks it was given.
 type WriteColumn[T any] struct{ ReadColumn[T] }
 
+// columnAccess is what a ReadColumn points to.
+type columnAccess[T any] struct {
+	d     *Decl
+	col   *ephemeral.Column[T]
+	lease ephemeral.Lease
+}
+
 // Read declares that the system reads column c and returns its accessor.
 // A nil c (a failed AddColumn) fails the declaration.
 func Read[T any](s *Decl, c *ephemeral.Column[T]) ReadColumn[T] {
-	return columnAccess(s.use("Read"), "Read", c, false)
+	return columnOf(s.use("Read"), "Read", c, false)
 }
 
 // Write declares that the system writes (and reads) column c and returns
 // its accessor. A nil c fails the declaration.
 func Write[T any](s *Decl, c *ephemeral.Column[T]) WriteColumn[T] {
-	return WriteColumn[T]{columnAccess(s.use("Write"), "Write", c, true)}
+	return WriteColumn[T]{columnOf(s.use("Write"), "Write", c, true)}
 }
 
-func columnAccess[T any](d *Decl, call string, c *ephemeral.Column[T], write bool) ReadColumn[T] {
+func columnOf[T any](d *Decl, call string, c *ephemeral.Column[T], write bool) ReadColumn[T] {
 	if c == nil {
 		d.fail(call, "nil column (the AddColumn that made it failed: its error comes first)")
-		return ReadColumn[T]{d: d}
+		return ReadColumn[T]{c: &columnAccess[T]{d: d}}
 	}
 	ref := ColumnRef{Table: c.Table(), Column: c.Name()}
 	if write {
@@ -53,18 +58,37 @@ func columnAccess[T any](d *Decl, call string, c *ephemeral.Column[T], write boo
 	} else {
 		d.man.read(ref)
 	}
-	return ReadColumn[T]{d: d, col: c, all: c.All(), lease: c.Table().Lease()}
+	return ReadColumn[T]{all: c.All(), c: &columnAccess[T]{d: d, col: c, lease: c.Table().Lease()}}
 }
 
-func (r ReadColumn[T]) access() (*Decl, *ephemeral.Column[T]) { return r.d, r.col }
+func (r ReadColumn[T]) access() (*Decl, *ephemeral.Column[T]) {
+	if r.c == nil {
+		return nil, nil
+	}
+	return r.c.d, r.c.col
+}
 
 // Column is the accessor's column.
-func (r ReadColumn[T]) Column() *ephemeral.Column[T] { return r.col }
+func (r ReadColumn[T]) Column() *ephemeral.Column[T] { return r.c.col }
 
 // Row returns the row of h and true when h names a live row of the
 // column's table (ephemeral.Lease.Row: a compare and an index), else 0 and
 // false: the probe by handle.
-func (r ReadColumn[T]) Row(h ephemeral.Handle) (int, bool) { return r.lease.Row(h) }
+func (r ReadColumn[T]) Row(h ephemeral.Handle) (int, bool) { return r.c.lease.Row(h) }
+
+// Lease returns the lease of the column's table (ephemeral.Lease): Row
+// through it is the probe of Row above. In a hot loop probe through the
+// lease, a plain value whose Row the compiler inlines into the loop (a
+// call to a generic method such as Row may stay a call).
+func (r ReadColumn[T]) Lease() ephemeral.Lease { return r.c.lease }
+
+// All returns the whole column, indexed by row (ephemeral.Column.All:
+// Chunks*ChunkRows elements, pin-stable), for loops that read rows at
+// random, as a kernel probing another table does: index it with a Row of
+// the lease. Through a ReadColumn it must not be written (the rule for
+// read pointers: docs/architecture.md, Access rules); a WriteColumn's is
+// the column to write.
+func (r ReadColumn[T]) All() []T { return r.all }
 
 // At returns the value at row row, which must be in 0..Chunks*ChunkRows-1
 // (it panics otherwise, as a slice index does): a row from Row, a query or
@@ -74,7 +98,7 @@ func (r ReadColumn[T]) At(row int) T { return r.all[row] }
 // Get returns h's value and true, or the zero value and false when h has
 // no live row in the column's table.
 func (r ReadColumn[T]) Get(h ephemeral.Handle) (T, bool) {
-	if i, ok := r.lease.Row(h); ok {
+	if i, ok := r.c.lease.Row(h); ok {
 		return r.all[i], true
 	}
 	var z T
@@ -84,7 +108,7 @@ func (r ReadColumn[T]) Get(h ephemeral.Handle) (T, bool) {
 // Ptr returns a pointer to h's value, or nil when h has no live row. See
 // Invalidation in package ephemeral for how long it names h's value.
 func (w WriteColumn[T]) Ptr(h ephemeral.Handle) *T {
-	if i, ok := w.lease.Row(h); ok {
+	if i, ok := w.c.lease.Row(h); ok {
 		return &w.all[i]
 	}
 	return nil
@@ -93,7 +117,7 @@ func (w WriteColumn[T]) Ptr(h ephemeral.Handle) *T {
 // Set writes v to h's row and returns true, or writes nothing and returns
 // false when h has no live row.
 func (w WriteColumn[T]) Set(h ephemeral.Handle, v T) bool {
-	if i, ok := w.lease.Row(h); ok {
+	if i, ok := w.c.lease.Row(h); ok {
 		w.all[i] = v
 		return true
 	}
