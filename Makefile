@@ -8,7 +8,7 @@ GO ?= go
 
 # Packages whose tests also run under the race detector: the ones that start
 # goroutines. Patterns that match no directory yet are skipped.
-RACE_PKGS ?= ./memory/... ./kernels/... ./systems/... ./scheduler/... ./runtime/... ./events/... ./commands/... ./arena/...
+RACE_PKGS ?= . ./examples/... ./memory/... ./kernels/... ./systems/... ./scheduler/... ./runtime/... ./events/... ./commands/... ./arena/...
 BENCHTIME ?= 1s
 FUZZTIME ?= 30s
 # Extra flags for `make headless`, e.g. HEADLESS_FLAGS='-json'.

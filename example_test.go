@@ -49,8 +49,8 @@ func Example() {
 // A host's loop tells the errors after which no frame can run (IsFatal:
 // a closed or poisoned world) from those the next frame recovers from: a
 // full table (a create that did not fit) or events dropped by overflow.
-// Here a spawner overfills a table of 4 rows and an emitter an event table
-// of 2 events; the loop logs and goes on.
+// Here a spawner overfills a table of 4 rows (frame 1) and an emitter an
+// event table of 2 events (frames 2 and 3); the loop logs and goes on.
 func ExampleIsFatal() {
 	b := tickwork.NewBuilder()
 	tab := b.Table(tickwork.TableSpec{Name: "Box", Capacity: 4})
@@ -59,7 +59,7 @@ func ExampleIsFatal() {
 	b.System("fill", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
 		sp := tickwork.NewSpawner1(s, n)
 		return func(ctx *tickwork.Context) {
-			for range 3 {
+			for i := 0; i < 3 && ctx.Frame() < 2; i++ { // 3 rows in frames 0 and 1
 				sp.Spawn(int32(ctx.Frame()))
 			}
 		}
@@ -97,7 +97,7 @@ func ExampleIsFatal() {
 	// Output:
 	// 0 ok: 3 rows
 	// 1 table full: 4 rows
-	// 2 table full: 4 rows
-	// 3 table full: 4 rows
+	// 2 events dropped: 1
+	// 3 events dropped: 2
 	// after Close, fatal: true
 }

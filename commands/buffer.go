@@ -95,7 +95,7 @@ func (b *Buffer) Len() int { return len(b.recs) }
 // Begin starts a keyed segment: the records from now until the next Begin
 // are played, by Playback.PlayMerged, at the place of key (a parallel
 // kernel's chunk index). Records before the first Begin have key 0.
-// Playback.Play ignores keys and plays a buffer in record order.
+// Playback.PlayAll ignores keys and plays the buffers in record order.
 //
 // Keys should be unique among the buffers merged together (each chunk is
 // processed by one worker): then the merged order, and so the final handles
