@@ -9,7 +9,9 @@
 //   - Build a world: [NewBuilder] with options ([WithWorkers],
 //     [WithFixedStep], [WithMaxTicksPerFrame], [WithPacing], ...); on the
 //     [Builder], Table and Domain, [AddColumn], [AddEvents],
-//     [AddResource], then Builder.System for each system and Build.
+//     [AddResource], then Builder.System for each system (or Builder.Add
+//     with a [System] value, which also carries the informational Lane of
+//     its kernels) and Build.
 //   - Declare a system: a [DeclareFunc] asks its [Decl] for accessors and
 //     returns the body ([RunFunc]): columns [Read], [Write]; queries
 //     [NewQuery1] .. [NewQuery4]; structural changes [Record] ([Recorder],
