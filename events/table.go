@@ -180,7 +180,7 @@ func New[T any](spec Spec) (*Table[T], error) {
 	}
 	budget := spec.Budget
 	if budget == nil {
-		budget = memory.NewBudget(memory.DefaultBudget)
+		budget = memory.NewOwnedBudget(memory.DefaultBudget, memory.OwnerPrivate)
 	}
 	if err := budget.Charge(memory.Definition{Kind: "event table", Name: spec.Name}, Bytes[T](spec)); err != nil {
 		return nil, err

@@ -68,7 +68,7 @@ func NewBuilder(opts ...Option) *Builder {
 			b.fail(err)
 		}
 	}
-	b.budget = memory.NewBudget(b.cfg.budget)
+	b.budget = memory.NewOwnedBudget(b.cfg.budget, memory.OwnerWorld)
 	return b
 }
 
