@@ -76,7 +76,9 @@
 // declaration past the world's memory budget gives a *memory.BudgetError
 // (errors.Is [ErrMemoryBudget]), and a spec naming a budget of its own
 // [ErrSpecBudget]; a nil hook gives scheduler.ErrNilHook. A Builder used after Build gives
-// [ErrBuilt], and one not made by [NewBuilder] [ErrZeroBuilder]; [World.Frame] after Close gives [ErrClosed], and Close during
+// [ErrBuilt] (and Build seals the world's domains, so ephemeral.AddColumn
+// on a world's table then gives ephemeral.ErrSealed: docs/architecture.md,
+// Storage), and one not made by [NewBuilder] [ErrZeroBuilder]; [World.Frame] after Close gives [ErrClosed], and Close during
 // a frame [ErrRunning]. Definition and seal errors of packages ephemeral,
 // events, systems and scheduler pass through unchanged, so errors.Is works
 // with their sentinels. Messages of this package start with "runtime: ".

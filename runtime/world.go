@@ -344,6 +344,7 @@ func (b *Builder) Build() (*World, error) {
 		return nil, err
 	}
 	b.built = true
+	b.sealDefinitions()
 	if b.err != nil {
 		return nil, b.err
 	}
