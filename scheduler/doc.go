@@ -53,7 +53,8 @@
 // no tick runs. [OneTickPerFrame] pacing runs exactly one tick per frame
 // whatever the delta, for benchmarks and frame-stepped viewers. A negative,
 // NaN, infinite or above-[MaxDelta] delta is refused with a [*DeltaError]
-// and the frame does not run.
+// and the frame does not run, as is one that would overflow the account
+// ([ErrClockOverflow]; the bound: docs/architecture.md, fixed timestep).
 //
 // # Frame path and boundaries
 //

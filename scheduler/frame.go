@@ -28,7 +28,8 @@ import (
 // It returns ErrNotSealed before Seal, ErrReentrant when called while a
 // frame runs (from a system: frames do not nest), and a *DeltaError
 // (errors.Is ErrBadDelta) for a negative, NaN, infinite or above-MaxDelta
-// dt; in these cases nothing runs. When a system returns an error, the
+// dt, or one that would overflow the clock's account (errors.Is
+// ErrClockOverflow); in these cases nothing runs. When a system returns an error, the
 // systems after it do not run: the commands recorded so far in its phase
 // play back, the fixed ticks left count as dropped time, the events end the
 // frame, the report is completed, and Frame returns a *SystemError (errors.Is
@@ -58,8 +59,8 @@ func (s *Scheduler) Frame(dt float64) error {
 	if s.poisoned {
 		return ErrPoisoned
 	}
-	if !validDelta(dt) {
-		return &DeltaError{DT: dt}
+	if err := s.clock.admit(dt); err != nil {
+		return err
 	}
 	s.running = true
 	s.poisoned = true  // cleared when the frame completes; a panic leaves it set
