@@ -112,6 +112,7 @@ func TestArenaPastBudgetFails(t *testing.T) {
 	assert.ErrorIs(t, err, runtime.ErrMemoryBudget)
 	proj := rules.MaxShots * (int(rules.TTL) + 1)
 	staging := events.StagingBytes[arena.Hit](proj, 256)
-	assert.Equal(t, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "HitEvent"},
-		Bytes: staging, Used: arenaBytes(cfg) - staging, Budget: runtime.DefaultMemoryBudget}, *be)
+	assert.Equal(t, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "HitEvent", Workers: 256},
+		Bytes: staging, Used: arenaBytes(cfg) - staging, Budget: runtime.DefaultMemoryBudget, Owner: memory.OwnerWorld}, *be)
+	assert.Contains(t, err.Error(), "or use fewer workers (runtime.WithWorkers), or raise the world's budget (runtime.WithMemoryBudget)")
 }
