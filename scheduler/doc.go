@@ -60,7 +60,8 @@
 //
 // [Scheduler.Frame] runs, in order:
 //
-//  1. FrameStart's systems, then the playback of their commands;
+//  1. BeginFrame of every event table, FrameStart's systems, then the
+//     playback of their commands;
 //  2. the release of provisional-handle resolutions
 //     (commands.Playback.Release): creates played back before this point
 //     (in the previous frame, up to its FrameEnd, and in this FrameStart)
@@ -75,9 +76,9 @@
 // So commands play back after FrameStart, after every fixed tick and after
 // Update, LateUpdate and FrameEnd. When a system returns, its parallel event
 // segments are merged into their tables and its readers pass what they
-// returned ([systems.Context.EndRun]). What BeginTick and EndFrame make
-// readable to which consumer is the delivery rule of docs/architecture.md
-// (Events).
+// returned ([systems.Context.EndRun]). What BeginFrame, BeginTick and
+// EndFrame make readable to which consumer is the delivery rule of
+// docs/architecture.md (Events).
 //
 // A playback replays the commands of the phase's systems in sealed order:
 // each system's serial buffer, then its per-worker buffers merged in chunk

@@ -12,14 +12,16 @@ import (
 // Frame runs one frame with delta dt, in seconds (the wall time since the
 // previous frame, as a host's loop measures it):
 //
-//  1. FrameStart systems, then their commands play back; then every
-//     resolution of a provisional handle played so far is released (the
-//     previous frame's creates and this FrameStart's: see the package doc);
+//  1. every event table's BeginFrame, FrameStart systems, then their
+//     commands play back; then every resolution of a provisional handle
+//     played so far is released (the previous frame's creates and this
+//     FrameStart's: see the package doc);
 //  2. zero or more fixed ticks (see Pacing): every event table's BeginTick,
 //     FixedUpdate systems, then their commands play back, after every tick;
 //  3. Update, LateUpdate and FrameEnd, each followed by its playback;
 //  4. every event table's EndFrame and TakeDropped, and the frame report
-//     (events.Table.BeginTick and EndFrame say what these boundaries do).
+//     (events.Table.BeginFrame, BeginTick and EndFrame say what these
+//     boundaries do).
 //
 // Systems run one after another in sealed order on the calling goroutine.
 // The first frame uses dt as given (no special first-frame delta): with
@@ -76,6 +78,9 @@ func (s *Scheduler) Frame(dt float64) error {
 	ticks, dropped := s.clock.plan(nanos(dt))
 	r.Dropped = time.Duration(dropped)
 
+	for _, b := range s.events {
+		b.BeginFrame()
+	}
 	err := s.runPhase(systems.FrameStart)
 	// Creates played back before this frame stay resolvable until here.
 	s.playback.Release()

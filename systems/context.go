@@ -411,7 +411,7 @@ func ParallelEmitter[T any](c *Context, ev *events.Table[T]) (*events.Parallel[T
 // (the system's events.Reader: the delivery rule is in
 // docs/architecture.md, Events), or an *AccessError (errors.Is
 // ErrNotDeclared; What is empty for a nil ev). Every call in a run returns
-// the same events (for ThisFrame, with those emitted since appended); when
+// the same events (the first call's, even after the system's own emits); when
 // the run ends (EndRun) they count as read and are not returned again. A
 // run that never calls Reader leaves its events for a later run. The slice
 // is the table's own: do not modify it. It stays valid until the run ends;

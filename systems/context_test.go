@@ -372,6 +372,7 @@ func TestReaderPassesAtEndRun(t *testing.T) {
 	fixed.EndRun()
 	update.EndRun()
 	f.hits.EndFrame()
+	f.hits.BeginFrame()
 	assert.Equal(t, []ephemeral.Handle{h(1), h(2)}, read(update))
 	assert.Equal(t, []ephemeral.Handle{h(1), h(2)}, read(update), "same events within a run")
 	update.EndRun()
