@@ -3,6 +3,7 @@ package commands
 import (
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/internal/segment"
@@ -24,8 +25,8 @@ type Stats struct {
 	StaleDeletes   int   // Deletes and Removes of a handle with no live row (stale, already deleted, failed create): no-ops
 	DroppedSets    int   // writes to a handle with no live row (deleted by an earlier record, stale, failed create)
 	FailedAttaches int   // Attaches of a dead entity, or of one that already had a row (the latter also sets Err)
-	CapacityErrors int   // Creates that did not fit in the table's domain (also set Err)
-	ForeignHandles int   // Deletes, Removes, Attaches and writes whose handle (once resolved) is another domain's: no-ops, counted here only (also set Err)
+	CapacityErrors int   // Creates that did not fit in the table's domain, or in their buffer's MaxCreates (also set Err)
+	ForeignHandles int   // Deletes, Removes, Attaches and writes whose handle (once resolved) is another domain's, or another playback's provisional handle: no-ops, counted here only (also set Err)
 	Err            error // first failure, a *PlaybackError (errors.Is ErrPlayback) wrapping the storage error; nil if none
 }
 
@@ -62,13 +63,19 @@ type Guard interface {
 }
 
 // Playback replays buffers at a boundary and keeps the resolutions of their
-// provisional handles. A world has one Playback; every buffer of the world
-// is played by it.
+// provisional handles. A world has one Playback; it makes every buffer of
+// the world (NewBuffer) and plays them.
 //
-// Concurrency: Play, PlayAll, PlayMerged and Release need exclusive access
-// to the Playback, the buffers played and their tables. Resolve is safe from
-// many goroutines while none of those runs.
+// Identity: a Playback takes a tag (Tag) from a process-wide sequence, and
+// the provisional handles of its buffers carry it, so a record that names
+// another playback's provisional handle is told apart: it touches nothing
+// and counts in Stats.ForeignHandles, and Resolve misses.
+//
+// Concurrency: NewBuffer, Play, PlayAll, PlayMerged and Release need
+// exclusive access to the Playback, the buffers played and their tables.
+// Resolve is safe from many goroutines while none of those runs.
 type Playback struct {
+	tag    uint32         // 1..MaxPlaybackTag
 	slots  []slot         // by buffer id
 	spans  []segment.Span // PlayMerged scratch
 	guard  Guard
@@ -78,32 +85,84 @@ type Playback struct {
 }
 
 // slot keeps the resolutions of one buffer's provisional handles: res[k] is
-// the real handle made by the create of sequence number lo+k (uint32
-// arithmetic), or zero when it failed or was not played.
+// the real handle made by the create of sequence number lo+k (modulo
+// MaxCreates), or zero when it failed or was not played.
 type slot struct {
 	buf *Buffer
 	lo  uint32
 	res []ephemeral.Handle
 }
 
-// NewPlayback makes a Playback with no guard and no resolutions.
-func NewPlayback() *Playback { return &Playback{} }
+// playbackTags counts the playbacks made by the process; see NewPlayback.
+var playbackTags atomic.Uint64
+
+// NewPlayback makes a Playback with no guard, no buffers and no
+// resolutions. It takes the next tag of a process-wide sequence, 1, 2, …,
+// MaxPlaybackTag, 1, …, so any MaxPlaybackTag playbacks made one after
+// another have distinct tags (the bound: docs/architecture.md, "Handle
+// layout"). Safe from many goroutines.
+func NewPlayback() *Playback {
+	return &Playback{tag: uint32((playbackTags.Add(1)-1)%MaxPlaybackTag) + 1}
+}
+
+// Tag is the playback's tag, 1..MaxPlaybackTag, carried by the provisional
+// handles of its buffers. Fixed at NewPlayback; safe from any goroutine.
+func (p *Playback) Tag() uint32 { return p.tag }
+
+// NewBuffer makes a buffer played by p, with room for records records
+// before it first grows, and the next id (0, 1, … in order; at most
+// MaxBufferID+1 buffers). Its provisional handles carry p's tag and its id.
+// It returns ErrTooManyBuffers when p has made MaxBufferID+1 buffers, and
+// panics on a negative records. It allocates: call it at set-up. Not
+// concurrently with anything else on p.
+func (p *Playback) NewBuffer(records int) (*Buffer, error) {
+	if records < 0 {
+		panic("commands: NewBuffer(" + strconv.Itoa(records) + "): the record capacity must not be negative")
+	}
+	id := len(p.slots)
+	if id > MaxBufferID {
+		return nil, ErrTooManyBuffers
+	}
+	b := &Buffer{
+		p:      p,
+		id:     id,
+		hbase:  provisional(p.tag, id, 0),
+		window: MaxCreates,
+		recs:   make([]record, 0, records),
+		segs:   make(segment.Marks, 0, 16),
+	}
+	p.slots = append(p.slots, slot{buf: b})
+	return b, nil
+}
 
 // SetGuard installs g (nil removes it). Without a guard, playback skips the
 // bookkeeping. Not while a playback runs.
 func (p *Playback) SetGuard(g Guard) { p.guard = g }
 
 // IsProvisional reports whether h is a provisional handle made by
-// Recorder.Create: untagged (tag 0, no domain's) with an even, nonzero
-// generation. Pure; safe from any goroutine.
+// Recorder.Create (of any playback): untagged (tag 0, no domain's) with an
+// even, nonzero generation. Pure; safe from any goroutine.
 func IsProvisional(h ephemeral.Handle) bool {
 	g := h.Generation()
 	return h.Tag() == 0 && g&1 == 0 && g != 0
 }
 
-// A provisional handle's generation, 2*(id+1), fits a handle's generation
-// for every buffer id (a compile-time check).
-const _ uint = 1<<ephemeral.HandleGenerationBits - 1 - (MaxBufferID+1)<<1
+// provisional builds the provisional handle of playback tag tag, buffer id
+// id and sequence number seq (modulo MaxCreates). Its 53 payload bits,
+// seq | id<<27 | tag<<43, fill the handle's index and its generation above
+// the generation's lowest bit, which stays 0 (even); the tag field stays 0.
+// A nonzero tag makes the generation nonzero.
+func provisional(tag uint32, id int, seq uint32) ephemeral.Handle {
+	v := uint64(seq&seqMask) | uint64(id)<<seqBits | uint64(tag)<<(seqBits+idBits)
+	return ephemeral.MakeHandle(uint32(v), uint32(v>>32)<<1)
+}
+
+// splitProvisional returns the fields of a provisional handle h (see
+// provisional).
+func splitProvisional(h ephemeral.Handle) (tag uint32, id int, seq uint32) {
+	v := uint64(h.Index()) | uint64(h.Generation()>>1)<<32
+	return uint32(v >> (seqBits + idBits)), int(v>>seqBits) & MaxBufferID, uint32(v) & seqMask
+}
 
 // Play is PlayAll(bufs).
 func (p *Playback) Play(bufs ...*Buffer) Stats { return p.PlayAll(bufs) }
@@ -159,15 +218,18 @@ func (p *Playback) PlayMerged(bufs []*Buffer) Stats {
 
 // Resolve turns a provisional handle into the real handle its create made.
 // It returns false when h's create has not been played, failed, or was
-// played before the last Release. The real handle may since have been
-// deleted (a create then delete in one boundary): check liveness with the
-// table. A handle that is not provisional is returned as is, with true
-// unless it is zero.
+// played before the last Release, and for another playback's provisional
+// handle. The real handle may since have been deleted (a create then
+// delete in one boundary): check liveness with the table. A handle that is
+// not provisional is returned as is, with true unless it is zero.
 //
 // Resolutions stay readable across later playbacks, empty or not, until
 // Release. Safe from many goroutines while no playback or Release runs.
 func (p *Playback) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 	r := p.resolve(h)
+	if IsProvisional(r) { // another playback's
+		return 0, false
+	}
 	return r, r != 0
 }
 
@@ -180,21 +242,30 @@ func (p *Playback) Release() {
 		s := &p.slots[i]
 		s.lo += uint32(len(s.res))
 		s.res = s.res[:0]
+		s.buf.lo = s.lo // the buffer's MaxCreates window starts again here
 	}
 }
 
-// resolve returns the real handle of a provisional h, zero when it has none
-// (yet), and any other h as is.
+// resolve returns the real handle of a provisional h of p, zero when it has
+// none (yet, or a refused create's), and any other h as is: a real handle,
+// or another playback's provisional handle, which names no row of any
+// table (untagged), so that playback counts it as foreign.
 func (p *Playback) resolve(h ephemeral.Handle) ephemeral.Handle {
 	if !IsProvisional(h) {
 		return h
 	}
-	id := int(h.Generation()>>1) - 1
+	tag, id, seq := splitProvisional(h)
+	if tag != p.tag {
+		if tag == 0 { // a create refused by MaxCreates: never resolves
+			return 0
+		}
+		return h
+	}
 	if id >= len(p.slots) {
 		return 0
 	}
 	s := &p.slots[id]
-	k := h.Index() - s.lo
+	k := (seq - s.lo) & seqMask
 	if uint64(k) >= uint64(len(s.res)) {
 		return 0
 	}
@@ -206,21 +277,17 @@ func (p *Playback) begin() {
 	p.epoch++
 }
 
-// prepare registers b and makes room for the resolutions of its creates.
+// prepare checks that p made b and makes room for the resolutions of its
+// creates.
 func (p *Playback) prepare(b *Buffer) {
+	if b.p != p {
+		panic("commands: buffer " + strconv.Itoa(b.id) + " of another Playback: play a buffer with the Playback whose NewBuffer made it")
+	}
 	if b.playing {
 		panic("commands: buffer " + strconv.Itoa(b.id) + " given twice to one playback: pass each buffer once")
 	}
 	b.playing = true
-	if b.id >= len(p.slots) {
-		p.slots = append(p.slots, make([]slot, b.id+1-len(p.slots))...)
-	}
 	s := &p.slots[b.id]
-	if s.buf == nil {
-		s.buf, s.lo = b, b.first
-	} else if s.buf != b {
-		panic("commands: two buffers share id " + strconv.Itoa(b.id) + ": give every buffer of a world its own id")
-	}
 	n := int(b.next - s.lo)
 	if n > len(s.res) {
 		old := len(s.res)
@@ -279,6 +346,10 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 		case opCreate:
 			i = p.creates(b, i, hi, idx)
 			continue
+		case opRefused:
+			p.enter(b, idx)
+			st.CapacityErrors++
+			p.fail(b, i, opRefused, b.tabs[idx], ErrTooManyCreates)
 		case opDelete:
 			p.enter(b, idx)
 			t, h := b.tabs[idx], p.resolve(r.h)
@@ -381,7 +452,7 @@ func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 			r := &b.recs[j]
 			if r.ref == createRef {
 				if n == 0 {
-					seq = r.h.Index()
+					seq = r.h.Index() & seqMask
 				}
 				n++
 			} else if o := op(r.ref >> opShift); o == opSet || o == opSetN {
@@ -393,7 +464,7 @@ func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 		if n > 0 {
 			// The run's creates have consecutive sequence numbers: insert
 			// straight into their resolutions.
-			k := int(seq - s.lo)
+			k := int((seq - s.lo) & seqMask)
 			out := s.res[k : k+n]
 			fit := min(n, d.Cap()-d.Len())
 			if fit > 0 {

@@ -24,14 +24,14 @@ type Env struct {
 	dt       float64 // seconds
 	frame    uint64
 	tick     uint64
-	nextID   int // next command buffer id: ids are dense from 0 per Env
 
 	inline bool // a RunKernel without a pool is running (nested ones panic)
 }
 
 // NewEnv returns an Env over pool (nil: kernels run inline on the calling
-// goroutine, one worker) and playback (nil: Context.Resolve returns every
-// handle as is, with true), with a fixed step of fixedDT seconds. The frame
+// goroutine, one worker) and playback, which makes and plays the systems'
+// command buffers (nil: Context.Resolve returns every handle as is, with
+// true, and no system may record), with a fixed step of fixedDT seconds. The frame
 // and tick counters start at 0. The Env does not own the pool.
 func NewEnv(pool *kernels.Pool, playback *commands.Playback, fixedDT float64) *Env {
 	return &Env{pool: pool, playback: playback, fixedDT: fixedDT}
@@ -47,12 +47,13 @@ func (e *Env) SetFrame(frame uint64, dt float64) { e.frame, e.dt = frame, dt }
 // between system runs.
 func (e *Env) SetTick(tick uint64) { e.tick = tick }
 
-// newBuffer makes a command buffer with the Env's next id (commands needs
-// ids unique per Playback and dense from 0).
-func (e *Env) newBuffer(records int) *commands.Buffer {
-	b := commands.NewBuffer(e.nextID, records)
-	e.nextID++
-	return b
+// newBuffer makes a command buffer of the Env's playback, which plays it
+// (commands.Playback.NewBuffer).
+func (e *Env) newBuffer(records int) (*commands.Buffer, error) {
+	if e.playback == nil {
+		panic("systems: a system that records commands needs a Playback: pass NewEnv the commands.Playback that plays its buffers back")
+	}
+	return e.playback.NewBuffer(records)
 }
 
 // Workers is the number of kernel workers, the scheduler's goroutine
@@ -107,8 +108,9 @@ type Context struct {
 
 // NewContext builds the context of system sys over env; its command
 // buffers start with room for records records each (they grow while
-// warming up, see package commands) and take their ids from env. A system
-// that may record nothing (no Creates or Deletes) gets no buffer. It
+// warming up, see package commands) and are made by env's playback
+// (commands.Playback.NewBuffer: its error is returned). A system that may
+// record nothing (no Creates or Deletes) gets no buffer. It
 // registers the system's reader with each event table it consumes
 // (events.Buffer.NewConsumer: PerTick in FixedUpdate, PerFrame elsewhere),
 // which from then on holds the events that reader has not read: build one
@@ -145,7 +147,10 @@ func NewContext(sys *System, env *Env, records int) (*Context, error) {
 	c.parallel = make([]merger, len(c.emits))
 	c.used = make([]merger, 0, len(c.emits))
 	if len(c.rec) > 0 {
-		c.cmd = env.newBuffer(records)
+		var err error
+		if c.cmd, err = env.newBuffer(records); err != nil {
+			return nil, err
+		}
 	}
 	cadence := events.PerFrame
 	if sys.Phase == FixedUpdate {
@@ -315,17 +320,22 @@ func (c *Context) Recorder(t *ephemeral.Table) (commands.Recorder, error) {
 // (an *AccessError, errors.Is ErrNotDeclared, otherwise). In the kernel,
 // worker w calls Chunk(w, chunk) before recording for a chunk; playback
 // then follows the chunk order whatever the number of workers. The first
-// call of a system allocates one command buffer per worker (Workers()).
+// call of a system allocates one command buffer per worker (Workers()),
+// made by the Env's playback; its error is returned, and a later call
+// tries again.
 func (c *Context) WorkerRecorders(t *ephemeral.Table) (WorkerRecorders, error) {
 	if err := c.checkTable(AccessRecorder, c.rec, t); err != nil {
 		return WorkerRecorders{}, err
 	}
 	if c.workers == nil {
-		n := c.env.Workers()
-		c.workers = make([]*commands.Buffer, n)
-		for w := range c.workers {
-			c.workers[w] = c.env.newBuffer(c.records)
+		ws := make([]*commands.Buffer, c.env.Workers())
+		for w := range ws {
+			var err error
+			if ws[w], err = c.env.newBuffer(c.records); err != nil {
+				return WorkerRecorders{}, err
+			}
 		}
+		c.workers = ws
 	}
 	return WorkerRecorders{bufs: c.workers, t: t}, nil
 }
