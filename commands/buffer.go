@@ -118,13 +118,16 @@ func (b *Buffer) Begin(key int) {
 
 // Reserve makes room for n records waiting for playback (it grows the
 // capacity to at least n), so that recording up to n records per playback
-// never allocates, nor does resolving up to n creates of a playback (the
-// Playback sizes its resolutions of this buffer to the record capacity).
-// n <= 0 does nothing.
+// never allocates, nor does playing them or resolving up to n creates
+// between two Releases (it grows the playback's resolutions of this buffer
+// too). n <= 0 does nothing. It allocates; call it from the buffer's
+// goroutine while no playback runs and nothing resolves concurrently (in a
+// world: from the system's Run, outside its kernels).
 func (b *Buffer) Reserve(n int) {
 	if n > cap(b.recs) {
 		b.recs = slices.Grow(b.recs, n-len(b.recs))
 	}
+	b.p.reserve(b, n)
 }
 
 // Reset discards the records waiting for playback, as if they had never been

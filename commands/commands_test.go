@@ -574,7 +574,8 @@ func TestMisusePanics(t *testing.T) {
 		{"buffer of another playback", "buffer 0 of another Playback", func() {
 			commands.NewPlayback().Play(newBuffer(t, commands.NewPlayback(), 0))
 		}},
-		{"negative records", "must not be negative", func() { _, _ = commands.NewPlayback().NewBuffer(-1) }},
+		{"negative records", "a record capacity of at least 0", func() { _, _ = commands.NewPlayback().NewBuffer(-1) }},
+		{"no buffers", "want at least 1 buffer", func() { _, _ = commands.NewPlayback().NewBuffers(0, 8) }},
 		{"nil table", "Recorder(nil)", func() { newBuffer(t, commands.NewPlayback(), 0).Recorder(nil) }},
 	}
 	for _, tt := range tests {

@@ -112,27 +112,59 @@ func (p *Playback) Tag() uint32 { return p.tag }
 // NewBuffer makes a buffer played by p, with room for records records
 // before it first grows, and the next id (0, 1, … in order; at most
 // MaxBufferID+1 buffers). Its provisional handles carry p's tag and its id.
+//
+// Memory: everything a playback of the buffer needs is sized here, at
+// set-up, so that playing up to records records (and resolving up to
+// records creates) between two Releases never allocates, the first
+// non-empty playback included: the records, p's slot for the buffer's
+// resolutions (records handles) and its segment marks. Buffer.Reserve
+// raises both.
+//
 // It returns ErrTooManyBuffers when p has made MaxBufferID+1 buffers, and
 // panics on a negative records. It allocates: call it at set-up. Not
 // concurrently with anything else on p.
 func (p *Playback) NewBuffer(records int) (*Buffer, error) {
-	if records < 0 {
-		panic("commands: NewBuffer(" + strconv.Itoa(records) + "): the record capacity must not be negative")
+	bufs, err := p.NewBuffers(1, records)
+	if err != nil {
+		return nil, err
 	}
-	id := len(p.slots)
-	if id > MaxBufferID {
+	return bufs[0], nil
+}
+
+// NewBuffers makes the n buffers of one parallel kernel, one per worker,
+// as n NewBuffer calls would (consecutive ids), and also sizes p's scratch
+// for playing them together (PlayMerged), so that their first non-empty
+// merged playback allocates nothing either. It makes all n or none: it
+// returns ErrTooManyBuffers when p cannot make n more. It panics on n < 1
+// or a negative records. Not concurrently with anything else on p.
+func (p *Playback) NewBuffers(n, records int) ([]*Buffer, error) {
+	if n < 1 || records < 0 {
+		panic("commands: NewBuffers(" + strconv.Itoa(n) + ", " + strconv.Itoa(records) +
+			"): want at least 1 buffer and a record capacity of at least 0")
+	}
+	if len(p.slots)+n-1 > MaxBufferID {
 		return nil, ErrTooManyBuffers
 	}
-	b := &Buffer{
-		p:      p,
-		id:     id,
-		hbase:  provisional(p.tag, id, 0),
-		window: MaxCreates,
-		recs:   make([]record, 0, records),
-		segs:   make(segment.Marks, 0, 16),
+	bufs := make([]*Buffer, n)
+	room := 0
+	for i := range bufs {
+		id := len(p.slots)
+		b := &Buffer{
+			p:      p,
+			id:     id,
+			hbase:  provisional(p.tag, id, 0),
+			window: MaxCreates,
+			recs:   make([]record, 0, records),
+			segs:   make(segment.Marks, 0, 16),
+		}
+		p.slots = append(p.slots, slot{buf: b, res: make([]ephemeral.Handle, 0, records)})
+		room += segment.Room(b.segs)
+		bufs[i] = b
 	}
-	p.slots = append(p.slots, slot{buf: b})
-	return b, nil
+	if room > cap(p.spans) {
+		p.spans = make([]segment.Span, 0, room)
+	}
+	return bufs, nil
 }
 
 // SetGuard installs g (nil removes it). Without a guard, playback skips the
@@ -291,11 +323,17 @@ func (p *Playback) prepare(b *Buffer) {
 	n := int(b.next - s.lo)
 	if n > len(s.res) {
 		old := len(s.res)
-		// Every create is a record: growing to at least the buffer's record
-		// capacity means Buffer.Reserve bounds the resolutions too (for a
-		// buffer played once between Releases).
-		s.res = slices.Grow(s.res, max(n, cap(b.recs))-old)[:n]
+		// Within the capacity NewBuffer or Reserve gave: no allocation.
+		s.res = slices.Grow(s.res, n-old)[:n]
 		clear(s.res[old:])
+	}
+}
+
+// reserve makes room in b's slot for n resolutions since a Release.
+func (p *Playback) reserve(b *Buffer, n int) {
+	s := &p.slots[b.id]
+	if n > cap(s.res) {
+		s.res = slices.Grow(s.res, n-len(s.res))
 	}
 }
 

@@ -47,13 +47,13 @@ func (e *Env) SetFrame(frame uint64, dt float64) { e.frame, e.dt = frame, dt }
 // between system runs.
 func (e *Env) SetTick(tick uint64) { e.tick = tick }
 
-// newBuffer makes a command buffer of the Env's playback, which plays it
-// (commands.Playback.NewBuffer).
-func (e *Env) newBuffer(records int) (*commands.Buffer, error) {
+// newBuffers makes n command buffers of the Env's playback, which plays
+// them (commands.Playback.NewBuffers).
+func (e *Env) newBuffers(n, records int) ([]*commands.Buffer, error) {
 	if e.playback == nil {
 		panic("systems: a system that records commands needs a Playback: pass NewEnv the commands.Playback that plays its buffers back")
 	}
-	return e.playback.NewBuffer(records)
+	return e.playback.NewBuffers(n, records)
 }
 
 // Workers is the number of kernel workers, the scheduler's goroutine
@@ -147,10 +147,11 @@ func NewContext(sys *System, env *Env, records int) (*Context, error) {
 	c.parallel = make([]merger, len(c.emits))
 	c.used = make([]merger, 0, len(c.emits))
 	if len(c.rec) > 0 {
-		var err error
-		if c.cmd, err = env.newBuffer(records); err != nil {
+		bufs, err := env.newBuffers(1, records)
+		if err != nil {
 			return nil, err
 		}
+		c.cmd = bufs[0]
 	}
 	cadence := events.PerFrame
 	if sys.Phase == FixedUpdate {
@@ -328,12 +329,9 @@ func (c *Context) WorkerRecorders(t *ephemeral.Table) (WorkerRecorders, error) {
 		return WorkerRecorders{}, err
 	}
 	if c.workers == nil {
-		ws := make([]*commands.Buffer, c.env.Workers())
-		for w := range ws {
-			var err error
-			if ws[w], err = c.env.newBuffer(c.records); err != nil {
-				return WorkerRecorders{}, err
-			}
+		ws, err := c.env.newBuffers(c.env.Workers(), c.records)
+		if err != nil {
+			return WorkerRecorders{}, err
 		}
 		c.workers = ws
 	}
