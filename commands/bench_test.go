@@ -39,7 +39,7 @@ type benchWorld struct {
 }
 
 func newBenchWorld(b *testing.B) *benchWorld {
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	return &benchWorld{world: newWorld(b, benchRows, 0), p: p, buf: newBuffer(b, p, 0),
 		hs: make([]ephemeral.Handle, benchRows)}
 }

@@ -46,7 +46,7 @@ func (w world) insert(t testing.TB, n int) []ephemeral.Handle {
 // newBuffer makes a buffer of p with room for records records.
 func newBuffer(t testing.TB, p *commands.Playback, records int) *commands.Buffer {
 	t.Helper()
-	b, err := p.NewBuffer(records)
+	b, err := p.NewBuffer("", records)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func mustResolve(t *testing.T, p *commands.Playback, h ephemeral.Handle) ephemer
 
 func TestCreateSet(t *testing.T) {
 	w := newWorld(t, 8, 64)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 4)
 	rec := b.Recorder(w.units)
 	a := rec.Create()
@@ -113,7 +113,7 @@ func TestCreateSet(t *testing.T) {
 func TestProvisionalNeverReal(t *testing.T) {
 	w := newWorld(t, 8, 64)
 	w.insert(t, 8)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	for i := 0; i < 8; i++ {
@@ -158,7 +158,7 @@ func TestStaleDelete(t *testing.T) {
 	w := newWorld(t, 8, 64)
 	hs := w.insert(t, 3)
 	w.units.Delete(hs[0]) // stale from now on
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	other := newBuffer(t, p, 0)
 	unplayed := other.Recorder(w.units).Create()
 	b := newBuffer(t, p, 0)
@@ -182,7 +182,7 @@ func TestDeleteTwice(t *testing.T) {
 		t.Run(fmt.Sprint("two buffers=", split), func(t *testing.T) {
 			w := newWorld(t, 4, 64)
 			hs := w.insert(t, 3)
-			p := commands.NewPlayback()
+			p := commands.NewPlayback(nil)
 			b0, b1 := newBuffer(t, p, 0), newBuffer(t, p, 0)
 			second := b0
 			if split {
@@ -220,7 +220,7 @@ func TestDeleteTwice(t *testing.T) {
 func TestDeleteCreateDelete(t *testing.T) {
 	w := newWorld(t, 4, 64)
 	hs := w.insert(t, 2)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	rec.Delete(hs[0])
@@ -237,7 +237,7 @@ func TestDeleteCreateDelete(t *testing.T) {
 // buffer leaves no row and no live handle.
 func TestCreateThenDelete(t *testing.T) {
 	w := newWorld(t, 4, 64)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	h := rec.Create()
@@ -264,7 +264,7 @@ func TestCreateThenDelete(t *testing.T) {
 func TestSetAfterDelete(t *testing.T) {
 	w := newWorld(t, 4, 64)
 	hs := w.insert(t, 2)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	commands.Set(rec, w.value, hs[0], 100)
@@ -285,7 +285,7 @@ func TestSetAfterDelete(t *testing.T) {
 func TestCapacityOverflow(t *testing.T) {
 	w := newWorld(t, 4, 64)
 	hs := w.insert(t, 2)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	for range 7 {
 		newBuffer(t, p, 0) // ids 0..6
 	}
@@ -363,7 +363,7 @@ func newDomainWorld(t testing.TB, capacity int) domainWorld {
 
 func TestAttachRemoveDelete(t *testing.T) {
 	w := newDomainWorld(t, 8)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 0)
 	units, bodies := b.Recorder(w.unit), b.Recorder(w.body)
 	u := units.Create()
@@ -404,7 +404,7 @@ func TestAttachRemoveDelete(t *testing.T) {
 // the tables of one domain: creates into two tables are not reordered.
 func TestRecordOrderAcrossTables(t *testing.T) {
 	w := newDomainWorld(t, 8)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 0)
 	units, bodies := b.Recorder(w.unit), b.Recorder(w.body)
 	u1 := units.Create()
@@ -427,7 +427,7 @@ func TestBufferOrder(t *testing.T) {
 		t.Run(fmt.Sprint("deleter first=", deleterFirst), func(t *testing.T) {
 			w := newWorld(t, 8, 64)
 			hs := w.insert(t, 3)
-			p := commands.NewPlayback()
+			p := commands.NewPlayback(nil)
 			del, cre := newBuffer(t, p, 0), newBuffer(t, p, 0)
 			del.Recorder(w.units).Delete(hs[0])
 			h := cre.Recorder(w.units).Create()
@@ -452,7 +452,7 @@ func TestBufferOrder(t *testing.T) {
 // buffer may be named by later records.
 func TestResolveAcrossBoundaries(t *testing.T) {
 	w := newWorld(t, 8, 64)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	spawner, setter := newBuffer(t, p, 0), newBuffer(t, p, 0)
 	h := spawner.Recorder(w.units).Create()
 	p.Play(spawner) // FrameEnd boundary
@@ -489,7 +489,7 @@ func TestResolveAcrossBoundaries(t *testing.T) {
 // TestReset: Buffer.Reset discards pending records; their handles never resolve.
 func TestReset(t *testing.T) {
 	w := newWorld(t, 8, 64)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	lost := rec.Create()
@@ -509,7 +509,7 @@ func TestGuard(t *testing.T) {
 	w := newDomainWorld(t, 8)
 	other := newWorld(t, 8, 64)
 	g := &logGuard{}
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	p.SetGuard(g)
 	b0, b1 := newBuffer(t, p, 0), newBuffer(t, p, 0)
 	units, bodies := b0.Recorder(w.unit), b0.Recorder(w.body)
@@ -559,24 +559,24 @@ func TestMisusePanics(t *testing.T) {
 		fn   func()
 	}{
 		{"set of another table's column", "use the Recorder of the column's table", func() {
-			p := commands.NewPlayback()
+			p := commands.NewPlayback(nil)
 			b := newBuffer(t, p, 0)
 			commands.Set(b.Recorder(w.units), other.value, 0, 1)
 		}},
 		{"setter of another table's column", "use the Recorder of the column's table", func() {
-			commands.NewSetter(newBuffer(t, commands.NewPlayback(), 0).Recorder(w.units), other.value)
+			commands.NewSetter(newBuffer(t, commands.NewPlayback(nil), 0).Recorder(w.units), other.value)
 		}},
 		{"buffer given twice", "given twice", func() {
-			p := commands.NewPlayback()
+			p := commands.NewPlayback(nil)
 			b := newBuffer(t, p, 0)
 			p.Play(b, b)
 		}},
 		{"buffer of another playback", "buffer 0 of another Playback", func() {
-			commands.NewPlayback().Play(newBuffer(t, commands.NewPlayback(), 0))
+			commands.NewPlayback(nil).Play(newBuffer(t, commands.NewPlayback(nil), 0))
 		}},
-		{"negative records", "a record capacity of at least 0", func() { _, _ = commands.NewPlayback().NewBuffer(-1) }},
-		{"no buffers", "want at least 1 buffer", func() { _, _ = commands.NewPlayback().NewBuffers(0, 8) }},
-		{"nil table", "Recorder(nil)", func() { newBuffer(t, commands.NewPlayback(), 0).Recorder(nil) }},
+		{"negative records", "a record capacity of at least 0", func() { _, _ = commands.NewPlayback(nil).NewBuffer("", -1) }},
+		{"no buffers", "want at least 1 buffer", func() { _, _ = commands.NewPlayback(nil).NewBuffers("", 0, 8) }},
+		{"nil table", "Recorder(nil)", func() { newBuffer(t, commands.NewPlayback(nil), 0).Recorder(nil) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -597,7 +597,7 @@ func TestMisusePanics(t *testing.T) {
 func TestLongCreateRun(t *testing.T) {
 	w := newWorld(t, 3000, 64)
 	w.insert(t, 2000)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	hs := make([]ephemeral.Handle, 1500)
@@ -629,7 +629,7 @@ func TestLongCreateRun(t *testing.T) {
 // playbacks (run with -race).
 func TestResolveConcurrently(t *testing.T) {
 	w := newWorld(t, 256, 64)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	hs := make([]ephemeral.Handle, 200)
@@ -687,13 +687,13 @@ func TestMergeOrder(t *testing.T) {
 		return vs
 	}
 	merged := newWorld(t, 16, 64)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	p.PlayMerged(record(p, merged))
 	if got, want := values(merged), []int64{0, 10, 20, 21, 22, 50}; !slices.Equal(got, want) {
 		t.Errorf("PlayMerged rows = %v, want %v", got, want)
 	}
 	serial := newWorld(t, 16, 64)
-	p = commands.NewPlayback()
+	p = commands.NewPlayback(nil)
 	p.PlayAll(record(p, serial))
 	if got, want := values(serial), []int64{50, 20, 21, 0, 10, 22}; !slices.Equal(got, want) {
 		t.Errorf("PlayAll rows = %v, want %v", got, want)

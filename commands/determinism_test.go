@@ -54,7 +54,7 @@ func runDeterminism(t *testing.T, drive chunkdrive.Driver, workers int) ([]ephem
 		src.value.Set(h, int64(v))
 	}
 	dst := newWorld(t, sourceRows, chunkRows)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	bufs := make([]*commands.Buffer, workers)
 	for w := range bufs {
 		bufs[w] = newBuffer(t, p, 0)
@@ -152,7 +152,7 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
 			batch, single := newDomainWorld(t, 64), newDomainWorld(t, 64)
-			pb, ps := commands.NewPlayback(), commands.NewPlayback()
+			pb, ps := commands.NewPlayback(nil), commands.NewPlayback(nil)
 			bb, bs := newBuffer(t, pb, 0), newBuffer(t, ps, 0)
 			rng := rand.New(rand.NewPCG(seed, 42))
 			// Handles named by records, as each world names them:
@@ -269,7 +269,7 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 
 func TestSteadyStateAllocs(t *testing.T) {
 	w := newDomainWorld(t, 4096)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 0)
 	workers := []*commands.Buffer{newBuffer(t, p, 0), newBuffer(t, p, 0), newBuffer(t, p, 0)}
 	var live []ephemeral.Handle

@@ -87,6 +87,15 @@
 //   - Attach of a dead entity is counted in FailedAttaches; attach of an
 //     entity that already has a row is counted too and reported in Err.
 //
+// # Memory
+//
+// [Playback.NewBuffer] and [Playback.NewBuffers] charge each buffer's
+// initial reservation, [BufferBytes] of its records, to the playback's
+// memory budget ([NewPlayback]; a world's playback has the world's) before
+// allocating, and return a *memory.BudgetError when it does not fit.
+// Growth past it is not charged. What counts: docs/architecture.md,
+// memory budget.
+//
 // # Concurrency
 //
 // A Buffer and its Recorders belong to one goroutine at a time: give each

@@ -16,8 +16,8 @@ func Example() {
 	hp, _ := ephemeral.AddColumn[int32](units, "hp")
 	old, _ := units.Insert()
 
-	pb := commands.NewPlayback() // set-up: one playback per world
-	buf, err := pb.NewBuffer(64) // and one buffer per system
+	pb := commands.NewPlayback(nil)         // set-up: one playback per world
+	buf, err := pb.NewBuffer("spawner", 64) // and one buffer per system
 	if err != nil {
 		panic(err)
 	}
@@ -40,8 +40,8 @@ func Example() {
 // A create that does not fit is reported; the rest of the buffer plays.
 func ExamplePlayback_Play_capacity() {
 	units, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "units", Capacity: 1})
-	pb := commands.NewPlayback()
-	buf, _ := pb.NewBuffer(8)
+	pb := commands.NewPlayback(nil)
+	buf, _ := pb.NewBuffer("", 8)
 	rec := buf.Recorder(units)
 	first := rec.Create()
 	rec.Create() // no room: fails at playback
@@ -61,10 +61,10 @@ func ExamplePlayback_PlayMerged() {
 	units, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "units", Capacity: 8})
 	id, _ := ephemeral.AddColumn[int32](units, "chunk")
 	const workers, chunks = 2, 4
-	pb := commands.NewPlayback()
+	pb := commands.NewPlayback(nil)
 	bufs := make([]*commands.Buffer, workers)
 	for w := range bufs {
-		bufs[w], _ = pb.NewBuffer(16)
+		bufs[w], _ = pb.NewBuffer("kernel", 16)
 	}
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {

@@ -145,7 +145,7 @@ func TestForeignHandlePlayback(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tw := newTwinWorlds(t)
-			p := commands.NewPlayback()
+			p := commands.NewPlayback(nil)
 			buf := newBuffer(t, p, 0)
 			tc.record(tw, buf)
 			st := p.Play(buf)
@@ -172,7 +172,7 @@ func TestRemoveThenDelete(t *testing.T) {
 	t.Run("real handle, standalone table", func(t *testing.T) {
 		w := newWorld(t, 8, 64)
 		hs := w.insert(t, 3)
-		p := commands.NewPlayback()
+		p := commands.NewPlayback(nil)
 		b := newBuffer(t, p, 0)
 		rec := b.Recorder(w.units)
 		rec.Remove(hs[1])
@@ -191,7 +191,7 @@ func TestRemoveThenDelete(t *testing.T) {
 
 	t.Run("provisional handle, one playback", func(t *testing.T) {
 		w := newWorld(t, 8, 64)
-		p := commands.NewPlayback()
+		p := commands.NewPlayback(nil)
 		b := newBuffer(t, p, 0)
 		rec := b.Recorder(w.units)
 		n := rec.Create()
@@ -211,7 +211,7 @@ func TestRemoveThenDelete(t *testing.T) {
 
 	t.Run("shared domain: only the last row frees", func(t *testing.T) {
 		w := newDomainWorld(t, 8)
-		p := commands.NewPlayback()
+		p := commands.NewPlayback(nil)
 		b := newBuffer(t, p, 0)
 		units, bodies := b.Recorder(w.unit), b.Recorder(w.body)
 		n := units.Create()

@@ -4,9 +4,11 @@ import (
 	"slices"
 	"strconv"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/internal/segment"
+	"github.com/tickwork/tickwork/memory"
 )
 
 // Stats counts what a playback did, in records or entities (a SetN record
@@ -76,6 +78,7 @@ type Guard interface {
 // Resolve is safe from many goroutines while none of those runs.
 type Playback struct {
 	tag    uint32         // 1..MaxPlaybackTag
+	budget *memory.Budget // charged with the buffers' initial reservations
 	slots  []slot         // by buffer id
 	spans  []segment.Span // PlayMerged scratch
 	guard  Guard
@@ -97,12 +100,31 @@ type slot struct {
 var playbackTags atomic.Uint64
 
 // NewPlayback makes a Playback with no guard, no buffers and no
-// resolutions. It takes the next tag of a process-wide sequence, 1, 2, …,
-// MaxPlaybackTag, 1, …, so any MaxPlaybackTag playbacks made one after
+// resolutions, whose buffers are charged to budget (NewBuffer; nil gives
+// the playback a private budget of memory.DefaultBudget bytes; a world
+// passes its own). It takes the next tag of a process-wide sequence, 1, 2,
+// …, MaxPlaybackTag, 1, …, so any MaxPlaybackTag playbacks made one after
 // another have distinct tags (the bound: docs/architecture.md, "Handle
 // layout"). Safe from many goroutines.
-func NewPlayback() *Playback {
-	return &Playback{tag: uint32((playbackTags.Add(1)-1)%MaxPlaybackTag) + 1}
+func NewPlayback(budget *memory.Budget) *Playback {
+	if budget == nil {
+		budget = memory.NewOwnedBudget(memory.DefaultBudget, memory.OwnerPrivate)
+	}
+	return &Playback{tag: uint32((playbackTags.Add(1)-1)%MaxPlaybackTag) + 1, budget: budget}
+}
+
+// Budget is the memory budget p's buffers are charged to. Fixed at
+// NewPlayback; safe from any goroutine.
+func (p *Playback) Budget() *memory.Budget { return p.budget }
+
+// BufferBytes is what NewBuffer allocates and charges for a buffer of
+// records records: 16 bytes per record and 8 per resolution of a create
+// (records of them), 24 bytes a record, saturating at math.MaxInt64. Its
+// fixed per-buffer overhead (segment marks and merge scratch, under 1 KiB)
+// and its growth past records (recording more, Reserve) are not charged
+// (docs/architecture.md, memory budget). Allocates nothing.
+func BufferBytes(records int) int64 {
+	return memory.Size(int64(records), int64(unsafe.Sizeof(record{})+unsafe.Sizeof(ephemeral.Handle(0))))
 }
 
 // Tag is the playback's tag, 1..MaxPlaybackTag, carried by the provisional
@@ -112,19 +134,24 @@ func (p *Playback) Tag() uint32 { return p.tag }
 // NewBuffer makes a buffer played by p, with room for records records
 // before it first grows, and the next id (0, 1, … in order; at most
 // MaxBufferID+1 buffers). Its provisional handles carry p's tag and its id.
+// name names the buffer's owner (its system) in a budget refusal; it may
+// be empty.
 //
 // Memory: everything a playback of the buffer needs is sized here, at
 // set-up, so that playing up to records records (and resolving up to
 // records creates) between two Releases never allocates, the first
 // non-empty playback included: the records, p's slot for the buffer's
 // resolutions (records handles) and its segment marks. Buffer.Reserve
-// raises both.
+// raises both. The records and resolutions, BufferBytes(records), are
+// charged to p's budget first.
 //
-// It returns ErrTooManyBuffers when p has made MaxBufferID+1 buffers, and
-// panics on a negative records. It allocates: call it at set-up. Not
-// concurrently with anything else on p.
-func (p *Playback) NewBuffer(records int) (*Buffer, error) {
-	bufs, err := p.NewBuffers(1, records)
+// It returns a *memory.BudgetError (errors.Is memory.ErrBudget; kind
+// "command buffer") when they do not fit in what is left of the budget,
+// and ErrTooManyBuffers when p has made MaxBufferID+1 buffers; nothing is
+// made then. It panics on a negative records. It allocates: call it at
+// set-up. Not concurrently with anything else on p.
+func (p *Playback) NewBuffer(name string, records int) (*Buffer, error) {
+	bufs, err := p.newBuffers(name, 1, records, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -134,16 +161,27 @@ func (p *Playback) NewBuffer(records int) (*Buffer, error) {
 // NewBuffers makes the n buffers of one parallel kernel, one per worker,
 // as n NewBuffer calls would (consecutive ids), and also sizes p's scratch
 // for playing them together (PlayMerged), so that their first non-empty
-// merged playback allocates nothing either. It makes all n or none: it
-// returns ErrTooManyBuffers when p cannot make n more. It panics on n < 1
-// or a negative records. Not concurrently with anything else on p.
-func (p *Playback) NewBuffers(n, records int) ([]*Buffer, error) {
+// merged playback allocates nothing either. It makes and charges all n or
+// none: it returns the *memory.BudgetError of the n buffers' bytes
+// (n*BufferBytes(records), naming n workers) or ErrTooManyBuffers. It
+// panics on n < 1 or a negative records. Not concurrently with anything
+// else on p.
+func (p *Playback) NewBuffers(name string, n, records int) ([]*Buffer, error) {
+	return p.newBuffers(name, n, records, n)
+}
+
+// newBuffers makes n buffers; workers is the Definition's Workers.
+func (p *Playback) newBuffers(name string, n, records, workers int) ([]*Buffer, error) {
 	if n < 1 || records < 0 {
 		panic("commands: NewBuffers(" + strconv.Itoa(n) + ", " + strconv.Itoa(records) +
 			"): want at least 1 buffer and a record capacity of at least 0")
 	}
 	if len(p.slots)+n-1 > MaxBufferID {
 		return nil, ErrTooManyBuffers
+	}
+	what := memory.Definition{Kind: "command buffer", Name: name, Workers: workers}
+	if err := p.budget.Charge(what, memory.Size(int64(n), BufferBytes(records))); err != nil {
+		return nil, err
 	}
 	bufs := make([]*Buffer, n)
 	room := 0

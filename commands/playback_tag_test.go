@@ -35,7 +35,7 @@ func TestOtherPlaybacksProvisionalHandle(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			wa, wb := newDomainWorld(t, 8), newDomainWorld(t, 8)
-			pa, pb := commands.NewPlayback(), commands.NewPlayback()
+			pa, pb := commands.NewPlayback(nil), commands.NewPlayback(nil)
 			require.NotEqual(t, pa.Tag(), pb.Tag())
 			ba, bb := newBuffer(t, pa, 0), newBuffer(t, pb, 0)
 			require.Equal(t, ba.ID(), bb.ID(), "same buffer id in both playbacks")
@@ -73,30 +73,30 @@ func TestOtherPlaybacksProvisionalHandle(t *testing.T) {
 // the next one repeats the first's.
 func TestPlaybackTags(t *testing.T) {
 	seen := map[uint32]bool{}
-	first := commands.NewPlayback().Tag()
+	first := commands.NewPlayback(nil).Tag()
 	seen[first] = true
 	for range commands.MaxPlaybackTag - 1 {
-		tag := commands.NewPlayback().Tag()
+		tag := commands.NewPlayback(nil).Tag()
 		require.GreaterOrEqual(t, tag, uint32(1))
 		require.LessOrEqual(t, tag, uint32(commands.MaxPlaybackTag))
 		require.False(t, seen[tag], "tag %d repeated within %d playbacks", tag, commands.MaxPlaybackTag)
 		seen[tag] = true
 	}
 	assert.Len(t, seen, commands.MaxPlaybackTag)
-	assert.Equal(t, first, commands.NewPlayback().Tag(), "the sequence wraps after MaxPlaybackTag")
+	assert.Equal(t, first, commands.NewPlayback(nil).Tag(), "the sequence wraps after MaxPlaybackTag")
 }
 
 // A Playback makes at most MaxBufferID+1 buffers, with ids 0, 1, ... .
 func TestNewBufferIDs(t *testing.T) {
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	for id := range commands.MaxBufferID + 1 {
-		b, err := p.NewBuffer(0)
+		b, err := p.NewBuffer("", 0)
 		require.NoError(t, err)
 		if b.ID() != id || b.Playback() != p {
 			t.Fatalf("buffer %d: ID %d, Playback %p", id, b.ID(), b.Playback())
 		}
 	}
-	b, err := p.NewBuffer(0)
+	b, err := p.NewBuffer("", 0)
 	assert.Nil(t, b)
 	assert.ErrorIs(t, err, commands.ErrTooManyBuffers)
 }

@@ -18,7 +18,7 @@ func TestSetNEqualsSets(t *testing.T) {
 	for variant := range 2 {
 		w := newWorld(t, 1024, 64)
 		old := w.insert(t, 3)
-		p := commands.NewPlayback()
+		p := commands.NewPlayback(nil)
 		b := newBuffer(t, p, 8)
 		rec := b.Recorder(w.units)
 		hs := make([]ephemeral.Handle, n)
@@ -61,7 +61,7 @@ func TestSetNEqualsSets(t *testing.T) {
 func TestSetNDropsDeadHandles(t *testing.T) {
 	w := newWorld(t, 16, 64)
 	old := w.insert(t, 4)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 8)
 	rec := b.Recorder(w.units)
 	rec.Delete(old[2])
@@ -78,7 +78,7 @@ func TestSetNDropsDeadHandles(t *testing.T) {
 func TestSetNMisuse(t *testing.T) {
 	w := newWorld(t, 16, 64)
 	other := newWorld(t, 16, 64)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	rec := newBuffer(t, p, 8).Recorder(w.units)
 	assert.PanicsWithValue(t, "commands: SetN with 2 handles and 1 values: pass one value per handle", func() {
 		commands.SetN(rec, w.value, make([]ephemeral.Handle, 2), []int64{1})
@@ -90,7 +90,7 @@ func TestSetNMisuse(t *testing.T) {
 
 func TestSetNSteadyStateAllocs(t *testing.T) {
 	w := newWorld(t, 1024, 64)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 8)
 	hs := make([]ephemeral.Handle, 64)
 	vs := make([]int64, 64)
@@ -119,7 +119,7 @@ func TestSetNSteadyStateAllocs(t *testing.T) {
 // the first time.
 func TestReserve(t *testing.T) {
 	w := newWorld(t, 4096, 64)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	commands.Reserve(rec, w.value, 1000)
@@ -155,7 +155,7 @@ func TestReserve(t *testing.T) {
 // Reserve covers SetN too: its handles are stored beside the values.
 func TestReserveCoversSetN(t *testing.T) {
 	w := newWorld(t, 4096, 64)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	commands.Reserve(rec, w.value, 1000)

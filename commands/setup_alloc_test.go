@@ -44,7 +44,7 @@ func TestFirstPlaybackAllocatesNothing(t *testing.T) {
 		play func(p *commands.Playback, bufs []*commands.Buffer) commands.Stats
 	}{
 		{"PlayMerged of NewBuffers", func(p *commands.Playback) []*commands.Buffer {
-			bufs, err := p.NewBuffers(2, 64)
+			bufs, err := p.NewBuffers("", 2, 64)
 			require.NoError(t, err)
 			return bufs
 		}, (*commands.Playback).PlayMerged},
@@ -52,7 +52,7 @@ func TestFirstPlaybackAllocatesNothing(t *testing.T) {
 			return []*commands.Buffer{newBuffer(t, p, 64), newBuffer(t, p, 64)}
 		}, (*commands.Playback).PlayAll},
 		{"PlayMerged after Reserve", func(p *commands.Playback) []*commands.Buffer {
-			bufs, err := p.NewBuffers(2, 0)
+			bufs, err := p.NewBuffers("", 2, 0)
 			require.NoError(t, err)
 			for _, b := range bufs {
 				b.Reserve(64)
@@ -65,7 +65,7 @@ func TestFirstPlaybackAllocatesNothing(t *testing.T) {
 			w := newDomainWorld(t, 256)
 			victims := make([]ephemeral.Handle, 2)
 			require.NoError(t, w.unit.InsertN(victims))
-			p := commands.NewPlayback()
+			p := commands.NewPlayback(nil)
 			bufs := tc.make(p)
 			for i, b := range bufs {
 				// Register the table and column with the buffer (the first

@@ -27,8 +27,8 @@ func internalTable(t *testing.T) (*ephemeral.Table, *ephemeral.Column[int32]) {
 // would equal the first's modulo the window.
 func TestCreatesPastWindowRefused(t *testing.T) {
 	tab, hp := internalTable(t)
-	p := NewPlayback()
-	b, err := p.NewBuffer(0)
+	p := NewPlayback(nil)
+	b, err := p.NewBuffer("", 0)
 	require.NoError(t, err)
 	b.window = 4
 	r := b.Recorder(tab)
@@ -76,8 +76,8 @@ func TestCreatesPastWindowRefused(t *testing.T) {
 // played and released.
 func TestCreateSequenceWraps(t *testing.T) {
 	tab, hp := internalTable(t)
-	p := NewPlayback()
-	b, err := p.NewBuffer(0)
+	p := NewPlayback(nil)
+	b, err := p.NewBuffer("", 0)
 	require.NoError(t, err)
 	const done = MaxCreates - 3
 	b.next, b.first, b.lo, p.slots[b.id].lo = done, done, done, done

@@ -136,7 +136,8 @@ type Definition struct {
 	Column string
 	// Workers is, for a per-worker definition (event staging, a parallel
 	// kernel's command buffers), the number of workers the per-worker
-	// bytes are multiplied by; 0 otherwise.
+	// bytes are multiplied by; 0 otherwise. Above 1, the refusal's advice
+	// says to use fewer workers.
 	Workers int
 }
 

@@ -148,6 +148,8 @@ func TestBudgetErrorMessage(t *testing.T) {
 			`lower the capacity or use fewer workers, or give the spec a larger Budget (memory.NewBudget; the default is memory.DefaultBudget)`},
 		{"worker command buffers, world budget", buffers, memory.OwnerWorld, `memory: command buffer "fire" for 256 workers` + numbers +
 			`lower the records per command buffer (runtime.WithCommandRecords) or use fewer workers (runtime.WithWorkers), or raise the world's budget (runtime.WithMemoryBudget)`},
+		{"one worker's command buffers", memory.Definition{Kind: "command buffer", Name: "fire", Workers: 1}, memory.OwnerHost, `memory: command buffer "fire" for 1 worker` + numbers +
+			`lower the records per command buffer, or raise the limit of the Budget given to the spec (memory.NewBudget)`},
 		{"unnamed serial command buffer, host budget", memory.Definition{Kind: "command buffer"}, memory.OwnerHost, `memory: command buffer` + numbers +
 			`lower the records per command buffer, or raise the limit of the Budget given to the spec (memory.NewBudget)`},
 	}

@@ -1,7 +1,7 @@
 // Package memory is the memory budget that Tickwork's definitions are
 // checked against before they allocate: a table's pages, its columns, an
 // entity domain's handle pages, an event table's buffers and its per-worker
-// staging. A definition that does not fit fails with a typed error instead
+// staging, and command buffers' initial records. A definition that does not fit fails with a typed error instead
 // of ending the process in Go's fatal "out of memory".
 //
 // What counts, the default and who shares a budget are stated once, in

@@ -34,7 +34,10 @@ func (e *BudgetError) Error() string {
 	case e.Name != "":
 		s += " " + strconv.Quote(e.Name)
 	}
-	if e.Workers > 0 {
+	switch {
+	case e.Workers == 1:
+		s += " for 1 worker"
+	case e.Workers > 1:
 		s += " for " + strconv.Itoa(e.Workers) + " workers"
 	}
 	return s + " asks for " + bytesText(e.Bytes) + ", but the memory budget of " + bytesText(e.Budget) +
@@ -51,7 +54,7 @@ func (e *BudgetError) lower() string {
 			s += " (runtime.WithCommandRecords)"
 		}
 	}
-	if e.Workers > 0 {
+	if e.Workers > 1 {
 		s += " or use fewer workers"
 		if e.Owner == OwnerWorld {
 			s += " (runtime.WithWorkers)"

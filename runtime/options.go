@@ -116,10 +116,12 @@ func WithReportWindow(runs int) Option {
 
 // WithCommandRecords sets the initial capacity of each command buffer in
 // records, 1..MaxCommandRecords (default scheduler.DefaultCommandRecords,
-// 1024); buffers grow past it while warming up. A record takes 16 bytes,
+// 1024); buffers grow past it while warming up. A record takes 24 bytes
+// (commands.BufferBytes), charged to the world's memory budget and
 // allocated at Build for every command buffer of a system with Creates or
 // Deletes, and at a system's first WorkerRecorders call for its one buffer
-// per kernel worker.
+// per kernel worker (a set that does not fit fails that frame; see the
+// memory budget in docs/architecture.md).
 func WithCommandRecords(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > MaxCommandRecords {
@@ -132,9 +134,10 @@ func WithCommandRecords(n int) Option {
 
 // WithMemoryBudget sets the world's memory budget in bytes,
 // 1..math.MaxInt64 (default memory.DefaultBudget, 8 GiB). Every domain,
-// table, column and event table declared on the Builder, and every
-// per-worker event staging a system makes (systems.ParallelEmitter), is
-// charged to it before it allocates; the first that does not fit in what
+// table, column and event table declared on the Builder, every command
+// buffer's initial records (WithCommandRecords) and every per-worker event
+// staging a system makes (systems.ParallelEmitter), is charged to it
+// before it allocates; the first that does not fit in what
 // is left fails with a *memory.BudgetError (errors.Is ErrMemoryBudget)
 // naming it, the bytes it asks for and the budget, and allocates nothing.
 // What counts is stated in docs/architecture.md (memory budget); the budget
@@ -153,6 +156,6 @@ func WithMemoryBudget(bytes int64) Option {
 // in bytes: memory.DefaultBudget (8 GiB).
 const DefaultMemoryBudget = memory.DefaultBudget
 
-// MaxCommandRecords is the largest WithCommandRecords: 2^24 records (256
+// MaxCommandRecords is the largest WithCommandRecords: 2^24 records (384
 // MiB per command buffer), scheduler.MaxCommandRecords.
 const MaxCommandRecords = scheduler.MaxCommandRecords

@@ -353,7 +353,7 @@ func (b *Builder) Build() (*World, error) {
 		return nil, &OptionError{Option: "WithWorkers", Value: itoa(b.cfg.workers), Reason: err.Error()}
 	}
 	cfg := b.cfg.sched
-	cfg.Pool = pool
+	cfg.Pool, cfg.Budget = pool, b.budget
 	s, err := scheduler.New(cfg)
 	if err == nil {
 		err = s.AddEvents(b.events...)

@@ -14,7 +14,7 @@
 // # Life cycle
 //
 // [New] takes a [Config] (fixed step in seconds, tick cap, [Pacing], report
-// window in runs, command buffer records, kernel pool). Then
+// window in runs, command buffer records, kernel pool, memory budget). Then
 // [Scheduler.Add], [Scheduler.AddEvents] and [Scheduler.Hook]; then
 // [Scheduler.Seal] once; then [Scheduler.Frame] once per frame of the
 // host's loop. [Scheduler.Report], [Scheduler.Time] and [Scheduler.Resolve]

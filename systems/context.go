@@ -47,13 +47,13 @@ func (e *Env) SetFrame(frame uint64, dt float64) { e.frame, e.dt = frame, dt }
 // between system runs.
 func (e *Env) SetTick(tick uint64) { e.tick = tick }
 
-// newBuffers makes n command buffers of the Env's playback, which plays
-// them (commands.Playback.NewBuffers).
-func (e *Env) newBuffers(n, records int) ([]*commands.Buffer, error) {
+// buffers is the Env's playback, which makes the systems' command buffers
+// (charging them to its memory budget) and plays them.
+func (e *Env) buffers() *commands.Playback {
 	if e.playback == nil {
 		panic("systems: a system that records commands needs a Playback: pass NewEnv the commands.Playback that plays its buffers back")
 	}
-	return e.playback.NewBuffers(n, records)
+	return e.playback
 }
 
 // Workers is the number of kernel workers, the scheduler's goroutine
@@ -109,8 +109,9 @@ type Context struct {
 // NewContext builds the context of system sys over env; its command
 // buffers start with room for records records each (they grow while
 // warming up, see package commands) and are made by env's playback
-// (commands.Playback.NewBuffer: its error is returned). A system that may
-// record nothing (no Creates or Deletes) gets no buffer. It
+// (commands.Playback.NewBuffer, charged to its memory budget: its
+// *memory.BudgetError is returned). A system that may record nothing (no
+// Creates or Deletes) gets no buffer. It
 // registers the system's reader with each event table it consumes
 // (events.Buffer.NewConsumer: PerTick in FixedUpdate, PerFrame elsewhere),
 // which from then on holds the events that reader has not read: build one
@@ -147,11 +148,10 @@ func NewContext(sys *System, env *Env, records int) (*Context, error) {
 	c.parallel = make([]merger, len(c.emits))
 	c.used = make([]merger, 0, len(c.emits))
 	if len(c.rec) > 0 {
-		bufs, err := env.newBuffers(1, records)
-		if err != nil {
+		var err error
+		if c.cmd, err = env.buffers().NewBuffer(sys.Name, records); err != nil {
 			return nil, err
 		}
-		c.cmd = bufs[0]
 	}
 	cadence := events.PerFrame
 	if sys.Phase == FixedUpdate {
@@ -322,14 +322,15 @@ func (c *Context) Recorder(t *ephemeral.Table) (commands.Recorder, error) {
 // worker w calls Chunk(w, chunk) before recording for a chunk; playback
 // then follows the chunk order whatever the number of workers. The first
 // call of a system allocates one command buffer per worker (Workers()),
-// made by the Env's playback; its error is returned, and a later call
-// tries again.
+// made by the Env's playback and charged to its memory budget: the
+// *memory.BudgetError of a set that does not fit is returned (nothing is
+// made or charged), and a later call tries again.
 func (c *Context) WorkerRecorders(t *ephemeral.Table) (WorkerRecorders, error) {
 	if err := c.checkTable(AccessRecorder, c.rec, t); err != nil {
 		return WorkerRecorders{}, err
 	}
 	if c.workers == nil {
-		ws, err := c.env.newBuffers(c.env.Workers(), c.records)
+		ws, err := c.env.buffers().NewBuffers(c.name, c.env.Workers(), c.records)
 		if err != nil {
 			return WorkerRecorders{}, err
 		}

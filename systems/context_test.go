@@ -18,7 +18,7 @@ import (
 
 func newContext(t *testing.T, m systems.Manifest) (*systems.Context, *commands.Playback) {
 	t.Helper()
-	pb := commands.NewPlayback()
+	pb := commands.NewPlayback(nil)
 	env := systems.NewEnv(nil, pb, 0.25)
 	env.SetFrame(3, 0.5)
 	env.SetTick(7)

@@ -45,7 +45,7 @@ func ExampleContext() {
 	sys := systems.System{Name: "spawn", Phase: systems.FixedUpdate,
 		Manifest: systems.Manifest{Creates: []*ephemeral.Table{balls}, Writes: []systems.ColumnRef{systems.Col(y)}},
 		Run:      func(*systems.Context) error { return nil }}
-	playback := commands.NewPlayback()
+	playback := commands.NewPlayback(nil)
 	env := systems.NewEnv(nil, playback, 1.0/60) // no pool: kernels run inline
 	ctx, err := systems.NewContext(&sys, env, 16)
 	if err != nil {
