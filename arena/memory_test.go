@@ -8,17 +8,21 @@ import (
 
 	"github.com/tickwork/tickwork/arena"
 	"github.com/tickwork/tickwork/arena/rules"
+	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/memory"
 	"github.com/tickwork/tickwork/runtime"
+	"github.com/tickwork/tickwork/scheduler"
 )
 
 // arenaBytes is what the arena world charges to its memory budget for cfg,
 // computed without allocating: the declarations of arena.New (the Actors
 // domain with its Unit and Body tables, the Projectile and ArenaClock
-// tables, their columns, the HitEvent and DeadSlot event tables) and
-// Collision's per-worker HitEvent staging, made at Build.
+// tables, their columns, the HitEvent and DeadSlot event tables), the
+// command buffers' initial records (a serial buffer and one per kernel
+// worker for every system that records, at Build; their Reserve growth is
+// not charged) and Collision's per-worker HitEvent staging, made at Build.
 func arenaBytes(cfg rules.Config) int64 {
 	n, workers := cfg.Units, max(cfg.Workers, 1)
 	proj := max(arena.MinProjectiles, cfg.Shots*(int(rules.TTL)+1))
@@ -33,6 +37,7 @@ func arenaBytes(cfg rules.Config) int64 {
 		ephemeral.DomainBytes(1, 0)+ephemeral.TableBytes(1, 0)+ephemeral.ColumnBytes[int64](1, 0), // ArenaClock
 		events.Bytes[arena.Hit](events.Spec{Name: "HitEvent", Capacity: proj}),
 		events.Bytes[int32](events.Spec{Name: "DeadSlot", Capacity: n, Lifetime: events.ThisFrame}),
+		memory.Size(int64(4*(1+workers)), commands.BufferBytes(scheduler.DefaultCommandRecords)), // 4 recording systems
 		events.StagingBytes[arena.Hit](proj, workers),
 	)
 }
@@ -66,7 +71,7 @@ func TestArenaMaxUnitsFitDefaultBudget(t *testing.T) {
 		atMostGiB, above float64
 	}{
 		{"default shots, 1 worker", rules.DefaultShots, 1, true, 0.6, 0.5},
-		{"default shots, 256 workers", rules.DefaultShots, 256, true, 0.7, 0.6},
+		{"default shots, 256 workers", rules.DefaultShots, 256, true, 0.75, 0.7},
 		{"max shots, 8 workers", rules.MaxShots, 8, true, 1.8, 1.7},
 		{"max shots, 256 workers", rules.MaxShots, 256, false, 26, 25},
 	} {
@@ -111,6 +116,10 @@ func TestArenaPastBudgetFails(t *testing.T) {
 	assert.ErrorIs(t, err, runtime.ErrMemoryBudget)
 	proj := rules.MaxShots * (int(rules.TTL) + 1)
 	staging := events.StagingBytes[arena.Hit](proj, 256)
-	assert.Equal(t, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "HitEvent"},
-		Bytes: staging, Used: arenaBytes(cfg) - staging, Budget: runtime.DefaultMemoryBudget}, *be)
+	// Build binds the systems in sealed order: the one recording system
+	// sealed after Collision has not made its 1+256 command buffers yet.
+	later := memory.Size(1+256, commands.BufferBytes(scheduler.DefaultCommandRecords))
+	assert.Equal(t, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "HitEvent", Workers: 256},
+		Bytes: staging, Used: arenaBytes(cfg) - staging - later, Budget: runtime.DefaultMemoryBudget, Owner: memory.OwnerWorld}, *be)
+	assert.Contains(t, err.Error(), "or use fewer workers (runtime.WithWorkers), or raise the world's budget (runtime.WithMemoryBudget)")
 }

@@ -39,7 +39,8 @@ type benchWorld struct {
 }
 
 func newBenchWorld(b *testing.B) *benchWorld {
-	return &benchWorld{world: newWorld(b, benchRows, 0), p: commands.NewPlayback(), buf: commands.NewBuffer(0, 0),
+	p := commands.NewPlayback(nil)
+	return &benchWorld{world: newWorld(b, benchRows, 0), p: p, buf: newBuffer(b, p, 0),
 		hs: make([]ephemeral.Handle, benchRows)}
 }
 

@@ -2,16 +2,36 @@ package commands
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/internal/segment"
 )
 
-// MaxBufferID is the largest buffer id (2^20-1). A Playback keeps a small
-// slot per id up to the largest it has played, so number buffers densely
-// from 0.
-const MaxBufferID = 1<<20 - 1
+// Provisional handles: the widths of their fields, laid out in
+// docs/architecture.md ("Handle layout", provisional handles).
+const (
+	seqBits = 27 // create sequence number, modulo 2^seqBits
+	idBits  = 16 // buffer id
+	tagBits = 10 // playback tag
+	seqMask = 1<<seqBits - 1
+)
+
+// The fields fill the 53 bits of a handle's index and generation that an
+// untagged, even-generation handle leaves free (a compile-time check).
+const _ = uint(32+ephemeral.HandleGenerationBits-1-(seqBits+idBits+tagBits)) +
+	uint((seqBits+idBits+tagBits)-(32+ephemeral.HandleGenerationBits-1))
+
+// MaxBufferID is the largest buffer id (2^16-1): a Playback makes at most
+// MaxBufferID+1 buffers (Playback.NewBuffer), numbered densely from 0.
+const MaxBufferID = 1<<idBits - 1
+
+// MaxCreates is the most creates one buffer may have resolvable at once
+// (2^27): those recorded since the last Playback.Release (one frame in a
+// world), played or not. A Create past it is refused (see Recorder.Create).
+const MaxCreates = 1 << seqBits
+
+// MaxPlaybackTag is the largest playback tag (1023); see Playback.Tag.
+const MaxPlaybackTag = 1<<tagBits - 1
 
 // op is a record's kind; it sits in the top bits of record.ref.
 type op uint32
@@ -23,6 +43,7 @@ const (
 	opRemove
 	opSet
 	opSetN
+	opRefused // a create refused by MaxCreates: fails at playback
 )
 
 const (
@@ -30,7 +51,7 @@ const (
 	refMask = 1<<opShift - 1 // index into Buffer.tabs or Buffer.cols
 )
 
-var opNames = [...]string{opCreate: "create", opAttach: "attach", opDelete: "delete", opRemove: "remove", opSet: "set", opSetN: "set"}
+var opNames = [...]string{opCreate: "create", opAttach: "attach", opDelete: "delete", opRemove: "remove", opSet: "set", opSetN: "set", opRefused: "create"}
 
 // record is one recorded command, 16 bytes.
 type record struct {
@@ -53,9 +74,13 @@ type record struct {
 // Concurrency: a Buffer and its Recorders are used by one goroutine at a
 // time; give each worker of a parallel kernel its own Buffer.
 type Buffer struct {
-	id      int
-	next    uint32 // sequence number of the next create
-	first   uint32 // sequence number of the first unplayed create
+	p       *Playback        // the playback that made it, and plays it
+	id      int              // dense per playback
+	hbase   ephemeral.Handle // provisional handle bits of the playback tag and the id (sequence 0)
+	next    uint32           // sequence number of the next create (uint32 counter; handles carry it modulo MaxCreates)
+	first   uint32           // sequence number of the first unplayed create
+	lo      uint32           // sequence number of the first create not released (the playback's slot.lo)
+	window  uint32           // MaxCreates (tests lower it): creates past lo+window are refused
 	recs    []record
 	segs    segment.Marks
 	tabs    []*ephemeral.Table
@@ -65,28 +90,13 @@ type Buffer struct {
 	playing bool     // given to the running playback
 }
 
-// NewBuffer makes a buffer with id id, unique among the buffers of one world
-// (and of one Playback), 0 <= id <= MaxBufferID, and room for records
-// records before it first grows. Provisional handles carry the id, so two
-// buffers played by one Playback must never share it (Play panics if they
-// do). NewBuffer panics on an id out of range or a negative records.
-func NewBuffer(id int, records int) *Buffer {
-	if id < 0 || id > MaxBufferID {
-		panic("commands: NewBuffer(" + strconv.Itoa(id) + ", ...): the id must be between 0 and MaxBufferID; number buffers densely from 0")
-	}
-	if records < 0 {
-		panic("commands: NewBuffer(..., " + strconv.Itoa(records) + "): the record capacity must not be negative")
-	}
-	return &Buffer{
-		id:   id,
-		recs: make([]record, 0, records),
-		segs: make(segment.Marks, 0, 16),
-	}
-}
-
-// ID is the buffer's id, as given to NewBuffer. Fixed; safe from any
-// goroutine.
+// ID is the buffer's id: its playback's buffers are numbered 0, 1, ... in
+// the order Playback.NewBuffer made them. Fixed; safe from any goroutine.
 func (b *Buffer) ID() int { return b.id }
+
+// Playback is the playback that made b and the only one that may play it.
+// Fixed; safe from any goroutine.
+func (b *Buffer) Playback() *Playback { return b.p }
 
 // Len is the number of records waiting for playback (a SetN counts as
 // one). Only from the goroutine that owns the buffer, or the playback's.
@@ -107,13 +117,16 @@ func (b *Buffer) Begin(key int) {
 
 // Reserve makes room for n records waiting for playback (it grows the
 // capacity to at least n), so that recording up to n records per playback
-// never allocates, nor does resolving up to n creates of a playback (the
-// Playback sizes its resolutions of this buffer to the record capacity).
-// n <= 0 does nothing.
+// never allocates, nor does playing them or resolving up to n creates
+// between two Releases (it grows the playback's resolutions of this buffer
+// too). n <= 0 does nothing. It allocates; call it from the buffer's
+// goroutine while no playback runs and nothing resolves concurrently (in a
+// world: from the system's Run, outside its kernels).
 func (b *Buffer) Reserve(n int) {
 	if n > cap(b.recs) {
 		b.recs = slices.Grow(b.recs, n-len(b.recs))
 	}
+	b.p.reserve(b, n)
 }
 
 // Reset discards the records waiting for playback, as if they had never been
@@ -180,19 +193,41 @@ func (r Recorder) Buffer() *Buffer { return r.b }
 
 // Create records the creation of a new entity with a row in r's table (every
 // column zero; give initial values with Set or SetN) and returns its
-// provisional handle: generation 2*(id+1) of the buffer id, index the
-// buffer's create sequence number. The handle is not a real ephemeral
-// handle: ephemeral lookups of it fail (IsAlive is false). Use it in later
-// records of this or later buffers, and turn it into the real handle with
-// Playback.Resolve after playback. At playback the entity takes the lowest
-// free slot of the table's domain; a create that does not fit fails alone
+// provisional handle: untagged, carrying the buffer's playback tag, its id
+// and the create's sequence number (layout: docs/architecture.md, "Handle
+// layout"). The handle is not a real ephemeral handle: ephemeral lookups
+// of it fail (IsAlive is false). Use it in later records of buffers of the
+// same playback, and turn it into the real handle with Playback.Resolve
+// after playback; another playback's records count it as another domain's
+// (Stats.ForeignHandles). At playback the entity takes the lowest free slot
+// of the table's domain; a create that does not fit fails alone
 // (Stats.CapacityErrors, Stats.Err) and its handle never resolves.
-// Allocates nothing in steady state.
+//
+// A buffer holds at most MaxCreates resolvable creates (those since the
+// last Release): a Create past that is refused, so that no two resolvable
+// creates share a handle. It records a create that fails at playback
+// (Stats.CapacityErrors, Stats.Err wrapping ErrTooManyCreates) and returns
+// a provisional handle that never resolves. Allocates nothing in steady
+// state.
 func (r Recorder) Create() ephemeral.Handle {
 	b := r.b
-	h := ephemeral.MakeHandle(b.next, uint32(b.id+1)<<1) // even, nonzero generation
+	if b.next-b.lo >= b.window {
+		return r.refuse()
+	}
+	h := b.hbase | ephemeral.Handle(b.next&seqMask)
 	b.next++
 	r.add(opCreate, h)
+	return h
+}
+
+// refuse records a create refused by MaxCreates and returns its handle,
+// provisional with playback tag 0, which no playback has: it never
+// resolves. Out of line: Create stays small.
+//
+//go:noinline
+func (r Recorder) refuse() ephemeral.Handle {
+	h := provisional(0, MaxBufferID, r.b.next)
+	r.add(opRefused, h)
 	return h
 }
 

@@ -43,6 +43,16 @@ func (w world) insert(t testing.TB, n int) []ephemeral.Handle {
 	return hs
 }
 
+// newBuffer makes a buffer of p with room for records records.
+func newBuffer(t testing.TB, p *commands.Playback, records int) *commands.Buffer {
+	t.Helper()
+	b, err := p.NewBuffer("", records)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func checkStats(t *testing.T, got, want commands.Stats) {
 	t.Helper()
 	gotErr, wantErr := got.Err, want.Err
@@ -66,8 +76,8 @@ func mustResolve(t *testing.T, p *commands.Playback, h ephemeral.Handle) ephemer
 
 func TestCreateSet(t *testing.T) {
 	w := newWorld(t, 8, 64)
-	b := commands.NewBuffer(0, 4)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
+	b := newBuffer(t, p, 4)
 	rec := b.Recorder(w.units)
 	a := rec.Create()
 	commands.Set(rec, w.value, a, 10)
@@ -103,7 +113,8 @@ func TestCreateSet(t *testing.T) {
 func TestProvisionalNeverReal(t *testing.T) {
 	w := newWorld(t, 8, 64)
 	w.insert(t, 8)
-	b := commands.NewBuffer(0, 0)
+	p := commands.NewPlayback(nil)
+	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	for i := 0; i < 8; i++ {
 		h := rec.Create()
@@ -126,7 +137,6 @@ func TestProvisionalNeverReal(t *testing.T) {
 	if commands.IsProvisional(w.units.Domain().MakeHandle(3, 2)) {
 		t.Error("IsProvisional true for a tagged (domain) handle with an even generation")
 	}
-	p := commands.NewPlayback()
 	if r, ok := p.Resolve(ephemeral.MakeHandle(3, 5)); !ok || r != ephemeral.MakeHandle(3, 5) {
 		t.Errorf("Resolve(real) = %v, %v, want it unchanged, true", r, ok)
 	}
@@ -137,7 +147,7 @@ func TestProvisionalNeverReal(t *testing.T) {
 		t.Error("Resolve of a provisional handle never played = _, true")
 	}
 	// Another buffer's ids give different provisional handles.
-	if h0, h1 := commands.NewBuffer(0, 0).Recorder(w.units).Create(), commands.NewBuffer(1, 0).Recorder(w.units).Create(); h0 == h1 {
+	if h0, h1 := newBuffer(t, p, 0).Recorder(w.units).Create(), newBuffer(t, p, 0).Recorder(w.units).Create(); h0 == h1 {
 		t.Errorf("buffers 0 and 1 both made %v", h0)
 	}
 }
@@ -148,16 +158,17 @@ func TestStaleDelete(t *testing.T) {
 	w := newWorld(t, 8, 64)
 	hs := w.insert(t, 3)
 	w.units.Delete(hs[0]) // stale from now on
-	other := commands.NewBuffer(1, 0)
+	p := commands.NewPlayback(nil)
+	other := newBuffer(t, p, 0)
 	unplayed := other.Recorder(w.units).Create()
-	b := commands.NewBuffer(0, 0)
+	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	rec.Delete(hs[0])
 	rec.Delete(0)
 	rec.Delete(unplayed)
 	rec.Remove(hs[0])
 	rec.Delete(hs[1])
-	st := commands.NewPlayback().PlayAll([]*commands.Buffer{b})
+	st := p.PlayAll([]*commands.Buffer{b})
 	checkStats(t, st, commands.Stats{Played: 5, Deleted: 1, StaleDeletes: 4})
 	if w.units.Len() != 1 || !w.units.IsAlive(hs[2]) {
 		t.Errorf("Len() = %d, IsAlive(hs[2]) = %v, want 1, true", w.units.Len(), w.units.IsAlive(hs[2]))
@@ -171,14 +182,14 @@ func TestDeleteTwice(t *testing.T) {
 		t.Run(fmt.Sprint("two buffers=", split), func(t *testing.T) {
 			w := newWorld(t, 4, 64)
 			hs := w.insert(t, 3)
-			b0, b1 := commands.NewBuffer(0, 0), commands.NewBuffer(1, 0)
+			p := commands.NewPlayback(nil)
+			b0, b1 := newBuffer(t, p, 0), newBuffer(t, p, 0)
 			second := b0
 			if split {
 				second = b1
 			}
 			b0.Recorder(w.units).Delete(hs[1])
 			second.Recorder(w.units).Delete(hs[1])
-			p := commands.NewPlayback()
 			st := p.PlayAll([]*commands.Buffer{b0, b1})
 			checkStats(t, st, commands.Stats{Played: 2, Deleted: 1, StaleDeletes: 1})
 			if w.units.Len() != 2 || w.units.Domain().Len() != 2 {
@@ -209,12 +220,12 @@ func TestDeleteTwice(t *testing.T) {
 func TestDeleteCreateDelete(t *testing.T) {
 	w := newWorld(t, 4, 64)
 	hs := w.insert(t, 2)
-	b := commands.NewBuffer(0, 0)
+	p := commands.NewPlayback(nil)
+	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	rec.Delete(hs[0])
 	n := rec.Create()
 	rec.Delete(hs[0])
-	p := commands.NewPlayback()
 	checkStats(t, p.PlayAll([]*commands.Buffer{b}), commands.Stats{Played: 3, Created: 1, Deleted: 1, StaleDeletes: 1})
 	rn := mustResolve(t, p, n)
 	if rn.Index() != hs[0].Index() || !w.units.IsAlive(rn) || w.units.Len() != 2 {
@@ -226,13 +237,13 @@ func TestDeleteCreateDelete(t *testing.T) {
 // buffer leaves no row and no live handle.
 func TestCreateThenDelete(t *testing.T) {
 	w := newWorld(t, 4, 64)
-	b := commands.NewBuffer(0, 0)
+	p := commands.NewPlayback(nil)
+	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	h := rec.Create()
 	commands.Set(rec, w.value, h, 5)
 	rec.Delete(h)
 	commands.Set(rec, w.value, h, 6) // after the delete: dropped
-	p := commands.NewPlayback()
 	checkStats(t, p.PlayAll([]*commands.Buffer{b}), commands.Stats{Played: 4, Created: 1, Sets: 1, Deleted: 1, DroppedSets: 1})
 	if w.units.Len() != 0 || w.units.Domain().Len() != 0 {
 		t.Errorf("Len() = %d, domain Len() = %d, want 0, 0", w.units.Len(), w.units.Domain().Len())
@@ -253,13 +264,14 @@ func TestCreateThenDelete(t *testing.T) {
 func TestSetAfterDelete(t *testing.T) {
 	w := newWorld(t, 4, 64)
 	hs := w.insert(t, 2)
-	b := commands.NewBuffer(0, 0)
+	p := commands.NewPlayback(nil)
+	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	commands.Set(rec, w.value, hs[0], 100)
 	rec.Delete(hs[0])
 	commands.Set(rec, w.value, hs[0], 200)
 	commands.Set(rec, w.value, hs[1], 300)
-	checkStats(t, commands.NewPlayback().PlayAll([]*commands.Buffer{b}), commands.Stats{Played: 4, Deleted: 1, Sets: 2, DroppedSets: 1})
+	checkStats(t, p.PlayAll([]*commands.Buffer{b}), commands.Stats{Played: 4, Deleted: 1, Sets: 2, DroppedSets: 1})
 	if v, _ := w.value.Get(hs[1]); v != 300 {
 		t.Errorf("hs[1] = %d, want 300", v)
 	}
@@ -273,7 +285,11 @@ func TestSetAfterDelete(t *testing.T) {
 func TestCapacityOverflow(t *testing.T) {
 	w := newWorld(t, 4, 64)
 	hs := w.insert(t, 2)
-	b := commands.NewBuffer(7, 0)
+	p := commands.NewPlayback(nil)
+	for range 7 {
+		newBuffer(t, p, 0) // ids 0..6
+	}
+	b := newBuffer(t, p, 0) // id 7
 	rec := b.Recorder(w.units)
 	a := rec.Create()                      // record 0
 	commands.Set(rec, w.value, a, 10)      // 1
@@ -287,7 +303,6 @@ func TestCapacityOverflow(t *testing.T) {
 	d := rec.Create()                      // 9: fits in the freed slot
 	commands.Set(rec, w.value, d, 40)      // 10
 	commands.Set(rec, w.value, hs[1], 50)  // 11
-	p := commands.NewPlayback()
 	st := p.PlayAll([]*commands.Buffer{b})
 	checkStats(t, st, commands.Stats{Played: 12, Created: 3, Sets: 4, DroppedSets: 1, Deleted: 1,
 		StaleDeletes: 1, CapacityErrors: 2, Err: errors.New("any")})
@@ -348,7 +363,8 @@ func newDomainWorld(t testing.TB, capacity int) domainWorld {
 
 func TestAttachRemoveDelete(t *testing.T) {
 	w := newDomainWorld(t, 8)
-	b := commands.NewBuffer(0, 0)
+	p := commands.NewPlayback(nil)
+	b := newBuffer(t, p, 0)
 	units, bodies := b.Recorder(w.unit), b.Recorder(w.body)
 	u := units.Create()
 	commands.Set(units, w.hp, u, 100)
@@ -356,7 +372,6 @@ func TestAttachRemoveDelete(t *testing.T) {
 	commands.Set(bodies, w.x, u, 1.5)
 	v := units.Create()
 	bodies.Attach(v)
-	p := commands.NewPlayback()
 	checkStats(t, p.PlayAll([]*commands.Buffer{b}), commands.Stats{Played: 6, Created: 2, Attached: 2, Sets: 2})
 	ru, rv := mustResolve(t, p, u), mustResolve(t, p, v)
 	if hp, _ := w.hp.Get(ru); hp != 100 {
@@ -389,12 +404,12 @@ func TestAttachRemoveDelete(t *testing.T) {
 // the tables of one domain: creates into two tables are not reordered.
 func TestRecordOrderAcrossTables(t *testing.T) {
 	w := newDomainWorld(t, 8)
-	b := commands.NewBuffer(0, 0)
+	p := commands.NewPlayback(nil)
+	b := newBuffer(t, p, 0)
 	units, bodies := b.Recorder(w.unit), b.Recorder(w.body)
 	u1 := units.Create()
 	b1 := bodies.Create()
 	u2 := units.Create()
-	p := commands.NewPlayback()
 	p.PlayAll([]*commands.Buffer{b})
 	for i, h := range []ephemeral.Handle{u1, b1, u2} {
 		if got := mustResolve(t, p, h).Index(); got != uint32(i) {
@@ -412,10 +427,10 @@ func TestBufferOrder(t *testing.T) {
 		t.Run(fmt.Sprint("deleter first=", deleterFirst), func(t *testing.T) {
 			w := newWorld(t, 8, 64)
 			hs := w.insert(t, 3)
-			del, cre := commands.NewBuffer(0, 0), commands.NewBuffer(1, 0)
+			p := commands.NewPlayback(nil)
+			del, cre := newBuffer(t, p, 0), newBuffer(t, p, 0)
 			del.Recorder(w.units).Delete(hs[0])
 			h := cre.Recorder(w.units).Create()
-			p := commands.NewPlayback()
 			if deleterFirst {
 				p.PlayAll([]*commands.Buffer{del, cre})
 			} else {
@@ -437,8 +452,8 @@ func TestBufferOrder(t *testing.T) {
 // buffer may be named by later records.
 func TestResolveAcrossBoundaries(t *testing.T) {
 	w := newWorld(t, 8, 64)
-	spawner, setter := commands.NewBuffer(0, 0), commands.NewBuffer(1, 0)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
+	spawner, setter := newBuffer(t, p, 0), newBuffer(t, p, 0)
 	h := spawner.Recorder(w.units).Create()
 	p.PlayAll([]*commands.Buffer{spawner}) // FrameEnd boundary
 	real := mustResolve(t, p, h)
@@ -474,13 +489,13 @@ func TestResolveAcrossBoundaries(t *testing.T) {
 // TestReset: Buffer.Reset discards pending records; their handles never resolve.
 func TestReset(t *testing.T) {
 	w := newWorld(t, 8, 64)
-	b := commands.NewBuffer(0, 0)
+	p := commands.NewPlayback(nil)
+	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	lost := rec.Create()
 	commands.Set(rec, w.value, lost, 1)
 	b.Reset()
 	kept := rec.Create()
-	p := commands.NewPlayback()
 	checkStats(t, p.PlayAll([]*commands.Buffer{b}), commands.Stats{Played: 1, Created: 1})
 	if _, ok := p.Resolve(lost); ok {
 		t.Error("a discarded create resolves")
@@ -512,24 +527,24 @@ func TestMisusePanics(t *testing.T) {
 		fn   func()
 	}{
 		{"set of another table's column", "use the Recorder of the column's table", func() {
-			b := commands.NewBuffer(0, 0)
+			p := commands.NewPlayback(nil)
+			b := newBuffer(t, p, 0)
 			commands.Set(b.Recorder(w.units), other.value, 0, 1)
 		}},
 		{"setter of another table's column", "use the Recorder of the column's table", func() {
-			commands.NewSetter(commands.NewBuffer(0, 0).Recorder(w.units), other.value)
+			commands.NewSetter(newBuffer(t, commands.NewPlayback(nil), 0).Recorder(w.units), other.value)
 		}},
 		{"buffer given twice", "given twice", func() {
-			b := commands.NewBuffer(0, 0)
-			commands.NewPlayback().PlayAll([]*commands.Buffer{b, b})
+			p := commands.NewPlayback(nil)
+			b := newBuffer(t, p, 0)
+			p.PlayAll([]*commands.Buffer{b, b})
 		}},
-		{"two buffers with one id", "share id 3", func() {
-			p := commands.NewPlayback()
-			p.PlayAll([]*commands.Buffer{commands.NewBuffer(3, 0)})
-			p.PlayAll([]*commands.Buffer{commands.NewBuffer(3, 0)})
+		{"buffer of another playback", "buffer 0 of another Playback", func() {
+			commands.NewPlayback(nil).PlayAll([]*commands.Buffer{newBuffer(t, commands.NewPlayback(nil), 0)})
 		}},
-		{"negative id", "between 0 and MaxBufferID", func() { commands.NewBuffer(-1, 0) }},
-		{"id too large", "between 0 and MaxBufferID", func() { commands.NewBuffer(commands.MaxBufferID+1, 0) }},
-		{"nil table", "Recorder(nil)", func() { commands.NewBuffer(0, 0).Recorder(nil) }},
+		{"negative records", "a record capacity of at least 0", func() { _, _ = commands.NewPlayback(nil).NewBuffer("", -1) }},
+		{"no buffers", "want at least 1 buffer", func() { _, _ = commands.NewPlayback(nil).NewBuffers("", 0, 8) }},
+		{"nil table", "Recorder(nil)", func() { newBuffer(t, commands.NewPlayback(nil), 0).Recorder(nil) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -550,14 +565,14 @@ func TestMisusePanics(t *testing.T) {
 func TestLongCreateRun(t *testing.T) {
 	w := newWorld(t, 3000, 64)
 	w.insert(t, 2000)
-	b := commands.NewBuffer(0, 0)
+	p := commands.NewPlayback(nil)
+	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	hs := make([]ephemeral.Handle, 1500)
 	for i := range hs {
 		hs[i] = rec.Create()
 		commands.Set(rec, w.value, hs[i], int64(-i))
 	}
-	p := commands.NewPlayback()
 	st := p.PlayAll([]*commands.Buffer{b})
 	checkStats(t, st, commands.Stats{Played: 3000, Created: 1000, Sets: 1000, DroppedSets: 500, CapacityErrors: 500, Err: errors.New("any")})
 	var pe *commands.PlaybackError
@@ -582,13 +597,13 @@ func TestLongCreateRun(t *testing.T) {
 // playbacks (run with -race).
 func TestResolveConcurrently(t *testing.T) {
 	w := newWorld(t, 256, 64)
-	b := commands.NewBuffer(0, 0)
+	p := commands.NewPlayback(nil)
+	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	hs := make([]ephemeral.Handle, 200)
 	for i := range hs {
 		hs[i] = rec.Create()
 	}
-	p := commands.NewPlayback()
 	p.PlayAll([]*commands.Buffer{b})
 	var wg sync.WaitGroup
 	for g := 0; g < 4; g++ {
@@ -610,8 +625,8 @@ func TestResolveConcurrently(t *testing.T) {
 // before any Begin have key 0; an empty segment is replaced by the next
 // Begin), while PlayAll plays record order and ignores keys.
 func TestMergeOrder(t *testing.T) {
-	record := func(w world) []*commands.Buffer {
-		b0, b1 := commands.NewBuffer(0, 0), commands.NewBuffer(1, 0)
+	record := func(p *commands.Playback, w world) []*commands.Buffer {
+		b0, b1 := newBuffer(t, p, 0), newBuffer(t, p, 0)
 		r0, r1 := b0.Recorder(w.units), b1.Recorder(w.units)
 		mk := func(r commands.Recorder, v int64) { commands.Set(r, w.value, r.Create(), v) }
 		mk(r1, 10) // b1, key 0, no Begin
@@ -640,12 +655,14 @@ func TestMergeOrder(t *testing.T) {
 		return vs
 	}
 	merged := newWorld(t, 16, 64)
-	commands.NewPlayback().PlayMerged(record(merged))
+	p := commands.NewPlayback(nil)
+	p.PlayMerged(record(p, merged))
 	if got, want := values(merged), []int64{0, 10, 20, 21, 22, 50}; !slices.Equal(got, want) {
 		t.Errorf("PlayMerged rows = %v, want %v", got, want)
 	}
 	serial := newWorld(t, 16, 64)
-	commands.NewPlayback().PlayAll(record(serial))
+	p = commands.NewPlayback(nil)
+	p.PlayAll(record(p, serial))
 	if got, want := values(serial), []int64{50, 20, 21, 0, 10, 22}; !slices.Equal(got, want) {
 		t.Errorf("PlayAll rows = %v, want %v", got, want)
 	}

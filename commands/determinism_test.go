@@ -54,9 +54,10 @@ func runDeterminism(t *testing.T, drive chunkdrive.Driver, workers int) ([]ephem
 		src.value.Set(h, int64(v))
 	}
 	dst := newWorld(t, sourceRows, chunkRows)
+	p := commands.NewPlayback(nil)
 	bufs := make([]*commands.Buffer, workers)
 	for w := range bufs {
-		bufs[w] = commands.NewBuffer(w, 0)
+		bufs[w] = newBuffer(t, p, 0)
 	}
 	prov := make([]ephemeral.Handle, sourceRows) // by source row
 	drive.Run(t, workers, src.units.Chunks(), func(w, c int) {
@@ -76,7 +77,6 @@ func runDeterminism(t *testing.T, drive chunkdrive.Driver, workers int) ([]ephem
 			}
 		})
 	})
-	p := commands.NewPlayback()
 	st := p.PlayMerged(bufs)
 	real := make([]ephemeral.Handle, sourceRows)
 	for i, h := range prov {
@@ -152,12 +152,14 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
 			batch, single := newDomainWorld(t, 64), newDomainWorld(t, 64)
-			pb, ps := commands.NewPlayback(), commands.NewPlayback()
-			bb, bs := commands.NewBuffer(0, 0), commands.NewBuffer(0, 0)
+			pb, ps := commands.NewPlayback(nil), commands.NewPlayback(nil)
+			bb, bs := newBuffer(t, pb, 0), newBuffer(t, ps, 0)
 			rng := rand.New(rand.NewPCG(seed, 42))
-			// Handles named by records: provisional (the same in both
-			// worlds) or real and untagged, tagged for each world by inWorld.
-			var pool []ephemeral.Handle
+			// Handles named by records, as each world names them:
+			// provisional (each playback's own, made by the same record)
+			// or real and untagged, tagged for each world by inWorld.
+			type pair struct{ b, s ephemeral.Handle } // batched, one by one
+			var pool []pair
 			var statsB, statsS commands.Stats
 			foreign := newDomainWorld(t, 64) // its handles are foreign to both
 			fhs := make([]ephemeral.Handle, 64)
@@ -166,23 +168,28 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 			}
 			for round := 0; round < 30; round++ {
 				for k := 0; k < 40; k++ {
-					pick := func() ephemeral.Handle {
+					pick := func() pair {
 						switch {
 						case rng.IntN(30) == 0:
-							return fhs[rng.IntN(len(fhs))]
+							h := fhs[rng.IntN(len(fhs))]
+							return pair{h, h}
 						case len(pool) == 0 || rng.IntN(20) == 0:
-							return ephemeral.MakeHandle(uint32(rng.IntN(64)), 1)
+							h := ephemeral.MakeHandle(uint32(rng.IntN(64)), 1)
+							return pair{h, h}
 						}
 						return pool[rng.IntN(len(pool))]
 					}
 					op := rng.IntN(12)
 					picked := pick()
 					hp := int32(rng.IntN(1000))
+					var made pair
 					for _, x := range []struct {
-						w domainWorld
-						b *commands.Buffer
-					}{{batch, bb}, {single, bs}} {
-						h := inWorld(x.w, picked)
+						w      domainWorld
+						b      *commands.Buffer
+						picked ephemeral.Handle
+						made   *ephemeral.Handle
+					}{{batch, bb, picked.b, &made.b}, {single, bs, picked.s, &made.s}} {
+						h := inWorld(x.w, x.picked)
 						units, bodies := x.b.Recorder(x.w.unit), x.b.Recorder(x.w.body)
 						switch op {
 						case 0, 1, 2: // create with a value, sometimes with a body
@@ -191,13 +198,9 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 							if op == 2 {
 								bodies.Attach(n)
 							}
-							if x.b == bb {
-								pool = append(pool, n)
-							}
+							*x.made = n
 						case 3:
-							if n := bodies.Create(); x.b == bb {
-								pool = append(pool, n)
-							}
+							*x.made = bodies.Create()
 						case 4:
 							bodies.Attach(h)
 						case 5:
@@ -213,6 +216,9 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 							statsS.Add(ps.PlayAll([]*commands.Buffer{bs}))
 						}
 					}
+					if made.b != 0 {
+						pool = append(pool, made)
+					}
 				}
 				statsB.Add(pb.PlayAll([]*commands.Buffer{bb}))
 				// Keep handles resolvable in both, resolving pool entries to
@@ -220,13 +226,13 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 				if round%3 == 2 {
 					live := pool[:0]
 					for _, h := range pool {
-						rb, okb := pb.Resolve(inWorld(batch, h))
-						rs, oks := ps.Resolve(inWorld(single, h))
+						rb, okb := pb.Resolve(inWorld(batch, h.b))
+						rs, oks := ps.Resolve(inWorld(single, h.s))
 						if untag(rb) != untag(rs) || okb != oks {
-							t.Fatalf("round %d: Resolve(%v) = %v, %v batched, %v, %v one by one", round, h, rb, okb, rs, oks)
+							t.Fatalf("round %d: Resolve(%v) = %v, %v batched, Resolve(%v) = %v, %v one by one", round, h.b, rb, okb, h.s, rs, oks)
 						}
 						if batch.unit.Domain().IsAlive(rb) {
-							live = append(live, untag(rb))
+							live = append(live, pair{untag(rb), untag(rb)})
 						}
 					}
 					pool = live
@@ -263,9 +269,9 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 
 func TestSteadyStateAllocs(t *testing.T) {
 	w := newDomainWorld(t, 4096)
-	p := commands.NewPlayback()
-	b := commands.NewBuffer(0, 0)
-	workers := []*commands.Buffer{commands.NewBuffer(1, 0), commands.NewBuffer(2, 0), commands.NewBuffer(3, 0)}
+	p := commands.NewPlayback(nil)
+	b := newBuffer(t, p, 0)
+	workers := []*commands.Buffer{newBuffer(t, p, 0), newBuffer(t, p, 0), newBuffer(t, p, 0)}
 	var live []ephemeral.Handle
 	frame := func() {
 		// A sequential system: delete last frame's units, create new ones

@@ -6,7 +6,8 @@
 // # Buffers and recorders
 //
 // A [Buffer] is one record stream, owned by one system (or one worker of a
-// parallel kernel) and made once with [NewBuffer]. A [Recorder]
+// parallel kernel) and made once by the [Playback] that will play it
+// ([Playback.NewBuffer]). A [Recorder]
 // ([Buffer.Recorder]) records for one table; in a world a system's
 // declaration (package systems: Record) binds one to its buffer at seal,
 // so the scheduler knows what it records. Recording is unchecked and
@@ -26,14 +27,17 @@
 // # Provisional handles
 //
 // Create returns a provisional [ephemeral.Handle]: untagged (tag 0, no
-// domain's), its generation even and nonzero, (id+1)*2 for the buffer id,
-// and its index the buffer's create sequence number (layout:
-// docs/architecture.md, "Handle layout"), so ephemeral never takes it for a
-// real handle: lookups fail. Later records of
-// any buffer may name it; [Playback.Resolve] turns it into the real handle
-// after playback, until [Playback.Release], across any number of
-// boundaries in between (when a world releases: docs/architecture.md,
-// Provisional handles). [IsProvisional] tells the two kinds apart.
+// domain's) with an even generation, so ephemeral never takes it for a
+// real handle (lookups fail), and carrying the playback's [Playback.Tag],
+// the buffer id and the create's sequence number (layout, [MaxCreates] and
+// the bounds: docs/architecture.md, "Handle layout"). Later records of any
+// buffer of the same playback may name it; [Playback.Resolve] turns it into
+// the real handle after playback, until [Playback.Release], across any
+// number of boundaries in between (when a world releases:
+// docs/architecture.md, Provisional handles). Another playback's
+// provisional handle is foreign: it touches nothing (Stats.ForeignHandles)
+// and does not resolve. [IsProvisional] tells provisional and real handles
+// apart.
 //
 // # Playback and order
 //
@@ -65,9 +69,10 @@
 //     [ephemeral.Table.Detach] does (counted in Removed and Emptied): a
 //     Remove then a Delete of a standalone table's row frees its slot.
 //   - A delete, remove, attach or write whose handle, once resolved, is
-//     another domain's ([ephemeral.Domain.Owns] false) touches no row and is
-//     counted in ForeignHandles only; the first is reported in Stats.Err
-//     (errors.Is [ephemeral.ErrForeignHandle]).
+//     another domain's ([ephemeral.Domain.Owns] false), or another
+//     playback's provisional handle, touches no row and is counted in
+//     ForeignHandles only; the first is reported in Stats.Err (errors.Is
+//     [ephemeral.ErrForeignHandle]).
 //   - Create then delete of one provisional handle leaves no row and no live
 //     handle.
 //   - A write to a handle with no live row (recorded after its delete, or
@@ -75,9 +80,20 @@
 //   - A create that does not fit fails with an [*ephemeral.CapacityError]
 //     (errors.Is [ephemeral.ErrCapacity]) wrapped in a [*PlaybackError] in
 //     Stats.Err, counted in CapacityErrors; its handle never resolves, and
-//     the rest of the buffer plays.
+//     the rest of the buffer plays. So does a create refused at recording
+//     because its buffer had [MaxCreates] creates since the last Release
+//     ([ErrTooManyCreates]).
 //   - Attach of a dead entity is counted in FailedAttaches; attach of an
 //     entity that already has a row is counted too and reported in Err.
+//
+// # Memory
+//
+// [Playback.NewBuffer] and [Playback.NewBuffers] charge each buffer's
+// initial reservation, [BufferBytes] of its records, to the playback's
+// memory budget ([NewPlayback]; a world's playback has the world's) before
+// allocating, and return a *memory.BudgetError when it does not fit.
+// Growth past it is not charged. What counts: docs/architecture.md,
+// memory budget.
 //
 // # Concurrency
 //
@@ -92,8 +108,10 @@
 // A failed create or attach, or a record naming another domain's handle, is
 // reported in Stats.Err as a [*PlaybackError] (errors.Is [ErrPlayback]) that
 // unwraps to the storage error ([*ephemeral.CapacityError],
-// [ephemeral.ErrRowExists] or [ephemeral.ErrForeignHandle]). Misuse panics
-// with a message that says how to fix it: a buffer id out of range or
-// shared by two buffers, a buffer given twice to one playback, a Set of a
+// [ephemeral.ErrRowExists] or [ephemeral.ErrForeignHandle]) or to
+// [ErrTooManyCreates]. [Playback.NewBuffer] returns [ErrTooManyBuffers]
+// past [MaxBufferID]+1 buffers. Misuse panics
+// with a message that says how to fix it: a buffer played by a Playback
+// that did not make it, a buffer given twice to one playback, a Set of a
 // column through another table's Recorder, a SetN with unequal lengths.
 package commands

@@ -19,7 +19,7 @@ type PlaybackError struct {
 	Record int    // index of the record in its buffer's stream, from 0
 	Op     string // "create", "attach", "delete", "remove" or "set"
 	Table  string // the table the record named
-	Err    error  // *ephemeral.CapacityError, ephemeral.ErrRowExists or ephemeral.ErrForeignHandle
+	Err    error  // *ephemeral.CapacityError, ephemeral.ErrRowExists, ephemeral.ErrForeignHandle or ErrTooManyCreates
 }
 
 func (e *PlaybackError) Error() string {
@@ -32,3 +32,13 @@ func (e *PlaybackError) Is(target error) bool { return target == ErrPlayback }
 
 // Unwrap returns the storage error.
 func (e *PlaybackError) Unwrap() error { return e.Err }
+
+// ErrTooManyCreates: a Create recorded when its buffer already had
+// MaxCreates creates since the last Release. The create fails at playback,
+// reported in Stats.Err as a *PlaybackError wrapping it and counted in
+// Stats.CapacityErrors; its handle never resolves.
+var ErrTooManyCreates = errors.New("commands: the buffer has MaxCreates (2^27) creates since the last release; record fewer creates per frame in one buffer")
+
+// ErrTooManyBuffers: Playback.NewBuffer when the playback has made
+// MaxBufferID+1 buffers already.
+var ErrTooManyBuffers = errors.New("commands: a Playback makes at most MaxBufferID+1 (65536) buffers")

@@ -16,8 +16,11 @@ func Example() {
 	hp, _ := ephemeral.AddColumn[int32](units, "hp")
 	old, _ := units.Insert()
 
-	buf := commands.NewBuffer(0, 64) // set-up: one buffer per system
-	pb := commands.NewPlayback()
+	pb := commands.NewPlayback(nil)         // set-up: one playback per world
+	buf, err := pb.NewBuffer("spawner", 64) // and one buffer per system
+	if err != nil {
+		panic(err)
+	}
 
 	rec := buf.Recorder(units) // once per system run
 	spawn := rec.Create()
@@ -37,12 +40,13 @@ func Example() {
 // A create that does not fit is reported; the rest of the buffer plays.
 func ExamplePlayback_PlayAll_capacity() {
 	units, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "units", Capacity: 1})
-	buf := commands.NewBuffer(0, 8)
+	pb := commands.NewPlayback(nil)
+	buf, _ := pb.NewBuffer("", 8)
 	rec := buf.Recorder(units)
 	first := rec.Create()
 	rec.Create() // no room: fails at playback
 	rec.Delete(first)
-	st := commands.NewPlayback().PlayAll([]*commands.Buffer{buf})
+	st := pb.PlayAll([]*commands.Buffer{buf})
 	fmt.Println(errors.Is(st.Err, ephemeral.ErrCapacity), st.CapacityErrors, st.Deleted, units.Len())
 	fmt.Println(st.Err)
 	// Output:
@@ -57,7 +61,11 @@ func ExamplePlayback_PlayMerged() {
 	units, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "units", Capacity: 8})
 	id, _ := ephemeral.AddColumn[int32](units, "chunk")
 	const workers, chunks = 2, 4
-	bufs := []*commands.Buffer{commands.NewBuffer(0, 16), commands.NewBuffer(1, 16)}
+	pb := commands.NewPlayback(nil)
+	bufs := make([]*commands.Buffer, workers)
+	for w := range bufs {
+		bufs[w], _ = pb.NewBuffer("kernel", 16)
+	}
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -71,7 +79,7 @@ func ExamplePlayback_PlayMerged() {
 		}(bufs[w])
 	}
 	wg.Wait()
-	commands.NewPlayback().PlayMerged(bufs)
+	pb.PlayMerged(bufs)
 	for row := 0; row < chunks; row++ {
 		h, _ := units.HandleAt(row)
 		c, _ := id.Get(h)

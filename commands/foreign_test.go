@@ -145,9 +145,10 @@ func TestForeignHandlePlayback(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tw := newTwinWorlds(t)
-			buf := commands.NewBuffer(0, 0)
+			p := commands.NewPlayback(nil)
+			buf := newBuffer(t, p, 0)
 			tc.record(tw, buf)
-			st := commands.NewPlayback().PlayAll([]*commands.Buffer{buf})
+			st := p.PlayAll([]*commands.Buffer{buf})
 			requireForeignErr(t, st.Err, tc.rec, tc.op, tc.table)
 			st.Err = nil
 			assert.Equal(t, tc.want, st)
@@ -171,11 +172,11 @@ func TestRemoveThenDelete(t *testing.T) {
 	t.Run("real handle, standalone table", func(t *testing.T) {
 		w := newWorld(t, 8, 64)
 		hs := w.insert(t, 3)
-		b := commands.NewBuffer(0, 0)
+		p := commands.NewPlayback(nil)
+		b := newBuffer(t, p, 0)
 		rec := b.Recorder(w.units)
 		rec.Remove(hs[1])
 		rec.Delete(hs[1])
-		p := commands.NewPlayback()
 		assert.Equal(t, commands.Stats{Played: 2, Removed: 1, Emptied: 1, StaleDeletes: 1}, p.PlayAll([]*commands.Buffer{b}))
 		assert.Equal(t, 2, w.units.Len())
 		assert.Equal(t, 2, w.units.Domain().Len(), "no entity without rows is left")
@@ -190,13 +191,13 @@ func TestRemoveThenDelete(t *testing.T) {
 
 	t.Run("provisional handle, one playback", func(t *testing.T) {
 		w := newWorld(t, 8, 64)
-		b := commands.NewBuffer(0, 0)
+		p := commands.NewPlayback(nil)
+		b := newBuffer(t, p, 0)
 		rec := b.Recorder(w.units)
 		n := rec.Create()
 		commands.Set(rec, w.value, n, 5)
 		rec.Remove(n)
 		rec.Delete(n)
-		p := commands.NewPlayback()
 		assert.Equal(t, commands.Stats{Played: 4, Created: 1, Sets: 1, Removed: 1, Emptied: 1, StaleDeletes: 1}, p.PlayAll([]*commands.Buffer{b}))
 		assert.Zero(t, w.units.Len())
 		assert.Zero(t, w.units.Domain().Len())
@@ -210,11 +211,11 @@ func TestRemoveThenDelete(t *testing.T) {
 
 	t.Run("shared domain: only the last row frees", func(t *testing.T) {
 		w := newDomainWorld(t, 8)
-		b := commands.NewBuffer(0, 0)
+		p := commands.NewPlayback(nil)
+		b := newBuffer(t, p, 0)
 		units, bodies := b.Recorder(w.unit), b.Recorder(w.body)
 		n := units.Create()
 		bodies.Attach(n)
-		p := commands.NewPlayback()
 		p.PlayAll([]*commands.Buffer{b})
 		h := mustResolve(t, p, n)
 

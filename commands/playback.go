@@ -3,9 +3,12 @@ package commands
 import (
 	"slices"
 	"strconv"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/internal/segment"
+	"github.com/tickwork/tickwork/memory"
 )
 
 // Stats counts what a playback did, in records or entities (a SetN record
@@ -24,8 +27,8 @@ type Stats struct {
 	StaleDeletes   int   // Deletes and Removes of a handle with no live row (stale, already deleted, failed create): no-ops
 	DroppedSets    int   // writes to a handle with no live row (deleted by an earlier record, stale, failed create)
 	FailedAttaches int   // Attaches of a dead entity, or of one that already had a row (the latter also sets Err)
-	CapacityErrors int   // Creates that did not fit in the table's domain (also set Err)
-	ForeignHandles int   // Deletes, Removes, Attaches and writes whose handle (once resolved) is another domain's: no-ops, counted here only (also set Err)
+	CapacityErrors int   // Creates that did not fit in the table's domain, or in their buffer's MaxCreates (also set Err)
+	ForeignHandles int   // Deletes, Removes, Attaches and writes whose handle (once resolved) is another domain's, or another playback's provisional handle: no-ops, counted here only (also set Err)
 	Err            error // first failure, a *PlaybackError (errors.Is ErrPlayback) wrapping the storage error; nil if none
 }
 
@@ -50,41 +53,167 @@ func (s *Stats) Add(o Stats) {
 }
 
 // Playback replays buffers at a boundary and keeps the resolutions of their
-// provisional handles. A world has one Playback; every buffer of the world
-// is played by it.
+// provisional handles. A world has one Playback; it makes every buffer of
+// the world (NewBuffer) and plays them.
 //
-// Concurrency: Play, PlayAll, PlayMerged and Release need exclusive access
-// to the Playback, the buffers played and their tables. Resolve is safe from
-// many goroutines while none of those runs.
+// Identity: a Playback takes a tag (Tag) from a process-wide sequence, and
+// the provisional handles of its buffers carry it, so a record that names
+// another playback's provisional handle is told apart: it touches nothing
+// and counts in Stats.ForeignHandles, and Resolve misses.
+//
+// Concurrency: NewBuffer, Play, PlayAll, PlayMerged and Release need
+// exclusive access to the Playback, the buffers played and their tables.
+// Resolve is safe from many goroutines while none of those runs.
 type Playback struct {
-	slots []slot         // by buffer id
-	spans []segment.Span // PlayMerged scratch
-	st    Stats
+	tag    uint32         // 1..MaxPlaybackTag
+	budget *memory.Budget // charged with the buffers' initial reservations
+	slots  []slot         // by buffer id
+	spans  []segment.Span // PlayMerged scratch
+	st     Stats
 }
 
 // slot keeps the resolutions of one buffer's provisional handles: res[k] is
-// the real handle made by the create of sequence number lo+k (uint32
-// arithmetic), or zero when it failed or was not played.
+// the real handle made by the create of sequence number lo+k (modulo
+// MaxCreates), or zero when it failed or was not played.
 type slot struct {
 	buf *Buffer
 	lo  uint32
 	res []ephemeral.Handle
 }
 
-// NewPlayback makes a Playback with no resolutions.
-func NewPlayback() *Playback { return &Playback{} }
+// playbackTags counts the playbacks made by the process; see NewPlayback.
+var playbackTags atomic.Uint64
+
+// NewPlayback makes a Playback with no buffers and no
+// resolutions, whose buffers are charged to budget (NewBuffer; nil gives
+// the playback a private budget of memory.DefaultBudget bytes; a world
+// passes its own). It takes the next tag of a process-wide sequence, 1, 2,
+// …, MaxPlaybackTag, 1, …, so any MaxPlaybackTag playbacks made one after
+// another have distinct tags (the bound: docs/architecture.md, "Handle
+// layout"). Safe from many goroutines.
+func NewPlayback(budget *memory.Budget) *Playback {
+	if budget == nil {
+		budget = memory.NewOwnedBudget(memory.DefaultBudget, memory.OwnerPrivate)
+	}
+	return &Playback{tag: uint32((playbackTags.Add(1)-1)%MaxPlaybackTag) + 1, budget: budget}
+}
+
+// Budget is the memory budget p's buffers are charged to. Fixed at
+// NewPlayback; safe from any goroutine.
+func (p *Playback) Budget() *memory.Budget { return p.budget }
+
+// BufferBytes is what NewBuffer allocates and charges for a buffer of
+// records records: 16 bytes per record and 8 per resolution of a create
+// (records of them), 24 bytes a record, saturating at math.MaxInt64. Its
+// fixed per-buffer overhead (segment marks and merge scratch, under 1 KiB)
+// and its growth past records (recording more, Reserve) are not charged
+// (docs/architecture.md, memory budget). Allocates nothing.
+func BufferBytes(records int) int64 {
+	return memory.Size(int64(records), int64(unsafe.Sizeof(record{})+unsafe.Sizeof(ephemeral.Handle(0))))
+}
+
+// Tag is the playback's tag, 1..MaxPlaybackTag, carried by the provisional
+// handles of its buffers. Fixed at NewPlayback; safe from any goroutine.
+func (p *Playback) Tag() uint32 { return p.tag }
+
+// NewBuffer makes a buffer played by p, with room for records records
+// before it first grows, and the next id (0, 1, … in order; at most
+// MaxBufferID+1 buffers). Its provisional handles carry p's tag and its id.
+// name names the buffer's owner (its system) in a budget refusal; it may
+// be empty.
+//
+// Memory: everything a playback of the buffer needs is sized here, at
+// set-up, so that playing up to records records (and resolving up to
+// records creates) between two Releases never allocates, the first
+// non-empty playback included: the records, p's slot for the buffer's
+// resolutions (records handles) and its segment marks. Buffer.Reserve
+// raises both. The records and resolutions, BufferBytes(records), are
+// charged to p's budget first.
+//
+// It returns a *memory.BudgetError (errors.Is memory.ErrBudget; kind
+// "command buffer") when they do not fit in what is left of the budget,
+// and ErrTooManyBuffers when p has made MaxBufferID+1 buffers; nothing is
+// made then. It panics on a negative records. It allocates: call it at
+// set-up. Not concurrently with anything else on p.
+func (p *Playback) NewBuffer(name string, records int) (*Buffer, error) {
+	bufs, err := p.newBuffers(name, 1, records, 0)
+	if err != nil {
+		return nil, err
+	}
+	return bufs[0], nil
+}
+
+// NewBuffers makes the n buffers of one parallel kernel, one per worker,
+// as n NewBuffer calls would (consecutive ids), and also sizes p's scratch
+// for playing them together (PlayMerged), so that their first non-empty
+// merged playback allocates nothing either. It makes and charges all n or
+// none: it returns the *memory.BudgetError of the n buffers' bytes
+// (n*BufferBytes(records), naming n workers) or ErrTooManyBuffers. It
+// panics on n < 1 or a negative records. Not concurrently with anything
+// else on p.
+func (p *Playback) NewBuffers(name string, n, records int) ([]*Buffer, error) {
+	return p.newBuffers(name, n, records, n)
+}
+
+// newBuffers makes n buffers; workers is the Definition's Workers.
+func (p *Playback) newBuffers(name string, n, records, workers int) ([]*Buffer, error) {
+	if n < 1 || records < 0 {
+		panic("commands: NewBuffers(" + strconv.Itoa(n) + ", " + strconv.Itoa(records) +
+			"): want at least 1 buffer and a record capacity of at least 0")
+	}
+	if len(p.slots)+n-1 > MaxBufferID {
+		return nil, ErrTooManyBuffers
+	}
+	what := memory.Definition{Kind: "command buffer", Name: name, Workers: workers}
+	if err := p.budget.Charge(what, memory.Size(int64(n), BufferBytes(records))); err != nil {
+		return nil, err
+	}
+	bufs := make([]*Buffer, n)
+	room := 0
+	for i := range bufs {
+		id := len(p.slots)
+		b := &Buffer{
+			p:      p,
+			id:     id,
+			hbase:  provisional(p.tag, id, 0),
+			window: MaxCreates,
+			recs:   make([]record, 0, records),
+			segs:   make(segment.Marks, 0, 16),
+		}
+		p.slots = append(p.slots, slot{buf: b, res: make([]ephemeral.Handle, 0, records)})
+		room += segment.Room(b.segs)
+		bufs[i] = b
+	}
+	if room > cap(p.spans) {
+		p.spans = make([]segment.Span, 0, room)
+	}
+	return bufs, nil
+}
 
 // IsProvisional reports whether h is a provisional handle made by
-// Recorder.Create: untagged (tag 0, no domain's) with an even, nonzero
-// generation. Pure; safe from any goroutine.
+// Recorder.Create (of any playback): untagged (tag 0, no domain's) with an
+// even, nonzero generation. Pure; safe from any goroutine.
 func IsProvisional(h ephemeral.Handle) bool {
 	g := h.Generation()
 	return h.Tag() == 0 && g&1 == 0 && g != 0
 }
 
-// A provisional handle's generation, 2*(id+1), fits a handle's generation
-// for every buffer id (a compile-time check).
-const _ uint = 1<<ephemeral.HandleGenerationBits - 1 - (MaxBufferID+1)<<1
+// provisional builds the provisional handle of playback tag tag, buffer id
+// id and sequence number seq (modulo MaxCreates). Its 53 payload bits,
+// seq | id<<27 | tag<<43, fill the handle's index and its generation above
+// the generation's lowest bit, which stays 0 (even); the tag field stays 0.
+// A nonzero tag makes the generation nonzero.
+func provisional(tag uint32, id int, seq uint32) ephemeral.Handle {
+	v := uint64(seq&seqMask) | uint64(id)<<seqBits | uint64(tag)<<(seqBits+idBits)
+	return ephemeral.MakeHandle(uint32(v), uint32(v>>32)<<1)
+}
+
+// splitProvisional returns the fields of a provisional handle h (see
+// provisional).
+func splitProvisional(h ephemeral.Handle) (tag uint32, id int, seq uint32) {
+	v := uint64(h.Index()) | uint64(h.Generation()>>1)<<32
+	return uint32(v >> (seqBits + idBits)), int(v>>seqBits) & MaxBufferID, uint32(v) & seqMask
+}
 
 // PlayAll plays bufs one after the other, in the order given (the scheduler
 // passes the buffers of a boundary in sealed system order), each in record
@@ -137,15 +266,18 @@ func (p *Playback) PlayMerged(bufs []*Buffer) Stats {
 
 // Resolve turns a provisional handle into the real handle its create made.
 // It returns false when h's create has not been played, failed, or was
-// played before the last Release. The real handle may since have been
-// deleted (a create then delete in one boundary): check liveness with the
-// table. A handle that is not provisional is returned as is, with true
-// unless it is zero.
+// played before the last Release, and for another playback's provisional
+// handle. The real handle may since have been deleted (a create then
+// delete in one boundary): check liveness with the table. A handle that is
+// not provisional is returned as is, with true unless it is zero.
 //
 // Resolutions stay readable across later playbacks, empty or not, until
 // Release. Safe from many goroutines while no playback or Release runs.
 func (p *Playback) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 	r := p.resolve(h)
+	if IsProvisional(r) { // another playback's
+		return 0, false
+	}
 	return r, r != 0
 }
 
@@ -158,21 +290,30 @@ func (p *Playback) Release() {
 		s := &p.slots[i]
 		s.lo += uint32(len(s.res))
 		s.res = s.res[:0]
+		s.buf.lo = s.lo // the buffer's MaxCreates window starts again here
 	}
 }
 
-// resolve returns the real handle of a provisional h, zero when it has none
-// (yet), and any other h as is.
+// resolve returns the real handle of a provisional h of p, zero when it has
+// none (yet, or a refused create's), and any other h as is: a real handle,
+// or another playback's provisional handle, which names no row of any
+// table (untagged), so that playback counts it as foreign.
 func (p *Playback) resolve(h ephemeral.Handle) ephemeral.Handle {
 	if !IsProvisional(h) {
 		return h
 	}
-	id := int(h.Generation()>>1) - 1
+	tag, id, seq := splitProvisional(h)
+	if tag != p.tag {
+		if tag == 0 { // a create refused by MaxCreates: never resolves
+			return 0
+		}
+		return h
+	}
 	if id >= len(p.slots) {
 		return 0
 	}
 	s := &p.slots[id]
-	k := h.Index() - s.lo
+	k := (seq - s.lo) & seqMask
 	if uint64(k) >= uint64(len(s.res)) {
 		return 0
 	}
@@ -183,29 +324,31 @@ func (p *Playback) begin() {
 	p.st = Stats{}
 }
 
-// prepare registers b and makes room for the resolutions of its creates.
+// prepare checks that p made b and makes room for the resolutions of its
+// creates.
 func (p *Playback) prepare(b *Buffer) {
+	if b.p != p {
+		panic("commands: buffer " + strconv.Itoa(b.id) + " of another Playback: play a buffer with the Playback whose NewBuffer made it")
+	}
 	if b.playing {
 		panic("commands: buffer " + strconv.Itoa(b.id) + " given twice to one playback: pass each buffer once")
 	}
 	b.playing = true
-	if b.id >= len(p.slots) {
-		p.slots = append(p.slots, make([]slot, b.id+1-len(p.slots))...)
-	}
 	s := &p.slots[b.id]
-	if s.buf == nil {
-		s.buf, s.lo = b, b.first
-	} else if s.buf != b {
-		panic("commands: two buffers share id " + strconv.Itoa(b.id) + ": give every buffer of a world its own id")
-	}
 	n := int(b.next - s.lo)
 	if n > len(s.res) {
 		old := len(s.res)
-		// Every create is a record: growing to at least the buffer's record
-		// capacity means Buffer.Reserve bounds the resolutions too (for a
-		// buffer played once between Releases).
-		s.res = slices.Grow(s.res, max(n, cap(b.recs))-old)[:n]
+		// Within the capacity NewBuffer or Reserve gave: no allocation.
+		s.res = slices.Grow(s.res, n-old)[:n]
 		clear(s.res[old:])
+	}
+}
+
+// reserve makes room in b's slot for n resolutions since a Release.
+func (p *Playback) reserve(b *Buffer, n int) {
+	s := &p.slots[b.id]
+	if n > cap(s.res) {
+		s.res = slices.Grow(s.res, n-len(s.res))
 	}
 }
 
@@ -228,6 +371,9 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 		case opCreate:
 			i = p.creates(b, i, hi, idx)
 			continue
+		case opRefused:
+			st.CapacityErrors++
+			p.fail(b, i, opRefused, b.tabs[idx], ErrTooManyCreates)
 		case opDelete:
 			t, h := b.tabs[idx], p.resolve(r.h)
 			if t.Delete(h) {
@@ -325,7 +471,7 @@ func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 			r := &b.recs[j]
 			if r.ref == createRef {
 				if n == 0 {
-					seq = r.h.Index()
+					seq = r.h.Index() & seqMask
 				}
 				n++
 			} else if o := op(r.ref >> opShift); o == opSet || o == opSetN {
@@ -337,7 +483,7 @@ func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 		if n > 0 {
 			// The run's creates have consecutive sequence numbers: insert
 			// straight into their resolutions.
-			k := int(seq - s.lo)
+			k := int((seq - s.lo) & seqMask)
 			out := s.res[k : k+n]
 			fit := min(n, d.Cap()-d.Len())
 			if fit > 0 {

@@ -18,8 +18,8 @@ func TestSetNEqualsSets(t *testing.T) {
 	for variant := range 2 {
 		w := newWorld(t, 1024, 64)
 		old := w.insert(t, 3)
-		b := commands.NewBuffer(0, 8)
-		p := commands.NewPlayback()
+		p := commands.NewPlayback(nil)
+		b := newBuffer(t, p, 8)
 		rec := b.Recorder(w.units)
 		hs := make([]ephemeral.Handle, n)
 		vs := make([]int64, n)
@@ -61,8 +61,8 @@ func TestSetNEqualsSets(t *testing.T) {
 func TestSetNDropsDeadHandles(t *testing.T) {
 	w := newWorld(t, 16, 64)
 	old := w.insert(t, 4)
-	b := commands.NewBuffer(0, 8)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
+	b := newBuffer(t, p, 8)
 	rec := b.Recorder(w.units)
 	rec.Delete(old[2])
 	commands.SetN(rec, w.value, old, []int64{10, 20, 30, 40})
@@ -78,7 +78,8 @@ func TestSetNDropsDeadHandles(t *testing.T) {
 func TestSetNMisuse(t *testing.T) {
 	w := newWorld(t, 16, 64)
 	other := newWorld(t, 16, 64)
-	rec := commands.NewBuffer(0, 8).Recorder(w.units)
+	p := commands.NewPlayback(nil)
+	rec := newBuffer(t, p, 8).Recorder(w.units)
 	assert.PanicsWithValue(t, "commands: SetN with 2 handles and 1 values: pass one value per handle", func() {
 		commands.SetN(rec, w.value, make([]ephemeral.Handle, 2), []int64{1})
 	})
@@ -89,8 +90,8 @@ func TestSetNMisuse(t *testing.T) {
 
 func TestSetNSteadyStateAllocs(t *testing.T) {
 	w := newWorld(t, 1024, 64)
-	b := commands.NewBuffer(0, 8)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
+	b := newBuffer(t, p, 8)
 	hs := make([]ephemeral.Handle, 64)
 	vs := make([]int64, 64)
 	cycle := func() {
@@ -118,8 +119,8 @@ func TestSetNSteadyStateAllocs(t *testing.T) {
 // the first time.
 func TestReserve(t *testing.T) {
 	w := newWorld(t, 4096, 64)
-	b := commands.NewBuffer(0, 0)
-	p := commands.NewPlayback()
+	p := commands.NewPlayback(nil)
+	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	commands.Reserve(rec, w.value, 1000)
 	// AllocsPerRun(1, f) calls f twice: 2 x 250 creates and 250 sets are
@@ -154,7 +155,8 @@ func TestReserve(t *testing.T) {
 // Reserve covers SetN too: its handles are stored beside the values.
 func TestReserveCoversSetN(t *testing.T) {
 	w := newWorld(t, 4096, 64)
-	b := commands.NewBuffer(0, 0)
+	p := commands.NewPlayback(nil)
+	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
 	commands.Reserve(rec, w.value, 1000)
 	hs := make([]ephemeral.Handle, 250)

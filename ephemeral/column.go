@@ -32,8 +32,9 @@ const MaxColumnBytes int64 = 1 << 40
 // Existing rows read the zero value. It returns a *DefinitionError (errors.Is
 // ErrDefinition) for a nil t (ErrNilTable), an empty or duplicate name
 // (ErrEmptyName, ErrDuplicateColumn), a T that holds pointers
-// (ErrUnsupportedType), or a column of more than MaxColumnBytes bytes
-// (ErrTooLarge), and a *memory.BudgetError (errors.Is ErrMemoryBudget) when
+// (ErrUnsupportedType), a column of more than MaxColumnBytes bytes
+// (ErrTooLarge), or a table whose domain is sealed (ErrSealed, see
+// Domain.Seal: a world's tables after Build), and a *memory.BudgetError (errors.Is ErrMemoryBudget) when
 // the column does not fit in what is left of the table's budget (its
 // domain's); nothing is allocated then. It charges and allocates
 // Chunks()*ChunkRows()*sizeof(T) bytes (ColumnBytes), zeroed, in one piece;
@@ -41,6 +42,9 @@ const MaxColumnBytes int64 = 1 << 40
 func AddColumn[T any](t *Table, name string) (*Column[T], error) {
 	if t == nil {
 		return nil, &DefinitionError{Column: name, Err: ErrNilTable}
+	}
+	if t.dom.sealed {
+		return nil, &DefinitionError{Table: t.name, Column: name, Err: ErrSealed}
 	}
 	if name == "" {
 		return nil, &DefinitionError{Table: t.name, Err: ErrEmptyName, EmptyColumn: true}

@@ -60,6 +60,11 @@
 // table; [Table.Detach] removes one row, and the entity with it when that was
 // its last. A table declared without a domain gets a private one.
 //
+// [Domain.Seal] (or [Table.Seal]) ends a domain's definition: later
+// [AddColumn] calls on its tables and [NewTable] calls into it fail with
+// [ErrSealed]; a runtime world seals its domains at Build
+// (docs/architecture.md, Storage, "Sealing").
+//
 // A handle carries its domain's tag, so a handle of one domain given to a
 // table of another names no row there ([Domain.Owns] is false): reads and
 // writes fail, deletes return false and [Table.Attach] returns

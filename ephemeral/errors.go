@@ -43,6 +43,10 @@ var (
 	// ErrTooLarge: a column whose allocation, Chunks()*ChunkRows()*sizeof(T)
 	// bytes, would exceed MaxColumnBytes.
 	ErrTooLarge = errors.New("column would exceed MaxColumnBytes")
+	// ErrSealed: AddColumn, or NewTable into a domain, after the domain was
+	// sealed (Domain.Seal; a runtime.Builder seals its domains at Build):
+	// its tables and columns are fixed. Nothing was allocated or charged.
+	ErrSealed = errors.New("definitions are sealed: add tables and columns before the domain is sealed (before Build in a world)")
 	// ErrMemoryBudget: a domain, table or column whose pages do not fit in
 	// what is left of its memory budget; nothing was allocated. Returned as
 	// a *memory.BudgetError naming the table (or domain) and column, the
@@ -84,7 +88,7 @@ type DefinitionError struct {
 	Column string // column name, empty when the table or domain itself is bad
 	// Err is ErrZeroCapacity, ErrChunkRows, ErrDuplicateColumn,
 	// ErrUnsupportedType, ErrEmptyName, ErrDomainMismatch, ErrNilTable,
-	// ErrTooLarge, ErrNilColumn or ErrQueryTables.
+	// ErrTooLarge, ErrNilColumn, ErrQueryTables or ErrSealed.
 	Err error
 	// EmptyColumn marks ErrEmptyName for a column (AddColumn with an empty
 	// name), rather than for the table or domain itself.

@@ -72,10 +72,10 @@ func ColumnBytes[T any](capacity, chunkRows int) int64 {
 }
 
 // budgetOf is b, or a new private budget of memory.DefaultBudget bytes
-// when b is nil.
+// (memory.OwnerPrivate) when b is nil.
 func budgetOf(b *memory.Budget) *memory.Budget {
 	if b == nil {
-		return memory.NewBudget(memory.DefaultBudget)
+		return memory.NewOwnedBudget(memory.DefaultBudget, memory.OwnerPrivate)
 	}
 	return b
 }

@@ -47,7 +47,7 @@ func TestMemoryBudgetMaxima(t *testing.T) {
 		bytes := ephemeral.DomainBytes(ephemeral.MaxCapacity, 0) + ephemeral.TableBytes(ephemeral.MaxCapacity, 0)
 		assert.Greater(t, bytes, memory.DefaultBudget)
 		requireBudgetError(t, err, memory.BudgetError{Definition: memory.Definition{Kind: "table", Name: "Huge"},
-			Bytes: bytes, Used: 0, Budget: memory.DefaultBudget})
+			Bytes: bytes, Used: 0, Budget: memory.DefaultBudget, Owner: memory.OwnerPrivate})
 		assert.Less(t, n, uint64(1<<20), "a refused table allocates nothing of its pages")
 	})
 	t.Run("16 GiB column", func(t *testing.T) {
@@ -61,7 +61,7 @@ func TestMemoryBudgetMaxima(t *testing.T) {
 		assert.Nil(t, c)
 		assert.Equal(t, int64(16<<30), ephemeral.ColumnBytes[[16]byte](ephemeral.MaxCapacity, 0))
 		requireBudgetError(t, err, memory.BudgetError{Definition: memory.Definition{Kind: "column", Name: "Wide", Column: "Blob"},
-			Bytes: 16 << 30, Used: used, Budget: memory.DefaultBudget})
+			Bytes: 16 << 30, Used: used, Budget: memory.DefaultBudget, Owner: memory.OwnerPrivate})
 		assert.Less(t, n, uint64(1<<20), "a refused column allocates nothing")
 		assert.Empty(t, tb.Columns())
 		assert.Equal(t, used, tb.Domain().Budget().Used(), "a refused column charges nothing")

@@ -27,6 +27,7 @@ func BenchmarkEmitSwap(b *testing.B) {
 				_ = tab.Emit(hit{uint64(i), int32(i)})
 			}
 			tab.EndFrame()
+			tab.BeginFrame()
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/event")
 	})

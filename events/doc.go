@@ -22,8 +22,9 @@
 // FixedUpdate consumer. [Reader.Read] returns the events it has not passed
 // and may read, [Reader.Done] passes them (the scheduler calls it when the
 // consumer's run ends). [Table.BeginTick] (before each fixed tick) and
-// [Table.EndFrame] (after FrameEnd) are the boundaries that make NextFrame
-// events readable to PerTick and PerFrame readers; [Table.Reset] forgets
+// [Table.BeginFrame] (before FrameStart) are the boundaries that make
+// NextFrame events readable to PerTick and PerFrame readers;
+// [Table.EndFrame] (after FrameEnd) ends a frame; [Table.Reset] forgets
 // everything.
 //
 // The storage is allocated by [New], the per-worker staging by
@@ -82,6 +83,6 @@
 // emits and merges, because a reader's events lie below the boundary marks
 // and emits append past them; for a ThisFrame table they may not. Each
 // Reader is used from one goroutine. The boundaries ([Reader.Done],
-// [Table.BeginTick], [Table.EndFrame], [Table.Reset]) need exclusive
-// access to the table.
+// [Table.BeginFrame], [Table.BeginTick], [Table.EndFrame], [Table.Reset])
+// need exclusive access to the table.
 package events

@@ -20,6 +20,7 @@ func Example() {
 	}
 	applyHits := hits.NewReader(events.PerFrame) // set-up: one reader per consumer
 	for frame := 1; frame <= 3; frame++ {
+		hits.BeginFrame()                    // the runtime, at the start of the frame
 		for _, h := range applyHits.Read() { // e.g. ApplyHits in FrameStart
 			fmt.Printf("frame %d: unit %d takes %d\n", frame, h.Target, h.Damage)
 		}
@@ -31,7 +32,7 @@ func Example() {
 				fmt.Println("frame 1:", err)
 			}
 		}
-		hits.EndFrame() // the runtime, at the frame boundary
+		hits.EndFrame() // the runtime, at the end of the frame
 		if d := hits.TakeDropped(); d > 0 {
 			fmt.Printf("frame %d report: %d hit dropped\n", frame, d)
 		}

@@ -41,7 +41,7 @@ func TestMemoryBudgetMaxima(t *testing.T) {
 			runtime.ReadMemStats(&after)
 			assert.Nil(t, tab)
 			requireBudgetError(t, err, memory.BudgetError{Definition: memory.Definition{Kind: "event table", Name: "Hits"},
-				Bytes: tc.bytes, Used: 0, Budget: memory.DefaultBudget})
+				Bytes: tc.bytes, Used: 0, Budget: memory.DefaultBudget, Owner: memory.OwnerPrivate})
 			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "a refused table allocates nothing")
 		})
 	}
@@ -75,7 +75,7 @@ func TestMemoryBudgetBuffersAndStaging(t *testing.T) {
 
 		p, err = tab.Parallel(2) // another kernel's staging: past the budget
 		assert.Nil(t, p)
-		requireBudgetError(t, err, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "Hits"},
+		requireBudgetError(t, err, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "Hits", Workers: 2},
 			Bytes: 2 * staging, Used: buffers + 2*staging, Budget: buffers + 3*staging})
 
 		p, err = tab.Parallel(1) // exactly what is left
@@ -103,8 +103,8 @@ func TestMemoryBudgetBuffersAndStaging(t *testing.T) {
 		require.NoError(t, err)
 		p, err := tab.Parallel(256)
 		assert.Nil(t, p)
-		requireBudgetError(t, err, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "Big"},
-			Bytes: 16 << 30, Used: 64 << 20, Budget: memory.DefaultBudget})
+		requireBudgetError(t, err, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "Big", Workers: 256},
+			Bytes: 16 << 30, Used: 64 << 20, Budget: memory.DefaultBudget, Owner: memory.OwnerPrivate})
 	})
 }
 

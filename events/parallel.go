@@ -39,7 +39,7 @@ func (t *Table[T]) Parallel(workers int) (*Parallel[T], error) {
 		panic("events: Parallel(" + strconv.Itoa(workers) + ") on table " + strconv.Quote(t.name) +
 			": the worker count must be at least 1")
 	}
-	if err := t.budget.Charge(memory.Definition{Kind: "event staging", Name: t.name}, StagingBytes[T](t.capacity, workers)); err != nil {
+	if err := t.budget.Charge(memory.Definition{Kind: "event staging", Name: t.name, Workers: workers}, StagingBytes[T](t.capacity, workers)); err != nil {
 		return nil, err
 	}
 	p := &Parallel[T]{table: t, workers: make([]Segment[T], workers)}

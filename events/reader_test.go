@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestReaderCadences: a PerFrame reader reads at EndFrame granularity, a
+// TestReaderCadences: a PerFrame reader reads at BeginFrame granularity, a
 // PerTick reader at BeginTick granularity, each event once, in order.
 func TestReaderCadences(t *testing.T) {
 	tab := mustNew[int](t, Spec{Name: "hits", Capacity: 16})
@@ -21,7 +21,8 @@ func TestReaderCadences(t *testing.T) {
 		r.Done()
 		return got
 	}
-	_ = tab.Emit(1) // frame 0, before any tick
+	tab.BeginFrame() // frame 0
+	_ = tab.Emit(1)  // frame 0, before any tick
 	tab.BeginTick()
 	_ = tab.Emit(2) // during tick 0
 	assert.Equal(t, []int{1}, read(tick), "tick 0 reads what was emitted before it began")
@@ -30,12 +31,16 @@ func TestReaderCadences(t *testing.T) {
 	assert.Equal(t, []int{2}, read(tick))
 	assert.Empty(t, read(tick), "read once")
 	tab.EndFrame()
-	_ = tab.Emit(3)
-	assert.Equal(t, []int{1, 2}, read(frame))
+	_ = tab.Emit(3) // the host, between frames 0 and 1
+	assert.Empty(t, read(frame), "not before frame 1 begins")
+	tab.BeginFrame() // frame 1
+	assert.Equal(t, []int{1, 2, 3}, read(frame), "frame 1 reads frame 0's and the host's since")
 	assert.Empty(t, read(frame))
 	tab.EndFrame() // frame 1 ran no tick: the PerTick reader holds 3
+	tab.BeginFrame()
 	tab.EndFrame()
-	assert.Equal(t, []int{3}, read(frame))
+	tab.BeginFrame()
+	assert.Empty(t, read(frame))
 	assert.Equal(t, 1, tab.Held(), "event 3 waits for the PerTick reader")
 	tab.BeginTick()
 	assert.Equal(t, []int{3}, read(tick))
@@ -52,21 +57,25 @@ func TestReaderReadTwiceThenDone(t *testing.T) {
 	r := tab.NewReader(PerFrame)
 	_ = tab.Emit(1)
 	tab.EndFrame()
+	tab.BeginFrame()
 	assert.Equal(t, []int{1}, r.Read())
 	_ = tab.Emit(2)
 	assert.Equal(t, []int{1}, r.Read())
+	tab.EndFrame()
+	tab.BeginFrame() // a boundary without Done: still the first Read's events
+	assert.Equal(t, []int{1}, r.Read())
 	r.Done()
 	r.Done() // nothing read since: a no-op
-	tab.EndFrame()
 	assert.Equal(t, []int{2}, r.Read())
+	r.Done()
 
 	this := mustNew[int](t, Spec{Name: "dead", Capacity: 8, Lifetime: ThisFrame})
 	tr := this.NewReader(PerTick)
 	_ = this.Emit(1)
 	assert.Equal(t, []int{1}, tr.Read())
-	_ = this.Emit(2)
-	assert.Equal(t, []int{1, 2}, tr.Read(), "ThisFrame: emits since the first Read are appended")
-	tr.Done()
+	_ = this.Emit(2) // the consumer's own emit, in its run
+	assert.Equal(t, []int{1}, tr.Read(), "ThisFrame: a later Read returns the first one's events, not the run's own emits")
+	tr.Done() // passes 2 with the run
 	_ = this.Emit(3)
 	assert.Equal(t, []int{3}, tr.Read())
 }
@@ -89,6 +98,7 @@ func TestRetentionOverflow(t *testing.T) {
 			refused++
 		}
 		tab.EndFrame()
+		tab.BeginFrame()
 		busy.Read()
 		busy.Done()
 	}
@@ -122,8 +132,9 @@ func TestReaderModel(t *testing.T) {
 			require.NoError(t, err)
 			type model struct {
 				r    *Reader[ev]
-				next int // model cursor
-				end  int // end of the last Read
+				next int  // model cursor
+				end  int  // end of the last Read
+				read bool // Read since the last Done
 			}
 			var rs []*model
 			for range 1 + rng.IntN(3) {
@@ -155,7 +166,7 @@ func TestReaderModel(t *testing.T) {
 				x++
 			}
 			for step := range 400 {
-				switch op := rng.IntN(10); {
+				switch op := rng.IntN(11); {
 				case op < 4:
 					emit()
 				case op == 4: // a parallel run: 3 events, keys reversed
@@ -181,7 +192,9 @@ func TestReaderModel(t *testing.T) {
 					tab.BeginTick()
 					tickMark = len(log)
 				case op == 6:
-					tab.EndFrame()
+					tab.EndFrame() // moves no reader's mark
+				case op == 7:
+					tab.BeginFrame()
 					frameMark = len(log)
 				default:
 					m := rs[rng.IntN(len(rs))]
@@ -190,15 +203,18 @@ func TestReaderModel(t *testing.T) {
 						lim = tickMark
 					}
 					lim = max(lim, m.next)
+					if m.read { // read since its last Done: the same events
+						lim = m.end
+					}
 					got := m.r.Read()
 					require.Len(t, got, lim-m.next, "step %d", step)
 					for i, e := range got {
 						require.Equal(t, log[m.next+i], e.seq, "step %d: event %d", step, i)
 					}
-					m.end = lim
+					m.end, m.read = lim, true
 					if rng.IntN(4) != 0 {
 						m.r.Done()
-						m.next = m.end
+						m.next, m.read = m.end, false
 					}
 				}
 				require.Equal(t, held(), tab.Held(), "step %d", step)
@@ -241,12 +257,14 @@ func TestNewReaderStartsAtHeld(t *testing.T) {
 	tab := mustNew[int](t, Spec{Name: "hits", Capacity: 4})
 	_ = tab.Emit(1)
 	tab.EndFrame()
+	tab.BeginFrame()
 	_ = tab.Emit(2)
 	r := tab.NewReader(PerFrame)
 	assert.Equal(t, []int{1}, r.Read())
 	r.Done()
 	tab.EndFrame()
 	tab.EndFrame()
+	tab.BeginFrame()
 	assert.Equal(t, []int{2}, r.Read(), "held for the reader past its double-buffer frame")
 	assert.Panics(t, func() { tab.NewReader(Cadence(2)) })
 }
@@ -302,6 +320,7 @@ func TestDoubleBufferThenReader(t *testing.T) {
 			}
 			r := tab.NewReader(PerFrame)
 			tab.EndFrame()
+			tab.BeginFrame()
 			var got []int
 			for _, e := range r.Read() {
 				got = append(got, e.seq)
@@ -329,6 +348,7 @@ func TestResetReaders(t *testing.T) {
 	assert.Zero(t, tab.Dropped())
 	tab.BeginTick()
 	assert.Empty(t, r.Read())
+	r.Done()
 	require.NoError(t, tab.Emit(4))
 	tab.BeginTick()
 	assert.Equal(t, []int{4}, r.Read())
@@ -346,6 +366,7 @@ func TestReaderWhileEmitting(t *testing.T) {
 	}
 	tab.BeginTick()
 	tab.EndFrame()
+	tab.BeginFrame()
 	var wg sync.WaitGroup
 	sums := make([]int, len(rs))
 	for i, r := range rs {

@@ -16,9 +16,9 @@ const MaxCapacity = 1 << 30
 type Lifetime uint8
 
 const (
-	// NextFrame: readable from the consumer's next boundary (EndFrame for a
-	// PerFrame reader, BeginTick for a PerTick reader) and kept until every
-	// reader has read it. The zero Lifetime.
+	// NextFrame: readable from the consumer's next boundary (BeginFrame for
+	// a PerFrame reader, BeginTick for a PerTick reader) and kept until
+	// every reader has read it. The zero Lifetime.
 	NextFrame Lifetime = iota
 	// ThisFrame: readable at once, by readers that read after the emit in
 	// the same frame, and gone at EndFrame.
@@ -43,7 +43,8 @@ type Cadence uint8
 
 const (
 	// PerFrame: the consumer runs once a frame (FrameStart, Update,
-	// LateUpdate, FrameEnd); NextFrame events become readable at EndFrame.
+	// LateUpdate, FrameEnd); NextFrame events become readable at
+	// BeginFrame.
 	PerFrame Cadence = iota
 	// PerTick: the consumer runs once per fixed tick (FixedUpdate);
 	// NextFrame events become readable at BeginTick.
@@ -89,11 +90,14 @@ type Buffer interface {
 	// NewConsumer registers a reader of the given cadence and returns it
 	// (a *Reader[T]).
 	NewConsumer(c Cadence) Consumer
+	// BeginFrame is the start of a frame: PerFrame readers may read what
+	// was emitted before it (NextFrame).
+	BeginFrame()
 	// BeginTick is the start of a fixed tick: PerTick readers may read what
 	// was emitted before it (NextFrame).
 	BeginTick()
-	// EndFrame is the frame boundary: PerFrame readers may read what was
-	// emitted before it (NextFrame); every event goes (ThisFrame).
+	// EndFrame is the end of a frame: Read shows the frame's events
+	// (NextFrame); every event goes (ThisFrame).
 	EndFrame()
 	// Dropped is the number of events lost since the last TakeDropped.
 	Dropped() int64
@@ -133,8 +137,8 @@ type Consumer interface {
 //
 // Concurrency: see the package documentation. In short, one goroutine emits
 // (parallel kernels use Parallel); readers and Read of a NextFrame table may
-// run alongside emits; boundaries (Reader.Done, BeginTick, EndFrame, Reset)
-// need exclusive access.
+// run alongside emits; boundaries (Reader.Done, BeginFrame, BeginTick,
+// EndFrame, Reset) need exclusive access.
 type Table[T any] struct {
 	name     string
 	capacity int // kept apart so that Cap never reads what Emit writes
@@ -154,8 +158,9 @@ type Table[T any] struct {
 	// buf, which only boundaries move.
 	base, vbase, lo, head uint64
 	floor                 uint64 // Emit refuses when head-floor == capacity: lo, or frame for a NextFrame table without readers
-	frame                 uint64 // head at the last EndFrame: the limit of PerFrame readers (NextFrame)
+	frame                 uint64 // head at the last EndFrame: where Read ends (NextFrame)
 	prev                  uint64 // frame before the last EndFrame: where Read starts (NextFrame)
+	start                 uint64 // head at the last BeginFrame: the limit of PerFrame readers (NextFrame)
 	tick                  uint64 // head at the last BeginTick: the limit of PerTick readers (NextFrame)
 	dropped               int64
 	refused               bool           // an emit or merge was refused since TakeDropped
@@ -184,7 +189,7 @@ func New[T any](spec Spec) (*Table[T], error) {
 	}
 	budget := spec.Budget
 	if budget == nil {
-		budget = memory.NewBudget(memory.DefaultBudget)
+		budget = memory.NewOwnedBudget(memory.DefaultBudget, memory.OwnerPrivate)
 	}
 	if err := budget.Charge(memory.Definition{Kind: "event table", Name: spec.Name}, Bytes[T](spec)); err != nil {
 		return nil, err
@@ -272,7 +277,7 @@ func (t *Table[T]) room() int {
 // Consumers read through a Reader instead, which delivers each event once.
 // The slice is the table's own (capacity clipped, so an append copies): do
 // not modify it. It stays valid until the next boundary (Reader.Done,
-// BeginTick, EndFrame, Reset).
+// BeginFrame, BeginTick, EndFrame, Reset).
 //
 // For NextFrame, Read may run concurrently with Emit, Merge and readers'
 // Read; for ThisFrame it must not run with Emit or Merge. Allocates nothing.
@@ -315,9 +320,10 @@ func (t *Table[T]) Len() int {
 func (t *Table[T]) Held() int { return int(t.head - t.lo) }
 
 // Pending is the number of events emitted since the last EndFrame
-// (NextFrame: PerFrame readers read them after the next EndFrame, PerTick
-// readers after the next BeginTick); always 0 for ThisFrame. Not
-// concurrently with Emit, Merge or EndFrame.
+// (NextFrame: Read shows them after the next EndFrame; PerFrame readers
+// read them after the next BeginFrame, PerTick readers after the next
+// BeginTick); always 0 for ThisFrame. Not concurrently with Emit, Merge or
+// EndFrame.
 func (t *Table[T]) Pending() int {
 	if t.life == ThisFrame {
 		return 0
@@ -325,15 +331,23 @@ func (t *Table[T]) Pending() int {
 	return int(t.head - t.frame)
 }
 
+// BeginFrame is the start of a frame: the events emitted so far (in the
+// previous frames, and by the host since the last EndFrame) become
+// readable to PerFrame readers of a NextFrame table (no-op for
+// ThisFrame). Called by the scheduler once per frame, before FrameStart's
+// systems, with exclusive access to the table. Allocates nothing.
+func (t *Table[T]) BeginFrame() { t.start = t.head }
+
 // BeginTick is the start of a fixed tick: the events emitted so far become
 // readable to PerTick readers of a NextFrame table (no-op for ThisFrame).
 // Called by the scheduler before each fixed tick's systems, with exclusive
 // access to the table. Allocates nothing.
 func (t *Table[T]) BeginTick() { t.tick = t.head }
 
-// EndFrame is the frame boundary. NextFrame: the events of this frame
-// become readable to PerFrame readers (and to Read); a table without
-// readers retires the previous frame's. ThisFrame: every event is retired,
+// EndFrame is the end of a frame. NextFrame: the events of this frame
+// become Read's view (readers read them from the next BeginFrame or
+// BeginTick); a table without readers retires the previous frame's.
+// ThisFrame: every event is retired,
 // and each one a reader has not read counts in Dropped (once per such
 // reader). Called by the scheduler once per frame, after FrameEnd's command
 // playback, with exclusive access to the table. Slices returned before are
@@ -370,7 +384,7 @@ func (t *Table[T]) Reset() {
 		clear(t.buf)
 	}
 	h := t.head
-	t.lo, t.prev, t.frame, t.tick, t.floor, t.base, t.vbase = h, h, h, h, h, h, h
+	t.lo, t.prev, t.frame, t.start, t.tick, t.floor, t.base, t.vbase = h, h, h, h, h, h, h, h
 	for _, r := range t.readers {
 		r.next, r.end, r.read = h, h, false
 	}
@@ -480,13 +494,14 @@ func (r *Reader[T]) Cadence() Cadence { return r.cadence }
 
 // Read returns the events readable to r that it has not passed, in
 // emission order: from its position to the limit of its cadence (NextFrame:
-// the events emitted before the last EndFrame for PerFrame, before the last
-// BeginTick for PerTick; ThisFrame: every event emitted so far). A second
-// Read before Done returns the same events (ThisFrame: and those emitted
-// since). Done passes them. The slice is the table's own: do not modify
-// it. It stays valid until the table's next boundary (Done of any of its
-// readers, BeginTick, EndFrame, Reset); in a world, until the consuming
-// system's run ends.
+// the events emitted before the last BeginFrame for PerFrame, before the
+// last BeginTick for PerTick; ThisFrame: every event emitted so far). Every
+// later Read before Done returns the same events, whatever was emitted
+// since (so a consumer never reads its own run's emits). Done passes them.
+// The slice is the table's own: do not modify it. It stays valid until the
+// table's next boundary (Done of any of its readers, BeginFrame,
+// BeginTick, EndFrame, Reset); in a world, until the consuming system's
+// run ends.
 //
 // Call Read and Done of one reader from one goroutine; kernels may use the
 // slice. For NextFrame, Read may run concurrently with Emit, Merge and
@@ -494,6 +509,9 @@ func (r *Reader[T]) Cadence() Cadence { return r.cadence }
 // nothing.
 func (r *Reader[T]) Read() []T {
 	t := r.t
+	if r.read { // the same events as the first Read since Done
+		return t.slice(t.base, r.next, r.end)
+	}
 	var hi uint64 // the limit; only a ThisFrame reader reads head
 	switch {
 	case t.life == ThisFrame:
@@ -501,7 +519,7 @@ func (r *Reader[T]) Read() []T {
 	case r.cadence == PerTick:
 		hi = t.tick
 	default:
-		hi = t.frame
+		hi = t.start
 	}
 	r.end, r.read = max(r.next, hi), true
 	return t.slice(t.base, r.next, hi)
@@ -510,7 +528,7 @@ func (r *Reader[T]) Read() []T {
 // Done passes the events the reader's Reads returned since the last Done:
 // they are not returned again, and a NextFrame table retires the events
 // every reader has passed. For a ThisFrame table it also passes what was
-// emitted since the last Read: in a world that can only be the consuming
+// emitted since the first Read: in a world that can only be the consuming
 // system's own emits of the run, which it does not read. Without a Read
 // since the last Done it does nothing. The scheduler calls it when the
 // consuming system's run ends. A boundary: it needs exclusive access to

@@ -3,6 +3,7 @@ package memory
 import (
 	"math"
 	"math/bits"
+	"strconv"
 	"sync/atomic"
 )
 
@@ -21,13 +22,59 @@ const DefaultBudget int64 = 8 << 30
 // nonzero charge; make one with NewBudget. Safe for concurrent use.
 type Budget struct {
 	limit int64
+	owner Owner
 	used  atomic.Int64
 }
 
-// NewBudget returns a budget of limit bytes with nothing charged. A limit
-// of 0 or less admits no nonzero charge. Allocates one small object.
-func NewBudget(limit int64) *Budget {
-	return &Budget{limit: max(limit, 0)}
+// Owner says who made a budget, so that a refusal can say which limit to
+// raise (BudgetError.Error). It changes nothing else.
+type Owner uint8
+
+const (
+	// OwnerHost: a budget the host made with NewBudget and passes in specs
+	// (ephemeral.TableSpec.Budget, events.Spec.Budget, ...). The zero Owner.
+	OwnerHost Owner = iota
+	// OwnerPrivate: the private budget of DefaultBudget bytes that a
+	// standalone domain, table, event table or command playback makes
+	// when its spec names none.
+	OwnerPrivate
+	// OwnerWorld: a world's budget, made by runtime.NewBuilder from
+	// runtime.WithMemoryBudget.
+	OwnerWorld
+)
+
+// String returns "host", "private", "world" or "Owner(n)".
+func (o Owner) String() string {
+	switch o {
+	case OwnerHost:
+		return "host"
+	case OwnerPrivate:
+		return "private"
+	case OwnerWorld:
+		return "world"
+	}
+	return "Owner(" + strconv.Itoa(int(o)) + ")"
+}
+
+// NewBudget returns a budget of limit bytes with nothing charged, owned by
+// the host (OwnerHost). A limit of 0 or less admits no nonzero charge.
+// Allocates one small object.
+func NewBudget(limit int64) *Budget { return NewOwnedBudget(limit, OwnerHost) }
+
+// NewOwnedBudget is NewBudget for a budget whose owner is not the host:
+// the packages that make private budgets (OwnerPrivate) and
+// runtime.NewBuilder (OwnerWorld) call it.
+func NewOwnedBudget(limit int64, owner Owner) *Budget {
+	return &Budget{limit: max(limit, 0), owner: owner}
+}
+
+// Owner is who made the budget; OwnerHost for a nil *Budget. Fixed at
+// NewBudget.
+func (b *Budget) Owner() Owner {
+	if b == nil {
+		return OwnerHost
+	}
+	return b.owner
 }
 
 // Limit is the budget's limit in bytes. Fixed at NewBudget.
@@ -51,8 +98,9 @@ func (b *Budget) Left() int64 { return b.Limit() - b.Used() }
 
 // Charge adds bytes to the budget's use when they fit in what is left, and
 // returns nil; otherwise it charges nothing and returns a *BudgetError
-// (errors.Is ErrBudget) naming what (the definition, as its Kind, Name and
-// Column), the bytes asked, the bytes already used and the limit. A
+// (errors.Is ErrBudget) naming what (the definition, as its Kind, Name,
+// Column and Workers), the bytes asked, the bytes already used, the limit
+// and the budget's Owner. A
 // negative bytes is charged as 0. Safe for concurrent use: of two charges
 // that together do not fit, one fails.
 func (b *Budget) Charge(what Definition, bytes int64) error {
@@ -66,7 +114,7 @@ func (b *Budget) Charge(what Definition, bytes int64) error {
 	for {
 		used := b.used.Load()
 		if bytes > b.limit-used {
-			return &BudgetError{Definition: what, Bytes: bytes, Used: used, Budget: b.limit}
+			return &BudgetError{Definition: what, Bytes: bytes, Used: used, Budget: b.limit, Owner: b.owner}
 		}
 		if b.used.CompareAndSwap(used, used+bytes) {
 			return nil
@@ -76,14 +124,21 @@ func (b *Budget) Charge(what Definition, bytes int64) error {
 
 // Definition names what a charge is for, for the error that refuses it.
 type Definition struct {
-	// Kind is "domain", "table", "column", "event table" or "event staging"
-	// (an event table's per-worker staging, events.Table.Parallel).
+	// Kind is "domain", "table", "column", "event table", "event staging"
+	// (an event table's per-worker staging, events.Table.Parallel) or
+	// "command buffer" (commands.Playback.NewBuffer: records and their
+	// resolutions).
 	Kind string
 	// Name is the table's, domain's or event table's name (for a column,
-	// its table's).
+	// its table's; for command buffers, the system's, or empty).
 	Name string
 	// Column is the column's name for Kind "column", else empty.
 	Column string
+	// Workers is, for a per-worker definition (event staging, a parallel
+	// kernel's command buffers), the number of workers the per-worker
+	// bytes are multiplied by; 0 otherwise. Above 1, the refusal's advice
+	// says to use fewer workers.
+	Workers int
 }
 
 // Size is n elements of elem bytes each, in bytes, saturating at

@@ -120,12 +120,60 @@ func TestSizeSaturates(t *testing.T) {
 	assert.Equal(t, int64(30), memory.Sum(10, -5, 20), "negative parts count as 0")
 }
 
+// The message names the definition and the numbers, and its advice fits
+// the definition (per-worker ones say the worker count multiplies them)
+// and the budget's owner (a world's budget is raised with
+// runtime.WithMemoryBudget, not through a spec).
 func TestBudgetErrorMessage(t *testing.T) {
-	err := error(&memory.BudgetError{Definition: memory.Definition{Kind: "column", Name: "Big", Column: "V"},
-		Bytes: 16 << 30, Used: 3 << 20, Budget: 8 << 30})
-	assert.Equal(t, `memory: table "Big" column "V" asks for 17179869184 bytes (16.0 GiB), but the memory budget `+
-		`of 8589934592 bytes (8.0 GiB) has 8586788864 bytes (8.0 GiB) left (3145728 bytes (3.0 MiB) used); `+
-		`lower the capacity, or raise the budget (runtime.WithMemoryBudget, or the spec's Budget)`, err.Error())
-	assert.True(t, errors.Is(err, memory.ErrBudget))
+	const numbers = ` asks for 17179869184 bytes (16.0 GiB), but the memory budget of 8589934592 bytes (8.0 GiB) ` +
+		`has 8586788864 bytes (8.0 GiB) left (3145728 bytes (3.0 MiB) used); `
+	column := memory.Definition{Kind: "column", Name: "Big", Column: "V"}
+	staging := memory.Definition{Kind: "event staging", Name: "Hits", Workers: 8}
+	buffers := memory.Definition{Kind: "command buffer", Name: "fire", Workers: 256}
+	tests := []struct {
+		name  string
+		def   memory.Definition
+		owner memory.Owner
+		want  string
+	}{
+		{"column, host budget", column, memory.OwnerHost, `memory: table "Big" column "V"` + numbers +
+			`lower the capacity, or raise the limit of the Budget given to the spec (memory.NewBudget)`},
+		{"column, private budget", column, memory.OwnerPrivate, `memory: table "Big" column "V"` + numbers +
+			`lower the capacity, or give the spec a larger Budget (memory.NewBudget; the default is memory.DefaultBudget)`},
+		{"column, world budget", column, memory.OwnerWorld, `memory: table "Big" column "V"` + numbers +
+			`lower the capacity, or raise the world's budget (runtime.WithMemoryBudget)`},
+		{"staging, world budget", staging, memory.OwnerWorld, `memory: event staging "Hits" for 8 workers` + numbers +
+			`lower the capacity or use fewer workers (runtime.WithWorkers), or raise the world's budget (runtime.WithMemoryBudget)`},
+		{"staging, private budget", staging, memory.OwnerPrivate, `memory: event staging "Hits" for 8 workers` + numbers +
+			`lower the capacity or use fewer workers, or give the spec a larger Budget (memory.NewBudget; the default is memory.DefaultBudget)`},
+		{"worker command buffers, world budget", buffers, memory.OwnerWorld, `memory: command buffer "fire" for 256 workers` + numbers +
+			`lower the records per command buffer (runtime.WithCommandRecords) or use fewer workers (runtime.WithWorkers), or raise the world's budget (runtime.WithMemoryBudget)`},
+		{"one worker's command buffers", memory.Definition{Kind: "command buffer", Name: "fire", Workers: 1}, memory.OwnerHost, `memory: command buffer "fire" for 1 worker` + numbers +
+			`lower the records per command buffer, or raise the limit of the Budget given to the spec (memory.NewBudget)`},
+		{"unnamed serial command buffer, host budget", memory.Definition{Kind: "command buffer"}, memory.OwnerHost, `memory: command buffer` + numbers +
+			`lower the records per command buffer, or raise the limit of the Budget given to the spec (memory.NewBudget)`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := error(&memory.BudgetError{Definition: tc.def, Bytes: 16 << 30, Used: 3 << 20, Budget: 8 << 30, Owner: tc.owner})
+			assert.Equal(t, tc.want, err.Error())
+			assert.True(t, errors.Is(err, memory.ErrBudget))
+		})
+	}
 	assert.False(t, errors.Is(errors.New("other"), memory.ErrBudget))
+}
+
+// A refusal carries its budget's owner.
+func TestBudgetOwner(t *testing.T) {
+	for _, o := range []memory.Owner{memory.OwnerHost, memory.OwnerPrivate, memory.OwnerWorld} {
+		b := memory.NewOwnedBudget(10, o)
+		assert.Equal(t, o, b.Owner())
+		var be *memory.BudgetError
+		require.ErrorAs(t, b.Charge(memory.Definition{Kind: "table", Name: "T"}, 11), &be)
+		assert.Equal(t, o, be.Owner, o.String())
+	}
+	assert.Equal(t, memory.OwnerHost, memory.NewBudget(1).Owner())
+	assert.Equal(t, memory.OwnerHost, (*memory.Budget)(nil).Owner())
+	assert.Equal(t, "world", memory.OwnerWorld.String())
+	assert.Equal(t, "Owner(9)", memory.Owner(9).String())
 }

@@ -1,7 +1,7 @@
 // Package memory is the memory budget that Tickwork's definitions are
 // checked against before they allocate: a table's pages, its columns, an
 // entity domain's handle pages, an event table's buffers and its per-worker
-// staging. A definition that does not fit fails with a typed error instead
+// staging, and command buffers' initial records. A definition that does not fit fails with a typed error instead
 // of ending the process in Go's fatal "out of memory".
 //
 // What counts, the default and who shares a budget are stated once, in
@@ -13,7 +13,9 @@
 // [NewBudget] makes a [Budget] of a limit in bytes; [Budget.Charge] adds a
 // definition's bytes or refuses it. [DefaultBudget] is the limit a world
 // ([runtime.WithMemoryBudget]) and a standalone table or event table get
-// when none is given.
+// when none is given. A budget knows its [Owner] (the host's, a private
+// one, a world's: [NewOwnedBudget]), so that a refusal says which limit to
+// raise.
 //
 // # Sizes
 //
@@ -24,8 +26,10 @@
 // # Errors
 //
 // A refused charge is a [*BudgetError] (errors.Is [ErrBudget]) naming the
-// definition, the bytes it asked for, the bytes already charged and the
-// limit. Packages ephemeral, events and runtime re-export the sentinel as
+// definition, the bytes it asked for, the bytes already charged, the
+// limit and the budget's owner; its message advises what to lower (the
+// capacity, the records per command buffer, the worker count for
+// per-worker definitions) and which budget to raise. Packages ephemeral, events and runtime re-export the sentinel as
 // their ErrMemoryBudget.
 //
 // # Concurrency

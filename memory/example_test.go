@@ -26,5 +26,5 @@ func ExampleBudget() {
 	// Output:
 	// 115748 of 1048576 bytes used
 	// true true 1048576 115748
-	// memory: table "Ball" column "Trail" asks for 1048576 bytes (1.0 MiB), but the memory budget of 1048576 bytes (1.0 MiB) has 932828 bytes left (115748 bytes used); lower the capacity, or raise the budget (runtime.WithMemoryBudget, or the spec's Budget)
+	// memory: table "Ball" column "Trail" asks for 1048576 bytes (1.0 MiB), but the memory budget of 1048576 bytes (1.0 MiB) has 932828 bytes left (115748 bytes used); lower the capacity, or raise the limit of the Budget given to the spec (memory.NewBudget)
 }

@@ -69,7 +69,7 @@ func NewBuilder(opts ...Option) *Builder {
 			b.fail(err)
 		}
 	}
-	b.budget = memory.NewBudget(b.cfg.budget)
+	b.budget = memory.NewOwnedBudget(b.cfg.budget, memory.OwnerWorld)
 	return b
 }
 
@@ -346,12 +346,13 @@ func (b *Builder) Build() (*World, error) {
 		return nil, ErrBuilt
 	}
 	b.built = true
+	b.sealDefinitions()
 	pool, err := kernels.NewPool(b.cfg.workers)
 	if err != nil {
 		return nil, &OptionError{Option: "WithWorkers", Value: itoa(b.cfg.workers), Reason: err.Error()}
 	}
 	cfg := b.cfg.sched
-	cfg.Pool = pool
+	cfg.Pool, cfg.Budget = pool, b.budget
 	s, err := scheduler.New(cfg)
 	if err == nil {
 		err = s.AddEvents(b.events...)

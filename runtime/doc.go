@@ -45,7 +45,9 @@
 // [ErrNilTable], [ErrDuplicateName], [ErrEmptyName] or [ErrSpecBudget]), a
 // *memory.BudgetError ([ErrMemoryBudget]) or a [*ForeignError]
 // ([ErrForeign]); a Builder not made by [NewBuilder]
-// [ErrZeroBuilder], one used after Build [ErrBuilt]. Errors of packages
+// [ErrZeroBuilder], one used after Build [ErrBuilt] (and Build seals the
+// world's domains, so ephemeral.AddColumn on a world's table then gives
+// ephemeral.ErrSealed: docs/architecture.md, Storage). Errors of packages
 // ephemeral, events, systems and scheduler pass through unchanged. Frame's
 // errors are scheduler's (fatal or recoverable: see Errors in package
 // scheduler) plus [ErrClosed] after Close; [IsFatal] tells the fatal ones.

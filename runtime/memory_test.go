@@ -19,8 +19,11 @@ import (
 // event24 is a 24-byte event.
 type event24 struct{ A, B, C int64 }
 
+// requireBudgetError checks err against want, refused by a world's budget
+// (want.Owner is set to memory.OwnerWorld).
 func requireBudgetError(t *testing.T, err error, want memory.BudgetError) {
 	t.Helper()
+	want.Owner = memory.OwnerWorld
 	var be *memory.BudgetError
 	require.ErrorAs(t, err, &be)
 	assert.ErrorIs(t, err, runtime.ErrMemoryBudget)
@@ -228,8 +231,11 @@ func TestMemoryBudgetStaging(t *testing.T) {
 				return
 			}
 			assert.Nil(t, w)
-			requireBudgetError(t, err, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "Hits"},
+			requireBudgetError(t, err, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "Hits", Workers: workers},
 				Bytes: staging, Used: defs, Budget: tc.limit})
+			assert.Contains(t, err.Error(), `event staging "Hits" for 2 workers asks for 4800 bytes`)
+			assert.True(t, strings.HasSuffix(err.Error(), "lower the capacity or use fewer workers (runtime.WithWorkers), "+
+				"or raise the world's budget (runtime.WithMemoryBudget)"), "advice for a world's per-worker staging: %v", err)
 		})
 	}
 }

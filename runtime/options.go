@@ -100,9 +100,11 @@ func WithReportWindow(runs int) Option {
 
 // WithCommandRecords sets the initial capacity of each command buffer in
 // records, 1..MaxCommandRecords (default scheduler.DefaultCommandRecords,
-// 1024); buffers grow past it while warming up. A record takes 16 bytes,
+// 1024); buffers grow past it while warming up. A record takes 24 bytes
+// (commands.BufferBytes), charged to the world's memory budget and
 // allocated at Build for each command buffer: a system that records
-// (systems.Record) has one, and one per kernel worker.
+// (systems.Record) has one, and one per kernel worker (a set that does not
+// fit fails Build; see the memory budget in docs/architecture.md).
 func WithCommandRecords(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > MaxCommandRecords {
@@ -115,9 +117,10 @@ func WithCommandRecords(n int) Option {
 
 // WithMemoryBudget sets the world's memory budget in bytes,
 // 1..math.MaxInt64 (default memory.DefaultBudget, 8 GiB). Every domain,
-// table, column and event table declared on the Builder, and every
-// per-worker event staging a system makes (systems.EmitParallel), is
-// charged to it before it allocates; the first that does not fit in what
+// table, column and event table declared on the Builder, every command
+// buffer's initial records (WithCommandRecords) and every per-worker event
+// staging a system makes (systems.EmitParallel), is charged to it before
+// it allocates; the first that does not fit in what
 // is left fails with a *memory.BudgetError (errors.Is ErrMemoryBudget)
 // naming it, the bytes it asks for and the budget, and allocates nothing.
 // What counts is stated in docs/architecture.md (memory budget); the budget
@@ -136,6 +139,6 @@ func WithMemoryBudget(bytes int64) Option {
 // in bytes: memory.DefaultBudget (8 GiB).
 const DefaultMemoryBudget = memory.DefaultBudget
 
-// MaxCommandRecords is the largest WithCommandRecords: 2^24 records (256
+// MaxCommandRecords is the largest WithCommandRecords: 2^24 records (384
 // MiB per command buffer), scheduler.MaxCommandRecords.
 const MaxCommandRecords = scheduler.MaxCommandRecords

@@ -45,8 +45,9 @@ const (
 	MinFixedStep = 1e-6
 	MaxFixedStep = 60.0
 	// MaxDelta is the largest frame delta Frame accepts, in seconds (one
-	// hour); larger deltas are refused with a *DeltaError. Deltas are kept
-	// in integer nanoseconds, far from overflow at this bound.
+	// hour); larger deltas are refused with a *DeltaError. A delta in
+	// integer nanoseconds is far from overflow at this bound; their sum,
+	// Time.Fed, is bounded by ErrClockOverflow.
 	MaxDelta = 3600.0
 )
 
@@ -54,7 +55,8 @@ const (
 // balances exactly: Fed == Simulated + Dropped + Remaining, where Fed sums
 // the frame deltas (each rounded to the nearest nanosecond) and Simulated
 // is Ticks times Step. With OneTickPerFrame only
-// Frames, Ticks and Simulated move.
+// Frames, Ticks and Simulated move. No field wraps: a frame that would
+// take the account past math.MaxInt64 ns is refused (ErrClockOverflow).
 type Time struct {
 	Frames    uint64        // frames run
 	Ticks     uint64        // fixed ticks run
@@ -86,6 +88,26 @@ func stepNanos(seconds float64) int64 { return int64(math.Floor(seconds*1e9 + 1e
 
 // validDelta reports whether dt is a finite delta in [0, MaxDelta] seconds.
 func validDelta(dt float64) bool { return dt >= 0 && dt <= MaxDelta } // false for NaN
+
+// admit returns nil when a frame of delta dt seconds may run, else the
+// *DeltaError that refuses it: a bad delta, or (Overflow) one that would
+// take the account past math.MaxInt64 nanoseconds. Under Accumulate, Fed
+// bounds the account (Simulated, Dropped and Remaining sum to it); under
+// OneTickPerFrame only Simulated grows, by one step a frame. A refused
+// frame changes nothing. Allocates only the error.
+func (c *clock) admit(dt float64) error {
+	if !validDelta(dt) {
+		return &DeltaError{DT: dt}
+	}
+	grow, total := nanos(dt), int64(c.t.Fed)
+	if c.pacing == OneTickPerFrame {
+		grow, total = int64(c.t.Step), int64(c.t.Simulated)
+	}
+	if grow > math.MaxInt64-total {
+		return &DeltaError{DT: dt, Overflow: true}
+	}
+	return nil
+}
 
 // plan feeds a frame's delta and returns how many fixed ticks to run and
 // the nanoseconds dropped by the cap. The caller reports the ticks it ran

@@ -7,7 +7,7 @@
 // # Life cycle
 //
 // [New] takes a [Config] (fixed step in seconds, tick cap, [Pacing], report
-// window in runs, command buffer records, kernel pool). Then
+// window in runs, command buffer records, kernel pool, memory budget). Then
 // [Scheduler.Add] (which runs the system's declaration),
 // [Scheduler.AddEvents] and [Scheduler.Hook]; then [Scheduler.Seal] once;
 // then [Scheduler.Frame] once per frame of the host's loop.
@@ -41,7 +41,9 @@
 // carries over, and the account balances exactly: Fed = Simulated +
 // Dropped + Remaining. The first frame uses its delta as given (dt = 0: no
 // tick). [OneTickPerFrame] runs exactly one tick per frame. A negative,
-// NaN, infinite or above-[MaxDelta] delta is refused ([*DeltaError]). In
+// NaN, infinite or above-[MaxDelta] delta is refused ([*DeltaError]), as
+// is one that would take the account past math.MaxInt64 ns
+// ([ErrClockOverflow]; the bound: docs/architecture.md, fixed timestep). In
 // FixedUpdate a system's delta is the fixed step (see Time in package
 // systems).
 //
@@ -53,8 +55,9 @@
 // changes in package systems); when a system returns, its parallel event
 // segments merge and its readers pass what they returned; resolutions of
 // provisional handles are released once, right after FrameStart's
-// playback; event tables begin every tick (BeginTick) and end the frame
-// (EndFrame) after FrameEnd's playback: what that makes readable to which
+// playback; event tables begin the frame (BeginFrame) before FrameStart,
+// begin every tick (BeginTick) and end the frame (EndFrame) after
+// FrameEnd's playback: what that makes readable to which
 // consumer is the delivery rule of docs/architecture.md (Events), which
 // also has the boundaries in one table.
 //

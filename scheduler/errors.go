@@ -69,6 +69,12 @@ var (
 	// (above MaxDelta seconds) delta. Returned as a *DeltaError; the frame
 	// did not run.
 	ErrBadDelta = errors.New("scheduler: bad frame delta")
+	// ErrClockOverflow: Frame with a delta that would take the fixed-step
+	// clock's account (Time.Fed under Accumulate, Time.Simulated under
+	// OneTickPerFrame) past math.MaxInt64 nanoseconds, about 292 years.
+	// Returned as a *DeltaError with Overflow set (errors.Is ErrBadDelta
+	// too); the frame did not run and the account is unchanged.
+	ErrClockOverflow = errors.New("scheduler: the clock's account would overflow")
 	// ErrSystem: a system's Run returned an error. Returned as a
 	// *SystemError that unwraps to the system's error.
 	ErrSystem = errors.New("scheduler: system failed")
@@ -296,18 +302,29 @@ func (e *HookError) Is(target error) bool { return target == ErrHook }
 func (e *HookError) Unwrap() error { return e.Err }
 
 // DeltaError reports a frame delta that is negative, NaN, infinite or above
-// MaxDelta seconds. The frame did not run. errors.Is(err, ErrBadDelta) is true.
+// MaxDelta seconds, or (Overflow) one that would overflow the clock's
+// account (ErrClockOverflow). The frame did not run. errors.Is(err,
+// ErrBadDelta) is true, and errors.Is(err, ErrClockOverflow) when Overflow
+// is set.
 type DeltaError struct {
-	DT float64 // seconds
+	DT       float64 // seconds
+	Overflow bool    // a valid delta, refused because the account would pass math.MaxInt64 ns
 }
 
 func (e *DeltaError) Error() string {
-	return "scheduler: bad frame delta " + strconv.FormatFloat(e.DT, 'g', -1, 64) +
-		" s: want a finite number of seconds in [0, MaxDelta]"
+	dt := strconv.FormatFloat(e.DT, 'g', -1, 64)
+	if e.Overflow {
+		return "scheduler: frame delta " + dt + " s refused: the fixed-step clock's account would pass " +
+			"math.MaxInt64 nanoseconds (292 years; see Time); frames of delta 0 still run, or build a new world"
+	}
+	return "scheduler: bad frame delta " + dt + " s: want a finite number of seconds in [0, MaxDelta]"
 }
 
-// Is reports whether target is ErrBadDelta.
-func (e *DeltaError) Is(target error) bool { return target == ErrBadDelta }
+// Is reports whether target is ErrBadDelta, or ErrClockOverflow for an
+// Overflow error.
+func (e *DeltaError) Is(target error) bool {
+	return target == ErrBadDelta || (e.Overflow && target == ErrClockOverflow)
+}
 
 // SystemError reports a system whose Run returned an error, which stopped
 // the frame (see Scheduler.Frame, and the sentinels for how frame errors name

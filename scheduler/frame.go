@@ -17,7 +17,8 @@ import (
 // goroutine.
 //
 // It returns ErrNotSealed before Seal, ErrReentrant when called while a
-// frame runs, a *DeltaError for a bad dt (nothing runs then), and otherwise
+// frame runs, a *DeltaError for a bad dt or one that would overflow the
+// clock's account (errors.Is ErrClockOverflow; nothing runs then), and otherwise
 // the errors of Errors in the package doc: a *SystemError for the first
 // system that failed (the systems after it do not run, the boundaries
 // complete), the first *PlaybackError or *events.OverflowError of a
@@ -37,8 +38,8 @@ func (s *Scheduler) Frame(dt float64) error {
 	if s.poisoned {
 		return ErrPoisoned
 	}
-	if !validDelta(dt) {
-		return &DeltaError{DT: dt}
+	if err := s.clock.admit(dt); err != nil {
+		return err
 	}
 	s.running = true
 	s.poisoned = true  // cleared when the frame completes; a panic leaves it set
@@ -53,6 +54,9 @@ func (s *Scheduler) Frame(dt float64) error {
 	ticks, dropped := s.clock.plan(nanos(dt))
 	r.Dropped = time.Duration(dropped)
 
+	for _, b := range s.events {
+		b.BeginFrame()
+	}
 	err := s.runPhase(systems.FrameStart)
 	// Creates played back before this frame stay resolvable until here.
 	s.playback.Release()

@@ -10,6 +10,7 @@ import (
 	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/internal/frame"
 	"github.com/tickwork/tickwork/kernels"
+	"github.com/tickwork/tickwork/memory"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -18,9 +19,10 @@ import (
 const DefaultCommandRecords = 1024
 
 // MaxCommandRecords is the largest Config.CommandRecords: 2^24 records. A
-// record takes 16 bytes, allocated at Seal for every command buffer (a
-// system that records has one, and one per kernel worker), so the maximum
-// is 256 MiB per buffer.
+// record takes 16 bytes and its create's resolution 8
+// (commands.BufferBytes), charged to Config.Budget and allocated at Seal
+// for every command buffer (a system that records has one, and one per
+// kernel worker), so the maximum is 384 MiB per buffer.
 // Buffers grow past their initial capacity while warming up; a larger
 // initial capacity is never needed.
 const MaxCommandRecords = 1 << 24
@@ -49,6 +51,11 @@ type Config struct {
 	// Pool runs parallel kernels; nil runs them inline, one worker. The
 	// scheduler does not own it: whoever made it closes it.
 	Pool *kernels.Pool
+	// Budget is charged with the command buffers' initial reservations
+	// (commands.Playback.NewBuffer); nil gives the scheduler's playback a
+	// private budget of memory.DefaultBudget bytes. A runtime world passes
+	// its own.
+	Budget *memory.Budget
 }
 
 // entry is one registered system.
@@ -126,7 +133,7 @@ func New(cfg Config) (*Scheduler, error) {
 	s := &Scheduler{
 		cfg:      cfg,
 		byName:   make(map[string]*entry),
-		playback: commands.NewPlayback(),
+		playback: commands.NewPlayback(cfg.Budget),
 		meter:    newAllocMeter(),
 	}
 	s.clock = clock{pacing: cfg.Pacing, maxTicks: cfg.MaxTicksPerFrame, t: Time{Step: time.Duration(stepNanos(cfg.FixedStep))}}

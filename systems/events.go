@@ -107,9 +107,9 @@ func Consume[T any](s *Decl, ev *events.Table[T]) *Consumer[T] {
 
 // Read returns the events the system has not read yet and may read now, in
 // emission order (events.Reader.Read). Every call in a run returns the
-// same events (for ThisFrame, with those emitted since appended); when the
-// run ends they count as read and are not returned again. A run that does
-// not call Read leaves its events for a later run. The slice is the
-// table's: do not modify it; it is valid until the run ends and kernels
-// may read it.
+// first call's events (so a ThisFrame consumer never reads its own run's
+// emits); when the run ends they count as read and are not returned
+// again. A run that does not call Read leaves its events for a later run.
+// The slice is the table's: do not modify it; it is valid until the run
+// ends and kernels may read it.
 func (c *Consumer[T]) Read() []T { return c.r.Read() }

@@ -209,7 +209,7 @@ func bound(t *testing.T, fn func(s *systems.Decl)) *frame.Run {
 	_, err := systems.Declare(systems.System{Name: "s", Phase: systems.Update,
 		Declare: func(s *systems.Decl) systems.RunFunc { fn(s); return noop }}, run)
 	require.NoError(t, err)
-	frame.Bind(run, &frame.Env{Playback: commands.NewPlayback()}, 16)
+	require.NoError(t, frame.Bind(run, &frame.Env{Playback: commands.NewPlayback(nil)}, 16))
 	return run
 }
 
@@ -247,7 +247,7 @@ func TestRecorder(t *testing.T) {
 	assert.Same(t, f.shots, rec.Table())
 	assert.Equal(t, 3, run.Serial.Len(), "create, set, delete")
 	assert.Equal(t, 3, run.Workers[0].Len(), "create; create, set")
-	st := commands.NewPlayback().PlayAll([]*commands.Buffer{run.Serial})
+	st := run.Env.Playback.PlayAll([]*commands.Buffer{run.Serial})
 	assert.Equal(t, commands.Stats{Played: 3, Created: 1, Sets: 1, Deleted: 1}, stats(st))
 	assert.PanicsWithValue(t, `systems: Recorder.Worker(1, ...) of table "Shot": worker index out of range 0..0; pass the worker index Parallel gave the kernel`,
 		func() { rec.Worker(1, 0) })

@@ -19,18 +19,18 @@ import (
 )
 
 // Env is the frame-wide state of one world: the kernel pool, the command
-// playback (for Resolve), the clock the systems read and the command
-// buffer ids. The scheduler sets its clock fields between system runs.
+// playback (which makes the command buffers and resolves provisional
+// handles) and the clock the systems read. The scheduler sets its clock
+// fields between system runs.
 type Env struct {
 	Pool     *kernels.Pool      // nil: kernels run inline, one worker
-	Playback *commands.Playback // nil: Resolve returns handles as they are
+	Playback *commands.Playback // required when a system records; nil: Resolve returns handles as they are
 	Step     float64            // the fixed step, seconds
 	FrameDT  float64            // the frame's delta, seconds
 	Frame    uint64             // frame number, from 0
 	Tick     uint64             // fixed ticks run before the current one
 	Fixed    bool               // FixedUpdate is running: a system's delta is Step
 	Inline   bool               // a kernel runs inline (no pool): a nested one panics
-	nextID   int                // next command buffer id, dense from 0
 }
 
 // DT is a system's delta in seconds: the fixed step while FixedUpdate runs,
@@ -81,18 +81,27 @@ type Run struct {
 // worker); accessors that record call it at declaration.
 func (r *Run) Recording() { r.records = true }
 
-// Bind attaches r to env: it makes the command buffers (ids from env, in
-// bind order) when a recorder asked for them, then runs the accessors'
-// binds (they register event readers, make parallel staging); it returns
-// the first bind's error (a staging that does not fit the memory budget).
+// Bind attaches r to env: when a recorder asked for them, it makes the
+// command buffers through env.Playback (commands.Playback.NewBuffer and
+// NewBuffers, named after the system, charged to the playback's memory
+// budget), then runs the accessors' binds (they register event readers,
+// make parallel staging). It returns the first error: a buffer or staging
+// that does not fit the memory budget (*memory.BudgetError), too many
+// buffers (commands.ErrTooManyBuffers), or a bind's. It panics when a
+// system records and env.Playback is nil (the scheduler always sets it).
 // It allocates; the scheduler calls it at seal, in sealed order.
 func Bind(r *Run, env *Env, records int) error {
 	r.Env, r.Records = env, records
 	if r.records {
-		r.Serial = env.newBuffer(records)
-		r.Workers = make([]*commands.Buffer, env.Workers())
-		for w := range r.Workers {
-			r.Workers[w] = env.newBuffer(records)
+		if env.Playback == nil {
+			panic("frame: system " + r.Name + " records commands and its Env has no Playback: set Env.Playback to the playback that plays its buffers back")
+		}
+		var err error
+		if r.Serial, err = env.Playback.NewBuffer(r.Name, records); err != nil {
+			return err
+		}
+		if r.Workers, err = env.Playback.NewBuffers(r.Name, env.Workers(), records); err != nil {
+			return err
 		}
 	}
 	for _, b := range r.Binds {
@@ -101,12 +110,6 @@ func Bind(r *Run, env *Env, records int) error {
 		}
 	}
 	return nil
-}
-
-func (e *Env) newBuffer(records int) *commands.Buffer {
-	b := commands.NewBuffer(e.nextID, records)
-	e.nextID++
-	return b
 }
 
 // Exec runs the body once, then merges the parallel emitters and passes
