@@ -97,6 +97,8 @@ var (
 	ErrOption       = runtime.ErrOption       // a bad option
 	ErrConflict     = scheduler.ErrConflict   // unordered systems touch the same data
 	ErrClosed       = runtime.ErrClosed       // Frame on a closed world
+	ErrZeroWorld    = runtime.ErrZeroWorld    // Frame or Close on a World not made by Build
+	ErrHook         = scheduler.ErrHook       // a hook failed or panicked in Build
 	ErrPoisoned     = scheduler.ErrPoisoned   // a panic left a frame unfinished
 	ErrSystem       = scheduler.ErrSystem     // a system failed (Context.Fail)
 	ErrBadDelta     = scheduler.ErrBadDelta   // a bad frame delta

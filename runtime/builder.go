@@ -257,7 +257,8 @@ func AddResource[T any](b *Builder, name string, v T) *systems.Resource[T] {
 
 // Add registers systems. Each is checked at once (systems.System.Validate:
 // name, phase, Declare; the first error is recorded and none of sys is
-// added); their declarations run at Build, which reports their errors and
+// added) and copied, its Before and After slices too, so the caller may
+// reuse them; their declarations run at Build, which reports their errors and
 // every table, event table or resource they name that was not declared
 // through this Builder (*ForeignError).
 func (b *Builder) Add(sys ...systems.System) {
@@ -270,7 +271,10 @@ func (b *Builder) Add(sys ...systems.System) {
 			return
 		}
 	}
-	b.systems = append(b.systems, sys...)
+	for _, s := range sys {
+		s.Before, s.After = slices.Clone(s.Before), slices.Clone(s.After)
+		b.systems = append(b.systems, s)
+	}
 }
 
 // System registers the system name of phase phase declared by declare, as
@@ -335,9 +339,11 @@ func (b *Builder) checkForeign(h *scheduler.Hook) error {
 // *systems.DefinitionError, a *ForeignError for a system that names a
 // table, event table or resource not declared through this Builder, or the
 // seal's errors (see scheduler.Scheduler.Seal: conflicts, cycles, unknown
-// or duplicate names, hook errors). It starts the kernel pool's goroutines
-// (WithWorkers) and stops them again when it fails. A Builder builds once;
-// later calls return ErrBuilt.
+// or duplicate names, hook errors; a hook that panics gives a
+// *scheduler.HookError naming it that wraps a *scheduler.HookPanicError).
+// It starts the kernel pool's goroutines (WithWorkers) and stops them
+// again when it fails, or when a system's DeclareFunc panics (the panic
+// then goes on up). A Builder builds once; later calls return ErrBuilt.
 func (b *Builder) Build() (*World, error) {
 	if err := b.Err(); err != nil {
 		return nil, err
@@ -351,6 +357,18 @@ func (b *Builder) Build() (*World, error) {
 	if err != nil {
 		return nil, &OptionError{Option: "WithWorkers", Value: itoa(b.cfg.workers), Reason: err.Error()}
 	}
+	// A panic of a declaration (Add runs them) must not leak the pool's
+	// goroutines: close it, then let the panic go on (hooks' panics are
+	// errors already: scheduler.HookPanicError).
+	ok := false
+	defer func() {
+		if !ok {
+			if r := recover(); r != nil {
+				_ = pool.Close()
+				panic(r)
+			}
+		}
+	}()
 	cfg := b.cfg.sched
 	cfg.Pool, cfg.Budget = pool, b.budget
 	s, err := scheduler.New(cfg)
@@ -379,5 +397,6 @@ func (b *Builder) Build() (*World, error) {
 		}
 		return nil, err
 	}
+	ok = true
 	return &World{sched: s, pool: pool, tables: b.tables, budget: b.budget}, nil
 }

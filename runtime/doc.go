@@ -50,7 +50,9 @@
 // ephemeral.ErrSealed: docs/architecture.md, Storage). Errors of packages
 // ephemeral, events, systems and scheduler pass through unchanged. Frame's
 // errors are scheduler's (fatal or recoverable: see Errors in package
-// scheduler) plus [ErrClosed] after Close; [IsFatal] tells the fatal ones.
+// scheduler) plus [ErrClosed] after Close and [ErrZeroWorld] on a World
+// not made by Build; [IsFatal] tells the fatal ones. A hook that panics in
+// Build gives a *scheduler.HookError wrapping a *scheduler.HookPanicError.
 // Close during a frame gives [ErrRunning]. Messages start with "runtime: ".
 //
 // # Concurrency

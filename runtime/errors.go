@@ -18,6 +18,10 @@ var (
 	ErrBuilt = errors.New("runtime: builder already built; make a new Builder for another world")
 	// ErrClosed: Frame on a closed World.
 	ErrClosed = errors.New("runtime: world is closed")
+	// ErrZeroWorld: Frame or Close on a World not made by Builder.Build (a
+	// zero World{} or a nil *World). Its other methods panic with this
+	// message.
+	ErrZeroWorld = errors.New(zeroWorld)
 	// ErrRunning: Close called while a frame runs (from a system). The
 	// world is not closed; close it after Frame returns.
 	ErrRunning = errors.New("runtime: Close called during a frame (from a system?); close the world after Frame returns")
@@ -140,3 +144,7 @@ func (e *ForeignError) Error() string {
 func (e *ForeignError) Is(target error) bool { return target == ErrForeign }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// zeroWorld is ErrZeroWorld's message, and the panic of a zero World's
+// methods without an error result.
+const zeroWorld = "runtime: World not made by Builder.Build: build a World with runtime.NewBuilder(...).Build()"

@@ -20,6 +20,10 @@ import (
 // calls its methods; its kernels run on its own pool. Between frames the
 // host owns the world's tables and resources (set-up inserts, reading
 // results); during Frame only the systems touch them.
+//
+// Make a World with Builder.Build: on a zero World{} or a nil *World,
+// Frame and Close return ErrZeroWorld and the other methods panic with
+// its message.
 type World struct {
 	sched  *scheduler.Scheduler
 	pool   *kernels.Pool
@@ -28,12 +32,26 @@ type World struct {
 	closed bool
 }
 
+// made returns w, or panics with ErrZeroWorld's message for a World not
+// made by Builder.Build (a zero World{} or a nil *World): the methods
+// without an error result call it.
+func (w *World) made() *World {
+	if w == nil || w.sched == nil {
+		panic(zeroWorld)
+	}
+	return w
+}
+
 // Frame runs one frame with delta dt in seconds (see
 // scheduler.Scheduler.Frame for the frame path and what each error means;
 // IsFatal tells the errors after which no frame can run). It returns
-// ErrClosed after Close. It allocates nothing in steady state. Call it
+// ErrClosed after Close and ErrZeroWorld on a World not made by
+// Builder.Build. It allocates nothing in steady state. Call it
 // from one goroutine.
 func (w *World) Frame(dt float64) error {
+	if w == nil || w.sched == nil {
+		return ErrZeroWorld
+	}
 	if w.closed {
 		return ErrClosed
 	}
@@ -41,58 +59,65 @@ func (w *World) Frame(dt float64) error {
 }
 
 // IsFatal reports whether err, returned by World.Frame, means the world can
-// run no more frames: ErrClosed, or scheduler.IsFatal (a panic poisoned
-// it). Every other error is recoverable: the next Frame runs (see Errors
+// run no more frames: ErrClosed, ErrZeroWorld, or scheduler.IsFatal (a
+// panic poisoned it). Every other error is recoverable: the next Frame runs (see Errors
 // in the package doc).
-func IsFatal(err error) bool { return errors.Is(err, ErrClosed) || scheduler.IsFatal(err) }
+func IsFatal(err error) bool {
+	return errors.Is(err, ErrClosed) || errors.Is(err, ErrZeroWorld) || scheduler.IsFatal(err)
+}
 
 // Report returns the report of the last completed frame, or nil before the
 // first frame. The report is the world's own, overwritten by the next
 // Frame: copy what must outlive it. Allocates nothing. Call it from the
 // goroutine that calls Frame.
-func (w *World) Report() *scheduler.FrameReport { return w.sched.Report() }
+func (w *World) Report() *scheduler.FrameReport { return w.made().sched.Report() }
 
 // Resolve maps a provisional handle (from a recorder's Create) to the
 // handle of the row its playback created; other nonzero handles come back
 // as they are, with true. It returns false for a create not played yet,
 // failed or released (docs/architecture.md, Provisional handles).
 // Allocates nothing. Call it from the goroutine that calls Frame.
-func (w *World) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) { return w.sched.Resolve(h) }
+func (w *World) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
+	return w.made().sched.Resolve(h)
+}
 
 // Time returns the fixed-step clock's account (frames, ticks, simulated,
 // dropped and remaining time), a copy. Call it from the goroutine that
 // calls Frame.
-func (w *World) Time() scheduler.Time { return w.sched.Time() }
+func (w *World) Time() scheduler.Time { return w.made().sched.Time() }
 
 // Frames is the number of frames run (failed ones included, refused ones
 // not). Call it from the goroutine that calls Frame.
-func (w *World) Frames() uint64 { return w.sched.Frames() }
+func (w *World) Frames() uint64 { return w.made().sched.Frames() }
 
 // Order returns the names of phase p's systems in running order, nil for
 // an invalid phase. It allocates. Call it from the goroutine that calls
 // Frame.
-func (w *World) Order(p systems.Phase) []string { return w.sched.Order(p) }
+func (w *World) Order(p systems.Phase) []string { return w.made().sched.Order(p) }
 
 // Workers is the number of kernel workers, the frame loop's goroutine
 // included (WithWorkers; 1 by default). Safe for concurrent use.
-func (w *World) Workers() int { return w.pool.Workers() }
+func (w *World) Workers() int { return w.made().pool.Workers() }
 
 // Tables returns the tables declared with the builder, in order. The slice
 // is the world's own: do not modify it. Safe for concurrent use (it never
 // changes); the tables themselves are not, while Frame runs.
-func (w *World) Tables() []*ephemeral.Table { return w.tables }
+func (w *World) Tables() []*ephemeral.Table { return w.made().tables }
 
 // Budget is the world's memory budget (WithMemoryBudget): its limit and the
 // bytes charged by the Builder's declarations and the systems' per-worker
 // event staging. Its methods are safe for concurrent use.
-func (w *World) Budget() *memory.Budget { return w.budget }
+func (w *World) Budget() *memory.Budget { return w.made().budget }
 
 // Close stops the world: the kernel pool's goroutines end before it
 // returns (none outlives it). Calling it again is a no-op returning nil;
 // Frame then returns ErrClosed. Called from a system while a frame runs,
 // it returns ErrRunning and closes nothing: close the world after Frame
-// returns.
+// returns. On a World not made by Builder.Build it returns ErrZeroWorld.
 func (w *World) Close() error {
+	if w == nil || w.sched == nil {
+		return ErrZeroWorld
+	}
 	if w.sched.Running() {
 		return ErrRunning
 	}

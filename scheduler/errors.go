@@ -65,6 +65,10 @@ var (
 	// ErrHook: a hook returned an error. Returned as a *HookError that
 	// unwraps to the hook's error.
 	ErrHook = errors.New("scheduler: hook failed")
+	// ErrHookPanic: a hook panicked inside Seal. Returned as a *HookError
+	// wrapping a *HookPanicError with the panic value; Seal does not
+	// re-panic.
+	ErrHookPanic = errors.New("scheduler: hook panicked")
 	// ErrBadDelta: Frame with a negative, NaN, infinite or too large
 	// (above MaxDelta seconds) delta. Returned as a *DeltaError; the frame
 	// did not run.
@@ -300,6 +304,26 @@ func (e *HookError) Is(target error) bool { return target == ErrHook }
 
 // Unwrap returns the hook's error.
 func (e *HookError) Unwrap() error { return e.Err }
+
+// HookPanicError is the error of a hook that panicked in Seal (wrapped in
+// the *HookError naming the hook): Value is the panic value and Stack the
+// hook's goroutine stack at the panic. errors.Is(err, ErrHookPanic) is
+// true, and Unwrap gives Value when it is an error.
+type HookPanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *HookPanicError) Error() string { return "panicked: " + fmt.Sprint(e.Value) }
+
+// Is reports whether target is ErrHookPanic.
+func (e *HookPanicError) Is(target error) bool { return target == ErrHookPanic }
+
+// Unwrap returns Value when it is an error, else nil.
+func (e *HookPanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
 
 // DeltaError reports a frame delta that is negative, NaN, infinite or above
 // MaxDelta seconds, or (Overflow) one that would overflow the clock's

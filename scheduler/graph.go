@@ -2,6 +2,7 @@ package scheduler
 
 import (
 	"errors"
+	"runtime/debug"
 	"slices"
 
 	"github.com/tickwork/tickwork/commands"
@@ -12,7 +13,8 @@ import (
 
 // Seal runs the hooks, then checks and orders the systems of every phase.
 // It returns ErrSealed after a successful Seal, a *HookError when a hook
-// fails, and otherwise:
+// fails (returns an error, or panics: then it wraps a *HookPanicError),
+// and otherwise:
 //
 //   - names must be unique (*DuplicateError) and constraints must name
 //     registered systems (*UnknownSystemError); a constraint across phases
@@ -44,7 +46,7 @@ func (s *Scheduler) Seal() error {
 		s.hooksRan = true
 		h := &Hook{s: s}
 		for i, fn := range s.hooks {
-			if err := fn(h); err != nil {
+			if err := runHook(fn, h); err != nil {
 				return &HookError{Index: i, Err: err}
 			}
 		}
@@ -350,4 +352,16 @@ func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
 	s.bufs = make([]*commands.Buffer, 0, 2*id+8)
 	s.sealed = true
 	return nil
+}
+
+// runHook calls fn(h) and returns its error, or a *HookPanicError when fn
+// panics (Seal then fails like for a hook's error instead of unwinding
+// through its caller's set-up).
+func runHook(fn func(*Hook) error, h *Hook) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &HookPanicError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	return fn(h)
 }
