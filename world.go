@@ -86,8 +86,12 @@ func AddResource[T any](b *Builder, name string, v T) *Resource[T] {
 // FrameReport describes the last frame: [scheduler.FrameReport].
 type FrameReport = scheduler.FrameReport
 
-// IsFatal reports whether an error of World.Frame means the world can run
-// no more frames; every other error is recoverable: [runtime.IsFatal].
+// IsFatal reports whether an error returned by World.Frame means the world
+// can run no more frames; every other Frame error is recoverable. It
+// classifies Frame's errors only (Build's errors are all set-up errors). A
+// panic in a system is not returned: it goes on through Frame as a
+// *scheduler.PanicError and poisons the world, so the next Frame returns
+// ErrPoisoned: [runtime.IsFatal].
 func IsFatal(err error) bool { return runtime.IsFatal(err) }
 
 // Sentinel errors a host tests with errors.Is; the typed errors behind them

@@ -410,8 +410,9 @@ func TestAccessorAfterDeclaration(t *testing.T) {
 	w, err := b.Build()
 	require.NoError(t, err)
 	defer w.Close()
-	assert.PanicsWithValue(t, `systems: Write in system "late" after its declaration returned: `+
-		`ask for every accessor in the DeclareFunc and use them in the body it returns`, late)
+	assert.PanicsWithValue(t, `systems: Write with an accessor of system "late" after its declaration returned `+
+		`(from a run body, or from another system's DeclareFunc): each system asks for its own accessors `+
+		`in its DeclareFunc and uses them only in the body it returns`, late)
 }
 
 // TestSetupInsertN: the initial entities go in before the first frame with

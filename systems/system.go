@@ -153,8 +153,9 @@ func (d *Decl) use(call string) *Decl {
 		panic("systems: " + call + " with a nil *Decl: call it in a DeclareFunc, with the Decl it was given")
 	}
 	if d.done {
-		panic("systems: " + call + " in system " + strconv.Quote(d.name) +
-			" after its declaration returned: ask for every accessor in the DeclareFunc and use them in the body it returns")
+		panic("systems: " + call + " with an accessor of system " + strconv.Quote(d.name) +
+			" after its declaration returned (from a run body, or from another system's DeclareFunc):" +
+			" each system asks for its own accessors in its DeclareFunc and uses them only in the body it returns")
 	}
 	return d
 }
