@@ -36,10 +36,10 @@ APT_PKGS := gcc libc6-dev pkg-config \
 
 .DEFAULT_GOAL := test
 .NOTPARALLEL:
-.PHONY: test deps fmt vet lint unit race lanes viewer bench fuzz headless screenshot
+.PHONY: test deps fmt vet lint unit race lanes stress viewer bench fuzz headless screenshot
 
-## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, the SIMD lane, viewer tests
-test: deps fmt vet lint unit race lanes viewer
+## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, the SIMD lane, pool stress, viewer tests
+test: deps fmt vet lint unit race lanes stress viewer
 
 ## deps: apt-get install the packages of APT_PKGS that are not installed yet
 deps:
@@ -118,6 +118,14 @@ lanes:
 		done; \
 	done; \
 	echo "lanes: every build and lane has digest $$first"
+
+## stress: the kernel pool's hand-off stress test (kernels.TestStressHandOff,
+## under a watchdog) at GOMAXPROCS 1, 2, 4 and 8: a million Runs, then
+## 400 000 under the race detector (unit and race run it once more each, at
+## the machine's GOMAXPROCS)
+stress:
+	$(GO) test -count=1 -run '^TestStressHandOff$$' -cpu 1,2,4,8 ./kernels/
+	$(GO) test -race -count=1 -run '^TestStressHandOff$$' -cpu 1,2,4,8 ./kernels/
 
 ## viewer: go vet and go test of the viewer module, under a virtual X server
 viewer:

@@ -14,6 +14,7 @@ import (
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/internal/chunkorder"
+	"github.com/tickwork/tickwork/internal/workerpolicy"
 	"github.com/tickwork/tickwork/runtime"
 	"github.com/tickwork/tickwork/scheduler"
 	"github.com/tickwork/tickwork/systems"
@@ -321,7 +322,9 @@ func TestParallelKernelDeterministic(t *testing.T) {
 		for _, workers := range []int{1, 2, 4, 8} {
 			t.Run(fmt.Sprintf("%v/workers=%d", o, workers), func(t *testing.T) {
 				restore := chunkorder.Set(o)
-				s := newSwarm(t, workers) // its pool takes the order
+				unforce := workerpolicy.Force() // every Run on every worker, however few the chunks
+				s := newSwarm(t, workers)       // its pool takes the order and the policy
+				unforce()
 				restore()
 				created, deleted := 0, 0
 				for range 120 {
