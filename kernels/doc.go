@@ -25,7 +25,7 @@
 // [DefaultGrain], chosen by measurement so that a Run too small to pay for
 // the hand-off stays on one worker and costs what a one-worker pool costs
 // (docs/benchmarks.md, "Kernels"). A system overrides it per Run with
-// RunPolicy (systems.Context.RunKernelPolicy), a host per pool with
+// RunPolicy (systems.ParallelPolicy), a host per pool with
 // [Pool.SetPolicy] (runtime.WithKernelPolicy); [AllWorkers] uses every
 // worker. n depends only on the chunk count and the policy, never on timing,
 // so results stay deterministic and the split stays stable (below). Chunks
