@@ -29,7 +29,9 @@
 // [Pool.SetPolicy] (runtime.WithKernelPolicy); [AllWorkers] uses every
 // worker. n depends only on the chunk count and the policy, never on timing,
 // so results stay deterministic and the split stays stable (below). Chunks
-// are not split below one chunk: a table's chunk is the unit of work.
+// are not split below one chunk: a table's chunk is the unit of work. Every
+// parallel kernel, hand-written or generated, runs through Run or
+// RunPolicy, so all of them share this policy and the hand-off below.
 //
 // # Cache affinity
 //
