@@ -23,6 +23,13 @@ LANE_DIGEST_FLAGS ?= -units 20000 -shots 256 -warmup 20 -frames 100 -json
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 VIEWER_DIR := cmd/arena-viewer
+# The scaling plot's drawing program: its own module, so that gonum/plot
+# stays out of the root module's graph.
+PLOT_DIR := tools/benchplot
+# make plot: unit counts, and worker counts 1..NumCPU.
+PLOT_UNITS ?= 100000 1000000
+PLOT_WORKERS ?= $(shell seq -s, 1 $$(nproc))
+PLOT_FLAGS ?= -frames 1200
 
 # Debian packages the tests need: a C toolchain for cgo (race detector,
 # ebiten), the X11/GL/ALSA headers ebiten v2.8 builds against on Linux
@@ -36,10 +43,10 @@ APT_PKGS := gcc libc6-dev pkg-config \
 
 .DEFAULT_GOAL := test
 .NOTPARALLEL:
-.PHONY: test deps fmt vet lint unit race lanes viewer bench fuzz headless screenshot
+.PHONY: test deps fmt vet lint unit race lanes stress viewer tools plot bench fuzz headless screenshot
 
-## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, the SIMD lane, viewer tests
-test: deps fmt vet lint unit race lanes viewer
+## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, the SIMD lane, pool stress, viewer and tools tests
+test: deps fmt vet lint unit race lanes stress viewer tools
 
 ## deps: apt-get install the packages of APT_PKGS that are not installed yet
 deps:
@@ -69,10 +76,11 @@ fmt:
 vet:
 	$(GO) vet ./...
 
-## lint: staticcheck (pinned) over both modules; any finding fails
+## lint: staticcheck (pinned) over the three modules; any finding fails
 lint:
 	$(GO) run $(STATICCHECK) ./...
 	cd $(VIEWER_DIR) && $(GO) run $(STATICCHECK) ./...
+	cd $(PLOT_DIR) && $(GO) run $(STATICCHECK) ./...
 
 ## unit: go test over the root module
 unit:
@@ -119,10 +127,35 @@ lanes:
 	done; \
 	echo "lanes: every build and lane has digest $$first"
 
+## stress: the kernel pool's hand-off stress test (kernels.TestStressHandOff,
+## under a watchdog) at GOMAXPROCS 1, 2, 4 and 8: a million Runs, then
+## 400 000 under the race detector (unit and race run it once more each, at
+## the machine's GOMAXPROCS)
+stress:
+	$(GO) test -count=1 -run '^TestStressHandOff$$' -cpu 1,2,4,8 ./kernels/
+	$(GO) test -race -count=1 -run '^TestStressHandOff$$' -cpu 1,2,4,8 ./kernels/
+
 ## viewer: go vet and go test of the viewer module, under a virtual X server
 viewer:
 	cd $(VIEWER_DIR) && $(GO) vet ./...
 	cd $(VIEWER_DIR) && xvfb-run -a $(GO) test ./...
+
+## tools: go vet and go test of the plot module
+tools:
+	cd $(PLOT_DIR) && $(GO) vet ./...
+	cd $(PLOT_DIR) && $(GO) test ./...
+
+## plot: run arena-headless at each of PLOT_UNITS with -workers PLOT_WORKERS
+## (1..NumCPU) and -impl both, keep its -json reports as docs/scaling-<units>.json,
+## then draw docs/scaling.png and print the Markdown table of docs/benchmarks.md
+plot:
+	@set -e; files=""; \
+	for u in $(PLOT_UNITS); do \
+		echo "$(GO) run ./cmd/arena-headless -impl both -workers $(PLOT_WORKERS) -units $$u $(PLOT_FLAGS) -json > docs/scaling-$$u.json"; \
+		$(GO) run ./cmd/arena-headless -impl both -workers $(PLOT_WORKERS) -units $$u $(PLOT_FLAGS) -json > docs/scaling-$$u.json; \
+		files="$$files ../../docs/scaling-$$u.json"; \
+	done; \
+	cd $(PLOT_DIR) && $(GO) run . -o ../../docs/scaling.png -table $$files
 
 ## bench: every benchmark of the root module, BENCHTIME each
 bench:

@@ -7,7 +7,7 @@
 // # Outline
 //
 //   - Build a world: [NewBuilder] with options ([WithWorkers],
-//     [WithFixedStep], [WithMaxTicksPerFrame], [WithPacing], ...); on the
+//     [WithKernelPolicy], [WithFixedStep], [WithMaxTicksPerFrame], [WithPacing], ...); on the
 //     [Builder], Table and Domain, [AddColumn], [AddEvents],
 //     [AddResource], then Builder.System for each system (or Builder.Add
 //     with a [System] value, which also carries the informational Lane of
@@ -21,7 +21,8 @@
 //   - Iterate: a query's All yields every live row ([Row1] .. [Row4]:
 //     Get returns pointers) with its handle; a kernel at chunk c uses
 //     Chunk(c), or Spans(c) with Runs(c).
-//   - Run kernels: [Parallel] with the kernel's state as a value.
+//   - Run kernels: [Parallel] with the kernel's state as a value
+//     ([ParallelPolicy] with its own [KernelPolicy]).
 //   - Time: [Context].DT is the fixed step in FixedUpdate and the frame's
 //     delta elsewhere; Context.FrameDT is always the frame's.
 //   - Set up: before the first frame, a host query ([HostQuery1] ..

@@ -1,6 +1,9 @@
 package tickwork
 
-import "github.com/tickwork/tickwork/systems"
+import (
+	"github.com/tickwork/tickwork/kernels"
+	"github.com/tickwork/tickwork/systems"
+)
 
 // Phase is the part of a frame a system runs in: [systems.Phase].
 type Phase = systems.Phase
@@ -94,6 +97,16 @@ func WriteResource[T any](s *Decl, r *Resource[T]) *T { return systems.WriteReso
 // workers: [systems.Parallel].
 func Parallel[S any](ctx *Context, chunks int, st S, fn func(st *S, worker, chunk int)) {
 	systems.Parallel(ctx, chunks, st, fn)
+}
+
+// KernelPolicy decides how many workers a kernel run uses:
+// [kernels.Policy].
+type KernelPolicy = kernels.Policy
+
+// ParallelPolicy is Parallel under its own worker policy:
+// [systems.ParallelPolicy].
+func ParallelPolicy[S any](ctx *Context, pol KernelPolicy, chunks int, st S, fn func(st *S, worker, chunk int)) {
+	systems.ParallelPolicy(ctx, pol, chunks, st, fn)
 }
 
 // WorkerEmitter emits one kernel worker's events: [systems.WorkerEmitter].

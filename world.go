@@ -23,6 +23,10 @@ func NewBuilder(opts ...Option) *Builder { return runtime.NewBuilder(opts...) }
 // WithWorkers sets the number of kernel workers: [runtime.WithWorkers].
 func WithWorkers(n int) Option { return runtime.WithWorkers(n) }
 
+// WithKernelPolicy sets the worker policy of the world's kernel runs:
+// [runtime.WithKernelPolicy].
+func WithKernelPolicy(pol KernelPolicy) Option { return runtime.WithKernelPolicy(pol) }
+
 // WithFixedStep sets the fixed step in seconds: [runtime.WithFixedStep].
 func WithFixedStep(seconds float64) Option { return runtime.WithFixedStep(seconds) }
 

@@ -44,9 +44,16 @@
 // # Workers
 //
 // With Config.Workers > 1, IntegrateBodies, IntegrateProjectiles, Collision
-// and PresentationSync run as parallel kernels. Collision records its deletes
-// and emits its hits into per-worker segments keyed by chunk, so the digest
-// does not depend on the worker count.
+// and PresentationSync run as parallel kernels, each run on as many workers
+// as its chunks pay for (package kernels, "Worker policy"; Collision takes
+// one chunk per worker, the others the default). The kernels over
+// projectiles split only the chunks in use. Collision's generation-checked
+// probe runs on the workers; its outcomes drain in serial chunk order: the
+// deletes go into per-worker command buffers and the hits into per-worker
+// event segments, both keyed by chunk, which playback and the event merge
+// replay in chunk order, and each worker counts into its own padded
+// counters, summed on the frame's goroutine. So the digest is the
+// one-worker digest whatever the worker count or the chunks' dealing.
 //
 // # Lanes
 //

@@ -210,13 +210,33 @@ func (s *Sim) collision(d *tickwork.Decl) tickwork.RunFunc {
 	c := tickwork.WriteResource(d, s.counters)
 	return func(ctx *tickwork.Context) {
 		clear(k.counts)
-		tickwork.Parallel(ctx, s.proj.Chunks(), k, (*collide).chunk)
+		// The probe runs on the workers; its outcomes drain in chunk order
+		// (see the package doc, "Workers").
+		tickwork.ParallelPolicy(ctx, collisionPolicy, usedChunks(s.proj), k, (*collide).chunk)
 		for i := range k.counts {
 			c.Lost += k.counts[i].lost
 			c.Hits += k.counts[i].hits
 			c.Expired += k.counts[i].expired
 		}
 	}
+}
+
+// collisionPolicy is Collision's worker policy: one chunk per worker at
+// least, since a chunk of probes costs tens of µs (tickwork.KernelPolicy;
+// the rest as the pool's default).
+var collisionPolicy = tickwork.KernelPolicy{Grain: 1}
+
+// usedChunks is one past t's last chunk that holds a live row (0 for an
+// empty table). The Projectile table fills its lowest slots, so its top
+// chunks are often empty: splitting only the used ones balances the
+// workers. Kernels over them get the same split every frame while the
+// count stays.
+func usedChunks(t *tickwork.Table) int {
+	n := t.Chunks()
+	for n > 0 && t.ChunkLen(n-1) == 0 {
+		n--
+	}
+	return n
 }
 
 func (k *collide) chunk(w, c int) {
@@ -323,7 +343,7 @@ func (s *Sim) integrateProjectiles(d *tickwork.Decl) tickwork.RunFunc {
 		vel:  tickwork.NewQuery2(tickwork.Read(d, s.pvx), tickwork.Read(d, s.pvy)),
 		lane: s.lane,
 	}
-	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, s.proj.Chunks(), k, (*projectiles).chunk) }
+	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, usedChunks(s.proj), k, (*projectiles).chunk) }
 }
 
 // chunk is a dense kernel, like bodies.chunk, in the Sim's lane:

@@ -11,14 +11,17 @@ import (
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/arena/soa"
 	"github.com/tickwork/tickwork/internal/chunkorder"
+	"github.com/tickwork/tickwork/internal/workerpolicy"
 )
 
 // TestDigestUnderChunkOrders: the runtime arena's digest and counters equal
-// the baseline's at 1, 2, 4 and 8 workers with the pool's normal split and
-// with chunks dealt out to workers reversed or shuffled
+// the baseline's at 1..16 workers with the pool's normal split, and at 2, 3
+// and 16 workers with chunks dealt out to workers reversed or shuffled
 // (internal/chunkorder), so they do not depend on which worker ran which
-// chunk. (The arena's rules do not depend on the order of hits or of
-// projectile deletes either: a unit dies once whatever the order of its
+// chunk. Every Run uses every worker (internal/workerpolicy), however few
+// the chunks, so that every worker's recorders and event segments fill.
+// (The arena's rules do not depend on the order of hits or of projectile
+// deletes either: a unit dies once whatever the order of its
 // hits, and respawn sorts the dead slots. So this digest stays the same
 // even without the merges' key sort; the runtime's and the packages'
 // determinism tests are the ones that catch a missing sort.)
@@ -39,13 +42,19 @@ func TestDigestUnderChunkOrders(t *testing.T) {
 			want, wantC := run(t, base, tc.frames)
 			require.NotZero(t, wantC.Hits, "the case exercises hits")
 			for _, o := range orders {
-				for _, workers := range []int{1, 2, 4, 8} {
+				counts := []int{2, 3, 16}
+				if o.IsSpan() {
+					counts = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
+				}
+				for _, workers := range counts {
 					for _, lane := range availableLanes() {
 						t.Run(fmt.Sprintf("%v/workers=%d/%s", o, workers, lane), func(t *testing.T) {
 							cfg := tc.cfg
 							cfg.Workers, cfg.Lane = workers, lane
 							restore := chunkorder.Set(o)
-							sim, err := arena.New(cfg) // its world's pool takes the order
+							unforce := workerpolicy.Force()
+							sim, err := arena.New(cfg) // its world's pool takes the order and the policy
+							unforce()
 							restore()
 							require.NoError(t, err)
 							defer sim.Close()

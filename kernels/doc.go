@@ -7,13 +7,51 @@
 // # Pools
 //
 // [NewPool] starts workers-1 long-lived goroutines (the caller is worker 0)
-// under a golang.org/x/sync errgroup. [Pool.Run] hands worker w the chunks
-// [chunks*w/workers, chunks*(w+1)/workers) ([Span]: contiguous ranges, so each
-// worker walks neighbouring memory, ascending within a worker) and returns
-// once, when every chunk is done. A pool of one worker, or a run of one
-// chunk, runs inline on the caller's goroutine as worker 0. [Scalar] is the
-// same walk without a pool. [Pool.Close] stops the goroutines; a runtime
-// World owns its pool and closes it in World.Close.
+// under a golang.org/x/sync errgroup. [Pool.Run] (the pool's [Policy]) and
+// [Pool.RunPolicy] (an explicit one) choose n workers for the Run (below),
+// hand worker w the chunks [chunks*w/n, chunks*(w+1)/n) ([Span]:
+// contiguous ranges, so each worker walks neighbouring memory, ascending
+// within a worker) and return once, when every chunk is done. A Run of one
+// worker runs inline on the caller's goroutine as worker 0 and wakes no
+// helper. [Scalar] is the same walk without a pool. [Pool.Close] stops the
+// goroutines; a runtime World owns its pool and closes it in World.Close.
+//
+// # Worker policy
+//
+// A Run of c chunks uses n = min(pool workers, Max, c/Grain) workers, at
+// least 1 ([Policy.Workers], [Pool.Active]): every worker gets Grain chunks
+// or more, and no Run uses more workers than GOMAXPROCS (read by NewPool)
+// unless Max says so. The default, [DefaultPolicy], has Grain
+// [DefaultGrain], chosen by measurement so that a Run too small to pay for
+// the hand-off stays on one worker and costs what a one-worker pool costs
+// (docs/benchmarks.md, "Kernels"). A system overrides it per Run with
+// RunPolicy (systems.ParallelPolicy), a host per pool with
+// [Pool.SetPolicy] (runtime.WithKernelPolicy); [AllWorkers] uses every
+// worker. n depends only on the chunk count and the policy, never on timing,
+// so results stay deterministic and the split stays stable (below). Chunks
+// are not split below one chunk: a table's chunk is the unit of work. Every
+// parallel kernel, hand-written or generated, runs through Run or
+// RunPolicy, so all of them share this policy and the hand-off below.
+//
+// # Cache affinity
+//
+// Which chunks worker w gets depends only on the chunk count and n, so a
+// worker walks the same chunks of a table in every Run of every system and
+// frame that has the same policy: its rows stay in its core's cache. Tables
+// of equal chunk counts (a domain's tables) split alike.
+//
+// # Hand-off
+//
+// A Run publishes its work with one atomic store of the pool's state word
+// (an epoch, the worker count and a stop bit). An idle helper spins on that
+// word for up to [SpinFor], yielding (runtime.Gosched) every few loads so it
+// never keeps the goroutine it waits for off a P, then parks on its own
+// channel; the caller, once its own span is done, waits for the helpers the
+// same way. Helpers do not spin when GOMAXPROCS is 1. The protocol, and why
+// it neither loses a wake-up nor acts on a stale one, is in
+// docs/architecture.md, "Kernel hand-off"; TestStressHandOff runs a million
+// Runs under make stress (-cpu 1,2,4,8), and under the race detector, with a
+// watchdog.
 //
 // # Determinism
 //
@@ -30,7 +68,8 @@
 //
 // # Allocation
 //
-// Run allocates nothing. Pass it a func made once at set-up: a closure
+// Run allocates nothing (a Run that parks may make the Go runtime allocate
+// a sudog while its caches warm up; the steady state allocates nothing). Pass it a func made once at set-up: a closure
 // literal written at the call site captures variables and escapes, so it
 // allocates on every call.
 //
@@ -67,8 +106,8 @@
 //
 // # Concurrency
 //
-// One Run at a time per pool: Run and Close are called from one goroutine
-// only (the frame loop's). fn runs concurrently with itself on different
+// One Run at a time per pool: Run, RunPolicy, SetPolicy and Close are called
+// from one goroutine only (the frame loop's). fn runs concurrently with itself on different
 // chunks, on the pool's goroutines; Run returns only after every call has
 // returned, so what fn wrote is visible to the caller afterwards.
 package kernels

@@ -35,6 +35,7 @@ func ExampleScalar() {
 func ExamplePanicError() {
 	pool, _ := kernels.NewPool(4)
 	defer pool.Close()
+	pool.SetPolicy(kernels.AllWorkers) // every Run on all 4 workers, whatever GOMAXPROCS
 	fn := func(worker, chunk int) {
 		if chunk == 6 {
 			panic("bad chunk")

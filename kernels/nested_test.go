@@ -53,7 +53,7 @@ func TestNestedRunPanics(t *testing.T) {
 	const chunks, repeats = 16, 100
 	for _, workers := range []int{1, 2, 4, 8} {
 		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
-			p, err := kernels.NewPool(workers)
+			p, err := newPool(workers)
 			require.NoError(t, err)
 			defer p.Close()
 			var inner atomic.Int32
@@ -163,7 +163,7 @@ func checkNested(t *testing.T, e *kernels.PanicError, rep int) {
 func TestRunWhileRunningPanics(t *testing.T) {
 	for _, workers := range []int{1, 3} {
 		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
-			p, err := kernels.NewPool(workers)
+			p, err := newPool(workers)
 			require.NoError(t, err)
 			defer p.Close()
 			var visits atomic.Int32

@@ -18,7 +18,7 @@ import (
 func underOrder(t *testing.T, o chunkorder.Order, workers int) *kernels.Pool {
 	t.Helper()
 	restore := chunkorder.Set(o)
-	p, err := kernels.NewPool(workers)
+	p, err := newPool(workers)
 	restore()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = p.Close() })

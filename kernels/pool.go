@@ -3,34 +3,86 @@ package kernels
 import (
 	"cmp"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"slices"
-	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tickwork/tickwork/internal/chunkorder"
+	"github.com/tickwork/tickwork/internal/workerpolicy"
 )
 
 // MaxWorkers bounds a pool's worker count, the caller's goroutine included.
 const MaxWorkers = 256
 
+// SpinFor is how long an idle helper, and a Run waiting for its helpers,
+// spin before they park (see the package doc, "Hand-off"). It covers the
+// gaps between the kernel runs of a frame, so that most hand-offs find the
+// helpers awake.
+const SpinFor = 100 * time.Microsecond
+
+// spinBatch is the number of loads of the watched word between two checks
+// of the clock (each followed by a runtime.Gosched).
+const spinBatch = 64
+
+// The state word of a pool: the number of workers of the current Run in the
+// low bits, the stop bit, and an epoch that every Run and Close advances, so
+// that two consecutive states always differ.
+const (
+	stateWorkers = 1<<9 - 1 // bits 0..8: workers of the Run (1..MaxWorkers)
+	stateStop    = 1 << 9   // Close was called
+	stateEpoch   = 1 << 10  // one epoch
+)
+
+// raceHook, when not nil, is called at the points of the hand-off where a
+// goroutine switch exposes a broken wake protocol: between announcing a
+// park and checking the state, between waking two helpers, and between a
+// helper's completion and its look at the caller's flag. Tests set it to
+// runtime.Gosched (export_test.go) to widen those windows; it is nil
+// otherwise.
+var raceHook func()
+
+// helper is one helper goroutine's wake-up slot, on its own cache line.
+type helper struct {
+	parked atomic.Bool   // set by the helper before it blocks on wake
+	wake   chan struct{} // capacity 1: at most one token is ever pending
+	_      [48]byte
+}
+
 // Pool runs kernels over chunks on a fixed set of goroutines: workers-1
 // helpers started by NewPool plus the goroutine that calls Run. See the
-// package doc for the concurrency and allocation contract.
+// package doc for the hand-off, the worker policy and the concurrency and
+// allocation contract.
 type Pool struct {
 	workers int
-	start   []chan struct{} // one per helper goroutine (workers-1)
-	done    sync.WaitGroup
+	procs   int  // GOMAXPROCS when the pool was made
+	spin    bool // procs > 1: idle helpers spin before parking
+	policy  Policy
 	group   errgroup.Group
-	fn      func(worker, chunk int)
-	chunks  int
 	closed  bool
+
+	// state is the published Run (see the state constants). The Run's
+	// fields below are written before state is stored and read by helpers
+	// after they load it; they stay put until every helper of the Run has
+	// decremented pending.
+	state   atomic.Uint64
+	_       [56]byte
+	pending atomic.Int32 // helpers of the current Run still running
+	waiting atomic.Bool  // the Run's caller is parked on done
+	_       [56]byte
+	helpers []helper // helpers[i] is worker i+1's
+	done    chan struct{}
+
+	fn     func(worker, chunk int)
+	chunks int
+	active int // workers of the current Run
 
 	// panics[w] is set by worker w when its kernel panicked during the
 	// current Run; panicked says that one is set. Both are written before
-	// the worker's done.Done and read by Run after done.Wait.
+	// the worker decrements pending and read by Run after pending is 0.
 	panics   []*PanicError
 	panicked atomic.Bool
 	// busy is set while a Run is in progress; a Run that finds it set
@@ -43,24 +95,26 @@ type Pool struct {
 }
 
 // NewPool starts a pool of workers goroutines counting the caller: workers-1
-// are started here and live until Close (none for workers = 1). It returns
-// an error wrapping ErrWorkers (errors.Is) when workers is outside
-// 1..MaxWorkers. It allocates; call it at set-up.
+// are started here and live until Close (none for workers = 1). Its policy
+// is DefaultPolicy (SetPolicy changes it); it reads GOMAXPROCS once, here.
+// It returns an error wrapping ErrWorkers (errors.Is) when workers is
+// outside 1..MaxWorkers. It allocates; call it at set-up.
 func NewPool(workers int) (*Pool, error) {
 	if workers < 1 || workers > MaxWorkers {
 		return nil, fmt.Errorf("%w: got %d", ErrWorkers, workers)
 	}
-	p := &Pool{workers: workers, start: make([]chan struct{}, workers-1), panics: make([]*PanicError, workers),
-		perm: chunkorder.ForNewPool()}
-	for i := range p.start {
-		ch := make(chan struct{})
-		p.start[i] = ch
+	procs := runtime.GOMAXPROCS(0)
+	p := &Pool{workers: workers, procs: procs, spin: procs > 1, policy: DefaultPolicy,
+		helpers: make([]helper, workers-1), done: make(chan struct{}, 1),
+		panics: make([]*PanicError, workers), perm: chunkorder.ForNewPool()}
+	if workerpolicy.Forced() {
+		p.policy = AllWorkers
+	}
+	for i := range p.helpers {
+		p.helpers[i].wake = make(chan struct{}, 1)
 		w := i + 1
 		p.group.Go(func() error {
-			for range ch {
-				p.span(w)
-				p.done.Done()
-			}
+			p.helper(w)
 			return nil
 		})
 	}
@@ -68,12 +122,143 @@ func NewPool(workers int) (*Pool, error) {
 }
 
 // Workers is the number of workers, the caller included: worker indexes
-// passed to a kernel are 0..Workers()-1. Safe from any goroutine.
+// passed to a kernel are 0..Workers()-1 (a Run may use fewer: Active).
+// Safe from any goroutine.
 func (p *Pool) Workers() int { return p.workers }
 
-// span runs worker w's contiguous range of chunks.
+// Policy is the pool's worker policy, the one Run applies.
+func (p *Pool) Policy() Policy { return p.policy }
+
+// SetPolicy makes pol the policy of later Runs. Call it from the goroutine
+// that calls Run, never during a Run (set-up, typically). A test-only
+// switch (internal/workerpolicy) can make NewPool start with AllWorkers.
+func (p *Pool) SetPolicy(pol Policy) { p.policy = pol }
+
+// Active is the number of workers a Run of chunks chunks under policy pol
+// uses on this pool: pol.Workers(chunks, p.Workers(), GOMAXPROCS as read by
+// NewPool). Workers 0..Active-1 run; worker w runs Span(chunks, Active, w).
+// Pure; safe from any goroutine.
+func (p *Pool) Active(pol Policy, chunks int) int { return pol.Workers(chunks, p.workers, p.procs) }
+
+// helper is the loop of worker w's goroutine: wait for a new state, run
+// its span when the Run includes it, report completion; return on Close.
+func (p *Pool) helper(w int) {
+	h := &p.helpers[w-1]
+	var seen uint64 // the state NewPool left: any other state is news
+	for {
+		s := p.await(h, seen)
+		seen = s
+		if s&stateStop != 0 {
+			return
+		}
+		if int(s&stateWorkers) <= w {
+			continue // this Run does not use worker w
+		}
+		p.span(w)
+		last := p.pending.Add(-1) == 0
+		if raceHook != nil {
+			raceHook()
+		}
+		if last && p.waiting.Load() && p.waiting.CompareAndSwap(true, false) {
+			p.done <- struct{}{}
+		}
+	}
+}
+
+// await returns the pool's state once it differs from seen: it spins for
+// up to SpinFor (when the pool spins), then parks on h.wake. The parking
+// protocol (package doc, "Hand-off") neither loses a wake-up nor acts on a
+// stale one: the helper announces itself (parked = true) before it checks
+// the state a last time, and a waker publishes the state before it looks at
+// parked, so one of the two always sees the other; and a token can come
+// from a Run whose work this helper already did (the Run's waker reached it
+// late, after it had seen the state while spinning and parked again), so
+// after every token the helper checks the state again and parks anew when
+// it has not changed.
+func (p *Pool) await(h *helper, seen uint64) uint64 {
+	if p.spin {
+		if s, ok := spinUntil(&p.state, seen); ok {
+			return s
+		}
+	}
+	for {
+		h.parked.Store(true)
+		if raceHook != nil {
+			raceHook()
+		}
+		if s := p.state.Load(); s != seen && h.parked.CompareAndSwap(true, false) {
+			return s // withdrawn before any waker saw the announcement
+		}
+		// Parked, or a waker cleared parked: its token is sent or on its way.
+		<-h.wake
+		if s := p.state.Load(); s != seen {
+			return s
+		}
+	}
+}
+
+// spinUntil loads w until it differs from seen, for up to SpinFor, with a
+// runtime.Gosched every spinBatch loads (so that a spinning goroutine never
+// keeps the one it waits for off its P). It returns the new value and true,
+// or false when the time is up.
+func spinUntil(w *atomic.Uint64, seen uint64) (uint64, bool) {
+	start := time.Now()
+	for {
+		for range spinBatch {
+			if s := w.Load(); s != seen {
+				return s, true
+			}
+		}
+		if time.Since(start) > SpinFor {
+			return 0, false
+		}
+		runtime.Gosched()
+	}
+}
+
+// waitHelpers returns once every helper of the current Run has finished:
+// it spins like an idle helper, then parks on p.done under the same
+// protocol (the last helper to finish wakes it).
+func (p *Pool) waitHelpers() {
+	if p.spin && spinUntilZero(&p.pending) {
+		return
+	}
+	for p.pending.Load() != 0 {
+		p.waiting.Store(true)
+		if raceHook != nil {
+			raceHook()
+		}
+		if p.pending.Load() == 0 && p.waiting.CompareAndSwap(true, false) {
+			return // withdrawn: no helper saw the announcement
+		}
+		// A token is sent or on its way: from this Run's last helper, or
+		// from the last helper of the previous Run, which decremented
+		// pending before this Run began but looked at waiting only now.
+		// Hence the loop: count again after every token.
+		<-p.done
+	}
+}
+
+// spinUntilZero is spinUntil for a counter: it reports whether n reached 0
+// within SpinFor.
+func spinUntilZero(n *atomic.Int32) bool {
+	start := time.Now()
+	for {
+		for range spinBatch {
+			if n.Load() == 0 {
+				return true
+			}
+		}
+		if time.Since(start) > SpinFor {
+			return false
+		}
+		runtime.Gosched()
+	}
+}
+
+// span runs worker w's range of chunks in the current Run.
 func (p *Pool) span(w int) {
-	lo, hi := Span(p.chunks, p.workers, w)
+	lo, hi := Span(p.chunks, p.active, w)
 	p.runRange(w, lo, hi, p.fn)
 }
 
@@ -148,17 +333,25 @@ func (p *Pool) finish() {
 // Span returns the range [lo, hi) of chunks that worker w of workers runs
 // when a kernel covers chunks chunks: [chunks*w/workers,
 // chunks*(w+1)/workers), contiguous, ascending, and as even as integer
-// division allows (an empty range when chunks < workers leaves w idle).
-// Pure; safe from any goroutine.
+// division allows (an empty range when chunks < workers leaves w idle). It
+// depends on nothing else, so a worker gets the same chunks of a table in
+// every Run with the same chunk and worker counts (package doc, "Cache
+// affinity"). Pure; safe from any goroutine.
 func Span(chunks, workers, w int) (lo, hi int) {
 	return chunks * w / workers, chunks * (w + 1) / workers
 }
 
-// Run calls fn(worker, chunk) once for every chunk in 0..chunks-1 and returns
-// when all calls have returned: one completion per call. Worker w runs the
-// chunks of Span(chunks, Workers(), w), in ascending order; worker 0 is the
-// calling goroutine. With one worker or one chunk every call runs inline as
-// worker 0; chunks <= 0 returns at once. It allocates nothing.
+// Run calls fn(worker, chunk) once for every chunk in 0..chunks-1 under the
+// pool's policy (RunPolicy with Policy()) and returns when all calls have
+// returned. See RunPolicy.
+func (p *Pool) Run(chunks int, fn func(worker, chunk int)) { p.RunPolicy(p.policy, chunks, fn) }
+
+// RunPolicy calls fn(worker, chunk) once for every chunk in 0..chunks-1 and
+// returns when all calls have returned: one completion per call. It uses
+// n = Active(pol, chunks) workers (package doc, "Worker policy"): worker w
+// runs the chunks of Span(chunks, n, w), in ascending order; worker 0 is
+// the calling goroutine. With n = 1 every call runs inline as worker 0 and
+// no helper is woken; chunks <= 0 returns at once. It allocates nothing.
 //
 // Call it from one goroutine at a time, never from inside fn: a Run that
 // starts while another Run of the pool is in progress panics at once with
@@ -172,7 +365,7 @@ func Span(chunks, workers, w int) (lo, hi int) {
 // chunk and holding the original value (errors.Is ErrKernelPanic). A host
 // recovers it there whatever the worker count; the pool stays usable.
 // Chunks that were not run are not retried.
-func (p *Pool) Run(chunks int, fn func(worker, chunk int)) {
+func (p *Pool) RunPolicy(pol Policy, chunks int, fn func(worker, chunk int)) {
 	if p.closed {
 		panic("kernels: Run on a closed pool; create a new pool (or World) instead of reusing a closed one")
 	}
@@ -183,23 +376,39 @@ func (p *Pool) Run(chunks int, fn func(worker, chunk int)) {
 		p.busy.Store(false)
 		return
 	}
+	n := p.Active(pol, chunks)
 	if p.perm != nil {
-		p.order = p.perm.Next(chunks, p.workers)
+		p.order = p.perm.Next(chunks, n)
 	}
-	if p.workers == 1 || chunks == 1 {
+	if n == 1 {
 		p.runRange(0, 0, chunks, fn)
 		p.finish()
 		return
 	}
-	p.fn, p.chunks = fn, chunks
-	p.done.Add(p.workers - 1)
-	for _, ch := range p.start {
-		ch <- struct{}{}
-	}
+	p.fn, p.chunks, p.active = fn, chunks, n
+	p.pending.Store(int32(n - 1))
+	s := (p.state.Load()&^stateWorkers + stateEpoch) | uint64(n)
+	p.state.Store(s) // publishes the fields above to the helpers that load it
+	p.wakeHelpers(n - 1)
 	p.span(0)
-	p.done.Wait()
+	p.waitHelpers()
 	p.fn = nil
 	p.finish()
+}
+
+// wakeHelpers hands a token to each of the first n helpers that announced
+// it is parking; the others are spinning and see the new state themselves.
+// Call it after storing the new state.
+func (p *Pool) wakeHelpers(n int) {
+	for i := range p.helpers[:n] {
+		h := &p.helpers[i]
+		if raceHook != nil {
+			raceHook()
+		}
+		if h.parked.Load() && h.parked.CompareAndSwap(true, false) {
+			h.wake <- struct{}{} // capacity 1 and no token pending: never blocks
+		}
+	}
 }
 
 // Close stops the pool's goroutines and waits for them; no goroutine of the
@@ -211,9 +420,8 @@ func (p *Pool) Close() error {
 		return nil
 	}
 	p.closed = true
-	for _, ch := range p.start {
-		close(ch)
-	}
+	p.state.Store((p.state.Load()&^stateWorkers + stateEpoch) | stateStop)
+	p.wakeHelpers(len(p.helpers))
 	return p.group.Wait()
 }
 

@@ -38,7 +38,7 @@ func TestSpanCoversEveryChunkOnce(t *testing.T) {
 
 func TestRunVisitsEachChunkOnceAndOrdersWithinWorker(t *testing.T) {
 	for _, workers := range []int{1, 2, 4, 8} {
-		p, err := kernels.NewPool(workers)
+		p, err := newPool(workers)
 		require.NoError(t, err)
 		const chunks = 37
 		var visits [chunks]atomic.Int32
@@ -78,7 +78,7 @@ func TestRunResultIndependentOfWorkers(t *testing.T) {
 	var want []float32
 	for _, workers := range []int{1, 2, 4, 8} {
 		out := make([]float32, chunks)
-		p, err := kernels.NewPool(workers)
+		p, err := newPool(workers)
 		require.NoError(t, err)
 		p.Run(chunks, func(_, c int) {
 			var s float32
@@ -104,7 +104,7 @@ func TestNewPoolRejectsBadWorkers(t *testing.T) {
 }
 
 func TestRunAllocatesNothing(t *testing.T) {
-	p, err := kernels.NewPool(4)
+	p, err := newPool(4)
 	require.NoError(t, err)
 	defer p.Close()
 	var sink [64]int64
@@ -116,7 +116,7 @@ func TestRunAllocatesNothing(t *testing.T) {
 
 func TestCloseLeavesNoGoroutine(t *testing.T) {
 	before := runtime.NumGoroutine()
-	p, err := kernels.NewPool(8)
+	p, err := newPool(8)
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, runtime.NumGoroutine(), before+7)
 	p.Run(8, func(int, int) {})
@@ -157,7 +157,7 @@ func TestRunRepanicsOnCaller(t *testing.T) {
 	for _, workers := range []int{1, 2, 4, 8} {
 		for _, bad := range []int{0, 5, chunks - 1} {
 			t.Run(fmt.Sprintf("workers %d chunk %d", workers, bad), func(t *testing.T) {
-				p, err := kernels.NewPool(workers)
+				p, err := newPool(workers)
 				require.NoError(t, err)
 				defer p.Close()
 				var visits [chunks]atomic.Int32
@@ -214,7 +214,7 @@ func TestRunRepanicsOnCaller(t *testing.T) {
 }
 
 func TestRunPanicsOnSeveralWorkers(t *testing.T) {
-	p, err := kernels.NewPool(4)
+	p, err := newPool(4)
 	require.NoError(t, err)
 	defer p.Close()
 	errBad := errors.New("bad row")
@@ -264,7 +264,7 @@ func TestScalarRepanics(t *testing.T) {
 }
 
 func TestRunAllocatesNothingInline(t *testing.T) {
-	p, err := kernels.NewPool(1)
+	p, err := newPool(1)
 	require.NoError(t, err)
 	defer p.Close()
 	var sink [8]int64
@@ -284,7 +284,7 @@ func BenchmarkRun(b *testing.B) {
 		}
 	}
 	for _, workers := range []int{1, 2} {
-		p, err := kernels.NewPool(workers)
+		p, err := newPool(workers)
 		require.NoError(b, err)
 		name := "tickwork-1"
 		if workers == 2 {
@@ -309,10 +309,21 @@ func BenchmarkRun(b *testing.B) {
 }
 
 func ExamplePool() {
-	pool, _ := kernels.NewPool(2)
+	pool, _ := newPool(2)
 	defer pool.Close()
 	sums := make([]int, 4)
 	pool.Run(len(sums), func(worker, chunk int) { sums[chunk] = chunk * 10 })
 	fmt.Println(sums)
 	// Output: [0 10 20 30]
+}
+
+// newPool is kernels.NewPool with the AllWorkers policy: the tests of the
+// split, panics and nesting need every worker to take part whatever the
+// chunk count and GOMAXPROCS. The policy's own tests use the default.
+func newPool(workers int) (*kernels.Pool, error) {
+	p, err := kernels.NewPool(workers)
+	if p != nil {
+		p.SetPolicy(kernels.AllWorkers)
+	}
+	return p, err
 }

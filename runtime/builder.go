@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	goruntime "runtime"
 	"slices"
 	"strconv"
 
@@ -54,11 +55,12 @@ type Builder struct {
 
 // NewBuilder returns a builder configured by opts (applied in order, a
 // later option overriding an earlier one; a bad option's *OptionError, or
-// one for a nil option, is the Builder's error). Without options: 1
-// worker, Accumulate pacing, a 1/60 s step, 8 ticks per frame at most, a
-// 128-run report window, an 8 GiB memory budget.
+// one for a nil option, is the Builder's error). Without options:
+// GOMAXPROCS workers (WithWorkers), Accumulate pacing, a 1/60 s step, 8
+// ticks per frame at most, a 128-run report window, an 8 GiB memory
+// budget.
 func NewBuilder(opts ...Option) *Builder {
-	b := &Builder{made: true, cfg: config{workers: 1, budget: DefaultMemoryBudget}}
+	b := &Builder{made: true, cfg: config{workers: min(goruntime.GOMAXPROCS(0), kernels.MaxWorkers), budget: DefaultMemoryBudget}}
 	for i, o := range opts {
 		if o == nil {
 			b.fail(&OptionError{Option: "NewBuilder", Value: "opts[" + itoa(i) + "] = nil",
@@ -356,6 +358,9 @@ func (b *Builder) Build() (*World, error) {
 	pool, err := kernels.NewPool(b.cfg.workers)
 	if err != nil {
 		return nil, &OptionError{Option: "WithWorkers", Value: itoa(b.cfg.workers), Reason: err.Error()}
+	}
+	if b.cfg.policy != nil {
+		pool.SetPolicy(*b.cfg.policy)
 	}
 	// A panic of a declaration (Add runs them) must not leak the pool's
 	// goroutines: close it, then let the panic go on (hooks' panics are

@@ -24,7 +24,8 @@ const (
 // config collects the options.
 type config struct {
 	workers int
-	budget  int64 // bytes, WithMemoryBudget
+	policy  *kernels.Policy // WithKernelPolicy; nil: the pool's default
+	budget  int64           // bytes, WithMemoryBudget
 	sched   scheduler.Config
 }
 
@@ -33,16 +34,31 @@ type config struct {
 type Option func(*config) error
 
 // WithWorkers sets the number of kernel workers, the frame loop's goroutine
-// included, 1..kernels.MaxWorkers (default 1: kernels run inline and the
-// world starts no goroutine). A world with n workers starts n-1 goroutines
-// at Build and stops them at Close. Results do not depend on n (see package
-// kernels).
+// included, 1..kernels.MaxWorkers. The default is GOMAXPROCS when the
+// Builder is made (capped at kernels.MaxWorkers); WithWorkers(1) runs every
+// kernel inline and the world starts no goroutine. A world with n workers
+// starts n-1 goroutines at Build and stops them at Close; each kernel run
+// uses as many of them as its work pays for (WithKernelPolicy). Results do
+// not depend on n (see package kernels).
 func WithWorkers(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > kernels.MaxWorkers {
 			return &OptionError{Option: "WithWorkers", Value: itoa(n), Reason: "want 1..kernels.MaxWorkers (256) workers"}
 		}
 		c.workers = n
+		return nil
+	}
+}
+
+// WithKernelPolicy sets the worker policy of the world's pool: how many
+// workers a kernel run uses, from its chunk count (kernels.Policy; the
+// default is kernels.DefaultPolicy, see package kernels, "Worker
+// policy"). A system overrides it for one run with
+// systems.ParallelPolicy. Any Policy is valid (zero fields take
+// their defaults).
+func WithKernelPolicy(pol kernels.Policy) Option {
+	return func(c *config) error {
+		c.policy = &pol
 		return nil
 	}
 }

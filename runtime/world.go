@@ -96,7 +96,7 @@ func (w *World) Frames() uint64 { return w.made().sched.Frames() }
 func (w *World) Order(p systems.Phase) []string { return w.made().sched.Order(p) }
 
 // Workers is the number of kernel workers, the frame loop's goroutine
-// included (WithWorkers; 1 by default). Safe for concurrent use.
+// included (WithWorkers; GOMAXPROCS by default). Safe for concurrent use.
 func (w *World) Workers() int { return w.made().pool.Workers() }
 
 // Tables returns the tables declared with the builder, in order. The slice

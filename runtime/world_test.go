@@ -5,6 +5,7 @@ import (
 	"fmt"
 	goruntime "runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,6 +15,8 @@ import (
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/internal/chunkorder"
+	"github.com/tickwork/tickwork/internal/workerpolicy"
+	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/runtime"
 	"github.com/tickwork/tickwork/scheduler"
 	"github.com/tickwork/tickwork/systems"
@@ -174,6 +177,57 @@ func TestOptions(t *testing.T) {
 	}
 }
 
+// usedWorkers counts the workers that ran a kernel.
+type usedWorkers struct {
+	n *[kernels.MaxWorkers]atomic.Int32
+}
+
+func (u *usedWorkers) chunk(w, _ int) { u.n[w].Add(1) }
+
+// count returns how many workers ran since the last count, and resets.
+func (u *usedWorkers) count() int {
+	n := 0
+	for w := range u.n {
+		if u.n[w].Swap(0) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// TestDefaultWorkers: a world has GOMAXPROCS workers by default and its
+// kernels follow the default policy; WithKernelPolicy sets the world's
+// policy and systems.ParallelPolicy overrides it for one run.
+func TestDefaultWorkers(t *testing.T) {
+	const chunks = 12
+	used := func(opts ...runtime.Option) (workers, byWorld, byOwn int) {
+		u := usedWorkers{n: new([kernels.MaxWorkers]atomic.Int32)}
+		b := runtime.NewBuilder(opts...)
+		b.System("look", systems.Update, func(*systems.Decl) systems.RunFunc {
+			return func(ctx *systems.Context) {
+				systems.Parallel(ctx, chunks, u, (*usedWorkers).chunk)
+				byWorld = u.count()
+				systems.ParallelPolicy(ctx, kernels.Policy{Grain: 1, Max: 3}, chunks, u, (*usedWorkers).chunk)
+				byOwn = u.count()
+			}
+		})
+		w, err := b.Build()
+		require.NoError(t, err)
+		defer w.Close()
+		require.NoError(t, w.Frame(0.01))
+		return w.Workers(), byWorld, byOwn
+	}
+	procs := min(goruntime.GOMAXPROCS(0), kernels.MaxWorkers)
+	n, world, own := used()
+	assert.Equal(t, procs, n, "GOMAXPROCS workers by default")
+	assert.Equal(t, kernels.DefaultPolicy.Workers(chunks, procs, procs), world)
+	assert.Equal(t, min(3, procs), own)
+	n, world, own = used(runtime.WithWorkers(3), runtime.WithKernelPolicy(kernels.Policy{Grain: 7, Max: 1}))
+	assert.Equal(t, 3, n)
+	assert.Equal(t, 1, world, "the world's policy: at most 1 worker")
+	assert.Equal(t, 3, own, "the run's own policy")
+}
+
 func TestBuildErrors(t *testing.T) {
 	b := runtime.NewBuilder(runtime.WithWorkers(4)) // a failed Build stops the pool it started
 	tab := b.Table(ephemeral.TableSpec{Name: "T", Capacity: 8})
@@ -321,7 +375,9 @@ func TestParallelKernelDeterministic(t *testing.T) {
 		for _, workers := range []int{1, 2, 4, 8} {
 			t.Run(fmt.Sprintf("%v/workers=%d", o, workers), func(t *testing.T) {
 				restore := chunkorder.Set(o)
-				s := newSwarm(t, workers) // its pool takes the order
+				unforce := workerpolicy.Force() // every Run on every worker, however few the chunks
+				s := newSwarm(t, workers)       // its pool takes the order and the policy
+				unforce()
 				restore()
 				created, deleted := 0, 0
 				for range 120 {

@@ -121,6 +121,7 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 			if tc.workers > 0 {
 				pool, err := kernels.NewPool(tc.workers)
 				require.NoError(t, err)
+				pool.SetPolicy(kernels.AllWorkers) // every worker takes part, however few the chunks
 				t.Cleanup(func() { _ = pool.Close() })
 				cfg.Pool = pool
 			}
@@ -215,6 +216,7 @@ func TestPlaybackErrorNamesSystem(t *testing.T) {
 			if tc.workers > 0 {
 				pool, err := kernels.NewPool(tc.workers)
 				require.NoError(t, err)
+				pool.SetPolicy(kernels.AllWorkers) // every worker takes part, however few the chunks
 				t.Cleanup(func() { _ = pool.Close() })
 				cfg.Pool = pool
 			}

@@ -82,6 +82,7 @@ func ExampleScheduler_Frame() {
 func ExamplePanicError() {
 	pool, _ := kernels.NewPool(2)
 	defer pool.Close()
+	pool.SetPolicy(kernels.AllWorkers) // both workers, whatever GOMAXPROCS
 	errBad := errors.New("bad row")
 	s, _ := scheduler.New(scheduler.Config{Pool: pool})
 	_ = s.Add(systems.System{Name: "move", Phase: systems.Update, Declare: func(*systems.Decl) systems.RunFunc {

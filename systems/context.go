@@ -84,8 +84,9 @@ func (k *kernel[S]) do(w, c int) { k.fn(&k.st, w, c) }
 
 // Parallel calls fn(&st, worker, chunk) for every chunk in 0..chunks-1 on
 // the world's kernel workers and returns when every call has returned
-// (see package kernels: worker w runs a contiguous, ascending range of
-// chunks; with one worker they run inline). st is the kernel's state,
+// (see package kernels: the pool's worker policy picks n workers from the
+// chunk count, "Worker policy", and worker w runs a contiguous, ascending
+// range of chunks; with one worker they run inline). st is the kernel's state,
 // copied once per call into a slot of the system: fn reads it through its
 // pointer, so nothing is shared through outer variables and no closure is
 // built per run. Pass a function or method expression, not a closure that
@@ -98,6 +99,20 @@ func (k *kernel[S]) do(w, c int) { k.fn(&k.st, w, c) }
 // panics with kernels.ErrNestedRun, with or without a pool. A panic in fn
 // comes back as a *kernels.PanicError panic on the body's goroutine.
 func Parallel[S any](ctx *Context, chunks int, st S, fn func(st *S, worker, chunk int)) {
+	parallel(ctx, kernels.Policy{}, false, chunks, st, fn)
+}
+
+// ParallelPolicy is Parallel under the worker policy pol instead of the
+// pool's (kernels.Pool.RunPolicy): how a system whose chunks cost more or
+// less than most states its own grain, such as kernels.Policy{Grain: 1}
+// for chunks of tens of microseconds. Without a pool it runs inline, as
+// Parallel does. Same contract as Parallel otherwise.
+func ParallelPolicy[S any](ctx *Context, pol kernels.Policy, chunks int, st S, fn func(st *S, worker, chunk int)) {
+	parallel(ctx, pol, true, chunks, st, fn)
+}
+
+// parallel is Parallel (own false: the pool's policy) and ParallelPolicy.
+func parallel[S any](ctx *Context, pol kernels.Policy, own bool, chunks int, st S, fn func(st *S, worker, chunk int)) {
 	r := ctx.run
 	i := r.Kernel
 	r.Kernel++
@@ -116,7 +131,10 @@ func Parallel[S any](ctx *Context, chunks int, st S, fn func(st *S, worker, chun
 	}
 	k.st, k.fn = st, fn
 	if p := r.Env.Pool; p != nil {
-		p.Run(chunks, k.call)
+		if !own {
+			pol = p.Policy()
+		}
+		p.RunPolicy(pol, chunks, k.call)
 	} else {
 		inline(r.Env, chunks, k.call)
 	}

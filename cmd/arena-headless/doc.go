@@ -6,16 +6,20 @@
 // # Usage
 //
 //	arena-headless [-units 100000] [-shots 256] [-seed 42] [-warmup 120]
-//	               [-frames 600] [-workers 1] [-impl runtime|soa|both]
+//	               [-frames 600] [-workers N|N,M,...] [-impl runtime|soa|both]
 //	               [-lane scalar|avx2|avx512] [-json]
 //
 // -frames counts measured frames per implementation; the digest is taken
 // after -warmup + -frames frames. -workers sets rules.Config.Workers, the
-// goroutines of the runtime's kernels (the baseline ignores it). -lane sets
-// rules.Config.Lane, the lane of the runtime's streaming kernels (package
-// lanes); by default the best this build and CPU run, and a lane they cannot
-// run exits with status 2. Defaults are those of arena rules v1 (package
-// arena/rules).
+// goroutines of the runtime's kernels (the baseline ignores it); it
+// defaults to GOMAXPROCS (each kernel run uses as many as its work pays
+// for: package kernels, "Worker policy"; -workers 1 runs every kernel
+// inline). A list such as -workers 1,2 runs the runtime once per count
+// (named runtime-w1, runtime-w2, ...) and reports each count's frame p50
+// speed-up over the first count. -lane sets rules.Config.Lane, the lane of
+// the runtime's streaming kernels (package lanes); by default the best this
+// build and CPU run, and a lane they cannot run exits with status 2. The
+// other defaults are those of arena rules v1 (package arena/rules).
 //
 // Ranges: -units 1..rules.MaxUnits (16 777 216), -shots 0..rules.MaxShots
 // (65 536), -workers 1..rules.MaxWorkers (256, the same as
@@ -26,9 +30,9 @@
 // # Measurement
 //
 // Each implementation first runs its warm-up frames. The measured frames then
-// run in blocks of 60; with -impl both the two implementations alternate
-// block by block, so that drift of the machine (frequency, other load) hits
-// both alike. For each implementation the command records every frame's wall
+// run in blocks of 60; with -impl both the two implementations, and with a
+// -workers list the runtime's worker counts, alternate block by block, so
+// that drift of the machine (frequency, other load) hits them alike. For each implementation the command records every frame's wall
 // time (reported as p50, p99 and mean in µs), the mean of each system's wall
 // time from Sim.SystemTimes, the bytes allocated per measured frame and the GC
 // cycles completed during its measured blocks (runtime.ReadMemStats, read only
@@ -39,11 +43,15 @@
 // By default a human report: the host (Go version, GOMAXPROCS, CPU brand,
 // cores and features, the lanes available), then per implementation the
 // frame times, the per-system means with the lane each system ran ("-"
-// when it does not say), allocation, GC cycles, counters and digest, then whether
-// the digests match and the p50 ratio runtime/soa. With -json, the one object
-// described at the end of the rules, with the fields in the order shown
-// there; a system's entry also has "lane" when the implementation says
-// which lane it ran.
+// when it does not say), allocation, GC cycles, counters and digest, then
+// whether the digests match and the p50 ratio runtime/soa (the runtime at
+// the first worker count), and with a -workers list each count's
+// speed-up. With -json, the one object described at the end of the rules,
+// with the fields in the order shown there; a system's entry also has
+// "lane" when the implementation says which lane it ran, and a -workers
+// list adds two keys after the spec's: "worker_counts" (the list) and
+// "speedups_p50" ({"workers", "speedup"} per count: the first count's frame
+// p50 over this count's).
 //
 // With one implementation (-impl runtime or -impl soa) the object keeps
 // every key of the spec, in the spec's order and with the spec's types:

@@ -12,8 +12,9 @@ import (
 // result is everything measured for one implementation. All storage that the
 // measured frames touch is allocated before they run.
 type result struct {
-	name string
-	sim  rules.Sim
+	name    string
+	workers int // the config's Workers
+	sim     rules.Sim
 
 	frameNanos []int64 // wall time of each measured frame, in run order
 	measured   int     // frames recorded in frameNanos
@@ -33,10 +34,10 @@ type result struct {
 	digest   uint64
 }
 
-// measure builds every named implementation, runs its warm-up, then runs the
-// measured frames in blocks of blockFrames, alternating between the
-// implementations, and finally takes each one's digest. It closes the Sims.
-func measure(cfg rules.Config, names []string, warmup, frames int) (results []*result, err error) {
+// measure builds every configuration of runs, runs its warm-up, then runs
+// the measured frames in blocks of blockFrames, alternating between the
+// configurations, and finally takes each one's digest. It closes the Sims.
+func measure(runs []runSpec, warmup, frames int) (results []*result, err error) {
 	defer func() {
 		for _, r := range results {
 			if cerr := r.sim.Close(); cerr != nil && err == nil {
@@ -44,16 +45,16 @@ func measure(cfg rules.Config, names []string, warmup, frames int) (results []*r
 			}
 		}
 	}()
-	for _, name := range names {
-		sim, err := factories[name](cfg)
+	for _, spec := range runs {
+		sim, err := factories[spec.impl](spec.cfg)
 		if err != nil {
-			return results, fmt.Errorf("building %s: %w", name, err)
+			return results, fmt.Errorf("building %s: %w", spec.name, err)
 		}
-		r := &result{name: name, sim: sim, frameNanos: make([]int64, frames)}
+		r := &result{name: spec.name, workers: spec.cfg.Workers, sim: sim, frameNanos: make([]int64, frames)}
 		results = append(results, r)
 		for i := range warmup {
 			if err := sim.Frame(); err != nil {
-				return results, fmt.Errorf("%s: warm-up frame %d: %w", name, i, err)
+				return results, fmt.Errorf("%s: warm-up frame %d: %w", spec.name, i, err)
 			}
 		}
 		r.prepareSystems()

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -28,8 +29,21 @@ type report struct {
 	// DigestMatch is true when every implementation that ran has the same
 	// digest (so true when only one ran).
 	DigestMatch bool `json:"digest_match"`
-	// RatioP50 is runtime's frame p50 over soa's when both ran, else 0.
+	// RatioP50 is runtime's frame p50 over soa's when both ran, else 0
+	// (with several worker counts, the runtime's at the first count).
 	RatioP50 float64 `json:"ratio_p50"`
+	// WorkerCounts and SpeedupsP50 exist only when -workers lists several
+	// counts (they follow the spec's keys): the counts, and the runtime's
+	// frame p50 speed-up at each count over the first count.
+	WorkerCounts []int          `json:"worker_counts,omitempty"`
+	SpeedupsP50  []speedupEntry `json:"speedups_p50,omitempty"`
+}
+
+// speedupEntry is the runtime's frame p50 at the first worker count over
+// its p50 at Workers: above 1 when Workers is faster.
+type speedupEntry struct {
+	Workers int     `json:"workers"`
+	Speedup float64 `json:"speedup"`
 }
 
 // implReport is one implementation's entry of report.Impls.
@@ -57,13 +71,20 @@ type systemReport struct {
 func newReport(o options, results []*result) report {
 	rep := report{
 		Units: o.units, ShotsPerTick: o.shots, Seed: o.seed,
-		Warmup: o.warmup, Frames: o.frames, Workers: o.workers,
+		Warmup: o.warmup, Frames: o.frames, Workers: o.workers[0],
 		DigestMatch: true,
 	}
-	p50 := map[string]float64{}
+	p50 := map[string]float64{} // by implementation: the first entry of each
+	var runtimeP50 []float64    // the runtime's, by worker count
 	for _, r := range results {
 		st := r.stats()
-		p50[r.name] = st.p50
+		impl, _, _ := strings.Cut(r.name, "-w")
+		if _, ok := p50[impl]; !ok {
+			p50[impl] = st.p50
+		}
+		if impl == "runtime" {
+			runtimeP50 = append(runtimeP50, st.p50)
+		}
 		ir := implReport{
 			Name:        r.name,
 			FrameP50US:  round3(st.p50),
@@ -92,6 +113,16 @@ func newReport(o options, results []*result) report {
 	if okR && okS && soa > 0 {
 		rep.RatioP50 = round3(rt / soa)
 	}
+	if len(o.workers) > 1 && len(runtimeP50) == len(o.workers) {
+		rep.WorkerCounts = o.workers
+		for i, n := range o.workers {
+			sp := 0.0
+			if runtimeP50[i] > 0 {
+				sp = round3(runtimeP50[0] / runtimeP50[i])
+			}
+			rep.SpeedupsP50 = append(rep.SpeedupsP50, speedupEntry{Workers: n, Speedup: sp})
+		}
+	}
 	return rep
 }
 
@@ -114,8 +145,12 @@ func writeHuman(w io.Writer, rep report, results []*result) error {
 	fmt.Fprintf(tw, "features\t%s\n", keyFeatures())
 	fmt.Fprintf(tw, "\t%s\n", strings.Join(cpuid.CPU.FeatureSet(), " "))
 	fmt.Fprintf(tw, "lanes\t%s\n", laneLine())
-	fmt.Fprintf(tw, "config\tunits %d, shots/tick %d, seed %d, warm-up %d, measured %d frames, workers %d\n",
-		rep.Units, rep.ShotsPerTick, rep.Seed, rep.Warmup, rep.Frames, rep.Workers)
+	workers := strconv.Itoa(rep.Workers)
+	if len(rep.WorkerCounts) > 1 {
+		workers = fmt.Sprint(rep.WorkerCounts)
+	}
+	fmt.Fprintf(tw, "config\tunits %d, shots/tick %d, seed %d, warm-up %d, measured %d frames, workers %s\n",
+		rep.Units, rep.ShotsPerTick, rep.Seed, rep.Warmup, rep.Frames, workers)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -154,6 +189,9 @@ func writeHuman(w io.Writer, rep report, results []*result) error {
 	}
 	if rep.RatioP50 != 0 {
 		fmt.Fprintf(w, "p50 ratio runtime/soa %.3f\n", rep.RatioP50)
+	}
+	for _, sp := range rep.SpeedupsP50[min(1, len(rep.SpeedupsP50)):] {
+		fmt.Fprintf(w, "speed-up  runtime p50, %d workers over %d: %.3f×\n", sp.Workers, rep.WorkerCounts[0], sp.Speedup)
 	}
 	return nil
 }

@@ -5,6 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	goruntime "runtime"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tickwork/tickwork/arena/rules"
@@ -25,11 +28,79 @@ var implNames = []string{"runtime", "soa"}
 
 // options are the parsed flags.
 type options struct {
-	units, shots, warmup, frames, workers int
-	seed                                  uint64
-	impl                                  string
-	lane                                  string // "" = the best available
-	json                                  bool
+	units, shots, warmup, frames int
+	workers                      []int // -workers: one count, or several to compare
+	seed                         uint64
+	impl                         string
+	lane                         string // "" = the best available
+	json                         bool
+}
+
+// runSpec is one configuration a run measures: an implementation under a
+// name, with its config (the runtime once per -workers count).
+type runSpec struct {
+	name, impl string
+	cfg        rules.Config
+}
+
+// specs lists the configurations of a run in report order: for each
+// implementation of names, the runtime once per worker count (named
+// "runtime-w<n>" when there are several), the baseline once (it ignores
+// the worker count; it gets the first).
+func specs(base rules.Config, names []string, workers []int) []runSpec {
+	var out []runSpec
+	for _, impl := range names {
+		counts := workers
+		if impl != "runtime" {
+			counts = workers[:1]
+		}
+		for _, w := range counts {
+			cfg := base
+			cfg.Workers = w
+			name := impl
+			if len(counts) > 1 {
+				name = impl + "-w" + strconv.Itoa(w)
+			}
+			out = append(out, runSpec{name: name, impl: impl, cfg: cfg})
+		}
+	}
+	return out
+}
+
+// defaultWorkers is -workers' default: GOMAXPROCS, within 1..MaxWorkers.
+func defaultWorkers() int { return max(1, min(goruntime.GOMAXPROCS(0), rules.MaxWorkers)) }
+
+// workersFlag is -workers: a comma-separated list of counts.
+type workersFlag struct{ counts *[]int }
+
+func (f workersFlag) String() string {
+	if f.counts == nil {
+		return ""
+	}
+	var parts []string
+	for _, n := range *f.counts {
+		parts = append(parts, strconv.Itoa(n))
+	}
+	return strings.Join(parts, ",")
+}
+
+func (f workersFlag) Set(v string) error {
+	var counts []int
+	for _, part := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil {
+			return fmt.Errorf("want a count or a comma-separated list of counts, such as 1,2: %q", part)
+		}
+		if n < 1 || n > rules.MaxWorkers {
+			return &usageError{fmt.Sprintf("-workers must be between 1 and %d, got %d", rules.MaxWorkers, n)}
+		}
+		if slices.Contains(counts, n) {
+			return fmt.Errorf("count %d given twice", n)
+		}
+		counts = append(counts, n)
+	}
+	*f.counts = counts
+	return nil
 }
 
 // usageError is a bad command line: exit status 2.
@@ -58,13 +129,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena-headless: %v\n", err)
 		return 2
 	}
-	cfg := rules.Config{Units: opts.units, Shots: opts.shots, Seed: opts.seed, Workers: opts.workers, Lane: opts.lane}
+	cfg := rules.Config{Units: opts.units, Shots: opts.shots, Seed: opts.seed, Workers: opts.workers[0], Lane: opts.lane}
 	if err := cfg.Validate(); err != nil {
 		fmt.Fprintf(stderr, "arena-headless: %v\n", err)
 		return 2
 	}
 
-	results, err := measure(cfg, names, opts.warmup, opts.frames)
+	results, err := measure(specs(cfg, names, opts.workers), opts.warmup, opts.frames)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena-headless: %v\n", err)
 		return 1
@@ -92,7 +163,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.Uint64Var(&o.seed, "seed", rules.DefaultSeed, "seed of the PCG stream")
 	fs.IntVar(&o.warmup, "warmup", rules.DefaultWarmup, fmt.Sprintf("warm-up frames per implementation, not measured (0..%d)", maxFrames))
 	fs.IntVar(&o.frames, "frames", rules.DefaultFrames, fmt.Sprintf("measured frames per implementation (1..%d)", maxFrames))
-	fs.IntVar(&o.workers, "workers", 1, fmt.Sprintf("goroutines for parallel kernels of the runtime (1..%d; the baseline ignores it)", rules.MaxWorkers))
+	o.workers = []int{defaultWorkers()}
+	fs.Var(workersFlag{&o.workers}, "workers", fmt.Sprintf("goroutines for parallel kernels of the runtime (1..%d; the baseline ignores it),\n"+
+		"GOMAXPROCS by default. A comma-separated list, such as 1,2, runs the runtime once\n"+
+		"per count, alternating blocks, and prints each count's speed-up over the first", rules.MaxWorkers))
 	fs.StringVar(&o.impl, "impl", "both", "implementation to run: runtime, soa or both")
 	fs.StringVar(&o.lane, "lane", "", "lane of the runtime's streaming kernels: scalar, avx2 or avx512\n"+
 		"(default: the best this build and CPU run; the SIMD lanes need a\n"+
@@ -119,7 +193,6 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		{"-shots", o.shots, 0, rules.MaxShots},
 		{"-frames", o.frames, 1, maxFrames},
 		{"-warmup", o.warmup, 0, maxFrames},
-		{"-workers", o.workers, 1, rules.MaxWorkers},
 	} {
 		if f.value < f.lo || f.value > f.hi {
 			return o, &usageError{fmt.Sprintf("%s must be between %d and %d, got %d", f.name, f.lo, f.hi, f.value)}

@@ -76,7 +76,8 @@ func TestRunJSON(t *testing.T) {
 	assert.Equal(t, uint64(7), rep.Seed)
 	assert.Equal(t, 10, rep.Warmup)
 	assert.Equal(t, 60, rep.Frames)
-	assert.Equal(t, 1, rep.Workers)
+	assert.Equal(t, defaultWorkers(), rep.Workers, "GOMAXPROCS by default")
+	assert.Nil(t, rep.WorkerCounts, "one count: no comparison keys")
 	assert.True(t, rep.DigestMatch)
 	assert.Zero(t, rep.RatioP50, "ratio_p50 with one implementation")
 	require.Len(t, rep.Impls, 1)
@@ -132,6 +133,9 @@ func TestRunBadFlags(t *testing.T) {
 		{"warmup 2e9", []string{"-impl", "soa", "-warmup", "2000000000"}, "-warmup must be between 0 and 10000000, got 2000000000"},
 		{"zero workers", []string{"-workers", "0"}, "-workers must be between 1 and 256, got 0"},
 		{"workers past MaxWorkers", []string{"-impl", "soa", "-workers", "257"}, "-workers must be between 1 and 256, got 257"},
+		{"workers list with zero", []string{"-workers", "1,0"}, "-workers must be between 1 and 256, got 0"},
+		{"workers list not a number", []string{"-workers", "1,x"}, `want a count or a comma-separated list of counts, such as 1,2: "x"`},
+		{"workers list twice", []string{"-workers", "2,1,2"}, "count 2 given twice"},
 		{"unknown impl", []string{"-impl", "ecs"}, `unknown -impl "ecs"`},
 		{"unknown lane", []string{"-lane", "neon"}, `-lane: lanes: unknown lane "neon"`},
 		{"unknown flag", []string{"-bogus"}, "flag provided but not defined: -bogus"},
@@ -161,7 +165,7 @@ func TestRunHelp(t *testing.T) {
 	assert.Contains(t, errOut, "-impl")
 	for _, want := range []string{
 		"(1..16777216)", "(0..65536)", "(1..10000000)", "(0..10000000)",
-		"(1..256; the baseline ignores it)",
+		"(1..256; the baseline ignores it)", "GOMAXPROCS by default", "such as 1,2",
 		`"digest_match" is true because`, "nothing was compared",
 	} {
 		assert.Contains(t, errOut, want)
@@ -294,6 +298,52 @@ func TestRunAlternatesBlocks(t *testing.T) {
 		i = j
 	}
 	assert.Equal(t, "runtimex3 soax3 runtimex60 soax60 runtimex60 soax60 runtimex30 soax30", strings.Join(runs, " "))
+}
+
+// TestRunWorkersList: -workers 1,2 builds the runtime once per count, with
+// that count, runs their blocks in turn with the baseline's, and reports
+// each count's speed-up over the first.
+func TestRunWorkersList(t *testing.T) {
+	var log []string
+	var built []int
+	runtimeFake := func(cfg rules.Config) (rules.Sim, error) {
+		built = append(built, cfg.Workers)
+		return &fakeSim{name: "runtime" + strconv.Itoa(cfg.Workers), pres: []rules.Slot{{Alive: 0}}, log: &log}, nil
+	}
+	b := &fakeSim{name: "soa", pres: []rules.Slot{{Alive: 0}}, log: &log}
+	withFactories(t, map[string]func(rules.Config) (rules.Sim, error){"runtime": runtimeFake, "soa": fakeFactory(b)})
+	code, out, errOut := runArgs("-units", "1", "-warmup", "2", "-frames", "70", "-workers", "1,2", "-json")
+	require.Equal(t, 0, code, "stderr:\n%s", errOut)
+	assert.Equal(t, []int{1, 2}, built)
+	var runs []string
+	for i := 0; i < len(log); {
+		j := i
+		for j < len(log) && log[j] == log[i] {
+			j++
+		}
+		runs = append(runs, log[i]+"x"+strconv.Itoa(j-i))
+		i = j
+	}
+	assert.Equal(t, "runtime1x2 runtime2x2 soax2 runtime1x60 runtime2x60 soax60 runtime1x10 runtime2x10 soax10", strings.Join(runs, " "))
+	var rep report
+	require.NoError(t, json.Unmarshal([]byte(out), &rep))
+	require.Len(t, rep.Impls, 3)
+	assert.Equal(t, []string{"runtime-w1", "runtime-w2", "soa"}, []string{rep.Impls[0].Name, rep.Impls[1].Name, rep.Impls[2].Name})
+	assert.Equal(t, 1, rep.Workers)
+	assert.Equal(t, []int{1, 2}, rep.WorkerCounts)
+	require.Len(t, rep.SpeedupsP50, 2)
+	assert.Equal(t, speedupEntry{Workers: 1, Speedup: 1}, rep.SpeedupsP50[0])
+	want := round3(rep.Impls[0].FrameP50US / rep.Impls[1].FrameP50US)
+	assert.Equal(t, want, rep.SpeedupsP50[1].Speedup)
+	assert.Equal(t, round3(rep.Impls[0].FrameP50US/rep.Impls[2].FrameP50US), rep.RatioP50, "ratio_p50 uses the first count")
+	assert.Contains(t, out, `"ratio_p50":`)
+
+	log = nil
+	code, out, errOut = runArgs("-units", "1", "-warmup", "0", "-frames", "5", "-workers", "1,2", "-impl", "runtime")
+	require.Equal(t, 0, code, "stderr:\n%s", errOut)
+	assert.Contains(t, out, "workers [1 2]")
+	assert.Contains(t, out, "== runtime-w2 ==")
+	assert.Regexp(t, `speed-up  runtime p50, 2 workers over 1: [0-9.]+×`, out)
 }
 
 // TestRunBothReal runs the real runtime arena against the real baseline, as

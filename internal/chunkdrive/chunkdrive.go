@@ -46,7 +46,7 @@ func Pooled(o chunkorder.Order) Driver {
 			tb.Fatal(err)
 		}
 		defer p.Close()
-		p.Run(chunks, kernel)
+		p.RunPolicy(kernels.AllWorkers, chunks, kernel) // every worker takes part, however few the chunks
 	}}
 }
 
