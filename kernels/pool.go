@@ -88,6 +88,9 @@ type Pool struct {
 	// busy is set while a Run is in progress; a Run that finds it set
 	// panics with ErrNestedRun (see the package doc, "Nested Run").
 	busy atomic.Bool
+	// broken is set when a helper's goroutine exited through runtime.Goexit:
+	// every later Run panics with ErrGoexit.
+	broken atomic.Bool
 	// perm is the test-only chunk order (internal/chunkorder), nil for the
 	// normal split; order is its permutation for the current Run.
 	perm  *chunkorder.Perm
@@ -145,10 +148,17 @@ func (p *Pool) Active(pol Policy, chunks int) int { return pol.Workers(chunks, p
 func (p *Pool) helper(w int) {
 	h := &p.helpers[w-1]
 	var seen uint64 // the state NewPool left: any other state is news
+	exited := true  // cleared on every normal return: still set means runtime.Goexit
+	defer func() {
+		if exited {
+			p.lost(w)
+		}
+	}()
 	for {
 		s := p.await(h, seen)
 		seen = s
 		if s&stateStop != 0 {
+			exited = false
 			return
 		}
 		if int(s&stateWorkers) <= w {
@@ -162,6 +172,20 @@ func (p *Pool) helper(w int) {
 		if last && p.waiting.Load() && p.waiting.CompareAndSwap(true, false) {
 			p.done <- struct{}{}
 		}
+	}
+}
+
+// lost completes worker w's part of the current Run after a kernel called
+// runtime.Goexit on its goroutine (which goes on exiting): it records
+// ErrGoexit as w's panic, breaks the pool and reports completion, so the
+// Run returns (and panics) instead of waiting for w for ever.
+func (p *Pool) lost(w int) {
+	p.broken.Store(true)
+	p.panics[w] = &PanicError{Worker: w, Chunk: -1, Value: ErrGoexit}
+	p.panicked.Store(true)
+	last := p.pending.Add(-1) == 0
+	if last && p.waiting.Load() && p.waiting.CompareAndSwap(true, false) {
+		p.done <- struct{}{}
 	}
 }
 
@@ -368,6 +392,9 @@ func (p *Pool) Run(chunks int, fn func(worker, chunk int)) { p.RunPolicy(p.polic
 func (p *Pool) RunPolicy(pol Policy, chunks int, fn func(worker, chunk int)) {
 	if p.closed {
 		panic("kernels: Run on a closed pool; create a new pool (or World) instead of reusing a closed one")
+	}
+	if p.broken.Load() {
+		panic(ErrGoexit)
 	}
 	if !p.busy.CompareAndSwap(false, true) {
 		panic(ErrNestedRun)
