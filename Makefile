@@ -8,7 +8,7 @@ GO ?= go
 
 # Packages whose tests also run under the race detector: the ones that start
 # goroutines. Patterns that match no directory yet are skipped.
-RACE_PKGS ?= . ./examples/... ./memory/... ./kernels/... ./systems/... ./scheduler/... ./runtime/... ./events/... ./commands/... ./arena/...
+RACE_PKGS ?= . ./examples/... ./memory/... ./kernels/... ./systems/... ./scheduler/... ./runtime/... ./events/... ./commands/... ./arena/... ./schema/...
 BENCHTIME ?= 1s
 FUZZTIME ?= 30s
 # Extra flags for `make headless`, e.g. HEADLESS_FLAGS='-json'.
@@ -36,10 +36,10 @@ APT_PKGS := gcc libc6-dev pkg-config \
 
 .DEFAULT_GOAL := test
 .NOTPARALLEL:
-.PHONY: test deps fmt vet lint unit race lanes viewer bench fuzz headless screenshot
+.PHONY: test deps fmt vet lint unit race lanes fma viewer bench fuzz headless screenshot
 
-## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, the SIMD lane, viewer tests
-test: deps fmt vet lint unit race lanes viewer
+## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, the SIMD lane, the FMA build, viewer tests
+test: deps fmt vet lint unit race lanes fma viewer
 
 ## deps: apt-get install the packages of APT_PKGS that are not installed yet
 deps:
@@ -118,6 +118,15 @@ lanes:
 		done; \
 	done; \
 	echo "lanes: every build and lane has digest $$first"
+
+## fma: the generated kernels' tests built with GOAMD64=v3, where the compiler fuses x*y + z into
+## one multiply-add unless the generator wrapped the product (docs/schema.md, the arithmetic rule);
+## skipped on a CPU without FMA, which cannot run a v3 binary
+fma:
+	@if grep -qw fma /proc/cpuinfo 2>/dev/null; then \
+		echo "GOAMD64=v3 $(GO) test -count=1 ./schema/codegen/internal/kitchen/"; \
+		GOAMD64=v3 $(GO) test -count=1 ./schema/codegen/internal/kitchen/; \
+	else echo "fma: this CPU has no FMA; skipped"; fi
 
 ## viewer: go vet and go test of the viewer module, under a virtual X server
 viewer:

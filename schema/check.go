@@ -98,25 +98,25 @@ func (c *checker) check(f *File) {
 				c.consts[d.Const.Name.Name] = st
 			}
 		case d.Domain != nil:
-			dom := &Domain{Pos: c.pos(d.Domain.Pos), Name: d.Domain.Name.Name}
+			dom := &Domain{Pos: c.pos(d.Domain.Name.Pos), Name: d.Domain.Name.Name}
 			if c.declare(d.Domain.Name, declared{what: "domain", domain: dom}) {
 				c.s.Domains = append(c.s.Domains, dom)
 			}
 		case d.Table != nil:
-			t := &Table{Pos: c.pos(d.Table.Pos), Name: d.Table.Name.Name}
+			t := &Table{Pos: c.pos(d.Table.Name.Pos), Name: d.Table.Name.Name}
 			if c.declare(d.Table.Name, declared{what: "table", table: t}) {
 				c.s.Tables = append(c.s.Tables, t)
 				tables = append(tables, d.Table)
 			}
 		case d.Event != nil:
-			e := &EventTable{Pos: c.pos(d.Event.Pos), Name: d.Event.Name.Name}
+			e := &EventTable{Pos: c.pos(d.Event.Name.Pos), Name: d.Event.Name.Name}
 			if c.declare(d.Event.Name, declared{what: "event table", event: e}) {
 				c.s.Events = append(c.s.Events, e)
 				events = append(events, d.Event)
 			}
 		case d.Extern != nil:
 			if c.declare(d.Extern.Name, declared{what: "extern system", system: true}) {
-				c.s.Externs = append(c.s.Externs, &Extern{Pos: c.pos(d.Extern.Pos), Name: d.Extern.Name.Name})
+				c.s.Externs = append(c.s.Externs, &Extern{Pos: c.pos(d.Extern.Name.Pos), Name: d.Extern.Name.Name})
 			}
 		case d.System != nil:
 			if c.declare(d.System.Name, declared{what: "system", system: true}) {
@@ -195,7 +195,7 @@ func (c *checker) resolveConst(st *constState) *Const {
 		}
 		return nil
 	}
-	st.c = &Const{Pos: c.pos(d.Pos), Name: d.Name.Name, Type: t, Value: lit.Value}
+	st.c = &Const{Pos: c.pos(d.Name.Pos), Name: d.Name.Name, Type: t, Value: lit.Value}
 	c.s.Consts = append(c.s.Consts, st.c)
 	return st.c
 }

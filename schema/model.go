@@ -6,6 +6,7 @@ import (
 
 // Schema is a checked schema: every name resolved, every expression
 // typed, constant subexpressions folded, each system's access derived.
+// The Pos of a declaration is that of its name.
 // Check builds it; the generator reads it. Declarations keep the order of
 // the text. Read-only once built; safe for concurrent reads.
 type Schema struct {
