@@ -452,7 +452,7 @@ func (k *strikeKernel) chunkScalar(c int) {
 			case !tOK:
 				recMissile.Delete(rowHandle(k.table, base+lo+i))
 				nStale++
-			case tHPs[tRow] <= mPowers[i]:
+			case tHPs[tRow] <= mPowers[i]+2:
 				_ = emitBlast.Emit(Blast{Who: mAts[i], Power: mPowers[i]}) // a full table drops it and counts it
 				recMissile.Delete(rowHandle(k.table, base+lo+i))
 				nKills++
@@ -500,7 +500,7 @@ func (k *strikeKernel) chunkParallel(w, c int) {
 			case !tOK:
 				recMissile.Delete(rowHandle(k.table, base+lo+i))
 				nStale++
-			case tHPs[tRow] <= mPowers[i]:
+			case tHPs[tRow] <= mPowers[i]+2:
 				_ = emitBlast.Emit(Blast{Who: mAts[i], Power: mPowers[i]}) // a full table drops it and counts it
 				recMissile.Delete(rowHandle(k.table, base+lo+i))
 				nKills++
@@ -522,7 +522,7 @@ func (k *strikeKernel) chunkParallel(w, c int) {
 	k.counts[w].n[3] += nFlying
 }
 
-// Damage is declared system Damage (kitchen.tw:78): phase frame_start, a
+// Damage is declared system Damage (kitchen.tw:79): phase frame_start, a
 // loop over the readable events of Blast, in emission order. Its counters
 // are summed over every run since it was made.
 type Damage struct {
@@ -594,7 +594,7 @@ func (s *Damage) Run(ctx *systems.Context) error {
 		switch {
 		case tOK && tAlives[tRow]:
 			tHPs[tRow] -= b.Power
-			tScores[tRow] += int64(b.Power)*1000 + Big
+			tScores[tRow] = tScores[tRow]*3 + int64(b.Power)*1000 + Big
 			switch {
 			case tHPs[tRow] <= 0:
 				tAlives[tRow] = false
@@ -611,7 +611,7 @@ func (s *Damage) Run(ctx *systems.Context) error {
 	return nil
 }
 
-// Tally is declared system Tally (kitchen.tw:98): phase frame_start, a loop
+// Tally is declared system Tally (kitchen.tw:99): phase frame_start, a loop
 // over the readable events of Gone, in emission order. Its counters are
 // summed over every run since it was made.
 type Tally struct {
@@ -649,7 +649,7 @@ func (s *Tally) Run(ctx *systems.Context) error {
 	for i := range gs {
 		g := &gs[i]
 		switch {
-		case g.Score > 5000001500 && Loud:
+		case g.Score%4 < 2 && Loud:
 			nRich++
 		default:
 			nPoor++
@@ -660,7 +660,7 @@ func (s *Tally) Run(ctx *systems.Context) error {
 	return nil
 }
 
-// Tick is declared system Tick (kitchen.tw:108): phase update, a dense
+// Tick is declared system Tick (kitchen.tw:109): phase update, a dense
 // kernel over the chunks of Clock (holes included: the body only sets its
 // row).
 type Tick struct {
@@ -744,7 +744,7 @@ func (k *tickKernel) chunk(_, c int) {
 	}
 }
 
-// Drift is declared system Drift (kitchen.tw:114): phase fixed_update, a
+// Drift is declared system Drift (kitchen.tw:115): phase fixed_update, a
 // dense kernel over the chunks of Missile (holes included: the body only
 // sets its row).
 type Drift struct {
@@ -815,7 +815,7 @@ func (k *driftKernel) chunk(_, c int) {
 	}
 }
 
-// Prune is declared system Prune (kitchen.tw:120): phase late_update, a
+// Prune is declared system Prune (kitchen.tw:121): phase late_update, a
 // masked kernel over the live rows of Thing. Its counters are summed over
 // every run since it was made.
 type Prune struct {
