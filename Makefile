@@ -124,8 +124,8 @@ lanes:
 ## skipped on a CPU without FMA, which cannot run a v3 binary
 fma:
 	@if grep -qw fma /proc/cpuinfo 2>/dev/null; then \
-		echo "GOAMD64=v3 $(GO) test -count=1 ./schema/codegen/internal/kitchen/"; \
-		GOAMD64=v3 $(GO) test -count=1 ./schema/codegen/internal/kitchen/; \
+		echo "GOAMD64=v3 $(GO) test -count=1 ./schema/codegen/internal/..."; \
+		GOAMD64=v3 $(GO) test -count=1 ./schema/codegen/internal/...; \
 	else echo "fma: this CPU has no FMA; skipped"; fi
 
 ## viewer: go vet and go test of the viewer module, under a virtual X server
