@@ -96,12 +96,12 @@ func discard(ctx *systems.Context, hits *events.Table[arenagen.HitEvent]) {
 // hand holds the hand-written kernels of package arena (arena/kernels.go,
 // main), on arenagen's tables.
 type hand struct {
-	t                                      *arenagen.Tables
+	t                                       *arenagen.Tables
 	bodiesKernel, projKernel, collideKernel func(w, c int)
-	collide                                collideRun
-	counts                                 []workerCounts
-	lost, hits, expired                    int64
-	reserved                               bool
+	collide                                 collideRun
+	counts                                  []workerCounts
+	lost, hits, expired                     int64
+	reserved                                bool
 }
 
 type collideRun struct {
@@ -228,4 +228,3 @@ func (h *hand) collisionChunk(w, c int) {
 		cnt.expired += expired
 	})
 }
-
