@@ -10,13 +10,16 @@ import (
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/kernels"
+	"github.com/tickwork/tickwork/lanes"
 	"github.com/tickwork/tickwork/schema/codegen/internal/arenagen"
 	"github.com/tickwork/tickwork/systems"
 )
 
 // BenchmarkKernels runs each generated kernel (sub-benchmark generated)
 // and today's hand-written one (hand: the kernels of package arena,
-// arena/kernels.go, copied onto arenagen's tables) on the same world: the
+// arena/kernels.go, copied onto arenagen's tables, the integrations in the
+// arena's lane, lanes.Best(): Scalar unless built with GOEXPERIMENT=simd)
+// on the same world: the
 // default arena after 200 frames. Each run is one system run outside the
 // scheduler: commands are discarded instead of played back and the hit
 // events cleared, so every run does the same work.
@@ -102,6 +105,7 @@ type hand struct {
 	counts                                  []workerCounts
 	lost, hits, expired                     int64
 	reserved                                bool
+	lane                                    lanes.Lane // the arena's: lanes.Best()
 }
 
 type collideRun struct {
@@ -116,7 +120,7 @@ type workerCounts struct {
 }
 
 func newHand(t *arenagen.Tables) *hand {
-	h := &hand{t: t}
+	h := &hand{t: t, lane: lanes.Best()}
 	h.bodiesKernel, h.projKernel, h.collideKernel = h.integrateBodiesChunk, h.integrateProjectilesChunk, h.collisionChunk
 	return h
 }
@@ -130,7 +134,7 @@ func (h *hand) integrateBodiesChunk(_, c int) {
 	t := h.t
 	hi := liveEnd(t.Body.Table.Enabled(c))
 	x, y, vx, vy := t.Body.X.Span(c), t.Body.Y.Span(c), t.Body.VX.Span(c), t.Body.VY.Span(c)
-	rules.MoveUnits(x[:hi], y[:hi], vx[:hi], vy[:hi])
+	lanes.MoveBounce(h.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], rules.DT, rules.W)
 }
 
 func liveEnd(mask bitmap.Bitmap) int {
@@ -151,11 +155,7 @@ func (h *hand) integrateProjectilesChunk(_, c int) {
 	p := &h.t.Projectile
 	hi := liveEnd(p.Table.Enabled(c))
 	x, y, vx, vy, ttl := p.X.Span(c)[:hi], p.Y.Span(c)[:hi], p.VX.Span(c)[:hi], p.VY.Span(c)[:hi], p.TTL.Span(c)[:hi]
-	for i := range x {
-		x[i] += vx[i] * rules.DT
-		y[i] += vy[i] * rules.DT
-		ttl[i]--
-	}
+	lanes.Advance(h.lane, x, y, vx, vy, ttl, rules.DT)
 }
 
 func (h *hand) collision(ctx *systems.Context) error {
