@@ -146,7 +146,7 @@ func (g *gen) file() {
 // goType is the Go type of a column, field or constant.
 func goType(t schema.Type) string {
 	if t.Kind == schema.Ref {
-		return "ephemeral.Handle"
+		return "tickwork.Handle"
 	}
 	return t.String()
 }
@@ -171,16 +171,46 @@ func (g *gen) consts() {
 
 // helpers writes the small functions kernels share, when used.
 func (g *gen) helpers() {
-	dense, handle := false, false
+	dense, masked, handle := false, false, false
 	for _, y := range g.s.Systems {
 		dense = dense || y.Dense
+		masked = masked || (y.From.Kind == schema.RowVar && !y.Dense)
 		handle = handle || y.Access.Handle
+	}
+	if masked {
+		g.p(`// nextRun returns the first run of live rows of a chunk's enabled
+// bitmap at or after row from: rows lo..hi-1, or lo == hi when there is
+// none. Kernels walk runs with it, without a closure.
+func nextRun(mask []uint64, from int) (lo, hi int) {
+	end := len(mask) << 6
+	w := from >> 6
+	if w >= len(mask) {
+		return end, end
+	}
+	word := mask[w] &^ (uint64(1)<<(from&63) - 1)
+	for word == 0 {
+		if w++; w == len(mask) {
+			return end, end
+		}
+		word = mask[w]
+	}
+	lo = w<<6 + bits.TrailingZeros64(word)
+	word = ^mask[w] &^ (uint64(1)<<(lo&63) - 1)
+	for word == 0 {
+		if w++; w == len(mask) {
+			return lo, end
+		}
+		word = ^mask[w]
+	}
+	return lo, w<<6 + bits.TrailingZeros64(word)
+}
+`)
 	}
 	if dense {
 		g.p(`// liveEnd is one past the last row of a chunk whose word of the enabled
 // bitmap holds a live row (a multiple of 64; 0 for an empty chunk): dense
 // kernels run rows 0..liveEnd-1, holes included.
-func liveEnd(mask bitmap.Bitmap) int {
+func liveEnd(mask []uint64) int {
 	for w := len(mask) - 1; w >= 0; w-- {
 		if mask[w] != 0 {
 			return (w + 1) << 6
@@ -192,7 +222,7 @@ func liveEnd(mask bitmap.Bitmap) int {
 	}
 	if handle {
 		g.p(`// rowHandle is the handle of the live row row of t.
-func rowHandle(t *ephemeral.Table, row int) ephemeral.Handle {
+func rowHandle(t *tickwork.Table, row int) tickwork.Handle {
 	h, _ := t.HandleAt(row)
 	return h
 }

@@ -1,11 +1,12 @@
 package codegen
 
-// This file is the generator's target: what the generated code calls in
-// the engine. It targets the engine packages of today's main (runtime,
-// systems, ephemeral, events, commands); retargeting to the typed face
-// (package tickwork) means rewriting these functions — declarations on
-// the builder, the system's acquisitions and its kernel drivers — while
-// kernel.go (loops, statements, expressions) stays as it is.
+// This file and engine_system.go are the generator's target: what the
+// generated code calls. It calls the face, package tickwork (the module
+// root), and nothing else, so nothing generated could not have been
+// written by hand on it. Declarations go on the builder; each system asks
+// its Decl for the accessors its body implies (the engine derives the
+// manifest from them) and drives its kernels. kernel.go (loops,
+// statements, expressions) does not depend on the target.
 
 import (
 	"fmt"
@@ -15,27 +16,19 @@ import (
 )
 
 func (g *gen) imports() {
-	var anyDelete, anyDense bool
+	masked := false
 	for _, y := range g.s.Systems {
-		anyDelete = anyDelete || len(y.Access.Deletes) > 0
-		anyDense = anyDense || y.Dense
+		masked = masked || (y.From.Kind == schema.RowVar && !y.Dense)
+	}
+	if !masked {
+		g.p(`import "github.com/tickwork/tickwork"`)
+		g.p("")
+		return
 	}
 	g.p("import (")
-	if anyDense {
-		g.p(`"github.com/kelindar/bitmap"`)
-		g.p("")
-	}
-	if anyDelete {
-		g.p(`"github.com/tickwork/tickwork/commands"`)
-	}
-	g.p(`"github.com/tickwork/tickwork/ephemeral"`)
-	if len(g.s.Events) > 0 {
-		g.p(`"github.com/tickwork/tickwork/events"`)
-	}
-	g.p(`"github.com/tickwork/tickwork/runtime"`)
-	if len(g.s.Systems) > 0 {
-		g.p(`"github.com/tickwork/tickwork/systems"`)
-	}
+	g.p(`"math/bits"`)
+	g.p("")
+	g.p(`"github.com/tickwork/tickwork"`)
 	g.p(")")
 	g.p("")
 }
@@ -85,9 +78,9 @@ func (g *gen) tables() {
 		}
 		g.doc("%s is table %s (%s, %s): the table and a typed column per schema column. Filled by Declare.", exported(t.Name), t.Name, where, g.where(t.Pos))
 		g.p("type %s struct {", exported(t.Name))
-		g.p("Table *ephemeral.Table")
+		g.p("Table *tickwork.Table")
 		for _, c := range t.Columns {
-			g.p("%s *ephemeral.Column[%s] // %s", exported(c.Name), goType(c.Type), c.Type)
+			g.p("%s *tickwork.Column[%s] // %s", exported(c.Name), goType(c.Type), c.Type)
 		}
 		g.p("}")
 		g.p("")
@@ -105,13 +98,13 @@ func (g *gen) tables() {
 	g.p("// Declare made them.")
 	g.p("type Tables struct {")
 	for _, d := range g.s.Domains {
-		g.p("%s *ephemeral.Domain", exported(d.Name))
+		g.p("%s *tickwork.Domain", exported(d.Name))
 	}
 	for _, t := range g.s.Tables {
 		g.p("%s %s", exported(t.Name), exported(t.Name))
 	}
 	for _, e := range g.s.Events {
-		g.p("%s *events.Table[%s]", exported(e.Name), exported(e.Name))
+		g.p("%s *tickwork.Events[%s]", exported(e.Name), exported(e.Name))
 	}
 	g.p("}")
 	g.p("")
@@ -119,51 +112,56 @@ func (g *gen) tables() {
 
 func (g *gen) declare() {
 	g.p("// Declare declares the schema's domains, tables, columns and event")
-	g.p("// tables on b with the capacities sz, and returns them. It returns the")
-	g.p("// first error of the builder's calls (the builder keeps it too, and")
-	g.p("// Build returns it). Call it before adding systems, from one goroutine.")
-	g.p("func Declare(b *runtime.Builder, sz Sizes) (*Tables, error) {")
+	g.p("// tables on b with the capacities sz, and returns them, or the")
+	g.p("// builder's first error (Builder.Err; Build returns it too). Call it")
+	g.p("// before adding systems, from one goroutine.")
+	g.p("func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {")
 	g.p("t := &Tables{}")
-	g.p("var err error")
-	check := func(assign string) {
-		g.p("if %s; err != nil {", assign)
-		g.p("return nil, err")
-		g.p("}")
-	}
 	for _, d := range g.s.Domains {
-		check(fmt.Sprintf("t.%s, err = b.Domain(ephemeral.DomainSpec{Name: %q, Capacity: sz.%s, ChunkRows: %d})",
-			exported(d.Name), d.Name, exported(d.Name), d.ChunkRows))
+		g.p("t.%s = b.Domain(tickwork.DomainSpec{Name: %q, Capacity: sz.%s, ChunkRows: %d})",
+			exported(d.Name), d.Name, exported(d.Name), d.ChunkRows)
 	}
 	for _, t := range g.s.Tables {
 		spec := fmt.Sprintf("Name: %q, Capacity: sz.%s, ChunkRows: %d", t.Name, exported(t.Name), t.ChunkRows)
 		if t.Domain != nil {
 			spec = fmt.Sprintf("Name: %q, Domain: t.%s", t.Name, exported(t.Domain.Name))
 		}
-		check(fmt.Sprintf("t.%s.Table, err = b.Table(ephemeral.TableSpec{%s})", exported(t.Name), spec))
+		g.p("t.%s.Table = b.Table(tickwork.TableSpec{%s})", exported(t.Name), spec)
 		for _, c := range t.Columns {
-			check(fmt.Sprintf("t.%s.%s, err = runtime.AddColumn[%s](b, t.%s.Table, %q)",
-				exported(t.Name), exported(c.Name), goType(c.Type), exported(t.Name), c.Name))
+			g.p("t.%s.%s = tickwork.AddColumn[%s](b, t.%s.Table, %q)",
+				exported(t.Name), exported(c.Name), goType(c.Type), exported(t.Name), c.Name)
 		}
 	}
 	for _, e := range g.s.Events {
-		life := "events.NextFrame"
+		life := "tickwork.NextFrame"
 		if e.Lifetime == schema.ThisFrame {
-			life = "events.ThisFrame"
+			life = "tickwork.ThisFrame"
 		}
-		check(fmt.Sprintf("t.%s, err = runtime.AddEvents[%s](b, events.Spec{Name: %q, Capacity: sz.%s, Lifetime: %s})",
-			exported(e.Name), exported(e.Name), e.Name, exported(e.Name), life))
+		g.p("t.%s = tickwork.AddEvents[%s](b, tickwork.EventSpec{Name: %q, Capacity: sz.%s, Lifetime: %s})",
+			exported(e.Name), exported(e.Name), e.Name, exported(e.Name), life)
 	}
+	g.p("if err := b.Err(); err != nil {")
+	g.p("return nil, err")
+	g.p("}")
 	g.p("return t, nil")
 	g.p("}")
 	g.p("")
 }
 
-// tableRef is the Go expression of a table's *ephemeral.Table from t.
+// tableRef is the Go expression of a table's *tickwork.Table from t.
 func tableRef(t *schema.Table) string { return "t." + exported(t.Name) + ".Table" }
 
 // columnRef is the Go expression of a column from t.
 func columnRef(c *schema.Column) string {
 	return "t." + exported(c.Table.Name) + "." + exported(c.Name)
+}
+
+// accessor is the face call that declares a column: Read or Write.
+func accessor(write bool) string {
+	if write {
+		return "tickwork.Write"
+	}
+	return "tickwork.Read"
 }
 
 func (g *gen) systems() {
@@ -188,12 +186,12 @@ func (g *gen) systems() {
 	g.p("}")
 	g.p("")
 	g.p("// All returns every declared system, in schema order, for Builder.Add.")
-	g.p("func (s *Systems) All() []systems.System {")
+	g.p("func (s *Systems) All() []tickwork.System {")
 	names := make([]string, len(g.s.Systems))
 	for i, y := range g.s.Systems {
 		names[i] = "s." + exported(y.Name) + ".System()"
 	}
-	g.p("return []systems.System{%s}", strings.Join(names, ", "))
+	g.p("return []tickwork.System{%s}", strings.Join(names, ", "))
 	g.p("}")
 	g.p("")
 	for _, y := range g.s.Systems {
@@ -206,10 +204,10 @@ func (g *gen) systems() {
 	}
 }
 
-var phaseConst = map[schema.Phase]string{schema.FrameStart: "systems.FrameStart", schema.FixedUpdate: "systems.FixedUpdate",
-	schema.Update: "systems.Update", schema.LateUpdate: "systems.LateUpdate", schema.FrameEnd: "systems.FrameEnd"}
+var phaseConst = map[schema.Phase]string{schema.FrameStart: "tickwork.FrameStart", schema.FixedUpdate: "tickwork.FixedUpdate",
+	schema.Update: "tickwork.Update", schema.LateUpdate: "tickwork.LateUpdate", schema.FrameEnd: "tickwork.FrameEnd"}
 
-// header writes the system type's comment and its System method.
+// header writes the system type's comment and its first fields.
 func (sg *sysGen) header(kind string) {
 	g, y := sg.g, sg.y
 	counters := ""
@@ -223,14 +221,14 @@ func (sg *sysGen) header(kind string) {
 	}
 }
 
-// systemMethod writes System: the systems.System with the derived manifest.
+// systemMethod writes System: the tickwork.System of the declaration.
 func (sg *sysGen) systemMethod() {
-	g, y, a := sg.g, sg.y, sg.y.Access
-	g.p("// System returns the system for Builder.Add, with the manifest its body")
-	g.p("// implies.")
-	g.p("func (s *%s) System() systems.System {", sg.name)
-	g.p("t := s.t")
-	g.p("return systems.System{")
+	g, y := sg.g, sg.y
+	g.p("// System returns the system for Builder.Add. Its declaration asks for")
+	g.p("// the accessors the body implies, from which the engine derives its")
+	g.p("// manifest (reads, writes, records, emits, consumes).")
+	g.p("func (s *%s) System() tickwork.System {", sg.name)
+	g.p("return tickwork.System{")
 	g.p("Name: %q,", y.Name)
 	g.p("Phase: %s,", phaseConst[y.Phase])
 	if len(y.Before) > 0 {
@@ -239,49 +237,22 @@ func (sg *sysGen) systemMethod() {
 	if len(y.After) > 0 {
 		g.p("After: %s,", stringList(y.After))
 	}
-	g.p("Manifest: systems.Manifest{")
-	reads := a.Reads
-	for _, tb := range a.Probes {
-		if !touches(a, tb) {
-			// The engine has no probe-only declaration: a join that reads
-			// none of its table's columns declares a read of the first.
-			reads = append(reads, tb.Columns[0])
-		}
-	}
-	if refs := colRefs(reads); refs != "" {
-		g.p("Reads: []systems.ColumnRef{%s},", refs)
-	}
-	if refs := colRefs(a.Writes); refs != "" {
-		g.p("Writes: []systems.ColumnRef{%s},", refs)
-	}
-	if len(a.Deletes) > 0 {
-		ts := make([]string, len(a.Deletes))
-		for i, tb := range a.Deletes {
-			ts[i] = tableRef(tb)
-		}
-		g.p("Deletes: []*ephemeral.Table{%s},", strings.Join(ts, ", "))
-	}
-	if len(a.Emits) > 0 {
-		g.p("Emits: []events.Buffer{%s},", eventRefs(a.Emits))
-	}
-	if len(a.Consumes) > 0 {
-		g.p("Consumes: []events.Buffer{%s},", eventRefs(a.Consumes))
-	}
-	g.p("},")
-	g.p("Run: s.Run,")
+	g.p("Declare: s.declare,")
+	g.p("Lane: %q, // generated kernels are plain Go", "scalar")
 	g.p("}")
 	g.p("}")
 	g.p("")
 }
 
-// touches reports whether access a names a column of tb.
-func touches(a schema.Access, tb *schema.Table) bool {
-	for _, c := range append(append([]*schema.Column(nil), a.Reads...), a.Writes...) {
-		if c.Table == tb {
-			return true
-		}
+// probeColumn is the column a join's lease comes from: the first used
+// column of the joined table, else its first column (the engine has no
+// probe-only declaration, so a join that reads nothing of its table
+// declares a read of that column).
+func (sg *sysGen) probeColumn(j *schema.Join) (*schema.Column, bool) {
+	if us := sg.joinUses(j.Var); len(us) > 0 {
+		return us[0].c, sg.uses[us[0].v][us[0].c].write
 	}
-	return false
+	return j.Table.Columns[0], false
 }
 
 func stringList(names []string) string {
@@ -290,56 +261,6 @@ func stringList(names []string) string {
 		q[i] = fmt.Sprintf("%q", n)
 	}
 	return "[]string{" + strings.Join(q, ", ") + "}"
-}
-
-func colRefs(cs []*schema.Column) string {
-	refs := make([]string, len(cs))
-	for i, c := range cs {
-		refs[i] = "systems.Col(" + columnRef(c) + ")"
-	}
-	return strings.Join(refs, ", ")
-}
-
-func eventRefs(es []*schema.EventTable) string {
-	refs := make([]string, len(es))
-	for i, e := range es {
-		refs[i] = "t." + exported(e.Name)
-	}
-	return strings.Join(refs, ", ")
-}
-
-// acquire writes the checked acquisition of a column slice into dst.
-func (sg *sysGen) acquire(dst string, c *schema.Column, write bool) {
-	fn := "Read"
-	if write {
-		fn = "Write"
-	}
-	sg.g.p("if %s, err = systems.%s(ctx, %s); err != nil {", dst, fn, columnRef(c))
-	sg.g.p("return err")
-	sg.g.p("}")
-}
-
-// dtValues writes the run's @dt and @tick values into prefix+name.
-func (sg *sysGen) dtValues(prefix string) {
-	g, a := sg.g, sg.y.Access
-	if !a.DT && !a.Tick {
-		return
-	}
-	dt := "ctx.DT()"
-	if sg.y.Phase == schema.FixedUpdate {
-		dt = "ctx.FixedDT()"
-	}
-	if a.DT {
-		if sg.usesDT(schema.Float32) {
-			g.p("%sdt32 = float32(%s)", prefix, dt)
-		}
-		if sg.usesDT(schema.Float64) {
-			g.p("%sdt64 = %s", prefix, dt)
-		}
-	}
-	if a.Tick {
-		g.p("%stick = int64(ctx.Tick())", prefix)
-	}
 }
 
 // usesDT reports whether the body uses @dt as type k.
@@ -388,21 +309,15 @@ func (sg *sysGen) usesDT(k schema.TypeKind) bool {
 }
 
 // reserveBound is the Go expression of the most records one run of the
-// system records: per deleted table, its most deletes per item times the
-// items (the from table's capacity, or the event table's).
-func (sg *sysGen) reserveBound() string {
+// system records, for deleted table tb: its most deletes per item times
+// the items (the from table's capacity, or the event table's).
+func (sg *sysGen) reserveBound(tb *schema.Table) string {
 	y := sg.y
 	var items string
 	if y.From.Kind == schema.EventVar {
 		items = "s.t." + exported(y.From.Event.Name) + ".Cap()"
 	} else {
-		items = tableRefS(y.From.Table) + ".Cap()"
+		items = "s.t." + exported(y.From.Table.Name) + ".Table.Cap()"
 	}
-	per := 0
-	for _, tb := range y.Access.Deletes {
-		per += maxDeletes(y.Body, tb)
-	}
-	return fmt.Sprintf("%d * %s", per, items)
+	return fmt.Sprintf("%d * %s", maxDeletes(y.Body, tb), items)
 }
-
-func tableRefS(t *schema.Table) string { return "s.t." + exported(t.Name) + ".Table" }

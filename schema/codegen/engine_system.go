@@ -7,9 +7,10 @@ import (
 	"github.com/tickwork/tickwork/schema"
 )
 
-// The systems' types, Run methods and kernel drivers (the target's side;
-// see engine.go). A system over a table gets a kernel state type and
-// chunk functions; a system over an event table runs its loop in Run.
+// The systems' types, declarations, bodies and kernel drivers (the
+// target's side; see engine.go). A system over a table gets a kernel state
+// type and chunk functions; a system over an event table runs its loop in
+// its body.
 
 // tableSystem writes a system over a table's rows.
 func (sg *sysGen) tableSystem() {
@@ -22,7 +23,6 @@ func (sg *sysGen) tableSystem() {
 	sg.header(kind)
 	g.p("t *Tables")
 	g.p("k %s", kt)
-	g.p("parallel func(w, c int) // the parallel kernel, made once")
 	if !y.Dense && len(y.Access.Deletes) > 0 {
 		g.p("reserved, reservedWorkers bool // command buffers sized")
 	}
@@ -36,15 +36,11 @@ func (sg *sysGen) tableSystem() {
 	g.p("s := &%s{t: t}", sg.name)
 	g.p("s.k.table = %s", tableRef(y.From.Table))
 	g.p("s.k.rows = s.k.table.ChunkRows()")
-	if y.Dense {
-		g.p("s.parallel = s.k.chunk")
-	} else {
-		g.p("s.parallel = s.k.chunkParallel")
-	}
 	g.p("return s")
 	g.p("}")
 	g.p("")
 	sg.systemMethod()
+	sg.tableDeclare()
 	sg.tableRun()
 	if y.Dense {
 		sg.chunkFunc("dense")
@@ -54,32 +50,32 @@ func (sg *sysGen) tableSystem() {
 	}
 }
 
-// kernelType writes the kernel state: what the chunk functions read,
-// filled by each run.
+// kernelType writes the kernel state: what the chunk functions read. The
+// declaration fills the accessors; each run its @dt and @tick.
 func (sg *sysGen) kernelType(kt string) {
 	g, y := sg.g, sg.y
-	g.doc("%s is the state the kernels of %s read, set by each run.", kt, sg.name)
+	g.doc("%s is the state the kernels of %s read: accessors from the declaration, the run's world values.", kt, sg.name)
 	g.p("type %s struct {", kt)
-	g.p("table *ephemeral.Table")
+	g.p("table *tickwork.Table")
 	g.p("rows int // rows per chunk")
 	for _, u := range sg.fromUses() {
-		g.p("%s []%s // %s.%s", colField(sg, u.v, u.c), goType(u.c.Type), y.From.Table.Name, u.c.Name)
+		g.p("%s []%s // %s.%s, whole column by row", colField(sg, u.v, u.c), goType(u.c.Type), y.From.Table.Name, u.c.Name)
 	}
 	for _, j := range y.Joins {
-		g.p("%s ephemeral.Lease // join %s", sg.stateField("lease:"+j.Var.Name, j.Var.Name), j.Var.Name)
+		pc, _ := sg.probeColumn(j)
+		g.p("%s tickwork.ReadColumn[%s] // join %s: its lease probes %s", sg.stateField("probe:"+j.Var.Name, j.Var.Name+"Probe"), goType(pc.Type), j.Var.Name, j.Table.Name)
 		for _, u := range sg.joinUses(j.Var) {
-			g.p("%s []%s // %s.%s", colField(sg, u.v, u.c), goType(u.c.Type), j.Table.Name, u.c.Name)
+			g.p("%s []%s // %s.%s, whole column by row", colField(sg, u.v, u.c), goType(u.c.Type), j.Table.Name, u.c.Name)
 		}
 	}
 	sg.dtFields()
 	if !y.Dense {
 		for _, tb := range y.Access.Deletes {
-			g.p("%s commands.Recorder // scalar", sg.stateField("rec:"+tb.Name, "rec"+exported(tb.Name)))
-			g.p("%s systems.WorkerRecorders // parallel", sg.stateField("recs:"+tb.Name, "recs"+exported(tb.Name)))
+			g.p("%s *tickwork.Recorder", sg.stateField("rec:"+tb.Name, "rec"+exported(tb.Name)))
 		}
 		for _, e := range y.Access.Emits {
-			g.p("%s systems.Emitter[%s] // scalar", sg.stateField("emit:"+e.Name, "emit"+exported(e.Name)), exported(e.Name))
-			g.p("%s *events.Parallel[%s] // parallel", sg.stateField("par:"+e.Name, "par"+exported(e.Name)), exported(e.Name))
+			g.p("%s *tickwork.Emitter[%s] // scalar", sg.stateField("emit:"+e.Name, "emit"+exported(e.Name)), exported(e.Name))
+			g.p("%s *tickwork.ParallelEmitter[%s] // parallel", sg.stateField("par:"+e.Name, "par"+exported(e.Name)), exported(e.Name))
 		}
 		if n := len(y.Counters); n > 0 {
 			g.p("%s [%d]int64 // scalar counts", sg.stateField("total", "total"), n)
@@ -115,63 +111,84 @@ func (sg *sysGen) countsType() {
 	sg.g.p("")
 }
 
-// tableRun writes Run for a system over a table.
+// tableDeclare writes the declaration of a system over a table: one
+// accessor per column the body uses, a lease per join, a recorder per
+// table it deletes from, emitters per event table it emits into.
+func (sg *sysGen) tableDeclare() {
+	g, y := sg.g, sg.y
+	g.p("func (s *%s) declare(d *tickwork.Decl) tickwork.RunFunc {", sg.name)
+	g.p("t, k := s.t, &s.k")
+	for _, u := range sg.fromUses() {
+		g.p("k.%s = %s(d, %s).All()", colField(sg, u.v, u.c), accessor(sg.uses[u.v][u.c].write), columnRef(u.c))
+	}
+	for _, j := range y.Joins {
+		pc, write := sg.probeColumn(j)
+		g.p("k.%s = %s(d, %s)%s", sg.field["probe:"+j.Var.Name], accessor(write), columnRef(pc), map[bool]string{true: ".ReadColumn", false: ""}[write])
+		for _, u := range sg.joinUses(j.Var) {
+			g.p("k.%s = %s(d, %s).All()", colField(sg, u.v, u.c), accessor(sg.uses[u.v][u.c].write), columnRef(u.c))
+		}
+	}
+	if !y.Dense {
+		for _, tb := range y.Access.Deletes {
+			g.p("k.%s = tickwork.Record(d, %s)", sg.field["rec:"+tb.Name], tableRef(tb))
+		}
+		for _, e := range y.Access.Emits {
+			g.p("k.%s = tickwork.Emit(d, t.%s)", sg.field["emit:"+e.Name], exported(e.Name))
+			g.p("k.%s = tickwork.EmitParallel(d, t.%s)", sg.field["par:"+e.Name], exported(e.Name))
+		}
+	}
+	g.p("return s.run")
+	g.p("}")
+	g.p("")
+}
+
+// dtValues writes the run's @dt and @tick into the kernel state.
+func (sg *sysGen) dtValues() {
+	g := sg.g
+	if f, ok := sg.field["dt32"]; ok {
+		g.p("k.%s = float32(ctx.DT())", f)
+	}
+	if f, ok := sg.field["dt64"]; ok {
+		g.p("k.%s = ctx.DT()", f)
+	}
+	if f, ok := sg.field["tick"]; ok {
+		g.p("k.%s = int64(ctx.Tick())", f)
+	}
+}
+
+// tableRun writes the body of a system over a table: the scalar kernel
+// with one worker, the parallel kernel with more.
 func (sg *sysGen) tableRun() {
 	g, y := sg.g, sg.y
-	g.p("// Run runs the system once: the scalar kernel on this goroutine with one")
+	g.p("// run runs the system once: the scalar kernel on this goroutine with one")
 	g.p("// worker, the parallel kernel on the world's workers with more (the")
-	g.p("// results do not depend on the worker count). It returns the first")
-	g.p("// acquisition error (systems.AccessError).")
-	g.p("func (s *%s) Run(ctx *systems.Context) error {", sg.name)
+	g.p("// results do not depend on the worker count).")
+	g.p("func (s *%s) run(ctx *tickwork.Context) {", sg.name)
 	if y.Dense && len(sg.fromUses()) == 0 {
-		g.p("return nil // the body does nothing")
+		g.p("// the body does nothing")
 		g.p("}")
 		g.p("")
 		return
 	}
-	g.p("t, k := s.t, &s.k")
-	g.p("var err error")
-	for _, u := range sg.fromUses() {
-		sg.acquire("k."+colField(sg, u.v, u.c), u.c, sg.uses[u.v][u.c].write)
-	}
-	for _, j := range y.Joins {
-		g.p("if k.%s, err = ctx.Lease(%s); err != nil {", sg.field["lease:"+j.Var.Name], tableRef(j.Table))
-		g.p("return err")
-		g.p("}")
-		for _, u := range sg.joinUses(j.Var) {
-			sg.acquire("k."+colField(sg, u.v, u.c), u.c, false)
-		}
-	}
-	sg.dtValues("k.")
+	g.p("k := &s.k")
+	sg.dtValues()
 	if y.Dense {
 		g.p("if ctx.Workers() <= 1 {")
 		g.p("for c := range k.table.Chunks() {")
 		g.p("k.chunk(0, c)")
 		g.p("}")
-		g.p("return nil")
+		g.p("return")
 		g.p("}")
-		g.p("ctx.RunKernel(k.table.Chunks(), s.parallel)")
-		g.p("return nil")
+		g.p("tickwork.Parallel(ctx, k.table.Chunks(), *k, (*%sKernel).chunk)", sg.lower)
 		g.p("}")
 		g.p("")
 		return
 	}
 	a := y.Access
-	bound := sg.reserveBound()
 	g.p("if ctx.Workers() <= 1 {")
-	for _, tb := range a.Deletes {
-		g.p("if k.%s, err = ctx.Recorder(%s); err != nil {", sg.field["rec:"+tb.Name], tableRef(tb))
-		g.p("return err")
-		g.p("}")
-	}
-	for _, e := range a.Emits {
-		g.p("if k.%s, err = systems.NewEmitter(ctx, t.%s); err != nil {", sg.field["emit:"+e.Name], exported(e.Name))
-		g.p("return err")
-		g.p("}")
-	}
 	if len(a.Deletes) > 0 {
 		g.p("if !s.reserved { // the most records a run makes: recording never allocates")
-		g.p("k.%s.Buffer().Reserve(%s)", sg.field["rec:"+a.Deletes[0].Name], bound)
+		g.p("k.%s.Reserve(%s)", sg.field["rec:"+a.Deletes[0].Name], sg.reserveTotal())
 		g.p("s.reserved = true")
 		g.p("}")
 	}
@@ -184,23 +201,11 @@ func (sg *sysGen) tableRun() {
 	for i, c := range y.Counters {
 		g.p("s.%s += k.total[%d]", exported(c), i)
 	}
-	g.p("return nil")
+	g.p("return")
 	g.p("}")
-	for _, tb := range a.Deletes {
-		g.p("if k.%s, err = ctx.WorkerRecorders(%s); err != nil {", sg.field["recs:"+tb.Name], tableRef(tb))
-		g.p("return err")
-		g.p("}")
-	}
-	for _, e := range a.Emits {
-		g.p("if k.%s, err = systems.ParallelEmitter(ctx, t.%s); err != nil {", sg.field["par:"+e.Name], exported(e.Name))
-		g.p("return err")
-		g.p("}")
-	}
 	if len(a.Deletes) > 0 {
 		g.p("if !s.reservedWorkers { // any worker may record the whole run's records")
-		g.p("for w := range ctx.Workers() {")
-		g.p("k.%s.Chunk(w, 0).Buffer().Reserve(%s)", sg.field["recs:"+a.Deletes[0].Name], bound)
-		g.p("}")
+		g.p("k.%s.ReserveWorkers(%s)", sg.field["rec:"+a.Deletes[0].Name], sg.reserveTotal())
 		g.p("s.reservedWorkers = true")
 		g.p("}")
 	}
@@ -210,7 +215,7 @@ func (sg *sysGen) tableRun() {
 		g.p("}")
 		g.p("clear(k.counts)")
 	}
-	g.p("ctx.RunKernel(k.table.Chunks(), s.parallel)")
+	g.p("tickwork.Parallel(ctx, k.table.Chunks(), *k, (*%sKernel).chunkParallel)", sg.lower)
 	if len(y.Counters) > 0 {
 		g.p("for w := range k.counts {")
 		for i, c := range y.Counters {
@@ -218,9 +223,18 @@ func (sg *sysGen) tableRun() {
 		}
 		g.p("}")
 	}
-	g.p("return nil")
 	g.p("}")
 	g.p("")
+}
+
+// reserveTotal is the Go expression of the most records one run makes in
+// the system's buffer, all deleted tables together (they share it).
+func (sg *sysGen) reserveTotal() string {
+	parts := make([]string, len(sg.y.Access.Deletes))
+	for i, tb := range sg.y.Access.Deletes {
+		parts[i] = sg.reserveBound(tb)
+	}
+	return strings.Join(parts, " + ")
 }
 
 // chunkFunc writes one chunk function: mode "dense" (both drivers),
@@ -248,7 +262,7 @@ func (sg *sysGen) chunkFunc(mode string) {
 			r := loc.name("rec" + exported(tb.Name))
 			sg.env["rec:"+tb.Name] = r
 			if mode == "parallel" {
-				g.p("%s := k.%s.Chunk(w, c)", r, sg.field["recs:"+tb.Name])
+				g.p("%s := k.%s.Worker(w, c) // every chunk starts its segment, empty or not", r, sg.field["rec:"+tb.Name])
 			} else {
 				g.p("%s := k.%s", r, sg.field["rec:"+tb.Name])
 			}
@@ -257,8 +271,7 @@ func (sg *sysGen) chunkFunc(mode string) {
 			em := loc.name("emit" + exported(e.Name))
 			sg.env["emit:"+e.Name] = em
 			if mode == "parallel" {
-				g.p("%s := k.%s.Worker(w)", em, sg.field["par:"+e.Name])
-				g.p("%s.Begin(c) // every chunk starts its segment, empty or not", em)
+				g.p("%s := k.%s.Worker(w, c) // every chunk starts its segment, empty or not", em, sg.field["par:"+e.Name])
 			} else {
 				g.p("%s := k.%s", em, sg.field["emit:"+e.Name])
 			}
@@ -271,12 +284,11 @@ func (sg *sysGen) chunkFunc(mode string) {
 	sg.envValues(loc)
 	for _, j := range y.Joins {
 		l := loc.name(j.Var.Name)
-		g.p("%s := k.%s", l, sg.field["lease:"+j.Var.Name])
+		g.p("%s := k.%s.Lease()", l, sg.field["probe:"+j.Var.Name])
 		sg.env["lease:"+j.Var.Name] = l
 		for _, u := range sg.joinUses(j.Var) {
 			s := loc.name(j.Var.Name + exported(u.c.Name) + "s")
 			g.p("%s := k.%s", s, colField(sg, u.v, u.c))
-			sg.env["col:"+j.Var.Name+"."+u.c.Name] = s + "[" + j.Var.Name + "Row]"
 			sg.env["colspan:"+j.Var.Name+"."+u.c.Name] = s
 		}
 	}
@@ -292,9 +304,11 @@ func (sg *sysGen) chunkFunc(mode string) {
 		g.p("hi := liveEnd(k.table.Enabled(c))")
 		sg.rows(loc, "base", "base+hi", "")
 	} else {
-		g.p("ephemeral.EachRun(k.table.Enabled(c), func(lo, hi int) {")
+		mask := loc.name("mask")
+		g.p("%s := k.table.Enabled(c)", mask)
+		g.p("for lo, hi := nextRun(%s, 0); lo < hi; lo, hi = nextRun(%s, hi) {", mask, mask)
 		sg.rows(loc, "base+lo", "base+hi", "base+lo+i")
-		g.p("})")
+		g.p("}")
 	}
 	for i, n := range counts {
 		if mode == "parallel" {
@@ -356,7 +370,7 @@ func (sg *sysGen) rows(loc *locals, lo, hi, row string) {
 			sg.env["colw:"+key] = span + "[i]"
 		}
 	}
-	if a := y.Access; a.Handle {
+	if y.Access.Handle {
 		sg.env["handle:"+from.Name] = "rowHandle(k.table, " + row + ")"
 	}
 	if first != "" {
@@ -368,8 +382,7 @@ func (sg *sysGen) rows(loc *locals, lo, hi, row string) {
 		g.p("%s", l)
 	}
 	for _, j := range y.Joins {
-		r, ok := j.Var.Name+"Row", loc.name(j.Var.Name+"OK")
-		r = loc.name(r)
+		r, ok := loc.name(j.Var.Name+"Row"), loc.name(j.Var.Name+"OK")
 		sg.renameRow(j.Var, r)
 		g.p("%s, %s := %s.Row(%s)", r, ok, sg.env["lease:"+j.Var.Name], sg.env["col:"+from.Name+"."+j.Via.Name])
 		sg.env["ok:"+j.Var.Name] = ok
@@ -393,7 +406,7 @@ func (sg *sysGen) renameRow(v *schema.Var, row string) {
 }
 
 // eventSystem writes a system over an event table's readable events: one
-// loop in Run, events in emission order.
+// loop in the body, events in emission order.
 func (sg *sysGen) eventSystem() {
 	g, y := sg.g, sg.y
 	ev := y.From.Event
@@ -407,16 +420,43 @@ func (sg *sysGen) eventSystem() {
 	g.p("func new%s(t *Tables) *%s { return &%s{t: t} }", sg.name, sg.name, sg.name)
 	g.p("")
 	sg.systemMethod()
-	g.p("// Run runs the system once over the events it may read now. It returns")
-	g.p("// the first acquisition error (systems.AccessError).")
-	g.p("func (s *%s) Run(ctx *systems.Context) error {", sg.name)
-	loc := newLocals(append([]string{"s", "t", "ctx", "err", "i"}, g.top...)...)
+	g.p("func (s *%s) declare(d *tickwork.Decl) tickwork.RunFunc {", sg.name)
+	loc := newLocals(append([]string{"s", "t", "d", "ctx", "i"}, g.top...)...)
 	sg.env = map[string]string{}
-	evs := loc.name(y.From.Name + "s")
 	g.p("t := s.t")
-	g.p("%s, err := systems.Reader(ctx, t.%s)", evs, exported(ev.Name))
-	g.p("if err != nil || len(%s) == 0 {", evs)
-	g.p("return err")
+	cons := loc.name(y.From.Name + "Events")
+	g.p("%s := tickwork.Consume(d, t.%s)", cons, exported(ev.Name))
+	for _, j := range y.Joins {
+		l := loc.name(j.Var.Name + "Probe")
+		pc, write := sg.probeColumn(j)
+		g.p("%s := %s(d, %s)", l, accessor(write), columnRef(pc))
+		sg.env["probe:"+j.Var.Name] = l
+		for _, u := range sg.joinUses(j.Var) {
+			s := loc.name(j.Var.Name + exported(u.c.Name) + "s")
+			g.p("%s := %s(d, %s).All()", s, accessor(sg.uses[u.v][u.c].write), columnRef(u.c))
+			sg.env["colspan:"+j.Var.Name+"."+u.c.Name] = s
+		}
+	}
+	var recs []string
+	for _, tb := range y.Access.Deletes {
+		r := loc.name("rec" + exported(tb.Name))
+		sg.env["rec:"+tb.Name] = r
+		recs = append(recs, r)
+		g.p("%s := tickwork.Record(d, %s)", r, tableRef(tb))
+	}
+	if len(recs) > 0 {
+		g.p("%s.Reserve(%s) // the most records a run makes: recording never allocates", recs[0], sg.reserveTotal())
+	}
+	for _, e := range y.Access.Emits {
+		em := loc.name("emit" + exported(e.Name))
+		sg.env["emit:"+e.Name] = em
+		g.p("%s := tickwork.Emit(d, t.%s)", em, exported(e.Name))
+	}
+	g.p("return func(ctx *tickwork.Context) {")
+	evs := loc.name(y.From.Name + "s")
+	g.p("%s := %s.Read()", evs, cons)
+	g.p("if len(%s) == 0 {", evs)
+	g.p("return")
 	g.p("}")
 	evLocal := loc.name(y.From.Name)
 	for _, f := range ev.Fields {
@@ -424,57 +464,16 @@ func (sg *sysGen) eventSystem() {
 	}
 	for _, j := range y.Joins {
 		l := loc.name(j.Var.Name)
-		g.p("%s, err := ctx.Lease(%s)", l, tableRef(j.Table))
-		g.p("if err != nil {")
-		g.p("return err")
-		g.p("}")
+		g.p("%s := %s.Lease()", l, sg.env["probe:"+j.Var.Name])
 		sg.env["lease:"+j.Var.Name] = l
-		for _, u := range sg.joinUses(j.Var) {
-			s := loc.name(j.Var.Name + exported(u.c.Name) + "s")
-			fn := "Read"
-			if sg.uses[u.v][u.c].write {
-				fn = "Write"
-			}
-			g.p("%s, err := systems.%s(ctx, %s)", s, fn, columnRef(u.c))
-			g.p("if err != nil {")
-			g.p("return err")
-			g.p("}")
-			sg.env["colspan:"+j.Var.Name+"."+u.c.Name] = s
-		}
-	}
-	for i, tb := range y.Access.Deletes {
-		r := loc.name("rec" + exported(tb.Name))
-		sg.env["rec:"+tb.Name] = r
-		g.p("%s, err := ctx.Recorder(%s)", r, tableRef(tb))
-		g.p("if err != nil {")
-		g.p("return err")
-		g.p("}")
-		if i == 0 {
-			g.p("if !s.reserved { // the most records a run makes: recording never allocates")
-			g.p("%s.Buffer().Reserve(%s)", r, sg.reserveBound())
-			g.p("s.reserved = true")
-			g.p("}")
-		}
-	}
-	for _, e := range y.Access.Emits {
-		em := loc.name("emit" + exported(e.Name))
-		sg.env["emit:"+e.Name] = em
-		g.p("%s, err := systems.NewEmitter(ctx, t.%s)", em, exported(e.Name))
-		g.p("if err != nil {")
-		g.p("return err")
-		g.p("}")
-	}
-	dt := "ctx.DT()"
-	if y.Phase == schema.FixedUpdate {
-		dt = "ctx.FixedDT()"
 	}
 	if y.Access.DT && sg.usesDT(schema.Float32) {
 		sg.env["dt32"] = loc.name("dt32")
-		g.p("%s := float32(%s)", sg.env["dt32"], dt)
+		g.p("%s := float32(ctx.DT())", sg.env["dt32"])
 	}
 	if y.Access.DT && sg.usesDT(schema.Float64) {
 		sg.env["dt64"] = loc.name("dt64")
-		g.p("%s := %s", sg.env["dt64"], dt)
+		g.p("%s := ctx.DT()", sg.env["dt64"])
 	}
 	if y.Access.Tick {
 		sg.env["tick"] = loc.name("tick")
@@ -504,7 +503,7 @@ func (sg *sysGen) eventSystem() {
 	for i, c := range y.Counters {
 		g.p("s.%s += %s", exported(c), counts[i])
 	}
-	g.p("return nil")
+	g.p("}")
 	g.p("}")
 	g.p("")
 }

@@ -218,7 +218,7 @@ func (sg *sysGen) stmt(s schema.Stmt) {
 		for i, v := range s.Values {
 			fields[i] = exported(s.Event.Fields[i].Name) + ": " + sg.code(v)
 		}
-		g.p("_ = %s.Emit(%s{%s}) // a full table drops it and counts it", sg.env["emit:"+s.Event.Name], exported(s.Event.Name), strings.Join(fields, ", "))
+		g.p("%s.Emit(%s{%s}) // a full table drops it, and Frame reports the overflow", sg.env["emit:"+s.Event.Name], exported(s.Event.Name), strings.Join(fields, ", "))
 	case *schema.DeleteStmt:
 		v := s.Var
 		op := "Delete" // the entity, with its rows in every table of its domain

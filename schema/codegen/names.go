@@ -73,7 +73,7 @@ type locals struct{ used map[string]bool }
 var predeclared = strings.Fields(`any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64
 	rune string uint uint8 uint16 uint32 uint64 uintptr true false iota nil append cap clear close complex copy delete imag
 	len make max min new panic print println real recover
-	ephemeral events systems commands runtime bitmap`)
+	tickwork`)
 
 func newLocals(taken ...string) *locals {
 	l := &locals{used: map[string]bool{}}

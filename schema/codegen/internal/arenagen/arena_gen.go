@@ -3,13 +3,9 @@
 package arenagen
 
 import (
-	"github.com/kelindar/bitmap"
+	"math/bits"
 
-	"github.com/tickwork/tickwork/commands"
-	"github.com/tickwork/tickwork/ephemeral"
-	"github.com/tickwork/tickwork/events"
-	"github.com/tickwork/tickwork/runtime"
-	"github.com/tickwork/tickwork/systems"
+	"github.com/tickwork/tickwork"
 )
 
 // Constants of the schema.
@@ -45,46 +41,46 @@ func DefaultSizes() Sizes {
 // Unit is table Unit (in domain Actors, ../../../testdata/arena.tw:12): the
 // table and a typed column per schema column. Filled by Declare.
 type Unit struct {
-	Table  *ephemeral.Table
-	Health *ephemeral.Column[int32] // int32
+	Table  *tickwork.Table
+	Health *tickwork.Column[int32] // int32
 }
 
 // Body is table Body (in domain Actors, ../../../testdata/arena.tw:16): the
 // table and a typed column per schema column. Filled by Declare.
 type Body struct {
-	Table *ephemeral.Table
-	X     *ephemeral.Column[float32] // float32
-	Y     *ephemeral.Column[float32] // float32
-	VX    *ephemeral.Column[float32] // float32
-	VY    *ephemeral.Column[float32] // float32
+	Table *tickwork.Table
+	X     *tickwork.Column[float32] // float32
+	Y     *tickwork.Column[float32] // float32
+	VX    *tickwork.Column[float32] // float32
+	VY    *tickwork.Column[float32] // float32
 }
 
 // Projectile is table Projectile (standalone,
 // ../../../testdata/arena.tw:23): the table and a typed column per schema
 // column. Filled by Declare.
 type Projectile struct {
-	Table  *ephemeral.Table
-	X      *ephemeral.Column[float32]          // float32
-	Y      *ephemeral.Column[float32]          // float32
-	VX     *ephemeral.Column[float32]          // float32
-	VY     *ephemeral.Column[float32]          // float32
-	TTL    *ephemeral.Column[int32]            // int32
-	Damage *ephemeral.Column[int32]            // int32
-	Target *ephemeral.Column[ephemeral.Handle] // ref Body
+	Table  *tickwork.Table
+	X      *tickwork.Column[float32]         // float32
+	Y      *tickwork.Column[float32]         // float32
+	VX     *tickwork.Column[float32]         // float32
+	VY     *tickwork.Column[float32]         // float32
+	TTL    *tickwork.Column[int32]           // int32
+	Damage *tickwork.Column[int32]           // int32
+	Target *tickwork.Column[tickwork.Handle] // ref Body
 }
 
 // ArenaClock is table ArenaClock (standalone,
 // ../../../testdata/arena.tw:33): the table and a typed column per schema
 // column. Filled by Declare.
 type ArenaClock struct {
-	Table *ephemeral.Table
-	Tick  *ephemeral.Column[int64] // int64
+	Table *tickwork.Table
+	Tick  *tickwork.Column[int64] // int64
 }
 
 // HitEvent is an event of event table HitEvent (next_frame, ../../../testdata/arena.tw:37).
 type HitEvent struct {
-	Target ephemeral.Handle // ref Unit
-	Damage int32            // int32
+	Target tickwork.Handle // ref Unit
+	Damage int32           // int32
 }
 
 // DeadSlot is an event of event table DeadSlot (this_frame, ../../../testdata/arena.tw:42).
@@ -95,80 +91,42 @@ type DeadSlot struct {
 // Tables holds every domain, table and event table of the schema, as
 // Declare made them.
 type Tables struct {
-	Actors     *ephemeral.Domain
+	Actors     *tickwork.Domain
 	Unit       Unit
 	Body       Body
 	Projectile Projectile
 	ArenaClock ArenaClock
-	HitEvent   *events.Table[HitEvent]
-	DeadSlot   *events.Table[DeadSlot]
+	HitEvent   *tickwork.Events[HitEvent]
+	DeadSlot   *tickwork.Events[DeadSlot]
 }
 
 // Declare declares the schema's domains, tables, columns and event
-// tables on b with the capacities sz, and returns them. It returns the
-// first error of the builder's calls (the builder keeps it too, and
-// Build returns it). Call it before adding systems, from one goroutine.
-func Declare(b *runtime.Builder, sz Sizes) (*Tables, error) {
+// tables on b with the capacities sz, and returns them, or the
+// builder's first error (Builder.Err; Build returns it too). Call it
+// before adding systems, from one goroutine.
+func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t := &Tables{}
-	var err error
-	if t.Actors, err = b.Domain(ephemeral.DomainSpec{Name: "Actors", Capacity: sz.Actors, ChunkRows: 0}); err != nil {
-		return nil, err
-	}
-	if t.Unit.Table, err = b.Table(ephemeral.TableSpec{Name: "Unit", Domain: t.Actors}); err != nil {
-		return nil, err
-	}
-	if t.Unit.Health, err = runtime.AddColumn[int32](b, t.Unit.Table, "Health"); err != nil {
-		return nil, err
-	}
-	if t.Body.Table, err = b.Table(ephemeral.TableSpec{Name: "Body", Domain: t.Actors}); err != nil {
-		return nil, err
-	}
-	if t.Body.X, err = runtime.AddColumn[float32](b, t.Body.Table, "X"); err != nil {
-		return nil, err
-	}
-	if t.Body.Y, err = runtime.AddColumn[float32](b, t.Body.Table, "Y"); err != nil {
-		return nil, err
-	}
-	if t.Body.VX, err = runtime.AddColumn[float32](b, t.Body.Table, "VX"); err != nil {
-		return nil, err
-	}
-	if t.Body.VY, err = runtime.AddColumn[float32](b, t.Body.Table, "VY"); err != nil {
-		return nil, err
-	}
-	if t.Projectile.Table, err = b.Table(ephemeral.TableSpec{Name: "Projectile", Capacity: sz.Projectile, ChunkRows: 0}); err != nil {
-		return nil, err
-	}
-	if t.Projectile.X, err = runtime.AddColumn[float32](b, t.Projectile.Table, "X"); err != nil {
-		return nil, err
-	}
-	if t.Projectile.Y, err = runtime.AddColumn[float32](b, t.Projectile.Table, "Y"); err != nil {
-		return nil, err
-	}
-	if t.Projectile.VX, err = runtime.AddColumn[float32](b, t.Projectile.Table, "VX"); err != nil {
-		return nil, err
-	}
-	if t.Projectile.VY, err = runtime.AddColumn[float32](b, t.Projectile.Table, "VY"); err != nil {
-		return nil, err
-	}
-	if t.Projectile.TTL, err = runtime.AddColumn[int32](b, t.Projectile.Table, "TTL"); err != nil {
-		return nil, err
-	}
-	if t.Projectile.Damage, err = runtime.AddColumn[int32](b, t.Projectile.Table, "Damage"); err != nil {
-		return nil, err
-	}
-	if t.Projectile.Target, err = runtime.AddColumn[ephemeral.Handle](b, t.Projectile.Table, "Target"); err != nil {
-		return nil, err
-	}
-	if t.ArenaClock.Table, err = b.Table(ephemeral.TableSpec{Name: "ArenaClock", Capacity: sz.ArenaClock, ChunkRows: 0}); err != nil {
-		return nil, err
-	}
-	if t.ArenaClock.Tick, err = runtime.AddColumn[int64](b, t.ArenaClock.Table, "Tick"); err != nil {
-		return nil, err
-	}
-	if t.HitEvent, err = runtime.AddEvents[HitEvent](b, events.Spec{Name: "HitEvent", Capacity: sz.HitEvent, Lifetime: events.NextFrame}); err != nil {
-		return nil, err
-	}
-	if t.DeadSlot, err = runtime.AddEvents[DeadSlot](b, events.Spec{Name: "DeadSlot", Capacity: sz.DeadSlot, Lifetime: events.ThisFrame}); err != nil {
+	t.Actors = b.Domain(tickwork.DomainSpec{Name: "Actors", Capacity: sz.Actors, ChunkRows: 0})
+	t.Unit.Table = b.Table(tickwork.TableSpec{Name: "Unit", Domain: t.Actors})
+	t.Unit.Health = tickwork.AddColumn[int32](b, t.Unit.Table, "Health")
+	t.Body.Table = b.Table(tickwork.TableSpec{Name: "Body", Domain: t.Actors})
+	t.Body.X = tickwork.AddColumn[float32](b, t.Body.Table, "X")
+	t.Body.Y = tickwork.AddColumn[float32](b, t.Body.Table, "Y")
+	t.Body.VX = tickwork.AddColumn[float32](b, t.Body.Table, "VX")
+	t.Body.VY = tickwork.AddColumn[float32](b, t.Body.Table, "VY")
+	t.Projectile.Table = b.Table(tickwork.TableSpec{Name: "Projectile", Capacity: sz.Projectile, ChunkRows: 0})
+	t.Projectile.X = tickwork.AddColumn[float32](b, t.Projectile.Table, "X")
+	t.Projectile.Y = tickwork.AddColumn[float32](b, t.Projectile.Table, "Y")
+	t.Projectile.VX = tickwork.AddColumn[float32](b, t.Projectile.Table, "VX")
+	t.Projectile.VY = tickwork.AddColumn[float32](b, t.Projectile.Table, "VY")
+	t.Projectile.TTL = tickwork.AddColumn[int32](b, t.Projectile.Table, "TTL")
+	t.Projectile.Damage = tickwork.AddColumn[int32](b, t.Projectile.Table, "Damage")
+	t.Projectile.Target = tickwork.AddColumn[tickwork.Handle](b, t.Projectile.Table, "Target")
+	t.ArenaClock.Table = b.Table(tickwork.TableSpec{Name: "ArenaClock", Capacity: sz.ArenaClock, ChunkRows: 0})
+	t.ArenaClock.Tick = tickwork.AddColumn[int64](b, t.ArenaClock.Table, "Tick")
+	t.HitEvent = tickwork.AddEvents[HitEvent](b, tickwork.EventSpec{Name: "HitEvent", Capacity: sz.HitEvent, Lifetime: tickwork.NextFrame})
+	t.DeadSlot = tickwork.AddEvents[DeadSlot](b, tickwork.EventSpec{Name: "DeadSlot", Capacity: sz.DeadSlot, Lifetime: tickwork.ThisFrame})
+	if err := b.Err(); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -196,8 +154,8 @@ func NewSystems(t *Tables) *Systems {
 }
 
 // All returns every declared system, in schema order, for Builder.Add.
-func (s *Systems) All() []systems.System {
-	return []systems.System{s.ApplyHits.System(), s.Collision.System(), s.IntegrateBodies.System(), s.IntegrateProjectiles.System(), s.Clock.System()}
+func (s *Systems) All() []tickwork.System {
+	return []tickwork.System{s.ApplyHits.System(), s.Collision.System(), s.IntegrateBodies.System(), s.IntegrateProjectiles.System(), s.Clock.System()}
 }
 
 // ApplyHits is declared system ApplyHits (../../../testdata/arena.tw:53):
@@ -211,69 +169,50 @@ type ApplyHits struct {
 
 func newApplyHits(t *Tables) *ApplyHits { return &ApplyHits{t: t} }
 
-// System returns the system for Builder.Add, with the manifest its body
-// implies.
-func (s *ApplyHits) System() systems.System {
-	t := s.t
-	return systems.System{
-		Name:  "ApplyHits",
-		Phase: systems.FrameStart,
-		After: []string{"ResolveRespawns"},
-		Manifest: systems.Manifest{
-			Writes:   []systems.ColumnRef{systems.Col(t.Unit.Health)},
-			Deletes:  []*ephemeral.Table{t.Unit.Table},
-			Emits:    []events.Buffer{t.DeadSlot},
-			Consumes: []events.Buffer{t.HitEvent},
-		},
-		Run: s.Run,
+// System returns the system for Builder.Add. Its declaration asks for
+// the accessors the body implies, from which the engine derives its
+// manifest (reads, writes, records, emits, consumes).
+func (s *ApplyHits) System() tickwork.System {
+	return tickwork.System{
+		Name:    "ApplyHits",
+		Phase:   tickwork.FrameStart,
+		After:   []string{"ResolveRespawns"},
+		Declare: s.declare,
+		Lane:    "scalar", // generated kernels are plain Go
 	}
 }
 
-// Run runs the system once over the events it may read now. It returns
-// the first acquisition error (systems.AccessError).
-func (s *ApplyHits) Run(ctx *systems.Context) error {
+func (s *ApplyHits) declare(d *tickwork.Decl) tickwork.RunFunc {
 	t := s.t
-	hs, err := systems.Reader(ctx, t.HitEvent)
-	if err != nil || len(hs) == 0 {
-		return err
-	}
-	u, err := ctx.Lease(t.Unit.Table)
-	if err != nil {
-		return err
-	}
-	uHealths, err := systems.Write(ctx, t.Unit.Health)
-	if err != nil {
-		return err
-	}
-	recUnit, err := ctx.Recorder(t.Unit.Table)
-	if err != nil {
-		return err
-	}
-	if !s.reserved { // the most records a run makes: recording never allocates
-		recUnit.Buffer().Reserve(1 * s.t.HitEvent.Cap())
-		s.reserved = true
-	}
-	emitDeadSlot, err := systems.NewEmitter(ctx, t.DeadSlot)
-	if err != nil {
-		return err
-	}
-	var nDeaths int64
-	for i := range hs {
-		h := &hs[i]
-		uRow, uOK := u.Row(h.Target)
-		switch {
-		case !uOK:
-		case uHealths[uRow] > 0 && uHealths[uRow]-h.Damage <= 0:
-			uHealths[uRow] -= h.Damage
-			recUnit.Delete(h.Target)
-			_ = emitDeadSlot.Emit(DeadSlot{Slot: int32(h.Target.Index())}) // a full table drops it and counts it
-			nDeaths++
-		default:
-			uHealths[uRow] -= h.Damage
+	hEvents := tickwork.Consume(d, t.HitEvent)
+	uProbe := tickwork.Write(d, t.Unit.Health)
+	uHealths := tickwork.Write(d, t.Unit.Health).All()
+	recUnit := tickwork.Record(d, t.Unit.Table)
+	recUnit.Reserve(1 * s.t.HitEvent.Cap()) // the most records a run makes: recording never allocates
+	emitDeadSlot := tickwork.Emit(d, t.DeadSlot)
+	return func(ctx *tickwork.Context) {
+		hs := hEvents.Read()
+		if len(hs) == 0 {
+			return
 		}
+		u := uProbe.Lease()
+		var nDeaths int64
+		for i := range hs {
+			h := &hs[i]
+			uRow, uOK := u.Row(h.Target)
+			switch {
+			case !uOK:
+			case uHealths[uRow] > 0 && uHealths[uRow]-h.Damage <= 0:
+				uHealths[uRow] -= h.Damage
+				recUnit.Delete(h.Target)
+				emitDeadSlot.Emit(DeadSlot{Slot: int32(h.Target.Index())}) // a full table drops it, and Frame reports the overflow
+				nDeaths++
+			default:
+				uHealths[uRow] -= h.Damage
+			}
+		}
+		s.Deaths += nDeaths
 	}
-	s.Deaths += nDeaths
-	return nil
 }
 
 // Collision is declared system Collision (../../../testdata/arena.tw:69):
@@ -285,29 +224,27 @@ type Collision struct {
 	Expired                   int64 // count expired
 	t                         *Tables
 	k                         collisionKernel
-	parallel                  func(w, c int) // the parallel kernel, made once
-	reserved, reservedWorkers bool           // command buffers sized
+	reserved, reservedWorkers bool // command buffers sized
 }
 
-// collisionKernel is the state the kernels of Collision read, set by each
-// run.
+// collisionKernel is the state the kernels of Collision read: accessors
+// from the declaration, the run's world values.
 type collisionKernel struct {
-	table          *ephemeral.Table
-	rows           int                        // rows per chunk
-	pX             []float32                  // Projectile.X
-	pY             []float32                  // Projectile.Y
-	pTTL           []int32                    // Projectile.TTL
-	pDamage        []int32                    // Projectile.Damage
-	pTarget        []ephemeral.Handle         // Projectile.Target
-	b              ephemeral.Lease            // join b
-	bX             []float32                  // Body.X
-	bY             []float32                  // Body.Y
-	recProjectile  commands.Recorder          // scalar
-	recsProjectile systems.WorkerRecorders    // parallel
-	emitHitEvent   systems.Emitter[HitEvent]  // scalar
-	parHitEvent    *events.Parallel[HitEvent] // parallel
-	total          [3]int64                   // scalar counts
-	counts         []collisionCounts          // parallel counts, per worker
+	table         *tickwork.Table
+	rows          int                          // rows per chunk
+	pX            []float32                    // Projectile.X, whole column by row
+	pY            []float32                    // Projectile.Y, whole column by row
+	pTTL          []int32                      // Projectile.TTL, whole column by row
+	pDamage       []int32                      // Projectile.Damage, whole column by row
+	pTarget       []tickwork.Handle            // Projectile.Target, whole column by row
+	bProbe        tickwork.ReadColumn[float32] // join b: its lease probes Body
+	bX            []float32                    // Body.X, whole column by row
+	bY            []float32                    // Body.Y, whole column by row
+	recProjectile *tickwork.Recorder
+	emitHitEvent  *tickwork.Emitter[HitEvent]         // scalar
+	parHitEvent   *tickwork.ParallelEmitter[HitEvent] // parallel
+	total         [3]int64                            // scalar counts
+	counts        []collisionCounts                   // parallel counts, per worker
 }
 
 // collisionCounts are one worker's counters of Collision, padded to a cache
@@ -321,68 +258,47 @@ func newCollision(t *Tables) *Collision {
 	s := &Collision{t: t}
 	s.k.table = t.Projectile.Table
 	s.k.rows = s.k.table.ChunkRows()
-	s.parallel = s.k.chunkParallel
 	return s
 }
 
-// System returns the system for Builder.Add, with the manifest its body
-// implies.
-func (s *Collision) System() systems.System {
-	t := s.t
-	return systems.System{
-		Name:   "Collision",
-		Phase:  systems.FixedUpdate,
-		Before: []string{"IntegrateBodies", "IntegrateProjectiles"},
-		After:  []string{"Fire"},
-		Manifest: systems.Manifest{
-			Reads:   []systems.ColumnRef{systems.Col(t.Body.X), systems.Col(t.Body.Y), systems.Col(t.Projectile.X), systems.Col(t.Projectile.Y), systems.Col(t.Projectile.TTL), systems.Col(t.Projectile.Damage), systems.Col(t.Projectile.Target)},
-			Deletes: []*ephemeral.Table{t.Projectile.Table},
-			Emits:   []events.Buffer{t.HitEvent},
-		},
-		Run: s.Run,
+// System returns the system for Builder.Add. Its declaration asks for
+// the accessors the body implies, from which the engine derives its
+// manifest (reads, writes, records, emits, consumes).
+func (s *Collision) System() tickwork.System {
+	return tickwork.System{
+		Name:    "Collision",
+		Phase:   tickwork.FixedUpdate,
+		Before:  []string{"IntegrateBodies", "IntegrateProjectiles"},
+		After:   []string{"Fire"},
+		Declare: s.declare,
+		Lane:    "scalar", // generated kernels are plain Go
 	}
 }
 
-// Run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count). It returns the first
-// acquisition error (systems.AccessError).
-func (s *Collision) Run(ctx *systems.Context) error {
+func (s *Collision) declare(d *tickwork.Decl) tickwork.RunFunc {
 	t, k := s.t, &s.k
-	var err error
-	if k.pX, err = systems.Read(ctx, t.Projectile.X); err != nil {
-		return err
-	}
-	if k.pY, err = systems.Read(ctx, t.Projectile.Y); err != nil {
-		return err
-	}
-	if k.pTTL, err = systems.Read(ctx, t.Projectile.TTL); err != nil {
-		return err
-	}
-	if k.pDamage, err = systems.Read(ctx, t.Projectile.Damage); err != nil {
-		return err
-	}
-	if k.pTarget, err = systems.Read(ctx, t.Projectile.Target); err != nil {
-		return err
-	}
-	if k.b, err = ctx.Lease(t.Body.Table); err != nil {
-		return err
-	}
-	if k.bX, err = systems.Read(ctx, t.Body.X); err != nil {
-		return err
-	}
-	if k.bY, err = systems.Read(ctx, t.Body.Y); err != nil {
-		return err
-	}
+	k.pX = tickwork.Read(d, t.Projectile.X).All()
+	k.pY = tickwork.Read(d, t.Projectile.Y).All()
+	k.pTTL = tickwork.Read(d, t.Projectile.TTL).All()
+	k.pDamage = tickwork.Read(d, t.Projectile.Damage).All()
+	k.pTarget = tickwork.Read(d, t.Projectile.Target).All()
+	k.bProbe = tickwork.Read(d, t.Body.X)
+	k.bX = tickwork.Read(d, t.Body.X).All()
+	k.bY = tickwork.Read(d, t.Body.Y).All()
+	k.recProjectile = tickwork.Record(d, t.Projectile.Table)
+	k.emitHitEvent = tickwork.Emit(d, t.HitEvent)
+	k.parHitEvent = tickwork.EmitParallel(d, t.HitEvent)
+	return s.run
+}
+
+// run runs the system once: the scalar kernel on this goroutine with one
+// worker, the parallel kernel on the world's workers with more (the
+// results do not depend on the worker count).
+func (s *Collision) run(ctx *tickwork.Context) {
+	k := &s.k
 	if ctx.Workers() <= 1 {
-		if k.recProjectile, err = ctx.Recorder(t.Projectile.Table); err != nil {
-			return err
-		}
-		if k.emitHitEvent, err = systems.NewEmitter(ctx, t.HitEvent); err != nil {
-			return err
-		}
 		if !s.reserved { // the most records a run makes: recording never allocates
-			k.recProjectile.Buffer().Reserve(1 * s.t.Projectile.Table.Cap())
+			k.recProjectile.Reserve(1 * s.t.Projectile.Table.Cap())
 			s.reserved = true
 		}
 		k.total = [3]int64{}
@@ -392,31 +308,22 @@ func (s *Collision) Run(ctx *systems.Context) error {
 		s.Lost += k.total[0]
 		s.Hits += k.total[1]
 		s.Expired += k.total[2]
-		return nil
-	}
-	if k.recsProjectile, err = ctx.WorkerRecorders(t.Projectile.Table); err != nil {
-		return err
-	}
-	if k.parHitEvent, err = systems.ParallelEmitter(ctx, t.HitEvent); err != nil {
-		return err
+		return
 	}
 	if !s.reservedWorkers { // any worker may record the whole run's records
-		for w := range ctx.Workers() {
-			k.recsProjectile.Chunk(w, 0).Buffer().Reserve(1 * s.t.Projectile.Table.Cap())
-		}
+		k.recProjectile.ReserveWorkers(1 * s.t.Projectile.Table.Cap())
 		s.reservedWorkers = true
 	}
 	if len(k.counts) != ctx.Workers() {
 		k.counts = make([]collisionCounts, ctx.Workers())
 	}
 	clear(k.counts)
-	ctx.RunKernel(k.table.Chunks(), s.parallel)
+	tickwork.Parallel(ctx, k.table.Chunks(), *k, (*collisionKernel).chunkParallel)
 	for w := range k.counts {
 		s.Lost += k.counts[w].n[0]
 		s.Hits += k.counts[w].n[1]
 		s.Expired += k.counts[w].n[2]
 	}
-	return nil
 }
 
 // chunkScalar is the scalar kernel of chunk c: serial recorder and
@@ -428,11 +335,12 @@ func (k *collisionKernel) chunkScalar(c int) {
 		return
 	}
 	base := c * k.rows
-	b := k.b
+	b := k.bProbe.Lease()
 	bXs := k.bX
 	bYs := k.bY
 	var nLost, nHits, nExpired int64
-	ephemeral.EachRun(k.table.Enabled(c), func(lo, hi int) {
+	mask := k.table.Enabled(c)
+	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
 		pXs := k.pX[base+lo : base+hi]
 		pYs := k.pY[base+lo : base+hi][:len(pXs)]
 		pTTLs := k.pTTL[base+lo : base+hi][:len(pXs)]
@@ -445,7 +353,7 @@ func (k *collisionKernel) chunkScalar(c int) {
 				recProjectile.Delete(rowHandle(k.table, base+lo+i))
 				nLost++
 			case float32((bXs[bRow]-pXs[i])*(bXs[bRow]-pXs[i]))+float32((bYs[bRow]-pYs[i])*(bYs[bRow]-pYs[i])) <= R2:
-				_ = emitHitEvent.Emit(HitEvent{Target: pTargets[i], Damage: pDamages[i]}) // a full table drops it and counts it
+				emitHitEvent.Emit(HitEvent{Target: pTargets[i], Damage: pDamages[i]}) // a full table drops it, and Frame reports the overflow
 				recProjectile.Delete(rowHandle(k.table, base+lo+i))
 				nHits++
 			case pTTLs[i] <= 0:
@@ -453,7 +361,7 @@ func (k *collisionKernel) chunkScalar(c int) {
 				nExpired++
 			}
 		}
-	})
+	}
 	k.total[0] += nLost
 	k.total[1] += nHits
 	k.total[2] += nExpired
@@ -462,18 +370,18 @@ func (k *collisionKernel) chunkScalar(c int) {
 // chunkParallel is worker w's kernel of chunk c: its recorders and
 // emitters keyed by chunk, counts into k.counts[w].
 func (k *collisionKernel) chunkParallel(w, c int) {
-	recProjectile := k.recsProjectile.Chunk(w, c)
-	emitHitEvent := k.parHitEvent.Worker(w)
-	emitHitEvent.Begin(c) // every chunk starts its segment, empty or not
+	recProjectile := k.recProjectile.Worker(w, c) // every chunk starts its segment, empty or not
+	emitHitEvent := k.parHitEvent.Worker(w, c)    // every chunk starts its segment, empty or not
 	if k.table.ChunkLen(c) == 0 {
 		return
 	}
 	base := c * k.rows
-	b := k.b
+	b := k.bProbe.Lease()
 	bXs := k.bX
 	bYs := k.bY
 	var nLost, nHits, nExpired int64
-	ephemeral.EachRun(k.table.Enabled(c), func(lo, hi int) {
+	mask := k.table.Enabled(c)
+	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
 		pXs := k.pX[base+lo : base+hi]
 		pYs := k.pY[base+lo : base+hi][:len(pXs)]
 		pTTLs := k.pTTL[base+lo : base+hi][:len(pXs)]
@@ -486,7 +394,7 @@ func (k *collisionKernel) chunkParallel(w, c int) {
 				recProjectile.Delete(rowHandle(k.table, base+lo+i))
 				nLost++
 			case float32((bXs[bRow]-pXs[i])*(bXs[bRow]-pXs[i]))+float32((bYs[bRow]-pYs[i])*(bYs[bRow]-pYs[i])) <= R2:
-				_ = emitHitEvent.Emit(HitEvent{Target: pTargets[i], Damage: pDamages[i]}) // a full table drops it and counts it
+				emitHitEvent.Emit(HitEvent{Target: pTargets[i], Damage: pDamages[i]}) // a full table drops it, and Frame reports the overflow
 				recProjectile.Delete(rowHandle(k.table, base+lo+i))
 				nHits++
 			case pTTLs[i] <= 0:
@@ -494,7 +402,7 @@ func (k *collisionKernel) chunkParallel(w, c int) {
 				nExpired++
 			}
 		}
-	})
+	}
 	k.counts[w].n[0] += nLost
 	k.counts[w].n[1] += nHits
 	k.counts[w].n[2] += nExpired
@@ -504,20 +412,19 @@ func (k *collisionKernel) chunkParallel(w, c int) {
 // (../../../testdata/arena.tw:84): phase fixed_update, a dense kernel over
 // the chunks of Body (holes included: the body only sets its row).
 type IntegrateBodies struct {
-	t        *Tables
-	k        integrateBodiesKernel
-	parallel func(w, c int) // the parallel kernel, made once
+	t *Tables
+	k integrateBodiesKernel
 }
 
-// integrateBodiesKernel is the state the kernels of IntegrateBodies read,
-// set by each run.
+// integrateBodiesKernel is the state the kernels of IntegrateBodies read:
+// accessors from the declaration, the run's world values.
 type integrateBodiesKernel struct {
-	table *ephemeral.Table
+	table *tickwork.Table
 	rows  int       // rows per chunk
-	bX    []float32 // Body.X
-	bY    []float32 // Body.Y
-	bVX   []float32 // Body.VX
-	bVY   []float32 // Body.VY
+	bX    []float32 // Body.X, whole column by row
+	bY    []float32 // Body.Y, whole column by row
+	bVX   []float32 // Body.VX, whole column by row
+	bVY   []float32 // Body.VY, whole column by row
 	dt32  float32   // @dt
 }
 
@@ -525,52 +432,43 @@ func newIntegrateBodies(t *Tables) *IntegrateBodies {
 	s := &IntegrateBodies{t: t}
 	s.k.table = t.Body.Table
 	s.k.rows = s.k.table.ChunkRows()
-	s.parallel = s.k.chunk
 	return s
 }
 
-// System returns the system for Builder.Add, with the manifest its body
-// implies.
-func (s *IntegrateBodies) System() systems.System {
-	t := s.t
-	return systems.System{
-		Name:  "IntegrateBodies",
-		Phase: systems.FixedUpdate,
-		Manifest: systems.Manifest{
-			Writes: []systems.ColumnRef{systems.Col(t.Body.X), systems.Col(t.Body.Y), systems.Col(t.Body.VX), systems.Col(t.Body.VY)},
-		},
-		Run: s.Run,
+// System returns the system for Builder.Add. Its declaration asks for
+// the accessors the body implies, from which the engine derives its
+// manifest (reads, writes, records, emits, consumes).
+func (s *IntegrateBodies) System() tickwork.System {
+	return tickwork.System{
+		Name:    "IntegrateBodies",
+		Phase:   tickwork.FixedUpdate,
+		Declare: s.declare,
+		Lane:    "scalar", // generated kernels are plain Go
 	}
 }
 
-// Run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count). It returns the first
-// acquisition error (systems.AccessError).
-func (s *IntegrateBodies) Run(ctx *systems.Context) error {
+func (s *IntegrateBodies) declare(d *tickwork.Decl) tickwork.RunFunc {
 	t, k := s.t, &s.k
-	var err error
-	if k.bX, err = systems.Write(ctx, t.Body.X); err != nil {
-		return err
-	}
-	if k.bY, err = systems.Write(ctx, t.Body.Y); err != nil {
-		return err
-	}
-	if k.bVX, err = systems.Write(ctx, t.Body.VX); err != nil {
-		return err
-	}
-	if k.bVY, err = systems.Write(ctx, t.Body.VY); err != nil {
-		return err
-	}
-	k.dt32 = float32(ctx.FixedDT())
+	k.bX = tickwork.Write(d, t.Body.X).All()
+	k.bY = tickwork.Write(d, t.Body.Y).All()
+	k.bVX = tickwork.Write(d, t.Body.VX).All()
+	k.bVY = tickwork.Write(d, t.Body.VY).All()
+	return s.run
+}
+
+// run runs the system once: the scalar kernel on this goroutine with one
+// worker, the parallel kernel on the world's workers with more (the
+// results do not depend on the worker count).
+func (s *IntegrateBodies) run(ctx *tickwork.Context) {
+	k := &s.k
+	k.dt32 = float32(ctx.DT())
 	if ctx.Workers() <= 1 {
 		for c := range k.table.Chunks() {
 			k.chunk(0, c)
 		}
-		return nil
+		return
 	}
-	ctx.RunKernel(k.table.Chunks(), s.parallel)
-	return nil
+	tickwork.Parallel(ctx, k.table.Chunks(), *k, (*integrateBodiesKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
@@ -618,21 +516,21 @@ func (k *integrateBodiesKernel) chunk(_, c int) {
 // (../../../testdata/arena.tw:98): phase fixed_update, a dense kernel over
 // the chunks of Projectile (holes included: the body only sets its row).
 type IntegrateProjectiles struct {
-	t        *Tables
-	k        integrateProjectilesKernel
-	parallel func(w, c int) // the parallel kernel, made once
+	t *Tables
+	k integrateProjectilesKernel
 }
 
 // integrateProjectilesKernel is the state the kernels of
-// IntegrateProjectiles read, set by each run.
+// IntegrateProjectiles read: accessors from the declaration, the run's
+// world values.
 type integrateProjectilesKernel struct {
-	table *ephemeral.Table
+	table *tickwork.Table
 	rows  int       // rows per chunk
-	pX    []float32 // Projectile.X
-	pY    []float32 // Projectile.Y
-	pVX   []float32 // Projectile.VX
-	pVY   []float32 // Projectile.VY
-	pTTL  []int32   // Projectile.TTL
+	pX    []float32 // Projectile.X, whole column by row
+	pY    []float32 // Projectile.Y, whole column by row
+	pVX   []float32 // Projectile.VX, whole column by row
+	pVY   []float32 // Projectile.VY, whole column by row
+	pTTL  []int32   // Projectile.TTL, whole column by row
 	dt32  float32   // @dt
 }
 
@@ -640,56 +538,44 @@ func newIntegrateProjectiles(t *Tables) *IntegrateProjectiles {
 	s := &IntegrateProjectiles{t: t}
 	s.k.table = t.Projectile.Table
 	s.k.rows = s.k.table.ChunkRows()
-	s.parallel = s.k.chunk
 	return s
 }
 
-// System returns the system for Builder.Add, with the manifest its body
-// implies.
-func (s *IntegrateProjectiles) System() systems.System {
-	t := s.t
-	return systems.System{
-		Name:  "IntegrateProjectiles",
-		Phase: systems.FixedUpdate,
-		Manifest: systems.Manifest{
-			Reads:  []systems.ColumnRef{systems.Col(t.Projectile.VX), systems.Col(t.Projectile.VY)},
-			Writes: []systems.ColumnRef{systems.Col(t.Projectile.X), systems.Col(t.Projectile.Y), systems.Col(t.Projectile.TTL)},
-		},
-		Run: s.Run,
+// System returns the system for Builder.Add. Its declaration asks for
+// the accessors the body implies, from which the engine derives its
+// manifest (reads, writes, records, emits, consumes).
+func (s *IntegrateProjectiles) System() tickwork.System {
+	return tickwork.System{
+		Name:    "IntegrateProjectiles",
+		Phase:   tickwork.FixedUpdate,
+		Declare: s.declare,
+		Lane:    "scalar", // generated kernels are plain Go
 	}
 }
 
-// Run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count). It returns the first
-// acquisition error (systems.AccessError).
-func (s *IntegrateProjectiles) Run(ctx *systems.Context) error {
+func (s *IntegrateProjectiles) declare(d *tickwork.Decl) tickwork.RunFunc {
 	t, k := s.t, &s.k
-	var err error
-	if k.pX, err = systems.Write(ctx, t.Projectile.X); err != nil {
-		return err
-	}
-	if k.pY, err = systems.Write(ctx, t.Projectile.Y); err != nil {
-		return err
-	}
-	if k.pVX, err = systems.Read(ctx, t.Projectile.VX); err != nil {
-		return err
-	}
-	if k.pVY, err = systems.Read(ctx, t.Projectile.VY); err != nil {
-		return err
-	}
-	if k.pTTL, err = systems.Write(ctx, t.Projectile.TTL); err != nil {
-		return err
-	}
-	k.dt32 = float32(ctx.FixedDT())
+	k.pX = tickwork.Write(d, t.Projectile.X).All()
+	k.pY = tickwork.Write(d, t.Projectile.Y).All()
+	k.pVX = tickwork.Read(d, t.Projectile.VX).All()
+	k.pVY = tickwork.Read(d, t.Projectile.VY).All()
+	k.pTTL = tickwork.Write(d, t.Projectile.TTL).All()
+	return s.run
+}
+
+// run runs the system once: the scalar kernel on this goroutine with one
+// worker, the parallel kernel on the world's workers with more (the
+// results do not depend on the worker count).
+func (s *IntegrateProjectiles) run(ctx *tickwork.Context) {
+	k := &s.k
+	k.dt32 = float32(ctx.DT())
 	if ctx.Workers() <= 1 {
 		for c := range k.table.Chunks() {
 			k.chunk(0, c)
 		}
-		return nil
+		return
 	}
-	ctx.RunKernel(k.table.Chunks(), s.parallel)
-	return nil
+	tickwork.Parallel(ctx, k.table.Chunks(), *k, (*integrateProjectilesKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
@@ -719,58 +605,55 @@ func (k *integrateProjectilesKernel) chunk(_, c int) {
 // update, a dense kernel over the chunks of ArenaClock (holes included: the
 // body only sets its row).
 type Clock struct {
-	t        *Tables
-	k        clockKernel
-	parallel func(w, c int) // the parallel kernel, made once
+	t *Tables
+	k clockKernel
 }
 
-// clockKernel is the state the kernels of Clock read, set by each run.
+// clockKernel is the state the kernels of Clock read: accessors from the
+// declaration, the run's world values.
 type clockKernel struct {
-	table *ephemeral.Table
+	table *tickwork.Table
 	rows  int     // rows per chunk
-	cTick []int64 // ArenaClock.Tick
+	cTick []int64 // ArenaClock.Tick, whole column by row
 }
 
 func newClock(t *Tables) *Clock {
 	s := &Clock{t: t}
 	s.k.table = t.ArenaClock.Table
 	s.k.rows = s.k.table.ChunkRows()
-	s.parallel = s.k.chunk
 	return s
 }
 
-// System returns the system for Builder.Add, with the manifest its body
-// implies.
-func (s *Clock) System() systems.System {
-	t := s.t
-	return systems.System{
-		Name:  "Clock",
-		Phase: systems.Update,
-		Manifest: systems.Manifest{
-			Writes: []systems.ColumnRef{systems.Col(t.ArenaClock.Tick)},
-		},
-		Run: s.Run,
+// System returns the system for Builder.Add. Its declaration asks for
+// the accessors the body implies, from which the engine derives its
+// manifest (reads, writes, records, emits, consumes).
+func (s *Clock) System() tickwork.System {
+	return tickwork.System{
+		Name:    "Clock",
+		Phase:   tickwork.Update,
+		Declare: s.declare,
+		Lane:    "scalar", // generated kernels are plain Go
 	}
 }
 
-// Run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count). It returns the first
-// acquisition error (systems.AccessError).
-func (s *Clock) Run(ctx *systems.Context) error {
+func (s *Clock) declare(d *tickwork.Decl) tickwork.RunFunc {
 	t, k := s.t, &s.k
-	var err error
-	if k.cTick, err = systems.Write(ctx, t.ArenaClock.Tick); err != nil {
-		return err
-	}
+	k.cTick = tickwork.Write(d, t.ArenaClock.Tick).All()
+	return s.run
+}
+
+// run runs the system once: the scalar kernel on this goroutine with one
+// worker, the parallel kernel on the world's workers with more (the
+// results do not depend on the worker count).
+func (s *Clock) run(ctx *tickwork.Context) {
+	k := &s.k
 	if ctx.Workers() <= 1 {
 		for c := range k.table.Chunks() {
 			k.chunk(0, c)
 		}
-		return nil
+		return
 	}
-	ctx.RunKernel(k.table.Chunks(), s.parallel)
-	return nil
+	tickwork.Parallel(ctx, k.table.Chunks(), *k, (*clockKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
@@ -785,10 +668,37 @@ func (k *clockKernel) chunk(_, c int) {
 	}
 }
 
+// nextRun returns the first run of live rows of a chunk's enabled
+// bitmap at or after row from: rows lo..hi-1, or lo == hi when there is
+// none. Kernels walk runs with it, without a closure.
+func nextRun(mask []uint64, from int) (lo, hi int) {
+	end := len(mask) << 6
+	w := from >> 6
+	if w >= len(mask) {
+		return end, end
+	}
+	word := mask[w] &^ (uint64(1)<<(from&63) - 1)
+	for word == 0 {
+		if w++; w == len(mask) {
+			return end, end
+		}
+		word = mask[w]
+	}
+	lo = w<<6 + bits.TrailingZeros64(word)
+	word = ^mask[w] &^ (uint64(1)<<(lo&63) - 1)
+	for word == 0 {
+		if w++; w == len(mask) {
+			return lo, end
+		}
+		word = ^mask[w]
+	}
+	return lo, w<<6 + bits.TrailingZeros64(word)
+}
+
 // liveEnd is one past the last row of a chunk whose word of the enabled
 // bitmap holds a live row (a multiple of 64; 0 for an empty chunk): dense
 // kernels run rows 0..liveEnd-1, holes included.
-func liveEnd(mask bitmap.Bitmap) int {
+func liveEnd(mask []uint64) int {
 	for w := len(mask) - 1; w >= 0; w-- {
 		if mask[w] != 0 {
 			return (w + 1) << 6
@@ -798,7 +708,7 @@ func liveEnd(mask bitmap.Bitmap) int {
 }
 
 // rowHandle is the handle of the live row row of t.
-func rowHandle(t *ephemeral.Table, row int) ephemeral.Handle {
+func rowHandle(t *tickwork.Table, row int) tickwork.Handle {
 	h, _ := t.HandleAt(row)
 	return h
 }

@@ -3,13 +3,9 @@
 package kitchen
 
 import (
-	"github.com/kelindar/bitmap"
+	"math/bits"
 
-	"github.com/tickwork/tickwork/commands"
-	"github.com/tickwork/tickwork/ephemeral"
-	"github.com/tickwork/tickwork/events"
-	"github.com/tickwork/tickwork/runtime"
-	"github.com/tickwork/tickwork/systems"
+	"github.com/tickwork/tickwork"
 )
 
 // Constants of the schema.
@@ -47,42 +43,42 @@ func DefaultSizes() Sizes {
 // Thing is table Thing (in domain Things, kitchen.tw:13): the table and a
 // typed column per schema column. Filled by Declare.
 type Thing struct {
-	Table *ephemeral.Table
-	HP    *ephemeral.Column[int32] // int32
-	Score *ephemeral.Column[int64] // int64
-	Alive *ephemeral.Column[bool]  // bool
+	Table *tickwork.Table
+	HP    *tickwork.Column[int32] // int32
+	Score *tickwork.Column[int64] // int64
+	Alive *tickwork.Column[bool]  // bool
 }
 
 // Pos is table Pos (in domain Things, kitchen.tw:19): the table and a typed
 // column per schema column. Filled by Declare.
 type Pos struct {
-	Table *ephemeral.Table
-	X     *ephemeral.Column[float32] // float32
-	Y     *ephemeral.Column[float64] // float64
+	Table *tickwork.Table
+	X     *tickwork.Column[float32] // float32
+	Y     *tickwork.Column[float64] // float64
 }
 
 // Missile is table Missile (standalone, kitchen.tw:24): the table and a
 // typed column per schema column. Filled by Declare.
 type Missile struct {
-	Table *ephemeral.Table
-	At    *ephemeral.Column[ephemeral.Handle] // ref Thing
-	Power *ephemeral.Column[int32]            // int32
-	Speed *ephemeral.Column[float32]          // float32
-	Age   *ephemeral.Column[int32]            // int32
+	Table *tickwork.Table
+	At    *tickwork.Column[tickwork.Handle] // ref Thing
+	Power *tickwork.Column[int32]           // int32
+	Speed *tickwork.Column[float32]         // float32
+	Age   *tickwork.Column[int32]           // int32
 }
 
 // Clock is table Clock (standalone, kitchen.tw:31): the table and a typed
 // column per schema column. Filled by Declare.
 type Clock struct {
-	Table *ephemeral.Table
-	Ticks *ephemeral.Column[int64]   // int64
-	Time  *ephemeral.Column[float64] // float64
+	Table *tickwork.Table
+	Ticks *tickwork.Column[int64]   // int64
+	Time  *tickwork.Column[float64] // float64
 }
 
 // Blast is an event of event table Blast (next_frame, kitchen.tw:36).
 type Blast struct {
-	Who   ephemeral.Handle // ref Thing
-	Power int32            // int32
+	Who   tickwork.Handle // ref Thing
+	Power int32           // int32
 }
 
 // Gone is an event of event table Gone (this_frame, kitchen.tw:41).
@@ -94,74 +90,40 @@ type Gone struct {
 // Tables holds every domain, table and event table of the schema, as
 // Declare made them.
 type Tables struct {
-	Things  *ephemeral.Domain
+	Things  *tickwork.Domain
 	Thing   Thing
 	Pos     Pos
 	Missile Missile
 	Clock   Clock
-	Blast   *events.Table[Blast]
-	Gone    *events.Table[Gone]
+	Blast   *tickwork.Events[Blast]
+	Gone    *tickwork.Events[Gone]
 }
 
 // Declare declares the schema's domains, tables, columns and event
-// tables on b with the capacities sz, and returns them. It returns the
-// first error of the builder's calls (the builder keeps it too, and
-// Build returns it). Call it before adding systems, from one goroutine.
-func Declare(b *runtime.Builder, sz Sizes) (*Tables, error) {
+// tables on b with the capacities sz, and returns them, or the
+// builder's first error (Builder.Err; Build returns it too). Call it
+// before adding systems, from one goroutine.
+func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t := &Tables{}
-	var err error
-	if t.Things, err = b.Domain(ephemeral.DomainSpec{Name: "Things", Capacity: sz.Things, ChunkRows: 64}); err != nil {
-		return nil, err
-	}
-	if t.Thing.Table, err = b.Table(ephemeral.TableSpec{Name: "Thing", Domain: t.Things}); err != nil {
-		return nil, err
-	}
-	if t.Thing.HP, err = runtime.AddColumn[int32](b, t.Thing.Table, "HP"); err != nil {
-		return nil, err
-	}
-	if t.Thing.Score, err = runtime.AddColumn[int64](b, t.Thing.Table, "Score"); err != nil {
-		return nil, err
-	}
-	if t.Thing.Alive, err = runtime.AddColumn[bool](b, t.Thing.Table, "Alive"); err != nil {
-		return nil, err
-	}
-	if t.Pos.Table, err = b.Table(ephemeral.TableSpec{Name: "Pos", Domain: t.Things}); err != nil {
-		return nil, err
-	}
-	if t.Pos.X, err = runtime.AddColumn[float32](b, t.Pos.Table, "X"); err != nil {
-		return nil, err
-	}
-	if t.Pos.Y, err = runtime.AddColumn[float64](b, t.Pos.Table, "Y"); err != nil {
-		return nil, err
-	}
-	if t.Missile.Table, err = b.Table(ephemeral.TableSpec{Name: "Missile", Capacity: sz.Missile, ChunkRows: 64}); err != nil {
-		return nil, err
-	}
-	if t.Missile.At, err = runtime.AddColumn[ephemeral.Handle](b, t.Missile.Table, "At"); err != nil {
-		return nil, err
-	}
-	if t.Missile.Power, err = runtime.AddColumn[int32](b, t.Missile.Table, "Power"); err != nil {
-		return nil, err
-	}
-	if t.Missile.Speed, err = runtime.AddColumn[float32](b, t.Missile.Table, "Speed"); err != nil {
-		return nil, err
-	}
-	if t.Missile.Age, err = runtime.AddColumn[int32](b, t.Missile.Table, "Age"); err != nil {
-		return nil, err
-	}
-	if t.Clock.Table, err = b.Table(ephemeral.TableSpec{Name: "Clock", Capacity: sz.Clock, ChunkRows: 0}); err != nil {
-		return nil, err
-	}
-	if t.Clock.Ticks, err = runtime.AddColumn[int64](b, t.Clock.Table, "Ticks"); err != nil {
-		return nil, err
-	}
-	if t.Clock.Time, err = runtime.AddColumn[float64](b, t.Clock.Table, "Time"); err != nil {
-		return nil, err
-	}
-	if t.Blast, err = runtime.AddEvents[Blast](b, events.Spec{Name: "Blast", Capacity: sz.Blast, Lifetime: events.NextFrame}); err != nil {
-		return nil, err
-	}
-	if t.Gone, err = runtime.AddEvents[Gone](b, events.Spec{Name: "Gone", Capacity: sz.Gone, Lifetime: events.ThisFrame}); err != nil {
+	t.Things = b.Domain(tickwork.DomainSpec{Name: "Things", Capacity: sz.Things, ChunkRows: 64})
+	t.Thing.Table = b.Table(tickwork.TableSpec{Name: "Thing", Domain: t.Things})
+	t.Thing.HP = tickwork.AddColumn[int32](b, t.Thing.Table, "HP")
+	t.Thing.Score = tickwork.AddColumn[int64](b, t.Thing.Table, "Score")
+	t.Thing.Alive = tickwork.AddColumn[bool](b, t.Thing.Table, "Alive")
+	t.Pos.Table = b.Table(tickwork.TableSpec{Name: "Pos", Domain: t.Things})
+	t.Pos.X = tickwork.AddColumn[float32](b, t.Pos.Table, "X")
+	t.Pos.Y = tickwork.AddColumn[float64](b, t.Pos.Table, "Y")
+	t.Missile.Table = b.Table(tickwork.TableSpec{Name: "Missile", Capacity: sz.Missile, ChunkRows: 64})
+	t.Missile.At = tickwork.AddColumn[tickwork.Handle](b, t.Missile.Table, "At")
+	t.Missile.Power = tickwork.AddColumn[int32](b, t.Missile.Table, "Power")
+	t.Missile.Speed = tickwork.AddColumn[float32](b, t.Missile.Table, "Speed")
+	t.Missile.Age = tickwork.AddColumn[int32](b, t.Missile.Table, "Age")
+	t.Clock.Table = b.Table(tickwork.TableSpec{Name: "Clock", Capacity: sz.Clock, ChunkRows: 0})
+	t.Clock.Ticks = tickwork.AddColumn[int64](b, t.Clock.Table, "Ticks")
+	t.Clock.Time = tickwork.AddColumn[float64](b, t.Clock.Table, "Time")
+	t.Blast = tickwork.AddEvents[Blast](b, tickwork.EventSpec{Name: "Blast", Capacity: sz.Blast, Lifetime: tickwork.NextFrame})
+	t.Gone = tickwork.AddEvents[Gone](b, tickwork.EventSpec{Name: "Gone", Capacity: sz.Gone, Lifetime: tickwork.ThisFrame})
+	if err := b.Err(); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -193,25 +155,25 @@ func NewSystems(t *Tables) *Systems {
 }
 
 // All returns every declared system, in schema order, for Builder.Add.
-func (s *Systems) All() []systems.System {
-	return []systems.System{s.Move.System(), s.Strike.System(), s.Damage.System(), s.Tally.System(), s.Tick.System(), s.Drift.System(), s.Prune.System()}
+func (s *Systems) All() []tickwork.System {
+	return []tickwork.System{s.Move.System(), s.Strike.System(), s.Damage.System(), s.Tally.System(), s.Tick.System(), s.Drift.System(), s.Prune.System()}
 }
 
 // Move is declared system Move (kitchen.tw:50): phase fixed_update, a dense
 // kernel over the chunks of Pos (holes included: the body only sets its
 // row).
 type Move struct {
-	t        *Tables
-	k        moveKernel
-	parallel func(w, c int) // the parallel kernel, made once
+	t *Tables
+	k moveKernel
 }
 
-// moveKernel is the state the kernels of Move read, set by each run.
+// moveKernel is the state the kernels of Move read: accessors from the
+// declaration, the run's world values.
 type moveKernel struct {
-	table *ephemeral.Table
+	table *tickwork.Table
 	rows  int       // rows per chunk
-	pX    []float32 // Pos.X
-	pY    []float64 // Pos.Y
+	pX    []float32 // Pos.X, whole column by row
+	pY    []float64 // Pos.Y, whole column by row
 	dt32  float32   // @dt
 	dt64  float64   // @dt
 }
@@ -220,48 +182,43 @@ func newMove(t *Tables) *Move {
 	s := &Move{t: t}
 	s.k.table = t.Pos.Table
 	s.k.rows = s.k.table.ChunkRows()
-	s.parallel = s.k.chunk
 	return s
 }
 
-// System returns the system for Builder.Add, with the manifest its body
-// implies.
-func (s *Move) System() systems.System {
-	t := s.t
-	return systems.System{
-		Name:  "Move",
-		Phase: systems.FixedUpdate,
-		After: []string{"Spawn"},
-		Manifest: systems.Manifest{
-			Writes: []systems.ColumnRef{systems.Col(t.Pos.X), systems.Col(t.Pos.Y)},
-		},
-		Run: s.Run,
+// System returns the system for Builder.Add. Its declaration asks for
+// the accessors the body implies, from which the engine derives its
+// manifest (reads, writes, records, emits, consumes).
+func (s *Move) System() tickwork.System {
+	return tickwork.System{
+		Name:    "Move",
+		Phase:   tickwork.FixedUpdate,
+		After:   []string{"Spawn"},
+		Declare: s.declare,
+		Lane:    "scalar", // generated kernels are plain Go
 	}
 }
 
-// Run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count). It returns the first
-// acquisition error (systems.AccessError).
-func (s *Move) Run(ctx *systems.Context) error {
+func (s *Move) declare(d *tickwork.Decl) tickwork.RunFunc {
 	t, k := s.t, &s.k
-	var err error
-	if k.pX, err = systems.Write(ctx, t.Pos.X); err != nil {
-		return err
-	}
-	if k.pY, err = systems.Write(ctx, t.Pos.Y); err != nil {
-		return err
-	}
-	k.dt32 = float32(ctx.FixedDT())
-	k.dt64 = ctx.FixedDT()
+	k.pX = tickwork.Write(d, t.Pos.X).All()
+	k.pY = tickwork.Write(d, t.Pos.Y).All()
+	return s.run
+}
+
+// run runs the system once: the scalar kernel on this goroutine with one
+// worker, the parallel kernel on the world's workers with more (the
+// results do not depend on the worker count).
+func (s *Move) run(ctx *tickwork.Context) {
+	k := &s.k
+	k.dt32 = float32(ctx.DT())
+	k.dt64 = ctx.DT()
 	if ctx.Workers() <= 1 {
 		for c := range k.table.Chunks() {
 			k.chunk(0, c)
 		}
-		return nil
+		return
 	}
-	ctx.RunKernel(k.table.Chunks(), s.parallel)
-	return nil
+	tickwork.Parallel(ctx, k.table.Chunks(), *k, (*moveKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
@@ -301,26 +258,25 @@ type Strike struct {
 	Flying                    int64 // count flying
 	t                         *Tables
 	k                         strikeKernel
-	parallel                  func(w, c int) // the parallel kernel, made once
-	reserved, reservedWorkers bool           // command buffers sized
+	reserved, reservedWorkers bool // command buffers sized
 }
 
-// strikeKernel is the state the kernels of Strike read, set by each run.
+// strikeKernel is the state the kernels of Strike read: accessors from the
+// declaration, the run's world values.
 type strikeKernel struct {
-	table       *ephemeral.Table
-	rows        int                     // rows per chunk
-	mAt         []ephemeral.Handle      // Missile.At
-	mPower      []int32                 // Missile.Power
-	mSpeed      []float32               // Missile.Speed
-	mAge        []int32                 // Missile.Age
-	t           ephemeral.Lease         // join t
-	tHP         []int32                 // Thing.HP
-	recMissile  commands.Recorder       // scalar
-	recsMissile systems.WorkerRecorders // parallel
-	emitBlast   systems.Emitter[Blast]  // scalar
-	parBlast    *events.Parallel[Blast] // parallel
-	total       [4]int64                // scalar counts
-	counts      []strikeCounts          // parallel counts, per worker
+	table      *tickwork.Table
+	rows       int                        // rows per chunk
+	mAt        []tickwork.Handle          // Missile.At, whole column by row
+	mPower     []int32                    // Missile.Power, whole column by row
+	mSpeed     []float32                  // Missile.Speed, whole column by row
+	mAge       []int32                    // Missile.Age, whole column by row
+	tProbe     tickwork.ReadColumn[int32] // join t: its lease probes Thing
+	tHP        []int32                    // Thing.HP, whole column by row
+	recMissile *tickwork.Recorder
+	emitBlast  *tickwork.Emitter[Blast]         // scalar
+	parBlast   *tickwork.ParallelEmitter[Blast] // parallel
+	total      [4]int64                         // scalar counts
+	counts     []strikeCounts                   // parallel counts, per worker
 }
 
 // strikeCounts are one worker's counters of Strike, padded to a cache line.
@@ -333,62 +289,44 @@ func newStrike(t *Tables) *Strike {
 	s := &Strike{t: t}
 	s.k.table = t.Missile.Table
 	s.k.rows = s.k.table.ChunkRows()
-	s.parallel = s.k.chunkParallel
 	return s
 }
 
-// System returns the system for Builder.Add, with the manifest its body
-// implies.
-func (s *Strike) System() systems.System {
-	t := s.t
-	return systems.System{
-		Name:  "Strike",
-		Phase: systems.FixedUpdate,
-		After: []string{"Move"},
-		Manifest: systems.Manifest{
-			Reads:   []systems.ColumnRef{systems.Col(t.Thing.HP), systems.Col(t.Missile.At), systems.Col(t.Missile.Power)},
-			Writes:  []systems.ColumnRef{systems.Col(t.Missile.Speed), systems.Col(t.Missile.Age)},
-			Deletes: []*ephemeral.Table{t.Missile.Table},
-			Emits:   []events.Buffer{t.Blast},
-		},
-		Run: s.Run,
+// System returns the system for Builder.Add. Its declaration asks for
+// the accessors the body implies, from which the engine derives its
+// manifest (reads, writes, records, emits, consumes).
+func (s *Strike) System() tickwork.System {
+	return tickwork.System{
+		Name:    "Strike",
+		Phase:   tickwork.FixedUpdate,
+		After:   []string{"Move"},
+		Declare: s.declare,
+		Lane:    "scalar", // generated kernels are plain Go
 	}
 }
 
-// Run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count). It returns the first
-// acquisition error (systems.AccessError).
-func (s *Strike) Run(ctx *systems.Context) error {
+func (s *Strike) declare(d *tickwork.Decl) tickwork.RunFunc {
 	t, k := s.t, &s.k
-	var err error
-	if k.mAt, err = systems.Read(ctx, t.Missile.At); err != nil {
-		return err
-	}
-	if k.mPower, err = systems.Read(ctx, t.Missile.Power); err != nil {
-		return err
-	}
-	if k.mSpeed, err = systems.Write(ctx, t.Missile.Speed); err != nil {
-		return err
-	}
-	if k.mAge, err = systems.Write(ctx, t.Missile.Age); err != nil {
-		return err
-	}
-	if k.t, err = ctx.Lease(t.Thing.Table); err != nil {
-		return err
-	}
-	if k.tHP, err = systems.Read(ctx, t.Thing.HP); err != nil {
-		return err
-	}
+	k.mAt = tickwork.Read(d, t.Missile.At).All()
+	k.mPower = tickwork.Read(d, t.Missile.Power).All()
+	k.mSpeed = tickwork.Write(d, t.Missile.Speed).All()
+	k.mAge = tickwork.Write(d, t.Missile.Age).All()
+	k.tProbe = tickwork.Read(d, t.Thing.HP)
+	k.tHP = tickwork.Read(d, t.Thing.HP).All()
+	k.recMissile = tickwork.Record(d, t.Missile.Table)
+	k.emitBlast = tickwork.Emit(d, t.Blast)
+	k.parBlast = tickwork.EmitParallel(d, t.Blast)
+	return s.run
+}
+
+// run runs the system once: the scalar kernel on this goroutine with one
+// worker, the parallel kernel on the world's workers with more (the
+// results do not depend on the worker count).
+func (s *Strike) run(ctx *tickwork.Context) {
+	k := &s.k
 	if ctx.Workers() <= 1 {
-		if k.recMissile, err = ctx.Recorder(t.Missile.Table); err != nil {
-			return err
-		}
-		if k.emitBlast, err = systems.NewEmitter(ctx, t.Blast); err != nil {
-			return err
-		}
 		if !s.reserved { // the most records a run makes: recording never allocates
-			k.recMissile.Buffer().Reserve(1 * s.t.Missile.Table.Cap())
+			k.recMissile.Reserve(1 * s.t.Missile.Table.Cap())
 			s.reserved = true
 		}
 		k.total = [4]int64{}
@@ -399,32 +337,23 @@ func (s *Strike) Run(ctx *systems.Context) error {
 		s.Kills += k.total[1]
 		s.Expired += k.total[2]
 		s.Flying += k.total[3]
-		return nil
-	}
-	if k.recsMissile, err = ctx.WorkerRecorders(t.Missile.Table); err != nil {
-		return err
-	}
-	if k.parBlast, err = systems.ParallelEmitter(ctx, t.Blast); err != nil {
-		return err
+		return
 	}
 	if !s.reservedWorkers { // any worker may record the whole run's records
-		for w := range ctx.Workers() {
-			k.recsMissile.Chunk(w, 0).Buffer().Reserve(1 * s.t.Missile.Table.Cap())
-		}
+		k.recMissile.ReserveWorkers(1 * s.t.Missile.Table.Cap())
 		s.reservedWorkers = true
 	}
 	if len(k.counts) != ctx.Workers() {
 		k.counts = make([]strikeCounts, ctx.Workers())
 	}
 	clear(k.counts)
-	ctx.RunKernel(k.table.Chunks(), s.parallel)
+	tickwork.Parallel(ctx, k.table.Chunks(), *k, (*strikeKernel).chunkParallel)
 	for w := range k.counts {
 		s.Stale += k.counts[w].n[0]
 		s.Kills += k.counts[w].n[1]
 		s.Expired += k.counts[w].n[2]
 		s.Flying += k.counts[w].n[3]
 	}
-	return nil
 }
 
 // chunkScalar is the scalar kernel of chunk c: serial recorder and
@@ -436,10 +365,11 @@ func (k *strikeKernel) chunkScalar(c int) {
 		return
 	}
 	base := c * k.rows
-	t := k.t
+	t := k.tProbe.Lease()
 	tHPs := k.tHP
 	var nStale, nKills, nExpired, nFlying int64
-	ephemeral.EachRun(k.table.Enabled(c), func(lo, hi int) {
+	mask := k.table.Enabled(c)
+	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
 		mAts := k.mAt[base+lo : base+hi]
 		mPowers := k.mPower[base+lo : base+hi][:len(mAts)]
 		mSpeeds := k.mSpeed[base+lo : base+hi][:len(mAts)]
@@ -453,7 +383,7 @@ func (k *strikeKernel) chunkScalar(c int) {
 				recMissile.Delete(rowHandle(k.table, base+lo+i))
 				nStale++
 			case tHPs[tRow] <= mPowers[i]+2:
-				_ = emitBlast.Emit(Blast{Who: mAts[i], Power: mPowers[i]}) // a full table drops it and counts it
+				emitBlast.Emit(Blast{Who: mAts[i], Power: mPowers[i]}) // a full table drops it, and Frame reports the overflow
 				recMissile.Delete(rowHandle(k.table, base+lo+i))
 				nKills++
 			case mAge >= Limit:
@@ -467,7 +397,7 @@ func (k *strikeKernel) chunkScalar(c int) {
 				nFlying++
 			}
 		}
-	})
+	}
 	k.total[0] += nStale
 	k.total[1] += nKills
 	k.total[2] += nExpired
@@ -477,17 +407,17 @@ func (k *strikeKernel) chunkScalar(c int) {
 // chunkParallel is worker w's kernel of chunk c: its recorders and
 // emitters keyed by chunk, counts into k.counts[w].
 func (k *strikeKernel) chunkParallel(w, c int) {
-	recMissile := k.recsMissile.Chunk(w, c)
-	emitBlast := k.parBlast.Worker(w)
-	emitBlast.Begin(c) // every chunk starts its segment, empty or not
+	recMissile := k.recMissile.Worker(w, c) // every chunk starts its segment, empty or not
+	emitBlast := k.parBlast.Worker(w, c)    // every chunk starts its segment, empty or not
 	if k.table.ChunkLen(c) == 0 {
 		return
 	}
 	base := c * k.rows
-	t := k.t
+	t := k.tProbe.Lease()
 	tHPs := k.tHP
 	var nStale, nKills, nExpired, nFlying int64
-	ephemeral.EachRun(k.table.Enabled(c), func(lo, hi int) {
+	mask := k.table.Enabled(c)
+	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
 		mAts := k.mAt[base+lo : base+hi]
 		mPowers := k.mPower[base+lo : base+hi][:len(mAts)]
 		mSpeeds := k.mSpeed[base+lo : base+hi][:len(mAts)]
@@ -501,7 +431,7 @@ func (k *strikeKernel) chunkParallel(w, c int) {
 				recMissile.Delete(rowHandle(k.table, base+lo+i))
 				nStale++
 			case tHPs[tRow] <= mPowers[i]+2:
-				_ = emitBlast.Emit(Blast{Who: mAts[i], Power: mPowers[i]}) // a full table drops it and counts it
+				emitBlast.Emit(Blast{Who: mAts[i], Power: mPowers[i]}) // a full table drops it, and Frame reports the overflow
 				recMissile.Delete(rowHandle(k.table, base+lo+i))
 				nKills++
 			case mAge >= Limit:
@@ -515,7 +445,7 @@ func (k *strikeKernel) chunkParallel(w, c int) {
 				nFlying++
 			}
 		}
-	})
+	}
 	k.counts[w].n[0] += nStale
 	k.counts[w].n[1] += nKills
 	k.counts[w].n[2] += nExpired
@@ -534,81 +464,56 @@ type Damage struct {
 
 func newDamage(t *Tables) *Damage { return &Damage{t: t} }
 
-// System returns the system for Builder.Add, with the manifest its body
-// implies.
-func (s *Damage) System() systems.System {
-	t := s.t
-	return systems.System{
-		Name:  "Damage",
-		Phase: systems.FrameStart,
-		Manifest: systems.Manifest{
-			Writes:   []systems.ColumnRef{systems.Col(t.Thing.HP), systems.Col(t.Thing.Score), systems.Col(t.Thing.Alive)},
-			Deletes:  []*ephemeral.Table{t.Thing.Table},
-			Emits:    []events.Buffer{t.Gone},
-			Consumes: []events.Buffer{t.Blast},
-		},
-		Run: s.Run,
+// System returns the system for Builder.Add. Its declaration asks for
+// the accessors the body implies, from which the engine derives its
+// manifest (reads, writes, records, emits, consumes).
+func (s *Damage) System() tickwork.System {
+	return tickwork.System{
+		Name:    "Damage",
+		Phase:   tickwork.FrameStart,
+		Declare: s.declare,
+		Lane:    "scalar", // generated kernels are plain Go
 	}
 }
 
-// Run runs the system once over the events it may read now. It returns
-// the first acquisition error (systems.AccessError).
-func (s *Damage) Run(ctx *systems.Context) error {
+func (s *Damage) declare(d *tickwork.Decl) tickwork.RunFunc {
 	t := s.t
-	bs, err := systems.Reader(ctx, t.Blast)
-	if err != nil || len(bs) == 0 {
-		return err
-	}
-	t2, err := ctx.Lease(t.Thing.Table)
-	if err != nil {
-		return err
-	}
-	tHPs, err := systems.Write(ctx, t.Thing.HP)
-	if err != nil {
-		return err
-	}
-	tScores, err := systems.Write(ctx, t.Thing.Score)
-	if err != nil {
-		return err
-	}
-	tAlives, err := systems.Write(ctx, t.Thing.Alive)
-	if err != nil {
-		return err
-	}
-	recThing, err := ctx.Recorder(t.Thing.Table)
-	if err != nil {
-		return err
-	}
-	if !s.reserved { // the most records a run makes: recording never allocates
-		recThing.Buffer().Reserve(1 * s.t.Blast.Cap())
-		s.reserved = true
-	}
-	emitGone, err := systems.NewEmitter(ctx, t.Gone)
-	if err != nil {
-		return err
-	}
-	var nDeaths, nWasted int64
-	for i := range bs {
-		b := &bs[i]
-		tRow, tOK := t2.Row(b.Who)
-		switch {
-		case tOK && tAlives[tRow]:
-			tHPs[tRow] -= b.Power
-			tScores[tRow] = tScores[tRow]*3 + int64(b.Power)*1000 + Big
-			switch {
-			case tHPs[tRow] <= 0:
-				tAlives[tRow] = false
-				_ = emitGone.Emit(Gone{Slot: int32(b.Who.Index()), Score: tScores[tRow]}) // a full table drops it and counts it
-				recThing.Delete(b.Who)
-				nDeaths++
-			}
-		default:
-			nWasted++
+	bEvents := tickwork.Consume(d, t.Blast)
+	tProbe := tickwork.Write(d, t.Thing.HP)
+	tHPs := tickwork.Write(d, t.Thing.HP).All()
+	tScores := tickwork.Write(d, t.Thing.Score).All()
+	tAlives := tickwork.Write(d, t.Thing.Alive).All()
+	recThing := tickwork.Record(d, t.Thing.Table)
+	recThing.Reserve(1 * s.t.Blast.Cap()) // the most records a run makes: recording never allocates
+	emitGone := tickwork.Emit(d, t.Gone)
+	return func(ctx *tickwork.Context) {
+		bs := bEvents.Read()
+		if len(bs) == 0 {
+			return
 		}
+		t2 := tProbe.Lease()
+		var nDeaths, nWasted int64
+		for i := range bs {
+			b := &bs[i]
+			tRow, tOK := t2.Row(b.Who)
+			switch {
+			case tOK && tAlives[tRow]:
+				tHPs[tRow] -= b.Power
+				tScores[tRow] = tScores[tRow]*3 + int64(b.Power)*1000 + Big
+				switch {
+				case tHPs[tRow] <= 0:
+					tAlives[tRow] = false
+					emitGone.Emit(Gone{Slot: int32(b.Who.Index()), Score: tScores[tRow]}) // a full table drops it, and Frame reports the overflow
+					recThing.Delete(b.Who)
+					nDeaths++
+				}
+			default:
+				nWasted++
+			}
+		}
+		s.Deaths += nDeaths
+		s.Wasted += nWasted
 	}
-	s.Deaths += nDeaths
-	s.Wasted += nWasted
-	return nil
 }
 
 // Tally is declared system Tally (kitchen.tw:99): phase frame_start, a loop
@@ -622,59 +527,57 @@ type Tally struct {
 
 func newTally(t *Tables) *Tally { return &Tally{t: t} }
 
-// System returns the system for Builder.Add, with the manifest its body
-// implies.
-func (s *Tally) System() systems.System {
-	t := s.t
-	return systems.System{
-		Name:  "Tally",
-		Phase: systems.FrameStart,
-		After: []string{"Damage"},
-		Manifest: systems.Manifest{
-			Consumes: []events.Buffer{t.Gone},
-		},
-		Run: s.Run,
+// System returns the system for Builder.Add. Its declaration asks for
+// the accessors the body implies, from which the engine derives its
+// manifest (reads, writes, records, emits, consumes).
+func (s *Tally) System() tickwork.System {
+	return tickwork.System{
+		Name:    "Tally",
+		Phase:   tickwork.FrameStart,
+		After:   []string{"Damage"},
+		Declare: s.declare,
+		Lane:    "scalar", // generated kernels are plain Go
 	}
 }
 
-// Run runs the system once over the events it may read now. It returns
-// the first acquisition error (systems.AccessError).
-func (s *Tally) Run(ctx *systems.Context) error {
+func (s *Tally) declare(d *tickwork.Decl) tickwork.RunFunc {
 	t := s.t
-	gs, err := systems.Reader(ctx, t.Gone)
-	if err != nil || len(gs) == 0 {
-		return err
-	}
-	var nRich, nPoor int64
-	for i := range gs {
-		g := &gs[i]
-		switch {
-		case g.Score%4 < 2 && Loud:
-			nRich++
-		default:
-			nPoor++
+	gEvents := tickwork.Consume(d, t.Gone)
+	return func(ctx *tickwork.Context) {
+		gs := gEvents.Read()
+		if len(gs) == 0 {
+			return
 		}
+		var nRich, nPoor int64
+		for i := range gs {
+			g := &gs[i]
+			switch {
+			case g.Score%4 < 2 && Loud:
+				nRich++
+			default:
+				nPoor++
+			}
+		}
+		s.Rich += nRich
+		s.Poor += nPoor
 	}
-	s.Rich += nRich
-	s.Poor += nPoor
-	return nil
 }
 
 // Tick is declared system Tick (kitchen.tw:109): phase update, a dense
 // kernel over the chunks of Clock (holes included: the body only sets its
 // row).
 type Tick struct {
-	t        *Tables
-	k        tickKernel
-	parallel func(w, c int) // the parallel kernel, made once
+	t *Tables
+	k tickKernel
 }
 
-// tickKernel is the state the kernels of Tick read, set by each run.
+// tickKernel is the state the kernels of Tick read: accessors from the
+// declaration, the run's world values.
 type tickKernel struct {
-	table  *ephemeral.Table
+	table  *tickwork.Table
 	rows   int       // rows per chunk
-	cTicks []int64   // Clock.Ticks
-	cTime  []float64 // Clock.Time
+	cTicks []int64   // Clock.Ticks, whole column by row
+	cTime  []float64 // Clock.Time, whole column by row
 	dt64   float64   // @dt
 	tick   int64     // @tick
 }
@@ -683,47 +586,42 @@ func newTick(t *Tables) *Tick {
 	s := &Tick{t: t}
 	s.k.table = t.Clock.Table
 	s.k.rows = s.k.table.ChunkRows()
-	s.parallel = s.k.chunk
 	return s
 }
 
-// System returns the system for Builder.Add, with the manifest its body
-// implies.
-func (s *Tick) System() systems.System {
-	t := s.t
-	return systems.System{
-		Name:  "Tick",
-		Phase: systems.Update,
-		Manifest: systems.Manifest{
-			Writes: []systems.ColumnRef{systems.Col(t.Clock.Ticks), systems.Col(t.Clock.Time)},
-		},
-		Run: s.Run,
+// System returns the system for Builder.Add. Its declaration asks for
+// the accessors the body implies, from which the engine derives its
+// manifest (reads, writes, records, emits, consumes).
+func (s *Tick) System() tickwork.System {
+	return tickwork.System{
+		Name:    "Tick",
+		Phase:   tickwork.Update,
+		Declare: s.declare,
+		Lane:    "scalar", // generated kernels are plain Go
 	}
 }
 
-// Run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count). It returns the first
-// acquisition error (systems.AccessError).
-func (s *Tick) Run(ctx *systems.Context) error {
+func (s *Tick) declare(d *tickwork.Decl) tickwork.RunFunc {
 	t, k := s.t, &s.k
-	var err error
-	if k.cTicks, err = systems.Write(ctx, t.Clock.Ticks); err != nil {
-		return err
-	}
-	if k.cTime, err = systems.Write(ctx, t.Clock.Time); err != nil {
-		return err
-	}
+	k.cTicks = tickwork.Write(d, t.Clock.Ticks).All()
+	k.cTime = tickwork.Write(d, t.Clock.Time).All()
+	return s.run
+}
+
+// run runs the system once: the scalar kernel on this goroutine with one
+// worker, the parallel kernel on the world's workers with more (the
+// results do not depend on the worker count).
+func (s *Tick) run(ctx *tickwork.Context) {
+	k := &s.k
 	k.dt64 = ctx.DT()
 	k.tick = int64(ctx.Tick())
 	if ctx.Workers() <= 1 {
 		for c := range k.table.Chunks() {
 			k.chunk(0, c)
 		}
-		return nil
+		return
 	}
-	ctx.RunKernel(k.table.Chunks(), s.parallel)
-	return nil
+	tickwork.Parallel(ctx, k.table.Chunks(), *k, (*tickKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
@@ -748,59 +646,56 @@ func (k *tickKernel) chunk(_, c int) {
 // dense kernel over the chunks of Missile (holes included: the body only
 // sets its row).
 type Drift struct {
-	t        *Tables
-	k        driftKernel
-	parallel func(w, c int) // the parallel kernel, made once
+	t *Tables
+	k driftKernel
 }
 
-// driftKernel is the state the kernels of Drift read, set by each run.
+// driftKernel is the state the kernels of Drift read: accessors from the
+// declaration, the run's world values.
 type driftKernel struct {
-	table  *ephemeral.Table
+	table  *tickwork.Table
 	rows   int       // rows per chunk
-	mSpeed []float32 // Missile.Speed
+	mSpeed []float32 // Missile.Speed, whole column by row
 }
 
 func newDrift(t *Tables) *Drift {
 	s := &Drift{t: t}
 	s.k.table = t.Missile.Table
 	s.k.rows = s.k.table.ChunkRows()
-	s.parallel = s.k.chunk
 	return s
 }
 
-// System returns the system for Builder.Add, with the manifest its body
-// implies.
-func (s *Drift) System() systems.System {
-	t := s.t
-	return systems.System{
-		Name:  "Drift",
-		Phase: systems.FixedUpdate,
-		After: []string{"Strike"},
-		Manifest: systems.Manifest{
-			Writes: []systems.ColumnRef{systems.Col(t.Missile.Speed)},
-		},
-		Run: s.Run,
+// System returns the system for Builder.Add. Its declaration asks for
+// the accessors the body implies, from which the engine derives its
+// manifest (reads, writes, records, emits, consumes).
+func (s *Drift) System() tickwork.System {
+	return tickwork.System{
+		Name:    "Drift",
+		Phase:   tickwork.FixedUpdate,
+		After:   []string{"Strike"},
+		Declare: s.declare,
+		Lane:    "scalar", // generated kernels are plain Go
 	}
 }
 
-// Run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count). It returns the first
-// acquisition error (systems.AccessError).
-func (s *Drift) Run(ctx *systems.Context) error {
+func (s *Drift) declare(d *tickwork.Decl) tickwork.RunFunc {
 	t, k := s.t, &s.k
-	var err error
-	if k.mSpeed, err = systems.Write(ctx, t.Missile.Speed); err != nil {
-		return err
-	}
+	k.mSpeed = tickwork.Write(d, t.Missile.Speed).All()
+	return s.run
+}
+
+// run runs the system once: the scalar kernel on this goroutine with one
+// worker, the parallel kernel on the world's workers with more (the
+// results do not depend on the worker count).
+func (s *Drift) run(ctx *tickwork.Context) {
+	k := &s.k
 	if ctx.Workers() <= 1 {
 		for c := range k.table.Chunks() {
 			k.chunk(0, c)
 		}
-		return nil
+		return
 	}
-	ctx.RunKernel(k.table.Chunks(), s.parallel)
-	return nil
+	tickwork.Parallel(ctx, k.table.Chunks(), *k, (*driftKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
@@ -822,20 +717,19 @@ type Prune struct {
 	Pruned                    int64 // count pruned
 	t                         *Tables
 	k                         pruneKernel
-	parallel                  func(w, c int) // the parallel kernel, made once
-	reserved, reservedWorkers bool           // command buffers sized
+	reserved, reservedWorkers bool // command buffers sized
 }
 
-// pruneKernel is the state the kernels of Prune read, set by each run.
+// pruneKernel is the state the kernels of Prune read: accessors from the
+// declaration, the run's world values.
 type pruneKernel struct {
-	table     *ephemeral.Table
-	rows      int                     // rows per chunk
-	tHP       []int32                 // Thing.HP
-	tAlive    []bool                  // Thing.Alive
-	recThing  commands.Recorder       // scalar
-	recsThing systems.WorkerRecorders // parallel
-	total     [1]int64                // scalar counts
-	counts    []pruneCounts           // parallel counts, per worker
+	table    *tickwork.Table
+	rows     int     // rows per chunk
+	tHP      []int32 // Thing.HP, whole column by row
+	tAlive   []bool  // Thing.Alive, whole column by row
+	recThing *tickwork.Recorder
+	total    [1]int64      // scalar counts
+	counts   []pruneCounts // parallel counts, per worker
 }
 
 // pruneCounts are one worker's counters of Prune, padded to a cache line.
@@ -848,44 +742,37 @@ func newPrune(t *Tables) *Prune {
 	s := &Prune{t: t}
 	s.k.table = t.Thing.Table
 	s.k.rows = s.k.table.ChunkRows()
-	s.parallel = s.k.chunkParallel
 	return s
 }
 
-// System returns the system for Builder.Add, with the manifest its body
-// implies.
-func (s *Prune) System() systems.System {
-	t := s.t
-	return systems.System{
-		Name:  "Prune",
-		Phase: systems.LateUpdate,
-		Manifest: systems.Manifest{
-			Reads:   []systems.ColumnRef{systems.Col(t.Thing.HP), systems.Col(t.Thing.Alive)},
-			Deletes: []*ephemeral.Table{t.Thing.Table},
-		},
-		Run: s.Run,
+// System returns the system for Builder.Add. Its declaration asks for
+// the accessors the body implies, from which the engine derives its
+// manifest (reads, writes, records, emits, consumes).
+func (s *Prune) System() tickwork.System {
+	return tickwork.System{
+		Name:    "Prune",
+		Phase:   tickwork.LateUpdate,
+		Declare: s.declare,
+		Lane:    "scalar", // generated kernels are plain Go
 	}
 }
 
-// Run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count). It returns the first
-// acquisition error (systems.AccessError).
-func (s *Prune) Run(ctx *systems.Context) error {
+func (s *Prune) declare(d *tickwork.Decl) tickwork.RunFunc {
 	t, k := s.t, &s.k
-	var err error
-	if k.tHP, err = systems.Read(ctx, t.Thing.HP); err != nil {
-		return err
-	}
-	if k.tAlive, err = systems.Read(ctx, t.Thing.Alive); err != nil {
-		return err
-	}
+	k.tHP = tickwork.Read(d, t.Thing.HP).All()
+	k.tAlive = tickwork.Read(d, t.Thing.Alive).All()
+	k.recThing = tickwork.Record(d, t.Thing.Table)
+	return s.run
+}
+
+// run runs the system once: the scalar kernel on this goroutine with one
+// worker, the parallel kernel on the world's workers with more (the
+// results do not depend on the worker count).
+func (s *Prune) run(ctx *tickwork.Context) {
+	k := &s.k
 	if ctx.Workers() <= 1 {
-		if k.recThing, err = ctx.Recorder(t.Thing.Table); err != nil {
-			return err
-		}
 		if !s.reserved { // the most records a run makes: recording never allocates
-			k.recThing.Buffer().Reserve(1 * s.t.Thing.Table.Cap())
+			k.recThing.Reserve(1 * s.t.Thing.Table.Cap())
 			s.reserved = true
 		}
 		k.total = [1]int64{}
@@ -893,26 +780,20 @@ func (s *Prune) Run(ctx *systems.Context) error {
 			k.chunkScalar(c)
 		}
 		s.Pruned += k.total[0]
-		return nil
-	}
-	if k.recsThing, err = ctx.WorkerRecorders(t.Thing.Table); err != nil {
-		return err
+		return
 	}
 	if !s.reservedWorkers { // any worker may record the whole run's records
-		for w := range ctx.Workers() {
-			k.recsThing.Chunk(w, 0).Buffer().Reserve(1 * s.t.Thing.Table.Cap())
-		}
+		k.recThing.ReserveWorkers(1 * s.t.Thing.Table.Cap())
 		s.reservedWorkers = true
 	}
 	if len(k.counts) != ctx.Workers() {
 		k.counts = make([]pruneCounts, ctx.Workers())
 	}
 	clear(k.counts)
-	ctx.RunKernel(k.table.Chunks(), s.parallel)
+	tickwork.Parallel(ctx, k.table.Chunks(), *k, (*pruneKernel).chunkParallel)
 	for w := range k.counts {
 		s.Pruned += k.counts[w].n[0]
 	}
-	return nil
 }
 
 // chunkScalar is the scalar kernel of chunk c: serial recorder and
@@ -924,7 +805,8 @@ func (k *pruneKernel) chunkScalar(c int) {
 	}
 	base := c * k.rows
 	var nPruned int64
-	ephemeral.EachRun(k.table.Enabled(c), func(lo, hi int) {
+	mask := k.table.Enabled(c)
+	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
 		tHPs := k.tHP[base+lo : base+hi]
 		tAlives := k.tAlive[base+lo : base+hi][:len(tHPs)]
 		for i := range tHPs {
@@ -934,20 +816,21 @@ func (k *pruneKernel) chunkScalar(c int) {
 				nPruned++
 			}
 		}
-	})
+	}
 	k.total[0] += nPruned
 }
 
 // chunkParallel is worker w's kernel of chunk c: its recorders and
 // emitters keyed by chunk, counts into k.counts[w].
 func (k *pruneKernel) chunkParallel(w, c int) {
-	recThing := k.recsThing.Chunk(w, c)
+	recThing := k.recThing.Worker(w, c) // every chunk starts its segment, empty or not
 	if k.table.ChunkLen(c) == 0 {
 		return
 	}
 	base := c * k.rows
 	var nPruned int64
-	ephemeral.EachRun(k.table.Enabled(c), func(lo, hi int) {
+	mask := k.table.Enabled(c)
+	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
 		tHPs := k.tHP[base+lo : base+hi]
 		tAlives := k.tAlive[base+lo : base+hi][:len(tHPs)]
 		for i := range tHPs {
@@ -957,14 +840,41 @@ func (k *pruneKernel) chunkParallel(w, c int) {
 				nPruned++
 			}
 		}
-	})
+	}
 	k.counts[w].n[0] += nPruned
+}
+
+// nextRun returns the first run of live rows of a chunk's enabled
+// bitmap at or after row from: rows lo..hi-1, or lo == hi when there is
+// none. Kernels walk runs with it, without a closure.
+func nextRun(mask []uint64, from int) (lo, hi int) {
+	end := len(mask) << 6
+	w := from >> 6
+	if w >= len(mask) {
+		return end, end
+	}
+	word := mask[w] &^ (uint64(1)<<(from&63) - 1)
+	for word == 0 {
+		if w++; w == len(mask) {
+			return end, end
+		}
+		word = mask[w]
+	}
+	lo = w<<6 + bits.TrailingZeros64(word)
+	word = ^mask[w] &^ (uint64(1)<<(lo&63) - 1)
+	for word == 0 {
+		if w++; w == len(mask) {
+			return lo, end
+		}
+		word = ^mask[w]
+	}
+	return lo, w<<6 + bits.TrailingZeros64(word)
 }
 
 // liveEnd is one past the last row of a chunk whose word of the enabled
 // bitmap holds a live row (a multiple of 64; 0 for an empty chunk): dense
 // kernels run rows 0..liveEnd-1, holes included.
-func liveEnd(mask bitmap.Bitmap) int {
+func liveEnd(mask []uint64) int {
 	for w := len(mask) - 1; w >= 0; w-- {
 		if mask[w] != 0 {
 			return (w + 1) << 6
@@ -974,7 +884,7 @@ func liveEnd(mask bitmap.Bitmap) int {
 }
 
 // rowHandle is the handle of the live row row of t.
-func rowHandle(t *ephemeral.Table, row int) ephemeral.Handle {
+func rowHandle(t *tickwork.Table, row int) tickwork.Handle {
 	h, _ := t.HandleAt(row)
 	return h
 }

@@ -8,12 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tickwork/tickwork/commands"
-	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/internal/chunkorder"
-	"github.com/tickwork/tickwork/runtime"
 	"github.com/tickwork/tickwork/schema/codegen/internal/kitchen"
-	"github.com/tickwork/tickwork/systems"
 )
 
 const (
@@ -36,25 +33,26 @@ func spawnAt(tick, j int) int  { return (tick*spawns + j) * 13 % things }
 // world is the generated kitchen on a runtime world with the hand-written
 // system Spawn.
 type world struct {
-	w    *runtime.World
+	w    *tickwork.World
 	t    *kitchen.Tables
 	s    *kitchen.Systems
-	ents []ephemeral.Handle // thing handles by slot
+	ents []tickwork.Handle // thing handles by slot
 }
 
 func newWorld(t *testing.T, workers int) *world {
 	t.Helper()
-	b := runtime.NewBuilder(runtime.WithWorkers(workers), runtime.WithFixedStep(dt), runtime.WithPacing(runtime.OneTickPerFrame))
+	b := tickwork.NewBuilder(tickwork.WithWorkers(workers), tickwork.WithFixedStep(dt), tickwork.WithPacing(tickwork.OneTickPerFrame))
 	tabs, err := kitchen.Declare(b, kitchen.DefaultSizes())
 	require.NoError(t, err)
 	sys := kitchen.NewSystems(tabs)
 	wd := &world{t: tabs, s: sys}
-	require.NoError(t, b.Add(append(sys.All(), wd.spawn())...))
+	b.Add(sys.All()...)
+	b.System("Spawn", tickwork.FixedUpdate, wd.spawn)
 	wd.w, err = b.Build()
 	require.NoError(t, err)
 	t.Cleanup(func() { wd.w.Close() })
 
-	wd.ents = make([]ephemeral.Handle, things)
+	wd.ents = make([]tickwork.Handle, things)
 	require.NoError(t, tabs.Thing.Table.InsertN(wd.ents))
 	for i, h := range wd.ents {
 		require.Equal(t, uint32(i), h.Index())
@@ -70,7 +68,7 @@ func newWorld(t *testing.T, workers int) *world {
 			require.True(t, tabs.Thing.Table.Delete(h))
 		}
 	}
-	ms := make([]ephemeral.Handle, missiles)
+	ms := make([]tickwork.Handle, missiles)
 	require.NoError(t, tabs.Missile.Table.InsertN(ms))
 	for i, h := range ms {
 		tabs.Missile.At.Set(h, wd.ents[missileAt(i)])
@@ -86,24 +84,19 @@ func newWorld(t *testing.T, workers int) *world {
 // spawn is the hand-written system the schema names extern: each tick it
 // creates spawns missiles aimed at things (a zero handle when the slot
 // holds no thing).
-func (wd *world) spawn() systems.System {
+func (wd *world) spawn(d *tickwork.Decl) tickwork.RunFunc {
 	tabs := wd.t
-	return systems.System{Name: "Spawn", Phase: systems.FixedUpdate,
-		Manifest: systems.Manifest{Reads: []systems.ColumnRef{systems.Col(tabs.Thing.HP)}, Creates: []*ephemeral.Table{tabs.Missile.Table}},
-		Run: func(ctx *systems.Context) error {
-			rec, err := ctx.Recorder(tabs.Missile.Table)
-			if err != nil {
-				return err
-			}
-			for j := range spawns {
-				at, _ := tabs.Thing.Table.HandleAt(spawnAt(int(ctx.Tick()), j))
-				h := rec.Create()
-				commands.Set(rec, tabs.Missile.At, h, at)
-				commands.Set(rec, tabs.Missile.Power, h, int32(j+1))
-				commands.Set(rec, tabs.Missile.Speed, h, float32(8))
-			}
-			return nil
-		}}
+	tickwork.Read(d, tabs.Thing.HP) // it reads which things live
+	rec := tickwork.Record(d, tabs.Missile.Table)
+	return func(ctx *tickwork.Context) {
+		for j := range spawns {
+			at, _ := tabs.Thing.Table.HandleAt(spawnAt(int(ctx.Tick()), j))
+			h := rec.Create()
+			tickwork.Set(rec, tabs.Missile.At, h, at)
+			tickwork.Set(rec, tabs.Missile.Power, h, int32(j+1))
+			tickwork.Set(rec, tabs.Missile.Speed, h, float32(8))
+		}
+	}
 }
 
 // model is kitchen.tw's meaning, written by hand: the reference the
