@@ -8,7 +8,7 @@ GO ?= go
 
 # Packages whose tests also run under the race detector: the ones that start
 # goroutines. Patterns that match no directory yet are skipped.
-RACE_PKGS ?= . ./examples/... ./memory/... ./kernels/... ./systems/... ./scheduler/... ./runtime/... ./events/... ./commands/... ./arena/...
+RACE_PKGS ?= . ./examples/... ./memory/... ./kernels/... ./systems/... ./scheduler/... ./runtime/... ./events/... ./commands/... ./arena/... ./schema/...
 BENCHTIME ?= 1s
 FUZZTIME ?= 30s
 # Extra flags for `make headless`, e.g. HEADLESS_FLAGS='-json'.
@@ -43,10 +43,10 @@ APT_PKGS := gcc libc6-dev pkg-config \
 
 .DEFAULT_GOAL := test
 .NOTPARALLEL:
-.PHONY: test deps fmt vet lint unit race lanes stress viewer tools plot bench fuzz headless screenshot
+.PHONY: test deps fmt vet lint unit race lanes fma stress viewer tools plot bench fuzz headless screenshot
 
-## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, the SIMD lane, pool stress, viewer and tools tests
-test: deps fmt vet lint unit race lanes stress viewer tools
+## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, the SIMD lane, the FMA build, pool stress, viewer and tools tests
+test: deps fmt vet lint unit race lanes fma stress viewer tools
 
 ## deps: apt-get install the packages of APT_PKGS that are not installed yet
 deps:
@@ -134,6 +134,15 @@ lanes:
 stress:
 	$(GO) test -count=1 -run '^TestStressHandOff$$' -cpu 1,2,4,8 ./kernels/
 	$(GO) test -race -count=1 -run '^TestStressHandOff$$' -cpu 1,2,4,8 ./kernels/
+
+## fma: the generated kernels' tests built with GOAMD64=v3, where the compiler fuses x*y + z into
+## one multiply-add unless the generator wrapped the product (docs/schema.md, the arithmetic rule);
+## skipped on a CPU without FMA, which cannot run a v3 binary
+fma:
+	@if grep -qw fma /proc/cpuinfo 2>/dev/null; then \
+		echo "GOAMD64=v3 $(GO) test -count=1 ./schema/codegen/internal/..."; \
+		GOAMD64=v3 $(GO) test -count=1 ./schema/codegen/internal/...; \
+	else echo "fma: this CPU has no FMA; skipped"; fi
 
 ## viewer: go vet and go test of the viewer module, under a virtual X server
 viewer:

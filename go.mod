@@ -3,6 +3,7 @@ module github.com/tickwork/tickwork
 go 1.26.8
 
 require (
+	github.com/alecthomas/participle/v2 v2.1.4
 	github.com/kelindar/bitmap v1.5.3
 	github.com/klauspost/cpuid/v2 v2.3.0
 	github.com/stretchr/testify v1.11.1

@@ -1,0 +1,467 @@
+package schema
+
+import (
+	"fmt"
+	"go/constant"
+	"slices"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/tickwork/tickwork/ephemeral"
+)
+
+// Load parses and checks the schema text src of the file named filename:
+// Parse, then Check. It returns the checked schema or an [ErrorList] of
+// every error found (at most MaxErrors), each a *Error printed as
+// "file:line:col: message". Safe for concurrent use.
+func Load(filename string, src []byte) (*Schema, error) {
+	f, err := Parse(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	return Check(filename, f)
+}
+
+// Check resolves every name of f, types every expression, folds constant
+// subexpressions and derives each system's access (the rules are in
+// docs/schema.md). It returns the checked schema, or an [ErrorList] of the
+// errors found in text order (at most MaxErrors). It does not modify f.
+// Safe for concurrent use on distinct files.
+func Check(filename string, f *File) (*Schema, error) {
+	c := &checker{
+		file:   filename,
+		s:      &Schema{File: filename},
+		names:  map[string]declared{},
+		consts: map[string]*constState{},
+	}
+	c.check(f)
+	if len(c.errs) > 0 {
+		slices.SortStableFunc(c.errs, func(a, b *Error) int {
+			if a.Pos.Line != b.Pos.Line {
+				return a.Pos.Line - b.Pos.Line
+			}
+			return a.Pos.Col - b.Pos.Col
+		})
+		return nil, c.errs
+	}
+	return c.s, nil
+}
+
+// declared is a top-level name: what it is and where.
+type declared struct {
+	what string // "constant", "domain", "table", "event table", "system", "extern system"
+	pos  Pos
+	// one of:
+	cnst   *constState
+	domain *Domain
+	table  *Table
+	event  *EventTable
+	system bool
+}
+
+// constState resolves a constant on first use (capacities may name
+// constants declared later).
+type constState struct {
+	decl  *synConstDecl
+	c     *Const
+	state uint8 // 0 not started, 1 resolving, 2 done
+}
+
+type checker struct {
+	file   string
+	s      *Schema
+	errs   ErrorList
+	names  map[string]declared
+	consts map[string]*constState
+}
+
+// errorf records an error unless MaxErrors have been.
+func (c *checker) errorf(p Pos, k Kind, format string, args ...any) {
+	if len(c.errs) >= MaxErrors {
+		return
+	}
+	c.errs = append(c.errs, &Error{Pos: p, Kind: k, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (c *checker) pos(p lexer.Position) Pos { return pos(c.file, p) }
+
+func (c *checker) check(f *File) {
+	var tables []*synTableDecl
+	var events []*synEventDecl
+	var systems []*synSystemDecl
+	for _, d := range f.Decls {
+		switch {
+		case d.Const != nil:
+			st := &constState{decl: d.Const}
+			if c.declare(d.Const.Name, declared{what: "constant", cnst: st}) {
+				c.consts[d.Const.Name.Name] = st
+			}
+		case d.Domain != nil:
+			dom := &Domain{Pos: c.pos(d.Domain.Name.Pos), Name: d.Domain.Name.Name}
+			if c.declare(d.Domain.Name, declared{what: "domain", domain: dom}) {
+				c.s.Domains = append(c.s.Domains, dom)
+			}
+		case d.Table != nil:
+			t := &Table{Pos: c.pos(d.Table.Name.Pos), Name: d.Table.Name.Name}
+			if c.declare(d.Table.Name, declared{what: "table", table: t}) {
+				c.s.Tables = append(c.s.Tables, t)
+				tables = append(tables, d.Table)
+			}
+		case d.Event != nil:
+			e := &EventTable{Pos: c.pos(d.Event.Name.Pos), Name: d.Event.Name.Name}
+			if c.declare(d.Event.Name, declared{what: "event table", event: e}) {
+				c.s.Events = append(c.s.Events, e)
+				events = append(events, d.Event)
+			}
+		case d.Extern != nil:
+			if c.declare(d.Extern.Name, declared{what: "extern system", system: true}) {
+				c.s.Externs = append(c.s.Externs, &Extern{Pos: c.pos(d.Extern.Name.Pos), Name: d.Extern.Name.Name})
+			}
+		case d.System != nil:
+			if c.declare(d.System.Name, declared{what: "system", system: true}) {
+				systems = append(systems, d.System)
+			}
+		}
+	}
+	// Constants first (in text order; each resolves what it names), then
+	// domains, tables and events, whose options may name constants.
+	for _, d := range f.Decls {
+		if d.Const != nil {
+			if st := c.consts[d.Const.Name.Name]; st != nil && st.decl == d.Const {
+				c.resolveConst(st)
+			}
+		}
+	}
+	for _, d := range f.Decls {
+		if d.Domain != nil {
+			c.domain(d.Domain)
+		}
+	}
+	for i, t := range tables {
+		c.tableOptions(c.s.Tables[i], t)
+	}
+	for i, t := range tables {
+		c.s.Tables[i].Columns = c.fields(t.Columns, "table "+t.Name.Name, c.s.Tables[i], nil)
+	}
+	for i, e := range events {
+		c.eventTable(c.s.Events[i], e)
+	}
+	for _, sd := range systems {
+		if sys := c.system(sd); sys != nil {
+			c.s.Systems = append(c.s.Systems, sys)
+		}
+	}
+}
+
+// declare records a top-level name, or reports it as a duplicate.
+func (c *checker) declare(id *synIdent, d declared) bool {
+	d.pos = c.pos(id.Pos)
+	if prev, ok := c.names[id.Name]; ok {
+		c.errorf(d.pos, KindDuplicate, "%s %q is already declared as %s at %s; rename one of them", d.what, id.Name, article(prev.what), prev.pos)
+		return false
+	}
+	c.names[id.Name] = d
+	return true
+}
+
+// resolveConst types and folds a constant's value, once.
+func (c *checker) resolveConst(st *constState) *Const {
+	switch st.state {
+	case 1:
+		c.errorf(c.pos(st.decl.Name.Pos), KindValue, "constant %q depends on itself; give it a value that does not name it, directly or through other constants", st.decl.Name.Name)
+		st.state = 2
+		return nil
+	case 2:
+		return st.c
+	}
+	st.state = 1
+	d := st.decl
+	t, ok := c.typeExpr(d.Type, "constant "+d.Name.Name)
+	if ok && t.Kind == Ref {
+		c.errorf(c.pos(d.Type.Pos), KindType, "constant %q cannot be a ref; constants are int32, int64, float32, float64 or bool", d.Name.Name)
+		ok = false
+	}
+	ex := c.expr(&scope{c: c}, d.Value)
+	st.state = 2
+	if !ok || ex.Type().Kind == Invalid {
+		return nil
+	}
+	ex = c.convertTo(ex, t, "constant "+d.Name.Name)
+	lit, isLit := ex.(*Lit)
+	if !isLit {
+		if ex.Type().Kind != Invalid {
+			c.errorf(c.pos(d.Value.Pos), KindValue, "the value of constant %q is not constant; use literals and other constants only", d.Name.Name)
+		}
+		return nil
+	}
+	st.c = &Const{Pos: c.pos(d.Name.Pos), Name: d.Name.Name, Type: t, Value: lit.Value}
+	c.s.Consts = append(c.s.Consts, st.c)
+	return st.c
+}
+
+// typeExpr resolves a column, field or constant type.
+func (c *checker) typeExpr(t *synTypeExpr, of string) (Type, bool) {
+	if t.Ref != nil {
+		d, ok := c.names[t.Ref.Name]
+		switch {
+		case !ok:
+			c.errorf(c.pos(t.Ref.Pos), KindUnknown, "unknown table %q in ref type of %s%s", t.Ref.Name, of, c.hint(t.Ref.Name, "table"))
+			return Type{}, false
+		case d.table == nil:
+			c.errorf(c.pos(t.Ref.Pos), KindType, "ref %s in %s: %s is %s; ref names a table, whose rows have handles", t.Ref.Name, of, t.Ref.Name, article(d.what))
+			return Type{}, false
+		}
+		return Type{Kind: Ref, Table: d.table}, true
+	}
+	k, ok := basicTypes[t.Name.Name]
+	if !ok {
+		c.errorf(c.pos(t.Name.Pos), KindUnknown, "unknown type %q in %s; types are int32, int64, float32, float64, bool and ref TABLE", t.Name.Name, of)
+		return Type{}, false
+	}
+	return Type{Kind: k}, true
+}
+
+// fields resolves the columns of a table or the fields of an event table.
+func (c *checker) fields(fs []*synField, of string, t *Table, e *EventTable) []*Column {
+	var cols []*Column
+	seen := map[string]Pos{}
+	for _, f := range fs {
+		p := c.pos(f.Name.Pos)
+		if prev, ok := seen[f.Name.Name]; ok {
+			c.errorf(p, KindDuplicate, "%s has two columns named %q (the first at %s); rename one", of, f.Name.Name, prev)
+			continue
+		}
+		seen[f.Name.Name] = p
+		typ, ok := c.typeExpr(f.Type, of+" column "+f.Name.Name)
+		if !ok {
+			typ = Type{Kind: Invalid}
+		}
+		cols = append(cols, &Column{Pos: p, Name: f.Name.Name, Type: typ, Table: t, Event: e, Index: len(cols)})
+	}
+	return cols
+}
+
+// options indexes a declaration's options by key; it reports duplicates
+// and keys not in allowed.
+func (c *checker) options(opts []*synOption, of string, allowed ...string) map[string]*synOption {
+	m := map[string]*synOption{}
+	for _, o := range opts {
+		k := o.Key.Name
+		p := c.pos(o.Key.Pos)
+		if !slices.Contains(allowed, k) {
+			c.errorf(p, KindUnknown, "unknown option %q of %s%s", k, of, suggest(k, allowed, "options"))
+			continue
+		}
+		if _, dup := m[k]; dup {
+			c.errorf(p, KindDuplicate, "option %q of %s is given twice; keep one", k, of)
+			continue
+		}
+		m[k] = o
+	}
+	return m
+}
+
+// intOption evaluates an integer option in lo..hi; ok false after an error.
+func (c *checker) intOption(o *synOption, of string, lo, hi int64) (int, bool) {
+	if o.Value.IsList {
+		c.errorf(c.pos(o.Value.Pos), KindType, "option %s of %s is a list; give an integer", o.Key.Name, of)
+		return 0, false
+	}
+	ex := c.expr(&scope{c: c}, o.Value.Expr)
+	if ex.Type().Kind == Invalid {
+		return 0, false
+	}
+	lit, ok := ex.(*Lit)
+	if !ok || !ex.Type().IsInteger() {
+		c.errorf(c.pos(o.Value.Pos), KindType, "option %s of %s must be an integer constant, not %s", o.Key.Name, of, describeExpr(ex))
+		return 0, false
+	}
+	v, exact := constant.Int64Val(lit.Value)
+	if !exact || v < lo || v > hi {
+		c.errorf(c.pos(o.Value.Pos), KindValue, "option %s of %s is %s; it must be between %d and %d", o.Key.Name, of, lit.Value, lo, hi)
+		return 0, false
+	}
+	return int(v), true
+}
+
+// chunkRows evaluates a chunk_rows option.
+func (c *checker) chunkRows(o *synOption, of string) int {
+	n, ok := c.intOption(o, of, ephemeral.MinChunkRows, ephemeral.MaxChunkRows)
+	if ok && n&(n-1) != 0 {
+		c.errorf(c.pos(o.Value.Pos), KindValue, "option chunk_rows of %s is %d; it must be a power of two (%d, %d, ...)", of, n, ephemeral.MinChunkRows, 2*ephemeral.MinChunkRows)
+		return 0
+	}
+	return n
+}
+
+// nameOption reads an option whose value is one name.
+func (c *checker) nameOption(o *synOption, of string) (*synIdent, bool) {
+	if !o.Value.IsList {
+		if id := bareName(o.Value.Expr); id != nil {
+			return id, true
+		}
+	}
+	c.errorf(c.pos(o.Value.Pos), KindType, "option %s of %s must be a name", o.Key.Name, of)
+	return nil, false
+}
+
+func (c *checker) domain(d *synDomainDecl) {
+	dom := c.names[d.Name.Name].domain
+	if dom == nil {
+		return
+	}
+	of := "domain " + d.Name.Name
+	opts := c.options(d.Opts, of, "capacity", "chunk_rows")
+	if o := opts["capacity"]; o != nil {
+		dom.Capacity, _ = c.intOption(o, of, 1, ephemeral.MaxCapacity)
+	} else {
+		c.errorf(c.pos(d.Name.Pos), KindMissing, "%s has no capacity; add (capacity: N), the most entities it holds", of)
+	}
+	if o := opts["chunk_rows"]; o != nil {
+		dom.ChunkRows = c.chunkRows(o, of)
+	}
+}
+
+func (c *checker) tableOptions(t *Table, d *synTableDecl) {
+	of := "table " + d.Name.Name
+	opts := c.options(d.Opts, of, "capacity", "chunk_rows", "domain")
+	if o := opts["domain"]; o != nil {
+		if id, ok := c.nameOption(o, of); ok {
+			dd, found := c.names[id.Name]
+			switch {
+			case !found:
+				c.errorf(c.pos(id.Pos), KindUnknown, "unknown domain %q of %s%s", id.Name, of, c.hint(id.Name, "domain"))
+			case dd.domain == nil:
+				c.errorf(c.pos(id.Pos), KindType, "domain %s of %s is %s, not a domain", id.Name, of, article(dd.what))
+			default:
+				t.Domain = dd.domain
+				dd.domain.Tables = append(dd.domain.Tables, t)
+			}
+		}
+	}
+	if t.Domain != nil {
+		for _, k := range []string{"capacity", "chunk_rows"} {
+			if o := opts[k]; o != nil {
+				c.errorf(c.pos(o.Key.Pos), KindValue, "%s is in domain %s, which sets its %s; remove %s here or set it on the domain",
+					of, t.Domain.Name, k, k)
+			}
+		}
+		t.Capacity, t.ChunkRows = t.Domain.Capacity, t.Domain.ChunkRows
+		return
+	}
+	if o := opts["capacity"]; o != nil {
+		t.Capacity, _ = c.intOption(o, of, 1, ephemeral.MaxCapacity)
+	} else if opts["domain"] == nil {
+		c.errorf(c.pos(d.Name.Pos), KindMissing, "%s has no capacity; add (capacity: N), the most rows it holds, or (domain: D)", of)
+	}
+	if o := opts["chunk_rows"]; o != nil {
+		t.ChunkRows = c.chunkRows(o, of)
+	}
+}
+
+func (c *checker) eventTable(e *EventTable, d *synEventDecl) {
+	of := "event table " + d.Name.Name
+	opts := c.options(d.Opts, of, "capacity", "lifetime")
+	if o := opts["capacity"]; o != nil {
+		e.Capacity, _ = c.intOption(o, of, 1, ephemeral.MaxCapacity)
+	} else {
+		c.errorf(c.pos(d.Name.Pos), KindMissing, "%s has no capacity; add (capacity: N), the most events it holds", of)
+	}
+	if o := opts["lifetime"]; o != nil {
+		if id, ok := c.nameOption(o, of); ok {
+			switch id.Name {
+			case "next_frame":
+				e.Lifetime = NextFrame
+			case "this_frame":
+				e.Lifetime = ThisFrame
+			default:
+				c.errorf(c.pos(id.Pos), KindUnknown, "unknown lifetime %q of %s; lifetimes are next_frame and this_frame", id.Name, of)
+			}
+		}
+	} else {
+		c.errorf(c.pos(d.Name.Pos), KindMissing, "%s has no lifetime; add lifetime: next_frame (read in the next frame) or lifetime: this_frame", of)
+	}
+	e.Fields = c.fields(d.Fields, of, nil, e)
+	for _, f := range e.Fields {
+		if f.Type.Kind == Ref && f.Type.Table == nil {
+			f.Type = Type{Kind: Invalid}
+		}
+	}
+}
+
+// hint suggests a declared name of kind what close to name.
+func (c *checker) hint(name, what string) string {
+	var cands []string
+	for n, d := range c.names {
+		if d.what == what {
+			cands = append(cands, n)
+		}
+	}
+	slices.Sort(cands)
+	return suggest(name, cands, what+"s")
+}
+
+// suggest is "; did you mean X?" for a candidate close to name, else a
+// list of the candidates (up to 8), else "".
+func suggest(name string, cands []string, what string) string {
+	best, bestD := "", 3
+	for _, c := range cands {
+		if d := distance(strings.ToLower(name), strings.ToLower(c)); d < bestD && d <= max(1, len(name)/3) {
+			best, bestD = c, d
+		}
+	}
+	switch {
+	case best != "":
+		return fmt.Sprintf("; did you mean %q?", best)
+	case len(cands) > 0 && len(cands) <= 8:
+		return fmt.Sprintf("; %s are %s", what, strings.Join(cands, ", "))
+	}
+	return ""
+}
+
+// distance is the Levenshtein distance of a and b (bytes).
+func distance(a, b string) int {
+	row := make([]int, len(b)+1)
+	for j := range row {
+		row[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		prev := row[0]
+		row[0] = i
+		for j := 1; j <= len(b); j++ {
+			cur := row[j]
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			row[j] = min(row[j]+1, row[j-1]+1, prev+cost)
+			prev = cur
+		}
+	}
+	return row[len(b)]
+}
+
+// article prefixes a or an.
+func article(what string) string {
+	if what != "" && strings.ContainsRune("aeiou", rune(what[0])) {
+		return "an " + what
+	}
+	return "a " + what
+}
+
+// bareName returns the name of an expression that is one plain name.
+func bareName(e *synExpr) *synIdent {
+	if e == nil || len(e.Right) > 0 || len(e.Left.Right) > 0 {
+		return nil
+	}
+	n := e.Left.Left
+	if n.Cmp == nil || n.Cmp.Op != "" || len(n.Cmp.Left.Right) > 0 || len(n.Cmp.Left.Left.Right) > 0 {
+		return nil
+	}
+	u := n.Cmp.Left.Left.Left
+	if u.Primary == nil || u.Primary.Name == nil || u.Primary.Name.Column != nil || u.Primary.Name.Call {
+		return nil
+	}
+	return u.Primary.Name.Name
+}

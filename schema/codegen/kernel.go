@@ -1,0 +1,382 @@
+package codegen
+
+import (
+	"fmt"
+	"go/constant"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tickwork/tickwork/schema"
+)
+
+// use is how a body uses one column of one row variable.
+type use struct {
+	read, write bool
+	always      bool // written by a top-level statement (not only inside match arms)
+}
+
+// sysGen generates one declared system.
+type sysGen struct {
+	g      *gen
+	y      *schema.System
+	name   string // Go type name
+	lower  string // prefix of its unexported types
+	uses   map[*schema.Var]map[*schema.Column]*use
+	order  []colKey // uses in first-use order (deterministic)
+	fields *locals  // kernel state field names
+	field  map[string]string
+	env    map[string]string // names of a body's values: see body
+}
+
+type colKey struct {
+	v *schema.Var
+	c *schema.Column
+}
+
+func newSysGen(g *gen, y *schema.System) *sysGen {
+	sg := &sysGen{g: g, y: y, name: exported(y.Name), lower: unexported(y.Name),
+		uses: map[*schema.Var]map[*schema.Column]*use{}, field: map[string]string{}}
+	for _, j := range y.Joins {
+		sg.note(y.From, j.Via, false, true)
+	}
+	sg.walk(y.Body, true)
+	// Declaration order: the from row's columns, then each join's.
+	vars := []*schema.Var{y.From}
+	for _, j := range y.Joins {
+		vars = append(vars, j.Var)
+	}
+	slices.SortStableFunc(sg.order, func(a, b colKey) int {
+		if a.v != b.v {
+			return slices.Index(vars, a.v) - slices.Index(vars, b.v)
+		}
+		return a.c.Index - b.c.Index
+	})
+	sg.fields = newLocals("table", "rows")
+	return sg
+}
+
+// note records a use of column c of v.
+func (sg *sysGen) note(v *schema.Var, c *schema.Column, write, top bool) {
+	m := sg.uses[v]
+	if m == nil {
+		m = map[*schema.Column]*use{}
+		sg.uses[v] = m
+	}
+	u := m[c]
+	if u == nil {
+		u = &use{}
+		m[c] = u
+		sg.order = append(sg.order, colKey{v, c})
+	}
+	if write {
+		u.write = true
+		u.always = u.always || top
+	} else {
+		u.read = true
+	}
+}
+
+// walk records the column uses of a statement list; top says it runs for
+// every item (not inside a match arm).
+func (sg *sysGen) walk(ss []schema.Stmt, top bool) {
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *schema.SetStmt:
+			for _, a := range s.Assigns {
+				sg.expr(a.Value)
+				if a.Op != schema.Assign {
+					sg.note(a.Target.Var, a.Target.Column, false, top)
+				}
+				sg.note(a.Target.Var, a.Target.Column, true, top)
+			}
+		case *schema.MatchStmt:
+			for _, a := range s.Arms {
+				if a.Cond != nil {
+					sg.expr(a.Cond)
+				}
+				sg.walk(a.Body, false)
+			}
+		case *schema.EmitStmt:
+			for _, v := range s.Values {
+				sg.expr(v)
+			}
+		}
+	}
+}
+
+func (sg *sysGen) expr(e schema.Expr) {
+	switch e := e.(type) {
+	case *schema.ColRef:
+		sg.note(e.Var, e.Column, false, false)
+	case *schema.Unary:
+		sg.expr(e.X)
+	case *schema.Binary:
+		sg.expr(e.X)
+		sg.expr(e.Y)
+	case *schema.Convert:
+		sg.expr(e.X)
+	case *schema.IndexOf:
+		sg.expr(e.X)
+	}
+}
+
+// fromUses lists the from row's used columns in first-use order.
+func (sg *sysGen) fromUses() []colKey {
+	var out []colKey
+	for _, k := range sg.order {
+		if k.v == sg.y.From {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// joinUses lists a join's used columns in first-use order.
+func (sg *sysGen) joinUses(v *schema.Var) []colKey {
+	var out []colKey
+	for _, k := range sg.order {
+		if k.v == v {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// stateField returns the kernel-state field holding key's value.
+func (sg *sysGen) stateField(key, base string) string {
+	if f, ok := sg.field[key]; ok {
+		return f
+	}
+	f := sg.fields.name(base)
+	sg.field[key] = f
+	return f
+}
+
+func colField(sg *sysGen, v *schema.Var, c *schema.Column) string {
+	return sg.stateField("col:"+v.Name+"."+c.Name, v.Name+exported(c.Name))
+}
+
+// maxDeletes bounds the deletes one item's run of ss records into table t.
+func maxDeletes(ss []schema.Stmt, t *schema.Table) int {
+	n := 0
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *schema.DeleteStmt:
+			if s.Var.Table == t {
+				n++
+			}
+		case *schema.MatchStmt:
+			arm := 0
+			for _, a := range s.Arms {
+				arm = max(arm, maxDeletes(a.Body, t))
+			}
+			n += arm
+		}
+	}
+	return n
+}
+
+// ---- statements and expressions ----
+
+// body writes statements. env maps the values a body names:
+//
+//	"col:v.C"   the Go expression of column C of row variable v
+//	"colw:v.C"  (optional) a slice element to store conditional writes to
+//	"handle:v"  the handle of v's row
+//	"ok:v"      the bool that join v hit
+//	"rec:T"     the recorder of table T
+//	"emit:E"    the emitter of event table E
+//	"count:N"   the local counter N
+//	"dt32", "dt64", "tick"
+func (sg *sysGen) body(ss []schema.Stmt) {
+	for _, s := range ss {
+		sg.stmt(s)
+	}
+}
+
+func (sg *sysGen) stmt(s schema.Stmt) {
+	g := sg.g
+	switch s := s.(type) {
+	case *schema.SetStmt:
+		for _, a := range s.Assigns {
+			sg.assign(a)
+		}
+	case *schema.MatchStmt:
+		g.p("switch {")
+		for _, a := range s.Arms {
+			if a.Cond == nil {
+				g.p("default:")
+			} else {
+				g.p("case %s:", sg.code(a.Cond))
+			}
+			sg.body(a.Body)
+		}
+		g.p("}")
+	case *schema.EmitStmt:
+		fields := make([]string, len(s.Values))
+		for i, v := range s.Values {
+			fields[i] = exported(s.Event.Fields[i].Name) + ": " + sg.code(v)
+		}
+		g.p("%s.Emit(%s{%s}) // a full table drops it, and Frame reports the overflow", sg.env["emit:"+s.Event.Name], exported(s.Event.Name), strings.Join(fields, ", "))
+	case *schema.DeleteStmt:
+		v := s.Var
+		op := "Delete" // the entity, with its rows in every table of its domain
+		if !s.Entity && v.Table.Domain != nil {
+			op = "Remove" // this row only
+		}
+		g.p("%s.%s(%s)", sg.env["rec:"+v.Table.Name], op, sg.handle(v))
+	case *schema.CountStmt:
+		g.p("%s++", sg.env["count:"+s.Name])
+	}
+}
+
+func (sg *sysGen) assign(a *schema.AssignStmt) {
+	target := sg.env["col:"+a.Target.Var.Name+"."+a.Target.Column.Name]
+	value, pv := sg.codePrec(a.Value)
+	t := a.Target.Column.Type
+	switch {
+	case a.Op == schema.MulAssign && (t.Kind == schema.Float32 || t.Kind == schema.Float64):
+		// x *= y is x = x*y: a product, rounded on its own (docs/schema.md, Arithmetic).
+		sg.g.p("%s = %s(%s * %s)", target, goType(t), target, paren(value, pv, precMul, true))
+	default:
+		sg.g.p("%s %s %s", target, a.Op, value)
+	}
+	if w, ok := sg.env["colw:"+a.Target.Var.Name+"."+a.Target.Column.Name]; ok {
+		sg.g.p("%s = %s", w, target)
+	}
+}
+
+// handle is the Go expression of a row variable's handle.
+func (sg *sysGen) handle(v *schema.Var) string {
+	if v.Kind == schema.JoinVar {
+		return sg.env["col:"+sg.y.From.Name+"."+v.Join.Via.Name]
+	}
+	return sg.env["handle:"+v.Name]
+}
+
+// Go operator precedences (the spec's, plus primary = 6).
+const (
+	precOr = iota + 1
+	precAnd
+	precCmp
+	precAdd
+	precMul
+	precUnary
+	precPrimary
+)
+
+var goOps = map[schema.BinaryOp]string{schema.Add: "+", schema.Sub: "-", schema.Mul: "*", schema.Div: "/", schema.Rem: "%",
+	schema.Eq: "==", schema.Ne: "!=", schema.Lt: "<", schema.Le: "<=", schema.Gt: ">", schema.Ge: ">=",
+	schema.And: "&&", schema.Or: "||"}
+
+func precOf(op schema.BinaryOp) int {
+	switch {
+	case op == schema.Or:
+		return precOr
+	case op == schema.And:
+		return precAnd
+	case op.IsComparison():
+		return precCmp
+	case op == schema.Add || op == schema.Sub:
+		return precAdd
+	}
+	return precMul
+}
+
+// paren wraps s (an expression of precedence p) for a context needing at
+// least min; right operands of a left-associative operator need more, so
+// that a - (b - c) keeps its grouping (float arithmetic is not
+// associative).
+func paren(s string, p, min int, right ...bool) string {
+	if p < min || (len(right) > 0 && right[0] && p == min) {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+// code returns the Go source of e.
+func (sg *sysGen) code(e schema.Expr) string {
+	s, _ := sg.codePrec(e)
+	return s
+}
+
+// codePrec returns the Go source of e and its precedence.
+func (sg *sysGen) codePrec(e schema.Expr) (string, int) {
+	switch e := e.(type) {
+	case *schema.Lit:
+		if e.Const != nil {
+			return exported(e.Const.Name), precPrimary
+		}
+		s := literal(e)
+		if strings.HasPrefix(s, "-") {
+			return s, precUnary
+		}
+		return s, precPrimary
+	case *schema.ColRef:
+		return sg.env["col:"+e.Var.Name+"."+e.Column.Name], precPrimary
+	case *schema.VarRef:
+		return sg.handle(e.Var), precPrimary
+	case *schema.EnvRef:
+		switch {
+		case e.Env == schema.Tick:
+			return sg.env["tick"], precPrimary
+		case e.T.Kind == schema.Float32:
+			return sg.env["dt32"], precPrimary
+		}
+		return sg.env["dt64"], precPrimary
+	case *schema.Unary:
+		x, p := sg.codePrec(e.X)
+		op := "-"
+		if e.Op == schema.Not {
+			op = "!"
+		}
+		if strings.HasPrefix(x, "-") {
+			x = "(" + x + ")" // not --x
+		}
+		return op + paren(x, p, precUnary), precUnary
+	case *schema.Binary:
+		pr := precOf(e.Op)
+		x, px := sg.codePrec(e.X)
+		y, py := sg.codePrec(e.Y)
+		s := paren(x, px, pr) + " " + goOps[e.Op] + " " + paren(y, py, pr, true)
+		if e.Op == schema.Mul && (e.T.Kind == schema.Float32 || e.T.Kind == schema.Float64) {
+			// Every float product is rounded on its own, so no compiler
+			// fuses it into a multiply-add (docs/schema.md, Arithmetic).
+			return goType(e.T) + "(" + s + ")", precPrimary
+		}
+		return s, pr
+	case *schema.Convert:
+		x, _ := sg.codePrec(e.X)
+		return goType(e.T) + "(" + x + ")", precPrimary
+	case *schema.Probe:
+		ok := sg.env["ok:"+e.Var.Name]
+		if e.Found {
+			return ok, precPrimary
+		}
+		return "!" + ok, precUnary
+	case *schema.IndexOf:
+		x, p := sg.codePrec(e.X)
+		return "int32(" + paren(x, p, precPrimary) + ".Index())", precPrimary
+	}
+	panic(fmt.Sprintf("codegen: expression %T (a generator bug)", e))
+}
+
+// literal is the Go text of a constant: exact for integers, the shortest
+// decimal that reads back as the same float32 or float64.
+func literal(l *schema.Lit) string {
+	v := l.Value
+	switch l.T.Kind {
+	case schema.Bool:
+		return strconv.FormatBool(constant.BoolVal(v))
+	case schema.Int32, schema.Int64:
+		return v.ExactString()
+	case schema.Float32:
+		f, _ := constant.Float64Val(v)
+		return strconv.FormatFloat(f, 'g', -1, 32)
+	case schema.Float64:
+		f, _ := constant.Float64Val(v)
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	panic(fmt.Sprintf("codegen: constant of type %s (a generator bug)", l.T))
+}

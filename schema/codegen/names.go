@@ -1,0 +1,100 @@
+package codegen
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+	"unicode"
+
+	"github.com/tickwork/tickwork/schema"
+)
+
+// exported is the Go name of a schema name: its first letter upper-cased,
+// so that every generated type, field and constant is exported (and never
+// a Go keyword or predeclared name, which are all lower-case).
+func exported(name string) string {
+	if name == "" {
+		return name
+	}
+	r := []rune(name)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
+}
+
+// unexported lower-cases the first letter.
+func unexported(name string) string {
+	if name == "" {
+		return name
+	}
+	r := []rune(name)
+	r[0] = unicode.ToLower(r[0])
+	return string(r)
+}
+
+// generatedNames are the package-level names the generator itself
+// defines; a schema name that maps to one of them is refused.
+var generatedNames = []string{"Sizes", "DefaultSizes", "Tables", "Declare", "Systems", "NewSystems"}
+
+// scope records Go names and refuses two schema names that map to one.
+type scope struct {
+	what  string
+	names map[string]schema.Pos
+	errs  *schema.ErrorList
+}
+
+func newScope(what string, errs *schema.ErrorList, reserved ...string) *scope {
+	s := &scope{what: what, names: map[string]schema.Pos{}, errs: errs}
+	for _, n := range reserved {
+		s.names[n] = schema.Pos{}
+	}
+	return s
+}
+
+// add records the Go name of a schema name declared at p.
+func (s *scope) add(goName, schemaName string, p schema.Pos) {
+	prev, dup := s.names[goName]
+	switch {
+	case !dup:
+		s.names[goName] = p
+	case prev.Line == 0:
+		*s.errs = append(*s.errs, &schema.Error{Pos: p, Kind: schema.KindDuplicate,
+			Msg: fmt.Sprintf("%q becomes the Go name %s, which the generator defines in %s; rename it", schemaName, goName, s.what)})
+	default:
+		*s.errs = append(*s.errs, &schema.Error{Pos: p, Kind: schema.KindDuplicate,
+			Msg: fmt.Sprintf("%q becomes the Go name %s in %s, as the name declared at %s does; rename one of them", schemaName, goName, s.what, prev)})
+	}
+}
+
+// locals hands out local variable names that collide with nothing in
+// scope: Go keywords and predeclared names, the imported packages and
+// the generated package-level names.
+type locals struct{ used map[string]bool }
+
+var predeclared = strings.Fields(`any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64
+	rune string uint uint8 uint16 uint32 uint64 uintptr true false iota nil append cap clear close complex copy delete imag
+	len make max min new panic print println real recover
+	tickwork`)
+
+func newLocals(taken ...string) *locals {
+	l := &locals{used: map[string]bool{}}
+	for _, n := range predeclared {
+		l.used[n] = true
+	}
+	for _, n := range taken {
+		l.used[n] = true
+	}
+	return l
+}
+
+// name returns base, or base2, base3, ... if it is taken, and takes it.
+func (l *locals) name(base string) string {
+	if token.IsKeyword(base) {
+		base += "_"
+	}
+	n := base
+	for i := 2; l.used[n]; i++ {
+		n = fmt.Sprintf("%s%d", base, i)
+	}
+	l.used[n] = true
+	return n
+}

@@ -1,0 +1,25 @@
+// Package schema is the front end of Tickwork's schema language: it parses
+// a schema file (tables, event tables, constants and declared systems),
+// checks it and hands the generator (cmd/tickwork-gen) a typed model. The
+// language itself — grammar, types, the meaning of each construct, the
+// arithmetic rule — is documented once, in docs/schema.md.
+//
+// # Outline
+//
+//   - Read a schema: [Load] (= [Parse] then [Check]) returns a [*Schema]
+//     or an [ErrorList]; [Format] prints a parsed [File] canonically.
+//   - The model: [Schema] holds [Const], [Domain], [Table] (with [Column]),
+//     [EventTable], [Extern] and [System]; a system's body is a list of
+//     [Stmt] ([SetStmt], [MatchStmt], [EmitStmt], [DeleteStmt],
+//     [CountStmt]) over typed [Expr] nodes, and its [Access] is what the
+//     body reads, writes, probes, deletes, emits and consumes.
+//   - Types: [Type] and its [TypeKind]; ref types of one domain are
+//     identical ([Type.Identical]).
+//   - Errors: each is an [*Error] printed "file:line:col: message"; its
+//     [Kind] has a sentinel for errors.Is ([ErrSyntax], [ErrDuplicate],
+//     [ErrUnknown], [ErrType], [ErrValue], [ErrMissing], [ErrAccess]).
+//     Limits: [MaxSize], [MaxDepth], [MaxErrors].
+//
+// Every function is safe for concurrent use; a Schema is read-only once
+// built.
+package schema

@@ -1,0 +1,332 @@
+package schema_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork/schema"
+)
+
+// prelude declares what the bad schemas of TestErrors refer to; their own
+// text starts on line 7.
+const prelude = `const W: float32 = 2048
+domain Actors(capacity: 100)
+table Unit(domain: Actors) { Health: int32 }
+table Body(domain: Actors) { X: float32  Y: float32 }
+table Shot(capacity: 64) { X: float32  TTL: int32  Target: ref Body }
+event table Hit(capacity: 64, lifetime: next_frame) { Target: ref Unit  Damage: int32 }
+`
+
+func TestPreludeIsValid(t *testing.T) {
+	_, err := schema.Load("bad.tw", []byte(prelude))
+	require.NoError(t, err)
+}
+
+// TestErrors checks the exact message of each syntax and semantic error,
+// its kind, and that it is one *schema.Error.
+func TestErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		kind error
+		src  string
+		want string
+	}{
+		{"syntax/missing type", schema.ErrSyntax,
+			"table T(capacity: 1) { X: }",
+			"bad.tw:7:27: unexpected \"}\"; expected a type (int32, int64, float32, float64, bool or ref TABLE)"},
+		{"syntax/missing colon", schema.ErrSyntax,
+			"table T(capacity: 1) { X float32 }",
+			"bad.tw:7:26: unexpected name float32; expected \":\""},
+		{"syntax/unfinished expression", schema.ErrSyntax,
+			"system S(phase: update) { from Shot s set s.X = 1 + }",
+			"bad.tw:7:53: unexpected \"}\"; expected an expression"},
+		{"syntax/== in set", schema.ErrSyntax,
+			"system S(phase: update) { from Shot s set s.X == 1 }",
+			"bad.tw:7:47: unexpected \"==\"; expected \"=\", \"+=\", \"-=\" or \"*=\"; set assigns with =, == compares"},
+		{"syntax/arm without braces", schema.ErrSyntax,
+			"system S(phase: update) { from Shot s match { s.X > 0 => set s.X = 1 } }",
+			"bad.tw:7:58: unexpected keyword set; expected \"{\""},
+		{"syntax/bad character", schema.ErrSyntax,
+			"table T(capacity: 1) { X: int32 } $",
+			"bad.tw:7:35: unexpected character '$'; names are ASCII letters, digits and _, comments start with //"},
+		{"syntax/reserved word as name", schema.ErrSyntax,
+			"table T(capacity: 1) { count: int32 }",
+			"bad.tw:7:24: unexpected keyword count; expected \"}\"; count is a reserved word: choose another name"},
+		{"syntax/chained comparison", schema.ErrSyntax,
+			"system S(phase: update) { from Shot s match { 0 < s.X < W => {} } }",
+			"bad.tw:7:55: unexpected \"<\"; expected \"=>\"; comparisons do not chain: join them with and"},
+		{"syntax/no from", schema.ErrSyntax,
+			"system S(phase: update) { set s.X = 1 }",
+			"bad.tw:7:27: unexpected keyword set; expected from TABLE VAR (a system body starts with the rows it runs over)"},
+		{"syntax/not a declaration", schema.ErrSyntax,
+			"foo",
+			"bad.tw:7:1: unexpected name foo; expected a declaration (const, domain, table, event table, extern system or system)"},
+		{"duplicate/table and event table", schema.ErrDuplicate,
+			"event table Body(capacity: 1, lifetime: this_frame) { A: int32 }",
+			"bad.tw:7:13: event table \"Body\" is already declared as a table at bad.tw:4:7; rename one of them"},
+		{"duplicate/column", schema.ErrDuplicate,
+			"table T(capacity: 1) { A: int32  A: float32 }",
+			"bad.tw:7:34: table T has two columns named \"A\" (the first at bad.tw:7:24); rename one"},
+		{"duplicate/option", schema.ErrDuplicate,
+			"table T(capacity: 1, capacity: 2) { A: int32 }",
+			"bad.tw:7:22: option \"capacity\" of table T is given twice; keep one"},
+		{"duplicate/emit field", schema.ErrDuplicate,
+			"system S(phase: update) { from Shot s emit Hit { Target: s.Target, Damage: 1, Damage: 2 } }",
+			"bad.tw:7:79: field Damage of Hit is given twice in this emit (first at bad.tw:7:68); give it once"},
+		{"duplicate/row variable", schema.ErrDuplicate,
+			"system S(phase: update) { from Shot s join Body s on s.Target }",
+			"bad.tw:7:49: row variable \"s\" is already declared at bad.tw:7:37; use another name"},
+		{"duplicate/variable named as a constant", schema.ErrDuplicate,
+			"system S(phase: update) { from Shot W }",
+			"bad.tw:7:37: row variable \"W\" has the name of the constant declared at bad.tw:1:7; use another name"},
+		{"unknown/table in from", schema.ErrUnknown,
+			"system S(phase: update) { from Shots s }",
+			"bad.tw:7:32: unknown table \"Shots\" in from of system S; did you mean \"Shot\"?"},
+		{"unknown/column", schema.ErrUnknown,
+			"system S(phase: update) { from Shot s set s.Y = 1 }",
+			"bad.tw:7:45: unknown column \"Y\" in s.Y (s is a row of table Shot); did you mean \"X\"?"},
+		{"unknown/constant", schema.ErrUnknown,
+			"system S(phase: update) { from Shot s set s.X = Q }",
+			"bad.tw:7:49: unknown constant or row variable \"Q\"; did you mean \"W\"?"},
+		{"unknown/ref table", schema.ErrUnknown,
+			"table T(capacity: 1) { Owner: ref Bdy }",
+			"bad.tw:7:35: unknown table \"Bdy\" in ref type of table T column Owner; did you mean \"Body\"?"},
+		{"unknown/phase", schema.ErrUnknown,
+			"system S(phase: fixed) { from Shot s }",
+			"bad.tw:7:17: unknown phase \"fixed\" of system S; the phases are frame_start, fixed_update, update, late_update, frame_end"},
+		{"unknown/option", schema.ErrUnknown,
+			"table T(capacity: 1, chunkrows: 64) { A: int32 }",
+			"bad.tw:7:22: unknown option \"chunkrows\" of table T; did you mean \"chunk_rows\"?"},
+		{"unknown/system in after", schema.ErrUnknown,
+			"system S(phase: update, after: Fire) { from Shot s }",
+			"bad.tw:7:32: unknown system \"Fire\" in after of system S; declare it, or name a hand-written one with extern system Fire"},
+		{"unknown/type", schema.ErrUnknown,
+			"table T(capacity: 1) { A: int }",
+			"bad.tw:7:27: unknown type \"int\" in table T column A; types are int32, int64, float32, float64, bool and ref TABLE"},
+		{"unknown/function", schema.ErrUnknown,
+			"system S(phase: update) { from Shot s set s.X = sqrt(s.X) }",
+			"bad.tw:7:49: unknown function \"sqrt\"; the functions are found, missing, index and the conversions int32, int64, float32, float64"},
+		{"unknown/event table in emit", schema.ErrUnknown,
+			"system S(phase: update) { from Shot s emit Hits { Target: s.Target, Damage: 1 } }",
+			"bad.tw:7:44: unknown event table \"Hits\" in emit; did you mean \"Hit\"?"},
+		{"unknown/lifetime", schema.ErrUnknown,
+			"event table E(capacity: 1, lifetime: forever) { A: int32 }",
+			"bad.tw:7:38: unknown lifetime \"forever\" of event table E; lifetimes are next_frame and this_frame"},
+		{"unknown/world value", schema.ErrUnknown,
+			"system S(phase: update) { from Shot s set s.X += @time }",
+			"bad.tw:7:50: unknown @time; the world values are @dt (seconds) and @tick"},
+		{"unknown/row variable", schema.ErrUnknown,
+			"system S(phase: update) { from Shot s set x.X = 1 }",
+			"bad.tw:7:43: unknown row variable \"x\"; did you mean \"s\"?"},
+		{"unknown/event field", schema.ErrUnknown,
+			"system S(phase: update) { from Shot s emit Hit { Target: s.Target, Damage: 1, Dmg: 2 } }",
+			"bad.tw:7:79: event table Hit has no field \"Dmg\"; its fields are Target, Damage"},
+		{"unknown/domain", schema.ErrUnknown,
+			"table T(domain: Actor) { A: int32 }",
+			"bad.tw:7:17: unknown domain \"Actor\" of table T; did you mean \"Actors\"?"},
+		{"type/mismatched operands", schema.ErrType,
+			"system S(phase: update) { from Shot s set s.X = s.X + s.TTL }",
+			"bad.tw:7:53: mismatched types float32 and int32 in +; convert one, as float32(...)"},
+		{"type/float constant into int column", schema.ErrType,
+			"system S(phase: update) { from Shot s set s.TTL = 1.5 }",
+			"bad.tw:7:51: constant 1.5 is not an integer; it cannot be int32"},
+		{"type/ref to an event table", schema.ErrType,
+			"table T(capacity: 1) { H: ref Hit }",
+			"bad.tw:7:31: ref Hit in table T column H: Hit is an event table; ref names a table, whose rows have handles"},
+		{"type/emit field type", schema.ErrType,
+			"system S(phase: update) { from Shot s emit Hit { Target: s.Target, Damage: s.X } }",
+			"bad.tw:7:76: cannot use s.X (float32) as int32 in field Damage of Hit"},
+		{"type/condition not bool", schema.ErrType,
+			"system S(phase: update) { from Shot s match { s.TTL => {} } }",
+			"bad.tw:7:47: a match arm's condition must be a bool, not s.TTL"},
+		{"type/float to int conversion", schema.ErrType,
+			"system S(phase: update) { from Shot s set s.TTL = int32(s.X) }",
+			"bad.tw:7:51: cannot convert s.X to int32: float to integer conversion of out-of-range values differs between machines"},
+		{"type/join on a non-ref column", schema.ErrType,
+			"system S(phase: update) { from Shot s join Body b on s.X }",
+			"bad.tw:7:54: join Body b on s.X: s.X is float32, and a join into Body needs a ref of a table of domain Actors"},
+		{"type/join outside the ref's domain", schema.ErrType,
+			"table Solo(capacity: 8) { A: int32 }\nsystem S(phase: update) { from Shot s join Solo o on s.Target match { s.Target == o => {} } }",
+			"bad.tw:8:54: join Solo o on s.Target: s.Target is ref Body, and a join into Solo needs a ref Solo"},
+		{"type/refs of two tables", schema.ErrType,
+			"table Solo(capacity: 8) { Peer: ref Solo  Who: ref Body }\nsystem S(phase: update) { from Solo o match { o.Peer == o.Who => {} } }",
+			"bad.tw:8:57: mismatched types ref Solo and ref Body in =="},
+		{"type/emit into a table", schema.ErrType,
+			"system S(phase: update) { from Shot s emit Body { X: 1 } }",
+			"bad.tw:7:44: emit Body: Body is a table, not an event table"},
+		{"type/join an event table", schema.ErrType,
+			"system S(phase: update) { from Shot s join Hit h on s.Target }",
+			"bad.tw:7:44: join Hit in system S: Hit is an event table; a join probes a table through a ref"},
+		{"type/+= on bool", schema.ErrType,
+			"table F(capacity: 8) { On: bool }\nsystem S(phase: update) { from F f set f.On += true }",
+			"bad.tw:8:40: += needs a number column; f.On is bool"},
+		{"type/index of a number", schema.ErrType,
+			"system S(phase: update) { from Shot s emit Hit { Target: s.Target, Damage: index(s.X) } }",
+			"bad.tw:7:82: index needs a ref (a handle), not s.X"},
+		{"type/not of a number", schema.ErrType,
+			"system S(phase: update) { from Shot s match { not s.TTL => {} } }",
+			"bad.tw:7:47: not needs a bool operand, not s.TTL"},
+		{"type/@dt as an integer", schema.ErrType,
+			"system S(phase: update) { from Shot s set s.TTL = @dt }",
+			"bad.tw:7:51: cannot use @dt (seconds, a float) as int32 in set s.TTL; convert the other operand, as float32(...)"},
+		{"type/% of floats", schema.ErrType,
+			"system S(phase: update) { from Shot s set s.X = W % 2 }",
+			"bad.tw:7:51: % needs integers, not float32"},
+		{"type/from a constant", schema.ErrType,
+			"system S(phase: update) { from W w }",
+			"bad.tw:7:32: from W in system S: W is a constant; from names a table or an event table"},
+		{"type/ref constant", schema.ErrType,
+			"const C: ref Body = 1",
+			"bad.tw:7:10: constant \"C\" cannot be a ref; constants are int32, int64, float32, float64 or bool"},
+		{"value/zero capacity", schema.ErrValue,
+			"table T(capacity: 0) { A: int32 }",
+			"bad.tw:7:19: option capacity of table T is 0; it must be between 1 and 1073741824"},
+		{"value/chunk rows not a power of two", schema.ErrValue,
+			"table T(capacity: 100, chunk_rows: 100) { A: int32 }",
+			"bad.tw:7:36: option chunk_rows of table T is 100; it must be a power of two (64, 128, ...)"},
+		{"value/constant overflow", schema.ErrValue,
+			"const Big: int32 = 3000000000",
+			"bad.tw:7:20: constant 3000000000 overflows int32"},
+		{"value/division by zero", schema.ErrValue,
+			"system S(phase: update) { from Shot s set s.X = s.X / 0 }",
+			"bad.tw:7:53: division by zero"},
+		{"value/integer division by a column", schema.ErrValue,
+			"system S(phase: update) { from Shot s set s.TTL = 10 / s.TTL }",
+			"bad.tw:7:54: integer / needs a constant divisor: a zero divisor at run time would panic the kernel"},
+		{"value/constant cycle", schema.ErrValue,
+			"const A: int32 = B + 1\nconst B: int32 = A",
+			"bad.tw:7:7: constant \"A\" depends on itself; give it a value that does not name it, directly or through other constants"},
+		{"value/capacity of a domain's table", schema.ErrValue,
+			"table T(domain: Actors, capacity: 10) { A: int32 }",
+			"bad.tw:7:25: table T is in domain Actors, which sets its capacity; remove capacity here or set it on the domain"},
+		{"value/@dt in a constant", schema.ErrValue,
+			"const D: float32 = @dt",
+			"bad.tw:7:20: @dt is not constant; a constant expression uses literals and constants only"},
+		{"value/system before itself", schema.ErrValue,
+			"system S(phase: update, before: S) { from Shot s }",
+			"bad.tw:7:33: system S names itself in before; a system cannot run before itself"},
+		{"value/else not last", schema.ErrValue,
+			"system S(phase: update) { from Shot s match { else => {} s.X > 0 => {} } }",
+			"bad.tw:7:47: else must be the last arm of a match; the arms after it never run"},
+		{"missing/phase", schema.ErrMissing,
+			"system S { from Shot s }",
+			"bad.tw:7:8: system S has no phase; add (phase: P), P one of frame_start, fixed_update, update, late_update, frame_end"},
+		{"missing/emit field", schema.ErrMissing,
+			"system S(phase: update) { from Shot s emit Hit { Target: s.Target } }",
+			"bad.tw:7:44: emit Hit does not give field Damage; an emit gives every field of the event"},
+		{"missing/lifetime", schema.ErrMissing,
+			"event table E(capacity: 8) { A: int32 }",
+			"bad.tw:7:13: event table E has no lifetime; add lifetime: next_frame (read in the next frame) or lifetime: this_frame"},
+		{"missing/table capacity", schema.ErrMissing,
+			"table T { A: int32 }",
+			"bad.tw:7:7: table T has no capacity; add (capacity: N), the most rows it holds, or (domain: D)"},
+		{"access/write a joined row in parallel", schema.ErrAccess,
+			"system S(phase: update) { from Shot s join Body b on s.Target set b.X = 0 }",
+			"bad.tw:7:67: cannot set b.X: b is a Body row joined through s.Target, and rows of Shot run in parallel, so two of them may write one Body row; only a system over an event table (one event at a time) writes joined rows"},
+		{"access/write an event field", schema.ErrAccess,
+			"system S(phase: update) { from Hit h set h.Damage = 0 }",
+			"bad.tw:7:42: cannot set h.Damage: h is an event of Hit, and events are read-only"},
+		{"access/unguarded join read", schema.ErrAccess,
+			"system S(phase: update) { from Shot s join Body b on s.Target set s.X = b.X }",
+			"bad.tw:7:73: b.X is read where join b may have missed; test missing(b) in an earlier match arm, or found(b) and ... in this arm's condition"},
+		{"access/join read of a column written in parallel", schema.ErrAccess,
+			"table T(capacity: 8) { Peer: ref T  V: float32 }\nsystem S(phase: update) { from T a join T b on a.Peer match { found(b) => { set a.V = b.V } } }",
+			"bad.tw:8:87: cannot read b.V through join b: this system writes T.V on its own rows, which run in parallel, so a joined row may change while it is read; split the system in two"},
+		{"access/delete an event", schema.ErrAccess,
+			"system S(phase: update) { from Hit h delete h }",
+			"bad.tw:7:45: cannot delete h: it is an event of Hit; events are retired by their lifetime"},
+		{"access/unguarded delete of a joined entity", schema.ErrAccess,
+			"system S(phase: update) { from Hit h join Unit u on h.Target delete entity u }",
+			"bad.tw:7:76: u is deleted where join u may have missed; test missing(u) in an earlier match arm, or found(u) and ... in this arm's condition"},
+		{"access/guard after a found arm", schema.ErrAccess,
+			"system S(phase: update) { from Shot s join Body b on s.Target match { found(b) => {} else => { set s.X = b.X } } }",
+			"bad.tw:7:106: b.X is read where join b may have missed; test missing(b) in an earlier match arm, or found(b) and ... in this arm's condition"},
+		{"access/guard through or", schema.ErrAccess,
+			"system S(phase: update) { from Shot s join Body b on s.Target match { found(b) or s.X > 0 => { set s.X = b.X } } }",
+			"bad.tw:7:106: b.X is read where join b may have missed; test missing(b) in an earlier match arm, or found(b) and ... in this arm's condition"},
+	}
+	kinds := map[error]int{}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := schema.Load("bad.tw", []byte(prelude+tc.src))
+			require.Error(t, err)
+			assert.Nil(t, s)
+			assert.Equal(t, tc.want, err.Error())
+			assert.ErrorIs(t, err, tc.kind)
+			var e *schema.Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, tc.want, e.Error(), "one error, the first")
+			assert.Equal(t, "bad.tw", e.Pos.File)
+			assert.True(t, strings.HasPrefix(tc.want, fmt.Sprintf("bad.tw:%d:%d: ", e.Pos.Line, e.Pos.Col)))
+			assert.Equal(t, tc.want, e.Pos.String()+": "+e.Msg)
+			for _, other := range []error{schema.ErrSyntax, schema.ErrDuplicate, schema.ErrUnknown, schema.ErrType,
+				schema.ErrValue, schema.ErrMissing, schema.ErrAccess} {
+				if other != tc.kind {
+					assert.NotErrorIs(t, err, other)
+				}
+			}
+		})
+		kinds[tc.kind]++
+	}
+	assert.Len(t, kinds, 7, "every kind has cases")
+	assert.GreaterOrEqual(t, len(cases), 25)
+}
+
+// TestErrorList: a schema with several errors reports each, in text
+// order, one a line.
+func TestErrorList(t *testing.T) {
+	src := prelude + `system S(phase: update) { from Shot s set s.Y = 1 }
+table T(capacity: 1) { Owner: ref Bdy }
+system R(phase: fixed) { from Shots s }
+`
+	_, err := schema.Load("bad.tw", []byte(src))
+	require.Error(t, err)
+	assert.Equal(t, `bad.tw:7:45: unknown column "Y" in s.Y (s is a row of table Shot); did you mean "X"?
+bad.tw:8:35: unknown table "Bdy" in ref type of table T column Owner; did you mean "Body"?
+bad.tw:9:17: unknown phase "fixed" of system R; the phases are frame_start, fixed_update, update, late_update, frame_end
+bad.tw:9:31: unknown table "Shots" in from of system R; did you mean "Shot"?`, err.Error())
+	var list schema.ErrorList
+	require.ErrorAs(t, err, &list)
+	require.Len(t, list, 4)
+	assert.Equal(t, schema.KindUnknown, list[2].Kind)
+	assert.ErrorIs(t, err, schema.ErrUnknown)
+	assert.NotErrorIs(t, err, schema.ErrSyntax)
+}
+
+// TestMaxErrors: a schema with many errors reports MaxErrors of them.
+func TestMaxErrors(t *testing.T) {
+	var b strings.Builder
+	for i := range 3 * schema.MaxErrors {
+		fmt.Fprintf(&b, "table T%d(capacity: 0) { A: int32 }\n", i)
+	}
+	_, err := schema.Load("many.tw", []byte(b.String()))
+	var list schema.ErrorList
+	require.ErrorAs(t, err, &list)
+	assert.Len(t, list, schema.MaxErrors)
+	assert.Equal(t, "many.tw:1:20: option capacity of table T0 is 0; it must be between 1 and 1073741824", list[0].Error())
+	assert.Equal(t, 20, list[len(list)-1].Pos.Line)
+}
+
+// TestInputLimits: too large and invalid UTF-8 input are syntax errors
+// with a position.
+func TestInputLimits(t *testing.T) {
+	_, err := schema.Load("big.tw", make([]byte, schema.MaxSize+1))
+	require.ErrorIs(t, err, schema.ErrSyntax)
+	assert.Equal(t, "big.tw: schema is 1048577 bytes, more than the limit of 1048576; split it", err.Error())
+
+	_, err = schema.Load("utf.tw", []byte("table T(capacity: 1) {\n  A\xff: int32 }"))
+	require.ErrorIs(t, err, schema.ErrSyntax)
+	assert.Equal(t, "utf.tw:2:4: invalid UTF-8; save the schema as UTF-8", err.Error())
+}
+
+func TestKindString(t *testing.T) {
+	assert.Equal(t, "access", schema.KindAccess.String())
+	assert.Equal(t, "Kind(99)", schema.Kind(99).String())
+	assert.NoError(t, (&schema.Error{Kind: 99}).Unwrap())
+	assert.True(t, errors.Is(&schema.Error{Kind: schema.KindType}, schema.ErrType))
+}

@@ -1,0 +1,239 @@
+package schema
+
+import (
+	"strings"
+)
+
+// Format prints f in canonical form: one declaration per paragraph, tabs
+// for indentation, one space around operators, comments dropped. Parsing
+// the result gives a tree that Format prints the same (FuzzParse checks
+// it). Safe for concurrent use.
+func Format(f *File) []byte {
+	p := &printer{}
+	for i, d := range f.Decls {
+		if i > 0 {
+			p.s("\n")
+		}
+		p.decl(d)
+	}
+	return []byte(p.b.String())
+}
+
+type printer struct {
+	b      strings.Builder
+	indent int
+}
+
+func (p *printer) s(parts ...string) {
+	for _, s := range parts {
+		p.b.WriteString(s)
+	}
+}
+
+func (p *printer) line(parts ...string) {
+	p.b.WriteString(strings.Repeat("\t", p.indent))
+	p.s(parts...)
+	p.b.WriteByte('\n')
+}
+
+func (p *printer) decl(d *synDecl) {
+	switch {
+	case d.Const != nil:
+		p.line("const ", d.Const.Name.Name, ": ", typeText(d.Const.Type), " = ", exprString(d.Const.Value))
+	case d.Domain != nil:
+		p.line("domain ", d.Domain.Name.Name, optsText(d.Domain.Opts))
+	case d.Table != nil:
+		p.fields("table "+d.Table.Name.Name+optsText(d.Table.Opts), d.Table.Columns)
+	case d.Event != nil:
+		p.fields("event table "+d.Event.Name.Name+optsText(d.Event.Opts), d.Event.Fields)
+	case d.Extern != nil:
+		p.line("extern system ", d.Extern.Name.Name)
+	case d.System != nil:
+		s := d.System
+		p.line("system ", s.Name.Name, optsText(s.Opts), " {")
+		p.indent++
+		p.line("from ", s.Body.From.Table.Name, " ", s.Body.From.Var.Name)
+		for _, j := range s.Body.Joins {
+			p.line("join ", j.Table.Name, " ", j.Var.Name, " on ", j.On.Var.Name, ".", j.On.Column.Name)
+		}
+		p.stmts(s.Body.Stmts)
+		p.indent--
+		p.line("}")
+	}
+}
+
+func (p *printer) fields(head string, fs []*synField) {
+	p.line(head, " {")
+	p.indent++
+	for _, f := range fs {
+		p.line(f.Name.Name, ": ", typeText(f.Type))
+	}
+	p.indent--
+	p.line("}")
+}
+
+func (p *printer) stmts(ss []*synStmt) {
+	for _, s := range ss {
+		switch {
+		case s.Set != nil:
+			parts := make([]string, len(s.Set.Assigns))
+			for i, a := range s.Set.Assigns {
+				parts[i] = a.Target.Var.Name + "." + a.Target.Column.Name + " " + a.Op + " " + exprString(a.Value)
+			}
+			p.line("set ", strings.Join(parts, ", "))
+		case s.Match != nil:
+			p.line("match {")
+			p.indent++
+			for _, a := range s.Match.Arms {
+				cond := "else"
+				if !a.Else {
+					cond = exprString(a.Cond)
+				}
+				if len(a.Stmts) == 0 {
+					p.line(cond, " => {}")
+					continue
+				}
+				p.line(cond, " => {")
+				p.indent++
+				p.stmts(a.Stmts)
+				p.indent--
+				p.line("}")
+			}
+			p.indent--
+			p.line("}")
+		case s.Emit != nil:
+			parts := make([]string, len(s.Emit.Fields))
+			for i, f := range s.Emit.Fields {
+				parts[i] = f.Name.Name + ": " + exprString(f.Value)
+			}
+			p.line("emit ", s.Emit.Event.Name, " { ", strings.Join(parts, ", "), " }")
+		case s.Delete != nil:
+			if s.Delete.Entity {
+				p.line("delete entity ", s.Delete.Var.Name)
+			} else {
+				p.line("delete ", s.Delete.Var.Name)
+			}
+		case s.Count != nil:
+			p.line("count ", s.Count.Name.Name)
+		}
+	}
+}
+
+func typeText(t *synTypeExpr) string {
+	if t.Ref != nil {
+		return "ref " + t.Ref.Name
+	}
+	return t.Name.Name
+}
+
+func optsText(opts []*synOption) string {
+	if len(opts) == 0 {
+		return ""
+	}
+	parts := make([]string, len(opts))
+	for i, o := range opts {
+		v := o.Value
+		if v.IsList {
+			names := make([]string, len(v.List))
+			for j, id := range v.List {
+				names[j] = id.Name
+			}
+			parts[i] = o.Key.Name + ": [" + strings.Join(names, ", ") + "]"
+		} else {
+			parts[i] = o.Key.Name + ": " + exprString(v.Expr)
+		}
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// exprString prints a syntax-tree expression; parentheses are the
+// source's, so the tree structure is kept.
+func exprString(e *synExpr) string {
+	var b strings.Builder
+	writeOr(&b, e)
+	return b.String()
+}
+
+func writeOr(b *strings.Builder, e *synExpr) {
+	writeAnd(b, e.Left)
+	for _, r := range e.Right {
+		b.WriteString(" or ")
+		writeAnd(b, r)
+	}
+}
+
+func writeAnd(b *strings.Builder, e *synAndExpr) {
+	writeNot(b, e.Left)
+	for _, r := range e.Right {
+		b.WriteString(" and ")
+		writeNot(b, r)
+	}
+}
+
+func writeNot(b *strings.Builder, e *synNotExpr) {
+	if e.Not != nil {
+		b.WriteString("not ")
+		writeNot(b, e.Not)
+		return
+	}
+	writeAdd(b, e.Cmp.Left)
+	if e.Cmp.Op != "" {
+		b.WriteString(" " + e.Cmp.Op + " ")
+		writeAdd(b, e.Cmp.Right)
+	}
+}
+
+func writeAdd(b *strings.Builder, e *synAddExpr) {
+	writeMul(b, e.Left)
+	for _, r := range e.Right {
+		b.WriteString(" " + r.Op + " ")
+		writeMul(b, r.Right)
+	}
+}
+
+func writeMul(b *strings.Builder, e *synMulExpr) {
+	writeUnary(b, e.Left)
+	for _, r := range e.Right {
+		b.WriteString(" " + r.Op + " ")
+		writeUnary(b, r.Right)
+	}
+}
+
+func writeUnary(b *strings.Builder, e *synUnary) {
+	if e.Neg != nil {
+		b.WriteString("-")
+		writeUnary(b, e.Neg)
+		return
+	}
+	x := e.Primary
+	switch {
+	case x.Float != nil:
+		b.WriteString(*x.Float)
+	case x.Int != nil:
+		b.WriteString(*x.Int)
+	case x.Bool != nil:
+		b.WriteString(*x.Bool)
+	case x.At != nil:
+		b.WriteString(*x.At)
+	case x.Paren != nil:
+		b.WriteString("(")
+		writeOr(b, x.Paren)
+		b.WriteString(")")
+	case x.Name != nil:
+		n := x.Name
+		b.WriteString(n.Name.Name)
+		switch {
+		case n.Column != nil:
+			b.WriteString("." + n.Column.Name)
+		case n.Call:
+			b.WriteString("(")
+			for i, a := range n.Args {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				writeOr(b, a)
+			}
+			b.WriteString(")")
+		}
+	}
+}

@@ -1,0 +1,68 @@
+package schema_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork/schema"
+)
+
+// FuzzParse: Load never panics; it either returns a schema or an
+// ErrorList of 1..MaxErrors positioned errors, each inside the text; and
+// whatever parses, Format prints as text that parses to a tree Format
+// prints the same (the trivially correct model: the printer and the
+// parser agree), and that checks to the same kinds of errors. The seed
+// corpus is testdata/fuzz/FuzzParse (run by go test), plus the arena.
+func FuzzParse(f *testing.F) {
+	for _, seed := range []string{prelude, prelude + "system S(phase: update) { from Shot s set s.X = 1 + }", ""} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		s, err := schema.Load("f.tw", src)
+		kinds := checkErrors(t, src, err)
+		require.Equal(t, err == nil, s != nil)
+
+		tree, perr := schema.Parse("f.tw", src)
+		if perr != nil {
+			return
+		}
+		out := schema.Format(tree)
+		tree2, err2 := schema.Parse("g.tw", out)
+		require.NoError(t, err2, "Format printed text that does not parse:\n%s", out)
+		require.Equal(t, string(out), string(schema.Format(tree2)), "Format is not stable")
+		_, cerr := schema.Check("g.tw", tree2)
+		require.Equal(t, kinds, checkErrors(t, out, cerr), "the formatted schema checks differently:\n%s", out)
+	})
+}
+
+// checkErrors checks the shape of Load's error and returns its kinds.
+func checkErrors(t *testing.T, src []byte, err error) []schema.Kind {
+	t.Helper()
+	if err == nil {
+		return nil
+	}
+	var list schema.ErrorList
+	require.True(t, errors.As(err, &list), "not an ErrorList: %v", err)
+	require.NotEmpty(t, list)
+	require.LessOrEqual(t, len(list), schema.MaxErrors)
+	lines := bytes.Count(src, []byte("\n")) + 1
+	var kinds []schema.Kind
+	for _, e := range list {
+		require.NotEmpty(t, e.Msg)
+		require.NotContains(t, e.Msg, "\n")
+		require.GreaterOrEqual(t, e.Pos.Line, 0)
+		require.LessOrEqual(t, e.Pos.Line, lines, "%v", e)
+		if e.Pos.Line > 0 {
+			require.GreaterOrEqual(t, e.Pos.Col, 1, "%v", e)
+			require.True(t, strings.HasPrefix(e.Error(), e.Pos.File+":"))
+		}
+		require.ErrorIs(t, e, e.Unwrap())
+		require.NotNil(t, e.Unwrap(), "kind %d has no sentinel", e.Kind)
+		kinds = append(kinds, e.Kind)
+	}
+	return kinds
+}

@@ -1,0 +1,292 @@
+package schema
+
+import "github.com/alecthomas/participle/v2/lexer"
+
+// The syntax tree: what Parse returns, the grammar itself (participle
+// struct tags; the EBNF is in docs/schema.md). Check turns it into a
+// [*Schema]. Every node records the position of its first token.
+
+// File is a parsed schema file.
+type File struct {
+	Decls []*synDecl `parser:"@@*"`
+}
+
+// synDecl is one top-level declaration; exactly one field is set.
+type synDecl struct {
+	Const  *synConstDecl  `parser:"  @@"`
+	Domain *synDomainDecl `parser:"| @@"`
+	Table  *synTableDecl  `parser:"| @@"`
+	Event  *synEventDecl  `parser:"| @@"`
+	Extern *synExternDecl `parser:"| @@"`
+	System *synSystemDecl `parser:"| @@"`
+}
+
+// synIdent is a name with its position.
+type synIdent struct {
+	Pos  lexer.Position
+	Name string `parser:"@Ident"`
+}
+
+// synConstDecl is `const NAME: TYPE = EXPR`.
+type synConstDecl struct {
+	Pos   lexer.Position
+	Name  *synIdent    `parser:"'const' @@"`
+	Type  *synTypeExpr `parser:"':' @@"`
+	Value *synExpr     `parser:"'=' @@"`
+}
+
+// synOption is `KEY: VALUE` in a declaration's parentheses.
+type synOption struct {
+	Pos   lexer.Position
+	Key   *synOptKey   `parser:"@@ ':'"`
+	Value *synOptValue `parser:"@@"`
+}
+
+// synOptKey is an option's name; it may be a keyword (domain).
+type synOptKey struct {
+	Pos  lexer.Position
+	Name string `parser:"@( Ident | Keyword )"`
+}
+
+// synOptValue is a list of names `[A, B]` or one expression.
+type synOptValue struct {
+	Pos    lexer.Position
+	IsList bool        `parser:"(  @'['"`
+	List   []*synIdent `parser:"   ( @@ ( ',' @@ )* )? ']'"`
+	Expr   *synExpr    `parser:" | @@ )"`
+}
+
+// synDomainDecl is `domain NAME(OPTIONS)`.
+type synDomainDecl struct {
+	Pos  lexer.Position
+	Name *synIdent    `parser:"'domain' @@"`
+	Opts []*synOption `parser:"( '(' ( @@ ( ',' @@ )* )? ')' )?"`
+}
+
+// synTableDecl is `table NAME(OPTIONS) { COLUMN: TYPE ... }`.
+type synTableDecl struct {
+	Pos     lexer.Position
+	Name    *synIdent    `parser:"'table' @@"`
+	Opts    []*synOption `parser:"( '(' ( @@ ( ',' @@ )* )? ')' )?"`
+	Columns []*synField  `parser:"'{' ( @@ ','? )* '}'"`
+}
+
+// synEventDecl is `event table NAME(OPTIONS) { FIELD: TYPE ... }`.
+type synEventDecl struct {
+	Pos    lexer.Position
+	Name   *synIdent    `parser:"'event' 'table' @@"`
+	Opts   []*synOption `parser:"( '(' ( @@ ( ',' @@ )* )? ')' )?"`
+	Fields []*synField  `parser:"'{' ( @@ ','? )* '}'"`
+}
+
+// synField is a column or event field, `NAME: TYPE`.
+type synField struct {
+	Pos  lexer.Position
+	Name *synIdent    `parser:"@@ ':'"`
+	Type *synTypeExpr `parser:"@@"`
+}
+
+// synTypeExpr is a type name or `ref TABLE`.
+type synTypeExpr struct {
+	Pos  lexer.Position
+	Ref  *synIdent `parser:"  'ref' @@"`
+	Name *synIdent `parser:"| @@"`
+}
+
+// synExternDecl is `extern system NAME`: a hand-written system that declared
+// systems may order themselves against.
+type synExternDecl struct {
+	Pos  lexer.Position
+	Name *synIdent `parser:"'extern' 'system' @@"`
+}
+
+// synSystemDecl is `system NAME(OPTIONS) { BODY }`.
+type synSystemDecl struct {
+	Pos  lexer.Position
+	Name *synIdent    `parser:"'system' @@"`
+	Opts []*synOption `parser:"( '(' ( @@ ( ',' @@ )* )? ')' )?"`
+	Body *synBody     `parser:"'{' @@ '}'"`
+}
+
+// synBody is a system's body: one from clause, its joins, then statements.
+type synBody struct {
+	Pos   lexer.Position
+	From  *synFromClause   `parser:"@@"`
+	Joins []*synJoinClause `parser:"@@*"`
+	Stmts []*synStmt       `parser:"@@*"`
+}
+
+// synFromClause is `from TABLE VAR`.
+type synFromClause struct {
+	Pos   lexer.Position
+	Table *synIdent `parser:"'from' @@"`
+	Var   *synIdent `parser:"@@"`
+}
+
+// synJoinClause is `join TABLE VAR on VAR.COLUMN`.
+type synJoinClause struct {
+	Pos   lexer.Position
+	Table *synIdent   `parser:"'join' @@"`
+	Var   *synIdent   `parser:"@@"`
+	On    *synColExpr `parser:"'on' @@"`
+}
+
+// synStmt is one statement; exactly one field is set.
+type synStmt struct {
+	Pos    lexer.Position
+	Set    *synSetStmt    `parser:"  @@"`
+	Match  *synMatchStmt  `parser:"| @@"`
+	Emit   *synEmitStmt   `parser:"| @@"`
+	Delete *synDeleteStmt `parser:"| @@"`
+	Count  *synCountStmt  `parser:"| @@"`
+}
+
+// synSetStmt is `set TARGET OP EXPR, ...`.
+type synSetStmt struct {
+	Pos     lexer.Position
+	Assigns []*synAssign `parser:"'set' @@ ( ',' @@ )*"`
+}
+
+// synAssign is one `VAR.COLUMN OP EXPR` of a set, OP one of = += -= *=.
+type synAssign struct {
+	Pos    lexer.Position
+	Target *synColExpr `parser:"@@"`
+	Op     string      `parser:"@( '=' | '+=' | '-=' | '*=' )"`
+	Value  *synExpr    `parser:"@@"`
+}
+
+// synMatchStmt is `match { COND => { STMTS } ... }`.
+type synMatchStmt struct {
+	Pos  lexer.Position
+	Arms []*synArm `parser:"'match' '{' ( @@ ','? )* '}'"`
+}
+
+// synArm is one `COND => { STMTS }` or `else => { STMTS }` of a match.
+type synArm struct {
+	Pos   lexer.Position
+	Else  bool       `parser:"( @'else'"`
+	Cond  *synExpr   `parser:"| @@ ) '=>'"`
+	Stmts []*synStmt `parser:"'{' @@* '}'"`
+}
+
+// synEmitStmt is `emit EVENT { FIELD: EXPR, ... }`.
+type synEmitStmt struct {
+	Pos    lexer.Position
+	Event  *synIdent       `parser:"'emit' @@"`
+	Fields []*synFieldInit `parser:"'{' ( @@ ','? )* '}'"`
+}
+
+// synFieldInit is one `FIELD: EXPR` of an emit.
+type synFieldInit struct {
+	Pos   lexer.Position
+	Name  *synIdent `parser:"@@ ':'"`
+	Value *synExpr  `parser:"@@"`
+}
+
+// synDeleteStmt is `delete VAR` (the row) or `delete entity VAR`.
+type synDeleteStmt struct {
+	Pos    lexer.Position
+	Entity bool      `parser:"'delete' @'entity'?"`
+	Var    *synIdent `parser:"@@"`
+}
+
+// synCountStmt is `count NAME`.
+type synCountStmt struct {
+	Pos  lexer.Position
+	Name *synIdent `parser:"'count' @@"`
+}
+
+// synColExpr is `VAR.COLUMN`.
+type synColExpr struct {
+	Pos    lexer.Position
+	Var    *synIdent `parser:"@@ '.'"`
+	Column *synIdent `parser:"@@"`
+}
+
+// synExpr is an expression: `or` binds loosest, then `and`, `not`,
+// comparisons, + -, * / %, unary minus.
+type synExpr struct {
+	Pos   lexer.Position
+	Left  *synAndExpr   `parser:"@@"`
+	Right []*synAndExpr `parser:"( 'or' @@ )*"`
+}
+
+// synAndExpr is `NOT and NOT ...`.
+type synAndExpr struct {
+	Pos   lexer.Position
+	Left  *synNotExpr   `parser:"@@"`
+	Right []*synNotExpr `parser:"( 'and' @@ )*"`
+}
+
+// synNotExpr is `not NOT` or a comparison.
+type synNotExpr struct {
+	Pos lexer.Position
+	Not *synNotExpr `parser:"  'not' @@"`
+	Cmp *synCmpExpr `parser:"| @@"`
+}
+
+// synCmpExpr is `ADD [CMPOP ADD]`; comparisons do not chain.
+type synCmpExpr struct {
+	Pos   lexer.Position
+	Left  *synAddExpr `parser:"@@"`
+	Op    string      `parser:"( @( '==' | '!=' | '<=' | '>=' | '<' | '>' )"`
+	Right *synAddExpr `parser:"  @@ )?"`
+}
+
+// synAddExpr is `MUL { (+|-) MUL }`.
+type synAddExpr struct {
+	Pos   lexer.Position
+	Left  *synMulExpr `parser:"@@"`
+	Right []*synOpMul `parser:"@@*"`
+}
+
+// synOpMul is one `+ MUL` or `- MUL`.
+type synOpMul struct {
+	Pos   lexer.Position
+	Op    string      `parser:"@( '+' | '-' )"`
+	Right *synMulExpr `parser:"@@"`
+}
+
+// synMulExpr is `UNARY { (*|/|%) UNARY }`.
+type synMulExpr struct {
+	Pos   lexer.Position
+	Left  *synUnary     `parser:"@@"`
+	Right []*synOpUnary `parser:"@@*"`
+}
+
+// synOpUnary is one `* UNARY`, `/ UNARY` or `% UNARY`.
+type synOpUnary struct {
+	Pos   lexer.Position
+	Op    string    `parser:"@( '*' | '/' | '%' )"`
+	Right *synUnary `parser:"@@"`
+}
+
+// synUnary is `- UNARY` or a primary expression.
+type synUnary struct {
+	Pos     lexer.Position
+	Neg     *synUnary   `parser:"  '-' @@"`
+	Primary *synPrimary `parser:"| @@"`
+}
+
+// synPrimary is a literal, @dt/@tick, a name (a constant, a column VAR.COLUMN,
+// a call NAME(ARGS)) or a parenthesised expression; exactly one field is
+// set.
+type synPrimary struct {
+	Pos   lexer.Position
+	Float *string      `parser:"  @Float"`
+	Int   *string      `parser:"| @Int"`
+	Bool  *string      `parser:"| @( 'true' | 'false' )"`
+	At    *string      `parser:"| @At"`
+	Name  *synNameExpr `parser:"| @@"`
+	Paren *synExpr     `parser:"| '(' @@ ')'"`
+}
+
+// synNameExpr is NAME, VAR.COLUMN or NAME(ARGS): a constant or row variable,
+// a column, or a conversion or built-in function.
+type synNameExpr struct {
+	Pos    lexer.Position
+	Name   *synIdent  `parser:"@@"`
+	Column *synIdent  `parser:"( '.' @@"`
+	Call   bool       `parser:"| @'(' "`
+	Args   []*synExpr `parser:"  ( @@ ( ',' @@ )* )? ')' )?"`
+}
