@@ -39,14 +39,14 @@ PLOT_FLAGS ?= -frames 1200
 APT_PKGS := gcc libc6-dev pkg-config \
 	libgl1-mesa-dev libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev \
 	libxxf86vm-dev libasound2-dev \
-	libgl1-mesa-dri xvfb xauth
+	libgl1-mesa-dri xvfb xauth qemu-user-static
 
 .DEFAULT_GOAL := test
 .NOTPARALLEL:
-.PHONY: test deps fmt vet lint unit race lanes fma stress viewer tools plot bench fuzz headless screenshot
+.PHONY: test deps fmt vet lint unit race lanes fma arm64 stress viewer tools plot bench fuzz headless screenshot
 
-## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, the SIMD lane, the FMA build, pool stress, viewer and tools tests
-test: deps fmt vet lint unit race lanes fma stress viewer tools
+## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, the SIMD lane, the FMA build, the arm64 build under qemu, pool stress, viewer and tools tests
+test: deps fmt vet lint unit race lanes fma arm64 stress viewer tools
 
 ## deps: apt-get install the packages of APT_PKGS that are not installed yet
 deps:
@@ -143,6 +143,27 @@ fma:
 		echo "GOAMD64=v3 $(GO) test -count=1 ./schema/codegen/internal/..."; \
 		GOAMD64=v3 $(GO) test -count=1 ./schema/codegen/internal/...; \
 	else echo "fma: this CPU has no FMA; skipped"; fi
+
+## arm64: cross-build for linux/arm64 (where Go fuses x*y + z into one FMA
+## unless the product is converted) and run under qemu user-mode emulation:
+## arena-headless must print the native build's digest at 1 and 2 workers,
+## and the generated kernels' tests and the arena rules' tests must pass
+arm64:
+	@set -e; dir="$$(mktemp -d)"; trap 'rm -rf "$$dir"' EXIT; \
+	GOARCH=arm64 $(GO) build -o "$$dir/ah-arm64" ./cmd/arena-headless; \
+	$(GO) build -o "$$dir/ah-native" ./cmd/arena-headless; \
+	for w in 1 2; do \
+		flags="-units 20000 -frames 100 -warmup 20 -impl runtime -json -workers $$w"; \
+		a="$$(qemu-aarch64-static "$$dir/ah-arm64" $$flags | grep -o '"digest": *"[0-9a-f]*"')"; \
+		n="$$("$$dir/ah-native" $$flags | grep -o '"digest": *"[0-9a-f]*"')"; \
+		echo "arm64: workers $$w: arm64 $$a, native $$n"; \
+		if [ -z "$$a" ] || [ "$$a" != "$$n" ]; then echo "arm64: digests differ"; exit 1; fi; \
+	done; \
+	for pkg in ./schema/codegen/internal/kitchen ./schema/codegen/internal/arenagen ./arena/rules; do \
+		GOARCH=arm64 $(GO) test -c -o "$$dir/t.test" $$pkg; \
+		echo "arm64: qemu-aarch64-static $$pkg tests"; \
+		(cd $$pkg && qemu-aarch64-static "$$dir/t.test" -test.count=1 -test.short); \
+	done
 
 ## viewer: go vet and go test of the viewer module, under a virtual X server
 viewer:
