@@ -1,7 +1,6 @@
 package ephemeral
 
 import (
-	"reflect"
 	"unsafe"
 
 	"github.com/kelindar/bitmap"
@@ -68,7 +67,7 @@ func ColumnBytes[T any](capacity, chunkRows int) int64 {
 	if err != nil {
 		return 0
 	}
-	return memory.Size(int64(slots), int64(reflect.TypeFor[T]().Size()))
+	return memory.SizeOf[T](int64(slots))
 }
 
 // budgetOf is b, or a new private budget of memory.DefaultBudget bytes

@@ -223,7 +223,7 @@ func Bytes[T any](spec Spec) int64 {
 	if spec.Lifetime == NextFrame {
 		buffers = 2
 	}
-	return memory.Size(buffers, memory.Size(int64(spec.Capacity), int64(reflect.TypeFor[T]().Size())))
+	return memory.Size(buffers, memory.SizeOf[T](int64(spec.Capacity)))
 }
 
 // StagingBytes is what Table.Parallel(workers) allocates and charges for a
@@ -234,7 +234,7 @@ func StagingBytes[T any](capacity, workers int) int64 {
 	if capacity <= 0 || workers <= 0 {
 		return 0
 	}
-	return memory.Size(int64(workers), memory.Size(int64(capacity), int64(reflect.TypeFor[T]().Size())))
+	return memory.Size(int64(workers), memory.SizeOf[T](int64(capacity)))
 }
 
 // Name is the table's name. Fixed at New; safe from any goroutine.

@@ -3,6 +3,7 @@ package memory
 import (
 	"math"
 	"math/bits"
+	"reflect"
 	"strconv"
 	"sync/atomic"
 )
@@ -153,6 +154,11 @@ func Size(n, elem int64) int64 {
 	}
 	return int64(lo)
 }
+
+// SizeOf is Size(n, sizeof(T)): the bytes of n elements of T, saturating
+// at math.MaxInt64; 0 when n <= 0 or T has size 0. Pure; safe from any
+// goroutine.
+func SizeOf[T any](n int64) int64 { return Size(n, int64(reflect.TypeFor[T]().Size())) }
 
 // Sum adds byte counts, saturating at math.MaxInt64 rather than wrapping;
 // negative parts count as 0.

@@ -90,8 +90,11 @@ func (k *kernel[S]) do(w, c int) { k.fn(&k.st, w, c) }
 // copied once per call into a slot of the system: fn reads it through its
 // pointer, so nothing is shared through outer variables and no closure is
 // built per run. Pass a function or method expression, not a closure that
-// captures variables (that would allocate each run). The first call at
-// each call site allocates the slot; later runs allocate nothing.
+// captures variables (that would allocate each run). Slots are taken by
+// the order of Parallel calls within a run: the first run to make its k-th
+// call allocates slot k, and later runs allocate nothing as long as their
+// k-th call has the same state type S (a body whose calls change order or
+// type from run to run makes a new slot each time it does).
 //
 // Each worker may write only the rows of the chunks it was given, and use
 // only its own worker's recorder and emitter segment (Recorder.Worker,
