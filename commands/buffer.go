@@ -78,7 +78,6 @@ type Buffer struct {
 	id      int              // dense per playback
 	hbase   ephemeral.Handle // provisional handle bits of the playback tag and the id (sequence 0)
 	next    uint32           // sequence number of the next create (uint32 counter; handles carry it modulo MaxCreates)
-	first   uint32           // sequence number of the first unplayed create
 	lo      uint32           // sequence number of the first create not released (the playback's slot.lo)
 	window  uint32           // MaxCreates (tests lower it): creates past lo+window are refused
 	recs    []record
@@ -138,7 +137,6 @@ func (b *Buffer) Reset() {
 	for _, c := range b.cols {
 		c.reset()
 	}
-	b.first = b.next
 }
 
 // Recorder returns the buffer's recording view of table t. The system's

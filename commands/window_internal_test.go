@@ -80,7 +80,7 @@ func TestCreateSequenceWraps(t *testing.T) {
 	b, err := p.NewBuffer("", 0)
 	require.NoError(t, err)
 	const done = MaxCreates - 3
-	b.next, b.first, b.lo, p.slots[b.id].lo = done, done, done, done
+	b.next, b.lo, p.slots[b.id].lo = done, done, done
 	r := b.Recorder(tab)
 	hs := make([]ephemeral.Handle, 6)
 	for i := range hs {
