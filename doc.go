@@ -17,7 +17,8 @@
 //     [NewQuery1] .. [NewQuery4]; structural changes [Record] ([Recorder],
 //     [Set], [SetN]) and spawners [NewSpawner1] .. [NewSpawner4]; events
 //     [Emit], [EmitParallel], [Consume]; resources [ReadResource],
-//     [WriteResource]; order with Decl.After and Decl.Before.
+//     [WriteResource]; named counters Decl.Counter ([Counter]); order
+//     with Decl.After and Decl.Before.
 //   - Iterate: a query's All yields every live row ([Row1] .. [Row4]:
 //     Get returns pointers) with its handle; a kernel at chunk c uses
 //     Chunk(c), or Spans(c) with Runs(c).
@@ -28,7 +29,8 @@
 //   - Set up: before the first frame, a host query ([HostQuery1] ..
 //     [HostQuery4]) inserts the initial entities with their values
 //     (InsertN); [Resource].Get reads and writes a resource between frames.
-//   - Run frames: [World].Frame, Report ([FrameReport]), Close; [IsFatal]
+//   - Run frames: [World].Frame, Report ([FrameReport], [SystemReport],
+//     a counter's value in the frame: FrameReport.Counter), Close; [IsFatal]
 //     tells an error after which no frame runs from one the next frame
 //     recovers from ([ErrCapacity], [ErrOverflow], [ErrSystem], ...).
 package tickwork

@@ -101,3 +101,47 @@ func ExampleIsFatal() {
 	// 3 events dropped: 2
 	// after Close, fatal: true
 }
+
+// A system declares named counters on its Decl and adds to them from its
+// body; the frame report shows what the frame's runs added (here two
+// fixed ticks a frame, so two runs), and Counter.Total what every frame
+// added.
+func ExampleCounter() {
+	b := tickwork.NewBuilder(tickwork.WithFixedStep(1.0 / 60))
+	var rolls, sixes tickwork.Counter
+	n := 0
+	b.System("dice", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
+		rolls, sixes = d.Counter("rolls"), d.Counter("sixes")
+		return func(*tickwork.Context) {
+			six := int64(0)
+			for range 3 {
+				n++
+				if n%6 == 0 {
+					six++
+				}
+			}
+			rolls.Add(3)
+			sixes.Add(six) // once per run, after the loop
+		}
+	})
+	w, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	defer w.Close()
+	for range 3 {
+		if err := w.Frame(1.0 / 30); err != nil {
+			panic(err)
+		}
+	}
+	r := w.Report()
+	inFrame, _ := r.Counter("dice", "rolls")
+	six, _ := r.Counter("dice", "sixes")
+	fmt.Println("last frame:", inFrame, "rolls,", six, "sixes")
+	fmt.Println("all frames:", rolls.Total(), "rolls,", sixes.Total(), "sixes")
+	fmt.Println(r.System("dice").Counters)
+	// Output:
+	// last frame: 6 rolls, 1 sixes
+	// all frames: 18 rolls, 3 sixes
+	// [{rolls 6} {sixes 1}]
+}

@@ -24,6 +24,10 @@ type System = systems.System
 // Decl is a system being declared: [systems.Decl].
 type Decl = systems.Decl
 
+// Counter is a named per-system counter shown in the frame report,
+// declared by Decl.Counter: [systems.Counter].
+type Counter = systems.Counter
+
 // RunFunc is a system's body: [systems.RunFunc].
 type RunFunc = systems.RunFunc
 

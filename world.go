@@ -90,6 +90,14 @@ func AddResource[T any](b *Builder, name string, v T) *Resource[T] {
 // FrameReport describes the last frame: [scheduler.FrameReport].
 type FrameReport = scheduler.FrameReport
 
+// SystemReport is one system's entry in a frame report:
+// [scheduler.SystemReport].
+type SystemReport = scheduler.SystemReport
+
+// CounterReport is one named counter's value in a frame:
+// [scheduler.CounterReport].
+type CounterReport = scheduler.CounterReport
+
 // IsFatal reports whether an error returned by World.Frame means the world
 // can run no more frames; every other Frame error is recoverable. It
 // classifies Frame's errors only (Build's errors are all set-up errors). A

@@ -68,7 +68,9 @@
 // dropped, heap bytes and objects allocated during the frame, and per
 // system its last run and rolling p50/p99/mean over the last
 // [Config.ReportWindow] runs (runs, not frames: a FixedUpdate system runs
-// once per tick). Everything is preallocated at Seal.
+// once per tick), and its named counters' values in the frame
+// ([SystemReport].Counters, [FrameReport.Counter]; the rule: Counters in
+// package systems). Everything is preallocated at Seal.
 //
 // # Errors
 //

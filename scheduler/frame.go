@@ -118,6 +118,9 @@ func (s *Scheduler) runPhase(p systems.Phase) error {
 		t0 := time.Now()
 		err := s.run(e, p)
 		sys[e.report].record(time.Since(t0))
+		if len(e.run.Counters) > 0 {
+			sys[e.report].take(e.run.Counters)
+		}
 		if err != nil {
 			fail = &SystemError{System: e.sys.Name, Phase: p, Frame: s.report.Frame, Err: err}
 			break

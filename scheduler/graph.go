@@ -346,7 +346,13 @@ func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
 	s.report = newReport(names, ph, s.cfg.ReportWindow)
 	for p := range phases {
 		for _, e := range phases[p] {
-			s.report.Systems[e.report].Lane = e.sys.Lane
+			sr := &s.report.Systems[e.report]
+			sr.Lane = e.sys.Lane
+			sr.Counters = make([]CounterReport, len(e.run.Counters))
+			for i, c := range e.run.Counters {
+				sr.Counters[i].Name = c.Name
+				e.run.Counters[i].Pending = 0 // what a host added before the first frame counts in no frame
+			}
 		}
 	}
 	s.bufs = make([]*commands.Buffer, 0, 2*id+8)

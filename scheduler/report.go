@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/internal/frame"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -69,9 +70,42 @@ type SystemReport struct {
 	// Config.ReportWindow), nearest-rank percentiles.
 	P50, P99, Mean time.Duration
 	Window         int // runs the statistics cover
+	// Counters holds the system's named counters in declaration order
+	// (systems.Decl.Counter), each with what the frame's runs added: the
+	// rule is systems' (package doc, Counters). Made at Seal.
+	Counters []CounterReport
 
 	ring []int64 // the last runs' wall times, ns
 	next int     // ring index of the next sample
+}
+
+// CounterReport is one named counter of a system in a frame: Value is the
+// sum of what the system's runs of the frame added (systems.Counter.Add).
+type CounterReport struct {
+	Name  string
+	Value int64
+}
+
+// Counter returns the value in the last frame of the counter name of the
+// system named system, and true; 0 and false when the system or its
+// counter does not exist. A linear scan; allocates nothing.
+func (r *FrameReport) Counter(system, name string) (int64, bool) {
+	if s := r.System(system); s != nil {
+		return s.Counter(name)
+	}
+	return 0, false
+}
+
+// Counter returns the value in the last frame of the system's counter
+// name, and true; 0 and false when it has no such counter. A linear scan;
+// allocates nothing.
+func (s *SystemReport) Counter(name string) (int64, bool) {
+	for i := range s.Counters {
+		if s.Counters[i].Name == name {
+			return s.Counters[i].Value, true
+		}
+	}
+	return 0, false
 }
 
 // String formats the report on one line, such as
@@ -126,6 +160,18 @@ func (r *FrameReport) beginFrame(frame uint64, dt float64) {
 	for i := range r.Systems {
 		r.Systems[i].Runs = 0
 		r.Systems[i].Total = 0
+		for j := range r.Systems[i].Counters {
+			r.Systems[i].Counters[j].Value = 0
+		}
+	}
+}
+
+// take adds what a run added to the system's counters (frame.Counter
+// Pending) to the frame's values and clears it.
+func (s *SystemReport) take(cs []frame.Counter) {
+	for i := range cs {
+		s.Counters[i].Value += cs[i].Pending
+		cs[i].Pending = 0
 	}
 }
 

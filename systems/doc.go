@@ -23,8 +23,8 @@
 // [Record] ([Recorder]: deferred commands, with [Set], [SetN],
 // [ReserveValues], and the spawners [NewSpawner1] .. [NewSpawner4]);
 // [Emit], [EmitParallel] and [Consume] (events); [ReadResource] and
-// [WriteResource] ([Resource]). [Decl.Before] and [Decl.After] order the
-// system. Each accessor adds its entry to the system's [Manifest], so a
+// [WriteResource] ([Resource]); [Decl.Counter] (see Counters).
+// [Decl.Before] and [Decl.After] order the system. Each accessor adds its entry to the system's [Manifest], so a
 // column is named once and an access outside the manifest cannot be
 // written; accessors never fail at run time. A bad argument (a nil column
 // of a failed declaration, a query over columns of two tables) fails the
@@ -65,6 +65,22 @@
 // through outer variables. A kernel takes the rows of its chunk from a
 // query (Chunk, or Spans and Runs), records through [Recorder.Worker] and
 // emits through [ParallelEmitter.Worker].
+//
+// # Counters
+//
+// A system counts named events of its work (hits, deaths, misses) with
+// [Decl.Counter], which declares a counter at set-up and returns its
+// [Counter]; the body adds to it (Counter.Add) from the scheduler's
+// goroutine, so a parallel kernel sums its workers' counts (per-worker,
+// padded) and the body adds each sum once at the end of the run. The
+// frame report shows, per system and counter, the sum of what the
+// system's runs added in the frame (several runs for a FixedUpdate system
+// with several ticks, none when it did not run); values are taken after
+// each run, so the report needs no locking and allocates nothing
+// (scheduler.SystemReport.Counters, made at seal; FrameReport.Counter
+// looks one up). Counter.Total is the sum since the world was built. A
+// counter name is unique within its system; two systems may both have a
+// "hits".
 //
 // # Errors
 //

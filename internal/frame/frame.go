@@ -75,6 +75,16 @@ type Run struct {
 	Kernels []any             // typed kernel slots of systems.Parallel, by call order in a run
 	Kernel  int               // index of the next kernel slot in this run
 	records bool              // a recorder asked for buffers
+
+	Counters []Counter // named counters (systems.Decl.Counter), in declaration order
+}
+
+// Counter is one named counter of a system (systems.Counter): Pending is
+// what its runs added since the scheduler last took it into the frame
+// report, Total what they added since the world was built.
+type Counter struct {
+	Name           string
+	Pending, Total int64
 }
 
 // Recording asks Bind for the system's command buffers (serial and per
