@@ -135,19 +135,20 @@ stress:
 	$(GO) test -count=1 -run '^TestStressHandOff$$' -cpu 1,2,4,8 ./kernels/
 	$(GO) test -race -count=1 -run '^TestStressHandOff$$' -cpu 1,2,4,8 ./kernels/
 
-## fma: the generated kernels' tests built with GOAMD64=v3, where the compiler fuses x*y + z into
+## fma: the generated kernels' tests and the arena's (its five generated systems) built with GOAMD64=v3, where the compiler fuses x*y + z into
 ## one multiply-add unless the generator wrapped the product (docs/schema.md, the arithmetic rule);
 ## skipped on a CPU without FMA, which cannot run a v3 binary
 fma:
 	@if grep -qw fma /proc/cpuinfo 2>/dev/null; then \
-		echo "GOAMD64=v3 $(GO) test -count=1 ./schema/codegen/internal/..."; \
-		GOAMD64=v3 $(GO) test -count=1 ./schema/codegen/internal/...; \
+		echo "GOAMD64=v3 $(GO) test -count=1 ./schema/codegen/internal/... ./arena/"; \
+		GOAMD64=v3 $(GO) test -count=1 ./schema/codegen/internal/... ./arena/; \
 	else echo "fma: this CPU has no FMA; skipped"; fi
 
 ## arm64: cross-build for linux/arm64 (where Go fuses x*y + z into one FMA
 ## unless the product is converted) and run under qemu user-mode emulation:
 ## arena-headless must print the native build's digest at 1 and 2 workers,
-## and the generated kernels' tests and the arena rules' tests must pass
+## and the generated kernels' tests, the arena's golden and baseline digests
+## and the arena rules' tests must pass
 arm64:
 	@set -e; dir="$$(mktemp -d)"; trap 'rm -rf "$$dir"' EXIT; \
 	GOARCH=arm64 $(GO) build -o "$$dir/ah-arm64" ./cmd/arena-headless; \
@@ -159,10 +160,11 @@ arm64:
 		echo "arm64: workers $$w: arm64 $$a, native $$n"; \
 		if [ -z "$$a" ] || [ "$$a" != "$$n" ]; then echo "arm64: digests differ"; exit 1; fi; \
 	done; \
-	for pkg in ./schema/codegen/internal/kitchen ./schema/codegen/internal/arenagen ./arena/rules; do \
+	for spec in ./schema/codegen/internal/kitchen:. './arena:^(TestGolden|TestSameDigestAsBaseline)$$' ./arena/rules:.; do \
+		pkg="$${spec%%:*}"; run="$${spec#*:}"; \
 		GOARCH=arm64 $(GO) test -c -o "$$dir/t.test" $$pkg; \
-		echo "arm64: qemu-aarch64-static $$pkg tests"; \
-		(cd $$pkg && qemu-aarch64-static "$$dir/t.test" -test.count=1 -test.short); \
+		echo "arm64: qemu-aarch64-static $$pkg tests -test.run '$$run'"; \
+		(cd $$pkg && qemu-aarch64-static "$$dir/t.test" -test.count=1 -test.short -test.run "$$run"); \
 	done
 
 ## viewer: go vet and go test of the viewer module, under a virtual X server

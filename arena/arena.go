@@ -12,43 +12,28 @@ import (
 // MinProjectiles is the least capacity of the Projectile table, in rows.
 const MinProjectiles = 32768
 
-// Hit is a HitEvent: Damage points for the unit Target, emitted by Collision
-// and applied by the next frame's ApplyHits (arena rules v1).
-type Hit struct {
-	Target tickwork.Handle
-	Damage int32
-}
-
 // respawn is a unit created by Respawn, awaiting ResolveRespawns.
 type respawn struct {
 	slot int32
 	unit tickwork.Handle // provisional until resolved
 }
 
-// Sim is the arena on the runtime. It implements rules.Sim. Not safe for
-// concurrent use.
+// Sim is the arena on the runtime: the tables and five systems generated
+// from arena.tw (Tables, Systems) and the four hand-written systems. It
+// implements rules.Sim. Not safe for concurrent use.
 type Sim struct {
 	cfg      rules.Config
 	lane     lanes.Lane        // of the streaming kernels, chosen in New
 	declared []tickwork.System // as added to the builder
 	world    *tickwork.World
-
-	unit, body, proj, tick *tickwork.Table
-	uHealth                *tickwork.Column[int32]
-	bx, by, bvx, bvy       *tickwork.Column[float32]
-	px, py, pvx, pvy       *tickwork.Column[float32]
-	pttl, pdmg             *tickwork.Column[int32]
-	ptarget                *tickwork.Column[tickwork.Handle]
-	clockTick              *tickwork.Column[int64]
-	clockRow               tickwork.Handle
-	hits                   *tickwork.Events[Hit]
-	dead                   *tickwork.Events[int32]
+	t        *Tables  // generated: tables, columns, event tables
+	sys      *Systems // generated: ApplyHits, Collision, IntegrateBodies, IntegrateProjectiles, Clock
+	shots    tickwork.Counter // Fire's "shots": projectiles fired
 
 	// resources
 	rng      *tickwork.Resource[*rand.Rand]
 	respawns *tickwork.Resource[[]respawn]
 	pres     *tickwork.Resource[[]rules.Slot]
-	counters *tickwork.Resource[rules.Counters]
 }
 
 // New builds the arena world for cfg and spawns the set-up units (arena
@@ -56,7 +41,11 @@ type Sim struct {
 // bad config; for a bad cfg.Lane, the error of lanes.Parse or lanes.Select
 // (errors.Is lanes.ErrUnknownLane or lanes.ErrUnavailable); or the
 // runtime's definition or seal error.
-func New(cfg rules.Config) (*Sim, error) {
+func New(cfg rules.Config) (*Sim, error) { return newSim(cfg, nil) }
+
+// newSim is New; replace, when not nil, returns systems that take the
+// place of the same-named ones (the benchmarks' hand-written baselines).
+func newSim(cfg rules.Config, replace func(s *Sim) []tickwork.System) (*Sim, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -76,8 +65,10 @@ func New(cfg rules.Config) (*Sim, error) {
 		tickwork.WithFixedStep(float64(rules.DT)),
 		tickwork.WithWorkers(max(cfg.Workers, 1)),
 	)
-	s.declare(b)
-	s.systems(b)
+	if err := s.declare(b); err != nil {
+		return nil, err
+	}
+	s.systems(b, replace)
 	w, err := b.Build()
 	if err != nil {
 		return nil, err
@@ -90,35 +81,21 @@ func New(cfg rules.Config) (*Sim, error) {
 	return s, nil
 }
 
-// declare defines the domain, tables, columns, event tables and resources.
-// The builder records the first error of these calls and Build returns it.
-func (s *Sim) declare(b *tickwork.Builder) {
+// declare declares the schema's domain, tables, columns and event tables
+// (the generated Declare, with capacities from the config) and the
+// resources of the hand-written systems.
+func (s *Sim) declare(b *tickwork.Builder) error {
 	n := s.cfg.Units
-	actors := b.Domain(tickwork.DomainSpec{Name: "Actors", Capacity: n})
-	s.unit = b.Table(tickwork.TableSpec{Name: "Unit", Domain: actors})
-	s.body = b.Table(tickwork.TableSpec{Name: "Body", Domain: actors})
-	s.uHealth = tickwork.AddColumn[int32](b, s.unit, "Health")
-	s.bx = tickwork.AddColumn[float32](b, s.body, "X")
-	s.by = tickwork.AddColumn[float32](b, s.body, "Y")
-	s.bvx = tickwork.AddColumn[float32](b, s.body, "VX")
-	s.bvy = tickwork.AddColumn[float32](b, s.body, "VY")
 	projCap := max(MinProjectiles, s.cfg.Shots*(int(rules.TTL)+1))
-	s.proj = b.Table(tickwork.TableSpec{Name: "Projectile", Capacity: projCap})
-	s.px = tickwork.AddColumn[float32](b, s.proj, "X")
-	s.py = tickwork.AddColumn[float32](b, s.proj, "Y")
-	s.pvx = tickwork.AddColumn[float32](b, s.proj, "VX")
-	s.pvy = tickwork.AddColumn[float32](b, s.proj, "VY")
-	s.pttl = tickwork.AddColumn[int32](b, s.proj, "TTL")
-	s.pdmg = tickwork.AddColumn[int32](b, s.proj, "Damage")
-	s.ptarget = tickwork.AddColumn[tickwork.Handle](b, s.proj, "Target")
-	s.tick = b.Table(tickwork.TableSpec{Name: "ArenaClock", Capacity: 1})
-	s.clockTick = tickwork.AddColumn[int64](b, s.tick, "Tick")
-	s.hits = tickwork.AddEvents[Hit](b, tickwork.EventSpec{Name: "HitEvent", Capacity: projCap, Lifetime: tickwork.NextFrame})
-	s.dead = tickwork.AddEvents[int32](b, tickwork.EventSpec{Name: "DeadSlot", Capacity: n, Lifetime: tickwork.ThisFrame})
+	t, err := Declare(b, Sizes{Actors: n, Projectile: projCap, ArenaClock: 1, HitEvent: projCap, DeadSlot: n})
+	if err != nil {
+		return err
+	}
+	s.t, s.sys = t, NewSystems(t)
 	s.rng = tickwork.AddResource(b, "rng", rules.NewRand(s.cfg.Seed))
 	s.respawns = tickwork.AddResource(b, "respawns", make([]respawn, 0, n))
 	s.pres = tickwork.AddResource(b, "presentation", make([]rules.Slot, n))
-	s.counters = tickwork.AddResource(b, "counters", rules.Counters{})
+	return nil
 }
 
 // setup spawns the N set-up units (draws in slot order) and the clock row,
@@ -127,32 +104,33 @@ func (s *Sim) setup() error {
 	// Slot s is the unit of row (entity index) s: the domain hands out the
 	// lowest free slot, so inserting N units into the empty domain gives
 	// rows 0..N-1 in order.
-	units, err := tickwork.HostQuery1(s.uHealth)
+	t := s.t
+	units, err := tickwork.HostQuery1(t.Unit.Health)
 	if err != nil {
 		return err
 	}
 	r, slot := *s.rng.Get(), 0
 	var bad error
 	err = units.InsertN(s.cfg.Units, func(h tickwork.Handle, health *int32) {
-		if int(h.Index()) != slot || s.body.Attach(h) != nil {
+		if int(h.Index()) != slot || t.Body.Table.Attach(h) != nil {
 			bad = errSlotBinding
 		}
 		slot++
 		x, y, vx, vy := rules.Spawn(r)
 		*health = rules.Health
-		s.bx.Set(h, x)
-		s.by.Set(h, y)
-		s.bvx.Set(h, vx)
-		s.bvy.Set(h, vy)
+		t.Body.X.Set(h, x)
+		t.Body.Y.Set(h, y)
+		t.Body.VX.Set(h, vx)
+		t.Body.VY.Set(h, vy)
 	})
 	if err != nil || bad != nil {
 		return errors.Join(err, bad)
 	}
-	if s.clockRow, err = s.tick.Insert(); err != nil {
+	if _, err = t.ArenaClock.Table.Insert(); err != nil {
 		return err
 	}
 	k := s.presentKernel(*s.pres.Get())
-	for c := range s.unit.Chunks() {
+	for c := range t.Unit.Table.Chunks() {
 		k.chunk(0, c)
 	}
 	return nil
@@ -174,12 +152,19 @@ func (s *Sim) Frame() error { return s.world.Frame(float64(rules.DT)) }
 // Frames is the number of frames run.
 func (s *Sim) Frames() int64 { return int64(s.world.Frames()) }
 
-// Counters returns the counters after the last frame; LiveProjectiles is
-// the Projectile table's live row count.
+// Counters returns the counters after the last frame: the Totals of the
+// systems' counters (Fire's shots; Collision's hits, lost and expired;
+// ApplyHits' deaths; the frame report has each frame's) and
+// LiveProjectiles, the Projectile table's live row count.
 func (s *Sim) Counters() rules.Counters {
-	c := *s.counters.Get()
-	c.LiveProjectiles = int64(s.proj.Len())
-	return c
+	return rules.Counters{
+		ShotsFired:      s.shots.Total(),
+		Hits:            s.sys.Collision.Hits.Total(),
+		Deaths:          s.sys.ApplyHits.Deaths.Total(),
+		Lost:            s.sys.Collision.Lost.Total(),
+		Expired:         s.sys.Collision.Expired.Total(),
+		LiveProjectiles: int64(s.t.Projectile.Table.Len()),
+	}
 }
 
 // Presentation is the slot-indexed buffer of the last PresentationSync.
@@ -187,7 +172,7 @@ func (s *Sim) Presentation() []rules.Slot { return *s.pres.Get() }
 
 // Projectiles appends x, y of every live projectile to dst.
 func (s *Sim) Projectiles(dst []float32) []float32 {
-	q, _ := tickwork.HostQuery2(s.px, s.py)
+	q, _ := tickwork.HostQuery2(s.t.Projectile.X, s.t.Projectile.Y)
 	for r := range q.All() {
 		x, y := r.Get()
 		dst = append(dst, *x, *y)
@@ -199,7 +184,8 @@ func (s *Sim) Projectiles(dst []float32) []float32 {
 // (arena rules v1, "Counters and the digest").
 func (s *Sim) ProjectileChecksum() uint64 {
 	var sum uint64
-	q, _ := tickwork.HostQuery4(s.px, s.py, s.pttl, s.pdmg)
+	p := &s.t.Projectile
+	q, _ := tickwork.HostQuery4(p.X, p.Y, p.TTL, p.Damage)
 	for r := range q.All() {
 		x, y, ttl, dmg := r.Get()
 		sum += rules.ProjectileHash(*x, *y, *ttl, *dmg)

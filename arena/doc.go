@@ -67,3 +67,5 @@
 //
 // Every buffer is made in New; a frame allocates nothing in steady state.
 package arena
+
+//go:generate go run ../cmd/tickwork-gen -o arena_gen.go arena.tw

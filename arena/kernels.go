@@ -7,8 +7,6 @@ import (
 	"slices"
 	"unsafe"
 
-	"github.com/kelindar/bitmap"
-
 	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/lanes"
@@ -26,22 +24,37 @@ var errSlotBinding = errors.New("arena: a unit's entity index differs from its s
 
 // maxDeaths bounds the units that can die in one frame: each death takes a
 // hit, and each hit a live projectile.
-func (s *Sim) maxDeaths() int { return min(s.cfg.Units, s.proj.Cap()) }
+func (s *Sim) maxDeaths() int { return min(s.cfg.Units, s.t.Projectile.Table.Cap()) }
 
-// systems declares the arena's systems (see the package doc for the order).
-// The streaming ones say the lane their kernels run (in the frame report).
-func (s *Sim) systems(b *tickwork.Builder) {
-	lane := s.lane.String()
+// systems adds the arena's systems (see the package doc for the order):
+// the five generated from arena.tw, except the two integrations in a SIMD
+// lane, which run their chunks through package lanes; and the four
+// hand-written ones, ordered against them by name. replace, when not nil,
+// substitutes systems by name (newSim).
+func (s *Sim) systems(b *tickwork.Builder, replace func(*Sim) []tickwork.System) {
+	bodies, projectiles := s.sys.IntegrateBodies.System(), s.sys.IntegrateProjectiles.System()
+	if s.lane != lanes.Scalar {
+		bodies, projectiles = s.laneBodies(), s.laneProjectiles()
+	}
 	s.declared = []tickwork.System{
 		{Name: "ResolveRespawns", Phase: tickwork.FrameStart, Declare: s.resolveRespawns},
-		{Name: "ApplyHits", Phase: tickwork.FrameStart, Declare: s.applyHits},
+		s.sys.ApplyHits.System(),
 		{Name: "Fire", Phase: tickwork.FixedUpdate, Declare: s.fire},
-		{Name: "Collision", Phase: tickwork.FixedUpdate, Declare: s.collision},
-		{Name: "IntegrateBodies", Phase: tickwork.FixedUpdate, Declare: s.integrateBodies, Lane: lane},
-		{Name: "IntegrateProjectiles", Phase: tickwork.FixedUpdate, Declare: s.integrateProjectiles, Lane: lane},
-		{Name: "Clock", Phase: tickwork.Update, Declare: s.clock},
-		{Name: "PresentationSync", Phase: tickwork.LateUpdate, Declare: s.presentationSync, Lane: lane},
+		s.sys.Collision.System(),
+		bodies,
+		projectiles,
+		s.sys.Clock.System(),
+		{Name: "PresentationSync", Phase: tickwork.LateUpdate, Declare: s.presentationSync, Lane: s.lane.String()},
 		{Name: "Respawn", Phase: tickwork.FrameEnd, Declare: s.respawn},
+	}
+	if replace != nil {
+		for _, r := range replace(s) {
+			for i := range s.declared {
+				if s.declared[i].Name == r.Name {
+					s.declared[i] = r
+				}
+			}
+		}
 	}
 	b.Add(s.declared...)
 }
@@ -64,36 +77,6 @@ func (s *Sim) resolveRespawns(d *tickwork.Decl) tickwork.RunFunc {
 	}
 }
 
-// applyHits subtracts every hit of the previous frame from its target; a unit
-// whose health is then <= 0 dies once: deleted (Unit and Body), its slot
-// emitted as a DeadSlot.
-func (s *Sim) applyHits(d *tickwork.Decl) tickwork.RunFunc {
-	d.After("ResolveRespawns")
-	hits := tickwork.Consume(d, s.hits)
-	health := tickwork.Write(d, s.uHealth)
-	units := tickwork.Record(d, s.unit)
-	units.Reserve(s.maxDeaths()) // one delete a death
-	dead := tickwork.Emit(d, s.dead)
-	c := tickwork.WriteResource(d, s.counters)
-	return func(*tickwork.Context) {
-		// Health only falls, so the one hit that takes a unit from > 0 to
-		// <= 0 is where it dies: it dies once, whatever the order of its hits.
-		for _, h := range hits.Read() {
-			hp := health.Ptr(h.Target)
-			if hp == nil {
-				continue
-			}
-			before := *hp
-			*hp = before - h.Damage
-			if before > 0 && before-h.Damage <= 0 {
-				units.Delete(h.Target)
-				dead.Emit(int32(h.Target.Index()))
-				c.Deaths++
-			}
-		}
-	}
-}
-
 // shots are the projectiles Fire fires in one tick, column by column (room
 // for S); ttl is always TTL.
 type shots struct {
@@ -113,14 +96,18 @@ func newShots(n int) *shots {
 }
 
 // fire draws S shots (always all three draws) and records a projectile for
-// each that fires; the projectiles exist from the end of this tick.
+// each that fires; the projectiles exist from the end of this tick. It
+// counts them ("shots").
 func (s *Sim) fire(d *tickwork.Decl) tickwork.RunFunc {
-	xs, ys := tickwork.Read(d, s.bx), tickwork.Read(d, s.by)
-	rec := tickwork.Record(d, s.proj)
+	d.Before("Collision")
+	t := s.t
+	p := &t.Projectile
+	xs, ys := tickwork.Read(d, t.Body.X), tickwork.Read(d, t.Body.Y)
+	rec := tickwork.Record(d, p.Table)
 	r := *tickwork.WriteResource(d, s.rng)
-	c := tickwork.WriteResource(d, s.counters)
+	s.shots = d.Counter("shots")
 	f := newShots(s.cfg.Shots)
-	units, body := s.cfg.Units, s.body
+	units, body := s.cfg.Units, t.Body.Table
 	shift, mask := bits.TrailingZeros(uint(body.ChunkRows())), body.ChunkRows()-1
 	return func(*tickwork.Context) {
 		n := 0
@@ -150,7 +137,7 @@ func (s *Sim) fire(d *tickwork.Decl) tickwork.RunFunc {
 			f.damage[n], f.target[n] = int32(damage), th
 			n++
 		}
-		c.ShotsFired += int64(n)
+		s.shots.Add(int64(n))
 		if n == 0 {
 			return
 		}
@@ -160,139 +147,24 @@ func (s *Sim) fire(d *tickwork.Decl) tickwork.RunFunc {
 		for i := range provs {
 			provs[i] = rec.Create()
 		}
-		tickwork.SetN(rec, s.px, provs, f.x[:n])
-		tickwork.SetN(rec, s.py, provs, f.y[:n])
-		tickwork.SetN(rec, s.pvx, provs, f.vx[:n])
-		tickwork.SetN(rec, s.pvy, provs, f.vy[:n])
-		tickwork.SetN(rec, s.pttl, provs, f.ttl[:n])
-		tickwork.SetN(rec, s.pdmg, provs, f.damage[:n])
-		tickwork.SetN(rec, s.ptarget, provs, f.target[:n])
+		tickwork.SetN(rec, p.X, provs, f.x[:n])
+		tickwork.SetN(rec, p.Y, provs, f.y[:n])
+		tickwork.SetN(rec, p.VX, provs, f.vx[:n])
+		tickwork.SetN(rec, p.VY, provs, f.vy[:n])
+		tickwork.SetN(rec, p.TTL, provs, f.ttl[:n])
+		tickwork.SetN(rec, p.Damage, provs, f.damage[:n])
+		tickwork.SetN(rec, p.Target, provs, f.target[:n])
 	}
 }
 
-// workerCounts are one Collision worker's counters, padded to a cache line.
-type workerCounts struct {
-	lost, hits, expired int64
-	_                   [40]byte
+// laneBodies is IntegrateBodies in a SIMD lane: the generated system's
+// name, phase and manifest, its chunks through lanes.MoveBounce (the same
+// bits as the generated scalar kernel: package lanes, "Bit identity").
+func (s *Sim) laneBodies() tickwork.System {
+	return tickwork.System{Name: "IntegrateBodies", Phase: tickwork.FixedUpdate, Declare: s.integrateBodies, Lane: s.lane.String()}
 }
 
-// collide is Collision's kernel state.
-type collide struct {
-	proj    tickwork.Query4[float32, float32, int32, int32] // X, Y, TTL, Damage
-	target  tickwork.Query1[tickwork.Handle]
-	bx, by  tickwork.ReadColumn[float32]
-	rec     *tickwork.Recorder
-	emit    *tickwork.ParallelEmitter[Hit]
-	counts  []workerCounts
-	chunkSz int
-}
-
-// collision checks every projectile that existed at the start of the tick:
-// lost (target dead), hit (within R2: HitEvent), expired (ttl <= 0) — first
-// matching arm wins; each outcome deletes the projectile.
-func (s *Sim) collision(d *tickwork.Decl) tickwork.RunFunc {
-	d.After("Fire")
-	d.Before("IntegrateBodies", "IntegrateProjectiles")
-	k := collide{
-		proj: tickwork.NewQuery4(tickwork.Read(d, s.px), tickwork.Read(d, s.py),
-			tickwork.Read(d, s.pttl), tickwork.Read(d, s.pdmg)),
-		target:  tickwork.NewQuery1(tickwork.Read(d, s.ptarget)),
-		bx:      tickwork.Read(d, s.bx),
-		by:      tickwork.Read(d, s.by),
-		rec:     tickwork.Record(d, s.proj),
-		emit:    tickwork.EmitParallel(d, s.hits),
-		counts:  make([]workerCounts, max(s.cfg.Workers, 1)),
-		chunkSz: s.proj.ChunkRows(),
-	}
-	// A tick deletes at most every projectile: size the worker buffers once,
-	// so a new high never allocates later.
-	k.rec.ReserveWorkers(s.proj.Cap())
-	c := tickwork.WriteResource(d, s.counters)
-	return func(ctx *tickwork.Context) {
-		clear(k.counts)
-		// The probe runs on the workers; its outcomes drain in chunk order
-		// (see the package doc, "Workers").
-		tickwork.ParallelPolicy(ctx, collisionPolicy, usedChunks(s.proj), k, (*collide).chunk)
-		for i := range k.counts {
-			c.Lost += k.counts[i].lost
-			c.Hits += k.counts[i].hits
-			c.Expired += k.counts[i].expired
-		}
-	}
-}
-
-// collisionPolicy is Collision's worker policy: one chunk per worker at
-// least, since a chunk of probes costs tens of µs (tickwork.KernelPolicy;
-// the rest as the pool's default).
-var collisionPolicy = tickwork.KernelPolicy{Grain: 1}
-
-// usedChunks is one past t's last chunk that holds a live row (0 for an
-// empty table). The Projectile table fills its lowest slots, so its top
-// chunks are often empty: splitting only the used ones balances the
-// workers. Kernels over them get the same split every frame while the
-// count stays.
-func usedChunks(t *tickwork.Table) int {
-	n := t.Chunks()
-	for n > 0 && t.ChunkLen(n-1) == 0 {
-		n--
-	}
-	return n
-}
-
-func (k *collide) chunk(w, c int) {
-	// Every chunk starts its segments, empty or not, so each worker's
-	// segment count is the same every tick and nothing grows.
-	out := collideOut{rec: k.rec.Worker(w, c), emit: k.emit.Worker(w, c), t: k.proj.Table()}
-	if out.t.ChunkLen(c) == 0 {
-		return
-	}
-	px, py, ttl, dmg := k.proj.Spans(c)
-	tgt := k.target.Spans(c)
-	cnt := &k.counts[w]
-	for lo, hi := range k.proj.Runs(c) {
-		out.first = c*k.chunkSz + lo
-		lost, hits, expired := k.run(&out, tgt[lo:hi], px[lo:hi], py[lo:hi], ttl[lo:hi], dmg[lo:hi])
-		cnt.lost += lost
-		cnt.hits += hits
-		cnt.expired += expired
-	}
-}
-
-// collideOut is where a run of Collision records and emits: the chunk's
-// worker recorder and emitter, the table and the run's first row.
-type collideOut struct {
-	rec   *tickwork.Recorder
-	emit  tickwork.WorkerEmitter[Hit]
-	t     *tickwork.Table
-	first int
-}
-
-// run checks one run of live projectiles; kept apart from chunk, with the
-// rare path's state behind one pointer, so that the loop keeps its slices
-// in registers.
-func (k *collide) run(out *collideOut, tgt []tickwork.Handle, px, py []float32, ttl, dmg []int32) (lost, hits, expired int64) {
-	px, py, ttl, dmg = px[:len(tgt)], py[:len(tgt)], ttl[:len(tgt)], dmg[:len(tgt)]
-	bx, by, body := k.bx.All(), k.by.All(), k.bx.Lease() // body: Body's lease, by a unit's slot
-	for i, h := range tgt {
-		bi, ok := body.Row(h)
-		switch {
-		case !ok:
-			lost++
-		case float32((bx[bi]-px[i])*(bx[bi]-px[i]))+float32((by[bi]-py[i])*(by[bi]-py[i])) <= rules.R2:
-			out.emit.Emit(Hit{Target: h, Damage: dmg[i]}) // an overflow is counted and fails the frame
-			hits++
-		case ttl[i] <= 0:
-			expired++
-		default:
-			continue
-		}
-		p, _ := out.t.HandleAt(out.first + i)
-		out.rec.Delete(p)
-	}
-	return lost, hits, expired
-}
-
-// bodies is IntegrateBodies' kernel state.
+// bodies is laneBodies' kernel state.
 type bodies struct {
 	q    tickwork.Query4[float32, float32, float32, float32] // X, Y, VX, VY
 	lane lanes.Lane
@@ -301,35 +173,27 @@ type bodies struct {
 // integrateBodies moves every live unit by its velocity over DT and bounces
 // it off the arena's walls.
 func (s *Sim) integrateBodies(d *tickwork.Decl) tickwork.RunFunc {
-	k := bodies{tickwork.NewQuery4(tickwork.Write(d, s.bx), tickwork.Write(d, s.by),
-		tickwork.Write(d, s.bvx), tickwork.Write(d, s.bvy)), s.lane}
-	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, s.body.Chunks(), k, (*bodies).chunk) }
+	b := &s.t.Body
+	k := bodies{tickwork.NewQuery4(tickwork.Write(d, b.X), tickwork.Write(d, b.Y),
+		tickwork.Write(d, b.VX), tickwork.Write(d, b.VY)), s.lane}
+	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, b.Table.Chunks(), k, (*bodies).chunk) }
 }
 
 // chunk is a dense kernel: it integrates every row of the chunk up to its
-// last live one, holes included. A hole's values are don't-care (ephemeral
-// zeroes a row when it is inserted), so moving them is harmless, and one
-// straight loop beats walking the runs of live rows. It runs
-// rules.MoveUnits as lanes.MoveBounce in the Sim's lane (same bits in every
-// lane: see package lanes).
+// last live one, holes included (a hole's values are don't-care), as
+// rules.MoveUnits in lanes.MoveBounce.
 func (k *bodies) chunk(_, c int) {
 	hi := liveEnd(k.q.Table().Enabled(c))
 	x, y, vx, vy := k.q.Spans(c)
 	lanes.MoveBounce(k.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], rules.DT, rules.W)
 }
 
-// liveEnd is one past the last row of mask's chunk whose word of the
-// enabled bitmap has a live row (a multiple of 64; 0 for an empty chunk).
-func liveEnd(mask bitmap.Bitmap) int {
-	for w := len(mask) - 1; w >= 0; w-- {
-		if mask[w] != 0 {
-			return (w + 1) << 6
-		}
-	}
-	return 0
+// laneProjectiles is IntegrateProjectiles in a SIMD lane, as laneBodies.
+func (s *Sim) laneProjectiles() tickwork.System {
+	return tickwork.System{Name: "IntegrateProjectiles", Phase: tickwork.FixedUpdate, Declare: s.integrateProjectiles, Lane: s.lane.String()}
 }
 
-// projectiles is IntegrateProjectiles' kernel state.
+// projectiles is laneProjectiles' kernel state.
 type projectiles struct {
 	pos  tickwork.Query3[float32, float32, int32] // X, Y, TTL
 	vel  tickwork.Query2[float32, float32]        // VX, VY
@@ -338,27 +202,22 @@ type projectiles struct {
 
 // integrateProjectiles moves every projectile and ages it by one tick.
 func (s *Sim) integrateProjectiles(d *tickwork.Decl) tickwork.RunFunc {
+	p := &s.t.Projectile
 	k := projectiles{
-		pos:  tickwork.NewQuery3(tickwork.Write(d, s.px), tickwork.Write(d, s.py), tickwork.Write(d, s.pttl)),
-		vel:  tickwork.NewQuery2(tickwork.Read(d, s.pvx), tickwork.Read(d, s.pvy)),
+		pos:  tickwork.NewQuery3(tickwork.Write(d, p.X), tickwork.Write(d, p.Y), tickwork.Write(d, p.TTL)),
+		vel:  tickwork.NewQuery2(tickwork.Read(d, p.VX), tickwork.Read(d, p.VY)),
 		lane: s.lane,
 	}
-	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, usedChunks(s.proj), k, (*projectiles).chunk) }
+	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, usedChunks(p.Table), k, (*projectiles).chunk) }
 }
 
-// chunk is a dense kernel, like bodies.chunk, in the Sim's lane:
-// x += vx*DT, y += vy*DT, ttl-- (lanes.Advance).
+// chunk is a dense kernel, like bodies.chunk: x += vx*DT, y += vy*DT,
+// ttl-- (lanes.Advance).
 func (k *projectiles) chunk(_, c int) {
 	hi := liveEnd(k.pos.Table().Enabled(c))
 	x, y, ttl := k.pos.Spans(c)
 	vx, vy := k.vel.Spans(c)
 	lanes.Advance(k.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], ttl[:hi], rules.DT)
-}
-
-// clock advances the arena clock by one tick.
-func (s *Sim) clock(d *tickwork.Decl) tickwork.RunFunc {
-	ticks := tickwork.Write(d, s.clockTick)
-	return func(*tickwork.Context) { *ticks.Ptr(s.clockRow)++ }
 }
 
 // present is PresentationSync's kernel state.
@@ -370,21 +229,22 @@ type present struct {
 }
 
 func (s *Sim) presentKernel(pres []rules.Slot) present {
-	body, _ := tickwork.HostQuery2(s.bx, s.by)
-	health, _ := tickwork.HostQuery1(s.uHealth)
+	body, _ := tickwork.HostQuery2(s.t.Body.X, s.t.Body.Y)
+	health, _ := tickwork.HostQuery1(s.t.Unit.Health)
 	return present{body, health, pres, s.lane}
 }
 
 // presentationSync writes the slot-indexed presentation buffer: entry s is
 // row s of the Actors domain, alive when its enabled bit is set.
 func (s *Sim) presentationSync(d *tickwork.Decl) tickwork.RunFunc {
+	t := s.t
 	k := present{
-		body:   tickwork.NewQuery2(tickwork.Read(d, s.bx), tickwork.Read(d, s.by)),
-		health: tickwork.NewQuery1(tickwork.Read(d, s.uHealth)),
+		body:   tickwork.NewQuery2(tickwork.Read(d, t.Body.X), tickwork.Read(d, t.Body.Y)),
+		health: tickwork.NewQuery1(tickwork.Read(d, t.Unit.Health)),
 		pres:   *tickwork.WriteResource(d, s.pres),
 		lane:   s.lane,
 	}
-	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, s.unit.Chunks(), k, (*present).chunk) }
+	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, t.Unit.Table.Chunks(), k, (*present).chunk) }
 }
 
 func (k *present) chunk(_, c int) {
@@ -431,32 +291,36 @@ var (
 // respawn spawns a new unit for every slot that died this frame, in
 // ascending slot order; they exist from the next frame.
 func (s *Sim) respawn(d *tickwork.Decl) tickwork.RunFunc {
-	dead := tickwork.Consume(d, s.dead)
-	units, bodies := tickwork.Record(d, s.unit), tickwork.Record(d, s.body)
+	t := s.t
+	dead := tickwork.Consume(d, t.DeadSlot)
+	units, bodies := tickwork.Record(d, t.Unit.Table), tickwork.Record(d, t.Body.Table)
 	// Room for the most deaths a frame can have (one hit each), so a bad
 	// frame never grows the buffer: 7 records and 5 values a unit.
 	n := s.maxDeaths()
-	tickwork.ReserveValues(units, s.uHealth, n)
-	tickwork.ReserveValues(bodies, s.bx, n)
-	tickwork.ReserveValues(bodies, s.by, n)
-	tickwork.ReserveValues(bodies, s.bvx, n)
-	tickwork.ReserveValues(bodies, s.bvy, n)
+	tickwork.ReserveValues(units, t.Unit.Health, n)
+	tickwork.ReserveValues(bodies, t.Body.X, n)
+	tickwork.ReserveValues(bodies, t.Body.Y, n)
+	tickwork.ReserveValues(bodies, t.Body.VX, n)
+	tickwork.ReserveValues(bodies, t.Body.VY, n)
 	units.Reserve(7 * n)
 	r := *tickwork.WriteResource(d, s.rng)
 	respawns := tickwork.WriteResource(d, s.respawns)
 	sorted := make([]int32, 0, s.cfg.Units)
 	return func(*tickwork.Context) {
-		slots := append(sorted[:0], dead.Read()...)
+		slots := sorted[:0]
+		for _, e := range dead.Read() {
+			slots = append(slots, e.Slot)
+		}
 		slices.Sort(slots)
 		for _, slot := range slots {
 			x, y, vx, vy := rules.Spawn(r)
 			h := units.Create()
 			bodies.Attach(h)
-			tickwork.Set(units, s.uHealth, h, rules.Health)
-			tickwork.Set(bodies, s.bx, h, x)
-			tickwork.Set(bodies, s.by, h, y)
-			tickwork.Set(bodies, s.bvx, h, vx)
-			tickwork.Set(bodies, s.bvy, h, vy)
+			tickwork.Set(units, t.Unit.Health, h, rules.Health)
+			tickwork.Set(bodies, t.Body.X, h, x)
+			tickwork.Set(bodies, t.Body.Y, h, y)
+			tickwork.Set(bodies, t.Body.VX, h, vx)
+			tickwork.Set(bodies, t.Body.VY, h, vy)
 			*respawns = append(*respawns, respawn{slot: slot, unit: h})
 		}
 		sorted = slots

@@ -49,9 +49,10 @@ func benchSystem(b *testing.B, kernel func(s *Sim) (func(w, c int), int)) {
 // BenchmarkIntegrateBodies: 100 000 units (the Body table's chunks).
 func BenchmarkIntegrateBodies(b *testing.B) {
 	benchSystem(b, func(s *Sim) (func(w, c int), int) {
-		q, _ := tickwork.HostQuery4(s.bx, s.by, s.bvx, s.bvy)
+		b := &s.t.Body
+		q, _ := tickwork.HostQuery4(b.X, b.Y, b.VX, b.VY)
 		k := bodies{q: q, lane: s.lane}
-		return k.chunk, s.body.Chunks()
+		return k.chunk, b.Table.Chunks()
 	})
 }
 
@@ -59,7 +60,7 @@ func BenchmarkIntegrateBodies(b *testing.B) {
 func BenchmarkPresentationSync(b *testing.B) {
 	benchSystem(b, func(s *Sim) (func(w, c int), int) {
 		k := s.presentKernel(*s.pres.Get())
-		return k.chunk, s.unit.Chunks()
+		return k.chunk, s.t.Unit.Table.Chunks()
 	})
 }
 
@@ -67,9 +68,10 @@ func BenchmarkPresentationSync(b *testing.B) {
 // default config (about S*TTL = 24 576 rows).
 func BenchmarkIntegrateProjectiles(b *testing.B) {
 	benchSystem(b, func(s *Sim) (func(w, c int), int) {
-		pos, _ := tickwork.HostQuery3(s.px, s.py, s.pttl)
-		vel, _ := tickwork.HostQuery2(s.pvx, s.pvy)
+		p := &s.t.Projectile
+		pos, _ := tickwork.HostQuery3(p.X, p.Y, p.TTL)
+		vel, _ := tickwork.HostQuery2(p.VX, p.VY)
 		k := projectiles{pos: pos, vel: vel, lane: s.lane}
-		return k.chunk, s.proj.Chunks()
+		return k.chunk, p.Table.Chunks()
 	})
 }

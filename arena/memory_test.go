@@ -35,10 +35,10 @@ func arenaBytes(cfg rules.Config) int64 {
 		memory.Size(2, ephemeral.ColumnBytes[int32](proj, 0)),                                     // TTL Damage
 		ephemeral.ColumnBytes[ephemeral.Handle](proj, 0),                                          // Target
 		ephemeral.DomainBytes(1, 0)+ephemeral.TableBytes(1, 0)+ephemeral.ColumnBytes[int64](1, 0), // ArenaClock
-		events.Bytes[arena.Hit](events.Spec{Name: "HitEvent", Capacity: proj}),
-		events.Bytes[int32](events.Spec{Name: "DeadSlot", Capacity: n, Lifetime: events.ThisFrame}),
+		events.Bytes[arena.HitEvent](events.Spec{Name: "HitEvent", Capacity: proj}),
+		events.Bytes[arena.DeadSlot](events.Spec{Name: "DeadSlot", Capacity: n, Lifetime: events.ThisFrame}),
 		memory.Size(int64(4*(1+workers)), commands.BufferBytes(scheduler.DefaultCommandRecords)), // 4 recording systems
-		events.StagingBytes[arena.Hit](proj, workers),
+		events.StagingBytes[arena.HitEvent](proj, workers),
 	)
 }
 
@@ -115,7 +115,7 @@ func TestArenaPastBudgetFails(t *testing.T) {
 	require.ErrorAs(t, err, &be)
 	assert.ErrorIs(t, err, runtime.ErrMemoryBudget)
 	proj := rules.MaxShots * (int(rules.TTL) + 1)
-	staging := events.StagingBytes[arena.Hit](proj, 256)
+	staging := events.StagingBytes[arena.HitEvent](proj, 256)
 	// Build binds the systems in sealed order: the one recording system
 	// sealed after Collision has not made its 1+256 command buffers yet.
 	later := memory.Size(1+256, commands.BufferBytes(scheduler.DefaultCommandRecords))

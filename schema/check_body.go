@@ -44,6 +44,9 @@ func (b *bodyState) use(r *ColRef, write bool) {
 	}
 }
 
+// MaxGrain bounds a system's grain option, in chunks per worker.
+const MaxGrain = 1 << 16
+
 var phases = map[string]Phase{"frame_start": FrameStart, "fixed_update": FixedUpdate, "update": Update,
 	"late_update": LateUpdate, "frame_end": FrameEnd}
 
@@ -51,7 +54,7 @@ var phases = map[string]Phase{"frame_start": FrameStart, "fixed_update": FixedUp
 func (c *checker) system(d *synSystemDecl) *System {
 	sys := &System{Pos: c.pos(d.Name.Pos), Name: d.Name.Name}
 	of := "system " + sys.Name
-	opts := c.options(d.Opts, of, "phase", "before", "after")
+	opts := c.options(d.Opts, of, "phase", "before", "after", "grain")
 	if o := opts["phase"]; o != nil {
 		if id, ok := c.nameOption(o, of); ok {
 			if p, ok := phases[id.Name]; ok {
@@ -65,6 +68,9 @@ func (c *checker) system(d *synSystemDecl) *System {
 	}
 	sys.Before = c.order(opts["before"], of, sys.Name)
 	sys.After = c.order(opts["after"], of, sys.Name)
+	if o := opts["grain"]; o != nil {
+		sys.Grain, _ = c.intOption(o, of, 1, MaxGrain)
+	}
 
 	b := &bodyState{sys: sys, vars: map[string]*Var{}, reads: map[*Column]bool{}, writes: map[*Column]bool{}, broken: map[string]bool{}}
 	if !c.from(b, d.Body.From) {

@@ -13,7 +13,7 @@ import (
 
 func loadArena(t *testing.T) *schema.Schema {
 	t.Helper()
-	src, err := os.ReadFile("testdata/arena.tw")
+	src, err := os.ReadFile("../arena/arena.tw")
 	require.NoError(t, err)
 	s, err := schema.Load("arena.tw", src)
 	require.NoError(t, err)

@@ -117,6 +117,7 @@ type System struct {
 	Phase    Phase
 	Before   []string // systems that run after this one
 	After    []string // systems that run before this one
+	Grain    int      // the parallel kernel's least chunks per worker (option grain); 0: the world's policy
 	From     *Var
 	Joins    []*Join
 	Body     []Stmt

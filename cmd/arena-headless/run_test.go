@@ -392,12 +392,13 @@ func TestRunLanes(t *testing.T) {
 			}
 			assert.Equal(t, l.String(), got["IntegrateBodies"])
 			assert.Equal(t, l.String(), got["IntegrateProjectiles"])
-			assert.Empty(t, got["Collision"], "a system that does not say has no lane")
+			assert.Equal(t, "scalar", got["Collision"], "a generated system is plain Go")
+			assert.Empty(t, got["Fire"], "a system that does not say has no lane")
 		})
 	}
 	code, out, _ := runArgs(append(smallArgs, "-impl", "runtime")...)
 	require.Equal(t, 0, code)
 	assert.Regexp(t, `IntegrateBodies +[0-9.]+  `+lanes.Best().String()+`\n`, out)
-	assert.Regexp(t, `Collision +[0-9.]+  -\n`, out)
+	assert.Regexp(t, `Fire +[0-9.]+  -\n`, out)
 	assert.Contains(t, out, "lanes           available scalar")
 }

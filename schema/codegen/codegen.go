@@ -171,8 +171,9 @@ func (g *gen) consts() {
 
 // helpers writes the small functions kernels share, when used.
 func (g *gen) helpers() {
-	dense, masked, handle := false, false, false
+	dense, masked, handle, table := false, false, false, false
 	for _, y := range g.s.Systems {
+		table = table || y.From.Kind == schema.RowVar
 		dense = dense || y.Dense
 		masked = masked || (y.From.Kind == schema.RowVar && !y.Dense)
 		handle = handle || y.Access.Handle
@@ -217,6 +218,21 @@ func liveEnd(mask []uint64) int {
 		}
 	}
 	return 0
+}
+`)
+	}
+	if table {
+		g.p(`// usedChunks is one past t's last chunk that holds a live row (0 for
+// an empty table). A table fills its lowest slots, so its top chunks are
+// often empty: kernels run the used chunks only, and a parallel kernel
+// splits only those between its workers (the same split every run while
+// the count stays).
+func usedChunks(t *tickwork.Table) int {
+	n := t.Chunks()
+	for n > 0 && t.ChunkLen(n-1) == 0 {
+		n--
+	}
+	return n
 }
 `)
 	}

@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from the gene
 
 // goldens are the schemas whose generated code is pinned in testdata.
 var goldens = []struct{ name, schema, pkg string }{
-	{"arena", "../testdata/arena.tw", "arena"},
+	{"arena", "../../arena/arena.tw", "arena"}, // the arena's own schema, package arena
 	{"kitchen", "internal/kitchen/kitchen.tw", "kitchen"},
 }
 
@@ -73,9 +73,12 @@ func firstDiff(got, want []byte) (line int, g, w string, ok bool) {
 	return 0, "", "", true
 }
 
-// generated are the committed generated files: each package's doc.go
-// carries the go:generate line that makes it.
-var generated = []string{"internal/arenagen/arena_gen.go", "internal/kitchen/kitchen_gen.go"}
+// generated are the committed generated files, by path from the module
+// root: each package's doc.go carries the go:generate line that makes it.
+var generated = []string{"arena/arena_gen.go", "schema/codegen/internal/kitchen/kitchen_gen.go"}
+
+// root is the module root from this package's directory.
+const root = "../.."
 
 // TestGeneratedFresh: each committed generated file is what its
 // generate line writes today; a stale one fails with the command to
@@ -83,17 +86,17 @@ var generated = []string{"internal/arenagen/arena_gen.go", "internal/kitchen/kit
 func TestGeneratedFresh(t *testing.T) {
 	for _, path := range generated {
 		t.Run(path, func(t *testing.T) {
-			dir := filepath.Dir(path)
+			dir := filepath.Join(root, filepath.Dir(path))
 			args, pkg := generateLine(t, dir)
 			src, out, err := codegen.Command(args, pkg, func(name string) ([]byte, error) {
 				return os.ReadFile(filepath.Join(dir, name))
 			})
 			require.NoError(t, err)
 			require.Equal(t, filepath.Base(path), out, "the go:generate line of %s writes another file", dir)
-			committed, err := os.ReadFile(path)
+			committed, err := os.ReadFile(filepath.Join(root, path))
 			require.NoError(t, err)
 			if line, got, want, ok := firstDiff(src, committed); !ok {
-				t.Fatalf("%s is stale: run go generate ./schema/codegen/%s (line %d is %q, the generator writes %q)", path, dir, line, want, got)
+				t.Fatalf("%s is stale: run go generate ./%s (line %d is %q, the generator writes %q)", path, filepath.Dir(path), line, want, got)
 			}
 		})
 	}

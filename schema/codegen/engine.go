@@ -212,12 +212,12 @@ func (sg *sysGen) header(kind string) {
 	g, y := sg.g, sg.y
 	counters := ""
 	if len(y.Counters) > 0 {
-		counters = " Its counters are summed over every run since it was made."
+		counters = " Its counters (count NAME) are declared on its Decl: the frame report has each frame's sum (FrameReport.Counter), Counter.Total the sum since the world was built."
 	}
 	g.doc("%s is declared system %s (%s): phase %s, %s.%s", sg.name, y.Name, g.where(y.Pos), y.Phase, kind, counters)
 	g.p("type %s struct {", sg.name)
 	for _, c := range y.Counters {
-		g.p("%s int64 // count %s", exported(c), c)
+		g.p("%s tickwork.Counter // count %s", exported(c), c)
 	}
 }
 

@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tickwork/tickwork/schema"
@@ -31,6 +32,10 @@ func (sg *sysGen) tableSystem() {
 	sg.kernelType(kt)
 	if !y.Dense && len(y.Counters) > 0 {
 		sg.countsType()
+	}
+	if sg.rare() {
+		sg.outType("scalar")
+		sg.outType("parallel")
 	}
 	g.p("func new%s(t *Tables) *%s {", sg.name, sg.name)
 	g.p("s := &%s{t: t}", sg.name)
@@ -111,6 +116,101 @@ func (sg *sysGen) countsType() {
 	sg.g.p("")
 }
 
+// rare reports whether a masked kernel's arms record, emit or count: then
+// those actions go through an out value (outType).
+func (sg *sysGen) rare() bool {
+	a := sg.y.Access
+	return !sg.y.Dense && (len(a.Deletes) > 0 || len(a.Emits) > 0 || len(sg.y.Counters) > 0)
+}
+
+// outName is the type of mode's out value.
+func (sg *sysGen) outName(mode string) string {
+	if mode == "parallel" {
+		return sg.lower + "WorkerOut"
+	}
+	return sg.lower + "ScalarOut"
+}
+
+// deleteOp is one delete action of a body: the table's recorder and its
+// method (Delete: the entity; Remove: one row of a domain table).
+type deleteOp struct {
+	table *schema.Table
+	op    string
+}
+
+// deleteOps lists the body's delete actions, in first-use order.
+func (sg *sysGen) deleteOps() []deleteOp {
+	var out []deleteOp
+	var walk func(ss []schema.Stmt)
+	walk = func(ss []schema.Stmt) {
+		for _, s := range ss {
+			switch s := s.(type) {
+			case *schema.DeleteStmt:
+				if d := (deleteOp{s.Var.Table, deleteMethod(s)}); !slices.Contains(out, d) {
+					out = append(out, d)
+				}
+			case *schema.MatchStmt:
+				for _, a := range s.Arms {
+					walk(a.Body)
+				}
+			}
+		}
+	}
+	walk(sg.y.Body)
+	return out
+}
+
+// deleteMethod is the recorder method of a delete statement.
+func deleteMethod(s *schema.DeleteStmt) string {
+	if !s.Entity && s.Var.Table.Domain != nil {
+		return "Remove" // this row only
+	}
+	return "Delete" // the entity, with its rows in every table of its domain
+}
+
+// outType writes the out value of mode's kernel: the recorders, emitters
+// and counts its match arms' rare actions use, behind one pointer, each
+// action a method the compiler does not inline, so that the loop over the
+// rows keeps only its spans and the tests in registers (the hand-written
+// kernels' shape; docs/schema.md, Generated code).
+func (sg *sysGen) outType(mode string) {
+	g, y := sg.g, sg.y
+	name := sg.outName(mode)
+	g.doc("%s is where a run of %s's %s kernel records, emits and counts: the rare actions of its arms, kept out of the loop over the rows.", name, sg.name, mode)
+	g.p("type %s struct {", name)
+	g.p("table *tickwork.Table")
+	g.p("first int // the run's first row in the table")
+	for _, tb := range y.Access.Deletes {
+		g.p("rec%s *tickwork.Recorder", exported(tb.Name))
+	}
+	for _, e := range y.Access.Emits {
+		if mode == "parallel" {
+			g.p("out%s tickwork.WorkerEmitter[%s]", exported(e.Name), exported(e.Name))
+		} else {
+			g.p("out%s *tickwork.Emitter[%s]", exported(e.Name), exported(e.Name))
+		}
+	}
+	if n := len(y.Counters); n > 0 {
+		g.p("n [%d]int64 // %s", n, strings.Join(y.Counters, ", "))
+	}
+	g.p("}")
+	g.p("")
+	for _, d := range sg.deleteOps() {
+		t := exported(d.table.Name)
+		g.p("//go:noinline")
+		g.p("func (o *%s) %s%s(h tickwork.Handle) { o.rec%s.%s(h) }", name, strings.ToLower(d.op), t, t, d.op)
+		g.p("")
+	}
+	for _, e := range y.Access.Emits {
+		n := exported(e.Name)
+		g.p("//go:noinline")
+		g.p("func (o *%s) emit%s(e %s) {", name, n, n)
+		g.p("o.out%s.Emit(e) // a full table drops it, and Frame reports the overflow", n)
+		g.p("}")
+		g.p("")
+	}
+}
+
 // tableDeclare writes the declaration of a system over a table: one
 // accessor per column the body uses, a lease per join, a recorder per
 // table it deletes from, emitters per event table it emits into.
@@ -137,9 +237,26 @@ func (sg *sysGen) tableDeclare() {
 			g.p("k.%s = tickwork.EmitParallel(d, t.%s)", sg.field["par:"+e.Name], exported(e.Name))
 		}
 	}
+	sg.declareCounters()
 	g.p("return s.run")
 	g.p("}")
 	g.p("")
+}
+
+// declareCounters declares the system's counters on its Decl.
+func (sg *sysGen) declareCounters() {
+	for _, c := range sg.y.Counters {
+		sg.g.p("s.%s = d.Counter(%q)", exported(c), c)
+	}
+}
+
+// parallel is the call that runs the parallel kernel fn over the used
+// chunks: under the system's grain option when it has one.
+func (sg *sysGen) parallel(fn string) string {
+	if sg.y.Grain > 0 {
+		return fmt.Sprintf("tickwork.ParallelPolicy(ctx, tickwork.KernelPolicy{Grain: %d}, usedChunks(k.table), *k, (*%sKernel).%s)", sg.y.Grain, sg.lower, fn)
+	}
+	return fmt.Sprintf("tickwork.Parallel(ctx, usedChunks(k.table), *k, (*%sKernel).%s)", sg.lower, fn)
 }
 
 // dtValues writes the run's @dt and @tick into the kernel state.
@@ -174,12 +291,12 @@ func (sg *sysGen) tableRun() {
 	sg.dtValues()
 	if y.Dense {
 		g.p("if ctx.Workers() <= 1 {")
-		g.p("for c := range k.table.Chunks() {")
+		g.p("for c := range usedChunks(k.table) {")
 		g.p("k.chunk(0, c)")
 		g.p("}")
 		g.p("return")
 		g.p("}")
-		g.p("tickwork.Parallel(ctx, k.table.Chunks(), *k, (*%sKernel).chunk)", sg.lower)
+		g.p("%s", sg.parallel("chunk"))
 		g.p("}")
 		g.p("")
 		return
@@ -195,11 +312,11 @@ func (sg *sysGen) tableRun() {
 	if len(y.Counters) > 0 {
 		g.p("k.total = [%d]int64{}", len(y.Counters))
 	}
-	g.p("for c := range k.table.Chunks() {")
+	g.p("for c := range usedChunks(k.table) {")
 	g.p("k.chunkScalar(c)")
 	g.p("}")
 	for i, c := range y.Counters {
-		g.p("s.%s += k.total[%d]", exported(c), i)
+		g.p("s.%s.Add(k.total[%d])", exported(c), i)
 	}
 	g.p("return")
 	g.p("}")
@@ -215,13 +332,17 @@ func (sg *sysGen) tableRun() {
 		g.p("}")
 		g.p("clear(k.counts)")
 	}
-	g.p("tickwork.Parallel(ctx, k.table.Chunks(), *k, (*%sKernel).chunkParallel)", sg.lower)
+	g.p("%s", sg.parallel("chunkParallel"))
 	if len(y.Counters) > 0 {
+		g.p("k.total = [%d]int64{}", len(y.Counters))
 		g.p("for w := range k.counts {")
-		for i, c := range y.Counters {
-			g.p("s.%s += k.counts[w].n[%d]", exported(c), i)
+		for i := range y.Counters {
+			g.p("k.total[%d] += k.counts[w].n[%d]", i, i)
 		}
 		g.p("}")
+		for i, c := range y.Counters {
+			g.p("s.%s.Add(k.total[%d])", exported(c), i)
+		}
 	}
 	g.p("}")
 	g.p("")
@@ -257,25 +378,30 @@ func (sg *sysGen) chunkFunc(mode string) {
 		g.p("func (k *%sKernel) chunkParallel(w, c int) {", sg.lower)
 	}
 	a := y.Access
-	if mode != "dense" {
+	out := ""
+	if sg.rare() {
+		out = loc.name("o")
+		sg.env["out"] = out
+		if mode == "parallel" {
+			g.p("// Every chunk starts its segments, empty or not.")
+		}
+		g.p("%s := %s{table: k.table}", out, sg.outName(mode))
 		for _, tb := range a.Deletes {
-			r := loc.name("rec" + exported(tb.Name))
-			sg.env["rec:"+tb.Name] = r
 			if mode == "parallel" {
-				g.p("%s := k.%s.Worker(w, c) // every chunk starts its segment, empty or not", r, sg.field["rec:"+tb.Name])
+				g.p("%s.rec%s = k.%s.Worker(w, c)", out, exported(tb.Name), sg.field["rec:"+tb.Name])
 			} else {
-				g.p("%s := k.%s", r, sg.field["rec:"+tb.Name])
+				g.p("%s.rec%s = k.%s", out, exported(tb.Name), sg.field["rec:"+tb.Name])
 			}
 		}
 		for _, e := range a.Emits {
-			em := loc.name("emit" + exported(e.Name))
-			sg.env["emit:"+e.Name] = em
 			if mode == "parallel" {
-				g.p("%s := k.%s.Worker(w, c) // every chunk starts its segment, empty or not", em, sg.field["par:"+e.Name])
+				g.p("%s.out%s = k.%s.Worker(w, c)", out, exported(e.Name), sg.field["par:"+e.Name])
 			} else {
-				g.p("%s := k.%s", em, sg.field["emit:"+e.Name])
+				g.p("%s.out%s = k.%s", out, exported(e.Name), sg.field["emit:"+e.Name])
 			}
 		}
+	}
+	if mode != "dense" {
 		g.p("if k.table.ChunkLen(c) == 0 {")
 		g.p("return")
 		g.p("}")
@@ -292,13 +418,8 @@ func (sg *sysGen) chunkFunc(mode string) {
 			sg.env["colspan:"+j.Var.Name+"."+u.c.Name] = s
 		}
 	}
-	counts := make([]string, len(y.Counters))
 	for i, c := range y.Counters {
-		counts[i] = loc.name("n" + exported(c))
-		sg.env["count:"+c] = counts[i]
-	}
-	if len(counts) > 0 {
-		g.p("var %s int64", strings.Join(counts, ", "))
+		sg.env["count:"+c] = fmt.Sprintf("%s.n[%d]", out, i)
 	}
 	if mode == "dense" {
 		g.p("hi := liveEnd(k.table.Enabled(c))")
@@ -307,14 +428,19 @@ func (sg *sysGen) chunkFunc(mode string) {
 		mask := loc.name("mask")
 		g.p("%s := k.table.Enabled(c)", mask)
 		g.p("for lo, hi := nextRun(%s, 0); lo < hi; lo, hi = nextRun(%s, hi) {", mask, mask)
-		sg.rows(loc, "base+lo", "base+hi", "base+lo+i")
+		row := "base+lo+i"
+		if out != "" {
+			g.p("%s.first = base + lo", out)
+			row = out + ".first+i"
+		}
+		sg.rows(loc, "base+lo", "base+hi", row)
 		g.p("}")
 	}
-	for i, n := range counts {
+	for i := range y.Counters {
 		if mode == "parallel" {
-			g.p("k.counts[w].n[%d] += %s", i, n)
+			g.p("k.counts[w].n[%d] += %s.n[%d]", i, out, i)
 		} else {
-			g.p("k.total[%d] += %s", i, n)
+			g.p("k.total[%d] += %s.n[%d]", i, out, i)
 		}
 	}
 	g.p("}")
@@ -371,7 +497,11 @@ func (sg *sysGen) rows(loc *locals, lo, hi, row string) {
 		}
 	}
 	if y.Access.Handle {
-		sg.env["handle:"+from.Name] = "rowHandle(k.table, " + row + ")"
+		tab := "k.table"
+		if out, ok := sg.env["out"]; ok {
+			tab = out + ".table"
+		}
+		sg.env["handle:"+from.Name] = "rowHandle(" + tab + ", " + row + ")"
 	}
 	if first != "" {
 		g.p("for i := range %s {", first)
@@ -452,6 +582,7 @@ func (sg *sysGen) eventSystem() {
 		sg.env["emit:"+e.Name] = em
 		g.p("%s := tickwork.Emit(d, t.%s)", em, exported(e.Name))
 	}
+	sg.declareCounters()
 	g.p("return func(ctx *tickwork.Context) {")
 	evs := loc.name(y.From.Name + "s")
 	g.p("%s := %s.Read()", evs, cons)
@@ -501,7 +632,7 @@ func (sg *sysGen) eventSystem() {
 	sg.body(y.Body)
 	g.p("}")
 	for i, c := range y.Counters {
-		g.p("s.%s += %s", exported(c), counts[i])
+		g.p("s.%s.Add(%s)", exported(c), counts[i])
 	}
 	g.p("}")
 	g.p("}")

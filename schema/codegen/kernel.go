@@ -218,12 +218,17 @@ func (sg *sysGen) stmt(s schema.Stmt) {
 		for i, v := range s.Values {
 			fields[i] = exported(s.Event.Fields[i].Name) + ": " + sg.code(v)
 		}
-		g.p("%s.Emit(%s{%s}) // a full table drops it, and Frame reports the overflow", sg.env["emit:"+s.Event.Name], exported(s.Event.Name), strings.Join(fields, ", "))
+		ev := exported(s.Event.Name)
+		if out, ok := sg.env["out"]; ok {
+			g.p("%s.emit%s(%s{%s})", out, ev, ev, strings.Join(fields, ", "))
+			return
+		}
+		g.p("%s.Emit(%s{%s}) // a full table drops it, and Frame reports the overflow", sg.env["emit:"+s.Event.Name], ev, strings.Join(fields, ", "))
 	case *schema.DeleteStmt:
-		v := s.Var
-		op := "Delete" // the entity, with its rows in every table of its domain
-		if !s.Entity && v.Table.Domain != nil {
-			op = "Remove" // this row only
+		v, op := s.Var, deleteMethod(s)
+		if out, ok := sg.env["out"]; ok {
+			g.p("%s.%s%s(%s)", out, strings.ToLower(op), exported(v.Table.Name), sg.handle(v))
+			return
 		}
 		g.p("%s.%s(%s)", sg.env["rec:"+v.Table.Name], op, sg.handle(v))
 	case *schema.CountStmt:

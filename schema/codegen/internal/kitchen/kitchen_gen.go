@@ -213,12 +213,12 @@ func (s *Move) run(ctx *tickwork.Context) {
 	k.dt32 = float32(ctx.DT())
 	k.dt64 = ctx.DT()
 	if ctx.Workers() <= 1 {
-		for c := range k.table.Chunks() {
+		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, k.table.Chunks(), *k, (*moveKernel).chunk)
+	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*moveKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
@@ -249,13 +249,14 @@ func (k *moveKernel) chunk(_, c int) {
 }
 
 // Strike is declared system Strike (kitchen.tw:61): phase fixed_update, a
-// masked kernel over the live rows of Missile. Its counters are summed over
-// every run since it was made.
+// masked kernel over the live rows of Missile. Its counters (count NAME)
+// are declared on its Decl: the frame report has each frame's sum
+// (FrameReport.Counter), Counter.Total the sum since the world was built.
 type Strike struct {
-	Stale                     int64 // count stale
-	Kills                     int64 // count kills
-	Expired                   int64 // count expired
-	Flying                    int64 // count flying
+	Stale                     tickwork.Counter // count stale
+	Kills                     tickwork.Counter // count kills
+	Expired                   tickwork.Counter // count expired
+	Flying                    tickwork.Counter // count flying
 	t                         *Tables
 	k                         strikeKernel
 	reserved, reservedWorkers bool // command buffers sized
@@ -283,6 +284,44 @@ type strikeKernel struct {
 type strikeCounts struct {
 	n [4]int64 // stale, kills, expired, flying
 	_ [32]byte
+}
+
+// strikeScalarOut is where a run of Strike's scalar kernel records, emits
+// and counts: the rare actions of its arms, kept out of the loop over the
+// rows.
+type strikeScalarOut struct {
+	table      *tickwork.Table
+	first      int // the run's first row in the table
+	recMissile *tickwork.Recorder
+	outBlast   *tickwork.Emitter[Blast]
+	n          [4]int64 // stale, kills, expired, flying
+}
+
+//go:noinline
+func (o *strikeScalarOut) deleteMissile(h tickwork.Handle) { o.recMissile.Delete(h) }
+
+//go:noinline
+func (o *strikeScalarOut) emitBlast(e Blast) {
+	o.outBlast.Emit(e) // a full table drops it, and Frame reports the overflow
+}
+
+// strikeWorkerOut is where a run of Strike's parallel kernel records, emits
+// and counts: the rare actions of its arms, kept out of the loop over the
+// rows.
+type strikeWorkerOut struct {
+	table      *tickwork.Table
+	first      int // the run's first row in the table
+	recMissile *tickwork.Recorder
+	outBlast   tickwork.WorkerEmitter[Blast]
+	n          [4]int64 // stale, kills, expired, flying
+}
+
+//go:noinline
+func (o *strikeWorkerOut) deleteMissile(h tickwork.Handle) { o.recMissile.Delete(h) }
+
+//go:noinline
+func (o *strikeWorkerOut) emitBlast(e Blast) {
+	o.outBlast.Emit(e) // a full table drops it, and Frame reports the overflow
 }
 
 func newStrike(t *Tables) *Strike {
@@ -316,6 +355,10 @@ func (s *Strike) declare(d *tickwork.Decl) tickwork.RunFunc {
 	k.recMissile = tickwork.Record(d, t.Missile.Table)
 	k.emitBlast = tickwork.Emit(d, t.Blast)
 	k.parBlast = tickwork.EmitParallel(d, t.Blast)
+	s.Stale = d.Counter("stale")
+	s.Kills = d.Counter("kills")
+	s.Expired = d.Counter("expired")
+	s.Flying = d.Counter("flying")
 	return s.run
 }
 
@@ -330,13 +373,13 @@ func (s *Strike) run(ctx *tickwork.Context) {
 			s.reserved = true
 		}
 		k.total = [4]int64{}
-		for c := range k.table.Chunks() {
+		for c := range usedChunks(k.table) {
 			k.chunkScalar(c)
 		}
-		s.Stale += k.total[0]
-		s.Kills += k.total[1]
-		s.Expired += k.total[2]
-		s.Flying += k.total[3]
+		s.Stale.Add(k.total[0])
+		s.Kills.Add(k.total[1])
+		s.Expired.Add(k.total[2])
+		s.Flying.Add(k.total[3])
 		return
 	}
 	if !s.reservedWorkers { // any worker may record the whole run's records
@@ -347,29 +390,35 @@ func (s *Strike) run(ctx *tickwork.Context) {
 		k.counts = make([]strikeCounts, ctx.Workers())
 	}
 	clear(k.counts)
-	tickwork.Parallel(ctx, k.table.Chunks(), *k, (*strikeKernel).chunkParallel)
+	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*strikeKernel).chunkParallel)
+	k.total = [4]int64{}
 	for w := range k.counts {
-		s.Stale += k.counts[w].n[0]
-		s.Kills += k.counts[w].n[1]
-		s.Expired += k.counts[w].n[2]
-		s.Flying += k.counts[w].n[3]
+		k.total[0] += k.counts[w].n[0]
+		k.total[1] += k.counts[w].n[1]
+		k.total[2] += k.counts[w].n[2]
+		k.total[3] += k.counts[w].n[3]
 	}
+	s.Stale.Add(k.total[0])
+	s.Kills.Add(k.total[1])
+	s.Expired.Add(k.total[2])
+	s.Flying.Add(k.total[3])
 }
 
 // chunkScalar is the scalar kernel of chunk c: serial recorder and
 // emitter, counts into k.total.
 func (k *strikeKernel) chunkScalar(c int) {
-	recMissile := k.recMissile
-	emitBlast := k.emitBlast
+	o := strikeScalarOut{table: k.table}
+	o.recMissile = k.recMissile
+	o.outBlast = k.emitBlast
 	if k.table.ChunkLen(c) == 0 {
 		return
 	}
 	base := c * k.rows
 	t := k.tProbe.Lease()
 	tHPs := k.tHP
-	var nStale, nKills, nExpired, nFlying int64
 	mask := k.table.Enabled(c)
 	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+		o.first = base + lo
 		mAts := k.mAt[base+lo : base+hi]
 		mPowers := k.mPower[base+lo : base+hi][:len(mAts)]
 		mSpeeds := k.mSpeed[base+lo : base+hi][:len(mAts)]
@@ -380,44 +429,46 @@ func (k *strikeKernel) chunkScalar(c int) {
 			tRow, tOK := t.Row(mAts[i])
 			switch {
 			case !tOK:
-				recMissile.Delete(rowHandle(k.table, base+lo+i))
-				nStale++
+				o.deleteMissile(rowHandle(o.table, o.first+i))
+				o.n[0]++
 			case tHPs[tRow] <= mPowers[i]+2:
-				emitBlast.Emit(Blast{Who: mAts[i], Power: mPowers[i]}) // a full table drops it, and Frame reports the overflow
-				recMissile.Delete(rowHandle(k.table, base+lo+i))
-				nKills++
+				o.emitBlast(Blast{Who: mAts[i], Power: mPowers[i]})
+				o.deleteMissile(rowHandle(o.table, o.first+i))
+				o.n[1]++
 			case mAge >= Limit:
-				recMissile.Delete(rowHandle(k.table, base+lo+i))
-				nExpired++
+				o.deleteMissile(rowHandle(o.table, o.first+i))
+				o.n[2]++
 			default:
 				mAge += 1
 				mAges[i] = mAge
 				mSpeed = float32(mSpeed * Half)
 				mSpeeds[i] = mSpeed
-				nFlying++
+				o.n[3]++
 			}
 		}
 	}
-	k.total[0] += nStale
-	k.total[1] += nKills
-	k.total[2] += nExpired
-	k.total[3] += nFlying
+	k.total[0] += o.n[0]
+	k.total[1] += o.n[1]
+	k.total[2] += o.n[2]
+	k.total[3] += o.n[3]
 }
 
 // chunkParallel is worker w's kernel of chunk c: its recorders and
 // emitters keyed by chunk, counts into k.counts[w].
 func (k *strikeKernel) chunkParallel(w, c int) {
-	recMissile := k.recMissile.Worker(w, c) // every chunk starts its segment, empty or not
-	emitBlast := k.parBlast.Worker(w, c)    // every chunk starts its segment, empty or not
+	// Every chunk starts its segments, empty or not.
+	o := strikeWorkerOut{table: k.table}
+	o.recMissile = k.recMissile.Worker(w, c)
+	o.outBlast = k.parBlast.Worker(w, c)
 	if k.table.ChunkLen(c) == 0 {
 		return
 	}
 	base := c * k.rows
 	t := k.tProbe.Lease()
 	tHPs := k.tHP
-	var nStale, nKills, nExpired, nFlying int64
 	mask := k.table.Enabled(c)
 	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+		o.first = base + lo
 		mAts := k.mAt[base+lo : base+hi]
 		mPowers := k.mPower[base+lo : base+hi][:len(mAts)]
 		mSpeeds := k.mSpeed[base+lo : base+hi][:len(mAts)]
@@ -428,36 +479,38 @@ func (k *strikeKernel) chunkParallel(w, c int) {
 			tRow, tOK := t.Row(mAts[i])
 			switch {
 			case !tOK:
-				recMissile.Delete(rowHandle(k.table, base+lo+i))
-				nStale++
+				o.deleteMissile(rowHandle(o.table, o.first+i))
+				o.n[0]++
 			case tHPs[tRow] <= mPowers[i]+2:
-				emitBlast.Emit(Blast{Who: mAts[i], Power: mPowers[i]}) // a full table drops it, and Frame reports the overflow
-				recMissile.Delete(rowHandle(k.table, base+lo+i))
-				nKills++
+				o.emitBlast(Blast{Who: mAts[i], Power: mPowers[i]})
+				o.deleteMissile(rowHandle(o.table, o.first+i))
+				o.n[1]++
 			case mAge >= Limit:
-				recMissile.Delete(rowHandle(k.table, base+lo+i))
-				nExpired++
+				o.deleteMissile(rowHandle(o.table, o.first+i))
+				o.n[2]++
 			default:
 				mAge += 1
 				mAges[i] = mAge
 				mSpeed = float32(mSpeed * Half)
 				mSpeeds[i] = mSpeed
-				nFlying++
+				o.n[3]++
 			}
 		}
 	}
-	k.counts[w].n[0] += nStale
-	k.counts[w].n[1] += nKills
-	k.counts[w].n[2] += nExpired
-	k.counts[w].n[3] += nFlying
+	k.counts[w].n[0] += o.n[0]
+	k.counts[w].n[1] += o.n[1]
+	k.counts[w].n[2] += o.n[2]
+	k.counts[w].n[3] += o.n[3]
 }
 
 // Damage is declared system Damage (kitchen.tw:79): phase frame_start, a
 // loop over the readable events of Blast, in emission order. Its counters
-// are summed over every run since it was made.
+// (count NAME) are declared on its Decl: the frame report has each frame's
+// sum (FrameReport.Counter), Counter.Total the sum since the world was
+// built.
 type Damage struct {
-	Deaths   int64 // count deaths
-	Wasted   int64 // count wasted
+	Deaths   tickwork.Counter // count deaths
+	Wasted   tickwork.Counter // count wasted
 	t        *Tables
 	reserved bool // command buffer sized
 }
@@ -486,6 +539,8 @@ func (s *Damage) declare(d *tickwork.Decl) tickwork.RunFunc {
 	recThing := tickwork.Record(d, t.Thing.Table)
 	recThing.Reserve(1 * s.t.Blast.Cap()) // the most records a run makes: recording never allocates
 	emitGone := tickwork.Emit(d, t.Gone)
+	s.Deaths = d.Counter("deaths")
+	s.Wasted = d.Counter("wasted")
 	return func(ctx *tickwork.Context) {
 		bs := bEvents.Read()
 		if len(bs) == 0 {
@@ -511,17 +566,18 @@ func (s *Damage) declare(d *tickwork.Decl) tickwork.RunFunc {
 				nWasted++
 			}
 		}
-		s.Deaths += nDeaths
-		s.Wasted += nWasted
+		s.Deaths.Add(nDeaths)
+		s.Wasted.Add(nWasted)
 	}
 }
 
 // Tally is declared system Tally (kitchen.tw:99): phase frame_start, a loop
-// over the readable events of Gone, in emission order. Its counters are
-// summed over every run since it was made.
+// over the readable events of Gone, in emission order. Its counters (count
+// NAME) are declared on its Decl: the frame report has each frame's sum
+// (FrameReport.Counter), Counter.Total the sum since the world was built.
 type Tally struct {
-	Rich int64 // count rich
-	Poor int64 // count poor
+	Rich tickwork.Counter // count rich
+	Poor tickwork.Counter // count poor
 	t    *Tables
 }
 
@@ -543,6 +599,8 @@ func (s *Tally) System() tickwork.System {
 func (s *Tally) declare(d *tickwork.Decl) tickwork.RunFunc {
 	t := s.t
 	gEvents := tickwork.Consume(d, t.Gone)
+	s.Rich = d.Counter("rich")
+	s.Poor = d.Counter("poor")
 	return func(ctx *tickwork.Context) {
 		gs := gEvents.Read()
 		if len(gs) == 0 {
@@ -558,8 +616,8 @@ func (s *Tally) declare(d *tickwork.Decl) tickwork.RunFunc {
 				nPoor++
 			}
 		}
-		s.Rich += nRich
-		s.Poor += nPoor
+		s.Rich.Add(nRich)
+		s.Poor.Add(nPoor)
 	}
 }
 
@@ -616,12 +674,12 @@ func (s *Tick) run(ctx *tickwork.Context) {
 	k.dt64 = ctx.DT()
 	k.tick = int64(ctx.Tick())
 	if ctx.Workers() <= 1 {
-		for c := range k.table.Chunks() {
+		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, k.table.Chunks(), *k, (*tickKernel).chunk)
+	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*tickKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
@@ -690,12 +748,12 @@ func (s *Drift) declare(d *tickwork.Decl) tickwork.RunFunc {
 func (s *Drift) run(ctx *tickwork.Context) {
 	k := &s.k
 	if ctx.Workers() <= 1 {
-		for c := range k.table.Chunks() {
+		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, k.table.Chunks(), *k, (*driftKernel).chunk)
+	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*driftKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
@@ -711,10 +769,11 @@ func (k *driftKernel) chunk(_, c int) {
 }
 
 // Prune is declared system Prune (kitchen.tw:121): phase late_update, a
-// masked kernel over the live rows of Thing. Its counters are summed over
-// every run since it was made.
+// masked kernel over the live rows of Thing. Its counters (count NAME) are
+// declared on its Decl: the frame report has each frame's sum
+// (FrameReport.Counter), Counter.Total the sum since the world was built.
 type Prune struct {
-	Pruned                    int64 // count pruned
+	Pruned                    tickwork.Counter // count pruned
 	t                         *Tables
 	k                         pruneKernel
 	reserved, reservedWorkers bool // command buffers sized
@@ -737,6 +796,31 @@ type pruneCounts struct {
 	n [1]int64 // pruned
 	_ [56]byte
 }
+
+// pruneScalarOut is where a run of Prune's scalar kernel records, emits and
+// counts: the rare actions of its arms, kept out of the loop over the rows.
+type pruneScalarOut struct {
+	table    *tickwork.Table
+	first    int // the run's first row in the table
+	recThing *tickwork.Recorder
+	n        [1]int64 // pruned
+}
+
+//go:noinline
+func (o *pruneScalarOut) removeThing(h tickwork.Handle) { o.recThing.Remove(h) }
+
+// pruneWorkerOut is where a run of Prune's parallel kernel records, emits
+// and counts: the rare actions of its arms, kept out of the loop over the
+// rows.
+type pruneWorkerOut struct {
+	table    *tickwork.Table
+	first    int // the run's first row in the table
+	recThing *tickwork.Recorder
+	n        [1]int64 // pruned
+}
+
+//go:noinline
+func (o *pruneWorkerOut) removeThing(h tickwork.Handle) { o.recThing.Remove(h) }
 
 func newPrune(t *Tables) *Prune {
 	s := &Prune{t: t}
@@ -762,6 +846,7 @@ func (s *Prune) declare(d *tickwork.Decl) tickwork.RunFunc {
 	k.tHP = tickwork.Read(d, t.Thing.HP).All()
 	k.tAlive = tickwork.Read(d, t.Thing.Alive).All()
 	k.recThing = tickwork.Record(d, t.Thing.Table)
+	s.Pruned = d.Counter("pruned")
 	return s.run
 }
 
@@ -776,10 +861,10 @@ func (s *Prune) run(ctx *tickwork.Context) {
 			s.reserved = true
 		}
 		k.total = [1]int64{}
-		for c := range k.table.Chunks() {
+		for c := range usedChunks(k.table) {
 			k.chunkScalar(c)
 		}
-		s.Pruned += k.total[0]
+		s.Pruned.Add(k.total[0])
 		return
 	}
 	if !s.reservedWorkers { // any worker may record the whole run's records
@@ -790,58 +875,63 @@ func (s *Prune) run(ctx *tickwork.Context) {
 		k.counts = make([]pruneCounts, ctx.Workers())
 	}
 	clear(k.counts)
-	tickwork.Parallel(ctx, k.table.Chunks(), *k, (*pruneKernel).chunkParallel)
+	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*pruneKernel).chunkParallel)
+	k.total = [1]int64{}
 	for w := range k.counts {
-		s.Pruned += k.counts[w].n[0]
+		k.total[0] += k.counts[w].n[0]
 	}
+	s.Pruned.Add(k.total[0])
 }
 
 // chunkScalar is the scalar kernel of chunk c: serial recorder and
 // emitter, counts into k.total.
 func (k *pruneKernel) chunkScalar(c int) {
-	recThing := k.recThing
+	o := pruneScalarOut{table: k.table}
+	o.recThing = k.recThing
 	if k.table.ChunkLen(c) == 0 {
 		return
 	}
 	base := c * k.rows
-	var nPruned int64
 	mask := k.table.Enabled(c)
 	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+		o.first = base + lo
 		tHPs := k.tHP[base+lo : base+hi]
 		tAlives := k.tAlive[base+lo : base+hi][:len(tHPs)]
 		for i := range tHPs {
 			switch {
 			case !tAlives[i] && tHPs[i] > 5:
-				recThing.Remove(rowHandle(k.table, base+lo+i))
-				nPruned++
+				o.removeThing(rowHandle(o.table, o.first+i))
+				o.n[0]++
 			}
 		}
 	}
-	k.total[0] += nPruned
+	k.total[0] += o.n[0]
 }
 
 // chunkParallel is worker w's kernel of chunk c: its recorders and
 // emitters keyed by chunk, counts into k.counts[w].
 func (k *pruneKernel) chunkParallel(w, c int) {
-	recThing := k.recThing.Worker(w, c) // every chunk starts its segment, empty or not
+	// Every chunk starts its segments, empty or not.
+	o := pruneWorkerOut{table: k.table}
+	o.recThing = k.recThing.Worker(w, c)
 	if k.table.ChunkLen(c) == 0 {
 		return
 	}
 	base := c * k.rows
-	var nPruned int64
 	mask := k.table.Enabled(c)
 	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+		o.first = base + lo
 		tHPs := k.tHP[base+lo : base+hi]
 		tAlives := k.tAlive[base+lo : base+hi][:len(tHPs)]
 		for i := range tHPs {
 			switch {
 			case !tAlives[i] && tHPs[i] > 5:
-				recThing.Remove(rowHandle(k.table, base+lo+i))
-				nPruned++
+				o.removeThing(rowHandle(o.table, o.first+i))
+				o.n[0]++
 			}
 		}
 	}
-	k.counts[w].n[0] += nPruned
+	k.counts[w].n[0] += o.n[0]
 }
 
 // nextRun returns the first run of live rows of a chunk's enabled
@@ -881,6 +971,19 @@ func liveEnd(mask []uint64) int {
 		}
 	}
 	return 0
+}
+
+// usedChunks is one past t's last chunk that holds a live row (0 for
+// an empty table). A table fills its lowest slots, so its top chunks are
+// often empty: kernels run the used chunks only, and a parallel kernel
+// splits only those between its workers (the same split every run while
+// the count stays).
+func usedChunks(t *tickwork.Table) int {
+	n := t.Chunks()
+	for n > 0 && t.ChunkLen(n-1) == 0 {
+		n--
+	}
+	return n
 }
 
 // rowHandle is the handle of the live row row of t.

@@ -114,7 +114,9 @@ type model struct {
 	ticks   int64
 	time    float64
 	counts  map[string]int64
-	tick    int
+	// reported are the counts when compare last checked the frame report
+	reported map[string]int64
+	tick     int
 }
 
 type mrow struct {
@@ -131,7 +133,7 @@ type blast struct {
 }
 
 func newModel() *model {
-	m := &model{counts: map[string]int64{}}
+	m := &model{counts: map[string]int64{}, reported: map[string]int64{}}
 	for i := range things {
 		m.thing[i], m.pos[i] = !thingDead(i), !thingDead(i)
 		m.hp[i], m.score[i], m.alive[i] = thingHP(i), int64(i), thingAlive(i)
@@ -317,11 +319,25 @@ func compare(t *testing.T, wd *world, m *model, frame int) {
 		}
 		require.Equal(t, want, got, "frame %d: the Blast events, in order", frame)
 	}
+	// Each count NAME is a tickwork.Counter: its Total is every frame's,
+	// and the frame report has this frame's (the model's since the last
+	// comparison).
 	s := wd.s
-	got := map[string]int64{"stale": s.Strike.Stale, "kills": s.Strike.Kills, "expired": s.Strike.Expired, "flying": s.Strike.Flying,
+	got := map[string]tickwork.Counter{"stale": s.Strike.Stale, "kills": s.Strike.Kills, "expired": s.Strike.Expired, "flying": s.Strike.Flying,
 		"deaths": s.Damage.Deaths, "wasted": s.Damage.Wasted, "rich": s.Tally.Rich, "poor": s.Tally.Poor, "pruned": s.Prune.Pruned}
-	for k, v := range got {
-		require.Equal(t, m.counts[k], v, "frame %d: count %s", frame, k)
+	system := map[string]string{"stale": "Strike", "kills": "Strike", "expired": "Strike", "flying": "Strike",
+		"deaths": "Damage", "wasted": "Damage", "rich": "Tally", "poor": "Tally", "pruned": "Prune"}
+	for k, c := range got {
+		require.Equal(t, k, c.Name())
+		require.Equal(t, m.counts[k], c.Total(), "frame %d: count %s", frame, k)
+		if frame >= 0 {
+			v, ok := wd.w.Report().Counter(system[k], k)
+			require.True(t, ok, "frame %d: no counter %s of %s in the frame report", frame, k, system[k])
+			require.Equal(t, m.counts[k]-m.reported[k], v, "frame %d: count %s in the frame report", frame, k)
+		}
+	}
+	for k := range got {
+		m.reported[k] = m.counts[k]
 	}
 	row, _ := tabs.Clock.Table.HandleAt(0)
 	ticks, _ := tabs.Clock.Ticks.Get(row)
@@ -383,7 +399,9 @@ func TestKernelsHandComputed(t *testing.T) {
 		// 125, 145, 160, 180, 195 (none of them deleted, i%11 != 3).
 		assert.False(t, wd.t.Thing.Table.IsAlive(wd.ents[5]))
 		assert.True(t, wd.t.Pos.Table.IsAlive(wd.ents[5]))
-		assert.Equal(t, int64(12), wd.s.Prune.Pruned)
+		assert.Equal(t, int64(12), wd.s.Prune.Pruned.Total())
+		pruned, _ := wd.w.Report().Counter("Prune", "pruned")
+		assert.Zero(t, pruned, "frame 1 pruned nothing more")
 	}
 }
 
