@@ -120,7 +120,7 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t.Projectile.TTL = tickwork.AddColumn[int32](b, t.Projectile.Table, "TTL")
 	t.Projectile.Damage = tickwork.AddColumn[int32](b, t.Projectile.Table, "Damage")
 	t.Projectile.Target = tickwork.AddColumn[tickwork.Handle](b, t.Projectile.Table, "Target")
-	t.ArenaClock.Table = b.Table(tickwork.TableSpec{Name: "ArenaClock", Capacity: sz.ArenaClock, ChunkRows: 0})
+	t.ArenaClock.Table = b.Table(tickwork.TableSpec{Name: "ArenaClock", Capacity: sz.ArenaClock, ChunkRows: 64})
 	t.ArenaClock.Tick = tickwork.AddColumn[int64](b, t.ArenaClock.Table, "Tick")
 	t.HitEvent = tickwork.AddEvents[HitEvent](b, tickwork.EventSpec{Name: "HitEvent", Capacity: sz.HitEvent, Lifetime: tickwork.NextFrame})
 	t.DeadSlot = tickwork.AddEvents[DeadSlot](b, tickwork.EventSpec{Name: "DeadSlot", Capacity: sz.DeadSlot, Lifetime: tickwork.ThisFrame})
@@ -162,9 +162,8 @@ func (s *Systems) All() []tickwork.System {
 // frame's sum (FrameReport.Counter), Counter.Total the sum since the world
 // was built.
 type ApplyHits struct {
-	Deaths   tickwork.Counter // count deaths
-	t        *Tables
-	reserved bool // command buffer sized
+	Deaths tickwork.Counter // count deaths
+	t      *Tables
 }
 
 func newApplyHits(t *Tables) *ApplyHits { return &ApplyHits{t: t} }
@@ -221,12 +220,11 @@ func (s *ApplyHits) declare(d *tickwork.Decl) tickwork.RunFunc {
 // NAME) are declared on its Decl: the frame report has each frame's sum
 // (FrameReport.Counter), Counter.Total the sum since the world was built.
 type Collision struct {
-	Lost                      tickwork.Counter // count lost
-	Hits                      tickwork.Counter // count hits
-	Expired                   tickwork.Counter // count expired
-	t                         *Tables
-	k                         collisionKernel
-	reserved, reservedWorkers bool // command buffers sized
+	Lost    tickwork.Counter // count lost
+	Hits    tickwork.Counter // count hits
+	Expired tickwork.Counter // count expired
+	t       *Tables
+	k       collisionKernel
 }
 
 // collisionKernel is the state the kernels of Collision read: accessors
@@ -328,6 +326,8 @@ func (s *Collision) declare(d *tickwork.Decl) tickwork.RunFunc {
 	k.recProjectile = tickwork.Record(d, t.Projectile.Table)
 	k.emitHitEvent = tickwork.Emit(d, t.HitEvent)
 	k.parHitEvent = tickwork.EmitParallel(d, t.HitEvent)
+	k.recProjectile.Reserve(1 * s.t.Projectile.Table.Cap())        // the most records a run makes: recording never allocates
+	k.recProjectile.ReserveWorkers(1 * s.t.Projectile.Table.Cap()) // any worker may record the whole run's
 	s.Lost = d.Counter("lost")
 	s.Hits = d.Counter("hits")
 	s.Expired = d.Counter("expired")
@@ -335,15 +335,12 @@ func (s *Collision) declare(d *tickwork.Decl) tickwork.RunFunc {
 }
 
 // run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count).
+// worker or a table of one chunk, the parallel kernel on the world's
+// workers otherwise (the same kernel every run; the results do not
+// depend on the worker count).
 func (s *Collision) run(ctx *tickwork.Context) {
 	k := &s.k
-	if ctx.Workers() <= 1 {
-		if !s.reserved { // the most records a run makes: recording never allocates
-			k.recProjectile.Reserve(1 * s.t.Projectile.Table.Cap())
-			s.reserved = true
-		}
+	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
 		k.total = [3]int64{}
 		for c := range usedChunks(k.table) {
 			k.chunkScalar(c)
@@ -352,10 +349,6 @@ func (s *Collision) run(ctx *tickwork.Context) {
 		s.Hits.Add(k.total[1])
 		s.Expired.Add(k.total[2])
 		return
-	}
-	if !s.reservedWorkers { // any worker may record the whole run's records
-		k.recProjectile.ReserveWorkers(1 * s.t.Projectile.Table.Cap())
-		s.reservedWorkers = true
 	}
 	if len(k.counts) != ctx.Workers() {
 		k.counts = make([]collisionCounts, ctx.Workers())
@@ -507,12 +500,13 @@ func (s *IntegrateBodies) declare(d *tickwork.Decl) tickwork.RunFunc {
 }
 
 // run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count).
+// worker or a table of one chunk, the parallel kernel on the world's
+// workers otherwise (the same kernel every run; the results do not
+// depend on the worker count).
 func (s *IntegrateBodies) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt32 = float32(ctx.DT())
-	if ctx.Workers() <= 1 {
+	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
 		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}
@@ -614,12 +608,13 @@ func (s *IntegrateProjectiles) declare(d *tickwork.Decl) tickwork.RunFunc {
 }
 
 // run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count).
+// worker or a table of one chunk, the parallel kernel on the world's
+// workers otherwise (the same kernel every run; the results do not
+// depend on the worker count).
 func (s *IntegrateProjectiles) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt32 = float32(ctx.DT())
-	if ctx.Workers() <= 1 {
+	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
 		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}
@@ -693,11 +688,12 @@ func (s *Clock) declare(d *tickwork.Decl) tickwork.RunFunc {
 }
 
 // run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count).
+// worker or a table of one chunk, the parallel kernel on the world's
+// workers otherwise (the same kernel every run; the results do not
+// depend on the worker count).
 func (s *Clock) run(ctx *tickwork.Context) {
 	k := &s.k
-	if ctx.Workers() <= 1 {
+	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
 		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}
@@ -745,13 +741,13 @@ func nextRun(mask []uint64, from int) (lo, hi int) {
 	return lo, w<<6 + bits.TrailingZeros64(word)
 }
 
-// liveEnd is one past the last row of a chunk whose word of the enabled
-// bitmap holds a live row (a multiple of 64; 0 for an empty chunk): dense
-// kernels run rows 0..liveEnd-1, holes included.
+// liveEnd is one past the last live row of a chunk's enabled bitmap (0
+// for an empty chunk): dense kernels run rows 0..liveEnd-1, holes
+// included.
 func liveEnd(mask []uint64) int {
 	for w := len(mask) - 1; w >= 0; w-- {
 		if mask[w] != 0 {
-			return (w + 1) << 6
+			return w<<6 + 64 - bits.LeadingZeros64(mask[w])
 		}
 	}
 	return 0

@@ -30,11 +30,11 @@ func arenaBytes(cfg rules.Config) int64 {
 		ephemeral.DomainBytes(n, 0),                                    // Actors
 		ephemeral.TableBytes(n, 0), ephemeral.ColumnBytes[int32](n, 0), // Unit, Health
 		ephemeral.TableBytes(n, 0), memory.Size(4, ephemeral.ColumnBytes[float32](n, 0)), // Body, X Y VX VY
-		ephemeral.DomainBytes(proj, 0)+ephemeral.TableBytes(proj, 0),                              // Projectile
-		memory.Size(4, ephemeral.ColumnBytes[float32](proj, 0)),                                   // X Y VX VY
-		memory.Size(2, ephemeral.ColumnBytes[int32](proj, 0)),                                     // TTL Damage
-		ephemeral.ColumnBytes[ephemeral.Handle](proj, 0),                                          // Target
-		ephemeral.DomainBytes(1, 0)+ephemeral.TableBytes(1, 0)+ephemeral.ColumnBytes[int64](1, 0), // ArenaClock
+		ephemeral.DomainBytes(proj, 0)+ephemeral.TableBytes(proj, 0),                                 // Projectile
+		memory.Size(4, ephemeral.ColumnBytes[float32](proj, 0)),                                      // X Y VX VY
+		memory.Size(2, ephemeral.ColumnBytes[int32](proj, 0)),                                        // TTL Damage
+		ephemeral.ColumnBytes[ephemeral.Handle](proj, 0),                                             // Target
+		ephemeral.DomainBytes(1, 64)+ephemeral.TableBytes(1, 64)+ephemeral.ColumnBytes[int64](1, 64), // ArenaClock (chunk_rows 64)
 		events.Bytes[arena.HitEvent](events.Spec{Name: "HitEvent", Capacity: proj}),
 		events.Bytes[arena.DeadSlot](events.Spec{Name: "DeadSlot", Capacity: n, Lifetime: events.ThisFrame}),
 		memory.Size(int64(4*(1+workers)), commands.BufferBytes(scheduler.DefaultCommandRecords)), // 4 recording systems

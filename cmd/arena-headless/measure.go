@@ -6,8 +6,21 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena/rules"
 )
+
+// reporter is an implementation with a frame report (the runtime's):
+// arena-headless sums its systems' counters over every frame.
+type reporter interface{ World() *tickwork.World }
+
+// reportCounter is one system counter of the frame report, summed over
+// every frame run (warm-up included).
+type reportCounter struct {
+	System string `json:"system"`
+	Name   string `json:"name"`
+	Total  int64  `json:"total"`
+}
 
 // result is everything measured for one implementation. All storage that the
 // measured frames touch is allocated before they run.
@@ -27,6 +40,10 @@ type result struct {
 	after    runtime.MemStats   // reused by runBlock
 	alloc    uint64             // bytes allocated during measured blocks
 	gc       uint32             // GC cycles completed during measured blocks
+
+	// The frame report's counters, in report order, summed after every
+	// frame: laid out after the first frame, then only added to.
+	reportCounters []reportCounter
 
 	// Filled after the last frame.
 	frames   int64
@@ -56,6 +73,7 @@ func measure(runs []runSpec, warmup, frames int) (results []*result, err error) 
 			if err := sim.Frame(); err != nil {
 				return results, fmt.Errorf("%s: warm-up frame %d: %w", spec.name, i, err)
 			}
+			r.addCounters()
 		}
 		r.prepareSystems()
 	}
@@ -101,11 +119,41 @@ func (r *result) runBlock(n int) error {
 		r.measured++
 		r.scratch = r.sim.SystemTimes(r.scratch[:0])
 		r.addSystems(r.scratch)
+		r.addCounters()
 	}
 	runtime.ReadMemStats(&r.after)
 	r.alloc += r.after.TotalAlloc - r.before.TotalAlloc
 	r.gc += r.after.NumGC - r.before.NumGC
 	return nil
+}
+
+// addCounters adds the last frame's report counters to the sums (nothing
+// for an implementation without a frame report). The first call lays them
+// out (it allocates); the report's systems and counters never change
+// after Build, so later calls walk the same order and allocate nothing.
+func (r *result) addCounters() {
+	w, ok := r.sim.(reporter)
+	if !ok {
+		return
+	}
+	rep := w.World().Report()
+	if rep == nil {
+		return
+	}
+	first := r.reportCounters == nil
+	if first {
+		r.reportCounters = []reportCounter{}
+	}
+	k := 0
+	for i := range rep.Systems {
+		for _, c := range rep.Systems[i].Counters {
+			if first {
+				r.reportCounters = append(r.reportCounters, reportCounter{System: rep.Systems[i].Name, Name: c.Name})
+			}
+			r.reportCounters[k].Total += c.Value
+			k++
+		}
+	}
 }
 
 // addSystems adds one frame's system times to the sums. When the Sim reports

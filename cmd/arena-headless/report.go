@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -57,6 +59,42 @@ type implReport struct {
 	Systems            []systemReport `json:"systems"`
 	Digest             string         `json:"digest"`
 	Counters           rules.Counters `json:"counters"`
+	// ReportCounters are the frame report's system counters summed over
+	// every frame (the runtime only); CounterMismatches lists those that
+	// differ from Counters (see counterOf), empty when all agree.
+	ReportCounters    []reportCounter `json:"report_counters,omitempty"`
+	CounterMismatches []string        `json:"counter_mismatches,omitempty"`
+}
+
+// counterOf maps a frame report counter (SYSTEM/NAME) to the rules
+// counter it must sum to over every frame.
+var counterOf = map[string]func(rules.Counters) int64{
+	"Fire/shots":        func(c rules.Counters) int64 { return c.ShotsFired },
+	"Collision/hits":    func(c rules.Counters) int64 { return c.Hits },
+	"Collision/lost":    func(c rules.Counters) int64 { return c.Lost },
+	"Collision/expired": func(c rules.Counters) int64 { return c.Expired },
+	"ApplyHits/deaths":  func(c rules.Counters) int64 { return c.Deaths },
+}
+
+// counterMismatches compares the summed report counters with the rules
+// counters: one message per counter of counterOf that is missing or
+// differs. None when rc is empty (an implementation without a report).
+func counterMismatches(rc []reportCounter, c rules.Counters) []string {
+	if len(rc) == 0 {
+		return nil
+	}
+	var out []string
+	for _, key := range slices.Sorted(maps.Keys(counterOf)) {
+		want := counterOf[key](c)
+		i := slices.IndexFunc(rc, func(r reportCounter) bool { return r.System+"/"+r.Name == key })
+		switch {
+		case i < 0:
+			out = append(out, fmt.Sprintf("%s missing from the frame report (counters say %d)", key, want))
+		case rc[i].Total != want:
+			out = append(out, fmt.Sprintf("%s sums to %d over the frame reports, counters say %d", key, rc[i].Total, want))
+		}
+	}
+	return out
 }
 
 // systemReport is one system's mean wall time per measured frame, and the
@@ -86,14 +124,16 @@ func newReport(o options, results []*result) report {
 			runtimeP50 = append(runtimeP50, st.p50)
 		}
 		ir := implReport{
-			Name:        r.name,
-			FrameP50US:  round3(st.p50),
-			FrameP99US:  round3(st.p99),
-			FrameMeanUS: round3(st.mean),
-			GCCycles:    r.gc,
-			Systems:     []systemReport{},
-			Digest:      rules.FormatDigest(r.digest),
-			Counters:    r.counters,
+			Name:              r.name,
+			FrameP50US:        round3(st.p50),
+			FrameP99US:        round3(st.p99),
+			FrameMeanUS:       round3(st.mean),
+			GCCycles:          r.gc,
+			Systems:           []systemReport{},
+			Digest:            rules.FormatDigest(r.digest),
+			Counters:          r.counters,
+			ReportCounters:    r.reportCounters,
+			CounterMismatches: counterMismatches(r.reportCounters, r.counters),
 		}
 		if r.measured > 0 {
 			ir.AllocBytesPerFrame = round3(float64(r.alloc) / float64(r.measured))
@@ -176,6 +216,17 @@ func writeHuman(w io.Writer, rep report, results []*result) error {
 			inv = "BROKEN"
 		}
 		fmt.Fprintf(w, "invariant shots_fired == hits + lost + expired + live_projectiles: %s\n", inv)
+		if len(ir.ReportCounters) > 0 {
+			var parts []string
+			for _, rc := range ir.ReportCounters {
+				parts = append(parts, rc.System+" "+rc.Name+" "+strconv.FormatInt(rc.Total, 10))
+			}
+			agree := "equal to the counters"
+			if len(ir.CounterMismatches) > 0 {
+				agree = "DIFFER from the counters: " + strings.Join(ir.CounterMismatches, "; ")
+			}
+			fmt.Fprintf(w, "report    counters summed over every frame's report: %s; %s\n", strings.Join(parts, ", "), agree)
+		}
 		fmt.Fprintf(w, "digest    %s after %d frames\n", ir.Digest, results[i].frames)
 	}
 	fmt.Fprintln(w)

@@ -260,6 +260,12 @@ func check(rep report, results []*result, opts options, stderr io.Writer) int {
 			status = 1
 		}
 	}
+	for _, ir := range rep.Impls {
+		for _, m := range ir.CounterMismatches {
+			fmt.Fprintf(stderr, "arena-headless: %s: %s\n", ir.Name, m)
+			status = 1
+		}
+	}
 	if !rep.DigestMatch {
 		var ds []string
 		for _, r := range results {

@@ -208,13 +208,13 @@ func nextRun(mask []uint64, from int) (lo, hi int) {
 `)
 	}
 	if dense {
-		g.p(`// liveEnd is one past the last row of a chunk whose word of the enabled
-// bitmap holds a live row (a multiple of 64; 0 for an empty chunk): dense
-// kernels run rows 0..liveEnd-1, holes included.
+		g.p(`// liveEnd is one past the last live row of a chunk's enabled bitmap (0
+// for an empty chunk): dense kernels run rows 0..liveEnd-1, holes
+// included.
 func liveEnd(mask []uint64) int {
 	for w := len(mask) - 1; w >= 0; w-- {
 		if mask[w] != 0 {
-			return (w + 1) << 6
+			return w<<6 + 64 - bits.LeadingZeros64(mask[w])
 		}
 	}
 	return 0

@@ -16,11 +16,11 @@ import (
 )
 
 func (g *gen) imports() {
-	masked := false
+	bitsUsed := false // nextRun and liveEnd use math/bits
 	for _, y := range g.s.Systems {
-		masked = masked || (y.From.Kind == schema.RowVar && !y.Dense)
+		bitsUsed = bitsUsed || y.From.Kind == schema.RowVar
 	}
-	if !masked {
+	if !bitsUsed {
 		g.p(`import "github.com/tickwork/tickwork"`)
 		g.p("")
 		return

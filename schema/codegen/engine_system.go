@@ -24,9 +24,6 @@ func (sg *sysGen) tableSystem() {
 	sg.header(kind)
 	g.p("t *Tables")
 	g.p("k %s", kt)
-	if !y.Dense && len(y.Access.Deletes) > 0 {
-		g.p("reserved, reservedWorkers bool // command buffers sized")
-	}
 	g.p("}")
 	g.p("")
 	sg.kernelType(kt)
@@ -236,6 +233,14 @@ func (sg *sysGen) tableDeclare() {
 			g.p("k.%s = tickwork.Emit(d, t.%s)", sg.field["emit:"+e.Name], exported(e.Name))
 			g.p("k.%s = tickwork.EmitParallel(d, t.%s)", sg.field["par:"+e.Name], exported(e.Name))
 		}
+		if len(y.Access.Deletes) > 0 {
+			// Sized at seal (after the emitters' staging, which the memory
+			// budget may refuse first), so that no frame allocates
+			// whichever kernel it runs.
+			r := sg.field["rec:"+y.Access.Deletes[0].Name]
+			g.p("k.%s.Reserve(%s) // the most records a run makes: recording never allocates", r, sg.reserveTotal())
+			g.p("k.%s.ReserveWorkers(%s) // any worker may record the whole run's", r, sg.reserveTotal())
+		}
 	}
 	sg.declareCounters()
 	g.p("return s.run")
@@ -278,8 +283,9 @@ func (sg *sysGen) dtValues() {
 func (sg *sysGen) tableRun() {
 	g, y := sg.g, sg.y
 	g.p("// run runs the system once: the scalar kernel on this goroutine with one")
-	g.p("// worker, the parallel kernel on the world's workers with more (the")
-	g.p("// results do not depend on the worker count).")
+	g.p("// worker or a table of one chunk, the parallel kernel on the world's")
+	g.p("// workers otherwise (the same kernel every run; the results do not")
+	g.p("// depend on the worker count).")
 	g.p("func (s *%s) run(ctx *tickwork.Context) {", sg.name)
 	if y.Dense && len(sg.fromUses()) == 0 {
 		g.p("// the body does nothing")
@@ -290,7 +296,7 @@ func (sg *sysGen) tableRun() {
 	g.p("k := &s.k")
 	sg.dtValues()
 	if y.Dense {
-		g.p("if ctx.Workers() <= 1 {")
+		g.p("if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {")
 		g.p("for c := range usedChunks(k.table) {")
 		g.p("k.chunk(0, c)")
 		g.p("}")
@@ -301,14 +307,7 @@ func (sg *sysGen) tableRun() {
 		g.p("")
 		return
 	}
-	a := y.Access
-	g.p("if ctx.Workers() <= 1 {")
-	if len(a.Deletes) > 0 {
-		g.p("if !s.reserved { // the most records a run makes: recording never allocates")
-		g.p("k.%s.Reserve(%s)", sg.field["rec:"+a.Deletes[0].Name], sg.reserveTotal())
-		g.p("s.reserved = true")
-		g.p("}")
-	}
+	g.p("if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {")
 	if len(y.Counters) > 0 {
 		g.p("k.total = [%d]int64{}", len(y.Counters))
 	}
@@ -320,12 +319,6 @@ func (sg *sysGen) tableRun() {
 	}
 	g.p("return")
 	g.p("}")
-	if len(a.Deletes) > 0 {
-		g.p("if !s.reservedWorkers { // any worker may record the whole run's records")
-		g.p("k.%s.ReserveWorkers(%s)", sg.field["rec:"+a.Deletes[0].Name], sg.reserveTotal())
-		g.p("s.reservedWorkers = true")
-		g.p("}")
-	}
 	if len(y.Counters) > 0 {
 		g.p("if len(k.counts) != ctx.Workers() {")
 		g.p("k.counts = make([]%sCounts, ctx.Workers())", sg.lower)
@@ -542,9 +535,6 @@ func (sg *sysGen) eventSystem() {
 	ev := y.From.Event
 	sg.header("a loop over the readable events of " + ev.Name + ", in emission order")
 	g.p("t *Tables")
-	if len(y.Access.Deletes) > 0 {
-		g.p("reserved bool // command buffer sized")
-	}
 	g.p("}")
 	g.p("")
 	g.p("func new%s(t *Tables) *%s { return &%s{t: t} }", sg.name, sg.name, sg.name)

@@ -206,13 +206,14 @@ func (s *Move) declare(d *tickwork.Decl) tickwork.RunFunc {
 }
 
 // run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count).
+// worker or a table of one chunk, the parallel kernel on the world's
+// workers otherwise (the same kernel every run; the results do not
+// depend on the worker count).
 func (s *Move) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt32 = float32(ctx.DT())
 	k.dt64 = ctx.DT()
-	if ctx.Workers() <= 1 {
+	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
 		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}
@@ -253,13 +254,12 @@ func (k *moveKernel) chunk(_, c int) {
 // are declared on its Decl: the frame report has each frame's sum
 // (FrameReport.Counter), Counter.Total the sum since the world was built.
 type Strike struct {
-	Stale                     tickwork.Counter // count stale
-	Kills                     tickwork.Counter // count kills
-	Expired                   tickwork.Counter // count expired
-	Flying                    tickwork.Counter // count flying
-	t                         *Tables
-	k                         strikeKernel
-	reserved, reservedWorkers bool // command buffers sized
+	Stale   tickwork.Counter // count stale
+	Kills   tickwork.Counter // count kills
+	Expired tickwork.Counter // count expired
+	Flying  tickwork.Counter // count flying
+	t       *Tables
+	k       strikeKernel
 }
 
 // strikeKernel is the state the kernels of Strike read: accessors from the
@@ -355,6 +355,8 @@ func (s *Strike) declare(d *tickwork.Decl) tickwork.RunFunc {
 	k.recMissile = tickwork.Record(d, t.Missile.Table)
 	k.emitBlast = tickwork.Emit(d, t.Blast)
 	k.parBlast = tickwork.EmitParallel(d, t.Blast)
+	k.recMissile.Reserve(1 * s.t.Missile.Table.Cap())        // the most records a run makes: recording never allocates
+	k.recMissile.ReserveWorkers(1 * s.t.Missile.Table.Cap()) // any worker may record the whole run's
 	s.Stale = d.Counter("stale")
 	s.Kills = d.Counter("kills")
 	s.Expired = d.Counter("expired")
@@ -363,15 +365,12 @@ func (s *Strike) declare(d *tickwork.Decl) tickwork.RunFunc {
 }
 
 // run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count).
+// worker or a table of one chunk, the parallel kernel on the world's
+// workers otherwise (the same kernel every run; the results do not
+// depend on the worker count).
 func (s *Strike) run(ctx *tickwork.Context) {
 	k := &s.k
-	if ctx.Workers() <= 1 {
-		if !s.reserved { // the most records a run makes: recording never allocates
-			k.recMissile.Reserve(1 * s.t.Missile.Table.Cap())
-			s.reserved = true
-		}
+	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
 		k.total = [4]int64{}
 		for c := range usedChunks(k.table) {
 			k.chunkScalar(c)
@@ -381,10 +380,6 @@ func (s *Strike) run(ctx *tickwork.Context) {
 		s.Expired.Add(k.total[2])
 		s.Flying.Add(k.total[3])
 		return
-	}
-	if !s.reservedWorkers { // any worker may record the whole run's records
-		k.recMissile.ReserveWorkers(1 * s.t.Missile.Table.Cap())
-		s.reservedWorkers = true
 	}
 	if len(k.counts) != ctx.Workers() {
 		k.counts = make([]strikeCounts, ctx.Workers())
@@ -509,10 +504,9 @@ func (k *strikeKernel) chunkParallel(w, c int) {
 // sum (FrameReport.Counter), Counter.Total the sum since the world was
 // built.
 type Damage struct {
-	Deaths   tickwork.Counter // count deaths
-	Wasted   tickwork.Counter // count wasted
-	t        *Tables
-	reserved bool // command buffer sized
+	Deaths tickwork.Counter // count deaths
+	Wasted tickwork.Counter // count wasted
+	t      *Tables
 }
 
 func newDamage(t *Tables) *Damage { return &Damage{t: t} }
@@ -667,13 +661,14 @@ func (s *Tick) declare(d *tickwork.Decl) tickwork.RunFunc {
 }
 
 // run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count).
+// worker or a table of one chunk, the parallel kernel on the world's
+// workers otherwise (the same kernel every run; the results do not
+// depend on the worker count).
 func (s *Tick) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt64 = ctx.DT()
 	k.tick = int64(ctx.Tick())
-	if ctx.Workers() <= 1 {
+	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
 		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}
@@ -743,11 +738,12 @@ func (s *Drift) declare(d *tickwork.Decl) tickwork.RunFunc {
 }
 
 // run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count).
+// worker or a table of one chunk, the parallel kernel on the world's
+// workers otherwise (the same kernel every run; the results do not
+// depend on the worker count).
 func (s *Drift) run(ctx *tickwork.Context) {
 	k := &s.k
-	if ctx.Workers() <= 1 {
+	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
 		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}
@@ -773,10 +769,9 @@ func (k *driftKernel) chunk(_, c int) {
 // declared on its Decl: the frame report has each frame's sum
 // (FrameReport.Counter), Counter.Total the sum since the world was built.
 type Prune struct {
-	Pruned                    tickwork.Counter // count pruned
-	t                         *Tables
-	k                         pruneKernel
-	reserved, reservedWorkers bool // command buffers sized
+	Pruned tickwork.Counter // count pruned
+	t      *Tables
+	k      pruneKernel
 }
 
 // pruneKernel is the state the kernels of Prune read: accessors from the
@@ -846,30 +841,25 @@ func (s *Prune) declare(d *tickwork.Decl) tickwork.RunFunc {
 	k.tHP = tickwork.Read(d, t.Thing.HP).All()
 	k.tAlive = tickwork.Read(d, t.Thing.Alive).All()
 	k.recThing = tickwork.Record(d, t.Thing.Table)
+	k.recThing.Reserve(1 * s.t.Thing.Table.Cap())        // the most records a run makes: recording never allocates
+	k.recThing.ReserveWorkers(1 * s.t.Thing.Table.Cap()) // any worker may record the whole run's
 	s.Pruned = d.Counter("pruned")
 	return s.run
 }
 
 // run runs the system once: the scalar kernel on this goroutine with one
-// worker, the parallel kernel on the world's workers with more (the
-// results do not depend on the worker count).
+// worker or a table of one chunk, the parallel kernel on the world's
+// workers otherwise (the same kernel every run; the results do not
+// depend on the worker count).
 func (s *Prune) run(ctx *tickwork.Context) {
 	k := &s.k
-	if ctx.Workers() <= 1 {
-		if !s.reserved { // the most records a run makes: recording never allocates
-			k.recThing.Reserve(1 * s.t.Thing.Table.Cap())
-			s.reserved = true
-		}
+	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
 		k.total = [1]int64{}
 		for c := range usedChunks(k.table) {
 			k.chunkScalar(c)
 		}
 		s.Pruned.Add(k.total[0])
 		return
-	}
-	if !s.reservedWorkers { // any worker may record the whole run's records
-		k.recThing.ReserveWorkers(1 * s.t.Thing.Table.Cap())
-		s.reservedWorkers = true
 	}
 	if len(k.counts) != ctx.Workers() {
 		k.counts = make([]pruneCounts, ctx.Workers())
@@ -961,13 +951,13 @@ func nextRun(mask []uint64, from int) (lo, hi int) {
 	return lo, w<<6 + bits.TrailingZeros64(word)
 }
 
-// liveEnd is one past the last row of a chunk whose word of the enabled
-// bitmap holds a live row (a multiple of 64; 0 for an empty chunk): dense
-// kernels run rows 0..liveEnd-1, holes included.
+// liveEnd is one past the last live row of a chunk's enabled bitmap (0
+// for an empty chunk): dense kernels run rows 0..liveEnd-1, holes
+// included.
 func liveEnd(mask []uint64) int {
 	for w := len(mask) - 1; w >= 0; w-- {
 		if mask[w] != 0 {
-			return (w + 1) << 6
+			return w<<6 + 64 - bits.LeadingZeros64(mask[w])
 		}
 	}
 	return 0

@@ -1,0 +1,331 @@
+package arena
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork"
+	"github.com/tickwork/tickwork/arena/rules"
+	"github.com/tickwork/tickwork/lanes"
+)
+
+// The hand-written versions of the five systems arena.tw declares, as
+// package arena had them before it ran the generated ones: the baseline
+// (hand) of BenchmarkKernels, and nothing else. IntegrateBodies and
+// IntegrateProjectiles were the lanes path that a SIMD lane still runs
+// (laneBodies, laneProjectiles), here in the scalar lane. Each adds to
+// the generated system's counters, so Sim.Counters and the digest are the
+// same.
+
+// handSystems returns the hand-written systems for newSim's replace.
+func handSystems(s *Sim) []tickwork.System {
+	return []tickwork.System{
+		{Name: "ApplyHits", Phase: tickwork.FrameStart, Declare: s.handApplyHits},
+		{Name: "Collision", Phase: tickwork.FixedUpdate, Declare: s.handCollision},
+		s.laneBodies(),
+		s.laneProjectiles(),
+		{Name: "Clock", Phase: tickwork.Update, Declare: s.handClock},
+	}
+}
+
+func (s *Sim) handApplyHits(d *tickwork.Decl) tickwork.RunFunc {
+	d.After("ResolveRespawns")
+	t := s.t
+	hits := tickwork.Consume(d, t.HitEvent)
+	health := tickwork.Write(d, t.Unit.Health)
+	units := tickwork.Record(d, t.Unit.Table)
+	units.Reserve(s.maxDeaths()) // one delete a death
+	dead := tickwork.Emit(d, t.DeadSlot)
+	s.sys.ApplyHits.Deaths = d.Counter("deaths")
+	return func(*tickwork.Context) {
+		// Health only falls, so the one hit that takes a unit from > 0 to
+		// <= 0 is where it dies: it dies once, whatever the order of its hits.
+		var deaths int64
+		for _, h := range hits.Read() {
+			hp := health.Ptr(h.Target)
+			if hp == nil {
+				continue
+			}
+			before := *hp
+			*hp = before - h.Damage
+			if before > 0 && before-h.Damage <= 0 {
+				units.Delete(h.Target)
+				dead.Emit(DeadSlot{Slot: int32(h.Target.Index())})
+				deaths++
+			}
+		}
+		s.sys.ApplyHits.Deaths.Add(deaths)
+	}
+}
+
+// handCounts are one hand Collision worker's counters, padded to a cache line.
+type handCounts struct {
+	lost, hits, expired int64
+	_                   [40]byte
+}
+
+// handCollide is the hand Collision's kernel state.
+type handCollide struct {
+	proj    tickwork.Query4[float32, float32, int32, int32] // X, Y, TTL, Damage
+	target  tickwork.Query1[tickwork.Handle]
+	bx, by  tickwork.ReadColumn[float32]
+	rec     *tickwork.Recorder
+	emit    *tickwork.ParallelEmitter[HitEvent]
+	counts  []handCounts
+	chunkSz int
+}
+
+func (s *Sim) handCollision(d *tickwork.Decl) tickwork.RunFunc {
+	d.After("Fire")
+	d.Before("IntegrateBodies", "IntegrateProjectiles")
+	t := s.t
+	p := &t.Projectile
+	k := handCollide{
+		proj:    tickwork.NewQuery4(tickwork.Read(d, p.X), tickwork.Read(d, p.Y), tickwork.Read(d, p.TTL), tickwork.Read(d, p.Damage)),
+		target:  tickwork.NewQuery1(tickwork.Read(d, p.Target)),
+		bx:      tickwork.Read(d, t.Body.X),
+		by:      tickwork.Read(d, t.Body.Y),
+		rec:     tickwork.Record(d, p.Table),
+		emit:    tickwork.EmitParallel(d, t.HitEvent),
+		counts:  make([]handCounts, max(s.cfg.Workers, 1)),
+		chunkSz: p.Table.ChunkRows(),
+	}
+	k.rec.ReserveWorkers(p.Table.Cap())
+	c := s.sys.Collision
+	c.Lost, c.Hits, c.Expired = d.Counter("lost"), d.Counter("hits"), d.Counter("expired")
+	return func(ctx *tickwork.Context) {
+		clear(k.counts)
+		tickwork.ParallelPolicy(ctx, tickwork.KernelPolicy{Grain: 1}, usedChunks(p.Table), k, (*handCollide).chunk)
+		var lost, hits, expired int64
+		for i := range k.counts {
+			lost += k.counts[i].lost
+			hits += k.counts[i].hits
+			expired += k.counts[i].expired
+		}
+		c.Lost.Add(lost)
+		c.Hits.Add(hits)
+		c.Expired.Add(expired)
+	}
+}
+
+func (k *handCollide) chunk(w, c int) {
+	out := handOut{rec: k.rec.Worker(w, c), emit: k.emit.Worker(w, c), t: k.proj.Table()}
+	if out.t.ChunkLen(c) == 0 {
+		return
+	}
+	px, py, ttl, dmg := k.proj.Spans(c)
+	tgt := k.target.Spans(c)
+	cnt := &k.counts[w]
+	for lo, hi := range k.proj.Runs(c) {
+		out.first = c*k.chunkSz + lo
+		lost, hits, expired := k.run(&out, tgt[lo:hi], px[lo:hi], py[lo:hi], ttl[lo:hi], dmg[lo:hi])
+		cnt.lost += lost
+		cnt.hits += hits
+		cnt.expired += expired
+	}
+}
+
+// handOut is where a run of the hand Collision records and emits.
+type handOut struct {
+	rec   *tickwork.Recorder
+	emit  tickwork.WorkerEmitter[HitEvent]
+	t     *tickwork.Table
+	first int
+}
+
+// run checks one run of live projectiles, the rare path's state behind
+// one pointer, so that the loop keeps its slices in registers.
+func (k *handCollide) run(out *handOut, tgt []tickwork.Handle, px, py []float32, ttl, dmg []int32) (lost, hits, expired int64) {
+	px, py, ttl, dmg = px[:len(tgt)], py[:len(tgt)], ttl[:len(tgt)], dmg[:len(tgt)]
+	bx, by, body := k.bx.All(), k.by.All(), k.bx.Lease()
+	for i, h := range tgt {
+		bi, ok := body.Row(h)
+		switch {
+		case !ok:
+			lost++
+		case float32((bx[bi]-px[i])*(bx[bi]-px[i]))+float32((by[bi]-py[i])*(by[bi]-py[i])) <= rules.R2:
+			out.emit.Emit(HitEvent{Target: h, Damage: dmg[i]})
+			hits++
+		case ttl[i] <= 0:
+			expired++
+		default:
+			continue
+		}
+		p, _ := out.t.HandleAt(out.first + i)
+		out.rec.Delete(p)
+	}
+	return lost, hits, expired
+}
+
+func (s *Sim) handClock(d *tickwork.Decl) tickwork.RunFunc {
+	tab := s.t.ArenaClock.Table
+	ticks := tickwork.Write(d, s.t.ArenaClock.Tick)
+	var row tickwork.Handle // the clock row, inserted after Build
+	return func(*tickwork.Context) {
+		if row == 0 {
+			row, _ = tab.HandleAt(0)
+		}
+		*ticks.Ptr(row)++
+	}
+}
+
+// TestHandBaselineSameDigest: the hand-written baseline reaches the
+// generated systems' golden digest and counters, with one worker and two,
+// so BenchmarkKernels' two sides do the same work frame by frame.
+func TestHandBaselineSameDigest(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		for _, hand := range []bool{false, true} {
+			t.Run(fmt.Sprintf("workers=%d/hand=%v", workers, hand), func(t *testing.T) {
+				cfg := rules.Config{Units: 1000, Shots: 64, Seed: 42, Workers: workers, Lane: "scalar"}
+				var replace func(*Sim) []tickwork.System
+				if hand {
+					replace = handSystems
+				}
+				s, err := newSim(cfg, replace)
+				require.NoError(t, err)
+				defer s.Close()
+				for range 200 {
+					require.NoError(t, s.Frame())
+				}
+				c := s.Counters()
+				assert.Equal(t, "fe9494823c44d61e", rules.FormatDigest(rules.Digest(s.Presentation(), s.Frames(), c, s.ProjectileChecksum())))
+				assert.Equal(t, rules.Counters{ShotsFired: 12788, Hits: 104, Deaths: 35, Lost: 198, Expired: 6387, LiveProjectiles: 6099}, c)
+			})
+		}
+	}
+}
+
+// kernelNames are the systems arena.tw declares, whose frame times
+// BenchmarkKernels reports.
+var kernelNames = []string{"ApplyHits", "Collision", "IntegrateBodies", "IntegrateProjectiles", "Clock"}
+
+// BenchmarkKernels runs the arena's frames (default config, 100 000 units,
+// scalar lane) with the five generated systems (generated) and with their
+// hand-written versions above (hand), the four others the same: both
+// reach the same digest, so after the same warm-up the same frames do the
+// same work on the same world. Run it with a fixed -benchtime Nx so both
+// run the same frames (at most 65 536). Besides ns/op (one frame) it
+// reports each of the five systems' median wall time per frame, from the
+// frame reports (NAME-p50-ns): the per-kernel comparison; a median, so
+// that the other loads of a shared machine (a preempted run) weigh
+// little.
+func BenchmarkKernels(b *testing.B) {
+	for _, workers := range []int{1, 2} {
+		cfg := rules.DefaultConfig()
+		cfg.Workers, cfg.Lane = workers, lanes.Scalar.String()
+		for _, side := range []string{"generated", "hand"} {
+			b.Run(fmt.Sprintf("workers=%d/%s", workers, side), func(b *testing.B) {
+				var replace func(*Sim) []tickwork.System
+				if side == "hand" {
+					replace = handSystems
+				}
+				s, err := newSim(cfg, replace)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer s.Close()
+				for range rules.DefaultWarmup {
+					if err := s.Frame(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				var times [5][]time.Duration // per frame, made before the loop
+				for i := range times {
+					times[i] = make([]time.Duration, 0, 1<<16)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := s.Frame(); err != nil {
+						b.Fatal(err)
+					}
+					r := s.World().Report()
+					for i, name := range kernelNames {
+						times[i] = append(times[i], r.System(name).Total)
+					}
+				}
+				for i, name := range kernelNames {
+					slices.Sort(times[i])
+					b.ReportMetric(float64(times[i][len(times[i])/2].Nanoseconds()), name+"-p50-ns")
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkDenseKernels runs the chunk kernels of the three dense systems
+// alone, over every used chunk of their table as one worker runs them, on
+// one world (default config, after the default warm-up): the generated
+// kernel (generated) and the hand-written one (hand: lanes.MoveBounce and
+// lanes.Advance in the scalar lane, and Clock's increment through the
+// row's pointer), in the same run. Both move the same columns, so the
+// world drifts the same way under either.
+func BenchmarkDenseKernels(b *testing.B) {
+	cfg := rules.DefaultConfig()
+	cfg.Lane = lanes.Scalar.String()
+	s, err := New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for range rules.DefaultWarmup {
+		if err := s.Frame(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	t := s.t
+	bq, _ := tickwork.HostQuery4(t.Body.X, t.Body.Y, t.Body.VX, t.Body.VY)
+	pos, _ := tickwork.HostQuery3(t.Projectile.X, t.Projectile.Y, t.Projectile.TTL)
+	vel, _ := tickwork.HostQuery2(t.Projectile.VX, t.Projectile.VY)
+	handBodies := bodies{q: bq, lane: lanes.Scalar}
+	handProj := projectiles{pos: pos, vel: vel, lane: lanes.Scalar}
+	ticks := t.ArenaClock.Tick
+	clockRow, _ := t.ArenaClock.Table.HandleAt(0)
+	genBodies, genProj, genClock := &s.sys.IntegrateBodies.k, &s.sys.IntegrateProjectiles.k, &s.sys.Clock.k
+	cases := []struct {
+		name      string
+		gen, hand func()
+	}{
+		{"IntegrateBodies", func() {
+			for c := range usedChunks(t.Body.Table) {
+				genBodies.chunk(0, c)
+			}
+		}, func() {
+			for c := range usedChunks(t.Body.Table) {
+				handBodies.chunk(0, c)
+			}
+		}},
+		{"IntegrateProjectiles", func() {
+			for c := range usedChunks(t.Projectile.Table) {
+				genProj.chunk(0, c)
+			}
+		}, func() {
+			for c := range usedChunks(t.Projectile.Table) {
+				handProj.chunk(0, c)
+			}
+		}},
+		{"Clock", func() {
+			for c := range usedChunks(t.ArenaClock.Table) {
+				genClock.chunk(0, c)
+			}
+		}, func() { *ticks.Ptr(clockRow)++ }},
+	}
+	for _, tc := range cases {
+		for _, side := range []string{"generated", "hand"} {
+			b.Run(tc.name+"/"+side, func(b *testing.B) {
+				run := tc.gen
+				if side == "hand" {
+					run = tc.hand
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					run()
+				}
+			})
+		}
+	}
+}
