@@ -26,8 +26,8 @@ type Sim struct {
 	lane     lanes.Lane        // of the streaming kernels, chosen in New
 	declared []tickwork.System // as added to the builder
 	world    *tickwork.World
-	t        *Tables  // generated: tables, columns, event tables
-	sys      *Systems // generated: ApplyHits, Collision, IntegrateBodies, IntegrateProjectiles, Clock
+	t        *Tables          // generated: tables, columns, event tables
+	sys      *Systems         // generated: ApplyHits, Collision, IntegrateBodies, IntegrateProjectiles, Clock
 	shots    tickwork.Counter // Fire's "shots": projectiles fired
 
 	// resources
