@@ -306,3 +306,46 @@ func TestSteadyStateAllocatesZeroBytes(t *testing.T) {
 		require.NoError(t, sim.Close())
 	}
 }
+
+// TestSchemaConstants: the constants arena.tw declares are the rules'.
+func TestSchemaConstants(t *testing.T) {
+	assert.Equal(t, rules.W, arena.W)
+	assert.Equal(t, rules.R2, arena.R2)
+	assert.Equal(t, rules.Health, arena.Health)
+	assert.Equal(t, rules.TTL, arena.TTL)
+}
+
+// TestCountersInFrameReport: the rules' counters are the systems'
+// counters, each frame's in the frame report: summed over every frame they
+// are Sim.Counters, with one worker and two, and the last frame's values
+// are what the totals grew by in it.
+func TestCountersInFrameReport(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		sim, err := arena.New(rules.Config{Units: 1000, Shots: 64, Seed: 42, Workers: workers})
+		require.NoError(t, err)
+		var sum rules.Counters
+		for range 200 {
+			before := sim.Counters()
+			require.NoError(t, sim.Frame())
+			r := sim.World().Report()
+			get := func(system, name string) int64 {
+				v, ok := r.Counter(system, name)
+				require.True(t, ok, "%s has no counter %s", system, name)
+				return v
+			}
+			frame := rules.Counters{ShotsFired: get("Fire", "shots"), Hits: get("Collision", "hits"),
+				Deaths: get("ApplyHits", "deaths"), Lost: get("Collision", "lost"), Expired: get("Collision", "expired")}
+			after := sim.Counters()
+			assert.Equal(t, rules.Counters{ShotsFired: after.ShotsFired - before.ShotsFired, Hits: after.Hits - before.Hits,
+				Deaths: after.Deaths - before.Deaths, Lost: after.Lost - before.Lost, Expired: after.Expired - before.Expired}, frame)
+			sum.ShotsFired += frame.ShotsFired
+			sum.Hits += frame.Hits
+			sum.Deaths += frame.Deaths
+			sum.Lost += frame.Lost
+			sum.Expired += frame.Expired
+		}
+		sum.LiveProjectiles = 6099
+		assert.Equal(t, rules.Counters{ShotsFired: 12788, Hits: 104, Deaths: 35, Lost: 198, Expired: 6387, LiveProjectiles: 6099}, sum, "workers %d", workers)
+		require.NoError(t, sim.Close())
+	}
+}

@@ -4,6 +4,18 @@
 // that it ends in the same digest as the hand-written baseline in
 // package arena/soa.
 //
+// # Schema and generated code
+//
+// The tables, event tables and five of the nine systems are declared in
+// arena.tw (docs/schema.md) and generated into arena_gen.go by go
+// generate: the typed tables (Tables, Declare, Sizes), the systems
+// ApplyHits, Collision, IntegrateBodies, IntegrateProjectiles and Clock
+// (Systems, NewSystems) and the schema's constants (W, R2, Health, TTL:
+// rules v1's). Sim declares them with the config's capacities and adds the
+// four hand-written systems, Fire, ResolveRespawns, Respawn and
+// PresentationSync, which order themselves against the generated ones by
+// name.
+//
 // # Data
 //
 //   - Domain Actors (capacity N): table Unit (Health int32) and table Body
@@ -17,7 +29,7 @@
 //   - Event tables HitEvent (next frame: Collision emits, the next frame's
 //     ApplyHits reads) and DeadSlot (this frame: ApplyHits emits, Respawn reads).
 //   - Resources held by the Sim: the random stream, the respawns awaiting
-//     resolution, the presentation buffer and the counters.
+//     resolution and the presentation buffer.
 //
 // # Slots
 //
@@ -41,13 +53,20 @@
 // played back after the fixed tick, so Collision and IntegrateProjectiles
 // never see a projectile in the tick it was fired, as the rules require.
 //
+// # Counters
+//
+// The rules' counters are system counters (package systems, Counters):
+// Fire's "shots", Collision's "lost", "hits" and "expired", ApplyHits'
+// "deaths". The frame report has each frame's values
+// (FrameReport.Counter); Sim.Counters returns their totals.
+//
 // # Workers
 //
 // With Config.Workers > 1, IntegrateBodies, IntegrateProjectiles, Collision
 // and PresentationSync run as parallel kernels, each run on as many workers
 // as its chunks pay for (package kernels, "Worker policy"; Collision takes
-// one chunk per worker, the others the default). The kernels over
-// projectiles split only the chunks in use. Collision's generation-checked
+// one chunk per worker, its schema's grain 1, the others the default).
+// The kernels split only the chunks in use. Collision's generation-checked
 // probe runs on the workers; its outcomes drain in serial chunk order: the
 // deletes go into per-worker command buffers and the hits into per-worker
 // event segments, both keyed by chunk, which playback and the event merge
@@ -57,11 +76,15 @@
 //
 // # Lanes
 //
-// IntegrateBodies, IntegrateProjectiles and PresentationSync run their
-// chunks through package lanes in the lane New picks: Config.Lane, or the
-// best this build and CPU run (Sim.Lane says which; the frame report's
-// SystemReport.Lane too). Every lane gives the same bits, so the same digest
-// (package lanes, "Bit identity").
+// IntegrateBodies, IntegrateProjectiles and PresentationSync run in the
+// lane New picks: Config.Lane, or the best this build and CPU run (Sim.Lane
+// says which; the frame report's SystemReport.Lane too). In the scalar
+// lane the two integrations are the generated systems; in a SIMD lane
+// they are replaced by systems of the same names and manifests that run
+// their chunks through package lanes, until the generator emits SIMD
+// kernels. PresentationSync runs its chunks through package lanes in
+// every lane. Every lane gives the same bits, so the same digest (package
+// lanes, "Bit identity").
 //
 // # Allocation
 //
