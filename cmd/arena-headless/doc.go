@@ -36,14 +36,20 @@
 // time (reported as p50, p99 and mean in µs), the mean of each system's wall
 // time from Sim.SystemTimes, the bytes allocated per measured frame and the GC
 // cycles completed during its measured blocks (runtime.ReadMemStats, read only
-// at block boundaries because it stops the world).
+// at block boundaries because it stops the world). For the runtime it also
+// sums its systems' counters over every frame's frame report, warm-up
+// included (FrameReport's SystemReport.Counters; package systems,
+// Counters).
 //
 // # Output
 //
 // By default a human report: the host (Go version, GOMAXPROCS, CPU brand,
 // cores and features, the lanes available), then per implementation the
 // frame times, the per-system means with the lane each system ran ("-"
-// when it does not say), allocation, GC cycles, counters and digest, then
+// when it does not say), allocation, GC cycles, counters, for the runtime
+// a "report" line with its frame reports' counters summed over every frame
+// (Fire shots, Collision lost, hits and expired, ApplyHits deaths) and
+// whether they equal the counters, and the digest, then
 // whether the digests match and the p50 ratio runtime/soa (the runtime at
 // the first worker count), and with a -workers list each count's
 // speed-up. With -json, the one object described at the end of the rules,
@@ -51,7 +57,10 @@
 // "lane" when the implementation says which lane it ran, and a -workers
 // list adds two keys after the spec's: "worker_counts" (the list) and
 // "speedups_p50" ({"workers", "speedup"} per count: the first count's frame
-// p50 over this count's).
+// p50 over this count's). The runtime's entry of "impls" adds, after the
+// spec's keys, "report_counters" ({"system", "name", "total"} per counter,
+// in report order) and, when some differ from "counters",
+// "counter_mismatches" (one message each).
 //
 // With one implementation (-impl runtime or -impl soa) the object keeps
 // every key of the spec, in the spec's order and with the spec's types:
@@ -68,6 +77,8 @@
 // 0 on success (and for -h); 1 when the digests differ, an implementation
 // breaks the counter invariant shots_fired == hits + lost + expired +
 // live_projectiles (or reports a frame count other than -warmup + -frames),
+// the runtime's frame report counters summed over every frame differ from
+// its counters,
 // an implementation fails, or the report cannot be written; 2 for bad flags
 // or values (out of the ranges above), including an implementation this
 // build does not have.

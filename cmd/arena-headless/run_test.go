@@ -364,7 +364,29 @@ func TestRunBothReal(t *testing.T) {
 		assert.True(t, rep.DigestMatch)
 		assert.Positive(t, rep.RatioP50)
 		assert.Len(t, rep.Impls[0].Systems, 9)
+		// The runtime's frame reports, summed over every frame, give the
+		// baseline's counters; the baseline has no frame report.
+		c := rep.Impls[1].Counters
+		assert.Equal(t, []reportCounter{{"ApplyHits", "deaths", c.Deaths}, {"Fire", "shots", c.ShotsFired},
+			{"Collision", "lost", c.Lost}, {"Collision", "hits", c.Hits}, {"Collision", "expired", c.Expired}}, rep.Impls[0].ReportCounters)
+		assert.Empty(t, rep.Impls[0].CounterMismatches)
+		assert.Empty(t, rep.Impls[1].ReportCounters)
 	}
+}
+
+// TestCounterMismatches: each counter the frame reports sum to otherwise
+// than the rules' counters, or that is missing, is one message; none for
+// an implementation without a frame report.
+func TestCounterMismatches(t *testing.T) {
+	c := rules.Counters{ShotsFired: 10, Hits: 2, Deaths: 1, Lost: 3, Expired: 4, LiveProjectiles: 1}
+	good := []reportCounter{{"ApplyHits", "deaths", 1}, {"Fire", "shots", 10}, {"Collision", "lost", 3}, {"Collision", "hits", 2}, {"Collision", "expired", 4}}
+	assert.Empty(t, counterMismatches(good, c))
+	assert.Empty(t, counterMismatches(nil, c))
+	bad := []reportCounter{{"ApplyHits", "deaths", 1}, {"Fire", "shots", 9}, {"Collision", "lost", 3}, {"Collision", "hits", 2}}
+	assert.Equal(t, []string{
+		"Collision/expired missing from the frame report (counters say 4)",
+		"Fire/shots sums to 9 over the frame reports, counters say 10",
+	}, counterMismatches(bad, c))
 }
 
 // TestRunLanes runs the real runtime in every lane this build and CPU run
