@@ -506,7 +506,13 @@ func (s *IntegrateBodies) declare(d *tickwork.Decl) tickwork.RunFunc {
 func (s *IntegrateBodies) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt32 = float32(ctx.DT())
-	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
+	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
+		for c := range k.table.Chunks() {
+			k.chunk(0, c)
+		}
+		return
+	}
+	if ctx.Workers() <= 1 {
 		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}
@@ -614,7 +620,13 @@ func (s *IntegrateProjectiles) declare(d *tickwork.Decl) tickwork.RunFunc {
 func (s *IntegrateProjectiles) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt32 = float32(ctx.DT())
-	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
+	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
+		for c := range k.table.Chunks() {
+			k.chunk(0, c)
+		}
+		return
+	}
+	if ctx.Workers() <= 1 {
 		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}
@@ -693,7 +705,13 @@ func (s *Clock) declare(d *tickwork.Decl) tickwork.RunFunc {
 // depend on the worker count).
 func (s *Clock) run(ctx *tickwork.Context) {
 	k := &s.k
-	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
+	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
+		for c := range k.table.Chunks() {
+			k.chunk(0, c)
+		}
+		return
+	}
+	if ctx.Workers() <= 1 {
 		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}

@@ -135,7 +135,13 @@ func (s *Step) declare(d *tickwork.Decl) tickwork.RunFunc {
 func (s *Step) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt32 = float32(ctx.DT())
-	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
+	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
+		for c := range k.table.Chunks() {
+			k.chunk(0, c)
+		}
+		return
+	}
+	if ctx.Workers() <= 1 {
 		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}
@@ -211,7 +217,13 @@ func (s *Distance) declare(d *tickwork.Decl) tickwork.RunFunc {
 // depend on the worker count).
 func (s *Distance) run(ctx *tickwork.Context) {
 	k := &s.k
-	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
+	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
+		for c := range k.table.Chunks() {
+			k.chunk(0, c)
+		}
+		return
+	}
+	if ctx.Workers() <= 1 {
 		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}

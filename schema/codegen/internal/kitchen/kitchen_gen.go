@@ -213,7 +213,13 @@ func (s *Move) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt32 = float32(ctx.DT())
 	k.dt64 = ctx.DT()
-	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
+	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
+		for c := range k.table.Chunks() {
+			k.chunk(0, c)
+		}
+		return
+	}
+	if ctx.Workers() <= 1 {
 		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}
@@ -668,7 +674,13 @@ func (s *Tick) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt64 = ctx.DT()
 	k.tick = int64(ctx.Tick())
-	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
+	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
+		for c := range k.table.Chunks() {
+			k.chunk(0, c)
+		}
+		return
+	}
+	if ctx.Workers() <= 1 {
 		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}
@@ -743,7 +755,13 @@ func (s *Drift) declare(d *tickwork.Decl) tickwork.RunFunc {
 // depend on the worker count).
 func (s *Drift) run(ctx *tickwork.Context) {
 	k := &s.k
-	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
+	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
+		for c := range k.table.Chunks() {
+			k.chunk(0, c)
+		}
+		return
+	}
+	if ctx.Workers() <= 1 {
 		for c := range usedChunks(k.table) {
 			k.chunk(0, c)
 		}
