@@ -16,7 +16,9 @@ HEADLESS_FLAGS ?=
 # The SIMD lane (package lanes): the packages whose results depend on the
 # lane, tested again with GOAMD64=v3 (where Go may fuse x*y + z into an
 # FMA), and the arena-headless run whose digests every build must share.
-LANE_PKGS ?= ./lanes/... ./arena/... ./cmd/arena-headless/...
+# The generated SIMD variants (schema/codegen/internal/simdkit, and
+# package arena's arena_gen_simd.go) are among them.
+LANE_PKGS ?= ./lanes/... ./arena/... ./cmd/arena-headless/... ./schema/codegen/internal/...
 LANE_DIGEST_FLAGS ?= -units 20000 -shots 256 -warmup 20 -frames 100 -json
 # staticcheck, pinned: `go run` fetches this exact version through the module
 # proxy, so no install step is needed on a fresh machine.
@@ -97,13 +99,16 @@ race:
 	$(GO) test -race $$pkgs
 
 ## lanes: the second lane. Under GOEXPERIMENT=simd: go vet, staticcheck of
-## package lanes, and every test of the root module; then LANE_PKGS with
+## package lanes, of the generator and the generated SIMD files (schema/...,
+## arena/...), and every test
+## of the root module (the generated variants' bit-identity tests among
+## them: schema/codegen/internal/simdkit, arena); then LANE_PKGS with
 ## GOAMD64=v3 in both builds (skipped on a CPU below x86-64-v3); then
 ## arena-headless in every build and lane, whose digests (runtime and
 ## baseline) must all be the same.
 lanes:
 	GOEXPERIMENT=simd $(GO) vet ./...
-	GOEXPERIMENT=simd $(GO) run $(STATICCHECK) ./lanes/...
+	GOEXPERIMENT=simd $(GO) run $(STATICCHECK) ./lanes/... ./schema/... ./arena/...
 	GOEXPERIMENT=simd $(GO) test ./...
 	@v3=1; for f in avx2 fma bmi2 movbe f16c abm; do grep -qw $$f /proc/cpuinfo 2>/dev/null || v3=0; done; \
 	if [ $$v3 = 1 ]; then \
@@ -147,8 +152,9 @@ fma:
 ## arm64: cross-build for linux/arm64 (where Go fuses x*y + z into one FMA
 ## unless the product is converted) and run under qemu user-mode emulation:
 ## arena-headless must print the native build's digest at 1 and 2 workers,
-## and the generated kernels' tests, the arena's golden and baseline digests
-## and the arena rules' tests must pass
+## and the generated kernels' tests (simdkit: the scalar loops against its
+## model), the arena's golden and baseline digests and the arena rules'
+## tests must pass
 arm64:
 	@set -e; dir="$$(mktemp -d)"; trap 'rm -rf "$$dir"' EXIT; \
 	GOARCH=arm64 $(GO) build -o "$$dir/ah-arm64" ./cmd/arena-headless; \
@@ -160,7 +166,7 @@ arm64:
 		echo "arm64: workers $$w: arm64 $$a, native $$n"; \
 		if [ -z "$$a" ] || [ "$$a" != "$$n" ]; then echo "arm64: digests differ"; exit 1; fi; \
 	done; \
-	for spec in ./schema/codegen/internal/kitchen:. ./schema/codegen/internal/fused:. './arena:^(TestGolden|TestSameDigestAsBaseline)$$' ./arena/rules:.; do \
+	for spec in ./schema/codegen/internal/kitchen:. ./schema/codegen/internal/fused:. ./schema/codegen/internal/simdkit:. './arena:^(TestGolden|TestSameDigestAsBaseline)$$' ./arena/rules:.; do \
 		pkg="$${spec%%:*}"; run="$${spec#*:}"; \
 		GOARCH=arm64 $(GO) test -c -o "$$dir/t.test" $$pkg; \
 		echo "arm64: qemu-aarch64-static $$pkg tests -test.run '$$run'"; \

@@ -23,7 +23,8 @@
 //     Get returns pointers) with its handle; a kernel at chunk c uses
 //     Chunk(c), or Spans(c) with Runs(c).
 //   - Run kernels: [Parallel] with the kernel's state as a value
-//     ([ParallelPolicy] with its own [KernelPolicy]).
+//     ([ParallelPolicy] with its own [KernelPolicy]); lanes (instruction
+//     sets) for generated SIMD variants: [Lane], [BestLane], [SelectLane].
 //   - Time: [Context].DT is the fixed step in FixedUpdate and the frame's
 //     delta elsewhere; Context.FrameDT is always the frame's.
 //   - Set up: before the first frame, a host query ([HostQuery1] ..

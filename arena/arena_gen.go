@@ -141,14 +141,38 @@ type Systems struct {
 
 // NewSystems makes the declared systems over the tables of t. Each is
 // added to a builder with its System method (All gives them all).
+// The systems with a SIMD variant run the widest lane this build and
+// CPU run (tickwork.BestLane); SetLane forces another.
 func NewSystems(t *Tables) *Systems {
-	return &Systems{
+	s := &Systems{
 		ApplyHits:            newApplyHits(t),
 		Collision:            newCollision(t),
 		IntegrateBodies:      newIntegrateBodies(t),
 		IntegrateProjectiles: newIntegrateProjectiles(t),
 		Clock:                newClock(t),
 	}
+	s.setLane(tickwork.BestLane())
+	return s
+}
+
+// SetLane makes the systems with a SIMD variant (IntegrateBodies,
+// IntegrateProjectiles) run lane l: each its variant of the widest lane at
+// most l that this build has, else its scalar loop (tickwork.LaneScalar
+// forces the scalar loop). Every lane gives the same bits. It returns the
+// error of tickwork.SelectLane, and changes nothing, when this build or CPU
+// cannot run l. Call it before Builder.Add(s.All()...) (System reports the
+// lane) and before Build, from one goroutine.
+func (s *Systems) SetLane(l tickwork.Lane) error {
+	if _, err := tickwork.SelectLane(l); err != nil {
+		return err
+	}
+	s.setLane(l)
+	return nil
+}
+
+func (s *Systems) setLane(l tickwork.Lane) {
+	s.IntegrateBodies.setLane(l)
+	s.IntegrateProjectiles.setLane(l)
 }
 
 // All returns every declared system, in schema order, for Builder.Add.
@@ -160,7 +184,8 @@ func (s *Systems) All() []tickwork.System {
 // a loop over the readable events of HitEvent, in emission order. Its
 // counters (count NAME) are declared on its Decl: the frame report has each
 // frame's sum (FrameReport.Counter), Counter.Total the sum since the world
-// was built.
+// was built. No SIMD variant: it runs over event table HitEvent (one event
+// at a time, in emission order).
 type ApplyHits struct {
 	Deaths tickwork.Counter // count deaths
 	t      *Tables
@@ -219,6 +244,7 @@ func (s *ApplyHits) declare(d *tickwork.Decl) tickwork.RunFunc {
 // a masked kernel over the live rows of Projectile. Its counters (count
 // NAME) are declared on its Decl: the frame report has each frame's sum
 // (FrameReport.Counter), Counter.Total the sum since the world was built.
+// No SIMD variant: it joins table Body (a probe per row).
 type Collision struct {
 	Lost    tickwork.Counter // count lost
 	Hits    tickwork.Counter // count hits
@@ -453,10 +479,12 @@ func (k *collisionKernel) chunkParallel(w, c int) {
 
 // IntegrateBodies is declared system IntegrateBodies (arena.tw:84): phase
 // fixed_update, a dense kernel over the chunks of Body (holes included: the
-// body only sets its row).
+// body only sets its row). It has a SIMD variant (docs/schema.md, SIMD
+// variants).
 type IntegrateBodies struct {
-	t *Tables
-	k integrateBodiesKernel
+	t    *Tables
+	k    integrateBodiesKernel
+	lane tickwork.Lane // the lane its kernel runs (setLane)
 }
 
 // integrateBodiesKernel is the state the kernels of IntegrateBodies read:
@@ -469,6 +497,26 @@ type integrateBodiesKernel struct {
 	bVX   []float32 // Body.VX, whole column by row
 	bVY   []float32 // Body.VY, whole column by row
 	dt32  float32   // @dt
+	// the lane's SIMD variant, nil for scalar: see span
+	simd func(k *integrateBodiesKernel, lo, hi int) int
+}
+
+// integrateBodiesSIMD8, integrateBodiesSIMD16 are the SIMD variants of the
+// kernel of IntegrateBodies, 8 and 16 rows wide (see
+// integrateBodiesKernel.span), set by the init of the SIMD file generated
+// beside this one, in a build with GOEXPERIMENT=simd on amd64; nil in every
+// other build.
+var integrateBodiesSIMD8, integrateBodiesSIMD16 func(k *integrateBodiesKernel, lo, hi int) int
+
+// setLane makes the kernel run lane l (Systems.SetLane).
+func (s *IntegrateBodies) setLane(l tickwork.Lane) {
+	s.k.simd, s.lane = nil, tickwork.LaneScalar
+	switch {
+	case l >= tickwork.LaneAVX512 && integrateBodiesSIMD16 != nil:
+		s.k.simd, s.lane = integrateBodiesSIMD16, tickwork.LaneAVX512
+	case l >= tickwork.LaneAVX2 && integrateBodiesSIMD8 != nil:
+		s.k.simd, s.lane = integrateBodiesSIMD8, tickwork.LaneAVX2
+	}
 }
 
 func newIntegrateBodies(t *Tables) *IntegrateBodies {
@@ -486,7 +534,7 @@ func (s *IntegrateBodies) System() tickwork.System {
 		Name:    "IntegrateBodies",
 		Phase:   tickwork.FixedUpdate,
 		Declare: s.declare,
-		Lane:    "scalar", // generated kernels are plain Go
+		Lane:    s.lane.String(), // the lane its kernel runs: Systems.SetLane
 	}
 }
 
@@ -524,12 +572,21 @@ func (s *IntegrateBodies) run(ctx *tickwork.Context) {
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *integrateBodiesKernel) chunk(_, c int) {
 	base := c * k.rows
+	k.span(base, base+liveEnd(k.table.Enabled(c)))
+}
+
+// span runs the body on rows lo..hi-1 of the whole columns, holes
+// included: the lane's SIMD variant on whole vectors, when it has one,
+// then the scalar loop on the rest.
+func (k *integrateBodiesKernel) span(lo, hi int) {
+	if k.simd != nil {
+		lo = k.simd(k, lo, hi)
+	}
 	dt32 := k.dt32
-	hi := liveEnd(k.table.Enabled(c))
-	bXs := k.bX[base : base+hi]
-	bYs := k.bY[base : base+hi][:len(bXs)]
-	bVXs := k.bVX[base : base+hi][:len(bXs)]
-	bVYs := k.bVY[base : base+hi][:len(bXs)]
+	bXs := k.bX[lo:hi]
+	bYs := k.bY[lo:hi][:len(bXs)]
+	bVXs := k.bVX[lo:hi][:len(bXs)]
+	bVYs := k.bVY[lo:hi][:len(bXs)]
 	for i := range bXs {
 		bX := bXs[i]
 		bY := bYs[i]
@@ -564,10 +621,12 @@ func (k *integrateBodiesKernel) chunk(_, c int) {
 
 // IntegrateProjectiles is declared system IntegrateProjectiles
 // (arena.tw:98): phase fixed_update, a dense kernel over the chunks of
-// Projectile (holes included: the body only sets its row).
+// Projectile (holes included: the body only sets its row). It has a SIMD
+// variant (docs/schema.md, SIMD variants).
 type IntegrateProjectiles struct {
-	t *Tables
-	k integrateProjectilesKernel
+	t    *Tables
+	k    integrateProjectilesKernel
+	lane tickwork.Lane // the lane its kernel runs (setLane)
 }
 
 // integrateProjectilesKernel is the state the kernels of
@@ -582,6 +641,26 @@ type integrateProjectilesKernel struct {
 	pVY   []float32 // Projectile.VY, whole column by row
 	pTTL  []int32   // Projectile.TTL, whole column by row
 	dt32  float32   // @dt
+	// the lane's SIMD variant, nil for scalar: see span
+	simd func(k *integrateProjectilesKernel, lo, hi int) int
+}
+
+// integrateProjectilesSIMD8, integrateProjectilesSIMD16 are the SIMD
+// variants of the kernel of IntegrateProjectiles, 8 and 16 rows wide (see
+// integrateProjectilesKernel.span), set by the init of the SIMD file
+// generated beside this one, in a build with GOEXPERIMENT=simd on amd64;
+// nil in every other build.
+var integrateProjectilesSIMD8, integrateProjectilesSIMD16 func(k *integrateProjectilesKernel, lo, hi int) int
+
+// setLane makes the kernel run lane l (Systems.SetLane).
+func (s *IntegrateProjectiles) setLane(l tickwork.Lane) {
+	s.k.simd, s.lane = nil, tickwork.LaneScalar
+	switch {
+	case l >= tickwork.LaneAVX512 && integrateProjectilesSIMD16 != nil:
+		s.k.simd, s.lane = integrateProjectilesSIMD16, tickwork.LaneAVX512
+	case l >= tickwork.LaneAVX2 && integrateProjectilesSIMD8 != nil:
+		s.k.simd, s.lane = integrateProjectilesSIMD8, tickwork.LaneAVX2
+	}
 }
 
 func newIntegrateProjectiles(t *Tables) *IntegrateProjectiles {
@@ -599,7 +678,7 @@ func (s *IntegrateProjectiles) System() tickwork.System {
 		Name:    "IntegrateProjectiles",
 		Phase:   tickwork.FixedUpdate,
 		Declare: s.declare,
-		Lane:    "scalar", // generated kernels are plain Go
+		Lane:    s.lane.String(), // the lane its kernel runs: Systems.SetLane
 	}
 }
 
@@ -638,13 +717,22 @@ func (s *IntegrateProjectiles) run(ctx *tickwork.Context) {
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *integrateProjectilesKernel) chunk(_, c int) {
 	base := c * k.rows
+	k.span(base, base+liveEnd(k.table.Enabled(c)))
+}
+
+// span runs the body on rows lo..hi-1 of the whole columns, holes
+// included: the lane's SIMD variant on whole vectors, when it has one,
+// then the scalar loop on the rest.
+func (k *integrateProjectilesKernel) span(lo, hi int) {
+	if k.simd != nil {
+		lo = k.simd(k, lo, hi)
+	}
 	dt32 := k.dt32
-	hi := liveEnd(k.table.Enabled(c))
-	pXs := k.pX[base : base+hi]
-	pYs := k.pY[base : base+hi][:len(pXs)]
-	pVXs := k.pVX[base : base+hi][:len(pXs)]
-	pVYs := k.pVY[base : base+hi][:len(pXs)]
-	pTTLs := k.pTTL[base : base+hi][:len(pXs)]
+	pXs := k.pX[lo:hi]
+	pYs := k.pY[lo:hi][:len(pXs)]
+	pVXs := k.pVX[lo:hi][:len(pXs)]
+	pVYs := k.pVY[lo:hi][:len(pXs)]
+	pTTLs := k.pTTL[lo:hi][:len(pXs)]
 	for i := range pXs {
 		pX := pXs[i]
 		pY := pYs[i]
@@ -660,7 +748,8 @@ func (k *integrateProjectilesKernel) chunk(_, c int) {
 
 // Clock is declared system Clock (arena.tw:103): phase update, a dense
 // kernel over the chunks of ArenaClock (holes included: the body only sets
-// its row).
+// its row). No SIMD variant: column ArenaClock.Tick is int64 (SIMD variants
+// take float32 and int32).
 type Clock struct {
 	t *Tables
 	k clockKernel

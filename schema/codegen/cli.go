@@ -13,56 +13,100 @@ import (
 )
 
 // Usage is the command's synopsis.
-const Usage = "usage: tickwork-gen [-pkg NAME] [-o FILE.go] SCHEMA.tw"
+const Usage = "usage: tickwork-gen [-pkg NAME] [-o FILE.go] [-simd FILE_simd.go] SCHEMA.tw"
 
 // ErrUsage: the command line is wrong (Usage says how to call it).
 var ErrUsage = errors.New("codegen: bad command line")
 
-// Command computes what `tickwork-gen args...` writes: the generated
-// source and the path of the output file (-o, default the schema's name
-// with _gen.go for .tw). The package is -pkg, else pkgDefault (go generate
-// sets $GOPACKAGE). readFile reads the schema. The first line records the
-// command line as "tickwork-gen ARGS" and the schema path as given, so
-// the output does not depend on the machine. It returns ErrUsage (wrapped)
-// for a bad command line, the schema's ErrorList, or Generate's error.
+// Command computes the main file `tickwork-gen args...` writes: its
+// source and its path (-o, default the schema's name with _gen.go for
+// .tw); Files gives the SIMD file too. The package is -pkg, else
+// pkgDefault (go generate sets $GOPACKAGE). readFile reads the schema.
+// The first line records the command line as "tickwork-gen ARGS" and the
+// schema path as given, so the output does not depend on the machine. It
+// returns ErrUsage (wrapped) for a bad command line, the schema's
+// ErrorList, or Generate's error.
 func Command(args []string, pkgDefault string, readFile func(string) ([]byte, error)) (src []byte, out string, err error) {
+	files, _, err := Files(args, pkgDefault, readFile)
+	if err != nil {
+		return nil, "", err
+	}
+	return files[0].Src, files[0].Path, nil
+}
+
+// File is one generated file: its path and gofmt'd source.
+type File struct {
+	Path string
+	Src  []byte
+}
+
+// Files computes everything `tickwork-gen args...` writes: the main file
+// (Command's) and the SIMD file (GenerateSIMD's; its path is -simd,
+// default the main file's with _simd.go for .go), in that order, and the
+// SIMD notes (SIMDNotes), which the command prints. Errors as Command's.
+func Files(args []string, pkgDefault string, readFile func(string) ([]byte, error)) ([]File, []SIMDNote, error) {
 	fs := flag.NewFlagSet("tickwork-gen", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	pkg := fs.String("pkg", pkgDefault, "package name of the generated file (default $GOPACKAGE)")
 	outFlag := fs.String("o", "", "output file (default SCHEMA_gen.go)")
+	simdFlag := fs.String("simd", "", "SIMD output file (default OUT_simd.go)")
 	if err := fs.Parse(args); err != nil {
-		return nil, "", fmt.Errorf("%w: %v; %s", ErrUsage, err, Usage)
+		return nil, nil, fmt.Errorf("%w: %v; %s", ErrUsage, err, Usage)
 	}
 	if fs.NArg() != 1 {
-		return nil, "", fmt.Errorf("%w: want one schema file, got %d arguments; %s", ErrUsage, fs.NArg(), Usage)
+		return nil, nil, fmt.Errorf("%w: want one schema file, got %d arguments; %s", ErrUsage, fs.NArg(), Usage)
 	}
 	in := fs.Arg(0)
 	if *pkg == "" {
-		return nil, "", fmt.Errorf("%w: no package name: pass -pkg, or run it from go generate (which sets $GOPACKAGE); %s", ErrUsage, Usage)
+		return nil, nil, fmt.Errorf("%w: no package name: pass -pkg, or run it from go generate (which sets $GOPACKAGE); %s", ErrUsage, Usage)
 	}
-	out = *outFlag
+	out := *outFlag
 	if out == "" {
 		out = strings.TrimSuffix(in, filepath.Ext(in)) + "_gen.go"
 	}
+	simdOut := *simdFlag
+	if simdOut == "" {
+		simdOut = strings.TrimSuffix(out, ".go") + "_simd.go"
+	}
+	if simdOut == out {
+		return nil, nil, fmt.Errorf("%w: -simd and -o name the same file %s; %s", ErrUsage, out, Usage)
+	}
 	text, err := readFile(in)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	s, err := schema.Load(in, text)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
-	src, err = Generate(s, Config{Package: *pkg, Command: strings.Join(append([]string{"tickwork-gen"}, args...), " "), Source: in})
-	return src, out, err
+	cfg := Config{Package: *pkg, Command: strings.Join(append([]string{"tickwork-gen"}, args...), " "), Source: in}
+	src, err := Generate(s, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	simd, err := GenerateSIMD(s, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return []File{{out, src}, {simdOut, simd}}, SIMDNotes(s), nil
 }
 
-// Main is the command tickwork-gen: it writes Command's output to its
-// file and returns the exit status (0 ok, 1 a schema or write error, 2 a
-// bad command line), printing errors to stderr one a line.
+// Main is the command tickwork-gen: it writes Files' output to its
+// files, prints to stderr which systems got a SIMD variant and why the
+// others did not (one "tickwork-gen: SIMD_FILE: NOTE" line a system), and
+// returns the exit status (0 ok, 1 a schema or write error, 2 a bad
+// command line), printing errors to stderr one a line.
 func Main(args []string, stderr io.Writer) int {
-	src, out, err := Command(args, os.Getenv("GOPACKAGE"), os.ReadFile)
+	files, notes, err := Files(args, os.Getenv("GOPACKAGE"), os.ReadFile)
+	for _, f := range files {
+		if err == nil {
+			err = os.WriteFile(f.Path, f.Src, 0o644)
+		}
+	}
 	if err == nil {
-		err = os.WriteFile(out, src, 0o644)
+		for _, n := range notes {
+			fmt.Fprintf(stderr, "tickwork-gen: %s: %s\n", files[1].Path, n)
+		}
 	}
 	switch {
 	case errors.Is(err, ErrUsage):

@@ -35,9 +35,12 @@ func Generate(s *schema.Schema, cfg Config) ([]byte, error) {
 	if !token.IsIdentifier(cfg.Package) {
 		return nil, fmt.Errorf("codegen: package name %q is not a Go identifier", cfg.Package)
 	}
-	g := &gen{s: s, cfg: cfg}
+	g := &gen{s: s, cfg: cfg, simd: map[*schema.System]bool{}}
 	if err := g.checkNames(); err != nil {
 		return nil, err
+	}
+	for i, n := range SIMDNotes(s) {
+		g.simd[s.Systems[i]] = n.SIMD
 	}
 	g.file()
 	out, err := format.Source(g.b.Bytes())
@@ -55,6 +58,9 @@ type gen struct {
 	b   bytes.Buffer
 	// package-level Go names, for locals to avoid
 	top []string
+	// the systems with a SIMD variant (simd.go), whose kernels the main
+	// file gives a hook
+	simd map[*schema.System]bool
 }
 
 // p writes one line; format is fmt's.

@@ -7,9 +7,14 @@
 //
 //   - Generate: [Generate] with a [Config] (package, command line,
 //     source name) returns the gofmt'd file; a pure function.
-//   - The command: [Command] computes what `tickwork-gen ARGS` writes and
-//     where; [Main] is cmd/tickwork-gen (exit status 0, 1, 2); [Usage],
-//     [ErrUsage].
+//   - SIMD variants (docs/schema.md, SIMD variants): [GenerateSIMD]
+//     returns the second file, built with GOEXPERIMENT=simd on amd64;
+//     [SIMDNotes] says which systems got a variant and why the others did
+//     not ([SIMDNote]).
+//   - The command: [Command] computes the main file `tickwork-gen ARGS`
+//     writes and where, [Files] both files ([File]) and the notes; [Main]
+//     is cmd/tickwork-gen (exit status 0, 1, 2; the notes on stderr);
+//     [Usage], [ErrUsage].
 //   - Errors: schema names that collide as Go names come back as a
 //     schema.ErrorList (errors.Is schema.ErrDuplicate).
 //

@@ -177,14 +177,23 @@ func (g *gen) systems() {
 	g.p("")
 	g.p("// NewSystems makes the declared systems over the tables of t. Each is")
 	g.p("// added to a builder with its System method (All gives them all).")
+	if len(g.simdSystems()) > 0 {
+		g.p("// The systems with a SIMD variant run the widest lane this build and")
+		g.p("// CPU run (tickwork.BestLane); SetLane forces another.")
+	}
 	g.p("func NewSystems(t *Tables) *Systems {")
-	g.p("return &Systems{")
+	g.p("%s &Systems{", map[bool]string{true: "s :=", false: "return"}[len(g.simdSystems()) > 0])
 	for _, y := range g.s.Systems {
 		g.p("%s: new%s(t),", exported(y.Name), exported(y.Name))
 	}
 	g.p("}")
+	if len(g.simdSystems()) > 0 {
+		g.p("s.setLane(tickwork.BestLane())")
+		g.p("return s")
+	}
 	g.p("}")
 	g.p("")
+	g.setLane()
 	g.p("// All returns every declared system, in schema order, for Builder.Add.")
 	g.p("func (s *Systems) All() []tickwork.System {")
 	names := make([]string, len(g.s.Systems))
@@ -214,7 +223,11 @@ func (sg *sysGen) header(kind string) {
 	if len(y.Counters) > 0 {
 		counters = " Its counters (count NAME) are declared on its Decl: the frame report has each frame's sum (FrameReport.Counter), Counter.Total the sum since the world was built."
 	}
-	g.doc("%s is declared system %s (%s): phase %s, %s.%s", sg.name, y.Name, g.where(y.Pos), y.Phase, kind, counters)
+	simd := " It has a SIMD variant (docs/schema.md, SIMD variants)."
+	if n := simdCheck(y); !n.SIMD {
+		simd = " No SIMD variant: " + n.Reason + "."
+	}
+	g.doc("%s is declared system %s (%s): phase %s, %s.%s%s", sg.name, y.Name, g.where(y.Pos), y.Phase, kind, counters, simd)
 	g.p("type %s struct {", sg.name)
 	for _, c := range y.Counters {
 		g.p("%s tickwork.Counter // count %s", exported(c), c)
@@ -238,7 +251,11 @@ func (sg *sysGen) systemMethod() {
 		g.p("After: %s,", stringList(y.After))
 	}
 	g.p("Declare: s.declare,")
-	g.p("Lane: %q, // generated kernels are plain Go", "scalar")
+	if g.simd[y] {
+		g.p("Lane: s.lane.String(), // the lane its kernel runs: Systems.SetLane")
+	} else {
+		g.p("Lane: %q, // generated kernels are plain Go", "scalar")
+	}
 	g.p("}")
 	g.p("}")
 	g.p("")

@@ -24,9 +24,15 @@ func (sg *sysGen) tableSystem() {
 	sg.header(kind)
 	g.p("t *Tables")
 	g.p("k %s", kt)
+	if g.simd[y] {
+		g.p("lane tickwork.Lane // the lane its kernel runs (setLane)")
+	}
 	g.p("}")
 	g.p("")
 	sg.kernelType(kt)
+	if g.simd[y] {
+		sg.simdHooks()
+	}
 	if !y.Dense && len(y.Counters) > 0 {
 		sg.countsType()
 	}
@@ -44,9 +50,12 @@ func (sg *sysGen) tableSystem() {
 	sg.systemMethod()
 	sg.tableDeclare()
 	sg.tableRun()
-	if y.Dense {
+	switch {
+	case g.simd[y]:
+		sg.spanChunk()
+	case y.Dense:
 		sg.chunkFunc("dense")
-	} else {
+	default:
 		sg.chunkFunc("scalar")
 		sg.chunkFunc("parallel")
 	}
@@ -71,6 +80,10 @@ func (sg *sysGen) kernelType(kt string) {
 		}
 	}
 	sg.dtFields()
+	if g.simd[y] {
+		g.p("// the lane's SIMD variant, nil for scalar: see span")
+		g.p("simd func(k *%s, lo, hi int) int", kt)
+	}
 	if !y.Dense {
 		for _, tb := range y.Access.Deletes {
 			g.p("%s *tickwork.Recorder", sg.stateField("rec:"+tb.Name, "rec"+exported(tb.Name)))

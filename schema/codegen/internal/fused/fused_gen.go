@@ -72,11 +72,34 @@ type Systems struct {
 
 // NewSystems makes the declared systems over the tables of t. Each is
 // added to a builder with its System method (All gives them all).
+// The systems with a SIMD variant run the widest lane this build and
+// CPU run (tickwork.BestLane); SetLane forces another.
 func NewSystems(t *Tables) *Systems {
-	return &Systems{
+	s := &Systems{
 		Step:     newStep(t),
 		Distance: newDistance(t),
 	}
+	s.setLane(tickwork.BestLane())
+	return s
+}
+
+// SetLane makes the systems with a SIMD variant (Step) run lane l: each its
+// variant of the widest lane at most l that this build has, else its scalar
+// loop (tickwork.LaneScalar forces the scalar loop). Every lane gives the
+// same bits. It returns the error of tickwork.SelectLane, and changes
+// nothing, when this build or CPU cannot run l. Call it before
+// Builder.Add(s.All()...) (System reports the lane) and before Build, from
+// one goroutine.
+func (s *Systems) SetLane(l tickwork.Lane) error {
+	if _, err := tickwork.SelectLane(l); err != nil {
+		return err
+	}
+	s.setLane(l)
+	return nil
+}
+
+func (s *Systems) setLane(l tickwork.Lane) {
+	s.Step.setLane(l)
 }
 
 // All returns every declared system, in schema order, for Builder.Add.
@@ -86,10 +109,11 @@ func (s *Systems) All() []tickwork.System {
 
 // Step is declared system Step (fused.tw:20): phase fixed_update, a dense
 // kernel over the chunks of Body (holes included: the body only sets its
-// row).
+// row). It has a SIMD variant (docs/schema.md, SIMD variants).
 type Step struct {
-	t *Tables
-	k stepKernel
+	t    *Tables
+	k    stepKernel
+	lane tickwork.Lane // the lane its kernel runs (setLane)
 }
 
 // stepKernel is the state the kernels of Step read: accessors from the
@@ -100,6 +124,25 @@ type stepKernel struct {
 	bX    []float32 // Body.X, whole column by row
 	bVX   []float32 // Body.VX, whole column by row
 	dt32  float32   // @dt
+	// the lane's SIMD variant, nil for scalar: see span
+	simd func(k *stepKernel, lo, hi int) int
+}
+
+// stepSIMD8, stepSIMD16 are the SIMD variants of the kernel of Step, 8 and
+// 16 rows wide (see stepKernel.span), set by the init of the SIMD file
+// generated beside this one, in a build with GOEXPERIMENT=simd on amd64;
+// nil in every other build.
+var stepSIMD8, stepSIMD16 func(k *stepKernel, lo, hi int) int
+
+// setLane makes the kernel run lane l (Systems.SetLane).
+func (s *Step) setLane(l tickwork.Lane) {
+	s.k.simd, s.lane = nil, tickwork.LaneScalar
+	switch {
+	case l >= tickwork.LaneAVX512 && stepSIMD16 != nil:
+		s.k.simd, s.lane = stepSIMD16, tickwork.LaneAVX512
+	case l >= tickwork.LaneAVX2 && stepSIMD8 != nil:
+		s.k.simd, s.lane = stepSIMD8, tickwork.LaneAVX2
+	}
 }
 
 func newStep(t *Tables) *Step {
@@ -117,7 +160,7 @@ func (s *Step) System() tickwork.System {
 		Name:    "Step",
 		Phase:   tickwork.FixedUpdate,
 		Declare: s.declare,
-		Lane:    "scalar", // generated kernels are plain Go
+		Lane:    s.lane.String(), // the lane its kernel runs: Systems.SetLane
 	}
 }
 
@@ -153,10 +196,19 @@ func (s *Step) run(ctx *tickwork.Context) {
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *stepKernel) chunk(_, c int) {
 	base := c * k.rows
+	k.span(base, base+liveEnd(k.table.Enabled(c)))
+}
+
+// span runs the body on rows lo..hi-1 of the whole columns, holes
+// included: the lane's SIMD variant on whole vectors, when it has one,
+// then the scalar loop on the rest.
+func (k *stepKernel) span(lo, hi int) {
+	if k.simd != nil {
+		lo = k.simd(k, lo, hi)
+	}
 	dt32 := k.dt32
-	hi := liveEnd(k.table.Enabled(c))
-	bXs := k.bX[base : base+hi]
-	bVXs := k.bVX[base : base+hi][:len(bXs)]
+	bXs := k.bX[lo:hi]
+	bVXs := k.bVX[lo:hi][:len(bXs)]
 	for i := range bXs {
 		bX := bXs[i]
 		bX += float32(bVXs[i] * dt32)
@@ -166,7 +218,8 @@ func (k *stepKernel) chunk(_, c int) {
 
 // Distance is declared system Distance (fused.tw:25): phase fixed_update, a
 // dense kernel over the chunks of Body (holes included: the body only sets
-// its row).
+// its row). No SIMD variant: column Body.Near is bool (SIMD variants take
+// float32 and int32).
 type Distance struct {
 	t *Tables
 	k distanceKernel

@@ -142,8 +142,10 @@ type Systems struct {
 
 // NewSystems makes the declared systems over the tables of t. Each is
 // added to a builder with its System method (All gives them all).
+// The systems with a SIMD variant run the widest lane this build and
+// CPU run (tickwork.BestLane); SetLane forces another.
 func NewSystems(t *Tables) *Systems {
-	return &Systems{
+	s := &Systems{
 		Move:   newMove(t),
 		Strike: newStrike(t),
 		Damage: newDamage(t),
@@ -152,6 +154,27 @@ func NewSystems(t *Tables) *Systems {
 		Drift:  newDrift(t),
 		Prune:  newPrune(t),
 	}
+	s.setLane(tickwork.BestLane())
+	return s
+}
+
+// SetLane makes the systems with a SIMD variant (Drift) run lane l: each
+// its variant of the widest lane at most l that this build has, else its
+// scalar loop (tickwork.LaneScalar forces the scalar loop). Every lane
+// gives the same bits. It returns the error of tickwork.SelectLane, and
+// changes nothing, when this build or CPU cannot run l. Call it before
+// Builder.Add(s.All()...) (System reports the lane) and before Build, from
+// one goroutine.
+func (s *Systems) SetLane(l tickwork.Lane) error {
+	if _, err := tickwork.SelectLane(l); err != nil {
+		return err
+	}
+	s.setLane(l)
+	return nil
+}
+
+func (s *Systems) setLane(l tickwork.Lane) {
+	s.Drift.setLane(l)
 }
 
 // All returns every declared system, in schema order, for Builder.Add.
@@ -161,7 +184,8 @@ func (s *Systems) All() []tickwork.System {
 
 // Move is declared system Move (kitchen.tw:50): phase fixed_update, a dense
 // kernel over the chunks of Pos (holes included: the body only sets its
-// row).
+// row). No SIMD variant: column Pos.Y is float64 (SIMD variants take
+// float32 and int32).
 type Move struct {
 	t *Tables
 	k moveKernel
@@ -259,6 +283,7 @@ func (k *moveKernel) chunk(_, c int) {
 // masked kernel over the live rows of Missile. Its counters (count NAME)
 // are declared on its Decl: the frame report has each frame's sum
 // (FrameReport.Counter), Counter.Total the sum since the world was built.
+// No SIMD variant: it joins table Thing (a probe per row).
 type Strike struct {
 	Stale   tickwork.Counter // count stale
 	Kills   tickwork.Counter // count kills
@@ -508,7 +533,8 @@ func (k *strikeKernel) chunkParallel(w, c int) {
 // loop over the readable events of Blast, in emission order. Its counters
 // (count NAME) are declared on its Decl: the frame report has each frame's
 // sum (FrameReport.Counter), Counter.Total the sum since the world was
-// built.
+// built. No SIMD variant: it runs over event table Blast (one event at a
+// time, in emission order).
 type Damage struct {
 	Deaths tickwork.Counter // count deaths
 	Wasted tickwork.Counter // count wasted
@@ -575,6 +601,8 @@ func (s *Damage) declare(d *tickwork.Decl) tickwork.RunFunc {
 // over the readable events of Gone, in emission order. Its counters (count
 // NAME) are declared on its Decl: the frame report has each frame's sum
 // (FrameReport.Counter), Counter.Total the sum since the world was built.
+// No SIMD variant: it runs over event table Gone (one event at a time, in
+// emission order).
 type Tally struct {
 	Rich tickwork.Counter // count rich
 	Poor tickwork.Counter // count poor
@@ -623,7 +651,8 @@ func (s *Tally) declare(d *tickwork.Decl) tickwork.RunFunc {
 
 // Tick is declared system Tick (kitchen.tw:109): phase update, a dense
 // kernel over the chunks of Clock (holes included: the body only sets its
-// row).
+// row). No SIMD variant: column Clock.Ticks is int64 (SIMD variants take
+// float32 and int32).
 type Tick struct {
 	t *Tables
 	k tickKernel
@@ -709,10 +738,11 @@ func (k *tickKernel) chunk(_, c int) {
 
 // Drift is declared system Drift (kitchen.tw:115): phase fixed_update, a
 // dense kernel over the chunks of Missile (holes included: the body only
-// sets its row).
+// sets its row). It has a SIMD variant (docs/schema.md, SIMD variants).
 type Drift struct {
-	t *Tables
-	k driftKernel
+	t    *Tables
+	k    driftKernel
+	lane tickwork.Lane // the lane its kernel runs (setLane)
 }
 
 // driftKernel is the state the kernels of Drift read: accessors from the
@@ -721,6 +751,25 @@ type driftKernel struct {
 	table  *tickwork.Table
 	rows   int       // rows per chunk
 	mSpeed []float32 // Missile.Speed, whole column by row
+	// the lane's SIMD variant, nil for scalar: see span
+	simd func(k *driftKernel, lo, hi int) int
+}
+
+// driftSIMD8, driftSIMD16 are the SIMD variants of the kernel of Drift, 8
+// and 16 rows wide (see driftKernel.span), set by the init of the SIMD file
+// generated beside this one, in a build with GOEXPERIMENT=simd on amd64;
+// nil in every other build.
+var driftSIMD8, driftSIMD16 func(k *driftKernel, lo, hi int) int
+
+// setLane makes the kernel run lane l (Systems.SetLane).
+func (s *Drift) setLane(l tickwork.Lane) {
+	s.k.simd, s.lane = nil, tickwork.LaneScalar
+	switch {
+	case l >= tickwork.LaneAVX512 && driftSIMD16 != nil:
+		s.k.simd, s.lane = driftSIMD16, tickwork.LaneAVX512
+	case l >= tickwork.LaneAVX2 && driftSIMD8 != nil:
+		s.k.simd, s.lane = driftSIMD8, tickwork.LaneAVX2
+	}
 }
 
 func newDrift(t *Tables) *Drift {
@@ -739,7 +788,7 @@ func (s *Drift) System() tickwork.System {
 		Phase:   tickwork.FixedUpdate,
 		After:   []string{"Strike"},
 		Declare: s.declare,
-		Lane:    "scalar", // generated kernels are plain Go
+		Lane:    s.lane.String(), // the lane its kernel runs: Systems.SetLane
 	}
 }
 
@@ -773,8 +822,17 @@ func (s *Drift) run(ctx *tickwork.Context) {
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *driftKernel) chunk(_, c int) {
 	base := c * k.rows
-	hi := liveEnd(k.table.Enabled(c))
-	mSpeeds := k.mSpeed[base : base+hi]
+	k.span(base, base+liveEnd(k.table.Enabled(c)))
+}
+
+// span runs the body on rows lo..hi-1 of the whole columns, holes
+// included: the lane's SIMD variant on whole vectors, when it has one,
+// then the scalar loop on the rest.
+func (k *driftKernel) span(lo, hi int) {
+	if k.simd != nil {
+		lo = k.simd(k, lo, hi)
+	}
+	mSpeeds := k.mSpeed[lo:hi]
 	for i := range mSpeeds {
 		mSpeed := mSpeeds[i]
 		mSpeed = float32(mSpeed*1.1) + 0.3
@@ -786,6 +844,8 @@ func (k *driftKernel) chunk(_, c int) {
 // masked kernel over the live rows of Thing. Its counters (count NAME) are
 // declared on its Decl: the frame report has each frame's sum
 // (FrameReport.Counter), Counter.Total the sum since the world was built.
+// No SIMD variant: column Thing.Alive is bool (SIMD variants take float32
+// and int32).
 type Prune struct {
 	Pruned tickwork.Counter // count pruned
 	t      *Tables
