@@ -92,6 +92,11 @@ func (s *Sim) declare(b *tickwork.Builder) error {
 		return err
 	}
 	s.t, s.sys = t, NewSystems(t)
+	// The generated integrations run their SIMD variants in the Sim's lane
+	// (docs/schema.md, SIMD variants); s.lane is available (New chose it).
+	if err := s.sys.SetLane(s.lane); err != nil {
+		return err
+	}
 	s.rng = tickwork.AddResource(b, "rng", rules.NewRand(s.cfg.Seed))
 	s.respawns = tickwork.AddResource(b, "respawns", make([]respawn, 0, n))
 	s.pres = tickwork.AddResource(b, "presentation", make([]rules.Slot, n))

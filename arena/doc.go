@@ -78,13 +78,12 @@
 //
 // IntegrateBodies, IntegrateProjectiles and PresentationSync run in the
 // lane New picks: Config.Lane, or the best this build and CPU run (Sim.Lane
-// says which; the frame report's SystemReport.Lane too). In the scalar
-// lane the two integrations are the generated systems; in a SIMD lane
-// they are replaced by systems of the same names and manifests that run
-// their chunks through package lanes, until the generator emits SIMD
-// kernels. PresentationSync runs its chunks through package lanes in
-// every lane. Every lane gives the same bits, so the same digest (package
-// lanes, "Bit identity").
+// says which; the frame report's SystemReport.Lane too). The two
+// integrations are the generated systems in every lane: in a SIMD lane
+// their generated SIMD variants (arena_gen_simd.go, docs/schema.md, SIMD
+// variants; Systems.SetLane), else their scalar loops. PresentationSync
+// runs its chunks through package lanes in every lane. Every lane gives
+// the same bits, so the same digest (package lanes, "Bit identity").
 //
 // # Allocation
 //

@@ -17,8 +17,9 @@ import (
 // The hand-written versions of the five systems arena.tw declares, as
 // package arena had them before it ran the generated ones: the baseline
 // (hand) of BenchmarkKernels, and nothing else. IntegrateBodies and
-// IntegrateProjectiles were the lanes path that a SIMD lane still runs
-// (laneBodies, laneProjectiles), here in the scalar lane. Each adds to
+// IntegrateProjectiles are the lanes path package arena ran in a SIMD lane
+// before the generator wrote SIMD variants (laneBodies, laneProjectiles,
+// in the Sim's lane: the lanes kernels). Each adds to
 // the generated system's counters, so Sim.Counters and the digest are the
 // same.
 
@@ -354,4 +355,68 @@ func BenchmarkDenseKernels(b *testing.B) {
 			})
 		}
 	}
+}
+
+// laneBodies is IntegrateBodies as package arena ran it in a SIMD lane
+// before the generator wrote SIMD variants: the generated system's name,
+// phase and manifest, its chunks through lanes.MoveBounce (the same bits
+// as the generated kernel: package lanes, "Bit identity").
+func (s *Sim) laneBodies() tickwork.System {
+	return tickwork.System{Name: "IntegrateBodies", Phase: tickwork.FixedUpdate, Declare: s.integrateBodies, Lane: s.lane.String()}
+}
+
+// bodies is laneBodies' kernel state.
+type bodies struct {
+	q    tickwork.Query4[float32, float32, float32, float32] // X, Y, VX, VY
+	lane lanes.Lane
+}
+
+// integrateBodies moves every live unit by its velocity over DT and bounces
+// it off the arena's walls.
+func (s *Sim) integrateBodies(d *tickwork.Decl) tickwork.RunFunc {
+	b := &s.t.Body
+	k := bodies{tickwork.NewQuery4(tickwork.Write(d, b.X), tickwork.Write(d, b.Y),
+		tickwork.Write(d, b.VX), tickwork.Write(d, b.VY)), s.lane}
+	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, b.Table.Chunks(), k, (*bodies).chunk) }
+}
+
+// chunk is a dense kernel: it integrates every row of the chunk up to its
+// last live one, holes included (a hole's values are don't-care), as
+// rules.MoveUnits in lanes.MoveBounce.
+func (k *bodies) chunk(_, c int) {
+	hi := liveEnd(k.q.Table().Enabled(c))
+	x, y, vx, vy := k.q.Spans(c)
+	lanes.MoveBounce(k.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], rules.DT, rules.W)
+}
+
+// laneProjectiles is IntegrateProjectiles in a SIMD lane, as laneBodies.
+func (s *Sim) laneProjectiles() tickwork.System {
+	return tickwork.System{Name: "IntegrateProjectiles", Phase: tickwork.FixedUpdate, Declare: s.integrateProjectiles, Lane: s.lane.String()}
+}
+
+// projectiles is laneProjectiles' kernel state.
+type projectiles struct {
+	pos  tickwork.Query3[float32, float32, int32] // X, Y, TTL
+	vel  tickwork.Query2[float32, float32]        // VX, VY
+	lane lanes.Lane
+}
+
+// integrateProjectiles moves every projectile and ages it by one tick.
+func (s *Sim) integrateProjectiles(d *tickwork.Decl) tickwork.RunFunc {
+	p := &s.t.Projectile
+	k := projectiles{
+		pos:  tickwork.NewQuery3(tickwork.Write(d, p.X), tickwork.Write(d, p.Y), tickwork.Write(d, p.TTL)),
+		vel:  tickwork.NewQuery2(tickwork.Read(d, p.VX), tickwork.Read(d, p.VY)),
+		lane: s.lane,
+	}
+	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, usedChunks(p.Table), k, (*projectiles).chunk) }
+}
+
+// chunk is a dense kernel, like bodies.chunk: x += vx*DT, y += vy*DT,
+// ttl-- (lanes.Advance).
+func (k *projectiles) chunk(_, c int) {
+	hi := liveEnd(k.pos.Table().Enabled(c))
+	x, y, ttl := k.pos.Spans(c)
+	vx, vy := k.vel.Spans(c)
+	lanes.Advance(k.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], ttl[:hi], rules.DT)
 }

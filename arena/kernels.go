@@ -27,22 +27,18 @@ var errSlotBinding = errors.New("arena: a unit's entity index differs from its s
 func (s *Sim) maxDeaths() int { return min(s.cfg.Units, s.t.Projectile.Table.Cap()) }
 
 // systems adds the arena's systems (see the package doc for the order):
-// the five generated from arena.tw, except the two integrations in a SIMD
-// lane, which run their chunks through package lanes; and the four
-// hand-written ones, ordered against them by name. replace, when not nil,
-// substitutes systems by name (newSim).
+// the five generated from arena.tw (the two integrations in the Sim's lane:
+// their SIMD variants, or their scalar loops) and the four hand-written
+// ones, ordered against them by name. replace, when not nil, substitutes
+// systems by name (newSim).
 func (s *Sim) systems(b *tickwork.Builder, replace func(*Sim) []tickwork.System) {
-	bodies, projectiles := s.sys.IntegrateBodies.System(), s.sys.IntegrateProjectiles.System()
-	if s.lane != lanes.Scalar {
-		bodies, projectiles = s.laneBodies(), s.laneProjectiles()
-	}
 	s.declared = []tickwork.System{
 		{Name: "ResolveRespawns", Phase: tickwork.FrameStart, Declare: s.resolveRespawns},
 		s.sys.ApplyHits.System(),
 		{Name: "Fire", Phase: tickwork.FixedUpdate, Declare: s.fire},
 		s.sys.Collision.System(),
-		bodies,
-		projectiles,
+		s.sys.IntegrateBodies.System(),
+		s.sys.IntegrateProjectiles.System(),
 		s.sys.Clock.System(),
 		{Name: "PresentationSync", Phase: tickwork.LateUpdate, Declare: s.presentationSync, Lane: s.lane.String()},
 		{Name: "Respawn", Phase: tickwork.FrameEnd, Declare: s.respawn},
@@ -155,69 +151,6 @@ func (s *Sim) fire(d *tickwork.Decl) tickwork.RunFunc {
 		tickwork.SetN(rec, p.Damage, provs, f.damage[:n])
 		tickwork.SetN(rec, p.Target, provs, f.target[:n])
 	}
-}
-
-// laneBodies is IntegrateBodies in a SIMD lane: the generated system's
-// name, phase and manifest, its chunks through lanes.MoveBounce (the same
-// bits as the generated scalar kernel: package lanes, "Bit identity").
-func (s *Sim) laneBodies() tickwork.System {
-	return tickwork.System{Name: "IntegrateBodies", Phase: tickwork.FixedUpdate, Declare: s.integrateBodies, Lane: s.lane.String()}
-}
-
-// bodies is laneBodies' kernel state.
-type bodies struct {
-	q    tickwork.Query4[float32, float32, float32, float32] // X, Y, VX, VY
-	lane lanes.Lane
-}
-
-// integrateBodies moves every live unit by its velocity over DT and bounces
-// it off the arena's walls.
-func (s *Sim) integrateBodies(d *tickwork.Decl) tickwork.RunFunc {
-	b := &s.t.Body
-	k := bodies{tickwork.NewQuery4(tickwork.Write(d, b.X), tickwork.Write(d, b.Y),
-		tickwork.Write(d, b.VX), tickwork.Write(d, b.VY)), s.lane}
-	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, b.Table.Chunks(), k, (*bodies).chunk) }
-}
-
-// chunk is a dense kernel: it integrates every row of the chunk up to its
-// last live one, holes included (a hole's values are don't-care), as
-// rules.MoveUnits in lanes.MoveBounce.
-func (k *bodies) chunk(_, c int) {
-	hi := liveEnd(k.q.Table().Enabled(c))
-	x, y, vx, vy := k.q.Spans(c)
-	lanes.MoveBounce(k.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], rules.DT, rules.W)
-}
-
-// laneProjectiles is IntegrateProjectiles in a SIMD lane, as laneBodies.
-func (s *Sim) laneProjectiles() tickwork.System {
-	return tickwork.System{Name: "IntegrateProjectiles", Phase: tickwork.FixedUpdate, Declare: s.integrateProjectiles, Lane: s.lane.String()}
-}
-
-// projectiles is laneProjectiles' kernel state.
-type projectiles struct {
-	pos  tickwork.Query3[float32, float32, int32] // X, Y, TTL
-	vel  tickwork.Query2[float32, float32]        // VX, VY
-	lane lanes.Lane
-}
-
-// integrateProjectiles moves every projectile and ages it by one tick.
-func (s *Sim) integrateProjectiles(d *tickwork.Decl) tickwork.RunFunc {
-	p := &s.t.Projectile
-	k := projectiles{
-		pos:  tickwork.NewQuery3(tickwork.Write(d, p.X), tickwork.Write(d, p.Y), tickwork.Write(d, p.TTL)),
-		vel:  tickwork.NewQuery2(tickwork.Read(d, p.VX), tickwork.Read(d, p.VY)),
-		lane: s.lane,
-	}
-	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, usedChunks(p.Table), k, (*projectiles).chunk) }
-}
-
-// chunk is a dense kernel, like bodies.chunk: x += vx*DT, y += vy*DT,
-// ttl-- (lanes.Advance).
-func (k *projectiles) chunk(_, c int) {
-	hi := liveEnd(k.pos.Table().Enabled(c))
-	x, y, ttl := k.pos.Spans(c)
-	vx, vy := k.vel.Spans(c)
-	lanes.Advance(k.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], ttl[:hi], rules.DT)
 }
 
 // present is PresentationSync's kernel state.

@@ -3,7 +3,6 @@ package arena
 import (
 	"testing"
 
-	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/lanes"
 )
@@ -46,13 +45,14 @@ func benchSystem(b *testing.B, kernel func(s *Sim) (func(w, c int), int)) {
 	}
 }
 
-// BenchmarkIntegrateBodies: 100 000 units (the Body table's chunks).
+// BenchmarkIntegrateBodies: the generated IntegrateBodies over 100 000
+// units (the Body table's chunks): its SIMD variant (simd) and its scalar
+// loop (scalar).
 func BenchmarkIntegrateBodies(b *testing.B) {
 	benchSystem(b, func(s *Sim) (func(w, c int), int) {
-		b := &s.t.Body
-		q, _ := tickwork.HostQuery4(b.X, b.Y, b.VX, b.VY)
-		k := bodies{q: q, lane: s.lane}
-		return k.chunk, b.Table.Chunks()
+		k := s.sys.IntegrateBodies.k
+		k.dt32 = rules.DT
+		return k.chunk, s.t.Body.Table.Chunks()
 	})
 }
 
@@ -64,14 +64,13 @@ func BenchmarkPresentationSync(b *testing.B) {
 	})
 }
 
-// BenchmarkIntegrateProjectiles: the steady projectile population of the
-// default config (about S*TTL = 24 576 rows).
+// BenchmarkIntegrateProjectiles: the generated IntegrateProjectiles over
+// the steady projectile population of the default config (about S*TTL =
+// 24 576 rows): its SIMD variant (simd) and its scalar loop (scalar).
 func BenchmarkIntegrateProjectiles(b *testing.B) {
 	benchSystem(b, func(s *Sim) (func(w, c int), int) {
-		p := &s.t.Projectile
-		pos, _ := tickwork.HostQuery3(p.X, p.Y, p.TTL)
-		vel, _ := tickwork.HostQuery2(p.VX, p.VY)
-		k := projectiles{pos: pos, vel: vel, lane: s.lane}
-		return k.chunk, p.Table.Chunks()
+		k := s.sys.IntegrateProjectiles.k
+		k.dt32 = rules.DT
+		return k.chunk, s.t.Projectile.Table.Chunks()
 	})
 }
