@@ -59,8 +59,8 @@ func (p *Playback) StateSize() int {
 
 // CheckState reports whether src is a state p can take (LoadState): a
 // *StateError (errors.Is ErrState) for a tag outside 1..MaxPlaybackTag,
-// another number of buffers, more resolutions than a buffer's creates since
-// its release, or the wrong size. It reads src only; it allocates only its
+// another number of buffers, resolutions other than one per create since
+// the buffer's release, or the wrong size. It reads src only; it allocates only its
 // error.
 func (p *Playback) CheckState(src []byte) error {
 	bad := func(d string) error { return &StateError{Detail: d} }
@@ -75,8 +75,10 @@ func (p *Playback) CheckState(src []byte) error {
 	}
 	for i := range p.slots {
 		next, lo, res := r.U32(), r.U32(), r.U64()
-		if r.Bad || res > uint64(next-lo) || res > MaxCreates {
-			return bad("buffer " + strconv.Itoa(i) + ": resolutions past its creates")
+		// Between frames every create since the release has played: one
+		// resolution per sequence number.
+		if r.Bad || res != uint64(next-lo) || res > MaxCreates {
+			return bad("buffer " + strconv.Itoa(i) + ": resolutions do not match its creates since the release")
 		}
 		r.Next(8 * res)
 	}

@@ -1,0 +1,165 @@
+package runtime
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/tickwork/tickwork/memory"
+)
+
+// ErrNoSnapshot: Rollback.Load of a frame the ring does not hold (never
+// saved, overwritten, or dropped by an earlier Load). Returned as a
+// *RollbackError.
+var ErrNoSnapshot = errors.New("runtime: rollback ring holds no snapshot of that frame")
+
+// RollbackError names the frame a Rollback could not load and the frames
+// it holds. errors.Is(err, ErrNoSnapshot) is true.
+type RollbackError struct {
+	Frame          uint64
+	Oldest, Newest uint64
+	Held           int
+}
+
+func (e *RollbackError) Error() string {
+	if e.Held == 0 {
+		return "runtime: rollback ring holds no snapshot of frame " + strconv.FormatUint(e.Frame, 10) + ": it is empty"
+	}
+	return "runtime: rollback ring holds no snapshot of frame " + strconv.FormatUint(e.Frame, 10) +
+		": it holds frames " + strconv.FormatUint(e.Oldest, 10) + ".." + strconv.FormatUint(e.Newest, 10)
+}
+
+// Is reports whether target is ErrNoSnapshot.
+func (e *RollbackError) Is(target error) bool { return target == ErrNoSnapshot }
+
+// Rollback is a ring of n preallocated snapshots of one world, labelled by
+// the frame they precede (World.Frames when saved), for rollback netcode:
+// save every frame, load the frame a late input belongs to, re-simulate
+// (docs/state.md, "Rollback"). A Rollback is used from the goroutine that
+// calls the world's Frame.
+type Rollback struct {
+	w      *World
+	bufs   [][]byte
+	frames []uint64
+	next   int // slot of the next Save
+	held   int // snapshots held, the newest at next-1
+}
+
+// NewRollback makes a ring of n snapshots of w, each preallocated to the
+// size of w's snapshot now plus room for every event table's capacity,
+// and charges n times that to w's memory budget (kind "snapshot ring").
+// A snapshot that outgrows its room later (slice or codec resources,
+// pending resolutions) grows it once. It returns a *RollbackError-free
+// set-up error: a *SnapshotError for a world a snapshot cannot hold, a
+// *memory.BudgetError (errors.Is ErrMemoryBudget) when the ring does not
+// fit, an *OptionError for n outside 1..1024, ErrZeroWorld, ErrClosed. It
+// allocates; call it at set-up.
+func NewRollback(w *World, n int) (*Rollback, error) {
+	if w == nil || w.sched == nil {
+		return nil, ErrZeroWorld
+	}
+	if n < 1 || n > 1024 {
+		return nil, &OptionError{Option: "NewRollback", Value: itoa(n), Reason: "want 1..1024 snapshots"}
+	}
+	size, err := w.SnapshotSize()
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range w.state.events {
+		size += e.StateCap()
+	}
+	if err := w.budget.Charge(memory.Definition{Kind: "snapshot ring", Name: "Rollback", Workers: 0}, memory.Size(int64(n), int64(size))); err != nil {
+		return nil, err
+	}
+	r := &Rollback{w: w, bufs: make([][]byte, n), frames: make([]uint64, n)}
+	for i := range r.bufs {
+		r.bufs[i] = make([]byte, 0, size)
+	}
+	return r, nil
+}
+
+// Cap is the number of snapshots the ring holds at most.
+func (r *Rollback) Cap() int { return len(r.bufs) }
+
+// Len is the number of snapshots it holds.
+func (r *Rollback) Len() int { return r.held }
+
+// Newest and Oldest are the frames of the newest and oldest snapshots
+// held; ok is false when the ring is empty.
+func (r *Rollback) Newest() (frame uint64, ok bool) {
+	if r.held == 0 {
+		return 0, false
+	}
+	return r.frames[(r.next-1+len(r.bufs))%len(r.bufs)], true
+}
+
+// Oldest: see Newest.
+func (r *Rollback) Oldest() (frame uint64, ok bool) {
+	if r.held == 0 {
+		return 0, false
+	}
+	return r.frames[(r.next-r.held+len(r.bufs))%len(r.bufs)], true
+}
+
+// Save takes a snapshot of the world into the next slot, overwriting the
+// oldest when the ring is full, labelled with World.Frames (the frame it
+// precedes). A snapshot of a frame already held replaces it and every
+// newer one. It allocates nothing once the slot has room. It returns
+// World.Snapshot's errors, and then holds what it held.
+func (r *Rollback) Save() error {
+	f := r.w.Frames()
+	for r.held > 0 {
+		if nf, _ := r.Newest(); nf < f {
+			break
+		}
+		r.drop()
+	}
+	b, err := r.w.Snapshot(r.bufs[r.next][:0])
+	if err != nil {
+		return err
+	}
+	r.bufs[r.next], r.frames[r.next] = b, f
+	r.next = (r.next + 1) % len(r.bufs)
+	r.held = min(r.held+1, len(r.bufs))
+	return nil
+}
+
+// drop forgets the newest snapshot.
+func (r *Rollback) drop() {
+	r.next = (r.next - 1 + len(r.bufs)) % len(r.bufs)
+	r.held--
+}
+
+// Load restores the snapshot of frame (World.Restore), so that the next
+// Frame is frame again, and forgets the snapshots of later frames (the
+// re-simulation saves them anew). It returns a *RollbackError (errors.Is
+// ErrNoSnapshot) for a frame it does not hold, and World.Restore's errors;
+// the world and the ring are unchanged then. It allocates nothing in
+// steady state (see World.Restore).
+func (r *Rollback) Load(frame uint64) error {
+	for k := 1; k <= r.held; k++ {
+		i := (r.next - k + len(r.bufs)) % len(r.bufs)
+		if r.frames[i] != frame {
+			continue
+		}
+		if err := r.w.Restore(r.bufs[i]); err != nil {
+			return err
+		}
+		for ; k > 1; k-- {
+			r.drop()
+		}
+		return nil
+	}
+	e := &RollbackError{Frame: frame, Held: r.held}
+	e.Oldest, _ = r.Oldest()
+	e.Newest, _ = r.Newest()
+	return e
+}
+
+// Rewind loads the snapshot of n frames back, World.Frames()-n, as Load.
+func (r *Rollback) Rewind(n int) error {
+	f := r.w.Frames()
+	if n < 0 || uint64(n) > f {
+		return &RollbackError{Frame: f - uint64(n), Held: r.held}
+	}
+	return r.Load(f - uint64(n))
+}
