@@ -2,7 +2,6 @@ package arena
 
 import (
 	"errors"
-	"math/rand/v2"
 
 	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena/rules"
@@ -45,7 +44,7 @@ type Sim struct {
 	dead                   *tickwork.Events[int32]
 
 	// resources
-	rng      *tickwork.Resource[*rand.Rand]
+	rng      *tickwork.Resource[stream]
 	respawns *tickwork.Resource[[]respawn]
 	pres     *tickwork.Resource[[]rules.Slot]
 	counters *tickwork.Resource[rules.Counters]
@@ -115,7 +114,7 @@ func (s *Sim) declare(b *tickwork.Builder) {
 	s.clockTick = tickwork.AddColumn[int64](b, s.tick, "Tick")
 	s.hits = tickwork.AddEvents[Hit](b, tickwork.EventSpec{Name: "HitEvent", Capacity: projCap, Lifetime: tickwork.NextFrame})
 	s.dead = tickwork.AddEvents[int32](b, tickwork.EventSpec{Name: "DeadSlot", Capacity: n, Lifetime: tickwork.ThisFrame})
-	s.rng = tickwork.AddResource(b, "rng", rules.NewRand(s.cfg.Seed))
+	s.rng = tickwork.AddResource(b, "rng", newStream(s.cfg.Seed))
 	s.respawns = tickwork.AddResource(b, "respawns", make([]respawn, 0, n))
 	s.pres = tickwork.AddResource(b, "presentation", make([]rules.Slot, n))
 	s.counters = tickwork.AddResource(b, "counters", rules.Counters{})
@@ -131,7 +130,7 @@ func (s *Sim) setup() error {
 	if err != nil {
 		return err
 	}
-	r, slot := *s.rng.Get(), 0
+	r, slot := s.rng.Get().Rand, 0
 	var bad error
 	err = units.InsertN(s.cfg.Units, func(h tickwork.Handle, health *int32) {
 		if int(h.Index()) != slot || s.body.Attach(h) != nil {

@@ -117,7 +117,7 @@ func newShots(n int) *shots {
 func (s *Sim) fire(d *tickwork.Decl) tickwork.RunFunc {
 	xs, ys := tickwork.Read(d, s.bx), tickwork.Read(d, s.by)
 	rec := tickwork.Record(d, s.proj)
-	r := *tickwork.WriteResource(d, s.rng)
+	r := tickwork.WriteResource(d, s.rng).Rand
 	c := tickwork.WriteResource(d, s.counters)
 	f := newShots(s.cfg.Shots)
 	units, body := s.cfg.Units, s.body
@@ -442,7 +442,7 @@ func (s *Sim) respawn(d *tickwork.Decl) tickwork.RunFunc {
 	tickwork.ReserveValues(bodies, s.bvx, n)
 	tickwork.ReserveValues(bodies, s.bvy, n)
 	units.Reserve(7 * n)
-	r := *tickwork.WriteResource(d, s.rng)
+	r := tickwork.WriteResource(d, s.rng).Rand
 	respawns := tickwork.WriteResource(d, s.respawns)
 	sorted := make([]int32, 0, s.cfg.Units)
 	return func(*tickwork.Context) {

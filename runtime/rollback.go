@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"encoding/binary"
 	"errors"
 	"strconv"
 
@@ -48,11 +49,11 @@ type Rollback struct {
 // size of w's snapshot now plus room for every event table's capacity,
 // and charges n times that to w's memory budget (kind "snapshot ring").
 // A snapshot that outgrows its room later (slice or codec resources,
-// pending resolutions) grows it once. It returns a *RollbackError-free
-// set-up error: a *SnapshotError for a world a snapshot cannot hold, a
+// pending resolutions) grows it once. It returns a *SnapshotError for a
+// world a snapshot cannot hold, a
 // *memory.BudgetError (errors.Is ErrMemoryBudget) when the ring does not
-// fit, an *OptionError for n outside 1..1024, ErrZeroWorld, ErrClosed. It
-// allocates; call it at set-up.
+// fit, an *OptionError for n outside 1..1024, ErrZeroWorld or
+// ErrClosed. It allocates; call it at set-up.
 func NewRollback(w *World, n int) (*Rollback, error) {
 	if w == nil || w.sched == nil {
 		return nil, ErrZeroWorld
@@ -100,27 +101,51 @@ func (r *Rollback) Oldest() (frame uint64, ok bool) {
 	return r.frames[(r.next-r.held+len(r.bufs))%len(r.bufs)], true
 }
 
-// Save takes a snapshot of the world into the next slot, overwriting the
-// oldest when the ring is full, labelled with World.Frames (the frame it
-// precedes). A snapshot of a frame already held replaces it and every
-// newer one. It allocates nothing once the slot has room. It returns
-// World.Snapshot's errors, and then holds what it held.
+// Save takes a snapshot of the world labelled with World.Frames (the frame
+// it precedes). A snapshot of that frame already held is overwritten in
+// place (re-simulation saves the frames it re-runs); otherwise the
+// snapshots of later frames, a future the world left by loading an
+// earlier one, are forgotten and the snapshot takes the next slot,
+// overwriting the oldest when the ring is full. It allocates nothing once
+// the slot has room. It returns World.Snapshot's errors; the slot's
+// snapshot and every later one are forgotten then.
 func (r *Rollback) Save() error {
 	f := r.w.Frames()
-	for r.held > 0 {
-		if nf, _ := r.Newest(); nf < f {
-			break
+	i, ok := r.slot(f)
+	if !ok {
+		for r.held > 0 {
+			if nf, _ := r.Newest(); nf < f {
+				break
+			}
+			r.drop()
 		}
-		r.drop()
+		i = r.next
+		r.next = (r.next + 1) % len(r.bufs)
+		r.held = min(r.held+1, len(r.bufs))
 	}
-	b, err := r.w.Snapshot(r.bufs[r.next][:0])
+	b, err := r.w.Snapshot(r.bufs[i][:0])
 	if err != nil {
+		for r.held > 0 {
+			if nf, _ := r.Newest(); nf < f {
+				break
+			}
+			r.drop()
+		}
 		return err
 	}
-	r.bufs[r.next], r.frames[r.next] = b, f
-	r.next = (r.next + 1) % len(r.bufs)
-	r.held = min(r.held+1, len(r.bufs))
+	r.bufs[i], r.frames[i] = b, f
 	return nil
+}
+
+// slot is the slot holding the snapshot of frame, if any.
+func (r *Rollback) slot(frame uint64) (int, bool) {
+	for k := 1; k <= r.held; k++ {
+		i := (r.next - k + len(r.bufs)) % len(r.bufs)
+		if r.frames[i] == frame {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // drop forgets the newest snapshot.
@@ -130,36 +155,45 @@ func (r *Rollback) drop() {
 }
 
 // Load restores the snapshot of frame (World.Restore), so that the next
-// Frame is frame again, and forgets the snapshots of later frames (the
-// re-simulation saves them anew). It returns a *RollbackError (errors.Is
-// ErrNoSnapshot) for a frame it does not hold, and World.Restore's errors;
-// the world and the ring are unchanged then. It allocates nothing in
-// steady state (see World.Restore).
+// Frame is frame again. The snapshots of later frames stay until Save
+// overwrites them (as re-simulation does) or a Save of an earlier frame
+// than theirs forgets them; their Checksum is what those frames held the
+// first time. It returns a *RollbackError (errors.Is ErrNoSnapshot) for a
+// frame it does not hold, and World.Restore's errors; the world and the
+// ring are unchanged then. It allocates nothing in steady state (see
+// World.Restore).
 func (r *Rollback) Load(frame uint64) error {
-	for k := 1; k <= r.held; k++ {
-		i := (r.next - k + len(r.bufs)) % len(r.bufs)
-		if r.frames[i] != frame {
-			continue
-		}
-		if err := r.w.Restore(r.bufs[i]); err != nil {
-			return err
-		}
-		for ; k > 1; k-- {
-			r.drop()
-		}
-		return nil
+	i, ok := r.slot(frame)
+	if !ok {
+		e := &RollbackError{Frame: frame, Held: r.held}
+		e.Oldest, _ = r.Oldest()
+		e.Newest, _ = r.Newest()
+		return e
 	}
-	e := &RollbackError{Frame: frame, Held: r.held}
-	e.Oldest, _ = r.Oldest()
-	e.Newest, _ = r.Newest()
-	return e
+	return r.w.Restore(r.bufs[i])
+}
+
+// Checksum is the CRC-32C of the snapshot of frame (its header's), false
+// when the ring does not hold it. Two snapshots with the same checksum hold
+// the same state, tags included (worlds that started from one snapshot
+// share their tags), so comparing it between a run and its re-simulation,
+// or between peers, detects a desync (docs/state.md, "Rollback").
+// Allocates nothing.
+func (r *Rollback) Checksum(frame uint64) (uint32, bool) {
+	if i, ok := r.slot(frame); ok {
+		return binary.LittleEndian.Uint32(r.bufs[i][12:]), true
+	}
+	return 0, false
 }
 
 // Rewind loads the snapshot of n frames back, World.Frames()-n, as Load.
 func (r *Rollback) Rewind(n int) error {
 	f := r.w.Frames()
 	if n < 0 || uint64(n) > f {
-		return &RollbackError{Frame: f - uint64(n), Held: r.held}
+		e := &RollbackError{Held: r.held}
+		e.Oldest, _ = r.Oldest()
+		e.Newest, _ = r.Newest()
+		return e
 	}
 	return r.Load(f - uint64(n))
 }
