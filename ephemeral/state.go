@@ -84,8 +84,9 @@ func (d *Domain) AppendState(dst []byte) []byte {
 // the capacity, free slots that are not exactly the dead slots, a row
 // whose generation is not its live entity's, enabled bits, chunk or live
 // counts that disagree with the rows, or a bool column byte other than 0
-// and 1. It reads src only and allocates only its error, so d is
-// untouched whatever src holds.
+// and 1. It reads src only, so d's state is untouched whatever src holds;
+// it allocates its error and, on its first call, a scratch of a bit per
+// slot kept by d.
 func (d *Domain) CheckState(src []byte) error {
 	if len(src) != d.StateSize() {
 		return d.stateErr("", "section of "+itoa(len(src))+" bytes, want "+itoa(d.StateSize()))
@@ -102,25 +103,30 @@ func (d *Domain) CheckState(src []byte) error {
 	// Level 0: a bit per slot below the capacity, set when the slot is free.
 	levels := d.free.levels
 	l0 := r.Next(uint64(8 * len(levels[0])))
+	if cap(d.odd) < slots/64 {
+		d.odd = make([]uint64, slots/64) // scratch, kept: the first check allocates
+	}
+	odd := d.odd[:slots/64]
+	var gv, tv [64]uint32 // one word's generations, copied out of src (it may be unaligned)
 	var alive int
-	for w := 0; w < slots/64; w++ {
-		g := gens[256*w : 256*w+256]
-		var odd uint64
+	for w := range odd {
+		copy(wire.Bytes(gv[:]), gens[256*w:256*w+256])
+		var m uint64
 		var or uint32
-		for j := 0; j < 64; j++ {
-			v := binary.LittleEndian.Uint32(g[4*j:])
+		for j, v := range gv {
 			or |= v
-			odd |= uint64(v&1) << uint(j)
+			m |= uint64(v&1) << uint(j)
 		}
 		if or > genMask {
 			return d.stateErr("", "a generation beyond "+itoa(HandleGenerationBits)+" bits in slots "+itoa(64*w)+".."+itoa(64*w+63))
 		}
 		valid := validMask(w, d.capacity)
-		if odd&^valid != 0 || (valid != ^uint64(0) && or != 0 && !zeroBeyond(g, valid)) {
+		if m&^valid != 0 || (valid != ^uint64(0) && or != 0 && !zeroBeyond(gv[:], valid)) {
 			return d.stateErr("", "a generation set beyond the capacity")
 		}
-		alive += bits.OnesCount64(odd)
-		if w < len(levels[0]) && binary.LittleEndian.Uint64(l0[8*w:]) != ^odd&valid {
+		odd[w] = m
+		alive += bits.OnesCount64(m)
+		if w < len(levels[0]) && binary.LittleEndian.Uint64(l0[8*w:]) != ^m&valid {
 			return d.stateErr("", "free slots of slots "+itoa(64*w)+".."+itoa(64*w+63)+" disagree with their generations")
 		}
 	}
@@ -151,20 +157,20 @@ func (d *Domain) CheckState(src []byte) error {
 		en := r.Next(uint64(8 * len(t.enabled) * words))
 		cl := r.Next(uint64(4 * len(t.chunkLive)))
 		var rows uint64
-		for w := 0; w < slots/64; w++ {
-			g, row := gens[256*w:256*w+256], tg[256*w:256*w+256]
+		for w := range odd {
+			copy(wire.Bytes(gv[:]), gens[256*w:256*w+256])
+			copy(wire.Bytes(tv[:]), tg[256*w:256*w+256])
 			var present uint64
-			bad := false
-			for j := 0; j < 64; j++ {
-				v := binary.LittleEndian.Uint32(row[4*j:])
-				dg := binary.LittleEndian.Uint32(g[4*j:])
-				nz := v != 0
-				bad = bad || nz && (v != tagWord|dg || dg&1 == 0)
-				if nz {
-					present |= 1 << uint(j)
+			var bad uint32
+			for j, v := range tv {
+				var nz uint32
+				if v != 0 {
+					nz = 1
 				}
+				present |= uint64(nz) << uint(j)
+				bad |= (v ^ (tagWord | gv[j])) & -nz // a present row holds its entity's word
 			}
-			if bad {
+			if bad != 0 || present&^odd[w] != 0 {
 				return d.stateErr(t.name, "a row of slots "+itoa(64*w)+".."+itoa(64*w+63)+" is not its live entity's")
 			}
 			if binary.LittleEndian.Uint64(en[8*w:]) != present {
@@ -209,11 +215,11 @@ func validMask(w, capacity int) uint64 {
 	return 1<<uint(capacity-lo) - 1
 }
 
-// zeroBeyond reports whether the generations (64 little-endian uint32s in
-// g) of the slots outside valid are all zero.
-func zeroBeyond(g []byte, valid uint64) bool {
+// zeroBeyond reports whether the generations g of the 64 slots of a word
+// outside valid are all zero.
+func zeroBeyond(g []uint32, valid uint64) bool {
 	for j := 0; j < 64; j++ {
-		if valid&(1<<uint(j)) == 0 && binary.LittleEndian.Uint32(g[4*j:]) != 0 {
+		if valid&(1<<uint(j)) == 0 && g[j] != 0 {
 			return false
 		}
 	}

@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"encoding/binary"
 	"errors"
 	"strconv"
 
@@ -35,12 +34,17 @@ func (e *RollbackError) Is(target error) bool { return target == ErrNoSnapshot }
 // Rollback is a ring of n preallocated snapshots of one world, labelled by
 // the frame they precede (World.Frames when saved), for rollback netcode:
 // save every frame, load the frame a late input belongs to, re-simulate
-// (docs/state.md, "Rollback"). A Rollback is used from the goroutine that
-// calls the world's Frame.
+// (docs/state.md, "Rollback"). Its snapshots are World.Snapshot's without
+// the checksum pass, and Load restores them without World.Restore's
+// checks: they are taken by this world and held where nothing else writes
+// (Checksum computes the checksum when asked). A Rollback is used from the
+// goroutine that calls the world's Frame.
 type Rollback struct {
 	w      *World
 	bufs   [][]byte
 	frames []uint64
+	sums   []uint32 // Checksum's, computed on demand
+	summed []bool
 	next   int // slot of the next Save
 	held   int // snapshots held, the newest at next-1
 }
@@ -71,7 +75,7 @@ func NewRollback(w *World, n int) (*Rollback, error) {
 	if err := w.budget.Charge(memory.Definition{Kind: "snapshot ring", Name: "Rollback", Workers: 0}, memory.Size(int64(n), int64(size))); err != nil {
 		return nil, err
 	}
-	r := &Rollback{w: w, bufs: make([][]byte, n), frames: make([]uint64, n)}
+	r := &Rollback{w: w, bufs: make([][]byte, n), frames: make([]uint64, n), sums: make([]uint32, n), summed: make([]bool, n)}
 	for i := range r.bufs {
 		r.bufs[i] = make([]byte, 0, size)
 	}
@@ -123,7 +127,7 @@ func (r *Rollback) Save() error {
 		r.next = (r.next + 1) % len(r.bufs)
 		r.held = min(r.held+1, len(r.bufs))
 	}
-	b, err := r.w.Snapshot(r.bufs[i][:0])
+	b, err := r.w.snapshot(r.bufs[i][:0], false)
 	if err != nil {
 		for r.held > 0 {
 			if nf, _ := r.Newest(); nf < f {
@@ -133,7 +137,7 @@ func (r *Rollback) Save() error {
 		}
 		return err
 	}
-	r.bufs[i], r.frames[i] = b, f
+	r.bufs[i], r.frames[i], r.summed[i] = b, f, false
 	return nil
 }
 
@@ -170,20 +174,25 @@ func (r *Rollback) Load(frame uint64) error {
 		e.Newest, _ = r.Newest()
 		return e
 	}
-	return r.w.Restore(r.bufs[i])
+	return r.w.restore(r.bufs[i], false)
 }
 
-// Checksum is the CRC-32C of the snapshot of frame (its header's), false
-// when the ring does not hold it. Two snapshots with the same checksum hold
+// Checksum is the CRC-32 of the snapshot of frame, the one World.Snapshot
+// would have written in its header, computed on the first call for that
+// snapshot; false when the ring does not hold it. Two snapshots with the same checksum hold
 // the same state, tags included (worlds that started from one snapshot
 // share their tags), so comparing it between a run and its re-simulation,
 // or between peers, detects a desync (docs/state.md, "Rollback").
 // Allocates nothing.
 func (r *Rollback) Checksum(frame uint64) (uint32, bool) {
-	if i, ok := r.slot(frame); ok {
-		return binary.LittleEndian.Uint32(r.bufs[i][12:]), true
+	i, ok := r.slot(frame)
+	if !ok {
+		return 0, false
 	}
-	return 0, false
+	if !r.summed[i] {
+		r.sums[i], r.summed[i] = checksum(r.bufs[i]), true
+	}
+	return r.sums[i], true
 }
 
 // Rewind loads the snapshot of n frames back, World.Frames()-n, as Load.

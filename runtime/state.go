@@ -28,8 +28,12 @@ const (
 // snapshotMagic opens every snapshot.
 var snapshotMagic = [8]byte{'T', 'I', 'C', 'K', 'S', 'N', 'A', 'P'}
 
-// castagnoli is the CRC-32C table (SSE4.2 / ARMv8 CRC instructions).
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// checksum is the CRC-32 (IEEE) of a snapshot: its payload, then its
+// header past the checksum field (hash/crc32 runs it with PCLMULQDQ on
+// amd64 and the CRC instructions on arm64, faster than CRC-32 there).
+func checksum(snap []byte) uint32 {
+	return crc32.Update(crc32.ChecksumIEEE(snap[SnapshotHeader:]), crc32.IEEETable, snap[16:SnapshotHeader])
+}
 
 // Sentinel errors of Snapshot and Restore; each also matches ErrSnapshot.
 var (
@@ -94,7 +98,8 @@ type worldState struct {
 	fingerprint uint64
 	desc        string
 	err         error // why a snapshot cannot hold the world, nil when it can
-	sections    [][]byte
+	sections    [][]byte // split's: each part's section of the snapshot at hand
+	offsets     []int    // and where in the payload it starts
 }
 
 // newWorldState lists the parts of the world in their snapshot order and
@@ -144,6 +149,7 @@ func (w *World) newWorldState(doms []*ephemeral.Domain, res []systems.AnyResourc
 	h.Write(desc)
 	st.fingerprint, st.desc = h.Sum64(), string(desc)
 	st.sections = make([][]byte, 1+len(st.domains)+len(st.events)+len(st.resources))
+	st.offsets = make([]int, len(st.sections))
 	return st
 }
 
@@ -172,7 +178,7 @@ func (w *World) SnapshotSize() (int, error) {
 
 // Snapshot appends the world's state to dst and returns it
 // (docs/state.md): the header (format version, Fingerprint, payload
-// length and CRC-32C), then the scheduler's clock and pending resolutions,
+// length and CRC-32), then the scheduler's clock and pending resolutions,
 // each domain with its tables and columns, each event table's held events
 // and readers, each resource. It allocates nothing once dst has room
 // (what a resource's codec allocates aside). It returns, with dst as it
@@ -180,6 +186,12 @@ func (w *World) SnapshotSize() (int, error) {
 // *SnapshotError (errors.Is ErrUnsupported) for a world a snapshot cannot
 // hold. Call it between frames, from the goroutine that calls Frame.
 func (w *World) Snapshot(dst []byte) ([]byte, error) {
+	return w.snapshot(dst, true)
+}
+
+// snapshot is Snapshot; without sum the checksum field stays 0 (a
+// Rollback's snapshots, which never leave it, skip the pass).
+func (w *World) snapshot(dst []byte, sum bool) ([]byte, error) {
 	if w == nil || w.sched == nil {
 		return dst, ErrZeroWorld
 	}
@@ -204,7 +216,9 @@ func (w *World) Snapshot(dst []byte) ([]byte, error) {
 			return dst[:start], &SnapshotError{Err: ErrUnsupported, Section: st.sectionName(k), Cause: err}
 		}
 		binary.LittleEndian.PutUint64(dst[at:], uint64(len(dst)-at-8))
-		crc = crc32.Update(crc, castagnoli, dst[at:])
+		if sum { // section by section, while it is in cache
+			crc = crc32.Update(crc, crc32.IEEETable, dst[at:])
+		}
 	}
 	h := dst[start : start+SnapshotHeader]
 	copy(h, snapshotMagic[:])
@@ -212,8 +226,9 @@ func (w *World) Snapshot(dst []byte) ([]byte, error) {
 	binary.LittleEndian.PutUint64(h[16:], st.fingerprint)
 	binary.LittleEndian.PutUint64(h[24:], uint64(len(dst)-start-SnapshotHeader))
 	binary.LittleEndian.PutUint32(h[32:], uint32(len(st.sections)))
-	crc = crc32.Update(crc, castagnoli, h[16:])
-	binary.LittleEndian.PutUint32(h[12:], crc)
+	if sum {
+		binary.LittleEndian.PutUint32(h[12:], crc32.Update(crc, crc32.IEEETable, h[16:])) // = checksum(dst[start:])
+	}
 	return dst, nil
 }
 
@@ -239,6 +254,13 @@ func (w *World) Snapshot(dst []byte) ([]byte, error) {
 // pending resolutions past their room, a codec's scratch value allocate).
 // Call it between frames, from the goroutine that calls Frame.
 func (w *World) Restore(src []byte) error {
+	return w.restore(src, true)
+}
+
+// restore is Restore; unchecked, it skips the checksum and the state
+// checks, for a Rollback's own snapshots (taken by this world's snapshot,
+// held where nothing else writes).
+func (w *World) restore(src []byte, checked bool) error {
 	if w == nil || w.sched == nil {
 		return ErrZeroWorld
 	}
@@ -255,31 +277,27 @@ func (w *World) Restore(src []byte) error {
 	if err := st.split(src); err != nil {
 		return err
 	}
-	if err := w.sched.CheckState(st.sections[0]); err != nil {
-		return corrupt("scheduler", err)
-	}
-	k := 1
-	for _, d := range st.domains {
-		if err := d.CheckState(st.sections[k]); err != nil {
-			return corrupt("domain "+d.Name(), err)
+	if checked {
+		// Section by section: the checksum, then the part's check while the
+		// section is in cache. A checksum mismatch wins over a check's error.
+		var crc uint32
+		var first error
+		for k, sec := range st.sections {
+			crc = crc32.Update(crc32.Update(crc, crc32.IEEETable, src[SnapshotHeader+st.offsets[k]-8:SnapshotHeader+st.offsets[k]]), crc32.IEEETable, sec)
+			if first == nil {
+				first = w.check(k)
+			}
 		}
-		k++
-	}
-	for i, e := range st.events {
-		if err := e.CheckState(st.sections[k]); err != nil {
-			return corrupt(st.eventNames[i], err)
+		if crc32.Update(crc, crc32.IEEETable, src[16:SnapshotHeader]) != binary.LittleEndian.Uint32(src[12:]) {
+			return &SnapshotError{Err: ErrCorrupt, Section: "header", Detail: "checksum mismatch"}
 		}
-		k++
-	}
-	for _, r := range st.resources {
-		if err := r.CheckState(st.sections[k]); err != nil {
-			return corrupt("resource "+r.Name(), err)
+		if first != nil {
+			return first
 		}
-		k++
 	}
 	// Every part accepted its section: now change the world.
 	w.sched.LoadState(st.sections[0])
-	k = 1
+	k := 1
 	for _, d := range st.domains {
 		d.LoadState(st.sections[k])
 		k++
@@ -293,6 +311,31 @@ func (w *World) Restore(src []byte) error {
 			return corrupt("resource "+r.Name(), err)
 		}
 		k++
+	}
+	return nil
+}
+
+// check runs part k's state check on its section (split cut them).
+func (w *World) check(k int) error {
+	st := w.state
+	sec := st.sections[k]
+	if k == 0 {
+		if err := w.sched.CheckState(sec); err != nil {
+			return corrupt("scheduler", err)
+		}
+		return nil
+	}
+	var err error
+	switch i := k - 1; {
+	case i < len(st.domains):
+		err = st.domains[i].CheckState(sec)
+	case i-len(st.domains) < len(st.events):
+		err = st.events[i-len(st.domains)].CheckState(sec)
+	default:
+		err = st.resources[i-len(st.domains)-len(st.events)].CheckState(sec)
+	}
+	if err != nil {
+		return corrupt(st.sectionName(k), err)
 	}
 	return nil
 }
@@ -355,20 +398,25 @@ func (st *worldState) split(src []byte) error {
 		return head(ErrCorrupt, strconv.FormatUint(uint64(len(src)-SnapshotHeader)-n, 10)+" bytes after the snapshot")
 	}
 	payload := src[SnapshotHeader:]
-	crc := crc32.Update(crc32.Update(0, castagnoli, payload), castagnoli, src[16:SnapshotHeader])
-	if crc != binary.LittleEndian.Uint32(src[12:]) {
-		return head(ErrCorrupt, "checksum mismatch")
-	}
+	// Another world's snapshot: refused once the checksum says it is one
+	// intact (a damaged fingerprint is corruption, not another world).
+	other := error(nil)
 	if fp := binary.LittleEndian.Uint64(src[16:]); fp != st.fingerprint {
-		return head(ErrOtherWorld, "fingerprint "+strconv.FormatUint(fp, 16)+", this world's is "+strconv.FormatUint(st.fingerprint, 16)+
+		other = head(ErrOtherWorld, "fingerprint "+strconv.FormatUint(fp, 16)+", this world's is "+strconv.FormatUint(st.fingerprint, 16)+
 			" (World.Declarations lists what it hashes)")
+	} else if c := binary.LittleEndian.Uint32(src[32:]); c != uint32(len(st.sections)) || binary.LittleEndian.Uint32(src[36:]) != 0 {
+		other = head(ErrCorrupt, strconv.FormatUint(uint64(c), 10)+" sections, this world has "+strconv.Itoa(len(st.sections)))
 	}
-	if c := binary.LittleEndian.Uint32(src[32:]); c != uint32(len(st.sections)) || binary.LittleEndian.Uint32(src[36:]) != 0 {
-		return head(ErrCorrupt, strconv.FormatUint(uint64(c), 10)+" sections, this world has "+strconv.Itoa(len(st.sections)))
+	if other != nil {
+		if checksum(src) != binary.LittleEndian.Uint32(src[12:]) {
+			return head(ErrCorrupt, "checksum mismatch")
+		}
+		return other
 	}
 	r := wire.Reader{B: payload}
 	for i := range st.sections {
 		l := r.U64()
+		st.offsets[i] = len(payload) - len(r.B)
 		st.sections[i] = r.Next(l)
 		if r.Bad {
 			return head(ErrCorrupt, "section "+strconv.Itoa(i)+" runs past the payload")

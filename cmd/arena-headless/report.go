@@ -57,6 +57,8 @@ type implReport struct {
 	Systems            []systemReport `json:"systems"`
 	Digest             string         `json:"digest"`
 	Counters           rules.Counters `json:"counters"`
+	// Rollback is the SyncTest's costs with -rollback (runtime only).
+	Rollback *rollbackReport `json:"rollback,omitempty"`
 }
 
 // systemReport is one system's mean wall time per measured frame, and the
@@ -102,6 +104,9 @@ func newReport(o options, results []*result) report {
 					Name: name, MeanUS: round3(float64(r.sysNanos[i]) / float64(r.measured) / 1e3), Lane: r.sysLanes[i],
 				})
 			}
+		}
+		if r.sync != nil {
+			ir.Rollback = r.sync.report()
 		}
 		rep.Impls = append(rep.Impls, ir)
 		if r.digest != results[0].digest {
@@ -177,6 +182,11 @@ func writeHuman(w io.Writer, rep report, results []*result) error {
 		}
 		fmt.Fprintf(w, "invariant shots_fired == hits + lost + expired + live_projectiles: %s\n", inv)
 		fmt.Fprintf(w, "digest    %s after %d frames\n", ir.Digest, results[i].frames)
+		if rb := ir.Rollback; rb != nil {
+			fmt.Fprintf(w, "rollback  %d frames back every frame: %d re-simulated frames match their first checksum\n", rb.Frames, rb.Compared)
+			fmt.Fprintf(w, "          snapshot %d B: save %.1f µs, restore %.1f µs, re-simulated frame %.1f µs; %.1f µs per measured frame\n",
+				rb.SnapshotBytes, rb.SnapshotMeanUS, rb.RestoreMeanUS, rb.ResimFrameUS, rb.PerFrameTotalUS)
+		}
 	}
 	fmt.Fprintln(w)
 	switch {
