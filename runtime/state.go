@@ -97,7 +97,7 @@ type worldState struct {
 	resources   []systems.StatefulResource
 	fingerprint uint64
 	desc        string
-	err         error // why a snapshot cannot hold the world, nil when it can
+	err         error    // why a snapshot cannot hold the world, nil when it can
 	sections    [][]byte // split's: each part's section of the snapshot at hand
 	offsets     []int    // and where in the payload it starts
 }

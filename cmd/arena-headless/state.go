@@ -31,10 +31,10 @@ type syncTest struct {
 	ring *tickwork.Rollback
 	n    int
 
-	saves, restores, resims int
+	saves, restores, resims    int
 	saveNs, restoreNs, resimNs int64
-	compared             int
-	bytes                int // the snapshot's size
+	compared                   int
+	bytes                      int // the snapshot's size
 }
 
 // newSyncTest makes the ring (n+1 snapshots) and saves the first.
