@@ -34,7 +34,8 @@ type syncTest struct {
 	saves, restores, resims    int
 	saveNs, restoreNs, resimNs int64
 	compared                   int
-	bytes                      int // the snapshot's size
+	bytes                      int    // the snapshot's size
+	perturb                    func() // test hook: runs after each rollback, before the re-simulation
 }
 
 // newSyncTest makes the ring (n+1 snapshots) and saves the first.
@@ -70,6 +71,9 @@ func (st *syncTest) afterFrame() error {
 	st.restores++
 	if err != nil {
 		return err
+	}
+	if st.perturb != nil {
+		st.perturb()
 	}
 	for range st.n {
 		t0 := time.Now()
