@@ -70,6 +70,13 @@
 // [Config.ReportWindow] runs (runs, not frames: a FixedUpdate system runs
 // once per tick). Everything is preallocated at Seal.
 //
+// # State
+//
+// [Scheduler.AppendState], [Scheduler.CheckState], [Scheduler.LoadState]
+// carry the clock's account ([Time]) and the playback's state through a
+// snapshot ([*StateError], [ErrState]); [Scheduler.Describe] feeds a
+// world's fingerprint (docs/state.md).
+//
 // # Errors
 //
 // Set-up and sealing errors are typed ([*ConfigError], [*DuplicateError],
