@@ -179,7 +179,8 @@ func TestRestoreReplays(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		t.Run("workers="+strconv.Itoa(workers), func(t *testing.T) {
 			a := newStWorld(t, workers)
-			a.run(t, 40)
+			a.run(t, 41)
+			require.NotEmpty(t, *a.pending.Get(), "provisional handles await resolution at the snapshot")
 			at := a.snap(t)
 			a.keep = true
 			a.run(t, 30)
