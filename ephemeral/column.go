@@ -89,8 +89,10 @@ func columnFits(rows int, size uint64) bool {
 	return uint64(rows) <= limit/size
 }
 
-// PointerPath returns "" for a pointer-free type, else a description of the
-// first pointer-holding part.
+// PointerPath returns "" for a pointer-free type (what a column, and a
+// snapshot's raw bytes, may hold), else a description of the first
+// pointer-holding part, such as "field Name: a string". Pure; safe from
+// any goroutine.
 func PointerPath(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,

@@ -35,7 +35,8 @@ func (e *StateError) Error() string {
 func (e *StateError) Is(target error) bool { return target == ErrState }
 
 // StateSize is the length in bytes of d's state (AppendState): fixed by the
-// definitions of d, its member tables and their columns. Allocates nothing.
+// definitions of d, its member tables and their columns. Allocates
+// nothing; not concurrently with a definition on d.
 func (d *Domain) StateSize() int {
 	n := 16 + 4*len(d.gens)
 	for _, l := range d.free.levels {
@@ -86,7 +87,8 @@ func (d *Domain) AppendState(dst []byte) []byte {
 // counts that disagree with the rows, or a bool column byte other than 0
 // and 1. It reads src only, so d's state is untouched whatever src holds;
 // it allocates its error and, on its first call, a scratch of a bit per
-// slot kept by d.
+// slot kept by d. It writes only that scratch: not concurrently with
+// another CheckState on d; safe with reads of d.
 func (d *Domain) CheckState(src []byte) error {
 	if len(src) != d.StateSize() {
 		return d.stateErr("", "section of "+itoa(len(src))+" bytes, want "+itoa(d.StateSize()))
@@ -267,7 +269,8 @@ func (d *Domain) LoadState(src []byte) {
 
 // Describe appends a line per definition of d (the domain, each member
 // table, each column with its element type and size) for a world's
-// fingerprint (docs/state.md). It allocates; call it at set-up.
+// fingerprint (docs/state.md). It allocates; call it at set-up, not
+// concurrently with a definition on d.
 func (d *Domain) Describe(dst []byte) []byte {
 	dst = append(dst, "domain "+strconv.Quote(d.name)+" capacity "+itoa(d.capacity)+" chunk "+itoa(d.chunkRows)+"\n"...)
 	for _, t := range d.tables {
