@@ -151,7 +151,8 @@ func (t *Table[T]) CheckState(src []byte) error {
 // the front of the storage (the view, then the pending frame, in their
 // halves for a NextFrame table without readers). It panics on a src that
 // CheckState refuses (call it first). Allocates nothing; needs exclusive
-// access (a boundary).
+// access (a boundary). CheckState, StateCap and Describe read t only:
+// safe with readers' Read, not with Emit or a boundary.
 func (t *Table[T]) LoadState(src []byte) {
 	if err := t.CheckState(src); err != nil {
 		panic("events: LoadState without CheckState: " + err.Error())

@@ -158,8 +158,8 @@ func (w *World) newWorldState(doms []*ephemeral.Domain, res []systems.AnyResourc
 // of command buffers (which depends on the worker count), every domain,
 // table and column (names, capacities, chunk rows, element types and
 // sizes), every event table (name, lifetime, capacity, type, readers) and
-// every resource (name, type, encoding). Worlds built alike share it.
-// Safe for concurrent use.
+// every resource (name, type, encoding), as a uint64. Worlds built alike
+// share it. Fixed at Build; safe for concurrent use.
 func (w *World) Fingerprint() uint64 { return w.made().state.fingerprint }
 
 // Declarations is the text Fingerprint hashes, a line per declaration,

@@ -40,7 +40,9 @@ func (e *ResourceStateError) Is(target error) bool { return target == ErrResourc
 func (e *ResourceStateError) Unwrap() error { return e.Err }
 
 // StatefulResource is the snapshot face of a *Resource[T] (docs/state.md,
-// "Resources"): the runtime asserts it on every resource of a world.
+// "What a snapshot holds"): the runtime asserts it on every resource of a
+// world. Its methods touch the value (and CheckState the resource's
+// scratch value): call them from the host between frames, one at a time.
 type StatefulResource interface {
 	AnyResource
 	// AppendState appends the value's bytes to dst.
