@@ -36,6 +36,8 @@ type Stateful interface {
 	Describe(dst []byte) []byte
 	// StateCap is the largest AppendState can append, in bytes.
 	StateCap() int
+	// Snapshottable is nil when a snapshot can hold the table, else why not.
+	Snapshottable() error
 }
 
 var _ Stateful = (*Table[int])(nil)
@@ -63,8 +65,8 @@ func (t *Table[T]) StateCap() int {
 // ErrState), appending nothing, when T holds pointers. Between frames only
 // (no Parallel staging may hold events); allocates only when dst grows.
 func (t *Table[T]) AppendState(dst []byte) ([]byte, error) {
-	if t.pointers {
-		return dst, &StateError{Table: t.name, Detail: "its event type holds pointers; a snapshot copies events as bytes, so use a pointer-free type (handles, numbers)"}
+	if err := t.Snapshottable(); err != nil {
+		return dst, err
 	}
 	for _, v := range [...]uint64{t.lo, t.head, t.prev, t.frame, t.start, t.tick, t.floor, uint64(t.dropped), b2u(t.refused)} {
 		dst = wire.U64(dst, v)
@@ -79,6 +81,15 @@ func (t *Table[T]) AppendState(dst []byte) ([]byte, error) {
 		return append(dst, wire.Bytes(t.slice(t.base, t.frame, t.head))...), nil
 	}
 	return append(dst, wire.Bytes(t.slice(t.base, t.lo, t.head))...), nil
+}
+
+// Snapshottable returns nil when a snapshot can hold t (T is pointer-free),
+// else the *StateError AppendState would return. Allocates only the error.
+func (t *Table[T]) Snapshottable() error {
+	if t.pointers {
+		return &StateError{Table: t.name, Detail: "its event type holds pointers; a snapshot copies events as bytes, so use a pointer-free type (handles, numbers)"}
+	}
+	return nil
 }
 
 func b2u(b bool) uint64 {

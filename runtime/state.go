@@ -132,6 +132,9 @@ func (w *World) newWorldState(doms []*ephemeral.Domain, res []systems.AnyResourc
 			st.err = &SnapshotError{Err: ErrUnsupported, Section: "events " + b.Name(), Detail: "not an *events.Table"}
 			continue
 		}
+		if err := s.Snapshottable(); err != nil && st.err == nil {
+			st.err = &SnapshotError{Err: ErrUnsupported, Section: "events " + b.Name(), Cause: err}
+		}
 		st.events = append(st.events, s)
 		st.eventNames = append(st.eventNames, "events "+b.Name())
 		desc = s.Describe(desc)
@@ -141,6 +144,9 @@ func (w *World) newWorldState(doms []*ephemeral.Domain, res []systems.AnyResourc
 		if !ok {
 			st.err = &SnapshotError{Err: ErrUnsupported, Section: "resource " + r.Name(), Detail: "not a *systems.Resource"}
 			continue
+		}
+		if err := s.Snapshottable(); err != nil && st.err == nil {
+			st.err = &SnapshotError{Err: ErrUnsupported, Section: "resource " + r.Name(), Cause: err}
 		}
 		st.resources = append(st.resources, s)
 		desc = s.Describe(desc)

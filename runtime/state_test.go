@@ -477,3 +477,37 @@ func TestRollbackRing(t *testing.T) {
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, before, s.snap(t))
 }
+
+// TestSnapshotUnsupported: a world with an event table of a pointer-holding
+// type, or a resource that holds pointers and has no codec, builds and
+// runs, but Snapshot and Restore refuse it with ErrUnsupported naming it.
+func TestSnapshotUnsupported(t *testing.T) {
+	cases := []struct {
+		name, section string
+		declare       func(b *runtime.Builder)
+	}{
+		{"pointer events", "events names", func(b *runtime.Builder) {
+			runtime.AddEvents[string](b, events.Spec{Name: "names", Capacity: 4})
+		}},
+		{"map resource", "resource index", func(b *runtime.Builder) {
+			runtime.AddResource(b, "index", map[int]int{})
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			b := runtime.NewBuilder(runtime.WithWorkers(1))
+			runtime.AddResource(b, "ok", [4]int32{})
+			tc.declare(b)
+			w, err := b.Build()
+			require.NoError(t, err)
+			defer w.Close()
+			require.NoError(t, w.Frame(0.01))
+			_, err = w.Snapshot(nil)
+			assert.ErrorIs(t, err, runtime.ErrUnsupported)
+			var se *runtime.SnapshotError
+			require.ErrorAs(t, err, &se)
+			assert.Equal(t, tc.section, se.Section)
+			assert.ErrorIs(t, w.Restore(make([]byte, 100)), runtime.ErrUnsupported)
+		})
+	}
+}

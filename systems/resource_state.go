@@ -54,6 +54,8 @@ type StatefulResource interface {
 	LoadState(src []byte) error
 	// Describe appends the resource's name, type and encoding.
 	Describe(dst []byte) []byte
+	// Snapshottable is nil when a snapshot can hold the resource, else why not.
+	Snapshottable() error
 }
 
 // codec is the standard contract a resource type provides to be held by
@@ -126,7 +128,17 @@ func (r *Resource[T]) AppendState(dst []byte) ([]byte, error) {
 		}
 		return out, nil
 	}
-	return dst, r.stateErr("its type "+r.state.typ.String()+" holds pointers: make it pointer-free, a slice of pointer-free elements, "+
+	return dst, r.Snapshottable()
+}
+
+// Snapshottable returns nil when a snapshot can hold the resource
+// (pointer-free, a slice of pointer-free elements, or a codec), else the
+// *ResourceStateError AppendState would return. Allocates only the error.
+func (r *Resource[T]) Snapshottable() error {
+	if r.state.kind != stateNone {
+		return nil
+	}
+	return r.stateErr("its type "+r.state.typ.String()+" holds pointers: make it pointer-free, a slice of pointer-free elements, "+
 		"or give it encoding.BinaryAppender and encoding.BinaryUnmarshaler", nil)
 }
 
