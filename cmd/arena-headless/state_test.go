@@ -71,7 +71,11 @@ func TestRollbackFlag(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	require.NoError(t, json.Unmarshal([]byte(out), &rep))
 	require.NotNil(t, rep.Impls[0].Rollback)
-	assert.Zero(t, rep.Impls[0].AllocBytesPerFrame)
+	// The figure is the process's (runtime.MemStats), which a one-off
+	// allocation elsewhere in the process can move by a byte or two per
+	// frame; one allocation per frame would be at least 16 B/frame. The
+	// frame path's exact zero is TestSnapshotEveryFrameAllocates0 (arena).
+	assert.Less(t, rep.Impls[0].AllocBytesPerFrame, 16.0)
 }
 
 // TestSyncTestDetectsDesync: a re-simulation that diverges (a host write
