@@ -44,8 +44,8 @@ func (s *stream) UnmarshalBinary(b []byte) error {
 func (s *Sim) Snapshot(dst []byte) ([]byte, error) { return s.world.Snapshot(dst) }
 
 // Restore makes the Sim hold a state Snapshot took from a Sim of the same
-// Config (units, shots and workers; seed and lane aside, the state holds
-// the stream): the next frames are those that followed the snapshot. It
+// Config's units and shots (any workers, seed or lane: the state holds the
+// stream): the next frames are those that followed the snapshot. It
 // returns World.Restore's typed errors and then changes nothing. The one
 // handle the Sim holds outside the world, the clock row's, is read again
 // from the table: a snapshot of another Sim carries that Sim's tags.

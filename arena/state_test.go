@@ -50,6 +50,12 @@ func TestSaveLoadDigest(t *testing.T) {
 			assert.Equal(t, int64(k), b.Frames())
 			got, _ := run(t, b, m)
 			assert.Equal(t, rules.FormatDigest(want), rules.FormatDigest(got))
+
+			cfg.Workers = 5 - workers // 4, 3, 1: a save loads on any worker count
+			c := newSim(t, cfg)
+			require.NoError(t, c.Restore(save))
+			got, _ = run(t, c, m)
+			assert.Equal(t, rules.FormatDigest(want), rules.FormatDigest(got), "saved at %d workers, loaded at %d", workers, cfg.Workers)
 		})
 	}
 }

@@ -161,7 +161,7 @@ func (w *World) newWorldState(doms []*ephemeral.Domain, res []systems.AnyResourc
 
 // Fingerprint is the hash (FNV-1a 64) of the world's declarations that
 // opens its snapshots: the clock's step, pacing and tick cap, the number
-// of command buffers (which depends on the worker count), every domain,
+// of serial command buffers and per-worker sets (not of workers), every domain,
 // table and column (names, capacities, chunk rows, element types and
 // sizes), every event table (name, lifetime, capacity, type, readers) and
 // every resource (name, type, encoding), as a uint64. Worlds built alike

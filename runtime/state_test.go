@@ -202,6 +202,19 @@ func TestRestoreReplays(t *testing.T) {
 			b.run(t, 30)
 			assert.Equal(t, want, b.snap(t), "another world built alike, after restore")
 			assert.Equal(t, wantCreated, b.created)
+
+			// Another worker count: the serial buffers keep their ids, so
+			// the pending provisional handles resolve alike; back in a
+			// world of a's count, the state is a's.
+			c := newStWorld(t, 3-workers)
+			require.Equal(t, a.w.Fingerprint(), c.w.Fingerprint(), "the fingerprint does not depend on the worker count")
+			require.NoError(t, c.w.Restore(at))
+			c.keep = true
+			c.run(t, 30)
+			assert.Equal(t, wantCreated, c.created, "%d workers", 3-workers)
+			d := newStWorld(t, workers)
+			require.NoError(t, d.w.Restore(c.snap(t)))
+			assert.Equal(t, want, d.snap(t), "a %d-worker run restored into %d workers", 3-workers, workers)
 		})
 	}
 }

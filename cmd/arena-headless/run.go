@@ -187,8 +187,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		"re-simulate them, comparing each frame's snapshot checksum with its first one;\n"+
 		"exit 1 on a difference, report the cost of snapshot, restore and re-simulation (0..%d)", maxRollback))
 	fs.StringVar(&o.state.save, "save", "", "write the runtime's snapshot to this file after the measured frames")
-	fs.StringVar(&o.state.load, "load", "", "start the runtime from this snapshot file (from -save of the same -units, -shots\n"+
-		"and -workers); the baseline runs its frames as extra warm-up. The digest counts them")
+	fs.StringVar(&o.state.load, "load", "", "start the runtime from this snapshot file (from -save of the same -units and\n"+
+		"-shots, any -workers); the baseline runs its frames as extra warm-up. The digest counts them")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object (arena rules v1) instead of the human report.\n"+
 		"With one implementation (-impl runtime or soa), \"digest_match\" is true because\n"+
 		"no two digests differ, though nothing was compared (\"impls\" has one entry),\n"+

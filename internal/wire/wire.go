@@ -62,6 +62,15 @@ func (r *Reader) U64() uint64 {
 	return v
 }
 
+// Peek32 is the little-endian uint32 at the front, 0 when fewer than 4
+// bytes remain; it consumes nothing.
+func (r Reader) Peek32() uint32 {
+	if len(r.B) < 4 {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(r.B)
+}
+
 // Next returns the next n bytes (aliasing the input), or nil and Bad when
 // fewer remain. n may come from the input: it is bounded by what is left.
 func (r *Reader) Next(n uint64) []byte {
