@@ -524,3 +524,34 @@ func TestSnapshotUnsupported(t *testing.T) {
 		})
 	}
 }
+
+// TestRollbackChargesBudget: a ring's preallocated snapshots are charged to
+// the world's memory budget (kind "snapshot ring"), and a ring that does
+// not fit is refused with a *memory.BudgetError, charging nothing.
+func TestRollbackChargesBudget(t *testing.T) {
+	s := newStWorld(t, 1)
+	size, err := s.w.SnapshotSize()
+	require.NoError(t, err)
+	before := s.w.Budget().Used()
+	r, err := runtime.NewRollback(s.w, 4)
+	require.NoError(t, err)
+	require.NotNil(t, r)
+	charged := s.w.Budget().Used() - before
+	assert.GreaterOrEqual(t, charged, int64(4*size), "4 snapshots and their events' room")
+	assert.Less(t, charged, int64(4*(size+64*1024)))
+
+	b := runtime.NewBuilder(runtime.WithWorkers(1), runtime.WithMemoryBudget(1<<20))
+	tab := b.Table(ephemeral.TableSpec{Name: "T", Capacity: 1000})
+	runtime.AddColumn[int64](b, tab, "V")
+	small, err := b.Build()
+	require.NoError(t, err)
+	defer small.Close()
+	used := small.Budget().Used()
+	_, err = runtime.NewRollback(small, 1000) // about 13 MB
+	assert.ErrorIs(t, err, runtime.ErrMemoryBudget)
+	assert.Equal(t, used, small.Budget().Used(), "a refused ring charges nothing")
+	_, err = runtime.NewRollback(small, 8)
+	assert.NoError(t, err)
+	_, err = runtime.NewRollback(s.w, 0)
+	assert.ErrorIs(t, err, runtime.ErrOption)
+}
