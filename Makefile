@@ -153,8 +153,9 @@ fma:
 ## unless the product is converted) and run under qemu user-mode emulation:
 ## arena-headless must print the native build's digest at 1 and 2 workers,
 ## and the generated kernels' tests (simdkit: the scalar loops against its
-## model), the arena's golden and baseline digests and the arena rules'
-## tests must pass
+## model), the arena's golden and baseline digests, the arena rules' tests
+## and the runtime's snapshot tests (an amd64 snapshot restores and replays
+## alike) must pass
 arm64:
 	@set -e; dir="$$(mktemp -d)"; trap 'rm -rf "$$dir"' EXIT; \
 	GOARCH=arm64 $(GO) build -o "$$dir/ah-arm64" ./cmd/arena-headless; \
@@ -171,7 +172,10 @@ arm64:
 		GOARCH=arm64 $(GO) test -c -o "$$dir/t.test" $$pkg; \
 		echo "arm64: qemu-aarch64-static $$pkg tests -test.run '$$run'"; \
 		(cd $$pkg && qemu-aarch64-static "$$dir/t.test" -test.count=1 -test.short -test.run "$$run"); \
-	done
+	done; \
+	GOARCH=arm64 $(GO) test -c -o "$$dir/t.test" ./runtime; \
+	echo "arm64: qemu-aarch64-static ./runtime snapshot tests"; \
+	(cd runtime && qemu-aarch64-static "$$dir/t.test" -test.count=1 -test.run '^(TestGoldenSnapshot|TestRestore|TestRollback|FuzzRestore)')
 
 ## viewer: go vet and go test of the viewer module, under a virtual X server
 viewer:

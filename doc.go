@@ -34,4 +34,10 @@
 //     a counter's value in the frame: FrameReport.Counter), Close; [IsFatal]
 //     tells an error after which no frame runs from one the next frame
 //     recovers from ([ErrCapacity], [ErrOverflow], [ErrSystem], ...).
+//   - Save, restore, roll back: World.Snapshot, World.Restore,
+//     World.Fingerprint; [NewRollback] ([Rollback]: Save, Load, Rewind,
+//     Checksum); refusals are a [SnapshotError] ([ErrTruncated],
+//     [ErrCorrupt], [ErrVersion], [ErrOtherWorld], [ErrUnsupported]) or a
+//     [RollbackError] ([ErrNoSnapshot]). What a snapshot holds, the format
+//     and its version rule: docs/state.md.
 package tickwork

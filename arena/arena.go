@@ -2,7 +2,6 @@ package arena
 
 import (
 	"errors"
-	"math/rand/v2"
 
 	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena/rules"
@@ -31,7 +30,7 @@ type Sim struct {
 	shots    tickwork.Counter // Fire's "shots": projectiles fired
 
 	// resources
-	rng      *tickwork.Resource[*rand.Rand]
+	rng      *tickwork.Resource[stream]
 	respawns *tickwork.Resource[[]respawn]
 	pres     *tickwork.Resource[[]rules.Slot]
 }
@@ -97,7 +96,7 @@ func (s *Sim) declare(b *tickwork.Builder) error {
 	if err := s.sys.SetLane(s.lane); err != nil {
 		return err
 	}
-	s.rng = tickwork.AddResource(b, "rng", rules.NewRand(s.cfg.Seed))
+	s.rng = tickwork.AddResource(b, "rng", newStream(s.cfg.Seed))
 	s.respawns = tickwork.AddResource(b, "respawns", make([]respawn, 0, n))
 	s.pres = tickwork.AddResource(b, "presentation", make([]rules.Slot, n))
 	return nil
@@ -114,7 +113,7 @@ func (s *Sim) setup() error {
 	if err != nil {
 		return err
 	}
-	r, slot := *s.rng.Get(), 0
+	r, slot := s.rng.Get().Rand, 0
 	var bad error
 	err = units.InsertN(s.cfg.Units, func(h tickwork.Handle, health *int32) {
 		if int(h.Index()) != slot || t.Body.Table.Attach(h) != nil {

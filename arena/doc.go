@@ -85,6 +85,13 @@
 // runs its chunks through package lanes in every lane. Every lane gives
 // the same bits, so the same digest (package lanes, "Bit identity").
 //
+// # State
+//
+// Sim.Snapshot and Sim.Restore save and restore the whole run (the world's
+// snapshot, docs/state.md): the random stream resource carries its PCG's
+// codec (state.go), so a restored Sim draws on where the saved one was, and
+// its respawns' provisional handles resolve as they would have.
+//
 // # Allocation
 //
 // Every buffer is made in New; a frame allocates nothing in steady state.

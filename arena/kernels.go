@@ -100,7 +100,7 @@ func (s *Sim) fire(d *tickwork.Decl) tickwork.RunFunc {
 	p := &t.Projectile
 	xs, ys := tickwork.Read(d, t.Body.X), tickwork.Read(d, t.Body.Y)
 	rec := tickwork.Record(d, p.Table)
-	r := *tickwork.WriteResource(d, s.rng)
+	r := tickwork.WriteResource(d, s.rng).Rand
 	s.shots = d.Counter("shots")
 	f := newShots(s.cfg.Shots)
 	units, body := s.cfg.Units, t.Body.Table
@@ -236,7 +236,7 @@ func (s *Sim) respawn(d *tickwork.Decl) tickwork.RunFunc {
 	tickwork.ReserveValues(bodies, t.Body.VX, n)
 	tickwork.ReserveValues(bodies, t.Body.VY, n)
 	units.Reserve(7 * n)
-	r := *tickwork.WriteResource(d, s.rng)
+	r := tickwork.WriteResource(d, s.rng).Rand
 	respawns := tickwork.WriteResource(d, s.respawns)
 	sorted := make([]int32, 0, s.cfg.Units)
 	return func(*tickwork.Context) {

@@ -116,9 +116,10 @@ func TestArenaPastBudgetFails(t *testing.T) {
 	assert.ErrorIs(t, err, runtime.ErrMemoryBudget)
 	proj := rules.MaxShots * (int(rules.TTL) + 1)
 	staging := events.StagingBytes[arena.HitEvent](proj, 256)
-	// Build binds the systems in sealed order: the one recording system
-	// sealed after Collision has not made its 1+256 command buffers yet.
-	later := memory.Size(1+256, commands.BufferBytes(scheduler.DefaultCommandRecords))
+	// Build makes every recording system's serial buffer first, then binds
+	// the systems in sealed order: the one recording system sealed after
+	// Collision has its serial buffer, not yet its 256 per-worker ones.
+	later := memory.Size(256, commands.BufferBytes(scheduler.DefaultCommandRecords))
 	assert.Equal(t, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "HitEvent", Workers: 256},
 		Bytes: staging, Used: arenaBytes(cfg) - staging - later, Budget: runtime.DefaultMemoryBudget, Owner: memory.OwnerWorld}, *be)
 	assert.Contains(t, err.Error(), "or use fewer workers (runtime.WithWorkers), or raise the world's budget (runtime.WithMemoryBudget)")

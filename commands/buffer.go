@@ -76,6 +76,7 @@ type record struct {
 type Buffer struct {
 	p       *Playback        // the playback that made it, and plays it
 	id      int              // dense per playback
+	set     int              // buffers of its NewBuffers set (a kernel's, one per worker); 0 from NewBuffer
 	hbase   ephemeral.Handle // provisional handle bits of the playback tag and the id (sequence 0)
 	next    uint32           // sequence number of the next create (uint32 counter; handles carry it modulo MaxCreates)
 	lo      uint32           // sequence number of the first create not released (the playback's slot.lo)

@@ -103,6 +103,13 @@
 // where no kernel runs. [Playback.Resolve] is safe from many goroutines
 // between playbacks.
 //
+// # State
+//
+// [Playback.AppendState], [Playback.CheckState], [Playback.LoadState]
+// carry the playback's tag, each buffer's create sequence and the
+// resolutions of its provisional handles through a snapshot
+// ([*StateError], [ErrState]; docs/state.md).
+//
 // # Errors
 //
 // A failed create or attach, or a record naming another domain's handle, is

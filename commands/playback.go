@@ -172,9 +172,14 @@ func (p *Playback) newBuffers(name string, n, records, workers int) ([]*Buffer, 
 	room := 0
 	for i := range bufs {
 		id := len(p.slots)
+		set := 0
+		if workers > 0 {
+			set = n
+		}
 		b := &Buffer{
 			p:      p,
 			id:     id,
+			set:    set,
 			hbase:  provisional(p.tag, id, 0),
 			window: MaxCreates,
 			recs:   make([]record, 0, records),

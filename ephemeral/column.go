@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/tickwork/tickwork/internal/wire"
 	"github.com/tickwork/tickwork/memory"
 )
 
@@ -20,6 +21,7 @@ type Column[T any] struct {
 	table *Table
 	label string
 	data  []T
+	bools []uintptr // byte offsets of T's bool fields (snapshot check; docs/state.md)
 }
 
 // MaxColumnBytes bounds one column's allocation, Chunks()*ChunkRows()*sizeof(T),
@@ -55,7 +57,7 @@ func AddColumn[T any](t *Table, name string) (*Column[T], error) {
 		}
 	}
 	typ := reflect.TypeFor[T]()
-	if bad := pointerPath(typ); bad != "" {
+	if bad := PointerPath(typ); bad != "" {
 		return nil, &DefinitionError{Table: t.name, Column: name, Err: ErrUnsupportedType,
 			Detail: typ.String() + " holds " + bad}
 	}
@@ -68,7 +70,7 @@ func AddColumn[T any](t *Table, name string) (*Column[T], error) {
 	if err := t.dom.budget.Charge(memory.Definition{Kind: "column", Name: t.name, Column: name}, bytes); err != nil {
 		return nil, err
 	}
-	c := &Column[T]{table: t, label: name, data: make([]T, len(t.gens))}
+	c := &Column[T]{table: t, label: name, data: make([]T, len(t.gens)), bools: wire.BoolOffsets(typ)}
 	t.cols = append(t.cols, c)
 	return c, nil
 }
@@ -87,19 +89,21 @@ func columnFits(rows int, size uint64) bool {
 	return uint64(rows) <= limit/size
 }
 
-// pointerPath returns "" for a pointer-free type, else a description of the
-// first pointer-holding part.
-func pointerPath(t reflect.Type) string {
+// PointerPath returns "" for a pointer-free type (what a column, and a
+// snapshot's raw bytes, may hold), else a description of the first
+// pointer-holding part, such as "field Name: a string". Pure; safe from
+// any goroutine.
+func PointerPath(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
 		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
 		return ""
 	case reflect.Array:
-		return pointerPath(t.Elem())
+		return PointerPath(t.Elem())
 	case reflect.Struct:
 		for i := 0; i < t.NumField(); i++ {
-			if p := pointerPath(t.Field(i).Type); p != "" {
+			if p := PointerPath(t.Field(i).Type); p != "" {
 				return "field " + t.Field(i).Name + ": " + p
 			}
 		}
@@ -111,6 +115,9 @@ func pointerPath(t reflect.Type) string {
 
 func (c *Column[T]) name() string            { return c.label }
 func (c *Column[T]) zeroRange(lo, hi uint32) { clear(c.data[lo:hi]) }
+func (c *Column[T]) raw() []byte             { return wire.Bytes(c.data) }
+func (c *Column[T]) boolOffsets() []uintptr  { return c.bools }
+func (c *Column[T]) elemType() reflect.Type  { return reflect.TypeFor[T]() }
 
 // Name is the column's name. Fixed at AddColumn; safe from any goroutine.
 func (c *Column[T]) Name() string { return c.label }

@@ -101,6 +101,15 @@
 // table once per run, after which [Lease.Row] probes a handle at the cost of a
 // compare and an array index.
 //
+// # State
+//
+// [Domain.AppendState] appends a domain's state (generations, free slots,
+// and its member tables' rows, enabled bitmaps and column bytes),
+// [Domain.CheckState] refuses one it cannot hold ([*StateError],
+// [ErrState]) without changing anything, [Domain.LoadState] takes it,
+// with the tag it was taken with; [Domain.Describe] feeds a world's
+// fingerprint. The snapshot's rules: docs/state.md.
+//
 // # Errors
 //
 // Definitions fail with a [*DefinitionError] (errors.Is [ErrDefinition] and

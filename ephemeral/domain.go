@@ -68,6 +68,7 @@ type Domain struct {
 	tables    []*Table
 	budget    *memory.Budget // charged by the domain and its member tables and columns
 	sealed    bool           // Seal: no more member tables or columns
+	odd       []uint64       // CheckState's scratch: the live slots of a state, a bit per slot
 }
 
 // NewDomain declares a domain. It returns a *DefinitionError (errors.Is

@@ -1,6 +1,7 @@
 package ephemeral
 
 import (
+	"reflect"
 	"strconv"
 
 	"github.com/kelindar/bitmap"
@@ -56,6 +57,9 @@ type Table struct {
 type column interface {
 	name() string
 	zeroRange(lo, hi uint32) // zero rows lo..hi-1
+	raw() []byte             // the column's memory (snapshot state)
+	boolOffsets() []uintptr  // byte offsets of the element's bools
+	elemType() reflect.Type  // the element type (snapshot fingerprint)
 }
 
 // NewTable declares a table. It returns a *DefinitionError (errors.Is

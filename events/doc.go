@@ -67,6 +67,13 @@
 // untyped face of a *Reader[T]), call the boundaries and report drops;
 // manifests (package systems) name event tables by it.
 //
+// # State
+//
+// [Table.AppendState], [Table.CheckState], [Table.LoadState] and
+// [Table.Describe] ([Stateful]) carry a table's held events, its marks and
+// every reader's position through a snapshot, for pointer-free event
+// types ([*StateError], [ErrState]; docs/state.md).
+//
 // # Errors
 //
 // [New] fails with a [*DefinitionError] (errors.Is [ErrDefinition]); [New]

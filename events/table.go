@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/tickwork/tickwork/internal/wire"
 	"github.com/tickwork/tickwork/memory"
 )
 
@@ -165,6 +166,7 @@ type Table[T any] struct {
 	dropped               int64
 	refused               bool           // an emit or merge was refused since TakeDropped
 	budget                *memory.Budget // charged by New and Parallel
+	bools                 []uintptr      // byte offsets of T's bools (snapshot check)
 }
 
 var _ Buffer = (*Table[int])(nil)
@@ -208,6 +210,7 @@ func New[T any](spec Spec) (*Table[T], error) {
 		buf:      make([]T, n),
 		overflow: &OverflowError{Table: spec.Name, Capacity: spec.Capacity},
 		budget:   budget,
+		bools:    wire.BoolOffsets(reflect.TypeFor[T]()),
 	}, nil
 }
 

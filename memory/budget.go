@@ -128,7 +128,8 @@ type Definition struct {
 	// Kind is "domain", "table", "column", "event table", "event staging"
 	// (an event table's per-worker staging, events.Table.Parallel) or
 	// "command buffer" (commands.Playback.NewBuffer: records and their
-	// resolutions).
+	// resolutions) or "snapshot ring" (runtime.NewRollback: its
+	// preallocated snapshots).
 	Kind string
 	// Name is the table's, domain's or event table's name (for a column,
 	// its table's; for command buffers, the system's, or empty).

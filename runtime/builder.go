@@ -403,5 +403,7 @@ func (b *Builder) Build() (*World, error) {
 		return nil, err
 	}
 	ok = true
-	return &World{sched: s, pool: pool, tables: b.tables, budget: b.budget}, nil
+	w := &World{sched: s, pool: pool, tables: b.tables, budget: b.budget}
+	w.state = w.newWorldState(b.domains, b.resources)
+	return w, nil
 }

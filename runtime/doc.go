@@ -40,6 +40,19 @@
 // real handle of a provisional one. A frame allocates nothing in steady
 // state.
 //
+// # Snapshots
+//
+// [World.Snapshot] appends the world's state to a caller's buffer,
+// [World.Restore] checks a snapshot whole before it changes anything and
+// then takes it, [World.Fingerprint] and [World.Declarations] identify a
+// world's declarations; [NewRollback] makes a ring of preallocated
+// snapshots ([Rollback]). Refusals are a [*SnapshotError] (errors.Is
+// [ErrSnapshot] and [ErrTruncated], [ErrCorrupt], [ErrVersion],
+// [ErrOtherWorld] or [ErrUnsupported]) or a [*RollbackError]
+// ([ErrNoSnapshot]). What a snapshot holds and what it does not, the
+// format ([SnapshotVersion], [SnapshotHeader]) and its version rule:
+// docs/state.md.
+//
 // # Errors
 //
 // Bad options give an [*OptionError] (errors.Is [ErrOption]); bad

@@ -29,6 +29,7 @@ type World struct {
 	pool   *kernels.Pool
 	tables []*ephemeral.Table
 	budget *memory.Budget
+	state  *worldState // what snapshots hold (state.go)
 	closed bool
 }
 

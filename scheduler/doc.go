@@ -72,6 +72,13 @@
 // ([SystemReport].Counters, [FrameReport.Counter]; the rule: Counters in
 // package systems). Everything is preallocated at Seal.
 //
+// # State
+//
+// [Scheduler.AppendState], [Scheduler.CheckState], [Scheduler.LoadState]
+// carry the clock's account ([Time]) and the playback's state through a
+// snapshot ([*StateError], [ErrState]); [Scheduler.Describe] feeds a
+// world's fingerprint (docs/state.md).
+//
 // # Errors
 //
 // Set-up and sealing errors are typed ([*ConfigError], [*DuplicateError],

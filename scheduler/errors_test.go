@@ -185,9 +185,9 @@ func TestPlaybackErrorNamesSystem(t *testing.T) {
 					}},
 				}
 			},
-			// Each recording system has a serial buffer and one per worker
-			// (no pool: one): fill's are 0 and 1, spawn's serial one 2.
-			phase: systems.FixedUpdate, buffer: 2, record: 1, failed: 1,
+			// Serial buffers come first, in sealed order (frame.BindSerial):
+			// fill's is 0, spawn's 1; the per-worker ones follow.
+			phase: systems.FixedUpdate, buffer: 1, record: 1, failed: 1,
 		},
 		"worker recorders": {
 			// One create per chunk, 4 chunks on 2 workers, merged by chunk:

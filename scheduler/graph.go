@@ -308,13 +308,23 @@ func (s *Scheduler) phaseConflicts(p systems.Phase, order []*entry, dst []Confli
 }
 
 // build binds the run states of a sealed graph (command buffers in sealed
-// order, event readers, per-worker state) and makes the report. A bind's
+// order, serial ones first, then the per-worker sets; event readers,
+// per-worker state) and makes the report. A bind's
 // error (a parallel staging past the memory budget) fails Seal.
 func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
 	s.env = &frame.Env{Pool: s.cfg.Pool, Playback: s.playback, Step: s.cfg.FixedStep}
 	var names []string
 	var ph []systems.Phase
 	id := 0
+	// Serial buffers first, so that their ids do not depend on the worker
+	// count (frame.BindSerial).
+	for p := range phases {
+		for _, e := range phases[p] {
+			if err := frame.BindSerial(e.run, s.env, s.cfg.CommandRecords); err != nil {
+				return err
+			}
+		}
+	}
 	for p := range phases {
 		for _, e := range phases[p] {
 			if err := frame.Bind(e.run, s.env, s.cfg.CommandRecords); err != nil {

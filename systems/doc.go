@@ -82,6 +82,15 @@
 // counter name is unique within its system; two systems may both have a
 // "hits".
 //
+// # Resource state
+//
+// A [Resource] goes into a snapshot through [StatefulResource]: a
+// pointer-free value as its bytes, a slice of pointer-free elements as
+// its elements', any other type through the codec it provides
+// (encoding.BinaryAppender and encoding.BinaryUnmarshaler on T or *T);
+// other types are refused ([*ResourceStateError], [ErrResourceState];
+// docs/state.md).
+//
 // # Errors
 //
 // Definitions and declarations fail with a [*DefinitionError] (errors.Is

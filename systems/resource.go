@@ -5,13 +5,17 @@ package systems
 // (ReadResource, WriteResource) and that the scheduler conflict-checks by
 // identity. Make it on the world's builder (runtime.AddResource).
 type Resource[T any] struct {
-	name string
-	v    T
+	name  string
+	v     T
+	state resourceState // how a snapshot holds v (resource_state.go)
+	spare *T            // a codec's scratch value for CheckState, made on first use
 }
 
 // NewResource returns a resource named name (for conflict messages)
 // holding v. It allocates; call it at set-up.
-func NewResource[T any](name string, v T) *Resource[T] { return &Resource[T]{name: name, v: v} }
+func NewResource[T any](name string, v T) *Resource[T] {
+	return &Resource[T]{name: name, v: v, state: stateOf[T]()}
+}
 
 // Name is the resource's name.
 func (r *Resource[T]) Name() string { return r.name }

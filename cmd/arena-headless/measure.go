@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tickwork/tickwork"
+	"github.com/tickwork/tickwork/arena"
 	"github.com/tickwork/tickwork/arena/rules"
 )
 
@@ -44,6 +45,9 @@ type result struct {
 	// The frame report's counters, in report order, summed after every
 	// frame: laid out after the first frame, then only added to.
 	reportCounters []reportCounter
+	sync           *syncTest      // -rollback: the SyncTest of a runtime Sim, else nil
+	loaded         int64          // frames the Sim started from (-load; the baseline runs them as extra warm-up)
+	atLoad         rules.Counters // a runtime Sim's counters as loaded (-load): what no frame report of this run shows
 
 	// Filled after the last frame.
 	frames   int64
@@ -54,7 +58,13 @@ type result struct {
 // measure builds every configuration of runs, runs its warm-up, then runs
 // the measured frames in blocks of blockFrames, alternating between the
 // configurations, and finally takes each one's digest. It closes the Sims.
-func measure(runs []runSpec, warmup, frames int) (results []*result, err error) {
+//
+// With st.load, every runtime Sim starts from the loaded snapshot and the
+// baseline runs the snapshot's frames as extra warm-up, so that the digests
+// stay comparable; with st.rollback, every runtime Sim runs the SyncTest
+// after each measured frame (not timed as the frame); with st.save, the
+// first runtime Sim's snapshot is written after the measured frames.
+func measure(runs []runSpec, warmup, frames int, st stateOpts) (results []*result, err error) {
 	defer func() {
 		for _, r := range results {
 			if cerr := r.sim.Close(); cerr != nil && err == nil {
@@ -62,6 +72,7 @@ func measure(runs []runSpec, warmup, frames int) (results []*result, err error) 
 			}
 		}
 	}()
+	var loaded int64 // frames of the -load snapshot, once a runtime Sim took it
 	for _, spec := range runs {
 		sim, err := factories[spec.impl](spec.cfg)
 		if err != nil {
@@ -69,13 +80,30 @@ func measure(runs []runSpec, warmup, frames int) (results []*result, err error) 
 		}
 		r := &result{name: spec.name, workers: spec.cfg.Workers, sim: sim, frameNanos: make([]int64, frames)}
 		results = append(results, r)
-		for i := range warmup {
+		extra := 0
+		if as, ok := sim.(*arena.Sim); ok && st.loaded != nil {
+			if err := loadInto(as, st.loaded); err != nil {
+				return results, fmt.Errorf("%s: %w", spec.name, err)
+			}
+			r.loaded = as.Frames()
+			r.atLoad = as.Counters()
+			loaded = r.loaded
+		} else if st.loaded != nil {
+			extra = int(loaded) // the baseline catches up with the snapshot
+			r.loaded = loaded
+		}
+		for i := range warmup + extra {
 			if err := sim.Frame(); err != nil {
 				return results, fmt.Errorf("%s: warm-up frame %d: %w", spec.name, i, err)
 			}
 			r.addCounters()
 		}
 		r.prepareSystems()
+		if as, ok := sim.(*arena.Sim); ok && st.rollback > 0 {
+			if r.sync, err = newSyncTest(as, st.rollback); err != nil {
+				return results, fmt.Errorf("%s: -rollback: %w", spec.name, err)
+			}
+		}
 	}
 	for done := 0; done < frames; done += blockFrames {
 		n := min(blockFrames, frames-done)
@@ -85,7 +113,20 @@ func measure(runs []runSpec, warmup, frames int) (results []*result, err error) 
 			}
 		}
 	}
+	if st.save != "" {
+		for _, r := range results {
+			if as, ok := r.sim.(*arena.Sim); ok {
+				if err := saveFrom(as, st.save); err != nil {
+					return results, fmt.Errorf("%s: %w", r.name, err)
+				}
+				break
+			}
+		}
+	}
 	for _, r := range results {
+		if r.sync != nil {
+			r.sync.finish()
+		}
 		r.frames = r.sim.Frames()
 		r.counters = r.sim.Counters()
 		r.digest = rules.Digest(r.sim.Presentation(), r.frames, r.counters, r.sim.ProjectileChecksum())
@@ -117,6 +158,11 @@ func (r *result) runBlock(n int) error {
 		}
 		r.frameNanos[r.measured] = int64(elapsed)
 		r.measured++
+		if r.sync != nil {
+			if err := r.sync.afterFrame(); err != nil {
+				return fmt.Errorf("%s: frame %d: %w", r.name, r.sim.Frames(), err)
+			}
+		}
 		r.scratch = r.sim.SystemTimes(r.scratch[:0])
 		r.addSystems(r.scratch)
 		r.addCounters()

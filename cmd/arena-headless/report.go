@@ -64,6 +64,8 @@ type implReport struct {
 	// differ from Counters (see counterOf), empty when all agree.
 	ReportCounters    []reportCounter `json:"report_counters,omitempty"`
 	CounterMismatches []string        `json:"counter_mismatches,omitempty"`
+	// Rollback is the SyncTest's costs with -rollback (runtime only).
+	Rollback *rollbackReport `json:"rollback,omitempty"`
 }
 
 // counterOf maps a frame report counter (SYSTEM/NAME) to the rules
@@ -77,21 +79,22 @@ var counterOf = map[string]func(rules.Counters) int64{
 }
 
 // counterMismatches compares the summed report counters with the rules
-// counters: one message per counter of counterOf that is missing or
-// differs. None when rc is empty (an implementation without a report).
-func counterMismatches(rc []reportCounter, c rules.Counters) []string {
+// counters less those the run started from (atLoad, after -load): one
+// message per counter of counterOf that is missing or differs. None when
+// rc is empty (an implementation without a report).
+func counterMismatches(rc []reportCounter, c, atLoad rules.Counters) []string {
 	if len(rc) == 0 {
 		return nil
 	}
 	var out []string
 	for _, key := range slices.Sorted(maps.Keys(counterOf)) {
-		want := counterOf[key](c)
+		want := counterOf[key](c) - counterOf[key](atLoad)
 		i := slices.IndexFunc(rc, func(r reportCounter) bool { return r.System+"/"+r.Name == key })
 		switch {
 		case i < 0:
 			out = append(out, fmt.Sprintf("%s missing from the frame report (counters say %d)", key, want))
 		case rc[i].Total != want:
-			out = append(out, fmt.Sprintf("%s sums to %d over the frame reports, counters say %d", key, rc[i].Total, want))
+			out = append(out, fmt.Sprintf("%s sums to %d over the frame reports, counters say %d since the start", key, rc[i].Total, want))
 		}
 	}
 	return out
@@ -133,7 +136,7 @@ func newReport(o options, results []*result) report {
 			Digest:            rules.FormatDigest(r.digest),
 			Counters:          r.counters,
 			ReportCounters:    r.reportCounters,
-			CounterMismatches: counterMismatches(r.reportCounters, r.counters),
+			CounterMismatches: counterMismatches(r.reportCounters, r.counters, r.atLoad),
 		}
 		if r.measured > 0 {
 			ir.AllocBytesPerFrame = round3(float64(r.alloc) / float64(r.measured))
@@ -142,6 +145,9 @@ func newReport(o options, results []*result) report {
 					Name: name, MeanUS: round3(float64(r.sysNanos[i]) / float64(r.measured) / 1e3), Lane: r.sysLanes[i],
 				})
 			}
+		}
+		if r.sync != nil {
+			ir.Rollback = r.sync.report()
 		}
 		rep.Impls = append(rep.Impls, ir)
 		if r.digest != results[0].digest {
@@ -228,6 +234,11 @@ func writeHuman(w io.Writer, rep report, results []*result) error {
 			fmt.Fprintf(w, "report    counters summed over every frame's report: %s; %s\n", strings.Join(parts, ", "), agree)
 		}
 		fmt.Fprintf(w, "digest    %s after %d frames\n", ir.Digest, results[i].frames)
+		if rb := ir.Rollback; rb != nil {
+			fmt.Fprintf(w, "rollback  %d frames back every frame: %d re-simulated frames match their first checksum\n", rb.Frames, rb.Compared)
+			fmt.Fprintf(w, "          snapshot %d B: save %.1f µs, restore %.1f µs, re-simulated frame %.1f µs; %.1f µs per measured frame\n",
+				rb.SnapshotBytes, rb.SnapshotMeanUS, rb.RestoreMeanUS, rb.ResimFrameUS, rb.PerFrameTotalUS)
+		}
 	}
 	fmt.Fprintln(w)
 	switch {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	goruntime "runtime"
 	"slices"
 	"strconv"
@@ -34,6 +35,7 @@ type options struct {
 	impl                         string
 	lane                         string // "" = the best available
 	json                         bool
+	state                        stateOpts // -rollback, -save, -load
 }
 
 // runSpec is one configuration a run measures: an implementation under a
@@ -135,7 +137,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	results, err := measure(specs(cfg, names, opts.workers), opts.warmup, opts.frames)
+	if opts.state.load != "" {
+		if opts.state.loaded, err = os.ReadFile(opts.state.load); err != nil {
+			fmt.Fprintf(stderr, "arena-headless: -load: %v\n", err)
+			return 1
+		}
+	}
+	if (opts.state.load != "" || opts.state.save != "" || opts.state.rollback > 0) && !slices.Contains(names, "runtime") {
+		fmt.Fprintf(stderr, "arena-headless: -load, -save and -rollback need the runtime (-impl runtime or both)\n")
+		return 2
+	}
+	results, err := measure(specs(cfg, names, opts.workers), opts.warmup, opts.frames, opts.state)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena-headless: %v\n", err)
 		return 1
@@ -171,6 +183,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.lane, "lane", "", "lane of the runtime's streaming kernels: scalar, avx2 or avx512\n"+
 		"(default: the best this build and CPU run; the SIMD lanes need a\n"+
 		"GOEXPERIMENT=simd build on amd64; the baseline ignores it)")
+	fs.IntVar(&o.state.rollback, "rollback", 0, fmt.Sprintf("SyncTest: after every measured frame, roll the runtime back this many frames and\n"+
+		"re-simulate them, comparing each frame's snapshot checksum with its first one;\n"+
+		"exit 1 on a difference, report the cost of snapshot, restore and re-simulation (0..%d)", maxRollback))
+	fs.StringVar(&o.state.save, "save", "", "write the runtime's snapshot to this file after the measured frames")
+	fs.StringVar(&o.state.load, "load", "", "start the runtime from this snapshot file (from -save of the same -units and\n"+
+		"-shots, any -workers); the baseline runs its frames as extra warm-up. The digest counts them")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object (arena rules v1) instead of the human report.\n"+
 		"With one implementation (-impl runtime or soa), \"digest_match\" is true because\n"+
 		"no two digests differ, though nothing was compared (\"impls\" has one entry),\n"+
@@ -193,6 +211,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		{"-shots", o.shots, 0, rules.MaxShots},
 		{"-frames", o.frames, 1, maxFrames},
 		{"-warmup", o.warmup, 0, maxFrames},
+		{"-rollback", o.state.rollback, 0, maxRollback},
 	} {
 		if f.value < f.lo || f.value > f.hi {
 			return o, &usageError{fmt.Sprintf("%s must be between %d and %d, got %d", f.name, f.lo, f.hi, f.value)}
@@ -255,7 +274,7 @@ func check(rep report, results []*result, opts options, stderr io.Writer) int {
 				r.name, c.ShotsFired, c.Hits, c.Lost, c.Expired, c.LiveProjectiles)
 			status = 1
 		}
-		if want := int64(opts.warmup + opts.frames); r.frames != want {
+		if want := r.loaded + int64(opts.warmup+opts.frames); r.frames != want {
 			fmt.Fprintf(stderr, "arena-headless: %s reports %d frames, want %d\n", r.name, r.frames, want)
 			status = 1
 		}

@@ -375,18 +375,28 @@ func TestRunBothReal(t *testing.T) {
 }
 
 // TestCounterMismatches: each counter the frame reports sum to otherwise
-// than the rules' counters, or that is missing, is one message; none for
-// an implementation without a frame report.
+// than the rules' counters (less those it started from), or that is
+// missing, is one message; none for an implementation without a frame
+// report.
 func TestCounterMismatches(t *testing.T) {
 	c := rules.Counters{ShotsFired: 10, Hits: 2, Deaths: 1, Lost: 3, Expired: 4, LiveProjectiles: 1}
 	good := []reportCounter{{"ApplyHits", "deaths", 1}, {"Fire", "shots", 10}, {"Collision", "lost", 3}, {"Collision", "hits", 2}, {"Collision", "expired", 4}}
-	assert.Empty(t, counterMismatches(good, c))
-	assert.Empty(t, counterMismatches(nil, c))
+	none := rules.Counters{}
+	assert.Empty(t, counterMismatches(good, c, none))
+	assert.Empty(t, counterMismatches(nil, c, none))
+	loaded := rules.Counters{ShotsFired: 5, Hits: 1, Deaths: 1, Lost: 2, Expired: 4}
+	assert.Equal(t, []string{
+		"ApplyHits/deaths sums to 1 over the frame reports, counters say 0 since the start",
+		"Collision/expired sums to 4 over the frame reports, counters say 0 since the start",
+		"Collision/hits sums to 2 over the frame reports, counters say 1 since the start",
+		"Collision/lost sums to 3 over the frame reports, counters say 1 since the start",
+		"Fire/shots sums to 10 over the frame reports, counters say 5 since the start",
+	}, counterMismatches(good, c, loaded))
 	bad := []reportCounter{{"ApplyHits", "deaths", 1}, {"Fire", "shots", 9}, {"Collision", "lost", 3}, {"Collision", "hits", 2}}
 	assert.Equal(t, []string{
 		"Collision/expired missing from the frame report (counters say 4)",
-		"Fire/shots sums to 9 over the frame reports, counters say 10",
-	}, counterMismatches(bad, c))
+		"Fire/shots sums to 9 over the frame reports, counters say 10 since the start",
+	}, counterMismatches(bad, c, none))
 }
 
 // TestRunLanes runs the real runtime in every lane this build and CPU run

@@ -101,15 +101,11 @@ func (r *Run) Recording() { r.records = true }
 // system records and env.Playback is nil (the scheduler always sets it).
 // It allocates; the scheduler calls it at seal, in sealed order.
 func Bind(r *Run, env *Env, records int) error {
-	r.Env, r.Records = env, records
+	if err := BindSerial(r, env, records); err != nil {
+		return err
+	}
 	if r.records {
-		if env.Playback == nil {
-			panic("frame: system " + r.Name + " records commands and its Env has no Playback: set Env.Playback to the playback that plays its buffers back")
-		}
 		var err error
-		if r.Serial, err = env.Playback.NewBuffer(r.Name, records); err != nil {
-			return err
-		}
 		if r.Workers, err = env.Playback.NewBuffers(r.Name, env.Workers(), records); err != nil {
 			return err
 		}
@@ -120,6 +116,26 @@ func Bind(r *Run, env *Env, records int) error {
 		}
 	}
 	return nil
+}
+
+// BindSerial makes r's serial command buffer, when a recorder asked for
+// buffers and Bind has not made it yet, as Bind would. The scheduler calls
+// it for every system, in sealed order, before Bind, so that the serial
+// buffers take the ids 0, 1, … whatever the worker count (the per-worker
+// sets come after them): their provisional handles, which a snapshot may
+// hold, then mean the same in a world of any worker count
+// (docs/state.md). Errors and panics as Bind.
+func BindSerial(r *Run, env *Env, records int) error {
+	r.Env, r.Records = env, records
+	if !r.records || r.Serial != nil {
+		return nil
+	}
+	if env.Playback == nil {
+		panic("frame: system " + r.Name + " records commands and its Env has no Playback: set Env.Playback to the playback that plays its buffers back")
+	}
+	var err error
+	r.Serial, err = env.Playback.NewBuffer(r.Name, records)
+	return err
 }
 
 // Exec runs the body once, then merges the parallel emitters and passes

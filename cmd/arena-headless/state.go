@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/tickwork/tickwork"
+	"github.com/tickwork/tickwork/arena"
+)
+
+// maxRollback bounds -rollback: ggrs's prediction windows are 8 frames;
+// 64 leaves room and keeps the ring (64 snapshots) within memory at the
+// largest rosters.
+const maxRollback = 64
+
+// stateOpts are the flags of snapshots: -rollback, -save, -load.
+type stateOpts struct {
+	rollback int    // frames rolled back and re-simulated every measured frame; 0: none
+	save     string // file written after the measured frames ("" none)
+	load     string // file the runtime starts from ("" none)
+	loaded   []byte // the contents of load, read once
+}
+
+// syncTest is the SyncTest of rollback libraries on one runtime Sim: after
+// every measured frame it saves a snapshot, rolls back n frames and
+// re-simulates them, comparing each re-simulated frame's snapshot checksum
+// with the one the frame had the first time.
+type syncTest struct {
+	sim  *arena.Sim
+	ring *tickwork.Rollback
+	n    int
+
+	saves, restores, resims    int
+	saveNs, restoreNs, resimNs int64
+	compared                   int
+	bytes                      int    // the snapshot's size
+	perturb                    func() // test hook: runs after each rollback, before the re-simulation
+}
+
+// newSyncTest makes the ring (n+1 snapshots) and saves the first.
+func newSyncTest(sim *arena.Sim, n int) (*syncTest, error) {
+	ring, err := tickwork.NewRollback(sim.World(), n+1)
+	if err != nil {
+		return nil, err
+	}
+	st := &syncTest{sim: sim, ring: ring, n: n}
+	return st, st.save()
+}
+
+func (st *syncTest) save() error {
+	t0 := time.Now()
+	err := st.ring.Save()
+	st.saveNs += int64(time.Since(t0))
+	st.saves++
+	return err
+}
+
+// afterFrame runs the test after a straight frame: save, roll back n
+// frames (once n frames are held), re-simulate them and compare.
+func (st *syncTest) afterFrame() error {
+	if err := st.save(); err != nil {
+		return err
+	}
+	if st.ring.Len() <= st.n {
+		return nil
+	}
+	t0 := time.Now()
+	err := st.ring.Rewind(st.n)
+	st.restoreNs += int64(time.Since(t0))
+	st.restores++
+	if err != nil {
+		return err
+	}
+	if st.perturb != nil {
+		st.perturb()
+	}
+	for range st.n {
+		t0 := time.Now()
+		err := st.sim.Frame()
+		st.resimNs += int64(time.Since(t0))
+		st.resims++
+		if err != nil {
+			return fmt.Errorf("re-simulated frame %d: %w", st.sim.Frames(), err)
+		}
+		f := uint64(st.sim.Frames())
+		first, _ := st.ring.Checksum(f)
+		if err := st.save(); err != nil {
+			return err
+		}
+		again, _ := st.ring.Checksum(f)
+		if again != first {
+			return fmt.Errorf("rollback desync: frame %d re-simulated %d frames back has snapshot checksum %08x, %08x the first time",
+				f, st.n, again, first)
+		}
+		st.compared++
+	}
+	return nil
+}
+
+// rollbackReport is the -json "rollback" object: the SyncTest's costs.
+type rollbackReport struct {
+	Frames          int     `json:"frames"`
+	Compared        int     `json:"compared"`
+	SnapshotBytes   int     `json:"snapshot_bytes"`
+	SnapshotMeanUS  float64 `json:"snapshot_mean_us"`
+	RestoreMeanUS   float64 `json:"restore_mean_us"`
+	ResimFrameUS    float64 `json:"resim_frame_mean_us"`
+	PerFrameTotalUS float64 `json:"per_frame_total_us"`
+}
+
+// finish records the snapshot's size, before the Sim closes.
+func (st *syncTest) finish() {
+	b, _ := st.sim.Snapshot(nil)
+	st.bytes = len(b)
+}
+
+func (st *syncTest) report() *rollbackReport {
+	mean := func(ns int64, n int) float64 {
+		if n == 0 {
+			return 0
+		}
+		return round3(float64(ns) / float64(n) / 1e3)
+	}
+	frames := max(1, st.restores)
+	return &rollbackReport{
+		Frames: st.n, Compared: st.compared, SnapshotBytes: st.bytes,
+		SnapshotMeanUS: mean(st.saveNs, st.saves), RestoreMeanUS: mean(st.restoreNs, st.restores),
+		ResimFrameUS:    mean(st.resimNs, st.resims),
+		PerFrameTotalUS: round3(float64(st.saveNs+st.restoreNs+st.resimNs) / float64(frames) / 1e3),
+	}
+}
+
+// loadInto restores the -load file into sim, a runtime Sim.
+func loadInto(sim *arena.Sim, src []byte) error {
+	if err := sim.Restore(src); err != nil {
+		return fmt.Errorf("-load: %w", err)
+	}
+	return nil
+}
+
+// saveFrom writes sim's snapshot to the -save file.
+func saveFrom(sim *arena.Sim, path string) error {
+	b, err := sim.Snapshot(nil)
+	if err != nil {
+		return fmt.Errorf("-save: %w", err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return fmt.Errorf("-save: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,37 @@
+package runtime_test
+
+import (
+	"encoding/binary"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// goldenAfter10 is the checksum of the snapshot taken 10 frames after
+// restoring testdata/fuzz/FuzzRestore/snapshot-frame-33 (made on
+// linux/amd64).
+const goldenAfter10 uint32 = 0x766dec1b
+
+// TestGoldenSnapshot: a snapshot taken on linux/amd64 restores here, and
+// 10 more frames end in the snapshot it ended in there, byte for byte (its
+// checksum): the format, the tags it brings and the frames after a restore
+// are the same on every 64-bit little-endian machine (make arm64 runs it
+// under qemu).
+func TestGoldenSnapshot(t *testing.T) {
+	raw, err := os.ReadFile("testdata/fuzz/FuzzRestore/snapshot-frame-33")
+	require.NoError(t, err)
+	lines := strings.Split(string(raw), "\n")
+	require.GreaterOrEqual(t, len(lines), 2)
+	src, err := strconv.Unquote(strings.TrimSuffix(strings.TrimPrefix(lines[1], "[]byte("), ")"))
+	require.NoError(t, err)
+	s := newStWorld(t, 1)
+	require.NoError(t, s.w.Restore([]byte(src)))
+	assert.Equal(t, uint64(33), s.w.Frames())
+	s.run(t, 10)
+	snap := s.snap(t)
+	assert.Equal(t, goldenAfter10, binary.LittleEndian.Uint32(snap[12:]), "%#x", binary.LittleEndian.Uint32(snap[12:]))
+}

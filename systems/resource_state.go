@@ -1,0 +1,235 @@
+package systems
+
+import (
+	"encoding"
+	"errors"
+	"reflect"
+	"strconv"
+	"unsafe"
+
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/internal/wire"
+)
+
+// ErrResourceState: a resource a snapshot cannot hold (its type holds
+// pointers and provides no codec), a codec's error, or resource bytes the
+// resource refuses. Returned as a *ResourceStateError.
+var ErrResourceState = errors.New("systems: resource state")
+
+// ResourceStateError names the resource whose state could not be taken or
+// restored and why; Err is the codec's error, if any. errors.Is(err,
+// ErrResourceState) is true, and errors.Is reaches Err.
+type ResourceStateError struct {
+	Resource string
+	Detail   string
+	Err      error
+}
+
+func (e *ResourceStateError) Error() string {
+	s := "systems: resource " + strconv.Quote(e.Resource) + ": " + e.Detail
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Is reports whether target is ErrResourceState.
+func (e *ResourceStateError) Is(target error) bool { return target == ErrResourceState }
+
+// Unwrap returns the codec's error.
+func (e *ResourceStateError) Unwrap() error { return e.Err }
+
+// StatefulResource is the snapshot face of a *Resource[T] (docs/state.md,
+// "What a snapshot holds"): the runtime asserts it on every resource of a
+// world. Its methods touch the value (and CheckState the resource's
+// scratch value): call them from the host between frames, one at a time.
+type StatefulResource interface {
+	AnyResource
+	// AppendState appends the value's bytes to dst.
+	AppendState(dst []byte) ([]byte, error)
+	// CheckState reports whether src decodes to a value, leaving the
+	// resource's value untouched.
+	CheckState(src []byte) error
+	// LoadState makes the value the one src encodes (after CheckState).
+	LoadState(src []byte) error
+	// Describe appends the resource's name, type and encoding.
+	Describe(dst []byte) []byte
+	// Snapshottable is nil when a snapshot can hold the resource, else why not.
+	Snapshottable() error
+}
+
+// codec is the standard contract a resource type provides to be held by
+// a snapshot when it is not pointer-free: encoding.BinaryAppender and
+// encoding.BinaryUnmarshaler, on T or on *T.
+type codec interface {
+	encoding.BinaryAppender
+	encoding.BinaryUnmarshaler
+}
+
+// How a snapshot holds a resource's value.
+const (
+	stateNone  = iota // holds pointers, no codec: a snapshot refuses it
+	stateRaw          // pointer-free T: its bytes
+	stateSlice        // []E of pointer-free E: its elements' bytes
+	stateCodec        // T or *T is a codec
+)
+
+type resourceState struct {
+	kind  uint8
+	size  uintptr   // T's size (raw) or E's (slice)
+	bools []uintptr // byte offsets of the bools of T (raw) or E (slice)
+	typ   reflect.Type
+}
+
+// stateOf works out how a snapshot holds a T. Set-up only.
+func stateOf[T any]() resourceState {
+	typ := reflect.TypeFor[T]()
+	st := resourceState{typ: typ}
+	switch {
+	case reflect.PointerTo(typ).Implements(reflect.TypeFor[codec]()) || typ.Implements(reflect.TypeFor[codec]()):
+		st.kind = stateCodec
+	case ephemeral.PointerPath(typ) == "":
+		st.kind, st.size, st.bools = stateRaw, typ.Size(), wire.BoolOffsets(typ)
+	case typ.Kind() == reflect.Slice && ephemeral.PointerPath(typ.Elem()) == "":
+		st.kind, st.size, st.bools = stateSlice, typ.Elem().Size(), wire.BoolOffsets(typ.Elem())
+	}
+	return st
+}
+
+// codecOf returns the codec of *p (p itself when *T is one, else *p).
+func codecOf[T any](p *T) codec {
+	if c, ok := any(p).(codec); ok {
+		return c
+	}
+	return any(*p).(codec)
+}
+
+func (r *Resource[T]) stateErr(detail string, err error) error {
+	return &ResourceStateError{Resource: r.name, Detail: detail, Err: err}
+}
+
+// AppendState appends the value's state to dst: a pointer-free T as its
+// bytes, a slice of pointer-free elements as its elements' bytes, any
+// other T through its codec (encoding.BinaryAppender on T or *T). It
+// returns a *ResourceStateError (errors.Is ErrResourceState), appending
+// nothing, for a T that holds pointers and is no codec, or the codec's
+// error. Allocates only when dst grows (and what the codec allocates).
+func (r *Resource[T]) AppendState(dst []byte) ([]byte, error) {
+	switch r.state.kind {
+	case stateRaw:
+		return append(dst, unsafe.Slice((*byte)(unsafe.Pointer(&r.v)), r.state.size)...), nil
+	case stateSlice:
+		return append(dst, sliceBytes(unsafe.Pointer(&r.v), r.state.size)...), nil
+	case stateCodec:
+		n := len(dst)
+		out, err := codecOf(&r.v).AppendBinary(dst)
+		if err != nil {
+			return dst[:n], r.stateErr("AppendBinary failed", err)
+		}
+		return out, nil
+	}
+	return dst, r.Snapshottable()
+}
+
+// Snapshottable returns nil when a snapshot can hold the resource
+// (pointer-free, a slice of pointer-free elements, or a codec), else the
+// *ResourceStateError AppendState would return. Allocates only the error.
+func (r *Resource[T]) Snapshottable() error {
+	if r.state.kind != stateNone {
+		return nil
+	}
+	return r.stateErr("its type "+r.state.typ.String()+" holds pointers: make it pointer-free, a slice of pointer-free elements, "+
+		"or give it encoding.BinaryAppender and encoding.BinaryUnmarshaler", nil)
+}
+
+// sliceBytes is the element bytes of the slice header at p.
+func sliceBytes(p unsafe.Pointer, size uintptr) []byte {
+	s := *(*[]byte)(p) // the header's data pointer and length, in elements
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice(unsafe.SliceData(s), uintptr(len(s))*size)
+}
+
+// CheckState reports whether src decodes to a value of the resource,
+// without touching the value: for a raw T, src is sizeof(T) bytes; for a
+// slice, whole elements; bools are 0 or 1. A codec decodes src into a
+// scratch value kept by the resource (made on the first call; its
+// UnmarshalBinary must accept a zero value, as the encoding contract asks,
+// and decide from the bytes alone). It returns a *ResourceStateError
+// (errors.Is ErrResourceState, wrapping the codec's error).
+func (r *Resource[T]) CheckState(src []byte) error {
+	st := &r.state
+	switch st.kind {
+	case stateRaw:
+		if uintptr(len(src)) != st.size {
+			return r.stateErr(strconv.Itoa(len(src))+" bytes for a "+strconv.FormatUint(uint64(st.size), 10)+"-byte "+st.typ.String(), nil)
+		}
+	case stateSlice:
+		if st.size == 0 && len(src) != 0 || st.size != 0 && uintptr(len(src))%st.size != 0 {
+			return r.stateErr(strconv.Itoa(len(src))+" bytes are no whole "+strconv.FormatUint(uint64(st.size), 10)+"-byte elements", nil)
+		}
+	case stateCodec:
+		if err := codecOf(r.scratch()).UnmarshalBinary(src); err != nil {
+			return r.stateErr("UnmarshalBinary refused the bytes", err)
+		}
+		return nil
+	default:
+		return r.stateErr("its type "+st.typ.String()+" holds pointers and has no codec", nil)
+	}
+	if !wire.CheckBools(src, st.size, st.bools) {
+		return r.stateErr("a bool that is neither 0 nor 1", nil)
+	}
+	return nil
+}
+
+// scratch returns the resource's scratch value for CheckState, made on
+// first use (a pointer T gets a new pointee).
+func (r *Resource[T]) scratch() *T {
+	if r.spare == nil {
+		r.spare = new(T)
+		if r.state.typ.Kind() == reflect.Pointer {
+			reflect.ValueOf(r.spare).Elem().Set(reflect.New(r.state.typ.Elem()))
+		}
+	}
+	return r.spare
+}
+
+// LoadState makes the value the one src encodes, src being a state
+// CheckState accepted. A slice keeps its backing array when it has room
+// (else it allocates one). It returns the codec's error wrapped in a
+// *ResourceStateError, which after CheckState means the codec is not
+// deterministic.
+func (r *Resource[T]) LoadState(src []byte) error {
+	st := &r.state
+	switch st.kind {
+	case stateRaw:
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(&r.v)), st.size), src)
+	case stateSlice:
+		n := 0
+		if st.size != 0 {
+			n = len(src) / int(st.size)
+		}
+		rv := reflect.ValueOf(&r.v).Elem()
+		if rv.Cap() < n {
+			rv.Set(reflect.MakeSlice(st.typ, n, n))
+		}
+		rv.SetLen(n)
+		copy(sliceBytes(unsafe.Pointer(&r.v), st.size), src)
+	case stateCodec:
+		if err := codecOf(&r.v).UnmarshalBinary(src); err != nil {
+			return r.stateErr("UnmarshalBinary refused bytes its CheckState accepted", err)
+		}
+	default:
+		return r.stateErr("its type holds pointers and has no codec", nil)
+	}
+	return nil
+}
+
+// Describe appends a line naming the resource, its type and how a
+// snapshot holds it, for a world's fingerprint. It allocates.
+func (r *Resource[T]) Describe(dst []byte) []byte {
+	kinds := [...]string{"none", "raw", "slice", "codec"}
+	return append(dst, "resource "+strconv.Quote(r.name)+" "+r.state.typ.PkgPath()+"."+r.state.typ.String()+" "+
+		strconv.FormatUint(uint64(r.state.size), 10)+" "+kinds[r.state.kind]+"\n"...)
+}
