@@ -13,3 +13,10 @@ func SetRaceHook(on bool) (restore func()) {
 	}
 	return func() { raceHook = old }
 }
+
+// Announce and Publish are the hand-off's fencing stores (pool.go), for
+// TestHandOffStoresFence.
+var (
+	Announce = announce
+	Publish  = publish
+)

@@ -206,7 +206,7 @@ func (p *Pool) await(h *helper, seen uint64) uint64 {
 		}
 	}
 	for {
-		h.parked.Store(true)
+		announce(&h.parked)
 		if raceHook != nil {
 			raceHook()
 		}
@@ -248,7 +248,7 @@ func (p *Pool) waitHelpers() {
 		return
 	}
 	for p.pending.Load() != 0 {
-		p.waiting.Store(true)
+		announce(&p.waiting)
 		if raceHook != nil {
 			raceHook()
 		}
@@ -415,7 +415,7 @@ func (p *Pool) RunPolicy(pol Policy, chunks int, fn func(worker, chunk int)) {
 	p.fn, p.chunks, p.active = fn, chunks, n
 	p.pending.Store(int32(n - 1))
 	s := (p.state.Load()&^stateWorkers + stateEpoch) | uint64(n)
-	p.state.Store(s) // publishes the fields above to the helpers that load it
+	publish(&p.state, s) // publishes the fields above to the helpers that load it
 	p.wakeHelpers(n - 1)
 	p.span(0)
 	p.waitHelpers()
@@ -447,7 +447,7 @@ func (p *Pool) Close() error {
 		return nil
 	}
 	p.closed = true
-	p.state.Store((p.state.Load()&^stateWorkers + stateEpoch) | stateStop)
+	publish(&p.state, (p.state.Load()&^stateWorkers+stateEpoch)|stateStop)
 	p.wakeHelpers(len(p.helpers))
 	return p.group.Wait()
 }
@@ -462,3 +462,12 @@ func Scalar(chunks int, fn func(worker, chunk int)) {
 		panic(e)
 	}
 }
+
+// announce sets a parking flag (parked, waiting) and publish stores the
+// state word: the stores of the hand-off's Dekker pairs, each followed by a
+// load of the other side's word. Both are swaps, read-modify-writes, not
+// plain stores (docs/architecture.md, "Kernel hand-off", Fences);
+// TestHandOffStoresFence checks it where it matters, under make arm64.
+func announce(f *atomic.Bool) { f.Swap(true) }
+
+func publish(w *atomic.Uint64, v uint64) { w.Swap(v) }
