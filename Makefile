@@ -153,9 +153,9 @@ fma:
 ## unless the product is converted) and run under qemu user-mode emulation:
 ## arena-headless must print the native build's digest at 1 and 2 workers,
 ## and the generated kernels' tests (simdkit: the scalar loops against its
-## model), the arena's golden and baseline digests, the arena rules' tests
-## and the runtime's snapshot tests (an amd64 snapshot restores and replays
-## alike) must pass
+## model), the arena's golden and baseline digests, the arena rules' tests,
+## the kernel pool's store-fence litmus test and the runtime's snapshot
+## tests (an amd64 snapshot restores and replays alike) must pass
 arm64:
 	@set -e; dir="$$(mktemp -d)"; trap 'rm -rf "$$dir"' EXIT; \
 	GOARCH=arm64 $(GO) build -o "$$dir/ah-arm64" ./cmd/arena-headless; \
@@ -167,7 +167,7 @@ arm64:
 		echo "arm64: workers $$w: arm64 $$a, native $$n"; \
 		if [ -z "$$a" ] || [ "$$a" != "$$n" ]; then echo "arm64: digests differ"; exit 1; fi; \
 	done; \
-	for spec in ./schema/codegen/internal/kitchen:. ./schema/codegen/internal/fused:. ./schema/codegen/internal/simdkit:. './arena:^(TestGolden|TestSameDigestAsBaseline)$$' ./arena/rules:.; do \
+	for spec in ./schema/codegen/internal/kitchen:. ./schema/codegen/internal/fused:. ./schema/codegen/internal/simdkit:. './arena:^(TestGolden|TestSameDigestAsBaseline)$$' ./arena/rules:. './kernels:^TestHandOffStoresFence$$'; do \
 		pkg="$${spec%%:*}"; run="$${spec#*:}"; \
 		GOARCH=arm64 $(GO) test -c -o "$$dir/t.test" $$pkg; \
 		echo "arm64: qemu-aarch64-static $$pkg tests -test.run '$$run'"; \
