@@ -21,7 +21,8 @@
 //     with Decl.After and Decl.Before.
 //   - Iterate: a query's All yields every live row ([Row1] .. [Row4]:
 //     Get returns pointers) with its handle; a kernel at chunk c uses
-//     Chunk(c), or Spans(c) with Runs(c).
+//     Chunk(c), or Spans(c) with Runs(c); without a closure, [NextRun],
+//     and Table.LiveEnd and Table.UsedChunks to bound dense kernels.
 //   - Run kernels: [Parallel] with the kernel's state as a value
 //     ([ParallelPolicy] with its own [KernelPolicy]); lanes (instruction
 //     sets) for generated SIMD variants: [Lane], [BestLane], [SelectLane].

@@ -22,7 +22,7 @@ func inlineHandle(l ephemeral.Lease, h Handle) bool {
 func inlineTable(t *Table, d *Domain, h Handle, c int) bool {
 	_, ok := t.HandleAt(c)
 	return ok && t.IsAlive(h) && d.IsAlive(h) && t.Enabled(c) != nil &&
-		t.ChunkLen(c)+t.ChunkRows()+t.Chunks()+t.Len()+t.Cap()+d.Len()+d.Cap() > 0
+		t.ChunkLen(c)+t.ChunkRows()+t.Chunks()+t.Len()+t.Cap()+d.Len()+d.Cap()+t.LiveEnd(c)+t.UsedChunks() > 0
 }
 
 func inlineSystem(ctx *Context, r *Recorder, h Handle) bool {

@@ -19,3 +19,8 @@ type Domain = ephemeral.Domain
 
 // DomainSpec declares a domain: [ephemeral.DomainSpec].
 type DomainSpec = ephemeral.DomainSpec
+
+// NextRun is the first run [lo, hi) of live rows of a chunk's enabled
+// bitmap at or after row from, for kernels that walk runs without a
+// closure: [ephemeral.NextRun].
+func NextRun(mask []uint64, from int) (lo, hi int) { return ephemeral.NextRun(mask, from) }

@@ -2,11 +2,7 @@
 
 package arena
 
-import (
-	"math/bits"
-
-	"github.com/tickwork/tickwork"
-)
+import "github.com/tickwork/tickwork"
 
 // Constants of the schema.
 const (
@@ -368,7 +364,7 @@ func (s *Collision) run(ctx *tickwork.Context) {
 	k := &s.k
 	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
 		k.total = [3]int64{}
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunkScalar(c)
 		}
 		s.Lost.Add(k.total[0])
@@ -380,7 +376,7 @@ func (s *Collision) run(ctx *tickwork.Context) {
 		k.counts = make([]collisionCounts, ctx.Workers())
 	}
 	clear(k.counts)
-	tickwork.ParallelPolicy(ctx, tickwork.KernelPolicy{Grain: 1}, usedChunks(k.table), *k, (*collisionKernel).chunkParallel)
+	tickwork.ParallelPolicy(ctx, tickwork.KernelPolicy{Grain: 1}, k.table.UsedChunks(), *k, (*collisionKernel).chunkParallel)
 	k.total = [3]int64{}
 	for w := range k.counts {
 		k.total[0] += k.counts[w].n[0]
@@ -406,7 +402,7 @@ func (k *collisionKernel) chunkScalar(c int) {
 	bXs := k.bX
 	bYs := k.bY
 	mask := k.table.Enabled(c)
-	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 		o.first = base + lo
 		pXs := k.pX[base+lo : base+hi]
 		pYs := k.pY[base+lo : base+hi][:len(pXs)]
@@ -449,7 +445,7 @@ func (k *collisionKernel) chunkParallel(w, c int) {
 	bXs := k.bX
 	bYs := k.bY
 	mask := k.table.Enabled(c)
-	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 		o.first = base + lo
 		pXs := k.pX[base+lo : base+hi]
 		pYs := k.pY[base+lo : base+hi][:len(pXs)]
@@ -561,18 +557,18 @@ func (s *IntegrateBodies) run(ctx *tickwork.Context) {
 		return
 	}
 	if ctx.Workers() <= 1 {
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*integrateBodiesKernel).chunk)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*integrateBodiesKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *integrateBodiesKernel) chunk(_, c int) {
 	base := c * k.rows
-	k.span(base, base+liveEnd(k.table.Enabled(c)))
+	k.span(base, base+k.table.LiveEnd(c))
 }
 
 // span runs the body on rows lo..hi-1 of the whole columns, holes
@@ -706,18 +702,18 @@ func (s *IntegrateProjectiles) run(ctx *tickwork.Context) {
 		return
 	}
 	if ctx.Workers() <= 1 {
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*integrateProjectilesKernel).chunk)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*integrateProjectilesKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *integrateProjectilesKernel) chunk(_, c int) {
 	base := c * k.rows
-	k.span(base, base+liveEnd(k.table.Enabled(c)))
+	k.span(base, base+k.table.LiveEnd(c))
 }
 
 // span runs the body on rows lo..hi-1 of the whole columns, holes
@@ -801,76 +797,24 @@ func (s *Clock) run(ctx *tickwork.Context) {
 		return
 	}
 	if ctx.Workers() <= 1 {
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*clockKernel).chunk)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*clockKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *clockKernel) chunk(_, c int) {
 	base := c * k.rows
-	hi := liveEnd(k.table.Enabled(c))
+	hi := k.table.LiveEnd(c)
 	cTicks := k.cTick[base : base+hi]
 	for i := range cTicks {
 		cTick := cTicks[i]
 		cTick += 1
 		cTicks[i] = cTick
 	}
-}
-
-// nextRun returns the first run of live rows of a chunk's enabled
-// bitmap at or after row from: rows lo..hi-1, or lo == hi when there is
-// none. Kernels walk runs with it, without a closure.
-func nextRun(mask []uint64, from int) (lo, hi int) {
-	end := len(mask) << 6
-	w := from >> 6
-	if w >= len(mask) {
-		return end, end
-	}
-	word := mask[w] &^ (uint64(1)<<(from&63) - 1)
-	for word == 0 {
-		if w++; w == len(mask) {
-			return end, end
-		}
-		word = mask[w]
-	}
-	lo = w<<6 + bits.TrailingZeros64(word)
-	word = ^mask[w] &^ (uint64(1)<<(lo&63) - 1)
-	for word == 0 {
-		if w++; w == len(mask) {
-			return lo, end
-		}
-		word = ^mask[w]
-	}
-	return lo, w<<6 + bits.TrailingZeros64(word)
-}
-
-// liveEnd is one past the last live row of a chunk's enabled bitmap (0
-// for an empty chunk): dense kernels run rows 0..liveEnd-1, holes
-// included.
-func liveEnd(mask []uint64) int {
-	for w := len(mask) - 1; w >= 0; w-- {
-		if mask[w] != 0 {
-			return w<<6 + 64 - bits.LeadingZeros64(mask[w])
-		}
-	}
-	return 0
-}
-
-// usedChunks is one past t's last chunk that holds a live row (0 for
-// an empty table). A table fills its lowest slots, so its top chunks are
-// often empty: kernels run the used chunks only, and a parallel kernel
-// splits only those between its workers (the same split every run while
-// the count stays).
-func usedChunks(t *tickwork.Table) int {
-	n := t.Chunks()
-	for n > 0 && t.ChunkLen(n-1) == 0 {
-		n--
-	}
-	return n
 }
 
 // rowHandle is the handle of the live row row of t.

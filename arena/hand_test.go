@@ -101,7 +101,7 @@ func (s *Sim) handCollision(d *tickwork.Decl) tickwork.RunFunc {
 	c.Lost, c.Hits, c.Expired = d.Counter("lost"), d.Counter("hits"), d.Counter("expired")
 	return func(ctx *tickwork.Context) {
 		clear(k.counts)
-		tickwork.ParallelPolicy(ctx, tickwork.KernelPolicy{Grain: 1}, usedChunks(p.Table), k, (*handCollide).chunk)
+		tickwork.ParallelPolicy(ctx, tickwork.KernelPolicy{Grain: 1}, p.Table.UsedChunks(), k, (*handCollide).chunk)
 		var lost, hits, expired int64
 		for i := range k.counts {
 			lost += k.counts[i].lost
@@ -306,25 +306,25 @@ func BenchmarkDenseKernels(b *testing.B) {
 		gen, hand func()
 	}{
 		{"IntegrateBodies", func() {
-			for c := range usedChunks(t.Body.Table) {
+			for c := range t.Body.Table.UsedChunks() {
 				genBodies.chunk(0, c)
 			}
 		}, func() {
-			for c := range usedChunks(t.Body.Table) {
+			for c := range t.Body.Table.UsedChunks() {
 				handBodies.chunk(0, c)
 			}
 		}},
 		{"IntegrateProjectiles", func() {
-			for c := range usedChunks(t.Projectile.Table) {
+			for c := range t.Projectile.Table.UsedChunks() {
 				genProj.chunk(0, c)
 			}
 		}, func() {
-			for c := range usedChunks(t.Projectile.Table) {
+			for c := range t.Projectile.Table.UsedChunks() {
 				handProj.chunk(0, c)
 			}
 		}},
 		{"Clock", func() {
-			for c := range usedChunks(t.ArenaClock.Table) {
+			for c := range t.ArenaClock.Table.UsedChunks() {
 				genClock.chunk(0, c)
 			}
 		}, func() { *ticks.Ptr(clockRow)++ }},
@@ -384,7 +384,7 @@ func (s *Sim) integrateBodies(d *tickwork.Decl) tickwork.RunFunc {
 // last live one, holes included (a hole's values are don't-care), as
 // rules.MoveUnits in lanes.MoveBounce.
 func (k *bodies) chunk(_, c int) {
-	hi := liveEnd(k.q.Table().Enabled(c))
+	hi := k.q.Table().LiveEnd(c)
 	x, y, vx, vy := k.q.Spans(c)
 	lanes.MoveBounce(k.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], rules.DT, rules.W)
 }
@@ -409,13 +409,13 @@ func (s *Sim) integrateProjectiles(d *tickwork.Decl) tickwork.RunFunc {
 		vel:  tickwork.NewQuery2(tickwork.Read(d, p.VX), tickwork.Read(d, p.VY)),
 		lane: s.lane,
 	}
-	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, usedChunks(p.Table), k, (*projectiles).chunk) }
+	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, p.Table.UsedChunks(), k, (*projectiles).chunk) }
 }
 
 // chunk is a dense kernel, like bodies.chunk: x += vx*DT, y += vy*DT,
 // ttl-- (lanes.Advance).
 func (k *projectiles) chunk(_, c int) {
-	hi := liveEnd(k.pos.Table().Enabled(c))
+	hi := k.pos.Table().LiveEnd(c)
 	x, y, ttl := k.pos.Spans(c)
 	vx, vy := k.vel.Spans(c)
 	lanes.Advance(k.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], ttl[:hi], rules.DT)

@@ -15,8 +15,9 @@
 // Every chunk has an enabled bitmap ([Table.Enabled], a
 // github.com/kelindar/bitmap Bitmap of ChunkRows bits) that marks its live
 // rows. Deleting a row clears its bit and leaves a hole; rows never move.
-// Iterate a chunk's live rows with [Table.Runs] or [EachRun], or whole
-// rows with a query (below).
+// Iterate a chunk's live rows with [Table.Runs] or [EachRun] ([NextRun]
+// without a closure), or whole rows with a query (below); [Table.LiveEnd]
+// and [Table.UsedChunks] bound a dense kernel's rows and chunks.
 //
 // # Queries
 //

@@ -24,6 +24,16 @@ func EachRun(mask bitmap.Bitmap, fn func(lo, hi int)) {
 	}
 }
 
+// NextRun returns the first maximal run [lo, hi) of set bits of mask (a
+// chunk's enabled bitmap, Table.Enabled) at or after bit from, or
+// lo == hi == len(mask)*64 when there is none: a kernel walks a chunk's
+// live runs without a closure with
+//
+//	for lo, hi := NextRun(mask, 0); lo < hi; lo, hi = NextRun(mask, hi) { ... }
+//
+// Pure; allocates nothing.
+func NextRun(mask []uint64, from int) (lo, hi int) { return nextRun(mask, from) }
+
 // nextRun returns the first maximal run [lo, hi) of set bits of mask at or
 // after bit from, or lo == hi == len(mask)*64 when there is none. The
 // typed queries (Query1..Query4), Table.Runs and EachRun step through a
@@ -61,6 +71,35 @@ func nextRun(mask bitmap.Bitmap, from int) (lo, hi int) {
 		}
 	}
 	return lo, lo + bits.TrailingZeros64(rest)
+}
+
+// LiveEnd is one past the last live row of chunk c, chunk-relative (0 for
+// an empty chunk): a kernel whose holes are harmless runs rows
+// 0..LiveEnd(c)-1 densely. It panics (index out of range) when c is
+// outside 0..Chunks()-1: small enough to inline into a kernel's chunk
+// loop, it skips Enabled's message. Allocates nothing; safe while no
+// structural change runs.
+func (t *Table) LiveEnd(c int) int {
+	mask := t.enabled[c]
+	for w := len(mask) - 1; w >= 0; w-- {
+		if mask[w] != 0 {
+			return w<<6 + 64 - bits.LeadingZeros64(mask[w])
+		}
+	}
+	return 0
+}
+
+// UsedChunks is one past the last chunk that holds a live row (0 for an
+// empty table). A table fills its lowest slots first, so its top chunks
+// are often empty: a kernel runs chunks 0..UsedChunks()-1, and a parallel
+// one splits only those between its workers. Allocates nothing; safe
+// while no structural change runs.
+func (t *Table) UsedChunks() int {
+	n := len(t.chunkLive)
+	for n > 0 && t.chunkLive[n-1] == 0 {
+		n--
+	}
+	return n
 }
 
 // liveChunk returns the first chunk at or after c that has a live row, or

@@ -177,70 +177,9 @@ func (g *gen) consts() {
 
 // helpers writes the small functions kernels share, when used.
 func (g *gen) helpers() {
-	dense, masked, handle, table := false, false, false, false
+	handle := false
 	for _, y := range g.s.Systems {
-		table = table || y.From.Kind == schema.RowVar
-		dense = dense || y.Dense
-		masked = masked || (y.From.Kind == schema.RowVar && !y.Dense)
 		handle = handle || y.Access.Handle
-	}
-	if masked {
-		g.p(`// nextRun returns the first run of live rows of a chunk's enabled
-// bitmap at or after row from: rows lo..hi-1, or lo == hi when there is
-// none. Kernels walk runs with it, without a closure.
-func nextRun(mask []uint64, from int) (lo, hi int) {
-	end := len(mask) << 6
-	w := from >> 6
-	if w >= len(mask) {
-		return end, end
-	}
-	word := mask[w] &^ (uint64(1)<<(from&63) - 1)
-	for word == 0 {
-		if w++; w == len(mask) {
-			return end, end
-		}
-		word = mask[w]
-	}
-	lo = w<<6 + bits.TrailingZeros64(word)
-	word = ^mask[w] &^ (uint64(1)<<(lo&63) - 1)
-	for word == 0 {
-		if w++; w == len(mask) {
-			return lo, end
-		}
-		word = ^mask[w]
-	}
-	return lo, w<<6 + bits.TrailingZeros64(word)
-}
-`)
-	}
-	if dense {
-		g.p(`// liveEnd is one past the last live row of a chunk's enabled bitmap (0
-// for an empty chunk): dense kernels run rows 0..liveEnd-1, holes
-// included.
-func liveEnd(mask []uint64) int {
-	for w := len(mask) - 1; w >= 0; w-- {
-		if mask[w] != 0 {
-			return w<<6 + 64 - bits.LeadingZeros64(mask[w])
-		}
-	}
-	return 0
-}
-`)
-	}
-	if table {
-		g.p(`// usedChunks is one past t's last chunk that holds a live row (0 for
-// an empty table). A table fills its lowest slots, so its top chunks are
-// often empty: kernels run the used chunks only, and a parallel kernel
-// splits only those between its workers (the same split every run while
-// the count stays).
-func usedChunks(t *tickwork.Table) int {
-	n := t.Chunks()
-	for n > 0 && t.ChunkLen(n-1) == 0 {
-		n--
-	}
-	return n
-}
-`)
 	}
 	if handle {
 		g.p(`// rowHandle is the handle of the live row row of t.

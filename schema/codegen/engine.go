@@ -16,20 +16,7 @@ import (
 )
 
 func (g *gen) imports() {
-	bitsUsed := false // nextRun and liveEnd use math/bits
-	for _, y := range g.s.Systems {
-		bitsUsed = bitsUsed || y.From.Kind == schema.RowVar
-	}
-	if !bitsUsed {
-		g.p(`import "github.com/tickwork/tickwork"`)
-		g.p("")
-		return
-	}
-	g.p("import (")
-	g.p(`"math/bits"`)
-	g.p("")
-	g.p(`"github.com/tickwork/tickwork"`)
-	g.p(")")
+	g.p(`import "github.com/tickwork/tickwork"`)
 	g.p("")
 }
 

@@ -272,9 +272,9 @@ func (sg *sysGen) declareCounters() {
 // chunks: under the system's grain option when it has one.
 func (sg *sysGen) parallel(fn string) string {
 	if sg.y.Grain > 0 {
-		return fmt.Sprintf("tickwork.ParallelPolicy(ctx, tickwork.KernelPolicy{Grain: %d}, usedChunks(k.table), *k, (*%sKernel).%s)", sg.y.Grain, sg.lower, fn)
+		return fmt.Sprintf("tickwork.ParallelPolicy(ctx, tickwork.KernelPolicy{Grain: %d}, k.table.UsedChunks(), *k, (*%sKernel).%s)", sg.y.Grain, sg.lower, fn)
 	}
-	return fmt.Sprintf("tickwork.Parallel(ctx, usedChunks(k.table), *k, (*%sKernel).%s)", sg.lower, fn)
+	return fmt.Sprintf("tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*%sKernel).%s)", sg.lower, fn)
 }
 
 // dtValues writes the run's @dt and @tick into the kernel state.
@@ -316,7 +316,7 @@ func (sg *sysGen) tableRun() {
 		g.p("return")
 		g.p("}")
 		g.p("if ctx.Workers() <= 1 {")
-		g.p("for c := range usedChunks(k.table) {")
+		g.p("for c := range k.table.UsedChunks() {")
 		g.p("k.chunk(0, c)")
 		g.p("}")
 		g.p("return")
@@ -330,7 +330,7 @@ func (sg *sysGen) tableRun() {
 	if len(y.Counters) > 0 {
 		g.p("k.total = [%d]int64{}", len(y.Counters))
 	}
-	g.p("for c := range usedChunks(k.table) {")
+	g.p("for c := range k.table.UsedChunks() {")
 	g.p("k.chunkScalar(c)")
 	g.p("}")
 	for i, c := range y.Counters {
@@ -434,12 +434,12 @@ func (sg *sysGen) chunkFunc(mode string) {
 		sg.env["count:"+c] = fmt.Sprintf("%s.n[%d]", out, i)
 	}
 	if mode == "dense" {
-		g.p("hi := liveEnd(k.table.Enabled(c))")
+		g.p("hi := k.table.LiveEnd(c)")
 		sg.rows(loc, "base", "base+hi", "")
 	} else {
 		mask := loc.name("mask")
 		g.p("%s := k.table.Enabled(c)", mask)
-		g.p("for lo, hi := nextRun(%s, 0); lo < hi; lo, hi = nextRun(%s, hi) {", mask, mask)
+		g.p("for lo, hi := tickwork.NextRun(%s, 0); lo < hi; lo, hi = tickwork.NextRun(%s, hi) {", mask, mask)
 		row := "base+lo+i"
 		if out != "" {
 			g.p("%s.first = base + lo", out)

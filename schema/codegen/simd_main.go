@@ -88,7 +88,7 @@ func widthList() string {
 }
 
 // spanChunk writes the dense kernel of a variant system: chunk (both
-// drivers) runs span over the chunk's rows up to liveEnd; span runs the
+// drivers) runs span over the chunk's rows up to Table.LiveEnd; span runs the
 // lane's variant on the longest prefix of whole vectors, then the scalar
 // loop on the rest.
 func (sg *sysGen) spanChunk() {
@@ -96,7 +96,7 @@ func (sg *sysGen) spanChunk() {
 	g.p("// chunk is the kernel of chunk c (worker unused), for both drivers.")
 	g.p("func (k *%sKernel) chunk(_, c int) {", sg.lower)
 	g.p("base := c * k.rows")
-	g.p("k.span(base, base+liveEnd(k.table.Enabled(c)))")
+	g.p("k.span(base, base+k.table.LiveEnd(c))")
 	g.p("}")
 	g.p("")
 	g.p("// span runs the body on rows lo..hi-1 of the whole columns, holes")

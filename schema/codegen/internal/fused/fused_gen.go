@@ -2,11 +2,7 @@
 
 package fused
 
-import (
-	"math/bits"
-
-	"github.com/tickwork/tickwork"
-)
+import "github.com/tickwork/tickwork"
 
 // Constants of the schema.
 const (
@@ -185,18 +181,18 @@ func (s *Step) run(ctx *tickwork.Context) {
 		return
 	}
 	if ctx.Workers() <= 1 {
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*stepKernel).chunk)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*stepKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *stepKernel) chunk(_, c int) {
 	base := c * k.rows
-	k.span(base, base+liveEnd(k.table.Enabled(c)))
+	k.span(base, base+k.table.LiveEnd(c))
 }
 
 // span runs the body on rows lo..hi-1 of the whole columns, holes
@@ -277,18 +273,18 @@ func (s *Distance) run(ctx *tickwork.Context) {
 		return
 	}
 	if ctx.Workers() <= 1 {
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*distanceKernel).chunk)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*distanceKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *distanceKernel) chunk(_, c int) {
 	base := c * k.rows
-	hi := liveEnd(k.table.Enabled(c))
+	hi := k.table.LiveEnd(c)
 	bDXs := k.bDX[base : base+hi]
 	bDYs := k.bDY[base : base+hi][:len(bDXs)]
 	bD2s := k.bD2[base : base+hi][:len(bDXs)]
@@ -301,29 +297,4 @@ func (k *distanceKernel) chunk(_, c int) {
 		bD2s[i] = bD2
 		bNears[i] = bNear
 	}
-}
-
-// liveEnd is one past the last live row of a chunk's enabled bitmap (0
-// for an empty chunk): dense kernels run rows 0..liveEnd-1, holes
-// included.
-func liveEnd(mask []uint64) int {
-	for w := len(mask) - 1; w >= 0; w-- {
-		if mask[w] != 0 {
-			return w<<6 + 64 - bits.LeadingZeros64(mask[w])
-		}
-	}
-	return 0
-}
-
-// usedChunks is one past t's last chunk that holds a live row (0 for
-// an empty table). A table fills its lowest slots, so its top chunks are
-// often empty: kernels run the used chunks only, and a parallel kernel
-// splits only those between its workers (the same split every run while
-// the count stays).
-func usedChunks(t *tickwork.Table) int {
-	n := t.Chunks()
-	for n > 0 && t.ChunkLen(n-1) == 0 {
-		n--
-	}
-	return n
 }

@@ -2,11 +2,7 @@
 
 package kitchen
 
-import (
-	"math/bits"
-
-	"github.com/tickwork/tickwork"
-)
+import "github.com/tickwork/tickwork"
 
 // Constants of the schema.
 const (
@@ -244,12 +240,12 @@ func (s *Move) run(ctx *tickwork.Context) {
 		return
 	}
 	if ctx.Workers() <= 1 {
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*moveKernel).chunk)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*moveKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
@@ -257,7 +253,7 @@ func (k *moveKernel) chunk(_, c int) {
 	base := c * k.rows
 	dt32 := k.dt32
 	dt64 := k.dt64
-	hi := liveEnd(k.table.Enabled(c))
+	hi := k.table.LiveEnd(c)
 	pXs := k.pX[base : base+hi]
 	pYs := k.pY[base : base+hi][:len(pXs)]
 	for i := range pXs {
@@ -403,7 +399,7 @@ func (s *Strike) run(ctx *tickwork.Context) {
 	k := &s.k
 	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
 		k.total = [4]int64{}
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunkScalar(c)
 		}
 		s.Stale.Add(k.total[0])
@@ -416,7 +412,7 @@ func (s *Strike) run(ctx *tickwork.Context) {
 		k.counts = make([]strikeCounts, ctx.Workers())
 	}
 	clear(k.counts)
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*strikeKernel).chunkParallel)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*strikeKernel).chunkParallel)
 	k.total = [4]int64{}
 	for w := range k.counts {
 		k.total[0] += k.counts[w].n[0]
@@ -443,7 +439,7 @@ func (k *strikeKernel) chunkScalar(c int) {
 	t := k.tProbe.Lease()
 	tHPs := k.tHP
 	mask := k.table.Enabled(c)
-	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 		o.first = base + lo
 		mAts := k.mAt[base+lo : base+hi]
 		mPowers := k.mPower[base+lo : base+hi][:len(mAts)]
@@ -493,7 +489,7 @@ func (k *strikeKernel) chunkParallel(w, c int) {
 	t := k.tProbe.Lease()
 	tHPs := k.tHP
 	mask := k.table.Enabled(c)
-	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 		o.first = base + lo
 		mAts := k.mAt[base+lo : base+hi]
 		mPowers := k.mPower[base+lo : base+hi][:len(mAts)]
@@ -710,12 +706,12 @@ func (s *Tick) run(ctx *tickwork.Context) {
 		return
 	}
 	if ctx.Workers() <= 1 {
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*tickKernel).chunk)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*tickKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
@@ -723,7 +719,7 @@ func (k *tickKernel) chunk(_, c int) {
 	base := c * k.rows
 	dt64 := k.dt64
 	tick := k.tick
-	hi := liveEnd(k.table.Enabled(c))
+	hi := k.table.LiveEnd(c)
 	cTickss := k.cTicks[base : base+hi]
 	cTimes := k.cTime[base : base+hi][:len(cTickss)]
 	for i := range cTickss {
@@ -811,18 +807,18 @@ func (s *Drift) run(ctx *tickwork.Context) {
 		return
 	}
 	if ctx.Workers() <= 1 {
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*driftKernel).chunk)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*driftKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *driftKernel) chunk(_, c int) {
 	base := c * k.rows
-	k.span(base, base+liveEnd(k.table.Enabled(c)))
+	k.span(base, base+k.table.LiveEnd(c))
 }
 
 // span runs the body on rows lo..hi-1 of the whole columns, holes
@@ -933,7 +929,7 @@ func (s *Prune) run(ctx *tickwork.Context) {
 	k := &s.k
 	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
 		k.total = [1]int64{}
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunkScalar(c)
 		}
 		s.Pruned.Add(k.total[0])
@@ -943,7 +939,7 @@ func (s *Prune) run(ctx *tickwork.Context) {
 		k.counts = make([]pruneCounts, ctx.Workers())
 	}
 	clear(k.counts)
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*pruneKernel).chunkParallel)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*pruneKernel).chunkParallel)
 	k.total = [1]int64{}
 	for w := range k.counts {
 		k.total[0] += k.counts[w].n[0]
@@ -961,7 +957,7 @@ func (k *pruneKernel) chunkScalar(c int) {
 	}
 	base := c * k.rows
 	mask := k.table.Enabled(c)
-	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 		o.first = base + lo
 		tHPs := k.tHP[base+lo : base+hi]
 		tAlives := k.tAlive[base+lo : base+hi][:len(tHPs)]
@@ -987,7 +983,7 @@ func (k *pruneKernel) chunkParallel(w, c int) {
 	}
 	base := c * k.rows
 	mask := k.table.Enabled(c)
-	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 		o.first = base + lo
 		tHPs := k.tHP[base+lo : base+hi]
 		tAlives := k.tAlive[base+lo : base+hi][:len(tHPs)]
@@ -1000,58 +996,6 @@ func (k *pruneKernel) chunkParallel(w, c int) {
 		}
 	}
 	k.counts[w].n[0] += o.n[0]
-}
-
-// nextRun returns the first run of live rows of a chunk's enabled
-// bitmap at or after row from: rows lo..hi-1, or lo == hi when there is
-// none. Kernels walk runs with it, without a closure.
-func nextRun(mask []uint64, from int) (lo, hi int) {
-	end := len(mask) << 6
-	w := from >> 6
-	if w >= len(mask) {
-		return end, end
-	}
-	word := mask[w] &^ (uint64(1)<<(from&63) - 1)
-	for word == 0 {
-		if w++; w == len(mask) {
-			return end, end
-		}
-		word = mask[w]
-	}
-	lo = w<<6 + bits.TrailingZeros64(word)
-	word = ^mask[w] &^ (uint64(1)<<(lo&63) - 1)
-	for word == 0 {
-		if w++; w == len(mask) {
-			return lo, end
-		}
-		word = ^mask[w]
-	}
-	return lo, w<<6 + bits.TrailingZeros64(word)
-}
-
-// liveEnd is one past the last live row of a chunk's enabled bitmap (0
-// for an empty chunk): dense kernels run rows 0..liveEnd-1, holes
-// included.
-func liveEnd(mask []uint64) int {
-	for w := len(mask) - 1; w >= 0; w-- {
-		if mask[w] != 0 {
-			return w<<6 + 64 - bits.LeadingZeros64(mask[w])
-		}
-	}
-	return 0
-}
-
-// usedChunks is one past t's last chunk that holds a live row (0 for
-// an empty table). A table fills its lowest slots, so its top chunks are
-// often empty: kernels run the used chunks only, and a parallel kernel
-// splits only those between its workers (the same split every run while
-// the count stays).
-func usedChunks(t *tickwork.Table) int {
-	n := t.Chunks()
-	for n > 0 && t.ChunkLen(n-1) == 0 {
-		n--
-	}
-	return n
 }
 
 // rowHandle is the handle of the live row row of t.

@@ -2,11 +2,7 @@
 
 package simdkit
 
-import (
-	"math/bits"
-
-	"github.com/tickwork/tickwork"
-)
+import "github.com/tickwork/tickwork"
 
 // Constants of the schema.
 const (
@@ -204,18 +200,18 @@ func (s *Bounce) run(ctx *tickwork.Context) {
 		return
 	}
 	if ctx.Workers() <= 1 {
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*bounceKernel).chunk)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*bounceKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *bounceKernel) chunk(_, c int) {
 	base := c * k.rows
-	k.span(base, base+liveEnd(k.table.Enabled(c)))
+	k.span(base, base+k.table.LiveEnd(c))
 }
 
 // span runs the body on rows lo..hi-1 of the whole columns, holes
@@ -323,18 +319,18 @@ func (s *Count) run(ctx *tickwork.Context) {
 		return
 	}
 	if ctx.Workers() <= 1 {
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*countKernel).chunk)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*countKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *countKernel) chunk(_, c int) {
 	base := c * k.rows
-	k.span(base, base+liveEnd(k.table.Enabled(c)))
+	k.span(base, base+k.table.LiveEnd(c))
 }
 
 // span runs the body on rows lo..hi-1 of the whole columns, holes
@@ -439,18 +435,18 @@ func (s *Arms) run(ctx *tickwork.Context) {
 		return
 	}
 	if ctx.Workers() <= 1 {
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*armsKernel).chunk)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*armsKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *armsKernel) chunk(_, c int) {
 	base := c * k.rows
-	k.span(base, base+liveEnd(k.table.Enabled(c)))
+	k.span(base, base+k.table.LiveEnd(c))
 }
 
 // span runs the body on rows lo..hi-1 of the whole columns, holes
@@ -586,18 +582,18 @@ func (s *Mix) run(ctx *tickwork.Context) {
 		return
 	}
 	if ctx.Workers() <= 1 {
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*mixKernel).chunk)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*mixKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *mixKernel) chunk(_, c int) {
 	base := c * k.rows
-	k.span(base, base+liveEnd(k.table.Enabled(c)))
+	k.span(base, base+k.table.LiveEnd(c))
 }
 
 // span runs the body on rows lo..hi-1 of the whole columns, holes
@@ -710,18 +706,18 @@ func (s *Order) run(ctx *tickwork.Context) {
 		return
 	}
 	if ctx.Workers() <= 1 {
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*orderKernel).chunk)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*orderKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *orderKernel) chunk(_, c int) {
 	base := c * k.rows
-	k.span(base, base+liveEnd(k.table.Enabled(c)))
+	k.span(base, base+k.table.LiveEnd(c))
 }
 
 // span runs the body on rows lo..hi-1 of the whole columns, holes
@@ -804,47 +800,22 @@ func (s *Wide) run(ctx *tickwork.Context) {
 		return
 	}
 	if ctx.Workers() <= 1 {
-		for c := range usedChunks(k.table) {
+		for c := range k.table.UsedChunks() {
 			k.chunk(0, c)
 		}
 		return
 	}
-	tickwork.Parallel(ctx, usedChunks(k.table), *k, (*wideKernel).chunk)
+	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*wideKernel).chunk)
 }
 
 // chunk is the kernel of chunk c (worker unused), for both drivers.
 func (k *wideKernel) chunk(_, c int) {
 	base := c * k.rows
-	hi := liveEnd(k.table.Enabled(c))
+	hi := k.table.LiveEnd(c)
 	pBigs := k.pBig[base : base+hi]
 	for i := range pBigs {
 		pBig := pBigs[i]
 		pBig += 1
 		pBigs[i] = pBig
 	}
-}
-
-// liveEnd is one past the last live row of a chunk's enabled bitmap (0
-// for an empty chunk): dense kernels run rows 0..liveEnd-1, holes
-// included.
-func liveEnd(mask []uint64) int {
-	for w := len(mask) - 1; w >= 0; w-- {
-		if mask[w] != 0 {
-			return w<<6 + 64 - bits.LeadingZeros64(mask[w])
-		}
-	}
-	return 0
-}
-
-// usedChunks is one past t's last chunk that holds a live row (0 for
-// an empty table). A table fills its lowest slots, so its top chunks are
-// often empty: kernels run the used chunks only, and a parallel kernel
-// splits only those between its workers (the same split every run while
-// the count stays).
-func usedChunks(t *tickwork.Table) int {
-	n := t.Chunks()
-	for n > 0 && t.ChunkLen(n-1) == 0 {
-		n--
-	}
-	return n
 }
