@@ -109,21 +109,22 @@ func (d *Domain) CheckState(src []byte) error {
 		d.odd = make([]uint64, slots/64) // scratch, kept: the first check allocates
 	}
 	odd := d.odd[:slots/64]
-	var gv, tv [64]uint32 // one word's generations, copied out of src (it may be unaligned)
+	// Word at a time: a uint64 holds two slots' generations (the section
+	// may be unaligned; binary.LittleEndian loads it in one instruction).
 	var alive int
 	for w := range odd {
-		copy(wire.Bytes(gv[:]), gens[256*w:256*w+256])
-		var m uint64
-		var or uint32
-		for j, v := range gv {
+		blk := (*[256]byte)(gens[256*w:])
+		var m, or uint64
+		for j := 0; j < 32; j++ {
+			v := binary.LittleEndian.Uint64(blk[8*j:])
 			or |= v
-			m |= uint64(v&1) << uint(j)
+			m |= (v&1)<<uint(2*j) | (v>>32&1)<<uint(2*j+1)
 		}
-		if or > genMask {
+		if or&^(genMask|genMask<<32) != 0 {
 			return d.stateErr("", "a generation beyond "+itoa(HandleGenerationBits)+" bits in slots "+itoa(64*w)+".."+itoa(64*w+63))
 		}
 		valid := validMask(w, d.capacity)
-		if m&^valid != 0 || (valid != ^uint64(0) && or != 0 && !zeroBeyond(gv[:], valid)) {
+		if m&^valid != 0 || (valid != ^uint64(0) && or != 0 && !zeroBeyond(blk[:], valid)) {
 			return d.stateErr("", "a generation set beyond the capacity")
 		}
 		odd[w] = m
@@ -159,26 +160,23 @@ func (d *Domain) CheckState(src []byte) error {
 		en := r.Next(uint64(8 * len(t.enabled) * words))
 		cl := r.Next(uint64(4 * len(t.chunkLive)))
 		var rows uint64
+		tagPair := uint64(tagWord) | uint64(tagWord)<<32
 		for w := range odd {
-			copy(wire.Bytes(gv[:]), gens[256*w:256*w+256])
-			copy(wire.Bytes(tv[:]), tg[256*w:256*w+256])
-			var present uint64
-			var bad uint32
-			for j, v := range tv {
-				var nz uint32
-				if v != 0 {
-					nz = 1
-				}
-				present |= uint64(nz) << uint(j)
-				bad |= (v ^ (tagWord | gv[j])) & -nz // a present row holds its entity's word
+			// A row is present exactly when its enabled bit is set, and then
+			// holds its entity's word (tag and generation), else 0: compare
+			// two rows at a time with the words the enabled bits select.
+			g, tb := (*[256]byte)(gens[256*w:]), (*[256]byte)(tg[256*w:])
+			e := binary.LittleEndian.Uint64(en[8*w:])
+			var bad uint64
+			for j := 0; j < 32; j++ {
+				x := e >> uint(2*j)
+				sel := uint64(0xffffffff)&-(x&1) | ^uint64(0xffffffff)&-(x>>1&1)
+				bad |= binary.LittleEndian.Uint64(tb[8*j:]) ^ (binary.LittleEndian.Uint64(g[8*j:])|tagPair)&sel
 			}
-			if bad != 0 || present&^odd[w] != 0 {
-				return d.stateErr(t.name, "a row of slots "+itoa(64*w)+".."+itoa(64*w+63)+" is not its live entity's")
+			if bad != 0 || e&^odd[w] != 0 {
+				return d.rowsErr(t.name, w, g[:], tb[:], e, tagWord, odd[w])
 			}
-			if binary.LittleEndian.Uint64(en[8*w:]) != present {
-				return d.stateErr(t.name, "enabled bits of rows "+itoa(64*w)+".."+itoa(64*w+63)+" disagree with the rows")
-			}
-			rows += uint64(bits.OnesCount64(present))
+			rows += uint64(bits.OnesCount64(e))
 		}
 		for c := range t.chunkLive {
 			var n int
@@ -217,15 +215,40 @@ func validMask(w, capacity int) uint64 {
 	return 1<<uint(capacity-lo) - 1
 }
 
-// zeroBeyond reports whether the generations g of the 64 slots of a word
-// outside valid are all zero.
-func zeroBeyond(g []uint32, valid uint64) bool {
+// zeroBeyond reports whether the generations g (little-endian uint32) of
+// the 64 slots of a word outside valid are all zero.
+func zeroBeyond(g []byte, valid uint64) bool {
 	for j := 0; j < 64; j++ {
-		if valid&(1<<uint(j)) == 0 && g[j] != 0 {
+		if valid&(1<<uint(j)) == 0 && binary.LittleEndian.Uint32(g[4*j:]) != 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// rowsErr is the error of the rows w*64..w*64+63 of table that CheckState
+// found at fault (g and tb their slots' and rows' generations, e their
+// enabled bits, odd their live slots): a row that is not its live
+// entity's, or enabled bits that disagree with the rows.
+func (d *Domain) rowsErr(table string, w int, g, tb []byte, e uint64, tagWord uint32, odd uint64) error {
+	var present uint64
+	for j := 0; j < 64; j++ {
+		v := binary.LittleEndian.Uint32(tb[4*j:])
+		if v == 0 {
+			continue
+		}
+		present |= 1 << uint(j)
+		if v != tagWord|binary.LittleEndian.Uint32(g[4*j:]) {
+			return d.stateErr(table, "a row of slots "+itoa(64*w)+".."+itoa(64*w+63)+" is not its live entity's")
+		}
+	}
+	if present&^odd != 0 {
+		return d.stateErr(table, "a row of slots "+itoa(64*w)+".."+itoa(64*w+63)+" is not its live entity's")
+	}
+	if present != e {
+		return d.stateErr(table, "enabled bits of rows "+itoa(64*w)+".."+itoa(64*w+63)+" disagree with the rows")
+	}
+	return d.stateErr(table, "rows "+itoa(64*w)+".."+itoa(64*w+63)+" disagree with their generations")
 }
 
 func (d *Domain) stateErr(table, detail string) error {

@@ -28,11 +28,15 @@ const (
 // snapshotMagic opens every snapshot.
 var snapshotMagic = [8]byte{'T', 'I', 'C', 'K', 'S', 'N', 'A', 'P'}
 
-// checksum is the CRC-32 (IEEE) of a snapshot: its payload, then its
-// header past the checksum field (hash/crc32 runs it with PCLMULQDQ on
-// amd64 and the CRC instructions on arm64, faster than CRC-32 there).
+// crcTable is CRC-32C (Castagnoli): hash/crc32 runs it with the SSE4.2
+// CRC32 instruction on amd64 and the CRC32C instructions on arm64, about
+// twice CRC-32 (IEEE)'s rate on amd64 (docs/benchmarks.md).
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// checksum is the CRC-32C of a snapshot: its payload, then its header past
+// the checksum field.
 func checksum(snap []byte) uint32 {
-	return crc32.Update(crc32.ChecksumIEEE(snap[SnapshotHeader:]), crc32.IEEETable, snap[16:SnapshotHeader])
+	return crc32.Update(crc32.Update(0, crcTable, snap[SnapshotHeader:]), crcTable, snap[16:SnapshotHeader])
 }
 
 // Sentinel errors of Snapshot and Restore; each also matches ErrSnapshot.
@@ -223,7 +227,7 @@ func (w *World) snapshot(dst []byte, sum bool) ([]byte, error) {
 		}
 		binary.LittleEndian.PutUint64(dst[at:], uint64(len(dst)-at-8))
 		if sum { // section by section, while it is in cache
-			crc = crc32.Update(crc, crc32.IEEETable, dst[at:])
+			crc = crc32.Update(crc, crcTable, dst[at:])
 		}
 	}
 	h := dst[start : start+SnapshotHeader]
@@ -233,7 +237,7 @@ func (w *World) snapshot(dst []byte, sum bool) ([]byte, error) {
 	binary.LittleEndian.PutUint64(h[24:], uint64(len(dst)-start-SnapshotHeader))
 	binary.LittleEndian.PutUint32(h[32:], uint32(len(st.sections)))
 	if sum {
-		binary.LittleEndian.PutUint32(h[12:], crc32.Update(crc, crc32.IEEETable, h[16:])) // = checksum(dst[start:])
+		binary.LittleEndian.PutUint32(h[12:], crc32.Update(crc, crcTable, h[16:])) // = checksum(dst[start:])
 	}
 	return dst, nil
 }
@@ -289,12 +293,12 @@ func (w *World) restore(src []byte, checked bool) error {
 		var crc uint32
 		var first error
 		for k, sec := range st.sections {
-			crc = crc32.Update(crc32.Update(crc, crc32.IEEETable, src[SnapshotHeader+st.offsets[k]-8:SnapshotHeader+st.offsets[k]]), crc32.IEEETable, sec)
+			crc = crc32.Update(crc32.Update(crc, crcTable, src[SnapshotHeader+st.offsets[k]-8:SnapshotHeader+st.offsets[k]]), crcTable, sec)
 			if first == nil {
 				first = w.check(k)
 			}
 		}
-		if crc32.Update(crc, crc32.IEEETable, src[16:SnapshotHeader]) != binary.LittleEndian.Uint32(src[12:]) {
+		if crc32.Update(crc, crcTable, src[16:SnapshotHeader]) != binary.LittleEndian.Uint32(src[12:]) {
 			return &SnapshotError{Err: ErrCorrupt, Section: "header", Detail: "checksum mismatch"}
 		}
 		if first != nil {

@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"encoding/binary"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -384,6 +385,7 @@ func TestRestoreRefusesBadState(t *testing.T) {
 	}{
 		{"ticks do not make the simulated time", "scheduler", 0, 8, 1},
 		{"a dead slot made live", "domain D", 1, 16 + 4*299, 1},
+		{"a generation past 22 bits", "domain D", 1, 16 + 4*299 + 2, 0x40},
 		{"domain live count", "domain D", 1, 8, 1},
 		{"a bool of 2", "domain D", 1, mobFlag + 5, 2},
 		{"standalone table row", "domain Shot", 2, 16 + 4*128 + 24 + 8 + 1, 1},
@@ -403,6 +405,35 @@ func TestRestoreRefusesBadState(t *testing.T) {
 			assert.Equal(t, before, s.snap(t), "world untouched")
 		})
 	}
+}
+
+// TestRestoreRefusesRowOfDeadSlot: a row of table Mob on a dead slot,
+// consistent in everything else (it holds the slot's word, its enabled
+// bit, chunk and live counts count it), is refused: only the check that
+// enabled rows are live slots' sees it.
+func TestRestoreRefusesRowOfDeadSlot(t *testing.T) {
+	s := newStWorld(t, 1)
+	s.run(t, 20)
+	good := s.snap(t)
+	before := s.snap(t)
+	sec := sections(t, good)
+	b := append([]byte(nil), good...)
+	d := b[sec[1][0] : sec[1][0]+sec[1][1]] // domain D, laid out as in TestRestoreRefusesBadState
+	const slot, mob = 299, 16 + 1280 + 48
+	gen := binary.LittleEndian.Uint32(d[16+4*slot:])
+	require.Zero(t, gen&1, "slot 299 is dead")
+	require.Zero(t, binary.LittleEndian.Uint32(d[mob+8+4*slot:]), "and has no row")
+	binary.LittleEndian.PutUint32(d[mob+8+4*slot:], binary.LittleEndian.Uint32(d)<<ephemeral.HandleGenerationBits|gen)
+	d[mob+8+1280+slot/8] |= 1 << (slot % 8)
+	binary.LittleEndian.PutUint64(d[mob:], binary.LittleEndian.Uint64(d[mob:])+1)
+	binary.LittleEndian.PutUint32(d[mob+8+1280+40+4*(slot/64):], binary.LittleEndian.Uint32(d[mob+8+1280+40+4*(slot/64):])+1)
+	runtime.FixChecksum(b)
+	err := s.w.Restore(b)
+	require.Error(t, err)
+	assert.ErrorIs(t, err, runtime.ErrCorrupt)
+	assert.ErrorIs(t, err, ephemeral.ErrState)
+	assert.Contains(t, err.Error(), "table \"Mob\": a row of slots 256..319 is not its live entity's")
+	assert.Equal(t, before, s.snap(t), "world untouched")
 }
 
 // sections returns the payload offset and length of each section of src.

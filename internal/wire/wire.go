@@ -115,6 +115,17 @@ func CheckBools(b []byte, size uintptr, offs []uintptr) bool {
 	if len(offs) == 0 || size == 0 {
 		return true
 	}
+	if size == 1 { // a bool column or slice: 8 bytes at a time
+		var or uint64
+		i := 0
+		for ; i+8 <= len(b); i += 8 {
+			or |= binary.LittleEndian.Uint64(b[i:])
+		}
+		for ; i < len(b); i++ {
+			or |= uint64(b[i])
+		}
+		return or&0xfefefefefefefefe == 0
+	}
 	for e := uintptr(0); e+size <= uintptr(len(b)); e += size {
 		for _, o := range offs {
 			if b[e+o] > 1 {
