@@ -177,7 +177,7 @@ func (r *Rollback) Load(frame uint64) error {
 	return r.w.restore(r.bufs[i], false)
 }
 
-// Checksum is the CRC-32 of the snapshot of frame, the one World.Snapshot
+// Checksum is the CRC-32C of the snapshot of frame, the one World.Snapshot
 // would have written in its header, computed on the first call for that
 // snapshot; false when the ring does not hold it. Two snapshots with the same checksum hold
 // the same state, tags included (worlds that started from one snapshot

@@ -29,8 +29,9 @@ const (
 var snapshotMagic = [8]byte{'T', 'I', 'C', 'K', 'S', 'N', 'A', 'P'}
 
 // crcTable is CRC-32C (Castagnoli): hash/crc32 runs it with the SSE4.2
-// CRC32 instruction on amd64 and the CRC32C instructions on arm64, about
-// twice CRC-32 (IEEE)'s rate on amd64 (docs/benchmarks.md).
+// CRC32 instruction on amd64 and the CRC32C instructions on arm64, faster
+// than CRC-32 (IEEE) on amd64 (docs/benchmarks.md, "Snapshots and
+// rollback").
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // checksum is the CRC-32C of a snapshot: its payload, then its header past
@@ -188,7 +189,7 @@ func (w *World) SnapshotSize() (int, error) {
 
 // Snapshot appends the world's state to dst and returns it
 // (docs/state.md): the header (format version, Fingerprint, payload
-// length and CRC-32), then the scheduler's clock and pending resolutions,
+// length and CRC-32C), then the scheduler's clock and pending resolutions,
 // each domain with its tables and columns, each event table's held events
 // and readers, each resource. It allocates nothing once dst has room
 // (what a resource's codec allocates aside). It returns, with dst as it
