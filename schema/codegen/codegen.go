@@ -45,8 +45,7 @@ func Generate(s *schema.Schema, cfg Config) ([]byte, error) {
 	g.file()
 	out, err := format.Source(g.b.Bytes())
 	if err != nil {
-		// A generator bug: show the source that does not parse.
-		return nil, fmt.Errorf("codegen: generated code does not parse (a generator bug; please report it with the schema): %w\n%s", err, g.b.Bytes())
+		return nil, formatError(err)
 	}
 	return out, nil
 }
@@ -61,6 +60,19 @@ type gen struct {
 	// the systems with a SIMD variant (simd.go), whose kernels the main
 	// file gives a hook
 	simd map[*schema.System]bool
+	// a SIMD variant names archsimd (GenerateSIMD imports it only then)
+	archsimd bool
+}
+
+// formatError is the error of generated code that go/format refuses: a
+// generator bug, reported in one line (never the whole source, which may
+// be megabytes).
+func formatError(err error) error {
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return fmt.Errorf("codegen: generated code does not parse (a generator bug; please report it with the schema): %s", msg)
 }
 
 // p writes one line; format is fmt's.

@@ -227,7 +227,12 @@ func (sg *sysGen) outType(mode string) {
 func (sg *sysGen) tableDeclare() {
 	g, y := sg.g, sg.y
 	g.p("func (s *%s) declare(d *tickwork.Decl) tickwork.RunFunc {", sg.name)
-	g.p("t, k := s.t, &s.k")
+	// t and k only when a line below uses them (go vet refuses an unused
+	// local): an accessor, a probe, a recorder or an emitter.
+	records := !y.Dense && len(y.Access.Deletes)+len(y.Access.Emits) > 0
+	if len(sg.fromUses()) > 0 || len(y.Joins) > 0 || records {
+		g.p("t, k := s.t, &s.k")
+	}
 	for _, u := range sg.fromUses() {
 		g.p("k.%s = %s(d, %s).All()", colField(sg, u.v, u.c), accessor(sg.uses[u.v][u.c].write), columnRef(u.c))
 	}
@@ -515,23 +520,18 @@ func (sg *sysGen) rows(loc *locals, lo, hi, row string) {
 		}
 		sg.env["handle:"+from.Name] = "rowHandle(" + tab + ", " + row + ")"
 	}
-	if first != "" {
+	switch {
+	case first != "":
 		g.p("for i := range %s {", first)
-	} else {
+	case y.Access.Handle:
 		g.p("for i := range (%s) - (%s) {", hi, lo)
+	default: // the body names no column and no handle: i would be unused
+		g.p("for range (%s) - (%s) {", hi, lo)
 	}
 	for _, l := range loads {
 		g.p("%s", l)
 	}
-	for _, j := range y.Joins {
-		r, ok := loc.name(j.Var.Name+"Row"), loc.name(j.Var.Name+"OK")
-		sg.renameRow(j.Var, r)
-		g.p("%s, %s := %s.Row(%s)", r, ok, sg.env["lease:"+j.Var.Name], sg.env["col:"+from.Name+"."+j.Via.Name])
-		sg.env["ok:"+j.Var.Name] = ok
-		if len(sg.joinUses(j.Var)) == 0 {
-			g.p("_ = %s", r)
-		}
-	}
+	sg.probes(loc, from)
 	sg.body(y.Body)
 	for _, e := range ends {
 		g.p("%s[i] = %s", e.span, e.local)
@@ -627,17 +627,13 @@ func (sg *sysGen) eventSystem() {
 	if len(counts) > 0 {
 		g.p("var %s int64", strings.Join(counts, ", "))
 	}
-	g.p("for i := range %s {", evs)
-	g.p("%s := &%s[i]", evLocal, evs)
-	for _, j := range y.Joins {
-		r, ok := loc.name(j.Var.Name+"Row"), loc.name(j.Var.Name+"OK")
-		sg.renameRow(j.Var, r)
-		g.p("%s, %s := %s.Row(%s)", r, ok, sg.env["lease:"+j.Var.Name], sg.env["col:"+y.From.Name+"."+j.Via.Name])
-		sg.env["ok:"+j.Var.Name] = ok
-		if len(sg.joinUses(j.Var)) == 0 {
-			g.p("_ = %s", r)
-		}
+	if len(sg.fromUses()) == 0 { // the body names no field (and joins nothing)
+		g.p("for range %s {", evs)
+	} else {
+		g.p("for i := range %s {", evs)
+		g.p("%s := &%s[i]", evLocal, evs)
 	}
+	sg.probes(loc, y.From)
 	sg.body(y.Body)
 	g.p("}")
 	for i, c := range y.Counters {
@@ -646,4 +642,70 @@ func (sg *sysGen) eventSystem() {
 	g.p("}")
 	g.p("}")
 	g.p("")
+}
+
+// probes writes each join's probe of the item's handle: its row and hit
+// locals, blank when the body uses neither (go vet refuses an unused
+// local), so the probe still runs.
+func (sg *sysGen) probes(loc *locals, from *schema.Var) {
+	g, y := sg.g, sg.y
+	for _, j := range y.Joins {
+		r, ok := "_", "_"
+		if len(sg.joinUses(j.Var)) > 0 {
+			r = loc.name(j.Var.Name + "Row")
+			sg.renameRow(j.Var, r)
+		}
+		if probed(y.Body, j.Var) {
+			ok = loc.name(j.Var.Name + "OK")
+			sg.env["ok:"+j.Var.Name] = ok
+		}
+		op := ":="
+		if r == "_" && ok == "_" {
+			op = "="
+		}
+		g.p("%s, %s %s %s.Row(%s)", r, ok, op, sg.env["lease:"+j.Var.Name], sg.env["col:"+from.Name+"."+j.Via.Name])
+	}
+}
+
+// probed says whether statements ss test join v (found, missing).
+func probed(ss []schema.Stmt, v *schema.Var) bool {
+	var expr func(e schema.Expr) bool
+	expr = func(e schema.Expr) bool {
+		switch e := e.(type) {
+		case *schema.Probe:
+			return e.Var == v
+		case *schema.Unary:
+			return expr(e.X)
+		case *schema.Binary:
+			return expr(e.X) || expr(e.Y)
+		case *schema.Convert:
+			return expr(e.X)
+		case *schema.IndexOf:
+			return expr(e.X)
+		}
+		return false
+	}
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *schema.SetStmt:
+			for _, a := range s.Assigns {
+				if expr(a.Value) {
+					return true
+				}
+			}
+		case *schema.MatchStmt:
+			for _, a := range s.Arms {
+				if (a.Cond != nil && expr(a.Cond)) || probed(a.Body, v) {
+					return true
+				}
+			}
+		case *schema.EmitStmt:
+			for _, e := range s.Values {
+				if expr(e) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -244,6 +244,9 @@ func (sg *sysGen) assign(a *schema.AssignStmt) {
 	case a.Op == schema.MulAssign && (t.Kind == schema.Float32 || t.Kind == schema.Float64):
 		// x *= y is x = x*y: a product, rounded on its own (docs/schema.md, Arithmetic).
 		sg.g.p("%s = %s(%s * %s)", target, goType(t), target, paren(value, pv, precMul, true))
+	case a.Op == schema.Assign && value == target:
+		// A no-op (set t.X = t.X): no Go self-assignment, which go vet
+		// refuses; the manifest keeps the write (schema.Access).
 	default:
 		sg.g.p("%s %s %s", target, a.Op, value)
 	}

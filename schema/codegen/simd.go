@@ -215,8 +215,10 @@ func GenerateSIMD(s *schema.Schema, cfg Config) ([]byte, error) {
 		}
 	}
 	if len(ys) > 0 {
+		mark := g.b.Len()
 		g.p(`import "simd/archsimd"`)
 		g.p("")
+		imp := g.b.Len()
 		g.p("func init() {")
 		for _, y := range ys {
 			sg := newSysGen(g, y)
@@ -232,10 +234,17 @@ func GenerateSIMD(s *schema.Schema, cfg Config) ([]byte, error) {
 				sg.simdFunc(w.w)
 			}
 		}
+		if !g.archsimd {
+			// Every variant stores nothing it did not load (set t.X =
+			// t.X): none names archsimd, and an unused import does not
+			// compile.
+			b := g.b.Bytes()
+			g.b.Truncate(copy(b[mark:], b[imp:]) + mark)
+		}
 	}
 	out, err := format.Source(g.b.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("codegen: generated code does not parse (a generator bug; please report it with the schema): %w\n%s", err, g.b.Bytes())
+		return nil, formatError(err)
 	}
 	return out, nil
 }
@@ -596,6 +605,7 @@ func (sg *sysGen) simdFunc(w int) {
 		g.p("")
 		return
 	}
+	g.archsimd = true
 	g.p("n := lo + (hi-lo)&^%d", w-1)
 	// The spans end at n (capacity too), so no access reaches past it;
 	// the others are as long as the first, which lets the compiler drop

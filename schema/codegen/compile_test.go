@@ -1,0 +1,80 @@
+package codegen_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork/schema"
+	"github.com/tickwork/tickwork/schema/codegen"
+)
+
+// compileCorpus are accepted schemas at the edges of the language; each
+// must generate Go that builds and is go vet clean, scalar and SIMD.
+var compileCorpus = []struct{ name, src string }{
+	{"self_set_simd", "table T(capacity: 10) { X: int32 }\nsystem S(phase: update) { from T t set t.X = t.X }"},
+	{"self_set_simd_float", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T t set t.X = t.X }"},
+	{"self_set_in_arm", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T t match { t.X > 0 => { set t.X = t.X } } }"},
+	{"self_set_ref", "table T(capacity: 10) { R: ref T  X: int32 }\nsystem S(phase: update) { from T t join T u on t.R set t.R = u }"},
+	{"other_set_simd", "table T(capacity: 10) { X: float32 Y: float32 }\nsystem S(phase: update) { from T t set t.X = t.Y }"},
+	{"const_set_simd", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T t set t.X = 1 }"},
+	{"empty_body", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T t }"},
+	{"empty_body_join", "table T(capacity: 10) { R: ref T }\nsystem S(phase: update) { from T t join T u on t.R }"},
+	{"count_only", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T t count n }"},
+	{"count_only_event", "event table E(capacity: 10, lifetime: next_frame) { A: int32 }\nsystem S(phase: update) { from E e count n }"},
+	{"blank_row_var", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T _  set _.X = 1 }"},
+	{"empty_body_event", "event table E(capacity: 10, lifetime: next_frame) { A: int32 }\nsystem S(phase: update) { from E e }"},
+	{"empty_event_table", "event table E(capacity: 10, lifetime: next_frame) { }\ntable T(capacity: 10) { X: int32 }\nsystem S(phase: update) { from T t emit E { } }"},
+	{"empty_event_consume", "event table E(capacity: 10, lifetime: next_frame) { }\ntable T(capacity: 10) { X: int32 }\nsystem S(phase: update) { from E e  count n }"},
+	{"unused_join", "table T(capacity: 10) { R: ref T  X: int32 }\nsystem S(phase: update) { from T t join T u on t.R set t.X = 1 }"},
+	{"unused_join_event", "table T(capacity: 10) { X: int32 }\nevent table E(capacity: 10, lifetime: next_frame) { R: ref T }\nsystem S(phase: update) { from E e join T u on e.R count n }"},
+	{"table_no_columns", "table T(capacity: 10) { }\nsystem S(phase: update) { from T t delete t }"},
+	{"lower_counter", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T t  match { t.X > 0 => { count declare } else => { count run } } }"},
+	{"row_var_names", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T i  set i.X = 1 }"},
+}
+
+// TestGeneratedCompiles writes each corpus schema's generated files into
+// a package of a temporary directory inside the module (testdata, so no
+// ./... pattern sees it) and runs go vet on them, which type-checks
+// them: once as built everywhere, once with GOEXPERIMENT=simd (amd64).
+func TestGeneratedCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated packages with the go command")
+	}
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	dir, err := os.MkdirTemp("testdata", "compile-")
+	require.NoError(t, err)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	var pkgs []string
+	for _, tc := range compileCorpus {
+		s, err := schema.Load(tc.name+".tw", []byte(tc.src))
+		require.NoError(t, err, tc.name)
+		cfg := codegen.Config{Package: tc.name, Command: "tickwork-gen " + tc.name + ".tw", Source: tc.name + ".tw"}
+		main, err := codegen.Generate(s, cfg)
+		require.NoError(t, err, tc.name)
+		simd, err := codegen.GenerateSIMD(s, cfg)
+		require.NoError(t, err, tc.name)
+		pd := filepath.Join(dir, tc.name)
+		require.NoError(t, os.Mkdir(pd, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(pd, "gen.go"), main, 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(pd, "gen_simd.go"), simd, 0o644))
+		pkgs = append(pkgs, "./"+filepath.ToSlash(pd))
+	}
+	envs := [][]string{nil}
+	if runtime.GOARCH == "amd64" {
+		envs = append(envs, []string{"GOEXPERIMENT=simd"})
+	}
+	for _, env := range envs {
+		cmd := exec.Command(goTool, append([]string{"vet"}, pkgs...)...)
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Errorf("go vet %s of the generated packages: %v\n%s", strings.Join(env, " "), err, out)
+		}
+	}
+}
