@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -72,9 +73,30 @@ func TestMainExit(t *testing.T) {
 // TestGoNames: schema names that collide once made Go names are refused,
 // with a position.
 func TestGoNames(t *testing.T) {
+	sys := func(body string) string {
+		return "table T(capacity: 1) { X: int32 }\nsystem S(phase: update) { from T t " + body + " }"
+	}
+	blank := func(at, name, goName string) string {
+		return "x.tw:" + at + `: "` + name + `" starts with _, so its Go name ` + goName + " would be blank or unexported (the host could not use it); start it with a letter"
+	}
 	cases := map[string]struct{ src, want string }{
 		"generated name": {"const Tables: int32 = 1",
 			`x.tw:1:7: "Tables" becomes the Go name Tables, which the generator defines in the package; rename it`},
+		"blank table":   {"table _(capacity: 1) { X: int32 }", blank("1:7", "_", "_")},
+		"blank column":  {"table T(capacity: 1) { _: int32 }", blank("1:24", "_", "_")},
+		"_column":       {"table T(capacity: 1) { _x: int32 }", blank("1:24", "_x", "_x")},
+		"_table":        {"table _T(capacity: 1) { X: int32 }", blank("1:7", "_T", "_T")},
+		"_const":        {"const _K: int32 = 1", blank("1:7", "_K", "_K")},
+		"_domain":       {"domain _D(capacity: 1)", blank("1:8", "_D", "_D")},
+		"_event field":  {"event table E(capacity: 1, lifetime: next_frame) { _a: int32 }", blank("1:52", "_a", "_a")},
+		"blank counter": {sys("count _"), blank("2:36", "_", "_")},
+		"_system":       {"table T(capacity: 1) { X: int32 }\nsystem _s(phase: update) { from T t set t.X = 1 }", blank("2:8", "_s", "_s")},
+		"counter System": {sys("match { t.X > 0 => { count System } }"),
+			`x.tw:2:57: "System" becomes the Go name System, which the generator defines in the fields of type S; rename it`},
+		"system All": {"table T(capacity: 1) { X: int32 }\nsystem All(phase: update) { from T t set t.X = 1 }",
+			`x.tw:2:8: "All" becomes the Go name All, which the generator defines in type Systems; rename it`},
+		"system setLane": {"table T(capacity: 1) { X: int32 }\nsystem setLane(phase: update) { from T t set t.X = 1 }",
+			`x.tw:2:8: "setLane" becomes the Go name SetLane, which the generator defines in type Systems; rename it`},
 		"case": {"table unit(capacity: 1) { A: int32 }\ntable Unit(capacity: 1) { A: int32 }",
 			`x.tw:2:7: "Unit" becomes the Go name Unit in the package, as the name declared at x.tw:1:7 does; rename one of them`},
 		"column Table": {"table T(capacity: 1) { Table: int32 }",
@@ -91,7 +113,11 @@ func TestGoNames(t *testing.T) {
 			assert.Equal(t, tc.want, err.Error())
 			var e *schema.Error
 			assert.True(t, errors.As(err, &e))
-			assert.ErrorIs(t, err, schema.ErrDuplicate)
+			if strings.Contains(tc.want, "starts with _") {
+				assert.ErrorIs(t, err, schema.ErrValue)
+			} else {
+				assert.ErrorIs(t, err, schema.ErrDuplicate)
+			}
 		})
 	}
 	s, err := schema.Load("x.tw", []byte(tiny))

@@ -100,7 +100,7 @@ func (g *gen) checkNames() error {
 		if t.Domain == nil {
 			sizes.add(exported(t.Name), t.Name, t.Pos)
 		}
-		cols := newScope("the fields of type "+exported(t.Name), &errs, "Table")
+		cols := newScope("the fields of type "+exported(t.Name), &errs, tableMembers...)
 		for _, c := range t.Columns {
 			cols.add(exported(c.Name), c.Name, c.Pos)
 		}
@@ -114,13 +114,13 @@ func (g *gen) checkNames() error {
 			fields.add(exported(f.Name), f.Name, f.Pos)
 		}
 	}
-	sys := newScope("type Systems", &errs)
+	sys := newScope("type Systems", &errs, systemsMembers...)
 	for _, y := range g.s.Systems {
 		top.add(exported(y.Name), y.Name, y.Pos)
 		sys.add(exported(y.Name), y.Name, y.Pos)
-		counters := newScope("the fields of type "+exported(y.Name), &errs)
+		counters := newScope("the fields of type "+exported(y.Name), &errs, systemMembers...)
 		for _, c := range y.Counters {
-			counters.add(exported(c), c, y.Pos)
+			counters.add(exported(c), c, countPos(y.Body, c, y.Pos))
 		}
 		for _, j := range y.Joins {
 			if len(j.Table.Columns) == 0 {
@@ -144,6 +144,26 @@ func (g *gen) checkNames() error {
 		return slices.CompactFunc(errs, func(a, b *schema.Error) bool { return a.Pos == b.Pos })
 	}
 	return nil
+}
+
+// countPos is the position of the first count NAME statement in ss, or
+// def.
+func countPos(ss []schema.Stmt, name string, def schema.Pos) schema.Pos {
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *schema.CountStmt:
+			if s.Name == name {
+				return s.Pos
+			}
+		case *schema.MatchStmt:
+			for _, a := range s.Arms {
+				if p := countPos(a.Body, name, schema.Pos{}); p.Line > 0 {
+					return p
+				}
+			}
+		}
+	}
+	return def
 }
 
 // file writes the whole file.

@@ -35,6 +35,17 @@ func unexported(name string) string {
 // defines; a schema name that maps to one of them is refused.
 var generatedNames = []string{"Sizes", "DefaultSizes", "Tables", "Declare", "Systems", "NewSystems"}
 
+// The exported members the generator defines on the types it emits; a
+// schema name that becomes a field of one of them is refused: type
+// Systems (a field per system) has the methods All and SetLane, a
+// system's type (a field per counter) the method System, a table's type
+// (a field per column) the field Table.
+var (
+	systemsMembers = []string{"All", "SetLane"}
+	systemMembers  = []string{"System"}
+	tableMembers   = []string{"Table"}
+)
+
 // scope records Go names and refuses two schema names that map to one.
 type scope struct {
 	what  string
@@ -54,6 +65,11 @@ func newScope(what string, errs *schema.ErrorList, reserved ...string) *scope {
 func (s *scope) add(goName, schemaName string, p schema.Pos) {
 	prev, dup := s.names[goName]
 	switch {
+	case strings.HasPrefix(schemaName, "_"):
+		// _ is Go's blank identifier, and _x stays unexported: the host
+		// could not name it.
+		*s.errs = append(*s.errs, &schema.Error{Pos: p, Kind: schema.KindValue,
+			Msg: fmt.Sprintf("%q starts with _, so its Go name %s would be blank or unexported (the host could not use it); start it with a letter", schemaName, goName)})
 	case !dup:
 		s.names[goName] = p
 	case prev.Line == 0:
