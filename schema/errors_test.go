@@ -333,3 +333,50 @@ func TestKindString(t *testing.T) {
 	assert.NoError(t, (&schema.Error{Kind: 99}).Unwrap())
 	assert.True(t, errors.Is(&schema.Error{Kind: schema.KindType}, schema.ErrType))
 }
+
+// TestNestingLimits: brackets, prefix operators and match blocks nest at
+// most MaxDepth deep, and an expression has at most MaxOperators
+// operators; one past a limit is a syntax error saying which limit, at
+// its position, and the limit itself is accepted.
+func TestNestingLimits(t *testing.T) {
+	sys := func(body string) string {
+		return "table T(capacity: 10) { X: int32 }\nsystem S(phase: update) { from T t " + body + " }"
+	}
+	brackets := func(n int) string {
+		return sys("set t.X = " + strings.Repeat("(", n) + "t.X" + strings.Repeat(")", n))
+	}
+	matches := func(n int) string { // n nested matches: 2n+1 levels of { with the system's
+		return sys(strings.Repeat("match { t.X > 0 => { ", n) + "set t.X = 1" + strings.Repeat(" } }", n))
+	}
+	chain := func(n int) string { return sys("set t.X = t.X" + strings.Repeat(" + 1", n)) }
+	constChain := func(n int) string { return "const C: int32 = 1" + strings.Repeat(" - 1", n) }
+	prefix := func(n int) string { return sys("set t.X = " + strings.Repeat("-", n) + "t.X") }
+	cases := []struct{ name, src, want string }{
+		{"brackets at the limit", brackets(schema.MaxDepth - 1), ""}, // the system's { is one
+		{"brackets past it", brackets(schema.MaxDepth),
+			"x.tw:2:109: nesting deeper than 64 brackets or prefix operators; simplify the expression"},
+		{"prefix at the limit", prefix(schema.MaxDepth), ""},
+		{"prefix past it", prefix(schema.MaxDepth + 1),
+			"x.tw:2:110: nesting deeper than 64 brackets or prefix operators; simplify the expression"},
+		{"matches at the limit", matches(31), ""},
+		{"matches past it", matches(32),
+			"x.tw:2:706: nesting deeper than 64 match blocks (a match and each of its arms are one level each); flatten the matches: combine their conditions with and"},
+		{"operators at the limit", chain(schema.MaxOperators), ""},
+		{"operators past it", chain(schema.MaxOperators + 1),
+			"x.tw:2:50: expression with more than 1024 operators; split it: set a column in several steps, or name parts as constants"},
+		{"constant operators past it", constChain(schema.MaxOperators + 1),
+			"x.tw:1:20: expression with more than 1024 operators; split it: set a column in several steps, or name parts as constants"},
+		{"operators of several expressions", sys("set t.X = t.X" + strings.Repeat(" + 1", 1000) + ", t.X = t.X" + strings.Repeat(" + 1", 1000)), ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := schema.Load("x.tw", []byte(tc.src))
+			if tc.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorIs(t, err, schema.ErrSyntax)
+			assert.Equal(t, tc.want, err.Error())
+		})
+	}
+}

@@ -37,12 +37,15 @@ var parser = participle.MustBuild[File](
 	participle.UseLookahead(0),
 )
 
-// Limits of the schema text Parse accepts: its size in bytes, and how
-// deep brackets and prefix operators (-, not) may nest, which bounds the
-// parser's recursion.
+// Limits of the schema text Parse accepts: its size in bytes; how deep
+// brackets and prefix operators (-, not) may nest, which bounds the
+// parser's recursion; and how many operators one expression may have
+// (a chain a + b + c ... is as deep as it is long in the tree, and
+// go/format, which prints the generated code, is quadratic in that depth).
 const (
-	MaxSize  = 1 << 20
-	MaxDepth = 64
+	MaxSize      = 1 << 20
+	MaxDepth     = 64
+	MaxOperators = 1024
 )
 
 // Parse parses the schema text src of the file named filename (used in
@@ -262,7 +265,9 @@ func tooDeep(filename string, src []byte) *Error {
 	if err != nil {
 		return nil
 	}
-	depth, prefix := 0, 0
+	depth, prefix, ops := 0, 0, 0
+	var start lexer.Position // of the expression ops counts in
+	prev := ""
 	for {
 		t, err := lx.Next()
 		if err != nil || t.EOF() {
@@ -272,9 +277,11 @@ func tooDeep(filename string, src []byte) *Error {
 		case symComment, symSpace:
 			continue
 		}
+		braces := false
 		switch t.Value {
 		case "(", "[", "{":
 			depth++
+			braces = t.Value == "{"
 		case ")", "]", "}":
 			depth--
 		}
@@ -283,12 +290,41 @@ func tooDeep(filename string, src []byte) *Error {
 		} else if t.Value != "(" {
 			prefix = 0
 		}
-		if depth > MaxDepth || prefix > MaxDepth {
+		switch {
+		case exprOperators[t.Value] && (t.Type != symIdent):
+			if ops == 0 {
+				start = t.Pos
+			}
+			ops++
+		case t.Type == symIdent, t.Type == symInt, t.Type == symFloat, t.Type == symAt,
+			t.Value == "(", t.Value == ")", t.Value == ".", t.Value == "true", t.Value == "false":
+			// an operand: the expression goes on
+		default: // anything else ends an expression
+			ops = 0
+		}
+		switch {
+		case braces && depth > MaxDepth:
+			what := "blocks ({ }: a table's, a system's, each match's and each arm's)"
+			if prev == "match" || prev == "=>" {
+				what = "match blocks (a match and each of its arms are one level each)"
+			}
+			return &Error{Pos: pos(filename, t.Pos), Kind: KindSyntax,
+				Msg: fmt.Sprintf("nesting deeper than %d %s; flatten the matches: combine their conditions with and", MaxDepth, what)}
+		case depth > MaxDepth || prefix > MaxDepth:
 			return &Error{Pos: pos(filename, t.Pos), Kind: KindSyntax,
 				Msg: fmt.Sprintf("nesting deeper than %d brackets or prefix operators; simplify the expression", MaxDepth)}
+		case ops > MaxOperators:
+			return &Error{Pos: pos(filename, start), Kind: KindSyntax,
+				Msg: fmt.Sprintf("expression with more than %d operators; split it: set a column in several steps, or name parts as constants", MaxOperators)}
 		}
+		prev = t.Value
 	}
 }
+
+// exprOperators are the tokens tooDeep counts as an expression's
+// operators.
+var exprOperators = map[string]bool{"+": true, "-": true, "*": true, "/": true, "%": true,
+	"==": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true, "and": true, "or": true, "not": true}
 
 // firstInvalid is the position of the first invalid UTF-8 byte of src.
 func firstInvalid(filename string, src []byte) Pos {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -59,6 +60,9 @@ func Files(args []string, pkgDefault string, readFile func(string) ([]byte, erro
 	in := fs.Arg(0)
 	if *pkg == "" {
 		return nil, nil, fmt.Errorf("%w: no package name: pass -pkg, or run it from go generate (which sets $GOPACKAGE); %s", ErrUsage, Usage)
+	}
+	if !token.IsIdentifier(*pkg) {
+		return nil, nil, fmt.Errorf("%w: package name %q is not a Go identifier; %s", ErrUsage, *pkg, Usage)
 	}
 	out := *outFlag
 	if out == "" {

@@ -68,6 +68,9 @@ func TestMainExit(t *testing.T) {
 	stderr.Reset()
 	assert.Equal(t, 2, codegen.Main(nil, &stderr))
 	assert.Contains(t, stderr.String(), codegen.Usage)
+	stderr.Reset()
+	assert.Equal(t, 2, codegen.Main([]string{"-pkg", "not-a-name", in}, &stderr), "a bad -pkg is a bad command line")
+	assert.Contains(t, stderr.String(), `package name "not-a-name" is not a Go identifier`)
 }
 
 // TestGoNames: schema names that collide once made Go names are refused,

@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -50,8 +52,22 @@ func TestGeneratedCompiles(t *testing.T) {
 	dir, err := os.MkdirTemp("testdata", "compile-")
 	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })
+	corpus := append(slices.Clone(compileCorpus),
+		struct{ name, src string }{"chain_float", string(chain(schema.MaxOperators+1, "float32"))},
+		struct{ name, src string }{"chain_int", string(chain(schema.MaxOperators+1, "int32"))})
+	// The seeds of FuzzParse that check: every accepted schema generates
+	// code that builds.
+	seeds, err := filepath.Glob("../testdata/fuzz/FuzzParse/*")
+	require.NoError(t, err)
+	require.NotEmpty(t, seeds)
+	for _, f := range seeds {
+		src := fuzzSeed(t, f)
+		if _, err := schema.Load("seed.tw", src); err == nil {
+			corpus = append(corpus, struct{ name, src string }{"seed_" + strings.ReplaceAll(filepath.Base(f), "-", "_"), string(src)})
+		}
+	}
 	var pkgs []string
-	for _, tc := range compileCorpus {
+	for _, tc := range corpus {
 		s, err := schema.Load(tc.name+".tw", []byte(tc.src))
 		require.NoError(t, err, tc.name)
 		cfg := codegen.Config{Package: tc.name, Command: "tickwork-gen " + tc.name + ".tw", Source: tc.name + ".tw"}
@@ -77,4 +93,19 @@ func TestGeneratedCompiles(t *testing.T) {
 			t.Errorf("go vet %s of the generated packages: %v\n%s", strings.Join(env, " "), err, out)
 		}
 	}
+}
+
+// fuzzSeed reads a go test fuzz v1 file of one []byte value.
+func fuzzSeed(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	lines := strings.SplitN(strings.TrimSpace(string(b)), "\n", 2)
+	require.Len(t, lines, 2, path)
+	require.Equal(t, "go test fuzz v1", lines[0], path)
+	q, ok := strings.CutPrefix(lines[1], "[]byte(")
+	require.True(t, ok, path)
+	v, err := strconv.Unquote(strings.TrimSuffix(q, ")"))
+	require.NoError(t, err, path)
+	return []byte(v)
 }

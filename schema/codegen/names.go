@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"go/token"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -84,7 +85,10 @@ func (s *scope) add(goName, schemaName string, p schema.Pos) {
 // locals hands out local variable names that collide with nothing in
 // scope: Go keywords and predeclared names, the imported packages and
 // the generated package-level names.
-type locals struct{ used map[string]bool }
+type locals struct {
+	used map[string]bool
+	next map[string]int // per base, the first suffix not yet tried: name stays linear
+}
 
 var predeclared = strings.Fields(`any bool byte comparable complex64 complex128 error float32 float64 int int8 int16 int32 int64
 	rune string uint uint8 uint16 uint32 uint64 uintptr true false iota nil append cap clear close complex copy delete imag
@@ -92,7 +96,7 @@ var predeclared = strings.Fields(`any bool byte comparable complex64 complex128 
 	tickwork`)
 
 func newLocals(taken ...string) *locals {
-	l := &locals{used: map[string]bool{}}
+	l := &locals{used: map[string]bool{}, next: map[string]int{}}
 	for _, n := range predeclared {
 		l.used[n] = true
 	}
@@ -108,9 +112,11 @@ func (l *locals) name(base string) string {
 		base += "_"
 	}
 	n := base
-	for i := 2; l.used[n]; i++ {
-		n = fmt.Sprintf("%s%d", base, i)
+	i := max(l.next[base], 2)
+	for ; l.used[n]; i++ {
+		n = base + strconv.Itoa(i)
 	}
+	l.next[base] = i
 	l.used[n] = true
 	return n
 }

@@ -281,6 +281,7 @@ type vgen struct {
 	body   []vdef // the loop's statements, in order
 	stores []vdef
 	consts map[string]string         // broadcast code -> its local
+	defs   map[string]string         // a loop statement's code -> its value's name
 	loaded map[*schema.Column]string // a column's value at the row's start
 	spans  map[*schema.Column]string // a column's span local
 	order  []*schema.Column          // the used columns, in declaration order
@@ -294,13 +295,12 @@ func (v *vgen) typeName(k vkind) string { return v.names[k] }
 // def adds a loop statement and returns its value's name; a statement
 // already there (every one is pure) gives its value again.
 func (v *vgen) def(base string, k vkind, code string, uses ...string) string {
-	for _, d := range v.body {
-		if d.code == code {
-			return d.name
-		}
+	if n, ok := v.defs[code]; ok {
+		return n
 	}
 	n := v.loc.name(base)
 	v.body = append(v.body, vdef{name: n, code: code, uses: uses})
+	v.defs[code] = n
 	return n
 }
 
@@ -555,7 +555,7 @@ func (sg *sysGen) simdFunc(w int) {
 		sg.stateField("dt32", "dt32")
 	}
 	v := &vgen{sg: sg, w: w, loc: newLocals(append([]string{"k", "lo", "hi", "n", "i", "archsimd"}, g.top...)...),
-		consts: map[string]string{}, loaded: map[*schema.Column]string{}, spans: map[*schema.Column]string{},
+		consts: map[string]string{}, defs: map[string]string{}, loaded: map[*schema.Column]string{}, spans: map[*schema.Column]string{},
 		env:   map[*schema.Column]string{},
 		kinds: map[schema.TypeKind]vkind{schema.Float32: vFloat, schema.Int32: vInt},
 		names: map[vkind]string{vFloat: fmt.Sprintf("archsimd.Float32x%d", w), vInt: fmt.Sprintf("archsimd.Int32x%d", w),
