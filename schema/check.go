@@ -152,6 +152,66 @@ func (c *checker) check(f *File) {
 			c.s.Systems = append(c.s.Systems, sys)
 		}
 	}
+	c.cycles()
+}
+
+// cycles reports each cycle of before/after constraints among the
+// declared systems of one phase, at its first system (Build would refuse
+// it, without a position). Constraints through hand-written systems are
+// not known here: Build checks the whole graph (docs/schema.md, Systems).
+func (c *checker) cycles() {
+	idx := map[string]int{}
+	for i, y := range c.s.Systems {
+		idx[y.Name] = i
+	}
+	succ := make([][]int, len(c.s.Systems))
+	edge := func(a, b int) {
+		if c.s.Systems[a].Phase == c.s.Systems[b].Phase && !slices.Contains(succ[a], b) {
+			succ[a] = append(succ[a], b)
+		}
+	}
+	for i, y := range c.s.Systems {
+		for _, n := range y.Before {
+			if j, ok := idx[n]; ok {
+				edge(i, j)
+			}
+		}
+		for _, n := range y.After {
+			if j, ok := idx[n]; ok {
+				edge(j, i)
+			}
+		}
+	}
+	state := make([]uint8, len(succ)) // 0 new, 1 on the stack, 2 done
+	var stack []int
+	var visit func(i int)
+	visit = func(i int) {
+		state[i] = 1
+		stack = append(stack, i)
+		for _, j := range succ[i] {
+			switch state[j] {
+			case 0:
+				visit(j)
+			case 1:
+				cyc := stack[slices.Index(stack, j):]
+				names := make([]string, 0, len(cyc)+1)
+				for _, k := range cyc {
+					names = append(names, c.s.Systems[k].Name)
+				}
+				names = append(names, c.s.Systems[j].Name)
+				first := slices.Min(cyc)
+				c.errorf(c.s.Systems[first].Pos, KindValue, "systems %s order themselves in a cycle (%s); drop one of these before/after constraints",
+					strings.Join(names[:len(names)-1], ", "), strings.Join(names, " runs before "))
+			}
+		}
+		stack = stack[:len(stack)-1]
+		state[i] = 2
+	}
+	for i := range succ {
+		if state[i] == 0 {
+			visit(i)
+		}
+	}
 }
 
 // declare records a top-level name, or reports it as a duplicate.

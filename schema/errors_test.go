@@ -213,6 +213,12 @@ func TestErrors(t *testing.T) {
 		{"value/system before itself", schema.ErrValue,
 			"system S(phase: update, before: S) { from Shot s }",
 			"bad.tw:7:33: system S names itself in before; a system cannot run before itself"},
+		{"value/two-system cycle", schema.ErrValue,
+			"system A(phase: update, before: B) { from Shot s }\nsystem B(phase: update, before: A) { from Shot s }",
+			"bad.tw:7:8: systems A, B order themselves in a cycle (A runs before B runs before A); drop one of these before/after constraints"},
+		{"value/cycle of before and after", schema.ErrValue,
+			"system C(phase: update, after: A) { from Shot s }\nsystem A(phase: update, after: B) { from Shot s }\nsystem B(phase: update, after: C) { from Shot s }",
+			"bad.tw:7:8: systems C, B, A order themselves in a cycle (C runs before B runs before A runs before C); drop one of these before/after constraints"},
 		{"value/else not last", schema.ErrValue,
 			"system S(phase: update) { from Shot s match { else => {} s.X > 0 => {} } }",
 			"bad.tw:7:47: else must be the last arm of a match; the arms after it never run"},
@@ -377,6 +383,21 @@ func TestNestingLimits(t *testing.T) {
 			}
 			require.ErrorIs(t, err, schema.ErrSyntax)
 			assert.Equal(t, tc.want, err.Error())
+		})
+	}
+}
+
+// TestNoCycle: constraints that only look circular are accepted: across
+// phases (each phase is ordered on its own), and a diamond.
+func TestNoCycle(t *testing.T) {
+	for name, src := range map[string]string{
+		"across phases": "system A(phase: update, before: B) { from Shot s }\nsystem B(phase: late_update, before: A) { from Shot s }",
+		"diamond": "system A(phase: update, before: [B, C]) { from Shot s }\nsystem B(phase: update, before: D) { from Shot s }\n" +
+			"system C(phase: update, before: D) { from Shot s }\nsystem D(phase: update, after: A) { from Shot s }",
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := schema.Load("ok.tw", []byte(prelude+src))
+			assert.NoError(t, err)
 		})
 	}
 }
