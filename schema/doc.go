@@ -18,7 +18,7 @@
 //   - Errors: each is an [*Error] printed "file:line:col: message"; its
 //     [Kind] has a sentinel for errors.Is ([ErrSyntax], [ErrDuplicate],
 //     [ErrUnknown], [ErrType], [ErrValue], [ErrMissing], [ErrAccess]).
-//     Limits: [MaxSize], [MaxDepth], [MaxErrors].
+//     Limits: [MaxSize], [MaxDepth], [MaxOperators], [MaxErrors].
 //
 // Every function is safe for concurrent use; a Schema is read-only once
 // built.
