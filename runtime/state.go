@@ -167,8 +167,8 @@ func (w *World) newWorldState(doms []*ephemeral.Domain, res []systems.AnyResourc
 // Fingerprint is the hash (FNV-1a 64) of the world's declarations that
 // opens its snapshots: the clock's step, pacing and tick cap, the number
 // of serial command buffers and per-worker sets (not of workers), every domain,
-// table and column (names, capacities, chunk rows, element types and
-// sizes), every event table (name, lifetime, capacity, type, readers) and
+// table and column (names, capacities, chunk rows, element types by
+// their layout, not their import path: docs/state.md, and sizes), every event table (name, lifetime, capacity, type, readers) and
 // every resource (name, type, encoding), as a uint64. Worlds built alike
 // share it. Fixed at Build; safe for concurrent use.
 func (w *World) Fingerprint() uint64 { return w.made().state.fingerprint }

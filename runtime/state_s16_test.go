@@ -163,8 +163,7 @@ func TestErrRunningNamesTheCall(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
 			h.during(t, func() { err = tc.call() })
-			require.Error(t, err)
-			assert.Equal(t, tc.want, err.Error())
+			assert.EqualError(t, err, tc.want)
 			assert.ErrorIs(t, err, runtime.ErrRunning)
 		})
 	}
@@ -185,11 +184,11 @@ func TestRollbackRewindMessages(t *testing.T) {
 		err := r.Rewind(n)
 		assert.ErrorIs(t, err, runtime.ErrOption)
 		assert.NotErrorIs(t, err, runtime.ErrNoSnapshot)
-		assert.Equal(t, "runtime: Rollback.Rewind("+strconv.Itoa(n)+"): want how many frames back, 0 or more", err.Error())
+		assert.EqualError(t, err, "runtime: Rollback.Rewind("+strconv.Itoa(n)+"): want how many frames back, 0 or more")
 	}
 	err = r.Rewind(5)
 	assert.ErrorIs(t, err, runtime.ErrNoSnapshot)
-	assert.Equal(t, "runtime: rollback cannot rewind 5 frames: the world has run 3", err.Error())
+	assert.EqualError(t, err, "runtime: rollback cannot rewind 5 frames: the world has run 3")
 	assert.Equal(t, before, ringOf(r))
 	assert.Equal(t, uint64(3), h.w.Frames())
 }
@@ -224,7 +223,7 @@ func TestRollbackForgetsAfterRestore(t *testing.T) {
 	assert.False(t, ok)
 	err = r.Load(2)
 	assert.ErrorIs(t, err, runtime.ErrNoSnapshot)
-	assert.Equal(t, "runtime: rollback ring holds no snapshot of frame 2: it is empty", err.Error())
+	assert.EqualError(t, err, "runtime: rollback ring holds no snapshot of frame 2: it is empty")
 	require.NoError(t, r.Save())
 	o, _ := r.Oldest()
 	n, _ := r.Newest()
@@ -241,7 +240,7 @@ func TestSnapshotReservedField(t *testing.T) {
 	runtime.FixChecksum(snap)
 	err = h.w.Restore(snap)
 	assert.ErrorIs(t, err, runtime.ErrCorrupt)
-	assert.Equal(t, "runtime: snapshot corrupted (header): reserved field (bytes 36-39) is 1, not zero", err.Error())
+	assert.EqualError(t, err, "runtime: snapshot corrupted (header): reserved field (bytes 36-39) is 1, not zero")
 }
 
 // fragile is a codec whose UnmarshalBinary panics on fewer than 4 bytes
@@ -305,9 +304,9 @@ func TestRestoreEmptySliceResource(t *testing.T) {
 	assert.Equal(t, 16, cap(*res.Get()), "the backing array is kept")
 }
 
-// layPos is a column, event and resource type whose twin of the same
-// shape is declared inside TestFingerprintLayout.
-type layPos struct {
+// LayPos is a column, event and resource type whose twin of the same
+// name and shape is declared in package runtime (export_test.go).
+type LayPos struct {
 	X, Y float32
 	N    int32
 }
@@ -327,55 +326,49 @@ func layWorld[P any](t *testing.T) *runtime.World {
 }
 
 // TestFingerprintLayout: the fingerprint describes types by their layout,
-// not their import path: a type of the same name and shape declared
-// elsewhere (here in a function; in the trial, another package) gives the
-// same fingerprint, and its snapshot restores; a changed field type (of
-// the same size), order or name gives another.
+// not their import path: a type of the same name and shape declared in
+// another package gives the same fingerprint, and its snapshot restores; a
+// changed field type (of the same size), order, name or nesting gives
+// another.
 func TestFingerprintLayout(t *testing.T) {
-	base := layWorld[layPos](t)
-	same := func() *runtime.World {
-		type layPos struct {
-			X, Y float32
-			N    int32
-		}
-		return layWorld[layPos](t)
-	}()
+	base := layWorld[LayPos](t)
+	same := layWorld[runtime.LayPos](t) // another package
 	assert.Equal(t, base.Fingerprint(), same.Fingerprint())
 	assert.Equal(t, base.Declarations(), same.Declarations())
 	assert.NotContains(t, base.Declarations(), "tickwork/runtime")
-	assert.Contains(t, base.Declarations(), `column "P" layPos=struct/12/4{X@0:float32/4 Y@4:float32/4 N@8:int32/4} 12`)
+	assert.Contains(t, base.Declarations(), `column "P" LayPos=struct/12/4{X@0:float32/4 Y@4:float32/4 N@8:int32/4} 12`)
 	snap, err := base.Snapshot(nil)
 	require.NoError(t, err)
 	require.NoError(t, same.Restore(snap))
 
 	others := map[string]*runtime.World{
 		"field type": func() *runtime.World {
-			type layPos struct {
+			type LayPos struct {
 				X, Y float32
 				N    uint32
 			}
-			return layWorld[layPos](t)
+			return layWorld[LayPos](t)
 		}(),
 		"field order": func() *runtime.World {
-			type layPos struct {
+			type LayPos struct {
 				Y, X float32
 				N    int32
 			}
-			return layWorld[layPos](t)
+			return layWorld[LayPos](t)
 		}(),
 		"field name": func() *runtime.World {
-			type layPos struct {
+			type LayPos struct {
 				X, Y float32
 				M    int32
 			}
-			return layWorld[layPos](t)
+			return layWorld[LayPos](t)
 		}(),
 		"nested array": func() *runtime.World {
-			type layPos struct {
+			type LayPos struct {
 				X, Y float32
 				N    [1]int32
 			}
-			return layWorld[layPos](t)
+			return layWorld[LayPos](t)
 		}(),
 	}
 	for name, w := range others {
