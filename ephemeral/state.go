@@ -300,7 +300,7 @@ func (d *Domain) Describe(dst []byte) []byte {
 		dst = append(dst, " table "+strconv.Quote(t.name)+"\n"...)
 		for _, c := range t.cols {
 			typ := c.elemType()
-			dst = append(dst, "  column "+strconv.Quote(c.name())+" "+typ.PkgPath()+"."+typ.String()+" "+
+			dst = append(dst, "  column "+strconv.Quote(c.name())+" "+wire.Layout(typ)+" "+
 				strconv.FormatUint(uint64(typ.Size()), 10)+"\n"...)
 		}
 	}

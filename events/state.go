@@ -197,7 +197,7 @@ func (t *Table[T]) LoadState(src []byte) {
 func (t *Table[T]) Describe(dst []byte) []byte {
 	typ := reflect.TypeFor[T]()
 	dst = append(dst, "events "+strconv.Quote(t.name)+" "+t.life.String()+" capacity "+strconv.Itoa(t.capacity)+" "+
-		typ.PkgPath()+"."+typ.String()+" "+strconv.FormatUint(uint64(typ.Size()), 10)...)
+		wire.Layout(typ)+" "+strconv.FormatUint(uint64(typ.Size()), 10)...)
 	for _, r := range t.readers {
 		dst = append(dst, " "+r.cadence.String()...)
 	}

@@ -68,7 +68,9 @@
 // scheduler) plus [ErrClosed] after Close and [ErrZeroWorld] on a World
 // not made by Build; [IsFatal] tells the fatal ones. A hook that panics in
 // Build gives a *scheduler.HookError wrapping a *scheduler.HookPanicError.
-// Close during a frame gives [ErrRunning]. Messages start with "runtime: ".
+// Close, Snapshot, Restore, NewRollback and a Rollback's Save, Load and
+// Rewind during a frame give [ErrRunning] (the others' message names the
+// call). Messages start with "runtime: ".
 //
 // # Concurrency
 //

@@ -22,8 +22,11 @@ var (
 	// zero World{} or a nil *World). Its other methods panic with this
 	// message.
 	ErrZeroWorld = errors.New(zeroWorld)
-	// ErrRunning: Close called while a frame runs (from a system). The
-	// world is not closed; close it after Frame returns.
+	// ErrRunning: Close, Snapshot, Restore, NewRollback or a Rollback's
+	// Save, Load or Rewind called while a frame runs (from a system);
+	// nothing was done. Close returns ErrRunning itself; the others return
+	// an error naming the call ("runtime: Snapshot called during a frame
+	// ...") for which errors.Is(err, ErrRunning) is true.
 	ErrRunning = errors.New("runtime: Close called during a frame (from a system?); close the world after Frame returns")
 	// ErrDefinition: a bad declaration on a Builder. Returned as a
 	// *DefinitionError whose Unwrap gives ErrNilTable, ErrDuplicateName or
@@ -142,6 +145,30 @@ func (e *ForeignError) Error() string {
 
 // Is reports whether target is ErrForeign.
 func (e *ForeignError) Is(target error) bool { return target == ErrForeign }
+
+// callError is ErrRunning for a call other than Close: its message names
+// the call; Unwrap gives ErrRunning.
+type callError struct {
+	msg string
+	err error
+}
+
+func (e *callError) Error() string { return e.msg }
+func (e *callError) Unwrap() error { return e.err }
+
+func running(call string) error {
+	return &callError{msg: "runtime: " + call + " called during a frame (from a system?); call it between frames, after Frame returns", err: ErrRunning}
+}
+
+// The ErrRunning of each call, made once (a refused call allocates nothing).
+var (
+	errRunningSnapshot    = running("Snapshot")
+	errRunningRestore     = running("Restore")
+	errRunningNewRollback = running("NewRollback")
+	errRunningSave        = running("Rollback.Save")
+	errRunningLoad        = running("Rollback.Load")
+	errRunningRewind      = running("Rollback.Rewind")
+)
 
 func itoa(n int) string { return strconv.Itoa(n) }
 

@@ -14,13 +14,21 @@ var ErrNoSnapshot = errors.New("runtime: rollback ring holds no snapshot of that
 
 // RollbackError names the frame a Rollback could not load and the frames
 // it holds. errors.Is(err, ErrNoSnapshot) is true.
+//
+// Back is nonzero for a Rewind(Back) past frame 0 (only Frames frames
+// have run); Frame is 0 then.
 type RollbackError struct {
 	Frame          uint64
 	Oldest, Newest uint64
 	Held           int
+	Back           int
+	Frames         uint64
 }
 
 func (e *RollbackError) Error() string {
+	if e.Back != 0 {
+		return "runtime: rollback cannot rewind " + strconv.Itoa(e.Back) + " frames: the world has run " + strconv.FormatUint(e.Frames, 10)
+	}
 	if e.Held == 0 {
 		return "runtime: rollback ring holds no snapshot of frame " + strconv.FormatUint(e.Frame, 10) + ": it is empty"
 	}
@@ -39,14 +47,20 @@ func (e *RollbackError) Is(target error) bool { return target == ErrNoSnapshot }
 // checks: they are taken by this world and held where nothing else writes
 // (Checksum computes the checksum when asked). A Rollback is used from the
 // goroutine that calls the world's Frame.
+//
+// A refused call (ErrZeroWorld, ErrClosed, ErrRunning, a *RollbackError,
+// an *OptionError) leaves the ring exactly as it was. A World.Restore of
+// any snapshot (a save loaded) starts another history: the ring forgets
+// every snapshot it held (Len 0) and fills again from the next Save.
 type Rollback struct {
 	w      *World
 	bufs   [][]byte
 	frames []uint64
 	sums   []uint32 // Checksum's, computed on demand
 	summed []bool
-	next   int // slot of the next Save
-	held   int // snapshots held, the newest at next-1
+	next   int    // slot of the next Save
+	held   int    // snapshots held, the newest at next-1
+	epoch  uint64 // w.restores when the ring last looked: another value forgets the history
 }
 
 // NewRollback makes a ring of n snapshots of w, each preallocated to the
@@ -56,11 +70,11 @@ type Rollback struct {
 // pending resolutions) grows it once. It returns a *SnapshotError for a
 // world a snapshot cannot hold, a
 // *memory.BudgetError (errors.Is ErrMemoryBudget) when the ring does not
-// fit, an *OptionError for n outside 1..1024, ErrZeroWorld or
-// ErrClosed. It allocates; call it at set-up.
+// fit, an *OptionError for n outside 1..1024, ErrZeroWorld, ErrClosed or
+// ErrRunning (from a system). It allocates; call it at set-up.
 func NewRollback(w *World, n int) (*Rollback, error) {
-	if w == nil || w.sched == nil {
-		return nil, ErrZeroWorld
+	if err := w.ready(errRunningNewRollback); err != nil {
+		return nil, err
 	}
 	if n < 1 || n > 1024 {
 		return nil, &OptionError{Option: "NewRollback", Value: itoa(n), Reason: "want 1..1024 snapshots"}
@@ -75,7 +89,7 @@ func NewRollback(w *World, n int) (*Rollback, error) {
 	if err := w.budget.Charge(memory.Definition{Kind: "snapshot ring", Name: "Rollback", Workers: 0}, memory.Size(int64(n), int64(size))); err != nil {
 		return nil, err
 	}
-	r := &Rollback{w: w, bufs: make([][]byte, n), frames: make([]uint64, n), sums: make([]uint32, n), summed: make([]bool, n)}
+	r := &Rollback{w: w, bufs: make([][]byte, n), frames: make([]uint64, n), sums: make([]uint32, n), summed: make([]bool, n), epoch: w.restores}
 	for i := range r.bufs {
 		r.bufs[i] = make([]byte, 0, size)
 	}
@@ -86,11 +100,20 @@ func NewRollback(w *World, n int) (*Rollback, error) {
 func (r *Rollback) Cap() int { return len(r.bufs) }
 
 // Len is the number of snapshots it holds.
-func (r *Rollback) Len() int { return r.held }
+func (r *Rollback) Len() int { r.sync(); return r.held }
+
+// sync forgets the history when a World.Restore loaded another one since
+// the ring last looked.
+func (r *Rollback) sync() {
+	if r.epoch != r.w.restores {
+		r.epoch, r.held = r.w.restores, 0
+	}
+}
 
 // Newest and Oldest are the frames of the newest and oldest snapshots
 // held; ok is false when the ring is empty.
 func (r *Rollback) Newest() (frame uint64, ok bool) {
+	r.sync()
 	if r.held == 0 {
 		return 0, false
 	}
@@ -99,6 +122,7 @@ func (r *Rollback) Newest() (frame uint64, ok bool) {
 
 // Oldest: see Newest.
 func (r *Rollback) Oldest() (frame uint64, ok bool) {
+	r.sync()
 	if r.held == 0 {
 		return 0, false
 	}
@@ -111,31 +135,46 @@ func (r *Rollback) Oldest() (frame uint64, ok bool) {
 // snapshots of later frames, a future the world left by loading an
 // earlier one, are forgotten and the snapshot takes the next slot,
 // overwriting the oldest when the ring is full. It allocates nothing once
-// the slot has room. It returns World.Snapshot's errors; the slot's
-// snapshot and every later one are forgotten then.
+// the slot has room. It returns ErrZeroWorld, ErrClosed, ErrRunning (from
+// a system) or the *SnapshotError of a world a snapshot cannot hold with
+// the ring unchanged. A resource codec's error while the snapshot is
+// written (a *SnapshotError, errors.Is ErrUnsupported) loses what the slot
+// held: the oldest snapshot (a full ring), or the later frames' (a Save
+// after a Load of an earlier frame), or the one of that frame and the
+// later ones (an overwrite in place); the ring is unchanged otherwise.
 func (r *Rollback) Save() error {
+	if err := r.w.ready(errRunningSave); err != nil {
+		return err
+	}
+	r.sync()
 	f := r.w.Frames()
-	i, ok := r.slot(f)
-	if !ok {
-		for r.held > 0 {
-			if nf, _ := r.Newest(); nf < f {
-				break
-			}
-			r.drop()
+	i, inPlace := r.slot(f)
+	next, held := r.next, r.held
+	if !inPlace {
+		for held > 0 && r.frames[(next-1+len(r.bufs))%len(r.bufs)] >= f {
+			next, held = (next-1+len(r.bufs))%len(r.bufs), held-1 // a later frame: forgotten
 		}
-		i = r.next
-		r.next = (r.next + 1) % len(r.bufs)
-		r.held = min(r.held+1, len(r.bufs))
+		i = next
 	}
 	b, err := r.w.snapshot(r.bufs[i][:0], false)
 	if err != nil {
-		for r.held > 0 {
-			if nf, _ := r.Newest(); nf < f {
-				break
+		switch {
+		case inPlace: // frame f's snapshot is lost, and the later ones with it
+			for r.held > 0 {
+				if nf, _ := r.Newest(); nf < f {
+					break
+				}
+				r.drop()
 			}
-			r.drop()
+		case held < r.held: // slot i held the first of the later frames, forgotten now
+			r.next, r.held = next, held
+		case held == len(r.bufs): // the oldest snapshot was in slot i
+			r.held--
 		}
 		return err
+	}
+	if !inPlace {
+		r.next, r.held = (next+1)%len(r.bufs), min(held+1, len(r.bufs))
 	}
 	r.bufs[i], r.frames[i], r.summed[i] = b, f, false
 	return nil
@@ -165,8 +204,16 @@ func (r *Rollback) drop() {
 // first time. It returns a *RollbackError (errors.Is ErrNoSnapshot) for a
 // frame it does not hold, and World.Restore's errors; the world and the
 // ring are unchanged then. It allocates nothing in steady state (see
-// World.Restore).
+// World.Restore). From a system it returns ErrRunning.
 func (r *Rollback) Load(frame uint64) error {
+	if err := r.w.ready(errRunningLoad); err != nil {
+		return err
+	}
+	return r.load(frame)
+}
+
+func (r *Rollback) load(frame uint64) error {
+	r.sync()
 	i, ok := r.slot(frame)
 	if !ok {
 		e := &RollbackError{Frame: frame, Held: r.held}
@@ -185,6 +232,7 @@ func (r *Rollback) Load(frame uint64) error {
 // or between peers, detects a desync (docs/state.md, "Rollback").
 // Allocates nothing.
 func (r *Rollback) Checksum(frame uint64) (uint32, bool) {
+	r.sync()
 	i, ok := r.slot(frame)
 	if !ok {
 		return 0, false
@@ -196,13 +244,23 @@ func (r *Rollback) Checksum(frame uint64) (uint32, bool) {
 }
 
 // Rewind loads the snapshot of n frames back, World.Frames()-n, as Load.
+// A negative n is an *OptionError (errors.Is ErrOption); n past frame 0 a
+// *RollbackError (errors.Is ErrNoSnapshot) whose Back says so; the world
+// and the ring are unchanged then.
 func (r *Rollback) Rewind(n int) error {
+	if err := r.w.ready(errRunningRewind); err != nil {
+		return err
+	}
+	if n < 0 {
+		return &OptionError{Option: "Rollback.Rewind", Value: itoa(n), Reason: "want how many frames back, 0 or more"}
+	}
 	f := r.w.Frames()
-	if n < 0 || uint64(n) > f {
-		e := &RollbackError{Held: r.held}
+	if uint64(n) > f {
+		r.sync()
+		e := &RollbackError{Held: r.held, Back: n, Frames: f}
 		e.Oldest, _ = r.Oldest()
 		e.Newest, _ = r.Newest()
 		return e
 	}
-	return r.Load(f - uint64(n))
+	return r.load(f - uint64(n))
 }

@@ -167,8 +167,8 @@ func (w *World) newWorldState(doms []*ephemeral.Domain, res []systems.AnyResourc
 // Fingerprint is the hash (FNV-1a 64) of the world's declarations that
 // opens its snapshots: the clock's step, pacing and tick cap, the number
 // of serial command buffers and per-worker sets (not of workers), every domain,
-// table and column (names, capacities, chunk rows, element types and
-// sizes), every event table (name, lifetime, capacity, type, readers) and
+// table and column (names, capacities, chunk rows, element types by
+// their layout, not their import path: docs/state.md, and sizes), every event table (name, lifetime, capacity, type, readers) and
 // every resource (name, type, encoding), as a uint64. Worlds built alike
 // share it. Fixed at Build; safe for concurrent use.
 func (w *World) Fingerprint() uint64 { return w.made().state.fingerprint }
@@ -197,7 +197,26 @@ func (w *World) SnapshotSize() (int, error) {
 // *SnapshotError (errors.Is ErrUnsupported) for a world a snapshot cannot
 // hold. Call it between frames, from the goroutine that calls Frame.
 func (w *World) Snapshot(dst []byte) ([]byte, error) {
+	if err := w.ready(errRunningSnapshot); err != nil {
+		return dst, err
+	}
 	return w.snapshot(dst, true)
+}
+
+// ready is nil when a snapshot can be taken or restored now, else the
+// error: ErrZeroWorld, ErrClosed, running (the call's ErrRunning) or the
+// *SnapshotError of a world a snapshot cannot hold.
+func (w *World) ready(running error) error {
+	if w == nil || w.sched == nil {
+		return ErrZeroWorld
+	}
+	if w.closed {
+		return ErrClosed
+	}
+	if w.sched.Running() {
+		return running
+	}
+	return w.state.err
 }
 
 // snapshot is Snapshot; without sum the checksum field stays 0 (a
@@ -265,6 +284,9 @@ func (w *World) snapshot(dst []byte, sum bool) ([]byte, error) {
 // pending resolutions past their room, a codec's scratch value allocate).
 // Call it between frames, from the goroutine that calls Frame.
 func (w *World) Restore(src []byte) error {
+	if err := w.ready(errRunningRestore); err != nil {
+		return err
+	}
 	return w.restore(src, true)
 }
 
@@ -307,6 +329,9 @@ func (w *World) restore(src []byte, checked bool) error {
 		}
 	}
 	// Every part accepted its section: now change the world.
+	if checked {
+		w.restores++ // another history: a Rollback forgets its own
+	}
 	w.sched.LoadState(st.sections[0])
 	k := 1
 	for _, d := range st.domains {
@@ -415,8 +440,10 @@ func (st *worldState) split(src []byte) error {
 	if fp := binary.LittleEndian.Uint64(src[16:]); fp != st.fingerprint {
 		other = head(ErrOtherWorld, "fingerprint "+strconv.FormatUint(fp, 16)+", this world's is "+strconv.FormatUint(st.fingerprint, 16)+
 			" (World.Declarations lists what it hashes)")
-	} else if c := binary.LittleEndian.Uint32(src[32:]); c != uint32(len(st.sections)) || binary.LittleEndian.Uint32(src[36:]) != 0 {
+	} else if c := binary.LittleEndian.Uint32(src[32:]); c != uint32(len(st.sections)) {
 		other = head(ErrCorrupt, strconv.FormatUint(uint64(c), 10)+" sections, this world has "+strconv.Itoa(len(st.sections)))
+	} else if z := binary.LittleEndian.Uint32(src[36:]); z != 0 {
+		other = head(ErrCorrupt, "reserved field (bytes 36-39) is "+strconv.FormatUint(uint64(z), 10)+", not zero")
 	}
 	if other != nil {
 		if checksum(src) != binary.LittleEndian.Uint32(src[12:]) {

@@ -31,6 +31,9 @@ type World struct {
 	budget *memory.Budget
 	state  *worldState // what snapshots hold (state.go)
 	closed bool
+	// restores counts the snapshots World.Restore loaded: a Rollback
+	// forgets its history when it changes (rollback.go).
+	restores uint64
 }
 
 // made returns w, or panics with ErrZeroWorld's message for a World not

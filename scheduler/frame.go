@@ -107,7 +107,7 @@ func (s *Scheduler) Frame(dt float64) error {
 }
 
 // endFrame marks the end of a frame (see Running).
-func (s *Scheduler) endFrame() { s.running = false }
+func (s *Scheduler) endFrame() { s.running, s.env.Running = false, nil }
 
 // runPhase runs the systems of phase p in sealed order, then plays back
 // their commands. It returns a *SystemError for the first failing system.

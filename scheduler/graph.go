@@ -361,7 +361,7 @@ func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
 			sr.Counters = make([]CounterReport, len(e.run.Counters))
 			for i, c := range e.run.Counters {
 				sr.Counters[i].Name = c.Name
-				e.run.Counters[i].Pending = 0 // what a host added before the first frame counts in no frame
+				e.run.Counters[i].Pending = 0 // nothing counts before the first frame (a host's Add panics: systems doc, Counters)
 			}
 		}
 	}

@@ -8,8 +8,9 @@ import (
 
 // Counter is a named per-system counter, declared by Decl.Counter: the
 // body adds to it and the frame report shows, per system, what the
-// frame's runs added (see Counters in the package doc). A small value:
-// copy it freely. The zero Counter is not declared: Add panics on it.
+// frame's runs added (see Counters in the package doc, which says who
+// may call Add). A small value, copied freely within the system's body;
+// the zero Counter is not declared: Add panics on it.
 type Counter struct {
 	run *frame.Run
 	i   int // -1: the declaration failed
@@ -36,16 +37,23 @@ func (d *Decl) Counter(name string) Counter {
 	return Counter{run: d.run, i: len(d.run.Counters) - 1}
 }
 
-// Add adds n to the counter. Call it from the system's body, on the
-// scheduler's goroutine (not from kernels: a parallel kernel sums its
-// workers' counts and the body adds the sum once). It allocates nothing;
-// it panics on a zero Counter (declare it with Decl.Counter).
+// Add adds n to the counter, from its own system's body only (package
+// doc, Counters): never from a kernel, another system or the host. It
+// allocates nothing; it panics on a zero Counter (declare it with
+// Decl.Counter) and when its system's body is not the one running (one
+// compare; a kernel's call from a worker cannot be told apart and is a
+// data race).
 func (c Counter) Add(n int64) {
 	if c.run == nil {
 		panic("systems: Add on a zero Counter: declare it with Decl.Counter in the system's DeclareFunc and keep the handle")
 	}
 	if c.i < 0 {
 		return // a failed declaration: the system never runs
+	}
+	if e := c.run.Env; e == nil || e.Running != c.run {
+		panic("systems: Add on system " + strconv.Quote(c.run.Name) + "'s counter " + strconv.Quote(c.run.Counters[c.i].Name) +
+			" outside its body: only that system's body may add to it (not another system, not the host between frames; " +
+			"a kernel sums per worker and the body adds the sum once)")
 	}
 	p := &c.run.Counters[c.i]
 	p.Pending += n

@@ -70,9 +70,16 @@
 //
 // A system counts named events of its work (hits, deaths, misses) with
 // [Decl.Counter], which declares a counter at set-up and returns its
-// [Counter]; the body adds to it (Counter.Add) from the scheduler's
-// goroutine, so a parallel kernel sums its workers' counts (per-worker,
-// padded) and the body adds each sum once at the end of the run. The
+// [Counter]; only the system's own body adds to it (Counter.Add), on the
+// scheduler's goroutine. A counter is the system's data: Add panics, with
+// a message saying so, when called by another system's body, by the host
+// (between frames, or before the first: state a host counts belongs in a
+// resource) or at set-up, since the scheduler marks the system whose body
+// runs and Add compares it. Kernels must not call Add: a parallel kernel
+// sums its workers' counts (per-worker, padded) and the body adds each sum
+// once at the end of the run; a kernel's Add from a worker is a data race
+// the check cannot see (it runs while the body does), and -race reports
+// it. The
 // frame report shows, per system and counter, the sum of what the
 // system's runs added in the frame (several runs for a FixedUpdate system
 // with several ticks, none when it did not run); values are taken after

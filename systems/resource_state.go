@@ -3,6 +3,7 @@ package systems
 import (
 	"encoding"
 	"errors"
+	"fmt"
 	"reflect"
 	"strconv"
 	"unsafe"
@@ -170,7 +171,7 @@ func (r *Resource[T]) CheckState(src []byte) error {
 			return r.stateErr(strconv.Itoa(len(src))+" bytes are no whole "+strconv.FormatUint(uint64(st.size), 10)+"-byte elements", nil)
 		}
 	case stateCodec:
-		if err := codecOf(r.scratch()).UnmarshalBinary(src); err != nil {
+		if err := unmarshalChecked(codecOf(r.scratch()), src); err != nil {
 			return r.stateErr("UnmarshalBinary refused the bytes", err)
 		}
 		return nil
@@ -181,6 +182,26 @@ func (r *Resource[T]) CheckState(src []byte) error {
 		return r.stateErr("a bool that is neither 0 nor 1", nil)
 	}
 	return nil
+}
+
+// CodecPanicError is a codec's UnmarshalBinary that panicked on the bytes
+// CheckState gave it (a codec that trusts its input): Value is what it
+// panicked with. CheckState returns it wrapped in a *ResourceStateError.
+type CodecPanicError struct{ Value any }
+
+func (e *CodecPanicError) Error() string {
+	return "UnmarshalBinary panicked (" + fmt.Sprint(e.Value) + "): a codec must return an error for bytes it cannot decode"
+}
+
+// unmarshalChecked is c.UnmarshalBinary(src), its panic returned as a
+// *CodecPanicError.
+func unmarshalChecked(c codec, src []byte) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &CodecPanicError{Value: p}
+		}
+	}()
+	return c.UnmarshalBinary(src)
 }
 
 // scratch returns the resource's scratch value for CheckState, made on
@@ -197,7 +218,8 @@ func (r *Resource[T]) scratch() *T {
 
 // LoadState makes the value the one src encodes, src being a state
 // CheckState accepted. A slice keeps its backing array when it has room
-// (else it allocates one). It returns the codec's error wrapped in a
+// (else it allocates one) and is never nil after it: with no elements it
+// is an empty slice (a nil value gets one, allocated once). It returns the codec's error wrapped in a
 // *ResourceStateError, which after CheckState means the codec is not
 // deterministic.
 func (r *Resource[T]) LoadState(src []byte) error {
@@ -211,7 +233,7 @@ func (r *Resource[T]) LoadState(src []byte) error {
 			n = len(src) / int(st.size)
 		}
 		rv := reflect.ValueOf(&r.v).Elem()
-		if rv.Cap() < n {
+		if rv.Cap() < n || rv.IsNil() {
 			rv.Set(reflect.MakeSlice(st.typ, n, n))
 		}
 		rv.SetLen(n)
@@ -230,6 +252,6 @@ func (r *Resource[T]) LoadState(src []byte) error {
 // snapshot holds it, for a world's fingerprint. It allocates.
 func (r *Resource[T]) Describe(dst []byte) []byte {
 	kinds := [...]string{"none", "raw", "slice", "codec"}
-	return append(dst, "resource "+strconv.Quote(r.name)+" "+r.state.typ.PkgPath()+"."+r.state.typ.String()+" "+
+	return append(dst, "resource "+strconv.Quote(r.name)+" "+wire.Layout(r.state.typ)+" "+
 		strconv.FormatUint(uint64(r.state.size), 10)+" "+kinds[r.state.kind]+"\n"...)
 }

@@ -31,6 +31,7 @@ type Env struct {
 	Tick     uint64             // fixed ticks run before the current one
 	Fixed    bool               // FixedUpdate is running: a system's delta is Step
 	Inline   bool               // a kernel runs inline (no pool): a nested one panics
+	Running  *Run               // the run whose body is running (Exec), nil between runs: systems.Counter.Add checks it
 }
 
 // DT is a system's delta in seconds: the fixed step while FixedUpdate runs,
@@ -144,7 +145,9 @@ func BindSerial(r *Run, env *Env, records int) error {
 // steady state.
 func (r *Run) Exec() error {
 	r.Err, r.Kernel = nil, 0
+	r.Env.Running = r
 	r.Call()
+	r.Env.Running = nil
 	for _, m := range r.Mergers {
 		m.Merge()
 	}
