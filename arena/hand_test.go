@@ -225,16 +225,7 @@ func BenchmarkKernels(b *testing.B) {
 				if side == "hand" {
 					replace = handSystems
 				}
-				s, err := newSim(cfg, replace)
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer s.Close()
-				for range rules.DefaultWarmup {
-					if err := s.Frame(); err != nil {
-						b.Fatal(err)
-					}
-				}
+				s := warmSim(b, cfg, replace)
 				var times [5][]time.Duration // per frame, made before the loop
 				for i := range times {
 					times[i] = make([]time.Duration, 0, 1<<16)
@@ -282,16 +273,7 @@ func reportQuantiles(b *testing.B, ts []time.Duration, prefix string) {
 func BenchmarkDenseKernels(b *testing.B) {
 	cfg := rules.DefaultConfig()
 	cfg.Lane = lanes.Scalar.String()
-	s, err := New(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	for range rules.DefaultWarmup {
-		if err := s.Frame(); err != nil {
-			b.Fatal(err)
-		}
-	}
+	s := warmSim(b, cfg, nil)
 	t := s.t
 	bq, _ := tickwork.HostQuery4(t.Body.X, t.Body.Y, t.Body.VX, t.Body.VY)
 	pos, _ := tickwork.HostQuery3(t.Projectile.X, t.Projectile.Y, t.Projectile.TTL)
@@ -419,4 +401,22 @@ func (k *projectiles) chunk(_, c int) {
 	x, y, ttl := k.pos.Spans(c)
 	vx, vy := k.vel.Spans(c)
 	lanes.Advance(k.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], ttl[:hi], rules.DT)
+}
+
+// warmSim builds the arena for cfg (its systems replaced as newSim does
+// when replace is not nil), closed when tb ends, and runs the default
+// warm-up frames: the world the benchmarks time.
+func warmSim(tb testing.TB, cfg rules.Config, replace func(*Sim) []tickwork.System) *Sim {
+	tb.Helper()
+	s, err := newSim(cfg, replace)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = s.Close() })
+	for range rules.DefaultWarmup {
+		if err := s.Frame(); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return s
 }

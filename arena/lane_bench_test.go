@@ -24,16 +24,7 @@ func benchSystem(b *testing.B, kernel func(s *Sim) (func(w, c int), int)) {
 			}
 			cfg := rules.DefaultConfig()
 			cfg.Lane = sub.lane.String()
-			s, err := New(cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
-			for range rules.DefaultWarmup {
-				if err := s.Frame(); err != nil {
-					b.Fatal(err)
-				}
-			}
+			s := warmSim(b, cfg, nil)
 			k, chunks := kernel(s)
 			b.ReportAllocs()
 			for b.Loop() {
