@@ -191,7 +191,8 @@ func (r *Recorder) Remove(h ephemeral.Handle) { r.rec.Remove(h) }
 // any before. Call it in the declaration (it then waits for the buffer,
 // made at seal) or in the body. It allocates 16 bytes a record.
 func (r *Recorder) Reserve(n int) {
-	if r.later(func() { r.Reserve(n) }) {
+	if r.d != nil {
+		r.later(func() { r.Reserve(n) })
 		return
 	}
 	r.rec.Buffer().Reserve(n)
@@ -200,7 +201,8 @@ func (r *Recorder) Reserve(n int) {
 // ReserveWorkers is Reserve for each kernel worker's buffer (Worker): n
 // records per worker, so 16*n bytes times the worker count.
 func (r *Recorder) ReserveWorkers(n int) {
-	if r.later(func() { r.ReserveWorkers(n) }) {
+	if r.d != nil {
+		r.later(func() { r.ReserveWorkers(n) })
 		return
 	}
 	for _, b := range r.bufs {
@@ -208,14 +210,12 @@ func (r *Recorder) ReserveWorkers(n int) {
 	}
 }
 
-// later runs fn at seal instead of now when r is not bound yet, and says
-// whether it did so.
-func (r *Recorder) later(fn func()) bool {
-	if r.d == nil {
-		return false
-	}
+// later runs fn at seal instead of now; call it only while r is not bound
+// (r.d != nil). Callers test r.d before they build fn, so that a bound
+// recorder's call from a body makes no closure (nothing escapes, no
+// allocation in the frame).
+func (r *Recorder) later(fn func()) {
 	r.d.bind(func(*frame.Run) error { fn(); return nil })
-	return true
 }
 
 // Worker returns worker w's recorder of the table for chunk chunk, from
@@ -265,7 +265,8 @@ func SetN[T any](r *Recorder, col *ephemeral.Column[T], hs []ephemeral.Handle, v
 // playback never allocates (commands.Reserve). Call it in the declaration
 // or in the body, as Reserve.
 func ReserveValues[T any](r *Recorder, col *ephemeral.Column[T], n int) {
-	if r.later(func() { ReserveValues(r, col, n) }) {
+	if r.d != nil {
+		r.later(func() { ReserveValues(r, col, n) })
 		return
 	}
 	commands.Reserve(r.rec, col, n)
