@@ -76,6 +76,9 @@ func TestClockOverflowRefused(t *testing.T) {
 			if tc.pacing == Accumulate {
 				require.NoError(t, s.Frame(0), "a frame of delta 0 adds nothing and runs")
 				assert.Equal(t, full.Frames+1, s.Time().Frames)
+			} else {
+				require.ErrorIs(t, s.Frame(0), ErrClockOverflow, "under OneTickPerFrame a frame takes one step whatever its delta: delta 0 is refused too")
+				assert.Equal(t, full, s.Time())
 			}
 		})
 	}

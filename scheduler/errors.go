@@ -339,7 +339,7 @@ func (e *DeltaError) Error() string {
 	dt := strconv.FormatFloat(e.DT, 'g', -1, 64)
 	if e.Overflow {
 		return "scheduler: frame delta " + dt + " s refused: the fixed-step clock's account would pass " +
-			"math.MaxInt64 nanoseconds (292 years; see Time); frames of delta 0 still run, or build a new world"
+			"math.MaxInt64 nanoseconds (292 years; see Time); under Accumulate frames of delta 0 still run (under OneTickPerFrame none does), or build a new world"
 	}
 	return "scheduler: bad frame delta " + dt + " s: want a finite number of seconds in [0, MaxDelta]"
 }
