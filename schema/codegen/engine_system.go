@@ -338,9 +338,7 @@ func (sg *sysGen) tableRun() {
 	g.p("for c := range k.table.UsedChunks() {")
 	g.p("k.chunkScalar(c)")
 	g.p("}")
-	for i, c := range y.Counters {
-		g.p("s.%s.Add(k.total[%d])", exported(c), i)
-	}
+	sg.publishCounters()
 	g.p("return")
 	g.p("}")
 	if len(y.Counters) > 0 {
@@ -357,12 +355,18 @@ func (sg *sysGen) tableRun() {
 			g.p("k.total[%d] += k.counts[w].n[%d]", i, i)
 		}
 		g.p("}")
-		for i, c := range y.Counters {
-			g.p("s.%s.Add(k.total[%d])", exported(c), i)
-		}
+		sg.publishCounters()
 	}
 	g.p("}")
 	g.p("")
+}
+
+// publishCounters adds the run's totals, k.total, to the system's
+// counters, one Add per counter in declaration order.
+func (sg *sysGen) publishCounters() {
+	for i, c := range sg.y.Counters {
+		sg.g.p("s.%s.Add(k.total[%d])", exported(c), i)
+	}
 }
 
 // reserveTotal is the Go expression of the most records one run makes in
