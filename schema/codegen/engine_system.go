@@ -300,10 +300,19 @@ func (sg *sysGen) dtValues() {
 // with one worker, the parallel kernel with more.
 func (sg *sysGen) tableRun() {
 	g, y := sg.g, sg.y
-	g.p("// run runs the system once: the scalar kernel on this goroutine with one")
-	g.p("// worker or a table of one chunk, the parallel kernel on the world's")
-	g.p("// workers otherwise (the same kernel every run; the results do not")
-	g.p("// depend on the worker count).")
+	switch {
+	case y.Dense && len(sg.fromUses()) == 0:
+		g.p("// run runs the system once: its body uses no column, so it does nothing.")
+	case y.Dense:
+		g.p("// run runs the system once: its one kernel, chunk, on this goroutine")
+		g.p("// with one worker or a table of one chunk, on the world's workers")
+		g.p("// otherwise (the results do not depend on the worker count).")
+	default:
+		g.p("// run runs the system once: the scalar kernel on this goroutine with one")
+		g.p("// worker or a table of one chunk, the parallel kernel on the world's")
+		g.p("// workers otherwise (the same kernel every run; the results do not")
+		g.p("// depend on the worker count).")
+	}
 	g.p("func (s *%s) run(ctx *tickwork.Context) {", sg.name)
 	if y.Dense && len(sg.fromUses()) == 0 {
 		g.p("// the body does nothing")
