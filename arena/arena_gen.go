@@ -543,10 +543,9 @@ func (s *IntegrateBodies) declare(d *tickwork.Decl) tickwork.RunFunc {
 	return s.run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
+// run runs the system once: its one kernel, chunk, on this goroutine
+// with one worker or a table of one chunk, on the world's workers
+// otherwise (the results do not depend on the worker count).
 func (s *IntegrateBodies) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt32 = float32(ctx.DT())
@@ -688,10 +687,9 @@ func (s *IntegrateProjectiles) declare(d *tickwork.Decl) tickwork.RunFunc {
 	return s.run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
+// run runs the system once: its one kernel, chunk, on this goroutine
+// with one worker or a table of one chunk, on the world's workers
+// otherwise (the results do not depend on the worker count).
 func (s *IntegrateProjectiles) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt32 = float32(ctx.DT())
@@ -784,10 +782,9 @@ func (s *Clock) declare(d *tickwork.Decl) tickwork.RunFunc {
 	return s.run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
+// run runs the system once: its one kernel, chunk, on this goroutine
+// with one worker or a table of one chunk, on the world's workers
+// otherwise (the results do not depend on the worker count).
 func (s *Clock) run(ctx *tickwork.Context) {
 	k := &s.k
 	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip

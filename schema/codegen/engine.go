@@ -20,37 +20,47 @@ func (g *gen) imports() {
 	g.p("")
 }
 
+// sized is one field of the generated Sizes: a domain, a standalone table
+// or an event table, its capacity and what it counts.
+type sized struct {
+	name, kind, unit string
+	capacity         int
+}
+
+// sizedFields lists the generated Sizes' fields in declaration order:
+// domains, then standalone tables, then event tables.
+func (g *gen) sizedFields() []sized {
+	var out []sized
+	for _, d := range g.s.Domains {
+		out = append(out, sized{d.Name, "domain", "entities", d.Capacity})
+	}
+	for _, t := range g.s.Tables {
+		if t.Domain == nil {
+			out = append(out, sized{t.Name, "table", "rows", t.Capacity})
+		}
+	}
+	for _, e := range g.s.Events {
+		out = append(out, sized{e.Name, "event table", "events", e.Capacity})
+	}
+	return out
+}
+
 func (g *gen) sizes() {
+	fields := g.sizedFields()
 	g.p("// Sizes are the capacities of the schema's domains, standalone tables")
 	g.p("// and event tables (entities, rows, events); DefaultSizes has the")
 	g.p("// schema's. A host may pass others to Declare.")
 	g.p("type Sizes struct {")
-	for _, d := range g.s.Domains {
-		g.p("%s int // domain %s, entities", exported(d.Name), d.Name)
-	}
-	for _, t := range g.s.Tables {
-		if t.Domain == nil {
-			g.p("%s int // table %s, rows", exported(t.Name), t.Name)
-		}
-	}
-	for _, e := range g.s.Events {
-		g.p("%s int // event table %s, events", exported(e.Name), e.Name)
+	for _, f := range fields {
+		g.p("%s int // %s %s, %s", exported(f.name), f.kind, f.name, f.unit)
 	}
 	g.p("}")
 	g.p("")
 	g.p("// DefaultSizes returns the capacities the schema declares.")
 	g.p("func DefaultSizes() Sizes {")
 	g.p("return Sizes{")
-	for _, d := range g.s.Domains {
-		g.p("%s: %d,", exported(d.Name), d.Capacity)
-	}
-	for _, t := range g.s.Tables {
-		if t.Domain == nil {
-			g.p("%s: %d,", exported(t.Name), t.Capacity)
-		}
-	}
-	for _, e := range g.s.Events {
-		g.p("%s: %d,", exported(e.Name), e.Capacity)
+	for _, f := range fields {
+		g.p("%s: %d,", exported(f.name), f.capacity)
 	}
 	g.p("}")
 	g.p("}")

@@ -300,10 +300,19 @@ func (sg *sysGen) dtValues() {
 // with one worker, the parallel kernel with more.
 func (sg *sysGen) tableRun() {
 	g, y := sg.g, sg.y
-	g.p("// run runs the system once: the scalar kernel on this goroutine with one")
-	g.p("// worker or a table of one chunk, the parallel kernel on the world's")
-	g.p("// workers otherwise (the same kernel every run; the results do not")
-	g.p("// depend on the worker count).")
+	switch {
+	case y.Dense && len(sg.fromUses()) == 0:
+		g.p("// run runs the system once: its body uses no column, so it does nothing.")
+	case y.Dense:
+		g.p("// run runs the system once: its one kernel, chunk, on this goroutine")
+		g.p("// with one worker or a table of one chunk, on the world's workers")
+		g.p("// otherwise (the results do not depend on the worker count).")
+	default:
+		g.p("// run runs the system once: the scalar kernel on this goroutine with one")
+		g.p("// worker or a table of one chunk, the parallel kernel on the world's")
+		g.p("// workers otherwise (the same kernel every run; the results do not")
+		g.p("// depend on the worker count).")
+	}
 	g.p("func (s *%s) run(ctx *tickwork.Context) {", sg.name)
 	if y.Dense && len(sg.fromUses()) == 0 {
 		g.p("// the body does nothing")
@@ -338,9 +347,7 @@ func (sg *sysGen) tableRun() {
 	g.p("for c := range k.table.UsedChunks() {")
 	g.p("k.chunkScalar(c)")
 	g.p("}")
-	for i, c := range y.Counters {
-		g.p("s.%s.Add(k.total[%d])", exported(c), i)
-	}
+	sg.publishCounters()
 	g.p("return")
 	g.p("}")
 	if len(y.Counters) > 0 {
@@ -357,12 +364,18 @@ func (sg *sysGen) tableRun() {
 			g.p("k.total[%d] += k.counts[w].n[%d]", i, i)
 		}
 		g.p("}")
-		for i, c := range y.Counters {
-			g.p("s.%s.Add(k.total[%d])", exported(c), i)
-		}
+		sg.publishCounters()
 	}
 	g.p("}")
 	g.p("")
+}
+
+// publishCounters adds the run's totals, k.total, to the system's
+// counters, one Add per counter in declaration order.
+func (sg *sysGen) publishCounters() {
+	for i, c := range sg.y.Counters {
+		sg.g.p("s.%s.Add(k.total[%d])", exported(c), i)
+	}
 }
 
 // reserveTotal is the Go expression of the most records one run makes in

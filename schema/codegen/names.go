@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/tickwork/tickwork/schema"
 )
@@ -13,23 +14,18 @@ import (
 // exported is the Go name of a schema name: its first letter upper-cased,
 // so that every generated type, field and constant is exported (and never
 // a Go keyword or predeclared name, which are all lower-case).
-func exported(name string) string {
-	if name == "" {
-		return name
-	}
-	r := []rune(name)
-	r[0] = unicode.ToUpper(r[0])
-	return string(r)
-}
+func exported(name string) string { return mapFirst(name, unicode.ToUpper) }
 
 // unexported lower-cases the first letter.
-func unexported(name string) string {
-	if name == "" {
+func unexported(name string) string { return mapFirst(name, unicode.ToLower) }
+
+// mapFirst is name with f applied to its first rune.
+func mapFirst(name string, f func(rune) rune) string {
+	r, n := utf8.DecodeRuneInString(name)
+	if n == 0 {
 		return name
 	}
-	r := []rune(name)
-	r[0] = unicode.ToLower(r[0])
-	return string(r)
+	return string(f(r)) + name[n:]
 }
 
 // generatedNames are the package-level names the generator itself

@@ -167,10 +167,9 @@ func (s *Step) declare(d *tickwork.Decl) tickwork.RunFunc {
 	return s.run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
+// run runs the system once: its one kernel, chunk, on this goroutine
+// with one worker or a table of one chunk, on the world's workers
+// otherwise (the results do not depend on the worker count).
 func (s *Step) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt32 = float32(ctx.DT())
@@ -260,10 +259,9 @@ func (s *Distance) declare(d *tickwork.Decl) tickwork.RunFunc {
 	return s.run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
+// run runs the system once: its one kernel, chunk, on this goroutine
+// with one worker or a table of one chunk, on the world's workers
+// otherwise (the results do not depend on the worker count).
 func (s *Distance) run(ctx *tickwork.Context) {
 	k := &s.k
 	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip

@@ -225,10 +225,9 @@ func (s *Move) declare(d *tickwork.Decl) tickwork.RunFunc {
 	return s.run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
+// run runs the system once: its one kernel, chunk, on this goroutine
+// with one worker or a table of one chunk, on the world's workers
+// otherwise (the results do not depend on the worker count).
 func (s *Move) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt32 = float32(ctx.DT())
@@ -691,10 +690,9 @@ func (s *Tick) declare(d *tickwork.Decl) tickwork.RunFunc {
 	return s.run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
+// run runs the system once: its one kernel, chunk, on this goroutine
+// with one worker or a table of one chunk, on the world's workers
+// otherwise (the results do not depend on the worker count).
 func (s *Tick) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt64 = ctx.DT()
@@ -794,10 +792,9 @@ func (s *Drift) declare(d *tickwork.Decl) tickwork.RunFunc {
 	return s.run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
+// run runs the system once: its one kernel, chunk, on this goroutine
+// with one worker or a table of one chunk, on the world's workers
+// otherwise (the results do not depend on the worker count).
 func (s *Drift) run(ctx *tickwork.Context) {
 	k := &s.k
 	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip

@@ -186,10 +186,9 @@ func (s *Bounce) declare(d *tickwork.Decl) tickwork.RunFunc {
 	return s.run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
+// run runs the system once: its one kernel, chunk, on this goroutine
+// with one worker or a table of one chunk, on the world's workers
+// otherwise (the results do not depend on the worker count).
 func (s *Bounce) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt32 = float32(ctx.DT())
@@ -306,10 +305,9 @@ func (s *Count) declare(d *tickwork.Decl) tickwork.RunFunc {
 	return s.run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
+// run runs the system once: its one kernel, chunk, on this goroutine
+// with one worker or a table of one chunk, on the world's workers
+// otherwise (the results do not depend on the worker count).
 func (s *Count) run(ctx *tickwork.Context) {
 	k := &s.k
 	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
@@ -422,10 +420,9 @@ func (s *Arms) declare(d *tickwork.Decl) tickwork.RunFunc {
 	return s.run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
+// run runs the system once: its one kernel, chunk, on this goroutine
+// with one worker or a table of one chunk, on the world's workers
+// otherwise (the results do not depend on the worker count).
 func (s *Arms) run(ctx *tickwork.Context) {
 	k := &s.k
 	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
@@ -568,10 +565,9 @@ func (s *Mix) declare(d *tickwork.Decl) tickwork.RunFunc {
 	return s.run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
+// run runs the system once: its one kernel, chunk, on this goroutine
+// with one worker or a table of one chunk, on the world's workers
+// otherwise (the results do not depend on the worker count).
 func (s *Mix) run(ctx *tickwork.Context) {
 	k := &s.k
 	k.dt32 = float32(ctx.DT())
@@ -693,10 +689,9 @@ func (s *Order) declare(d *tickwork.Decl) tickwork.RunFunc {
 	return s.run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
+// run runs the system once: its one kernel, chunk, on this goroutine
+// with one worker or a table of one chunk, on the world's workers
+// otherwise (the results do not depend on the worker count).
 func (s *Order) run(ctx *tickwork.Context) {
 	k := &s.k
 	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
@@ -787,10 +782,9 @@ func (s *Wide) declare(d *tickwork.Decl) tickwork.RunFunc {
 	return s.run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
+// run runs the system once: its one kernel, chunk, on this goroutine
+// with one worker or a table of one chunk, on the world's workers
+// otherwise (the results do not depend on the worker count).
 func (s *Wide) run(ctx *tickwork.Context) {
 	k := &s.k
 	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
