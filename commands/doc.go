@@ -29,8 +29,8 @@
 // Create returns a provisional [ephemeral.Handle]: untagged (tag 0, no
 // domain's) with an even generation, so ephemeral never takes it for a
 // real handle (lookups fail), and carrying the playback's [Playback.Tag],
-// the buffer id and the create's sequence number (layout, [MaxCreates] and
-// the bounds: docs/architecture.md, "Handle layout"). Later records of any
+// the buffer id and the create's sequence number (layout, [MaxCreates],
+// [MaxPlaybackTag] and the bounds: docs/architecture.md, "Handle layout"). Later records of any
 // buffer of the same playback may name it; [Playback.Resolve] turns it into
 // the real handle after playback, until [Playback.Release], across any
 // number of boundaries in between (when a world releases:
@@ -92,7 +92,7 @@
 // initial reservation, [BufferBytes] of its records, to the playback's
 // memory budget ([NewPlayback]; a world's playback has the world's) before
 // allocating, and return a *memory.BudgetError when it does not fit.
-// Growth past it is not charged. What counts: docs/architecture.md,
+// Growth past it ([Buffer.Reserve], or recording more) is not charged. What counts: docs/architecture.md,
 // memory budget.
 //
 // # Concurrency

@@ -4,7 +4,7 @@
 // # Tables and columns
 //
 // [NewTable] declares a table with a capacity in rows; [AddColumn] adds a
-// typed, pointer-free column. Rows are grouped in chunks of [Table.ChunkRows]
+// typed, pointer-free column ([PointerPath] says what holds a pointer). Rows are grouped in chunks of [Table.ChunkRows]
 // rows (a power of two, [DefaultChunkRows] by default). Each column is one
 // allocation, made at definition time and never moved, so the slices given by
 // [Column.Span] (one chunk) and [Column.All] (the whole column) are

@@ -88,7 +88,9 @@
 // original value and the stack where it was raised. [Scalar], and Run with
 // one worker or one chunk, panic with the same type, so a host recovers a
 // kernel's panic the same way for every worker count. The pool stays usable
-// after such a Run; chunks that were skipped are not run again.
+// after such a Run; chunks that were skipped are not run again. A kernel
+// that calls runtime.Goexit on a helper worker breaks the pool instead
+// ([ErrGoexit]).
 //
 // # Nested Run
 //

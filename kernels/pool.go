@@ -129,7 +129,8 @@ func NewPool(workers int) (*Pool, error) {
 // Safe from any goroutine.
 func (p *Pool) Workers() int { return p.workers }
 
-// Policy is the pool's worker policy, the one Run applies.
+// Policy is the pool's worker policy, the one Run applies. Read it from
+// the goroutine that calls SetPolicy and Run (it is a plain field).
 func (p *Pool) Policy() Policy { return p.policy }
 
 // SetPolicy makes pol the policy of later Runs. Call it from the goroutine

@@ -49,6 +49,7 @@ func (l Lane) String() string {
 
 // Parse returns the lane named s ("scalar", "avx2" or "avx512"), or an error
 // matching ErrUnknownLane. It does not check availability (see Select).
+// Pure; safe from any goroutine.
 func Parse(s string) (Lane, error) {
 	for l, name := range laneNames {
 		if s == name {

@@ -11,7 +11,7 @@
 // # Budgets
 //
 // [NewBudget] makes a [Budget] of a limit in bytes; [Budget.Charge] adds a
-// definition's bytes or refuses it. [DefaultBudget] is the limit a world
+// definition's bytes (named by a [Definition]) or refuses it. [DefaultBudget] is the limit a world
 // ([runtime.WithMemoryBudget]) and a standalone table or event table get
 // when none is given. A budget knows its [Owner] (the host's, a private
 // one, a world's: [NewOwnedBudget]), so that a refusal says which limit to
@@ -19,7 +19,7 @@
 //
 // # Sizes
 //
-// [Size] and [Sum] compute byte counts that saturate at math.MaxInt64
+// [Size], [SizeOf] and [Sum] compute byte counts that saturate at math.MaxInt64
 // instead of wrapping, so a huge capacity times a huge element is refused,
 // never mistaken for a small one.
 //

@@ -280,7 +280,8 @@ func (b *Builder) Add(sys ...systems.System) {
 }
 
 // System registers the system name of phase phase declared by declare, as
-// Add(systems.System{Name: name, Phase: phase, Declare: declare}) does.
+// Add(systems.System{Name: name, Phase: phase, Declare: declare}) does;
+// its errors are Add's, recorded on the Builder.
 func (b *Builder) System(name string, phase systems.Phase, declare systems.DeclareFunc) {
 	b.Add(systems.System{Name: name, Phase: phase, Declare: declare})
 }

@@ -5,10 +5,10 @@
 //
 // # Building a world
 //
-// [NewBuilder] takes options: [WithWorkers] (kernel workers, default
+// [NewBuilder] takes options (each an [Option]): [WithWorkers] (kernel workers, default
 // GOMAXPROCS; 1 runs kernels inline and starts no goroutine),
 // [WithKernelPolicy] (how many workers a kernel run uses: package kernels,
-// "Worker policy"), [WithPacing] ([Accumulate], the
+// "Worker policy"), [WithPacing] (a [Pacing]: [Accumulate], the
 // default, or [OneTickPerFrame]), [WithFixedStep] (seconds, default 1/60),
 // [WithMaxTicksPerFrame] (default 8), [WithReportWindow] (runs, default
 // 128), [WithCommandRecords] (records per command buffer, at most

@@ -69,7 +69,7 @@
 // system its last run and rolling p50/p99/mean over the last
 // [Config.ReportWindow] runs (runs, not frames: a FixedUpdate system runs
 // once per tick), and its named counters' values in the frame
-// ([SystemReport].Counters, [FrameReport.Counter]; the rule: Counters in
+// ([SystemReport].Counters of [CounterReport], [FrameReport.Counter]; the rule: Counters in
 // package systems). Everything is preallocated at Seal.
 //
 // # State
@@ -83,7 +83,8 @@
 //
 // Set-up and sealing errors are typed ([*ConfigError], [*DuplicateError],
 // [*UnknownSystemError], [*PhaseOrderError], [*EventOrderError],
-// [*CycleError], [*ConflictError], [*SubstituteError], [*HookError]); Seal
+// [*CycleError], [*ConflictError], [*SubstituteError], [*HookError], for
+// a panicking hook wrapping a [*HookPanicError]); Seal
 // joins the errors of one stage (errors.Join). The errors of a frame name
 // the system, its phase and the frame, and unwrap to the original error
 // (see [ErrSystem]'s block of sentinels). They fall in two classes, told

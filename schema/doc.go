@@ -9,16 +9,21 @@
 //   - Read a schema: [Load] (= [Parse] then [Check]) returns a [*Schema]
 //     or an [ErrorList]; [Format] prints a parsed [File] canonically.
 //   - The model: [Schema] holds [Const], [Domain], [Table] (with [Column]),
-//     [EventTable], [Extern] and [System]; a system's body is a list of
-//     [Stmt] ([SetStmt], [MatchStmt], [EmitStmt], [DeleteStmt],
-//     [CountStmt]) over typed [Expr] nodes, and its [Access] is what the
-//     body reads, writes, probes, deletes, emits and consumes.
+//     [EventTable] (its [Lifetime]), [Extern] and [System] (its [Phase]);
+//     a system's row variables are [Var] ([VarKind]), its lookups [Join];
+//     its body is a list of [Stmt] ([SetStmt] of [AssignStmt] with
+//     [AssignOp], [MatchStmt] of [Arm], [EmitStmt], [DeleteStmt],
+//     [CountStmt]) over typed [Expr] nodes ([Lit], [ColRef], [VarRef],
+//     [EnvRef] of an [Env], [Unary] with [UnaryOp], [Binary] with
+//     [BinaryOp], [Convert], [Probe], [IndexOf]), and its [Access] is what
+//     the body reads, writes, probes, deletes, emits and consumes.
 //   - Types: [Type] and its [TypeKind]; ref types of one domain are
 //     identical ([Type.Identical]).
-//   - Errors: each is an [*Error] printed "file:line:col: message"; its
+//   - Errors: each is an [*Error] at a [Pos], printed "file:line:col: message"; its
 //     [Kind] has a sentinel for errors.Is ([ErrSyntax], [ErrDuplicate],
 //     [ErrUnknown], [ErrType], [ErrValue], [ErrMissing], [ErrAccess]).
-//     Limits: [MaxSize], [MaxDepth], [MaxOperators], [MaxErrors].
+//     Limits: [MaxSize], [MaxDepth], [MaxOperators], [MaxErrors]; a system's grain option,
+//     [MaxGrain].
 //
 // Every function is safe for concurrent use; a Schema is read-only once
 // built.

@@ -4,8 +4,8 @@
 //
 // # Declaration
 //
-// A system's [DeclareFunc] runs once, at set-up ([Declare]; the scheduler
-// calls it in Add). It asks its [Decl] for accessors and returns the body
+// A system's [DeclareFunc] runs once, at set-up ([Declare], which returns
+// a [Declared]; the scheduler calls it in Add). It asks its [Decl] for accessors and returns the body
 // ([RunFunc]) that uses them:
 //
 //	func(s *systems.Decl) systems.RunFunc {
@@ -24,7 +24,8 @@
 // [ReserveValues], and the spawners [NewSpawner1] .. [NewSpawner4]);
 // [Emit], [EmitParallel] and [Consume] (events); [ReadResource] and
 // [WriteResource] ([Resource]); [Decl.Counter] (see Counters).
-// [Decl.Before] and [Decl.After] order the system. Each accessor adds its entry to the system's [Manifest], so a
+// [Decl.Before] and [Decl.After] order the system. Each accessor adds its entry to the system's [Manifest]
+// ([ColumnRef], [ResourceUse], [AnyResource]), so a
 // column is named once and an access outside the manifest cannot be
 // written; accessors never fail at run time. A bad argument (a nil column
 // of a failed declaration, a query over columns of two tables) fails the
@@ -60,7 +61,8 @@
 //
 // # Kernels
 //
-// [Parallel] runs a kernel over chunks on the world's workers, its state
+// [Parallel] ([ParallelPolicy] under a worker policy of its own) runs a
+// kernel over chunks on the world's workers, its state
 // passed as a value: no closure is built per run and nothing is shared
 // through outer variables. A kernel takes the rows of its chunk from a
 // query (Chunk, or Spans and Runs), records through [Recorder.Worker] and
@@ -96,7 +98,7 @@
 // its elements', any other type through the codec it provides
 // (encoding.BinaryAppender and encoding.BinaryUnmarshaler on T or *T);
 // other types are refused ([*ResourceStateError], [ErrResourceState];
-// docs/state.md).
+// a codec that panics on its bytes, [*CodecPanicError]; docs/state.md).
 //
 // # Errors
 //
