@@ -219,22 +219,11 @@ func (w *World) ready(running error) error {
 	return w.state.err
 }
 
-// snapshot is Snapshot; without sum the checksum field stays 0 (a
-// Rollback's snapshots, which never leave it, skip the pass).
+// snapshot is Snapshot once ready said yes; without sum the checksum
+// field stays 0 (a Rollback's snapshots, which never leave it, skip the
+// pass).
 func (w *World) snapshot(dst []byte, sum bool) ([]byte, error) {
-	if w == nil || w.sched == nil {
-		return dst, ErrZeroWorld
-	}
-	if w.closed {
-		return dst, ErrClosed
-	}
-	if w.sched.Running() {
-		return dst, ErrRunning
-	}
 	st := w.state
-	if st.err != nil {
-		return dst, st.err
-	}
 	start := len(dst)
 	dst = append(dst, make([]byte, SnapshotHeader)...)
 	var crc uint32
@@ -290,23 +279,11 @@ func (w *World) Restore(src []byte) error {
 	return w.restore(src, true)
 }
 
-// restore is Restore; unchecked, it skips the checksum and the state
-// checks, for a Rollback's own snapshots (taken by this world's snapshot,
-// held where nothing else writes).
+// restore is Restore once ready said yes; unchecked, it skips the
+// checksum and the state checks, for a Rollback's own snapshots (taken by
+// this world's snapshot, held where nothing else writes).
 func (w *World) restore(src []byte, checked bool) error {
-	if w == nil || w.sched == nil {
-		return ErrZeroWorld
-	}
-	if w.closed {
-		return ErrClosed
-	}
-	if w.sched.Running() {
-		return ErrRunning
-	}
 	st := w.state
-	if st.err != nil {
-		return st.err
-	}
 	if err := st.split(src); err != nil {
 		return err
 	}
