@@ -173,9 +173,6 @@ func (t *Table[T]) LoadState(src []byte) {
 	for _, rd := range t.readers {
 		rd.next, rd.end, rd.read = r.U64(), r.U64(), r.U64() == 1
 	}
-	if t.pointers {
-		clear(t.buf)
-	}
 	t.lo, t.head, t.prev, t.frame, t.start, t.tick, t.floor = m.lo, m.head, m.prev, m.frame, m.start, m.tick, m.floor
 	t.dropped, t.refused = int64(m.dropped), m.refused == 1
 	ev := r.B
