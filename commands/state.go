@@ -60,6 +60,27 @@ func (p *Playback) StateSize() int {
 	return n
 }
 
+// slotState is one buffer's part of a playback state, as AppendState
+// writes it: the set size, a zero pad, the next create's sequence number,
+// the first one not released, and n resolutions (8 bytes each, in res,
+// aliasing the state; short when the state ends inside them).
+type slotState struct {
+	set, pad, next, lo uint32
+	n                  uint64
+	res                []byte
+	short              bool
+}
+
+// readSlot decodes the next buffer's part of a state; a short state sets
+// r.Bad. Allocates nothing.
+func readSlot(r *wire.Reader) slotState {
+	s := slotState{set: r.U32(), pad: r.U32(), next: r.U32(), lo: r.U32(), n: r.U64()}
+	bad := r.Bad
+	s.res = r.Next(8 * s.n)
+	s.short = r.Bad && !bad
+	return s
+}
+
 // sameLayout reports whether the buffers of a checked state (their set
 // sizes, in id order, from src) are p's.
 func (p *Playback) sameLayout(src []byte) bool {
@@ -68,13 +89,7 @@ func (p *Playback) sameLayout(src []byte) bool {
 		return false
 	}
 	for _, s := range p.slots {
-		set := r.U32()
-		r.U32()
-		r.U32()
-		r.U32()
-		res := r.U64()
-		r.Next(8 * res)
-		if int(set) != s.buf.set {
+		if int(readSlot(&r).set) != s.buf.set {
 			return false
 		}
 	}
@@ -101,14 +116,14 @@ func (p *Playback) CheckState(src []byte) error {
 	}
 	serial := 0 // src's NewBuffer buffers seen so far
 	for i := 0; i < int(n); i++ {
-		set, pad, next, lo, res := r.U32(), r.U32(), r.U32(), r.U32(), r.U64()
+		s := readSlot(&r)
 		// Between frames every create since the release has played: one
-		// resolution per sequence number.
-		if r.Bad || pad != 0 || set > MaxBufferID+1 || res != uint64(next-lo) || res > MaxCreates {
+		// resolution per sequence number. (Resolutions cut short are the
+		// section's size error, below.)
+		if (r.Bad && !s.short) || s.pad != 0 || s.set > MaxBufferID+1 || s.n != uint64(s.next-s.lo) || s.n > MaxCreates {
 			return bad("buffer " + strconv.Itoa(i) + ": resolutions do not match its creates since the release")
 		}
-		r.Next(8 * res)
-		if set == 0 {
+		if s.set == 0 {
 			// A serial buffer keeps its id whatever the worker count.
 			if k := p.nthSerial(serial); k != i {
 				return bad("buffer " + strconv.Itoa(i) + " is a serial buffer, this playback's serial buffer " +
@@ -127,13 +142,7 @@ func (p *Playback) CheckState(src []byte) error {
 	if !p.sameLayout(src) {
 		r = wire.Reader{B: src[8:]}
 		for i := 0; i < int(n); i++ {
-			set := r.U32()
-			r.U32()
-			r.U32()
-			r.U32()
-			res := r.U64()
-			r.Next(8 * res)
-			if set != 0 && res != 0 {
+			if s := readSlot(&r); s.set != 0 && s.n != 0 {
 				return bad("per-worker buffer " + strconv.Itoa(i) + " has resolutions pending and this playback's per-worker buffers differ " +
 					"(another worker count): restore into a world of the snapshot's worker count")
 			}
@@ -184,18 +193,14 @@ func (p *Playback) LoadState(src []byte) {
 		}
 	}
 	for i := 0; i < n; i++ {
-		set := r.U32()
-		r.U32()
-		next, lo := r.U32(), r.U32()
-		k := int(r.U64())
-		res := r.Next(uint64(8 * k))
-		if !same && set != 0 {
+		st := readSlot(&r)
+		if !same && st.set != 0 {
 			continue
 		}
 		s := &p.slots[i]
-		s.buf.next, s.lo, s.buf.lo = next, lo, lo
-		s.res = slices.Grow(s.res[:0], k)[:k]
-		copy(wire.Bytes(s.res), res)
+		s.buf.next, s.lo, s.buf.lo = st.next, st.lo, st.lo
+		s.res = slices.Grow(s.res[:0], int(st.n))[:st.n]
+		copy(wire.Bytes(s.res), st.res)
 	}
 }
 

@@ -28,11 +28,20 @@ func (e *StateError) Error() string {
 func (e *StateError) Is(target error) bool { return target == ErrState }
 
 // Stateful is the snapshot face of a *Table[T] (docs/state.md): the
-// runtime keeps every event table as a Buffer and asserts this.
+// runtime keeps every event table as a Buffer and asserts this. Each
+// method is the Table method of that name, with its errors and its
+// concurrency contract (between frames, from the host).
 type Stateful interface {
+	// AppendState appends the table's state (marks, readers, events) to
+	// dst; a *StateError for a pointer-holding table.
 	AppendState(dst []byte) ([]byte, error)
+	// CheckState reports, as a *StateError, why src is no state of the
+	// table; it reads src only.
 	CheckState(src []byte) error
+	// LoadState makes the table hold src (after CheckState; panics on a
+	// src it refuses).
 	LoadState(src []byte)
+	// Describe appends the table's line of a world's declarations.
 	Describe(dst []byte) []byte
 	// StateCap is the largest AppendState can append, in bytes.
 	StateCap() int
@@ -172,9 +181,6 @@ func (t *Table[T]) LoadState(src []byte) {
 	m := readMarks(&r)
 	for _, rd := range t.readers {
 		rd.next, rd.end, rd.read = r.U64(), r.U64(), r.U64() == 1
-	}
-	if t.pointers {
-		clear(t.buf)
 	}
 	t.lo, t.head, t.prev, t.frame, t.start, t.tick, t.floor = m.lo, m.head, m.prev, m.frame, m.start, m.tick, m.floor
 	t.dropped, t.refused = int64(m.dropped), m.refused == 1

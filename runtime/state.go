@@ -132,29 +132,18 @@ func (w *World) newWorldState(doms []*ephemeral.Domain, res []systems.AnyResourc
 		desc = d.Describe(desc)
 	}
 	for _, b := range w.sched.Events() {
-		s, ok := b.(events.Stateful)
-		if !ok {
-			st.err = &SnapshotError{Err: ErrUnsupported, Section: "events " + b.Name(), Detail: "not an *events.Table"}
-			continue
+		name := "events " + b.Name()
+		if s, ok := statePart[events.Stateful](st, b, name, "an *events.Table"); ok {
+			st.events = append(st.events, s)
+			st.eventNames = append(st.eventNames, name)
+			desc = s.Describe(desc)
 		}
-		if err := s.Snapshottable(); err != nil && st.err == nil {
-			st.err = &SnapshotError{Err: ErrUnsupported, Section: "events " + b.Name(), Cause: err}
-		}
-		st.events = append(st.events, s)
-		st.eventNames = append(st.eventNames, "events "+b.Name())
-		desc = s.Describe(desc)
 	}
 	for _, r := range res {
-		s, ok := r.(systems.StatefulResource)
-		if !ok {
-			st.err = &SnapshotError{Err: ErrUnsupported, Section: "resource " + r.Name(), Detail: "not a *systems.Resource"}
-			continue
+		if s, ok := statePart[systems.StatefulResource](st, r, "resource "+r.Name(), "a *systems.Resource"); ok {
+			st.resources = append(st.resources, s)
+			desc = s.Describe(desc)
 		}
-		if err := s.Snapshottable(); err != nil && st.err == nil {
-			st.err = &SnapshotError{Err: ErrUnsupported, Section: "resource " + r.Name(), Cause: err}
-		}
-		st.resources = append(st.resources, s)
-		desc = s.Describe(desc)
 	}
 	h := fnv.New64a()
 	h.Write(desc)
@@ -162,6 +151,24 @@ func (w *World) newWorldState(doms []*ephemeral.Domain, res []systems.AnyResourc
 	st.sections = make([][]byte, 1+len(st.domains)+len(st.events)+len(st.resources))
 	st.offsets = make([]int, len(st.sections))
 	return st
+}
+
+// statePart is part's snapshot face S, false when part has none (section
+// names it in st.err, "not " + want); a face that cannot be snapshot
+// records its reason in st.err unless an earlier one is there. Set-up only.
+func statePart[S interface {
+	Snapshottable() error
+	Describe(dst []byte) []byte
+}](st *worldState, part any, section, want string) (S, bool) {
+	s, ok := part.(S)
+	if !ok {
+		st.err = &SnapshotError{Err: ErrUnsupported, Section: section, Detail: "not " + want}
+		return s, false
+	}
+	if err := s.Snapshottable(); err != nil && st.err == nil {
+		st.err = &SnapshotError{Err: ErrUnsupported, Section: section, Cause: err}
+	}
+	return s, true
 }
 
 // Fingerprint is the hash (FNV-1a 64) of the world's declarations that
@@ -219,22 +226,11 @@ func (w *World) ready(running error) error {
 	return w.state.err
 }
 
-// snapshot is Snapshot; without sum the checksum field stays 0 (a
-// Rollback's snapshots, which never leave it, skip the pass).
+// snapshot is Snapshot once ready said yes; without sum the checksum
+// field stays 0 (a Rollback's snapshots, which never leave it, skip the
+// pass).
 func (w *World) snapshot(dst []byte, sum bool) ([]byte, error) {
-	if w == nil || w.sched == nil {
-		return dst, ErrZeroWorld
-	}
-	if w.closed {
-		return dst, ErrClosed
-	}
-	if w.sched.Running() {
-		return dst, ErrRunning
-	}
 	st := w.state
-	if st.err != nil {
-		return dst, st.err
-	}
 	start := len(dst)
 	dst = append(dst, make([]byte, SnapshotHeader)...)
 	var crc uint32
@@ -290,23 +286,11 @@ func (w *World) Restore(src []byte) error {
 	return w.restore(src, true)
 }
 
-// restore is Restore; unchecked, it skips the checksum and the state
-// checks, for a Rollback's own snapshots (taken by this world's snapshot,
-// held where nothing else writes).
+// restore is Restore once ready said yes; unchecked, it skips the
+// checksum and the state checks, for a Rollback's own snapshots (taken by
+// this world's snapshot, held where nothing else writes).
 func (w *World) restore(src []byte, checked bool) error {
-	if w == nil || w.sched == nil {
-		return ErrZeroWorld
-	}
-	if w.closed {
-		return ErrClosed
-	}
-	if w.sched.Running() {
-		return ErrRunning
-	}
 	st := w.state
-	if st.err != nil {
-		return st.err
-	}
 	if err := st.split(src); err != nil {
 		return err
 	}

@@ -507,6 +507,40 @@ func TestSnapshotRestoreAllocs(t *testing.T) {
 	assert.Zero(t, s.w.Report().AllocBytes)
 }
 
+// TestRollbackAllocs: once the ring's slots have room, Save, Checksum,
+// Rewind and the frame re-run after it allocate nothing
+// (testing.AllocsPerRun, and the frame report's byte count).
+func TestRollbackAllocs(t *testing.T) {
+	s := newStWorld(t, 2)
+	s.run(t, 30)
+	r, err := runtime.NewRollback(s.w, 4)
+	require.NoError(t, err)
+	for range 8 { // every slot written once
+		require.NoError(t, r.Save())
+		s.run(t, 1)
+	}
+	allocs := testing.AllocsPerRun(50, func() {
+		if err := r.Save(); err != nil {
+			panic(err)
+		}
+		f := s.w.Frames()
+		if _, ok := r.Checksum(f); !ok {
+			panic("no checksum of the frame just saved")
+		}
+		if err := s.w.Frame(stDeltas[1]); err != nil {
+			panic(err)
+		}
+		if err := r.Rewind(1); err != nil {
+			panic(err)
+		}
+		if err := s.w.Frame(stDeltas[0]); err != nil {
+			panic(err)
+		}
+	})
+	assert.Zero(t, allocs)
+	assert.Zero(t, s.w.Report().AllocBytes)
+}
+
 // TestRollbackRing: a ring of 4 snapshots saved every frame rewinds 3
 // frames back each frame; re-simulating reaches the state of the straight
 // run, frame after frame; loading a frame it does not hold is

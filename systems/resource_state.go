@@ -46,12 +46,14 @@ func (e *ResourceStateError) Unwrap() error { return e.Err }
 // scratch value): call them from the host between frames, one at a time.
 type StatefulResource interface {
 	AnyResource
-	// AppendState appends the value's bytes to dst.
+	// AppendState appends the value's bytes to dst; a *ResourceStateError
+	// for a resource a snapshot cannot hold or a codec's error.
 	AppendState(dst []byte) ([]byte, error)
-	// CheckState reports whether src decodes to a value, leaving the
-	// resource's value untouched.
+	// CheckState reports, as a *ResourceStateError, whether src decodes
+	// to a value, leaving the resource's value untouched.
 	CheckState(src []byte) error
-	// LoadState makes the value the one src encodes (after CheckState).
+	// LoadState makes the value the one src encodes (after CheckState);
+	// a *ResourceStateError when a codec refuses src.
 	LoadState(src []byte) error
 	// Describe appends the resource's name, type and encoding.
 	Describe(dst []byte) []byte

@@ -84,11 +84,14 @@ func (st *syncTest) afterFrame() error {
 			return fmt.Errorf("re-simulated frame %d: %w", st.sim.Frames(), err)
 		}
 		f := uint64(st.sim.Frames())
-		first, _ := st.ring.Checksum(f)
+		first, ok := st.ring.Checksum(f)
+		if !ok {
+			return fmt.Errorf("rollback ring lost frame %d's first snapshot before its re-simulation", f)
+		}
 		if err := st.save(); err != nil {
 			return err
 		}
-		again, _ := st.ring.Checksum(f)
+		again, _ := st.ring.Checksum(f) // held: save just wrote it
 		if again != first {
 			return fmt.Errorf("rollback desync: frame %d re-simulated %d frames back has snapshot checksum %08x, %08x the first time",
 				f, st.n, again, first)
