@@ -154,15 +154,18 @@ func (w *World) newWorldState(doms []*ephemeral.Domain, res []systems.AnyResourc
 }
 
 // statePart is part's snapshot face S, false when part has none (section
-// names it in st.err, "not " + want); a face that cannot be snapshot
-// records its reason in st.err unless an earlier one is there. Set-up only.
+// names it, "not " + want); a part without a face, or whose face cannot be
+// snapshot, records its reason in st.err unless an earlier reason is
+// there (the first reason wins). Set-up only.
 func statePart[S interface {
 	Snapshottable() error
 	Describe(dst []byte) []byte
 }](st *worldState, part any, section, want string) (S, bool) {
 	s, ok := part.(S)
 	if !ok {
-		st.err = &SnapshotError{Err: ErrUnsupported, Section: section, Detail: "not " + want}
+		if st.err == nil {
+			st.err = &SnapshotError{Err: ErrUnsupported, Section: section, Detail: "not " + want}
+		}
 		return s, false
 	}
 	if err := s.Snapshottable(); err != nil && st.err == nil {
@@ -173,10 +176,11 @@ func statePart[S interface {
 
 // Fingerprint is the hash (FNV-1a 64) of the world's declarations that
 // opens its snapshots: the clock's step, pacing and tick cap, the number
-// of serial command buffers and per-worker sets (not of workers), every domain,
-// table and column (names, capacities, chunk rows, element types by
-// their layout, not their import path: docs/state.md, and sizes), every event table (name, lifetime, capacity, type, readers) and
-// every resource (name, type, encoding), as a uint64. Worlds built alike
+// of serial command buffers and per-worker sets (not of workers), every
+// domain, table and column (names, capacities, chunk rows, element types
+// by their layout, not their import path: docs/state.md, and sizes),
+// every event table (name, lifetime, capacity, type, readers) and every
+// resource (name, type, encoding), as a uint64. Worlds built alike
 // share it. Fixed at Build; safe for concurrent use.
 func (w *World) Fingerprint() uint64 { return w.made().state.fingerprint }
 
