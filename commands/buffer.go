@@ -8,7 +8,7 @@ import (
 )
 
 // Provisional handles: the widths of their fields, laid out in
-// docs/architecture.md ("Handle layout", provisional handles).
+// docs/architecture.md, Provisional handles.
 const (
 	seqBits = 27 // create sequence number, modulo 2^seqBits
 	idBits  = 16 // buffer id
@@ -175,9 +175,8 @@ func (b *Buffer) tabIndex(t *ephemeral.Table) uint32 {
 // while warming up) and is not safe for concurrent use: see Buffer.
 //
 // Handles given to a Recorder may be real (from ephemeral) or provisional
-// (from Create of any buffer played by the same Playback, before it or in the
-// same playback, earlier in play order). They are checked at playback, not
-// when recorded.
+// (which ones: docs/architecture.md, Provisional handles). They are checked
+// at playback, not when recorded.
 type Recorder struct {
 	b  *Buffer
 	t  *ephemeral.Table
@@ -192,14 +191,9 @@ func (r Recorder) Buffer() *Buffer { return r.b }
 
 // Create records the creation of a new entity with a row in r's table (every
 // column zero; give initial values with Set or SetN) and returns its
-// provisional handle: untagged, carrying the buffer's playback tag, its id
-// and the create's sequence number (layout: docs/architecture.md, "Handle
-// layout"). The handle is not a real ephemeral handle: ephemeral lookups
-// of it fail (IsAlive is false). Use it in later records of buffers of the
-// same playback, and turn it into the real handle with Playback.Resolve
-// after playback; another playback's records count it as another domain's
-// (Stats.ForeignHandles). At playback the entity takes the lowest free slot
-// of the table's domain; a create that does not fit fails alone
+// provisional handle, for later records and Playback.Resolve (the rule:
+// docs/architecture.md, Provisional handles). At playback the entity
+// takes the lowest free slot of the table's domain; a create that does not fit fails alone
 // (Stats.CapacityErrors, Stats.Err) and its handle never resolves.
 //
 // A buffer holds at most MaxCreates resolvable creates (those since the

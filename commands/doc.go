@@ -26,18 +26,11 @@
 //
 // # Provisional handles
 //
-// Create returns a provisional [ephemeral.Handle]: untagged (tag 0, no
-// domain's) with an even generation, so ephemeral never takes it for a
-// real handle (lookups fail), and carrying the playback's [Playback.Tag],
-// the buffer id and the create's sequence number (layout, [MaxCreates],
-// [MaxPlaybackTag] and the bounds: docs/architecture.md, "Handle layout"). Later records of any
-// buffer of the same playback may name it; [Playback.Resolve] turns it into
-// the real handle after playback, until [Playback.Release], across any
-// number of boundaries in between (when a world releases:
-// docs/architecture.md, Provisional handles). Another playback's
-// provisional handle is foreign: it touches nothing (Stats.ForeignHandles)
-// and does not resolve. [IsProvisional] tells provisional and real handles
-// apart.
+// [Recorder.Create] returns a provisional [ephemeral.Handle]
+// ([IsProvisional]) that later records may name; [Playback.Resolve] turns
+// it into the real handle until [Playback.Release] ([Playback.Tag],
+// [MaxCreates], [MaxPlaybackTag], [ErrTooManyCreates]). The rule, its
+// window and layout: docs/architecture.md, Provisional handles.
 //
 // # Playback and order
 //

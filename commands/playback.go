@@ -56,10 +56,9 @@ func (s *Stats) Add(o Stats) {
 // provisional handles. A world has one Playback; it makes every buffer of
 // the world (NewBuffer) and plays them.
 //
-// Identity: a Playback takes a tag (Tag) from a process-wide sequence, and
-// the provisional handles of its buffers carry it, so a record that names
-// another playback's provisional handle is told apart: it touches nothing
-// and counts in Stats.ForeignHandles, and Resolve misses.
+// Identity: a Playback takes a tag (Tag) from a process-wide sequence,
+// which its buffers' provisional handles carry (another playback's:
+// docs/architecture.md, Provisional handles).
 //
 // Concurrency: NewBuffer, Play, PlayAll, PlayMerged and Release need
 // exclusive access to the Playback, the buffers played and their tables.
@@ -89,8 +88,8 @@ var playbackTags atomic.Uint64
 // the playback a private budget of memory.DefaultBudget bytes; a world
 // passes its own). It takes the next tag of a process-wide sequence, 1, 2,
 // …, MaxPlaybackTag, 1, …, so any MaxPlaybackTag playbacks made one after
-// another have distinct tags (the bound: docs/architecture.md, "Handle
-// layout"). Safe from many goroutines.
+// another have distinct tags (the bound: docs/architecture.md, Provisional
+// handles). Safe from many goroutines.
 func NewPlayback(budget *memory.Budget) *Playback {
 	if budget == nil {
 		budget = memory.NewOwnedBudget(memory.DefaultBudget, memory.OwnerPrivate)
@@ -277,7 +276,8 @@ func (p *Playback) PlayMerged(bufs []*Buffer) Stats {
 // not provisional is returned as is, with true unless it is zero.
 //
 // Resolutions stay readable across later playbacks, empty or not, until
-// Release. Safe from many goroutines while no playback or Release runs.
+// Release (docs/architecture.md, Provisional handles). Safe from many
+// goroutines while no playback or Release runs.
 func (p *Playback) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 	r := p.resolve(h)
 	if IsProvisional(r) { // another playback's

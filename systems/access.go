@@ -168,9 +168,8 @@ func Record(s *Decl, t *ephemeral.Table) *Recorder {
 func (r *Recorder) Table() *ephemeral.Table { return r.t }
 
 // Create records a new entity with a row in the table (every column zero
-// until deferred writes set them) and returns its provisional handle (see
-// commands.Recorder.Create): usable in later records, resolved by
-// Context.Resolve after playback.
+// until deferred writes set them) and returns its provisional handle
+// (Context.Resolve; the rule: docs/architecture.md, Provisional handles).
 func (r *Recorder) Create() ephemeral.Handle { return r.rec.Create() }
 
 // Delete records the deletion of entity h, with its rows in every table of
