@@ -193,8 +193,9 @@ func (r Recorder) Buffer() *Buffer { return r.b }
 // column zero; give initial values with Set or SetN) and returns its
 // provisional handle, for later records and Playback.Resolve (the rule:
 // docs/architecture.md, Provisional handles). At playback the entity
-// takes the lowest free slot of the table's domain; a create that does not fit fails alone
-// (Stats.CapacityErrors, Stats.Err) and its handle never resolves.
+// takes the lowest free slot of the table's domain; a create that does
+// not fit fails alone (Stats.CapacityErrors, Stats.Err) and its handle
+// never resolves.
 //
 // A buffer holds at most MaxCreates resolvable creates (those since the
 // last Release): a Create past that is refused, so that no two resolvable
