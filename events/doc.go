@@ -8,11 +8,9 @@
 // # Tables and lifetimes
 //
 // [New] declares a [Table] with an element type, a [Spec.Capacity] (the
-// most events held at once) and a [Lifetime]: [NextFrame] (readable from
-// the consumer's next boundary, held until every reader has read it) or
-// [ThisFrame] (readable at once in the frame of the emit, retired at its
-// end). [Table.Emit] appends; [Table.Read] shows the table to a host or a
-// test without consuming; [Table.Held], [Table.Len] and [Table.Pending]
+// most events held at once) and a [Lifetime], [NextFrame] or [ThisFrame]
+// (docs/architecture.md, Delivery rule). [Table.Emit] appends;
+// [Table.Read] shows the table to a host or a test without consuming; [Table.Held], [Table.Len] and [Table.Pending]
 // count.
 //
 // # Readers and boundaries

@@ -17,12 +17,11 @@ const MaxCapacity = 1 << 30
 type Lifetime uint8
 
 const (
-	// NextFrame: readable from the consumer's next boundary (BeginFrame for
-	// a PerFrame reader, BeginTick for a PerTick reader) and kept until
-	// every reader has read it. The zero Lifetime.
+	// NextFrame: readable from the consumer's next boundary, held until
+	// every reader has read it (see Lifetime). The zero Lifetime.
 	NextFrame Lifetime = iota
-	// ThisFrame: readable at once, by readers that read after the emit in
-	// the same frame, and gone at EndFrame.
+	// ThisFrame: readable in the frame of the emit, gone at EndFrame (see
+	// Lifetime).
 	ThisFrame
 )
 
@@ -121,15 +120,8 @@ type Consumer interface {
 // Table is an event table of element type T: a log of the events emitted
 // and not yet retired, in emission order, of at most Capacity events.
 //
-// What it holds, and so what Capacity bounds: a table with readers
-// (NewReader; in a world, one per consuming system) holds an event from its
-// emit until every reader has passed it (Reader.Done), and a ThisFrame table
-// until EndFrame; so a reader that does not run (a FixedUpdate consumer in
-// frames without a tick) keeps its unread events, and once they fill the
-// capacity, emits are refused (see Emit), never dropped silently. A
-// NextFrame table without readers keeps each frame's events until the
-// EndFrame after the next, as a double buffer does: Read shows them during
-// the next frame, and Capacity bounds each frame's emits.
+// What it holds, and so what Capacity bounds: docs/architecture.md,
+// Retention and capacity (a full table refuses emits: see Emit).
 //
 // T may be any type. Events usually hold handles (ephemeral.Handle) and
 // numbers; prefer pointer-free types. When T holds pointers, the table

@@ -239,13 +239,9 @@ func (e *ConflictError) Is(target error) bool { return target == ErrConflict }
 
 // EventOrderError reports a system (Consumer) that consumes the ThisFrame
 // event table Events in phase ConsumerPhase but would miss the events of
-// the system Emitter, which emits it in EmitterPhase: ThisFrame events
-// reach only the consumers that run after the emit in the same frame
-// (docs/architecture.md, Events). That is the case when the emitter's
-// phase is later, when both share a phase and the consumer is ordered
-// first, and when the consumer is in FixedUpdate and the emitter is not (a
-// frame may run no fixed tick). Emitter is the first such emitter in
-// running order. errors.Is(err, ErrEventOrder) is true.
+// the system Emitter, which emits it in EmitterPhase (when that is:
+// docs/architecture.md, Delivery rule). Emitter is the first such emitter
+// in running order. errors.Is(err, ErrEventOrder) is true.
 type EventOrderError struct {
 	Consumer      string
 	ConsumerPhase systems.Phase

@@ -28,9 +28,7 @@ import (
 //     *ConflictError names every such pair with the datum;
 //   - a consumer of a ThisFrame event table must run after every system
 //     that emits it, in every frame (*EventOrderError, one per consumer
-//     and table): not in an earlier phase, not ordered before it in the
-//     same phase, and not in FixedUpdate unless the emitter is too. The
-//     host's own emits are not checked.
+//     and table; the rule: docs/architecture.md, Delivery rule).
 //
 // Errors of one stage are joined (errors.Join) and stop Seal before the
 // next stage. Hooks run once, on the first call, even when Seal fails; a

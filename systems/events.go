@@ -76,9 +76,8 @@ type WorkerEmitter[T any] struct{ s *events.Segment[T] }
 // refused it. Allocates nothing.
 func (e WorkerEmitter[T]) Emit(v T) bool { return e.s.Emit(v) == nil }
 
-// Consumer reads the events of one table: each event once, in emission
-// order, whatever the number of fixed ticks per frame (the delivery rule is
-// in docs/architecture.md, Events).
+// Consumer reads the events of one table (which, and when: the delivery
+// rule, docs/architecture.md, Events).
 type Consumer[T any] struct{ r *events.Reader[T] }
 
 // Consume declares that the system reads event table ev and returns its
@@ -106,10 +105,7 @@ func Consume[T any](s *Decl, ev *events.Table[T]) *Consumer[T] {
 }
 
 // Read returns the events the system has not read yet and may read now, in
-// emission order (events.Reader.Read). Every call in a run returns the
-// first call's events (so a ThisFrame consumer never reads its own run's
-// emits); when the run ends they count as read and are not returned
-// again. A run that does not call Read leaves its events for a later run.
-// The slice is the table's: do not modify it; it is valid until the run
-// ends and kernels may read it.
+// emission order (events.Reader.Read; which those are: docs/architecture.md,
+// Delivery rule). The slice is the table's: do not modify it; it is
+// valid until the run ends and kernels may read it.
 func (c *Consumer[T]) Read() []T { return c.r.Read() }
