@@ -23,8 +23,9 @@
 // duplicate names ([*DuplicateError]); constraints naming unknown systems
 // ([*UnknownSystemError]) or contradicting the phase order
 // ([*PhaseOrderError]); cycles ([*CycleError]); pairs of systems of a
-// phase that no chain of constraints orders and that conflict under the
-// access rules ([*ConflictError], naming every pair and datum); and a
+// phase that no chain of constraints orders and that conflict
+// (docs/architecture.md, Access rules; [*ConflictError], naming every
+// pair and datum); and a
 // consumer of a ThisFrame event table that some emitter does not precede
 // in every frame, so that it would miss events ([*EventOrderError]). The order of a phase is Kahn's topological sort
 // taking the ready system registered first. Systems of a phase run one

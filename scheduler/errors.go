@@ -215,7 +215,7 @@ func (c Conflict) String() string {
 
 // ConflictError lists every conflict found at Seal: pairs of systems of one
 // phase that no chain of Before/After constraints orders and that touch the
-// same data (see package systems for the access rules). Order each pair with
+// same data (docs/architecture.md, Access rules). Order each pair with
 // Before or After (or a hook's Order) to seal. errors.Is(err, ErrConflict)
 // is true.
 type ConflictError struct {

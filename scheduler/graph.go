@@ -24,7 +24,7 @@ import (
 //     registration order (Kahn's algorithm taking the ready system
 //     registered first);
 //   - two systems of a phase that no chain of constraints orders must not
-//     touch the same data (see package systems for the rules); a
+//     touch the same data (docs/architecture.md, Access rules); a
 //     *ConflictError names every such pair with the datum;
 //   - a consumer of a ThisFrame event table must run after every system
 //     that emits it, in every frame (*EventOrderError, one per consumer

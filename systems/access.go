@@ -128,8 +128,8 @@ func (w WriteColumn[T]) Set(h ephemeral.Handle, v T) bool {
 // attaches, removes and deferred writes (Set, SetN, spawners), played back
 // at the end of the system's phase (after each fixed tick in FixedUpdate),
 // where no system runs. See Deferred changes in the package doc for the
-// order and the conflict rule. A Recorder from Record records from the
-// system's goroutine; one from Worker, from that kernel worker only.
+// order (the conflict rule: docs/architecture.md, Access rules). A
+// Recorder from Record records from the system's goroutine; one from Worker, from that kernel worker only.
 // Nothing allocates in steady state.
 type Recorder struct {
 	t       *ephemeral.Table

@@ -6,7 +6,7 @@ import (
 )
 
 // Overlap is one datum two manifests both touch, at least one of them
-// writing it (see Access rules in the package doc).
+// writing it (docs/architecture.md, Access rules).
 type Overlap struct {
 	// Datum names what is shared: "table.column" for a column, "T" or
 	// "T|U" for the structure of one domain recorded by both (tables T
@@ -20,13 +20,11 @@ type Overlap struct {
 // String formats the overlap as "A/B Datum", such as "write/read Body.x".
 func (o Overlap) String() string { return o.A + "/" + o.B + " " + o.Datum }
 
-// Conflicts appends to dst every overlap of a and b and returns it (nil or
-// dst unchanged when they do not conflict): columns written by one and
-// read or written by the other; recorders of tables of one domain in both;
-// events emitted by both, or emitted by one and consumed (ThisFrame) by
-// the other; resources written by one and used by the other. Overlaps come
-// kind by kind in that order, each in the order of a's manifest (written
-// columns first). Pure; it allocates: call it at set-up.
+// Conflicts appends to dst every overlap of a and b under the access rules
+// (docs/architecture.md, Access rules) and returns it (nil or dst
+// unchanged when they do not conflict). Overlaps come kind by kind
+// (columns, recorded domains, event tables, resources), each in the
+// order of a's manifest (written columns first). Pure; it allocates: call it at set-up.
 func Conflicts(dst []Overlap, a, b *Manifest) []Overlap {
 	bc := b.columns()
 	for _, ca := range a.columns() {

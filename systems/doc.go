@@ -34,14 +34,9 @@
 //
 // # Access rules
 //
-// Two unordered systems of a phase that touch one datum, one of them
-// writing it, conflict, and the scheduler refuses them at seal: columns,
-// a domain's structure (two recorders of it), event tables, resources.
-// Deferred structural changes do not conflict with reads and writes: they
-// land at the boundary. The rules are stated once, in docs/architecture.md
-// (Access rules), with what the scheduler takes on trust (writing through
-// the pointer of a read, touching storage directly); [Conflicts] lists the
-// conflicts of two manifests.
+// Which systems conflict, and what the scheduler takes on trust: stated
+// once, in docs/architecture.md (Access rules); [Conflicts] lists the
+// conflicts ([Overlap]) of two manifests.
 //
 // # Deferred changes
 //

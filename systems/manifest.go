@@ -9,7 +9,7 @@ import (
 
 // Manifest is what a system touches, derived from its declaration (see
 // Declare); the scheduler reads nothing else to order systems and refuse
-// conflicts (see Access rules in the package doc). Lists are sets: each
+// conflicts (docs/architecture.md, Access rules). Lists are sets: each
 // entry once, in declaration order.
 type Manifest struct {
 	Reads     []ColumnRef        // columns read (not written)
