@@ -197,12 +197,11 @@ func (r Recorder) Buffer() *Buffer { return r.b }
 // not fit fails alone (Stats.CapacityErrors, Stats.Err) and its handle
 // never resolves.
 //
-// A buffer holds at most MaxCreates resolvable creates (those since the
-// last Release): a Create past that is refused, so that no two resolvable
-// creates share a handle. It records a create that fails at playback
-// (Stats.CapacityErrors, Stats.Err wrapping ErrTooManyCreates) and returns
-// a provisional handle that never resolves. Allocates nothing in steady
-// state.
+// A Create past a buffer's MaxCreates resolvable creates is refused: it
+// records a create that fails at playback (Stats.CapacityErrors, Stats.Err
+// wrapping ErrTooManyCreates) and returns a handle that never resolves
+// (the window: docs/architecture.md, Provisional handles). Allocates
+// nothing in steady state.
 func (r Recorder) Create() ephemeral.Handle {
 	b := r.b
 	if b.next-b.lo >= b.window {
