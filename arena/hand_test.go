@@ -19,8 +19,8 @@ import (
 // IntegrateProjectiles are the path package arena ran in a SIMD lane
 // before the generator wrote SIMD variants (laneBodies, laneProjectiles,
 // in the Sim's lane: the hand kernels of hand_kernels_test.go). Each adds
-// to the generated system's counters, so Sim.Counters and the digest are the
-// same.
+// to the generated system's counters, so Sim.Counters and the digest are
+// the same.
 
 // handSystems returns the hand-written systems for newSim's replace.
 func handSystems(s *Sim) []tickwork.System {
@@ -176,28 +176,31 @@ func (s *Sim) handClock(d *tickwork.Decl) tickwork.RunFunc {
 
 // TestHandBaselineSameDigest: the hand-written baseline reaches the
 // generated systems' golden digest and counters, with one worker and two,
-// so BenchmarkKernels' two sides do the same work frame by frame.
+// so BenchmarkKernels' two sides do the same work frame by frame; in every
+// lane, so the hand kernels' SIMD forms do too.
 func TestHandBaselineSameDigest(t *testing.T) {
-	for _, workers := range []int{1, 2} {
-		for _, hand := range []bool{false, true} {
-			t.Run(fmt.Sprintf("workers=%d/hand=%v", workers, hand), func(t *testing.T) {
-				cfg := rules.Config{Units: 1000, Shots: 64, Seed: 42, Workers: workers, Lane: "scalar"}
-				var replace func(*Sim) []tickwork.System
-				if hand {
-					replace = handSystems
-				}
-				s, err := newSim(cfg, replace)
-				require.NoError(t, err)
-				defer s.Close()
-				for range 200 {
-					require.NoError(t, s.Frame())
-				}
-				c := s.Counters()
-				assert.Equal(t, "fe9494823c44d61e", rules.FormatDigest(rules.Digest(s.Presentation(), s.Frames(), c, s.ProjectileChecksum())))
-				assert.Equal(t, rules.Counters{ShotsFired: 12788, Hits: 104, Deaths: 35, Lost: 198, Expired: 6387, LiveProjectiles: 6099}, c)
-			})
+	forLanes(t, func(t *testing.T, l tickwork.Lane) {
+		for _, workers := range []int{1, 2} {
+			for _, hand := range []bool{false, true} {
+				t.Run(fmt.Sprintf("workers=%d/hand=%v", workers, hand), func(t *testing.T) {
+					cfg := rules.Config{Units: 1000, Shots: 64, Seed: 42, Workers: workers, Lane: l.String()}
+					var replace func(*Sim) []tickwork.System
+					if hand {
+						replace = handSystems
+					}
+					s, err := newSim(cfg, replace)
+					require.NoError(t, err)
+					defer s.Close()
+					for range 200 {
+						require.NoError(t, s.Frame())
+					}
+					c := s.Counters()
+					assert.Equal(t, "fe9494823c44d61e", rules.FormatDigest(rules.Digest(s.Presentation(), s.Frames(), c, s.ProjectileChecksum())))
+					assert.Equal(t, rules.Counters{ShotsFired: 12788, Hits: 104, Deaths: 35, Lost: 198, Expired: 6387, LiveProjectiles: 6099}, c)
+				})
+			}
 		}
-	}
+	})
 }
 
 // kernelNames are the systems arena.tw declares, whose frame times
