@@ -70,17 +70,17 @@ var (
 	advance8, advance16       func(x, y, vx, vy []float32, ttl []int32) int
 )
 
-// units are n positions and velocities of the four columns of Body (or of
-// Projectile's X, Y, VX, VY).
-type units struct {
+// moveCols are n rows of the four columns moveBounce and advance move:
+// Body's (or Projectile's) X, Y, VX, VY.
+type moveCols struct {
 	x, y, vx, vy []float32
 }
 
 // newUnits draws n units: mostly in the arena, often at a special value,
 // sometimes any bit pattern; velocities large enough to cross a wall in
 // one tick.
-func newUnits(r *rand.Rand, n int) units {
-	u := units{make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)}
+func newUnits(r *rand.Rand, n int) moveCols {
+	u := moveCols{make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)}
 	for i := range n {
 		u.x[i], u.y[i] = value(r, rules.W), value(r, rules.W)
 		u.vx[i], u.vy[i] = value(r, 64*rules.W)-32*rules.W, value(r, 64*rules.W)-32*rules.W
@@ -88,14 +88,14 @@ func newUnits(r *rand.Rand, n int) units {
 	return u
 }
 
-func (u units) clone() units {
-	return units{append([]float32(nil), u.x...), append([]float32(nil), u.y...),
+func (u moveCols) clone() moveCols {
+	return moveCols{append([]float32(nil), u.x...), append([]float32(nil), u.y...),
 		append([]float32(nil), u.vx...), append([]float32(nil), u.vy...)}
 }
 
 // diff reports the first column and row where u and w differ in their
 // bits, or "" and -1.
-func (u units) diff(w units) (string, int) {
+func (u moveCols) diff(w moveCols) (string, int) {
 	for _, c := range []struct {
 		name string
 		a, b []float32
@@ -172,7 +172,7 @@ func TestHandKernelsEdges(t *testing.T) {
 				// Whole vectors of 16 and a tail, so every element of
 				// every SIMD register and the scalar tail see the case.
 				const n = 16 + 16 + 5
-				u := units{make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)}
+				u := moveCols{make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)}
 				for i := range n {
 					u.x[i], u.vx[i], u.y[i], u.vy[i] = tc.p, tc.v, tc.p, tc.v
 				}
@@ -244,7 +244,7 @@ func FuzzHandMoveBounce(f *testing.F) {
 	f.Add(make([]byte, 16*37))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n := len(data) / 16
-		in := units{make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)}
+		in := moveCols{make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)}
 		word := func(b []byte) float32 {
 			return math.Float32frombits(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
 		}
@@ -278,9 +278,9 @@ func benchHandLanes(b *testing.B, f func(b *testing.B, l tickwork.Lane)) {
 
 // arenaUnits are n units as the arena spawns them: positions in [0, W),
 // velocities in [-VMax, VMax).
-func arenaUnits(n int) units {
+func arenaUnits(n int) moveCols {
 	r := rand.New(rand.NewPCG(42, 42))
-	u := units{make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)}
+	u := moveCols{make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)}
 	for i := range n {
 		u.x[i], u.y[i] = r.Float32()*rules.W, r.Float32()*rules.W
 		u.vx[i], u.vy[i] = r.Float32()*2*rules.VMax-rules.VMax, r.Float32()*2*rules.VMax-rules.VMax
