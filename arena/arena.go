@@ -2,10 +2,10 @@ package arena
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena/rules"
-	"github.com/tickwork/tickwork/lanes"
 )
 
 // MinProjectiles is the least capacity of the Projectile table, in rows.
@@ -22,7 +22,7 @@ type respawn struct {
 // implements rules.Sim. Not safe for concurrent use.
 type Sim struct {
 	cfg      rules.Config
-	lane     lanes.Lane        // of the streaming kernels, chosen in New
+	lane     tickwork.Lane     // of the streaming kernels, chosen in New
 	declared []tickwork.System // as added to the builder
 	world    *tickwork.World
 	t        *Tables          // generated: tables, columns, event tables
@@ -37,9 +37,10 @@ type Sim struct {
 
 // New builds the arena world for cfg and spawns the set-up units (arena
 // rules v1: spawn(s) for s = 0..N-1). It returns cfg.Validate's error for a
-// bad config; for a bad cfg.Lane, the error of lanes.Parse or lanes.Select
-// (errors.Is lanes.ErrUnknownLane or lanes.ErrUnavailable); or the
-// runtime's definition or seal error.
+// bad config; for a cfg.Lane that names no lane, an error matching
+// ErrUnknownLane (errors.Is), and for one this build or CPU cannot run,
+// the error of tickwork.SelectLane; or the runtime's definition or seal
+// error.
 func New(cfg rules.Config) (*Sim, error) { return newSim(cfg, nil) }
 
 // newSim is New; replace, when not nil, returns systems that take the
@@ -48,15 +49,9 @@ func newSim(cfg rules.Config, replace func(s *Sim) []tickwork.System) (*Sim, err
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	lane := lanes.Best()
-	if cfg.Lane != "" {
-		want, err := lanes.Parse(cfg.Lane)
-		if err != nil {
-			return nil, err
-		}
-		if lane, err = lanes.Select(want); err != nil {
-			return nil, err
-		}
+	lane, err := laneNamed(cfg.Lane)
+	if err != nil {
+		return nil, err
 	}
 	s := &Sim{cfg: cfg, lane: lane}
 	b := tickwork.NewBuilder(
@@ -78,6 +73,20 @@ func newSim(cfg rules.Config, replace func(s *Sim) []tickwork.System) (*Sim, err
 		return nil, err
 	}
 	return s, nil
+}
+
+// laneNamed returns the lane whose String is name, checked with
+// tickwork.SelectLane, or tickwork.BestLane for "".
+func laneNamed(name string) (tickwork.Lane, error) {
+	if name == "" {
+		return tickwork.BestLane(), nil
+	}
+	for _, l := range [...]tickwork.Lane{tickwork.LaneScalar, tickwork.LaneAVX2, tickwork.LaneAVX512} {
+		if l.String() == name {
+			return tickwork.SelectLane(l)
+		}
+	}
+	return tickwork.LaneScalar, fmt.Errorf("%w %q (want scalar, avx2 or avx512)", ErrUnknownLane, name)
 }
 
 // declare declares the schema's domain, tables, columns and event tables
@@ -145,7 +154,7 @@ func (s *Sim) Name() string { return "runtime" }
 
 // Lane is the lane the streaming systems (IntegrateBodies,
 // IntegrateProjectiles, PresentationSync) run, chosen in New.
-func (s *Sim) Lane() lanes.Lane { return s.lane }
+func (s *Sim) Lane() tickwork.Lane { return s.lane }
 
 // World is the runtime world the arena runs on (for its frame report).
 func (s *Sim) World() *tickwork.World { return s.world }

@@ -8,10 +8,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena"
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/arena/soa"
-	"github.com/tickwork/tickwork/lanes"
 )
 
 // availableLanes are the lanes this build and CPU run, by name: "scalar"
@@ -19,8 +19,8 @@ import (
 // has them (make test runs the arena's tests in both builds).
 func availableLanes() []string {
 	var names []string
-	for _, l := range []lanes.Lane{lanes.Scalar, lanes.AVX2, lanes.AVX512} {
-		if lanes.Available(l) {
+	for _, l := range []tickwork.Lane{tickwork.LaneScalar, tickwork.LaneAVX2, tickwork.LaneAVX512} {
+		if _, err := tickwork.SelectLane(l); err == nil {
 			names = append(names, l.String())
 		}
 	}
@@ -125,8 +125,8 @@ func TestLaneChoice(t *testing.T) {
 	sim, err := arena.New(rules.Config{Units: 100, Shots: 8, Seed: 1})
 	require.NoError(t, err)
 	defer sim.Close()
-	assert.Equal(t, lanes.Best(), sim.Lane())
-	best := lanes.Best().String()
+	assert.Equal(t, tickwork.BestLane(), sim.Lane())
+	best := tickwork.BestLane().String()
 	// The generated systems are plain Go ("scalar"), but the integrations
 	// run in the lane (the lanes path in a SIMD lane); the hand-written
 	// systems other than PresentationSync do not say.
@@ -145,15 +145,17 @@ func TestLaneChoice(t *testing.T) {
 	}
 
 	_, err = arena.New(rules.Config{Units: 100, Lane: "neon"})
-	assert.ErrorIs(t, err, lanes.ErrUnknownLane)
-	for _, l := range []lanes.Lane{lanes.AVX2, lanes.AVX512} {
+	assert.ErrorIs(t, err, arena.ErrUnknownLane)
+	assert.EqualError(t, err, `arena: unknown lane "neon" (want scalar, avx2 or avx512)`)
+	for _, l := range []tickwork.Lane{tickwork.LaneScalar, tickwork.LaneAVX2, tickwork.LaneAVX512} {
 		sim, err := arena.New(rules.Config{Units: 100, Lane: l.String()})
-		if lanes.Available(l) {
+		if _, unavailable := tickwork.SelectLane(l); unavailable == nil {
 			require.NoError(t, err)
 			assert.Equal(t, l, sim.Lane())
 			require.NoError(t, sim.Close())
 		} else {
-			assert.ErrorIs(t, err, lanes.ErrUnavailable, "lane %s", l)
+			// New returns SelectLane's error (errors.Is lanes.ErrUnavailable).
+			assert.EqualError(t, err, unavailable.Error(), "lane %s", l)
 		}
 	}
 }

@@ -77,13 +77,17 @@
 // # Lanes
 //
 // IntegrateBodies, IntegrateProjectiles and PresentationSync run in the
-// lane New picks: Config.Lane, or the best this build and CPU run (Sim.Lane
-// says which; the frame report's SystemReport.Lane too). The two
-// integrations are the generated systems in every lane: in a SIMD lane
-// their generated SIMD variants (arena_gen_simd.go, docs/schema.md, SIMD
-// variants; Systems.SetLane), else their scalar loops. PresentationSync
-// runs its chunks through package lanes in every lane. Every lane gives
-// the same bits, so the same digest (package lanes, "Bit identity").
+// lane New picks through the face: Config.Lane (ErrUnknownLane for a name
+// that is no lane's, tickwork.SelectLane's error for one this build or CPU
+// cannot run), or tickwork.BestLane (Sim.Lane says which; the frame
+// report's SystemReport.Lane too). The two integrations are the generated
+// systems in every lane: in a SIMD lane their generated SIMD variants
+// (arena_gen_simd.go, docs/schema.md, SIMD variants; Systems.SetLane),
+// else their scalar loops. PresentationSync packs each chunk with
+// presentRows, in a SIMD lane with its AVX2 form (present_simd.go) first.
+// Every lane gives the same bits, so the same digest (package lanes, "Bit
+// identity"). The hand-written kernels of the benchmarks' baselines, in
+// every lane, are test code (hand_kernels_test.go).
 //
 // # State
 //

@@ -11,17 +11,16 @@ import (
 
 	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena/rules"
-	"github.com/tickwork/tickwork/lanes"
 )
 
 // The hand-written versions of the five systems arena.tw declares, as
 // package arena had them before it ran the generated ones: the baseline
 // (hand) of BenchmarkKernels, and nothing else. IntegrateBodies and
-// IntegrateProjectiles are the lanes path package arena ran in a SIMD lane
+// IntegrateProjectiles are the path package arena ran in a SIMD lane
 // before the generator wrote SIMD variants (laneBodies, laneProjectiles,
-// in the Sim's lane: the lanes kernels). Each adds to
-// the generated system's counters, so Sim.Counters and the digest are the
-// same.
+// in the Sim's lane: the hand kernels of hand_kernels_test.go). Each adds
+// to the generated system's counters, so Sim.Counters and the digest are
+// the same.
 
 // handSystems returns the hand-written systems for newSim's replace.
 func handSystems(s *Sim) []tickwork.System {
@@ -177,28 +176,31 @@ func (s *Sim) handClock(d *tickwork.Decl) tickwork.RunFunc {
 
 // TestHandBaselineSameDigest: the hand-written baseline reaches the
 // generated systems' golden digest and counters, with one worker and two,
-// so BenchmarkKernels' two sides do the same work frame by frame.
+// so BenchmarkKernels' two sides do the same work frame by frame; in every
+// lane, so the hand kernels' SIMD forms do too.
 func TestHandBaselineSameDigest(t *testing.T) {
-	for _, workers := range []int{1, 2} {
-		for _, hand := range []bool{false, true} {
-			t.Run(fmt.Sprintf("workers=%d/hand=%v", workers, hand), func(t *testing.T) {
-				cfg := rules.Config{Units: 1000, Shots: 64, Seed: 42, Workers: workers, Lane: "scalar"}
-				var replace func(*Sim) []tickwork.System
-				if hand {
-					replace = handSystems
-				}
-				s, err := newSim(cfg, replace)
-				require.NoError(t, err)
-				defer s.Close()
-				for range 200 {
-					require.NoError(t, s.Frame())
-				}
-				c := s.Counters()
-				assert.Equal(t, "fe9494823c44d61e", rules.FormatDigest(rules.Digest(s.Presentation(), s.Frames(), c, s.ProjectileChecksum())))
-				assert.Equal(t, rules.Counters{ShotsFired: 12788, Hits: 104, Deaths: 35, Lost: 198, Expired: 6387, LiveProjectiles: 6099}, c)
-			})
+	forLanes(t, func(t *testing.T, l tickwork.Lane) {
+		for _, workers := range []int{1, 2} {
+			for _, hand := range []bool{false, true} {
+				t.Run(fmt.Sprintf("workers=%d/hand=%v", workers, hand), func(t *testing.T) {
+					cfg := rules.Config{Units: 1000, Shots: 64, Seed: 42, Workers: workers, Lane: l.String()}
+					var replace func(*Sim) []tickwork.System
+					if hand {
+						replace = handSystems
+					}
+					s, err := newSim(cfg, replace)
+					require.NoError(t, err)
+					defer s.Close()
+					for range 200 {
+						require.NoError(t, s.Frame())
+					}
+					c := s.Counters()
+					assert.Equal(t, "fe9494823c44d61e", rules.FormatDigest(rules.Digest(s.Presentation(), s.Frames(), c, s.ProjectileChecksum())))
+					assert.Equal(t, rules.Counters{ShotsFired: 12788, Hits: 104, Deaths: 35, Lost: 198, Expired: 6387, LiveProjectiles: 6099}, c)
+				})
+			}
 		}
-	}
+	})
 }
 
 // kernelNames are the systems arena.tw declares, whose frame times
@@ -218,7 +220,7 @@ var kernelNames = []string{"ApplyHits", "Collision", "IntegrateBodies", "Integra
 func BenchmarkKernels(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		cfg := rules.DefaultConfig()
-		cfg.Workers, cfg.Lane = workers, lanes.Scalar.String()
+		cfg.Workers, cfg.Lane = workers, tickwork.LaneScalar.String()
 		for _, side := range []string{"generated", "hand"} {
 			b.Run(fmt.Sprintf("workers=%d/%s", workers, side), func(b *testing.B) {
 				var replace func(*Sim) []tickwork.System
@@ -264,22 +266,22 @@ func reportQuantiles(b *testing.B, ts []time.Duration, prefix string) {
 // BenchmarkDenseKernels runs the chunk kernels of the three dense systems
 // alone, over every used chunk of their table as one worker runs them, on
 // one world (default config, after the default warm-up): the generated
-// kernel (generated) and the hand-written one (hand: lanes.MoveBounce and
-// lanes.Advance in the scalar lane, and Clock's increment through the
+// kernel (generated) and the hand-written one (hand: moveBounce and
+// advance in the scalar lane, and Clock's increment through the
 // row's pointer), in the same run. Both move the same columns, so the
 // world drifts the same way under either. Besides ns/op it reports the
 // 10th percentile and median of a call (p10-ns, p50-ns), except for Clock,
 // a few nanoseconds, less than timing a call costs.
 func BenchmarkDenseKernels(b *testing.B) {
 	cfg := rules.DefaultConfig()
-	cfg.Lane = lanes.Scalar.String()
+	cfg.Lane = tickwork.LaneScalar.String()
 	s := warmSim(b, cfg, nil)
 	t := s.t
 	bq, _ := tickwork.HostQuery4(t.Body.X, t.Body.Y, t.Body.VX, t.Body.VY)
 	pos, _ := tickwork.HostQuery3(t.Projectile.X, t.Projectile.Y, t.Projectile.TTL)
 	vel, _ := tickwork.HostQuery2(t.Projectile.VX, t.Projectile.VY)
-	handBodies := bodies{q: bq, lane: lanes.Scalar}
-	handProj := projectiles{pos: pos, vel: vel, lane: lanes.Scalar}
+	handBodies := bodies{q: bq, lane: tickwork.LaneScalar}
+	handProj := projectiles{pos: pos, vel: vel, lane: tickwork.LaneScalar}
 	ticks := t.ArenaClock.Tick
 	clockRow, _ := t.ArenaClock.Table.HandleAt(0)
 	genBodies, genProj, genClock := &s.sys.IntegrateBodies.k, &s.sys.IntegrateProjectiles.k, &s.sys.Clock.k
@@ -341,8 +343,8 @@ func BenchmarkDenseKernels(b *testing.B) {
 
 // laneBodies is IntegrateBodies as package arena ran it in a SIMD lane
 // before the generator wrote SIMD variants: the generated system's name,
-// phase and manifest, its chunks through lanes.MoveBounce (the same bits
-// as the generated kernel: package lanes, "Bit identity").
+// phase and manifest, its chunks through moveBounce (the same bits as the
+// generated kernel: package lanes, "Bit identity").
 func (s *Sim) laneBodies() tickwork.System {
 	return tickwork.System{Name: "IntegrateBodies", Phase: tickwork.FixedUpdate, Declare: s.integrateBodies, Lane: s.lane.String()}
 }
@@ -350,7 +352,7 @@ func (s *Sim) laneBodies() tickwork.System {
 // bodies is laneBodies' kernel state.
 type bodies struct {
 	q    tickwork.Query4[float32, float32, float32, float32] // X, Y, VX, VY
-	lane lanes.Lane
+	lane tickwork.Lane
 }
 
 // integrateBodies moves every live unit by its velocity over DT and bounces
@@ -364,11 +366,11 @@ func (s *Sim) integrateBodies(d *tickwork.Decl) tickwork.RunFunc {
 
 // chunk is a dense kernel: it integrates every row of the chunk up to its
 // last live one, holes included (a hole's values are don't-care), as
-// rules.MoveUnits in lanes.MoveBounce.
+// rules.MoveUnits in moveBounce.
 func (k *bodies) chunk(_, c int) {
 	hi := k.q.Table().LiveEnd(c)
 	x, y, vx, vy := k.q.Spans(c)
-	lanes.MoveBounce(k.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], rules.DT, rules.W)
+	moveBounce(k.lane, x[:hi], y[:hi], vx[:hi], vy[:hi])
 }
 
 // laneProjectiles is IntegrateProjectiles in a SIMD lane, as laneBodies.
@@ -380,7 +382,7 @@ func (s *Sim) laneProjectiles() tickwork.System {
 type projectiles struct {
 	pos  tickwork.Query3[float32, float32, int32] // X, Y, TTL
 	vel  tickwork.Query2[float32, float32]        // VX, VY
-	lane lanes.Lane
+	lane tickwork.Lane
 }
 
 // integrateProjectiles moves every projectile and ages it by one tick.
@@ -395,12 +397,12 @@ func (s *Sim) integrateProjectiles(d *tickwork.Decl) tickwork.RunFunc {
 }
 
 // chunk is a dense kernel, like bodies.chunk: x += vx*DT, y += vy*DT,
-// ttl-- (lanes.Advance).
+// ttl-- (advance).
 func (k *projectiles) chunk(_, c int) {
 	hi := k.pos.Table().LiveEnd(c)
 	x, y, ttl := k.pos.Spans(c)
 	vx, vy := k.vel.Spans(c)
-	lanes.Advance(k.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], ttl[:hi], rules.DT)
+	advance(k.lane, x[:hi], y[:hi], vx[:hi], vy[:hi], ttl[:hi])
 }
 
 // warmSim builds the arena for cfg (its systems replaced as newSim does

@@ -1,26 +1,13 @@
 package arena
 
 import (
-	"errors"
 	"math"
 	"math/bits"
 	"slices"
-	"unsafe"
 
 	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena/rules"
-	"github.com/tickwork/tickwork/lanes"
 )
-
-// errUnresolved: a respawned unit's provisional handle did not resolve; the
-// runtime's boundary rules guarantee it does, so this is a bug.
-var errUnresolved = errors.New("arena: a respawned unit's provisional handle did not resolve at the next FrameStart")
-
-// errSlotBinding: a unit's entity index is not its roster slot. The Actors
-// domain hands out the lowest free slot and Respawn creates the freed slots
-// in ascending order, so this cannot happen unless the storage's slot policy
-// changed.
-var errSlotBinding = errors.New("arena: a unit's entity index differs from its slot; the lowest-free-slot policy of ephemeral domains no longer holds")
 
 // maxDeaths bounds the units that can die in one frame: each death takes a
 // hit, and each hit a live projectile.
@@ -152,74 +139,6 @@ func (s *Sim) fire(d *tickwork.Decl) tickwork.RunFunc {
 		tickwork.SetN(rec, p.Target, provs, f.target[:n])
 	}
 }
-
-// present is PresentationSync's kernel state.
-type present struct {
-	body   tickwork.Query2[float32, float32] // X, Y
-	health tickwork.Query1[int32]
-	pres   []rules.Slot
-	lane   lanes.Lane
-}
-
-func (s *Sim) presentKernel(pres []rules.Slot) present {
-	body, _ := tickwork.HostQuery2(s.t.Body.X, s.t.Body.Y)
-	health, _ := tickwork.HostQuery1(s.t.Unit.Health)
-	return present{body, health, pres, s.lane}
-}
-
-// presentationSync writes the slot-indexed presentation buffer: entry s is
-// row s of the Actors domain, alive when its enabled bit is set.
-func (s *Sim) presentationSync(d *tickwork.Decl) tickwork.RunFunc {
-	t := s.t
-	k := present{
-		body:   tickwork.NewQuery2(tickwork.Read(d, t.Body.X), tickwork.Read(d, t.Body.Y)),
-		health: tickwork.NewQuery1(tickwork.Read(d, t.Unit.Health)),
-		pres:   *tickwork.WriteResource(d, s.pres),
-		lane:   s.lane,
-	}
-	return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, t.Unit.Table.Chunks(), k, (*present).chunk) }
-}
-
-func (k *present) chunk(_, c int) {
-	unit := k.health.Table()
-	lo := c * unit.ChunkRows()
-	pres := k.pres[lo:min(lo+unit.ChunkRows(), len(k.pres))]
-	x, y := k.body.Spans(c)
-	health, mask := k.health.Spans(c), unit.Enabled(c)
-	if k.lane != lanes.Scalar && len(pres) > 0 {
-		// A SIMD lane (amd64 only, so little-endian): the slots as records
-		// of four 32-bit words, whose layout the guards below pin.
-		x, y, health = x[:len(pres)], y[:len(pres)], health[:len(pres)]
-		words := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(pres))), 4*len(pres))
-		lanes.Slots(k.lane, words, x, y, health, mask)
-		return
-	}
-	presentRows(pres, x, y, health, mask)
-}
-
-// presentRows writes pres[i] from row i of x, y, health and the enabled
-// mask: a leaf of its own, so that the loop gets the registers.
-func presentRows(pres []rules.Slot, x, y []float32, health []int32, mask []uint64) {
-	x, y, health = x[:len(pres)], y[:len(pres)], health[:len(pres)]
-	for i := range pres {
-		// Branch-free: a dead row's values are stale, and the rules leave
-		// them meaningless when Alive is 0.
-		p := &pres[i]
-		p.X, p.Y, p.Health, p.Alive = x[i], y[i], health[i], uint8(mask[i>>6]>>(i&63)&1)
-	}
-}
-
-// These fail to compile unless rules.Slot is the record lanes.Slots
-// writes: X, Y, Health at word offsets 0, 1, 2 and Alive the first byte of
-// word 3, 16 bytes in all (on a little-endian machine the word 0 or 1 is
-// Alive 0 or 1 and zero padding).
-var (
-	_ = [1]struct{}{}[unsafe.Sizeof(rules.Slot{})-16] // each index is 0 or fails
-	_ = [1]struct{}{}[unsafe.Offsetof(rules.Slot{}.X)]
-	_ = [1]struct{}{}[unsafe.Offsetof(rules.Slot{}.Y)-4]
-	_ = [1]struct{}{}[unsafe.Offsetof(rules.Slot{}.Health)-8]
-	_ = [1]struct{}{}[unsafe.Offsetof(rules.Slot{}.Alive)-12]
-)
 
 // respawn spawns a new unit for every slot that died this frame, in
 // ascending slot order; they exist from the next frame.

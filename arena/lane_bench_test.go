@@ -3,8 +3,8 @@ package arena
 import (
 	"testing"
 
+	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena/rules"
-	"github.com/tickwork/tickwork/lanes"
 )
 
 // benchSystem measures one streaming system's chunk kernel over every chunk
@@ -16,10 +16,10 @@ import (
 func benchSystem(b *testing.B, kernel func(s *Sim) (func(w, c int), int)) {
 	for _, sub := range []struct {
 		name string
-		lane lanes.Lane
-	}{{"simd", lanes.Best()}, {"scalar", lanes.Scalar}} {
+		lane tickwork.Lane
+	}{{"simd", tickwork.BestLane()}, {"scalar", tickwork.LaneScalar}} {
 		b.Run(sub.name, func(b *testing.B) {
-			if sub.name == "simd" && sub.lane == lanes.Scalar {
+			if sub.name == "simd" && sub.lane == tickwork.LaneScalar {
 				b.Skip("no SIMD lane in this build or on this CPU (build with GOEXPERIMENT=simd on amd64)")
 			}
 			cfg := rules.DefaultConfig()

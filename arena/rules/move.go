@@ -7,13 +7,14 @@ package rules
 // positions and velocities in world units and world units per second;
 // y, vx and vy must be at least len(x) long (only len(x) units move).
 //
-// Every product is exact (DT is a power of two), so no fused multiply-add
-// can change a result. The baseline calls it; the runtime arena runs the
-// same rule as lanes.MoveBounce(lane, x, y, vx, vy, DT, W) in its lane (this
-// package imports no other tickwork package), and the digest tests hold the
-// two to the same bits. The baseline's reference test checks it against an
-// independent model. Allocates nothing; safe to call from kernels on
-// disjoint slices.
+// This is the one home of the bounce in code: the baseline (package soa)
+// and package arena's hand-written kernels call it (their SIMD forms are
+// tested against it, bit for bit), and the runtime arena's IntegrateBodies
+// (arena.tw, generated, with SIMD variants) is held to it by the digest
+// tests. Every product is exact (DT is a power of two), so no fused
+// multiply-add can change a result. The baseline's reference test checks
+// it against an independent model. Allocates nothing; safe to call from
+// kernels on disjoint slices.
 func MoveUnits(x, y, vx, vy []float32) {
 	y, vx, vy = y[:len(x)], vx[:len(x)], vy[:len(x)]
 	const w2 = 2 * W

@@ -345,7 +345,8 @@ func (s *Sim) collision() {
 	s.c.Expired += expired
 }
 
-// integrateBodies moves every unit by one step and bounces it off the walls.
+// integrateBodies moves every unit by one step and bounces it off the walls
+// (rules.MoveUnits, the bounce of docs/arena-spec.md).
 // It also moves the units of slots that died this frame: their position is
 // never read before Respawn overwrites it, and skipping them would cost a
 // branch per unit.

@@ -1,4 +1,4 @@
-package lanes_test
+package arena
 
 import (
 	"syscall"
@@ -7,7 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/tickwork/tickwork/lanes"
+	"github.com/tickwork/tickwork"
+	"github.com/tickwork/tickwork/arena/rules"
 )
 
 // guarded returns a slice of n elements of T that ends exactly where an
@@ -26,10 +27,10 @@ func guarded[T any](t *testing.T, n int) (s []T, release func()) {
 	return unsafe.Slice((*T)(start), n), func() { _ = syscall.Munmap(mem) }
 }
 
-// TestNoReadPastTheEnd runs every lane on slices that end at a guard page,
-// for lengths that leave every possible tail.
-func TestNoReadPastTheEnd(t *testing.T) {
-	forLanes(t, func(t *testing.T, l lanes.Lane) {
+// TestHandKernelsNoReadPastTheEnd runs moveBounce and advance in every lane
+// on slices that end at a guard page, for lengths that leave every tail.
+func TestHandKernelsNoReadPastTheEnd(t *testing.T) {
+	forLanes(t, func(t *testing.T, l tickwork.Lane) {
 		for n := 1; n <= 40; n++ {
 			x, rx := guarded[float32](t, n)
 			y, ry := guarded[float32](t, n)
@@ -39,8 +40,8 @@ func TestNoReadPastTheEnd(t *testing.T) {
 			for i := range n {
 				x[i], y[i], vx[i], vy[i], ttl[i] = 1, 2, float32(i), -float32(i), int32(i)
 			}
-			lanes.MoveBounce(l, x, y, vx, vy, 1.0/64, 2048)
-			lanes.Advance(l, x, y, vx, vy, ttl, 1.0/64)
+			moveBounce(l, x, y, vx, vy)
+			advance(l, x, y, vx, vy, ttl)
 			require.Equal(t, int32(n-2), ttl[n-1])
 			for _, r := range []func(){rx, ry, rvx, rvy, rttl} {
 				r()
@@ -49,22 +50,22 @@ func TestNoReadPastTheEnd(t *testing.T) {
 	})
 }
 
-// TestSlotsNoReadPastTheEnd: Slots on columns, a bitmap and a destination
-// that each end at a guard page.
-func TestSlotsNoReadPastTheEnd(t *testing.T) {
-	forLanes(t, func(t *testing.T, l lanes.Lane) {
-		for n := 1; n <= 70; n++ {
+// TestPresentNoReadPastTheEnd: presentLane in every lane on columns, a
+// bitmap and records that each end at a guard page.
+func TestPresentNoReadPastTheEnd(t *testing.T) {
+	forLanes(t, func(t *testing.T, l tickwork.Lane) {
+		for n := 1; n <= 140; n++ {
 			x, rx := guarded[float32](t, n)
 			y, ry := guarded[float32](t, n)
 			h, rh := guarded[int32](t, n)
-			alive, ra := guarded[uint64](t, (n+63)/64)
-			dst, rd := guarded[uint32](t, 4*n)
-			for i := range alive {
-				alive[i] = ^uint64(0)
+			mask, rm := guarded[uint64](t, (n+63)/64)
+			pres, rp := guarded[rules.Slot](t, n)
+			for i := range mask {
+				mask[i] = ^uint64(0)
 			}
-			lanes.Slots(l, dst, x, y, h, alive)
-			require.Equal(t, uint32(1), dst[4*n-1])
-			for _, r := range []func(){rx, ry, rh, ra, rd} {
+			presentLane(l, pres, x, y, h, mask)
+			require.Equal(t, uint8(1), pres[n-1].Alive)
+			for _, r := range []func(){rx, ry, rh, rm, rp} {
 				r()
 			}
 		}
