@@ -22,15 +22,17 @@ import (
 )
 
 // saveWorld builds a small world whose snapshot is about 1 MiB: a ball
-// table of 64K rows with a float64 column, a ball spawned per tick.
+// table of 64K rows with a float64 column, a ball spawned per tick whose
+// value counts the spawns (a resource, so that a restore brings it back).
 func saveWorld(t testing.TB) *tickwork.World {
 	b := tickwork.NewBuilder(tickwork.WithPacing(tickwork.OneTickPerFrame), tickwork.WithWorkers(1))
 	balls := b.Table(tickwork.TableSpec{Name: "Ball", Capacity: 1 << 16})
 	y := tickwork.AddColumn[float64](b, balls, "Y")
+	spawned := tickwork.AddResource(b, "spawned", 0.0)
 	b.System("spawn", tickwork.FixedUpdate, func(s *tickwork.Decl) tickwork.RunFunc {
 		sp := tickwork.NewSpawner1(s, y)
-		n := 0.0
-		return func(*tickwork.Context) { n++; sp.Spawn(n) }
+		n := tickwork.WriteResource(s, spawned)
+		return func(*tickwork.Context) { *n++; sp.Spawn(*n) }
 	})
 	w, err := b.Build()
 	require.NoError(t, err)

@@ -23,12 +23,9 @@ const crashEnv = "ATOMICFILE_CRASH_TARGET"
 // so that a write takes long enough to be killed in the middle.
 func crashVersions() [2][]byte {
 	var v [2][]byte
-	r := rand.New(rand.NewPCG(7, 11))
 	for i := range v {
 		v[i] = make([]byte, 1<<20)
-		for j := range v[i] {
-			v[i][j] = byte(r.Uint32())
-		}
+		_, _ = rand.NewChaCha8([32]byte{byte(i)}).Read(v[i]) // never fails
 	}
 	return v
 }
