@@ -58,7 +58,8 @@ func (e *Error) Unwrap() error { return e.Err }
 // the temporary file is removed and path is untouched. A crash leaves the
 // temporary file behind (doc.go). Concurrent WriteFiles to one path each
 // complete, and the file then holds one of their data; a directory at
-// path is refused at StepRename. It allocates the temporary file's name and handle.
+// path is refused at StepRename, and a symbolic link at path is replaced
+// by the file, not followed. It allocates the temporary file's name and handle.
 func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
