@@ -117,3 +117,25 @@ func TestStepString(t *testing.T) {
 	assert.Equal(t, "Step(9)", Step(9).String())
 	assert.True(t, errors.Is(&Error{Err: fs.ErrClosed}, fs.ErrClosed))
 }
+
+// TestWriteFileSymlink: a symbolic link at the path is replaced by the
+// file; the file it named is untouched.
+func TestWriteFileSymlink(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.bin")
+	link := filepath.Join(dir, "link.bin")
+	require.NoError(t, os.WriteFile(real, []byte("real"), 0o644))
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	require.NoError(t, WriteFile(link, []byte("new"), 0o644))
+	fi, err := os.Lstat(link)
+	require.NoError(t, err)
+	assert.True(t, fi.Mode().IsRegular(), "the link is now a file")
+	got, err := os.ReadFile(real)
+	require.NoError(t, err)
+	assert.Equal(t, "real", string(got))
+	got, err = os.ReadFile(link)
+	require.NoError(t, err)
+	assert.Equal(t, "new", string(got))
+}
