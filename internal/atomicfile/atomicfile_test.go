@@ -122,19 +122,19 @@ func TestStepString(t *testing.T) {
 // file; the file it named is untouched.
 func TestWriteFileSymlink(t *testing.T) {
 	dir := t.TempDir()
-	real := filepath.Join(dir, "real.bin")
+	target := filepath.Join(dir, "target.bin")
 	link := filepath.Join(dir, "link.bin")
-	require.NoError(t, os.WriteFile(real, []byte("real"), 0o644))
-	if err := os.Symlink(real, link); err != nil {
+	require.NoError(t, os.WriteFile(target, []byte("target"), 0o644))
+	if err := os.Symlink(target, link); err != nil {
 		t.Skip("no symbolic links here:", err)
 	}
 	require.NoError(t, WriteFile(link, []byte("new"), 0o644))
 	fi, err := os.Lstat(link)
 	require.NoError(t, err)
 	assert.True(t, fi.Mode().IsRegular(), "the link is now a file")
-	got, err := os.ReadFile(real)
+	got, err := os.ReadFile(target)
 	require.NoError(t, err)
-	assert.Equal(t, "real", string(got))
+	assert.Equal(t, "target", string(got))
 	got, err = os.ReadFile(link)
 	require.NoError(t, err)
 	assert.Equal(t, "new", string(got))
