@@ -1,18 +1,24 @@
 package main
 
 import (
+	"bufio"
 	"encoding/binary"
 	"encoding/json"
 	"io"
+	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tickwork/tickwork/arena"
 	"github.com/tickwork/tickwork/arena/rules"
 )
 
@@ -129,4 +135,74 @@ func TestLoadHugeSparse(t *testing.T) {
 			assert.Less(t, m1.TotalAlloc-m0.TotalAlloc, uint64(64<<20), "bytes allocated by the run")
 		})
 	}
+}
+
+// killEnv names the -save file a child of TestSaveSurvivesKill writes.
+const killEnv = "ARENA_HEADLESS_KILL_TARGET"
+
+// killArgs is the run a child of TestSaveSurvivesKill repeats.
+func killArgs(target string) []string {
+	return []string{"-units", "1000", "-warmup", "0", "-frames", "1", "-impl", "runtime", "-workers", "1", "-save", target}
+}
+
+// TestSaveSurvivesKill: a child process runs arena-headless -save in a
+// loop; the test kills it (SIGKILL on Unix) at a seeded random delay after
+// its first save, 100 times. After every kill the -save file restores into
+// a Sim of the same configuration: a kill during a save leaves the
+// previous save whole.
+func TestSaveSurvivesKill(t *testing.T) {
+	if target := os.Getenv(killEnv); target != "" {
+		for {
+			if code := run(killArgs(target), io.Discard, os.Stderr); code != 0 {
+				os.Exit(code)
+			}
+			os.Stdout.Write([]byte{'.'})
+		}
+	}
+	if goruntime.GOOS == "js" || goruntime.GOOS == "wasip1" {
+		t.Skip("no child processes")
+	}
+	const kills = 100
+	target := filepath.Join(t.TempDir(), "arena.snap")
+	code, _, errOut := runArgs(killArgs(target)...)
+	require.Equal(t, 0, code, errOut)
+	sim, err := arena.New(rules.Config{Units: 1000, Shots: rules.DefaultShots, Seed: rules.DefaultSeed, Workers: 1})
+	require.NoError(t, err)
+	defer sim.Close()
+	r := rand.New(rand.NewPCG(2026, 1919))
+	start := time.Now()
+	saves, midSave := 0, 0
+	for k := range kills {
+		require.Less(t, time.Since(start), 45*time.Second, "after %d kills", k)
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSaveSurvivesKill$")
+		cmd.Env = append(os.Environ(), killEnv+"="+target)
+		cmd.Stderr = os.Stderr
+		out, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		require.NoError(t, cmd.Start())
+		br := bufio.NewReader(out)
+		_, err = br.ReadByte() // the child's first run is done
+		require.NoError(t, err, "kill %d: the child saved nothing", k)
+		time.Sleep(time.Duration(r.IntN(10_000)) * time.Microsecond)
+		require.NoError(t, cmd.Process.Kill())
+		n, _ := io.Copy(io.Discard, br)
+		_ = cmd.Wait() // killed: the error says so
+		saves += 1 + int(n)
+		b, err := os.ReadFile(target)
+		require.NoError(t, err, "kill %d", k)
+		require.NoError(t, sim.Restore(b), "kill %d: the save after the kill", k)
+		entries, err := os.ReadDir(filepath.Dir(target))
+		require.NoError(t, err)
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".arena.snap.tmp") {
+				midSave++
+			}
+			if e.Name() != "arena.snap" {
+				require.NoError(t, os.Remove(filepath.Join(filepath.Dir(target), e.Name())))
+			}
+		}
+	}
+	t.Logf("%d kills in %v: %d runs completed, %d kills left a temporary file (killed mid-save)",
+		kills, time.Since(start).Round(time.Millisecond), saves, midSave)
+	require.Positive(t, midSave, "no kill landed inside a save: the test proves nothing")
 }
