@@ -45,7 +45,8 @@
 //     the next frame recovers from. Sentinels for errors.Is: [ErrOption]
 //     and the block after it ([ErrCapacity], [ErrOverflow], [ErrSystem], ...).
 //   - Save, restore, roll back: World.Snapshot, World.Restore,
-//     World.Fingerprint; [NewRollback] ([Rollback]: Save, Load, Rewind,
+//     World.Fingerprint; save files [SaveFile], [LoadFile] ([FileError]);
+//     [NewRollback] ([Rollback]: Save, Load, Rewind,
 //     Checksum); refusals are a [SnapshotError] ([ErrSnapshot], [ErrTruncated],
 //     [ErrCorrupt], [ErrVersion], [ErrOtherWorld], [ErrUnsupported]) or a
 //     [RollbackError] ([ErrNoSnapshot]). What a snapshot holds, the format

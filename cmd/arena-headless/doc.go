@@ -8,6 +8,7 @@
 //	arena-headless [-units 100000] [-shots 256] [-seed 42] [-warmup 120]
 //	               [-frames 600] [-workers N|N,M,...] [-impl runtime|soa|both]
 //	               [-lane scalar|avx2|avx512] [-json]
+//	               [-rollback N] [-save FILE] [-load FILE]
 //
 // -frames counts measured frames per implementation; the digest is taken
 // after -warmup + -frames frames. -workers sets rules.Config.Workers, the
@@ -26,6 +27,18 @@
 // kernels.MaxWorkers), -frames 1..10 000 000 and -warmup 0..10 000 000. A
 // value out of range exits with status 2 and a message that names the flag
 // and its range; nothing is allocated first.
+//
+// # Snapshots
+//
+// -save writes the runtime's snapshot after the measured frames with
+// tickwork.SaveFile, -load starts every runtime Sim from one with
+// tickwork.LoadFile (what a crash during a save leaves, and which files a
+// load refuses before reading them: docs/state.md, "Save games"). Before
+// any Sim is built, the -load file must open and the -save file's
+// directory must take a new file (one is created and removed), else exit
+// status 1; an empty -load or -save value exits with status 2. -rollback N
+// runs the SyncTest (state.go) and needs -frames N or more, else exit
+// status 2: the first rollback comes once the ring holds N frames.
 //
 // # Measurement
 //

@@ -81,14 +81,14 @@ func measure(runs []runSpec, warmup, frames int, st stateOpts) (results []*resul
 		r := &result{name: spec.name, workers: spec.cfg.Workers, sim: sim, frameNanos: make([]int64, frames)}
 		results = append(results, r)
 		extra := 0
-		if as, ok := sim.(*arena.Sim); ok && st.loaded != nil {
-			if err := loadInto(as, st.loaded); err != nil {
+		if as, ok := sim.(*arena.Sim); ok && st.load != "" {
+			if err := loadInto(as, st.load); err != nil {
 				return results, fmt.Errorf("%s: %w", spec.name, err)
 			}
 			r.loaded = as.Frames()
 			r.atLoad = as.Counters()
 			loaded = r.loaded
-		} else if st.loaded != nil {
+		} else if st.load != "" {
 			extra = int(loaded) // the baseline catches up with the snapshot
 			r.loaded = loaded
 		}

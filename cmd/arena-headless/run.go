@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	goruntime "runtime"
 	"slices"
 	"strconv"
@@ -137,15 +136,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	if opts.state.load != "" {
-		if opts.state.loaded, err = os.ReadFile(opts.state.load); err != nil {
-			fmt.Fprintf(stderr, "arena-headless: -load: %v\n", err)
-			return 1
-		}
-	}
 	if (opts.state.load != "" || opts.state.save != "" || opts.state.rollback > 0) && !slices.Contains(names, "runtime") {
 		fmt.Fprintf(stderr, "arena-headless: -load, -save and -rollback need the runtime (-impl runtime or both)\n")
 		return 2
+	}
+	if err := checkPaths(opts.state); err != nil {
+		fmt.Fprintf(stderr, "arena-headless: %v\n", err)
+		return 1
 	}
 	results, err := measure(specs(cfg, names, opts.workers), opts.warmup, opts.frames, opts.state)
 	if err != nil {
@@ -185,8 +182,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		"GOEXPERIMENT=simd build on amd64; the baseline ignores it)")
 	fs.IntVar(&o.state.rollback, "rollback", 0, fmt.Sprintf("SyncTest: after every measured frame, roll the runtime back this many frames and\n"+
 		"re-simulate them, comparing each frame's snapshot checksum with its first one;\n"+
-		"exit 1 on a difference, report the cost of snapshot, restore and re-simulation (0..%d)", maxRollback))
-	fs.StringVar(&o.state.save, "save", "", "write the runtime's snapshot to this file after the measured frames")
+		"exit 1 on a difference, report the cost of snapshot, restore and re-simulation (0..%d;\n"+
+		"-frames must be at least this many, or nothing would be compared)", maxRollback))
+	fs.StringVar(&o.state.save, "save", "", "write the runtime's snapshot to this file after the measured frames; the previous\n"+
+		"file stays whole until the new one replaces it. Checked before any frame runs")
 	fs.StringVar(&o.state.load, "load", "", "start the runtime from this snapshot file (from -save of the same -units and\n"+
 		"-shots, any -workers); the baseline runs its frames as extra warm-up. The digest counts them")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object (arena rules v1) instead of the human report.\n"+
@@ -216,6 +215,19 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		if f.value < f.lo || f.value > f.hi {
 			return o, &usageError{fmt.Sprintf("%s must be between %d and %d, got %d", f.name, f.lo, f.hi, f.value)}
 		}
+	}
+	var empty error
+	fs.Visit(func(f *flag.Flag) {
+		if (f.Name == "load" || f.Name == "save") && f.Value.String() == "" && empty == nil {
+			empty = &usageError{fmt.Sprintf("-%s needs a file name, got an empty one", f.Name)}
+		}
+	})
+	if empty != nil {
+		return o, empty
+	}
+	if n := o.state.rollback; n > 0 && o.frames < n {
+		return o, &usageError{fmt.Sprintf("-rollback %d compares nothing in %d measured frames: the SyncTest rolls back once it holds %d frames; "+
+			"give -frames %d or more", n, o.frames, n, n)}
 	}
 	if o.lane != "" {
 		l, err := lanes.Parse(o.lane)
@@ -272,6 +284,10 @@ func check(rep report, results []*result, opts options, stderr io.Writer) int {
 		if c.ShotsFired != c.Hits+c.Lost+c.Expired+c.LiveProjectiles {
 			fmt.Fprintf(stderr, "arena-headless: %s breaks the counter invariant: shots_fired %d != hits %d + lost %d + expired %d + live_projectiles %d\n",
 				r.name, c.ShotsFired, c.Hits, c.Lost, c.Expired, c.LiveProjectiles)
+			status = 1
+		}
+		if r.sync != nil && r.sync.compared == 0 {
+			fmt.Fprintf(stderr, "arena-headless: %s: the SyncTest (-rollback %d) compared no frame\n", r.name, r.sync.n)
 			status = 1
 		}
 		if want := r.loaded + int64(opts.warmup+opts.frames); r.frames != want {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/tickwork/tickwork"
@@ -19,7 +21,6 @@ type stateOpts struct {
 	rollback int    // frames rolled back and re-simulated every measured frame; 0: none
 	save     string // file written after the measured frames ("" none)
 	load     string // file the runtime starts from ("" none)
-	loaded   []byte // the contents of load, read once
 }
 
 // syncTest is the SyncTest of rollback libraries on one runtime Sim: after
@@ -134,22 +135,56 @@ func (st *syncTest) report() *rollbackReport {
 	}
 }
 
-// loadInto restores the -load file into sim, a runtime Sim.
-func loadInto(sim *arena.Sim, src []byte) error {
-	if err := sim.Restore(src); err != nil {
+// loadInto restores the -load file into sim, a runtime Sim
+// (tickwork.LoadFile: the header is checked before the payload is read).
+func loadInto(sim *arena.Sim, path string) error {
+	if err := tickwork.LoadFile(sim.World(), path); err != nil {
 		return fmt.Errorf("-load: %w", err)
 	}
 	return nil
 }
 
-// saveFrom writes sim's snapshot to the -save file.
+// saveFrom writes sim's snapshot to the -save file (tickwork.SaveFile:
+// the previous file stays whole until the new one replaces it).
 func saveFrom(sim *arena.Sim, path string) error {
-	b, err := sim.Snapshot(nil)
-	if err != nil {
+	if err := tickwork.SaveFile(sim.World(), path); err != nil {
 		return fmt.Errorf("-save: %w", err)
 	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		return fmt.Errorf("-save: %w", err)
+	return nil
+}
+
+// checkPaths checks, before any frame runs, that the -load file can be
+// opened and that the -save file can be written: its directory exists
+// and takes a new file (one is created and removed), and it is not a
+// directory.
+func checkPaths(st stateOpts) error {
+	if st.load != "" {
+		f, err := os.Open(st.load)
+		if err != nil {
+			return fmt.Errorf("-load: %w", err)
+		}
+		fi, err := f.Stat()
+		_ = f.Close() // opened only to check it can be
+		if err == nil && fi.IsDir() {
+			err = fmt.Errorf("%s is a directory", st.load)
+		}
+		if err != nil {
+			return fmt.Errorf("-load: %w", err)
+		}
+	}
+	if st.save != "" {
+		if fi, err := os.Stat(st.save); err == nil && fi.IsDir() {
+			return fmt.Errorf("-save: %s is a directory", st.save)
+		}
+		dir := filepath.Dir(st.save)
+		f, err := os.CreateTemp(dir, ".arena-headless-check-*")
+		if err != nil {
+			return fmt.Errorf("-save: the directory %s does not take a new file: %w", dir, err)
+		}
+		name := f.Name()
+		if err := errors.Join(f.Close(), os.Remove(name)); err != nil {
+			return fmt.Errorf("-save: %w", err)
+		}
 	}
 	return nil
 }

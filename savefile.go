@@ -1,0 +1,166 @@
+package tickwork
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/tickwork/tickwork/internal/atomicfile"
+	"github.com/tickwork/tickwork/memory"
+	"github.com/tickwork/tickwork/runtime"
+)
+
+// Save files: SaveFile, LoadFile (how a save survives a crash and which
+// files LoadFile refuses before reading them: docs/state.md, "Save games").
+
+// FileError reports a refused SaveFile or LoadFile: Op is "save" or
+// "load", Path the file, Err the cause: an os error (errors.Is reaches
+// fs.ErrNotExist, fs.ErrPermission, ...) or a *SnapshotError (errors.Is
+// reaches ErrSnapshot and its sentinels, ErrTruncated, ErrCorrupt,
+// ErrVersion, ErrOtherWorld, ErrUnsupported), or ErrZeroWorld, ErrClosed
+// or runtime.ErrRunning.
+type FileError struct {
+	Op   string
+	Path string
+	Err  error
+}
+
+func (e *FileError) Error() string { return "tickwork: " + e.Op + " " + e.Path + ": " + e.Err.Error() }
+
+// Unwrap returns Err.
+func (e *FileError) Unwrap() error { return e.Err }
+
+// loadSlack is what LoadFile allows a save's pending resolutions and slice
+// or codec resources to outgrow the world's state now, in bytes: 16 MiB,
+// two million resolutions (docs/state.md, "Save games").
+const loadSlack = 16 << 20
+
+// SaveFile writes w's snapshot (World.Snapshot) to the file at path,
+// atomically and durably: a temporary file in path's directory, synced,
+// renamed over path, the directory synced, so that a crash at any point
+// leaves path holding the previous save or the new one (docs/state.md,
+// "Save games"); the file gets mode 0644. It returns, as a *FileError,
+// Snapshot's errors (nothing is written) or the file system's (path is
+// untouched, unless only the final directory sync failed: then the new
+// save is in place but may not survive a power loss). It allocates the
+// snapshot. Call it between frames, from the goroutine that calls Frame
+// (not from a system: errors.Is runtime.ErrRunning); concurrent SaveFiles
+// to one path from several worlds each complete, and path holds one of
+// their saves.
+func SaveFile(w *World, path string) error {
+	b, err := w.Snapshot(nil)
+	if err != nil {
+		return &FileError{Op: "save", Path: path, Err: err}
+	}
+	if err := atomicfile.WriteFile(path, b, 0o644); err != nil {
+		return &FileError{Op: "save", Path: path, Err: err}
+	}
+	return nil
+}
+
+// LoadFile makes w hold the save in the file at path (SaveFile), as
+// World.Restore does. It reads the file's 40-byte header before anything
+// else and refuses, before reading the payload, a file whose header is no
+// snapshot's (ErrCorrupt), of another format version (ErrVersion), whose
+// payload length is not the file's (ErrTruncated when the file is
+// shorter, ErrCorrupt when it is longer), or whose size is past what w
+// can hold (ErrCorrupt, naming the bound: w's snapshot size now plus the
+// bytes its declarations charged to the memory budget, Budget().Used, plus
+// 16 MiB; docs/state.md, "Save games"); then it reads the payload into one
+// buffer of the file's size and calls Restore, whose checks follow. A
+// refused file leaves w as it was. Errors are a *FileError wrapping a
+// *SnapshotError, the os error, ErrZeroWorld, ErrClosed or
+// runtime.ErrRunning. It allocates the file's size, and a snapshot of w to
+// learn its size. Call it between frames, from the goroutine that calls
+// Frame.
+func LoadFile(w *World, path string) error {
+	if err := loadFile(w, path); err != nil {
+		return &FileError{Op: "load", Path: path, Err: err}
+	}
+	return nil
+}
+
+func loadFile(w *World, path string) error {
+	now, err := w.SnapshotSize()
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return &runtime.SnapshotError{Err: runtime.ErrCorrupt, Section: "header", Detail: "not a regular file (" + fi.Mode().Type().String() + ")"}
+	}
+	size := fi.Size()
+	if size < runtime.SnapshotHeader {
+		b, err := io.ReadAll(io.LimitReader(f, runtime.SnapshotHeader))
+		if err != nil {
+			return err
+		}
+		return w.Restore(b) // Restore's own refusal of a short file
+	}
+	var head [runtime.SnapshotHeader]byte
+	if _, err := io.ReadFull(f, head[:]); err != nil {
+		return shrunk(err)
+	}
+	bound := memory.Sum(int64(now), w.Budget().Used(), loadSlack)
+	if err := checkHead(head[:], size, bound); err != nil {
+		return err
+	}
+	buf := make([]byte, size)
+	copy(buf, head[:])
+	if _, err := io.ReadFull(f, buf[runtime.SnapshotHeader:]); err != nil {
+		return shrunk(err)
+	}
+	if n, _ := f.Read(head[:1]); n != 0 {
+		return headErr(runtime.ErrCorrupt, "the file grew while it was read")
+	}
+	return w.Restore(buf)
+}
+
+// snapshotMagic opens every snapshot (docs/state.md, "Format").
+var snapshotMagic = [8]byte{'T', 'I', 'C', 'K', 'S', 'N', 'A', 'P'}
+
+// checkHead checks a save's header against the file's size and the bound,
+// as LoadFile's comment says. The layout: docs/state.md, "Format" (magic
+// at 0, version at 8, payload length at 24).
+func checkHead(head []byte, size, bound int64) error {
+	if [8]byte(head[:8]) != snapshotMagic {
+		return headErr(runtime.ErrCorrupt, "not a Tickwork snapshot")
+	}
+	if v := binary.LittleEndian.Uint32(head[8:]); v != runtime.SnapshotVersion {
+		return headErr(runtime.ErrVersion, "version "+strconv.FormatUint(uint64(v), 10)+", this build reads "+strconv.Itoa(runtime.SnapshotVersion))
+	}
+	n := binary.LittleEndian.Uint64(head[24:])
+	payload := uint64(size - runtime.SnapshotHeader)
+	switch {
+	case n > payload:
+		return headErr(runtime.ErrTruncated, "payload length "+strconv.FormatUint(n, 10)+", the file holds "+strconv.FormatUint(payload, 10))
+	case n < payload:
+		return headErr(runtime.ErrCorrupt, "payload length "+strconv.FormatUint(n, 10)+", the file holds "+strconv.FormatUint(payload-n, 10)+" bytes more")
+	case size > bound:
+		return headErr(runtime.ErrCorrupt, "a file of "+strconv.FormatInt(size, 10)+" bytes, past the "+strconv.FormatInt(bound, 10)+
+			" this world can hold (its snapshot now, its memory budget's used bytes and 16 MiB)")
+	}
+	return nil
+}
+
+func headErr(err error, detail string) error {
+	return &runtime.SnapshotError{Err: err, Section: "header", Detail: detail}
+}
+
+// shrunk is the error of a read that ended before the size Stat gave.
+func shrunk(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return headErr(runtime.ErrTruncated, "the file shrank while it was read")
+	}
+	return err
+}
