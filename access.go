@@ -1,6 +1,9 @@
 package tickwork
 
-import "github.com/tickwork/tickwork/systems"
+import (
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/systems"
+)
 
 // Access is a column accessor, what a system's queries take: a ReadColumn
 // or a WriteColumn.
@@ -131,12 +134,12 @@ func (r *Recorder) Worker(w, chunk int) *Recorder { return (*Recorder)(r.e().Wor
 
 // Set records a deferred write of v to h's value in col, a column of r's
 // table (it panics otherwise); h may be provisional.
-func Set[T any](r *Recorder, col *Column[T], h Handle, v T) { systems.Set(r.e(), col.e(), h, v) }
+func Set[T any](r *Recorder, col *Column[T], h Handle, v T) { systems.Set((*systems.Recorder)(r), (*ephemeral.Column[T])(col), h, v) }
 
 // SetN records deferred writes of vs[i] to hs[i]'s row of col in one
 // record; len(hs) must equal len(vs).
 func SetN[T any](r *Recorder, col *Column[T], hs []Handle, vs []T) {
-	systems.SetN(r.e(), col.e(), hs, vs)
+	systems.SetN((*systems.Recorder)(r), (*ephemeral.Column[T])(col), hs, vs)
 }
 
 // ReserveValues makes room in r's serial buffer for n deferred values of

@@ -81,7 +81,7 @@ func (t *Table) UsedChunks() int { return t.e().UsedChunks() }
 
 // ChunkLen is the number of live rows of chunk c. It panics when c is
 // outside 0..Chunks()-1.
-func (t *Table) ChunkLen(c int) int { return t.e().ChunkLen(c) }
+func (t *Table) ChunkLen(c int) int { return (*ephemeral.Table)(t).ChunkLen(c) }
 
 // LiveEnd is one past the last live row of chunk c, chunk-relative (0 for
 // an empty chunk), for a kernel that runs rows densely, holes included. It
@@ -91,7 +91,7 @@ func (t *Table) LiveEnd(c int) int { return t.e().LiveEnd(c) }
 // Enabled is chunk c's enabled bitmap, ChunkRows bits: bit r is set when
 // row c*ChunkRows+r is live. It is the table's own: read it, never write
 // it. It panics when c is outside 0..Chunks()-1.
-func (t *Table) Enabled(c int) bitmap.Bitmap { return t.e().Enabled(c) }
+func (t *Table) Enabled(c int) bitmap.Bitmap { return (*ephemeral.Table)(t).Enabled(c) }
 
 // Runs yields the maximal runs [lo, hi) of live rows of chunk c,
 // chunk-relative, in ascending order. It panics when c is outside

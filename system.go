@@ -203,13 +203,13 @@ const DefaultGrain = kernels.DefaultGrain
 // ParallelEmitter.Worker). Call it from the body; a panic in fn comes back
 // on the body's goroutine as a panic wrapping ErrKernelPanic.
 func Parallel[S any](ctx *Context, chunks int, st S, fn func(st *S, worker, chunk int)) {
-	systems.Parallel(ctx.e(), chunks, st, fn)
+	systems.Parallel((*systems.Context)(ctx), chunks, st, fn)
 }
 
 // ParallelPolicy is Parallel under the worker policy pol instead of the
 // world's (WithKernelPolicy).
 func ParallelPolicy[S any](ctx *Context, pol KernelPolicy, chunks int, st S, fn func(st *S, worker, chunk int)) {
-	systems.ParallelPolicy(ctx.e(), kernels.Policy(pol), chunks, st, fn)
+	systems.ParallelPolicy((*systems.Context)(ctx), kernels.Policy(pol), chunks, st, fn)
 }
 
 // Hook is what a hook function (Builder.Hook) sees in Build: every system
