@@ -134,7 +134,9 @@ func (r *Recorder) Worker(w, chunk int) *Recorder { return (*Recorder)(r.e().Wor
 
 // Set records a deferred write of v to h's value in col, a column of r's
 // table (it panics otherwise); h may be provisional.
-func Set[T any](r *Recorder, col *Column[T], h Handle, v T) { systems.Set((*systems.Recorder)(r), (*ephemeral.Column[T])(col), h, v) }
+func Set[T any](r *Recorder, col *Column[T], h Handle, v T) {
+	systems.Set((*systems.Recorder)(r), (*ephemeral.Column[T])(col), h, v)
+}
 
 // SetN records deferred writes of vs[i] to hs[i]'s row of col in one
 // record; len(hs) must equal len(vs).

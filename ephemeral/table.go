@@ -189,6 +189,7 @@ func (t *Table) Enabled(c int) bitmap.Bitmap {
 // badChunk is chunkPanic of a table method, one argument shorter so that
 // ChunkLen and Enabled stay within the inlining budget behind a wrapper
 // (the module root's Table).
+//
 //go:noinline
 func (t *Table) badChunk(method string, c int) { chunkPanic(method, c, t, "") }
 
