@@ -36,11 +36,11 @@ func (r ReadColumn[T]) All() []T { return r.r.All() }
 func (r ReadColumn[T]) At(row int) T { return r.r.At(row) }
 
 // Get returns h's value, or false when h has no live row in the table.
-func (r ReadColumn[T]) Get(h Handle) (T, bool) { return r.r.Get(h) }
+func (r ReadColumn[T]) Get(h Handle) (T, bool) { return r.r.Get(ephemeral.Handle(h)) }
 
 // Row returns the row of h, or false when h names no live row of the
 // column's table: the probe by handle.
-func (r ReadColumn[T]) Row(h Handle) (int, bool) { return r.r.Row(h) }
+func (r ReadColumn[T]) Row(h Handle) (int, bool) { return r.r.Row(ephemeral.Handle(h)) }
 
 // Lease returns the lease of the column's table: in a hot loop, probe
 // through it (Lease.Row inlines into the loop).
@@ -70,20 +70,20 @@ func (w WriteColumn[T]) All() []T { return w.w.All() }
 func (w WriteColumn[T]) At(row int) T { return w.w.At(row) }
 
 // Get returns h's value, or false when h has no live row in the table.
-func (w WriteColumn[T]) Get(h Handle) (T, bool) { return w.w.Get(h) }
+func (w WriteColumn[T]) Get(h Handle) (T, bool) { return w.w.Get(ephemeral.Handle(h)) }
 
 // Row returns the row of h, or false when h names no live row of the
 // column's table.
-func (w WriteColumn[T]) Row(h Handle) (int, bool) { return w.w.Row(h) }
+func (w WriteColumn[T]) Row(h Handle) (int, bool) { return w.w.Row(ephemeral.Handle(h)) }
 
 // Lease returns the lease of the column's table.
 func (w WriteColumn[T]) Lease() Lease { return Lease{w.w.Lease()} }
 
 // Ptr returns a pointer to h's value, or nil when h has no live row.
-func (w WriteColumn[T]) Ptr(h Handle) *T { return w.w.Ptr(h) }
+func (w WriteColumn[T]) Ptr(h Handle) *T { return w.w.Ptr(ephemeral.Handle(h)) }
 
 // Set sets h's value; false, changing nothing, when h has no live row.
-func (w WriteColumn[T]) Set(h Handle, v T) bool { return w.w.Set(h, v) }
+func (w WriteColumn[T]) Set(h Handle, v T) bool { return w.w.Set(ephemeral.Handle(h), v) }
 
 // Recorder records deferred structural changes and writes for one table,
 // made by Record: played back at the end of the system's phase (after each
@@ -105,18 +105,18 @@ func (r *Recorder) Table() *Table { return (*Table)(r.e().Table()) }
 // Create records a new entity with a row in the table (every column zero
 // until deferred writes set them) and returns its provisional handle,
 // usable in later records and resolved after playback (Context.Resolve).
-func (r *Recorder) Create() Handle { return r.e().Create() }
+func (r *Recorder) Create() Handle { return Handle(r.e().Create()) }
 
 // Delete records the deletion of entity h, with its rows in every table of
 // its domain.
-func (r *Recorder) Delete(h Handle) { r.e().Delete(h) }
+func (r *Recorder) Delete(h Handle) { r.e().Delete(ephemeral.Handle(h)) }
 
 // Attach records a row in the table for the existing entity h (real or
 // provisional) of the table's domain.
-func (r *Recorder) Attach(h Handle) { r.e().Attach(h) }
+func (r *Recorder) Attach(h Handle) { r.e().Attach(ephemeral.Handle(h)) }
 
 // Remove records the removal of h's row from the table only.
-func (r *Recorder) Remove(h Handle) { r.e().Remove(h) }
+func (r *Recorder) Remove(h Handle) { r.e().Remove(ephemeral.Handle(h)) }
 
 // Reserve makes room for n records per playback in the system's serial
 // buffer, so that recording up to n never allocates. It allocates 16 bytes
@@ -135,13 +135,13 @@ func (r *Recorder) Worker(w, chunk int) *Recorder { return (*Recorder)(r.e().Wor
 // Set records a deferred write of v to h's value in col, a column of r's
 // table (it panics otherwise); h may be provisional.
 func Set[T any](r *Recorder, col *Column[T], h Handle, v T) {
-	systems.Set((*systems.Recorder)(r), (*ephemeral.Column[T])(col), h, v)
+	systems.Set((*systems.Recorder)(r), (*ephemeral.Column[T])(col), ephemeral.Handle(h), v)
 }
 
 // SetN records deferred writes of vs[i] to hs[i]'s row of col in one
 // record; len(hs) must equal len(vs).
 func SetN[T any](r *Recorder, col *Column[T], hs []Handle, vs []T) {
-	systems.SetN((*systems.Recorder)(r), (*ephemeral.Column[T])(col), hs, vs)
+	systems.SetN((*systems.Recorder)(r), (*ephemeral.Column[T])(col), handles(hs), vs)
 }
 
 // ReserveValues makes room in r's serial buffer for n deferred values of

@@ -46,7 +46,7 @@ func (q Query1[A]) Table() *Table { return (*Table)(q.q.Table()) }
 func (q Query1[A]) All() iter.Seq2[Row1[A], Handle] {
 	return func(yield func(Row1[A], Handle) bool) {
 		for r, h := range q.q.All() {
-			if !yield(Row1[A]{r}, h) {
+			if !yield(Row1[A]{r}, Handle(h)) {
 				return
 			}
 		}
@@ -59,7 +59,7 @@ func (q Query1[A]) All() iter.Seq2[Row1[A], Handle] {
 func (q Query1[A]) Chunk(c int) iter.Seq2[Row1[A], Handle] {
 	return func(yield func(Row1[A], Handle) bool) {
 		for r, h := range q.q.Chunk(c) {
-			if !yield(Row1[A]{r}, h) {
+			if !yield(Row1[A]{r}, Handle(h)) {
 				return
 			}
 		}
@@ -83,7 +83,7 @@ func (q Query1[A]) Runs(c int) iter.Seq2[int, int] { return q.q.Runs(c) }
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query1[A]) InsertN(n int, fill func(h Handle, a *A)) error {
-	return q.q.InsertN(n, fill)
+	return q.q.InsertN(n, func(h ephemeral.Handle, a *A) { fill(Handle(h), a) })
 }
 
 // Spawner1 creates entities with their value in 1 column of one table, through
@@ -99,7 +99,7 @@ func NewSpawner1[A any](s *Decl, a *Column[A]) Spawner1[A] {
 
 // Spawn records the creation of an entity with a row holding a (a
 // create and 1 deferred write) and returns its provisional handle.
-func (sp Spawner1[A]) Spawn(a A) Handle { return sp.s.Spawn(a) }
+func (sp Spawner1[A]) Spawn(a A) Handle { return Handle(sp.s.Spawn(a)) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -146,7 +146,7 @@ func (q Query2[A, B]) Table() *Table { return (*Table)(q.q.Table()) }
 func (q Query2[A, B]) All() iter.Seq2[Row2[A, B], Handle] {
 	return func(yield func(Row2[A, B], Handle) bool) {
 		for r, h := range q.q.All() {
-			if !yield(Row2[A, B]{r}, h) {
+			if !yield(Row2[A, B]{r}, Handle(h)) {
 				return
 			}
 		}
@@ -159,7 +159,7 @@ func (q Query2[A, B]) All() iter.Seq2[Row2[A, B], Handle] {
 func (q Query2[A, B]) Chunk(c int) iter.Seq2[Row2[A, B], Handle] {
 	return func(yield func(Row2[A, B], Handle) bool) {
 		for r, h := range q.q.Chunk(c) {
-			if !yield(Row2[A, B]{r}, h) {
+			if !yield(Row2[A, B]{r}, Handle(h)) {
 				return
 			}
 		}
@@ -182,7 +182,7 @@ func (q Query2[A, B]) Runs(c int) iter.Seq2[int, int] { return q.q.Runs(c) }
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query2[A, B]) InsertN(n int, fill func(h Handle, a *A, b *B)) error {
-	return q.q.InsertN(n, fill)
+	return q.q.InsertN(n, func(h ephemeral.Handle, a *A, b *B) { fill(Handle(h), a, b) })
 }
 
 // Spawner2 creates entities with their values in 2 columns of one table, through
@@ -199,7 +199,7 @@ func NewSpawner2[A, B any](s *Decl, a *Column[A], b *Column[B]) Spawner2[A, B] {
 
 // Spawn records the creation of an entity with a row holding a, b (a
 // create and 2 deferred writes) and returns its provisional handle.
-func (sp Spawner2[A, B]) Spawn(a A, b B) Handle { return sp.s.Spawn(a, b) }
+func (sp Spawner2[A, B]) Spawn(a A, b B) Handle { return Handle(sp.s.Spawn(a, b)) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -246,7 +246,7 @@ func (q Query3[A, B, C]) Table() *Table { return (*Table)(q.q.Table()) }
 func (q Query3[A, B, C]) All() iter.Seq2[Row3[A, B, C], Handle] {
 	return func(yield func(Row3[A, B, C], Handle) bool) {
 		for r, h := range q.q.All() {
-			if !yield(Row3[A, B, C]{r}, h) {
+			if !yield(Row3[A, B, C]{r}, Handle(h)) {
 				return
 			}
 		}
@@ -259,7 +259,7 @@ func (q Query3[A, B, C]) All() iter.Seq2[Row3[A, B, C], Handle] {
 func (q Query3[A, B, C]) Chunk(c int) iter.Seq2[Row3[A, B, C], Handle] {
 	return func(yield func(Row3[A, B, C], Handle) bool) {
 		for r, h := range q.q.Chunk(c) {
-			if !yield(Row3[A, B, C]{r}, h) {
+			if !yield(Row3[A, B, C]{r}, Handle(h)) {
 				return
 			}
 		}
@@ -282,7 +282,7 @@ func (q Query3[A, B, C]) Runs(c int) iter.Seq2[int, int] { return q.q.Runs(c) }
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query3[A, B, C]) InsertN(n int, fill func(h Handle, a *A, b *B, c *C)) error {
-	return q.q.InsertN(n, fill)
+	return q.q.InsertN(n, func(h ephemeral.Handle, a *A, b *B, c *C) { fill(Handle(h), a, b, c) })
 }
 
 // Spawner3 creates entities with their values in 3 columns of one table, through
@@ -299,7 +299,7 @@ func NewSpawner3[A, B, C any](s *Decl, a *Column[A], b *Column[B], c *Column[C])
 
 // Spawn records the creation of an entity with a row holding a, b, c (a
 // create and 3 deferred writes) and returns its provisional handle.
-func (sp Spawner3[A, B, C]) Spawn(a A, b B, c C) Handle { return sp.s.Spawn(a, b, c) }
+func (sp Spawner3[A, B, C]) Spawn(a A, b B, c C) Handle { return Handle(sp.s.Spawn(a, b, c)) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -346,7 +346,7 @@ func (q Query4[A, B, C, D]) Table() *Table { return (*Table)(q.q.Table()) }
 func (q Query4[A, B, C, D]) All() iter.Seq2[Row4[A, B, C, D], Handle] {
 	return func(yield func(Row4[A, B, C, D], Handle) bool) {
 		for r, h := range q.q.All() {
-			if !yield(Row4[A, B, C, D]{r}, h) {
+			if !yield(Row4[A, B, C, D]{r}, Handle(h)) {
 				return
 			}
 		}
@@ -359,7 +359,7 @@ func (q Query4[A, B, C, D]) All() iter.Seq2[Row4[A, B, C, D], Handle] {
 func (q Query4[A, B, C, D]) Chunk(c int) iter.Seq2[Row4[A, B, C, D], Handle] {
 	return func(yield func(Row4[A, B, C, D], Handle) bool) {
 		for r, h := range q.q.Chunk(c) {
-			if !yield(Row4[A, B, C, D]{r}, h) {
+			if !yield(Row4[A, B, C, D]{r}, Handle(h)) {
 				return
 			}
 		}
@@ -382,7 +382,7 @@ func (q Query4[A, B, C, D]) Runs(c int) iter.Seq2[int, int] { return q.q.Runs(c)
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query4[A, B, C, D]) InsertN(n int, fill func(h Handle, a *A, b *B, c *C, d *D)) error {
-	return q.q.InsertN(n, fill)
+	return q.q.InsertN(n, func(h ephemeral.Handle, a *A, b *B, c *C, d *D) { fill(Handle(h), a, b, c, d) })
 }
 
 // Spawner4 creates entities with their values in 4 columns of one table, through
@@ -399,7 +399,9 @@ func NewSpawner4[A, B, C, D any](s *Decl, a *Column[A], b *Column[B], c *Column[
 
 // Spawn records the creation of an entity with a row holding a, b, c, d (a
 // create and 4 deferred writes) and returns its provisional handle.
-func (sp Spawner4[A, B, C, D]) Spawn(a A, b B, c C, d D) Handle { return sp.s.Spawn(a, b, c, d) }
+func (sp Spawner4[A, B, C, D]) Spawn(a A, b B, c C, d D) Handle {
+	return Handle(sp.s.Spawn(a, b, c, d))
+}
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).

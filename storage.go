@@ -2,6 +2,7 @@ package tickwork
 
 import (
 	"iter"
+	"unsafe"
 
 	"github.com/kelindar/bitmap"
 
@@ -14,7 +15,30 @@ import (
 // deleted (its slot's generation moves on); a stale handle names no row,
 // never another entity's. A recorder's Create returns a provisional handle
 // until its playback (World.Resolve, Context.Resolve).
-type Handle = ephemeral.Handle
+type Handle ephemeral.Handle
+
+// Index is the handle's slot index: the row it names in every table of its
+// domain.
+func (h Handle) Index() uint32 { return ephemeral.Handle(h).Index() }
+
+// Generation is the handle's generation (odd for a handle that was ever
+// live).
+func (h Handle) Generation() uint32 { return ephemeral.Handle(h).Generation() }
+
+// Tag is the tag of the domain that issued h (Domain.Tag), 0 for the zero
+// handle.
+func (h Handle) Tag() uint32 { return ephemeral.Handle(h).Tag() }
+
+// IsZero reports whether h is the zero handle.
+func (h Handle) IsZero() bool { return h == 0 }
+
+// String formats h as "index:generation@tag", or "0" for the zero handle.
+func (h Handle) String() string { return ephemeral.Handle(h).String() }
+
+// handles is hs as the engine's handles: the same words, not a copy.
+func handles(hs []Handle) []ephemeral.Handle {
+	return unsafe.Slice((*ephemeral.Handle)(unsafe.SliceData(hs)), len(hs))
+}
 
 // Lease probes a table's rows by handle: a small value a kernel copies
 // freely, safe from many goroutines while no structural change runs (the
@@ -24,10 +48,10 @@ type Lease struct{ l ephemeral.Lease }
 // Row returns the row index of h in the leased table (its slot), or false
 // when h is zero, stale or of another domain, or has no row there.
 // Allocates nothing.
-func (l Lease) Row(h Handle) (int, bool) { return l.l.Row(h) }
+func (l Lease) Row(h Handle) (int, bool) { return l.l.Row(ephemeral.Handle(h)) }
 
 // IsAlive reports whether h names a live row of the leased table.
-func (l Lease) IsAlive(h Handle) bool { return l.l.IsAlive(h) }
+func (l Lease) IsAlive(h Handle) bool { return l.l.IsAlive(ephemeral.Handle(h)) }
 
 // TableSpec declares a table (Builder.Table).
 type TableSpec struct {
@@ -100,10 +124,13 @@ func (t *Table) Runs(c int) iter.Seq2[int, int] { return t.e().Runs(c) }
 
 // HandleAt returns the handle of the live row at row index row, or false
 // when the row is empty or out of range.
-func (t *Table) HandleAt(row int) (Handle, bool) { return t.e().HandleAt(row) }
+func (t *Table) HandleAt(row int) (Handle, bool) {
+	h, ok := t.e().HandleAt(row)
+	return Handle(h), ok
+}
 
 // IsAlive reports whether h names a live row of t.
-func (t *Table) IsAlive(h Handle) bool { return t.e().IsAlive(h) }
+func (t *Table) IsAlive(h Handle) bool { return t.e().IsAlive(ephemeral.Handle(h)) }
 
 // Lease returns a lease for probing t's rows by handle.
 func (t *Table) Lease() Lease { return Lease{t.e().Lease()} }
@@ -118,30 +145,33 @@ func (t *Table) Columns() []string { return t.e().Columns() }
 // Insert creates an entity with a row in t (every column zero) and returns
 // its handle, or a *CapacityError (ErrCapacity) when t is full. A
 // structural change.
-func (t *Table) Insert() (Handle, error) { return t.e().Insert() }
+func (t *Table) Insert() (Handle, error) {
+	h, err := t.e().Insert()
+	return Handle(h), err
+}
 
 // InsertN inserts len(out) rows as Insert, writing their handles to out in
 // slot order, or none and a *CapacityError when they do not all fit. A
 // structural change.
-func (t *Table) InsertN(out []Handle) error { return t.e().InsertN(out) }
+func (t *Table) InsertN(out []Handle) error { return t.e().InsertN(handles(out)) }
 
 // Attach adds a row (every column zero) to t for h, a live entity of t's
 // domain. It returns ErrForeignHandle, ErrStaleHandle or ErrRowExists and
 // changes nothing when it cannot. A structural change.
-func (t *Table) Attach(h Handle) error { return t.e().Attach(h) }
+func (t *Table) Attach(h Handle) error { return t.e().Attach(ephemeral.Handle(h)) }
 
 // Delete deletes the entity h, its row in every table of the domain; false
 // when h has no live row in t. A structural change.
-func (t *Table) Delete(h Handle) bool { return t.e().Delete(h) }
+func (t *Table) Delete(h Handle) bool { return t.e().Delete(ephemeral.Handle(h)) }
 
 // DeleteN deletes every entity of hs with a live row in t and returns how
 // many it deleted. A structural change.
-func (t *Table) DeleteN(hs []Handle) int { return t.e().DeleteN(hs) }
+func (t *Table) DeleteN(hs []Handle) int { return t.e().DeleteN(handles(hs)) }
 
 // Detach removes h's row from t only; when it was the entity's last row
 // the entity is deleted. False when h has no live row in t. A structural
 // change.
-func (t *Table) Detach(h Handle) bool { return t.e().Detach(h) }
+func (t *Table) Detach(h Handle) bool { return t.e().Detach(ephemeral.Handle(h)) }
 
 // Column is one typed column of a table, made by AddColumn: Chunks*ChunkRows
 // values of T in one pin-stable allocation (its slices stay valid while the
@@ -166,13 +196,13 @@ func (c *Column[T]) All() []T { return c.e().All() }
 func (c *Column[T]) Span(chunk int) []T { return c.e().Span(chunk) }
 
 // Get returns h's value, or false when h has no live row in the table.
-func (c *Column[T]) Get(h Handle) (T, bool) { return c.e().Get(h) }
+func (c *Column[T]) Get(h Handle) (T, bool) { return c.e().Get(ephemeral.Handle(h)) }
 
 // Ptr returns a pointer to h's value, or nil when h has no live row.
-func (c *Column[T]) Ptr(h Handle) *T { return c.e().Ptr(h) }
+func (c *Column[T]) Ptr(h Handle) *T { return c.e().Ptr(ephemeral.Handle(h)) }
 
 // Set sets h's value; false, changing nothing, when h has no live row.
-func (c *Column[T]) Set(h Handle, v T) bool { return c.e().Set(h, v) }
+func (c *Column[T]) Set(h Handle, v T) bool { return c.e().Set(ephemeral.Handle(h), v) }
 
 // Domain is a handle space shared by tables, made by Builder.Domain: an
 // entity has one slot, and a row at that slot in each member table it is
@@ -209,33 +239,36 @@ func (d *Domain) Tables() []*Table {
 }
 
 // Owns reports whether h is a nonzero handle of this domain (live or not).
-func (d *Domain) Owns(h Handle) bool { return d.e().Owns(h) }
+func (d *Domain) Owns(h Handle) bool { return d.e().Owns(ephemeral.Handle(h)) }
 
 // IsAlive reports whether h names a live entity of the domain.
-func (d *Domain) IsAlive(h Handle) bool { return d.e().IsAlive(h) }
+func (d *Domain) IsAlive(h Handle) bool { return d.e().IsAlive(ephemeral.Handle(h)) }
 
 // MakeHandle returns the handle of slot index with generation generation
 // in this domain (for tests and tools; a live entity's handle comes from
 // Create or Insert).
 func (d *Domain) MakeHandle(index, generation uint32) Handle {
-	return d.e().MakeHandle(index, generation)
+	return Handle(d.e().MakeHandle(index, generation))
 }
 
 // Create creates an entity with no row yet (Table.Attach adds them), or
 // returns a *CapacityError when the domain is full. A structural change.
-func (d *Domain) Create() (Handle, error) { return d.e().Create() }
+func (d *Domain) Create() (Handle, error) {
+	h, err := d.e().Create()
+	return Handle(h), err
+}
 
 // CreateN creates len(out) entities as Create, or none and a
 // *CapacityError. A structural change.
-func (d *Domain) CreateN(out []Handle) error { return d.e().CreateN(out) }
+func (d *Domain) CreateN(out []Handle) error { return d.e().CreateN(handles(out)) }
 
 // Delete deletes the entity h and its rows in every member table; false
 // when h is not a live entity. A structural change.
-func (d *Domain) Delete(h Handle) bool { return d.e().Delete(h) }
+func (d *Domain) Delete(h Handle) bool { return d.e().Delete(ephemeral.Handle(h)) }
 
 // DeleteN deletes every live entity of hs and returns how many it deleted.
 // A structural change.
-func (d *Domain) DeleteN(hs []Handle) int { return d.e().DeleteN(hs) }
+func (d *Domain) DeleteN(hs []Handle) int { return d.e().DeleteN(handles(hs)) }
 
 // NextRun returns the first run [lo, hi) of set bits of a chunk's enabled
 // bitmap (Table.Enabled) at or after row from, chunk-relative, lo == hi

@@ -1,6 +1,7 @@
 package tickwork
 
 import (
+	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/scheduler"
 	"github.com/tickwork/tickwork/systems"
@@ -170,7 +171,10 @@ func (c *Context) Phase() Phase { return Phase(c.e().Phase()) }
 // the row its playback created; other nonzero handles come back as they
 // are. False for a create not played back yet, failed or released
 // (docs/architecture.md, Provisional handles).
-func (c *Context) Resolve(h Handle) (Handle, bool) { return c.e().Resolve(h) }
+func (c *Context) Resolve(h Handle) (Handle, bool) {
+	r, ok := c.e().Resolve(ephemeral.Handle(h))
+	return Handle(r), ok
+}
 
 // Fail reports err as the system's failure: when the body returns, the
 // frame stops after this system and Frame returns a *SystemError wrapping

@@ -1,6 +1,9 @@
 package tickwork
 
-import "github.com/tickwork/tickwork/runtime"
+import (
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/runtime"
+)
 
 // World is a sealed simulation, made by Builder.Build: tables, event
 // tables, resources, systems in phases and a kernel pool. A host's game
@@ -80,7 +83,10 @@ func (w *World) Budget() *Budget { return (*Budget)(w.e().Budget()) }
 // the row its playback created; other nonzero handles come back as they
 // are. False for a create not played back yet, failed or released
 // (docs/architecture.md, Provisional handles). Allocates nothing.
-func (w *World) Resolve(h Handle) (Handle, bool) { return w.e().Resolve(h) }
+func (w *World) Resolve(h Handle) (Handle, bool) {
+	r, ok := w.e().Resolve(ephemeral.Handle(h))
+	return Handle(r), ok
+}
 
 // Snapshot appends the world's state to dst and returns it (docs/state.md:
 // what it holds, the format and its version rule). It allocates nothing

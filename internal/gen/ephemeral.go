@@ -249,7 +249,7 @@ func (q Query{{.N}}[{{.Types}}]) Table() *Table { return (*Table)(q.q.Table()) }
 func (q Query{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
 	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
 		for r, h := range q.q.All() {
-			if !yield(Row{{.N}}[{{.Types}}]{r}, h) {
+			if !yield(Row{{.N}}[{{.Types}}]{r}, Handle(h)) {
 				return
 			}
 		}
@@ -262,7 +262,7 @@ func (q Query{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] 
 func (q Query{{.N}}[{{.Types}}]) Chunk(c int) iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
 	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
 		for r, h := range q.q.Chunk(c) {
-			if !yield(Row{{.N}}[{{.Types}}]{r}, h) {
+			if !yield(Row{{.N}}[{{.Types}}]{r}, Handle(h)) {
 				return
 			}
 		}
@@ -286,7 +286,7 @@ func (q Query{{.N}}[{{.Types}}]) Runs(c int) iter.Seq2[int, int] { return q.q.Ru
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(h Handle, {{join .Cols "$F *$T" ", "}})) error {
-	return q.q.InsertN(n, fill)
+	return q.q.InsertN(n, func(h ephemeral.Handle, {{join .Cols "$F *$T" ", "}}) { fill(Handle(h), {{join .Cols "$F" ", "}}) })
 }
 
 // Spawner{{.N}} creates entities with their value{{if gt .N 1}}s{{end}} in {{.N}} column{{if gt .N 1}}s{{end}} of one table, through
@@ -303,7 +303,7 @@ func NewSpawner{{.N}}[{{.Any}}](s *Decl, {{join .Cols "$F *Column[$T]" ", "}}) S
 
 // Spawn records the creation of an entity with a row holding {{join .Cols "$F" ", "}} (a
 // create and {{.N}} deferred write{{if gt .N 1}}s{{end}}) and returns its provisional handle.
-func (sp Spawner{{.N}}[{{.Types}}]) Spawn({{join .Cols "$F $T" ", "}}) Handle { return sp.s.Spawn({{join .Cols "$F" ", "}}) }
+func (sp Spawner{{.N}}[{{.Types}}]) Spawn({{join .Cols "$F $T" ", "}}) Handle { return Handle(sp.s.Spawn({{join .Cols "$F" ", "}})) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
