@@ -88,7 +88,7 @@ func (w WriteColumn[T]) Set(h Handle, v T) bool { return w.w.Set(ephemeral.Handl
 // Recorder records deferred structural changes and writes for one table,
 // made by Record: played back at the end of the system's phase (after each
 // fixed tick in FixedUpdate), where no system runs (docs/architecture.md,
-// Deferred changes). One from Record records from the body's goroutine;
+// Command buffers). One from Record records from the body's goroutine;
 // one from Worker, from that kernel worker only. Recording allocates
 // nothing once Reserve made room.
 type Recorder systems.Recorder
@@ -192,7 +192,7 @@ func (e WorkerEmitter[T]) Emit(v T) bool { return e.e.Emit(v) }
 
 // Consumer reads a system's events, made by Consume: each event once, by
 // the delivery rule of its table's Lifetime (docs/architecture.md,
-// Events).
+// Delivery rule).
 type Consumer[T any] systems.Consumer[T]
 
 // Consume declares that the system reads ev and returns its consumer.
@@ -215,7 +215,7 @@ func WriteResource[T any](s *Decl, r *Resource[T]) *T { return systems.WriteReso
 
 // Resource is a typed datum outside tables (a random stream, counters, a
 // configuration), made by AddResource: systems declare it read or written
-// like a column, and a snapshot holds it (docs/state.md, Resources).
+// like a column, and a snapshot holds it (docs/state.md, What a snapshot holds).
 type Resource[T any] systems.Resource[T]
 
 func (r *Resource[T]) e() *systems.Resource[T] { return (*systems.Resource[T])(r) }

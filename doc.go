@@ -6,7 +6,7 @@
 //
 // # Outline
 //
-//   - Build a world: [NewBuilder] with [Option]s ([WithWorkers],
+//   - Build a world: [NewBuilder] with options, each an [Option] ([WithWorkers],
 //     [WithKernelPolicy], [WithFixedStep], [WithMaxTicksPerFrame],
 //     [WithPacing] ([Pacing]), [WithReportWindow], [WithCommandRecords],
 //     [WithMemoryBudget]); on the [Builder]: [Builder.Domain]

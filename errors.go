@@ -1,6 +1,7 @@
 package tickwork
 
 import (
+	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/kernels"
@@ -81,6 +82,8 @@ var (
 	ErrSystemPanic     = scheduler.ErrSystemPanic   // a system panicked: the *PanicError Frame panics with
 	ErrKernelPanic     = kernels.ErrKernelPanic     // a kernel panicked, inside the *PanicError
 	ErrPlayback        = scheduler.ErrPlayback      // a command playback could not carry out a record: a *PlaybackError
+	ErrCommandPlayback = commands.ErrPlayback       // the record inside a *PlaybackError, and CommandStats.Err
+	ErrTooManyCreates  = commands.ErrTooManyCreates // a buffer's creates past their most between releases
 	ErrReentrant       = scheduler.ErrReentrant     // Frame called during a frame
 	ErrPoisoned        = scheduler.ErrPoisoned      // a panic left a frame unfinished (fatal)
 	ErrOverflow        = events.ErrOverflow         // events refused by a full table: an *OverflowError
@@ -95,13 +98,14 @@ var (
 // Errors of snapshots and rollback (World.Snapshot, World.Restore,
 // NewRollback, Rollback).
 var (
-	ErrSnapshot    = runtime.ErrSnapshot    // any refused Snapshot or Restore: a *SnapshotError
-	ErrTruncated   = runtime.ErrTruncated   // the input ends early
-	ErrCorrupt     = runtime.ErrCorrupt     // not a snapshot, bad checksum, or no state of this world
-	ErrVersion     = runtime.ErrVersion     // another format version
-	ErrOtherWorld  = runtime.ErrOtherWorld  // another world's declarations
-	ErrUnsupported = runtime.ErrUnsupported // a world a snapshot cannot hold
-	ErrNoSnapshot  = runtime.ErrNoSnapshot  // Rollback.Load of a frame not held: a *RollbackError
+	ErrSnapshot      = runtime.ErrSnapshot      // any refused Snapshot or Restore: a *SnapshotError
+	ErrTruncated     = runtime.ErrTruncated     // the input ends early
+	ErrCorrupt       = runtime.ErrCorrupt       // not a snapshot, bad checksum, or no state of this world
+	ErrVersion       = runtime.ErrVersion       // another format version
+	ErrOtherWorld    = runtime.ErrOtherWorld    // another world's declarations
+	ErrUnsupported   = runtime.ErrUnsupported   // a world a snapshot cannot hold
+	ErrResourceState = systems.ErrResourceState // a resource a snapshot cannot hold or whose state it refuses: a *ResourceStateError
+	ErrNoSnapshot    = runtime.ErrNoSnapshot    // Rollback.Load of a frame not held: a *RollbackError
 )
 
 // The typed errors behind the sentinels: the engine's own types, so that
@@ -128,4 +132,6 @@ type (
 	SystemError        = scheduler.SystemError
 	PanicError         = scheduler.PanicError
 	PlaybackError      = scheduler.PlaybackError
+	ResourceStateError = systems.ResourceStateError
+	CodecPanicError    = systems.CodecPanicError
 )

@@ -13,7 +13,7 @@ type EventSpec struct {
 const MaxEvents = events.MaxCapacity
 
 // Lifetime says when an event is readable and how long it is kept: the
-// delivery rule is stated once, in docs/architecture.md (Events).
+// delivery rule is stated once, in docs/architecture.md (Delivery rule).
 type Lifetime uint8
 
 // The event lifetimes.

@@ -147,7 +147,7 @@ type CommandStats struct {
 	FailedAttaches int   // Attaches of a dead entity, or of one that already had a row (the latter also sets Err)
 	CapacityErrors int   // Creates that did not fit in the table's domain or their buffer (also set Err)
 	ForeignHandles int   // records whose handle is another domain's or another playback's provisional one: no-ops (also set Err)
-	Err            error // first failure, a *PlaybackError (errors.Is ErrPlayback); nil if none
+	Err            error // first failure (errors.Is ErrCommandPlayback), wrapping the storage error (ErrCapacity, ErrRowExists, ErrForeignHandle, ErrTooManyCreates); nil if none
 }
 
 // Time is the fixed-step clock's account (World.Time), in integer
@@ -164,8 +164,8 @@ type Time struct {
 }
 
 // Budget is a world's memory budget (WithMemoryBudget): every declaration
-// is charged to it before it allocates (docs/architecture.md, Memory
-// budget). Read it from the goroutine that builds or runs the world.
+// is charged to it before it allocates (docs/architecture.md,
+// Memory budget). Read it from the goroutine that builds or runs the world.
 type Budget memory.Budget
 
 // Limit is the budget's limit in bytes.

@@ -59,5 +59,5 @@ func (r *Rollback) Newest() (frame uint64, ok bool) { return r.e().Newest() }
 func (r *Rollback) Oldest() (frame uint64, ok bool) { return r.e().Oldest() }
 
 // SnapshotVersion is the format version of the snapshots this build
-// writes and reads (docs/state.md, version rule).
+// writes and reads (docs/state.md, Version rule).
 const SnapshotVersion = runtime.SnapshotVersion

@@ -10,7 +10,7 @@ import (
 // Phase is the part of a frame a system runs in. A frame runs FrameStart,
 // then FixedUpdate once per fixed tick (zero or more times), then Update,
 // LateUpdate and FrameEnd; each phase's commands are played back after it
-// (docs/architecture.md, Frame).
+// (docs/architecture.md, Frame path).
 type Phase uint8
 
 // The phases, in running order.
@@ -182,8 +182,8 @@ func (c *Context) Resolve(h Handle) (Handle, bool) {
 // not from kernels.
 func (c *Context) Fail(err error) { c.e().Fail(err) }
 
-// KernelPolicy decides how many workers a kernel run uses (docs/
-// architecture.md, Worker policy). The zero KernelPolicy is the default.
+// KernelPolicy decides how many workers a kernel run uses (package
+// kernels, Worker policy). The zero KernelPolicy is the default.
 type KernelPolicy struct {
 	// Grain is the least number of chunks a worker is given; 0 or less
 	// means DefaultGrain. Raise it for cheap chunks, lower it (1) for

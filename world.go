@@ -30,7 +30,7 @@ func (w *World) e() *runtime.World {
 // Frame runs one frame with delta dt in seconds: FrameStart, the fixed
 // ticks the clock owes (FixedUpdate each), Update, LateUpdate, FrameEnd,
 // each phase's commands played back after it (docs/architecture.md,
-// Frame). Its errors are recoverable (the next frame runs) or fatal
+// Frame path). Its errors are recoverable (the next frame runs) or fatal
 // (IsFatal tells them apart): ErrBadDelta, ErrSystem (a *SystemError),
 // ErrOverflow, ErrPlayback, ErrPoisoned, ErrClosed after Close,
 // ErrZeroWorld. A panic in a system goes on through Frame as a
