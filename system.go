@@ -252,5 +252,3 @@ func (h *Hook) Substitute(name string, declare DeclareFunc) error {
 	}
 	return h.e().Substitute(name, d)
 }
-
-func phaseEngine(p Phase) systems.Phase { return systems.Phase(p) }

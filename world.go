@@ -3,6 +3,7 @@ package tickwork
 import (
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/runtime"
+	"github.com/tickwork/tickwork/systems"
 )
 
 // World is a sealed simulation, made by Builder.Build: tables, event
@@ -63,7 +64,7 @@ func (w *World) Time() Time { return Time(w.e().Time()) }
 
 // Order returns the names of phase p's systems in running order, nil for
 // an invalid phase. It allocates.
-func (w *World) Order(p Phase) []string { return w.e().Order(phaseEngine(p)) }
+func (w *World) Order(p Phase) []string { return w.e().Order(systems.Phase(p)) }
 
 // Workers is the number of kernel workers, the frame loop's goroutine
 // included (WithWorkers). Safe for concurrent use.
