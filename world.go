@@ -18,7 +18,7 @@ import (
 type World struct {
 	w      *runtime.World
 	tables []*Table     // w's tables, as Tables returns them
-	report *FrameReport // the face of w's report, made by the first Report
+	report *FrameReport // the face of w's report, made by the first frame
 }
 
 func (w *World) e() *runtime.World {
@@ -37,7 +37,13 @@ func (w *World) e() *runtime.World {
 // ErrZeroWorld. A panic in a system goes on through Frame as a
 // *PanicError and poisons the world. It allocates nothing in steady
 // state.
-func (w *World) Frame(dt float64) error { return w.e().Frame(dt) }
+func (w *World) Frame(dt float64) error {
+	err := w.e().Frame(dt)
+	if w != nil && w.report == nil && w.w != nil {
+		w.Report() // the report's room, made in the first frame rather than in a host's loop
+	}
+	return err
+}
 
 // Frames is the number of frames run (failed ones included, refused ones
 // not).
@@ -45,8 +51,8 @@ func (w *World) Frames() uint64 { return w.e().Frames() }
 
 // Report returns the report of the last completed frame, or nil before the
 // first frame. The report is the world's own, refreshed by each call:
-// copy what must outlive the next Report. It allocates nothing once a
-// first call has made room for the systems and their counters.
+// copy what must outlive the next Report. Allocates nothing (the first
+// frame makes its room).
 func (w *World) Report() *FrameReport {
 	r := w.e().Report()
 	if r == nil {
