@@ -70,3 +70,11 @@ func TestFaceErrors(t *testing.T) {
 		assert.ErrorIs(t, nw.Close(), tickwork.ErrZeroWorld)
 	})
 }
+
+// The other methods of a World not made by Build panic with ErrZeroWorld's
+// message, as the engine's do.
+func TestZeroWorldPanics(t *testing.T) {
+	var w tickwork.World
+	assert.PanicsWithValue(t, tickwork.ErrZeroWorld.Error(), func() { w.Tables() })
+	assert.PanicsWithValue(t, tickwork.ErrZeroWorld.Error(), func() { w.Frames() })
+}

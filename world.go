@@ -79,7 +79,7 @@ func (w *World) Workers() int { return w.e().Workers() }
 // Tables returns the tables declared with the builder, in order. The
 // slice is the world's own: do not modify it. Safe for concurrent use.
 func (w *World) Tables() []*Table {
-	w.e() // a zero World panics as the engine's does
+	_ = w.e().Tables() // a World not made by Build panics with ErrZeroWorld's message
 	return w.tables
 }
 
