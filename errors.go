@@ -14,8 +14,11 @@ import (
 
 // The errors of a host's calls, for errors.Is and errors.As: every error
 // the face returns matches one of these sentinels, and a typed error below
-// carries the details. The engine package that raises each is named in its
-// message ("runtime: ...", "scheduler: ...").
+// carries the details. They are the engine's own values, and each message
+// starts with the engine package that raised it ("runtime: ...",
+// "scheduler: ..."). A bad domain, table, column, event table or system
+// matches ErrStorageDefinition, ErrEventsDefinition or
+// ErrSystemDefinition; the Builder's own refusals match ErrDefinition.
 
 // Errors of building a world (NewBuilder's options, the Builder's
 // declarations, Build).
