@@ -3,106 +3,408 @@
 package tickwork
 
 import (
+	"iter"
+
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/systems"
 )
 
-// Query1 walks the live rows of 1 column of one table: [ephemeral.Query1].
-type Query1[A any] = ephemeral.Query1[A]
+// Query1 is a typed view of 1 column of one table, for walking its live rows:
+// a small value holding the table and the pin-stable column slices; copy
+// it into kernel state freely. A system makes it with NewQuery1, the host
+// with HostQuery1. The loop body may write through a row's pointers; it
+// must not change the table's structure (docs/architecture.md, Storage).
+type Query1[A any] struct{ q ephemeral.Query1[A] }
 
-// Row1 is one row of a Query1: [ephemeral.Row1].
-type Row1[A any] = ephemeral.Row1[A]
+// Row1 is one live row of a Query1: a pointer into its column, valid until the
+// next structural change of the table.
+type Row1[A any] struct{ r ephemeral.Row1[A] }
 
-// HostQuery1 is a query for the host, outside systems (set-up, and
-// between frames): [ephemeral.NewQuery1].
+// Get returns the row's value pointer.
+func (r Row1[A]) Get() *A { return r.r.Get() }
+
+// HostQuery1 returns the query of column a, for
+// the host: set-up and between frames. It returns a *DefinitionError
+// (ErrStorageDefinition) with ErrNilColumn for a nil column. Allocates nothing.
 func HostQuery1[A any](a *Column[A]) (Query1[A], error) {
-	return ephemeral.NewQuery1(a)
+	q, err := ephemeral.NewQuery1(a.e())
+	return Query1[A]{q}, err
 }
 
-// NewQuery1 is a system's query over column accessors: [systems.NewQuery1].
+// NewQuery1 returns the query of the column of a, accessors from Read or
+// Write of one declaration: the system's typed iteration. The
+// accessors declare the access.
 func NewQuery1[A any](a Access[A]) Query1[A] {
-	return systems.NewQuery1(a)
+	return Query1[A]{systems.NewQuery1(a.access())}
 }
 
-// Spawner1 creates entities with their values: [systems.Spawner1].
-type Spawner1[A any] = systems.Spawner1[A]
+// Table is the query's table; nil for the zero Query1.
+func (q Query1[A]) Table() *Table { return (*Table)(q.q.Table()) }
 
-// NewSpawner1 declares a spawner: [systems.NewSpawner1].
+// All yields every live row of the table with its handle, in ascending row
+// order. Allocates nothing.
+func (q Query1[A]) All() iter.Seq2[Row1[A], Handle] {
+	return func(yield func(Row1[A], Handle) bool) {
+		for r, h := range q.q.All() {
+			if !yield(Row1[A]{r}, Handle(h)) {
+				return
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk c with their handles, as All does for
+// the whole table: the row form for a kernel at chunk c. It panics when c
+// is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query1[A]) Chunk(c int) iter.Seq2[Row1[A], Handle] {
+	return func(yield func(Row1[A], Handle) bool) {
+		for r, h := range q.q.Chunk(c) {
+			if !yield(Row1[A]{r}, Handle(h)) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk c's slice of each column, ChunkRows elements each,
+// element r being row c*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
+func (q Query1[A]) Spans(c int) []A { return q.q.Spans(c) }
+
+// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
+// indexes into the slices of Spans(c): the span form for a kernel.
+// Allocates nothing.
+func (q Query1[A]) Runs(c int) iter.Seq2[int, int] { return q.q.Runs(c) }
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and a pointer to its
+// value (zero until fill sets them), in slot order. When the n
+// rows do not fit it inserts none and returns a *CapacityError. A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query1[A]) InsertN(n int, fill func(h Handle, a *A)) error {
+	return q.q.InsertN(n, func(h ephemeral.Handle, a *A) { fill(Handle(h), a) })
+}
+
+// Spawner1 creates entities with their value in 1 column of one table, through
+// the recorder of its declaration (NewSpawner1). A small value.
+type Spawner1[A any] struct{ s systems.Spawner1[A] }
+
+// NewSpawner1 declares that the system records creates in the table of
+// column a (as Record) and returns a
+// spawner of rows with their value. A nil column fails the declaration.
 func NewSpawner1[A any](s *Decl, a *Column[A]) Spawner1[A] {
-	return systems.NewSpawner1(s, a)
+	return Spawner1[A]{systems.NewSpawner1(s.e(), a.e())}
 }
 
-// Query2 walks the live rows of 2 columns of one table: [ephemeral.Query2].
-type Query2[A, B any] = ephemeral.Query2[A, B]
+// Spawn records the creation of an entity with a row holding a (a
+// create and 1 deferred write) and returns its provisional handle.
+func (sp Spawner1[A]) Spawn(a A) Handle { return Handle(sp.s.Spawn(a)) }
 
-// Row2 is one row of a Query2: [ephemeral.Row2].
-type Row2[A, B any] = ephemeral.Row2[A, B]
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner1[A]) Worker(w, chunk int) Spawner1[A] {
+	return Spawner1[A]{sp.s.Worker(w, chunk)}
+}
 
-// HostQuery2 is a query for the host, outside systems (set-up, and
-// between frames): [ephemeral.NewQuery2].
+// Query2 is a typed view of 2 columns of one table, for walking its live rows:
+// a small value holding the table and the pin-stable column slices; copy
+// it into kernel state freely. A system makes it with NewQuery2, the host
+// with HostQuery2. The loop body may write through a row's pointers; it
+// must not change the table's structure (docs/architecture.md, Storage).
+type Query2[A, B any] struct{ q ephemeral.Query2[A, B] }
+
+// Row2 is one live row of a Query2: pointers into its columns, valid until the
+// next structural change of the table.
+type Row2[A, B any] struct{ r ephemeral.Row2[A, B] }
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row2[A, B]) Get() (*A, *B) { return r.r.Get() }
+
+// HostQuery2 returns the query of columns a, b, which must belong to one table, for
+// the host: set-up and between frames. It returns a *DefinitionError
+// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
+// for columns of different tables. Allocates nothing.
 func HostQuery2[A, B any](a *Column[A], b *Column[B]) (Query2[A, B], error) {
-	return ephemeral.NewQuery2(a, b)
+	q, err := ephemeral.NewQuery2(a.e(), b.e())
+	return Query2[A, B]{q}, err
 }
 
-// NewQuery2 is a system's query over column accessors: [systems.NewQuery2].
+// NewQuery2 returns the query of the columns of a, b, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration. The
+// accessors declare the access; columns of different tables fail the
+// declaration.
 func NewQuery2[A, B any](a Access[A], b Access[B]) Query2[A, B] {
-	return systems.NewQuery2(a, b)
+	return Query2[A, B]{systems.NewQuery2(a.access(), b.access())}
 }
 
-// Spawner2 creates entities with their values: [systems.Spawner2].
-type Spawner2[A, B any] = systems.Spawner2[A, B]
+// Table is the query's table; nil for the zero Query2.
+func (q Query2[A, B]) Table() *Table { return (*Table)(q.q.Table()) }
 
-// NewSpawner2 declares a spawner: [systems.NewSpawner2].
+// All yields every live row of the table with its handle, in ascending row
+// order. Allocates nothing.
+func (q Query2[A, B]) All() iter.Seq2[Row2[A, B], Handle] {
+	return func(yield func(Row2[A, B], Handle) bool) {
+		for r, h := range q.q.All() {
+			if !yield(Row2[A, B]{r}, Handle(h)) {
+				return
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk c with their handles, as All does for
+// the whole table: the row form for a kernel at chunk c. It panics when c
+// is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query2[A, B]) Chunk(c int) iter.Seq2[Row2[A, B], Handle] {
+	return func(yield func(Row2[A, B], Handle) bool) {
+		for r, h := range q.q.Chunk(c) {
+			if !yield(Row2[A, B]{r}, Handle(h)) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk c's slice of each column, ChunkRows elements each,
+// element r being row c*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
+func (q Query2[A, B]) Spans(c int) ([]A, []B) { return q.q.Spans(c) }
+
+// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
+// indexes into the slices of Spans(c): the span form for a kernel.
+// Allocates nothing.
+func (q Query2[A, B]) Runs(c int) iter.Seq2[int, int] { return q.q.Runs(c) }
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order. When the n
+// rows do not fit it inserts none and returns a *CapacityError. A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query2[A, B]) InsertN(n int, fill func(h Handle, a *A, b *B)) error {
+	return q.q.InsertN(n, func(h ephemeral.Handle, a *A, b *B) { fill(Handle(h), a, b) })
+}
+
+// Spawner2 creates entities with their values in 2 columns of one table, through
+// the recorder of its declaration (NewSpawner2). A small value.
+type Spawner2[A, B any] struct{ s systems.Spawner2[A, B] }
+
+// NewSpawner2 declares that the system records creates in the table of
+// columns a, b (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
 func NewSpawner2[A, B any](s *Decl, a *Column[A], b *Column[B]) Spawner2[A, B] {
-	return systems.NewSpawner2(s, a, b)
+	return Spawner2[A, B]{systems.NewSpawner2(s.e(), a.e(), b.e())}
 }
 
-// Query3 walks the live rows of 3 columns of one table: [ephemeral.Query3].
-type Query3[A, B, C any] = ephemeral.Query3[A, B, C]
+// Spawn records the creation of an entity with a row holding a, b (a
+// create and 2 deferred writes) and returns its provisional handle.
+func (sp Spawner2[A, B]) Spawn(a A, b B) Handle { return Handle(sp.s.Spawn(a, b)) }
 
-// Row3 is one row of a Query3: [ephemeral.Row3].
-type Row3[A, B, C any] = ephemeral.Row3[A, B, C]
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner2[A, B]) Worker(w, chunk int) Spawner2[A, B] {
+	return Spawner2[A, B]{sp.s.Worker(w, chunk)}
+}
 
-// HostQuery3 is a query for the host, outside systems (set-up, and
-// between frames): [ephemeral.NewQuery3].
+// Query3 is a typed view of 3 columns of one table, for walking its live rows:
+// a small value holding the table and the pin-stable column slices; copy
+// it into kernel state freely. A system makes it with NewQuery3, the host
+// with HostQuery3. The loop body may write through a row's pointers; it
+// must not change the table's structure (docs/architecture.md, Storage).
+type Query3[A, B, C any] struct{ q ephemeral.Query3[A, B, C] }
+
+// Row3 is one live row of a Query3: pointers into its columns, valid until the
+// next structural change of the table.
+type Row3[A, B, C any] struct{ r ephemeral.Row3[A, B, C] }
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row3[A, B, C]) Get() (*A, *B, *C) { return r.r.Get() }
+
+// HostQuery3 returns the query of columns a, b, c, which must belong to one table, for
+// the host: set-up and between frames. It returns a *DefinitionError
+// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
+// for columns of different tables. Allocates nothing.
 func HostQuery3[A, B, C any](a *Column[A], b *Column[B], c *Column[C]) (Query3[A, B, C], error) {
-	return ephemeral.NewQuery3(a, b, c)
+	q, err := ephemeral.NewQuery3(a.e(), b.e(), c.e())
+	return Query3[A, B, C]{q}, err
 }
 
-// NewQuery3 is a system's query over column accessors: [systems.NewQuery3].
+// NewQuery3 returns the query of the columns of a, b, c, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration. The
+// accessors declare the access; columns of different tables fail the
+// declaration.
 func NewQuery3[A, B, C any](a Access[A], b Access[B], c Access[C]) Query3[A, B, C] {
-	return systems.NewQuery3(a, b, c)
+	return Query3[A, B, C]{systems.NewQuery3(a.access(), b.access(), c.access())}
 }
 
-// Spawner3 creates entities with their values: [systems.Spawner3].
-type Spawner3[A, B, C any] = systems.Spawner3[A, B, C]
+// Table is the query's table; nil for the zero Query3.
+func (q Query3[A, B, C]) Table() *Table { return (*Table)(q.q.Table()) }
 
-// NewSpawner3 declares a spawner: [systems.NewSpawner3].
+// All yields every live row of the table with its handle, in ascending row
+// order. Allocates nothing.
+func (q Query3[A, B, C]) All() iter.Seq2[Row3[A, B, C], Handle] {
+	return func(yield func(Row3[A, B, C], Handle) bool) {
+		for r, h := range q.q.All() {
+			if !yield(Row3[A, B, C]{r}, Handle(h)) {
+				return
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk c with their handles, as All does for
+// the whole table: the row form for a kernel at chunk c. It panics when c
+// is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query3[A, B, C]) Chunk(c int) iter.Seq2[Row3[A, B, C], Handle] {
+	return func(yield func(Row3[A, B, C], Handle) bool) {
+		for r, h := range q.q.Chunk(c) {
+			if !yield(Row3[A, B, C]{r}, Handle(h)) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk c's slice of each column, ChunkRows elements each,
+// element r being row c*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
+func (q Query3[A, B, C]) Spans(c int) ([]A, []B, []C) { return q.q.Spans(c) }
+
+// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
+// indexes into the slices of Spans(c): the span form for a kernel.
+// Allocates nothing.
+func (q Query3[A, B, C]) Runs(c int) iter.Seq2[int, int] { return q.q.Runs(c) }
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order. When the n
+// rows do not fit it inserts none and returns a *CapacityError. A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query3[A, B, C]) InsertN(n int, fill func(h Handle, a *A, b *B, c *C)) error {
+	return q.q.InsertN(n, func(h ephemeral.Handle, a *A, b *B, c *C) { fill(Handle(h), a, b, c) })
+}
+
+// Spawner3 creates entities with their values in 3 columns of one table, through
+// the recorder of its declaration (NewSpawner3). A small value.
+type Spawner3[A, B, C any] struct{ s systems.Spawner3[A, B, C] }
+
+// NewSpawner3 declares that the system records creates in the table of
+// columns a, b, c (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
 func NewSpawner3[A, B, C any](s *Decl, a *Column[A], b *Column[B], c *Column[C]) Spawner3[A, B, C] {
-	return systems.NewSpawner3(s, a, b, c)
+	return Spawner3[A, B, C]{systems.NewSpawner3(s.e(), a.e(), b.e(), c.e())}
 }
 
-// Query4 walks the live rows of 4 columns of one table: [ephemeral.Query4].
-type Query4[A, B, C, D any] = ephemeral.Query4[A, B, C, D]
+// Spawn records the creation of an entity with a row holding a, b, c (a
+// create and 3 deferred writes) and returns its provisional handle.
+func (sp Spawner3[A, B, C]) Spawn(a A, b B, c C) Handle { return Handle(sp.s.Spawn(a, b, c)) }
 
-// Row4 is one row of a Query4: [ephemeral.Row4].
-type Row4[A, B, C, D any] = ephemeral.Row4[A, B, C, D]
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner3[A, B, C]) Worker(w, chunk int) Spawner3[A, B, C] {
+	return Spawner3[A, B, C]{sp.s.Worker(w, chunk)}
+}
 
-// HostQuery4 is a query for the host, outside systems (set-up, and
-// between frames): [ephemeral.NewQuery4].
+// Query4 is a typed view of 4 columns of one table, for walking its live rows:
+// a small value holding the table and the pin-stable column slices; copy
+// it into kernel state freely. A system makes it with NewQuery4, the host
+// with HostQuery4. The loop body may write through a row's pointers; it
+// must not change the table's structure (docs/architecture.md, Storage).
+type Query4[A, B, C, D any] struct{ q ephemeral.Query4[A, B, C, D] }
+
+// Row4 is one live row of a Query4: pointers into its columns, valid until the
+// next structural change of the table.
+type Row4[A, B, C, D any] struct{ r ephemeral.Row4[A, B, C, D] }
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row4[A, B, C, D]) Get() (*A, *B, *C, *D) { return r.r.Get() }
+
+// HostQuery4 returns the query of columns a, b, c, d, which must belong to one table, for
+// the host: set-up and between frames. It returns a *DefinitionError
+// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
+// for columns of different tables. Allocates nothing.
 func HostQuery4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D]) (Query4[A, B, C, D], error) {
-	return ephemeral.NewQuery4(a, b, c, d)
+	q, err := ephemeral.NewQuery4(a.e(), b.e(), c.e(), d.e())
+	return Query4[A, B, C, D]{q}, err
 }
 
-// NewQuery4 is a system's query over column accessors: [systems.NewQuery4].
+// NewQuery4 returns the query of the columns of a, b, c, d, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration. The
+// accessors declare the access; columns of different tables fail the
+// declaration.
 func NewQuery4[A, B, C, D any](a Access[A], b Access[B], c Access[C], d Access[D]) Query4[A, B, C, D] {
-	return systems.NewQuery4(a, b, c, d)
+	return Query4[A, B, C, D]{systems.NewQuery4(a.access(), b.access(), c.access(), d.access())}
 }
 
-// Spawner4 creates entities with their values: [systems.Spawner4].
-type Spawner4[A, B, C, D any] = systems.Spawner4[A, B, C, D]
+// Table is the query's table; nil for the zero Query4.
+func (q Query4[A, B, C, D]) Table() *Table { return (*Table)(q.q.Table()) }
 
-// NewSpawner4 declares a spawner: [systems.NewSpawner4].
+// All yields every live row of the table with its handle, in ascending row
+// order. Allocates nothing.
+func (q Query4[A, B, C, D]) All() iter.Seq2[Row4[A, B, C, D], Handle] {
+	return func(yield func(Row4[A, B, C, D], Handle) bool) {
+		for r, h := range q.q.All() {
+			if !yield(Row4[A, B, C, D]{r}, Handle(h)) {
+				return
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk c with their handles, as All does for
+// the whole table: the row form for a kernel at chunk c. It panics when c
+// is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query4[A, B, C, D]) Chunk(c int) iter.Seq2[Row4[A, B, C, D], Handle] {
+	return func(yield func(Row4[A, B, C, D], Handle) bool) {
+		for r, h := range q.q.Chunk(c) {
+			if !yield(Row4[A, B, C, D]{r}, Handle(h)) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk c's slice of each column, ChunkRows elements each,
+// element r being row c*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
+func (q Query4[A, B, C, D]) Spans(c int) ([]A, []B, []C, []D) { return q.q.Spans(c) }
+
+// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
+// indexes into the slices of Spans(c): the span form for a kernel.
+// Allocates nothing.
+func (q Query4[A, B, C, D]) Runs(c int) iter.Seq2[int, int] { return q.q.Runs(c) }
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order. When the n
+// rows do not fit it inserts none and returns a *CapacityError. A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query4[A, B, C, D]) InsertN(n int, fill func(h Handle, a *A, b *B, c *C, d *D)) error {
+	return q.q.InsertN(n, func(h ephemeral.Handle, a *A, b *B, c *C, d *D) { fill(Handle(h), a, b, c, d) })
+}
+
+// Spawner4 creates entities with their values in 4 columns of one table, through
+// the recorder of its declaration (NewSpawner4). A small value.
+type Spawner4[A, B, C, D any] struct{ s systems.Spawner4[A, B, C, D] }
+
+// NewSpawner4 declares that the system records creates in the table of
+// columns a, b, c, d (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
 func NewSpawner4[A, B, C, D any](s *Decl, a *Column[A], b *Column[B], c *Column[C], d *Column[D]) Spawner4[A, B, C, D] {
-	return systems.NewSpawner4(s, a, b, c, d)
+	return Spawner4[A, B, C, D]{systems.NewSpawner4(s.e(), a.e(), b.e(), c.e(), d.e())}
+}
+
+// Spawn records the creation of an entity with a row holding a, b, c, d (a
+// create and 4 deferred writes) and returns its provisional handle.
+func (sp Spawner4[A, B, C, D]) Spawn(a A, b B, c C, d D) Handle {
+	return Handle(sp.s.Spawn(a, b, c, d))
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner4[A, B, C, D]) Worker(w, chunk int) Spawner4[A, B, C, D] {
+	return Spawner4[A, B, C, D]{sp.s.Worker(w, chunk)}
 }

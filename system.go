@@ -1,117 +1,254 @@
 package tickwork
 
 import (
+	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/kernels"
+	"github.com/tickwork/tickwork/scheduler"
 	"github.com/tickwork/tickwork/systems"
 )
 
-// Phase is the part of a frame a system runs in: [systems.Phase].
-type Phase = systems.Phase
+// Phase is the part of a frame a system runs in. A frame runs FrameStart,
+// then FixedUpdate once per fixed tick (zero or more times), then Update,
+// LateUpdate and FrameEnd; each phase's commands are played back after it
+// (docs/architecture.md, Frame path).
+type Phase uint8
 
-// The phases, in running order: [systems.FrameStart] .. [systems.FrameEnd].
+// The phases, in running order.
 const (
-	FrameStart  = systems.FrameStart
-	FixedUpdate = systems.FixedUpdate
-	Update      = systems.Update
-	LateUpdate  = systems.LateUpdate
-	FrameEnd    = systems.FrameEnd
+	FrameStart  = Phase(systems.FrameStart)
+	FixedUpdate = Phase(systems.FixedUpdate)
+	Update      = Phase(systems.Update)
+	LateUpdate  = Phase(systems.LateUpdate)
+	FrameEnd    = Phase(systems.FrameEnd)
 )
 
-// System is a system as the scheduler sees it: [systems.System]. Most
-// hosts use Builder.System instead.
-type System = systems.System
+// String returns the phase's name, "FrameStart" .. "FrameEnd".
+func (p Phase) String() string { return systems.Phase(p).String() }
 
-// Decl is a system being declared: [systems.Decl].
-type Decl = systems.Decl
+// Valid reports whether p is one of the five phases.
+func (p Phase) Valid() bool { return systems.Phase(p).Valid() }
 
-// Counter is a named per-system counter shown in the frame report,
-// declared by Decl.Counter: [systems.Counter].
-type Counter = systems.Counter
+// RunFunc is a system's body, run once per run of the system (once per
+// fixed tick in FixedUpdate, once per frame elsewhere) on the frame's
+// goroutine.
+type RunFunc func(ctx *Context)
 
-// RunFunc is a system's body: [systems.RunFunc].
-type RunFunc = systems.RunFunc
+// DeclareFunc declares a system: it asks its Decl for the accessors the
+// body uses (Read, Write, Record, Emit, Consume, ReadResource, ...) and
+// returns the body. It runs once, in Builder.Build; the accessors are the
+// system's manifest, from which the builder refuses unordered systems
+// that touch the same data (ErrConflict).
+type DeclareFunc func(d *Decl) RunFunc
 
-// DeclareFunc declares a system and returns its body: [systems.DeclareFunc].
-type DeclareFunc = systems.DeclareFunc
-
-// Context is what a running body sees: [systems.Context].
-type Context = systems.Context
-
-// Access is a column accessor, what queries take: [systems.Access].
-type Access[T any] = systems.Access[T]
-
-// ReadColumn reads one column: [systems.ReadColumn].
-type ReadColumn[T any] = systems.ReadColumn[T]
-
-// WriteColumn reads and writes one column: [systems.WriteColumn].
-type WriteColumn[T any] = systems.WriteColumn[T]
-
-// Read declares a read of column c: [systems.Read].
-func Read[T any](s *Decl, c *Column[T]) ReadColumn[T] { return systems.Read(s, c) }
-
-// Write declares a write of column c: [systems.Write].
-func Write[T any](s *Decl, c *Column[T]) WriteColumn[T] { return systems.Write(s, c) }
-
-// Recorder records deferred commands for one table: [systems.Recorder].
-type Recorder = systems.Recorder
-
-// Record declares the commands a system records for table t:
-// [systems.Record].
-func Record(s *Decl, t *Table) *Recorder { return systems.Record(s, t) }
-
-// Set records a deferred write: [systems.Set].
-func Set[T any](r *Recorder, col *Column[T], h Handle, v T) { systems.Set(r, col, h, v) }
-
-// SetN records deferred writes of many rows in one record: [systems.SetN].
-func SetN[T any](r *Recorder, col *Column[T], hs []Handle, vs []T) { systems.SetN(r, col, hs, vs) }
-
-// ReserveValues makes room for n deferred values of a column:
-// [systems.ReserveValues].
-func ReserveValues[T any](r *Recorder, col *Column[T], n int) { systems.ReserveValues(r, col, n) }
-
-// Emitter emits events: [systems.Emitter].
-type Emitter[T any] = systems.Emitter[T]
-
-// Emit declares that a system emits into ev: [systems.Emit].
-func Emit[T any](s *Decl, ev *Events[T]) *Emitter[T] { return systems.Emit(s, ev) }
-
-// ParallelEmitter emits events from kernel workers:
-// [systems.ParallelEmitter].
-type ParallelEmitter[T any] = systems.ParallelEmitter[T]
-
-// EmitParallel declares that a system's kernels emit into ev:
-// [systems.EmitParallel].
-func EmitParallel[T any](s *Decl, ev *Events[T]) *ParallelEmitter[T] {
-	return systems.EmitParallel(s, ev)
+// System is a system as Builder.Add takes it; Builder.System is the short
+// form without Before, After and Lane.
+type System struct {
+	Name    string      // non-empty, unique in the world
+	Phase   Phase       // the phase it runs in
+	Before  []string    // systems that run after this one
+	After   []string    // systems that run before this one
+	Declare DeclareFunc // declares the system and returns its body
+	Lane    string      // the lane its kernels run ("avx2"), shown in the report; "" when not stated
 }
 
-// Consumer reads events: [systems.Consumer].
-type Consumer[T any] = systems.Consumer[T]
+// Validate checks the name, the phase and Declare: nil, or an error
+// matching ErrSystemDefinition and ErrEmptyName, ErrBadPhase or
+// ErrNoDeclare.
+func (s *System) Validate() error {
+	e := s.engine()
+	return e.Validate()
+}
 
-// Consume declares that a system reads ev: [systems.Consume].
-func Consume[T any](s *Decl, ev *Events[T]) *Consumer[T] { return systems.Consume(s, ev) }
+// engine is s as the scheduler takes it; its Declare adapts s.Declare
+// (made once, at set-up: a run costs one more indirect call).
+func (s *System) engine() systems.System {
+	e := systems.System{Name: s.Name, Phase: systems.Phase(s.Phase), Before: s.Before, After: s.After, Lane: s.Lane}
+	if s.Declare != nil {
+		e.Declare = engineDeclare(s.Declare)
+	}
+	return e
+}
 
-// ReadResource declares a read of resource r: [systems.ReadResource].
-func ReadResource[T any](s *Decl, r *Resource[T]) *T { return systems.ReadResource(s, r) }
+func engineDeclare(declare DeclareFunc) systems.DeclareFunc {
+	return func(d *systems.Decl) systems.RunFunc {
+		run := declare((*Decl)(d))
+		if run == nil {
+			return nil
+		}
+		return func(ctx *systems.Context) { run((*Context)(ctx)) }
+	}
+}
 
-// WriteResource declares a write of resource r: [systems.WriteResource].
-func WriteResource[T any](s *Decl, r *Resource[T]) *T { return systems.WriteResource(s, r) }
+// faceSystem is the System of an engine system (Hook.Lookup).
+func faceSystem(e systems.System) System {
+	s := System{Name: e.Name, Phase: Phase(e.Phase), Before: e.Before, After: e.After, Lane: e.Lane}
+	if declare := e.Declare; declare != nil {
+		s.Declare = func(d *Decl) RunFunc {
+			run := declare((*systems.Decl)(d))
+			if run == nil {
+				return nil
+			}
+			return func(ctx *Context) { run((*systems.Context)(ctx)) }
+		}
+	}
+	return s
+}
 
-// Parallel runs a kernel with explicit state over chunks on the world's
-// workers: [systems.Parallel].
+// Decl is a system being declared, valid only during its DeclareFunc call;
+// the accessors it hands out are valid for the world's life. A bad
+// declaration fails Build with an error matching ErrSystemDefinition.
+type Decl systems.Decl
+
+func (d *Decl) e() *systems.Decl { return (*systems.Decl)(d) }
+
+// Name is the system's name.
+func (d *Decl) Name() string { return d.e().Name() }
+
+// Phase is the system's phase.
+func (d *Decl) Phase() Phase { return Phase(d.e().Phase()) }
+
+// After orders the system after the systems named (as System.After).
+func (d *Decl) After(names ...string) { d.e().After(names...) }
+
+// Before orders the system before the systems named (as System.Before).
+func (d *Decl) Before(names ...string) { d.e().Before(names...) }
+
+// Counter declares the system's counter name (non-empty, unique in the
+// system; a bad name fails the declaration with ErrBadDeclaration) and
+// returns it. It allocates: call it in the DeclareFunc.
+func (d *Decl) Counter(name string) Counter { return Counter{d.e().Counter(name)} }
+
+// Counter is a named per-system counter, declared by Decl.Counter: the
+// body adds to it, and the frame report has what each frame's runs added
+// (FrameReport.Counter). A small value; copy it freely.
+type Counter struct{ c systems.Counter }
+
+// Add adds n to the counter, from its own system's body only, never from
+// a kernel, another system or the host. It allocates nothing; it panics on
+// a zero Counter and when its system's body is not the one running.
+func (c Counter) Add(n int64) { c.c.Add(n) }
+
+// Name is the counter's name ("" for a zero Counter).
+func (c Counter) Name() string { return c.c.Name() }
+
+// Total is what every run of the system added since the world was built.
+// Call it between frames or from the body; 0 for a zero Counter.
+func (c Counter) Total() int64 { return c.c.Total() }
+
+// Context is what a running body sees: the world's clock and workers, and
+// its own failure. Valid during the body's run; its methods are safe from
+// the body's kernels, Fail excepted.
+type Context systems.Context
+
+func (c *Context) e() *systems.Context { return (*systems.Context)(c) }
+
+// DT is the system's time step in seconds: the fixed step in FixedUpdate,
+// the frame's delta in the other phases.
+func (c *Context) DT() float64 { return c.e().DT() }
+
+// FrameDT is the frame's delta in seconds, as the host gave it to Frame,
+// in every phase.
+func (c *Context) FrameDT() float64 { return c.e().FrameDT() }
+
+// Frame is the number of the current frame; the first is 0.
+func (c *Context) Frame() uint64 { return c.e().Frame() }
+
+// Tick is the fixed tick counter: in FixedUpdate the running tick's number
+// (the first is 0), elsewhere the ticks run so far.
+func (c *Context) Tick() uint64 { return c.e().Tick() }
+
+// Workers is the number of kernel workers: Parallel's worker indexes are
+// 0..Workers()-1.
+func (c *Context) Workers() int { return c.e().Workers() }
+
+// Name is the system's name.
+func (c *Context) Name() string { return c.e().Name() }
+
+// Phase is the system's phase.
+func (c *Context) Phase() Phase { return Phase(c.e().Phase()) }
+
+// Resolve maps a provisional handle (a recorder's Create) to the handle of
+// the row its playback created; other nonzero handles come back as they
+// are. False for a create not played back yet, failed or released
+// (docs/architecture.md, Provisional handles).
+func (c *Context) Resolve(h Handle) (Handle, bool) {
+	r, ok := c.e().Resolve(ephemeral.Handle(h))
+	return Handle(r), ok
+}
+
+// Fail reports err as the system's failure: when the body returns, the
+// frame stops after this system and Frame returns a *SystemError wrapping
+// err (the first of a run). A nil err is ignored. Call it from the body,
+// not from kernels.
+func (c *Context) Fail(err error) { c.e().Fail(err) }
+
+// KernelPolicy decides how many workers a kernel run uses (package
+// kernels, Worker policy). The zero KernelPolicy is the default.
+type KernelPolicy struct {
+	// Grain is the least number of chunks a worker is given; 0 or less
+	// means DefaultGrain. Raise it for cheap chunks, lower it (1) for
+	// expensive ones.
+	Grain int
+	// Max caps the workers of a run; 0 or less means GOMAXPROCS. The
+	// world's worker count caps it in every case.
+	Max int
+}
+
+// DefaultGrain is the grain of the zero KernelPolicy.
+const DefaultGrain = kernels.DefaultGrain
+
+// Parallel calls fn(&st, worker, chunk) for every chunk in 0..chunks-1 on
+// the world's kernel workers and returns when every call has returned;
+// worker w runs a contiguous, ascending range of chunks, and with one
+// worker they run inline. st is the kernel's state, copied once per call:
+// pass a function or method expression, not a closure that captures (that
+// allocates each run). Each worker writes only the rows of its chunks and
+// uses only its own recorder and emitter (Recorder.Worker,
+// ParallelEmitter.Worker). Call it from the body; a panic in fn comes back
+// on the body's goroutine as a panic wrapping ErrKernelPanic.
 func Parallel[S any](ctx *Context, chunks int, st S, fn func(st *S, worker, chunk int)) {
-	systems.Parallel(ctx, chunks, st, fn)
+	systems.Parallel((*systems.Context)(ctx), chunks, st, fn)
 }
 
-// KernelPolicy decides how many workers a kernel run uses:
-// [kernels.Policy].
-type KernelPolicy = kernels.Policy
-
-// ParallelPolicy is Parallel under its own worker policy:
-// [systems.ParallelPolicy].
+// ParallelPolicy is Parallel under the worker policy pol instead of the
+// world's (WithKernelPolicy).
 func ParallelPolicy[S any](ctx *Context, pol KernelPolicy, chunks int, st S, fn func(st *S, worker, chunk int)) {
-	systems.ParallelPolicy(ctx, pol, chunks, st, fn)
+	systems.ParallelPolicy((*systems.Context)(ctx), kernels.Policy(pol), chunks, st, fn)
 }
 
-// WorkerEmitter emits one kernel worker's events: [systems.WorkerEmitter].
-type WorkerEmitter[T any] = systems.WorkerEmitter[T]
+// Hook is what a hook function (Builder.Hook) sees in Build: every system
+// added, by name, to order a package's systems against the host's or to
+// substitute one's body. Valid only during the hook call.
+type Hook scheduler.Hook
+
+func (h *Hook) e() *scheduler.Hook { return (*scheduler.Hook)(h) }
+
+// Names lists the systems' names in the order they were added.
+func (h *Hook) Names() []string { return h.e().Names() }
+
+// Lookup returns the system named name, or false.
+func (h *Hook) Lookup(name string) (System, bool) {
+	s, ok := h.e().Lookup(name)
+	if !ok {
+		return System{}, false
+	}
+	return faceSystem(s), true
+}
+
+// Add adds a system, as Builder.Add.
+func (h *Hook) Add(sys System) error { return h.e().Add(sys.engine()) }
+
+// Order runs system first before system then (both in one phase); an
+// unknown name gives an *UnknownSystemError.
+func (h *Hook) Order(first, then string) error { return h.e().Order(first, then) }
+
+// Substitute replaces the declaration of the system named name by
+// declare, which must declare the same manifest (a *SubstituteError
+// otherwise).
+func (h *Hook) Substitute(name string, declare DeclareFunc) error {
+	var d systems.DeclareFunc
+	if declare != nil {
+		d = engineDeclare(declare)
+	}
+	return h.e().Substitute(name, d)
+}

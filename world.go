@@ -2,123 +2,134 @@ package tickwork
 
 import (
 	"github.com/tickwork/tickwork/ephemeral"
-	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/runtime"
-	"github.com/tickwork/tickwork/scheduler"
 	"github.com/tickwork/tickwork/systems"
 )
 
-// Builder declares a world and builds it: [runtime.Builder].
-type Builder = runtime.Builder
-
-// World is a sealed simulation a host steps with Frame: [runtime.World].
-type World = runtime.World
-
-// Option configures a Builder: [runtime.Option].
-type Option = runtime.Option
-
-// NewBuilder returns a builder configured by opts: [runtime.NewBuilder].
-func NewBuilder(opts ...Option) *Builder { return runtime.NewBuilder(opts...) }
-
-// WithWorkers sets the number of kernel workers: [runtime.WithWorkers].
-func WithWorkers(n int) Option { return runtime.WithWorkers(n) }
-
-// WithKernelPolicy sets the worker policy of the world's kernel runs:
-// [runtime.WithKernelPolicy].
-func WithKernelPolicy(pol KernelPolicy) Option { return runtime.WithKernelPolicy(pol) }
-
-// WithFixedStep sets the fixed step in seconds: [runtime.WithFixedStep].
-func WithFixedStep(seconds float64) Option { return runtime.WithFixedStep(seconds) }
-
-// WithMaxTicksPerFrame caps the fixed ticks of a frame:
-// [runtime.WithMaxTicksPerFrame].
-func WithMaxTicksPerFrame(n int) Option { return runtime.WithMaxTicksPerFrame(n) }
-
-// WithPacing chooses Accumulate or OneTickPerFrame: [runtime.WithPacing].
-func WithPacing(p Pacing) Option { return runtime.WithPacing(p) }
-
-// WithReportWindow sets the runs the report's statistics cover:
-// [runtime.WithReportWindow].
-func WithReportWindow(runs int) Option { return runtime.WithReportWindow(runs) }
-
-// WithCommandRecords sets the initial records of each command buffer:
-// [runtime.WithCommandRecords].
-func WithCommandRecords(n int) Option { return runtime.WithCommandRecords(n) }
-
-// WithMemoryBudget sets the world's memory budget in bytes:
-// [runtime.WithMemoryBudget].
-func WithMemoryBudget(bytes int64) Option { return runtime.WithMemoryBudget(bytes) }
-
-// Pacing chooses how many fixed ticks a frame runs: [scheduler.Pacing].
-type Pacing = scheduler.Pacing
-
-// The pacings: [scheduler.Accumulate], [scheduler.OneTickPerFrame].
-const (
-	Accumulate      = scheduler.Accumulate
-	OneTickPerFrame = scheduler.OneTickPerFrame
-)
-
-// AddColumn adds a typed column to a table: [runtime.AddColumn].
-func AddColumn[T any](b *Builder, t *Table, name string) *Column[T] {
-	return runtime.AddColumn[T](b, t, name)
+// World is a sealed simulation, made by Builder.Build: tables, event
+// tables, resources, systems in phases and a kernel pool. A host's game
+// loop calls Frame once per frame. Worlds share nothing. A World is used
+// from one goroutine (the host's loop); its kernels run on its own pool.
+// Between frames the host owns its tables and resources (set-up inserts,
+// reading results); during Frame only the systems touch them.
+//
+// On a zero World or a nil *World, Frame and Close return ErrZeroWorld and
+// the other methods panic with its message.
+type World struct {
+	w      *runtime.World
+	tables []*Table     // w's tables, as Tables returns them
+	report *FrameReport // the face of w's report, made by the first frame
 }
 
-// EventSpec declares an event table: [events.Spec].
-type EventSpec = events.Spec
-
-// Events is a typed event table: [events.Table].
-type Events[T any] = events.Table[T]
-
-// The event lifetimes: [events.NextFrame], [events.ThisFrame].
-const (
-	NextFrame = events.NextFrame
-	ThisFrame = events.ThisFrame
-)
-
-// AddEvents declares an event table: [runtime.AddEvents].
-func AddEvents[T any](b *Builder, spec EventSpec) *Events[T] { return runtime.AddEvents[T](b, spec) }
-
-// Resource is a typed datum systems declare like a column:
-// [systems.Resource].
-type Resource[T any] = systems.Resource[T]
-
-// AddResource declares a typed resource holding v: [runtime.AddResource].
-func AddResource[T any](b *Builder, name string, v T) *Resource[T] {
-	return runtime.AddResource(b, name, v)
+func (w *World) e() *runtime.World {
+	if w == nil {
+		return nil
+	}
+	return w.w
 }
 
-// FrameReport describes the last frame: [scheduler.FrameReport].
-type FrameReport = scheduler.FrameReport
+// Frame runs one frame with delta dt in seconds: FrameStart, the fixed
+// ticks the clock owes (FixedUpdate each), Update, LateUpdate, FrameEnd,
+// each phase's commands played back after it (docs/architecture.md,
+// Frame path). Its errors are recoverable (the next frame runs) or fatal
+// (IsFatal tells them apart): ErrBadDelta, ErrSystem (a *SystemError),
+// ErrOverflow, ErrPlayback, ErrPoisoned, ErrClosed after Close,
+// ErrZeroWorld. A panic in a system goes on through Frame as a
+// *PanicError and poisons the world. It allocates nothing in steady
+// state.
+func (w *World) Frame(dt float64) error {
+	err := w.e().Frame(dt)
+	if w != nil && w.report == nil && w.w != nil {
+		w.Report() // the report's room, made in the first frame rather than in a host's loop
+	}
+	return err
+}
 
-// SystemReport is one system's entry in a frame report:
-// [scheduler.SystemReport].
-type SystemReport = scheduler.SystemReport
+// Frames is the number of frames run (failed ones included, refused ones
+// not).
+func (w *World) Frames() uint64 { return w.e().Frames() }
 
-// CounterReport is one named counter's value in a frame:
-// [scheduler.CounterReport].
-type CounterReport = scheduler.CounterReport
+// Report returns the report of the last completed frame, or nil before the
+// first frame. The report is the world's own, refreshed by each call:
+// copy what must outlive the next Report. Allocates nothing (the first
+// frame makes its room).
+func (w *World) Report() *FrameReport {
+	r := w.e().Report()
+	if r == nil {
+		return nil
+	}
+	if w.report == nil {
+		w.report = &FrameReport{}
+	}
+	w.report.copyFrom(r)
+	return w.report
+}
+
+// Time returns the fixed-step clock's account, a copy.
+func (w *World) Time() Time { return Time(w.e().Time()) }
+
+// Order returns the names of phase p's systems in running order, nil for
+// an invalid phase. It allocates.
+func (w *World) Order(p Phase) []string { return w.e().Order(systems.Phase(p)) }
+
+// Workers is the number of kernel workers, the frame loop's goroutine
+// included (WithWorkers). Safe for concurrent use.
+func (w *World) Workers() int { return w.e().Workers() }
+
+// Tables returns the tables declared with the builder, in order. The
+// slice is the world's own: do not modify it. Safe for concurrent use.
+func (w *World) Tables() []*Table {
+	_ = w.e().Tables() // a World not made by Build panics with ErrZeroWorld's message
+	return w.tables
+}
+
+// Budget is the world's memory budget (WithMemoryBudget).
+func (w *World) Budget() *Budget { return (*Budget)(w.e().Budget()) }
+
+// Resolve maps a provisional handle (a recorder's Create) to the handle of
+// the row its playback created; other nonzero handles come back as they
+// are. False for a create not played back yet, failed or released
+// (docs/architecture.md, Provisional handles). Allocates nothing.
+func (w *World) Resolve(h Handle) (Handle, bool) {
+	r, ok := w.e().Resolve(ephemeral.Handle(h))
+	return Handle(r), ok
+}
+
+// Snapshot appends the world's state to dst and returns it (docs/state.md:
+// what it holds, the format and its version rule). It allocates nothing
+// once dst has room. It returns dst as it was and ErrZeroWorld, ErrClosed,
+// ErrRunning during a frame, or a *SnapshotError (ErrUnsupported) for a
+// world a snapshot cannot hold. Call it between frames.
+func (w *World) Snapshot(dst []byte) ([]byte, error) { return w.e().Snapshot(dst) }
+
+// SnapshotSize is the length Snapshot would append now, in bytes, or the
+// *SnapshotError of a world a snapshot cannot hold.
+func (w *World) SnapshotSize() (int, error) { return w.e().SnapshotSize() }
+
+// Restore makes the world hold the state of src, a snapshot of a world
+// declared alike (the same Fingerprint), as it was when src was taken.
+// Everything is checked first: a refused src leaves the world as it was
+// and returns a *SnapshotError (ErrTruncated, ErrVersion, ErrCorrupt,
+// ErrOtherWorld or ErrUnsupported), or ErrZeroWorld, ErrClosed,
+// ErrRunning. Call it between frames.
+func (w *World) Restore(src []byte) error { return w.e().Restore(src) }
+
+// Fingerprint is the hash of the world's declarations that opens its
+// snapshots (docs/state.md); worlds built alike share it. Safe for
+// concurrent use.
+func (w *World) Fingerprint() uint64 { return w.e().Fingerprint() }
+
+// Declarations is the text Fingerprint hashes, a line per declaration.
+// Safe for concurrent use.
+func (w *World) Declarations() string { return w.e().Declarations() }
+
+// Close stops the world's kernel pool; no goroutine outlives it. Again, it
+// is a no-op returning nil; Frame then returns ErrClosed. From a system it
+// returns ErrRunning and closes nothing. On a World not made by Build it
+// returns ErrZeroWorld.
+func (w *World) Close() error { return w.e().Close() }
 
 // IsFatal reports whether an error returned by World.Frame means the world
 // can run no more frames; every other Frame error is recoverable. It
-// classifies Frame's errors only (Build's errors are all set-up errors). A
-// panic in a system is not returned: it goes on through Frame as a
-// *scheduler.PanicError and poisons the world, so the next Frame returns
-// ErrPoisoned: [runtime.IsFatal].
+// classifies Frame's errors only (Build's are all set-up errors).
 func IsFatal(err error) bool { return runtime.IsFatal(err) }
-
-// Sentinel errors a host tests with errors.Is; the typed errors behind them
-// are the engine packages' (see [runtime.Builder.Build] and
-// [scheduler.Scheduler.Frame]).
-var (
-	ErrOption       = runtime.ErrOption       // a bad option
-	ErrConflict     = scheduler.ErrConflict   // unordered systems touch the same data
-	ErrClosed       = runtime.ErrClosed       // Frame on a closed world
-	ErrZeroWorld    = runtime.ErrZeroWorld    // Frame or Close on a World not made by Build
-	ErrHook         = scheduler.ErrHook       // a hook failed or panicked in Build
-	ErrPoisoned     = scheduler.ErrPoisoned   // a panic left a frame unfinished
-	ErrSystem       = scheduler.ErrSystem     // a system failed (Context.Fail)
-	ErrBadDelta     = scheduler.ErrBadDelta   // a bad frame delta
-	ErrOverflow     = events.ErrOverflow      // events dropped by overflow
-	ErrCapacity     = ephemeral.ErrCapacity   // a create into a full table
-	ErrMemoryBudget = runtime.ErrMemoryBudget // a declaration past the memory budget
-)

@@ -23,7 +23,7 @@
 //     its entity index is its roster slot (see Slots).
 //   - Table Projectile (capacity max(32768, S*(TTL+1)) rows): X, Y, VX, VY
 //     float32, TTL and Damage int32, Target (the target unit's
-//     ephemeral.Handle, so a projectile whose target died is lost even when
+//     tickwork.Handle, so a projectile whose target died is lost even when
 //     the slot's new unit reuses the row).
 //   - Table ArenaClock: one row, Tick int64.
 //   - Event tables HitEvent (next frame: Collision emits, the next frame's

@@ -170,7 +170,7 @@ func (t *Table) Chunks() int { return len(t.enabled) }
 // goroutines while no structural change runs.
 func (t *Table) ChunkLen(c int) int {
 	if uint(c) >= uint(len(t.chunkLive)) {
-		chunkPanic("ChunkLen", c, t, "")
+		t.badChunk("ChunkLen", c)
 	}
 	return int(t.chunkLive[c])
 }
@@ -181,10 +181,17 @@ func (t *Table) ChunkLen(c int) int {
 // 0..Chunks()-1 (a bug in the caller's chunk loop).
 func (t *Table) Enabled(c int) bitmap.Bitmap {
 	if uint(c) >= uint(len(t.enabled)) {
-		chunkPanic("Enabled", c, t, "")
+		t.badChunk("Enabled", c)
 	}
 	return t.enabled[c]
 }
+
+// badChunk is chunkPanic of a table method, one argument shorter so that
+// ChunkLen and Enabled stay within the inlining budget behind a wrapper
+// (the module root's Table).
+//
+//go:noinline
+func (t *Table) badChunk(method string, c int) { chunkPanic(method, c, t, "") }
 
 // chunkPanic reports a chunk index outside 0..t.Chunks()-1 given to method
 // (of column col when col is not empty). Kept out of line so that the

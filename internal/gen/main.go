@@ -1,7 +1,7 @@
 // Command gen writes the typed surface that Go generics cannot spell once
 // for every arity: the queries of 1 to MaxColumns columns (package
 // ephemeral), their declarations in a system (package systems) and the
-// face's aliases of both (package tickwork). Run it from the module root:
+// face's own types over both (package tickwork). Run it from the module root:
 //
 //	go run ./internal/gen
 //

@@ -1,0 +1,185 @@
+package tickwork
+
+import (
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/kernels"
+	"github.com/tickwork/tickwork/runtime"
+	"github.com/tickwork/tickwork/scheduler"
+	"github.com/tickwork/tickwork/systems"
+)
+
+// Builder declares a world, made by NewBuilder: domains, tables, columns,
+// event tables, resources, systems and hooks; Build seals it. It is used
+// once, from one goroutine. Declarations return what they declare and no
+// error: the Builder keeps the first error (Err), and Build returns it; a
+// failed declaration returns nil, as does every one after it, and passing
+// that nil on is safe. Systems may name only what this Builder declared
+// (a *ForeignError otherwise); names are unique per kind. Every
+// declaration is charged to the world's memory budget before it
+// allocates (WithMemoryBudget).
+type Builder runtime.Builder
+
+func (b *Builder) e() *runtime.Builder { return (*runtime.Builder)(b) }
+
+// NewBuilder returns a builder configured by opts.
+func NewBuilder(opts ...Option) *Builder {
+	eo := make([]runtime.Option, len(opts))
+	for i, o := range opts {
+		eo[i] = o.o
+	}
+	return (*Builder)(runtime.NewBuilder(eo...))
+}
+
+// Domain declares an entity domain, a handle space of spec.Capacity
+// entities shared by the tables that name it. A bad spec, a duplicate name
+// or the memory budget records an error and returns nil.
+func (b *Builder) Domain(spec DomainSpec) *Domain {
+	return (*Domain)(b.e().Domain(ephemeral.DomainSpec{Name: spec.Name, Capacity: spec.Capacity, ChunkRows: spec.ChunkRows}))
+}
+
+// Table declares a table; its memory is allocated here and with each
+// column, for the whole capacity (tables never grow). A bad spec, a
+// duplicate name, a domain of another builder or the memory budget
+// records an error and returns nil.
+func (b *Builder) Table(spec TableSpec) *Table {
+	return (*Table)(b.e().Table(ephemeral.TableSpec{Name: spec.Name, Capacity: spec.Capacity,
+		ChunkRows: spec.ChunkRows, Domain: (*ephemeral.Domain)(spec.Domain)}))
+}
+
+// AddColumn adds a column of element type T named name to t: Chunks*ChunkRows
+// values of a pointer-free T, allocated here. A bad name or type, a nil
+// or foreign t or the memory budget records an error and returns nil.
+func AddColumn[T any](b *Builder, t *Table, name string) *Column[T] {
+	return (*Column[T])(runtime.AddColumn[T](b.e(), t.e(), name))
+}
+
+// AddEvents declares an event table of at most spec.Capacity events of T,
+// allocated here. A bad spec, a duplicate name or the memory budget
+// records an error and returns nil.
+func AddEvents[T any](b *Builder, spec EventSpec) *Events[T] {
+	return (*Events[T])(runtime.AddEvents[T](b.e(), events.Spec{Name: spec.Name, Capacity: spec.Capacity,
+		Lifetime: events.Lifetime(spec.Lifetime)}))
+}
+
+// AddResource declares a resource named name holding v. An empty or
+// duplicate name records an error and returns nil.
+func AddResource[T any](b *Builder, name string, v T) *Resource[T] {
+	return (*Resource[T])(runtime.AddResource(b.e(), name, v))
+}
+
+// System adds the system name of phase phase declared by declare, as
+// Add(System{Name: name, Phase: phase, Declare: declare}).
+func (b *Builder) System(name string, phase Phase, declare DeclareFunc) {
+	b.Add(System{Name: name, Phase: phase, Declare: declare})
+}
+
+// Add adds systems. Each is checked at once (System.Validate; the first
+// error is recorded and none of sys is added) and copied; their
+// declarations run at Build.
+func (b *Builder) Add(sys ...System) {
+	es := make([]systems.System, len(sys))
+	for i := range sys {
+		es[i] = sys[i].engine()
+	}
+	b.e().Add(es...)
+}
+
+// Hook registers fn to run in Build after every system is added and before
+// the graph is sealed (Hook). An error of fn fails Build with a
+// *HookError; a nil fn records ErrNilHook.
+func (b *Builder) Hook(fn func(h *Hook) error) {
+	if fn == nil {
+		b.e().Hook(nil)
+		return
+	}
+	b.e().Hook(func(h *scheduler.Hook) error { return fn((*Hook)(h)) })
+}
+
+// Budget is the world's memory budget, charged by every declaration so
+// far.
+func (b *Builder) Budget() *Budget { return (*Budget)(b.e().Budget()) }
+
+// Err returns the first error of the Builder's calls so far, nil when
+// there is none.
+func (b *Builder) Err() error { return b.e().Err() }
+
+// Build runs the systems' declarations, seals the world and returns it
+// ready to run frames, or the Builder's first error, a declaration's
+// error, or the seal's: ErrConflict (unordered systems touch the same
+// data, a *ConflictError naming both and the datum), ErrCycle,
+// ErrPhaseOrder, ErrEventOrder, ErrUnknownSystem, ErrDuplicateSystem,
+// ErrHook. It starts the kernel pool (and stops it when it fails). A
+// Builder builds once; later calls return ErrBuilt.
+func (b *Builder) Build() (*World, error) {
+	w, err := b.e().Build()
+	if err != nil {
+		return nil, err
+	}
+	ts := w.Tables()
+	fw := &World{w: w, tables: make([]*Table, len(ts))}
+	for i, t := range ts {
+		fw.tables[i] = (*Table)(t)
+	}
+	return fw, nil
+}
+
+// Option configures a Builder (NewBuilder). A bad value fails Build with
+// an *OptionError (ErrOption).
+type Option struct{ o runtime.Option }
+
+// WithWorkers sets the number of kernel workers, the frame loop's
+// goroutine included (default GOMAXPROCS; 1 runs kernels inline).
+func WithWorkers(n int) Option { return Option{runtime.WithWorkers(n)} }
+
+// WithKernelPolicy sets how many workers a kernel run uses (default: the
+// zero KernelPolicy); ParallelPolicy overrides it for one run.
+func WithKernelPolicy(pol KernelPolicy) Option {
+	return Option{runtime.WithKernelPolicy(kernels.Policy(pol))}
+}
+
+// WithFixedStep sets the fixed step in seconds (default 1/60).
+func WithFixedStep(seconds float64) Option { return Option{runtime.WithFixedStep(seconds)} }
+
+// WithMaxTicksPerFrame caps the fixed ticks of a frame (default 8): the
+// time past the cap is dropped (FrameReport.Dropped).
+func WithMaxTicksPerFrame(n int) Option { return Option{runtime.WithMaxTicksPerFrame(n)} }
+
+// WithPacing chooses Accumulate (the default) or OneTickPerFrame.
+func WithPacing(p Pacing) Option { return Option{runtime.WithPacing(scheduler.Pacing(p))} }
+
+// WithReportWindow sets how many runs of each system the report's rolling
+// statistics cover, 1..MaxReportWindow (default 128).
+func WithReportWindow(runs int) Option { return Option{runtime.WithReportWindow(runs)} }
+
+// WithCommandRecords sets the initial records of each command buffer,
+// 1..MaxCommandRecords (default 1024); buffers grow past it while warming
+// up.
+func WithCommandRecords(n int) Option { return Option{runtime.WithCommandRecords(n)} }
+
+// WithMemoryBudget sets the world's memory budget in bytes (default
+// DefaultMemoryBudget): a declaration past it fails with a *BudgetError
+// (ErrMemoryBudget).
+func WithMemoryBudget(bytes int64) Option { return Option{runtime.WithMemoryBudget(bytes)} }
+
+// Limits and defaults of the options.
+const (
+	MaxReportWindow     = scheduler.MaxReportWindow
+	MaxCommandRecords   = runtime.MaxCommandRecords
+	DefaultMemoryBudget = runtime.DefaultMemoryBudget
+)
+
+// Pacing chooses how many fixed ticks a frame runs (WithPacing).
+type Pacing uint8
+
+// The pacings.
+const (
+	// Accumulate runs the ticks the frame deltas owe, at most
+	// WithMaxTicksPerFrame's a frame.
+	Accumulate = Pacing(scheduler.Accumulate)
+	// OneTickPerFrame runs one tick a frame, whatever the delta.
+	OneTickPerFrame = Pacing(scheduler.OneTickPerFrame)
+)
+
+// String returns "Accumulate" or "OneTickPerFrame".
+func (p Pacing) String() string { return scheduler.Pacing(p).String() }
