@@ -1,11 +1,9 @@
-package events_test
+package events
 
 import (
 	"errors"
 	"fmt"
 	"sync"
-
-	"github.com/tickwork/tickwork/events"
 )
 
 // A hit emitted in one frame is read once, by a consumer of the next frame.
@@ -14,13 +12,13 @@ func Example() {
 		Target uint64
 		Damage int32
 	}
-	hits, err := events.New[Hit](events.Spec{Name: "hits", Capacity: 2, Lifetime: events.NextFrame})
+	hits, err := New[Hit](Spec{Name: "hits", Capacity: 2, Lifetime: NextFrame})
 	if err != nil {
 		panic(err)
 	}
-	applyHits := hits.NewReader(events.PerFrame) // set-up: one reader per consumer
+	applyHits := hits.NewReader(PerFrame) // set-up: one reader per consumer
 	for frame := 1; frame <= 3; frame++ {
-		hits.BeginFrame()                    // the runtime, at the start of the frame
+		hits.beginFrame()                    // the runtime, at the start of the frame
 		for _, h := range applyHits.Read() { // e.g. ApplyHits in FrameStart
 			fmt.Printf("frame %d: unit %d takes %d\n", frame, h.Target, h.Damage)
 		}
@@ -28,12 +26,12 @@ func Example() {
 		if frame == 1 {  // e.g. Collision in FixedUpdate
 			_ = hits.Emit(Hit{Target: 7, Damage: 30})
 			_ = hits.Emit(Hit{Target: 9, Damage: 10})
-			if err := hits.Emit(Hit{Target: 4, Damage: 5}); errors.Is(err, events.ErrOverflow) {
+			if err := hits.Emit(Hit{Target: 4, Damage: 5}); errors.Is(err, ErrOverflow) {
 				fmt.Println("frame 1:", err)
 			}
 		}
-		hits.EndFrame() // the runtime, at the end of the frame
-		if d := hits.TakeDropped(); d > 0 {
+		hits.endFrame() // the runtime, at the end of the frame
+		if d := hits.takeDropped(); d > 0 {
 			fmt.Printf("frame %d report: %d hit dropped\n", frame, d)
 		}
 	}
@@ -48,16 +46,16 @@ func Example() {
 // fixed tick after its emit, however many ticks each frame runs: frames
 // without a tick keep the events for it.
 func ExampleReader() {
-	hits, _ := events.New[int](events.Spec{Name: "hits", Capacity: 8})
-	fixed := hits.NewReader(events.PerTick)
+	hits, _ := New[int](Spec{Name: "hits", Capacity: 8})
+	fixed := hits.NewReader(PerTick)
 	for frame, ticks := range []int{0, 0, 2} {
 		for tick := range ticks {
-			hits.BeginTick() // the runtime, before each fixed tick
+			hits.beginTick() // the runtime, before each fixed tick
 			fmt.Printf("frame %d, tick %d reads %v\n", frame, tick, fixed.Read())
 			fixed.Done()
 		}
 		_ = hits.Emit(10 * frame) // e.g. a system in Update
-		hits.EndFrame()
+		hits.endFrame()
 	}
 	fmt.Println("held:", hits.Held())
 	// Output:
@@ -68,11 +66,11 @@ func ExampleReader() {
 
 // A ThisFrame table passes events to later systems of the same frame.
 func ExampleThisFrame() {
-	dead, _ := events.New[int](events.Spec{Name: "dead slots", Capacity: 8, Lifetime: events.ThisFrame})
+	dead, _ := New[int](Spec{Name: "dead slots", Capacity: 8, Lifetime: ThisFrame})
 	_ = dead.Emit(3) // FrameStart: slot 3 died
 	_ = dead.Emit(5)
 	fmt.Println("FrameEnd reads", dead.Read())
-	dead.EndFrame()
+	dead.endFrame()
 	fmt.Println("next frame reads", dead.Read())
 	// Output:
 	// FrameEnd reads [3 5]
@@ -82,7 +80,7 @@ func ExampleThisFrame() {
 // Workers of a parallel kernel emit into keyed segments; Merge orders them
 // by chunk index whatever the worker count.
 func ExampleParallel() {
-	tab, _ := events.New[string](events.Spec{Name: "log", Capacity: 16, Lifetime: events.ThisFrame})
+	tab, _ := New[string](Spec{Name: "log", Capacity: 16, Lifetime: ThisFrame})
 	const workers, chunks = 2, 4
 	par, err := tab.Parallel(workers) // set-up: staging of 16 events per worker
 	if err != nil {
@@ -91,7 +89,7 @@ func ExampleParallel() {
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
-		go func(seg *events.Segment[string]) {
+		go func(seg *Segment[string]) {
 			defer wg.Done()
 			for c := w; c < chunks; c += workers {
 				seg.Begin(c)

@@ -8,6 +8,7 @@ import (
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -339,7 +340,8 @@ func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
 	// Event tables: registered ones, then those the manifests name, once each.
 	add := func(b events.Buffer) {
 		if !slices.Contains(s.events, b) {
-			s.events = append(s.events, b)
+			ops, _ := plumb.EventsOf(b) // every Buffer is an *events.Table[T]
+			s.events, s.eventOps = append(s.events, b), append(s.eventOps, ops)
 		}
 	}
 	for _, b := range s.extra { // AddEvents refused nil ones

@@ -9,6 +9,7 @@ import (
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/memory"
 	"github.com/tickwork/tickwork/systems"
@@ -87,8 +88,10 @@ type Scheduler struct {
 
 	phases   [systems.NumPhases][]*entry
 	events   []events.Buffer
+	eventOps []plumb.Events // the engine's side of events, index for index
 	env      *frame.Env
 	playback *commands.Playback
+	pbOps    plumb.Playback // the playback's snapshot side
 	clock    clock
 	report   FrameReport
 	bufs     []*commands.Buffer // playback scratch
@@ -136,6 +139,7 @@ func New(cfg Config) (*Scheduler, error) {
 		playback: commands.NewPlayback(cfg.Budget),
 		meter:    newAllocMeter(),
 	}
+	s.pbOps = plumb.PlaybackOf(s.playback)
 	s.clock = clock{pacing: cfg.Pacing, maxTicks: cfg.MaxTicksPerFrame, t: Time{Step: time.Duration(stepNanos(cfg.FixedStep))}}
 	return s, nil
 }
@@ -246,11 +250,6 @@ func (s *Scheduler) Events() []events.Buffer { return s.events }
 func (s *Scheduler) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 	return s.playback.Resolve(h)
 }
-
-// FixedStep is the fixed step in seconds, as configured (Time.Step is the
-// step the accumulator counts, truncated to the nanosecond). Safe for
-// concurrent use (it never changes).
-func (s *Scheduler) FixedStep() float64 { return s.cfg.FixedStep }
 
 // Time returns the fixed-step clock's account (see Time), a copy. Call it from the goroutine that drives the scheduler.
 func (s *Scheduler) Time() Time { return s.clock.t }

@@ -93,7 +93,7 @@
 //
 // # Resource state
 //
-// A [Resource] goes into a snapshot through [StatefulResource]: a
+// A snapshot holds a [Resource] (the runtime drives it): a
 // pointer-free value as its bytes, a slice of pointer-free elements as
 // its elements', any other type through the codec it provides
 // (encoding.BinaryAppender and encoding.BinaryUnmarshaler on T or *T);

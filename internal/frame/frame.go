@@ -14,7 +14,6 @@ package frame
 
 import (
 	"github.com/tickwork/tickwork/commands"
-	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/kernels"
 )
 
@@ -55,6 +54,10 @@ func (e *Env) Workers() int {
 // table when the run ends.
 type Merger interface{ Merge() (dropped int) }
 
+// Passer is the untyped face of an *events.Reader[T]: it passes what the
+// run read when the run ends.
+type Passer interface{ Done() }
+
 // Run is one system's run state. Package systems sets Name, Call and
 // Binds when the system is declared; Bind makes the buffers.
 type Run struct {
@@ -71,11 +74,11 @@ type Run struct {
 	Workers []*commands.Buffer
 	Records int // initial records of each buffer
 
-	Mergers []Merger          // parallel emitters, merged by Exec after the body
-	Readers []events.Consumer // event readers, passed by Exec after the merges
-	Kernels []any             // typed kernel slots of systems.Parallel, by call order in a run
-	Kernel  int               // index of the next kernel slot in this run
-	records bool              // a recorder asked for buffers
+	Mergers []Merger // parallel emitters, merged by Exec after the body
+	Readers []Passer // event readers, passed by Exec after the merges
+	Kernels []any    // typed kernel slots of systems.Parallel, by call order in a run
+	Kernel  int      // index of the next kernel slot in this run
+	records bool     // a recorder asked for buffers
 
 	Counters []Counter // named counters (systems.Decl.Counter), in declaration order
 }
