@@ -8,9 +8,9 @@ import (
 	"strconv"
 
 	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/internal/frame"
 	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/internal/wire"
-	"github.com/tickwork/tickwork/systems"
 )
 
 // The snapshot format (docs/state.md, "Format"): a 40-byte header, then
@@ -111,7 +111,7 @@ type worldState struct {
 
 // newWorldState lists the parts of the world in their snapshot order and
 // computes the fingerprint. Set-up only.
-func (w *World) newWorldState(doms []*ephemeral.Domain, res []systems.AnyResource) *worldState {
+func (w *World) newWorldState(doms []*ephemeral.Domain, res []frame.Resource) *worldState {
 	st := &worldState{}
 	seen := map[*ephemeral.Domain]bool{}
 	add := func(d *ephemeral.Domain) {

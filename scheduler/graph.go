@@ -293,15 +293,15 @@ func (s *Scheduler) phaseConflicts(p systems.Phase, order []*entry, dst []Confli
 		}
 	}
 	ordered := func(i, j int) bool { return reach[i*words+j/64]>>(j%64)&1 == 1 }
-	var overlaps []systems.Overlap
+	var overlaps []frame.Overlap
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			if ordered(i, j) {
 				continue
 			}
-			overlaps = systems.Conflicts(overlaps[:0], &order[i].man, &order[j].man)
+			overlaps = frame.Conflicts(overlaps[:0], &order[i].man, &order[j].man)
 			for _, o := range overlaps {
-				dst = append(dst, Conflict{Phase: p, A: order[i].sys.Name, B: order[j].sys.Name, Overlap: o})
+				dst = append(dst, Conflict{Phase: p, A: order[i].sys.Name, B: order[j].sys.Name, Overlap: Overlap(o)})
 			}
 		}
 	}

@@ -61,13 +61,22 @@ func (h *Hook) Order(first, then string) error {
 	return nil
 }
 
-// Manifest returns the manifest of the system named name and true, or
-// false when no system has that name (see Scheduler.Manifest).
-func (h *Hook) Manifest(name string) (*systems.Manifest, bool) { return h.s.Manifest(name) }
+// Manifest returns the manifest of the system named name, derived from its
+// declaration (what it reads, writes, records, emits, consumes and which
+// resources it uses: the fields of internal/frame.Manifest), and true;
+// false when no system has that name. The manifest is the scheduler's: do
+// not modify it.
+func (h *Hook) Manifest(name string) (*frame.Manifest, bool) {
+	e, ok := h.s.byName[name]
+	if !ok {
+		return nil, false
+	}
+	return &e.man, true
+}
 
 // Substitute replaces the implementation of the system named name with
-// the one declare declares (see systems.Declare). The substitute must
-// declare the same manifest (as sets: systems.Manifest.Equal), since the
+// the one declare declares. The substitute must declare the same manifest
+// (as sets: see Manifest), since the
 // graph was checked against it; a different manifest is refused with a
 // *SubstituteError (errors.Is ErrManifestMismatch), an unknown name with an
 // *UnknownSystemError, and a bad declaration with its
@@ -81,7 +90,7 @@ func (h *Hook) Substitute(name string, declare systems.DeclareFunc) error {
 	sub := e.sys
 	sub.Declare = declare
 	run := &frame.Run{}
-	d, err := systems.Declare(sub, run)
+	d, err := frame.Declare(sub, run)
 	if err != nil {
 		return err
 	}

@@ -62,7 +62,7 @@ type Config struct {
 // entry is one registered system.
 type entry struct {
 	sys    systems.System // Before and After include the declaration's and hooks' constraints
-	man    systems.Manifest
+	man    frame.Manifest
 	run    *frame.Run
 	report int // index in FrameReport.Systems
 }
@@ -144,7 +144,7 @@ func New(cfg Config) (*Scheduler, error) {
 	return s, nil
 }
 
-// Add registers a system and runs its declaration (systems.Declare): the
+// Add registers a system and runs its declaration (frame.Declare): the
 // system is copied, with the constraints of the declaration added. It
 // returns the declaration's *systems.DefinitionError, or ErrSealed after
 // Seal. Duplicate names, unknown constraint names and conflicts are
@@ -154,28 +154,17 @@ func (s *Scheduler) Add(sys systems.System) error {
 		return ErrSealed
 	}
 	run := &frame.Run{}
-	d, err := systems.Declare(sys, run)
+	d, err := frame.Declare(sys, run)
 	if err != nil {
 		return err
 	}
-	e := &entry{sys: d.System, man: d.Manifest, run: run}
+	sys.Before, sys.After = d.Before, d.After
+	e := &entry{sys: sys, man: d.Manifest, run: run}
 	s.entries = append(s.entries, e)
 	if _, dup := s.byName[sys.Name]; !dup {
 		s.byName[sys.Name] = e
 	}
 	return nil
-}
-
-// Manifest returns the manifest of the system named name, derived from its
-// declaration, and true; false when no system has that name. The manifest
-// is the scheduler's: do not modify it. Call it from the goroutine that
-// drives the scheduler.
-func (s *Scheduler) Manifest(name string) (*systems.Manifest, bool) {
-	e, ok := s.byName[name]
-	if !ok {
-		return nil, false
-	}
-	return &e.man, true
 }
 
 // AddEvents registers event tables whose frame boundary (EndFrame) and drop
