@@ -202,7 +202,7 @@ func (e *PhaseOrderError) Is(target error) bool { return target == ErrPhaseOrder
 // before B in the sealed (registration-preferring) order.
 type Conflict struct {
 	Phase   systems.Phase
-	A, B    string          // system names
+	A, B    string  // system names
 	Overlap Overlap // the datum ("table.column", ...) and each side's access
 }
 
