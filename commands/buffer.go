@@ -94,10 +94,6 @@ type Buffer struct {
 // the order Playback.NewBuffer made them. Fixed; safe from any goroutine.
 func (b *Buffer) ID() int { return b.id }
 
-// Playback is the playback that made b and the only one that may play it.
-// Fixed; safe from any goroutine.
-func (b *Buffer) Playback() *Playback { return b.p }
-
 // Len is the number of records waiting for playback (a SetN counts as
 // one). Only from the goroutine that owns the buffer, or the playback's.
 func (b *Buffer) Len() int { return len(b.recs) }

@@ -98,10 +98,6 @@ func NewPlayback(budget *memory.Budget) *Playback {
 	return &Playback{tag: uint32((playbackTags.Add(1)-1)%MaxPlaybackTag) + 1, budget: budget}
 }
 
-// Budget is the memory budget p's buffers are charged to. Fixed at
-// NewPlayback; safe from any goroutine.
-func (p *Playback) Budget() *memory.Budget { return p.budget }
-
 // BufferBytes is what NewBuffer allocates and charges for a buffer of
 // records records: 16 bytes per record and 8 per resolution of a create
 // (records of them), 24 bytes a record, saturating at math.MaxInt64. Its

@@ -57,9 +57,6 @@ func (t *Table[T]) Parallel(workers int) (*Parallel[T], error) {
 // from any goroutine.
 func (p *Parallel[T]) Workers() int { return len(p.workers) }
 
-// Table is the table Merge appends to. Safe from any goroutine.
-func (p *Parallel[T]) Table() *Table[T] { return p.table }
-
 // Worker returns worker w's segment, 0 <= w < Workers(). Each worker must use
 // only its own segment; different workers' segments may be used concurrently.
 // It panics when w is outside 0..Workers()-1: pass the worker index the
@@ -107,10 +104,6 @@ func (s *Segment[T]) Emit(v T) error {
 	s.buf = append(s.buf, v)
 	return nil
 }
-
-// Len is the number of events staged by this worker in this run. Only the
-// segment's worker (or Merge's goroutine, after the run) may call it.
-func (s *Segment[T]) Len() int { return len(s.buf) }
 
 // Merge appends every worker's staged events to the table, segments in
 // ascending key order (equal keys: lower worker first, then Begin order),

@@ -155,8 +155,8 @@ func TestWorkerStagingOverflow(t *testing.T) {
 	if err := s.Emit(3); !errors.Is(err, ErrOverflow) {
 		t.Fatalf("third Emit = %v, want ErrOverflow", err)
 	}
-	if s.Len() != 2 {
-		t.Errorf("Len() = %d, want 2", s.Len())
+	if len(s.buf) != 2 {
+		t.Errorf("len(buf) = %d, want 2", len(s.buf))
 	}
 	if d := p.Merge(); d != 1 {
 		t.Errorf("Merge() = %d, want 1", d)

@@ -203,9 +203,6 @@ func (s *Scheduler) Hook(fn func(h *Hook) error) error {
 	return nil
 }
 
-// Sealed reports whether Seal succeeded. Call it from the goroutine that drives the scheduler.
-func (s *Scheduler) Sealed() bool { return s.sealed }
-
 // Running reports whether a Frame is running: true when called from a
 // system during Frame, false between frames (also after a system's panic
 // unwound Frame). A host that owns resources the systems use (such as the
