@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/tickwork/tickwork/internal/chunkdrive"
+	"github.com/tickwork/tickwork/internal/testkit/chunkdrive"
 )
 
 // hit is a typical event: a target handle and an amount.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/memory"
 	"github.com/tickwork/tickwork/scheduler"

@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/tickwork/tickwork/ephemeral"
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/internal/wire"
 )

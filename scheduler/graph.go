@@ -7,7 +7,7 @@ import (
 
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/events"
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/systems"
 )

@@ -1,7 +1,7 @@
 package scheduler
 
 import (
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/systems"
 )
 

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tickwork/tickwork/commands"
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/systems"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/internal/wire"
 )
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 )
 
 // Access is a column accessor of a declaration, ReadColumn or WriteColumn:

@@ -2,7 +2,7 @@ package systems
 
 import (
 	"github.com/tickwork/tickwork/events"
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 )
 
 // Emitter emits events of one table from the system's goroutine (Emit).

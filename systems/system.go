@@ -3,7 +3,7 @@ package systems
 import (
 	"strconv"
 
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 )
 
 // Phase is the part of a frame a system runs in. Phases run in the order of

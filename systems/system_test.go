@@ -9,7 +9,7 @@ import (
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/systems"
 )
 
