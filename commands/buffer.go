@@ -23,14 +23,18 @@ const _ = uint(32+ephemeral.HandleGenerationBits-1-(seqBits+idBits+tagBits)) +
 
 // MaxBufferID is the largest buffer id (2^16-1): a Playback makes at most
 // MaxBufferID+1 buffers (Playback.NewBuffer), numbered densely from 0.
+// Exported as the limit behind ErrTooManyBuffers.
 const MaxBufferID = 1<<idBits - 1
 
 // MaxCreates is the most creates one buffer may have resolvable at once
 // (2^27): those recorded since the last Playback.Release (one frame in a
 // world), played or not. A Create past it is refused (see Recorder.Create).
+// Exported as the limit behind ErrTooManyCreates.
 const MaxCreates = 1 << seqBits
 
-// MaxPlaybackTag is the largest playback tag (1023); see Playback.Tag.
+// MaxPlaybackTag is the largest playback tag (1023), the tag a provisional
+// handle carries (docs/architecture.md, "Handle layout"): kept for readers
+// of that layout.
 const MaxPlaybackTag = 1<<tagBits - 1
 
 // op is a record's kind; it sits in the top bits of record.ref.

@@ -108,10 +108,6 @@ func BufferBytes(records int) int64 {
 	return memory.Size(int64(records), int64(unsafe.Sizeof(record{})+unsafe.Sizeof(ephemeral.Handle(0))))
 }
 
-// Tag is the playback's tag, 1..MaxPlaybackTag, carried by the provisional
-// handles of its buffers. Fixed at NewPlayback; safe from any goroutine.
-func (p *Playback) Tag() uint32 { return p.tag }
-
 // NewBuffer makes a buffer played by p, with room for records records
 // before it first grows, and the next id (0, 1, … in order; at most
 // MaxBufferID+1 buffers). Its provisional handles carry p's tag and its id.
@@ -194,6 +190,7 @@ func (p *Playback) newBuffers(name string, n, records, workers int) ([]*Buffer, 
 // IsProvisional reports whether h is a provisional handle made by
 // Recorder.Create (of any playback): untagged (tag 0, no domain's) with an
 // even, nonzero generation. Pure; safe from any goroutine.
+// Exported for hosts and tests that tell a provisional handle from a real one.
 func IsProvisional(h ephemeral.Handle) bool {
 	g := h.Generation()
 	return h.Tag() == 0 && g&1 == 0 && g != 0

@@ -28,6 +28,7 @@ type Column[T any] struct {
 // in bytes (1 TiB). AddColumn refuses a larger column with ErrTooLarge rather
 // than fail inside make; it also refuses one above math.MaxInt bytes on
 // 32-bit platforms.
+// Exported as the limit behind ErrTooLarge.
 const MaxColumnBytes int64 = 1 << 40
 
 // AddColumn adds a column of element type T named name to t and returns it.

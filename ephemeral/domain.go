@@ -18,6 +18,7 @@ const (
 	// float32 column span 16 KiB, so a kernel touching a handful of columns
 	// keeps one chunk in L1/L2, while 100 000 rows still split into 25 chunks:
 	// enough work items for parallel kernels on 2 to 8 workers.
+	// Exported as the value a zero ChunkRows takes.
 	DefaultChunkRows = 4096
 )
 

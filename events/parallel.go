@@ -55,6 +55,7 @@ func (t *Table[T]) Parallel(workers int) (*Parallel[T], error) {
 
 // Workers is the number of worker segments. Fixed at Table.Parallel; safe
 // from any goroutine.
+// Exported as the bound of Worker.
 func (p *Parallel[T]) Workers() int { return len(p.workers) }
 
 // Worker returns worker w's segment, 0 <= w < Workers(). Each worker must use
@@ -115,6 +116,8 @@ func (s *Segment[T]) Emit(v T) error {
 // Call it once per system run after every worker has finished, from one
 // goroutine, not concurrently with Emit on the same table. Allocates nothing
 // in steady state.
+// Exported for a host that runs its own parallel kernel over a table (a
+// world's systems use systems.EmitParallel, merged by the scheduler).
 func (p *Parallel[T]) Merge() (dropped int) {
 	n := 0
 	for w := range p.workers {

@@ -45,7 +45,7 @@ func TestReaderCadences(t *testing.T) {
 	tab.beginTick()
 	assert.Equal(t, []int{3}, read(tick))
 	assert.Zero(t, tab.Held())
-	assert.Equal(t, PerTick, tick.Cadence())
+	assert.Equal(t, PerTick, tick.cadence)
 	assert.Equal(t, "PerTick", PerTick.String())
 	assert.Equal(t, "Cadence(7)", Cadence(7).String())
 }
@@ -199,7 +199,7 @@ func TestReaderModel(t *testing.T) {
 				default:
 					m := rs[rng.IntN(len(rs))]
 					lim := frameMark
-					if m.r.Cadence() == PerTick {
+					if m.r.cadence == PerTick {
 						lim = tickMark
 					}
 					lim = max(lim, m.next)

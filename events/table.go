@@ -41,6 +41,7 @@ func (l Lifetime) String() string {
 // Cadence says how often a Reader's consumer runs, which sets the boundary
 // at which NextFrame events become readable to it (docs/architecture.md,
 // Events). It does not matter for ThisFrame tables.
+// Exported as the argument of Table.NewReader.
 type Cadence uint8
 
 const (
@@ -87,11 +88,6 @@ type Buffer interface {
 	Cap() int
 	// Len is the number of events Read returns.
 	Len() int
-	// Pending is the number of events emitted since the last frame's end
-	// (NextFrame); always 0 for ThisFrame.
-	Pending() int
-	// Dropped is the number of events lost since the last frame report.
-	Dropped() int64
 	plumbing() plumb.Events
 }
 
@@ -221,6 +217,7 @@ func StagingBytes[T any](capacity, workers int) int64 {
 func (t *Table[T]) Name() string { return t.name }
 
 // Lifetime is the table's lifetime. Fixed at New; safe from any goroutine.
+// Exported as Buffer's.
 func (t *Table[T]) Lifetime() Lifetime { return t.life }
 
 // Cap is the capacity: the most events the table holds at once (see
@@ -304,6 +301,7 @@ func (t *Table[T]) Held() int { return int(t.head - t.lo) }
 // read them after the next BeginFrame, PerTick readers after the next
 // BeginTick); always 0 for ThisFrame. Not concurrently with Emit, Merge or
 // EndFrame.
+// Exported for hosts and tests that inspect a table between frames.
 func (t *Table[T]) Pending() int {
 	if t.life == ThisFrame {
 		return 0
@@ -389,6 +387,8 @@ func (t *Table[T]) retire(to uint64) {
 // TakeDropped: emits refused by overflow (through Emit or Merge), and
 // ThisFrame events a reader had not read at EndFrame (once per reader). Not
 // concurrently with Emit, Merge, EndFrame or TakeDropped.
+// Exported for hosts and tests that inspect a table between frames (a world
+// reports drops in its frame report).
 func (t *Table[T]) Dropped() int64 { return t.dropped }
 
 // takeDropped returns Dropped and resets the count to zero; the scheduler
@@ -451,9 +451,6 @@ func (t *Table[T]) linearize() {
 	t.base, t.vbase = t.lo, t.lo
 }
 
-// Cadence is the reader's cadence. Fixed at NewReader.
-func (r *Reader[T]) Cadence() Cadence { return r.cadence }
-
 // Read returns the events readable to r that it has not passed, in
 // emission order: from its position to the limit of its cadence (NextFrame:
 // the events emitted before the last BeginFrame for PerFrame, before the
@@ -495,6 +492,7 @@ func (r *Reader[T]) Read() []T {
 // since the last Done it does nothing. The scheduler calls it when the
 // consuming system's run ends. A boundary: it needs exclusive access to
 // the table. Allocates nothing.
+// Exported for a host or test that reads a table through a Reader of its own.
 func (r *Reader[T]) Done() {
 	if !r.read {
 		return

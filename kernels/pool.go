@@ -142,6 +142,7 @@ func (p *Pool) SetPolicy(pol Policy) { p.policy = pol }
 // uses on this pool: pol.Workers(chunks, p.Workers(), GOMAXPROCS as read by
 // NewPool). Workers 0..Active-1 run; worker w runs Span(chunks, Active, w).
 // Pure; safe from any goroutine.
+// Exported for a host that sizes per-worker state of a kernel it runs itself.
 func (p *Pool) Active(pol Policy, chunks int) int { return pol.Workers(chunks, p.workers, p.procs) }
 
 // helper is the loop of worker w's goroutine: wait for a new state, run
@@ -362,6 +363,7 @@ func (p *Pool) finish() {
 // depends on nothing else, so a worker gets the same chunks of a table in
 // every Run with the same chunk and worker counts (package doc, "Cache
 // affinity"). Pure; safe from any goroutine.
+// Exported for kernels that need to know their worker's chunks in advance.
 func Span(chunks, workers, w int) (lo, hi int) {
 	return chunks * w / workers, chunks * (w + 1) / workers
 }
@@ -369,6 +371,8 @@ func Span(chunks, workers, w int) (lo, hi int) {
 // Run calls fn(worker, chunk) once for every chunk in 0..chunks-1 under the
 // pool's policy (RunPolicy with Policy()) and returns when all calls have
 // returned. See RunPolicy.
+// Exported for a host that runs kernels on a pool of its own (a world's
+// systems use systems.Parallel).
 func (p *Pool) Run(chunks int, fn func(worker, chunk int)) { p.RunPolicy(p.policy, chunks, fn) }
 
 // RunPolicy calls fn(worker, chunk) once for every chunk in 0..chunks-1 and

@@ -20,8 +20,11 @@ const (
 	// SnapshotVersion is the format version Snapshot writes and the only
 	// one Restore reads. It changes whenever the layout of any section
 	// changes (docs/state.md, "Version rule").
+	// Exported for tools that read a snapshot's header (docs/state.md,
+	// "Format").
 	SnapshotVersion = 1
 	// SnapshotHeader is the header's length in bytes.
+	// Exported for tools that read a snapshot's header.
 	SnapshotHeader = 40
 )
 

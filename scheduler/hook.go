@@ -26,6 +26,7 @@ func (h *Hook) Names() []string {
 // Lookup returns a copy of the system named name (with the constraints of
 // its declaration and those added so far) and true, or false when no
 // system has that name.
+// Exported for host hooks (runtime.Builder.Hook).
 func (h *Hook) Lookup(name string) (systems.System, bool) {
 	e, ok := h.s.byName[name]
 	if !ok {
@@ -49,6 +50,7 @@ func (h *Hook) Add(sys systems.System) error {
 // errors.Is ErrUnknownSystem, otherwise); when they are in different
 // phases, Seal checks the constraint against the phase order
 // (*PhaseOrderError).
+// Exported for host hooks (runtime.Builder.Hook).
 func (h *Hook) Order(first, then string) error {
 	a, ok := h.s.byName[first]
 	if !ok {
@@ -82,6 +84,7 @@ func (h *Hook) Manifest(name string) (*frame.Manifest, bool) {
 // *UnknownSystemError, and a bad declaration with its
 // *systems.DefinitionError. The name, phase and constraints stay the
 // system's (constraints the substitute's declaration adds are ignored).
+// Exported for host hooks (runtime.Builder.Hook).
 func (h *Hook) Substitute(name string, declare systems.DeclareFunc) error {
 	e, ok := h.s.byName[name]
 	if !ok {

@@ -12,6 +12,8 @@ import (
 
 // DefaultReportWindow is the number of runs per system that the rolling
 // statistics of a FrameReport cover when Config.ReportWindow is 0.
+// Exported for hosts that drive a Scheduler directly (a zero
+// Config.ReportWindow takes it).
 const DefaultReportWindow = 128
 
 // MaxReportWindow bounds Config.ReportWindow, in runs.
