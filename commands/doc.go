@@ -3,6 +3,12 @@
 // the tables, and a Playback replays them at the next boundary, where no
 // kernel runs.
 //
+// Who calls it: a system's author records through systems.Record and the
+// spawners, which wrap the recorders here, and a world's scheduler plays
+// the buffers back; this package is for a host or a test that records
+// into buffers and plays them back itself, without a scheduler. A
+// playback's snapshot state is the scheduler's (internal/plumb).
+//
 // # Buffers and recorders
 //
 // A [Buffer] is one record stream, owned by one system (or one worker of a
@@ -28,9 +34,10 @@
 //
 // Create returns a provisional [ephemeral.Handle]: untagged (tag 0, no
 // domain's) with an even generation, so ephemeral never takes it for a
-// real handle (lookups fail), and carrying the playback's [Playback.Tag],
-// the buffer id and the create's sequence number (layout, [MaxCreates],
-// [MaxPlaybackTag] and the bounds: docs/architecture.md, "Handle layout"). Later records of any
+// real handle (lookups fail), and carrying the playback's tag (a
+// process-wide sequence, 1..[MaxPlaybackTag]), the buffer id and the
+// create's sequence number (layout, [MaxCreates] and the bounds:
+// docs/architecture.md, "Handle layout"). Later records of any
 // buffer of the same playback may name it; [Playback.Resolve] turns it into
 // the real handle after playback, until [Playback.Release], across any
 // number of boundaries in between (when a world releases:
@@ -105,10 +112,10 @@
 //
 // # State
 //
-// [Playback.AppendState], [Playback.CheckState], [Playback.LoadState]
-// carry the playback's tag, each buffer's create sequence and the
-// resolutions of its provisional handles through a snapshot
-// ([*StateError], [ErrState]; docs/state.md).
+// A world's snapshot carries the playback's tag, each buffer's create
+// sequence and the resolutions of its provisional handles (the scheduler
+// drives it; a state the playback refuses is a [*StateError],
+// [ErrState]; docs/state.md).
 //
 // # Errors
 //

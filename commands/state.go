@@ -8,7 +8,7 @@ import (
 	"github.com/tickwork/tickwork/internal/wire"
 )
 
-// ErrState: a playback state (Playback.CheckState) this playback cannot
+// ErrState: a playback state (a snapshot's) this playback cannot
 // take, or a snapshot asked for while records wait for playback. Returned
 // as a *StateError.
 var ErrState = errors.New("commands: bad playback state")

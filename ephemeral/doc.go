@@ -1,6 +1,12 @@
 // Package ephemeral is Tickwork's storage: chunked struct-of-arrays tables of
 // fixed capacity, addressed by generational handles.
 //
+// Who calls it: a host that sets up a world's initial rows between frames
+// (tables, columns, host queries), a kernel's author (chunks, spans,
+// runs, leases) and code that uses storage without a world. A world's
+// systems reach the same tables through the accessors of package systems;
+// a domain's seal and snapshot state are the runtime's (internal/plumb).
+//
 // # Tables and columns
 //
 // [NewTable] declares a table with a capacity in rows; [AddColumn] adds a

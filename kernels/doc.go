@@ -4,6 +4,10 @@
 // caller maps chunk c to rows c*ChunkRows .. (c+1)*ChunkRows-1 (see package
 // ephemeral).
 //
+// Who calls it: a system's author runs kernels through systems.Parallel,
+// and a host picks a [Policy] for a world (runtime.WithKernelPolicy); this
+// package is for a host that runs kernels on a [Pool] of its own.
+//
 // # Pools
 //
 // [NewPool] starts workers-1 long-lived goroutines (the caller is worker 0)

@@ -1,7 +1,9 @@
 // Package runtime builds and runs Tickwork worlds: tables, event tables,
 // resources and systems sealed into a frame-scheduled simulation that a Go
 // game loop steps once per frame. Hosts use it through the module root,
-// package tickwork.
+// package tickwork; who calls this package directly is a host that needs
+// what the face does not show (a Builder's hooks, a world's scheduler-level
+// options).
 //
 // # Building a world
 //

@@ -2,7 +2,13 @@
 // each phase into a graph that refuses hidden data races, steps a fixed
 // timestep, plays deferred commands back at phase boundaries, ends event
 // frames and keeps a frame report. It knows systems only through their
-// manifests (package systems).
+// manifests (internal/engine/frame).
+//
+// Who calls it: package runtime, which builds a Scheduler for every
+// world; a host that drives a Scheduler directly (its own storage and
+// event tables, no runtime.Builder); a host's hooks ([Hook]), through
+// runtime.Builder.Hook; and a host that reads a [FrameReport]. The
+// scheduler's snapshot state is the runtime's (internal/plumb).
 //
 // # Life cycle
 //

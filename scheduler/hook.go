@@ -65,7 +65,7 @@ func (h *Hook) Order(first, then string) error {
 
 // Manifest returns the manifest of the system named name, derived from its
 // declaration (what it reads, writes, records, emits, consumes and which
-// resources it uses: the fields of internal/frame.Manifest), and true;
+// resources it uses: the fields of frame.Manifest, internal/engine/frame), and true;
 // false when no system has that name. The manifest is the scheduler's: do
 // not modify it.
 func (h *Hook) Manifest(name string) (*frame.Manifest, bool) {

@@ -36,7 +36,7 @@ type FrameReport struct {
 	// playback reported, nil when none did.
 	Commands commands.Stats
 	// EventsDropped is the number of events lost in this frame, over every
-	// event table (events.Buffer.TakeDropped, after EndFrame): emits refused
+	// event table (taken after the frame's end): emits refused
 	// by overflow, and ThisFrame events a consumer had not read when the
 	// frame ended, once per such consumer.
 	EventsDropped int64

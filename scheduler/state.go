@@ -108,7 +108,7 @@ func (s *Scheduler) checkState(src []byte) error {
 // loadState makes the scheduler hold src, a state CheckState accepted: the
 // clock's account, the counters' totals and the playback's state. The next Frame is frame
 // Time().Frames of src. It panics on a src CheckState refuses. Allocates
-// only as commands.Playback.LoadState does. Not while a frame runs.
+// only as the playback's state does. Not while a frame runs.
 func (s *Scheduler) loadState(src []byte) {
 	if err := s.checkState(src); err != nil {
 		panic("scheduler: LoadState without CheckState: " + err.Error())

@@ -6,7 +6,7 @@
 // typed surface generated from a schema calls the same accessors. What
 // only the scheduler calls (running a declaration, the manifest it
 // derives, binding and running a system, the conflict check, a resource's
-// snapshot state) is in package internal/frame and internal/plumb.
+// snapshot state) is in internal/engine/frame and internal/plumb.
 //
 // # Declaration
 //
