@@ -36,9 +36,6 @@ func (e *StateError) Is(target error) bool { return target == ErrState }
 // Unwrap returns Err.
 func (e *StateError) Unwrap() error { return e.Err }
 
-// clockBytes is the length of the clock's state: six uint64.
-const clockBytes = 48
-
 // appendState appends the scheduler's state to dst (docs/state.md): the
 // clock's account (Time: frames, ticks, fed, simulated, dropped and
 // remaining nanoseconds), every system counter's Total (sealed order, then
