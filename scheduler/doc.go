@@ -80,10 +80,9 @@
 //
 // # State
 //
-// [Scheduler.AppendState], [Scheduler.CheckState], [Scheduler.LoadState]
-// carry the clock's account ([Time]) and the playback's state through a
-// snapshot ([*StateError], [ErrState]); [Scheduler.Describe] feeds a
-// world's fingerprint (docs/state.md).
+// A world's snapshot carries the clock's account ([Time]), the counters'
+// totals and the playback's state (the runtime drives it; a state the
+// scheduler refuses is a [*StateError], [ErrState]; docs/state.md).
 //
 // # Errors
 //
