@@ -2,8 +2,10 @@ package events
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -428,4 +430,76 @@ func TestOverflowErrorMessage(t *testing.T) {
 	err := tab.Emit(2)
 	assert.True(t, errors.Is(err, ErrOverflow))
 	assert.Equal(t, `events: table "hits" is full: it holds its capacity of 1 events (unread, or emitted this frame); event dropped`, err.Error())
+}
+
+// A hit emitted in one frame is read once, by a consumer of the next frame.
+func TestDeliveryNextFrame(t *testing.T) {
+	var out strings.Builder
+	type Hit struct {
+		Target uint64
+		Damage int32
+	}
+	hits, err := New[Hit](Spec{Name: "hits", Capacity: 2, Lifetime: NextFrame})
+	require.NoError(t, err)
+	applyHits := hits.NewReader(PerFrame) // set-up: one reader per consumer
+	for frame := 1; frame <= 3; frame++ {
+		hits.beginFrame()                    // the runtime, at the start of the frame
+		for _, h := range applyHits.Read() { // e.g. ApplyHits in FrameStart
+			fmt.Fprintf(&out, "frame %d: unit %d takes %d\n", frame, h.Target, h.Damage)
+		}
+		applyHits.Done() // the runtime, when the consumer's run ends
+		if frame == 1 {  // e.g. Collision in FixedUpdate
+			_ = hits.Emit(Hit{Target: 7, Damage: 30})
+			_ = hits.Emit(Hit{Target: 9, Damage: 10})
+			if err := hits.Emit(Hit{Target: 4, Damage: 5}); errors.Is(err, ErrOverflow) {
+				fmt.Fprintln(&out, "frame 1:", err)
+			}
+		}
+		hits.endFrame() // the runtime, at the end of the frame
+		if d := hits.takeDropped(); d > 0 {
+			fmt.Fprintf(&out, "frame %d report: %d hit dropped\n", frame, d)
+		}
+	}
+	assert.Equal(t, `frame 1: events: table "hits" is full: it holds its capacity of 2 events (unread, or emitted this frame); event dropped
+frame 1 report: 1 hit dropped
+frame 2: unit 7 takes 30
+frame 2: unit 9 takes 10
+`, out.String())
+}
+
+// A FixedUpdate consumer (PerTick) reads each event once, at the first
+// fixed tick after its emit, however many ticks each frame runs: frames
+// without a tick keep the events for it.
+func TestDeliveryPerTick(t *testing.T) {
+	var out strings.Builder
+	hits, _ := New[int](Spec{Name: "hits", Capacity: 8})
+	fixed := hits.NewReader(PerTick)
+	for frame, ticks := range []int{0, 0, 2} {
+		for tick := range ticks {
+			hits.beginTick() // the runtime, before each fixed tick
+			fmt.Fprintf(&out, "frame %d, tick %d reads %v\n", frame, tick, fixed.Read())
+			fixed.Done()
+		}
+		_ = hits.Emit(10 * frame) // e.g. a system in Update
+		hits.endFrame()
+	}
+	fmt.Fprintln(&out, "held:", hits.Held())
+	assert.Equal(t, `frame 2, tick 0 reads [0 10]
+frame 2, tick 1 reads []
+held: 1
+`, out.String())
+}
+
+// A ThisFrame table passes events to later systems of the same frame.
+func TestDeliveryThisFrame(t *testing.T) {
+	var out strings.Builder
+	dead, _ := New[int](Spec{Name: "dead slots", Capacity: 8, Lifetime: ThisFrame})
+	_ = dead.Emit(3) // FrameStart: slot 3 died
+	_ = dead.Emit(5)
+	fmt.Fprintln(&out, "FrameEnd reads", dead.Read())
+	dead.endFrame()
+	fmt.Fprintln(&out, "next frame reads", dead.Read())
+	assert.Equal(t, `FrameEnd reads [3 5]
+next frame reads []
+`, out.String())
 }
