@@ -144,8 +144,8 @@ func New(cfg Config) (*Scheduler, error) {
 	return s, nil
 }
 
-// Add registers a system and runs its declaration (frame.Declare): the
-// system is copied, with the constraints of the declaration added. It
+// Add registers a system and runs its declaration (its DeclareFunc, once):
+// the system is copied, with the constraints of the declaration added. It
 // returns the declaration's *systems.DefinitionError, or ErrSealed after
 // Seal. Duplicate names, unknown constraint names and conflicts are
 // reported by Seal. It allocates: set-up only.
