@@ -35,7 +35,8 @@ func (p Pacing) String() string {
 const (
 	// DefaultFixedStep is the fixed step when Config.FixedStep is 0, in
 	// seconds (60 ticks per second).
-	// Exported, like the defaults below, for hosts that drive a Scheduler directly (a zero Config field takes it).
+	// Exported, like the defaults below, for hosts that drive a Scheduler
+	// directly (a zero Config field takes it).
 	DefaultFixedStep = 1.0 / 60
 	// DefaultMaxTicksPerFrame is the cap on fixed ticks per frame when
 	// Config.MaxTicksPerFrame is 0.
