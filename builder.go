@@ -165,7 +165,7 @@ func WithMemoryBudget(bytes int64) Option { return Option{runtime.WithMemoryBudg
 // Limits and defaults of the options.
 const (
 	MaxReportWindow     = scheduler.MaxReportWindow
-	MaxCommandRecords   = runtime.MaxCommandRecords
+	MaxCommandRecords   = scheduler.MaxCommandRecords
 	DefaultMemoryBudget = runtime.DefaultMemoryBudget
 )
 

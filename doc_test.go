@@ -25,7 +25,7 @@ func TestFaceMethodSets(t *testing.T) {
 		{reflect.TypeFor[*tickwork.Table](), "Attach Cap ChunkLen ChunkRows Chunks Columns Delete DeleteN Detach Domain Enabled HandleAt Insert InsertN IsAlive Lease Len LiveEnd Name Runs UsedChunks"},
 		{reflect.TypeFor[*tickwork.Column[int32]](), "All Get Name Ptr Set Span Table"},
 		{reflect.TypeFor[*tickwork.Domain](), "Cap ChunkRows Create CreateN Delete DeleteN IsAlive Len MakeHandle Name Owns Tables Tag"},
-		{reflect.TypeFor[*tickwork.Events[int32]](), "Cap Dropped Emit Held Len Lifetime Name Overflowed Pending Read"},
+		{reflect.TypeFor[*tickwork.Events[int32]](), "Cap Dropped Emit Held Len Lifetime Name Pending Read"},
 		{reflect.TypeFor[*tickwork.Resource[int32]](), "Get Name"},
 		{reflect.TypeFor[*tickwork.Rollback](), "Cap Checksum Len Load Newest Oldest Rewind Save"},
 		{reflect.TypeFor[*tickwork.Decl](), "After Before Counter Name Phase"},

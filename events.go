@@ -75,6 +75,3 @@ func (t *Events[T]) Pending() int { return t.e().Pending() }
 // when the frame ended (once per such consumer).
 func (t *Events[T]) Dropped() int64 { return t.e().Dropped() }
 
-// Overflowed returns the table's *OverflowError when an emit was refused
-// since the last frame's report, nil otherwise. Allocates nothing.
-func (t *Events[T]) Overflowed() error { return t.e().Overflowed() }

@@ -23,14 +23,18 @@ const _ = uint(32+ephemeral.HandleGenerationBits-1-(seqBits+idBits+tagBits)) +
 
 // MaxBufferID is the largest buffer id (2^16-1): a Playback makes at most
 // MaxBufferID+1 buffers (Playback.NewBuffer), numbered densely from 0.
+// Exported as the limit behind ErrTooManyBuffers.
 const MaxBufferID = 1<<idBits - 1
 
 // MaxCreates is the most creates one buffer may have resolvable at once
 // (2^27): those recorded since the last Playback.Release (one frame in a
 // world), played or not. A Create past it is refused (see Recorder.Create).
+// Exported as the limit behind ErrTooManyCreates.
 const MaxCreates = 1 << seqBits
 
-// MaxPlaybackTag is the largest playback tag (1023); see Playback.Tag.
+// MaxPlaybackTag is the largest playback tag (1023), the tag a provisional
+// handle carries (docs/architecture.md, "Handle layout"): kept for readers
+// of that layout.
 const MaxPlaybackTag = 1<<tagBits - 1
 
 // op is a record's kind; it sits in the top bits of record.ref.
@@ -93,10 +97,6 @@ type Buffer struct {
 // ID is the buffer's id: its playback's buffers are numbered 0, 1, ... in
 // the order Playback.NewBuffer made them. Fixed; safe from any goroutine.
 func (b *Buffer) ID() int { return b.id }
-
-// Playback is the playback that made b and the only one that may play it.
-// Fixed; safe from any goroutine.
-func (b *Buffer) Playback() *Playback { return b.p }
 
 // Len is the number of records waiting for playback (a SetN counts as
 // one). Only from the goroutine that owns the buffer, or the playback's.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
-	"github.com/tickwork/tickwork/internal/chunkdrive"
+	"github.com/tickwork/tickwork/internal/testkit/chunkdrive"
 )
 
 const (

@@ -3,6 +3,12 @@
 // the tables, and a Playback replays them at the next boundary, where no
 // kernel runs.
 //
+// Who calls it: a system's author records through systems.Record and the
+// spawners, which wrap the recorders here, and a world's scheduler plays
+// the buffers back; this package is for a host or a test that records
+// into buffers and plays them back itself, without a scheduler. A
+// playback's snapshot state is the scheduler's (internal/plumb).
+//
 // # Buffers and recorders
 //
 // A [Buffer] is one record stream, owned by one system (or one worker of a
@@ -28,8 +34,7 @@
 //
 // [Recorder.Create] returns a provisional [ephemeral.Handle]
 // ([IsProvisional]) that later records may name; [Playback.Resolve] turns
-// it into the real handle until [Playback.Release] ([Playback.Tag],
-// [MaxCreates], [MaxPlaybackTag], [ErrTooManyCreates]). The rule, its
+// it into the real handle until [Playback.Release] ([MaxCreates], [MaxPlaybackTag], [ErrTooManyCreates]). The rule, its
 // window and layout: docs/architecture.md, Provisional handles.
 //
 // # Playback and order
@@ -98,10 +103,10 @@
 //
 // # State
 //
-// [Playback.AppendState], [Playback.CheckState], [Playback.LoadState]
-// carry the playback's tag, each buffer's create sequence and the
-// resolutions of its provisional handles through a snapshot
-// ([*StateError], [ErrState]; docs/state.md).
+// A world's snapshot carries the playback's tag, each buffer's create
+// sequence and the resolutions of its provisional handles (the scheduler
+// drives it; a state the playback refuses is a [*StateError],
+// [ErrState]; docs/state.md).
 //
 // # Errors
 //

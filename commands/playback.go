@@ -97,10 +97,6 @@ func NewPlayback(budget *memory.Budget) *Playback {
 	return &Playback{tag: uint32((playbackTags.Add(1)-1)%MaxPlaybackTag) + 1, budget: budget}
 }
 
-// Budget is the memory budget p's buffers are charged to. Fixed at
-// NewPlayback; safe from any goroutine.
-func (p *Playback) Budget() *memory.Budget { return p.budget }
-
 // BufferBytes is what NewBuffer allocates and charges for a buffer of
 // records records: 16 bytes per record and 8 per resolution of a create
 // (records of them), 24 bytes a record, saturating at math.MaxInt64. Its
@@ -110,10 +106,6 @@ func (p *Playback) Budget() *memory.Budget { return p.budget }
 func BufferBytes(records int) int64 {
 	return memory.Size(int64(records), int64(unsafe.Sizeof(record{})+unsafe.Sizeof(ephemeral.Handle(0))))
 }
-
-// Tag is the playback's tag, 1..MaxPlaybackTag, carried by the provisional
-// handles of its buffers. Fixed at NewPlayback; safe from any goroutine.
-func (p *Playback) Tag() uint32 { return p.tag }
 
 // NewBuffer makes a buffer played by p, with room for records records
 // before it first grows, and the next id (0, 1, … in order; at most
@@ -197,6 +189,7 @@ func (p *Playback) newBuffers(name string, n, records, workers int) ([]*Buffer, 
 // IsProvisional reports whether h is a provisional handle made by
 // Recorder.Create (of any playback): untagged (tag 0, no domain's) with an
 // even, nonzero generation. Pure; safe from any goroutine.
+// Exported for hosts and tests that tell a provisional handle from a real one.
 func IsProvisional(h ephemeral.Handle) bool {
 	g := h.Generation()
 	return h.Tag() == 0 && g&1 == 0 && g != 0

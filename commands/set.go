@@ -142,6 +142,8 @@ func Reserve[T any](r Recorder, col *ephemeral.Column[T], n int) {
 // looking the column up on every write. Make one per system run with
 // NewSetter; it stays valid for its buffer's lifetime. A small value: copy
 // it freely. Not safe for concurrent use: see Buffer.
+// Exported for hosts that record into a command buffer of their own (a world's
+// systems use systems.Set).
 type Setter[T any] struct {
 	b   *Buffer
 	s   *store[T]
@@ -150,6 +152,7 @@ type Setter[T any] struct {
 
 // NewSetter returns a Setter of column col for r's buffer. It panics when
 // col is not a column of r's table.
+// Exported with Setter.
 func NewSetter[T any](r Recorder, col *ephemeral.Column[T]) Setter[T] {
 	s, i := storeOf(r, col)
 	return Setter[T]{b: r.b, s: s, ref: uint32(opSet)<<opShift | i}

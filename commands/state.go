@@ -8,7 +8,7 @@ import (
 	"github.com/tickwork/tickwork/internal/wire"
 )
 
-// ErrState: a playback state (Playback.CheckState) this playback cannot
+// ErrState: a playback state (a snapshot's) this playback cannot
 // take, or a snapshot asked for while records wait for playback. Returned
 // as a *StateError.
 var ErrState = errors.New("commands: bad playback state")
@@ -22,7 +22,7 @@ func (e *StateError) Error() string { return "commands: playback state: " + e.De
 // Is reports whether target is ErrState.
 func (e *StateError) Is(target error) bool { return target == ErrState }
 
-// AppendState appends p's state to dst (docs/state.md): its tag and, per
+// appendState appends p's state to dst (docs/state.md): its tag and, per
 // buffer in id order, the size of its NewBuffers set (0 for a NewBuffer
 // one), the next create's sequence number, the first one not released and
 // the real handles of the creates played since the last Release, so that
@@ -31,7 +31,7 @@ func (e *StateError) Is(target error) bool { return target == ErrState }
 // nothing, when a buffer holds records not played yet (a snapshot is taken
 // between frames). Allocates only when dst grows. Not while a playback
 // runs.
-func (p *Playback) AppendState(dst []byte) ([]byte, error) {
+func (p *Playback) appendState(dst []byte) ([]byte, error) {
 	for _, s := range p.slots {
 		if len(s.buf.recs) != 0 {
 			return dst, &StateError{Detail: "buffer " + strconv.Itoa(s.buf.id) + " holds " + strconv.Itoa(len(s.buf.recs)) + " records not played yet"}
@@ -48,16 +48,6 @@ func (p *Playback) AppendState(dst []byte) ([]byte, error) {
 		dst = append(dst, wire.Bytes(s.res)...)
 	}
 	return dst, nil
-}
-
-// StateSize is the length of p's state now, in bytes (AppendState).
-// Allocates nothing.
-func (p *Playback) StateSize() int {
-	n := 8
-	for _, s := range p.slots {
-		n += 24 + 8*len(s.res)
-	}
-	return n
 }
 
 // slotState is one buffer's part of a playback state, as AppendState
@@ -96,7 +86,7 @@ func (p *Playback) sameLayout(src []byte) bool {
 	return true
 }
 
-// CheckState reports whether src is a state p can take (LoadState): a
+// checkState reports whether src is a state p can take (LoadState): a
 // *StateError (errors.Is ErrState) for a tag outside 1..MaxPlaybackTag,
 // resolutions other than one per create since the buffer's release, or the
 // wrong size; and, when src's buffers are not p's (another worker count:
@@ -104,7 +94,7 @@ func (p *Playback) sameLayout(src []byte) bool {
 // (serial) buffers, or a per-worker buffer with resolutions pending, whose
 // provisional handles would name another buffer here. It reads src only; it
 // allocates only its error.
-func (p *Playback) CheckState(src []byte) error {
+func (p *Playback) checkState(src []byte) error {
 	bad := func(d string) error { return &StateError{Detail: d} }
 	r := wire.Reader{B: src}
 	tag, n := r.U32(), r.U32()
@@ -169,7 +159,7 @@ func (p *Playback) nthSerial(k int) int {
 	return -1
 }
 
-// LoadState makes p hold src, a state CheckState accepted: its tag (the
+// loadState makes p hold src, a state CheckState accepted: its tag (the
 // provisional handles of its buffers carry it from now on), each buffer's
 // create sequence and its resolutions. When src's per-worker buffers are
 // not p's (another worker count), the serial buffers take src's state and
@@ -177,8 +167,8 @@ func (p *Playback) nthSerial(k int) int {
 // on a src CheckState refuses. It allocates only when a buffer's
 // resolutions outgrow their room (sized at NewBuffer, Reserve). Not while a
 // playback runs.
-func (p *Playback) LoadState(src []byte) {
-	if err := p.CheckState(src); err != nil {
+func (p *Playback) loadState(src []byte) {
+	if err := p.checkState(src); err != nil {
 		panic("commands: LoadState without CheckState: " + err.Error())
 	}
 	same := p.sameLayout(src)
@@ -204,10 +194,10 @@ func (p *Playback) LoadState(src []byte) {
 	}
 }
 
-// Describe appends a line giving p's buffers, for a world's fingerprint:
+// describe appends a line giving p's buffers, for a world's fingerprint:
 // the number of NewBuffer (serial) buffers and of NewBuffers sets, which do
 // not depend on the worker count. It allocates.
-func (p *Playback) Describe(dst []byte) []byte {
+func (p *Playback) describe(dst []byte) []byte {
 	sets := 0
 	for i := 0; i < len(p.slots); {
 		if s := p.slots[i].buf.set; s > 0 {

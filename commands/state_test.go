@@ -8,6 +8,7 @@ import (
 
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/internal/plumb"
 )
 
 // playbackOf makes a playback with a serial buffer and a set of workers
@@ -35,23 +36,23 @@ func TestPlaybackStateAcrossWorkerCounts(t *testing.T) {
 	p.PlayAll([]*commands.Buffer{serial})
 	real, ok := p.Resolve(h)
 	require.True(t, ok)
-	st, err := p.AppendState(nil)
+	st, err := plumb.PlaybackOf(p).AppendState(nil)
 	require.NoError(t, err)
 
 	q, _, _ := playbackOf(t, 3)
-	require.NoError(t, q.CheckState(st))
-	q.LoadState(st)
+	require.NoError(t, plumb.PlaybackOf(q).CheckState(st))
+	plumb.PlaybackOf(q).LoadState(st)
 	got, ok := q.Resolve(h)
 	require.True(t, ok, "the serial buffer's provisional handle resolves in the other layout")
 	assert.Equal(t, real, got)
 
 	ws[1].Recorder(tab).Create()
 	p.PlayMerged(ws)
-	st, err = p.AppendState(st[:0])
+	st, err = plumb.PlaybackOf(p).AppendState(st[:0])
 	require.NoError(t, err)
-	err = q.CheckState(st)
+	err = plumb.PlaybackOf(q).CheckState(st)
 	require.ErrorIs(t, err, commands.ErrState)
 	assert.Contains(t, err.Error(), "per-worker buffer 2 has resolutions pending")
 	same, _, _ := playbackOf(t, 2)
-	require.NoError(t, same.CheckState(st))
+	require.NoError(t, plumb.PlaybackOf(same).CheckState(st))
 }

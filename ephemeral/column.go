@@ -28,6 +28,7 @@ type Column[T any] struct {
 // in bytes (1 TiB). AddColumn refuses a larger column with ErrTooLarge rather
 // than fail inside make; it also refuses one above math.MaxInt bytes on
 // 32-bit platforms.
+// Exported as the limit behind ErrTooLarge.
 const MaxColumnBytes int64 = 1 << 40
 
 // AddColumn adds a column of element type T named name to t and returns it.
@@ -35,8 +36,9 @@ const MaxColumnBytes int64 = 1 << 40
 // ErrDefinition) for a nil t (ErrNilTable), an empty or duplicate name
 // (ErrEmptyName, ErrDuplicateColumn), a T that holds pointers
 // (ErrUnsupportedType), a column of more than MaxColumnBytes bytes
-// (ErrTooLarge), or a table whose domain is sealed (ErrSealed, see
-// Domain.Seal: a world's tables after Build), and a *memory.BudgetError (errors.Is ErrMemoryBudget) when
+// (ErrTooLarge), or a table whose domain is sealed (ErrSealed: a world's
+// tables after Build), and a *memory.BudgetError (errors.Is
+// ErrMemoryBudget) when
 // the column does not fit in what is left of the table's budget (its
 // domain's); nothing is allocated then. It charges and allocates
 // Chunks()*ChunkRows()*sizeof(T) bytes (ColumnBytes), zeroed, in one piece;

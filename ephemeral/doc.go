@@ -1,6 +1,12 @@
 // Package ephemeral is Tickwork's storage: chunked struct-of-arrays tables of
 // fixed capacity, addressed by generational handles.
 //
+// Who calls it: a host that sets up a world's initial rows between frames
+// (tables, columns, host queries), a kernel's author (chunks, spans,
+// runs, leases) and code that uses storage without a world. A world's
+// systems reach the same tables through the accessors of package systems;
+// a domain's seal and snapshot state are the runtime's (internal/plumb).
+//
 // # Tables and columns
 //
 // [NewTable] declares a table with a capacity in rows; [AddColumn] adds a
@@ -61,9 +67,8 @@
 // table; [Table.Detach] removes one row, and the entity with it when that was
 // its last. A table declared without a domain gets a private one.
 //
-// [Domain.Seal] (or [Table.Seal]) ends a domain's definition: later
-// [AddColumn] calls on its tables and [NewTable] calls into it fail with
-// [ErrSealed]; a runtime world seals its domains at Build
+// A runtime world seals its domains at Build: later [AddColumn] calls on
+// their tables and [NewTable] calls into them fail with [ErrSealed]
 // (docs/architecture.md, Storage, "Sealing").
 //
 // A handle carries its domain's tag, so a handle of one domain given to a
@@ -104,12 +109,11 @@
 //
 // # State
 //
-// [Domain.AppendState] appends a domain's state (generations, free slots,
-// and its member tables' rows, enabled bitmaps and column bytes),
-// [Domain.CheckState] refuses one it cannot hold ([*StateError],
-// [ErrState]) without changing anything, [Domain.LoadState] takes it,
-// with the tag it was taken with; [Domain.Describe] feeds a world's
-// fingerprint. The snapshot's rules: docs/state.md.
+// A world's snapshot holds each domain's state (generations, free slots,
+// and its member tables' rows, enabled bitmaps and column bytes) and
+// restores it with the tag it was taken with; a state the domain cannot
+// hold is a [*StateError] ([ErrState]). The runtime drives it; the
+// snapshot's rules: docs/state.md.
 //
 // # Errors
 //

@@ -18,6 +18,7 @@ const (
 	// float32 column span 16 KiB, so a kernel touching a handful of columns
 	// keeps one chunk in L1/L2, while 100 000 rows still split into 25 chunks:
 	// enough work items for parallel kernels on 2 to 8 workers.
+	// Exported as the value a zero ChunkRows takes.
 	DefaultChunkRows = 4096
 )
 
@@ -161,18 +162,14 @@ func (d *Domain) Budget() *memory.Budget { return d.budget }
 // domain's own: do not modify it. Not concurrently with NewTable on d.
 func (d *Domain) Tables() []*Table { return d.tables }
 
-// Seal ends the definition of d: from now on NewTable into d and AddColumn
+// seal ends the definition of d: from now on NewTable into d and AddColumn
 // on its tables fail with a *DefinitionError (errors.Is ErrSealed) and
 // allocate and charge nothing. Rows are unaffected: inserts, deletes and
 // column values go on as before. Sealing is permanent and idempotent; a
 // runtime.Builder seals the domains of its tables at Build, so a world's
 // tables and columns are exactly those declared before Build. A definition
 // step: not concurrently with anything else on d.
-func (d *Domain) Seal() { d.sealed = true }
-
-// Sealed reports whether Seal was called on d (or on one of its tables).
-// Not concurrently with Seal.
-func (d *Domain) Sealed() bool { return d.sealed }
+func (d *Domain) seal() { d.sealed = true }
 
 // Tag is the domain's tag, 1..MaxHandleTag, carried by every handle d
 // issues (see docs/architecture.md, "Handle layout"). Fixed at NewDomain;

@@ -44,7 +44,7 @@ var (
 	// bytes, would exceed MaxColumnBytes.
 	ErrTooLarge = errors.New("column would exceed MaxColumnBytes")
 	// ErrSealed: AddColumn, or NewTable into a domain, after the domain was
-	// sealed (Domain.Seal; a runtime.Builder seals its domains at Build):
+	// sealed (a runtime.Builder seals its domains at Build):
 	// its tables and columns are fixed. Nothing was allocated or charged.
 	ErrSealed = errors.New("definitions are sealed: add tables and columns before the domain is sealed (before Build in a world)")
 	// ErrMemoryBudget: a domain, table or column whose pages do not fit in

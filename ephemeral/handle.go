@@ -10,11 +10,14 @@ import (
 const (
 	// HandleTagBits is the width of a handle's domain tag: the top bits of
 	// its high 32-bit word. Domains take tags 1..MaxHandleTag in turn.
+	// Exported for readers of the handle layout (docs/architecture.md, "Handle
+	// layout").
 	HandleTagBits = 10
 	// HandleGenerationBits is the width of a handle's generation: the low
 	// bits of its high 32-bit word.
 	HandleGenerationBits = 32 - HandleTagBits
 	// MaxHandleTag is the largest domain tag (1023). Tag 0 is no domain's.
+	// Exported for readers of the handle layout.
 	MaxHandleTag = 1<<HandleTagBits - 1
 )
 

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/internal/plumb"
 )
 
 // After Seal, every definition-time mutation of the domain (a column on
@@ -17,9 +18,9 @@ func TestSeal(t *testing.T) {
 		name string
 		seal func(d *ephemeral.Domain, unit *ephemeral.Table)
 	}{
-		{"Domain.Seal", func(d *ephemeral.Domain, _ *ephemeral.Table) { d.Seal() }},
-		{"Table.Seal seals the domain", func(_ *ephemeral.Domain, unit *ephemeral.Table) { unit.Seal() }},
-		{"twice", func(d *ephemeral.Domain, unit *ephemeral.Table) { unit.Seal(); d.Seal() }},
+		{"once", func(d *ephemeral.Domain, _ *ephemeral.Table) { plumb.DomainOf(d).Seal() }},
+		{"through a member table's domain", func(_ *ephemeral.Domain, unit *ephemeral.Table) { plumb.DomainOf(unit.Domain()).Seal() }},
+		{"twice", func(d *ephemeral.Domain, _ *ephemeral.Table) { plumb.DomainOf(d).Seal(); plumb.DomainOf(d).Seal() }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -31,10 +32,10 @@ func TestSeal(t *testing.T) {
 			require.NoError(t, err)
 			hp, err := ephemeral.AddColumn[int32](unit, "HP")
 			require.NoError(t, err)
-			assert.False(t, d.Sealed())
+			assert.False(t, plumb.DomainOf(d).Sealed())
 
 			tc.seal(d, unit)
-			assert.True(t, d.Sealed())
+			assert.True(t, plumb.DomainOf(d).Sealed())
 			used := d.Budget().Used()
 
 			for _, tab := range []*ephemeral.Table{unit, body} {
@@ -76,7 +77,7 @@ func TestSealStandalone(t *testing.T) {
 	require.NoError(t, err)
 	b, err := ephemeral.NewTable(ephemeral.TableSpec{Name: "B", Capacity: 64})
 	require.NoError(t, err)
-	a.Seal()
+	plumb.DomainOf(a.Domain()).Seal()
 	_, err = ephemeral.AddColumn[int](a, "X")
 	assert.ErrorIs(t, err, ephemeral.ErrSealed)
 	_, err = ephemeral.AddColumn[int](b, "X")

@@ -34,10 +34,10 @@ func (e *StateError) Error() string {
 // Is reports whether target is ErrState.
 func (e *StateError) Is(target error) bool { return target == ErrState }
 
-// StateSize is the length in bytes of d's state (AppendState): fixed by the
+// stateSize is the length in bytes of d's state (AppendState): fixed by the
 // definitions of d, its member tables and their columns. Allocates
 // nothing; not concurrently with a definition on d.
-func (d *Domain) StateSize() int {
+func (d *Domain) stateSize() int {
 	n := 16 + 4*len(d.gens)
 	for _, l := range d.free.levels {
 		n += 8 * len(l)
@@ -51,13 +51,13 @@ func (d *Domain) StateSize() int {
 	return n
 }
 
-// AppendState appends d's state to dst and returns it (docs/state.md, what
+// appendState appends d's state to dst and returns it (docs/state.md, what
 // a snapshot holds): the tag, the live count, every slot's generation, the
 // free slots, and for each member table in definition order its live
 // count, row generations, enabled bitmaps, chunk counts and column bytes,
 // StateSize bytes in all. It allocates only when dst grows. Not
 // concurrently with a structural change.
-func (d *Domain) AppendState(dst []byte) []byte {
+func (d *Domain) appendState(dst []byte) []byte {
 	dst = wire.U32(dst, d.tag)
 	dst = wire.U32(dst, 0)
 	dst = wire.U64(dst, uint64(d.live))
@@ -79,7 +79,7 @@ func (d *Domain) AppendState(dst []byte) []byte {
 	return dst
 }
 
-// CheckState reports whether src is a state d can take (LoadState): a
+// checkState reports whether src is a state d can take (LoadState): a
 // *StateError (errors.Is ErrState) for the wrong size, a tag outside
 // 1..MaxHandleTag, a generation past HandleGenerationBits or set beyond
 // the capacity, free slots that are not exactly the dead slots, a row
@@ -89,9 +89,9 @@ func (d *Domain) AppendState(dst []byte) []byte {
 // it allocates its error and, on its first call, a scratch of a bit per
 // slot kept by d. It writes only that scratch: not concurrently with
 // another CheckState on d; safe with reads of d.
-func (d *Domain) CheckState(src []byte) error {
-	if len(src) != d.StateSize() {
-		return d.stateErr("", "section of "+itoa(len(src))+" bytes, want "+itoa(d.StateSize()))
+func (d *Domain) checkState(src []byte) error {
+	if len(src) != d.stateSize() {
+		return d.stateErr("", "section of "+itoa(len(src))+" bytes, want "+itoa(d.stateSize()))
 	}
 	r := wire.Reader{B: src}
 	tag := r.U32()
@@ -255,17 +255,17 @@ func (d *Domain) stateErr(table, detail string) error {
 	return &StateError{Domain: d.name, Table: table, Detail: detail}
 }
 
-// LoadState makes d and its member tables hold src, a state CheckState
+// loadState makes d and its member tables hold src, a state CheckState
 // accepted: generations, free slots, rows and column values as they were
 // when it was taken, and the tag it was taken with, so handles issued
 // before are the same 64-bit values again and later creates hand out the
 // handles they would have handed out then (docs/state.md). It panics when
 // src has the wrong size (call CheckState first). It allocates nothing. A
 // structural change: nothing else may run on d or its tables meanwhile.
-func (d *Domain) LoadState(src []byte) {
-	if len(src) != d.StateSize() {
+func (d *Domain) loadState(src []byte) {
+	if len(src) != d.stateSize() {
 		panic("ephemeral: Domain.LoadState of domain " + strconv.Quote(d.name) + " with a section of " + itoa(len(src)) +
-			" bytes, want " + itoa(d.StateSize()) + ": check it with CheckState first")
+			" bytes, want " + itoa(d.stateSize()) + ": check it with CheckState first")
 	}
 	r := wire.Reader{B: src}
 	d.tag = r.U32()
@@ -290,11 +290,11 @@ func (d *Domain) LoadState(src []byte) {
 	}
 }
 
-// Describe appends a line per definition of d (the domain, each member
+// describe appends a line per definition of d (the domain, each member
 // table, each column with its element type and size) for a world's
 // fingerprint (docs/state.md). It allocates; call it at set-up, not
 // concurrently with a definition on d.
-func (d *Domain) Describe(dst []byte) []byte {
+func (d *Domain) describe(dst []byte) []byte {
 	dst = append(dst, "domain "+strconv.Quote(d.name)+" capacity "+itoa(d.capacity)+" chunk "+itoa(d.chunkRows)+"\n"...)
 	for _, t := range d.tables {
 		dst = append(dst, " table "+strconv.Quote(t.name)+"\n"...)

@@ -65,7 +65,7 @@ type column interface {
 // NewTable declares a table. It returns a *DefinitionError (errors.Is
 // ErrDefinition) for an empty name, a bad capacity or chunk rows, a spec
 // that disagrees with its domain (its capacity, chunk rows or Budget), or a
-// domain that is sealed (ErrSealed, see Domain.Seal), and
+// domain that is sealed (ErrSealed, see package doc, Definitions), and
 // a *memory.BudgetError (errors.Is ErrMemoryBudget) when its pages do not
 // fit in what is left of its budget; nothing is allocated then.
 //
@@ -136,11 +136,6 @@ func NewTable(spec TableSpec) (*Table, error) {
 	d.tables = append(d.tables, t)
 	return t, nil
 }
-
-// Seal seals t's domain (Domain.Seal): no more columns on t or on any
-// other table of the domain, and no more tables in it (ErrSealed). A
-// definition step: not concurrently with anything else on the domain.
-func (t *Table) Seal() { t.dom.Seal() }
 
 // Name is the table's name. Fixed at NewTable; safe from any goroutine.
 func (t *Table) Name() string { return t.name }

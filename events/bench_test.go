@@ -1,9 +1,7 @@
-package events_test
+package events
 
 import (
 	"testing"
-
-	"github.com/tickwork/tickwork/events"
 )
 
 // BenchmarkEmitSwap emits 4096 events, reads them the next frame, and ends
@@ -14,8 +12,8 @@ import (
 func BenchmarkEmitSwap(b *testing.B) {
 	const n = 4096
 	b.Run("reader", func(b *testing.B) {
-		tab, _ := events.New[hit](events.Spec{Name: "hits", Capacity: n})
-		r := tab.NewReader(events.PerFrame)
+		tab, _ := New[hit](Spec{Name: "hits", Capacity: n})
+		r := tab.NewReader(PerFrame)
 		var sum int64
 		b.ReportAllocs()
 		for b.Loop() {
@@ -26,13 +24,13 @@ func BenchmarkEmitSwap(b *testing.B) {
 			for i := 0; i < n; i++ {
 				_ = tab.Emit(hit{uint64(i), int32(i)})
 			}
-			tab.EndFrame()
-			tab.BeginFrame()
+			tab.endFrame()
+			tab.beginFrame()
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/event")
 	})
 	b.Run("tickwork", func(b *testing.B) {
-		tab, _ := events.New[hit](events.Spec{Name: "hits", Capacity: n})
+		tab, _ := New[hit](Spec{Name: "hits", Capacity: n})
 		var sum int64
 		b.ReportAllocs()
 		for b.Loop() {
@@ -42,7 +40,7 @@ func BenchmarkEmitSwap(b *testing.B) {
 			for i := 0; i < n; i++ {
 				_ = tab.Emit(hit{uint64(i), int32(i)})
 			}
-			tab.EndFrame()
+			tab.endFrame()
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/event")
 	})
@@ -67,7 +65,7 @@ func BenchmarkEmitSwap(b *testing.B) {
 // segments (run sequentially here, to time staging and merge alone).
 func BenchmarkParallelMerge(b *testing.B) {
 	const workers, chunks, perChunk = 4, 64, 256
-	tab, _ := events.New[hit](events.Spec{Name: "hits", Capacity: chunks * perChunk})
+	tab, _ := New[hit](Spec{Name: "hits", Capacity: chunks * perChunk})
 	p := mustParallel(b, tab, workers)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -81,7 +79,7 @@ func BenchmarkParallelMerge(b *testing.B) {
 			}
 		}
 		p.Merge()
-		tab.EndFrame()
+		tab.endFrame()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*chunks*perChunk), "ns/event")
 }

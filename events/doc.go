@@ -5,6 +5,14 @@
 // capacity bounds are stated once, in docs/architecture.md (Events); this
 // is the index of the API.
 //
+// Who calls it: a system's author reaches a table through the accessors of
+// package systems (Emit, EmitParallel, Consume); this package is for a
+// host or a test that emits into, reads or counts a world's table
+// directly between frames, or that runs its own parallel kernel over one.
+// The frame's boundaries, the report's drop count and the snapshot state
+// are the scheduler's and the runtime's (package internal/plumb), not
+// callable from here.
+//
 // # Tables and lifetimes
 //
 // [New] declares a [Table] with an element type, a [Spec.Capacity] (the
@@ -19,11 +27,9 @@
 // [PerFrame] for a consumer that runs once a frame, [PerTick] for a
 // FixedUpdate consumer. [Reader.Read] returns the events it has not passed
 // and may read, [Reader.Done] passes them (the scheduler calls it when the
-// consumer's run ends). [Table.BeginTick] (before each fixed tick) and
-// [Table.BeginFrame] (before FrameStart) are the boundaries that make
-// NextFrame events readable to PerTick and PerFrame readers;
-// [Table.EndFrame] (after FrameEnd) ends a frame; [Table.Reset] forgets
-// everything.
+// consumer's run ends). The boundaries that make NextFrame events readable
+// (frame start, each fixed tick, frame end) are the scheduler's
+// (docs/architecture.md, Frame path).
 //
 // The storage is allocated by [New], the per-worker staging by
 // [Table.Parallel] and a reader by [Table.NewReader]: emitting, reading,
@@ -52,25 +58,23 @@
 // An emit into a table that holds Capacity events returns an
 // [*OverflowError] (errors.Is [ErrOverflow]), drops the new event, and
 // counts it in [Table.Dropped]; the events held are kept. A merge drops
-// what does not fit and counts it the same way, and so does EndFrame for
-// each ThisFrame event a reader did not read. The scheduler collects the
-// counts for its frame report with [Table.TakeDropped]
-// (scheduler.FrameReport.EventsDropped).
+// what does not fit and counts it the same way, and so does the frame's
+// end for each ThisFrame event a reader did not read. The scheduler takes
+// the counts into its frame report (scheduler.FrameReport.EventsDropped),
+// which resets Dropped.
 //
-// # The runtime's face
+// # The untyped face
 //
-// [Buffer] is the untyped interface every *Table[T] implements, so the
-// scheduler can hold all event tables in one list, register a reader per
-// consuming system ([Buffer.NewConsumer], which returns a [Consumer]: the
-// untyped face of a *Reader[T]), call the boundaries and report drops;
-// manifests (package systems) name event tables by it.
+// [Buffer] is the interface every *Table[T] implements (and only it), so
+// that manifests (package systems) and a scheduler (AddEvents) can name
+// tables of any element type.
 //
 // # State
 //
-// [Table.AppendState], [Table.CheckState], [Table.LoadState] and
-// [Table.Describe] ([Stateful]) carry a table's held events, its marks and
-// every reader's position through a snapshot, for pointer-free event
-// types ([*StateError], [ErrState]; docs/state.md).
+// A snapshot holds a table's held events, its marks and every reader's
+// position, for pointer-free event types; a table it cannot hold, or a
+// state the table refuses, is a [*StateError] ([ErrState];
+// docs/state.md).
 //
 // # Errors
 //
@@ -87,7 +91,6 @@
 // NextFrame table, [Table.Read] and [Reader.Read] may run concurrently with
 // emits and merges, because a reader's events lie below the boundary marks
 // and emits append past them; for a ThisFrame table they may not. Each
-// Reader is used from one goroutine. The boundaries ([Reader.Done],
-// [Table.BeginFrame], [Table.BeginTick], [Table.EndFrame], [Table.Reset])
-// need exclusive access to the table.
+// Reader is used from one goroutine. [Reader.Done] and the scheduler's
+// boundaries need exclusive access to the table.
 package events

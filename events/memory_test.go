@@ -1,4 +1,4 @@
-package events_test
+package events
 
 import (
 	"math"
@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/memory"
 )
 
@@ -19,7 +18,7 @@ func requireBudgetError(t *testing.T, err error, want memory.BudgetError) {
 	t.Helper()
 	var be *memory.BudgetError
 	require.ErrorAs(t, err, &be)
-	assert.ErrorIs(t, err, events.ErrMemoryBudget)
+	assert.ErrorIs(t, err, ErrMemoryBudget)
 	assert.Equal(t, want, *be)
 }
 
@@ -29,15 +28,15 @@ func requireBudgetError(t *testing.T, err error, want memory.BudgetError) {
 // "out of memory".
 func TestMemoryBudgetMaxima(t *testing.T) {
 	for _, tc := range []struct {
-		life  events.Lifetime
+		life  Lifetime
 		bytes int64
-	}{{events.NextFrame, 48 << 30}, {events.ThisFrame, 24 << 30}} {
+	}{{NextFrame, 48 << 30}, {ThisFrame, 24 << 30}} {
 		t.Run(tc.life.String(), func(t *testing.T) {
-			spec := events.Spec{Name: "Hits", Capacity: events.MaxCapacity, Lifetime: tc.life}
-			require.Equal(t, tc.bytes, events.Bytes[event24](spec))
+			spec := Spec{Name: "Hits", Capacity: MaxCapacity, Lifetime: tc.life}
+			require.Equal(t, tc.bytes, Bytes[event24](spec))
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			tab, err := events.New[event24](spec)
+			tab, err := New[event24](spec)
 			runtime.ReadMemStats(&after)
 			assert.Nil(t, tab)
 			requireBudgetError(t, err, memory.BudgetError{Definition: memory.Definition{Kind: "event table", Name: "Hits"},
@@ -54,19 +53,19 @@ func TestMemoryBudgetBuffersAndStaging(t *testing.T) {
 	const capacity = 1000
 	buffers := int64(2 * capacity * 24)
 	staging := int64(capacity * 24) // per worker
-	require.Equal(t, buffers, events.Bytes[event24](events.Spec{Name: "h", Capacity: capacity}))
-	require.Equal(t, 3*staging, events.StagingBytes[event24](capacity, 3))
+	require.Equal(t, buffers, Bytes[event24](Spec{Name: "h", Capacity: capacity}))
+	require.Equal(t, 3*staging, StagingBytes[event24](capacity, 3))
 
 	t.Run("buffers one byte short", func(t *testing.T) {
 		b := memory.NewBudget(buffers - 1)
-		tab, err := events.New[event24](events.Spec{Name: "Hits", Capacity: capacity, Budget: b})
+		tab, err := New[event24](Spec{Name: "Hits", Capacity: capacity, Budget: b})
 		assert.Nil(t, tab)
 		requireBudgetError(t, err, memory.BudgetError{Definition: memory.Definition{Kind: "event table", Name: "Hits"},
 			Bytes: buffers, Used: 0, Budget: buffers - 1})
 	})
 	t.Run("staging", func(t *testing.T) {
 		b := memory.NewBudget(buffers + 3*staging)
-		tab, err := events.New[event24](events.Spec{Name: "Hits", Capacity: capacity, Budget: b})
+		tab, err := New[event24](Spec{Name: "Hits", Capacity: capacity, Budget: b})
 		require.NoError(t, err)
 		p, err := tab.Parallel(2)
 		require.NoError(t, err)
@@ -86,11 +85,11 @@ func TestMemoryBudgetBuffersAndStaging(t *testing.T) {
 	})
 	t.Run("shared across tables", func(t *testing.T) {
 		b := memory.NewBudget(buffers + capacity*24)
-		_, err := events.New[event24](events.Spec{Name: "A", Capacity: capacity, Budget: b})
+		_, err := New[event24](Spec{Name: "A", Capacity: capacity, Budget: b})
 		require.NoError(t, err)
-		_, err = events.New[event24](events.Spec{Name: "B", Capacity: capacity, Lifetime: events.ThisFrame, Budget: b})
+		_, err = New[event24](Spec{Name: "B", Capacity: capacity, Lifetime: ThisFrame, Budget: b})
 		require.NoError(t, err)
-		_, err = events.New[byte](events.Spec{Name: "C", Capacity: 1, Lifetime: events.ThisFrame, Budget: b})
+		_, err = New[byte](Spec{Name: "C", Capacity: 1, Lifetime: ThisFrame, Budget: b})
 		requireBudgetError(t, err, memory.BudgetError{Definition: memory.Definition{Kind: "event table", Name: "C"},
 			Bytes: 1, Used: buffers + capacity*24, Budget: buffers + capacity*24})
 	})
@@ -98,8 +97,8 @@ func TestMemoryBudgetBuffersAndStaging(t *testing.T) {
 		// Without a Budget, a table has its own of DefaultBudget, which its
 		// staging is charged to as well: 64 MiB of buffer fit, 256 workers
 		// of 64 MiB staging (16 GiB) do not.
-		spec := events.Spec{Name: "Big", Capacity: 1 << 16, Lifetime: events.ThisFrame}
-		tab, err := events.New[[1024]byte](spec)
+		spec := Spec{Name: "Big", Capacity: 1 << 16, Lifetime: ThisFrame}
+		tab, err := New[[1024]byte](spec)
 		require.NoError(t, err)
 		p, err := tab.Parallel(256)
 		assert.Nil(t, p)
@@ -109,8 +108,8 @@ func TestMemoryBudgetBuffersAndStaging(t *testing.T) {
 }
 
 func TestBytesSaturate(t *testing.T) {
-	assert.Equal(t, int64(math.MaxInt64), events.Bytes[[1 << 40]byte](events.Spec{Name: "x", Capacity: events.MaxCapacity}))
-	assert.Equal(t, int64(math.MaxInt64), events.StagingBytes[[1 << 30]byte](events.MaxCapacity, 256))
-	assert.Equal(t, int64(0), events.Bytes[int](events.Spec{Name: "x", Capacity: 0}), "a spec New refuses")
-	assert.Equal(t, int64(0), events.StagingBytes[int](10, 0))
+	assert.Equal(t, int64(math.MaxInt64), Bytes[[1 << 40]byte](Spec{Name: "x", Capacity: MaxCapacity}))
+	assert.Equal(t, int64(math.MaxInt64), StagingBytes[[1 << 30]byte](MaxCapacity, 256))
+	assert.Equal(t, int64(0), Bytes[int](Spec{Name: "x", Capacity: 0}), "a spec New refuses")
+	assert.Equal(t, int64(0), StagingBytes[int](10, 0))
 }

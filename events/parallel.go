@@ -55,10 +55,8 @@ func (t *Table[T]) Parallel(workers int) (*Parallel[T], error) {
 
 // Workers is the number of worker segments. Fixed at Table.Parallel; safe
 // from any goroutine.
+// Exported as the bound of Worker.
 func (p *Parallel[T]) Workers() int { return len(p.workers) }
-
-// Table is the table Merge appends to. Safe from any goroutine.
-func (p *Parallel[T]) Table() *Table[T] { return p.table }
 
 // Worker returns worker w's segment, 0 <= w < Workers(). Each worker must use
 // only its own segment; different workers' segments may be used concurrently.
@@ -108,10 +106,6 @@ func (s *Segment[T]) Emit(v T) error {
 	return nil
 }
 
-// Len is the number of events staged by this worker in this run. Only the
-// segment's worker (or Merge's goroutine, after the run) may call it.
-func (s *Segment[T]) Len() int { return len(s.buf) }
-
 // Merge appends every worker's staged events to the table, segments in
 // ascending key order (equal keys: lower worker first, then Begin order),
 // events within a segment in emission order, and resets the workers for the
@@ -122,6 +116,8 @@ func (s *Segment[T]) Len() int { return len(s.buf) }
 // Call it once per system run after every worker has finished, from one
 // goroutine, not concurrently with Emit on the same table. Allocates nothing
 // in steady state.
+// Exported for a host that runs its own parallel kernel over a table (a
+// world's systems use systems.EmitParallel, merged by the scheduler).
 func (p *Parallel[T]) Merge() (dropped int) {
 	n := 0
 	for w := range p.workers {

@@ -1,4 +1,4 @@
-package events_test
+package events
 
 import (
 	"errors"
@@ -9,8 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/tickwork/tickwork/events"
-	"github.com/tickwork/tickwork/internal/chunkdrive"
+	"github.com/tickwork/tickwork/internal/testkit/chunkdrive"
 )
 
 // hit is a typical event: a target handle and an amount.
@@ -28,14 +27,14 @@ const (
 // runKernel emits, for every source row v with v%3 != 0, a hit{v, 2v} from a
 // kernel of `workers` workers shared out by drive (Begin(chunk) per chunk),
 // and merges. It returns the merge's dropped count.
-func runKernel(t *testing.T, p *events.Parallel[hit], drive chunkdrive.Driver, workers int) int {
+func runKernel(t *testing.T, p *Parallel[hit], drive chunkdrive.Driver, workers int) int {
 	t.Helper()
 	drive.Run(t, workers, chunks, func(w, c int) {
 		s := p.Worker(w)
 		s.Begin(c)
 		for v := c * chunkRows; v < min((c+1)*chunkRows, sourceRows); v++ {
 			if v%3 != 0 {
-				if err := s.Emit(hit{uint64(v), int32(2 * v)}); err != nil && !errors.Is(err, events.ErrOverflow) {
+				if err := s.Emit(hit{uint64(v), int32(2 * v)}); err != nil && !errors.Is(err, ErrOverflow) {
 					t.Errorf("Emit: %v", err)
 				}
 			}
@@ -54,7 +53,7 @@ func TestParallelDeterministic(t *testing.T) {
 	for _, drive := range chunkdrive.All() {
 		for _, workers := range []int{1, 2, 4, 8} {
 			t.Run(fmt.Sprintf("%s/workers=%d", drive.Name, workers), func(t *testing.T) {
-				tab, err := events.New[hit](events.Spec{Name: "hits", Capacity: sourceRows})
+				tab, err := New[hit](Spec{Name: "hits", Capacity: sourceRows})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -63,7 +62,7 @@ func TestParallelDeterministic(t *testing.T) {
 					if d := runKernel(t, p, drive, workers); d != 0 {
 						t.Fatalf("frame %d: Merge dropped %d, want 0", frame, d)
 					}
-					tab.EndFrame()
+					tab.endFrame()
 					if got := tab.Read(); !slices.Equal(got, want) {
 						t.Fatalf("frame %d: merged %d events, want the %d of the sequential order", frame, len(got), len(want))
 					}
@@ -93,7 +92,7 @@ func TestParallelOverflowDeterministic(t *testing.T) {
 	for _, drive := range chunkdrive.All() {
 		for _, workers := range []int{1, 2, 4, 8} {
 			t.Run(fmt.Sprintf("%s/workers=%d", drive.Name, workers), func(t *testing.T) {
-				tab, err := events.New[hit](events.Spec{Name: "hits", Capacity: capacity})
+				tab, err := New[hit](Spec{Name: "hits", Capacity: capacity})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -104,10 +103,10 @@ func TestParallelOverflowDeterministic(t *testing.T) {
 				if got := runKernel(t, p, drive, workers); got != wantDropped {
 					t.Errorf("Merge() = %d dropped, want %d", got, wantDropped)
 				}
-				if got := tab.TakeDropped(); got != int64(wantDropped) {
+				if got := tab.takeDropped(); got != int64(wantDropped) {
 					t.Errorf("TakeDropped() = %d, want %d", got, wantDropped)
 				}
-				tab.EndFrame()
+				tab.endFrame()
 				if got := tab.Read(); !slices.Equal(got, want) {
 					t.Errorf("kept %d events, want the first %d in key order", len(got), len(want))
 				}
@@ -120,7 +119,7 @@ func TestParallelOverflowDeterministic(t *testing.T) {
 // began them in; equal keys keep worker order; events before any Begin have
 // key 0.
 func TestMergeKeyOrder(t *testing.T) {
-	tab, _ := events.New[string](events.Spec{Name: "log", Capacity: 16, Lifetime: events.ThisFrame})
+	tab, _ := New[string](Spec{Name: "log", Capacity: 16, Lifetime: ThisFrame})
 	p := mustParallel(t, tab, 2)
 	w0, w1 := p.Worker(0), p.Worker(1)
 	_ = w1.Emit("w1 key0 (no Begin)")
@@ -148,28 +147,28 @@ func TestMergeKeyOrder(t *testing.T) {
 }
 
 func TestWorkerStagingOverflow(t *testing.T) {
-	tab, _ := events.New[int](events.Spec{Name: "n", Capacity: 2})
+	tab, _ := New[int](Spec{Name: "n", Capacity: 2})
 	p := mustParallel(t, tab, 1)
 	s := p.Worker(0)
 	_ = s.Emit(1)
 	_ = s.Emit(2)
-	if err := s.Emit(3); !errors.Is(err, events.ErrOverflow) {
+	if err := s.Emit(3); !errors.Is(err, ErrOverflow) {
 		t.Fatalf("third Emit = %v, want ErrOverflow", err)
 	}
-	if s.Len() != 2 {
-		t.Errorf("Len() = %d, want 2", s.Len())
+	if len(s.buf) != 2 {
+		t.Errorf("len(buf) = %d, want 2", len(s.buf))
 	}
 	if d := p.Merge(); d != 1 {
 		t.Errorf("Merge() = %d, want 1", d)
 	}
-	tab.EndFrame()
+	tab.endFrame()
 	if got := tab.Read(); !slices.Equal(got, []int{1, 2}) {
 		t.Errorf("Read() = %v, want [1 2]", got)
 	}
 }
 
 func TestParallelPanicsOnZeroWorkers(t *testing.T) {
-	tab, _ := events.New[int](events.Spec{Name: "n", Capacity: 2})
+	tab, _ := New[int](Spec{Name: "n", Capacity: 2})
 	defer func() {
 		if r := recover(); r == nil {
 			t.Error("Parallel(0) did not panic")
@@ -181,12 +180,12 @@ func TestParallelPanicsOnZeroWorkers(t *testing.T) {
 // TestReadWhileEmitting: a NextFrame table may be read by one system while
 // another emits (run with -race).
 func TestReadWhileEmitting(t *testing.T) {
-	tab, _ := events.New[int](events.Spec{Name: "n", Capacity: 1000})
+	tab, _ := New[int](Spec{Name: "n", Capacity: 1000})
 	p := mustParallel(t, tab, 2)
 	for v := 0; v < 100; v++ {
 		_ = tab.Emit(v)
 	}
-	tab.EndFrame()
+	tab.endFrame()
 	var wg sync.WaitGroup
 	sums := make([]int, 4)
 	for r := range sums {
@@ -218,7 +217,7 @@ func TestReadWhileEmitting(t *testing.T) {
 			t.Errorf("reader %d summed %d, want %d", r, s, 50*4950)
 		}
 	}
-	tab.EndFrame()
+	tab.endFrame()
 	if tab.Len() != 402 {
 		t.Errorf("Len() = %d, want 402", tab.Len())
 	}
@@ -227,7 +226,7 @@ func TestReadWhileEmitting(t *testing.T) {
 // TestParallelWorkerPanicsOnBadIndex: a worker index outside
 // 0..Workers()-1 is a kernel bug, reported with how to fix it.
 func TestParallelWorkerPanicsOnBadIndex(t *testing.T) {
-	tab, err := events.New[int](events.Spec{Name: "n", Capacity: 2})
+	tab, err := New[int](Spec{Name: "n", Capacity: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +240,7 @@ func TestParallelWorkerPanicsOnBadIndex(t *testing.T) {
 }
 
 // mustParallel is tab.Parallel(workers), failing tb on its error.
-func mustParallel[T any](tb testing.TB, tab *events.Table[T], workers int) *events.Parallel[T] {
+func mustParallel[T any](tb testing.TB, tab *Table[T], workers int) *Parallel[T] {
 	tb.Helper()
 	p, err := tab.Parallel(workers)
 	if err != nil {

@@ -2,8 +2,10 @@ package events
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -21,31 +23,31 @@ func TestReaderCadences(t *testing.T) {
 		r.Done()
 		return got
 	}
-	tab.BeginFrame() // frame 0
+	tab.beginFrame() // frame 0
 	_ = tab.Emit(1)  // frame 0, before any tick
-	tab.BeginTick()
+	tab.beginTick()
 	_ = tab.Emit(2) // during tick 0
 	assert.Equal(t, []int{1}, read(tick), "tick 0 reads what was emitted before it began")
 	assert.Empty(t, read(frame), "frame 0 reads nothing of frame 0")
-	tab.BeginTick()
+	tab.beginTick()
 	assert.Equal(t, []int{2}, read(tick))
 	assert.Empty(t, read(tick), "read once")
-	tab.EndFrame()
+	tab.endFrame()
 	_ = tab.Emit(3) // the host, between frames 0 and 1
 	assert.Empty(t, read(frame), "not before frame 1 begins")
-	tab.BeginFrame() // frame 1
+	tab.beginFrame() // frame 1
 	assert.Equal(t, []int{1, 2, 3}, read(frame), "frame 1 reads frame 0's and the host's since")
 	assert.Empty(t, read(frame))
-	tab.EndFrame() // frame 1 ran no tick: the PerTick reader holds 3
-	tab.BeginFrame()
-	tab.EndFrame()
-	tab.BeginFrame()
+	tab.endFrame() // frame 1 ran no tick: the PerTick reader holds 3
+	tab.beginFrame()
+	tab.endFrame()
+	tab.beginFrame()
 	assert.Empty(t, read(frame))
 	assert.Equal(t, 1, tab.Held(), "event 3 waits for the PerTick reader")
-	tab.BeginTick()
+	tab.beginTick()
 	assert.Equal(t, []int{3}, read(tick))
 	assert.Zero(t, tab.Held())
-	assert.Equal(t, PerTick, tick.Cadence())
+	assert.Equal(t, PerTick, tick.cadence)
 	assert.Equal(t, "PerTick", PerTick.String())
 	assert.Equal(t, "Cadence(7)", Cadence(7).String())
 }
@@ -56,13 +58,13 @@ func TestReaderReadTwiceThenDone(t *testing.T) {
 	tab := mustNew[int](t, Spec{Name: "hits", Capacity: 8})
 	r := tab.NewReader(PerFrame)
 	_ = tab.Emit(1)
-	tab.EndFrame()
-	tab.BeginFrame()
+	tab.endFrame()
+	tab.beginFrame()
 	assert.Equal(t, []int{1}, r.Read())
 	_ = tab.Emit(2)
 	assert.Equal(t, []int{1}, r.Read())
-	tab.EndFrame()
-	tab.BeginFrame() // a boundary without Done: still the first Read's events
+	tab.endFrame()
+	tab.beginFrame() // a boundary without Done: still the first Read's events
 	assert.Equal(t, []int{1}, r.Read())
 	r.Done()
 	r.Done() // nothing read since: a no-op
@@ -97,15 +99,15 @@ func TestRetentionOverflow(t *testing.T) {
 			assert.Equal(t, OverflowError{Table: "hits", Capacity: 3}, *oe)
 			refused++
 		}
-		tab.EndFrame()
-		tab.BeginFrame()
+		tab.endFrame()
+		tab.beginFrame()
 		busy.Read()
 		busy.Done()
 	}
 	assert.Equal(t, 2, refused)
-	assert.EqualValues(t, 2, tab.TakeDropped())
+	assert.EqualValues(t, 2, tab.takeDropped())
 	assert.Equal(t, 3, tab.Held())
-	tab.BeginTick()
+	tab.beginTick()
 	assert.Equal(t, []int{0, 1, 2}, idle.Read())
 	idle.Done()
 	assert.Zero(t, tab.Held())
@@ -189,17 +191,17 @@ func TestReaderModel(t *testing.T) {
 					assert.Equal(t, 3-kept, dropped, "step %d", step)
 					log = append(log, staged[:kept]...)
 				case op == 5:
-					tab.BeginTick()
+					tab.beginTick()
 					tickMark = len(log)
 				case op == 6:
-					tab.EndFrame() // moves no reader's mark
+					tab.endFrame() // moves no reader's mark
 				case op == 7:
-					tab.BeginFrame()
+					tab.beginFrame()
 					frameMark = len(log)
 				default:
 					m := rs[rng.IntN(len(rs))]
 					lim := frameMark
-					if m.r.Cadence() == PerTick {
+					if m.r.cadence == PerTick {
 						lim = tickMark
 					}
 					lim = max(lim, m.next)
@@ -244,8 +246,8 @@ func TestThisFrameReaders(t *testing.T) {
 	assert.Equal(t, []int{0, 1, 2}, late.Read())
 	late.Done()
 	_ = tab.Emit(3) // neither reads it
-	tab.EndFrame()
-	assert.EqualValues(t, 2, tab.TakeDropped(), "event 3 expired unread by both readers")
+	tab.endFrame()
+	assert.EqualValues(t, 2, tab.takeDropped(), "event 3 expired unread by both readers")
 	assert.Empty(t, tick.Read())
 	require.NoError(t, tab.Emit(4))
 	assert.Equal(t, []int{4}, late.Read())
@@ -256,15 +258,15 @@ func TestThisFrameReaders(t *testing.T) {
 func TestNewReaderStartsAtHeld(t *testing.T) {
 	tab := mustNew[int](t, Spec{Name: "hits", Capacity: 4})
 	_ = tab.Emit(1)
-	tab.EndFrame()
-	tab.BeginFrame()
+	tab.endFrame()
+	tab.beginFrame()
 	_ = tab.Emit(2)
 	r := tab.NewReader(PerFrame)
 	assert.Equal(t, []int{1}, r.Read())
 	r.Done()
-	tab.EndFrame()
-	tab.EndFrame()
-	tab.BeginFrame()
+	tab.endFrame()
+	tab.endFrame()
+	tab.beginFrame()
 	assert.Equal(t, []int{2}, r.Read(), "held for the reader past its double-buffer frame")
 	assert.Panics(t, func() { tab.NewReader(Cadence(2)) })
 }
@@ -308,7 +310,7 @@ func TestDoubleBufferThenReader(t *testing.T) {
 					}
 				}
 				if f < frames-1 || rng.IntN(2) == 0 {
-					tab.EndFrame()
+					tab.endFrame()
 					prev, cur = cur, nil
 				}
 				var got []int
@@ -319,8 +321,8 @@ func TestDoubleBufferThenReader(t *testing.T) {
 				assert.Equal(t, len(prev)+len(cur), tab.Held())
 			}
 			r := tab.NewReader(PerFrame)
-			tab.EndFrame()
-			tab.BeginFrame()
+			tab.endFrame()
+			tab.beginFrame()
 			var got []int
 			for _, e := range r.Read() {
 				got = append(got, e.seq)
@@ -335,25 +337,6 @@ func TestDoubleBufferThenReader(t *testing.T) {
 	}
 }
 
-// TestResetReaders: Reset forgets held events; readers start over with the
-// next emit.
-func TestResetReaders(t *testing.T) {
-	tab := mustNew[int](t, Spec{Name: "hits", Capacity: 2})
-	r := tab.NewReader(PerTick)
-	_ = tab.Emit(1)
-	_ = tab.Emit(2)
-	require.ErrorIs(t, tab.Emit(3), ErrOverflow)
-	tab.Reset()
-	assert.Zero(t, tab.Held())
-	assert.Zero(t, tab.Dropped())
-	tab.BeginTick()
-	assert.Empty(t, r.Read())
-	r.Done()
-	require.NoError(t, tab.Emit(4))
-	tab.BeginTick()
-	assert.Equal(t, []int{4}, r.Read())
-}
-
 // TestReaderWhileEmitting: readers of a NextFrame table read while another
 // goroutine emits and merges (run with -race).
 func TestReaderWhileEmitting(t *testing.T) {
@@ -364,9 +347,9 @@ func TestReaderWhileEmitting(t *testing.T) {
 	for v := range 100 {
 		_ = tab.Emit(v)
 	}
-	tab.BeginTick()
-	tab.EndFrame()
-	tab.BeginFrame()
+	tab.beginTick()
+	tab.endFrame()
+	tab.beginFrame()
 	var wg sync.WaitGroup
 	sums := make([]int, len(rs))
 	for i, r := range rs {
@@ -417,7 +400,7 @@ func TestReaderAllocs(t *testing.T) {
 			_ = this.Emit(uint64(i))
 		}
 		if n++; n%3 == 0 { // a tick every third frame
-			tab.BeginTick()
+			tab.beginTick()
 			for _, v := range tick.Read() {
 				sum += v
 			}
@@ -431,10 +414,10 @@ func TestReaderAllocs(t *testing.T) {
 			sum += v
 		}
 		tr.Done()
-		tab.EndFrame()
-		this.EndFrame()
-		tab.TakeDropped()
-		this.TakeDropped()
+		tab.endFrame()
+		this.endFrame()
+		tab.takeDropped()
+		this.takeDropped()
 	}
 	assert.Zero(t, testing.AllocsPerRun(200, cycle))
 	assert.NotZero(t, sum)
@@ -447,4 +430,76 @@ func TestOverflowErrorMessage(t *testing.T) {
 	err := tab.Emit(2)
 	assert.True(t, errors.Is(err, ErrOverflow))
 	assert.Equal(t, `events: table "hits" is full: it holds its capacity of 1 events (unread, or emitted this frame); event dropped`, err.Error())
+}
+
+// A hit emitted in one frame is read once, by a consumer of the next frame.
+func TestDeliveryNextFrame(t *testing.T) {
+	var out strings.Builder
+	type Hit struct {
+		Target uint64
+		Damage int32
+	}
+	hits, err := New[Hit](Spec{Name: "hits", Capacity: 2, Lifetime: NextFrame})
+	require.NoError(t, err)
+	applyHits := hits.NewReader(PerFrame) // set-up: one reader per consumer
+	for frame := 1; frame <= 3; frame++ {
+		hits.beginFrame()                    // the runtime, at the start of the frame
+		for _, h := range applyHits.Read() { // e.g. ApplyHits in FrameStart
+			fmt.Fprintf(&out, "frame %d: unit %d takes %d\n", frame, h.Target, h.Damage)
+		}
+		applyHits.Done() // the runtime, when the consumer's run ends
+		if frame == 1 {  // e.g. Collision in FixedUpdate
+			_ = hits.Emit(Hit{Target: 7, Damage: 30})
+			_ = hits.Emit(Hit{Target: 9, Damage: 10})
+			if err := hits.Emit(Hit{Target: 4, Damage: 5}); errors.Is(err, ErrOverflow) {
+				fmt.Fprintln(&out, "frame 1:", err)
+			}
+		}
+		hits.endFrame() // the runtime, at the end of the frame
+		if d := hits.takeDropped(); d > 0 {
+			fmt.Fprintf(&out, "frame %d report: %d hit dropped\n", frame, d)
+		}
+	}
+	assert.Equal(t, `frame 1: events: table "hits" is full: it holds its capacity of 2 events (unread, or emitted this frame); event dropped
+frame 1 report: 1 hit dropped
+frame 2: unit 7 takes 30
+frame 2: unit 9 takes 10
+`, out.String())
+}
+
+// A FixedUpdate consumer (PerTick) reads each event once, at the first
+// fixed tick after its emit, however many ticks each frame runs: frames
+// without a tick keep the events for it.
+func TestDeliveryPerTick(t *testing.T) {
+	var out strings.Builder
+	hits, _ := New[int](Spec{Name: "hits", Capacity: 8})
+	fixed := hits.NewReader(PerTick)
+	for frame, ticks := range []int{0, 0, 2} {
+		for tick := range ticks {
+			hits.beginTick() // the runtime, before each fixed tick
+			fmt.Fprintf(&out, "frame %d, tick %d reads %v\n", frame, tick, fixed.Read())
+			fixed.Done()
+		}
+		_ = hits.Emit(10 * frame) // e.g. a system in Update
+		hits.endFrame()
+	}
+	fmt.Fprintln(&out, "held:", hits.Held())
+	assert.Equal(t, `frame 2, tick 0 reads [0 10]
+frame 2, tick 1 reads []
+held: 1
+`, out.String())
+}
+
+// A ThisFrame table passes events to later systems of the same frame.
+func TestDeliveryThisFrame(t *testing.T) {
+	var out strings.Builder
+	dead, _ := New[int](Spec{Name: "dead slots", Capacity: 8, Lifetime: ThisFrame})
+	_ = dead.Emit(3) // FrameStart: slot 3 died
+	_ = dead.Emit(5)
+	fmt.Fprintln(&out, "FrameEnd reads", dead.Read())
+	dead.endFrame()
+	fmt.Fprintln(&out, "next frame reads", dead.Read())
+	assert.Equal(t, `FrameEnd reads [3 5]
+next frame reads []
+`, out.String())
 }

@@ -27,39 +27,15 @@ func (e *StateError) Error() string {
 // Is reports whether target is ErrState.
 func (e *StateError) Is(target error) bool { return target == ErrState }
 
-// Stateful is the snapshot face of a *Table[T] (docs/state.md): the
-// runtime keeps every event table as a Buffer and asserts this. Each
-// method is the Table method of that name, with its errors and its
-// concurrency contract (between frames, from the host).
-type Stateful interface {
-	// AppendState appends the table's state (marks, readers, events) to
-	// dst; a *StateError for a pointer-holding table.
-	AppendState(dst []byte) ([]byte, error)
-	// CheckState reports, as a *StateError, why src is no state of the
-	// table; it reads src only.
-	CheckState(src []byte) error
-	// LoadState makes the table hold src (after CheckState; panics on a
-	// src it refuses).
-	LoadState(src []byte)
-	// Describe appends the table's line of a world's declarations.
-	Describe(dst []byte) []byte
-	// StateCap is the largest AppendState can append, in bytes.
-	StateCap() int
-	// Snapshottable is nil when a snapshot can hold the table, else why not.
-	Snapshottable() error
-}
-
-var _ Stateful = (*Table[int])(nil)
-
 // stateHead is the fixed part of a table's state: nine marks and the
 // refused flag, then three words per reader.
 const stateHead = 8 * 9
 
-// StateCap is the largest state AppendState appends: the marks, the
+// stateCap is the largest state AppendState appends: the marks, the
 // readers' positions and Capacity events (twice that for a NextFrame table
 // without readers, whose view and pending frame are both held). Fixed once
 // the readers are registered (at seal in a world). Allocates nothing.
-func (t *Table[T]) StateCap() int {
+func (t *Table[T]) stateCap() int {
 	n := t.capacity
 	if t.life == NextFrame && len(t.readers) == 0 {
 		n *= 2
@@ -67,14 +43,14 @@ func (t *Table[T]) StateCap() int {
 	return stateHead + 24*len(t.readers) + n*int(reflect.TypeFor[T]().Size())
 }
 
-// AppendState appends t's state to dst (docs/state.md): the event marks
+// appendState appends t's state to dst (docs/state.md): the event marks
 // (oldest held, next emitted, the frame, tick and view boundaries), the
 // drop count, each reader's position in registration order, then the held
 // events as raw bytes, oldest first. It returns a *StateError (errors.Is
 // ErrState), appending nothing, when T holds pointers. Between frames only
 // (no Parallel staging may hold events); allocates only when dst grows.
-func (t *Table[T]) AppendState(dst []byte) ([]byte, error) {
-	if err := t.Snapshottable(); err != nil {
+func (t *Table[T]) appendState(dst []byte) ([]byte, error) {
+	if err := t.snapshottable(); err != nil {
 		return dst, err
 	}
 	for _, v := range [...]uint64{t.lo, t.head, t.prev, t.frame, t.start, t.tick, t.floor, uint64(t.dropped), b2u(t.refused)} {
@@ -92,9 +68,9 @@ func (t *Table[T]) AppendState(dst []byte) ([]byte, error) {
 	return append(dst, wire.Bytes(t.slice(t.base, t.lo, t.head))...), nil
 }
 
-// Snapshottable returns nil when a snapshot can hold t (T is pointer-free),
+// snapshottable returns nil when a snapshot can hold t (T is pointer-free),
 // else the *StateError AppendState would return. Allocates only the error.
-func (t *Table[T]) Snapshottable() error {
+func (t *Table[T]) snapshottable() error {
 	if t.pointers {
 		return &StateError{Table: t.name, Detail: "its event type holds pointers; a snapshot copies events as bytes, so use a pointer-free type (handles, numbers)"}
 	}
@@ -117,13 +93,13 @@ func readMarks(r *wire.Reader) marks {
 	return marks{r.U64(), r.U64(), r.U64(), r.U64(), r.U64(), r.U64(), r.U64(), r.U64(), r.U64()}
 }
 
-// CheckState reports whether src is a state t can take (LoadState): a
+// checkState reports whether src is a state t can take (LoadState): a
 // *StateError (errors.Is ErrState) for a pointer-holding T, the wrong
 // size, marks out of order, more events than t holds, reader positions
 // outside the held events, or an event whose bool bytes are neither 0 nor 1.
 // It reads src only, so t is untouched whatever src holds; it allocates only
 // its error.
-func (t *Table[T]) CheckState(src []byte) error {
+func (t *Table[T]) checkState(src []byte) error {
 	if t.pointers {
 		return &StateError{Table: t.name, Detail: "its event type holds pointers"}
 	}
@@ -165,16 +141,16 @@ func (t *Table[T]) CheckState(src []byte) error {
 	return nil
 }
 
-// LoadState makes t hold src, a state CheckState accepted: the same events,
+// loadState makes t hold src, a state CheckState accepted: the same events,
 // marks and reader positions, so every reader reads next what it would
 // have read when the state was taken. The events are laid out afresh at
 // the front of the storage (the view, then the pending frame, in their
 // halves for a NextFrame table without readers). It panics on a src that
-// CheckState refuses (call it first). Allocates nothing; needs exclusive
+// checkState refuses (call it first). Allocates nothing; needs exclusive
 // access (a boundary). CheckState, StateCap and Describe read t only:
 // safe with readers' Read, not with Emit or a boundary.
-func (t *Table[T]) LoadState(src []byte) {
-	if err := t.CheckState(src); err != nil {
+func (t *Table[T]) loadState(src []byte) {
+	if err := t.checkState(src); err != nil {
 		panic("events: LoadState without CheckState: " + err.Error())
 	}
 	r := wire.Reader{B: src}
@@ -197,10 +173,10 @@ func (t *Table[T]) LoadState(src []byte) {
 	t.base, t.vbase = m.lo, m.lo
 }
 
-// Describe appends a line describing t (name, lifetime, capacity, event
+// describe appends a line describing t (name, lifetime, capacity, event
 // type and size, readers' cadences) for a world's fingerprint. It
 // allocates; call it at set-up.
-func (t *Table[T]) Describe(dst []byte) []byte {
+func (t *Table[T]) describe(dst []byte) []byte {
 	typ := reflect.TypeFor[T]()
 	dst = append(dst, "events "+strconv.Quote(t.name)+" "+t.life.String()+" capacity "+strconv.Itoa(t.capacity)+" "+
 		wire.Layout(typ)+" "+strconv.FormatUint(uint64(typ.Size()), 10)...)

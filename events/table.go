@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/internal/wire"
 	"github.com/tickwork/tickwork/memory"
 )
@@ -39,6 +40,7 @@ func (l Lifetime) String() string {
 // Cadence says how often a Reader's consumer runs, which sets the boundary
 // at which NextFrame events become readable to it (docs/architecture.md,
 // Events). It does not matter for ThisFrame tables.
+// Exported as the argument of Table.NewReader.
 type Cadence uint8
 
 const (
@@ -73,10 +75,11 @@ type Spec struct {
 	Budget *memory.Budget
 }
 
-// Buffer is the untyped face of a *Table[T]: the scheduler keeps every
-// event table of a world in one []Buffer, and manifests name event tables by
-// it. Its methods are the Table's; see there. Comparable: two Buffers are
-// equal when they hold the same *Table[T].
+// Buffer is the untyped face of a *Table[T]: manifests (package systems)
+// name event tables by it, and a host that drives a scheduler directly
+// hands its tables over as Buffers (scheduler.Scheduler.AddEvents). Its
+// methods are the Table's; see there. Comparable: two Buffers are equal
+// when they hold the same *Table[T]. Only *Table[T] implements it.
 type Buffer interface {
 	Name() string
 	Lifetime() Lifetime
@@ -84,37 +87,7 @@ type Buffer interface {
 	Cap() int
 	// Len is the number of events Read returns.
 	Len() int
-	// Pending is the number of events emitted since the last EndFrame
-	// (NextFrame); always 0 for ThisFrame.
-	Pending() int
-	// NewConsumer registers a reader of the given cadence and returns it
-	// (a *Reader[T]).
-	NewConsumer(c Cadence) Consumer
-	// BeginFrame is the start of a frame: PerFrame readers may read what
-	// was emitted before it (NextFrame).
-	BeginFrame()
-	// BeginTick is the start of a fixed tick: PerTick readers may read what
-	// was emitted before it (NextFrame).
-	BeginTick()
-	// EndFrame is the end of a frame: Read shows the frame's events
-	// (NextFrame); every event goes (ThisFrame).
-	EndFrame()
-	// Dropped is the number of events lost since the last TakeDropped.
-	Dropped() int64
-	// TakeDropped returns Dropped and resets it to zero.
-	TakeDropped() int64
-	// Overflowed is the table's *OverflowError when an emit or merge was
-	// refused since the last TakeDropped, else nil.
-	Overflowed() error
-	// Reset forgets every event and the drop count.
-	Reset()
-}
-
-// Consumer is the untyped face of a *Reader[T], for the scheduler: it ends
-// a consumer's run with Done without knowing T.
-type Consumer interface {
-	Cadence() Cadence
-	Done()
+	plumbing() plumb.Events
 }
 
 // Table is an event table of element type T: a log of the events emitted
@@ -131,7 +104,7 @@ type Consumer interface {
 // Concurrency: see the package documentation. In short, one goroutine emits
 // (parallel kernels use Parallel); readers and Read of a NextFrame table may
 // run alongside emits; boundaries (Reader.Done, BeginFrame, BeginTick,
-// EndFrame, Reset) need exclusive access.
+// EndFrame) need exclusive access.
 type Table[T any] struct {
 	name     string
 	capacity int // kept apart so that Cap never reads what Emit writes
@@ -236,6 +209,7 @@ func StagingBytes[T any](capacity, workers int) int64 {
 func (t *Table[T]) Name() string { return t.name }
 
 // Lifetime is the table's lifetime. Fixed at New; safe from any goroutine.
+// Exported as Buffer's.
 func (t *Table[T]) Lifetime() Lifetime { return t.life }
 
 // Cap is the capacity: the most events the table holds at once (see
@@ -272,7 +246,7 @@ func (t *Table[T]) room() int {
 // Consumers read through a Reader instead, which delivers each event once.
 // The slice is the table's own (capacity clipped, so an append copies): do
 // not modify it. It stays valid until the next boundary (Reader.Done,
-// BeginFrame, BeginTick, EndFrame, Reset).
+// BeginFrame, BeginTick, EndFrame).
 //
 // For NextFrame, Read may run concurrently with Emit, Merge and readers'
 // Read; for ThisFrame it must not run with Emit or Merge. Allocates nothing.
@@ -319,6 +293,7 @@ func (t *Table[T]) Held() int { return int(t.head - t.lo) }
 // read them after the next BeginFrame, PerTick readers after the next
 // BeginTick); always 0 for ThisFrame. Not concurrently with Emit, Merge or
 // EndFrame.
+// Exported for hosts and tests that inspect a table between frames.
 func (t *Table[T]) Pending() int {
 	if t.life == ThisFrame {
 		return 0
@@ -326,20 +301,20 @@ func (t *Table[T]) Pending() int {
 	return int(t.head - t.frame)
 }
 
-// BeginFrame is the start of a frame: the events emitted so far (in the
+// beginFrame is the start of a frame: the events emitted so far (in the
 // previous frames, and by the host since the last EndFrame) become
 // readable to PerFrame readers of a NextFrame table (no-op for
 // ThisFrame). Called by the scheduler once per frame, before FrameStart's
 // systems, with exclusive access to the table. Allocates nothing.
-func (t *Table[T]) BeginFrame() { t.start = t.head }
+func (t *Table[T]) beginFrame() { t.start = t.head }
 
-// BeginTick is the start of a fixed tick: the events emitted so far become
+// beginTick is the start of a fixed tick: the events emitted so far become
 // readable to PerTick readers of a NextFrame table (no-op for ThisFrame).
 // Called by the scheduler before each fixed tick's systems, with exclusive
 // access to the table. Allocates nothing.
-func (t *Table[T]) BeginTick() { t.tick = t.head }
+func (t *Table[T]) beginTick() { t.tick = t.head }
 
-// EndFrame is the end of a frame. NextFrame: the events of this frame
+// endFrame is the end of a frame. NextFrame: the events of this frame
 // become Read's view (readers read them from the next BeginFrame or
 // BeginTick); a table without readers retires the previous frame's.
 // ThisFrame: every event is retired,
@@ -347,7 +322,7 @@ func (t *Table[T]) BeginTick() { t.tick = t.head }
 // reader). Called by the scheduler once per frame, after FrameEnd's command
 // playback, with exclusive access to the table. Slices returned before are
 // stale afterwards. Allocates nothing.
-func (t *Table[T]) EndFrame() {
+func (t *Table[T]) endFrame() {
 	switch {
 	case t.life == ThisFrame:
 		for _, r := range t.readers {
@@ -369,21 +344,6 @@ func (t *Table[T]) EndFrame() {
 		t.lo, t.floor, t.vbase = t.prev, t.frame, t.base
 		t.base = t.head - (uint64(t.capacity) - w)
 	}
-}
-
-// Reset forgets every event, read or not, and the drop count; readers start
-// over with the next emit. It needs exclusive access. Allocates nothing;
-// staging of a Parallel is not touched (Merge empties it).
-func (t *Table[T]) Reset() {
-	if t.pointers {
-		clear(t.buf)
-	}
-	h := t.head
-	t.lo, t.prev, t.frame, t.start, t.tick, t.floor, t.base, t.vbase = h, h, h, h, h, h, h, h
-	for _, r := range t.readers {
-		r.next, r.end, r.read = h, h, false
-	}
-	t.dropped, t.refused = 0, false
 }
 
 // retire drops the events before event to (to >= lo; zeroing them when T
@@ -418,13 +378,15 @@ func (t *Table[T]) retire(to uint64) {
 // Dropped is the number of events lost since the table was made or last
 // TakeDropped: emits refused by overflow (through Emit or Merge), and
 // ThisFrame events a reader had not read at EndFrame (once per reader). Not
-// concurrently with Emit, Merge, EndFrame, TakeDropped or Reset.
+// concurrently with Emit, Merge, EndFrame or TakeDropped.
+// Exported for hosts and tests that inspect a table between frames (a world
+// reports drops in its frame report).
 func (t *Table[T]) Dropped() int64 { return t.dropped }
 
-// TakeDropped returns Dropped and resets the count to zero; the scheduler
+// takeDropped returns Dropped and resets the count to zero; the scheduler
 // calls it once per frame for its report, just after EndFrame. Needs
 // exclusive access.
-func (t *Table[T]) TakeDropped() int64 {
+func (t *Table[T]) takeDropped() int64 {
 	n := t.dropped
 	t.dropped, t.refused = 0, false
 	return n
@@ -481,12 +443,6 @@ func (t *Table[T]) linearize() {
 	t.base, t.vbase = t.lo, t.lo
 }
 
-// NewConsumer is NewReader for Buffer users: it returns the *Reader[T].
-func (t *Table[T]) NewConsumer(c Cadence) Consumer { return t.NewReader(c) }
-
-// Cadence is the reader's cadence. Fixed at NewReader.
-func (r *Reader[T]) Cadence() Cadence { return r.cadence }
-
 // Read returns the events readable to r that it has not passed, in
 // emission order: from its position to the limit of its cadence (NextFrame:
 // the events emitted before the last BeginFrame for PerFrame, before the
@@ -495,7 +451,7 @@ func (r *Reader[T]) Cadence() Cadence { return r.cadence }
 // since (so a consumer never reads its own run's emits). Done passes them.
 // The slice is the table's own: do not modify it. It stays valid until the
 // table's next boundary (Done of any of its readers, BeginFrame,
-// BeginTick, EndFrame, Reset); in a world, until the consuming system's
+// BeginTick, EndFrame); in a world, until the consuming system's
 // run ends.
 //
 // Call Read and Done of one reader from one goroutine; kernels may use the
@@ -528,6 +484,7 @@ func (r *Reader[T]) Read() []T {
 // since the last Done it does nothing. The scheduler calls it when the
 // consuming system's run ends. A boundary: it needs exclusive access to
 // the table. Allocates nothing.
+// Exported for a host or test that reads a table through a Reader of its own.
 func (r *Reader[T]) Done() {
 	if !r.read {
 		return
@@ -551,14 +508,14 @@ func (r *Reader[T]) Done() {
 	}
 }
 
-// Overflowed returns the table's *OverflowError (errors.Is ErrOverflow),
+// overflowed returns the table's *OverflowError (errors.Is ErrOverflow),
 // the error Emit returns for a refused event, when an emit or a merge was
 // refused for lack of room since the last TakeDropped, and nil otherwise
 // (ThisFrame events left unread count in Dropped, not here). The
 // scheduler returns it from a frame that refused events of this table.
 // Preallocated: it allocates nothing. Not concurrently with Emit, Merge or
 // TakeDropped.
-func (t *Table[T]) Overflowed() error {
+func (t *Table[T]) overflowed() error {
 	if t.refused {
 		return t.overflow
 	}

@@ -90,7 +90,7 @@ func TestNextFrame(t *testing.T) {
 			}
 			readCount[v]++
 		}
-		tab.EndFrame()
+		tab.endFrame()
 	}
 	for v, f := range emitted {
 		if f == 5 {
@@ -106,7 +106,7 @@ func TestNextFrame(t *testing.T) {
 	if got, want := tab.Read(), []int{50, 51, 52}; !slices.Equal(got, want) {
 		t.Errorf("after last boundary Read() = %v, want %v", got, want)
 	}
-	tab.EndFrame()
+	tab.endFrame()
 	if got := tab.Read(); len(got) != 0 {
 		t.Errorf("frame t+2: Read() = %v, want empty", got)
 	}
@@ -129,7 +129,7 @@ func TestThisFrame(t *testing.T) {
 	if tab.Pending() != 0 || tab.Len() != 2 {
 		t.Errorf("Pending, Len = %d, %d, want 0, 2", tab.Pending(), tab.Len())
 	}
-	tab.EndFrame()
+	tab.endFrame()
 	if got := tab.Read(); len(got) != 0 {
 		t.Errorf("after EndFrame Read() = %v, want empty", got)
 	}
@@ -164,35 +164,18 @@ func TestOverflow(t *testing.T) {
 				t.Errorf("overflow errors, Dropped() = %d, %d, want 2, 2", errs, tab.Dropped())
 			}
 			if life == NextFrame {
-				tab.EndFrame()
+				tab.endFrame()
 			}
 			if got, want := tab.Read(), []int{1, 2, 3}; !slices.Equal(got, want) {
 				t.Errorf("Read() = %v, want %v (earlier events intact)", got, want)
 			}
-			if got := tab.TakeDropped(); got != 2 {
+			if got := tab.takeDropped(); got != 2 {
 				t.Errorf("TakeDropped() = %d, want 2", got)
 			}
 			if got := tab.Dropped(); got != 0 {
 				t.Errorf("Dropped() after TakeDropped = %d, want 0", got)
 			}
 		})
-	}
-}
-
-func TestReset(t *testing.T) {
-	tab := mustNew[int](t, Spec{Name: "hits", Capacity: 2})
-	_ = tab.Emit(1)
-	tab.EndFrame()
-	_ = tab.Emit(2)
-	_ = tab.Emit(3)
-	_ = tab.Emit(4)
-	tab.Reset()
-	if tab.Len() != 0 || tab.Pending() != 0 || tab.Dropped() != 0 {
-		t.Errorf("after Reset Len, Pending, Dropped = %d, %d, %d, want 0, 0, 0", tab.Len(), tab.Pending(), tab.Dropped())
-	}
-	tab.EndFrame()
-	if tab.Len() != 0 {
-		t.Errorf("after Reset and EndFrame Len = %d, want 0", tab.Len())
 	}
 }
 
@@ -209,8 +192,8 @@ func TestPointerEventsRetired(t *testing.T) {
 	}
 	s := "x"
 	_ = tab.Emit(ev{&s, 1})
-	tab.EndFrame()
-	tab.EndFrame() // the event is retired
+	tab.endFrame()
+	tab.endFrame() // the event is retired
 	for i, e := range tab.buf {
 		if e.name != nil {
 			t.Errorf("buf[%d] still points at %q", i, *e.name)
@@ -232,7 +215,7 @@ func TestBufferInterface(t *testing.T) {
 	_ = a.Emit(2)
 	_ = b.Emit(1)
 	for _, buf := range bufs {
-		buf.EndFrame()
+		buf.plumbing().EndFrame()
 	}
 	if got := bufs[0].Len(); got != 1 {
 		t.Errorf("a.Len() = %d, want 1", got)
@@ -240,8 +223,8 @@ func TestBufferInterface(t *testing.T) {
 	if got := bufs[1].Len(); got != 0 {
 		t.Errorf("b.Len() = %d, want 0", got)
 	}
-	if got := bufs[0].TakeDropped(); got != 1 {
-		t.Errorf("a.TakeDropped() = %d, want 1", got)
+	if got := bufs[0].plumbing().TakeDropped(); got != 1 {
+		t.Errorf("a.takeDropped() = %d, want 1", got)
 	}
 	if bufs[1].Name() != "b" || bufs[1].Lifetime() != ThisFrame || bufs[1].Cap() != 2 {
 		t.Errorf("b: Name, Lifetime, Cap = %q, %v, %d", bufs[1].Name(), bufs[1].Lifetime(), bufs[1].Cap())
@@ -264,9 +247,9 @@ func TestEmitSwapAllocs(t *testing.T) {
 		for _, v := range tab.Read() {
 			sum += v
 		}
-		tab.EndFrame()
-		this.EndFrame()
-		tab.TakeDropped()
+		tab.endFrame()
+		this.endFrame()
+		tab.takeDropped()
 	}
 	if n := testing.AllocsPerRun(100, cycle); n != 0 {
 		t.Errorf("emit/read/swap cycle: %v allocs, want 0", n)
@@ -281,7 +264,7 @@ func TestEmitSwapAllocs(t *testing.T) {
 			}
 		}
 		pa.Merge()
-		tab.EndFrame()
+		tab.endFrame()
 	}
 	par() // warm-up: mark slices grow
 	if n := testing.AllocsPerRun(100, par); n != 0 {

@@ -4,6 +4,10 @@
 // caller maps chunk c to rows c*ChunkRows .. (c+1)*ChunkRows-1 (see package
 // ephemeral).
 //
+// Who calls it: a system's author runs kernels through systems.Parallel,
+// and a host picks a [Policy] for a world (runtime.WithKernelPolicy); this
+// package is for a host that runs kernels on a [Pool] of its own.
+//
 // # Pools
 //
 // [NewPool] starts workers-1 long-lived goroutines (the caller is worker 0)
@@ -44,7 +48,7 @@
 //
 // A Run publishes its work with one atomic store of the pool's state word
 // (an epoch, the worker count and a stop bit). An idle helper spins on that
-// word for up to [SpinFor], yielding (runtime.Gosched) every few loads so it
+// word for up to 100 µs, yielding (runtime.Gosched) every few loads so it
 // never keeps the goroutine it waits for off a P, then parks on its own
 // channel; the caller, once its own span is done, waits for the helpers the
 // same way. Helpers do not spin when GOMAXPROCS is 1. The protocol, and why

@@ -20,3 +20,6 @@ var (
 	Announce = announce
 	Publish  = publish
 )
+
+// SpinFor is how long an idle helper spins before it parks (spinFor).
+const SpinFor = spinFor

@@ -6,6 +6,7 @@ package kernels
 // measured (a float32 add per row) cost as much at 1 024 rows a chunk and
 // three times as much at the default 4 096, so no run under the default
 // policy costs more on two workers than on one.
+// Exported for hosts that build a Policy from the default.
 const DefaultGrain = 3
 
 // Policy decides how many workers a Run uses from the work in it (package

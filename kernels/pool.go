@@ -18,11 +18,11 @@ import (
 // MaxWorkers bounds a pool's worker count, the caller's goroutine included.
 const MaxWorkers = 256
 
-// SpinFor is how long an idle helper, and a Run waiting for its helpers,
+// spinFor is how long an idle helper, and a Run waiting for its helpers,
 // spin before they park (see the package doc, "Hand-off"). It covers the
 // gaps between the kernel runs of a frame, so that most hand-offs find the
 // helpers awake.
-const SpinFor = 100 * time.Microsecond
+const spinFor = 100 * time.Microsecond
 
 // spinBatch is the number of loads of the watched word between two checks
 // of the clock (each followed by a runtime.Gosched).
@@ -142,6 +142,7 @@ func (p *Pool) SetPolicy(pol Policy) { p.policy = pol }
 // uses on this pool: pol.Workers(chunks, p.Workers(), GOMAXPROCS as read by
 // NewPool). Workers 0..Active-1 run; worker w runs Span(chunks, Active, w).
 // Pure; safe from any goroutine.
+// Exported for a host that sizes per-worker state of a kernel it runs itself.
 func (p *Pool) Active(pol Policy, chunks int) int { return pol.Workers(chunks, p.workers, p.procs) }
 
 // helper is the loop of worker w's goroutine: wait for a new state, run
@@ -191,7 +192,7 @@ func (p *Pool) lost(w int) {
 }
 
 // await returns the pool's state once it differs from seen: it spins for
-// up to SpinFor (when the pool spins), then parks on h.wake. The parking
+// up to spinFor (when the pool spins), then parks on h.wake. The parking
 // protocol (package doc, "Hand-off") neither loses a wake-up nor acts on a
 // stale one: the helper announces itself (parked = true) before it checks
 // the state a last time, and a waker publishes the state before it looks at
@@ -222,7 +223,7 @@ func (p *Pool) await(h *helper, seen uint64) uint64 {
 	}
 }
 
-// spinUntil loads w until it differs from seen, for up to SpinFor, with a
+// spinUntil loads w until it differs from seen, for up to spinFor, with a
 // runtime.Gosched every spinBatch loads (so that a spinning goroutine never
 // keeps the one it waits for off its P). It returns the new value and true,
 // or false when the time is up.
@@ -234,7 +235,7 @@ func spinUntil(w *atomic.Uint64, seen uint64) (uint64, bool) {
 				return s, true
 			}
 		}
-		if time.Since(start) > SpinFor {
+		if time.Since(start) > spinFor {
 			return 0, false
 		}
 		runtime.Gosched()
@@ -265,7 +266,7 @@ func (p *Pool) waitHelpers() {
 }
 
 // spinUntilZero is spinUntil for a counter: it reports whether n reached 0
-// within SpinFor.
+// within spinFor.
 func spinUntilZero(n *atomic.Int32) bool {
 	start := time.Now()
 	for {
@@ -274,7 +275,7 @@ func spinUntilZero(n *atomic.Int32) bool {
 				return true
 			}
 		}
-		if time.Since(start) > SpinFor {
+		if time.Since(start) > spinFor {
 			return false
 		}
 		runtime.Gosched()
@@ -362,6 +363,7 @@ func (p *Pool) finish() {
 // depends on nothing else, so a worker gets the same chunks of a table in
 // every Run with the same chunk and worker counts (package doc, "Cache
 // affinity"). Pure; safe from any goroutine.
+// Exported for kernels that need to know their worker's chunks in advance.
 func Span(chunks, workers, w int) (lo, hi int) {
 	return chunks * w / workers, chunks * (w + 1) / workers
 }
@@ -369,6 +371,8 @@ func Span(chunks, workers, w int) (lo, hi int) {
 // Run calls fn(worker, chunk) once for every chunk in 0..chunks-1 under the
 // pool's policy (RunPolicy with Policy()) and returns when all calls have
 // returned. See RunPolicy.
+// Exported for a host that runs kernels on a pool of its own (a world's
+// systems use systems.Parallel).
 func (p *Pool) Run(chunks int, fn func(worker, chunk int)) { p.RunPolicy(p.policy, chunks, fn) }
 
 // RunPolicy calls fn(worker, chunk) once for every chunk in 0..chunks-1 and

@@ -8,6 +8,11 @@
 // docs/architecture.md ("Choices where the issues were silent", memory
 // budget).
 //
+// Who calls it: a host that shares one budget among tables and event
+// tables it makes without a world (ephemeral.TableSpec.Budget,
+// events.Spec.Budget), or that reads a refusal ([*BudgetError]); a world
+// makes its own (runtime.WithMemoryBudget).
+//
 // # Budgets
 //
 // [NewBudget] makes a [Budget] of a limit in bytes; [Budget.Charge] adds a

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/runtime"
+	"github.com/tickwork/tickwork/scheduler"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -37,7 +38,7 @@ type benchMove struct {
 func newBenchWorld(tb testing.TB, workers int) *benchWorld {
 	tb.Helper()
 	bw := &benchWorld{}
-	b := runtime.NewBuilder(runtime.WithWorkers(workers), runtime.WithPacing(runtime.OneTickPerFrame), runtime.WithFixedStep(benchDT))
+	b := runtime.NewBuilder(runtime.WithWorkers(workers), runtime.WithPacing(scheduler.OneTickPerFrame), runtime.WithFixedStep(benchDT))
 	bw.t = b.Table(ephemeral.TableSpec{Name: "Particle", Capacity: benchCap})
 	bw.x = runtime.AddColumn[float32](b, bw.t, "x")
 	bw.v = runtime.AddColumn[float32](b, bw.t, "v")

@@ -10,6 +10,7 @@ import (
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/memory"
 	"github.com/tickwork/tickwork/runtime"
+	"github.com/tickwork/tickwork/scheduler"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -52,14 +53,14 @@ func TestCommandBuffersCharged(t *testing.T) {
 // use fewer workers.
 func TestCommandBuffersPastBudget(t *testing.T) {
 	t.Run("serial buffer", func(t *testing.T) {
-		b, decls := recordingWorld(t, runtime.WithWorkers(256), runtime.WithCommandRecords(runtime.MaxCommandRecords),
+		b, decls := recordingWorld(t, runtime.WithWorkers(256), runtime.WithCommandRecords(scheduler.MaxCommandRecords),
 			runtime.WithMemoryBudget(64<<20))
 		w, err := b.Build()
 		require.Nil(t, w)
 		var be *memory.BudgetError
 		require.ErrorAs(t, err, &be)
 		assert.Equal(t, memory.BudgetError{Definition: memory.Definition{Kind: "command buffer", Name: "kill"},
-			Bytes: commands.BufferBytes(runtime.MaxCommandRecords), Used: decls, Budget: 64 << 20, Owner: memory.OwnerWorld}, *be)
+			Bytes: commands.BufferBytes(scheduler.MaxCommandRecords), Used: decls, Budget: 64 << 20, Owner: memory.OwnerWorld}, *be)
 		assert.ErrorIs(t, err, runtime.ErrMemoryBudget)
 		assert.Contains(t, err.Error(), "lower the records per command buffer (runtime.WithCommandRecords), or raise the world's budget")
 	})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/memory"
 	"github.com/tickwork/tickwork/scheduler"
@@ -48,7 +49,7 @@ type Builder struct {
 	domains   []*ephemeral.Domain
 	tables    []*ephemeral.Table
 	events    []events.Buffer
-	resources []systems.AnyResource
+	resources []frame.Resource
 	systems   []systems.System
 	hooks     []func(*scheduler.Hook) error
 }
@@ -248,7 +249,7 @@ func AddResource[T any](b *Builder, name string, v T) *systems.Resource[T] {
 		b.fail(&DefinitionError{Call: "AddResource", Err: ErrEmptyName})
 		return nil
 	}
-	if slices.ContainsFunc(b.resources, func(r systems.AnyResource) bool { return r.Name() == name }) {
+	if slices.ContainsFunc(b.resources, func(r frame.Resource) bool { return r.Name() == name }) {
 		b.fail(&DefinitionError{Call: "AddResource", Name: name, Err: ErrDuplicateName})
 		return nil
 	}
@@ -304,7 +305,7 @@ func (b *Builder) Hook(fn func(h *scheduler.Hook) error) {
 // foreign returns a *ForeignError for the first table, event table or
 // resource of the system's manifest not declared through b, nil when there
 // is none. Set-up only.
-func (b *Builder) foreign(name string, m *systems.Manifest) error {
+func (b *Builder) foreign(name string, m *frame.Manifest) error {
 	for _, t := range m.Tables() {
 		if !slices.Contains(b.tables, t) {
 			return &ForeignError{System: name, Where: "its declaration", Kind: "table", Name: t.Name()}

@@ -233,7 +233,7 @@ func TestDuplicateNames(t *testing.T) {
 }
 
 func TestOptionBounds(t *testing.T) {
-	for _, n := range []int{1 << 40, runtime.MaxCommandRecords + 1} {
+	for _, n := range []int{1 << 40, scheduler.MaxCommandRecords + 1} {
 		var err error
 		require.NotPanics(t, func() { _, err = runtime.NewBuilder(runtime.WithCommandRecords(n)).Build() })
 		var oe *runtime.OptionError
@@ -241,7 +241,7 @@ func TestOptionBounds(t *testing.T) {
 		assert.Equal(t, "WithCommandRecords", oe.Option)
 		assert.Equal(t, "want 1..MaxCommandRecords (16777216) records", oe.Reason)
 	}
-	w, err := runtime.NewBuilder(runtime.WithCommandRecords(runtime.MaxCommandRecords)).Build()
+	w, err := runtime.NewBuilder(runtime.WithCommandRecords(scheduler.MaxCommandRecords)).Build()
 	require.NoError(t, err, "the bound itself is accepted")
 	require.NoError(t, w.Close())
 

@@ -1,18 +1,20 @@
 // Package runtime builds and runs Tickwork worlds: tables, event tables,
 // resources and systems sealed into a frame-scheduled simulation that a Go
 // game loop steps once per frame. Hosts use it through the module root,
-// package tickwork.
+// package tickwork; who calls this package directly is a host that needs
+// what the face does not show (a Builder's hooks, a world's scheduler-level
+// options).
 //
 // # Building a world
 //
 // [NewBuilder] takes options (each an [Option]): [WithWorkers] (kernel workers, default
 // GOMAXPROCS; 1 runs kernels inline and starts no goroutine),
 // [WithKernelPolicy] (how many workers a kernel run uses: package kernels,
-// "Worker policy"), [WithPacing] (a [Pacing]: [Accumulate], the
-// default, or [OneTickPerFrame]), [WithFixedStep] (seconds, default 1/60),
+// "Worker policy"), [WithPacing] (a scheduler.Pacing: Accumulate, the
+// default, or OneTickPerFrame), [WithFixedStep] (seconds, default 1/60),
 // [WithMaxTicksPerFrame] (default 8), [WithReportWindow] (runs, default
 // 128), [WithCommandRecords] (records per command buffer, at most
-// [MaxCommandRecords]), [WithMemoryBudget] (bytes, default
+// scheduler.MaxCommandRecords), [WithMemoryBudget] (bytes, default
 // [DefaultMemoryBudget], 8 GiB: every declaration and per-worker event
 // staging is charged to it before it allocates, see docs/architecture.md,
 // memory budget; [Builder.Budget], [World.Budget]). The builder declares domains ([Builder.Domain]),

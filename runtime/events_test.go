@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/runtime"
 	"github.com/tickwork/tickwork/scheduler"
 	"github.com/tickwork/tickwork/systems"
@@ -223,7 +224,8 @@ func (x *evWorld) frames(tb testing.TB, steps ...float64) {
 		before := x.refused
 		err := x.w.Frame(s * evStep)
 		if x.refused > before {
-			require.NoError(tb, x.ev.Overflowed(), "taken by the frame")
+			ops, _ := plumb.EventsOf(x.ev)
+			require.NoError(tb, ops.Overflowed(), "taken by the frame")
 			var oe *events.OverflowError
 			require.ErrorAs(tb, err, &oe, "frame %d refused events", x.w.Frames()-1)
 			require.Equal(tb, x.ev.Name(), oe.Table)

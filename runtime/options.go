@@ -8,19 +8,6 @@ import (
 	"github.com/tickwork/tickwork/scheduler"
 )
 
-// Pacing re-exports scheduler.Pacing for WithPacing.
-type Pacing = scheduler.Pacing
-
-// The pacings of WithPacing (see scheduler.Pacing).
-const (
-	// Accumulate runs the fixed ticks the frame deltas have accumulated,
-	// capped per frame (the default).
-	Accumulate = scheduler.Accumulate
-	// OneTickPerFrame runs exactly one fixed tick per frame whatever the
-	// delta (benchmarks, frame-stepped viewers).
-	OneTickPerFrame = scheduler.OneTickPerFrame
-)
-
 // config collects the options.
 type config struct {
 	workers int
@@ -64,9 +51,9 @@ func WithKernelPolicy(pol kernels.Policy) Option {
 }
 
 // WithPacing chooses Accumulate (the default) or OneTickPerFrame.
-func WithPacing(p Pacing) Option {
+func WithPacing(p scheduler.Pacing) Option {
 	return func(c *config) error {
-		if p != Accumulate && p != OneTickPerFrame {
+		if p != scheduler.Accumulate && p != scheduler.OneTickPerFrame {
 			return &OptionError{Option: "WithPacing", Value: p.String(), Reason: "want Accumulate or OneTickPerFrame"}
 		}
 		c.sched.Pacing = p
@@ -115,7 +102,7 @@ func WithReportWindow(runs int) Option {
 }
 
 // WithCommandRecords sets the initial capacity of each command buffer in
-// records, 1..MaxCommandRecords (default scheduler.DefaultCommandRecords,
+// records, 1..scheduler.MaxCommandRecords (default scheduler.DefaultCommandRecords,
 // 1024); buffers grow past it while warming up. A record takes 24 bytes
 // (commands.BufferBytes), charged to the world's memory budget and
 // allocated at Build for each command buffer: a system that records
@@ -123,7 +110,7 @@ func WithReportWindow(runs int) Option {
 // fit fails Build; see the memory budget in docs/architecture.md).
 func WithCommandRecords(n int) Option {
 	return func(c *config) error {
-		if n < 1 || n > MaxCommandRecords {
+		if n < 1 || n > scheduler.MaxCommandRecords {
 			return &OptionError{Option: "WithCommandRecords", Value: itoa(n), Reason: "want 1..MaxCommandRecords (16777216) records"}
 		}
 		c.sched.CommandRecords = n
@@ -154,7 +141,3 @@ func WithMemoryBudget(bytes int64) Option {
 // DefaultMemoryBudget is the budget of a world without WithMemoryBudget,
 // in bytes: memory.DefaultBudget (8 GiB).
 const DefaultMemoryBudget = memory.DefaultBudget
-
-// MaxCommandRecords is the largest WithCommandRecords: 2^24 records (384
-// MiB per command buffer), scheduler.MaxCommandRecords.
-const MaxCommandRecords = scheduler.MaxCommandRecords

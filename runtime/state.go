@@ -8,9 +8,9 @@ import (
 	"strconv"
 
 	"github.com/tickwork/tickwork/ephemeral"
-	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/internal/engine/frame"
+	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/internal/wire"
-	"github.com/tickwork/tickwork/systems"
 )
 
 // The snapshot format (docs/state.md, "Format"): a 40-byte header, then
@@ -20,8 +20,11 @@ const (
 	// SnapshotVersion is the format version Snapshot writes and the only
 	// one Restore reads. It changes whenever the layout of any section
 	// changes (docs/state.md, "Version rule").
+	// Exported for tools that read a snapshot's header (docs/state.md,
+	// "Format").
 	SnapshotVersion = 1
 	// SnapshotHeader is the header's length in bytes.
+	// Exported for tools that read a snapshot's header.
 	SnapshotHeader = 40
 )
 
@@ -96,10 +99,12 @@ func (e *SnapshotError) Unwrap() error { return e.Cause }
 
 // worldState is what a World's snapshots hold, fixed at Build.
 type worldState struct {
+	sched       plumb.Scheduler
 	domains     []*ephemeral.Domain
-	events      []events.Stateful
+	domainOps   []plumb.Domain
+	events      []plumb.Events
 	eventNames  []string
-	resources   []systems.StatefulResource
+	resources   []plumb.Resource
 	fingerprint uint64
 	desc        string
 	err         error    // why a snapshot cannot hold the world, nil when it can
@@ -109,7 +114,7 @@ type worldState struct {
 
 // newWorldState lists the parts of the world in their snapshot order and
 // computes the fingerprint. Set-up only.
-func (w *World) newWorldState(doms []*ephemeral.Domain, res []systems.AnyResource) *worldState {
+func (w *World) newWorldState(doms []*ephemeral.Domain, res []frame.Resource) *worldState {
 	st := &worldState{}
 	seen := map[*ephemeral.Domain]bool{}
 	add := func(d *ephemeral.Domain) {
@@ -127,20 +132,23 @@ func (w *World) newWorldState(doms []*ephemeral.Domain, res []systems.AnyResourc
 	if !wire.LittleEndian {
 		st.err = &SnapshotError{Err: ErrUnsupported, Detail: "the snapshot format is little-endian; this machine is not"}
 	}
-	desc := w.sched.Describe(nil)
+	st.sched = plumb.SchedulerOf(w.sched)
+	desc := st.sched.Describe(nil)
 	for _, d := range st.domains {
-		desc = d.Describe(desc)
+		ops := plumb.DomainOf(d)
+		st.domainOps = append(st.domainOps, ops)
+		desc = ops.Describe(desc)
 	}
 	for _, b := range w.sched.Events() {
 		name := "events " + b.Name()
-		if s, ok := statePart[events.Stateful](st, b, name, "an *events.Table"); ok {
+		if s, ok := statePart(st, b, plumb.EventsOf, name, "an *events.Table"); ok {
 			st.events = append(st.events, s)
 			st.eventNames = append(st.eventNames, name)
 			desc = s.Describe(desc)
 		}
 	}
 	for _, r := range res {
-		if s, ok := statePart[systems.StatefulResource](st, r, "resource "+r.Name(), "a *systems.Resource"); ok {
+		if s, ok := statePart(st, r, plumb.ResourceOf, "resource "+r.Name(), "a *systems.Resource"); ok {
 			st.resources = append(st.resources, s)
 			desc = s.Describe(desc)
 		}
@@ -160,8 +168,8 @@ func (w *World) newWorldState(doms []*ephemeral.Domain, res []systems.AnyResourc
 func statePart[S interface {
 	Snapshottable() error
 	Describe(dst []byte) []byte
-}](st *worldState, part any, section, want string) (S, bool) {
-	s, ok := part.(S)
+}](st *worldState, part any, face func(any) (S, bool), section, want string) (S, bool) {
+	s, ok := face(part)
 	if !ok {
 		if st.err == nil {
 			st.err = &SnapshotError{Err: ErrUnsupported, Section: section, Detail: "not " + want}
@@ -320,9 +328,9 @@ func (w *World) restore(src []byte, checked bool) error {
 	if checked {
 		w.restores++ // another history: a Rollback forgets its own
 	}
-	w.sched.LoadState(st.sections[0])
+	st.sched.LoadState(st.sections[0])
 	k := 1
-	for _, d := range st.domains {
+	for _, d := range st.domainOps {
 		d.LoadState(st.sections[k])
 		k++
 	}
@@ -344,7 +352,7 @@ func (w *World) check(k int) error {
 	st := w.state
 	sec := st.sections[k]
 	if k == 0 {
-		if err := w.sched.CheckState(sec); err != nil {
+		if err := st.sched.CheckState(sec); err != nil {
 			return corrupt("scheduler", err)
 		}
 		return nil
@@ -352,7 +360,7 @@ func (w *World) check(k int) error {
 	var err error
 	switch i := k - 1; {
 	case i < len(st.domains):
-		err = st.domains[i].CheckState(sec)
+		err = st.domainOps[i].CheckState(sec)
 	case i-len(st.domains) < len(st.events):
 		err = st.events[i-len(st.domains)].CheckState(sec)
 	default:
@@ -369,10 +377,10 @@ func (w *World) check(k int) error {
 func (w *World) appendPart(k int, dst []byte) ([]byte, error) {
 	st := w.state
 	if k == 0 {
-		return w.sched.AppendState(dst)
+		return st.sched.AppendState(dst)
 	}
 	if k -= 1; k < len(st.domains) {
-		return st.domains[k].AppendState(dst), nil
+		return st.domainOps[k].AppendState(dst)
 	}
 	if k -= len(st.domains); k < len(st.events) {
 		return st.events[k].AppendState(dst)

@@ -163,7 +163,7 @@ func TestOptions(t *testing.T) {
 			t.Errorf("%s: Build = %v, want an *OptionError", name, err)
 		}
 	}
-	w, err := runtime.NewBuilder(runtime.WithWorkers(2), runtime.WithPacing(runtime.OneTickPerFrame),
+	w, err := runtime.NewBuilder(runtime.WithWorkers(2), runtime.WithPacing(scheduler.OneTickPerFrame),
 		runtime.WithFixedStep(0.02), runtime.WithMaxTicksPerFrame(2), runtime.WithReportWindow(16), runtime.WithCommandRecords(8)).Build()
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +288,7 @@ type moveKernel struct {
 func newSwarm(tb testing.TB, workers int) *swarm {
 	tb.Helper()
 	s := &swarm{}
-	b := runtime.NewBuilder(runtime.WithWorkers(workers), runtime.WithPacing(runtime.OneTickPerFrame))
+	b := runtime.NewBuilder(runtime.WithWorkers(workers), runtime.WithPacing(scheduler.OneTickPerFrame))
 	s.t = b.Table(ephemeral.TableSpec{Name: "Mote", Capacity: 2048, ChunkRows: 64})
 	s.x = runtime.AddColumn[int64](b, s.t, "x")
 	s.v = runtime.AddColumn[int64](b, s.t, "v")

@@ -35,9 +35,12 @@ func (p Pacing) String() string {
 const (
 	// DefaultFixedStep is the fixed step when Config.FixedStep is 0, in
 	// seconds (60 ticks per second).
+	// Exported, like the defaults below, for hosts that drive a Scheduler
+	// directly (a zero Config field takes it).
 	DefaultFixedStep = 1.0 / 60
 	// DefaultMaxTicksPerFrame is the cap on fixed ticks per frame when
 	// Config.MaxTicksPerFrame is 0.
+	// Exported for hosts that drive a Scheduler directly.
 	DefaultMaxTicksPerFrame = 8
 	// MaxTicksPerFrameLimit bounds Config.MaxTicksPerFrame.
 	MaxTicksPerFrameLimit = 1 << 16
@@ -48,6 +51,7 @@ const (
 	// hour); larger deltas are refused with a *DeltaError. A delta in
 	// integer nanoseconds is far from overflow at this bound; their sum,
 	// Time.Fed, is bounded by ErrClockOverflow.
+	// Exported as the limit behind ErrBadDelta.
 	MaxDelta = 3600.0
 )
 

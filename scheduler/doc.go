@@ -2,7 +2,13 @@
 // each phase into a graph that refuses hidden data races, steps a fixed
 // timestep, plays deferred commands back at phase boundaries, ends event
 // frames and keeps a frame report. It knows systems only through their
-// manifests (package systems).
+// manifests (internal/engine/frame).
+//
+// Who calls it: package runtime, which builds a Scheduler for every
+// world; a host that drives a Scheduler directly (its own storage and
+// event tables, no runtime.Builder); a host's hooks ([Hook]), through
+// runtime.Builder.Hook; and a host that reads a [FrameReport]. The
+// scheduler's snapshot state is the runtime's (internal/plumb).
 //
 // # Life cycle
 //
@@ -75,10 +81,9 @@
 //
 // # State
 //
-// [Scheduler.AppendState], [Scheduler.CheckState], [Scheduler.LoadState]
-// carry the clock's account ([Time]) and the playback's state through a
-// snapshot ([*StateError], [ErrState]); [Scheduler.Describe] feeds a
-// world's fingerprint (docs/state.md).
+// A world's snapshot carries the clock's account ([Time]), the counters'
+// totals and the playback's state (the runtime drives it; a state the
+// scheduler refuses is a [*StateError], [ErrState]; docs/state.md).
 //
 // # Errors
 //

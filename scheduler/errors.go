@@ -202,9 +202,24 @@ func (e *PhaseOrderError) Is(target error) bool { return target == ErrPhaseOrder
 // before B in the sealed (registration-preferring) order.
 type Conflict struct {
 	Phase   systems.Phase
-	A, B    string          // system names
-	Overlap systems.Overlap // the datum ("table.column", ...) and each side's access
+	A, B    string  // system names
+	Overlap Overlap // the datum ("table.column", ...) and each side's access
 }
+
+// Overlap is one datum two systems both touch, at least one of them
+// writing it (docs/architecture.md, Access rules).
+type Overlap struct {
+	// Datum names what is shared: "table.column" for a column, "T" or
+	// "T|U" for the structure of one domain recorded by both (tables T
+	// and U), "event NAME" or "resource NAME".
+	Datum string
+	// A and B say how the first and second system touch it: "read",
+	// "write", "record TABLE", "emit" or "consume".
+	A, B string
+}
+
+// String formats the overlap as "A/B Datum", such as "write/read Body.x".
+func (o Overlap) String() string { return o.A + "/" + o.B + " " + o.Datum }
 
 // String formats the conflict as
 // `FixedUpdate: "A" (write) and "B" (read) both touch Body.x`.

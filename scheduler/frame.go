@@ -54,7 +54,7 @@ func (s *Scheduler) Frame(dt float64) error {
 	ticks, dropped := s.clock.plan(nanos(dt))
 	r.Dropped = time.Duration(dropped)
 
-	for _, b := range s.events {
+	for _, b := range s.eventOps {
 		b.BeginFrame()
 	}
 	err := s.runPhase(systems.FrameStart)
@@ -66,7 +66,7 @@ func (s *Scheduler) Frame(dt float64) error {
 			break
 		}
 		s.env.Tick = s.clock.t.Ticks
-		for _, b := range s.events {
+		for _, b := range s.eventOps {
 			b.BeginTick()
 		}
 		s.env.Fixed = true
@@ -80,7 +80,7 @@ func (s *Scheduler) Frame(dt float64) error {
 		err = s.runPhase(p)
 	}
 	var overflow error
-	for _, b := range s.events {
+	for _, b := range s.eventOps {
 		b.EndFrame()
 		if overflow == nil {
 			overflow = b.Overflowed()

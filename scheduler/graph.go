@@ -7,7 +7,8 @@ import (
 
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/events"
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
+	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -290,15 +291,15 @@ func (s *Scheduler) phaseConflicts(p systems.Phase, order []*entry, dst []Confli
 		}
 	}
 	ordered := func(i, j int) bool { return reach[i*words+j/64]>>(j%64)&1 == 1 }
-	var overlaps []systems.Overlap
+	var overlaps []frame.Overlap
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
 			if ordered(i, j) {
 				continue
 			}
-			overlaps = systems.Conflicts(overlaps[:0], &order[i].man, &order[j].man)
+			overlaps = frame.Conflicts(overlaps[:0], &order[i].man, &order[j].man)
 			for _, o := range overlaps {
-				dst = append(dst, Conflict{Phase: p, A: order[i].sys.Name, B: order[j].sys.Name, Overlap: o})
+				dst = append(dst, Conflict{Phase: p, A: order[i].sys.Name, B: order[j].sys.Name, Overlap: Overlap(o)})
 			}
 		}
 	}
@@ -337,7 +338,8 @@ func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
 	// Event tables: registered ones, then those the manifests name, once each.
 	add := func(b events.Buffer) {
 		if !slices.Contains(s.events, b) {
-			s.events = append(s.events, b)
+			ops, _ := plumb.EventsOf(b) // every Buffer is an *events.Table[T]
+			s.events, s.eventOps = append(s.events, b), append(s.eventOps, ops)
 		}
 	}
 	for _, b := range s.extra { // AddEvents refused nil ones

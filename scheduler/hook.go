@@ -1,7 +1,7 @@
 package scheduler
 
 import (
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -26,6 +26,7 @@ func (h *Hook) Names() []string {
 // Lookup returns a copy of the system named name (with the constraints of
 // its declaration and those added so far) and true, or false when no
 // system has that name.
+// Exported for host hooks (runtime.Builder.Hook).
 func (h *Hook) Lookup(name string) (systems.System, bool) {
 	e, ok := h.s.byName[name]
 	if !ok {
@@ -49,6 +50,7 @@ func (h *Hook) Add(sys systems.System) error {
 // errors.Is ErrUnknownSystem, otherwise); when they are in different
 // phases, Seal checks the constraint against the phase order
 // (*PhaseOrderError).
+// Exported for host hooks (runtime.Builder.Hook).
 func (h *Hook) Order(first, then string) error {
 	a, ok := h.s.byName[first]
 	if !ok {
@@ -61,18 +63,28 @@ func (h *Hook) Order(first, then string) error {
 	return nil
 }
 
-// Manifest returns the manifest of the system named name and true, or
-// false when no system has that name (see Scheduler.Manifest).
-func (h *Hook) Manifest(name string) (*systems.Manifest, bool) { return h.s.Manifest(name) }
+// Manifest returns the manifest of the system named name, derived from its
+// declaration (what it reads, writes, records, emits, consumes and which
+// resources it uses: the fields of frame.Manifest, internal/engine/frame), and true;
+// false when no system has that name. The manifest is the scheduler's: do
+// not modify it.
+func (h *Hook) Manifest(name string) (*frame.Manifest, bool) {
+	e, ok := h.s.byName[name]
+	if !ok {
+		return nil, false
+	}
+	return &e.man, true
+}
 
 // Substitute replaces the implementation of the system named name with
-// the one declare declares (see systems.Declare). The substitute must
-// declare the same manifest (as sets: systems.Manifest.Equal), since the
+// the one declare declares. The substitute must declare the same manifest
+// (as sets: see Manifest), since the
 // graph was checked against it; a different manifest is refused with a
 // *SubstituteError (errors.Is ErrManifestMismatch), an unknown name with an
 // *UnknownSystemError, and a bad declaration with its
 // *systems.DefinitionError. The name, phase and constraints stay the
 // system's (constraints the substitute's declaration adds are ignored).
+// Exported for host hooks (runtime.Builder.Hook).
 func (h *Hook) Substitute(name string, declare systems.DeclareFunc) error {
 	e, ok := h.s.byName[name]
 	if !ok {
@@ -81,7 +93,7 @@ func (h *Hook) Substitute(name string, declare systems.DeclareFunc) error {
 	sub := e.sys
 	sub.Declare = declare
 	run := &frame.Run{}
-	d, err := systems.Declare(sub, run)
+	d, err := frame.Declare(sub, run)
 	if err != nil {
 		return err
 	}

@@ -6,12 +6,14 @@ import (
 	"time"
 
 	"github.com/tickwork/tickwork/commands"
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/systems"
 )
 
 // DefaultReportWindow is the number of runs per system that the rolling
 // statistics of a FrameReport cover when Config.ReportWindow is 0.
+// Exported for hosts that drive a Scheduler directly (a zero
+// Config.ReportWindow takes it).
 const DefaultReportWindow = 128
 
 // MaxReportWindow bounds Config.ReportWindow, in runs.
@@ -34,7 +36,7 @@ type FrameReport struct {
 	// playback reported, nil when none did.
 	Commands commands.Stats
 	// EventsDropped is the number of events lost in this frame, over every
-	// event table (events.Buffer.TakeDropped, after EndFrame): emits refused
+	// event table (taken after the frame's end): emits refused
 	// by overflow, and ThisFrame events a consumer had not read when the
 	// frame ended, once per such consumer.
 	EventsDropped int64

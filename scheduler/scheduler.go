@@ -8,7 +8,8 @@ import (
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
+	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/memory"
 	"github.com/tickwork/tickwork/systems"
@@ -61,7 +62,7 @@ type Config struct {
 // entry is one registered system.
 type entry struct {
 	sys    systems.System // Before and After include the declaration's and hooks' constraints
-	man    systems.Manifest
+	man    frame.Manifest
 	run    *frame.Run
 	report int // index in FrameReport.Systems
 }
@@ -87,8 +88,10 @@ type Scheduler struct {
 
 	phases   [systems.NumPhases][]*entry
 	events   []events.Buffer
+	eventOps []plumb.Events // the engine's side of events, index for index
 	env      *frame.Env
 	playback *commands.Playback
+	pbOps    plumb.Playback // the playback's snapshot side
 	clock    clock
 	report   FrameReport
 	bufs     []*commands.Buffer // playback scratch
@@ -136,12 +139,13 @@ func New(cfg Config) (*Scheduler, error) {
 		playback: commands.NewPlayback(cfg.Budget),
 		meter:    newAllocMeter(),
 	}
+	s.pbOps = plumb.PlaybackOf(s.playback)
 	s.clock = clock{pacing: cfg.Pacing, maxTicks: cfg.MaxTicksPerFrame, t: Time{Step: time.Duration(stepNanos(cfg.FixedStep))}}
 	return s, nil
 }
 
-// Add registers a system and runs its declaration (systems.Declare): the
-// system is copied, with the constraints of the declaration added. It
+// Add registers a system and runs its declaration (its DeclareFunc, once):
+// the system is copied, with the constraints of the declaration added. It
 // returns the declaration's *systems.DefinitionError, or ErrSealed after
 // Seal. Duplicate names, unknown constraint names and conflicts are
 // reported by Seal. It allocates: set-up only.
@@ -150,28 +154,17 @@ func (s *Scheduler) Add(sys systems.System) error {
 		return ErrSealed
 	}
 	run := &frame.Run{}
-	d, err := systems.Declare(sys, run)
+	d, err := frame.Declare(sys, run)
 	if err != nil {
 		return err
 	}
-	e := &entry{sys: d.System, man: d.Manifest, run: run}
+	sys.Before, sys.After = d.Before, d.After
+	e := &entry{sys: sys, man: d.Manifest, run: run}
 	s.entries = append(s.entries, e)
 	if _, dup := s.byName[sys.Name]; !dup {
 		s.byName[sys.Name] = e
 	}
 	return nil
-}
-
-// Manifest returns the manifest of the system named name, derived from its
-// declaration, and true; false when no system has that name. The manifest
-// is the scheduler's: do not modify it. Call it from the goroutine that
-// drives the scheduler.
-func (s *Scheduler) Manifest(name string) (*systems.Manifest, bool) {
-	e, ok := s.byName[name]
-	if !ok {
-		return nil, false
-	}
-	return &e.man, true
 }
 
 // AddEvents registers event tables whose frame boundary (EndFrame) and drop
@@ -210,9 +203,6 @@ func (s *Scheduler) Hook(fn func(h *Hook) error) error {
 	return nil
 }
 
-// Sealed reports whether Seal succeeded. Call it from the goroutine that drives the scheduler.
-func (s *Scheduler) Sealed() bool { return s.sealed }
-
 // Running reports whether a Frame is running: true when called from a
 // system during Frame, false between frames (also after a system's panic
 // unwound Frame). A host that owns resources the systems use (such as the
@@ -246,11 +236,6 @@ func (s *Scheduler) Events() []events.Buffer { return s.events }
 func (s *Scheduler) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 	return s.playback.Resolve(h)
 }
-
-// FixedStep is the fixed step in seconds, as configured (Time.Step is the
-// step the accumulator counts, truncated to the nanosecond). Safe for
-// concurrent use (it never changes).
-func (s *Scheduler) FixedStep() float64 { return s.cfg.FixedStep }
 
 // Time returns the fixed-step clock's account (see Time), a copy. Call it from the goroutine that drives the scheduler.
 func (s *Scheduler) Time() Time { return s.clock.t }

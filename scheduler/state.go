@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/internal/wire"
 )
 
@@ -36,10 +36,7 @@ func (e *StateError) Is(target error) bool { return target == ErrState }
 // Unwrap returns Err.
 func (e *StateError) Unwrap() error { return e.Err }
 
-// clockBytes is the length of the clock's state: six uint64.
-const clockBytes = 48
-
-// AppendState appends the scheduler's state to dst (docs/state.md): the
+// appendState appends the scheduler's state to dst (docs/state.md): the
 // clock's account (Time: frames, ticks, fed, simulated, dropped and
 // remaining nanoseconds), every system counter's Total (sealed order, then
 // declaration order: systems.Counter) and the playback's state (commands.Playback,
@@ -47,7 +44,7 @@ const clockBytes = 48
 // report, the kernel pool and the sealed plan are not state. It returns a
 // *StateError (errors.Is ErrState), appending nothing, before Seal, while a
 // frame runs, or when the playback refuses. Allocates only when dst grows.
-func (s *Scheduler) AppendState(dst []byte) ([]byte, error) {
+func (s *Scheduler) appendState(dst []byte) ([]byte, error) {
 	if !s.sealed || s.running {
 		return dst, &StateError{Detail: "a snapshot is taken between frames of a sealed scheduler"}
 	}
@@ -57,21 +54,21 @@ func (s *Scheduler) AppendState(dst []byte) ([]byte, error) {
 		dst = wire.U64(dst, v)
 	}
 	s.eachCounter(func(c *frame.Counter) { dst = wire.U64(dst, uint64(c.Total)) })
-	out, err := s.playback.AppendState(dst)
+	out, err := s.pbOps.AppendState(dst)
 	if err != nil {
 		return dst[:n], &StateError{Detail: "playback", Err: err}
 	}
 	return out, nil
 }
 
-// CheckState reports whether src is a state the scheduler can take
+// checkState reports whether src is a state the scheduler can take
 // (LoadState): a *StateError (errors.Is ErrState) for a clock account that
 // does not balance (Simulated == Ticks*Step; under Accumulate Fed ==
 // Simulated + Dropped + Remaining and Remaining < Step; under
 // OneTickPerFrame nothing fed, dropped or remaining), a negative or
 // overflowing one, or a playback state the playback refuses (wrapped). It
 // reads src only.
-func (s *Scheduler) CheckState(src []byte) error {
+func (s *Scheduler) checkState(src []byte) error {
 	r := wire.Reader{B: src}
 	r.U64() // frames: any count
 	ticks, fed, sim, dropped, rem := r.U64(), r.U64(), r.U64(), r.U64(), r.U64()
@@ -99,18 +96,18 @@ func (s *Scheduler) CheckState(src []byte) error {
 	} else if rem >= step || dropped > math.MaxInt64-sim || rem > math.MaxInt64-sim-dropped || fed != sim+dropped+rem {
 		return bad("fed time does not balance simulated + dropped + remaining")
 	}
-	if err := s.playback.CheckState(r.B); err != nil {
+	if err := s.pbOps.CheckState(r.B); err != nil {
 		return &StateError{Detail: "playback", Err: err}
 	}
 	return nil
 }
 
-// LoadState makes the scheduler hold src, a state CheckState accepted: the
+// loadState makes the scheduler hold src, a state CheckState accepted: the
 // clock's account, the counters' totals and the playback's state. The next Frame is frame
 // Time().Frames of src. It panics on a src CheckState refuses. Allocates
-// only as commands.Playback.LoadState does. Not while a frame runs.
-func (s *Scheduler) LoadState(src []byte) {
-	if err := s.CheckState(src); err != nil {
+// only as the playback's state does. Not while a frame runs.
+func (s *Scheduler) loadState(src []byte) {
+	if err := s.checkState(src); err != nil {
 		panic("scheduler: LoadState without CheckState: " + err.Error())
 	}
 	r := wire.Reader{B: src}
@@ -118,12 +115,8 @@ func (s *Scheduler) LoadState(src []byte) {
 	t.Frames, t.Ticks = r.U64(), r.U64()
 	t.Fed, t.Simulated, t.Dropped, t.Remaining = time.Duration(r.U64()), time.Duration(r.U64()), time.Duration(r.U64()), time.Duration(r.U64())
 	s.eachCounter(func(c *frame.Counter) { c.Total, c.Pending = int64(r.U64()), 0 })
-	s.playback.LoadState(r.B)
+	s.pbOps.LoadState(r.B)
 }
-
-// StateSize is the length of the scheduler's state now, in bytes.
-// Allocates nothing.
-func (s *Scheduler) StateSize() int { return clockBytes + 8*s.counters() + s.playback.StateSize() }
 
 // eachCounter calls f with every system counter, in sealed order and then
 // declaration order: the order of the counters in a state.
@@ -144,10 +137,10 @@ func (s *Scheduler) counters() int {
 	return n
 }
 
-// Describe appends the clock's configuration (step, pacing, tick cap),
+// describe appends the clock's configuration (step, pacing, tick cap),
 // the system counters (system and name, in state order) and the
 // playback's buffers, for a world's fingerprint. It allocates.
-func (s *Scheduler) Describe(dst []byte) []byte {
+func (s *Scheduler) describe(dst []byte) []byte {
 	dst = append(dst, "clock step "+strconv.FormatInt(int64(s.clock.t.Step), 10)+"ns "+s.clock.pacing.String()+
 		" max ticks "+strconv.Itoa(s.clock.maxTicks)+"\n"...)
 	for p := range s.phases {
@@ -157,5 +150,5 @@ func (s *Scheduler) Describe(dst []byte) []byte {
 			}
 		}
 	}
-	return s.playback.Describe(dst)
+	return s.pbOps.Describe(dst)
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 )
 
 // Access is a column accessor of a declaration, ReadColumn or WriteColumn:
@@ -52,11 +52,11 @@ func columnOf[T any](d *Decl, call string, c *ephemeral.Column[T], write bool) R
 		d.fail(call, "nil column (the AddColumn that made it failed: its error comes first)")
 		return ReadColumn[T]{c: &columnAccess[T]{d: d}}
 	}
-	ref := ColumnRef{Table: c.Table(), Column: c.Name()}
+	ref := frame.ColumnRef{Table: c.Table(), Column: c.Name()}
 	if write {
-		d.man.write(ref)
+		d.man.Write(ref)
 	} else {
-		d.man.read(ref)
+		d.man.Read(ref)
 	}
 	return ReadColumn[T]{all: c.All(), c: &columnAccess[T]{d: d, col: c, lease: c.Table().Lease()}}
 }
@@ -149,7 +149,7 @@ func Record(s *Decl, t *ephemeral.Table) *Recorder {
 		d.fail("Record", "nil table (the Table call that made it failed: its error comes first)")
 		return r
 	}
-	d.man.Records = addNew(d.man.Records, t)
+	d.man.Records = frame.AddNew(d.man.Records, t)
 	d.run.Recording()
 	d.bind(func(run *frame.Run) error {
 		r.rec = run.Serial.Recorder(t)

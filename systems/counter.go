@@ -3,7 +3,7 @@ package systems
 import (
 	"strconv"
 
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 )
 
 // Counter is a named per-system counter, declared by Decl.Counter: the

@@ -2,11 +2,17 @@
 // [System] is a named body that runs in one [Phase] of every frame and
 // declares, up front, everything it touches.
 //
+// Who calls it: a system's author (a DeclareFunc and its body); the
+// typed surface generated from a schema calls the same accessors. What
+// only the scheduler calls (running a declaration, the manifest it
+// derives, binding and running a system, the conflict check, a resource's
+// snapshot state) is in internal/engine/frame and internal/plumb.
+//
 // # Declaration
 //
-// A system's [DeclareFunc] runs once, at set-up ([Declare], which returns
-// a [Declared]; the scheduler calls it in Add). It asks its [Decl] for accessors and returns the body
-// ([RunFunc]) that uses them:
+// A system's [DeclareFunc] runs once, at set-up (the scheduler runs it in
+// Add). It asks its [Decl] for accessors and returns the body ([RunFunc])
+// that uses them:
 //
 //	func(s *systems.Decl) systems.RunFunc {
 //		q := systems.NewQuery2(systems.Write(s, pos), systems.Read(s, vel))
@@ -24,9 +30,9 @@
 // [ReserveValues], and the spawners [NewSpawner1] .. [NewSpawner4]);
 // [Emit], [EmitParallel] and [Consume] (events); [ReadResource] and
 // [WriteResource] ([Resource]); [Decl.Counter] (see Counters).
-// [Decl.Before] and [Decl.After] order the system. Each accessor adds its entry to the system's [Manifest]
-// ([ColumnRef], [ResourceUse], [AnyResource]), so a
-// column is named once and an access outside the manifest cannot be
+// [Decl.Before] and [Decl.After] order the system. Each accessor adds its
+// entry to the system's manifest (what a scheduler hook's Manifest shows),
+// so a column is named once and an access outside the manifest cannot be
 // written; accessors never fail at run time. A bad argument (a nil column
 // of a failed declaration, a query over columns of two tables) fails the
 // declaration with a [*DefinitionError] that says what to fix; an accessor
@@ -35,8 +41,7 @@
 // # Access rules
 //
 // Which systems conflict, and what the scheduler takes on trust: stated
-// once, in docs/architecture.md (Access rules); [Conflicts] lists the
-// conflicts ([Overlap]) of two manifests.
+// once, in docs/architecture.md (Access rules).
 //
 // # Deferred changes
 //
@@ -88,7 +93,7 @@
 //
 // # Resource state
 //
-// A [Resource] goes into a snapshot through [StatefulResource]: a
+// A snapshot holds a [Resource] (the runtime drives it): a
 // pointer-free value as its bytes, a slice of pointer-free elements as
 // its elements', any other type through the codec it provides
 // (encoding.BinaryAppender and encoding.BinaryUnmarshaler on T or *T);

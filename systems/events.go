@@ -2,7 +2,7 @@ package systems
 
 import (
 	"github.com/tickwork/tickwork/events"
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 )
 
 // Emitter emits events of one table from the system's goroutine (Emit).
@@ -16,7 +16,7 @@ func Emit[T any](s *Decl, ev *events.Table[T]) *Emitter[T] {
 		d.fail("Emit", "nil event table (the AddEvents that made it failed: its error comes first)")
 		return &Emitter[T]{}
 	}
-	d.man.Emits = addNew(d.man.Emits, events.Buffer(ev))
+	d.man.Emits = frame.AddNew(d.man.Emits, events.Buffer(ev))
 	return &Emitter[T]{t: ev}
 }
 
@@ -44,7 +44,7 @@ func EmitParallel[T any](s *Decl, ev *events.Table[T]) *ParallelEmitter[T] {
 		d.fail("EmitParallel", "nil event table (the AddEvents that made it failed: its error comes first)")
 		return pe
 	}
-	d.man.Emits = addNew(d.man.Emits, events.Buffer(ev))
+	d.man.Emits = frame.AddNew(d.man.Emits, events.Buffer(ev))
 	d.bind(func(run *frame.Run) error {
 		p, err := ev.Parallel(run.Env.Workers())
 		if err != nil {
@@ -91,7 +91,7 @@ func Consume[T any](s *Decl, ev *events.Table[T]) *Consumer[T] {
 		d.fail("Consume", "nil event table (the AddEvents that made it failed: its error comes first)")
 		return c
 	}
-	d.man.Consumes = addNew(d.man.Consumes, events.Buffer(ev))
+	d.man.Consumes = frame.AddNew(d.man.Consumes, events.Buffer(ev))
 	cadence := events.PerFrame
 	if d.phase == FixedUpdate {
 		cadence = events.PerTick

@@ -42,6 +42,6 @@ func resourceAccess[T any](d *Decl, call string, r *Resource[T], write bool) *T 
 		d.fail(call, "nil resource (the AddResource that made it failed: its error comes first)")
 		return new(T)
 	}
-	d.man.resource(r, write)
+	d.man.Use(r, write)
 	return &r.v
 }

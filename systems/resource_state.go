@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/internal/wire"
 )
 
@@ -40,26 +41,33 @@ func (e *ResourceStateError) Is(target error) bool { return target == ErrResourc
 // Unwrap returns the codec's error.
 func (e *ResourceStateError) Unwrap() error { return e.Err }
 
-// StatefulResource is the snapshot face of a *Resource[T] (docs/state.md,
-// "What a snapshot holds"): the runtime asserts it on every resource of a
-// world. Its methods touch the value (and CheckState the resource's
-// scratch value): call them from the host between frames, one at a time.
-type StatefulResource interface {
-	AnyResource
-	// AppendState appends the value's bytes to dst; a *ResourceStateError
-	// for a resource a snapshot cannot hold or a codec's error.
-	AppendState(dst []byte) ([]byte, error)
-	// CheckState reports, as a *ResourceStateError, whether src decodes
-	// to a value, leaving the resource's value untouched.
-	CheckState(src []byte) error
-	// LoadState makes the value the one src encodes (after CheckState);
-	// a *ResourceStateError when a codec refuses src.
-	LoadState(src []byte) error
-	// Describe appends the resource's name, type and encoding.
-	Describe(dst []byte) []byte
-	// Snapshottable is nil when a snapshot can hold the resource, else why not.
-	Snapshottable() error
+// ops is the snapshot side of a Resource (plumb.Resource, docs/state.md,
+// "What a snapshot holds"), which only the runtime calls, through
+// plumb.ResourceOf. Its methods touch the value (and CheckState the
+// resource's scratch value): the host's goroutine, between frames, one at a
+// time.
+type ops[T any] Resource[T]
+
+type stateful interface{ plumbing() plumb.Resource }
+
+func (r *Resource[T]) plumbing() plumb.Resource { return (*ops[T])(r) }
+
+func init() {
+	plumb.RegisterResource(func(r any) (plumb.Resource, bool) {
+		if s, ok := r.(stateful); ok {
+			return s.plumbing(), true
+		}
+		return nil, false
+	})
 }
+
+func (o *ops[T]) r() *Resource[T]                        { return (*Resource[T])(o) }
+func (o *ops[T]) Name() string                           { return o.name }
+func (o *ops[T]) AppendState(dst []byte) ([]byte, error) { return o.r().appendState(dst) }
+func (o *ops[T]) CheckState(src []byte) error            { return o.r().checkState(src) }
+func (o *ops[T]) LoadState(src []byte) error             { return o.r().loadState(src) }
+func (o *ops[T]) Describe(dst []byte) []byte             { return o.r().describe(dst) }
+func (o *ops[T]) Snapshottable() error                   { return o.r().snapshottable() }
 
 // codec is the standard contract a resource type provides to be held by
 // a snapshot when it is not pointer-free: encoding.BinaryAppender and
@@ -111,13 +119,13 @@ func (r *Resource[T]) stateErr(detail string, err error) error {
 	return &ResourceStateError{Resource: r.name, Detail: detail, Err: err}
 }
 
-// AppendState appends the value's state to dst: a pointer-free T as its
+// appendState appends the value's state to dst: a pointer-free T as its
 // bytes, a slice of pointer-free elements as its elements' bytes, any
 // other T through its codec (encoding.BinaryAppender on T or *T). It
 // returns a *ResourceStateError (errors.Is ErrResourceState), appending
 // nothing, for a T that holds pointers and is no codec, or the codec's
 // error. Allocates only when dst grows (and what the codec allocates).
-func (r *Resource[T]) AppendState(dst []byte) ([]byte, error) {
+func (r *Resource[T]) appendState(dst []byte) ([]byte, error) {
 	switch r.state.kind {
 	case stateRaw:
 		return append(dst, unsafe.Slice((*byte)(unsafe.Pointer(&r.v)), r.state.size)...), nil
@@ -131,13 +139,13 @@ func (r *Resource[T]) AppendState(dst []byte) ([]byte, error) {
 		}
 		return out, nil
 	}
-	return dst, r.Snapshottable()
+	return dst, r.snapshottable()
 }
 
-// Snapshottable returns nil when a snapshot can hold the resource
+// snapshottable returns nil when a snapshot can hold the resource
 // (pointer-free, a slice of pointer-free elements, or a codec), else the
 // *ResourceStateError AppendState would return. Allocates only the error.
-func (r *Resource[T]) Snapshottable() error {
+func (r *Resource[T]) snapshottable() error {
 	if r.state.kind != stateNone {
 		return nil
 	}
@@ -154,14 +162,14 @@ func sliceBytes(p unsafe.Pointer, size uintptr) []byte {
 	return unsafe.Slice(unsafe.SliceData(s), uintptr(len(s))*size)
 }
 
-// CheckState reports whether src decodes to a value of the resource,
+// checkState reports whether src decodes to a value of the resource,
 // without touching the value: for a raw T, src is sizeof(T) bytes; for a
 // slice, whole elements; bools are 0 or 1. A codec decodes src into a
 // scratch value kept by the resource (made on the first call; its
 // UnmarshalBinary must accept a zero value, as the encoding contract asks,
 // and decide from the bytes alone). It returns a *ResourceStateError
 // (errors.Is ErrResourceState, wrapping the codec's error).
-func (r *Resource[T]) CheckState(src []byte) error {
+func (r *Resource[T]) checkState(src []byte) error {
 	st := &r.state
 	switch st.kind {
 	case stateRaw:
@@ -218,13 +226,13 @@ func (r *Resource[T]) scratch() *T {
 	return r.spare
 }
 
-// LoadState makes the value the one src encodes, src being a state
+// loadState makes the value the one src encodes, src being a state
 // CheckState accepted. A slice keeps its backing array when it has room
 // (else it allocates one) and is never nil after it: with no elements it
 // is an empty slice (a nil value gets one, allocated once). It returns the codec's error wrapped in a
 // *ResourceStateError, which after CheckState means the codec is not
 // deterministic.
-func (r *Resource[T]) LoadState(src []byte) error {
+func (r *Resource[T]) loadState(src []byte) error {
 	st := &r.state
 	switch st.kind {
 	case stateRaw:
@@ -250,9 +258,9 @@ func (r *Resource[T]) LoadState(src []byte) error {
 	return nil
 }
 
-// Describe appends a line naming the resource, its type and how a
+// describe appends a line naming the resource, its type and how a
 // snapshot holds it, for a world's fingerprint. It allocates.
-func (r *Resource[T]) Describe(dst []byte) []byte {
+func (r *Resource[T]) describe(dst []byte) []byte {
 	kinds := [...]string{"none", "raw", "slice", "codec"}
 	return append(dst, "resource "+strconv.Quote(r.name)+" "+wire.Layout(r.state.typ)+" "+
 		strconv.FormatUint(uint64(r.state.size), 10)+" "+kinds[r.state.kind]+"\n"...)

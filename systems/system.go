@@ -3,7 +3,7 @@ package systems
 import (
 	"strconv"
 
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 )
 
 // Phase is the part of a frame a system runs in. Phases run in the order of
@@ -66,7 +66,8 @@ type System struct {
 
 // Validate checks the name, the phase and Declare. It returns nil or a
 // *DefinitionError (errors.Is ErrDefinition and ErrEmptyName, ErrBadPhase or
-// ErrNoDeclare). Everything the declaration asks for is checked by Declare.
+// ErrNoDeclare). Everything the declaration asks for is checked when the
+// scheduler runs the declaration (Scheduler.Add).
 func (s *System) Validate() error {
 	if s.Name == "" {
 		return &DefinitionError{Err: ErrEmptyName}
@@ -80,23 +81,20 @@ func (s *System) Validate() error {
 	return nil
 }
 
-// Declared is what a system's declaration gave: the system with the
-// constraints of Decl.Before and Decl.After added, and the manifest derived
-// from its accessors.
-type Declared struct {
-	System   System
-	Manifest Manifest
+func init() {
+	frame.RegisterDeclare(func(sys any, run *frame.Run) (frame.Declaration, error) {
+		return declare(sys.(System), run)
+	})
 }
 
-// Declare validates sys and runs its Declare function once, filling run
+// declare validates sys and runs its Declare function once, filling run
 // (the scheduler's run state of the system; nil to only derive the
-// manifest). It returns the first *DefinitionError of the system or of its
-// declaration (errors.Is ErrDefinition, ErrBadDeclaration for a bad
-// accessor, ErrNoRun for a nil body). The scheduler calls it in Add; call
-// it yourself to inspect a manifest. It allocates: set-up only.
-func Declare(sys System, run *frame.Run) (Declared, error) {
+// manifest): frame.Declare. It returns the first *DefinitionError of the
+// system or of its declaration (errors.Is ErrDefinition, ErrBadDeclaration
+// for a bad accessor, ErrNoRun for a nil body). It allocates: set-up only.
+func declare(sys System, run *frame.Run) (frame.Declaration, error) {
 	if err := sys.Validate(); err != nil {
-		return Declared{}, err
+		return frame.Declaration{}, err
 	}
 	if run == nil {
 		run = &frame.Run{}
@@ -106,16 +104,18 @@ func Declare(sys System, run *frame.Run) (Declared, error) {
 	body := sys.Declare(d)
 	d.done = true
 	if d.err != nil {
-		return Declared{}, d.err
+		return frame.Declaration{}, d.err
 	}
 	if body == nil {
-		return Declared{}, &DefinitionError{System: sys.Name, Err: ErrNoRun}
+		return frame.Declaration{}, &DefinitionError{System: sys.Name, Err: ErrNoRun}
 	}
 	ctx := &Context{run: run, name: sys.Name, phase: sys.Phase}
 	run.Call = func() { body(ctx) }
-	sys.Before = append(append([]string(nil), sys.Before...), d.before...)
-	sys.After = append(append([]string(nil), sys.After...), d.after...)
-	return Declared{System: sys, Manifest: d.man}, nil
+	return frame.Declaration{
+		Before:   append(append([]string(nil), sys.Before...), d.before...),
+		After:    append(append([]string(nil), sys.After...), d.after...),
+		Manifest: d.man,
+	}, nil
 }
 
 // Decl is a system being declared: what its DeclareFunc asks for is
@@ -126,7 +126,7 @@ type Decl struct {
 	name   string
 	phase  Phase
 	run    *frame.Run
-	man    Manifest
+	man    frame.Manifest
 	before []string
 	after  []string
 	err    error

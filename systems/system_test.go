@@ -9,7 +9,7 @@ import (
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -47,8 +47,8 @@ func noop(*systems.Context) {}
 
 // declare declares a system of phase Update named name with fn, returning
 // the result of systems.Declare.
-func declare(name string, fn func(s *systems.Decl)) (systems.Declared, error) {
-	return systems.Declare(systems.System{Name: name, Phase: systems.Update,
+func declare(name string, fn func(s *systems.Decl)) (frame.Declaration, error) {
+	return frame.Declare(systems.System{Name: name, Phase: systems.Update,
 		Declare: func(s *systems.Decl) systems.RunFunc { fn(s); return noop }}, nil)
 }
 
@@ -57,7 +57,7 @@ func declare(name string, fn func(s *systems.Decl)) (systems.Declared, error) {
 // join the system's.
 func TestManifestDerived(t *testing.T) {
 	f := newFixture(t)
-	d, err := systems.Declare(systems.System{Name: "all", Phase: systems.FixedUpdate, After: []string{"a"},
+	d, err := frame.Declare(systems.System{Name: "all", Phase: systems.FixedUpdate, After: []string{"a"},
 		Declare: func(s *systems.Decl) systems.RunFunc {
 			assert.Equal(t, "all", s.Name())
 			assert.Equal(t, systems.FixedUpdate, s.Phase())
@@ -79,17 +79,17 @@ func TestManifestDerived(t *testing.T) {
 		}}, nil)
 	require.NoError(t, err)
 	m := d.Manifest
-	col := func(c *ephemeral.Column[float32]) systems.ColumnRef {
-		return systems.ColumnRef{Table: c.Table(), Column: c.Name()}
+	col := func(c *ephemeral.Column[float32]) frame.ColumnRef {
+		return frame.ColumnRef{Table: c.Table(), Column: c.Name()}
 	}
-	assert.Equal(t, []systems.ColumnRef{col(f.y)}, m.Reads)
-	assert.Equal(t, []systems.ColumnRef{col(f.x), {Table: f.units, Column: "health"}}, m.Writes)
+	assert.Equal(t, []frame.ColumnRef{col(f.y)}, m.Reads)
+	assert.Equal(t, []frame.ColumnRef{col(f.x), {Table: f.units, Column: "health"}}, m.Writes)
 	assert.Equal(t, []*ephemeral.Table{f.shots}, m.Records)
 	assert.Equal(t, []events.Buffer{f.noise}, m.Emits)
 	assert.Equal(t, []events.Buffer{f.hits}, m.Consumes)
-	assert.Equal(t, []systems.ResourceUse{{Resource: f.score, Write: true}}, m.Resources)
-	assert.Equal(t, []string{"a", "b"}, d.System.After)
-	assert.Equal(t, []string{"c"}, d.System.Before)
+	assert.Equal(t, []frame.ResourceUse{{Resource: f.score, Write: true}}, m.Resources)
+	assert.Equal(t, []string{"a", "b"}, d.After)
+	assert.Equal(t, []string{"c"}, d.Before)
 	assert.ElementsMatch(t, []*ephemeral.Table{f.bodies, f.units, f.shots}, m.Tables())
 
 	other, err := declare("other", func(s *systems.Decl) {
@@ -164,7 +164,7 @@ func TestDeclarationErrors(t *testing.T) {
 		{systems.System{Name: "d"}, systems.ErrNoDeclare},
 		{systems.System{Name: "r", Declare: func(*systems.Decl) systems.RunFunc { return nil }}, systems.ErrNoRun},
 	} {
-		_, err := systems.Declare(tc.sys, nil)
+		_, err := frame.Declare(tc.sys, nil)
 		assert.ErrorIs(t, err, tc.want, tc.sys.Name)
 		assert.ErrorIs(t, err, systems.ErrDefinition)
 	}
@@ -206,7 +206,7 @@ func TestColumnAccessors(t *testing.T) {
 func bound(t *testing.T, fn func(s *systems.Decl)) *frame.Run {
 	t.Helper()
 	run := &frame.Run{}
-	_, err := systems.Declare(systems.System{Name: "s", Phase: systems.Update,
+	_, err := frame.Declare(systems.System{Name: "s", Phase: systems.Update,
 		Declare: func(s *systems.Decl) systems.RunFunc { fn(s); return noop }}, run)
 	require.NoError(t, err)
 	require.NoError(t, frame.Bind(run, &frame.Env{Playback: commands.NewPlayback(nil)}, 16))
@@ -265,7 +265,7 @@ func stats(s commands.Stats) commands.Stats { s.Err = nil; return s }
 
 func TestConflicts(t *testing.T) {
 	f := newFixture(t)
-	m := func(fn func(s *systems.Decl)) systems.Manifest {
+	m := func(fn func(s *systems.Decl)) frame.Manifest {
 		d, err := declare("s", fn)
 		require.NoError(t, err)
 		return d.Manifest
@@ -286,7 +286,7 @@ func TestConflicts(t *testing.T) {
 	emit2 := m(func(s *systems.Decl) { systems.Emit(s, f.hits) })
 	for _, tc := range []struct {
 		name string
-		a, b systems.Manifest
+		a, b frame.Manifest
 		want []string
 	}{
 		{"write/read and resources", move, look, []string{"write/read Body.x", "write/read resource score"}},
@@ -298,7 +298,7 @@ func TestConflicts(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			for _, o := range systems.Conflicts(nil, &tc.a, &tc.b) {
+			for _, o := range frame.Conflicts(nil, &tc.a, &tc.b) {
 				got = append(got, o.String())
 			}
 			assert.Equal(t, tc.want, got)

@@ -1,4 +1,4 @@
-package systems
+package frame
 
 import (
 	"slices"
@@ -7,10 +7,10 @@ import (
 	"github.com/tickwork/tickwork/events"
 )
 
-// Manifest is what a system touches, derived from its declaration (see
-// Declare); the scheduler reads nothing else to order systems and refuse
-// conflicts (docs/architecture.md, Access rules). Lists are sets: each
-// entry once, in declaration order.
+// Manifest is what a system touches, derived from its declaration by the
+// accessors of package systems (see Declare); the scheduler reads nothing
+// else to order systems and refuse conflicts (docs/architecture.md, Access
+// rules). Lists are sets: each entry once, in declaration order.
 type Manifest struct {
 	Reads     []ColumnRef        // columns read (not written)
 	Writes    []ColumnRef        // columns written (and read)
@@ -32,25 +32,29 @@ func (r ColumnRef) String() string { return r.Table.Name() + "." + r.Column }
 
 // ResourceUse is one resource in a manifest, read or written.
 type ResourceUse struct {
-	Resource AnyResource
+	Resource Resource
 	Write    bool
 }
 
-// AnyResource is the untyped face of a *Resource[T], as a manifest names it.
-type AnyResource interface{ Name() string }
+// Resource is the untyped face of a *systems.Resource[T], as a manifest
+// names it.
+type Resource interface{ Name() string }
 
-func (m *Manifest) read(r ColumnRef) {
+// Read adds a read of r, unless m writes it.
+func (m *Manifest) Read(r ColumnRef) {
 	if !slices.Contains(m.Writes, r) {
-		m.Reads = addNew(m.Reads, r)
+		m.Reads = AddNew(m.Reads, r)
 	}
 }
 
-func (m *Manifest) write(r ColumnRef) {
+// Write adds a write of r, which replaces a read of it.
+func (m *Manifest) Write(r ColumnRef) {
 	m.Reads = slices.DeleteFunc(m.Reads, func(x ColumnRef) bool { return x == r })
-	m.Writes = addNew(m.Writes, r)
+	m.Writes = AddNew(m.Writes, r)
 }
 
-func (m *Manifest) resource(r AnyResource, write bool) {
+// Use adds a use of resource r, a write when write is set (a write wins).
+func (m *Manifest) Use(r Resource, write bool) {
 	for i, u := range m.Resources {
 		if u.Resource == r {
 			m.Resources[i].Write = u.Write || write
@@ -74,16 +78,16 @@ func (m *Manifest) Equal(o *Manifest) bool {
 func (m *Manifest) Tables() []*ephemeral.Table {
 	var out []*ephemeral.Table
 	for _, r := range slices.Concat(m.Reads, m.Writes) {
-		out = addNew(out, r.Table)
+		out = AddNew(out, r.Table)
 	}
 	for _, t := range m.Records {
-		out = addNew(out, t)
+		out = AddNew(out, t)
 	}
 	return out
 }
 
-// addNew appends v to s unless s holds it already: lists kept as sets.
-func addNew[T comparable](s []T, v T) []T {
+// AddNew appends v to s unless s holds it already: lists kept as sets.
+func AddNew[T comparable](s []T, v T) []T {
 	if slices.Contains(s, v) {
 		return s
 	}

@@ -1,4 +1,4 @@
-package systems
+package frame
 
 import (
 	"github.com/tickwork/tickwork/ephemeral"
@@ -6,7 +6,8 @@ import (
 )
 
 // Overlap is one datum two manifests both touch, at least one of them
-// writing it (docs/architecture.md, Access rules).
+// writing it (docs/architecture.md, Access rules); the scheduler reports
+// it as a scheduler.Overlap.
 type Overlap struct {
 	// Datum names what is shared: "table.column" for a column, "T" or
 	// "T|U" for the structure of one domain recorded by both (tables T

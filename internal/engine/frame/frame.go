@@ -1,9 +1,17 @@
 // Package frame is the plumbing between package systems and package
-// scheduler: the frame-wide state a world's systems share ([Env]) and the
-// run state of one system ([Run]): its command buffers, per-worker state,
-// kernel slots and body. Package systems fills a Run when a system is
-// declared; the scheduler binds it at seal ([Bind]) and runs it
-// ([Run.Exec]) once per frame (once per fixed tick in FixedUpdate).
+// scheduler: the frame-wide state a world's systems share ([Env]), the run
+// state of one system ([Run]: its command buffers, per-worker state,
+// kernel slots and body), what a system touches ([Manifest], derived from
+// its declaration) and when two manifests conflict ([Conflicts], the rule
+// of docs/architecture.md, Access rules). The scheduler runs a system's
+// declaration with [Declare] (package systems registers it), which fills
+// a Run and returns the manifest; it binds the Run at seal ([Bind]) and
+// runs it ([Run.Exec]) once per frame (once per fixed tick in
+// FixedUpdate).
+//
+// It sits above commands, events, ephemeral and kernels and below systems
+// and scheduler: the engine's layer of internal/, over the leaves
+// (internal/wire, internal/segment, internal/plumb).
 //
 // Nothing here is part of the public API: a user reaches it only through
 // systems.Context and the accessors of package systems.
@@ -14,7 +22,6 @@ package frame
 
 import (
 	"github.com/tickwork/tickwork/commands"
-	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/kernels"
 )
 
@@ -55,6 +62,10 @@ func (e *Env) Workers() int {
 // table when the run ends.
 type Merger interface{ Merge() (dropped int) }
 
+// Passer is the untyped face of an *events.Reader[T]: it passes what the
+// run read when the run ends.
+type Passer interface{ Done() }
+
 // Run is one system's run state. Package systems sets Name, Call and
 // Binds when the system is declared; Bind makes the buffers.
 type Run struct {
@@ -71,11 +82,11 @@ type Run struct {
 	Workers []*commands.Buffer
 	Records int // initial records of each buffer
 
-	Mergers []Merger          // parallel emitters, merged by Exec after the body
-	Readers []events.Consumer // event readers, passed by Exec after the merges
-	Kernels []any             // typed kernel slots of systems.Parallel, by call order in a run
-	Kernel  int               // index of the next kernel slot in this run
-	records bool              // a recorder asked for buffers
+	Mergers []Merger // parallel emitters, merged by Exec after the body
+	Readers []Passer // event readers, passed by Exec after the merges
+	Kernels []any    // typed kernel slots of systems.Parallel, by call order in a run
+	Kernel  int      // index of the next kernel slot in this run
+	records bool     // a recorder asked for buffers
 
 	Counters []Counter // named counters (systems.Decl.Counter), in declaration order
 }
@@ -87,6 +98,26 @@ type Counter struct {
 	Name           string
 	Pending, Total int64
 }
+
+// Declaration is what a system's declaration gave (Declare): the
+// system's order constraints with those of Decl.Before and Decl.After
+// added, and the manifest derived from its accessors.
+type Declaration struct {
+	Before, After []string
+	Manifest      Manifest
+}
+
+var declare func(sys any, run *Run) (Declaration, error)
+
+// RegisterDeclare is called by package systems' init.
+func RegisterDeclare(f func(sys any, run *Run) (Declaration, error)) { declare = f }
+
+// Declare validates sys, a systems.System, and runs its declaration once,
+// filling run (nil to only derive the manifest): run's name and body, and
+// its binds and counters. It returns the first *systems.DefinitionError of
+// the system or of its declaration. The scheduler calls it in Add and in a
+// hook's Substitute. It allocates: set-up only.
+func Declare(sys any, run *Run) (Declaration, error) { return declare(sys, run) }
 
 // Recording asks Bind for the system's command buffers (serial and per
 // worker); accessors that record call it at declaration.
