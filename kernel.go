@@ -1,0 +1,30 @@
+package tickwork
+
+import "github.com/tickwork/tickwork/systems"
+
+// ChunkKernel drives a generated system's kernel over its table's used
+// chunks, on one worker or the pool: [systems.ChunkKernel].
+type ChunkKernel[S any] = systems.ChunkKernel[S]
+
+// ChunkOut is a masked kernel's worker outputs for one chunk:
+// [systems.ChunkOut].
+type ChunkOut = systems.ChunkOut
+
+// Segmented is a recorder or parallel emitter a chunk kernel starts
+// segments of: [systems.Segmented].
+type Segmented = systems.Segmented
+
+// DenseKernel declares a dense system's kernel: [systems.DenseKernel].
+func DenseKernel[S any](d *Decl, t *Table, grain int, st *S, span func(st *S, lo, hi int)) *ChunkKernel[S] {
+	return systems.DenseKernel(d, t, grain, st, span)
+}
+
+// MaskedKernel declares the kernel of a system over live rows:
+// [systems.MaskedKernel].
+func MaskedKernel[S any](d *Decl, t *Table, grain int, st *S, chunk func(st *S, o *ChunkOut, c int), segs []Segmented, counters ...Counter) *ChunkKernel[S] {
+	return systems.MaskedKernel(d, t, grain, st, chunk, segs, counters...)
+}
+
+// EmitChunk emits v through the chunk's worker segment of e:
+// [systems.EmitChunk].
+func EmitChunk[T any](o *ChunkOut, e *ParallelEmitter[T], v T) bool { return systems.EmitChunk(o, e, v) }
