@@ -21,10 +21,15 @@ type ChunkKernel[S any] struct {
 	rows     int
 	pol      kernels.Policy
 	dense    func(st *S, lo, hi int)
-	masked   func(st *S, o *ChunkOut, c int)
+	masked   func(st *S, o *ChunkOut, base int, mask []uint64)
 	segs     []Segmented
 	counters []Counter
-	outs     []ChunkOut // one per worker
+	outs     []ChunkOut                         // one per worker
+	each     func(k **ChunkKernel[S], w, c int) // runChunk[S], made once: a generic function's value allocates
+	simd     *func(st *S, lo, hi int) int
+	dt32     *float32
+	dt64     *float64
+	tick     *int64
 }
 
 // ChunkOut is what a masked kernel's chunk hands its rare actions: the
@@ -58,12 +63,13 @@ func DenseKernel[S any](d *Decl, t *ephemeral.Table, grain int, st *S, span func
 }
 
 // MaskedKernel declares the kernel of a system over the live rows of
-// table t: chunk runs chunk c's enabled rows (NextRun) with o, the
-// worker's ChunkOut. segs are the system's recorders (one suffices: they
+// table t: chunk runs the live rows of a chunk that has any, mask its
+// enabled bitmap (walked with NextRun) and base the whole-column index of
+// its row 0, with o, the worker's ChunkOut. segs are the system's recorders (one suffices: they
 // share the worker's buffer) and parallel emitters; counters the system's
 // counters, in the order of the indexes chunk counts by. grain as in
 // DenseKernel.
-func MaskedKernel[S any](d *Decl, t *ephemeral.Table, grain int, st *S, chunk func(st *S, o *ChunkOut, c int), segs []Segmented, counters ...Counter) *ChunkKernel[S] {
+func MaskedKernel[S any](d *Decl, t *ephemeral.Table, grain int, st *S, chunk func(st *S, o *ChunkOut, base int, mask []uint64), segs []Segmented, counters ...Counter) *ChunkKernel[S] {
 	k := newChunkKernel(d, t, grain, st, len(counters))
 	k.masked, k.segs, k.counters = chunk, segs, counters
 	return k
@@ -71,7 +77,7 @@ func MaskedKernel[S any](d *Decl, t *ephemeral.Table, grain int, st *S, chunk fu
 
 func newChunkKernel[S any](d *Decl, t *ephemeral.Table, grain int, st *S, counters int) *ChunkKernel[S] {
 	d.use("ChunkKernel")
-	k := &ChunkKernel[S]{st: st, table: t, pol: kernels.Policy{Grain: grain}}
+	k := &ChunkKernel[S]{st: st, table: t, pol: kernels.Policy{Grain: grain}, each: runChunk[S]}
 	if t == nil {
 		d.fail("ChunkKernel", "nil table (the Table call that made it failed: its error comes first)")
 		return k
@@ -92,15 +98,43 @@ func newChunkKernel[S any](d *Decl, t *ephemeral.Table, grain int, st *S, counte
 	return k
 }
 
+// World asks Run to store the run's world values in the kernel state
+// before the kernel runs: @dt as float32 and float64 (Context.DT), @tick
+// (Context.Tick). A nil pointer is not stored. It returns k. Call it in
+// the DeclareFunc.
+func (k *ChunkKernel[S]) World(dt32 *float32, dt64 *float64, tick *int64) *ChunkKernel[S] {
+	k.dt32, k.dt64, k.tick = dt32, dt64, tick
+	return k
+}
+
+// SIMD makes a dense kernel run *simd, when not nil, on each chunk's rows
+// first: simd(st, lo, hi) runs the longest prefix of whole vectors and
+// returns where it stopped, and span runs the rest (docs/schema.md, SIMD
+// variants). The pointer is read at every chunk, so the variant may change
+// between runs. It returns k. Call it in the DeclareFunc.
+func (k *ChunkKernel[S]) SIMD(simd *func(st *S, lo, hi int) int) *ChunkKernel[S] {
+	k.simd = simd
+	return k
+}
+
 // Run runs the kernel once over the table's used chunks, then adds the
 // run's counts to the counters. Call it from the system's body.
 func (k *ChunkKernel[S]) Run(ctx *Context) {
+	if k.dt32 != nil {
+		*k.dt32 = float32(ctx.DT())
+	}
+	if k.dt64 != nil {
+		*k.dt64 = ctx.DT()
+	}
+	if k.tick != nil {
+		*k.tick = int64(ctx.Tick())
+	}
 	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
 		for c := range k.table.UsedChunks() {
 			k.chunk(0, c)
 		}
 	} else {
-		parallel(ctx, k.pol, k.pol.Grain > 0, k.table.UsedChunks(), k, runChunk[S])
+		parallel(ctx, k.pol, k.pol.Grain > 0, k.table.UsedChunks(), k, k.each)
 	}
 	for i, c := range k.counters {
 		var n int64
@@ -117,15 +151,19 @@ func runChunk[S any](k **ChunkKernel[S], w, c int) { (*k).chunk(w, c) }
 // chunk runs chunk c as worker w.
 func (k *ChunkKernel[S]) chunk(w, c int) {
 	if k.dense != nil {
-		base := c * k.rows
-		k.dense(k.st, base, base+k.table.LiveEnd(c))
+		lo := c * k.rows
+		hi := lo + k.table.LiveEnd(c)
+		if k.simd != nil && *k.simd != nil {
+			lo = (*k.simd)(k.st, lo, hi)
+		}
+		k.dense(k.st, lo, hi)
 		return
 	}
 	for _, s := range k.segs {
 		s.startChunk(w, c)
 	}
 	if k.table.ChunkLen(c) > 0 {
-		k.masked(k.st, &k.outs[w], c)
+		k.masked(k.st, &k.outs[w], c*k.rows, k.table.Enabled(c))
 	}
 }
 
