@@ -234,8 +234,8 @@ func (s *Collision) declare(d *tickwork.Decl) tickwork.RunFunc {
 	s.bX = s.bProbe.All()
 	s.bY = tickwork.Read(d, s.t.Body.Y).All()
 	s.recProjectile = tickwork.Record(d, s.t.Projectile.Table)
-	s.recProjectile.ReserveWorkers(1 * s.t.Projectile.Table.Cap()) // the most records a run makes, on any worker: recording never allocates
 	s.emitHitEvent = tickwork.EmitParallel(d, s.t.HitEvent)
+	s.recProjectile.ReserveWorkers(1 * s.t.Projectile.Table.Cap()) // the most records a run makes, on any worker: recording never allocates
 	s.Lost, s.Hits, s.Expired = d.Counter("lost"), d.Counter("hits"), d.Counter("expired")
 	return tickwork.MaskedKernel(d, s.t.Projectile.Table, 1, s, (*Collision).chunk, []tickwork.Segmented{s.recProjectile, s.emitHitEvent}, s.Lost, s.Hits, s.Expired).Run
 }

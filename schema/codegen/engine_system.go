@@ -119,17 +119,18 @@ func (sg *sysGen) tableDeclare() {
 		for _, tb := range y.Access.Deletes {
 			g.p("s.%s = tickwork.Record(d, s.%s)", sg.field["rec:"+tb.Name], tableRef(tb))
 		}
-		if len(y.Access.Deletes) > 0 {
-			// Sized at seal (after the emitters' staging, which the memory
-			// budget may refuse first), so that no frame allocates. The
-			// recorders share the worker's buffer: one starts its segments.
-			r := "s." + sg.field["rec:"+y.Access.Deletes[0].Name]
-			g.p("%s.ReserveWorkers(%s) // the most records a run makes, on any worker: recording never allocates", r, sg.reserveTotal())
-			segs = append(segs, r)
-		}
 		for _, e := range y.Access.Emits {
 			g.p("s.%s = tickwork.EmitParallel(d, s.t.%s)", sg.field["emit:"+e.Name], exported(e.Name))
 			segs = append(segs, "s."+sg.field["emit:"+e.Name])
+		}
+		if len(y.Access.Deletes) > 0 {
+			// Sized at seal, after the emitters' staging (binds run in
+			// declaration order), which the memory budget may refuse
+			// first, so that no frame allocates. The recorders share the
+			// worker's buffer: one starts its segments.
+			r := "s." + sg.field["rec:"+y.Access.Deletes[0].Name]
+			g.p("%s.ReserveWorkers(%s) // the most records a run makes, on any worker: recording never allocates", r, sg.reserveTotal())
+			segs = append([]string{r}, segs...)
 		}
 	}
 	sg.declareCounters()

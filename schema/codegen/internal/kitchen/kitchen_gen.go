@@ -242,8 +242,8 @@ func (s *Strike) declare(d *tickwork.Decl) tickwork.RunFunc {
 	s.tProbe = tickwork.Read(d, s.t.Thing.HP)
 	s.tHP = s.tProbe.All()
 	s.recMissile = tickwork.Record(d, s.t.Missile.Table)
-	s.recMissile.ReserveWorkers(1 * s.t.Missile.Table.Cap()) // the most records a run makes, on any worker: recording never allocates
 	s.emitBlast = tickwork.EmitParallel(d, s.t.Blast)
+	s.recMissile.ReserveWorkers(1 * s.t.Missile.Table.Cap()) // the most records a run makes, on any worker: recording never allocates
 	s.Stale, s.Kills, s.Expired, s.Flying = d.Counter("stale"), d.Counter("kills"), d.Counter("expired"), d.Counter("flying")
 	return tickwork.MaskedKernel(d, s.t.Missile.Table, 0, s, (*Strike).chunk, []tickwork.Segmented{s.recMissile, s.emitBlast}, s.Stale, s.Kills, s.Expired, s.Flying).Run
 }
