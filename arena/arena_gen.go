@@ -177,7 +177,7 @@ func (s *ApplyHits) System() tickwork.System {
 func (s *ApplyHits) declare(d *tickwork.Decl) tickwork.RunFunc {
 	hEvents := tickwork.Consume(d, s.t.HitEvent)
 	uProbe := tickwork.Write(d, s.t.Unit.Health)
-	uHealths := tickwork.Write(d, s.t.Unit.Health).All()
+	uHealths := uProbe.All()
 	recUnit := tickwork.Record(d, s.t.Unit.Table)
 	recUnit.Reserve(1 * s.t.HitEvent.Cap()) // the most records a run makes: recording never allocates
 	emitDeadSlot := tickwork.Emit(d, s.t.DeadSlot)

@@ -352,7 +352,11 @@ func (sg *sysGen) eventSystem() {
 		sg.env["probe:"+j.Var.Name] = l
 		for _, u := range sg.joinUses(j.Var) {
 			s := loc.name(j.Var.Name + exported(u.c.Name) + "s")
-			g.p("%s := %s(d, s.%s).All()", s, accessor(sg.uses[u.v][u.c].write), columnRef(u.c))
+			if u.c == pc {
+				g.p("%s := %s.All()", s, l)
+			} else {
+				g.p("%s := %s(d, s.%s).All()", s, accessor(sg.uses[u.v][u.c].write), columnRef(u.c))
+			}
 			sg.env["colspan:"+j.Var.Name+"."+u.c.Name] = s
 		}
 	}

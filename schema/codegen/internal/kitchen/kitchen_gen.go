@@ -295,7 +295,7 @@ func (s *Damage) System() tickwork.System {
 func (s *Damage) declare(d *tickwork.Decl) tickwork.RunFunc {
 	bEvents := tickwork.Consume(d, s.t.Blast)
 	tProbe := tickwork.Write(d, s.t.Thing.HP)
-	tHPs := tickwork.Write(d, s.t.Thing.HP).All()
+	tHPs := tProbe.All()
 	tScores := tickwork.Write(d, s.t.Thing.Score).All()
 	tAlives := tickwork.Write(d, s.t.Thing.Alive).All()
 	recThing := tickwork.Record(d, s.t.Thing.Table)
