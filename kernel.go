@@ -27,7 +27,9 @@ func MaskedKernel[S any](d *Decl, t *Table, grain int, st *S, chunk func(st *S, 
 
 // EmitChunk emits v through the chunk's worker segment of e:
 // [systems.EmitChunk].
-func EmitChunk[T any](o *ChunkOut, e *ParallelEmitter[T], v T) bool { return systems.EmitChunk(o, e, v) }
+func EmitChunk[T any](o *ChunkOut, e *ParallelEmitter[T], v T) bool {
+	return systems.EmitChunk(o, e, v)
+}
 
 // SIMDVariant returns, of a dense kernel's SIMD variants v8 (LaneAVX2)
 // and v16 (LaneAVX512), nil where this build has none, the widest at most

@@ -239,11 +239,6 @@ func GenerateSIMD(s *schema.Schema, cfg Config) ([]byte, error) {
 	return out, nil
 }
 
-// whereCol is "FILE:LINE:COL" of a position, for comments.
-func (g *gen) whereCol(p schema.Pos) string {
-	return fmt.Sprintf("%s:%d:%d", g.cfg.Source, p.Line, p.Col)
-}
-
 // vkind is the kind of a vector value.
 type vkind uint8
 
@@ -662,7 +657,9 @@ func nest(ds []vdef) []vdef {
 // replaceIdent replaces the identifier name in Go code s (not a selector's
 // name, not part of a longer identifier) by r.
 func replaceIdent(s, name, r string) string {
-	word := func(b byte) bool { return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+	word := func(b byte) bool {
+		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	}
 	var out strings.Builder
 	for i := 0; i < len(s); {
 		j := strings.Index(s[i:], name)

@@ -8,7 +8,6 @@ package codegen
 // the rest. Everything here calls the face only.
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/tickwork/tickwork/schema"
@@ -61,12 +60,4 @@ func (g *gen) setLane() {
 	}
 	g.p(")")
 	g.p("")
-}
-
-func widthList() string {
-	ws := make([]string, len(simdWidths))
-	for i, w := range simdWidths {
-		ws[i] = strconv.Itoa(w.w)
-	}
-	return strings.Join(ws, " and ")
 }
