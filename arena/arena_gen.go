@@ -252,14 +252,14 @@ func (k *Collision) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 			bRow, bOK := b.Row(pTargets[i])
 			switch {
 			case !bOK:
-				o.Delete(k.recProjectile, o.Handle(base+lo+i))
+				o.DeleteRow(k.recProjectile, base+lo+i)
 				o.Count(0)
 			case float32((bXs[bRow]-pXs[i])*(bXs[bRow]-pXs[i]))+float32((bYs[bRow]-pYs[i])*(bYs[bRow]-pYs[i])) <= R2:
 				tickwork.EmitChunk(o, k.emitHitEvent, HitEvent{Target: pTargets[i], Damage: pDamages[i]})
-				o.Delete(k.recProjectile, o.Handle(base+lo+i))
+				o.DeleteRow(k.recProjectile, base+lo+i)
 				o.Count(1)
 			case pTTLs[i] <= 0:
-				o.Delete(k.recProjectile, o.Handle(base+lo+i))
+				o.DeleteRow(k.recProjectile, base+lo+i)
 				o.Count(2)
 			}
 		}

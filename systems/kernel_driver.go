@@ -190,6 +190,19 @@ func (o *ChunkOut) Delete(r *Recorder, h ephemeral.Handle) { r.workers[o.worker]
 //go:noinline
 func (o *ChunkOut) Remove(r *Recorder, h ephemeral.Handle) { r.workers[o.worker].Remove(h) }
 
+// DeleteRow is Delete of the entity of the live row row (an index into
+// the whole columns) of the kernel's table: the handle is taken out of
+// line too, so the loop over the rows holds none of it.
+//
+//go:noinline
+func (o *ChunkOut) DeleteRow(r *Recorder, row int) { r.workers[o.worker].Delete(o.Handle(row)) }
+
+// RemoveRow is Remove of the live row row of the kernel's table, out of
+// line as DeleteRow.
+//
+//go:noinline
+func (o *ChunkOut) RemoveRow(r *Recorder, row int) { r.workers[o.worker].Remove(o.Handle(row)) }
+
 // EmitChunk emits v through the chunk's worker's segment of e
 // (WorkerEmitter.Emit: a full staging drops it, and Frame reports the
 // overflow). Out of line, as ChunkOut.Delete.

@@ -295,6 +295,7 @@ func (sg *sysGen) rows(loc *locals, lo, hi, row string) {
 	g.defs(spans, sliced)
 	if y.Access.Handle {
 		sg.env["handle:"+from.Name] = "o.Handle(" + row + ")"
+		sg.env["row"] = row
 	}
 	switch {
 	case first != "":

@@ -156,6 +156,11 @@ func (sg *sysGen) stmt(s schema.Stmt) {
 	case *schema.DeleteStmt:
 		v, op := s.Var, deleteMethod(s)
 		if out, ok := sg.env["out"]; ok {
+			if row, ok := sg.env["row"]; ok && v.Kind == schema.RowVar {
+				// The row's handle is taken out of line, with the record.
+				g.p("%s.%sRow(k.%s, %s)", out, op, sg.field["rec:"+v.Table.Name], row)
+				return
+			}
 			g.p("%s.%s(k.%s, %s)", out, op, sg.field["rec:"+v.Table.Name], sg.handle(v))
 			return
 		}

@@ -260,14 +260,14 @@ func (k *Strike) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 			tRow, tOK := t.Row(mAts[i])
 			switch {
 			case !tOK:
-				o.Delete(k.recMissile, o.Handle(base+lo+i))
+				o.DeleteRow(k.recMissile, base+lo+i)
 				o.Count(0)
 			case tHPs[tRow] <= mPowers[i]+2:
 				tickwork.EmitChunk(o, k.emitBlast, Blast{Who: mAts[i], Power: mPowers[i]})
-				o.Delete(k.recMissile, o.Handle(base+lo+i))
+				o.DeleteRow(k.recMissile, base+lo+i)
 				o.Count(1)
 			case mAge >= Limit:
-				o.Delete(k.recMissile, o.Handle(base+lo+i))
+				o.DeleteRow(k.recMissile, base+lo+i)
 				o.Count(2)
 			default:
 				mAge += 1
@@ -460,7 +460,7 @@ func (k *Prune) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 		for i := range tHPs {
 			switch {
 			case !tAlives[i] && tHPs[i] > 5:
-				o.Remove(k.recThing, o.Handle(base+lo+i))
+				o.RemoveRow(k.recThing, base+lo+i)
 				o.Count(0)
 			}
 		}
