@@ -12,9 +12,8 @@ const (
 	TTL    int32   = 96   // arena.tw:8
 )
 
-// Sizes are the capacities of the schema's domains, standalone tables
-// and event tables (entities, rows, events); DefaultSizes has the
-// schema's. A host may pass others to Declare.
+// Sizes are the capacities of the schema's domains, standalone tables and
+// event tables; DefaultSizes has the schema's, a host may pass others.
 type Sizes struct {
 	Actors     int // domain Actors, entities
 	Projectile int // table Projectile, rows
@@ -25,65 +24,49 @@ type Sizes struct {
 
 // DefaultSizes returns the capacities the schema declares.
 func DefaultSizes() Sizes {
-	return Sizes{
-		Actors:     100000,
-		Projectile: 32768,
-		ArenaClock: 1,
-		HitEvent:   32768,
-		DeadSlot:   100000,
-	}
+	return Sizes{Actors: 100000, Projectile: 32768, ArenaClock: 1, HitEvent: 32768, DeadSlot: 100000}
 }
 
-// Unit is table Unit (in domain Actors, arena.tw:12): the table and a typed
-// column per schema column. Filled by Declare.
+// Unit is table Unit (in domain Actors, arena.tw:12), filled by Declare.
 type Unit struct {
 	Table  *tickwork.Table
-	Health *tickwork.Column[int32] // int32
+	Health *tickwork.Column[int32]
 }
 
-// Body is table Body (in domain Actors, arena.tw:16): the table and a typed
-// column per schema column. Filled by Declare.
+// Body is table Body (in domain Actors, arena.tw:16), filled by Declare.
 type Body struct {
-	Table *tickwork.Table
-	X     *tickwork.Column[float32] // float32
-	Y     *tickwork.Column[float32] // float32
-	VX    *tickwork.Column[float32] // float32
-	VY    *tickwork.Column[float32] // float32
+	Table        *tickwork.Table
+	X, Y, VX, VY *tickwork.Column[float32]
 }
 
-// Projectile is table Projectile (standalone, arena.tw:23): the table and a
-// typed column per schema column. Filled by Declare.
+// Projectile is table Projectile (standalone, arena.tw:23), filled by
+// Declare.
 type Projectile struct {
-	Table  *tickwork.Table
-	X      *tickwork.Column[float32]         // float32
-	Y      *tickwork.Column[float32]         // float32
-	VX     *tickwork.Column[float32]         // float32
-	VY     *tickwork.Column[float32]         // float32
-	TTL    *tickwork.Column[int32]           // int32
-	Damage *tickwork.Column[int32]           // int32
-	Target *tickwork.Column[tickwork.Handle] // ref Body
+	Table        *tickwork.Table
+	X, Y, VX, VY *tickwork.Column[float32]
+	TTL, Damage  *tickwork.Column[int32]
+	Target       *tickwork.Column[tickwork.Handle] // ref Body
 }
 
-// ArenaClock is table ArenaClock (standalone, arena.tw:33): the table and a
-// typed column per schema column. Filled by Declare.
+// ArenaClock is table ArenaClock (standalone, arena.tw:33), filled by
+// Declare.
 type ArenaClock struct {
 	Table *tickwork.Table
-	Tick  *tickwork.Column[int64] // int64
+	Tick  *tickwork.Column[int64]
 }
 
 // HitEvent is an event of event table HitEvent (next_frame, arena.tw:37).
 type HitEvent struct {
 	Target tickwork.Handle // ref Unit
-	Damage int32           // int32
+	Damage int32
 }
 
 // DeadSlot is an event of event table DeadSlot (this_frame, arena.tw:42).
 type DeadSlot struct {
-	Slot int32 // int32
+	Slot int32
 }
 
-// Tables holds every domain, table and event table of the schema, as
-// Declare made them.
+// Tables holds the schema's domains, tables and event tables (Declare).
 type Tables struct {
 	Actors     *tickwork.Domain
 	Unit       Unit
@@ -94,10 +77,9 @@ type Tables struct {
 	DeadSlot   *tickwork.Events[DeadSlot]
 }
 
-// Declare declares the schema's domains, tables, columns and event
-// tables on b with the capacities sz, and returns them, or the
-// builder's first error (Builder.Err; Build returns it too). Call it
-// before adding systems, from one goroutine.
+// Declare declares the schema's domains, tables, columns and event tables
+// on b with the capacities sz, and returns them, or the builder's first
+// error (Builder.Err). Call it before adding systems, from one goroutine.
 func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t := &Tables{}
 	t.Actors = b.Domain(tickwork.DomainSpec{Name: "Actors", Capacity: sz.Actors, ChunkRows: 0})
@@ -135,29 +117,26 @@ type Systems struct {
 	Clock                *Clock
 }
 
-// NewSystems makes the declared systems over the tables of t. Each is
-// added to a builder with its System method (All gives them all).
-// The systems with a SIMD variant run the widest lane this build and
-// CPU run (tickwork.BestLane); SetLane forces another.
+// NewSystems makes the declared systems over the tables of t, for
+// Builder.Add (All). Each declaration asks for exactly the accessors its
+// body implies (schema.Access), from which the engine derives its manifest.
+// Systems with a SIMD variant run tickwork.BestLane; SetLane forces another.
 func NewSystems(t *Tables) *Systems {
 	s := &Systems{
-		ApplyHits:            newApplyHits(t),
-		Collision:            newCollision(t),
-		IntegrateBodies:      newIntegrateBodies(t),
-		IntegrateProjectiles: newIntegrateProjectiles(t),
-		Clock:                newClock(t),
+		ApplyHits:            &ApplyHits{t: t},
+		Collision:            &Collision{t: t},
+		IntegrateBodies:      &IntegrateBodies{t: t},
+		IntegrateProjectiles: &IntegrateProjectiles{t: t},
+		Clock:                &Clock{t: t},
 	}
 	s.setLane(tickwork.BestLane())
 	return s
 }
 
 // SetLane makes the systems with a SIMD variant (IntegrateBodies,
-// IntegrateProjectiles) run lane l: each its variant of the widest lane at
-// most l that this build has, else its scalar loop (tickwork.LaneScalar
-// forces the scalar loop). Every lane gives the same bits. It returns the
-// error of tickwork.SelectLane, and changes nothing, when this build or CPU
-// cannot run l. Call it before Builder.Add(s.All()...) (System reports the
-// lane) and before Build, from one goroutine.
+// IntegrateProjectiles) run lane l (tickwork.SIMDVariant), or returns
+// tickwork.SelectLane's error and changes nothing. Call it before
+// Builder.Add(s.All()...), from one goroutine.
 func (s *Systems) SetLane(l tickwork.Lane) error {
 	if _, err := tickwork.SelectLane(l); err != nil {
 		return err
@@ -167,9 +146,15 @@ func (s *Systems) SetLane(l tickwork.Lane) error {
 }
 
 func (s *Systems) setLane(l tickwork.Lane) {
-	s.IntegrateBodies.setLane(l)
-	s.IntegrateProjectiles.setLane(l)
+	s.IntegrateBodies.simd, s.IntegrateBodies.lane = tickwork.SIMDVariant(l, integrateBodiesSIMD8, integrateBodiesSIMD16)
+	s.IntegrateProjectiles.simd, s.IntegrateProjectiles.lane = tickwork.SIMDVariant(l, integrateProjectilesSIMD8, integrateProjectilesSIMD16)
 }
+
+// The SIMD variants of the systems that have one (8 and 16 rows a vector), set by the SIMD file's init.
+var (
+	integrateBodiesSIMD8, integrateBodiesSIMD16           func(k *IntegrateBodies, lo, hi int) int
+	integrateProjectilesSIMD8, integrateProjectilesSIMD16 func(k *IntegrateProjectiles, lo, hi int) int
+)
 
 // All returns every declared system, in schema order, for Builder.Add.
 func (s *Systems) All() []tickwork.System {
@@ -177,45 +162,28 @@ func (s *Systems) All() []tickwork.System {
 }
 
 // ApplyHits is declared system ApplyHits (arena.tw:53): phase frame_start,
-// a loop over the readable events of HitEvent, in emission order. Its
-// counters (count NAME) are declared on its Decl: the frame report has each
-// frame's sum (FrameReport.Counter), Counter.Total the sum since the world
-// was built. No SIMD variant: it runs over event table HitEvent (one event
-// at a time, in emission order).
+// a loop over the readable events of HitEvent, in emission order.
 type ApplyHits struct {
 	Deaths tickwork.Counter // count deaths
 	t      *Tables
 }
 
-func newApplyHits(t *Tables) *ApplyHits { return &ApplyHits{t: t} }
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *ApplyHits) System() tickwork.System {
-	return tickwork.System{
-		Name:    "ApplyHits",
-		Phase:   tickwork.FrameStart,
-		After:   []string{"ResolveRespawns"},
-		Declare: s.declare,
-		Lane:    "scalar", // generated kernels are plain Go
-	}
+	return tickwork.System{Name: "ApplyHits", Phase: tickwork.FrameStart, Declare: s.declare, Lane: "scalar",
+		After: []string{"ResolveRespawns"}}
 }
 
 func (s *ApplyHits) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t := s.t
-	hEvents := tickwork.Consume(d, t.HitEvent)
-	uProbe := tickwork.Write(d, t.Unit.Health)
-	uHealths := tickwork.Write(d, t.Unit.Health).All()
-	recUnit := tickwork.Record(d, t.Unit.Table)
+	hEvents := tickwork.Consume(d, s.t.HitEvent)
+	uProbe := tickwork.Write(d, s.t.Unit.Health)
+	uHealths := uProbe.All()
+	recUnit := tickwork.Record(d, s.t.Unit.Table)
 	recUnit.Reserve(1 * s.t.HitEvent.Cap()) // the most records a run makes: recording never allocates
-	emitDeadSlot := tickwork.Emit(d, t.DeadSlot)
+	emitDeadSlot := tickwork.Emit(d, s.t.DeadSlot)
 	s.Deaths = d.Counter("deaths")
 	return func(ctx *tickwork.Context) {
 		hs := hEvents.Read()
-		if len(hs) == 0 {
-			return
-		}
 		u := uProbe.Lease()
 		var nDeaths int64
 		for i := range hs {
@@ -237,356 +205,97 @@ func (s *ApplyHits) declare(d *tickwork.Decl) tickwork.RunFunc {
 }
 
 // Collision is declared system Collision (arena.tw:69): phase fixed_update,
-// a masked kernel over the live rows of Projectile. Its counters (count
-// NAME) are declared on its Decl: the frame report has each frame's sum
-// (FrameReport.Counter), Counter.Total the sum since the world was built.
-// No SIMD variant: it joins table Body (a probe per row).
+// a masked kernel over the live rows of Projectile.
 type Collision struct {
-	Lost    tickwork.Counter // count lost
-	Hits    tickwork.Counter // count hits
-	Expired tickwork.Counter // count expired
-	t       *Tables
-	k       collisionKernel
+	Lost, Hits, Expired tickwork.Counter // count lost, count hits, count expired
+	t                   *Tables
+	pX, pY              []float32                    // Projectile.X, Projectile.Y
+	pTTL, pDamage       []int32                      // Projectile.TTL, Projectile.Damage
+	pTarget             []tickwork.Handle            // Projectile.Target
+	bProbe              tickwork.ReadColumn[float32] // join b: its lease probes Body
+	bX, bY              []float32                    // Body.X, Body.Y
+	recProjectile       *tickwork.Recorder
+	emitHitEvent        *tickwork.ParallelEmitter[HitEvent]
 }
 
-// collisionKernel is the state the kernels of Collision read: accessors
-// from the declaration, the run's world values.
-type collisionKernel struct {
-	table         *tickwork.Table
-	rows          int                          // rows per chunk
-	pX            []float32                    // Projectile.X, whole column by row
-	pY            []float32                    // Projectile.Y, whole column by row
-	pTTL          []int32                      // Projectile.TTL, whole column by row
-	pDamage       []int32                      // Projectile.Damage, whole column by row
-	pTarget       []tickwork.Handle            // Projectile.Target, whole column by row
-	bProbe        tickwork.ReadColumn[float32] // join b: its lease probes Body
-	bX            []float32                    // Body.X, whole column by row
-	bY            []float32                    // Body.Y, whole column by row
-	recProjectile *tickwork.Recorder
-	emitHitEvent  *tickwork.Emitter[HitEvent]         // scalar
-	parHitEvent   *tickwork.ParallelEmitter[HitEvent] // parallel
-	total         [3]int64                            // scalar counts
-	counts        []collisionCounts                   // parallel counts, per worker
-}
-
-// collisionCounts are one worker's counters of Collision, padded to a cache
-// line.
-type collisionCounts struct {
-	n [3]int64 // lost, hits, expired
-	_ [40]byte
-}
-
-// collisionScalarOut is where a run of Collision's scalar kernel records,
-// emits and counts: the rare actions of its arms, kept out of the loop over
-// the rows.
-type collisionScalarOut struct {
-	table         *tickwork.Table
-	first         int // the run's first row in the table
-	recProjectile *tickwork.Recorder
-	outHitEvent   *tickwork.Emitter[HitEvent]
-	n             [3]int64 // lost, hits, expired
-}
-
-//go:noinline
-func (o *collisionScalarOut) deleteProjectile(h tickwork.Handle) { o.recProjectile.Delete(h) }
-
-//go:noinline
-func (o *collisionScalarOut) emitHitEvent(e HitEvent) {
-	o.outHitEvent.Emit(e) // a full table drops it, and Frame reports the overflow
-}
-
-// collisionWorkerOut is where a run of Collision's parallel kernel records,
-// emits and counts: the rare actions of its arms, kept out of the loop over
-// the rows.
-type collisionWorkerOut struct {
-	table         *tickwork.Table
-	first         int // the run's first row in the table
-	recProjectile *tickwork.Recorder
-	outHitEvent   tickwork.WorkerEmitter[HitEvent]
-	n             [3]int64 // lost, hits, expired
-}
-
-//go:noinline
-func (o *collisionWorkerOut) deleteProjectile(h tickwork.Handle) { o.recProjectile.Delete(h) }
-
-//go:noinline
-func (o *collisionWorkerOut) emitHitEvent(e HitEvent) {
-	o.outHitEvent.Emit(e) // a full table drops it, and Frame reports the overflow
-}
-
-func newCollision(t *Tables) *Collision {
-	s := &Collision{t: t}
-	s.k.table = t.Projectile.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Collision) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Collision",
-		Phase:   tickwork.FixedUpdate,
-		Before:  []string{"IntegrateBodies", "IntegrateProjectiles"},
-		After:   []string{"Fire"},
-		Declare: s.declare,
-		Lane:    "scalar", // generated kernels are plain Go
-	}
+	return tickwork.System{Name: "Collision", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: "scalar",
+		Before: []string{"IntegrateBodies", "IntegrateProjectiles"}, After: []string{"Fire"}}
 }
 
 func (s *Collision) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.pX = tickwork.Read(d, t.Projectile.X).All()
-	k.pY = tickwork.Read(d, t.Projectile.Y).All()
-	k.pTTL = tickwork.Read(d, t.Projectile.TTL).All()
-	k.pDamage = tickwork.Read(d, t.Projectile.Damage).All()
-	k.pTarget = tickwork.Read(d, t.Projectile.Target).All()
-	k.bProbe = tickwork.Read(d, t.Body.X)
-	k.bX = tickwork.Read(d, t.Body.X).All()
-	k.bY = tickwork.Read(d, t.Body.Y).All()
-	k.recProjectile = tickwork.Record(d, t.Projectile.Table)
-	k.emitHitEvent = tickwork.Emit(d, t.HitEvent)
-	k.parHitEvent = tickwork.EmitParallel(d, t.HitEvent)
-	k.recProjectile.Reserve(1 * s.t.Projectile.Table.Cap())        // the most records a run makes: recording never allocates
-	k.recProjectile.ReserveWorkers(1 * s.t.Projectile.Table.Cap()) // any worker may record the whole run's
-	s.Lost = d.Counter("lost")
-	s.Hits = d.Counter("hits")
-	s.Expired = d.Counter("expired")
-	return s.run
+	s.pX = tickwork.Read(d, s.t.Projectile.X).All()
+	s.pY = tickwork.Read(d, s.t.Projectile.Y).All()
+	s.pTTL = tickwork.Read(d, s.t.Projectile.TTL).All()
+	s.pDamage = tickwork.Read(d, s.t.Projectile.Damage).All()
+	s.pTarget = tickwork.Read(d, s.t.Projectile.Target).All()
+	s.bProbe = tickwork.Read(d, s.t.Body.X)
+	s.bX = s.bProbe.All()
+	s.bY = tickwork.Read(d, s.t.Body.Y).All()
+	s.recProjectile = tickwork.Record(d, s.t.Projectile.Table)
+	s.emitHitEvent = tickwork.EmitParallel(d, s.t.HitEvent)
+	s.recProjectile.ReserveWorkers(1 * s.t.Projectile.Table.Cap()) // the most records a run makes, on any worker: recording never allocates
+	s.Lost, s.Hits, s.Expired = d.Counter("lost"), d.Counter("hits"), d.Counter("expired")
+	return tickwork.MaskedKernel(d, s.t.Projectile.Table, 1, s, (*Collision).chunk, []tickwork.Segmented{s.recProjectile, s.emitHitEvent}, s.Lost, s.Hits, s.Expired).Run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
-func (s *Collision) run(ctx *tickwork.Context) {
-	k := &s.k
-	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
-		k.total = [3]int64{}
-		for c := range k.table.UsedChunks() {
-			k.chunkScalar(c)
-		}
-		s.Lost.Add(k.total[0])
-		s.Hits.Add(k.total[1])
-		s.Expired.Add(k.total[2])
-		return
-	}
-	if len(k.counts) != ctx.Workers() {
-		k.counts = make([]collisionCounts, ctx.Workers())
-	}
-	clear(k.counts)
-	tickwork.ParallelPolicy(ctx, tickwork.KernelPolicy{Grain: 1}, k.table.UsedChunks(), *k, (*collisionKernel).chunkParallel)
-	k.total = [3]int64{}
-	for w := range k.counts {
-		k.total[0] += k.counts[w].n[0]
-		k.total[1] += k.counts[w].n[1]
-		k.total[2] += k.counts[w].n[2]
-	}
-	s.Lost.Add(k.total[0])
-	s.Hits.Add(k.total[1])
-	s.Expired.Add(k.total[2])
-}
-
-// chunkScalar is the scalar kernel of chunk c: serial recorder and
-// emitter, counts into k.total.
-func (k *collisionKernel) chunkScalar(c int) {
-	o := collisionScalarOut{table: k.table}
-	o.recProjectile = k.recProjectile
-	o.outHitEvent = k.emitHitEvent
-	if k.table.ChunkLen(c) == 0 {
-		return
-	}
-	base := c * k.rows
-	b := k.bProbe.Lease()
-	bXs := k.bX
-	bYs := k.bY
-	mask := k.table.Enabled(c)
+// chunk runs the body on the live rows of a chunk (row 0 at base, mask its enabled bitmap).
+func (k *Collision) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
+	b, bXs, bYs := k.bProbe.Lease(), k.bX, k.bY
 	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-		o.first = base + lo
 		pXs := k.pX[base+lo : base+hi]
-		pYs := k.pY[base+lo : base+hi][:len(pXs)]
-		pTTLs := k.pTTL[base+lo : base+hi][:len(pXs)]
+		pYs, pTTLs := k.pY[base+lo : base+hi][:len(pXs)], k.pTTL[base+lo : base+hi][:len(pXs)]
 		pDamages := k.pDamage[base+lo : base+hi][:len(pXs)]
 		pTargets := k.pTarget[base+lo : base+hi][:len(pXs)]
 		for i := range pXs {
 			bRow, bOK := b.Row(pTargets[i])
 			switch {
 			case !bOK:
-				o.deleteProjectile(rowHandle(o.table, o.first+i))
-				o.n[0]++
+				o.DeleteRow(k.recProjectile, base+lo+i)
+				o.Count(0)
 			case float32((bXs[bRow]-pXs[i])*(bXs[bRow]-pXs[i]))+float32((bYs[bRow]-pYs[i])*(bYs[bRow]-pYs[i])) <= R2:
-				o.emitHitEvent(HitEvent{Target: pTargets[i], Damage: pDamages[i]})
-				o.deleteProjectile(rowHandle(o.table, o.first+i))
-				o.n[1]++
+				tickwork.EmitChunk(o, k.emitHitEvent, HitEvent{Target: pTargets[i], Damage: pDamages[i]})
+				o.DeleteRow(k.recProjectile, base+lo+i)
+				o.Count(1)
 			case pTTLs[i] <= 0:
-				o.deleteProjectile(rowHandle(o.table, o.first+i))
-				o.n[2]++
+				o.DeleteRow(k.recProjectile, base+lo+i)
+				o.Count(2)
 			}
 		}
 	}
-	k.total[0] += o.n[0]
-	k.total[1] += o.n[1]
-	k.total[2] += o.n[2]
-}
-
-// chunkParallel is worker w's kernel of chunk c: its recorders and
-// emitters keyed by chunk, counts into k.counts[w].
-func (k *collisionKernel) chunkParallel(w, c int) {
-	// Every chunk starts its segments, empty or not.
-	o := collisionWorkerOut{table: k.table}
-	o.recProjectile = k.recProjectile.Worker(w, c)
-	o.outHitEvent = k.parHitEvent.Worker(w, c)
-	if k.table.ChunkLen(c) == 0 {
-		return
-	}
-	base := c * k.rows
-	b := k.bProbe.Lease()
-	bXs := k.bX
-	bYs := k.bY
-	mask := k.table.Enabled(c)
-	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-		o.first = base + lo
-		pXs := k.pX[base+lo : base+hi]
-		pYs := k.pY[base+lo : base+hi][:len(pXs)]
-		pTTLs := k.pTTL[base+lo : base+hi][:len(pXs)]
-		pDamages := k.pDamage[base+lo : base+hi][:len(pXs)]
-		pTargets := k.pTarget[base+lo : base+hi][:len(pXs)]
-		for i := range pXs {
-			bRow, bOK := b.Row(pTargets[i])
-			switch {
-			case !bOK:
-				o.deleteProjectile(rowHandle(o.table, o.first+i))
-				o.n[0]++
-			case float32((bXs[bRow]-pXs[i])*(bXs[bRow]-pXs[i]))+float32((bYs[bRow]-pYs[i])*(bYs[bRow]-pYs[i])) <= R2:
-				o.emitHitEvent(HitEvent{Target: pTargets[i], Damage: pDamages[i]})
-				o.deleteProjectile(rowHandle(o.table, o.first+i))
-				o.n[1]++
-			case pTTLs[i] <= 0:
-				o.deleteProjectile(rowHandle(o.table, o.first+i))
-				o.n[2]++
-			}
-		}
-	}
-	k.counts[w].n[0] += o.n[0]
-	k.counts[w].n[1] += o.n[1]
-	k.counts[w].n[2] += o.n[2]
 }
 
 // IntegrateBodies is declared system IntegrateBodies (arena.tw:84): phase
-// fixed_update, a dense kernel over the chunks of Body (holes included: the
-// body only sets its row). It has a SIMD variant (docs/schema.md, SIMD
-// variants).
+// fixed_update, a dense kernel over Body, with a SIMD variant.
 type IntegrateBodies struct {
-	t    *Tables
-	k    integrateBodiesKernel
-	lane tickwork.Lane // the lane its kernel runs (setLane)
+	t                *Tables
+	lane             tickwork.Lane                            // the lane its kernel runs (setLane)
+	simd             func(k *IntegrateBodies, lo, hi int) int // its lane's SIMD variant, nil for scalar
+	bX, bY, bVX, bVY []float32                                // Body.X, Body.Y, Body.VX, Body.VY
+	dt32             float32                                  // @dt
 }
 
-// integrateBodiesKernel is the state the kernels of IntegrateBodies read:
-// accessors from the declaration, the run's world values.
-type integrateBodiesKernel struct {
-	table *tickwork.Table
-	rows  int       // rows per chunk
-	bX    []float32 // Body.X, whole column by row
-	bY    []float32 // Body.Y, whole column by row
-	bVX   []float32 // Body.VX, whole column by row
-	bVY   []float32 // Body.VY, whole column by row
-	dt32  float32   // @dt
-	// the lane's SIMD variant, nil for scalar: see span
-	simd func(k *integrateBodiesKernel, lo, hi int) int
-}
-
-// integrateBodiesSIMD8, integrateBodiesSIMD16 are the SIMD variants of the
-// kernel of IntegrateBodies, 8 and 16 rows wide (see
-// integrateBodiesKernel.span), set by the init of the SIMD file generated
-// beside this one, in a build with GOEXPERIMENT=simd on amd64; nil in every
-// other build.
-var integrateBodiesSIMD8, integrateBodiesSIMD16 func(k *integrateBodiesKernel, lo, hi int) int
-
-// setLane makes the kernel run lane l (Systems.SetLane).
-func (s *IntegrateBodies) setLane(l tickwork.Lane) {
-	s.k.simd, s.lane = nil, tickwork.LaneScalar
-	switch {
-	case l >= tickwork.LaneAVX512 && integrateBodiesSIMD16 != nil:
-		s.k.simd, s.lane = integrateBodiesSIMD16, tickwork.LaneAVX512
-	case l >= tickwork.LaneAVX2 && integrateBodiesSIMD8 != nil:
-		s.k.simd, s.lane = integrateBodiesSIMD8, tickwork.LaneAVX2
-	}
-}
-
-func newIntegrateBodies(t *Tables) *IntegrateBodies {
-	s := &IntegrateBodies{t: t}
-	s.k.table = t.Body.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *IntegrateBodies) System() tickwork.System {
-	return tickwork.System{
-		Name:    "IntegrateBodies",
-		Phase:   tickwork.FixedUpdate,
-		Declare: s.declare,
-		Lane:    s.lane.String(), // the lane its kernel runs: Systems.SetLane
-	}
+	return tickwork.System{Name: "IntegrateBodies", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: s.lane.String()}
 }
 
 func (s *IntegrateBodies) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.bX = tickwork.Write(d, t.Body.X).All()
-	k.bY = tickwork.Write(d, t.Body.Y).All()
-	k.bVX = tickwork.Write(d, t.Body.VX).All()
-	k.bVY = tickwork.Write(d, t.Body.VY).All()
-	return s.run
+	s.bX = tickwork.Write(d, s.t.Body.X).All()
+	s.bY = tickwork.Write(d, s.t.Body.Y).All()
+	s.bVX = tickwork.Write(d, s.t.Body.VX).All()
+	s.bVY = tickwork.Write(d, s.t.Body.VY).All()
+	return tickwork.DenseKernel(d, s.t.Body.Table, 0, s, (*IntegrateBodies).span).SIMD(&s.simd).World(&s.dt32, nil, nil).Run
 }
 
-// run runs the system once: its one kernel, chunk, on this goroutine
-// with one worker or a table of one chunk, on the world's workers
-// otherwise (the results do not depend on the worker count).
-func (s *IntegrateBodies) run(ctx *tickwork.Context) {
-	k := &s.k
-	k.dt32 = float32(ctx.DT())
-	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
-		for c := range k.table.Chunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	if ctx.Workers() <= 1 {
-		for c := range k.table.UsedChunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*integrateBodiesKernel).chunk)
-}
-
-// chunk is the kernel of chunk c (worker unused), for both drivers.
-func (k *integrateBodiesKernel) chunk(_, c int) {
-	base := c * k.rows
-	k.span(base, base+k.table.LiveEnd(c))
-}
-
-// span runs the body on rows lo..hi-1 of the whole columns, holes
-// included: the lane's SIMD variant on whole vectors, when it has one,
-// then the scalar loop on the rest.
-func (k *integrateBodiesKernel) span(lo, hi int) {
-	if k.simd != nil {
-		lo = k.simd(k, lo, hi)
-	}
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *IntegrateBodies) span(lo, hi int) {
 	dt32 := k.dt32
 	bXs := k.bX[lo:hi]
-	bYs := k.bY[lo:hi][:len(bXs)]
-	bVXs := k.bVX[lo:hi][:len(bXs)]
-	bVYs := k.bVY[lo:hi][:len(bXs)]
+	bYs, bVXs, bVYs := k.bY[lo:hi][:len(bXs)], k.bVX[lo:hi][:len(bXs)], k.bVY[lo:hi][:len(bXs)]
 	for i := range bXs {
-		bX := bXs[i]
-		bY := bYs[i]
-		bVX := bVXs[i]
-		bVY := bVYs[i]
+		bX, bY, bVX, bVY := bXs[i], bYs[i], bVXs[i], bVYs[i]
 		bX += float32(bVX * dt32)
 		bY += float32(bVY * dt32)
 		switch {
@@ -609,213 +318,74 @@ func (k *integrateBodiesKernel) span(lo, hi int) {
 			bVY = -bVY
 			bVYs[i] = bVY
 		}
-		bXs[i] = bX
-		bYs[i] = bY
+		bXs[i], bYs[i] = bX, bY
 	}
 }
 
 // IntegrateProjectiles is declared system IntegrateProjectiles
-// (arena.tw:98): phase fixed_update, a dense kernel over the chunks of
-// Projectile (holes included: the body only sets its row). It has a SIMD
-// variant (docs/schema.md, SIMD variants).
+// (arena.tw:98): phase fixed_update, a dense kernel over Projectile, with a
+// SIMD variant.
 type IntegrateProjectiles struct {
-	t    *Tables
-	k    integrateProjectilesKernel
-	lane tickwork.Lane // the lane its kernel runs (setLane)
+	t                *Tables
+	lane             tickwork.Lane                                 // the lane its kernel runs (setLane)
+	simd             func(k *IntegrateProjectiles, lo, hi int) int // its lane's SIMD variant, nil for scalar
+	pX, pY, pVX, pVY []float32                                     // Projectile.X, Projectile.Y, Projectile.VX, Projectile.VY
+	pTTL             []int32                                       // Projectile.TTL
+	dt32             float32                                       // @dt
 }
 
-// integrateProjectilesKernel is the state the kernels of
-// IntegrateProjectiles read: accessors from the declaration, the run's
-// world values.
-type integrateProjectilesKernel struct {
-	table *tickwork.Table
-	rows  int       // rows per chunk
-	pX    []float32 // Projectile.X, whole column by row
-	pY    []float32 // Projectile.Y, whole column by row
-	pVX   []float32 // Projectile.VX, whole column by row
-	pVY   []float32 // Projectile.VY, whole column by row
-	pTTL  []int32   // Projectile.TTL, whole column by row
-	dt32  float32   // @dt
-	// the lane's SIMD variant, nil for scalar: see span
-	simd func(k *integrateProjectilesKernel, lo, hi int) int
-}
-
-// integrateProjectilesSIMD8, integrateProjectilesSIMD16 are the SIMD
-// variants of the kernel of IntegrateProjectiles, 8 and 16 rows wide (see
-// integrateProjectilesKernel.span), set by the init of the SIMD file
-// generated beside this one, in a build with GOEXPERIMENT=simd on amd64;
-// nil in every other build.
-var integrateProjectilesSIMD8, integrateProjectilesSIMD16 func(k *integrateProjectilesKernel, lo, hi int) int
-
-// setLane makes the kernel run lane l (Systems.SetLane).
-func (s *IntegrateProjectiles) setLane(l tickwork.Lane) {
-	s.k.simd, s.lane = nil, tickwork.LaneScalar
-	switch {
-	case l >= tickwork.LaneAVX512 && integrateProjectilesSIMD16 != nil:
-		s.k.simd, s.lane = integrateProjectilesSIMD16, tickwork.LaneAVX512
-	case l >= tickwork.LaneAVX2 && integrateProjectilesSIMD8 != nil:
-		s.k.simd, s.lane = integrateProjectilesSIMD8, tickwork.LaneAVX2
-	}
-}
-
-func newIntegrateProjectiles(t *Tables) *IntegrateProjectiles {
-	s := &IntegrateProjectiles{t: t}
-	s.k.table = t.Projectile.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *IntegrateProjectiles) System() tickwork.System {
-	return tickwork.System{
-		Name:    "IntegrateProjectiles",
-		Phase:   tickwork.FixedUpdate,
-		Declare: s.declare,
-		Lane:    s.lane.String(), // the lane its kernel runs: Systems.SetLane
-	}
+	return tickwork.System{Name: "IntegrateProjectiles", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: s.lane.String()}
 }
 
 func (s *IntegrateProjectiles) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.pX = tickwork.Write(d, t.Projectile.X).All()
-	k.pY = tickwork.Write(d, t.Projectile.Y).All()
-	k.pVX = tickwork.Read(d, t.Projectile.VX).All()
-	k.pVY = tickwork.Read(d, t.Projectile.VY).All()
-	k.pTTL = tickwork.Write(d, t.Projectile.TTL).All()
-	return s.run
+	s.pX = tickwork.Write(d, s.t.Projectile.X).All()
+	s.pY = tickwork.Write(d, s.t.Projectile.Y).All()
+	s.pVX = tickwork.Read(d, s.t.Projectile.VX).All()
+	s.pVY = tickwork.Read(d, s.t.Projectile.VY).All()
+	s.pTTL = tickwork.Write(d, s.t.Projectile.TTL).All()
+	return tickwork.DenseKernel(d, s.t.Projectile.Table, 0, s, (*IntegrateProjectiles).span).SIMD(&s.simd).World(&s.dt32, nil, nil).Run
 }
 
-// run runs the system once: its one kernel, chunk, on this goroutine
-// with one worker or a table of one chunk, on the world's workers
-// otherwise (the results do not depend on the worker count).
-func (s *IntegrateProjectiles) run(ctx *tickwork.Context) {
-	k := &s.k
-	k.dt32 = float32(ctx.DT())
-	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
-		for c := range k.table.Chunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	if ctx.Workers() <= 1 {
-		for c := range k.table.UsedChunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*integrateProjectilesKernel).chunk)
-}
-
-// chunk is the kernel of chunk c (worker unused), for both drivers.
-func (k *integrateProjectilesKernel) chunk(_, c int) {
-	base := c * k.rows
-	k.span(base, base+k.table.LiveEnd(c))
-}
-
-// span runs the body on rows lo..hi-1 of the whole columns, holes
-// included: the lane's SIMD variant on whole vectors, when it has one,
-// then the scalar loop on the rest.
-func (k *integrateProjectilesKernel) span(lo, hi int) {
-	if k.simd != nil {
-		lo = k.simd(k, lo, hi)
-	}
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *IntegrateProjectiles) span(lo, hi int) {
 	dt32 := k.dt32
 	pXs := k.pX[lo:hi]
-	pYs := k.pY[lo:hi][:len(pXs)]
-	pVXs := k.pVX[lo:hi][:len(pXs)]
-	pVYs := k.pVY[lo:hi][:len(pXs)]
+	pYs, pVXs, pVYs := k.pY[lo:hi][:len(pXs)], k.pVX[lo:hi][:len(pXs)], k.pVY[lo:hi][:len(pXs)]
 	pTTLs := k.pTTL[lo:hi][:len(pXs)]
 	for i := range pXs {
-		pX := pXs[i]
-		pY := pYs[i]
-		pTTL := pTTLs[i]
+		pX, pY, pTTL := pXs[i], pYs[i], pTTLs[i]
 		pX += float32(pVXs[i] * dt32)
 		pY += float32(pVYs[i] * dt32)
 		pTTL -= 1
-		pXs[i] = pX
-		pYs[i] = pY
-		pTTLs[i] = pTTL
+		pXs[i], pYs[i], pTTLs[i] = pX, pY, pTTL
 	}
 }
 
 // Clock is declared system Clock (arena.tw:103): phase update, a dense
-// kernel over the chunks of ArenaClock (holes included: the body only sets
-// its row). No SIMD variant: column ArenaClock.Tick is int64 (SIMD variants
-// take float32 and int32).
+// kernel over ArenaClock.
 type Clock struct {
-	t *Tables
-	k clockKernel
+	t     *Tables
+	cTick []int64 // ArenaClock.Tick
 }
 
-// clockKernel is the state the kernels of Clock read: accessors from the
-// declaration, the run's world values.
-type clockKernel struct {
-	table *tickwork.Table
-	rows  int     // rows per chunk
-	cTick []int64 // ArenaClock.Tick, whole column by row
-}
-
-func newClock(t *Tables) *Clock {
-	s := &Clock{t: t}
-	s.k.table = t.ArenaClock.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Clock) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Clock",
-		Phase:   tickwork.Update,
-		Declare: s.declare,
-		Lane:    "scalar", // generated kernels are plain Go
-	}
+	return tickwork.System{Name: "Clock", Phase: tickwork.Update, Declare: s.declare, Lane: "scalar"}
 }
 
 func (s *Clock) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.cTick = tickwork.Write(d, t.ArenaClock.Tick).All()
-	return s.run
+	s.cTick = tickwork.Write(d, s.t.ArenaClock.Tick).All()
+	return tickwork.DenseKernel(d, s.t.ArenaClock.Table, 0, s, (*Clock).span).Run
 }
 
-// run runs the system once: its one kernel, chunk, on this goroutine
-// with one worker or a table of one chunk, on the world's workers
-// otherwise (the results do not depend on the worker count).
-func (s *Clock) run(ctx *tickwork.Context) {
-	k := &s.k
-	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
-		for c := range k.table.Chunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	if ctx.Workers() <= 1 {
-		for c := range k.table.UsedChunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*clockKernel).chunk)
-}
-
-// chunk is the kernel of chunk c (worker unused), for both drivers.
-func (k *clockKernel) chunk(_, c int) {
-	base := c * k.rows
-	hi := k.table.LiveEnd(c)
-	cTicks := k.cTick[base : base+hi]
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Clock) span(lo, hi int) {
+	cTicks := k.cTick[lo:hi]
 	for i := range cTicks {
 		cTick := cTicks[i]
 		cTick += 1
 		cTicks[i] = cTick
 	}
-}
-
-// rowHandle is the handle of the live row row of t.
-func rowHandle(t *tickwork.Table, row int) tickwork.Handle {
-	h, _ := t.HandleAt(row)
-	return h
 }

@@ -5,183 +5,107 @@
 package arena
 
 // The SIMD variants of the declared systems of arena.tw (docs/schema.md,
-// SIMD variants): a system whose body is in the SIMD subset runs it on
-// whole vectors of 8 (AVX2) or 16 (AVX-512) rows, bit for bit as its
-// scalar loop, which does the rest of each chunk.
-//
-//   - ApplyHits: no SIMD variant: it runs over event table HitEvent (one event at a time, in emission order) (arena.tw:54:16)
-//   - Collision: no SIMD variant: it joins table Body (a probe per row) (arena.tw:71:7)
-//   - IntegrateBodies: SIMD variant (8 rows a vector for avx2, 16 for avx512)
-//   - IntegrateProjectiles: SIMD variant (8 rows a vector for avx2, 16 for avx512)
-//   - Clock: no SIMD variant: column ArenaClock.Tick is int64 (SIMD variants take float32 and int32) (arena.tw:105:6)
+// SIMD variants); the command prints why the others have none.
 
 import "simd/archsimd"
 
 func init() {
-	integrateBodiesSIMD8 = (*integrateBodiesKernel).simd8
-	integrateBodiesSIMD16 = (*integrateBodiesKernel).simd16
-	integrateProjectilesSIMD8 = (*integrateProjectilesKernel).simd8
-	integrateProjectilesSIMD16 = (*integrateProjectilesKernel).simd16
+	integrateBodiesSIMD8 = (*IntegrateBodies).simd8
+	integrateBodiesSIMD16 = (*IntegrateBodies).simd16
+	integrateProjectilesSIMD8 = (*IntegrateProjectiles).simd8
+	integrateProjectilesSIMD16 = (*IntegrateProjectiles).simd16
 }
 
-// simd8 is the kernel of IntegrateBodies in AVX2 (Float32x8, 8 rows a
-// vector) on rows lo..n-1, n the last whole vector's end at or before hi;
-// it returns n and leaves the rest to the scalar loop. Bit for bit the
-// scalar loop's result (docs/schema.md, SIMD variants).
-func (k *integrateBodiesKernel) simd8(lo, hi int) int {
+// simd8 runs IntegrateBodies's body in AVX2 (Float32x8) on the whole vectors of rows lo..hi-1.
+func (k *IntegrateBodies) simd8(lo, hi int) int {
 	n := lo + (hi-lo)&^7
 	bXs := k.bX[lo:n:n]
-	bYs := k.bY[lo:n:n][:len(bXs)]
-	bVXs := k.bVX[lo:n:n][:len(bXs)]
-	bVYs := k.bVY[lo:n:n][:len(bXs)]
-	dt := archsimd.BroadcastFloat32x8(k.dt32)
-	lit := archsimd.BroadcastFloat32x8(0)
-	lit2 := archsimd.BroadcastFloat32x8(W)
-	sign := archsimd.BroadcastInt32x8(-1 << 31)
+	bYs, bVXs, bVYs := k.bY[lo:n:n][:len(bXs)], k.bVX[lo:n:n][:len(bXs)], k.bVY[lo:n:n][:len(bXs)]
+	dt, lit := archsimd.BroadcastFloat32x8(k.dt32), archsimd.BroadcastFloat32x8(0)
+	lit2, sign := archsimd.BroadcastFloat32x8(W), archsimd.BroadcastInt32x8(-1<<31)
 	lit3 := archsimd.BroadcastFloat32x8(4096)
 	for i := 0; i < len(bXs); i += 8 {
 		bX := archsimd.LoadFloat32x8((*[8]float32)(bXs[i : i+8]))
 		bVX := archsimd.LoadFloat32x8((*[8]float32)(bVXs[i : i+8]))
-		t := bVX.Mul(dt)
-		t2 := bX.Add(t)
-		t5 := t2.AsInt32x8().Xor(sign).AsFloat32x8()
-		t7 := lit3.Sub(t2)
+		t2 := bX.Add(bVX.Mul(dt))
 		m2 := t2.Greater(lit2)
-		t8 := t7.Merge(t2, m2)
 		m := t2.Less(lit)
-		t9 := t5.Merge(t8, m)
-		t9.Store((*[8]float32)(bXs[i : i+8]))
-		t6 := bVX.AsInt32x8().Xor(sign).AsFloat32x8()
-		m3 := m.Or(m2)
-		t10 := t6.Merge(bVX, m3)
-		t10.Store((*[8]float32)(bVXs[i : i+8]))
+		t2.AsInt32x8().Xor(sign).AsFloat32x8().Merge(lit3.Sub(t2).Merge(t2, m2), m).Store((*[8]float32)(bXs[i : i+8]))
+		bVX.AsInt32x8().Xor(sign).AsFloat32x8().Merge(bVX, m.Or(m2)).Store((*[8]float32)(bVXs[i : i+8]))
 		bY := archsimd.LoadFloat32x8((*[8]float32)(bYs[i : i+8]))
 		bVY := archsimd.LoadFloat32x8((*[8]float32)(bVYs[i : i+8]))
-		t3 := bVY.Mul(dt)
-		t4 := bY.Add(t3)
-		t11 := t4.AsInt32x8().Xor(sign).AsFloat32x8()
-		t13 := lit3.Sub(t4)
+		t4 := bY.Add(bVY.Mul(dt))
 		m5 := t4.Greater(lit2)
-		t14 := t13.Merge(t4, m5)
 		m4 := t4.Less(lit)
-		t15 := t11.Merge(t14, m4)
-		t15.Store((*[8]float32)(bYs[i : i+8]))
-		t12 := bVY.AsInt32x8().Xor(sign).AsFloat32x8()
-		m6 := m4.Or(m5)
-		t16 := t12.Merge(bVY, m6)
-		t16.Store((*[8]float32)(bVYs[i : i+8]))
+		t4.AsInt32x8().Xor(sign).AsFloat32x8().Merge(lit3.Sub(t4).Merge(t4, m5), m4).Store((*[8]float32)(bYs[i : i+8]))
+		bVY.AsInt32x8().Xor(sign).AsFloat32x8().Merge(bVY, m4.Or(m5)).Store((*[8]float32)(bVYs[i : i+8]))
 	}
 	return n
 }
 
-// simd16 is the kernel of IntegrateBodies in AVX-512 (Float32x16, 16 rows a
-// vector) on rows lo..n-1, n the last whole vector's end at or before hi;
-// it returns n and leaves the rest to the scalar loop. Bit for bit the
-// scalar loop's result (docs/schema.md, SIMD variants).
-func (k *integrateBodiesKernel) simd16(lo, hi int) int {
+// simd16 runs IntegrateBodies's body in AVX-512 (Float32x16) on the whole vectors of rows lo..hi-1.
+func (k *IntegrateBodies) simd16(lo, hi int) int {
 	n := lo + (hi-lo)&^15
 	bXs := k.bX[lo:n:n]
-	bYs := k.bY[lo:n:n][:len(bXs)]
-	bVXs := k.bVX[lo:n:n][:len(bXs)]
-	bVYs := k.bVY[lo:n:n][:len(bXs)]
-	dt := archsimd.BroadcastFloat32x16(k.dt32)
-	lit := archsimd.BroadcastFloat32x16(0)
-	lit2 := archsimd.BroadcastFloat32x16(W)
-	sign := archsimd.BroadcastInt32x16(-1 << 31)
+	bYs, bVXs, bVYs := k.bY[lo:n:n][:len(bXs)], k.bVX[lo:n:n][:len(bXs)], k.bVY[lo:n:n][:len(bXs)]
+	dt, lit := archsimd.BroadcastFloat32x16(k.dt32), archsimd.BroadcastFloat32x16(0)
+	lit2, sign := archsimd.BroadcastFloat32x16(W), archsimd.BroadcastInt32x16(-1<<31)
 	lit3 := archsimd.BroadcastFloat32x16(4096)
 	for i := 0; i < len(bXs); i += 16 {
 		bX := archsimd.LoadFloat32x16((*[16]float32)(bXs[i : i+16]))
 		bVX := archsimd.LoadFloat32x16((*[16]float32)(bVXs[i : i+16]))
-		t := bVX.Mul(dt)
-		t2 := bX.Add(t)
-		t5 := t2.AsInt32x16().Xor(sign).AsFloat32x16()
-		t7 := lit3.Sub(t2)
+		t2 := bX.Add(bVX.Mul(dt))
 		m2 := t2.Greater(lit2)
-		t8 := t7.Merge(t2, m2)
 		m := t2.Less(lit)
-		t9 := t5.Merge(t8, m)
-		t9.Store((*[16]float32)(bXs[i : i+16]))
-		t6 := bVX.AsInt32x16().Xor(sign).AsFloat32x16()
-		m3 := m.Or(m2)
-		t10 := t6.Merge(bVX, m3)
-		t10.Store((*[16]float32)(bVXs[i : i+16]))
+		t2.AsInt32x16().Xor(sign).AsFloat32x16().Merge(lit3.Sub(t2).Merge(t2, m2), m).Store((*[16]float32)(bXs[i : i+16]))
+		bVX.AsInt32x16().Xor(sign).AsFloat32x16().Merge(bVX, m.Or(m2)).Store((*[16]float32)(bVXs[i : i+16]))
 		bY := archsimd.LoadFloat32x16((*[16]float32)(bYs[i : i+16]))
 		bVY := archsimd.LoadFloat32x16((*[16]float32)(bVYs[i : i+16]))
-		t3 := bVY.Mul(dt)
-		t4 := bY.Add(t3)
-		t11 := t4.AsInt32x16().Xor(sign).AsFloat32x16()
-		t13 := lit3.Sub(t4)
+		t4 := bY.Add(bVY.Mul(dt))
 		m5 := t4.Greater(lit2)
-		t14 := t13.Merge(t4, m5)
 		m4 := t4.Less(lit)
-		t15 := t11.Merge(t14, m4)
-		t15.Store((*[16]float32)(bYs[i : i+16]))
-		t12 := bVY.AsInt32x16().Xor(sign).AsFloat32x16()
-		m6 := m4.Or(m5)
-		t16 := t12.Merge(bVY, m6)
-		t16.Store((*[16]float32)(bVYs[i : i+16]))
+		t4.AsInt32x16().Xor(sign).AsFloat32x16().Merge(lit3.Sub(t4).Merge(t4, m5), m4).Store((*[16]float32)(bYs[i : i+16]))
+		bVY.AsInt32x16().Xor(sign).AsFloat32x16().Merge(bVY, m4.Or(m5)).Store((*[16]float32)(bVYs[i : i+16]))
 	}
 	return n
 }
 
-// simd8 is the kernel of IntegrateProjectiles in AVX2 (Float32x8, 8 rows a
-// vector) on rows lo..n-1, n the last whole vector's end at or before hi;
-// it returns n and leaves the rest to the scalar loop. Bit for bit the
-// scalar loop's result (docs/schema.md, SIMD variants).
-func (k *integrateProjectilesKernel) simd8(lo, hi int) int {
+// simd8 runs IntegrateProjectiles's body in AVX2 (Float32x8) on the whole vectors of rows lo..hi-1.
+func (k *IntegrateProjectiles) simd8(lo, hi int) int {
 	n := lo + (hi-lo)&^7
 	pXs := k.pX[lo:n:n]
-	pYs := k.pY[lo:n:n][:len(pXs)]
-	pVXs := k.pVX[lo:n:n][:len(pXs)]
-	pVYs := k.pVY[lo:n:n][:len(pXs)]
+	pYs, pVXs, pVYs := k.pY[lo:n:n][:len(pXs)], k.pVX[lo:n:n][:len(pXs)], k.pVY[lo:n:n][:len(pXs)]
 	pTTLs := k.pTTL[lo:n:n][:len(pXs)]
-	dt := archsimd.BroadcastFloat32x8(k.dt32)
-	lit := archsimd.BroadcastInt32x8(1)
+	dt, lit := archsimd.BroadcastFloat32x8(k.dt32), archsimd.BroadcastInt32x8(1)
 	for i := 0; i < len(pXs); i += 8 {
 		pX := archsimd.LoadFloat32x8((*[8]float32)(pXs[i : i+8]))
 		pVX := archsimd.LoadFloat32x8((*[8]float32)(pVXs[i : i+8]))
-		t := pVX.Mul(dt)
-		t2 := pX.Add(t)
-		t2.Store((*[8]float32)(pXs[i : i+8]))
+		pX.Add(pVX.Mul(dt)).Store((*[8]float32)(pXs[i : i+8]))
 		pY := archsimd.LoadFloat32x8((*[8]float32)(pYs[i : i+8]))
 		pVY := archsimd.LoadFloat32x8((*[8]float32)(pVYs[i : i+8]))
-		t3 := pVY.Mul(dt)
-		t4 := pY.Add(t3)
-		t4.Store((*[8]float32)(pYs[i : i+8]))
+		pY.Add(pVY.Mul(dt)).Store((*[8]float32)(pYs[i : i+8]))
 		pTTL := archsimd.LoadInt32x8((*[8]int32)(pTTLs[i : i+8]))
-		t5 := pTTL.Sub(lit)
-		t5.Store((*[8]int32)(pTTLs[i : i+8]))
+		pTTL.Sub(lit).Store((*[8]int32)(pTTLs[i : i+8]))
 	}
 	return n
 }
 
-// simd16 is the kernel of IntegrateProjectiles in AVX-512 (Float32x16, 16
-// rows a vector) on rows lo..n-1, n the last whole vector's end at or
-// before hi; it returns n and leaves the rest to the scalar loop. Bit for
-// bit the scalar loop's result (docs/schema.md, SIMD variants).
-func (k *integrateProjectilesKernel) simd16(lo, hi int) int {
+// simd16 runs IntegrateProjectiles's body in AVX-512 (Float32x16) on the whole vectors of rows lo..hi-1.
+func (k *IntegrateProjectiles) simd16(lo, hi int) int {
 	n := lo + (hi-lo)&^15
 	pXs := k.pX[lo:n:n]
-	pYs := k.pY[lo:n:n][:len(pXs)]
-	pVXs := k.pVX[lo:n:n][:len(pXs)]
-	pVYs := k.pVY[lo:n:n][:len(pXs)]
+	pYs, pVXs, pVYs := k.pY[lo:n:n][:len(pXs)], k.pVX[lo:n:n][:len(pXs)], k.pVY[lo:n:n][:len(pXs)]
 	pTTLs := k.pTTL[lo:n:n][:len(pXs)]
-	dt := archsimd.BroadcastFloat32x16(k.dt32)
-	lit := archsimd.BroadcastInt32x16(1)
+	dt, lit := archsimd.BroadcastFloat32x16(k.dt32), archsimd.BroadcastInt32x16(1)
 	for i := 0; i < len(pXs); i += 16 {
 		pX := archsimd.LoadFloat32x16((*[16]float32)(pXs[i : i+16]))
 		pVX := archsimd.LoadFloat32x16((*[16]float32)(pVXs[i : i+16]))
-		t := pVX.Mul(dt)
-		t2 := pX.Add(t)
-		t2.Store((*[16]float32)(pXs[i : i+16]))
+		pX.Add(pVX.Mul(dt)).Store((*[16]float32)(pXs[i : i+16]))
 		pY := archsimd.LoadFloat32x16((*[16]float32)(pYs[i : i+16]))
 		pVY := archsimd.LoadFloat32x16((*[16]float32)(pVYs[i : i+16]))
-		t3 := pVY.Mul(dt)
-		t4 := pY.Add(t3)
-		t4.Store((*[16]float32)(pYs[i : i+16]))
+		pY.Add(pVY.Mul(dt)).Store((*[16]float32)(pYs[i : i+16]))
 		pTTL := archsimd.LoadInt32x16((*[16]int32)(pTTLs[i : i+16]))
-		t5 := pTTL.Sub(lit)
-		t5.Store((*[16]int32)(pTTLs[i : i+16]))
+		pTTL.Sub(lit).Store((*[16]int32)(pTTLs[i : i+16]))
 	}
 	return n
 }

@@ -263,8 +263,8 @@ func reportQuantiles(b *testing.B, ts []time.Duration, prefix string) {
 	b.ReportMetric(float64(ts[len(ts)/2].Nanoseconds()), prefix+"p50-ns")
 }
 
-// BenchmarkDenseKernels runs the chunk kernels of the three dense systems
-// alone, over every used chunk of their table as one worker runs them, on
+// BenchmarkDenseKernels runs the kernels of the three dense systems alone,
+// over every used chunk of their table as one worker runs them, on
 // one world (default config, after the default warm-up): the generated
 // kernel (generated) and the hand-written one (hand: moveBounce and
 // advance in the scalar lane, and Clock's increment through the
@@ -284,34 +284,22 @@ func BenchmarkDenseKernels(b *testing.B) {
 	handProj := projectiles{pos: pos, vel: vel, lane: tickwork.LaneScalar}
 	ticks := t.ArenaClock.Tick
 	clockRow, _ := t.ArenaClock.Table.HandleAt(0)
-	genBodies, genProj, genClock := &s.sys.IntegrateBodies.k, &s.sys.IntegrateProjectiles.k, &s.sys.Clock.k
+	genBodies, genProj, genClock := s.sys.IntegrateBodies.span, s.sys.IntegrateProjectiles.span, s.sys.Clock.span
 	cases := []struct {
 		name      string
 		gen, hand func()
 	}{
-		{"IntegrateBodies", func() {
-			for c := range t.Body.Table.UsedChunks() {
-				genBodies.chunk(0, c)
-			}
-		}, func() {
+		{"IntegrateBodies", func() { denseChunks(t.Body.Table, genBodies) }, func() {
 			for c := range t.Body.Table.UsedChunks() {
 				handBodies.chunk(0, c)
 			}
 		}},
-		{"IntegrateProjectiles", func() {
-			for c := range t.Projectile.Table.UsedChunks() {
-				genProj.chunk(0, c)
-			}
-		}, func() {
+		{"IntegrateProjectiles", func() { denseChunks(t.Projectile.Table, genProj) }, func() {
 			for c := range t.Projectile.Table.UsedChunks() {
 				handProj.chunk(0, c)
 			}
 		}},
-		{"Clock", func() {
-			for c := range t.ArenaClock.Table.UsedChunks() {
-				genClock.chunk(0, c)
-			}
-		}, func() { *ticks.Ptr(clockRow)++ }},
+		{"Clock", func() { denseChunks(t.ArenaClock.Table, genClock) }, func() { *ticks.Ptr(clockRow)++ }},
 	}
 	for _, tc := range cases {
 		for _, side := range []string{"generated", "hand"} {
@@ -338,6 +326,16 @@ func BenchmarkDenseKernels(b *testing.B) {
 				reportQuantiles(b, times, "")
 			})
 		}
+	}
+}
+
+// denseChunks runs a generated dense kernel's span over every used chunk
+// of t, rows 0..LiveEnd of each, as tickwork.ChunkKernel runs it on one
+// worker (in the scalar lane: no SIMD variant first).
+func denseChunks(t *tickwork.Table, span func(lo, hi int)) {
+	rows := t.ChunkRows()
+	for c := range t.UsedChunks() {
+		span(c*rows, c*rows+t.LiveEnd(c))
 	}
 }
 

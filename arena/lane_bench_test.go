@@ -41,10 +41,25 @@ func benchSystem(b *testing.B, kernel func(s *Sim) (func(w, c int), int)) {
 // loop (scalar).
 func BenchmarkIntegrateBodies(b *testing.B) {
 	benchSystem(b, func(s *Sim) (func(w, c int), int) {
-		k := s.sys.IntegrateBodies.k
+		k := s.sys.IntegrateBodies
 		k.dt32 = rules.DT
-		return k.chunk, s.t.Body.Table.Chunks()
+		return chunkOf(s.t.Body.Table, k.simd, k, (*IntegrateBodies).span), s.t.Body.Table.Chunks()
 	})
+}
+
+// chunkOf is a generated dense kernel's run of one chunk, as
+// tickwork.ChunkKernel makes it: the lane's SIMD variant (when not nil) on
+// the whole vectors of rows 0..LiveEnd, span on the rest.
+func chunkOf[S any](t *tickwork.Table, simd func(*S, int, int) int, k *S, span func(*S, int, int)) func(w, c int) {
+	rows := t.ChunkRows()
+	return func(_, c int) {
+		lo := c * rows
+		hi := lo + t.LiveEnd(c)
+		if simd != nil {
+			lo = simd(k, lo, hi)
+		}
+		span(k, lo, hi)
+	}
 }
 
 // BenchmarkPresentationSync: 100 000 slots (the Unit table's chunks).
@@ -60,8 +75,8 @@ func BenchmarkPresentationSync(b *testing.B) {
 // 24 576 rows): its SIMD variant (simd) and its scalar loop (scalar).
 func BenchmarkIntegrateProjectiles(b *testing.B) {
 	benchSystem(b, func(s *Sim) (func(w, c int), int) {
-		k := s.sys.IntegrateProjectiles.k
+		k := s.sys.IntegrateProjectiles
 		k.dt32 = rules.DT
-		return k.chunk, s.t.Projectile.Table.Chunks()
+		return chunkOf(s.t.Projectile.Table, k.simd, k, (*IntegrateProjectiles).span), s.t.Projectile.Table.Chunks()
 	})
 }

@@ -13,7 +13,6 @@ type bodyState struct {
 	sys       *System
 	vars      map[string]*Var
 	access    Access
-	reads     map[*Column]bool
 	writes    map[*Column]bool
 	joinReads []*ColRef       // columns read through joins, for the parallel check
 	broken    map[string]bool // variables whose declaration failed: uses are not reported again
@@ -29,7 +28,8 @@ func (b *bodyState) varNames() []string {
 	return names
 }
 
-// use records a column read or write.
+// use records a column write and a read through a join, for the parallel
+// check in finish (the access itself comes from Access.uses).
 func (b *bodyState) use(r *ColRef, write bool) {
 	if r.Var.Kind == EventVar {
 		return // event fields: covered by Consumes
@@ -38,7 +38,6 @@ func (b *bodyState) use(r *ColRef, write bool) {
 		b.writes[r.Column] = true
 		return
 	}
-	b.reads[r.Column] = true
 	if r.Var.Kind == JoinVar {
 		b.joinReads = append(b.joinReads, r)
 	}
@@ -72,7 +71,7 @@ func (c *checker) system(d *synSystemDecl) *System {
 		sys.Grain, _ = c.intOption(o, of, 1, MaxGrain)
 	}
 
-	b := &bodyState{sys: sys, vars: map[string]*Var{}, reads: map[*Column]bool{}, writes: map[*Column]bool{}, broken: map[string]bool{}}
+	b := &bodyState{sys: sys, vars: map[string]*Var{}, writes: map[*Column]bool{}, broken: map[string]bool{}}
 	if !c.from(b, d.Body.From) {
 		return nil
 	}
@@ -463,12 +462,20 @@ func (c *checker) finish(b *bodyState) {
 		}
 	}
 	a := &b.access
+	a.uses(sys)
+	read, written := map[*Column]bool{}, map[*Column]bool{}
+	for _, u := range a.Uses {
+		if u.Var.Kind != EventVar { // event fields: covered by Consumes
+			read[u.Column] = read[u.Column] || u.Read
+			written[u.Column] = written[u.Column] || u.Write
+		}
+	}
 	for _, t := range c.s.Tables {
 		for _, k := range t.Columns {
 			switch {
-			case b.writes[k]:
+			case written[k]:
 				a.Writes = append(a.Writes, k)
-			case b.reads[k]:
+			case read[k]:
 				a.Reads = append(a.Reads, k)
 			}
 		}

@@ -16,7 +16,9 @@
 //     [CountStmt]) over typed [Expr] nodes ([Lit], [ColRef], [VarRef],
 //     [EnvRef] of an [Env], [Unary] with [UnaryOp], [Binary] with
 //     [BinaryOp], [Convert], [Probe], [IndexOf]), and its [Access] is what
-//     the body reads, writes, probes, deletes, emits and consumes.
+//     the body reads, writes ([Use], per row variable and column),
+//     probes, deletes, emits and consumes: the one access analysis, which
+//     the generator reads.
 //   - Types: [Type] and its [TypeKind]; ref types of one domain are
 //     identical ([Type.Identical]).
 //   - Errors: each is an [*Error] at a [Pos], printed "file:line:col: message"; its

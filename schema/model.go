@@ -171,6 +171,12 @@ type Access struct {
 	Consumes []*EventTable // the event table the system runs over
 	DT, Tick bool          // reads @dt, @tick
 	Handle   bool          // needs the from row's handle (delete, a ref value)
+	// @dt as the float types its contexts take it as (DT: either)
+	DTFloat32, DTFloat64 bool
+	// Uses are the columns and event fields the body uses, per row
+	// variable: the from variable's, then each join's, in declaration
+	// order (Use). Reads and Writes are their table columns.
+	Uses []Use
 }
 
 // Stmt is a statement of a system body: *SetStmt, *MatchStmt, *EmitStmt,

@@ -66,7 +66,11 @@
 // passed as a value: no closure is built per run and nothing is shared
 // through outer variables. A kernel takes the rows of its chunk from a
 // query (Chunk, or Spans and Runs), records through [Recorder.Worker] and
-// emits through [ParallelEmitter.Worker].
+// emits through [ParallelEmitter.Worker]. [ChunkKernel] ([DenseKernel],
+// [MaskedKernel]) is the driver of generated kernels (docs/schema.md,
+// Generated code): one kernel over a table's used chunks on one worker or
+// the pool, each chunk's segments ([Segmented]), the worker's outputs
+// ([ChunkOut], [EmitChunk]) and counts.
 //
 // # Counters
 //

@@ -60,7 +60,7 @@ func TestMainExit(t *testing.T) {
 	assert.Equal(t, 0, codegen.Main([]string{"-pkg", "x", in}, &stderr), stderr.String())
 	out, err := os.ReadFile(filepath.Join(dir, "x_gen.go"))
 	require.NoError(t, err)
-	assert.Contains(t, string(out), "func (s *S) run(ctx *tickwork.Context) {")
+	assert.Contains(t, string(out), "func (s *S) declare(d *tickwork.Decl) tickwork.RunFunc {")
 	require.NoError(t, os.WriteFile(in, []byte("table T { A: int32 }"), 0o644))
 	stderr.Reset()
 	assert.Equal(t, 1, codegen.Main([]string{"-pkg", "x", in}, &stderr))

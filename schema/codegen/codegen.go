@@ -178,7 +178,6 @@ func (g *gen) file() {
 	g.tables()
 	g.declare()
 	g.systems()
-	g.helpers()
 }
 
 // goType is the Go type of a column, field or constant.
@@ -207,19 +206,17 @@ func (g *gen) consts() {
 	g.p("")
 }
 
-// helpers writes the small functions kernels share, when used.
-func (g *gen) helpers() {
-	handle := false
-	for _, y := range g.s.Systems {
-		handle = handle || y.Access.Handle
-	}
-	if handle {
-		g.p(`// rowHandle is the handle of the live row row of t.
-func rowHandle(t *tickwork.Table, row int) tickwork.Handle {
-	h, _ := t.HandleAt(row)
-	return h
-}
-`)
+// defs writes the definitions lhs[i] := rhs[i], in order, several to a
+// line while the line stays within 100 columns.
+func (g *gen) defs(lhs, rhs []string) {
+	for i := 0; i < len(lhs); {
+		j, n := i+1, len(lhs[i])+len(rhs[i])+4
+		for j < len(lhs) && n+len(lhs[j])+len(rhs[j])+4 <= 100 {
+			n += len(lhs[j]) + len(rhs[j]) + 4
+			j++
+		}
+		g.p("%s := %s", strings.Join(lhs[i:j], ", "), strings.Join(rhs[i:j], ", "))
+		i = j
 	}
 }
 

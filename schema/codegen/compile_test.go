@@ -52,6 +52,7 @@ func TestGeneratedCompiles(t *testing.T) {
 	if err != nil {
 		t.Skip("no go command on PATH")
 	}
+	require.NoError(t, os.MkdirAll("testdata", 0o755))
 	dir, err := os.MkdirTemp("testdata", "compile-")
 	require.NoError(t, err)
 	t.Cleanup(func() { os.RemoveAll(dir) })

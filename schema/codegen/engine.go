@@ -47,9 +47,8 @@ func (g *gen) sizedFields() []sized {
 
 func (g *gen) sizes() {
 	fields := g.sizedFields()
-	g.p("// Sizes are the capacities of the schema's domains, standalone tables")
-	g.p("// and event tables (entities, rows, events); DefaultSizes has the")
-	g.p("// schema's. A host may pass others to Declare.")
+	g.p("// Sizes are the capacities of the schema's domains, standalone tables and")
+	g.p("// event tables; DefaultSizes has the schema's, a host may pass others.")
 	g.p("type Sizes struct {")
 	for _, f := range fields {
 		g.p("%s int // %s %s, %s", exported(f.name), f.kind, f.name, f.unit)
@@ -58,11 +57,11 @@ func (g *gen) sizes() {
 	g.p("")
 	g.p("// DefaultSizes returns the capacities the schema declares.")
 	g.p("func DefaultSizes() Sizes {")
-	g.p("return Sizes{")
-	for _, f := range fields {
-		g.p("%s: %d,", exported(f.name), f.capacity)
+	vals := make([]string, len(fields))
+	for i, f := range fields {
+		vals[i] = fmt.Sprintf("%s: %d", exported(f.name), f.capacity)
 	}
-	g.p("}")
+	g.p("return Sizes{%s}", strings.Join(vals, ", "))
 	g.p("}")
 	g.p("")
 }
@@ -73,26 +72,28 @@ func (g *gen) tables() {
 		if t.Domain != nil {
 			where = "in domain " + t.Domain.Name
 		}
-		g.doc("%s is table %s (%s, %s): the table and a typed column per schema column. Filled by Declare.", exported(t.Name), t.Name, where, g.where(t.Pos))
+		g.doc("%s is table %s (%s, %s), filled by Declare.", exported(t.Name), t.Name, where, g.where(t.Pos))
 		g.p("type %s struct {", exported(t.Name))
-		g.p("Table *tickwork.Table")
+		fs := []field{{"Table", "*tickwork.Table", ""}}
 		for _, c := range t.Columns {
-			g.p("%s *tickwork.Column[%s] // %s", exported(c.Name), goType(c.Type), c.Type)
+			fs = append(fs, field{exported(c.Name), "*tickwork.Column[" + goType(c.Type) + "]", refNote(c.Type)})
 		}
+		g.fields(fs)
 		g.p("}")
 		g.p("")
 	}
 	for _, e := range g.s.Events {
 		g.p("// %s is an event of event table %s (%s, %s).", exported(e.Name), e.Name, e.Lifetime, g.where(e.Pos))
 		g.p("type %s struct {", exported(e.Name))
+		var fs []field
 		for _, f := range e.Fields {
-			g.p("%s %s // %s", exported(f.Name), goType(f.Type), f.Type)
+			fs = append(fs, field{exported(f.Name), goType(f.Type), refNote(f.Type)})
 		}
+		g.fields(fs)
 		g.p("}")
 		g.p("")
 	}
-	g.p("// Tables holds every domain, table and event table of the schema, as")
-	g.p("// Declare made them.")
+	g.p("// Tables holds the schema's domains, tables and event tables (Declare).")
 	g.p("type Tables struct {")
 	for _, d := range g.s.Domains {
 		g.p("%s *tickwork.Domain", exported(d.Name))
@@ -108,10 +109,9 @@ func (g *gen) tables() {
 }
 
 func (g *gen) declare() {
-	g.p("// Declare declares the schema's domains, tables, columns and event")
-	g.p("// tables on b with the capacities sz, and returns them, or the")
-	g.p("// builder's first error (Builder.Err; Build returns it too). Call it")
-	g.p("// before adding systems, from one goroutine.")
+	g.p("// Declare declares the schema's domains, tables, columns and event tables")
+	g.p("// on b with the capacities sz, and returns them, or the builder's first")
+	g.p("// error (Builder.Err). Call it before adding systems, from one goroutine.")
 	g.p("func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {")
 	g.p("t := &Tables{}")
 	for _, d := range g.s.Domains {
@@ -145,6 +145,42 @@ func (g *gen) declare() {
 	g.p("")
 }
 
+// field is one field of a generated struct: name, Go type, comment.
+type field struct{ name, typ, note string }
+
+// fields writes the fields of a struct, consecutive fields of one type
+// in one line.
+func (g *gen) fields(fs []field) {
+	for i := 0; i < len(fs); {
+		j := i + 1
+		for j < len(fs) && fs[j].typ == fs[i].typ {
+			j++
+		}
+		var names, notes []string
+		for _, f := range fs[i:j] {
+			names = append(names, f.name)
+			if f.note != "" {
+				notes = append(notes, f.note)
+			}
+		}
+		line := strings.Join(names, ", ") + " " + fs[i].typ
+		if len(notes) > 0 {
+			line += " // " + strings.Join(notes, ", ")
+		}
+		g.p("%s", line)
+		i = j
+	}
+}
+
+// refNote is the comment of a ref column or field: the table it refers
+// to.
+func refNote(t schema.Type) string {
+	if t.Kind == schema.Ref {
+		return t.String()
+	}
+	return ""
+}
+
 // tableRef is the Go expression of a table's *tickwork.Table from t.
 func tableRef(t *schema.Table) string { return "t." + exported(t.Name) + ".Table" }
 
@@ -172,16 +208,16 @@ func (g *gen) systems() {
 	}
 	g.p("}")
 	g.p("")
-	g.p("// NewSystems makes the declared systems over the tables of t. Each is")
-	g.p("// added to a builder with its System method (All gives them all).")
+	g.p("// NewSystems makes the declared systems over the tables of t, for")
+	g.p("// Builder.Add (All). Each declaration asks for exactly the accessors its")
+	g.p("// body implies (schema.Access), from which the engine derives its manifest.")
 	if len(g.simdSystems()) > 0 {
-		g.p("// The systems with a SIMD variant run the widest lane this build and")
-		g.p("// CPU run (tickwork.BestLane); SetLane forces another.")
+		g.p("// Systems with a SIMD variant run tickwork.BestLane; SetLane forces another.")
 	}
 	g.p("func NewSystems(t *Tables) *Systems {")
 	g.p("%s &Systems{", map[bool]string{true: "s :=", false: "return"}[len(g.simdSystems()) > 0])
 	for _, y := range g.s.Systems {
-		g.p("%s: new%s(t),", exported(y.Name), exported(y.Name))
+		g.p("%s: &%s{t: t},", exported(y.Name), exported(y.Name))
 	}
 	g.p("}")
 	if len(g.simdSystems()) > 0 {
@@ -216,44 +252,41 @@ var phaseConst = map[schema.Phase]string{schema.FrameStart: "tickwork.FrameStart
 // header writes the system type's comment and its first fields.
 func (sg *sysGen) header(kind string) {
 	g, y := sg.g, sg.y
-	counters := ""
-	if len(y.Counters) > 0 {
-		counters = " Its counters (count NAME) are declared on its Decl: the frame report has each frame's sum (FrameReport.Counter), Counter.Total the sum since the world was built."
+	simd := ""
+	if g.simd[y] {
+		simd = ", with a SIMD variant"
 	}
-	simd := " It has a SIMD variant (docs/schema.md, SIMD variants)."
-	if n := simdCheck(y); !n.SIMD {
-		simd = " No SIMD variant: " + n.Reason + "."
-	}
-	g.doc("%s is declared system %s (%s): phase %s, %s.%s%s", sg.name, y.Name, g.where(y.Pos), y.Phase, kind, counters, simd)
+	g.doc("%s is declared system %s (%s): phase %s, %s%s.", sg.name, y.Name, g.where(y.Pos), y.Phase, kind, simd)
 	g.p("type %s struct {", sg.name)
+	var fs []field
 	for _, c := range y.Counters {
-		g.p("%s tickwork.Counter // count %s", exported(c), c)
+		fs = append(fs, field{exported(c), "tickwork.Counter", "count " + c})
 	}
+	g.fields(fs)
 }
 
 // systemMethod writes System: the tickwork.System of the declaration.
 func (sg *sysGen) systemMethod() {
 	g, y := sg.g, sg.y
-	g.p("// System returns the system for Builder.Add. Its declaration asks for")
-	g.p("// the accessors the body implies, from which the engine derives its")
-	g.p("// manifest (reads, writes, records, emits, consumes).")
-	g.p("func (s *%s) System() tickwork.System {", sg.name)
-	g.p("return tickwork.System{")
-	g.p("Name: %q,", y.Name)
-	g.p("Phase: %s,", phaseConst[y.Phase])
+	lane := `"scalar"` // generated kernels are plain Go
+	if g.simd[y] {
+		lane = "s.lane.String()" // the lane its kernel runs: Systems.SetLane
+	}
+	order := ""
 	if len(y.Before) > 0 {
-		g.p("Before: %s,", stringList(y.Before))
+		order += "Before: " + stringList(y.Before) + ", "
 	}
 	if len(y.After) > 0 {
-		g.p("After: %s,", stringList(y.After))
+		order += "After: " + stringList(y.After) + ", "
 	}
-	g.p("Declare: s.declare,")
-	if g.simd[y] {
-		g.p("Lane: s.lane.String(), // the lane its kernel runs: Systems.SetLane")
+	g.p("// System returns the system for Builder.Add.")
+	g.p("func (s *%s) System() tickwork.System {", sg.name)
+	if order == "" {
+		g.p("return tickwork.System{Name: %q, Phase: %s, Declare: s.declare, Lane: %s}", y.Name, phaseConst[y.Phase], lane)
 	} else {
-		g.p("Lane: %q, // generated kernels are plain Go", "scalar")
+		g.p("return tickwork.System{Name: %q, Phase: %s, Declare: s.declare, Lane: %s,", y.Name, phaseConst[y.Phase], lane)
+		g.p("%s}", strings.TrimSuffix(order, ", "))
 	}
-	g.p("}")
 	g.p("}")
 	g.p("")
 }
@@ -275,51 +308,6 @@ func stringList(names []string) string {
 		q[i] = fmt.Sprintf("%q", n)
 	}
 	return "[]string{" + strings.Join(q, ", ") + "}"
-}
-
-// usesDT reports whether the body uses @dt as type k.
-func (sg *sysGen) usesDT(k schema.TypeKind) bool {
-	found := false
-	var expr func(e schema.Expr)
-	expr = func(e schema.Expr) {
-		switch e := e.(type) {
-		case *schema.EnvRef:
-			found = found || (e.Env == schema.DT && e.T.Kind == k)
-		case *schema.Unary:
-			expr(e.X)
-		case *schema.Binary:
-			expr(e.X)
-			expr(e.Y)
-		case *schema.Convert:
-			expr(e.X)
-		case *schema.IndexOf:
-			expr(e.X)
-		}
-	}
-	var stmts func(ss []schema.Stmt)
-	stmts = func(ss []schema.Stmt) {
-		for _, s := range ss {
-			switch s := s.(type) {
-			case *schema.SetStmt:
-				for _, a := range s.Assigns {
-					expr(a.Value)
-				}
-			case *schema.MatchStmt:
-				for _, a := range s.Arms {
-					if a.Cond != nil {
-						expr(a.Cond)
-					}
-					stmts(a.Body)
-				}
-			case *schema.EmitStmt:
-				for _, v := range s.Values {
-					expr(v)
-				}
-			}
-		}
-	}
-	stmts(sg.y.Body)
-	return found
 }
 
 // reserveBound is the Go expression of the most records one run of the

@@ -3,7 +3,6 @@ package codegen
 import (
 	"fmt"
 	"go/constant"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -37,88 +36,18 @@ type colKey struct {
 func newSysGen(g *gen, y *schema.System) *sysGen {
 	sg := &sysGen{g: g, y: y, name: exported(y.Name), lower: unexported(y.Name),
 		uses: map[*schema.Var]map[*schema.Column]*use{}, field: map[string]string{}}
-	for _, j := range y.Joins {
-		sg.note(y.From, j.Via, false, true)
-	}
-	sg.walk(y.Body, true)
-	// Declaration order: the from row's columns, then each join's.
-	vars := []*schema.Var{y.From}
-	for _, j := range y.Joins {
-		vars = append(vars, j.Var)
-	}
-	slices.SortStableFunc(sg.order, func(a, b colKey) int {
-		if a.v != b.v {
-			return slices.Index(vars, a.v) - slices.Index(vars, b.v)
+	// The checker's access analysis, in declaration order (schema.Use).
+	for _, u := range y.Access.Uses {
+		m := sg.uses[u.Var]
+		if m == nil {
+			m = map[*schema.Column]*use{}
+			sg.uses[u.Var] = m
 		}
-		return a.c.Index - b.c.Index
-	})
-	sg.fields = newLocals("table", "rows")
+		m[u.Column] = &use{read: u.Read, write: u.Write, always: u.Every}
+		sg.order = append(sg.order, colKey{u.Var, u.Column})
+	}
+	sg.fields = newLocals("t", "lane", "simd")
 	return sg
-}
-
-// note records a use of column c of v.
-func (sg *sysGen) note(v *schema.Var, c *schema.Column, write, top bool) {
-	m := sg.uses[v]
-	if m == nil {
-		m = map[*schema.Column]*use{}
-		sg.uses[v] = m
-	}
-	u := m[c]
-	if u == nil {
-		u = &use{}
-		m[c] = u
-		sg.order = append(sg.order, colKey{v, c})
-	}
-	if write {
-		u.write = true
-		u.always = u.always || top
-	} else {
-		u.read = true
-	}
-}
-
-// walk records the column uses of a statement list; top says it runs for
-// every item (not inside a match arm).
-func (sg *sysGen) walk(ss []schema.Stmt, top bool) {
-	for _, s := range ss {
-		switch s := s.(type) {
-		case *schema.SetStmt:
-			for _, a := range s.Assigns {
-				sg.expr(a.Value)
-				if a.Op != schema.Assign {
-					sg.note(a.Target.Var, a.Target.Column, false, top)
-				}
-				sg.note(a.Target.Var, a.Target.Column, true, top)
-			}
-		case *schema.MatchStmt:
-			for _, a := range s.Arms {
-				if a.Cond != nil {
-					sg.expr(a.Cond)
-				}
-				sg.walk(a.Body, false)
-			}
-		case *schema.EmitStmt:
-			for _, v := range s.Values {
-				sg.expr(v)
-			}
-		}
-	}
-}
-
-func (sg *sysGen) expr(e schema.Expr) {
-	switch e := e.(type) {
-	case *schema.ColRef:
-		sg.note(e.Var, e.Column, false, false)
-	case *schema.Unary:
-		sg.expr(e.X)
-	case *schema.Binary:
-		sg.expr(e.X)
-		sg.expr(e.Y)
-	case *schema.Convert:
-		sg.expr(e.X)
-	case *schema.IndexOf:
-		sg.expr(e.X)
-	}
 }
 
 // fromUses lists the from row's used columns in first-use order.
@@ -220,19 +149,24 @@ func (sg *sysGen) stmt(s schema.Stmt) {
 		}
 		ev := exported(s.Event.Name)
 		if out, ok := sg.env["out"]; ok {
-			g.p("%s.emit%s(%s{%s})", out, ev, ev, strings.Join(fields, ", "))
+			g.p("tickwork.EmitChunk(%s, k.%s, %s{%s})", out, sg.field["emit:"+s.Event.Name], ev, strings.Join(fields, ", "))
 			return
 		}
 		g.p("%s.Emit(%s{%s}) // a full table drops it, and Frame reports the overflow", sg.env["emit:"+s.Event.Name], ev, strings.Join(fields, ", "))
 	case *schema.DeleteStmt:
 		v, op := s.Var, deleteMethod(s)
 		if out, ok := sg.env["out"]; ok {
-			g.p("%s.%s%s(%s)", out, strings.ToLower(op), exported(v.Table.Name), sg.handle(v))
+			if row, ok := sg.env["row"]; ok && v.Kind == schema.RowVar {
+				// The row's handle is taken out of line, with the record.
+				g.p("%s.%sRow(k.%s, %s)", out, op, sg.field["rec:"+v.Table.Name], row)
+				return
+			}
+			g.p("%s.%s(k.%s, %s)", out, op, sg.field["rec:"+v.Table.Name], sg.handle(v))
 			return
 		}
 		g.p("%s.%s(%s)", sg.env["rec:"+v.Table.Name], op, sg.handle(v))
 	case *schema.CountStmt:
-		g.p("%s++", sg.env["count:"+s.Name])
+		g.p("%s", sg.env["count:"+s.Name])
 	}
 }
 

@@ -196,17 +196,7 @@ func GenerateSIMD(s *schema.Schema, cfg Config) ([]byte, error) {
 	g.p("package %s", g.cfg.Package)
 	g.p("")
 	g.p("// The SIMD variants of the declared systems of %s (docs/schema.md,", g.cfg.Source)
-	g.p("// SIMD variants): a system whose body is in the SIMD subset runs it on")
-	g.p("// whole vectors of 8 (AVX2) or 16 (AVX-512) rows, bit for bit as its")
-	g.p("// scalar loop, which does the rest of each chunk.")
-	g.p("//")
-	for _, n := range notes {
-		if n.SIMD {
-			g.p("//   - %s: SIMD variant (8 rows a vector for avx2, 16 for avx512)", n.System)
-		} else {
-			g.p("//   - %s: no SIMD variant: %s (%s)", n.System, n.Reason, g.whereCol(n.Pos))
-		}
-	}
+	g.p("// SIMD variants); the command prints why the others have none.")
 	g.p("")
 	var ys []*schema.System
 	for i, y := range s.Systems {
@@ -223,7 +213,7 @@ func GenerateSIMD(s *schema.Schema, cfg Config) ([]byte, error) {
 		for _, y := range ys {
 			sg := newSysGen(g, y)
 			for _, w := range simdWidths {
-				g.p("%s = (*%sKernel).simd%d", sg.simdVar(w.w), sg.lower, w.w)
+				g.p("%s = (*%s).simd%d", sg.simdVar(w.w), sg.name, w.w)
 			}
 		}
 		g.p("}")
@@ -247,11 +237,6 @@ func GenerateSIMD(s *schema.Schema, cfg Config) ([]byte, error) {
 		return nil, formatError(err)
 	}
 	return out, nil
-}
-
-// whereCol is "FILE:LINE:COL" of a position, for comments.
-func (g *gen) whereCol(p schema.Pos) string {
-	return fmt.Sprintf("%s:%d:%d", g.cfg.Source, p.Line, p.Col)
 }
 
 // vkind is the kind of a vector value.
@@ -551,7 +536,7 @@ func (sg *sysGen) simdFunc(w int) {
 	for _, u := range sg.fromUses() {
 		colField(sg, u.v, u.c)
 	}
-	if sg.y.Access.DT && sg.usesDT(schema.Float32) {
+	if sg.y.Access.DTFloat32 {
 		sg.stateField("dt32", "dt32")
 	}
 	v := &vgen{sg: sg, w: w, loc: newLocals(append([]string{"k", "lo", "hi", "n", "i", "archsimd"}, g.top...)...),
@@ -589,9 +574,8 @@ func (sg *sysGen) simdFunc(w int) {
 		}
 	}
 	lanes := map[int]string{8: "AVX2", 16: "AVX-512"}[w]
-	g.doc("simd%d is the kernel of %s in %s (%s, %d rows a vector) on rows lo..n-1, n the last whole vector's end at or before hi; it returns n and leaves the rest to the scalar loop. Bit for bit the scalar loop's result (docs/schema.md, SIMD variants).",
-		w, sg.name, lanes, v.floatName(), w)
-	g.p("func (k *%sKernel) simd%d(lo, hi int) int {", sg.lower, w)
+	g.p("// simd%d runs %s's body in %s (%s) on the whole vectors of rows lo..hi-1.", w, sg.name, lanes, v.floatName())
+	g.p("func (k *%s) simd%d(lo, hi int) int {", sg.name, w)
 	first := ""
 	for _, c := range v.order {
 		if used[v.spans[c]] {
@@ -610,21 +594,25 @@ func (sg *sysGen) simdFunc(w int) {
 	// The spans end at n (capacity too), so no access reaches past it;
 	// the others are as long as the first, which lets the compiler drop
 	// their loads' checks but one.
+	var lhs, rhs []string
 	for i, d := range spanDefs {
 		switch span := v.spans[v.order[i]]; {
 		case span == first:
 			g.p("%s := %s", span, d)
 		case used[span]:
-			g.p("%s := %s[:len(%s)]", span, d, first)
+			lhs, rhs = append(lhs, span), append(rhs, d+"[:len("+first+")]")
 		}
 	}
+	g.defs(lhs, rhs)
+	lhs, rhs = nil, nil
 	for _, d := range v.pre {
 		if used[d.name] {
-			g.p("%s := %s", d.name, d.code)
+			lhs, rhs = append(lhs, d.name), append(rhs, d.code)
 		}
 	}
+	g.defs(lhs, rhs)
 	g.p("for i := 0; i < len(%s); i += %d {", first, w)
-	for _, d := range v.schedule(used) {
+	for _, d := range nest(v.schedule(used)) {
 		if d.name == "" {
 			g.p("%s", d.code)
 		} else {
@@ -635,6 +623,61 @@ func (sg *sysGen) simdFunc(w int) {
 	g.p("return n")
 	g.p("}")
 	g.p("")
+}
+
+// nest writes each pure value used once, up to 80 columns of code, into
+// the statement that uses it (a load stays a statement, so that loads and
+// stores keep their order):
+// the same operations on the same operands, so the same bits, in fewer
+// lines.
+func nest(ds []vdef) []vdef {
+	count := map[string]int{}
+	for _, d := range ds {
+		for _, u := range d.uses {
+			count[u]++
+		}
+	}
+	code := map[string]string{}
+	var out []vdef
+	for _, d := range ds {
+		for _, u := range d.uses {
+			if c, ok := code[u]; ok {
+				d.code = replaceIdent(d.code, u, c)
+			}
+		}
+		if d.name != "" && count[d.name] == 1 && !strings.HasPrefix(d.code, "archsimd.Load") && len(d.code) <= 80 {
+			code[d.name] = d.code
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// replaceIdent replaces the identifier name in Go code s (not a selector's
+// name, not part of a longer identifier) by r.
+func replaceIdent(s, name, r string) string {
+	word := func(b byte) bool {
+		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	}
+	var out strings.Builder
+	for i := 0; i < len(s); {
+		j := strings.Index(s[i:], name)
+		if j < 0 {
+			out.WriteString(s[i:])
+			break
+		}
+		j += i
+		end := j + len(name)
+		if (j == 0 || !word(s[j-1]) && s[j-1] != '.') && (end == len(s) || !word(s[end])) {
+			out.WriteString(s[i:j])
+			out.WriteString(r)
+		} else {
+			out.WriteString(s[i:end])
+		}
+		i = end
+	}
+	return out.String()
 }
 
 // schedule orders the loop's statements for few live vectors (the Go

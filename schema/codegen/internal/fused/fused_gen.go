@@ -9,42 +9,32 @@ const (
 	R2 float32 = 9 // fused.tw:9
 )
 
-// Sizes are the capacities of the schema's domains, standalone tables
-// and event tables (entities, rows, events); DefaultSizes has the
-// schema's. A host may pass others to Declare.
+// Sizes are the capacities of the schema's domains, standalone tables and
+// event tables; DefaultSizes has the schema's, a host may pass others.
 type Sizes struct {
 	Body int // table Body, rows
 }
 
 // DefaultSizes returns the capacities the schema declares.
 func DefaultSizes() Sizes {
-	return Sizes{
-		Body: 64,
-	}
+	return Sizes{Body: 64}
 }
 
-// Body is table Body (standalone, fused.tw:11): the table and a typed
-// column per schema column. Filled by Declare.
+// Body is table Body (standalone, fused.tw:11), filled by Declare.
 type Body struct {
-	Table *tickwork.Table
-	X     *tickwork.Column[float32] // float32
-	VX    *tickwork.Column[float32] // float32
-	DX    *tickwork.Column[float32] // float32
-	DY    *tickwork.Column[float32] // float32
-	D2    *tickwork.Column[float32] // float32
-	Near  *tickwork.Column[bool]    // bool
+	Table             *tickwork.Table
+	X, VX, DX, DY, D2 *tickwork.Column[float32]
+	Near              *tickwork.Column[bool]
 }
 
-// Tables holds every domain, table and event table of the schema, as
-// Declare made them.
+// Tables holds the schema's domains, tables and event tables (Declare).
 type Tables struct {
 	Body Body
 }
 
-// Declare declares the schema's domains, tables, columns and event
-// tables on b with the capacities sz, and returns them, or the
-// builder's first error (Builder.Err; Build returns it too). Call it
-// before adding systems, from one goroutine.
+// Declare declares the schema's domains, tables, columns and event tables
+// on b with the capacities sz, and returns them, or the builder's first
+// error (Builder.Err). Call it before adding systems, from one goroutine.
 func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t := &Tables{}
 	t.Body.Table = b.Table(tickwork.TableSpec{Name: "Body", Capacity: sz.Body, ChunkRows: 64})
@@ -66,26 +56,23 @@ type Systems struct {
 	Distance *Distance
 }
 
-// NewSystems makes the declared systems over the tables of t. Each is
-// added to a builder with its System method (All gives them all).
-// The systems with a SIMD variant run the widest lane this build and
-// CPU run (tickwork.BestLane); SetLane forces another.
+// NewSystems makes the declared systems over the tables of t, for
+// Builder.Add (All). Each declaration asks for exactly the accessors its
+// body implies (schema.Access), from which the engine derives its manifest.
+// Systems with a SIMD variant run tickwork.BestLane; SetLane forces another.
 func NewSystems(t *Tables) *Systems {
 	s := &Systems{
-		Step:     newStep(t),
-		Distance: newDistance(t),
+		Step:     &Step{t: t},
+		Distance: &Distance{t: t},
 	}
 	s.setLane(tickwork.BestLane())
 	return s
 }
 
-// SetLane makes the systems with a SIMD variant (Step) run lane l: each its
-// variant of the widest lane at most l that this build has, else its scalar
-// loop (tickwork.LaneScalar forces the scalar loop). Every lane gives the
-// same bits. It returns the error of tickwork.SelectLane, and changes
-// nothing, when this build or CPU cannot run l. Call it before
-// Builder.Add(s.All()...) (System reports the lane) and before Build, from
-// one goroutine.
+// SetLane makes the systems with a SIMD variant (Step) run lane l
+// (tickwork.SIMDVariant), or returns tickwork.SelectLane's error and
+// changes nothing. Call it before Builder.Add(s.All()...), from one
+// goroutine.
 func (s *Systems) SetLane(l tickwork.Lane) error {
 	if _, err := tickwork.SelectLane(l); err != nil {
 		return err
@@ -95,8 +82,13 @@ func (s *Systems) SetLane(l tickwork.Lane) error {
 }
 
 func (s *Systems) setLane(l tickwork.Lane) {
-	s.Step.setLane(l)
+	s.Step.simd, s.Step.lane = tickwork.SIMDVariant(l, stepSIMD8, stepSIMD16)
 }
+
+// The SIMD variants of the systems that have one (8 and 16 rows a vector), set by the SIMD file's init.
+var (
+	stepSIMD8, stepSIMD16 func(k *Step, lo, hi int) int
+)
 
 // All returns every declared system, in schema order, for Builder.Add.
 func (s *Systems) All() []tickwork.System {
@@ -104,103 +96,28 @@ func (s *Systems) All() []tickwork.System {
 }
 
 // Step is declared system Step (fused.tw:20): phase fixed_update, a dense
-// kernel over the chunks of Body (holes included: the body only sets its
-// row). It has a SIMD variant (docs/schema.md, SIMD variants).
+// kernel over Body, with a SIMD variant.
 type Step struct {
-	t    *Tables
-	k    stepKernel
-	lane tickwork.Lane // the lane its kernel runs (setLane)
+	t       *Tables
+	lane    tickwork.Lane                 // the lane its kernel runs (setLane)
+	simd    func(k *Step, lo, hi int) int // its lane's SIMD variant, nil for scalar
+	bX, bVX []float32                     // Body.X, Body.VX
+	dt32    float32                       // @dt
 }
 
-// stepKernel is the state the kernels of Step read: accessors from the
-// declaration, the run's world values.
-type stepKernel struct {
-	table *tickwork.Table
-	rows  int       // rows per chunk
-	bX    []float32 // Body.X, whole column by row
-	bVX   []float32 // Body.VX, whole column by row
-	dt32  float32   // @dt
-	// the lane's SIMD variant, nil for scalar: see span
-	simd func(k *stepKernel, lo, hi int) int
-}
-
-// stepSIMD8, stepSIMD16 are the SIMD variants of the kernel of Step, 8 and
-// 16 rows wide (see stepKernel.span), set by the init of the SIMD file
-// generated beside this one, in a build with GOEXPERIMENT=simd on amd64;
-// nil in every other build.
-var stepSIMD8, stepSIMD16 func(k *stepKernel, lo, hi int) int
-
-// setLane makes the kernel run lane l (Systems.SetLane).
-func (s *Step) setLane(l tickwork.Lane) {
-	s.k.simd, s.lane = nil, tickwork.LaneScalar
-	switch {
-	case l >= tickwork.LaneAVX512 && stepSIMD16 != nil:
-		s.k.simd, s.lane = stepSIMD16, tickwork.LaneAVX512
-	case l >= tickwork.LaneAVX2 && stepSIMD8 != nil:
-		s.k.simd, s.lane = stepSIMD8, tickwork.LaneAVX2
-	}
-}
-
-func newStep(t *Tables) *Step {
-	s := &Step{t: t}
-	s.k.table = t.Body.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Step) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Step",
-		Phase:   tickwork.FixedUpdate,
-		Declare: s.declare,
-		Lane:    s.lane.String(), // the lane its kernel runs: Systems.SetLane
-	}
+	return tickwork.System{Name: "Step", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: s.lane.String()}
 }
 
 func (s *Step) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.bX = tickwork.Write(d, t.Body.X).All()
-	k.bVX = tickwork.Read(d, t.Body.VX).All()
-	return s.run
+	s.bX = tickwork.Write(d, s.t.Body.X).All()
+	s.bVX = tickwork.Read(d, s.t.Body.VX).All()
+	return tickwork.DenseKernel(d, s.t.Body.Table, 0, s, (*Step).span).SIMD(&s.simd).World(&s.dt32, nil, nil).Run
 }
 
-// run runs the system once: its one kernel, chunk, on this goroutine
-// with one worker or a table of one chunk, on the world's workers
-// otherwise (the results do not depend on the worker count).
-func (s *Step) run(ctx *tickwork.Context) {
-	k := &s.k
-	k.dt32 = float32(ctx.DT())
-	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
-		for c := range k.table.Chunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	if ctx.Workers() <= 1 {
-		for c := range k.table.UsedChunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*stepKernel).chunk)
-}
-
-// chunk is the kernel of chunk c (worker unused), for both drivers.
-func (k *stepKernel) chunk(_, c int) {
-	base := c * k.rows
-	k.span(base, base+k.table.LiveEnd(c))
-}
-
-// span runs the body on rows lo..hi-1 of the whole columns, holes
-// included: the lane's SIMD variant on whole vectors, when it has one,
-// then the scalar loop on the rest.
-func (k *stepKernel) span(lo, hi int) {
-	if k.simd != nil {
-		lo = k.simd(k, lo, hi)
-	}
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Step) span(lo, hi int) {
 	dt32 := k.dt32
 	bXs := k.bX[lo:hi]
 	bVXs := k.bVX[lo:hi][:len(bXs)]
@@ -212,87 +129,36 @@ func (k *stepKernel) span(lo, hi int) {
 }
 
 // Distance is declared system Distance (fused.tw:25): phase fixed_update, a
-// dense kernel over the chunks of Body (holes included: the body only sets
-// its row). No SIMD variant: column Body.Near is bool (SIMD variants take
-// float32 and int32).
+// dense kernel over Body.
 type Distance struct {
-	t *Tables
-	k distanceKernel
+	t             *Tables
+	bDX, bDY, bD2 []float32 // Body.DX, Body.DY, Body.D2
+	bNear         []bool    // Body.Near
 }
 
-// distanceKernel is the state the kernels of Distance read: accessors from
-// the declaration, the run's world values.
-type distanceKernel struct {
-	table *tickwork.Table
-	rows  int       // rows per chunk
-	bDX   []float32 // Body.DX, whole column by row
-	bDY   []float32 // Body.DY, whole column by row
-	bD2   []float32 // Body.D2, whole column by row
-	bNear []bool    // Body.Near, whole column by row
-}
-
-func newDistance(t *Tables) *Distance {
-	s := &Distance{t: t}
-	s.k.table = t.Body.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Distance) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Distance",
-		Phase:   tickwork.FixedUpdate,
-		Declare: s.declare,
-		Lane:    "scalar", // generated kernels are plain Go
-	}
+	return tickwork.System{Name: "Distance", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: "scalar"}
 }
 
 func (s *Distance) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.bDX = tickwork.Read(d, t.Body.DX).All()
-	k.bDY = tickwork.Read(d, t.Body.DY).All()
-	k.bD2 = tickwork.Write(d, t.Body.D2).All()
-	k.bNear = tickwork.Write(d, t.Body.Near).All()
-	return s.run
+	s.bDX = tickwork.Read(d, s.t.Body.DX).All()
+	s.bDY = tickwork.Read(d, s.t.Body.DY).All()
+	s.bD2 = tickwork.Write(d, s.t.Body.D2).All()
+	s.bNear = tickwork.Write(d, s.t.Body.Near).All()
+	return tickwork.DenseKernel(d, s.t.Body.Table, 0, s, (*Distance).span).Run
 }
 
-// run runs the system once: its one kernel, chunk, on this goroutine
-// with one worker or a table of one chunk, on the world's workers
-// otherwise (the results do not depend on the worker count).
-func (s *Distance) run(ctx *tickwork.Context) {
-	k := &s.k
-	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
-		for c := range k.table.Chunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	if ctx.Workers() <= 1 {
-		for c := range k.table.UsedChunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*distanceKernel).chunk)
-}
-
-// chunk is the kernel of chunk c (worker unused), for both drivers.
-func (k *distanceKernel) chunk(_, c int) {
-	base := c * k.rows
-	hi := k.table.LiveEnd(c)
-	bDXs := k.bDX[base : base+hi]
-	bDYs := k.bDY[base : base+hi][:len(bDXs)]
-	bD2s := k.bD2[base : base+hi][:len(bDXs)]
-	bNears := k.bNear[base : base+hi][:len(bDXs)]
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Distance) span(lo, hi int) {
+	bDXs := k.bDX[lo:hi]
+	bDYs, bD2s := k.bDY[lo:hi][:len(bDXs)], k.bD2[lo:hi][:len(bDXs)]
+	bNears := k.bNear[lo:hi][:len(bDXs)]
 	for i := range bDXs {
 		var bD2 float32
 		var bNear bool
 		bD2 = float32(bDXs[i]*bDXs[i]) + float32(bDYs[i]*bDYs[i])
 		bNear = float32(bDXs[i]*bDXs[i])+float32(bDYs[i]*bDYs[i]) <= R2
-		bD2s[i] = bD2
-		bNears[i] = bNear
+		bD2s[i], bNears[i] = bD2, bNear
 	}
 }

@@ -5,25 +5,17 @@
 package fused
 
 // The SIMD variants of the declared systems of fused.tw (docs/schema.md,
-// SIMD variants): a system whose body is in the SIMD subset runs it on
-// whole vectors of 8 (AVX2) or 16 (AVX-512) rows, bit for bit as its
-// scalar loop, which does the rest of each chunk.
-//
-//   - Step: SIMD variant (8 rows a vector for avx2, 16 for avx512)
-//   - Distance: no SIMD variant: column Body.Near is bool (SIMD variants take float32 and int32) (fused.tw:27:40)
+// SIMD variants); the command prints why the others have none.
 
 import "simd/archsimd"
 
 func init() {
-	stepSIMD8 = (*stepKernel).simd8
-	stepSIMD16 = (*stepKernel).simd16
+	stepSIMD8 = (*Step).simd8
+	stepSIMD16 = (*Step).simd16
 }
 
-// simd8 is the kernel of Step in AVX2 (Float32x8, 8 rows a vector) on rows
-// lo..n-1, n the last whole vector's end at or before hi; it returns n and
-// leaves the rest to the scalar loop. Bit for bit the scalar loop's result
-// (docs/schema.md, SIMD variants).
-func (k *stepKernel) simd8(lo, hi int) int {
+// simd8 runs Step's body in AVX2 (Float32x8) on the whole vectors of rows lo..hi-1.
+func (k *Step) simd8(lo, hi int) int {
 	n := lo + (hi-lo)&^7
 	bXs := k.bX[lo:n:n]
 	bVXs := k.bVX[lo:n:n][:len(bXs)]
@@ -31,18 +23,13 @@ func (k *stepKernel) simd8(lo, hi int) int {
 	for i := 0; i < len(bXs); i += 8 {
 		bX := archsimd.LoadFloat32x8((*[8]float32)(bXs[i : i+8]))
 		bVX := archsimd.LoadFloat32x8((*[8]float32)(bVXs[i : i+8]))
-		t := bVX.Mul(dt)
-		t2 := bX.Add(t)
-		t2.Store((*[8]float32)(bXs[i : i+8]))
+		bX.Add(bVX.Mul(dt)).Store((*[8]float32)(bXs[i : i+8]))
 	}
 	return n
 }
 
-// simd16 is the kernel of Step in AVX-512 (Float32x16, 16 rows a vector) on
-// rows lo..n-1, n the last whole vector's end at or before hi; it returns n
-// and leaves the rest to the scalar loop. Bit for bit the scalar loop's
-// result (docs/schema.md, SIMD variants).
-func (k *stepKernel) simd16(lo, hi int) int {
+// simd16 runs Step's body in AVX-512 (Float32x16) on the whole vectors of rows lo..hi-1.
+func (k *Step) simd16(lo, hi int) int {
 	n := lo + (hi-lo)&^15
 	bXs := k.bX[lo:n:n]
 	bVXs := k.bVX[lo:n:n][:len(bXs)]
@@ -50,9 +37,7 @@ func (k *stepKernel) simd16(lo, hi int) int {
 	for i := 0; i < len(bXs); i += 16 {
 		bX := archsimd.LoadFloat32x16((*[16]float32)(bXs[i : i+16]))
 		bVX := archsimd.LoadFloat32x16((*[16]float32)(bVXs[i : i+16]))
-		t := bVX.Mul(dt)
-		t2 := bX.Add(t)
-		t2.Store((*[16]float32)(bXs[i : i+16]))
+		bX.Add(bVX.Mul(dt)).Store((*[16]float32)(bXs[i : i+16]))
 	}
 	return n
 }

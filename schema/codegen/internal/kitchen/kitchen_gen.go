@@ -14,9 +14,8 @@ const (
 	Loud  bool    = true               // kitchen.tw:9
 )
 
-// Sizes are the capacities of the schema's domains, standalone tables
-// and event tables (entities, rows, events); DefaultSizes has the
-// schema's. A host may pass others to Declare.
+// Sizes are the capacities of the schema's domains, standalone tables and
+// event tables; DefaultSizes has the schema's, a host may pass others.
 type Sizes struct {
 	Things  int // domain Things, entities
 	Missile int // table Missile, rows
@@ -27,64 +26,54 @@ type Sizes struct {
 
 // DefaultSizes returns the capacities the schema declares.
 func DefaultSizes() Sizes {
-	return Sizes{
-		Things:  300,
-		Missile: 500,
-		Clock:   1,
-		Blast:   1000,
-		Gone:    300,
-	}
+	return Sizes{Things: 300, Missile: 500, Clock: 1, Blast: 1000, Gone: 300}
 }
 
-// Thing is table Thing (in domain Things, kitchen.tw:13): the table and a
-// typed column per schema column. Filled by Declare.
+// Thing is table Thing (in domain Things, kitchen.tw:13), filled by
+// Declare.
 type Thing struct {
 	Table *tickwork.Table
-	HP    *tickwork.Column[int32] // int32
-	Score *tickwork.Column[int64] // int64
-	Alive *tickwork.Column[bool]  // bool
+	HP    *tickwork.Column[int32]
+	Score *tickwork.Column[int64]
+	Alive *tickwork.Column[bool]
 }
 
-// Pos is table Pos (in domain Things, kitchen.tw:19): the table and a typed
-// column per schema column. Filled by Declare.
+// Pos is table Pos (in domain Things, kitchen.tw:19), filled by Declare.
 type Pos struct {
 	Table *tickwork.Table
-	X     *tickwork.Column[float32] // float32
-	Y     *tickwork.Column[float64] // float64
+	X     *tickwork.Column[float32]
+	Y     *tickwork.Column[float64]
 }
 
-// Missile is table Missile (standalone, kitchen.tw:24): the table and a
-// typed column per schema column. Filled by Declare.
+// Missile is table Missile (standalone, kitchen.tw:24), filled by Declare.
 type Missile struct {
 	Table *tickwork.Table
 	At    *tickwork.Column[tickwork.Handle] // ref Thing
-	Power *tickwork.Column[int32]           // int32
-	Speed *tickwork.Column[float32]         // float32
-	Age   *tickwork.Column[int32]           // int32
+	Power *tickwork.Column[int32]
+	Speed *tickwork.Column[float32]
+	Age   *tickwork.Column[int32]
 }
 
-// Clock is table Clock (standalone, kitchen.tw:31): the table and a typed
-// column per schema column. Filled by Declare.
+// Clock is table Clock (standalone, kitchen.tw:31), filled by Declare.
 type Clock struct {
 	Table *tickwork.Table
-	Ticks *tickwork.Column[int64]   // int64
-	Time  *tickwork.Column[float64] // float64
+	Ticks *tickwork.Column[int64]
+	Time  *tickwork.Column[float64]
 }
 
 // Blast is an event of event table Blast (next_frame, kitchen.tw:36).
 type Blast struct {
 	Who   tickwork.Handle // ref Thing
-	Power int32           // int32
+	Power int32
 }
 
 // Gone is an event of event table Gone (this_frame, kitchen.tw:41).
 type Gone struct {
-	Slot  int32 // int32
-	Score int64 // int64
+	Slot  int32
+	Score int64
 }
 
-// Tables holds every domain, table and event table of the schema, as
-// Declare made them.
+// Tables holds the schema's domains, tables and event tables (Declare).
 type Tables struct {
 	Things  *tickwork.Domain
 	Thing   Thing
@@ -95,10 +84,9 @@ type Tables struct {
 	Gone    *tickwork.Events[Gone]
 }
 
-// Declare declares the schema's domains, tables, columns and event
-// tables on b with the capacities sz, and returns them, or the
-// builder's first error (Builder.Err; Build returns it too). Call it
-// before adding systems, from one goroutine.
+// Declare declares the schema's domains, tables, columns and event tables
+// on b with the capacities sz, and returns them, or the builder's first
+// error (Builder.Err). Call it before adding systems, from one goroutine.
 func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t := &Tables{}
 	t.Things = b.Domain(tickwork.DomainSpec{Name: "Things", Capacity: sz.Things, ChunkRows: 64})
@@ -136,31 +124,28 @@ type Systems struct {
 	Prune  *Prune
 }
 
-// NewSystems makes the declared systems over the tables of t. Each is
-// added to a builder with its System method (All gives them all).
-// The systems with a SIMD variant run the widest lane this build and
-// CPU run (tickwork.BestLane); SetLane forces another.
+// NewSystems makes the declared systems over the tables of t, for
+// Builder.Add (All). Each declaration asks for exactly the accessors its
+// body implies (schema.Access), from which the engine derives its manifest.
+// Systems with a SIMD variant run tickwork.BestLane; SetLane forces another.
 func NewSystems(t *Tables) *Systems {
 	s := &Systems{
-		Move:   newMove(t),
-		Strike: newStrike(t),
-		Damage: newDamage(t),
-		Tally:  newTally(t),
-		Tick:   newTick(t),
-		Drift:  newDrift(t),
-		Prune:  newPrune(t),
+		Move:   &Move{t: t},
+		Strike: &Strike{t: t},
+		Damage: &Damage{t: t},
+		Tally:  &Tally{t: t},
+		Tick:   &Tick{t: t},
+		Drift:  &Drift{t: t},
+		Prune:  &Prune{t: t},
 	}
 	s.setLane(tickwork.BestLane())
 	return s
 }
 
-// SetLane makes the systems with a SIMD variant (Drift) run lane l: each
-// its variant of the widest lane at most l that this build has, else its
-// scalar loop (tickwork.LaneScalar forces the scalar loop). Every lane
-// gives the same bits. It returns the error of tickwork.SelectLane, and
-// changes nothing, when this build or CPU cannot run l. Call it before
-// Builder.Add(s.All()...) (System reports the lane) and before Build, from
-// one goroutine.
+// SetLane makes the systems with a SIMD variant (Drift) run lane l
+// (tickwork.SIMDVariant), or returns tickwork.SelectLane's error and
+// changes nothing. Call it before Builder.Add(s.All()...), from one
+// goroutine.
 func (s *Systems) SetLane(l tickwork.Lane) error {
 	if _, err := tickwork.SelectLane(l); err != nil {
 		return err
@@ -170,8 +155,13 @@ func (s *Systems) SetLane(l tickwork.Lane) error {
 }
 
 func (s *Systems) setLane(l tickwork.Lane) {
-	s.Drift.setLane(l)
+	s.Drift.simd, s.Drift.lane = tickwork.SIMDVariant(l, driftSIMD8, driftSIMD16)
 }
+
+// The SIMD variants of the systems that have one (8 and 16 rows a vector), set by the SIMD file's init.
+var (
+	driftSIMD8, driftSIMD16 func(k *Drift, lo, hi int) int
+)
 
 // All returns every declared system, in schema order, for Builder.Add.
 func (s *Systems) All() []tickwork.System {
@@ -179,85 +169,35 @@ func (s *Systems) All() []tickwork.System {
 }
 
 // Move is declared system Move (kitchen.tw:50): phase fixed_update, a dense
-// kernel over the chunks of Pos (holes included: the body only sets its
-// row). No SIMD variant: column Pos.Y is float64 (SIMD variants take
-// float32 and int32).
+// kernel over Pos.
 type Move struct {
-	t *Tables
-	k moveKernel
+	t    *Tables
+	pX   []float32 // Pos.X
+	pY   []float64 // Pos.Y
+	dt32 float32   // @dt
+	dt64 float64   // @dt
 }
 
-// moveKernel is the state the kernels of Move read: accessors from the
-// declaration, the run's world values.
-type moveKernel struct {
-	table *tickwork.Table
-	rows  int       // rows per chunk
-	pX    []float32 // Pos.X, whole column by row
-	pY    []float64 // Pos.Y, whole column by row
-	dt32  float32   // @dt
-	dt64  float64   // @dt
-}
-
-func newMove(t *Tables) *Move {
-	s := &Move{t: t}
-	s.k.table = t.Pos.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Move) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Move",
-		Phase:   tickwork.FixedUpdate,
-		After:   []string{"Spawn"},
-		Declare: s.declare,
-		Lane:    "scalar", // generated kernels are plain Go
-	}
+	return tickwork.System{Name: "Move", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: "scalar",
+		After: []string{"Spawn"}}
 }
 
 func (s *Move) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.pX = tickwork.Write(d, t.Pos.X).All()
-	k.pY = tickwork.Write(d, t.Pos.Y).All()
-	return s.run
+	s.pX = tickwork.Write(d, s.t.Pos.X).All()
+	s.pY = tickwork.Write(d, s.t.Pos.Y).All()
+	return tickwork.DenseKernel(d, s.t.Pos.Table, 0, s, (*Move).span).World(&s.dt32, &s.dt64, nil).Run
 }
 
-// run runs the system once: its one kernel, chunk, on this goroutine
-// with one worker or a table of one chunk, on the world's workers
-// otherwise (the results do not depend on the worker count).
-func (s *Move) run(ctx *tickwork.Context) {
-	k := &s.k
-	k.dt32 = float32(ctx.DT())
-	k.dt64 = ctx.DT()
-	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
-		for c := range k.table.Chunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	if ctx.Workers() <= 1 {
-		for c := range k.table.UsedChunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*moveKernel).chunk)
-}
-
-// chunk is the kernel of chunk c (worker unused), for both drivers.
-func (k *moveKernel) chunk(_, c int) {
-	base := c * k.rows
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Move) span(lo, hi int) {
 	dt32 := k.dt32
 	dt64 := k.dt64
-	hi := k.table.LiveEnd(c)
-	pXs := k.pX[base : base+hi]
-	pYs := k.pY[base : base+hi][:len(pXs)]
+	pXs := k.pX[lo:hi]
+	pYs := k.pY[lo:hi][:len(pXs)]
 	for i := range pXs {
-		pX := pXs[i]
-		pY := pYs[i]
+		pX, pY := pXs[i], pYs[i]
 		pX += float32(Half * dt32)
 		pY = float64(pY*dt64) + Third
 		switch {
@@ -269,304 +209,101 @@ func (k *moveKernel) chunk(_, c int) {
 		default:
 			pY -= float64(float64(pX) * 0.25)
 		}
-		pXs[i] = pX
-		pYs[i] = pY
+		pXs[i], pYs[i] = pX, pY
 	}
 }
 
 // Strike is declared system Strike (kitchen.tw:61): phase fixed_update, a
-// masked kernel over the live rows of Missile. Its counters (count NAME)
-// are declared on its Decl: the frame report has each frame's sum
-// (FrameReport.Counter), Counter.Total the sum since the world was built.
-// No SIMD variant: it joins table Thing (a probe per row).
+// masked kernel over the live rows of Missile.
 type Strike struct {
-	Stale   tickwork.Counter // count stale
-	Kills   tickwork.Counter // count kills
-	Expired tickwork.Counter // count expired
-	Flying  tickwork.Counter // count flying
-	t       *Tables
-	k       strikeKernel
+	Stale, Kills, Expired, Flying tickwork.Counter // count stale, count kills, count expired, count flying
+	t                             *Tables
+	mAt                           []tickwork.Handle          // Missile.At
+	mPower                        []int32                    // Missile.Power
+	mSpeed                        []float32                  // Missile.Speed
+	mAge                          []int32                    // Missile.Age
+	tProbe                        tickwork.ReadColumn[int32] // join t: its lease probes Thing
+	tHP                           []int32                    // Thing.HP
+	recMissile                    *tickwork.Recorder
+	emitBlast                     *tickwork.ParallelEmitter[Blast]
 }
 
-// strikeKernel is the state the kernels of Strike read: accessors from the
-// declaration, the run's world values.
-type strikeKernel struct {
-	table      *tickwork.Table
-	rows       int                        // rows per chunk
-	mAt        []tickwork.Handle          // Missile.At, whole column by row
-	mPower     []int32                    // Missile.Power, whole column by row
-	mSpeed     []float32                  // Missile.Speed, whole column by row
-	mAge       []int32                    // Missile.Age, whole column by row
-	tProbe     tickwork.ReadColumn[int32] // join t: its lease probes Thing
-	tHP        []int32                    // Thing.HP, whole column by row
-	recMissile *tickwork.Recorder
-	emitBlast  *tickwork.Emitter[Blast]         // scalar
-	parBlast   *tickwork.ParallelEmitter[Blast] // parallel
-	total      [4]int64                         // scalar counts
-	counts     []strikeCounts                   // parallel counts, per worker
-}
-
-// strikeCounts are one worker's counters of Strike, padded to a cache line.
-type strikeCounts struct {
-	n [4]int64 // stale, kills, expired, flying
-	_ [32]byte
-}
-
-// strikeScalarOut is where a run of Strike's scalar kernel records, emits
-// and counts: the rare actions of its arms, kept out of the loop over the
-// rows.
-type strikeScalarOut struct {
-	table      *tickwork.Table
-	first      int // the run's first row in the table
-	recMissile *tickwork.Recorder
-	outBlast   *tickwork.Emitter[Blast]
-	n          [4]int64 // stale, kills, expired, flying
-}
-
-//go:noinline
-func (o *strikeScalarOut) deleteMissile(h tickwork.Handle) { o.recMissile.Delete(h) }
-
-//go:noinline
-func (o *strikeScalarOut) emitBlast(e Blast) {
-	o.outBlast.Emit(e) // a full table drops it, and Frame reports the overflow
-}
-
-// strikeWorkerOut is where a run of Strike's parallel kernel records, emits
-// and counts: the rare actions of its arms, kept out of the loop over the
-// rows.
-type strikeWorkerOut struct {
-	table      *tickwork.Table
-	first      int // the run's first row in the table
-	recMissile *tickwork.Recorder
-	outBlast   tickwork.WorkerEmitter[Blast]
-	n          [4]int64 // stale, kills, expired, flying
-}
-
-//go:noinline
-func (o *strikeWorkerOut) deleteMissile(h tickwork.Handle) { o.recMissile.Delete(h) }
-
-//go:noinline
-func (o *strikeWorkerOut) emitBlast(e Blast) {
-	o.outBlast.Emit(e) // a full table drops it, and Frame reports the overflow
-}
-
-func newStrike(t *Tables) *Strike {
-	s := &Strike{t: t}
-	s.k.table = t.Missile.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Strike) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Strike",
-		Phase:   tickwork.FixedUpdate,
-		After:   []string{"Move"},
-		Declare: s.declare,
-		Lane:    "scalar", // generated kernels are plain Go
-	}
+	return tickwork.System{Name: "Strike", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: "scalar",
+		After: []string{"Move"}}
 }
 
 func (s *Strike) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.mAt = tickwork.Read(d, t.Missile.At).All()
-	k.mPower = tickwork.Read(d, t.Missile.Power).All()
-	k.mSpeed = tickwork.Write(d, t.Missile.Speed).All()
-	k.mAge = tickwork.Write(d, t.Missile.Age).All()
-	k.tProbe = tickwork.Read(d, t.Thing.HP)
-	k.tHP = tickwork.Read(d, t.Thing.HP).All()
-	k.recMissile = tickwork.Record(d, t.Missile.Table)
-	k.emitBlast = tickwork.Emit(d, t.Blast)
-	k.parBlast = tickwork.EmitParallel(d, t.Blast)
-	k.recMissile.Reserve(1 * s.t.Missile.Table.Cap())        // the most records a run makes: recording never allocates
-	k.recMissile.ReserveWorkers(1 * s.t.Missile.Table.Cap()) // any worker may record the whole run's
-	s.Stale = d.Counter("stale")
-	s.Kills = d.Counter("kills")
-	s.Expired = d.Counter("expired")
-	s.Flying = d.Counter("flying")
-	return s.run
+	s.mAt = tickwork.Read(d, s.t.Missile.At).All()
+	s.mPower = tickwork.Read(d, s.t.Missile.Power).All()
+	s.mSpeed = tickwork.Write(d, s.t.Missile.Speed).All()
+	s.mAge = tickwork.Write(d, s.t.Missile.Age).All()
+	s.tProbe = tickwork.Read(d, s.t.Thing.HP)
+	s.tHP = s.tProbe.All()
+	s.recMissile = tickwork.Record(d, s.t.Missile.Table)
+	s.emitBlast = tickwork.EmitParallel(d, s.t.Blast)
+	s.recMissile.ReserveWorkers(1 * s.t.Missile.Table.Cap()) // the most records a run makes, on any worker: recording never allocates
+	s.Stale, s.Kills, s.Expired, s.Flying = d.Counter("stale"), d.Counter("kills"), d.Counter("expired"), d.Counter("flying")
+	return tickwork.MaskedKernel(d, s.t.Missile.Table, 0, s, (*Strike).chunk, []tickwork.Segmented{s.recMissile, s.emitBlast}, s.Stale, s.Kills, s.Expired, s.Flying).Run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
-func (s *Strike) run(ctx *tickwork.Context) {
-	k := &s.k
-	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
-		k.total = [4]int64{}
-		for c := range k.table.UsedChunks() {
-			k.chunkScalar(c)
-		}
-		s.Stale.Add(k.total[0])
-		s.Kills.Add(k.total[1])
-		s.Expired.Add(k.total[2])
-		s.Flying.Add(k.total[3])
-		return
-	}
-	if len(k.counts) != ctx.Workers() {
-		k.counts = make([]strikeCounts, ctx.Workers())
-	}
-	clear(k.counts)
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*strikeKernel).chunkParallel)
-	k.total = [4]int64{}
-	for w := range k.counts {
-		k.total[0] += k.counts[w].n[0]
-		k.total[1] += k.counts[w].n[1]
-		k.total[2] += k.counts[w].n[2]
-		k.total[3] += k.counts[w].n[3]
-	}
-	s.Stale.Add(k.total[0])
-	s.Kills.Add(k.total[1])
-	s.Expired.Add(k.total[2])
-	s.Flying.Add(k.total[3])
-}
-
-// chunkScalar is the scalar kernel of chunk c: serial recorder and
-// emitter, counts into k.total.
-func (k *strikeKernel) chunkScalar(c int) {
-	o := strikeScalarOut{table: k.table}
-	o.recMissile = k.recMissile
-	o.outBlast = k.emitBlast
-	if k.table.ChunkLen(c) == 0 {
-		return
-	}
-	base := c * k.rows
-	t := k.tProbe.Lease()
-	tHPs := k.tHP
-	mask := k.table.Enabled(c)
+// chunk runs the body on the live rows of a chunk (row 0 at base, mask its enabled bitmap).
+func (k *Strike) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
+	t, tHPs := k.tProbe.Lease(), k.tHP
 	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-		o.first = base + lo
 		mAts := k.mAt[base+lo : base+hi]
-		mPowers := k.mPower[base+lo : base+hi][:len(mAts)]
-		mSpeeds := k.mSpeed[base+lo : base+hi][:len(mAts)]
+		mPowers, mSpeeds := k.mPower[base+lo : base+hi][:len(mAts)], k.mSpeed[base+lo : base+hi][:len(mAts)]
 		mAges := k.mAge[base+lo : base+hi][:len(mAts)]
 		for i := range mAts {
-			mSpeed := mSpeeds[i]
-			mAge := mAges[i]
+			mSpeed, mAge := mSpeeds[i], mAges[i]
 			tRow, tOK := t.Row(mAts[i])
 			switch {
 			case !tOK:
-				o.deleteMissile(rowHandle(o.table, o.first+i))
-				o.n[0]++
+				o.DeleteRow(k.recMissile, base+lo+i)
+				o.Count(0)
 			case tHPs[tRow] <= mPowers[i]+2:
-				o.emitBlast(Blast{Who: mAts[i], Power: mPowers[i]})
-				o.deleteMissile(rowHandle(o.table, o.first+i))
-				o.n[1]++
+				tickwork.EmitChunk(o, k.emitBlast, Blast{Who: mAts[i], Power: mPowers[i]})
+				o.DeleteRow(k.recMissile, base+lo+i)
+				o.Count(1)
 			case mAge >= Limit:
-				o.deleteMissile(rowHandle(o.table, o.first+i))
-				o.n[2]++
+				o.DeleteRow(k.recMissile, base+lo+i)
+				o.Count(2)
 			default:
 				mAge += 1
 				mAges[i] = mAge
 				mSpeed = float32(mSpeed * Half)
 				mSpeeds[i] = mSpeed
-				o.n[3]++
+				o.Count(3)
 			}
 		}
 	}
-	k.total[0] += o.n[0]
-	k.total[1] += o.n[1]
-	k.total[2] += o.n[2]
-	k.total[3] += o.n[3]
-}
-
-// chunkParallel is worker w's kernel of chunk c: its recorders and
-// emitters keyed by chunk, counts into k.counts[w].
-func (k *strikeKernel) chunkParallel(w, c int) {
-	// Every chunk starts its segments, empty or not.
-	o := strikeWorkerOut{table: k.table}
-	o.recMissile = k.recMissile.Worker(w, c)
-	o.outBlast = k.parBlast.Worker(w, c)
-	if k.table.ChunkLen(c) == 0 {
-		return
-	}
-	base := c * k.rows
-	t := k.tProbe.Lease()
-	tHPs := k.tHP
-	mask := k.table.Enabled(c)
-	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-		o.first = base + lo
-		mAts := k.mAt[base+lo : base+hi]
-		mPowers := k.mPower[base+lo : base+hi][:len(mAts)]
-		mSpeeds := k.mSpeed[base+lo : base+hi][:len(mAts)]
-		mAges := k.mAge[base+lo : base+hi][:len(mAts)]
-		for i := range mAts {
-			mSpeed := mSpeeds[i]
-			mAge := mAges[i]
-			tRow, tOK := t.Row(mAts[i])
-			switch {
-			case !tOK:
-				o.deleteMissile(rowHandle(o.table, o.first+i))
-				o.n[0]++
-			case tHPs[tRow] <= mPowers[i]+2:
-				o.emitBlast(Blast{Who: mAts[i], Power: mPowers[i]})
-				o.deleteMissile(rowHandle(o.table, o.first+i))
-				o.n[1]++
-			case mAge >= Limit:
-				o.deleteMissile(rowHandle(o.table, o.first+i))
-				o.n[2]++
-			default:
-				mAge += 1
-				mAges[i] = mAge
-				mSpeed = float32(mSpeed * Half)
-				mSpeeds[i] = mSpeed
-				o.n[3]++
-			}
-		}
-	}
-	k.counts[w].n[0] += o.n[0]
-	k.counts[w].n[1] += o.n[1]
-	k.counts[w].n[2] += o.n[2]
-	k.counts[w].n[3] += o.n[3]
 }
 
 // Damage is declared system Damage (kitchen.tw:79): phase frame_start, a
-// loop over the readable events of Blast, in emission order. Its counters
-// (count NAME) are declared on its Decl: the frame report has each frame's
-// sum (FrameReport.Counter), Counter.Total the sum since the world was
-// built. No SIMD variant: it runs over event table Blast (one event at a
-// time, in emission order).
+// loop over the readable events of Blast, in emission order.
 type Damage struct {
-	Deaths tickwork.Counter // count deaths
-	Wasted tickwork.Counter // count wasted
-	t      *Tables
+	Deaths, Wasted tickwork.Counter // count deaths, count wasted
+	t              *Tables
 }
 
-func newDamage(t *Tables) *Damage { return &Damage{t: t} }
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Damage) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Damage",
-		Phase:   tickwork.FrameStart,
-		Declare: s.declare,
-		Lane:    "scalar", // generated kernels are plain Go
-	}
+	return tickwork.System{Name: "Damage", Phase: tickwork.FrameStart, Declare: s.declare, Lane: "scalar"}
 }
 
 func (s *Damage) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t := s.t
-	bEvents := tickwork.Consume(d, t.Blast)
-	tProbe := tickwork.Write(d, t.Thing.HP)
-	tHPs := tickwork.Write(d, t.Thing.HP).All()
-	tScores := tickwork.Write(d, t.Thing.Score).All()
-	tAlives := tickwork.Write(d, t.Thing.Alive).All()
-	recThing := tickwork.Record(d, t.Thing.Table)
+	bEvents := tickwork.Consume(d, s.t.Blast)
+	tProbe := tickwork.Write(d, s.t.Thing.HP)
+	tHPs := tProbe.All()
+	tScores := tickwork.Write(d, s.t.Thing.Score).All()
+	tAlives := tickwork.Write(d, s.t.Thing.Alive).All()
+	recThing := tickwork.Record(d, s.t.Thing.Table)
 	recThing.Reserve(1 * s.t.Blast.Cap()) // the most records a run makes: recording never allocates
-	emitGone := tickwork.Emit(d, t.Gone)
-	s.Deaths = d.Counter("deaths")
-	s.Wasted = d.Counter("wasted")
+	emitGone := tickwork.Emit(d, s.t.Gone)
+	s.Deaths, s.Wasted = d.Counter("deaths"), d.Counter("wasted")
 	return func(ctx *tickwork.Context) {
 		bs := bEvents.Read()
-		if len(bs) == 0 {
-			return
-		}
 		t2 := tProbe.Lease()
 		var nDeaths, nWasted int64
 		for i := range bs {
@@ -593,42 +330,23 @@ func (s *Damage) declare(d *tickwork.Decl) tickwork.RunFunc {
 }
 
 // Tally is declared system Tally (kitchen.tw:99): phase frame_start, a loop
-// over the readable events of Gone, in emission order. Its counters (count
-// NAME) are declared on its Decl: the frame report has each frame's sum
-// (FrameReport.Counter), Counter.Total the sum since the world was built.
-// No SIMD variant: it runs over event table Gone (one event at a time, in
-// emission order).
+// over the readable events of Gone, in emission order.
 type Tally struct {
-	Rich tickwork.Counter // count rich
-	Poor tickwork.Counter // count poor
-	t    *Tables
+	Rich, Poor tickwork.Counter // count rich, count poor
+	t          *Tables
 }
 
-func newTally(t *Tables) *Tally { return &Tally{t: t} }
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Tally) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Tally",
-		Phase:   tickwork.FrameStart,
-		After:   []string{"Damage"},
-		Declare: s.declare,
-		Lane:    "scalar", // generated kernels are plain Go
-	}
+	return tickwork.System{Name: "Tally", Phase: tickwork.FrameStart, Declare: s.declare, Lane: "scalar",
+		After: []string{"Damage"}}
 }
 
 func (s *Tally) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t := s.t
-	gEvents := tickwork.Consume(d, t.Gone)
-	s.Rich = d.Counter("rich")
-	s.Poor = d.Counter("poor")
+	gEvents := tickwork.Consume(d, s.t.Gone)
+	s.Rich, s.Poor = d.Counter("rich"), d.Counter("poor")
 	return func(ctx *tickwork.Context) {
 		gs := gEvents.Read()
-		if len(gs) == 0 {
-			return
-		}
 		var nRich, nPoor int64
 		for i := range gs {
 			g := &gs[i]
@@ -645,186 +363,63 @@ func (s *Tally) declare(d *tickwork.Decl) tickwork.RunFunc {
 }
 
 // Tick is declared system Tick (kitchen.tw:109): phase update, a dense
-// kernel over the chunks of Clock (holes included: the body only sets its
-// row). No SIMD variant: column Clock.Ticks is int64 (SIMD variants take
-// float32 and int32).
+// kernel over Clock.
 type Tick struct {
-	t *Tables
-	k tickKernel
-}
-
-// tickKernel is the state the kernels of Tick read: accessors from the
-// declaration, the run's world values.
-type tickKernel struct {
-	table  *tickwork.Table
-	rows   int       // rows per chunk
-	cTicks []int64   // Clock.Ticks, whole column by row
-	cTime  []float64 // Clock.Time, whole column by row
+	t      *Tables
+	cTicks []int64   // Clock.Ticks
+	cTime  []float64 // Clock.Time
 	dt64   float64   // @dt
 	tick   int64     // @tick
 }
 
-func newTick(t *Tables) *Tick {
-	s := &Tick{t: t}
-	s.k.table = t.Clock.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Tick) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Tick",
-		Phase:   tickwork.Update,
-		Declare: s.declare,
-		Lane:    "scalar", // generated kernels are plain Go
-	}
+	return tickwork.System{Name: "Tick", Phase: tickwork.Update, Declare: s.declare, Lane: "scalar"}
 }
 
 func (s *Tick) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.cTicks = tickwork.Write(d, t.Clock.Ticks).All()
-	k.cTime = tickwork.Write(d, t.Clock.Time).All()
-	return s.run
+	s.cTicks = tickwork.Write(d, s.t.Clock.Ticks).All()
+	s.cTime = tickwork.Write(d, s.t.Clock.Time).All()
+	return tickwork.DenseKernel(d, s.t.Clock.Table, 0, s, (*Tick).span).World(nil, &s.dt64, &s.tick).Run
 }
 
-// run runs the system once: its one kernel, chunk, on this goroutine
-// with one worker or a table of one chunk, on the world's workers
-// otherwise (the results do not depend on the worker count).
-func (s *Tick) run(ctx *tickwork.Context) {
-	k := &s.k
-	k.dt64 = ctx.DT()
-	k.tick = int64(ctx.Tick())
-	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
-		for c := range k.table.Chunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	if ctx.Workers() <= 1 {
-		for c := range k.table.UsedChunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*tickKernel).chunk)
-}
-
-// chunk is the kernel of chunk c (worker unused), for both drivers.
-func (k *tickKernel) chunk(_, c int) {
-	base := c * k.rows
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Tick) span(lo, hi int) {
 	dt64 := k.dt64
 	tick := k.tick
-	hi := k.table.LiveEnd(c)
-	cTickss := k.cTicks[base : base+hi]
-	cTimes := k.cTime[base : base+hi][:len(cTickss)]
+	cTickss := k.cTicks[lo:hi]
+	cTimes := k.cTime[lo:hi][:len(cTickss)]
 	for i := range cTickss {
-		var cTicks int64
 		cTime := cTimes[i]
+		var cTicks int64
 		cTicks = tick
 		cTime = float64(cTime*1.01) + dt64
-		cTickss[i] = cTicks
-		cTimes[i] = cTime
+		cTickss[i], cTimes[i] = cTicks, cTime
 	}
 }
 
 // Drift is declared system Drift (kitchen.tw:115): phase fixed_update, a
-// dense kernel over the chunks of Missile (holes included: the body only
-// sets its row). It has a SIMD variant (docs/schema.md, SIMD variants).
+// dense kernel over Missile, with a SIMD variant.
 type Drift struct {
-	t    *Tables
-	k    driftKernel
-	lane tickwork.Lane // the lane its kernel runs (setLane)
+	t      *Tables
+	lane   tickwork.Lane                  // the lane its kernel runs (setLane)
+	simd   func(k *Drift, lo, hi int) int // its lane's SIMD variant, nil for scalar
+	mSpeed []float32                      // Missile.Speed
 }
 
-// driftKernel is the state the kernels of Drift read: accessors from the
-// declaration, the run's world values.
-type driftKernel struct {
-	table  *tickwork.Table
-	rows   int       // rows per chunk
-	mSpeed []float32 // Missile.Speed, whole column by row
-	// the lane's SIMD variant, nil for scalar: see span
-	simd func(k *driftKernel, lo, hi int) int
-}
-
-// driftSIMD8, driftSIMD16 are the SIMD variants of the kernel of Drift, 8
-// and 16 rows wide (see driftKernel.span), set by the init of the SIMD file
-// generated beside this one, in a build with GOEXPERIMENT=simd on amd64;
-// nil in every other build.
-var driftSIMD8, driftSIMD16 func(k *driftKernel, lo, hi int) int
-
-// setLane makes the kernel run lane l (Systems.SetLane).
-func (s *Drift) setLane(l tickwork.Lane) {
-	s.k.simd, s.lane = nil, tickwork.LaneScalar
-	switch {
-	case l >= tickwork.LaneAVX512 && driftSIMD16 != nil:
-		s.k.simd, s.lane = driftSIMD16, tickwork.LaneAVX512
-	case l >= tickwork.LaneAVX2 && driftSIMD8 != nil:
-		s.k.simd, s.lane = driftSIMD8, tickwork.LaneAVX2
-	}
-}
-
-func newDrift(t *Tables) *Drift {
-	s := &Drift{t: t}
-	s.k.table = t.Missile.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Drift) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Drift",
-		Phase:   tickwork.FixedUpdate,
-		After:   []string{"Strike"},
-		Declare: s.declare,
-		Lane:    s.lane.String(), // the lane its kernel runs: Systems.SetLane
-	}
+	return tickwork.System{Name: "Drift", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: s.lane.String(),
+		After: []string{"Strike"}}
 }
 
 func (s *Drift) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.mSpeed = tickwork.Write(d, t.Missile.Speed).All()
-	return s.run
+	s.mSpeed = tickwork.Write(d, s.t.Missile.Speed).All()
+	return tickwork.DenseKernel(d, s.t.Missile.Table, 0, s, (*Drift).span).SIMD(&s.simd).Run
 }
 
-// run runs the system once: its one kernel, chunk, on this goroutine
-// with one worker or a table of one chunk, on the world's workers
-// otherwise (the results do not depend on the worker count).
-func (s *Drift) run(ctx *tickwork.Context) {
-	k := &s.k
-	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
-		for c := range k.table.Chunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	if ctx.Workers() <= 1 {
-		for c := range k.table.UsedChunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*driftKernel).chunk)
-}
-
-// chunk is the kernel of chunk c (worker unused), for both drivers.
-func (k *driftKernel) chunk(_, c int) {
-	base := c * k.rows
-	k.span(base, base+k.table.LiveEnd(c))
-}
-
-// span runs the body on rows lo..hi-1 of the whole columns, holes
-// included: the lane's SIMD variant on whole vectors, when it has one,
-// then the scalar loop on the rest.
-func (k *driftKernel) span(lo, hi int) {
-	if k.simd != nil {
-		lo = k.simd(k, lo, hi)
-	}
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Drift) span(lo, hi int) {
 	mSpeeds := k.mSpeed[lo:hi]
 	for i := range mSpeeds {
 		mSpeed := mSpeeds[i]
@@ -834,169 +429,40 @@ func (k *driftKernel) span(lo, hi int) {
 }
 
 // Prune is declared system Prune (kitchen.tw:121): phase late_update, a
-// masked kernel over the live rows of Thing. Its counters (count NAME) are
-// declared on its Decl: the frame report has each frame's sum
-// (FrameReport.Counter), Counter.Total the sum since the world was built.
-// No SIMD variant: column Thing.Alive is bool (SIMD variants take float32
-// and int32).
+// masked kernel over the live rows of Thing.
 type Prune struct {
-	Pruned tickwork.Counter // count pruned
-	t      *Tables
-	k      pruneKernel
-}
-
-// pruneKernel is the state the kernels of Prune read: accessors from the
-// declaration, the run's world values.
-type pruneKernel struct {
-	table    *tickwork.Table
-	rows     int     // rows per chunk
-	tHP      []int32 // Thing.HP, whole column by row
-	tAlive   []bool  // Thing.Alive, whole column by row
+	Pruned   tickwork.Counter // count pruned
+	t        *Tables
+	tHP      []int32 // Thing.HP
+	tAlive   []bool  // Thing.Alive
 	recThing *tickwork.Recorder
-	total    [1]int64      // scalar counts
-	counts   []pruneCounts // parallel counts, per worker
 }
 
-// pruneCounts are one worker's counters of Prune, padded to a cache line.
-type pruneCounts struct {
-	n [1]int64 // pruned
-	_ [56]byte
-}
-
-// pruneScalarOut is where a run of Prune's scalar kernel records, emits and
-// counts: the rare actions of its arms, kept out of the loop over the rows.
-type pruneScalarOut struct {
-	table    *tickwork.Table
-	first    int // the run's first row in the table
-	recThing *tickwork.Recorder
-	n        [1]int64 // pruned
-}
-
-//go:noinline
-func (o *pruneScalarOut) removeThing(h tickwork.Handle) { o.recThing.Remove(h) }
-
-// pruneWorkerOut is where a run of Prune's parallel kernel records, emits
-// and counts: the rare actions of its arms, kept out of the loop over the
-// rows.
-type pruneWorkerOut struct {
-	table    *tickwork.Table
-	first    int // the run's first row in the table
-	recThing *tickwork.Recorder
-	n        [1]int64 // pruned
-}
-
-//go:noinline
-func (o *pruneWorkerOut) removeThing(h tickwork.Handle) { o.recThing.Remove(h) }
-
-func newPrune(t *Tables) *Prune {
-	s := &Prune{t: t}
-	s.k.table = t.Thing.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Prune) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Prune",
-		Phase:   tickwork.LateUpdate,
-		Declare: s.declare,
-		Lane:    "scalar", // generated kernels are plain Go
-	}
+	return tickwork.System{Name: "Prune", Phase: tickwork.LateUpdate, Declare: s.declare, Lane: "scalar"}
 }
 
 func (s *Prune) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.tHP = tickwork.Read(d, t.Thing.HP).All()
-	k.tAlive = tickwork.Read(d, t.Thing.Alive).All()
-	k.recThing = tickwork.Record(d, t.Thing.Table)
-	k.recThing.Reserve(1 * s.t.Thing.Table.Cap())        // the most records a run makes: recording never allocates
-	k.recThing.ReserveWorkers(1 * s.t.Thing.Table.Cap()) // any worker may record the whole run's
+	s.tHP = tickwork.Read(d, s.t.Thing.HP).All()
+	s.tAlive = tickwork.Read(d, s.t.Thing.Alive).All()
+	s.recThing = tickwork.Record(d, s.t.Thing.Table)
+	s.recThing.ReserveWorkers(1 * s.t.Thing.Table.Cap()) // the most records a run makes, on any worker: recording never allocates
 	s.Pruned = d.Counter("pruned")
-	return s.run
+	return tickwork.MaskedKernel(d, s.t.Thing.Table, 0, s, (*Prune).chunk, []tickwork.Segmented{s.recThing}, s.Pruned).Run
 }
 
-// run runs the system once: the scalar kernel on this goroutine with one
-// worker or a table of one chunk, the parallel kernel on the world's
-// workers otherwise (the same kernel every run; the results do not
-// depend on the worker count).
-func (s *Prune) run(ctx *tickwork.Context) {
-	k := &s.k
-	if ctx.Workers() <= 1 || k.table.Chunks() <= 1 {
-		k.total = [1]int64{}
-		for c := range k.table.UsedChunks() {
-			k.chunkScalar(c)
-		}
-		s.Pruned.Add(k.total[0])
-		return
-	}
-	if len(k.counts) != ctx.Workers() {
-		k.counts = make([]pruneCounts, ctx.Workers())
-	}
-	clear(k.counts)
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*pruneKernel).chunkParallel)
-	k.total = [1]int64{}
-	for w := range k.counts {
-		k.total[0] += k.counts[w].n[0]
-	}
-	s.Pruned.Add(k.total[0])
-}
-
-// chunkScalar is the scalar kernel of chunk c: serial recorder and
-// emitter, counts into k.total.
-func (k *pruneKernel) chunkScalar(c int) {
-	o := pruneScalarOut{table: k.table}
-	o.recThing = k.recThing
-	if k.table.ChunkLen(c) == 0 {
-		return
-	}
-	base := c * k.rows
-	mask := k.table.Enabled(c)
+// chunk runs the body on the live rows of a chunk (row 0 at base, mask its enabled bitmap).
+func (k *Prune) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-		o.first = base + lo
 		tHPs := k.tHP[base+lo : base+hi]
 		tAlives := k.tAlive[base+lo : base+hi][:len(tHPs)]
 		for i := range tHPs {
 			switch {
 			case !tAlives[i] && tHPs[i] > 5:
-				o.removeThing(rowHandle(o.table, o.first+i))
-				o.n[0]++
+				o.RemoveRow(k.recThing, base+lo+i)
+				o.Count(0)
 			}
 		}
 	}
-	k.total[0] += o.n[0]
-}
-
-// chunkParallel is worker w's kernel of chunk c: its recorders and
-// emitters keyed by chunk, counts into k.counts[w].
-func (k *pruneKernel) chunkParallel(w, c int) {
-	// Every chunk starts its segments, empty or not.
-	o := pruneWorkerOut{table: k.table}
-	o.recThing = k.recThing.Worker(w, c)
-	if k.table.ChunkLen(c) == 0 {
-		return
-	}
-	base := c * k.rows
-	mask := k.table.Enabled(c)
-	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-		o.first = base + lo
-		tHPs := k.tHP[base+lo : base+hi]
-		tAlives := k.tAlive[base+lo : base+hi][:len(tHPs)]
-		for i := range tHPs {
-			switch {
-			case !tAlives[i] && tHPs[i] > 5:
-				o.removeThing(rowHandle(o.table, o.first+i))
-				o.n[0]++
-			}
-		}
-	}
-	k.counts[w].n[0] += o.n[0]
-}
-
-// rowHandle is the handle of the live row row of t.
-func rowHandle(t *tickwork.Table, row int) tickwork.Handle {
-	h, _ := t.HandleAt(row)
-	return h
 }

@@ -5,57 +5,35 @@
 package kitchen
 
 // The SIMD variants of the declared systems of kitchen.tw (docs/schema.md,
-// SIMD variants): a system whose body is in the SIMD subset runs it on
-// whole vectors of 8 (AVX2) or 16 (AVX-512) rows, bit for bit as its
-// scalar loop, which does the rest of each chunk.
-//
-//   - Move: no SIMD variant: column Pos.Y is float64 (SIMD variants take float32 and int32) (kitchen.tw:52:25)
-//   - Strike: no SIMD variant: it joins table Thing (a probe per row) (kitchen.tw:63:7)
-//   - Damage: no SIMD variant: it runs over event table Blast (one event at a time, in emission order) (kitchen.tw:80:13)
-//   - Tally: no SIMD variant: it runs over event table Gone (one event at a time, in emission order) (kitchen.tw:100:12)
-//   - Tick: no SIMD variant: column Clock.Ticks is int64 (SIMD variants take float32 and int32) (kitchen.tw:111:6)
-//   - Drift: SIMD variant (8 rows a vector for avx2, 16 for avx512)
-//   - Prune: no SIMD variant: column Thing.Alive is bool (SIMD variants take float32 and int32) (kitchen.tw:124:7)
+// SIMD variants); the command prints why the others have none.
 
 import "simd/archsimd"
 
 func init() {
-	driftSIMD8 = (*driftKernel).simd8
-	driftSIMD16 = (*driftKernel).simd16
+	driftSIMD8 = (*Drift).simd8
+	driftSIMD16 = (*Drift).simd16
 }
 
-// simd8 is the kernel of Drift in AVX2 (Float32x8, 8 rows a vector) on rows
-// lo..n-1, n the last whole vector's end at or before hi; it returns n and
-// leaves the rest to the scalar loop. Bit for bit the scalar loop's result
-// (docs/schema.md, SIMD variants).
-func (k *driftKernel) simd8(lo, hi int) int {
+// simd8 runs Drift's body in AVX2 (Float32x8) on the whole vectors of rows lo..hi-1.
+func (k *Drift) simd8(lo, hi int) int {
 	n := lo + (hi-lo)&^7
 	mSpeeds := k.mSpeed[lo:n:n]
-	lit := archsimd.BroadcastFloat32x8(1.1)
-	lit2 := archsimd.BroadcastFloat32x8(0.3)
+	lit, lit2 := archsimd.BroadcastFloat32x8(1.1), archsimd.BroadcastFloat32x8(0.3)
 	for i := 0; i < len(mSpeeds); i += 8 {
 		mSpeed := archsimd.LoadFloat32x8((*[8]float32)(mSpeeds[i : i+8]))
-		t := mSpeed.Mul(lit)
-		t2 := t.Add(lit2)
-		t2.Store((*[8]float32)(mSpeeds[i : i+8]))
+		mSpeed.Mul(lit).Add(lit2).Store((*[8]float32)(mSpeeds[i : i+8]))
 	}
 	return n
 }
 
-// simd16 is the kernel of Drift in AVX-512 (Float32x16, 16 rows a vector)
-// on rows lo..n-1, n the last whole vector's end at or before hi; it
-// returns n and leaves the rest to the scalar loop. Bit for bit the scalar
-// loop's result (docs/schema.md, SIMD variants).
-func (k *driftKernel) simd16(lo, hi int) int {
+// simd16 runs Drift's body in AVX-512 (Float32x16) on the whole vectors of rows lo..hi-1.
+func (k *Drift) simd16(lo, hi int) int {
 	n := lo + (hi-lo)&^15
 	mSpeeds := k.mSpeed[lo:n:n]
-	lit := archsimd.BroadcastFloat32x16(1.1)
-	lit2 := archsimd.BroadcastFloat32x16(0.3)
+	lit, lit2 := archsimd.BroadcastFloat32x16(1.1), archsimd.BroadcastFloat32x16(0.3)
 	for i := 0; i < len(mSpeeds); i += 16 {
 		mSpeed := archsimd.LoadFloat32x16((*[16]float32)(mSpeeds[i : i+16]))
-		t := mSpeed.Mul(lit)
-		t2 := t.Add(lit2)
-		t2.Store((*[16]float32)(mSpeeds[i : i+16]))
+		mSpeed.Mul(lit).Add(lit2).Store((*[16]float32)(mSpeeds[i : i+16]))
 	}
 	return n
 }

@@ -10,45 +10,33 @@ const (
 	Step int32   = 7   // simdkit.tw:6
 )
 
-// Sizes are the capacities of the schema's domains, standalone tables
-// and event tables (entities, rows, events); DefaultSizes has the
-// schema's. A host may pass others to Declare.
+// Sizes are the capacities of the schema's domains, standalone tables and
+// event tables; DefaultSizes has the schema's, a host may pass others.
 type Sizes struct {
 	P int // table P, rows
 }
 
 // DefaultSizes returns the capacities the schema declares.
 func DefaultSizes() Sizes {
-	return Sizes{
-		P: 1000,
-	}
+	return Sizes{P: 1000}
 }
 
-// P is table P (standalone, simdkit.tw:8): the table and a typed column per
-// schema column. Filled by Declare.
+// P is table P (standalone, simdkit.tw:8), filled by Declare.
 type P struct {
-	Table *tickwork.Table
-	X     *tickwork.Column[float32] // float32
-	VX    *tickwork.Column[float32] // float32
-	Y     *tickwork.Column[float32] // float32
-	VY    *tickwork.Column[float32] // float32
-	A     *tickwork.Column[float32] // float32
-	B     *tickwork.Column[float32] // float32
-	N     *tickwork.Column[int32]   // int32
-	M     *tickwork.Column[int32]   // int32
-	Big   *tickwork.Column[int64]   // int64
+	Table              *tickwork.Table
+	X, VX, Y, VY, A, B *tickwork.Column[float32]
+	N, M               *tickwork.Column[int32]
+	Big                *tickwork.Column[int64]
 }
 
-// Tables holds every domain, table and event table of the schema, as
-// Declare made them.
+// Tables holds the schema's domains, tables and event tables (Declare).
 type Tables struct {
 	P P
 }
 
-// Declare declares the schema's domains, tables, columns and event
-// tables on b with the capacities sz, and returns them, or the
-// builder's first error (Builder.Err; Build returns it too). Call it
-// before adding systems, from one goroutine.
+// Declare declares the schema's domains, tables, columns and event tables
+// on b with the capacities sz, and returns them, or the builder's first
+// error (Builder.Err). Call it before adding systems, from one goroutine.
 func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t := &Tables{}
 	t.P.Table = b.Table(tickwork.TableSpec{Name: "P", Capacity: sz.P, ChunkRows: 64})
@@ -77,30 +65,27 @@ type Systems struct {
 	Wide   *Wide
 }
 
-// NewSystems makes the declared systems over the tables of t. Each is
-// added to a builder with its System method (All gives them all).
-// The systems with a SIMD variant run the widest lane this build and
-// CPU run (tickwork.BestLane); SetLane forces another.
+// NewSystems makes the declared systems over the tables of t, for
+// Builder.Add (All). Each declaration asks for exactly the accessors its
+// body implies (schema.Access), from which the engine derives its manifest.
+// Systems with a SIMD variant run tickwork.BestLane; SetLane forces another.
 func NewSystems(t *Tables) *Systems {
 	s := &Systems{
-		Bounce: newBounce(t),
-		Count:  newCount(t),
-		Arms:   newArms(t),
-		Mix:    newMix(t),
-		Order:  newOrder(t),
-		Wide:   newWide(t),
+		Bounce: &Bounce{t: t},
+		Count:  &Count{t: t},
+		Arms:   &Arms{t: t},
+		Mix:    &Mix{t: t},
+		Order:  &Order{t: t},
+		Wide:   &Wide{t: t},
 	}
 	s.setLane(tickwork.BestLane())
 	return s
 }
 
 // SetLane makes the systems with a SIMD variant (Bounce, Count, Arms, Mix,
-// Order) run lane l: each its variant of the widest lane at most l that
-// this build has, else its scalar loop (tickwork.LaneScalar forces the
-// scalar loop). Every lane gives the same bits. It returns the error of
-// tickwork.SelectLane, and changes nothing, when this build or CPU cannot
-// run l. Call it before Builder.Add(s.All()...) (System reports the lane)
-// and before Build, from one goroutine.
+// Order) run lane l (tickwork.SIMDVariant), or returns
+// tickwork.SelectLane's error and changes nothing. Call it before
+// Builder.Add(s.All()...), from one goroutine.
 func (s *Systems) SetLane(l tickwork.Lane) error {
 	if _, err := tickwork.SelectLane(l); err != nil {
 		return err
@@ -110,12 +95,21 @@ func (s *Systems) SetLane(l tickwork.Lane) error {
 }
 
 func (s *Systems) setLane(l tickwork.Lane) {
-	s.Bounce.setLane(l)
-	s.Count.setLane(l)
-	s.Arms.setLane(l)
-	s.Mix.setLane(l)
-	s.Order.setLane(l)
+	s.Bounce.simd, s.Bounce.lane = tickwork.SIMDVariant(l, bounceSIMD8, bounceSIMD16)
+	s.Count.simd, s.Count.lane = tickwork.SIMDVariant(l, countSIMD8, countSIMD16)
+	s.Arms.simd, s.Arms.lane = tickwork.SIMDVariant(l, armsSIMD8, armsSIMD16)
+	s.Mix.simd, s.Mix.lane = tickwork.SIMDVariant(l, mixSIMD8, mixSIMD16)
+	s.Order.simd, s.Order.lane = tickwork.SIMDVariant(l, orderSIMD8, orderSIMD16)
 }
+
+// The SIMD variants of the systems that have one (8 and 16 rows a vector), set by the SIMD file's init.
+var (
+	bounceSIMD8, bounceSIMD16 func(k *Bounce, lo, hi int) int
+	countSIMD8, countSIMD16   func(k *Count, lo, hi int) int
+	armsSIMD8, armsSIMD16     func(k *Arms, lo, hi int) int
+	mixSIMD8, mixSIMD16       func(k *Mix, lo, hi int) int
+	orderSIMD8, orderSIMD16   func(k *Order, lo, hi int) int
+)
 
 // All returns every declared system, in schema order, for Builder.Add.
 func (s *Systems) All() []tickwork.System {
@@ -123,109 +117,33 @@ func (s *Systems) All() []tickwork.System {
 }
 
 // Bounce is declared system Bounce (simdkit.tw:22): phase fixed_update, a
-// dense kernel over the chunks of P (holes included: the body only sets its
-// row). It has a SIMD variant (docs/schema.md, SIMD variants).
+// dense kernel over P, with a SIMD variant.
 type Bounce struct {
-	t    *Tables
-	k    bounceKernel
-	lane tickwork.Lane // the lane its kernel runs (setLane)
+	t       *Tables
+	lane    tickwork.Lane                   // the lane its kernel runs (setLane)
+	simd    func(k *Bounce, lo, hi int) int // its lane's SIMD variant, nil for scalar
+	pX, pVX []float32                       // P.X, P.VX
+	dt32    float32                         // @dt
 }
 
-// bounceKernel is the state the kernels of Bounce read: accessors from the
-// declaration, the run's world values.
-type bounceKernel struct {
-	table *tickwork.Table
-	rows  int       // rows per chunk
-	pX    []float32 // P.X, whole column by row
-	pVX   []float32 // P.VX, whole column by row
-	dt32  float32   // @dt
-	// the lane's SIMD variant, nil for scalar: see span
-	simd func(k *bounceKernel, lo, hi int) int
-}
-
-// bounceSIMD8, bounceSIMD16 are the SIMD variants of the kernel of Bounce,
-// 8 and 16 rows wide (see bounceKernel.span), set by the init of the SIMD
-// file generated beside this one, in a build with GOEXPERIMENT=simd on
-// amd64; nil in every other build.
-var bounceSIMD8, bounceSIMD16 func(k *bounceKernel, lo, hi int) int
-
-// setLane makes the kernel run lane l (Systems.SetLane).
-func (s *Bounce) setLane(l tickwork.Lane) {
-	s.k.simd, s.lane = nil, tickwork.LaneScalar
-	switch {
-	case l >= tickwork.LaneAVX512 && bounceSIMD16 != nil:
-		s.k.simd, s.lane = bounceSIMD16, tickwork.LaneAVX512
-	case l >= tickwork.LaneAVX2 && bounceSIMD8 != nil:
-		s.k.simd, s.lane = bounceSIMD8, tickwork.LaneAVX2
-	}
-}
-
-func newBounce(t *Tables) *Bounce {
-	s := &Bounce{t: t}
-	s.k.table = t.P.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Bounce) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Bounce",
-		Phase:   tickwork.FixedUpdate,
-		Declare: s.declare,
-		Lane:    s.lane.String(), // the lane its kernel runs: Systems.SetLane
-	}
+	return tickwork.System{Name: "Bounce", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: s.lane.String()}
 }
 
 func (s *Bounce) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.pX = tickwork.Write(d, t.P.X).All()
-	k.pVX = tickwork.Write(d, t.P.VX).All()
-	return s.run
+	s.pX = tickwork.Write(d, s.t.P.X).All()
+	s.pVX = tickwork.Write(d, s.t.P.VX).All()
+	return tickwork.DenseKernel(d, s.t.P.Table, 0, s, (*Bounce).span).SIMD(&s.simd).World(&s.dt32, nil, nil).Run
 }
 
-// run runs the system once: its one kernel, chunk, on this goroutine
-// with one worker or a table of one chunk, on the world's workers
-// otherwise (the results do not depend on the worker count).
-func (s *Bounce) run(ctx *tickwork.Context) {
-	k := &s.k
-	k.dt32 = float32(ctx.DT())
-	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
-		for c := range k.table.Chunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	if ctx.Workers() <= 1 {
-		for c := range k.table.UsedChunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*bounceKernel).chunk)
-}
-
-// chunk is the kernel of chunk c (worker unused), for both drivers.
-func (k *bounceKernel) chunk(_, c int) {
-	base := c * k.rows
-	k.span(base, base+k.table.LiveEnd(c))
-}
-
-// span runs the body on rows lo..hi-1 of the whole columns, holes
-// included: the lane's SIMD variant on whole vectors, when it has one,
-// then the scalar loop on the rest.
-func (k *bounceKernel) span(lo, hi int) {
-	if k.simd != nil {
-		lo = k.simd(k, lo, hi)
-	}
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Bounce) span(lo, hi int) {
 	dt32 := k.dt32
 	pXs := k.pX[lo:hi]
 	pVXs := k.pVX[lo:hi][:len(pXs)]
 	for i := range pXs {
-		pX := pXs[i]
-		pVX := pVXs[i]
+		pX, pVX := pXs[i], pVXs[i]
 		pX += float32(pVX * dt32)
 		switch {
 		case pX < 0:
@@ -242,225 +160,70 @@ func (k *bounceKernel) span(lo, hi int) {
 }
 
 // Count is declared system Count (simdkit.tw:32): phase fixed_update, a
-// dense kernel over the chunks of P (holes included: the body only sets its
-// row). It has a SIMD variant (docs/schema.md, SIMD variants).
+// dense kernel over P, with a SIMD variant.
 type Count struct {
-	t    *Tables
-	k    countKernel
-	lane tickwork.Lane // the lane its kernel runs (setLane)
+	t      *Tables
+	lane   tickwork.Lane                  // the lane its kernel runs (setLane)
+	simd   func(k *Count, lo, hi int) int // its lane's SIMD variant, nil for scalar
+	pN, pM []int32                        // P.N, P.M
 }
 
-// countKernel is the state the kernels of Count read: accessors from the
-// declaration, the run's world values.
-type countKernel struct {
-	table *tickwork.Table
-	rows  int     // rows per chunk
-	pN    []int32 // P.N, whole column by row
-	pM    []int32 // P.M, whole column by row
-	// the lane's SIMD variant, nil for scalar: see span
-	simd func(k *countKernel, lo, hi int) int
-}
-
-// countSIMD8, countSIMD16 are the SIMD variants of the kernel of Count, 8
-// and 16 rows wide (see countKernel.span), set by the init of the SIMD file
-// generated beside this one, in a build with GOEXPERIMENT=simd on amd64;
-// nil in every other build.
-var countSIMD8, countSIMD16 func(k *countKernel, lo, hi int) int
-
-// setLane makes the kernel run lane l (Systems.SetLane).
-func (s *Count) setLane(l tickwork.Lane) {
-	s.k.simd, s.lane = nil, tickwork.LaneScalar
-	switch {
-	case l >= tickwork.LaneAVX512 && countSIMD16 != nil:
-		s.k.simd, s.lane = countSIMD16, tickwork.LaneAVX512
-	case l >= tickwork.LaneAVX2 && countSIMD8 != nil:
-		s.k.simd, s.lane = countSIMD8, tickwork.LaneAVX2
-	}
-}
-
-func newCount(t *Tables) *Count {
-	s := &Count{t: t}
-	s.k.table = t.P.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Count) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Count",
-		Phase:   tickwork.FixedUpdate,
-		After:   []string{"Bounce"},
-		Declare: s.declare,
-		Lane:    s.lane.String(), // the lane its kernel runs: Systems.SetLane
-	}
+	return tickwork.System{Name: "Count", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: s.lane.String(),
+		After: []string{"Bounce"}}
 }
 
 func (s *Count) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.pN = tickwork.Write(d, t.P.N).All()
-	k.pM = tickwork.Write(d, t.P.M).All()
-	return s.run
+	s.pN = tickwork.Write(d, s.t.P.N).All()
+	s.pM = tickwork.Write(d, s.t.P.M).All()
+	return tickwork.DenseKernel(d, s.t.P.Table, 0, s, (*Count).span).SIMD(&s.simd).Run
 }
 
-// run runs the system once: its one kernel, chunk, on this goroutine
-// with one worker or a table of one chunk, on the world's workers
-// otherwise (the results do not depend on the worker count).
-func (s *Count) run(ctx *tickwork.Context) {
-	k := &s.k
-	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
-		for c := range k.table.Chunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	if ctx.Workers() <= 1 {
-		for c := range k.table.UsedChunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*countKernel).chunk)
-}
-
-// chunk is the kernel of chunk c (worker unused), for both drivers.
-func (k *countKernel) chunk(_, c int) {
-	base := c * k.rows
-	k.span(base, base+k.table.LiveEnd(c))
-}
-
-// span runs the body on rows lo..hi-1 of the whole columns, holes
-// included: the lane's SIMD variant on whole vectors, when it has one,
-// then the scalar loop on the rest.
-func (k *countKernel) span(lo, hi int) {
-	if k.simd != nil {
-		lo = k.simd(k, lo, hi)
-	}
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Count) span(lo, hi int) {
 	pNs := k.pN[lo:hi]
 	pMs := k.pM[lo:hi][:len(pNs)]
 	for i := range pNs {
-		pN := pNs[i]
-		pM := pMs[i]
+		pN, pM := pNs[i], pMs[i]
 		pN -= 1
 		pM = pM*3 + pN - Step
-		pNs[i] = pN
-		pMs[i] = pM
+		pNs[i], pMs[i] = pN, pM
 	}
 }
 
 // Arms is declared system Arms (simdkit.tw:40): phase fixed_update, a dense
-// kernel over the chunks of P (holes included: the body only sets its row).
-// It has a SIMD variant (docs/schema.md, SIMD variants).
+// kernel over P, with a SIMD variant.
 type Arms struct {
-	t    *Tables
-	k    armsKernel
-	lane tickwork.Lane // the lane its kernel runs (setLane)
+	t          *Tables
+	lane       tickwork.Lane                 // the lane its kernel runs (setLane)
+	simd       func(k *Arms, lo, hi int) int // its lane's SIMD variant, nil for scalar
+	pY, pA, pB []float32                     // P.Y, P.A, P.B
+	pN, pM     []int32                       // P.N, P.M
 }
 
-// armsKernel is the state the kernels of Arms read: accessors from the
-// declaration, the run's world values.
-type armsKernel struct {
-	table *tickwork.Table
-	rows  int       // rows per chunk
-	pY    []float32 // P.Y, whole column by row
-	pA    []float32 // P.A, whole column by row
-	pB    []float32 // P.B, whole column by row
-	pN    []int32   // P.N, whole column by row
-	pM    []int32   // P.M, whole column by row
-	// the lane's SIMD variant, nil for scalar: see span
-	simd func(k *armsKernel, lo, hi int) int
-}
-
-// armsSIMD8, armsSIMD16 are the SIMD variants of the kernel of Arms, 8 and
-// 16 rows wide (see armsKernel.span), set by the init of the SIMD file
-// generated beside this one, in a build with GOEXPERIMENT=simd on amd64;
-// nil in every other build.
-var armsSIMD8, armsSIMD16 func(k *armsKernel, lo, hi int) int
-
-// setLane makes the kernel run lane l (Systems.SetLane).
-func (s *Arms) setLane(l tickwork.Lane) {
-	s.k.simd, s.lane = nil, tickwork.LaneScalar
-	switch {
-	case l >= tickwork.LaneAVX512 && armsSIMD16 != nil:
-		s.k.simd, s.lane = armsSIMD16, tickwork.LaneAVX512
-	case l >= tickwork.LaneAVX2 && armsSIMD8 != nil:
-		s.k.simd, s.lane = armsSIMD8, tickwork.LaneAVX2
-	}
-}
-
-func newArms(t *Tables) *Arms {
-	s := &Arms{t: t}
-	s.k.table = t.P.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Arms) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Arms",
-		Phase:   tickwork.FixedUpdate,
-		After:   []string{"Count"},
-		Declare: s.declare,
-		Lane:    s.lane.String(), // the lane its kernel runs: Systems.SetLane
-	}
+	return tickwork.System{Name: "Arms", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: s.lane.String(),
+		After: []string{"Count"}}
 }
 
 func (s *Arms) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.pY = tickwork.Read(d, t.P.Y).All()
-	k.pA = tickwork.Write(d, t.P.A).All()
-	k.pB = tickwork.Write(d, t.P.B).All()
-	k.pN = tickwork.Read(d, t.P.N).All()
-	k.pM = tickwork.Read(d, t.P.M).All()
-	return s.run
+	s.pY = tickwork.Read(d, s.t.P.Y).All()
+	s.pA = tickwork.Write(d, s.t.P.A).All()
+	s.pB = tickwork.Write(d, s.t.P.B).All()
+	s.pN = tickwork.Read(d, s.t.P.N).All()
+	s.pM = tickwork.Read(d, s.t.P.M).All()
+	return tickwork.DenseKernel(d, s.t.P.Table, 0, s, (*Arms).span).SIMD(&s.simd).Run
 }
 
-// run runs the system once: its one kernel, chunk, on this goroutine
-// with one worker or a table of one chunk, on the world's workers
-// otherwise (the results do not depend on the worker count).
-func (s *Arms) run(ctx *tickwork.Context) {
-	k := &s.k
-	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
-		for c := range k.table.Chunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	if ctx.Workers() <= 1 {
-		for c := range k.table.UsedChunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*armsKernel).chunk)
-}
-
-// chunk is the kernel of chunk c (worker unused), for both drivers.
-func (k *armsKernel) chunk(_, c int) {
-	base := c * k.rows
-	k.span(base, base+k.table.LiveEnd(c))
-}
-
-// span runs the body on rows lo..hi-1 of the whole columns, holes
-// included: the lane's SIMD variant on whole vectors, when it has one,
-// then the scalar loop on the rest.
-func (k *armsKernel) span(lo, hi int) {
-	if k.simd != nil {
-		lo = k.simd(k, lo, hi)
-	}
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Arms) span(lo, hi int) {
 	pYs := k.pY[lo:hi]
-	pAs := k.pA[lo:hi][:len(pYs)]
-	pBs := k.pB[lo:hi][:len(pYs)]
-	pNs := k.pN[lo:hi][:len(pYs)]
+	pAs, pBs, pNs := k.pA[lo:hi][:len(pYs)], k.pB[lo:hi][:len(pYs)], k.pN[lo:hi][:len(pYs)]
 	pMs := k.pM[lo:hi][:len(pYs)]
 	for i := range pYs {
-		pA := pAs[i]
-		pB := pBs[i]
+		pA, pB := pAs[i], pBs[i]
 		switch {
 		case pNs[i] < 10:
 			pA = 1
@@ -495,237 +258,75 @@ func (k *armsKernel) span(lo, hi int) {
 }
 
 // Mix is declared system Mix (simdkit.tw:59): phase fixed_update, a dense
-// kernel over the chunks of P (holes included: the body only sets its row).
-// It has a SIMD variant (docs/schema.md, SIMD variants).
+// kernel over P, with a SIMD variant.
 type Mix struct {
-	t    *Tables
-	k    mixKernel
-	lane tickwork.Lane // the lane its kernel runs (setLane)
+	t           *Tables
+	lane        tickwork.Lane                // the lane its kernel runs (setLane)
+	simd        func(k *Mix, lo, hi int) int // its lane's SIMD variant, nil for scalar
+	pY, pVY, pB []float32                    // P.Y, P.VY, P.B
+	pN, pM      []int32                      // P.N, P.M
+	dt32        float32                      // @dt
 }
 
-// mixKernel is the state the kernels of Mix read: accessors from the
-// declaration, the run's world values.
-type mixKernel struct {
-	table *tickwork.Table
-	rows  int       // rows per chunk
-	pY    []float32 // P.Y, whole column by row
-	pVY   []float32 // P.VY, whole column by row
-	pB    []float32 // P.B, whole column by row
-	pN    []int32   // P.N, whole column by row
-	pM    []int32   // P.M, whole column by row
-	dt32  float32   // @dt
-	// the lane's SIMD variant, nil for scalar: see span
-	simd func(k *mixKernel, lo, hi int) int
-}
-
-// mixSIMD8, mixSIMD16 are the SIMD variants of the kernel of Mix, 8 and 16
-// rows wide (see mixKernel.span), set by the init of the SIMD file
-// generated beside this one, in a build with GOEXPERIMENT=simd on amd64;
-// nil in every other build.
-var mixSIMD8, mixSIMD16 func(k *mixKernel, lo, hi int) int
-
-// setLane makes the kernel run lane l (Systems.SetLane).
-func (s *Mix) setLane(l tickwork.Lane) {
-	s.k.simd, s.lane = nil, tickwork.LaneScalar
-	switch {
-	case l >= tickwork.LaneAVX512 && mixSIMD16 != nil:
-		s.k.simd, s.lane = mixSIMD16, tickwork.LaneAVX512
-	case l >= tickwork.LaneAVX2 && mixSIMD8 != nil:
-		s.k.simd, s.lane = mixSIMD8, tickwork.LaneAVX2
-	}
-}
-
-func newMix(t *Tables) *Mix {
-	s := &Mix{t: t}
-	s.k.table = t.P.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Mix) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Mix",
-		Phase:   tickwork.FixedUpdate,
-		After:   []string{"Arms"},
-		Declare: s.declare,
-		Lane:    s.lane.String(), // the lane its kernel runs: Systems.SetLane
-	}
+	return tickwork.System{Name: "Mix", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: s.lane.String(),
+		After: []string{"Arms"}}
 }
 
 func (s *Mix) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.pY = tickwork.Write(d, t.P.Y).All()
-	k.pVY = tickwork.Write(d, t.P.VY).All()
-	k.pB = tickwork.Write(d, t.P.B).All()
-	k.pN = tickwork.Read(d, t.P.N).All()
-	k.pM = tickwork.Write(d, t.P.M).All()
-	return s.run
+	s.pY = tickwork.Write(d, s.t.P.Y).All()
+	s.pVY = tickwork.Write(d, s.t.P.VY).All()
+	s.pB = tickwork.Write(d, s.t.P.B).All()
+	s.pN = tickwork.Read(d, s.t.P.N).All()
+	s.pM = tickwork.Write(d, s.t.P.M).All()
+	return tickwork.DenseKernel(d, s.t.P.Table, 0, s, (*Mix).span).SIMD(&s.simd).World(&s.dt32, nil, nil).Run
 }
 
-// run runs the system once: its one kernel, chunk, on this goroutine
-// with one worker or a table of one chunk, on the world's workers
-// otherwise (the results do not depend on the worker count).
-func (s *Mix) run(ctx *tickwork.Context) {
-	k := &s.k
-	k.dt32 = float32(ctx.DT())
-	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
-		for c := range k.table.Chunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	if ctx.Workers() <= 1 {
-		for c := range k.table.UsedChunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*mixKernel).chunk)
-}
-
-// chunk is the kernel of chunk c (worker unused), for both drivers.
-func (k *mixKernel) chunk(_, c int) {
-	base := c * k.rows
-	k.span(base, base+k.table.LiveEnd(c))
-}
-
-// span runs the body on rows lo..hi-1 of the whole columns, holes
-// included: the lane's SIMD variant on whole vectors, when it has one,
-// then the scalar loop on the rest.
-func (k *mixKernel) span(lo, hi int) {
-	if k.simd != nil {
-		lo = k.simd(k, lo, hi)
-	}
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Mix) span(lo, hi int) {
 	dt32 := k.dt32
 	pYs := k.pY[lo:hi]
-	pVYs := k.pVY[lo:hi][:len(pYs)]
-	pBs := k.pB[lo:hi][:len(pYs)]
-	pNs := k.pN[lo:hi][:len(pYs)]
+	pVYs, pBs, pNs := k.pVY[lo:hi][:len(pYs)], k.pB[lo:hi][:len(pYs)], k.pN[lo:hi][:len(pYs)]
 	pMs := k.pM[lo:hi][:len(pYs)]
 	for i := range pYs {
-		pY := pYs[i]
-		pVY := pVYs[i]
-		pB := pBs[i]
-		pM := pMs[i]
+		pY, pVY, pB, pM := pYs[i], pVYs[i], pBs[i], pMs[i]
 		pY = float32(pY*1.1) + float32(pVY*dt32)
 		pB = pB/3 + float32(float32(pNs[i])*0.7)
 		pM = -pM
 		pVY = float32(pVY * 1.0001)
-		pYs[i] = pY
-		pVYs[i] = pVY
-		pBs[i] = pB
-		pMs[i] = pM
+		pYs[i], pVYs[i], pBs[i], pMs[i] = pY, pVY, pB, pM
 	}
 }
 
 // Order is declared system Order (simdkit.tw:66): phase fixed_update, a
-// dense kernel over the chunks of P (holes included: the body only sets its
-// row). It has a SIMD variant (docs/schema.md, SIMD variants).
+// dense kernel over P, with a SIMD variant.
 type Order struct {
-	t    *Tables
-	k    orderKernel
-	lane tickwork.Lane // the lane its kernel runs (setLane)
+	t      *Tables
+	lane   tickwork.Lane                  // the lane its kernel runs (setLane)
+	simd   func(k *Order, lo, hi int) int // its lane's SIMD variant, nil for scalar
+	pA, pB []float32                      // P.A, P.B
+	pN, pM []int32                        // P.N, P.M
 }
 
-// orderKernel is the state the kernels of Order read: accessors from the
-// declaration, the run's world values.
-type orderKernel struct {
-	table *tickwork.Table
-	rows  int       // rows per chunk
-	pA    []float32 // P.A, whole column by row
-	pB    []float32 // P.B, whole column by row
-	pN    []int32   // P.N, whole column by row
-	pM    []int32   // P.M, whole column by row
-	// the lane's SIMD variant, nil for scalar: see span
-	simd func(k *orderKernel, lo, hi int) int
-}
-
-// orderSIMD8, orderSIMD16 are the SIMD variants of the kernel of Order, 8
-// and 16 rows wide (see orderKernel.span), set by the init of the SIMD file
-// generated beside this one, in a build with GOEXPERIMENT=simd on amd64;
-// nil in every other build.
-var orderSIMD8, orderSIMD16 func(k *orderKernel, lo, hi int) int
-
-// setLane makes the kernel run lane l (Systems.SetLane).
-func (s *Order) setLane(l tickwork.Lane) {
-	s.k.simd, s.lane = nil, tickwork.LaneScalar
-	switch {
-	case l >= tickwork.LaneAVX512 && orderSIMD16 != nil:
-		s.k.simd, s.lane = orderSIMD16, tickwork.LaneAVX512
-	case l >= tickwork.LaneAVX2 && orderSIMD8 != nil:
-		s.k.simd, s.lane = orderSIMD8, tickwork.LaneAVX2
-	}
-}
-
-func newOrder(t *Tables) *Order {
-	s := &Order{t: t}
-	s.k.table = t.P.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Order) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Order",
-		Phase:   tickwork.FixedUpdate,
-		After:   []string{"Mix"},
-		Declare: s.declare,
-		Lane:    s.lane.String(), // the lane its kernel runs: Systems.SetLane
-	}
+	return tickwork.System{Name: "Order", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: s.lane.String(),
+		After: []string{"Mix"}}
 }
 
 func (s *Order) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.pA = tickwork.Write(d, t.P.A).All()
-	k.pB = tickwork.Write(d, t.P.B).All()
-	k.pN = tickwork.Read(d, t.P.N).All()
-	k.pM = tickwork.Write(d, t.P.M).All()
-	return s.run
+	s.pA = tickwork.Write(d, s.t.P.A).All()
+	s.pB = tickwork.Write(d, s.t.P.B).All()
+	s.pN = tickwork.Read(d, s.t.P.N).All()
+	s.pM = tickwork.Write(d, s.t.P.M).All()
+	return tickwork.DenseKernel(d, s.t.P.Table, 0, s, (*Order).span).SIMD(&s.simd).Run
 }
 
-// run runs the system once: its one kernel, chunk, on this goroutine
-// with one worker or a table of one chunk, on the world's workers
-// otherwise (the results do not depend on the worker count).
-func (s *Order) run(ctx *tickwork.Context) {
-	k := &s.k
-	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
-		for c := range k.table.Chunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	if ctx.Workers() <= 1 {
-		for c := range k.table.UsedChunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*orderKernel).chunk)
-}
-
-// chunk is the kernel of chunk c (worker unused), for both drivers.
-func (k *orderKernel) chunk(_, c int) {
-	base := c * k.rows
-	k.span(base, base+k.table.LiveEnd(c))
-}
-
-// span runs the body on rows lo..hi-1 of the whole columns, holes
-// included: the lane's SIMD variant on whole vectors, when it has one,
-// then the scalar loop on the rest.
-func (k *orderKernel) span(lo, hi int) {
-	if k.simd != nil {
-		lo = k.simd(k, lo, hi)
-	}
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Order) span(lo, hi int) {
 	pAs := k.pA[lo:hi]
-	pBs := k.pB[lo:hi][:len(pAs)]
-	pNs := k.pN[lo:hi][:len(pAs)]
-	pMs := k.pM[lo:hi][:len(pAs)]
+	pBs, pNs, pMs := k.pB[lo:hi][:len(pAs)], k.pN[lo:hi][:len(pAs)], k.pM[lo:hi][:len(pAs)]
 	for i := range pAs {
 		pA := pAs[i]
 		var pB float32
@@ -733,80 +334,31 @@ func (k *orderKernel) span(lo, hi int) {
 		pM = pNs[i] + 1
 		pB = float32(pA * 2)
 		pA = float32(pNs[i])
-		pAs[i] = pA
-		pBs[i] = pB
-		pMs[i] = pM
+		pAs[i], pBs[i], pMs[i] = pA, pB, pM
 	}
 }
 
 // Wide is declared system Wide (simdkit.tw:72): phase fixed_update, a dense
-// kernel over the chunks of P (holes included: the body only sets its row).
-// No SIMD variant: column P.Big is int64 (SIMD variants take float32 and
-// int32).
+// kernel over P.
 type Wide struct {
-	t *Tables
-	k wideKernel
+	t    *Tables
+	pBig []int64 // P.Big
 }
 
-// wideKernel is the state the kernels of Wide read: accessors from the
-// declaration, the run's world values.
-type wideKernel struct {
-	table *tickwork.Table
-	rows  int     // rows per chunk
-	pBig  []int64 // P.Big, whole column by row
-}
-
-func newWide(t *Tables) *Wide {
-	s := &Wide{t: t}
-	s.k.table = t.P.Table
-	s.k.rows = s.k.table.ChunkRows()
-	return s
-}
-
-// System returns the system for Builder.Add. Its declaration asks for
-// the accessors the body implies, from which the engine derives its
-// manifest (reads, writes, records, emits, consumes).
+// System returns the system for Builder.Add.
 func (s *Wide) System() tickwork.System {
-	return tickwork.System{
-		Name:    "Wide",
-		Phase:   tickwork.FixedUpdate,
-		After:   []string{"Order"},
-		Declare: s.declare,
-		Lane:    "scalar", // generated kernels are plain Go
-	}
+	return tickwork.System{Name: "Wide", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: "scalar",
+		After: []string{"Order"}}
 }
 
 func (s *Wide) declare(d *tickwork.Decl) tickwork.RunFunc {
-	t, k := s.t, &s.k
-	k.pBig = tickwork.Write(d, t.P.Big).All()
-	return s.run
+	s.pBig = tickwork.Write(d, s.t.P.Big).All()
+	return tickwork.DenseKernel(d, s.t.P.Table, 0, s, (*Wide).span).Run
 }
 
-// run runs the system once: its one kernel, chunk, on this goroutine
-// with one worker or a table of one chunk, on the world's workers
-// otherwise (the results do not depend on the worker count).
-func (s *Wide) run(ctx *tickwork.Context) {
-	k := &s.k
-	if k.table.Chunks() <= 1 { // one chunk: nothing to split or skip
-		for c := range k.table.Chunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	if ctx.Workers() <= 1 {
-		for c := range k.table.UsedChunks() {
-			k.chunk(0, c)
-		}
-		return
-	}
-	tickwork.Parallel(ctx, k.table.UsedChunks(), *k, (*wideKernel).chunk)
-}
-
-// chunk is the kernel of chunk c (worker unused), for both drivers.
-func (k *wideKernel) chunk(_, c int) {
-	base := c * k.rows
-	hi := k.table.LiveEnd(c)
-	pBigs := k.pBig[base : base+hi]
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Wide) span(lo, hi int) {
+	pBigs := k.pBig[lo:hi]
 	for i := range pBigs {
 		pBig := pBigs[i]
 		pBig += 1

@@ -5,402 +5,237 @@
 package simdkit
 
 // The SIMD variants of the declared systems of simdkit.tw (docs/schema.md,
-// SIMD variants): a system whose body is in the SIMD subset runs it on
-// whole vectors of 8 (AVX2) or 16 (AVX-512) rows, bit for bit as its
-// scalar loop, which does the rest of each chunk.
-//
-//   - Bounce: SIMD variant (8 rows a vector for avx2, 16 for avx512)
-//   - Count: SIMD variant (8 rows a vector for avx2, 16 for avx512)
-//   - Arms: SIMD variant (8 rows a vector for avx2, 16 for avx512)
-//   - Mix: SIMD variant (8 rows a vector for avx2, 16 for avx512)
-//   - Order: SIMD variant (8 rows a vector for avx2, 16 for avx512)
-//   - Wide: no SIMD variant: column P.Big is int64 (SIMD variants take float32 and int32) (simdkit.tw:74:6)
+// SIMD variants); the command prints why the others have none.
 
 import "simd/archsimd"
 
 func init() {
-	bounceSIMD8 = (*bounceKernel).simd8
-	bounceSIMD16 = (*bounceKernel).simd16
-	countSIMD8 = (*countKernel).simd8
-	countSIMD16 = (*countKernel).simd16
-	armsSIMD8 = (*armsKernel).simd8
-	armsSIMD16 = (*armsKernel).simd16
-	mixSIMD8 = (*mixKernel).simd8
-	mixSIMD16 = (*mixKernel).simd16
-	orderSIMD8 = (*orderKernel).simd8
-	orderSIMD16 = (*orderKernel).simd16
+	bounceSIMD8 = (*Bounce).simd8
+	bounceSIMD16 = (*Bounce).simd16
+	countSIMD8 = (*Count).simd8
+	countSIMD16 = (*Count).simd16
+	armsSIMD8 = (*Arms).simd8
+	armsSIMD16 = (*Arms).simd16
+	mixSIMD8 = (*Mix).simd8
+	mixSIMD16 = (*Mix).simd16
+	orderSIMD8 = (*Order).simd8
+	orderSIMD16 = (*Order).simd16
 }
 
-// simd8 is the kernel of Bounce in AVX2 (Float32x8, 8 rows a vector) on
-// rows lo..n-1, n the last whole vector's end at or before hi; it returns n
-// and leaves the rest to the scalar loop. Bit for bit the scalar loop's
-// result (docs/schema.md, SIMD variants).
-func (k *bounceKernel) simd8(lo, hi int) int {
+// simd8 runs Bounce's body in AVX2 (Float32x8) on the whole vectors of rows lo..hi-1.
+func (k *Bounce) simd8(lo, hi int) int {
 	n := lo + (hi-lo)&^7
 	pXs := k.pX[lo:n:n]
 	pVXs := k.pVX[lo:n:n][:len(pXs)]
-	dt := archsimd.BroadcastFloat32x8(k.dt32)
-	lit := archsimd.BroadcastFloat32x8(0)
-	lit2 := archsimd.BroadcastFloat32x8(W)
-	sign := archsimd.BroadcastInt32x8(-1 << 31)
+	dt, lit := archsimd.BroadcastFloat32x8(k.dt32), archsimd.BroadcastFloat32x8(0)
+	lit2, sign := archsimd.BroadcastFloat32x8(W), archsimd.BroadcastInt32x8(-1<<31)
 	lit3 := archsimd.BroadcastFloat32x8(200)
 	for i := 0; i < len(pXs); i += 8 {
 		pX := archsimd.LoadFloat32x8((*[8]float32)(pXs[i : i+8]))
 		pVX := archsimd.LoadFloat32x8((*[8]float32)(pVXs[i : i+8]))
-		t := pVX.Mul(dt)
-		t2 := pX.Add(t)
-		t3 := t2.AsInt32x8().Xor(sign).AsFloat32x8()
-		t5 := lit3.Sub(t2)
+		t2 := pX.Add(pVX.Mul(dt))
 		m2 := t2.Greater(lit2)
-		t6 := t5.Merge(t2, m2)
 		m := t2.Less(lit)
-		t7 := t3.Merge(t6, m)
-		t7.Store((*[8]float32)(pXs[i : i+8]))
-		t4 := pVX.AsInt32x8().Xor(sign).AsFloat32x8()
-		m3 := m.Or(m2)
-		t8 := t4.Merge(pVX, m3)
-		t8.Store((*[8]float32)(pVXs[i : i+8]))
+		t2.AsInt32x8().Xor(sign).AsFloat32x8().Merge(lit3.Sub(t2).Merge(t2, m2), m).Store((*[8]float32)(pXs[i : i+8]))
+		pVX.AsInt32x8().Xor(sign).AsFloat32x8().Merge(pVX, m.Or(m2)).Store((*[8]float32)(pVXs[i : i+8]))
 	}
 	return n
 }
 
-// simd16 is the kernel of Bounce in AVX-512 (Float32x16, 16 rows a vector)
-// on rows lo..n-1, n the last whole vector's end at or before hi; it
-// returns n and leaves the rest to the scalar loop. Bit for bit the scalar
-// loop's result (docs/schema.md, SIMD variants).
-func (k *bounceKernel) simd16(lo, hi int) int {
+// simd16 runs Bounce's body in AVX-512 (Float32x16) on the whole vectors of rows lo..hi-1.
+func (k *Bounce) simd16(lo, hi int) int {
 	n := lo + (hi-lo)&^15
 	pXs := k.pX[lo:n:n]
 	pVXs := k.pVX[lo:n:n][:len(pXs)]
-	dt := archsimd.BroadcastFloat32x16(k.dt32)
-	lit := archsimd.BroadcastFloat32x16(0)
-	lit2 := archsimd.BroadcastFloat32x16(W)
-	sign := archsimd.BroadcastInt32x16(-1 << 31)
+	dt, lit := archsimd.BroadcastFloat32x16(k.dt32), archsimd.BroadcastFloat32x16(0)
+	lit2, sign := archsimd.BroadcastFloat32x16(W), archsimd.BroadcastInt32x16(-1<<31)
 	lit3 := archsimd.BroadcastFloat32x16(200)
 	for i := 0; i < len(pXs); i += 16 {
 		pX := archsimd.LoadFloat32x16((*[16]float32)(pXs[i : i+16]))
 		pVX := archsimd.LoadFloat32x16((*[16]float32)(pVXs[i : i+16]))
-		t := pVX.Mul(dt)
-		t2 := pX.Add(t)
-		t3 := t2.AsInt32x16().Xor(sign).AsFloat32x16()
-		t5 := lit3.Sub(t2)
+		t2 := pX.Add(pVX.Mul(dt))
 		m2 := t2.Greater(lit2)
-		t6 := t5.Merge(t2, m2)
 		m := t2.Less(lit)
-		t7 := t3.Merge(t6, m)
-		t7.Store((*[16]float32)(pXs[i : i+16]))
-		t4 := pVX.AsInt32x16().Xor(sign).AsFloat32x16()
-		m3 := m.Or(m2)
-		t8 := t4.Merge(pVX, m3)
-		t8.Store((*[16]float32)(pVXs[i : i+16]))
+		t2.AsInt32x16().Xor(sign).AsFloat32x16().Merge(lit3.Sub(t2).Merge(t2, m2), m).Store((*[16]float32)(pXs[i : i+16]))
+		pVX.AsInt32x16().Xor(sign).AsFloat32x16().Merge(pVX, m.Or(m2)).Store((*[16]float32)(pVXs[i : i+16]))
 	}
 	return n
 }
 
-// simd8 is the kernel of Count in AVX2 (Float32x8, 8 rows a vector) on rows
-// lo..n-1, n the last whole vector's end at or before hi; it returns n and
-// leaves the rest to the scalar loop. Bit for bit the scalar loop's result
-// (docs/schema.md, SIMD variants).
-func (k *countKernel) simd8(lo, hi int) int {
+// simd8 runs Count's body in AVX2 (Float32x8) on the whole vectors of rows lo..hi-1.
+func (k *Count) simd8(lo, hi int) int {
 	n := lo + (hi-lo)&^7
 	pNs := k.pN[lo:n:n]
 	pMs := k.pM[lo:n:n][:len(pNs)]
-	lit := archsimd.BroadcastInt32x8(1)
-	lit2 := archsimd.BroadcastInt32x8(3)
+	lit, lit2 := archsimd.BroadcastInt32x8(1), archsimd.BroadcastInt32x8(3)
 	lit3 := archsimd.BroadcastInt32x8(Step)
 	for i := 0; i < len(pNs); i += 8 {
 		pN := archsimd.LoadInt32x8((*[8]int32)(pNs[i : i+8]))
 		t := pN.Sub(lit)
 		t.Store((*[8]int32)(pNs[i : i+8]))
 		pM := archsimd.LoadInt32x8((*[8]int32)(pMs[i : i+8]))
-		t2 := pM.Mul(lit2)
-		t3 := t2.Add(t)
-		t4 := t3.Sub(lit3)
-		t4.Store((*[8]int32)(pMs[i : i+8]))
+		pM.Mul(lit2).Add(t).Sub(lit3).Store((*[8]int32)(pMs[i : i+8]))
 	}
 	return n
 }
 
-// simd16 is the kernel of Count in AVX-512 (Float32x16, 16 rows a vector)
-// on rows lo..n-1, n the last whole vector's end at or before hi; it
-// returns n and leaves the rest to the scalar loop. Bit for bit the scalar
-// loop's result (docs/schema.md, SIMD variants).
-func (k *countKernel) simd16(lo, hi int) int {
+// simd16 runs Count's body in AVX-512 (Float32x16) on the whole vectors of rows lo..hi-1.
+func (k *Count) simd16(lo, hi int) int {
 	n := lo + (hi-lo)&^15
 	pNs := k.pN[lo:n:n]
 	pMs := k.pM[lo:n:n][:len(pNs)]
-	lit := archsimd.BroadcastInt32x16(1)
-	lit2 := archsimd.BroadcastInt32x16(3)
+	lit, lit2 := archsimd.BroadcastInt32x16(1), archsimd.BroadcastInt32x16(3)
 	lit3 := archsimd.BroadcastInt32x16(Step)
 	for i := 0; i < len(pNs); i += 16 {
 		pN := archsimd.LoadInt32x16((*[16]int32)(pNs[i : i+16]))
 		t := pN.Sub(lit)
 		t.Store((*[16]int32)(pNs[i : i+16]))
 		pM := archsimd.LoadInt32x16((*[16]int32)(pMs[i : i+16]))
-		t2 := pM.Mul(lit2)
-		t3 := t2.Add(t)
-		t4 := t3.Sub(lit3)
-		t4.Store((*[16]int32)(pMs[i : i+16]))
+		pM.Mul(lit2).Add(t).Sub(lit3).Store((*[16]int32)(pMs[i : i+16]))
 	}
 	return n
 }
 
-// simd8 is the kernel of Arms in AVX2 (Float32x8, 8 rows a vector) on rows
-// lo..n-1, n the last whole vector's end at or before hi; it returns n and
-// leaves the rest to the scalar loop. Bit for bit the scalar loop's result
-// (docs/schema.md, SIMD variants).
-func (k *armsKernel) simd8(lo, hi int) int {
+// simd8 runs Arms's body in AVX2 (Float32x8) on the whole vectors of rows lo..hi-1.
+func (k *Arms) simd8(lo, hi int) int {
 	n := lo + (hi-lo)&^7
 	pYs := k.pY[lo:n:n]
-	pAs := k.pA[lo:n:n][:len(pYs)]
-	pBs := k.pB[lo:n:n][:len(pYs)]
-	pNs := k.pN[lo:n:n][:len(pYs)]
+	pAs, pBs, pNs := k.pA[lo:n:n][:len(pYs)], k.pB[lo:n:n][:len(pYs)], k.pN[lo:n:n][:len(pYs)]
 	pMs := k.pM[lo:n:n][:len(pYs)]
-	lit := archsimd.BroadcastInt32x8(10)
-	lit2 := archsimd.BroadcastInt32x8(20)
-	lit3 := archsimd.BroadcastFloat32x8(1)
-	lit4 := archsimd.BroadcastFloat32x8(2)
-	lit5 := archsimd.BroadcastInt32x8(50)
-	lit6 := archsimd.BroadcastInt32x8(40)
-	lit7 := archsimd.BroadcastInt32x8(60)
-	sign := archsimd.BroadcastInt32x8(-1 << 31)
-	lit8 := archsimd.BroadcastFloat32x8(3)
-	lit9 := archsimd.BroadcastFloat32x8(0.5)
-	lit10 := archsimd.BroadcastInt32x8(0)
-	lit11 := archsimd.BroadcastFloat32x8(4)
+	lit, lit2 := archsimd.BroadcastInt32x8(10), archsimd.BroadcastInt32x8(20)
+	lit3, lit4 := archsimd.BroadcastFloat32x8(1), archsimd.BroadcastFloat32x8(2)
+	lit5, lit6 := archsimd.BroadcastInt32x8(50), archsimd.BroadcastInt32x8(40)
+	lit7, sign := archsimd.BroadcastInt32x8(60), archsimd.BroadcastInt32x8(-1<<31)
+	lit8, lit9 := archsimd.BroadcastFloat32x8(3), archsimd.BroadcastFloat32x8(0.5)
+	lit10, lit11 := archsimd.BroadcastInt32x8(0), archsimd.BroadcastFloat32x8(4)
 	for i := 0; i < len(pYs); i += 8 {
 		pA := archsimd.LoadFloat32x8((*[8]float32)(pAs[i : i+8]))
 		pB := archsimd.LoadFloat32x8((*[8]float32)(pBs[i : i+8]))
 		t3 := pB.Sub(lit3)
-		t4 := t3.Mul(t3)
 		pM := archsimd.LoadInt32x8((*[8]int32)(pMs[i : i+8]))
 		m13 := pM.LessEqual(lit10)
-		t5 := pA.Merge(t4, m13)
-		t7 := pA.AsInt32x8().Xor(sign).AsFloat32x8()
 		pN := archsimd.LoadInt32x8((*[8]int32)(pNs[i : i+8]))
-		m10 := pN.GreaterEqual(lit6)
-		m11 := pN.LessEqual(lit7)
-		m12 := m10.And(m11)
-		t8 := t5.Merge(t7, m12)
+		m12 := pN.GreaterEqual(lit6).And(pN.LessEqual(lit7))
 		m9 := pM.Equal(lit5)
-		t9 := pA.Merge(t8, m9)
+		t9 := pA.Merge(pA.Merge(t3.Mul(t3), m13).Merge(pA.AsInt32x8().Xor(sign).AsFloat32x8(), m12), m9)
 		pY := archsimd.LoadFloat32x8((*[8]float32)(pYs[i : i+8]))
-		m3 := pY.NotEqual(pY)
-		m4 := pY.GreaterEqual(lit3)
-		m5 := pY.Greater(lit4)
-		m6 := m5.ToInt32x8().Not().ToMask()
-		m7 := m4.And(m6)
-		m8 := m3.Or(m7)
-		t10 := lit8.Merge(t9, m8)
+		m8 := pY.NotEqual(pY).Or(pY.GreaterEqual(lit3).And(pY.Greater(lit4).ToInt32x8().Not().ToMask()))
 		m2 := pN.Less(lit2)
-		t11 := lit4.Merge(t10, m2)
 		m := pN.Less(lit)
-		t12 := lit3.Merge(t11, m)
-		t12.Store((*[8]float32)(pAs[i : i+8]))
-		t := pB.AsInt32x8().Xor(sign).AsFloat32x8()
-		t2 := pB.Sub(lit9)
-		t6 := lit11.Merge(t3, m13)
-		t13 := t6.Merge(pB, m12)
-		t14 := pB.Merge(t13, m9)
-		t15 := t2.Merge(t14, m8)
-		t16 := t.Merge(t15, m2)
-		t17 := pB.Merge(t16, m)
-		t17.Store((*[8]float32)(pBs[i : i+8]))
+		lit3.Merge(lit4.Merge(lit8.Merge(t9, m8), m2), m).Store((*[8]float32)(pAs[i : i+8]))
+		t16 := pB.AsInt32x8().Xor(sign).AsFloat32x8().Merge(pB.Sub(lit9).Merge(pB.Merge(lit11.Merge(t3, m13).Merge(pB, m12), m9), m8), m2)
+		pB.Merge(t16, m).Store((*[8]float32)(pBs[i : i+8]))
 	}
 	return n
 }
 
-// simd16 is the kernel of Arms in AVX-512 (Float32x16, 16 rows a vector) on
-// rows lo..n-1, n the last whole vector's end at or before hi; it returns n
-// and leaves the rest to the scalar loop. Bit for bit the scalar loop's
-// result (docs/schema.md, SIMD variants).
-func (k *armsKernel) simd16(lo, hi int) int {
+// simd16 runs Arms's body in AVX-512 (Float32x16) on the whole vectors of rows lo..hi-1.
+func (k *Arms) simd16(lo, hi int) int {
 	n := lo + (hi-lo)&^15
 	pYs := k.pY[lo:n:n]
-	pAs := k.pA[lo:n:n][:len(pYs)]
-	pBs := k.pB[lo:n:n][:len(pYs)]
-	pNs := k.pN[lo:n:n][:len(pYs)]
+	pAs, pBs, pNs := k.pA[lo:n:n][:len(pYs)], k.pB[lo:n:n][:len(pYs)], k.pN[lo:n:n][:len(pYs)]
 	pMs := k.pM[lo:n:n][:len(pYs)]
-	lit := archsimd.BroadcastInt32x16(10)
-	lit2 := archsimd.BroadcastInt32x16(20)
-	lit3 := archsimd.BroadcastFloat32x16(1)
-	lit4 := archsimd.BroadcastFloat32x16(2)
-	lit5 := archsimd.BroadcastInt32x16(50)
-	lit6 := archsimd.BroadcastInt32x16(40)
-	lit7 := archsimd.BroadcastInt32x16(60)
-	sign := archsimd.BroadcastInt32x16(-1 << 31)
-	lit8 := archsimd.BroadcastFloat32x16(3)
-	lit9 := archsimd.BroadcastFloat32x16(0.5)
-	lit10 := archsimd.BroadcastInt32x16(0)
-	lit11 := archsimd.BroadcastFloat32x16(4)
+	lit, lit2 := archsimd.BroadcastInt32x16(10), archsimd.BroadcastInt32x16(20)
+	lit3, lit4 := archsimd.BroadcastFloat32x16(1), archsimd.BroadcastFloat32x16(2)
+	lit5, lit6 := archsimd.BroadcastInt32x16(50), archsimd.BroadcastInt32x16(40)
+	lit7, sign := archsimd.BroadcastInt32x16(60), archsimd.BroadcastInt32x16(-1<<31)
+	lit8, lit9 := archsimd.BroadcastFloat32x16(3), archsimd.BroadcastFloat32x16(0.5)
+	lit10, lit11 := archsimd.BroadcastInt32x16(0), archsimd.BroadcastFloat32x16(4)
 	for i := 0; i < len(pYs); i += 16 {
 		pA := archsimd.LoadFloat32x16((*[16]float32)(pAs[i : i+16]))
 		pB := archsimd.LoadFloat32x16((*[16]float32)(pBs[i : i+16]))
 		t3 := pB.Sub(lit3)
-		t4 := t3.Mul(t3)
 		pM := archsimd.LoadInt32x16((*[16]int32)(pMs[i : i+16]))
 		m13 := pM.LessEqual(lit10)
-		t5 := pA.Merge(t4, m13)
-		t7 := pA.AsInt32x16().Xor(sign).AsFloat32x16()
 		pN := archsimd.LoadInt32x16((*[16]int32)(pNs[i : i+16]))
-		m10 := pN.GreaterEqual(lit6)
-		m11 := pN.LessEqual(lit7)
-		m12 := m10.And(m11)
-		t8 := t5.Merge(t7, m12)
+		m12 := pN.GreaterEqual(lit6).And(pN.LessEqual(lit7))
 		m9 := pM.Equal(lit5)
-		t9 := pA.Merge(t8, m9)
+		t9 := pA.Merge(pA.Merge(t3.Mul(t3), m13).Merge(pA.AsInt32x16().Xor(sign).AsFloat32x16(), m12), m9)
 		pY := archsimd.LoadFloat32x16((*[16]float32)(pYs[i : i+16]))
-		m3 := pY.NotEqual(pY)
-		m4 := pY.GreaterEqual(lit3)
-		m5 := pY.Greater(lit4)
-		m6 := m5.ToInt32x16().Not().ToMask()
-		m7 := m4.And(m6)
-		m8 := m3.Or(m7)
-		t10 := lit8.Merge(t9, m8)
+		m8 := pY.NotEqual(pY).Or(pY.GreaterEqual(lit3).And(pY.Greater(lit4).ToInt32x16().Not().ToMask()))
 		m2 := pN.Less(lit2)
-		t11 := lit4.Merge(t10, m2)
 		m := pN.Less(lit)
-		t12 := lit3.Merge(t11, m)
-		t12.Store((*[16]float32)(pAs[i : i+16]))
-		t := pB.AsInt32x16().Xor(sign).AsFloat32x16()
-		t2 := pB.Sub(lit9)
-		t6 := lit11.Merge(t3, m13)
-		t13 := t6.Merge(pB, m12)
-		t14 := pB.Merge(t13, m9)
-		t15 := t2.Merge(t14, m8)
-		t16 := t.Merge(t15, m2)
-		t17 := pB.Merge(t16, m)
-		t17.Store((*[16]float32)(pBs[i : i+16]))
+		lit3.Merge(lit4.Merge(lit8.Merge(t9, m8), m2), m).Store((*[16]float32)(pAs[i : i+16]))
+		t16 := pB.AsInt32x16().Xor(sign).AsFloat32x16().Merge(pB.Sub(lit9).Merge(pB.Merge(lit11.Merge(t3, m13).Merge(pB, m12), m9), m8), m2)
+		pB.Merge(t16, m).Store((*[16]float32)(pBs[i : i+16]))
 	}
 	return n
 }
 
-// simd8 is the kernel of Mix in AVX2 (Float32x8, 8 rows a vector) on rows
-// lo..n-1, n the last whole vector's end at or before hi; it returns n and
-// leaves the rest to the scalar loop. Bit for bit the scalar loop's result
-// (docs/schema.md, SIMD variants).
-func (k *mixKernel) simd8(lo, hi int) int {
+// simd8 runs Mix's body in AVX2 (Float32x8) on the whole vectors of rows lo..hi-1.
+func (k *Mix) simd8(lo, hi int) int {
 	n := lo + (hi-lo)&^7
 	pYs := k.pY[lo:n:n]
-	pVYs := k.pVY[lo:n:n][:len(pYs)]
-	pBs := k.pB[lo:n:n][:len(pYs)]
-	pNs := k.pN[lo:n:n][:len(pYs)]
+	pVYs, pBs, pNs := k.pVY[lo:n:n][:len(pYs)], k.pB[lo:n:n][:len(pYs)], k.pN[lo:n:n][:len(pYs)]
 	pMs := k.pM[lo:n:n][:len(pYs)]
-	lit := archsimd.BroadcastFloat32x8(1.1)
-	dt := archsimd.BroadcastFloat32x8(k.dt32)
-	lit2 := archsimd.BroadcastFloat32x8(3)
-	lit3 := archsimd.BroadcastFloat32x8(0.7)
-	zero := archsimd.Int32x8{}
-	lit4 := archsimd.BroadcastFloat32x8(1.0001)
+	lit, dt := archsimd.BroadcastFloat32x8(1.1), archsimd.BroadcastFloat32x8(k.dt32)
+	lit2, lit3 := archsimd.BroadcastFloat32x8(3), archsimd.BroadcastFloat32x8(0.7)
+	zero, lit4 := archsimd.Int32x8{}, archsimd.BroadcastFloat32x8(1.0001)
 	for i := 0; i < len(pYs); i += 8 {
 		pY := archsimd.LoadFloat32x8((*[8]float32)(pYs[i : i+8]))
-		t := pY.Mul(lit)
 		pVY := archsimd.LoadFloat32x8((*[8]float32)(pVYs[i : i+8]))
-		t2 := pVY.Mul(dt)
-		t3 := t.Add(t2)
-		t3.Store((*[8]float32)(pYs[i : i+8]))
-		t9 := pVY.Mul(lit4)
-		t9.Store((*[8]float32)(pVYs[i : i+8]))
+		pY.Mul(lit).Add(pVY.Mul(dt)).Store((*[8]float32)(pYs[i : i+8]))
+		pVY.Mul(lit4).Store((*[8]float32)(pVYs[i : i+8]))
 		pB := archsimd.LoadFloat32x8((*[8]float32)(pBs[i : i+8]))
-		t4 := pB.Div(lit2)
 		pN := archsimd.LoadInt32x8((*[8]int32)(pNs[i : i+8]))
-		t5 := pN.ConvertToFloat32()
-		t6 := t5.Mul(lit3)
-		t7 := t4.Add(t6)
-		t7.Store((*[8]float32)(pBs[i : i+8]))
+		pB.Div(lit2).Add(pN.ConvertToFloat32().Mul(lit3)).Store((*[8]float32)(pBs[i : i+8]))
 		pM := archsimd.LoadInt32x8((*[8]int32)(pMs[i : i+8]))
-		t8 := zero.Sub(pM)
-		t8.Store((*[8]int32)(pMs[i : i+8]))
+		zero.Sub(pM).Store((*[8]int32)(pMs[i : i+8]))
 	}
 	return n
 }
 
-// simd16 is the kernel of Mix in AVX-512 (Float32x16, 16 rows a vector) on
-// rows lo..n-1, n the last whole vector's end at or before hi; it returns n
-// and leaves the rest to the scalar loop. Bit for bit the scalar loop's
-// result (docs/schema.md, SIMD variants).
-func (k *mixKernel) simd16(lo, hi int) int {
+// simd16 runs Mix's body in AVX-512 (Float32x16) on the whole vectors of rows lo..hi-1.
+func (k *Mix) simd16(lo, hi int) int {
 	n := lo + (hi-lo)&^15
 	pYs := k.pY[lo:n:n]
-	pVYs := k.pVY[lo:n:n][:len(pYs)]
-	pBs := k.pB[lo:n:n][:len(pYs)]
-	pNs := k.pN[lo:n:n][:len(pYs)]
+	pVYs, pBs, pNs := k.pVY[lo:n:n][:len(pYs)], k.pB[lo:n:n][:len(pYs)], k.pN[lo:n:n][:len(pYs)]
 	pMs := k.pM[lo:n:n][:len(pYs)]
-	lit := archsimd.BroadcastFloat32x16(1.1)
-	dt := archsimd.BroadcastFloat32x16(k.dt32)
-	lit2 := archsimd.BroadcastFloat32x16(3)
-	lit3 := archsimd.BroadcastFloat32x16(0.7)
-	zero := archsimd.Int32x16{}
-	lit4 := archsimd.BroadcastFloat32x16(1.0001)
+	lit, dt := archsimd.BroadcastFloat32x16(1.1), archsimd.BroadcastFloat32x16(k.dt32)
+	lit2, lit3 := archsimd.BroadcastFloat32x16(3), archsimd.BroadcastFloat32x16(0.7)
+	zero, lit4 := archsimd.Int32x16{}, archsimd.BroadcastFloat32x16(1.0001)
 	for i := 0; i < len(pYs); i += 16 {
 		pY := archsimd.LoadFloat32x16((*[16]float32)(pYs[i : i+16]))
-		t := pY.Mul(lit)
 		pVY := archsimd.LoadFloat32x16((*[16]float32)(pVYs[i : i+16]))
-		t2 := pVY.Mul(dt)
-		t3 := t.Add(t2)
-		t3.Store((*[16]float32)(pYs[i : i+16]))
-		t9 := pVY.Mul(lit4)
-		t9.Store((*[16]float32)(pVYs[i : i+16]))
+		pY.Mul(lit).Add(pVY.Mul(dt)).Store((*[16]float32)(pYs[i : i+16]))
+		pVY.Mul(lit4).Store((*[16]float32)(pVYs[i : i+16]))
 		pB := archsimd.LoadFloat32x16((*[16]float32)(pBs[i : i+16]))
-		t4 := pB.Div(lit2)
 		pN := archsimd.LoadInt32x16((*[16]int32)(pNs[i : i+16]))
-		t5 := pN.ConvertToFloat32()
-		t6 := t5.Mul(lit3)
-		t7 := t4.Add(t6)
-		t7.Store((*[16]float32)(pBs[i : i+16]))
+		pB.Div(lit2).Add(pN.ConvertToFloat32().Mul(lit3)).Store((*[16]float32)(pBs[i : i+16]))
 		pM := archsimd.LoadInt32x16((*[16]int32)(pMs[i : i+16]))
-		t8 := zero.Sub(pM)
-		t8.Store((*[16]int32)(pMs[i : i+16]))
+		zero.Sub(pM).Store((*[16]int32)(pMs[i : i+16]))
 	}
 	return n
 }
 
-// simd8 is the kernel of Order in AVX2 (Float32x8, 8 rows a vector) on rows
-// lo..n-1, n the last whole vector's end at or before hi; it returns n and
-// leaves the rest to the scalar loop. Bit for bit the scalar loop's result
-// (docs/schema.md, SIMD variants).
-func (k *orderKernel) simd8(lo, hi int) int {
+// simd8 runs Order's body in AVX2 (Float32x8) on the whole vectors of rows lo..hi-1.
+func (k *Order) simd8(lo, hi int) int {
 	n := lo + (hi-lo)&^7
 	pAs := k.pA[lo:n:n]
-	pBs := k.pB[lo:n:n][:len(pAs)]
-	pNs := k.pN[lo:n:n][:len(pAs)]
-	pMs := k.pM[lo:n:n][:len(pAs)]
-	lit := archsimd.BroadcastInt32x8(1)
-	lit2 := archsimd.BroadcastFloat32x8(2)
+	pBs, pNs, pMs := k.pB[lo:n:n][:len(pAs)], k.pN[lo:n:n][:len(pAs)], k.pM[lo:n:n][:len(pAs)]
+	lit, lit2 := archsimd.BroadcastInt32x8(1), archsimd.BroadcastFloat32x8(2)
 	for i := 0; i < len(pAs); i += 8 {
 		pN := archsimd.LoadInt32x8((*[8]int32)(pNs[i : i+8]))
-		t3 := pN.ConvertToFloat32()
 		pA := archsimd.LoadFloat32x8((*[8]float32)(pAs[i : i+8]))
-		t3.Store((*[8]float32)(pAs[i : i+8]))
-		t := pN.Add(lit)
-		t.Store((*[8]int32)(pMs[i : i+8]))
-		t2 := pA.Mul(lit2)
-		t2.Store((*[8]float32)(pBs[i : i+8]))
+		pN.ConvertToFloat32().Store((*[8]float32)(pAs[i : i+8]))
+		pN.Add(lit).Store((*[8]int32)(pMs[i : i+8]))
+		pA.Mul(lit2).Store((*[8]float32)(pBs[i : i+8]))
 	}
 	return n
 }
 
-// simd16 is the kernel of Order in AVX-512 (Float32x16, 16 rows a vector)
-// on rows lo..n-1, n the last whole vector's end at or before hi; it
-// returns n and leaves the rest to the scalar loop. Bit for bit the scalar
-// loop's result (docs/schema.md, SIMD variants).
-func (k *orderKernel) simd16(lo, hi int) int {
+// simd16 runs Order's body in AVX-512 (Float32x16) on the whole vectors of rows lo..hi-1.
+func (k *Order) simd16(lo, hi int) int {
 	n := lo + (hi-lo)&^15
 	pAs := k.pA[lo:n:n]
-	pBs := k.pB[lo:n:n][:len(pAs)]
-	pNs := k.pN[lo:n:n][:len(pAs)]
-	pMs := k.pM[lo:n:n][:len(pAs)]
-	lit := archsimd.BroadcastInt32x16(1)
-	lit2 := archsimd.BroadcastFloat32x16(2)
+	pBs, pNs, pMs := k.pB[lo:n:n][:len(pAs)], k.pN[lo:n:n][:len(pAs)], k.pM[lo:n:n][:len(pAs)]
+	lit, lit2 := archsimd.BroadcastInt32x16(1), archsimd.BroadcastFloat32x16(2)
 	for i := 0; i < len(pAs); i += 16 {
 		pN := archsimd.LoadInt32x16((*[16]int32)(pNs[i : i+16]))
-		t3 := pN.ConvertToFloat32()
 		pA := archsimd.LoadFloat32x16((*[16]float32)(pAs[i : i+16]))
-		t3.Store((*[16]float32)(pAs[i : i+16]))
-		t := pN.Add(lit)
-		t.Store((*[16]int32)(pMs[i : i+16]))
-		t2 := pA.Mul(lit2)
-		t2.Store((*[16]float32)(pBs[i : i+16]))
+		pN.ConvertToFloat32().Store((*[16]float32)(pAs[i : i+16]))
+		pN.Add(lit).Store((*[16]int32)(pMs[i : i+16]))
+		pA.Mul(lit2).Store((*[16]float32)(pBs[i : i+16]))
 	}
 	return n
 }

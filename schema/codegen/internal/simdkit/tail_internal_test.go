@@ -76,33 +76,31 @@ func spans(c cols, w, lo, hi int) []int {
 	}
 	var stops []int
 	stop := func(n int) { stops = append(stops, n) }
-	kb := bounceKernel{pX: c.x, pVX: c.vx, dt32: dt}
-	if f, _ := pick(bounceSIMD8, bounceSIMD16).(func(*bounceKernel, int, int) int); f != nil {
-		stop(f(&bounceKernel{pX: append([]float32(nil), c.x...), pVX: append([]float32(nil), c.vx...), dt32: dt}, lo, hi))
-		kb.simd = f
+	kb := Bounce{pX: c.x, pVX: c.vx, dt32: dt}
+	fb, _ := pick(bounceSIMD8, bounceSIMD16).(func(*Bounce, int, int) int)
+	if fb != nil {
+		stop(fb(&Bounce{pX: append([]float32(nil), c.x...), pVX: append([]float32(nil), c.vx...), dt32: dt}, lo, hi))
 	}
-	kb.span(lo, hi)
-	kc := countKernel{pN: c.n, pM: c.m}
-	if f, _ := pick(countSIMD8, countSIMD16).(func(*countKernel, int, int) int); f != nil {
-		kc.simd = f
-	}
-	kc.span(lo, hi)
-	ka := armsKernel{pY: c.y, pA: c.a, pB: c.b, pN: c.n, pM: c.m}
-	if f, _ := pick(armsSIMD8, armsSIMD16).(func(*armsKernel, int, int) int); f != nil {
-		ka.simd = f
-	}
-	ka.span(lo, hi)
-	km := mixKernel{pY: c.y, pVY: c.vy, pB: c.b, pN: c.n, pM: c.m, dt32: dt}
-	if f, _ := pick(mixSIMD8, mixSIMD16).(func(*mixKernel, int, int) int); f != nil {
-		km.simd = f
-	}
-	km.span(lo, hi)
-	ko := orderKernel{pA: c.a, pB: c.b, pN: c.n, pM: c.m}
-	if f, _ := pick(orderSIMD8, orderSIMD16).(func(*orderKernel, int, int) int); f != nil {
-		ko.simd = f
-	}
-	ko.span(lo, hi)
+	run(&kb, fb, (*Bounce).span, lo, hi)
+	fc, _ := pick(countSIMD8, countSIMD16).(func(*Count, int, int) int)
+	run(&Count{pN: c.n, pM: c.m}, fc, (*Count).span, lo, hi)
+	fa, _ := pick(armsSIMD8, armsSIMD16).(func(*Arms, int, int) int)
+	run(&Arms{pY: c.y, pA: c.a, pB: c.b, pN: c.n, pM: c.m}, fa, (*Arms).span, lo, hi)
+	fm, _ := pick(mixSIMD8, mixSIMD16).(func(*Mix, int, int) int)
+	run(&Mix{pY: c.y, pVY: c.vy, pB: c.b, pN: c.n, pM: c.m, dt32: dt}, fm, (*Mix).span, lo, hi)
+	fo, _ := pick(orderSIMD8, orderSIMD16).(func(*Order, int, int) int)
+	run(&Order{pA: c.a, pB: c.b, pN: c.n, pM: c.m}, fo, (*Order).span, lo, hi)
 	return stops
+}
+
+// run runs a variant system's kernel on rows lo..hi-1 as
+// tickwork.ChunkKernel does: the variant v (nil: none) on the whole
+// vectors, span on the rest.
+func run[S any](k *S, v func(*S, int, int) int, span func(*S, int, int), lo, hi int) {
+	if v != nil {
+		lo = v(k, lo, hi)
+	}
+	span(k, lo, hi)
 }
 
 // TestEveryTail: for every span length 0..80 and several starts, each
