@@ -1,34 +1,132 @@
 package tickwork
 
-import "github.com/tickwork/tickwork/systems"
+import (
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/systems"
+)
 
-// ChunkKernel drives a generated system's kernel over its table's used
-// chunks, on one worker or the pool: [systems.ChunkKernel].
-type ChunkKernel[S any] = systems.ChunkKernel[S]
+// The chunk driver of generated systems (docs/schema.md, Generated code):
+// what every generated kernel would repeat lives here once, so that a
+// generated system holds only its declaration and its per-row logic.
 
-// ChunkOut is a masked kernel's worker outputs for one chunk:
-// [systems.ChunkOut].
-type ChunkOut = systems.ChunkOut
+// ChunkKernel drives a generated system's kernel over the used chunks of
+// its table: on the system's goroutine with one worker or a table of one
+// chunk, on the world's workers otherwise, the same kernel either way, so
+// results do not depend on the worker count. Before a chunk runs it starts
+// that worker's segments of the system's recorders and parallel emitters
+// for the chunk; after the run it adds each counter's per-worker counts to
+// the system's Counter, once. Made by DenseKernel or MaskedKernel in a
+// DeclareFunc; its Run is the system's body. Nothing allocates after
+// Build. Only the system's own run uses it.
+type ChunkKernel[S any] systems.ChunkKernel[S]
 
-// Segmented is a recorder or parallel emitter a chunk kernel starts
-// segments of: [systems.Segmented].
-type Segmented = systems.Segmented
+func (k *ChunkKernel[S]) e() *systems.ChunkKernel[S] { return (*systems.ChunkKernel[S])(k) }
 
-// DenseKernel declares a dense system's kernel: [systems.DenseKernel].
-func DenseKernel[S any](d *Decl, t *Table, grain int, st *S, span func(st *S, lo, hi int)) *ChunkKernel[S] {
-	return systems.DenseKernel(d, t, grain, st, span)
+// World asks Run to store the run's world values in the kernel state
+// before the kernel runs: @dt as float32 and float64 (Context.DT), @tick
+// (Context.Tick); a nil pointer is not stored. It returns k. Call it in
+// the DeclareFunc.
+func (k *ChunkKernel[S]) World(dt32 *float32, dt64 *float64, tick *int64) *ChunkKernel[S] {
+	k.e().World(dt32, dt64, tick)
+	return k
 }
 
-// MaskedKernel declares the kernel of a system over live rows:
-// [systems.MaskedKernel].
-func MaskedKernel[S any](d *Decl, t *Table, grain int, st *S, chunk func(st *S, o *ChunkOut, base int, mask []uint64), segs []Segmented, counters ...Counter) *ChunkKernel[S] {
-	return systems.MaskedKernel(d, t, grain, st, chunk, segs, counters...)
+// SIMD makes a dense kernel run *simd, when not nil, on each chunk's rows
+// first: simd(st, lo, hi) runs the longest prefix of whole vectors and
+// returns where it stopped, and the span runs the rest. The pointer is read
+// at every chunk, so the variant may change between runs. It returns k.
+// Call it in the DeclareFunc.
+func (k *ChunkKernel[S]) SIMD(simd *func(st *S, lo, hi int) int) *ChunkKernel[S] {
+	k.e().SIMD(simd)
+	return k
 }
 
-// EmitChunk emits v through the chunk's worker segment of e:
-// [systems.EmitChunk].
+// Run runs the kernel once over the table's used chunks, then adds the
+// run's counts to the counters: the system's body (a RunFunc).
+func (k *ChunkKernel[S]) Run(ctx *Context) { k.e().Run(ctx.e()) }
+
+// ChunkOut is what a masked kernel's chunk hands its rare actions: the
+// worker's recorders and emitter segments for the chunk (Delete, Remove,
+// EmitChunk), the row handles of the table (Handle) and the worker's
+// counts (Count). Only its worker may use it, during the chunk.
+type ChunkOut systems.ChunkOut
+
+func (o *ChunkOut) e() *systems.ChunkOut { return (*systems.ChunkOut)(o) }
+
+// Handle is the handle of the live row row (an index into the whole
+// columns) of the kernel's table.
+func (o *ChunkOut) Handle(row int) Handle { return Handle(o.e().Handle(row)) }
+
+// Count adds one to counter i (the index into MaskedKernel's counters) of
+// the chunk's worker.
+func (o *ChunkOut) Count(i int) { o.e().Count(i) }
+
+// Delete records the deletion of entity h through r's recorder of the
+// chunk's worker (Recorder.Delete); out of line, a rare action of a loop
+// over rows.
+func (o *ChunkOut) Delete(r *Recorder, h Handle) { o.e().Delete(r.e(), ephemeral.Handle(h)) }
+
+// Remove records the removal of h's row from r's table only, through the
+// chunk's worker's recorder (Recorder.Remove); out of line, as Delete.
+func (o *ChunkOut) Remove(r *Recorder, h Handle) { o.e().Remove(r.e(), ephemeral.Handle(h)) }
+
+// DeleteRow is Delete of the entity of the live row row (an index into the
+// whole columns) of the kernel's table: the handle is taken out of line
+// too, so the loop over the rows holds none of it.
+func (o *ChunkOut) DeleteRow(r *Recorder, row int) { o.e().DeleteRow(r.e(), row) }
+
+// RemoveRow is Remove of the live row row of the kernel's table, out of
+// line as DeleteRow.
+func (o *ChunkOut) RemoveRow(r *Recorder, row int) { o.e().RemoveRow(r.e(), row) }
+
+// EmitChunk emits v through the chunk's worker's segment of e (a full
+// staging drops it, and Frame reports the overflow); false when dropped.
+// Out of line, as ChunkOut.Delete.
 func EmitChunk[T any](o *ChunkOut, e *ParallelEmitter[T], v T) bool {
-	return systems.EmitChunk(o, e, v)
+	return systems.EmitChunk(o.e(), (*systems.ParallelEmitter[T])(e), v)
+}
+
+// Segmented is an accessor whose kernel workers write keyed segments: a
+// *Recorder or a *ParallelEmitter. The chunk kernel starts its worker's
+// segment for every chunk, empty or not, so that playback and merges follow
+// chunk order whatever the worker count.
+type Segmented interface{ segmented() systems.Segmented }
+
+func (r *Recorder) segmented() systems.Segmented { return r.e() }
+
+func (e *ParallelEmitter[T]) segmented() systems.Segmented {
+	return (*systems.ParallelEmitter[T])(e)
+}
+
+// DenseKernel declares the kernel of a dense system over table t: span
+// runs rows lo..hi-1 of the whole columns, every row of a chunk up to its
+// last live one (Table.LiveEnd), holes included. grain > 0 is the least
+// chunks per worker (KernelPolicy.Grain); 0 takes the world's policy.
+// Call it in the DeclareFunc; a nil t fails the declaration (Build
+// reports it).
+func DenseKernel[S any](d *Decl, t *Table, grain int, st *S, span func(st *S, lo, hi int)) *ChunkKernel[S] {
+	return (*ChunkKernel[S])(systems.DenseKernel(d.e(), t.e(), grain, st, span))
+}
+
+// MaskedKernel declares the kernel of a system over the live rows of table
+// t: chunk runs the live rows of a chunk that has any, mask its enabled
+// bitmap (walked with NextRun) and base the whole-column index of its row
+// 0, with o, the worker's ChunkOut. segs are the system's recorders (one
+// suffices: they share the worker's buffer) and parallel emitters;
+// counters the system's counters, in the order of the indexes chunk counts
+// by. grain as in DenseKernel. Call it in the DeclareFunc (it allocates).
+func MaskedKernel[S any](d *Decl, t *Table, grain int, st *S, chunk func(st *S, o *ChunkOut, base int, mask []uint64), segs []Segmented, counters ...Counter) *ChunkKernel[S] {
+	ss := make([]systems.Segmented, len(segs))
+	for i, s := range segs {
+		ss[i] = s.segmented()
+	}
+	cs := make([]systems.Counter, len(counters))
+	for i, c := range counters {
+		cs[i] = c.c
+	}
+	// One more call per chunk, none per row.
+	fn := func(st *S, o *systems.ChunkOut, base int, mask []uint64) { chunk(st, (*ChunkOut)(o), base, mask) }
+	return (*ChunkKernel[S])(systems.MaskedKernel(d.e(), t.e(), grain, st, fn, ss, cs...))
 }
 
 // SIMDVariant returns, of a dense kernel's SIMD variants v8 (LaneAVX2)

@@ -2,7 +2,7 @@ package systems
 
 import (
 	"github.com/tickwork/tickwork/ephemeral"
-	"github.com/tickwork/tickwork/internal/frame"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/kernels"
 )
 
