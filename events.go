@@ -74,4 +74,3 @@ func (t *Events[T]) Pending() int { return t.e().Pending() }
 // emits refused by overflow, and ThisFrame events a consumer had not read
 // when the frame ended (once per such consumer).
 func (t *Events[T]) Dropped() int64 { return t.e().Dropped() }
-
