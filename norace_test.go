@@ -1,0 +1,5 @@
+//go:build !race
+
+package tickwork_test
+
+const raceEnabled = false
