@@ -87,7 +87,7 @@
 // presentRows, in a SIMD lane with its AVX2 form (present_simd.go) first.
 // Every lane gives the same bits, so the same digest (package lanes, "Bit
 // identity"). The hand-written kernels of the benchmarks' baselines, in
-// every lane, are test code (hand_kernels_test.go).
+// every lane, are test code (arena_gen_hand_kernels_test.go).
 //
 // # State
 //

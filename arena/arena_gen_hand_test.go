@@ -18,7 +18,7 @@ import (
 // (hand) of BenchmarkKernels, and nothing else. IntegrateBodies and
 // IntegrateProjectiles are the path package arena ran in a SIMD lane
 // before the generator wrote SIMD variants (laneBodies, laneProjectiles,
-// in the Sim's lane: the hand kernels of hand_kernels_test.go). Each adds
+// in the Sim's lane: the hand kernels of arena_gen_hand_kernels_test.go). Each adds
 // to the generated system's counters, so Sim.Counters and the digest are
 // the same.
 
