@@ -66,6 +66,8 @@ var presentSIMD8 func(pres []rules.Slot, x, y []float32, health []int32, mask []
 // (len(pres)+63)/64 words (shorter ones panic). The Scalar form of
 // PresentationSync's kernel; a leaf of its own, so that the loop gets the
 // registers.
+//
+//go:noinline
 func presentRows(pres []rules.Slot, x, y []float32, health []int32, mask []uint64) {
 	x, y, health = x[:len(pres)], y[:len(pres)], health[:len(pres)]
 	for i := range pres {
