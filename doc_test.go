@@ -49,6 +49,7 @@ func TestFaceMethodSets(t *testing.T) {
 		{reflect.TypeFor[tickwork.Spawner2[int32, int32]](), "Spawn Worker"},
 		{reflect.TypeFor[*tickwork.System](), "Validate"},
 		{reflect.TypeFor[tickwork.Phase](), "String Valid"},
+		{reflect.TypeFor[tickwork.Lane](), "Available String"},
 		{reflect.TypeFor[tickwork.Lifetime](), "String"},
 		{reflect.TypeFor[tickwork.Pacing](), "String"},
 		{reflect.TypeFor[tickwork.Option](), ""},
