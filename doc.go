@@ -49,6 +49,8 @@
 //     ([FileError]); [NewRollback] ([Rollback]).
 //   - Errors: sentinels for errors.Is ([ErrOption] and the blocks after
 //     it) and typed errors for errors.As ([OptionError], [ConflictError],
-//     [SystemError], [PanicError], [SnapshotError], ...), the engine's own
-//     values.
+//     [SystemError], [PanicError], [SnapshotError], ...; the names several
+//     engine packages share get their layer: [StorageDefinitionError],
+//     [SystemDefinitionError], [KernelPanicError], [CommandPlaybackError],
+//     [SchedulerStateError], ...), the engine's own values.
 package tickwork
