@@ -122,8 +122,8 @@ var (
 // ephemeral.DefinitionError, SystemDefinitionError systems.DefinitionError,
 // KernelPanicError kernels.PanicError, CommandPlaybackError
 // commands.PlaybackError, ...). Every exported error type of the engine a
-// face call can return is named here or there (TestFaceErrorTypes checks
-// each through a face call); scheduler.ConfigError and kernels.ErrWorkers
+// face call can return is named here or there (TestFaceErrorTypes reaches
+// each layer-named one through a face call); scheduler.ConfigError and kernels.ErrWorkers
 // cannot reach a host, whose options are checked first (an *OptionError),
 // and a failed save's file step is FileError.Step.
 type (
