@@ -34,7 +34,7 @@
 //     [Table.Enabled], bounded by [Table.UsedChunks] and [Table.LiveEnd].
 //   - Run kernels: [Parallel], [ParallelPolicy] ([KernelPolicy]); lanes
 //     for generated SIMD variants: [Lane] ([LaneScalar], [LaneAVX2],
-//     [LaneAVX512]), [BestLane], [SelectLane].
+//     [LaneAVX512]; [ParseLane], [Lane.Available]), [BestLane], [SelectLane].
 //   - Time: [Context.DT] is the fixed step in FixedUpdate and the frame's
 //     delta elsewhere; [Context.FrameDT] is always the frame's.
 //   - Set up: a host query [HostQuery1] .. [HostQuery4] inserts the
@@ -49,6 +49,8 @@
 //     ([FileError]); [NewRollback] ([Rollback]).
 //   - Errors: sentinels for errors.Is ([ErrOption] and the blocks after
 //     it) and typed errors for errors.As ([OptionError], [ConflictError],
-//     [SystemError], [PanicError], [SnapshotError], ...), the engine's own
-//     values.
+//     [SystemError], [PanicError], [SnapshotError], ...; the names several
+//     engine packages share get their layer: [StorageDefinitionError],
+//     [SystemDefinitionError], [KernelPanicError], [CommandPlaybackError],
+//     [SchedulerStateError], ...), the engine's own values.
 package tickwork

@@ -20,14 +20,23 @@ import (
 // fs.ErrNotExist, fs.ErrPermission, ...) or a *SnapshotError (errors.Is
 // reaches ErrSnapshot and its sentinels, ErrTruncated, ErrCorrupt,
 // ErrVersion, ErrOtherWorld, ErrUnsupported), or ErrZeroWorld, ErrClosed
-// or runtime.ErrRunning.
+// or runtime.ErrRunning. Step is the step of a save that failed writing
+// the file ("create temporary file", "write", "sync", "close", "rename" or
+// "sync directory": before "sync directory" path is untouched), "" for
+// every other refusal.
 type FileError struct {
 	Op   string
 	Path string
+	Step string
 	Err  error
 }
 
-func (e *FileError) Error() string { return "tickwork: " + e.Op + " " + e.Path + ": " + e.Err.Error() }
+func (e *FileError) Error() string {
+	if e.Step != "" {
+		return "tickwork: " + e.Op + " " + e.Path + ": " + e.Step + ": " + e.Err.Error()
+	}
+	return "tickwork: " + e.Op + " " + e.Path + ": " + e.Err.Error()
+}
 
 // Unwrap returns Err.
 func (e *FileError) Unwrap() error { return e.Err }
@@ -55,7 +64,11 @@ func SaveFile(w *World, path string) error {
 		return &FileError{Op: "save", Path: path, Err: err}
 	}
 	if err := atomicfile.WriteFile(path, b, 0o644); err != nil {
-		return &FileError{Op: "save", Path: path, Err: err}
+		fe := &FileError{Op: "save", Path: path, Err: err}
+		if ae, ok := err.(*atomicfile.Error); ok { // its step, and the os error: no internal type reaches the host
+			fe.Step, fe.Err = ae.Step.String(), ae.Err
+		}
+		return fe
 	}
 	return nil
 }

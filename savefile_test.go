@@ -167,9 +167,11 @@ func TestSaveFileRefuses(t *testing.T) {
 	assert.Equal(t, "save", fe.Op)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
 	assert.Contains(t, err.Error(), "tickwork: save "+missing+": ")
+	assert.Equal(t, "create temporary file", fe.Step)
 	err = tickwork.SaveFile(w, dir)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "rename")
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, "rename", fe.Step)
+	assert.Contains(t, err.Error(), "tickwork: save "+dir+": rename: ")
 
 	good := filepath.Join(dir, "good.bin")
 	require.NoError(t, tickwork.SaveFile(w, good))

@@ -75,18 +75,17 @@ func newSim(cfg rules.Config, replace func(s *Sim) []tickwork.System) (*Sim, err
 	return s, nil
 }
 
-// laneNamed returns the lane whose String is name, checked with
-// tickwork.SelectLane, or tickwork.BestLane for "".
+// laneNamed returns the lane tickwork.ParseLane reads in name, checked
+// with tickwork.SelectLane, or tickwork.BestLane for "".
 func laneNamed(name string) (tickwork.Lane, error) {
 	if name == "" {
 		return tickwork.BestLane(), nil
 	}
-	for _, l := range [...]tickwork.Lane{tickwork.LaneScalar, tickwork.LaneAVX2, tickwork.LaneAVX512} {
-		if l.String() == name {
-			return tickwork.SelectLane(l)
-		}
+	l, err := tickwork.ParseLane(name)
+	if err != nil {
+		return tickwork.LaneScalar, fmt.Errorf("%w %q (want scalar, avx2 or avx512)", ErrUnknownLane, name)
 	}
-	return tickwork.LaneScalar, fmt.Errorf("%w %q (want scalar, avx2 or avx512)", ErrUnknownLane, name)
+	return tickwork.SelectLane(l)
 }
 
 // declare declares the schema's domain, tables, columns and event tables

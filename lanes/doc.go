@@ -3,7 +3,7 @@
 // kernel. The kernels with lanes are the generator's SIMD variants
 // (docs/schema.md, SIMD variants) and package arena's presentation kernel;
 // a host reaches this package through the face (tickwork.Lane,
-// tickwork.BestLane, tickwork.SelectLane).
+// tickwork.ParseLane, tickwork.BestLane, tickwork.SelectLane).
 //
 //   - [Lane]: [Scalar], [AVX2] (8 float32 per instruction), [AVX512] (16);
 //     [Lane.String], [Parse].

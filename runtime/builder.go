@@ -328,7 +328,7 @@ func (b *Builder) foreign(name string, m *frame.Manifest) error {
 // those the host's hooks added, may name only what b declared.
 func (b *Builder) checkForeign(h *scheduler.Hook) error {
 	for _, name := range h.Names() {
-		if m, ok := h.Manifest(name); ok {
+		if m, ok := frame.HookManifest(h, name); ok {
 			if err := b.foreign(name, m); err != nil {
 				return err
 			}

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tickwork/tickwork"
-	"github.com/tickwork/tickwork/lanes"
 	"github.com/tickwork/tickwork/schema/codegen/internal/simdkit"
 )
 
@@ -281,12 +280,12 @@ func TestSetLane(t *testing.T) {
 	assert.Equal(t, best.String(), sys.Bounce.System().Lane)
 	assert.Equal(t, "scalar", sys.Wide.System().Lane)
 	for _, l := range []tickwork.Lane{tickwork.LaneAVX2, tickwork.LaneAVX512, tickwork.Lane(9)} {
-		if lanes.Available(l) {
+		if l.Available() {
 			continue
 		}
 		err := sys.SetLane(l)
 		require.Error(t, err, l.String())
-		assert.True(t, errorsIsAny(err, lanes.ErrUnavailable, lanes.ErrUnknownLane), err.Error())
+		assert.True(t, errorsIsAny(err, tickwork.ErrLaneUnavailable, tickwork.ErrUnknownLane), err.Error())
 		assert.Equal(t, best.String(), sys.Bounce.System().Lane, "a refused lane changes nothing")
 	}
 	require.NoError(t, sys.SetLane(tickwork.LaneScalar))
