@@ -4,7 +4,7 @@
 // event, walkers are born and expire through command buffers, the moves
 // run on kernel workers, and a declared system (puffs.tw) fades the puffs
 // that mark the crowded cells. Each step's function is quoted by the
-// guide and run by an Example in guide_test.go.
+// guide and run by an Example in example_guide_test.go.
 package main
 
 import (
@@ -45,7 +45,7 @@ type game struct {
 // stream for a world of n walkers on workers kernel workers.
 func newGame(n, workers int, seed uint64) *game {
 	g := &game{b: tickwork.NewBuilder(tickwork.WithWorkers(workers)), n: n}
-	g.walkers = g.b.Table(tickwork.TableSpec{Name: "Walker", Capacity: n + births*life, ChunkRows: 1024})
+	g.walkers = g.b.Table(tickwork.TableSpec{Name: "Walker", Capacity: n + births*(life+1), ChunkRows: 256}) // room for step 5's births
 	g.pos = tickwork.AddColumn[Vec](g.b, g.walkers, "Pos")
 	g.vel = tickwork.AddColumn[Vec](g.b, g.walkers, "Vel")
 	g.rng = tickwork.AddResource(g.b, "rng", rand.New(rand.NewPCG(seed, 1)))
