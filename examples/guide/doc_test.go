@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -101,4 +102,66 @@ func containsRun(src, want []string) bool {
 		}
 	}
 	return false
+}
+
+// TestGuideSetUpInAModuleOfItsOwn does what step 1 of docs/guide.md says
+// for a checkout of Tickwork, in a new module outside the repository:
+// the guide's go mod init and go mod edit lines, go mod tidy, the game's
+// main.go with the go:generate line the guide shows and puffs.tw, then
+// go generate (which must write the committed puffs_gen.go), go mod tidy
+// again, go vet and go run. It runs offline, from the module cache; -short
+// skips it.
+func TestGuideSetUpInAModuleOfItsOwn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the game in a module of its own")
+	}
+	guide, err := os.ReadFile(filepath.Join("..", "..", "docs", "guide.md"))
+	require.NoError(t, err)
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	gomod := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOPROXY=off", "GOWORK=off", "GOFLAGS=-mod=mod")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "go %s:\n%s", strings.Join(args, " "), out)
+		return string(out)
+	}
+	var setup [][]string
+	for _, b := range codeBlocks(string(guide)) {
+		if b.lang != "sh" {
+			continue
+		}
+		for _, line := range b.lines {
+			if strings.HasPrefix(line, "go mod ") { // the go get lines need a published version
+				setup = append(setup, strings.Fields(strings.ReplaceAll(line, "=../tickwork", "="+root))[1:])
+			}
+		}
+	}
+	require.Len(t, setup, 4, "docs/guide.md: go mod init, the two go mod edit lines and go mod tidy")
+	for _, args := range setup {
+		gomod(args...)
+	}
+	src, err := os.ReadFile("main.go")
+	require.NoError(t, err)
+	const here, there = "//go:generate go run ../../cmd/tickwork-gen ", "//go:generate go tool tickwork-gen "
+	require.Contains(t, string(src), here)
+	require.Contains(t, string(guide), "\n"+there)
+	schema, err := os.ReadFile("puffs.tw")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.go"), []byte(strings.Replace(string(src), here, there, 1)), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "puffs.tw"), schema, 0o644))
+	gomod("generate")
+	for _, name := range []string{"puffs_gen.go", "puffs_gen_simd.go"} {
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		want, err := os.ReadFile(name)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), name)
+	}
+	gomod("mod", "tidy")
+	gomod("vet", ".")
+	assert.Contains(t, gomod("run", ".", "-n", "500", "-frames", "30"), "560 walkers, ", "500 set-up walkers and 2 born in each of 30 ticks")
 }
