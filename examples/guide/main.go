@@ -24,7 +24,10 @@ import (
 // Vec is a position (metres) or a velocity (metres per second).
 type Vec struct{ X, Y float32 }
 
-const side = 64 // the field's side, metres; it wraps around
+const (
+	side         = 64     // the field's side, metres; it wraps around
+	births, life = 2, 600 // step 5: walkers born per fixed tick; fixed ticks a walker lives
+)
 
 // game is what the steps declare, for the systems' declarations and the host.
 type game struct {
@@ -45,7 +48,7 @@ type game struct {
 // stream for a world of n walkers on workers kernel workers.
 func newGame(n, workers int, seed uint64) *game {
 	g := &game{b: tickwork.NewBuilder(tickwork.WithWorkers(workers)), n: n}
-	g.walkers = g.b.Table(tickwork.TableSpec{Name: "Walker", Capacity: n + births*(life+1), ChunkRows: 256}) // room for step 5's births
+	g.walkers = g.b.Table(tickwork.TableSpec{Name: "Walker", Capacity: n + births*(life+1), ChunkRows: 256}) // room for the births of step 5
 	g.pos = tickwork.AddColumn[Vec](g.b, g.walkers, "Pos")
 	g.vel = tickwork.AddColumn[Vec](g.b, g.walkers, "Vel")
 	g.rng = tickwork.AddResource(g.b, "rng", rand.New(rand.NewPCG(seed, 1)))
@@ -187,8 +190,6 @@ func (g *game) addEvents() {
 }
 
 // Step 5: spawn and despawn.
-
-const births, life = 2, 600 // walkers born per fixed tick; fixed ticks a walker lives
 
 // addLife declares expire, which deletes the walkers that have lived
 // life ticks, and spawn, which makes births new ones every tick.
