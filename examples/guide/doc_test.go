@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -106,11 +108,14 @@ func containsRun(src, want []string) bool {
 
 // TestGuideSetUpInAModuleOfItsOwn does what step 1 of docs/guide.md says
 // for a checkout of Tickwork, in a new module outside the repository:
-// the guide's go mod init and go mod edit lines, go mod tidy, the game's
-// main.go with the go:generate line the guide shows and puffs.tw, then
-// go generate (which must write the committed puffs_gen.go), go mod tidy
-// again, go vet and go run. It runs offline, from the module cache; -short
-// skips it.
+// the guide's go mod init and go mod edit lines and go mod tidy. Then it
+// follows the guide: after each step 2..8, main.go holds the guide's code
+// of the steps so far (without the fields of later steps) and
+// example_test.go their Examples, and go vet must pass (go generate once
+// main.go has the go:generate line of step 8). Last, the game's own
+// main.go with the go:generate line the guide shows: go generate must
+// write the committed puffs_gen.go, then go mod tidy, go vet and go run.
+// It runs offline, from the module cache; -short skips it.
 func TestGuideSetUpInAModuleOfItsOwn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the game in a module of its own")
@@ -144,15 +149,29 @@ func TestGuideSetUpInAModuleOfItsOwn(t *testing.T) {
 	for _, args := range setup {
 		gomod(args...)
 	}
+	schema, err := os.ReadFile("puffs.tw")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "puffs.tw"), schema, 0o644))
+	for step := 2; step <= 8; step++ {
+		main, examples := guideUpTo(string(guide), step)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "main.go"), []byte(main), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "example_test.go"), []byte(examples), 0o644))
+		if strings.Contains(main, "//go:generate") {
+			gomod("generate")
+		}
+		if step == 2 {
+			gomod("mod", "tidy") // main.go imports the module now
+		}
+		t.Logf("the code of docs/guide.md's steps 2..%d", step) // the last one logged is the one that failed
+		gomod("vet", ".")
+	}
+	require.NoError(t, os.Remove(filepath.Join(dir, "example_test.go")))
 	src, err := os.ReadFile("main.go")
 	require.NoError(t, err)
 	const here, there = "//go:generate go run ../../cmd/tickwork-gen ", "//go:generate go tool tickwork-gen "
 	require.Contains(t, string(src), here)
 	require.Contains(t, string(guide), "\n"+there)
-	schema, err := os.ReadFile("puffs.tw")
-	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "main.go"), []byte(strings.Replace(string(src), here, there, 1)), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "puffs.tw"), schema, 0o644))
 	gomod("generate")
 	for _, name := range []string{"puffs_gen.go", "puffs_gen_simd.go"} {
 		got, err := os.ReadFile(filepath.Join(dir, name))
@@ -164,4 +183,51 @@ func TestGuideSetUpInAModuleOfItsOwn(t *testing.T) {
 	gomod("mod", "tidy")
 	gomod("vet", ".")
 	assert.Contains(t, gomod("run", ".", "-n", "500", "-frames", "30"), "560 walkers, ", "500 set-up walkers and 2 born in each of 30 ticks")
+}
+
+// guideUpTo returns the source a reader of docs/guide.md has after step
+// n: main.go, the Go blocks of steps 2..n but the Examples and the struct
+// fields marked with a later step (with the imports they use, and an
+// empty main until step 9's), and example_test.go, the Examples.
+func guideUpTo(guide string, n int) (main, examples string) {
+	var src, ex []string
+	for _, sec := range strings.Split(guide, "\n## ")[1:] {
+		var k int
+		if _, err := fmt.Sscanf(sec, "%d.", &k); err != nil || k < 2 || k > n {
+			continue
+		}
+		for _, b := range codeBlocks(sec) {
+			if b.lang != "go" {
+				continue
+			}
+			code := strings.Join(b.lines, "\n") + "\n"
+			if strings.HasPrefix(code, "func Example") {
+				ex = append(ex, code)
+				continue
+			}
+			var keep []string
+			for _, line := range b.lines {
+				later := false
+				for j := n + 1; j <= 9; j++ {
+					later = later || strings.HasSuffix(line, fmt.Sprintf("// step %d", j))
+				}
+				if !later {
+					keep = append(keep, line)
+				}
+			}
+			src = append(src, strings.Join(keep, "\n")+"\n")
+		}
+	}
+	code := strings.Join(src, "\n")
+	imports := "import (\n"
+	for _, imp := range [][2]string{{"binary.", "encoding/binary"}, {"flag.", "flag"}, {"fmt.", "fmt"}, {"fnv.", "hash/fnv"}, {"log.", "log"}, {"math.", "math"}, {"rand.", "math/rand/v2"}} {
+		if strings.Contains(code, imp[0]) {
+			imports += "\t" + strconv.Quote(imp[1]) + "\n"
+		}
+	}
+	imports += "\n\t\"github.com/tickwork/tickwork\"\n)\n\n"
+	if !strings.Contains(code, "\nfunc main() {") {
+		code += "\nfunc main() {}\n"
+	}
+	return "package main\n\n" + imports + code, "package main\n\nimport \"fmt\"\n\n" + strings.Join(ex, "\n")
 }

@@ -139,7 +139,12 @@ func Example_guide7Report() {
 }
 
 func Example_guide8Declared() {
-	g := newFullGame(1000, 2, 1)
+	g := newGame(1000, 2, 1)
+	g.addMoveKernel()
+	g.addGrid()
+	g.addEvents()
+	g.addLife()
+	g.addPuffs()
 	if err := g.build(); err != nil {
 		panic(err)
 	}
