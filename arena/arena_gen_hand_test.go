@@ -144,9 +144,9 @@ func (k *handCollide) run(out *handOut, tgt []tickwork.Handle, px, py []float32,
 	px, py, ttl, dmg = px[:len(tgt)], py[:len(tgt)], ttl[:len(tgt)], dmg[:len(tgt)]
 	bx, by, body := k.bx.All(), k.by.All(), k.bx.Lease()
 	for i, h := range tgt {
-		bi, ok := body.Row(h)
+		bi := body.Find(h)
 		switch {
-		case !ok:
+		case bi < 0:
 			lost++
 		case float32((bx[bi]-px[i])*(bx[bi]-px[i]))+float32((by[bi]-py[i])*(by[bi]-py[i])) <= rules.R2:
 			out.emit.Emit(HitEvent{Target: h, Damage: dmg[i]})
