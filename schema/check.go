@@ -13,8 +13,8 @@ import (
 
 // Load parses and checks the schema text src of the file named filename:
 // Parse, then Check. It returns the checked schema or an [ErrorList] of
-// every error found (at most MaxErrors), each a *Error printed as
-// "file:line:col: message". Safe for concurrent use.
+// every error found, each a *Error printed as "file:line:col: message"
+// (the list prints the first MaxErrors, then how many more). Safe for concurrent use.
 func Load(filename string, src []byte) (*Schema, error) {
 	f, err := Parse(filename, src)
 	if err != nil {
@@ -26,7 +26,7 @@ func Load(filename string, src []byte) (*Schema, error) {
 // Check resolves every name of f, types every expression, folds constant
 // subexpressions and derives each system's access (the rules are in
 // docs/schema.md). It returns the checked schema, or an [ErrorList] of the
-// errors found in text order (at most MaxErrors). It does not modify f.
+// errors found, in text order. It does not modify f.
 // Safe for concurrent use on distinct files.
 func Check(filename string, f *File) (*Schema, error) {
 	c := &checker{
@@ -74,13 +74,11 @@ type checker struct {
 	errs   ErrorList
 	names  map[string]declared
 	consts map[string]*constState
+	orders []orderRef // every before/after name, in text order
 }
 
-// errorf records an error unless MaxErrors have been.
+// errorf records an error.
 func (c *checker) errorf(p Pos, k Kind, format string, args ...any) {
-	if len(c.errs) >= MaxErrors {
-		return
-	}
 	c.errs = append(c.errs, &Error{Pos: p, Kind: k, Msg: fmt.Sprintf(format, args...)})
 }
 
@@ -152,14 +150,19 @@ func (c *checker) check(f *File) {
 			c.s.Systems = append(c.s.Systems, sys)
 		}
 	}
-	c.cycles()
+	if !c.cycles() {
+		c.phaseOrder()
+		c.conflicts()
+	}
 }
 
 // cycles reports each cycle of before/after constraints among the
 // declared systems of one phase, at its first system (Build would refuse
 // it, without a position). Constraints through hand-written systems are
 // not known here: Build checks the whole graph (docs/schema.md, Systems).
-func (c *checker) cycles() {
+// It reports whether it found one.
+func (c *checker) cycles() bool {
+	found := false
 	idx := map[string]int{}
 	for i, y := range c.s.Systems {
 		idx[y.Name] = i
@@ -200,6 +203,7 @@ func (c *checker) cycles() {
 				}
 				names = append(names, c.s.Systems[j].Name)
 				first := slices.Min(cyc)
+				found = true
 				c.errorf(c.s.Systems[first].Pos, KindValue, "systems %s order themselves in a cycle (%s); drop one of these before/after constraints",
 					strings.Join(names[:len(names)-1], ", "), strings.Join(names, " runs before "))
 			}
@@ -212,6 +216,7 @@ func (c *checker) cycles() {
 			visit(i)
 		}
 	}
+	return found
 }
 
 // declare records a top-level name, or reports it as a duplicate.

@@ -65,8 +65,8 @@ func (c *checker) system(d *synSystemDecl) *System {
 	} else {
 		c.errorf(sys.Pos, KindMissing, "%s has no phase; add (phase: P), P one of %s", of, strings.Join(phaseNames[:], ", "))
 	}
-	sys.Before = c.order(opts["before"], of, sys.Name)
-	sys.After = c.order(opts["after"], of, sys.Name)
+	sys.Before = c.order(sys, opts["before"], of, sys.Name)
+	sys.After = c.order(sys, opts["after"], of, sys.Name)
 	if o := opts["grain"]; o != nil {
 		sys.Grain, _ = c.intOption(o, of, 1, MaxGrain)
 	}
@@ -85,7 +85,7 @@ func (c *checker) system(d *synSystemDecl) *System {
 }
 
 // order resolves a before or after list.
-func (c *checker) order(o *synOption, of, self string) []string {
+func (c *checker) order(sys *System, o *synOption, of, self string) []string {
 	if o == nil {
 		return nil
 	}
@@ -111,6 +111,7 @@ func (c *checker) order(o *synOption, of, self string) []string {
 			c.errorf(p, KindDuplicate, "%s is named twice in %s of %s", id.Name, o.Key.Name, of)
 		default:
 			names = append(names, id.Name)
+			c.orders = append(c.orders, orderRef{sys: sys, before: o.Key.Name == "before", name: id.Name, pos: p})
 		}
 	}
 	return names

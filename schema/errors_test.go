@@ -3,6 +3,7 @@ package schema_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -258,6 +259,28 @@ func TestErrors(t *testing.T) {
 		{"access/guard through or", schema.ErrAccess,
 			"system S(phase: update) { from Shot s join Body b on s.Target match { found(b) or s.X > 0 => { set s.X = b.X } } }",
 			"bad.tw:7:106: b.X is read where join b may have missed; test missing(b) in an earlier match arm, or found(b) and ... in this arm's condition"},
+		{"value/before against the phase order", schema.ErrValue,
+			"system A(phase: update, before: B) { from Shot s }\nsystem B(phase: fixed_update) { from Shot s }",
+			"bad.tw:7:33: system A (phase update) cannot run before B (phase fixed_update): phases run in the order frame_start, fixed_update, update, late_update, frame_end; drop before: B or move one of them to the other's phase"},
+		{"value/after against the phase order", schema.ErrValue,
+			"system A(phase: update) { from Shot s }\nsystem B(phase: fixed_update, after: A) { from Shot s }",
+			"bad.tw:8:38: system B (phase fixed_update) cannot run after A (phase update): phases run in the order frame_start, fixed_update, update, late_update, frame_end; drop after: A or move one of them to the other's phase"},
+		{"access/two unordered writers", schema.ErrAccess,
+			"system A(phase: update) { from Shot s set s.X = 1 }\nsystem B(phase: update) { from Shot s set s.X += 1 }",
+			"bad.tw:8:8: systems A (bad.tw:7:8) and B of phase update are not ordered, and both write Shot.X; order them: add after: A to system B, or before: B to system A"},
+		{"access/unordered writer and reader", schema.ErrAccess,
+			"system A(phase: update) { from Shot s set s.TTL = 1 }\nsystem B(phase: update) { from Shot s join Body b on s.Target match { found(b) => { set s.X = b.X } } }\n" +
+				"system C(phase: update, after: A) { from Body b set b.X = b.Y }",
+			"bad.tw:9:8: systems B (bad.tw:8:8) and C of phase update are not ordered, and C writes Body.X, which B reads; order them: add after: B to system C, or before: C to system B"},
+		{"access/unordered deletes in one domain", schema.ErrAccess,
+			"system A(phase: update) { from Unit u delete u }\nsystem B(phase: update) { from Body b delete entity b }",
+			"bad.tw:8:8: systems A (bad.tw:7:8) and B of phase update are not ordered, and both delete from domain Actors (A from Unit, B from Body); order them: add after: A to system B, or before: B to system A"},
+		{"access/unordered emitters", schema.ErrAccess,
+			"system A(phase: update) { from Shot s emit Hit { Target: s.Target, Damage: 1 } }\nsystem B(phase: update) { from Shot s emit Hit { Target: s.Target, Damage: 2 } }",
+			"bad.tw:8:8: systems A (bad.tw:7:8) and B of phase update are not ordered, and both emit Hit; order them: add after: A to system B, or before: B to system A"},
+		{"access/emit and consume in one frame", schema.ErrAccess,
+			"event table Now(capacity: 8, lifetime: this_frame) { V: int32 }\nsystem A(phase: update) { from Now n }\nsystem B(phase: update) { from Shot s emit Now { V: 1 } }",
+			"bad.tw:9:8: systems A (bad.tw:8:8) and B of phase update are not ordered, and B emits Now, which A consumes in the same frame; order them: add after: A to system B, or before: B to system A"},
 	}
 	kinds := map[error]int{}
 	for _, tc := range cases {
@@ -307,18 +330,39 @@ bad.tw:9:31: unknown table "Shots" in from of system R; did you mean "Shot"?`, e
 	assert.NotErrorIs(t, err, schema.ErrSyntax)
 }
 
-// TestMaxErrors: a schema with many errors reports MaxErrors of them.
+// TestMaxErrors: a schema with many errors holds them all, in text order
+// (the first MaxErrors of the text, whatever order the checker finds them
+// in), and prints MaxErrors of them, then how many more.
 func TestMaxErrors(t *testing.T) {
 	var b strings.Builder
 	for i := range 3 * schema.MaxErrors {
 		fmt.Fprintf(&b, "table T%d(capacity: 0) { A: int32 }\n", i)
 	}
+	// Found before the tables' options (constants resolve first), printed
+	// after them: the cut is by position.
+	b.WriteString("const C: int32 = 1.5\n")
 	_, err := schema.Load("many.tw", []byte(b.String()))
 	var list schema.ErrorList
 	require.ErrorAs(t, err, &list)
-	assert.Len(t, list, schema.MaxErrors)
+	require.Len(t, list, 3*schema.MaxErrors+1)
 	assert.Equal(t, "many.tw:1:20: option capacity of table T0 is 0; it must be between 1 and 1073741824", list[0].Error())
-	assert.Equal(t, 20, list[len(list)-1].Pos.Line)
+	assert.Equal(t, 61, list[len(list)-1].Pos.Line)
+	lines := strings.Split(err.Error(), "\n")
+	require.Len(t, lines, schema.MaxErrors+1)
+	assert.Equal(t, "many.tw:20:21: option capacity of table T19 is 0; it must be between 1 and 1073741824", lines[schema.MaxErrors-1])
+	assert.Equal(t, "... and 41 more errors", lines[schema.MaxErrors])
+
+	// One more: singular. Exactly MaxErrors: no last line.
+	assert.Equal(t, "... and 1 more error", lastLine(append(slices.Clone(list[:schema.MaxErrors]), list[0])))
+	assert.Equal(t, list[schema.MaxErrors-1].Error(), lastLine(list[:schema.MaxErrors]))
+	assert.Equal(t, "many.tw:61:18: constant 1.5 is not an integer; it cannot be int32", list[len(list)-1].Error())
+	assert.ErrorIs(t, err, schema.ErrType, "errors.Is sees the errors past the cut too")
+	assert.NotErrorIs(t, list[:schema.MaxErrors], schema.ErrType)
+}
+
+func lastLine(l schema.ErrorList) string {
+	lines := strings.Split(l.Error(), "\n")
+	return lines[len(lines)-1]
 }
 
 // TestInputLimits: too large and invalid UTF-8 input are syntax errors
@@ -387,11 +431,21 @@ func TestNestingLimits(t *testing.T) {
 	}
 }
 
-// TestNoCycle: constraints that only look circular are accepted: across
-// phases (each phase is ordered on its own), and a diamond.
+// TestNoCycle: constraints that only look circular are accepted (across
+// phases, a diamond), and so are systems that share data when a chain of
+// constraints orders them (through declared or extern systems), or when
+// they run in different phases, or only read it, or consume a next_frame
+// event table another emits.
 func TestNoCycle(t *testing.T) {
 	for name, src := range map[string]string{
-		"across phases": "system A(phase: update, before: B) { from Shot s }\nsystem B(phase: late_update, before: A) { from Shot s }",
+		"writers ordered through an extern": "extern system X\nsystem A(phase: update, before: X) { from Shot s set s.X = 1 }\n" +
+			"system B(phase: update, after: X) { from Shot s set s.X = 2 }",
+		"writers ordered through a chain": "system A(phase: update) { from Shot s set s.X = 1 }\nsystem M(phase: update, after: A) { from Body b }\n" +
+			"system B(phase: update, after: M) { from Shot s set s.X = 2 }",
+		"writers in two phases": "system A(phase: update) { from Shot s set s.X = 1 }\nsystem B(phase: late_update) { from Shot s set s.X = 2 }",
+		"two readers":           "system A(phase: update) { from Body b set b.X = b.Y }\nsystem B(phase: update) { from Shot s join Body b on s.Target match { found(b) => { set s.X = b.Y } } }",
+		"next_frame emit and consume": "system A(phase: update) { from Hit h }\nsystem B(phase: update) { from Shot s emit Hit { Target: s.Target, Damage: 1 } }",
+		"across phases": "system A(phase: update, before: B) { from Shot s }\nsystem B(phase: late_update, after: A) { from Shot s }",
 		"diamond": "system A(phase: update, before: [B, C]) { from Shot s }\nsystem B(phase: update, before: D) { from Shot s }\n" +
 			"system C(phase: update, before: D) { from Shot s }\nsystem D(phase: update, after: A) { from Shot s }",
 	} {

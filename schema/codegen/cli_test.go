@@ -3,6 +3,7 @@ package codegen_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,6 +72,35 @@ func TestMainExit(t *testing.T) {
 	stderr.Reset()
 	assert.Equal(t, 2, codegen.Main([]string{"-pkg", "not-a-name", in}, &stderr), "a bad -pkg is a bad command line")
 	assert.Contains(t, stderr.String(), `package name "not-a-name" is not a Go identifier`)
+}
+
+// TestMainOrder: the generator refuses declared systems that Build would
+// refuse for their order (two unordered writers of one column, a
+// constraint against the phase order) with their schema positions, and
+// cuts a long list at MaxErrors saying how many more there are.
+func TestMainOrder(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "x.tw")
+	src := `table T(capacity: 8) { X: float32 }
+system A(phase: update) { from T t set t.X += 1 }
+system B(phase: update) { from T t set t.X *= 2 }
+system C(phase: late_update, before: A) { from T t }
+`
+	for i := range 25 {
+		src += fmt.Sprintf("system W%d(phase: frame_end) { from T t set t.X = %d }\n", i, i)
+	}
+	require.NoError(t, os.WriteFile(in, []byte(src), 0o644))
+	var stderr bytes.Buffer
+	assert.Equal(t, 1, codegen.Main([]string{"-pkg", "x", in}, &stderr))
+	lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+	require.Len(t, lines, schema.MaxErrors+1, stderr.String())
+	assert.Equal(t, in+":3:8: systems A ("+in+":2:8) and B of phase update are not ordered, and both write T.X; order them: add after: A to system B, or before: B to system A", lines[0])
+	assert.Equal(t, in+":4:38: system C (phase late_update) cannot run before A (phase update): phases run in the order frame_start, fixed_update, update, late_update, frame_end; drop before: A or move one of them to the other's phase", lines[1])
+	assert.Equal(t, in+":6:8: systems W0 ("+in+":5:8) and W1 of phase frame_end are not ordered, and both write T.X; order them: add after: W0 to system W1, or before: W1 to system W0", lines[2])
+	// W1..W24 conflict with every earlier W: 300 pairs, 2 + 300 errors.
+	assert.Equal(t, "... and 282 more errors", lines[schema.MaxErrors])
+	_, err := os.Stat(filepath.Join(dir, "x_gen.go"))
+	assert.ErrorIs(t, err, os.ErrNotExist, "nothing is written")
 }
 
 // TestGoNames: schema names that collide once made Go names are refused,
