@@ -442,10 +442,10 @@ func TestNoCycle(t *testing.T) {
 			"system B(phase: update, after: X) { from Shot s set s.X = 2 }",
 		"writers ordered through a chain": "system A(phase: update) { from Shot s set s.X = 1 }\nsystem M(phase: update, after: A) { from Body b }\n" +
 			"system B(phase: update, after: M) { from Shot s set s.X = 2 }",
-		"writers in two phases": "system A(phase: update) { from Shot s set s.X = 1 }\nsystem B(phase: late_update) { from Shot s set s.X = 2 }",
-		"two readers":           "system A(phase: update) { from Body b set b.X = b.Y }\nsystem B(phase: update) { from Shot s join Body b on s.Target match { found(b) => { set s.X = b.Y } } }",
+		"writers in two phases":       "system A(phase: update) { from Shot s set s.X = 1 }\nsystem B(phase: late_update) { from Shot s set s.X = 2 }",
+		"two readers":                 "system A(phase: update) { from Body b set b.X = b.Y }\nsystem B(phase: update) { from Shot s join Body b on s.Target match { found(b) => { set s.X = b.Y } } }",
 		"next_frame emit and consume": "system A(phase: update) { from Hit h }\nsystem B(phase: update) { from Shot s emit Hit { Target: s.Target, Damage: 1 } }",
-		"across phases": "system A(phase: update, before: B) { from Shot s }\nsystem B(phase: late_update, after: A) { from Shot s }",
+		"across phases":               "system A(phase: update, before: B) { from Shot s }\nsystem B(phase: late_update, after: A) { from Shot s }",
 		"diamond": "system A(phase: update, before: [B, C]) { from Shot s }\nsystem B(phase: update, before: D) { from Shot s }\n" +
 			"system C(phase: update, before: D) { from Shot s }\nsystem D(phase: update, after: A) { from Shot s }",
 	} {

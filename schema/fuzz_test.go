@@ -1,9 +1,9 @@
 package schema_test
 
 import (
-	"fmt"
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
