@@ -43,7 +43,9 @@ func Check(filename string, f *File) (*Schema, error) {
 			}
 			return a.Pos.Col - b.Pos.Col
 		})
-		return nil, c.errs
+		// A struct assignment checks its value once per field: the same
+		// error is reported once.
+		return nil, slices.CompactFunc(c.errs, func(a, b *Error) bool { return a.Pos == b.Pos && a.Msg == b.Msg })
 	}
 	return c.s, nil
 }
@@ -57,6 +59,8 @@ type declared struct {
 	domain *Domain
 	table  *Table
 	event  *EventTable
+	strct  *Struct
+	res    *Resource
 	system bool
 }
 
@@ -88,6 +92,8 @@ func (c *checker) check(f *File) {
 	var tables []*synTableDecl
 	var events []*synEventDecl
 	var systems []*synSystemDecl
+	var structs []*synStructDecl
+	var resources []*synResourceDecl
 	for _, d := range f.Decls {
 		switch {
 		case d.Const != nil:
@@ -112,6 +118,18 @@ func (c *checker) check(f *File) {
 				c.s.Events = append(c.s.Events, e)
 				events = append(events, d.Event)
 			}
+		case d.Struct != nil:
+			st := &Struct{Pos: c.pos(d.Struct.Name.Pos), Name: d.Struct.Name.Name}
+			if c.declare(d.Struct.Name, declared{what: "struct", strct: st}) {
+				c.s.Structs = append(c.s.Structs, st)
+				structs = append(structs, d.Struct)
+			}
+		case d.Resource != nil:
+			r := &Resource{Pos: c.pos(d.Resource.Name.Pos), Name: d.Resource.Name.Name}
+			if c.declare(d.Resource.Name, declared{what: "resource", res: r}) {
+				c.s.Resources = append(c.s.Resources, r)
+				resources = append(resources, d.Resource)
+			}
 		case d.Extern != nil:
 			if c.declare(d.Extern.Name, declared{what: "extern system", system: true}) {
 				c.s.Externs = append(c.s.Externs, &Extern{Pos: c.pos(d.Extern.Name.Pos), Name: d.Extern.Name.Name})
@@ -130,6 +148,12 @@ func (c *checker) check(f *File) {
 				c.resolveConst(st)
 			}
 		}
+	}
+	for i, d := range structs {
+		c.structDecl(c.s.Structs[i], d)
+	}
+	for i, d := range resources {
+		c.resourceDecl(c.s.Resources[i], d)
 	}
 	for _, d := range f.Decls {
 		if d.Domain != nil {
@@ -242,15 +266,26 @@ func (c *checker) resolveConst(st *constState) *Const {
 	}
 	st.state = 1
 	d := st.decl
-	t, ok := c.typeExpr(d.Type, "constant "+d.Name.Name)
-	if ok && t.Kind == Ref {
-		c.errorf(c.pos(d.Type.Pos), KindType, "constant %q cannot be a ref; constants are int32, int64, float32, float64 or bool", d.Name.Name)
-		ok = false
+	var t Type
+	ok := true
+	if d.Type != nil {
+		t, ok = c.typeExpr(d.Type, "constant "+d.Name.Name)
+		if ok && (t.Kind == Ref || t.Kind == StructKind) {
+			what := "a ref"
+			if t.Kind == StructKind {
+				what = "struct " + t.Struct.Name
+			}
+			c.errorf(c.pos(d.Type.Pos), KindType, "constant %q cannot be %s; constants are int32, int64, float32, float64 or bool", d.Name.Name, what)
+			ok = false
+		}
 	}
 	ex := c.expr(&scope{c: c}, d.Value)
 	st.state = 2
 	if !ok || ex.Type().Kind == Invalid {
 		return nil
+	}
+	if d.Type == nil {
+		t = ex.Type() // inferred: untyped stays untyped (typed by each use)
 	}
 	ex = c.convertTo(ex, t, "constant "+d.Name.Name)
 	lit, isLit := ex.(*Lit)
@@ -281,10 +316,81 @@ func (c *checker) typeExpr(t *synTypeExpr, of string) (Type, bool) {
 	}
 	k, ok := basicTypes[t.Name.Name]
 	if !ok {
-		c.errorf(c.pos(t.Name.Pos), KindUnknown, "unknown type %q in %s; types are int32, int64, float32, float64, bool and ref TABLE", t.Name.Name, of)
+		if d := c.names[t.Name.Name]; d.strct != nil {
+			return Type{Kind: StructKind, Struct: d.strct}, true
+		}
+		c.errorf(c.pos(t.Name.Pos), KindUnknown, "unknown type %q in %s; types are int32, int64, float32, float64, bool, ref TABLE and the declared structs%s", t.Name.Name, of, c.hint(t.Name.Name, "struct"))
 		return Type{}, false
 	}
 	return Type{Kind: k}, true
+}
+
+// structDecl resolves a struct's fields: basic types and refs.
+func (c *checker) structDecl(st *Struct, d *synStructDecl) {
+	of := "struct " + st.Name
+	if len(d.Fields) == 0 {
+		c.errorf(st.Pos, KindMissing, "%s has no fields; give it at least one, FIELD: TYPE", of)
+	}
+	seen := map[string]Pos{}
+	for _, f := range d.Fields {
+		p := c.pos(f.Name.Pos)
+		if prev, ok := seen[f.Name.Name]; ok {
+			c.errorf(p, KindDuplicate, "%s has two fields named %q (the first at %s); rename one", of, f.Name.Name, prev)
+			continue
+		}
+		seen[f.Name.Name] = p
+		typ, ok := c.typeExpr(f.Type, of+" field "+f.Name.Name)
+		if ok && typ.Kind == StructKind {
+			c.errorf(c.pos(f.Type.Pos), KindType, "field %s of %s is struct %s; struct fields are int32, int64, float32, float64, bool or ref TABLE (give its fields here)", f.Name.Name, of, typ.Struct.Name)
+			ok = false
+		}
+		if !ok {
+			typ = Type{Kind: Invalid}
+		}
+		st.Fields = append(st.Fields, &StructField{Pos: p, Name: f.Name.Name, Type: typ, Index: len(st.Fields)})
+	}
+}
+
+// resourceDecl resolves a resource's fields and their initial values.
+func (c *checker) resourceDecl(r *Resource, d *synResourceDecl) {
+	of := "resource " + r.Name
+	if len(d.Fields) == 0 {
+		c.errorf(r.Pos, KindMissing, "%s has no fields; give it at least one, FIELD: TYPE = VALUE", of)
+	}
+	seen := map[string]Pos{}
+	for _, f := range d.Fields {
+		p := c.pos(f.Name.Pos)
+		if prev, ok := seen[f.Name.Name]; ok {
+			c.errorf(p, KindDuplicate, "%s has two fields named %q (the first at %s); rename one", of, f.Name.Name, prev)
+			continue
+		}
+		seen[f.Name.Name] = p
+		typ, ok := c.typeExpr(f.Type, of+" field "+f.Name.Name)
+		if ok && typ.Kind == Ref {
+			c.errorf(c.pos(f.Type.Pos), KindType, "field %s of %s is a ref; resource fields are int32, int64, float32, float64, bool or a struct (a handle in a resource is a hand-written system's)", f.Name.Name, of)
+			ok = false
+		}
+		if !ok {
+			typ = Type{Kind: Invalid}
+		}
+		rf := &ResourceField{Pos: p, Name: f.Name.Name, Type: typ, Index: len(r.Fields)}
+		r.Fields = append(r.Fields, rf)
+		if f.Value == nil || !ok {
+			continue
+		}
+		if typ.Kind == StructKind {
+			c.errorf(c.pos(f.Value.Pos), KindType, "field %s of %s is struct %s, which has no literal; drop = ...: it starts at zero, and the host sets it (Resource.Get)", f.Name.Name, of, typ.Struct.Name)
+			continue
+		}
+		ex := c.convertTo(c.expr(&scope{c: c}, f.Value), typ, "field "+f.Name.Name+" of "+of)
+		switch lit, isLit := ex.(*Lit); {
+		case invalid(ex):
+		case !isLit:
+			c.errorf(c.pos(f.Value.Pos), KindValue, "the initial value of field %s of %s is not constant; use literals and constants only", f.Name.Name, of)
+		default:
+			rf.Value = lit.Value
+		}
+	}
 }
 
 // fields resolves the columns of a table or the fields of an event table.
@@ -299,8 +405,22 @@ func (c *checker) fields(fs []*synField, of string, t *Table, e *EventTable) []*
 		}
 		seen[f.Name.Name] = p
 		typ, ok := c.typeExpr(f.Type, of+" column "+f.Name.Name)
+		if ok && typ.Kind == StructKind && t == nil {
+			c.errorf(c.pos(f.Type.Pos), KindType, "field %s of %s is struct %s; event fields are int32, int64, float32, float64, bool or ref TABLE (give the struct's fields one by one)", f.Name.Name, of, typ.Struct.Name)
+			ok = false
+		}
 		if !ok {
 			typ = Type{Kind: Invalid}
+		}
+		if typ.Kind == StructKind {
+			g := &StructColumn{Pos: p, Name: f.Name.Name, Struct: typ.Struct, Table: t}
+			for _, sf := range typ.Struct.Fields {
+				k := &Column{Pos: p, Name: f.Name.Name + "." + sf.Name, Type: sf.Type, Table: t, Index: len(cols), Group: g, Field: sf}
+				cols = append(cols, k)
+				g.Fields = append(g.Fields, k)
+			}
+			t.Structs = append(t.Structs, g)
+			continue
 		}
 		cols = append(cols, &Column{Pos: p, Name: f.Name.Name, Type: typ, Table: t, Event: e, Index: len(cols)})
 	}
