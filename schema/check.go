@@ -45,7 +45,17 @@ func Check(filename string, f *File) (*Schema, error) {
 		})
 		// A struct assignment checks its value once per field: the same
 		// error is reported once.
-		return nil, slices.CompactFunc(c.errs, func(a, b *Error) bool { return a.Pos == b.Pos && a.Msg == b.Msg })
+		type key struct {
+			p   Pos
+			msg string
+		}
+		seen := map[key]bool{}
+		return nil, slices.DeleteFunc(c.errs, func(e *Error) bool {
+			k := key{e.Pos, e.Msg}
+			dup := seen[k]
+			seen[k] = true
+			return dup
+		})
 	}
 	return c.s, nil
 }

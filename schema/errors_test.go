@@ -350,6 +350,9 @@ func TestErrors(t *testing.T) {
 		{"type/inferred constant meets an int", schema.ErrType,
 			"const K = 2.5\nsystem S(phase: update) { from Shot s set s.TTL = K }",
 			"bad.tw:8:51: constant K is not an integer; it cannot be int32"},
+		{"unknown/column in a struct assignment, reported once", schema.ErrUnknown,
+			"struct V { X: float32  Y: float32 }\ntable T(capacity: 8) { P: V }\nsystem S(phase: update) { from T t set t.P = t.Q + W }",
+			"bad.tw:9:48: unknown column \"Q\" in t.Q (t is a row of table T); did you mean \"P\"?"},
 	}
 	kinds := map[error]int{}
 	for _, tc := range cases {
