@@ -280,6 +280,7 @@ func (c *checker) resolveConst(st *constState) *Const {
 	ok := true
 	if d.Type != nil {
 		t, ok = c.typeExpr(d.Type, "constant "+d.Name.Name)
+		ok = c.noArray(t, ok, d.Type, "constant "+d.Name.Name)
 		if ok && (t.Kind == Ref || t.Kind == StructKind) {
 			what := "a ref"
 			if t.Kind == StructKind {
@@ -324,6 +325,9 @@ func (c *checker) typeExpr(t *synTypeExpr, of string) (Type, bool) {
 		}
 		return Type{Kind: Ref, Table: d.table}, true
 	}
+	if t.Len != nil {
+		return c.arrayType(t, of)
+	}
 	k, ok := basicTypes[t.Name.Name]
 	if !ok {
 		if d := c.names[t.Name.Name]; d.strct != nil {
@@ -333,6 +337,44 @@ func (c *checker) typeExpr(t *synTypeExpr, of string) (Type, bool) {
 		return Type{}, false
 	}
 	return Type{Kind: k}, true
+}
+
+// MaxArrayLen bounds the length of a resource's array field.
+const MaxArrayLen = 1 << 20
+
+// arrayType resolves `[N]TYPE`: N an integer constant in 1..MaxArrayLen,
+// TYPE a basic type.
+func (c *checker) arrayType(t *synTypeExpr, of string) (Type, bool) {
+	k, ok := basicTypes[t.Elem.Name]
+	if !ok {
+		c.errorf(c.pos(t.Elem.Pos), KindType, "the elements of array type [...]%s of %s are int32, int64, float32, float64 or bool, not %s", t.Elem.Name, of, t.Elem.Name)
+		return Type{}, false
+	}
+	ex := c.expr(&scope{c: c}, t.Len)
+	if invalid(ex) {
+		return Type{}, false
+	}
+	lit, isLit := ex.(*Lit)
+	if !isLit || !ex.Type().IsInteger() {
+		c.errorf(c.pos(t.Len.Pos), KindType, "the length of an array of %s must be an integer constant, not %s", of, describeExpr(ex))
+		return Type{}, false
+	}
+	n, exact := constant.Int64Val(lit.Value)
+	if !exact || n < 1 || n > MaxArrayLen {
+		c.errorf(c.pos(t.Len.Pos), KindValue, "the length of an array of %s is %s; it must be between 1 and %d", of, lit.Value, MaxArrayLen)
+		return Type{}, false
+	}
+	return Type{Kind: ArrayKind, Elem: &Type{Kind: k}, Len: int(n)}, true
+}
+
+// noArray reports an array type where only a resource field may have
+// one.
+func (c *checker) noArray(t Type, ok bool, at *synTypeExpr, what string) bool {
+	if ok && t.Kind == ArrayKind {
+		c.errorf(c.pos(at.Pos), KindType, "%s is an array; only a resource's fields are arrays (a table stores one value a row in each column)", what)
+		return false
+	}
+	return ok
 }
 
 // structDecl resolves a struct's fields: basic types and refs.
@@ -350,6 +392,7 @@ func (c *checker) structDecl(st *Struct, d *synStructDecl) {
 		}
 		seen[f.Name.Name] = p
 		typ, ok := c.typeExpr(f.Type, of+" field "+f.Name.Name)
+		ok = c.noArray(typ, ok, f.Type, "field "+f.Name.Name+" of "+of)
 		if ok && typ.Kind == StructKind {
 			c.errorf(c.pos(f.Type.Pos), KindType, "field %s of %s is struct %s; struct fields are int32, int64, float32, float64, bool or ref TABLE (give its fields here)", f.Name.Name, of, typ.Struct.Name)
 			ok = false
@@ -388,8 +431,8 @@ func (c *checker) resourceDecl(r *Resource, d *synResourceDecl) {
 		if f.Value == nil || !ok {
 			continue
 		}
-		if typ.Kind == StructKind {
-			c.errorf(c.pos(f.Value.Pos), KindType, "field %s of %s is struct %s, which has no literal; drop = ...: it starts at zero, and the host sets it (Resource.Get)", f.Name.Name, of, typ.Struct.Name)
+		if typ.Kind == StructKind || typ.Kind == ArrayKind {
+			c.errorf(c.pos(f.Value.Pos), KindType, "field %s of %s is %s, which has no literal; drop = ...: it starts at zero, and the host or a hand-written system sets it", f.Name.Name, of, describeType(typ))
 			continue
 		}
 		ex := c.convertTo(c.expr(&scope{c: c}, f.Value), typ, "field "+f.Name.Name+" of "+of)
@@ -415,6 +458,7 @@ func (c *checker) fields(fs []*synField, of string, t *Table, e *EventTable) []*
 		}
 		seen[f.Name.Name] = p
 		typ, ok := c.typeExpr(f.Type, of+" column "+f.Name.Name)
+		ok = c.noArray(typ, ok, f.Type, of+" column "+f.Name.Name)
 		if ok && typ.Kind == StructKind && t == nil {
 			c.errorf(c.pos(f.Type.Pos), KindType, "field %s of %s is struct %s; event fields are int32, int64, float32, float64, bool or ref TABLE (give the struct's fields one by one)", f.Name.Name, of, typ.Struct.Name)
 			ok = false
@@ -635,6 +679,17 @@ func distance(a, b string) int {
 		}
 	}
 	return row[len(b)]
+}
+
+// describeType is "struct S" or "an array [N]T" or the type.
+func describeType(t Type) string {
+	switch t.Kind {
+	case StructKind:
+		return "struct " + t.Struct.Name
+	case ArrayKind:
+		return "an array " + t.String()
+	}
+	return t.String()
 }
 
 // article prefixes a or an.

@@ -213,7 +213,7 @@ func (c *checker) joinOK(b *bodyState, j *synJoinClause) bool {
 		c.errorf(vp, KindType, "join %s %s on %s.%s: a join probes a ref column of the from row %s", j.Table.Name, j.Var.Name, j.On.Var.Name, j.On.Column.Name, sys.From.Name)
 		return false
 	}
-	ex := c.column(&scope{c: c, b: b}, j.On.Var, j.On.Column, j.On.Field, false)
+	ex := c.column(&scope{c: c, b: b}, j.On.Var, j.On.Column, j.On.Field, nil, false)
 	if invalid(ex) {
 		return false
 	}
@@ -348,7 +348,7 @@ func (c *checker) setTarget(sc *scope, t *synColExpr) Expr {
 			v.Name, t.Column.Name, v.Name, v.Table.Name, b.sys.From.Name, v.Join.Via.Name, b.sys.From.Table.Name, v.Table.Name)
 		return bad(p)
 	}
-	return c.column(sc, t.Var, t.Column, t.Field, true)
+	return c.column(sc, t.Var, t.Column, t.Field, nil, true)
 }
 
 func (c *checker) match(sc *scope, m *synMatchStmt) Stmt {

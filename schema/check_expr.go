@@ -175,7 +175,7 @@ func (c *checker) primary(sc *scope, e *synPrimary) Expr {
 	n := e.Name
 	switch {
 	case n.Column != nil:
-		return c.column(sc, n.Name, n.Column, n.Field, false)
+		return c.column(sc, n.Name, n.Column, n.Field, n.Index, false)
 	case n.Call:
 		return c.call(sc, p, n.Name, n.Args)
 	}
@@ -250,11 +250,14 @@ func (c *checker) name(sc *scope, id *synIdent) Expr {
 // reading or (write) as a set target, or RESOURCE.FIELD[.FIELD] for
 // reading. A struct column named whole stands for the field of the
 // projection (sc.proj) and is an error elsewhere.
-func (c *checker) column(sc *scope, vid, cid, fid *synIdent, write bool) Expr {
+func (c *checker) column(sc *scope, vid, cid, fid *synIdent, idx *synExpr, write bool) Expr {
 	p := c.pos(vid.Pos)
 	text := vid.Name + "." + cid.Name
 	if fid != nil {
 		text += "." + fid.Name
+	}
+	if idx != nil {
+		text += "[" + exprText(idx) + "]"
 	}
 	if sc.b == nil {
 		c.errorf(p, KindValue, "%s is not constant; a constant expression uses literals and constants only", text)
@@ -271,7 +274,7 @@ func (c *checker) column(sc *scope, vid, cid, fid *synIdent, write bool) Expr {
 			c.errorf(p, KindAccess, "cannot set %s: %s is a resource, read-only in declared bodies; a hand-written system writes it (tickwork.WriteResource), or the host between frames (Resource.Get)", text, vid.Name)
 			return bad(p)
 		case d.res != nil:
-			return c.resource(sc, p, d.res, cid, fid)
+			return c.resource(sc, p, d.res, cid, fid, idx)
 		case d.cnst != nil:
 			verb := "read"
 			if write {
@@ -337,6 +340,10 @@ func (c *checker) column(sc *scope, vid, cid, fid *synIdent, write bool) Expr {
 	if col.Type.Kind == Invalid {
 		return bad(p)
 	}
+	if idx != nil {
+		c.errorf(c.pos(idx.Pos), KindType, "%s.%s is a column, not an array: it has no elements; only a resource's fields are arrays", v.Name, col.Name)
+		return bad(p)
+	}
 	ref := &ColRef{Pos: p, Var: v, Column: col}
 	if v.Kind == JoinVar && sc.guard&(1<<v.Join.Index) == 0 {
 		verb := "read"
@@ -351,8 +358,9 @@ func (c *checker) column(sc *scope, vid, cid, fid *synIdent, write bool) Expr {
 	return ref
 }
 
-// resource resolves RESOURCE.FIELD or RESOURCE.FIELD.SUB for reading.
-func (c *checker) resource(sc *scope, p Pos, r *Resource, fid, sub *synIdent) Expr {
+// resource resolves RESOURCE.FIELD, RESOURCE.FIELD.SUB or
+// RESOURCE.FIELD[INDEX] for reading.
+func (c *checker) resource(sc *scope, p Pos, r *Resource, fid, sub *synIdent, idx *synExpr) Expr {
 	var f *ResourceField
 	for _, k := range r.Fields {
 		if k.Name == fid.Name {
@@ -372,6 +380,28 @@ func (c *checker) resource(sc *scope, p Pos, r *Resource, fid, sub *synIdent) Ex
 	}
 	ref := &ResRef{Pos: p, Resource: r, Field: f}
 	switch {
+	case f.Type.Kind == ArrayKind && (sub != nil || idx == nil):
+		c.errorf(p, KindType, "%s.%s is an array %s: read one element, %s.%s[INDEX] (an integer; outside 0..%d it wraps)", r.Name, f.Name, f.Type, r.Name, f.Name, f.Type.Len-1)
+		return bad(p)
+	case f.Type.Kind == ArrayKind:
+		ix := c.expr(sc, idx)
+		if invalid(ix) {
+			return ix
+		}
+		if ix.Type().IsUntyped() {
+			ix = c.convertTo(ix, Type{Kind: Int64}, "the index of "+r.Name+"."+f.Name)
+			if invalid(ix) {
+				return ix
+			}
+		}
+		if ix.Type().Kind != Int32 && ix.Type().Kind != Int64 {
+			c.errorf(ix.Position(), KindType, "the index of %s.%s must be an integer, not %s (%s); floor(x) is the int32 cell of a float x", r.Name, f.Name, describeExpr(ix), ix.Type())
+			return bad(p)
+		}
+		ref.Index = ix
+	case idx != nil:
+		c.errorf(c.pos(idx.Pos), KindType, "%s.%s is %s, not an array: it has no elements", r.Name, f.Name, describeType(f.Type))
+		return bad(p)
 	case f.Type.Kind == StructKind && sub != nil:
 		for _, sf := range f.Type.Struct.Fields {
 			if sf.Name == sub.Name {
@@ -451,9 +481,9 @@ func (c *checker) call(sc *scope, p Pos, fn *synIdent, args []*synExpr) Expr {
 	want := 1
 	if _, conv := conversions[fn.Name]; !conv {
 		switch fn.Name {
-		case "found", "missing", "index":
+		case "found", "missing", "index", "floor":
 		default:
-			c.errorf(p, KindUnknown, "unknown function %q; the functions are found, missing, index and the conversions int32, int64, float32, float64", fn.Name)
+			c.errorf(p, KindUnknown, "unknown function %q; the functions are found, missing, index, floor and the conversions int32, int64, float32, float64", fn.Name)
 			return bad(p)
 		}
 	}
@@ -464,6 +494,8 @@ func (c *checker) call(sc *scope, p Pos, fn *synIdent, args []*synExpr) Expr {
 	switch fn.Name {
 	case "found", "missing":
 		return c.probe(sc, p, fn.Name, args[0])
+	case "floor":
+		return c.floor(sc, p, args[0])
 	case "index":
 		x := c.expr(sc, args[0])
 		if invalid(x) {
@@ -497,6 +529,41 @@ func (c *checker) call(sc *scope, p Pos, fn *synIdent, args []*synExpr) Expr {
 		return c.typedConst(p, to, l.Value, fn.Name+"("+describeExpr(x)+")")
 	}
 	return &Convert{Pos: p, X: x, T: to}
+}
+
+// floor checks floor(x), folding a constant x.
+func (c *checker) floor(sc *scope, p Pos, arg *synExpr) Expr {
+	x := c.expr(sc, arg)
+	if invalid(x) {
+		return x
+	}
+	if !x.Type().IsFloat() {
+		c.errorf(x.Position(), KindType, "floor needs a float, not %s (%s)", describeExpr(x), x.Type())
+		return bad(p)
+	}
+	if l, ok := x.(*Lit); ok {
+		f, _ := constant.Float64Val(l.Value)
+		return &Lit{Pos: p, T: Type{Kind: Int32}, Value: constant.MakeInt64(int64(floorInt32(f)))}
+	}
+	if x.Type().IsUntyped() {
+		x = c.convertTo(x, Type{Kind: Float64}, "floor(...)")
+	}
+	return &Floor{Pos: p, X: x}
+}
+
+// floorInt32 is the schema's floor(x): the greatest integer at most x,
+// saturated at the int32 limits, and 0 for NaN; the generated code has
+// the same function.
+func floorInt32(x float64) int32 {
+	switch {
+	case x != x:
+		return 0
+	case x >= math.MaxInt32:
+		return math.MaxInt32
+	case x <= math.MinInt32:
+		return math.MinInt32
+	}
+	return int32(math.Floor(x))
 }
 
 // probe checks found(v) or missing(v).
@@ -818,10 +885,15 @@ func describeExpr(e Expr) string {
 	case *ColRef:
 		return e.Var.Name + "." + e.Column.Name
 	case *ResRef:
-		if e.Sub != nil {
+		switch {
+		case e.Sub != nil:
 			return e.Resource.Name + "." + e.Field.Name + "." + e.Sub.Name
+		case e.Index != nil:
+			return e.Resource.Name + "." + e.Field.Name + "[" + describeExpr(e.Index) + "]"
 		}
 		return e.Resource.Name + "." + e.Field.Name
+	case *Floor:
+		return "floor(" + describeExpr(e.X) + ")"
 	case *VarRef:
 		return e.Var.Name
 	case *EnvRef:

@@ -146,8 +146,11 @@ func colText(c *synColExpr) string {
 }
 
 func typeText(t *synTypeExpr) string {
-	if t.Ref != nil {
+	switch {
+	case t.Ref != nil:
 		return "ref " + t.Ref.Name
+	case t.Len != nil:
+		return "[" + exprString(t.Len) + "]" + t.Elem.Name
 	}
 	return t.Name.Name
 }
@@ -253,6 +256,11 @@ func writeUnary(b *strings.Builder, e *synUnary) {
 			b.WriteString("." + n.Column.Name)
 			if n.Field != nil {
 				b.WriteString("." + n.Field.Name)
+			}
+			if n.Index != nil {
+				b.WriteString("[")
+				writeOr(b, n.Index)
+				b.WriteString("]")
 			}
 		case n.Call:
 			b.WriteString("(")

@@ -321,7 +321,7 @@ func (*DeleteStmt) stmt()           {}
 func (*CountStmt) stmt()            {}
 
 // Expr is a typed expression: *Lit, *ColRef, *ResRef, *VarRef, *EnvRef,
-// *Unary, *Binary, *Convert, *Probe or *IndexOf.
+// *Unary, *Binary, *Convert, *Floor, *Probe or *IndexOf.
 type Expr interface {
 	Position() Pos
 	Type() Type
@@ -344,12 +344,22 @@ type ColRef struct {
 }
 
 // ResRef reads field Field of resource Resource, or of a struct field its
-// field Sub.
+// field Sub, or of an array field its element Index (an integer; an index
+// outside 0..Len-1 wraps: the Euclidean remainder by Len).
 type ResRef struct {
 	Pos      Pos
 	Resource *Resource
 	Field    *ResourceField
 	Sub      *StructField // nil unless Field is a struct
+	Index    Expr         // nil unless Field is an array
+}
+
+// Floor is floor(X): the greatest integer at most X (a float), as an
+// int32, saturated at the int32 limits; NaN gives 0. The same on every
+// machine (a float to integer conversion is not).
+type Floor struct {
+	Pos Pos
+	X   Expr
 }
 
 // VarRef is the handle of a row variable's row (type ref of its table).
@@ -452,6 +462,7 @@ type IndexOf struct {
 func (e *Lit) Position() Pos     { return e.Pos }
 func (e *ColRef) Position() Pos  { return e.Pos }
 func (e *ResRef) Position() Pos  { return e.Pos }
+func (e *Floor) Position() Pos   { return e.Pos }
 func (e *VarRef) Position() Pos  { return e.Pos }
 func (e *EnvRef) Position() Pos  { return e.Pos }
 func (e *Unary) Position() Pos   { return e.Pos }
@@ -463,11 +474,15 @@ func (e *IndexOf) Position() Pos { return e.Pos }
 func (e *Lit) Type() Type    { return e.T }
 func (e *ColRef) Type() Type { return e.Column.Type }
 func (e *ResRef) Type() Type {
-	if e.Sub != nil {
+	switch {
+	case e.Sub != nil:
 		return e.Sub.Type
+	case e.Index != nil:
+		return *e.Field.Type.Elem
 	}
 	return e.Field.Type
 }
+func (*Floor) Type() Type     { return Type{Kind: Int32} }
 func (e *VarRef) Type() Type  { return Type{Kind: Ref, Table: e.Var.Table} }
 func (e *EnvRef) Type() Type  { return e.T }
 func (e *Unary) Type() Type   { return e.T }

@@ -136,7 +136,7 @@ func describe(t lexer.Token) string {
 // productions names the grammar's productions as a schema author knows
 // them, for "expected ..." (the grammar is in syntax.go).
 var productions = map[string]string{
-	"SynIdent": "a name", "SynOptKey": "an option name", "SynTypeExpr": "a type (int32, int64, float32, float64, bool, ref TABLE or a struct)",
+	"SynIdent": "a name", "SynOptKey": "an option name", "SynTypeExpr": "a type (int32, int64, float32, float64, bool, ref TABLE, a struct or [N]TYPE)",
 	"SynExpr": "an expression", "SynAndExpr": "an expression", "SynNotExpr": "an expression", "SynCmpExpr": "an expression",
 	"SynAddExpr": "an expression", "SynMulExpr": "an expression", "SynUnary": "an expression", "SynPrimary": "an expression",
 	"SynNameExpr": "an expression", "SynOptValue": "a value", "SynOption": "an option NAME: VALUE",

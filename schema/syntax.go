@@ -114,10 +114,13 @@ type synField struct {
 	Type *synTypeExpr `parser:"@@"`
 }
 
-// synTypeExpr is a type name or `ref TABLE`.
+// synTypeExpr is a type name, `ref TABLE` or `[N]TYPE` (an array: a
+// resource field's type only).
 type synTypeExpr struct {
 	Pos  lexer.Position
 	Ref  *synIdent `parser:"  'ref' @@"`
+	Len  *synExpr  `parser:"| '[' @@ ']'"`
+	Elem *synIdent `parser:"  @@"`
 	Name *synIdent `parser:"| @@"`
 }
 
@@ -311,14 +314,16 @@ type synPrimary struct {
 	Paren *synExpr     `parser:"| '(' @@ ')'"`
 }
 
-// synNameExpr is NAME, VAR.COLUMN, VAR.COLUMN.FIELD or NAME(ARGS): a
-// constant or row variable, a column (or a resource's field), a field of
-// a struct column, or a conversion or built-in function.
+// synNameExpr is NAME, VAR.COLUMN, VAR.COLUMN.FIELD, RESOURCE.FIELD[INDEX]
+// or NAME(ARGS): a constant or row variable, a column (or a resource's
+// field), a field of a struct column, an element of a resource's array,
+// or a conversion or built-in function.
 type synNameExpr struct {
 	Pos    lexer.Position
 	Name   *synIdent  `parser:"@@"`
 	Column *synIdent  `parser:"( '.' @@"`
 	Field  *synIdent  `parser:"  ( '.' @@ )?"`
+	Index  *synExpr   `parser:"  ( '[' @@ ']' )?"`
 	Call   bool       `parser:"| @'(' "`
 	Args   []*synExpr `parser:"  ( @@ ( ',' @@ )* )? ')' )?"`
 }

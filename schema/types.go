@@ -1,5 +1,7 @@
 package schema
 
+import "strconv"
+
 // TypeKind is the kind of a [Type].
 type TypeKind uint8
 
@@ -15,6 +17,7 @@ const (
 	Bool
 	Ref        // a generational handle of an entity of Type.Table's domain
 	StructKind // a declared struct, Type.Struct: a column or resource field only, never a value
+	ArrayKind  // [Type.Len]Type.Elem: a resource field only, whose elements a body reads
 	UntypedInt
 	UntypedFloat
 )
@@ -23,7 +26,9 @@ const (
 type Type struct {
 	Kind   TypeKind
 	Table  *Table  // Ref: the table named by `ref T`
-	Struct *Struct // Struct
+	Struct *Struct // StructKind
+	Elem   *Type   // ArrayKind: the element type (a basic type)
+	Len    int     // ArrayKind: the number of elements
 }
 
 var basicTypes = map[string]TypeKind{"int32": Int32, "int64": Int64, "float32": Float32, "float64": Float64, "bool": Bool}
@@ -51,6 +56,11 @@ func (t Type) String() string {
 			return "struct"
 		}
 		return t.Struct.Name
+	case ArrayKind:
+		if t.Elem == nil {
+			return "array"
+		}
+		return "[" + strconv.Itoa(t.Len) + "]" + t.Elem.String()
 	case UntypedInt:
 		return "untyped integer"
 	case UntypedFloat:
@@ -80,6 +90,9 @@ func (t Type) Identical(u Type) bool {
 	}
 	if t.Kind == StructKind {
 		return t.Struct == u.Struct
+	}
+	if t.Kind == ArrayKind {
+		return t.Len == u.Len && t.Elem != nil && u.Elem != nil && t.Elem.Identical(*u.Elem)
 	}
 	if t.Kind != Ref || t.Table == u.Table {
 		return true

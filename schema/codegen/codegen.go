@@ -155,6 +155,7 @@ func (g *gen) checkNames() error {
 	for n := range top.names {
 		g.top = append(g.top, n)
 	}
+	g.top = append(g.top, "floorInt32", "math")
 	slices.Sort(g.top)
 	if len(errs) > 0 {
 		slices.SortStableFunc(errs, func(a, b *schema.Error) int {
@@ -203,6 +204,7 @@ func (g *gen) file() {
 	g.tables()
 	g.declare()
 	g.systems()
+	g.floorFunc()
 }
 
 // goType is the Go type of a column, field or constant.
@@ -212,6 +214,8 @@ func goType(t schema.Type) string {
 		return "tickwork.Handle"
 	case schema.StructKind:
 		return exported(t.Struct.Name)
+	case schema.ArrayKind:
+		return fmt.Sprintf("[%d]%s", t.Len, goType(*t.Elem))
 	}
 	return t.String()
 }

@@ -51,6 +51,10 @@ var compileCorpus = []struct{ name, src string }{
 		"system S(phase: update) { from T t match { R.On and t.X > R.Lim => { delete t  count big } else => { set t.X += R.Lim * 2, t.F = t.F * R.F } } }"},
 	{"untyped_consts", "const A = 0.1\nconst B = A * 3\nconst C = 7\nconst D = C / 2\nconst E = true\ntable T(capacity: 10) { X: float32  N: int32  F: float64 }\n" +
 		"system S(phase: update) { from T t set t.X = B, t.F = B, t.N = D match { E => { set t.N += C } } }"},
+	{"resource_arrays", "resource R { A: [5]int64  B: [8]bool  F: [3]float64 }\ntable T(capacity: 10) { N: int32  M: int64  X: float64 }\n" +
+		"event table E(capacity: 10, lifetime: next_frame) { K: int32 }\n" +
+		"system S(phase: update) { from T t match { R.B[t.N] => { set t.M = R.A[t.M] + R.A[-1] + int64(floor(2.5)), t.N = floor(t.X * R.F[t.N]) } } }\n" +
+		"system V(phase: update, after: S) { from E e match { R.B[e.K] and R.F[e.K * 2] > float64(floor(R.F[0])) => { count hit } } }"},
 	{"struct_names", "struct V { Table: float32 }\ntable T(capacity: 10) { Table2: V  V: V }\nsystem S(phase: update) { from T t set t.Table2 = t.V }"},
 }
 

@@ -2,7 +2,7 @@ package codegen
 
 // This file and engine_system.go are the generator's target: what the
 // generated code calls. It calls the face, package tickwork (the module
-// root), and nothing else, so nothing generated could not have been
+// root), and nothing else (but math.Floor, for floor), so nothing generated could not have been
 // written by hand on it. Declarations go on the builder; each system asks
 // its Decl for the accessors its body implies (the engine derives the
 // manifest from them) and drives its kernels. kernel.go (loops,
@@ -16,7 +16,38 @@ import (
 )
 
 func (g *gen) imports() {
+	if usesFloor(g.s) {
+		g.p("import (")
+		g.p(`"math"`)
+		g.p("")
+		g.p(`"github.com/tickwork/tickwork"`)
+		g.p(")")
+		g.p("")
+		return
+	}
 	g.p(`import "github.com/tickwork/tickwork"`)
+	g.p("")
+}
+
+// floorFunc writes the schema's floor(x) (docs/schema.md, Resources),
+// when a body uses it.
+func (g *gen) floorFunc() {
+	if !usesFloor(g.s) {
+		return
+	}
+	g.p("// floorInt32 is the schema's floor(x): the greatest integer at most x,")
+	g.p("// saturated at the int32 limits, 0 for NaN; the same on every machine.")
+	g.p("func floorInt32(x float64) int32 {")
+	g.p("switch {")
+	g.p("case x != x:")
+	g.p("return 0")
+	g.p("case x >= math.MaxInt32:")
+	g.p("return math.MaxInt32")
+	g.p("case x <= math.MinInt32:")
+	g.p("return math.MinInt32")
+	g.p("}")
+	g.p("return int32(math.Floor(x))")
+	g.p("}")
 	g.p("")
 }
 

@@ -265,7 +265,11 @@ func (sg *sysGen) envValues(loc *locals) {
 func (sg *sysGen) resValues(loc *locals, ptr func(*schema.Resource) string) {
 	for _, e := range resRefs(sg.y.Body) {
 		l := loc.name(unexported(strings.ReplaceAll(resGo(e)[1:], ".", "")))
-		sg.g.p("%s := %s%s // resource %s", l, ptr(e.Resource), resGo(e), resKey(e))
+		if e.Index != nil { // the array's address: its elements are read in the loop
+			sg.g.p("%s := &%s%s // resource %s", l, ptr(e.Resource), resGo(e), resKey(e))
+		} else {
+			sg.g.p("%s := %s%s // resource %s", l, ptr(e.Resource), resGo(e), resKey(e))
+		}
 		sg.env["res:"+resKey(e)] = l
 	}
 }
@@ -493,6 +497,10 @@ func probed(ss []schema.Stmt, v *schema.Var) bool {
 			return expr(e.X) || expr(e.Y)
 		case *schema.Convert:
 			return expr(e.X)
+		case *schema.Floor:
+			return expr(e.X)
+		case *schema.ResRef:
+			return e.Index != nil && expr(e.Index)
 		case *schema.IndexOf:
 			return expr(e.X)
 		}

@@ -87,7 +87,88 @@ func colField(sg *sysGen, v *schema.Var, c *schema.Column) string {
 	return sg.stateField("col:"+v.Name+"."+c.Name, v.Name+goCol(c))
 }
 
-// resKey names the resource field a ResRef reads: "R.F" or "R.F.S".
+// wrapIndex is the Go index of an array of n elements at integer ix:
+// the Euclidean remainder of ix by n (docs/schema.md, Resources), a mask
+// for a power of two.
+func (sg *sysGen) wrapIndex(ix schema.Expr, n int) string {
+	if l, ok := ix.(*schema.Lit); ok {
+		v, _ := constant.Int64Val(l.Value)
+		return strconv.FormatInt(((v%int64(n))+int64(n))%int64(n), 10)
+	}
+	x := sg.code(ix)
+	if n&(n-1) == 0 {
+		u := "uint32"
+		if ix.Type().Kind == schema.Int64 {
+			u = "uint64"
+		}
+		return fmt.Sprintf("%s(%s)&%d", u, x, n-1)
+	}
+	return fmt.Sprintf("(int64(%s)%%%d+%d)%%%d", x, n, n, n)
+}
+
+// usesFloor says whether a body of s calls floor.
+func usesFloor(s *schema.Schema) bool {
+	for _, y := range s.Systems {
+		found := false
+		walkExprs(y.Body, func(e schema.Expr) {
+			if _, ok := e.(*schema.Floor); ok {
+				found = true
+			}
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// walkExprs calls fn on every expression of statements ss and on their
+// subexpressions.
+func walkExprs(ss []schema.Stmt, fn func(schema.Expr)) {
+	var expr func(e schema.Expr)
+	expr = func(e schema.Expr) {
+		fn(e)
+		switch e := e.(type) {
+		case *schema.ResRef:
+			if e.Index != nil {
+				expr(e.Index)
+			}
+		case *schema.Unary:
+			expr(e.X)
+		case *schema.Binary:
+			expr(e.X)
+			expr(e.Y)
+		case *schema.Convert:
+			expr(e.X)
+		case *schema.Floor:
+			expr(e.X)
+		case *schema.IndexOf:
+			expr(e.X)
+		}
+	}
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *schema.SetStmt:
+			for _, a := range s.Assigns {
+				expr(a.Value)
+			}
+		case *schema.MatchStmt:
+			for _, a := range s.Arms {
+				if a.Cond != nil {
+					expr(a.Cond)
+				}
+				walkExprs(a.Body, fn)
+			}
+		case *schema.EmitStmt:
+			for _, v := range s.Values {
+				expr(v)
+			}
+		}
+	}
+}
+
+// resKey names the resource field a ResRef reads: "R.F" or "R.F.S" (an
+// array's: "R.F", whatever its index).
 func resKey(e *schema.ResRef) string {
 	if e.Sub != nil {
 		return e.Resource.Name + "." + e.Field.Name + "." + e.Sub.Name
@@ -109,48 +190,12 @@ func resGo(e *schema.ResRef) string {
 func resRefs(ss []schema.Stmt) []*schema.ResRef {
 	var out []*schema.ResRef
 	seen := map[string]bool{}
-	var expr func(e schema.Expr)
-	expr = func(e schema.Expr) {
-		switch e := e.(type) {
-		case *schema.ResRef:
-			if !seen[resKey(e)] {
-				seen[resKey(e)] = true
-				out = append(out, e)
-			}
-		case *schema.Unary:
-			expr(e.X)
-		case *schema.Binary:
-			expr(e.X)
-			expr(e.Y)
-		case *schema.Convert:
-			expr(e.X)
-		case *schema.IndexOf:
-			expr(e.X)
+	walkExprs(ss, func(e schema.Expr) {
+		if r, ok := e.(*schema.ResRef); ok && !seen[resKey(r)] {
+			seen[resKey(r)] = true
+			out = append(out, r)
 		}
-	}
-	var stmts func(ss []schema.Stmt)
-	stmts = func(ss []schema.Stmt) {
-		for _, s := range ss {
-			switch s := s.(type) {
-			case *schema.SetStmt:
-				for _, a := range s.Assigns {
-					expr(a.Value)
-				}
-			case *schema.MatchStmt:
-				for _, a := range s.Arms {
-					if a.Cond != nil {
-						expr(a.Cond)
-					}
-					stmts(a.Body)
-				}
-			case *schema.EmitStmt:
-				for _, v := range s.Values {
-					expr(v)
-				}
-			}
-		}
-	}
-	stmts(ss)
+	})
 	return out
 }
 
@@ -326,7 +371,16 @@ func (sg *sysGen) codePrec(e schema.Expr) (string, int) {
 	case *schema.ColRef:
 		return sg.env["col:"+e.Var.Name+"."+e.Column.Name], precPrimary
 	case *schema.ResRef:
+		if e.Index != nil {
+			return sg.env["res:"+resKey(e)] + "[" + sg.wrapIndex(e.Index, e.Field.Type.Len) + "]", precPrimary
+		}
 		return sg.env["res:"+resKey(e)], precPrimary
+	case *schema.Floor:
+		x := sg.code(e.X)
+		if e.X.Type().Kind == schema.Float32 {
+			x = "float64(" + x + ")" // exact
+		}
+		return "floorInt32(" + x + ")", precPrimary
 	case *schema.VarRef:
 		return sg.handle(e.Var), precPrimary
 	case *schema.EnvRef:

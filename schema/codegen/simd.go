@@ -135,6 +135,9 @@ func simdExpr(e schema.Expr) (schema.Pos, string, bool) {
 			return e.Pos, fmt.Sprintf("column %s.%s is %s", e.Column.Table.Name, e.Column.Name, why), false
 		}
 	case *schema.ResRef:
+		if e.Index != nil {
+			return e.Pos, fmt.Sprintf("it reads an element of resource array %s (a gather)", resKey(e)), false
+		}
 		if why, ok := simdType(e.Type()); !ok {
 			return e.Pos, fmt.Sprintf("resource field %s is %s", resKey(e), why), false
 		}
@@ -167,6 +170,8 @@ func simdExpr(e schema.Expr) (schema.Pos, string, bool) {
 		return simdExpr(e.X)
 	case *schema.Probe:
 		return e.Pos, "it tests a join", false
+	case *schema.Floor:
+		return e.Pos, "floor has no SIMD form here", false
 	}
 	return schema.Pos{}, "", true
 }

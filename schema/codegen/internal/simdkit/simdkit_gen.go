@@ -2,13 +2,20 @@
 
 package simdkit
 
-import "github.com/tickwork/tickwork"
+import (
+	"math"
+
+	"github.com/tickwork/tickwork"
+)
 
 // Constants of the schema.
 const (
-	W    float32 = 100 // simdkit.tw:5
-	Step int32   = 7   // simdkit.tw:6
-	Half         = 0.5 // simdkit.tw:81, untyped
+	W    float32 = 100   // simdkit.tw:5
+	Step int32   = 7     // simdkit.tw:6
+	Half         = 0.5   // simdkit.tw:81, untyped
+	Cell         = 12.5  // simdkit.tw:147, untyped
+	Side int32   = 8     // simdkit.tw:148
+	Pull float32 = 0.125 // simdkit.tw:149
 )
 
 // Vec2 is struct Vec2 (simdkit.tw:83): the value of a column of this type.
@@ -53,17 +60,26 @@ type Flock struct {
 	Wind              Vec2
 }
 
+// Cells is resource Cells (simdkit.tw:151), read-only in the declared
+// systems; Declare adds it with the schema's initial values. A hand-written
+// system writes it (tickwork.WriteResource), or the host between frames
+// (Tables.Cells.Get).
+type Cells struct {
+	VX, VY [64]float32
+}
+
 // Sizes are the capacities of the schema's domains, standalone tables and
 // event tables; DefaultSizes has the schema's, a host may pass others.
 type Sizes struct {
 	P       int // table P, rows
 	Boid    int // table Boid, rows
 	Tracker int // table Tracker, rows
+	Fish    int // table Fish, rows
 }
 
 // DefaultSizes returns the capacities the schema declares.
 func DefaultSizes() Sizes {
-	return Sizes{P: 1000, Boid: 1000, Tracker: 64}
+	return Sizes{P: 1000, Boid: 1000, Tracker: 64, Fish: 512}
 }
 
 // P is table P (standalone, simdkit.tw:8), filled by Declare.
@@ -88,12 +104,20 @@ type Tracker struct {
 	At     Vec2Columns                       // struct Vec2
 }
 
+// Fish is table Fish (standalone, simdkit.tw:156), filled by Declare.
+type Fish struct {
+	Table    *tickwork.Table
+	Pos, Vel Vec2Columns // struct Vec2, struct Vec2
+}
+
 // Tables holds the schema's domains, tables and event tables (Declare).
 type Tables struct {
 	P       P
 	Boid    Boid
 	Tracker Tracker
+	Fish    Fish
 	Flock   *tickwork.Resource[Flock]
+	Cells   *tickwork.Resource[Cells]
 }
 
 // Declare declares the schema's domains, tables, columns and event tables
@@ -121,7 +145,13 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t.Tracker.Target = tickwork.AddColumn[tickwork.Handle](b, t.Tracker.Table, "Target")
 	t.Tracker.At.X = tickwork.AddColumn[float32](b, t.Tracker.Table, "At.X")
 	t.Tracker.At.Y = tickwork.AddColumn[float32](b, t.Tracker.Table, "At.Y")
+	t.Fish.Table = b.Table(tickwork.TableSpec{Name: "Fish", Capacity: sz.Fish, ChunkRows: 64})
+	t.Fish.Pos.X = tickwork.AddColumn[float32](b, t.Fish.Table, "Pos.X")
+	t.Fish.Pos.Y = tickwork.AddColumn[float32](b, t.Fish.Table, "Pos.Y")
+	t.Fish.Vel.X = tickwork.AddColumn[float32](b, t.Fish.Table, "Vel.X")
+	t.Fish.Vel.Y = tickwork.AddColumn[float32](b, t.Fish.Table, "Vel.Y")
 	t.Flock = tickwork.AddResource(b, "Flock", Flock{Drag: 0.99, Wall: 100, Limit: 400})
+	t.Cells = tickwork.AddResource(b, "Cells", Cells{})
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
@@ -139,6 +169,7 @@ type Systems struct {
 	Steer    *Steer
 	Speeding *Speeding
 	Follow   *Follow
+	Align    *Align
 }
 
 // NewSystems makes the declared systems over the tables of t, for
@@ -156,6 +187,7 @@ func NewSystems(t *Tables) *Systems {
 		Steer:    &Steer{t: t},
 		Speeding: &Speeding{t: t},
 		Follow:   &Follow{t: t},
+		Align:    &Align{t: t},
 	}
 	s.setLane(tickwork.BestLane())
 	return s
@@ -194,7 +226,7 @@ var (
 
 // All returns every declared system, in schema order, for Builder.Add.
 func (s *Systems) All() []tickwork.System {
-	return []tickwork.System{s.Bounce.System(), s.Count.System(), s.Arms.System(), s.Mix.System(), s.Order.System(), s.Wide.System(), s.Steer.System(), s.Speeding.System(), s.Follow.System()}
+	return []tickwork.System{s.Bounce.System(), s.Count.System(), s.Arms.System(), s.Mix.System(), s.Order.System(), s.Wide.System(), s.Steer.System(), s.Speeding.System(), s.Follow.System(), s.Align.System()}
 }
 
 // Bounce is declared system Bounce (simdkit.tw:22): phase fixed_update, a
@@ -599,4 +631,56 @@ func (k *Follow) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 			}
 		}
 	}
+}
+
+// Align is declared system Align (simdkit.tw:163): phase fixed_update, a
+// dense kernel over Fish.
+type Align struct {
+	t                          *Tables
+	fPosX, fPosY, fVelX, fVelY []float32 // Fish.Pos.X, Fish.Pos.Y, Fish.Vel.X, Fish.Vel.Y
+	cells                      *Cells    // resource Cells, read
+}
+
+// System returns the system for Builder.Add.
+func (s *Align) System() tickwork.System {
+	return tickwork.System{Name: "Align", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: "scalar",
+		After: []string{"Grid"}}
+}
+
+func (s *Align) declare(d *tickwork.Decl) tickwork.RunFunc {
+	s.fPosX = tickwork.Read(d, s.t.Fish.Pos.X).All()
+	s.fPosY = tickwork.Read(d, s.t.Fish.Pos.Y).All()
+	s.fVelX = tickwork.Write(d, s.t.Fish.Vel.X).All()
+	s.fVelY = tickwork.Write(d, s.t.Fish.Vel.Y).All()
+	s.cells = tickwork.ReadResource(d, s.t.Cells)
+	return tickwork.DenseKernel(d, s.t.Fish.Table, 0, s, (*Align).span).Run
+}
+
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Align) span(lo, hi int) {
+	vX := &k.cells.VX // resource Cells.VX
+	vY := &k.cells.VY // resource Cells.VY
+	fPosXs := k.fPosX[lo:hi]
+	fPosYs, fVelXs := k.fPosY[lo:hi][:len(fPosXs)], k.fVelX[lo:hi][:len(fPosXs)]
+	fVelYs := k.fVelY[lo:hi][:len(fPosXs)]
+	for i := range fPosXs {
+		fVelX, fVelY := fVelXs[i], fVelYs[i]
+		fVelX += float32((vX[uint32(floorInt32(float64(fPosXs[i]/12.5))+Side*floorInt32(float64(fPosYs[i]/12.5)))&63] - fVelX) * Pull)
+		fVelY += float32((vY[uint32(floorInt32(float64(fPosXs[i]/12.5))+Side*floorInt32(float64(fPosYs[i]/12.5)))&63] - fVelY) * Pull)
+		fVelXs[i], fVelYs[i] = fVelX, fVelY
+	}
+}
+
+// floorInt32 is the schema's floor(x): the greatest integer at most x,
+// saturated at the int32 limits, 0 for NaN; the same on every machine.
+func floorInt32(x float64) int32 {
+	switch {
+	case x != x:
+		return 0
+	case x >= math.MaxInt32:
+		return math.MaxInt32
+	case x <= math.MinInt32:
+		return math.MinInt32
+	}
+	return int32(math.Floor(x))
 }

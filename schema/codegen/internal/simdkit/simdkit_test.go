@@ -111,6 +111,7 @@ type world struct {
 	lane     tickwork.Lane
 	boids    []tickwork.Handle // struct_test.go
 	trackers []tickwork.Handle
+	fish     []tickwork.Handle
 }
 
 // newWorld builds the schema's world with the systems in lane l.
@@ -123,11 +124,14 @@ func newWorld(t *testing.T, l tickwork.Lane, workers int) *world {
 	require.NoError(t, sys.SetLane(l))
 	b.Add(sys.All()...)
 	b.Add(gust(tabs))
+	wd := &world{t: tabs, hs: make([]tickwork.Handle, rows), lane: l}
+	b.Add(grid(tabs, &wd.fish))
 	w, err := b.Build()
 	require.NoError(t, err)
 	t.Cleanup(func() { w.Close() })
-	wd := &world{w: w, t: tabs, hs: make([]tickwork.Handle, rows), lane: l}
+	wd.w = w
 	wd.addBoids(t)
+	wd.addFish(t)
 	require.NoError(t, tabs.P.Table.InsertN(wd.hs))
 	for i, h := range wd.hs {
 		r := initial(i)

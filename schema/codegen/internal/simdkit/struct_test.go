@@ -37,6 +37,75 @@ func gust(tabs *simdkit.Tables) tickwork.System {
 	}}
 }
 
+// grid is the hand-written system that builds the per-tick cells Align
+// reads: the mean velocity of the fish of each cell (sums in handle
+// order).
+func grid(tabs *simdkit.Tables, fish *[]tickwork.Handle) tickwork.System {
+	return tickwork.System{Name: "Grid", Phase: tickwork.FixedUpdate,
+		Declare: func(d *tickwork.Decl) tickwork.RunFunc {
+			px, py := tickwork.Read(d, tabs.Fish.Pos.X), tickwork.Read(d, tabs.Fish.Pos.Y)
+			vx, vy := tickwork.Read(d, tabs.Fish.Vel.X), tickwork.Read(d, tabs.Fish.Vel.Y)
+			cells := tickwork.WriteResource(d, tabs.Cells)
+			return func(*tickwork.Context) {
+				var sum cellSums
+				for _, h := range *fish {
+					x, ok := px.Get(h)
+					if !ok {
+						continue
+					}
+					y, _ := py.Get(h)
+					bx, _ := vx.Get(h)
+					by, _ := vy.Get(h)
+					sum.add(x, y, bx, by)
+				}
+				cells.VX, cells.VY = sum.means()
+			}
+		}}
+}
+
+// cellSums accumulates Grid's cells.
+type cellSums struct {
+	vx, vy [64]float32
+	n      [64]int32
+}
+
+func (s *cellSums) add(px, py, vx, vy float32) {
+	c := cellOf(px, py)
+	s.vx[c] += vx
+	s.vy[c] += vy
+	s.n[c]++
+}
+
+func (s *cellSums) means() (vx, vy [64]float32) {
+	for c := range s.n {
+		if s.n[c] > 0 {
+			vx[c], vy[c] = s.vx[c]/float32(s.n[c]), s.vy[c]/float32(s.n[c])
+		}
+	}
+	return vx, vy
+}
+
+// cellOf is Align's cell, by hand: floor(x / Cell) + Side * floor(y /
+// Cell) in int32 (wrapping), floor saturated and 0 for NaN, the index
+// wrapped into 0..63.
+func cellOf(px, py float32) int {
+	i := floorSat(px/12.5) + 8*floorSat(py/12.5)
+	return int(((i % 64) + 64) % 64)
+}
+
+func floorSat(x float32) int32 {
+	f := math.Floor(float64(x))
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f >= math.MaxInt32:
+		return math.MaxInt32
+	case f <= math.MinInt32:
+		return math.MinInt32
+	}
+	return int32(f)
+}
+
 // boid is one Boid row and the model of Steer, by hand.
 type boid struct {
 	px, py, vx, vy float32
@@ -241,6 +310,97 @@ func boidBits(b boid) [5]uint32 {
 	return [5]uint32{f(b.px), f(b.py), f(b.vx), f(b.vy), uint32(b.tag)}
 }
 
+// nanBits is x's bits, every NaN as one.
+func nanBits(x float32) uint32 {
+	if x != x {
+		return 0x7fc00000
+	}
+	return math.Float32bits(x)
+}
+
+// fish is one Fish row.
+type fish struct{ px, py, vx, vy float32 }
+
+const fishes = 500
+
+func initialFish(i int) fish {
+	r := rand.New(rand.NewPCG(uint64(i), 13))
+	f := func(scale float32) float32 {
+		if r.IntN(8) == 0 {
+			return floatEdges[r.IntN(len(floatEdges))]
+		}
+		return r.Float32() * scale
+	}
+	// Positions mostly in the grid's square, some past it (they wrap),
+	// NaN (cell 0) and infinite (floor saturates).
+	return fish{px: f(100) + float32(i%3-1)*60, py: f(100), vx: (f(2) - 1) * 50, vy: (f(2) - 1) * 50}
+}
+
+// addFish fills Fish.
+func (wd *world) addFish(t *testing.T) {
+	t.Helper()
+	wd.fish = make([]tickwork.Handle, fishes)
+	require.NoError(t, wd.t.Fish.Table.InsertN(wd.fish))
+	for i, h := range wd.fish {
+		f := initialFish(i)
+		require.True(t, wd.t.Fish.Pos.Set(h, simdkit.Vec2{X: f.px, Y: f.py}))
+		require.True(t, wd.t.Fish.Vel.Set(h, simdkit.Vec2{X: f.vx, Y: f.vy}))
+	}
+}
+
+// TestGridAndSteer: Align, the declared steer, moves every fish's velocity
+// toward the mean velocity of its cell that the hand-written Grid builds
+// into the resource Cells each tick, as the model does, with 1 and 2
+// workers: floor of a NaN position is cell 0, of an infinite one the
+// int32 limit, and an index outside the 64 cells wraps. NaNs compare as
+// NaNs: Grid's means and Align's sums add NaNs of both signs (x86's
+// default NaN has the sign bit), and which one an addition of two NaNs
+// returns is the compiler's choice of operand order (docs/schema.md,
+// SIMD variants).
+func TestGridAndSteer(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			wd := newWorld(t, tickwork.BestLane(), workers)
+			model := make([]fish, fishes)
+			for i := range model {
+				model[i] = initialFish(i)
+			}
+			for fr := range frames {
+				require.NoError(t, wd.w.Frame(dt))
+				var sum cellSums
+				for _, m := range model {
+					sum.add(m.px, m.py, m.vx, m.vy)
+				}
+				mvx, mvy := sum.means()
+				for i := range model {
+					c := cellOf(model[i].px, model[i].py)
+					model[i].vx += float32((mvx[c] - model[i].vx) * 0.125)
+					model[i].vy += float32((mvy[c] - model[i].vy) * 0.125)
+				}
+				cells := wd.t.Cells.Get()
+				for c := range mvx {
+					require.Equal(t, nanBits(mvx[c]), nanBits(cells.VX[c]), "frame %d: cell %d", fr, c)
+				}
+				for i, h := range wd.fish {
+					pos, _ := wd.t.Fish.Pos.Get(h)
+					vel, ok := wd.t.Fish.Vel.Get(h)
+					require.True(t, ok)
+					m := model[i]
+					require.Equal(t, [4]uint32{nanBits(m.px), nanBits(m.py), nanBits(m.vx), nanBits(m.vy)},
+						[4]uint32{nanBits(pos.X), nanBits(pos.Y), nanBits(vel.X), nanBits(vel.Y)}, "frame %d: fish %d (cell %d)", fr, i, cellOf(m.px, m.py))
+				}
+			}
+			// The grid is not trivial: several cells, each with its mean.
+			cells := wd.t.Cells.Get()
+			distinct := map[uint32]bool{}
+			for _, v := range cells.VX {
+				distinct[nanBits(v)] = true
+			}
+			assert.Greater(t, len(distinct), 20)
+		})
+	}
+}
+
 // TestResourceRead: the declared systems' reads of Flock are in their
 // manifests, so a hand-written writer of Flock that nothing orders against
 // them is refused by Build (the conflict check covers resources); the
@@ -254,7 +414,7 @@ func TestResourceRead(t *testing.T) {
 	var half float32 = simdkit.Half
 	assert.Equal(t, float32(0.5), half)
 	b.Add(simdkit.NewSystems(tabs).All()...)
-	b.Add(gust(tabs))
+	b.Add(gust(tabs), grid(tabs, new([]tickwork.Handle)))
 	b.Add(tickwork.System{Name: "Calm", Phase: tickwork.FixedUpdate, Declare: func(d *tickwork.Decl) tickwork.RunFunc {
 		f := tickwork.WriteResource(d, tabs.Flock)
 		return func(*tickwork.Context) { f.Drag = 1 }
