@@ -2,8 +2,8 @@ package codegen
 
 // This file and engine_system.go are the generator's target: what the
 // generated code calls. It calls the face, package tickwork (the module
-// root), and nothing else (but math.Floor, for floor), so nothing generated could not have been
-// written by hand on it. Declarations go on the builder; each system asks
+// root), and nothing else (but math.Floor, for floor), so nothing
+// generated could not have been written by hand on it. Declarations go on the builder; each system asks
 // its Decl for the accessors its body implies (the engine derives the
 // manifest from them) and drives its kernels. kernel.go (loops,
 // statements, expressions) does not depend on the target.
