@@ -18,7 +18,7 @@
 //     its body is a list of [Stmt] ([SetStmt] of [AssignStmt] with
 //     [AssignOp], [MatchStmt] of [Arm], [EmitStmt], [DeleteStmt],
 //     [CountStmt]) over typed [Expr] nodes ([Lit], [ColRef], [ResRef], [VarRef],
-//     [EnvRef] of an [Env], [Unary] with [UnaryOp], [Binary] with
+//     [EnvRef] of an [Env], [Floor], [Unary] with [UnaryOp], [Binary] with
 //     [BinaryOp], [Convert], [Probe], [IndexOf]), and its [Access] is what
 //     the body reads, writes ([Use], per row variable and column),
 //     probes, deletes, emits, consumes and the resources it reads: the one
@@ -29,7 +29,8 @@
 //     [Kind] has a sentinel for errors.Is ([ErrSyntax], [ErrDuplicate],
 //     [ErrUnknown], [ErrType], [ErrValue], [ErrMissing], [ErrAccess]).
 //     An ErrorList holds every error and prints the first [MaxErrors].
-//     Limits: [MaxSize], [MaxDepth], [MaxOperators]; a system's grain option,
+//     Limits: [MaxSize], [MaxDepth], [MaxOperators], [MaxArrayLen] (a
+//     resource array field); a system's grain option,
 //     [MaxGrain].
 //
 // Every function is safe for concurrent use; a Schema is read-only once
