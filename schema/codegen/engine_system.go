@@ -461,26 +461,21 @@ func (sg *sysGen) eventSystem() {
 	g.p("")
 }
 
-// probes writes each join's probe of the item's handle: its row and hit
-// locals, blank when the body uses neither (go vet refuses an unused
-// local), so the probe still runs.
+// probes writes each join's probe of the item's handle: its row local
+// (Lease.Find: the row, or -1 on a miss), blank when the body neither
+// reads the joined row nor tests the hit (go vet refuses an unused local),
+// so the probe still runs. One int result, not Row's (row, ok) pair: the
+// row loop keeps one value alive and branches on it directly.
 func (sg *sysGen) probes(loc *locals, from *schema.Var) {
 	g, y := sg.g, sg.y
 	for _, j := range y.Joins {
-		r, ok := "_", "_"
-		if len(sg.joinUses(j.Var)) > 0 {
-			r = loc.name(j.Var.Name + "Row")
+		r, op := "_", "="
+		if len(sg.joinUses(j.Var)) > 0 || probed(y.Body, j.Var) {
+			r, op = loc.name(j.Var.Name+"Row"), ":="
 			sg.renameRow(j.Var, r)
+			sg.env["row:"+j.Var.Name] = r
 		}
-		if probed(y.Body, j.Var) {
-			ok = loc.name(j.Var.Name + "OK")
-			sg.env["ok:"+j.Var.Name] = ok
-		}
-		op := ":="
-		if r == "_" && ok == "_" {
-			op = "="
-		}
-		g.p("%s, %s %s %s.Row(%s)", r, ok, op, sg.env["lease:"+j.Var.Name], sg.env["col:"+from.Name+"."+j.Via.Name])
+		g.p("%s %s %s.Find(%s)", r, op, sg.env["lease:"+j.Var.Name], sg.env["col:"+from.Name+"."+j.Via.Name])
 	}
 }
 

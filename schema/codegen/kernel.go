@@ -226,7 +226,7 @@ func maxDeletes(ss []schema.Stmt, t *schema.Table) int {
 //	"col:v.C"   the Go expression of column C of row variable v
 //	"colw:v.C"  (optional) a slice element to store conditional writes to
 //	"handle:v"  the handle of v's row
-//	"ok:v"      the bool that join v hit
+//	"row:v"     the row local of join v: its row, -1 when it missed
 //	"rec:T"     the recorder of table T
 //	"emit:E"    the emitter of event table E
 //	"count:N"   the local counter N
@@ -416,11 +416,11 @@ func (sg *sysGen) codePrec(e schema.Expr) (string, int) {
 		x, _ := sg.codePrec(e.X)
 		return goType(e.T) + "(" + x + ")", precPrimary
 	case *schema.Probe:
-		ok := sg.env["ok:"+e.Var.Name]
+		row := sg.env["row:"+e.Var.Name]
 		if e.Found {
-			return ok, precPrimary
+			return row + " >= 0", precCmp
 		}
-		return "!" + ok, precUnary
+		return row + " < 0", precCmp
 	case *schema.IndexOf:
 		x, p := sg.codePrec(e.X)
 		return "int32(" + paren(x, p, precPrimary) + ".Index())", precPrimary

@@ -267,9 +267,9 @@ func (k *Strike) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 		mAges := k.mAge[base+lo : base+hi][:len(mAts)]
 		for i := range mAts {
 			mSpeed, mAge := mSpeeds[i], mAges[i]
-			tRow, tOK := t.Row(mAts[i])
+			tRow := t.Find(mAts[i])
 			switch {
-			case !tOK:
+			case tRow < 0:
 				o.DeleteRow(k.recMissile, base+lo+i)
 				o.Count(0)
 			case tHPs[tRow] <= mPowers[i]+2:
@@ -318,9 +318,9 @@ func (s *Damage) declare(d *tickwork.Decl) tickwork.RunFunc {
 		var nDeaths, nWasted int64
 		for i := range bs {
 			b := &bs[i]
-			tRow, tOK := t2.Row(b.Who)
+			tRow := t2.Find(b.Who)
 			switch {
-			case tOK && tAlives[tRow]:
+			case tRow >= 0 && tAlives[tRow]:
 				tHPs[tRow] -= b.Power
 				tScores[tRow] = tScores[tRow]*3 + int64(b.Power)*1000 + Big
 				switch {

@@ -616,9 +616,9 @@ func (k *Follow) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 		for i := range tTargets {
 			var tAtX float32
 			var tAtY float32
-			bRow, bOK := b.Row(tTargets[i])
+			bRow := b.Find(tTargets[i])
 			switch {
-			case bOK:
+			case bRow >= 0:
 				tAtX = bPosXs[bRow]
 				tAtXs[i] = tAtX
 				tAtY = bPosYs[bRow]
