@@ -246,8 +246,12 @@ func (st *worldState) sizeErr(k, n, excess int, err error) (int, error) {
 		return excess, &SnapshotError{Err: err, Section: st.sectionName(k),
 			Detail: "section of " + strconv.Itoa(n) + " bytes, its declarations allow at most " + strconv.Itoa(m)}
 	}
-	if k == hostSection {
-		return excess, nil // Restore's ErrHostConfig
+	if k == hostSection { // other bytes are Restore's ErrHostConfig; too many are corruption
+		if n > MaxHostConfig {
+			return excess, &SnapshotError{Err: err, Section: st.sectionName(k),
+				Detail: "section of " + strconv.Itoa(n) + " bytes, past MaxHostConfig (" + strconv.Itoa(MaxHostConfig) + ")"}
+		}
+		return excess, nil
 	}
 	excess += n - m
 	if excess > st.allow {
@@ -270,7 +274,7 @@ func (st *worldState) sizeNow() int {
 }
 
 func (st *worldState) maxSize() int {
-	n := SnapshotHeader + 8*len(st.sections) + st.allow
+	n := SnapshotHeader + 8*len(st.sections) + st.allow + MaxHostConfig - st.max[hostSection] // any host configuration's
 	for _, m := range st.max {
 		n += m
 	}
@@ -332,10 +336,10 @@ func (w *World) SnapshotSize() (int, error) {
 // the declarations alone (docs/state.md, "Sizes"): the header, every
 // section's length word and declared size (a domain's tables and columns
 // for their whole capacity, an event table's capacity, a raw resource's
-// size, a slice resource's declared maxLen, the host configuration), and
-// the state allowance (WithStateAllowance) for the parts without a
-// declared bound. Fixed at Build; allocates nothing; safe for concurrent
-// use.
+// size, a slice resource's declared maxLen, MaxHostConfig for the host
+// configuration), and the state allowance (WithStateAllowance) for the
+// parts without a declared bound. Fixed at Build; allocates nothing; safe
+// for concurrent use.
 func (w *World) MaxSnapshotSize() int { return w.made().state.maxSize() }
 
 // HostConfig is the world's host configuration (WithHostConfig), the
