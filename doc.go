@@ -45,8 +45,12 @@
 //     ([Time]), [World.Budget] ([Budget]), [World.Close]; [IsFatal] tells
 //     an error after which no frame runs.
 //   - Save, restore, roll back: [World.Snapshot], [World.Restore],
-//     [World.Fingerprint]; save files [SaveFile], [LoadFile]
-//     ([FileError]); [NewRollback] ([Rollback]).
+//     [World.Fingerprint], [World.SnapshotSize], [World.MaxSnapshotSize];
+//     the host's configuration in every snapshot [WithHostConfig]
+//     ([World.HostConfig], [ErrHostConfig], [HostConfigError]); declared
+//     sizes [AddSliceResource], [WithStateAllowance] and the host's check
+//     [CheckResource]; save files [SaveFile], [LoadFile] ([FileError]);
+//     [NewRollback] ([Rollback]).
 //   - Errors: sentinels for errors.Is ([ErrOption] and the blocks after
 //     it) and typed errors for errors.As ([OptionError], [ConflictError],
 //     [SystemError], [PanicError], [SnapshotError], ...; the names several

@@ -30,6 +30,7 @@ var (
 	ErrNilTable      = runtime.ErrNilTable      // AddColumn of a nil table (a failed Table)
 	ErrDuplicateName = runtime.ErrDuplicateName // a name declared twice on one Builder
 	ErrEmptyName     = runtime.ErrEmptyName     // AddResource without a name
+	ErrNilResource   = runtime.ErrNilResource   // CheckResource of a nil or foreign resource, or a nil check
 	ErrForeign       = runtime.ErrForeign       // a table, event table, resource or domain of another Builder: a *ForeignError
 	ErrMemoryBudget  = runtime.ErrMemoryBudget  // a declaration past the memory budget: a *BudgetError
 
@@ -106,6 +107,7 @@ var (
 	ErrCorrupt       = runtime.ErrCorrupt       // not a snapshot, bad checksum, or no state of this world
 	ErrVersion       = runtime.ErrVersion       // another format version
 	ErrOtherWorld    = runtime.ErrOtherWorld    // another world's declarations
+	ErrHostConfig    = runtime.ErrHostConfig    // another host configuration (WithHostConfig): its Cause is a *HostConfigError
 	ErrUnsupported   = runtime.ErrUnsupported   // a world a snapshot cannot hold
 	ErrResourceState = systems.ErrResourceState // a resource a snapshot cannot hold or whose state it refuses: a *ResourceStateError
 	ErrNoSnapshot    = runtime.ErrNoSnapshot    // Rollback.Load of a frame not held: a *RollbackError
@@ -132,6 +134,7 @@ type (
 	ForeignError       = runtime.ForeignError
 	SnapshotError      = runtime.SnapshotError
 	RollbackError      = runtime.RollbackError
+	HostConfigError    = runtime.HostConfigError
 	BudgetError        = memory.BudgetError
 	CapacityError      = ephemeral.CapacityError
 	OverflowError      = events.OverflowError

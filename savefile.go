@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"github.com/tickwork/tickwork/internal/atomicfile"
-	"github.com/tickwork/tickwork/memory"
 	"github.com/tickwork/tickwork/runtime"
 )
 
@@ -40,11 +39,6 @@ func (e *FileError) Error() string {
 
 // Unwrap returns Err.
 func (e *FileError) Unwrap() error { return e.Err }
-
-// loadSlack is what LoadFile allows a save's pending resolutions and slice
-// or codec resources to outgrow the world's state now, in bytes: 16 MiB,
-// two million resolutions (docs/state.md, "Save games").
-const loadSlack = 16 << 20
 
 // SaveFile writes w's snapshot (World.Snapshot) to the file at path,
 // atomically and durably: a temporary file in path's directory, synced,
@@ -78,16 +72,15 @@ func SaveFile(w *World, path string) error {
 // else and refuses, before reading the payload, a file whose header is no
 // snapshot's (ErrCorrupt), of another format version (ErrVersion), whose
 // payload length is not the file's (ErrTruncated when the file is
-// shorter, ErrCorrupt when it is longer), or whose size is past what w
-// can hold (ErrCorrupt, naming the bound: w's snapshot size now plus the
-// bytes its declarations charged to the memory budget, Budget().Used, plus
-// 16 MiB; docs/state.md, "Save games"); then it reads the payload into one
-// buffer of the file's size and calls Restore, whose checks follow. A
-// refused file leaves w as it was. Errors are a *FileError wrapping a
-// *SnapshotError, the os error, ErrZeroWorld, ErrClosed or
-// runtime.ErrRunning. It allocates the file's size, and a snapshot of w to
-// learn its size. Call it between frames, from the goroutine that calls
-// Frame.
+// shorter, ErrCorrupt when it is longer), or whose size is past what w's
+// declarations can produce (ErrCorrupt, naming the bound,
+// World.MaxSnapshotSize; docs/state.md, "Sizes"); then it reads the
+// payload into one buffer of the file's size and calls Restore, whose
+// checks follow. A refused file leaves w as it was. Errors are a
+// *FileError wrapping a *SnapshotError, the os error, ErrZeroWorld,
+// ErrClosed or runtime.ErrRunning. It allocates the file's size (at most
+// MaxSnapshotSize) and nothing else of note. Call it between frames,
+// from the goroutine that calls Frame.
 func LoadFile(w *World, path string) error {
 	if err := loadFile(w, path); err != nil {
 		return &FileError{Op: "load", Path: path, Err: err}
@@ -96,8 +89,7 @@ func LoadFile(w *World, path string) error {
 }
 
 func loadFile(w *World, path string) error {
-	now, err := w.SnapshotSize()
-	if err != nil {
+	if _, err := w.SnapshotSize(); err != nil { // ErrZeroWorld, ErrClosed, ErrRunning, a world a snapshot cannot hold
 		return err
 	}
 	f, err := os.Open(path)
@@ -124,8 +116,7 @@ func loadFile(w *World, path string) error {
 	if _, err := io.ReadFull(f, head[:]); err != nil {
 		return shrunk(err)
 	}
-	bound := memory.Sum(int64(now), w.Budget().Used(), loadSlack)
-	if err := checkHead(head[:], size, bound); err != nil {
+	if err := checkHead(head[:], size, int64(w.MaxSnapshotSize())); err != nil {
 		return err
 	}
 	buf := make([]byte, size)
@@ -161,7 +152,7 @@ func checkHead(head []byte, size, bound int64) error {
 		return headErr(runtime.ErrCorrupt, "payload length "+strconv.FormatUint(n, 10)+", the file holds "+strconv.FormatUint(payload-n, 10)+" bytes more")
 	case size > bound:
 		return headErr(runtime.ErrCorrupt, "a file of "+strconv.FormatInt(size, 10)+" bytes, past the "+strconv.FormatInt(bound, 10)+
-			" this world can hold (its snapshot now, its memory budget's used bytes and 16 MiB)")
+			" this world's declarations and state allowance can produce (World.MaxSnapshotSize)")
 	}
 	return nil
 }

@@ -20,3 +20,6 @@ func (o *ops) AppendState(dst []byte) ([]byte, error) { return o.s().appendState
 func (o *ops) CheckState(src []byte) error            { return o.s().checkState(src) }
 func (o *ops) LoadState(src []byte)                   { o.s().loadState(src) }
 func (o *ops) Describe(dst []byte) []byte             { return o.s().describe(dst) }
+
+func (o *ops) StateSize() int        { return o.s().stateSize() }
+func (o *ops) StateMax() (int, bool) { return o.s().stateFixed(), false }
