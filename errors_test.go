@@ -179,7 +179,7 @@ func TestFaceErrorTypes(t *testing.T) {
 	})
 	t.Run("state errors", func(t *testing.T) {
 		// A world of one table (its private domain) and one event table:
-		// sections scheduler (clock: six uint64; playback: tag, ...),
+		// sections host configuration (empty), scheduler (clock: six uint64; playback: tag, ...),
 		// domain, events (docs/state.md, Format).
 		var tab *tickwork.Table
 		w := buildWorld(t, func(b *tickwork.Builder) {
@@ -199,20 +199,20 @@ func TestFaceErrorTypes(t *testing.T) {
 			sentinel error
 			as       func(error) bool
 		}{
-			{"SchedulerStateError", 0, func(s []byte) { s[8] ^= 1 }, tickwork.ErrSchedulerState, func(err error) bool { // ticks that do not make the simulated time
+			{"SchedulerStateError", 1, func(s []byte) { s[8] ^= 1 }, tickwork.ErrSchedulerState, func(err error) bool { // ticks that do not make the simulated time
 				var e *tickwork.SchedulerStateError
 				return errors.As(err, &e) && e.Err == nil
 			}},
-			{"CommandStateError", 0, func(s []byte) { clear(s[48:52]) }, tickwork.ErrCommandState, func(err error) bool { // playback tag 0
+			{"CommandStateError", 1, func(s []byte) { clear(s[48:52]) }, tickwork.ErrCommandState, func(err error) bool { // playback tag 0
 				var e *tickwork.CommandStateError
 				var se *tickwork.SchedulerStateError
 				return errors.As(err, &e) && errors.As(err, &se) && se.Err == error(e)
 			}},
-			{"StorageStateError", 1, func(s []byte) { s[8] ^= 1 }, tickwork.ErrStorageState, func(err error) bool { // the live count
+			{"StorageStateError", 2, func(s []byte) { s[8] ^= 1 }, tickwork.ErrStorageState, func(err error) bool { // the live count
 				var e *tickwork.StorageStateError
 				return errors.As(err, &e) && e.Domain == "T"
 			}},
-			{"EventsStateError", 2, func(s []byte) { s[8] ^= 1 }, tickwork.ErrEventsState, func(err error) bool { // a mark past the events
+			{"EventsStateError", 3, func(s []byte) { s[8] ^= 1 }, tickwork.ErrEventsState, func(err error) bool { // a mark past the events
 				var e *tickwork.EventsStateError
 				return errors.As(err, &e) && e.Table == "E"
 			}},
