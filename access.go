@@ -123,13 +123,12 @@ func (r *Recorder) Attach(h Handle) { r.e().Attach(ephemeral.Handle(h)) }
 func (r *Recorder) Remove(h Handle) { r.e().Remove(ephemeral.Handle(h)) }
 
 // TryCreate is Create that reports a refusal at the call: a create past
-// what the table could hold after playback (its capacity, less its live
-// entities, plus the deletes and less the creates this system recorded
-// into its domain since the last playback) returns an error matching
-// ErrCapacity (a *CapacityError naming the table and its capacity), and
-// one past the buffer's limit ErrTooManyCreates. A refused create records
-// nothing more, its handle never resolves, and the frame reports it too
-// (an error matching ErrPlayback). Create refuses the same creates.
+// what the table could hold after playback (the rule: package commands,
+// Policies, "Bounded recording") returns an error matching ErrCapacity (a
+// *CapacityError naming the table and its capacity), and one past the
+// buffer's limit ErrTooManyCreates. A refused create records nothing
+// more, its handle never resolves, and the frame reports it too (an error
+// matching ErrPlayback). Create refuses the same creates.
 func (r *Recorder) TryCreate() (Handle, error) {
 	h, err := r.e().TryCreate()
 	return Handle(h), err

@@ -246,28 +246,18 @@ func (r Recorder) Create() ephemeral.Handle {
 	return h
 }
 
-// TryCreate is Create that reports a refusal at the call. The recorder
-// refuses a create, so that a buffer stays bounded however many creates a
-// system asks for (docs: Policies in the package doc, "Bounded recording"):
-//
-//   - past what the table's domain could hold after playback: its
-//     capacity minus its live entities at the call, plus the deletes and
-//     minus the creates this buffer recorded into the domain since its last
-//     playback; the error is an *ephemeral.CapacityError (errors.Is
-//     ephemeral.ErrCapacity) naming the table, its capacity and that count
-//     (Live);
-//   - past its buffer's MaxCreates resolvable creates since the last
-//     Release: ErrTooManyCreates (the window: docs/architecture.md,
-//     Provisional handles).
-//
-// A refused create records nothing but the first refusal of the buffer
-// since its last playback, which stands for them all; it returns a handle
-// that never resolves, and writes naming that handle are not recorded
-// (counted in Stats.DroppedSets). At playback the refusals are counted in
-// Stats.CapacityErrors and the first is reported in Stats.Err, a
-// *PlaybackError wrapping the same error (so a world's Frame returns it).
-// Every refused call until that playback returns the same error value:
-// only the first allocates. Allocates nothing otherwise, in steady state.
+// TryCreate is Create that reports a refusal at the call. Which creates a
+// recorder refuses, and what it records for them: Bounded recording in the
+// package doc's Policies. The error is an *ephemeral.CapacityError
+// (errors.Is ephemeral.ErrCapacity) naming the table, its capacity and, as
+// Live, the entities the domain would hold after playback; or
+// ErrTooManyCreates past the buffer's MaxCreates (the window:
+// docs/architecture.md, Provisional handles). The returned handle never
+// resolves. At playback the refusals are counted in Stats.CapacityErrors
+// and the first is reported in Stats.Err, a *PlaybackError wrapping the
+// same error (so a world's Frame returns it). Every refused call until
+// that playback returns the same error value: only the first allocates.
+// Allocates nothing otherwise, in steady state.
 func (r Recorder) TryCreate() (ephemeral.Handle, error) {
 	b := r.b
 	dr := &b.doms[b.tabDom[r.ti]]
