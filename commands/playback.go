@@ -444,9 +444,10 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 // for each of its spans in order): in record order, each entity that a
 // remove left with no row and that still has none is deleted (counted in
 // Emptied); one that got a row again (Attach) lives on. Entities emptied
-// twice are deleted once. Allocates nothing.
+// twice are deleted once. It stops after the last marked record. Allocates
+// nothing.
 func (p *Playback) sweep(b *Buffer, lo, hi int) {
-	for i := lo; i < hi; i++ {
+	for i := lo; i < hi && p.emptied > 0; i++ {
 		r := &b.recs[i]
 		if op(r.ref>>opShift) != opRemove || r.val != emptiedMark {
 			continue
