@@ -179,7 +179,8 @@ func (b *Buffer) Recorder(t *ephemeral.Table) Recorder {
 	if t == nil {
 		panic("commands: Buffer.Recorder(nil): pass the *ephemeral.Table the system records changes to")
 	}
-	return Recorder{b: b, t: t, ti: b.tabIndex(t)}
+	ti := b.tabIndex(t)
+	return Recorder{b: b, t: t, ti: ti, di: b.tabDom[ti]}
 }
 
 func (b *Buffer) tabIndex(t *ephemeral.Table) uint32 {
@@ -221,7 +222,8 @@ func (b *Buffer) tabIndex(t *ephemeral.Table) uint32 {
 type Recorder struct {
 	b  *Buffer
 	t  *ephemeral.Table
-	ti uint32
+	ti uint32 // index of t in b.tabs
+	di uint32 // index of t's domain in b.doms
 }
 
 // Table is the table r records for. Safe from any goroutine.
@@ -260,7 +262,7 @@ func (r Recorder) Create() ephemeral.Handle {
 // Allocates nothing otherwise, in steady state.
 func (r Recorder) TryCreate() (ephemeral.Handle, error) {
 	b := r.b
-	dr := &b.doms[b.tabDom[r.ti]]
+	dr := &b.doms[r.di]
 	if b.next-b.lo >= b.window || dr.creates-dr.deletes >= dr.d.Cap()-dr.d.Len() {
 		return r.refuse(dr)
 	}
@@ -317,7 +319,7 @@ func (r Recorder) Attach(h ephemeral.Handle) {
 // steady state; not safe for concurrent use (see Buffer).
 func (r Recorder) Delete(h ephemeral.Handle) {
 	if h != refusedHandle { // a refused create's handle frees nothing
-		r.b.doms[r.b.tabDom[r.ti]].deletes++
+		r.b.doms[r.di].deletes++
 	}
 	r.add(opDelete, h)
 }
