@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"math"
 	"slices"
 
 	"github.com/tickwork/tickwork/ephemeral"
@@ -70,10 +71,13 @@ type record struct {
 // if it is still rowless then (Playback.sweep).
 const emptiedMark = 1
 
-// refusedHandle is what a refused create returns: provisional with
-// playback tag 0, which no playback has, so it never resolves. Writes
-// naming it are not recorded (Setter.Set, SetN).
-var refusedHandle = provisional(0, MaxBufferID, seqMask)
+// refusedHandle is what a refused create returns: provisional(0,
+// MaxBufferID, seqMask), of playback tag 0, which no playback has, so it
+// never resolves. Writes naming it are not recorded (Setter.Set, SetN). A
+// constant, so that the checks compare with an immediate.
+const refusedHandle = ephemeral.Handle(refusedBits>>32<<33 | refusedBits&(1<<32-1))
+
+const refusedBits = seqMask | MaxBufferID<<seqBits // its payload (see provisional), tag 0
 
 // Buffer is one record stream: the structural changes and deferred writes a
 // system (or one worker of a parallel kernel) records during a run, replayed
@@ -113,12 +117,19 @@ type Buffer struct {
 	refusal error    // the first refusal's error, returned by every refused TryCreate until playback
 }
 
-// domRoom counts a buffer's creates and deletes of one domain since the
-// last playback.
+// domRoom is how many more creates a buffer may record into one domain:
+// room is the domain's free slots when the buffer's first create since its
+// last playback was recorded, plus the deletes and minus the creates
+// recorded since; before that first create, unknownRoom plus the deletes
+// recorded so far.
 type domRoom struct {
-	d                *ephemeral.Domain
-	creates, deletes int
+	d    *ephemeral.Domain
+	room int
 }
+
+// unknownRoom marks a domRoom whose free slots are not read yet: far below
+// any count of deletes above it.
+const unknownRoom = math.MinInt64 / 2
 
 // ID is the buffer's id: its playback's buffers are numbered 0, 1, ... in
 // the order Playback.NewBuffer made them. Fixed; safe from any goroutine.
@@ -165,7 +176,7 @@ func (b *Buffer) Reset() {
 		c.reset()
 	}
 	for i := range b.doms {
-		b.doms[i].creates, b.doms[i].deletes = 0, 0
+		b.doms[i].room = unknownRoom
 	}
 	b.refused, b.dropped, b.refusal = 0, 0, nil
 }
@@ -201,7 +212,7 @@ func (b *Buffer) tabIndex(t *ephemeral.Table) uint32 {
 		}
 	}
 	if di == len(b.doms) {
-		b.doms = append(b.doms, domRoom{d: d})
+		b.doms = append(b.doms, domRoom{d: d, room: unknownRoom})
 	}
 	b.tabDom = append(b.tabDom, uint32(di))
 	return uint32(len(b.tabs) - 1)
@@ -263,30 +274,46 @@ func (r Recorder) Create() ephemeral.Handle {
 func (r Recorder) TryCreate() (ephemeral.Handle, error) {
 	b := r.b
 	dr := &b.doms[r.di]
-	if b.next-b.lo >= b.window || dr.creates-dr.deletes >= dr.d.Cap()-dr.d.Len() {
-		return r.refuse(dr)
+	if dr.room <= 0 || b.next-b.lo >= b.window {
+		return r.slowCreate(dr)
 	}
-	dr.creates++
+	dr.room--
+	return r.create(), nil
+}
+
+// create records a create that fits and returns its provisional handle.
+func (r Recorder) create() ephemeral.Handle {
+	b := r.b
 	h := b.hbase | ephemeral.Handle(b.next&seqMask)
 	b.next++
 	r.add(opCreate, h)
-	return h, nil
+	return h
 }
 
-// refuse refuses a create into r's table (dr is its domain's room) and
-// returns refusedHandle and the refusal. The first refusal since the last
-// playback makes the error and records the one opRefused record. Out of
-// line: TryCreate stays small.
+// slowCreate is TryCreate when dr's room is unknown (the buffer's first
+// create into the domain since its last playback: it reads the domain's
+// free slots) or used up, or the window is: it creates, or refuses the
+// create and returns refusedHandle and the refusal. The first refusal since
+// the last playback makes the error and records the one opRefused record.
+// Out of line: TryCreate stays small.
 //
 //go:noinline
-func (r Recorder) refuse(dr *domRoom) (ephemeral.Handle, error) {
+func (r Recorder) slowCreate(dr *domRoom) (ephemeral.Handle, error) {
 	b := r.b
+	if dr.room < unknownRoom/2 {
+		dr.room += dr.d.Cap() - dr.d.Len() - unknownRoom
+	}
+	window := b.next-b.lo < b.window
+	if dr.room > 0 && window {
+		dr.room--
+		return r.create(), nil
+	}
 	if b.refused == 0 {
-		if b.next-b.lo >= b.window {
+		if !window {
 			b.refusal = ErrTooManyCreates
 		} else {
 			b.refusal = &ephemeral.CapacityError{Table: r.t.Name(), Capacity: dr.d.Cap(),
-				Live: dr.d.Len() + dr.creates - dr.deletes, Requested: 1}
+				Live: dr.d.Cap() - dr.room, Requested: 1}
 		}
 		r.add(opRefused, refusedHandle)
 	}
@@ -319,7 +346,7 @@ func (r Recorder) Attach(h ephemeral.Handle) {
 // steady state; not safe for concurrent use (see Buffer).
 func (r Recorder) Delete(h ephemeral.Handle) {
 	if h != refusedHandle { // a refused create's handle frees nothing
-		r.b.doms[r.di].deletes++
+		r.b.doms[r.di].room++
 	}
 	r.add(opDelete, h)
 }

@@ -113,11 +113,13 @@
 // merged order), each once however often it was emptied.
 //
 // Bounded recording: a recorder refuses a create past what its table's
-// domain could hold after playback, its capacity minus its live entities
-// at the call, plus the deletes and minus the creates the buffer recorded
-// into the domain since its last playback (a Remove frees no slot before
-// the end of the playback, so it does not count), and a create past its
-// buffer's [MaxCreates] since the last Release. The first refused create
+// domain could hold after playback: its free slots (capacity minus live
+// entities) when the buffer records its first create into the domain
+// since its last playback, plus the deletes and minus the creates the
+// buffer records into the domain since that playback (a Remove frees no
+// slot before the end of the playback, so it does not count; a world's
+// tables do not change while its systems record). It also refuses a
+// create past its buffer's [MaxCreates] since the last Release. The first refused create
 // of a buffer records one record that stands for all of them, later ones
 // record nothing, and writes naming the refused handle are not recorded:
 // a buffer's creates, their resolutions and the writes to them are

@@ -123,3 +123,12 @@ func TestProvisionalLayout(t *testing.T) {
 		assert.Zero(t, h.Generation()&1)
 	}
 }
+
+// refusedHandle is the provisional handle of playback tag 0, buffer
+// MaxBufferID and the last sequence number.
+func TestRefusedHandle(t *testing.T) {
+	assert.Equal(t, provisional(0, MaxBufferID, seqMask), refusedHandle)
+	assert.True(t, IsProvisional(refusedHandle))
+	tag, _, _ := splitProvisional(refusedHandle)
+	assert.Zero(t, tag)
+}
