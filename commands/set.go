@@ -125,19 +125,6 @@ func SetN[T any](r Recorder, col *ephemeral.Column[T], hs []ephemeral.Handle, vs
 	r.b.recs = append(r.b.recs, record{h: ephemeral.Handle(h0<<32 | uint64(n)), ref: uint32(opSetN)<<opShift | i, val: val})
 }
 
-// drop reports whether a write naming refusedHandle is left unrecorded,
-// counting it: when the buffer has a refusal record, which counts it at
-// playback. Out of line: Setter.Set stays small in callers' loops.
-//
-//go:noinline
-func (b *Buffer) drop() bool {
-	if b.refused == 0 {
-		return false
-	}
-	b.dropped++
-	return true
-}
-
 // keepRecorded appends to s the writes of hs and vs whose handle is not
 // refusedHandle, counts the others in b.dropped (b has a refusal record
 // that counts them at playback) and returns how many it appended.
@@ -198,7 +185,8 @@ func NewSetter[T any](r Recorder, col *ephemeral.Column[T]) Setter[T] {
 // Set records a deferred write of v to h's value in the setter's column;
 // see the function Set.
 func (w Setter[T]) Set(h ephemeral.Handle, v T) {
-	if h == refusedHandle && w.b.drop() {
+	if h == refusedHandle && w.b.refused > 0 { // a refused create's: counted by the buffer's refusal record
+		w.b.dropped++
 		return
 	}
 	w.s.vals = append(w.s.vals, v)
