@@ -115,8 +115,34 @@ func (r *Recorder) Delete(h Handle) { r.e().Delete(ephemeral.Handle(h)) }
 // provisional) of the table's domain.
 func (r *Recorder) Attach(h Handle) { r.e().Attach(ephemeral.Handle(h)) }
 
-// Remove records the removal of h's row from the table only.
+// Remove records the removal of h's row from the table only. An entity it
+// leaves with no row is deleted only if it still has none when the
+// system's commands have played back, so Remove then Attach to another
+// table of the domain (or Move) changes its table (package commands,
+// Policies).
 func (r *Recorder) Remove(h Handle) { r.e().Remove(ephemeral.Handle(h)) }
+
+// TryCreate is Create that reports a refusal at the call: a create past
+// what the table could hold after playback (the rule: package commands,
+// Policies, "Bounded recording") returns an error matching ErrCapacity (a
+// *CapacityError naming the table and its capacity), and one past the
+// buffer's limit ErrTooManyCreates. A refused create records nothing
+// more, its handle never resolves, and the frame reports it too (an error
+// matching ErrPlayback). Create refuses the same creates.
+func (r *Recorder) TryCreate() (Handle, error) {
+	h, err := r.e().TryCreate()
+	return Handle(h), err
+}
+
+// Move records the move of entity h's row from from's table to to's, two
+// tables of one domain, in one record: the columns both tables have (same
+// name and type) carry h's values, the other columns of to's table start
+// at zero, and the rest of from's row is dropped (Ark's Exchange); h keeps
+// its handle and its other rows. Take from and to from the same system
+// (both from Record, or both Worker(w, chunk) of one worker); Move panics
+// otherwise. A move that fails at playback (no row in from's table, a row
+// in to's already) makes the frame return an error matching ErrPlayback.
+func Move(h Handle, from, to *Recorder) { systems.Move(ephemeral.Handle(h), from.e(), to.e()) }
 
 // Reserve makes room for n records per playback in the system's serial
 // buffer, so that recording up to n never allocates. It allocates 16 bytes

@@ -22,7 +22,7 @@
 //     returns the body, a [RunFunc]: columns [Read] ([ReadColumn]) and
 //     [Write] ([WriteColumn]), each an [Access]; queries [NewQuery1] ..
 //     [NewQuery4] ([Query1] .. [Query4]); deferred changes [Record]
-//     ([Recorder], [Set], [SetN], [ReserveValues]) and spawners
+//     ([Recorder], [Set], [SetN], [Move], [ReserveValues]) and spawners
 //     [NewSpawner1] .. [NewSpawner4] ([Spawner1] .. [Spawner4]); events
 //     [Emit] ([Emitter]), [EmitParallel] ([ParallelEmitter],
 //     [WorkerEmitter]), [Consume] ([Consumer]); resources [ReadResource],

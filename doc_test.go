@@ -37,7 +37,7 @@ func TestFaceMethodSets(t *testing.T) {
 		{reflect.TypeFor[*tickwork.Rollback](), "Cap Checksum Len Load Newest Oldest Rewind Save"},
 		{reflect.TypeFor[*tickwork.Decl](), "After Before Counter Name Phase"},
 		{reflect.TypeFor[*tickwork.Context](), "DT Fail Frame FrameDT Name Phase Resolve Tick Workers"},
-		{reflect.TypeFor[*tickwork.Recorder](), "Attach Create Delete Remove Reserve ReserveWorkers Table Worker"},
+		{reflect.TypeFor[*tickwork.Recorder](), "Attach Create Delete Remove Reserve ReserveWorkers Table TryCreate Worker"},
 		{reflect.TypeFor[*tickwork.Emitter[int32]](), "Emit"},
 		{reflect.TypeFor[*tickwork.ParallelEmitter[int32]](), "Worker"},
 		{reflect.TypeFor[tickwork.WorkerEmitter[int32]](), "Emit"},

@@ -77,26 +77,28 @@ var (
 // Errors of running frames (World.Frame, World.Close, the structural
 // changes of tables and domains).
 var (
-	ErrClosed          = runtime.ErrClosed          // Frame on a closed world
-	ErrZeroWorld       = runtime.ErrZeroWorld       // Frame or Close on a World not made by Build
-	ErrRunning         = runtime.ErrRunning         // Close, Snapshot, Restore or a Rollback call from a system
-	ErrBadDelta        = scheduler.ErrBadDelta      // a bad frame delta: a *DeltaError
-	ErrClockOverflow   = scheduler.ErrClockOverflow // a frame that would overflow the clock's account
-	ErrSystem          = scheduler.ErrSystem        // a system failed (Context.Fail): a *SystemError
-	ErrSystemPanic     = scheduler.ErrSystemPanic   // a system panicked: the *PanicError Frame panics with
-	ErrKernelPanic     = kernels.ErrKernelPanic     // a kernel panicked, inside the *PanicError
-	ErrPlayback        = scheduler.ErrPlayback      // a command playback could not carry out a record: a *PlaybackError
-	ErrCommandPlayback = commands.ErrPlayback       // the record inside a *PlaybackError, and CommandStats.Err
-	ErrTooManyCreates  = commands.ErrTooManyCreates // a buffer's creates past their most between releases
-	ErrReentrant       = scheduler.ErrReentrant     // Frame called during a frame
-	ErrPoisoned        = scheduler.ErrPoisoned      // a panic left a frame unfinished (fatal)
-	ErrOverflow        = events.ErrOverflow         // events refused by a full table: an *OverflowError
-	ErrCapacity        = ephemeral.ErrCapacity      // a create into a full table or domain: a *CapacityError
-	ErrStaleHandle     = ephemeral.ErrStaleHandle   // a zero or stale handle
-	ErrForeignHandle   = ephemeral.ErrForeignHandle // a handle of another domain
-	ErrRowExists       = ephemeral.ErrRowExists     // an Attach of an entity that has a row
-	ErrUnknownLane     = lanes.ErrUnknownLane       // a lane that is none of the three
-	ErrLaneUnavailable = lanes.ErrUnavailable       // a lane this build or CPU does not run (SelectLane)
+	ErrClosed          = runtime.ErrClosed            // Frame on a closed world
+	ErrZeroWorld       = runtime.ErrZeroWorld         // Frame or Close on a World not made by Build
+	ErrRunning         = runtime.ErrRunning           // Close, Snapshot, Restore or a Rollback call from a system
+	ErrBadDelta        = scheduler.ErrBadDelta        // a bad frame delta: a *DeltaError
+	ErrClockOverflow   = scheduler.ErrClockOverflow   // a frame that would overflow the clock's account
+	ErrSystem          = scheduler.ErrSystem          // a system failed (Context.Fail): a *SystemError
+	ErrSystemPanic     = scheduler.ErrSystemPanic     // a system panicked: the *PanicError Frame panics with
+	ErrKernelPanic     = kernels.ErrKernelPanic       // a kernel panicked, inside the *PanicError
+	ErrPlayback        = scheduler.ErrPlayback        // a command playback could not carry out a record: a *PlaybackError
+	ErrCommandPlayback = commands.ErrPlayback         // the record inside a *PlaybackError, and CommandStats.Err
+	ErrTooManyCreates  = commands.ErrTooManyCreates   // a buffer's creates past their most between releases
+	ErrReentrant       = scheduler.ErrReentrant       // Frame called during a frame
+	ErrPoisoned        = scheduler.ErrPoisoned        // a panic left a frame unfinished (fatal)
+	ErrOverflow        = events.ErrOverflow           // events refused by a full table: an *OverflowError
+	ErrCapacity        = ephemeral.ErrCapacity        // a create into a full table or domain: a *CapacityError
+	ErrStaleHandle     = ephemeral.ErrStaleHandle     // a zero or stale handle
+	ErrForeignHandle   = ephemeral.ErrForeignHandle   // a handle of another domain
+	ErrRowExists       = ephemeral.ErrRowExists       // an Attach of an entity that has a row
+	ErrUnknownLane     = lanes.ErrUnknownLane         // a lane that is none of the three
+	ErrLaneUnavailable = lanes.ErrUnavailable         // a lane this build or CPU does not run (SelectLane)
+	ErrConcurrentFrame = scheduler.ErrConcurrentFrame // Frame called from another goroutine while a frame runs (matches ErrReentrant too)
+	ErrNestedParallel  = systems.ErrNestedParallel    // Parallel called from inside a kernel: the Value of the kernel's *PanicError
 )
 
 // Errors of snapshots and rollback (World.Snapshot, World.Restore,

@@ -58,7 +58,7 @@ func (r *FrameReport) System(name string) *SystemReport {
 
 // CommandsDropped is the number of the frame's commands that playback
 // could not apply (Commands.DroppedSets + CapacityErrors + FailedAttaches
-// + ForeignHandles).
+// + FailedMoves + ForeignHandles).
 func (r *FrameReport) CommandsDropped() int { return r.r.CommandsDropped() }
 
 // String formats the report on one line, such as
@@ -140,14 +140,16 @@ type CommandStats struct {
 	Attached       int   // rows added by Attach
 	Deleted        int   // entities deleted by Delete
 	Removed        int   // rows removed by Remove
-	Emptied        int   // of Removed: rows that were their entity's last, so the entity was deleted with them
+	Emptied        int   // entities a Remove left with no row and still rowless when their buffer's playback ended, deleted then
 	Sets           int   // deferred writes applied
 	StaleDeletes   int   // Deletes and Removes of a handle with no live row: no-ops
 	DroppedSets    int   // writes to a handle with no live row
-	FailedAttaches int   // Attaches of a dead entity, or of one that already had a row (the latter also sets Err)
-	CapacityErrors int   // Creates that did not fit in the table's domain or their buffer (also set Err)
+	FailedAttaches int   // Attaches of a dead entity, or of one that already had a row (also set Err)
+	CapacityErrors int   // Creates refused at recording or that did not fit in the table's domain (also set Err)
 	ForeignHandles int   // records whose handle is another domain's or another playback's provisional one: no-ops (also set Err)
-	Err            error // first failure (errors.Is ErrCommandPlayback), wrapping the storage error (ErrCapacity, ErrRowExists, ErrForeignHandle, ErrTooManyCreates); nil if none
+	Err            error // first failure (errors.Is ErrCommandPlayback), wrapping the storage error (ErrCapacity, ErrStaleHandle, ErrRowExists, ErrForeignHandle, ErrTooManyCreates); nil if none
+	Moved          int   // rows moved by Move
+	FailedMoves    int   // Moves of a handle with no row in the source table or with one in the destination (also set Err)
 }
 
 // Time is the fixed-step clock's account (World.Time), in integer

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"math"
 	"slices"
 
 	"github.com/tickwork/tickwork/ephemeral"
@@ -47,7 +48,8 @@ const (
 	opRemove
 	opSet
 	opSetN
-	opRefused // a create refused by MaxCreates: fails at playback
+	opRefused // the buffer's creates refused at recording (MaxCreates, or past what the table could hold): fail at playback
+	opMove    // a row moved from tabs[ref] to tabs[val]
 )
 
 const (
@@ -55,14 +57,27 @@ const (
 	refMask = 1<<opShift - 1 // index into Buffer.tabs or Buffer.cols
 )
 
-var opNames = [...]string{opCreate: "create", opAttach: "attach", opDelete: "delete", opRemove: "remove", opSet: "set", opSetN: "set", opRefused: "create"}
+var opNames = [...]string{opCreate: "create", opAttach: "attach", opDelete: "delete", opRemove: "remove", opSet: "set", opSetN: "set", opRefused: "create", opMove: "move"}
 
 // record is one recorded command, 16 bytes.
 type record struct {
 	h   ephemeral.Handle // target; for a create, its provisional handle
 	ref uint32           // op<<opShift | index of the table (b.tabs) or column store (b.cols)
-	val uint32           // set: index of the value in its column store
+	val uint32           // set: index of the value in its column store; move: index of the destination table; remove: emptiedMark once it left its entity rowless
 }
+
+// emptiedMark is the val of a played remove record that left its entity
+// with no row: the entity is deleted at the end of the buffer's playback
+// if it is still rowless then (Playback.sweep).
+const emptiedMark = 1
+
+// refusedHandle is what a refused create returns: provisional(0,
+// MaxBufferID, seqMask), of playback tag 0, which no playback has, so it
+// never resolves. Writes naming it are not recorded (Setter.Set, SetN). A
+// constant, so that the checks compare with an immediate.
+const refusedHandle = ephemeral.Handle(refusedBits>>32<<33 | refusedBits&(1<<32-1))
+
+const refusedBits = seqMask | MaxBufferID<<seqBits // its payload (see provisional), tag 0
 
 // Buffer is one record stream: the structural changes and deferred writes a
 // system (or one worker of a parallel kernel) records during a run, replayed
@@ -92,7 +107,29 @@ type Buffer struct {
 	colTab  []uint32 // index in tabs of cols[i]'s table
 	lastCol int      // cols index of the last Set, tried first
 	playing bool     // given to the running playback
+	// Bounded recording (Recorder.TryCreate): creates and deletes recorded
+	// since the last playback, per domain of tabs, and the creates refused
+	// since then, which one opRefused record stands for.
+	doms    []domRoom
+	tabDom  []uint32 // index in doms of tabs[i]'s domain
+	refused int      // creates refused since the last playback
+	dropped int      // writes naming refusedHandle, not recorded
+	refusal error    // the first refusal's error, returned by every refused TryCreate until playback
 }
+
+// domRoom is how many more creates a buffer may record into one domain:
+// room is the domain's free slots when the buffer's first create since its
+// last playback was recorded, plus the deletes and minus the creates
+// recorded since; before that first create, unknownRoom plus the deletes
+// recorded so far.
+type domRoom struct {
+	d    *ephemeral.Domain
+	room int
+}
+
+// unknownRoom marks a domRoom whose free slots are not read yet: far below
+// any count of deletes above it.
+const unknownRoom = math.MinInt64 / 2
 
 // ID is the buffer's id: its playback's buffers are numbered 0, 1, ... in
 // the order Playback.NewBuffer made them. Fixed; safe from any goroutine.
@@ -138,6 +175,10 @@ func (b *Buffer) Reset() {
 	for _, c := range b.cols {
 		c.reset()
 	}
+	for i := range b.doms {
+		b.doms[i].room = unknownRoom
+	}
+	b.refused, b.dropped, b.refusal = 0, 0, nil
 }
 
 // Recorder returns the buffer's recording view of table t. The system's
@@ -149,7 +190,8 @@ func (b *Buffer) Recorder(t *ephemeral.Table) Recorder {
 	if t == nil {
 		panic("commands: Buffer.Recorder(nil): pass the *ephemeral.Table the system records changes to")
 	}
-	return Recorder{b: b, t: t, ti: b.tabIndex(t)}
+	ti := b.tabIndex(t)
+	return Recorder{b: b, t: t, ti: ti, di: b.tabDom[ti]}
 }
 
 func (b *Buffer) tabIndex(t *ephemeral.Table) uint32 {
@@ -162,6 +204,17 @@ func (b *Buffer) tabIndex(t *ephemeral.Table) uint32 {
 		panic("commands: a buffer can record for at most 2^28 tables and columns")
 	}
 	b.tabs = append(b.tabs, t)
+	d := t.Domain()
+	di := len(b.doms)
+	for i := range b.doms {
+		if b.doms[i].d == d {
+			di = i
+		}
+	}
+	if di == len(b.doms) {
+		b.doms = append(b.doms, domRoom{d: d, room: unknownRoom})
+	}
+	b.tabDom = append(b.tabDom, uint32(di))
 	return uint32(len(b.tabs) - 1)
 }
 
@@ -180,7 +233,8 @@ func (b *Buffer) tabIndex(t *ephemeral.Table) uint32 {
 type Recorder struct {
 	b  *Buffer
 	t  *ephemeral.Table
-	ti uint32
+	ti uint32 // index of t in b.tabs
+	di uint32 // index of t's domain in b.doms
 }
 
 // Table is the table r records for. Safe from any goroutine.
@@ -194,34 +248,83 @@ func (r Recorder) Buffer() *Buffer { return r.b }
 // provisional handle, for later records and Playback.Resolve (the rule:
 // docs/architecture.md, Provisional handles). At playback the entity
 // takes the lowest free slot of the table's domain; a create that does
-// not fit fails alone (Stats.CapacityErrors, Stats.Err) and its handle
-// never resolves.
+// not fit then fails alone (Stats.CapacityErrors, Stats.Err) and its
+// handle never resolves.
 //
-// A Create past a buffer's MaxCreates resolvable creates is refused: it
-// records a create that fails at playback (Stats.CapacityErrors, Stats.Err
-// wrapping ErrTooManyCreates) and returns a handle that never resolves
-// (the window: docs/architecture.md, Provisional handles). Allocates
-// nothing in steady state.
+// Create is TryCreate without the error: a create TryCreate refuses is
+// refused here too, and reported by the playback (Stats.CapacityErrors,
+// Stats.Err). Allocates nothing in steady state.
 func (r Recorder) Create() ephemeral.Handle {
 	b := r.b
-	if b.next-b.lo >= b.window {
-		return r.refuse()
+	dr := &b.doms[r.di]
+	if dr.room <= 0 || b.next-b.lo >= b.window {
+		h, _ := r.slowCreate(dr)
+		return h
 	}
+	dr.room--
+	return r.create()
+}
+
+// TryCreate is Create that reports a refusal at the call. Which creates a
+// recorder refuses, and what it records for them: Bounded recording in the
+// package doc's Policies. The error is an *ephemeral.CapacityError
+// (errors.Is ephemeral.ErrCapacity) naming the table, its capacity and, as
+// Live, the entities the domain would hold after playback; or
+// ErrTooManyCreates past the buffer's MaxCreates (the window:
+// docs/architecture.md, Provisional handles). The returned handle never
+// resolves. At playback the refusals are counted in Stats.CapacityErrors
+// and the first is reported in Stats.Err, a *PlaybackError wrapping the
+// same error (so a world's Frame returns it). Every refused call until
+// that playback returns the same error value: only the first allocates.
+// Allocates nothing otherwise, in steady state.
+func (r Recorder) TryCreate() (ephemeral.Handle, error) {
+	b := r.b
+	dr := &b.doms[r.di]
+	if dr.room <= 0 || b.next-b.lo >= b.window {
+		return r.slowCreate(dr)
+	}
+	dr.room--
+	return r.create(), nil
+}
+
+// create records a create that fits and returns its provisional handle.
+func (r Recorder) create() ephemeral.Handle {
+	b := r.b
 	h := b.hbase | ephemeral.Handle(b.next&seqMask)
 	b.next++
 	r.add(opCreate, h)
 	return h
 }
 
-// refuse records a create refused by MaxCreates and returns its handle,
-// provisional with playback tag 0, which no playback has: it never
-// resolves. Out of line: Create stays small.
+// slowCreate is TryCreate when dr's room is unknown (the buffer's first
+// create into the domain since its last playback: it reads the domain's
+// free slots) or used up, or the window is: it creates, or refuses the
+// create and returns refusedHandle and the refusal. The first refusal since
+// the last playback makes the error and records the one opRefused record.
+// Out of line: TryCreate stays small.
 //
 //go:noinline
-func (r Recorder) refuse() ephemeral.Handle {
-	h := provisional(0, MaxBufferID, r.b.next)
-	r.add(opRefused, h)
-	return h
+func (r Recorder) slowCreate(dr *domRoom) (ephemeral.Handle, error) {
+	b := r.b
+	if dr.room < unknownRoom/2 {
+		dr.room += dr.d.Cap() - dr.d.Len() - unknownRoom
+	}
+	window := b.next-b.lo < b.window
+	if dr.room > 0 && window {
+		dr.room--
+		return r.create(), nil
+	}
+	if b.refused == 0 {
+		if !window {
+			b.refusal = ErrTooManyCreates
+		} else {
+			b.refusal = &ephemeral.CapacityError{Table: r.t.Name(), Capacity: dr.d.Cap(),
+				Live: dr.d.Cap() - dr.room, Requested: 1}
+		}
+		r.add(opRefused, refusedHandle)
+	}
+	b.refused++
+	return refusedHandle, b.refusal
 }
 
 // add appends a record of op o on h for r's table.
@@ -231,13 +334,12 @@ func (r Recorder) add(o op, h ephemeral.Handle) {
 
 // Attach records the addition of a row (every column zero) in r's table for
 // the existing entity h (real or provisional) of the table's domain, such as
-// the Body row of a unit created through the Unit table. At playback an
-// attach of a dead entity is counted in Stats.FailedAttaches; of an entity
-// that already has a row, counted there too and reported in Stats.Err
-// (ephemeral.ErrRowExists); of another domain's handle, counted in
-// Stats.ForeignHandles and reported in Stats.Err
-// (ephemeral.ErrForeignHandle). Allocates nothing in steady state; not safe for
-// concurrent use (see Buffer).
+// the Body row of a unit created through the Unit table, or of an entity a
+// Remove earlier in the buffer left with no row (it is still alive: see
+// Policies in the package doc). An attach that fails at playback (a dead
+// entity, one that already has a row, another domain's handle) is counted
+// and reported in Stats.Err: Policies in the package doc. Allocates nothing
+// in steady state; not safe for concurrent use (see Buffer).
 func (r Recorder) Attach(h ephemeral.Handle) {
 	r.add(opAttach, h)
 }
@@ -249,16 +351,61 @@ func (r Recorder) Attach(h ephemeral.Handle) {
 // Stats.ForeignHandles for another domain's handle). Allocates nothing in
 // steady state; not safe for concurrent use (see Buffer).
 func (r Recorder) Delete(h ephemeral.Handle) {
+	if h != refusedHandle { // a refused create's handle frees nothing
+		r.b.doms[r.di].room++
+	}
 	r.add(opDelete, h)
 }
 
-// Remove records the removal of h's row in r's table only, as
-// ephemeral.Table.Detach: the entity and its other rows live on, unless
-// that was its last row, when the entity is deleted with it (its slot
-// freed; Stats.Removed and Stats.Emptied). A no-op counted in
-// Stats.StaleDeletes when h has no live row in the table at playback (in
-// Stats.ForeignHandles for another domain's handle). Allocates nothing in
-// steady state; not safe for concurrent use (see Buffer).
+// Remove records the removal of h's row in r's table only: the entity and
+// its other rows live on. When that was its last row the entity passes
+// through having no row: it is deleted only if it still has none when its
+// buffer's playback ends, so a Remove then an Attach to another table of
+// the domain (or the Attach first) moves it (Policies in the package doc;
+// Move does it in one record). A no-op counted in Stats.StaleDeletes when
+// h has no live row in the table at playback (in Stats.ForeignHandles for
+// another domain's handle). Allocates nothing in steady state; not safe for
+// concurrent use (see Buffer).
 func (r Recorder) Remove(h ephemeral.Handle) {
 	r.add(opRemove, h)
+}
+
+// Move records the move of the entity h's row from from's table to to's, in
+// one record, as ephemeral.Table.Move at playback: the columns the two
+// tables share by name and element type carry h's values, the other
+// columns of to's table start at zero and the rest of from's row is
+// dropped (Ark's Exchange, Bevy's insert and remove of components on one
+// entity); h's rows in other tables live on and it never passes through
+// having no row. h may be real or provisional (a create recorded earlier,
+// even in the same playback). A move that fails at playback (h has no live
+// row in from's table, already has a row in to's, or is another domain's)
+// changes nothing, is counted (Stats.FailedMoves, or Stats.ForeignHandles)
+// and reported in Stats.Err: Policies in the package doc.
+//
+// from and to must record into one buffer, for two tables of one domain:
+// Move panics otherwise (programmer misuse). Allocates nothing in steady
+// state; not safe for concurrent use (see Buffer).
+func Move(h ephemeral.Handle, from, to Recorder) {
+	if from.b == nil || from.b != to.b || from.t == to.t || from.t.Domain() != to.t.Domain() {
+		movePanic(from, to)
+	}
+	from.b.recs = append(from.b.recs, record{h: h, ref: uint32(opMove)<<opShift | from.ti, val: to.ti})
+}
+
+// movePanic reports a bad Move; out of line so that Move stays small.
+//
+//go:noinline
+func movePanic(from, to Recorder) {
+	switch {
+	case from.b == nil || to.b == nil:
+		panic("commands: Move with a zero Recorder: get both from Buffer.Recorder")
+	case from.b != to.b:
+		panic("commands: Move from table " + from.t.Name() + " to table " + to.t.Name() +
+			" through recorders of two buffers: take both recorders from one Buffer")
+	case from.t == to.t:
+		panic("commands: Move within table " + from.t.Name() + ": move to another table of its domain")
+	default:
+		panic("commands: Move from table " + from.t.Name() + " to table " + to.t.Name() +
+			" of another domain: a row moves only between tables of one domain")
+	}
 }

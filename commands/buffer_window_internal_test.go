@@ -20,9 +20,10 @@ func internalTable(t *testing.T) (*ephemeral.Table, *ephemeral.Column[int32]) {
 }
 
 // A buffer refuses a Create past its window of resolvable creates
-// (MaxCreates; lowered here to 4): the refused create fails at playback
-// (CapacityErrors, Err wrapping ErrTooManyCreates), its handle never
-// resolves (records naming it are stale or dropped), and after a Release
+// (MaxCreates; lowered here to 4): the refused creates fail at playback
+// (CapacityErrors, Err wrapping ErrTooManyCreates) through one record
+// that stands for them all, their handle never resolves (writes naming it
+// are not recorded but counted as dropped, a delete is stale), and after a Release
 // the buffer creates again. Without the refusal, the fifth create's handle
 // would equal the first's modulo the window.
 func TestCreatesPastWindowRefused(t *testing.T) {
@@ -44,13 +45,14 @@ func TestCreatesPastWindowRefused(t *testing.T) {
 		assert.True(t, IsProvisional(h), "%v", h)
 	}
 	r.Delete(refused[0])
+	assert.Equal(t, 10, b.Len(), "4 creates, 4 sets, one refusal record, one delete")
 	st := p.PlayAll([]*Buffer{b})
 	var pe *PlaybackError
 	require.ErrorAs(t, st.Err, &pe)
 	assert.True(t, errors.Is(st.Err, ErrTooManyCreates))
 	assert.Equal(t, PlaybackError{Buffer: 0, Record: 8, Op: "create", Table: "units", Err: ErrTooManyCreates}, *pe)
 	st.Err = nil
-	assert.Equal(t, Stats{Played: 13, Created: 4, Sets: 4, DroppedSets: 2, CapacityErrors: 2, StaleDeletes: 1}, st)
+	assert.Equal(t, Stats{Played: 10, Created: 4, Sets: 4, DroppedSets: 2, CapacityErrors: 2, StaleDeletes: 1}, st)
 	assert.Equal(t, 4, tab.Len())
 	for i, h := range hs {
 		real, ok := p.Resolve(h)
@@ -120,4 +122,13 @@ func TestProvisionalLayout(t *testing.T) {
 		assert.Zero(t, h.Tag())
 		assert.Zero(t, h.Generation()&1)
 	}
+}
+
+// refusedHandle is the provisional handle of playback tag 0, buffer
+// MaxBufferID and the last sequence number.
+func TestRefusedHandle(t *testing.T) {
+	assert.Equal(t, provisional(0, MaxBufferID, seqMask), refusedHandle)
+	assert.True(t, IsProvisional(refusedHandle))
+	tag, _, _ := splitProvisional(refusedHandle)
+	assert.Zero(t, tag)
 }

@@ -19,11 +19,14 @@
 // so the scheduler knows what it records. Recording is unchecked and
 // allocation-free in steady state:
 //
-//   - [Recorder.Create]: a new entity with a row in the table; returns a
-//     provisional handle.
+//   - [Recorder.Create] ([Recorder.TryCreate] to see a refusal at the
+//     call): a new entity with a row in the table; returns a provisional
+//     handle.
 //   - [Recorder.Attach]: a row for an existing entity of the table's domain.
 //   - [Recorder.Delete]: the entity, with its rows in every table of the domain.
 //   - [Recorder.Remove]: only the entity's row in this table.
+//   - [Move]: the entity's row from one table to another of its domain,
+//     carrying the columns they share, in one record.
 //   - [Set], [Setter.Set] and [SetN]: deferred writes of column values
 //     (the initial values of a created row, or any later write).
 //
@@ -55,34 +58,73 @@
 //
 // # Policies
 //
-// Playback never stops at a bad record and never returns an error as a
-// whole; [Stats] counts every outcome and holds the first failure in
-// Stats.Err:
+// This section is the home of the playback rules (docs/architecture.md,
+// Command buffers, links here). Playback never stops at a bad record and
+// never returns an error as a whole; [Stats] counts every outcome. Two
+// kinds of outcome:
+//
+// No-ops, counted only (nothing was lost that the records asked to keep):
 //
 //   - Deleting or removing a handle with no live row (stale, already
 //     deleted, deleted twice in one playback, a failed create) is a no-op
 //     counted in StaleDeletes. A handle deleted twice is deleted, counted
 //     and its slot freed once.
-//   - Removing an entity's last row deletes the entity, as
-//     [ephemeral.Table.Detach] does (counted in Removed and Emptied): a
-//     Remove then a Delete of a standalone table's row frees its slot.
-//   - A delete, remove, attach or write whose handle, once resolved, is
-//     another domain's ([ephemeral.Domain.Owns] false), or another
-//     playback's provisional handle, touches no row and is counted in
-//     ForeignHandles only; the first is reported in Stats.Err (errors.Is
-//     [ephemeral.ErrForeignHandle]).
 //   - Create then delete of one provisional handle leaves no row and no live
 //     handle.
 //   - A write to a handle with no live row (recorded after its delete, or
-//     naming a failed create) is dropped and counted in DroppedSets.
-//   - A create that does not fit fails with an [*ephemeral.CapacityError]
-//     (errors.Is [ephemeral.ErrCapacity]) wrapped in a [*PlaybackError] in
-//     Stats.Err, counted in CapacityErrors; its handle never resolves, and
-//     the rest of the buffer plays. So does a create refused at recording
-//     because its buffer had [MaxCreates] creates since the last Release
-//     ([ErrTooManyCreates]).
-//   - Attach of a dead entity is counted in FailedAttaches; attach of an
-//     entity that already has a row is counted too and reported in Err.
+//     naming a failed or refused create) is dropped and counted in
+//     DroppedSets.
+//
+// Failures, counted and reported: the first of a playback is Stats.Err, a
+// [*PlaybackError] (errors.Is [ErrPlayback]) naming the buffer, the
+// record's position in it, its op and table, and unwrapping to the cause
+// (a world's Frame returns it, naming the system: scheduler.PlaybackError).
+// The failed record changes nothing and the rest of the buffer plays:
+//
+//   - A create that does not fit in its domain at playback: CapacityErrors,
+//     [*ephemeral.CapacityError] (errors.Is [ephemeral.ErrCapacity]); its
+//     handle never resolves. So does a create refused at recording (see
+//     Bounded recording below): [*ephemeral.CapacityError] or
+//     [ErrTooManyCreates].
+//   - An attach of a dead entity ([ephemeral.ErrStaleHandle]) or of one that
+//     already has a row in the table ([ephemeral.ErrRowExists]):
+//     FailedAttaches.
+//   - A move ([Move]) of a handle with no live row in the source table
+//     ([ephemeral.ErrStaleHandle]) or with a row in the destination already
+//     ([ephemeral.ErrRowExists]): FailedMoves.
+//   - A delete, remove, attach, move or write whose handle, once resolved,
+//     is another domain's ([ephemeral.Domain.Owns] false), or another
+//     playback's provisional handle, touches no row: ForeignHandles,
+//     [ephemeral.ErrForeignHandle].
+//
+// An entity may pass through having no row within its buffer's playback:
+// a Remove of its last row leaves it alive with no row (counted in
+// Removed), and it is deleted only if it still has no row when the
+// playback of that buffer ends (counted in Emptied; its slot freed, its
+// generation advanced: no rowless entity outlives a playback). So a Remove
+// of its only row then an Attach to another table of its domain keeps the
+// entity and its handle, recorded in either order, as a [Move] does in one
+// record. Until then its slot stays taken: a create later in the same
+// buffer does not reuse it. The end of a buffer's playback is the end of
+// that buffer in [Playback.PlayAll] (an Attach in a later buffer comes too
+// late) and the end of the merged stream in [Playback.PlayMerged] (a
+// kernel's worker buffers are one playback). The entities left rowless
+// are deleted in the order of the Removes that emptied them (record order,
+// merged order), each once however often it was emptied.
+//
+// Bounded recording: a recorder refuses a create past what its table's
+// domain could hold after playback: its free slots (capacity minus live
+// entities) when the buffer records its first create into the domain
+// since its last playback, plus the deletes and minus the creates the
+// buffer records into the domain since that playback (a Remove frees no
+// slot before the end of the playback, so it does not count; a world's
+// tables do not change while its systems record). It also refuses a
+// create past its buffer's [MaxCreates] since the last Release. The first refused create
+// of a buffer records one record that stands for all of them, later ones
+// record nothing, and writes naming the refused handle are not recorded:
+// a buffer's creates, their resolutions and the writes to them are
+// bounded by the table's capacity however many creates a system asks
+// for. [Recorder.TryCreate] returns the refusal at the call.
 //
 // # Memory
 //
@@ -110,13 +152,13 @@
 //
 // # Errors
 //
-// A failed create or attach, or a record naming another domain's handle, is
-// reported in Stats.Err as a [*PlaybackError] (errors.Is [ErrPlayback]) that
-// unwraps to the storage error ([*ephemeral.CapacityError],
-// [ephemeral.ErrRowExists] or [ephemeral.ErrForeignHandle]) or to
-// [ErrTooManyCreates]. [Playback.NewBuffer] returns [ErrTooManyBuffers]
+// A failed record is reported in Stats.Err as a [*PlaybackError] (which
+// records fail: Policies, above). [Recorder.TryCreate] returns an
+// [*ephemeral.CapacityError] or [ErrTooManyCreates] at the call.
+// [Playback.NewBuffer] returns [ErrTooManyBuffers]
 // past [MaxBufferID]+1 buffers. Misuse panics
 // with a message that says how to fix it: a buffer played by a Playback
 // that did not make it, a buffer given twice to one playback, a Set of a
-// column through another table's Recorder, a SetN with unequal lengths.
+// column through another table's Recorder, a SetN with unequal lengths, a
+// Move through recorders of two buffers or between tables of two domains.
 package commands

@@ -17,9 +17,9 @@ var ErrPlayback = errors.New("commands: playback failed")
 type PlaybackError struct {
 	Buffer int    // id of the buffer that recorded the record
 	Record int    // index of the record in its buffer's stream, from 0
-	Op     string // "create", "attach", "delete", "remove" or "set"
-	Table  string // the table the record named
-	Err    error  // *ephemeral.CapacityError, ephemeral.ErrRowExists, ephemeral.ErrForeignHandle or ErrTooManyCreates
+	Op     string // "create", "attach", "move", "delete", "remove" or "set"
+	Table  string // the table the record named (a move's source table)
+	Err    error  // *ephemeral.CapacityError, ephemeral.ErrStaleHandle, ephemeral.ErrRowExists, ephemeral.ErrForeignHandle or ErrTooManyCreates
 }
 
 func (e *PlaybackError) Error() string {
@@ -34,9 +34,9 @@ func (e *PlaybackError) Is(target error) bool { return target == ErrPlayback }
 func (e *PlaybackError) Unwrap() error { return e.Err }
 
 // ErrTooManyCreates: a Create recorded when its buffer already had
-// MaxCreates creates since the last Release. The create fails at playback,
-// reported in Stats.Err as a *PlaybackError wrapping it and counted in
-// Stats.CapacityErrors; its handle never resolves.
+// MaxCreates creates since the last Release, refused (Recorder.TryCreate
+// returns it): reported at playback in Stats.Err as a *PlaybackError
+// wrapping it and counted in Stats.CapacityErrors; its handle never resolves.
 var ErrTooManyCreates = errors.New("commands: the buffer has MaxCreates (2^27) creates since the last release; record fewer creates per frame in one buffer")
 
 // ErrTooManyBuffers: Playback.NewBuffer when the playback has made

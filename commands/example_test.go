@@ -89,3 +89,58 @@ func ExamplePlayback_PlayMerged() {
 	// Output:
 	// 0:1 chunk 0; 1:1 chunk 1; 2:1 chunk 2; 3:1 chunk 3;
 }
+
+// An ant changes table, forager to carrier, in one record: its position
+// (the columns both tables have) comes along, its cargo starts at zero.
+// Remove then Attach does the same without carrying values: the entity
+// has no row in between, which is allowed until the buffer's playback
+// ends.
+func ExampleMove() {
+	ants, _ := ephemeral.NewDomain(ephemeral.DomainSpec{Name: "ants", Capacity: 8})
+	forager, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "Forager", Domain: ants})
+	carrier, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "Carrier", Domain: ants})
+	fx, _ := ephemeral.AddColumn[float32](forager, "x")
+	cx, _ := ephemeral.AddColumn[float32](carrier, "x")
+	cargo, _ := ephemeral.AddColumn[int32](carrier, "cargo")
+	a, _ := forager.Insert()
+	b, _ := forager.Insert()
+	fx.Set(a, 1.5)
+	fx.Set(b, 2.5)
+
+	pb := commands.NewPlayback(nil)
+	buf, _ := pb.NewBuffer("forage", 16)
+	fr, cr := buf.Recorder(forager), buf.Recorder(carrier)
+	commands.Move(a, fr, cr)
+	fr.Remove(b) // b's only row...
+	cr.Attach(b) // ...and a new one: b lives on
+	st := pb.PlayAll([]*commands.Buffer{buf})
+
+	x, _ := cx.Get(a)
+	c, _ := cargo.Get(a)
+	xb, _ := cx.Get(b)
+	fmt.Println("moved", st.Moved, "emptied", st.Emptied, "carriers", carrier.Len(), "foragers", forager.Len())
+	fmt.Println("a: x", x, "cargo", c, "; b: x", xb)
+	// Output:
+	// moved 1 emptied 0 carriers 2 foragers 0
+	// a: x 1.5 cargo 0 ; b: x 0
+}
+
+// A recorder refuses a create its table could not hold after playback, at
+// the call; a delete recorded before it makes room.
+func ExampleRecorder_TryCreate() {
+	birds, _ := ephemeral.NewTable(ephemeral.TableSpec{Name: "Bird", Capacity: 2})
+	old, _ := birds.Insert()
+	pb := commands.NewPlayback(nil)
+	buf, _ := pb.NewBuffer("spawn", 8)
+	rec := buf.Recorder(birds)
+	_, err1 := rec.TryCreate()
+	_, err2 := rec.TryCreate()
+	rec.Delete(old)
+	_, err3 := rec.TryCreate()
+	fmt.Println(err1, "|", err2, "|", err3)
+	st := pb.PlayAll([]*commands.Buffer{buf})
+	fmt.Println("created", st.Created, "refused", st.CapacityErrors, "rows", birds.Len())
+	// Output:
+	// <nil> | ephemeral: table "Bird" is full: capacity 2 rows, 2 live, 1 requested | <nil>
+	// created 2 refused 1 rows 2
+}

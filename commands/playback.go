@@ -13,8 +13,9 @@ import (
 
 // Stats counts what a playback did, in records or entities (a SetN record
 // counts once in Played and once per write in Sets or DroppedSets). Every
-// record is played or counted: a policy no-op is never an error, only a
-// count. The scheduler sums the Stats of a frame's playbacks into
+// record is played or counted; which outcomes are no-ops and which are
+// failures, also reported in Err: Policies in the package doc. The
+// scheduler sums the Stats of a frame's playbacks into
 // scheduler.FrameReport.Commands.
 type Stats struct {
 	Played         int   // records played (all kinds)
@@ -22,14 +23,16 @@ type Stats struct {
 	Attached       int   // rows added by Attach
 	Deleted        int   // entities deleted by Delete
 	Removed        int   // rows removed by Remove
-	Emptied        int   // of Removed: rows that were their entity's last, so the entity was deleted with them (ephemeral.Table.Detach)
+	Emptied        int   // entities a Remove left with no row and that had none when their buffer's playback ended, deleted then
 	Sets           int   // deferred writes applied
 	StaleDeletes   int   // Deletes and Removes of a handle with no live row (stale, already deleted, failed create): no-ops
-	DroppedSets    int   // writes to a handle with no live row (deleted by an earlier record, stale, failed create)
-	FailedAttaches int   // Attaches of a dead entity, or of one that already had a row (the latter also sets Err)
-	CapacityErrors int   // Creates that did not fit in the table's domain, or in their buffer's MaxCreates (also set Err)
-	ForeignHandles int   // Deletes, Removes, Attaches and writes whose handle (once resolved) is another domain's, or another playback's provisional handle: no-ops, counted here only (also set Err)
+	DroppedSets    int   // writes to a handle with no live row (deleted by an earlier record, stale, failed or refused create)
+	FailedAttaches int   // Attaches of a dead entity or of one that already had a row (also set Err)
+	CapacityErrors int   // Creates refused at recording or that did not fit in the table's domain at playback (also set Err)
+	ForeignHandles int   // Deletes, Removes, Attaches, Moves and writes whose handle (once resolved) is another domain's, or another playback's provisional handle: no-ops (also set Err)
 	Err            error // first failure, a *PlaybackError (errors.Is ErrPlayback) wrapping the storage error; nil if none
+	Moved          int   // rows moved by Move
+	FailedMoves    int   // Moves of a handle with no live row in the source table, or with a row in the destination already (also set Err)
 }
 
 // Add adds o's counts to s and keeps s.Err, or takes o.Err when s.Err is nil.
@@ -47,6 +50,8 @@ func (s *Stats) Add(o Stats) {
 	s.FailedAttaches += o.FailedAttaches
 	s.CapacityErrors += o.CapacityErrors
 	s.ForeignHandles += o.ForeignHandles
+	s.Moved += o.Moved
+	s.FailedMoves += o.FailedMoves
 	if s.Err == nil {
 		s.Err = o.Err
 	}
@@ -69,6 +74,10 @@ type Playback struct {
 	slots  []slot         // by buffer id
 	spans  []segment.Span // PlayMerged scratch
 	st     Stats
+	// emptied counts the removes of the buffer being played that left
+	// their entity with no row (marked emptiedMark): sweep deletes those
+	// entities still rowless at the end of the buffer's playback.
+	emptied int
 }
 
 // slot keeps the resolutions of one buffer's provisional handles: res[k] is
@@ -232,6 +241,9 @@ func (p *Playback) PlayAll(bufs []*Buffer) Stats {
 	}
 	for _, b := range bufs {
 		p.run(b, 0, len(b.recs))
+		if p.emptied > 0 {
+			p.sweep(b, 0, len(b.recs))
+		}
 	}
 	return p.end(bufs)
 }
@@ -256,6 +268,11 @@ func (p *Playback) PlayMerged(bufs []*Buffer) Stats {
 	segment.Sort(spans)
 	for _, s := range spans {
 		p.run(bufs[s.Src], s.Lo, s.Hi)
+	}
+	if p.emptied > 0 { // the merged stream is one buffer's playback
+		for _, s := range spans {
+			p.sweep(bufs[s.Src], s.Lo, s.Hi)
+		}
 	}
 	p.spans = spans[:0]
 	return p.end(bufs)
@@ -320,6 +337,7 @@ func (p *Playback) resolve(h ephemeral.Handle) ephemeral.Handle {
 
 func (p *Playback) begin() {
 	p.st = Stats{}
+	p.emptied = 0
 }
 
 // prepare checks that p made b and makes room for the resolutions of its
@@ -369,9 +387,10 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 		case opCreate:
 			i = p.creates(b, i, hi, idx)
 			continue
-		case opRefused:
-			st.CapacityErrors++
-			p.fail(b, i, opRefused, b.tabs[idx], ErrTooManyCreates)
+		case opRefused: // stands for every create the buffer refused since its last playback
+			st.CapacityErrors += b.refused
+			st.DroppedSets += b.dropped
+			p.fail(b, i, opRefused, b.tabs[idx], b.refusal)
 		case opDelete:
 			t, h := b.tabs[idx], p.resolve(r.h)
 			if t.Delete(h) {
@@ -381,10 +400,11 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 			}
 		case opRemove:
 			t, h := b.tabs[idx], p.resolve(r.h)
-			if t.Detach(h) {
+			if removed, rowless := t.RemoveRow(h); removed {
 				st.Removed++
-				if !t.Domain().IsAlive(h) {
-					st.Emptied++ // its last row: the entity went with it
+				if rowless { // its last row: deleted at the end unless it gets another
+					b.recs[i].val = emptiedMark
+					p.emptied++
 				}
 			} else if !p.foreign(b, i, opRemove, t, h) {
 				st.StaleDeletes++
@@ -394,14 +414,24 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 			switch err := t.Attach(p.resolve(r.h)); err {
 			case nil:
 				st.Attached++
-			case ephemeral.ErrStaleHandle:
-				st.FailedAttaches++
 			case ephemeral.ErrForeignHandle:
 				st.ForeignHandles++
 				p.fail(b, i, opAttach, t, err)
-			default:
+			default: // ErrStaleHandle, ErrRowExists
 				st.FailedAttaches++
 				p.fail(b, i, opAttach, t, err)
+			}
+		case opMove:
+			from := b.tabs[idx]
+			switch err := from.Move(p.resolve(r.h), b.tabs[r.val]); err {
+			case nil:
+				st.Moved++
+			case ephemeral.ErrForeignHandle:
+				st.ForeignHandles++
+				p.fail(b, i, opMove, from, err)
+			default: // ErrStaleHandle, ErrRowExists
+				st.FailedMoves++
+				p.fail(b, i, opMove, from, err)
 			}
 		case opSet, opSetN:
 			p.set(b, i, r, idx)
@@ -409,6 +439,34 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 		i++
 	}
 }
+
+// sweep ends the playback of b.recs[lo:hi] (of a merged stream, called
+// for each of its spans in order): in record order, each entity that a
+// remove left with no row and that still has none is deleted (counted in
+// Emptied); one that got a row again (Attach) lives on. Entities emptied
+// twice are deleted once. It stops after the last marked record. Allocates
+// nothing.
+func (p *Playback) sweep(b *Buffer, lo, hi int) {
+	for i := lo; i < hi && p.emptied > 0; i++ {
+		r := &b.recs[i]
+		if op(r.ref>>opShift) != opRemove || r.val != emptiedMark {
+			continue
+		}
+		r.val = 0
+		p.emptied--
+		h := p.resolve(r.h)
+		if b.tabs[r.ref&refMask].Domain().DeleteRowless(h) {
+			p.st.Emptied++
+			if testEmptied != nil {
+				testEmptied(h)
+			}
+		}
+	}
+}
+
+// testEmptied, when set (tests only), is called with each entity sweep
+// deletes, in the order it deletes them.
+var testEmptied func(h ephemeral.Handle)
 
 // foreign counts, and reports in Err, the record rec of b (an op o on table
 // t) whose resolved handle h failed, when h is another domain's; it returns
@@ -447,7 +505,8 @@ func (p *Playback) set(b *Buffer, rec int, r record, idx uint32) {
 
 // createWindow is how many records of a create run are played at a time: a
 // window is scanned, bulk-inserted and its sets applied while it is in cache.
-const createWindow = 1024
+// A variable only so that a test can play every record alone (1).
+var createWindow = 1024
 
 // creates plays the run of records from i (a create into b.tabs[ti]) up to
 // the next record that is neither a create into the same table nor a set:

@@ -111,8 +111,8 @@ func TestCreateSet(t *testing.T) {
 // TestProvisionalNeverReal: ephemeral never takes a provisional handle for a
 // real one, even when its index names a live row.
 func TestProvisionalNeverReal(t *testing.T) {
-	w := newWorld(t, 8, 64)
-	w.insert(t, 8)
+	w := newWorld(t, 16, 64)
+	w.insert(t, 8) // provisional indexes 0..7 name live rows
 	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
@@ -280,8 +280,11 @@ func TestSetAfterDelete(t *testing.T) {
 	}
 }
 
-// TestCapacityOverflow: a create past capacity fails with
-// ephemeral.ErrCapacity in Stats, and nothing else in the buffer is lost.
+// TestCapacityOverflow: a create past what the table could hold is refused
+// by the recorder (one record stands for the refusals, writes naming its
+// handle are not recorded) and fails with ephemeral.ErrCapacity in Stats
+// at that record, a delete recorded before a create makes room for it, and
+// nothing else in the buffer is lost.
 func TestCapacityOverflow(t *testing.T) {
 	w := newWorld(t, 4, 64)
 	hs := w.insert(t, 2)
@@ -295,16 +298,19 @@ func TestCapacityOverflow(t *testing.T) {
 	commands.Set(rec, w.value, a, 10)      // 1
 	c := rec.Create()                      // 2
 	commands.Set(rec, w.value, c, 20)      // 3
-	failed := rec.Create()                 // 4: the table is full
-	commands.Set(rec, w.value, failed, 30) // 5: dropped
-	extra := rec.Create()                  // 6: full too
-	rec.Delete(failed)                     // 7: stale
-	rec.Delete(hs[0])                      // 8
-	d := rec.Create()                      // 9: fits in the freed slot
-	commands.Set(rec, w.value, d, 40)      // 10
-	commands.Set(rec, w.value, hs[1], 50)  // 11
+	failed := rec.Create()                 // 4: the table would be full: refused
+	commands.Set(rec, w.value, failed, 30) // not recorded: dropped
+	extra := rec.Create()                  // refused too, not recorded
+	rec.Delete(failed)                     // 5: stale
+	rec.Delete(hs[0])                      // 6
+	d := rec.Create()                      // 7: fits in the freed slot
+	commands.Set(rec, w.value, d, 40)      // 8
+	commands.Set(rec, w.value, hs[1], 50)  // 9
+	if b.Len() != 10 {
+		t.Fatalf("Len = %d, want 10 records (the refusals recorded once)", b.Len())
+	}
 	st := p.PlayAll([]*commands.Buffer{b})
-	checkStats(t, st, commands.Stats{Played: 12, Created: 3, Sets: 4, DroppedSets: 1, Deleted: 1,
+	checkStats(t, st, commands.Stats{Played: 10, Created: 3, Sets: 4, DroppedSets: 1, Deleted: 1,
 		StaleDeletes: 1, CapacityErrors: 2, Err: errors.New("any")})
 	if !errors.Is(st.Err, ephemeral.ErrCapacity) || !errors.Is(st.Err, commands.ErrPlayback) {
 		t.Fatalf("Err = %v, want errors.Is ephemeral.ErrCapacity and commands.ErrPlayback", st.Err)
@@ -561,10 +567,12 @@ func TestMisusePanics(t *testing.T) {
 }
 
 // TestLongCreateRun: a run of creates longer than one playback window, past
-// capacity in the middle of a window.
+// capacity in the middle of a window: the table filled up between
+// recording and playback (the host inserted rows), so the recorder took
+// them all.
 func TestLongCreateRun(t *testing.T) {
 	w := newWorld(t, 3000, 64)
-	w.insert(t, 2000)
+	w.insert(t, 1500)
 	p := commands.NewPlayback(nil)
 	b := newBuffer(t, p, 0)
 	rec := b.Recorder(w.units)
@@ -573,6 +581,7 @@ func TestLongCreateRun(t *testing.T) {
 		hs[i] = rec.Create()
 		commands.Set(rec, w.value, hs[i], int64(-i))
 	}
+	w.insert(t, 500)
 	st := p.PlayAll([]*commands.Buffer{b})
 	checkStats(t, st, commands.Stats{Played: 3000, Created: 1000, Sets: 1000, DroppedSets: 500, CapacityErrors: 500, Err: errors.New("any")})
 	var pe *commands.PlaybackError

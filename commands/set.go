@@ -111,11 +111,35 @@ func SetN[T any](r Recorder, col *ephemeral.Column[T], hs []ephemeral.Handle, vs
 	}
 	s, i := storeOf(r, col)
 	val, h0 := uint32(len(s.vals)), uint64(len(s.hs))
-	s.vals = append(s.vals, vs...)
-	s.hs = append(s.hs, hs...)
+	n := len(hs)
+	if r.b.refused > 0 { // writes naming a refused create's handle are not recorded
+		if n = keepRecorded(r.b, s, hs, vs); n == 0 {
+			return
+		}
+	} else {
+		s.vals = append(s.vals, vs...)
+		s.hs = append(s.hs, hs...)
+	}
 	// The record's handle field carries where its handles start and how
 	// many there are.
-	r.b.recs = append(r.b.recs, record{h: ephemeral.Handle(h0<<32 | uint64(len(hs))), ref: uint32(opSetN)<<opShift | i, val: val})
+	r.b.recs = append(r.b.recs, record{h: ephemeral.Handle(h0<<32 | uint64(n)), ref: uint32(opSetN)<<opShift | i, val: val})
+}
+
+// keepRecorded appends to s the writes of hs and vs whose handle is not
+// refusedHandle, counts the others in b.dropped (b has a refusal record
+// that counts them at playback) and returns how many it appended.
+func keepRecorded[T any](b *Buffer, s *store[T], hs []ephemeral.Handle, vs []T) int {
+	n := 0
+	for k, h := range hs {
+		if h == refusedHandle {
+			b.dropped++
+			continue
+		}
+		s.hs = append(s.hs, h)
+		s.vals = append(s.vals, vs[k])
+		n++
+	}
+	return n
 }
 
 // Reserve makes room in r's buffer for n deferred values of column col
@@ -161,6 +185,10 @@ func NewSetter[T any](r Recorder, col *ephemeral.Column[T]) Setter[T] {
 // Set records a deferred write of v to h's value in the setter's column;
 // see the function Set.
 func (w Setter[T]) Set(h ephemeral.Handle, v T) {
+	if h == refusedHandle && w.b.refused > 0 { // a refused create's: counted by the buffer's refusal record
+		w.b.dropped++
+		return
+	}
 	w.s.vals = append(w.s.vals, v)
 	w.b.recs = append(w.b.recs, record{h: h, ref: w.ref, val: uint32(len(w.s.vals) - 1)})
 }

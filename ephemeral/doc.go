@@ -65,7 +65,10 @@
 // Body row have the same handle and the same row index. [Domain.Delete] (or
 // [Table.Delete] on any member) deletes the entity's rows from every member
 // table; [Table.Detach] removes one row, and the entity with it when that was
-// its last. A table declared without a domain gets a private one.
+// its last. [Table.RemoveRow] removes one row keeping the entity even when it
+// was its last ([Domain.DeleteRowless] deletes it later if it has none), and
+// [Table.Move] moves a row to another member table, carrying the columns
+// both have. A table declared without a domain gets a private one.
 //
 // A runtime world seals its domains at Build: later [AddColumn] calls on
 // their tables and [NewTable] calls into them fail with [ErrSealed]

@@ -49,7 +49,9 @@ type DomainSpec struct {
 // without Domain) is a domain of its own.
 //
 // Lifetime: an entity lives until it is deleted or its last row is removed
-// (Table.Detach), when its slot is freed and its generation advances. An
+// (Table.Detach), when its slot is freed and its generation advances;
+// Table.RemoveRow removes a last row keeping the entity, for a caller that
+// attaches it elsewhere or deletes it (DeleteRowless) right after. An
 // entity made by Create has no rows until Attach; delete it with Delete if it
 // never gets one.
 //

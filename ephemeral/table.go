@@ -51,6 +51,7 @@ type Table struct {
 	chunkLive []int32
 	live      int
 	cols      []column
+	moves     []movePlan // Move's column pairings, one per destination table (move.go)
 }
 
 // column is the untyped face of a Column[T].

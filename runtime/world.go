@@ -51,7 +51,9 @@ func (w *World) made() *World {
 // IsFatal tells the errors after which no frame can run). It returns
 // ErrClosed after Close and ErrZeroWorld on a World not made by
 // Builder.Build. It allocates nothing in steady state. Call it
-// from one goroutine.
+// from one goroutine: called from a system during its frame it returns
+// scheduler.ErrReentrant, from another goroutine while a frame runs
+// scheduler.ErrConcurrentFrame (race-free; the running frame goes on).
 func (w *World) Frame(dt float64) error {
 	if w == nil || w.sched == nil {
 		return ErrZeroWorld

@@ -108,7 +108,8 @@
 //     that row is missing, everything else played), the first
 //     *events.OverflowError (events were dropped and counted),
 //     [ErrReentrant] (Frame called from a system; the running frame goes
-//     on).
+//     on), [ErrConcurrentFrame] (Frame called from another goroutine while
+//     a frame runs; the running frame goes on).
 //
 // [ErrSealed], [ErrNotSealed], [ErrNilEvents] and [ErrNilHook] are
 // returned as they are. Messages start with "scheduler: ".
@@ -116,7 +117,8 @@
 // # Concurrency
 //
 // A Scheduler is driven by one goroutine and is not safe for concurrent
-// use; no method is safe while Frame runs on another goroutine. Systems
+// use; no method is safe while Frame runs on another goroutine, except
+// Frame itself, which refuses such a call with [ErrConcurrentFrame]. Systems
 // run on it; their kernels run on the pool and return before the system
 // does. Frames do not nest ([ErrReentrant]; [Scheduler.Running] tells
 // whether a frame runs).

@@ -90,9 +90,11 @@ var (
 	// out at playback. Returned as a *PlaybackError that unwraps to the
 	// *commands.PlaybackError (errors.Is commands.ErrPlayback).
 	ErrPlayback = errors.New("scheduler: command playback failed")
-	// ErrReentrant: Frame called while a frame runs (from inside a system).
-	// Nothing of the nested call runs; the running frame goes on.
-	ErrReentrant = errors.New("scheduler: Frame called during a frame (from a system?); " +
+	// ErrReentrant: Frame called from a system (or from a kernel running
+	// inline, on the frame's goroutine) while its frame runs. Nothing of
+	// the nested call runs; the running frame goes on. ErrConcurrentFrame
+	// matches it too.
+	ErrReentrant = errors.New("scheduler: Frame called from a system while its frame runs; " +
 		"frames do not nest: return from the system and let the host's loop call Frame")
 	// ErrPoisoned: Frame after a frame that a panic left unfinished (a
 	// system or kernel panicked and the host recovered). Its command
@@ -104,7 +106,22 @@ var (
 	ErrNilEvents = errors.New("scheduler: AddEvents: nil event table; check the error of the events.New call that made it")
 	// ErrNilHook: Hook given a nil function.
 	ErrNilHook = errors.New("scheduler: Hook: nil hook function; pass a func(*scheduler.Hook) error")
+	// ErrConcurrentFrame: Frame called from a goroutine other than the one
+	// running the current frame (a second host goroutine, a kernel worker).
+	// Nothing of that call runs; the running frame goes on. errors.Is(err,
+	// ErrReentrant) holds too.
+	ErrConcurrentFrame error = concurrentFrame{}
 )
+
+type concurrentFrame struct{}
+
+func (concurrentFrame) Error() string {
+	return "scheduler: Frame called from another goroutine while a frame runs; " +
+		"a world is driven by one goroutine: call Frame only from the host's loop, one frame after the other"
+}
+
+// Is reports whether target is ErrReentrant.
+func (concurrentFrame) Is(target error) bool { return target == ErrReentrant }
 
 // ConfigError reports a bad Config field. errors.Is(err, ErrConfig) is true.
 type ConfigError struct {
@@ -352,7 +369,8 @@ func (e *DeltaError) Error() string {
 		return "scheduler: frame delta " + dt + " s refused: the fixed-step clock's account would pass " +
 			"math.MaxInt64 nanoseconds (292 years; see Time); under Accumulate frames of delta 0 still run (under OneTickPerFrame none does), or build a new world"
 	}
-	return "scheduler: bad frame delta " + dt + " s: want a finite number of seconds in [0, MaxDelta]"
+	return "scheduler: bad frame delta " + dt + " s: want a finite number of seconds from 0 to " +
+		strconv.FormatFloat(MaxDelta, 'g', -1, 64) + " (MaxDelta, one hour)"
 }
 
 // Is reports whether target is ErrBadDelta, or ErrClockOverflow for an

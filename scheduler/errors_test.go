@@ -36,6 +36,10 @@ func kernel(ctx *systems.Context, chunks int, fn func(w, c int)) {
 	systems.Parallel(ctx, chunks, fn, func(f *func(w, c int), w, c int) { (*f)(w, c) })
 }
 
+// nestedMsg is the message of a Parallel called from inside a kernel.
+const nestedMsg = "systems: Parallel called from inside a kernel of Parallel; a kernel must not start a kernel: " +
+	"split the work into two systems, or into two Parallel calls made one after the other from the system's body"
+
 // firstLine is msg up to its first newline (a panic's message is followed
 // by a stack).
 func firstLine(msg string) string {
@@ -99,19 +103,35 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 					}
 				})
 			},
-			want: `scheduler: frame 2: FrameEnd system "sys" panicked: kernels: kernel panicked on worker 1, chunk 2: ` + kernels.ErrNestedRun.Error(),
+			want: `scheduler: frame 2: FrameEnd system "sys" panicked: kernels: kernel panicked on worker 1, chunk 2: ` + nestedMsg,
 			check: func(t *testing.T, pe *scheduler.PanicError) {
+				assert.ErrorIs(t, pe, systems.ErrNestedParallel)
 				assert.ErrorIs(t, pe, kernels.ErrNestedRun)
 				var kpe *kernels.PanicError
 				require.ErrorAs(t, pe, &kpe)
-				assert.Equal(t, kernels.ErrNestedRun, kpe.Value)
+				assert.Equal(t, systems.ErrNestedParallel, kpe.Value)
+				assert.Empty(t, kpe.Others, "one nested call")
+			}},
+		{name: "nested kernel on every worker", workers: 4, phase: systems.Update,
+			run: func(ctx *systems.Context) {
+				kernel(ctx, 8, func(w, c int) { kernel(ctx, 1, func(int, int) {}) })
+			},
+			want: `scheduler: frame 2: Update system "sys" panicked: kernels: kernel panicked on worker 0, chunk 0: ` + nestedMsg + " (and 3 more on other workers)",
+			check: func(t *testing.T, pe *scheduler.PanicError) {
+				var kpe *kernels.PanicError
+				require.ErrorAs(t, pe, &kpe)
+				require.Len(t, kpe.Others, 3, "each worker stops at its first nested call")
+				for _, o := range append(kpe.Others, kpe) {
+					assert.Equal(t, systems.ErrNestedParallel, o.Value, "worker %d", o.Worker)
+				}
 			}},
 		{name: "nested kernel without pool", phase: systems.FrameStart,
 			run: func(ctx *systems.Context) {
 				kernel(ctx, 2, func(w, c int) { kernel(ctx, 1, func(int, int) {}) })
 			},
-			want: `scheduler: frame 2: FrameStart system "sys" panicked: kernels: kernel panicked on worker 0, chunk 0: ` + kernels.ErrNestedRun.Error(),
+			want: `scheduler: frame 2: FrameStart system "sys" panicked: kernels: kernel panicked on worker 0, chunk 0: ` + nestedMsg,
 			check: func(t *testing.T, pe *scheduler.PanicError) {
+				assert.ErrorIs(t, pe, systems.ErrNestedParallel)
 				assert.ErrorIs(t, pe, kernels.ErrNestedRun)
 			}},
 	}

@@ -1,6 +1,8 @@
 package scheduler
 
 import (
+	"reflect"
+	goruntime "runtime"
 	"runtime/debug"
 	"time"
 
@@ -16,8 +18,11 @@ import (
 // the package doc). Systems run one after another on the calling
 // goroutine.
 //
-// It returns ErrNotSealed before Seal, ErrReentrant when called while a
-// frame runs, a *DeltaError for a bad dt or one that would overflow the
+// It returns ErrNotSealed before Seal, ErrReentrant when called from a
+// system (or a kernel running inline) while its frame runs,
+// ErrConcurrentFrame when called from another goroutine while a frame
+// runs (both refuse the call and leave the running frame alone; the check
+// is a compare-and-swap, race-free), a *DeltaError for a bad dt or one that would overflow the
 // clock's account (errors.Is ErrClockOverflow; nothing runs then), and otherwise
 // the errors of Errors in the package doc: a *SystemError for the first
 // system that failed (the systems after it do not run, the boundaries
@@ -32,16 +37,17 @@ func (s *Scheduler) Frame(dt float64) error {
 	if !s.sealed {
 		return ErrNotSealed
 	}
-	if s.running {
-		return ErrReentrant
+	if !s.running.CompareAndSwap(false, true) {
+		return reentrant()
 	}
 	if s.poisoned {
+		s.running.Store(false)
 		return ErrPoisoned
 	}
 	if err := s.clock.admit(dt); err != nil {
+		s.running.Store(false)
 		return err
 	}
-	s.running = true
 	s.poisoned = true  // cleared when the frame completes; a panic leaves it set
 	defer s.endFrame() // also when a system panics
 	start := time.Now()
@@ -107,7 +113,42 @@ func (s *Scheduler) Frame(dt float64) error {
 }
 
 // endFrame marks the end of a frame (see Running).
-func (s *Scheduler) endFrame() { s.running, s.env.Running = false, nil }
+func (s *Scheduler) endFrame() {
+	s.env.Running = nil
+	s.running.Store(false)
+}
+
+// reentrant returns the error of a Frame called while a frame runs:
+// ErrReentrant when the running Frame is on the caller's own stack (a
+// system, or a kernel running inline, called it), ErrConcurrentFrame when
+// it is not (another goroutine). Only this refused call pays for the look
+// at its stack; the frame path does not.
+//
+//go:noinline
+func reentrant() error {
+	frameFn := goruntime.FuncForPC(reflect.ValueOf((*Scheduler).Frame).Pointer()).Name()
+	pcs := make([]uintptr, 64)
+	for {
+		n := goruntime.Callers(2, pcs) // from reentrant's caller, this Frame
+		fs := goruntime.CallersFrames(pcs[:n])
+		seen := 0
+		for {
+			f, more := fs.Next()
+			if f.Function == frameFn {
+				if seen++; seen == 2 { // an outer Frame: this goroutine runs the frame
+					return ErrReentrant
+				}
+			}
+			if !more {
+				break
+			}
+		}
+		if n < len(pcs) {
+			return ErrConcurrentFrame
+		}
+		pcs = make([]uintptr, 2*len(pcs)) // a deep stack: look at all of it
+	}
+}
 
 // runPhase runs the systems of phase p in sealed order, then plays back
 // their commands. It returns a *SystemError for the first failing system.

@@ -126,11 +126,13 @@ func (r *FrameReport) String() string {
 
 // CommandsDropped is the number of commands of the frame that playback could
 // not apply: writes to dead rows, creates past a table's capacity, failed
-// attaches and records naming another domain's handle (Commands.DroppedSets
-// + CapacityErrors + FailedAttaches + ForeignHandles). Deletes of rows
-// already gone are a policy no-op, counted apart in Commands.StaleDeletes.
+// attaches and moves, and records naming another domain's handle
+// (Commands.DroppedSets + CapacityErrors + FailedAttaches + FailedMoves +
+// ForeignHandles). Deletes of rows already gone are a policy no-op, counted
+// apart in Commands.StaleDeletes.
 func (r *FrameReport) CommandsDropped() int {
-	return r.Commands.DroppedSets + r.Commands.CapacityErrors + r.Commands.FailedAttaches + r.Commands.ForeignHandles
+	return r.Commands.DroppedSets + r.Commands.CapacityErrors + r.Commands.FailedAttaches + r.Commands.FailedMoves +
+		r.Commands.ForeignHandles
 }
 
 // System returns the report of the system named name, or nil. A linear

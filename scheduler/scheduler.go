@@ -3,6 +3,7 @@ package scheduler
 import (
 	"reflect"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/tickwork/tickwork/commands"
@@ -83,8 +84,8 @@ type Scheduler struct {
 	hooksRan bool
 	extra    []events.Buffer
 	sealed   bool
-	running  bool // a Frame is running (set-up and frames run on one goroutine)
-	poisoned bool // a frame began and did not complete (a panic escaped it): Frame refuses to go on
+	running  atomic.Bool // a Frame is running: Frame takes it by compare-and-swap, so a call from another goroutine is refused without a data race
+	poisoned bool        // a frame began and did not complete (a panic escaped it): Frame refuses to go on
 
 	phases   [systems.NumPhases][]*entry
 	events   []events.Buffer
@@ -208,7 +209,7 @@ func (s *Scheduler) Hook(fn func(h *Hook) error) error {
 // unwound Frame). A host that owns resources the systems use (such as the
 // kernel pool) checks it before releasing them. Call it from the goroutine
 // that drives the scheduler.
-func (s *Scheduler) Running() bool { return s.running }
+func (s *Scheduler) Running() bool { return s.running.Load() }
 
 // Order returns the names of phase p's systems in sealed (running) order,
 // or nil before Seal. It allocates. Call it from the goroutine that drives the scheduler.

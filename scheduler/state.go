@@ -45,7 +45,7 @@ func (e *StateError) Unwrap() error { return e.Err }
 // *StateError (errors.Is ErrState), appending nothing, before Seal, while a
 // frame runs, or when the playback refuses. Allocates only when dst grows.
 func (s *Scheduler) appendState(dst []byte) ([]byte, error) {
-	if !s.sealed || s.running {
+	if !s.sealed || s.running.Load() {
 		return dst, &StateError{Detail: "a snapshot is taken between frames of a sealed scheduler"}
 	}
 	t := s.clock.t

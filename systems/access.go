@@ -181,8 +181,22 @@ func (r *Recorder) Delete(h ephemeral.Handle) { r.rec.Delete(h) }
 // provisional) of the table's domain.
 func (r *Recorder) Attach(h ephemeral.Handle) { r.rec.Attach(h) }
 
-// Remove records the removal of h's row from the table only.
+// Remove records the removal of h's row from the table only; an entity it
+// leaves with no row lives until the end of its buffer's playback, so an
+// Attach to another table of its domain keeps it (commands.Recorder.Remove).
 func (r *Recorder) Remove(h ephemeral.Handle) { r.rec.Remove(h) }
+
+// TryCreate is Create that returns the recorder's refusal at the call: an
+// *ephemeral.CapacityError past what the table could hold after playback,
+// or commands.ErrTooManyCreates (commands.Recorder.TryCreate).
+func (r *Recorder) TryCreate() (ephemeral.Handle, error) { return r.rec.TryCreate() }
+
+// Move records the move of entity h's row from from's table to to's, two
+// tables of one domain, in one record (commands.Move: the columns both
+// tables have by name and type carry h's values, the others of to's table
+// start at zero). from and to are recorders of one system, both from
+// Record or both the same worker's (Worker); Move panics otherwise.
+func Move(h ephemeral.Handle, from, to *Recorder) { commands.Move(h, from.rec, to.rec) }
 
 // Reserve makes room for n records per playback in the system's serial
 // buffer, so that recording up to n from the body never allocates

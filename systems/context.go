@@ -1,6 +1,8 @@
 package systems
 
 import (
+	"sync/atomic"
+
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/kernels"
@@ -19,6 +21,10 @@ type Context struct {
 	run   *frame.Run
 	name  string
 	phase Phase
+	// inKernel is set while a Parallel call of this system runs: a nested
+	// call (from any worker) fails its compare-and-swap before it touches
+	// the kernel slots, so the refusal is race-free.
+	inKernel atomic.Bool
 }
 
 // Name is the system's name.
@@ -98,9 +104,13 @@ func (k *kernel[S]) do(w, c int) { k.fn(&k.st, w, c) }
 //
 // Each worker may write only the rows of the chunks it was given, and use
 // only its own worker's recorder and emitter segment (Recorder.Worker,
-// ParallelEmitter.Worker). Call Parallel from the body: from a kernel it
-// panics with kernels.ErrNestedRun, with or without a pool. A panic in fn
-// comes back as a *kernels.PanicError panic on the body's goroutine.
+// ParallelEmitter.Worker). Call Parallel from the body: called from a
+// kernel (on any worker, any number of workers at once) it panics with
+// ErrNestedParallel before touching anything, with or without a pool, so
+// the kernel stops and the outer Parallel panics on the body's goroutine
+// with a *kernels.PanicError whose Value is ErrNestedParallel (errors.Is
+// kernels.ErrNestedRun holds too). A panic in fn comes back as a
+// *kernels.PanicError panic on the body's goroutine.
 func Parallel[S any](ctx *Context, chunks int, st S, fn func(st *S, worker, chunk int)) {
 	parallel(ctx, kernels.Policy{}, false, chunks, st, fn)
 }
@@ -116,6 +126,10 @@ func ParallelPolicy[S any](ctx *Context, pol kernels.Policy, chunks int, st S, f
 
 // parallel is Parallel (own false: the pool's policy) and ParallelPolicy.
 func parallel[S any](ctx *Context, pol kernels.Policy, own bool, chunks int, st S, fn func(st *S, worker, chunk int)) {
+	if !ctx.inKernel.CompareAndSwap(false, true) {
+		panic(ErrNestedParallel)
+	}
+	defer ctx.inKernel.Store(false) // also when a kernel panics
 	r := ctx.run
 	i := r.Kernel
 	r.Kernel++
@@ -146,13 +160,30 @@ func parallel[S any](ctx *Context, pol kernels.Policy, own bool, chunks int, st 
 }
 
 // inline runs a kernel without a pool, on the calling goroutine; one
-// started from inside it panics with kernels.ErrNestedRun, as a pool's
-// does (see package kernels, "Nested Run").
+// started from inside it (through another system's Context) panics with
+// ErrNestedParallel, as a nested Parallel of the same system does.
 func inline(env *frame.Env, chunks int, fn func(worker, chunk int)) {
 	if env.Inline {
-		panic(kernels.ErrNestedRun)
+		panic(ErrNestedParallel)
 	}
 	env.Inline = true
 	defer func() { env.Inline = false }()
 	kernels.Scalar(chunks, fn)
 }
+
+// ErrNestedParallel: Parallel (or ParallelPolicy) called from inside a
+// kernel that Parallel runs. The nested call panics with it at once, before
+// touching the system's kernel slots; the outer Parallel then panics on the
+// body's goroutine with a *kernels.PanicError whose Value is it. It also
+// matches kernels.ErrNestedRun under errors.Is.
+var ErrNestedParallel error = nestedParallel{}
+
+type nestedParallel struct{}
+
+func (nestedParallel) Error() string {
+	return "systems: Parallel called from inside a kernel of Parallel; a kernel must not start a kernel: " +
+		"split the work into two systems, or into two Parallel calls made one after the other from the system's body"
+}
+
+// Is reports whether target is kernels.ErrNestedRun.
+func (nestedParallel) Is(target error) bool { return target == kernels.ErrNestedRun }

@@ -49,7 +49,9 @@
 // fixed tick in FixedUpdate), where no system runs, in sealed system order
 // (docs/architecture.md, Frame path). A create returns a provisional
 // handle ([Context.Resolve]; how long it resolves: docs/architecture.md,
-// Provisional handles).
+// Provisional handles). [Move] moves an entity's row between tables of its
+// domain in one record. What fails, what is a counted no-op and how an
+// entity passes through having no row: package commands, Policies.
 //
 // # Time
 //
@@ -62,7 +64,8 @@
 // # Kernels
 //
 // [Parallel] ([ParallelPolicy] under a worker policy of its own) runs a
-// kernel over chunks on the world's workers, its state
+// kernel over chunks on the world's workers (a kernel that calls Parallel
+// is refused: [ErrNestedParallel]), its state
 // passed as a value: no closure is built per run and nothing is shared
 // through outer variables. A kernel takes the rows of its chunk from a
 // query (Chunk, or Spans and Runs), records through [Recorder.Worker] and
