@@ -5,6 +5,7 @@ import (
 	"iter"
 	"math/bits"
 	"strconv"
+	"unsafe"
 )
 
 // Sentinels of a join's definition (NewJoin .. NewJoin4), each returned
@@ -55,10 +56,13 @@ type Join struct {
 
 // joinDef is a join's definition, immutable once made.
 type joinDef struct {
-	with    []*Table // required tables, each once, in declaration order (columns first); with[0] gives handles
-	without []*Table // excluded tables, each once
-	shift   uint     // log2 of the chunk rows
-	words   int      // mask words per chunk
+	with    []*Table   // required tables, each once, in declaration order (columns first); with[0] gives handles
+	without []*Table   // excluded tables, each once
+	first   []uint64   // with[0]'s enabled words, every chunk's in one slice (chunk c at c*words)
+	and     [][]uint64 // with[1:]'s, as first
+	andNot  [][]uint64 // without's, as first
+	shift   uint       // log2 of the chunk rows
+	words   int        // mask words per chunk
 	chunks  int
 	full    int32 // chunk rows: a chunkLive of a full chunk
 }
@@ -116,6 +120,13 @@ func newJoin(cols []*Table, filters []Filter) (Join, error) {
 				return Join{}, &DefinitionError{Table: t.name, Err: ErrJoinExcluded}
 			}
 		}
+	}
+	d.first = enabledWords(first)
+	for _, t := range d.with[1:] {
+		d.and = append(d.and, enabledWords(t))
+	}
+	for _, t := range d.without {
+		d.andNot = append(d.andNot, enabledWords(t))
 	}
 	d.shift = first.dom.shift
 	d.words = first.dom.chunkRows >> 6
@@ -244,14 +255,37 @@ func (q Join) Chunk(c int) iter.Seq[Handle] {
 // when c is outside 0..Chunks()-1.
 func (q Join) NextRun(c, from int) (lo, hi int) { return q.j.nextRun(c, from) }
 
-// Runs yields the runs of NextRun of chunk c in ascending order. It
-// panics when c is outside 0..Chunks()-1.
+// Runs yields the runs of NextRun of chunk c in ascending order, reading
+// each mask word once (NextRun reads the word it starts in again at every
+// call): the span form's loop for a kernel,
+//
+//	xs, vs := q.Spans(c)
+//	for lo, hi := range q.Runs(c) {
+//		for r := lo; r < hi; r++ { xs[r] += vs[r] }
+//	}
+//
+// It panics when c is outside 0..Chunks()-1. Allocates nothing.
 func (q Join) Runs(c int) iter.Seq2[int, int] {
 	return func(yield func(lo, hi int) bool) {
-		for lo, hi := q.j.nextRun(c, 0); lo < hi; lo, hi = q.j.nextRun(c, hi) {
-			if !yield(lo, hi) {
-				return
+		j := q.j.chunk(c, "Runs")
+		lo, hi := -1, -1 // the run being extended, chunk-relative
+		for w, m := j.nextWord(c, 0); m != 0; w, m = j.nextWord(c, w+1) {
+			at := w << 6
+			for m != 0 {
+				b := bits.TrailingZeros64(m)
+				n := bits.TrailingZeros64(^(m >> uint(b))) // ones from bit b
+				if at+b != hi {
+					if lo >= 0 && !yield(lo, hi) {
+						return
+					}
+					lo = at + b
+				}
+				hi = at + b + n
+				m &= ^uint64(0) << uint(b+n) // 0 when b+n == 64
 			}
+		}
+		if lo >= 0 {
+			yield(lo, hi)
 		}
 	}
 }
@@ -302,14 +336,23 @@ next:
 // word is mask word w of chunk c: the AND of the required tables' enabled
 // words, AND NOT the excluded ones'.
 func (j *joinDef) word(c, w int) uint64 {
-	m := j.with[0].enabled[c][w]
-	for _, t := range j.with[1:] {
-		m &= t.enabled[c][w]
+	i := c*j.words + w
+	m := j.first[i]
+	for _, e := range j.and {
+		m &= e[i]
 	}
-	for _, t := range j.without {
-		m &^= t.enabled[c][w]
+	for _, e := range j.andNot {
+		m &^= e[i]
 	}
 	return m
+}
+
+// enabledWords is t's enabled bitmaps as one slice, chunk c's words at
+// c*ChunkRows/64: NewTable carves them from one allocation, in chunk
+// order, and they never move (pin-stable), so the slice stays valid for
+// the table's life.
+func enabledWords(t *Table) []uint64 {
+	return unsafe.Slice(unsafe.SliceData(t.enabled[0]), len(t.enabled)*len(t.enabled[0]))
 }
 
 // nextWord returns the first mask word at or after w of chunk c that is
@@ -406,9 +449,11 @@ func (q Join1[A]) All() iter.Seq2[Row1[A], Handle] {
 			base := c << j.shift
 			for w, m := j.nextWord(c, 0); m != 0; w, m = j.nextWord(c, w+1) {
 				at := base + w<<6
+				gw := (*[64]uint32)(g[at:])
+				aw := (*[64]A)(q.a[at:])
 				for ; m != 0; m &= m - 1 {
-					i := at + bits.TrailingZeros64(m)
-					if !yield(Row1[A]{&q.a[i]}, handleOf(uint32(i), g[i])) {
+					k := bits.TrailingZeros64(m) & 63
+					if !yield(Row1[A]{&aw[k]}, handleOf(uint32(at+k), gw[k])) {
 						return
 					}
 				}
@@ -427,9 +472,11 @@ func (q Join1[A]) Chunk(c int) iter.Seq2[Row1[A], Handle] {
 		base := c << j.shift
 		for w, m := j.nextWord(c, 0); m != 0; w, m = j.nextWord(c, w+1) {
 			at := base + w<<6
+			gw := (*[64]uint32)(g[at:])
+			aw := (*[64]A)(q.a[at:])
 			for ; m != 0; m &= m - 1 {
-				i := at + bits.TrailingZeros64(m)
-				if !yield(Row1[A]{&q.a[i]}, handleOf(uint32(i), g[i])) {
+				k := bits.TrailingZeros64(m) & 63
+				if !yield(Row1[A]{&aw[k]}, handleOf(uint32(at+k), gw[k])) {
 					return
 				}
 			}
@@ -499,9 +546,12 @@ func (q Join2[A, B]) All() iter.Seq2[Row2[A, B], Handle] {
 			base := c << j.shift
 			for w, m := j.nextWord(c, 0); m != 0; w, m = j.nextWord(c, w+1) {
 				at := base + w<<6
+				gw := (*[64]uint32)(g[at:])
+				aw := (*[64]A)(q.a[at:])
+				bw := (*[64]B)(q.b[at:])
 				for ; m != 0; m &= m - 1 {
-					i := at + bits.TrailingZeros64(m)
-					if !yield(Row2[A, B]{&q.a[i], &q.b[i]}, handleOf(uint32(i), g[i])) {
+					k := bits.TrailingZeros64(m) & 63
+					if !yield(Row2[A, B]{&aw[k], &bw[k]}, handleOf(uint32(at+k), gw[k])) {
 						return
 					}
 				}
@@ -520,9 +570,12 @@ func (q Join2[A, B]) Chunk(c int) iter.Seq2[Row2[A, B], Handle] {
 		base := c << j.shift
 		for w, m := j.nextWord(c, 0); m != 0; w, m = j.nextWord(c, w+1) {
 			at := base + w<<6
+			gw := (*[64]uint32)(g[at:])
+			aw := (*[64]A)(q.a[at:])
+			bw := (*[64]B)(q.b[at:])
 			for ; m != 0; m &= m - 1 {
-				i := at + bits.TrailingZeros64(m)
-				if !yield(Row2[A, B]{&q.a[i], &q.b[i]}, handleOf(uint32(i), g[i])) {
+				k := bits.TrailingZeros64(m) & 63
+				if !yield(Row2[A, B]{&aw[k], &bw[k]}, handleOf(uint32(at+k), gw[k])) {
 					return
 				}
 			}
@@ -593,9 +646,13 @@ func (q Join3[A, B, C]) All() iter.Seq2[Row3[A, B, C], Handle] {
 			base := c << j.shift
 			for w, m := j.nextWord(c, 0); m != 0; w, m = j.nextWord(c, w+1) {
 				at := base + w<<6
+				gw := (*[64]uint32)(g[at:])
+				aw := (*[64]A)(q.a[at:])
+				bw := (*[64]B)(q.b[at:])
+				cw := (*[64]C)(q.c[at:])
 				for ; m != 0; m &= m - 1 {
-					i := at + bits.TrailingZeros64(m)
-					if !yield(Row3[A, B, C]{&q.a[i], &q.b[i], &q.c[i]}, handleOf(uint32(i), g[i])) {
+					k := bits.TrailingZeros64(m) & 63
+					if !yield(Row3[A, B, C]{&aw[k], &bw[k], &cw[k]}, handleOf(uint32(at+k), gw[k])) {
 						return
 					}
 				}
@@ -614,9 +671,13 @@ func (q Join3[A, B, C]) Chunk(c int) iter.Seq2[Row3[A, B, C], Handle] {
 		base := c << j.shift
 		for w, m := j.nextWord(c, 0); m != 0; w, m = j.nextWord(c, w+1) {
 			at := base + w<<6
+			gw := (*[64]uint32)(g[at:])
+			aw := (*[64]A)(q.a[at:])
+			bw := (*[64]B)(q.b[at:])
+			cw := (*[64]C)(q.c[at:])
 			for ; m != 0; m &= m - 1 {
-				i := at + bits.TrailingZeros64(m)
-				if !yield(Row3[A, B, C]{&q.a[i], &q.b[i], &q.c[i]}, handleOf(uint32(i), g[i])) {
+				k := bits.TrailingZeros64(m) & 63
+				if !yield(Row3[A, B, C]{&aw[k], &bw[k], &cw[k]}, handleOf(uint32(at+k), gw[k])) {
 					return
 				}
 			}
@@ -688,9 +749,14 @@ func (q Join4[A, B, C, D]) All() iter.Seq2[Row4[A, B, C, D], Handle] {
 			base := c << j.shift
 			for w, m := j.nextWord(c, 0); m != 0; w, m = j.nextWord(c, w+1) {
 				at := base + w<<6
+				gw := (*[64]uint32)(g[at:])
+				aw := (*[64]A)(q.a[at:])
+				bw := (*[64]B)(q.b[at:])
+				cw := (*[64]C)(q.c[at:])
+				dw := (*[64]D)(q.d[at:])
 				for ; m != 0; m &= m - 1 {
-					i := at + bits.TrailingZeros64(m)
-					if !yield(Row4[A, B, C, D]{&q.a[i], &q.b[i], &q.c[i], &q.d[i]}, handleOf(uint32(i), g[i])) {
+					k := bits.TrailingZeros64(m) & 63
+					if !yield(Row4[A, B, C, D]{&aw[k], &bw[k], &cw[k], &dw[k]}, handleOf(uint32(at+k), gw[k])) {
 						return
 					}
 				}
@@ -709,9 +775,14 @@ func (q Join4[A, B, C, D]) Chunk(c int) iter.Seq2[Row4[A, B, C, D], Handle] {
 		base := c << j.shift
 		for w, m := j.nextWord(c, 0); m != 0; w, m = j.nextWord(c, w+1) {
 			at := base + w<<6
+			gw := (*[64]uint32)(g[at:])
+			aw := (*[64]A)(q.a[at:])
+			bw := (*[64]B)(q.b[at:])
+			cw := (*[64]C)(q.c[at:])
+			dw := (*[64]D)(q.d[at:])
 			for ; m != 0; m &= m - 1 {
-				i := at + bits.TrailingZeros64(m)
-				if !yield(Row4[A, B, C, D]{&q.a[i], &q.b[i], &q.c[i], &q.d[i]}, handleOf(uint32(i), g[i])) {
+				k := bits.TrailingZeros64(m) & 63
+				if !yield(Row4[A, B, C, D]{&aw[k], &bw[k], &cw[k], &dw[k]}, handleOf(uint32(at+k), gw[k])) {
 					return
 				}
 			}

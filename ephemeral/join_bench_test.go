@@ -61,7 +61,7 @@ func newJoinBench(b *testing.B) *joinBench {
 // no frozen row (pos += vel*dt; 100 000 entities, half of them in motion,
 // a tenth frozen, both at random: about 45 000 entities, in runs of about
 // two rows): the join's row form (tickwork: Join2 with Without, All), its
-// span form (tickwork-spans: Spans and NextRun per chunk), and two hand
+// span form (tickwork-spans: Spans and Runs per chunk), and two hand
 // joins of the same work, the bitmap AND written by hand over the enabled
 // words (hand) and a walk of the motion rows that probes body and frozen
 // through leases (hand-lease). ns/op over one pass; per-row ns in
@@ -128,7 +128,7 @@ func joinRows(q ephemeral.Join2[vec2, vec2]) {
 func joinSpans(q ephemeral.Join2[vec2, vec2]) {
 	for c := range q.UsedChunks() {
 		p, v := q.Spans(c)
-		for lo, hi := q.NextRun(c, 0); lo < hi; lo, hi = q.NextRun(c, hi) {
+		for lo, hi := range q.Runs(c) {
 			p, v := p[lo:hi], v[lo:hi]
 			for i := range p {
 				p[i].X += v[i].X * iterDT
