@@ -104,7 +104,7 @@ func newJoin(cols []*Table, filters []Filter) (Join, error) {
 		}
 	}
 	if len(d.with) == 0 {
-		return Join{}, &DefinitionError{Err: ErrJoinEmpty, Table: "", Detail: "add With(table) or a column"}
+		return Join{}, &DefinitionError{Err: ErrJoinEmpty, Detail: "add With(table) or a column"}
 	}
 	first := d.with[0]
 	for _, t := range append(d.with[1:len(d.with):len(d.with)], d.without...) {

@@ -288,7 +288,7 @@ func TestJoinDefinitionErrors(t *testing.T) {
 			ephemeral.ErrJoinDomains, err1(ephemeral.NewJoin1(ax, ephemeral.With(other)))},
 		{"a Without of another domain", `ephemeral: table "other": a join's tables must belong to one domain (table "other" is of domain "other", table "b" of domain "units")`,
 			ephemeral.ErrJoinDomains, err0(ephemeral.NewJoin(ephemeral.With(b), ephemeral.Without(other)))},
-		{"no table", `ephemeral: table "": a join needs a column or a With table (add With(table) or a column)`,
+		{"no table", `ephemeral: a join needs a column or a With table (add With(table) or a column)`,
 			ephemeral.ErrJoinEmpty, err0(ephemeral.NewJoin(ephemeral.Without(b)))},
 		{"required and excluded", `ephemeral: table "a": a join's table is both required and excluded (Without)`,
 			ephemeral.ErrJoinExcluded, err1(ephemeral.NewJoin1(ax, ephemeral.With(b), ephemeral.Without(a)))},
