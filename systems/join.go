@@ -5,18 +5,12 @@ import (
 	"github.com/tickwork/tickwork/internal/engine/frame"
 )
 
-// Joins in a system: NewJoin .. NewJoin4 declare an entity query over the
-// tables of one domain (ephemeral.Join; the rule: package ephemeral,
-// Joins). Its columns come from Read and Write accessors, which declare
-// them; its With and Without tables (ephemeral.With, ephemeral.Without)
-// enter the manifest as presence reads (frame.Manifest.Presence), which
-// conflict with nothing since only playback changes which rows exist
-// (docs/architecture.md, Access rules). A join whose definition fails
-// (tables of different domains, a table both required and excluded)
+// Joins in a system (the rule: package ephemeral, Joins): columns come
+// from Read and Write accessors, which declare them; With and Without
+// tables enter the manifest as presence reads (frame.Manifest.Presence;
+// docs/architecture.md, Access rules). A join whose definition fails
 // fails the declaration with a *DefinitionError wrapping the
 // *ephemeral.DefinitionError (errors.Is ephemeral.ErrJoinDomains, ...).
-// Joins are small values for the body and its kernels; iterating them
-// allocates nothing.
 
 // NewJoin declares a join with no column, for tag tables: the entities
 // that pass filters (at least one With), as handles (ephemeral.Join.All,
