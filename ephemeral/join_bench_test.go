@@ -20,7 +20,12 @@ type joinBench struct {
 	matched              int // entities with a motion row and no frozen row
 }
 
-func newJoinBench(b *testing.B) *joinBench {
+// joinBlock is the run length of BenchmarkJoinClustered's members.
+const joinBlock = 256
+
+// newJoinBench makes the data; with clustered, members come in blocks of
+// joinBlock consecutive entities (the same counts, picked by block).
+func newJoinBench(b *testing.B, clustered bool) *joinBench {
 	b.Helper()
 	dom, err := ephemeral.NewDomain(ephemeral.DomainSpec{Name: "units", Capacity: joinEntities})
 	if err != nil {
@@ -42,11 +47,23 @@ func newJoinBench(b *testing.B) *joinBench {
 		b.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(20, 20))
-	for _, i := range rng.Perm(joinEntities)[:joinEntities/2] {
+	pick := func(n int) []int {
+		if !clustered {
+			return rng.Perm(joinEntities)[:n]
+		}
+		var out []int
+		for _, blk := range rng.Perm(joinEntities / joinBlock)[:n/joinBlock] {
+			for i := blk * joinBlock; i < (blk+1)*joinBlock; i++ {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	for _, i := range pick(joinEntities / 2) {
 		_ = jb.motion.Attach(hs[i])
 		jb.vel.Set(hs[i], vec2{float32(i % 7), 1})
 	}
-	for _, i := range rng.Perm(joinEntities)[:joinEntities/10] {
+	for _, i := range pick(joinEntities / 10) {
 		_ = jb.frozen.Attach(hs[i])
 	}
 	for _, h := range hs {
@@ -68,8 +85,17 @@ func newJoinBench(b *testing.B) *joinBench {
 // ns/entity. Run (docs/benchmarks.md, Joins):
 //
 //	go test -run '^$' -bench 'Join$' -benchmem -count 6 ./ephemeral/
-func BenchmarkJoin(b *testing.B) {
-	jb := newJoinBench(b)
+func BenchmarkJoin(b *testing.B) { benchmarkJoin(b, false) }
+
+// BenchmarkJoinClustered is BenchmarkJoin with members in blocks of 256
+// consecutive entities (half the blocks in motion, a tenth frozen, at
+// random): long runs, the span form's case. Run:
+//
+//	go test -run '^$' -bench 'JoinClustered$' -benchmem ./ephemeral/
+func BenchmarkJoinClustered(b *testing.B) { benchmarkJoin(b, true) }
+
+func benchmarkJoin(b *testing.B, clustered bool) {
+	jb := newJoinBench(b, clustered)
 	q, err := ephemeral.NewJoin2(jb.pos, jb.vel, ephemeral.Without(jb.frozen))
 	if err != nil {
 		b.Fatal(err)
