@@ -36,7 +36,8 @@
 //     their columns): [NewJoin1] .. [NewJoin4] in a system, [HostJoin1] ..
 //     [HostJoin4] for the host ([Join1] .. [Join4]), filtered by [With]
 //     and [Without] ([Filter]); tag tables (no columns) by [NewJoin] and
-//     [HostJoin] ([Join]). The rule: package ephemeral, Joins.
+//     [HostJoin] ([Join]), probed in a system through [Presence]. The
+//     rule: package ephemeral, Joins.
 //   - Run kernels: [Parallel], [ParallelPolicy] ([KernelPolicy]); lanes
 //     for generated SIMD variants: [Lane] ([LaneScalar], [LaneAVX2],
 //     [LaneAVX512]), [BestLane], [SelectLane].

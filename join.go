@@ -63,6 +63,12 @@ func NewJoin(s *Decl, filters ...Filter) Join {
 	return Join{systems.NewJoin(s.e(), engineFilters(filters)...)}
 }
 
+// Presence declares that the system reads which entities have a row in t
+// (a presence read, as a join's With table: it conflicts with nothing)
+// and returns t's lease, to probe by handle: Presence(s, stunned).IsAlive(h)
+// asks whether h is tagged. A nil t fails the declaration.
+func Presence(s *Decl, t *Table) Lease { return Lease{systems.Presence(s.e(), t.e())} }
+
 // Table is the join's first required table (its first column's, else its
 // first With table's); nil for the zero Join.
 func (q Join) Table() *Table { return (*Table)(q.j.Table()) }

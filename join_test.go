@@ -57,13 +57,14 @@ func newHerd(t *testing.T, workers int) *herd {
 		}
 	})
 	b.System("freeze", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
-		moving := tickwork.NewJoin1(tickwork.Read(s, h.pos), tickwork.With(h.motion), tickwork.Without(h.frozen))
+		moving := tickwork.NewJoin1(tickwork.Read(s, h.pos), tickwork.With(h.motion))
+		isFrozen := tickwork.Presence(s, h.frozen)
 		stopped := tickwork.NewJoin1(tickwork.Read(s, h.pos), tickwork.With(h.frozen))
 		rec := tickwork.Record(s, h.frozen)
 		rec.Reserve(4096)
 		return func(*tickwork.Context) {
 			for r, e := range moving.All() {
-				if r.Get().X > 40 {
+				if !isFrozen.IsAlive(e) && r.Get().X > 40 {
 					rec.Attach(e)
 				}
 			}
@@ -251,6 +252,7 @@ func TestJoinBuildErrors(t *testing.T) {
 	err = build(func(b *tickwork.Builder, pos *tickwork.Column[jvec], tag, _ *tickwork.Table) {
 		b.System("look", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
 			tickwork.NewJoin1(tickwork.Read(s, pos), tickwork.Without(tag))
+			tickwork.Presence(s, tag)
 			return func(*tickwork.Context) {}
 		})
 		b.System("tagger", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {

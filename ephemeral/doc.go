@@ -97,7 +97,9 @@
 // (NewJoin(With(tag)).All()). A tag row is a row like any other (an
 // entity whose only row is a tag lives; see Entity domains). In a system, joins are declared with
 // systems.NewJoin .. NewJoin4: columns through their accessors, With and
-// Without tables as presence reads (docs/architecture.md, Access rules).
+// Without tables as presence reads (docs/architecture.md, Access rules);
+// systems.Presence declares a presence read alone and returns the tag
+// table's lease, to probe an entity's tag by handle.
 //
 // # Handles and generations
 //

@@ -73,6 +73,20 @@ func NewJoin4[A, B, C, D any](a Access[A], b Access[B], c Access[C], d Access[D]
 	return q
 }
 
+// Presence declares that the system reads which entities have a row in
+// table t (a presence read, as a join's With table) and returns t's lease,
+// to probe by handle: Presence(s, stunned).IsAlive(h) asks whether h is
+// tagged. A nil t fails the declaration.
+func Presence(s *Decl, t *ephemeral.Table) ephemeral.Lease {
+	d := s.use("Presence")
+	if t == nil {
+		d.fail("Presence", "nil table (the Table call that made it failed: its error comes first)")
+		return ephemeral.Lease{}
+	}
+	d.man.Presence = frame.AddNew(d.man.Presence, t)
+	return t.Lease()
+}
+
 // tableOf is c's table, nil for a nil column.
 func tableOf[T any](c *ephemeral.Column[T]) *ephemeral.Table {
 	if c == nil {

@@ -45,6 +45,18 @@ func TestJoinManifest(t *testing.T) {
 	assert.Empty(t, tags.Manifest.Reads)
 	assert.True(t, tags.Manifest.Equal(&frame.Manifest{Presence: []*ephemeral.Table{dead, stunned}}))
 	assert.False(t, tags.Manifest.Equal(&frame.Manifest{Presence: []*ephemeral.Table{dead}}), "Equal compares presence")
+
+	var lease ephemeral.Lease
+	probe, err := declare("probe", func(s *systems.Decl) { lease = systems.Presence(s, stunned) })
+	require.NoError(t, err)
+	assert.Equal(t, []*ephemeral.Table{stunned}, probe.Manifest.Presence)
+	h, err := f.units.Insert()
+	require.NoError(t, err)
+	assert.False(t, lease.IsAlive(h))
+	require.NoError(t, stunned.Attach(h))
+	assert.True(t, lease.IsAlive(h), "the lease probes the tag table")
+	_, err = declare("nil", func(s *systems.Decl) { systems.Presence(s, nil) })
+	assert.ErrorIs(t, err, systems.ErrBadDeclaration)
 }
 
 func TestJoinConflicts(t *testing.T) {
