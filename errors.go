@@ -47,6 +47,9 @@ var (
 	ErrTooLarge          = ephemeral.ErrTooLarge        // a column past the largest size
 	ErrNilColumn         = ephemeral.ErrNilColumn       // a nil column (a failed AddColumn)
 	ErrQueryTables       = ephemeral.ErrQueryTables     // a query over columns of different tables
+	ErrJoinDomains       = ephemeral.ErrJoinDomains     // a join over tables of different domains
+	ErrJoinEmpty         = ephemeral.ErrJoinEmpty       // a join with neither a column nor a With table
+	ErrJoinExcluded      = ephemeral.ErrJoinExcluded    // a join's table both required and in Without
 
 	// ErrEventsDefinition: a bad event table (empty name, capacity
 	// outside 1..MaxEvents, unknown lifetime).

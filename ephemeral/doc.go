@@ -50,6 +50,57 @@
 // plays them back after the loop. Pointers and spans are valid until the
 // next structural change.
 //
+// # Joins
+//
+// This is the one statement of the join rule; the rest of the module
+// links here ("package ephemeral, Joins"). A join is the entity query of
+// a domain (Bevy's Query<(&A, &B), With<C>, Without<D>>): [NewJoin1] ..
+// [NewJoin4] take columns of any member tables of one domain and
+// filters, [With] (tables an entity must have a row in) and [Without]
+// (tables it must have no row in); [NewJoin] takes filters alone. A
+// join matches an entity when it has a row in every required table (the
+// columns' tables and the With tables) and in no excluded one. An
+// entity's rows sit at its slot in every member table, so the match of
+// 64 rows is one word, the AND of the required tables' enabled words AND
+// NOT the excluded ones' ([Join.Mask]), and the columns are indexed by
+// the same row: a join scans like a single table.
+//
+//   - Forms: the row form, [Join2.All] (every matching entity) and
+//     [Join2.Chunk] (those of one chunk, for a kernel), yields a Row2
+//     (as a query's) and the handle; the span form is [Join2.Spans] with
+//     [Join.Runs] (each mask word read once) or [Join.NextRun] (no
+//     closure); [Join.Mask] gives the words themselves. [Join2.Get] and
+//     [Join.Has] probe by handle, [Join.Count] counts, [Join.UsedChunks]
+//     bounds a kernel's chunks. [Join.All] yields handles only: the
+//     iteration of a tag table.
+//   - Order: ascending row (chunk, then row within the chunk), whatever
+//     the order of the tables and of the attaches: the same slots give the
+//     same iteration.
+//   - Refused, with a *DefinitionError (errors.Is ErrDefinition): tables
+//     of different domains ([ErrJoinDomains]: a slot names one entity
+//     only within its domain), no column and no With table
+//     ([ErrJoinEmpty]), a table both required and excluded
+//     ([ErrJoinExcluded]), a nil column or table.
+//   - Cost: set-up allocates the definition; iterating allocates nothing,
+//     and the row form runs as fast as the bitmap AND written by hand
+//     (BenchmarkJoin, docs/benchmarks.md, Joins). Runs are as long as the
+//     matching rows are contiguous: over scattered members prefer the row
+//     form, which visits set bits, to the span form, which pays per run.
+//   - While a loop runs the structural rule of queries holds (above), for
+//     every table of the domain.
+//
+// A tag table is a table without columns ([NewTable] and no [AddColumn]):
+// presence only, 4.13 bytes per slot ([TableBytes]). Its rows are
+// attached, detached and deleted by handle as any table's
+// ([Table.Attach], [Table.Detach]; in a system through a recorder), and a
+// join filters by it (With, Without) or iterates it
+// (NewJoin(With(tag)).All()). A tag row is a row like any other (an
+// entity whose only row is a tag lives; see Entity domains). In a system, joins are declared with
+// systems.NewJoin .. NewJoin4: columns through their accessors, With and
+// Without tables as presence reads (docs/architecture.md, Access rules);
+// systems.Presence declares a presence read alone and returns the tag
+// table's lease, to probe an entity's tag by handle.
+//
 // # Handles and generations
 //
 // A [Handle] is a 64-bit value: a slot index (the row), the slot's

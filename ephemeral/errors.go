@@ -88,7 +88,8 @@ type DefinitionError struct {
 	Column string // column name, empty when the table or domain itself is bad
 	// Err is ErrZeroCapacity, ErrChunkRows, ErrDuplicateColumn,
 	// ErrUnsupportedType, ErrEmptyName, ErrDomainMismatch, ErrNilTable,
-	// ErrTooLarge, ErrNilColumn, ErrQueryTables or ErrSealed.
+	// ErrTooLarge, ErrNilColumn, ErrQueryTables, ErrSealed, or a join's
+	// ErrJoinDomains, ErrJoinEmpty or ErrJoinExcluded (join.go).
 	Err error
 	// EmptyColumn marks ErrEmptyName for a column (AddColumn with an empty
 	// name), rather than for the table or domain itself.
@@ -115,7 +116,7 @@ func (k DefinitionKind) String() string {
 func (e *DefinitionError) Error() string {
 	s := "ephemeral:"
 	switch {
-	case e.Err == ErrNilTable || e.Err == ErrNilColumn: // nothing to name
+	case e.Err == ErrNilTable || e.Err == ErrNilColumn || e.Err == ErrJoinEmpty: // nothing to name
 	case e.Err == ErrEmptyName && !e.EmptyColumn:
 		return s + " " + e.Kind.String() + " " + e.Err.Error() // "ephemeral: domain name must not be empty"
 	default:

@@ -25,7 +25,9 @@
 //	}
 //
 // The accessors: columns [Read] and [Write] ([ReadColumn], [WriteColumn]:
-// by handle or row, and queries over them, [NewQuery1] .. [NewQuery4]);
+// by handle or row, and queries over them, [NewQuery1] .. [NewQuery4],
+// or joins across the tables of a domain, [NewJoin] .. [NewJoin4], whose
+// With and Without tables are presence reads, as [Presence]'s lease);
 // [Record] ([Recorder]: deferred commands, with [Set], [SetN],
 // [ReserveValues], and the spawners [NewSpawner1] .. [NewSpawner4]);
 // [Emit], [EmitParallel] and [Consume] (events); [ReadResource] and

@@ -18,6 +18,12 @@ type Manifest struct {
 	Emits     []events.Buffer    // event tables emitted into
 	Consumes  []events.Buffer    // event tables read
 	Resources []ResourceUse      // resources read or written
+	// Presence lists the tables whose rows' presence (enabled bitmaps)
+	// the system reads beyond its columns' tables: a join's With and
+	// Without tables, tag tables included. Only playback changes
+	// presence, so a presence read conflicts with nothing
+	// (docs/architecture.md, Access rules).
+	Presence []*ephemeral.Table
 }
 
 // ColumnRef names one column of one table. Comparable: equal refs name the
@@ -70,17 +76,17 @@ func (m *Manifest) Equal(o *Manifest) bool {
 	return sameSet(m.Reads, o.Reads) && sameSet(m.Writes, o.Writes) &&
 		sameSet(m.Records, o.Records) &&
 		sameSet(m.Emits, o.Emits) && sameSet(m.Consumes, o.Consumes) &&
-		sameSet(m.Resources, o.Resources)
+		sameSet(m.Resources, o.Resources) && sameSet(m.Presence, o.Presence)
 }
 
-// Tables lists every table the manifest names (columns, records), each
-// once. It allocates.
+// Tables lists every table the manifest names (columns, records,
+// presence reads), each once. It allocates.
 func (m *Manifest) Tables() []*ephemeral.Table {
 	var out []*ephemeral.Table
 	for _, r := range slices.Concat(m.Reads, m.Writes) {
 		out = AddNew(out, r.Table)
 	}
-	for _, t := range m.Records {
+	for _, t := range slices.Concat(m.Records, m.Presence) {
 		out = AddNew(out, t)
 	}
 	return out
