@@ -141,8 +141,8 @@ func (t *Table) Runs(c int) iter.Seq2[int, int] {
 const insertWindow = 256
 
 // insertEach inserts n entities with a row in t, as InsertN does (all or
-// none), and calls fn with each new handle in slot order; it allocates
-// nothing.
+// none), and calls fn, unless it is nil, with each new handle in slot
+// order; it allocates nothing.
 func (t *Table) insertEach(n int, fn func(h Handle)) error {
 	if err := t.dom.fits(t.name, n); err != nil {
 		return err
@@ -151,8 +151,10 @@ func (t *Table) insertEach(n int, fn func(h Handle)) error {
 	for n > 0 {
 		k := min(n, insertWindow)
 		_ = t.InsertN(buf[:k]) // fits: checked above
-		for _, h := range buf[:k] {
-			fn(h)
+		if fn != nil {
+			for _, h := range buf[:k] {
+				fn(h)
+			}
 		}
 		n -= k
 	}

@@ -11,45 +11,61 @@ import "github.com/tickwork/tickwork/ephemeral"
 func NewQuery1[A any](a Access[A]) ephemeral.Query1[A] {
 	decl, ca := a.access()
 	decl = decl.use("NewQuery1")
-	q, err := ephemeral.NewQuery1(ca)
+	qq, err := ephemeral.NewQuery1(ca)
 	if err != nil {
 		decl.failErr("NewQuery1", err)
 	}
-	return q
+	return qq
 }
 
 // Spawner1 creates entities with their value in 1 column of one table, through
 // the recorder of its declaration (NewSpawner1). A small value.
 type Spawner1[A any] struct {
-	r *Recorder
-	a *ephemeral.Column[A]
+	rec *Recorder
+	a   *ephemeral.Column[A]
 }
 
 // NewSpawner1 declares that the system records creates in the table of
 // column a (as Record) and returns a
 // spawner of rows with their value. A nil column fails the declaration.
-func NewSpawner1[A any](s *Decl, a *ephemeral.Column[A]) Spawner1[A] {
-	decl := s.use("NewSpawner1")
+func NewSpawner1[A any](decl *Decl, a *ephemeral.Column[A]) Spawner1[A] {
+	use := decl.use("NewSpawner1")
 	if _, err := ephemeral.NewQuery1(a); err != nil {
-		decl.failErr("NewSpawner1", err)
-		return Spawner1[A]{r: &Recorder{}}
+		use.failErr("NewSpawner1", err)
+		return Spawner1[A]{rec: &Recorder{}}
 	}
-	return Spawner1[A]{Record(s, a.Table()), a}
+	return Spawner1[A]{Record(decl, a.Table()), a}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
 // a (a create and 1 deferred write, played back as one bulk insert
-// with the creates around it) and returns its provisional handle.
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner1[A]) Spawn(a A) ephemeral.Handle {
-	h := sp.r.Create()
-	Set(sp.r, sp.a, h, a)
-	return h
+	entity := sp.rec.Create()
+	Set(sp.rec, sp.a, entity, a)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 1 write each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner1[A]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.a, n)
+	sp.rec.Reserve(n * 2)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner1[A]) Worker(w, chunk int) Spawner1[A] {
-	sp.r = sp.r.Worker(w, chunk)
+	sp.rec = sp.rec.Worker(w, chunk)
 	return sp
 }
 
@@ -62,48 +78,65 @@ func NewQuery2[A, B any](a Access[A], b Access[B]) ephemeral.Query2[A, B] {
 	decl = decl.use("NewQuery2")
 	declB, cb := b.access()
 	decl.same("NewQuery2", declB)
-	q, err := ephemeral.NewQuery2(ca, cb)
+	qq, err := ephemeral.NewQuery2(ca, cb)
 	if err != nil {
 		decl.failErr("NewQuery2", err)
 	}
-	return q
+	return qq
 }
 
 // Spawner2 creates entities with their values in 2 columns of one table, through
 // the recorder of its declaration (NewSpawner2). A small value.
 type Spawner2[A, B any] struct {
-	r *Recorder
-	a *ephemeral.Column[A]
-	b *ephemeral.Column[B]
+	rec *Recorder
+	a   *ephemeral.Column[A]
+	b   *ephemeral.Column[B]
 }
 
 // NewSpawner2 declares that the system records creates in the table of
 // columns a, b (as Record; they must belong to one table) and returns a
 // spawner of rows with their values. A nil column, or columns of different
 // tables, fail the declaration.
-func NewSpawner2[A, B any](s *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B]) Spawner2[A, B] {
-	decl := s.use("NewSpawner2")
+func NewSpawner2[A, B any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B]) Spawner2[A, B] {
+	use := decl.use("NewSpawner2")
 	if _, err := ephemeral.NewQuery2(a, b); err != nil {
-		decl.failErr("NewSpawner2", err)
-		return Spawner2[A, B]{r: &Recorder{}}
+		use.failErr("NewSpawner2", err)
+		return Spawner2[A, B]{rec: &Recorder{}}
 	}
-	return Spawner2[A, B]{Record(s, a.Table()), a, b}
+	return Spawner2[A, B]{Record(decl, a.Table()), a, b}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
 // a, b (a create and 2 deferred writes, played back as one bulk insert
-// with the creates around it) and returns its provisional handle.
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner2[A, B]) Spawn(a A, b B) ephemeral.Handle {
-	h := sp.r.Create()
-	Set(sp.r, sp.a, h, a)
-	Set(sp.r, sp.b, h, b)
-	return h
+	entity := sp.rec.Create()
+	Set(sp.rec, sp.a, entity, a)
+	Set(sp.rec, sp.b, entity, b)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 2 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner2[A, B]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.a, n)
+	ReserveValues(sp.rec, sp.b, n)
+	sp.rec.Reserve(n * 3)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner2[A, B]) Worker(w, chunk int) Spawner2[A, B] {
-	sp.r = sp.r.Worker(w, chunk)
+	sp.rec = sp.rec.Worker(w, chunk)
 	return sp
 }
 
@@ -118,50 +151,68 @@ func NewQuery3[A, B, C any](a Access[A], b Access[B], c Access[C]) ephemeral.Que
 	decl.same("NewQuery3", declB)
 	declC, cc := c.access()
 	decl.same("NewQuery3", declC)
-	q, err := ephemeral.NewQuery3(ca, cb, cc)
+	qq, err := ephemeral.NewQuery3(ca, cb, cc)
 	if err != nil {
 		decl.failErr("NewQuery3", err)
 	}
-	return q
+	return qq
 }
 
 // Spawner3 creates entities with their values in 3 columns of one table, through
 // the recorder of its declaration (NewSpawner3). A small value.
 type Spawner3[A, B, C any] struct {
-	r *Recorder
-	a *ephemeral.Column[A]
-	b *ephemeral.Column[B]
-	c *ephemeral.Column[C]
+	rec *Recorder
+	a   *ephemeral.Column[A]
+	b   *ephemeral.Column[B]
+	c   *ephemeral.Column[C]
 }
 
 // NewSpawner3 declares that the system records creates in the table of
 // columns a, b, c (as Record; they must belong to one table) and returns a
 // spawner of rows with their values. A nil column, or columns of different
 // tables, fail the declaration.
-func NewSpawner3[A, B, C any](s *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C]) Spawner3[A, B, C] {
-	decl := s.use("NewSpawner3")
+func NewSpawner3[A, B, C any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C]) Spawner3[A, B, C] {
+	use := decl.use("NewSpawner3")
 	if _, err := ephemeral.NewQuery3(a, b, c); err != nil {
-		decl.failErr("NewSpawner3", err)
-		return Spawner3[A, B, C]{r: &Recorder{}}
+		use.failErr("NewSpawner3", err)
+		return Spawner3[A, B, C]{rec: &Recorder{}}
 	}
-	return Spawner3[A, B, C]{Record(s, a.Table()), a, b, c}
+	return Spawner3[A, B, C]{Record(decl, a.Table()), a, b, c}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
 // a, b, c (a create and 3 deferred writes, played back as one bulk insert
-// with the creates around it) and returns its provisional handle.
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner3[A, B, C]) Spawn(a A, b B, c C) ephemeral.Handle {
-	h := sp.r.Create()
-	Set(sp.r, sp.a, h, a)
-	Set(sp.r, sp.b, h, b)
-	Set(sp.r, sp.c, h, c)
-	return h
+	entity := sp.rec.Create()
+	Set(sp.rec, sp.a, entity, a)
+	Set(sp.rec, sp.b, entity, b)
+	Set(sp.rec, sp.c, entity, c)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 3 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner3[A, B, C]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.a, n)
+	ReserveValues(sp.rec, sp.b, n)
+	ReserveValues(sp.rec, sp.c, n)
+	sp.rec.Reserve(n * 4)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner3[A, B, C]) Worker(w, chunk int) Spawner3[A, B, C] {
-	sp.r = sp.r.Worker(w, chunk)
+	sp.rec = sp.rec.Worker(w, chunk)
 	return sp
 }
 
@@ -178,51 +229,1291 @@ func NewQuery4[A, B, C, D any](a Access[A], b Access[B], c Access[C], d Access[D
 	decl.same("NewQuery4", declC)
 	declD, cd := d.access()
 	decl.same("NewQuery4", declD)
-	q, err := ephemeral.NewQuery4(ca, cb, cc, cd)
+	qq, err := ephemeral.NewQuery4(ca, cb, cc, cd)
 	if err != nil {
 		decl.failErr("NewQuery4", err)
 	}
-	return q
+	return qq
 }
 
 // Spawner4 creates entities with their values in 4 columns of one table, through
 // the recorder of its declaration (NewSpawner4). A small value.
 type Spawner4[A, B, C, D any] struct {
-	r *Recorder
-	a *ephemeral.Column[A]
-	b *ephemeral.Column[B]
-	c *ephemeral.Column[C]
-	d *ephemeral.Column[D]
+	rec *Recorder
+	a   *ephemeral.Column[A]
+	b   *ephemeral.Column[B]
+	c   *ephemeral.Column[C]
+	d   *ephemeral.Column[D]
 }
 
 // NewSpawner4 declares that the system records creates in the table of
 // columns a, b, c, d (as Record; they must belong to one table) and returns a
 // spawner of rows with their values. A nil column, or columns of different
 // tables, fail the declaration.
-func NewSpawner4[A, B, C, D any](s *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D]) Spawner4[A, B, C, D] {
-	decl := s.use("NewSpawner4")
+func NewSpawner4[A, B, C, D any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D]) Spawner4[A, B, C, D] {
+	use := decl.use("NewSpawner4")
 	if _, err := ephemeral.NewQuery4(a, b, c, d); err != nil {
-		decl.failErr("NewSpawner4", err)
-		return Spawner4[A, B, C, D]{r: &Recorder{}}
+		use.failErr("NewSpawner4", err)
+		return Spawner4[A, B, C, D]{rec: &Recorder{}}
 	}
-	return Spawner4[A, B, C, D]{Record(s, a.Table()), a, b, c, d}
+	return Spawner4[A, B, C, D]{Record(decl, a.Table()), a, b, c, d}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
 // a, b, c, d (a create and 4 deferred writes, played back as one bulk insert
-// with the creates around it) and returns its provisional handle.
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner4[A, B, C, D]) Spawn(a A, b B, c C, d D) ephemeral.Handle {
-	h := sp.r.Create()
-	Set(sp.r, sp.a, h, a)
-	Set(sp.r, sp.b, h, b)
-	Set(sp.r, sp.c, h, c)
-	Set(sp.r, sp.d, h, d)
-	return h
+	entity := sp.rec.Create()
+	Set(sp.rec, sp.a, entity, a)
+	Set(sp.rec, sp.b, entity, b)
+	Set(sp.rec, sp.c, entity, c)
+	Set(sp.rec, sp.d, entity, d)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 4 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner4[A, B, C, D]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.a, n)
+	ReserveValues(sp.rec, sp.b, n)
+	ReserveValues(sp.rec, sp.c, n)
+	ReserveValues(sp.rec, sp.d, n)
+	sp.rec.Reserve(n * 5)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner4[A, B, C, D]) Worker(w, chunk int) Spawner4[A, B, C, D] {
-	sp.r = sp.r.Worker(w, chunk)
+	sp.rec = sp.rec.Worker(w, chunk)
+	return sp
+}
+
+// NewQuery5 returns the query of the columns of a, b, c, d, e, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query5: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery5[A, B, C, D, E any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E]) ephemeral.Query5[A, B, C, D, E] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery5")
+	declB, cb := b.access()
+	decl.same("NewQuery5", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery5", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery5", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery5", declE)
+	qq, err := ephemeral.NewQuery5(ca, cb, cc, cd, ce)
+	if err != nil {
+		decl.failErr("NewQuery5", err)
+	}
+	return qq
+}
+
+// Spawner5 creates entities with their values in 5 columns of one table, through
+// the recorder of its declaration (NewSpawner5). A small value.
+type Spawner5[A, B, C, D, E any] struct {
+	rec *Recorder
+	a   *ephemeral.Column[A]
+	b   *ephemeral.Column[B]
+	c   *ephemeral.Column[C]
+	d   *ephemeral.Column[D]
+	e   *ephemeral.Column[E]
+}
+
+// NewSpawner5 declares that the system records creates in the table of
+// columns a, b, c, d, e (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner5[A, B, C, D, E any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E]) Spawner5[A, B, C, D, E] {
+	use := decl.use("NewSpawner5")
+	if _, err := ephemeral.NewQuery5(a, b, c, d, e); err != nil {
+		use.failErr("NewSpawner5", err)
+		return Spawner5[A, B, C, D, E]{rec: &Recorder{}}
+	}
+	return Spawner5[A, B, C, D, E]{Record(decl, a.Table()), a, b, c, d, e}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e (a create and 5 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) ephemeral.Handle {
+	entity := sp.rec.Create()
+	Set(sp.rec, sp.a, entity, a)
+	Set(sp.rec, sp.b, entity, b)
+	Set(sp.rec, sp.c, entity, c)
+	Set(sp.rec, sp.d, entity, d)
+	Set(sp.rec, sp.e, entity, e)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 5 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner5[A, B, C, D, E]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.a, n)
+	ReserveValues(sp.rec, sp.b, n)
+	ReserveValues(sp.rec, sp.c, n)
+	ReserveValues(sp.rec, sp.d, n)
+	ReserveValues(sp.rec, sp.e, n)
+	sp.rec.Reserve(n * 6)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner5[A, B, C, D, E]) Worker(w, chunk int) Spawner5[A, B, C, D, E] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	return sp
+}
+
+// NewQuery6 returns the query of the columns of a, b, c, d, e, f, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query6: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery6[A, B, C, D, E, F any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F]) ephemeral.Query6[A, B, C, D, E, F] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery6")
+	declB, cb := b.access()
+	decl.same("NewQuery6", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery6", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery6", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery6", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery6", declF)
+	qq, err := ephemeral.NewQuery6(ca, cb, cc, cd, ce, cf)
+	if err != nil {
+		decl.failErr("NewQuery6", err)
+	}
+	return qq
+}
+
+// Spawner6 creates entities with their values in 6 columns of one table, through
+// the recorder of its declaration (NewSpawner6). A small value.
+type Spawner6[A, B, C, D, E, F any] struct {
+	rec *Recorder
+	a   *ephemeral.Column[A]
+	b   *ephemeral.Column[B]
+	c   *ephemeral.Column[C]
+	d   *ephemeral.Column[D]
+	e   *ephemeral.Column[E]
+	f   *ephemeral.Column[F]
+}
+
+// NewSpawner6 declares that the system records creates in the table of
+// columns a, b, c, d, e, f (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner6[A, B, C, D, E, F any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F]) Spawner6[A, B, C, D, E, F] {
+	use := decl.use("NewSpawner6")
+	if _, err := ephemeral.NewQuery6(a, b, c, d, e, f); err != nil {
+		use.failErr("NewSpawner6", err)
+		return Spawner6[A, B, C, D, E, F]{rec: &Recorder{}}
+	}
+	return Spawner6[A, B, C, D, E, F]{Record(decl, a.Table()), a, b, c, d, e, f}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f (a create and 6 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) ephemeral.Handle {
+	entity := sp.rec.Create()
+	Set(sp.rec, sp.a, entity, a)
+	Set(sp.rec, sp.b, entity, b)
+	Set(sp.rec, sp.c, entity, c)
+	Set(sp.rec, sp.d, entity, d)
+	Set(sp.rec, sp.e, entity, e)
+	Set(sp.rec, sp.f, entity, f)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 6 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner6[A, B, C, D, E, F]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.a, n)
+	ReserveValues(sp.rec, sp.b, n)
+	ReserveValues(sp.rec, sp.c, n)
+	ReserveValues(sp.rec, sp.d, n)
+	ReserveValues(sp.rec, sp.e, n)
+	ReserveValues(sp.rec, sp.f, n)
+	sp.rec.Reserve(n * 7)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner6[A, B, C, D, E, F]) Worker(w, chunk int) Spawner6[A, B, C, D, E, F] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	return sp
+}
+
+// NewQuery7 returns the query of the columns of a, b, c, d, e, f, g, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query7: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery7[A, B, C, D, E, F, G any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G]) ephemeral.Query7[A, B, C, D, E, F, G] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery7")
+	declB, cb := b.access()
+	decl.same("NewQuery7", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery7", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery7", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery7", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery7", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery7", declG)
+	qq, err := ephemeral.NewQuery7(ca, cb, cc, cd, ce, cf, cg)
+	if err != nil {
+		decl.failErr("NewQuery7", err)
+	}
+	return qq
+}
+
+// Spawner7 creates entities with their values in 7 columns of one table, through
+// the recorder of its declaration (NewSpawner7). A small value.
+type Spawner7[A, B, C, D, E, F, G any] struct {
+	rec *Recorder
+	a   *ephemeral.Column[A]
+	b   *ephemeral.Column[B]
+	c   *ephemeral.Column[C]
+	d   *ephemeral.Column[D]
+	e   *ephemeral.Column[E]
+	f   *ephemeral.Column[F]
+	g   *ephemeral.Column[G]
+}
+
+// NewSpawner7 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner7[A, B, C, D, E, F, G any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G]) Spawner7[A, B, C, D, E, F, G] {
+	use := decl.use("NewSpawner7")
+	if _, err := ephemeral.NewQuery7(a, b, c, d, e, f, g); err != nil {
+		use.failErr("NewSpawner7", err)
+		return Spawner7[A, B, C, D, E, F, G]{rec: &Recorder{}}
+	}
+	return Spawner7[A, B, C, D, E, F, G]{Record(decl, a.Table()), a, b, c, d, e, f, g}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g (a create and 7 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner7[A, B, C, D, E, F, G]) Spawn(a A, b B, c C, d D, e E, f F, g G) ephemeral.Handle {
+	entity := sp.rec.Create()
+	Set(sp.rec, sp.a, entity, a)
+	Set(sp.rec, sp.b, entity, b)
+	Set(sp.rec, sp.c, entity, c)
+	Set(sp.rec, sp.d, entity, d)
+	Set(sp.rec, sp.e, entity, e)
+	Set(sp.rec, sp.f, entity, f)
+	Set(sp.rec, sp.g, entity, g)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 7 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner7[A, B, C, D, E, F, G]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.a, n)
+	ReserveValues(sp.rec, sp.b, n)
+	ReserveValues(sp.rec, sp.c, n)
+	ReserveValues(sp.rec, sp.d, n)
+	ReserveValues(sp.rec, sp.e, n)
+	ReserveValues(sp.rec, sp.f, n)
+	ReserveValues(sp.rec, sp.g, n)
+	sp.rec.Reserve(n * 8)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner7[A, B, C, D, E, F, G]) Worker(w, chunk int) Spawner7[A, B, C, D, E, F, G] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	return sp
+}
+
+// NewQuery8 returns the query of the columns of a, b, c, d, e, f, g, h, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query8: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery8[A, B, C, D, E, F, G, H any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H]) ephemeral.Query8[A, B, C, D, E, F, G, H] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery8")
+	declB, cb := b.access()
+	decl.same("NewQuery8", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery8", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery8", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery8", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery8", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery8", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery8", declH)
+	qq, err := ephemeral.NewQuery8(ca, cb, cc, cd, ce, cf, cg, ch)
+	if err != nil {
+		decl.failErr("NewQuery8", err)
+	}
+	return qq
+}
+
+// Spawner8 creates entities with their values in 8 columns of one table, through
+// the recorder of its declaration (NewSpawner8). A small value.
+type Spawner8[A, B, C, D, E, F, G, H any] struct {
+	rec *Recorder
+	a   *ephemeral.Column[A]
+	b   *ephemeral.Column[B]
+	c   *ephemeral.Column[C]
+	d   *ephemeral.Column[D]
+	e   *ephemeral.Column[E]
+	f   *ephemeral.Column[F]
+	g   *ephemeral.Column[G]
+	h   *ephemeral.Column[H]
+}
+
+// NewSpawner8 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner8[A, B, C, D, E, F, G, H any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H]) Spawner8[A, B, C, D, E, F, G, H] {
+	use := decl.use("NewSpawner8")
+	if _, err := ephemeral.NewQuery8(a, b, c, d, e, f, g, h); err != nil {
+		use.failErr("NewSpawner8", err)
+		return Spawner8[A, B, C, D, E, F, G, H]{rec: &Recorder{}}
+	}
+	return Spawner8[A, B, C, D, E, F, G, H]{Record(decl, a.Table()), a, b, c, d, e, f, g, h}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h (a create and 8 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner8[A, B, C, D, E, F, G, H]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H) ephemeral.Handle {
+	entity := sp.rec.Create()
+	Set(sp.rec, sp.a, entity, a)
+	Set(sp.rec, sp.b, entity, b)
+	Set(sp.rec, sp.c, entity, c)
+	Set(sp.rec, sp.d, entity, d)
+	Set(sp.rec, sp.e, entity, e)
+	Set(sp.rec, sp.f, entity, f)
+	Set(sp.rec, sp.g, entity, g)
+	Set(sp.rec, sp.h, entity, h)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 8 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner8[A, B, C, D, E, F, G, H]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.a, n)
+	ReserveValues(sp.rec, sp.b, n)
+	ReserveValues(sp.rec, sp.c, n)
+	ReserveValues(sp.rec, sp.d, n)
+	ReserveValues(sp.rec, sp.e, n)
+	ReserveValues(sp.rec, sp.f, n)
+	ReserveValues(sp.rec, sp.g, n)
+	ReserveValues(sp.rec, sp.h, n)
+	sp.rec.Reserve(n * 9)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner8[A, B, C, D, E, F, G, H]) Worker(w, chunk int) Spawner8[A, B, C, D, E, F, G, H] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	return sp
+}
+
+// NewQuery9 returns the query of the columns of a, b, c, d, e, f, g, h, i, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query9: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery9[A, B, C, D, E, F, G, H, I any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I]) ephemeral.Query9[A, B, C, D, E, F, G, H, I] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery9")
+	declB, cb := b.access()
+	decl.same("NewQuery9", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery9", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery9", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery9", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery9", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery9", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery9", declH)
+	declI, ci := i.access()
+	decl.same("NewQuery9", declI)
+	qq, err := ephemeral.NewQuery9(ca, cb, cc, cd, ce, cf, cg, ch, ci)
+	if err != nil {
+		decl.failErr("NewQuery9", err)
+	}
+	return qq
+}
+
+// Spawner9 creates entities with their values in 9 columns of one table, through
+// the recorder of its declaration (NewSpawner9). A small value.
+type Spawner9[A, B, C, D, E, F, G, H, I any] struct {
+	rec *Recorder
+	a   *ephemeral.Column[A]
+	b   *ephemeral.Column[B]
+	c   *ephemeral.Column[C]
+	d   *ephemeral.Column[D]
+	e   *ephemeral.Column[E]
+	f   *ephemeral.Column[F]
+	g   *ephemeral.Column[G]
+	h   *ephemeral.Column[H]
+	i   *ephemeral.Column[I]
+}
+
+// NewSpawner9 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner9[A, B, C, D, E, F, G, H, I any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H], i *ephemeral.Column[I]) Spawner9[A, B, C, D, E, F, G, H, I] {
+	use := decl.use("NewSpawner9")
+	if _, err := ephemeral.NewQuery9(a, b, c, d, e, f, g, h, i); err != nil {
+		use.failErr("NewSpawner9", err)
+		return Spawner9[A, B, C, D, E, F, G, H, I]{rec: &Recorder{}}
+	}
+	return Spawner9[A, B, C, D, E, F, G, H, I]{Record(decl, a.Table()), a, b, c, d, e, f, g, h, i}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h, i (a create and 9 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I) ephemeral.Handle {
+	entity := sp.rec.Create()
+	Set(sp.rec, sp.a, entity, a)
+	Set(sp.rec, sp.b, entity, b)
+	Set(sp.rec, sp.c, entity, c)
+	Set(sp.rec, sp.d, entity, d)
+	Set(sp.rec, sp.e, entity, e)
+	Set(sp.rec, sp.f, entity, f)
+	Set(sp.rec, sp.g, entity, g)
+	Set(sp.rec, sp.h, entity, h)
+	Set(sp.rec, sp.i, entity, i)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 9 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.a, n)
+	ReserveValues(sp.rec, sp.b, n)
+	ReserveValues(sp.rec, sp.c, n)
+	ReserveValues(sp.rec, sp.d, n)
+	ReserveValues(sp.rec, sp.e, n)
+	ReserveValues(sp.rec, sp.f, n)
+	ReserveValues(sp.rec, sp.g, n)
+	ReserveValues(sp.rec, sp.h, n)
+	ReserveValues(sp.rec, sp.i, n)
+	sp.rec.Reserve(n * 10)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Worker(w, chunk int) Spawner9[A, B, C, D, E, F, G, H, I] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	return sp
+}
+
+// NewQuery10 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query10: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery10[A, B, C, D, E, F, G, H, I, J any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J]) ephemeral.Query10[A, B, C, D, E, F, G, H, I, J] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery10")
+	declB, cb := b.access()
+	decl.same("NewQuery10", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery10", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery10", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery10", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery10", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery10", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery10", declH)
+	declI, ci := i.access()
+	decl.same("NewQuery10", declI)
+	declJ, cj := j.access()
+	decl.same("NewQuery10", declJ)
+	qq, err := ephemeral.NewQuery10(ca, cb, cc, cd, ce, cf, cg, ch, ci, cj)
+	if err != nil {
+		decl.failErr("NewQuery10", err)
+	}
+	return qq
+}
+
+// Spawner10 creates entities with their values in 10 columns of one table, through
+// the recorder of its declaration (NewSpawner10). A small value.
+type Spawner10[A, B, C, D, E, F, G, H, I, J any] struct {
+	rec *Recorder
+	a   *ephemeral.Column[A]
+	b   *ephemeral.Column[B]
+	c   *ephemeral.Column[C]
+	d   *ephemeral.Column[D]
+	e   *ephemeral.Column[E]
+	f   *ephemeral.Column[F]
+	g   *ephemeral.Column[G]
+	h   *ephemeral.Column[H]
+	i   *ephemeral.Column[I]
+	j   *ephemeral.Column[J]
+}
+
+// NewSpawner10 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner10[A, B, C, D, E, F, G, H, I, J any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H], i *ephemeral.Column[I], j *ephemeral.Column[J]) Spawner10[A, B, C, D, E, F, G, H, I, J] {
+	use := decl.use("NewSpawner10")
+	if _, err := ephemeral.NewQuery10(a, b, c, d, e, f, g, h, i, j); err != nil {
+		use.failErr("NewSpawner10", err)
+		return Spawner10[A, B, C, D, E, F, G, H, I, J]{rec: &Recorder{}}
+	}
+	return Spawner10[A, B, C, D, E, F, G, H, I, J]{Record(decl, a.Table()), a, b, c, d, e, f, g, h, i, j}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h, i, j (a create and 10 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J) ephemeral.Handle {
+	entity := sp.rec.Create()
+	Set(sp.rec, sp.a, entity, a)
+	Set(sp.rec, sp.b, entity, b)
+	Set(sp.rec, sp.c, entity, c)
+	Set(sp.rec, sp.d, entity, d)
+	Set(sp.rec, sp.e, entity, e)
+	Set(sp.rec, sp.f, entity, f)
+	Set(sp.rec, sp.g, entity, g)
+	Set(sp.rec, sp.h, entity, h)
+	Set(sp.rec, sp.i, entity, i)
+	Set(sp.rec, sp.j, entity, j)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 10 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.a, n)
+	ReserveValues(sp.rec, sp.b, n)
+	ReserveValues(sp.rec, sp.c, n)
+	ReserveValues(sp.rec, sp.d, n)
+	ReserveValues(sp.rec, sp.e, n)
+	ReserveValues(sp.rec, sp.f, n)
+	ReserveValues(sp.rec, sp.g, n)
+	ReserveValues(sp.rec, sp.h, n)
+	ReserveValues(sp.rec, sp.i, n)
+	ReserveValues(sp.rec, sp.j, n)
+	sp.rec.Reserve(n * 11)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Worker(w, chunk int) Spawner10[A, B, C, D, E, F, G, H, I, J] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	return sp
+}
+
+// NewQuery11 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query11: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery11[A, B, C, D, E, F, G, H, I, J, K any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K]) ephemeral.Query11[A, B, C, D, E, F, G, H, I, J, K] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery11")
+	declB, cb := b.access()
+	decl.same("NewQuery11", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery11", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery11", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery11", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery11", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery11", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery11", declH)
+	declI, ci := i.access()
+	decl.same("NewQuery11", declI)
+	declJ, cj := j.access()
+	decl.same("NewQuery11", declJ)
+	declK, ck := k.access()
+	decl.same("NewQuery11", declK)
+	qq, err := ephemeral.NewQuery11(ca, cb, cc, cd, ce, cf, cg, ch, ci, cj, ck)
+	if err != nil {
+		decl.failErr("NewQuery11", err)
+	}
+	return qq
+}
+
+// Spawner11 creates entities with their values in 11 columns of one table, through
+// the recorder of its declaration (NewSpawner11). A small value.
+type Spawner11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	rec *Recorder
+	a   *ephemeral.Column[A]
+	b   *ephemeral.Column[B]
+	c   *ephemeral.Column[C]
+	d   *ephemeral.Column[D]
+	e   *ephemeral.Column[E]
+	f   *ephemeral.Column[F]
+	g   *ephemeral.Column[G]
+	h   *ephemeral.Column[H]
+	i   *ephemeral.Column[I]
+	j   *ephemeral.Column[J]
+	k   *ephemeral.Column[K]
+}
+
+// NewSpawner11 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j, k (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner11[A, B, C, D, E, F, G, H, I, J, K any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H], i *ephemeral.Column[I], j *ephemeral.Column[J], k *ephemeral.Column[K]) Spawner11[A, B, C, D, E, F, G, H, I, J, K] {
+	use := decl.use("NewSpawner11")
+	if _, err := ephemeral.NewQuery11(a, b, c, d, e, f, g, h, i, j, k); err != nil {
+		use.failErr("NewSpawner11", err)
+		return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{rec: &Recorder{}}
+	}
+	return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{Record(decl, a.Table()), a, b, c, d, e, f, g, h, i, j, k}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h, i, j, k (a create and 11 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K) ephemeral.Handle {
+	entity := sp.rec.Create()
+	Set(sp.rec, sp.a, entity, a)
+	Set(sp.rec, sp.b, entity, b)
+	Set(sp.rec, sp.c, entity, c)
+	Set(sp.rec, sp.d, entity, d)
+	Set(sp.rec, sp.e, entity, e)
+	Set(sp.rec, sp.f, entity, f)
+	Set(sp.rec, sp.g, entity, g)
+	Set(sp.rec, sp.h, entity, h)
+	Set(sp.rec, sp.i, entity, i)
+	Set(sp.rec, sp.j, entity, j)
+	Set(sp.rec, sp.k, entity, k)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 11 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.a, n)
+	ReserveValues(sp.rec, sp.b, n)
+	ReserveValues(sp.rec, sp.c, n)
+	ReserveValues(sp.rec, sp.d, n)
+	ReserveValues(sp.rec, sp.e, n)
+	ReserveValues(sp.rec, sp.f, n)
+	ReserveValues(sp.rec, sp.g, n)
+	ReserveValues(sp.rec, sp.h, n)
+	ReserveValues(sp.rec, sp.i, n)
+	ReserveValues(sp.rec, sp.j, n)
+	ReserveValues(sp.rec, sp.k, n)
+	sp.rec.Reserve(n * 12)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Worker(w, chunk int) Spawner11[A, B, C, D, E, F, G, H, I, J, K] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	return sp
+}
+
+// NewQuery12 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query12: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L]) ephemeral.Query12[A, B, C, D, E, F, G, H, I, J, K, L] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery12")
+	declB, cb := b.access()
+	decl.same("NewQuery12", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery12", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery12", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery12", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery12", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery12", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery12", declH)
+	declI, ci := i.access()
+	decl.same("NewQuery12", declI)
+	declJ, cj := j.access()
+	decl.same("NewQuery12", declJ)
+	declK, ck := k.access()
+	decl.same("NewQuery12", declK)
+	declL, cl := l.access()
+	decl.same("NewQuery12", declL)
+	qq, err := ephemeral.NewQuery12(ca, cb, cc, cd, ce, cf, cg, ch, ci, cj, ck, cl)
+	if err != nil {
+		decl.failErr("NewQuery12", err)
+	}
+	return qq
+}
+
+// Spawner12 creates entities with their values in 12 columns of one table, through
+// the recorder of its declaration (NewSpawner12). A small value.
+type Spawner12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	rec *Recorder
+	a   *ephemeral.Column[A]
+	b   *ephemeral.Column[B]
+	c   *ephemeral.Column[C]
+	d   *ephemeral.Column[D]
+	e   *ephemeral.Column[E]
+	f   *ephemeral.Column[F]
+	g   *ephemeral.Column[G]
+	h   *ephemeral.Column[H]
+	i   *ephemeral.Column[I]
+	j   *ephemeral.Column[J]
+	k   *ephemeral.Column[K]
+	l   *ephemeral.Column[L]
+}
+
+// NewSpawner12 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j, k, l (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner12[A, B, C, D, E, F, G, H, I, J, K, L any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H], i *ephemeral.Column[I], j *ephemeral.Column[J], k *ephemeral.Column[K], l *ephemeral.Column[L]) Spawner12[A, B, C, D, E, F, G, H, I, J, K, L] {
+	use := decl.use("NewSpawner12")
+	if _, err := ephemeral.NewQuery12(a, b, c, d, e, f, g, h, i, j, k, l); err != nil {
+		use.failErr("NewSpawner12", err)
+		return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{rec: &Recorder{}}
+	}
+	return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{Record(decl, a.Table()), a, b, c, d, e, f, g, h, i, j, k, l}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h, i, j, k, l (a create and 12 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L) ephemeral.Handle {
+	entity := sp.rec.Create()
+	Set(sp.rec, sp.a, entity, a)
+	Set(sp.rec, sp.b, entity, b)
+	Set(sp.rec, sp.c, entity, c)
+	Set(sp.rec, sp.d, entity, d)
+	Set(sp.rec, sp.e, entity, e)
+	Set(sp.rec, sp.f, entity, f)
+	Set(sp.rec, sp.g, entity, g)
+	Set(sp.rec, sp.h, entity, h)
+	Set(sp.rec, sp.i, entity, i)
+	Set(sp.rec, sp.j, entity, j)
+	Set(sp.rec, sp.k, entity, k)
+	Set(sp.rec, sp.l, entity, l)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 12 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.a, n)
+	ReserveValues(sp.rec, sp.b, n)
+	ReserveValues(sp.rec, sp.c, n)
+	ReserveValues(sp.rec, sp.d, n)
+	ReserveValues(sp.rec, sp.e, n)
+	ReserveValues(sp.rec, sp.f, n)
+	ReserveValues(sp.rec, sp.g, n)
+	ReserveValues(sp.rec, sp.h, n)
+	ReserveValues(sp.rec, sp.i, n)
+	ReserveValues(sp.rec, sp.j, n)
+	ReserveValues(sp.rec, sp.k, n)
+	ReserveValues(sp.rec, sp.l, n)
+	sp.rec.Reserve(n * 13)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Worker(w, chunk int) Spawner12[A, B, C, D, E, F, G, H, I, J, K, L] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	return sp
+}
+
+// NewQuery13 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query13: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M]) ephemeral.Query13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery13")
+	declB, cb := b.access()
+	decl.same("NewQuery13", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery13", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery13", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery13", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery13", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery13", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery13", declH)
+	declI, ci := i.access()
+	decl.same("NewQuery13", declI)
+	declJ, cj := j.access()
+	decl.same("NewQuery13", declJ)
+	declK, ck := k.access()
+	decl.same("NewQuery13", declK)
+	declL, cl := l.access()
+	decl.same("NewQuery13", declL)
+	declM, cm := m.access()
+	decl.same("NewQuery13", declM)
+	qq, err := ephemeral.NewQuery13(ca, cb, cc, cd, ce, cf, cg, ch, ci, cj, ck, cl, cm)
+	if err != nil {
+		decl.failErr("NewQuery13", err)
+	}
+	return qq
+}
+
+// Spawner13 creates entities with their values in 13 columns of one table, through
+// the recorder of its declaration (NewSpawner13). A small value.
+type Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	rec *Recorder
+	a   *ephemeral.Column[A]
+	b   *ephemeral.Column[B]
+	c   *ephemeral.Column[C]
+	d   *ephemeral.Column[D]
+	e   *ephemeral.Column[E]
+	f   *ephemeral.Column[F]
+	g   *ephemeral.Column[G]
+	h   *ephemeral.Column[H]
+	i   *ephemeral.Column[I]
+	j   *ephemeral.Column[J]
+	k   *ephemeral.Column[K]
+	l   *ephemeral.Column[L]
+	m   *ephemeral.Column[M]
+}
+
+// NewSpawner13 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j, k, l, m (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner13[A, B, C, D, E, F, G, H, I, J, K, L, M any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H], i *ephemeral.Column[I], j *ephemeral.Column[J], k *ephemeral.Column[K], l *ephemeral.Column[L], m *ephemeral.Column[M]) Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
+	use := decl.use("NewSpawner13")
+	if _, err := ephemeral.NewQuery13(a, b, c, d, e, f, g, h, i, j, k, l, m); err != nil {
+		use.failErr("NewSpawner13", err)
+		return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{rec: &Recorder{}}
+	}
+	return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Record(decl, a.Table()), a, b, c, d, e, f, g, h, i, j, k, l, m}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h, i, j, k, l, m (a create and 13 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M) ephemeral.Handle {
+	entity := sp.rec.Create()
+	Set(sp.rec, sp.a, entity, a)
+	Set(sp.rec, sp.b, entity, b)
+	Set(sp.rec, sp.c, entity, c)
+	Set(sp.rec, sp.d, entity, d)
+	Set(sp.rec, sp.e, entity, e)
+	Set(sp.rec, sp.f, entity, f)
+	Set(sp.rec, sp.g, entity, g)
+	Set(sp.rec, sp.h, entity, h)
+	Set(sp.rec, sp.i, entity, i)
+	Set(sp.rec, sp.j, entity, j)
+	Set(sp.rec, sp.k, entity, k)
+	Set(sp.rec, sp.l, entity, l)
+	Set(sp.rec, sp.m, entity, m)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 13 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.a, n)
+	ReserveValues(sp.rec, sp.b, n)
+	ReserveValues(sp.rec, sp.c, n)
+	ReserveValues(sp.rec, sp.d, n)
+	ReserveValues(sp.rec, sp.e, n)
+	ReserveValues(sp.rec, sp.f, n)
+	ReserveValues(sp.rec, sp.g, n)
+	ReserveValues(sp.rec, sp.h, n)
+	ReserveValues(sp.rec, sp.i, n)
+	ReserveValues(sp.rec, sp.j, n)
+	ReserveValues(sp.rec, sp.k, n)
+	ReserveValues(sp.rec, sp.l, n)
+	ReserveValues(sp.rec, sp.m, n)
+	sp.rec.Reserve(n * 14)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Worker(w, chunk int) Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	return sp
+}
+
+// NewQuery14 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query14: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N]) ephemeral.Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery14")
+	declB, cb := b.access()
+	decl.same("NewQuery14", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery14", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery14", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery14", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery14", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery14", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery14", declH)
+	declI, ci := i.access()
+	decl.same("NewQuery14", declI)
+	declJ, cj := j.access()
+	decl.same("NewQuery14", declJ)
+	declK, ck := k.access()
+	decl.same("NewQuery14", declK)
+	declL, cl := l.access()
+	decl.same("NewQuery14", declL)
+	declM, cm := m.access()
+	decl.same("NewQuery14", declM)
+	declN, cn := n.access()
+	decl.same("NewQuery14", declN)
+	qq, err := ephemeral.NewQuery14(ca, cb, cc, cd, ce, cf, cg, ch, ci, cj, ck, cl, cm, cn)
+	if err != nil {
+		decl.failErr("NewQuery14", err)
+	}
+	return qq
+}
+
+// Spawner14 creates entities with their values in 14 columns of one table, through
+// the recorder of its declaration (NewSpawner14). A small value.
+type Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	rec *Recorder
+	a   *ephemeral.Column[A]
+	b   *ephemeral.Column[B]
+	c   *ephemeral.Column[C]
+	d   *ephemeral.Column[D]
+	e   *ephemeral.Column[E]
+	f   *ephemeral.Column[F]
+	g   *ephemeral.Column[G]
+	h   *ephemeral.Column[H]
+	i   *ephemeral.Column[I]
+	j   *ephemeral.Column[J]
+	k   *ephemeral.Column[K]
+	l   *ephemeral.Column[L]
+	m   *ephemeral.Column[M]
+	n   *ephemeral.Column[N]
+}
+
+// NewSpawner14 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j, k, l, m, n (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H], i *ephemeral.Column[I], j *ephemeral.Column[J], k *ephemeral.Column[K], l *ephemeral.Column[L], m *ephemeral.Column[M], n *ephemeral.Column[N]) Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
+	use := decl.use("NewSpawner14")
+	if _, err := ephemeral.NewQuery14(a, b, c, d, e, f, g, h, i, j, k, l, m, n); err != nil {
+		use.failErr("NewSpawner14", err)
+		return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{rec: &Recorder{}}
+	}
+	return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Record(decl, a.Table()), a, b, c, d, e, f, g, h, i, j, k, l, m, n}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h, i, j, k, l, m, n (a create and 14 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N) ephemeral.Handle {
+	entity := sp.rec.Create()
+	Set(sp.rec, sp.a, entity, a)
+	Set(sp.rec, sp.b, entity, b)
+	Set(sp.rec, sp.c, entity, c)
+	Set(sp.rec, sp.d, entity, d)
+	Set(sp.rec, sp.e, entity, e)
+	Set(sp.rec, sp.f, entity, f)
+	Set(sp.rec, sp.g, entity, g)
+	Set(sp.rec, sp.h, entity, h)
+	Set(sp.rec, sp.i, entity, i)
+	Set(sp.rec, sp.j, entity, j)
+	Set(sp.rec, sp.k, entity, k)
+	Set(sp.rec, sp.l, entity, l)
+	Set(sp.rec, sp.m, entity, m)
+	Set(sp.rec, sp.n, entity, n)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 14 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.a, n)
+	ReserveValues(sp.rec, sp.b, n)
+	ReserveValues(sp.rec, sp.c, n)
+	ReserveValues(sp.rec, sp.d, n)
+	ReserveValues(sp.rec, sp.e, n)
+	ReserveValues(sp.rec, sp.f, n)
+	ReserveValues(sp.rec, sp.g, n)
+	ReserveValues(sp.rec, sp.h, n)
+	ReserveValues(sp.rec, sp.i, n)
+	ReserveValues(sp.rec, sp.j, n)
+	ReserveValues(sp.rec, sp.k, n)
+	ReserveValues(sp.rec, sp.l, n)
+	ReserveValues(sp.rec, sp.m, n)
+	ReserveValues(sp.rec, sp.n, n)
+	sp.rec.Reserve(n * 15)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Worker(w, chunk int) Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	return sp
+}
+
+// NewQuery15 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query15: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N], o Access[O]) ephemeral.Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery15")
+	declB, cb := b.access()
+	decl.same("NewQuery15", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery15", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery15", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery15", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery15", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery15", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery15", declH)
+	declI, ci := i.access()
+	decl.same("NewQuery15", declI)
+	declJ, cj := j.access()
+	decl.same("NewQuery15", declJ)
+	declK, ck := k.access()
+	decl.same("NewQuery15", declK)
+	declL, cl := l.access()
+	decl.same("NewQuery15", declL)
+	declM, cm := m.access()
+	decl.same("NewQuery15", declM)
+	declN, cn := n.access()
+	decl.same("NewQuery15", declN)
+	declO, co := o.access()
+	decl.same("NewQuery15", declO)
+	qq, err := ephemeral.NewQuery15(ca, cb, cc, cd, ce, cf, cg, ch, ci, cj, ck, cl, cm, cn, co)
+	if err != nil {
+		decl.failErr("NewQuery15", err)
+	}
+	return qq
+}
+
+// Spawner15 creates entities with their values in 15 columns of one table, through
+// the recorder of its declaration (NewSpawner15). A small value.
+type Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	rec *Recorder
+	a   *ephemeral.Column[A]
+	b   *ephemeral.Column[B]
+	c   *ephemeral.Column[C]
+	d   *ephemeral.Column[D]
+	e   *ephemeral.Column[E]
+	f   *ephemeral.Column[F]
+	g   *ephemeral.Column[G]
+	h   *ephemeral.Column[H]
+	i   *ephemeral.Column[I]
+	j   *ephemeral.Column[J]
+	k   *ephemeral.Column[K]
+	l   *ephemeral.Column[L]
+	m   *ephemeral.Column[M]
+	n   *ephemeral.Column[N]
+	o   *ephemeral.Column[O]
+}
+
+// NewSpawner15 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, o (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H], i *ephemeral.Column[I], j *ephemeral.Column[J], k *ephemeral.Column[K], l *ephemeral.Column[L], m *ephemeral.Column[M], n *ephemeral.Column[N], o *ephemeral.Column[O]) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
+	use := decl.use("NewSpawner15")
+	if _, err := ephemeral.NewQuery15(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o); err != nil {
+		use.failErr("NewSpawner15", err)
+		return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{rec: &Recorder{}}
+	}
+	return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Record(decl, a.Table()), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h, i, j, k, l, m, n, o (a create and 15 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N, o O) ephemeral.Handle {
+	entity := sp.rec.Create()
+	Set(sp.rec, sp.a, entity, a)
+	Set(sp.rec, sp.b, entity, b)
+	Set(sp.rec, sp.c, entity, c)
+	Set(sp.rec, sp.d, entity, d)
+	Set(sp.rec, sp.e, entity, e)
+	Set(sp.rec, sp.f, entity, f)
+	Set(sp.rec, sp.g, entity, g)
+	Set(sp.rec, sp.h, entity, h)
+	Set(sp.rec, sp.i, entity, i)
+	Set(sp.rec, sp.j, entity, j)
+	Set(sp.rec, sp.k, entity, k)
+	Set(sp.rec, sp.l, entity, l)
+	Set(sp.rec, sp.m, entity, m)
+	Set(sp.rec, sp.n, entity, n)
+	Set(sp.rec, sp.o, entity, o)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 15 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.a, n)
+	ReserveValues(sp.rec, sp.b, n)
+	ReserveValues(sp.rec, sp.c, n)
+	ReserveValues(sp.rec, sp.d, n)
+	ReserveValues(sp.rec, sp.e, n)
+	ReserveValues(sp.rec, sp.f, n)
+	ReserveValues(sp.rec, sp.g, n)
+	ReserveValues(sp.rec, sp.h, n)
+	ReserveValues(sp.rec, sp.i, n)
+	ReserveValues(sp.rec, sp.j, n)
+	ReserveValues(sp.rec, sp.k, n)
+	ReserveValues(sp.rec, sp.l, n)
+	ReserveValues(sp.rec, sp.m, n)
+	ReserveValues(sp.rec, sp.n, n)
+	ReserveValues(sp.rec, sp.o, n)
+	sp.rec.Reserve(n * 16)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Worker(w, chunk int) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
+	sp.rec = sp.rec.Worker(w, chunk)
 	return sp
 }

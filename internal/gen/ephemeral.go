@@ -6,6 +6,10 @@ var templates = map[string]string{
 	"query_gen.go":           faceQueries,
 }
 
+// The templates' own locals and parameters (entity, row, chunk, gens, ix,
+// decl, ...) have names of two letters or more: the single letters a, b,
+// ... are the columns'.
+
 const ephemeralQueries = `package ephemeral
 
 import "iter"
@@ -13,7 +17,7 @@ import "iter"
 // Query{{.N}} is a typed view of {{.N}} column{{if gt .N 1}}s{{end}} of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
 // and the pin-stable column slices: copy it into kernel state freely. Make
-// it with NewQuery{{.N}} (or, in a system, systems.Query{{.N}}).
+// it with NewQuery{{.N}} (or, in a system, systems.NewQuery{{.N}}).
 type Query{{.N}}[{{.Any}}] struct {
 	t *Table
 {{- range .Cols}}
@@ -37,14 +41,13 @@ func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) { return {{join
 // ErrNilColumn for a nil column{{if gt .N 1}}, ErrQueryTables for columns of different
 // tables{{end}}. Allocates nothing.
 func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}}[{{.Types}}], error) {
-	var q Query{{.N}}[{{.Types}}]
+	var qq Query{{.N}}[{{.Types}}]
 	if {{join .Cols "$F == nil" " || "}} {
-		return q, &DefinitionError{Err: ErrNilColumn}
+		return qq, &DefinitionError{Err: ErrNilColumn}
 	}
-{{- $first := index .Cols 0}}
 {{- range rest .Cols}}
 	if err := sameTable(a.table, {{.F}}.table, {{.F}}.label); err != nil {
-		return q, err
+		return qq, err
 	}
 {{- end}}
 	return Query{{.N}}[{{.Types}}]{t: a.table, {{join .Cols "$F: $F.data" ", "}}}, nil
@@ -59,15 +62,15 @@ func (q Query{{.N}}[{{.Types}}]) Table() *Table { return q.t }
 // structure (see Queries in the package doc). Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
 	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
-		for c := q.t.liveChunk(0); c >= 0; c = q.t.liveChunk(c + 1) {
-			mask, base := q.t.enabled[c], c<<q.t.dom.shift
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
 			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
-				g := q.t.gens[base+lo : base+hi]
+				gens := q.t.gens[base+lo : base+hi]
 {{- range .Cols}}
-				{{.F}} := q.{{.F}}[base+lo : base+hi][:len(g)]
+				{{.F}} := q.{{.F}}[base+lo : base+hi][:len(gens)]
 {{- end}}
-				for i := range g {
-					if !yield(Row{{.N}}[{{.Types}}]{ {{- join .Cols "&$F[i]" ", " -}} }, handleOf(uint32(base+lo+i), g[i])) {
+				for ix := range gens {
+					if !yield(Row{{.N}}[{{.Types}}]{ {{- join .Cols "&$F[ix]" ", " -}} }, handleOf(uint32(base+lo+ix), gens[ix])) {
 						return
 					}
 				}
@@ -76,20 +79,20 @@ func (q Query{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] 
 	}
 }
 
-// Chunk yields the live rows of chunk c with their handles, as All does for
-// the whole table: the row form for a kernel at chunk c. It panics when c
-// is outside 0..Table().Chunks()-1. Allocates nothing.
-func (q Query{{.N}}[{{.Types}}]) Chunk(c int) iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query{{.N}}[{{.Types}}]) Chunk(chunk int) iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
 	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
-		mask := q.t.Enabled(c)
-		base := c << q.t.dom.shift
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
 		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
-			g := q.t.gens[base+lo : base+hi]
+			gens := q.t.gens[base+lo : base+hi]
 {{- range .Cols}}
-			{{.F}} := q.{{.F}}[base+lo : base+hi][:len(g)]
+			{{.F}} := q.{{.F}}[base+lo : base+hi][:len(gens)]
 {{- end}}
-			for i := range g {
-				if !yield(Row{{.N}}[{{.Types}}]{ {{- join .Cols "&$F[i]" ", " -}} }, handleOf(uint32(base+lo+i), g[i])) {
+			for ix := range gens {
+				if !yield(Row{{.N}}[{{.Types}}]{ {{- join .Cols "&$F[ix]" ", " -}} }, handleOf(uint32(base+lo+ix), gens[ix])) {
 					return
 				}
 			}
@@ -97,12 +100,12 @@ func (q Query{{.N}}[{{.Types}}]) Chunk(c int) iter.Seq2[Row{{.N}}[{{.Types}}], H
 	}
 }
 
-// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
-// indexes into the slices of Spans(c): the span form for a kernel (see
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
 // Table.Runs). Allocates nothing.
-func (q Query{{.N}}[{{.Types}}]) Runs(c int) iter.Seq2[int, int] {
+func (q Query{{.N}}[{{.Types}}]) Runs(chunk int) iter.Seq2[int, int] {
 	return func(yield func(lo, hi int) bool) {
-		mask := q.t.Enabled(c)
+		mask := q.t.Enabled(chunk)
 		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
 			if !yield(lo, hi) {
 				return
@@ -111,28 +114,52 @@ func (q Query{{.N}}[{{.Types}}]) Runs(c int) iter.Seq2[int, int] {
 	}
 }
 
-// Spans returns chunk c's slice of each column, ChunkRows elements each,
-// element r being row c*ChunkRows+r; rows that are not live hold
-// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
-func (q Query{{.N}}[{{.Types}}]) Spans(c int) ({{join .Cols "[]$T" ", "}}) {
-	if uint(c) >= uint(len(q.t.enabled)) {
-		chunkPanic("Spans", c, q.t, "")
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query{{.N}}[{{.Types}}]) Spans(chunk int) ({{join .Cols "[]$T" ", "}}) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
 	}
-	lo, hi := c<<q.t.dom.shift, (c+1)<<q.t.dom.shift
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
 	return {{join .Cols "q.$F[lo:hi:hi]" ", "}}
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding {{join .Cols "$F" ", "}} in the query's column{{if gt .N 1}}s{{end}}
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query{{.N}}[{{.Types}}]) Insert({{join .Cols "$F $T" ", "}}) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+{{- range .Cols}}
+	q.{{.F}}[row] = {{.F}}
+{{- end}}
+	return entity, nil
 }
 
 // InsertN inserts n new entities with a row in the table, the lowest free
 // slots first (as Table.InsertN), and calls fill with each one's handle
-// and {{if eq .N 1}}a pointer to its value{{else}}pointers to its values{{end}} (zero until fill sets them), in slot order.
-// When the n rows do not fit it inserts none and returns the
-// *CapacityError of Table.InsertN. A structural change: for set-up and
+// and {{if eq .N 1}}a pointer to its value{{else}}pointers to its values{{end}} (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
 // between frames, never from a system (see Queries in the package doc).
 // It allocates nothing.
-func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(h Handle, {{join .Cols "$F *$T" ", "}})) error {
-	return q.t.insertEach(n, func(h Handle) {
-		i := h.Index()
-		fill(h, {{join .Cols "&q.$F[i]" ", "}})
+func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(entity Handle, {{join .Cols "$F *$T" ", "}})) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, {{join .Cols "&q.$F[row]" ", "}})
 	})
 }
 {{end}}`
@@ -153,17 +180,17 @@ func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F Access[$T]" ", "}}) ephemeral.Que
 	decl{{.T}}, c{{.F}} := {{.F}}.access()
 	decl.same("NewQuery{{$n}}", decl{{.T}})
 {{- end}}
-	q, err := ephemeral.NewQuery{{.N}}({{join .Cols "c$F" ", "}})
+	qq, err := ephemeral.NewQuery{{.N}}({{join .Cols "c$F" ", "}})
 	if err != nil {
 		decl.failErr("NewQuery{{.N}}", err)
 	}
-	return q
+	return qq
 }
 
 // Spawner{{.N}} creates entities with their value{{if gt .N 1}}s{{end}} in {{.N}} column{{if gt .N 1}}s{{end}} of one table, through
 // the recorder of its declaration (NewSpawner{{.N}}). A small value.
 type Spawner{{.N}}[{{.Any}}] struct {
-	r *Recorder
+	rec *Recorder
 {{- range .Cols}}
 	{{.F}} *ephemeral.Column[{{.T}}]
 {{- end}}
@@ -173,30 +200,48 @@ type Spawner{{.N}}[{{.Any}}] struct {
 // column{{if gt .N 1}}s{{end}} {{join .Cols "$F" ", "}} (as Record{{if gt .N 1}}; they must belong to one table{{end}}) and returns a
 // spawner of rows with their value{{if gt .N 1}}s{{end}}. A nil column{{if gt .N 1}}, or columns of different
 // tables,{{end}} fail{{if eq .N 1}}s{{end}} the declaration.
-func NewSpawner{{.N}}[{{.Any}}](s *Decl, {{join .Cols "$F *ephemeral.Column[$T]" ", "}}) Spawner{{.N}}[{{.Types}}] {
-	decl := s.use("NewSpawner{{.N}}")
+func NewSpawner{{.N}}[{{.Any}}](decl *Decl, {{join .Cols "$F *ephemeral.Column[$T]" ", "}}) Spawner{{.N}}[{{.Types}}] {
+	use := decl.use("NewSpawner{{.N}}")
 	if _, err := ephemeral.NewQuery{{.N}}({{join .Cols "$F" ", "}}); err != nil {
-		decl.failErr("NewSpawner{{.N}}", err)
-		return Spawner{{.N}}[{{.Types}}]{r: &Recorder{}}
+		use.failErr("NewSpawner{{.N}}", err)
+		return Spawner{{.N}}[{{.Types}}]{rec: &Recorder{}}
 	}
-	return Spawner{{.N}}[{{.Types}}]{Record(s, a.Table()), {{join .Cols "$F" ", "}}}
+	return Spawner{{.N}}[{{.Types}}]{Record(decl, a.Table()), {{join .Cols "$F" ", "}}}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
 // {{join .Cols "$F" ", "}} (a create and {{.N}} deferred write{{if gt .N 1}}s{{end}}, played back as one bulk insert
-// with the creates around it) and returns its provisional handle.
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner{{.N}}[{{.Types}}]) Spawn({{join .Cols "$F $T" ", "}}) ephemeral.Handle {
-	h := sp.r.Create()
+	entity := sp.rec.Create()
 {{- range .Cols}}
-	Set(sp.r, sp.{{.F}}, h, {{.F}})
+	Set(sp.rec, sp.{{.F}}, entity, {{.F}})
 {{- end}}
-	return h
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and {{.N}} write{{if gt .N 1}}s{{end}} each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body. It allocates 16 bytes a record and the values.
+func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+{{- range .Cols}}
+	ReserveValues(sp.rec, sp.{{.F}}, n)
+{{- end}}
+	sp.rec.Reserve(n * {{add .N 1}})
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner{{.N}}[{{.Types}}]) Worker(w, chunk int) Spawner{{.N}}[{{.Types}}] {
-	sp.r = sp.r.Worker(w, chunk)
+	sp.rec = sp.rec.Worker(w, chunk)
 	return sp
 }
 {{end}}`
@@ -229,8 +274,8 @@ func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) { return r.r.Ge
 // (ErrStorageDefinition) with ErrNilColumn for a nil column{{if gt .N 1}}, ErrQueryTables
 // for columns of different tables{{end}}. Allocates nothing.
 func HostQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}}[{{.Types}}], error) {
-	q, err := ephemeral.NewQuery{{.N}}({{join .Cols "$F.e()" ", "}})
-	return Query{{.N}}[{{.Types}}]{q}, err
+	qq, err := ephemeral.NewQuery{{.N}}({{join .Cols "$F.e()" ", "}})
+	return Query{{.N}}[{{.Types}}]{qq}, err
 }
 
 // NewQuery{{.N}} returns the query of the column{{if gt .N 1}}s{{end}} of {{join .Cols "$F" ", "}}, accessors from Read or
@@ -248,45 +293,61 @@ func (q Query{{.N}}[{{.Types}}]) Table() *Table { return (*Table)(q.q.Table()) }
 // order. Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
 	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
-		for r, h := range q.q.All() {
-			if !yield(Row{{.N}}[{{.Types}}]{r}, Handle(h)) {
+		for row, entity := range q.q.All() {
+			if !yield(Row{{.N}}[{{.Types}}]{row}, Handle(entity)) {
 				return
 			}
 		}
 	}
 }
 
-// Chunk yields the live rows of chunk c with their handles, as All does for
-// the whole table: the row form for a kernel at chunk c. It panics when c
-// is outside 0..Table().Chunks()-1. Allocates nothing.
-func (q Query{{.N}}[{{.Types}}]) Chunk(c int) iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query{{.N}}[{{.Types}}]) Chunk(chunk int) iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
 	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
-		for r, h := range q.q.Chunk(c) {
-			if !yield(Row{{.N}}[{{.Types}}]{r}, Handle(h)) {
+		for row, entity := range q.q.Chunk(chunk) {
+			if !yield(Row{{.N}}[{{.Types}}]{row}, Handle(entity)) {
 				return
 			}
 		}
 	}
 }
 
-// Spans returns chunk c's slice of each column, ChunkRows elements each,
-// element r being row c*ChunkRows+r; rows that are not live hold
-// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
-func (q Query{{.N}}[{{.Types}}]) Spans(c int) ({{join .Cols "[]$T" ", "}}) { return q.q.Spans(c) }
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query{{.N}}[{{.Types}}]) Spans(chunk int) ({{join .Cols "[]$T" ", "}}) { return q.q.Spans(chunk) }
 
-// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
-// indexes into the slices of Spans(c): the span form for a kernel.
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
 // Allocates nothing.
-func (q Query{{.N}}[{{.Types}}]) Runs(c int) iter.Seq2[int, int] { return q.q.Runs(c) }
+func (q Query{{.N}}[{{.Types}}]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding {{join .Cols "$F" ", "}} in the query's column{{if gt .N 1}}s{{end}} (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query{{.N}}[{{.Types}}]) Insert({{join .Cols "$F $T" ", "}}) (Handle, error) {
+	entity, err := q.q.Insert({{join .Cols "$F" ", "}})
+	return Handle(entity), err
+}
 
 // InsertN inserts n new entities with a row in the table, the lowest free
 // slots first, and calls fill with each one's handle and {{if eq .N 1}}a pointer to its
-// value{{else}}pointers to its values{{end}} (zero until fill sets them), in slot order. When the n
-// rows do not fit it inserts none and returns a *CapacityError. A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
-func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(h Handle, {{join .Cols "$F *$T" ", "}})) error {
-	return q.q.InsertN(n, func(h ephemeral.Handle, {{join .Cols "$F *$T" ", "}}) { fill(Handle(h), {{join .Cols "$F" ", "}}) })
+// value{{else}}pointers to its values{{end}} (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(entity Handle, {{join .Cols "$F *$T" ", "}})) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, {{join .Cols "$F *$T" ", "}}) { fill(Handle(entity), {{join .Cols "$F" ", "}}) })
 }
 
 // Spawner{{.N}} creates entities with their value{{if gt .N 1}}s{{end}} in {{.N}} column{{if gt .N 1}}s{{end}} of one table, through
@@ -297,13 +358,20 @@ type Spawner{{.N}}[{{.Any}}] struct{ s systems.Spawner{{.N}}[{{.Types}}] }
 // column{{if gt .N 1}}s{{end}} {{join .Cols "$F" ", "}} (as Record{{if gt .N 1}}; they must belong to one table{{end}}) and returns a
 // spawner of rows with their value{{if gt .N 1}}s{{end}}. A nil column{{if gt .N 1}}, or columns of different
 // tables,{{end}} fail{{if eq .N 1}}s{{end}} the declaration.
-func NewSpawner{{.N}}[{{.Any}}](s *Decl, {{join .Cols "$F *Column[$T]" ", "}}) Spawner{{.N}}[{{.Types}}] {
-	return Spawner{{.N}}[{{.Types}}]{systems.NewSpawner{{.N}}(s.e(), {{join .Cols "$F.e()" ", "}})}
+func NewSpawner{{.N}}[{{.Any}}](decl *Decl, {{join .Cols "$F *Column[$T]" ", "}}) Spawner{{.N}}[{{.Types}}] {
+	return Spawner{{.N}}[{{.Types}}]{systems.NewSpawner{{.N}}(decl.e(), {{join .Cols "$F.e()" ", "}})}
 }
 
 // Spawn records the creation of an entity with a row holding {{join .Cols "$F" ", "}} (a
-// create and {{.N}} deferred write{{if gt .N 1}}s{{end}}) and returns its provisional handle.
+// create and {{.N}} deferred write{{if gt .N 1}}s{{end}}; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner{{.N}}[{{.Types}}]) Spawn({{join .Cols "$F $T" ", "}}) Handle { return Handle(sp.s.Spawn({{join .Cols "$F" ", "}})) }
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) { sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).

@@ -8,8 +8,12 @@ import (
 	"text/template"
 )
 
-// MaxColumns is the largest arity generated: Query1 .. Query4.
-const MaxColumns = 4
+// MaxColumns is the largest arity generated: Query1 .. Query15 (and
+// Row, HostQuery, NewQuery, Spawner, NewSpawner of as many columns), what
+// a Bevy user's query tuple holds. Column type parameters are the letters
+// A..; the generated code's own locals have names of two letters or more,
+// so that no column's variable shadows one.
+const MaxColumns = 15
 
 // header is the generated-code marker, before the package clause so that
 // go/ast.IsGenerated sees it.
@@ -26,10 +30,7 @@ type arity struct {
 type col struct {
 	T, F string // type parameter and field/variable name: "A", "a"
 	I    int    // 0-based position
-	Nth  string // "first", "second", ...
 }
-
-var nth = []string{"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"}
 
 func arities() []arity {
 	var out []arity
@@ -38,7 +39,7 @@ func arities() []arity {
 		var ts []string
 		for i := range n {
 			t := string(rune('A' + i))
-			a.Cols = append(a.Cols, col{T: t, F: strings.ToLower(t), I: i, Nth: nth[i]})
+			a.Cols = append(a.Cols, col{T: t, F: strings.ToLower(t), I: i})
 			ts = append(ts, t)
 		}
 		a.Types = strings.Join(ts, ", ")
@@ -65,6 +66,7 @@ func Files() map[string][]byte {
 				return strings.Join(parts, sep)
 			},
 			"rest": func(cs []col) []col { return cs[1:] },
+			"add":  func(x, y int) int { return x + y },
 		}).Parse(tmpl))
 		var b bytes.Buffer
 		b.WriteString(header)
