@@ -4,10 +4,23 @@ package tickwork
 
 import (
 	"iter"
+	"unsafe"
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/systems"
 )
+
+// columnData is the whole column of accessor a (ReadColumn.All), for the
+// rows of a query of more than four columns; nil for a failed accessor.
+func columnData[T any](a Access[T]) []T {
+	switch v := a.(type) {
+	case ReadColumn[T]:
+		return v.All()
+	case WriteColumn[T]:
+		return v.All()
+	}
+	return nil
+}
 
 // Query1 is a typed view of 1 column of one table, for walking its live rows:
 // a small value holding the table and the pin-stable column slices; copy
@@ -508,14 +521,39 @@ func (sp Spawner4[A, B, C, D]) Worker(w, chunk int) Spawner4[A, B, C, D] {
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query5[A, B, C, D, E any] struct {
 	q ephemeral.Query5[A, B, C, D, E]
+	c *cols5[A, B, C, D, E]
 }
 
-// Row5 is one live row of a Query5: pointers into its columns, valid until the
-// next structural change of the table.
-type Row5[A, B, C, D, E any] struct{ r ephemeral.Row5[A, B, C, D, E] }
+// cols5 are the whole columns of a Query5, in one block made with the
+// query and shared by its copies and rows (see Row5).
+type cols5[A, B, C, D, E any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+}
+
+// Row5 is one live row of a Query5: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
+type Row5[A, B, C, D, E any] struct {
+	c  *cols5[A, B, C, D, E]
+	ix int
+}
 
 // Get returns the row's values, one pointer per column in query order.
-func (r Row5[A, B, C, D, E]) Get() (*A, *B, *C, *D, *E) { return r.r.Get() }
+func (r Row5[A, B, C, D, E]) Get() (*A, *B, *C, *D, *E) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row5.Get: only
+	// the query's iterators make a Row5, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row5 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0])))
+}
 
 // HostQuery5 returns the query of columns a, b, c, d, e, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
@@ -523,7 +561,10 @@ func (r Row5[A, B, C, D, E]) Get() (*A, *B, *C, *D, *E) { return r.r.Get() }
 // for columns of different tables. Allocates nothing.
 func HostQuery5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E]) (Query5[A, B, C, D, E], error) {
 	qq, err := ephemeral.NewQuery5(a.e(), b.e(), c.e(), d.e(), e.e())
-	return Query5[A, B, C, D, E]{qq}, err
+	if err != nil {
+		return Query5[A, B, C, D, E]{q: qq}, err
+	}
+	return Query5[A, B, C, D, E]{qq, &cols5[A, B, C, D, E]{a.All(), b.All(), c.All(), d.All(), e.All()}}, nil
 }
 
 // NewQuery5 returns the query of the columns of a, b, c, d, e, accessors from Read or
@@ -531,7 +572,8 @@ func HostQuery5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery5[A, B, C, D, E any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E]) Query5[A, B, C, D, E] {
-	return Query5[A, B, C, D, E]{systems.NewQuery5(a.access(), b.access(), c.access(), d.access(), e.access())}
+	return Query5[A, B, C, D, E]{systems.NewQuery5(a.access(), b.access(), c.access(), d.access(), e.access()),
+		&cols5[A, B, C, D, E]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e)}}
 }
 
 // Table is the query's table; nil for the zero Query5.
@@ -541,8 +583,8 @@ func (q Query5[A, B, C, D, E]) Table() *Table { return (*Table)(q.q.Table()) }
 // order. Allocates nothing.
 func (q Query5[A, B, C, D, E]) All() iter.Seq2[Row5[A, B, C, D, E], Handle] {
 	return func(yield func(Row5[A, B, C, D, E], Handle) bool) {
-		for row, entity := range q.q.All() {
-			if !yield(Row5[A, B, C, D, E]{row}, Handle(entity)) {
+		for _, entity := range q.q.All() {
+			if !yield(Row5[A, B, C, D, E]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -554,8 +596,8 @@ func (q Query5[A, B, C, D, E]) All() iter.Seq2[Row5[A, B, C, D, E], Handle] {
 // panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
 func (q Query5[A, B, C, D, E]) Chunk(chunk int) iter.Seq2[Row5[A, B, C, D, E], Handle] {
 	return func(yield func(Row5[A, B, C, D, E], Handle) bool) {
-		for row, entity := range q.q.Chunk(chunk) {
-			if !yield(Row5[A, B, C, D, E]{row}, Handle(entity)) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row5[A, B, C, D, E]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -637,16 +679,40 @@ func (sp Spawner5[A, B, C, D, E]) Worker(w, chunk int) Spawner5[A, B, C, D, E] {
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query6[A, B, C, D, E, F any] struct {
 	q ephemeral.Query6[A, B, C, D, E, F]
+	c *cols6[A, B, C, D, E, F]
 }
 
-// Row6 is one live row of a Query6: pointers into its columns, valid until the
-// next structural change of the table.
+// cols6 are the whole columns of a Query6, in one block made with the
+// query and shared by its copies and rows (see Row6).
+type cols6[A, B, C, D, E, F any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+}
+
+// Row6 is one live row of a Query6: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
 type Row6[A, B, C, D, E, F any] struct {
-	r ephemeral.Row6[A, B, C, D, E, F]
+	c  *cols6[A, B, C, D, E, F]
+	ix int
 }
 
 // Get returns the row's values, one pointer per column in query order.
-func (r Row6[A, B, C, D, E, F]) Get() (*A, *B, *C, *D, *E, *F) { return r.r.Get() }
+func (r Row6[A, B, C, D, E, F]) Get() (*A, *B, *C, *D, *E, *F) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row6.Get: only
+	// the query's iterators make a Row6, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row6 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0])))
+}
 
 // HostQuery6 returns the query of columns a, b, c, d, e, f, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
@@ -654,7 +720,10 @@ func (r Row6[A, B, C, D, E, F]) Get() (*A, *B, *C, *D, *E, *F) { return r.r.Get(
 // for columns of different tables. Allocates nothing.
 func HostQuery6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F]) (Query6[A, B, C, D, E, F], error) {
 	qq, err := ephemeral.NewQuery6(a.e(), b.e(), c.e(), d.e(), e.e(), f.e())
-	return Query6[A, B, C, D, E, F]{qq}, err
+	if err != nil {
+		return Query6[A, B, C, D, E, F]{q: qq}, err
+	}
+	return Query6[A, B, C, D, E, F]{qq, &cols6[A, B, C, D, E, F]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All()}}, nil
 }
 
 // NewQuery6 returns the query of the columns of a, b, c, d, e, f, accessors from Read or
@@ -662,7 +731,8 @@ func HostQuery6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], 
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery6[A, B, C, D, E, F any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F]) Query6[A, B, C, D, E, F] {
-	return Query6[A, B, C, D, E, F]{systems.NewQuery6(a.access(), b.access(), c.access(), d.access(), e.access(), f.access())}
+	return Query6[A, B, C, D, E, F]{systems.NewQuery6(a.access(), b.access(), c.access(), d.access(), e.access(), f.access()),
+		&cols6[A, B, C, D, E, F]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f)}}
 }
 
 // Table is the query's table; nil for the zero Query6.
@@ -672,8 +742,8 @@ func (q Query6[A, B, C, D, E, F]) Table() *Table { return (*Table)(q.q.Table()) 
 // order. Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) All() iter.Seq2[Row6[A, B, C, D, E, F], Handle] {
 	return func(yield func(Row6[A, B, C, D, E, F], Handle) bool) {
-		for row, entity := range q.q.All() {
-			if !yield(Row6[A, B, C, D, E, F]{row}, Handle(entity)) {
+		for _, entity := range q.q.All() {
+			if !yield(Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -685,8 +755,8 @@ func (q Query6[A, B, C, D, E, F]) All() iter.Seq2[Row6[A, B, C, D, E, F], Handle
 // panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) Chunk(chunk int) iter.Seq2[Row6[A, B, C, D, E, F], Handle] {
 	return func(yield func(Row6[A, B, C, D, E, F], Handle) bool) {
-		for row, entity := range q.q.Chunk(chunk) {
-			if !yield(Row6[A, B, C, D, E, F]{row}, Handle(entity)) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -772,16 +842,41 @@ func (sp Spawner6[A, B, C, D, E, F]) Worker(w, chunk int) Spawner6[A, B, C, D, E
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query7[A, B, C, D, E, F, G any] struct {
 	q ephemeral.Query7[A, B, C, D, E, F, G]
+	c *cols7[A, B, C, D, E, F, G]
 }
 
-// Row7 is one live row of a Query7: pointers into its columns, valid until the
-// next structural change of the table.
+// cols7 are the whole columns of a Query7, in one block made with the
+// query and shared by its copies and rows (see Row7).
+type cols7[A, B, C, D, E, F, G any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+}
+
+// Row7 is one live row of a Query7: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
 type Row7[A, B, C, D, E, F, G any] struct {
-	r ephemeral.Row7[A, B, C, D, E, F, G]
+	c  *cols7[A, B, C, D, E, F, G]
+	ix int
 }
 
 // Get returns the row's values, one pointer per column in query order.
-func (r Row7[A, B, C, D, E, F, G]) Get() (*A, *B, *C, *D, *E, *F, *G) { return r.r.Get() }
+func (r Row7[A, B, C, D, E, F, G]) Get() (*A, *B, *C, *D, *E, *F, *G) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row7.Get: only
+	// the query's iterators make a Row7, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row7 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0])))
+}
 
 // HostQuery7 returns the query of columns a, b, c, d, e, f, g, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
@@ -789,7 +884,10 @@ func (r Row7[A, B, C, D, E, F, G]) Get() (*A, *B, *C, *D, *E, *F, *G) { return r
 // for columns of different tables. Allocates nothing.
 func HostQuery7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G]) (Query7[A, B, C, D, E, F, G], error) {
 	qq, err := ephemeral.NewQuery7(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e())
-	return Query7[A, B, C, D, E, F, G]{qq}, err
+	if err != nil {
+		return Query7[A, B, C, D, E, F, G]{q: qq}, err
+	}
+	return Query7[A, B, C, D, E, F, G]{qq, &cols7[A, B, C, D, E, F, G]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All()}}, nil
 }
 
 // NewQuery7 returns the query of the columns of a, b, c, d, e, f, g, accessors from Read or
@@ -797,7 +895,8 @@ func HostQuery7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery7[A, B, C, D, E, F, G any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G]) Query7[A, B, C, D, E, F, G] {
-	return Query7[A, B, C, D, E, F, G]{systems.NewQuery7(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access())}
+	return Query7[A, B, C, D, E, F, G]{systems.NewQuery7(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access()),
+		&cols7[A, B, C, D, E, F, G]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g)}}
 }
 
 // Table is the query's table; nil for the zero Query7.
@@ -807,8 +906,8 @@ func (q Query7[A, B, C, D, E, F, G]) Table() *Table { return (*Table)(q.q.Table(
 // order. Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) All() iter.Seq2[Row7[A, B, C, D, E, F, G], Handle] {
 	return func(yield func(Row7[A, B, C, D, E, F, G], Handle) bool) {
-		for row, entity := range q.q.All() {
-			if !yield(Row7[A, B, C, D, E, F, G]{row}, Handle(entity)) {
+		for _, entity := range q.q.All() {
+			if !yield(Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -820,8 +919,8 @@ func (q Query7[A, B, C, D, E, F, G]) All() iter.Seq2[Row7[A, B, C, D, E, F, G], 
 // panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) Chunk(chunk int) iter.Seq2[Row7[A, B, C, D, E, F, G], Handle] {
 	return func(yield func(Row7[A, B, C, D, E, F, G], Handle) bool) {
-		for row, entity := range q.q.Chunk(chunk) {
-			if !yield(Row7[A, B, C, D, E, F, G]{row}, Handle(entity)) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -907,16 +1006,42 @@ func (sp Spawner7[A, B, C, D, E, F, G]) Worker(w, chunk int) Spawner7[A, B, C, D
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query8[A, B, C, D, E, F, G, H any] struct {
 	q ephemeral.Query8[A, B, C, D, E, F, G, H]
+	c *cols8[A, B, C, D, E, F, G, H]
 }
 
-// Row8 is one live row of a Query8: pointers into its columns, valid until the
-// next structural change of the table.
+// cols8 are the whole columns of a Query8, in one block made with the
+// query and shared by its copies and rows (see Row8).
+type cols8[A, B, C, D, E, F, G, H any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+}
+
+// Row8 is one live row of a Query8: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
 type Row8[A, B, C, D, E, F, G, H any] struct {
-	r ephemeral.Row8[A, B, C, D, E, F, G, H]
+	c  *cols8[A, B, C, D, E, F, G, H]
+	ix int
 }
 
 // Get returns the row's values, one pointer per column in query order.
-func (r Row8[A, B, C, D, E, F, G, H]) Get() (*A, *B, *C, *D, *E, *F, *G, *H) { return r.r.Get() }
+func (r Row8[A, B, C, D, E, F, G, H]) Get() (*A, *B, *C, *D, *E, *F, *G, *H) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row8.Get: only
+	// the query's iterators make a Row8, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row8 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0])))
+}
 
 // HostQuery8 returns the query of columns a, b, c, d, e, f, g, h, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
@@ -924,7 +1049,10 @@ func (r Row8[A, B, C, D, E, F, G, H]) Get() (*A, *B, *C, *D, *E, *F, *G, *H) { r
 // for columns of different tables. Allocates nothing.
 func HostQuery8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H]) (Query8[A, B, C, D, E, F, G, H], error) {
 	qq, err := ephemeral.NewQuery8(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e())
-	return Query8[A, B, C, D, E, F, G, H]{qq}, err
+	if err != nil {
+		return Query8[A, B, C, D, E, F, G, H]{q: qq}, err
+	}
+	return Query8[A, B, C, D, E, F, G, H]{qq, &cols8[A, B, C, D, E, F, G, H]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All()}}, nil
 }
 
 // NewQuery8 returns the query of the columns of a, b, c, d, e, f, g, h, accessors from Read or
@@ -932,7 +1060,8 @@ func HostQuery8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Colum
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery8[A, B, C, D, E, F, G, H any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H]) Query8[A, B, C, D, E, F, G, H] {
-	return Query8[A, B, C, D, E, F, G, H]{systems.NewQuery8(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access())}
+	return Query8[A, B, C, D, E, F, G, H]{systems.NewQuery8(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access()),
+		&cols8[A, B, C, D, E, F, G, H]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h)}}
 }
 
 // Table is the query's table; nil for the zero Query8.
@@ -942,8 +1071,8 @@ func (q Query8[A, B, C, D, E, F, G, H]) Table() *Table { return (*Table)(q.q.Tab
 // order. Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) All() iter.Seq2[Row8[A, B, C, D, E, F, G, H], Handle] {
 	return func(yield func(Row8[A, B, C, D, E, F, G, H], Handle) bool) {
-		for row, entity := range q.q.All() {
-			if !yield(Row8[A, B, C, D, E, F, G, H]{row}, Handle(entity)) {
+		for _, entity := range q.q.All() {
+			if !yield(Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -955,8 +1084,8 @@ func (q Query8[A, B, C, D, E, F, G, H]) All() iter.Seq2[Row8[A, B, C, D, E, F, G
 // panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) Chunk(chunk int) iter.Seq2[Row8[A, B, C, D, E, F, G, H], Handle] {
 	return func(yield func(Row8[A, B, C, D, E, F, G, H], Handle) bool) {
-		for row, entity := range q.q.Chunk(chunk) {
-			if !yield(Row8[A, B, C, D, E, F, G, H]{row}, Handle(entity)) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -1042,16 +1171,43 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) Worker(w, chunk int) Spawner8[A, B, C
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query9[A, B, C, D, E, F, G, H, I any] struct {
 	q ephemeral.Query9[A, B, C, D, E, F, G, H, I]
+	c *cols9[A, B, C, D, E, F, G, H, I]
 }
 
-// Row9 is one live row of a Query9: pointers into its columns, valid until the
-// next structural change of the table.
+// cols9 are the whole columns of a Query9, in one block made with the
+// query and shared by its copies and rows (see Row9).
+type cols9[A, B, C, D, E, F, G, H, I any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+}
+
+// Row9 is one live row of a Query9: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
 type Row9[A, B, C, D, E, F, G, H, I any] struct {
-	r ephemeral.Row9[A, B, C, D, E, F, G, H, I]
+	c  *cols9[A, B, C, D, E, F, G, H, I]
+	ix int
 }
 
 // Get returns the row's values, one pointer per column in query order.
-func (r Row9[A, B, C, D, E, F, G, H, I]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I) { return r.r.Get() }
+func (r Row9[A, B, C, D, E, F, G, H, I]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row9.Get: only
+	// the query's iterators make a Row9, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row9 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0])))
+}
 
 // HostQuery9 returns the query of columns a, b, c, d, e, f, g, h, i, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
@@ -1059,7 +1215,10 @@ func (r Row9[A, B, C, D, E, F, G, H, I]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, 
 // for columns of different tables. Allocates nothing.
 func HostQuery9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I]) (Query9[A, B, C, D, E, F, G, H, I], error) {
 	qq, err := ephemeral.NewQuery9(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e())
-	return Query9[A, B, C, D, E, F, G, H, I]{qq}, err
+	if err != nil {
+		return Query9[A, B, C, D, E, F, G, H, I]{q: qq}, err
+	}
+	return Query9[A, B, C, D, E, F, G, H, I]{qq, &cols9[A, B, C, D, E, F, G, H, I]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All()}}, nil
 }
 
 // NewQuery9 returns the query of the columns of a, b, c, d, e, f, g, h, i, accessors from Read or
@@ -1067,7 +1226,8 @@ func HostQuery9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Co
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery9[A, B, C, D, E, F, G, H, I any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I]) Query9[A, B, C, D, E, F, G, H, I] {
-	return Query9[A, B, C, D, E, F, G, H, I]{systems.NewQuery9(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access())}
+	return Query9[A, B, C, D, E, F, G, H, I]{systems.NewQuery9(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access()),
+		&cols9[A, B, C, D, E, F, G, H, I]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i)}}
 }
 
 // Table is the query's table; nil for the zero Query9.
@@ -1077,8 +1237,8 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) Table() *Table { return (*Table)(q.q.
 // order. Allocates nothing.
 func (q Query9[A, B, C, D, E, F, G, H, I]) All() iter.Seq2[Row9[A, B, C, D, E, F, G, H, I], Handle] {
 	return func(yield func(Row9[A, B, C, D, E, F, G, H, I], Handle) bool) {
-		for row, entity := range q.q.All() {
-			if !yield(Row9[A, B, C, D, E, F, G, H, I]{row}, Handle(entity)) {
+		for _, entity := range q.q.All() {
+			if !yield(Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -1090,8 +1250,8 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) All() iter.Seq2[Row9[A, B, C, D, E, F
 // panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
 func (q Query9[A, B, C, D, E, F, G, H, I]) Chunk(chunk int) iter.Seq2[Row9[A, B, C, D, E, F, G, H, I], Handle] {
 	return func(yield func(Row9[A, B, C, D, E, F, G, H, I], Handle) bool) {
-		for row, entity := range q.q.Chunk(chunk) {
-			if !yield(Row9[A, B, C, D, E, F, G, H, I]{row}, Handle(entity)) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -1179,17 +1339,43 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Worker(w, chunk int) Spawner9[A, B
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query10[A, B, C, D, E, F, G, H, I, J any] struct {
 	q ephemeral.Query10[A, B, C, D, E, F, G, H, I, J]
+	c *cols10[A, B, C, D, E, F, G, H, I, J]
 }
 
-// Row10 is one live row of a Query10: pointers into its columns, valid until the
-// next structural change of the table.
+// cols10 are the whole columns of a Query10, in one block made with the
+// query and shared by its copies and rows (see Row10).
+type cols10[A, B, C, D, E, F, G, H, I, J any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+}
+
+// Row10 is one live row of a Query10: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
 type Row10[A, B, C, D, E, F, G, H, I, J any] struct {
-	r ephemeral.Row10[A, B, C, D, E, F, G, H, I, J]
+	c  *cols10[A, B, C, D, E, F, G, H, I, J]
+	ix int
 }
 
 // Get returns the row's values, one pointer per column in query order.
 func (r Row10[A, B, C, D, E, F, G, H, I, J]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J) {
-	return r.r.Get()
+	// &c.a[ix] without the bounds check, as ephemeral.Row10.Get: only
+	// the query's iterators make a Row10, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row10 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0])))
 }
 
 // HostQuery10 returns the query of columns a, b, c, d, e, f, g, h, i, j, which must belong to one table, for
@@ -1198,7 +1384,10 @@ func (r Row10[A, B, C, D, E, F, G, H, I, J]) Get() (*A, *B, *C, *D, *E, *F, *G, 
 // for columns of different tables. Allocates nothing.
 func HostQuery10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J]) (Query10[A, B, C, D, E, F, G, H, I, J], error) {
 	qq, err := ephemeral.NewQuery10(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e())
-	return Query10[A, B, C, D, E, F, G, H, I, J]{qq}, err
+	if err != nil {
+		return Query10[A, B, C, D, E, F, G, H, I, J]{q: qq}, err
+	}
+	return Query10[A, B, C, D, E, F, G, H, I, J]{qq, &cols10[A, B, C, D, E, F, G, H, I, J]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All()}}, nil
 }
 
 // NewQuery10 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, accessors from Read or
@@ -1206,7 +1395,8 @@ func HostQuery10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery10[A, B, C, D, E, F, G, H, I, J any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J]) Query10[A, B, C, D, E, F, G, H, I, J] {
-	return Query10[A, B, C, D, E, F, G, H, I, J]{systems.NewQuery10(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access())}
+	return Query10[A, B, C, D, E, F, G, H, I, J]{systems.NewQuery10(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access()),
+		&cols10[A, B, C, D, E, F, G, H, I, J]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j)}}
 }
 
 // Table is the query's table; nil for the zero Query10.
@@ -1216,8 +1406,8 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) Table() *Table { return (*Table)(
 // order. Allocates nothing.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) All() iter.Seq2[Row10[A, B, C, D, E, F, G, H, I, J], Handle] {
 	return func(yield func(Row10[A, B, C, D, E, F, G, H, I, J], Handle) bool) {
-		for row, entity := range q.q.All() {
-			if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{row}, Handle(entity)) {
+		for _, entity := range q.q.All() {
+			if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -1229,8 +1419,8 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) All() iter.Seq2[Row10[A, B, C, D,
 // panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Chunk(chunk int) iter.Seq2[Row10[A, B, C, D, E, F, G, H, I, J], Handle] {
 	return func(yield func(Row10[A, B, C, D, E, F, G, H, I, J], Handle) bool) {
-		for row, entity := range q.q.Chunk(chunk) {
-			if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{row}, Handle(entity)) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -1318,17 +1508,44 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Worker(w, chunk int) Spawner10
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 	q ephemeral.Query11[A, B, C, D, E, F, G, H, I, J, K]
+	c *cols11[A, B, C, D, E, F, G, H, I, J, K]
 }
 
-// Row11 is one live row of a Query11: pointers into its columns, valid until the
-// next structural change of the table.
+// cols11 are the whole columns of a Query11, in one block made with the
+// query and shared by its copies and rows (see Row11).
+type cols11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+	k []K
+}
+
+// Row11 is one live row of a Query11: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
 type Row11[A, B, C, D, E, F, G, H, I, J, K any] struct {
-	r ephemeral.Row11[A, B, C, D, E, F, G, H, I, J, K]
+	c  *cols11[A, B, C, D, E, F, G, H, I, J, K]
+	ix int
 }
 
 // Get returns the row's values, one pointer per column in query order.
 func (r Row11[A, B, C, D, E, F, G, H, I, J, K]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K) {
-	return r.r.Get()
+	// &c.a[ix] without the bounds check, as ephemeral.Row11.Get: only
+	// the query's iterators make a Row11, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row11 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0])))
 }
 
 // HostQuery11 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, which must belong to one table, for
@@ -1337,7 +1554,10 @@ func (r Row11[A, B, C, D, E, F, G, H, I, J, K]) Get() (*A, *B, *C, *D, *E, *F, *
 // for columns of different tables. Allocates nothing.
 func HostQuery11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K]) (Query11[A, B, C, D, E, F, G, H, I, J, K], error) {
 	qq, err := ephemeral.NewQuery11(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e())
-	return Query11[A, B, C, D, E, F, G, H, I, J, K]{qq}, err
+	if err != nil {
+		return Query11[A, B, C, D, E, F, G, H, I, J, K]{q: qq}, err
+	}
+	return Query11[A, B, C, D, E, F, G, H, I, J, K]{qq, &cols11[A, B, C, D, E, F, G, H, I, J, K]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All()}}, nil
 }
 
 // NewQuery11 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, accessors from Read or
@@ -1345,7 +1565,8 @@ func HostQuery11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B]
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery11[A, B, C, D, E, F, G, H, I, J, K any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K]) Query11[A, B, C, D, E, F, G, H, I, J, K] {
-	return Query11[A, B, C, D, E, F, G, H, I, J, K]{systems.NewQuery11(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access())}
+	return Query11[A, B, C, D, E, F, G, H, I, J, K]{systems.NewQuery11(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access()),
+		&cols11[A, B, C, D, E, F, G, H, I, J, K]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k)}}
 }
 
 // Table is the query's table; nil for the zero Query11.
@@ -1355,8 +1576,8 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Table() *Table { return (*Tabl
 // order. Allocates nothing.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) All() iter.Seq2[Row11[A, B, C, D, E, F, G, H, I, J, K], Handle] {
 	return func(yield func(Row11[A, B, C, D, E, F, G, H, I, J, K], Handle) bool) {
-		for row, entity := range q.q.All() {
-			if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{row}, Handle(entity)) {
+		for _, entity := range q.q.All() {
+			if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -1368,8 +1589,8 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) All() iter.Seq2[Row11[A, B, C,
 // panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Chunk(chunk int) iter.Seq2[Row11[A, B, C, D, E, F, G, H, I, J, K], Handle] {
 	return func(yield func(Row11[A, B, C, D, E, F, G, H, I, J, K], Handle) bool) {
-		for row, entity := range q.q.Chunk(chunk) {
-			if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{row}, Handle(entity)) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -1457,17 +1678,45 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Worker(w, chunk int) Spawne
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 	q ephemeral.Query12[A, B, C, D, E, F, G, H, I, J, K, L]
+	c *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
 }
 
-// Row12 is one live row of a Query12: pointers into its columns, valid until the
-// next structural change of the table.
+// cols12 are the whole columns of a Query12, in one block made with the
+// query and shared by its copies and rows (see Row12).
+type cols12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+	k []K
+	l []L
+}
+
+// Row12 is one live row of a Query12: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
 type Row12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
-	r ephemeral.Row12[A, B, C, D, E, F, G, H, I, J, K, L]
+	c  *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
+	ix int
 }
 
 // Get returns the row's values, one pointer per column in query order.
 func (r Row12[A, B, C, D, E, F, G, H, I, J, K, L]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L) {
-	return r.r.Get()
+	// &c.a[ix] without the bounds check, as ephemeral.Row12.Get: only
+	// the query's iterators make a Row12, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row12 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0])))
 }
 
 // HostQuery12 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, which must belong to one table, for
@@ -1476,7 +1725,10 @@ func (r Row12[A, B, C, D, E, F, G, H, I, J, K, L]) Get() (*A, *B, *C, *D, *E, *F
 // for columns of different tables. Allocates nothing.
 func HostQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L]) (Query12[A, B, C, D, E, F, G, H, I, J, K, L], error) {
 	qq, err := ephemeral.NewQuery12(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e())
-	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{qq}, err
+	if err != nil {
+		return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{q: qq}, err
+	}
+	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{qq, &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All()}}, nil
 }
 
 // NewQuery12 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, accessors from Read or
@@ -1484,7 +1736,8 @@ func HostQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L]) Query12[A, B, C, D, E, F, G, H, I, J, K, L] {
-	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{systems.NewQuery12(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access())}
+	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{systems.NewQuery12(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access()),
+		&cols12[A, B, C, D, E, F, G, H, I, J, K, L]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l)}}
 }
 
 // Table is the query's table; nil for the zero Query12.
@@ -1494,8 +1747,8 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Table() *Table { return (*T
 // order. Allocates nothing.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) All() iter.Seq2[Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle] {
 	return func(yield func(Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle) bool) {
-		for row, entity := range q.q.All() {
-			if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{row}, Handle(entity)) {
+		for _, entity := range q.q.All() {
+			if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -1507,8 +1760,8 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) All() iter.Seq2[Row12[A, B,
 // panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Chunk(chunk int) iter.Seq2[Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle] {
 	return func(yield func(Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle) bool) {
-		for row, entity := range q.q.Chunk(chunk) {
-			if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{row}, Handle(entity)) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -1596,17 +1849,46 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Worker(w, chunk int) Spa
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
 	q ephemeral.Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	c *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
 }
 
-// Row13 is one live row of a Query13: pointers into its columns, valid until the
-// next structural change of the table.
+// cols13 are the whole columns of a Query13, in one block made with the
+// query and shared by its copies and rows (see Row13).
+type cols13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+	k []K
+	l []L
+	m []M
+}
+
+// Row13 is one live row of a Query13: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
 type Row13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
-	r ephemeral.Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	c  *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	ix int
 }
 
 // Get returns the row's values, one pointer per column in query order.
 func (r Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, *M) {
-	return r.r.Get()
+	// &c.a[ix] without the bounds check, as ephemeral.Row13.Get: only
+	// the query's iterators make a Row13, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row13 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0]))), (*M)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.m)), ix*unsafe.Sizeof(c.m[0])))
 }
 
 // HostQuery13 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, which must belong to one table, for
@@ -1615,7 +1897,10 @@ func (r Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Get() (*A, *B, *C, *D, *E,
 // for columns of different tables. Allocates nothing.
 func HostQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M]) (Query13[A, B, C, D, E, F, G, H, I, J, K, L, M], error) {
 	qq, err := ephemeral.NewQuery13(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e())
-	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{qq}, err
+	if err != nil {
+		return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q: qq}, err
+	}
+	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{qq, &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All()}}, nil
 }
 
 // NewQuery13 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, accessors from Read or
@@ -1623,7 +1908,8 @@ func HostQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Col
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M]) Query13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
-	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{systems.NewQuery13(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access())}
+	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{systems.NewQuery13(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access()),
+		&cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m)}}
 }
 
 // Table is the query's table; nil for the zero Query13.
@@ -1633,8 +1919,8 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Table() *Table { return 
 // order. Allocates nothing.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) All() iter.Seq2[Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle] {
 	return func(yield func(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle) bool) {
-		for row, entity := range q.q.All() {
-			if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{row}, Handle(entity)) {
+		for _, entity := range q.q.All() {
+			if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -1646,8 +1932,8 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) All() iter.Seq2[Row13[A,
 // panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Chunk(chunk int) iter.Seq2[Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle] {
 	return func(yield func(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle) bool) {
-		for row, entity := range q.q.Chunk(chunk) {
-			if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{row}, Handle(entity)) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -1735,17 +2021,47 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Worker(w, chunk int) 
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
 	q ephemeral.Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	c *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
 }
 
-// Row14 is one live row of a Query14: pointers into its columns, valid until the
-// next structural change of the table.
+// cols14 are the whole columns of a Query14, in one block made with the
+// query and shared by its copies and rows (see Row14).
+type cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+	k []K
+	l []L
+	m []M
+	n []N
+}
+
+// Row14 is one live row of a Query14: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
 type Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
-	r ephemeral.Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	c  *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	ix int
 }
 
 // Get returns the row's values, one pointer per column in query order.
 func (r Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, *M, *N) {
-	return r.r.Get()
+	// &c.a[ix] without the bounds check, as ephemeral.Row14.Get: only
+	// the query's iterators make a Row14, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row14 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0]))), (*M)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.m)), ix*unsafe.Sizeof(c.m[0]))), (*N)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.n)), ix*unsafe.Sizeof(c.n[0])))
 }
 
 // HostQuery14 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, which must belong to one table, for
@@ -1754,7 +2070,10 @@ func (r Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Get() (*A, *B, *C, *D, 
 // for columns of different tables. Allocates nothing.
 func HostQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N]) (Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], error) {
 	qq, err := ephemeral.NewQuery14(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e())
-	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{qq}, err
+	if err != nil {
+		return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q: qq}, err
+	}
+	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{qq, &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All()}}, nil
 }
 
 // NewQuery14 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, accessors from Read or
@@ -1762,7 +2081,8 @@ func HostQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N]) Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
-	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{systems.NewQuery14(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access())}
+	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{systems.NewQuery14(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access()),
+		&cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n)}}
 }
 
 // Table is the query's table; nil for the zero Query14.
@@ -1774,8 +2094,8 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Table() *Table {
 // order. Allocates nothing.
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) All() iter.Seq2[Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle] {
 	return func(yield func(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle) bool) {
-		for row, entity := range q.q.All() {
-			if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{row}, Handle(entity)) {
+		for _, entity := range q.q.All() {
+			if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -1787,8 +2107,8 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) All() iter.Seq2[Row14
 // panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Chunk(chunk int) iter.Seq2[Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle] {
 	return func(yield func(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle) bool) {
-		for row, entity := range q.q.Chunk(chunk) {
-			if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{row}, Handle(entity)) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -1876,17 +2196,48 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Worker(w, chunk in
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
 	q ephemeral.Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	c *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
 }
 
-// Row15 is one live row of a Query15: pointers into its columns, valid until the
-// next structural change of the table.
+// cols15 are the whole columns of a Query15, in one block made with the
+// query and shared by its copies and rows (see Row15).
+type cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+	k []K
+	l []L
+	m []M
+	n []N
+	o []O
+}
+
+// Row15 is one live row of a Query15: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
 type Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
-	r ephemeral.Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	c  *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	ix int
 }
 
 // Get returns the row's values, one pointer per column in query order.
 func (r Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, *M, *N, *O) {
-	return r.r.Get()
+	// &c.a[ix] without the bounds check, as ephemeral.Row15.Get: only
+	// the query's iterators make a Row15, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row15 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0]))), (*M)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.m)), ix*unsafe.Sizeof(c.m[0]))), (*N)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.n)), ix*unsafe.Sizeof(c.n[0]))), (*O)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.o)), ix*unsafe.Sizeof(c.o[0])))
 }
 
 // HostQuery15 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, which must belong to one table, for
@@ -1895,7 +2246,10 @@ func (r Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Get() (*A, *B, *C, *
 // for columns of different tables. Allocates nothing.
 func HostQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], o *Column[O]) (Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], error) {
 	qq, err := ephemeral.NewQuery15(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e(), o.e())
-	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{qq}, err
+	if err != nil {
+		return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q: qq}, err
+	}
+	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{qq, &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All(), o.All()}}, nil
 }
 
 // NewQuery15 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, accessors from Read or
@@ -1903,7 +2257,8 @@ func HostQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], 
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N], o Access[O]) Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
-	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{systems.NewQuery15(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), o.access())}
+	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{systems.NewQuery15(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), o.access()),
+		&cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n), columnData(o)}}
 }
 
 // Table is the query's table; nil for the zero Query15.
@@ -1915,8 +2270,8 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Table() *Table {
 // order. Allocates nothing.
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) All() iter.Seq2[Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle] {
 	return func(yield func(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle) bool) {
-		for row, entity := range q.q.All() {
-			if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{row}, Handle(entity)) {
+		for _, entity := range q.q.All() {
+			if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
@@ -1928,8 +2283,8 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) All() iter.Seq2[Ro
 // panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Chunk(chunk int) iter.Seq2[Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle] {
 	return func(yield func(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle) bool) {
-		for row, entity := range q.q.Chunk(chunk) {
-			if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{row}, Handle(entity)) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}

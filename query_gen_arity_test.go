@@ -201,6 +201,20 @@ func TestSpawnQueryFifteenColumns(t *testing.T) {
 	assert.Equal(t, 51, rows)
 	_, _, _, _, _, _, _, _, _, _, _, _, _, _, last := hq.Spans(0)
 	assert.Equal(t, v(50, 14)+2, last[50])
+	var sum int64
+	assert.Zero(t, testing.AllocsPerRun(10, func() {
+		for r := range hq.All() {
+			a, _, _, _, _, _, _, _, _, _, _, _, _, _, o := r.Get()
+			sum += *a + *o
+		}
+		for ch := range tab.UsedChunks() {
+			for r := range hq.Chunk(ch) {
+				_, b, _, _, _, _, _, _, _, _, _, _, _, _, _ := r.Get()
+				sum += *b
+			}
+		}
+	}), "a host walk of 15 columns, All and Chunk")
+	assert.NotZero(t, sum)
 }
 
 // A host query's InsertN with a nil fill inserts rows of zero values.

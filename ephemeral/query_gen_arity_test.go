@@ -322,3 +322,59 @@ func TestQueryInsertAllocs(t *testing.T) {
 	}), "50 times Insert, InsertN of 300 rows and of 10 zero rows: bytes")
 	assert.Equal(t, 101*311, k.tab.Len())
 }
+
+// Walking a wide query allocates nothing: its rows point to the query's
+// column block, made once by NewQueryN (a row pointing to a query on the
+// stack would move that query to the heap at every walk).
+func TestQueryWideIterationAllocs(t *testing.T) {
+	k := newCols5(t, 1000)
+	q5, err := ephemeral.NewQuery5(k.a, k.b, k.c, k.d, k.e)
+	require.NoError(t, err)
+	require.NoError(t, q5.InsertN(900, nil))
+	tab, err := ephemeral.NewTable(ephemeral.TableSpec{Name: "wide", Capacity: 300, ChunkRows: 64})
+	require.NoError(t, err)
+	var c [15]*ephemeral.Column[int64]
+	for j := range c {
+		c[j], _ = ephemeral.AddColumn[int64](tab, string(rune('a'+j)))
+	}
+	q15, err := ephemeral.NewQuery15(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14])
+	require.NoError(t, err)
+	require.NoError(t, q15.InsertN(250, nil))
+	var sum int64
+	walk := func() {
+		for r := range q5.All() {
+			a, _, cc, _, e := r.Get()
+			*a++
+			sum += *cc + int64(e.X)
+		}
+		for ch := range k.tab.UsedChunks() {
+			for r := range q5.Chunk(ch) {
+				_, b, _, _, _ := r.Get()
+				*b += 1
+			}
+		}
+		for r := range q15.All() {
+			a, _, _, _, _, _, _, _, _, _, _, _, _, _, o := r.Get()
+			*o += *a + 1
+		}
+		for ch := range tab.UsedChunks() {
+			for r := range q15.Chunk(ch) {
+				_, _, _, _, _, _, _, h, _, _, _, _, _, _, _ := r.Get()
+				*h++
+			}
+		}
+	}
+	assert.Zero(t, testing.AllocsPerRun(20, walk), "allocations of a walk of Query5 and Query15, All and Chunk")
+	assert.Zero(t, allocated(walk), "bytes")
+	// 22 walks: AllocsPerRun's warm-up and 20 runs, and allocated's.
+	for r := range q5.All() {
+		a, b, _, _, _ := r.Get()
+		require.Equal(t, int32(22), *a)
+		require.Equal(t, float32(22), *b)
+	}
+	for r := range q15.All() {
+		_, _, _, _, _, _, _, h, _, _, _, _, _, _, o := r.Get()
+		require.Equal(t, int64(22), *h)
+		require.Equal(t, int64(22), *o)
+	}
+}

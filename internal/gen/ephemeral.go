@@ -12,19 +12,63 @@ var templates = map[string]string{
 
 const ephemeralQueries = `package ephemeral
 
-import "iter"
+import (
+	"iter"
+	"unsafe"
+)
 {{range .}}
 // Query{{.N}} is a typed view of {{.N}} column{{if gt .N 1}}s{{end}} of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
 // and the pin-stable column slices: copy it into kernel state freely. Make
 // it with NewQuery{{.N}} (or, in a system, systems.NewQuery{{.N}}).
+{{- if .Wide}}
+type Query{{.N}}[{{.Any}}] struct {
+	t *Table
+	c *cols{{.N}}[{{.Types}}]
+}
+
+// cols{{.N}} are the column slices of a Query{{.N}}, in one block made by
+// NewQuery{{.N}} and shared by its copies and rows: a Row{{.N}} points here, a
+// heap address, so that passing rows to the loop body moves nothing to
+// the heap (a row pointing to a query on the stack would).
+type cols{{.N}}[{{.Any}}] struct {
+{{- range .Cols}}
+	{{.F}} []{{.T}}
+{{- end}}
+}
+{{- else}}
 type Query{{.N}}[{{.Any}}] struct {
 	t *Table
 {{- range .Cols}}
 	{{.F}} []{{.T}}
 {{- end}}
 }
+{{- end}}
 
+{{- if .Wide}}
+// Row{{.N}} is one live row of a Query{{.N}}: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (A row of more than four
+// columns holds two words, not a pointer per column: Go keeps a struct of
+// at most 32 bytes in registers, a wider one in memory, and copying that
+// every row made the loop 8 times slower; BenchmarkIterateWide.)
+type Row{{.N}}[{{.Any}}] struct {
+	c  *cols{{.N}}[{{.Types}}]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) {
+	// &c.a[ix] without the bounds check, so that Get inlines up to 9
+	// columns and the row form runs 0.8 times the instructions of the
+	// checked one (BenchmarkIterateWide). Sound because only the query's
+	// iterators make a Row{{.N}}, with ix a row of the table, below every
+	// column's length, and columns never move or shrink; a zero Row{{.N}}
+	// has a nil c and panics on its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return {{join .Cols "(*$T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.$F)), ix*unsafe.Sizeof(c.$F[0])))" ", "}}
+}
+{{- else}}
 // Row{{.N}} is one live row of a Query{{.N}}: {{if eq .N 1}}a pointer into its column{{else}}pointers into its columns{{end}}, valid
 // until the next structural change of the table.
 type Row{{.N}}[{{.Any}}] struct {
@@ -35,11 +79,13 @@ type Row{{.N}}[{{.Any}}] struct {
 
 // Get returns the row's value{{if gt .N 1}}s, one pointer per column in query order{{else}} pointer{{end}}.
 func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) { return {{join .Cols "r.$F" ", "}} }
+{{- end}}
 
 // NewQuery{{.N}} returns the query of {{if eq .N 1}}column a{{else}}columns {{join .Cols "$F" ", "}}, which must belong to one table{{end}}.
 // It returns a *DefinitionError (errors.Is ErrDefinition) with
 // ErrNilColumn for a nil column{{if gt .N 1}}, ErrQueryTables for columns of different
-// tables{{end}}. Allocates nothing.
+// tables{{end}}. {{if .Wide}}It allocates the block of the query's column
+// slices (24 bytes a column), once: copies and rows share it{{else}}Allocates nothing{{end}}.
 func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}}[{{.Types}}], error) {
 	var qq Query{{.N}}[{{.Types}}]
 	if {{join .Cols "$F == nil" " || "}} {
@@ -50,7 +96,11 @@ func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}}
 		return qq, err
 	}
 {{- end}}
+{{- if .Wide}}
+	return Query{{.N}}[{{.Types}}]{t: a.table, c: &cols{{.N}}[{{.Types}}]{ {{- join .Cols "$F: $F.data" ", " -}} }}, nil
+{{- else}}
 	return Query{{.N}}[{{.Types}}]{t: a.table, {{join .Cols "$F: $F.data" ", "}}}, nil
+{{- end}}
 }
 
 // Table is the query's table; nil for the zero Query{{.N}}.
@@ -66,6 +116,13 @@ func (q Query{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] 
 			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
 			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
 				gens := q.t.gens[base+lo : base+hi]
+{{- if .Wide}}
+				for ix := range gens {
+					if !yield(Row{{.N}}[{{.Types}}]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+						return
+					}
+				}
+{{- else}}
 {{- range .Cols}}
 				{{.F}} := q.{{.F}}[base+lo : base+hi][:len(gens)]
 {{- end}}
@@ -74,6 +131,7 @@ func (q Query{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] 
 						return
 					}
 				}
+{{- end}}
 			}
 		}
 	}
@@ -88,6 +146,13 @@ func (q Query{{.N}}[{{.Types}}]) Chunk(chunk int) iter.Seq2[Row{{.N}}[{{.Types}}
 		base := chunk << q.t.dom.shift
 		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
 			gens := q.t.gens[base+lo : base+hi]
+{{- if .Wide}}
+			for ix := range gens {
+				if !yield(Row{{.N}}[{{.Types}}]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+					return
+				}
+			}
+{{- else}}
 {{- range .Cols}}
 			{{.F}} := q.{{.F}}[base+lo : base+hi][:len(gens)]
 {{- end}}
@@ -96,6 +161,7 @@ func (q Query{{.N}}[{{.Types}}]) Chunk(chunk int) iter.Seq2[Row{{.N}}[{{.Types}}
 					return
 				}
 			}
+{{- end}}
 		}
 	}
 }
@@ -122,7 +188,7 @@ func (q Query{{.N}}[{{.Types}}]) Spans(chunk int) ({{join .Cols "[]$T" ", "}}) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
-	return {{join .Cols "q.$F[lo:hi:hi]" ", "}}
+	return {{join .Cols "q.$P$F[lo:hi:hi]" ", "}}
 }
 
 // Insert inserts one new entity with a row in the table, in the lowest
@@ -139,7 +205,7 @@ func (q Query{{.N}}[{{.Types}}]) Insert({{join .Cols "$F $T" ", "}}) (Handle, er
 	}
 	row := entity.Index()
 {{- range .Cols}}
-	q.{{.F}}[row] = {{.F}}
+	q.{{.P}}{{.F}}[row] = {{.F}}
 {{- end}}
 	return entity, nil
 }
@@ -159,7 +225,7 @@ func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(entity Handle, {{join 
 	}
 	return q.t.insertEach(n, func(entity Handle) {
 		row := entity.Index()
-		fill(entity, {{join .Cols "&q.$F[row]" ", "}})
+		fill(entity, {{join .Cols "&q.$P$F[row]" ", "}})
 	})
 }
 {{end}}`
@@ -250,16 +316,64 @@ const faceQueries = `package tickwork
 
 import (
 	"iter"
+	"unsafe"
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/systems"
 )
+
+// columnData is the whole column of accessor a (ReadColumn.All), for the
+// rows of a query of more than four columns; nil for a failed accessor.
+func columnData[T any](a Access[T]) []T {
+	switch v := a.(type) {
+	case ReadColumn[T]:
+		return v.All()
+	case WriteColumn[T]:
+		return v.All()
+	}
+	return nil
+}
 {{range .}}
 // Query{{.N}} is a typed view of {{.N}} column{{if gt .N 1}}s{{end}} of one table, for walking its live rows:
 // a small value holding the table and the pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery{{.N}}, the host
 // with HostQuery{{.N}}. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+{{- if .Wide}}
+type Query{{.N}}[{{.Any}}] struct {
+	q ephemeral.Query{{.N}}[{{.Types}}]
+	c *cols{{.N}}[{{.Types}}]
+}
+
+// cols{{.N}} are the whole columns of a Query{{.N}}, in one block made with the
+// query and shared by its copies and rows (see Row{{.N}}).
+type cols{{.N}}[{{.Any}}] struct {
+{{- range .Cols}}
+	{{.F}} []{{.T}}
+{{- end}}
+}
+
+// Row{{.N}} is one live row of a Query{{.N}}: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
+type Row{{.N}}[{{.Any}}] struct {
+	c  *cols{{.N}}[{{.Types}}]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row{{.N}}.Get: only
+	// the query's iterators make a Row{{.N}}, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row{{.N}} panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return {{join .Cols "(*$T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.$F)), ix*unsafe.Sizeof(c.$F[0])))" ", "}}
+}
+{{- else}}
 type Query{{.N}}[{{.Any}}] struct{ q ephemeral.Query{{.N}}[{{.Types}}] }
 
 // Row{{.N}} is one live row of a Query{{.N}}: {{if eq .N 1}}a pointer into its column{{else}}pointers into its columns{{end}}, valid until the
@@ -268,6 +382,7 @@ type Row{{.N}}[{{.Any}}] struct{ r ephemeral.Row{{.N}}[{{.Types}}] }
 
 // Get returns the row's value{{if gt .N 1}}s, one pointer per column in query order{{else}} pointer{{end}}.
 func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) { return r.r.Get() }
+{{- end}}
 
 // HostQuery{{.N}} returns the query of {{if eq .N 1}}column a{{else}}columns {{join .Cols "$F" ", "}}, which must belong to one table{{end}}, for
 // the host: set-up and between frames. It returns a *DefinitionError
@@ -275,7 +390,14 @@ func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) { return r.r.Ge
 // for columns of different tables{{end}}. Allocates nothing.
 func HostQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}}[{{.Types}}], error) {
 	qq, err := ephemeral.NewQuery{{.N}}({{join .Cols "$F.e()" ", "}})
+{{- if .Wide}}
+	if err != nil {
+		return Query{{.N}}[{{.Types}}]{q: qq}, err
+	}
+	return Query{{.N}}[{{.Types}}]{qq, &cols{{.N}}[{{.Types}}]{ {{- join .Cols "$F.All()" ", " -}} }}, nil
+{{- else}}
 	return Query{{.N}}[{{.Types}}]{qq}, err
+{{- end}}
 }
 
 // NewQuery{{.N}} returns the query of the column{{if gt .N 1}}s{{end}} of {{join .Cols "$F" ", "}}, accessors from Read or
@@ -283,7 +405,12 @@ func HostQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}
 // accessors declare the access{{if gt .N 1}}; columns of different tables fail the
 // declaration{{end}}.
 func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F Access[$T]" ", "}}) Query{{.N}}[{{.Types}}] {
+{{- if .Wide}}
+	return Query{{.N}}[{{.Types}}]{systems.NewQuery{{.N}}({{join .Cols "$F.access()" ", "}}),
+		&cols{{.N}}[{{.Types}}]{ {{- join .Cols "columnData($F)" ", " -}} }}
+{{- else}}
 	return Query{{.N}}[{{.Types}}]{systems.NewQuery{{.N}}({{join .Cols "$F.access()" ", "}})}
+{{- end}}
 }
 
 // Table is the query's table; nil for the zero Query{{.N}}.
@@ -293,11 +420,19 @@ func (q Query{{.N}}[{{.Types}}]) Table() *Table { return (*Table)(q.q.Table()) }
 // order. Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
 	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
+{{- if .Wide}}
+		for _, entity := range q.q.All() {
+			if !yield(Row{{.N}}[{{.Types}}]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+{{- else}}
 		for row, entity := range q.q.All() {
 			if !yield(Row{{.N}}[{{.Types}}]{row}, Handle(entity)) {
 				return
 			}
 		}
+{{- end}}
 	}
 }
 
@@ -306,11 +441,19 @@ func (q Query{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] 
 // panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) Chunk(chunk int) iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
 	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
+{{- if .Wide}}
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row{{.N}}[{{.Types}}]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+{{- else}}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row{{.N}}[{{.Types}}]{row}, Handle(entity)) {
 				return
 			}
 		}
+{{- end}}
 	}
 }
 

@@ -25,21 +25,28 @@ type arity struct {
 	Cols  []col
 	Types string // "A, B"
 	Any   string // "A, B any"
+	Wide  bool   // more than RegisterColumns: the row holds the query and an index
 }
+
+// RegisterColumns is the widest row of pointers (RowN) that Go keeps in
+// registers: a struct of at most 4 words. A wider row holds a pointer to
+// its query and the row index instead, 2 words (see RowN's doc).
+const RegisterColumns = 4
 
 type col struct {
 	T, F string // type parameter and field/variable name: "A", "a"
+	P    string // the path from a query to its column slice: "" or "c." (Wide)
 	I    int    // 0-based position
 }
 
 func arities() []arity {
 	var out []arity
 	for n := 1; n <= MaxColumns; n++ {
-		a := arity{N: n}
+		a := arity{N: n, Wide: n > RegisterColumns}
 		var ts []string
 		for i := range n {
 			t := string(rune('A' + i))
-			a.Cols = append(a.Cols, col{T: t, F: strings.ToLower(t), I: i})
+			a.Cols = append(a.Cols, col{T: t, F: strings.ToLower(t), P: path(a.Wide), I: i})
 			ts = append(ts, t)
 		}
 		a.Types = strings.Join(ts, ", ")
@@ -47,6 +54,15 @@ func arities() []arity {
 		out = append(out, a)
 	}
 	return out
+}
+
+// path is a column's path from its query: through the column block of a
+// wide query.
+func path(wide bool) string {
+	if wide {
+		return "c."
+	}
+	return ""
 }
 
 // Files returns every generated file by its slash-separated path from the
@@ -61,7 +77,7 @@ func Files() map[string][]byte {
 			"join": func(cs []col, f string, sep string) string {
 				var parts []string
 				for _, c := range cs {
-					parts = append(parts, strings.NewReplacer("$T", c.T, "$F", c.F).Replace(f))
+					parts = append(parts, strings.NewReplacer("$T", c.T, "$F", c.F, "$P", c.P).Replace(f))
 				}
 				return strings.Join(parts, sep)
 			},
