@@ -36,7 +36,7 @@ func NextRun(mask []uint64, from int) (lo, hi int) { return nextRun(mask, from) 
 
 // nextRun returns the first maximal run [lo, hi) of set bits of mask at or
 // after bit from, or lo == hi == len(mask)*64 when there is none. The
-// typed queries (Query1..Query4), Table.Runs and EachRun step through a
+// typed queries (Query1..Query15), Table.Runs and EachRun step through a
 // chunk with it;
 // it is kept out of line so that their iterators stay small enough to
 // inline into the caller's loop.
