@@ -70,12 +70,12 @@
 // emits through [ParallelEmitter.Worker].
 //
 // Parallel's chunks is a count of work units, any count (0 or less runs
-// nothing): a table's chunks (Table.UsedChunks or Table.Chunks) for a
+// nothing): a table's chunks (ephemeral.Table.UsedChunks or Chunks) for a
 // kernel over rows, or units of the kernel's own, such as the 400 cells
 // of a grid a system built this tick. fn is called once with each index
 // 0..chunks-1, on the worker whose contiguous, ascending range holds it;
 // what an index means is the kernel's (a query's Chunk and Spans take a
-// table chunk, 0..Table.Chunks()-1). The chunk given to [Recorder.Worker]
+// table chunk, 0..Table().Chunks()-1). The chunk given to [Recorder.Worker]
 // and [ParallelEmitter.Worker] is a merge key, not necessarily a table
 // chunk: pass the index fn got, and what each call records or emits is
 // played back and merged in ascending key order (equal keys: lower worker
@@ -107,7 +107,7 @@
 // system's runs added in the frame (several runs for a FixedUpdate system
 // with several ticks, none when it did not run); values are taken after
 // each run, so the report needs no locking and allocates nothing
-// (scheduler.SystemReport.Counters, made at seal; FrameReport.Counter
+// (scheduler.SystemReport.Counters, made at seal; scheduler.FrameReport.Counter
 // looks one up). Counter.Total is the sum since the world was built. A
 // counter name is unique within its system; two systems may both have a
 // "hits".
