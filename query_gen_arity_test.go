@@ -1,6 +1,7 @@
 package tickwork_test
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -241,4 +242,35 @@ func TestHostQueryInsertNNil(t *testing.T) {
 	assert.Equal(t, 70, n)
 	require.ErrorIs(t, q.InsertN(30, nil), tickwork.ErrCapacity)
 	assert.Equal(t, 71, birds.tab.Len())
+}
+
+// Spawner.Reserve in the declaration makes room for a run's spawns: the
+// first frame that spawns 100 five-column entities, after frames of one,
+// allocates 0 bytes.
+func TestSpawnerReserve(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	birds := addBird(b, "Bird", 4096)
+	n := 1
+	b.System("hatch", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
+		sp := tickwork.NewSpawner5(d, birds.pos, birds.vel, birds.age, birds.id, birds.flags)
+		sp.Reserve(100)
+		return func(ctx *tickwork.Context) {
+			for k := range n {
+				sp.Spawn(spawned(int(ctx.Frame()), k))
+			}
+		}
+	})
+	w, err := b.Build()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = w.Close() })
+	for range 3 {
+		require.NoError(t, w.Frame(1.0/60))
+	}
+	n = 100
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	require.NoError(t, w.Frame(1.0/60))
+	runtime.ReadMemStats(&after)
+	assert.Zero(t, after.TotalAlloc-before.TotalAlloc, "bytes of the first frame spawning 100")
+	assert.Equal(t, 103, birds.tab.Len())
 }
