@@ -515,7 +515,7 @@ func (sp Spawner4[A, B, C, D]) Worker(w, chunk int) Spawner4[A, B, C, D] {
 }
 
 // Query5 is a typed view of 5 columns of one table, for walking its live rows:
-// a small value holding the table and the pin-stable column slices; copy
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery5, the host
 // with HostQuery5. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
@@ -558,7 +558,8 @@ func (r Row5[A, B, C, D, E]) Get() (*A, *B, *C, *D, *E) {
 // HostQuery5 returns the query of columns a, b, c, d, e, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
 // (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
 func HostQuery5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E]) (Query5[A, B, C, D, E], error) {
 	qq, err := ephemeral.NewQuery5(a.e(), b.e(), c.e(), d.e(), e.e())
 	if err != nil {
@@ -570,7 +571,8 @@ func HostQuery5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *
 // NewQuery5 returns the query of the columns of a, b, c, d, e, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
-// declaration.
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
 func NewQuery5[A, B, C, D, E any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E]) Query5[A, B, C, D, E] {
 	return Query5[A, B, C, D, E]{systems.NewQuery5(a.access(), b.access(), c.access(), d.access(), e.access()),
 		&cols5[A, B, C, D, E]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e)}}
@@ -673,7 +675,7 @@ func (sp Spawner5[A, B, C, D, E]) Worker(w, chunk int) Spawner5[A, B, C, D, E] {
 }
 
 // Query6 is a typed view of 6 columns of one table, for walking its live rows:
-// a small value holding the table and the pin-stable column slices; copy
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery6, the host
 // with HostQuery6. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
@@ -717,7 +719,8 @@ func (r Row6[A, B, C, D, E, F]) Get() (*A, *B, *C, *D, *E, *F) {
 // HostQuery6 returns the query of columns a, b, c, d, e, f, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
 // (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
 func HostQuery6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F]) (Query6[A, B, C, D, E, F], error) {
 	qq, err := ephemeral.NewQuery6(a.e(), b.e(), c.e(), d.e(), e.e(), f.e())
 	if err != nil {
@@ -729,7 +732,8 @@ func HostQuery6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], 
 // NewQuery6 returns the query of the columns of a, b, c, d, e, f, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
-// declaration.
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
 func NewQuery6[A, B, C, D, E, F any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F]) Query6[A, B, C, D, E, F] {
 	return Query6[A, B, C, D, E, F]{systems.NewQuery6(a.access(), b.access(), c.access(), d.access(), e.access(), f.access()),
 		&cols6[A, B, C, D, E, F]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f)}}
@@ -836,7 +840,7 @@ func (sp Spawner6[A, B, C, D, E, F]) Worker(w, chunk int) Spawner6[A, B, C, D, E
 }
 
 // Query7 is a typed view of 7 columns of one table, for walking its live rows:
-// a small value holding the table and the pin-stable column slices; copy
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery7, the host
 // with HostQuery7. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
@@ -881,7 +885,8 @@ func (r Row7[A, B, C, D, E, F, G]) Get() (*A, *B, *C, *D, *E, *F, *G) {
 // HostQuery7 returns the query of columns a, b, c, d, e, f, g, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
 // (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
 func HostQuery7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G]) (Query7[A, B, C, D, E, F, G], error) {
 	qq, err := ephemeral.NewQuery7(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e())
 	if err != nil {
@@ -893,7 +898,8 @@ func HostQuery7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C
 // NewQuery7 returns the query of the columns of a, b, c, d, e, f, g, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
-// declaration.
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
 func NewQuery7[A, B, C, D, E, F, G any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G]) Query7[A, B, C, D, E, F, G] {
 	return Query7[A, B, C, D, E, F, G]{systems.NewQuery7(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access()),
 		&cols7[A, B, C, D, E, F, G]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g)}}
@@ -1000,7 +1006,7 @@ func (sp Spawner7[A, B, C, D, E, F, G]) Worker(w, chunk int) Spawner7[A, B, C, D
 }
 
 // Query8 is a typed view of 8 columns of one table, for walking its live rows:
-// a small value holding the table and the pin-stable column slices; copy
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery8, the host
 // with HostQuery8. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
@@ -1046,7 +1052,8 @@ func (r Row8[A, B, C, D, E, F, G, H]) Get() (*A, *B, *C, *D, *E, *F, *G, *H) {
 // HostQuery8 returns the query of columns a, b, c, d, e, f, g, h, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
 // (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
 func HostQuery8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H]) (Query8[A, B, C, D, E, F, G, H], error) {
 	qq, err := ephemeral.NewQuery8(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e())
 	if err != nil {
@@ -1058,7 +1065,8 @@ func HostQuery8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Colum
 // NewQuery8 returns the query of the columns of a, b, c, d, e, f, g, h, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
-// declaration.
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
 func NewQuery8[A, B, C, D, E, F, G, H any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H]) Query8[A, B, C, D, E, F, G, H] {
 	return Query8[A, B, C, D, E, F, G, H]{systems.NewQuery8(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access()),
 		&cols8[A, B, C, D, E, F, G, H]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h)}}
@@ -1165,7 +1173,7 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) Worker(w, chunk int) Spawner8[A, B, C
 }
 
 // Query9 is a typed view of 9 columns of one table, for walking its live rows:
-// a small value holding the table and the pin-stable column slices; copy
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery9, the host
 // with HostQuery9. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
@@ -1212,7 +1220,8 @@ func (r Row9[A, B, C, D, E, F, G, H, I]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, 
 // HostQuery9 returns the query of columns a, b, c, d, e, f, g, h, i, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
 // (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
 func HostQuery9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I]) (Query9[A, B, C, D, E, F, G, H, I], error) {
 	qq, err := ephemeral.NewQuery9(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e())
 	if err != nil {
@@ -1224,7 +1233,8 @@ func HostQuery9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Co
 // NewQuery9 returns the query of the columns of a, b, c, d, e, f, g, h, i, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
-// declaration.
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
 func NewQuery9[A, B, C, D, E, F, G, H, I any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I]) Query9[A, B, C, D, E, F, G, H, I] {
 	return Query9[A, B, C, D, E, F, G, H, I]{systems.NewQuery9(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access()),
 		&cols9[A, B, C, D, E, F, G, H, I]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i)}}
@@ -1333,7 +1343,7 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Worker(w, chunk int) Spawner9[A, B
 }
 
 // Query10 is a typed view of 10 columns of one table, for walking its live rows:
-// a small value holding the table and the pin-stable column slices; copy
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery10, the host
 // with HostQuery10. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
@@ -1381,7 +1391,8 @@ func (r Row10[A, B, C, D, E, F, G, H, I, J]) Get() (*A, *B, *C, *D, *E, *F, *G, 
 // HostQuery10 returns the query of columns a, b, c, d, e, f, g, h, i, j, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
 // (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
 func HostQuery10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J]) (Query10[A, B, C, D, E, F, G, H, I, J], error) {
 	qq, err := ephemeral.NewQuery10(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e())
 	if err != nil {
@@ -1393,7 +1404,8 @@ func HostQuery10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c
 // NewQuery10 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
-// declaration.
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
 func NewQuery10[A, B, C, D, E, F, G, H, I, J any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J]) Query10[A, B, C, D, E, F, G, H, I, J] {
 	return Query10[A, B, C, D, E, F, G, H, I, J]{systems.NewQuery10(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access()),
 		&cols10[A, B, C, D, E, F, G, H, I, J]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j)}}
@@ -1502,7 +1514,7 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Worker(w, chunk int) Spawner10
 }
 
 // Query11 is a typed view of 11 columns of one table, for walking its live rows:
-// a small value holding the table and the pin-stable column slices; copy
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery11, the host
 // with HostQuery11. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
@@ -1551,7 +1563,8 @@ func (r Row11[A, B, C, D, E, F, G, H, I, J, K]) Get() (*A, *B, *C, *D, *E, *F, *
 // HostQuery11 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
 // (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
 func HostQuery11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K]) (Query11[A, B, C, D, E, F, G, H, I, J, K], error) {
 	qq, err := ephemeral.NewQuery11(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e())
 	if err != nil {
@@ -1563,7 +1576,8 @@ func HostQuery11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B]
 // NewQuery11 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
-// declaration.
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
 func NewQuery11[A, B, C, D, E, F, G, H, I, J, K any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K]) Query11[A, B, C, D, E, F, G, H, I, J, K] {
 	return Query11[A, B, C, D, E, F, G, H, I, J, K]{systems.NewQuery11(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access()),
 		&cols11[A, B, C, D, E, F, G, H, I, J, K]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k)}}
@@ -1672,7 +1686,7 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Worker(w, chunk int) Spawne
 }
 
 // Query12 is a typed view of 12 columns of one table, for walking its live rows:
-// a small value holding the table and the pin-stable column slices; copy
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery12, the host
 // with HostQuery12. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
@@ -1722,7 +1736,8 @@ func (r Row12[A, B, C, D, E, F, G, H, I, J, K, L]) Get() (*A, *B, *C, *D, *E, *F
 // HostQuery12 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
 // (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
 func HostQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L]) (Query12[A, B, C, D, E, F, G, H, I, J, K, L], error) {
 	qq, err := ephemeral.NewQuery12(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e())
 	if err != nil {
@@ -1734,7 +1749,8 @@ func HostQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column
 // NewQuery12 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
-// declaration.
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
 func NewQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L]) Query12[A, B, C, D, E, F, G, H, I, J, K, L] {
 	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{systems.NewQuery12(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access()),
 		&cols12[A, B, C, D, E, F, G, H, I, J, K, L]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l)}}
@@ -1843,7 +1859,7 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Worker(w, chunk int) Spa
 }
 
 // Query13 is a typed view of 13 columns of one table, for walking its live rows:
-// a small value holding the table and the pin-stable column slices; copy
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery13, the host
 // with HostQuery13. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
@@ -1894,7 +1910,8 @@ func (r Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Get() (*A, *B, *C, *D, *E,
 // HostQuery13 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
 // (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
 func HostQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M]) (Query13[A, B, C, D, E, F, G, H, I, J, K, L, M], error) {
 	qq, err := ephemeral.NewQuery13(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e())
 	if err != nil {
@@ -1906,7 +1923,8 @@ func HostQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Col
 // NewQuery13 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
-// declaration.
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
 func NewQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M]) Query13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
 	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{systems.NewQuery13(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access()),
 		&cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m)}}
@@ -2015,7 +2033,7 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Worker(w, chunk int) 
 }
 
 // Query14 is a typed view of 14 columns of one table, for walking its live rows:
-// a small value holding the table and the pin-stable column slices; copy
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery14, the host
 // with HostQuery14. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
@@ -2067,7 +2085,8 @@ func (r Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Get() (*A, *B, *C, *D, 
 // HostQuery14 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
 // (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
 func HostQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N]) (Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], error) {
 	qq, err := ephemeral.NewQuery14(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e())
 	if err != nil {
@@ -2079,7 +2098,8 @@ func HostQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *
 // NewQuery14 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
-// declaration.
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
 func NewQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N]) Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
 	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{systems.NewQuery14(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access()),
 		&cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n)}}
@@ -2190,7 +2210,7 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Worker(w, chunk in
 }
 
 // Query15 is a typed view of 15 columns of one table, for walking its live rows:
-// a small value holding the table and the pin-stable column slices; copy
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery15, the host
 // with HostQuery15. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
@@ -2243,7 +2263,8 @@ func (r Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Get() (*A, *B, *C, *
 // HostQuery15 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, which must belong to one table, for
 // the host: set-up and between frames. It returns a *DefinitionError
 // (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
 func HostQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], o *Column[O]) (Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], error) {
 	qq, err := ephemeral.NewQuery15(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e(), o.e())
 	if err != nil {
@@ -2255,7 +2276,8 @@ func HostQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], 
 // NewQuery15 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
-// declaration.
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
 func NewQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N], o Access[O]) Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
 	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{systems.NewQuery15(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), o.access()),
 		&cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n), columnData(o)}}

@@ -592,7 +592,7 @@ func (q Query4[A, B, C, D]) InsertN(n int, fill func(entity Handle, a *A, b *B, 
 
 // Query5 is a typed view of 5 columns of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
-// and the pin-stable column slices: copy it into kernel state freely. Make
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
 // it with NewQuery5 (or, in a system, systems.NewQuery5).
 type Query5[A, B, C, D, E any] struct {
 	t *Table
@@ -767,7 +767,7 @@ func (q Query5[A, B, C, D, E]) InsertN(n int, fill func(entity Handle, a *A, b *
 
 // Query6 is a typed view of 6 columns of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
-// and the pin-stable column slices: copy it into kernel state freely. Make
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
 // it with NewQuery6 (or, in a system, systems.NewQuery6).
 type Query6[A, B, C, D, E, F any] struct {
 	t *Table
@@ -947,7 +947,7 @@ func (q Query6[A, B, C, D, E, F]) InsertN(n int, fill func(entity Handle, a *A, 
 
 // Query7 is a typed view of 7 columns of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
-// and the pin-stable column slices: copy it into kernel state freely. Make
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
 // it with NewQuery7 (or, in a system, systems.NewQuery7).
 type Query7[A, B, C, D, E, F, G any] struct {
 	t *Table
@@ -1132,7 +1132,7 @@ func (q Query7[A, B, C, D, E, F, G]) InsertN(n int, fill func(entity Handle, a *
 
 // Query8 is a typed view of 8 columns of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
-// and the pin-stable column slices: copy it into kernel state freely. Make
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
 // it with NewQuery8 (or, in a system, systems.NewQuery8).
 type Query8[A, B, C, D, E, F, G, H any] struct {
 	t *Table
@@ -1322,7 +1322,7 @@ func (q Query8[A, B, C, D, E, F, G, H]) InsertN(n int, fill func(entity Handle, 
 
 // Query9 is a typed view of 9 columns of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
-// and the pin-stable column slices: copy it into kernel state freely. Make
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
 // it with NewQuery9 (or, in a system, systems.NewQuery9).
 type Query9[A, B, C, D, E, F, G, H, I any] struct {
 	t *Table
@@ -1517,7 +1517,7 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) InsertN(n int, fill func(entity Handl
 
 // Query10 is a typed view of 10 columns of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
-// and the pin-stable column slices: copy it into kernel state freely. Make
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
 // it with NewQuery10 (or, in a system, systems.NewQuery10).
 type Query10[A, B, C, D, E, F, G, H, I, J any] struct {
 	t *Table
@@ -1717,7 +1717,7 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) InsertN(n int, fill func(entity H
 
 // Query11 is a typed view of 11 columns of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
-// and the pin-stable column slices: copy it into kernel state freely. Make
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
 // it with NewQuery11 (or, in a system, systems.NewQuery11).
 type Query11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 	t *Table
@@ -1922,7 +1922,7 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) InsertN(n int, fill func(entit
 
 // Query12 is a typed view of 12 columns of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
-// and the pin-stable column slices: copy it into kernel state freely. Make
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
 // it with NewQuery12 (or, in a system, systems.NewQuery12).
 type Query12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 	t *Table
@@ -2132,7 +2132,7 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) InsertN(n int, fill func(en
 
 // Query13 is a typed view of 13 columns of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
-// and the pin-stable column slices: copy it into kernel state freely. Make
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
 // it with NewQuery13 (or, in a system, systems.NewQuery13).
 type Query13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
 	t *Table
@@ -2347,7 +2347,7 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) InsertN(n int, fill func
 
 // Query14 is a typed view of 14 columns of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
-// and the pin-stable column slices: copy it into kernel state freely. Make
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
 // it with NewQuery14 (or, in a system, systems.NewQuery14).
 type Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
 	t *Table
@@ -2567,7 +2567,7 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) InsertN(n int, fill f
 
 // Query15 is a typed view of 15 columns of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
-// and the pin-stable column slices: copy it into kernel state freely. Make
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
 // it with NewQuery15 (or, in a system, systems.NewQuery15).
 type Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
 	t *Table

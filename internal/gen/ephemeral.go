@@ -19,7 +19,7 @@ import (
 {{range .}}
 // Query{{.N}} is a typed view of {{.N}} column{{if gt .N 1}}s{{end}} of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
-// and the pin-stable column slices: copy it into kernel state freely. Make
+// and {{if .Wide}}a pointer to its block of pin-stable column slices{{else}}the pin-stable column slices{{end}}: copy it into kernel state freely. Make
 // it with NewQuery{{.N}} (or, in a system, systems.NewQuery{{.N}}).
 {{- if .Wide}}
 type Query{{.N}}[{{.Any}}] struct {
@@ -335,7 +335,7 @@ func columnData[T any](a Access[T]) []T {
 }
 {{range .}}
 // Query{{.N}} is a typed view of {{.N}} column{{if gt .N 1}}s{{end}} of one table, for walking its live rows:
-// a small value holding the table and the pin-stable column slices; copy
+// a small value holding the table and {{if .Wide}}a pointer to its block of pin-stable column slices{{else}}the pin-stable column slices{{end}}; copy
 // it into kernel state freely. A system makes it with NewQuery{{.N}}, the host
 // with HostQuery{{.N}}. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
@@ -387,7 +387,8 @@ func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) { return r.r.Ge
 // HostQuery{{.N}} returns the query of {{if eq .N 1}}column a{{else}}columns {{join .Cols "$F" ", "}}, which must belong to one table{{end}}, for
 // the host: set-up and between frames. It returns a *DefinitionError
 // (ErrStorageDefinition) with ErrNilColumn for a nil column{{if gt .N 1}}, ErrQueryTables
-// for columns of different tables{{end}}. Allocates nothing.
+// for columns of different tables{{end}}. {{if .Wide}}It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them{{else}}Allocates nothing{{end}}.
 func HostQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}}[{{.Types}}], error) {
 	qq, err := ephemeral.NewQuery{{.N}}({{join .Cols "$F.e()" ", "}})
 {{- if .Wide}}
@@ -403,7 +404,8 @@ func HostQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}
 // NewQuery{{.N}} returns the query of the column{{if gt .N 1}}s{{end}} of {{join .Cols "$F" ", "}}, accessors from Read or
 // Write of one declaration{{if gt .N 1}}, over one table{{end}}: the system's typed iteration. The
 // accessors declare the access{{if gt .N 1}}; columns of different tables fail the
-// declaration{{end}}.
+// declaration{{end}}.{{if .Wide}} It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.{{end}}
 func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F Access[$T]" ", "}}) Query{{.N}}[{{.Types}}] {
 {{- if .Wide}}
 	return Query{{.N}}[{{.Types}}]{systems.NewQuery{{.N}}({{join .Cols "$F.access()" ", "}}),
