@@ -68,6 +68,25 @@ func AddResource[T any](b *Builder, name string, v T) *Resource[T] {
 	return (*Resource[T])(runtime.AddResource(b.e(), name, v))
 }
 
+// AddSliceResource declares a slice resource named name holding v whose
+// length is declared, minLen..maxLen elements: a snapshot of another
+// length is refused naming it, and its section counts maxLen elements
+// toward the world's declared snapshot size (docs/state.md, "Sizes"). A
+// bad name or bounds, or a v outside them, records an error and returns
+// nil.
+func AddSliceResource[E any](b *Builder, name string, v []E, minLen, maxLen int) *Resource[[]E] {
+	return (*Resource[[]E])(runtime.AddSliceResource(b.e(), name, v, minLen, maxLen))
+}
+
+// CheckResource declares the host's check of r's restored value: Restore
+// decodes r's section into a scratch value and calls check with it before
+// anything changes; an error refuses the snapshot (ErrCorrupt naming the
+// resource, wrapping check's error). A nil r or check records an error
+// (ErrNilResource).
+func CheckResource[T any](b *Builder, r *Resource[T], check func(*T) error) {
+	runtime.CheckResource(b.e(), r.e(), check)
+}
+
 // System adds the system name of phase phase declared by declare, as
 // Add(System{Name: name, Phase: phase, Declare: declare}).
 func (b *Builder) System(name string, phase Phase, declare DeclareFunc) {
@@ -162,11 +181,26 @@ func WithCommandRecords(n int) Option { return Option{runtime.WithCommandRecords
 // (ErrMemoryBudget).
 func WithMemoryBudget(bytes int64) Option { return Option{runtime.WithMemoryBudget(bytes)} }
 
+// WithHostConfig gives the world the host's own configuration bytes (at
+// most MaxHostConfig): every snapshot carries them, and Restore refuses a
+// snapshot of other bytes with ErrHostConfig, whose *HostConfigError holds
+// both (docs/state.md, "Host configuration").
+func WithHostConfig(b []byte) Option { return Option{runtime.WithHostConfig(b)} }
+
+// WithStateAllowance sets how many bytes a snapshot may hold beyond its
+// parts' declared sizes (default DefaultStateAllowance, 16 MiB; at most
+// MaxStateAllowance): pending resolutions, slice resources without
+// declared lengths, codec resources (docs/state.md, "Sizes").
+func WithStateAllowance(bytes int) Option { return Option{runtime.WithStateAllowance(bytes)} }
+
 // Limits and defaults of the options.
 const (
-	MaxReportWindow     = scheduler.MaxReportWindow
-	MaxCommandRecords   = scheduler.MaxCommandRecords
-	DefaultMemoryBudget = runtime.DefaultMemoryBudget
+	MaxReportWindow       = scheduler.MaxReportWindow
+	MaxCommandRecords     = scheduler.MaxCommandRecords
+	DefaultMemoryBudget   = runtime.DefaultMemoryBudget
+	MaxHostConfig         = runtime.MaxHostConfig
+	DefaultStateAllowance = runtime.DefaultStateAllowance
+	MaxStateAllowance     = runtime.MaxStateAllowance
 )
 
 // Pacing chooses how many fixed ticks a frame runs (WithPacing).

@@ -35,7 +35,7 @@
 //     [Table.Enabled], bounded by [Table.UsedChunks] and [Table.LiveEnd].
 //   - Run kernels: [Parallel], [ParallelPolicy] ([KernelPolicy]); lanes
 //     for generated SIMD variants: [Lane] ([LaneScalar], [LaneAVX2],
-//     [LaneAVX512]), [BestLane], [SelectLane].
+//     [LaneAVX512]; [ParseLane], [Lane.Available]), [BestLane], [SelectLane].
 //   - Time: [Context.DT] is the fixed step in FixedUpdate and the frame's
 //     delta elsewhere; [Context.FrameDT] is always the frame's.
 //   - Set up: a host query [HostQuery1] .. [HostQuery15] inserts the
@@ -47,10 +47,16 @@
 //     ([Time]), [World.Budget] ([Budget]), [World.Close]; [IsFatal] tells
 //     an error after which no frame runs.
 //   - Save, restore, roll back: [World.Snapshot], [World.Restore],
-//     [World.Fingerprint]; save files [SaveFile], [LoadFile]
-//     ([FileError]); [NewRollback] ([Rollback]).
+//     [World.Fingerprint], [World.SnapshotSize], [World.MaxSnapshotSize];
+//     the host's configuration in every snapshot [WithHostConfig]
+//     ([World.HostConfig], [ErrHostConfig], [HostConfigError]); declared
+//     sizes [AddSliceResource], [WithStateAllowance] and the host's check
+//     [CheckResource]; save files [SaveFile], [LoadFile] ([FileError]);
+//     [NewRollback] ([Rollback]).
 //   - Errors: sentinels for errors.Is ([ErrOption] and the blocks after
 //     it) and typed errors for errors.As ([OptionError], [ConflictError],
-//     [SystemError], [PanicError], [SnapshotError], ...), the engine's own
-//     values.
+//     [SystemError], [PanicError], [SnapshotError], ...; the names several
+//     engine packages share get their layer: [StorageDefinitionError],
+//     [SystemDefinitionError], [KernelPanicError], [CommandPlaybackError],
+//     [SchedulerStateError], ...), the engine's own values.
 package tickwork

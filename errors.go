@@ -30,6 +30,7 @@ var (
 	ErrNilTable      = runtime.ErrNilTable      // AddColumn of a nil table (a failed Table)
 	ErrDuplicateName = runtime.ErrDuplicateName // a name declared twice on one Builder
 	ErrEmptyName     = runtime.ErrEmptyName     // AddResource without a name
+	ErrNilResource   = runtime.ErrNilResource   // CheckResource of a nil or foreign resource, or a nil check
 	ErrForeign       = runtime.ErrForeign       // a table, event table, resource or domain of another Builder: a *ForeignError
 	ErrMemoryBudget  = runtime.ErrMemoryBudget  // a declaration past the memory budget: a *BudgetError
 
@@ -106,19 +107,34 @@ var (
 	ErrCorrupt       = runtime.ErrCorrupt       // not a snapshot, bad checksum, or no state of this world
 	ErrVersion       = runtime.ErrVersion       // another format version
 	ErrOtherWorld    = runtime.ErrOtherWorld    // another world's declarations
+	ErrHostConfig    = runtime.ErrHostConfig    // another host configuration (WithHostConfig): its Cause is a *HostConfigError
 	ErrUnsupported   = runtime.ErrUnsupported   // a world a snapshot cannot hold
 	ErrResourceState = systems.ErrResourceState // a resource a snapshot cannot hold or whose state it refuses: a *ResourceStateError
 	ErrNoSnapshot    = runtime.ErrNoSnapshot    // Rollback.Load of a frame not held: a *RollbackError
 )
 
 // The typed errors behind the sentinels: the engine's own types, so that
-// errors.As reaches the details with this package alone.
+// errors.As reaches the details with this package alone. Each is an alias
+// (the one kind of alias the face keeps: an error's fields and message are
+// the engine's, and an alias lets errors.As match what the engine
+// returns). An engine name unique across the engine keeps its name
+// (OptionError is runtime.OptionError, ConflictError
+// scheduler.ConflictError); a name several engine packages use gets its
+// layer in front (the block after this one: StorageDefinitionError is
+// ephemeral.DefinitionError, SystemDefinitionError systems.DefinitionError,
+// KernelPanicError kernels.PanicError, CommandPlaybackError
+// commands.PlaybackError, ...). Every exported error type of the engine a
+// face call can return is named here or there (TestFaceErrorTypes reaches
+// each layer-named one through a face call); scheduler.ConfigError and kernels.ErrWorkers
+// cannot reach a host, whose options are checked first (an *OptionError),
+// and a failed save's file step is FileError.Step.
 type (
 	OptionError        = runtime.OptionError
 	DefinitionError    = runtime.DefinitionError
 	ForeignError       = runtime.ForeignError
 	SnapshotError      = runtime.SnapshotError
 	RollbackError      = runtime.RollbackError
+	HostConfigError    = runtime.HostConfigError
 	BudgetError        = memory.BudgetError
 	CapacityError      = ephemeral.CapacityError
 	OverflowError      = events.OverflowError
@@ -137,4 +153,71 @@ type (
 	PlaybackError      = scheduler.PlaybackError
 	ResourceStateError = systems.ResourceStateError
 	CodecPanicError    = systems.CodecPanicError
+)
+
+// The typed errors whose engine names other engine packages use too,
+// under their layer's name (see the block above).
+type (
+	// StorageDefinitionError (ephemeral.DefinitionError) is a bad domain,
+	// table or column: Kind (StorageKindTable or StorageKindDomain), Table,
+	// Column, the precise sentinel Err (ErrZeroCapacity, ErrChunkRows,
+	// ErrDuplicateColumn, ...) and Detail. errors.Is matches
+	// ErrStorageDefinition and Err. Builder.Err and Build return it.
+	StorageDefinitionError = ephemeral.DefinitionError
+	// EventsDefinitionError (events.DefinitionError) is a bad event table:
+	// Table, the precise sentinel Err (ErrCapacityRange, ErrLifetime or an
+	// empty name) and Detail. errors.Is matches ErrEventsDefinition and Err.
+	EventsDefinitionError = events.DefinitionError
+	// SystemDefinitionError (systems.DefinitionError) is a bad system or
+	// declaration: System, the precise sentinel Err (ErrNoDeclare, ErrNoRun,
+	// ErrBadPhase, ErrBadDeclaration, an empty name), Detail and the lower
+	// layer's Cause (a *StorageDefinitionError for a query over columns of
+	// two tables). errors.Is matches ErrSystemDefinition, Err and Cause.
+	SystemDefinitionError = systems.DefinitionError
+	// KernelPanicError (kernels.PanicError) is a kernel's panic (Parallel,
+	// a generated system's kernel): Worker, Chunk, Value, Stack, Others.
+	// Frame panics with a *PanicError whose Value it is; errors.Is matches
+	// ErrKernelPanic, and errors.As reaches Value when it is an error.
+	KernelPanicError = kernels.PanicError
+	// CommandPlaybackError (commands.PlaybackError) is the record a
+	// playback could not carry out: Buffer, Record, Op, Table and the
+	// storage error Err (a *CapacityError, ErrRowExists, ErrForeignHandle,
+	// ErrTooManyCreates). It is a *PlaybackError's Err and
+	// CommandStats.Err; errors.Is matches ErrCommandPlayback and Err.
+	CommandPlaybackError = commands.PlaybackError
+	// SchedulerStateError (scheduler.StateError) is a scheduler section a
+	// Restore refuses (a clock account that does not balance) or the
+	// playback part's refusal in Err (a *CommandStateError). It is a
+	// *SnapshotError's Cause; errors.Is matches ErrSchedulerState.
+	SchedulerStateError = scheduler.StateError
+	// CommandStateError (commands.StateError) is the playback part of a
+	// scheduler section a Restore refuses (a bad tag, resolutions that do
+	// not match the creates): Detail. It is a *SchedulerStateError's Err;
+	// errors.Is matches ErrCommandState.
+	CommandStateError = commands.StateError
+	// StorageStateError (ephemeral.StateError) is a domain section a
+	// Restore refuses (counts, generations, free slots or rows that
+	// disagree): Domain, Table ("" for the domain's own part) and Detail.
+	// It is a *SnapshotError's Cause; errors.Is matches ErrStorageState.
+	StorageStateError = ephemeral.StateError
+	// EventsStateError (events.StateError) is an event table whose state a
+	// Snapshot cannot take (events holding pointers) or a Restore refuses
+	// (marks past the events): Table and Detail. It is a *SnapshotError's
+	// Cause; errors.Is matches ErrEventsState.
+	EventsStateError = events.StateError
+)
+
+// The kinds of a *StorageDefinitionError: what its Table names.
+const (
+	StorageKindTable  = ephemeral.KindTable  // a table (Builder.Table, AddColumn), also the zero value
+	StorageKindDomain = ephemeral.KindDomain // a domain (Builder.Domain)
+)
+
+// The sentinels of the state errors above (a *SnapshotError's Cause):
+// errors.Is tells which part of a snapshot was refused.
+var (
+	ErrSchedulerState = scheduler.ErrState // the scheduler's section: a *SchedulerStateError
+	ErrCommandState   = commands.ErrState  // its playback part: a *CommandStateError
+	ErrStorageState   = ephemeral.ErrState // a domain's section: a *StorageStateError
+	ErrEventsState    = events.ErrState    // an event table's section: an *EventsStateError
 )

@@ -87,3 +87,55 @@ func Example_snapshot() {
 	// rolled back 3 frames and re-simulated: frame 23 same sum: true
 	// true frame 23
 }
+
+// A host configuration in every snapshot, and declared sizes. Worlds of
+// the same declarations run with other parameters (a difficulty the host
+// chose); each carries its own as host configuration, so a save of one is
+// refused by another with both byte strings, for a message that names the
+// parameter. A queue resource declared with at most 4 entries and checked
+// for entries in range refuses a save whose queue breaks the check (the
+// check runs at Restore, before anything changes).
+func Example_hostConfig() {
+	build := func(difficulty string) (*tickwork.World, *tickwork.Resource[[]int32]) {
+		b := tickwork.NewBuilder(tickwork.WithHostConfig([]byte("difficulty=" + difficulty)))
+		q := tickwork.AddSliceResource(b, "queue", []int32{1, 2}, 0, 4)
+		tickwork.CheckResource(b, q, func(v *[]int32) error {
+			for i, x := range *v {
+				if x < 0 || x >= 100 {
+					return fmt.Errorf("entry %d: %d outside 0..99", i, x)
+				}
+			}
+			return nil
+		})
+		w, err := b.Build()
+		if err != nil {
+			panic(err)
+		}
+		return w, q
+	}
+	easy, q := build("easy")
+	hard, _ := build("hard")
+	other, _ := build("easy")
+	defer easy.Close()
+	defer hard.Close()
+	defer other.Close()
+	save, err := easy.Snapshot(nil)
+	if err != nil {
+		panic(err)
+	}
+	err = hard.Restore(save)
+	var he *tickwork.HostConfigError
+	if errors.Is(err, tickwork.ErrHostConfig) && errors.As(err, &he) {
+		fmt.Printf("refused: saved with %s, this world has %s\n", he.Saved, he.Want)
+	}
+	fmt.Println("within MaxSnapshotSize:", len(save) <= easy.MaxSnapshotSize())
+
+	*q.Get() = append(*q.Get(), 200)
+	save, _ = easy.Snapshot(save[:0])
+	err = other.Restore(save)
+	fmt.Println(errors.Is(err, tickwork.ErrCorrupt), err)
+	// Output:
+	// refused: saved with difficulty=easy, this world has difficulty=hard
+	// within MaxSnapshotSize: true
+	// true runtime: snapshot corrupted (resource queue): systems: resource "queue": its check refused the restored value: entry 2: 200 outside 0..99
+}

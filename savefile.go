@@ -8,7 +8,6 @@ import (
 	"strconv"
 
 	"github.com/tickwork/tickwork/internal/atomicfile"
-	"github.com/tickwork/tickwork/memory"
 	"github.com/tickwork/tickwork/runtime"
 )
 
@@ -20,22 +19,26 @@ import (
 // fs.ErrNotExist, fs.ErrPermission, ...) or a *SnapshotError (errors.Is
 // reaches ErrSnapshot and its sentinels, ErrTruncated, ErrCorrupt,
 // ErrVersion, ErrOtherWorld, ErrUnsupported), or ErrZeroWorld, ErrClosed
-// or runtime.ErrRunning.
+// or runtime.ErrRunning. Step is the step of a save that failed writing
+// the file ("create temporary file", "write", "sync", "close", "rename" or
+// "sync directory": before "sync directory" path is untouched), "" for
+// every other refusal.
 type FileError struct {
 	Op   string
 	Path string
+	Step string
 	Err  error
 }
 
-func (e *FileError) Error() string { return "tickwork: " + e.Op + " " + e.Path + ": " + e.Err.Error() }
+func (e *FileError) Error() string {
+	if e.Step != "" {
+		return "tickwork: " + e.Op + " " + e.Path + ": " + e.Step + ": " + e.Err.Error()
+	}
+	return "tickwork: " + e.Op + " " + e.Path + ": " + e.Err.Error()
+}
 
 // Unwrap returns Err.
 func (e *FileError) Unwrap() error { return e.Err }
-
-// loadSlack is what LoadFile allows a save's pending resolutions and slice
-// or codec resources to outgrow the world's state now, in bytes: 16 MiB,
-// two million resolutions (docs/state.md, "Save games").
-const loadSlack = 16 << 20
 
 // SaveFile writes w's snapshot (World.Snapshot) to the file at path,
 // atomically and durably: a temporary file in path's directory, synced,
@@ -55,7 +58,11 @@ func SaveFile(w *World, path string) error {
 		return &FileError{Op: "save", Path: path, Err: err}
 	}
 	if err := atomicfile.WriteFile(path, b, 0o644); err != nil {
-		return &FileError{Op: "save", Path: path, Err: err}
+		fe := &FileError{Op: "save", Path: path, Err: err}
+		if ae, ok := err.(*atomicfile.Error); ok { // its step, and the os error: no internal type reaches the host
+			fe.Step, fe.Err = ae.Step.String(), ae.Err
+		}
+		return fe
 	}
 	return nil
 }
@@ -65,16 +72,15 @@ func SaveFile(w *World, path string) error {
 // else and refuses, before reading the payload, a file whose header is no
 // snapshot's (ErrCorrupt), of another format version (ErrVersion), whose
 // payload length is not the file's (ErrTruncated when the file is
-// shorter, ErrCorrupt when it is longer), or whose size is past what w
-// can hold (ErrCorrupt, naming the bound: w's snapshot size now plus the
-// bytes its declarations charged to the memory budget, Budget().Used, plus
-// 16 MiB; docs/state.md, "Save games"); then it reads the payload into one
-// buffer of the file's size and calls Restore, whose checks follow. A
-// refused file leaves w as it was. Errors are a *FileError wrapping a
-// *SnapshotError, the os error, ErrZeroWorld, ErrClosed or
-// runtime.ErrRunning. It allocates the file's size, and a snapshot of w to
-// learn its size. Call it between frames, from the goroutine that calls
-// Frame.
+// shorter, ErrCorrupt when it is longer), or whose size is past what w's
+// declarations can produce (ErrCorrupt, naming the bound,
+// World.MaxSnapshotSize; docs/state.md, "Sizes"); then it reads the
+// payload into one buffer of the file's size and calls Restore, whose
+// checks follow. A refused file leaves w as it was. Errors are a
+// *FileError wrapping a *SnapshotError, the os error, ErrZeroWorld,
+// ErrClosed or runtime.ErrRunning. It allocates the file's size (at most
+// MaxSnapshotSize) and nothing else of note. Call it between frames,
+// from the goroutine that calls Frame.
 func LoadFile(w *World, path string) error {
 	if err := loadFile(w, path); err != nil {
 		return &FileError{Op: "load", Path: path, Err: err}
@@ -83,8 +89,7 @@ func LoadFile(w *World, path string) error {
 }
 
 func loadFile(w *World, path string) error {
-	now, err := w.SnapshotSize()
-	if err != nil {
+	if _, err := w.SnapshotSize(); err != nil { // ErrZeroWorld, ErrClosed, ErrRunning, a world a snapshot cannot hold
 		return err
 	}
 	f, err := os.Open(path)
@@ -111,8 +116,7 @@ func loadFile(w *World, path string) error {
 	if _, err := io.ReadFull(f, head[:]); err != nil {
 		return shrunk(err)
 	}
-	bound := memory.Sum(int64(now), w.Budget().Used(), loadSlack)
-	if err := checkHead(head[:], size, bound); err != nil {
+	if err := checkHead(head[:], size, int64(w.MaxSnapshotSize())); err != nil {
 		return err
 	}
 	buf := make([]byte, size)
@@ -148,7 +152,7 @@ func checkHead(head []byte, size, bound int64) error {
 		return headErr(runtime.ErrCorrupt, "payload length "+strconv.FormatUint(n, 10)+", the file holds "+strconv.FormatUint(payload-n, 10)+" bytes more")
 	case size > bound:
 		return headErr(runtime.ErrCorrupt, "a file of "+strconv.FormatInt(size, 10)+" bytes, past the "+strconv.FormatInt(bound, 10)+
-			" this world can hold (its snapshot now, its memory budget's used bytes and 16 MiB)")
+			" this world's declarations and state allowance can produce (World.MaxSnapshotSize)")
 	}
 	return nil
 }

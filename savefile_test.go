@@ -128,7 +128,7 @@ func TestLoadFileRefuses(t *testing.T) {
 		{"empty", write("empty.bin", nil), tickwork.ErrTruncated, "0 bytes, shorter than the header"},
 		{"short", write("short.bin", save[:20]), tickwork.ErrTruncated, "20 bytes"},
 		{"garbage", write("garbage.bin", []byte(strings.Repeat("not a snapshot ", 10))), tickwork.ErrCorrupt, "not a Tickwork snapshot"},
-		{"version", write("version.bin", rewrite(8, 2, 4)), tickwork.ErrVersion, "version 2"},
+		{"version", write("version.bin", rewrite(8, 1, 4)), tickwork.ErrVersion, "version 1"},
 		{"payload past the file", write("long.bin", rewrite(24, 1<<40, 8)), tickwork.ErrTruncated,
 			"payload length 1099511627776, the file holds " + strconv.Itoa(len(save)-40)},
 		{"payload short of the file", write("trail.bin", append(append([]byte(nil), save...), 1, 2, 3)), tickwork.ErrCorrupt,
@@ -167,9 +167,11 @@ func TestSaveFileRefuses(t *testing.T) {
 	assert.Equal(t, "save", fe.Op)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
 	assert.Contains(t, err.Error(), "tickwork: save "+missing+": ")
+	assert.Equal(t, "create temporary file", fe.Step)
 	err = tickwork.SaveFile(w, dir)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "rename")
+	require.ErrorAs(t, err, &fe)
+	assert.Equal(t, "rename", fe.Step)
+	assert.Contains(t, err.Error(), "tickwork: save "+dir+": rename: ")
 
 	good := filepath.Join(dir, "good.bin")
 	require.NoError(t, tickwork.SaveFile(w, good))

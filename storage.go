@@ -50,6 +50,10 @@ type Lease struct{ l ephemeral.Lease }
 // Allocates nothing.
 func (l Lease) Row(h Handle) (int, bool) { return l.l.Row(ephemeral.Handle(h)) }
 
+// Find returns the row of h in the leased table, or -1 when h is zero,
+// stale, of another domain or has no row there. Allocates nothing.
+func (l Lease) Find(h Handle) int { return l.l.Find(ephemeral.Handle(h)) }
+
 // IsAlive reports whether h names a live row of the leased table.
 func (l Lease) IsAlive(h Handle) bool { return l.l.IsAlive(ephemeral.Handle(h)) }
 

@@ -102,16 +102,26 @@ func (w *World) Resolve(h Handle) (Handle, bool) {
 // world a snapshot cannot hold. Call it between frames.
 func (w *World) Snapshot(dst []byte) ([]byte, error) { return w.e().Snapshot(dst) }
 
-// SnapshotSize is the length Snapshot would append now, in bytes, or the
-// *SnapshotError of a world a snapshot cannot hold.
+// SnapshotSize is the length Snapshot would append now, in bytes,
+// computed without taking one, or ErrZeroWorld, ErrClosed, ErrRunning or
+// the *SnapshotError of a world a snapshot cannot hold.
 func (w *World) SnapshotSize() (int, error) { return w.e().SnapshotSize() }
+
+// MaxSnapshotSize is the largest snapshot Restore accepts, in bytes, from
+// the declarations and the state allowance (docs/state.md, "Sizes").
+// Safe for concurrent use.
+func (w *World) MaxSnapshotSize() int { return w.e().MaxSnapshotSize() }
+
+// HostConfig is the world's host configuration (WithHostConfig), its own
+// bytes: do not modify them. Safe for concurrent use.
+func (w *World) HostConfig() []byte { return w.e().HostConfig() }
 
 // Restore makes the world hold the state of src, a snapshot of a world
 // declared alike (the same Fingerprint), as it was when src was taken.
 // Everything is checked first: a refused src leaves the world as it was
 // and returns a *SnapshotError (ErrTruncated, ErrVersion, ErrCorrupt,
-// ErrOtherWorld or ErrUnsupported), or ErrZeroWorld, ErrClosed,
-// ErrRunning. Call it between frames.
+// ErrOtherWorld, ErrHostConfig or ErrUnsupported), or ErrZeroWorld,
+// ErrClosed, ErrRunning. Call it between frames.
 func (w *World) Restore(src []byte) error { return w.e().Restore(src) }
 
 // Fingerprint is the hash of the world's declarations that opens its

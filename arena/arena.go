@@ -54,10 +54,12 @@ func newSim(cfg rules.Config, replace func(s *Sim) []tickwork.System) (*Sim, err
 		return nil, err
 	}
 	s := &Sim{cfg: cfg, lane: lane}
+	host, _ := savedConfig(cfg).MarshalText()
 	b := tickwork.NewBuilder(
 		tickwork.WithPacing(tickwork.OneTickPerFrame),
 		tickwork.WithFixedStep(float64(rules.DT)),
 		tickwork.WithWorkers(max(cfg.Workers, 1)),
+		tickwork.WithHostConfig(host), // SavedConfig: a save of another configuration is refused naming it
 	)
 	if err := s.declare(b); err != nil {
 		return nil, err
@@ -75,18 +77,17 @@ func newSim(cfg rules.Config, replace func(s *Sim) []tickwork.System) (*Sim, err
 	return s, nil
 }
 
-// laneNamed returns the lane whose String is name, checked with
-// tickwork.SelectLane, or tickwork.BestLane for "".
+// laneNamed returns the lane tickwork.ParseLane reads in name, checked
+// with tickwork.SelectLane, or tickwork.BestLane for "".
 func laneNamed(name string) (tickwork.Lane, error) {
 	if name == "" {
 		return tickwork.BestLane(), nil
 	}
-	for _, l := range [...]tickwork.Lane{tickwork.LaneScalar, tickwork.LaneAVX2, tickwork.LaneAVX512} {
-		if l.String() == name {
-			return tickwork.SelectLane(l)
-		}
+	l, err := tickwork.ParseLane(name)
+	if err != nil {
+		return tickwork.LaneScalar, fmt.Errorf("%w %q (want scalar, avx2 or avx512)", ErrUnknownLane, name)
 	}
-	return tickwork.LaneScalar, fmt.Errorf("%w %q (want scalar, avx2 or avx512)", ErrUnknownLane, name)
+	return tickwork.SelectLane(l)
 }
 
 // declare declares the schema's domain, tables, columns and event tables
@@ -106,9 +107,13 @@ func (s *Sim) declare(b *tickwork.Builder) error {
 		return err
 	}
 	s.rng = tickwork.AddResource(b, "rng", newStream(s.cfg.Seed))
-	s.respawns = tickwork.AddResource(b, "respawns", make([]respawn, 0, n))
-	s.pres = tickwork.AddResource(b, "presentation", make([]rules.Slot, n))
-	return nil
+	// Declared lengths (docs/state.md, "Sizes"): the presentation buffer
+	// is one slot per unit, the respawns at most one per slot; a snapshot
+	// of other lengths is refused naming the resource.
+	s.respawns = tickwork.AddSliceResource(b, "respawns", make([]respawn, 0, n), 0, n)
+	tickwork.CheckResource(b, s.respawns, s.checkRespawns)
+	s.pres = tickwork.AddSliceResource(b, "presentation", make([]rules.Slot, n), n, n)
+	return b.Err()
 }
 
 // setup spawns the N set-up units (draws in slot order) and the clock row,

@@ -188,9 +188,9 @@ func (s *ApplyHits) declare(d *tickwork.Decl) tickwork.RunFunc {
 		var nDeaths int64
 		for i := range hs {
 			h := &hs[i]
-			uRow, uOK := u.Row(h.Target)
+			uRow := u.Find(h.Target)
 			switch {
-			case !uOK:
+			case uRow < 0:
 			case uHealths[uRow] > 0 && uHealths[uRow]-h.Damage <= 0:
 				uHealths[uRow] -= h.Damage
 				recUnit.Delete(h.Target)
@@ -249,9 +249,9 @@ func (k *Collision) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 		pDamages := k.pDamage[base+lo : base+hi][:len(pXs)]
 		pTargets := k.pTarget[base+lo : base+hi][:len(pXs)]
 		for i := range pXs {
-			bRow, bOK := b.Row(pTargets[i])
+			bRow := b.Find(pTargets[i])
 			switch {
-			case !bOK:
+			case bRow < 0:
 				o.DeleteRow(k.recProjectile, base+lo+i)
 				o.Count(0)
 			case float32((bXs[bRow]-pXs[i])*(bXs[bRow]-pXs[i]))+float32((bYs[bRow]-pYs[i])*(bYs[bRow]-pYs[i])) <= R2:

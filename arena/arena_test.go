@@ -3,6 +3,7 @@ package arena_test
 import (
 	"errors"
 	goruntime "runtime"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -148,13 +149,13 @@ func TestLaneChoice(t *testing.T) {
 	assert.ErrorIs(t, err, arena.ErrUnknownLane)
 	assert.EqualError(t, err, `arena: unknown lane "neon" (want scalar, avx2 or avx512)`)
 	for _, l := range []tickwork.Lane{tickwork.LaneScalar, tickwork.LaneAVX2, tickwork.LaneAVX512} {
-		sim, err := arena.New(rules.Config{Units: 100, Lane: l.String()})
+		sim, err := arena.New(rules.Config{Units: 100, Lane: strings.ToUpper(l.String())}) // any case
 		if _, unavailable := tickwork.SelectLane(l); unavailable == nil {
 			require.NoError(t, err)
 			assert.Equal(t, l, sim.Lane())
 			require.NoError(t, sim.Close())
 		} else {
-			// New returns SelectLane's error (errors.Is lanes.ErrUnavailable).
+			// New returns SelectLane's error (errors.Is tickwork.ErrLaneUnavailable).
 			assert.EqualError(t, err, unavailable.Error(), "lane %s", l)
 		}
 	}

@@ -87,14 +87,20 @@
 // presentRows, in a SIMD lane with its AVX2 form (present_simd.go) first.
 // Every lane gives the same bits, so the same digest (package lanes, "Bit
 // identity"). The hand-written kernels of the benchmarks' baselines, in
-// every lane, are test code (hand_kernels_test.go).
+// every lane, are test code (arena_gen_hand_kernels_test.go).
 //
 // # State
 //
 // Sim.Snapshot and Sim.Restore save and restore the whole run (the world's
 // snapshot, docs/state.md): the random stream resource carries its PCG's
 // codec (state.go), so a restored Sim draws on where the saved one was, and
-// its respawns' provisional handles resolve as they would have.
+// its respawns' provisional handles resolve as they would have. A snapshot
+// carries the Sim's SavedConfig (rules version, units, shots, seed) as the
+// world's host configuration: a Sim of another one refuses it with an
+// *OtherConfigError naming the parameter (Sim.OtherConfig explains the
+// refusal of tickwork.LoadFile). The presentation buffer and the respawn
+// queue have declared lengths, and the queue's entries are checked at
+// Restore (docs/state.md, "Sizes" and "The host's check").
 //
 // # Allocation
 //

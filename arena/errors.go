@@ -2,8 +2,8 @@ package arena
 
 import "errors"
 
-// ErrUnknownLane: Config.Lane names no lane (the names are those of
-// tickwork.Lane's String: "scalar", "avx2", "avx512"). New returns it
+// ErrUnknownLane: Config.Lane names no lane (tickwork.ParseLane refuses
+// it: the names are "scalar", "avx2", "avx512", in any case). New returns it
 // wrapped with the name; match it with errors.Is.
 var ErrUnknownLane = errors.New("arena: unknown lane")
 

@@ -66,13 +66,24 @@ var presentSIMD8 func(pres []rules.Slot, x, y []float32, health []int32, mask []
 // (len(pres)+63)/64 words (shorter ones panic). The Scalar form of
 // PresentationSync's kernel; a leaf of its own, so that the loop gets the
 // registers.
+//
+//go:noinline
 func presentRows(pres []rules.Slot, x, y []float32, health []int32, mask []uint64) {
-	x, y, health = x[:len(pres)], y[:len(pres)], health[:len(pres)]
-	for i := range pres {
-		// Branch-free: a dead row's values are stale, and the rules leave
-		// them meaningless when Alive is 0.
-		p := &pres[i]
-		p.X, p.Y, p.Health, p.Alive = x[i], y[i], health[i], uint8(mask[i>>6]>>(i&63)&1)
+	x, y, health, mask = x[:len(pres)], y[:len(pres)], health[:len(pres)], mask[:(len(pres)+63)/64]
+	for k, word := range mask {
+		// One mask word a 64-row block, shifted a bit a row: no variable
+		// shift (its count would take CX from the loop) and no word load
+		// a row.
+		lo := k * 64
+		hi := min(lo+64, len(pres))
+		p, xs, ys, hs := pres[lo:hi], x[lo:hi], y[lo:hi], health[lo:hi]
+		xs, ys, hs = xs[:len(p)], ys[:len(p)], hs[:len(p)]
+		for i := range p {
+			// Branch-free: a dead row's values are stale, and the rules leave
+			// them meaningless when Alive is 0.
+			p[i] = rules.Slot{X: xs[i], Y: ys[i], Health: hs[i], Alive: uint8(word & 1)}
+			word >>= 1
+		}
 	}
 }
 

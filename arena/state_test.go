@@ -25,7 +25,7 @@ func newSim(t testing.TB, cfg rules.Config) *arena.Sim {
 // frames and run M more frames ends in the digest of the uninterrupted
 // run of K+M frames, which is the baseline's; the respawns awaiting
 // resolution (provisional handles) and the random stream come back with
-// the snapshot.
+// the snapshot. A Sim of another seed refuses it, naming the seed.
 func TestSaveLoadDigest(t *testing.T) {
 	cfg := rules.Config{Units: 3000, Shots: 256, Seed: 5}
 	const k, m = 90, 60
@@ -44,7 +44,16 @@ func TestSaveLoadDigest(t *testing.T) {
 			straight, _ := run(t, a, m)
 			assert.Equal(t, rules.FormatDigest(want), rules.FormatDigest(straight))
 
-			cfg.Seed = 999 // the stream comes from the snapshot
+			other := cfg
+			other.Seed = 999 // another run's configuration: refused naming the seed
+			o := newSim(t, other)
+			err = o.Restore(save)
+			var oc *arena.OtherConfigError
+			require.ErrorAs(t, err, &oc)
+			assert.ErrorIs(t, err, tickwork.ErrHostConfig)
+			assert.Equal(t, "arena: saved with seed 5, this run has seed 999", oc.Error())
+			assert.Zero(t, o.Frames(), "refused: the Sim is as it was")
+
 			b := newSim(t, cfg)
 			require.NoError(t, b.Restore(save))
 			assert.Equal(t, int64(k), b.Frames())

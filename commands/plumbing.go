@@ -16,3 +16,6 @@ func (o *playbackOps) AppendState(dst []byte) ([]byte, error) { return o.p().app
 func (o *playbackOps) CheckState(src []byte) error            { return o.p().checkState(src) }
 func (o *playbackOps) LoadState(src []byte)                   { o.p().loadState(src) }
 func (o *playbackOps) Describe(dst []byte) []byte             { return o.p().describe(dst) }
+
+func (o *playbackOps) StateSize() int        { return o.p().stateSize() }
+func (o *playbackOps) StateMax() (int, bool) { return 8, false }

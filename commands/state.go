@@ -50,6 +50,16 @@ func (p *Playback) appendState(dst []byte) ([]byte, error) {
 	return dst, nil
 }
 
+// stateSize is the length appendState appends now: the head, then per
+// buffer 24 bytes and its resolutions. Allocates nothing.
+func (p *Playback) stateSize() int {
+	n := 8
+	for _, s := range p.slots {
+		n += 24 + 8*len(s.res)
+	}
+	return n
+}
+
 // slotState is one buffer's part of a playback state, as AppendState
 // writes it: the set size, a zero pad, the next create's sequence number,
 // the first one not released, and n resolutions (8 bytes each, in res,

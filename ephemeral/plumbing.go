@@ -19,3 +19,6 @@ func (o *domainOps) LoadState(src []byte)                   { o.d().loadState(sr
 func (o *domainOps) Describe(dst []byte) []byte             { return o.d().describe(dst) }
 func (o *domainOps) Seal()                                  { o.d().seal() }
 func (o *domainOps) Sealed() bool                           { return o.sealed }
+
+func (o *domainOps) StateSize() int        { return o.d().stateSize() }
+func (o *domainOps) StateMax() (int, bool) { return o.d().stateSize(), true }

@@ -67,6 +67,7 @@ func (bt bodyTable) requireRow(tb testing.TB, h ephemeral.Handle, v int64) {
 	row, ok := bt.Lease().Row(h)
 	require.True(tb, ok, "Lease.Row(%v)", h)
 	assert.Equal(tb, int(h.Index()), row, "Lease.Row(%v)", h)
+	assert.Equal(tb, row, bt.Lease().Find(h), "Lease.Find(%v)", h)
 	assert.Equal(tb, v, bt.id.All()[row], "id.All()[%d]", row)
 }
 
@@ -85,6 +86,7 @@ func (bt bodyTable) requireDead(tb testing.TB, h ephemeral.Handle) {
 	row, ok := bt.Lease().Row(h)
 	assert.False(tb, ok, "Lease.Row(%v) ok", h)
 	assert.Zero(tb, row, "Lease.Row(%v) row", h)
+	assert.Equal(tb, -1, bt.Lease().Find(h), "Lease.Find(%v)", h)
 	assert.False(tb, bt.Lease().IsAlive(h), "Lease.IsAlive(%v)", h)
 }
 

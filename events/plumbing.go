@@ -30,3 +30,6 @@ func (o *ops[T]) LoadState(src []byte)                   { o.t().loadState(src) 
 func (o *ops[T]) Describe(dst []byte) []byte             { return o.t().describe(dst) }
 func (o *ops[T]) StateCap() int                          { return o.t().stateCap() }
 func (o *ops[T]) Snapshottable() error                   { return o.t().snapshottable() }
+
+func (o *ops[T]) StateSize() int        { return o.t().stateSize() }
+func (o *ops[T]) StateMax() (int, bool) { return o.t().stateCap(), true }

@@ -43,6 +43,12 @@ func (t *Table[T]) stateCap() int {
 	return stateHead + 24*len(t.readers) + n*int(reflect.TypeFor[T]().Size())
 }
 
+// stateSize is the length appendState appends now: the marks, the
+// readers' positions and the held events. Allocates nothing.
+func (t *Table[T]) stateSize() int {
+	return stateHead + 24*len(t.readers) + int(t.head-t.lo)*int(reflect.TypeFor[T]().Size())
+}
+
 // appendState appends t's state to dst (docs/state.md): the event marks
 // (oldest held, next emitted, the frame, tick and view boundaries), the
 // drop count, each reader's position in registration order, then the held

@@ -3,7 +3,7 @@
 // kernel. The kernels with lanes are the generator's SIMD variants
 // (docs/schema.md, SIMD variants) and package arena's presentation kernel;
 // a host reaches this package through the face (tickwork.Lane,
-// tickwork.BestLane, tickwork.SelectLane).
+// tickwork.ParseLane, tickwork.BestLane, tickwork.SelectLane).
 //
 //   - [Lane]: [Scalar], [AVX2] (8 float32 per instruction), [AVX512] (16);
 //     [Lane.String], [Parse].
@@ -41,8 +41,11 @@
 //     nothing is loaded or stored past a span's end (a chunk's span ends
 //     where the next chunk's begins).
 //
-// NaN payloads follow the float32 instructions: lane against lane they
-// match bit for bit. Each kernel's tests compare every available lane with
+// NaN payloads follow the float32 instructions: an operation on one NaN
+// keeps its payload in every lane; an addition or product of two NaNs of
+// different payloads may keep either, whichever operand order the
+// compiler picks, so bit identity holds for NaNs of one payload
+// (docs/schema.md, SIMD variants, is the rule's home). Each kernel's tests compare every available lane with
 // its Scalar form, bit for bit, over the edges above and every tail length
 // (schema/codegen/internal/simdkit for the generated variants; package
 // arena for its own kernels).

@@ -3,6 +3,7 @@ package lanes
 import (
 	"errors"
 	"strconv"
+	"strings"
 
 	"github.com/klauspost/cpuid/v2"
 )
@@ -47,12 +48,13 @@ func (l Lane) String() string {
 	return "Lane(" + strconv.Itoa(int(l)) + ")"
 }
 
-// Parse returns the lane named s ("scalar", "avx2" or "avx512"), or an error
-// matching ErrUnknownLane. It does not check availability (see Select).
-// Pure; safe from any goroutine.
+// Parse returns the lane named s ("scalar", "avx2" or "avx512", in any
+// ASCII case: "AVX2" too), or Scalar and an error matching ErrUnknownLane.
+// It does not check availability (see Select). Pure; safe from any
+// goroutine.
 func Parse(s string) (Lane, error) {
 	for l, name := range laneNames {
-		if s == name {
+		if strings.EqualFold(s, name) {
 			return Lane(l), nil
 		}
 	}

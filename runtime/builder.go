@@ -61,7 +61,8 @@ type Builder struct {
 // ticks per frame at most, a 128-run report window, an 8 GiB memory
 // budget.
 func NewBuilder(opts ...Option) *Builder {
-	b := &Builder{made: true, cfg: config{workers: min(goruntime.GOMAXPROCS(0), kernels.MaxWorkers), budget: DefaultMemoryBudget}}
+	b := &Builder{made: true, cfg: config{workers: min(goruntime.GOMAXPROCS(0), kernels.MaxWorkers), budget: DefaultMemoryBudget,
+		allow: DefaultStateAllowance}}
 	for i, o := range opts {
 		if o == nil {
 			b.fail(&OptionError{Option: "NewBuilder", Value: "opts[" + itoa(i) + "] = nil",
@@ -258,6 +259,52 @@ func AddResource[T any](b *Builder, name string, v T) *systems.Resource[T] {
 	return r
 }
 
+// AddSliceResource declares a slice resource named name holding v, as
+// AddResource, whose length is declared: minLen..maxLen elements. A
+// snapshot section of another length is refused by Restore (ErrCorrupt,
+// naming the resource), Snapshot refuses a value outside the bounds
+// (ErrUnsupported), and the section's declared size is maxLen elements,
+// so it takes nothing from the state allowance (WithStateAllowance;
+// docs/state.md, "Sizes"). It records a *DefinitionError (errors.Is
+// ErrEmptyName, ErrDuplicateName, or systems.ErrResourceState for an
+// element type that holds pointers, bounds other than 0 <= minLen <=
+// maxLen, or a v outside them) and returns nil then.
+func AddSliceResource[E any](b *Builder, name string, v []E, minLen, maxLen int) *systems.Resource[[]E] {
+	r := AddResource(b, name, v)
+	if r == nil {
+		return nil
+	}
+	if err := r.SetLenBounds(minLen, maxLen); err != nil {
+		b.resources = b.resources[:len(b.resources)-1]
+		b.fail(&DefinitionError{Call: "AddSliceResource", Name: name, Err: err})
+		return nil
+	}
+	return r
+}
+
+// CheckResource declares the host's check of r's restored value: Restore
+// decodes r's section, once its bytes pass the type's checks, into a
+// scratch value r keeps (the world's value is untouched) and calls check
+// with it; an error refuses the snapshot (ErrCorrupt, naming the resource
+// and wrapping a *systems.ResourceStateError that wraps check's error),
+// the world as it was. check reads only the value it is given (a pointer
+// valid for the call), decides from it alone and must not panic; it runs
+// on the goroutine that calls Restore, not for a Rollback's own Loads.
+// Use it for what the type cannot say: indices in range, a queue sorted,
+// handles of the right kind (docs/state.md, "Checks before any change").
+// It records a *DefinitionError (errors.Is ErrNilResource) for a nil r or
+// check, or an r another Builder declared, and does nothing then.
+func CheckResource[T any](b *Builder, r *systems.Resource[T], check func(*T) error) {
+	if !b.usable() {
+		return
+	}
+	if r == nil || check == nil || !slices.ContainsFunc(b.resources, func(x frame.Resource) bool { return x == frame.Resource(r) }) {
+		b.fail(&DefinitionError{Call: "CheckResource", Err: ErrNilResource})
+		return
+	}
+	r.SetCheck(check)
+}
+
 // Add registers systems. Each is checked at once (systems.System.Validate:
 // name, phase, Declare; the first error is recorded and none of sys is
 // added) and copied, its Before and After slices too, so the caller may
@@ -328,7 +375,7 @@ func (b *Builder) foreign(name string, m *frame.Manifest) error {
 // those the host's hooks added, may name only what b declared.
 func (b *Builder) checkForeign(h *scheduler.Hook) error {
 	for _, name := range h.Names() {
-		if m, ok := h.Manifest(name); ok {
+		if m, ok := frame.HookManifest(h, name); ok {
 			if err := b.foreign(name, m); err != nil {
 				return err
 			}
@@ -406,6 +453,6 @@ func (b *Builder) Build() (*World, error) {
 	}
 	ok = true
 	w := &World{sched: s, pool: pool, tables: b.tables, budget: b.budget}
-	w.state = w.newWorldState(b.domains, b.resources)
+	w.state = w.newWorldState(b.domains, b.resources, b.cfg.host, b.cfg.allow)
 	return w, nil
 }

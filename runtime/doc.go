@@ -48,10 +48,14 @@
 // [World.Restore] checks a snapshot whole before it changes anything and
 // then takes it, [World.Fingerprint] and [World.Declarations] identify a
 // world's declarations; [NewRollback] makes a ring of preallocated
-// snapshots ([Rollback]). Refusals are a [*SnapshotError] (errors.Is
-// [ErrSnapshot] and [ErrTruncated], [ErrCorrupt], [ErrVersion],
-// [ErrOtherWorld] or [ErrUnsupported]) or a [*RollbackError]
-// ([ErrNoSnapshot]). What a snapshot holds and what it does not, the
+// snapshots ([Rollback]). [WithHostConfig] puts the host's own
+// configuration in every snapshot ([World.HostConfig]); sizes come from
+// the declarations ([World.SnapshotSize], [World.MaxSnapshotSize],
+// [AddSliceResource], [WithStateAllowance]), and [CheckResource] adds the
+// host's check of a restored resource. Refusals are a [*SnapshotError]
+// (errors.Is [ErrSnapshot] and [ErrTruncated], [ErrCorrupt], [ErrVersion],
+// [ErrOtherWorld], [ErrHostConfig] (a [*HostConfigError]) or
+// [ErrUnsupported]) or a [*RollbackError] ([ErrNoSnapshot]). What a snapshot holds and what it does not, the
 // format ([SnapshotVersion], [SnapshotHeader]) and its version rule:
 // docs/state.md.
 //

@@ -29,8 +29,9 @@ var (
 	// ...") for which errors.Is(err, ErrRunning) is true.
 	ErrRunning = errors.New("runtime: Close called during a frame (from a system?); close the world after Frame returns")
 	// ErrDefinition: a bad declaration on a Builder. Returned as a
-	// *DefinitionError whose Unwrap gives ErrNilTable, ErrDuplicateName or
-	// ErrSpecBudget.
+	// *DefinitionError whose Unwrap gives ErrNilTable, ErrDuplicateName,
+	// ErrEmptyName, ErrNilResource, ErrSpecBudget or (AddSliceResource) a
+	// *systems.ResourceStateError.
 	ErrDefinition = errors.New("runtime: bad declaration")
 	// ErrNilTable: AddColumn given a nil table, what a failed Table
 	// returns. Precise sentinel of a *DefinitionError.
@@ -41,6 +42,10 @@ var (
 	// Precise sentinel of a *DefinitionError, whose message says which
 	// names clash.
 	ErrDuplicateName = errors.New("name already declared on this builder")
+	// ErrNilResource: CheckResource given a nil resource or check, or a
+	// resource another Builder declared. Precise sentinel of a
+	// *DefinitionError.
+	ErrNilResource = errors.New("nil resource or check, or a resource of another builder (check the error of the AddResource call that made it)")
 	// ErrEmptyName: AddResource with an empty name. Precise sentinel of a
 	// *DefinitionError.
 	ErrEmptyName = errors.New("name must not be empty")

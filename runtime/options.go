@@ -14,6 +14,8 @@ type config struct {
 	policy  *kernels.Policy // WithKernelPolicy; nil: the pool's default
 	budget  int64           // bytes, WithMemoryBudget
 	sched   scheduler.Config
+	host    []byte // WithHostConfig, a copy
+	allow   int    // WithStateAllowance, bytes
 }
 
 // Option configures a Builder. A bad value, or a nil Option, is the
@@ -141,3 +143,52 @@ func WithMemoryBudget(bytes int64) Option {
 // DefaultMemoryBudget is the budget of a world without WithMemoryBudget,
 // in bytes: memory.DefaultBudget (8 GiB).
 const DefaultMemoryBudget = memory.DefaultBudget
+
+// MaxHostConfig is the longest host configuration WithHostConfig takes, in
+// bytes: 64 KiB.
+const MaxHostConfig = 64 << 10
+
+// WithHostConfig gives the world the host's own configuration, bytes the
+// host chooses (the parameters that change the simulation but are not
+// declarations: a rules version, a tuning value), at most MaxHostConfig
+// (an *OptionError past it). Every snapshot carries them in its host
+// section, covered by the checksum, and Restore refuses a snapshot whose
+// host section is not these bytes, byte for byte (ErrHostConfig, a
+// *HostConfigError holding both, for the host to say which parameter
+// differs). They are not in the fingerprint. The bytes are copied; the
+// default is none (an empty section). docs/state.md, "Host
+// configuration".
+func WithHostConfig(b []byte) Option {
+	return func(c *config) error {
+		if len(b) > MaxHostConfig {
+			return &OptionError{Option: "WithHostConfig", Value: itoa(len(b)) + " bytes", Reason: "want at most MaxHostConfig (65536) bytes"}
+		}
+		c.host = append([]byte(nil), b...)
+		return nil
+	}
+}
+
+// DefaultStateAllowance is the state allowance of a world without
+// WithStateAllowance, in bytes: 16 MiB.
+const DefaultStateAllowance = 16 << 20
+
+// MaxStateAllowance is the largest WithStateAllowance, in bytes: 1 TiB.
+const MaxStateAllowance = 1 << 40
+
+// WithStateAllowance sets, in bytes (0..MaxStateAllowance, default
+// DefaultStateAllowance, 16 MiB), how much a snapshot may hold beyond the
+// parts' declared sizes, summed over the parts without a declared bound:
+// the pending resolutions of provisional handles (and the command
+// buffers' entries, 24 bytes each), slice resources without declared
+// lengths (AddSliceResource declares them) and codec resources. Snapshot
+// refuses a state past it (ErrUnsupported) and Restore a snapshot past it
+// (ErrCorrupt), naming the section (docs/state.md, "Sizes").
+func WithStateAllowance(bytes int) Option {
+	return func(c *config) error {
+		if bytes < 0 || bytes > MaxStateAllowance {
+			return &OptionError{Option: "WithStateAllowance", Value: itoa(bytes), Reason: "want 0..MaxStateAllowance (1099511627776) bytes"}
+		}
+		c.allow = bytes
+		return nil
+	}
+}

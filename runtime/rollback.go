@@ -64,14 +64,18 @@ type Rollback struct {
 }
 
 // NewRollback makes a ring of n snapshots of w, each preallocated to the
-// size of w's snapshot now plus room for every event table's capacity,
-// and charges n times that to w's memory budget (kind "snapshot ring").
-// A snapshot that outgrows its room later (slice or codec resources,
-// pending resolutions) grows it once. It returns a *SnapshotError for a
-// world a snapshot cannot hold, a
+// size w's declarations give its snapshot (World.MaxSnapshotSize without
+// the state allowance: every bounded part at its declared size, event
+// tables at their capacity; the parts without a declared bound, pending
+// resolutions and slice or codec resources, at their size now), computed
+// without taking a snapshot, and charges n times that to w's memory
+// budget (kind "snapshot ring") before it allocates anything. A snapshot
+// that outgrows its room later (those unbounded parts) grows it once. It
+// returns a *SnapshotError for a world a snapshot cannot hold, a
 // *memory.BudgetError (errors.Is ErrMemoryBudget) when the ring does not
-// fit, an *OptionError for n outside 1..1024, ErrZeroWorld, ErrClosed or
-// ErrRunning (from a system). It allocates; call it at set-up.
+// fit (having allocated nothing), an *OptionError for n outside 1..1024,
+// ErrZeroWorld, ErrClosed or ErrRunning (from a system). It allocates;
+// call it at set-up.
 func NewRollback(w *World, n int) (*Rollback, error) {
 	if err := w.ready(errRunningNewRollback); err != nil {
 		return nil, err
@@ -79,13 +83,7 @@ func NewRollback(w *World, n int) (*Rollback, error) {
 	if n < 1 || n > 1024 {
 		return nil, &OptionError{Option: "NewRollback", Value: itoa(n), Reason: "want 1..1024 snapshots"}
 	}
-	size, err := w.SnapshotSize()
-	if err != nil {
-		return nil, err
-	}
-	for _, e := range w.state.events {
-		size += e.StateCap()
-	}
+	size := w.state.ringSize()
 	if err := w.budget.Charge(memory.Definition{Kind: "snapshot ring", Name: "Rollback", Workers: 0}, memory.Size(int64(n), int64(size))); err != nil {
 		return nil, err
 	}
@@ -94,6 +92,20 @@ func NewRollback(w *World, n int) (*Rollback, error) {
 		r.bufs[i] = make([]byte, 0, size)
 	}
 	return r, nil
+}
+
+// ringSize is the room of a ring's snapshot (NewRollback). Allocates
+// nothing but a codec resource's encoding.
+func (st *worldState) ringSize() int {
+	n := SnapshotHeader + 8*len(st.sections)
+	for k, p := range st.parts {
+		if st.bounded[k] {
+			n += st.max[k]
+		} else {
+			n += p.StateSize()
+		}
+	}
+	return n
 }
 
 // Cap is the number of snapshots the ring holds at most.

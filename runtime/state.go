@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -11,18 +12,19 @@ import (
 	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/internal/wire"
+	"github.com/tickwork/tickwork/memory"
 )
 
 // The snapshot format (docs/state.md, "Format"): a 40-byte header, then
 // one section per part of the world, each a little-endian uint64 length
-// and that many bytes.
+// and that many bytes, the host configuration's first.
 const (
 	// SnapshotVersion is the format version Snapshot writes and the only
 	// one Restore reads. It changes whenever the layout of any section
 	// changes (docs/state.md, "Version rule").
 	// Exported for tools that read a snapshot's header (docs/state.md,
 	// "Format").
-	SnapshotVersion = 1
+	SnapshotVersion = 2
 	// SnapshotHeader is the header's length in bytes.
 	// Exported for tools that read a snapshot's header.
 	SnapshotHeader = 40
@@ -60,9 +62,30 @@ var (
 	ErrOtherWorld = errors.New("snapshot of another world")
 	// ErrUnsupported: a world a snapshot cannot hold: an event table of a
 	// pointer-holding type, or a resource that holds pointers and provides
-	// no codec (docs/state.md), or a big-endian machine.
+	// no codec (docs/state.md), or a big-endian machine; or a state past
+	// its declared sizes (a slice resource outside its lengths, more than
+	// the state allowance: WithStateAllowance); or, from Restore, a
+	// snapshot whose state beyond the declared sizes the memory budget
+	// does not hold (Cause is the *memory.BudgetError).
 	ErrUnsupported = errors.New("world cannot be snapshot")
+	// ErrHostConfig: an intact snapshot of a world whose host
+	// configuration (WithHostConfig) is other bytes; Cause is a
+	// *HostConfigError holding both.
+	ErrHostConfig = errors.New("snapshot of another host configuration")
 )
+
+// HostConfigError is the Cause of a Restore refused because the
+// snapshot's host section (Saved) is not the world's host configuration
+// (Want, WithHostConfig): the host decodes both to say which parameter
+// differs. Both are copies.
+type HostConfigError struct {
+	Saved, Want []byte
+}
+
+func (e *HostConfigError) Error() string {
+	return "saved with a host configuration of " + strconv.Itoa(len(e.Saved)) + " bytes that differs from this world's (" +
+		strconv.Itoa(len(e.Want)) + " bytes; WithHostConfig)"
+}
 
 // SnapshotError reports a refused Snapshot or Restore: Err is one of the
 // sentinels above, Section the part of the world at fault ("header",
@@ -107,15 +130,27 @@ type worldState struct {
 	resources   []plumb.Resource
 	fingerprint uint64
 	desc        string
-	err         error    // why a snapshot cannot hold the world, nil when it can
-	sections    [][]byte // split's: each part's section of the snapshot at hand
-	offsets     []int    // and where in the payload it starts
+	err         error         // why a snapshot cannot hold the world, nil when it can
+	sections    [][]byte      // split's: each part's section of the snapshot at hand
+	offsets     []int         // and where in the payload it starts
+	host        []byte        // the host configuration (WithHostConfig), the first section
+	parts       []plumb.State // in section order
+	// Sizes (docs/state.md, "Sizes"): each section's declared size, whether
+	// that bounds it (else the section may exceed it by what is left of
+	// the allowance), the allowance, and what split found beyond the
+	// declared sizes. held is the most of that the world held so far
+	// (at Build, or charged to the budget by a Restore).
+	max     []int
+	bounded []bool
+	allow   int
+	excess  int
+	held    int
 }
 
 // newWorldState lists the parts of the world in their snapshot order and
 // computes the fingerprint. Set-up only.
-func (w *World) newWorldState(doms []*ephemeral.Domain, res []frame.Resource) *worldState {
-	st := &worldState{}
+func (w *World) newWorldState(doms []*ephemeral.Domain, res []frame.Resource, host []byte, allow int) *worldState {
+	st := &worldState{host: host, allow: allow}
 	seen := map[*ephemeral.Domain]bool{}
 	add := func(d *ephemeral.Domain) {
 		if !seen[d] {
@@ -156,9 +191,94 @@ func (w *World) newWorldState(doms []*ephemeral.Domain, res []frame.Resource) *w
 	h := fnv.New64a()
 	h.Write(desc)
 	st.fingerprint, st.desc = h.Sum64(), string(desc)
-	st.sections = make([][]byte, 1+len(st.domains)+len(st.events)+len(st.resources))
+	st.sections = make([][]byte, 2+len(st.domains)+len(st.events)+len(st.resources))
 	st.offsets = make([]int, len(st.sections))
+	st.max, st.bounded = make([]int, len(st.sections)), make([]bool, len(st.sections))
+	st.parts = append(st.parts, &hostPart{st.host}, st.sched)
+	for _, d := range st.domainOps {
+		st.parts = append(st.parts, d)
+	}
+	for _, e := range st.events {
+		st.parts = append(st.parts, e)
+	}
+	for _, r := range st.resources {
+		st.parts = append(st.parts, r)
+	}
+	for k := range st.sections {
+		st.max[k], st.bounded[k] = st.part(k).StateMax()
+		if !st.bounded[k] {
+			st.held += max(0, st.part(k).StateSize()-st.max[k])
+		}
+	}
 	return st
+}
+
+// hostPart is the host configuration as a part of the world: its section
+// is the bytes, and only they.
+type hostPart struct{ b []byte }
+
+func (h *hostPart) AppendState(dst []byte) ([]byte, error) { return append(dst, h.b...), nil }
+func (h *hostPart) CheckState(src []byte) error {
+	if !bytes.Equal(src, h.b) {
+		return &HostConfigError{Saved: bytes.Clone(src), Want: bytes.Clone(h.b)}
+	}
+	return nil
+}
+func (h *hostPart) Describe(dst []byte) []byte { return dst }
+func (h *hostPart) StateSize() int             { return len(h.b) }
+func (h *hostPart) StateMax() (int, bool)      { return len(h.b), false } // another length is ErrHostConfig, not a size error
+
+// part is the snapshot side of part k: the host configuration, the
+// scheduler, the domains, the event tables, the resources.
+func (st *worldState) part(k int) plumb.State { return st.parts[k] }
+
+// sizeErr checks the length of part k's section against its declared size
+// and what is left of the allowance (excess is what the sections before
+// it hold beyond theirs); it returns the new excess, or the error (err
+// is ErrCorrupt for Restore, ErrUnsupported for Snapshot) naming the
+// section. It allocates only its error.
+func (st *worldState) sizeErr(k, n, excess int, err error) (int, error) {
+	m := st.max[k]
+	if n <= m {
+		return excess, nil
+	}
+	if st.bounded[k] {
+		return excess, &SnapshotError{Err: err, Section: st.sectionName(k),
+			Detail: "section of " + strconv.Itoa(n) + " bytes, its declarations allow at most " + strconv.Itoa(m)}
+	}
+	if k == hostSection { // other bytes are Restore's ErrHostConfig; too many are corruption
+		if n > MaxHostConfig {
+			return excess, &SnapshotError{Err: err, Section: st.sectionName(k),
+				Detail: "section of " + strconv.Itoa(n) + " bytes, past MaxHostConfig (" + strconv.Itoa(MaxHostConfig) + ")"}
+		}
+		return excess, nil
+	}
+	excess += n - m
+	if excess > st.allow {
+		return excess, &SnapshotError{Err: err, Section: st.sectionName(k),
+			Detail: "section of " + strconv.Itoa(n) + " bytes takes the state past its declared sizes by " + strconv.Itoa(excess) +
+				" bytes, more than the world's state allowance of " + strconv.Itoa(st.allow) + " (WithStateAllowance)"}
+	}
+	return excess, nil
+}
+
+// sizeNow is the length of the world's snapshot now, computed without
+// taking it; maxSize the largest Restore accepts. Allocate nothing (but
+// a codec resource's encoding into its kept buffer).
+func (st *worldState) sizeNow() int {
+	n := SnapshotHeader + 8*len(st.sections)
+	for k := range st.sections {
+		n += st.part(k).StateSize()
+	}
+	return n
+}
+
+func (st *worldState) maxSize() int {
+	n := SnapshotHeader + 8*len(st.sections) + st.allow + MaxHostConfig - st.max[hostSection] // any host configuration's
+	for _, m := range st.max {
+		n += m
+	}
+	return n
 }
 
 // statePart is part's snapshot face S, false when part has none (section
@@ -198,13 +318,33 @@ func (w *World) Declarations() string { return w.made().state.desc }
 
 // SnapshotSize is the length Snapshot would append now, in bytes; the
 // event tables' held events, the pending resolutions and slice or codec
-// resources make it vary between frames. It returns the *SnapshotError of
-// a world a snapshot cannot hold. It allocates a scratch snapshot when the
-// world has codec resources; call it at set-up.
+// resources make it vary between frames. It computes it from each part's
+// size, taking no snapshot: it allocates nothing, but a codec resource
+// encodes its value into a buffer the resource keeps (which allocates
+// when that buffer grows, and what the codec allocates). It returns
+// ErrZeroWorld, ErrClosed, ErrRunning or the *SnapshotError of a world a
+// snapshot cannot hold. Call it between frames, from the goroutine that
+// calls Frame.
 func (w *World) SnapshotSize() (int, error) {
-	b, err := w.Snapshot(nil)
-	return len(b), err
+	if err := w.ready(errRunningSnapshot); err != nil {
+		return 0, err
+	}
+	return w.state.sizeNow(), nil
 }
+
+// MaxSnapshotSize is the largest snapshot Restore accepts, in bytes, from
+// the declarations alone (docs/state.md, "Sizes"): the header, every
+// section's length word and declared size (a domain's tables and columns
+// for their whole capacity, an event table's capacity, a raw resource's
+// size, a slice resource's declared maxLen, MaxHostConfig for the host
+// configuration), and the state allowance (WithStateAllowance) for the
+// parts without a declared bound. Fixed at Build; allocates nothing; safe
+// for concurrent use.
+func (w *World) MaxSnapshotSize() int { return w.made().state.maxSize() }
+
+// HostConfig is the world's host configuration (WithHostConfig), the
+// world's own bytes: do not modify them. Safe for concurrent use.
+func (w *World) HostConfig() []byte { return w.made().state.host }
 
 // Snapshot appends the world's state to dst and returns it
 // (docs/state.md): the header (format version, Fingerprint, payload
@@ -246,12 +386,16 @@ func (w *World) snapshot(dst []byte, sum bool) ([]byte, error) {
 	start := len(dst)
 	dst = append(dst, make([]byte, SnapshotHeader)...)
 	var crc uint32
+	excess := 0
 	for k := range st.sections {
 		at := len(dst)
 		dst = wire.U64(dst, 0)
 		var err error
-		if dst, err = w.appendPart(k, dst); err != nil {
+		if dst, err = st.part(k).AppendState(dst); err != nil {
 			return dst[:start], &SnapshotError{Err: ErrUnsupported, Section: st.sectionName(k), Cause: err}
+		}
+		if excess, err = st.sizeErr(k, len(dst)-at-8, excess, ErrUnsupported); err != nil {
+			return dst[:start], err
 		}
 		binary.LittleEndian.PutUint64(dst[at:], uint64(len(dst)-at-8))
 		if sum { // section by section, while it is in cache
@@ -283,8 +427,16 @@ func (w *World) snapshot(dst []byte, sum bool) ([]byte, error) {
 // ErrTruncated (src ends early), ErrVersion, ErrCorrupt (not a snapshot, a
 // checksum mismatch, trailing bytes, or a section that is no state of this
 // world: the error names it and wraps the engine package's error),
-// ErrOtherWorld (another fingerprint) or ErrUnsupported; or ErrZeroWorld,
-// ErrClosed, ErrRunning. One failure can follow the checks: a resource
+// ErrOtherWorld (another fingerprint), ErrHostConfig (an intact snapshot
+// whose host section is not WithHostConfig's bytes: the Cause, a
+// *HostConfigError, holds both) or ErrUnsupported (state beyond the
+// declared sizes the memory budget does not hold); or ErrZeroWorld,
+// ErrClosed, ErrRunning. A section longer than its part's declarations
+// allow, or sections that together exceed them by more than the state
+// allowance, are ErrCorrupt naming the section, whatever the checksum
+// says (docs/state.md, "Sizes"); what a snapshot holds beyond the
+// declared sizes is charged to the world's memory budget (kind "restored
+// state") when it is more than the world held so far. One failure can follow the checks: a resource
 // codec whose UnmarshalBinary refuses bytes it accepted when checked (a
 // codec that is not deterministic, a contract breach) leaves the resources
 // after it as they were. It allocates nothing once the world has restored
@@ -320,16 +472,26 @@ func (w *World) restore(src []byte, checked bool) error {
 		if crc32.Update(crc, crcTable, src[16:SnapshotHeader]) != binary.LittleEndian.Uint32(src[12:]) {
 			return &SnapshotError{Err: ErrCorrupt, Section: "header", Detail: "checksum mismatch"}
 		}
+		if err := st.parts[hostSection].CheckState(st.sections[hostSection]); err != nil {
+			return &SnapshotError{Err: ErrHostConfig, Section: st.sectionName(hostSection), Cause: err}
+		}
 		if first != nil {
 			return first
+		}
+		if st.excess > st.held {
+			if err := w.budget.Charge(memory.Definition{Kind: "restored state", Name: "Restore"}, int64(st.excess-st.held)); err != nil {
+				return &SnapshotError{Err: ErrUnsupported, Section: "header",
+					Detail: strconv.Itoa(st.excess) + " bytes beyond the declared sizes", Cause: err}
+			}
+			st.held = st.excess
 		}
 	}
 	// Every part accepted its section: now change the world.
 	if checked {
 		w.restores++ // another history: a Rollback forgets its own
 	}
-	st.sched.LoadState(st.sections[0])
-	k := 1
+	st.sched.LoadState(st.sections[1])
+	k := 2
 	for _, d := range st.domainOps {
 		d.LoadState(st.sections[k])
 		k++
@@ -351,49 +513,24 @@ func (w *World) restore(src []byte, checked bool) error {
 func (w *World) check(k int) error {
 	st := w.state
 	sec := st.sections[k]
-	if k == 0 {
-		if err := st.sched.CheckState(sec); err != nil {
-			return corrupt("scheduler", err)
-		}
-		return nil
+	if k == hostSection {
+		return nil // restore compares it
 	}
-	var err error
-	switch i := k - 1; {
-	case i < len(st.domains):
-		err = st.domainOps[i].CheckState(sec)
-	case i-len(st.domains) < len(st.events):
-		err = st.events[i-len(st.domains)].CheckState(sec)
-	default:
-		err = st.resources[i-len(st.domains)-len(st.events)].CheckState(sec)
-	}
-	if err != nil {
+	if err := st.part(k).CheckState(sec); err != nil {
 		return corrupt(st.sectionName(k), err)
 	}
 	return nil
 }
 
-// appendPart appends the state of part k: the scheduler, then the
-// domains, the event tables and the resources.
-func (w *World) appendPart(k int, dst []byte) ([]byte, error) {
-	st := w.state
-	if k == 0 {
-		return st.sched.AppendState(dst)
-	}
-	if k -= 1; k < len(st.domains) {
-		return st.domainOps[k].AppendState(dst)
-	}
-	if k -= len(st.domains); k < len(st.events) {
-		return st.events[k].AppendState(dst)
-	}
-	return st.resources[k-len(st.events)].AppendState(dst)
-}
-
 // sectionName names part k in errors. It allocates.
 func (st *worldState) sectionName(k int) string {
-	if k == 0 {
+	switch k {
+	case hostSection:
+		return "host configuration"
+	case 1:
 		return "scheduler"
 	}
-	if k -= 1; k < len(st.domains) {
+	if k -= 2; k < len(st.domains) {
 		return "domain " + st.domains[k].Name()
 	}
 	if k -= len(st.domains); k < len(st.events) {
@@ -401,6 +538,9 @@ func (st *worldState) sectionName(k int) string {
 	}
 	return "resource " + st.resources[k-len(st.events)].Name()
 }
+
+// hostSection is the host configuration's section, the first.
+const hostSection = 0
 
 func corrupt(section string, err error) error {
 	return &SnapshotError{Err: ErrCorrupt, Section: section, Cause: err}
@@ -423,6 +563,10 @@ func (st *worldState) split(src []byte) error {
 		return head(ErrVersion, "version "+strconv.FormatUint(uint64(v), 10)+", this build reads "+strconv.Itoa(SnapshotVersion))
 	}
 	n := binary.LittleEndian.Uint64(src[24:])
+	if m := uint64(st.maxSize() - SnapshotHeader); n > m {
+		return head(ErrCorrupt, "payload length "+strconv.FormatUint(n, 10)+", past the "+strconv.FormatUint(m, 10)+
+			" this world's declarations and state allowance can produce (World.MaxSnapshotSize)")
+	}
 	if n > uint64(len(src)-SnapshotHeader) {
 		return head(ErrTruncated, strconv.Itoa(len(src)-SnapshotHeader)+" payload bytes of "+strconv.FormatUint(n, 10))
 	}
@@ -445,17 +589,32 @@ func (st *worldState) split(src []byte) error {
 		if checksum(src) != binary.LittleEndian.Uint32(src[12:]) {
 			return head(ErrCorrupt, "checksum mismatch")
 		}
+		// An intact snapshot of another host configuration says so first:
+		// the host can name the parameter (units that change the
+		// declarations too, say).
+		r := wire.Reader{B: payload}
+		if h := r.Next(r.U64()); !r.Bad {
+			if err := st.parts[hostSection].CheckState(h); err != nil {
+				return &SnapshotError{Err: ErrHostConfig, Section: st.sectionName(hostSection), Detail: "its header differs too, " + other.(*SnapshotError).Detail, Cause: err}
+			}
+		}
 		return other
 	}
 	r := wire.Reader{B: payload}
+	excess := 0
 	for i := range st.sections {
 		l := r.U64()
 		st.offsets[i] = len(payload) - len(r.B)
 		st.sections[i] = r.Next(l)
 		if r.Bad {
-			return head(ErrCorrupt, "section "+strconv.Itoa(i)+" runs past the payload")
+			return head(ErrCorrupt, "section "+strconv.Itoa(i)+" ("+st.sectionName(i)+") runs past the payload")
+		}
+		var err error
+		if excess, err = st.sizeErr(i, len(st.sections[i]), excess, ErrCorrupt); err != nil {
+			return err
 		}
 	}
+	st.excess = excess
 	if len(r.B) != 0 {
 		return head(ErrCorrupt, strconv.Itoa(len(r.B))+" bytes after the last section")
 	}

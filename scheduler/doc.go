@@ -23,7 +23,7 @@
 // # Sealing
 //
 // Hooks ([Hook]) run first: host code looks systems up ([Hook.Lookup],
-// [Hook.Manifest]), orders its systems against them ([Hook.Order]), adds
+// [Hook.Names]), orders its systems against them ([Hook.Order]), adds
 // systems ([Hook.Add]) and substitutes an implementation declaring the
 // same manifest ([Hook.Substitute]). Seal then refuses, with typed errors:
 // duplicate names ([*DuplicateError]); constraints naming unknown systems

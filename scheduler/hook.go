@@ -63,12 +63,13 @@ func (h *Hook) Order(first, then string) error {
 	return nil
 }
 
-// Manifest returns the manifest of the system named name, derived from its
+// manifest returns the manifest of the system named name, derived from its
 // declaration (what it reads, writes, records, emits, consumes and which
-// resources it uses: the fields of frame.Manifest, internal/engine/frame), and true;
-// false when no system has that name. The manifest is the scheduler's: do
-// not modify it.
-func (h *Hook) Manifest(name string) (*frame.Manifest, bool) {
+// resources it uses), and true; false when no system has that name. The
+// manifest is the scheduler's: do not modify it. The runtime reaches it
+// through frame.HookManifest (plumbing.go): a manifest is engine plumbing,
+// no user type.
+func (h *Hook) manifest(name string) (*frame.Manifest, bool) {
 	e, ok := h.s.byName[name]
 	if !ok {
 		return nil, false
@@ -78,7 +79,8 @@ func (h *Hook) Manifest(name string) (*frame.Manifest, bool) {
 
 // Substitute replaces the implementation of the system named name with
 // the one declare declares. The substitute must declare the same manifest
-// (as sets: see Manifest), since the
+// (the same columns read and written, tables recorded, event tables
+// emitted and consumed and resources used, as sets), since the
 // graph was checked against it; a different manifest is refused with a
 // *SubstituteError (errors.Is ErrManifestMismatch), an unknown name with an
 // *UnknownSystemError, and a bad declaration with its

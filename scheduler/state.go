@@ -118,6 +118,15 @@ func (s *Scheduler) loadState(src []byte) {
 	s.pbOps.LoadState(r.B)
 }
 
+// stateSize is the length appendState appends now. Allocates nothing.
+func (s *Scheduler) stateSize() int { return 48 + 8*s.counters() + s.pbOps.StateSize() }
+
+// stateFixed is the part of a state whose size the declarations fix: the
+// clock, the counters and the playback's head; the per-buffer parts
+// (their number depends on the snapshot's worker count) and the pending
+// resolutions have no declared bound (docs/state.md, "Sizes").
+func (s *Scheduler) stateFixed() int { return 48 + 8*s.counters() + 8 }
+
 // eachCounter calls f with every system counter, in sealed order and then
 // declaration order: the order of the counters in a state.
 func (s *Scheduler) eachCounter(f func(c *frame.Counter)) {

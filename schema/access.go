@@ -105,6 +105,12 @@ func (u *useWalk) expr(e Expr) {
 		u.expr(e.Y)
 	case *Convert:
 		u.expr(e.X)
+	case *Floor:
+		u.expr(e.X)
+	case *ResRef:
+		if e.Index != nil {
+			u.expr(e.Index)
+		}
 	case *IndexOf:
 		u.expr(e.X)
 	}

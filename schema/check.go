@@ -13,8 +13,8 @@ import (
 
 // Load parses and checks the schema text src of the file named filename:
 // Parse, then Check. It returns the checked schema or an [ErrorList] of
-// every error found (at most MaxErrors), each a *Error printed as
-// "file:line:col: message". Safe for concurrent use.
+// every error found, each a *Error printed as "file:line:col: message"
+// (the list prints the first MaxErrors, then how many more). Safe for concurrent use.
 func Load(filename string, src []byte) (*Schema, error) {
 	f, err := Parse(filename, src)
 	if err != nil {
@@ -26,7 +26,7 @@ func Load(filename string, src []byte) (*Schema, error) {
 // Check resolves every name of f, types every expression, folds constant
 // subexpressions and derives each system's access (the rules are in
 // docs/schema.md). It returns the checked schema, or an [ErrorList] of the
-// errors found in text order (at most MaxErrors). It does not modify f.
+// errors found, in text order. It does not modify f.
 // Safe for concurrent use on distinct files.
 func Check(filename string, f *File) (*Schema, error) {
 	c := &checker{
@@ -43,7 +43,19 @@ func Check(filename string, f *File) (*Schema, error) {
 			}
 			return a.Pos.Col - b.Pos.Col
 		})
-		return nil, c.errs
+		// A struct assignment checks its value once per field: the same
+		// error is reported once.
+		type key struct {
+			p   Pos
+			msg string
+		}
+		seen := map[key]bool{}
+		return nil, slices.DeleteFunc(c.errs, func(e *Error) bool {
+			k := key{e.Pos, e.Msg}
+			dup := seen[k]
+			seen[k] = true
+			return dup
+		})
 	}
 	return c.s, nil
 }
@@ -57,6 +69,8 @@ type declared struct {
 	domain *Domain
 	table  *Table
 	event  *EventTable
+	strct  *Struct
+	res    *Resource
 	system bool
 }
 
@@ -74,13 +88,11 @@ type checker struct {
 	errs   ErrorList
 	names  map[string]declared
 	consts map[string]*constState
+	orders []orderRef // every before/after name, in text order
 }
 
-// errorf records an error unless MaxErrors have been.
+// errorf records an error.
 func (c *checker) errorf(p Pos, k Kind, format string, args ...any) {
-	if len(c.errs) >= MaxErrors {
-		return
-	}
 	c.errs = append(c.errs, &Error{Pos: p, Kind: k, Msg: fmt.Sprintf(format, args...)})
 }
 
@@ -90,6 +102,8 @@ func (c *checker) check(f *File) {
 	var tables []*synTableDecl
 	var events []*synEventDecl
 	var systems []*synSystemDecl
+	var structs []*synStructDecl
+	var resources []*synResourceDecl
 	for _, d := range f.Decls {
 		switch {
 		case d.Const != nil:
@@ -114,6 +128,18 @@ func (c *checker) check(f *File) {
 				c.s.Events = append(c.s.Events, e)
 				events = append(events, d.Event)
 			}
+		case d.Struct != nil:
+			st := &Struct{Pos: c.pos(d.Struct.Name.Pos), Name: d.Struct.Name.Name}
+			if c.declare(d.Struct.Name, declared{what: "struct", strct: st}) {
+				c.s.Structs = append(c.s.Structs, st)
+				structs = append(structs, d.Struct)
+			}
+		case d.Resource != nil:
+			r := &Resource{Pos: c.pos(d.Resource.Name.Pos), Name: d.Resource.Name.Name}
+			if c.declare(d.Resource.Name, declared{what: "resource", res: r}) {
+				c.s.Resources = append(c.s.Resources, r)
+				resources = append(resources, d.Resource)
+			}
 		case d.Extern != nil:
 			if c.declare(d.Extern.Name, declared{what: "extern system", system: true}) {
 				c.s.Externs = append(c.s.Externs, &Extern{Pos: c.pos(d.Extern.Name.Pos), Name: d.Extern.Name.Name})
@@ -132,6 +158,12 @@ func (c *checker) check(f *File) {
 				c.resolveConst(st)
 			}
 		}
+	}
+	for i, d := range structs {
+		c.structDecl(c.s.Structs[i], d)
+	}
+	for i, d := range resources {
+		c.resourceDecl(c.s.Resources[i], d)
 	}
 	for _, d := range f.Decls {
 		if d.Domain != nil {
@@ -152,14 +184,19 @@ func (c *checker) check(f *File) {
 			c.s.Systems = append(c.s.Systems, sys)
 		}
 	}
-	c.cycles()
+	if !c.cycles() {
+		c.phaseOrder()
+		c.conflicts()
+	}
 }
 
 // cycles reports each cycle of before/after constraints among the
 // declared systems of one phase, at its first system (Build would refuse
 // it, without a position). Constraints through hand-written systems are
 // not known here: Build checks the whole graph (docs/schema.md, Systems).
-func (c *checker) cycles() {
+// It reports whether it found one.
+func (c *checker) cycles() bool {
+	found := false
 	idx := map[string]int{}
 	for i, y := range c.s.Systems {
 		idx[y.Name] = i
@@ -200,6 +237,7 @@ func (c *checker) cycles() {
 				}
 				names = append(names, c.s.Systems[j].Name)
 				first := slices.Min(cyc)
+				found = true
 				c.errorf(c.s.Systems[first].Pos, KindValue, "systems %s order themselves in a cycle (%s); drop one of these before/after constraints",
 					strings.Join(names[:len(names)-1], ", "), strings.Join(names, " runs before "))
 			}
@@ -212,6 +250,7 @@ func (c *checker) cycles() {
 			visit(i)
 		}
 	}
+	return found
 }
 
 // declare records a top-level name, or reports it as a duplicate.
@@ -237,15 +276,27 @@ func (c *checker) resolveConst(st *constState) *Const {
 	}
 	st.state = 1
 	d := st.decl
-	t, ok := c.typeExpr(d.Type, "constant "+d.Name.Name)
-	if ok && t.Kind == Ref {
-		c.errorf(c.pos(d.Type.Pos), KindType, "constant %q cannot be a ref; constants are int32, int64, float32, float64 or bool", d.Name.Name)
-		ok = false
+	var t Type
+	ok := true
+	if d.Type != nil {
+		t, ok = c.typeExpr(d.Type, "constant "+d.Name.Name)
+		ok = c.noArray(t, ok, d.Type, "constant "+d.Name.Name)
+		if ok && (t.Kind == Ref || t.Kind == StructKind) {
+			what := "a ref"
+			if t.Kind == StructKind {
+				what = "struct " + t.Struct.Name
+			}
+			c.errorf(c.pos(d.Type.Pos), KindType, "constant %q cannot be %s; constants are int32, int64, float32, float64 or bool", d.Name.Name, what)
+			ok = false
+		}
 	}
 	ex := c.expr(&scope{c: c}, d.Value)
 	st.state = 2
 	if !ok || ex.Type().Kind == Invalid {
 		return nil
+	}
+	if d.Type == nil {
+		t = ex.Type() // inferred: untyped stays untyped (typed by each use)
 	}
 	ex = c.convertTo(ex, t, "constant "+d.Name.Name)
 	lit, isLit := ex.(*Lit)
@@ -274,12 +325,125 @@ func (c *checker) typeExpr(t *synTypeExpr, of string) (Type, bool) {
 		}
 		return Type{Kind: Ref, Table: d.table}, true
 	}
+	if t.Len != nil {
+		return c.arrayType(t, of)
+	}
 	k, ok := basicTypes[t.Name.Name]
 	if !ok {
-		c.errorf(c.pos(t.Name.Pos), KindUnknown, "unknown type %q in %s; types are int32, int64, float32, float64, bool and ref TABLE", t.Name.Name, of)
+		if d := c.names[t.Name.Name]; d.strct != nil {
+			return Type{Kind: StructKind, Struct: d.strct}, true
+		}
+		c.errorf(c.pos(t.Name.Pos), KindUnknown, "unknown type %q in %s; types are int32, int64, float32, float64, bool, ref TABLE and the declared structs%s", t.Name.Name, of, c.hint(t.Name.Name, "struct"))
 		return Type{}, false
 	}
 	return Type{Kind: k}, true
+}
+
+// MaxArrayLen bounds the length of a resource's array field.
+const MaxArrayLen = 1 << 20
+
+// arrayType resolves `[N]TYPE`: N an integer constant in 1..MaxArrayLen,
+// TYPE a basic type.
+func (c *checker) arrayType(t *synTypeExpr, of string) (Type, bool) {
+	k, ok := basicTypes[t.Elem.Name]
+	if !ok {
+		c.errorf(c.pos(t.Elem.Pos), KindType, "the elements of array type [...]%s of %s are int32, int64, float32, float64 or bool, not %s", t.Elem.Name, of, t.Elem.Name)
+		return Type{}, false
+	}
+	ex := c.expr(&scope{c: c}, t.Len)
+	if invalid(ex) {
+		return Type{}, false
+	}
+	lit, isLit := ex.(*Lit)
+	if !isLit || !ex.Type().IsInteger() {
+		c.errorf(c.pos(t.Len.Pos), KindType, "the length of an array of %s must be an integer constant, not %s", of, describeExpr(ex))
+		return Type{}, false
+	}
+	n, exact := constant.Int64Val(lit.Value)
+	if !exact || n < 1 || n > MaxArrayLen {
+		c.errorf(c.pos(t.Len.Pos), KindValue, "the length of an array of %s is %s; it must be between 1 and %d", of, lit.Value, MaxArrayLen)
+		return Type{}, false
+	}
+	return Type{Kind: ArrayKind, Elem: &Type{Kind: k}, Len: int(n)}, true
+}
+
+// noArray reports an array type where only a resource field may have
+// one.
+func (c *checker) noArray(t Type, ok bool, at *synTypeExpr, what string) bool {
+	if ok && t.Kind == ArrayKind {
+		c.errorf(c.pos(at.Pos), KindType, "%s is an array; only a resource's fields are arrays (a table stores one value a row in each column)", what)
+		return false
+	}
+	return ok
+}
+
+// structDecl resolves a struct's fields: basic types and refs.
+func (c *checker) structDecl(st *Struct, d *synStructDecl) {
+	of := "struct " + st.Name
+	if len(d.Fields) == 0 {
+		c.errorf(st.Pos, KindMissing, "%s has no fields; give it at least one, FIELD: TYPE", of)
+	}
+	seen := map[string]Pos{}
+	for _, f := range d.Fields {
+		p := c.pos(f.Name.Pos)
+		if prev, ok := seen[f.Name.Name]; ok {
+			c.errorf(p, KindDuplicate, "%s has two fields named %q (the first at %s); rename one", of, f.Name.Name, prev)
+			continue
+		}
+		seen[f.Name.Name] = p
+		typ, ok := c.typeExpr(f.Type, of+" field "+f.Name.Name)
+		ok = c.noArray(typ, ok, f.Type, "field "+f.Name.Name+" of "+of)
+		if ok && typ.Kind == StructKind {
+			c.errorf(c.pos(f.Type.Pos), KindType, "field %s of %s is struct %s; struct fields are int32, int64, float32, float64, bool or ref TABLE (give its fields here)", f.Name.Name, of, typ.Struct.Name)
+			ok = false
+		}
+		if !ok {
+			typ = Type{Kind: Invalid}
+		}
+		st.Fields = append(st.Fields, &StructField{Pos: p, Name: f.Name.Name, Type: typ, Index: len(st.Fields)})
+	}
+}
+
+// resourceDecl resolves a resource's fields and their initial values.
+func (c *checker) resourceDecl(r *Resource, d *synResourceDecl) {
+	of := "resource " + r.Name
+	if len(d.Fields) == 0 {
+		c.errorf(r.Pos, KindMissing, "%s has no fields; give it at least one, FIELD: TYPE = VALUE", of)
+	}
+	seen := map[string]Pos{}
+	for _, f := range d.Fields {
+		p := c.pos(f.Name.Pos)
+		if prev, ok := seen[f.Name.Name]; ok {
+			c.errorf(p, KindDuplicate, "%s has two fields named %q (the first at %s); rename one", of, f.Name.Name, prev)
+			continue
+		}
+		seen[f.Name.Name] = p
+		typ, ok := c.typeExpr(f.Type, of+" field "+f.Name.Name)
+		if ok && typ.Kind == Ref {
+			c.errorf(c.pos(f.Type.Pos), KindType, "field %s of %s is a ref; resource fields are int32, int64, float32, float64, bool or a struct (a handle in a resource is a hand-written system's)", f.Name.Name, of)
+			ok = false
+		}
+		if !ok {
+			typ = Type{Kind: Invalid}
+		}
+		rf := &ResourceField{Pos: p, Name: f.Name.Name, Type: typ, Index: len(r.Fields)}
+		r.Fields = append(r.Fields, rf)
+		if f.Value == nil || !ok {
+			continue
+		}
+		if typ.Kind == StructKind || typ.Kind == ArrayKind {
+			c.errorf(c.pos(f.Value.Pos), KindType, "field %s of %s is %s, which has no literal; drop = ...: it starts at zero, and the host or a hand-written system sets it", f.Name.Name, of, describeType(typ))
+			continue
+		}
+		ex := c.convertTo(c.expr(&scope{c: c}, f.Value), typ, "field "+f.Name.Name+" of "+of)
+		switch lit, isLit := ex.(*Lit); {
+		case invalid(ex):
+		case !isLit:
+			c.errorf(c.pos(f.Value.Pos), KindValue, "the initial value of field %s of %s is not constant; use literals and constants only", f.Name.Name, of)
+		default:
+			rf.Value = lit.Value
+		}
+	}
 }
 
 // fields resolves the columns of a table or the fields of an event table.
@@ -294,8 +458,23 @@ func (c *checker) fields(fs []*synField, of string, t *Table, e *EventTable) []*
 		}
 		seen[f.Name.Name] = p
 		typ, ok := c.typeExpr(f.Type, of+" column "+f.Name.Name)
+		ok = c.noArray(typ, ok, f.Type, of+" column "+f.Name.Name)
+		if ok && typ.Kind == StructKind && t == nil {
+			c.errorf(c.pos(f.Type.Pos), KindType, "field %s of %s is struct %s; event fields are int32, int64, float32, float64, bool or ref TABLE (give the struct's fields one by one)", f.Name.Name, of, typ.Struct.Name)
+			ok = false
+		}
 		if !ok {
 			typ = Type{Kind: Invalid}
+		}
+		if typ.Kind == StructKind {
+			g := &StructColumn{Pos: p, Name: f.Name.Name, Struct: typ.Struct, Table: t}
+			for _, sf := range typ.Struct.Fields {
+				k := &Column{Pos: p, Name: f.Name.Name + "." + sf.Name, Type: sf.Type, Table: t, Index: len(cols), Group: g, Field: sf}
+				cols = append(cols, k)
+				g.Fields = append(g.Fields, k)
+			}
+			t.Structs = append(t.Structs, g)
+			continue
 		}
 		cols = append(cols, &Column{Pos: p, Name: f.Name.Name, Type: typ, Table: t, Event: e, Index: len(cols)})
 	}
@@ -500,6 +679,17 @@ func distance(a, b string) int {
 		}
 	}
 	return row[len(b)]
+}
+
+// describeType is "struct S" or "an array [N]T" or the type.
+func describeType(t Type) string {
+	switch t.Kind {
+	case StructKind:
+		return "struct " + t.Struct.Name
+	case ArrayKind:
+		return "an array " + t.String()
+	}
+	return t.String()
 }
 
 // article prefixes a or an.

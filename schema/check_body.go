@@ -65,8 +65,8 @@ func (c *checker) system(d *synSystemDecl) *System {
 	} else {
 		c.errorf(sys.Pos, KindMissing, "%s has no phase; add (phase: P), P one of %s", of, strings.Join(phaseNames[:], ", "))
 	}
-	sys.Before = c.order(opts["before"], of, sys.Name)
-	sys.After = c.order(opts["after"], of, sys.Name)
+	sys.Before = c.order(sys, opts["before"], of, sys.Name)
+	sys.After = c.order(sys, opts["after"], of, sys.Name)
 	if o := opts["grain"]; o != nil {
 		sys.Grain, _ = c.intOption(o, of, 1, MaxGrain)
 	}
@@ -85,7 +85,7 @@ func (c *checker) system(d *synSystemDecl) *System {
 }
 
 // order resolves a before or after list.
-func (c *checker) order(o *synOption, of, self string) []string {
+func (c *checker) order(sys *System, o *synOption, of, self string) []string {
 	if o == nil {
 		return nil
 	}
@@ -111,6 +111,7 @@ func (c *checker) order(o *synOption, of, self string) []string {
 			c.errorf(p, KindDuplicate, "%s is named twice in %s of %s", id.Name, o.Key.Name, of)
 		default:
 			names = append(names, id.Name)
+			c.orders = append(c.orders, orderRef{sys: sys, before: o.Key.Name == "before", name: id.Name, pos: p})
 		}
 	}
 	return names
@@ -139,8 +140,8 @@ func (c *checker) newVar(b *bodyState, id *synIdent, v *Var) bool {
 		c.errorf(v.Pos, KindDuplicate, "row variable %q is already declared at %s; use another name", id.Name, prev.Pos)
 		return false
 	}
-	if d, ok := c.names[id.Name]; ok && d.cnst != nil {
-		c.errorf(v.Pos, KindDuplicate, "row variable %q has the name of the constant declared at %s; use another name", id.Name, d.pos)
+	if d, ok := c.names[id.Name]; ok && (d.cnst != nil || d.res != nil) {
+		c.errorf(v.Pos, KindDuplicate, "row variable %q has the name of the %s declared at %s; use another name", id.Name, d.what, d.pos)
 		return false
 	}
 	b.vars[id.Name] = v
@@ -212,7 +213,7 @@ func (c *checker) joinOK(b *bodyState, j *synJoinClause) bool {
 		c.errorf(vp, KindType, "join %s %s on %s.%s: a join probes a ref column of the from row %s", j.Table.Name, j.Var.Name, j.On.Var.Name, j.On.Column.Name, sys.From.Name)
 		return false
 	}
-	ex := c.column(&scope{c: c, b: b}, j.On.Var, j.On.Column, false)
+	ex := c.column(&scope{c: c, b: b}, j.On.Var, j.On.Column, j.On.Field, nil, false)
 	if invalid(ex) {
 		return false
 	}
@@ -275,26 +276,59 @@ var assignOps = map[string]AssignOp{"=": Assign, "+=": AddAssign, "-=": SubAssig
 func (c *checker) set(sc *scope, s *synSetStmt) Stmt {
 	st := &SetStmt{Pos: c.pos(s.Pos)}
 	for _, a := range s.Assigns {
+		// A struct column set whole is one assignment per field, each
+		// checking the value with struct operands standing for that
+		// field (docs/schema.md, Structs).
+		if g := c.structTarget(sc, a.Target); g != nil {
+			for _, f := range g.Struct.Fields {
+				fs := *sc
+				fs.proj, fs.projStruct = f, g.Struct
+				c.assign(&fs, st, a)
+			}
+			continue
+		}
+		c.assign(sc, st, a)
+	}
+	return st
+}
+
+// structTarget returns the struct column a set target names whole
+// (VAR.COLUMN of a struct column), or nil.
+func (c *checker) structTarget(sc *scope, t *synColExpr) *StructColumn {
+	v := sc.b.vars[t.Var.Name]
+	if t.Field != nil || v == nil || v.Kind == EventVar {
+		return nil
+	}
+	for _, g := range v.Table.Structs {
+		if g.Name == t.Column.Name {
+			return g
+		}
+	}
+	return nil
+}
+
+// assign checks one assignment and appends it to st.
+func (c *checker) assign(sc *scope, st *SetStmt, a *synAssign) {
+	{
 		p := c.pos(a.Pos)
 		target := c.setTarget(sc, a.Target)
 		value := c.expr(sc, a.Value)
 		if invalid(target) || invalid(value) {
-			continue
+			return
 		}
 		ref := target.(*ColRef)
 		op := assignOps[a.Op]
 		t := ref.Column.Type
 		if op != Assign && !t.IsNumeric() {
 			c.errorf(p, KindType, "%s needs a number column; %s.%s is %s", a.Op, ref.Var.Name, ref.Column.Name, t)
-			continue
+			return
 		}
 		what := "set " + ref.Var.Name + "." + ref.Column.Name
 		if value = c.convertTo(value, t, what); invalid(value) {
-			continue
+			return
 		}
 		st.Assigns = append(st.Assigns, &AssignStmt{Pos: p, Target: ref, Op: op, Value: value})
 	}
-	return st
 }
 
 // setTarget resolves a set target and checks that it may be written.
@@ -314,7 +348,7 @@ func (c *checker) setTarget(sc *scope, t *synColExpr) Expr {
 			v.Name, t.Column.Name, v.Name, v.Table.Name, b.sys.From.Name, v.Join.Via.Name, b.sys.From.Table.Name, v.Table.Name)
 		return bad(p)
 	}
-	return c.column(sc, t.Var, t.Column, true)
+	return c.column(sc, t.Var, t.Column, t.Field, nil, true)
 }
 
 func (c *checker) match(sc *scope, m *synMatchStmt) Stmt {
@@ -481,6 +515,9 @@ func (c *checker) finish(b *bodyState) {
 		}
 	}
 	a.Probes = inTableOrder(c.s.Tables, a.Probes)
+	slices.SortStableFunc(a.Resources, func(x, y *Resource) int {
+		return slices.Index(c.s.Resources, x) - slices.Index(c.s.Resources, y)
+	})
 	a.Deletes = inTableOrder(c.s.Tables, a.Deletes)
 	slices.SortStableFunc(a.Emits, func(x, y *EventTable) int {
 		return slices.Index(c.s.Events, x) - slices.Index(c.s.Events, y)

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -15,6 +16,11 @@ type scope struct {
 	c     *checker
 	b     *bodyState // nil in a constant expression
 	guard uint64     // bit i: join i is known to have hit here
+	// In the value of an assignment to a struct column, checked once per
+	// field: the field, which a struct-typed operand (VAR.COLUMN,
+	// RESOURCE.FIELD of the struct) stands for.
+	proj       *StructField
+	projStruct *Struct
 }
 
 // bad is the expression of an error already reported.
@@ -169,7 +175,7 @@ func (c *checker) primary(sc *scope, e *synPrimary) Expr {
 	n := e.Name
 	switch {
 	case n.Column != nil:
-		return c.column(sc, n.Name, n.Column, false)
+		return c.column(sc, n.Name, n.Column, n.Field, n.Index, false)
 	case n.Call:
 		return c.call(sc, p, n.Name, n.Args)
 	}
@@ -226,6 +232,9 @@ func (c *checker) name(sc *scope, id *synIdent) Expr {
 		}
 		c.errorf(p, KindUnknown, "unknown %s %q%s", what, id.Name, c.hint(id.Name, "constant"))
 		return bad(p)
+	case d.res != nil:
+		c.errorf(p, KindType, "%s is a resource, not a value; name one of its fields (%s.%s)", id.Name, id.Name, d.res.Fields[0].Name)
+		return bad(p)
 	case d.cnst == nil:
 		c.errorf(p, KindType, "%s is %s, not a value; name a column as VAR.COLUMN", id.Name, article(d.what))
 		return bad(p)
@@ -237,11 +246,21 @@ func (c *checker) name(sc *scope, id *synIdent) Expr {
 	return &Lit{Pos: p, T: k.Type, Value: k.Value, Const: k}
 }
 
-// column resolves VAR.COLUMN, for reading or (write) as a set target.
-func (c *checker) column(sc *scope, vid, cid *synIdent, write bool) Expr {
+// column resolves VAR.COLUMN or VAR.COLUMN.FIELD (fid non-nil), for
+// reading or (write) as a set target, or RESOURCE.FIELD[.FIELD] for
+// reading. A struct column named whole stands for the field of the
+// projection (sc.proj) and is an error elsewhere.
+func (c *checker) column(sc *scope, vid, cid, fid *synIdent, idx *synExpr, write bool) Expr {
 	p := c.pos(vid.Pos)
+	text := vid.Name + "." + cid.Name
+	if fid != nil {
+		text += "." + fid.Name
+	}
+	if idx != nil {
+		text += "[" + exprText(idx) + "]"
+	}
 	if sc.b == nil {
-		c.errorf(p, KindValue, "%s.%s is not constant; a constant expression uses literals and constants only", vid.Name, cid.Name)
+		c.errorf(p, KindValue, "%s is not constant; a constant expression uses literals and constants only", text)
 		return bad(p)
 	}
 	v := sc.b.vars[vid.Name]
@@ -249,22 +268,80 @@ func (c *checker) column(sc *scope, vid, cid *synIdent, write bool) Expr {
 		return bad(p)
 	}
 	if v == nil {
+		d := c.names[vid.Name]
+		switch {
+		case d.res != nil && write:
+			c.errorf(p, KindAccess, "cannot set %s: %s is a resource, read-only in declared bodies; a hand-written system writes it (tickwork.WriteResource), or the host between frames (Resource.Get)", text, vid.Name)
+			return bad(p)
+		case d.res != nil:
+			return c.resource(sc, p, d.res, cid, fid, idx)
+		case d.cnst != nil:
+			verb := "read"
+			if write {
+				verb = "set"
+			}
+			c.errorf(p, KindType, "cannot %s %s: %s is a constant, which has no columns or fields; constants are read by name (%s)", verb, text, vid.Name, vid.Name)
+			return bad(p)
+		}
 		c.errorf(p, KindUnknown, "unknown row variable %q%s", vid.Name, suggest(vid.Name, sc.b.varNames(), "the row variables"))
 		return bad(p)
 	}
 	cols, of := v.columns()
-	var col *Column
-	for _, k := range cols {
-		if k.Name == cid.Name {
-			col = k
+	var group *StructColumn
+	if v.Kind != EventVar {
+		for _, g := range v.Table.Structs {
+			if g.Name == cid.Name {
+				group = g
+			}
 		}
 	}
+	var col *Column
 	cp := c.pos(cid.Pos)
-	if col == nil {
-		c.errorf(cp, KindUnknown, "unknown column %q in %s.%s (%s is a row of %s)%s", cid.Name, v.Name, cid.Name, v.Name, of, suggest(cid.Name, colNames(cols), "its columns"))
-		return bad(p)
+	switch {
+	case group != nil:
+		f := sc.proj
+		switch {
+		case fid != nil:
+			f = nil
+			for _, sf := range group.Struct.Fields {
+				if sf.Name == fid.Name {
+					f = sf
+				}
+			}
+			if f == nil {
+				c.errorf(c.pos(fid.Pos), KindUnknown, "unknown field %q in %s (%s.%s is a %s)%s", fid.Name, text, v.Name, cid.Name, group.Struct.Name,
+					suggest(fid.Name, structFieldNames(group.Struct), "its fields"))
+				return bad(p)
+			}
+		case f == nil:
+			c.errorf(p, KindType, "%s.%s is a %s struct: name one of its fields (%s), or set it whole with set %s.%s = ...",
+				v.Name, cid.Name, group.Struct.Name, qualified(v.Name+"."+cid.Name, structFieldNames(group.Struct)), v.Name, cid.Name)
+			return bad(p)
+		case group.Struct != sc.projStruct:
+			c.errorf(p, KindType, "mismatched struct types: %s.%s is a %s, and the assignment sets a %s", v.Name, cid.Name, group.Struct.Name, sc.projStruct.Name)
+			return bad(p)
+		}
+		col = group.Fields[f.Index]
+	default:
+		for _, k := range cols {
+			if k.Name == cid.Name {
+				col = k
+			}
+		}
+		if col == nil {
+			c.errorf(cp, KindUnknown, "unknown column %q in %s.%s (%s is a row of %s)%s", cid.Name, v.Name, cid.Name, v.Name, of, suggest(cid.Name, v.memberNames(), "its columns"))
+			return bad(p)
+		}
+		if fid != nil && col.Type.Kind != Invalid {
+			c.errorf(c.pos(fid.Pos), KindType, "%s.%s is %s, not a struct: it has no field %q", v.Name, cid.Name, col.Type, fid.Name)
+			return bad(p)
+		}
 	}
 	if col.Type.Kind == Invalid {
+		return bad(p)
+	}
+	if idx != nil {
+		c.errorf(c.pos(idx.Pos), KindType, "%s.%s is a column, not an array: it has no elements; only a resource's fields are arrays", v.Name, col.Name)
 		return bad(p)
 	}
 	ref := &ColRef{Pos: p, Var: v, Column: col}
@@ -279,6 +356,113 @@ func (c *checker) column(sc *scope, vid, cid *synIdent, write bool) Expr {
 	}
 	sc.b.use(ref, write)
 	return ref
+}
+
+// resource resolves RESOURCE.FIELD, RESOURCE.FIELD.SUB or
+// RESOURCE.FIELD[INDEX] for reading.
+func (c *checker) resource(sc *scope, p Pos, r *Resource, fid, sub *synIdent, idx *synExpr) Expr {
+	var f *ResourceField
+	for _, k := range r.Fields {
+		if k.Name == fid.Name {
+			f = k
+		}
+	}
+	if f == nil {
+		names := make([]string, len(r.Fields))
+		for i, k := range r.Fields {
+			names[i] = k.Name
+		}
+		c.errorf(c.pos(fid.Pos), KindUnknown, "unknown field %q of resource %s%s", fid.Name, r.Name, suggest(fid.Name, names, "its fields"))
+		return bad(p)
+	}
+	if f.Type.Kind == Invalid {
+		return bad(p)
+	}
+	ref := &ResRef{Pos: p, Resource: r, Field: f}
+	switch {
+	case f.Type.Kind == ArrayKind && (sub != nil || idx == nil):
+		c.errorf(p, KindType, "%s.%s is an array %s: read one element, %s.%s[INDEX] (an integer; outside 0..%d it wraps)", r.Name, f.Name, f.Type, r.Name, f.Name, f.Type.Len-1)
+		return bad(p)
+	case f.Type.Kind == ArrayKind:
+		ix := c.expr(sc, idx)
+		if invalid(ix) {
+			return ix
+		}
+		if ix.Type().IsUntyped() {
+			ix = c.convertTo(ix, Type{Kind: Int64}, "the index of "+r.Name+"."+f.Name)
+			if invalid(ix) {
+				return ix
+			}
+		}
+		if ix.Type().Kind != Int32 && ix.Type().Kind != Int64 {
+			c.errorf(ix.Position(), KindType, "the index of %s.%s must be an integer, not %s (%s); floor(x) is the int32 cell of a float x", r.Name, f.Name, describeExpr(ix), ix.Type())
+			return bad(p)
+		}
+		ref.Index = ix
+	case idx != nil:
+		c.errorf(c.pos(idx.Pos), KindType, "%s.%s is %s, not an array: it has no elements", r.Name, f.Name, describeType(f.Type))
+		return bad(p)
+	case f.Type.Kind == StructKind && sub != nil:
+		for _, sf := range f.Type.Struct.Fields {
+			if sf.Name == sub.Name {
+				ref.Sub = sf
+			}
+		}
+		if ref.Sub == nil {
+			c.errorf(c.pos(sub.Pos), KindUnknown, "unknown field %q in %s.%s.%s (%s.%s is a %s)%s", sub.Name, r.Name, f.Name, sub.Name, r.Name, f.Name,
+				f.Type.Struct.Name, suggest(sub.Name, structFieldNames(f.Type.Struct), "its fields"))
+			return bad(p)
+		}
+	case f.Type.Kind == StructKind && sc.proj == nil:
+		c.errorf(p, KindType, "%s.%s is a %s struct: name one of its fields (%s)", r.Name, f.Name, f.Type.Struct.Name, qualified(r.Name+"."+f.Name, structFieldNames(f.Type.Struct)))
+		return bad(p)
+	case f.Type.Kind == StructKind && f.Type.Struct != sc.projStruct:
+		c.errorf(p, KindType, "mismatched struct types: %s.%s is a %s, and the assignment sets a %s", r.Name, f.Name, f.Type.Struct.Name, sc.projStruct.Name)
+		return bad(p)
+	case f.Type.Kind == StructKind:
+		ref.Sub = sc.proj
+	case sub != nil:
+		c.errorf(c.pos(sub.Pos), KindType, "%s.%s is %s, not a struct: it has no field %q", r.Name, f.Name, f.Type, sub.Name)
+		return bad(p)
+	}
+	if !slices.Contains(sc.b.access.Resources, r) {
+		sc.b.access.Resources = append(sc.b.access.Resources, r)
+	}
+	return ref
+}
+
+// structFieldNames lists a struct's field names.
+func structFieldNames(st *Struct) []string {
+	names := make([]string, len(st.Fields))
+	for i, f := range st.Fields {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// qualified is "p.A, p.B" for names A, B.
+func qualified(prefix string, names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = prefix + "." + n
+	}
+	return strings.Join(q, ", ")
+}
+
+// memberNames lists what VAR.NAME may name in a variable's table: its
+// plain columns and its struct columns (not their fields' columns).
+func (v *Var) memberNames() []string {
+	cols, _ := v.columns()
+	var names []string
+	for _, k := range cols {
+		switch {
+		case k.Group == nil:
+			names = append(names, k.Name)
+		case k.Field.Index == 0:
+			names = append(names, k.Group.Name)
+		}
+	}
+	return names
 }
 
 // columns returns the columns of a variable's table or event table and
@@ -297,9 +481,9 @@ func (c *checker) call(sc *scope, p Pos, fn *synIdent, args []*synExpr) Expr {
 	want := 1
 	if _, conv := conversions[fn.Name]; !conv {
 		switch fn.Name {
-		case "found", "missing", "index":
+		case "found", "missing", "index", "floor":
 		default:
-			c.errorf(p, KindUnknown, "unknown function %q; the functions are found, missing, index and the conversions int32, int64, float32, float64", fn.Name)
+			c.errorf(p, KindUnknown, "unknown function %q; the functions are found, missing, index, floor and the conversions int32, int64, float32, float64", fn.Name)
 			return bad(p)
 		}
 	}
@@ -310,6 +494,8 @@ func (c *checker) call(sc *scope, p Pos, fn *synIdent, args []*synExpr) Expr {
 	switch fn.Name {
 	case "found", "missing":
 		return c.probe(sc, p, fn.Name, args[0])
+	case "floor":
+		return c.floor(sc, p, args[0])
 	case "index":
 		x := c.expr(sc, args[0])
 		if invalid(x) {
@@ -343,6 +529,41 @@ func (c *checker) call(sc *scope, p Pos, fn *synIdent, args []*synExpr) Expr {
 		return c.typedConst(p, to, l.Value, fn.Name+"("+describeExpr(x)+")")
 	}
 	return &Convert{Pos: p, X: x, T: to}
+}
+
+// floor checks floor(x), folding a constant x.
+func (c *checker) floor(sc *scope, p Pos, arg *synExpr) Expr {
+	x := c.expr(sc, arg)
+	if invalid(x) {
+		return x
+	}
+	if !x.Type().IsFloat() {
+		c.errorf(x.Position(), KindType, "floor needs a float, not %s (%s)", describeExpr(x), x.Type())
+		return bad(p)
+	}
+	if l, ok := x.(*Lit); ok {
+		f, _ := constant.Float64Val(l.Value)
+		return &Lit{Pos: p, T: Type{Kind: Int32}, Value: constant.MakeInt64(int64(floorInt32(f)))}
+	}
+	if x.Type().IsUntyped() {
+		x = c.convertTo(x, Type{Kind: Float64}, "floor(...)")
+	}
+	return &Floor{Pos: p, X: x}
+}
+
+// floorInt32 is the schema's floor(x): the greatest integer at most x,
+// saturated at the int32 limits, and 0 for NaN; the generated code has
+// the same function.
+func floorInt32(x float64) int32 {
+	switch {
+	case x != x:
+		return 0
+	case x >= math.MaxInt32:
+		return math.MaxInt32
+	case x <= math.MinInt32:
+		return math.MinInt32
+	}
+	return int32(math.Floor(x))
 }
 
 // probe checks found(v) or missing(v).
@@ -663,6 +884,16 @@ func describeExpr(e Expr) string {
 		return litText(e)
 	case *ColRef:
 		return e.Var.Name + "." + e.Column.Name
+	case *ResRef:
+		switch {
+		case e.Sub != nil:
+			return e.Resource.Name + "." + e.Field.Name + "." + e.Sub.Name
+		case e.Index != nil:
+			return e.Resource.Name + "." + e.Field.Name + "[" + describeExpr(e.Index) + "]"
+		}
+		return e.Resource.Name + "." + e.Field.Name
+	case *Floor:
+		return "floor(" + describeExpr(e.X) + ")"
 	case *VarRef:
 		return e.Var.Name
 	case *EnvRef:

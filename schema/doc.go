@@ -1,5 +1,6 @@
 // Package schema is the front end of Tickwork's schema language: it parses
-// a schema file (tables, event tables, constants and declared systems),
+// a schema file (tables, event tables, structs, resources, constants and
+// declared systems),
 // checks it and hands the generator (cmd/tickwork-gen) a typed model. The
 // language itself — grammar, types, the meaning of each construct, the
 // arithmetic rule — is documented once, in docs/schema.md.
@@ -8,23 +9,28 @@
 //
 //   - Read a schema: [Load] (= [Parse] then [Check]) returns a [*Schema]
 //     or an [ErrorList]; [Format] prints a parsed [File] canonically.
-//   - The model: [Schema] holds [Const], [Domain], [Table] (with [Column]),
-//     [EventTable] (its [Lifetime]), [Extern] and [System] (its [Phase]);
+//   - The model: [Schema] holds [Const], [Struct] (with [StructField]),
+//     [Resource] (with [ResourceField]), [Domain], [Table] (with [Column],
+//     and [StructColumn] for a column of a struct type: one Column per
+//     field), [EventTable] (its [Lifetime]), [Extern] and [System] (its
+//     [Phase]);
 //     a system's row variables are [Var] ([VarKind]), its lookups [Join];
 //     its body is a list of [Stmt] ([SetStmt] of [AssignStmt] with
 //     [AssignOp], [MatchStmt] of [Arm], [EmitStmt], [DeleteStmt],
-//     [CountStmt]) over typed [Expr] nodes ([Lit], [ColRef], [VarRef],
-//     [EnvRef] of an [Env], [Unary] with [UnaryOp], [Binary] with
+//     [CountStmt]) over typed [Expr] nodes ([Lit], [ColRef], [ResRef], [VarRef],
+//     [EnvRef] of an [Env], [Floor], [Unary] with [UnaryOp], [Binary] with
 //     [BinaryOp], [Convert], [Probe], [IndexOf]), and its [Access] is what
 //     the body reads, writes ([Use], per row variable and column),
-//     probes, deletes, emits and consumes: the one access analysis, which
-//     the generator reads.
+//     probes, deletes, emits, consumes and the resources it reads: the one
+//     access analysis, which the generator reads.
 //   - Types: [Type] and its [TypeKind]; ref types of one domain are
 //     identical ([Type.Identical]).
 //   - Errors: each is an [*Error] at a [Pos], printed "file:line:col: message"; its
 //     [Kind] has a sentinel for errors.Is ([ErrSyntax], [ErrDuplicate],
 //     [ErrUnknown], [ErrType], [ErrValue], [ErrMissing], [ErrAccess]).
-//     Limits: [MaxSize], [MaxDepth], [MaxOperators], [MaxErrors]; a system's grain option,
+//     An ErrorList holds every error and prints the first [MaxErrors].
+//     Limits: [MaxSize], [MaxDepth], [MaxOperators], [MaxArrayLen] (a
+//     resource array field); a system's grain option,
 //     [MaxGrain].
 //
 // Every function is safe for concurrent use; a Schema is read-only once

@@ -91,18 +91,27 @@ func (e *Error) Unwrap() error {
 	return nil
 }
 
-// ErrorList is every error of one schema, in the order of the text (at
-// most [MaxErrors]). Its text is one error a line; errors.As finds its
-// first *Error, errors.Is any of their kinds.
+// ErrorList is every error of one schema, in the order of the text. Its
+// text is one error a line, the first [MaxErrors] of them, then, when
+// there are more, a last line "... and N more errors"; errors.As finds
+// its first *Error, errors.Is any of their kinds (all of them, not only
+// the printed ones).
 type ErrorList []*Error
 
-// MaxErrors bounds the errors Check reports for one schema.
+// MaxErrors bounds the errors an ErrorList prints.
 const MaxErrors = 20
 
 func (l ErrorList) Error() string {
-	lines := make([]string, len(l))
-	for i, e := range l {
+	n := min(len(l), MaxErrors)
+	lines := make([]string, n, n+1)
+	for i, e := range l[:n] {
 		lines[i] = e.Error()
+	}
+	switch more := len(l) - n; {
+	case more == 1:
+		lines = append(lines, "... and 1 more error")
+	case more > 1:
+		lines = append(lines, fmt.Sprintf("... and %d more errors", more))
 	}
 	return strings.Join(lines, "\n")
 }

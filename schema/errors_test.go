@@ -3,6 +3,7 @@ package schema_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,7 +39,7 @@ func TestErrors(t *testing.T) {
 	}{
 		{"syntax/missing type", schema.ErrSyntax,
 			"table T(capacity: 1) { X: }",
-			"bad.tw:7:27: unexpected \"}\"; expected a type (int32, int64, float32, float64, bool or ref TABLE)"},
+			"bad.tw:7:27: unexpected \"}\"; expected a type (int32, int64, float32, float64, bool, ref TABLE, a struct or [N]TYPE)"},
 		{"syntax/missing colon", schema.ErrSyntax,
 			"table T(capacity: 1) { X float32 }",
 			"bad.tw:7:26: unexpected name float32; expected \":\""},
@@ -65,7 +66,7 @@ func TestErrors(t *testing.T) {
 			"bad.tw:7:27: unexpected keyword set; expected from TABLE VAR (a system body starts with the rows it runs over)"},
 		{"syntax/not a declaration", schema.ErrSyntax,
 			"foo",
-			"bad.tw:7:1: unexpected name foo; expected a declaration (const, domain, table, event table, extern system or system)"},
+			"bad.tw:7:1: unexpected name foo; expected a declaration (const, domain, table, event table, struct, resource, extern system or system)"},
 		{"duplicate/table and event table", schema.ErrDuplicate,
 			"event table Body(capacity: 1, lifetime: this_frame) { A: int32 }",
 			"bad.tw:7:13: event table \"Body\" is already declared as a table at bad.tw:4:7; rename one of them"},
@@ -107,10 +108,10 @@ func TestErrors(t *testing.T) {
 			"bad.tw:7:32: unknown system \"Fire\" in after of system S; declare it, or name a hand-written one with extern system Fire"},
 		{"unknown/type", schema.ErrUnknown,
 			"table T(capacity: 1) { A: int }",
-			"bad.tw:7:27: unknown type \"int\" in table T column A; types are int32, int64, float32, float64, bool and ref TABLE"},
+			"bad.tw:7:27: unknown type \"int\" in table T column A; types are int32, int64, float32, float64, bool, ref TABLE and the declared structs"},
 		{"unknown/function", schema.ErrUnknown,
 			"system S(phase: update) { from Shot s set s.X = sqrt(s.X) }",
-			"bad.tw:7:49: unknown function \"sqrt\"; the functions are found, missing, index and the conversions int32, int64, float32, float64"},
+			"bad.tw:7:49: unknown function \"sqrt\"; the functions are found, missing, index, floor and the conversions int32, int64, float32, float64"},
 		{"unknown/event table in emit", schema.ErrUnknown,
 			"system S(phase: update) { from Shot s emit Hits { Target: s.Target, Damage: 1 } }",
 			"bad.tw:7:44: unknown event table \"Hits\" in emit; did you mean \"Hit\"?"},
@@ -258,6 +259,133 @@ func TestErrors(t *testing.T) {
 		{"access/guard through or", schema.ErrAccess,
 			"system S(phase: update) { from Shot s join Body b on s.Target match { found(b) or s.X > 0 => { set s.X = b.X } } }",
 			"bad.tw:7:106: b.X is read where join b may have missed; test missing(b) in an earlier match arm, or found(b) and ... in this arm's condition"},
+		{"value/before against the phase order", schema.ErrValue,
+			"system A(phase: update, before: B) { from Shot s }\nsystem B(phase: fixed_update) { from Shot s }",
+			"bad.tw:7:33: system A (phase update) cannot run before B (phase fixed_update): phases run in the order frame_start, fixed_update, update, late_update, frame_end; drop before: B or move one of them to the other's phase"},
+		{"value/after against the phase order", schema.ErrValue,
+			"system A(phase: update) { from Shot s }\nsystem B(phase: fixed_update, after: A) { from Shot s }",
+			"bad.tw:8:38: system B (phase fixed_update) cannot run after A (phase update): phases run in the order frame_start, fixed_update, update, late_update, frame_end; drop after: A or move one of them to the other's phase"},
+		{"access/two unordered writers", schema.ErrAccess,
+			"system A(phase: update) { from Shot s set s.X = 1 }\nsystem B(phase: update) { from Shot s set s.X += 1 }",
+			"bad.tw:8:8: systems A (bad.tw:7:8) and B of phase update are not ordered, and both write Shot.X; order them: add after: A to system B, or before: B to system A"},
+		{"access/unordered writer and reader", schema.ErrAccess,
+			"system A(phase: update) { from Shot s set s.TTL = 1 }\nsystem B(phase: update) { from Shot s join Body b on s.Target match { found(b) => { set s.X = b.X } } }\n" +
+				"system C(phase: update, after: A) { from Body b set b.X = b.Y }",
+			"bad.tw:9:8: systems B (bad.tw:8:8) and C of phase update are not ordered, and C writes Body.X, which B reads; order them: add after: B to system C, or before: C to system B"},
+		{"access/unordered deletes in one domain", schema.ErrAccess,
+			"system A(phase: update) { from Unit u delete u }\nsystem B(phase: update) { from Body b delete entity b }",
+			"bad.tw:8:8: systems A (bad.tw:7:8) and B of phase update are not ordered, and both delete from domain Actors (A from Unit, B from Body); order them: add after: A to system B, or before: B to system A"},
+		{"access/unordered emitters", schema.ErrAccess,
+			"system A(phase: update) { from Shot s emit Hit { Target: s.Target, Damage: 1 } }\nsystem B(phase: update) { from Shot s emit Hit { Target: s.Target, Damage: 2 } }",
+			"bad.tw:8:8: systems A (bad.tw:7:8) and B of phase update are not ordered, and both emit Hit; order them: add after: A to system B, or before: B to system A"},
+		{"access/emit and consume in one frame", schema.ErrAccess,
+			"event table Now(capacity: 8, lifetime: this_frame) { V: int32 }\nsystem A(phase: update) { from Now n }\nsystem B(phase: update) { from Shot s emit Now { V: 1 } }",
+			"bad.tw:9:8: systems A (bad.tw:8:8) and B of phase update are not ordered, and B emits Now, which A consumes in the same frame; order them: add after: A to system B, or before: B to system A"},
+		{"unknown/struct field", schema.ErrUnknown,
+			"struct V { X: float32 }\ntable T(capacity: 8) { P: V }\nsystem S(phase: update) { from T t set t.P.Z = 1 }",
+			"bad.tw:9:44: unknown field \"Z\" in t.P.Z (t.P is a V); did you mean \"X\"?"},
+		{"type/struct named whole", schema.ErrType,
+			"struct V { X: float32 }\ntable T(capacity: 8) { P: V  A: float32 }\nsystem S(phase: update) { from T t set t.A = t.P }",
+			"bad.tw:9:46: t.P is a V struct: name one of its fields (t.P.X), or set it whole with set t.P = ..."},
+		{"type/field of a plain column", schema.ErrType,
+			"struct V { X: float32 }\ntable T(capacity: 8) { P: V  A: float32 }\nsystem S(phase: update) { from T t set t.A.X = 1 }",
+			"bad.tw:9:44: t.A is float32, not a struct: it has no field \"X\""},
+		{"type/mismatched structs", schema.ErrType,
+			"struct V { X: float32 }\nstruct U { X: float32 }\ntable T(capacity: 8) { P: V  Q: U }\nsystem S(phase: update) { from T t set t.P = t.Q }",
+			"bad.tw:10:46: mismatched struct types: t.Q is a U, and the assignment sets a V"},
+		{"type/struct field in a comparison", schema.ErrType,
+			"struct V { X: float32  Y: float32 }\ntable T(capacity: 8) { P: V }\nsystem S(phase: update) { from T t match { t.P > 0 => { set t.P = 0 } } }",
+			"bad.tw:9:44: t.P is a V struct: name one of its fields (t.P.X, t.P.Y), or set it whole with set t.P = ..."},
+		{"type/nested struct", schema.ErrType,
+			"struct V { X: float32 }\nstruct N { A: V }",
+			"bad.tw:8:15: field A of struct N is struct V; struct fields are int32, int64, float32, float64, bool or ref TABLE (give its fields here)"},
+		{"type/struct event field", schema.ErrType,
+			"struct V { X: float32 }\nevent table E(capacity: 8, lifetime: next_frame) { P: V }",
+			"bad.tw:8:55: field P of event table E is struct V; event fields are int32, int64, float32, float64, bool or ref TABLE (give the struct's fields one by one)"},
+		{"type/struct constant", schema.ErrType,
+			"struct V { X: float32 }\nconst C: V = 1",
+			"bad.tw:8:10: constant \"C\" cannot be struct V; constants are int32, int64, float32, float64 or bool"},
+		{"missing/empty struct", schema.ErrMissing,
+			"struct V { }",
+			"bad.tw:7:8: struct V has no fields; give it at least one, FIELD: TYPE"},
+		{"duplicate/struct field", schema.ErrDuplicate,
+			"struct V { X: float32  X: int32 }",
+			"bad.tw:7:24: struct V has two fields named \"X\" (the first at bad.tw:7:12); rename one"},
+		{"type/bool field += through a struct", schema.ErrType,
+			"struct V { X: float32  B: bool }\ntable T(capacity: 8) { P: V }\nsystem S(phase: update) { from T t set t.P += 1 }",
+			"bad.tw:9:40: += needs a number column; t.P.B is bool"},
+		{"unknown/resource field", schema.ErrUnknown,
+			"resource R { Speed: float32 = 1 }\nsystem S(phase: update) { from Shot s set s.X = R.Sped }",
+			"bad.tw:8:51: unknown field \"Sped\" of resource R; did you mean \"Speed\"?"},
+		{"access/write a resource", schema.ErrAccess,
+			"resource R { Speed: float32 = 1 }\nsystem S(phase: update) { from Shot s set R.Speed = s.X }",
+			"bad.tw:8:43: cannot set R.Speed: R is a resource, read-only in declared bodies; a hand-written system writes it (tickwork.WriteResource), or the host between frames (Resource.Get)"},
+		{"type/resource named whole", schema.ErrType,
+			"resource R { Speed: float32 = 1 }\nsystem S(phase: update) { from Shot s set s.X = R }",
+			"bad.tw:8:49: R is a resource, not a value; name one of its fields (R.Speed)"},
+		{"type/resource initial value", schema.ErrType,
+			"resource R { Speed: float32 = true }",
+			"bad.tw:7:31: cannot use true (bool) as float32 in field Speed of resource R"},
+		{"value/resource initial value not constant", schema.ErrValue,
+			"resource R { Speed: float32 = @dt }",
+			"bad.tw:7:31: @dt is not constant; a constant expression uses literals and constants only"},
+		{"type/ref resource field", schema.ErrType,
+			"resource R { Who: ref Body }",
+			"bad.tw:7:19: field Who of resource R is a ref; resource fields are int32, int64, float32, float64, bool or a struct (a handle in a resource is a hand-written system's)"},
+		{"type/struct resource field with a value", schema.ErrType,
+			"struct V { X: float32 }\nresource R { W: V = 1 }",
+			"bad.tw:8:21: field W of resource R is struct V, which has no literal; drop = ...: it starts at zero, and the host or a hand-written system sets it"},
+		{"type/resource struct named whole", schema.ErrType,
+			"struct V { X: float32 }\nresource R { W: V }\nsystem S(phase: update) { from Shot s set s.X = R.W }",
+			"bad.tw:9:49: R.W is a V struct: name one of its fields (R.W.X)"},
+		{"duplicate/row variable named as a resource", schema.ErrDuplicate,
+			"resource R { Speed: float32 = 1 }\nsystem S(phase: update) { from Shot R }",
+			"bad.tw:8:37: row variable \"R\" has the name of the resource declared at bad.tw:7:10; use another name"},
+		{"unknown/constant in a body", schema.ErrUnknown,
+			"system S(phase: update) { from Shot s set s.X = Speed }",
+			"bad.tw:7:49: unknown constant or row variable \"Speed\"; constants are W"},
+		{"type/set a constant", schema.ErrType,
+			"const K = 2\nsystem S(phase: update) { from Shot s set K.X = 1 }",
+			"bad.tw:8:43: cannot set K.X: K is a constant, which has no columns or fields; constants are read by name (K)"},
+		{"type/inferred constant meets an int", schema.ErrType,
+			"const K = 2.5\nsystem S(phase: update) { from Shot s set s.TTL = K }",
+			"bad.tw:8:51: constant K is not an integer; it cannot be int32"},
+		{"unknown/column in a struct assignment, reported once", schema.ErrUnknown,
+			"struct V { X: float32  Y: float32 }\ntable T(capacity: 8) { P: V }\nsystem S(phase: update) { from T t set t.P = t.Q + W }",
+			"bad.tw:9:48: unknown column \"Q\" in t.Q (t is a row of table T); did you mean \"P\"?"},
+		{"type/array column", schema.ErrType,
+			"table T(capacity: 8) { A: [4]float32 }",
+			"bad.tw:7:27: table T column A is an array; only a resource's fields are arrays (a table stores one value a row in each column)"},
+		{"type/array struct field", schema.ErrType,
+			"struct V { A: [4]float32 }",
+			"bad.tw:7:15: field A of struct V is an array; only a resource's fields are arrays (a table stores one value a row in each column)"},
+		{"type/array of structs", schema.ErrType,
+			"struct V { X: float32 }\nresource R { A: [4]V }",
+			"bad.tw:8:20: the elements of array type [...]V of resource R field A are int32, int64, float32, float64 or bool, not V"},
+		{"value/array length out of range", schema.ErrValue,
+			"resource R { A: [0]float32 }",
+			"bad.tw:7:18: the length of an array of resource R field A is 0; it must be between 1 and 1048576"},
+		{"type/array length not an integer", schema.ErrType,
+			"resource R { A: [W]float32 }",
+			"bad.tw:7:18: the length of an array of resource R field A must be an integer constant, not W"},
+		{"type/array with an initial value", schema.ErrType,
+			"resource R { A: [4]float32 = 1 }",
+			"bad.tw:7:30: field A of resource R is an array [4]float32, which has no literal; drop = ...: it starts at zero, and the host or a hand-written system sets it"},
+		{"type/array read whole", schema.ErrType,
+			"resource R { A: [4]float32 }\nsystem S(phase: update) { from Shot s set s.X = R.A }",
+			"bad.tw:8:49: R.A is an array [4]float32: read one element, R.A[INDEX] (an integer; outside 0..3 it wraps)"},
+		{"type/index of a resource field not an array", schema.ErrType,
+			"resource R { K: float32 }\nsystem S(phase: update) { from Shot s set s.X = R.K[0] }",
+			"bad.tw:8:53: R.K is float32, not an array: it has no elements"},
+		{"type/index of a column", schema.ErrType,
+			"system S(phase: update) { from Shot s set s.X = s.X[1] }",
+			"bad.tw:7:53: s.X is a column, not an array: it has no elements; only a resource's fields are arrays"},
+		{"type/float index", schema.ErrType,
+			"resource R { A: [4]float32 }\nsystem S(phase: update) { from Shot s set s.X = R.A[s.X] }",
+			"bad.tw:8:53: the index of R.A must be an integer, not s.X (float32); floor(x) is the int32 cell of a float x"},
+		{"type/floor of an integer", schema.ErrType,
+			"system S(phase: update) { from Shot s set s.TTL = floor(s.TTL) }",
+			"bad.tw:7:57: floor needs a float, not s.TTL (int32)"},
 	}
 	kinds := map[error]int{}
 	for _, tc := range cases {
@@ -307,18 +435,39 @@ bad.tw:9:31: unknown table "Shots" in from of system R; did you mean "Shot"?`, e
 	assert.NotErrorIs(t, err, schema.ErrSyntax)
 }
 
-// TestMaxErrors: a schema with many errors reports MaxErrors of them.
+// TestMaxErrors: a schema with many errors holds them all, in text order
+// (the first MaxErrors of the text, whatever order the checker finds them
+// in), and prints MaxErrors of them, then how many more.
 func TestMaxErrors(t *testing.T) {
 	var b strings.Builder
 	for i := range 3 * schema.MaxErrors {
 		fmt.Fprintf(&b, "table T%d(capacity: 0) { A: int32 }\n", i)
 	}
+	// Found before the tables' options (constants resolve first), printed
+	// after them: the cut is by position.
+	b.WriteString("const C: int32 = 1.5\n")
 	_, err := schema.Load("many.tw", []byte(b.String()))
 	var list schema.ErrorList
 	require.ErrorAs(t, err, &list)
-	assert.Len(t, list, schema.MaxErrors)
+	require.Len(t, list, 3*schema.MaxErrors+1)
 	assert.Equal(t, "many.tw:1:20: option capacity of table T0 is 0; it must be between 1 and 1073741824", list[0].Error())
-	assert.Equal(t, 20, list[len(list)-1].Pos.Line)
+	assert.Equal(t, 61, list[len(list)-1].Pos.Line)
+	lines := strings.Split(err.Error(), "\n")
+	require.Len(t, lines, schema.MaxErrors+1)
+	assert.Equal(t, "many.tw:20:21: option capacity of table T19 is 0; it must be between 1 and 1073741824", lines[schema.MaxErrors-1])
+	assert.Equal(t, "... and 41 more errors", lines[schema.MaxErrors])
+
+	// One more: singular. Exactly MaxErrors: no last line.
+	assert.Equal(t, "... and 1 more error", lastLine(append(slices.Clone(list[:schema.MaxErrors]), list[0])))
+	assert.Equal(t, list[schema.MaxErrors-1].Error(), lastLine(list[:schema.MaxErrors]))
+	assert.Equal(t, "many.tw:61:18: constant 1.5 is not an integer; it cannot be int32", list[len(list)-1].Error())
+	assert.ErrorIs(t, err, schema.ErrType, "errors.Is sees the errors past the cut too")
+	assert.NotErrorIs(t, list[:schema.MaxErrors], schema.ErrType)
+}
+
+func lastLine(l schema.ErrorList) string {
+	lines := strings.Split(l.Error(), "\n")
+	return lines[len(lines)-1]
 }
 
 // TestInputLimits: too large and invalid UTF-8 input are syntax errors
@@ -387,11 +536,21 @@ func TestNestingLimits(t *testing.T) {
 	}
 }
 
-// TestNoCycle: constraints that only look circular are accepted: across
-// phases (each phase is ordered on its own), and a diamond.
+// TestNoCycle: constraints that only look circular are accepted (across
+// phases, a diamond), and so are systems that share data when a chain of
+// constraints orders them (through declared or extern systems), or when
+// they run in different phases, or only read it, or consume a next_frame
+// event table another emits.
 func TestNoCycle(t *testing.T) {
 	for name, src := range map[string]string{
-		"across phases": "system A(phase: update, before: B) { from Shot s }\nsystem B(phase: late_update, before: A) { from Shot s }",
+		"writers ordered through an extern": "extern system X\nsystem A(phase: update, before: X) { from Shot s set s.X = 1 }\n" +
+			"system B(phase: update, after: X) { from Shot s set s.X = 2 }",
+		"writers ordered through a chain": "system A(phase: update) { from Shot s set s.X = 1 }\nsystem M(phase: update, after: A) { from Body b }\n" +
+			"system B(phase: update, after: M) { from Shot s set s.X = 2 }",
+		"writers in two phases":       "system A(phase: update) { from Shot s set s.X = 1 }\nsystem B(phase: late_update) { from Shot s set s.X = 2 }",
+		"two readers":                 "system A(phase: update) { from Body b set b.X = b.Y }\nsystem B(phase: update) { from Shot s join Body b on s.Target match { found(b) => { set s.X = b.Y } } }",
+		"next_frame emit and consume": "system A(phase: update) { from Hit h }\nsystem B(phase: update) { from Shot s emit Hit { Target: s.Target, Damage: 1 } }",
+		"across phases":               "system A(phase: update, before: B) { from Shot s }\nsystem B(phase: late_update, after: A) { from Shot s }",
 		"diamond": "system A(phase: update, before: [B, C]) { from Shot s }\nsystem B(phase: update, before: D) { from Shot s }\n" +
 			"system C(phase: update, before: D) { from Shot s }\nsystem D(phase: update, after: A) { from Shot s }",
 	} {

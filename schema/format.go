@@ -39,7 +39,25 @@ func (p *printer) line(parts ...string) {
 func (p *printer) decl(d *synDecl) {
 	switch {
 	case d.Const != nil:
+		if d.Const.Type == nil {
+			p.line("const ", d.Const.Name.Name, " = ", exprString(d.Const.Value))
+			break
+		}
 		p.line("const ", d.Const.Name.Name, ": ", typeText(d.Const.Type), " = ", exprString(d.Const.Value))
+	case d.Struct != nil:
+		p.fields("struct "+d.Struct.Name.Name, d.Struct.Fields)
+	case d.Resource != nil:
+		p.line("resource ", d.Resource.Name.Name, " {")
+		p.indent++
+		for _, f := range d.Resource.Fields {
+			if f.Value == nil {
+				p.line(f.Name.Name, ": ", typeText(f.Type))
+				continue
+			}
+			p.line(f.Name.Name, ": ", typeText(f.Type), " = ", exprString(f.Value))
+		}
+		p.indent--
+		p.line("}")
 	case d.Domain != nil:
 		p.line("domain ", d.Domain.Name.Name, optsText(d.Domain.Opts))
 	case d.Table != nil:
@@ -54,7 +72,7 @@ func (p *printer) decl(d *synDecl) {
 		p.indent++
 		p.line("from ", s.Body.From.Table.Name, " ", s.Body.From.Var.Name)
 		for _, j := range s.Body.Joins {
-			p.line("join ", j.Table.Name, " ", j.Var.Name, " on ", j.On.Var.Name, ".", j.On.Column.Name)
+			p.line("join ", j.Table.Name, " ", j.Var.Name, " on ", colText(j.On))
 		}
 		p.stmts(s.Body.Stmts)
 		p.indent--
@@ -78,7 +96,7 @@ func (p *printer) stmts(ss []*synStmt) {
 		case s.Set != nil:
 			parts := make([]string, len(s.Set.Assigns))
 			for i, a := range s.Set.Assigns {
-				parts[i] = a.Target.Var.Name + "." + a.Target.Column.Name + " " + a.Op + " " + exprString(a.Value)
+				parts[i] = colText(a.Target) + " " + a.Op + " " + exprString(a.Value)
 			}
 			p.line("set ", strings.Join(parts, ", "))
 		case s.Match != nil:
@@ -119,9 +137,20 @@ func (p *printer) stmts(ss []*synStmt) {
 	}
 }
 
+// colText prints VAR.COLUMN or VAR.COLUMN.FIELD.
+func colText(c *synColExpr) string {
+	if c.Field != nil {
+		return c.Var.Name + "." + c.Column.Name + "." + c.Field.Name
+	}
+	return c.Var.Name + "." + c.Column.Name
+}
+
 func typeText(t *synTypeExpr) string {
-	if t.Ref != nil {
+	switch {
+	case t.Ref != nil:
 		return "ref " + t.Ref.Name
+	case t.Len != nil:
+		return "[" + exprString(t.Len) + "]" + t.Elem.Name
 	}
 	return t.Name.Name
 }
@@ -225,6 +254,14 @@ func writeUnary(b *strings.Builder, e *synUnary) {
 		switch {
 		case n.Column != nil:
 			b.WriteString("." + n.Column.Name)
+			if n.Field != nil {
+				b.WriteString("." + n.Field.Name)
+			}
+			if n.Index != nil {
+				b.WriteString("[")
+				writeOr(b, n.Index)
+				b.WriteString("]")
+			}
 		case n.Call:
 			b.WriteString("(")
 			for i, a := range n.Args {

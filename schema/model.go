@@ -10,21 +10,75 @@ import (
 // Check builds it; the generator reads it. Declarations keep the order of
 // the text. Read-only once built; safe for concurrent reads.
 type Schema struct {
-	File    string
-	Consts  []*Const
-	Domains []*Domain
-	Tables  []*Table
-	Events  []*EventTable
-	Externs []*Extern
-	Systems []*System
+	File      string
+	Consts    []*Const
+	Structs   []*Struct
+	Resources []*Resource
+	Domains   []*Domain
+	Tables    []*Table
+	Events    []*EventTable
+	Externs   []*Extern
+	Systems   []*System
 }
 
-// Const is a named constant: `const NAME: TYPE = EXPR`, its value folded.
+// Const is a named constant: `const NAME: TYPE = EXPR`, its value folded,
+// or `const NAME = EXPR`, whose type is EXPR's: an untyped constant
+// (UntypedInt, UntypedFloat: exact, typed by each use, as a literal) when
+// EXPR is built of literals and untyped constants.
 type Const struct {
 	Pos   Pos
 	Name  string
 	Type  Type
-	Value constant.Value // exact for integers; for floats the value of Type (float32 values are exact float32s)
+	Value constant.Value // exact for integers and untyped floats; for floats the value of Type (float32 values are exact float32s)
+}
+
+// Struct is a declared struct type: `struct NAME { FIELD: TYPE ... }`. A
+// table column of a struct type is stored as one engine column per field
+// (a [StructColumn]); fields are int32, int64, float32, float64, bool or
+// ref, never structs.
+type Struct struct {
+	Pos    Pos
+	Name   string
+	Fields []*StructField
+}
+
+// StructField is a field of a struct type.
+type StructField struct {
+	Pos   Pos
+	Name  string
+	Type  Type
+	Index int // position in its struct
+}
+
+// StructColumn is a table column of a struct type, `Pos: Vec2`: one
+// Column of its table per field of the struct, in field order, named
+// "Pos.X", "Pos.Y" (the engine's column names and the body's VAR.Pos.X).
+type StructColumn struct {
+	Pos    Pos
+	Name   string
+	Struct *Struct
+	Table  *Table
+	Fields []*Column
+}
+
+// Resource is a declared world resource, `resource NAME { FIELD: TYPE =
+// EXPR ... }`: one value of a struct of its fields, which declared bodies
+// read (NAME.FIELD) and never write; a hand-written system or the host
+// writes it.
+type Resource struct {
+	Pos    Pos
+	Name   string
+	Fields []*ResourceField
+}
+
+// ResourceField is a field of a resource: a basic type or a struct, with
+// its initial value (Value, of Type; nil: the zero value).
+type ResourceField struct {
+	Pos   Pos
+	Name  string
+	Type  Type
+	Value constant.Value
+	Index int
 }
 
 // Domain is an entity domain: a handle space shared by its tables.
@@ -40,20 +94,24 @@ type Domain struct {
 type Table struct {
 	Pos       Pos
 	Name      string
-	Domain    *Domain // nil for a standalone table
-	Capacity  int     // rows; the domain's for a member table
-	ChunkRows int     // 0 = the engine's default; the domain's for a member table
-	Columns   []*Column
+	Domain    *Domain   // nil for a standalone table
+	Capacity  int       // rows; the domain's for a member table
+	ChunkRows int       // 0 = the engine's default; the domain's for a member table
+	Columns   []*Column // the engine's columns: plain ones and the fields of struct columns, in declaration order
+	Structs   []*StructColumn
 }
 
-// Column is a column of a table or a field of an event table.
+// Column is a column of a table or a field of an event table. A field of
+// a struct column is a column of its own, named "COLUMN.FIELD".
 type Column struct {
 	Pos   Pos
 	Name  string
 	Type  Type
-	Table *Table      // nil for an event field
-	Event *EventTable // nil for a table column
-	Index int         // position in its table or event table
+	Table *Table        // nil for an event field
+	Event *EventTable   // nil for a table column
+	Index int           // position in its table or event table
+	Group *StructColumn // the struct column it is a field of; nil for a plain column
+	Field *StructField  // its field of Group.Struct
 }
 
 // Lifetime says when events are readable (the engine's events.Lifetime).
@@ -163,14 +221,15 @@ type Join struct {
 // of the generated system. Lists keep the order of the schema's
 // declarations (tables, then columns).
 type Access struct {
-	Reads    []*Column     // table columns read and not written
-	Writes   []*Column     // table columns written (and read)
-	Probes   []*Table      // tables joined (generation-checked lookups)
-	Deletes  []*Table      // tables rows or entities are deleted from
-	Emits    []*EventTable // event tables emitted into
-	Consumes []*EventTable // the event table the system runs over
-	DT, Tick bool          // reads @dt, @tick
-	Handle   bool          // needs the from row's handle (delete, a ref value)
+	Reads     []*Column     // table columns read and not written
+	Writes    []*Column     // table columns written (and read)
+	Probes    []*Table      // tables joined (generation-checked lookups)
+	Deletes   []*Table      // tables rows or entities are deleted from
+	Emits     []*EventTable // event tables emitted into
+	Consumes  []*EventTable // the event table the system runs over
+	Resources []*Resource   // resources read (declared bodies never write one)
+	DT, Tick  bool          // reads @dt, @tick
+	Handle    bool          // needs the from row's handle (delete, a ref value)
 	// @dt as the float types its contexts take it as (DT: either)
 	DTFloat32, DTFloat64 bool
 	// Uses are the columns and event fields the body uses, per row
@@ -261,8 +320,8 @@ func (*EmitStmt) stmt()             {}
 func (*DeleteStmt) stmt()           {}
 func (*CountStmt) stmt()            {}
 
-// Expr is a typed expression: *Lit, *ColRef, *VarRef, *EnvRef, *Unary,
-// *Binary, *Convert, *Probe or *IndexOf.
+// Expr is a typed expression: *Lit, *ColRef, *ResRef, *VarRef, *EnvRef,
+// *Unary, *Binary, *Convert, *Floor, *Probe or *IndexOf.
 type Expr interface {
 	Position() Pos
 	Type() Type
@@ -282,6 +341,25 @@ type ColRef struct {
 	Pos    Pos
 	Var    *Var
 	Column *Column
+}
+
+// ResRef reads field Field of resource Resource, or of a struct field its
+// field Sub, or of an array field its element Index (an integer; an index
+// outside 0..Len-1 wraps: the Euclidean remainder by Len).
+type ResRef struct {
+	Pos      Pos
+	Resource *Resource
+	Field    *ResourceField
+	Sub      *StructField // nil unless Field is a struct
+	Index    Expr         // nil unless Field is an array
+}
+
+// Floor is floor(X): the greatest integer at most X (a float), as an
+// int32, saturated at the int32 limits; NaN gives 0. The same on every
+// machine (a float to integer conversion is not).
+type Floor struct {
+	Pos Pos
+	X   Expr
 }
 
 // VarRef is the handle of a row variable's row (type ref of its table).
@@ -383,6 +461,8 @@ type IndexOf struct {
 
 func (e *Lit) Position() Pos     { return e.Pos }
 func (e *ColRef) Position() Pos  { return e.Pos }
+func (e *ResRef) Position() Pos  { return e.Pos }
+func (e *Floor) Position() Pos   { return e.Pos }
 func (e *VarRef) Position() Pos  { return e.Pos }
 func (e *EnvRef) Position() Pos  { return e.Pos }
 func (e *Unary) Position() Pos   { return e.Pos }
@@ -391,8 +471,18 @@ func (e *Convert) Position() Pos { return e.Pos }
 func (e *Probe) Position() Pos   { return e.Pos }
 func (e *IndexOf) Position() Pos { return e.Pos }
 
-func (e *Lit) Type() Type     { return e.T }
-func (e *ColRef) Type() Type  { return e.Column.Type }
+func (e *Lit) Type() Type    { return e.T }
+func (e *ColRef) Type() Type { return e.Column.Type }
+func (e *ResRef) Type() Type {
+	switch {
+	case e.Sub != nil:
+		return e.Sub.Type
+	case e.Index != nil:
+		return *e.Field.Type.Elem
+	}
+	return e.Field.Type
+}
+func (*Floor) Type() Type     { return Type{Kind: Int32} }
 func (e *VarRef) Type() Type  { return Type{Kind: Ref, Table: e.Var.Table} }
 func (e *EnvRef) Type() Type  { return e.T }
 func (e *Unary) Type() Type   { return e.T }

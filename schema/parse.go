@@ -16,8 +16,8 @@ import (
 // keywords are reserved: never a name.
 var keywords = []string{
 	"and", "const", "count", "delete", "domain", "else", "emit", "entity", "event",
-	"extern", "false", "from", "join", "match", "not", "on", "or", "ref", "set",
-	"system", "table", "true",
+	"extern", "false", "from", "join", "match", "not", "on", "or", "ref", "resource", "set",
+	"struct", "system", "table", "true",
 }
 
 var schemaLexer = lexer.MustSimple([]lexer.SimpleRule{
@@ -87,7 +87,7 @@ func syntaxError(filename string, src []byte, err error) *Error {
 	t := ute.Unexpected
 	want := expectation(ute.Message())
 	if want == "" {
-		want = "a declaration (const, domain, table, event table, extern system or system)"
+		want = "a declaration (const, domain, table, event table, struct, resource, extern system or system)"
 	}
 	e.Msg = "unexpected " + describe(t) + "; expected " + want
 	switch t.Value {
@@ -136,14 +136,14 @@ func describe(t lexer.Token) string {
 // productions names the grammar's productions as a schema author knows
 // them, for "expected ..." (the grammar is in syntax.go).
 var productions = map[string]string{
-	"SynIdent": "a name", "SynOptKey": "an option name", "SynTypeExpr": "a type (int32, int64, float32, float64, bool or ref TABLE)",
+	"SynIdent": "a name", "SynOptKey": "an option name", "SynTypeExpr": "a type (int32, int64, float32, float64, bool, ref TABLE, a struct or [N]TYPE)",
 	"SynExpr": "an expression", "SynAndExpr": "an expression", "SynNotExpr": "an expression", "SynCmpExpr": "an expression",
 	"SynAddExpr": "an expression", "SynMulExpr": "an expression", "SynUnary": "an expression", "SynPrimary": "an expression",
 	"SynNameExpr": "an expression", "SynOptValue": "a value", "SynOption": "an option NAME: VALUE",
 	"SynBody": "from TABLE VAR (a system body starts with the rows it runs over)", "SynFromClause": "from TABLE VAR",
-	"SynColExpr": "VAR.COLUMN", "SynAssign": "VAR.COLUMN = EXPR", "SynField": "NAME: TYPE", "SynFieldInit": "FIELD: EXPR",
+	"SynColExpr": "VAR.COLUMN", "SynResField": "NAME: TYPE", "SynAssign": "VAR.COLUMN = EXPR", "SynField": "NAME: TYPE", "SynFieldInit": "FIELD: EXPR",
 	"SynStmt": "a statement (set, match, emit, delete or count)", "SynArm": "a match arm COND => { ... }",
-	"SynDecl": "a declaration (const, domain, table, event table, extern system or system)",
+	"SynDecl": "a declaration (const, domain, table, event table, struct, resource, extern system or system)",
 	"<ident>": "a name", "<int>": "an integer", "<float>": "a number", "<at>": "@dt or @tick",
 }
 

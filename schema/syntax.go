@@ -13,12 +13,14 @@ type File struct {
 
 // synDecl is one top-level declaration; exactly one field is set.
 type synDecl struct {
-	Const  *synConstDecl  `parser:"  @@"`
-	Domain *synDomainDecl `parser:"| @@"`
-	Table  *synTableDecl  `parser:"| @@"`
-	Event  *synEventDecl  `parser:"| @@"`
-	Extern *synExternDecl `parser:"| @@"`
-	System *synSystemDecl `parser:"| @@"`
+	Const    *synConstDecl    `parser:"  @@"`
+	Domain   *synDomainDecl   `parser:"| @@"`
+	Table    *synTableDecl    `parser:"| @@"`
+	Event    *synEventDecl    `parser:"| @@"`
+	Extern   *synExternDecl   `parser:"| @@"`
+	System   *synSystemDecl   `parser:"| @@"`
+	Struct   *synStructDecl   `parser:"| @@"`
+	Resource *synResourceDecl `parser:"| @@"`
 }
 
 // synIdent is a name with its position.
@@ -27,12 +29,38 @@ type synIdent struct {
 	Name string `parser:"@Ident"`
 }
 
-// synConstDecl is `const NAME: TYPE = EXPR`.
+// synConstDecl is `const NAME: TYPE = EXPR` or `const NAME = EXPR` (its
+// type inferred).
 type synConstDecl struct {
 	Pos   lexer.Position
 	Name  *synIdent    `parser:"'const' @@"`
-	Type  *synTypeExpr `parser:"':' @@"`
+	Type  *synTypeExpr `parser:"( ':' @@ )?"`
 	Value *synExpr     `parser:"'=' @@"`
+}
+
+// synStructDecl is `struct NAME { FIELD: TYPE ... }`: a type of table
+// columns, stored as one column per field.
+type synStructDecl struct {
+	Pos    lexer.Position
+	Name   *synIdent   `parser:"'struct' @@"`
+	Fields []*synField `parser:"'{' ( @@ ','? )* '}'"`
+}
+
+// synResourceDecl is `resource NAME { FIELD: TYPE = EXPR ... }`: a world
+// resource, read-only in declared bodies.
+type synResourceDecl struct {
+	Pos    lexer.Position
+	Name   *synIdent      `parser:"'resource' @@"`
+	Fields []*synResField `parser:"'{' ( @@ ','? )* '}'"`
+}
+
+// synResField is a resource field, `NAME: TYPE` or `NAME: TYPE = EXPR`
+// (its initial value).
+type synResField struct {
+	Pos   lexer.Position
+	Name  *synIdent    `parser:"@@ ':'"`
+	Type  *synTypeExpr `parser:"@@"`
+	Value *synExpr     `parser:"( '=' @@ )?"`
 }
 
 // synOption is `KEY: VALUE` in a declaration's parentheses.
@@ -86,10 +114,13 @@ type synField struct {
 	Type *synTypeExpr `parser:"@@"`
 }
 
-// synTypeExpr is a type name or `ref TABLE`.
+// synTypeExpr is a type name, `ref TABLE` or `[N]TYPE` (an array: a
+// resource field's type only).
 type synTypeExpr struct {
 	Pos  lexer.Position
 	Ref  *synIdent `parser:"  'ref' @@"`
+	Len  *synExpr  `parser:"| '[' @@ ']'"`
+	Elem *synIdent `parser:"  @@"`
 	Name *synIdent `parser:"| @@"`
 }
 
@@ -196,11 +227,13 @@ type synCountStmt struct {
 	Name *synIdent `parser:"'count' @@"`
 }
 
-// synColExpr is `VAR.COLUMN`.
+// synColExpr is `VAR.COLUMN` or `VAR.COLUMN.FIELD` (a field of a struct
+// column).
 type synColExpr struct {
 	Pos    lexer.Position
 	Var    *synIdent `parser:"@@ '.'"`
 	Column *synIdent `parser:"@@"`
+	Field  *synIdent `parser:"( '.' @@ )?"`
 }
 
 // synExpr is an expression: `or` binds loosest, then `and`, `not`,
@@ -281,12 +314,16 @@ type synPrimary struct {
 	Paren *synExpr     `parser:"| '(' @@ ')'"`
 }
 
-// synNameExpr is NAME, VAR.COLUMN or NAME(ARGS): a constant or row variable,
-// a column, or a conversion or built-in function.
+// synNameExpr is NAME, VAR.COLUMN, VAR.COLUMN.FIELD, RESOURCE.FIELD[INDEX]
+// or NAME(ARGS): a constant or row variable, a column (or a resource's
+// field), a field of a struct column, an element of a resource's array,
+// or a conversion or built-in function.
 type synNameExpr struct {
 	Pos    lexer.Position
 	Name   *synIdent  `parser:"@@"`
 	Column *synIdent  `parser:"( '.' @@"`
+	Field  *synIdent  `parser:"  ( '.' @@ )?"`
+	Index  *synExpr   `parser:"  ( '[' @@ ']' )?"`
 	Call   bool       `parser:"| @'(' "`
 	Args   []*synExpr `parser:"  ( @@ ( ',' @@ )* )? ')' )?"`
 }

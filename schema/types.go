@@ -1,5 +1,7 @@
 package schema
 
+import "strconv"
+
 // TypeKind is the kind of a [Type].
 type TypeKind uint8
 
@@ -13,15 +15,20 @@ const (
 	Float32
 	Float64
 	Bool
-	Ref // a generational handle of an entity of Type.Table's domain
+	Ref        // a generational handle of an entity of Type.Table's domain
+	StructKind // a declared struct, Type.Struct: a column or resource field only, never a value
+	ArrayKind  // [Type.Len]Type.Elem: a resource field only, whose elements a body reads
 	UntypedInt
 	UntypedFloat
 )
 
 // Type is the type of a column, field, constant or expression.
 type Type struct {
-	Kind  TypeKind
-	Table *Table // Ref: the table named by `ref T`
+	Kind   TypeKind
+	Table  *Table  // Ref: the table named by `ref T`
+	Struct *Struct // StructKind
+	Elem   *Type   // ArrayKind: the element type (a basic type)
+	Len    int     // ArrayKind: the number of elements
 }
 
 var basicTypes = map[string]TypeKind{"int32": Int32, "int64": Int64, "float32": Float32, "float64": Float64, "bool": Bool}
@@ -44,6 +51,16 @@ func (t Type) String() string {
 			return "ref"
 		}
 		return "ref " + t.Table.Name
+	case StructKind:
+		if t.Struct == nil {
+			return "struct"
+		}
+		return t.Struct.Name
+	case ArrayKind:
+		if t.Elem == nil {
+			return "array"
+		}
+		return "[" + strconv.Itoa(t.Len) + "]" + t.Elem.String()
 	case UntypedInt:
 		return "untyped integer"
 	case UntypedFloat:
@@ -70,6 +87,12 @@ func (t Type) IsUntyped() bool { return t.Kind == UntypedInt || t.Kind == Untype
 func (t Type) Identical(u Type) bool {
 	if t.Kind != u.Kind {
 		return false
+	}
+	if t.Kind == StructKind {
+		return t.Struct == u.Struct
+	}
+	if t.Kind == ArrayKind {
+		return t.Len == u.Len && t.Elem != nil && u.Elem != nil && t.Elem.Identical(*u.Elem)
 	}
 	if t.Kind != Ref || t.Table == u.Table {
 		return true

@@ -32,7 +32,7 @@
 // [Emit], [EmitParallel] and [Consume] (events); [ReadResource] and
 // [WriteResource] ([Resource]); [Decl.Counter] (see Counters).
 // [Decl.Before] and [Decl.After] order the system. Each accessor adds its
-// entry to the system's manifest (what a scheduler hook's Manifest shows),
+// entry to the system's manifest (what the scheduler checks conflicts on),
 // so a column is named once and an access outside the manifest cannot be
 // written; accessors never fail at run time. A bad argument (a nil column
 // of a failed declaration, a query over columns of two tables) fails the

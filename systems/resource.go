@@ -8,7 +8,14 @@ type Resource[T any] struct {
 	name  string
 	v     T
 	state resourceState // how a snapshot holds v (resource_state.go)
-	spare *T            // a codec's scratch value for CheckState, made on first use
+	spare *T            // a codec's (or a checked resource's) scratch value for CheckState, made on first use
+	// Declared at set-up (SetLenBounds, SetCheck; docs/state.md, "Sizes"):
+	// a slice resource's length bounds in elements, and the host's check
+	// of a restored value.
+	lens   [2]int
+	hasLen bool
+	check  func(*T) error
+	enc    []byte // a codec's encoding for StateSize, kept
 }
 
 // NewResource returns a resource named name (for conflict messages)

@@ -68,6 +68,74 @@ func (o *ops[T]) CheckState(src []byte) error            { return o.r().checkSta
 func (o *ops[T]) LoadState(src []byte) error             { return o.r().loadState(src) }
 func (o *ops[T]) Describe(dst []byte) []byte             { return o.r().describe(dst) }
 func (o *ops[T]) Snapshottable() error                   { return o.r().snapshottable() }
+func (o *ops[T]) StateSize() int                         { return o.r().stateSize() }
+func (o *ops[T]) StateMax() (int, bool)                  { return o.r().stateMax() }
+
+// SetLenBounds declares the lengths a slice resource may have, in
+// elements, minLen..maxLen: a snapshot section outside them is refused by
+// CheckState (and by the runtime's Snapshot), and the section's bound is
+// maxLen elements (docs/state.md, "Sizes"). It returns a
+// *ResourceStateError for a T that is no slice of pointer-free elements,
+// minLen < 0, maxLen < minLen, or a value now outside the bounds. Set-up
+// only (the runtime's AddSliceResource calls it), before the world is
+// built.
+func (r *Resource[T]) SetLenBounds(minLen, maxLen int) error {
+	if r.state.kind != stateSlice {
+		return r.stateErr("length bounds need a slice of pointer-free elements, not "+r.state.typ.String(), nil)
+	}
+	if minLen < 0 || maxLen < minLen {
+		return r.stateErr("length bounds "+strconv.Itoa(minLen)+".."+strconv.Itoa(maxLen)+": want 0 <= minLen <= maxLen", nil)
+	}
+	if n := reflect.ValueOf(&r.v).Elem().Len(); n < minLen || n > maxLen {
+		return r.stateErr("its value has "+strconv.Itoa(n)+" elements, outside its bounds "+strconv.Itoa(minLen)+".."+strconv.Itoa(maxLen), nil)
+	}
+	r.lens, r.hasLen = [2]int{minLen, maxLen}, true
+	return nil
+}
+
+// SetCheck declares the host's check of a restored value: CheckState
+// decodes a section that passed the byte checks into the resource's
+// scratch value and calls check with it; an error refuses the section
+// (a *ResourceStateError wrapping it), before anything of the world
+// changes (docs/state.md, "Checks before any change"). check must only
+// read the value and return an error naming what is wrong with it. A nil
+// check removes it. Set-up only (the runtime's CheckResource calls it).
+func (r *Resource[T]) SetCheck(check func(*T) error) { r.check = check }
+
+// stateSize is the length appendState appends now; a codec resource
+// encodes its value into a buffer it keeps (allocating when that grows,
+// as the codec does) to learn it.
+func (r *Resource[T]) stateSize() int {
+	switch r.state.kind {
+	case stateRaw:
+		return int(r.state.size)
+	case stateSlice:
+		return len(sliceBytes(unsafe.Pointer(&r.v), r.state.size))
+	case stateCodec:
+		out, err := codecOf(&r.v).AppendBinary(r.enc[:0])
+		if err != nil {
+			return 0
+		}
+		r.enc = out
+		return len(out)
+	}
+	return 0
+}
+
+// stateMax is the largest section checkState accepts: a raw T's size, a
+// bounded slice's maxLen elements; a slice without bounds and a codec are
+// unbounded (0, false).
+func (r *Resource[T]) stateMax() (int, bool) {
+	switch r.state.kind {
+	case stateRaw:
+		return int(r.state.size), true
+	case stateSlice:
+		if r.hasLen {
+			return r.lens[1] * int(r.state.size), true
+		}
+	}
+	return 0, false
+}
 
 // codec is the standard contract a resource type provides to be held by
 // a snapshot when it is not pointer-free: encoding.BinaryAppender and
@@ -123,14 +191,21 @@ func (r *Resource[T]) stateErr(detail string, err error) error {
 // bytes, a slice of pointer-free elements as its elements' bytes, any
 // other T through its codec (encoding.BinaryAppender on T or *T). It
 // returns a *ResourceStateError (errors.Is ErrResourceState), appending
-// nothing, for a T that holds pointers and is no codec, or the codec's
-// error. Allocates only when dst grows (and what the codec allocates).
+// nothing, for a T that holds pointers and is no codec, a slice outside
+// its declared lengths (SetLenBounds), or the codec's error. Allocates only when dst grows (and what the codec allocates).
 func (r *Resource[T]) appendState(dst []byte) ([]byte, error) {
 	switch r.state.kind {
 	case stateRaw:
 		return append(dst, unsafe.Slice((*byte)(unsafe.Pointer(&r.v)), r.state.size)...), nil
 	case stateSlice:
-		return append(dst, sliceBytes(unsafe.Pointer(&r.v), r.state.size)...), nil
+		b := sliceBytes(unsafe.Pointer(&r.v), r.state.size)
+		if r.hasLen && r.state.size != 0 {
+			if n := len(b) / int(r.state.size); n < r.lens[0] || n > r.lens[1] {
+				return dst, r.stateErr("it holds "+strconv.Itoa(n)+" elements, outside its declared lengths "+
+					strconv.Itoa(r.lens[0])+".."+strconv.Itoa(r.lens[1]), nil)
+			}
+		}
+		return append(dst, b...), nil
 	case stateCodec:
 		n := len(dst)
 		out, err := codecOf(&r.v).AppendBinary(dst)
@@ -180,18 +255,61 @@ func (r *Resource[T]) checkState(src []byte) error {
 		if st.size == 0 && len(src) != 0 || st.size != 0 && uintptr(len(src))%st.size != 0 {
 			return r.stateErr(strconv.Itoa(len(src))+" bytes are no whole "+strconv.FormatUint(uint64(st.size), 10)+"-byte elements", nil)
 		}
+		if st.size != 0 && r.hasLen {
+			if n := uintptr(len(src)) / st.size; n < uintptr(r.lens[0]) || n > uintptr(r.lens[1]) {
+				return r.stateErr(strconv.FormatUint(uint64(n), 10)+" elements, outside its declared lengths "+
+					strconv.Itoa(r.lens[0])+".."+strconv.Itoa(r.lens[1]), nil)
+			}
+		}
 	case stateCodec:
 		if err := unmarshalChecked(codecOf(r.scratch()), src); err != nil {
 			return r.stateErr("UnmarshalBinary refused the bytes", err)
 		}
-		return nil
+		return r.runCheck()
 	default:
 		return r.stateErr("its type "+st.typ.String()+" holds pointers and has no codec", nil)
 	}
 	if !wire.CheckBools(src, st.size, st.bools) {
 		return r.stateErr("a bool that is neither 0 nor 1", nil)
 	}
+	if r.check != nil {
+		decode(r.scratch(), st, src)
+		return r.runCheck()
+	}
 	return nil
+}
+
+// runCheck runs the host's check (SetCheck) on the scratch value CheckState
+// decoded the section into.
+func (r *Resource[T]) runCheck() error {
+	if r.check == nil {
+		return nil
+	}
+	if err := r.check(r.spare); err != nil {
+		return r.stateErr("its check refused the restored value", err)
+	}
+	return nil
+}
+
+// decode makes *p the raw or slice value src holds (checked): a slice
+// keeps its backing array when it has room, else it allocates one, and is
+// never nil.
+func decode[T any](p *T, st *resourceState, src []byte) {
+	switch st.kind {
+	case stateRaw:
+		copy(unsafe.Slice((*byte)(unsafe.Pointer(p)), st.size), src)
+	case stateSlice:
+		n := 0
+		if st.size != 0 {
+			n = len(src) / int(st.size)
+		}
+		rv := reflect.ValueOf(p).Elem()
+		if rv.Cap() < n || rv.IsNil() {
+			rv.Set(reflect.MakeSlice(st.typ, n, n))
+		}
+		rv.SetLen(n)
+		copy(sliceBytes(unsafe.Pointer(p), st.size), src)
+	}
 }
 
 // CodecPanicError is a codec's UnmarshalBinary that panicked on the bytes
@@ -235,19 +353,8 @@ func (r *Resource[T]) scratch() *T {
 func (r *Resource[T]) loadState(src []byte) error {
 	st := &r.state
 	switch st.kind {
-	case stateRaw:
-		copy(unsafe.Slice((*byte)(unsafe.Pointer(&r.v)), st.size), src)
-	case stateSlice:
-		n := 0
-		if st.size != 0 {
-			n = len(src) / int(st.size)
-		}
-		rv := reflect.ValueOf(&r.v).Elem()
-		if rv.Cap() < n || rv.IsNil() {
-			rv.Set(reflect.MakeSlice(st.typ, n, n))
-		}
-		rv.SetLen(n)
-		copy(sliceBytes(unsafe.Pointer(&r.v), st.size), src)
+	case stateRaw, stateSlice:
+		decode(&r.v, st, src)
 	case stateCodec:
 		if err := codecOf(&r.v).UnmarshalBinary(src); err != nil {
 			return r.stateErr("UnmarshalBinary refused bytes its CheckState accepted", err)

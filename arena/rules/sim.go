@@ -7,9 +7,9 @@ type Config struct {
 	Shots   int    // S, shots drawn per fixed tick; 0..MaxShots
 	Seed    uint64 // seed of the single PCG stream
 	Workers int    // goroutines for parallel kernels (runtime only; the baseline ignores it); 0..MaxWorkers, 0 or 1 = scalar
-	// Lane is the lane of the runtime's streaming kernels, as tickwork.Lane's
-	// String names it ("scalar", "avx2", "avx512"); "" picks the best this build
-	// and CPU run. The runtime checks it when it builds (the baseline
+	// Lane is the lane of the runtime's streaming kernels, a name
+	// tickwork.ParseLane reads ("scalar", "avx2", "avx512", in any case);
+	// "" picks the best this build and CPU run. The runtime checks it when it builds (the baseline
 	// ignores it); every lane gives the same digest.
 	Lane string
 }

@@ -52,7 +52,7 @@ func TestDeterministic(t *testing.T) {
 }
 
 // TestMatchesReference compares the baseline with the line-by-line model of
-// reference_test.go, frame by frame.
+// sim_reference_test.go, frame by frame.
 func TestMatchesReference(t *testing.T) {
 	tests := []struct {
 		cfg    rules.Config
@@ -221,7 +221,7 @@ func TestName(t *testing.T) {
 }
 
 // Golden digests, recorded once from this package and cross-checked against
-// the reference model of reference_test.go (the small one frame by frame in
+// the reference model of sim_reference_test.go (the small one frame by frame in
 // TestMatchesReference). Regenerate with
 //
 //	go test ./arena/soa -run TestGolden -v

@@ -18,8 +18,9 @@
 // inline). A list such as -workers 1,2 runs the runtime once per count
 // (named runtime-w1, runtime-w2, ...) and reports each count's frame p50
 // speed-up over the first count. -lane sets rules.Config.Lane, the lane of
-// the runtime's streaming kernels (package lanes); by default the best this
-// build and CPU run, and a lane they cannot run exits with status 2. The
+// the runtime's streaming kernels (tickwork.ParseLane's names, in any
+// case); by default the best this build and CPU run, and a lane they
+// cannot run exits with status 2. The
 // other defaults are those of arena rules v1 (package arena/rules).
 //
 // Ranges: -units 1..rules.MaxUnits (16 777 216), -shots 0..rules.MaxShots

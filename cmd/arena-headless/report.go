@@ -14,8 +14,8 @@ import (
 
 	"github.com/klauspost/cpuid/v2"
 
+	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena/rules"
-	"github.com/tickwork/tickwork/lanes"
 )
 
 // report is the -json object of arena rules v1 ("What arena-headless prints
@@ -276,13 +276,13 @@ func cpuLine() string {
 // laneLine lists the lanes this build and CPU run and the default one.
 func laneLine() string {
 	var have []string
-	for _, l := range []lanes.Lane{lanes.Scalar, lanes.AVX2, lanes.AVX512} {
-		if lanes.Available(l) {
+	for _, l := range []tickwork.Lane{tickwork.LaneScalar, tickwork.LaneAVX2, tickwork.LaneAVX512} {
+		if l.Available() {
 			have = append(have, l.String())
 		}
 	}
-	s := "available " + strings.Join(have, " ") + ", default " + lanes.Best().String()
-	if lanes.Best() == lanes.Scalar {
+	s := "available " + strings.Join(have, " ") + ", default " + tickwork.BestLane().String()
+	if tickwork.BestLane() == tickwork.LaneScalar {
 		s += " (SIMD lanes need GOEXPERIMENT=simd on amd64 with AVX2)"
 	}
 	return s

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena/rules"
-	"github.com/tickwork/tickwork/lanes"
 )
 
 // blockFrames is the number of measured frames an implementation runs before
@@ -177,7 +177,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		"GOMAXPROCS by default. A comma-separated list, such as 1,2, runs the runtime once\n"+
 		"per count, alternating blocks, and prints each count's speed-up over the first", rules.MaxWorkers))
 	fs.StringVar(&o.impl, "impl", "both", "implementation to run: runtime, soa or both")
-	fs.StringVar(&o.lane, "lane", "", "lane of the runtime's streaming kernels: scalar, avx2 or avx512\n"+
+	fs.StringVar(&o.lane, "lane", "", "lane of the runtime's streaming kernels: scalar, avx2 or avx512, in any case\n"+
 		"(default: the best this build and CPU run; the SIMD lanes need a\n"+
 		"GOEXPERIMENT=simd build on amd64; the baseline ignores it)")
 	fs.IntVar(&o.state.rollback, "rollback", 0, fmt.Sprintf("SyncTest: after every measured frame, roll the runtime back this many frames and\n"+
@@ -230,9 +230,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 			"give -frames %d or more", n, o.frames, n, n)}
 	}
 	if o.lane != "" {
-		l, err := lanes.Parse(o.lane)
+		l, err := tickwork.ParseLane(o.lane)
 		if err == nil {
-			_, err = lanes.Select(l)
+			_, err = tickwork.SelectLane(l)
 		}
 		if err != nil {
 			return o, &usageError{fmt.Sprintf("-lane: %v", err)}

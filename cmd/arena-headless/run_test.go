@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/arena/soa"
 	"github.com/tickwork/tickwork/kernels"
-	"github.com/tickwork/tickwork/lanes"
 )
 
 // runArgs runs the command and returns its exit status and output.
@@ -405,10 +405,10 @@ func TestCounterMismatches(t *testing.T) {
 // here is a usage error.
 func TestRunLanes(t *testing.T) {
 	want := soaDigest(t, rules.Config{Units: 1000, Shots: 64, Seed: 42}, 70)
-	for _, l := range []lanes.Lane{lanes.Scalar, lanes.AVX2, lanes.AVX512} {
+	for _, l := range []tickwork.Lane{tickwork.LaneScalar, tickwork.LaneAVX2, tickwork.LaneAVX512} {
 		t.Run(l.String(), func(t *testing.T) {
 			code, out, errOut := runArgs(append(smallArgs, "-shots", "64", "-impl", "runtime", "-lane", l.String(), "-json")...)
-			if !lanes.Available(l) {
+			if !l.Available() {
 				assert.Equal(t, 2, code, "exit status")
 				assert.Contains(t, errOut, "-lane: lanes: lane not available: "+l.String())
 				return
@@ -430,7 +430,12 @@ func TestRunLanes(t *testing.T) {
 	}
 	code, out, _ := runArgs(append(smallArgs, "-impl", "runtime")...)
 	require.Equal(t, 0, code)
-	assert.Regexp(t, `IntegrateBodies +[0-9.]+  `+lanes.Best().String()+`\n`, out)
+	assert.Regexp(t, `IntegrateBodies +[0-9.]+  `+tickwork.BestLane().String()+`\n`, out)
 	assert.Regexp(t, `Fire +[0-9.]+  -\n`, out)
 	assert.Contains(t, out, "lanes           available scalar")
+	// -lane ignores case, as tickwork.ParseLane does; the report names the
+	// lane as Lane.String prints it.
+	code, out, errOut := runArgs(append(smallArgs, "-impl", "runtime", "-lane", "SCALAR")...)
+	require.Equal(t, 0, code, "exit status; stderr:\n%s", errOut)
+	assert.Regexp(t, `IntegrateBodies +[0-9.]+  scalar\n`, out)
 }

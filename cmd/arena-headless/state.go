@@ -137,11 +137,23 @@ func (st *syncTest) report() *rollbackReport {
 
 // loadInto restores the -load file into sim, a runtime Sim
 // (tickwork.LoadFile: the header is checked before the payload is read).
+// A save of another configuration (arena.SavedConfig: the rules version,
+// -units, -shots, -seed) is refused naming the flag and both values.
 func loadInto(sim *arena.Sim, path string) error {
-	if err := tickwork.LoadFile(sim.World(), path); err != nil {
-		return fmt.Errorf("-load: %w", err)
+	err := tickwork.LoadFile(sim.World(), path)
+	if err == nil {
+		return nil
 	}
-	return nil
+	switch oc := sim.OtherConfig(err); {
+	case oc == nil:
+		return fmt.Errorf("-load: %w", err)
+	case oc.Param == "rules":
+		return fmt.Errorf("-load %s: saved with arena rules %s, this build runs rules %s", path, oc.Saved, oc.Run)
+	case oc.Param == "host configuration":
+		return fmt.Errorf("-load %s: saved by another program (its host configuration is %s): %w", path, oc.Saved, err)
+	default:
+		return fmt.Errorf("-load %s: saved with -%s %s, this run has -%s %s", path, oc.Param, oc.Saved, oc.Param, oc.Run)
+	}
 }
 
 // saveFrom writes sim's snapshot to the -save file (tickwork.SaveFile:

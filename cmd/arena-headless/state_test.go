@@ -119,7 +119,7 @@ func TestStateFlagErrors(t *testing.T) {
 		{[]string{"-impl", "soa", "-rollback", "2"}, 2, "need the runtime"},
 		{[]string{"-load", filepath.Join(t.TempDir(), "missing")}, 1, "-load"},
 		{[]string{"-load", garbage}, 1, "snapshot corrupted"},
-		{[]string{"-load", other, "-workers", "1"}, 1, "snapshot of another world"},
+		{[]string{"-load", other, "-workers", "1"}, 1, "saved with -units 500, this run has -units 1000"}, // another world, whose host configuration says why
 	}
 	for _, tc := range cases {
 		t.Run(tc.args[1], func(t *testing.T) {

@@ -28,6 +28,16 @@ type State interface {
 	CheckState(src []byte) error
 	// Describe appends the part's line of a world's declarations.
 	Describe(dst []byte) []byte
+	// StateSize is the length AppendState would append now, in bytes,
+	// computed without appending (a codec resource encodes into a
+	// scratch it keeps).
+	StateSize() int
+	// StateMax is the largest section CheckState accepts, from the part's
+	// declarations alone, in bytes; bounded is false when the part has a
+	// variable part without a declared bound (pending resolutions, a
+	// slice resource without declared lengths, a codec resource) and max
+	// is then its fixed part only (docs/state.md, "Sizes").
+	StateMax() (max int, bounded bool)
 }
 
 // Events is the scheduler's and the snapshot's side of an

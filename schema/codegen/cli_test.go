@@ -3,6 +3,7 @@ package codegen_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,6 +74,35 @@ func TestMainExit(t *testing.T) {
 	assert.Contains(t, stderr.String(), `package name "not-a-name" is not a Go identifier`)
 }
 
+// TestMainOrder: the generator refuses declared systems that Build would
+// refuse for their order (two unordered writers of one column, a
+// constraint against the phase order) with their schema positions, and
+// cuts a long list at MaxErrors saying how many more there are.
+func TestMainOrder(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "x.tw")
+	src := `table T(capacity: 8) { X: float32 }
+system A(phase: update) { from T t set t.X += 1 }
+system B(phase: update) { from T t set t.X *= 2 }
+system C(phase: late_update, before: A) { from T t }
+`
+	for i := range 25 {
+		src += fmt.Sprintf("system W%d(phase: frame_end) { from T t set t.X = %d }\n", i, i)
+	}
+	require.NoError(t, os.WriteFile(in, []byte(src), 0o644))
+	var stderr bytes.Buffer
+	assert.Equal(t, 1, codegen.Main([]string{"-pkg", "x", in}, &stderr))
+	lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+	require.Len(t, lines, schema.MaxErrors+1, stderr.String())
+	assert.Equal(t, in+":3:8: systems A ("+in+":2:8) and B of phase update are not ordered, and both write T.X; order them: add after: A to system B, or before: B to system A", lines[0])
+	assert.Equal(t, in+":4:38: system C (phase late_update) cannot run before A (phase update): phases run in the order frame_start, fixed_update, update, late_update, frame_end; drop before: A or move one of them to the other's phase", lines[1])
+	assert.Equal(t, in+":6:8: systems W0 ("+in+":5:8) and W1 of phase frame_end are not ordered, and both write T.X; order them: add after: W0 to system W1, or before: W1 to system W0", lines[2])
+	// W1..W24 conflict with every earlier W: 300 pairs, 2 + 300 errors.
+	assert.Equal(t, "... and 282 more errors", lines[schema.MaxErrors])
+	_, err := os.Stat(filepath.Join(dir, "x_gen.go"))
+	assert.ErrorIs(t, err, os.ErrNotExist, "nothing is written")
+}
+
 // TestGoNames: schema names that collide once made Go names are refused,
 // with a position.
 func TestGoNames(t *testing.T) {
@@ -104,6 +134,15 @@ func TestGoNames(t *testing.T) {
 			`x.tw:2:7: "Unit" becomes the Go name Unit in the package, as the name declared at x.tw:1:7 does; rename one of them`},
 		"column Table": {"table T(capacity: 1) { Table: int32 }",
 			`x.tw:1:24: "Table" becomes the Go name Table, which the generator defines in the fields of type T; rename it`},
+		"struct field Get": {"struct V { Get: float32 }",
+			`x.tw:1:12: "Get" becomes the Go name Get, which the generator defines in the fields of type VColumns; rename it`},
+		"struct Columns type": {"struct V { X: float32 }\nconst VColumns: int32 = 1",
+			`x.tw:1:8: "V" becomes the Go name VColumns in the package, as the name declared at x.tw:2:7 does; rename one of them`},
+		"struct column and column by case": {"struct V { X: float32 }\ntable T(capacity: 1) { pos: V  Pos: float32 }",
+			`x.tw:2:32: "Pos" becomes the Go name Pos in the fields of type T, as the name declared at x.tw:2:24 does; rename one of them`},
+		"resource and table": {"resource R { A: int32 }\ntable r(capacity: 1) { X: int32 }",
+			`x.tw:2:7: "r" becomes the Go name R in the package, as the name declared at x.tw:1:10 does; rename one of them`},
+		"_resource field": {"resource R { _a: int32 }", blank("1:14", "_a", "_a")},
 		"columns by case": {"table T(capacity: 1) { a: int32  A: int32 }",
 			`x.tw:1:34: "A" becomes the Go name A in the fields of type T, as the name declared at x.tw:1:24 does; rename one of them`},
 	}

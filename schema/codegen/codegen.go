@@ -90,6 +90,24 @@ func (g *gen) checkNames() error {
 	for _, c := range g.s.Consts {
 		top.add(exported(c.Name), c.Name, c.Pos)
 	}
+	for _, st := range g.s.Structs {
+		top.add(exported(st.Name), st.Name, st.Pos)
+		top.add(exported(st.Name)+"Columns", st.Name, st.Pos)
+		fields := newScope("the fields of type "+exported(st.Name), &errs)
+		cols := newScope("the fields of type "+exported(st.Name)+"Columns", &errs, structColumnsMembers...)
+		for _, f := range st.Fields {
+			fields.add(exported(f.Name), f.Name, f.Pos)
+			cols.add(exported(f.Name), f.Name, f.Pos)
+		}
+	}
+	for _, r := range g.s.Resources {
+		top.add(exported(r.Name), r.Name, r.Pos)
+		tables.add(exported(r.Name), r.Name, r.Pos)
+		fields := newScope("the fields of type "+exported(r.Name), &errs)
+		for _, f := range r.Fields {
+			fields.add(exported(f.Name), f.Name, f.Pos)
+		}
+	}
 	for _, d := range g.s.Domains {
 		tables.add(exported(d.Name), d.Name, d.Pos)
 		sizes.add(exported(d.Name), d.Name, d.Pos)
@@ -102,7 +120,12 @@ func (g *gen) checkNames() error {
 		}
 		cols := newScope("the fields of type "+exported(t.Name), &errs, tableMembers...)
 		for _, c := range t.Columns {
-			cols.add(exported(c.Name), c.Name, c.Pos)
+			switch {
+			case c.Group == nil:
+				cols.add(exported(c.Name), c.Name, c.Pos)
+			case c.Field.Index == 0:
+				cols.add(exported(c.Group.Name), c.Group.Name, c.Group.Pos)
+			}
 		}
 	}
 	for _, e := range g.s.Events {
@@ -132,6 +155,7 @@ func (g *gen) checkNames() error {
 	for n := range top.names {
 		g.top = append(g.top, n)
 	}
+	g.top = append(g.top, "floorInt32", "math")
 	slices.Sort(g.top)
 	if len(errs) > 0 {
 		slices.SortStableFunc(errs, func(a, b *schema.Error) int {
@@ -174,16 +198,24 @@ func (g *gen) file() {
 	g.p("")
 	g.imports()
 	g.consts()
+	g.structs()
+	g.resources()
 	g.sizes()
 	g.tables()
 	g.declare()
 	g.systems()
+	g.floorFunc()
 }
 
 // goType is the Go type of a column, field or constant.
 func goType(t schema.Type) string {
-	if t.Kind == schema.Ref {
+	switch t.Kind {
+	case schema.Ref:
 		return "tickwork.Handle"
+	case schema.StructKind:
+		return exported(t.Struct.Name)
+	case schema.ArrayKind:
+		return fmt.Sprintf("[%d]%s", t.Len, goType(*t.Elem))
 	}
 	return t.String()
 }
@@ -200,6 +232,10 @@ func (g *gen) consts() {
 	g.p("// Constants of the schema.")
 	g.p("const (")
 	for _, c := range g.s.Consts {
+		if c.Type.IsUntyped() {
+			g.p("%s = %s // %s, untyped", exported(c.Name), literal(&schema.Lit{T: c.Type, Value: c.Value}), g.where(c.Pos))
+			continue
+		}
 		g.p("%s %s = %s // %s", exported(c.Name), goType(c.Type), literal(&schema.Lit{T: c.Type, Value: c.Value}), g.where(c.Pos))
 	}
 	g.p(")")

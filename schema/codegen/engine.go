@@ -2,8 +2,8 @@ package codegen
 
 // This file and engine_system.go are the generator's target: what the
 // generated code calls. It calls the face, package tickwork (the module
-// root), and nothing else, so nothing generated could not have been
-// written by hand on it. Declarations go on the builder; each system asks
+// root), and nothing else (but math.Floor, for floor), so nothing
+// generated could not have been written by hand on it. Declarations go on the builder; each system asks
 // its Decl for the accessors its body implies (the engine derives the
 // manifest from them) and drives its kernels. kernel.go (loops,
 // statements, expressions) does not depend on the target.
@@ -16,7 +16,38 @@ import (
 )
 
 func (g *gen) imports() {
+	if usesFloor(g.s) {
+		g.p("import (")
+		g.p(`"math"`)
+		g.p("")
+		g.p(`"github.com/tickwork/tickwork"`)
+		g.p(")")
+		g.p("")
+		return
+	}
 	g.p(`import "github.com/tickwork/tickwork"`)
+	g.p("")
+}
+
+// floorFunc writes the schema's floor(x) (docs/schema.md, Resources),
+// when a body uses it.
+func (g *gen) floorFunc() {
+	if !usesFloor(g.s) {
+		return
+	}
+	g.p("// floorInt32 is the schema's floor(x): the greatest integer at most x,")
+	g.p("// saturated at the int32 limits, 0 for NaN; the same on every machine.")
+	g.p("func floorInt32(x float64) int32 {")
+	g.p("switch {")
+	g.p("case x != x:")
+	g.p("return 0")
+	g.p("case x >= math.MaxInt32:")
+	g.p("return math.MaxInt32")
+	g.p("case x <= math.MinInt32:")
+	g.p("return math.MinInt32")
+	g.p("}")
+	g.p("return int32(math.Floor(x))")
+	g.p("}")
 	g.p("")
 }
 
@@ -76,7 +107,12 @@ func (g *gen) tables() {
 		g.p("type %s struct {", exported(t.Name))
 		fs := []field{{"Table", "*tickwork.Table", ""}}
 		for _, c := range t.Columns {
-			fs = append(fs, field{exported(c.Name), "*tickwork.Column[" + goType(c.Type) + "]", refNote(c.Type)})
+			switch {
+			case c.Group == nil:
+				fs = append(fs, field{exported(c.Name), "*tickwork.Column[" + goType(c.Type) + "]", refNote(c.Type)})
+			case c.Field.Index == 0:
+				fs = append(fs, field{exported(c.Group.Name), exported(c.Group.Struct.Name) + "Columns", "struct " + c.Group.Struct.Name})
+			}
 		}
 		g.fields(fs)
 		g.p("}")
@@ -104,8 +140,90 @@ func (g *gen) tables() {
 	for _, e := range g.s.Events {
 		g.p("%s *tickwork.Events[%s]", exported(e.Name), exported(e.Name))
 	}
+	for _, r := range g.s.Resources {
+		g.p("%s *tickwork.Resource[%s]", exported(r.Name), exported(r.Name))
+	}
 	g.p("}")
 	g.p("")
+}
+
+// structs writes each declared struct: its Go value type, and the type of
+// a table column of it, a column per field, with Get and Set.
+func (g *gen) structs() {
+	for _, st := range g.s.Structs {
+		n := exported(st.Name)
+		g.doc("%s is struct %s (%s): the value of a column of this type.", n, st.Name, g.where(st.Pos))
+		g.p("type %s struct {", n)
+		var fs, cs []field
+		for _, f := range st.Fields {
+			fs = append(fs, field{exported(f.Name), goType(f.Type), refNote(f.Type)})
+			cs = append(cs, field{exported(f.Name), "*tickwork.Column[" + goType(f.Type) + "]", ""})
+		}
+		g.fields(fs)
+		g.p("}")
+		g.p("")
+		g.doc("%sColumns are the columns of a table column C of type %s, one engine column per field, named C.FIELD (%s), filled by Declare.",
+			n, st.Name, quotedFields(st))
+		g.p("type %sColumns struct {", n)
+		g.fields(cs)
+		g.p("}")
+		g.p("")
+		g.doc("Get returns the %s of h's row, and false (and the zero %s) when h has no row in the table: Column.Get per field, for the host between frames.", n, n)
+		g.p("func (c %sColumns) Get(h tickwork.Handle) (%s, bool) {", n, n)
+		g.p("var v %s", n)
+		for i, f := range st.Fields {
+			if i == 0 {
+				g.p("var ok bool")
+				g.p("if v.%s, ok = c.%s.Get(h); !ok {", exported(f.Name), exported(f.Name))
+				g.p("return %s{}, false", n)
+				g.p("}")
+				continue
+			}
+			g.p("v.%s, _ = c.%s.Get(h)", exported(f.Name), exported(f.Name))
+		}
+		g.p("return v, true")
+		g.p("}")
+		g.p("")
+		g.doc("Set sets h's row to v, and reports false (setting nothing) when h has no row in the table: Column.Set per field, for the host between frames.")
+		g.p("func (c %sColumns) Set(h tickwork.Handle, v %s) bool {", n, n)
+		for i, f := range st.Fields {
+			if i == 0 {
+				g.p("if !c.%s.Set(h, v.%s) {", exported(f.Name), exported(f.Name))
+				g.p("return false")
+				g.p("}")
+				continue
+			}
+			g.p("c.%s.Set(h, v.%s)", exported(f.Name), exported(f.Name))
+		}
+		g.p("return true")
+		g.p("}")
+		g.p("")
+	}
+}
+
+// quotedFields is "X, Y" of a struct's fields.
+func quotedFields(st *schema.Struct) string {
+	names := make([]string, len(st.Fields))
+	for i, f := range st.Fields {
+		names[i] = f.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// resources writes each declared resource's value type.
+func (g *gen) resources() {
+	for _, r := range g.s.Resources {
+		n := exported(r.Name)
+		g.doc("%s is resource %s (%s), read-only in the declared systems; Declare adds it with the schema's initial values. A hand-written system writes it (tickwork.WriteResource), or the host between frames (Tables.%s.Get).", n, r.Name, g.where(r.Pos), n)
+		g.p("type %s struct {", n)
+		var fs []field
+		for _, f := range r.Fields {
+			fs = append(fs, field{exported(f.Name), goType(f.Type), ""})
+		}
+		g.fields(fs)
+		g.p("}")
+		g.p("")
+	}
 }
 
 func (g *gen) declare() {
@@ -125,8 +243,7 @@ func (g *gen) declare() {
 		}
 		g.p("t.%s.Table = b.Table(tickwork.TableSpec{%s})", exported(t.Name), spec)
 		for _, c := range t.Columns {
-			g.p("t.%s.%s = tickwork.AddColumn[%s](b, t.%s.Table, %q)",
-				exported(t.Name), exported(c.Name), goType(c.Type), exported(t.Name), c.Name)
+			g.p("%s = tickwork.AddColumn[%s](b, t.%s.Table, %q)", columnRef(c), goType(c.Type), exported(t.Name), c.Name)
 		}
 	}
 	for _, e := range g.s.Events {
@@ -136,6 +253,15 @@ func (g *gen) declare() {
 		}
 		g.p("t.%s = tickwork.AddEvents[%s](b, tickwork.EventSpec{Name: %q, Capacity: sz.%s, Lifetime: %s})",
 			exported(e.Name), exported(e.Name), e.Name, exported(e.Name), life)
+	}
+	for _, r := range g.s.Resources {
+		var vals []string
+		for _, f := range r.Fields {
+			if f.Value != nil {
+				vals = append(vals, exported(f.Name)+": "+literal(&schema.Lit{T: f.Type, Value: f.Value}))
+			}
+		}
+		g.p("t.%s = tickwork.AddResource(b, %q, %s{%s})", exported(r.Name), r.Name, exported(r.Name), strings.Join(vals, ", "))
 	}
 	g.p("if err := b.Err(); err != nil {")
 	g.p("return nil, err")
@@ -186,6 +312,9 @@ func tableRef(t *schema.Table) string { return "t." + exported(t.Name) + ".Table
 
 // columnRef is the Go expression of a column from t.
 func columnRef(c *schema.Column) string {
+	if c.Group != nil {
+		return "t." + exported(c.Table.Name) + "." + exported(c.Group.Name) + "." + exported(c.Field.Name)
+	}
 	return "t." + exported(c.Table.Name) + "." + exported(c.Name)
 }
 

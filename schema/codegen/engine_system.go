@@ -66,6 +66,9 @@ func (sg *sysGen) kernelFields() {
 	if y.Access.Tick {
 		fs = append(fs, field{sg.stateField("tick", "tick"), "int64", "@tick"})
 	}
+	for _, r := range y.Access.Resources {
+		fs = append(fs, field{sg.resField(r), "*" + exported(r.Name), "resource " + r.Name + ", read"})
+	}
 	if !y.Dense {
 		for _, tb := range y.Access.Deletes {
 			fs = append(fs, field{sg.stateField("rec:"+tb.Name, "rec"+exported(tb.Name)), "*tickwork.Recorder", ""})
@@ -113,6 +116,9 @@ func (sg *sysGen) tableDeclare() {
 			}
 			g.p("s.%s = %s(d, s.%s).All()", colField(sg, u.v, u.c), accessor(sg.uses[u.v][u.c].write), columnRef(u.c))
 		}
+	}
+	for _, r := range y.Access.Resources {
+		g.p("s.%s = tickwork.ReadResource(d, s.t.%s)", sg.resField(r), exported(r.Name))
 	}
 	var segs []string
 	if !y.Dense {
@@ -224,7 +230,7 @@ func (sg *sysGen) maskedChunk() {
 		lhs, rhs := []string{l}, []string{"k." + sg.field["probe:"+j.Var.Name] + ".Lease()"}
 		sg.env["lease:"+j.Var.Name] = l
 		for _, u := range sg.joinUses(j.Var) {
-			s := loc.name(j.Var.Name + exported(u.c.Name) + "s")
+			s := loc.name(j.Var.Name + goCol(u.c) + "s")
 			lhs, rhs = append(lhs, s), append(rhs, "k."+colField(sg, u.v, u.c))
 			sg.env["colspan:"+j.Var.Name+"."+u.c.Name] = s
 		}
@@ -240,7 +246,9 @@ func (sg *sysGen) maskedChunk() {
 	g.p("")
 }
 
-// envValues binds @dt and @tick to locals.
+// envValues binds @dt, @tick and the resource fields the body reads to
+// locals, once per run of the kernel (the resources are read-only during
+// the frame).
 func (sg *sysGen) envValues(loc *locals) {
 	for _, key := range []string{"dt32", "dt64", "tick"} {
 		if f, ok := sg.field[key]; ok {
@@ -249,6 +257,26 @@ func (sg *sysGen) envValues(loc *locals) {
 			sg.env[key] = l
 		}
 	}
+	sg.resValues(loc, func(r *schema.Resource) string { return "k." + sg.resField(r) })
+}
+
+// resValues binds each resource field the body reads to a local, from
+// the resource's pointer (ptr's Go expression).
+func (sg *sysGen) resValues(loc *locals, ptr func(*schema.Resource) string) {
+	for _, e := range resRefs(sg.y.Body) {
+		l := loc.name(unexported(strings.ReplaceAll(resGo(e)[1:], ".", "")))
+		if e.Index != nil { // the array's address: its elements are read in the loop
+			sg.g.p("%s := &%s%s // resource %s", l, ptr(e.Resource), resGo(e), resKey(e))
+		} else {
+			sg.g.p("%s := %s%s // resource %s", l, ptr(e.Resource), resGo(e), resKey(e))
+		}
+		sg.env["res:"+resKey(e)] = l
+	}
+}
+
+// resField is the kernel-state field of a resource's pointer.
+func (sg *sysGen) resField(r *schema.Resource) string {
+	return sg.stateField("res:"+r.Name, unexported(r.Name))
 }
 
 // rows writes the loop over rows lo..hi (Go expressions of indexes into
@@ -263,7 +291,7 @@ func (sg *sysGen) rows(loc *locals, lo, hi, row string) {
 	var loads, loaded, decls, spans, sliced []string
 	for _, u := range sg.fromUses() {
 		us := sg.uses[u.v][u.c]
-		span := loc.name(from.Name + exported(u.c.Name) + "s")
+		span := loc.name(from.Name + goCol(u.c) + "s")
 		if first == "" {
 			first = span
 			g.p("%s := k.%s[%s : %s]", span, colField(sg, u.v, u.c), lo, hi)
@@ -278,7 +306,7 @@ func (sg *sysGen) rows(loc *locals, lo, hi, row string) {
 			sg.env["col:"+key] = span + "[i]"
 			continue
 		}
-		l := loc.name(from.Name + exported(u.c.Name))
+		l := loc.name(from.Name + goCol(u.c))
 		sg.env["col:"+key] = l
 		if us.read {
 			loads, loaded = append(loads, l), append(loaded, span+"[i]")
@@ -352,7 +380,7 @@ func (sg *sysGen) eventSystem() {
 		g.p("%s := %s(d, s.%s)", l, accessor(write), columnRef(pc))
 		sg.env["probe:"+j.Var.Name] = l
 		for _, u := range sg.joinUses(j.Var) {
-			s := loc.name(j.Var.Name + exported(u.c.Name) + "s")
+			s := loc.name(j.Var.Name + goCol(u.c) + "s")
 			if u.c == pc {
 				g.p("%s := %s.All()", s, l)
 			} else {
@@ -360,6 +388,12 @@ func (sg *sysGen) eventSystem() {
 			}
 			sg.env["colspan:"+j.Var.Name+"."+u.c.Name] = s
 		}
+	}
+	resPtr := map[*schema.Resource]string{}
+	for _, r := range y.Access.Resources {
+		l := loc.name(unexported(r.Name))
+		resPtr[r] = l
+		g.p("%s := tickwork.ReadResource(d, s.t.%s)", l, exported(r.Name))
 	}
 	var recs []string
 	for _, tb := range y.Access.Deletes {
@@ -401,6 +435,7 @@ func (sg *sysGen) eventSystem() {
 		sg.env["tick"] = loc.name("tick")
 		g.p("%s := int64(ctx.Tick())", sg.env["tick"])
 	}
+	sg.resValues(loc, func(r *schema.Resource) string { return resPtr[r] })
 	counts := make([]string, len(y.Counters))
 	for i, c := range y.Counters {
 		counts[i] = loc.name("n" + exported(c))
@@ -426,26 +461,21 @@ func (sg *sysGen) eventSystem() {
 	g.p("")
 }
 
-// probes writes each join's probe of the item's handle: its row and hit
-// locals, blank when the body uses neither (go vet refuses an unused
-// local), so the probe still runs.
+// probes writes each join's probe of the item's handle: its row local
+// (Lease.Find: the row, or -1 on a miss), blank when the body neither
+// reads the joined row nor tests the hit (go vet refuses an unused local),
+// so the probe still runs. One int result, not Row's (row, ok) pair: the
+// row loop keeps one value alive and branches on it directly.
 func (sg *sysGen) probes(loc *locals, from *schema.Var) {
 	g, y := sg.g, sg.y
 	for _, j := range y.Joins {
-		r, ok := "_", "_"
-		if len(sg.joinUses(j.Var)) > 0 {
-			r = loc.name(j.Var.Name + "Row")
+		r, op := "_", "="
+		if len(sg.joinUses(j.Var)) > 0 || probed(y.Body, j.Var) {
+			r, op = loc.name(j.Var.Name+"Row"), ":="
 			sg.renameRow(j.Var, r)
+			sg.env["row:"+j.Var.Name] = r
 		}
-		if probed(y.Body, j.Var) {
-			ok = loc.name(j.Var.Name + "OK")
-			sg.env["ok:"+j.Var.Name] = ok
-		}
-		op := ":="
-		if r == "_" && ok == "_" {
-			op = "="
-		}
-		g.p("%s, %s %s %s.Row(%s)", r, ok, op, sg.env["lease:"+j.Var.Name], sg.env["col:"+from.Name+"."+j.Via.Name])
+		g.p("%s %s %s.Find(%s)", r, op, sg.env["lease:"+j.Var.Name], sg.env["col:"+from.Name+"."+j.Via.Name])
 	}
 }
 
@@ -462,6 +492,10 @@ func probed(ss []schema.Stmt, v *schema.Var) bool {
 			return expr(e.X) || expr(e.Y)
 		case *schema.Convert:
 			return expr(e.X)
+		case *schema.Floor:
+			return expr(e.X)
+		case *schema.ResRef:
+			return e.Index != nil && expr(e.Index)
 		case *schema.IndexOf:
 			return expr(e.X)
 		}

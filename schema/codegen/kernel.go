@@ -3,6 +3,7 @@ package codegen
 import (
 	"fmt"
 	"go/constant"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -83,7 +84,119 @@ func (sg *sysGen) stateField(key, base string) string {
 }
 
 func colField(sg *sysGen, v *schema.Var, c *schema.Column) string {
-	return sg.stateField("col:"+v.Name+"."+c.Name, v.Name+exported(c.Name))
+	return sg.stateField("col:"+v.Name+"."+c.Name, v.Name+goCol(c))
+}
+
+// wrapIndex is the Go index of an array of n elements at integer ix:
+// the Euclidean remainder of ix by n (docs/schema.md, Resources), a mask
+// for a power of two.
+func (sg *sysGen) wrapIndex(ix schema.Expr, n int) string {
+	if l, ok := ix.(*schema.Lit); ok {
+		v, _ := constant.Int64Val(l.Value)
+		return strconv.FormatInt(((v%int64(n))+int64(n))%int64(n), 10)
+	}
+	x := sg.code(ix)
+	if n&(n-1) == 0 {
+		u := "uint32"
+		if ix.Type().Kind == schema.Int64 {
+			u = "uint64"
+		}
+		return fmt.Sprintf("%s(%s)&%d", u, x, n-1)
+	}
+	return fmt.Sprintf("(int64(%s)%%%d+%d)%%%d", x, n, n, n)
+}
+
+// usesFloor says whether a body of s calls floor.
+func usesFloor(s *schema.Schema) bool {
+	for _, y := range s.Systems {
+		found := false
+		walkExprs(y.Body, func(e schema.Expr) {
+			if _, ok := e.(*schema.Floor); ok {
+				found = true
+			}
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// walkExprs calls fn on every expression of statements ss and on their
+// subexpressions.
+func walkExprs(ss []schema.Stmt, fn func(schema.Expr)) {
+	var expr func(e schema.Expr)
+	expr = func(e schema.Expr) {
+		fn(e)
+		switch e := e.(type) {
+		case *schema.ResRef:
+			if e.Index != nil {
+				expr(e.Index)
+			}
+		case *schema.Unary:
+			expr(e.X)
+		case *schema.Binary:
+			expr(e.X)
+			expr(e.Y)
+		case *schema.Convert:
+			expr(e.X)
+		case *schema.Floor:
+			expr(e.X)
+		case *schema.IndexOf:
+			expr(e.X)
+		}
+	}
+	for _, s := range ss {
+		switch s := s.(type) {
+		case *schema.SetStmt:
+			for _, a := range s.Assigns {
+				expr(a.Value)
+			}
+		case *schema.MatchStmt:
+			for _, a := range s.Arms {
+				if a.Cond != nil {
+					expr(a.Cond)
+				}
+				walkExprs(a.Body, fn)
+			}
+		case *schema.EmitStmt:
+			for _, v := range s.Values {
+				expr(v)
+			}
+		}
+	}
+}
+
+// resKey names the resource field a ResRef reads: "R.F" or "R.F.S" (an
+// array's: "R.F", whatever its index).
+func resKey(e *schema.ResRef) string {
+	if e.Sub != nil {
+		return e.Resource.Name + "." + e.Field.Name + "." + e.Sub.Name
+	}
+	return e.Resource.Name + "." + e.Field.Name
+}
+
+// resGo is the Go selector of a ResRef's value in its resource's struct:
+// ".F" or ".F.S".
+func resGo(e *schema.ResRef) string {
+	if e.Sub != nil {
+		return "." + exported(e.Field.Name) + "." + exported(e.Sub.Name)
+	}
+	return "." + exported(e.Field.Name)
+}
+
+// resRefs lists the resource fields statements ss read, once each, in
+// first-use order.
+func resRefs(ss []schema.Stmt) []*schema.ResRef {
+	var out []*schema.ResRef
+	seen := map[string]bool{}
+	walkExprs(ss, func(e schema.Expr) {
+		if r, ok := e.(*schema.ResRef); ok && !seen[resKey(r)] {
+			seen[resKey(r)] = true
+			out = append(out, r)
+		}
+	})
+	return out
 }
 
 // maxDeletes bounds the deletes one item's run of ss records into table t.
@@ -113,7 +226,7 @@ func maxDeletes(ss []schema.Stmt, t *schema.Table) int {
 //	"col:v.C"   the Go expression of column C of row variable v
 //	"colw:v.C"  (optional) a slice element to store conditional writes to
 //	"handle:v"  the handle of v's row
-//	"ok:v"      the bool that join v hit
+//	"row:v"     the row local of join v: its row, -1 when it missed
 //	"rec:T"     the recorder of table T
 //	"emit:E"    the emitter of event table E
 //	"count:N"   the local counter N
@@ -257,6 +370,17 @@ func (sg *sysGen) codePrec(e schema.Expr) (string, int) {
 		return s, precPrimary
 	case *schema.ColRef:
 		return sg.env["col:"+e.Var.Name+"."+e.Column.Name], precPrimary
+	case *schema.ResRef:
+		if e.Index != nil {
+			return sg.env["res:"+resKey(e)] + "[" + sg.wrapIndex(e.Index, e.Field.Type.Len) + "]", precPrimary
+		}
+		return sg.env["res:"+resKey(e)], precPrimary
+	case *schema.Floor:
+		x := sg.code(e.X)
+		if e.X.Type().Kind == schema.Float32 {
+			x = "float64(" + x + ")" // exact
+		}
+		return "floorInt32(" + x + ")", precPrimary
 	case *schema.VarRef:
 		return sg.handle(e.Var), precPrimary
 	case *schema.EnvRef:
@@ -292,16 +416,46 @@ func (sg *sysGen) codePrec(e schema.Expr) (string, int) {
 		x, _ := sg.codePrec(e.X)
 		return goType(e.T) + "(" + x + ")", precPrimary
 	case *schema.Probe:
-		ok := sg.env["ok:"+e.Var.Name]
+		row := sg.env["row:"+e.Var.Name]
 		if e.Found {
-			return ok, precPrimary
+			return row + " >= 0", precCmp
 		}
-		return "!" + ok, precUnary
+		return row + " < 0", precCmp
 	case *schema.IndexOf:
 		x, p := sg.codePrec(e.X)
 		return "int32(" + paren(x, p, precPrimary) + ".Index())", precPrimary
 	}
 	panic(fmt.Sprintf("codegen: expression %T (a generator bug)", e))
+}
+
+// untypedFloat is the Go text of an untyped float constant, exact as the
+// schema's: a decimal when it has one (0.5, 2.0), else a quotient of
+// integers (1.0 / 3).
+func untypedFloat(v constant.Value) string {
+	r, ok := constant.Val(constant.ToFloat(v)).(*big.Rat)
+	if !ok { // a huge or tiny value go/constant keeps as a *big.Float
+		f, _ := constant.Float64Val(v)
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	den := new(big.Int).Set(r.Denom())
+	digits := 0
+	for _, p := range []int64{2, 5} {
+		n := 0
+		q, m := new(big.Int), new(big.Int)
+		for {
+			q.QuoRem(den, big.NewInt(p), m)
+			if m.Sign() != 0 {
+				break
+			}
+			den.Set(q)
+			n++
+		}
+		digits = max(digits, n)
+	}
+	if den.Cmp(big.NewInt(1)) != 0 {
+		return r.Num().String() + ".0 / " + r.Denom().String()
+	}
+	return r.FloatString(max(digits, 1))
 }
 
 // literal is the Go text of a constant: exact for integers, the shortest
@@ -319,6 +473,10 @@ func literal(l *schema.Lit) string {
 	case schema.Float64:
 		f, _ := constant.Float64Val(v)
 		return strconv.FormatFloat(f, 'g', -1, 64)
+	case schema.UntypedInt:
+		return v.ExactString()
+	case schema.UntypedFloat:
+		return untypedFloat(v)
 	}
 	panic(fmt.Sprintf("codegen: constant of type %s (a generator bug)", l.T))
 }

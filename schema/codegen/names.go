@@ -16,6 +16,16 @@ import (
 // a Go keyword or predeclared name, which are all lower-case).
 func exported(name string) string { return mapFirst(name, unicode.ToUpper) }
 
+// goCol is the Go name of a column in the generator's locals and fields:
+// exported(C), or for field F of struct column C, exported(C)+exported(F)
+// ("Pos.X" is PosX).
+func goCol(c *schema.Column) string {
+	if c.Group != nil {
+		return exported(c.Group.Name) + exported(c.Field.Name)
+	}
+	return exported(c.Name)
+}
+
 // unexported lower-cases the first letter.
 func unexported(name string) string { return mapFirst(name, unicode.ToLower) }
 
@@ -29,7 +39,8 @@ func mapFirst(name string, f func(rune) rune) string {
 }
 
 // generatedNames are the package-level names the generator itself
-// defines; a schema name that maps to one of them is refused.
+// defines (and STRUCTColumns for each struct); a schema name that maps to
+// one of them is refused.
 var generatedNames = []string{"Sizes", "DefaultSizes", "Tables", "Declare", "Systems", "NewSystems"}
 
 // The exported members the generator defines on the types it emits; a
@@ -41,6 +52,8 @@ var (
 	systemsMembers = []string{"All", "SetLane"}
 	systemMembers  = []string{"System"}
 	tableMembers   = []string{"Table"}
+	// The generated STRUCTColumns type (a field per field) has Get and Set.
+	structColumnsMembers = []string{"Get", "Set"}
 )
 
 // scope records Go names and refuses two schema names that map to one.

@@ -134,6 +134,13 @@ func simdExpr(e schema.Expr) (schema.Pos, string, bool) {
 		if why, ok := simdType(e.Column.Type); !ok {
 			return e.Pos, fmt.Sprintf("column %s.%s is %s", e.Column.Table.Name, e.Column.Name, why), false
 		}
+	case *schema.ResRef:
+		if e.Index != nil {
+			return e.Pos, fmt.Sprintf("it reads an element of resource array %s (a gather)", resKey(e)), false
+		}
+		if why, ok := simdType(e.Type()); !ok {
+			return e.Pos, fmt.Sprintf("resource field %s is %s", resKey(e), why), false
+		}
 	case *schema.VarRef, *schema.IndexOf:
 		return e.Position(), "it uses its row's handle", false
 	case *schema.EnvRef:
@@ -163,6 +170,8 @@ func simdExpr(e schema.Expr) (schema.Pos, string, bool) {
 		return simdExpr(e.X)
 	case *schema.Probe:
 		return e.Pos, "it tests a join", false
+	case *schema.Floor:
+		return e.Pos, "floor has no SIMD form here", false
 	}
 	return schema.Pos{}, "", true
 }
@@ -312,7 +321,7 @@ func (v *vgen) value(env map[*schema.Column]string, c *schema.Column) string {
 	span := v.spans[c]
 	k := v.kinds[c.Type.Kind]
 	code := fmt.Sprintf("archsimd.Load%s(%s)", strings.TrimPrefix(v.typeName(k), "archsimd."), v.vector(span, c))
-	n := v.def(unexported(v.sg.y.From.Name)+exported(c.Name), k, code, span)
+	n := v.def(unexported(v.sg.y.From.Name)+goCol(c), k, code, span)
 	v.loaded[c] = n
 	return n
 }
@@ -329,6 +338,9 @@ func (v *vgen) expr(env map[*schema.Column]string, e schema.Expr) string {
 		return v.konst("lit", fmt.Sprintf("archsimd.Broadcast%s(%s)", strings.TrimPrefix(v.typeName(k), "archsimd."), s))
 	case *schema.ColRef:
 		return v.value(env, e.Column)
+	case *schema.ResRef:
+		k := v.kinds[e.Type().Kind]
+		return v.konst("res", fmt.Sprintf("archsimd.Broadcast%s(k.%s%s)", strings.TrimPrefix(v.typeName(k), "archsimd."), v.sg.resField(e.Resource), resGo(e)))
 	case *schema.EnvRef:
 		return v.konst("dt", fmt.Sprintf("archsimd.Broadcast%s(k.%s)", strings.TrimPrefix(v.typeName(vFloat), "archsimd."), v.sg.field["dt32"]))
 	case *schema.Unary:
@@ -539,6 +551,9 @@ func (sg *sysGen) simdFunc(w int) {
 	if sg.y.Access.DTFloat32 {
 		sg.stateField("dt32", "dt32")
 	}
+	for _, r := range sg.y.Access.Resources {
+		sg.resField(r)
+	}
 	v := &vgen{sg: sg, w: w, loc: newLocals(append([]string{"k", "lo", "hi", "n", "i", "archsimd"}, g.top...)...),
 		consts: map[string]string{}, defs: map[string]string{}, loaded: map[*schema.Column]string{}, spans: map[*schema.Column]string{},
 		env:   map[*schema.Column]string{},
@@ -547,7 +562,7 @@ func (sg *sysGen) simdFunc(w int) {
 			vMask: fmt.Sprintf("archsimd.Mask32x%d", w)}}
 	var spanDefs []string
 	for _, u := range sg.fromUses() {
-		s := v.loc.name(unexported(y.From.Name) + exported(u.c.Name) + "s")
+		s := v.loc.name(unexported(y.From.Name) + goCol(u.c) + "s")
 		v.spans[u.c] = s
 		spanDefs = append(spanDefs, fmt.Sprintf("k.%s[lo:n:n]", colField(sg, u.v, u.c)))
 		v.order = append(v.order, u.c)

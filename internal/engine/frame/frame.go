@@ -187,3 +187,18 @@ func (r *Run) Exec() error {
 	}
 	return r.Err
 }
+
+// hookManifest is registered by package scheduler (RegisterHookManifest).
+var hookManifest func(hook any, name string) (*Manifest, bool)
+
+// RegisterHookManifest is called by package scheduler's init.
+func RegisterHookManifest(f func(hook any, name string) (*Manifest, bool)) { hookManifest = f }
+
+// HookManifest returns the manifest of the system named name as hook, a
+// *scheduler.Hook during its hook call, sees it (with the substitutions
+// made so far), and true; false when no system has that name. The manifest
+// is the scheduler's: do not modify it. The runtime's check that a world's
+// systems name only what its Builder declared uses it; a manifest is
+// engine plumbing, so the scheduler's Hook does not export it. Set-up
+// only, on the hook's goroutine.
+func HookManifest(hook any, name string) (*Manifest, bool) { return hookManifest(hook, name) }

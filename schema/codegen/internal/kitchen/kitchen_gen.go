@@ -14,6 +14,14 @@ const (
 	Loud  bool    = true               // kitchen.tw:9
 )
 
+// Rules is resource Rules (kitchen.tw:99), read-only in the declared
+// systems; Declare adds it with the schema's initial values. A hand-written
+// system writes it (tickwork.WriteResource), or the host between frames
+// (Tables.Rules.Get).
+type Rules struct {
+	Cut int64
+}
+
 // Sizes are the capacities of the schema's domains, standalone tables and
 // event tables; DefaultSizes has the schema's, a host may pass others.
 type Sizes struct {
@@ -82,6 +90,7 @@ type Tables struct {
 	Clock   Clock
 	Blast   *tickwork.Events[Blast]
 	Gone    *tickwork.Events[Gone]
+	Rules   *tickwork.Resource[Rules]
 }
 
 // Declare declares the schema's domains, tables, columns and event tables
@@ -107,6 +116,7 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t.Clock.Time = tickwork.AddColumn[float64](b, t.Clock.Table, "Time")
 	t.Blast = tickwork.AddEvents[Blast](b, tickwork.EventSpec{Name: "Blast", Capacity: sz.Blast, Lifetime: tickwork.NextFrame})
 	t.Gone = tickwork.AddEvents[Gone](b, tickwork.EventSpec{Name: "Gone", Capacity: sz.Gone, Lifetime: tickwork.ThisFrame})
+	t.Rules = tickwork.AddResource(b, "Rules", Rules{Cut: 2})
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
@@ -257,9 +267,9 @@ func (k *Strike) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 		mAges := k.mAge[base+lo : base+hi][:len(mAts)]
 		for i := range mAts {
 			mSpeed, mAge := mSpeeds[i], mAges[i]
-			tRow, tOK := t.Row(mAts[i])
+			tRow := t.Find(mAts[i])
 			switch {
-			case !tOK:
+			case tRow < 0:
 				o.DeleteRow(k.recMissile, base+lo+i)
 				o.Count(0)
 			case tHPs[tRow] <= mPowers[i]+2:
@@ -308,9 +318,9 @@ func (s *Damage) declare(d *tickwork.Decl) tickwork.RunFunc {
 		var nDeaths, nWasted int64
 		for i := range bs {
 			b := &bs[i]
-			tRow, tOK := t2.Row(b.Who)
+			tRow := t2.Find(b.Who)
 			switch {
-			case tOK && tAlives[tRow]:
+			case tRow >= 0 && tAlives[tRow]:
 				tHPs[tRow] -= b.Power
 				tScores[tRow] = tScores[tRow]*3 + int64(b.Power)*1000 + Big
 				switch {
@@ -329,8 +339,8 @@ func (s *Damage) declare(d *tickwork.Decl) tickwork.RunFunc {
 	}
 }
 
-// Tally is declared system Tally (kitchen.tw:99): phase frame_start, a loop
-// over the readable events of Gone, in emission order.
+// Tally is declared system Tally (kitchen.tw:102): phase frame_start, a
+// loop over the readable events of Gone, in emission order.
 type Tally struct {
 	Rich, Poor tickwork.Counter // count rich, count poor
 	t          *Tables
@@ -344,14 +354,16 @@ func (s *Tally) System() tickwork.System {
 
 func (s *Tally) declare(d *tickwork.Decl) tickwork.RunFunc {
 	gEvents := tickwork.Consume(d, s.t.Gone)
+	rules := tickwork.ReadResource(d, s.t.Rules)
 	s.Rich, s.Poor = d.Counter("rich"), d.Counter("poor")
 	return func(ctx *tickwork.Context) {
 		gs := gEvents.Read()
+		cut := rules.Cut // resource Rules.Cut
 		var nRich, nPoor int64
 		for i := range gs {
 			g := &gs[i]
 			switch {
-			case g.Score%4 < 2 && Loud:
+			case g.Score%4 < cut && Loud:
 				nRich++
 			default:
 				nPoor++
@@ -362,7 +374,7 @@ func (s *Tally) declare(d *tickwork.Decl) tickwork.RunFunc {
 	}
 }
 
-// Tick is declared system Tick (kitchen.tw:109): phase update, a dense
+// Tick is declared system Tick (kitchen.tw:112): phase update, a dense
 // kernel over Clock.
 type Tick struct {
 	t      *Tables
@@ -398,7 +410,7 @@ func (k *Tick) span(lo, hi int) {
 	}
 }
 
-// Drift is declared system Drift (kitchen.tw:115): phase fixed_update, a
+// Drift is declared system Drift (kitchen.tw:118): phase fixed_update, a
 // dense kernel over Missile, with a SIMD variant.
 type Drift struct {
 	t      *Tables
@@ -428,7 +440,7 @@ func (k *Drift) span(lo, hi int) {
 	}
 }
 
-// Prune is declared system Prune (kitchen.tw:121): phase late_update, a
+// Prune is declared system Prune (kitchen.tw:124): phase late_update, a
 // masked kernel over the live rows of Thing.
 type Prune struct {
 	Pruned   tickwork.Counter // count pruned

@@ -2,23 +2,84 @@
 
 package simdkit
 
-import "github.com/tickwork/tickwork"
+import (
+	"math"
+
+	"github.com/tickwork/tickwork"
+)
 
 // Constants of the schema.
 const (
-	W    float32 = 100 // simdkit.tw:5
-	Step int32   = 7   // simdkit.tw:6
+	W    float32 = 100   // simdkit.tw:5
+	Step int32   = 7     // simdkit.tw:6
+	Half         = 0.5   // simdkit.tw:81, untyped
+	Cell         = 12.5  // simdkit.tw:147, untyped
+	Side int32   = 8     // simdkit.tw:148
+	Pull float32 = 0.125 // simdkit.tw:149
 )
+
+// Vec2 is struct Vec2 (simdkit.tw:83): the value of a column of this type.
+type Vec2 struct {
+	X, Y float32
+}
+
+// Vec2Columns are the columns of a table column C of type Vec2, one engine
+// column per field, named C.FIELD (X, Y), filled by Declare.
+type Vec2Columns struct {
+	X, Y *tickwork.Column[float32]
+}
+
+// Get returns the Vec2 of h's row, and false (and the zero Vec2) when h has
+// no row in the table: Column.Get per field, for the host between frames.
+func (c Vec2Columns) Get(h tickwork.Handle) (Vec2, bool) {
+	var v Vec2
+	var ok bool
+	if v.X, ok = c.X.Get(h); !ok {
+		return Vec2{}, false
+	}
+	v.Y, _ = c.Y.Get(h)
+	return v, true
+}
+
+// Set sets h's row to v, and reports false (setting nothing) when h has no
+// row in the table: Column.Set per field, for the host between frames.
+func (c Vec2Columns) Set(h tickwork.Handle, v Vec2) bool {
+	if !c.X.Set(h, v.X) {
+		return false
+	}
+	c.Y.Set(h, v.Y)
+	return true
+}
+
+// Flock is resource Flock (simdkit.tw:88), read-only in the declared
+// systems; Declare adds it with the schema's initial values. A hand-written
+// system writes it (tickwork.WriteResource), or the host between frames
+// (Tables.Flock.Get).
+type Flock struct {
+	Drag, Wall, Limit float32
+	Wind              Vec2
+}
+
+// Cells is resource Cells (simdkit.tw:151), read-only in the declared
+// systems; Declare adds it with the schema's initial values. A hand-written
+// system writes it (tickwork.WriteResource), or the host between frames
+// (Tables.Cells.Get).
+type Cells struct {
+	VX, VY [64]float32
+}
 
 // Sizes are the capacities of the schema's domains, standalone tables and
 // event tables; DefaultSizes has the schema's, a host may pass others.
 type Sizes struct {
-	P int // table P, rows
+	P       int // table P, rows
+	Boid    int // table Boid, rows
+	Tracker int // table Tracker, rows
+	Fish    int // table Fish, rows
 }
 
 // DefaultSizes returns the capacities the schema declares.
 func DefaultSizes() Sizes {
-	return Sizes{P: 1000}
+	return Sizes{P: 1000, Boid: 1000, Tracker: 64, Fish: 512}
 }
 
 // P is table P (standalone, simdkit.tw:8), filled by Declare.
@@ -29,9 +90,34 @@ type P struct {
 	Big                *tickwork.Column[int64]
 }
 
+// Boid is table Boid (standalone, simdkit.tw:95), filled by Declare.
+type Boid struct {
+	Table    *tickwork.Table
+	Pos, Vel Vec2Columns // struct Vec2, struct Vec2
+	Tag      *tickwork.Column[int32]
+}
+
+// Tracker is table Tracker (standalone, simdkit.tw:101), filled by Declare.
+type Tracker struct {
+	Table  *tickwork.Table
+	Target *tickwork.Column[tickwork.Handle] // ref Boid
+	At     Vec2Columns                       // struct Vec2
+}
+
+// Fish is table Fish (standalone, simdkit.tw:156), filled by Declare.
+type Fish struct {
+	Table    *tickwork.Table
+	Pos, Vel Vec2Columns // struct Vec2, struct Vec2
+}
+
 // Tables holds the schema's domains, tables and event tables (Declare).
 type Tables struct {
-	P P
+	P       P
+	Boid    Boid
+	Tracker Tracker
+	Fish    Fish
+	Flock   *tickwork.Resource[Flock]
+	Cells   *tickwork.Resource[Cells]
 }
 
 // Declare declares the schema's domains, tables, columns and event tables
@@ -49,6 +135,23 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t.P.N = tickwork.AddColumn[int32](b, t.P.Table, "N")
 	t.P.M = tickwork.AddColumn[int32](b, t.P.Table, "M")
 	t.P.Big = tickwork.AddColumn[int64](b, t.P.Table, "Big")
+	t.Boid.Table = b.Table(tickwork.TableSpec{Name: "Boid", Capacity: sz.Boid, ChunkRows: 64})
+	t.Boid.Pos.X = tickwork.AddColumn[float32](b, t.Boid.Table, "Pos.X")
+	t.Boid.Pos.Y = tickwork.AddColumn[float32](b, t.Boid.Table, "Pos.Y")
+	t.Boid.Vel.X = tickwork.AddColumn[float32](b, t.Boid.Table, "Vel.X")
+	t.Boid.Vel.Y = tickwork.AddColumn[float32](b, t.Boid.Table, "Vel.Y")
+	t.Boid.Tag = tickwork.AddColumn[int32](b, t.Boid.Table, "Tag")
+	t.Tracker.Table = b.Table(tickwork.TableSpec{Name: "Tracker", Capacity: sz.Tracker, ChunkRows: 0})
+	t.Tracker.Target = tickwork.AddColumn[tickwork.Handle](b, t.Tracker.Table, "Target")
+	t.Tracker.At.X = tickwork.AddColumn[float32](b, t.Tracker.Table, "At.X")
+	t.Tracker.At.Y = tickwork.AddColumn[float32](b, t.Tracker.Table, "At.Y")
+	t.Fish.Table = b.Table(tickwork.TableSpec{Name: "Fish", Capacity: sz.Fish, ChunkRows: 64})
+	t.Fish.Pos.X = tickwork.AddColumn[float32](b, t.Fish.Table, "Pos.X")
+	t.Fish.Pos.Y = tickwork.AddColumn[float32](b, t.Fish.Table, "Pos.Y")
+	t.Fish.Vel.X = tickwork.AddColumn[float32](b, t.Fish.Table, "Vel.X")
+	t.Fish.Vel.Y = tickwork.AddColumn[float32](b, t.Fish.Table, "Vel.Y")
+	t.Flock = tickwork.AddResource(b, "Flock", Flock{Drag: 0.99, Wall: 100, Limit: 400})
+	t.Cells = tickwork.AddResource(b, "Cells", Cells{})
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
@@ -57,12 +160,16 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 
 // Systems are the schema's declared systems, made by NewSystems.
 type Systems struct {
-	Bounce *Bounce
-	Count  *Count
-	Arms   *Arms
-	Mix    *Mix
-	Order  *Order
-	Wide   *Wide
+	Bounce   *Bounce
+	Count    *Count
+	Arms     *Arms
+	Mix      *Mix
+	Order    *Order
+	Wide     *Wide
+	Steer    *Steer
+	Speeding *Speeding
+	Follow   *Follow
+	Align    *Align
 }
 
 // NewSystems makes the declared systems over the tables of t, for
@@ -71,19 +178,23 @@ type Systems struct {
 // Systems with a SIMD variant run tickwork.BestLane; SetLane forces another.
 func NewSystems(t *Tables) *Systems {
 	s := &Systems{
-		Bounce: &Bounce{t: t},
-		Count:  &Count{t: t},
-		Arms:   &Arms{t: t},
-		Mix:    &Mix{t: t},
-		Order:  &Order{t: t},
-		Wide:   &Wide{t: t},
+		Bounce:   &Bounce{t: t},
+		Count:    &Count{t: t},
+		Arms:     &Arms{t: t},
+		Mix:      &Mix{t: t},
+		Order:    &Order{t: t},
+		Wide:     &Wide{t: t},
+		Steer:    &Steer{t: t},
+		Speeding: &Speeding{t: t},
+		Follow:   &Follow{t: t},
+		Align:    &Align{t: t},
 	}
 	s.setLane(tickwork.BestLane())
 	return s
 }
 
 // SetLane makes the systems with a SIMD variant (Bounce, Count, Arms, Mix,
-// Order) run lane l (tickwork.SIMDVariant), or returns
+// Order, Steer) run lane l (tickwork.SIMDVariant), or returns
 // tickwork.SelectLane's error and changes nothing. Call it before
 // Builder.Add(s.All()...), from one goroutine.
 func (s *Systems) SetLane(l tickwork.Lane) error {
@@ -100,6 +211,7 @@ func (s *Systems) setLane(l tickwork.Lane) {
 	s.Arms.simd, s.Arms.lane = tickwork.SIMDVariant(l, armsSIMD8, armsSIMD16)
 	s.Mix.simd, s.Mix.lane = tickwork.SIMDVariant(l, mixSIMD8, mixSIMD16)
 	s.Order.simd, s.Order.lane = tickwork.SIMDVariant(l, orderSIMD8, orderSIMD16)
+	s.Steer.simd, s.Steer.lane = tickwork.SIMDVariant(l, steerSIMD8, steerSIMD16)
 }
 
 // The SIMD variants of the systems that have one (8 and 16 rows a vector), set by the SIMD file's init.
@@ -109,11 +221,12 @@ var (
 	armsSIMD8, armsSIMD16     func(k *Arms, lo, hi int) int
 	mixSIMD8, mixSIMD16       func(k *Mix, lo, hi int) int
 	orderSIMD8, orderSIMD16   func(k *Order, lo, hi int) int
+	steerSIMD8, steerSIMD16   func(k *Steer, lo, hi int) int
 )
 
 // All returns every declared system, in schema order, for Builder.Add.
 func (s *Systems) All() []tickwork.System {
-	return []tickwork.System{s.Bounce.System(), s.Count.System(), s.Arms.System(), s.Mix.System(), s.Order.System(), s.Wide.System()}
+	return []tickwork.System{s.Bounce.System(), s.Count.System(), s.Arms.System(), s.Mix.System(), s.Order.System(), s.Wide.System(), s.Steer.System(), s.Speeding.System(), s.Follow.System(), s.Align.System()}
 }
 
 // Bounce is declared system Bounce (simdkit.tw:22): phase fixed_update, a
@@ -364,4 +477,210 @@ func (k *Wide) span(lo, hi int) {
 		pBig += 1
 		pBigs[i] = pBig
 	}
+}
+
+// Steer is declared system Steer (simdkit.tw:111): phase fixed_update, a
+// dense kernel over Boid, with a SIMD variant.
+type Steer struct {
+	t                          *Tables
+	lane                       tickwork.Lane                  // the lane its kernel runs (setLane)
+	simd                       func(k *Steer, lo, hi int) int // its lane's SIMD variant, nil for scalar
+	bPosX, bPosY, bVelX, bVelY []float32                      // Boid.Pos.X, Boid.Pos.Y, Boid.Vel.X, Boid.Vel.Y
+	bTag                       []int32                        // Boid.Tag
+	dt32                       float32                        // @dt
+	flock                      *Flock                         // resource Flock, read
+}
+
+// System returns the system for Builder.Add.
+func (s *Steer) System() tickwork.System {
+	return tickwork.System{Name: "Steer", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: s.lane.String(),
+		After: []string{"Gust"}}
+}
+
+func (s *Steer) declare(d *tickwork.Decl) tickwork.RunFunc {
+	s.bPosX = tickwork.Write(d, s.t.Boid.Pos.X).All()
+	s.bPosY = tickwork.Write(d, s.t.Boid.Pos.Y).All()
+	s.bVelX = tickwork.Write(d, s.t.Boid.Vel.X).All()
+	s.bVelY = tickwork.Write(d, s.t.Boid.Vel.Y).All()
+	s.bTag = tickwork.Write(d, s.t.Boid.Tag).All()
+	s.flock = tickwork.ReadResource(d, s.t.Flock)
+	return tickwork.DenseKernel(d, s.t.Boid.Table, 0, s, (*Steer).span).SIMD(&s.simd).World(&s.dt32, nil, nil).Run
+}
+
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Steer) span(lo, hi int) {
+	dt32 := k.dt32
+	drag := k.flock.Drag    // resource Flock.Drag
+	windX := k.flock.Wind.X // resource Flock.Wind.X
+	windY := k.flock.Wind.Y // resource Flock.Wind.Y
+	wall := k.flock.Wall    // resource Flock.Wall
+	bPosXs := k.bPosX[lo:hi]
+	bPosYs, bVelXs := k.bPosY[lo:hi][:len(bPosXs)], k.bVelX[lo:hi][:len(bPosXs)]
+	bVelYs, bTags := k.bVelY[lo:hi][:len(bPosXs)], k.bTag[lo:hi][:len(bPosXs)]
+	for i := range bPosXs {
+		bPosX, bPosY, bVelX, bVelY, bTag := bPosXs[i], bPosYs[i], bVelXs[i], bVelYs[i], bTags[i]
+		bVelX = float32(bVelX * drag)
+		bVelY = float32(bVelY * drag)
+		bVelX += float32(windX * dt32)
+		bVelY += float32(windY * dt32)
+		bPosX += float32(bVelX * dt32)
+		bPosY += float32(bVelY * dt32)
+		switch {
+		case bPosX < 0:
+			bPosX = -bPosX
+			bVelX = -bVelX
+		case bPosX > wall:
+			bPosX = float32(2*wall) - bPosX
+			bVelX = -bVelX
+		}
+		switch {
+		case bPosY < 0 || bPosY > wall:
+			bVelY = float32(-bVelY * 0.5)
+			bTag += 1
+			bTags[i] = bTag
+		}
+		bPosXs[i], bPosYs[i], bVelXs[i], bVelYs[i] = bPosX, bPosY, bVelX, bVelY
+	}
+}
+
+// Speeding is declared system Speeding (simdkit.tw:124): phase
+// fixed_update, a masked kernel over the live rows of Boid.
+type Speeding struct {
+	Fast         tickwork.Counter // count fast
+	t            *Tables
+	bVelX, bVelY []float32 // Boid.Vel.X, Boid.Vel.Y
+	flock        *Flock    // resource Flock, read
+}
+
+// System returns the system for Builder.Add.
+func (s *Speeding) System() tickwork.System {
+	return tickwork.System{Name: "Speeding", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: "scalar",
+		After: []string{"Steer"}}
+}
+
+func (s *Speeding) declare(d *tickwork.Decl) tickwork.RunFunc {
+	s.bVelX = tickwork.Read(d, s.t.Boid.Vel.X).All()
+	s.bVelY = tickwork.Read(d, s.t.Boid.Vel.Y).All()
+	s.flock = tickwork.ReadResource(d, s.t.Flock)
+	s.Fast = d.Counter("fast")
+	return tickwork.MaskedKernel(d, s.t.Boid.Table, 0, s, (*Speeding).chunk, nil, s.Fast).Run
+}
+
+// chunk runs the body on the live rows of a chunk (row 0 at base, mask its enabled bitmap).
+func (k *Speeding) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
+	limit := k.flock.Limit // resource Flock.Limit
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		bVelXs := k.bVelX[base+lo : base+hi]
+		bVelYs := k.bVelY[base+lo : base+hi][:len(bVelXs)]
+		for i := range bVelXs {
+			switch {
+			case float32(bVelXs[i]*bVelXs[i])+float32(bVelYs[i]*bVelYs[i]) > limit:
+				o.Count(0)
+			}
+		}
+	}
+}
+
+// Follow is declared system Follow (simdkit.tw:132): phase fixed_update, a
+// masked kernel over the live rows of Tracker.
+type Follow struct {
+	t            *Tables
+	tTarget      []tickwork.Handle            // Tracker.Target
+	tAtX, tAtY   []float32                    // Tracker.At.X, Tracker.At.Y
+	bProbe       tickwork.ReadColumn[float32] // join b: its lease probes Boid
+	bPosX, bPosY []float32                    // Boid.Pos.X, Boid.Pos.Y
+}
+
+// System returns the system for Builder.Add.
+func (s *Follow) System() tickwork.System {
+	return tickwork.System{Name: "Follow", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: "scalar",
+		After: []string{"Steer"}}
+}
+
+func (s *Follow) declare(d *tickwork.Decl) tickwork.RunFunc {
+	s.tTarget = tickwork.Read(d, s.t.Tracker.Target).All()
+	s.tAtX = tickwork.Write(d, s.t.Tracker.At.X).All()
+	s.tAtY = tickwork.Write(d, s.t.Tracker.At.Y).All()
+	s.bProbe = tickwork.Read(d, s.t.Boid.Pos.X)
+	s.bPosX = s.bProbe.All()
+	s.bPosY = tickwork.Read(d, s.t.Boid.Pos.Y).All()
+	return tickwork.MaskedKernel(d, s.t.Tracker.Table, 0, s, (*Follow).chunk, nil).Run
+}
+
+// chunk runs the body on the live rows of a chunk (row 0 at base, mask its enabled bitmap).
+func (k *Follow) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
+	b, bPosXs, bPosYs := k.bProbe.Lease(), k.bPosX, k.bPosY
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		tTargets := k.tTarget[base+lo : base+hi]
+		tAtXs, tAtYs := k.tAtX[base+lo : base+hi][:len(tTargets)], k.tAtY[base+lo : base+hi][:len(tTargets)]
+		for i := range tTargets {
+			var tAtX float32
+			var tAtY float32
+			bRow := b.Find(tTargets[i])
+			switch {
+			case bRow >= 0:
+				tAtX = bPosXs[bRow]
+				tAtXs[i] = tAtX
+				tAtY = bPosYs[bRow]
+				tAtYs[i] = tAtY
+			default:
+				tAtX = -1
+				tAtXs[i] = tAtX
+				tAtY = -1
+				tAtYs[i] = tAtY
+			}
+		}
+	}
+}
+
+// Align is declared system Align (simdkit.tw:163): phase fixed_update, a
+// dense kernel over Fish.
+type Align struct {
+	t                          *Tables
+	fPosX, fPosY, fVelX, fVelY []float32 // Fish.Pos.X, Fish.Pos.Y, Fish.Vel.X, Fish.Vel.Y
+	cells                      *Cells    // resource Cells, read
+}
+
+// System returns the system for Builder.Add.
+func (s *Align) System() tickwork.System {
+	return tickwork.System{Name: "Align", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: "scalar",
+		After: []string{"Grid"}}
+}
+
+func (s *Align) declare(d *tickwork.Decl) tickwork.RunFunc {
+	s.fPosX = tickwork.Read(d, s.t.Fish.Pos.X).All()
+	s.fPosY = tickwork.Read(d, s.t.Fish.Pos.Y).All()
+	s.fVelX = tickwork.Write(d, s.t.Fish.Vel.X).All()
+	s.fVelY = tickwork.Write(d, s.t.Fish.Vel.Y).All()
+	s.cells = tickwork.ReadResource(d, s.t.Cells)
+	return tickwork.DenseKernel(d, s.t.Fish.Table, 0, s, (*Align).span).Run
+}
+
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Align) span(lo, hi int) {
+	vX := &k.cells.VX // resource Cells.VX
+	vY := &k.cells.VY // resource Cells.VY
+	fPosXs := k.fPosX[lo:hi]
+	fPosYs, fVelXs := k.fPosY[lo:hi][:len(fPosXs)], k.fVelX[lo:hi][:len(fPosXs)]
+	fVelYs := k.fVelY[lo:hi][:len(fPosXs)]
+	for i := range fPosXs {
+		fVelX, fVelY := fVelXs[i], fVelYs[i]
+		fVelX += float32((vX[uint32(floorInt32(float64(fPosXs[i]/12.5))+Side*floorInt32(float64(fPosYs[i]/12.5)))&63] - fVelX) * Pull)
+		fVelY += float32((vY[uint32(floorInt32(float64(fPosXs[i]/12.5))+Side*floorInt32(float64(fPosYs[i]/12.5)))&63] - fVelY) * Pull)
+		fVelXs[i], fVelYs[i] = fVelX, fVelY
+	}
+}
+
+// floorInt32 is the schema's floor(x): the greatest integer at most x,
+// saturated at the int32 limits, 0 for NaN; the same on every machine.
+func floorInt32(x float64) int32 {
+	switch {
+	case x != x:
+		return 0
+	case x >= math.MaxInt32:
+		return math.MaxInt32
+	case x <= math.MinInt32:
+		return math.MinInt32
+	}
+	return int32(math.Floor(x))
 }

@@ -20,6 +20,8 @@ func init() {
 	mixSIMD16 = (*Mix).simd16
 	orderSIMD8 = (*Order).simd8
 	orderSIMD16 = (*Order).simd16
+	steerSIMD8 = (*Steer).simd8
+	steerSIMD16 = (*Steer).simd16
 }
 
 // simd8 runs Bounce's body in AVX2 (Float32x8) on the whole vectors of rows lo..hi-1.
@@ -236,6 +238,75 @@ func (k *Order) simd16(lo, hi int) int {
 		pN.ConvertToFloat32().Store((*[16]float32)(pAs[i : i+16]))
 		pN.Add(lit).Store((*[16]int32)(pMs[i : i+16]))
 		pA.Mul(lit2).Store((*[16]float32)(pBs[i : i+16]))
+	}
+	return n
+}
+
+// simd8 runs Steer's body in AVX2 (Float32x8) on the whole vectors of rows lo..hi-1.
+func (k *Steer) simd8(lo, hi int) int {
+	n := lo + (hi-lo)&^7
+	bPosXs := k.bPosX[lo:n:n]
+	bPosYs, bVelXs := k.bPosY[lo:n:n][:len(bPosXs)], k.bVelX[lo:n:n][:len(bPosXs)]
+	bVelYs, bTags := k.bVelY[lo:n:n][:len(bPosXs)], k.bTag[lo:n:n][:len(bPosXs)]
+	res, res2 := archsimd.BroadcastFloat32x8(k.flock.Drag), archsimd.BroadcastFloat32x8(k.flock.Wind.X)
+	dt, res3 := archsimd.BroadcastFloat32x8(k.dt32), archsimd.BroadcastFloat32x8(k.flock.Wind.Y)
+	lit, res4 := archsimd.BroadcastFloat32x8(0), archsimd.BroadcastFloat32x8(k.flock.Wall)
+	sign, lit2 := archsimd.BroadcastInt32x8(-1<<31), archsimd.BroadcastFloat32x8(2)
+	lit3, lit4 := archsimd.BroadcastFloat32x8(0.5), archsimd.BroadcastInt32x8(1)
+	for i := 0; i < len(bPosXs); i += 8 {
+		bPosX := archsimd.LoadFloat32x8((*[8]float32)(bPosXs[i : i+8]))
+		bVelX := archsimd.LoadFloat32x8((*[8]float32)(bVelXs[i : i+8]))
+		t4 := bVelX.Mul(res).Add(res2.Mul(dt))
+		t8 := bPosX.Add(t4.Mul(dt))
+		m2 := t8.Greater(res4)
+		m := t8.Less(lit)
+		t16 := t8.AsInt32x8().Xor(sign).AsFloat32x8().Merge(lit2.Mul(res4).Sub(t8).Merge(t8, m2), m)
+		t16.Store((*[8]float32)(bPosXs[i : i+8]))
+		t4.AsInt32x8().Xor(sign).AsFloat32x8().Merge(t4, m.Or(m2)).Store((*[8]float32)(bVelXs[i : i+8]))
+		bPosY := archsimd.LoadFloat32x8((*[8]float32)(bPosYs[i : i+8]))
+		bVelY := archsimd.LoadFloat32x8((*[8]float32)(bVelYs[i : i+8]))
+		t6 := bVelY.Mul(res).Add(res3.Mul(dt))
+		t10 := bPosY.Add(t6.Mul(dt))
+		t10.Store((*[8]float32)(bPosYs[i : i+8]))
+		m6 := t10.Less(lit).Or(t10.Greater(res4))
+		t6.AsInt32x8().Xor(sign).AsFloat32x8().Mul(lit3).Merge(t6, m6).Store((*[8]float32)(bVelYs[i : i+8]))
+		bTag := archsimd.LoadInt32x8((*[8]int32)(bTags[i : i+8]))
+		bTag.Add(lit4).Merge(bTag, m6).Store((*[8]int32)(bTags[i : i+8]))
+	}
+	return n
+}
+
+// simd16 runs Steer's body in AVX-512 (Float32x16) on the whole vectors of rows lo..hi-1.
+func (k *Steer) simd16(lo, hi int) int {
+	n := lo + (hi-lo)&^15
+	bPosXs := k.bPosX[lo:n:n]
+	bPosYs, bVelXs := k.bPosY[lo:n:n][:len(bPosXs)], k.bVelX[lo:n:n][:len(bPosXs)]
+	bVelYs, bTags := k.bVelY[lo:n:n][:len(bPosXs)], k.bTag[lo:n:n][:len(bPosXs)]
+	res := archsimd.BroadcastFloat32x16(k.flock.Drag)
+	res2, dt := archsimd.BroadcastFloat32x16(k.flock.Wind.X), archsimd.BroadcastFloat32x16(k.dt32)
+	res3, lit := archsimd.BroadcastFloat32x16(k.flock.Wind.Y), archsimd.BroadcastFloat32x16(0)
+	res4, sign := archsimd.BroadcastFloat32x16(k.flock.Wall), archsimd.BroadcastInt32x16(-1<<31)
+	lit2, lit3 := archsimd.BroadcastFloat32x16(2), archsimd.BroadcastFloat32x16(0.5)
+	lit4 := archsimd.BroadcastInt32x16(1)
+	for i := 0; i < len(bPosXs); i += 16 {
+		bPosX := archsimd.LoadFloat32x16((*[16]float32)(bPosXs[i : i+16]))
+		bVelX := archsimd.LoadFloat32x16((*[16]float32)(bVelXs[i : i+16]))
+		t4 := bVelX.Mul(res).Add(res2.Mul(dt))
+		t8 := bPosX.Add(t4.Mul(dt))
+		m2 := t8.Greater(res4)
+		m := t8.Less(lit)
+		t16 := t8.AsInt32x16().Xor(sign).AsFloat32x16().Merge(lit2.Mul(res4).Sub(t8).Merge(t8, m2), m)
+		t16.Store((*[16]float32)(bPosXs[i : i+16]))
+		t4.AsInt32x16().Xor(sign).AsFloat32x16().Merge(t4, m.Or(m2)).Store((*[16]float32)(bVelXs[i : i+16]))
+		bPosY := archsimd.LoadFloat32x16((*[16]float32)(bPosYs[i : i+16]))
+		bVelY := archsimd.LoadFloat32x16((*[16]float32)(bVelYs[i : i+16]))
+		t6 := bVelY.Mul(res).Add(res3.Mul(dt))
+		t10 := bPosY.Add(t6.Mul(dt))
+		t10.Store((*[16]float32)(bPosYs[i : i+16]))
+		m6 := t10.Less(lit).Or(t10.Greater(res4))
+		t6.AsInt32x16().Xor(sign).AsFloat32x16().Mul(lit3).Merge(t6, m6).Store((*[16]float32)(bVelYs[i : i+16]))
+		bTag := archsimd.LoadInt32x16((*[16]int32)(bTags[i : i+16]))
+		bTag.Add(lit4).Merge(bTag, m6).Store((*[16]int32)(bTags[i : i+16]))
 	}
 	return n
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tickwork/tickwork"
-	"github.com/tickwork/tickwork/lanes"
 	"github.com/tickwork/tickwork/schema/codegen/internal/simdkit"
 )
 
@@ -105,10 +104,13 @@ func (p *row) tick(dt float32) {
 func hole(i int) bool { return i%13 == 5 || (i >= 300 && i < 340) }
 
 type world struct {
-	w    *tickwork.World
-	t    *simdkit.Tables
-	hs   []tickwork.Handle
-	lane tickwork.Lane
+	w        *tickwork.World
+	t        *simdkit.Tables
+	hs       []tickwork.Handle
+	lane     tickwork.Lane
+	boids    []tickwork.Handle // struct_test.go
+	trackers []tickwork.Handle
+	fish     []tickwork.Handle
 }
 
 // newWorld builds the schema's world with the systems in lane l.
@@ -120,10 +122,15 @@ func newWorld(t *testing.T, l tickwork.Lane, workers int) *world {
 	sys := simdkit.NewSystems(tabs)
 	require.NoError(t, sys.SetLane(l))
 	b.Add(sys.All()...)
+	b.Add(gust(tabs))
+	wd := &world{t: tabs, hs: make([]tickwork.Handle, rows), lane: l}
+	b.Add(grid(tabs, &wd.fish))
 	w, err := b.Build()
 	require.NoError(t, err)
 	t.Cleanup(func() { w.Close() })
-	wd := &world{w: w, t: tabs, hs: make([]tickwork.Handle, rows), lane: l}
+	wd.w = w
+	wd.addBoids(t)
+	wd.addFish(t)
 	require.NoError(t, tabs.P.Table.InsertN(wd.hs))
 	for i, h := range wd.hs {
 		r := initial(i)
@@ -281,12 +288,12 @@ func TestSetLane(t *testing.T) {
 	assert.Equal(t, best.String(), sys.Bounce.System().Lane)
 	assert.Equal(t, "scalar", sys.Wide.System().Lane)
 	for _, l := range []tickwork.Lane{tickwork.LaneAVX2, tickwork.LaneAVX512, tickwork.Lane(9)} {
-		if lanes.Available(l) {
+		if l.Available() {
 			continue
 		}
 		err := sys.SetLane(l)
 		require.Error(t, err, l.String())
-		assert.True(t, errorsIsAny(err, lanes.ErrUnavailable, lanes.ErrUnknownLane), err.Error())
+		assert.True(t, errorsIsAny(err, tickwork.ErrLaneUnavailable, tickwork.ErrUnknownLane), err.Error())
 		assert.Equal(t, best.String(), sys.Bounce.System().Lane, "a refused lane changes nothing")
 	}
 	require.NoError(t, sys.SetLane(tickwork.LaneScalar))

@@ -19,7 +19,10 @@ func TestLaneNamesAndSelection(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, l, got)
 	}
-	_, err := lanes.Parse("neon")
+	got, err := lanes.Parse("AVX512")
+	require.NoError(t, err, "Parse ignores ASCII case")
+	assert.Equal(t, lanes.AVX512, got)
+	_, err = lanes.Parse("neon")
 	assert.ErrorIs(t, err, lanes.ErrUnknownLane)
 	assert.Contains(t, err.Error(), `"neon"`)
 	assert.Equal(t, "Lane(9)", lanes.Lane(9).String())

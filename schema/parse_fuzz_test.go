@@ -3,6 +3,7 @@ package schema_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 )
 
 // FuzzParse: Load never panics; it either returns a schema or an
-// ErrorList of 1..MaxErrors positioned errors, each inside the text; and
+// ErrorList of positioned errors (printing at most MaxErrors, then how many more), each inside the text; and
 // whatever parses, Format prints as text that parses to a tree Format
 // prints the same (the trivially correct model: the printer and the
 // parser agree), and that checks to the same kinds of errors. The seed
@@ -48,7 +49,15 @@ func checkErrors(t *testing.T, src []byte, err error) []schema.Kind {
 	var list schema.ErrorList
 	require.True(t, errors.As(err, &list), "not an ErrorList: %v", err)
 	require.NotEmpty(t, list)
-	require.LessOrEqual(t, len(list), schema.MaxErrors)
+	text := list.Error()
+	printed := min(len(list), schema.MaxErrors)
+	if more := len(list) - printed; more > 0 {
+		require.Equal(t, printed+1, strings.Count(text, "\n")+1)
+		require.True(t, strings.HasSuffix(text, fmt.Sprintf("\n... and %d more error", more)) ||
+			strings.HasSuffix(text, fmt.Sprintf("\n... and %d more errors", more)), text)
+	} else {
+		require.Equal(t, printed, strings.Count(text, "\n")+1)
+	}
 	lines := bytes.Count(src, []byte("\n")) + 1
 	var kinds []schema.Kind
 	for _, e := range list {

@@ -14,9 +14,9 @@ import (
 
 // The hand-written kernels of IntegrateBodies and IntegrateProjectiles, in
 // every lane: the baselines of the generated kernels and of their SIMD
-// variants (bodies and projectiles in hand_test.go, BenchmarkMoveBounce and
+// variants (bodies and projectiles in arena_gen_hand_test.go, BenchmarkMoveBounce and
 // BenchmarkAdvance below), and nothing else. Their SIMD forms are in
-// hand_kernels_simd_test.go.
+// arena_gen_hand_kernels_simd_test.go.
 
 // moveBounce moves units by one tick and bounces them off the walls: the
 // bounce of docs/arena-spec.md (IntegrateBodies), whose one home is
@@ -63,7 +63,7 @@ func advanceRows(x, y, vx, vy []float32, ttl []int32) {
 }
 
 // The SIMD forms, 8 and 16 rows wide: each moves the longest prefix of
-// whole vectors and returns its length. Set by hand_kernels_simd_test.go's
+// whole vectors and returns its length. Set by arena_gen_hand_kernels_simd_test.go's
 // init in a build with GOEXPERIMENT=simd on amd64, nil in every other.
 var (
 	moveBounce8, moveBounce16 func(x, y, vx, vy []float32) int

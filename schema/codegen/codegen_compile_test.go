@@ -38,6 +38,24 @@ var compileCorpus = []struct{ name, src string }{
 	{"table_no_columns", "table T(capacity: 10) { }\nsystem S(phase: update) { from T t delete t }"},
 	{"lower_counter", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T t  match { t.X > 0 => { count declare } else => { count run } } }"},
 	{"row_var_names", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T i  set i.X = 1 }"},
+	{"struct_every_type", "struct V { A: int32  B: int64  C: float32  D: float64  E: bool  R: ref T }\ntable T(capacity: 10) { P: V  Q: V }\n" +
+		"system S(phase: update) { from T t set t.P = t.Q, t.Q.A += 1 }"},
+	{"struct_simd_resource", "struct V { X: float32  N: int32 }\nresource R { K: float32 = 2  W: V }\ntable T(capacity: 10) { P: V }\n" +
+		"system S(phase: update) { from T t set t.P += R.W, t.P.X -= R.K * @dt }"},
+	{"struct_join_event", "struct V { X: float32  Y: float32 }\nresource R { K: float32 = 2  W: V }\ntable T(capacity: 10) { P: V }\n" +
+		"event table E(capacity: 10, lifetime: next_frame) { Who: ref T  X: float32 }\n" +
+		"system S(phase: update) { from E e join T t on e.Who match { found(t) => { set t.P = t.P * R.K + R.W, t.P.X += e.X * R.W.Y } } }"},
+	{"struct_ref_join", "struct L { Who: ref T  W: float32 }\ntable T(capacity: 10) { Link: L  X: float32 }\n" +
+		"system S(phase: update) { from T t join T u on t.Link.Who match { found(u) => { set t.Link.W = u.X * 2 } } }"},
+	{"resource_masked", "resource R { Lim: int64 = 3  On: bool = true  F: float64 = 0.25 }\ntable T(capacity: 10) { X: int64  F: float64 }\n" +
+		"system S(phase: update) { from T t match { R.On and t.X > R.Lim => { delete t  count big } else => { set t.X += R.Lim * 2, t.F = t.F * R.F } } }"},
+	{"untyped_consts", "const A = 0.1\nconst B = A * 3\nconst C = 7\nconst D = C / 2\nconst E = true\ntable T(capacity: 10) { X: float32  N: int32  F: float64 }\n" +
+		"system S(phase: update) { from T t set t.X = B, t.F = B, t.N = D match { E => { set t.N += C } } }"},
+	{"resource_arrays", "resource R { A: [5]int64  B: [8]bool  F: [3]float64 }\ntable T(capacity: 10) { N: int32  M: int64  X: float64 }\n" +
+		"event table E(capacity: 10, lifetime: next_frame) { K: int32 }\n" +
+		"system S(phase: update) { from T t match { R.B[t.N] => { set t.M = R.A[t.M] + R.A[-1] + int64(floor(2.5)), t.N = floor(t.X * R.F[t.N]) } } }\n" +
+		"system V(phase: update, after: S) { from E e match { R.B[e.K] and R.F[e.K * 2] > float64(floor(R.F[0])) => { count hit } } }"},
+	{"struct_names", "struct V { Table: float32 }\ntable T(capacity: 10) { Table2: V  V: V }\nsystem S(phase: update) { from T t set t.Table2 = t.V }"},
 }
 
 // TestGeneratedCompiles writes each corpus schema's generated files into

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/scheduler"
 	"github.com/tickwork/tickwork/systems"
 )
@@ -413,7 +414,7 @@ func TestHook(t *testing.T) {
 		orig.Declare = declare(func(*systems.Context) { ran = "original" }, wr(f.x))
 		s := newScheduler(t, orig)
 		_ = s.Hook(func(h *scheduler.Hook) error {
-			m, ok := h.Manifest("lib.move")
+			m, ok := frame.HookManifest(h, "lib.move")
 			if !ok || len(m.Writes) != 1 {
 				t.Errorf("Manifest(lib.move) = %v, %v", m, ok)
 			}

@@ -206,3 +206,31 @@ func TestSaveSurvivesKill(t *testing.T) {
 		kills, time.Since(start).Round(time.Millisecond), saves, midSave)
 	require.Positive(t, midSave, "no kill landed inside a save: the test proves nothing")
 }
+
+// TestLoadOtherConfig: a save made with -shots 255 (the same declarations
+// as -shots 256), another -seed or other -units is refused by a run of
+// another configuration with exit 1 and a message naming the flag and
+// both values, before any measured frame; a run of the same configuration
+// at another worker count loads it.
+func TestLoadOtherConfig(t *testing.T) {
+	dir := t.TempDir()
+	save := filepath.Join(dir, "s255.snap")
+	base := []string{"-warmup", "0", "-frames", "2", "-impl", "runtime", "-workers", "1"}
+	code, _, errOut := runArgs(append([]string{"-units", "500", "-shots", "255", "-seed", "3", "-save", save}, base...)...)
+	require.Equal(t, 0, code, errOut)
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"-units", "500", "-shots", "256", "-seed", "3"}, "-load " + save + ": saved with -shots 255, this run has -shots 256"},
+		{[]string{"-units", "500", "-shots", "255", "-seed", "4"}, "-load " + save + ": saved with -seed 3, this run has -seed 4"},
+		{[]string{"-units", "600", "-shots", "255", "-seed", "3"}, "-load " + save + ": saved with -units 500, this run has -units 600"},
+	} {
+		code, out, errOut := runArgs(append(append(tc.flags, "-load", save), base...)...)
+		assert.Equal(t, 1, code, errOut)
+		assert.Contains(t, errOut, tc.want)
+		assert.Empty(t, out, "no report")
+	}
+	code, _, errOut = runArgs("-units", "500", "-shots", "255", "-seed", "3", "-load", save, "-warmup", "0", "-frames", "2", "-impl", "runtime", "-workers", "2")
+	assert.Equal(t, 0, code, errOut)
+}

@@ -8,7 +8,7 @@ import (
 	"github.com/tickwork/tickwork/arena/rules"
 )
 
-// The SIMD forms of the hand kernels (hand_kernels_test.go), 8 rows a
+// The SIMD forms of the hand kernels (arena_gen_hand_kernels_test.go), 8 rows a
 // vector (Float32x8, AVX2) and 16 (Float32x16, AVX-512): separate
 // implementations of the bounce of rules.MoveUnits, which
 // TestHandKernelsMatchRules holds to its bits (package lanes, "Bit

@@ -18,7 +18,7 @@ import (
 // (hand) of BenchmarkKernels, and nothing else. IntegrateBodies and
 // IntegrateProjectiles are the path package arena ran in a SIMD lane
 // before the generator wrote SIMD variants (laneBodies, laneProjectiles,
-// in the Sim's lane: the hand kernels of hand_kernels_test.go). Each adds
+// in the Sim's lane: the hand kernels of arena_gen_hand_kernels_test.go). Each adds
 // to the generated system's counters, so Sim.Counters and the digest are
 // the same.
 
@@ -144,9 +144,9 @@ func (k *handCollide) run(out *handOut, tgt []tickwork.Handle, px, py []float32,
 	px, py, ttl, dmg = px[:len(tgt)], py[:len(tgt)], ttl[:len(tgt)], dmg[:len(tgt)]
 	bx, by, body := k.bx.All(), k.by.All(), k.bx.Lease()
 	for i, h := range tgt {
-		bi, ok := body.Row(h)
+		bi := body.Find(h)
 		switch {
-		case !ok:
+		case bi < 0:
 			lost++
 		case float32((bx[bi]-px[i])*(bx[bi]-px[i]))+float32((by[bi]-py[i])*(by[bi]-py[i])) <= rules.R2:
 			out.emit.Emit(HitEvent{Target: h, Damage: dmg[i]})
