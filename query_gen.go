@@ -116,7 +116,8 @@ func (q Query1[A]) InsertN(n int, fill func(entity Handle, a *A)) error {
 }
 
 // Spawner1 creates entities with their value in 1 column of one table, through
-// the recorder of its declaration (NewSpawner1). A small value.
+// the recorder of its declaration (NewSpawner1). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner1[A any] struct{ s systems.Spawner1[A] }
 
 // NewSpawner1 declares that the system records creates in the table of
@@ -238,7 +239,8 @@ func (q Query2[A, B]) InsertN(n int, fill func(entity Handle, a *A, b *B)) error
 }
 
 // Spawner2 creates entities with their values in 2 columns of one table, through
-// the recorder of its declaration (NewSpawner2). A small value.
+// the recorder of its declaration (NewSpawner2). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner2[A, B any] struct{ s systems.Spawner2[A, B] }
 
 // NewSpawner2 declares that the system records creates in the table of
@@ -361,7 +363,8 @@ func (q Query3[A, B, C]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *
 }
 
 // Spawner3 creates entities with their values in 3 columns of one table, through
-// the recorder of its declaration (NewSpawner3). A small value.
+// the recorder of its declaration (NewSpawner3). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner3[A, B, C any] struct{ s systems.Spawner3[A, B, C] }
 
 // NewSpawner3 declares that the system records creates in the table of
@@ -484,7 +487,8 @@ func (q Query4[A, B, C, D]) InsertN(n int, fill func(entity Handle, a *A, b *B, 
 }
 
 // Spawner4 creates entities with their values in 4 columns of one table, through
-// the recorder of its declaration (NewSpawner4). A small value.
+// the recorder of its declaration (NewSpawner4). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner4[A, B, C, D any] struct{ s systems.Spawner4[A, B, C, D] }
 
 // NewSpawner4 declares that the system records creates in the table of
@@ -642,7 +646,8 @@ func (q Query5[A, B, C, D, E]) InsertN(n int, fill func(entity Handle, a *A, b *
 }
 
 // Spawner5 creates entities with their values in 5 columns of one table, through
-// the recorder of its declaration (NewSpawner5). A small value.
+// the recorder of its declaration (NewSpawner5). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner5[A, B, C, D, E any] struct {
 	s systems.Spawner5[A, B, C, D, E]
 }
@@ -807,7 +812,8 @@ func (q Query6[A, B, C, D, E, F]) InsertN(n int, fill func(entity Handle, a *A, 
 }
 
 // Spawner6 creates entities with their values in 6 columns of one table, through
-// the recorder of its declaration (NewSpawner6). A small value.
+// the recorder of its declaration (NewSpawner6). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner6[A, B, C, D, E, F any] struct {
 	s systems.Spawner6[A, B, C, D, E, F]
 }
@@ -973,7 +979,8 @@ func (q Query7[A, B, C, D, E, F, G]) InsertN(n int, fill func(entity Handle, a *
 }
 
 // Spawner7 creates entities with their values in 7 columns of one table, through
-// the recorder of its declaration (NewSpawner7). A small value.
+// the recorder of its declaration (NewSpawner7). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner7[A, B, C, D, E, F, G any] struct {
 	s systems.Spawner7[A, B, C, D, E, F, G]
 }
@@ -1140,7 +1147,8 @@ func (q Query8[A, B, C, D, E, F, G, H]) InsertN(n int, fill func(entity Handle, 
 }
 
 // Spawner8 creates entities with their values in 8 columns of one table, through
-// the recorder of its declaration (NewSpawner8). A small value.
+// the recorder of its declaration (NewSpawner8). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner8[A, B, C, D, E, F, G, H any] struct {
 	s systems.Spawner8[A, B, C, D, E, F, G, H]
 }
@@ -1310,7 +1318,8 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) InsertN(n int, fill func(entity Handl
 }
 
 // Spawner9 creates entities with their values in 9 columns of one table, through
-// the recorder of its declaration (NewSpawner9). A small value.
+// the recorder of its declaration (NewSpawner9). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner9[A, B, C, D, E, F, G, H, I any] struct {
 	s systems.Spawner9[A, B, C, D, E, F, G, H, I]
 }
@@ -1481,7 +1490,8 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) InsertN(n int, fill func(entity H
 }
 
 // Spawner10 creates entities with their values in 10 columns of one table, through
-// the recorder of its declaration (NewSpawner10). A small value.
+// the recorder of its declaration (NewSpawner10). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner10[A, B, C, D, E, F, G, H, I, J any] struct {
 	s systems.Spawner10[A, B, C, D, E, F, G, H, I, J]
 }
@@ -1653,7 +1663,8 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) InsertN(n int, fill func(entit
 }
 
 // Spawner11 creates entities with their values in 11 columns of one table, through
-// the recorder of its declaration (NewSpawner11). A small value.
+// the recorder of its declaration (NewSpawner11). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 	s systems.Spawner11[A, B, C, D, E, F, G, H, I, J, K]
 }
@@ -1826,7 +1837,8 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) InsertN(n int, fill func(en
 }
 
 // Spawner12 creates entities with their values in 12 columns of one table, through
-// the recorder of its declaration (NewSpawner12). A small value.
+// the recorder of its declaration (NewSpawner12). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 	s systems.Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]
 }
@@ -2000,7 +2012,8 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) InsertN(n int, fill func
 }
 
 // Spawner13 creates entities with their values in 13 columns of one table, through
-// the recorder of its declaration (NewSpawner13). A small value.
+// the recorder of its declaration (NewSpawner13). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
 	s systems.Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]
 }
@@ -2177,7 +2190,8 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) InsertN(n int, fill f
 }
 
 // Spawner14 creates entities with their values in 14 columns of one table, through
-// the recorder of its declaration (NewSpawner14). A small value.
+// the recorder of its declaration (NewSpawner14). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
 	s systems.Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
 }
@@ -2355,7 +2369,8 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) InsertN(n int, fil
 }
 
 // Spawner15 creates entities with their values in 15 columns of one table, through
-// the recorder of its declaration (NewSpawner15). A small value.
+// the recorder of its declaration (NewSpawner15). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
 	s systems.Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
 }

@@ -19,7 +19,8 @@ func NewQuery1[A any](a Access[A]) ephemeral.Query1[A] {
 }
 
 // Spawner1 creates entities with their value in 1 column of one table, through
-// the recorder of its declaration (NewSpawner1). A small value.
+// the recorder of its declaration (NewSpawner1). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner1[A any] struct {
 	rec *Recorder
 	a   *ephemeral.Column[A]
@@ -53,7 +54,8 @@ func (sp Spawner1[A]) Spawn(a A) ephemeral.Handle {
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner1[A]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
@@ -86,7 +88,8 @@ func NewQuery2[A, B any](a Access[A], b Access[B]) ephemeral.Query2[A, B] {
 }
 
 // Spawner2 creates entities with their values in 2 columns of one table, through
-// the recorder of its declaration (NewSpawner2). A small value.
+// the recorder of its declaration (NewSpawner2). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner2[A, B any] struct {
 	rec *Recorder
 	a   *ephemeral.Column[A]
@@ -123,7 +126,8 @@ func (sp Spawner2[A, B]) Spawn(a A, b B) ephemeral.Handle {
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner2[A, B]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
@@ -159,7 +163,8 @@ func NewQuery3[A, B, C any](a Access[A], b Access[B], c Access[C]) ephemeral.Que
 }
 
 // Spawner3 creates entities with their values in 3 columns of one table, through
-// the recorder of its declaration (NewSpawner3). A small value.
+// the recorder of its declaration (NewSpawner3). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner3[A, B, C any] struct {
 	rec *Recorder
 	a   *ephemeral.Column[A]
@@ -198,7 +203,8 @@ func (sp Spawner3[A, B, C]) Spawn(a A, b B, c C) ephemeral.Handle {
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner3[A, B, C]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
@@ -237,7 +243,8 @@ func NewQuery4[A, B, C, D any](a Access[A], b Access[B], c Access[C], d Access[D
 }
 
 // Spawner4 creates entities with their values in 4 columns of one table, through
-// the recorder of its declaration (NewSpawner4). A small value.
+// the recorder of its declaration (NewSpawner4). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner4[A, B, C, D any] struct {
 	rec *Recorder
 	a   *ephemeral.Column[A]
@@ -278,7 +285,8 @@ func (sp Spawner4[A, B, C, D]) Spawn(a A, b B, c C, d D) ephemeral.Handle {
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner4[A, B, C, D]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
@@ -320,7 +328,8 @@ func NewQuery5[A, B, C, D, E any](a Access[A], b Access[B], c Access[C], d Acces
 }
 
 // Spawner5 creates entities with their values in 5 columns of one table, through
-// the recorder of its declaration (NewSpawner5). A small value.
+// the recorder of its declaration (NewSpawner5). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner5[A, B, C, D, E any] struct {
 	rec *Recorder
 	a   *ephemeral.Column[A]
@@ -363,7 +372,8 @@ func (sp Spawner5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) ephemeral.Handl
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner5[A, B, C, D, E]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
@@ -408,7 +418,8 @@ func NewQuery6[A, B, C, D, E, F any](a Access[A], b Access[B], c Access[C], d Ac
 }
 
 // Spawner6 creates entities with their values in 6 columns of one table, through
-// the recorder of its declaration (NewSpawner6). A small value.
+// the recorder of its declaration (NewSpawner6). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner6[A, B, C, D, E, F any] struct {
 	rec *Recorder
 	a   *ephemeral.Column[A]
@@ -453,7 +464,8 @@ func (sp Spawner6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) ephemer
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner6[A, B, C, D, E, F]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
@@ -501,7 +513,8 @@ func NewQuery7[A, B, C, D, E, F, G any](a Access[A], b Access[B], c Access[C], d
 }
 
 // Spawner7 creates entities with their values in 7 columns of one table, through
-// the recorder of its declaration (NewSpawner7). A small value.
+// the recorder of its declaration (NewSpawner7). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner7[A, B, C, D, E, F, G any] struct {
 	rec *Recorder
 	a   *ephemeral.Column[A]
@@ -548,7 +561,8 @@ func (sp Spawner7[A, B, C, D, E, F, G]) Spawn(a A, b B, c C, d D, e E, f F, g G)
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner7[A, B, C, D, E, F, G]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
@@ -599,7 +613,8 @@ func NewQuery8[A, B, C, D, E, F, G, H any](a Access[A], b Access[B], c Access[C]
 }
 
 // Spawner8 creates entities with their values in 8 columns of one table, through
-// the recorder of its declaration (NewSpawner8). A small value.
+// the recorder of its declaration (NewSpawner8). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner8[A, B, C, D, E, F, G, H any] struct {
 	rec *Recorder
 	a   *ephemeral.Column[A]
@@ -648,7 +663,8 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) Spawn(a A, b B, c C, d D, e E, f F, g
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner8[A, B, C, D, E, F, G, H]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
@@ -702,7 +718,8 @@ func NewQuery9[A, B, C, D, E, F, G, H, I any](a Access[A], b Access[B], c Access
 }
 
 // Spawner9 creates entities with their values in 9 columns of one table, through
-// the recorder of its declaration (NewSpawner9). A small value.
+// the recorder of its declaration (NewSpawner9). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner9[A, B, C, D, E, F, G, H, I any] struct {
 	rec *Recorder
 	a   *ephemeral.Column[A]
@@ -753,7 +770,8 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Spawn(a A, b B, c C, d D, e E, f F
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
@@ -810,7 +828,8 @@ func NewQuery10[A, B, C, D, E, F, G, H, I, J any](a Access[A], b Access[B], c Ac
 }
 
 // Spawner10 creates entities with their values in 10 columns of one table, through
-// the recorder of its declaration (NewSpawner10). A small value.
+// the recorder of its declaration (NewSpawner10). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner10[A, B, C, D, E, F, G, H, I, J any] struct {
 	rec *Recorder
 	a   *ephemeral.Column[A]
@@ -863,7 +882,8 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Spawn(a A, b B, c C, d D, e E,
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
@@ -923,7 +943,8 @@ func NewQuery11[A, B, C, D, E, F, G, H, I, J, K any](a Access[A], b Access[B], c
 }
 
 // Spawner11 creates entities with their values in 11 columns of one table, through
-// the recorder of its declaration (NewSpawner11). A small value.
+// the recorder of its declaration (NewSpawner11). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 	rec *Recorder
 	a   *ephemeral.Column[A]
@@ -978,7 +999,8 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(a A, b B, c C, d D, e
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
@@ -1041,7 +1063,8 @@ func NewQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a Access[A], b Access[B]
 }
 
 // Spawner12 creates entities with their values in 12 columns of one table, through
-// the recorder of its declaration (NewSpawner12). A small value.
+// the recorder of its declaration (NewSpawner12). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 	rec *Recorder
 	a   *ephemeral.Column[A]
@@ -1098,7 +1121,8 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(a A, b B, c C, d D
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
@@ -1164,7 +1188,8 @@ func NewQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a Access[A], b Access
 }
 
 // Spawner13 creates entities with their values in 13 columns of one table, through
-// the recorder of its declaration (NewSpawner13). A small value.
+// the recorder of its declaration (NewSpawner13). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
 	rec *Recorder
 	a   *ephemeral.Column[A]
@@ -1223,7 +1248,8 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spawn(a A, b B, c C, 
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
@@ -1292,7 +1318,8 @@ func NewQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a Access[A], b Acc
 }
 
 // Spawner14 creates entities with their values in 14 columns of one table, through
-// the recorder of its declaration (NewSpawner14). A small value.
+// the recorder of its declaration (NewSpawner14). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
 	rec *Recorder
 	a   *ephemeral.Column[A]
@@ -1353,7 +1380,8 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spawn(a A, b B, c 
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
@@ -1425,7 +1453,8 @@ func NewQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a Access[A], b 
 }
 
 // Spawner15 creates entities with their values in 15 columns of one table, through
-// the recorder of its declaration (NewSpawner15). A small value.
+// the recorder of its declaration (NewSpawner15). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
 	rec *Recorder
 	a   *ephemeral.Column[A]
@@ -1488,7 +1517,8 @@ func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spawn(a A, b B,
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it

@@ -254,7 +254,8 @@ func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F Access[$T]" ", "}}) ephemeral.Que
 }
 
 // Spawner{{.N}} creates entities with their value{{if gt .N 1}}s{{end}} in {{.N}} column{{if gt .N 1}}s{{end}} of one table, through
-// the recorder of its declaration (NewSpawner{{.N}}). A small value.
+// the recorder of its declaration (NewSpawner{{.N}}). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner{{.N}}[{{.Any}}] struct {
 	rec *Recorder
 {{- range .Cols}}
@@ -293,7 +294,8 @@ func (sp Spawner{{.N}}[{{.Types}}]) Spawn({{join .Cols "$F $T" ", "}}) ephemeral
 // Recorder.Reserve of the records), so that up to n Spawn calls a run
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
-// seal) or in the body. It allocates 16 bytes a record and the values.
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
 func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
@@ -496,7 +498,8 @@ func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(entity Handle, {{join 
 }
 
 // Spawner{{.N}} creates entities with their value{{if gt .N 1}}s{{end}} in {{.N}} column{{if gt .N 1}}s{{end}} of one table, through
-// the recorder of its declaration (NewSpawner{{.N}}). A small value.
+// the recorder of its declaration (NewSpawner{{.N}}). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner{{.N}}[{{.Any}}] struct{ s systems.Spawner{{.N}}[{{.Types}}] }
 
 // NewSpawner{{.N}} declares that the system records creates in the table of
