@@ -2,7 +2,11 @@
 
 package systems
 
-import "github.com/tickwork/tickwork/ephemeral"
+import (
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/internal/engine/frame"
+)
 
 // NewQuery1 returns the query of the column of a, accessors from Read or
 // Write of one declaration: the system's typed iteration
@@ -23,7 +27,33 @@ func NewQuery1[A any](a Access[A]) ephemeral.Query1[A] {
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner1[A any] struct {
 	rec *Recorder
-	a   *ephemeral.Column[A]
+	cur *setters1[A] // the setters of rec's buffer
+	all *spawnSets1[A]
+}
+
+// spawnSets1 are a Spawner1's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets1[A any] struct {
+	a       *ephemeral.Column[A]
+	serial  setters1[A]
+	workers []setters1[A]
+}
+
+// setters1 record the writes of one buffer, a column each.
+type setters1[A any] struct {
+	a commands.Setter[A]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets1[A]) bind(rec *Recorder) {
+	ss.serial = setters1[A]{commands.NewSetter(rec.rec, ss.a)}
+	ss.workers = make([]setters1[A], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters1[A]{commands.NewSetter(wr, ss.a)}
+	}
 }
 
 // NewSpawner1 declares that the system records creates in the table of
@@ -35,7 +65,10 @@ func NewSpawner1[A any](decl *Decl, a *ephemeral.Column[A]) Spawner1[A] {
 		use.failErr("NewSpawner1", err)
 		return Spawner1[A]{rec: &Recorder{}}
 	}
-	return Spawner1[A]{Record(decl, a.Table()), a}
+	rec := Record(decl, a.Table())
+	all := &spawnSets1[A]{a: a}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner1[A]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -45,7 +78,7 @@ func NewSpawner1[A any](decl *Decl, a *ephemeral.Column[A]) Spawner1[A] {
 // recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner1[A]) Spawn(a A) ephemeral.Handle {
 	entity := sp.rec.Create()
-	Set(sp.rec, sp.a, entity, a)
+	sp.cur.a.Set(entity, a)
 	return entity
 }
 
@@ -60,7 +93,7 @@ func (sp Spawner1[A]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.a, n)
+	ReserveValues(sp.rec, sp.all.a, n)
 	sp.rec.Reserve(n * 2)
 }
 
@@ -68,6 +101,7 @@ func (sp Spawner1[A]) Reserve(n int) {
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner1[A]) Worker(w, chunk int) Spawner1[A] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -92,8 +126,35 @@ func NewQuery2[A, B any](a Access[A], b Access[B]) ephemeral.Query2[A, B] {
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner2[A, B any] struct {
 	rec *Recorder
-	a   *ephemeral.Column[A]
-	b   *ephemeral.Column[B]
+	cur *setters2[A, B] // the setters of rec's buffer
+	all *spawnSets2[A, B]
+}
+
+// spawnSets2 are a Spawner2's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets2[A, B any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	serial  setters2[A, B]
+	workers []setters2[A, B]
+}
+
+// setters2 record the writes of one buffer, a column each.
+type setters2[A, B any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets2[A, B]) bind(rec *Recorder) {
+	ss.serial = setters2[A, B]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b)}
+	ss.workers = make([]setters2[A, B], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters2[A, B]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b)}
+	}
 }
 
 // NewSpawner2 declares that the system records creates in the table of
@@ -106,7 +167,10 @@ func NewSpawner2[A, B any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Colu
 		use.failErr("NewSpawner2", err)
 		return Spawner2[A, B]{rec: &Recorder{}}
 	}
-	return Spawner2[A, B]{Record(decl, a.Table()), a, b}
+	rec := Record(decl, a.Table())
+	all := &spawnSets2[A, B]{a: a, b: b}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner2[A, B]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -116,8 +180,8 @@ func NewSpawner2[A, B any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Colu
 // recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner2[A, B]) Spawn(a A, b B) ephemeral.Handle {
 	entity := sp.rec.Create()
-	Set(sp.rec, sp.a, entity, a)
-	Set(sp.rec, sp.b, entity, b)
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
 	return entity
 }
 
@@ -132,8 +196,8 @@ func (sp Spawner2[A, B]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.a, n)
-	ReserveValues(sp.rec, sp.b, n)
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
 	sp.rec.Reserve(n * 3)
 }
 
@@ -141,6 +205,7 @@ func (sp Spawner2[A, B]) Reserve(n int) {
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner2[A, B]) Worker(w, chunk int) Spawner2[A, B] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -167,9 +232,37 @@ func NewQuery3[A, B, C any](a Access[A], b Access[B], c Access[C]) ephemeral.Que
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner3[A, B, C any] struct {
 	rec *Recorder
-	a   *ephemeral.Column[A]
-	b   *ephemeral.Column[B]
-	c   *ephemeral.Column[C]
+	cur *setters3[A, B, C] // the setters of rec's buffer
+	all *spawnSets3[A, B, C]
+}
+
+// spawnSets3 are a Spawner3's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets3[A, B, C any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	serial  setters3[A, B, C]
+	workers []setters3[A, B, C]
+}
+
+// setters3 record the writes of one buffer, a column each.
+type setters3[A, B, C any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets3[A, B, C]) bind(rec *Recorder) {
+	ss.serial = setters3[A, B, C]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c)}
+	ss.workers = make([]setters3[A, B, C], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters3[A, B, C]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c)}
+	}
 }
 
 // NewSpawner3 declares that the system records creates in the table of
@@ -182,7 +275,10 @@ func NewSpawner3[A, B, C any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.C
 		use.failErr("NewSpawner3", err)
 		return Spawner3[A, B, C]{rec: &Recorder{}}
 	}
-	return Spawner3[A, B, C]{Record(decl, a.Table()), a, b, c}
+	rec := Record(decl, a.Table())
+	all := &spawnSets3[A, B, C]{a: a, b: b, c: c}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner3[A, B, C]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -192,9 +288,9 @@ func NewSpawner3[A, B, C any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.C
 // recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner3[A, B, C]) Spawn(a A, b B, c C) ephemeral.Handle {
 	entity := sp.rec.Create()
-	Set(sp.rec, sp.a, entity, a)
-	Set(sp.rec, sp.b, entity, b)
-	Set(sp.rec, sp.c, entity, c)
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
 	return entity
 }
 
@@ -209,9 +305,9 @@ func (sp Spawner3[A, B, C]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.a, n)
-	ReserveValues(sp.rec, sp.b, n)
-	ReserveValues(sp.rec, sp.c, n)
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
 	sp.rec.Reserve(n * 4)
 }
 
@@ -219,6 +315,7 @@ func (sp Spawner3[A, B, C]) Reserve(n int) {
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner3[A, B, C]) Worker(w, chunk int) Spawner3[A, B, C] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -247,10 +344,39 @@ func NewQuery4[A, B, C, D any](a Access[A], b Access[B], c Access[C], d Access[D
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner4[A, B, C, D any] struct {
 	rec *Recorder
-	a   *ephemeral.Column[A]
-	b   *ephemeral.Column[B]
-	c   *ephemeral.Column[C]
-	d   *ephemeral.Column[D]
+	cur *setters4[A, B, C, D] // the setters of rec's buffer
+	all *spawnSets4[A, B, C, D]
+}
+
+// spawnSets4 are a Spawner4's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets4[A, B, C, D any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	serial  setters4[A, B, C, D]
+	workers []setters4[A, B, C, D]
+}
+
+// setters4 record the writes of one buffer, a column each.
+type setters4[A, B, C, D any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets4[A, B, C, D]) bind(rec *Recorder) {
+	ss.serial = setters4[A, B, C, D]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d)}
+	ss.workers = make([]setters4[A, B, C, D], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters4[A, B, C, D]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d)}
+	}
 }
 
 // NewSpawner4 declares that the system records creates in the table of
@@ -263,7 +389,10 @@ func NewSpawner4[A, B, C, D any](decl *Decl, a *ephemeral.Column[A], b *ephemera
 		use.failErr("NewSpawner4", err)
 		return Spawner4[A, B, C, D]{rec: &Recorder{}}
 	}
-	return Spawner4[A, B, C, D]{Record(decl, a.Table()), a, b, c, d}
+	rec := Record(decl, a.Table())
+	all := &spawnSets4[A, B, C, D]{a: a, b: b, c: c, d: d}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner4[A, B, C, D]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -273,10 +402,10 @@ func NewSpawner4[A, B, C, D any](decl *Decl, a *ephemeral.Column[A], b *ephemera
 // recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner4[A, B, C, D]) Spawn(a A, b B, c C, d D) ephemeral.Handle {
 	entity := sp.rec.Create()
-	Set(sp.rec, sp.a, entity, a)
-	Set(sp.rec, sp.b, entity, b)
-	Set(sp.rec, sp.c, entity, c)
-	Set(sp.rec, sp.d, entity, d)
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
 	return entity
 }
 
@@ -291,10 +420,10 @@ func (sp Spawner4[A, B, C, D]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.a, n)
-	ReserveValues(sp.rec, sp.b, n)
-	ReserveValues(sp.rec, sp.c, n)
-	ReserveValues(sp.rec, sp.d, n)
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
 	sp.rec.Reserve(n * 5)
 }
 
@@ -302,6 +431,7 @@ func (sp Spawner4[A, B, C, D]) Reserve(n int) {
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner4[A, B, C, D]) Worker(w, chunk int) Spawner4[A, B, C, D] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -332,11 +462,41 @@ func NewQuery5[A, B, C, D, E any](a Access[A], b Access[B], c Access[C], d Acces
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner5[A, B, C, D, E any] struct {
 	rec *Recorder
-	a   *ephemeral.Column[A]
-	b   *ephemeral.Column[B]
-	c   *ephemeral.Column[C]
-	d   *ephemeral.Column[D]
-	e   *ephemeral.Column[E]
+	cur *setters5[A, B, C, D, E] // the setters of rec's buffer
+	all *spawnSets5[A, B, C, D, E]
+}
+
+// spawnSets5 are a Spawner5's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets5[A, B, C, D, E any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	serial  setters5[A, B, C, D, E]
+	workers []setters5[A, B, C, D, E]
+}
+
+// setters5 record the writes of one buffer, a column each.
+type setters5[A, B, C, D, E any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets5[A, B, C, D, E]) bind(rec *Recorder) {
+	ss.serial = setters5[A, B, C, D, E]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e)}
+	ss.workers = make([]setters5[A, B, C, D, E], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters5[A, B, C, D, E]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e)}
+	}
 }
 
 // NewSpawner5 declares that the system records creates in the table of
@@ -349,7 +509,10 @@ func NewSpawner5[A, B, C, D, E any](decl *Decl, a *ephemeral.Column[A], b *ephem
 		use.failErr("NewSpawner5", err)
 		return Spawner5[A, B, C, D, E]{rec: &Recorder{}}
 	}
-	return Spawner5[A, B, C, D, E]{Record(decl, a.Table()), a, b, c, d, e}
+	rec := Record(decl, a.Table())
+	all := &spawnSets5[A, B, C, D, E]{a: a, b: b, c: c, d: d, e: e}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner5[A, B, C, D, E]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -359,11 +522,11 @@ func NewSpawner5[A, B, C, D, E any](decl *Decl, a *ephemeral.Column[A], b *ephem
 // recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) ephemeral.Handle {
 	entity := sp.rec.Create()
-	Set(sp.rec, sp.a, entity, a)
-	Set(sp.rec, sp.b, entity, b)
-	Set(sp.rec, sp.c, entity, c)
-	Set(sp.rec, sp.d, entity, d)
-	Set(sp.rec, sp.e, entity, e)
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
 	return entity
 }
 
@@ -378,11 +541,11 @@ func (sp Spawner5[A, B, C, D, E]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.a, n)
-	ReserveValues(sp.rec, sp.b, n)
-	ReserveValues(sp.rec, sp.c, n)
-	ReserveValues(sp.rec, sp.d, n)
-	ReserveValues(sp.rec, sp.e, n)
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
 	sp.rec.Reserve(n * 6)
 }
 
@@ -390,6 +553,7 @@ func (sp Spawner5[A, B, C, D, E]) Reserve(n int) {
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner5[A, B, C, D, E]) Worker(w, chunk int) Spawner5[A, B, C, D, E] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -422,12 +586,43 @@ func NewQuery6[A, B, C, D, E, F any](a Access[A], b Access[B], c Access[C], d Ac
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner6[A, B, C, D, E, F any] struct {
 	rec *Recorder
-	a   *ephemeral.Column[A]
-	b   *ephemeral.Column[B]
-	c   *ephemeral.Column[C]
-	d   *ephemeral.Column[D]
-	e   *ephemeral.Column[E]
-	f   *ephemeral.Column[F]
+	cur *setters6[A, B, C, D, E, F] // the setters of rec's buffer
+	all *spawnSets6[A, B, C, D, E, F]
+}
+
+// spawnSets6 are a Spawner6's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets6[A, B, C, D, E, F any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	serial  setters6[A, B, C, D, E, F]
+	workers []setters6[A, B, C, D, E, F]
+}
+
+// setters6 record the writes of one buffer, a column each.
+type setters6[A, B, C, D, E, F any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets6[A, B, C, D, E, F]) bind(rec *Recorder) {
+	ss.serial = setters6[A, B, C, D, E, F]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f)}
+	ss.workers = make([]setters6[A, B, C, D, E, F], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters6[A, B, C, D, E, F]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f)}
+	}
 }
 
 // NewSpawner6 declares that the system records creates in the table of
@@ -440,7 +635,10 @@ func NewSpawner6[A, B, C, D, E, F any](decl *Decl, a *ephemeral.Column[A], b *ep
 		use.failErr("NewSpawner6", err)
 		return Spawner6[A, B, C, D, E, F]{rec: &Recorder{}}
 	}
-	return Spawner6[A, B, C, D, E, F]{Record(decl, a.Table()), a, b, c, d, e, f}
+	rec := Record(decl, a.Table())
+	all := &spawnSets6[A, B, C, D, E, F]{a: a, b: b, c: c, d: d, e: e, f: f}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner6[A, B, C, D, E, F]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -450,12 +648,12 @@ func NewSpawner6[A, B, C, D, E, F any](decl *Decl, a *ephemeral.Column[A], b *ep
 // recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) ephemeral.Handle {
 	entity := sp.rec.Create()
-	Set(sp.rec, sp.a, entity, a)
-	Set(sp.rec, sp.b, entity, b)
-	Set(sp.rec, sp.c, entity, c)
-	Set(sp.rec, sp.d, entity, d)
-	Set(sp.rec, sp.e, entity, e)
-	Set(sp.rec, sp.f, entity, f)
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
 	return entity
 }
 
@@ -470,12 +668,12 @@ func (sp Spawner6[A, B, C, D, E, F]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.a, n)
-	ReserveValues(sp.rec, sp.b, n)
-	ReserveValues(sp.rec, sp.c, n)
-	ReserveValues(sp.rec, sp.d, n)
-	ReserveValues(sp.rec, sp.e, n)
-	ReserveValues(sp.rec, sp.f, n)
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
 	sp.rec.Reserve(n * 7)
 }
 
@@ -483,6 +681,7 @@ func (sp Spawner6[A, B, C, D, E, F]) Reserve(n int) {
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner6[A, B, C, D, E, F]) Worker(w, chunk int) Spawner6[A, B, C, D, E, F] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -517,13 +716,45 @@ func NewQuery7[A, B, C, D, E, F, G any](a Access[A], b Access[B], c Access[C], d
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner7[A, B, C, D, E, F, G any] struct {
 	rec *Recorder
-	a   *ephemeral.Column[A]
-	b   *ephemeral.Column[B]
-	c   *ephemeral.Column[C]
-	d   *ephemeral.Column[D]
-	e   *ephemeral.Column[E]
-	f   *ephemeral.Column[F]
-	g   *ephemeral.Column[G]
+	cur *setters7[A, B, C, D, E, F, G] // the setters of rec's buffer
+	all *spawnSets7[A, B, C, D, E, F, G]
+}
+
+// spawnSets7 are a Spawner7's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets7[A, B, C, D, E, F, G any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	serial  setters7[A, B, C, D, E, F, G]
+	workers []setters7[A, B, C, D, E, F, G]
+}
+
+// setters7 record the writes of one buffer, a column each.
+type setters7[A, B, C, D, E, F, G any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets7[A, B, C, D, E, F, G]) bind(rec *Recorder) {
+	ss.serial = setters7[A, B, C, D, E, F, G]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g)}
+	ss.workers = make([]setters7[A, B, C, D, E, F, G], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters7[A, B, C, D, E, F, G]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g)}
+	}
 }
 
 // NewSpawner7 declares that the system records creates in the table of
@@ -536,7 +767,10 @@ func NewSpawner7[A, B, C, D, E, F, G any](decl *Decl, a *ephemeral.Column[A], b 
 		use.failErr("NewSpawner7", err)
 		return Spawner7[A, B, C, D, E, F, G]{rec: &Recorder{}}
 	}
-	return Spawner7[A, B, C, D, E, F, G]{Record(decl, a.Table()), a, b, c, d, e, f, g}
+	rec := Record(decl, a.Table())
+	all := &spawnSets7[A, B, C, D, E, F, G]{a: a, b: b, c: c, d: d, e: e, f: f, g: g}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner7[A, B, C, D, E, F, G]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -546,13 +780,13 @@ func NewSpawner7[A, B, C, D, E, F, G any](decl *Decl, a *ephemeral.Column[A], b 
 // recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner7[A, B, C, D, E, F, G]) Spawn(a A, b B, c C, d D, e E, f F, g G) ephemeral.Handle {
 	entity := sp.rec.Create()
-	Set(sp.rec, sp.a, entity, a)
-	Set(sp.rec, sp.b, entity, b)
-	Set(sp.rec, sp.c, entity, c)
-	Set(sp.rec, sp.d, entity, d)
-	Set(sp.rec, sp.e, entity, e)
-	Set(sp.rec, sp.f, entity, f)
-	Set(sp.rec, sp.g, entity, g)
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
 	return entity
 }
 
@@ -567,13 +801,13 @@ func (sp Spawner7[A, B, C, D, E, F, G]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.a, n)
-	ReserveValues(sp.rec, sp.b, n)
-	ReserveValues(sp.rec, sp.c, n)
-	ReserveValues(sp.rec, sp.d, n)
-	ReserveValues(sp.rec, sp.e, n)
-	ReserveValues(sp.rec, sp.f, n)
-	ReserveValues(sp.rec, sp.g, n)
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
 	sp.rec.Reserve(n * 8)
 }
 
@@ -581,6 +815,7 @@ func (sp Spawner7[A, B, C, D, E, F, G]) Reserve(n int) {
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner7[A, B, C, D, E, F, G]) Worker(w, chunk int) Spawner7[A, B, C, D, E, F, G] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -617,14 +852,47 @@ func NewQuery8[A, B, C, D, E, F, G, H any](a Access[A], b Access[B], c Access[C]
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner8[A, B, C, D, E, F, G, H any] struct {
 	rec *Recorder
-	a   *ephemeral.Column[A]
-	b   *ephemeral.Column[B]
-	c   *ephemeral.Column[C]
-	d   *ephemeral.Column[D]
-	e   *ephemeral.Column[E]
-	f   *ephemeral.Column[F]
-	g   *ephemeral.Column[G]
-	h   *ephemeral.Column[H]
+	cur *setters8[A, B, C, D, E, F, G, H] // the setters of rec's buffer
+	all *spawnSets8[A, B, C, D, E, F, G, H]
+}
+
+// spawnSets8 are a Spawner8's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets8[A, B, C, D, E, F, G, H any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	serial  setters8[A, B, C, D, E, F, G, H]
+	workers []setters8[A, B, C, D, E, F, G, H]
+}
+
+// setters8 record the writes of one buffer, a column each.
+type setters8[A, B, C, D, E, F, G, H any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets8[A, B, C, D, E, F, G, H]) bind(rec *Recorder) {
+	ss.serial = setters8[A, B, C, D, E, F, G, H]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h)}
+	ss.workers = make([]setters8[A, B, C, D, E, F, G, H], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters8[A, B, C, D, E, F, G, H]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h)}
+	}
 }
 
 // NewSpawner8 declares that the system records creates in the table of
@@ -637,7 +905,10 @@ func NewSpawner8[A, B, C, D, E, F, G, H any](decl *Decl, a *ephemeral.Column[A],
 		use.failErr("NewSpawner8", err)
 		return Spawner8[A, B, C, D, E, F, G, H]{rec: &Recorder{}}
 	}
-	return Spawner8[A, B, C, D, E, F, G, H]{Record(decl, a.Table()), a, b, c, d, e, f, g, h}
+	rec := Record(decl, a.Table())
+	all := &spawnSets8[A, B, C, D, E, F, G, H]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner8[A, B, C, D, E, F, G, H]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -647,14 +918,14 @@ func NewSpawner8[A, B, C, D, E, F, G, H any](decl *Decl, a *ephemeral.Column[A],
 // recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner8[A, B, C, D, E, F, G, H]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H) ephemeral.Handle {
 	entity := sp.rec.Create()
-	Set(sp.rec, sp.a, entity, a)
-	Set(sp.rec, sp.b, entity, b)
-	Set(sp.rec, sp.c, entity, c)
-	Set(sp.rec, sp.d, entity, d)
-	Set(sp.rec, sp.e, entity, e)
-	Set(sp.rec, sp.f, entity, f)
-	Set(sp.rec, sp.g, entity, g)
-	Set(sp.rec, sp.h, entity, h)
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
 	return entity
 }
 
@@ -669,14 +940,14 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.a, n)
-	ReserveValues(sp.rec, sp.b, n)
-	ReserveValues(sp.rec, sp.c, n)
-	ReserveValues(sp.rec, sp.d, n)
-	ReserveValues(sp.rec, sp.e, n)
-	ReserveValues(sp.rec, sp.f, n)
-	ReserveValues(sp.rec, sp.g, n)
-	ReserveValues(sp.rec, sp.h, n)
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
 	sp.rec.Reserve(n * 9)
 }
 
@@ -684,6 +955,7 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) Reserve(n int) {
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner8[A, B, C, D, E, F, G, H]) Worker(w, chunk int) Spawner8[A, B, C, D, E, F, G, H] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -722,15 +994,49 @@ func NewQuery9[A, B, C, D, E, F, G, H, I any](a Access[A], b Access[B], c Access
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner9[A, B, C, D, E, F, G, H, I any] struct {
 	rec *Recorder
-	a   *ephemeral.Column[A]
-	b   *ephemeral.Column[B]
-	c   *ephemeral.Column[C]
-	d   *ephemeral.Column[D]
-	e   *ephemeral.Column[E]
-	f   *ephemeral.Column[F]
-	g   *ephemeral.Column[G]
-	h   *ephemeral.Column[H]
-	i   *ephemeral.Column[I]
+	cur *setters9[A, B, C, D, E, F, G, H, I] // the setters of rec's buffer
+	all *spawnSets9[A, B, C, D, E, F, G, H, I]
+}
+
+// spawnSets9 are a Spawner9's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets9[A, B, C, D, E, F, G, H, I any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	i       *ephemeral.Column[I]
+	serial  setters9[A, B, C, D, E, F, G, H, I]
+	workers []setters9[A, B, C, D, E, F, G, H, I]
+}
+
+// setters9 record the writes of one buffer, a column each.
+type setters9[A, B, C, D, E, F, G, H, I any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+	i commands.Setter[I]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets9[A, B, C, D, E, F, G, H, I]) bind(rec *Recorder) {
+	ss.serial = setters9[A, B, C, D, E, F, G, H, I]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h), commands.NewSetter(rec.rec, ss.i)}
+	ss.workers = make([]setters9[A, B, C, D, E, F, G, H, I], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters9[A, B, C, D, E, F, G, H, I]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h), commands.NewSetter(wr, ss.i)}
+	}
 }
 
 // NewSpawner9 declares that the system records creates in the table of
@@ -743,7 +1049,10 @@ func NewSpawner9[A, B, C, D, E, F, G, H, I any](decl *Decl, a *ephemeral.Column[
 		use.failErr("NewSpawner9", err)
 		return Spawner9[A, B, C, D, E, F, G, H, I]{rec: &Recorder{}}
 	}
-	return Spawner9[A, B, C, D, E, F, G, H, I]{Record(decl, a.Table()), a, b, c, d, e, f, g, h, i}
+	rec := Record(decl, a.Table())
+	all := &spawnSets9[A, B, C, D, E, F, G, H, I]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h, i: i}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner9[A, B, C, D, E, F, G, H, I]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -753,15 +1062,15 @@ func NewSpawner9[A, B, C, D, E, F, G, H, I any](decl *Decl, a *ephemeral.Column[
 // recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I) ephemeral.Handle {
 	entity := sp.rec.Create()
-	Set(sp.rec, sp.a, entity, a)
-	Set(sp.rec, sp.b, entity, b)
-	Set(sp.rec, sp.c, entity, c)
-	Set(sp.rec, sp.d, entity, d)
-	Set(sp.rec, sp.e, entity, e)
-	Set(sp.rec, sp.f, entity, f)
-	Set(sp.rec, sp.g, entity, g)
-	Set(sp.rec, sp.h, entity, h)
-	Set(sp.rec, sp.i, entity, i)
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
+	sp.cur.i.Set(entity, i)
 	return entity
 }
 
@@ -776,15 +1085,15 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.a, n)
-	ReserveValues(sp.rec, sp.b, n)
-	ReserveValues(sp.rec, sp.c, n)
-	ReserveValues(sp.rec, sp.d, n)
-	ReserveValues(sp.rec, sp.e, n)
-	ReserveValues(sp.rec, sp.f, n)
-	ReserveValues(sp.rec, sp.g, n)
-	ReserveValues(sp.rec, sp.h, n)
-	ReserveValues(sp.rec, sp.i, n)
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
+	ReserveValues(sp.rec, sp.all.i, n)
 	sp.rec.Reserve(n * 10)
 }
 
@@ -792,6 +1101,7 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Reserve(n int) {
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Worker(w, chunk int) Spawner9[A, B, C, D, E, F, G, H, I] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -832,16 +1142,51 @@ func NewQuery10[A, B, C, D, E, F, G, H, I, J any](a Access[A], b Access[B], c Ac
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner10[A, B, C, D, E, F, G, H, I, J any] struct {
 	rec *Recorder
-	a   *ephemeral.Column[A]
-	b   *ephemeral.Column[B]
-	c   *ephemeral.Column[C]
-	d   *ephemeral.Column[D]
-	e   *ephemeral.Column[E]
-	f   *ephemeral.Column[F]
-	g   *ephemeral.Column[G]
-	h   *ephemeral.Column[H]
-	i   *ephemeral.Column[I]
-	j   *ephemeral.Column[J]
+	cur *setters10[A, B, C, D, E, F, G, H, I, J] // the setters of rec's buffer
+	all *spawnSets10[A, B, C, D, E, F, G, H, I, J]
+}
+
+// spawnSets10 are a Spawner10's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets10[A, B, C, D, E, F, G, H, I, J any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	i       *ephemeral.Column[I]
+	j       *ephemeral.Column[J]
+	serial  setters10[A, B, C, D, E, F, G, H, I, J]
+	workers []setters10[A, B, C, D, E, F, G, H, I, J]
+}
+
+// setters10 record the writes of one buffer, a column each.
+type setters10[A, B, C, D, E, F, G, H, I, J any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+	i commands.Setter[I]
+	j commands.Setter[J]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets10[A, B, C, D, E, F, G, H, I, J]) bind(rec *Recorder) {
+	ss.serial = setters10[A, B, C, D, E, F, G, H, I, J]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h), commands.NewSetter(rec.rec, ss.i), commands.NewSetter(rec.rec, ss.j)}
+	ss.workers = make([]setters10[A, B, C, D, E, F, G, H, I, J], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters10[A, B, C, D, E, F, G, H, I, J]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h), commands.NewSetter(wr, ss.i), commands.NewSetter(wr, ss.j)}
+	}
 }
 
 // NewSpawner10 declares that the system records creates in the table of
@@ -854,7 +1199,10 @@ func NewSpawner10[A, B, C, D, E, F, G, H, I, J any](decl *Decl, a *ephemeral.Col
 		use.failErr("NewSpawner10", err)
 		return Spawner10[A, B, C, D, E, F, G, H, I, J]{rec: &Recorder{}}
 	}
-	return Spawner10[A, B, C, D, E, F, G, H, I, J]{Record(decl, a.Table()), a, b, c, d, e, f, g, h, i, j}
+	rec := Record(decl, a.Table())
+	all := &spawnSets10[A, B, C, D, E, F, G, H, I, J]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h, i: i, j: j}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner10[A, B, C, D, E, F, G, H, I, J]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -864,16 +1212,16 @@ func NewSpawner10[A, B, C, D, E, F, G, H, I, J any](decl *Decl, a *ephemeral.Col
 // recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J) ephemeral.Handle {
 	entity := sp.rec.Create()
-	Set(sp.rec, sp.a, entity, a)
-	Set(sp.rec, sp.b, entity, b)
-	Set(sp.rec, sp.c, entity, c)
-	Set(sp.rec, sp.d, entity, d)
-	Set(sp.rec, sp.e, entity, e)
-	Set(sp.rec, sp.f, entity, f)
-	Set(sp.rec, sp.g, entity, g)
-	Set(sp.rec, sp.h, entity, h)
-	Set(sp.rec, sp.i, entity, i)
-	Set(sp.rec, sp.j, entity, j)
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
+	sp.cur.i.Set(entity, i)
+	sp.cur.j.Set(entity, j)
 	return entity
 }
 
@@ -888,16 +1236,16 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.a, n)
-	ReserveValues(sp.rec, sp.b, n)
-	ReserveValues(sp.rec, sp.c, n)
-	ReserveValues(sp.rec, sp.d, n)
-	ReserveValues(sp.rec, sp.e, n)
-	ReserveValues(sp.rec, sp.f, n)
-	ReserveValues(sp.rec, sp.g, n)
-	ReserveValues(sp.rec, sp.h, n)
-	ReserveValues(sp.rec, sp.i, n)
-	ReserveValues(sp.rec, sp.j, n)
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
+	ReserveValues(sp.rec, sp.all.i, n)
+	ReserveValues(sp.rec, sp.all.j, n)
 	sp.rec.Reserve(n * 11)
 }
 
@@ -905,6 +1253,7 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Reserve(n int) {
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Worker(w, chunk int) Spawner10[A, B, C, D, E, F, G, H, I, J] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -947,17 +1296,53 @@ func NewQuery11[A, B, C, D, E, F, G, H, I, J, K any](a Access[A], b Access[B], c
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 	rec *Recorder
-	a   *ephemeral.Column[A]
-	b   *ephemeral.Column[B]
-	c   *ephemeral.Column[C]
-	d   *ephemeral.Column[D]
-	e   *ephemeral.Column[E]
-	f   *ephemeral.Column[F]
-	g   *ephemeral.Column[G]
-	h   *ephemeral.Column[H]
-	i   *ephemeral.Column[I]
-	j   *ephemeral.Column[J]
-	k   *ephemeral.Column[K]
+	cur *setters11[A, B, C, D, E, F, G, H, I, J, K] // the setters of rec's buffer
+	all *spawnSets11[A, B, C, D, E, F, G, H, I, J, K]
+}
+
+// spawnSets11 are a Spawner11's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	i       *ephemeral.Column[I]
+	j       *ephemeral.Column[J]
+	k       *ephemeral.Column[K]
+	serial  setters11[A, B, C, D, E, F, G, H, I, J, K]
+	workers []setters11[A, B, C, D, E, F, G, H, I, J, K]
+}
+
+// setters11 record the writes of one buffer, a column each.
+type setters11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+	i commands.Setter[I]
+	j commands.Setter[J]
+	k commands.Setter[K]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets11[A, B, C, D, E, F, G, H, I, J, K]) bind(rec *Recorder) {
+	ss.serial = setters11[A, B, C, D, E, F, G, H, I, J, K]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h), commands.NewSetter(rec.rec, ss.i), commands.NewSetter(rec.rec, ss.j), commands.NewSetter(rec.rec, ss.k)}
+	ss.workers = make([]setters11[A, B, C, D, E, F, G, H, I, J, K], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters11[A, B, C, D, E, F, G, H, I, J, K]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h), commands.NewSetter(wr, ss.i), commands.NewSetter(wr, ss.j), commands.NewSetter(wr, ss.k)}
+	}
 }
 
 // NewSpawner11 declares that the system records creates in the table of
@@ -970,7 +1355,10 @@ func NewSpawner11[A, B, C, D, E, F, G, H, I, J, K any](decl *Decl, a *ephemeral.
 		use.failErr("NewSpawner11", err)
 		return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{rec: &Recorder{}}
 	}
-	return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{Record(decl, a.Table()), a, b, c, d, e, f, g, h, i, j, k}
+	rec := Record(decl, a.Table())
+	all := &spawnSets11[A, B, C, D, E, F, G, H, I, J, K]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h, i: i, j: j, k: k}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -980,17 +1368,17 @@ func NewSpawner11[A, B, C, D, E, F, G, H, I, J, K any](decl *Decl, a *ephemeral.
 // recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K) ephemeral.Handle {
 	entity := sp.rec.Create()
-	Set(sp.rec, sp.a, entity, a)
-	Set(sp.rec, sp.b, entity, b)
-	Set(sp.rec, sp.c, entity, c)
-	Set(sp.rec, sp.d, entity, d)
-	Set(sp.rec, sp.e, entity, e)
-	Set(sp.rec, sp.f, entity, f)
-	Set(sp.rec, sp.g, entity, g)
-	Set(sp.rec, sp.h, entity, h)
-	Set(sp.rec, sp.i, entity, i)
-	Set(sp.rec, sp.j, entity, j)
-	Set(sp.rec, sp.k, entity, k)
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
+	sp.cur.i.Set(entity, i)
+	sp.cur.j.Set(entity, j)
+	sp.cur.k.Set(entity, k)
 	return entity
 }
 
@@ -1005,17 +1393,17 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.a, n)
-	ReserveValues(sp.rec, sp.b, n)
-	ReserveValues(sp.rec, sp.c, n)
-	ReserveValues(sp.rec, sp.d, n)
-	ReserveValues(sp.rec, sp.e, n)
-	ReserveValues(sp.rec, sp.f, n)
-	ReserveValues(sp.rec, sp.g, n)
-	ReserveValues(sp.rec, sp.h, n)
-	ReserveValues(sp.rec, sp.i, n)
-	ReserveValues(sp.rec, sp.j, n)
-	ReserveValues(sp.rec, sp.k, n)
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
+	ReserveValues(sp.rec, sp.all.i, n)
+	ReserveValues(sp.rec, sp.all.j, n)
+	ReserveValues(sp.rec, sp.all.k, n)
 	sp.rec.Reserve(n * 12)
 }
 
@@ -1023,6 +1411,7 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Reserve(n int) {
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Worker(w, chunk int) Spawner11[A, B, C, D, E, F, G, H, I, J, K] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -1067,18 +1456,55 @@ func NewQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a Access[A], b Access[B]
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 	rec *Recorder
-	a   *ephemeral.Column[A]
-	b   *ephemeral.Column[B]
-	c   *ephemeral.Column[C]
-	d   *ephemeral.Column[D]
-	e   *ephemeral.Column[E]
-	f   *ephemeral.Column[F]
-	g   *ephemeral.Column[G]
-	h   *ephemeral.Column[H]
-	i   *ephemeral.Column[I]
-	j   *ephemeral.Column[J]
-	k   *ephemeral.Column[K]
-	l   *ephemeral.Column[L]
+	cur *setters12[A, B, C, D, E, F, G, H, I, J, K, L] // the setters of rec's buffer
+	all *spawnSets12[A, B, C, D, E, F, G, H, I, J, K, L]
+}
+
+// spawnSets12 are a Spawner12's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	i       *ephemeral.Column[I]
+	j       *ephemeral.Column[J]
+	k       *ephemeral.Column[K]
+	l       *ephemeral.Column[L]
+	serial  setters12[A, B, C, D, E, F, G, H, I, J, K, L]
+	workers []setters12[A, B, C, D, E, F, G, H, I, J, K, L]
+}
+
+// setters12 record the writes of one buffer, a column each.
+type setters12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+	i commands.Setter[I]
+	j commands.Setter[J]
+	k commands.Setter[K]
+	l commands.Setter[L]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets12[A, B, C, D, E, F, G, H, I, J, K, L]) bind(rec *Recorder) {
+	ss.serial = setters12[A, B, C, D, E, F, G, H, I, J, K, L]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h), commands.NewSetter(rec.rec, ss.i), commands.NewSetter(rec.rec, ss.j), commands.NewSetter(rec.rec, ss.k), commands.NewSetter(rec.rec, ss.l)}
+	ss.workers = make([]setters12[A, B, C, D, E, F, G, H, I, J, K, L], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters12[A, B, C, D, E, F, G, H, I, J, K, L]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h), commands.NewSetter(wr, ss.i), commands.NewSetter(wr, ss.j), commands.NewSetter(wr, ss.k), commands.NewSetter(wr, ss.l)}
+	}
 }
 
 // NewSpawner12 declares that the system records creates in the table of
@@ -1091,7 +1517,10 @@ func NewSpawner12[A, B, C, D, E, F, G, H, I, J, K, L any](decl *Decl, a *ephemer
 		use.failErr("NewSpawner12", err)
 		return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{rec: &Recorder{}}
 	}
-	return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{Record(decl, a.Table()), a, b, c, d, e, f, g, h, i, j, k, l}
+	rec := Record(decl, a.Table())
+	all := &spawnSets12[A, B, C, D, E, F, G, H, I, J, K, L]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h, i: i, j: j, k: k, l: l}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -1101,18 +1530,18 @@ func NewSpawner12[A, B, C, D, E, F, G, H, I, J, K, L any](decl *Decl, a *ephemer
 // recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L) ephemeral.Handle {
 	entity := sp.rec.Create()
-	Set(sp.rec, sp.a, entity, a)
-	Set(sp.rec, sp.b, entity, b)
-	Set(sp.rec, sp.c, entity, c)
-	Set(sp.rec, sp.d, entity, d)
-	Set(sp.rec, sp.e, entity, e)
-	Set(sp.rec, sp.f, entity, f)
-	Set(sp.rec, sp.g, entity, g)
-	Set(sp.rec, sp.h, entity, h)
-	Set(sp.rec, sp.i, entity, i)
-	Set(sp.rec, sp.j, entity, j)
-	Set(sp.rec, sp.k, entity, k)
-	Set(sp.rec, sp.l, entity, l)
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
+	sp.cur.i.Set(entity, i)
+	sp.cur.j.Set(entity, j)
+	sp.cur.k.Set(entity, k)
+	sp.cur.l.Set(entity, l)
 	return entity
 }
 
@@ -1127,18 +1556,18 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.a, n)
-	ReserveValues(sp.rec, sp.b, n)
-	ReserveValues(sp.rec, sp.c, n)
-	ReserveValues(sp.rec, sp.d, n)
-	ReserveValues(sp.rec, sp.e, n)
-	ReserveValues(sp.rec, sp.f, n)
-	ReserveValues(sp.rec, sp.g, n)
-	ReserveValues(sp.rec, sp.h, n)
-	ReserveValues(sp.rec, sp.i, n)
-	ReserveValues(sp.rec, sp.j, n)
-	ReserveValues(sp.rec, sp.k, n)
-	ReserveValues(sp.rec, sp.l, n)
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
+	ReserveValues(sp.rec, sp.all.i, n)
+	ReserveValues(sp.rec, sp.all.j, n)
+	ReserveValues(sp.rec, sp.all.k, n)
+	ReserveValues(sp.rec, sp.all.l, n)
 	sp.rec.Reserve(n * 13)
 }
 
@@ -1146,6 +1575,7 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Reserve(n int) {
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Worker(w, chunk int) Spawner12[A, B, C, D, E, F, G, H, I, J, K, L] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -1192,19 +1622,57 @@ func NewQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a Access[A], b Access
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
 	rec *Recorder
-	a   *ephemeral.Column[A]
-	b   *ephemeral.Column[B]
-	c   *ephemeral.Column[C]
-	d   *ephemeral.Column[D]
-	e   *ephemeral.Column[E]
-	f   *ephemeral.Column[F]
-	g   *ephemeral.Column[G]
-	h   *ephemeral.Column[H]
-	i   *ephemeral.Column[I]
-	j   *ephemeral.Column[J]
-	k   *ephemeral.Column[K]
-	l   *ephemeral.Column[L]
-	m   *ephemeral.Column[M]
+	cur *setters13[A, B, C, D, E, F, G, H, I, J, K, L, M] // the setters of rec's buffer
+	all *spawnSets13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+}
+
+// spawnSets13 are a Spawner13's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	i       *ephemeral.Column[I]
+	j       *ephemeral.Column[J]
+	k       *ephemeral.Column[K]
+	l       *ephemeral.Column[L]
+	m       *ephemeral.Column[M]
+	serial  setters13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	workers []setters13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+}
+
+// setters13 record the writes of one buffer, a column each.
+type setters13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+	i commands.Setter[I]
+	j commands.Setter[J]
+	k commands.Setter[K]
+	l commands.Setter[L]
+	m commands.Setter[M]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets13[A, B, C, D, E, F, G, H, I, J, K, L, M]) bind(rec *Recorder) {
+	ss.serial = setters13[A, B, C, D, E, F, G, H, I, J, K, L, M]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h), commands.NewSetter(rec.rec, ss.i), commands.NewSetter(rec.rec, ss.j), commands.NewSetter(rec.rec, ss.k), commands.NewSetter(rec.rec, ss.l), commands.NewSetter(rec.rec, ss.m)}
+	ss.workers = make([]setters13[A, B, C, D, E, F, G, H, I, J, K, L, M], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters13[A, B, C, D, E, F, G, H, I, J, K, L, M]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h), commands.NewSetter(wr, ss.i), commands.NewSetter(wr, ss.j), commands.NewSetter(wr, ss.k), commands.NewSetter(wr, ss.l), commands.NewSetter(wr, ss.m)}
+	}
 }
 
 // NewSpawner13 declares that the system records creates in the table of
@@ -1217,7 +1685,10 @@ func NewSpawner13[A, B, C, D, E, F, G, H, I, J, K, L, M any](decl *Decl, a *ephe
 		use.failErr("NewSpawner13", err)
 		return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{rec: &Recorder{}}
 	}
-	return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Record(decl, a.Table()), a, b, c, d, e, f, g, h, i, j, k, l, m}
+	rec := Record(decl, a.Table())
+	all := &spawnSets13[A, B, C, D, E, F, G, H, I, J, K, L, M]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h, i: i, j: j, k: k, l: l, m: m}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -1227,19 +1698,19 @@ func NewSpawner13[A, B, C, D, E, F, G, H, I, J, K, L, M any](decl *Decl, a *ephe
 // recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M) ephemeral.Handle {
 	entity := sp.rec.Create()
-	Set(sp.rec, sp.a, entity, a)
-	Set(sp.rec, sp.b, entity, b)
-	Set(sp.rec, sp.c, entity, c)
-	Set(sp.rec, sp.d, entity, d)
-	Set(sp.rec, sp.e, entity, e)
-	Set(sp.rec, sp.f, entity, f)
-	Set(sp.rec, sp.g, entity, g)
-	Set(sp.rec, sp.h, entity, h)
-	Set(sp.rec, sp.i, entity, i)
-	Set(sp.rec, sp.j, entity, j)
-	Set(sp.rec, sp.k, entity, k)
-	Set(sp.rec, sp.l, entity, l)
-	Set(sp.rec, sp.m, entity, m)
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
+	sp.cur.i.Set(entity, i)
+	sp.cur.j.Set(entity, j)
+	sp.cur.k.Set(entity, k)
+	sp.cur.l.Set(entity, l)
+	sp.cur.m.Set(entity, m)
 	return entity
 }
 
@@ -1254,19 +1725,19 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.a, n)
-	ReserveValues(sp.rec, sp.b, n)
-	ReserveValues(sp.rec, sp.c, n)
-	ReserveValues(sp.rec, sp.d, n)
-	ReserveValues(sp.rec, sp.e, n)
-	ReserveValues(sp.rec, sp.f, n)
-	ReserveValues(sp.rec, sp.g, n)
-	ReserveValues(sp.rec, sp.h, n)
-	ReserveValues(sp.rec, sp.i, n)
-	ReserveValues(sp.rec, sp.j, n)
-	ReserveValues(sp.rec, sp.k, n)
-	ReserveValues(sp.rec, sp.l, n)
-	ReserveValues(sp.rec, sp.m, n)
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
+	ReserveValues(sp.rec, sp.all.i, n)
+	ReserveValues(sp.rec, sp.all.j, n)
+	ReserveValues(sp.rec, sp.all.k, n)
+	ReserveValues(sp.rec, sp.all.l, n)
+	ReserveValues(sp.rec, sp.all.m, n)
 	sp.rec.Reserve(n * 14)
 }
 
@@ -1274,6 +1745,7 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Reserve(n int) {
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Worker(w, chunk int) Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -1322,20 +1794,59 @@ func NewQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a Access[A], b Acc
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
 	rec *Recorder
-	a   *ephemeral.Column[A]
-	b   *ephemeral.Column[B]
-	c   *ephemeral.Column[C]
-	d   *ephemeral.Column[D]
-	e   *ephemeral.Column[E]
-	f   *ephemeral.Column[F]
-	g   *ephemeral.Column[G]
-	h   *ephemeral.Column[H]
-	i   *ephemeral.Column[I]
-	j   *ephemeral.Column[J]
-	k   *ephemeral.Column[K]
-	l   *ephemeral.Column[L]
-	m   *ephemeral.Column[M]
-	n   *ephemeral.Column[N]
+	cur *setters14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] // the setters of rec's buffer
+	all *spawnSets14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+}
+
+// spawnSets14 are a Spawner14's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	i       *ephemeral.Column[I]
+	j       *ephemeral.Column[J]
+	k       *ephemeral.Column[K]
+	l       *ephemeral.Column[L]
+	m       *ephemeral.Column[M]
+	n       *ephemeral.Column[N]
+	serial  setters14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	workers []setters14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+}
+
+// setters14 record the writes of one buffer, a column each.
+type setters14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+	i commands.Setter[I]
+	j commands.Setter[J]
+	k commands.Setter[K]
+	l commands.Setter[L]
+	m commands.Setter[M]
+	n commands.Setter[N]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) bind(rec *Recorder) {
+	ss.serial = setters14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h), commands.NewSetter(rec.rec, ss.i), commands.NewSetter(rec.rec, ss.j), commands.NewSetter(rec.rec, ss.k), commands.NewSetter(rec.rec, ss.l), commands.NewSetter(rec.rec, ss.m), commands.NewSetter(rec.rec, ss.n)}
+	ss.workers = make([]setters14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h), commands.NewSetter(wr, ss.i), commands.NewSetter(wr, ss.j), commands.NewSetter(wr, ss.k), commands.NewSetter(wr, ss.l), commands.NewSetter(wr, ss.m), commands.NewSetter(wr, ss.n)}
+	}
 }
 
 // NewSpawner14 declares that the system records creates in the table of
@@ -1348,7 +1859,10 @@ func NewSpawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](decl *Decl, a *e
 		use.failErr("NewSpawner14", err)
 		return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{rec: &Recorder{}}
 	}
-	return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Record(decl, a.Table()), a, b, c, d, e, f, g, h, i, j, k, l, m, n}
+	rec := Record(decl, a.Table())
+	all := &spawnSets14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h, i: i, j: j, k: k, l: l, m: m, n: n}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -1358,20 +1872,20 @@ func NewSpawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](decl *Decl, a *e
 // recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N) ephemeral.Handle {
 	entity := sp.rec.Create()
-	Set(sp.rec, sp.a, entity, a)
-	Set(sp.rec, sp.b, entity, b)
-	Set(sp.rec, sp.c, entity, c)
-	Set(sp.rec, sp.d, entity, d)
-	Set(sp.rec, sp.e, entity, e)
-	Set(sp.rec, sp.f, entity, f)
-	Set(sp.rec, sp.g, entity, g)
-	Set(sp.rec, sp.h, entity, h)
-	Set(sp.rec, sp.i, entity, i)
-	Set(sp.rec, sp.j, entity, j)
-	Set(sp.rec, sp.k, entity, k)
-	Set(sp.rec, sp.l, entity, l)
-	Set(sp.rec, sp.m, entity, m)
-	Set(sp.rec, sp.n, entity, n)
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
+	sp.cur.i.Set(entity, i)
+	sp.cur.j.Set(entity, j)
+	sp.cur.k.Set(entity, k)
+	sp.cur.l.Set(entity, l)
+	sp.cur.m.Set(entity, m)
+	sp.cur.n.Set(entity, n)
 	return entity
 }
 
@@ -1386,20 +1900,20 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Reserve(n int) {
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.a, n)
-	ReserveValues(sp.rec, sp.b, n)
-	ReserveValues(sp.rec, sp.c, n)
-	ReserveValues(sp.rec, sp.d, n)
-	ReserveValues(sp.rec, sp.e, n)
-	ReserveValues(sp.rec, sp.f, n)
-	ReserveValues(sp.rec, sp.g, n)
-	ReserveValues(sp.rec, sp.h, n)
-	ReserveValues(sp.rec, sp.i, n)
-	ReserveValues(sp.rec, sp.j, n)
-	ReserveValues(sp.rec, sp.k, n)
-	ReserveValues(sp.rec, sp.l, n)
-	ReserveValues(sp.rec, sp.m, n)
-	ReserveValues(sp.rec, sp.n, n)
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
+	ReserveValues(sp.rec, sp.all.i, n)
+	ReserveValues(sp.rec, sp.all.j, n)
+	ReserveValues(sp.rec, sp.all.k, n)
+	ReserveValues(sp.rec, sp.all.l, n)
+	ReserveValues(sp.rec, sp.all.m, n)
+	ReserveValues(sp.rec, sp.all.n, n)
 	sp.rec.Reserve(n * 15)
 }
 
@@ -1407,6 +1921,7 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Reserve(n int) {
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Worker(w, chunk int) Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -1457,21 +1972,61 @@ func NewQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a Access[A], b 
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
 	rec *Recorder
-	a   *ephemeral.Column[A]
-	b   *ephemeral.Column[B]
-	c   *ephemeral.Column[C]
-	d   *ephemeral.Column[D]
-	e   *ephemeral.Column[E]
-	f   *ephemeral.Column[F]
-	g   *ephemeral.Column[G]
-	h   *ephemeral.Column[H]
-	i   *ephemeral.Column[I]
-	j   *ephemeral.Column[J]
-	k   *ephemeral.Column[K]
-	l   *ephemeral.Column[L]
-	m   *ephemeral.Column[M]
-	n   *ephemeral.Column[N]
-	o   *ephemeral.Column[O]
+	cur *setters15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] // the setters of rec's buffer
+	all *spawnSets15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+}
+
+// spawnSets15 are a Spawner15's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	i       *ephemeral.Column[I]
+	j       *ephemeral.Column[J]
+	k       *ephemeral.Column[K]
+	l       *ephemeral.Column[L]
+	m       *ephemeral.Column[M]
+	n       *ephemeral.Column[N]
+	o       *ephemeral.Column[O]
+	serial  setters15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	workers []setters15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+}
+
+// setters15 record the writes of one buffer, a column each.
+type setters15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+	i commands.Setter[I]
+	j commands.Setter[J]
+	k commands.Setter[K]
+	l commands.Setter[L]
+	m commands.Setter[M]
+	n commands.Setter[N]
+	o commands.Setter[O]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) bind(rec *Recorder) {
+	ss.serial = setters15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h), commands.NewSetter(rec.rec, ss.i), commands.NewSetter(rec.rec, ss.j), commands.NewSetter(rec.rec, ss.k), commands.NewSetter(rec.rec, ss.l), commands.NewSetter(rec.rec, ss.m), commands.NewSetter(rec.rec, ss.n), commands.NewSetter(rec.rec, ss.o)}
+	ss.workers = make([]setters15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h), commands.NewSetter(wr, ss.i), commands.NewSetter(wr, ss.j), commands.NewSetter(wr, ss.k), commands.NewSetter(wr, ss.l), commands.NewSetter(wr, ss.m), commands.NewSetter(wr, ss.n), commands.NewSetter(wr, ss.o)}
+	}
 }
 
 // NewSpawner15 declares that the system records creates in the table of
@@ -1484,7 +2039,10 @@ func NewSpawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](decl *Decl, a
 		use.failErr("NewSpawner15", err)
 		return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{rec: &Recorder{}}
 	}
-	return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Record(decl, a.Table()), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o}
+	rec := Record(decl, a.Table())
+	all := &spawnSets15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h, i: i, j: j, k: k, l: l, m: m, n: n, o: o}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -1494,21 +2052,21 @@ func NewSpawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](decl *Decl, a
 // recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N, o O) ephemeral.Handle {
 	entity := sp.rec.Create()
-	Set(sp.rec, sp.a, entity, a)
-	Set(sp.rec, sp.b, entity, b)
-	Set(sp.rec, sp.c, entity, c)
-	Set(sp.rec, sp.d, entity, d)
-	Set(sp.rec, sp.e, entity, e)
-	Set(sp.rec, sp.f, entity, f)
-	Set(sp.rec, sp.g, entity, g)
-	Set(sp.rec, sp.h, entity, h)
-	Set(sp.rec, sp.i, entity, i)
-	Set(sp.rec, sp.j, entity, j)
-	Set(sp.rec, sp.k, entity, k)
-	Set(sp.rec, sp.l, entity, l)
-	Set(sp.rec, sp.m, entity, m)
-	Set(sp.rec, sp.n, entity, n)
-	Set(sp.rec, sp.o, entity, o)
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
+	sp.cur.i.Set(entity, i)
+	sp.cur.j.Set(entity, j)
+	sp.cur.k.Set(entity, k)
+	sp.cur.l.Set(entity, l)
+	sp.cur.m.Set(entity, m)
+	sp.cur.n.Set(entity, n)
+	sp.cur.o.Set(entity, o)
 	return entity
 }
 
@@ -1523,21 +2081,21 @@ func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Reserve(n int) 
 	if sp.rec.t == nil {
 		return // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.a, n)
-	ReserveValues(sp.rec, sp.b, n)
-	ReserveValues(sp.rec, sp.c, n)
-	ReserveValues(sp.rec, sp.d, n)
-	ReserveValues(sp.rec, sp.e, n)
-	ReserveValues(sp.rec, sp.f, n)
-	ReserveValues(sp.rec, sp.g, n)
-	ReserveValues(sp.rec, sp.h, n)
-	ReserveValues(sp.rec, sp.i, n)
-	ReserveValues(sp.rec, sp.j, n)
-	ReserveValues(sp.rec, sp.k, n)
-	ReserveValues(sp.rec, sp.l, n)
-	ReserveValues(sp.rec, sp.m, n)
-	ReserveValues(sp.rec, sp.n, n)
-	ReserveValues(sp.rec, sp.o, n)
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
+	ReserveValues(sp.rec, sp.all.i, n)
+	ReserveValues(sp.rec, sp.all.j, n)
+	ReserveValues(sp.rec, sp.all.k, n)
+	ReserveValues(sp.rec, sp.all.l, n)
+	ReserveValues(sp.rec, sp.all.m, n)
+	ReserveValues(sp.rec, sp.all.n, n)
+	ReserveValues(sp.rec, sp.all.o, n)
 	sp.rec.Reserve(n * 16)
 }
 
@@ -1545,5 +2103,6 @@ func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Reserve(n int) 
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Worker(w, chunk int) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }

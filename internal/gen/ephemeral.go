@@ -232,7 +232,11 @@ func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(entity Handle, {{join 
 
 const systemsQueries = `package systems
 
-import "github.com/tickwork/tickwork/ephemeral"
+import (
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/internal/engine/frame"
+)
 {{range .}}
 // NewQuery{{.N}} returns the query of the column{{if gt .N 1}}s{{end}} of {{join .Cols "$F" ", "}}, accessors from Read or
 // Write of one declaration{{if gt .N 1}}, over one table{{end}}: the system's typed iteration
@@ -258,9 +262,37 @@ func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F Access[$T]" ", "}}) ephemeral.Que
 // system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner{{.N}}[{{.Any}}] struct {
 	rec *Recorder
+	cur *setters{{.N}}[{{.Types}}] // the setters of rec's buffer
+	all *spawnSets{{.N}}[{{.Types}}]
+}
+
+// spawnSets{{.N}} are a Spawner{{.N}}'s columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets{{.N}}[{{.Any}}] struct {
 {{- range .Cols}}
 	{{.F}} *ephemeral.Column[{{.T}}]
 {{- end}}
+	serial  setters{{.N}}[{{.Types}}]
+	workers []setters{{.N}}[{{.Types}}]
+}
+
+// setters{{.N}} record the writes of one buffer, a column each.
+type setters{{.N}}[{{.Any}}] struct {
+{{- range .Cols}}
+	{{.F}} commands.Setter[{{.T}}]
+{{- end}}
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets{{.N}}[{{.Types}}]) bind(rec *Recorder) {
+	ss.serial = setters{{.N}}[{{.Types}}]{ {{- join .Cols "commands.NewSetter(rec.rec, ss.$F)" ", " -}} }
+	ss.workers = make([]setters{{.N}}[{{.Types}}], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters{{.N}}[{{.Types}}]{ {{- join .Cols "commands.NewSetter(wr, ss.$F)" ", " -}} }
+	}
 }
 
 // NewSpawner{{.N}} declares that the system records creates in the table of
@@ -273,7 +305,10 @@ func NewSpawner{{.N}}[{{.Any}}](decl *Decl, {{join .Cols "$F *ephemeral.Column[$
 		use.failErr("NewSpawner{{.N}}", err)
 		return Spawner{{.N}}[{{.Types}}]{rec: &Recorder{}}
 	}
-	return Spawner{{.N}}[{{.Types}}]{Record(decl, a.Table()), {{join .Cols "$F" ", "}}}
+	rec := Record(decl, a.Table())
+	all := &spawnSets{{.N}}[{{.Types}}]{ {{- join .Cols "$F: $F" ", " -}} }
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner{{.N}}[{{.Types}}]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
@@ -284,7 +319,7 @@ func NewSpawner{{.N}}[{{.Any}}](decl *Decl, {{join .Cols "$F *ephemeral.Column[$
 func (sp Spawner{{.N}}[{{.Types}}]) Spawn({{join .Cols "$F $T" ", "}}) ephemeral.Handle {
 	entity := sp.rec.Create()
 {{- range .Cols}}
-	Set(sp.rec, sp.{{.F}}, entity, {{.F}})
+	sp.cur.{{.F}}.Set(entity, {{.F}})
 {{- end}}
 	return entity
 }
@@ -301,7 +336,7 @@ func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) {
 		return // a failed declaration: Build reports it
 	}
 {{- range .Cols}}
-	ReserveValues(sp.rec, sp.{{.F}}, n)
+	ReserveValues(sp.rec, sp.all.{{.F}}, n)
 {{- end}}
 	sp.rec.Reserve(n * {{add .N 1}})
 }
@@ -310,6 +345,7 @@ func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) {
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner{{.N}}[{{.Types}}]) Worker(w, chunk int) Spawner{{.N}}[{{.Types}}] {
 	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 {{end}}`
