@@ -154,7 +154,8 @@ func (r *Recorder) ReserveWorkers(n int) { r.e().ReserveWorkers(n) }
 
 // Worker returns worker w's recorder for chunk chunk, from inside a
 // Parallel kernel, so that playback follows chunk order whatever the
-// worker count: call it again for every chunk. It panics when w is outside
+// worker count: call it again for every chunk. chunk is the index the
+// kernel was given, a table chunk or a unit of its own (a grid cell). It panics when w is outside
 // 0..Context.Workers()-1 or on a worker's recorder.
 func (r *Recorder) Worker(w, chunk int) *Recorder { return (*Recorder)(r.e().Worker(w, chunk)) }
 
@@ -203,7 +204,10 @@ func EmitParallel[T any](s *Decl, ev *Events[T]) *ParallelEmitter[T] {
 }
 
 // Worker returns worker w's emitter for chunk chunk, from inside a
-// Parallel kernel: call it again for every chunk.
+// Parallel kernel: call it again for every chunk. chunk is the index the
+// kernel was given, a table chunk or a unit of its own (a grid cell); the
+// workers' events merge in ascending chunk order, the same for any worker
+// count (package systems, Kernels).
 func (e *ParallelEmitter[T]) Worker(w, chunk int) WorkerEmitter[T] {
 	return WorkerEmitter[T]{(*systems.ParallelEmitter[T])(e).Worker(w, chunk)}
 }

@@ -21,14 +21,15 @@
 //   - Declare a system: a [DeclareFunc] asks its [Decl] for accessors and
 //     returns the body, a [RunFunc]: columns [Read] ([ReadColumn]) and
 //     [Write] ([WriteColumn]), each an [Access]; queries [NewQuery1] ..
-//     [NewQuery4] ([Query1] .. [Query4]); deferred changes [Record]
+//     [NewQuery15] ([Query1] .. [Query15]); deferred changes [Record]
 //     ([Recorder], [Set], [SetN], [Move], [ReserveValues]) and spawners
-//     [NewSpawner1] .. [NewSpawner4] ([Spawner1] .. [Spawner4]); events
+//     [NewSpawner1] .. [NewSpawner15] ([Spawner1] .. [Spawner15]; Spawn
+//     sets every column, [Spawner1.Reserve]); events
 //     [Emit] ([Emitter]), [EmitParallel] ([ParallelEmitter],
 //     [WorkerEmitter]), [Consume] ([Consumer]); resources [ReadResource],
 //     [WriteResource]; counters [Decl.Counter] ([Counter]); order
 //     [Decl.After], [Decl.Before].
-//   - Iterate: [Query1.All] yields every live row ([Row1] .. [Row4]) with
+//   - Iterate: [Query1.All] yields every live row ([Row1] .. [Row15]) with
 //     its handle; a kernel at chunk c uses [Query1.Chunk], or
 //     [Query1.Spans] with [Query1.Runs]; without a closure, [NextRun] over
 //     [Table.Enabled], bounded by [Table.UsedChunks] and [Table.LiveEnd].
@@ -43,8 +44,9 @@
 //     [LaneAVX512]; [ParseLane], [Lane.Available]), [BestLane], [SelectLane].
 //   - Time: [Context.DT] is the fixed step in FixedUpdate and the frame's
 //     delta elsewhere; [Context.FrameDT] is always the frame's.
-//   - Set up: a host query [HostQuery1] .. [HostQuery4] inserts the
-//     initial entities with their values ([Query1.InsertN]);
+//   - Set up: a host query [HostQuery1] .. [HostQuery15] inserts the
+//     initial entities with a value in each of its columns
+//     ([Query1.Insert], [Query1.InsertN]; a nil fill inserts zeros);
 //     [Resource.Get] reads and writes a resource between frames.
 //   - Run frames: [World.Frame], [World.Report] ([FrameReport],
 //     [SystemReport], [CounterReport], [CommandStats]), [World.Time]

@@ -4,10 +4,23 @@ package tickwork
 
 import (
 	"iter"
+	"unsafe"
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/systems"
 )
+
+// columnData is the whole column of accessor a (ReadColumn.All), for the
+// rows of a query of more than four columns; nil for a failed accessor.
+func columnData[T any](a Access[T]) []T {
+	switch v := a.(type) {
+	case ReadColumn[T]:
+		return v.All()
+	case WriteColumn[T]:
+		return v.All()
+	}
+	return nil
+}
 
 // Query1 is a typed view of 1 column of one table, for walking its live rows:
 // a small value holding the table and the pin-stable column slices; copy
@@ -27,8 +40,8 @@ func (r Row1[A]) Get() *A { return r.r.Get() }
 // the host: set-up and between frames. It returns a *DefinitionError
 // (ErrStorageDefinition) with ErrNilColumn for a nil column. Allocates nothing.
 func HostQuery1[A any](a *Column[A]) (Query1[A], error) {
-	q, err := ephemeral.NewQuery1(a.e())
-	return Query1[A]{q}, err
+	qq, err := ephemeral.NewQuery1(a.e())
+	return Query1[A]{qq}, err
 }
 
 // NewQuery1 returns the query of the column of a, accessors from Read or
@@ -45,61 +58,85 @@ func (q Query1[A]) Table() *Table { return (*Table)(q.q.Table()) }
 // order. Allocates nothing.
 func (q Query1[A]) All() iter.Seq2[Row1[A], Handle] {
 	return func(yield func(Row1[A], Handle) bool) {
-		for r, h := range q.q.All() {
-			if !yield(Row1[A]{r}, Handle(h)) {
+		for row, entity := range q.q.All() {
+			if !yield(Row1[A]{row}, Handle(entity)) {
 				return
 			}
 		}
 	}
 }
 
-// Chunk yields the live rows of chunk c with their handles, as All does for
-// the whole table: the row form for a kernel at chunk c. It panics when c
-// is outside 0..Table().Chunks()-1. Allocates nothing.
-func (q Query1[A]) Chunk(c int) iter.Seq2[Row1[A], Handle] {
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query1[A]) Chunk(chunk int) iter.Seq2[Row1[A], Handle] {
 	return func(yield func(Row1[A], Handle) bool) {
-		for r, h := range q.q.Chunk(c) {
-			if !yield(Row1[A]{r}, Handle(h)) {
+		for row, entity := range q.q.Chunk(chunk) {
+			if !yield(Row1[A]{row}, Handle(entity)) {
 				return
 			}
 		}
 	}
 }
 
-// Spans returns chunk c's slice of each column, ChunkRows elements each,
-// element r being row c*ChunkRows+r; rows that are not live hold
-// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
-func (q Query1[A]) Spans(c int) []A { return q.q.Spans(c) }
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query1[A]) Spans(chunk int) []A { return q.q.Spans(chunk) }
 
-// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
-// indexes into the slices of Spans(c): the span form for a kernel.
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
 // Allocates nothing.
-func (q Query1[A]) Runs(c int) iter.Seq2[int, int] { return q.q.Runs(c) }
+func (q Query1[A]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding a in the query's column (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query1[A]) Insert(a A) (Handle, error) {
+	entity, err := q.q.Insert(a)
+	return Handle(entity), err
+}
 
 // InsertN inserts n new entities with a row in the table, the lowest free
 // slots first, and calls fill with each one's handle and a pointer to its
-// value (zero until fill sets them), in slot order. When the n
-// rows do not fit it inserts none and returns a *CapacityError. A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
-func (q Query1[A]) InsertN(n int, fill func(h Handle, a *A)) error {
-	return q.q.InsertN(n, func(h ephemeral.Handle, a *A) { fill(Handle(h), a) })
+// value (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query1[A]) InsertN(n int, fill func(entity Handle, a *A)) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, a *A) { fill(Handle(entity), a) })
 }
 
 // Spawner1 creates entities with their value in 1 column of one table, through
-// the recorder of its declaration (NewSpawner1). A small value.
+// the recorder of its declaration (NewSpawner1). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner1[A any] struct{ s systems.Spawner1[A] }
 
 // NewSpawner1 declares that the system records creates in the table of
 // column a (as Record) and returns a
 // spawner of rows with their value. A nil column fails the declaration.
-func NewSpawner1[A any](s *Decl, a *Column[A]) Spawner1[A] {
-	return Spawner1[A]{systems.NewSpawner1(s.e(), a.e())}
+func NewSpawner1[A any](decl *Decl, a *Column[A]) Spawner1[A] {
+	return Spawner1[A]{systems.NewSpawner1(decl.e(), a.e())}
 }
 
 // Spawn records the creation of an entity with a row holding a (a
-// create and 1 deferred write) and returns its provisional handle.
+// create and 1 deferred write; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner1[A]) Spawn(a A) Handle { return Handle(sp.s.Spawn(a)) }
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner1[A]) Reserve(n int) { sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -126,8 +163,8 @@ func (r Row2[A, B]) Get() (*A, *B) { return r.r.Get() }
 // (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
 // for columns of different tables. Allocates nothing.
 func HostQuery2[A, B any](a *Column[A], b *Column[B]) (Query2[A, B], error) {
-	q, err := ephemeral.NewQuery2(a.e(), b.e())
-	return Query2[A, B]{q}, err
+	qq, err := ephemeral.NewQuery2(a.e(), b.e())
+	return Query2[A, B]{qq}, err
 }
 
 // NewQuery2 returns the query of the columns of a, b, accessors from Read or
@@ -145,61 +182,85 @@ func (q Query2[A, B]) Table() *Table { return (*Table)(q.q.Table()) }
 // order. Allocates nothing.
 func (q Query2[A, B]) All() iter.Seq2[Row2[A, B], Handle] {
 	return func(yield func(Row2[A, B], Handle) bool) {
-		for r, h := range q.q.All() {
-			if !yield(Row2[A, B]{r}, Handle(h)) {
+		for row, entity := range q.q.All() {
+			if !yield(Row2[A, B]{row}, Handle(entity)) {
 				return
 			}
 		}
 	}
 }
 
-// Chunk yields the live rows of chunk c with their handles, as All does for
-// the whole table: the row form for a kernel at chunk c. It panics when c
-// is outside 0..Table().Chunks()-1. Allocates nothing.
-func (q Query2[A, B]) Chunk(c int) iter.Seq2[Row2[A, B], Handle] {
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query2[A, B]) Chunk(chunk int) iter.Seq2[Row2[A, B], Handle] {
 	return func(yield func(Row2[A, B], Handle) bool) {
-		for r, h := range q.q.Chunk(c) {
-			if !yield(Row2[A, B]{r}, Handle(h)) {
+		for row, entity := range q.q.Chunk(chunk) {
+			if !yield(Row2[A, B]{row}, Handle(entity)) {
 				return
 			}
 		}
 	}
 }
 
-// Spans returns chunk c's slice of each column, ChunkRows elements each,
-// element r being row c*ChunkRows+r; rows that are not live hold
-// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
-func (q Query2[A, B]) Spans(c int) ([]A, []B) { return q.q.Spans(c) }
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query2[A, B]) Spans(chunk int) ([]A, []B) { return q.q.Spans(chunk) }
 
-// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
-// indexes into the slices of Spans(c): the span form for a kernel.
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
 // Allocates nothing.
-func (q Query2[A, B]) Runs(c int) iter.Seq2[int, int] { return q.q.Runs(c) }
+func (q Query2[A, B]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
-// InsertN inserts n new entities with a row in the table, the lowest free
-// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order. When the n
-// rows do not fit it inserts none and returns a *CapacityError. A
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding a, b in the query's columns (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
-func (q Query2[A, B]) InsertN(n int, fill func(h Handle, a *A, b *B)) error {
-	return q.q.InsertN(n, func(h ephemeral.Handle, a *A, b *B) { fill(Handle(h), a, b) })
+func (q Query2[A, B]) Insert(a A, b B) (Handle, error) {
+	entity, err := q.q.Insert(a, b)
+	return Handle(entity), err
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query2[A, B]) InsertN(n int, fill func(entity Handle, a *A, b *B)) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, a *A, b *B) { fill(Handle(entity), a, b) })
 }
 
 // Spawner2 creates entities with their values in 2 columns of one table, through
-// the recorder of its declaration (NewSpawner2). A small value.
+// the recorder of its declaration (NewSpawner2). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner2[A, B any] struct{ s systems.Spawner2[A, B] }
 
 // NewSpawner2 declares that the system records creates in the table of
 // columns a, b (as Record; they must belong to one table) and returns a
 // spawner of rows with their values. A nil column, or columns of different
 // tables, fail the declaration.
-func NewSpawner2[A, B any](s *Decl, a *Column[A], b *Column[B]) Spawner2[A, B] {
-	return Spawner2[A, B]{systems.NewSpawner2(s.e(), a.e(), b.e())}
+func NewSpawner2[A, B any](decl *Decl, a *Column[A], b *Column[B]) Spawner2[A, B] {
+	return Spawner2[A, B]{systems.NewSpawner2(decl.e(), a.e(), b.e())}
 }
 
 // Spawn records the creation of an entity with a row holding a, b (a
-// create and 2 deferred writes) and returns its provisional handle.
+// create and 2 deferred writes; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner2[A, B]) Spawn(a A, b B) Handle { return Handle(sp.s.Spawn(a, b)) }
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner2[A, B]) Reserve(n int) { sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -226,8 +287,8 @@ func (r Row3[A, B, C]) Get() (*A, *B, *C) { return r.r.Get() }
 // (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
 // for columns of different tables. Allocates nothing.
 func HostQuery3[A, B, C any](a *Column[A], b *Column[B], c *Column[C]) (Query3[A, B, C], error) {
-	q, err := ephemeral.NewQuery3(a.e(), b.e(), c.e())
-	return Query3[A, B, C]{q}, err
+	qq, err := ephemeral.NewQuery3(a.e(), b.e(), c.e())
+	return Query3[A, B, C]{qq}, err
 }
 
 // NewQuery3 returns the query of the columns of a, b, c, accessors from Read or
@@ -245,61 +306,85 @@ func (q Query3[A, B, C]) Table() *Table { return (*Table)(q.q.Table()) }
 // order. Allocates nothing.
 func (q Query3[A, B, C]) All() iter.Seq2[Row3[A, B, C], Handle] {
 	return func(yield func(Row3[A, B, C], Handle) bool) {
-		for r, h := range q.q.All() {
-			if !yield(Row3[A, B, C]{r}, Handle(h)) {
+		for row, entity := range q.q.All() {
+			if !yield(Row3[A, B, C]{row}, Handle(entity)) {
 				return
 			}
 		}
 	}
 }
 
-// Chunk yields the live rows of chunk c with their handles, as All does for
-// the whole table: the row form for a kernel at chunk c. It panics when c
-// is outside 0..Table().Chunks()-1. Allocates nothing.
-func (q Query3[A, B, C]) Chunk(c int) iter.Seq2[Row3[A, B, C], Handle] {
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query3[A, B, C]) Chunk(chunk int) iter.Seq2[Row3[A, B, C], Handle] {
 	return func(yield func(Row3[A, B, C], Handle) bool) {
-		for r, h := range q.q.Chunk(c) {
-			if !yield(Row3[A, B, C]{r}, Handle(h)) {
+		for row, entity := range q.q.Chunk(chunk) {
+			if !yield(Row3[A, B, C]{row}, Handle(entity)) {
 				return
 			}
 		}
 	}
 }
 
-// Spans returns chunk c's slice of each column, ChunkRows elements each,
-// element r being row c*ChunkRows+r; rows that are not live hold
-// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
-func (q Query3[A, B, C]) Spans(c int) ([]A, []B, []C) { return q.q.Spans(c) }
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query3[A, B, C]) Spans(chunk int) ([]A, []B, []C) { return q.q.Spans(chunk) }
 
-// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
-// indexes into the slices of Spans(c): the span form for a kernel.
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
 // Allocates nothing.
-func (q Query3[A, B, C]) Runs(c int) iter.Seq2[int, int] { return q.q.Runs(c) }
+func (q Query3[A, B, C]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
-// InsertN inserts n new entities with a row in the table, the lowest free
-// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order. When the n
-// rows do not fit it inserts none and returns a *CapacityError. A
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding a, b, c in the query's columns (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
-func (q Query3[A, B, C]) InsertN(n int, fill func(h Handle, a *A, b *B, c *C)) error {
-	return q.q.InsertN(n, func(h ephemeral.Handle, a *A, b *B, c *C) { fill(Handle(h), a, b, c) })
+func (q Query3[A, B, C]) Insert(a A, b B, c C) (Handle, error) {
+	entity, err := q.q.Insert(a, b, c)
+	return Handle(entity), err
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query3[A, B, C]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C)) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, a *A, b *B, c *C) { fill(Handle(entity), a, b, c) })
 }
 
 // Spawner3 creates entities with their values in 3 columns of one table, through
-// the recorder of its declaration (NewSpawner3). A small value.
+// the recorder of its declaration (NewSpawner3). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner3[A, B, C any] struct{ s systems.Spawner3[A, B, C] }
 
 // NewSpawner3 declares that the system records creates in the table of
 // columns a, b, c (as Record; they must belong to one table) and returns a
 // spawner of rows with their values. A nil column, or columns of different
 // tables, fail the declaration.
-func NewSpawner3[A, B, C any](s *Decl, a *Column[A], b *Column[B], c *Column[C]) Spawner3[A, B, C] {
-	return Spawner3[A, B, C]{systems.NewSpawner3(s.e(), a.e(), b.e(), c.e())}
+func NewSpawner3[A, B, C any](decl *Decl, a *Column[A], b *Column[B], c *Column[C]) Spawner3[A, B, C] {
+	return Spawner3[A, B, C]{systems.NewSpawner3(decl.e(), a.e(), b.e(), c.e())}
 }
 
 // Spawn records the creation of an entity with a row holding a, b, c (a
-// create and 3 deferred writes) and returns its provisional handle.
+// create and 3 deferred writes; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner3[A, B, C]) Spawn(a A, b B, c C) Handle { return Handle(sp.s.Spawn(a, b, c)) }
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner3[A, B, C]) Reserve(n int) { sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -326,8 +411,8 @@ func (r Row4[A, B, C, D]) Get() (*A, *B, *C, *D) { return r.r.Get() }
 // (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
 // for columns of different tables. Allocates nothing.
 func HostQuery4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D]) (Query4[A, B, C, D], error) {
-	q, err := ephemeral.NewQuery4(a.e(), b.e(), c.e(), d.e())
-	return Query4[A, B, C, D]{q}, err
+	qq, err := ephemeral.NewQuery4(a.e(), b.e(), c.e(), d.e())
+	return Query4[A, B, C, D]{qq}, err
 }
 
 // NewQuery4 returns the query of the columns of a, b, c, d, accessors from Read or
@@ -345,66 +430,1974 @@ func (q Query4[A, B, C, D]) Table() *Table { return (*Table)(q.q.Table()) }
 // order. Allocates nothing.
 func (q Query4[A, B, C, D]) All() iter.Seq2[Row4[A, B, C, D], Handle] {
 	return func(yield func(Row4[A, B, C, D], Handle) bool) {
-		for r, h := range q.q.All() {
-			if !yield(Row4[A, B, C, D]{r}, Handle(h)) {
+		for row, entity := range q.q.All() {
+			if !yield(Row4[A, B, C, D]{row}, Handle(entity)) {
 				return
 			}
 		}
 	}
 }
 
-// Chunk yields the live rows of chunk c with their handles, as All does for
-// the whole table: the row form for a kernel at chunk c. It panics when c
-// is outside 0..Table().Chunks()-1. Allocates nothing.
-func (q Query4[A, B, C, D]) Chunk(c int) iter.Seq2[Row4[A, B, C, D], Handle] {
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query4[A, B, C, D]) Chunk(chunk int) iter.Seq2[Row4[A, B, C, D], Handle] {
 	return func(yield func(Row4[A, B, C, D], Handle) bool) {
-		for r, h := range q.q.Chunk(c) {
-			if !yield(Row4[A, B, C, D]{r}, Handle(h)) {
+		for row, entity := range q.q.Chunk(chunk) {
+			if !yield(Row4[A, B, C, D]{row}, Handle(entity)) {
 				return
 			}
 		}
 	}
 }
 
-// Spans returns chunk c's slice of each column, ChunkRows elements each,
-// element r being row c*ChunkRows+r; rows that are not live hold
-// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
-func (q Query4[A, B, C, D]) Spans(c int) ([]A, []B, []C, []D) { return q.q.Spans(c) }
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query4[A, B, C, D]) Spans(chunk int) ([]A, []B, []C, []D) { return q.q.Spans(chunk) }
 
-// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
-// indexes into the slices of Spans(c): the span form for a kernel.
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
 // Allocates nothing.
-func (q Query4[A, B, C, D]) Runs(c int) iter.Seq2[int, int] { return q.q.Runs(c) }
+func (q Query4[A, B, C, D]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
-// InsertN inserts n new entities with a row in the table, the lowest free
-// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order. When the n
-// rows do not fit it inserts none and returns a *CapacityError. A
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding a, b, c, d in the query's columns (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
-func (q Query4[A, B, C, D]) InsertN(n int, fill func(h Handle, a *A, b *B, c *C, d *D)) error {
-	return q.q.InsertN(n, func(h ephemeral.Handle, a *A, b *B, c *C, d *D) { fill(Handle(h), a, b, c, d) })
+func (q Query4[A, B, C, D]) Insert(a A, b B, c C, d D) (Handle, error) {
+	entity, err := q.q.Insert(a, b, c, d)
+	return Handle(entity), err
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query4[A, B, C, D]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D)) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, a *A, b *B, c *C, d *D) { fill(Handle(entity), a, b, c, d) })
 }
 
 // Spawner4 creates entities with their values in 4 columns of one table, through
-// the recorder of its declaration (NewSpawner4). A small value.
+// the recorder of its declaration (NewSpawner4). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner4[A, B, C, D any] struct{ s systems.Spawner4[A, B, C, D] }
 
 // NewSpawner4 declares that the system records creates in the table of
 // columns a, b, c, d (as Record; they must belong to one table) and returns a
 // spawner of rows with their values. A nil column, or columns of different
 // tables, fail the declaration.
-func NewSpawner4[A, B, C, D any](s *Decl, a *Column[A], b *Column[B], c *Column[C], d *Column[D]) Spawner4[A, B, C, D] {
-	return Spawner4[A, B, C, D]{systems.NewSpawner4(s.e(), a.e(), b.e(), c.e(), d.e())}
+func NewSpawner4[A, B, C, D any](decl *Decl, a *Column[A], b *Column[B], c *Column[C], d *Column[D]) Spawner4[A, B, C, D] {
+	return Spawner4[A, B, C, D]{systems.NewSpawner4(decl.e(), a.e(), b.e(), c.e(), d.e())}
 }
 
 // Spawn records the creation of an entity with a row holding a, b, c, d (a
-// create and 4 deferred writes) and returns its provisional handle.
+// create and 4 deferred writes; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner4[A, B, C, D]) Spawn(a A, b B, c C, d D) Handle {
 	return Handle(sp.s.Spawn(a, b, c, d))
 }
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner4[A, B, C, D]) Reserve(n int) { sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner4[A, B, C, D]) Worker(w, chunk int) Spawner4[A, B, C, D] {
 	return Spawner4[A, B, C, D]{sp.s.Worker(w, chunk)}
+}
+
+// Query5 is a typed view of 5 columns of one table, for walking its live rows:
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
+// it into kernel state freely. A system makes it with NewQuery5, the host
+// with HostQuery5. The loop body may write through a row's pointers; it
+// must not change the table's structure (docs/architecture.md, Storage).
+type Query5[A, B, C, D, E any] struct {
+	q ephemeral.Query5[A, B, C, D, E]
+	c *cols5[A, B, C, D, E]
+}
+
+// cols5 are the whole columns of a Query5, in one block made with the
+// query and shared by its copies and rows (see Row5).
+type cols5[A, B, C, D, E any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+}
+
+// Row5 is one live row of a Query5: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
+type Row5[A, B, C, D, E any] struct {
+	c  *cols5[A, B, C, D, E]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row5[A, B, C, D, E]) Get() (*A, *B, *C, *D, *E) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row5.Get: only
+	// the query's iterators make a Row5, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row5 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0])))
+}
+
+// HostQuery5 returns the query of columns a, b, c, d, e, which must belong to one table, for
+// the host: set-up and between frames. It returns a *DefinitionError
+// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
+func HostQuery5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E]) (Query5[A, B, C, D, E], error) {
+	qq, err := ephemeral.NewQuery5(a.e(), b.e(), c.e(), d.e(), e.e())
+	if err != nil {
+		return Query5[A, B, C, D, E]{q: qq}, err
+	}
+	return Query5[A, B, C, D, E]{qq, &cols5[A, B, C, D, E]{a.All(), b.All(), c.All(), d.All(), e.All()}}, nil
+}
+
+// NewQuery5 returns the query of the columns of a, b, c, d, e, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration. The
+// accessors declare the access; columns of different tables fail the
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
+func NewQuery5[A, B, C, D, E any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E]) Query5[A, B, C, D, E] {
+	return Query5[A, B, C, D, E]{systems.NewQuery5(a.access(), b.access(), c.access(), d.access(), e.access()),
+		&cols5[A, B, C, D, E]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e)}}
+}
+
+// Table is the query's table; nil for the zero Query5.
+func (q Query5[A, B, C, D, E]) Table() *Table { return (*Table)(q.q.Table()) }
+
+// All yields every live row of the table with its handle, in ascending row
+// order. Allocates nothing.
+func (q Query5[A, B, C, D, E]) All() iter.Seq2[Row5[A, B, C, D, E], Handle] {
+	return func(yield func(Row5[A, B, C, D, E], Handle) bool) {
+		for _, entity := range q.q.All() {
+			if !yield(Row5[A, B, C, D, E]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query5[A, B, C, D, E]) Chunk(chunk int) iter.Seq2[Row5[A, B, C, D, E], Handle] {
+	return func(yield func(Row5[A, B, C, D, E], Handle) bool) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row5[A, B, C, D, E]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query5[A, B, C, D, E]) Spans(chunk int) ([]A, []B, []C, []D, []E) { return q.q.Spans(chunk) }
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
+// Allocates nothing.
+func (q Query5[A, B, C, D, E]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding a, b, c, d, e in the query's columns (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query5[A, B, C, D, E]) Insert(a A, b B, c C, d D, e E) (Handle, error) {
+	entity, err := q.q.Insert(a, b, c, d, e)
+	return Handle(entity), err
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query5[A, B, C, D, E]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E)) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, a *A, b *B, c *C, d *D, e *E) { fill(Handle(entity), a, b, c, d, e) })
+}
+
+// Spawner5 creates entities with their values in 5 columns of one table, through
+// the recorder of its declaration (NewSpawner5). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner5[A, B, C, D, E any] struct {
+	s systems.Spawner5[A, B, C, D, E]
+}
+
+// NewSpawner5 declares that the system records creates in the table of
+// columns a, b, c, d, e (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner5[A, B, C, D, E any](decl *Decl, a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E]) Spawner5[A, B, C, D, E] {
+	return Spawner5[A, B, C, D, E]{systems.NewSpawner5(decl.e(), a.e(), b.e(), c.e(), d.e(), e.e())}
+}
+
+// Spawn records the creation of an entity with a row holding a, b, c, d, e (a
+// create and 5 deferred writes; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) Handle {
+	return Handle(sp.s.Spawn(a, b, c, d, e))
+}
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner5[A, B, C, D, E]) Reserve(n int) { sp.s.Reserve(n) }
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner5[A, B, C, D, E]) Worker(w, chunk int) Spawner5[A, B, C, D, E] {
+	return Spawner5[A, B, C, D, E]{sp.s.Worker(w, chunk)}
+}
+
+// Query6 is a typed view of 6 columns of one table, for walking its live rows:
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
+// it into kernel state freely. A system makes it with NewQuery6, the host
+// with HostQuery6. The loop body may write through a row's pointers; it
+// must not change the table's structure (docs/architecture.md, Storage).
+type Query6[A, B, C, D, E, F any] struct {
+	q ephemeral.Query6[A, B, C, D, E, F]
+	c *cols6[A, B, C, D, E, F]
+}
+
+// cols6 are the whole columns of a Query6, in one block made with the
+// query and shared by its copies and rows (see Row6).
+type cols6[A, B, C, D, E, F any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+}
+
+// Row6 is one live row of a Query6: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
+type Row6[A, B, C, D, E, F any] struct {
+	c  *cols6[A, B, C, D, E, F]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row6[A, B, C, D, E, F]) Get() (*A, *B, *C, *D, *E, *F) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row6.Get: only
+	// the query's iterators make a Row6, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row6 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0])))
+}
+
+// HostQuery6 returns the query of columns a, b, c, d, e, f, which must belong to one table, for
+// the host: set-up and between frames. It returns a *DefinitionError
+// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
+func HostQuery6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F]) (Query6[A, B, C, D, E, F], error) {
+	qq, err := ephemeral.NewQuery6(a.e(), b.e(), c.e(), d.e(), e.e(), f.e())
+	if err != nil {
+		return Query6[A, B, C, D, E, F]{q: qq}, err
+	}
+	return Query6[A, B, C, D, E, F]{qq, &cols6[A, B, C, D, E, F]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All()}}, nil
+}
+
+// NewQuery6 returns the query of the columns of a, b, c, d, e, f, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration. The
+// accessors declare the access; columns of different tables fail the
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
+func NewQuery6[A, B, C, D, E, F any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F]) Query6[A, B, C, D, E, F] {
+	return Query6[A, B, C, D, E, F]{systems.NewQuery6(a.access(), b.access(), c.access(), d.access(), e.access(), f.access()),
+		&cols6[A, B, C, D, E, F]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f)}}
+}
+
+// Table is the query's table; nil for the zero Query6.
+func (q Query6[A, B, C, D, E, F]) Table() *Table { return (*Table)(q.q.Table()) }
+
+// All yields every live row of the table with its handle, in ascending row
+// order. Allocates nothing.
+func (q Query6[A, B, C, D, E, F]) All() iter.Seq2[Row6[A, B, C, D, E, F], Handle] {
+	return func(yield func(Row6[A, B, C, D, E, F], Handle) bool) {
+		for _, entity := range q.q.All() {
+			if !yield(Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query6[A, B, C, D, E, F]) Chunk(chunk int) iter.Seq2[Row6[A, B, C, D, E, F], Handle] {
+	return func(yield func(Row6[A, B, C, D, E, F], Handle) bool) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query6[A, B, C, D, E, F]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F) {
+	return q.q.Spans(chunk)
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
+// Allocates nothing.
+func (q Query6[A, B, C, D, E, F]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding a, b, c, d, e, f in the query's columns (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query6[A, B, C, D, E, F]) Insert(a A, b B, c C, d D, e E, f F) (Handle, error) {
+	entity, err := q.q.Insert(a, b, c, d, e, f)
+	return Handle(entity), err
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query6[A, B, C, D, E, F]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, a *A, b *B, c *C, d *D, e *E, f *F) {
+		fill(Handle(entity), a, b, c, d, e, f)
+	})
+}
+
+// Spawner6 creates entities with their values in 6 columns of one table, through
+// the recorder of its declaration (NewSpawner6). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner6[A, B, C, D, E, F any] struct {
+	s systems.Spawner6[A, B, C, D, E, F]
+}
+
+// NewSpawner6 declares that the system records creates in the table of
+// columns a, b, c, d, e, f (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner6[A, B, C, D, E, F any](decl *Decl, a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F]) Spawner6[A, B, C, D, E, F] {
+	return Spawner6[A, B, C, D, E, F]{systems.NewSpawner6(decl.e(), a.e(), b.e(), c.e(), d.e(), e.e(), f.e())}
+}
+
+// Spawn records the creation of an entity with a row holding a, b, c, d, e, f (a
+// create and 6 deferred writes; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) Handle {
+	return Handle(sp.s.Spawn(a, b, c, d, e, f))
+}
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner6[A, B, C, D, E, F]) Reserve(n int) { sp.s.Reserve(n) }
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner6[A, B, C, D, E, F]) Worker(w, chunk int) Spawner6[A, B, C, D, E, F] {
+	return Spawner6[A, B, C, D, E, F]{sp.s.Worker(w, chunk)}
+}
+
+// Query7 is a typed view of 7 columns of one table, for walking its live rows:
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
+// it into kernel state freely. A system makes it with NewQuery7, the host
+// with HostQuery7. The loop body may write through a row's pointers; it
+// must not change the table's structure (docs/architecture.md, Storage).
+type Query7[A, B, C, D, E, F, G any] struct {
+	q ephemeral.Query7[A, B, C, D, E, F, G]
+	c *cols7[A, B, C, D, E, F, G]
+}
+
+// cols7 are the whole columns of a Query7, in one block made with the
+// query and shared by its copies and rows (see Row7).
+type cols7[A, B, C, D, E, F, G any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+}
+
+// Row7 is one live row of a Query7: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
+type Row7[A, B, C, D, E, F, G any] struct {
+	c  *cols7[A, B, C, D, E, F, G]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row7[A, B, C, D, E, F, G]) Get() (*A, *B, *C, *D, *E, *F, *G) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row7.Get: only
+	// the query's iterators make a Row7, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row7 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0])))
+}
+
+// HostQuery7 returns the query of columns a, b, c, d, e, f, g, which must belong to one table, for
+// the host: set-up and between frames. It returns a *DefinitionError
+// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
+func HostQuery7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G]) (Query7[A, B, C, D, E, F, G], error) {
+	qq, err := ephemeral.NewQuery7(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e())
+	if err != nil {
+		return Query7[A, B, C, D, E, F, G]{q: qq}, err
+	}
+	return Query7[A, B, C, D, E, F, G]{qq, &cols7[A, B, C, D, E, F, G]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All()}}, nil
+}
+
+// NewQuery7 returns the query of the columns of a, b, c, d, e, f, g, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration. The
+// accessors declare the access; columns of different tables fail the
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
+func NewQuery7[A, B, C, D, E, F, G any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G]) Query7[A, B, C, D, E, F, G] {
+	return Query7[A, B, C, D, E, F, G]{systems.NewQuery7(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access()),
+		&cols7[A, B, C, D, E, F, G]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g)}}
+}
+
+// Table is the query's table; nil for the zero Query7.
+func (q Query7[A, B, C, D, E, F, G]) Table() *Table { return (*Table)(q.q.Table()) }
+
+// All yields every live row of the table with its handle, in ascending row
+// order. Allocates nothing.
+func (q Query7[A, B, C, D, E, F, G]) All() iter.Seq2[Row7[A, B, C, D, E, F, G], Handle] {
+	return func(yield func(Row7[A, B, C, D, E, F, G], Handle) bool) {
+		for _, entity := range q.q.All() {
+			if !yield(Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query7[A, B, C, D, E, F, G]) Chunk(chunk int) iter.Seq2[Row7[A, B, C, D, E, F, G], Handle] {
+	return func(yield func(Row7[A, B, C, D, E, F, G], Handle) bool) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query7[A, B, C, D, E, F, G]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G) {
+	return q.q.Spans(chunk)
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
+// Allocates nothing.
+func (q Query7[A, B, C, D, E, F, G]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding a, b, c, d, e, f, g in the query's columns (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query7[A, B, C, D, E, F, G]) Insert(a A, b B, c C, d D, e E, f F, g G) (Handle, error) {
+	entity, err := q.q.Insert(a, b, c, d, e, f, g)
+	return Handle(entity), err
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query7[A, B, C, D, E, F, G]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G) {
+		fill(Handle(entity), a, b, c, d, e, f, g)
+	})
+}
+
+// Spawner7 creates entities with their values in 7 columns of one table, through
+// the recorder of its declaration (NewSpawner7). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner7[A, B, C, D, E, F, G any] struct {
+	s systems.Spawner7[A, B, C, D, E, F, G]
+}
+
+// NewSpawner7 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner7[A, B, C, D, E, F, G any](decl *Decl, a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G]) Spawner7[A, B, C, D, E, F, G] {
+	return Spawner7[A, B, C, D, E, F, G]{systems.NewSpawner7(decl.e(), a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e())}
+}
+
+// Spawn records the creation of an entity with a row holding a, b, c, d, e, f, g (a
+// create and 7 deferred writes; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner7[A, B, C, D, E, F, G]) Spawn(a A, b B, c C, d D, e E, f F, g G) Handle {
+	return Handle(sp.s.Spawn(a, b, c, d, e, f, g))
+}
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner7[A, B, C, D, E, F, G]) Reserve(n int) { sp.s.Reserve(n) }
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner7[A, B, C, D, E, F, G]) Worker(w, chunk int) Spawner7[A, B, C, D, E, F, G] {
+	return Spawner7[A, B, C, D, E, F, G]{sp.s.Worker(w, chunk)}
+}
+
+// Query8 is a typed view of 8 columns of one table, for walking its live rows:
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
+// it into kernel state freely. A system makes it with NewQuery8, the host
+// with HostQuery8. The loop body may write through a row's pointers; it
+// must not change the table's structure (docs/architecture.md, Storage).
+type Query8[A, B, C, D, E, F, G, H any] struct {
+	q ephemeral.Query8[A, B, C, D, E, F, G, H]
+	c *cols8[A, B, C, D, E, F, G, H]
+}
+
+// cols8 are the whole columns of a Query8, in one block made with the
+// query and shared by its copies and rows (see Row8).
+type cols8[A, B, C, D, E, F, G, H any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+}
+
+// Row8 is one live row of a Query8: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
+type Row8[A, B, C, D, E, F, G, H any] struct {
+	c  *cols8[A, B, C, D, E, F, G, H]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row8[A, B, C, D, E, F, G, H]) Get() (*A, *B, *C, *D, *E, *F, *G, *H) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row8.Get: only
+	// the query's iterators make a Row8, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row8 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0])))
+}
+
+// HostQuery8 returns the query of columns a, b, c, d, e, f, g, h, which must belong to one table, for
+// the host: set-up and between frames. It returns a *DefinitionError
+// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
+func HostQuery8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H]) (Query8[A, B, C, D, E, F, G, H], error) {
+	qq, err := ephemeral.NewQuery8(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e())
+	if err != nil {
+		return Query8[A, B, C, D, E, F, G, H]{q: qq}, err
+	}
+	return Query8[A, B, C, D, E, F, G, H]{qq, &cols8[A, B, C, D, E, F, G, H]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All()}}, nil
+}
+
+// NewQuery8 returns the query of the columns of a, b, c, d, e, f, g, h, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration. The
+// accessors declare the access; columns of different tables fail the
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
+func NewQuery8[A, B, C, D, E, F, G, H any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H]) Query8[A, B, C, D, E, F, G, H] {
+	return Query8[A, B, C, D, E, F, G, H]{systems.NewQuery8(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access()),
+		&cols8[A, B, C, D, E, F, G, H]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h)}}
+}
+
+// Table is the query's table; nil for the zero Query8.
+func (q Query8[A, B, C, D, E, F, G, H]) Table() *Table { return (*Table)(q.q.Table()) }
+
+// All yields every live row of the table with its handle, in ascending row
+// order. Allocates nothing.
+func (q Query8[A, B, C, D, E, F, G, H]) All() iter.Seq2[Row8[A, B, C, D, E, F, G, H], Handle] {
+	return func(yield func(Row8[A, B, C, D, E, F, G, H], Handle) bool) {
+		for _, entity := range q.q.All() {
+			if !yield(Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query8[A, B, C, D, E, F, G, H]) Chunk(chunk int) iter.Seq2[Row8[A, B, C, D, E, F, G, H], Handle] {
+	return func(yield func(Row8[A, B, C, D, E, F, G, H], Handle) bool) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query8[A, B, C, D, E, F, G, H]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H) {
+	return q.q.Spans(chunk)
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
+// Allocates nothing.
+func (q Query8[A, B, C, D, E, F, G, H]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding a, b, c, d, e, f, g, h in the query's columns (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query8[A, B, C, D, E, F, G, H]) Insert(a A, b B, c C, d D, e E, f F, g G, h H) (Handle, error) {
+	entity, err := q.q.Insert(a, b, c, d, e, f, g, h)
+	return Handle(entity), err
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query8[A, B, C, D, E, F, G, H]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H) {
+		fill(Handle(entity), a, b, c, d, e, f, g, h)
+	})
+}
+
+// Spawner8 creates entities with their values in 8 columns of one table, through
+// the recorder of its declaration (NewSpawner8). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner8[A, B, C, D, E, F, G, H any] struct {
+	s systems.Spawner8[A, B, C, D, E, F, G, H]
+}
+
+// NewSpawner8 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner8[A, B, C, D, E, F, G, H any](decl *Decl, a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H]) Spawner8[A, B, C, D, E, F, G, H] {
+	return Spawner8[A, B, C, D, E, F, G, H]{systems.NewSpawner8(decl.e(), a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e())}
+}
+
+// Spawn records the creation of an entity with a row holding a, b, c, d, e, f, g, h (a
+// create and 8 deferred writes; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner8[A, B, C, D, E, F, G, H]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H) Handle {
+	return Handle(sp.s.Spawn(a, b, c, d, e, f, g, h))
+}
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner8[A, B, C, D, E, F, G, H]) Reserve(n int) { sp.s.Reserve(n) }
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner8[A, B, C, D, E, F, G, H]) Worker(w, chunk int) Spawner8[A, B, C, D, E, F, G, H] {
+	return Spawner8[A, B, C, D, E, F, G, H]{sp.s.Worker(w, chunk)}
+}
+
+// Query9 is a typed view of 9 columns of one table, for walking its live rows:
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
+// it into kernel state freely. A system makes it with NewQuery9, the host
+// with HostQuery9. The loop body may write through a row's pointers; it
+// must not change the table's structure (docs/architecture.md, Storage).
+type Query9[A, B, C, D, E, F, G, H, I any] struct {
+	q ephemeral.Query9[A, B, C, D, E, F, G, H, I]
+	c *cols9[A, B, C, D, E, F, G, H, I]
+}
+
+// cols9 are the whole columns of a Query9, in one block made with the
+// query and shared by its copies and rows (see Row9).
+type cols9[A, B, C, D, E, F, G, H, I any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+}
+
+// Row9 is one live row of a Query9: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
+type Row9[A, B, C, D, E, F, G, H, I any] struct {
+	c  *cols9[A, B, C, D, E, F, G, H, I]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row9[A, B, C, D, E, F, G, H, I]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row9.Get: only
+	// the query's iterators make a Row9, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row9 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0])))
+}
+
+// HostQuery9 returns the query of columns a, b, c, d, e, f, g, h, i, which must belong to one table, for
+// the host: set-up and between frames. It returns a *DefinitionError
+// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
+func HostQuery9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I]) (Query9[A, B, C, D, E, F, G, H, I], error) {
+	qq, err := ephemeral.NewQuery9(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e())
+	if err != nil {
+		return Query9[A, B, C, D, E, F, G, H, I]{q: qq}, err
+	}
+	return Query9[A, B, C, D, E, F, G, H, I]{qq, &cols9[A, B, C, D, E, F, G, H, I]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All()}}, nil
+}
+
+// NewQuery9 returns the query of the columns of a, b, c, d, e, f, g, h, i, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration. The
+// accessors declare the access; columns of different tables fail the
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
+func NewQuery9[A, B, C, D, E, F, G, H, I any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I]) Query9[A, B, C, D, E, F, G, H, I] {
+	return Query9[A, B, C, D, E, F, G, H, I]{systems.NewQuery9(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access()),
+		&cols9[A, B, C, D, E, F, G, H, I]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i)}}
+}
+
+// Table is the query's table; nil for the zero Query9.
+func (q Query9[A, B, C, D, E, F, G, H, I]) Table() *Table { return (*Table)(q.q.Table()) }
+
+// All yields every live row of the table with its handle, in ascending row
+// order. Allocates nothing.
+func (q Query9[A, B, C, D, E, F, G, H, I]) All() iter.Seq2[Row9[A, B, C, D, E, F, G, H, I], Handle] {
+	return func(yield func(Row9[A, B, C, D, E, F, G, H, I], Handle) bool) {
+		for _, entity := range q.q.All() {
+			if !yield(Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query9[A, B, C, D, E, F, G, H, I]) Chunk(chunk int) iter.Seq2[Row9[A, B, C, D, E, F, G, H, I], Handle] {
+	return func(yield func(Row9[A, B, C, D, E, F, G, H, I], Handle) bool) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query9[A, B, C, D, E, F, G, H, I]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I) {
+	return q.q.Spans(chunk)
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
+// Allocates nothing.
+func (q Query9[A, B, C, D, E, F, G, H, I]) Runs(chunk int) iter.Seq2[int, int] {
+	return q.q.Runs(chunk)
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding a, b, c, d, e, f, g, h, i in the query's columns (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query9[A, B, C, D, E, F, G, H, I]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I) (Handle, error) {
+	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i)
+	return Handle(entity), err
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query9[A, B, C, D, E, F, G, H, I]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I) {
+		fill(Handle(entity), a, b, c, d, e, f, g, h, i)
+	})
+}
+
+// Spawner9 creates entities with their values in 9 columns of one table, through
+// the recorder of its declaration (NewSpawner9). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner9[A, B, C, D, E, F, G, H, I any] struct {
+	s systems.Spawner9[A, B, C, D, E, F, G, H, I]
+}
+
+// NewSpawner9 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner9[A, B, C, D, E, F, G, H, I any](decl *Decl, a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I]) Spawner9[A, B, C, D, E, F, G, H, I] {
+	return Spawner9[A, B, C, D, E, F, G, H, I]{systems.NewSpawner9(decl.e(), a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e())}
+}
+
+// Spawn records the creation of an entity with a row holding a, b, c, d, e, f, g, h, i (a
+// create and 9 deferred writes; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I) Handle {
+	return Handle(sp.s.Spawn(a, b, c, d, e, f, g, h, i))
+}
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Reserve(n int) { sp.s.Reserve(n) }
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Worker(w, chunk int) Spawner9[A, B, C, D, E, F, G, H, I] {
+	return Spawner9[A, B, C, D, E, F, G, H, I]{sp.s.Worker(w, chunk)}
+}
+
+// Query10 is a typed view of 10 columns of one table, for walking its live rows:
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
+// it into kernel state freely. A system makes it with NewQuery10, the host
+// with HostQuery10. The loop body may write through a row's pointers; it
+// must not change the table's structure (docs/architecture.md, Storage).
+type Query10[A, B, C, D, E, F, G, H, I, J any] struct {
+	q ephemeral.Query10[A, B, C, D, E, F, G, H, I, J]
+	c *cols10[A, B, C, D, E, F, G, H, I, J]
+}
+
+// cols10 are the whole columns of a Query10, in one block made with the
+// query and shared by its copies and rows (see Row10).
+type cols10[A, B, C, D, E, F, G, H, I, J any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+}
+
+// Row10 is one live row of a Query10: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
+type Row10[A, B, C, D, E, F, G, H, I, J any] struct {
+	c  *cols10[A, B, C, D, E, F, G, H, I, J]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row10[A, B, C, D, E, F, G, H, I, J]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row10.Get: only
+	// the query's iterators make a Row10, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row10 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0])))
+}
+
+// HostQuery10 returns the query of columns a, b, c, d, e, f, g, h, i, j, which must belong to one table, for
+// the host: set-up and between frames. It returns a *DefinitionError
+// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
+func HostQuery10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J]) (Query10[A, B, C, D, E, F, G, H, I, J], error) {
+	qq, err := ephemeral.NewQuery10(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e())
+	if err != nil {
+		return Query10[A, B, C, D, E, F, G, H, I, J]{q: qq}, err
+	}
+	return Query10[A, B, C, D, E, F, G, H, I, J]{qq, &cols10[A, B, C, D, E, F, G, H, I, J]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All()}}, nil
+}
+
+// NewQuery10 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration. The
+// accessors declare the access; columns of different tables fail the
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
+func NewQuery10[A, B, C, D, E, F, G, H, I, J any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J]) Query10[A, B, C, D, E, F, G, H, I, J] {
+	return Query10[A, B, C, D, E, F, G, H, I, J]{systems.NewQuery10(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access()),
+		&cols10[A, B, C, D, E, F, G, H, I, J]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j)}}
+}
+
+// Table is the query's table; nil for the zero Query10.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Table() *Table { return (*Table)(q.q.Table()) }
+
+// All yields every live row of the table with its handle, in ascending row
+// order. Allocates nothing.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) All() iter.Seq2[Row10[A, B, C, D, E, F, G, H, I, J], Handle] {
+	return func(yield func(Row10[A, B, C, D, E, F, G, H, I, J], Handle) bool) {
+		for _, entity := range q.q.All() {
+			if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Chunk(chunk int) iter.Seq2[Row10[A, B, C, D, E, F, G, H, I, J], Handle] {
+	return func(yield func(Row10[A, B, C, D, E, F, G, H, I, J], Handle) bool) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J) {
+	return q.q.Spans(chunk)
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
+// Allocates nothing.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Runs(chunk int) iter.Seq2[int, int] {
+	return q.q.Runs(chunk)
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding a, b, c, d, e, f, g, h, i, j in the query's columns (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J) (Handle, error) {
+	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j)
+	return Handle(entity), err
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J) {
+		fill(Handle(entity), a, b, c, d, e, f, g, h, i, j)
+	})
+}
+
+// Spawner10 creates entities with their values in 10 columns of one table, through
+// the recorder of its declaration (NewSpawner10). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner10[A, B, C, D, E, F, G, H, I, J any] struct {
+	s systems.Spawner10[A, B, C, D, E, F, G, H, I, J]
+}
+
+// NewSpawner10 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner10[A, B, C, D, E, F, G, H, I, J any](decl *Decl, a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J]) Spawner10[A, B, C, D, E, F, G, H, I, J] {
+	return Spawner10[A, B, C, D, E, F, G, H, I, J]{systems.NewSpawner10(decl.e(), a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e())}
+}
+
+// Spawn records the creation of an entity with a row holding a, b, c, d, e, f, g, h, i, j (a
+// create and 10 deferred writes; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J) Handle {
+	return Handle(sp.s.Spawn(a, b, c, d, e, f, g, h, i, j))
+}
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Reserve(n int) { sp.s.Reserve(n) }
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Worker(w, chunk int) Spawner10[A, B, C, D, E, F, G, H, I, J] {
+	return Spawner10[A, B, C, D, E, F, G, H, I, J]{sp.s.Worker(w, chunk)}
+}
+
+// Query11 is a typed view of 11 columns of one table, for walking its live rows:
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
+// it into kernel state freely. A system makes it with NewQuery11, the host
+// with HostQuery11. The loop body may write through a row's pointers; it
+// must not change the table's structure (docs/architecture.md, Storage).
+type Query11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	q ephemeral.Query11[A, B, C, D, E, F, G, H, I, J, K]
+	c *cols11[A, B, C, D, E, F, G, H, I, J, K]
+}
+
+// cols11 are the whole columns of a Query11, in one block made with the
+// query and shared by its copies and rows (see Row11).
+type cols11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+	k []K
+}
+
+// Row11 is one live row of a Query11: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
+type Row11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	c  *cols11[A, B, C, D, E, F, G, H, I, J, K]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row11[A, B, C, D, E, F, G, H, I, J, K]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row11.Get: only
+	// the query's iterators make a Row11, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row11 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0])))
+}
+
+// HostQuery11 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, which must belong to one table, for
+// the host: set-up and between frames. It returns a *DefinitionError
+// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
+func HostQuery11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K]) (Query11[A, B, C, D, E, F, G, H, I, J, K], error) {
+	qq, err := ephemeral.NewQuery11(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e())
+	if err != nil {
+		return Query11[A, B, C, D, E, F, G, H, I, J, K]{q: qq}, err
+	}
+	return Query11[A, B, C, D, E, F, G, H, I, J, K]{qq, &cols11[A, B, C, D, E, F, G, H, I, J, K]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All()}}, nil
+}
+
+// NewQuery11 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration. The
+// accessors declare the access; columns of different tables fail the
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
+func NewQuery11[A, B, C, D, E, F, G, H, I, J, K any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K]) Query11[A, B, C, D, E, F, G, H, I, J, K] {
+	return Query11[A, B, C, D, E, F, G, H, I, J, K]{systems.NewQuery11(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access()),
+		&cols11[A, B, C, D, E, F, G, H, I, J, K]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k)}}
+}
+
+// Table is the query's table; nil for the zero Query11.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Table() *Table { return (*Table)(q.q.Table()) }
+
+// All yields every live row of the table with its handle, in ascending row
+// order. Allocates nothing.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) All() iter.Seq2[Row11[A, B, C, D, E, F, G, H, I, J, K], Handle] {
+	return func(yield func(Row11[A, B, C, D, E, F, G, H, I, J, K], Handle) bool) {
+		for _, entity := range q.q.All() {
+			if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Chunk(chunk int) iter.Seq2[Row11[A, B, C, D, E, F, G, H, I, J, K], Handle] {
+	return func(yield func(Row11[A, B, C, D, E, F, G, H, I, J, K], Handle) bool) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K) {
+	return q.q.Spans(chunk)
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
+// Allocates nothing.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Runs(chunk int) iter.Seq2[int, int] {
+	return q.q.Runs(chunk)
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding a, b, c, d, e, f, g, h, i, j, k in the query's columns (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K) (Handle, error) {
+	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k)
+	return Handle(entity), err
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K) {
+		fill(Handle(entity), a, b, c, d, e, f, g, h, i, j, k)
+	})
+}
+
+// Spawner11 creates entities with their values in 11 columns of one table, through
+// the recorder of its declaration (NewSpawner11). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	s systems.Spawner11[A, B, C, D, E, F, G, H, I, J, K]
+}
+
+// NewSpawner11 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j, k (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner11[A, B, C, D, E, F, G, H, I, J, K any](decl *Decl, a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K]) Spawner11[A, B, C, D, E, F, G, H, I, J, K] {
+	return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{systems.NewSpawner11(decl.e(), a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e())}
+}
+
+// Spawn records the creation of an entity with a row holding a, b, c, d, e, f, g, h, i, j, k (a
+// create and 11 deferred writes; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K) Handle {
+	return Handle(sp.s.Spawn(a, b, c, d, e, f, g, h, i, j, k))
+}
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Reserve(n int) { sp.s.Reserve(n) }
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Worker(w, chunk int) Spawner11[A, B, C, D, E, F, G, H, I, J, K] {
+	return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{sp.s.Worker(w, chunk)}
+}
+
+// Query12 is a typed view of 12 columns of one table, for walking its live rows:
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
+// it into kernel state freely. A system makes it with NewQuery12, the host
+// with HostQuery12. The loop body may write through a row's pointers; it
+// must not change the table's structure (docs/architecture.md, Storage).
+type Query12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	q ephemeral.Query12[A, B, C, D, E, F, G, H, I, J, K, L]
+	c *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
+}
+
+// cols12 are the whole columns of a Query12, in one block made with the
+// query and shared by its copies and rows (see Row12).
+type cols12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+	k []K
+	l []L
+}
+
+// Row12 is one live row of a Query12: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
+type Row12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	c  *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row12[A, B, C, D, E, F, G, H, I, J, K, L]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row12.Get: only
+	// the query's iterators make a Row12, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row12 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0])))
+}
+
+// HostQuery12 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, which must belong to one table, for
+// the host: set-up and between frames. It returns a *DefinitionError
+// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
+func HostQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L]) (Query12[A, B, C, D, E, F, G, H, I, J, K, L], error) {
+	qq, err := ephemeral.NewQuery12(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e())
+	if err != nil {
+		return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{q: qq}, err
+	}
+	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{qq, &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All()}}, nil
+}
+
+// NewQuery12 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration. The
+// accessors declare the access; columns of different tables fail the
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
+func NewQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L]) Query12[A, B, C, D, E, F, G, H, I, J, K, L] {
+	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{systems.NewQuery12(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access()),
+		&cols12[A, B, C, D, E, F, G, H, I, J, K, L]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l)}}
+}
+
+// Table is the query's table; nil for the zero Query12.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Table() *Table { return (*Table)(q.q.Table()) }
+
+// All yields every live row of the table with its handle, in ascending row
+// order. Allocates nothing.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) All() iter.Seq2[Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle] {
+	return func(yield func(Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle) bool) {
+		for _, entity := range q.q.All() {
+			if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Chunk(chunk int) iter.Seq2[Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle] {
+	return func(yield func(Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle) bool) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K, []L) {
+	return q.q.Spans(chunk)
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
+// Allocates nothing.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Runs(chunk int) iter.Seq2[int, int] {
+	return q.q.Runs(chunk)
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding a, b, c, d, e, f, g, h, i, j, k, l in the query's columns (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L) (Handle, error) {
+	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l)
+	return Handle(entity), err
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L) {
+		fill(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l)
+	})
+}
+
+// Spawner12 creates entities with their values in 12 columns of one table, through
+// the recorder of its declaration (NewSpawner12). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	s systems.Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]
+}
+
+// NewSpawner12 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j, k, l (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner12[A, B, C, D, E, F, G, H, I, J, K, L any](decl *Decl, a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L]) Spawner12[A, B, C, D, E, F, G, H, I, J, K, L] {
+	return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{systems.NewSpawner12(decl.e(), a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e())}
+}
+
+// Spawn records the creation of an entity with a row holding a, b, c, d, e, f, g, h, i, j, k, l (a
+// create and 12 deferred writes; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L) Handle {
+	return Handle(sp.s.Spawn(a, b, c, d, e, f, g, h, i, j, k, l))
+}
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Reserve(n int) { sp.s.Reserve(n) }
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Worker(w, chunk int) Spawner12[A, B, C, D, E, F, G, H, I, J, K, L] {
+	return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{sp.s.Worker(w, chunk)}
+}
+
+// Query13 is a typed view of 13 columns of one table, for walking its live rows:
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
+// it into kernel state freely. A system makes it with NewQuery13, the host
+// with HostQuery13. The loop body may write through a row's pointers; it
+// must not change the table's structure (docs/architecture.md, Storage).
+type Query13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	q ephemeral.Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	c *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+}
+
+// cols13 are the whole columns of a Query13, in one block made with the
+// query and shared by its copies and rows (see Row13).
+type cols13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+	k []K
+	l []L
+	m []M
+}
+
+// Row13 is one live row of a Query13: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
+type Row13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	c  *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, *M) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row13.Get: only
+	// the query's iterators make a Row13, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row13 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0]))), (*M)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.m)), ix*unsafe.Sizeof(c.m[0])))
+}
+
+// HostQuery13 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, which must belong to one table, for
+// the host: set-up and between frames. It returns a *DefinitionError
+// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
+func HostQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M]) (Query13[A, B, C, D, E, F, G, H, I, J, K, L, M], error) {
+	qq, err := ephemeral.NewQuery13(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e())
+	if err != nil {
+		return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q: qq}, err
+	}
+	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{qq, &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All()}}, nil
+}
+
+// NewQuery13 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration. The
+// accessors declare the access; columns of different tables fail the
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
+func NewQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M]) Query13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
+	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{systems.NewQuery13(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access()),
+		&cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m)}}
+}
+
+// Table is the query's table; nil for the zero Query13.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Table() *Table { return (*Table)(q.q.Table()) }
+
+// All yields every live row of the table with its handle, in ascending row
+// order. Allocates nothing.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) All() iter.Seq2[Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle] {
+	return func(yield func(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle) bool) {
+		for _, entity := range q.q.All() {
+			if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Chunk(chunk int) iter.Seq2[Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle] {
+	return func(yield func(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle) bool) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K, []L, []M) {
+	return q.q.Spans(chunk)
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
+// Allocates nothing.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Runs(chunk int) iter.Seq2[int, int] {
+	return q.q.Runs(chunk)
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m in the query's columns (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M) (Handle, error) {
+	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l, m)
+	return Handle(entity), err
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M) {
+		fill(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m)
+	})
+}
+
+// Spawner13 creates entities with their values in 13 columns of one table, through
+// the recorder of its declaration (NewSpawner13). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	s systems.Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+}
+
+// NewSpawner13 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j, k, l, m (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner13[A, B, C, D, E, F, G, H, I, J, K, L, M any](decl *Decl, a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M]) Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
+	return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{systems.NewSpawner13(decl.e(), a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e())}
+}
+
+// Spawn records the creation of an entity with a row holding a, b, c, d, e, f, g, h, i, j, k, l, m (a
+// create and 13 deferred writes; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M) Handle {
+	return Handle(sp.s.Spawn(a, b, c, d, e, f, g, h, i, j, k, l, m))
+}
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Reserve(n int) { sp.s.Reserve(n) }
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Worker(w, chunk int) Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
+	return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{sp.s.Worker(w, chunk)}
+}
+
+// Query14 is a typed view of 14 columns of one table, for walking its live rows:
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
+// it into kernel state freely. A system makes it with NewQuery14, the host
+// with HostQuery14. The loop body may write through a row's pointers; it
+// must not change the table's structure (docs/architecture.md, Storage).
+type Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	q ephemeral.Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	c *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+}
+
+// cols14 are the whole columns of a Query14, in one block made with the
+// query and shared by its copies and rows (see Row14).
+type cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+	k []K
+	l []L
+	m []M
+	n []N
+}
+
+// Row14 is one live row of a Query14: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
+type Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	c  *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, *M, *N) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row14.Get: only
+	// the query's iterators make a Row14, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row14 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0]))), (*M)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.m)), ix*unsafe.Sizeof(c.m[0]))), (*N)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.n)), ix*unsafe.Sizeof(c.n[0])))
+}
+
+// HostQuery14 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, which must belong to one table, for
+// the host: set-up and between frames. It returns a *DefinitionError
+// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
+func HostQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N]) (Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], error) {
+	qq, err := ephemeral.NewQuery14(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e())
+	if err != nil {
+		return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q: qq}, err
+	}
+	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{qq, &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All()}}, nil
+}
+
+// NewQuery14 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration. The
+// accessors declare the access; columns of different tables fail the
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
+func NewQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N]) Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
+	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{systems.NewQuery14(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access()),
+		&cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n)}}
+}
+
+// Table is the query's table; nil for the zero Query14.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Table() *Table {
+	return (*Table)(q.q.Table())
+}
+
+// All yields every live row of the table with its handle, in ascending row
+// order. Allocates nothing.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) All() iter.Seq2[Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle] {
+	return func(yield func(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle) bool) {
+		for _, entity := range q.q.All() {
+			if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Chunk(chunk int) iter.Seq2[Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle] {
+	return func(yield func(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle) bool) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K, []L, []M, []N) {
+	return q.q.Spans(chunk)
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
+// Allocates nothing.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Runs(chunk int) iter.Seq2[int, int] {
+	return q.q.Runs(chunk)
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m, n in the query's columns (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N) (Handle, error) {
+	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l, m, n)
+	return Handle(entity), err
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N) {
+		fill(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n)
+	})
+}
+
+// Spawner14 creates entities with their values in 14 columns of one table, through
+// the recorder of its declaration (NewSpawner14). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	s systems.Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+}
+
+// NewSpawner14 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j, k, l, m, n (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](decl *Decl, a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N]) Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
+	return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{systems.NewSpawner14(decl.e(), a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e())}
+}
+
+// Spawn records the creation of an entity with a row holding a, b, c, d, e, f, g, h, i, j, k, l, m, n (a
+// create and 14 deferred writes; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N) Handle {
+	return Handle(sp.s.Spawn(a, b, c, d, e, f, g, h, i, j, k, l, m, n))
+}
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Reserve(n int) { sp.s.Reserve(n) }
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Worker(w, chunk int) Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
+	return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{sp.s.Worker(w, chunk)}
+}
+
+// Query15 is a typed view of 15 columns of one table, for walking its live rows:
+// a small value holding the table and a pointer to its block of pin-stable column slices; copy
+// it into kernel state freely. A system makes it with NewQuery15, the host
+// with HostQuery15. The loop body may write through a row's pointers; it
+// must not change the table's structure (docs/architecture.md, Storage).
+type Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	q ephemeral.Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	c *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+}
+
+// cols15 are the whole columns of a Query15, in one block made with the
+// query and shared by its copies and rows (see Row15).
+type cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+	k []K
+	l []L
+	m []M
+	n []N
+	o []O
+}
+
+// Row15 is one live row of a Query15: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
+type Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	c  *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, *M, *N, *O) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row15.Get: only
+	// the query's iterators make a Row15, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row15 panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0]))), (*M)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.m)), ix*unsafe.Sizeof(c.m[0]))), (*N)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.n)), ix*unsafe.Sizeof(c.n[0]))), (*O)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.o)), ix*unsafe.Sizeof(c.o[0])))
+}
+
+// HostQuery15 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, which must belong to one table, for
+// the host: set-up and between frames. It returns a *DefinitionError
+// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
+// for columns of different tables. It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them.
+func HostQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], o *Column[O]) (Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], error) {
+	qq, err := ephemeral.NewQuery15(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e(), o.e())
+	if err != nil {
+		return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q: qq}, err
+	}
+	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{qq, &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All(), o.All()}}, nil
+}
+
+// NewQuery15 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration. The
+// accessors declare the access; columns of different tables fail the
+// declaration. It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.
+func NewQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N], o Access[O]) Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
+	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{systems.NewQuery15(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), o.access()),
+		&cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n), columnData(o)}}
+}
+
+// Table is the query's table; nil for the zero Query15.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Table() *Table {
+	return (*Table)(q.q.Table())
+}
+
+// All yields every live row of the table with its handle, in ascending row
+// order. Allocates nothing.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) All() iter.Seq2[Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle] {
+	return func(yield func(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle) bool) {
+		for _, entity := range q.q.All() {
+			if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Chunk(chunk int) iter.Seq2[Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle] {
+	return func(yield func(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle) bool) {
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K, []L, []M, []N, []O) {
+	return q.q.Spans(chunk)
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
+// Allocates nothing.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Runs(chunk int) iter.Seq2[int, int] {
+	return q.q.Runs(chunk)
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m, n, o in the query's columns (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N, o O) (Handle, error) {
+	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
+	return Handle(entity), err
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first, and calls fill with each one's handle and pointers to its values (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O) {
+		fill(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
+	})
+}
+
+// Spawner15 creates entities with their values in 15 columns of one table, through
+// the recorder of its declaration (NewSpawner15). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	s systems.Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+}
+
+// NewSpawner15 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, o (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](decl *Decl, a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], o *Column[O]) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
+	return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{systems.NewSpawner15(decl.e(), a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e(), o.e())}
+}
+
+// Spawn records the creation of an entity with a row holding a, b, c, d, e, f, g, h, i, j, k, l, m, n, o (a
+// create and 15 deferred writes; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N, o O) Handle {
+	return Handle(sp.s.Spawn(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o))
+}
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Reserve(n int) { sp.s.Reserve(n) }
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Worker(w, chunk int) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
+	return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{sp.s.Worker(w, chunk)}
 }

@@ -36,7 +36,7 @@ func NextRun(mask []uint64, from int) (lo, hi int) { return nextRun(mask, from) 
 
 // nextRun returns the first maximal run [lo, hi) of set bits of mask at or
 // after bit from, or lo == hi == len(mask)*64 when there is none. The
-// typed queries (Query1..Query4), Table.Runs and EachRun step through a
+// typed queries (Query1..Query15), Table.Runs and EachRun step through a
 // chunk with it;
 // it is kept out of line so that their iterators stay small enough to
 // inline into the caller's loop.
@@ -141,8 +141,8 @@ func (t *Table) Runs(c int) iter.Seq2[int, int] {
 const insertWindow = 256
 
 // insertEach inserts n entities with a row in t, as InsertN does (all or
-// none), and calls fn with each new handle in slot order; it allocates
-// nothing.
+// none), and calls fn, unless it is nil, with each new handle in slot
+// order; it allocates nothing.
 func (t *Table) insertEach(n int, fn func(h Handle)) error {
 	if err := t.dom.fits(t.name, n); err != nil {
 		return err
@@ -151,8 +151,10 @@ func (t *Table) insertEach(n int, fn func(h Handle)) error {
 	for n > 0 {
 		k := min(n, insertWindow)
 		_ = t.InsertN(buf[:k]) // fits: checked above
-		for _, h := range buf[:k] {
-			fn(h)
+		if fn != nil {
+			for _, h := range buf[:k] {
+				fn(h)
+			}
 		}
 		n -= k
 	}

@@ -2,12 +2,15 @@
 
 package ephemeral
 
-import "iter"
+import (
+	"iter"
+	"unsafe"
+)
 
 // Query1 is a typed view of 1 column of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
 // and the pin-stable column slices: copy it into kernel state freely. Make
-// it with NewQuery1 (or, in a system, systems.Query1).
+// it with NewQuery1 (or, in a system, systems.NewQuery1).
 type Query1[A any] struct {
 	t *Table
 	a []A
@@ -26,9 +29,9 @@ func (r Row1[A]) Get() *A { return r.a }
 // It returns a *DefinitionError (errors.Is ErrDefinition) with
 // ErrNilColumn for a nil column. Allocates nothing.
 func NewQuery1[A any](a *Column[A]) (Query1[A], error) {
-	var q Query1[A]
+	var qq Query1[A]
 	if a == nil {
-		return q, &DefinitionError{Err: ErrNilColumn}
+		return qq, &DefinitionError{Err: ErrNilColumn}
 	}
 	return Query1[A]{t: a.table, a: a.data}, nil
 }
@@ -42,13 +45,13 @@ func (q Query1[A]) Table() *Table { return q.t }
 // structure (see Queries in the package doc). Allocates nothing.
 func (q Query1[A]) All() iter.Seq2[Row1[A], Handle] {
 	return func(yield func(Row1[A], Handle) bool) {
-		for c := q.t.liveChunk(0); c >= 0; c = q.t.liveChunk(c + 1) {
-			mask, base := q.t.enabled[c], c<<q.t.dom.shift
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
 			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
-				g := q.t.gens[base+lo : base+hi]
-				a := q.a[base+lo : base+hi][:len(g)]
-				for i := range g {
-					if !yield(Row1[A]{&a[i]}, handleOf(uint32(base+lo+i), g[i])) {
+				gens := q.t.gens[base+lo : base+hi]
+				a := q.a[base+lo : base+hi][:len(gens)]
+				for ix := range gens {
+					if !yield(Row1[A]{&a[ix]}, handleOf(uint32(base+lo+ix), gens[ix])) {
 						return
 					}
 				}
@@ -57,18 +60,18 @@ func (q Query1[A]) All() iter.Seq2[Row1[A], Handle] {
 	}
 }
 
-// Chunk yields the live rows of chunk c with their handles, as All does for
-// the whole table: the row form for a kernel at chunk c. It panics when c
-// is outside 0..Table().Chunks()-1. Allocates nothing.
-func (q Query1[A]) Chunk(c int) iter.Seq2[Row1[A], Handle] {
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query1[A]) Chunk(chunk int) iter.Seq2[Row1[A], Handle] {
 	return func(yield func(Row1[A], Handle) bool) {
-		mask := q.t.Enabled(c)
-		base := c << q.t.dom.shift
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
 		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
-			g := q.t.gens[base+lo : base+hi]
-			a := q.a[base+lo : base+hi][:len(g)]
-			for i := range g {
-				if !yield(Row1[A]{&a[i]}, handleOf(uint32(base+lo+i), g[i])) {
+			gens := q.t.gens[base+lo : base+hi]
+			a := q.a[base+lo : base+hi][:len(gens)]
+			for ix := range gens {
+				if !yield(Row1[A]{&a[ix]}, handleOf(uint32(base+lo+ix), gens[ix])) {
 					return
 				}
 			}
@@ -76,12 +79,12 @@ func (q Query1[A]) Chunk(c int) iter.Seq2[Row1[A], Handle] {
 	}
 }
 
-// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
-// indexes into the slices of Spans(c): the span form for a kernel (see
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
 // Table.Runs). Allocates nothing.
-func (q Query1[A]) Runs(c int) iter.Seq2[int, int] {
+func (q Query1[A]) Runs(chunk int) iter.Seq2[int, int] {
 	return func(yield func(lo, hi int) bool) {
-		mask := q.t.Enabled(c)
+		mask := q.t.Enabled(chunk)
 		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
 			if !yield(lo, hi) {
 				return
@@ -90,35 +93,57 @@ func (q Query1[A]) Runs(c int) iter.Seq2[int, int] {
 	}
 }
 
-// Spans returns chunk c's slice of each column, ChunkRows elements each,
-// element r being row c*ChunkRows+r; rows that are not live hold
-// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
-func (q Query1[A]) Spans(c int) []A {
-	if uint(c) >= uint(len(q.t.enabled)) {
-		chunkPanic("Spans", c, q.t, "")
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query1[A]) Spans(chunk int) []A {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
 	}
-	lo, hi := c<<q.t.dom.shift, (c+1)<<q.t.dom.shift
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
 	return q.a[lo:hi:hi]
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding a in the query's column
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query1[A]) Insert(a A) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+	q.a[row] = a
+	return entity, nil
 }
 
 // InsertN inserts n new entities with a row in the table, the lowest free
 // slots first (as Table.InsertN), and calls fill with each one's handle
-// and a pointer to its value (zero until fill sets them), in slot order.
-// When the n rows do not fit it inserts none and returns the
-// *CapacityError of Table.InsertN. A structural change: for set-up and
+// and a pointer to its value (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
 // between frames, never from a system (see Queries in the package doc).
 // It allocates nothing.
-func (q Query1[A]) InsertN(n int, fill func(h Handle, a *A)) error {
-	return q.t.insertEach(n, func(h Handle) {
-		i := h.Index()
-		fill(h, &q.a[i])
+func (q Query1[A]) InsertN(n int, fill func(entity Handle, a *A)) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, &q.a[row])
 	})
 }
 
 // Query2 is a typed view of 2 columns of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
 // and the pin-stable column slices: copy it into kernel state freely. Make
-// it with NewQuery2 (or, in a system, systems.Query2).
+// it with NewQuery2 (or, in a system, systems.NewQuery2).
 type Query2[A, B any] struct {
 	t *Table
 	a []A
@@ -140,12 +165,12 @@ func (r Row2[A, B]) Get() (*A, *B) { return r.a, r.b }
 // ErrNilColumn for a nil column, ErrQueryTables for columns of different
 // tables. Allocates nothing.
 func NewQuery2[A, B any](a *Column[A], b *Column[B]) (Query2[A, B], error) {
-	var q Query2[A, B]
+	var qq Query2[A, B]
 	if a == nil || b == nil {
-		return q, &DefinitionError{Err: ErrNilColumn}
+		return qq, &DefinitionError{Err: ErrNilColumn}
 	}
 	if err := sameTable(a.table, b.table, b.label); err != nil {
-		return q, err
+		return qq, err
 	}
 	return Query2[A, B]{t: a.table, a: a.data, b: b.data}, nil
 }
@@ -159,14 +184,14 @@ func (q Query2[A, B]) Table() *Table { return q.t }
 // structure (see Queries in the package doc). Allocates nothing.
 func (q Query2[A, B]) All() iter.Seq2[Row2[A, B], Handle] {
 	return func(yield func(Row2[A, B], Handle) bool) {
-		for c := q.t.liveChunk(0); c >= 0; c = q.t.liveChunk(c + 1) {
-			mask, base := q.t.enabled[c], c<<q.t.dom.shift
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
 			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
-				g := q.t.gens[base+lo : base+hi]
-				a := q.a[base+lo : base+hi][:len(g)]
-				b := q.b[base+lo : base+hi][:len(g)]
-				for i := range g {
-					if !yield(Row2[A, B]{&a[i], &b[i]}, handleOf(uint32(base+lo+i), g[i])) {
+				gens := q.t.gens[base+lo : base+hi]
+				a := q.a[base+lo : base+hi][:len(gens)]
+				b := q.b[base+lo : base+hi][:len(gens)]
+				for ix := range gens {
+					if !yield(Row2[A, B]{&a[ix], &b[ix]}, handleOf(uint32(base+lo+ix), gens[ix])) {
 						return
 					}
 				}
@@ -175,19 +200,19 @@ func (q Query2[A, B]) All() iter.Seq2[Row2[A, B], Handle] {
 	}
 }
 
-// Chunk yields the live rows of chunk c with their handles, as All does for
-// the whole table: the row form for a kernel at chunk c. It panics when c
-// is outside 0..Table().Chunks()-1. Allocates nothing.
-func (q Query2[A, B]) Chunk(c int) iter.Seq2[Row2[A, B], Handle] {
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query2[A, B]) Chunk(chunk int) iter.Seq2[Row2[A, B], Handle] {
 	return func(yield func(Row2[A, B], Handle) bool) {
-		mask := q.t.Enabled(c)
-		base := c << q.t.dom.shift
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
 		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
-			g := q.t.gens[base+lo : base+hi]
-			a := q.a[base+lo : base+hi][:len(g)]
-			b := q.b[base+lo : base+hi][:len(g)]
-			for i := range g {
-				if !yield(Row2[A, B]{&a[i], &b[i]}, handleOf(uint32(base+lo+i), g[i])) {
+			gens := q.t.gens[base+lo : base+hi]
+			a := q.a[base+lo : base+hi][:len(gens)]
+			b := q.b[base+lo : base+hi][:len(gens)]
+			for ix := range gens {
+				if !yield(Row2[A, B]{&a[ix], &b[ix]}, handleOf(uint32(base+lo+ix), gens[ix])) {
 					return
 				}
 			}
@@ -195,12 +220,12 @@ func (q Query2[A, B]) Chunk(c int) iter.Seq2[Row2[A, B], Handle] {
 	}
 }
 
-// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
-// indexes into the slices of Spans(c): the span form for a kernel (see
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
 // Table.Runs). Allocates nothing.
-func (q Query2[A, B]) Runs(c int) iter.Seq2[int, int] {
+func (q Query2[A, B]) Runs(chunk int) iter.Seq2[int, int] {
 	return func(yield func(lo, hi int) bool) {
-		mask := q.t.Enabled(c)
+		mask := q.t.Enabled(chunk)
 		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
 			if !yield(lo, hi) {
 				return
@@ -209,35 +234,58 @@ func (q Query2[A, B]) Runs(c int) iter.Seq2[int, int] {
 	}
 }
 
-// Spans returns chunk c's slice of each column, ChunkRows elements each,
-// element r being row c*ChunkRows+r; rows that are not live hold
-// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
-func (q Query2[A, B]) Spans(c int) ([]A, []B) {
-	if uint(c) >= uint(len(q.t.enabled)) {
-		chunkPanic("Spans", c, q.t, "")
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query2[A, B]) Spans(chunk int) ([]A, []B) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
 	}
-	lo, hi := c<<q.t.dom.shift, (c+1)<<q.t.dom.shift
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
 	return q.a[lo:hi:hi], q.b[lo:hi:hi]
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding a, b in the query's columns
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query2[A, B]) Insert(a A, b B) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+	q.a[row] = a
+	q.b[row] = b
+	return entity, nil
 }
 
 // InsertN inserts n new entities with a row in the table, the lowest free
 // slots first (as Table.InsertN), and calls fill with each one's handle
-// and pointers to its values (zero until fill sets them), in slot order.
-// When the n rows do not fit it inserts none and returns the
-// *CapacityError of Table.InsertN. A structural change: for set-up and
+// and pointers to its values (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
 // between frames, never from a system (see Queries in the package doc).
 // It allocates nothing.
-func (q Query2[A, B]) InsertN(n int, fill func(h Handle, a *A, b *B)) error {
-	return q.t.insertEach(n, func(h Handle) {
-		i := h.Index()
-		fill(h, &q.a[i], &q.b[i])
+func (q Query2[A, B]) InsertN(n int, fill func(entity Handle, a *A, b *B)) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, &q.a[row], &q.b[row])
 	})
 }
 
 // Query3 is a typed view of 3 columns of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
 // and the pin-stable column slices: copy it into kernel state freely. Make
-// it with NewQuery3 (or, in a system, systems.Query3).
+// it with NewQuery3 (or, in a system, systems.NewQuery3).
 type Query3[A, B, C any] struct {
 	t *Table
 	a []A
@@ -261,15 +309,15 @@ func (r Row3[A, B, C]) Get() (*A, *B, *C) { return r.a, r.b, r.c }
 // ErrNilColumn for a nil column, ErrQueryTables for columns of different
 // tables. Allocates nothing.
 func NewQuery3[A, B, C any](a *Column[A], b *Column[B], c *Column[C]) (Query3[A, B, C], error) {
-	var q Query3[A, B, C]
+	var qq Query3[A, B, C]
 	if a == nil || b == nil || c == nil {
-		return q, &DefinitionError{Err: ErrNilColumn}
+		return qq, &DefinitionError{Err: ErrNilColumn}
 	}
 	if err := sameTable(a.table, b.table, b.label); err != nil {
-		return q, err
+		return qq, err
 	}
 	if err := sameTable(a.table, c.table, c.label); err != nil {
-		return q, err
+		return qq, err
 	}
 	return Query3[A, B, C]{t: a.table, a: a.data, b: b.data, c: c.data}, nil
 }
@@ -283,15 +331,15 @@ func (q Query3[A, B, C]) Table() *Table { return q.t }
 // structure (see Queries in the package doc). Allocates nothing.
 func (q Query3[A, B, C]) All() iter.Seq2[Row3[A, B, C], Handle] {
 	return func(yield func(Row3[A, B, C], Handle) bool) {
-		for c := q.t.liveChunk(0); c >= 0; c = q.t.liveChunk(c + 1) {
-			mask, base := q.t.enabled[c], c<<q.t.dom.shift
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
 			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
-				g := q.t.gens[base+lo : base+hi]
-				a := q.a[base+lo : base+hi][:len(g)]
-				b := q.b[base+lo : base+hi][:len(g)]
-				c := q.c[base+lo : base+hi][:len(g)]
-				for i := range g {
-					if !yield(Row3[A, B, C]{&a[i], &b[i], &c[i]}, handleOf(uint32(base+lo+i), g[i])) {
+				gens := q.t.gens[base+lo : base+hi]
+				a := q.a[base+lo : base+hi][:len(gens)]
+				b := q.b[base+lo : base+hi][:len(gens)]
+				c := q.c[base+lo : base+hi][:len(gens)]
+				for ix := range gens {
+					if !yield(Row3[A, B, C]{&a[ix], &b[ix], &c[ix]}, handleOf(uint32(base+lo+ix), gens[ix])) {
 						return
 					}
 				}
@@ -300,20 +348,20 @@ func (q Query3[A, B, C]) All() iter.Seq2[Row3[A, B, C], Handle] {
 	}
 }
 
-// Chunk yields the live rows of chunk c with their handles, as All does for
-// the whole table: the row form for a kernel at chunk c. It panics when c
-// is outside 0..Table().Chunks()-1. Allocates nothing.
-func (q Query3[A, B, C]) Chunk(c int) iter.Seq2[Row3[A, B, C], Handle] {
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query3[A, B, C]) Chunk(chunk int) iter.Seq2[Row3[A, B, C], Handle] {
 	return func(yield func(Row3[A, B, C], Handle) bool) {
-		mask := q.t.Enabled(c)
-		base := c << q.t.dom.shift
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
 		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
-			g := q.t.gens[base+lo : base+hi]
-			a := q.a[base+lo : base+hi][:len(g)]
-			b := q.b[base+lo : base+hi][:len(g)]
-			c := q.c[base+lo : base+hi][:len(g)]
-			for i := range g {
-				if !yield(Row3[A, B, C]{&a[i], &b[i], &c[i]}, handleOf(uint32(base+lo+i), g[i])) {
+			gens := q.t.gens[base+lo : base+hi]
+			a := q.a[base+lo : base+hi][:len(gens)]
+			b := q.b[base+lo : base+hi][:len(gens)]
+			c := q.c[base+lo : base+hi][:len(gens)]
+			for ix := range gens {
+				if !yield(Row3[A, B, C]{&a[ix], &b[ix], &c[ix]}, handleOf(uint32(base+lo+ix), gens[ix])) {
 					return
 				}
 			}
@@ -321,12 +369,12 @@ func (q Query3[A, B, C]) Chunk(c int) iter.Seq2[Row3[A, B, C], Handle] {
 	}
 }
 
-// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
-// indexes into the slices of Spans(c): the span form for a kernel (see
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
 // Table.Runs). Allocates nothing.
-func (q Query3[A, B, C]) Runs(c int) iter.Seq2[int, int] {
+func (q Query3[A, B, C]) Runs(chunk int) iter.Seq2[int, int] {
 	return func(yield func(lo, hi int) bool) {
-		mask := q.t.Enabled(c)
+		mask := q.t.Enabled(chunk)
 		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
 			if !yield(lo, hi) {
 				return
@@ -335,35 +383,59 @@ func (q Query3[A, B, C]) Runs(c int) iter.Seq2[int, int] {
 	}
 }
 
-// Spans returns chunk c's slice of each column, ChunkRows elements each,
-// element r being row c*ChunkRows+r; rows that are not live hold
-// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
-func (q Query3[A, B, C]) Spans(c int) ([]A, []B, []C) {
-	if uint(c) >= uint(len(q.t.enabled)) {
-		chunkPanic("Spans", c, q.t, "")
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query3[A, B, C]) Spans(chunk int) ([]A, []B, []C) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
 	}
-	lo, hi := c<<q.t.dom.shift, (c+1)<<q.t.dom.shift
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
 	return q.a[lo:hi:hi], q.b[lo:hi:hi], q.c[lo:hi:hi]
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding a, b, c in the query's columns
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query3[A, B, C]) Insert(a A, b B, c C) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+	q.a[row] = a
+	q.b[row] = b
+	q.c[row] = c
+	return entity, nil
 }
 
 // InsertN inserts n new entities with a row in the table, the lowest free
 // slots first (as Table.InsertN), and calls fill with each one's handle
-// and pointers to its values (zero until fill sets them), in slot order.
-// When the n rows do not fit it inserts none and returns the
-// *CapacityError of Table.InsertN. A structural change: for set-up and
+// and pointers to its values (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
 // between frames, never from a system (see Queries in the package doc).
 // It allocates nothing.
-func (q Query3[A, B, C]) InsertN(n int, fill func(h Handle, a *A, b *B, c *C)) error {
-	return q.t.insertEach(n, func(h Handle) {
-		i := h.Index()
-		fill(h, &q.a[i], &q.b[i], &q.c[i])
+func (q Query3[A, B, C]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C)) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, &q.a[row], &q.b[row], &q.c[row])
 	})
 }
 
 // Query4 is a typed view of 4 columns of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
 // and the pin-stable column slices: copy it into kernel state freely. Make
-// it with NewQuery4 (or, in a system, systems.Query4).
+// it with NewQuery4 (or, in a system, systems.NewQuery4).
 type Query4[A, B, C, D any] struct {
 	t *Table
 	a []A
@@ -389,18 +461,18 @@ func (r Row4[A, B, C, D]) Get() (*A, *B, *C, *D) { return r.a, r.b, r.c, r.d }
 // ErrNilColumn for a nil column, ErrQueryTables for columns of different
 // tables. Allocates nothing.
 func NewQuery4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D]) (Query4[A, B, C, D], error) {
-	var q Query4[A, B, C, D]
+	var qq Query4[A, B, C, D]
 	if a == nil || b == nil || c == nil || d == nil {
-		return q, &DefinitionError{Err: ErrNilColumn}
+		return qq, &DefinitionError{Err: ErrNilColumn}
 	}
 	if err := sameTable(a.table, b.table, b.label); err != nil {
-		return q, err
+		return qq, err
 	}
 	if err := sameTable(a.table, c.table, c.label); err != nil {
-		return q, err
+		return qq, err
 	}
 	if err := sameTable(a.table, d.table, d.label); err != nil {
-		return q, err
+		return qq, err
 	}
 	return Query4[A, B, C, D]{t: a.table, a: a.data, b: b.data, c: c.data, d: d.data}, nil
 }
@@ -414,16 +486,16 @@ func (q Query4[A, B, C, D]) Table() *Table { return q.t }
 // structure (see Queries in the package doc). Allocates nothing.
 func (q Query4[A, B, C, D]) All() iter.Seq2[Row4[A, B, C, D], Handle] {
 	return func(yield func(Row4[A, B, C, D], Handle) bool) {
-		for c := q.t.liveChunk(0); c >= 0; c = q.t.liveChunk(c + 1) {
-			mask, base := q.t.enabled[c], c<<q.t.dom.shift
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
 			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
-				g := q.t.gens[base+lo : base+hi]
-				a := q.a[base+lo : base+hi][:len(g)]
-				b := q.b[base+lo : base+hi][:len(g)]
-				c := q.c[base+lo : base+hi][:len(g)]
-				d := q.d[base+lo : base+hi][:len(g)]
-				for i := range g {
-					if !yield(Row4[A, B, C, D]{&a[i], &b[i], &c[i], &d[i]}, handleOf(uint32(base+lo+i), g[i])) {
+				gens := q.t.gens[base+lo : base+hi]
+				a := q.a[base+lo : base+hi][:len(gens)]
+				b := q.b[base+lo : base+hi][:len(gens)]
+				c := q.c[base+lo : base+hi][:len(gens)]
+				d := q.d[base+lo : base+hi][:len(gens)]
+				for ix := range gens {
+					if !yield(Row4[A, B, C, D]{&a[ix], &b[ix], &c[ix], &d[ix]}, handleOf(uint32(base+lo+ix), gens[ix])) {
 						return
 					}
 				}
@@ -432,21 +504,21 @@ func (q Query4[A, B, C, D]) All() iter.Seq2[Row4[A, B, C, D], Handle] {
 	}
 }
 
-// Chunk yields the live rows of chunk c with their handles, as All does for
-// the whole table: the row form for a kernel at chunk c. It panics when c
-// is outside 0..Table().Chunks()-1. Allocates nothing.
-func (q Query4[A, B, C, D]) Chunk(c int) iter.Seq2[Row4[A, B, C, D], Handle] {
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query4[A, B, C, D]) Chunk(chunk int) iter.Seq2[Row4[A, B, C, D], Handle] {
 	return func(yield func(Row4[A, B, C, D], Handle) bool) {
-		mask := q.t.Enabled(c)
-		base := c << q.t.dom.shift
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
 		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
-			g := q.t.gens[base+lo : base+hi]
-			a := q.a[base+lo : base+hi][:len(g)]
-			b := q.b[base+lo : base+hi][:len(g)]
-			c := q.c[base+lo : base+hi][:len(g)]
-			d := q.d[base+lo : base+hi][:len(g)]
-			for i := range g {
-				if !yield(Row4[A, B, C, D]{&a[i], &b[i], &c[i], &d[i]}, handleOf(uint32(base+lo+i), g[i])) {
+			gens := q.t.gens[base+lo : base+hi]
+			a := q.a[base+lo : base+hi][:len(gens)]
+			b := q.b[base+lo : base+hi][:len(gens)]
+			c := q.c[base+lo : base+hi][:len(gens)]
+			d := q.d[base+lo : base+hi][:len(gens)]
+			for ix := range gens {
+				if !yield(Row4[A, B, C, D]{&a[ix], &b[ix], &c[ix], &d[ix]}, handleOf(uint32(base+lo+ix), gens[ix])) {
 					return
 				}
 			}
@@ -454,12 +526,12 @@ func (q Query4[A, B, C, D]) Chunk(c int) iter.Seq2[Row4[A, B, C, D], Handle] {
 	}
 }
 
-// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
-// indexes into the slices of Spans(c): the span form for a kernel (see
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
 // Table.Runs). Allocates nothing.
-func (q Query4[A, B, C, D]) Runs(c int) iter.Seq2[int, int] {
+func (q Query4[A, B, C, D]) Runs(chunk int) iter.Seq2[int, int] {
 	return func(yield func(lo, hi int) bool) {
-		mask := q.t.Enabled(c)
+		mask := q.t.Enabled(chunk)
 		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
 			if !yield(lo, hi) {
 				return
@@ -468,27 +540,2252 @@ func (q Query4[A, B, C, D]) Runs(c int) iter.Seq2[int, int] {
 	}
 }
 
-// Spans returns chunk c's slice of each column, ChunkRows elements each,
-// element r being row c*ChunkRows+r; rows that are not live hold
-// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
-func (q Query4[A, B, C, D]) Spans(c int) ([]A, []B, []C, []D) {
-	if uint(c) >= uint(len(q.t.enabled)) {
-		chunkPanic("Spans", c, q.t, "")
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query4[A, B, C, D]) Spans(chunk int) ([]A, []B, []C, []D) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
 	}
-	lo, hi := c<<q.t.dom.shift, (c+1)<<q.t.dom.shift
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
 	return q.a[lo:hi:hi], q.b[lo:hi:hi], q.c[lo:hi:hi], q.d[lo:hi:hi]
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding a, b, c, d in the query's columns
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query4[A, B, C, D]) Insert(a A, b B, c C, d D) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+	q.a[row] = a
+	q.b[row] = b
+	q.c[row] = c
+	q.d[row] = d
+	return entity, nil
 }
 
 // InsertN inserts n new entities with a row in the table, the lowest free
 // slots first (as Table.InsertN), and calls fill with each one's handle
-// and pointers to its values (zero until fill sets them), in slot order.
-// When the n rows do not fit it inserts none and returns the
-// *CapacityError of Table.InsertN. A structural change: for set-up and
+// and pointers to its values (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
 // between frames, never from a system (see Queries in the package doc).
 // It allocates nothing.
-func (q Query4[A, B, C, D]) InsertN(n int, fill func(h Handle, a *A, b *B, c *C, d *D)) error {
-	return q.t.insertEach(n, func(h Handle) {
-		i := h.Index()
-		fill(h, &q.a[i], &q.b[i], &q.c[i], &q.d[i])
+func (q Query4[A, B, C, D]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D)) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, &q.a[row], &q.b[row], &q.c[row], &q.d[row])
+	})
+}
+
+// Query5 is a typed view of 5 columns of one table, for walking its live rows
+// (see Queries in the package doc). It is a small value holding the table
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
+// it with NewQuery5 (or, in a system, systems.NewQuery5).
+type Query5[A, B, C, D, E any] struct {
+	t *Table
+	c *cols5[A, B, C, D, E]
+}
+
+// cols5 are the column slices of a Query5, in one block made by
+// NewQuery5 and shared by its copies and rows: a Row5 points here, a
+// heap address, so that passing rows to the loop body moves nothing to
+// the heap (a row pointing to a query on the stack would).
+type cols5[A, B, C, D, E any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+}
+
+// Row5 is one live row of a Query5: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (A row of more than four
+// columns holds two words, not a pointer per column: Go keeps a struct of
+// at most 32 bytes in registers, a wider one in memory, and copying that
+// every row made the loop 8 times slower; BenchmarkIterateWide.)
+type Row5[A, B, C, D, E any] struct {
+	c  *cols5[A, B, C, D, E]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row5[A, B, C, D, E]) Get() (*A, *B, *C, *D, *E) {
+	// &c.a[ix] without the bounds check, so that Get inlines up to 9
+	// columns and the row form runs 0.8 times the instructions of the
+	// checked one (BenchmarkIterateWide). Sound because only the query's
+	// iterators make a Row5, with ix a row of the table, below every
+	// column's length, and columns never move or shrink; a zero Row5
+	// has a nil c and panics on its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0])))
+}
+
+// NewQuery5 returns the query of columns a, b, c, d, e, which must belong to one table.
+// It returns a *DefinitionError (errors.Is ErrDefinition) with
+// ErrNilColumn for a nil column, ErrQueryTables for columns of different
+// tables. It allocates the block of the query's column
+// slices (24 bytes a column), once: copies and rows share it.
+func NewQuery5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E]) (Query5[A, B, C, D, E], error) {
+	var qq Query5[A, B, C, D, E]
+	if a == nil || b == nil || c == nil || d == nil || e == nil {
+		return qq, &DefinitionError{Err: ErrNilColumn}
+	}
+	if err := sameTable(a.table, b.table, b.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, c.table, c.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, d.table, d.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, e.table, e.label); err != nil {
+		return qq, err
+	}
+	return Query5[A, B, C, D, E]{t: a.table, c: &cols5[A, B, C, D, E]{a: a.data, b: b.data, c: c.data, d: d.data, e: e.data}}, nil
+}
+
+// Table is the query's table; nil for the zero Query5.
+func (q Query5[A, B, C, D, E]) Table() *Table { return q.t }
+
+// All yields every live row of the table with its handle, in ascending row
+// order (chunk by chunk, the enabled bitmaps applied). The loop body may
+// write through the row's pointers; it must not change the table's
+// structure (see Queries in the package doc). Allocates nothing.
+func (q Query5[A, B, C, D, E]) All() iter.Seq2[Row5[A, B, C, D, E], Handle] {
+	return func(yield func(Row5[A, B, C, D, E], Handle) bool) {
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
+			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+				gens := q.t.gens[base+lo : base+hi]
+				for ix := range gens {
+					if !yield(Row5[A, B, C, D, E]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query5[A, B, C, D, E]) Chunk(chunk int) iter.Seq2[Row5[A, B, C, D, E], Handle] {
+	return func(yield func(Row5[A, B, C, D, E], Handle) bool) {
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			gens := q.t.gens[base+lo : base+hi]
+			for ix := range gens {
+				if !yield(Row5[A, B, C, D, E]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
+// Table.Runs). Allocates nothing.
+func (q Query5[A, B, C, D, E]) Runs(chunk int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(chunk)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query5[A, B, C, D, E]) Spans(chunk int) ([]A, []B, []C, []D, []E) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
+	}
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
+	return q.c.a[lo:hi:hi], q.c.b[lo:hi:hi], q.c.c[lo:hi:hi], q.c.d[lo:hi:hi], q.c.e[lo:hi:hi]
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding a, b, c, d, e in the query's columns
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query5[A, B, C, D, E]) Insert(a A, b B, c C, d D, e E) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+	q.c.a[row] = a
+	q.c.b[row] = b
+	q.c.c[row] = c
+	q.c.d[row] = d
+	q.c.e[row] = e
+	return entity, nil
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first (as Table.InsertN), and calls fill with each one's handle
+// and pointers to its values (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
+// between frames, never from a system (see Queries in the package doc).
+// It allocates nothing.
+func (q Query5[A, B, C, D, E]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E)) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, &q.c.a[row], &q.c.b[row], &q.c.c[row], &q.c.d[row], &q.c.e[row])
+	})
+}
+
+// Query6 is a typed view of 6 columns of one table, for walking its live rows
+// (see Queries in the package doc). It is a small value holding the table
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
+// it with NewQuery6 (or, in a system, systems.NewQuery6).
+type Query6[A, B, C, D, E, F any] struct {
+	t *Table
+	c *cols6[A, B, C, D, E, F]
+}
+
+// cols6 are the column slices of a Query6, in one block made by
+// NewQuery6 and shared by its copies and rows: a Row6 points here, a
+// heap address, so that passing rows to the loop body moves nothing to
+// the heap (a row pointing to a query on the stack would).
+type cols6[A, B, C, D, E, F any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+}
+
+// Row6 is one live row of a Query6: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (A row of more than four
+// columns holds two words, not a pointer per column: Go keeps a struct of
+// at most 32 bytes in registers, a wider one in memory, and copying that
+// every row made the loop 8 times slower; BenchmarkIterateWide.)
+type Row6[A, B, C, D, E, F any] struct {
+	c  *cols6[A, B, C, D, E, F]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row6[A, B, C, D, E, F]) Get() (*A, *B, *C, *D, *E, *F) {
+	// &c.a[ix] without the bounds check, so that Get inlines up to 9
+	// columns and the row form runs 0.8 times the instructions of the
+	// checked one (BenchmarkIterateWide). Sound because only the query's
+	// iterators make a Row6, with ix a row of the table, below every
+	// column's length, and columns never move or shrink; a zero Row6
+	// has a nil c and panics on its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0])))
+}
+
+// NewQuery6 returns the query of columns a, b, c, d, e, f, which must belong to one table.
+// It returns a *DefinitionError (errors.Is ErrDefinition) with
+// ErrNilColumn for a nil column, ErrQueryTables for columns of different
+// tables. It allocates the block of the query's column
+// slices (24 bytes a column), once: copies and rows share it.
+func NewQuery6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F]) (Query6[A, B, C, D, E, F], error) {
+	var qq Query6[A, B, C, D, E, F]
+	if a == nil || b == nil || c == nil || d == nil || e == nil || f == nil {
+		return qq, &DefinitionError{Err: ErrNilColumn}
+	}
+	if err := sameTable(a.table, b.table, b.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, c.table, c.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, d.table, d.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, e.table, e.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, f.table, f.label); err != nil {
+		return qq, err
+	}
+	return Query6[A, B, C, D, E, F]{t: a.table, c: &cols6[A, B, C, D, E, F]{a: a.data, b: b.data, c: c.data, d: d.data, e: e.data, f: f.data}}, nil
+}
+
+// Table is the query's table; nil for the zero Query6.
+func (q Query6[A, B, C, D, E, F]) Table() *Table { return q.t }
+
+// All yields every live row of the table with its handle, in ascending row
+// order (chunk by chunk, the enabled bitmaps applied). The loop body may
+// write through the row's pointers; it must not change the table's
+// structure (see Queries in the package doc). Allocates nothing.
+func (q Query6[A, B, C, D, E, F]) All() iter.Seq2[Row6[A, B, C, D, E, F], Handle] {
+	return func(yield func(Row6[A, B, C, D, E, F], Handle) bool) {
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
+			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+				gens := q.t.gens[base+lo : base+hi]
+				for ix := range gens {
+					if !yield(Row6[A, B, C, D, E, F]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query6[A, B, C, D, E, F]) Chunk(chunk int) iter.Seq2[Row6[A, B, C, D, E, F], Handle] {
+	return func(yield func(Row6[A, B, C, D, E, F], Handle) bool) {
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			gens := q.t.gens[base+lo : base+hi]
+			for ix := range gens {
+				if !yield(Row6[A, B, C, D, E, F]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
+// Table.Runs). Allocates nothing.
+func (q Query6[A, B, C, D, E, F]) Runs(chunk int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(chunk)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query6[A, B, C, D, E, F]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
+	}
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
+	return q.c.a[lo:hi:hi], q.c.b[lo:hi:hi], q.c.c[lo:hi:hi], q.c.d[lo:hi:hi], q.c.e[lo:hi:hi], q.c.f[lo:hi:hi]
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding a, b, c, d, e, f in the query's columns
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query6[A, B, C, D, E, F]) Insert(a A, b B, c C, d D, e E, f F) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+	q.c.a[row] = a
+	q.c.b[row] = b
+	q.c.c[row] = c
+	q.c.d[row] = d
+	q.c.e[row] = e
+	q.c.f[row] = f
+	return entity, nil
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first (as Table.InsertN), and calls fill with each one's handle
+// and pointers to its values (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
+// between frames, never from a system (see Queries in the package doc).
+// It allocates nothing.
+func (q Query6[A, B, C, D, E, F]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, &q.c.a[row], &q.c.b[row], &q.c.c[row], &q.c.d[row], &q.c.e[row], &q.c.f[row])
+	})
+}
+
+// Query7 is a typed view of 7 columns of one table, for walking its live rows
+// (see Queries in the package doc). It is a small value holding the table
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
+// it with NewQuery7 (or, in a system, systems.NewQuery7).
+type Query7[A, B, C, D, E, F, G any] struct {
+	t *Table
+	c *cols7[A, B, C, D, E, F, G]
+}
+
+// cols7 are the column slices of a Query7, in one block made by
+// NewQuery7 and shared by its copies and rows: a Row7 points here, a
+// heap address, so that passing rows to the loop body moves nothing to
+// the heap (a row pointing to a query on the stack would).
+type cols7[A, B, C, D, E, F, G any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+}
+
+// Row7 is one live row of a Query7: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (A row of more than four
+// columns holds two words, not a pointer per column: Go keeps a struct of
+// at most 32 bytes in registers, a wider one in memory, and copying that
+// every row made the loop 8 times slower; BenchmarkIterateWide.)
+type Row7[A, B, C, D, E, F, G any] struct {
+	c  *cols7[A, B, C, D, E, F, G]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row7[A, B, C, D, E, F, G]) Get() (*A, *B, *C, *D, *E, *F, *G) {
+	// &c.a[ix] without the bounds check, so that Get inlines up to 9
+	// columns and the row form runs 0.8 times the instructions of the
+	// checked one (BenchmarkIterateWide). Sound because only the query's
+	// iterators make a Row7, with ix a row of the table, below every
+	// column's length, and columns never move or shrink; a zero Row7
+	// has a nil c and panics on its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0])))
+}
+
+// NewQuery7 returns the query of columns a, b, c, d, e, f, g, which must belong to one table.
+// It returns a *DefinitionError (errors.Is ErrDefinition) with
+// ErrNilColumn for a nil column, ErrQueryTables for columns of different
+// tables. It allocates the block of the query's column
+// slices (24 bytes a column), once: copies and rows share it.
+func NewQuery7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G]) (Query7[A, B, C, D, E, F, G], error) {
+	var qq Query7[A, B, C, D, E, F, G]
+	if a == nil || b == nil || c == nil || d == nil || e == nil || f == nil || g == nil {
+		return qq, &DefinitionError{Err: ErrNilColumn}
+	}
+	if err := sameTable(a.table, b.table, b.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, c.table, c.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, d.table, d.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, e.table, e.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, f.table, f.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, g.table, g.label); err != nil {
+		return qq, err
+	}
+	return Query7[A, B, C, D, E, F, G]{t: a.table, c: &cols7[A, B, C, D, E, F, G]{a: a.data, b: b.data, c: c.data, d: d.data, e: e.data, f: f.data, g: g.data}}, nil
+}
+
+// Table is the query's table; nil for the zero Query7.
+func (q Query7[A, B, C, D, E, F, G]) Table() *Table { return q.t }
+
+// All yields every live row of the table with its handle, in ascending row
+// order (chunk by chunk, the enabled bitmaps applied). The loop body may
+// write through the row's pointers; it must not change the table's
+// structure (see Queries in the package doc). Allocates nothing.
+func (q Query7[A, B, C, D, E, F, G]) All() iter.Seq2[Row7[A, B, C, D, E, F, G], Handle] {
+	return func(yield func(Row7[A, B, C, D, E, F, G], Handle) bool) {
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
+			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+				gens := q.t.gens[base+lo : base+hi]
+				for ix := range gens {
+					if !yield(Row7[A, B, C, D, E, F, G]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query7[A, B, C, D, E, F, G]) Chunk(chunk int) iter.Seq2[Row7[A, B, C, D, E, F, G], Handle] {
+	return func(yield func(Row7[A, B, C, D, E, F, G], Handle) bool) {
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			gens := q.t.gens[base+lo : base+hi]
+			for ix := range gens {
+				if !yield(Row7[A, B, C, D, E, F, G]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
+// Table.Runs). Allocates nothing.
+func (q Query7[A, B, C, D, E, F, G]) Runs(chunk int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(chunk)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query7[A, B, C, D, E, F, G]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
+	}
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
+	return q.c.a[lo:hi:hi], q.c.b[lo:hi:hi], q.c.c[lo:hi:hi], q.c.d[lo:hi:hi], q.c.e[lo:hi:hi], q.c.f[lo:hi:hi], q.c.g[lo:hi:hi]
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding a, b, c, d, e, f, g in the query's columns
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query7[A, B, C, D, E, F, G]) Insert(a A, b B, c C, d D, e E, f F, g G) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+	q.c.a[row] = a
+	q.c.b[row] = b
+	q.c.c[row] = c
+	q.c.d[row] = d
+	q.c.e[row] = e
+	q.c.f[row] = f
+	q.c.g[row] = g
+	return entity, nil
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first (as Table.InsertN), and calls fill with each one's handle
+// and pointers to its values (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
+// between frames, never from a system (see Queries in the package doc).
+// It allocates nothing.
+func (q Query7[A, B, C, D, E, F, G]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, &q.c.a[row], &q.c.b[row], &q.c.c[row], &q.c.d[row], &q.c.e[row], &q.c.f[row], &q.c.g[row])
+	})
+}
+
+// Query8 is a typed view of 8 columns of one table, for walking its live rows
+// (see Queries in the package doc). It is a small value holding the table
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
+// it with NewQuery8 (or, in a system, systems.NewQuery8).
+type Query8[A, B, C, D, E, F, G, H any] struct {
+	t *Table
+	c *cols8[A, B, C, D, E, F, G, H]
+}
+
+// cols8 are the column slices of a Query8, in one block made by
+// NewQuery8 and shared by its copies and rows: a Row8 points here, a
+// heap address, so that passing rows to the loop body moves nothing to
+// the heap (a row pointing to a query on the stack would).
+type cols8[A, B, C, D, E, F, G, H any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+}
+
+// Row8 is one live row of a Query8: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (A row of more than four
+// columns holds two words, not a pointer per column: Go keeps a struct of
+// at most 32 bytes in registers, a wider one in memory, and copying that
+// every row made the loop 8 times slower; BenchmarkIterateWide.)
+type Row8[A, B, C, D, E, F, G, H any] struct {
+	c  *cols8[A, B, C, D, E, F, G, H]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row8[A, B, C, D, E, F, G, H]) Get() (*A, *B, *C, *D, *E, *F, *G, *H) {
+	// &c.a[ix] without the bounds check, so that Get inlines up to 9
+	// columns and the row form runs 0.8 times the instructions of the
+	// checked one (BenchmarkIterateWide). Sound because only the query's
+	// iterators make a Row8, with ix a row of the table, below every
+	// column's length, and columns never move or shrink; a zero Row8
+	// has a nil c and panics on its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0])))
+}
+
+// NewQuery8 returns the query of columns a, b, c, d, e, f, g, h, which must belong to one table.
+// It returns a *DefinitionError (errors.Is ErrDefinition) with
+// ErrNilColumn for a nil column, ErrQueryTables for columns of different
+// tables. It allocates the block of the query's column
+// slices (24 bytes a column), once: copies and rows share it.
+func NewQuery8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H]) (Query8[A, B, C, D, E, F, G, H], error) {
+	var qq Query8[A, B, C, D, E, F, G, H]
+	if a == nil || b == nil || c == nil || d == nil || e == nil || f == nil || g == nil || h == nil {
+		return qq, &DefinitionError{Err: ErrNilColumn}
+	}
+	if err := sameTable(a.table, b.table, b.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, c.table, c.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, d.table, d.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, e.table, e.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, f.table, f.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, g.table, g.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, h.table, h.label); err != nil {
+		return qq, err
+	}
+	return Query8[A, B, C, D, E, F, G, H]{t: a.table, c: &cols8[A, B, C, D, E, F, G, H]{a: a.data, b: b.data, c: c.data, d: d.data, e: e.data, f: f.data, g: g.data, h: h.data}}, nil
+}
+
+// Table is the query's table; nil for the zero Query8.
+func (q Query8[A, B, C, D, E, F, G, H]) Table() *Table { return q.t }
+
+// All yields every live row of the table with its handle, in ascending row
+// order (chunk by chunk, the enabled bitmaps applied). The loop body may
+// write through the row's pointers; it must not change the table's
+// structure (see Queries in the package doc). Allocates nothing.
+func (q Query8[A, B, C, D, E, F, G, H]) All() iter.Seq2[Row8[A, B, C, D, E, F, G, H], Handle] {
+	return func(yield func(Row8[A, B, C, D, E, F, G, H], Handle) bool) {
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
+			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+				gens := q.t.gens[base+lo : base+hi]
+				for ix := range gens {
+					if !yield(Row8[A, B, C, D, E, F, G, H]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query8[A, B, C, D, E, F, G, H]) Chunk(chunk int) iter.Seq2[Row8[A, B, C, D, E, F, G, H], Handle] {
+	return func(yield func(Row8[A, B, C, D, E, F, G, H], Handle) bool) {
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			gens := q.t.gens[base+lo : base+hi]
+			for ix := range gens {
+				if !yield(Row8[A, B, C, D, E, F, G, H]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
+// Table.Runs). Allocates nothing.
+func (q Query8[A, B, C, D, E, F, G, H]) Runs(chunk int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(chunk)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query8[A, B, C, D, E, F, G, H]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
+	}
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
+	return q.c.a[lo:hi:hi], q.c.b[lo:hi:hi], q.c.c[lo:hi:hi], q.c.d[lo:hi:hi], q.c.e[lo:hi:hi], q.c.f[lo:hi:hi], q.c.g[lo:hi:hi], q.c.h[lo:hi:hi]
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding a, b, c, d, e, f, g, h in the query's columns
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query8[A, B, C, D, E, F, G, H]) Insert(a A, b B, c C, d D, e E, f F, g G, h H) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+	q.c.a[row] = a
+	q.c.b[row] = b
+	q.c.c[row] = c
+	q.c.d[row] = d
+	q.c.e[row] = e
+	q.c.f[row] = f
+	q.c.g[row] = g
+	q.c.h[row] = h
+	return entity, nil
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first (as Table.InsertN), and calls fill with each one's handle
+// and pointers to its values (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
+// between frames, never from a system (see Queries in the package doc).
+// It allocates nothing.
+func (q Query8[A, B, C, D, E, F, G, H]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, &q.c.a[row], &q.c.b[row], &q.c.c[row], &q.c.d[row], &q.c.e[row], &q.c.f[row], &q.c.g[row], &q.c.h[row])
+	})
+}
+
+// Query9 is a typed view of 9 columns of one table, for walking its live rows
+// (see Queries in the package doc). It is a small value holding the table
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
+// it with NewQuery9 (or, in a system, systems.NewQuery9).
+type Query9[A, B, C, D, E, F, G, H, I any] struct {
+	t *Table
+	c *cols9[A, B, C, D, E, F, G, H, I]
+}
+
+// cols9 are the column slices of a Query9, in one block made by
+// NewQuery9 and shared by its copies and rows: a Row9 points here, a
+// heap address, so that passing rows to the loop body moves nothing to
+// the heap (a row pointing to a query on the stack would).
+type cols9[A, B, C, D, E, F, G, H, I any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+}
+
+// Row9 is one live row of a Query9: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (A row of more than four
+// columns holds two words, not a pointer per column: Go keeps a struct of
+// at most 32 bytes in registers, a wider one in memory, and copying that
+// every row made the loop 8 times slower; BenchmarkIterateWide.)
+type Row9[A, B, C, D, E, F, G, H, I any] struct {
+	c  *cols9[A, B, C, D, E, F, G, H, I]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row9[A, B, C, D, E, F, G, H, I]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I) {
+	// &c.a[ix] without the bounds check, so that Get inlines up to 9
+	// columns and the row form runs 0.8 times the instructions of the
+	// checked one (BenchmarkIterateWide). Sound because only the query's
+	// iterators make a Row9, with ix a row of the table, below every
+	// column's length, and columns never move or shrink; a zero Row9
+	// has a nil c and panics on its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0])))
+}
+
+// NewQuery9 returns the query of columns a, b, c, d, e, f, g, h, i, which must belong to one table.
+// It returns a *DefinitionError (errors.Is ErrDefinition) with
+// ErrNilColumn for a nil column, ErrQueryTables for columns of different
+// tables. It allocates the block of the query's column
+// slices (24 bytes a column), once: copies and rows share it.
+func NewQuery9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I]) (Query9[A, B, C, D, E, F, G, H, I], error) {
+	var qq Query9[A, B, C, D, E, F, G, H, I]
+	if a == nil || b == nil || c == nil || d == nil || e == nil || f == nil || g == nil || h == nil || i == nil {
+		return qq, &DefinitionError{Err: ErrNilColumn}
+	}
+	if err := sameTable(a.table, b.table, b.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, c.table, c.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, d.table, d.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, e.table, e.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, f.table, f.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, g.table, g.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, h.table, h.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, i.table, i.label); err != nil {
+		return qq, err
+	}
+	return Query9[A, B, C, D, E, F, G, H, I]{t: a.table, c: &cols9[A, B, C, D, E, F, G, H, I]{a: a.data, b: b.data, c: c.data, d: d.data, e: e.data, f: f.data, g: g.data, h: h.data, i: i.data}}, nil
+}
+
+// Table is the query's table; nil for the zero Query9.
+func (q Query9[A, B, C, D, E, F, G, H, I]) Table() *Table { return q.t }
+
+// All yields every live row of the table with its handle, in ascending row
+// order (chunk by chunk, the enabled bitmaps applied). The loop body may
+// write through the row's pointers; it must not change the table's
+// structure (see Queries in the package doc). Allocates nothing.
+func (q Query9[A, B, C, D, E, F, G, H, I]) All() iter.Seq2[Row9[A, B, C, D, E, F, G, H, I], Handle] {
+	return func(yield func(Row9[A, B, C, D, E, F, G, H, I], Handle) bool) {
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
+			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+				gens := q.t.gens[base+lo : base+hi]
+				for ix := range gens {
+					if !yield(Row9[A, B, C, D, E, F, G, H, I]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query9[A, B, C, D, E, F, G, H, I]) Chunk(chunk int) iter.Seq2[Row9[A, B, C, D, E, F, G, H, I], Handle] {
+	return func(yield func(Row9[A, B, C, D, E, F, G, H, I], Handle) bool) {
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			gens := q.t.gens[base+lo : base+hi]
+			for ix := range gens {
+				if !yield(Row9[A, B, C, D, E, F, G, H, I]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
+// Table.Runs). Allocates nothing.
+func (q Query9[A, B, C, D, E, F, G, H, I]) Runs(chunk int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(chunk)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query9[A, B, C, D, E, F, G, H, I]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
+	}
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
+	return q.c.a[lo:hi:hi], q.c.b[lo:hi:hi], q.c.c[lo:hi:hi], q.c.d[lo:hi:hi], q.c.e[lo:hi:hi], q.c.f[lo:hi:hi], q.c.g[lo:hi:hi], q.c.h[lo:hi:hi], q.c.i[lo:hi:hi]
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding a, b, c, d, e, f, g, h, i in the query's columns
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query9[A, B, C, D, E, F, G, H, I]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+	q.c.a[row] = a
+	q.c.b[row] = b
+	q.c.c[row] = c
+	q.c.d[row] = d
+	q.c.e[row] = e
+	q.c.f[row] = f
+	q.c.g[row] = g
+	q.c.h[row] = h
+	q.c.i[row] = i
+	return entity, nil
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first (as Table.InsertN), and calls fill with each one's handle
+// and pointers to its values (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
+// between frames, never from a system (see Queries in the package doc).
+// It allocates nothing.
+func (q Query9[A, B, C, D, E, F, G, H, I]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, &q.c.a[row], &q.c.b[row], &q.c.c[row], &q.c.d[row], &q.c.e[row], &q.c.f[row], &q.c.g[row], &q.c.h[row], &q.c.i[row])
+	})
+}
+
+// Query10 is a typed view of 10 columns of one table, for walking its live rows
+// (see Queries in the package doc). It is a small value holding the table
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
+// it with NewQuery10 (or, in a system, systems.NewQuery10).
+type Query10[A, B, C, D, E, F, G, H, I, J any] struct {
+	t *Table
+	c *cols10[A, B, C, D, E, F, G, H, I, J]
+}
+
+// cols10 are the column slices of a Query10, in one block made by
+// NewQuery10 and shared by its copies and rows: a Row10 points here, a
+// heap address, so that passing rows to the loop body moves nothing to
+// the heap (a row pointing to a query on the stack would).
+type cols10[A, B, C, D, E, F, G, H, I, J any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+}
+
+// Row10 is one live row of a Query10: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (A row of more than four
+// columns holds two words, not a pointer per column: Go keeps a struct of
+// at most 32 bytes in registers, a wider one in memory, and copying that
+// every row made the loop 8 times slower; BenchmarkIterateWide.)
+type Row10[A, B, C, D, E, F, G, H, I, J any] struct {
+	c  *cols10[A, B, C, D, E, F, G, H, I, J]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row10[A, B, C, D, E, F, G, H, I, J]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J) {
+	// &c.a[ix] without the bounds check, so that Get inlines up to 9
+	// columns and the row form runs 0.8 times the instructions of the
+	// checked one (BenchmarkIterateWide). Sound because only the query's
+	// iterators make a Row10, with ix a row of the table, below every
+	// column's length, and columns never move or shrink; a zero Row10
+	// has a nil c and panics on its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0])))
+}
+
+// NewQuery10 returns the query of columns a, b, c, d, e, f, g, h, i, j, which must belong to one table.
+// It returns a *DefinitionError (errors.Is ErrDefinition) with
+// ErrNilColumn for a nil column, ErrQueryTables for columns of different
+// tables. It allocates the block of the query's column
+// slices (24 bytes a column), once: copies and rows share it.
+func NewQuery10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J]) (Query10[A, B, C, D, E, F, G, H, I, J], error) {
+	var qq Query10[A, B, C, D, E, F, G, H, I, J]
+	if a == nil || b == nil || c == nil || d == nil || e == nil || f == nil || g == nil || h == nil || i == nil || j == nil {
+		return qq, &DefinitionError{Err: ErrNilColumn}
+	}
+	if err := sameTable(a.table, b.table, b.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, c.table, c.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, d.table, d.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, e.table, e.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, f.table, f.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, g.table, g.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, h.table, h.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, i.table, i.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, j.table, j.label); err != nil {
+		return qq, err
+	}
+	return Query10[A, B, C, D, E, F, G, H, I, J]{t: a.table, c: &cols10[A, B, C, D, E, F, G, H, I, J]{a: a.data, b: b.data, c: c.data, d: d.data, e: e.data, f: f.data, g: g.data, h: h.data, i: i.data, j: j.data}}, nil
+}
+
+// Table is the query's table; nil for the zero Query10.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Table() *Table { return q.t }
+
+// All yields every live row of the table with its handle, in ascending row
+// order (chunk by chunk, the enabled bitmaps applied). The loop body may
+// write through the row's pointers; it must not change the table's
+// structure (see Queries in the package doc). Allocates nothing.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) All() iter.Seq2[Row10[A, B, C, D, E, F, G, H, I, J], Handle] {
+	return func(yield func(Row10[A, B, C, D, E, F, G, H, I, J], Handle) bool) {
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
+			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+				gens := q.t.gens[base+lo : base+hi]
+				for ix := range gens {
+					if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Chunk(chunk int) iter.Seq2[Row10[A, B, C, D, E, F, G, H, I, J], Handle] {
+	return func(yield func(Row10[A, B, C, D, E, F, G, H, I, J], Handle) bool) {
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			gens := q.t.gens[base+lo : base+hi]
+			for ix := range gens {
+				if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
+// Table.Runs). Allocates nothing.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Runs(chunk int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(chunk)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
+	}
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
+	return q.c.a[lo:hi:hi], q.c.b[lo:hi:hi], q.c.c[lo:hi:hi], q.c.d[lo:hi:hi], q.c.e[lo:hi:hi], q.c.f[lo:hi:hi], q.c.g[lo:hi:hi], q.c.h[lo:hi:hi], q.c.i[lo:hi:hi], q.c.j[lo:hi:hi]
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding a, b, c, d, e, f, g, h, i, j in the query's columns
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+	q.c.a[row] = a
+	q.c.b[row] = b
+	q.c.c[row] = c
+	q.c.d[row] = d
+	q.c.e[row] = e
+	q.c.f[row] = f
+	q.c.g[row] = g
+	q.c.h[row] = h
+	q.c.i[row] = i
+	q.c.j[row] = j
+	return entity, nil
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first (as Table.InsertN), and calls fill with each one's handle
+// and pointers to its values (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
+// between frames, never from a system (see Queries in the package doc).
+// It allocates nothing.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, &q.c.a[row], &q.c.b[row], &q.c.c[row], &q.c.d[row], &q.c.e[row], &q.c.f[row], &q.c.g[row], &q.c.h[row], &q.c.i[row], &q.c.j[row])
+	})
+}
+
+// Query11 is a typed view of 11 columns of one table, for walking its live rows
+// (see Queries in the package doc). It is a small value holding the table
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
+// it with NewQuery11 (or, in a system, systems.NewQuery11).
+type Query11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	t *Table
+	c *cols11[A, B, C, D, E, F, G, H, I, J, K]
+}
+
+// cols11 are the column slices of a Query11, in one block made by
+// NewQuery11 and shared by its copies and rows: a Row11 points here, a
+// heap address, so that passing rows to the loop body moves nothing to
+// the heap (a row pointing to a query on the stack would).
+type cols11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+	k []K
+}
+
+// Row11 is one live row of a Query11: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (A row of more than four
+// columns holds two words, not a pointer per column: Go keeps a struct of
+// at most 32 bytes in registers, a wider one in memory, and copying that
+// every row made the loop 8 times slower; BenchmarkIterateWide.)
+type Row11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	c  *cols11[A, B, C, D, E, F, G, H, I, J, K]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row11[A, B, C, D, E, F, G, H, I, J, K]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K) {
+	// &c.a[ix] without the bounds check, so that Get inlines up to 9
+	// columns and the row form runs 0.8 times the instructions of the
+	// checked one (BenchmarkIterateWide). Sound because only the query's
+	// iterators make a Row11, with ix a row of the table, below every
+	// column's length, and columns never move or shrink; a zero Row11
+	// has a nil c and panics on its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0])))
+}
+
+// NewQuery11 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, which must belong to one table.
+// It returns a *DefinitionError (errors.Is ErrDefinition) with
+// ErrNilColumn for a nil column, ErrQueryTables for columns of different
+// tables. It allocates the block of the query's column
+// slices (24 bytes a column), once: copies and rows share it.
+func NewQuery11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K]) (Query11[A, B, C, D, E, F, G, H, I, J, K], error) {
+	var qq Query11[A, B, C, D, E, F, G, H, I, J, K]
+	if a == nil || b == nil || c == nil || d == nil || e == nil || f == nil || g == nil || h == nil || i == nil || j == nil || k == nil {
+		return qq, &DefinitionError{Err: ErrNilColumn}
+	}
+	if err := sameTable(a.table, b.table, b.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, c.table, c.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, d.table, d.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, e.table, e.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, f.table, f.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, g.table, g.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, h.table, h.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, i.table, i.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, j.table, j.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, k.table, k.label); err != nil {
+		return qq, err
+	}
+	return Query11[A, B, C, D, E, F, G, H, I, J, K]{t: a.table, c: &cols11[A, B, C, D, E, F, G, H, I, J, K]{a: a.data, b: b.data, c: c.data, d: d.data, e: e.data, f: f.data, g: g.data, h: h.data, i: i.data, j: j.data, k: k.data}}, nil
+}
+
+// Table is the query's table; nil for the zero Query11.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Table() *Table { return q.t }
+
+// All yields every live row of the table with its handle, in ascending row
+// order (chunk by chunk, the enabled bitmaps applied). The loop body may
+// write through the row's pointers; it must not change the table's
+// structure (see Queries in the package doc). Allocates nothing.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) All() iter.Seq2[Row11[A, B, C, D, E, F, G, H, I, J, K], Handle] {
+	return func(yield func(Row11[A, B, C, D, E, F, G, H, I, J, K], Handle) bool) {
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
+			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+				gens := q.t.gens[base+lo : base+hi]
+				for ix := range gens {
+					if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Chunk(chunk int) iter.Seq2[Row11[A, B, C, D, E, F, G, H, I, J, K], Handle] {
+	return func(yield func(Row11[A, B, C, D, E, F, G, H, I, J, K], Handle) bool) {
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			gens := q.t.gens[base+lo : base+hi]
+			for ix := range gens {
+				if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
+// Table.Runs). Allocates nothing.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Runs(chunk int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(chunk)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
+	}
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
+	return q.c.a[lo:hi:hi], q.c.b[lo:hi:hi], q.c.c[lo:hi:hi], q.c.d[lo:hi:hi], q.c.e[lo:hi:hi], q.c.f[lo:hi:hi], q.c.g[lo:hi:hi], q.c.h[lo:hi:hi], q.c.i[lo:hi:hi], q.c.j[lo:hi:hi], q.c.k[lo:hi:hi]
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding a, b, c, d, e, f, g, h, i, j, k in the query's columns
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+	q.c.a[row] = a
+	q.c.b[row] = b
+	q.c.c[row] = c
+	q.c.d[row] = d
+	q.c.e[row] = e
+	q.c.f[row] = f
+	q.c.g[row] = g
+	q.c.h[row] = h
+	q.c.i[row] = i
+	q.c.j[row] = j
+	q.c.k[row] = k
+	return entity, nil
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first (as Table.InsertN), and calls fill with each one's handle
+// and pointers to its values (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
+// between frames, never from a system (see Queries in the package doc).
+// It allocates nothing.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, &q.c.a[row], &q.c.b[row], &q.c.c[row], &q.c.d[row], &q.c.e[row], &q.c.f[row], &q.c.g[row], &q.c.h[row], &q.c.i[row], &q.c.j[row], &q.c.k[row])
+	})
+}
+
+// Query12 is a typed view of 12 columns of one table, for walking its live rows
+// (see Queries in the package doc). It is a small value holding the table
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
+// it with NewQuery12 (or, in a system, systems.NewQuery12).
+type Query12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	t *Table
+	c *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
+}
+
+// cols12 are the column slices of a Query12, in one block made by
+// NewQuery12 and shared by its copies and rows: a Row12 points here, a
+// heap address, so that passing rows to the loop body moves nothing to
+// the heap (a row pointing to a query on the stack would).
+type cols12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+	k []K
+	l []L
+}
+
+// Row12 is one live row of a Query12: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (A row of more than four
+// columns holds two words, not a pointer per column: Go keeps a struct of
+// at most 32 bytes in registers, a wider one in memory, and copying that
+// every row made the loop 8 times slower; BenchmarkIterateWide.)
+type Row12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	c  *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row12[A, B, C, D, E, F, G, H, I, J, K, L]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L) {
+	// &c.a[ix] without the bounds check, so that Get inlines up to 9
+	// columns and the row form runs 0.8 times the instructions of the
+	// checked one (BenchmarkIterateWide). Sound because only the query's
+	// iterators make a Row12, with ix a row of the table, below every
+	// column's length, and columns never move or shrink; a zero Row12
+	// has a nil c and panics on its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0])))
+}
+
+// NewQuery12 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, which must belong to one table.
+// It returns a *DefinitionError (errors.Is ErrDefinition) with
+// ErrNilColumn for a nil column, ErrQueryTables for columns of different
+// tables. It allocates the block of the query's column
+// slices (24 bytes a column), once: copies and rows share it.
+func NewQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L]) (Query12[A, B, C, D, E, F, G, H, I, J, K, L], error) {
+	var qq Query12[A, B, C, D, E, F, G, H, I, J, K, L]
+	if a == nil || b == nil || c == nil || d == nil || e == nil || f == nil || g == nil || h == nil || i == nil || j == nil || k == nil || l == nil {
+		return qq, &DefinitionError{Err: ErrNilColumn}
+	}
+	if err := sameTable(a.table, b.table, b.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, c.table, c.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, d.table, d.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, e.table, e.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, f.table, f.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, g.table, g.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, h.table, h.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, i.table, i.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, j.table, j.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, k.table, k.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, l.table, l.label); err != nil {
+		return qq, err
+	}
+	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{t: a.table, c: &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{a: a.data, b: b.data, c: c.data, d: d.data, e: e.data, f: f.data, g: g.data, h: h.data, i: i.data, j: j.data, k: k.data, l: l.data}}, nil
+}
+
+// Table is the query's table; nil for the zero Query12.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Table() *Table { return q.t }
+
+// All yields every live row of the table with its handle, in ascending row
+// order (chunk by chunk, the enabled bitmaps applied). The loop body may
+// write through the row's pointers; it must not change the table's
+// structure (see Queries in the package doc). Allocates nothing.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) All() iter.Seq2[Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle] {
+	return func(yield func(Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle) bool) {
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
+			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+				gens := q.t.gens[base+lo : base+hi]
+				for ix := range gens {
+					if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Chunk(chunk int) iter.Seq2[Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle] {
+	return func(yield func(Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle) bool) {
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			gens := q.t.gens[base+lo : base+hi]
+			for ix := range gens {
+				if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
+// Table.Runs). Allocates nothing.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Runs(chunk int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(chunk)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K, []L) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
+	}
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
+	return q.c.a[lo:hi:hi], q.c.b[lo:hi:hi], q.c.c[lo:hi:hi], q.c.d[lo:hi:hi], q.c.e[lo:hi:hi], q.c.f[lo:hi:hi], q.c.g[lo:hi:hi], q.c.h[lo:hi:hi], q.c.i[lo:hi:hi], q.c.j[lo:hi:hi], q.c.k[lo:hi:hi], q.c.l[lo:hi:hi]
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding a, b, c, d, e, f, g, h, i, j, k, l in the query's columns
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+	q.c.a[row] = a
+	q.c.b[row] = b
+	q.c.c[row] = c
+	q.c.d[row] = d
+	q.c.e[row] = e
+	q.c.f[row] = f
+	q.c.g[row] = g
+	q.c.h[row] = h
+	q.c.i[row] = i
+	q.c.j[row] = j
+	q.c.k[row] = k
+	q.c.l[row] = l
+	return entity, nil
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first (as Table.InsertN), and calls fill with each one's handle
+// and pointers to its values (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
+// between frames, never from a system (see Queries in the package doc).
+// It allocates nothing.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, &q.c.a[row], &q.c.b[row], &q.c.c[row], &q.c.d[row], &q.c.e[row], &q.c.f[row], &q.c.g[row], &q.c.h[row], &q.c.i[row], &q.c.j[row], &q.c.k[row], &q.c.l[row])
+	})
+}
+
+// Query13 is a typed view of 13 columns of one table, for walking its live rows
+// (see Queries in the package doc). It is a small value holding the table
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
+// it with NewQuery13 (or, in a system, systems.NewQuery13).
+type Query13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	t *Table
+	c *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+}
+
+// cols13 are the column slices of a Query13, in one block made by
+// NewQuery13 and shared by its copies and rows: a Row13 points here, a
+// heap address, so that passing rows to the loop body moves nothing to
+// the heap (a row pointing to a query on the stack would).
+type cols13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+	k []K
+	l []L
+	m []M
+}
+
+// Row13 is one live row of a Query13: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (A row of more than four
+// columns holds two words, not a pointer per column: Go keeps a struct of
+// at most 32 bytes in registers, a wider one in memory, and copying that
+// every row made the loop 8 times slower; BenchmarkIterateWide.)
+type Row13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	c  *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, *M) {
+	// &c.a[ix] without the bounds check, so that Get inlines up to 9
+	// columns and the row form runs 0.8 times the instructions of the
+	// checked one (BenchmarkIterateWide). Sound because only the query's
+	// iterators make a Row13, with ix a row of the table, below every
+	// column's length, and columns never move or shrink; a zero Row13
+	// has a nil c and panics on its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0]))), (*M)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.m)), ix*unsafe.Sizeof(c.m[0])))
+}
+
+// NewQuery13 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, which must belong to one table.
+// It returns a *DefinitionError (errors.Is ErrDefinition) with
+// ErrNilColumn for a nil column, ErrQueryTables for columns of different
+// tables. It allocates the block of the query's column
+// slices (24 bytes a column), once: copies and rows share it.
+func NewQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M]) (Query13[A, B, C, D, E, F, G, H, I, J, K, L, M], error) {
+	var qq Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	if a == nil || b == nil || c == nil || d == nil || e == nil || f == nil || g == nil || h == nil || i == nil || j == nil || k == nil || l == nil || m == nil {
+		return qq, &DefinitionError{Err: ErrNilColumn}
+	}
+	if err := sameTable(a.table, b.table, b.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, c.table, c.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, d.table, d.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, e.table, e.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, f.table, f.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, g.table, g.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, h.table, h.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, i.table, i.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, j.table, j.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, k.table, k.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, l.table, l.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, m.table, m.label); err != nil {
+		return qq, err
+	}
+	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{t: a.table, c: &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{a: a.data, b: b.data, c: c.data, d: d.data, e: e.data, f: f.data, g: g.data, h: h.data, i: i.data, j: j.data, k: k.data, l: l.data, m: m.data}}, nil
+}
+
+// Table is the query's table; nil for the zero Query13.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Table() *Table { return q.t }
+
+// All yields every live row of the table with its handle, in ascending row
+// order (chunk by chunk, the enabled bitmaps applied). The loop body may
+// write through the row's pointers; it must not change the table's
+// structure (see Queries in the package doc). Allocates nothing.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) All() iter.Seq2[Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle] {
+	return func(yield func(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle) bool) {
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
+			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+				gens := q.t.gens[base+lo : base+hi]
+				for ix := range gens {
+					if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Chunk(chunk int) iter.Seq2[Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle] {
+	return func(yield func(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle) bool) {
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			gens := q.t.gens[base+lo : base+hi]
+			for ix := range gens {
+				if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
+// Table.Runs). Allocates nothing.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Runs(chunk int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(chunk)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K, []L, []M) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
+	}
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
+	return q.c.a[lo:hi:hi], q.c.b[lo:hi:hi], q.c.c[lo:hi:hi], q.c.d[lo:hi:hi], q.c.e[lo:hi:hi], q.c.f[lo:hi:hi], q.c.g[lo:hi:hi], q.c.h[lo:hi:hi], q.c.i[lo:hi:hi], q.c.j[lo:hi:hi], q.c.k[lo:hi:hi], q.c.l[lo:hi:hi], q.c.m[lo:hi:hi]
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding a, b, c, d, e, f, g, h, i, j, k, l, m in the query's columns
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+	q.c.a[row] = a
+	q.c.b[row] = b
+	q.c.c[row] = c
+	q.c.d[row] = d
+	q.c.e[row] = e
+	q.c.f[row] = f
+	q.c.g[row] = g
+	q.c.h[row] = h
+	q.c.i[row] = i
+	q.c.j[row] = j
+	q.c.k[row] = k
+	q.c.l[row] = l
+	q.c.m[row] = m
+	return entity, nil
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first (as Table.InsertN), and calls fill with each one's handle
+// and pointers to its values (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
+// between frames, never from a system (see Queries in the package doc).
+// It allocates nothing.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, &q.c.a[row], &q.c.b[row], &q.c.c[row], &q.c.d[row], &q.c.e[row], &q.c.f[row], &q.c.g[row], &q.c.h[row], &q.c.i[row], &q.c.j[row], &q.c.k[row], &q.c.l[row], &q.c.m[row])
+	})
+}
+
+// Query14 is a typed view of 14 columns of one table, for walking its live rows
+// (see Queries in the package doc). It is a small value holding the table
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
+// it with NewQuery14 (or, in a system, systems.NewQuery14).
+type Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	t *Table
+	c *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+}
+
+// cols14 are the column slices of a Query14, in one block made by
+// NewQuery14 and shared by its copies and rows: a Row14 points here, a
+// heap address, so that passing rows to the loop body moves nothing to
+// the heap (a row pointing to a query on the stack would).
+type cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+	k []K
+	l []L
+	m []M
+	n []N
+}
+
+// Row14 is one live row of a Query14: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (A row of more than four
+// columns holds two words, not a pointer per column: Go keeps a struct of
+// at most 32 bytes in registers, a wider one in memory, and copying that
+// every row made the loop 8 times slower; BenchmarkIterateWide.)
+type Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	c  *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, *M, *N) {
+	// &c.a[ix] without the bounds check, so that Get inlines up to 9
+	// columns and the row form runs 0.8 times the instructions of the
+	// checked one (BenchmarkIterateWide). Sound because only the query's
+	// iterators make a Row14, with ix a row of the table, below every
+	// column's length, and columns never move or shrink; a zero Row14
+	// has a nil c and panics on its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0]))), (*M)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.m)), ix*unsafe.Sizeof(c.m[0]))), (*N)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.n)), ix*unsafe.Sizeof(c.n[0])))
+}
+
+// NewQuery14 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, which must belong to one table.
+// It returns a *DefinitionError (errors.Is ErrDefinition) with
+// ErrNilColumn for a nil column, ErrQueryTables for columns of different
+// tables. It allocates the block of the query's column
+// slices (24 bytes a column), once: copies and rows share it.
+func NewQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N]) (Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], error) {
+	var qq Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	if a == nil || b == nil || c == nil || d == nil || e == nil || f == nil || g == nil || h == nil || i == nil || j == nil || k == nil || l == nil || m == nil || n == nil {
+		return qq, &DefinitionError{Err: ErrNilColumn}
+	}
+	if err := sameTable(a.table, b.table, b.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, c.table, c.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, d.table, d.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, e.table, e.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, f.table, f.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, g.table, g.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, h.table, h.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, i.table, i.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, j.table, j.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, k.table, k.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, l.table, l.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, m.table, m.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, n.table, n.label); err != nil {
+		return qq, err
+	}
+	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{t: a.table, c: &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{a: a.data, b: b.data, c: c.data, d: d.data, e: e.data, f: f.data, g: g.data, h: h.data, i: i.data, j: j.data, k: k.data, l: l.data, m: m.data, n: n.data}}, nil
+}
+
+// Table is the query's table; nil for the zero Query14.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Table() *Table { return q.t }
+
+// All yields every live row of the table with its handle, in ascending row
+// order (chunk by chunk, the enabled bitmaps applied). The loop body may
+// write through the row's pointers; it must not change the table's
+// structure (see Queries in the package doc). Allocates nothing.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) All() iter.Seq2[Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle] {
+	return func(yield func(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle) bool) {
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
+			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+				gens := q.t.gens[base+lo : base+hi]
+				for ix := range gens {
+					if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Chunk(chunk int) iter.Seq2[Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle] {
+	return func(yield func(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle) bool) {
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			gens := q.t.gens[base+lo : base+hi]
+			for ix := range gens {
+				if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
+// Table.Runs). Allocates nothing.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Runs(chunk int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(chunk)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K, []L, []M, []N) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
+	}
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
+	return q.c.a[lo:hi:hi], q.c.b[lo:hi:hi], q.c.c[lo:hi:hi], q.c.d[lo:hi:hi], q.c.e[lo:hi:hi], q.c.f[lo:hi:hi], q.c.g[lo:hi:hi], q.c.h[lo:hi:hi], q.c.i[lo:hi:hi], q.c.j[lo:hi:hi], q.c.k[lo:hi:hi], q.c.l[lo:hi:hi], q.c.m[lo:hi:hi], q.c.n[lo:hi:hi]
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding a, b, c, d, e, f, g, h, i, j, k, l, m, n in the query's columns
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+	q.c.a[row] = a
+	q.c.b[row] = b
+	q.c.c[row] = c
+	q.c.d[row] = d
+	q.c.e[row] = e
+	q.c.f[row] = f
+	q.c.g[row] = g
+	q.c.h[row] = h
+	q.c.i[row] = i
+	q.c.j[row] = j
+	q.c.k[row] = k
+	q.c.l[row] = l
+	q.c.m[row] = m
+	q.c.n[row] = n
+	return entity, nil
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first (as Table.InsertN), and calls fill with each one's handle
+// and pointers to its values (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
+// between frames, never from a system (see Queries in the package doc).
+// It allocates nothing.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, &q.c.a[row], &q.c.b[row], &q.c.c[row], &q.c.d[row], &q.c.e[row], &q.c.f[row], &q.c.g[row], &q.c.h[row], &q.c.i[row], &q.c.j[row], &q.c.k[row], &q.c.l[row], &q.c.m[row], &q.c.n[row])
+	})
+}
+
+// Query15 is a typed view of 15 columns of one table, for walking its live rows
+// (see Queries in the package doc). It is a small value holding the table
+// and a pointer to its block of pin-stable column slices: copy it into kernel state freely. Make
+// it with NewQuery15 (or, in a system, systems.NewQuery15).
+type Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	t *Table
+	c *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+}
+
+// cols15 are the column slices of a Query15, in one block made by
+// NewQuery15 and shared by its copies and rows: a Row15 points here, a
+// heap address, so that passing rows to the loop body moves nothing to
+// the heap (a row pointing to a query on the stack would).
+type cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	a []A
+	b []B
+	c []C
+	d []D
+	e []E
+	f []F
+	g []G
+	h []H
+	i []I
+	j []J
+	k []K
+	l []L
+	m []M
+	n []N
+	o []O
+}
+
+// Row15 is one live row of a Query15: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (A row of more than four
+// columns holds two words, not a pointer per column: Go keeps a struct of
+// at most 32 bytes in registers, a wider one in memory, and copying that
+// every row made the loop 8 times slower; BenchmarkIterateWide.)
+type Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	c  *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, *M, *N, *O) {
+	// &c.a[ix] without the bounds check, so that Get inlines up to 9
+	// columns and the row form runs 0.8 times the instructions of the
+	// checked one (BenchmarkIterateWide). Sound because only the query's
+	// iterators make a Row15, with ix a row of the table, below every
+	// column's length, and columns never move or shrink; a zero Row15
+	// has a nil c and panics on its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0]))), (*M)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.m)), ix*unsafe.Sizeof(c.m[0]))), (*N)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.n)), ix*unsafe.Sizeof(c.n[0]))), (*O)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.o)), ix*unsafe.Sizeof(c.o[0])))
+}
+
+// NewQuery15 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, which must belong to one table.
+// It returns a *DefinitionError (errors.Is ErrDefinition) with
+// ErrNilColumn for a nil column, ErrQueryTables for columns of different
+// tables. It allocates the block of the query's column
+// slices (24 bytes a column), once: copies and rows share it.
+func NewQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], o *Column[O]) (Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], error) {
+	var qq Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	if a == nil || b == nil || c == nil || d == nil || e == nil || f == nil || g == nil || h == nil || i == nil || j == nil || k == nil || l == nil || m == nil || n == nil || o == nil {
+		return qq, &DefinitionError{Err: ErrNilColumn}
+	}
+	if err := sameTable(a.table, b.table, b.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, c.table, c.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, d.table, d.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, e.table, e.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, f.table, f.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, g.table, g.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, h.table, h.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, i.table, i.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, j.table, j.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, k.table, k.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, l.table, l.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, m.table, m.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, n.table, n.label); err != nil {
+		return qq, err
+	}
+	if err := sameTable(a.table, o.table, o.label); err != nil {
+		return qq, err
+	}
+	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{t: a.table, c: &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{a: a.data, b: b.data, c: c.data, d: d.data, e: e.data, f: f.data, g: g.data, h: h.data, i: i.data, j: j.data, k: k.data, l: l.data, m: m.data, n: n.data, o: o.data}}, nil
+}
+
+// Table is the query's table; nil for the zero Query15.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Table() *Table { return q.t }
+
+// All yields every live row of the table with its handle, in ascending row
+// order (chunk by chunk, the enabled bitmaps applied). The loop body may
+// write through the row's pointers; it must not change the table's
+// structure (see Queries in the package doc). Allocates nothing.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) All() iter.Seq2[Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle] {
+	return func(yield func(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle) bool) {
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
+			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+				gens := q.t.gens[base+lo : base+hi]
+				for ix := range gens {
+					if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Chunk(chunk int) iter.Seq2[Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle] {
+	return func(yield func(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle) bool) {
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			gens := q.t.gens[base+lo : base+hi]
+			for ix := range gens {
+				if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
+// Table.Runs). Allocates nothing.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Runs(chunk int) iter.Seq2[int, int] {
+	return func(yield func(lo, hi int) bool) {
+		mask := q.t.Enabled(chunk)
+		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
+			if !yield(lo, hi) {
+				return
+			}
+		}
+	}
+}
+
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K, []L, []M, []N, []O) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
+	}
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
+	return q.c.a[lo:hi:hi], q.c.b[lo:hi:hi], q.c.c[lo:hi:hi], q.c.d[lo:hi:hi], q.c.e[lo:hi:hi], q.c.f[lo:hi:hi], q.c.g[lo:hi:hi], q.c.h[lo:hi:hi], q.c.i[lo:hi:hi], q.c.j[lo:hi:hi], q.c.k[lo:hi:hi], q.c.l[lo:hi:hi], q.c.m[lo:hi:hi], q.c.n[lo:hi:hi], q.c.o[lo:hi:hi]
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding a, b, c, d, e, f, g, h, i, j, k, l, m, n, o in the query's columns
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N, o O) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+	q.c.a[row] = a
+	q.c.b[row] = b
+	q.c.c[row] = c
+	q.c.d[row] = d
+	q.c.e[row] = e
+	q.c.f[row] = f
+	q.c.g[row] = g
+	q.c.h[row] = h
+	q.c.i[row] = i
+	q.c.j[row] = j
+	q.c.k[row] = k
+	q.c.l[row] = l
+	q.c.m[row] = m
+	q.c.n[row] = n
+	q.c.o[row] = o
+	return entity, nil
+}
+
+// InsertN inserts n new entities with a row in the table, the lowest free
+// slots first (as Table.InsertN), and calls fill with each one's handle
+// and pointers to its values (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
+// between frames, never from a system (see Queries in the package doc).
+// It allocates nothing.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, &q.c.a[row], &q.c.b[row], &q.c.c[row], &q.c.d[row], &q.c.e[row], &q.c.f[row], &q.c.g[row], &q.c.h[row], &q.c.i[row], &q.c.j[row], &q.c.k[row], &q.c.l[row], &q.c.m[row], &q.c.n[row], &q.c.o[row])
 	})
 }

@@ -9,13 +9,14 @@ import (
 	"github.com/tickwork/tickwork/internal/wire"
 )
 
-// ErrState: a domain state (Domain.CheckState) that is not one this domain
-// can hold: wrong size, a generation out of range, free slots, rows or
-// enabled bits that disagree with the generations. Returned as a
-// *StateError naming the domain or table.
+// ErrState: a domain state (checked by the runtime through internal/plumb's
+// CheckState) that is not one this domain can hold: wrong size, a
+// generation out of range, free slots, rows or enabled bits that disagree
+// with the generations. Returned as a *StateError naming the domain or
+// table.
 var ErrState = errors.New("ephemeral: inconsistent domain state")
 
-// StateError reports why Domain.CheckState refused a state. errors.Is(err,
+// StateError reports why a domain's CheckState refused a state. errors.Is(err,
 // ErrState) is true.
 type StateError struct {
 	Domain string // the domain

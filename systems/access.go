@@ -9,7 +9,7 @@ import (
 )
 
 // Access is a column accessor of a declaration, ReadColumn or WriteColumn:
-// what NewQuery1 .. NewQuery4 take.
+// what NewQuery1 .. NewQuery15 take.
 type Access[T any] interface {
 	access() (*Decl, *ephemeral.Column[T])
 }
@@ -233,7 +233,9 @@ func (r *Recorder) later(fn func()) {
 
 // Worker returns worker w's recorder of the table for chunk chunk, from
 // inside a Parallel kernel: it starts a segment keyed by chunk, so that
-// playback follows chunk order whatever the worker count. Call it again
+// playback follows chunk order whatever the worker count. chunk is the
+// index the kernel was given, a table chunk or a unit of its own such as
+// a grid cell (Kernels in the package doc). Call it again
 // for every chunk. It panics when w is outside 0..Context.Workers()-1
 // (pass the worker index the kernel was given) or on a worker's recorder.
 func (r *Recorder) Worker(w, chunk int) *Recorder {

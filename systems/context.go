@@ -92,7 +92,9 @@ func (k *kernel[S]) do(w, c int) { k.fn(&k.st, w, c) }
 // the world's kernel workers and returns when every call has returned
 // (see package kernels: the pool's worker policy picks n workers from the
 // chunk count, "Worker policy", and worker w runs a contiguous, ascending
-// range of chunks; with one worker they run inline). st is the kernel's state,
+// range of chunks; with one worker they run inline). chunks is any count
+// of work units, a table's chunks or the kernel's own such as grid cells,
+// and chunk the index of one (Kernels in the package doc). st is the kernel's state,
 // copied once per call into a slot of the system: fn reads it through its
 // pointer, so nothing is shared through outer variables and no closure is
 // built per run. Pass a function or method expression, not a closure that

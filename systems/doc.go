@@ -25,11 +25,12 @@
 //	}
 //
 // The accessors: columns [Read] and [Write] ([ReadColumn], [WriteColumn]:
-// by handle or row, and queries over them, [NewQuery1] .. [NewQuery4],
+// by handle or row, and queries over them, [NewQuery1] .. [NewQuery15],
 // or joins across the tables of a domain, [NewJoin] .. [NewJoin4], whose
 // With and Without tables are presence reads, as [Presence]'s lease);
 // [Record] ([Recorder]: deferred commands, with [Set], [SetN],
-// [ReserveValues], and the spawners [NewSpawner1] .. [NewSpawner4]);
+// [ReserveValues], and the spawners [NewSpawner1] .. [NewSpawner15], whose
+// Spawn records a create with a value for each of its columns);
 // [Emit], [EmitParallel] and [Consume] (events); [ReadResource] and
 // [WriteResource] ([Resource]); [Decl.Counter] (see Counters).
 // [Decl.Before] and [Decl.After] order the system. Each accessor adds its
@@ -71,7 +72,23 @@
 // passed as a value: no closure is built per run and nothing is shared
 // through outer variables. A kernel takes the rows of its chunk from a
 // query (Chunk, or Spans and Runs), records through [Recorder.Worker] and
-// emits through [ParallelEmitter.Worker]. [ChunkKernel] ([DenseKernel],
+// emits through [ParallelEmitter.Worker].
+//
+// Parallel's chunks is a count of work units, any count (0 or less runs
+// nothing): a table's chunks (ephemeral.Table.UsedChunks or Chunks) for a
+// kernel over rows, or units of the kernel's own, such as the 400 cells
+// of a grid a system built this tick. fn is called once with each index
+// 0..chunks-1, on the worker whose contiguous, ascending range holds it;
+// what an index means is the kernel's (a query's Chunk and Spans take a
+// table chunk, 0..Table().Chunks()-1). The chunk given to [Recorder.Worker]
+// and [ParallelEmitter.Worker] is a merge key, not necessarily a table
+// chunk: pass the index fn got, and what each call records or emits is
+// played back and merged in ascending key order (equal keys: lower worker
+// first), so the result is the same for every worker count as long as
+// each index is passed only by the call that got it
+// (TestParallelOverCells in the root package).
+//
+// [ChunkKernel] ([DenseKernel],
 // [MaskedKernel]) is the driver of generated kernels (docs/schema.md,
 // Generated code): one kernel over a table's used chunks on one worker or
 // the pool, each chunk's segments ([Segmented]), the worker's outputs
@@ -95,7 +112,7 @@
 // system's runs added in the frame (several runs for a FixedUpdate system
 // with several ticks, none when it did not run); values are taken after
 // each run, so the report needs no locking and allocates nothing
-// (scheduler.SystemReport.Counters, made at seal; FrameReport.Counter
+// (scheduler.SystemReport.Counters, made at seal; scheduler.FrameReport.Counter
 // looks one up). Counter.Total is the sum since the world was built. A
 // counter name is unique within its system; two systems may both have a
 // "hits".

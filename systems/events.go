@@ -58,7 +58,10 @@ func EmitParallel[T any](s *Decl, ev *events.Table[T]) *ParallelEmitter[T] {
 }
 
 // Worker starts worker w's segment for chunk chunk and returns its
-// emitter. Call it again for every chunk. It panics when w is outside
+// emitter. chunk is the merge key, the index the kernel was given: a
+// table chunk or a unit of its own such as a grid cell (Kernels in the
+// package doc); segments merge in ascending key order. Call it again for
+// every chunk. It panics when w is outside
 // 0..Context.Workers()-1 (pass the worker index Parallel gave the kernel).
 func (e *ParallelEmitter[T]) Worker(w, chunk int) WorkerEmitter[T] {
 	s := e.p.Worker(w)

@@ -54,7 +54,7 @@ func (e *ParallelEmitter[T]) startChunk(w, chunk int) { e.Worker(w, chunk) }
 
 // DenseKernel declares the kernel of a dense system over table t: span
 // runs rows lo..hi-1 of the whole columns, every row of a chunk up to its
-// last live one (Table.LiveEnd), holes included. grain > 0 is the least
+// last live one (ephemeral.Table.LiveEnd), holes included. grain > 0 is the least
 // chunks per worker (kernels.Policy.Grain); 0 takes the pool's policy.
 func DenseKernel[S any](d *Decl, t *ephemeral.Table, grain int, st *S, span func(st *S, lo, hi int)) *ChunkKernel[S] {
 	k := newChunkKernel(d, t, grain, st, 0)

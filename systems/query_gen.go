@@ -2,7 +2,11 @@
 
 package systems
 
-import "github.com/tickwork/tickwork/ephemeral"
+import (
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/internal/engine/frame"
+)
 
 // NewQuery1 returns the query of the column of a, accessors from Read or
 // Write of one declaration: the system's typed iteration
@@ -11,45 +15,93 @@ import "github.com/tickwork/tickwork/ephemeral"
 func NewQuery1[A any](a Access[A]) ephemeral.Query1[A] {
 	decl, ca := a.access()
 	decl = decl.use("NewQuery1")
-	q, err := ephemeral.NewQuery1(ca)
+	qq, err := ephemeral.NewQuery1(ca)
 	if err != nil {
 		decl.failErr("NewQuery1", err)
 	}
-	return q
+	return qq
 }
 
 // Spawner1 creates entities with their value in 1 column of one table, through
-// the recorder of its declaration (NewSpawner1). A small value.
+// the recorder of its declaration (NewSpawner1). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner1[A any] struct {
-	r *Recorder
-	a *ephemeral.Column[A]
+	rec *Recorder
+	cur *setters1[A] // the setters of rec's buffer
+	all *spawnSets1[A]
+}
+
+// spawnSets1 are a Spawner1's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets1[A any] struct {
+	a       *ephemeral.Column[A]
+	serial  setters1[A]
+	workers []setters1[A]
+}
+
+// setters1 record the writes of one buffer, a column each.
+type setters1[A any] struct {
+	a commands.Setter[A]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets1[A]) bind(rec *Recorder) {
+	ss.serial = setters1[A]{commands.NewSetter(rec.rec, ss.a)}
+	ss.workers = make([]setters1[A], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters1[A]{commands.NewSetter(wr, ss.a)}
+	}
 }
 
 // NewSpawner1 declares that the system records creates in the table of
 // column a (as Record) and returns a
 // spawner of rows with their value. A nil column fails the declaration.
-func NewSpawner1[A any](s *Decl, a *ephemeral.Column[A]) Spawner1[A] {
-	decl := s.use("NewSpawner1")
+func NewSpawner1[A any](decl *Decl, a *ephemeral.Column[A]) Spawner1[A] {
+	use := decl.use("NewSpawner1")
 	if _, err := ephemeral.NewQuery1(a); err != nil {
-		decl.failErr("NewSpawner1", err)
-		return Spawner1[A]{r: &Recorder{}}
+		use.failErr("NewSpawner1", err)
+		return Spawner1[A]{rec: &Recorder{}}
 	}
-	return Spawner1[A]{Record(s, a.Table()), a}
+	rec := Record(decl, a.Table())
+	all := &spawnSets1[A]{a: a}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner1[A]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
 // a (a create and 1 deferred write, played back as one bulk insert
-// with the creates around it) and returns its provisional handle.
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner1[A]) Spawn(a A) ephemeral.Handle {
-	h := sp.r.Create()
-	Set(sp.r, sp.a, h, a)
-	return h
+	entity := sp.rec.Create()
+	sp.cur.a.Set(entity, a)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 1 write each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner1[A]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.all.a, n)
+	sp.rec.Reserve(n * 2)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner1[A]) Worker(w, chunk int) Spawner1[A] {
-	sp.r = sp.r.Worker(w, chunk)
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -62,48 +114,98 @@ func NewQuery2[A, B any](a Access[A], b Access[B]) ephemeral.Query2[A, B] {
 	decl = decl.use("NewQuery2")
 	declB, cb := b.access()
 	decl.same("NewQuery2", declB)
-	q, err := ephemeral.NewQuery2(ca, cb)
+	qq, err := ephemeral.NewQuery2(ca, cb)
 	if err != nil {
 		decl.failErr("NewQuery2", err)
 	}
-	return q
+	return qq
 }
 
 // Spawner2 creates entities with their values in 2 columns of one table, through
-// the recorder of its declaration (NewSpawner2). A small value.
+// the recorder of its declaration (NewSpawner2). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner2[A, B any] struct {
-	r *Recorder
-	a *ephemeral.Column[A]
-	b *ephemeral.Column[B]
+	rec *Recorder
+	cur *setters2[A, B] // the setters of rec's buffer
+	all *spawnSets2[A, B]
+}
+
+// spawnSets2 are a Spawner2's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets2[A, B any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	serial  setters2[A, B]
+	workers []setters2[A, B]
+}
+
+// setters2 record the writes of one buffer, a column each.
+type setters2[A, B any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets2[A, B]) bind(rec *Recorder) {
+	ss.serial = setters2[A, B]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b)}
+	ss.workers = make([]setters2[A, B], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters2[A, B]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b)}
+	}
 }
 
 // NewSpawner2 declares that the system records creates in the table of
 // columns a, b (as Record; they must belong to one table) and returns a
 // spawner of rows with their values. A nil column, or columns of different
 // tables, fail the declaration.
-func NewSpawner2[A, B any](s *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B]) Spawner2[A, B] {
-	decl := s.use("NewSpawner2")
+func NewSpawner2[A, B any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B]) Spawner2[A, B] {
+	use := decl.use("NewSpawner2")
 	if _, err := ephemeral.NewQuery2(a, b); err != nil {
-		decl.failErr("NewSpawner2", err)
-		return Spawner2[A, B]{r: &Recorder{}}
+		use.failErr("NewSpawner2", err)
+		return Spawner2[A, B]{rec: &Recorder{}}
 	}
-	return Spawner2[A, B]{Record(s, a.Table()), a, b}
+	rec := Record(decl, a.Table())
+	all := &spawnSets2[A, B]{a: a, b: b}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner2[A, B]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
 // a, b (a create and 2 deferred writes, played back as one bulk insert
-// with the creates around it) and returns its provisional handle.
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner2[A, B]) Spawn(a A, b B) ephemeral.Handle {
-	h := sp.r.Create()
-	Set(sp.r, sp.a, h, a)
-	Set(sp.r, sp.b, h, b)
-	return h
+	entity := sp.rec.Create()
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 2 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner2[A, B]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	sp.rec.Reserve(n * 3)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner2[A, B]) Worker(w, chunk int) Spawner2[A, B] {
-	sp.r = sp.r.Worker(w, chunk)
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -118,50 +220,102 @@ func NewQuery3[A, B, C any](a Access[A], b Access[B], c Access[C]) ephemeral.Que
 	decl.same("NewQuery3", declB)
 	declC, cc := c.access()
 	decl.same("NewQuery3", declC)
-	q, err := ephemeral.NewQuery3(ca, cb, cc)
+	qq, err := ephemeral.NewQuery3(ca, cb, cc)
 	if err != nil {
 		decl.failErr("NewQuery3", err)
 	}
-	return q
+	return qq
 }
 
 // Spawner3 creates entities with their values in 3 columns of one table, through
-// the recorder of its declaration (NewSpawner3). A small value.
+// the recorder of its declaration (NewSpawner3). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner3[A, B, C any] struct {
-	r *Recorder
-	a *ephemeral.Column[A]
-	b *ephemeral.Column[B]
-	c *ephemeral.Column[C]
+	rec *Recorder
+	cur *setters3[A, B, C] // the setters of rec's buffer
+	all *spawnSets3[A, B, C]
+}
+
+// spawnSets3 are a Spawner3's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets3[A, B, C any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	serial  setters3[A, B, C]
+	workers []setters3[A, B, C]
+}
+
+// setters3 record the writes of one buffer, a column each.
+type setters3[A, B, C any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets3[A, B, C]) bind(rec *Recorder) {
+	ss.serial = setters3[A, B, C]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c)}
+	ss.workers = make([]setters3[A, B, C], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters3[A, B, C]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c)}
+	}
 }
 
 // NewSpawner3 declares that the system records creates in the table of
 // columns a, b, c (as Record; they must belong to one table) and returns a
 // spawner of rows with their values. A nil column, or columns of different
 // tables, fail the declaration.
-func NewSpawner3[A, B, C any](s *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C]) Spawner3[A, B, C] {
-	decl := s.use("NewSpawner3")
+func NewSpawner3[A, B, C any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C]) Spawner3[A, B, C] {
+	use := decl.use("NewSpawner3")
 	if _, err := ephemeral.NewQuery3(a, b, c); err != nil {
-		decl.failErr("NewSpawner3", err)
-		return Spawner3[A, B, C]{r: &Recorder{}}
+		use.failErr("NewSpawner3", err)
+		return Spawner3[A, B, C]{rec: &Recorder{}}
 	}
-	return Spawner3[A, B, C]{Record(s, a.Table()), a, b, c}
+	rec := Record(decl, a.Table())
+	all := &spawnSets3[A, B, C]{a: a, b: b, c: c}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner3[A, B, C]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
 // a, b, c (a create and 3 deferred writes, played back as one bulk insert
-// with the creates around it) and returns its provisional handle.
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner3[A, B, C]) Spawn(a A, b B, c C) ephemeral.Handle {
-	h := sp.r.Create()
-	Set(sp.r, sp.a, h, a)
-	Set(sp.r, sp.b, h, b)
-	Set(sp.r, sp.c, h, c)
-	return h
+	entity := sp.rec.Create()
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 3 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner3[A, B, C]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	sp.rec.Reserve(n * 4)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner3[A, B, C]) Worker(w, chunk int) Spawner3[A, B, C] {
-	sp.r = sp.r.Worker(w, chunk)
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 
@@ -178,51 +332,1777 @@ func NewQuery4[A, B, C, D any](a Access[A], b Access[B], c Access[C], d Access[D
 	decl.same("NewQuery4", declC)
 	declD, cd := d.access()
 	decl.same("NewQuery4", declD)
-	q, err := ephemeral.NewQuery4(ca, cb, cc, cd)
+	qq, err := ephemeral.NewQuery4(ca, cb, cc, cd)
 	if err != nil {
 		decl.failErr("NewQuery4", err)
 	}
-	return q
+	return qq
 }
 
 // Spawner4 creates entities with their values in 4 columns of one table, through
-// the recorder of its declaration (NewSpawner4). A small value.
+// the recorder of its declaration (NewSpawner4). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner4[A, B, C, D any] struct {
-	r *Recorder
-	a *ephemeral.Column[A]
-	b *ephemeral.Column[B]
-	c *ephemeral.Column[C]
-	d *ephemeral.Column[D]
+	rec *Recorder
+	cur *setters4[A, B, C, D] // the setters of rec's buffer
+	all *spawnSets4[A, B, C, D]
+}
+
+// spawnSets4 are a Spawner4's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets4[A, B, C, D any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	serial  setters4[A, B, C, D]
+	workers []setters4[A, B, C, D]
+}
+
+// setters4 record the writes of one buffer, a column each.
+type setters4[A, B, C, D any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets4[A, B, C, D]) bind(rec *Recorder) {
+	ss.serial = setters4[A, B, C, D]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d)}
+	ss.workers = make([]setters4[A, B, C, D], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters4[A, B, C, D]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d)}
+	}
 }
 
 // NewSpawner4 declares that the system records creates in the table of
 // columns a, b, c, d (as Record; they must belong to one table) and returns a
 // spawner of rows with their values. A nil column, or columns of different
 // tables, fail the declaration.
-func NewSpawner4[A, B, C, D any](s *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D]) Spawner4[A, B, C, D] {
-	decl := s.use("NewSpawner4")
+func NewSpawner4[A, B, C, D any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D]) Spawner4[A, B, C, D] {
+	use := decl.use("NewSpawner4")
 	if _, err := ephemeral.NewQuery4(a, b, c, d); err != nil {
-		decl.failErr("NewSpawner4", err)
-		return Spawner4[A, B, C, D]{r: &Recorder{}}
+		use.failErr("NewSpawner4", err)
+		return Spawner4[A, B, C, D]{rec: &Recorder{}}
 	}
-	return Spawner4[A, B, C, D]{Record(s, a.Table()), a, b, c, d}
+	rec := Record(decl, a.Table())
+	all := &spawnSets4[A, B, C, D]{a: a, b: b, c: c, d: d}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner4[A, B, C, D]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
 // a, b, c, d (a create and 4 deferred writes, played back as one bulk insert
-// with the creates around it) and returns its provisional handle.
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner4[A, B, C, D]) Spawn(a A, b B, c C, d D) ephemeral.Handle {
-	h := sp.r.Create()
-	Set(sp.r, sp.a, h, a)
-	Set(sp.r, sp.b, h, b)
-	Set(sp.r, sp.c, h, c)
-	Set(sp.r, sp.d, h, d)
-	return h
+	entity := sp.rec.Create()
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 4 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner4[A, B, C, D]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	sp.rec.Reserve(n * 5)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner4[A, B, C, D]) Worker(w, chunk int) Spawner4[A, B, C, D] {
-	sp.r = sp.r.Worker(w, chunk)
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
+	return sp
+}
+
+// NewQuery5 returns the query of the columns of a, b, c, d, e, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query5: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery5[A, B, C, D, E any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E]) ephemeral.Query5[A, B, C, D, E] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery5")
+	declB, cb := b.access()
+	decl.same("NewQuery5", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery5", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery5", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery5", declE)
+	qq, err := ephemeral.NewQuery5(ca, cb, cc, cd, ce)
+	if err != nil {
+		decl.failErr("NewQuery5", err)
+	}
+	return qq
+}
+
+// Spawner5 creates entities with their values in 5 columns of one table, through
+// the recorder of its declaration (NewSpawner5). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner5[A, B, C, D, E any] struct {
+	rec *Recorder
+	cur *setters5[A, B, C, D, E] // the setters of rec's buffer
+	all *spawnSets5[A, B, C, D, E]
+}
+
+// spawnSets5 are a Spawner5's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets5[A, B, C, D, E any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	serial  setters5[A, B, C, D, E]
+	workers []setters5[A, B, C, D, E]
+}
+
+// setters5 record the writes of one buffer, a column each.
+type setters5[A, B, C, D, E any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets5[A, B, C, D, E]) bind(rec *Recorder) {
+	ss.serial = setters5[A, B, C, D, E]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e)}
+	ss.workers = make([]setters5[A, B, C, D, E], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters5[A, B, C, D, E]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e)}
+	}
+}
+
+// NewSpawner5 declares that the system records creates in the table of
+// columns a, b, c, d, e (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner5[A, B, C, D, E any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E]) Spawner5[A, B, C, D, E] {
+	use := decl.use("NewSpawner5")
+	if _, err := ephemeral.NewQuery5(a, b, c, d, e); err != nil {
+		use.failErr("NewSpawner5", err)
+		return Spawner5[A, B, C, D, E]{rec: &Recorder{}}
+	}
+	rec := Record(decl, a.Table())
+	all := &spawnSets5[A, B, C, D, E]{a: a, b: b, c: c, d: d, e: e}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner5[A, B, C, D, E]{rec, &all.serial, all}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e (a create and 5 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) ephemeral.Handle {
+	entity := sp.rec.Create()
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 5 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner5[A, B, C, D, E]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	sp.rec.Reserve(n * 6)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner5[A, B, C, D, E]) Worker(w, chunk int) Spawner5[A, B, C, D, E] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
+	return sp
+}
+
+// NewQuery6 returns the query of the columns of a, b, c, d, e, f, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query6: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery6[A, B, C, D, E, F any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F]) ephemeral.Query6[A, B, C, D, E, F] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery6")
+	declB, cb := b.access()
+	decl.same("NewQuery6", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery6", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery6", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery6", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery6", declF)
+	qq, err := ephemeral.NewQuery6(ca, cb, cc, cd, ce, cf)
+	if err != nil {
+		decl.failErr("NewQuery6", err)
+	}
+	return qq
+}
+
+// Spawner6 creates entities with their values in 6 columns of one table, through
+// the recorder of its declaration (NewSpawner6). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner6[A, B, C, D, E, F any] struct {
+	rec *Recorder
+	cur *setters6[A, B, C, D, E, F] // the setters of rec's buffer
+	all *spawnSets6[A, B, C, D, E, F]
+}
+
+// spawnSets6 are a Spawner6's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets6[A, B, C, D, E, F any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	serial  setters6[A, B, C, D, E, F]
+	workers []setters6[A, B, C, D, E, F]
+}
+
+// setters6 record the writes of one buffer, a column each.
+type setters6[A, B, C, D, E, F any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets6[A, B, C, D, E, F]) bind(rec *Recorder) {
+	ss.serial = setters6[A, B, C, D, E, F]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f)}
+	ss.workers = make([]setters6[A, B, C, D, E, F], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters6[A, B, C, D, E, F]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f)}
+	}
+}
+
+// NewSpawner6 declares that the system records creates in the table of
+// columns a, b, c, d, e, f (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner6[A, B, C, D, E, F any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F]) Spawner6[A, B, C, D, E, F] {
+	use := decl.use("NewSpawner6")
+	if _, err := ephemeral.NewQuery6(a, b, c, d, e, f); err != nil {
+		use.failErr("NewSpawner6", err)
+		return Spawner6[A, B, C, D, E, F]{rec: &Recorder{}}
+	}
+	rec := Record(decl, a.Table())
+	all := &spawnSets6[A, B, C, D, E, F]{a: a, b: b, c: c, d: d, e: e, f: f}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner6[A, B, C, D, E, F]{rec, &all.serial, all}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f (a create and 6 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) ephemeral.Handle {
+	entity := sp.rec.Create()
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 6 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner6[A, B, C, D, E, F]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	sp.rec.Reserve(n * 7)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner6[A, B, C, D, E, F]) Worker(w, chunk int) Spawner6[A, B, C, D, E, F] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
+	return sp
+}
+
+// NewQuery7 returns the query of the columns of a, b, c, d, e, f, g, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query7: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery7[A, B, C, D, E, F, G any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G]) ephemeral.Query7[A, B, C, D, E, F, G] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery7")
+	declB, cb := b.access()
+	decl.same("NewQuery7", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery7", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery7", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery7", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery7", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery7", declG)
+	qq, err := ephemeral.NewQuery7(ca, cb, cc, cd, ce, cf, cg)
+	if err != nil {
+		decl.failErr("NewQuery7", err)
+	}
+	return qq
+}
+
+// Spawner7 creates entities with their values in 7 columns of one table, through
+// the recorder of its declaration (NewSpawner7). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner7[A, B, C, D, E, F, G any] struct {
+	rec *Recorder
+	cur *setters7[A, B, C, D, E, F, G] // the setters of rec's buffer
+	all *spawnSets7[A, B, C, D, E, F, G]
+}
+
+// spawnSets7 are a Spawner7's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets7[A, B, C, D, E, F, G any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	serial  setters7[A, B, C, D, E, F, G]
+	workers []setters7[A, B, C, D, E, F, G]
+}
+
+// setters7 record the writes of one buffer, a column each.
+type setters7[A, B, C, D, E, F, G any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets7[A, B, C, D, E, F, G]) bind(rec *Recorder) {
+	ss.serial = setters7[A, B, C, D, E, F, G]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g)}
+	ss.workers = make([]setters7[A, B, C, D, E, F, G], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters7[A, B, C, D, E, F, G]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g)}
+	}
+}
+
+// NewSpawner7 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner7[A, B, C, D, E, F, G any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G]) Spawner7[A, B, C, D, E, F, G] {
+	use := decl.use("NewSpawner7")
+	if _, err := ephemeral.NewQuery7(a, b, c, d, e, f, g); err != nil {
+		use.failErr("NewSpawner7", err)
+		return Spawner7[A, B, C, D, E, F, G]{rec: &Recorder{}}
+	}
+	rec := Record(decl, a.Table())
+	all := &spawnSets7[A, B, C, D, E, F, G]{a: a, b: b, c: c, d: d, e: e, f: f, g: g}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner7[A, B, C, D, E, F, G]{rec, &all.serial, all}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g (a create and 7 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner7[A, B, C, D, E, F, G]) Spawn(a A, b B, c C, d D, e E, f F, g G) ephemeral.Handle {
+	entity := sp.rec.Create()
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 7 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner7[A, B, C, D, E, F, G]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	sp.rec.Reserve(n * 8)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner7[A, B, C, D, E, F, G]) Worker(w, chunk int) Spawner7[A, B, C, D, E, F, G] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
+	return sp
+}
+
+// NewQuery8 returns the query of the columns of a, b, c, d, e, f, g, h, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query8: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery8[A, B, C, D, E, F, G, H any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H]) ephemeral.Query8[A, B, C, D, E, F, G, H] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery8")
+	declB, cb := b.access()
+	decl.same("NewQuery8", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery8", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery8", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery8", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery8", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery8", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery8", declH)
+	qq, err := ephemeral.NewQuery8(ca, cb, cc, cd, ce, cf, cg, ch)
+	if err != nil {
+		decl.failErr("NewQuery8", err)
+	}
+	return qq
+}
+
+// Spawner8 creates entities with their values in 8 columns of one table, through
+// the recorder of its declaration (NewSpawner8). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner8[A, B, C, D, E, F, G, H any] struct {
+	rec *Recorder
+	cur *setters8[A, B, C, D, E, F, G, H] // the setters of rec's buffer
+	all *spawnSets8[A, B, C, D, E, F, G, H]
+}
+
+// spawnSets8 are a Spawner8's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets8[A, B, C, D, E, F, G, H any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	serial  setters8[A, B, C, D, E, F, G, H]
+	workers []setters8[A, B, C, D, E, F, G, H]
+}
+
+// setters8 record the writes of one buffer, a column each.
+type setters8[A, B, C, D, E, F, G, H any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets8[A, B, C, D, E, F, G, H]) bind(rec *Recorder) {
+	ss.serial = setters8[A, B, C, D, E, F, G, H]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h)}
+	ss.workers = make([]setters8[A, B, C, D, E, F, G, H], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters8[A, B, C, D, E, F, G, H]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h)}
+	}
+}
+
+// NewSpawner8 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner8[A, B, C, D, E, F, G, H any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H]) Spawner8[A, B, C, D, E, F, G, H] {
+	use := decl.use("NewSpawner8")
+	if _, err := ephemeral.NewQuery8(a, b, c, d, e, f, g, h); err != nil {
+		use.failErr("NewSpawner8", err)
+		return Spawner8[A, B, C, D, E, F, G, H]{rec: &Recorder{}}
+	}
+	rec := Record(decl, a.Table())
+	all := &spawnSets8[A, B, C, D, E, F, G, H]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner8[A, B, C, D, E, F, G, H]{rec, &all.serial, all}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h (a create and 8 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner8[A, B, C, D, E, F, G, H]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H) ephemeral.Handle {
+	entity := sp.rec.Create()
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 8 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner8[A, B, C, D, E, F, G, H]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
+	sp.rec.Reserve(n * 9)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner8[A, B, C, D, E, F, G, H]) Worker(w, chunk int) Spawner8[A, B, C, D, E, F, G, H] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
+	return sp
+}
+
+// NewQuery9 returns the query of the columns of a, b, c, d, e, f, g, h, i, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query9: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery9[A, B, C, D, E, F, G, H, I any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I]) ephemeral.Query9[A, B, C, D, E, F, G, H, I] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery9")
+	declB, cb := b.access()
+	decl.same("NewQuery9", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery9", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery9", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery9", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery9", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery9", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery9", declH)
+	declI, ci := i.access()
+	decl.same("NewQuery9", declI)
+	qq, err := ephemeral.NewQuery9(ca, cb, cc, cd, ce, cf, cg, ch, ci)
+	if err != nil {
+		decl.failErr("NewQuery9", err)
+	}
+	return qq
+}
+
+// Spawner9 creates entities with their values in 9 columns of one table, through
+// the recorder of its declaration (NewSpawner9). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner9[A, B, C, D, E, F, G, H, I any] struct {
+	rec *Recorder
+	cur *setters9[A, B, C, D, E, F, G, H, I] // the setters of rec's buffer
+	all *spawnSets9[A, B, C, D, E, F, G, H, I]
+}
+
+// spawnSets9 are a Spawner9's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets9[A, B, C, D, E, F, G, H, I any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	i       *ephemeral.Column[I]
+	serial  setters9[A, B, C, D, E, F, G, H, I]
+	workers []setters9[A, B, C, D, E, F, G, H, I]
+}
+
+// setters9 record the writes of one buffer, a column each.
+type setters9[A, B, C, D, E, F, G, H, I any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+	i commands.Setter[I]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets9[A, B, C, D, E, F, G, H, I]) bind(rec *Recorder) {
+	ss.serial = setters9[A, B, C, D, E, F, G, H, I]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h), commands.NewSetter(rec.rec, ss.i)}
+	ss.workers = make([]setters9[A, B, C, D, E, F, G, H, I], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters9[A, B, C, D, E, F, G, H, I]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h), commands.NewSetter(wr, ss.i)}
+	}
+}
+
+// NewSpawner9 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner9[A, B, C, D, E, F, G, H, I any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H], i *ephemeral.Column[I]) Spawner9[A, B, C, D, E, F, G, H, I] {
+	use := decl.use("NewSpawner9")
+	if _, err := ephemeral.NewQuery9(a, b, c, d, e, f, g, h, i); err != nil {
+		use.failErr("NewSpawner9", err)
+		return Spawner9[A, B, C, D, E, F, G, H, I]{rec: &Recorder{}}
+	}
+	rec := Record(decl, a.Table())
+	all := &spawnSets9[A, B, C, D, E, F, G, H, I]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h, i: i}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner9[A, B, C, D, E, F, G, H, I]{rec, &all.serial, all}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h, i (a create and 9 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I) ephemeral.Handle {
+	entity := sp.rec.Create()
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
+	sp.cur.i.Set(entity, i)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 9 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
+	ReserveValues(sp.rec, sp.all.i, n)
+	sp.rec.Reserve(n * 10)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Worker(w, chunk int) Spawner9[A, B, C, D, E, F, G, H, I] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
+	return sp
+}
+
+// NewQuery10 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query10: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery10[A, B, C, D, E, F, G, H, I, J any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J]) ephemeral.Query10[A, B, C, D, E, F, G, H, I, J] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery10")
+	declB, cb := b.access()
+	decl.same("NewQuery10", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery10", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery10", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery10", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery10", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery10", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery10", declH)
+	declI, ci := i.access()
+	decl.same("NewQuery10", declI)
+	declJ, cj := j.access()
+	decl.same("NewQuery10", declJ)
+	qq, err := ephemeral.NewQuery10(ca, cb, cc, cd, ce, cf, cg, ch, ci, cj)
+	if err != nil {
+		decl.failErr("NewQuery10", err)
+	}
+	return qq
+}
+
+// Spawner10 creates entities with their values in 10 columns of one table, through
+// the recorder of its declaration (NewSpawner10). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner10[A, B, C, D, E, F, G, H, I, J any] struct {
+	rec *Recorder
+	cur *setters10[A, B, C, D, E, F, G, H, I, J] // the setters of rec's buffer
+	all *spawnSets10[A, B, C, D, E, F, G, H, I, J]
+}
+
+// spawnSets10 are a Spawner10's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets10[A, B, C, D, E, F, G, H, I, J any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	i       *ephemeral.Column[I]
+	j       *ephemeral.Column[J]
+	serial  setters10[A, B, C, D, E, F, G, H, I, J]
+	workers []setters10[A, B, C, D, E, F, G, H, I, J]
+}
+
+// setters10 record the writes of one buffer, a column each.
+type setters10[A, B, C, D, E, F, G, H, I, J any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+	i commands.Setter[I]
+	j commands.Setter[J]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets10[A, B, C, D, E, F, G, H, I, J]) bind(rec *Recorder) {
+	ss.serial = setters10[A, B, C, D, E, F, G, H, I, J]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h), commands.NewSetter(rec.rec, ss.i), commands.NewSetter(rec.rec, ss.j)}
+	ss.workers = make([]setters10[A, B, C, D, E, F, G, H, I, J], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters10[A, B, C, D, E, F, G, H, I, J]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h), commands.NewSetter(wr, ss.i), commands.NewSetter(wr, ss.j)}
+	}
+}
+
+// NewSpawner10 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner10[A, B, C, D, E, F, G, H, I, J any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H], i *ephemeral.Column[I], j *ephemeral.Column[J]) Spawner10[A, B, C, D, E, F, G, H, I, J] {
+	use := decl.use("NewSpawner10")
+	if _, err := ephemeral.NewQuery10(a, b, c, d, e, f, g, h, i, j); err != nil {
+		use.failErr("NewSpawner10", err)
+		return Spawner10[A, B, C, D, E, F, G, H, I, J]{rec: &Recorder{}}
+	}
+	rec := Record(decl, a.Table())
+	all := &spawnSets10[A, B, C, D, E, F, G, H, I, J]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h, i: i, j: j}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner10[A, B, C, D, E, F, G, H, I, J]{rec, &all.serial, all}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h, i, j (a create and 10 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J) ephemeral.Handle {
+	entity := sp.rec.Create()
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
+	sp.cur.i.Set(entity, i)
+	sp.cur.j.Set(entity, j)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 10 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
+	ReserveValues(sp.rec, sp.all.i, n)
+	ReserveValues(sp.rec, sp.all.j, n)
+	sp.rec.Reserve(n * 11)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Worker(w, chunk int) Spawner10[A, B, C, D, E, F, G, H, I, J] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
+	return sp
+}
+
+// NewQuery11 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query11: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery11[A, B, C, D, E, F, G, H, I, J, K any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K]) ephemeral.Query11[A, B, C, D, E, F, G, H, I, J, K] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery11")
+	declB, cb := b.access()
+	decl.same("NewQuery11", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery11", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery11", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery11", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery11", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery11", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery11", declH)
+	declI, ci := i.access()
+	decl.same("NewQuery11", declI)
+	declJ, cj := j.access()
+	decl.same("NewQuery11", declJ)
+	declK, ck := k.access()
+	decl.same("NewQuery11", declK)
+	qq, err := ephemeral.NewQuery11(ca, cb, cc, cd, ce, cf, cg, ch, ci, cj, ck)
+	if err != nil {
+		decl.failErr("NewQuery11", err)
+	}
+	return qq
+}
+
+// Spawner11 creates entities with their values in 11 columns of one table, through
+// the recorder of its declaration (NewSpawner11). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	rec *Recorder
+	cur *setters11[A, B, C, D, E, F, G, H, I, J, K] // the setters of rec's buffer
+	all *spawnSets11[A, B, C, D, E, F, G, H, I, J, K]
+}
+
+// spawnSets11 are a Spawner11's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	i       *ephemeral.Column[I]
+	j       *ephemeral.Column[J]
+	k       *ephemeral.Column[K]
+	serial  setters11[A, B, C, D, E, F, G, H, I, J, K]
+	workers []setters11[A, B, C, D, E, F, G, H, I, J, K]
+}
+
+// setters11 record the writes of one buffer, a column each.
+type setters11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+	i commands.Setter[I]
+	j commands.Setter[J]
+	k commands.Setter[K]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets11[A, B, C, D, E, F, G, H, I, J, K]) bind(rec *Recorder) {
+	ss.serial = setters11[A, B, C, D, E, F, G, H, I, J, K]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h), commands.NewSetter(rec.rec, ss.i), commands.NewSetter(rec.rec, ss.j), commands.NewSetter(rec.rec, ss.k)}
+	ss.workers = make([]setters11[A, B, C, D, E, F, G, H, I, J, K], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters11[A, B, C, D, E, F, G, H, I, J, K]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h), commands.NewSetter(wr, ss.i), commands.NewSetter(wr, ss.j), commands.NewSetter(wr, ss.k)}
+	}
+}
+
+// NewSpawner11 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j, k (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner11[A, B, C, D, E, F, G, H, I, J, K any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H], i *ephemeral.Column[I], j *ephemeral.Column[J], k *ephemeral.Column[K]) Spawner11[A, B, C, D, E, F, G, H, I, J, K] {
+	use := decl.use("NewSpawner11")
+	if _, err := ephemeral.NewQuery11(a, b, c, d, e, f, g, h, i, j, k); err != nil {
+		use.failErr("NewSpawner11", err)
+		return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{rec: &Recorder{}}
+	}
+	rec := Record(decl, a.Table())
+	all := &spawnSets11[A, B, C, D, E, F, G, H, I, J, K]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h, i: i, j: j, k: k}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{rec, &all.serial, all}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h, i, j, k (a create and 11 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K) ephemeral.Handle {
+	entity := sp.rec.Create()
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
+	sp.cur.i.Set(entity, i)
+	sp.cur.j.Set(entity, j)
+	sp.cur.k.Set(entity, k)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 11 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
+	ReserveValues(sp.rec, sp.all.i, n)
+	ReserveValues(sp.rec, sp.all.j, n)
+	ReserveValues(sp.rec, sp.all.k, n)
+	sp.rec.Reserve(n * 12)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Worker(w, chunk int) Spawner11[A, B, C, D, E, F, G, H, I, J, K] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
+	return sp
+}
+
+// NewQuery12 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query12: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L]) ephemeral.Query12[A, B, C, D, E, F, G, H, I, J, K, L] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery12")
+	declB, cb := b.access()
+	decl.same("NewQuery12", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery12", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery12", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery12", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery12", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery12", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery12", declH)
+	declI, ci := i.access()
+	decl.same("NewQuery12", declI)
+	declJ, cj := j.access()
+	decl.same("NewQuery12", declJ)
+	declK, ck := k.access()
+	decl.same("NewQuery12", declK)
+	declL, cl := l.access()
+	decl.same("NewQuery12", declL)
+	qq, err := ephemeral.NewQuery12(ca, cb, cc, cd, ce, cf, cg, ch, ci, cj, ck, cl)
+	if err != nil {
+		decl.failErr("NewQuery12", err)
+	}
+	return qq
+}
+
+// Spawner12 creates entities with their values in 12 columns of one table, through
+// the recorder of its declaration (NewSpawner12). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	rec *Recorder
+	cur *setters12[A, B, C, D, E, F, G, H, I, J, K, L] // the setters of rec's buffer
+	all *spawnSets12[A, B, C, D, E, F, G, H, I, J, K, L]
+}
+
+// spawnSets12 are a Spawner12's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	i       *ephemeral.Column[I]
+	j       *ephemeral.Column[J]
+	k       *ephemeral.Column[K]
+	l       *ephemeral.Column[L]
+	serial  setters12[A, B, C, D, E, F, G, H, I, J, K, L]
+	workers []setters12[A, B, C, D, E, F, G, H, I, J, K, L]
+}
+
+// setters12 record the writes of one buffer, a column each.
+type setters12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+	i commands.Setter[I]
+	j commands.Setter[J]
+	k commands.Setter[K]
+	l commands.Setter[L]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets12[A, B, C, D, E, F, G, H, I, J, K, L]) bind(rec *Recorder) {
+	ss.serial = setters12[A, B, C, D, E, F, G, H, I, J, K, L]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h), commands.NewSetter(rec.rec, ss.i), commands.NewSetter(rec.rec, ss.j), commands.NewSetter(rec.rec, ss.k), commands.NewSetter(rec.rec, ss.l)}
+	ss.workers = make([]setters12[A, B, C, D, E, F, G, H, I, J, K, L], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters12[A, B, C, D, E, F, G, H, I, J, K, L]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h), commands.NewSetter(wr, ss.i), commands.NewSetter(wr, ss.j), commands.NewSetter(wr, ss.k), commands.NewSetter(wr, ss.l)}
+	}
+}
+
+// NewSpawner12 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j, k, l (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner12[A, B, C, D, E, F, G, H, I, J, K, L any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H], i *ephemeral.Column[I], j *ephemeral.Column[J], k *ephemeral.Column[K], l *ephemeral.Column[L]) Spawner12[A, B, C, D, E, F, G, H, I, J, K, L] {
+	use := decl.use("NewSpawner12")
+	if _, err := ephemeral.NewQuery12(a, b, c, d, e, f, g, h, i, j, k, l); err != nil {
+		use.failErr("NewSpawner12", err)
+		return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{rec: &Recorder{}}
+	}
+	rec := Record(decl, a.Table())
+	all := &spawnSets12[A, B, C, D, E, F, G, H, I, J, K, L]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h, i: i, j: j, k: k, l: l}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{rec, &all.serial, all}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h, i, j, k, l (a create and 12 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L) ephemeral.Handle {
+	entity := sp.rec.Create()
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
+	sp.cur.i.Set(entity, i)
+	sp.cur.j.Set(entity, j)
+	sp.cur.k.Set(entity, k)
+	sp.cur.l.Set(entity, l)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 12 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
+	ReserveValues(sp.rec, sp.all.i, n)
+	ReserveValues(sp.rec, sp.all.j, n)
+	ReserveValues(sp.rec, sp.all.k, n)
+	ReserveValues(sp.rec, sp.all.l, n)
+	sp.rec.Reserve(n * 13)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Worker(w, chunk int) Spawner12[A, B, C, D, E, F, G, H, I, J, K, L] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
+	return sp
+}
+
+// NewQuery13 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query13: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M]) ephemeral.Query13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery13")
+	declB, cb := b.access()
+	decl.same("NewQuery13", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery13", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery13", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery13", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery13", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery13", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery13", declH)
+	declI, ci := i.access()
+	decl.same("NewQuery13", declI)
+	declJ, cj := j.access()
+	decl.same("NewQuery13", declJ)
+	declK, ck := k.access()
+	decl.same("NewQuery13", declK)
+	declL, cl := l.access()
+	decl.same("NewQuery13", declL)
+	declM, cm := m.access()
+	decl.same("NewQuery13", declM)
+	qq, err := ephemeral.NewQuery13(ca, cb, cc, cd, ce, cf, cg, ch, ci, cj, ck, cl, cm)
+	if err != nil {
+		decl.failErr("NewQuery13", err)
+	}
+	return qq
+}
+
+// Spawner13 creates entities with their values in 13 columns of one table, through
+// the recorder of its declaration (NewSpawner13). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	rec *Recorder
+	cur *setters13[A, B, C, D, E, F, G, H, I, J, K, L, M] // the setters of rec's buffer
+	all *spawnSets13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+}
+
+// spawnSets13 are a Spawner13's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	i       *ephemeral.Column[I]
+	j       *ephemeral.Column[J]
+	k       *ephemeral.Column[K]
+	l       *ephemeral.Column[L]
+	m       *ephemeral.Column[M]
+	serial  setters13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	workers []setters13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+}
+
+// setters13 record the writes of one buffer, a column each.
+type setters13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+	i commands.Setter[I]
+	j commands.Setter[J]
+	k commands.Setter[K]
+	l commands.Setter[L]
+	m commands.Setter[M]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets13[A, B, C, D, E, F, G, H, I, J, K, L, M]) bind(rec *Recorder) {
+	ss.serial = setters13[A, B, C, D, E, F, G, H, I, J, K, L, M]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h), commands.NewSetter(rec.rec, ss.i), commands.NewSetter(rec.rec, ss.j), commands.NewSetter(rec.rec, ss.k), commands.NewSetter(rec.rec, ss.l), commands.NewSetter(rec.rec, ss.m)}
+	ss.workers = make([]setters13[A, B, C, D, E, F, G, H, I, J, K, L, M], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters13[A, B, C, D, E, F, G, H, I, J, K, L, M]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h), commands.NewSetter(wr, ss.i), commands.NewSetter(wr, ss.j), commands.NewSetter(wr, ss.k), commands.NewSetter(wr, ss.l), commands.NewSetter(wr, ss.m)}
+	}
+}
+
+// NewSpawner13 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j, k, l, m (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner13[A, B, C, D, E, F, G, H, I, J, K, L, M any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H], i *ephemeral.Column[I], j *ephemeral.Column[J], k *ephemeral.Column[K], l *ephemeral.Column[L], m *ephemeral.Column[M]) Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
+	use := decl.use("NewSpawner13")
+	if _, err := ephemeral.NewQuery13(a, b, c, d, e, f, g, h, i, j, k, l, m); err != nil {
+		use.failErr("NewSpawner13", err)
+		return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{rec: &Recorder{}}
+	}
+	rec := Record(decl, a.Table())
+	all := &spawnSets13[A, B, C, D, E, F, G, H, I, J, K, L, M]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h, i: i, j: j, k: k, l: l, m: m}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{rec, &all.serial, all}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h, i, j, k, l, m (a create and 13 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M) ephemeral.Handle {
+	entity := sp.rec.Create()
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
+	sp.cur.i.Set(entity, i)
+	sp.cur.j.Set(entity, j)
+	sp.cur.k.Set(entity, k)
+	sp.cur.l.Set(entity, l)
+	sp.cur.m.Set(entity, m)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 13 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
+	ReserveValues(sp.rec, sp.all.i, n)
+	ReserveValues(sp.rec, sp.all.j, n)
+	ReserveValues(sp.rec, sp.all.k, n)
+	ReserveValues(sp.rec, sp.all.l, n)
+	ReserveValues(sp.rec, sp.all.m, n)
+	sp.rec.Reserve(n * 14)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Worker(w, chunk int) Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
+	return sp
+}
+
+// NewQuery14 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query14: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N]) ephemeral.Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery14")
+	declB, cb := b.access()
+	decl.same("NewQuery14", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery14", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery14", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery14", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery14", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery14", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery14", declH)
+	declI, ci := i.access()
+	decl.same("NewQuery14", declI)
+	declJ, cj := j.access()
+	decl.same("NewQuery14", declJ)
+	declK, ck := k.access()
+	decl.same("NewQuery14", declK)
+	declL, cl := l.access()
+	decl.same("NewQuery14", declL)
+	declM, cm := m.access()
+	decl.same("NewQuery14", declM)
+	declN, cn := n.access()
+	decl.same("NewQuery14", declN)
+	qq, err := ephemeral.NewQuery14(ca, cb, cc, cd, ce, cf, cg, ch, ci, cj, ck, cl, cm, cn)
+	if err != nil {
+		decl.failErr("NewQuery14", err)
+	}
+	return qq
+}
+
+// Spawner14 creates entities with their values in 14 columns of one table, through
+// the recorder of its declaration (NewSpawner14). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	rec *Recorder
+	cur *setters14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] // the setters of rec's buffer
+	all *spawnSets14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+}
+
+// spawnSets14 are a Spawner14's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	i       *ephemeral.Column[I]
+	j       *ephemeral.Column[J]
+	k       *ephemeral.Column[K]
+	l       *ephemeral.Column[L]
+	m       *ephemeral.Column[M]
+	n       *ephemeral.Column[N]
+	serial  setters14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	workers []setters14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+}
+
+// setters14 record the writes of one buffer, a column each.
+type setters14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+	i commands.Setter[I]
+	j commands.Setter[J]
+	k commands.Setter[K]
+	l commands.Setter[L]
+	m commands.Setter[M]
+	n commands.Setter[N]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) bind(rec *Recorder) {
+	ss.serial = setters14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h), commands.NewSetter(rec.rec, ss.i), commands.NewSetter(rec.rec, ss.j), commands.NewSetter(rec.rec, ss.k), commands.NewSetter(rec.rec, ss.l), commands.NewSetter(rec.rec, ss.m), commands.NewSetter(rec.rec, ss.n)}
+	ss.workers = make([]setters14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h), commands.NewSetter(wr, ss.i), commands.NewSetter(wr, ss.j), commands.NewSetter(wr, ss.k), commands.NewSetter(wr, ss.l), commands.NewSetter(wr, ss.m), commands.NewSetter(wr, ss.n)}
+	}
+}
+
+// NewSpawner14 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j, k, l, m, n (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H], i *ephemeral.Column[I], j *ephemeral.Column[J], k *ephemeral.Column[K], l *ephemeral.Column[L], m *ephemeral.Column[M], n *ephemeral.Column[N]) Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
+	use := decl.use("NewSpawner14")
+	if _, err := ephemeral.NewQuery14(a, b, c, d, e, f, g, h, i, j, k, l, m, n); err != nil {
+		use.failErr("NewSpawner14", err)
+		return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{rec: &Recorder{}}
+	}
+	rec := Record(decl, a.Table())
+	all := &spawnSets14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h, i: i, j: j, k: k, l: l, m: m, n: n}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{rec, &all.serial, all}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h, i, j, k, l, m, n (a create and 14 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N) ephemeral.Handle {
+	entity := sp.rec.Create()
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
+	sp.cur.i.Set(entity, i)
+	sp.cur.j.Set(entity, j)
+	sp.cur.k.Set(entity, k)
+	sp.cur.l.Set(entity, l)
+	sp.cur.m.Set(entity, m)
+	sp.cur.n.Set(entity, n)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 14 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
+	ReserveValues(sp.rec, sp.all.i, n)
+	ReserveValues(sp.rec, sp.all.j, n)
+	ReserveValues(sp.rec, sp.all.k, n)
+	ReserveValues(sp.rec, sp.all.l, n)
+	ReserveValues(sp.rec, sp.all.m, n)
+	ReserveValues(sp.rec, sp.all.n, n)
+	sp.rec.Reserve(n * 15)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Worker(w, chunk int) Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
+	return sp
+}
+
+// NewQuery15 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, accessors from Read or
+// Write of one declaration, over one table: the system's typed iteration
+// (ephemeral.Query15: All and Chunk, Spans and Runs). The accessors declare the
+// access; a query over columns of different tables fails the declaration.
+func NewQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N], o Access[O]) ephemeral.Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
+	decl, ca := a.access()
+	decl = decl.use("NewQuery15")
+	declB, cb := b.access()
+	decl.same("NewQuery15", declB)
+	declC, cc := c.access()
+	decl.same("NewQuery15", declC)
+	declD, cd := d.access()
+	decl.same("NewQuery15", declD)
+	declE, ce := e.access()
+	decl.same("NewQuery15", declE)
+	declF, cf := f.access()
+	decl.same("NewQuery15", declF)
+	declG, cg := g.access()
+	decl.same("NewQuery15", declG)
+	declH, ch := h.access()
+	decl.same("NewQuery15", declH)
+	declI, ci := i.access()
+	decl.same("NewQuery15", declI)
+	declJ, cj := j.access()
+	decl.same("NewQuery15", declJ)
+	declK, ck := k.access()
+	decl.same("NewQuery15", declK)
+	declL, cl := l.access()
+	decl.same("NewQuery15", declL)
+	declM, cm := m.access()
+	decl.same("NewQuery15", declM)
+	declN, cn := n.access()
+	decl.same("NewQuery15", declN)
+	declO, co := o.access()
+	decl.same("NewQuery15", declO)
+	qq, err := ephemeral.NewQuery15(ca, cb, cc, cd, ce, cf, cg, ch, ci, cj, ck, cl, cm, cn, co)
+	if err != nil {
+		decl.failErr("NewQuery15", err)
+	}
+	return qq
+}
+
+// Spawner15 creates entities with their values in 15 columns of one table, through
+// the recorder of its declaration (NewSpawner15). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
+type Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	rec *Recorder
+	cur *setters15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] // the setters of rec's buffer
+	all *spawnSets15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+}
+
+// spawnSets15 are a Spawner15's columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	a       *ephemeral.Column[A]
+	b       *ephemeral.Column[B]
+	c       *ephemeral.Column[C]
+	d       *ephemeral.Column[D]
+	e       *ephemeral.Column[E]
+	f       *ephemeral.Column[F]
+	g       *ephemeral.Column[G]
+	h       *ephemeral.Column[H]
+	i       *ephemeral.Column[I]
+	j       *ephemeral.Column[J]
+	k       *ephemeral.Column[K]
+	l       *ephemeral.Column[L]
+	m       *ephemeral.Column[M]
+	n       *ephemeral.Column[N]
+	o       *ephemeral.Column[O]
+	serial  setters15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	workers []setters15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+}
+
+// setters15 record the writes of one buffer, a column each.
+type setters15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	a commands.Setter[A]
+	b commands.Setter[B]
+	c commands.Setter[C]
+	d commands.Setter[D]
+	e commands.Setter[E]
+	f commands.Setter[F]
+	g commands.Setter[G]
+	h commands.Setter[H]
+	i commands.Setter[I]
+	j commands.Setter[J]
+	k commands.Setter[K]
+	l commands.Setter[L]
+	m commands.Setter[M]
+	n commands.Setter[N]
+	o commands.Setter[O]
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) bind(rec *Recorder) {
+	ss.serial = setters15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{commands.NewSetter(rec.rec, ss.a), commands.NewSetter(rec.rec, ss.b), commands.NewSetter(rec.rec, ss.c), commands.NewSetter(rec.rec, ss.d), commands.NewSetter(rec.rec, ss.e), commands.NewSetter(rec.rec, ss.f), commands.NewSetter(rec.rec, ss.g), commands.NewSetter(rec.rec, ss.h), commands.NewSetter(rec.rec, ss.i), commands.NewSetter(rec.rec, ss.j), commands.NewSetter(rec.rec, ss.k), commands.NewSetter(rec.rec, ss.l), commands.NewSetter(rec.rec, ss.m), commands.NewSetter(rec.rec, ss.n), commands.NewSetter(rec.rec, ss.o)}
+	ss.workers = make([]setters15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{commands.NewSetter(wr, ss.a), commands.NewSetter(wr, ss.b), commands.NewSetter(wr, ss.c), commands.NewSetter(wr, ss.d), commands.NewSetter(wr, ss.e), commands.NewSetter(wr, ss.f), commands.NewSetter(wr, ss.g), commands.NewSetter(wr, ss.h), commands.NewSetter(wr, ss.i), commands.NewSetter(wr, ss.j), commands.NewSetter(wr, ss.k), commands.NewSetter(wr, ss.l), commands.NewSetter(wr, ss.m), commands.NewSetter(wr, ss.n), commands.NewSetter(wr, ss.o)}
+	}
+}
+
+// NewSpawner15 declares that the system records creates in the table of
+// columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, o (as Record; they must belong to one table) and returns a
+// spawner of rows with their values. A nil column, or columns of different
+// tables, fail the declaration.
+func NewSpawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](decl *Decl, a *ephemeral.Column[A], b *ephemeral.Column[B], c *ephemeral.Column[C], d *ephemeral.Column[D], e *ephemeral.Column[E], f *ephemeral.Column[F], g *ephemeral.Column[G], h *ephemeral.Column[H], i *ephemeral.Column[I], j *ephemeral.Column[J], k *ephemeral.Column[K], l *ephemeral.Column[L], m *ephemeral.Column[M], n *ephemeral.Column[N], o *ephemeral.Column[O]) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
+	use := decl.use("NewSpawner15")
+	if _, err := ephemeral.NewQuery15(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o); err != nil {
+		use.failErr("NewSpawner15", err)
+		return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{rec: &Recorder{}}
+	}
+	rec := Record(decl, a.Table())
+	all := &spawnSets15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{a: a, b: b, c: c, d: d, e: e, f: f, g: g, h: h, i: i, j: j, k: k, l: l, m: m, n: n, o: o}
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{rec, &all.serial, all}
+}
+
+// Spawn records the creation of an entity with a row in the table holding
+// a, b, c, d, e, f, g, h, i, j, k, l, m, n, o (a create and 15 deferred writes, played back as one bulk insert
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
+func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spawn(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N, o O) ephemeral.Handle {
+	entity := sp.rec.Create()
+	sp.cur.a.Set(entity, a)
+	sp.cur.b.Set(entity, b)
+	sp.cur.c.Set(entity, c)
+	sp.cur.d.Set(entity, d)
+	sp.cur.e.Set(entity, e)
+	sp.cur.f.Set(entity, f)
+	sp.cur.g.Set(entity, g)
+	sp.cur.h.Set(entity, h)
+	sp.cur.i.Set(entity, i)
+	sp.cur.j.Set(entity, j)
+	sp.cur.k.Set(entity, k)
+	sp.cur.l.Set(entity, l)
+	sp.cur.m.Set(entity, m)
+	sp.cur.n.Set(entity, n)
+	sp.cur.o.Set(entity, o)
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and 15 writes each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+	ReserveValues(sp.rec, sp.all.a, n)
+	ReserveValues(sp.rec, sp.all.b, n)
+	ReserveValues(sp.rec, sp.all.c, n)
+	ReserveValues(sp.rec, sp.all.d, n)
+	ReserveValues(sp.rec, sp.all.e, n)
+	ReserveValues(sp.rec, sp.all.f, n)
+	ReserveValues(sp.rec, sp.all.g, n)
+	ReserveValues(sp.rec, sp.all.h, n)
+	ReserveValues(sp.rec, sp.all.i, n)
+	ReserveValues(sp.rec, sp.all.j, n)
+	ReserveValues(sp.rec, sp.all.k, n)
+	ReserveValues(sp.rec, sp.all.l, n)
+	ReserveValues(sp.rec, sp.all.m, n)
+	ReserveValues(sp.rec, sp.all.n, n)
+	ReserveValues(sp.rec, sp.all.o, n)
+	sp.rec.Reserve(n * 16)
+}
+
+// Worker returns the spawner of worker w for chunk chunk, from inside a
+// Parallel kernel (see Recorder.Worker).
+func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Worker(w, chunk int) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }

@@ -67,7 +67,7 @@ type System struct {
 // Validate checks the name, the phase and Declare. It returns nil or a
 // *DefinitionError (errors.Is ErrDefinition and ErrEmptyName, ErrBadPhase or
 // ErrNoDeclare). Everything the declaration asks for is checked when the
-// scheduler runs the declaration (Scheduler.Add).
+// scheduler runs the declaration (scheduler.Scheduler.Add).
 func (s *System) Validate() error {
 	if s.Name == "" {
 		return &DefinitionError{Err: ErrEmptyName}

@@ -130,6 +130,15 @@ func TestDeclarationErrors(t *testing.T) {
 		{"query over two tables", func(s *systems.Decl) { systems.NewQuery2(systems.Read(s, f.x), systems.Read(s, ox)) },
 			`systems: system "s": bad declaration: NewQuery2: ephemeral: table "Other" column "ox": a query's columns must belong to one table (the query's first column is of table "Body")`},
 		{"spawner over two tables", func(s *systems.Decl) { systems.NewSpawner2(s, f.x, ox) }, "NewSpawner2: ephemeral: table \"Other\""},
+		{"wide spawner over two tables, then Reserve", func(s *systems.Decl) {
+			systems.NewSpawner5(s, f.x, f.x, f.x, f.x, ox).Reserve(10) // Reserve of a failed spawner does nothing
+		}, "NewSpawner5: ephemeral: table \"Other\" column \"ox\""},
+		{"wide spawner with a nil column", func(s *systems.Decl) { systems.NewSpawner8(s, f.x, f.x, f.x, f.x, f.x, f.x, f.x, nilCol) },
+			"NewSpawner8: ephemeral: column is nil: pass the *Column returned by AddColumn"},
+		{"wide query over two tables", func(s *systems.Decl) {
+			r := systems.Read(s, f.x)
+			systems.NewQuery8(r, r, r, r, r, r, r, systems.Read(s, ox))
+		}, `NewQuery8: ephemeral: table "Other" column "ox": a query's columns must belong to one table`},
 		{"first error wins", func(s *systems.Decl) { systems.Read(s, nilCol); systems.Record(s, nil) }, "Read: nil column"},
 	}
 	for _, tc := range cases {

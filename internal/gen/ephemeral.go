@@ -6,21 +6,69 @@ var templates = map[string]string{
 	"query_gen.go":           faceQueries,
 }
 
+// The templates' own locals and parameters (entity, row, chunk, gens, ix,
+// decl, ...) have names of two letters or more: the single letters a, b,
+// ... are the columns'.
+
 const ephemeralQueries = `package ephemeral
 
-import "iter"
+import (
+	"iter"
+	"unsafe"
+)
 {{range .}}
 // Query{{.N}} is a typed view of {{.N}} column{{if gt .N 1}}s{{end}} of one table, for walking its live rows
 // (see Queries in the package doc). It is a small value holding the table
-// and the pin-stable column slices: copy it into kernel state freely. Make
-// it with NewQuery{{.N}} (or, in a system, systems.Query{{.N}}).
+// and {{if .Wide}}a pointer to its block of pin-stable column slices{{else}}the pin-stable column slices{{end}}: copy it into kernel state freely. Make
+// it with NewQuery{{.N}} (or, in a system, systems.NewQuery{{.N}}).
+{{- if .Wide}}
+type Query{{.N}}[{{.Any}}] struct {
+	t *Table
+	c *cols{{.N}}[{{.Types}}]
+}
+
+// cols{{.N}} are the column slices of a Query{{.N}}, in one block made by
+// NewQuery{{.N}} and shared by its copies and rows: a Row{{.N}} points here, a
+// heap address, so that passing rows to the loop body moves nothing to
+// the heap (a row pointing to a query on the stack would).
+type cols{{.N}}[{{.Any}}] struct {
+{{- range .Cols}}
+	{{.F}} []{{.T}}
+{{- end}}
+}
+{{- else}}
 type Query{{.N}}[{{.Any}}] struct {
 	t *Table
 {{- range .Cols}}
 	{{.F}} []{{.T}}
 {{- end}}
 }
+{{- end}}
 
+{{- if .Wide}}
+// Row{{.N}} is one live row of a Query{{.N}}: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (A row of more than four
+// columns holds two words, not a pointer per column: Go keeps a struct of
+// at most 32 bytes in registers, a wider one in memory, and copying that
+// every row made the loop 8 times slower; BenchmarkIterateWide.)
+type Row{{.N}}[{{.Any}}] struct {
+	c  *cols{{.N}}[{{.Types}}]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) {
+	// &c.a[ix] without the bounds check, so that Get inlines up to 9
+	// columns and the row form runs 0.8 times the instructions of the
+	// checked one (BenchmarkIterateWide). Sound because only the query's
+	// iterators make a Row{{.N}}, with ix a row of the table, below every
+	// column's length, and columns never move or shrink; a zero Row{{.N}}
+	// has a nil c and panics on its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return {{join .Cols "(*$T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.$F)), ix*unsafe.Sizeof(c.$F[0])))" ", "}}
+}
+{{- else}}
 // Row{{.N}} is one live row of a Query{{.N}}: {{if eq .N 1}}a pointer into its column{{else}}pointers into its columns{{end}}, valid
 // until the next structural change of the table.
 type Row{{.N}}[{{.Any}}] struct {
@@ -31,23 +79,28 @@ type Row{{.N}}[{{.Any}}] struct {
 
 // Get returns the row's value{{if gt .N 1}}s, one pointer per column in query order{{else}} pointer{{end}}.
 func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) { return {{join .Cols "r.$F" ", "}} }
+{{- end}}
 
 // NewQuery{{.N}} returns the query of {{if eq .N 1}}column a{{else}}columns {{join .Cols "$F" ", "}}, which must belong to one table{{end}}.
 // It returns a *DefinitionError (errors.Is ErrDefinition) with
 // ErrNilColumn for a nil column{{if gt .N 1}}, ErrQueryTables for columns of different
-// tables{{end}}. Allocates nothing.
+// tables{{end}}. {{if .Wide}}It allocates the block of the query's column
+// slices (24 bytes a column), once: copies and rows share it{{else}}Allocates nothing{{end}}.
 func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}}[{{.Types}}], error) {
-	var q Query{{.N}}[{{.Types}}]
+	var qq Query{{.N}}[{{.Types}}]
 	if {{join .Cols "$F == nil" " || "}} {
-		return q, &DefinitionError{Err: ErrNilColumn}
+		return qq, &DefinitionError{Err: ErrNilColumn}
 	}
-{{- $first := index .Cols 0}}
 {{- range rest .Cols}}
 	if err := sameTable(a.table, {{.F}}.table, {{.F}}.label); err != nil {
-		return q, err
+		return qq, err
 	}
 {{- end}}
+{{- if .Wide}}
+	return Query{{.N}}[{{.Types}}]{t: a.table, c: &cols{{.N}}[{{.Types}}]{ {{- join .Cols "$F: $F.data" ", " -}} }}, nil
+{{- else}}
 	return Query{{.N}}[{{.Types}}]{t: a.table, {{join .Cols "$F: $F.data" ", "}}}, nil
+{{- end}}
 }
 
 // Table is the query's table; nil for the zero Query{{.N}}.
@@ -59,50 +112,66 @@ func (q Query{{.N}}[{{.Types}}]) Table() *Table { return q.t }
 // structure (see Queries in the package doc). Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
 	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
-		for c := q.t.liveChunk(0); c >= 0; c = q.t.liveChunk(c + 1) {
-			mask, base := q.t.enabled[c], c<<q.t.dom.shift
+		for chunk := q.t.liveChunk(0); chunk >= 0; chunk = q.t.liveChunk(chunk + 1) {
+			mask, base := q.t.enabled[chunk], chunk<<q.t.dom.shift
 			for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
-				g := q.t.gens[base+lo : base+hi]
-{{- range .Cols}}
-				{{.F}} := q.{{.F}}[base+lo : base+hi][:len(g)]
-{{- end}}
-				for i := range g {
-					if !yield(Row{{.N}}[{{.Types}}]{ {{- join .Cols "&$F[i]" ", " -}} }, handleOf(uint32(base+lo+i), g[i])) {
+				gens := q.t.gens[base+lo : base+hi]
+{{- if .Wide}}
+				for ix := range gens {
+					if !yield(Row{{.N}}[{{.Types}}]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
 						return
 					}
 				}
+{{- else}}
+{{- range .Cols}}
+				{{.F}} := q.{{.F}}[base+lo : base+hi][:len(gens)]
+{{- end}}
+				for ix := range gens {
+					if !yield(Row{{.N}}[{{.Types}}]{ {{- join .Cols "&$F[ix]" ", " -}} }, handleOf(uint32(base+lo+ix), gens[ix])) {
+						return
+					}
+				}
+{{- end}}
 			}
 		}
 	}
 }
 
-// Chunk yields the live rows of chunk c with their handles, as All does for
-// the whole table: the row form for a kernel at chunk c. It panics when c
-// is outside 0..Table().Chunks()-1. Allocates nothing.
-func (q Query{{.N}}[{{.Types}}]) Chunk(c int) iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query{{.N}}[{{.Types}}]) Chunk(chunk int) iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
 	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
-		mask := q.t.Enabled(c)
-		base := c << q.t.dom.shift
+		mask := q.t.Enabled(chunk)
+		base := chunk << q.t.dom.shift
 		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
-			g := q.t.gens[base+lo : base+hi]
-{{- range .Cols}}
-			{{.F}} := q.{{.F}}[base+lo : base+hi][:len(g)]
-{{- end}}
-			for i := range g {
-				if !yield(Row{{.N}}[{{.Types}}]{ {{- join .Cols "&$F[i]" ", " -}} }, handleOf(uint32(base+lo+i), g[i])) {
+			gens := q.t.gens[base+lo : base+hi]
+{{- if .Wide}}
+			for ix := range gens {
+				if !yield(Row{{.N}}[{{.Types}}]{q.c, base + lo + ix}, handleOf(uint32(base+lo+ix), gens[ix])) {
 					return
 				}
 			}
+{{- else}}
+{{- range .Cols}}
+			{{.F}} := q.{{.F}}[base+lo : base+hi][:len(gens)]
+{{- end}}
+			for ix := range gens {
+				if !yield(Row{{.N}}[{{.Types}}]{ {{- join .Cols "&$F[ix]" ", " -}} }, handleOf(uint32(base+lo+ix), gens[ix])) {
+					return
+				}
+			}
+{{- end}}
 		}
 	}
 }
 
-// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
-// indexes into the slices of Spans(c): the span form for a kernel (see
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel (see
 // Table.Runs). Allocates nothing.
-func (q Query{{.N}}[{{.Types}}]) Runs(c int) iter.Seq2[int, int] {
+func (q Query{{.N}}[{{.Types}}]) Runs(chunk int) iter.Seq2[int, int] {
 	return func(yield func(lo, hi int) bool) {
-		mask := q.t.Enabled(c)
+		mask := q.t.Enabled(chunk)
 		for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
 			if !yield(lo, hi) {
 				return
@@ -111,35 +180,63 @@ func (q Query{{.N}}[{{.Types}}]) Runs(c int) iter.Seq2[int, int] {
 	}
 }
 
-// Spans returns chunk c's slice of each column, ChunkRows elements each,
-// element r being row c*ChunkRows+r; rows that are not live hold
-// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
-func (q Query{{.N}}[{{.Types}}]) Spans(c int) ({{join .Cols "[]$T" ", "}}) {
-	if uint(c) >= uint(len(q.t.enabled)) {
-		chunkPanic("Spans", c, q.t, "")
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query{{.N}}[{{.Types}}]) Spans(chunk int) ({{join .Cols "[]$T" ", "}}) {
+	if uint(chunk) >= uint(len(q.t.enabled)) {
+		chunkPanic("Spans", chunk, q.t, "")
 	}
-	lo, hi := c<<q.t.dom.shift, (c+1)<<q.t.dom.shift
-	return {{join .Cols "q.$F[lo:hi:hi]" ", "}}
+	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
+	return {{join .Cols "q.$P$F[lo:hi:hi]" ", "}}
+}
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot (as Table.Insert), holding {{join .Cols "$F" ", "}} in the query's column{{if gt .N 1}}s{{end}}
+// (columns of the table outside the query are zero), and returns its
+// handle. When the table is full it inserts nothing and returns the
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// change: for set-up and between frames, never from a system (see Queries
+// in the package doc). Allocates nothing.
+func (q Query{{.N}}[{{.Types}}]) Insert({{join .Cols "$F $T" ", "}}) (Handle, error) {
+	entity, err := q.t.Insert()
+	if err != nil {
+		return entity, err
+	}
+	row := entity.Index()
+{{- range .Cols}}
+	q.{{.P}}{{.F}}[row] = {{.F}}
+{{- end}}
+	return entity, nil
 }
 
 // InsertN inserts n new entities with a row in the table, the lowest free
 // slots first (as Table.InsertN), and calls fill with each one's handle
-// and {{if eq .N 1}}a pointer to its value{{else}}pointers to its values{{end}} (zero until fill sets them), in slot order.
-// When the n rows do not fit it inserts none and returns the
-// *CapacityError of Table.InsertN. A structural change: for set-up and
+// and {{if eq .N 1}}a pointer to its value{{else}}pointers to its values{{end}} (zero until fill sets them), in slot order:
+// fill sets every column of the query, and columns of the table outside
+// the query stay zero. A nil fill inserts n rows of zero values; n <= 0
+// inserts nothing. When the n rows do not fit it inserts none and returns
+// the *CapacityError of Table.InsertN. A structural change: for set-up and
 // between frames, never from a system (see Queries in the package doc).
 // It allocates nothing.
-func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(h Handle, {{join .Cols "$F *$T" ", "}})) error {
-	return q.t.insertEach(n, func(h Handle) {
-		i := h.Index()
-		fill(h, {{join .Cols "&q.$F[i]" ", "}})
+func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(entity Handle, {{join .Cols "$F *$T" ", "}})) error {
+	if fill == nil {
+		return q.t.insertEach(n, nil)
+	}
+	return q.t.insertEach(n, func(entity Handle) {
+		row := entity.Index()
+		fill(entity, {{join .Cols "&q.$P$F[row]" ", "}})
 	})
 }
 {{end}}`
 
 const systemsQueries = `package systems
 
-import "github.com/tickwork/tickwork/ephemeral"
+import (
+	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/internal/engine/frame"
+)
 {{range .}}
 // NewQuery{{.N}} returns the query of the column{{if gt .N 1}}s{{end}} of {{join .Cols "$F" ", "}}, accessors from Read or
 // Write of one declaration{{if gt .N 1}}, over one table{{end}}: the system's typed iteration
@@ -153,50 +250,102 @@ func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F Access[$T]" ", "}}) ephemeral.Que
 	decl{{.T}}, c{{.F}} := {{.F}}.access()
 	decl.same("NewQuery{{$n}}", decl{{.T}})
 {{- end}}
-	q, err := ephemeral.NewQuery{{.N}}({{join .Cols "c$F" ", "}})
+	qq, err := ephemeral.NewQuery{{.N}}({{join .Cols "c$F" ", "}})
 	if err != nil {
 		decl.failErr("NewQuery{{.N}}", err)
 	}
-	return q
+	return qq
 }
 
 // Spawner{{.N}} creates entities with their value{{if gt .N 1}}s{{end}} in {{.N}} column{{if gt .N 1}}s{{end}} of one table, through
-// the recorder of its declaration (NewSpawner{{.N}}). A small value.
+// the recorder of its declaration (NewSpawner{{.N}}). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner{{.N}}[{{.Any}}] struct {
-	r *Recorder
+	rec *Recorder
+	cur *setters{{.N}}[{{.Types}}] // the setters of rec's buffer
+	all *spawnSets{{.N}}[{{.Types}}]
+}
+
+// spawnSets{{.N}} are a Spawner{{.N}}'s columns and, bound at seal, the
+// setters of its serial buffer and of each worker's, so that Spawn writes
+// each column without looking its store up (a lookup per write grew with
+// the column count).
+type spawnSets{{.N}}[{{.Any}}] struct {
 {{- range .Cols}}
 	{{.F}} *ephemeral.Column[{{.T}}]
 {{- end}}
+	serial  setters{{.N}}[{{.Types}}]
+	workers []setters{{.N}}[{{.Types}}]
+}
+
+// setters{{.N}} record the writes of one buffer, a column each.
+type setters{{.N}}[{{.Any}}] struct {
+{{- range .Cols}}
+	{{.F}} commands.Setter[{{.T}}]
+{{- end}}
+}
+
+// bind makes the setters of rec's buffers; at seal, after rec's own bind.
+func (ss *spawnSets{{.N}}[{{.Types}}]) bind(rec *Recorder) {
+	ss.serial = setters{{.N}}[{{.Types}}]{ {{- join .Cols "commands.NewSetter(rec.rec, ss.$F)" ", " -}} }
+	ss.workers = make([]setters{{.N}}[{{.Types}}], len(rec.workers))
+	for w := range rec.workers {
+		wr := rec.workers[w].rec
+		ss.workers[w] = setters{{.N}}[{{.Types}}]{ {{- join .Cols "commands.NewSetter(wr, ss.$F)" ", " -}} }
+	}
 }
 
 // NewSpawner{{.N}} declares that the system records creates in the table of
 // column{{if gt .N 1}}s{{end}} {{join .Cols "$F" ", "}} (as Record{{if gt .N 1}}; they must belong to one table{{end}}) and returns a
 // spawner of rows with their value{{if gt .N 1}}s{{end}}. A nil column{{if gt .N 1}}, or columns of different
 // tables,{{end}} fail{{if eq .N 1}}s{{end}} the declaration.
-func NewSpawner{{.N}}[{{.Any}}](s *Decl, {{join .Cols "$F *ephemeral.Column[$T]" ", "}}) Spawner{{.N}}[{{.Types}}] {
-	decl := s.use("NewSpawner{{.N}}")
+func NewSpawner{{.N}}[{{.Any}}](decl *Decl, {{join .Cols "$F *ephemeral.Column[$T]" ", "}}) Spawner{{.N}}[{{.Types}}] {
+	use := decl.use("NewSpawner{{.N}}")
 	if _, err := ephemeral.NewQuery{{.N}}({{join .Cols "$F" ", "}}); err != nil {
-		decl.failErr("NewSpawner{{.N}}", err)
-		return Spawner{{.N}}[{{.Types}}]{r: &Recorder{}}
+		use.failErr("NewSpawner{{.N}}", err)
+		return Spawner{{.N}}[{{.Types}}]{rec: &Recorder{}}
 	}
-	return Spawner{{.N}}[{{.Types}}]{Record(s, a.Table()), {{join .Cols "$F" ", "}}}
+	rec := Record(decl, a.Table())
+	all := &spawnSets{{.N}}[{{.Types}}]{ {{- join .Cols "$F: $F" ", " -}} }
+	use.bind(func(*frame.Run) error { all.bind(rec); return nil })
+	return Spawner{{.N}}[{{.Types}}]{rec, &all.serial, all}
 }
 
 // Spawn records the creation of an entity with a row in the table holding
 // {{join .Cols "$F" ", "}} (a create and {{.N}} deferred write{{if gt .N 1}}s{{end}}, played back as one bulk insert
-// with the creates around it) and returns its provisional handle.
+// with the creates around it) and returns its provisional handle. Columns
+// of the table outside the spawner's are zero. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner{{.N}}[{{.Types}}]) Spawn({{join .Cols "$F $T" ", "}}) ephemeral.Handle {
-	h := sp.r.Create()
+	entity := sp.rec.Create()
 {{- range .Cols}}
-	Set(sp.r, sp.{{.F}}, h, {{.F}})
+	sp.cur.{{.F}}.Set(entity, {{.F}})
 {{- end}}
-	return h
+	return entity
+}
+
+// Reserve makes room for n spawns per run in the spawner's recorder (a
+// create and {{.N}} write{{if gt .N 1}}s{{end}} each: ReserveValues of every column and
+// Recorder.Reserve of the records), so that up to n Spawn calls a run
+// never allocate, not even at a frame that spawns more than any before.
+// Call it in the declaration (it then waits for the buffers, made at
+// seal) or in the body, not from a kernel. It allocates 16 bytes a record
+// and the values.
+func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) {
+	if sp.rec.t == nil {
+		return // a failed declaration: Build reports it
+	}
+{{- range .Cols}}
+	ReserveValues(sp.rec, sp.all.{{.F}}, n)
+{{- end}}
+	sp.rec.Reserve(n * {{add .N 1}})
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner{{.N}}[{{.Types}}]) Worker(w, chunk int) Spawner{{.N}}[{{.Types}}] {
-	sp.r = sp.r.Worker(w, chunk)
+	sp.rec = sp.rec.Worker(w, chunk)
+	sp.cur = &sp.all.workers[w]
 	return sp
 }
 {{end}}`
@@ -205,16 +354,64 @@ const faceQueries = `package tickwork
 
 import (
 	"iter"
+	"unsafe"
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/systems"
 )
+
+// columnData is the whole column of accessor a (ReadColumn.All), for the
+// rows of a query of more than four columns; nil for a failed accessor.
+func columnData[T any](a Access[T]) []T {
+	switch v := a.(type) {
+	case ReadColumn[T]:
+		return v.All()
+	case WriteColumn[T]:
+		return v.All()
+	}
+	return nil
+}
 {{range .}}
 // Query{{.N}} is a typed view of {{.N}} column{{if gt .N 1}}s{{end}} of one table, for walking its live rows:
-// a small value holding the table and the pin-stable column slices; copy
+// a small value holding the table and {{if .Wide}}a pointer to its block of pin-stable column slices{{else}}the pin-stable column slices{{end}}; copy
 // it into kernel state freely. A system makes it with NewQuery{{.N}}, the host
 // with HostQuery{{.N}}. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+{{- if .Wide}}
+type Query{{.N}}[{{.Any}}] struct {
+	q ephemeral.Query{{.N}}[{{.Types}}]
+	c *cols{{.N}}[{{.Types}}]
+}
+
+// cols{{.N}} are the whole columns of a Query{{.N}}, in one block made with the
+// query and shared by its copies and rows (see Row{{.N}}).
+type cols{{.N}}[{{.Any}}] struct {
+{{- range .Cols}}
+	{{.F}} []{{.T}}
+{{- end}}
+}
+
+// Row{{.N}} is one live row of a Query{{.N}}: its row index and the query's
+// columns, from which Get makes a pointer into each column, valid until
+// the next structural change of the table. (Two words, not a pointer per
+// column: Go keeps a struct of at most 32 bytes in registers, a wider one
+// in memory, and copying that every row made the loop 8 times slower;
+// ephemeral's BenchmarkIterateWide.)
+type Row{{.N}}[{{.Any}}] struct {
+	c  *cols{{.N}}[{{.Types}}]
+	ix int
+}
+
+// Get returns the row's values, one pointer per column in query order.
+func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) {
+	// &c.a[ix] without the bounds check, as ephemeral.Row{{.N}}.Get: only
+	// the query's iterators make a Row{{.N}}, with ix a live row of the
+	// table, and columns never move or shrink; a zero Row{{.N}} panics on
+	// its first load.
+	c, ix := r.c, uintptr(r.ix)
+	return {{join .Cols "(*$T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.$F)), ix*unsafe.Sizeof(c.$F[0])))" ", "}}
+}
+{{- else}}
 type Query{{.N}}[{{.Any}}] struct{ q ephemeral.Query{{.N}}[{{.Types}}] }
 
 // Row{{.N}} is one live row of a Query{{.N}}: {{if eq .N 1}}a pointer into its column{{else}}pointers into its columns{{end}}, valid until the
@@ -223,22 +420,37 @@ type Row{{.N}}[{{.Any}}] struct{ r ephemeral.Row{{.N}}[{{.Types}}] }
 
 // Get returns the row's value{{if gt .N 1}}s, one pointer per column in query order{{else}} pointer{{end}}.
 func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) { return r.r.Get() }
+{{- end}}
 
 // HostQuery{{.N}} returns the query of {{if eq .N 1}}column a{{else}}columns {{join .Cols "$F" ", "}}, which must belong to one table{{end}}, for
 // the host: set-up and between frames. It returns a *DefinitionError
 // (ErrStorageDefinition) with ErrNilColumn for a nil column{{if gt .N 1}}, ErrQueryTables
-// for columns of different tables{{end}}. Allocates nothing.
+// for columns of different tables{{end}}. {{if .Wide}}It allocates the query's column blocks
+// (48 bytes a column), once; copies and rows share them{{else}}Allocates nothing{{end}}.
 func HostQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}}[{{.Types}}], error) {
-	q, err := ephemeral.NewQuery{{.N}}({{join .Cols "$F.e()" ", "}})
-	return Query{{.N}}[{{.Types}}]{q}, err
+	qq, err := ephemeral.NewQuery{{.N}}({{join .Cols "$F.e()" ", "}})
+{{- if .Wide}}
+	if err != nil {
+		return Query{{.N}}[{{.Types}}]{q: qq}, err
+	}
+	return Query{{.N}}[{{.Types}}]{qq, &cols{{.N}}[{{.Types}}]{ {{- join .Cols "$F.All()" ", " -}} }}, nil
+{{- else}}
+	return Query{{.N}}[{{.Types}}]{qq}, err
+{{- end}}
 }
 
 // NewQuery{{.N}} returns the query of the column{{if gt .N 1}}s{{end}} of {{join .Cols "$F" ", "}}, accessors from Read or
 // Write of one declaration{{if gt .N 1}}, over one table{{end}}: the system's typed iteration. The
 // accessors declare the access{{if gt .N 1}}; columns of different tables fail the
-// declaration{{end}}.
+// declaration{{end}}.{{if .Wide}} It allocates the query's column blocks (48 bytes a column),
+// once: call it in the DeclareFunc, as every accessor.{{end}}
 func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F Access[$T]" ", "}}) Query{{.N}}[{{.Types}}] {
+{{- if .Wide}}
+	return Query{{.N}}[{{.Types}}]{systems.NewQuery{{.N}}({{join .Cols "$F.access()" ", "}}),
+		&cols{{.N}}[{{.Types}}]{ {{- join .Cols "columnData($F)" ", " -}} }}
+{{- else}}
 	return Query{{.N}}[{{.Types}}]{systems.NewQuery{{.N}}({{join .Cols "$F.access()" ", "}})}
+{{- end}}
 }
 
 // Table is the query's table; nil for the zero Query{{.N}}.
@@ -248,62 +460,102 @@ func (q Query{{.N}}[{{.Types}}]) Table() *Table { return (*Table)(q.q.Table()) }
 // order. Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
 	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
-		for r, h := range q.q.All() {
-			if !yield(Row{{.N}}[{{.Types}}]{r}, Handle(h)) {
+{{- if .Wide}}
+		for _, entity := range q.q.All() {
+			if !yield(Row{{.N}}[{{.Types}}]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
+{{- else}}
+		for row, entity := range q.q.All() {
+			if !yield(Row{{.N}}[{{.Types}}]{row}, Handle(entity)) {
+				return
+			}
+		}
+{{- end}}
 	}
 }
 
-// Chunk yields the live rows of chunk c with their handles, as All does for
-// the whole table: the row form for a kernel at chunk c. It panics when c
-// is outside 0..Table().Chunks()-1. Allocates nothing.
-func (q Query{{.N}}[{{.Types}}]) Chunk(c int) iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
+// Chunk yields the live rows of chunk chunk with their handles, as All
+// does for the whole table: the row form for a kernel at that chunk. It
+// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+func (q Query{{.N}}[{{.Types}}]) Chunk(chunk int) iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
 	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
-		for r, h := range q.q.Chunk(c) {
-			if !yield(Row{{.N}}[{{.Types}}]{r}, Handle(h)) {
+{{- if .Wide}}
+		for _, entity := range q.q.Chunk(chunk) {
+			if !yield(Row{{.N}}[{{.Types}}]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
 			}
 		}
+{{- else}}
+		for row, entity := range q.q.Chunk(chunk) {
+			if !yield(Row{{.N}}[{{.Types}}]{row}, Handle(entity)) {
+				return
+			}
+		}
+{{- end}}
 	}
 }
 
-// Spans returns chunk c's slice of each column, ChunkRows elements each,
-// element r being row c*ChunkRows+r; rows that are not live hold
-// don't-care values. It panics when c is outside 0..Table().Chunks()-1.
-func (q Query{{.N}}[{{.Types}}]) Spans(c int) ({{join .Cols "[]$T" ", "}}) { return q.q.Spans(c) }
+// Spans returns chunk chunk's slice of each column, ChunkRows elements
+// each, element r being row chunk*ChunkRows+r; rows that are not live hold
+// don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
+func (q Query{{.N}}[{{.Types}}]) Spans(chunk int) ({{join .Cols "[]$T" ", "}}) { return q.q.Spans(chunk) }
 
-// Runs yields the live runs [lo, hi) of chunk c, chunk-relative row
-// indexes into the slices of Spans(c): the span form for a kernel.
+// Runs yields the live runs [lo, hi) of chunk chunk, chunk-relative row
+// indexes into the slices of Spans(chunk): the span form for a kernel.
 // Allocates nothing.
-func (q Query{{.N}}[{{.Types}}]) Runs(c int) iter.Seq2[int, int] { return q.q.Runs(c) }
+func (q Query{{.N}}[{{.Types}}]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
+
+// Insert inserts one new entity with a row in the table, in the lowest
+// free slot, holding {{join .Cols "$F" ", "}} in the query's column{{if gt .N 1}}s{{end}} (columns of the table
+// outside the query are zero), and returns its handle. When the table is
+// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// structural change: for set-up and between frames, never from a system.
+// Allocates nothing.
+func (q Query{{.N}}[{{.Types}}]) Insert({{join .Cols "$F $T" ", "}}) (Handle, error) {
+	entity, err := q.q.Insert({{join .Cols "$F" ", "}})
+	return Handle(entity), err
+}
 
 // InsertN inserts n new entities with a row in the table, the lowest free
 // slots first, and calls fill with each one's handle and {{if eq .N 1}}a pointer to its
-// value{{else}}pointers to its values{{end}} (zero until fill sets them), in slot order. When the n
-// rows do not fit it inserts none and returns a *CapacityError. A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
-func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(h Handle, {{join .Cols "$F *$T" ", "}})) error {
-	return q.q.InsertN(n, func(h ephemeral.Handle, {{join .Cols "$F *$T" ", "}}) { fill(Handle(h), {{join .Cols "$F" ", "}}) })
+// value{{else}}pointers to its values{{end}} (zero until fill sets them), in slot order: fill sets
+// every column of the query, and columns of the table outside the query
+// stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
+// nothing. When the n rows do not fit it inserts none and returns a
+// *CapacityError. A structural change: for set-up and between frames,
+// never from a system. Allocates nothing.
+func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(entity Handle, {{join .Cols "$F *$T" ", "}})) error {
+	if fill == nil {
+		return q.q.InsertN(n, nil)
+	}
+	return q.q.InsertN(n, func(entity ephemeral.Handle, {{join .Cols "$F *$T" ", "}}) { fill(Handle(entity), {{join .Cols "$F" ", "}}) })
 }
 
 // Spawner{{.N}} creates entities with their value{{if gt .N 1}}s{{end}} in {{.N}} column{{if gt .N 1}}s{{end}} of one table, through
-// the recorder of its declaration (NewSpawner{{.N}}). A small value.
+// the recorder of its declaration (NewSpawner{{.N}}). A small value. Spawn from the
+// system's body; a worker's spawner (Worker) from that kernel worker only.
 type Spawner{{.N}}[{{.Any}}] struct{ s systems.Spawner{{.N}}[{{.Types}}] }
 
 // NewSpawner{{.N}} declares that the system records creates in the table of
 // column{{if gt .N 1}}s{{end}} {{join .Cols "$F" ", "}} (as Record{{if gt .N 1}}; they must belong to one table{{end}}) and returns a
 // spawner of rows with their value{{if gt .N 1}}s{{end}}. A nil column{{if gt .N 1}}, or columns of different
 // tables,{{end}} fail{{if eq .N 1}}s{{end}} the declaration.
-func NewSpawner{{.N}}[{{.Any}}](s *Decl, {{join .Cols "$F *Column[$T]" ", "}}) Spawner{{.N}}[{{.Types}}] {
-	return Spawner{{.N}}[{{.Types}}]{systems.NewSpawner{{.N}}(s.e(), {{join .Cols "$F.e()" ", "}})}
+func NewSpawner{{.N}}[{{.Any}}](decl *Decl, {{join .Cols "$F *Column[$T]" ", "}}) Spawner{{.N}}[{{.Types}}] {
+	return Spawner{{.N}}[{{.Types}}]{systems.NewSpawner{{.N}}(decl.e(), {{join .Cols "$F.e()" ", "}})}
 }
 
 // Spawn records the creation of an entity with a row holding {{join .Cols "$F" ", "}} (a
-// create and {{.N}} deferred write{{if gt .N 1}}s{{end}}) and returns its provisional handle.
+// create and {{.N}} deferred write{{if gt .N 1}}s{{end}}; columns outside the spawner's are zero)
+// and returns its provisional handle. Allocates nothing once the
+// recorder's buffers have grown to the run's spawns (Reserve).
 func (sp Spawner{{.N}}[{{.Types}}]) Spawn({{join .Cols "$F $T" ", "}}) Handle { return Handle(sp.s.Spawn({{join .Cols "$F" ", "}})) }
+
+// Reserve makes room for n spawns per run, so that up to n Spawn calls a
+// run never allocate. Call it in the declaration or in the body. It
+// allocates.
+func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) { sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).

@@ -8,8 +8,12 @@ import (
 	"text/template"
 )
 
-// MaxColumns is the largest arity generated: Query1 .. Query4.
-const MaxColumns = 4
+// MaxColumns is the largest arity generated: Query1 .. Query15 (and
+// Row, HostQuery, NewQuery, Spawner, NewSpawner of as many columns), what
+// a Bevy user's query tuple holds. Column type parameters are the letters
+// A..; the generated code's own locals have names of two letters or more,
+// so that no column's variable shadows one.
+const MaxColumns = 15
 
 // header is the generated-code marker, before the package clause so that
 // go/ast.IsGenerated sees it.
@@ -21,24 +25,28 @@ type arity struct {
 	Cols  []col
 	Types string // "A, B"
 	Any   string // "A, B any"
+	Wide  bool   // more than RegisterColumns: the row holds the query and an index
 }
+
+// RegisterColumns is the widest row of pointers (RowN) that Go keeps in
+// registers: a struct of at most 4 words. A wider row holds a pointer to
+// its query and the row index instead, 2 words (see RowN's doc).
+const RegisterColumns = 4
 
 type col struct {
 	T, F string // type parameter and field/variable name: "A", "a"
+	P    string // the path from a query to its column slice: "" or "c." (Wide)
 	I    int    // 0-based position
-	Nth  string // "first", "second", ...
 }
-
-var nth = []string{"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"}
 
 func arities() []arity {
 	var out []arity
 	for n := 1; n <= MaxColumns; n++ {
-		a := arity{N: n}
+		a := arity{N: n, Wide: n > RegisterColumns}
 		var ts []string
 		for i := range n {
 			t := string(rune('A' + i))
-			a.Cols = append(a.Cols, col{T: t, F: strings.ToLower(t), I: i, Nth: nth[i]})
+			a.Cols = append(a.Cols, col{T: t, F: strings.ToLower(t), P: path(a.Wide), I: i})
 			ts = append(ts, t)
 		}
 		a.Types = strings.Join(ts, ", ")
@@ -46,6 +54,15 @@ func arities() []arity {
 		out = append(out, a)
 	}
 	return out
+}
+
+// path is a column's path from its query: through the column block of a
+// wide query.
+func path(wide bool) string {
+	if wide {
+		return "c."
+	}
+	return ""
 }
 
 // Files returns every generated file by its slash-separated path from the
@@ -60,11 +77,12 @@ func Files() map[string][]byte {
 			"join": func(cs []col, f string, sep string) string {
 				var parts []string
 				for _, c := range cs {
-					parts = append(parts, strings.NewReplacer("$T", c.T, "$F", c.F).Replace(f))
+					parts = append(parts, strings.NewReplacer("$T", c.T, "$F", c.F, "$P", c.P).Replace(f))
 				}
 				return strings.Join(parts, sep)
 			},
 			"rest": func(cs []col) []col { return cs[1:] },
+			"add":  func(x, y int) int { return x + y },
 		}).Parse(tmpl))
 		var b bytes.Buffer
 		b.WriteString(header)

@@ -1,0 +1,88 @@
+package tickwork_test
+
+import (
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork"
+)
+
+// cellKernel is the state of a kernel over the 400 cells of a grid, not
+// over a table's chunks: every third cell spawns a bird and emits an event
+// holding its cell.
+type cellKernel struct {
+	sp      tickwork.Spawner2[int32, int32]
+	hits    *tickwork.ParallelEmitter[int32]
+	workers *atomic.Int32 // the highest worker index seen, plus one
+}
+
+func (k *cellKernel) run(w, cell int) {
+	for {
+		seen := k.workers.Load()
+		if int32(w+1) <= seen || k.workers.CompareAndSwap(seen, int32(w+1)) {
+			break
+		}
+	}
+	if cell%3 == 0 {
+		k.sp.Worker(w, cell).Spawn(int32(cell), int32(w))
+		k.hits.Worker(w, cell).Emit(int32(cell))
+	}
+}
+
+// Parallel's chunk count is any count of work units, here 400 grid cells
+// of a table with one chunk; the index each call gets is the merge key of
+// what its worker records and emits (Recorder.Worker,
+// ParallelEmitter.Worker): the creates and the events come out in cell
+// order on 1, 2 and 4 workers alike.
+func TestParallelOverCells(t *testing.T) {
+	for _, workers := range []int{1, 2, 4} {
+		t.Run(fmt.Sprint(workers, " workers"), func(t *testing.T) {
+			b := tickwork.NewBuilder(tickwork.WithWorkers(workers))
+			birds := b.Table(tickwork.TableSpec{Name: "Bird", Capacity: 256, ChunkRows: 256})
+			cell := tickwork.AddColumn[int32](b, birds, "Cell")
+			worker := tickwork.AddColumn[int32](b, birds, "Worker")
+			hits := tickwork.AddEvents[int32](b, tickwork.EventSpec{Name: "Hit", Capacity: 200})
+			var seen atomic.Int32
+			b.System("cells", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
+				k := cellKernel{sp: tickwork.NewSpawner2(d, cell, worker), hits: tickwork.EmitParallel(d, hits), workers: &seen}
+				return func(ctx *tickwork.Context) {
+					if ctx.Frame() == 0 {
+						tickwork.ParallelPolicy(ctx, tickwork.KernelPolicy{Grain: 1, Max: workers}, 400, k, (*cellKernel).run)
+					}
+				}
+			})
+			var got []int32
+			b.System("count", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
+				c := tickwork.Consume(d, hits)
+				return func(*tickwork.Context) { got = append(got, c.Read()...) }
+			})
+			w, err := b.Build()
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = w.Close() })
+			require.NoError(t, w.Frame(1.0/60))
+			require.NoError(t, w.Frame(1.0/60))
+			assert.Equal(t, int32(workers), seen.Load(), "every worker ran cells")
+
+			var want []int32
+			for c := int32(0); c < 400; c += 3 {
+				want = append(want, c)
+			}
+			assert.Equal(t, want, got, "events in cell order")
+			q, err := tickwork.HostQuery2(cell, worker)
+			require.NoError(t, err)
+			var cells []int32
+			last := int32(0)
+			for r := range q.All() {
+				c, w := r.Get()
+				cells = append(cells, *c)
+				assert.GreaterOrEqual(t, *w, last, "cells of a worker are contiguous and ascending")
+				last = *w
+			}
+			assert.Equal(t, want, cells, "creates in cell order (slot order)")
+		})
+	}
+}
