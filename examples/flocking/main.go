@@ -147,11 +147,12 @@ func newFlock(n, workers int, seed uint64) (*flock, error) {
 	})
 	b.System("Spawn", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
 		d.After("Expire") // both record Boid and write counts
-		sp, rec := tickwork.NewSpawner4(d, t.Boid.X, t.Boid.Y, t.Boid.VX, t.Boid.VY), tickwork.Record(d, t.Boid.Table)
+		sp := tickwork.NewSpawner5(d, t.Boid.X, t.Boid.Y, t.Boid.VX, t.Boid.VY, t.Boid.Born)
 		r, c := *tickwork.WriteResource(d, rng), tickwork.WriteResource(d, f.counts)
 		return func(ctx *tickwork.Context) {
 			for range perTick {
-				tickwork.Set(rec, t.Boid.Born, sp.Spawn(randomBoid(r)), int64(ctx.Tick()))
+				x, y, vx, vy := randomBoid(r)
+				sp.Spawn(x, y, vx, vy, int64(ctx.Tick()))
 			}
 			c.Born += perTick
 		}
@@ -164,11 +165,11 @@ func newFlock(n, workers int, seed uint64) (*flock, error) {
 	if f.w, err = b.Build(); err != nil {
 		return nil, err
 	}
-	spawn, _ := tickwork.HostQuery4(t.Boid.X, t.Boid.Y, t.Boid.VX, t.Boid.VY)
-	born, r := t.Boid.Born, *rng.Get()
-	return f, spawn.InsertN(n, func(h tickwork.Handle, x, y, vx, vy *float32) {
+	spawn, _ := tickwork.HostQuery5(t.Boid.X, t.Boid.Y, t.Boid.VX, t.Boid.VY, t.Boid.Born)
+	r := *rng.Get()
+	return f, spawn.InsertN(n, func(_ tickwork.Handle, x, y, vx, vy *float32, born *int64) {
 		*x, *y, *vx, *vy = randomBoid(r)
-		born.Set(h, -r.Int64N(life)) // staggered: the first expire over the first life ticks
+		*born = -r.Int64N(life) // staggered: the first expire over the first life ticks
 	})
 }
 
