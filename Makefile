@@ -29,6 +29,11 @@ VIEWER_DIR := cmd/arena-viewer
 # The scaling plot's drawing program: its own module, so that gonum/plot
 # stays out of the root module's graph.
 PLOT_DIR := tools/benchplot
+# The arena on Ark beside the runtime and the baseline (BenchmarkArena):
+# its own module, so that Ark stays out of the root module's graph.
+BENCH_DIR := bench
+# make bench: the arena benchmark's -bench pattern.
+ARENA_BENCH ?= ^BenchmarkArena$$
 # make plot: unit counts, and worker counts 1..NumCPU.
 PLOT_UNITS ?= 100000 1000000
 PLOT_WORKERS ?= $(shell seq -s, 1 $$(nproc))
@@ -79,11 +84,12 @@ fmt:
 vet:
 	$(GO) vet ./...
 
-## lint: staticcheck (pinned) over the three modules; any finding fails
+## lint: staticcheck (pinned) over the four modules; any finding fails
 lint:
 	$(GO) run $(STATICCHECK) ./...
 	cd $(VIEWER_DIR) && $(GO) run $(STATICCHECK) ./...
 	cd $(PLOT_DIR) && $(GO) run $(STATICCHECK) ./...
+	cd $(BENCH_DIR) && $(GO) run $(STATICCHECK) ./...
 
 ## unit: go test over the root module
 unit:
@@ -183,10 +189,13 @@ viewer:
 	cd $(VIEWER_DIR) && $(GO) vet ./...
 	cd $(VIEWER_DIR) && xvfb-run -a $(GO) test ./...
 
-## tools: go vet and go test of the plot module
+## tools: go vet and go test of the plot module, and of the bench module
+## (short mode: the default-config digest test is skipped)
 tools:
 	cd $(PLOT_DIR) && $(GO) vet ./...
 	cd $(PLOT_DIR) && $(GO) test ./...
+	cd $(BENCH_DIR) && $(GO) vet ./...
+	cd $(BENCH_DIR) && $(GO) test -short ./...
 
 ## plot: run arena-headless at each of PLOT_UNITS with -workers PLOT_WORKERS
 ## (1..NumCPU) and -impl both, keep its -json reports as docs/scaling-<units>.json,
@@ -200,9 +209,16 @@ plot:
 	done; \
 	cd $(PLOT_DIR) && $(GO) run . -o ../../docs/scaling.png -table $$files
 
-## bench: every benchmark of the root module, BENCHTIME each
+## bench: every benchmark of the root module, BENCHTIME each; then the
+## arena (ARENA_BENCH) on the runtime, the baseline and Ark at 10 000,
+## 100 000 and 1 000 000 units, printed side by side by bench/cmd/benchtable
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+	@set -eo pipefail; out="$$(mktemp)"; trap 'rm -f "$$out"' EXIT; \
+	cd $(BENCH_DIR); \
+	echo "cd $(BENCH_DIR) && $(GO) test -run '^$$' -bench '$(ARENA_BENCH)' -benchmem -benchtime $(BENCHTIME) ."; \
+	$(GO) test -run '^$$' -bench '$(ARENA_BENCH)' -benchmem -benchtime $(BENCHTIME) . | tee "$$out"; \
+	echo; $(GO) run ./cmd/benchtable < "$$out"
 
 ## fuzz: every Fuzz target of the root module, FUZZTIME each, minimising a
 ## new input for FUZZMINIMIZETIME at most (Go's default, 60 s, spent the
