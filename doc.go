@@ -12,7 +12,8 @@
 //     [WithMemoryBudget]); on the [Builder]: [Builder.Domain]
 //     ([DomainSpec], [Domain]), [Builder.Table] ([TableSpec], [Table]),
 //     [AddColumn] ([Column]), [AddEvents] ([EventSpec], [Events],
-//     [Lifetime]), [AddResource] ([Resource]), [Builder.System] or
+//     [Lifetime]), [AddResource] ([Resource]; a seeded stream a snapshot holds: [NewRand],
+//     [Rand]), [Builder.System] or
 //     [Builder.Add] ([System], [Phase]), [Builder.Hook] ([Hook]), then
 //     [Builder.Build].
 //   - Entities: a [Handle] names one; [Table.Insert], [Table.Attach],

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"math/rand/v2"
 
 	"github.com/tickwork/tickwork"
 )
@@ -92,7 +91,7 @@ func (k *steer) chunk(w, c int) {
 	}
 }
 
-func randomBoid(r *rand.Rand) (x, y, vx, vy float32) {
+func randomBoid(r *tickwork.Rand) (x, y, vx, vy float32) {
 	return r.Float32() * Side, r.Float32() * Side, r.Float32()*8 - 4, r.Float32()*8 - 4
 }
 
@@ -105,7 +104,7 @@ func newFlock(n, workers int, seed uint64) (*flock, error) {
 	f := &flock{t: t, counts: tickwork.AddResource(b, "counts", Counts{})}
 	rows := t.Boid.Table.Cap()
 	g := tickwork.AddResource(b, "grid", grid{make([]int32, cols*cols+1), make([]int32, cols*cols), make([]int32, rows)})
-	rng := tickwork.AddResource(b, "rng", rand.New(rand.NewPCG(seed, 1)))
+	rng := tickwork.AddResource(b, "rng", tickwork.NewRand(seed, 1))
 	b.System("Grid", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
 		q, g := tickwork.NewQuery2(tickwork.Read(d, t.Boid.X), tickwork.Read(d, t.Boid.Y)), tickwork.WriteResource(d, g)
 		return func(*tickwork.Context) { // a counting sort of the live rows by cell, in row order

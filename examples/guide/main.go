@@ -14,7 +14,6 @@ import (
 	"hash/fnv"
 	"log"
 	"math"
-	"math/rand/v2"
 
 	"github.com/tickwork/tickwork"
 )
@@ -35,7 +34,7 @@ type game struct {
 	n        int // walkers at set-up
 	walkers  *tickwork.Table
 	pos, vel *tickwork.Column[Vec]
-	rng      *tickwork.Resource[*rand.Rand]
+	rng      *tickwork.Resource[*tickwork.Rand]
 	grid     *tickwork.Resource[Grid]  // step 3
 	crowded  *tickwork.Events[Crowded] // step 4
 	score    *tickwork.Resource[Score] // step 4
@@ -51,7 +50,7 @@ func newGame(n, workers int, seed uint64) *game {
 	g.walkers = g.b.Table(tickwork.TableSpec{Name: "Walker", Capacity: n + births*(life+1), ChunkRows: 256}) // room for the births of step 5
 	g.pos = tickwork.AddColumn[Vec](g.b, g.walkers, "Pos")
 	g.vel = tickwork.AddColumn[Vec](g.b, g.walkers, "Vel")
-	g.rng = tickwork.AddResource(g.b, "rng", rand.New(rand.NewPCG(seed, 1)))
+	g.rng = tickwork.AddResource(g.b, "rng", tickwork.NewRand(seed, 1))
 	return g
 }
 
@@ -101,8 +100,8 @@ func (g *game) build() error {
 	return nil
 }
 
-func place(r *rand.Rand) Vec    { return Vec{r.Float32() * side, r.Float32() * side} }
-func velocity(r *rand.Rand) Vec { return Vec{r.Float32()*4 - 2, r.Float32()*4 - 2} }
+func place(r *tickwork.Rand) Vec    { return Vec{r.Float32() * side, r.Float32() * side} }
+func velocity(r *tickwork.Rand) Vec { return Vec{r.Float32()*4 - 2, r.Float32()*4 - 2} }
 
 // run runs frames frames of 1/60 s, one fixed tick each.
 func (g *game) run(frames int) error {
