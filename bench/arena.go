@@ -40,21 +40,8 @@ func Impls(workers int) []Impl {
 	)
 }
 
-func newRuntime(cfg rules.Config) (rules.Sim, error) {
-	s, err := arena.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-func newSoA(cfg rules.Config) (rules.Sim, error) {
-	s, err := soa.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
-}
+// newRuntime and newSoA are the runtime's and the baseline's constructors.
+var newRuntime, newSoA = rules.Factory(arena.New), rules.Factory(soa.New)
 
 func newArk(cfg rules.Config) (rules.Sim, error) {
 	s, err := ark.New(cfg)

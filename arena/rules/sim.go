@@ -68,3 +68,16 @@ type Sim interface {
 	// Close releases the Sim's goroutines, if any; no Frame after it.
 	Close() error
 }
+
+// Factory adapts an implementation's constructor (arena.New, soa.New) to
+// the one signature every driver holds: with an error it returns a nil
+// Sim, never a typed nil inside the interface.
+func Factory[S Sim](newSim func(Config) (S, error)) func(Config) (Sim, error) {
+	return func(cfg Config) (Sim, error) {
+		s, err := newSim(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+}

@@ -16,20 +16,5 @@ var factories = map[string]func(rules.Config) (rules.Sim, error){
 	"soa":     newSoA,
 }
 
-// newRuntime adapts arena.New to the factory signature.
-func newRuntime(cfg rules.Config) (rules.Sim, error) {
-	s, err := arena.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// newSoA adapts soa.New to the factory signature.
-func newSoA(cfg rules.Config) (rules.Sim, error) {
-	s, err := soa.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
-}
+// newRuntime and newSoA are the two implementations' constructors.
+var newRuntime, newSoA = rules.Factory(arena.New), rules.Factory(soa.New)
