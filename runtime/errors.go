@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tickwork/tickwork/memory"
+	"github.com/tickwork/tickwork/scheduler"
 )
 
 // Sentinel errors of the package. Every error returned by runtime matches
@@ -147,17 +148,36 @@ func (e *ForeignError) Error() string {
 func (e *ForeignError) Is(target error) bool { return target == ErrForeign }
 
 // callError is ErrRunning for a call other than Close: its message names
-// the call; Unwrap gives ErrRunning.
+// the call; Unwrap gives ErrRunning. poisoned is the same call's refusal
+// on a poisoned world.
 type callError struct {
-	msg string
-	err error
+	msg      string
+	err      error
+	poisoned *poisonedError
 }
 
 func (e *callError) Error() string { return e.msg }
 func (e *callError) Unwrap() error { return e.err }
 
-func running(call string) error {
-	return &callError{msg: "runtime: " + call + " called during a frame (from a system?); call it between frames, after Frame returns", err: ErrRunning}
+func running(call string) *callError {
+	return &callError{
+		msg: "runtime: " + call + " called during a frame (from a system?); call it between frames, after Frame returns", err: ErrRunning,
+		poisoned: &poisonedError{msg: "runtime: " + call + " refused: a panic poisoned this world (Frame returns ErrPoisoned), " +
+			"leaving its last frame half-run, and a snapshot would carry that state on; close this world and build a new one, " +
+			"restoring into it a save or rollback snapshot taken before the panic"},
+	}
+}
+
+// poisonedError refuses Snapshot, Restore, NewRollback and a Rollback's
+// Save, Load and Rewind on a world a panic poisoned (docs/state.md, "What
+// a snapshot refuses"): errors.Is matches scheduler.ErrPoisoned (so
+// IsFatal is true) and ErrSnapshot.
+type poisonedError struct{ msg string }
+
+func (e *poisonedError) Error() string { return e.msg }
+
+func (e *poisonedError) Is(target error) bool {
+	return target == scheduler.ErrPoisoned || target == ErrSnapshot
 }
 
 // The ErrRunning of each call, made once (a refused call allocates nothing).

@@ -212,7 +212,9 @@ func (w *World) SnapshotSize() (int, error) {
 // each domain with its tables and columns, each event table's held events
 // and readers, each resource. It allocates nothing once dst has room
 // (what a resource's codec allocates aside). It returns, with dst as it
-// was, ErrZeroWorld, ErrClosed, ErrRunning while a frame runs, or a
+// was, ErrZeroWorld, ErrClosed, ErrRunning while a frame runs, an error
+// matching scheduler.ErrPoisoned and ErrSnapshot after a panic poisoned
+// the world (docs/state.md, "Not of a poisoned world"), or a
 // *SnapshotError (errors.Is ErrUnsupported) for a world a snapshot cannot
 // hold. Call it between frames, from the goroutine that calls Frame.
 func (w *World) Snapshot(dst []byte) ([]byte, error) {
@@ -223,9 +225,10 @@ func (w *World) Snapshot(dst []byte) ([]byte, error) {
 }
 
 // ready is nil when a snapshot can be taken or restored now, else the
-// error: ErrZeroWorld, ErrClosed, running (the call's ErrRunning) or the
-// *SnapshotError of a world a snapshot cannot hold.
-func (w *World) ready(running error) error {
+// error: ErrZeroWorld, ErrClosed, running (the call's ErrRunning), the
+// call's refusal of a poisoned world (errors.Is scheduler.ErrPoisoned and
+// ErrSnapshot) or the *SnapshotError of a world a snapshot cannot hold.
+func (w *World) ready(running *callError) error {
 	if w == nil || w.sched == nil {
 		return ErrZeroWorld
 	}
@@ -234,6 +237,9 @@ func (w *World) ready(running error) error {
 	}
 	if w.sched.Running() {
 		return running
+	}
+	if w.sched.Poisoned() {
+		return running.poisoned
 	}
 	return w.state.err
 }
@@ -284,7 +290,7 @@ func (w *World) snapshot(dst []byte, sum bool) ([]byte, error) {
 // checksum mismatch, trailing bytes, or a section that is no state of this
 // world: the error names it and wraps the engine package's error),
 // ErrOtherWorld (another fingerprint) or ErrUnsupported; or ErrZeroWorld,
-// ErrClosed, ErrRunning. One failure can follow the checks: a resource
+// ErrClosed, ErrRunning, or the poisoned world's refusal (as Snapshot). One failure can follow the checks: a resource
 // codec whose UnmarshalBinary refuses bytes it accepted when checked (a
 // codec that is not deterministic, a contract breach) leaves the resources
 // after it as they were. It allocates nothing once the world has restored
