@@ -4,6 +4,7 @@ import (
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/internal/atomicfile"
 	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/lanes"
 	"github.com/tickwork/tickwork/memory"
@@ -109,6 +110,9 @@ var (
 	ErrUnsupported   = runtime.ErrUnsupported   // a world a snapshot cannot hold
 	ErrResourceState = systems.ErrResourceState // a resource a snapshot cannot hold or whose state it refuses: a *ResourceStateError
 	ErrNoSnapshot    = runtime.ErrNoSnapshot    // Rollback.Load of a frame not held: a *RollbackError
+	// ErrNotRegularFile: SaveFile or LoadFile at a path naming a directory,
+	// a named pipe, a device or a socket, inside a *FileError.
+	ErrNotRegularFile = atomicfile.ErrNotRegular
 )
 
 // The typed errors behind the sentinels: the engine's own types, so that

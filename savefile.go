@@ -3,9 +3,12 @@ package tickwork
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
+	"syscall"
 
 	"github.com/tickwork/tickwork/internal/atomicfile"
 	"github.com/tickwork/tickwork/memory"
@@ -20,10 +23,11 @@ import (
 // fs.ErrNotExist, fs.ErrPermission, ...) or a *SnapshotError (errors.Is
 // reaches ErrSnapshot and its sentinels, ErrTruncated, ErrCorrupt,
 // ErrVersion, ErrOtherWorld, ErrUnsupported), or ErrZeroWorld, ErrClosed
-// or runtime.ErrRunning. Step is the step of a save that failed writing
-// the file ("create temporary file", "write", "sync", "close", "rename" or
-// "sync directory": before "sync directory" path is untouched), "" for
-// every other refusal.
+// or runtime.ErrRunning; a path that is empty (errors.Is fs.ErrInvalid)
+// or names no regular file (errors.Is ErrNotRegularFile). Step is the step
+// of a save that failed writing the file ("check target", "create
+// temporary file", "write", "sync", "close", "rename" or "sync directory":
+// before "sync directory" path is untouched), "" for every other refusal.
 type FileError struct {
 	Op   string
 	Path string
@@ -50,7 +54,11 @@ const loadSlack = 16 << 20
 // atomically and durably: a temporary file in path's directory, synced,
 // renamed over path, the directory synced, so that a crash at any point
 // leaves path holding the previous save or the new one (docs/state.md,
-// "Save games"); the file gets mode 0644. It returns, as a *FileError,
+// "Save games"); the file gets mode 0644. Only a regular file is
+// replaced: an empty path, and a path naming a directory, a named pipe, a
+// device or a socket are refused (Step "check target"); a symbolic link is
+// followed, and the file it names gets the save (docs/state.md, "Which
+// paths a save and a load take"). It returns, as a *FileError,
 // Snapshot's errors (nothing is written) or the file system's (path is
 // untouched, unless only the final directory sync failed: then the new
 // save is in place but may not survive a power loss). It allocates the
@@ -81,7 +89,9 @@ func SaveFile(w *World, path string) error {
 // shorter, ErrCorrupt when it is longer), or whose size is past what w
 // can hold (ErrCorrupt, naming the bound: w's snapshot size now plus the
 // bytes its declarations charged to the memory budget, Budget().Used, plus
-// 16 MiB; docs/state.md, "Save games"); then it reads the payload into one
+// 16 MiB; docs/state.md, "Save games"); a path that is empty or names no
+// regular file (a directory, a named pipe, even one no process writes, a
+// device) is refused without reading; then it reads the payload into one
 // buffer of the file's size and calls Restore, whose checks follow. A
 // refused file leaves w as it was. Errors are a *FileError wrapping a
 // *SnapshotError, the os error, ErrZeroWorld, ErrClosed or
@@ -100,7 +110,12 @@ func loadFile(w *World, path string) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(path)
+	if path == "" {
+		return errEmptyPath
+	}
+	// Non-blocking: opening a named pipe that no process writes returns at
+	// once (a blocking open waits for a writer, forever), and Stat refuses it.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return err
 	}
@@ -110,7 +125,7 @@ func loadFile(w *World, path string) error {
 		return err
 	}
 	if !fi.Mode().IsRegular() {
-		return &runtime.SnapshotError{Err: runtime.ErrCorrupt, Section: "header", Detail: "not a regular file (" + fi.Mode().Type().String() + ")"}
+		return &runtime.SnapshotError{Err: runtime.ErrCorrupt, Section: "header", Detail: atomicfile.Kind(fi.Mode()) + " (" + fi.Mode().Type().String() + ")", Cause: ErrNotRegularFile}
 	}
 	size := fi.Size()
 	if size < runtime.SnapshotHeader {
@@ -138,6 +153,9 @@ func loadFile(w *World, path string) error {
 	}
 	return w.Restore(buf)
 }
+
+// errEmptyPath: LoadFile given "" (errors.Is fs.ErrInvalid).
+var errEmptyPath = fmt.Errorf("empty path: name the save file: %w", fs.ErrInvalid)
 
 // snapshotMagic opens every snapshot (docs/state.md, "Format").
 var snapshotMagic = [8]byte{'T', 'I', 'C', 'K', 'S', 'N', 'A', 'P'}
