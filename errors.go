@@ -30,7 +30,7 @@ var (
 	ErrDefinition    = runtime.ErrDefinition    // a bad Builder declaration: a *DefinitionError
 	ErrNilTable      = runtime.ErrNilTable      // AddColumn of a nil table (a failed Table)
 	ErrDuplicateName = runtime.ErrDuplicateName // a name declared twice on one Builder
-	ErrEmptyName     = runtime.ErrEmptyName     // AddResource without a name
+	ErrEmptyName     = runtime.ErrEmptyName     // an empty name: of a table, domain, column, event table, system or resource
 	ErrForeign       = runtime.ErrForeign       // a table, event table, resource or domain of another Builder: a *ForeignError
 	ErrMemoryBudget  = runtime.ErrMemoryBudget  // a declaration past the memory budget: a *BudgetError
 
@@ -61,6 +61,7 @@ var (
 	ErrNoRun            = systems.ErrNoRun          // a DeclareFunc that returned a nil body
 	ErrBadPhase         = systems.ErrBadPhase       // a phase that is none of the five
 	ErrBadDeclaration   = systems.ErrBadDeclaration // an accessor call that fails the declaration
+	ErrDeclarePanic     = systems.ErrDeclarePanic   // a DeclareFunc that panicked: a *DeclarePanicError inside the *SystemDefinitionError
 
 	ErrConflict         = scheduler.ErrConflict         // unordered systems touch the same data: a *ConflictError
 	ErrCycle            = scheduler.ErrCycle            // an ordering cycle: a *CycleError
@@ -71,6 +72,7 @@ var (
 	ErrHook             = scheduler.ErrHook             // a hook failed: a *HookError
 	ErrHookPanic        = scheduler.ErrHookPanic        // a hook panicked: a *HookPanicError inside the *HookError
 	ErrNilHook          = scheduler.ErrNilHook          // Builder.Hook(nil)
+	ErrHookDone         = scheduler.ErrHookDone         // a Hook's Add, Order or Substitute after its hook returned
 	ErrManifestMismatch = scheduler.ErrManifestMismatch // a substitute declares another manifest: a *SubstituteError
 )
 
@@ -154,6 +156,7 @@ type (
 	PlaybackError      = scheduler.PlaybackError
 	ResourceStateError = systems.ResourceStateError
 	CodecPanicError    = systems.CodecPanicError
+	DeclarePanicError  = systems.DeclarePanicError
 )
 
 // The typed errors whose engine names other engine packages use too,

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/memory"
 )
 
@@ -33,8 +34,10 @@ var (
 	// ErrUnsupportedType: a column element type holds pointers (pointers,
 	// slices, maps, strings, interfaces, channels, functions).
 	ErrUnsupportedType = errors.New("column element type must be pointer-free")
-	// ErrEmptyName: a table, domain or column without a name.
-	ErrEmptyName = errors.New("name must not be empty")
+	// ErrEmptyName: a table, domain or column without a name. The same
+	// value as events.ErrEmptyName, systems.ErrEmptyName and
+	// runtime.ErrEmptyName: one sentinel for every empty name.
+	ErrEmptyName = plumb.ErrEmptyName
 	// ErrDomainMismatch: a table spec whose capacity, chunk rows or memory
 	// budget disagree with its domain's.
 	ErrDomainMismatch = errors.New("table capacity, chunk rows and budget must match the domain's")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/memory"
 	"github.com/tickwork/tickwork/scheduler"
 )
@@ -42,9 +43,11 @@ var (
 	// Precise sentinel of a *DefinitionError, whose message says which
 	// names clash.
 	ErrDuplicateName = errors.New("name already declared on this builder")
-	// ErrEmptyName: AddResource with an empty name. Precise sentinel of a
-	// *DefinitionError.
-	ErrEmptyName = errors.New("name must not be empty")
+	// ErrEmptyName: AddResource with an empty name (precise sentinel of a
+	// *DefinitionError), and the same value as ephemeral.ErrEmptyName,
+	// events.ErrEmptyName and systems.ErrEmptyName: every empty name (a
+	// table, domain, column, event table, system or resource) matches it.
+	ErrEmptyName = plumb.ErrEmptyName
 	// ErrSpecBudget: a spec given to Builder.Domain, Builder.Table or
 	// AddEvents that names a memory budget other than the Builder's own.
 	// Precise sentinel of a *DefinitionError.

@@ -110,7 +110,7 @@
 //     [ErrReentrant] (Frame called from a system; the running frame goes
 //     on).
 //
-// [ErrSealed], [ErrNotSealed], [ErrNilEvents] and [ErrNilHook] are
+// [ErrSealed], [ErrNotSealed], [ErrNilEvents], [ErrNilHook] and [ErrHookDone] are
 // returned as they are. Messages start with "scheduler: ".
 //
 // # Concurrency

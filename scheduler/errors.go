@@ -38,6 +38,9 @@ var (
 	ErrConfig = errors.New("scheduler: bad configuration")
 	// ErrSealed: Add, AddEvents, Hook or Seal after a successful Seal.
 	ErrSealed = errors.New("scheduler: already sealed")
+	// ErrHookDone: a Hook's Add, Order or Substitute called after its hook
+	// returned (a Hook kept past Build); nothing was done.
+	ErrHookDone = errors.New("scheduler: Hook used after its hook function returned: a Hook is valid only during the hook call (Builder.Hook); make its Add, Order and Substitute calls inside the hook function")
 	// ErrNotSealed: Frame before a successful Seal.
 	ErrNotSealed = errors.New("scheduler: not sealed; call Seal before Frame")
 	// ErrDuplicateSystem: two systems share a name. Returned as a *DuplicateError.
