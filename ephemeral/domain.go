@@ -109,14 +109,14 @@ func domainShape(spec DomainSpec) (chunkRows, slots int, err error) {
 		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrEmptyName}
 	}
 	if spec.Capacity <= 0 || spec.Capacity > MaxCapacity {
-		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrZeroCapacity, Detail: itoa(spec.Capacity)}
+		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrZeroCapacity, Detail: "got " + itoa(spec.Capacity)}
 	}
 	cr := spec.ChunkRows
 	if cr == 0 {
 		cr = DefaultChunkRows
 	}
 	if cr < MinChunkRows || cr > MaxChunkRows || cr&(cr-1) != 0 {
-		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrChunkRows, Detail: itoa(cr)}
+		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrChunkRows, Detail: "got " + itoa(cr)}
 	}
 	return cr, (spec.Capacity + cr - 1) / cr * cr, nil
 }
@@ -204,7 +204,7 @@ func (d *Domain) IsAlive(h Handle) bool {
 // *CapacityError (errors.Is ErrCapacity) when the domain is full. A
 // structural change: nothing else may run on d or its tables meanwhile.
 func (d *Domain) Create() (Handle, error) {
-	if err := d.fits(d.name, 1); err != nil {
+	if err := d.fits(KindDomain, d.name, 1); err != nil {
 		return 0, err
 	}
 	return d.alloc(), nil
@@ -214,7 +214,7 @@ func (d *Domain) Create() (Handle, error) {
 // in slot order. When they do not all fit it creates none and returns a
 // *CapacityError. A structural change, as Create.
 func (d *Domain) CreateN(out []Handle) error {
-	if err := d.fits(d.name, len(out)); err != nil {
+	if err := d.fits(KindDomain, d.name, len(out)); err != nil {
 		return err
 	}
 	d.allocN(out)
@@ -222,12 +222,12 @@ func (d *Domain) CreateN(out []Handle) error {
 }
 
 // fits returns nil when n more entities fit in d, else a *CapacityError
-// naming name (the domain, or the table inserting into it). Live counts the
+// naming name, of kind k (the domain, or the table inserting into it). Live counts the
 // domain's entities, the slots in use: in a shared domain a table's own rows
 // may be far fewer.
-func (d *Domain) fits(name string, n int) error {
+func (d *Domain) fits(k DefinitionKind, name string, n int) error {
 	if n > d.capacity-d.live {
-		return &CapacityError{Table: name, Capacity: d.capacity, Live: d.live, Requested: n}
+		return &CapacityError{Kind: k, Table: name, Capacity: d.capacity, Live: d.live, Requested: n}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package ephemeral
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/memory"
@@ -26,9 +27,9 @@ var (
 	// *DefinitionError whose Unwrap gives one of the more precise sentinels below.
 	ErrDefinition = errors.New("ephemeral: bad definition")
 	// ErrZeroCapacity: a capacity <= 0 or above MaxCapacity rows.
-	ErrZeroCapacity = errors.New("capacity must be between 1 and MaxCapacity rows")
+	ErrZeroCapacity = errors.New("capacity must be between 1 and MaxCapacity = " + strconv.Itoa(MaxCapacity))
 	// ErrChunkRows: chunk rows not a power of two between MinChunkRows and MaxChunkRows.
-	ErrChunkRows = errors.New("chunk rows must be a power of two between MinChunkRows and MaxChunkRows")
+	ErrChunkRows = errors.New("chunk rows must be a power of two between MinChunkRows = " + strconv.Itoa(MinChunkRows) + " and MaxChunkRows = " + strconv.Itoa(MaxChunkRows))
 	// ErrDuplicateColumn: two columns of one table share a name.
 	ErrDuplicateColumn = errors.New("duplicate column name")
 	// ErrUnsupportedType: a column element type holds pointers (pointers,
@@ -64,6 +65,9 @@ var (
 // CapacityError reports an insert that does not fit. Nothing was inserted.
 // errors.Is(err, ErrCapacity) is true.
 type CapacityError struct {
+	// Kind is what Table names: KindTable (a table's insert, also the zero
+	// value) or KindDomain (Domain.Create, Domain.CreateN).
+	Kind     DefinitionKind
 	Table    string // table (or domain) name
 	Capacity int    // rows
 	// Live is the number of slots in use before the insert: the domain's
@@ -74,6 +78,10 @@ type CapacityError struct {
 }
 
 func (e *CapacityError) Error() string {
+	if e.Kind == KindDomain {
+		return fmt.Sprintf("ephemeral: domain %q is full: capacity %d entities, %d live, %d requested",
+			e.Table, e.Capacity, e.Live, e.Requested)
+	}
 	return fmt.Sprintf("ephemeral: table %q is full: capacity %d rows, %d live, %d requested",
 		e.Table, e.Capacity, e.Live, e.Requested)
 }

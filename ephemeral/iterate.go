@@ -144,7 +144,7 @@ const insertWindow = 256
 // none), and calls fn with each new handle in slot order; it allocates
 // nothing.
 func (t *Table) insertEach(n int, fn func(h Handle)) error {
-	if err := t.dom.fits(t.name, n); err != nil {
+	if err := t.dom.fits(KindTable, t.name, n); err != nil {
 		return err
 	}
 	var buf [insertWindow]Handle

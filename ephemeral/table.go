@@ -236,7 +236,7 @@ func (t *Table) HandleAt(row int) (Handle, bool) {
 // returns a *CapacityError (errors.Is ErrCapacity) and changes nothing. A
 // structural change: nothing else may run on t or its domain meanwhile.
 func (t *Table) Insert() (Handle, error) {
-	if err := t.dom.fits(t.name, 1); err != nil {
+	if err := t.dom.fits(KindTable, t.name, 1); err != nil {
 		return 0, err
 	}
 	h := t.dom.alloc()
@@ -248,7 +248,7 @@ func (t *Table) Insert() (Handle, error) {
 // in slot order (lowest free slots first). When they do not all fit it
 // inserts none and returns a *CapacityError. A structural change, as Insert.
 func (t *Table) InsertN(out []Handle) error {
-	if err := t.dom.fits(t.name, len(out)); err != nil {
+	if err := t.dom.fits(KindTable, t.name, len(out)); err != nil {
 		return err
 	}
 	t.dom.allocN(out)

@@ -23,7 +23,7 @@ var (
 	// one sentinel for every empty name.
 	ErrEmptyName = plumb.ErrEmptyName
 	// ErrCapacityRange: a capacity <= 0 or above MaxCapacity events.
-	ErrCapacityRange = errors.New("capacity must be between 1 and MaxCapacity events")
+	ErrCapacityRange = errors.New("capacity must be between 1 and " + strconv.Itoa(MaxCapacity) + " events")
 	// ErrLifetime: a Lifetime other than NextFrame and ThisFrame.
 	ErrLifetime = errors.New("lifetime must be NextFrame or ThisFrame")
 	// ErrMemoryBudget: an event table's buffers (New) or staging (Parallel)

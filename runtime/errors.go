@@ -62,7 +62,7 @@ var (
 	ErrMemoryBudget = memory.ErrBudget
 	// ErrZeroBuilder: a Builder not made by NewBuilder (a zero
 	// runtime.Builder{}, or a nil *Builder). Err and Build return it.
-	ErrZeroBuilder = errors.New("runtime: Builder not made by NewBuilder: use runtime.NewBuilder(opts...)")
+	ErrZeroBuilder = errors.New("runtime: Builder not made by NewBuilder (a zero Builder{} or a nil *Builder): make it with NewBuilder(opts...)")
 	// ErrForeign: a table, event table, resource or domain not declared
 	// through the Builder at hand (made by another Builder, or standalone
 	// with package ephemeral, events or systems). Returned as a
@@ -137,11 +137,11 @@ func (e *ForeignError) Error() string {
 	how := "Builder.Table"
 	switch e.Kind {
 	case "event table":
-		how = "runtime.AddEvents"
+		how = "AddEvents"
 	case "domain":
 		how = "Builder.Domain"
 	case "resource":
-		how = "runtime.AddResource"
+		how = "AddResource"
 	}
 	return s + e.Where + " names " + e.Kind + " " + strconv.Quote(e.Name) +
 		", which was not declared through this Builder; worlds share no data: declare it with " + how
@@ -197,4 +197,4 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // zeroWorld is ErrZeroWorld's message, and the panic of a zero World's
 // methods without an error result.
-const zeroWorld = "runtime: World not made by Builder.Build: build a World with runtime.NewBuilder(...).Build()"
+const zeroWorld = "runtime: World not made by Builder.Build (a zero World{} or a nil *World): build one with NewBuilder(...).Build()"

@@ -106,7 +106,7 @@ var (
 	// ErrNilEvents: AddEvents given a nil or typed-nil event table.
 	ErrNilEvents = errors.New("scheduler: AddEvents: nil event table; check the error of the events.New call that made it")
 	// ErrNilHook: Hook given a nil function.
-	ErrNilHook = errors.New("scheduler: Hook: nil hook function; pass a func(*scheduler.Hook) error")
+	ErrNilHook = errors.New("scheduler: Hook: nil hook function; pass a func(*Hook) error, which Build calls")
 )
 
 // ConfigError reports a bad Config field. errors.Is(err, ErrConfig) is true.
@@ -355,7 +355,7 @@ func (e *DeltaError) Error() string {
 		return "scheduler: frame delta " + dt + " s refused: the fixed-step clock's account would pass " +
 			"math.MaxInt64 nanoseconds (292 years; see Time); under Accumulate frames of delta 0 still run (under OneTickPerFrame none does), or build a new world"
 	}
-	return "scheduler: bad frame delta " + dt + " s: want a finite number of seconds in [0, MaxDelta]"
+	return "scheduler: bad frame delta " + dt + " s: want a finite number of seconds in [0, " + strconv.FormatFloat(MaxDelta, 'g', -1, 64) + "] (MaxDelta)"
 }
 
 // Is reports whether target is ErrBadDelta, or ErrClockOverflow for an
