@@ -32,13 +32,16 @@
 //     its handle; a kernel at chunk c uses [Query1.Chunk], or
 //     [Query1.Spans] with [Query1.Runs]; without a closure, [NextRun] over
 //     [Table.Enabled], bounded by [Table.UsedChunks] and [Table.LiveEnd].
+//     A zero query yields nothing (its other uses: package ephemeral,
+//     "Queries").
 //   - Run kernels: [Parallel], [ParallelPolicy] ([KernelPolicy]); lanes
 //     for generated SIMD variants: [Lane] ([LaneScalar], [LaneAVX2],
 //     [LaneAVX512]; [ParseLane], [Lane.Available]), [BestLane], [SelectLane].
 //   - Time: [Context.DT] is the fixed step in FixedUpdate and the frame's
 //     delta elsewhere; [Context.FrameDT] is always the frame's.
 //   - Set up: a host query [HostQuery1] .. [HostQuery4] inserts the
-//     initial entities with their values ([Query1.InsertN]);
+//     initial entities with their values ([Query1.InsertN]: a negative
+//     count or a panicking fill, package ephemeral, "Queries");
 //     [Resource.Get] reads and writes a resource between frames.
 //   - Run frames: [World.Frame], [World.Report] ([FrameReport],
 //     [SystemReport], [CounterReport], [CommandStats]), [World.Time]

@@ -2,6 +2,7 @@ package ephemeral
 
 import (
 	"math/bits"
+	"strconv"
 
 	"github.com/tickwork/tickwork/memory"
 )
@@ -182,12 +183,20 @@ func (d *Domain) Tag() uint32 { return d.tag }
 // no row of d's tables. Pure; safe from any goroutine.
 func (d *Domain) Owns(h Handle) bool { return h.Tag() == d.tag }
 
-// MakeHandle builds d's handle of slot index at generation (taken modulo
-// 2^HandleGenerationBits). It is for tests and for code that stores slot
-// indexes and generations apart; a made-up handle names a row only if the
-// generation matches. Pure; safe from any goroutine.
+// MakeHandle builds d's handle of slot index at generation, which must be
+// 0..2^HandleGenerationBits-1 (what Handle.Generation returns). It is for
+// tests and for code that stores slot indexes and generations apart; a
+// made-up handle names a row only if the generation matches. It panics on
+// a generation past the range, which would wrap onto another generation
+// and could name a live entity: check the stored value first. Pure; safe
+// from any goroutine.
 func (d *Domain) MakeHandle(index, generation uint32) Handle {
-	return handleOf(index, d.tagWord|generation&genMask)
+	if generation > genMask {
+		panic("ephemeral: Domain.MakeHandle(" + itoa(int(index)) + ", " + itoa(int(generation)) + ") of domain " + strconv.Quote(d.name) +
+			": generation past " + itoa(genMask) + " (2^HandleGenerationBits-1), the largest a handle holds; " +
+			"pass a generation from Handle.Generation")
+	}
+	return handleOf(index, d.tagWord|generation)
 }
 
 // foreign reports whether h is a nonzero handle that d does not own.

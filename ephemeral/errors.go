@@ -58,6 +58,12 @@ var (
 	ErrMemoryBudget = memory.ErrBudget
 	// ErrNilColumn: a query given a nil *Column instead of one from AddColumn.
 	ErrNilColumn = errors.New("column is nil: pass the *Column returned by AddColumn")
+	// ErrZeroQuery: InsertN of a zero query (Query1{} ...), which has no
+	// table; nothing was inserted.
+	ErrZeroQuery = errors.New("ephemeral: InsertN of a zero query, which has no table: make the query with NewQuery1..NewQuery4 of a table's columns")
+	// ErrNegativeCount: a negative count of rows (a query's InsertN(-1, ...)).
+	// Returned as a *CountError; nothing was inserted.
+	ErrNegativeCount = errors.New("ephemeral: negative count")
 	// ErrQueryTables: a query over columns of different tables.
 	ErrQueryTables = errors.New("a query's columns must belong to one table")
 )
@@ -88,6 +94,21 @@ func (e *CapacityError) Error() string {
 
 // Is reports whether target is ErrCapacity.
 func (e *CapacityError) Is(target error) bool { return target == ErrCapacity }
+
+// CountError reports a negative count given to Call on the table Table;
+// nothing changed. errors.Is(err, ErrNegativeCount) is true.
+type CountError struct {
+	Table string // table name
+	Call  string // "InsertN"
+	Count int    // the count given, < 0
+}
+
+func (e *CountError) Error() string {
+	return fmt.Sprintf("ephemeral: table %q: %s(%d, ...): want a count of 0 or more rows; nothing was inserted", e.Table, e.Call, e.Count)
+}
+
+// Is reports whether target is ErrNegativeCount.
+func (e *CountError) Is(target error) bool { return target == ErrNegativeCount }
 
 // DefinitionError reports a bad definition. errors.Is(err, ErrDefinition) is
 // true, and so is errors.Is(err, Err) for the precise sentinel.

@@ -94,7 +94,7 @@ func (q Query1[A]) Runs(c int) iter.Seq2[int, int] {
 // element r being row c*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when c is outside 0..Table().Chunks()-1.
 func (q Query1[A]) Spans(c int) []A {
-	if uint(c) >= uint(len(q.t.enabled)) {
+	if uint(c) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", c, q.t, "")
 	}
 	lo, hi := c<<q.t.dom.shift, (c+1)<<q.t.dom.shift
@@ -213,7 +213,7 @@ func (q Query2[A, B]) Runs(c int) iter.Seq2[int, int] {
 // element r being row c*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when c is outside 0..Table().Chunks()-1.
 func (q Query2[A, B]) Spans(c int) ([]A, []B) {
-	if uint(c) >= uint(len(q.t.enabled)) {
+	if uint(c) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", c, q.t, "")
 	}
 	lo, hi := c<<q.t.dom.shift, (c+1)<<q.t.dom.shift
@@ -339,7 +339,7 @@ func (q Query3[A, B, C]) Runs(c int) iter.Seq2[int, int] {
 // element r being row c*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when c is outside 0..Table().Chunks()-1.
 func (q Query3[A, B, C]) Spans(c int) ([]A, []B, []C) {
-	if uint(c) >= uint(len(q.t.enabled)) {
+	if uint(c) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", c, q.t, "")
 	}
 	lo, hi := c<<q.t.dom.shift, (c+1)<<q.t.dom.shift
@@ -472,7 +472,7 @@ func (q Query4[A, B, C, D]) Runs(c int) iter.Seq2[int, int] {
 // element r being row c*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when c is outside 0..Table().Chunks()-1.
 func (q Query4[A, B, C, D]) Spans(c int) ([]A, []B, []C, []D) {
-	if uint(c) >= uint(len(q.t.enabled)) {
+	if uint(c) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", c, q.t, "")
 	}
 	lo, hi := c<<q.t.dom.shift, (c+1)<<q.t.dom.shift

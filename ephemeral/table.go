@@ -175,10 +175,18 @@ func (t *Table) ChunkLen(c int) int {
 // structural change. Read it, never write it. It panics when c is outside
 // 0..Chunks()-1 (a bug in the caller's chunk loop).
 func (t *Table) Enabled(c int) bitmap.Bitmap {
-	if uint(c) >= uint(len(t.enabled)) {
+	if uint(c) >= uint(t.chunks()) {
 		t.badChunk("Enabled", c)
 	}
 	return t.enabled[c]
+}
+
+// chunks is len(t.enabled), 0 for a nil t (the table of a zero query).
+func (t *Table) chunks() int {
+	if t == nil {
+		return 0
+	}
+	return len(t.enabled)
 }
 
 // badChunk is chunkPanic of a table method, one argument shorter so that
@@ -194,6 +202,10 @@ func (t *Table) badChunk(method string, c int) { chunkPanic(method, c, t, "") }
 //
 //go:noinline
 func chunkPanic(method string, c int, t *Table, col string) {
+	if t == nil {
+		panic("ephemeral: " + method + "(" + itoa(c) + ") of a zero query, which has no table and no chunks; " +
+			"make the query with NewQuery1..NewQuery4 of a table's columns (in a system, of its accessors)")
+	}
 	where := "table " + strconv.Quote(t.name)
 	if col != "" {
 		where = "column " + strconv.Quote(col) + " of " + where

@@ -115,7 +115,7 @@ func (q Query{{.N}}[{{.Types}}]) Runs(c int) iter.Seq2[int, int] {
 // element r being row c*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when c is outside 0..Table().Chunks()-1.
 func (q Query{{.N}}[{{.Types}}]) Spans(c int) ({{join .Cols "[]$T" ", "}}) {
-	if uint(c) >= uint(len(q.t.enabled)) {
+	if uint(c) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", c, q.t, "")
 	}
 	lo, hi := c<<q.t.dom.shift, (c+1)<<q.t.dom.shift
