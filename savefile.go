@@ -22,8 +22,10 @@ import (
 // "load", Path the file, Err the cause: an os error (errors.Is reaches
 // fs.ErrNotExist, fs.ErrPermission, ...) or a *SnapshotError (errors.Is
 // reaches ErrSnapshot and its sentinels, ErrTruncated, ErrCorrupt,
-// ErrVersion, ErrOtherWorld, ErrUnsupported), or ErrZeroWorld, ErrClosed
-// or runtime.ErrRunning; a path that is empty (errors.Is fs.ErrInvalid)
+// ErrVersion, ErrOtherWorld, ErrUnsupported), or ErrZeroWorld, ErrClosed,
+// runtime.ErrRunning, or the refusal of a world a panic poisoned (errors.Is
+// ErrPoisoned and ErrSnapshot: docs/state.md, "Not of a poisoned world");
+// a path that is empty (errors.Is fs.ErrInvalid)
 // or names no regular file (errors.Is ErrNotRegularFile). Step is the step
 // of a save that failed writing the file ("check target", "create
 // temporary file", "write", "sync", "close", "rename" or "sync directory":
