@@ -34,6 +34,8 @@
 //     its handle; a kernel at chunk c uses [Query1.Chunk], or
 //     [Query1.Spans] with [Query1.Runs]; without a closure, [NextRun] over
 //     [Table.Enabled], bounded by [Table.UsedChunks] and [Table.LiveEnd].
+//     A zero query yields nothing (its other uses: package ephemeral,
+//     "Queries").
 //   - Join the tables of a domain (the entities with rows in several, with
 //     their columns): [NewJoin1] .. [NewJoin4] in a system, [HostJoin1] ..
 //     [HostJoin4] for the host ([Join1] .. [Join4]), filtered by [With]
@@ -47,7 +49,8 @@
 //     delta elsewhere; [Context.FrameDT] is always the frame's.
 //   - Set up: a host query [HostQuery1] .. [HostQuery15] inserts the
 //     initial entities with a value in each of its columns
-//     ([Query1.Insert], [Query1.InsertN]; a nil fill inserts zeros);
+//     ([Query1.Insert], [Query1.InsertN]; a nil fill inserts zeros; a
+//     negative count or a panicking fill: package ephemeral, "Queries");
 //     [Resource.Get] reads and writes a resource between frames.
 //   - Run frames: [World.Frame], [World.Report] ([FrameReport],
 //     [SystemReport], [CounterReport], [CommandStats]), [World.Time]

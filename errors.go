@@ -4,6 +4,7 @@ import (
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/internal/atomicfile"
 	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/lanes"
 	"github.com/tickwork/tickwork/memory"
@@ -29,7 +30,7 @@ var (
 	ErrDefinition    = runtime.ErrDefinition    // a bad Builder declaration: a *DefinitionError
 	ErrNilTable      = runtime.ErrNilTable      // AddColumn of a nil table (a failed Table)
 	ErrDuplicateName = runtime.ErrDuplicateName // a name declared twice on one Builder
-	ErrEmptyName     = runtime.ErrEmptyName     // AddResource without a name
+	ErrEmptyName     = runtime.ErrEmptyName     // an empty name: of a table, domain, column, event table, system or resource
 	ErrNilResource   = runtime.ErrNilResource   // CheckResource of a nil or foreign resource, or a nil check
 	ErrForeign       = runtime.ErrForeign       // a table, event table, resource or domain of another Builder: a *ForeignError
 	ErrMemoryBudget  = runtime.ErrMemoryBudget  // a declaration past the memory budget: a *BudgetError
@@ -64,6 +65,7 @@ var (
 	ErrNoRun            = systems.ErrNoRun          // a DeclareFunc that returned a nil body
 	ErrBadPhase         = systems.ErrBadPhase       // a phase that is none of the five
 	ErrBadDeclaration   = systems.ErrBadDeclaration // an accessor call that fails the declaration
+	ErrDeclarePanic     = systems.ErrDeclarePanic   // a DeclareFunc that panicked: a *DeclarePanicError inside the *SystemDefinitionError
 
 	ErrConflict         = scheduler.ErrConflict         // unordered systems touch the same data: a *ConflictError
 	ErrCycle            = scheduler.ErrCycle            // an ordering cycle: a *CycleError
@@ -74,6 +76,7 @@ var (
 	ErrHook             = scheduler.ErrHook             // a hook failed: a *HookError
 	ErrHookPanic        = scheduler.ErrHookPanic        // a hook panicked: a *HookPanicError inside the *HookError
 	ErrNilHook          = scheduler.ErrNilHook          // Builder.Hook(nil)
+	ErrHookDone         = scheduler.ErrHookDone         // a Hook's Add, Order or Substitute after its hook returned
 	ErrManifestMismatch = scheduler.ErrManifestMismatch // a substitute declares another manifest: a *SubstituteError
 )
 
@@ -98,6 +101,8 @@ var (
 	ErrStaleHandle     = ephemeral.ErrStaleHandle     // a zero or stale handle
 	ErrForeignHandle   = ephemeral.ErrForeignHandle   // a handle of another domain
 	ErrRowExists       = ephemeral.ErrRowExists       // an Attach of an entity that has a row
+	ErrNegativeCount   = ephemeral.ErrNegativeCount   // a query's InsertN of fewer than 0 rows: a *CountError
+	ErrZeroQuery       = ephemeral.ErrZeroQuery       // InsertN of a zero query (Query1{} ...), which has no table
 	ErrUnknownLane     = lanes.ErrUnknownLane         // a lane that is none of the three
 	ErrLaneUnavailable = lanes.ErrUnavailable         // a lane this build or CPU does not run (SelectLane)
 	ErrConcurrentFrame = scheduler.ErrConcurrentFrame // Frame called from another goroutine while a frame runs (matches ErrReentrant too)
@@ -116,6 +121,9 @@ var (
 	ErrUnsupported   = runtime.ErrUnsupported   // a world a snapshot cannot hold
 	ErrResourceState = systems.ErrResourceState // a resource a snapshot cannot hold or whose state it refuses: a *ResourceStateError
 	ErrNoSnapshot    = runtime.ErrNoSnapshot    // Rollback.Load of a frame not held: a *RollbackError
+	// ErrNotRegularFile: SaveFile or LoadFile at a path naming a directory,
+	// a named pipe, a device or a socket, inside a *FileError.
+	ErrNotRegularFile = atomicfile.ErrNotRegular
 )
 
 // The typed errors behind the sentinels: the engine's own types, so that
@@ -142,6 +150,7 @@ type (
 	HostConfigError    = runtime.HostConfigError
 	BudgetError        = memory.BudgetError
 	CapacityError      = ephemeral.CapacityError
+	CountError         = ephemeral.CountError
 	OverflowError      = events.OverflowError
 	ConflictError      = scheduler.ConflictError
 	CycleError         = scheduler.CycleError
@@ -158,6 +167,7 @@ type (
 	PlaybackError      = scheduler.PlaybackError
 	ResourceStateError = systems.ResourceStateError
 	CodecPanicError    = systems.CodecPanicError
+	DeclarePanicError  = systems.DeclarePanicError
 )
 
 // The typed errors whose engine names other engine packages use too,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/crc32"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -240,11 +241,11 @@ func TestFaceErrorTypes(t *testing.T) {
 	t.Run("FileError", func(t *testing.T) {
 		w := buildWorld(t, func(*tickwork.Builder) {})
 		dir := t.TempDir()
-		err := tickwork.SaveFile(w, dir) // a directory: the rename fails
+		err := tickwork.SaveFile(w, filepath.Join(dir, "no", "save.bin")) // a missing directory: the create fails
 		var fe *tickwork.FileError
 		require.ErrorAs(t, err, &fe)
-		assert.Equal(t, "rename", fe.Step)
-		var pe *os.LinkError
+		assert.Equal(t, "create temporary file", fe.Step)
+		var pe *os.PathError
 		assert.ErrorAs(t, err, &pe, "the os error, with no engine type between")
 		assert.Equal(t, error(pe), fe.Err)
 	})

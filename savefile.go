@@ -3,9 +3,12 @@ package tickwork
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
+	"syscall"
 
 	"github.com/tickwork/tickwork/internal/atomicfile"
 	"github.com/tickwork/tickwork/runtime"
@@ -18,11 +21,14 @@ import (
 // "load", Path the file, Err the cause: an os error (errors.Is reaches
 // fs.ErrNotExist, fs.ErrPermission, ...) or a *SnapshotError (errors.Is
 // reaches ErrSnapshot and its sentinels, ErrTruncated, ErrCorrupt,
-// ErrVersion, ErrOtherWorld, ErrUnsupported), or ErrZeroWorld, ErrClosed
-// or runtime.ErrRunning. Step is the step of a save that failed writing
-// the file ("create temporary file", "write", "sync", "close", "rename" or
-// "sync directory": before "sync directory" path is untouched), "" for
-// every other refusal.
+// ErrVersion, ErrOtherWorld, ErrUnsupported), or ErrZeroWorld, ErrClosed,
+// runtime.ErrRunning, or the refusal of a world a panic poisoned (errors.Is
+// ErrPoisoned and ErrSnapshot: docs/state.md, "Not of a poisoned world");
+// a path that is empty (errors.Is fs.ErrInvalid)
+// or names no regular file (errors.Is ErrNotRegularFile). Step is the step
+// of a save that failed writing the file ("check target", "create
+// temporary file", "write", "sync", "close", "rename" or "sync directory":
+// before "sync directory" path is untouched), "" for every other refusal.
 type FileError struct {
 	Op   string
 	Path string
@@ -44,7 +50,11 @@ func (e *FileError) Unwrap() error { return e.Err }
 // atomically and durably: a temporary file in path's directory, synced,
 // renamed over path, the directory synced, so that a crash at any point
 // leaves path holding the previous save or the new one (docs/state.md,
-// "Save games"); the file gets mode 0644. It returns, as a *FileError,
+// "Save games"); the file gets mode 0644. Only a regular file is
+// replaced: an empty path, and a path naming a directory, a named pipe, a
+// device or a socket are refused (Step "check target"); a symbolic link is
+// followed, and the file it names gets the save (docs/state.md, "Which
+// paths a save and a load take"). It returns, as a *FileError,
 // Snapshot's errors (nothing is written) or the file system's (path is
 // untouched, unless only the final directory sync failed: then the new
 // save is in place but may not survive a power loss). It allocates the
@@ -74,7 +84,9 @@ func SaveFile(w *World, path string) error {
 // payload length is not the file's (ErrTruncated when the file is
 // shorter, ErrCorrupt when it is longer), or whose size is past what w's
 // declarations can produce (ErrCorrupt, naming the bound,
-// World.MaxSnapshotSize; docs/state.md, "Sizes"); then it reads the
+// World.MaxSnapshotSize; docs/state.md, "Sizes"); a path that is empty or
+// names no regular file (a directory, a named pipe, even one no process
+// writes, a device) is refused without reading; then it reads the
 // payload into one buffer of the file's size and calls Restore, whose
 // checks follow. A refused file leaves w as it was. Errors are a
 // *FileError wrapping a *SnapshotError, the os error, ErrZeroWorld,
@@ -92,7 +104,12 @@ func loadFile(w *World, path string) error {
 	if _, err := w.SnapshotSize(); err != nil { // ErrZeroWorld, ErrClosed, ErrRunning, a world a snapshot cannot hold
 		return err
 	}
-	f, err := os.Open(path)
+	if path == "" {
+		return errEmptyPath
+	}
+	// Non-blocking: opening a named pipe that no process writes returns at
+	// once (a blocking open waits for a writer, forever), and Stat refuses it.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return err
 	}
@@ -102,7 +119,7 @@ func loadFile(w *World, path string) error {
 		return err
 	}
 	if !fi.Mode().IsRegular() {
-		return &runtime.SnapshotError{Err: runtime.ErrCorrupt, Section: "header", Detail: "not a regular file (" + fi.Mode().Type().String() + ")"}
+		return &runtime.SnapshotError{Err: runtime.ErrCorrupt, Section: "header", Detail: atomicfile.Kind(fi.Mode()) + " (" + fi.Mode().Type().String() + ")", Cause: ErrNotRegularFile}
 	}
 	size := fi.Size()
 	if size < runtime.SnapshotHeader {
@@ -129,6 +146,9 @@ func loadFile(w *World, path string) error {
 	}
 	return w.Restore(buf)
 }
+
+// errEmptyPath: LoadFile given "" (errors.Is fs.ErrInvalid).
+var errEmptyPath = fmt.Errorf("empty path: name the save file: %w", fs.ErrInvalid)
 
 // snapshotMagic opens every snapshot (docs/state.md, "Format").
 var snapshotMagic = [8]byte{'T', 'I', 'C', 'K', 'S', 'N', 'A', 'P'}

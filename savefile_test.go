@@ -170,8 +170,9 @@ func TestSaveFileRefuses(t *testing.T) {
 	assert.Equal(t, "create temporary file", fe.Step)
 	err = tickwork.SaveFile(w, dir)
 	require.ErrorAs(t, err, &fe)
-	assert.Equal(t, "rename", fe.Step)
-	assert.Contains(t, err.Error(), "tickwork: save "+dir+": rename: ")
+	assert.Equal(t, "check target", fe.Step)
+	assert.ErrorIs(t, err, tickwork.ErrNotRegularFile)
+	assert.Contains(t, err.Error(), "tickwork: save "+dir+": check target: a directory")
 
 	good := filepath.Join(dir, "good.bin")
 	require.NoError(t, tickwork.SaveFile(w, good))

@@ -250,7 +250,9 @@ func (d *Domain) IsAlive(h Handle) bool { return d.e().IsAlive(ephemeral.Handle(
 
 // MakeHandle returns the handle of slot index with generation generation
 // in this domain (for tests and tools; a live entity's handle comes from
-// Create or Insert).
+// Create or Insert). generation must be 0..4194303 (what
+// Handle.Generation returns): a larger one panics, since it would wrap
+// onto another generation and could name a live entity.
 func (d *Domain) MakeHandle(index, generation uint32) Handle {
 	return Handle(d.e().MakeHandle(index, generation))
 }

@@ -37,7 +37,10 @@ type RunFunc func(ctx *Context)
 // body uses (Read, Write, Record, Emit, Consume, ReadResource, ...) and
 // returns the body. It runs once, in Builder.Build; the accessors are the
 // system's manifest, from which the builder refuses unordered systems
-// that touch the same data (ErrConflict).
+// that touch the same data (ErrConflict). A DeclareFunc that panics fails
+// Build with a *SystemDefinitionError (errors.Is ErrDeclarePanic) naming
+// the system and the panic value, whose Cause is a *DeclarePanicError
+// with the stack; the world is not built and its workers stop.
 type DeclareFunc func(d *Decl) RunFunc
 
 // System is a system as Builder.Add takes it; Builder.System is the short
@@ -223,7 +226,8 @@ func ParallelPolicy[S any](ctx *Context, pol KernelPolicy, chunks int, st S, fn 
 
 // Hook is what a hook function (Builder.Hook) sees in Build: every system
 // added, by name, to order a package's systems against the host's or to
-// substitute one's body. Valid only during the hook call.
+// substitute one's body. Valid only during the hook call: kept past it,
+// Add, Order and Substitute return ErrHookDone and change nothing.
 type Hook scheduler.Hook
 
 func (h *Hook) e() *scheduler.Hook { return (*scheduler.Hook)(h) }
@@ -240,16 +244,18 @@ func (h *Hook) Lookup(name string) (System, bool) {
 	return faceSystem(s), true
 }
 
-// Add adds a system, as Builder.Add.
+// Add adds a system, as Builder.Add (the system's errors come back; so
+// does ErrHookDone after the hook returned).
 func (h *Hook) Add(sys System) error { return h.e().Add(sys.engine()) }
 
 // Order runs system first before system then (both in one phase); an
-// unknown name gives an *UnknownSystemError.
+// unknown name gives an *UnknownSystemError, a call after the hook
+// returned ErrHookDone.
 func (h *Hook) Order(first, then string) error { return h.e().Order(first, then) }
 
 // Substitute replaces the declaration of the system named name by
 // declare, which must declare the same manifest (a *SubstituteError
-// otherwise).
+// otherwise; ErrHookDone after the hook returned).
 func (h *Hook) Substitute(name string, declare DeclareFunc) error {
 	var d systems.DeclareFunc
 	if declare != nil {

@@ -122,5 +122,5 @@ func TestArenaPastBudgetFails(t *testing.T) {
 	later := memory.Size(256, commands.BufferBytes(scheduler.DefaultCommandRecords))
 	assert.Equal(t, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "HitEvent", Workers: 256},
 		Bytes: staging, Used: arenaBytes(cfg) - staging - later, Budget: runtime.DefaultMemoryBudget, Owner: memory.OwnerWorld}, *be)
-	assert.Contains(t, err.Error(), "or use fewer workers (runtime.WithWorkers), or raise the world's budget (runtime.WithMemoryBudget)")
+	assert.Contains(t, err.Error(), "or use fewer workers (WithWorkers), or raise the world's budget (WithMemoryBudget)")
 }

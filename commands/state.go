@@ -34,7 +34,7 @@ func (e *StateError) Is(target error) bool { return target == ErrState }
 func (p *Playback) appendState(dst []byte) ([]byte, error) {
 	for _, s := range p.slots {
 		if len(s.buf.recs) != 0 {
-			return dst, &StateError{Detail: "buffer " + strconv.Itoa(s.buf.id) + " holds " + strconv.Itoa(len(s.buf.recs)) + " records not played yet"}
+			return dst, &StateError{Detail: "buffer " + strconv.Itoa(s.buf.id) + " holds " + strconv.Itoa(len(s.buf.recs)) + " records not played yet: the frame that recorded them stopped before its playback (a panic); a snapshot is taken between completed frames"}
 		}
 	}
 	dst = wire.U32(dst, p.tag)

@@ -54,6 +54,15 @@
 // inserts zero values). Both are all or nothing against the capacity
 // ([CapacityError]) and allocate nothing.
 //
+// The zero query (Query2{}, of any arity) is an empty one: Table is nil
+// and All yields nothing; Chunk, Runs and Spans panic (it has no chunk:
+// the message says to make the query with NewQuery2), and InsertN returns
+// [ErrZeroQuery]. InsertN with a negative count returns a [*CountError]
+// ([ErrNegativeCount]) and inserts nothing. When its fill function panics,
+// the panic goes on, and the table holds the rows whose fill returned, as
+// if they had been inserted one by one: the row fill panicked on and the
+// rest are not inserted.
+//
 // While a loop runs, its body may write through the row's pointers but
 // must not change the table's structure (insert, delete, attach, detach):
 // record structural changes in a command buffer (package commands), which

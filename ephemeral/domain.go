@@ -2,6 +2,7 @@ package ephemeral
 
 import (
 	"math/bits"
+	"strconv"
 
 	"github.com/tickwork/tickwork/memory"
 )
@@ -111,14 +112,14 @@ func domainShape(spec DomainSpec) (chunkRows, slots int, err error) {
 		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrEmptyName}
 	}
 	if spec.Capacity <= 0 || spec.Capacity > MaxCapacity {
-		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrZeroCapacity, Detail: itoa(spec.Capacity)}
+		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrZeroCapacity, Detail: "got " + itoa(spec.Capacity)}
 	}
 	cr := spec.ChunkRows
 	if cr == 0 {
 		cr = DefaultChunkRows
 	}
 	if cr < MinChunkRows || cr > MaxChunkRows || cr&(cr-1) != 0 {
-		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrChunkRows, Detail: itoa(cr)}
+		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrChunkRows, Detail: "got " + itoa(cr)}
 	}
 	return cr, (spec.Capacity + cr - 1) / cr * cr, nil
 }
@@ -184,12 +185,20 @@ func (d *Domain) Tag() uint32 { return d.tag }
 // no row of d's tables. Pure; safe from any goroutine.
 func (d *Domain) Owns(h Handle) bool { return h.Tag() == d.tag }
 
-// MakeHandle builds d's handle of slot index at generation (taken modulo
-// 2^HandleGenerationBits). It is for tests and for code that stores slot
-// indexes and generations apart; a made-up handle names a row only if the
-// generation matches. Pure; safe from any goroutine.
+// MakeHandle builds d's handle of slot index at generation, which must be
+// 0..2^HandleGenerationBits-1 (what Handle.Generation returns). It is for
+// tests and for code that stores slot indexes and generations apart; a
+// made-up handle names a row only if the generation matches. It panics on
+// a generation past the range, which would wrap onto another generation
+// and could name a live entity: check the stored value first. Pure; safe
+// from any goroutine.
 func (d *Domain) MakeHandle(index, generation uint32) Handle {
-	return handleOf(index, d.tagWord|generation&genMask)
+	if generation > genMask {
+		panic("ephemeral: Domain.MakeHandle(" + itoa(int(index)) + ", " + itoa(int(generation)) + ") of domain " + strconv.Quote(d.name) +
+			": generation past " + itoa(genMask) + " (2^HandleGenerationBits-1), the largest a handle holds; " +
+			"pass a generation from Handle.Generation")
+	}
+	return handleOf(index, d.tagWord|generation)
 }
 
 // foreign reports whether h is a nonzero handle that d does not own.
@@ -206,7 +215,7 @@ func (d *Domain) IsAlive(h Handle) bool {
 // *CapacityError (errors.Is ErrCapacity) when the domain is full. A
 // structural change: nothing else may run on d or its tables meanwhile.
 func (d *Domain) Create() (Handle, error) {
-	if err := d.fits(d.name, 1); err != nil {
+	if err := d.fits(KindDomain, d.name, 1); err != nil {
 		return 0, err
 	}
 	return d.alloc(), nil
@@ -216,7 +225,7 @@ func (d *Domain) Create() (Handle, error) {
 // in slot order. When they do not all fit it creates none and returns a
 // *CapacityError. A structural change, as Create.
 func (d *Domain) CreateN(out []Handle) error {
-	if err := d.fits(d.name, len(out)); err != nil {
+	if err := d.fits(KindDomain, d.name, len(out)); err != nil {
 		return err
 	}
 	d.allocN(out)
@@ -224,12 +233,12 @@ func (d *Domain) CreateN(out []Handle) error {
 }
 
 // fits returns nil when n more entities fit in d, else a *CapacityError
-// naming name (the domain, or the table inserting into it). Live counts the
+// naming name, of kind k (the domain, or the table inserting into it). Live counts the
 // domain's entities, the slots in use: in a shared domain a table's own rows
 // may be far fewer.
-func (d *Domain) fits(name string, n int) error {
+func (d *Domain) fits(k DefinitionKind, name string, n int) error {
 	if n > d.capacity-d.live {
-		return &CapacityError{Table: name, Capacity: d.capacity, Live: d.live, Requested: n}
+		return &CapacityError{Kind: k, Table: name, Capacity: d.capacity, Live: d.live, Requested: n}
 	}
 	return nil
 }

@@ -3,7 +3,9 @@ package ephemeral
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
+	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/memory"
 )
 
@@ -25,16 +27,18 @@ var (
 	// *DefinitionError whose Unwrap gives one of the more precise sentinels below.
 	ErrDefinition = errors.New("ephemeral: bad definition")
 	// ErrZeroCapacity: a capacity <= 0 or above MaxCapacity rows.
-	ErrZeroCapacity = errors.New("capacity must be between 1 and MaxCapacity rows")
+	ErrZeroCapacity = errors.New("capacity must be between 1 and MaxCapacity = " + strconv.Itoa(MaxCapacity))
 	// ErrChunkRows: chunk rows not a power of two between MinChunkRows and MaxChunkRows.
-	ErrChunkRows = errors.New("chunk rows must be a power of two between MinChunkRows and MaxChunkRows")
+	ErrChunkRows = errors.New("chunk rows must be a power of two between MinChunkRows = " + strconv.Itoa(MinChunkRows) + " and MaxChunkRows = " + strconv.Itoa(MaxChunkRows))
 	// ErrDuplicateColumn: two columns of one table share a name.
 	ErrDuplicateColumn = errors.New("duplicate column name")
 	// ErrUnsupportedType: a column element type holds pointers (pointers,
 	// slices, maps, strings, interfaces, channels, functions).
 	ErrUnsupportedType = errors.New("column element type must be pointer-free")
-	// ErrEmptyName: a table, domain or column without a name.
-	ErrEmptyName = errors.New("name must not be empty")
+	// ErrEmptyName: a table, domain or column without a name. The same
+	// value as events.ErrEmptyName, systems.ErrEmptyName and
+	// runtime.ErrEmptyName: one sentinel for every empty name.
+	ErrEmptyName = plumb.ErrEmptyName
 	// ErrDomainMismatch: a table spec whose capacity, chunk rows or memory
 	// budget disagree with its domain's.
 	ErrDomainMismatch = errors.New("table capacity, chunk rows and budget must match the domain's")
@@ -54,6 +58,12 @@ var (
 	ErrMemoryBudget = memory.ErrBudget
 	// ErrNilColumn: a query given a nil *Column instead of one from AddColumn.
 	ErrNilColumn = errors.New("column is nil: pass the *Column returned by AddColumn")
+	// ErrZeroQuery: InsertN of a zero query (Query1{} ...), which has no
+	// table; nothing was inserted.
+	ErrZeroQuery = errors.New("ephemeral: InsertN of a zero query, which has no table: make the query with NewQuery1..NewQuery4 of a table's columns")
+	// ErrNegativeCount: a negative count of rows (a query's InsertN(-1, ...)).
+	// Returned as a *CountError; nothing was inserted.
+	ErrNegativeCount = errors.New("ephemeral: negative count")
 	// ErrQueryTables: a query over columns of different tables.
 	ErrQueryTables = errors.New("a query's columns must belong to one table")
 )
@@ -61,6 +71,9 @@ var (
 // CapacityError reports an insert that does not fit. Nothing was inserted.
 // errors.Is(err, ErrCapacity) is true.
 type CapacityError struct {
+	// Kind is what Table names: KindTable (a table's insert, also the zero
+	// value) or KindDomain (Domain.Create, Domain.CreateN).
+	Kind     DefinitionKind
 	Table    string // table (or domain) name
 	Capacity int    // rows
 	// Live is the number of slots in use before the insert: the domain's
@@ -71,12 +84,31 @@ type CapacityError struct {
 }
 
 func (e *CapacityError) Error() string {
+	if e.Kind == KindDomain {
+		return fmt.Sprintf("ephemeral: domain %q is full: capacity %d entities, %d live, %d requested",
+			e.Table, e.Capacity, e.Live, e.Requested)
+	}
 	return fmt.Sprintf("ephemeral: table %q is full: capacity %d rows, %d live, %d requested",
 		e.Table, e.Capacity, e.Live, e.Requested)
 }
 
 // Is reports whether target is ErrCapacity.
 func (e *CapacityError) Is(target error) bool { return target == ErrCapacity }
+
+// CountError reports a negative count given to Call on the table Table;
+// nothing changed. errors.Is(err, ErrNegativeCount) is true.
+type CountError struct {
+	Table string // table name
+	Call  string // "InsertN"
+	Count int    // the count given, < 0
+}
+
+func (e *CountError) Error() string {
+	return fmt.Sprintf("ephemeral: table %q: %s(%d, ...): want a count of 0 or more rows; nothing was inserted", e.Table, e.Call, e.Count)
+}
+
+// Is reports whether target is ErrNegativeCount.
+func (e *CountError) Is(target error) bool { return target == ErrNegativeCount }
 
 // DefinitionError reports a bad definition. errors.Is(err, ErrDefinition) is
 // true, and so is errors.Is(err, Err) for the precise sentinel.

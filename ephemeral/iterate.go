@@ -105,6 +105,9 @@ func (t *Table) UsedChunks() int {
 // liveChunk returns the first chunk at or after c that has a live row, or
 // -1 when there is none. Query.All steps through the table with it.
 func (t *Table) liveChunk(c int) int {
+	if t == nil { // a zero query's: no rows
+		return -1
+	}
 	for ; c < len(t.chunkLive); c++ {
 		if t.chunkLive[c] != 0 {
 			return c
@@ -141,20 +144,39 @@ func (t *Table) Runs(c int) iter.Seq2[int, int] {
 const insertWindow = 256
 
 // insertEach inserts n entities with a row in t, as InsertN does (all or
-// none), and calls fn, unless it is nil, with each new handle in slot
-// order; it allocates nothing.
+// none), and calls fn, unless it is nil (the rows keep zero values), with each new handle in slot order; it allocates
+// nothing. It returns ErrZeroQuery for a nil t (a zero query's), a
+// *CountError for n < 0 and the *CapacityError of rows that do not fit,
+// inserting nothing. When fn panics, the rows fn returned from stay and
+// the one it panicked on and the rest are not inserted (the window's rows
+// past it are deleted on the way out), as if inserted one by one: see
+// Queries in the package doc.
 func (t *Table) insertEach(n int, fn func(h Handle)) error {
-	if err := t.dom.fits(t.name, n); err != nil {
+	if t == nil {
+		return ErrZeroQuery
+	}
+	if n < 0 {
+		return &CountError{Table: t.name, Call: "InsertN", Count: n}
+	}
+	if err := t.dom.fits(KindTable, t.name, n); err != nil {
 		return err
 	}
 	var buf [insertWindow]Handle
+	k, i := 0, 0 // the window's rows, and how many of them fn returned from
+	defer func() {
+		if i < k { // fn panicked on buf[i]
+			t.DeleteN(buf[i:k])
+		}
+	}()
 	for n > 0 {
-		k := min(n, insertWindow)
+		k = min(n, insertWindow)
 		_ = t.InsertN(buf[:k]) // fits: checked above
-		if fn != nil {
-			for _, h := range buf[:k] {
-				fn(h)
-			}
+		i = 0
+		if fn == nil {
+			i = k // nothing to fill: every row stays
+		}
+		for ; i < k; i++ {
+			fn(buf[i])
 		}
 		n -= k
 	}

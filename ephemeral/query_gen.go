@@ -97,7 +97,7 @@ func (q Query1[A]) Runs(chunk int) iter.Seq2[int, int] {
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query1[A]) Spans(chunk int) []A {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
@@ -238,7 +238,7 @@ func (q Query2[A, B]) Runs(chunk int) iter.Seq2[int, int] {
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query2[A, B]) Spans(chunk int) ([]A, []B) {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
@@ -387,7 +387,7 @@ func (q Query3[A, B, C]) Runs(chunk int) iter.Seq2[int, int] {
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query3[A, B, C]) Spans(chunk int) ([]A, []B, []C) {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
@@ -544,7 +544,7 @@ func (q Query4[A, B, C, D]) Runs(chunk int) iter.Seq2[int, int] {
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query4[A, B, C, D]) Spans(chunk int) ([]A, []B, []C, []D) {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
@@ -718,7 +718,7 @@ func (q Query5[A, B, C, D, E]) Runs(chunk int) iter.Seq2[int, int] {
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query5[A, B, C, D, E]) Spans(chunk int) ([]A, []B, []C, []D, []E) {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
@@ -897,7 +897,7 @@ func (q Query6[A, B, C, D, E, F]) Runs(chunk int) iter.Seq2[int, int] {
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query6[A, B, C, D, E, F]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F) {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
@@ -1081,7 +1081,7 @@ func (q Query7[A, B, C, D, E, F, G]) Runs(chunk int) iter.Seq2[int, int] {
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query7[A, B, C, D, E, F, G]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G) {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
@@ -1270,7 +1270,7 @@ func (q Query8[A, B, C, D, E, F, G, H]) Runs(chunk int) iter.Seq2[int, int] {
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query8[A, B, C, D, E, F, G, H]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H) {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
@@ -1464,7 +1464,7 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) Runs(chunk int) iter.Seq2[int, int] {
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query9[A, B, C, D, E, F, G, H, I]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I) {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
@@ -1663,7 +1663,7 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) Runs(chunk int) iter.Seq2[int, in
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J) {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
@@ -1867,7 +1867,7 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Runs(chunk int) iter.Seq2[int,
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K) {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
@@ -2076,7 +2076,7 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Runs(chunk int) iter.Seq2[i
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K, []L) {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
@@ -2290,7 +2290,7 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Runs(chunk int) iter.Seq
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K, []L, []M) {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
@@ -2509,7 +2509,7 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Runs(chunk int) iter.
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K, []L, []M, []N) {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift
@@ -2733,7 +2733,7 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Runs(chunk int) it
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K, []L, []M, []N, []O) {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift

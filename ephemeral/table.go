@@ -176,10 +176,18 @@ func (t *Table) ChunkLen(c int) int {
 // structural change. Read it, never write it. It panics when c is outside
 // 0..Chunks()-1 (a bug in the caller's chunk loop).
 func (t *Table) Enabled(c int) bitmap.Bitmap {
-	if uint(c) >= uint(len(t.enabled)) {
+	if uint(c) >= uint(t.chunks()) {
 		t.badChunk("Enabled", c)
 	}
 	return t.enabled[c]
+}
+
+// chunks is len(t.enabled), 0 for a nil t (the table of a zero query).
+func (t *Table) chunks() int {
+	if t == nil {
+		return 0
+	}
+	return len(t.enabled)
 }
 
 // badChunk is chunkPanic of a table method, one argument shorter so that
@@ -195,6 +203,10 @@ func (t *Table) badChunk(method string, c int) { chunkPanic(method, c, t, "") }
 //
 //go:noinline
 func chunkPanic(method string, c int, t *Table, col string) {
+	if t == nil {
+		panic("ephemeral: " + method + "(" + itoa(c) + ") of a zero query, which has no table and no chunks; " +
+			"make the query with NewQuery1..NewQuery4 of a table's columns (in a system, of its accessors)")
+	}
 	where := "table " + strconv.Quote(t.name)
 	if col != "" {
 		where = "column " + strconv.Quote(col) + " of " + where
@@ -237,7 +249,7 @@ func (t *Table) HandleAt(row int) (Handle, bool) {
 // returns a *CapacityError (errors.Is ErrCapacity) and changes nothing. A
 // structural change: nothing else may run on t or its domain meanwhile.
 func (t *Table) Insert() (Handle, error) {
-	if err := t.dom.fits(t.name, 1); err != nil {
+	if err := t.dom.fits(KindTable, t.name, 1); err != nil {
 		return 0, err
 	}
 	h := t.dom.alloc()
@@ -249,7 +261,7 @@ func (t *Table) Insert() (Handle, error) {
 // in slot order (lowest free slots first). When they do not all fit it
 // inserts none and returns a *CapacityError. A structural change, as Insert.
 func (t *Table) InsertN(out []Handle) error {
-	if err := t.dom.fits(t.name, len(out)); err != nil {
+	if err := t.dom.fits(KindTable, t.name, len(out)); err != nil {
 		return err
 	}
 	t.dom.allocN(out)

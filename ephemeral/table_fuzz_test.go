@@ -141,13 +141,13 @@ func (r *fuzzRun) fvalue() fuzzF {
 }
 
 // requireFull checks a capacity error against the model.
-func (r *fuzzRun) requireFull(err error, table string, requested int) {
+func (r *fuzzRun) requireFull(err error, kind ephemeral.DefinitionKind, table string, requested int) {
 	t := r.t
 	t.Helper()
 	require.ErrorIs(t, err, ephemeral.ErrCapacity)
 	var ce *ephemeral.CapacityError
 	require.ErrorAs(t, err, &ce)
-	require.Equal(t, ephemeral.CapacityError{Table: table, Capacity: r.m.capacity, Live: r.m.live(), Requested: requested}, *ce)
+	require.Equal(t, ephemeral.CapacityError{Kind: kind, Table: table, Capacity: r.m.capacity, Live: r.m.live(), Requested: requested}, *ce)
 }
 
 // insertN inserts n rows (into tb when it is not nil, else as bare
@@ -170,7 +170,11 @@ func (r *fuzzRun) insertN(tb *ephemeral.Table, n int) {
 		err = tb.InsertN(out)
 	}
 	if n > r.m.capacity-r.m.live() {
-		r.requireFull(err, name, n)
+		kind := ephemeral.KindTable
+		if tb == nil {
+			kind = ephemeral.KindDomain // the domain's own create names the domain
+		}
+		r.requireFull(err, kind, name, n)
 		require.Equal(t, make([]ephemeral.Handle, n), out, "a failed insert returns no handle")
 		return
 	}

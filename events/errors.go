@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/memory"
 )
 
@@ -17,10 +18,12 @@ var (
 	// ErrDefinition: a bad Spec. Returned as a *DefinitionError whose Unwrap
 	// gives one of the more precise sentinels below.
 	ErrDefinition = errors.New("events: bad definition")
-	// ErrEmptyName: a Spec without a name.
-	ErrEmptyName = errors.New("name must not be empty")
+	// ErrEmptyName: a Spec without a name. The same value as
+	// ephemeral.ErrEmptyName, systems.ErrEmptyName and runtime.ErrEmptyName:
+	// one sentinel for every empty name.
+	ErrEmptyName = plumb.ErrEmptyName
 	// ErrCapacityRange: a capacity <= 0 or above MaxCapacity events.
-	ErrCapacityRange = errors.New("capacity must be between 1 and MaxCapacity events")
+	ErrCapacityRange = errors.New("capacity must be between 1 and " + strconv.Itoa(MaxCapacity) + " events")
 	// ErrLifetime: a Lifetime other than NextFrame and ThisFrame.
 	ErrLifetime = errors.New("lifetime must be NextFrame or ThisFrame")
 	// ErrMemoryBudget: an event table's buffers (New) or staging (Parallel)
@@ -58,6 +61,9 @@ type DefinitionError struct {
 }
 
 func (e *DefinitionError) Error() string {
+	if e.Err == ErrEmptyName && e.Table == "" {
+		return "events: event table " + e.Err.Error() // "events: event table name must not be empty"
+	}
 	s := fmt.Sprintf("events: table %q: %v", e.Table, e.Err)
 	if e.Detail != "" {
 		s += " (" + e.Detail + ")"

@@ -149,7 +149,7 @@ func New[T any](spec Spec) (*Table[T], error) {
 		return nil, &DefinitionError{Err: ErrEmptyName}
 	}
 	if spec.Capacity <= 0 || spec.Capacity > MaxCapacity {
-		return nil, &DefinitionError{Table: spec.Name, Err: ErrCapacityRange, Detail: strconv.Itoa(spec.Capacity)}
+		return nil, &DefinitionError{Table: spec.Name, Err: ErrCapacityRange, Detail: "got " + strconv.Itoa(spec.Capacity)}
 	}
 	if spec.Lifetime > ThisFrame {
 		return nil, &DefinitionError{Table: spec.Name, Err: ErrLifetime, Detail: spec.Lifetime.String()}

@@ -3,11 +3,12 @@ package kernels
 import (
 	"errors"
 	"fmt"
+	"strconv"
 )
 
 // ErrWorkers: a worker count below 1 or above MaxWorkers. NewPool returns an
 // error that wraps it (errors.Is) and names the count.
-var ErrWorkers = errors.New("kernels: workers must be between 1 and MaxWorkers")
+var ErrWorkers = errors.New("kernels: workers must be between 1 and MaxWorkers (" + strconv.Itoa(MaxWorkers) + ")")
 
 // ErrKernelPanic: a kernel panicked. Pool.Run and Scalar re-panic on the
 // caller's goroutine with a *PanicError, which matches it under errors.Is.

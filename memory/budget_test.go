@@ -141,13 +141,13 @@ func TestBudgetErrorMessage(t *testing.T) {
 		{"column, private budget", column, memory.OwnerPrivate, `memory: table "Big" column "V"` + numbers +
 			`lower the capacity, or give the spec a larger Budget (memory.NewBudget; the default is memory.DefaultBudget)`},
 		{"column, world budget", column, memory.OwnerWorld, `memory: table "Big" column "V"` + numbers +
-			`lower the capacity, or raise the world's budget (runtime.WithMemoryBudget)`},
+			`lower the capacity, or raise the world's budget (WithMemoryBudget)`},
 		{"staging, world budget", staging, memory.OwnerWorld, `memory: event staging "Hits" for 8 workers` + numbers +
-			`lower the capacity or use fewer workers (runtime.WithWorkers), or raise the world's budget (runtime.WithMemoryBudget)`},
+			`lower the capacity or use fewer workers (WithWorkers), or raise the world's budget (WithMemoryBudget)`},
 		{"staging, private budget", staging, memory.OwnerPrivate, `memory: event staging "Hits" for 8 workers` + numbers +
 			`lower the capacity or use fewer workers, or give the spec a larger Budget (memory.NewBudget; the default is memory.DefaultBudget)`},
 		{"worker command buffers, world budget", buffers, memory.OwnerWorld, `memory: command buffer "fire" for 256 workers` + numbers +
-			`lower the records per command buffer (runtime.WithCommandRecords) or use fewer workers (runtime.WithWorkers), or raise the world's budget (runtime.WithMemoryBudget)`},
+			`lower the records per command buffer (WithCommandRecords) or use fewer workers (WithWorkers), or raise the world's budget (WithMemoryBudget)`},
 		{"one worker's command buffers", memory.Definition{Kind: "command buffer", Name: "fire", Workers: 1}, memory.OwnerHost, `memory: command buffer "fire" for 1 worker` + numbers +
 			`lower the records per command buffer, or raise the limit of the Budget given to the spec (memory.NewBudget)`},
 		{"unnamed serial command buffer, host budget", memory.Definition{Kind: "command buffer"}, memory.OwnerHost, `memory: command buffer` + numbers +

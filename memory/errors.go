@@ -51,13 +51,13 @@ func (e *BudgetError) lower() string {
 	if e.Kind == "command buffer" {
 		s = "lower the records per command buffer"
 		if e.Owner == OwnerWorld {
-			s += " (runtime.WithCommandRecords)"
+			s += " (WithCommandRecords)"
 		}
 	}
 	if e.Workers > 1 {
 		s += " or use fewer workers"
 		if e.Owner == OwnerWorld {
-			s += " (runtime.WithWorkers)"
+			s += " (WithWorkers)"
 		}
 	}
 	return s
@@ -67,7 +67,7 @@ func (e *BudgetError) lower() string {
 func (e *BudgetError) raise() string {
 	switch e.Owner {
 	case OwnerWorld:
-		return "raise the world's budget (runtime.WithMemoryBudget)"
+		return "raise the world's budget (WithMemoryBudget)"
 	case OwnerPrivate:
 		return "give the spec a larger Budget (memory.NewBudget; the default is memory.DefaultBudget)"
 	}

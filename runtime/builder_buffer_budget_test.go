@@ -62,7 +62,7 @@ func TestCommandBuffersPastBudget(t *testing.T) {
 		assert.Equal(t, memory.BudgetError{Definition: memory.Definition{Kind: "command buffer", Name: "kill"},
 			Bytes: commands.BufferBytes(scheduler.MaxCommandRecords), Used: decls, Budget: 64 << 20, Owner: memory.OwnerWorld}, *be)
 		assert.ErrorIs(t, err, runtime.ErrMemoryBudget)
-		assert.Contains(t, err.Error(), "lower the records per command buffer (runtime.WithCommandRecords), or raise the world's budget")
+		assert.Contains(t, err.Error(), "lower the records per command buffer (WithCommandRecords), or raise the world's budget")
 	})
 	t.Run("per-worker buffers", func(t *testing.T) {
 		const workers, records = 64, 1 << 20
@@ -75,7 +75,7 @@ func TestCommandBuffersPastBudget(t *testing.T) {
 		used := decls + commands.BufferBytes(records) // the serial buffer fitted
 		assert.Equal(t, memory.BudgetError{Definition: memory.Definition{Kind: "command buffer", Name: "kill", Workers: workers},
 			Bytes: workers * commands.BufferBytes(records), Used: used, Budget: 1 << 30, Owner: memory.OwnerWorld}, *be)
-		assert.Contains(t, err.Error(), "or use fewer workers (runtime.WithWorkers)")
+		assert.Contains(t, err.Error(), "or use fewer workers (WithWorkers)")
 		assert.Equal(t, used, b.Budget().Used(), "the refused set charged nothing")
 	})
 }

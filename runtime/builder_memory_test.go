@@ -234,8 +234,8 @@ func TestMemoryBudgetStaging(t *testing.T) {
 			requireBudgetError(t, err, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "Hits", Workers: workers},
 				Bytes: staging, Used: defs, Budget: tc.limit})
 			assert.Contains(t, err.Error(), `event staging "Hits" for 2 workers asks for 4800 bytes`)
-			assert.True(t, strings.HasSuffix(err.Error(), "lower the capacity or use fewer workers (runtime.WithWorkers), "+
-				"or raise the world's budget (runtime.WithMemoryBudget)"), "advice for a world's per-worker staging: %v", err)
+			assert.True(t, strings.HasSuffix(err.Error(), "lower the capacity or use fewer workers (WithWorkers), "+
+				"or raise the world's budget (WithMemoryBudget)"), "advice for a world's per-worker staging: %v", err)
 		})
 	}
 }

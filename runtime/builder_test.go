@@ -158,7 +158,7 @@ func TestForeignData(t *testing.T) {
 		require.True(t, ok, "Build = %v (%T), want a *runtime.ForeignError", err, err)
 		assert.Equal(t, runtime.ForeignError{System: "late", Where: "its declaration", Kind: "event table", Name: "bounce"}, *fe)
 		assert.Equal(t, `runtime: system "late": its declaration names event table "bounce", which was not declared through this Builder; `+
-			`worlds share no data: declare it with runtime.AddEvents`, err.Error())
+			`worlds share no data: declare it with AddEvents`, err.Error())
 	})
 	t.Run("column on another world's table", func(t *testing.T) {
 		b := runtime.NewBuilder()
@@ -324,7 +324,7 @@ func TestZeroBuilder(t *testing.T) {
 			assert.Nil(t, w)
 			assert.Same(t, runtime.ErrZeroBuilder, err)
 			assert.NotErrorIs(t, err, runtime.ErrOption)
-			assert.Equal(t, "runtime: Builder not made by NewBuilder: use runtime.NewBuilder(opts...)", err.Error())
+			assert.Equal(t, "runtime: Builder not made by NewBuilder (a zero Builder{} or a nil *Builder): make it with NewBuilder(opts...)", err.Error())
 		})
 	}
 }

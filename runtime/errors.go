@@ -4,7 +4,9 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/tickwork/tickwork/internal/plumb"
 	"github.com/tickwork/tickwork/memory"
+	"github.com/tickwork/tickwork/scheduler"
 )
 
 // Sentinel errors of the package. Every error returned by runtime matches
@@ -46,9 +48,11 @@ var (
 	// resource another Builder declared. Precise sentinel of a
 	// *DefinitionError.
 	ErrNilResource = errors.New("nil resource or check, or a resource of another builder (check the error of the AddResource call that made it)")
-	// ErrEmptyName: AddResource with an empty name. Precise sentinel of a
-	// *DefinitionError.
-	ErrEmptyName = errors.New("name must not be empty")
+	// ErrEmptyName: AddResource with an empty name (precise sentinel of a
+	// *DefinitionError), and the same value as ephemeral.ErrEmptyName,
+	// events.ErrEmptyName and systems.ErrEmptyName: every empty name (a
+	// table, domain, column, event table, system or resource) matches it.
+	ErrEmptyName = plumb.ErrEmptyName
 	// ErrSpecBudget: a spec given to Builder.Domain, Builder.Table or
 	// AddEvents that names a memory budget other than the Builder's own.
 	// Precise sentinel of a *DefinitionError.
@@ -63,7 +67,7 @@ var (
 	ErrMemoryBudget = memory.ErrBudget
 	// ErrZeroBuilder: a Builder not made by NewBuilder (a zero
 	// runtime.Builder{}, or a nil *Builder). Err and Build return it.
-	ErrZeroBuilder = errors.New("runtime: Builder not made by NewBuilder: use runtime.NewBuilder(opts...)")
+	ErrZeroBuilder = errors.New("runtime: Builder not made by NewBuilder (a zero Builder{} or a nil *Builder): make it with NewBuilder(opts...)")
 	// ErrForeign: a table, event table, resource or domain not declared
 	// through the Builder at hand (made by another Builder, or standalone
 	// with package ephemeral, events or systems). Returned as a
@@ -138,11 +142,11 @@ func (e *ForeignError) Error() string {
 	how := "Builder.Table"
 	switch e.Kind {
 	case "event table":
-		how = "runtime.AddEvents"
+		how = "AddEvents"
 	case "domain":
 		how = "Builder.Domain"
 	case "resource":
-		how = "runtime.AddResource"
+		how = "AddResource"
 	}
 	return s + e.Where + " names " + e.Kind + " " + strconv.Quote(e.Name) +
 		", which was not declared through this Builder; worlds share no data: declare it with " + how
@@ -152,17 +156,36 @@ func (e *ForeignError) Error() string {
 func (e *ForeignError) Is(target error) bool { return target == ErrForeign }
 
 // callError is ErrRunning for a call other than Close: its message names
-// the call; Unwrap gives ErrRunning.
+// the call; Unwrap gives ErrRunning. poisoned is the same call's refusal
+// on a poisoned world.
 type callError struct {
-	msg string
-	err error
+	msg      string
+	err      error
+	poisoned *poisonedError
 }
 
 func (e *callError) Error() string { return e.msg }
 func (e *callError) Unwrap() error { return e.err }
 
-func running(call string) error {
-	return &callError{msg: "runtime: " + call + " called during a frame (from a system?); call it between frames, after Frame returns", err: ErrRunning}
+func running(call string) *callError {
+	return &callError{
+		msg: "runtime: " + call + " called during a frame (from a system?); call it between frames, after Frame returns", err: ErrRunning,
+		poisoned: &poisonedError{msg: "runtime: " + call + " refused: a panic poisoned this world (Frame returns ErrPoisoned), " +
+			"leaving its last frame half-run, and a snapshot would carry that state on; close this world and build a new one, " +
+			"restoring into it a save or rollback snapshot taken before the panic"},
+	}
+}
+
+// poisonedError refuses Snapshot, Restore, NewRollback and a Rollback's
+// Save, Load and Rewind on a world a panic poisoned (docs/state.md, "What
+// a snapshot refuses"): errors.Is matches scheduler.ErrPoisoned (so
+// IsFatal is true) and ErrSnapshot.
+type poisonedError struct{ msg string }
+
+func (e *poisonedError) Error() string { return e.msg }
+
+func (e *poisonedError) Is(target error) bool {
+	return target == scheduler.ErrPoisoned || target == ErrSnapshot
 }
 
 // The ErrRunning of each call, made once (a refused call allocates nothing).
@@ -179,4 +202,4 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // zeroWorld is ErrZeroWorld's message, and the panic of a zero World's
 // methods without an error result.
-const zeroWorld = "runtime: World not made by Builder.Build: build a World with runtime.NewBuilder(...).Build()"
+const zeroWorld = "runtime: World not made by Builder.Build (a zero World{} or a nil *World): build one with NewBuilder(...).Build()"

@@ -31,5 +31,5 @@ func ExampleBuilder_Build() {
 	// true
 	// scheduler: 1 conflict(s) between unordered systems; order each pair with Before/After:
 	// 	Update: "fall" (write) and "draw" (read) both touch Ball.Y
-	// true runtime: WithWorkers(0): want 1..kernels.MaxWorkers (256) workers
+	// true runtime: WithWorkers(0): want 1..256 workers
 }

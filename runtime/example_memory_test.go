@@ -22,5 +22,5 @@ func ExampleWithMemoryBudget() {
 	// Output:
 	// 12854312 bytes used
 	// true
-	// memory: table "Unit" column "Vel" asks for 16777216 bytes (16.0 MiB), but the memory budget of 67108864 bytes (64.0 MiB) has 3922904 bytes (3.7 MiB) left (63185960 bytes (60.3 MiB) used); lower the capacity, or raise the world's budget (runtime.WithMemoryBudget)
+	// memory: table "Unit" column "Vel" asks for 16777216 bytes (16.0 MiB), but the memory budget of 67108864 bytes (64.0 MiB) has 3922904 bytes (3.7 MiB) left (63185960 bytes (60.3 MiB) used); lower the capacity, or raise the world's budget (WithMemoryBudget)
 }

@@ -32,7 +32,7 @@ type Option func(*config) error
 func WithWorkers(n int) Option {
 	return func(c *config) error {
 		if n < 1 || n > kernels.MaxWorkers {
-			return &OptionError{Option: "WithWorkers", Value: itoa(n), Reason: "want 1..kernels.MaxWorkers (256) workers"}
+			return &OptionError{Option: "WithWorkers", Value: itoa(n), Reason: "want 1.." + itoa(kernels.MaxWorkers) + " workers"}
 		}
 		c.workers = n
 		return nil

@@ -48,7 +48,8 @@ func (e *RollbackError) Is(target error) bool { return target == ErrNoSnapshot }
 // (Checksum computes the checksum when asked). A Rollback is used from the
 // goroutine that calls the world's Frame.
 //
-// A refused call (ErrZeroWorld, ErrClosed, ErrRunning, a *RollbackError,
+// A refused call (ErrZeroWorld, ErrClosed, ErrRunning, ErrPoisoned after a
+// panic: docs/state.md, "Not of a poisoned world"; a *RollbackError,
 // an *OptionError) leaves the ring exactly as it was. A World.Restore of
 // any snapshot (a save loaded) starts another history: the ring forgets
 // every snapshot it held (Len 0) and fills again from the next Save.

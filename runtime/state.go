@@ -352,7 +352,9 @@ func (w *World) HostConfig() []byte { return w.made().state.host }
 // each domain with its tables and columns, each event table's held events
 // and readers, each resource. It allocates nothing once dst has room
 // (what a resource's codec allocates aside). It returns, with dst as it
-// was, ErrZeroWorld, ErrClosed, ErrRunning while a frame runs, or a
+// was, ErrZeroWorld, ErrClosed, ErrRunning while a frame runs, an error
+// matching scheduler.ErrPoisoned and ErrSnapshot after a panic poisoned
+// the world (docs/state.md, "Not of a poisoned world"), or a
 // *SnapshotError (errors.Is ErrUnsupported) for a world a snapshot cannot
 // hold. Call it between frames, from the goroutine that calls Frame.
 func (w *World) Snapshot(dst []byte) ([]byte, error) {
@@ -363,9 +365,10 @@ func (w *World) Snapshot(dst []byte) ([]byte, error) {
 }
 
 // ready is nil when a snapshot can be taken or restored now, else the
-// error: ErrZeroWorld, ErrClosed, running (the call's ErrRunning) or the
-// *SnapshotError of a world a snapshot cannot hold.
-func (w *World) ready(running error) error {
+// error: ErrZeroWorld, ErrClosed, running (the call's ErrRunning), the
+// call's refusal of a poisoned world (errors.Is scheduler.ErrPoisoned and
+// ErrSnapshot) or the *SnapshotError of a world a snapshot cannot hold.
+func (w *World) ready(running *callError) error {
 	if w == nil || w.sched == nil {
 		return ErrZeroWorld
 	}
@@ -374,6 +377,9 @@ func (w *World) ready(running error) error {
 	}
 	if w.sched.Running() {
 		return running
+	}
+	if w.sched.Poisoned() {
+		return running.poisoned
 	}
 	return w.state.err
 }
@@ -431,7 +437,7 @@ func (w *World) snapshot(dst []byte, sum bool) ([]byte, error) {
 // whose host section is not WithHostConfig's bytes: the Cause, a
 // *HostConfigError, holds both) or ErrUnsupported (state beyond the
 // declared sizes the memory budget does not hold); or ErrZeroWorld,
-// ErrClosed, ErrRunning. A section longer than its part's declarations
+// ErrClosed, ErrRunning, or the poisoned world's refusal (as Snapshot). A section longer than its part's declarations
 // allow, or sections that together exceed them by more than the state
 // allowance, are ErrCorrupt naming the section, whatever the checksum
 // says (docs/state.md, "Sizes"); what a snapshot holds beyond the

@@ -14,7 +14,7 @@ import (
 // panic with a message that says how to make one. Before, each was a nil
 // dereference.
 func TestZeroWorld(t *testing.T) {
-	const msg = "runtime: World not made by Builder.Build: build a World with runtime.NewBuilder(...).Build()"
+	const msg = "runtime: World not made by Builder.Build (a zero World{} or a nil *World): build one with NewBuilder(...).Build()"
 	for name, w := range map[string]*runtime.World{"zero": {}, "nil": nil} {
 		t.Run(name, func(t *testing.T) {
 			assert.ErrorIs(t, w.Frame(1.0/60), runtime.ErrZeroWorld)

@@ -111,7 +111,7 @@
 //     on), [ErrConcurrentFrame] (Frame called from another goroutine while
 //     a frame runs; the running frame goes on).
 //
-// [ErrSealed], [ErrNotSealed], [ErrNilEvents] and [ErrNilHook] are
+// [ErrSealed], [ErrNotSealed], [ErrNilEvents], [ErrNilHook] and [ErrHookDone] are
 // returned as they are. Messages start with "scheduler: ".
 //
 // # Concurrency

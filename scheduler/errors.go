@@ -38,6 +38,9 @@ var (
 	ErrConfig = errors.New("scheduler: bad configuration")
 	// ErrSealed: Add, AddEvents, Hook or Seal after a successful Seal.
 	ErrSealed = errors.New("scheduler: already sealed")
+	// ErrHookDone: a Hook's Add, Order or Substitute called after its hook
+	// returned (a Hook kept past Build); nothing was done.
+	ErrHookDone = errors.New("scheduler: Hook used after its hook function returned: a Hook is valid only during the hook call (Builder.Hook); make its Add, Order and Substitute calls inside the hook function")
 	// ErrNotSealed: Frame before a successful Seal.
 	ErrNotSealed = errors.New("scheduler: not sealed; call Seal before Frame")
 	// ErrDuplicateSystem: two systems share a name. Returned as a *DuplicateError.
@@ -105,7 +108,7 @@ var (
 	// ErrNilEvents: AddEvents given a nil or typed-nil event table.
 	ErrNilEvents = errors.New("scheduler: AddEvents: nil event table; check the error of the events.New call that made it")
 	// ErrNilHook: Hook given a nil function.
-	ErrNilHook = errors.New("scheduler: Hook: nil hook function; pass a func(*scheduler.Hook) error")
+	ErrNilHook = errors.New("scheduler: Hook: nil hook function; pass a func(*Hook) error, which Build calls")
 	// ErrConcurrentFrame: Frame called from a goroutine other than the one
 	// running the current frame (a second host goroutine, a kernel worker).
 	// Nothing of that call runs; the running frame goes on. errors.Is(err,

@@ -46,9 +46,11 @@ func (s *Scheduler) Seal() error {
 		h := &Hook{s: s}
 		for i, fn := range s.hooks {
 			if err := runHook(fn, h); err != nil {
+				h.done = true
 				return &HookError{Index: i, Err: err}
 			}
 		}
+		h.done = true
 	}
 	if err := s.checkNames(); err != nil {
 		return err

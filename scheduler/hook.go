@@ -8,9 +8,11 @@ import (
 // Hook is what a hook function sees at Seal: every registered system, by
 // name. Host code uses it to order its own systems against a package's
 // systems it did not write, and to substitute a system's implementation.
-// A Hook is valid only during the hook call.
+// A Hook is valid only during the hook call: afterwards Add, Order and
+// Substitute return ErrHookDone and change nothing.
 type Hook struct {
-	s *Scheduler
+	s    *Scheduler
+	done bool // the hooks have run: Seal set it when they returned
 }
 
 // Names returns the names of the registered systems in registration order
@@ -42,6 +44,9 @@ func (h *Hook) Lookup(name string) (systems.System, bool) {
 // *systems.DefinitionError for a bad system). Hooks registered later see
 // it.
 func (h *Hook) Add(sys systems.System) error {
+	if h.done {
+		return ErrHookDone
+	}
 	return h.s.Add(sys)
 }
 
@@ -49,9 +54,12 @@ func (h *Hook) Add(sys systems.System) error {
 // as first's Before would. They must be registered (*UnknownSystemError,
 // errors.Is ErrUnknownSystem, otherwise); when they are in different
 // phases, Seal checks the constraint against the phase order
-// (*PhaseOrderError).
+// (*PhaseOrderError). After the hook returned it returns ErrHookDone.
 // Exported for host hooks (runtime.Builder.Hook).
 func (h *Hook) Order(first, then string) error {
+	if h.done {
+		return ErrHookDone
+	}
 	a, ok := h.s.byName[first]
 	if !ok {
 		return &UnknownSystemError{Relation: "Order", Name: first}
@@ -86,8 +94,12 @@ func (h *Hook) manifest(name string) (*frame.Manifest, bool) {
 // *UnknownSystemError, and a bad declaration with its
 // *systems.DefinitionError. The name, phase and constraints stay the
 // system's (constraints the substitute's declaration adds are ignored).
+// After the hook returned it returns ErrHookDone.
 // Exported for host hooks (runtime.Builder.Hook).
 func (h *Hook) Substitute(name string, declare systems.DeclareFunc) error {
+	if h.done {
+		return ErrHookDone
+	}
 	e, ok := h.s.byName[name]
 	if !ok {
 		return &UnknownSystemError{Relation: "Substitute", Name: name}

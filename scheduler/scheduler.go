@@ -211,6 +211,14 @@ func (s *Scheduler) Hook(fn func(h *Hook) error) error {
 // that drives the scheduler.
 func (s *Scheduler) Running() bool { return s.running.Load() }
 
+// Poisoned reports whether a panic escaped a frame (a system's, a kernel's,
+// a playback's) and left it unfinished: from then on Frame returns
+// ErrPoisoned, and the tables, events and resources hold a half-run frame
+// that no snapshot may carry on (runtime refuses Snapshot and Restore).
+// False while a frame runs. Call it from the goroutine that drives the
+// scheduler.
+func (s *Scheduler) Poisoned() bool { return s.poisoned && !s.running.Load() }
+
 // Order returns the names of phase p's systems in sealed (running) order,
 // or nil before Seal. It allocates. Call it from the goroutine that drives the scheduler.
 func (s *Scheduler) Order(p systems.Phase) []string {

@@ -130,8 +130,10 @@
 //
 // Definitions and declarations fail with a [*DefinitionError] (errors.Is
 // [ErrDefinition] and the precise sentinel: [ErrEmptyName],
-// [ErrNoDeclare], [ErrNoRun], [ErrBadPhase], [ErrBadDeclaration]). A body
-// reports a failure with [Context.Fail]. Messages start with "systems: ".
+// [ErrNoDeclare], [ErrNoRun], [ErrBadPhase], [ErrBadDeclaration], or
+// [ErrDeclarePanic] for a DeclareFunc that panicked, with a
+// [*DeclarePanicError] as Cause: the panic fails the Build, it does not
+// unwind through it). A body reports a failure with [Context.Fail]. Messages start with "systems: ".
 //
 // # Concurrency
 //

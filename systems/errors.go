@@ -2,7 +2,10 @@ package systems
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
+
+	"github.com/tickwork/tickwork/internal/plumb"
 )
 
 // Sentinel errors of the package. Every error returned by systems matches
@@ -11,8 +14,10 @@ var (
 	// ErrDefinition: a bad system or declaration. Returned as a
 	// *DefinitionError whose Unwrap gives one of the precise sentinels below.
 	ErrDefinition = errors.New("systems: bad definition")
-	// ErrEmptyName: a system without a name.
-	ErrEmptyName = errors.New("system name must not be empty")
+	// ErrEmptyName: a system without a name. The same value as
+	// ephemeral.ErrEmptyName, events.ErrEmptyName and runtime.ErrEmptyName:
+	// one sentinel for every empty name.
+	ErrEmptyName = plumb.ErrEmptyName
 	// ErrNoDeclare: a system without a Declare function.
 	ErrNoDeclare = errors.New("system has no Declare function")
 	// ErrNoRun: a Declare function that returned a nil body.
@@ -24,12 +29,40 @@ var (
 	// that made it failed) or that does not fit (a query or spawner over
 	// columns of different tables).
 	ErrBadDeclaration = errors.New("bad declaration")
+	// ErrDeclarePanic: a DeclareFunc that panicked. Returned as a
+	// *DefinitionError whose Cause is a *DeclarePanicError.
+	ErrDeclarePanic = errors.New("the DeclareFunc panicked")
 )
+
+// DeclarePanicError is the panic of a system's DeclareFunc, the Cause of
+// the *DefinitionError (errors.Is ErrDeclarePanic) that the scheduler's Add,
+// and so Build, returns: System names the system, Value is the panic value
+// and Stack the goroutine stack at the panic. errors.Is(err,
+// ErrDeclarePanic) is true, and Unwrap gives Value when it is an error.
+type DeclarePanicError struct {
+	System string
+	Value  any
+	Stack  []byte
+}
+
+func (e *DeclarePanicError) Error() string {
+	return "systems: system " + strconv.Quote(e.System) + ": the DeclareFunc panicked: " + fmt.Sprint(e.Value)
+}
+
+// Is reports whether target is ErrDeclarePanic.
+func (e *DeclarePanicError) Is(target error) bool { return target == ErrDeclarePanic }
+
+// Unwrap returns Value when it is an error, else nil.
+func (e *DeclarePanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
 
 // DefinitionError reports a bad system definition or declaration.
 // errors.Is(err, ErrDefinition) is true, and so is errors.Is(err, Err) for
-// the precise sentinel (ErrEmptyName, ErrNoDeclare, ErrNoRun, ErrBadPhase
-// or ErrBadDeclaration); for a query over columns of different tables,
+// the precise sentinel (ErrEmptyName, ErrNoDeclare, ErrNoRun, ErrBadPhase,
+// ErrBadDeclaration or ErrDeclarePanic, whose Cause is a
+// *DeclarePanicError); for a query over columns of different tables,
 // errors.As reaches the *ephemeral.DefinitionError too.
 type DefinitionError struct {
 	System string // system name, possibly empty
@@ -39,6 +72,9 @@ type DefinitionError struct {
 }
 
 func (e *DefinitionError) Error() string {
+	if e.Err == ErrEmptyName && e.System == "" {
+		return "systems: system " + e.Err.Error() // "systems: system name must not be empty"
+	}
 	s := "systems: system " + strconv.Quote(e.System) + ": " + e.Err.Error()
 	if e.Detail != "" {
 		s += ": " + e.Detail

@@ -1,6 +1,8 @@
 package systems
 
 import (
+	"fmt"
+	"runtime/debug"
 	"strconv"
 
 	"github.com/tickwork/tickwork/internal/engine/frame"
@@ -101,8 +103,11 @@ func declare(sys System, run *frame.Run) (frame.Declaration, error) {
 	}
 	run.Name = sys.Name
 	d := &Decl{name: sys.Name, phase: sys.Phase, run: run}
-	body := sys.Declare(d)
+	body, err := callDeclare(sys, d)
 	d.done = true
+	if err != nil {
+		return frame.Declaration{}, err
+	}
 	if d.err != nil {
 		return frame.Declaration{}, d.err
 	}
@@ -116,6 +121,20 @@ func declare(sys System, run *frame.Run) (frame.Declaration, error) {
 		After:    append(append([]string(nil), sys.After...), d.after...),
 		Manifest: d.man,
 	}, nil
+}
+
+// callDeclare calls sys.Declare(d) and returns its body, or, when it
+// panics, a *DefinitionError (errors.Is ErrDeclarePanic) whose Cause is a
+// *DeclarePanicError with the panic value and stack: set-up code's bug
+// fails the Build that runs it instead of unwinding through the host.
+func callDeclare(sys System, d *Decl) (body RunFunc, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &DefinitionError{System: sys.Name, Err: ErrDeclarePanic, Detail: fmt.Sprint(r),
+				Cause: &DeclarePanicError{System: sys.Name, Value: r, Stack: debug.Stack()}}
+		}
+	}()
+	return sys.Declare(d), nil
 }
 
 // Decl is a system being declared: what its DeclareFunc asks for is

@@ -1,6 +1,9 @@
 package atomicfile
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -12,7 +15,8 @@ type Step uint8
 
 // The steps of WriteFile, in order.
 const (
-	StepCreate  Step = iota // create the temporary file in the target's directory
+	StepTarget  Step = iota // check the target: a regular file, or none yet (a symbolic link is followed)
+	StepCreate              // create the temporary file in the target's directory
 	StepWrite               // write the contents (and set the mode)
 	StepSync                // sync the temporary file to stable storage
 	StepClose               // close it
@@ -20,7 +24,7 @@ const (
 	StepSyncDir             // sync the directory, so that the rename is durable
 )
 
-var stepNames = [...]string{"create temporary file", "write", "sync", "close", "rename", "sync directory"}
+var stepNames = [...]string{"check target", "create temporary file", "write", "sync", "close", "rename", "sync directory"}
 
 // String names the step ("rename").
 func (s Step) String() string {
@@ -29,6 +33,15 @@ func (s Step) String() string {
 	}
 	return "Step(" + strconv.Itoa(int(s)) + ")"
 }
+
+// ErrNotRegular: a path that names something other than a regular file:
+// a directory, a named pipe (FIFO), a device or a socket. WriteFile
+// refuses to replace one (StepTarget); the root package's LoadFile
+// refuses to read one.
+var ErrNotRegular = errors.New("not a regular file")
+
+// errEmptyPath: WriteFile given "" (errors.Is fs.ErrInvalid).
+var errEmptyPath = fmt.Errorf("empty path: name the file to write: %w", fs.ErrInvalid)
 
 // Error reports a WriteFile that failed: the step, the target's path and
 // the os error (Err). Before StepSyncDir nothing of the target changed and
@@ -57,15 +70,27 @@ func (e *Error) Unwrap() error { return e.Err }
 // synced). A failed step returns an *Error naming it; before the rename
 // the temporary file is removed and path is untouched. A crash leaves the
 // temporary file behind (doc.go). Concurrent WriteFiles to one path each
-// complete, and the file then holds one of their data; a directory at
-// path is refused at StepRename, and a symbolic link at path is replaced
-// by the file, not followed. It allocates the temporary file's name and handle.
+// complete, and the file then holds one of their data.
+//
+// First it checks the target (StepTarget): an empty path is refused
+// (errors.Is fs.ErrInvalid), and so is a path naming a directory, a named
+// pipe, a device or a socket (errors.Is ErrNotRegular), so that only a
+// regular file is ever replaced. A symbolic link at path is followed, to
+// its end: the file it names is the one replaced (the temporary file goes
+// in that file's directory) and the link stays; a link to nothing is
+// refused (errors.Is fs.ErrNotExist). The check and the rename are two
+// steps: a directory entry made between them is replaced. It allocates
+// the temporary file's name and handle.
 func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
-	dir, base := filepath.Split(path)
+	fail := func(s Step, e error) error { return &Error{Step: s, Path: path, Err: e} }
+	target, err := checkTarget(path)
+	if err != nil {
+		return fail(StepTarget, err)
+	}
+	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
 	}
-	fail := func(s Step, e error) error { return &Error{Step: s, Path: path, Err: e} }
 	f, err := os.CreateTemp(dir, "."+base+".tmp")
 	if err != nil {
 		return fail(StepCreate, err)
@@ -89,7 +114,7 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 	if err := f.Close(); err != nil {
 		return fail(StepClose, err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := os.Rename(tmp, target); err != nil {
 		return fail(StepRename, err)
 	}
 	tmp = "" // renamed: nothing to remove
@@ -113,4 +138,58 @@ func syncDir(dir string) error {
 		err = cerr
 	}
 	return err
+}
+
+// checkTarget returns the file WriteFile replaces: path, or the end of the
+// symbolic links path starts; an error for an empty path, a link to
+// nothing or a target that exists and is not a regular file.
+func checkTarget(path string) (string, error) {
+	if path == "" {
+		return "", errEmptyPath
+	}
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return path, nil // a new file
+	}
+	if err != nil {
+		return "", err
+	}
+	target := path
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if target, err = filepath.EvalSymlinks(path); err != nil {
+			return "", fmt.Errorf("a symbolic link to a file that cannot be reached (write the file it names first, or remove the link): %w", err)
+		}
+		if fi, err = os.Lstat(target); err != nil {
+			return "", err
+		}
+	}
+	if !fi.Mode().IsRegular() {
+		via := ""
+		if target != path {
+			via = "it links to " + target + ", "
+		}
+		return "", fmt.Errorf("%s%s (%v), %w: only a regular file is replaced; remove it or choose another path", via, Kind(fi.Mode()), fi.Mode().Type(), ErrNotRegular)
+	}
+	return target, nil
+}
+
+// Kind names what a file mode describes: "a directory", "a named pipe
+// (FIFO)", "a device", "a socket", "a symbolic link", "an irregular file"
+// or "a regular file".
+func Kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsRegular():
+		return "a regular file"
+	}
+	return "an irregular file"
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -80,9 +81,10 @@ func TestWriteFileErrors(t *testing.T) {
 		err := WriteFile(target, []byte("x"), 0o644)
 		var ae *Error
 		require.ErrorAs(t, err, &ae)
-		assert.Equal(t, StepRename, ae.Step)
-		var le *os.LinkError
-		assert.ErrorAs(t, err, &le, "the os error is reachable")
+		assert.Equal(t, StepTarget, ae.Step)
+		assert.ErrorIs(t, err, ErrNotRegular)
+		assert.Equal(t, "atomicfile: check target for "+target+": a directory (d---------), not a regular file: "+
+			"only a regular file is replaced; remove it or choose another path", err.Error())
 		assert.Equal(t, []string{"taken"}, entries(t, dir), "no temporary file left")
 		got, err := os.ReadFile(filepath.Join(target, "inside"))
 		require.NoError(t, err)
@@ -110,19 +112,22 @@ func TestWriteFileErrors(t *testing.T) {
 
 // TestStepString names every step and an unknown one.
 func TestStepString(t *testing.T) {
-	want := []string{"create temporary file", "write", "sync", "close", "rename", "sync directory"}
-	for s := StepCreate; s <= StepSyncDir; s++ {
+	want := []string{"check target", "create temporary file", "write", "sync", "close", "rename", "sync directory"}
+	for s := StepTarget; s <= StepSyncDir; s++ {
 		assert.Equal(t, want[s], s.String())
 	}
 	assert.Equal(t, "Step(9)", Step(9).String())
 	assert.True(t, errors.Is(&Error{Err: fs.ErrClosed}, fs.ErrClosed))
 }
 
-// TestWriteFileSymlink: a symbolic link at the path is replaced by the
-// file; the file it named is untouched.
+// TestWriteFileSymlink: a symbolic link at the path is followed: the
+// file it names gets the data, the link stays a link; a link to nothing
+// is refused, leaving the link.
 func TestWriteFileSymlink(t *testing.T) {
 	dir := t.TempDir()
-	target := filepath.Join(dir, "target.bin")
+	sub := filepath.Join(dir, "sub")
+	require.NoError(t, os.Mkdir(sub, 0o755))
+	target := filepath.Join(sub, "target.bin")
 	link := filepath.Join(dir, "link.bin")
 	require.NoError(t, os.WriteFile(target, []byte("target"), 0o644))
 	if err := os.Symlink(target, link); err != nil {
@@ -131,11 +136,54 @@ func TestWriteFileSymlink(t *testing.T) {
 	require.NoError(t, WriteFile(link, []byte("new"), 0o644))
 	fi, err := os.Lstat(link)
 	require.NoError(t, err)
-	assert.True(t, fi.Mode().IsRegular(), "the link is now a file")
+	assert.True(t, fi.Mode()&fs.ModeSymlink != 0, "the link stays a link")
 	got, err := os.ReadFile(target)
 	require.NoError(t, err)
-	assert.Equal(t, "target", string(got))
-	got, err = os.ReadFile(link)
+	assert.Equal(t, "new", string(got), "the file the link names holds the data")
+	assert.Equal(t, []string{"link.bin", "sub"}, entries(t, dir))
+	assert.Equal(t, []string{"target.bin"}, entries(t, sub), "the temporary file was renamed in the target's directory")
+
+	dangling := filepath.Join(dir, "dangling.bin")
+	require.NoError(t, os.Symlink(filepath.Join(dir, "missing.bin"), dangling))
+	err = WriteFile(dangling, []byte("x"), 0o644)
+	var ae *Error
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, StepTarget, ae.Step)
+	assert.ErrorIs(t, err, fs.ErrNotExist)
+	fi, err = os.Lstat(dangling)
 	require.NoError(t, err)
-	assert.Equal(t, "new", string(got))
+	assert.True(t, fi.Mode()&fs.ModeSymlink != 0, "the link is left as it was")
+}
+
+// TestWriteFileRefusesIrregular: an empty path, a named pipe and a link to
+// a named pipe are refused at StepTarget and left as they were (before,
+// WriteFile renamed over them).
+func TestWriteFileRefusesIrregular(t *testing.T) {
+	err := WriteFile("", []byte("x"), 0o644)
+	var ae *Error
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, StepTarget, ae.Step)
+	assert.ErrorIs(t, err, fs.ErrInvalid)
+	assert.Equal(t, "atomicfile: check target for : empty path: name the file to write: invalid argument", err.Error())
+
+	if goruntime.GOOS == "windows" {
+		t.Skip("no named pipes in the file system here")
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "save.fifo")
+	require.NoError(t, mkfifo(fifo))
+	link := filepath.Join(dir, "link")
+	require.NoError(t, os.Symlink(fifo, link))
+	for _, path := range []string{fifo, link} {
+		err = WriteFile(path, []byte("x"), 0o644)
+		require.ErrorAs(t, err, &ae)
+		assert.Equal(t, StepTarget, ae.Step)
+		assert.ErrorIs(t, err, ErrNotRegular)
+		fi, serr := os.Stat(fifo)
+		require.NoError(t, serr)
+		assert.True(t, fi.Mode()&fs.ModeNamedPipe != 0, "the named pipe is left")
+	}
+	assert.Equal(t, "atomicfile: check target for "+link+": it links to "+fifo+", a named pipe (FIFO) (p---------), not a regular file: "+
+		"only a regular file is replaced; remove it or choose another path", err.Error())
+	assert.Equal(t, []string{"link", "save.fifo"}, entries(t, dir), "no temporary file left")
 }

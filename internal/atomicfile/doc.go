@@ -7,6 +7,9 @@
 //   - Write a file: [WriteFile] (a temporary file in the target's
 //     directory, written, synced, closed, renamed over the target, then
 //     the directory synced).
+//   - Which targets: only a regular file is replaced, or a new one made;
+//     a symbolic link is followed to the file it names ([StepTarget],
+//     [ErrNotRegular]).
 //   - Errors: a [*Error] naming the [Step] that failed and the target;
 //     errors.Is reaches the os error (fs.ErrNotExist, fs.ErrPermission,
 //     syscall.ENOSPC, ...).

@@ -184,7 +184,7 @@ func (q Query{{.N}}[{{.Types}}]) Runs(chunk int) iter.Seq2[int, int] {
 // each, element r being row chunk*ChunkRows+r; rows that are not live hold
 // don't-care values. It panics when chunk is outside 0..Table().Chunks()-1.
 func (q Query{{.N}}[{{.Types}}]) Spans(chunk int) ({{join .Cols "[]$T" ", "}}) {
-	if uint(chunk) >= uint(len(q.t.enabled)) {
+	if uint(chunk) >= uint(q.t.chunks()) {
 		chunkPanic("Spans", chunk, q.t, "")
 	}
 	lo, hi := chunk<<q.t.dom.shift, (chunk+1)<<q.t.dom.shift

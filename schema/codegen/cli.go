@@ -44,7 +44,9 @@ type File struct {
 // Files computes everything `tickwork-gen args...` writes: the main file
 // (Command's) and the SIMD file (GenerateSIMD's; its path is -simd,
 // default the main file's with _simd.go for .go), in that order, and the
-// SIMD notes (SIMDNotes), which the command prints. Errors as Command's.
+// SIMD notes (SIMDNotes), which the command prints. Errors as Command's;
+// an -o or -simd naming the schema file itself (the same cleaned absolute
+// path, or os.SameFile) is a bad command line (ErrUsage).
 func Files(args []string, pkgDefault string, readFile func(string) ([]byte, error)) ([]File, []SIMDNote, error) {
 	fs := flag.NewFlagSet("tickwork-gen", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -75,6 +77,11 @@ func Files(args []string, pkgDefault string, readFile func(string) ([]byte, erro
 	if simdOut == out {
 		return nil, nil, fmt.Errorf("%w: -simd and -o name the same file %s; %s", ErrUsage, out, Usage)
 	}
+	for _, o := range [...]struct{ flag, path string }{{"-o", out}, {"-simd", simdOut}} {
+		if samePath(o.path, in) {
+			return nil, nil, fmt.Errorf("%w: %s %s names the schema file %s itself, which the output would overwrite: name a .go file; %s", ErrUsage, o.flag, o.path, in, Usage)
+		}
+	}
 	text, err := readFile(in)
 	if err != nil {
 		return nil, nil, err
@@ -93,6 +100,20 @@ func Files(args []string, pkgDefault string, readFile func(string) ([]byte, erro
 		return nil, nil, err
 	}
 	return []File{{out, src}, {simdOut, simd}}, SIMDNotes(s), nil
+}
+
+// samePath reports whether a and b name one file: the same cleaned
+// absolute path, or (both existing) os.SameFile, which sees through links
+// and a case-insensitive file system.
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	ab, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && aa == ab {
+		return true
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
 
 // Main is the command tickwork-gen: it writes Files' output to its
