@@ -53,7 +53,7 @@ func TestMessagesNameTheFace(t *testing.T) {
 			"runtime: Builder not made by NewBuilder (a zero Builder{} or a nil *Builder): make it with NewBuilder(opts...)"},
 		{"nil hook", builderErr(func(b *tickwork.Builder) { b.Hook(nil) }),
 			"scheduler: Hook: nil hook function; pass a func(*Hook) error, which Build calls"},
-		{"Frame(NaN)", w.Frame(math.NaN()), "scheduler: bad frame delta NaN s: want a finite number of seconds in [0, 3600] (MaxDelta)"},
+		{"Frame(NaN)", w.Frame(math.NaN()), "scheduler: bad frame delta NaN s: want a finite number of seconds from 0 to 3600 (MaxDelta, one hour)"},
 		{"table capacity 0", builderErr(func(b *tickwork.Builder) { b.Table(tickwork.TableSpec{Name: "T"}) }),
 			`ephemeral: table "T": capacity must be between 1 and MaxCapacity = 1073741824 (got 0)`},
 		{"chunk rows 3", builderErr(func(b *tickwork.Builder) { b.Table(tickwork.TableSpec{Name: "T", Capacity: 8, ChunkRows: 3}) }),

@@ -288,7 +288,7 @@ func TestQueryInsertNNilFill(t *testing.T) {
 	require.ErrorIs(t, q1.InsertN(101, nil), ephemeral.ErrCapacity)
 	assert.Equal(t, 500, k.tab.Len(), "a refused InsertN(n, nil) inserts nothing")
 	require.NoError(t, q1.InsertN(0, nil))
-	require.NoError(t, q1.InsertN(-3, nil))
+	require.ErrorIs(t, q1.InsertN(-3, nil), ephemeral.ErrNegativeCount)
 	assert.Equal(t, 500, k.tab.Len(), "n <= 0 inserts nothing")
 }
 
