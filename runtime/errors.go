@@ -59,7 +59,7 @@ var (
 	// *memory.BudgetError naming the table (or domain, event table) and
 	// column, the bytes asked and the budget; staging fails the frame as a
 	// *scheduler.SystemError wrapping it. It is memory.ErrBudget, the same
-	// value as ephemeral.ErrMemoryBudget and events.ErrMemoryBudget.
+	// value ephemeral and events return for their own budgets.
 	ErrMemoryBudget = memory.ErrBudget
 	// ErrZeroBuilder: a Builder not made by NewBuilder (a zero
 	// runtime.Builder{}, or a nil *Builder). Err and Build return it.
