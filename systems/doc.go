@@ -112,7 +112,7 @@
 // # Errors
 //
 // Definitions and declarations fail with a [*DefinitionError] (errors.Is
-// [ErrDefinition] and the precise sentinel: [ErrEmptyName],
+// [ErrDefinition] and, but for an empty name, the precise sentinel:
 // [ErrNoDeclare], [ErrNoRun], [ErrBadPhase], [ErrBadDeclaration]). A body
 // reports a failure with [Context.Fail]. Messages start with "systems: ".
 //

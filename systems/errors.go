@@ -9,10 +9,9 @@ import (
 // one of them with errors.Is.
 var (
 	// ErrDefinition: a bad system or declaration. Returned as a
-	// *DefinitionError whose Unwrap gives one of the precise sentinels below.
+	// *DefinitionError whose Unwrap gives a precise sentinel (below, or
+	// errEmptyName for an empty name).
 	ErrDefinition = errors.New("systems: bad definition")
-	// ErrEmptyName: a system without a name.
-	ErrEmptyName = errors.New("system name must not be empty")
 	// ErrNoDeclare: a system without a Declare function.
 	ErrNoDeclare = errors.New("system has no Declare function")
 	// ErrNoRun: a Declare function that returned a nil body.
@@ -26,10 +25,15 @@ var (
 	ErrBadDeclaration = errors.New("bad declaration")
 )
 
+// errEmptyName: a system without a name, the Err of a *DefinitionError
+// (errors.Is ErrDefinition) whose message says so. Not exported: a
+// caller's slip the message alone fixes.
+var errEmptyName = errors.New("system name must not be empty")
+
 // DefinitionError reports a bad system definition or declaration.
 // errors.Is(err, ErrDefinition) is true, and so is errors.Is(err, Err) for
-// the precise sentinel (ErrEmptyName, ErrNoDeclare, ErrNoRun, ErrBadPhase
-// or ErrBadDeclaration); for a query over columns of different tables,
+// the precise sentinel (ErrNoDeclare, ErrNoRun, ErrBadPhase,
+// ErrBadDeclaration, or errEmptyName for an empty name); for a query over columns of different tables,
 // errors.As reaches the *ephemeral.DefinitionError too.
 type DefinitionError struct {
 	System string // system name, possibly empty

@@ -65,12 +65,12 @@ type System struct {
 }
 
 // Validate checks the name, the phase and Declare. It returns nil or a
-// *DefinitionError (errors.Is ErrDefinition and ErrEmptyName, ErrBadPhase or
-// ErrNoDeclare). Everything the declaration asks for is checked when the
+// *DefinitionError (errors.Is ErrDefinition; for a bad phase or a nil
+// Declare also ErrBadPhase or ErrNoDeclare). Everything the declaration asks for is checked when the
 // scheduler runs the declaration (Scheduler.Add).
 func (s *System) Validate() error {
 	if s.Name == "" {
-		return &DefinitionError{Err: ErrEmptyName}
+		return &DefinitionError{Err: errEmptyName}
 	}
 	if !s.Phase.Valid() {
 		return &DefinitionError{System: s.Name, Err: ErrBadPhase, Detail: s.Phase.String()}
