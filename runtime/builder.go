@@ -330,7 +330,9 @@ func (b *Builder) Add(sys ...systems.System) {
 
 // System registers the system name of phase phase declared by declare, as
 // Add(systems.System{Name: name, Phase: phase, Declare: declare}) does;
-// its errors are Add's, recorded on the Builder.
+// its errors are Add's, recorded on the Builder. Exported for a host of
+// this layer (the package's examples and tests declare systems with it);
+// the face has its own (tickwork.Builder.System).
 func (b *Builder) System(name string, phase systems.Phase, declare systems.DeclareFunc) {
 	b.Add(systems.System{Name: name, Phase: phase, Declare: declare})
 }
