@@ -55,8 +55,8 @@ type System struct {
 }
 
 // Validate checks the name, the phase and Declare: nil, or an error
-// matching ErrSystemDefinition and ErrEmptyName, ErrBadPhase or
-// ErrNoDeclare.
+// matching ErrSystemDefinition (for a bad phase or a nil Declare also
+// ErrBadPhase or ErrNoDeclare).
 func (s *System) Validate() error {
 	e := s.engine()
 	return e.Validate()

@@ -22,21 +22,22 @@ const (
 const _ = uint(32+ephemeral.HandleGenerationBits-1-(seqBits+idBits+tagBits)) +
 	uint((seqBits+idBits+tagBits)-(32+ephemeral.HandleGenerationBits-1))
 
-// MaxBufferID is the largest buffer id (2^16-1): a Playback makes at most
-// MaxBufferID+1 buffers (Playback.NewBuffer), numbered densely from 0.
-// Exported as the limit behind ErrTooManyBuffers.
-const MaxBufferID = 1<<idBits - 1
+// maxBufferID is the largest buffer id (2^16-1): a Playback makes at most
+// maxBufferID+1 buffers (Playback.NewBuffer), numbered densely from 0;
+// past them NewBuffer returns ErrTooManyBuffers.
+const maxBufferID = 1<<idBits - 1
 
 // MaxCreates is the most creates one buffer may have resolvable at once
 // (2^27): those recorded since the last Playback.Release (one frame in a
 // world), played or not. A Create past it is refused (see Recorder.Create).
-// Exported as the limit behind ErrTooManyCreates.
+// Exported as the limit behind ErrTooManyCreates (tickwork.ErrTooManyCreates
+// at the face): a host that records many creates per frame into one buffer
+// reads it to split them.
 const MaxCreates = 1 << seqBits
 
-// MaxPlaybackTag is the largest playback tag (1023), the tag a provisional
-// handle carries (docs/architecture.md, "Handle layout"): kept for readers
-// of that layout.
-const MaxPlaybackTag = 1<<tagBits - 1
+// maxPlaybackTag is the largest playback tag (1023), the tag a provisional
+// handle carries (docs/architecture.md, "Handle layout").
+const maxPlaybackTag = 1<<tagBits - 1
 
 // op is a record's kind; it sits in the top bits of record.ref.
 type op uint32
@@ -72,12 +73,12 @@ type record struct {
 const emptiedMark = 1
 
 // refusedHandle is what a refused create returns: provisional(0,
-// MaxBufferID, seqMask), of playback tag 0, which no playback has, so it
+// maxBufferID, seqMask), of playback tag 0, which no playback has, so it
 // never resolves. Writes naming it are not recorded (Setter.Set, SetN). A
 // constant, so that the checks compare with an immediate.
 const refusedHandle = ephemeral.Handle(refusedBits>>32<<33 | refusedBits&(1<<32-1))
 
-const refusedBits = seqMask | MaxBufferID<<seqBits // its payload (see provisional), tag 0
+const refusedBits = seqMask | maxBufferID<<seqBits // its payload (see provisional), tag 0
 
 // Buffer is one record stream: the structural changes and deferred writes a
 // system (or one worker of a parallel kernel) records during a run, replayed
@@ -169,6 +170,8 @@ func (b *Buffer) Reserve(n int) {
 // Reset discards the records waiting for playback, as if they had never been
 // recorded; their provisional handles will never resolve (create sequence
 // numbers are not reused). Allocates nothing. Not while a playback runs.
+// For a host that records into its own buffers and drops a frame's records
+// unplayed (a world's scheduler never discards: it plays every buffer).
 func (b *Buffer) Reset() {
 	b.recs = b.recs[:0]
 	b.segs = b.segs[:0]
@@ -236,9 +239,6 @@ type Recorder struct {
 	ti uint32 // index of t in b.tabs
 	di uint32 // index of t's domain in b.doms
 }
-
-// Table is the table r records for. Safe from any goroutine.
-func (r Recorder) Table() *ephemeral.Table { return r.t }
 
 // Buffer is the buffer r records into. Safe from any goroutine.
 func (r Recorder) Buffer() *Buffer { return r.b }

@@ -42,7 +42,7 @@ func TestCreatesPastWindowRefused(t *testing.T) {
 	refused := hs[4:]
 	assert.Equal(t, refused[0], refused[1], "refused creates share the handle that never resolves")
 	for _, h := range hs {
-		assert.True(t, IsProvisional(h), "%v", h)
+		assert.True(t, isProvisional(h), "%v", h)
 	}
 	r.Delete(refused[0])
 	assert.Equal(t, 10, b.Len(), "4 creates, 4 sets, one refusal record, one delete")
@@ -110,7 +110,7 @@ func TestProvisionalLayout(t *testing.T) {
 		tag uint32
 		id  int
 		seq uint32
-	}{{1, 0, 0}, {MaxPlaybackTag, MaxBufferID, seqMask}, {5, 31, 1 << 26}, {1023, 32, 7}, {0, MaxBufferID, 3}} {
+	}{{1, 0, 0}, {maxPlaybackTag, maxBufferID, seqMask}, {5, 31, 1 << 26}, {1023, 32, 7}, {0, maxBufferID, 3}} {
 		h := provisional(c.tag, c.id, c.seq)
 		tag, id, seq := splitProvisional(h)
 		assert.Equal(t, c, struct {
@@ -118,17 +118,17 @@ func TestProvisionalLayout(t *testing.T) {
 			id  int
 			seq uint32
 		}{tag, id, seq})
-		assert.True(t, IsProvisional(h), "%v", h)
+		assert.True(t, isProvisional(h), "%v", h)
 		assert.Zero(t, h.Tag())
 		assert.Zero(t, h.Generation()&1)
 	}
 }
 
 // refusedHandle is the provisional handle of playback tag 0, buffer
-// MaxBufferID and the last sequence number.
+// maxBufferID and the last sequence number.
 func TestRefusedHandle(t *testing.T) {
-	assert.Equal(t, provisional(0, MaxBufferID, seqMask), refusedHandle)
-	assert.True(t, IsProvisional(refusedHandle))
+	assert.Equal(t, provisional(0, maxBufferID, seqMask), refusedHandle)
+	assert.True(t, isProvisional(refusedHandle))
 	tag, _, _ := splitProvisional(refusedHandle)
 	assert.Zero(t, tag)
 }

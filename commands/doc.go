@@ -27,17 +27,18 @@
 //   - [Recorder.Remove]: only the entity's row in this table.
 //   - [Move]: the entity's row from one table to another of its domain,
 //     carrying the columns they share, in one record.
-//   - [Set], [Setter.Set] and [SetN]: deferred writes of column values
+//   - [Set] and [SetN]: deferred writes of column values
 //     (the initial values of a created row, or any later write).
 //
 // All Recorders of a Buffer append to its one stream, so a system's records
-// keep their order across tables.
+// keep their order across tables. [Buffer.Reset] drops the records not yet
+// played.
 //
 // # Provisional handles
 //
-// [Recorder.Create] returns a provisional [ephemeral.Handle]
-// ([IsProvisional]) that later records may name; [Playback.Resolve] turns
-// it into the real handle until [Playback.Release] ([MaxCreates], [MaxPlaybackTag], [ErrTooManyCreates]). The rule, its
+// [Recorder.Create] returns a provisional [ephemeral.Handle] that later
+// records may name; [Playback.Resolve] turns it into the real handle until
+// [Playback.Release] ([MaxCreates], [ErrTooManyCreates]). The rule, its
 // window and layout: docs/architecture.md, Provisional handles.
 //
 // # Playback and order
@@ -156,7 +157,7 @@
 // records fail: Policies, above). [Recorder.TryCreate] returns an
 // [*ephemeral.CapacityError] or [ErrTooManyCreates] at the call.
 // [Playback.NewBuffer] returns [ErrTooManyBuffers]
-// past [MaxBufferID]+1 buffers. Misuse panics
+// past 65536 buffers. Misuse panics
 // with a message that says how to fix it: a buffer played by a Playback
 // that did not make it, a buffer given twice to one playback, a Set of a
 // column through another table's Recorder, a SetN with unequal lengths, a

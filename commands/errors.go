@@ -40,5 +40,7 @@ func (e *PlaybackError) Unwrap() error { return e.Err }
 var ErrTooManyCreates = errors.New("commands: the buffer has MaxCreates (2^27) creates since the last release; record fewer creates per frame in one buffer")
 
 // ErrTooManyBuffers: Playback.NewBuffer when the playback has made
-// MaxBufferID+1 buffers already.
-var ErrTooManyBuffers = errors.New("commands: a Playback makes at most MaxBufferID+1 (65536) buffers")
+// 65536 buffers (2^16, the ids a provisional handle can carry) already.
+// Exported for a host that makes its own buffers (a world makes one per
+// recording system and worker, far below the limit).
+var ErrTooManyBuffers = errors.New("commands: a Playback makes at most 65536 buffers")

@@ -29,3 +29,17 @@ func SetCreateWindow(n int) (restore func()) {
 // deletes for having no row left at the end of its buffer's playback, in
 // that order; nil removes it.
 func SetTestEmptied(fn func(h ephemeral.Handle)) { testEmptied = fn }
+
+// The limits of the provisional handle layout (docs/architecture.md,
+// Provisional handles), unexported in the package.
+const (
+	MaxBufferID    = maxBufferID
+	MaxPlaybackTag = maxPlaybackTag
+)
+
+// IsProvisional is isProvisional: whether h is a provisional handle.
+func IsProvisional(h ephemeral.Handle) bool { return isProvisional(h) }
+
+
+// Table is the table r records for.
+func (r Recorder) Table() *ephemeral.Table { return r.t }

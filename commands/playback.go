@@ -69,7 +69,7 @@ func (s *Stats) Add(o Stats) {
 // exclusive access to the Playback, the buffers played and their tables.
 // Resolve is safe from many goroutines while none of those runs.
 type Playback struct {
-	tag    uint32         // 1..MaxPlaybackTag
+	tag    uint32         // 1..maxPlaybackTag
 	budget *memory.Budget // charged with the buffers' initial reservations
 	slots  []slot         // by buffer id
 	spans  []segment.Span // PlayMerged scratch
@@ -96,14 +96,14 @@ var playbackTags atomic.Uint64
 // resolutions, whose buffers are charged to budget (NewBuffer; nil gives
 // the playback a private budget of memory.DefaultBudget bytes; a world
 // passes its own). It takes the next tag of a process-wide sequence, 1, 2,
-// …, MaxPlaybackTag, 1, …, so any MaxPlaybackTag playbacks made one after
+// …, maxPlaybackTag, 1, …, so any maxPlaybackTag playbacks made one after
 // another have distinct tags (the bound: docs/architecture.md, Provisional
 // handles). Safe from many goroutines.
 func NewPlayback(budget *memory.Budget) *Playback {
 	if budget == nil {
 		budget = memory.NewOwnedBudget(memory.DefaultBudget, memory.OwnerPrivate)
 	}
-	return &Playback{tag: uint32((playbackTags.Add(1)-1)%MaxPlaybackTag) + 1, budget: budget}
+	return &Playback{tag: uint32((playbackTags.Add(1)-1)%maxPlaybackTag) + 1, budget: budget}
 }
 
 // BufferBytes is what NewBuffer allocates and charges for a buffer of
@@ -111,14 +111,16 @@ func NewPlayback(budget *memory.Budget) *Playback {
 // (records of them), 24 bytes a record, saturating at math.MaxInt64. Its
 // fixed per-buffer overhead (segment marks and merge scratch, under 1 KiB)
 // and its growth past records (recording more, Reserve) are not charged
-// (docs/architecture.md, memory budget). Allocates nothing.
+// (docs/architecture.md, memory budget). Allocates nothing. Exported for
+// a host sizing a memory budget (tickwork.WithMemoryBudget): a world
+// charges BufferBytes(WithCommandRecords) per recording system and worker.
 func BufferBytes(records int) int64 {
 	return memory.Size(int64(records), int64(unsafe.Sizeof(record{})+unsafe.Sizeof(ephemeral.Handle(0))))
 }
 
 // NewBuffer makes a buffer played by p, with room for records records
 // before it first grows, and the next id (0, 1, … in order; at most
-// MaxBufferID+1 buffers). Its provisional handles carry p's tag and its id.
+// maxBufferID+1 buffers). Its provisional handles carry p's tag and its id.
 // name names the buffer's owner (its system) in a budget refusal; it may
 // be empty.
 //
@@ -132,7 +134,7 @@ func BufferBytes(records int) int64 {
 //
 // It returns a *memory.BudgetError (errors.Is memory.ErrBudget; kind
 // "command buffer") when they do not fit in what is left of the budget,
-// and ErrTooManyBuffers when p has made MaxBufferID+1 buffers; nothing is
+// and ErrTooManyBuffers when p has made maxBufferID+1 buffers; nothing is
 // made then. It panics on a negative records. It allocates: call it at
 // set-up. Not concurrently with anything else on p.
 func (p *Playback) NewBuffer(name string, records int) (*Buffer, error) {
@@ -161,7 +163,7 @@ func (p *Playback) newBuffers(name string, n, records, workers int) ([]*Buffer, 
 		panic("commands: NewBuffers(" + strconv.Itoa(n) + ", " + strconv.Itoa(records) +
 			"): want at least 1 buffer and a record capacity of at least 0")
 	}
-	if len(p.slots)+n-1 > MaxBufferID {
+	if len(p.slots)+n-1 > maxBufferID {
 		return nil, ErrTooManyBuffers
 	}
 	what := memory.Definition{Kind: "command buffer", Name: name, Workers: workers}
@@ -195,11 +197,10 @@ func (p *Playback) newBuffers(name string, n, records, workers int) ([]*Buffer, 
 	return bufs, nil
 }
 
-// IsProvisional reports whether h is a provisional handle made by
+// isProvisional reports whether h is a provisional handle made by
 // Recorder.Create (of any playback): untagged (tag 0, no domain's) with an
 // even, nonzero generation. Pure; safe from any goroutine.
-// Exported for hosts and tests that tell a provisional handle from a real one.
-func IsProvisional(h ephemeral.Handle) bool {
+func isProvisional(h ephemeral.Handle) bool {
 	g := h.Generation()
 	return h.Tag() == 0 && g&1 == 0 && g != 0
 }
@@ -218,7 +219,7 @@ func provisional(tag uint32, id int, seq uint32) ephemeral.Handle {
 // provisional).
 func splitProvisional(h ephemeral.Handle) (tag uint32, id int, seq uint32) {
 	v := uint64(h.Index()) | uint64(h.Generation()>>1)<<32
-	return uint32(v >> (seqBits + idBits)), int(v>>seqBits) & MaxBufferID, uint32(v) & seqMask
+	return uint32(v >> (seqBits + idBits)), int(v>>seqBits) & maxBufferID, uint32(v) & seqMask
 }
 
 // PlayAll plays bufs one after the other, in the order given (the scheduler
@@ -290,7 +291,7 @@ func (p *Playback) PlayMerged(bufs []*Buffer) Stats {
 // goroutines while no playback or Release runs.
 func (p *Playback) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 	r := p.resolve(h)
-	if IsProvisional(r) { // another playback's
+	if isProvisional(r) { // another playback's
 		return 0, false
 	}
 	return r, r != 0
@@ -314,7 +315,7 @@ func (p *Playback) Release() {
 // or another playback's provisional handle, which names no row of any
 // table (untagged), so that playback counts it as foreign.
 func (p *Playback) resolve(h ephemeral.Handle) ephemeral.Handle {
-	if !IsProvisional(h) {
+	if !isProvisional(h) {
 		return h
 	}
 	tag, id, seq := splitProvisional(h)

@@ -61,7 +61,6 @@ func TestBufferBudget(t *testing.T) {
 		// 256 workers of 2^24 records each: 96 GiB, which used to end in
 		// Go's fatal out of memory at the first WorkerRecorders call.
 		p := commands.NewPlayback(nil)
-		assert.Equal(t, memory.OwnerPrivate, p.Budget().Owner())
 		assert.Equal(t, memory.DefaultBudget, p.Budget().Limit())
 		bufs, err := p.NewBuffers("kill", 256, 1<<24)
 		assert.Nil(t, bufs)

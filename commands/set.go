@@ -86,8 +86,7 @@ func storeOf[T any](r Recorder, col *ephemeral.Column[T]) (*store[T], uint32) {
 //
 // col must be a column of r's table: Set panics otherwise (a programmer
 // error). Allocates nothing in steady state; the first Set of a column in a
-// buffer registers the column. For many writes to one column, NewSetter
-// skips the column lookup.
+// buffer registers the column.
 func Set[T any](r Recorder, col *ephemeral.Column[T], h ephemeral.Handle, v T) {
 	NewSetter(r, col).Set(h, v)
 }
@@ -143,7 +142,7 @@ func keepRecorded[T any](b *Buffer, s *store[T], hs []ephemeral.Handle, vs []T) 
 }
 
 // Reserve makes room in r's buffer for n deferred values of column col
-// (recorded with Set, SetN or a Setter), for the n handles SetN stores with
+// (recorded with Set, SetN or a setter), for the n handles SetN stores with
 // them, and, like Buffer.Reserve, for n records, so that recording up to that many per playback never allocates.
 // Call it once, in a system's first run or at set-up: a system whose
 // per-frame record count keeps reaching new highs (deaths in a bad frame)
@@ -163,11 +162,10 @@ func Reserve[T any](r Recorder, col *ephemeral.Column[T], n int) {
 }
 
 // Setter records deferred writes to one column, as Set does, without
-// looking the column up on every write. Make one per system run with
+// looking the column up on every write: the generated spawners of package
+// systems write each column through one, made at seal. Make one with
 // NewSetter; it stays valid for its buffer's lifetime. A small value: copy
 // it freely. Not safe for concurrent use: see Buffer.
-// Exported for hosts that record into a command buffer of their own (a world's
-// systems use systems.Set).
 type Setter[T any] struct {
 	b   *Buffer
 	s   *store[T]
@@ -176,7 +174,6 @@ type Setter[T any] struct {
 
 // NewSetter returns a Setter of column col for r's buffer. It panics when
 // col is not a column of r's table.
-// Exported with Setter.
 func NewSetter[T any](r Recorder, col *ephemeral.Column[T]) Setter[T] {
 	s, i := storeOf(r, col)
 	return Setter[T]{b: r.b, s: s, ref: uint32(opSet)<<opShift | i}

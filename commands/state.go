@@ -97,7 +97,7 @@ func (p *Playback) sameLayout(src []byte) bool {
 }
 
 // checkState reports whether src is a state p can take (LoadState): a
-// *StateError (errors.Is ErrState) for a tag outside 1..MaxPlaybackTag,
+// *StateError (errors.Is ErrState) for a tag outside 1..maxPlaybackTag,
 // resolutions other than one per create since the buffer's release, or the
 // wrong size; and, when src's buffers are not p's (another worker count:
 // other per-worker sets), for another number or other ids of the NewBuffer
@@ -108,10 +108,10 @@ func (p *Playback) checkState(src []byte) error {
 	bad := func(d string) error { return &StateError{Detail: d} }
 	r := wire.Reader{B: src}
 	tag, n := r.U32(), r.U32()
-	if r.Bad || tag == 0 || tag > MaxPlaybackTag {
-		return bad("tag " + strconv.FormatUint(uint64(tag), 10) + " outside 1.." + strconv.Itoa(MaxPlaybackTag))
+	if r.Bad || tag == 0 || tag > maxPlaybackTag {
+		return bad("tag " + strconv.FormatUint(uint64(tag), 10) + " outside 1.." + strconv.Itoa(maxPlaybackTag))
 	}
-	if n > MaxBufferID+1 {
+	if n > maxBufferID+1 {
 		return bad(strconv.FormatUint(uint64(n), 10) + " command buffers")
 	}
 	serial := 0 // src's NewBuffer buffers seen so far
@@ -120,7 +120,7 @@ func (p *Playback) checkState(src []byte) error {
 		// Between frames every create since the release has played: one
 		// resolution per sequence number. (Resolutions cut short are the
 		// section's size error, below.)
-		if (r.Bad && !s.short) || s.pad != 0 || s.set > MaxBufferID+1 || s.n != uint64(s.next-s.lo) || s.n > MaxCreates {
+		if (r.Bad && !s.short) || s.pad != 0 || s.set > maxBufferID+1 || s.n != uint64(s.next-s.lo) || s.n > MaxCreates {
 			return bad("buffer " + strconv.Itoa(i) + ": resolutions do not match its creates since the release")
 		}
 		if s.set == 0 {

@@ -28,30 +28,31 @@ type Column[T any] struct {
 // in bytes (1 TiB). AddColumn refuses a larger column with ErrTooLarge rather
 // than fail inside make; it also refuses one above math.MaxInt bytes on
 // 32-bit platforms.
-// Exported as the limit behind ErrTooLarge.
+// Exported as the limit behind ErrTooLarge (tickwork.ErrTooLarge), which
+// its message names.
 const MaxColumnBytes int64 = 1 << 40
 
 // AddColumn adds a column of element type T named name to t and returns it.
 // Existing rows read the zero value. It returns a *DefinitionError (errors.Is
-// ErrDefinition) for a nil t (ErrNilTable), an empty or duplicate name
-// (ErrEmptyName, ErrDuplicateColumn), a T that holds pointers
+// ErrDefinition) for a nil t, an empty or duplicate name
+// (ErrDuplicateColumn), a T that holds pointers
 // (ErrUnsupportedType), a column of more than MaxColumnBytes bytes
 // (ErrTooLarge), or a table whose domain is sealed (ErrSealed: a world's
 // tables after Build), and a *memory.BudgetError (errors.Is
-// ErrMemoryBudget) when
+// memory.ErrBudget) when
 // the column does not fit in what is left of the table's budget (its
 // domain's); nothing is allocated then. It charges and allocates
 // Chunks()*ChunkRows()*sizeof(T) bytes (ColumnBytes), zeroed, in one piece;
 // call it at set-up, never concurrently with anything else on t.
 func AddColumn[T any](t *Table, name string) (*Column[T], error) {
 	if t == nil {
-		return nil, &DefinitionError{Column: name, Err: ErrNilTable}
+		return nil, &DefinitionError{Column: name, Err: errNilTable}
 	}
 	if t.dom.sealed {
 		return nil, &DefinitionError{Table: t.name, Column: name, Err: ErrSealed}
 	}
 	if name == "" {
-		return nil, &DefinitionError{Table: t.name, Err: ErrEmptyName, EmptyColumn: true}
+		return nil, &DefinitionError{Table: t.name, Err: errEmptyName, EmptyColumn: true}
 	}
 	for _, c := range t.cols {
 		if c.name() == name {

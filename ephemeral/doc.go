@@ -191,8 +191,8 @@
 // # Errors
 //
 // Definitions fail with a [*DefinitionError] (errors.Is [ErrDefinition] and
-// a precise sentinel such as [ErrNilTable] or [ErrTooLarge]), or past their
-// memory budget with a *memory.BudgetError (errors.Is [ErrMemoryBudget]);
+// a precise sentinel such as [ErrTooLarge]), or past their
+// memory budget with a *memory.BudgetError (errors.Is memory.ErrBudget);
 // inserts past capacity fail with a [*CapacityError] (errors.Is
 // [ErrCapacity]) and insert nothing; stale handles give false or
 // [ErrStaleHandle], handles of another domain false or [ErrForeignHandle],

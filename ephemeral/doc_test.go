@@ -61,10 +61,10 @@ func TestDocsStateHandleLayout(t *testing.T) {
 	g := ephemeral.HandleGenerationBits
 	for _, want := range []string{
 		fmt.Sprintf("| 32–%d | generation (`HandleGenerationBits` = %d)", 31+g, g),
-		fmt.Sprintf("| %d–63 | domain tag (`HandleTagBits` = %d)", 32+g, ephemeral.HandleTagBits),
+		fmt.Sprintf("| %d–63 | domain tag (%d bits, `handleTagBits`)", 32+g, ephemeral.HandleTagBits),
 		fmt.Sprintf("modulo 2^%d", g),
 		fmt.Sprintf("multiple of 2^%d", g-1),
-		"1 023", // MaxHandleTag, checked below
+		"`1..1 023` (`maxHandleTag`)", // checked below
 	} {
 		assert.Contains(t, section, want)
 	}

@@ -19,7 +19,8 @@ const (
 	// float32 column span 16 KiB, so a kernel touching a handful of columns
 	// keeps one chunk in L1/L2, while 100 000 rows still split into 25 chunks:
 	// enough work items for parallel kernels on 2 to 8 workers.
-	// Exported as the value a zero ChunkRows takes.
+	// Exported as the value a zero ChunkRows takes, for a host that sizes
+	// tables (TableBytes) or picks a chunk size against it.
 	DefaultChunkRows = 4096
 )
 
@@ -64,7 +65,7 @@ type Domain struct {
 	capacity  int
 	chunkRows int
 	shift     uint
-	tag       uint32    // the domain's tag, 1..MaxHandleTag
+	tag       uint32    // the domain's tag, 1..maxHandleTag
 	tagWord   uint32    // tag << HandleGenerationBits: a handle's high word without its generation
 	gens      []uint32  // current generation of each slot (without the tag); odd = live
 	free      freeSlots // the slots below capacity that no live entity holds
@@ -77,7 +78,7 @@ type Domain struct {
 
 // NewDomain declares a domain. It returns a *DefinitionError (errors.Is
 // ErrDefinition) for an empty name, a capacity outside 1..MaxCapacity, or
-// bad chunk rows, and a *memory.BudgetError (errors.Is ErrMemoryBudget)
+// bad chunk rows, and a *memory.BudgetError (errors.Is memory.ErrBudget)
 // when its pages do not fit in what is left of spec.Budget; nothing is
 // allocated then.
 //
@@ -109,7 +110,7 @@ func NewDomain(spec DomainSpec) (*Domain, error) {
 // capacity rounded up to whole chunks).
 func domainShape(spec DomainSpec) (chunkRows, slots int, err error) {
 	if spec.Name == "" {
-		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrEmptyName}
+		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: errEmptyName}
 	}
 	if spec.Capacity <= 0 || spec.Capacity > MaxCapacity {
 		return 0, 0, &DefinitionError{Kind: KindDomain, Table: spec.Name, Err: ErrZeroCapacity, Detail: "got " + itoa(spec.Capacity)}
@@ -158,7 +159,9 @@ func (d *Domain) ChunkRows() int { return d.chunkRows }
 
 // Budget is the memory budget the domain, its member tables and their
 // columns are charged to (spec.Budget, or the domain's private one). Fixed
-// at NewDomain; safe from any goroutine.
+// at NewDomain; safe from any goroutine. Exported for a host of standalone
+// tables that reads what its domain's private budget has charged (Used,
+// Limit) or shares it with another spec.
 func (d *Domain) Budget() *memory.Budget { return d.budget }
 
 // Tables returns the member tables in definition order. The slice is the
@@ -174,7 +177,7 @@ func (d *Domain) Tables() []*Table { return d.tables }
 // step: not concurrently with anything else on d.
 func (d *Domain) seal() { d.sealed = true }
 
-// Tag is the domain's tag, 1..MaxHandleTag, carried by every handle d
+// Tag is the domain's tag, 1..1023, carried by every handle d
 // issues (see docs/architecture.md, "Handle layout"). Fixed at NewDomain;
 // safe from any goroutine.
 func (d *Domain) Tag() uint32 { return d.tag }

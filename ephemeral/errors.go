@@ -6,11 +6,13 @@ import (
 	"strconv"
 
 	"github.com/tickwork/tickwork/internal/plumb"
-	"github.com/tickwork/tickwork/memory"
 )
 
 // Sentinel errors of the package. Every error returned by ephemeral matches
-// one of them with errors.Is.
+// one of them with errors.Is, or memory.ErrBudget: a domain, table or
+// column whose pages do not fit in what is left of its memory budget is a
+// *memory.BudgetError naming the table (or domain) and column, the bytes
+// asked and the budget; nothing was allocated.
 var (
 	// ErrCapacity: an insert would take a table or domain past its capacity.
 	// Returned as a *CapacityError that names the table and its capacity.
@@ -35,27 +37,18 @@ var (
 	// ErrUnsupportedType: a column element type holds pointers (pointers,
 	// slices, maps, strings, interfaces, channels, functions).
 	ErrUnsupportedType = errors.New("column element type must be pointer-free")
-	// ErrEmptyName: a table, domain or column without a name. The same
-	// value as events.ErrEmptyName, systems.ErrEmptyName and
-	// runtime.ErrEmptyName: one sentinel for every empty name.
-	ErrEmptyName = plumb.ErrEmptyName
 	// ErrDomainMismatch: a table spec whose capacity, chunk rows or memory
 	// budget disagree with its domain's.
 	ErrDomainMismatch = errors.New("table capacity, chunk rows and budget must match the domain's")
-	// ErrNilTable: AddColumn given a nil *Table instead of one from NewTable.
-	ErrNilTable = errors.New("table is nil: pass the *Table returned by NewTable")
 	// ErrTooLarge: a column whose allocation, Chunks()*ChunkRows()*sizeof(T)
 	// bytes, would exceed MaxColumnBytes.
 	ErrTooLarge = errors.New("column would exceed MaxColumnBytes")
 	// ErrSealed: AddColumn, or NewTable into a domain, after the domain was
 	// sealed (a runtime.Builder seals its domains at Build):
 	// its tables and columns are fixed. Nothing was allocated or charged.
+	// Exported for a host that adds columns to a world's domain after
+	// Build: the runtime documents and tests it (runtime, seal.go).
 	ErrSealed = errors.New("definitions are sealed: add tables and columns before the domain is sealed (before Build in a world)")
-	// ErrMemoryBudget: a domain, table or column whose pages do not fit in
-	// what is left of its memory budget; nothing was allocated. Returned as
-	// a *memory.BudgetError naming the table (or domain) and column, the
-	// bytes asked and the budget. It is memory.ErrBudget.
-	ErrMemoryBudget = memory.ErrBudget
 	// ErrNilColumn: a query given a nil *Column instead of one from AddColumn.
 	ErrNilColumn = errors.New("column is nil: pass the *Column returned by AddColumn")
 	// ErrZeroQuery: InsertN of a zero query (Query1{} ...), which has no
@@ -66,6 +59,17 @@ var (
 	ErrNegativeCount = errors.New("ephemeral: negative count")
 	// ErrQueryTables: a query over columns of different tables.
 	ErrQueryTables = errors.New("a query's columns must belong to one table")
+)
+
+// The definition errors of a caller's slip that the message alone fixes,
+// not exported: each is the Err of a *DefinitionError (errors.Is
+// ErrDefinition), whose message names the table, domain or column.
+var (
+	// errEmptyName: a table, domain or column without a name.
+	errEmptyName = plumb.ErrEmptyName
+	// errNilTable: AddColumn or a join given a nil *Table instead of one
+	// from NewTable.
+	errNilTable = errors.New("table is nil: pass the *Table returned by NewTable")
 )
 
 // CapacityError reports an insert that does not fit. Nothing was inserted.
@@ -119,17 +123,19 @@ type DefinitionError struct {
 	Table  string // table or domain name, as Kind says
 	Column string // column name, empty when the table or domain itself is bad
 	// Err is ErrZeroCapacity, ErrChunkRows, ErrDuplicateColumn,
-	// ErrUnsupportedType, ErrEmptyName, ErrDomainMismatch, ErrNilTable,
+	// ErrUnsupportedType, ErrDomainMismatch, errEmptyName, errNilTable,
 	// ErrTooLarge, ErrNilColumn, ErrQueryTables, ErrSealed, or a join's
 	// ErrJoinDomains, ErrJoinEmpty or ErrJoinExcluded (join.go).
 	Err error
-	// EmptyColumn marks ErrEmptyName for a column (AddColumn with an empty
+	// EmptyColumn marks errEmptyName for a column (AddColumn with an empty
 	// name), rather than for the table or domain itself.
 	EmptyColumn bool
 	Detail      string // extra context, such as the offending type
 }
 
 // DefinitionKind says whether a DefinitionError is about a table or a domain.
+// Exported as the type of DefinitionError.Kind (tickwork.StorageDefinitionError
+// at the face), which a caller compares with KindTable and KindDomain.
 type DefinitionKind uint8
 
 const (
@@ -148,8 +154,8 @@ func (k DefinitionKind) String() string {
 func (e *DefinitionError) Error() string {
 	s := "ephemeral:"
 	switch {
-	case e.Err == ErrNilTable || e.Err == ErrNilColumn || e.Err == ErrJoinEmpty: // nothing to name
-	case e.Err == ErrEmptyName && !e.EmptyColumn:
+	case e.Err == errNilTable || e.Err == ErrNilColumn || e.Err == ErrJoinEmpty: // nothing to name
+	case e.Err == errEmptyName && !e.EmptyColumn:
 		return s + " " + e.Kind.String() + " " + e.Err.Error() // "ephemeral: domain name must not be empty"
 	default:
 		s += " " + e.Kind.String() + " " + fmt.Sprintf("%q", e.Table)

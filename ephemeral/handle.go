@@ -8,17 +8,14 @@ import (
 // Handle layout: the widths of a handle's fields. The layout and what it
 // guarantees are stated once, in docs/architecture.md ("Handle layout").
 const (
-	// HandleTagBits is the width of a handle's domain tag: the top bits of
-	// its high 32-bit word. Domains take tags 1..MaxHandleTag in turn.
-	// Exported for readers of the handle layout (docs/architecture.md, "Handle
-	// layout").
-	HandleTagBits = 10
+	// handleTagBits is the width of a handle's domain tag: the top bits of
+	// its high 32-bit word. Domains take tags 1..maxHandleTag in turn.
+	handleTagBits = 10
 	// HandleGenerationBits is the width of a handle's generation: the low
 	// bits of its high 32-bit word.
-	HandleGenerationBits = 32 - HandleTagBits
-	// MaxHandleTag is the largest domain tag (1023). Tag 0 is no domain's.
-	// Exported for readers of the handle layout.
-	MaxHandleTag = 1<<HandleTagBits - 1
+	HandleGenerationBits = 32 - handleTagBits
+	// maxHandleTag is the largest domain tag (1023). Tag 0 is no domain's.
+	maxHandleTag = 1<<handleTagBits - 1
 )
 
 const genMask = 1<<HandleGenerationBits - 1
@@ -64,11 +61,13 @@ func (h Handle) Index() uint32 { return uint32(h) }
 // for a handle that was ever live).
 func (h Handle) Generation() uint32 { return uint32(h>>32) & genMask }
 
-// Tag is the tag of the domain that issued h, 1..MaxHandleTag, or 0 for the
+// Tag is the tag of the domain that issued h, 1..1023, or 0 for the
 // zero handle and untagged handles (MakeHandle).
 func (h Handle) Tag() uint32 { return uint32(h >> (32 + HandleGenerationBits)) }
 
-// IsZero reports whether h is the zero (invalid) handle.
+// IsZero reports whether h is the zero (invalid) handle. Exported for a
+// caller of this layer holding its handles (commands, standalone tables);
+// the face's Handle has its own.
 func (h Handle) IsZero() bool { return h == 0 }
 
 // String formats h as "index:generation@tag", "index:generation" for an
@@ -86,9 +85,9 @@ func (h Handle) String() string {
 // domainTags counts the domains made by the process; see nextTag.
 var domainTags atomic.Uint64
 
-// nextTag returns the tag of a new domain: 1..MaxHandleTag in turn, from a
-// process-wide counter, so any MaxHandleTag domains made one after another
+// nextTag returns the tag of a new domain: 1..maxHandleTag in turn, from a
+// process-wide counter, so any maxHandleTag domains made one after another
 // have distinct tags. Safe from many goroutines.
 func nextTag() uint32 {
-	return uint32((domainTags.Add(1)-1)%MaxHandleTag) + 1
+	return uint32((domainTags.Add(1)-1)%maxHandleTag) + 1
 }

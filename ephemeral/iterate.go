@@ -18,6 +18,8 @@ import (
 //	})
 //
 // A full chunk is one run. EachRun allocates nothing when fn does not escape.
+// Exported for a host's or a hand-written kernel's chunk loop (the closure
+// form of NextRun; ExampleEachRun).
 func EachRun(mask bitmap.Bitmap, fn func(lo, hi int)) {
 	for lo, hi := nextRun(mask, 0); lo < hi; lo, hi = nextRun(mask, hi) {
 		fn(lo, hi)

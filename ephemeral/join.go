@@ -71,7 +71,7 @@ type joinDef struct {
 // column: iterate a tag table (one without columns) with
 // NewJoin(With(tag)). It returns a *DefinitionError (errors.Is
 // ErrDefinition) with ErrJoinEmpty when no filter is a With of a table,
-// ErrNilTable for a nil table, ErrJoinDomains for tables of different
+// a nil table, ErrJoinDomains for tables of different
 // domains, ErrJoinExcluded for a table both in With and Without. It
 // allocates the definition: call it at set-up.
 func NewJoin(filters ...Filter) (Join, error) { return newJoin(nil, filters) }
@@ -94,7 +94,7 @@ func newJoin(cols []*Table, filters []Filter) (Join, error) {
 	for _, f := range filters {
 		for _, t := range f.tables {
 			if t == nil {
-				return Join{}, &DefinitionError{Err: ErrNilTable}
+				return Join{}, &DefinitionError{Err: errNilTable}
 			}
 			if f.exclude {
 				d.without = add(d.without, t)
@@ -423,7 +423,7 @@ type Join1[A any] struct {
 // NewJoin1 returns the join of column a, which may belong to
 // different tables of one domain, and filters (With, Without). It returns
 // a *DefinitionError (errors.Is ErrDefinition) with ErrNilColumn for a nil
-// column and the errors of NewJoin (ErrNilTable, ErrJoinDomains,
+// column and the errors of NewJoin (a nil table, ErrJoinDomains,
 // ErrJoinExcluded). It allocates the definition: call it at set-up.
 func NewJoin1[A any](a *Column[A], filters ...Filter) (Join1[A], error) {
 	var q Join1[A]
@@ -520,7 +520,7 @@ type Join2[A, B any] struct {
 // NewJoin2 returns the join of columns a, b, which may belong to
 // different tables of one domain, and filters (With, Without). It returns
 // a *DefinitionError (errors.Is ErrDefinition) with ErrNilColumn for a nil
-// column and the errors of NewJoin (ErrNilTable, ErrJoinDomains,
+// column and the errors of NewJoin (a nil table, ErrJoinDomains,
 // ErrJoinExcluded). It allocates the definition: call it at set-up.
 func NewJoin2[A, B any](a *Column[A], b *Column[B], filters ...Filter) (Join2[A, B], error) {
 	var q Join2[A, B]
@@ -620,7 +620,7 @@ type Join3[A, B, C any] struct {
 // NewJoin3 returns the join of columns a, b, c, which may belong to
 // different tables of one domain, and filters (With, Without). It returns
 // a *DefinitionError (errors.Is ErrDefinition) with ErrNilColumn for a nil
-// column and the errors of NewJoin (ErrNilTable, ErrJoinDomains,
+// column and the errors of NewJoin (a nil table, ErrJoinDomains,
 // ErrJoinExcluded). It allocates the definition: call it at set-up.
 func NewJoin3[A, B, C any](a *Column[A], b *Column[B], c *Column[C], filters ...Filter) (Join3[A, B, C], error) {
 	var q Join3[A, B, C]
@@ -723,7 +723,7 @@ type Join4[A, B, C, D any] struct {
 // NewJoin4 returns the join of columns a, b, c, d, which may belong to
 // different tables of one domain, and filters (With, Without). It returns
 // a *DefinitionError (errors.Is ErrDefinition) with ErrNilColumn for a nil
-// column and the errors of NewJoin (ErrNilTable, ErrJoinDomains,
+// column and the errors of NewJoin (a nil table, ErrJoinDomains,
 // ErrJoinExcluded). It allocates the definition: call it at set-up.
 func NewJoin4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], filters ...Filter) (Join4[A, B, C, D], error) {
 	var q Join4[A, B, C, D]

@@ -20,6 +20,9 @@ import (
 // 4 bytes per slot of generations and the free-slot set, one bit per
 // entity and 8 bytes per word of each summary level. It is 0 for a
 // capacity or chunk rows that NewDomain refuses. Allocates nothing.
+// Exported for a host sizing a memory budget (tickwork.WithMemoryBudget,
+// or memory.NewBudget for standalone tables) and for the tests that check
+// what a world charges.
 func DomainBytes(capacity, chunkRows int) int64 {
 	_, slots, err := domainShape(DomainSpec{Name: "-", Capacity: capacity, ChunkRows: chunkRows})
 	if err != nil {
@@ -43,7 +46,7 @@ func DomainBytes(capacity, chunkRows int) int64 {
 // of enabled bitmaps, and per chunk a bitmap header and a live count. A
 // standalone table (no Domain) charges DomainBytes more for its private
 // domain. It is 0 for a capacity or chunk rows that NewTable refuses.
-// Allocates nothing.
+// Allocates nothing. Exported with DomainBytes, for the same callers.
 func TableBytes(capacity, chunkRows int) int64 {
 	cr, slots, err := domainShape(DomainSpec{Name: "-", Capacity: capacity, ChunkRows: chunkRows})
 	if err != nil {
@@ -61,7 +64,8 @@ func TableBytes(capacity, chunkRows int) int64 {
 // ColumnBytes is what AddColumn allocates and charges for a column of T in
 // a table of capacity rows in chunks of chunkRows rows (0 =
 // DefaultChunkRows): sizeof(T) bytes per slot. It is 0 for a capacity or
-// chunk rows that NewTable refuses. Allocates nothing.
+// chunk rows that NewTable refuses. Allocates nothing. Exported with
+// DomainBytes, for the same callers.
 func ColumnBytes[T any](capacity, chunkRows int) int64 {
 	_, slots, err := domainShape(DomainSpec{Name: "-", Capacity: capacity, ChunkRows: chunkRows})
 	if err != nil {

@@ -22,12 +22,12 @@ func allocated(fn func()) uint64 {
 }
 
 // requireBudgetError checks that err is a *memory.BudgetError (errors.Is
-// ephemeral.ErrMemoryBudget) for want.
+// memory.ErrBudget) for want.
 func requireBudgetError(t *testing.T, err error, want memory.BudgetError) {
 	t.Helper()
 	var be *memory.BudgetError
 	require.ErrorAs(t, err, &be)
-	assert.ErrorIs(t, err, ephemeral.ErrMemoryBudget)
+	assert.ErrorIs(t, err, memory.ErrBudget)
 	assert.Equal(t, want, *be)
 }
 

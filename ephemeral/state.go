@@ -82,7 +82,7 @@ func (d *Domain) appendState(dst []byte) []byte {
 
 // checkState reports whether src is a state d can take (LoadState): a
 // *StateError (errors.Is ErrState) for the wrong size, a tag outside
-// 1..MaxHandleTag, a generation past HandleGenerationBits or set beyond
+// 1..maxHandleTag, a generation past HandleGenerationBits or set beyond
 // the capacity, free slots that are not exactly the dead slots, a row
 // whose generation is not its live entity's, enabled bits, chunk or live
 // counts that disagree with the rows, or a bool column byte other than 0
@@ -98,8 +98,8 @@ func (d *Domain) checkState(src []byte) error {
 	tag := r.U32()
 	pad := r.U32()
 	live := r.U64()
-	if tag == 0 || tag > MaxHandleTag || pad != 0 {
-		return d.stateErr("", "tag "+strconv.FormatUint(uint64(tag), 10)+" outside 1.."+itoa(MaxHandleTag))
+	if tag == 0 || tag > maxHandleTag || pad != 0 {
+		return d.stateErr("", "tag "+strconv.FormatUint(uint64(tag), 10)+" outside 1.."+itoa(maxHandleTag))
 	}
 	slots := len(d.gens)
 	gens := r.Next(uint64(4 * slots))

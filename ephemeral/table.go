@@ -67,7 +67,7 @@ type column interface {
 // ErrDefinition) for an empty name, a bad capacity or chunk rows, a spec
 // that disagrees with its domain (its capacity, chunk rows or Budget), or a
 // domain that is sealed (ErrSealed, see package doc, Definitions), and
-// a *memory.BudgetError (errors.Is ErrMemoryBudget) when its pages do not
+// a *memory.BudgetError (errors.Is memory.ErrBudget) when its pages do not
 // fit in what is left of its budget; nothing is allocated then.
 //
 // Memory: the table's pages are allocated here, eagerly, for the whole
@@ -87,7 +87,7 @@ type column interface {
 // concurrent use; call it at set-up.
 func NewTable(spec TableSpec) (*Table, error) {
 	if spec.Name == "" {
-		return nil, &DefinitionError{Err: ErrEmptyName}
+		return nil, &DefinitionError{Err: errEmptyName}
 	}
 	d := spec.Domain
 	if d == nil {

@@ -80,7 +80,7 @@
 //
 // [New] fails with a [*DefinitionError] (errors.Is [ErrDefinition]); [New]
 // and [Table.Parallel] past the memory budget fail with a
-// *memory.BudgetError (errors.Is [ErrMemoryBudget]); emits past capacity
+// *memory.BudgetError (errors.Is memory.ErrBudget); emits past capacity
 // fail with an [*OverflowError] (errors.Is [ErrOverflow]).
 // [Table.NewReader] panics for a cadence other than PerFrame and PerTick.
 //

@@ -6,11 +6,13 @@ import (
 	"strconv"
 
 	"github.com/tickwork/tickwork/internal/plumb"
-	"github.com/tickwork/tickwork/memory"
 )
 
 // Sentinel errors of the package. Every error returned by events matches one
-// of them with errors.Is.
+// of them with errors.Is, or memory.ErrBudget: an event table's buffers
+// (New) or staging (Parallel) that do not fit in what is left of its
+// memory budget are a *memory.BudgetError naming the table, the bytes
+// asked and the budget; nothing was allocated.
 var (
 	// ErrOverflow: an emit into a table that already holds its capacity of
 	// events. Returned as an *OverflowError naming the table.
@@ -18,20 +20,16 @@ var (
 	// ErrDefinition: a bad Spec. Returned as a *DefinitionError whose Unwrap
 	// gives one of the more precise sentinels below.
 	ErrDefinition = errors.New("events: bad definition")
-	// ErrEmptyName: a Spec without a name. The same value as
-	// ephemeral.ErrEmptyName, systems.ErrEmptyName and runtime.ErrEmptyName:
-	// one sentinel for every empty name.
-	ErrEmptyName = plumb.ErrEmptyName
 	// ErrCapacityRange: a capacity <= 0 or above MaxCapacity events.
 	ErrCapacityRange = errors.New("capacity must be between 1 and " + strconv.Itoa(MaxCapacity) + " events")
 	// ErrLifetime: a Lifetime other than NextFrame and ThisFrame.
 	ErrLifetime = errors.New("lifetime must be NextFrame or ThisFrame")
-	// ErrMemoryBudget: an event table's buffers (New) or staging (Parallel)
-	// that do not fit in what is left of its memory budget; nothing was
-	// allocated. Returned as a *memory.BudgetError naming the table, the
-	// bytes asked and the budget. It is memory.ErrBudget.
-	ErrMemoryBudget = memory.ErrBudget
 )
+
+// errEmptyName: a Spec without a name, the Err of a *DefinitionError
+// (errors.Is ErrDefinition) whose message says so. Not exported: a
+// caller's slip the message alone fixes.
+var errEmptyName = plumb.ErrEmptyName
 
 // OverflowError reports an event dropped because its table already held
 // Capacity events (see Table for what a table holds). errors.Is(err,
@@ -56,12 +54,12 @@ func (e *OverflowError) Is(target error) bool { return target == ErrOverflow }
 // and so is errors.Is(err, Err) for the precise sentinel.
 type DefinitionError struct {
 	Table  string // table name (may be empty)
-	Err    error  // ErrEmptyName, ErrCapacityRange or ErrLifetime
+	Err    error  // ErrCapacityRange, ErrLifetime or errEmptyName (an empty name)
 	Detail string // the offending value
 }
 
 func (e *DefinitionError) Error() string {
-	if e.Err == ErrEmptyName && e.Table == "" {
+	if e.Err == errEmptyName && e.Table == "" {
 		return "events: event table " + e.Err.Error() // "events: event table name must not be empty"
 	}
 	s := fmt.Sprintf("events: table %q: %v", e.Table, e.Err)

@@ -32,7 +32,7 @@ type Segment[T any] struct {
 // (StagingBytes), after charging them to the table's memory budget
 // (Spec.Budget): call it at set-up, not per frame. When the staging does
 // not fit in what is left of the budget it returns a *memory.BudgetError
-// (errors.Is ErrMemoryBudget) of kind "event staging" and allocates
+// (errors.Is memory.ErrBudget) of kind "event staging" and allocates
 // nothing. It panics when workers < 1.
 func (t *Table[T]) Parallel(workers int) (*Parallel[T], error) {
 	if workers < 1 {
@@ -53,14 +53,10 @@ func (t *Table[T]) Parallel(workers int) (*Parallel[T], error) {
 	return p, nil
 }
 
-// Workers is the number of worker segments. Fixed at Table.Parallel; safe
-// from any goroutine.
-// Exported as the bound of Worker.
-func (p *Parallel[T]) Workers() int { return len(p.workers) }
-
-// Worker returns worker w's segment, 0 <= w < Workers(). Each worker must use
+// Worker returns worker w's segment, 0 <= w < workers (Table.Parallel's
+// count). Each worker must use
 // only its own segment; different workers' segments may be used concurrently.
-// It panics when w is outside 0..Workers()-1: pass the worker index the
+// It panics when w is outside 0..workers-1: pass the worker index the
 // kernel was given, and make the Parallel with at least as many workers as
 // the pool runs (Table.Parallel(pool.Workers())).
 func (p *Parallel[T]) Worker(w int) *Segment[T] {

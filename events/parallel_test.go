@@ -224,7 +224,7 @@ func TestReadWhileEmitting(t *testing.T) {
 }
 
 // TestParallelWorkerPanicsOnBadIndex: a worker index outside
-// 0..Workers()-1 is a kernel bug, reported with how to fix it.
+// 0..workers-1 is a kernel bug, reported with how to fix it.
 func TestParallelWorkerPanicsOnBadIndex(t *testing.T) {
 	tab, err := New[int](Spec{Name: "n", Capacity: 2})
 	if err != nil {

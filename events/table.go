@@ -140,13 +140,13 @@ var _ Buffer = (*Table[int])(nil)
 // events for ThisFrame, twice that for NextFrame: Bytes), after charging it
 // to spec.Budget; nothing is allocated later but Parallel's staging and a
 // reader per NewReader. It returns a *DefinitionError (errors.Is
-// ErrDefinition) for an empty name (ErrEmptyName), a capacity outside
+// ErrDefinition) for an empty name, a capacity outside
 // 1..MaxCapacity (ErrCapacityRange) or an unknown lifetime (ErrLifetime),
-// and a *memory.BudgetError (errors.Is ErrMemoryBudget) when the storage
+// and a *memory.BudgetError (errors.Is memory.ErrBudget) when the storage
 // does not fit in what is left of the budget; nothing is allocated then.
 func New[T any](spec Spec) (*Table[T], error) {
 	if spec.Name == "" {
-		return nil, &DefinitionError{Err: ErrEmptyName}
+		return nil, &DefinitionError{Err: errEmptyName}
 	}
 	if spec.Capacity <= 0 || spec.Capacity > MaxCapacity {
 		return nil, &DefinitionError{Table: spec.Name, Err: ErrCapacityRange, Detail: "got " + strconv.Itoa(spec.Capacity)}
@@ -182,7 +182,9 @@ func New[T any](spec Spec) (*Table[T], error) {
 // Bytes is what New allocates and charges for spec's buffers: Capacity
 // events of sizeof(T) bytes, twice for NextFrame (see docs/architecture.md,
 // memory budget). It saturates at math.MaxInt64 rather than wrap, and is 0
-// for a spec New refuses. Allocates nothing.
+// for a spec New refuses. Allocates nothing. Exported for a host sizing a
+// memory budget (tickwork.WithMemoryBudget, memory.NewBudget) and for the
+// tests that check what a world charges.
 func Bytes[T any](spec Spec) int64 {
 	if spec.Capacity <= 0 || spec.Capacity > MaxCapacity || spec.Lifetime > ThisFrame {
 		return 0
@@ -197,7 +199,8 @@ func Bytes[T any](spec Spec) int64 {
 // StagingBytes is what Table.Parallel(workers) allocates and charges for a
 // table of capacity events of T: capacity events per worker. It saturates
 // at math.MaxInt64 rather than wrap, and is 0 when capacity or workers is
-// not positive. Allocates nothing.
+// not positive. Allocates nothing. Exported with Bytes, for the same
+// callers (a world charges it per parallel emitter).
 func StagingBytes[T any](capacity, workers int) int64 {
 	if capacity <= 0 || workers <= 0 {
 		return 0

@@ -18,7 +18,7 @@ func requireBudgetError(t *testing.T, err error, want memory.BudgetError) {
 	t.Helper()
 	var be *memory.BudgetError
 	require.ErrorAs(t, err, &be)
-	assert.ErrorIs(t, err, ErrMemoryBudget)
+	assert.ErrorIs(t, err, memory.ErrBudget)
 	assert.Equal(t, want, *be)
 }
 
@@ -69,7 +69,7 @@ func TestMemoryBudgetBuffersAndStaging(t *testing.T) {
 		require.NoError(t, err)
 		p, err := tab.Parallel(2)
 		require.NoError(t, err)
-		assert.Equal(t, 2, p.Workers())
+		assert.Len(t, p.workers, 2)
 		assert.Equal(t, staging, b.Left())
 
 		p, err = tab.Parallel(2) // another kernel's staging: past the budget

@@ -13,7 +13,7 @@ func TestNewErrors(t *testing.T) {
 		spec Spec
 		want error
 	}{
-		{"empty name", Spec{Capacity: 1}, ErrEmptyName},
+		{"empty name", Spec{Capacity: 1}, errEmptyName},
 		{"zero capacity", Spec{Name: "hits"}, ErrCapacityRange},
 		{"negative capacity", Spec{Name: "hits", Capacity: -3}, ErrCapacityRange},
 		{"huge capacity", Spec{Name: "hits", Capacity: MaxCapacity + 1}, ErrCapacityRange},
@@ -255,9 +255,9 @@ func TestEmitSwapAllocs(t *testing.T) {
 		t.Errorf("emit/read/swap cycle: %v allocs, want 0", n)
 	}
 	par := func() {
-		for w := 0; w < pa.Workers(); w++ {
+		for w := 0; w < len(pa.workers); w++ {
 			s := pa.Worker(w)
-			for c := w; c < 40; c += pa.Workers() {
+			for c := w; c < 40; c += len(pa.workers) {
 				s.Begin(c)
 				_ = s.Emit(uint64(c))
 				_ = s.Emit(uint64(c + 1))

@@ -28,12 +28,15 @@ type Budget struct {
 }
 
 // Owner says who made a budget, so that a refusal can say which limit to
-// raise (BudgetError.Error). It changes nothing else.
+// raise (BudgetError.Error). It changes nothing else. Exported as the type
+// of BudgetError.Owner (tickwork.BudgetError), which a host compares with
+// the constants below.
 type Owner uint8
 
 const (
 	// OwnerHost: a budget the host made with NewBudget and passes in specs
-	// (ephemeral.TableSpec.Budget, events.Spec.Budget, ...). The zero Owner.
+	// (ephemeral.TableSpec.Budget, events.Spec.Budget, ...). The zero Owner;
+	// a BudgetError of such a budget carries it.
 	OwnerHost Owner = iota
 	// OwnerPrivate: the private budget of DefaultBudget bytes that a
 	// standalone domain, table, event table or command playback makes
@@ -59,7 +62,9 @@ func (o Owner) String() string {
 
 // NewBudget returns a budget of limit bytes with nothing charged, owned by
 // the host (OwnerHost). A limit of 0 or less admits no nonzero charge.
-// Allocates one small object.
+// Allocates one small object. Exported for a host that charges standalone
+// tables, event tables and playbacks to one budget of its own
+// (ExampleBudget); a world makes its own (tickwork.WithMemoryBudget).
 func NewBudget(limit int64) *Budget { return NewOwnedBudget(limit, OwnerHost) }
 
 // NewOwnedBudget is NewBudget for a budget whose owner is not the host:
@@ -67,15 +72,6 @@ func NewBudget(limit int64) *Budget { return NewOwnedBudget(limit, OwnerHost) }
 // runtime.NewBuilder (OwnerWorld) call it.
 func NewOwnedBudget(limit int64, owner Owner) *Budget {
 	return &Budget{limit: max(limit, 0), owner: owner}
-}
-
-// Owner is who made the budget; OwnerHost for a nil *Budget. Fixed at
-// NewBudget.
-func (b *Budget) Owner() Owner {
-	if b == nil {
-		return OwnerHost
-	}
-	return b.owner
 }
 
 // Limit is the budget's limit in bytes. Fixed at NewBudget.

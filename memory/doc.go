@@ -34,8 +34,9 @@
 // definition, the bytes it asked for, the bytes already charged, the
 // limit and the budget's owner; its message advises what to lower (the
 // capacity, the records per command buffer, the worker count for
-// per-worker definitions) and which budget to raise. Packages ephemeral, events and runtime re-export the sentinel as
-// their ErrMemoryBudget.
+// per-worker definitions) and which budget to raise. Packages ephemeral
+// and events return it as it is; runtime re-exports it as ErrMemoryBudget
+// (tickwork.ErrMemoryBudget).
 //
 // # Concurrency
 //

@@ -6,8 +6,8 @@ import (
 )
 
 // ErrBudget: a definition whose memory does not fit in what is left of its
-// budget. Returned as a *BudgetError. Packages ephemeral, events and
-// runtime re-export it as ErrMemoryBudget.
+// budget. Returned as a *BudgetError. Packages ephemeral and events return
+// it as it is; runtime re-exports it as ErrMemoryBudget.
 var ErrBudget = errors.New("memory budget exceeded")
 
 // BudgetError reports a definition refused by its budget; nothing was

@@ -21,7 +21,7 @@ func ExampleBudget() {
 
 	_, err := ephemeral.AddColumn[[64]float32](balls, "Trail") // 4096 rows of 256 bytes
 	var be *memory.BudgetError
-	fmt.Println(errors.As(err, &be), errors.Is(err, ephemeral.ErrMemoryBudget), be.Bytes, be.Used)
+	fmt.Println(errors.As(err, &be), errors.Is(err, memory.ErrBudget), be.Bytes, be.Used)
 	fmt.Println(err)
 	// Output:
 	// 115748 of 1048576 bytes used

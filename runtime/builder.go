@@ -36,7 +36,7 @@ import (
 // (WithMemoryBudget, default 8 GiB) before it allocates, summed over the
 // declarations so far; the one that does not fit fails with a
 // *memory.BudgetError (errors.Is ErrMemoryBudget). A spec must leave its
-// Budget nil (ErrSpecBudget): the Builder sets its own.
+// Budget nil (a *DefinitionError says so): the Builder sets its own.
 //
 // Make a Builder with NewBuilder: a zero Builder{} (or a nil *Builder)
 // records ErrZeroBuilder.
@@ -92,7 +92,7 @@ func (b *Builder) Budget() *memory.Budget {
 // that names a memory budget other than b's, nil otherwise.
 func (b *Builder) ownBudget(call, name string, budget *memory.Budget) error {
 	if budget != nil && budget != b.budget {
-		err := &DefinitionError{Call: call, Name: name, Err: ErrSpecBudget}
+		err := &DefinitionError{Call: call, Name: name, Err: errSpecBudget}
 		b.fail(err)
 		return err
 	}
@@ -135,8 +135,8 @@ func (b *Builder) usable() bool {
 // Domain declares an entity domain (ephemeral.NewDomain) shared by the
 // tables that name it: one handle space of Capacity entities. It records
 // an *ephemeral.DefinitionError for a bad spec, a *DefinitionError
-// (errors.Is ErrDuplicateName, or ErrSpecBudget when spec.Budget is set)
-// or a *memory.BudgetError (errors.Is ErrMemoryBudget) when its pages do
+// (errors.Is ErrDuplicateName; or, when spec.Budget is set, ErrDefinition
+// alone) or a *memory.BudgetError (errors.Is ErrMemoryBudget) when its pages do
 // not fit in what is left of the world's memory budget, and returns nil
 // then.
 func (b *Builder) Domain(spec ephemeral.DomainSpec) *ephemeral.Domain {
@@ -160,8 +160,8 @@ func (b *Builder) Domain(spec ephemeral.DomainSpec) *ephemeral.Domain {
 // Table declares a table (ephemeral.NewTable): its memory is allocated
 // here and with each column, for the whole capacity; tables never grow. It
 // records an *ephemeral.DefinitionError for a bad spec, a *DefinitionError
-// (errors.Is ErrDuplicateName, or ErrSpecBudget when spec.Budget is set),
-// a *ForeignError for a spec.Domain not declared with this Builder, or a
+// (errors.Is ErrDuplicateName; or, when spec.Budget is set, ErrDefinition
+// alone), a *ForeignError for a spec.Domain not declared with this Builder, or a
 // *memory.BudgetError (errors.Is ErrMemoryBudget) when its pages do not
 // fit in the world's memory budget, and returns nil then.
 func (b *Builder) Table(spec ephemeral.TableSpec) *ephemeral.Table {
@@ -217,7 +217,8 @@ func AddColumn[T any](b *Builder, t *ephemeral.Table, name string) *ephemeral.Co
 // whose boundaries the world runs and whose consuming systems each get a
 // reader (delivery rule: docs/architecture.md, Events). It records an
 // *events.DefinitionError, a *memory.BudgetError or a *DefinitionError
-// (errors.Is ErrDuplicateName, ErrSpecBudget), and returns nil then.
+// (errors.Is ErrDuplicateName, or ErrDefinition alone for a spec that
+// names a budget), and returns nil then.
 func AddEvents[T any](b *Builder, spec events.Spec) *events.Table[T] {
 	if !b.usable() || b.ownBudget("AddEvents", spec.Name, spec.Budget) != nil {
 		return nil
@@ -329,7 +330,9 @@ func (b *Builder) Add(sys ...systems.System) {
 
 // System registers the system name of phase phase declared by declare, as
 // Add(systems.System{Name: name, Phase: phase, Declare: declare}) does;
-// its errors are Add's, recorded on the Builder.
+// its errors are Add's, recorded on the Builder. Exported for a host of
+// this layer (the package's examples and tests declare systems with it);
+// the face has its own (tickwork.Builder.System).
 func (b *Builder) System(name string, phase systems.Phase, declare systems.DeclareFunc) {
 	b.Add(systems.System{Name: name, Phase: phase, Declare: declare})
 }

@@ -63,7 +63,7 @@
 //
 // Bad options give an [*OptionError] (errors.Is [ErrOption]); bad
 // declarations a [*DefinitionError] (errors.Is [ErrDefinition] and
-// [ErrNilTable], [ErrDuplicateName], [ErrEmptyName] or [ErrSpecBudget]), a
+// [ErrNilTable], [ErrDuplicateName] or [ErrEmptyName]), a
 // *memory.BudgetError ([ErrMemoryBudget]) or a [*ForeignError]
 // ([ErrForeign]); a Builder not made by [NewBuilder]
 // [ErrZeroBuilder], one used after Build [ErrBuilt] (and Build seals the

@@ -32,7 +32,7 @@ var (
 	ErrRunning = errors.New("runtime: Close called during a frame (from a system?); close the world after Frame returns")
 	// ErrDefinition: a bad declaration on a Builder. Returned as a
 	// *DefinitionError whose Unwrap gives ErrNilTable, ErrDuplicateName,
-	// ErrEmptyName, ErrNilResource, ErrSpecBudget or (AddSliceResource) a
+	// ErrEmptyName, ErrNilResource, errSpecBudget or (AddSliceResource) a
 	// *systems.ResourceStateError.
 	ErrDefinition = errors.New("runtime: bad declaration")
 	// ErrNilTable: AddColumn given a nil table, what a failed Table
@@ -53,17 +53,13 @@ var (
 	// events.ErrEmptyName and systems.ErrEmptyName: every empty name (a
 	// table, domain, column, event table, system or resource) matches it.
 	ErrEmptyName = plumb.ErrEmptyName
-	// ErrSpecBudget: a spec given to Builder.Domain, Builder.Table or
-	// AddEvents that names a memory budget other than the Builder's own.
-	// Precise sentinel of a *DefinitionError.
-	ErrSpecBudget = errors.New("spec names its own memory budget; a world charges every definition to its Builder's (WithMemoryBudget): leave the spec's Budget nil")
 	// ErrMemoryBudget: a definition, or a system's per-worker event
 	// staging, that does not fit in what is left of the world's memory
 	// budget (WithMemoryBudget); nothing was allocated. Returned as a
 	// *memory.BudgetError naming the table (or domain, event table) and
 	// column, the bytes asked and the budget; staging fails the frame as a
 	// *scheduler.SystemError wrapping it. It is memory.ErrBudget, the same
-	// value as ephemeral.ErrMemoryBudget and events.ErrMemoryBudget.
+	// value ephemeral and events return for their own budgets.
 	ErrMemoryBudget = memory.ErrBudget
 	// ErrZeroBuilder: a Builder not made by NewBuilder (a zero
 	// runtime.Builder{}, or a nil *Builder). Err and Build return it.
@@ -74,6 +70,12 @@ var (
 	// *ForeignError.
 	ErrForeign = errors.New("runtime: not declared through this builder")
 )
+
+// errSpecBudget: a spec given to Builder.Domain, Builder.Table or
+// AddEvents that names a memory budget other than the Builder's own; the
+// Err of a *DefinitionError. Not exported: a slip of a caller of this
+// layer (the face's specs have no budget) that the message says how to fix.
+var errSpecBudget = errors.New("spec names its own memory budget; a world charges every definition to its Builder's (WithMemoryBudget): leave the spec's Budget nil")
 
 // OptionError reports an option with a bad value, such as WithWorkers(0),
 // or a nil Option given to NewBuilder (Option "NewBuilder").
@@ -94,12 +96,12 @@ func (e *OptionError) Is(target error) bool { return target == ErrOption }
 // DefinitionError reports a bad declaration on a Builder: the call
 // ("AddColumn", "Table", "AddEvents", "AddResource" or "Domain"), the name
 // it declares and the precise sentinel (ErrNilTable, ErrDuplicateName,
-// ErrEmptyName or ErrSpecBudget). errors.Is(err, ErrDefinition) is true,
+// ErrEmptyName or, not exported, errSpecBudget). errors.Is(err, ErrDefinition) is true,
 // and so is errors.Is(err, Err).
 type DefinitionError struct {
 	Call string // "AddColumn", "Table", "AddEvents", "AddResource" or "Domain"
 	Name string // the column, table, event table, resource or domain name declared
-	Err  error  // ErrNilTable, ErrDuplicateName, ErrEmptyName or ErrSpecBudget
+	Err  error  // ErrNilTable, ErrDuplicateName, ErrEmptyName or errSpecBudget
 }
 
 func (e *DefinitionError) Error() string {

@@ -12,3 +12,7 @@ type LayPos struct {
 	X, Y float32
 	N    int32
 }
+
+// ErrSpecBudget is the sentinel of a spec that names its own budget
+// (errors.go).
+var ErrSpecBudget = errSpecBudget

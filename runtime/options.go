@@ -64,8 +64,7 @@ func WithPacing(p scheduler.Pacing) Option {
 }
 
 // WithFixedStep sets the fixed step in seconds, in
-// [scheduler.MinFixedStep, scheduler.MaxFixedStep] (default
-// scheduler.DefaultFixedStep, 1/60 s).
+// [scheduler.MinFixedStep, scheduler.MaxFixedStep] (default 1/60 s).
 func WithFixedStep(seconds float64) Option {
 	return func(c *config) error {
 		if !(seconds >= scheduler.MinFixedStep && seconds <= scheduler.MaxFixedStep) {

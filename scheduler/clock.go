@@ -31,17 +31,18 @@ func (p Pacing) String() string {
 	return "Pacing(" + itoa(int(p)) + ")"
 }
 
-// Defaults and limits of a Config.
+// The defaults of a Config's zero fields, stated in Config's doc.
 const (
-	// DefaultFixedStep is the fixed step when Config.FixedStep is 0, in
+	// defaultFixedStep is the fixed step when Config.FixedStep is 0, in
 	// seconds (60 ticks per second).
-	// Exported, like the defaults below, for hosts that drive a Scheduler
-	// directly (a zero Config field takes it).
-	DefaultFixedStep = 1.0 / 60
-	// DefaultMaxTicksPerFrame is the cap on fixed ticks per frame when
+	defaultFixedStep = 1.0 / 60
+	// defaultMaxTicksPerFrame is the cap on fixed ticks per frame when
 	// Config.MaxTicksPerFrame is 0.
-	// Exported for hosts that drive a Scheduler directly.
-	DefaultMaxTicksPerFrame = 8
+	defaultMaxTicksPerFrame = 8
+)
+
+// Limits of a Config and of a frame's delta.
+const (
 	// MaxTicksPerFrameLimit bounds Config.MaxTicksPerFrame.
 	MaxTicksPerFrameLimit = 1 << 16
 	// MinFixedStep and MaxFixedStep bound Config.FixedStep, in seconds.
@@ -51,7 +52,8 @@ const (
 	// hour); larger deltas are refused with a *DeltaError. A delta in
 	// integer nanoseconds is far from overflow at this bound; their sum,
 	// Time.Fed, is bounded by ErrClockOverflow.
-	// Exported as the limit behind ErrBadDelta.
+	// Exported as the limit behind ErrBadDelta (tickwork.ErrBadDelta): a
+	// host that clamps a long pause's delta reads it.
 	MaxDelta = 3600.0
 )
 

@@ -42,7 +42,7 @@
 // With [Accumulate] pacing (the default), each frame's delta feeds an
 // accumulator in integer nanoseconds (the step truncated, each delta
 // rounded); every whole step runs a fixed tick, at most
-// [Config.MaxTicksPerFrame] a frame ([DefaultMaxTicksPerFrame] = 8).
+// [Config.MaxTicksPerFrame] a frame (8 when 0).
 // Whole steps beyond the cap are dropped and reported ([Time.Dropped],
 // [FrameReport.Dropped]): no spiral of death. The remainder below one step
 // carries over, and the account balances exactly: Fed = Simulated +
@@ -111,8 +111,10 @@
 //     on), [ErrConcurrentFrame] (Frame called from another goroutine while
 //     a frame runs; the running frame goes on).
 //
-// [ErrSealed], [ErrNotSealed], [ErrNilEvents], [ErrNilHook] and [ErrHookDone] are
-// returned as they are. Messages start with "scheduler: ".
+// [ErrNilHook] and [ErrHookDone] are returned as they are; so are the errors of calls out of
+// order (Add, AddEvents, Hook or Seal after Seal, Frame before it) and of
+// a nil event table given to AddEvents, which are not exported: a host's
+// slip their message says how to fix. Messages start with "scheduler: ".
 //
 // # Concurrency
 //

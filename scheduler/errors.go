@@ -34,15 +34,14 @@ import (
 //     record and the table and unwraps to the storage error (such as
 //     ephemeral.ErrCapacity). FrameReport.Commands.Err holds the same error.
 var (
-	// ErrConfig: a bad Config field. Returned as a *ConfigError.
+	// ErrConfig: a bad Config field. Returned as a *ConfigError. Exported,
+	// with ConfigError, for a host that drives a Scheduler directly from
+	// its own settings (a world checks its options first: an
+	// *OptionError).
 	ErrConfig = errors.New("scheduler: bad configuration")
-	// ErrSealed: Add, AddEvents, Hook or Seal after a successful Seal.
-	ErrSealed = errors.New("scheduler: already sealed")
 	// ErrHookDone: a Hook's Add, Order or Substitute called after its hook
 	// returned (a Hook kept past Build); nothing was done.
 	ErrHookDone = errors.New("scheduler: Hook used after its hook function returned: a Hook is valid only during the hook call (Builder.Hook); make its Add, Order and Substitute calls inside the hook function")
-	// ErrNotSealed: Frame before a successful Seal.
-	ErrNotSealed = errors.New("scheduler: not sealed; call Seal before Frame")
 	// ErrDuplicateSystem: two systems share a name. Returned as a *DuplicateError.
 	ErrDuplicateSystem = errors.New("scheduler: duplicate system name")
 	// ErrUnknownSystem: an ordering constraint, hook look-up or substitution
@@ -105,8 +104,6 @@ var (
 	// scheduler refuses to go on: recover to log or save, then Close the
 	// world and build a new one.
 	ErrPoisoned = errors.New("scheduler: a panic left the previous frame unfinished; close this world and build a new one")
-	// ErrNilEvents: AddEvents given a nil or typed-nil event table.
-	ErrNilEvents = errors.New("scheduler: AddEvents: nil event table; check the error of the events.New call that made it")
 	// ErrNilHook: Hook given a nil function.
 	ErrNilHook = errors.New("scheduler: Hook: nil hook function; pass a func(*Hook) error, which Build calls")
 	// ErrConcurrentFrame: Frame called from a goroutine other than the one
@@ -114,6 +111,18 @@ var (
 	// Nothing of that call runs; the running frame goes on. errors.Is(err,
 	// ErrReentrant) holds too.
 	ErrConcurrentFrame error = concurrentFrame{}
+)
+
+// The errors of a host's calls out of order and of a nil event table, not
+// exported: a slip of a host that drives a Scheduler directly (runtime
+// never makes one), which the message says how to fix.
+var (
+	// errSealed: Add, AddEvents, Hook or Seal after a successful Seal.
+	errSealed = errors.New("scheduler: already sealed")
+	// errNotSealed: Frame before a successful Seal.
+	errNotSealed = errors.New("scheduler: not sealed; call Seal before Frame")
+	// errNilEvents: AddEvents given a nil or typed-nil event table.
+	errNilEvents = errors.New("scheduler: AddEvents: nil event table; check the error of the events.New call that made it")
 )
 
 type concurrentFrame struct{}
@@ -127,6 +136,7 @@ func (concurrentFrame) Error() string {
 func (concurrentFrame) Is(target error) bool { return target == ErrReentrant }
 
 // ConfigError reports a bad Config field. errors.Is(err, ErrConfig) is true.
+// Exported with ErrConfig (see there).
 type ConfigError struct {
 	Field  string // such as "FixedStep"
 	Value  string // the offending value
@@ -219,7 +229,9 @@ func (e *PhaseOrderError) Error() string {
 func (e *PhaseOrderError) Is(target error) bool { return target == ErrPhaseOrder }
 
 // Conflict is one datum touched by two unordered systems of a phase. A runs
-// before B in the sealed (registration-preferring) order.
+// before B in the sealed (registration-preferring) order. Exported as the
+// element type of ConflictError.Conflicts (tickwork.ConflictError), which
+// a host reads to see which pair to order.
 type Conflict struct {
 	Phase   systems.Phase
 	A, B    string  // system names
@@ -227,7 +239,8 @@ type Conflict struct {
 }
 
 // Overlap is one datum two systems both touch, at least one of them
-// writing it (docs/architecture.md, Access rules).
+// writing it (docs/architecture.md, Access rules). Exported as the type of
+// Conflict.Overlap.
 type Overlap struct {
 	// Datum names what is shared: "table.column" for a column, "T" or
 	// "T|U" for the structure of one domain recorded by both (tables T

@@ -18,7 +18,7 @@ import (
 // the package doc). Systems run one after another on the calling
 // goroutine.
 //
-// It returns ErrNotSealed before Seal, ErrReentrant when called from a
+// It returns an error before Seal ("not sealed"), ErrReentrant when called from a
 // system (or a kernel running inline) while its frame runs,
 // ErrConcurrentFrame when called from another goroutine while a frame
 // runs (both refuse the call and leave the running frame alone; the check
@@ -35,7 +35,7 @@ import (
 // its systems excepted).
 func (s *Scheduler) Frame(dt float64) error {
 	if !s.sealed {
-		return ErrNotSealed
+		return errNotSealed
 	}
 	if !s.running.CompareAndSwap(false, true) {
 		return reentrant()

@@ -13,7 +13,7 @@ import (
 )
 
 // Seal runs the hooks, then checks and orders the systems of every phase.
-// It returns ErrSealed after a successful Seal, a *HookError when a hook
+// It returns an error after a successful Seal ("already sealed"), a *HookError when a hook
 // fails (returns an error, or panics: then it wraps a *HookPanicError),
 // and otherwise:
 //
@@ -39,7 +39,7 @@ import (
 // here.
 func (s *Scheduler) Seal() error {
 	if s.sealed {
-		return ErrSealed
+		return errSealed
 	}
 	if !s.hooksRan {
 		s.hooksRan = true

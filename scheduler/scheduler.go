@@ -17,7 +17,10 @@ import (
 )
 
 // DefaultCommandRecords is the capacity of each system's command buffer, in
-// records, when Config.CommandRecords is 0.
+// records, when Config.CommandRecords is 0 (tickwork.WithCommandRecords'
+// default). Exported for a host sizing a memory budget with
+// commands.BufferBytes(DefaultCommandRecords) per recording system and
+// worker, as the arena's memory test does.
 const DefaultCommandRecords = 1024
 
 // MaxCommandRecords is the largest Config.CommandRecords: 2^24 records. A
@@ -34,12 +37,12 @@ const MaxCommandRecords = 1 << 24
 // 1024-record command buffers, kernels inline (one worker).
 type Config struct {
 	// FixedStep is the fixed step in seconds, in [MinFixedStep,
-	// MaxFixedStep]; 0 means DefaultFixedStep. The accumulator counts
+	// MaxFixedStep]; 0 means 1/60 s. The accumulator counts
 	// whole nanoseconds, with the step truncated to the nanosecond (so that
 	// a delta of k steps runs k ticks).
 	FixedStep float64
 	// MaxTicksPerFrame caps the fixed ticks of one frame in Accumulate
-	// pacing, 1..MaxTicksPerFrameLimit; 0 means DefaultMaxTicksPerFrame.
+	// pacing, 1..MaxTicksPerFrameLimit; 0 means 8.
 	MaxTicksPerFrame int
 	// Pacing is Accumulate (the zero value) or OneTickPerFrame.
 	Pacing Pacing
@@ -104,14 +107,14 @@ type Scheduler struct {
 // set-up.
 func New(cfg Config) (*Scheduler, error) {
 	if cfg.FixedStep == 0 {
-		cfg.FixedStep = DefaultFixedStep
+		cfg.FixedStep = defaultFixedStep
 	}
 	if !(cfg.FixedStep >= MinFixedStep && cfg.FixedStep <= MaxFixedStep) {
 		return nil, &ConfigError{Field: "FixedStep", Value: strconv.FormatFloat(cfg.FixedStep, 'g', -1, 64) + " s",
 			Reason: "want seconds in [MinFixedStep, MaxFixedStep] = [1e-06, 60]"}
 	}
 	if cfg.MaxTicksPerFrame == 0 {
-		cfg.MaxTicksPerFrame = DefaultMaxTicksPerFrame
+		cfg.MaxTicksPerFrame = defaultMaxTicksPerFrame
 	}
 	if cfg.MaxTicksPerFrame < 1 || cfg.MaxTicksPerFrame > MaxTicksPerFrameLimit {
 		return nil, &ConfigError{Field: "MaxTicksPerFrame", Value: itoa(cfg.MaxTicksPerFrame),
@@ -147,12 +150,12 @@ func New(cfg Config) (*Scheduler, error) {
 
 // Add registers a system and runs its declaration (its DeclareFunc, once):
 // the system is copied, with the constraints of the declaration added. It
-// returns the declaration's *systems.DefinitionError, or ErrSealed after
-// Seal. Duplicate names, unknown constraint names and conflicts are
+// returns the declaration's *systems.DefinitionError, or an error after
+// Seal ("already sealed"). Duplicate names, unknown constraint names and conflicts are
 // reported by Seal. It allocates: set-up only.
 func (s *Scheduler) Add(sys systems.System) error {
 	if s.sealed {
-		return ErrSealed
+		return errSealed
 	}
 	run := &frame.Run{}
 	d, err := frame.Declare(sys, run)
@@ -171,16 +174,17 @@ func (s *Scheduler) Add(sys systems.System) error {
 // AddEvents registers event tables whose frame boundary (EndFrame) and drop
 // counts the scheduler handles. Tables that a manifest emits or consumes
 // are registered at Seal without it; registering one twice is harmless. It
-// returns ErrSealed after Seal, and ErrNilEvents, registering none of bufs,
+// returns an error after Seal ("already sealed"), and one ("nil event
+// table"), registering none of bufs,
 // when one is nil or a typed nil (a nil *events.Table[T], what a failed
 // events.New returns). It uses reflect: call it at set-up.
 func (s *Scheduler) AddEvents(bufs ...events.Buffer) error {
 	if s.sealed {
-		return ErrSealed
+		return errSealed
 	}
 	for _, b := range bufs {
 		if nilBuffer(b) {
-			return ErrNilEvents
+			return errNilEvents
 		}
 	}
 	s.extra = append(s.extra, bufs...)
@@ -191,11 +195,11 @@ func (s *Scheduler) AddEvents(bufs ...events.Buffer) error {
 // and before the graph is built: fn may look systems up, order systems
 // against each other, add systems and substitute implementations (see
 // Hook). Hooks run in registration order; an error stops Seal with a
-// *HookError. It returns ErrSealed after Seal, and ErrNilHook (registering
+// *HookError. It returns an error after Seal ("already sealed"), and ErrNilHook (registering
 // nothing) for a nil fn.
 func (s *Scheduler) Hook(fn func(h *Hook) error) error {
 	if s.sealed {
-		return ErrSealed
+		return errSealed
 	}
 	if fn == nil {
 		return ErrNilHook

@@ -129,8 +129,8 @@
 // # Errors
 //
 // Definitions and declarations fail with a [*DefinitionError] (errors.Is
-// [ErrDefinition] and the precise sentinel: [ErrEmptyName],
-// [ErrNoDeclare], [ErrNoRun], [ErrBadPhase], [ErrBadDeclaration], or
+// [ErrDefinition] and the precise sentinel (an empty name matches the face's
+// ErrEmptyName): [ErrNoDeclare], [ErrNoRun], [ErrBadPhase], [ErrBadDeclaration], or
 // [ErrDeclarePanic] for a DeclareFunc that panicked, with a
 // [*DeclarePanicError] as Cause: the panic fails the Build, it does not
 // unwind through it). A body reports a failure with [Context.Fail]. Messages start with "systems: ".

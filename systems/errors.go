@@ -12,12 +12,9 @@ import (
 // one of them with errors.Is.
 var (
 	// ErrDefinition: a bad system or declaration. Returned as a
-	// *DefinitionError whose Unwrap gives one of the precise sentinels below.
+	// *DefinitionError whose Unwrap gives a precise sentinel (below, or
+	// errEmptyName for an empty name).
 	ErrDefinition = errors.New("systems: bad definition")
-	// ErrEmptyName: a system without a name. The same value as
-	// ephemeral.ErrEmptyName, events.ErrEmptyName and runtime.ErrEmptyName:
-	// one sentinel for every empty name.
-	ErrEmptyName = plumb.ErrEmptyName
 	// ErrNoDeclare: a system without a Declare function.
 	ErrNoDeclare = errors.New("system has no Declare function")
 	// ErrNoRun: a Declare function that returned a nil body.
@@ -58,9 +55,14 @@ func (e *DeclarePanicError) Unwrap() error {
 	return err
 }
 
+// errEmptyName: a system without a name, the Err of a *DefinitionError
+// (errors.Is ErrDefinition); the one value every empty name is
+// (plumb.ErrEmptyName), which the face exports as ErrEmptyName.
+var errEmptyName = plumb.ErrEmptyName
+
 // DefinitionError reports a bad system definition or declaration.
 // errors.Is(err, ErrDefinition) is true, and so is errors.Is(err, Err) for
-// the precise sentinel (ErrEmptyName, ErrNoDeclare, ErrNoRun, ErrBadPhase,
+// the precise sentinel (errEmptyName, ErrNoDeclare, ErrNoRun, ErrBadPhase,
 // ErrBadDeclaration or ErrDeclarePanic, whose Cause is a
 // *DeclarePanicError); for a query over columns of different tables,
 // errors.As reaches the *ephemeral.DefinitionError too.
@@ -72,7 +74,7 @@ type DefinitionError struct {
 }
 
 func (e *DefinitionError) Error() string {
-	if e.Err == ErrEmptyName && e.System == "" {
+	if e.Err == errEmptyName && e.System == "" {
 		return "systems: system " + e.Err.Error() // "systems: system name must not be empty"
 	}
 	s := "systems: system " + strconv.Quote(e.System) + ": " + e.Err.Error()

@@ -67,12 +67,12 @@ type System struct {
 }
 
 // Validate checks the name, the phase and Declare. It returns nil or a
-// *DefinitionError (errors.Is ErrDefinition and ErrEmptyName, ErrBadPhase or
+// *DefinitionError (errors.Is ErrDefinition and, for an empty name, the face's ErrEmptyName; ErrBadPhase or
 // ErrNoDeclare). Everything the declaration asks for is checked when the
 // scheduler runs the declaration (scheduler.Scheduler.Add).
 func (s *System) Validate() error {
 	if s.Name == "" {
-		return &DefinitionError{Err: ErrEmptyName}
+		return &DefinitionError{Err: errEmptyName}
 	}
 	if !s.Phase.Valid() {
 		return &DefinitionError{System: s.Name, Err: ErrBadPhase, Detail: s.Phase.String()}
