@@ -40,6 +40,5 @@ const (
 // IsProvisional is isProvisional: whether h is a provisional handle.
 func IsProvisional(h ephemeral.Handle) bool { return isProvisional(h) }
 
-
 // Table is the table r records for.
 func (r Recorder) Table() *ephemeral.Table { return r.t }
