@@ -11,7 +11,7 @@ import (
 
 // Join1 is an entity query over the tables of one domain with 1 column,
 // each of any of its tables: the entities with a row in every required
-// table (the column' tables and With) and none in a Without table, each
+// table (the column's table and With) and none in a Without table, each
 // with its Row1, a pointer into each column; it has
 // the methods of Join. The system makes it with NewJoin1, the host with
 // HostJoin1.

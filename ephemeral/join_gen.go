@@ -9,7 +9,7 @@ import (
 
 // Join1 is an entity query over the tables of one domain with 1 column,
 // each of any of its tables: it yields the entities with a row in every
-// required table (the column' tables and With) and none in an excluded one
+// required table (the column's table and With) and none in an excluded one
 // (Without), each with its Row1, a pointer into each column (see Joins in the package doc). The methods of Join (Has, Count, NextRun, Runs, Mask, UsedChunks)
 // are promoted. A small value: copy it into kernel state freely. Make it
 // with NewJoin1 (or, in a system, systems.NewJoin1).

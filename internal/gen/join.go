@@ -14,7 +14,7 @@ import (
 {{range .}}
 // Join{{.N}} is an entity query over the tables of one domain with {{.N}} column{{if gt .N 1}}s{{end}},
 // each of any of its tables: it yields the entities with a row in every
-// required table (the column{{if gt .N 1}}s{{end}}' tables and With) and none in an excluded one
+// required table (the {{if gt .N 1}}columns' tables{{else}}column's table{{end}} and With) and none in an excluded one
 // (Without), each with its Row{{.N}}{{if .Wide}} (the wide form: the row index and the
 // join's columns){{else}}, a pointer into each column{{end}} (see Joins in the package doc). The methods of Join (Has, Count, NextRun, Runs, Mask, UsedChunks)
 // are promoted. A small value: copy it into kernel state freely. Make it
@@ -168,7 +168,7 @@ import (
 {{range .}}
 // Join{{.N}} is an entity query over the tables of one domain with {{.N}} column{{if gt .N 1}}s{{end}},
 // each of any of its tables: the entities with a row in every required
-// table (the column{{if gt .N 1}}s{{end}}' tables and With) and none in a Without table, each
+// table (the {{if gt .N 1}}columns' tables{{else}}column's table{{end}} and With) and none in a Without table, each
 // with its Row{{.N}}{{if .Wide}} (the wide form: the row index and the join's columns){{else}}, a pointer into each column{{end}}; it has
 // the methods of Join. The system makes it with NewJoin{{.N}}, the host with
 // HostJoin{{.N}}.
