@@ -37,8 +37,8 @@
 //     A zero query yields nothing (its other uses: package ephemeral,
 //     "Queries").
 //   - Join the tables of a domain (the entities with rows in several, with
-//     their columns): [NewJoin1] .. [NewJoin4] in a system, [HostJoin1] ..
-//     [HostJoin4] for the host ([Join1] .. [Join4]), filtered by [With]
+//     their columns): [NewJoin1] .. [NewJoin15] in a system, [HostJoin1]
+//     .. [HostJoin15] for the host ([Join1] .. [Join15]), filtered by [With]
 //     and [Without] ([Filter]); tag tables (no columns) by [NewJoin] and
 //     [HostJoin] ([Join]), probed in a system through [Presence]. The
 //     rule: package ephemeral, Joins.

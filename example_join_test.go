@@ -127,3 +127,47 @@ func ExampleJoin2_Spans() {
 	// Output:
 	// 400 moved by 1, sum 400
 }
+
+// A host join of five columns over two tables of one domain, skipping the
+// entities tagged Frozen: from five columns a row is the wide form, whose
+// Get returns a pointer per column.
+func ExampleHostJoin5() {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	herd := b.Domain(tickwork.DomainSpec{Name: "Herd", Capacity: 8})
+	body := b.Table(tickwork.TableSpec{Name: "Body", Domain: herd})
+	motion := b.Table(tickwork.TableSpec{Name: "Motion", Domain: herd})
+	frozen := b.Table(tickwork.TableSpec{Name: "Frozen", Domain: herd})
+	x := tickwork.AddColumn[float32](b, body, "X")
+	y := tickwork.AddColumn[float32](b, body, "Y")
+	hp := tickwork.AddColumn[int32](b, body, "HP")
+	vx := tickwork.AddColumn[float32](b, motion, "VX")
+	vy := tickwork.AddColumn[float32](b, motion, "VY")
+	w, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	defer w.Close()
+	for i := range 3 {
+		h, _ := body.Insert()
+		hp.Set(h, 10)
+		_ = motion.Attach(h)
+		vx.Set(h, float32(i))
+		vy.Set(h, 1)
+		if i == 1 {
+			_ = frozen.Attach(h)
+		}
+	}
+	q, err := tickwork.HostJoin5(x, y, hp, vx, vy, tickwork.Without(frozen))
+	if err != nil {
+		panic(err)
+	}
+	for r, h := range q.All() {
+		px, py, php, pvx, pvy := r.Get()
+		*px, *py = *px+*pvx, *py+*pvy
+		*php--
+		fmt.Println("entity", h.Index(), "at", *px, *py, "hp", *php)
+	}
+	// Output:
+	// entity 0 at 0 1 hp 9
+	// entity 2 at 2 1 hp 9
+}

@@ -74,7 +74,7 @@
 // This is the one statement of the join rule; the rest of the module
 // links here ("package ephemeral, Joins"). A join is the entity query of
 // a domain (Bevy's Query<(&A, &B), With<C>, Without<D>>): [NewJoin1] ..
-// [NewJoin4] take columns of any member tables of one domain and
+// [NewJoin15] take columns of any member tables of one domain and
 // filters, [With] (tables an entity must have a row in) and [Without]
 // (tables it must have no row in); [NewJoin] takes filters alone. A
 // join matches an entity when it has a row in every required table (the
@@ -86,9 +86,10 @@
 //
 //   - Forms: the row form, [Join2.All] (every matching entity) and
 //     [Join2.Chunk] (those of one chunk, for a kernel), yields a Row2
-//     (as a query's) and the handle; the span form is [Join2.Spans] with
-//     [Join.Runs] (each mask word read once) or [Join.NextRun] (no
-//     closure); [Join.Mask] gives the words themselves. [Join2.Get] and
+//     (as a query's; from five columns the wide form, [Row5]) and the
+//     handle; the span form is [Join2.Spans] with [Join.Runs] (each mask
+//     word read once) or [Join.NextRun] (no closure); [Join.Mask] gives
+//     the words themselves. [Join2.Get] and
 //     [Join.Has] probe by handle, [Join.Count] counts, [Join.UsedChunks]
 //     bounds a kernel's chunks. [Join.All] yields handles only: the
 //     iteration of a tag table.
@@ -115,7 +116,7 @@
 // join filters by it (With, Without) or iterates it
 // (NewJoin(With(tag)).All()). A tag row is a row like any other (an
 // entity whose only row is a tag lives; see Entity domains). In a system, joins are declared with
-// systems.NewJoin .. NewJoin4: columns through their accessors, With and
+// systems.NewJoin .. NewJoin15: columns through their accessors, With and
 // Without tables as presence reads (docs/architecture.md, Access rules);
 // systems.Presence declares a presence read alone and returns the tag
 // table's lease, to probe an entity's tag by handle.

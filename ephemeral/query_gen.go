@@ -626,10 +626,11 @@ type Row5[A, B, C, D, E any] struct {
 func (r Row5[A, B, C, D, E]) Get() (*A, *B, *C, *D, *E) {
 	// &c.a[ix] without the bounds check, so that Get inlines up to 9
 	// columns and the row form runs 0.8 times the instructions of the
-	// checked one (BenchmarkIterateWide). Sound because only the query's
-	// iterators make a Row5, with ix a row of the table, below every
-	// column's length, and columns never move or shrink; a zero Row5
-	// has a nil c and panics on its first load.
+	// checked one (BenchmarkIterateWide). Sound because only the
+	// iterators of a query or a join (and Join5.Get) make a Row5, with
+	// ix a slot of the domain, below every column's length, and columns
+	// never move or shrink; a zero Row5 has a nil c and panics on its
+	// first load.
 	c, ix := r.c, uintptr(r.ix)
 	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0])))
 }
@@ -802,10 +803,11 @@ type Row6[A, B, C, D, E, F any] struct {
 func (r Row6[A, B, C, D, E, F]) Get() (*A, *B, *C, *D, *E, *F) {
 	// &c.a[ix] without the bounds check, so that Get inlines up to 9
 	// columns and the row form runs 0.8 times the instructions of the
-	// checked one (BenchmarkIterateWide). Sound because only the query's
-	// iterators make a Row6, with ix a row of the table, below every
-	// column's length, and columns never move or shrink; a zero Row6
-	// has a nil c and panics on its first load.
+	// checked one (BenchmarkIterateWide). Sound because only the
+	// iterators of a query or a join (and Join6.Get) make a Row6, with
+	// ix a slot of the domain, below every column's length, and columns
+	// never move or shrink; a zero Row6 has a nil c and panics on its
+	// first load.
 	c, ix := r.c, uintptr(r.ix)
 	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0])))
 }
@@ -983,10 +985,11 @@ type Row7[A, B, C, D, E, F, G any] struct {
 func (r Row7[A, B, C, D, E, F, G]) Get() (*A, *B, *C, *D, *E, *F, *G) {
 	// &c.a[ix] without the bounds check, so that Get inlines up to 9
 	// columns and the row form runs 0.8 times the instructions of the
-	// checked one (BenchmarkIterateWide). Sound because only the query's
-	// iterators make a Row7, with ix a row of the table, below every
-	// column's length, and columns never move or shrink; a zero Row7
-	// has a nil c and panics on its first load.
+	// checked one (BenchmarkIterateWide). Sound because only the
+	// iterators of a query or a join (and Join7.Get) make a Row7, with
+	// ix a slot of the domain, below every column's length, and columns
+	// never move or shrink; a zero Row7 has a nil c and panics on its
+	// first load.
 	c, ix := r.c, uintptr(r.ix)
 	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0])))
 }
@@ -1169,10 +1172,11 @@ type Row8[A, B, C, D, E, F, G, H any] struct {
 func (r Row8[A, B, C, D, E, F, G, H]) Get() (*A, *B, *C, *D, *E, *F, *G, *H) {
 	// &c.a[ix] without the bounds check, so that Get inlines up to 9
 	// columns and the row form runs 0.8 times the instructions of the
-	// checked one (BenchmarkIterateWide). Sound because only the query's
-	// iterators make a Row8, with ix a row of the table, below every
-	// column's length, and columns never move or shrink; a zero Row8
-	// has a nil c and panics on its first load.
+	// checked one (BenchmarkIterateWide). Sound because only the
+	// iterators of a query or a join (and Join8.Get) make a Row8, with
+	// ix a slot of the domain, below every column's length, and columns
+	// never move or shrink; a zero Row8 has a nil c and panics on its
+	// first load.
 	c, ix := r.c, uintptr(r.ix)
 	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0])))
 }
@@ -1360,10 +1364,11 @@ type Row9[A, B, C, D, E, F, G, H, I any] struct {
 func (r Row9[A, B, C, D, E, F, G, H, I]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I) {
 	// &c.a[ix] without the bounds check, so that Get inlines up to 9
 	// columns and the row form runs 0.8 times the instructions of the
-	// checked one (BenchmarkIterateWide). Sound because only the query's
-	// iterators make a Row9, with ix a row of the table, below every
-	// column's length, and columns never move or shrink; a zero Row9
-	// has a nil c and panics on its first load.
+	// checked one (BenchmarkIterateWide). Sound because only the
+	// iterators of a query or a join (and Join9.Get) make a Row9, with
+	// ix a slot of the domain, below every column's length, and columns
+	// never move or shrink; a zero Row9 has a nil c and panics on its
+	// first load.
 	c, ix := r.c, uintptr(r.ix)
 	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0])))
 }
@@ -1556,10 +1561,11 @@ type Row10[A, B, C, D, E, F, G, H, I, J any] struct {
 func (r Row10[A, B, C, D, E, F, G, H, I, J]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J) {
 	// &c.a[ix] without the bounds check, so that Get inlines up to 9
 	// columns and the row form runs 0.8 times the instructions of the
-	// checked one (BenchmarkIterateWide). Sound because only the query's
-	// iterators make a Row10, with ix a row of the table, below every
-	// column's length, and columns never move or shrink; a zero Row10
-	// has a nil c and panics on its first load.
+	// checked one (BenchmarkIterateWide). Sound because only the
+	// iterators of a query or a join (and Join10.Get) make a Row10, with
+	// ix a slot of the domain, below every column's length, and columns
+	// never move or shrink; a zero Row10 has a nil c and panics on its
+	// first load.
 	c, ix := r.c, uintptr(r.ix)
 	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0])))
 }
@@ -1757,10 +1763,11 @@ type Row11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 func (r Row11[A, B, C, D, E, F, G, H, I, J, K]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K) {
 	// &c.a[ix] without the bounds check, so that Get inlines up to 9
 	// columns and the row form runs 0.8 times the instructions of the
-	// checked one (BenchmarkIterateWide). Sound because only the query's
-	// iterators make a Row11, with ix a row of the table, below every
-	// column's length, and columns never move or shrink; a zero Row11
-	// has a nil c and panics on its first load.
+	// checked one (BenchmarkIterateWide). Sound because only the
+	// iterators of a query or a join (and Join11.Get) make a Row11, with
+	// ix a slot of the domain, below every column's length, and columns
+	// never move or shrink; a zero Row11 has a nil c and panics on its
+	// first load.
 	c, ix := r.c, uintptr(r.ix)
 	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0])))
 }
@@ -1963,10 +1970,11 @@ type Row12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 func (r Row12[A, B, C, D, E, F, G, H, I, J, K, L]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L) {
 	// &c.a[ix] without the bounds check, so that Get inlines up to 9
 	// columns and the row form runs 0.8 times the instructions of the
-	// checked one (BenchmarkIterateWide). Sound because only the query's
-	// iterators make a Row12, with ix a row of the table, below every
-	// column's length, and columns never move or shrink; a zero Row12
-	// has a nil c and panics on its first load.
+	// checked one (BenchmarkIterateWide). Sound because only the
+	// iterators of a query or a join (and Join12.Get) make a Row12, with
+	// ix a slot of the domain, below every column's length, and columns
+	// never move or shrink; a zero Row12 has a nil c and panics on its
+	// first load.
 	c, ix := r.c, uintptr(r.ix)
 	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0])))
 }
@@ -2174,10 +2182,11 @@ type Row13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
 func (r Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, *M) {
 	// &c.a[ix] without the bounds check, so that Get inlines up to 9
 	// columns and the row form runs 0.8 times the instructions of the
-	// checked one (BenchmarkIterateWide). Sound because only the query's
-	// iterators make a Row13, with ix a row of the table, below every
-	// column's length, and columns never move or shrink; a zero Row13
-	// has a nil c and panics on its first load.
+	// checked one (BenchmarkIterateWide). Sound because only the
+	// iterators of a query or a join (and Join13.Get) make a Row13, with
+	// ix a slot of the domain, below every column's length, and columns
+	// never move or shrink; a zero Row13 has a nil c and panics on its
+	// first load.
 	c, ix := r.c, uintptr(r.ix)
 	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0]))), (*M)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.m)), ix*unsafe.Sizeof(c.m[0])))
 }
@@ -2390,10 +2399,11 @@ type Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
 func (r Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, *M, *N) {
 	// &c.a[ix] without the bounds check, so that Get inlines up to 9
 	// columns and the row form runs 0.8 times the instructions of the
-	// checked one (BenchmarkIterateWide). Sound because only the query's
-	// iterators make a Row14, with ix a row of the table, below every
-	// column's length, and columns never move or shrink; a zero Row14
-	// has a nil c and panics on its first load.
+	// checked one (BenchmarkIterateWide). Sound because only the
+	// iterators of a query or a join (and Join14.Get) make a Row14, with
+	// ix a slot of the domain, below every column's length, and columns
+	// never move or shrink; a zero Row14 has a nil c and panics on its
+	// first load.
 	c, ix := r.c, uintptr(r.ix)
 	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0]))), (*M)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.m)), ix*unsafe.Sizeof(c.m[0]))), (*N)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.n)), ix*unsafe.Sizeof(c.n[0])))
 }
@@ -2611,10 +2621,11 @@ type Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
 func (r Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, *I, *J, *K, *L, *M, *N, *O) {
 	// &c.a[ix] without the bounds check, so that Get inlines up to 9
 	// columns and the row form runs 0.8 times the instructions of the
-	// checked one (BenchmarkIterateWide). Sound because only the query's
-	// iterators make a Row15, with ix a row of the table, below every
-	// column's length, and columns never move or shrink; a zero Row15
-	// has a nil c and panics on its first load.
+	// checked one (BenchmarkIterateWide). Sound because only the
+	// iterators of a query or a join (and Join15.Get) make a Row15, with
+	// ix a slot of the domain, below every column's length, and columns
+	// never move or shrink; a zero Row15 has a nil c and panics on its
+	// first load.
 	c, ix := r.c, uintptr(r.ix)
 	return (*A)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.a)), ix*unsafe.Sizeof(c.a[0]))), (*B)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.b)), ix*unsafe.Sizeof(c.b[0]))), (*C)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.c)), ix*unsafe.Sizeof(c.c[0]))), (*D)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.d)), ix*unsafe.Sizeof(c.d[0]))), (*E)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.e)), ix*unsafe.Sizeof(c.e[0]))), (*F)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.f)), ix*unsafe.Sizeof(c.f[0]))), (*G)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.g)), ix*unsafe.Sizeof(c.g[0]))), (*H)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.h)), ix*unsafe.Sizeof(c.h[0]))), (*I)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.i)), ix*unsafe.Sizeof(c.i[0]))), (*J)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.j)), ix*unsafe.Sizeof(c.j[0]))), (*K)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.k)), ix*unsafe.Sizeof(c.k[0]))), (*L)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.l)), ix*unsafe.Sizeof(c.l[0]))), (*M)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.m)), ix*unsafe.Sizeof(c.m[0]))), (*N)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.n)), ix*unsafe.Sizeof(c.n[0]))), (*O)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.o)), ix*unsafe.Sizeof(c.o[0])))
 }

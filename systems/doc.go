@@ -26,7 +26,7 @@
 //
 // The accessors: columns [Read] and [Write] ([ReadColumn], [WriteColumn]:
 // by handle or row, and queries over them, [NewQuery1] .. [NewQuery15],
-// or joins across the tables of a domain, [NewJoin] .. [NewJoin4], whose
+// or joins across the tables of a domain, [NewJoin] .. [NewJoin15], whose
 // With and Without tables are presence reads, as [Presence]'s lease);
 // [Record] ([Recorder]: deferred commands, with [Set], [SetN],
 // [ReserveValues], and the spawners [NewSpawner1] .. [NewSpawner15], whose

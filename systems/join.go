@@ -21,58 +21,6 @@ func NewJoin(s *Decl, filters ...ephemeral.Filter) ephemeral.Join {
 	return d.join("NewJoin", q, err)
 }
 
-// NewJoin1 declares the join of the column of a (from Read or Write of
-// this declaration) and filters.
-func NewJoin1[A any](a Access[A], filters ...ephemeral.Filter) ephemeral.Join1[A] {
-	decl, ca := a.access()
-	decl = decl.use("NewJoin1")
-	q, err := ephemeral.NewJoin1(ca, filters...)
-	q.Join = decl.join("NewJoin1", q.Join, err, tableOf(ca))
-	return q
-}
-
-// NewJoin2 declares the join of the columns of a and b (accessors of this
-// declaration, of any tables of one domain) and filters.
-func NewJoin2[A, B any](a Access[A], b Access[B], filters ...ephemeral.Filter) ephemeral.Join2[A, B] {
-	decl, ca := a.access()
-	decl = decl.use("NewJoin2")
-	declB, cb := b.access()
-	decl.same("NewJoin2", declB)
-	q, err := ephemeral.NewJoin2(ca, cb, filters...)
-	q.Join = decl.join("NewJoin2", q.Join, err, tableOf(ca), tableOf(cb))
-	return q
-}
-
-// NewJoin3 declares the join of the columns of a, b and c and filters, as
-// NewJoin2.
-func NewJoin3[A, B, C any](a Access[A], b Access[B], c Access[C], filters ...ephemeral.Filter) ephemeral.Join3[A, B, C] {
-	decl, ca := a.access()
-	decl = decl.use("NewJoin3")
-	declB, cb := b.access()
-	declC, cc := c.access()
-	decl.same("NewJoin3", declB)
-	decl.same("NewJoin3", declC)
-	q, err := ephemeral.NewJoin3(ca, cb, cc, filters...)
-	q.Join = decl.join("NewJoin3", q.Join, err, tableOf(ca), tableOf(cb), tableOf(cc))
-	return q
-}
-
-// NewJoin4 declares the join of the columns of a, b, c and d and filters,
-// as NewJoin2.
-func NewJoin4[A, B, C, D any](a Access[A], b Access[B], c Access[C], d Access[D], filters ...ephemeral.Filter) ephemeral.Join4[A, B, C, D] {
-	decl, ca := a.access()
-	decl = decl.use("NewJoin4")
-	declB, cb := b.access()
-	declC, cc := c.access()
-	declD, cd := d.access()
-	decl.same("NewJoin4", declB)
-	decl.same("NewJoin4", declC)
-	decl.same("NewJoin4", declD)
-	q, err := ephemeral.NewJoin4(ca, cb, cc, cd, filters...)
-	q.Join = decl.join("NewJoin4", q.Join, err, tableOf(ca), tableOf(cb), tableOf(cc), tableOf(cd))
-	return q
-}
-
 // Presence declares that the system reads which entities have a row in
 // table t (a presence read, as a join's With table) and returns t's lease,
 // to probe by handle: Presence(s, stunned).IsAlive(h) asks whether h is

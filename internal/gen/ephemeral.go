@@ -4,6 +4,9 @@ var templates = map[string]string{
 	"ephemeral/query_gen.go": ephemeralQueries,
 	"systems/query_gen.go":   systemsQueries,
 	"query_gen.go":           faceQueries,
+	"ephemeral/join_gen.go":  ephemeralJoins,
+	"systems/join_gen.go":    systemsJoins,
+	"join_gen.go":            faceJoins,
 }
 
 // The templates' own locals and parameters (entity, row, chunk, gens, ix,
@@ -61,10 +64,11 @@ type Row{{.N}}[{{.Any}}] struct {
 func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) {
 	// &c.a[ix] without the bounds check, so that Get inlines up to 9
 	// columns and the row form runs 0.8 times the instructions of the
-	// checked one (BenchmarkIterateWide). Sound because only the query's
-	// iterators make a Row{{.N}}, with ix a row of the table, below every
-	// column's length, and columns never move or shrink; a zero Row{{.N}}
-	// has a nil c and panics on its first load.
+	// checked one (BenchmarkIterateWide). Sound because only the
+	// iterators of a query or a join (and Join{{.N}}.Get) make a Row{{.N}}, with
+	// ix a slot of the domain, below every column's length, and columns
+	// never move or shrink; a zero Row{{.N}} has a nil c and panics on its
+	// first load.
 	c, ix := r.c, uintptr(r.ix)
 	return {{join .Cols "(*$T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.$F)), ix*unsafe.Sizeof(c.$F[0])))" ", "}}
 }
@@ -405,9 +409,9 @@ type Row{{.N}}[{{.Any}}] struct {
 // Get returns the row's values, one pointer per column in query order.
 func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) {
 	// &c.a[ix] without the bounds check, as ephemeral.Row{{.N}}.Get: only
-	// the query's iterators make a Row{{.N}}, with ix a live row of the
-	// table, and columns never move or shrink; a zero Row{{.N}} panics on
-	// its first load.
+	// the iterators of a query or a join (and Join{{.N}}.Get) make a Row{{.N}},
+	// with ix a live slot of the domain, and columns never move or shrink;
+	// a zero Row{{.N}} panics on its first load.
 	c, ix := r.c, uintptr(r.ix)
 	return {{join .Cols "(*$T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.$F)), ix*unsafe.Sizeof(c.$F[0])))" ", "}}
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // MaxColumns is the largest arity generated: Query1 .. Query15 (and
-// Row, HostQuery, NewQuery, Spawner, NewSpawner of as many columns), what
+// Row, HostQuery, NewQuery, Spawner, NewSpawner, Join, NewJoin, HostJoin
+// of as many columns), what
 // a Bevy user's query tuple holds. Column type parameters are the letters
 // A..; the generated code's own locals have names of two letters or more,
 // so that no column's variable shadows one.

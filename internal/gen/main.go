@@ -1,7 +1,8 @@
 // Command gen writes the typed surface that Go generics cannot spell once
-// for every arity: the queries of 1 to MaxColumns columns (package
-// ephemeral), their declarations in a system (package systems) and the
-// face's own types over both (package tickwork). Run it from the module root:
+// for every arity: the queries and the joins of 1 to MaxColumns columns
+// (package ephemeral: query_gen.go, join_gen.go), their declarations in a
+// system (package systems) and the face's own types over both (package
+// tickwork). Run it from the module root:
 //
 //	go run ./internal/gen
 //
