@@ -13,49 +13,61 @@
 // [NewPool] starts workers-1 long-lived goroutines (the caller is worker 0)
 // under a golang.org/x/sync errgroup. [Pool.Run] (the pool's [Policy]) and
 // [Pool.RunPolicy] (an explicit one) choose n workers for the Run (below),
-// hand worker w the chunks [chunks*w/n, chunks*(w+1)/n) ([Span]:
-// contiguous ranges, so each worker walks neighbouring memory, ascending
-// within a worker) and return once, when every chunk is done. A Run of one
-// worker runs inline on the caller's goroutine as worker 0 and wakes no
-// helper. [Scalar] is the same walk without a pool. [Pool.Close] stops the
-// goroutines; a runtime World owns its pool and closes it in World.Close.
+// offer them its chunks, which they claim (below), and return once, when
+// every chunk is done. A Run of one worker runs inline on the caller's
+// goroutine as worker 0 and wakes no helper. [Scalar] is the same walk
+// without a pool. [Pool.Close] stops the goroutines; a runtime World owns
+// its pool and closes it in World.Close.
 //
 // # Worker policy
 //
 // A Run of c chunks uses n = min(pool workers, Max, c/Grain) workers, at
-// least 1 ([Policy.Workers], [Pool.Active]): every worker gets Grain chunks
-// or more, and no Run uses more workers than GOMAXPROCS (read by NewPool)
+// least 1 ([Policy.Workers], [Pool.Active]): there are Grain chunks or more
+// per worker, and no Run uses more workers than GOMAXPROCS (read by NewPool)
 // unless Max says so. The default, [DefaultPolicy], has Grain
 // [DefaultGrain], chosen by measurement so that a Run too small to pay for
 // the hand-off stays on one worker and costs what a one-worker pool costs
 // (docs/benchmarks.md, "Kernels"). A system overrides it per Run with
 // RunPolicy (systems.ParallelPolicy), a host per pool with
 // [Pool.SetPolicy] (runtime.WithKernelPolicy); [AllWorkers] uses every
-// worker. n depends only on the chunk count and the policy, never on timing,
-// so results stay deterministic and the split stays stable (below). Chunks
+// worker. n depends only on the chunk count and the policy, never on timing
+// (results never depend on n anyway: Determinism, below). Chunks
 // are not split below one chunk: a table's chunk is the unit of work. Every
 // parallel kernel, hand-written or generated, runs through Run or
 // RunPolicy, so all of them share this policy and the hand-off below.
 //
-// # Cache affinity
+// # Work claiming
 //
-// Which chunks worker w gets depends only on the chunk count and n, so a
-// worker walks the same chunks of a table in every Run of every system and
-// frame that has the same policy: its rows stay in its core's cache. Tables
-// of equal chunk counts (a domain's tables) split alike.
+// The workers of a Run claim its chunks from one shared atomic cursor, in
+// claims of max(1, chunks/(8n)) consecutive chunks (about eight claims
+// per worker), until every chunk is claimed: a worker that is late, because
+// it was parked or the OS descheduled its thread, finds its share done by
+// the others, and the Run returns when the last chunk is done, without
+// waiting for a helper that never joined (TestStalledHelperDoesNotHoldRun
+// stops one on purpose). What a late helper can still hold up is the claim
+// it is running. Each worker's chunks ascend over the whole Run, since the
+// cursor only grows. Which worker runs which chunk depends on timing, so a
+// worker no longer walks the same chunks in every Run: measured on the
+// arena at 100 000 and 1 000 000 units, the static split's cache affinity
+// did not pay for the frames it lost to a late helper (docs/benchmarks.md,
+// "Kernels"). [Span] is the static split, kept for hosts that deal chunks
+// out themselves and for the test-only orders (below).
 //
 // # Hand-off
 //
 // A Run publishes its work with one atomic store of the pool's state word
-// (an epoch, the worker count and a stop bit). An idle helper spins on that
-// word for up to 100 µs, yielding (runtime.Gosched) every few loads so it
-// never keeps the goroutine it waits for off a P, then parks on its own
-// channel; the caller, once its own span is done, waits for the helpers the
-// same way. Helpers do not spin when GOMAXPROCS is 1. The protocol, and why
-// it neither loses a wake-up nor acts on a stale one, is in
-// docs/architecture.md, "Kernel hand-off"; TestStressHandOff runs a million
-// Runs under make stress (-cpu 1,2,4,8), and under the race detector, with a
-// watchdog.
+// (an epoch, the worker count and a stop bit) and closes it with another
+// once its chunks are done. An idle helper spins on that word for up to
+// 100 µs, yielding (runtime.Gosched) every few loads so it never keeps the
+// goroutine it waits for off a P, then parks on its own channel; the
+// caller, once the cursor is spent, waits for the last chunk the same way.
+// A helper joins a Run (an atomic count) before it reads the Run's fields
+// and checks that the Run is still open; the next Run starts only when
+// every helper that joined has left. Helpers do not spin when GOMAXPROCS
+// is 1. The protocol, and why it neither loses a wake-up nor acts on a
+// stale one, is in docs/architecture.md, "Kernel hand-off";
+// TestStressHandOff runs a million Runs under make stress (-cpu 1,2,4,8),
+// and under the race detector, with a watchdog.
 //
 // # Determinism
 //
@@ -63,12 +75,15 @@
 // follows the rules of the runtime: a kernel writes only rows of the chunk it
 // was given, and records commands and emits events into per-worker segments
 // keyed by chunk index, which playback and event merges put back in chunk
-// order (see packages commands and events). What a pool must keep is that
-// each worker walks its chunks in ascending order: the event merge's
-// overflow rule depends on it (events.Segment.Begin). The module's
-// determinism tests check the rest by running pools that deal chunks out to
-// workers reversed or shuffled, each worker still ascending (a test-only
-// switch, internal/chunkorder, that normal pools do not pay for).
+// order (see packages commands and events); per-worker state (counts,
+// scratch) is indexed by the worker a chunk ran on, and one goroutine is
+// worker w for the whole Run. What a pool must keep is that each worker
+// walks its chunks in ascending order: the event merge's overflow rule
+// depends on it (events.Segment.Begin), and claims from one growing cursor
+// keep it. The module's determinism tests check the rest under claiming
+// and under pools that deal chunks out to workers instead, in order,
+// reversed or shuffled, each worker still ascending (a test-only switch,
+// internal/chunkorder, that normal pools do not pay for).
 //
 // # Allocation
 //
@@ -86,8 +101,9 @@
 // # Panics in kernels
 //
 // A kernel that panics on a pool goroutine does not kill the process: the
-// worker recovers it and stops its range, the other workers finish theirs,
-// and [Pool.Run] then panics on the caller's goroutine with a [*PanicError]
+// worker recovers it, skips the rest of its claim and claims every chunk
+// left so that none is run any more; the claims other workers are running
+// finish, and [Pool.Run] then panics on the caller's goroutine with a [*PanicError]
 // (errors.Is [ErrKernelPanic]) that names the worker and chunk and holds the
 // original value and the stack where it was raised. [Scalar], and Run with
 // one worker or one chunk, panic with the same type, so a host recovers a
