@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -144,6 +145,9 @@ func NewPool(workers int) (*Pool, error) {
 	if workerpolicy.Forced() {
 		p.policy = AllWorkers
 	}
+	if workers > 1 {
+		prewarm(min(sudogsPerP*min(procs, workers), maxPrewarm))
+	}
 	for i := range p.helpers {
 		p.helpers[i].wake = make(chan struct{}, 1)
 		w := i + 1
@@ -186,6 +190,49 @@ func (p *Pool) TakePeak() int {
 	n := p.peak
 	p.peak = 0
 	return n
+}
+
+// sudogsPerP is how many sudogs prewarm makes per P the pool can run on:
+// twice the runtime's per-P sudog cache (128), so that every P's cache can
+// be full with as many again in the central cache.
+const sudogsPerP = 256
+
+// maxPrewarm bounds the goroutines prewarm starts at once.
+const maxPrewarm = 8192
+
+// prewarm makes the Go runtime allocate n sudogs now, at set-up, instead
+// of one now and then in the frame loop: it blocks n goroutines on a
+// channel receive at once (each takes a sudog, allocating it when the
+// caches are dry), then releases them (each puts its sudog back in its P's
+// cache, the surplus in the central one). A goroutine that parks on a
+// channel takes a sudog from its P's cache and gives it back to the P it
+// wakes on, so the caches of the Ps where helpers park run dry and, with
+// no spare sudog in the central cache, the runtime allocates one (about
+// 100 B) every few dozen parks until enough circulate; with n of them in
+// circulation from the start, Runs that wake parked helpers allocate
+// nothing (TestParkWakeAllocatesZeroBytes). A GC empties the central
+// cache (not the per-P ones), so after one the parks can allocate again
+// until the caches refill: at most a few hundred sudogs per GC, and a
+// frame loop that allocates nothing has no GC but the runtime's forced one
+// every two minutes (package doc, "Allocation").
+func prewarm(n int) {
+	release := make(chan struct{})
+	var parked atomic.Int32
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			parked.Add(1)
+			<-release
+		})
+	}
+	for parked.Load() < int32(n) {
+		runtime.Gosched()
+	}
+	for range 4 { // let the last ones reach their receive
+		runtime.Gosched()
+	}
+	close(release)
+	wg.Wait()
 }
 
 // helper is the loop of worker w's goroutine: wait for a new state, join
