@@ -256,15 +256,13 @@ func BenchmarkFrame(b *testing.B) {
 }
 
 // TestSteadyStateAllocatesZeroBytes counts bytes, not just allocations per
-// run (testing.AllocsPerRun rounds down): after a warm-up, 300 frames
-// allocate nothing at all, at one and at two workers. One worker warms up
-// for the default 120 frames. Two warm up for 5 000: when a goroutine parks
-// on a channel (a helper idle longer than kernels.SpinFor, or the frame's
-// goroutine waiting for a late helper), the Go runtime takes a sudog from
-// its P's cache and returns it to the cache of the P it resumes on, and
-// allocates one (112 bytes) while those caches are short; that stops once
-// they hold enough, a few hundred in all, which no code of Tickwork's can
-// hurry (docs/benchmarks.md, "Kernels").
+// run (testing.AllocsPerRun rounds down): after the default warm-up (120
+// frames), 600 frames allocate nothing at all at 1, 2, 4 and 8 workers.
+// Helpers that park on a channel (idle longer than kernels.SpinFor) make
+// the Go runtime take sudogs from its caches; the pool fills them when it
+// is made (package kernels, "Allocation"), where it once took 5 000 frames
+// of warm-up at two workers for them to fill (docs/benchmarks.md,
+// "Kernels").
 func TestSteadyStateAllocatesZeroBytes(t *testing.T) {
 	for _, tc := range []struct{ workers, warmup int }{{1, rules.DefaultWarmup}, {2, 5000}} {
 		workers := tc.workers
