@@ -2,7 +2,6 @@ package arena_test
 
 import (
 	"errors"
-	goruntime "runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,6 +11,7 @@ import (
 	"github.com/tickwork/tickwork/arena"
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/arena/soa"
+	"github.com/tickwork/tickwork/internal/testkit/allockit"
 )
 
 // availableLanes are the lanes this build and CPU run, by name: "scalar"
@@ -264,46 +264,33 @@ func BenchmarkFrame(b *testing.B) {
 // of warm-up at two workers for them to fill (docs/benchmarks.md,
 // "Kernels").
 func TestSteadyStateAllocatesZeroBytes(t *testing.T) {
-	for _, tc := range []struct{ workers, warmup int }{{1, rules.DefaultWarmup}, {2, 5000}} {
-		workers := tc.workers
-		if workers > 1 && raceEnabled {
-			continue // 5 000 frames take minutes under the race detector; the plain run checks it
+	for _, workers := range []int{1, 2, 4, 8} {
+		if workers > 2 && raceEnabled {
+			continue // slow under the race detector; the plain run checks them
 		}
 		sim, err := arena.New(rules.Config{Units: 20000, Shots: 256, Seed: 42, Workers: workers})
 		require.NoError(t, err)
 		var times []rules.SystemTime
-		for range tc.warmup {
+		for range rules.DefaultWarmup {
 			require.NoError(t, sim.Frame())
 			times = sim.SystemTimes(times[:0])
 		}
-		// The count is the process's. With helpers, the Go runtime
-		// allocates a sudog when a parking helper finds its caches empty,
-		// and a GC (from anything else in the process) empties them; at any
-		// worker count it allocates an M (a few KB) when it starts an OS
-		// thread, e.g. while the test binary shares the CPU with others (a
-		// CI run saw 5 576 B in one 1-worker window that way). So steady
-		// state is that some window of 300 frames allocates nothing, out of
-		// 5 in a row: a per-frame allocation of Tickwork's would show in
-		// every window.
-		const windows = 5
-		var alloc, gcs uint64
-		for range windows {
-			var before, after goruntime.MemStats
-			goruntime.ReadMemStats(&before)
-			for range 300 {
+		// The count is the process's. The Go runtime allocates an M (a few
+		// KB) when it starts an OS thread, e.g. while the test binary
+		// shares the CPU with others (a CI run saw 5 576 B in one 1-worker
+		// window that way). So steady state is that some window of 600
+		// frames allocates nothing, out of 3 in a row (allockit.Heap): a
+		// per-frame allocation of Tickwork's would show in every window.
+		got := allockit.Heap(allockit.DefaultTries, func() {
+			for range 600 {
 				if err := sim.Frame(); err != nil {
 					t.Fatal(err)
 				}
 				times = sim.SystemTimes(times[:0])
 			}
-			goruntime.ReadMemStats(&after)
-			alloc, gcs = after.TotalAlloc-before.TotalAlloc, uint64(after.NumGC-before.NumGC)
-			if alloc == 0 && gcs == 0 {
-				break
-			}
-		}
-		assert.Zero(t, alloc, "workers %d: bytes allocated by 300 frames (last of %d windows)", workers, windows)
-		assert.Zero(t, gcs, "workers %d: GC cycles", workers)
+		})
+		assert.Zero(t, got.Bytes, "workers %d: bytes allocated by 600 frames after the default warm-up (cleanest of %d windows, %d objects)", workers, allockit.DefaultTries, got.Objects)
+		assert.Zero(t, got.GCs, "workers %d: GC cycles", workers)
 		require.NoError(t, sim.Close())
 	}
 }

@@ -39,13 +39,13 @@ func TestParkWakeAllocatesZeroBytes(t *testing.T) {
 				pause()
 				p.Run(64, fn)
 			}
-			bytes, objects := allockit.Heap(allockit.DefaultTries, func() {
+			got := allockit.Heap(allockit.DefaultTries, func() {
 				for range 600 {
 					pause()
 					p.Run(64, fn)
 				}
 			})
-			assert.Zero(t, bytes, "bytes over 600 Runs that woke parked helpers, cleanest of %d windows (%d objects)", allockit.DefaultTries, objects)
+			assert.Zero(t, got.Bytes, "bytes over 600 Runs that woke parked helpers, cleanest of %d windows (%d objects)", allockit.DefaultTries, got.Objects)
 		})
 	}
 }

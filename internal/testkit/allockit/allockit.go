@@ -8,9 +8,9 @@
 // # Windows
 //
 // [Heap] runs a window (a loop of many operations) up to tries times and
-// returns the heap bytes and objects (runtime.MemStats TotalAlloc and
-// Mallocs, every goroutine's) of the first window that allocated nothing,
-// or of the cleanest one when none did. Code that allocates on every
+// returns the heap bytes, objects and GC cycles (runtime.MemStats, every
+// goroutine's) of the first window that allocated nothing, or of the
+// cleanest one when none did. Code that allocates on every
 // operation, or every few dozen, allocates in every window, so the test
 // still fails; a background allocation lands in one window, rarely two in
 // a row. [PerOp] does the same with testing.AllocsPerRun (objects per
@@ -31,25 +31,31 @@ import (
 // at most.
 const DefaultTries = 3
 
-// Heap runs window up to tries times (at least once) and returns the
-// bytes and objects allocated by the first window that allocated none, or
-// by the window with the fewest bytes when each allocated some.
-func Heap(tries int, window func()) (bytes, objects uint64) {
-	bytes, objects = ^uint64(0), ^uint64(0)
+// Window is what one window allocated: heap bytes and objects
+// (runtime.MemStats TotalAlloc and Mallocs) and the GC cycles that
+// completed during it (NumGC).
+type Window struct{ Bytes, Objects, GCs uint64 }
+
+// Heap runs window up to tries times (at least once) and returns what the
+// first window that allocated nothing and saw no GC allocated, or the
+// window with the fewest bytes when none was clean.
+func Heap(tries int, window func()) Window {
+	best := Window{Bytes: ^uint64(0)}
 	for range max(1, tries) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		window()
 		runtime.ReadMemStats(&after)
-		b, o := after.TotalAlloc-before.TotalAlloc, after.Mallocs-before.Mallocs
-		if b < bytes {
-			bytes, objects = b, o
+		w := Window{Bytes: after.TotalAlloc - before.TotalAlloc, Objects: after.Mallocs - before.Mallocs,
+			GCs: uint64(after.NumGC - before.NumGC)}
+		if w.Bytes < best.Bytes || (w.Bytes == best.Bytes && w.GCs < best.GCs) {
+			best = w
 		}
-		if b == 0 {
+		if w.Bytes == 0 && w.GCs == 0 {
 			break
 		}
 	}
-	return bytes, objects
+	return best
 }
 
 // PerOp returns testing.AllocsPerRun(runs, f) of the first of up to tries
