@@ -192,6 +192,9 @@ type KernelPolicy struct {
 	// Max caps the workers of a run; 0 or less means GOMAXPROCS. The
 	// world's worker count caps it in every case.
 	Max int
+	// Fixed keeps the count Grain and Max give, never fewer workers on
+	// the kernel's measured cost (package kernels, Measured cost).
+	Fixed bool
 }
 
 // DefaultGrain is the grain of the zero KernelPolicy.

@@ -12,7 +12,8 @@
 //
 // [NewPool] starts workers-1 long-lived goroutines (the caller is worker 0)
 // under a golang.org/x/sync errgroup. [Pool.Run] (the pool's [Policy]) and
-// [Pool.RunPolicy] (an explicit one) choose n workers for the Run (below),
+// [Pool.RunPolicy] (an explicit one) choose n workers for the Run (below;
+// [Pool.RunCost] may choose fewer on measured cost),
 // offer them its chunks, which they claim (below), and return once, when
 // every chunk is done. A Run of one worker runs inline on the caller's
 // goroutine as worker 0 and wakes no helper. [Scalar] is the same walk
@@ -35,6 +36,27 @@
 // are not split below one chunk: a table's chunk is the unit of work. Every
 // parallel kernel, hand-written or generated, runs through Run or
 // RunPolicy, so all of them share this policy and the hand-off below.
+//
+// # Measured cost
+//
+// [Pool.RunCost] (what systems.Parallel and generated kernels use, with a
+// [Cost] per call site) lowers the policy's count to one worker when the
+// kernel's measured chunks would save less on n workers than the
+// hand-off costs: it keeps a moving average (weight 1/8) of the ns per
+// chunk (on the caller's goroutine; for a Run on one worker, the whole
+// Run's) and of each Run's overhead, its wall time beyond chunks x
+// ns-per-chunk / n (the pool's average over every kernel until the kernel
+// has its own, 5 µs before any), and runs on n workers when chunks x
+// ns-per-chunk x (1 - 1/n) exceeds that overhead. A kernel kept on one
+// worker 64 Runs in a row is offered to n workers once again, so a grown
+// table or a cheaper hand-off is seen. The choice depends on timing but
+// the results do not (Determinism, below); Policy.Fixed, [AllWorkers] and
+// the test-only switches turn it off. SystemReport.Workers (package
+// scheduler) says what each system's kernels were given. Nothing is
+// promised about the speed of any one choice: a Run the model keeps on
+// one worker costs what a one-worker pool costs, and one it spreads may
+// still lose when the OS takes a CPU away (a late helper's share is
+// claimed by the others: below).
 //
 // # Work claiming
 //

@@ -19,6 +19,10 @@ import (
 // MaxWorkers bounds a pool's worker count, the caller's goroutine included.
 const MaxWorkers = 256
 
+// priorOverNS is the hand-off cost a pool assumes before it has measured
+// one (Pool.RunCost): a few µs, what waking a helper costs here.
+const priorOverNS = 5000
+
 // spinFor is how long an idle helper, and a Run waiting for its chunks,
 // spin before they park (see the package doc, "Hand-off"). It covers the
 // gaps between the kernel runs of a frame, so that most hand-offs find the
@@ -110,6 +114,12 @@ type Pool struct {
 
 	// peak is the most workers a Run used since TakePeak last read it.
 	peak int
+	// overNS is the moving average of what Runs on more than one worker
+	// cost beyond their chunks (Cost.sample), over every kernel run with
+	// a Cost; fixed: RunCost never goes below the policy's count (a
+	// test-only switch is on: internal/workerpolicy or internal/chunkorder).
+	overNS float64
+	fixed  bool
 
 	// panics[w] is set by worker w when its kernel panicked during the
 	// current Run; panicked says that one is set. Both are written before
@@ -145,6 +155,8 @@ func NewPool(workers int) (*Pool, error) {
 	if workerpolicy.Forced() {
 		p.policy = AllWorkers
 	}
+	p.fixed = workerpolicy.Forced() || p.perm != nil
+	p.overNS = priorOverNS
 	if workers > 1 {
 		prewarm(min(sudogsPerP*min(procs, workers), maxPrewarm))
 	}
@@ -308,19 +320,20 @@ func (p *Pool) lost(w int) {
 // chunks: the rest of it and every chunk not yet claimed are skipped
 // (under a test order, the rest of w's span). h is w's slot (nil for the
 // caller): it records the claim in flight for lost.
-func (p *Pool) work(w int, h *helper) {
+func (p *Pool) work(w int, h *helper) (ran int) {
 	if p.order != nil {
 		lo, hi := Span(p.chunks, p.active, w)
 		p.runClaim(w, h, lo, hi)
-		return
+		return hi - lo
 	}
 	b, n := p.batch, p.chunks
 	for {
 		hi := int(p.cursor.Add(int64(b)))
 		lo := hi - b
 		if lo >= n {
-			return
+			return ran
 		}
+		ran += min(hi, n) - lo
 		if !p.runClaim(w, h, lo, min(hi, n)) {
 			// A kernel panicked: claim every chunk left at once and count
 			// it done unrun, so that the Run ends once the claims in
@@ -328,7 +341,7 @@ func (p *Pool) work(w int, h *helper) {
 			if c := int(p.cursor.Add(int64(n))) - n; c < n {
 				p.complete(n - c)
 			}
-			return
+			return ran
 		}
 	}
 }
@@ -572,11 +585,33 @@ func (p *Pool) Run(chunks int, fn func(worker, chunk int)) { p.RunPolicy(p.polic
 // worker count; the pool stays usable. Chunks that were skipped are not
 // retried.
 func (p *Pool) RunPolicy(pol Policy, chunks int, fn func(worker, chunk int)) {
-	p.run(p.Active(pol, chunks), chunks, fn)
+	p.run(p.Active(pol, chunks), chunks, fn, nil)
 }
 
-// run is RunPolicy once the worker count n is chosen.
-func (p *Pool) run(n, chunks int, fn func(worker, chunk int)) {
+// RunCost is RunPolicy for a kernel whose cost c measures: when the
+// policy gives the Run n > 1 workers but c says that its chunks would save
+// less on n workers than the hand-off costs, the Run stays on the
+// caller's goroutine (one worker); otherwise it is RunPolicy. Every Run
+// adds its timing to c (package doc, "Measured cost"). Results do not
+// change: they never depend on the worker count. pol.Fixed, or a nil c,
+// makes it RunPolicy. It allocates nothing; same contract as RunPolicy
+// otherwise.
+// Exported for systems.Parallel, which keeps a Cost per call site, and for
+// hosts that run their own kernels on a world's pool.
+func (p *Pool) RunCost(pol Policy, c *Cost, chunks int, fn func(worker, chunk int)) {
+	n := p.Active(pol, chunks)
+	if c != nil && !pol.Fixed && !p.fixed && n > 1 {
+		n = c.workers(n, chunks, p.overNS)
+	}
+	if pol.Fixed || p.fixed {
+		c = nil
+	}
+	p.run(n, chunks, fn, c)
+}
+
+// run is RunPolicy once the worker count n is chosen; c, when not nil,
+// gets the Run's timing.
+func (p *Pool) run(n, chunks int, fn func(worker, chunk int), c *Cost) {
 	if p.closed {
 		panic("kernels: Run on a closed pool; create a new pool (or World) instead of reusing a closed one")
 	}
@@ -597,10 +632,17 @@ func (p *Pool) run(n, chunks int, fn func(worker, chunk int)) {
 	if p.perm != nil {
 		p.order = p.perm.Next(chunks, n)
 	}
+	var t0 time.Time
+	if c != nil {
+		t0 = time.Now()
+	}
 	if n == 1 {
 		if e := walk(0, 0, chunks, p.order, fn); e != nil {
 			p.panics[0] = e
 			p.panicked.Store(true)
+		}
+		if c != nil {
+			c.sample(1, chunks, float64(time.Since(t0))/float64(chunks), 0)
 		}
 		p.finish()
 		return
@@ -612,8 +654,21 @@ func (p *Pool) run(n, chunks int, fn func(worker, chunk int)) {
 	s := (p.state.Load()&^stateWorkers + stateEpoch) | uint64(n)
 	publish(&p.state, s) // publishes the fields above to the helpers that load it
 	p.wakeHelpers(n - 1)
-	p.work(0, nil)
-	p.waitDone()
+	var t1 time.Time
+	if c != nil {
+		t1 = time.Now()
+	}
+	ran := p.work(0, nil)
+	if c != nil && ran > 0 {
+		t2 := time.Now()
+		p.waitDone()
+		perChunk := float64(t2.Sub(t1)) / float64(ran)
+		if over := c.sample(n, chunks, perChunk, float64(time.Since(t0))); over >= 0 {
+			p.overNS += (over - p.overNS) * costWeight
+		}
+	} else {
+		p.waitDone()
+	}
 	// Close the Run: a helper that sees it only now does not join, and one
 	// that joined in time leaves before the next Run changes the fields.
 	// The fields stay as they are (a helper that joined late may read

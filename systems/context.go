@@ -78,6 +78,7 @@ type kernel[S any] struct {
 	st   S
 	fn   func(st *S, worker, chunk int)
 	call func(worker, chunk int)
+	cost kernels.Cost // the call site's measured cost (kernels.Pool.RunCost)
 }
 
 func (k *kernel[S]) do(w, c int) { k.fn(&k.st, w, c) }
@@ -137,7 +138,7 @@ func parallel[S any](ctx *Context, pol kernels.Policy, own bool, chunks int, st 
 		if !own {
 			pol = p.Policy()
 		}
-		p.RunPolicy(pol, chunks, k.call)
+		p.RunCost(pol, &k.cost, chunks, k.call)
 	} else {
 		inline(r.Env, chunks, k.call)
 	}
