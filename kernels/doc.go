@@ -69,11 +69,12 @@
 // stops one on purpose). What a late helper can still hold up is the claim
 // it is running. Each worker's chunks ascend over the whole Run, since the
 // cursor only grows. Which worker runs which chunk depends on timing, so a
-// worker no longer walks the same chunks in every Run: measured on the
-// arena at 100 000 and 1 000 000 units, the static split's cache affinity
-// did not pay for the frames it lost to a late helper (docs/benchmarks.md,
-// "Kernels"). [Span] is the static split, kept for hosts that deal chunks
-// out themselves and for the test-only orders (below).
+// worker no longer walks the same chunks in every Run: on the arena at
+// 100 000 and 1 000 000 units on a busy 2-core machine, the static split's
+// cache affinity did not show against claiming (docs/benchmarks.md,
+// "Kernels"; an idle machine is not measured yet). [Span] is the static
+// split, kept for hosts that deal chunks out themselves and for the
+// test-only orders (below).
 //
 // # Hand-off
 //
