@@ -202,8 +202,8 @@ const DefaultGrain = kernels.DefaultGrain
 
 // Parallel calls fn(&st, worker, chunk) for every chunk in 0..chunks-1 on
 // the world's kernel workers and returns when every call has returned;
-// worker w runs a contiguous, ascending range of chunks, and with one
-// worker they run inline. st is the kernel's state, copied once per call:
+// the workers claim the chunks, each worker's in ascending order (package
+// kernels, Work claiming), and with one worker they run inline. st is the kernel's state, copied once per call:
 // pass a function or method expression, not a closure that captures (that
 // allocates each run). Each worker writes only the rows of its chunks and
 // uses only its own recorder and emitter (Recorder.Worker,

@@ -39,8 +39,8 @@ var AllWorkers = Policy{Grain: 1, Max: MaxWorkers, Fixed: true}
 
 // Workers returns the number of workers a Run of chunks chunks uses on a
 // pool of workers workers on procs Ps: min(workers, Max or procs,
-// chunks/Grain), at least 1. It depends on nothing else, so the same table
-// gets the same split in every Run (package doc, "Cache affinity"). Pure.
+// chunks/Grain), at least 1. It depends on nothing else (Pool.RunCost may
+// then run fewer on measured cost: package doc, "Measured cost"). Pure.
 func (pol Policy) Workers(chunks, workers, procs int) int {
 	g := pol.Grain
 	if g <= 0 {
