@@ -73,3 +73,29 @@ func PerOp(tries, runs int, f func()) float64 {
 	}
 	return best
 }
+
+// FirstCall measures the heap allocations of the first call of a function
+// that setup makes afresh (state and all): up to tries times it calls
+// setup and counts the objects allocated by the first call of what setup
+// returned, and it returns the first count that is 0, or the smallest.
+// For one-shot checks ("the first playback allocates nothing") that cannot
+// be repeated on the same state; setup itself is not counted.
+func FirstCall(tries int, setup func() (call func())) float64 {
+	best := -1.0
+	for range max(1, tries) {
+		call := setup()
+		calls := 0
+		a := testing.AllocsPerRun(1, func() { // its warm-up call does nothing: measure the first real one
+			if calls++; calls > 1 {
+				call()
+			}
+		})
+		if best < 0 || a < best {
+			best = a
+		}
+		if a == 0 {
+			break
+		}
+	}
+	return best
+}
