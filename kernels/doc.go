@@ -113,7 +113,9 @@
 // Run allocates nothing, also when it wakes parked helpers: a goroutine
 // that parks on a channel takes a sudog from the Go runtime's caches, which
 // allocate when they run dry, so NewPool makes enough of them at once
-// (prewarm, 256 per P the pool runs on) and Runs that wake parked helpers
+// (prewarm, 256 per P the pool runs on; made again by the first Run on
+// more than one worker when a GC ran since, as a world's set-up that
+// allocates after Build makes likely) and Runs that wake parked helpers
 // then allocate 0 B (TestParkWakeAllocatesZeroBytes: 1, 2, 4 and 8
 // workers, 600 Runs). A GC empties the runtime's central sudog cache, so
 // after one a park can allocate again until the caches refill (a few

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -120,6 +121,14 @@ type Pool struct {
 	// test-only switch is on: internal/workerpolicy or internal/chunkorder).
 	overNS float64
 	fixed  bool
+	// warmN is the sudogs prewarm made at NewPool; rewarm says the first
+	// Run on more than one worker has not come yet: it makes them again
+	// when a GC (which empties the runtime's central sudog cache) ran since
+	// (warmGC: the GC count then), as when a world's set-up allocated its
+	// tables after the pool was made.
+	warmN  int
+	warmGC uint64
+	rewarm bool
 
 	// panics[w] is set by worker w when its kernel panicked during the
 	// current Run; panicked says that one is set. Both are written before
@@ -158,7 +167,9 @@ func NewPool(workers int) (*Pool, error) {
 	p.fixed = workerpolicy.Forced() || p.perm != nil
 	p.overNS = priorOverNS
 	if workers > 1 {
-		prewarm(min(sudogsPerP*min(procs, workers), maxPrewarm))
+		p.warmN = min(sudogsPerP*min(procs, workers), maxPrewarm)
+		prewarm(p.warmN)
+		p.warmGC, p.rewarm = gcCycles(), true
 	}
 	for i := range p.helpers {
 		p.helpers[i].wake = make(chan struct{}, 1)
@@ -245,6 +256,16 @@ func prewarm(n int) {
 	}
 	close(release)
 	wg.Wait()
+}
+
+// gcCycles is the number of GC cycles the runtime has completed.
+func gcCycles() uint64 {
+	s := [1]metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s[:])
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		return s[0].Value.Uint64()
+	}
+	return 0
 }
 
 // helper is the loop of worker w's goroutine: wait for a new state, join
@@ -646,6 +667,12 @@ func (p *Pool) run(n, chunks int, fn func(worker, chunk int), c *Cost) {
 		}
 		p.finish()
 		return
+	}
+	if p.rewarm {
+		p.rewarm = false
+		if gcCycles() != p.warmGC {
+			prewarm(p.warmN)
+		}
 	}
 	p.fn, p.chunks, p.active = fn, chunks, n
 	p.batch = max(1, chunks/(claimsPerWorker*n))
