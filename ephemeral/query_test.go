@@ -268,13 +268,3 @@ func TestQueryAllocs(t *testing.T) {
 	})
 	assert.Zero(t, allocs, "All, Chunk, Spans and Runs")
 }
-
-func allHandles(tab *ephemeral.Table) []ephemeral.Handle {
-	var hs []ephemeral.Handle
-	for row := range tab.Chunks() * tab.ChunkRows() {
-		if h, ok := tab.HandleAt(row); ok {
-			hs = append(hs, h)
-		}
-	}
-	return hs
-}
