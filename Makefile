@@ -142,10 +142,16 @@ lanes:
 ## stress: the kernel pool's hand-off stress test (kernels.TestStressHandOff,
 ## under a watchdog) at GOMAXPROCS 1, 2, 4 and 8: a million Runs, then
 ## 400 000 under the race detector (unit and race run it once more each, at
-## the machine's GOMAXPROCS)
+## the machine's GOMAXPROCS); then every zero-allocation test (ALLOC_TESTS) 20 times
 stress:
 	$(GO) test -count=1 -run '^TestStressHandOff$$' -cpu 1,2,4,8 ./kernels/
 	$(GO) test -race -count=1 -run '^TestStressHandOff$$' -cpu 1,2,4,8 ./kernels/
+	$(GO) test -count=20 -run '^($(ALLOC_TESTS))$$' ./...
+
+# ALLOC_TESTS are the tests that assert zero allocation (testing.AllocsPerRun,
+# internal/testkit/allockit): make stress runs each 20 times in a row, so
+# that one the Go runtime's background can tip shows up.
+ALLOC_TESTS = TestQueryInsertAndWalk|TestWorldReport|TestHandKernelsWriteInside|TestFrameAllocatesNothing|TestSteadyStateAllocatesZeroBytes|TestSnapshotEveryFrameAllocates0|TestPresentLanes|TestDigestAllocatesNothing|TestNoAllocationPerFrame|TestSystemTimes|TestSteadyStateAllocs|TestFirstPlaybackAllocatesNothing|TestSetNSteadyStateAllocs|TestReserve|TestReserveCoversSetN|TestZeroAllocs|TestQueryAllocs|TestEmitSwapAllocs|TestReaderAllocs|TestNextIsPermutation|TestSteadyStateAllocatesNothing|TestRunAllocatesNothing|TestRunAllocatesNothingInline|TestParkWakeAllocatesZeroBytes|TestChunkOrderAllocatesNothing|TestSnapshotRestoreAllocs|TestRollbackAllocs|TestEventDeliveryZeroAlloc|TestChurnZeroAlloc|TestParallelKernelZeroAlloc|TestParallelState|TestFirstWorkerPlaybackAllocatesNothing|TestCounters|TestFrameAllocs|TestAllocMeterNoAlloc|TestKernelsAllocateNothing|TestChunkKernel|TestRecorder
 
 ## fma: the generated kernels' tests and the arena's (its five generated systems) built with GOAMD64=v3, where the compiler fuses x*y + z into
 ## one multiply-add unless the generator wrapped the product (docs/schema.md, the arithmetic rule);

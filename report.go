@@ -87,7 +87,7 @@ func (r *FrameReport) copyFrom(s *scheduler.FrameReport) {
 			cs = append(cs, CounterReport(c))
 		}
 		sys[i] = SystemReport{Name: e.Name, Phase: Phase(e.Phase), Lane: e.Lane, Runs: e.Runs, Last: e.Last,
-			Total: e.Total, P50: e.P50, P99: e.P99, Mean: e.Mean, Window: e.Window, Counters: cs}
+			Total: e.Total, P50: e.P50, P99: e.P99, Mean: e.Mean, Window: e.Window, Workers: e.Workers, Counters: cs}
 	}
 	r.Systems = sys
 }
@@ -108,6 +108,10 @@ type SystemReport struct {
 	// WithReportWindow's), nearest-rank percentiles.
 	P50, P99, Mean time.Duration
 	Window         int // runs the statistics cover
+	// Workers is the most workers any kernel run of the system was given
+	// in the frame, 1 for a kernel on the system's goroutine alone, 0 when
+	// none ran on the world's pool (the rule: scheduler.SystemReport).
+	Workers int
 	// Counters holds the system's named counters in declaration order
 	// (Decl.Counter), each with what the frame's runs added.
 	Counters []CounterReport

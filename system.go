@@ -195,6 +195,9 @@ type KernelPolicy struct {
 	// Max caps the workers of a run; 0 or less means GOMAXPROCS. The
 	// world's worker count caps it in every case.
 	Max int
+	// Fixed keeps the count Grain and Max give, never fewer workers on
+	// the kernel's measured cost (package kernels, Measured cost).
+	Fixed bool
 }
 
 // DefaultGrain is the grain of the zero KernelPolicy.
@@ -202,13 +205,14 @@ const DefaultGrain = kernels.DefaultGrain
 
 // Parallel calls fn(&st, worker, chunk) for every chunk in 0..chunks-1 on
 // the world's kernel workers and returns when every call has returned;
-// worker w runs a contiguous, ascending range of chunks, and with one
-// worker they run inline. chunks is any count of work units (0 or less
-// runs nothing): a table's chunks (Table.UsedChunks) for a kernel over
-// rows, or units of the kernel's own, such as 400 grid cells; chunk is the
-// index of one, which a query's Chunk and Spans accept only when it is a
-// table chunk, and which Recorder.Worker and ParallelEmitter.Worker take
-// as the key their output merges by (package systems, Kernels). st is the kernel's state, copied once per call:
+// the workers claim the chunks, each worker's in ascending order (package
+// kernels, Work claiming), and with one worker they run inline. chunks is
+// any count of work units (0 or less runs nothing): a table's chunks
+// (Table.UsedChunks) for a kernel over rows, or units of the kernel's own,
+// such as 400 grid cells; chunk is the index of one, which a query's Chunk
+// and Spans accept only when it is a table chunk, and which
+// Recorder.Worker and ParallelEmitter.Worker take as the key their output
+// merges by (package systems, Kernels). st is the kernel's state, copied once per call:
 // pass a function or method expression, not a closure that captures (that
 // allocates each run). Each worker writes only the rows of its chunks and
 // uses only its own recorder and emitter (Recorder.Worker,

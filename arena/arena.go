@@ -230,7 +230,7 @@ func (s *Sim) SystemTimes(dst []rules.SystemTime) []rules.SystemTime {
 		return dst
 	}
 	for _, sr := range r.Systems {
-		dst = append(dst, rules.SystemTime{Name: sr.Name, Nanos: int64(sr.Total), Lane: sr.Lane})
+		dst = append(dst, rules.SystemTime{Name: sr.Name, Nanos: int64(sr.Total), Lane: sr.Lane, Workers: sr.Workers})
 	}
 	return dst
 }

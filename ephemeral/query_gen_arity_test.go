@@ -378,3 +378,14 @@ func TestQueryWideIterationAllocs(t *testing.T) {
 		require.Equal(t, int64(22), *o)
 	}
 }
+
+// allHandles returns the handles of tab's live rows, in row order.
+func allHandles(tab *ephemeral.Table) []ephemeral.Handle {
+	var hs []ephemeral.Handle
+	for row := range tab.Chunks() * tab.ChunkRows() {
+		if h, ok := tab.HandleAt(row); ok {
+			hs = append(hs, h)
+		}
+	}
+	return hs
+}

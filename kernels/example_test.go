@@ -7,8 +7,9 @@ import (
 	"github.com/tickwork/tickwork/kernels"
 )
 
-// Span is how Pool.Run shares chunks among workers: each worker gets a
-// contiguous, ascending range, as even as integer division allows.
+// Span deals chunks out in contiguous, ascending ranges, as even as
+// integer division allows (a Pool claims instead: package doc, "Work
+// claiming").
 func ExampleSpan() {
 	for w := range 3 {
 		lo, hi := kernels.Span(10, 3, w)
@@ -30,8 +31,8 @@ func ExampleScalar() {
 }
 
 // A kernel's panic reaches the goroutine that called Run as a
-// *PanicError, whichever worker ran the kernel, once the other workers are
-// done; the host recovers it there.
+// *PanicError, whichever worker ran the kernel (pe.Worker names it), once
+// the claims in flight are done; the host recovers it there.
 func ExamplePanicError() {
 	pool, _ := kernels.NewPool(4)
 	defer pool.Close()
@@ -44,14 +45,14 @@ func ExamplePanicError() {
 	func() {
 		defer func() {
 			if pe, ok := recover().(*kernels.PanicError); ok {
-				fmt.Println("worker", pe.Worker, "chunk", pe.Chunk, "value", pe.Value, errors.Is(pe, kernels.ErrKernelPanic))
+				fmt.Println("chunk", pe.Chunk, "value", pe.Value, errors.Is(pe, kernels.ErrKernelPanic))
 			}
 		}()
-		pool.Run(8, fn) // worker 3 of 4 runs chunks 6 and 7
+		pool.Run(8, fn)
 	}()
 	pool.Run(8, func(int, int) {}) // the pool is still usable
 	fmt.Println("ok")
 	// Output:
-	// worker 3 chunk 6 value bad chunk true
+	// chunk 6 value bad chunk true
 	// ok
 }

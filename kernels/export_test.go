@@ -23,3 +23,13 @@ var (
 
 // SpinFor is how long an idle helper spins before it parks (spinFor).
 const SpinFor = spinFor
+
+// SetStallHook makes helper w call fn(w, joined) when it sees a Run: with
+// joined false before it joins the Run, with joined true right after (see
+// stallHook). A test blocks in fn to play a helper the OS descheduled. It
+// returns a func that removes the hook. Not safe while a pool runs.
+func SetStallHook(fn func(w int, joined bool)) (restore func()) {
+	old := stallHook
+	stallHook = fn
+	return func() { stallHook = old }
+}

@@ -22,6 +22,9 @@ type Policy struct {
 	// NewPool: more goroutines than Ps only take turns. The pool's worker
 	// count caps it in every case.
 	Max int
+	// Fixed makes Pool.RunCost use the policy's worker count as it is,
+	// never fewer on measured cost (package doc, "Measured cost").
+	Fixed bool
 }
 
 // DefaultPolicy is the policy of a new pool: DefaultGrain chunks per
@@ -29,14 +32,15 @@ type Policy struct {
 var DefaultPolicy = Policy{}
 
 // AllWorkers runs every Run on every worker of the pool, one chunk per
-// worker at least: the split the pool made before it had a policy. Tests
-// use it to exercise every worker whatever the machine.
-var AllWorkers = Policy{Grain: 1, Max: MaxWorkers}
+// worker at least, whatever the measured cost: the split the pool made
+// before it had a policy. Tests use it to exercise every worker whatever
+// the machine.
+var AllWorkers = Policy{Grain: 1, Max: MaxWorkers, Fixed: true}
 
 // Workers returns the number of workers a Run of chunks chunks uses on a
 // pool of workers workers on procs Ps: min(workers, Max or procs,
-// chunks/Grain), at least 1. It depends on nothing else, so the same table
-// gets the same split in every Run (package doc, "Cache affinity"). Pure.
+// chunks/Grain), at least 1. It depends on nothing else (Pool.RunCost may
+// then run fewer on measured cost: package doc, "Measured cost"). Pure.
 func (pol Policy) Workers(chunks, workers, procs int) int {
 	g := pol.Grain
 	if g <= 0 {
@@ -47,4 +51,82 @@ func (pol Policy) Workers(chunks, workers, procs int) int {
 		m = procs
 	}
 	return max(1, min(workers, m, chunks/g))
+}
+
+// Cost is what a pool measured of one kernel's Runs: the time its chunks
+// take and what running it on more than one worker cost beyond that.
+// Pool.RunCost reads it to run a kernel whose chunks are too few or too
+// cheap to pay for the hand-off on the caller's goroutine alone (package
+// doc, "Measured cost"). The zero Cost has measured nothing. Keep one per
+// kernel (a call site of a system) and pass the same one to every Run of
+// it; it is read and written by RunCost only, on the goroutine that calls
+// Run.
+type Cost struct {
+	chunkNS float64 // ns per chunk, moving average; 0: not measured yet
+	overNS  float64 // ns a Run on n > 1 workers took beyond chunks*chunkNS/n, moving average; 0: not measured yet
+	skipped int     // Runs kept on one worker by the cost since the last Run on more
+}
+
+// costWeight is the weight of a new sample in the moving averages of Cost
+// and of the pool's hand-off cost.
+const costWeight = 1.0 / 8
+
+// probeEvery is how many Runs in a row the measured cost keeps on one
+// worker before one runs on the policy's count again, so that a kernel
+// whose chunks grew, or a pool whose hand-off got cheaper, is seen.
+const probeEvery = 64
+
+// ChunkNS is the measured time of one of the kernel's chunks, in ns (0
+// before its first Run). Exported for tests and hosts that report it.
+func (c *Cost) ChunkNS() float64 { return c.chunkNS }
+
+// workers is the worker count of a Run of chunks chunks that the policy
+// gives n > 1 workers: n, or 1 when the measured chunks would save less on
+// n workers than the hand-off costs (over, ns: the kernel's own measure,
+// or the pool's over every kernel before the kernel has one).
+func (c *Cost) workers(n, chunks int, poolOver float64) int {
+	if c.chunkNS == 0 {
+		return n // nothing measured yet: the policy's count
+	}
+	over := poolOver
+	if c.overNS > 0 {
+		over = c.overNS
+	}
+	work := c.chunkNS * float64(chunks)
+	if work-work/float64(n) > over {
+		c.skipped = 0
+		return n
+	}
+	if c.skipped++; c.skipped >= probeEvery {
+		c.skipped = 0
+		return n
+	}
+	return 1
+}
+
+// sample adds a Run's measure to the averages: serial, the ns per chunk of
+// a Run on one worker; or, for a Run on n > 1 workers, perChunk (the ns
+// per chunk on the caller's goroutine, 0 when it ran none) and wall, the
+// Run's wall time, of which what exceeds chunks*perChunk/n is the
+// hand-off's. It returns that overhead (or -1 when the Run was serial or
+// gave no figure) for the pool's own average.
+func (c *Cost) sample(n, chunks int, perChunk, wall float64) float64 {
+	if perChunk <= 0 {
+		return -1
+	}
+	if c.chunkNS == 0 {
+		c.chunkNS = perChunk
+	} else {
+		c.chunkNS += (perChunk - c.chunkNS) * costWeight
+	}
+	if n == 1 {
+		return -1
+	}
+	over := max(0, wall-perChunk*float64(chunks)/float64(n))
+	if c.overNS == 0 {
+		c.overNS = max(over, 1)
+	} else {
+		c.overNS += (over - c.overNS) * costWeight
+	}
+	return over
 }

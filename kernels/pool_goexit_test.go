@@ -2,6 +2,7 @@ package kernels_test
 
 import (
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,11 +24,23 @@ func TestGoexitOnHelperBreaksPool(t *testing.T) {
 		require.NoError(t, err)
 		p.SetPolicy(kernels.Policy{Grain: 1, Max: workers})
 		done := make(chan any, 1)
+		var entered atomic.Bool
 		go func() {
 			defer func() { done <- recover() }()
-			p.Run(workers, func(w, c int) {
-				if w == 1 {
+			// Worker 0 holds its first chunk until worker 1 has claimed one
+			// and the others run slowly, so that worker 1 gets a chunk
+			// whatever the timing of the claims.
+			p.Run(64, func(w, c int) {
+				switch {
+				case w == 1:
+					entered.Store(true)
 					runtime.Goexit()
+				case w == 0:
+					for deadline := time.Now().Add(5 * time.Second); !entered.Load() && time.Now().Before(deadline); {
+						runtime.Gosched()
+					}
+				default:
+					time.Sleep(time.Millisecond)
 				}
 			})
 		}()

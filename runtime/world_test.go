@@ -177,12 +177,22 @@ func TestOptions(t *testing.T) {
 	}
 }
 
-// usedWorkers counts the workers that ran a kernel.
+// usedWorkers counts the workers that ran a kernel; a chunk waits until
+// want workers have started one (or 2 s have passed).
 type usedWorkers struct {
-	n *[kernels.MaxWorkers]atomic.Int32
+	n       *[kernels.MaxWorkers]atomic.Int32
+	started *atomic.Int32
+	want    int32
 }
 
-func (u *usedWorkers) chunk(w, _ int) { u.n[w].Add(1) }
+func (u *usedWorkers) chunk(w, _ int) {
+	if u.n[w].Add(1) == 1 {
+		u.started.Add(1)
+	}
+	for deadline := time.Now().Add(2 * time.Second); u.started.Load() < u.want && time.Now().Before(deadline); {
+		goruntime.Gosched()
+	}
+}
 
 // count returns how many workers ran since the last count, and resets.
 func (u *usedWorkers) count() int {
@@ -192,21 +202,27 @@ func (u *usedWorkers) count() int {
 			n++
 		}
 	}
+	u.started.Store(0)
 	return n
 }
 
 // TestDefaultWorkers: a world has GOMAXPROCS workers by default and its
 // kernels follow the default policy; WithKernelPolicy sets the world's
-// policy and systems.ParallelPolicy overrides it for one run.
+// policy and systems.ParallelPolicy overrides it for one run. Work claiming
+// lets a fast worker take every chunk, so each kernel's chunks wait until
+// as many workers as expected have started one (or 2 s): a run offered to
+// fewer workers counts fewer, one offered to more counts more.
 func TestDefaultWorkers(t *testing.T) {
 	const chunks = 12
-	used := func(opts ...runtime.Option) (workers, byWorld, byOwn int) {
-		u := usedWorkers{n: new([kernels.MaxWorkers]atomic.Int32)}
+	used := func(wantWorld, wantOwn int, opts ...runtime.Option) (workers, byWorld, byOwn int) {
+		u := usedWorkers{n: new([kernels.MaxWorkers]atomic.Int32), started: new(atomic.Int32)}
 		b := runtime.NewBuilder(opts...)
 		b.System("look", systems.Update, func(*systems.Decl) systems.RunFunc {
 			return func(ctx *systems.Context) {
+				u.want = int32(wantWorld)
 				systems.Parallel(ctx, chunks, u, (*usedWorkers).chunk)
 				byWorld = u.count()
+				u.want = int32(wantOwn)
 				systems.ParallelPolicy(ctx, kernels.Policy{Grain: 1, Max: 3}, chunks, u, (*usedWorkers).chunk)
 				byOwn = u.count()
 			}
@@ -218,11 +234,12 @@ func TestDefaultWorkers(t *testing.T) {
 		return w.Workers(), byWorld, byOwn
 	}
 	procs := min(goruntime.GOMAXPROCS(0), kernels.MaxWorkers)
-	n, world, own := used()
+	wantWorld, wantOwn := kernels.DefaultPolicy.Workers(chunks, procs, procs), min(3, procs)
+	n, world, own := used(wantWorld, wantOwn)
 	assert.Equal(t, procs, n, "GOMAXPROCS workers by default")
-	assert.Equal(t, kernels.DefaultPolicy.Workers(chunks, procs, procs), world)
-	assert.Equal(t, min(3, procs), own)
-	n, world, own = used(runtime.WithWorkers(3), runtime.WithKernelPolicy(kernels.Policy{Grain: 7, Max: 1}))
+	assert.Equal(t, wantWorld, world)
+	assert.Equal(t, wantOwn, own)
+	n, world, own = used(1, 3, runtime.WithWorkers(3), runtime.WithKernelPolicy(kernels.Policy{Grain: 7, Max: 1}))
 	assert.Equal(t, 3, n)
 	assert.Equal(t, 1, world, "the world's policy: at most 1 worker")
 	assert.Equal(t, 3, own, "the run's own policy")

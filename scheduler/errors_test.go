@@ -11,6 +11,7 @@ import (
 
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/internal/chunkorder"
 	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/scheduler"
 	"github.com/tickwork/tickwork/systems"
@@ -139,7 +140,9 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := scheduler.Config{FixedStep: 0.01, Pacing: scheduler.OneTickPerFrame}
 			if tc.workers > 0 {
+				restore := chunkorder.Set(chunkorder.Dealt()) // worker w runs kernels.Span's chunks: the worker named below
 				pool, err := kernels.NewPool(tc.workers)
+				restore()
 				require.NoError(t, err)
 				pool.SetPolicy(kernels.AllWorkers) // every worker takes part, however few the chunks
 				t.Cleanup(func() { _ = pool.Close() })
@@ -234,7 +237,9 @@ func TestPlaybackErrorNamesSystem(t *testing.T) {
 			require.NoError(t, err)
 			cfg := scheduler.Config{FixedStep: 0.01, Pacing: scheduler.OneTickPerFrame}
 			if tc.workers > 0 {
+				restore := chunkorder.Set(chunkorder.Dealt()) // worker w runs kernels.Span's chunks: the worker named below
 				pool, err := kernels.NewPool(tc.workers)
+				restore()
 				require.NoError(t, err)
 				pool.SetPolicy(kernels.AllWorkers) // every worker takes part, however few the chunks
 				t.Cleanup(func() { _ = pool.Close() })

@@ -99,12 +99,12 @@ func ExamplePanicError() {
 		defer func() {
 			pe, _ := recover().(*scheduler.PanicError)
 			var kpe *kernels.PanicError
-			fmt.Println(pe.System, pe.Phase, errors.As(pe, &kpe), kpe.Worker, kpe.Chunk, errors.Is(pe, errBad))
+			fmt.Println(pe.System, pe.Phase, errors.As(pe, &kpe), kpe.Chunk, errors.Is(pe, errBad)) // kpe.Worker: whichever claimed chunk 3
 		}()
 		_ = s.Frame(1.0 / 60)
 	}()
 	fmt.Println(s.Frame(1.0 / 60))
 	// Output:
-	// move Update true 1 3 true
+	// move Update true 3 true
 	// scheduler: a panic left the previous frame unfinished; close this world and build a new one
 }

@@ -56,6 +56,9 @@ func (s *Scheduler) Frame(dt float64) error {
 	frame := s.clock.t.Frames
 	r.beginFrame(frame, dt)
 	s.env.Frame, s.env.FrameDT, s.env.Tick = frame, dt, s.clock.t.Ticks
+	if s.env.Pool != nil {
+		s.env.Pool.TakePeak() // Runs of the host's between frames are no system's
+	}
 
 	ticks, dropped := s.clock.plan(nanos(dt))
 	r.Dropped = time.Duration(dropped)
@@ -159,6 +162,9 @@ func (s *Scheduler) runPhase(p systems.Phase) error {
 		t0 := time.Now()
 		err := s.run(e, p)
 		sys[e.report].record(time.Since(t0))
+		if s.env.Pool != nil {
+			sys[e.report].Workers = max(sys[e.report].Workers, s.env.Pool.TakePeak())
+		}
 		if len(e.run.Counters) > 0 {
 			sys[e.report].take(e.run.Counters)
 		}

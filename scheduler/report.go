@@ -72,6 +72,15 @@ type SystemReport struct {
 	// Config.ReportWindow), nearest-rank percentiles.
 	P50, P99, Mean time.Duration
 	Window         int // runs the statistics cover
+	// Workers is the most workers any kernel run of the system's runs in
+	// the last frame was given (kernels.Pool.TakePeak): the pool's worker
+	// policy picks it from the chunk count (package kernels, "Worker
+	// policy"), and 1 means the kernel ran on the system's goroutine
+	// alone. 0 when none of its kernels ran on the pool that frame: no
+	// kernel, no pool, or a generated kernel over a table of one chunk
+	// (which runs without the pool). Which chunks each worker ran is
+	// claimed at run time and not reported.
+	Workers int
 	// Counters holds the system's named counters in declaration order
 	// (systems.Decl.Counter), each with what the frame's runs added: the
 	// rule is systems' (package doc, Counters). Made at Seal.
@@ -164,6 +173,7 @@ func (r *FrameReport) beginFrame(frame uint64, dt float64) {
 	for i := range r.Systems {
 		r.Systems[i].Runs = 0
 		r.Systems[i].Total = 0
+		r.Systems[i].Workers = 0
 		for j := range r.Systems[i].Counters {
 			r.Systems[i].Counters[j].Value = 0
 		}

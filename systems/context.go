@@ -84,6 +84,7 @@ type kernel[S any] struct {
 	st   S
 	fn   func(st *S, worker, chunk int)
 	call func(worker, chunk int)
+	cost kernels.Cost // the call site's measured cost (kernels.Pool.RunCost)
 }
 
 func (k *kernel[S]) do(w, c int) { k.fn(&k.st, w, c) }
@@ -91,10 +92,12 @@ func (k *kernel[S]) do(w, c int) { k.fn(&k.st, w, c) }
 // Parallel calls fn(&st, worker, chunk) for every chunk in 0..chunks-1 on
 // the world's kernel workers and returns when every call has returned
 // (see package kernels: the pool's worker policy picks n workers from the
-// chunk count, "Worker policy", and worker w runs a contiguous, ascending
-// range of chunks; with one worker they run inline). chunks is any count
-// of work units, a table's chunks or the kernel's own such as grid cells,
-// and chunk the index of one (Kernels in the package doc). st is the kernel's state,
+// chunk count, "Worker policy", one when the call site's measured chunks
+// are too cheap to share, "Measured cost", and the workers claim the
+// chunks, each worker's ascending, "Work claiming"; with one worker they
+// run inline). chunks is any count of work units, a table's chunks or the
+// kernel's own such as grid cells, and chunk the index of one (Kernels in
+// the package doc). st is the kernel's state,
 // copied once per call into a slot of the system: fn reads it through its
 // pointer, so nothing is shared through outer variables and no closure is
 // built per run. Pass a function or method expression, not a closure that
@@ -153,7 +156,7 @@ func parallel[S any](ctx *Context, pol kernels.Policy, own bool, chunks int, st 
 		if !own {
 			pol = p.Policy()
 		}
-		p.RunPolicy(pol, chunks, k.call)
+		p.RunCost(pol, &k.cost, chunks, k.call)
 	} else {
 		inline(r.Env, chunks, k.call)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/internal/engine/frame"
+	"github.com/tickwork/tickwork/internal/testkit/allockit"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -240,7 +241,7 @@ func TestRecorder(t *testing.T) {
 	require.Len(t, run.Workers, 1)
 	// The reservations were applied at bind: 100 records and values record
 	// without allocating, serially and on the worker.
-	assert.Zero(t, testing.AllocsPerRun(5, func() {
+	assert.Zero(t, allockit.PerOp(allockit.DefaultTries, 5, func() {
 		for range 50 {
 			systems.Set(rec, f.ttl, sp.Spawn(1), 2)
 			rec.Worker(0, 0).Remove(0)
@@ -250,7 +251,7 @@ func TestRecorder(t *testing.T) {
 	}))
 	// Once bound, a body's Reserve within what is reserved allocates
 	// nothing (no closure for the bind that is not needed).
-	assert.Zero(t, testing.AllocsPerRun(5, func() {
+	assert.Zero(t, allockit.PerOp(allockit.DefaultTries, 5, func() {
 		rec.Reserve(100)
 		rec.ReserveWorkers(50)
 		systems.ReserveValues(rec, f.ttl, 100)

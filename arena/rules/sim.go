@@ -40,6 +40,9 @@ type SystemTime struct {
 	Name  string
 	Nanos int64  // wall time of the last run, nanoseconds
 	Lane  string // the lane its kernels ran ("avx2", ...); "" when not stated
+	// Workers is the most workers its kernels were given in the last
+	// frame (scheduler.SystemReport.Workers); 0 when not stated or none.
+	Workers int
 }
 
 // Sim is one implementation of the arena: the runtime's or the hand-written

@@ -60,7 +60,8 @@
 // By default a human report: the host (Go version, GOMAXPROCS, CPU brand,
 // cores and features, the lanes available), then per implementation the
 // frame times, the per-system means with the lane each system ran ("-"
-// when it does not say), allocation, GC cycles, counters, for the runtime
+// when it does not say) and the most workers its kernels were given in a
+// measured frame (SystemReport.Workers; "-" for none), allocation, GC cycles, counters, for the runtime
 // a "report" line with its frame reports' counters summed over every frame
 // (Fire shots, Collision lost, hits and expired, ApplyHits deaths) and
 // whether they equal the counters, and the digest, then
@@ -68,7 +69,8 @@
 // the first worker count), and with a -workers list each count's
 // speed-up. With -json, the one object described at the end of the rules,
 // with the fields in the order shown there; a system's entry also has
-// "lane" when the implementation says which lane it ran, and a -workers
+// "lane" when the implementation says which lane it ran and "workers"
+// when its kernels ran on the pool, and a -workers
 // list adds two keys after the spec's: "worker_counts" (the list) and
 // "speedups_p50" ({"workers", "speedup"} per count: the first count's frame
 // p50 over this count's). The runtime's entry of "impls" adds, after the

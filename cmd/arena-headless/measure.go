@@ -36,6 +36,7 @@ type result struct {
 	sysNames []string           // system names, in the Sim's order
 	sysLanes []string           // their lanes ("" when not stated), as at preparation
 	sysNanos []int64            // summed wall time per system over the measured frames
+	sysWork  []int              // the most workers per system's kernels in a measured frame (SystemTime.Workers)
 	scratch  []rules.SystemTime // reused buffer for Sim.SystemTimes
 	before   runtime.MemStats   // reused by runBlock
 	after    runtime.MemStats   // reused by runBlock
@@ -143,6 +144,7 @@ func (r *result) prepareSystems() {
 		r.sysLanes = append(r.sysLanes, st.Lane)
 	}
 	r.sysNanos = make([]int64, len(r.sysNames))
+	r.sysWork = make([]int, len(r.sysNames))
 }
 
 // runBlock runs and records n measured frames. It reads the memory
@@ -218,6 +220,7 @@ func (r *result) addSystems(sts []rules.SystemTime) {
 		if same {
 			for i := range sts {
 				r.sysNanos[i] += sts[i].Nanos
+				r.sysWork[i] = max(r.sysWork[i], sts[i].Workers)
 			}
 			return
 		}
@@ -228,9 +231,11 @@ func (r *result) addSystems(sts []rules.SystemTime) {
 			r.sysNames = append(r.sysNames, st.Name)
 			r.sysLanes = append(r.sysLanes, st.Lane)
 			r.sysNanos = append(r.sysNanos, 0)
+			r.sysWork = append(r.sysWork, 0)
 			i = len(r.sysNames) - 1
 		}
 		r.sysNanos[i] += st.Nanos
+		r.sysWork[i] = max(r.sysWork[i], st.Workers)
 	}
 }
 

@@ -100,12 +100,15 @@ func counterMismatches(rc []reportCounter, c, atLoad rules.Counters) []string {
 	return out
 }
 
-// systemReport is one system's mean wall time per measured frame, and the
-// lane its kernels ran when the implementation says (omitted otherwise).
+// systemReport is one system's mean wall time per measured frame, the
+// lane its kernels ran when the implementation says (omitted otherwise),
+// and the most workers its kernels were given in a measured frame (0,
+// omitted, when not stated or none ran on the pool).
 type systemReport struct {
-	Name   string  `json:"name"`
-	MeanUS float64 `json:"mean_us"`
-	Lane   string  `json:"lane,omitempty"`
+	Name    string  `json:"name"`
+	MeanUS  float64 `json:"mean_us"`
+	Lane    string  `json:"lane,omitempty"`
+	Workers int     `json:"workers,omitempty"`
 }
 
 // newReport summarizes the results.
@@ -143,6 +146,7 @@ func newReport(o options, results []*result) report {
 			for i, name := range r.sysNames {
 				ir.Systems = append(ir.Systems, systemReport{
 					Name: name, MeanUS: round3(float64(r.sysNanos[i]) / float64(r.measured) / 1e3), Lane: r.sysLanes[i],
+					Workers: r.sysWork[i],
 				})
 			}
 		}
@@ -204,13 +208,17 @@ func writeHuman(w io.Writer, rep report, results []*result) error {
 		fmt.Fprintf(w, "\n== %s ==\n", ir.Name)
 		fmt.Fprintf(w, "frame     p50 %.1f µs, p99 %.1f µs, mean %.1f µs over %d measured frames\n",
 			ir.FrameP50US, ir.FrameP99US, ir.FrameMeanUS, results[i].measured)
-		fmt.Fprintf(w, "systems   %-22s %10s  %s\n", "name", "mean µs", "lane")
+		fmt.Fprintf(w, "systems   %-22s %10s  %-7s %s\n", "name", "mean µs", "lane", "workers")
 		for _, s := range ir.Systems {
 			lane := s.Lane
 			if lane == "" {
 				lane = "-"
 			}
-			fmt.Fprintf(w, "          %-22s %10.1f  %s\n", s.Name, s.MeanUS, lane)
+			wk := "-"
+			if s.Workers > 0 {
+				wk = strconv.Itoa(s.Workers)
+			}
+			fmt.Fprintf(w, "          %-22s %10.1f  %-7s %s\n", s.Name, s.MeanUS, lane, wk)
 		}
 		c := ir.Counters
 		fmt.Fprintf(w, "alloc     %.1f B/frame, %d GC cycles during measured frames\n",

@@ -7,11 +7,14 @@
 //
 // # Orders
 //
-// The zero [Order] is the pool's normal split (kernels.Span: contiguous
-// ranges, ascending). [Reversed] and [Shuffled] change which chunks each
-// worker gets in every Run: they deal a permutation of the chunks out by
-// the same spans of positions, so every worker still gets as many chunks,
-// and each worker walks its chunks in ascending order. That is the pool's
+// The zero [Order] is the pool's normal work claiming (package kernels,
+// "Work claiming": which worker runs which chunk depends on timing). The
+// other orders deal the chunks of every Run out instead, by the spans of
+// positions of kernels.Span, so that which worker runs which chunk is
+// fixed: [Dealt] deals the chunks themselves (worker w gets chunks
+// Span(chunks, n, w), for tests that need to know which worker runs which
+// chunk), [Reversed] and [Shuffled] a permutation of them. Each worker
+// walks its chunks in ascending order. That is the pool's
 // contract (package kernels, Run), and the event merge relies on it: which
 // events a full worker staging drops is decided by that walk (see
 // events.Segment.Begin). [Alternatives] lists the orders the determinism
@@ -40,7 +43,7 @@ import (
 )
 
 // Order is an order in which a pool hands out chunks. The zero Order is the
-// normal split.
+// normal work claiming.
 type Order struct {
 	kind kind
 	seed uint64
@@ -52,10 +55,16 @@ const (
 	span kind = iota
 	reversed
 	shuffled
+	dealt
 )
 
-// Span is the normal split, the zero Order.
+// Span is the normal work claiming, the zero Order. (The name is the one
+// the static split that preceded claiming had.)
 func Span() Order { return Order{} }
+
+// Dealt deals the chunks out in order: worker w gets the chunks of
+// kernels.Span(chunks, n, w).
+func Dealt() Order { return Order{kind: dealt} }
 
 // Reversed hands the spans out in reverse: worker 0 gets the highest
 // chunks, the last worker the lowest.
@@ -66,19 +75,21 @@ func Reversed() Order { return Order{kind: reversed} }
 // Run after Run, whatever the worker count.
 func Shuffled(seed uint64) Order { return Order{kind: shuffled, seed: seed} }
 
-// Alternatives are the orders other than the normal split that the
-// determinism tests run under: Reversed and three seeded shuffles.
+// Alternatives are the orders other than the normal claiming that the
+// determinism tests run under: Dealt, Reversed and three seeded shuffles.
 func Alternatives() []Order {
-	return []Order{Reversed(), Shuffled(1), Shuffled(2), Shuffled(3)}
+	return []Order{Dealt(), Reversed(), Shuffled(1), Shuffled(2), Shuffled(3)}
 }
 
-// IsSpan reports whether o is the normal split.
+// IsSpan reports whether o is the normal work claiming.
 func (o Order) IsSpan() bool { return o.kind == span }
 
-// String names the order for test names: "span", "reversed" or
+// String names the order for test names: "span", "dealt", "reversed" or
 // "shuffled-<seed>".
 func (o Order) String() string {
 	switch o.kind {
+	case dealt:
+		return "dealt"
 	case reversed:
 		return "reversed"
 	case shuffled:
@@ -87,7 +98,7 @@ func (o Order) String() string {
 	return "span"
 }
 
-var current atomic.Pointer[Order] // nil: the normal split
+var current atomic.Pointer[Order] // nil: the normal claiming
 
 // Set makes o the order of the pools made from now on and returns a func
 // that restores the previous setting (pass it to t.Cleanup). Tests only;
@@ -101,7 +112,7 @@ func Set(o Order) (restore func()) {
 	return func() { current.Store(old) }
 }
 
-// Current is the order set by Set, the normal split when none is.
+// Current is the order set by Set, the normal claiming when none is.
 func Current() Order {
 	if p := current.Load(); p != nil {
 		return *p
@@ -110,12 +121,12 @@ func Current() Order {
 }
 
 // ForNewPool returns the permutation source of a pool being made,
-// Current().Perm(): nil under the normal split (the pool then runs its
-// normal split, at no cost). kernels.NewPool calls it once.
+// Current().Perm(): nil under the normal claiming (the pool then claims,
+// at no cost). kernels.NewPool calls it once.
 func ForNewPool() *Perm { return Current().Perm() }
 
 // Perm returns a new permutation source of order o, nil for the normal
-// split. Two Perms of one order give the same sequence of permutations.
+// claiming. Two Perms of one order give the same sequence of permutations.
 func (o Order) Perm() *Perm {
 	if o.IsSpan() {
 		return nil
@@ -147,6 +158,9 @@ func (p *Perm) Next(chunks, workers int) []int {
 	s := p.buf[:chunks]
 	for i := range s {
 		s[i] = chunks - 1 - i
+		if p.order.kind == dealt {
+			s[i] = i
+		}
 	}
 	if p.order.kind == shuffled {
 		for i := chunks - 1; i > 0; i-- { // Fisher–Yates

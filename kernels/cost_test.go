@@ -1,0 +1,90 @@
+package kernels_test
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork/kernels"
+)
+
+// spin busies the caller for about d.
+func spin(d time.Duration) {
+	for start := time.Now(); time.Since(start) < d; {
+	}
+}
+
+// TestRunCostKeepsCheapKernelsInline: under the measured cost (RunCost)
+// a kernel whose chunks take nanoseconds runs on the caller's goroutine
+// alone from its second Run on, while the policy would give it every
+// worker; one whose chunks take 200 µs keeps the policy's workers; a
+// Fixed policy, or a nil Cost, never goes below the policy's count; and
+// every chunk runs once either way. The cheap kernel is offered to the
+// policy's count again once every 64 Runs (a probe).
+func TestRunCostKeepsCheapKernelsInline(t *testing.T) {
+	p, err := kernels.NewPool(2)
+	require.NoError(t, err)
+	defer p.Close()
+	pol := kernels.Policy{Grain: 1, Max: 2}
+	const chunks = 8
+	var ran [chunks]int
+	var workers [2]int
+	cheap := func(w, c int) { ran[c]++; workers[w]++ }
+	var cheapCost kernels.Cost
+	p.TakePeak()
+	p.RunCost(pol, &cheapCost, chunks, cheap)
+	assert.Equal(t, 2, p.TakePeak(), "nothing measured: the policy's count")
+	assert.Greater(t, cheapCost.ChunkNS(), 0.0)
+	inline := 0
+	for range 63 {
+		p.RunCost(pol, &cheapCost, chunks, cheap)
+		if p.TakePeak() == 1 {
+			inline++
+		}
+	}
+	assert.Equal(t, 63, inline, "a cheap kernel stays on one worker")
+	p.RunCost(pol, &cheapCost, chunks, cheap)
+	assert.Equal(t, 2, p.TakePeak(), "the 64th Run on one worker in a row is a probe on the policy's count")
+	for c, n := range ran {
+		assert.Equal(t, 65, n, "chunk %d ran once per Run", c)
+	}
+
+	p.RunCost(kernels.Policy{Grain: 1, Max: 2, Fixed: true}, &cheapCost, chunks, cheap)
+	assert.Equal(t, 2, p.TakePeak(), "Fixed: the policy's count")
+	p.RunCost(pol, nil, chunks, cheap)
+	assert.Equal(t, 2, p.TakePeak(), "no Cost: the policy's count")
+
+	if runtime.GOMAXPROCS(0) < 2 {
+		return // two workers on one P never pay
+	}
+	var dearCost kernels.Cost
+	dear := func(w, c int) { spin(200 * time.Microsecond) }
+	wide := 0
+	for range 20 {
+		p.RunCost(pol, &dearCost, chunks, dear)
+		if p.TakePeak() == 2 {
+			wide++
+		}
+	}
+	// A helper the OS keeps off its CPU makes a Run look as if two workers
+	// did not pay; on a loaded machine a few may.
+	assert.GreaterOrEqual(t, wide, 15, "8 chunks of 200 µs pay for two workers")
+	assert.Greater(t, dearCost.ChunkNS(), 100e3)
+}
+
+// TestRunCostAllocatesNothing: RunCost, inline or on the pool, allocates
+// nothing.
+func TestRunCostAllocatesNothing(t *testing.T) {
+	p, err := kernels.NewPool(2)
+	require.NoError(t, err)
+	defer p.Close()
+	var sink [16]int64
+	fn := func(w, c int) { sink[c]++ }
+	var c kernels.Cost
+	pol := kernels.Policy{Grain: 1}
+	assert.Zero(t, testing.AllocsPerRun(200, func() { p.RunCost(pol, &c, 16, fn) }))
+	assert.Zero(t, testing.AllocsPerRun(200, func() { p.RunCost(kernels.AllWorkers, &c, 16, fn) }))
+}
