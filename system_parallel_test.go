@@ -51,7 +51,7 @@ func TestParallelOverCells(t *testing.T) {
 				k := cellKernel{sp: tickwork.NewSpawner2(d, cell, worker), hits: tickwork.EmitParallel(d, hits), workers: &seen}
 				return func(ctx *tickwork.Context) {
 					if ctx.Frame() == 0 {
-						tickwork.ParallelPolicy(ctx, tickwork.KernelPolicy{Grain: 1, Max: workers}, 400, k, (*cellKernel).run)
+						tickwork.ParallelPolicy(ctx, tickwork.KernelPolicy{Grain: 1, Max: workers, Fixed: true}, 400, k, (*cellKernel).run)
 					}
 				}
 			})
@@ -65,7 +65,11 @@ func TestParallelOverCells(t *testing.T) {
 			t.Cleanup(func() { _ = w.Close() })
 			require.NoError(t, w.Frame(1.0/60))
 			require.NoError(t, w.Frame(1.0/60))
-			assert.Equal(t, int32(workers), seen.Load(), "every worker ran cells")
+			// Workers claim cells (package kernels, Work claiming): which
+			// worker ran which is the machine's affair, the order of the
+			// output is not.
+			assert.LessOrEqual(t, seen.Load(), int32(workers), "no worker past the policy's Max")
+			assert.Positive(t, seen.Load())
 
 			var want []int32
 			for c := int32(0); c < 400; c += 3 {
