@@ -2,7 +2,10 @@ package runtime_test
 
 import (
 	"errors"
+	goruntime "runtime"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -30,9 +33,18 @@ func TestFrameFromSecondGoroutine(t *testing.T) {
 				return
 			}
 			errs := make([]error, 2)
+			var helperRan atomic.Bool
 			systems.Parallel(ctx, 2, errs, func(errs *[]error, w0, c int) {
-				if w0 == 1 { // the pool's helper goroutine
+				if w0 != 0 { // the pool's helper goroutine
+					helperRan.Store(true)
 					(*errs)[c] = w.Frame(0.01)
+					return
+				}
+				// Workers claim chunks (package kernels, Work claiming): the
+				// frame's own worker holds its first chunk until the helper
+				// has claimed the other, for at most 10 s.
+				for end := time.Now().Add(10 * time.Second); !helperRan.Load() && time.Now().Before(end); {
+					goruntime.Gosched()
 				}
 			})
 			for _, err := range errs {
