@@ -332,7 +332,7 @@ func (q Join5[A, B, C, D, E]) Chunk(chunk int) iter.Seq2[Row5[A, B, C, D, E], Ha
 // Get returns entity's row and true when the join matches entity, else
 // the zero row and false: the probe by handle. Allocates nothing.
 func (q Join5[A, B, C, D, E]) Get(entity Handle) (Row5[A, B, C, D, E], bool) {
-	if !q.q.Has(ephemeral.Handle(entity)) {
+	if _, ok := q.q.Get(ephemeral.Handle(entity)); !ok {
 		return Row5[A, B, C, D, E]{}, false
 	}
 	return Row5[A, B, C, D, E]{q.c, int(ephemeral.Handle(entity).Index())}, true
@@ -406,7 +406,7 @@ func (q Join6[A, B, C, D, E, F]) Chunk(chunk int) iter.Seq2[Row6[A, B, C, D, E, 
 // Get returns entity's row and true when the join matches entity, else
 // the zero row and false: the probe by handle. Allocates nothing.
 func (q Join6[A, B, C, D, E, F]) Get(entity Handle) (Row6[A, B, C, D, E, F], bool) {
-	if !q.q.Has(ephemeral.Handle(entity)) {
+	if _, ok := q.q.Get(ephemeral.Handle(entity)); !ok {
 		return Row6[A, B, C, D, E, F]{}, false
 	}
 	return Row6[A, B, C, D, E, F]{q.c, int(ephemeral.Handle(entity).Index())}, true
@@ -482,7 +482,7 @@ func (q Join7[A, B, C, D, E, F, G]) Chunk(chunk int) iter.Seq2[Row7[A, B, C, D, 
 // Get returns entity's row and true when the join matches entity, else
 // the zero row and false: the probe by handle. Allocates nothing.
 func (q Join7[A, B, C, D, E, F, G]) Get(entity Handle) (Row7[A, B, C, D, E, F, G], bool) {
-	if !q.q.Has(ephemeral.Handle(entity)) {
+	if _, ok := q.q.Get(ephemeral.Handle(entity)); !ok {
 		return Row7[A, B, C, D, E, F, G]{}, false
 	}
 	return Row7[A, B, C, D, E, F, G]{q.c, int(ephemeral.Handle(entity).Index())}, true
@@ -558,7 +558,7 @@ func (q Join8[A, B, C, D, E, F, G, H]) Chunk(chunk int) iter.Seq2[Row8[A, B, C, 
 // Get returns entity's row and true when the join matches entity, else
 // the zero row and false: the probe by handle. Allocates nothing.
 func (q Join8[A, B, C, D, E, F, G, H]) Get(entity Handle) (Row8[A, B, C, D, E, F, G, H], bool) {
-	if !q.q.Has(ephemeral.Handle(entity)) {
+	if _, ok := q.q.Get(ephemeral.Handle(entity)); !ok {
 		return Row8[A, B, C, D, E, F, G, H]{}, false
 	}
 	return Row8[A, B, C, D, E, F, G, H]{q.c, int(ephemeral.Handle(entity).Index())}, true
@@ -634,7 +634,7 @@ func (q Join9[A, B, C, D, E, F, G, H, I]) Chunk(chunk int) iter.Seq2[Row9[A, B, 
 // Get returns entity's row and true when the join matches entity, else
 // the zero row and false: the probe by handle. Allocates nothing.
 func (q Join9[A, B, C, D, E, F, G, H, I]) Get(entity Handle) (Row9[A, B, C, D, E, F, G, H, I], bool) {
-	if !q.q.Has(ephemeral.Handle(entity)) {
+	if _, ok := q.q.Get(ephemeral.Handle(entity)); !ok {
 		return Row9[A, B, C, D, E, F, G, H, I]{}, false
 	}
 	return Row9[A, B, C, D, E, F, G, H, I]{q.c, int(ephemeral.Handle(entity).Index())}, true
@@ -710,7 +710,7 @@ func (q Join10[A, B, C, D, E, F, G, H, I, J]) Chunk(chunk int) iter.Seq2[Row10[A
 // Get returns entity's row and true when the join matches entity, else
 // the zero row and false: the probe by handle. Allocates nothing.
 func (q Join10[A, B, C, D, E, F, G, H, I, J]) Get(entity Handle) (Row10[A, B, C, D, E, F, G, H, I, J], bool) {
-	if !q.q.Has(ephemeral.Handle(entity)) {
+	if _, ok := q.q.Get(ephemeral.Handle(entity)); !ok {
 		return Row10[A, B, C, D, E, F, G, H, I, J]{}, false
 	}
 	return Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(ephemeral.Handle(entity).Index())}, true
@@ -786,7 +786,7 @@ func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Chunk(chunk int) iter.Seq2[Row1
 // Get returns entity's row and true when the join matches entity, else
 // the zero row and false: the probe by handle. Allocates nothing.
 func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Get(entity Handle) (Row11[A, B, C, D, E, F, G, H, I, J, K], bool) {
-	if !q.q.Has(ephemeral.Handle(entity)) {
+	if _, ok := q.q.Get(ephemeral.Handle(entity)); !ok {
 		return Row11[A, B, C, D, E, F, G, H, I, J, K]{}, false
 	}
 	return Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(ephemeral.Handle(entity).Index())}, true
@@ -862,7 +862,7 @@ func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Chunk(chunk int) iter.Seq2[R
 // Get returns entity's row and true when the join matches entity, else
 // the zero row and false: the probe by handle. Allocates nothing.
 func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Get(entity Handle) (Row12[A, B, C, D, E, F, G, H, I, J, K, L], bool) {
-	if !q.q.Has(ephemeral.Handle(entity)) {
+	if _, ok := q.q.Get(ephemeral.Handle(entity)); !ok {
 		return Row12[A, B, C, D, E, F, G, H, I, J, K, L]{}, false
 	}
 	return Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(ephemeral.Handle(entity).Index())}, true
@@ -938,7 +938,7 @@ func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Chunk(chunk int) iter.Seq
 // Get returns entity's row and true when the join matches entity, else
 // the zero row and false: the probe by handle. Allocates nothing.
 func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Get(entity Handle) (Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], bool) {
-	if !q.q.Has(ephemeral.Handle(entity)) {
+	if _, ok := q.q.Get(ephemeral.Handle(entity)); !ok {
 		return Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{}, false
 	}
 	return Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(ephemeral.Handle(entity).Index())}, true
@@ -1014,7 +1014,7 @@ func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Chunk(chunk int) iter.
 // Get returns entity's row and true when the join matches entity, else
 // the zero row and false: the probe by handle. Allocates nothing.
 func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Get(entity Handle) (Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], bool) {
-	if !q.q.Has(ephemeral.Handle(entity)) {
+	if _, ok := q.q.Get(ephemeral.Handle(entity)); !ok {
 		return Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{}, false
 	}
 	return Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(ephemeral.Handle(entity).Index())}, true
@@ -1090,7 +1090,7 @@ func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Chunk(chunk int) it
 // Get returns entity's row and true when the join matches entity, else
 // the zero row and false: the probe by handle. Allocates nothing.
 func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Get(entity Handle) (Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], bool) {
-	if !q.q.Has(ephemeral.Handle(entity)) {
+	if _, ok := q.q.Get(ephemeral.Handle(entity)); !ok {
 		return Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{}, false
 	}
 	return Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(ephemeral.Handle(entity).Index())}, true

@@ -256,7 +256,7 @@ func (q Join{{.N}}[{{.Types}}]) Chunk(chunk int) iter.Seq2[Row{{.N}}[{{.Types}}]
 // the zero row and false: the probe by handle. Allocates nothing.
 func (q Join{{.N}}[{{.Types}}]) Get(entity Handle) (Row{{.N}}[{{.Types}}], bool) {
 {{- if .Wide}}
-	if !q.q.Has(ephemeral.Handle(entity)) {
+	if _, ok := q.q.Get(ephemeral.Handle(entity)); !ok {
 		return Row{{.N}}[{{.Types}}]{}, false
 	}
 	return Row{{.N}}[{{.Types}}]{q.c, int(ephemeral.Handle(entity).Index())}, true
