@@ -23,9 +23,9 @@
 // # Worker policy
 //
 // A Run of c chunks uses n = min(pool workers, Max, c/Grain) workers, at
-// least 1 ([Policy.Workers], [Pool.Active]): there are Grain chunks or more
+// least 1 ([Policy.Workers], a pool's worker count): there are Grain chunks or more
 // per worker, and no Run uses more workers than GOMAXPROCS (read by NewPool)
-// unless Max says so. The default, [DefaultPolicy], has Grain
+// unless Max says so. The default (the zero Policy) has Grain
 // [DefaultGrain], chosen by measurement so that a Run too small to pay for
 // the hand-off stays on one worker and costs what a one-worker pool costs
 // (docs/benchmarks.md, "Kernels"). A system overrides it per Run with
@@ -72,7 +72,7 @@
 // worker no longer walks the same chunks in every Run: on the arena at
 // 100 000 and 1 000 000 units on a busy 2-core machine, the static split's
 // cache affinity did not show against claiming (docs/benchmarks.md,
-// "Kernels"; an idle machine is not measured yet). [Span] is the static
+// "Kernels"; an idle machine is not measured yet). span is the static
 // split, kept for hosts that deal chunks out themselves and for the
 // test-only orders (below).
 //
@@ -143,7 +143,7 @@
 // kernel's panic the same way for every worker count. The pool stays usable
 // after such a Run; chunks that were skipped are not run again. A kernel
 // that calls runtime.Goexit on a helper worker breaks the pool instead
-// ([ErrGoexit]).
+// (errGoexit).
 //
 // # Nested Run
 //

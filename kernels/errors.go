@@ -22,12 +22,12 @@ var ErrKernelPanic = errors.New("kernels: kernel panicked")
 var ErrNestedRun = errors.New("kernels: Run called from inside a kernel (or while another Run of the same pool is in progress); " +
 	"a kernel must not start a kernel: split the work into two systems, or into two Run calls from the system's Run")
 
-// ErrGoexit: a kernel called runtime.Goexit (t.FailNow, log.Fatal's
+// errGoexit: a kernel called runtime.Goexit (t.FailNow, log.Fatal's
 // cousins in tests) on a helper worker. That worker's goroutine is gone, so
 // the Run completes without it and panics on its caller with a *PanicError
-// whose Value is ErrGoexit, and the pool is broken: every later Run panics
-// with ErrGoexit too. Close it and make a new pool (or World).
-var ErrGoexit = errors.New("kernels: a kernel called runtime.Goexit (t.FailNow?) on a helper worker, which ended its goroutine; " +
+// whose Value is errGoexit, and the pool is broken: every later Run panics
+// with errGoexit too. Close it and make a new pool (or World).
+var errGoexit = errors.New("kernels: a kernel called runtime.Goexit (t.FailNow?) on a helper worker, which ended its goroutine; " +
 	"kernels must return or panic, never exit their goroutine: close this pool (or World) and make a new one")
 
 // PanicError is the value Pool.Run and Scalar panic with, on the caller's

@@ -7,20 +7,6 @@ import (
 	"github.com/tickwork/tickwork/kernels"
 )
 
-// Span deals chunks out in contiguous, ascending ranges, as even as
-// integer division allows (a Pool claims instead: package doc, "Work
-// claiming").
-func ExampleSpan() {
-	for w := range 3 {
-		lo, hi := kernels.Span(10, 3, w)
-		fmt.Printf("worker %d: chunks [%d, %d)\n", w, lo, hi)
-	}
-	// Output:
-	// worker 0: chunks [0, 3)
-	// worker 1: chunks [3, 6)
-	// worker 2: chunks [6, 10)
-}
-
 // Scalar is the one-worker kernel: every chunk in ascending order, as
 // worker 0, on the calling goroutine.
 func ExampleScalar() {

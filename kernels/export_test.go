@@ -33,3 +33,18 @@ func SetStallHook(fn func(w int, joined bool)) (restore func()) {
 	stallHook = fn
 	return func() { stallHook = old }
 }
+
+// ChunkNS is the measured time of one of the kernel's chunks, in ns (0
+// before its first Run), for the cost tests.
+func (c *Cost) ChunkNS() float64 { return c.chunkNS }
+
+// DefaultPolicy, ErrGoexit, Span and Active are defaultPolicy, errGoexit,
+// span and activeFor, for the tests.
+var (
+	DefaultPolicy = defaultPolicy
+	ErrGoexit     = errGoexit
+	Span          = span
+)
+
+// Active is activeFor (the workers a Run of chunks chunks under pol uses).
+func (p *Pool) Active(pol Policy, chunks int) int { return p.activeFor(pol, chunks) }

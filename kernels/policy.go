@@ -10,7 +10,7 @@ package kernels
 const DefaultGrain = 3
 
 // Policy decides how many workers a Run uses from the work in it (package
-// doc, "Worker policy"). The zero Policy is DefaultPolicy. A small value;
+// doc, "Worker policy"). The zero Policy is defaultPolicy. A small value;
 // copy it freely.
 type Policy struct {
 	// Grain is the least number of chunks a worker is given: a Run of c
@@ -27,9 +27,9 @@ type Policy struct {
 	Fixed bool
 }
 
-// DefaultPolicy is the policy of a new pool: DefaultGrain chunks per
+// defaultPolicy is the policy of a new pool: DefaultGrain chunks per
 // worker at least, at most GOMAXPROCS workers.
-var DefaultPolicy = Policy{}
+var defaultPolicy = Policy{}
 
 // AllWorkers runs every Run on every worker of the pool, one chunk per
 // worker at least, whatever the measured cost: the split the pool made
@@ -75,10 +75,6 @@ const costWeight = 1.0 / 8
 // worker before one runs on the policy's count again, so that a kernel
 // whose chunks grew, or a pool whose hand-off got cheaper, is seen.
 const probeEvery = 64
-
-// ChunkNS is the measured time of one of the kernel's chunks, in ns (0
-// before its first Run). Exported for tests and hosts that report it.
-func (c *Cost) ChunkNS() float64 { return c.chunkNS }
 
 // workers is the worker count of a Run of chunks chunks that the policy
 // gives n > 1 workers: n, or 1 when the measured chunks would save less on

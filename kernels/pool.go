@@ -139,7 +139,7 @@ type Pool struct {
 	// panics with ErrNestedRun (see the package doc, "Nested Run").
 	busy atomic.Bool
 	// broken is set when a helper's goroutine exited through runtime.Goexit:
-	// every later Run panics with ErrGoexit.
+	// every later Run panics with errGoexit.
 	broken atomic.Bool
 	// perm is the test-only chunk order (internal/chunkorder), nil for
 	// work claiming; order is its permutation for the current Run, dealt
@@ -150,7 +150,7 @@ type Pool struct {
 
 // NewPool starts a pool of workers goroutines counting the caller: workers-1
 // are started here and live until Close (none for workers = 1). Its policy
-// is DefaultPolicy (SetPolicy changes it); it reads GOMAXPROCS once, here.
+// is defaultPolicy (SetPolicy changes it); it reads GOMAXPROCS once, here.
 // It returns an error wrapping ErrWorkers (errors.Is) when workers is
 // outside 1..MaxWorkers. It allocates; call it at set-up.
 func NewPool(workers int) (*Pool, error) {
@@ -158,7 +158,7 @@ func NewPool(workers int) (*Pool, error) {
 		return nil, fmt.Errorf("%w: got %d", ErrWorkers, workers)
 	}
 	procs := runtime.GOMAXPROCS(0)
-	p := &Pool{workers: workers, procs: procs, spin: procs > 1, policy: DefaultPolicy,
+	p := &Pool{workers: workers, procs: procs, spin: procs > 1, policy: defaultPolicy,
 		helpers: make([]helper, workers-1), done: make(chan struct{}, 1),
 		panics: make([]*PanicError, workers), perm: chunkorder.ForNewPool()}
 	if workerpolicy.Forced() {
@@ -183,7 +183,7 @@ func NewPool(workers int) (*Pool, error) {
 }
 
 // Workers is the number of workers, the caller included: worker indexes
-// passed to a kernel are 0..Workers()-1 (a Run may use fewer: Active).
+// passed to a kernel are 0..Workers()-1 (a Run may use fewer: Policy.Workers).
 // Safe from any goroutine.
 func (p *Pool) Workers() int { return p.workers }
 
@@ -196,13 +196,12 @@ func (p *Pool) Policy() Policy { return p.policy }
 // switch (internal/workerpolicy) can make NewPool start with AllWorkers.
 func (p *Pool) SetPolicy(pol Policy) { p.policy = pol }
 
-// Active is the number of workers a Run of chunks chunks under policy pol
+// activeFor is the number of workers a Run of chunks chunks under policy pol
 // uses on this pool: pol.Workers(chunks, p.Workers(), GOMAXPROCS as read by
-// NewPool). Workers 0..Active-1 take part; which chunks each runs is
+// NewPool). Workers 0..activeFor-1 take part; which chunks each runs is
 // claimed at run time (package doc, "Work claiming"). Pure; safe from any
 // goroutine.
-// Exported for a host that sizes per-worker state of a kernel it runs itself.
-func (p *Pool) Active(pol Policy, chunks int) int { return pol.Workers(chunks, p.workers, p.procs) }
+func (p *Pool) activeFor(pol Policy, chunks int) int { return pol.Workers(chunks, p.workers, p.procs) }
 
 // TakePeak returns the most workers any Run of the pool was given since
 // the previous TakePeak (1 for a Run on the caller's goroutine alone, 0
@@ -315,13 +314,13 @@ func (p *Pool) helper(w int) {
 
 // lost completes worker w's part of the current Run after a kernel called
 // runtime.Goexit on its goroutine (which goes on exiting): it records
-// ErrGoexit as w's panic, breaks the pool, counts the claim it was running
+// errGoexit as w's panic, breaks the pool, counts the claim it was running
 // as done and leaves the Run, so the Run returns (and panics) instead of
 // waiting for w for ever.
 func (p *Pool) lost(w int) {
 	h := &p.helpers[w-1]
 	p.broken.Store(true)
-	p.panics[w] = &PanicError{Worker: w, Chunk: -1, Value: ErrGoexit}
+	p.panics[w] = &PanicError{Worker: w, Chunk: -1, Value: errGoexit}
 	p.panicked.Store(true)
 	if k := h.inflight; k > 0 {
 		h.inflight = 0
@@ -336,14 +335,14 @@ func (p *Pool) lost(w int) {
 // work runs worker w's part of the current Run: claims of p.batch chunks
 // from the cursor until every chunk is claimed, each claim's chunks in
 // ascending order (so a worker's chunks ascend over the whole Run); under
-// a test-only chunk order, the positions of Span(chunks, active, w)
+// a test-only chunk order, the positions of span(chunks, active, w)
 // instead. A claim in which the kernel panicked ends the handing out of
 // chunks: the rest of it and every chunk not yet claimed are skipped
 // (under a test order, the rest of w's span). h is w's slot (nil for the
 // caller): it records the claim in flight for lost.
 func (p *Pool) work(w int, h *helper) (ran int) {
 	if p.order != nil {
-		lo, hi := Span(p.chunks, p.active, w)
+		lo, hi := span(p.chunks, p.active, w)
 		p.runClaim(w, h, lo, hi)
 		return hi - lo
 	}
@@ -564,14 +563,14 @@ func (p *Pool) finish() {
 	panic(first)
 }
 
-// Span returns the range [lo, hi) of chunks that worker w of workers gets
+// span returns the range [lo, hi) of chunks that worker w of workers gets
 // when chunks chunks are dealt out in contiguous, ascending ranges as even
 // as integer division allows: [chunks*w/workers, chunks*(w+1)/workers) (an
 // empty range when chunks < workers leaves w idle). A Pool no longer deals
 // this way (it claims: package doc, "Work claiming"); the test-only chunk
-// orders of internal/chunkorder do. Pure; safe from any goroutine.
-// Exported for a host that deals chunks out itself.
-func Span(chunks, workers, w int) (lo, hi int) {
+// orders of internal/chunkorder do (its own copy of the formula). Pure;
+// safe from any goroutine.
+func span(chunks, workers, w int) (lo, hi int) {
 	return chunks * w / workers, chunks * (w + 1) / workers
 }
 
@@ -606,7 +605,7 @@ func (p *Pool) Run(chunks int, fn func(worker, chunk int)) { p.RunPolicy(p.polic
 // worker count; the pool stays usable. Chunks that were skipped are not
 // retried.
 func (p *Pool) RunPolicy(pol Policy, chunks int, fn func(worker, chunk int)) {
-	p.run(p.Active(pol, chunks), chunks, fn, nil)
+	p.run(p.activeFor(pol, chunks), chunks, fn, nil)
 }
 
 // RunCost is RunPolicy for a kernel whose cost c measures: when the
@@ -620,7 +619,7 @@ func (p *Pool) RunPolicy(pol Policy, chunks int, fn func(worker, chunk int)) {
 // Exported for systems.Parallel, which keeps a Cost per call site, and for
 // hosts that run their own kernels on a world's pool.
 func (p *Pool) RunCost(pol Policy, c *Cost, chunks int, fn func(worker, chunk int)) {
-	n := p.Active(pol, chunks)
+	n := p.activeFor(pol, chunks)
 	if c != nil && !pol.Fixed && !p.fixed && n > 1 {
 		n = c.workers(n, chunks, p.overNS)
 	}
@@ -637,7 +636,7 @@ func (p *Pool) run(n, chunks int, fn func(worker, chunk int), c *Cost) {
 		panic("kernels: Run on a closed pool; create a new pool (or World) instead of reusing a closed one")
 	}
 	if p.broken.Load() {
-		panic(ErrGoexit)
+		panic(errGoexit)
 	}
 	if !p.busy.CompareAndSwap(false, true) {
 		panic(ErrNestedRun)

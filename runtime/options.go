@@ -41,7 +41,7 @@ func WithWorkers(n int) Option {
 
 // WithKernelPolicy sets the worker policy of the world's pool: how many
 // workers a kernel run uses, from its chunk count (kernels.Policy; the
-// default is kernels.DefaultPolicy, see package kernels, "Worker
+// default is the zero kernels.Policy, see package kernels, "Worker
 // policy"). A system overrides it for one run with
 // systems.ParallelPolicy. Any Policy is valid (zero fields take
 // their defaults).

@@ -234,7 +234,7 @@ func TestDefaultWorkers(t *testing.T) {
 		return w.Workers(), byWorld, byOwn
 	}
 	procs := min(goruntime.GOMAXPROCS(0), kernels.MaxWorkers)
-	wantWorld, wantOwn := kernels.DefaultPolicy.Workers(chunks, procs, procs), min(3, procs)
+	wantWorld, wantOwn := kernels.Policy{}.Workers(chunks, procs, procs), min(3, procs)
 	n, world, own := used(wantWorld, wantOwn)
 	assert.Equal(t, procs, n, "GOMAXPROCS workers by default")
 	assert.Equal(t, wantWorld, world)

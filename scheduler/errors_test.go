@@ -140,7 +140,7 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := scheduler.Config{FixedStep: 0.01, Pacing: scheduler.OneTickPerFrame}
 			if tc.workers > 0 {
-				restore := chunkorder.Set(chunkorder.Dealt()) // worker w runs kernels.Span's chunks: the worker named below
+				restore := chunkorder.Set(chunkorder.Dealt()) // worker w runs kernels' span's chunks: the worker named below
 				pool, err := kernels.NewPool(tc.workers)
 				restore()
 				require.NoError(t, err)
@@ -237,7 +237,7 @@ func TestPlaybackErrorNamesSystem(t *testing.T) {
 			require.NoError(t, err)
 			cfg := scheduler.Config{FixedStep: 0.01, Pacing: scheduler.OneTickPerFrame}
 			if tc.workers > 0 {
-				restore := chunkorder.Set(chunkorder.Dealt()) // worker w runs kernels.Span's chunks: the worker named below
+				restore := chunkorder.Set(chunkorder.Dealt()) // worker w runs kernels' span's chunks: the worker named below
 				pool, err := kernels.NewPool(tc.workers)
 				restore()
 				require.NoError(t, err)

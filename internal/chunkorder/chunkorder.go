@@ -10,7 +10,7 @@
 // The zero [Order] is the pool's normal work claiming (package kernels,
 // "Work claiming": which worker runs which chunk depends on timing). The
 // other orders deal the chunks of every Run out instead, by the spans of
-// positions of kernels.Span, so that which worker runs which chunk is
+// positions of kernels.span, so that which worker runs which chunk is
 // fixed: [Dealt] deals the chunks themselves (worker w gets chunks
 // Span(chunks, n, w), for tests that need to know which worker runs which
 // chunk), [Reversed] and [Shuffled] a permutation of them. Each worker
@@ -63,7 +63,7 @@ const (
 func Span() Order { return Order{} }
 
 // Dealt deals the chunks out in order: worker w gets the chunks of
-// kernels.Span(chunks, n, w).
+// kernels.span(chunks, n, w).
 func Dealt() Order { return Order{kind: dealt} }
 
 // Reversed hands the spans out in reverse: worker 0 gets the highest
@@ -147,7 +147,7 @@ type Perm struct {
 
 // Next returns the chunk order of the next Run of chunks chunks on workers
 // workers: a permutation of 0..chunks-1 in which worker w runs the chunks
-// at positions [chunks*w/workers, chunks*(w+1)/workers) (kernels.Span),
+// at positions [chunks*w/workers, chunks*(w+1)/workers) (kernels.span),
 // sorted ascending within each such span. The slice is the Perm's own and
 // is overwritten by the next call. It allocates only when chunks exceeds
 // every earlier count.

@@ -37,7 +37,7 @@ func TestNextIsPermutation(t *testing.T) {
 	// Spans of 10 chunks on 3 workers: positions [0, 3), [3, 6), [6, 10).
 	assert.Equal(t, []int{7, 8, 9, 4, 5, 6, 0, 1, 2, 3}, Reversed().Perm().Next(10, 3))
 	assert.Equal(t, []int{0, 1, 2, 3, 4}, Reversed().Perm().Next(5, 1), "one worker walks every chunk ascending")
-	assert.Equal(t, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, Dealt().Perm().Next(10, 3), "dealt: worker w gets kernels.Span's chunks")
+	assert.Equal(t, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, Dealt().Perm().Next(10, 3), "dealt: worker w gets kernels' span's chunks")
 	assert.Empty(t, Reversed().Perm().Next(0, 4))
 	a, b, c := Shuffled(1).Perm(), Shuffled(1).Perm(), Shuffled(2).Perm()
 	differ := false
