@@ -76,7 +76,7 @@
 // system its last run and rolling p50/p99/mean over the last
 // [Config.ReportWindow] runs (runs, not frames: a FixedUpdate system runs
 // once per tick), and its named counters' values in the frame
-// ([SystemReport].Counters of [CounterReport], [FrameReport.Counter]; the rule: Counters in
+// ([SystemReport].Counters of [CounterReport]; the rule: Counters in
 // package systems). Everything is preallocated at Seal.
 //
 // # State

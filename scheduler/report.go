@@ -10,11 +10,9 @@ import (
 	"github.com/tickwork/tickwork/systems"
 )
 
-// DefaultReportWindow is the number of runs per system that the rolling
+// defaultReportWindow is the number of runs per system that the rolling
 // statistics of a FrameReport cover when Config.ReportWindow is 0.
-// Exported for hosts that drive a Scheduler directly (a zero
-// Config.ReportWindow takes it).
-const DefaultReportWindow = 128
+const defaultReportWindow = 128
 
 // MaxReportWindow bounds Config.ReportWindow, in runs.
 const MaxReportWindow = 1 << 16
@@ -92,31 +90,11 @@ type SystemReport struct {
 
 // CounterReport is one named counter of a system in a frame: Value is the
 // sum of what the system's runs of the frame added (systems.Counter.Add).
+// Exported as the element type of SystemReport.Counters, which runtime and
+// the face copy by field.
 type CounterReport struct {
 	Name  string
 	Value int64
-}
-
-// Counter returns the value in the last frame of the counter name of the
-// system named system, and true; 0 and false when the system or its
-// counter does not exist. A linear scan; allocates nothing.
-func (r *FrameReport) Counter(system, name string) (int64, bool) {
-	if s := r.System(system); s != nil {
-		return s.Counter(name)
-	}
-	return 0, false
-}
-
-// Counter returns the value in the last frame of the system's counter
-// name, and true; 0 and false when it has no such counter. A linear scan;
-// allocates nothing.
-func (s *SystemReport) Counter(name string) (int64, bool) {
-	for i := range s.Counters {
-		if s.Counters[i].Name == name {
-			return s.Counters[i].Value, true
-		}
-	}
-	return 0, false
 }
 
 // String formats the report on one line, such as
@@ -142,17 +120,6 @@ func (r *FrameReport) String() string {
 func (r *FrameReport) CommandsDropped() int {
 	return r.Commands.DroppedSets + r.Commands.CapacityErrors + r.Commands.FailedAttaches + r.Commands.FailedMoves +
 		r.Commands.ForeignHandles
-}
-
-// System returns the report of the system named name, or nil. A linear
-// scan; allocates nothing.
-func (r *FrameReport) System(name string) *SystemReport {
-	for i := range r.Systems {
-		if r.Systems[i].Name == name {
-			return &r.Systems[i]
-		}
-	}
-	return nil
 }
 
 func newReport(names []string, phases []systems.Phase, window int) FrameReport {

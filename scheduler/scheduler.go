@@ -47,7 +47,7 @@ type Config struct {
 	// Pacing is Accumulate (the zero value) or OneTickPerFrame.
 	Pacing Pacing
 	// ReportWindow is the number of runs per system the rolling statistics
-	// cover, 1..MaxReportWindow; 0 means DefaultReportWindow.
+	// cover, 1..MaxReportWindow; 0 means 128.
 	ReportWindow int
 	// CommandRecords is the initial capacity of each command buffer in
 	// records, 1..MaxCommandRecords (see package commands); 0 means
@@ -124,7 +124,7 @@ func New(cfg Config) (*Scheduler, error) {
 		return nil, &ConfigError{Field: "Pacing", Value: cfg.Pacing.String(), Reason: "want Accumulate or OneTickPerFrame"}
 	}
 	if cfg.ReportWindow == 0 {
-		cfg.ReportWindow = DefaultReportWindow
+		cfg.ReportWindow = defaultReportWindow
 	}
 	if cfg.ReportWindow < 1 || cfg.ReportWindow > MaxReportWindow {
 		return nil, &ConfigError{Field: "ReportWindow", Value: itoa(cfg.ReportWindow),

@@ -112,8 +112,8 @@
 // system's runs added in the frame (several runs for a FixedUpdate system
 // with several ticks, none when it did not run); values are taken after
 // each run, so the report needs no locking and allocates nothing
-// (scheduler.SystemReport.Counters, made at seal; scheduler.FrameReport.Counter
-// looks one up). Counter.Total is the sum since the world was built. A
+// (scheduler.SystemReport.Counters, made at seal; the face's
+// FrameReport.Counter looks one up). Counter.Total is the sum since the world was built. A
 // counter name is unique within its system; two systems may both have a
 // "hits".
 //
