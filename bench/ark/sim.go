@@ -32,28 +32,6 @@ type Projectile struct {
 	Damage int32
 }
 
-// stage indexes the timed stages of one frame, in run order.
-type stage int
-
-const (
-	stResolveRespawns stage = iota
-	stApplyHits
-	stFire
-	stCollision
-	stIntegrateBodies
-	stIntegrateProjectiles
-	stClock
-	stPresentationSync
-	stRespawn
-	numStages
-)
-
-// stageNames are the rules' system names, reported by SystemTimes.
-var stageNames = [numStages]string{
-	"ResolveRespawns", "ApplyHits", "Fire", "Collision", "IntegrateBodies",
-	"IntegrateProjectiles", "Clock", "PresentationSync", "Respawn",
-}
-
 // hit is a hit event waiting for the next frame's ApplyHits.
 type hit struct {
 	target ecs.Entity
@@ -115,7 +93,7 @@ type Sim struct {
 
 	tick, frames int64
 	c            rules.Counters
-	nanos        [numStages]int64
+	stages       rules.StageTimes
 }
 
 var _ rules.Sim = (*Sim)(nil)
@@ -240,10 +218,7 @@ func (s *Sim) ProjectileChecksum() uint64 {
 // SystemTimes appends the wall time of each stage of the last frame to dst,
 // in run order (the rules' system names), and returns it.
 func (s *Sim) SystemTimes(dst []rules.SystemTime) []rules.SystemTime {
-	for i, ns := range s.nanos {
-		dst = append(dst, rules.SystemTime{Name: stageNames[i], Nanos: ns})
-	}
-	return dst
+	return s.stages.Append(dst)
 }
 
 // Close does nothing: Ark holds no goroutines. It returns nil.
@@ -256,35 +231,28 @@ func (s *Sim) Close() error { return nil }
 func (s *Sim) Frame() error {
 	t := time.Now()
 	s.resolveRespawns()
-	t = s.lap(stResolveRespawns, t)
+	t = s.stages.Lap(rules.StageResolveRespawns, t)
 	s.applyHits()
-	t = s.lap(stApplyHits, t)
+	t = s.stages.Lap(rules.StageApplyHits, t)
 	s.fire()
-	t = s.lap(stFire, t)
+	t = s.stages.Lap(rules.StageFire, t)
 	s.collision()
-	t = s.lap(stCollision, t)
+	t = s.stages.Lap(rules.StageCollision, t)
 	s.integrateBodies()
-	t = s.lap(stIntegrateBodies, t)
+	t = s.stages.Lap(rules.StageIntegrateBodies, t)
 	s.integrateProjectiles()
-	t = s.lap(stIntegrateProjectiles, t)
+	t = s.stages.Lap(rules.StageIntegrateProjectiles, t)
 	s.tick++
-	t = s.lap(stClock, t)
+	t = s.stages.Lap(rules.StageClock, t)
 	s.presentationSync()
-	t = s.lap(stPresentationSync, t)
+	t = s.stages.Lap(rules.StagePresentationSync, t)
 	s.respawn()
-	s.lap(stRespawn, t)
+	s.stages.Lap(rules.StageRespawn, t)
 	s.frames++
 	q := s.projectiles.Query()
 	s.c.LiveProjectiles = int64(q.Count())
 	q.Close()
 	return nil
-}
-
-// lap records the time since t as stage st's and returns now.
-func (s *Sim) lap(st stage, t time.Time) time.Time {
-	now := time.Now()
-	s.nanos[st] = int64(now.Sub(t))
-	return now
 }
 
 // resolveRespawns makes the units created by the previous frame's Respawn
