@@ -463,42 +463,14 @@ func (q Query{{.N}}[{{.Types}}]) Table() *Table { return (*Table)(q.q.Table()) }
 // All yields every live row of the table with its handle, in ascending row
 // order. Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
-	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
-{{- if .Wide}}
-		for _, entity := range q.q.All() {
-			if !yield(Row{{.N}}[{{.Types}}]{q.c, int(entity.Index())}, Handle(entity)) {
-				return
-			}
-		}
-{{- else}}
-		for row, entity := range q.q.All() {
-			if !yield(Row{{.N}}[{{.Types}}]{row}, Handle(entity)) {
-				return
-			}
-		}
-{{- end}}
-	}
+	{{template "faceYield" (yieldOf . "q.q.All()")}}
 }
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
 // panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) Chunk(chunk int) iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
-	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
-{{- if .Wide}}
-		for _, entity := range q.q.Chunk(chunk) {
-			if !yield(Row{{.N}}[{{.Types}}]{q.c, int(entity.Index())}, Handle(entity)) {
-				return
-			}
-		}
-{{- else}}
-		for row, entity := range q.q.Chunk(chunk) {
-			if !yield(Row{{.N}}[{{.Types}}]{row}, Handle(entity)) {
-				return
-			}
-		}
-{{- end}}
-	}
+	{{template "faceYield" (yieldOf . "q.q.Chunk(chunk)")}}
 }
 
 // Spans returns chunk chunk's slice of each column, ChunkRows elements

@@ -66,6 +66,34 @@ func path(wide bool) string {
 	return ""
 }
 
+// yieldArgs are the arguments of the shared template faceYield: the
+// arity and the engine iterator the face's rows are made from.
+type yieldArgs struct {
+	arity
+	Src string
+}
+
+// shared holds the templates every file's template may call: faceYield is
+// the body of the face's All and Chunk of a query or a join, which turn
+// the engine's iteration into the face's rows (a wide row is its column
+// block and the entity's index).
+const shared = `{{define "faceYield"}}return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
+{{- if .Wide}}
+		for _, entity := range {{.Src}} {
+			if !yield(Row{{.N}}[{{.Types}}]{q.c, int(entity.Index())}, Handle(entity)) {
+				return
+			}
+		}
+{{- else}}
+		for row, entity := range {{.Src}} {
+			if !yield(Row{{.N}}[{{.Types}}]{row}, Handle(entity)) {
+				return
+			}
+		}
+{{- end}}
+	}
+{{- end}}`
+
 // Files returns every generated file by its slash-separated path from the
 // module root, formatted with go/format.
 func Files() map[string][]byte {
@@ -84,7 +112,8 @@ func Files() map[string][]byte {
 			},
 			"rest": func(cs []col) []col { return cs[1:] },
 			"add":  func(x, y int) int { return x + y },
-		}).Parse(tmpl))
+			"yieldOf": func(a arity, src string) yieldArgs { return yieldArgs{a, src} },
+		}).Parse(shared + tmpl))
 		var b bytes.Buffer
 		b.WriteString(header)
 		if err := t.Execute(&b, arities()); err != nil {

@@ -214,42 +214,14 @@ func NewJoin{{.N}}[{{.Any}}]({{join .Cols "$F Access[$T]" ", "}}, filters ...Fil
 // order. The loop body may write through the row's pointers; it must not
 // change the structure of the domain's tables. Allocates nothing.
 func (q Join{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
-	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
-{{- if .Wide}}
-		for _, entity := range q.q.All() {
-			if !yield(Row{{.N}}[{{.Types}}]{q.c, int(entity.Index())}, Handle(entity)) {
-				return
-			}
-		}
-{{- else}}
-		for row, entity := range q.q.All() {
-			if !yield(Row{{.N}}[{{.Types}}]{row}, Handle(entity)) {
-				return
-			}
-		}
-{{- end}}
-	}
+	{{template "faceYield" (yieldOf . "q.q.All()")}}
 }
 
 // Chunk yields the matching entities of chunk chunk with their rows: the
 // row form for a kernel at that chunk. It panics when chunk is outside
 // 0..Chunks()-1. Allocates nothing.
 func (q Join{{.N}}[{{.Types}}]) Chunk(chunk int) iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
-	return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
-{{- if .Wide}}
-		for _, entity := range q.q.Chunk(chunk) {
-			if !yield(Row{{.N}}[{{.Types}}]{q.c, int(entity.Index())}, Handle(entity)) {
-				return
-			}
-		}
-{{- else}}
-		for row, entity := range q.q.Chunk(chunk) {
-			if !yield(Row{{.N}}[{{.Types}}]{row}, Handle(entity)) {
-				return
-			}
-		}
-{{- end}}
-	}
+	{{template "faceYield" (yieldOf . "q.q.Chunk(chunk)")}}
 }
 
 // Get returns entity's row and true when the join matches entity, else
