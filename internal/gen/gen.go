@@ -110,8 +110,8 @@ func Files() map[string][]byte {
 				}
 				return strings.Join(parts, sep)
 			},
-			"rest": func(cs []col) []col { return cs[1:] },
-			"add":  func(x, y int) int { return x + y },
+			"rest":    func(cs []col) []col { return cs[1:] },
+			"add":     func(x, y int) int { return x + y },
 			"yieldOf": func(a arity, src string) yieldArgs { return yieldArgs{a, src} },
 		}).Parse(shared + tmpl))
 		var b bytes.Buffer
