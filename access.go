@@ -126,7 +126,9 @@ func (r *Recorder) Remove(h Handle) { r.e().Remove(ephemeral.Handle(h)) }
 // what the table could hold after playback (the rule: package commands,
 // Policies, "Bounded recording") returns an error matching ErrCapacity (a
 // *CapacityError naming the table and its capacity), and one past the
-// buffer's limit ErrTooManyCreates. A refused create records nothing
+// buffer's limit ErrTooManyCreates, and one whose command buffer cannot
+// grow within the world's memory budget an error matching
+// ErrMemoryBudget (package commands, Memory). A refused create records nothing
 // more, its handle never resolves, and the frame reports it too (an error
 // matching ErrPlayback). Create refuses the same creates.
 func (r *Recorder) TryCreate() (Handle, error) {

@@ -102,3 +102,43 @@ func TestWorldPlayback(t *testing.T) {
 	assert.ErrorIs(t, err, tickwork.ErrCapacity, "the frame reports the refusal too")
 	assert.Equal(t, 4, forager.Len()+carrier.Len())
 }
+
+// A system that records without bound (here 20 000 000 removes of one
+// entity in one run) is held by the world's memory budget: its command
+// buffer grows only while the growth fits, the records past it are
+// refused, the frame returns an error matching ErrMemoryBudget and
+// ErrPlayback naming the system's buffer, and the next frame runs clean.
+func TestWorldRecordingBoundedByBudget(t *testing.T) {
+	const budget = 64 << 20
+	var units *tickwork.Table
+	var h tickwork.Handle
+	spam := true
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1), tickwork.WithMemoryBudget(budget))
+	units = b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 16})
+	b.System("Spam", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
+		r := tickwork.Record(d, units)
+		return func(*tickwork.Context) {
+			if spam {
+				for range 20_000_000 {
+					r.Remove(h)
+				}
+				spam = false
+			}
+		}
+	})
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	h, err = units.Insert()
+	require.NoError(t, err)
+
+	err = w.Frame(1.0 / 60)
+	require.ErrorIs(t, err, tickwork.ErrMemoryBudget)
+	require.ErrorIs(t, err, tickwork.ErrCommandPlayback)
+	assert.Contains(t, err.Error(), `remove in table "Unit"`)
+	rep := w.Report()
+	assert.Positive(t, rep.Commands.BudgetRefusals)
+	assert.Equal(t, 20_000_000, rep.Commands.Played+rep.Commands.BudgetRefusals, "every record played or refused")
+	assert.LessOrEqual(t, w.Budget().Used(), int64(budget))
+	require.NoError(t, w.Frame(1.0/60))
+}

@@ -154,6 +154,7 @@ type CommandStats struct {
 	Err            error // first failure (errors.Is ErrCommandPlayback), wrapping the storage error (ErrCapacity, ErrStaleHandle, ErrRowExists, ErrForeignHandle, ErrTooManyCreates); nil if none
 	Moved          int   // rows moved by Move
 	FailedMoves    int   // Moves of a handle with no row in the source table or with one in the destination (also set Err)
+	BudgetRefusals int   // records and writes refused at recording: their buffer could not grow within the memory budget (also set Err, wrapping ErrMemoryBudget)
 }
 
 // Time is the fixed-step clock's account (World.Time), in integer

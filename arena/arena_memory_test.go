@@ -21,9 +21,36 @@ import (
 // domain with its Unit and Body tables, the Projectile and ArenaClock
 // tables, their columns, the HitEvent and DeadSlot event tables), the
 // command buffers' initial records (a serial buffer and one per kernel
-// worker for every system that records, at Build; their Reserve growth is
-// not charged) and Collision's per-worker HitEvent staging, made at Build.
+// worker for every system that records, at Build), what the systems
+// Reserve past them (reserved), and Collision's per-worker HitEvent
+// staging, made at Build.
 func arenaBytes(cfg rules.Config) int64 {
+	return memory.Sum(declared(cfg), reserved(cfg, max(cfg.Workers, 1)))
+}
+
+// reserved is what the recording systems reserve past their buffers'
+// initial records, charged at Build (package commands, Memory): Fire a
+// create and seven values (six 4-byte, one handle; each with its handle
+// for SetN) a shot, ApplyHits a record a HitEvent, Collision a record a
+// projectile on each worker, Respawn seven records and five 4-byte values
+// (with their handles) a death.
+func reserved(cfg rules.Config, workers int) int64 {
+	fire, applyHits, collision, respawn := reserves(cfg, workers)
+	return memory.Sum(fire, applyHits, collision, respawn)
+}
+
+// reserves is reserved, by system.
+func reserves(cfg rules.Config, workers int) (fire, applyHits, collision, respawn int64) {
+	const d = scheduler.DefaultCommandRecords
+	proj := max(arena.MinProjectiles, cfg.Shots*(int(rules.TTL)+1))
+	deaths := min(cfg.Units, proj)
+	past := func(records int) int64 { return commands.BufferBytes(max(records, d) - d) }
+	return int64(cfg.Shots)*(6*4+8+7*8) + past(cfg.Shots+7), past(proj),
+		memory.Size(int64(workers), past(proj)), int64(deaths)*5*(4+8) + past(7*deaths)
+}
+
+// declared is what the declarations charge.
+func declared(cfg rules.Config) int64 {
 	n, workers := cfg.Units, max(cfg.Workers, 1)
 	proj := max(arena.MinProjectiles, cfg.Shots*(int(rules.TTL)+1))
 	return memory.Sum(
@@ -60,7 +87,8 @@ func TestArenaBudgetMatchesDeclarations(t *testing.T) {
 
 // The default budget admits the arena at its largest roster, 16 777 216
 // units, with room to spare, and refuses the largest shots with 256
-// workers (25 GiB, mostly HitEvent staging) instead of running out of
+// workers (63 GiB: 24 GiB of HitEvent staging, 37 GiB of Collision's
+// per-worker command records) instead of running out of
 // memory. Nothing is allocated: the sizes are computed.
 func TestArenaMaxUnitsFitDefaultBudget(t *testing.T) {
 	def := runtime.DefaultMemoryBudget
@@ -71,9 +99,9 @@ func TestArenaMaxUnitsFitDefaultBudget(t *testing.T) {
 		atMostGiB, above float64
 	}{
 		{"default shots, 1 worker", rules.DefaultShots, 1, true, 0.6, 0.5},
-		{"default shots, 256 workers", rules.DefaultShots, 256, true, 0.75, 0.7},
-		{"max shots, 8 workers", rules.MaxShots, 8, true, 1.8, 1.7},
-		{"max shots, 256 workers", rules.MaxShots, 256, false, 26, 25},
+		{"default shots, 256 workers", rules.DefaultShots, 256, true, 0.95, 0.85},
+		{"max shots, 8 workers", rules.MaxShots, 8, true, 4.5, 4.3},
+		{"max shots, 256 workers", rules.MaxShots, 256, false, 64, 63},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bytes := arenaBytes(rules.Config{Units: rules.MaxUnits, Shots: tc.shots, Workers: tc.workers})
@@ -118,9 +146,12 @@ func TestArenaPastBudgetFails(t *testing.T) {
 	staging := events.StagingBytes[arena.HitEvent](proj, 256)
 	// Build makes every recording system's serial buffer first, then binds
 	// the systems in sealed order: the one recording system sealed after
-	// Collision has its serial buffer, not yet its 256 per-worker ones.
+	// Collision has its serial buffer, not yet its 256 per-worker ones;
+	// of the reservations, those of ApplyHits and Fire (sealed before
+	// Collision) are made.
 	later := memory.Size(256, commands.BufferBytes(scheduler.DefaultCommandRecords))
+	fire, applyHits, _, _ := reserves(cfg, 256)
 	assert.Equal(t, memory.BudgetError{Definition: memory.Definition{Kind: "event staging", Name: "HitEvent", Workers: 256},
-		Bytes: staging, Used: arenaBytes(cfg) - staging - later, Budget: runtime.DefaultMemoryBudget, Owner: memory.OwnerWorld}, *be)
+		Bytes: staging, Used: declared(cfg) - staging - later + fire + applyHits, Budget: runtime.DefaultMemoryBudget, Owner: memory.OwnerWorld}, *be)
 	assert.Contains(t, err.Error(), "or use fewer workers (WithWorkers), or raise the world's budget (WithMemoryBudget)")
 }

@@ -90,6 +90,16 @@ func (s *Sim) fire(d *tickwork.Decl) tickwork.RunFunc {
 	r := tickwork.WriteResource(d, s.rng).Rand
 	s.shots = d.Counter("shots")
 	f := newShots(s.cfg.Shots)
+	// Room for a frame's shots: a create each, then one SetN per column
+	// (charged to the world's budget at Build; recording never grows).
+	tickwork.ReserveValues(rec, p.X, s.cfg.Shots)
+	tickwork.ReserveValues(rec, p.Y, s.cfg.Shots)
+	tickwork.ReserveValues(rec, p.VX, s.cfg.Shots)
+	tickwork.ReserveValues(rec, p.VY, s.cfg.Shots)
+	tickwork.ReserveValues(rec, p.TTL, s.cfg.Shots)
+	tickwork.ReserveValues(rec, p.Damage, s.cfg.Shots)
+	tickwork.ReserveValues(rec, p.Target, s.cfg.Shots)
+	rec.Reserve(s.cfg.Shots + 7)
 	units, body := s.cfg.Units, t.Body.Table
 	shift, mask := bits.TrailingZeros(uint(body.ChunkRows())), body.ChunkRows()-1
 	return func(*tickwork.Context) {

@@ -2,10 +2,10 @@ package commands
 
 import (
 	"math"
-	"slices"
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/internal/segment"
+	"github.com/tickwork/tickwork/memory"
 )
 
 // Provisional handles: the widths of their fields, laid out in
@@ -51,6 +51,7 @@ const (
 	opSetN
 	opRefused // the buffer's creates refused at recording (MaxCreates, or past what the table could hold): fail at playback
 	opMove    // a row moved from tabs[ref] to tabs[val]
+	opReserve // never recorded: names a Reserve the memory budget refused (Buffer.over)
 )
 
 const (
@@ -58,7 +59,7 @@ const (
 	refMask = 1<<opShift - 1 // index into Buffer.tabs or Buffer.cols
 )
 
-var opNames = [...]string{opCreate: "create", opAttach: "attach", opDelete: "delete", opRemove: "remove", opSet: "set", opSetN: "set", opRefused: "create", opMove: "move"}
+var opNames = [...]string{opCreate: "create", opAttach: "attach", opDelete: "delete", opRemove: "remove", opSet: "set", opSetN: "set", opRefused: "create", opMove: "move", opReserve: "reserve"}
 
 // record is one recorded command, 16 bytes.
 type record struct {
@@ -95,6 +96,7 @@ const refusedBits = seqMask | maxBufferID<<seqBits // its payload (see provision
 // time; give each worker of a parallel kernel its own Buffer.
 type Buffer struct {
 	p       *Playback        // the playback that made it, and plays it
+	name    string           // its owner (a system), for a budget refusal
 	id      int              // dense per playback
 	set     int              // buffers of its NewBuffers set (a kernel's, one per worker); 0 from NewBuffer
 	hbase   ephemeral.Handle // provisional handle bits of the playback tag and the id (sequence 0)
@@ -116,6 +118,21 @@ type Buffer struct {
 	refused int      // creates refused since the last playback
 	dropped int      // writes naming refusedHandle, not recorded
 	refusal error    // the first refusal's error, returned by every refused TryCreate until playback
+	// Growth past the reservation is charged to the playback's budget
+	// (Buffer.grow); over is the first refused growth since the last
+	// playback, reported by it.
+	over overflow
+}
+
+// overflow is a buffer's first record refused since its last playback
+// because growing the buffer did not fit in the memory budget, and how
+// many records (and values) were refused since.
+type overflow struct {
+	err     error // the *memory.BudgetError; nil: none refused
+	rec     int   // index the first refused record would have had
+	op      op
+	t       *ephemeral.Table
+	records int // records refused
 }
 
 // domRoom is how many more creates a buffer may record into one domain:
@@ -160,11 +177,57 @@ func (b *Buffer) Begin(key int) {
 // too). n <= 0 does nothing. It allocates; call it from the buffer's
 // goroutine while no playback runs and nothing resolves concurrently (in a
 // world: from the system's Run, outside its kernels).
+//
+// Room past the buffer's reservation (NewBuffer's records) is charged to
+// the playback's memory budget, BufferBytes of the records added; when it
+// does not fit, Reserve reserves nothing and the records that would need
+// the room are refused when recorded (Memory in the package doc).
 func (b *Buffer) Reserve(n int) {
 	if n > cap(b.recs) {
-		b.recs = slices.Grow(b.recs, n-len(b.recs))
+		if b.charge(opReserve, nil, BufferBytes(n-cap(b.recs))) != nil {
+			return
+		}
+		b.recs = growTo(b.recs, n)
 	}
 	b.p.reserve(b, n)
+}
+
+// charge charges bytes of growth to the playback's budget, or notes the
+// refusal (the first since the last playback, for o in table t; t nil for
+// a Reserve) and returns it.
+func (b *Buffer) charge(o op, t *ephemeral.Table, bytes int64) error {
+	if b.over.err != nil {
+		return b.over.err
+	}
+	what := memory.Definition{Kind: "command buffer", Name: b.name}
+	err := b.p.budget.Charge(what, bytes)
+	if err != nil {
+		b.over = overflow{err: err, rec: len(b.recs), op: o, t: t}
+	}
+	return err
+}
+
+// grow makes room for one more record, op o in table t, when the records
+// are at capacity: it doubles the capacity (at least 64 records) and
+// charges the records added, BufferBytes of them, to the budget. When
+// the budget refuses it, the record is refused: grow counts it and
+// returns false. Out of line: the recording paths stay small.
+//
+//go:noinline
+func (b *Buffer) grow(o op, t *ephemeral.Table) bool {
+	if len(b.recs) < cap(b.recs) {
+		return true
+	}
+	if b.over.err == nil {
+		n := max(2*cap(b.recs), 64)
+		if b.charge(o, t, BufferBytes(n-cap(b.recs))) == nil {
+			b.recs = growTo(b.recs, n)
+			b.p.reserve(b, n)
+			return true
+		}
+	}
+	b.over.records++
+	return false
 }
 
 // Reset discards the records waiting for playback, as if they had never been
@@ -182,6 +245,7 @@ func (b *Buffer) Reset() {
 		b.doms[i].room = unknownRoom
 	}
 	b.refused, b.dropped, b.refusal = 0, 0, nil
+	b.over = overflow{}
 }
 
 // Recorder returns the buffer's recording view of table t. The system's
@@ -262,7 +326,8 @@ func (r Recorder) Create() ephemeral.Handle {
 		return h
 	}
 	dr.room--
-	return r.create()
+	h, _ := r.create()
+	return h
 }
 
 // TryCreate is Create that reports a refusal at the call. Which creates a
@@ -284,16 +349,22 @@ func (r Recorder) TryCreate() (ephemeral.Handle, error) {
 		return r.slowCreate(dr)
 	}
 	dr.room--
-	return r.create(), nil
+	return r.create()
 }
 
-// create records a create that fits and returns its provisional handle.
-func (r Recorder) create() ephemeral.Handle {
+// create records a create that fits and returns its provisional handle;
+// when the buffer cannot grow for its record (the memory budget), it
+// returns refusedHandle and the budget's error.
+func (r Recorder) create() (ephemeral.Handle, error) {
 	b := r.b
+	if len(b.recs) == cap(b.recs) && !b.grow(opCreate, r.t) {
+		b.doms[r.di].room++
+		return refusedHandle, b.over.err
+	}
 	h := b.hbase | ephemeral.Handle(b.next&seqMask)
 	b.next++
-	r.add(opCreate, h)
-	return h
+	b.recs = append(b.recs, record{h: h, ref: uint32(opCreate)<<opShift | r.ti})
+	return h, nil
 }
 
 // slowCreate is TryCreate when dr's room is unknown (the buffer's first
@@ -312,7 +383,7 @@ func (r Recorder) slowCreate(dr *domRoom) (ephemeral.Handle, error) {
 	window := b.next-b.lo < b.window
 	if dr.room > 0 && window {
 		dr.room--
-		return r.create(), nil
+		return r.create()
 	}
 	if b.refused == 0 {
 		if !window {
@@ -328,8 +399,14 @@ func (r Recorder) slowCreate(dr *domRoom) (ephemeral.Handle, error) {
 }
 
 // add appends a record of op o on h for r's table.
+// A record the buffer cannot grow for (the memory budget) is refused:
+// counted, and reported by the playback.
 func (r Recorder) add(o op, h ephemeral.Handle) {
-	r.b.recs = append(r.b.recs, record{h: h, ref: uint32(o)<<opShift | r.ti})
+	b := r.b
+	if len(b.recs) == cap(b.recs) && !b.grow(o, r.t) {
+		return
+	}
+	b.recs = append(b.recs, record{h: h, ref: uint32(o)<<opShift | r.ti})
 }
 
 // Attach records the addition of a row (every column zero) in r's table for
@@ -389,7 +466,11 @@ func Move(h ephemeral.Handle, from, to Recorder) {
 	if from.b == nil || from.b != to.b || from.t == to.t || from.t.Domain() != to.t.Domain() {
 		movePanic(from, to)
 	}
-	from.b.recs = append(from.b.recs, record{h: h, ref: uint32(opMove)<<opShift | from.ti, val: to.ti})
+	b := from.b
+	if len(b.recs) == cap(b.recs) && !b.grow(opMove, from.t) {
+		return
+	}
+	b.recs = append(b.recs, record{h: h, ref: uint32(opMove)<<opShift | from.ti, val: to.ti})
 }
 
 // movePanic reports a bad Move; out of line so that Move stays small.
@@ -408,4 +489,15 @@ func movePanic(from, to Recorder) {
 		panic("commands: Move from table " + from.t.Name() + " to table " + to.t.Name() +
 			" of another domain: a row moves only between tables of one domain")
 	}
+}
+
+// growTo returns s with a capacity of exactly n when it has less (what
+// was charged to the budget is what is made), else s.
+func growTo[T any](s []T, n int) []T {
+	if n <= cap(s) {
+		return s
+	}
+	t := make([]T, len(s), n)
+	copy(t, s)
+	return t
 }

@@ -133,8 +133,11 @@
 // initial reservation, [BufferBytes] of its records, to the playback's
 // memory budget ([NewPlayback]; a world's playback has the world's) before
 // allocating, and return a *memory.BudgetError when it does not fit.
-// Growth past it ([Buffer.Reserve], or recording more) is not charged. What counts: docs/architecture.md,
-// memory budget.
+// Growth past it ([Buffer.Reserve], [Reserve], or recording more) is
+// charged when it happens; a record or write the budget has no room for is
+// refused at the call, counted in [Stats].BudgetRefusals and reported in
+// Stats.Err ([Recorder.TryCreate] returns the *memory.BudgetError). What
+// counts: docs/architecture.md, memory budget.
 //
 // # Concurrency
 //
@@ -155,7 +158,8 @@
 //
 // A failed record is reported in Stats.Err as a [*PlaybackError] (which
 // records fail: Policies, above). [Recorder.TryCreate] returns an
-// [*ephemeral.CapacityError] or [ErrTooManyCreates] at the call.
+// [*ephemeral.CapacityError], [ErrTooManyCreates] or a *memory.BudgetError
+// (Memory, above) at the call.
 // [Playback.NewBuffer] returns [ErrTooManyBuffers]
 // past 65536 buffers. Misuse panics
 // with a message that says how to fix it: a buffer played by a Playback

@@ -17,14 +17,18 @@ var ErrPlayback = errors.New("commands: playback failed")
 type PlaybackError struct {
 	Buffer int    // id of the buffer that recorded the record
 	Record int    // index of the record in its buffer's stream, from 0
-	Op     string // "create", "attach", "move", "delete", "remove" or "set"
-	Table  string // the table the record named (a move's source table)
-	Err    error  // *ephemeral.CapacityError, ephemeral.ErrStaleHandle, ephemeral.ErrRowExists, ephemeral.ErrForeignHandle or ErrTooManyCreates
+	Op     string // "create", "attach", "move", "delete", "remove", "set" or "reserve" (a Reserve the memory budget refused)
+	Table  string // the table the record named (a move's source table); empty for a Buffer.Reserve
+	Err    error  // *ephemeral.CapacityError, ephemeral.ErrStaleHandle, ephemeral.ErrRowExists, ephemeral.ErrForeignHandle, ErrTooManyCreates or a *memory.BudgetError
 }
 
 func (e *PlaybackError) Error() string {
+	in := ""
+	if e.Table != "" {
+		in = " in table " + strconv.Quote(e.Table)
+	}
 	return "commands: buffer " + strconv.Itoa(e.Buffer) + " record " + strconv.Itoa(e.Record) +
-		": " + e.Op + " in table " + strconv.Quote(e.Table) + ": " + e.Err.Error()
+		": " + e.Op + in + ": " + e.Err.Error()
 }
 
 // Is reports whether target is ErrPlayback.

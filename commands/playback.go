@@ -33,6 +33,7 @@ type Stats struct {
 	Err            error // first failure, a *PlaybackError (errors.Is ErrPlayback) wrapping the storage error; nil if none
 	Moved          int   // rows moved by Move
 	FailedMoves    int   // Moves of a handle with no live row in the source table, or with a row in the destination already (also set Err)
+	BudgetRefusals int   // records and writes refused at recording because growing their buffer past its reservation did not fit in the memory budget (also set Err)
 }
 
 // Add adds o's counts to s and keeps s.Err, or takes o.Err when s.Err is nil.
@@ -52,6 +53,7 @@ func (s *Stats) Add(o Stats) {
 	s.ForeignHandles += o.ForeignHandles
 	s.Moved += o.Moved
 	s.FailedMoves += o.FailedMoves
+	s.BudgetRefusals += o.BudgetRefusals
 	if s.Err == nil {
 		s.Err = o.Err
 	}
@@ -108,9 +110,9 @@ func NewPlayback(budget *memory.Budget) *Playback {
 
 // BufferBytes is what NewBuffer allocates and charges for a buffer of
 // records records: 16 bytes per record and 8 per resolution of a create
-// (records of them), 24 bytes a record, saturating at math.MaxInt64. Its
-// fixed per-buffer overhead (segment marks and merge scratch, under 1 KiB)
-// and its growth past records (recording more, Reserve) are not charged
+// (records of them), 24 bytes a record, saturating at math.MaxInt64; a
+// buffer's growth is charged at this rate too. Its fixed per-buffer
+// overhead (segment marks and merge scratch, under 1 KiB) is not charged
 // (docs/architecture.md, memory budget). Allocates nothing. Exported for
 // a host sizing a memory budget (tickwork.WithMemoryBudget): a world
 // charges BufferBytes(WithCommandRecords) per recording system and worker.
@@ -180,6 +182,7 @@ func (p *Playback) newBuffers(name string, n, records, workers int) ([]*Buffer, 
 		}
 		b := &Buffer{
 			p:      p,
+			name:   name,
 			id:     id,
 			set:    set,
 			hbase:  provisional(p.tag, id, 0),
@@ -365,12 +368,22 @@ func (p *Playback) prepare(b *Buffer) {
 func (p *Playback) reserve(b *Buffer, n int) {
 	s := &p.slots[b.id]
 	if n > cap(s.res) {
-		s.res = slices.Grow(s.res, n-len(s.res))
+		s.res = growTo(s.res, n)
 	}
 }
 
 func (p *Playback) end(bufs []*Buffer) Stats {
 	for _, b := range bufs {
+		if o := &b.over; o.err != nil {
+			p.st.BudgetRefusals += o.records
+			if p.st.Err == nil {
+				name := ""
+				if o.t != nil {
+					name = o.t.Name()
+				}
+				p.st.Err = &PlaybackError{Buffer: b.id, Record: o.rec, Op: opNames[o.op], Table: name, Err: o.err}
+			}
+		}
 		b.Reset()
 		b.playing = false
 	}

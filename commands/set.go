@@ -1,10 +1,11 @@
 package commands
 
 import (
-	"slices"
 	"strconv"
+	"unsafe"
 
 	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/memory"
 )
 
 // colStore is the untyped face of a store[T]: the values of the deferred
@@ -109,6 +110,9 @@ func SetN[T any](r Recorder, col *ephemeral.Column[T], hs []ephemeral.Handle, vs
 		return
 	}
 	s, i := storeOf(r, col)
+	if !s.room(r.b, opSetN, len(hs)) {
+		return
+	}
 	val, h0 := uint32(len(s.vals)), uint64(len(s.hs))
 	n := len(hs)
 	if r.b.refused > 0 { // writes naming a refused create's handle are not recorded
@@ -150,13 +154,23 @@ func keepRecorded[T any](b *Buffer, s *store[T], hs []ephemeral.Handle, vs []T) 
 // be a column of r's table (Reserve panics otherwise, as Set does); n at or
 // below what is already reserved does nothing. Not safe for concurrent use:
 // see Buffer.
+//
+// Room past what the store holds is charged to the playback's memory
+// budget, as Buffer.Reserve's is; when it does not fit, Reserve reserves
+// nothing and the writes that would need the room are refused when
+// recorded (Memory in the package doc).
 func Reserve[T any](r Recorder, col *ephemeral.Column[T], n int) {
 	s, _ := storeOf(r, col)
+	bytes := memory.Sum(memory.Size(int64(max(n-cap(s.vals), 0)), int64(unsafe.Sizeof(*new(T)))),
+		memory.Size(int64(max(n-cap(s.hs), 0)), int64(unsafe.Sizeof(ephemeral.Handle(0)))))
+	if bytes > 0 && r.b.charge(opReserve, r.t, bytes) != nil {
+		return
+	}
 	if n > cap(s.vals) {
-		s.vals = slices.Grow(s.vals, n-len(s.vals))
+		s.vals = growTo(s.vals, n)
 	}
 	if n > cap(s.hs) {
-		s.hs = slices.Grow(s.hs, n-len(s.hs))
+		s.hs = growTo(s.hs, n)
 	}
 	r.b.Reserve(n)
 }
@@ -186,6 +200,47 @@ func (w Setter[T]) Set(h ephemeral.Handle, v T) {
 		w.b.dropped++
 		return
 	}
+	b := w.b
+	if (len(b.recs) == cap(b.recs) || len(w.s.vals) == cap(w.s.vals)) && !w.s.room(b, opSet, 1) {
+		return
+	}
 	w.s.vals = append(w.s.vals, v)
-	w.b.recs = append(w.b.recs, record{h: h, ref: w.ref, val: uint32(len(w.s.vals) - 1)})
+	b.recs = append(b.recs, record{h: h, ref: w.ref, val: uint32(len(w.s.vals) - 1)})
+}
+
+// room makes room in b for one record of op o and in s for n more values
+// (and, for a SetN, their n handles), growing what is full and charging
+// the growth to the playback's memory budget; when the budget refuses,
+// the write is refused: counted (Memory in the package doc) and false.
+// Out of line: Set stays small.
+//
+//go:noinline
+func (s *store[T]) room(b *Buffer, o op, n int) bool {
+	t := s.col.Table()
+	if !b.grow(o, t) {
+		return false
+	}
+	hs := 0
+	if o == opSetN {
+		hs = n
+	}
+	grow := func(have, want int) int { // the new capacity, or have when it fits
+		if want <= have {
+			return have
+		}
+		return max(2*have, want, 64)
+	}
+	nv, nh := grow(cap(s.vals), len(s.vals)+n), grow(cap(s.hs), len(s.hs)+hs)
+	if nv == cap(s.vals) && nh == cap(s.hs) {
+		return true
+	}
+	bytes := memory.Sum(memory.Size(int64(nv-cap(s.vals)), int64(unsafe.Sizeof(*new(T)))),
+		memory.Size(int64(nh-cap(s.hs)), int64(unsafe.Sizeof(ephemeral.Handle(0)))))
+	if b.charge(o, t, bytes) != nil {
+		b.over.records++
+		return false
+	}
+	s.vals = growTo(s.vals, nv)
+	s.hs = growTo(s.hs, nh)
+	return true
 }

@@ -73,7 +73,12 @@ func TestFrameFromSecondGoroutine(t *testing.T) {
 	assert.True(t, errors.Is(err, scheduler.ErrReentrant))
 	assert.Equal(t, "scheduler: Frame called from another goroutine while a frame runs; "+
 		"a world is driven by one goroutine: call Frame only from the host's loop, one frame after the other", err.Error())
-	assert.Equal(t, []error{scheduler.ErrConcurrentFrame}, fromKernel, "a kernel worker is another goroutine")
+	// The helper claims one chunk or, when it starts first, both (work
+	// claiming); each call it makes is refused.
+	require.NotEmpty(t, fromKernel, "the helper ran no chunk")
+	for _, err := range fromKernel {
+		assert.Equal(t, scheduler.ErrConcurrentFrame, err, "a kernel worker is another goroutine")
+	}
 	assert.Equal(t, uint64(1), w.Frames())
 	require.NoError(t, w.Frame(0.01))
 	assert.Equal(t, 2, runs)
