@@ -72,6 +72,9 @@ func (c *checker) query(d *synQueryDecl) *Query {
 	if body.Limit != nil {
 		q.Limit = c.limit(sc, body.Limit, of)
 	}
+	if len(q.GroupBy) == 0 && len(q.Aggregates) > 0 && (len(body.Order) > 0 || body.Limit != nil) {
+		c.errorf(q.Pos, KindValue, "%s aggregates without group by, so it returns exactly one row: order by and limit do nothing; drop them, or group by a key", of)
+	}
 	c.planProbe(q)
 	c.queryAccess(b, q)
 	return q
@@ -472,7 +475,7 @@ func (c *checker) orderKeys(q *Query, sc *scope, body *synQueryBody, groupText [
 	grouped := len(q.GroupBy) > 0 || len(q.Aggregates) > 0
 	for _, o := range body.Order {
 		p := c.pos(o.Expr.Pos)
-		key := &OrderKey{Pos: p, Item: -1, Desc: o.Dir == "desc"}
+		key := &OrderKey{Pos: p, Item: -1, Group: -1, Desc: o.Dir == "desc"}
 		text := exprText(o.Expr)
 		if id := bareName(o.Expr); id != nil && sc.b.vars[id.Name] == nil && sc.b.params[id.Name] == nil {
 			for i, it := range q.Select {
@@ -513,9 +516,12 @@ func (c *checker) orderKeys(q *Query, sc *scope, body *synQueryBody, groupText [
 				c.errorf(p, KindType, "order by %s in %s is a constant, which orders nothing; order by a column, an expression of one or a result name", text, of)
 				continue
 			}
-			if grouped && slices.Index(groupText, text) < 0 {
-				c.errorf(p, KindType, "order by %s in %s is neither a group key nor an aggregate; order groups by their keys, aggregates or result names", text, of)
-				continue
+			if grouped {
+				key.Group = slices.Index(groupText, text)
+				if key.Group < 0 {
+					c.errorf(p, KindType, "order by %s in %s is neither a group key nor an aggregate; order groups by their keys, aggregates or result names", text, of)
+					continue
+				}
 			}
 			key.Expr, key.T = x, x.Type()
 		}

@@ -95,8 +95,9 @@ type OrderKey struct {
 	Pos  Pos
 	Expr Expr // nil when Agg is set or Item names a select item
 	Agg  *Aggregate
-	Item int // the select item it names, -1 if none
-	Desc bool
+	Item  int // the select item it names, -1 if none
+	Group int // in a grouped query, the group key it is, -1 if none
+	Desc  bool
 	T    Type
 }
 
