@@ -67,6 +67,7 @@ func (c *checker) query(d *synQueryDecl) *Query {
 		}
 		q.GroupBy = append(q.GroupBy, x)
 	}
+	q.Distinct = body.Distinct
 	c.selectItems(q, sc, body, groupText)
 	c.orderKeys(q, sc, body, groupText)
 	if body.Limit != nil {

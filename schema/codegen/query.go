@@ -1115,9 +1115,9 @@ func (qg *qGen) plan() string {
 		if j.Left {
 			kind = "left"
 		}
-		by := j.On.Name + "." + j.Via.Name
-		if j.Kind == schema.EntityJoin {
-			by = "entity of " + j.On.Name
+		by := "entity of " + j.On.Name
+		if j.Kind == schema.RefJoin {
+			by = j.On.Name + "." + j.Via.Name
 		}
 		parts = append(parts, fmt.Sprintf("%s join %s %s: probe by %s", kind, j.Table.Name, j.Var.Name, by))
 	}
