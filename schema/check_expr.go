@@ -240,8 +240,11 @@ func (c *checker) name(sc *scope, id *synIdent) Expr {
 	switch {
 	case !ok:
 		what := "constant or row variable"
-		if sc.b == nil {
+		switch {
+		case sc.b == nil:
 			what = "constant"
+		case sc.b.query != nil:
+			what = "parameter, constant or row variable"
 		}
 		c.errorf(p, KindUnknown, "unknown %s %q%s", what, id.Name, c.hint(id.Name, "constant"))
 		return bad(p)
@@ -939,6 +942,10 @@ func describeExpr(e Expr) string {
 		return "missing(" + e.Var.Name + ")"
 	case *IndexOf:
 		return "index(" + describeExpr(e.X) + ")"
+	case *ParamRef:
+		return "parameter " + e.Param.Name + " (" + e.Param.Type.String() + ")"
+	case *Has:
+		return "has(" + e.Var.Name + ", " + e.Table.Name + ")"
 	}
 	return "?"
 }

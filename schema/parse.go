@@ -87,7 +87,7 @@ func syntaxError(filename string, src []byte, err error) *Error {
 	t := ute.Unexpected
 	want := expectation(ute.Message())
 	if want == "" {
-		want = "a declaration (const, domain, table, event table, struct, resource, extern system or system)"
+		want = "a declaration (const, domain, table, event table, struct, resource, extern system, system or query)"
 	}
 	e.Msg = "unexpected " + describe(t) + "; expected " + want
 	switch t.Value {
