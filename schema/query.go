@@ -92,13 +92,13 @@ type SelectItem struct {
 // OrderKey is one key of an order by: an expression, a select item (an
 // alias or the same expression) or an aggregate.
 type OrderKey struct {
-	Pos  Pos
-	Expr Expr // nil when Agg is set or Item names a select item
-	Agg  *Aggregate
+	Pos   Pos
+	Expr  Expr // nil when Agg is set or Item names a select item
+	Agg   *Aggregate
 	Item  int // the select item it names, -1 if none
 	Group int // in a grouped query, the group key it is, -1 if none
 	Desc  bool
-	T    Type
+	T     Type
 }
 
 // QueryAccess is what a query reads: the manifest of the generated

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"slices"
-		"testing"
+	"testing"
 
 	"github.com/stretchr/testify/require"
 
