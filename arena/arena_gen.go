@@ -533,13 +533,13 @@ func (q *WeakestUnits) Run(dst []WeakestUnitsRow, n int32) []WeakestUnitsRow {
 			uHealths := q.uHealth[base+lo : base+hi]
 			for i := range uHealths {
 				row := base + lo + i
-				if e := (weakestUnitsEnt{k0: uHealths[i], ord: int32(row)}); len(ents) < bound {
-					e.row = WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}
+				k0 := uHealths[i]
+				if len(ents) < bound {
+					e := weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
 					ents = append(ents, e)
 					weakestUnitsUp(ents, len(ents)-1)
-				} else if weakestUnitsCmp(&e, &ents[0]) < 0 {
-					e.row = WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}
-					ents[0] = e
+				} else if k0 < ents[0].k0 {
+					ents[0] = weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
 					weakestUnitsDown(ents, 0)
 				}
 			}

@@ -745,17 +745,43 @@ func (qg *qGen) sinkOrdered() {
 }
 
 // sinkTopN keeps the bound best rows in a max-heap (its root the worst
-// kept); the row is built only when it enters.
+// kept). Rows come in ascending position, so a row whose first key is no
+// better than the root's loses (with one key: a tie loses too, to the
+// earlier row) before its entry or its row is built.
 func (qg *qGen) sinkTopN() {
-	g := qg.g
-	g.p("if e := (%s); len(ents) < bound {", qg.entLit(false))
-	g.p("e.row = %s", qg.rowLit())
+	g, q := qg.g, qg.q
+	k0 := qg.loc.name("k0")
+	first := q.OrderBy[0]
+	var x string
+	if first.Item >= 0 {
+		x = qg.sg.code(q.Select[first.Item].Expr)
+	} else {
+		x = qg.sg.code(first.Expr)
+	}
+	x, _ = keyForm(x, first.T)
+	op := "<"
+	if first.Desc {
+		op = ">"
+	}
+	if len(q.OrderBy) > 1 {
+		op += "="
+	}
+	g.p("%s := %s", k0, x)
+	g.p("if len(ents) < bound {")
+	g.p("e := %s", qg.entLit(true))
 	g.p("ents = append(ents, e)")
 	g.p("%sUp(ents, len(ents)-1)", qg.lower)
-	g.p("} else if %sCmp(&e, &ents[0]) < 0 {", qg.lower)
-	g.p("e.row = %s", qg.rowLit())
-	g.p("ents[0] = e")
-	g.p("%sDown(ents, 0)", qg.lower)
+	g.p("} else if %s %s ents[0].k0 {", k0, op)
+	if len(q.OrderBy) > 1 {
+		g.p("if e := (%s); %sCmp(&e, &ents[0]) < 0 {", qg.entLit(false), qg.lower)
+		g.p("e.row = %s", qg.rowLit())
+		g.p("ents[0] = e")
+		g.p("%sDown(ents, 0)", qg.lower)
+		g.p("}")
+	} else {
+		g.p("ents[0] = %s", qg.entLit(true))
+		g.p("%sDown(ents, 0)", qg.lower)
+	}
 	g.p("}")
 }
 

@@ -1179,14 +1179,17 @@ func (q *Oldest) Run(dst []OldestRow, n int32) []OldestRow {
 			pWs := q.pW[base+lo : base+hi][:len(pAges)]
 			for i := range pAges {
 				row := base + lo + i
-				if e := (oldestEnt{k0: pAges[i] % 10, k1: tickwork.QueryFloatKey32(pWs[i]), ord: int32(row)}); len(ents) < bound {
-					e.row = OldestRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]}
+				k0 := pAges[i] % 10
+				if len(ents) < bound {
+					e := oldestEnt{k0: pAges[i] % 10, k1: tickwork.QueryFloatKey32(pWs[i]), ord: int32(row), row: OldestRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]}}
 					ents = append(ents, e)
 					oldestUp(ents, len(ents)-1)
-				} else if oldestCmp(&e, &ents[0]) < 0 {
-					e.row = OldestRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]}
-					ents[0] = e
-					oldestDown(ents, 0)
+				} else if k0 >= ents[0].k0 {
+					if e := (oldestEnt{k0: pAges[i] % 10, k1: tickwork.QueryFloatKey32(pWs[i]), ord: int32(row)}); oldestCmp(&e, &ents[0]) < 0 {
+						e.row = OldestRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]}
+						ents[0] = e
+						oldestDown(ents, 0)
+					}
 				}
 			}
 		}
@@ -1958,13 +1961,13 @@ func (q *HotPings) Run(dst []HotPingsRow, n int32) []HotPingsRow {
 	}
 	for i := range es {
 		e2 := &es[i]
-		if e := (hotPingsEnt{k0: tickwork.QueryFloatKey32(e2.Heat), ord: int32(i)}); len(ents) < bound {
-			e.row = HotPingsRow{Who: e2.Who, Heat: e2.Heat}
+		k0 := tickwork.QueryFloatKey32(e2.Heat)
+		if len(ents) < bound {
+			e := hotPingsEnt{k0: tickwork.QueryFloatKey32(e2.Heat), ord: int32(i), row: HotPingsRow{Who: e2.Who, Heat: e2.Heat}}
 			ents = append(ents, e)
 			hotPingsUp(ents, len(ents)-1)
-		} else if hotPingsCmp(&e, &ents[0]) < 0 {
-			e.row = HotPingsRow{Who: e2.Who, Heat: e2.Heat}
-			ents[0] = e
+		} else if k0 > ents[0].k0 {
+			ents[0] = hotPingsEnt{k0: tickwork.QueryFloatKey32(e2.Heat), ord: int32(i), row: HotPingsRow{Who: e2.Who, Heat: e2.Heat}}
 			hotPingsDown(ents, 0)
 		}
 	}
