@@ -677,8 +677,8 @@ type HitTotalsByTargetRow struct {
 }
 
 // HitTotalsByTarget is declared query HitTotalsByTarget (arena.tw:128).
-// Plan: read HitEvent (emission order); group by 1 key(s): a dense array
-// over domain Actors's capacity; sort groups by their keys. Run it from one
+// Plan: read HitEvent (emission order); group by Target: a dense array over
+// the capacity of domain Actors; sort groups by their keys. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
 type HitTotalsByTarget struct {
@@ -759,7 +759,7 @@ func (q *HitTotalsByTarget) Run(dst []HitTotalsByTargetRow) []HitTotalsByTargetR
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *HitTotalsByTarget) Plan() string {
-	return "read HitEvent (emission order); group by 1 key(s): a dense array over domain Actors's capacity; sort groups by their keys"
+	return "read HitEvent (emission order); group by Target: a dense array over the capacity of domain Actors; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it: the slot of its

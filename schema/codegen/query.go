@@ -1185,15 +1185,18 @@ func (qg *qGen) plan() string {
 			if t.Domain != nil {
 				owner = "domain " + t.Domain.Name
 			}
-			how = "a dense array over " + owner + "'s capacity"
+			how = "a dense array over the capacity of " + owner
 		}
-		var names []string
+		names := make([]string, len(q.GroupBy))
+		for i := range names {
+			names[i] = fmt.Sprintf("key %d", i+1)
+		}
 		for _, it := range q.Select {
 			if it.Group >= 0 {
-				names = append(names, it.Name)
+				names[it.Group] = it.Name
 			}
 		}
-		parts = append(parts, fmt.Sprintf("group by %d key(s): %s", len(q.GroupBy), how))
+		parts = append(parts, fmt.Sprintf("group by %s: %s", strings.Join(names, ", "), how))
 		if len(q.OrderBy) > 0 {
 			parts = append(parts, "sort groups by ("+keys()+", keys)")
 		} else {

@@ -582,9 +582,9 @@ type ByAgeRow struct {
 }
 
 // ByAge is declared query ByAge (querykit.tw:83). Plan: scan Person
-// (ascending index); group by 1 key(s): a group table (map) of the keys;
-// sort groups by their keys. Run it from one goroutine at a time; the
-// result's order is docs/schema.md's Query results.
+// (ascending index); group by Bucket: a group table (map) of the keys; sort
+// groups by their keys. Run it from one goroutine at a time; the result's
+// order is docs/schema.md's Query results.
 type ByAge struct {
 	t      *Tables
 	tb     *tickwork.Table    // Person
@@ -667,7 +667,7 @@ func (q *ByAge) Run(dst []ByAgeRow) []ByAgeRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *ByAge) Plan() string {
-	return "scan Person (ascending index); group by 1 key(s): a group table (map) of the keys; sort groups by their keys"
+	return "scan Person (ascending index); group by Bucket: a group table (map) of the keys; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it with the key values.
@@ -700,8 +700,8 @@ type ByWRow struct {
 }
 
 // ByW is declared query ByW (querykit.tw:90). Plan: scan Person (ascending
-// index); group by 1 key(s): a group table (map) of the keys; sort groups
-// by their keys. Run it from one goroutine at a time; the result's order is
+// index); group by W: a group table (map) of the keys; sort groups by their
+// keys. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
 type ByW struct {
 	t      *Tables
@@ -791,7 +791,7 @@ func (q *ByW) Run(dst []ByWRow) []ByWRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *ByW) Plan() string {
-	return "scan Person (ascending index); group by 1 key(s): a group table (map) of the keys; sort groups by their keys"
+	return "scan Person (ascending index); group by W: a group table (map) of the keys; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it with the key values.
@@ -823,9 +823,9 @@ type ByFriendRow struct {
 }
 
 // ByFriend is declared query ByFriend (querykit.tw:97). Plan: scan Person
-// (ascending index); group by 1 key(s): a dense array over domain Folk's
-// capacity; sort groups by their keys. Run it from one goroutine at a time;
-// the result's order is docs/schema.md's Query results.
+// (ascending index); group by Friend: a dense array over the capacity of
+// domain Folk; sort groups by their keys. Run it from one goroutine at a
+// time; the result's order is docs/schema.md's Query results.
 type ByFriend struct {
 	t       *Tables
 	tb      *tickwork.Table           // Person
@@ -911,7 +911,7 @@ func (q *ByFriend) Run(dst []ByFriendRow) []ByFriendRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *ByFriend) Plan() string {
-	return "scan Person (ascending index); group by 1 key(s): a dense array over domain Folk's capacity; sort groups by their keys"
+	return "scan Person (ascending index); group by Friend: a dense array over the capacity of domain Folk; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it: the slot of its
@@ -956,7 +956,7 @@ type ByAgeOnRow struct {
 }
 
 // ByAgeOn is declared query ByAgeOn (querykit.tw:104). Plan: scan Person
-// (ascending index); group by 2 key(s): a group table (map) of the keys;
+// (ascending index); group by Bucket, On: a group table (map) of the keys;
 // sort groups by (Count desc, Bucket asc, keys); first n. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1061,7 +1061,7 @@ func (q *ByAgeOn) Run(dst []ByAgeOnRow, n int32) []ByAgeOnRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *ByAgeOn) Plan() string {
-	return "scan Person (ascending index); group by 2 key(s): a group table (map) of the keys; sort groups by (Count desc, Bucket asc, keys); first n"
+	return "scan Person (ascending index); group by Bucket, On: a group table (map) of the keys; sort groups by (Count desc, Bucket asc, keys); first n"
 }
 
 // group returns the index of key's group, adding it with the key values.
@@ -2036,9 +2036,9 @@ type PingTotalsRow struct {
 }
 
 // PingTotals is declared query PingTotals (querykit.tw:186). Plan: read
-// Ping (emission order); group by 1 key(s): a dense array over domain
-// Folk's capacity; sort groups by their keys. Run it from one goroutine at
-// a time; the result's order is docs/schema.md's Query results.
+// Ping (emission order); group by Who: a dense array over the capacity of
+// domain Folk; sort groups by their keys. Run it from one goroutine at a
+// time; the result's order is docs/schema.md's Query results.
 type PingTotals struct {
 	t      *Tables
 	events *tickwork.Consumer[Ping]  // set by Declare: read through the system's consumer
@@ -2116,7 +2116,7 @@ func (q *PingTotals) Run(dst []PingTotalsRow) []PingTotalsRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *PingTotals) Plan() string {
-	return "read Ping (emission order); group by 1 key(s): a dense array over domain Folk's capacity; sort groups by their keys"
+	return "read Ping (emission order); group by Who: a dense array over the capacity of domain Folk; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it: the slot of its
