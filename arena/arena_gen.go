@@ -526,6 +526,7 @@ func (q *WeakestUnits) Run(dst []WeakestUnitsRow, n int32) []WeakestUnitsRow {
 	if cap(ents) < bound {
 		ents = make([]weakestUnitsEnt, 0, bound)
 	}
+	var worst int32 // the first key of the heap's root, the worst row kept
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -535,12 +536,34 @@ func (q *WeakestUnits) Run(dst []WeakestUnitsRow, n int32) []WeakestUnitsRow {
 				row := base + lo + i
 				k0 := uHealths[i]
 				if len(ents) < bound {
-					e := weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
-					ents = append(ents, e)
-					weakestUnitsUp(ents, len(ents)-1)
-				} else if k0 < ents[0].k0 {
+					ents = ents[:len(ents)+1]
+					ents[len(ents)-1] = weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
+					for j := len(ents) - 1; j > 0; {
+						p := (j - 1) / 2
+						if weakestUnitsCmp(&ents[j], &ents[p]) <= 0 {
+							break
+						}
+						ents[j], ents[p] = ents[p], ents[j]
+						j = p
+					}
+					worst = ents[0].k0
+				} else if k0 < worst {
 					ents[0] = weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
-					weakestUnitsDown(ents, 0)
+					for j := 0; ; {
+						l := 2*j + 1
+						if l >= len(ents) {
+							break
+						}
+						if r := l + 1; r < len(ents) && weakestUnitsCmp(&ents[r], &ents[l]) > 0 {
+							l = r
+						}
+						if weakestUnitsCmp(&ents[l], &ents[j]) <= 0 {
+							break
+						}
+						ents[j], ents[l] = ents[l], ents[j]
+						j = l
+					}
+					worst = ents[0].k0
 				}
 			}
 		}
@@ -571,35 +594,6 @@ func weakestUnitsCmp(a, b *weakestUnitsEnt) int {
 }
 
 func weakestUnitsOrder(a, b weakestUnitsEnt) int { return weakestUnitsCmp(&a, &b) }
-
-// weakestUnitsUp and weakestUnitsDown keep h a max-heap in weakestUnitsCmp's order.
-func weakestUnitsUp(h []weakestUnitsEnt, i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if weakestUnitsCmp(&h[i], &h[p]) <= 0 {
-			return
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
-}
-
-func weakestUnitsDown(h []weakestUnitsEnt, i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		if r := l + 1; r < len(h) && weakestUnitsCmp(&h[r], &h[l]) > 0 {
-			l = r
-		}
-		if weakestUnitsCmp(&h[l], &h[i]) <= 0 {
-			return
-		}
-		h[i], h[l] = h[l], h[i]
-		i = l
-	}
-}
 
 // BodiesInBoxRow is a row of the result of query BodiesInBox
 // (arena.tw:122).
@@ -734,7 +728,9 @@ func (q *HitTotalsByTarget) Run(dst []HitTotalsByTargetRow) []HitTotalsByTargetR
 			q.slot[ix] = 0
 		}
 	}
-	clear(q.over)
+	if len(q.over) > 0 {
+		clear(q.over)
+	}
 	q.groups = q.groups[:0]
 	hs := q.t.HitEvent.Read()
 	if q.events != nil {
@@ -743,12 +739,27 @@ func (q *HitTotalsByTarget) Run(dst []HitTotalsByTargetRow) []HitTotalsByTargetR
 	for i := range hs {
 		h := &hs[i]
 		g0 := h.Target
-		gi := q.group(g0)
+		gi := int32(-1)
+		if ix := int(g0.Index()); ix < len(q.slot) {
+			switch s := q.slot[ix]; {
+			case s == 0:
+				q.groups = append(q.groups, hitTotalsByTargetGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+				q.slot[ix] = int32(len(q.groups))
+				gi = int32(len(q.groups) - 1)
+			case q.groups[s-1].g0 == g0:
+				gi = s - 1
+			}
+		}
+		if gi < 0 {
+			gi = q.group(g0)
+		}
 		gp := &q.groups[gi]
 		gp.a0 += int64(h.Damage)
 		gp.a1++
 	}
-	slices.SortFunc(q.groups, hitTotalsByTargetOrder)
+	if len(q.groups) > 1 {
+		slices.SortFunc(q.groups, hitTotalsByTargetOrder)
+	}
 	for i := range q.groups {
 		gp := &q.groups[i]
 		dst = append(dst, HitTotalsByTargetRow{Target: gp.g0, Total: gp.a0, Hits: gp.a1})

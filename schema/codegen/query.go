@@ -379,6 +379,8 @@ func (qg *qGen) run() {
 			g.p("if cap(ents) < bound {")
 			g.p("ents = make([]%sEnt, 0, bound)", qg.lower)
 			g.p("}")
+			_, t := keyForm("", q.OrderBy[0].T)
+			g.p("var worst %s // the first key of the heap's root, the worst row kept", t)
 		}
 	}
 	if q.Distinct {
@@ -767,21 +769,49 @@ func (qg *qGen) sinkTopN() {
 		op += "="
 	}
 	g.p("%s := %s", k0, x)
+	// The heap's moves are written inline, with no call and no append
+	// (ents has its bound's capacity): the row loop keeps its values in
+	// registers.
+	j, p, l, r := qg.loc.name("j"), qg.loc.name("p"), qg.loc.name("l"), qg.loc.name("r")
+	cmp := qg.lower + "Cmp"
 	g.p("if len(ents) < bound {")
-	g.p("e := %s", qg.entLit(true))
-	g.p("ents = append(ents, e)")
-	g.p("%sUp(ents, len(ents)-1)", qg.lower)
-	g.p("} else if %s %s ents[0].k0 {", k0, op)
+	g.p("ents = ents[:len(ents)+1]")
+	g.p("ents[len(ents)-1] = %s", qg.entLit(true))
+	g.p("for %s := len(ents) - 1; %s > 0; {", j, j)
+	g.p("%s := (%s - 1) / 2", p, j)
+	g.p("if %s(&ents[%s], &ents[%s]) <= 0 {", cmp, j, p)
+	g.p("break")
+	g.p("}")
+	g.p("ents[%s], ents[%s] = ents[%s], ents[%s]", j, p, p, j)
+	g.p("%s = %s", j, p)
+	g.p("}")
+	g.p("worst = ents[0].k0")
+	g.p("} else if %s %s worst {", k0, op)
 	if len(q.OrderBy) > 1 {
-		g.p("if e := (%s); %sCmp(&e, &ents[0]) < 0 {", qg.entLit(false), qg.lower)
+		g.p("e := %s", qg.entLit(false))
+		g.p("if %s(&e, &ents[0]) >= 0 {", cmp)
+		g.p("continue")
+		g.p("}")
 		g.p("e.row = %s", qg.rowLit())
 		g.p("ents[0] = e")
-		g.p("%sDown(ents, 0)", qg.lower)
-		g.p("}")
 	} else {
 		g.p("ents[0] = %s", qg.entLit(true))
-		g.p("%sDown(ents, 0)", qg.lower)
 	}
+	g.p("for %s := 0; ; {", j)
+	g.p("%s := 2*%s + 1", l, j)
+	g.p("if %s >= len(ents) {", l)
+	g.p("break")
+	g.p("}")
+	g.p("if %s := %s + 1; %s < len(ents) && %s(&ents[%s], &ents[%s]) > 0 {", r, l, r, cmp, r, l)
+	g.p("%s = %s", l, r)
+	g.p("}")
+	g.p("if %s(&ents[%s], &ents[%s]) <= 0 {", cmp, l, j)
+	g.p("break")
+	g.p("}")
+	g.p("ents[%s], ents[%s] = ents[%s], ents[%s]", j, l, l, j)
+	g.p("%s = %s", j, l)
+	g.p("}")
+	g.p("worst = ents[0].k0")
 	g.p("}")
 }
 
@@ -859,9 +889,13 @@ func (qg *qGen) groupReset() {
 		g.p("q.slot[ix] = 0")
 		g.p("}")
 		g.p("}")
+		g.p("if len(q.over) > 0 {")
 		g.p("clear(q.over)")
+		g.p("}")
 	} else {
+		g.p("if len(q.index) > 0 {")
 		g.p("clear(q.index)")
+		g.p("}")
 	}
 	g.p("q.groups = q.groups[:0]")
 }
@@ -884,7 +918,23 @@ func (qg *qGen) sinkGroup() {
 		vals = append(vals, v)
 	}
 	if qg.denseGroup() {
-		g.p("gi := q.group(%s)", vals[0])
+		// The slot's group in line; a new group or another generation's
+		// slot out of line.
+		ix := qg.loc.name("ix")
+		g.p("gi := int32(-1)")
+		g.p("if %s := int(%s.Index()); %s < len(q.slot) {", ix, vals[0], ix)
+		g.p("switch s := q.slot[%s]; {", ix)
+		g.p("case s == 0:")
+		g.p("q.groups = append(q.groups, %sGroup{g0: %s, k0: tickwork.QueryHandleKey(%s)})", qg.lower, vals[0], vals[0])
+		g.p("q.slot[%s] = int32(len(q.groups))", ix)
+		g.p("gi = int32(len(q.groups) - 1)")
+		g.p("case q.groups[s-1].g0 == %s:", vals[0])
+		g.p("gi = s - 1")
+		g.p("}")
+		g.p("}")
+		g.p("if gi < 0 {")
+		g.p("gi = q.group(%s)", vals[0])
+		g.p("}")
 	} else {
 		var parts []string
 		for i, k := range q.GroupBy {
@@ -910,7 +960,9 @@ func (qg *qGen) finish() {
 			qg.finalize("gp.")
 			g.p("}")
 		}
+		g.p("if len(q.groups) > 1 {")
 		g.p("slices.SortFunc(q.groups, %sOrder)", qg.lower)
+		g.p("}")
 		g.p("for i := range q.groups {")
 		if qg.limit != "" {
 			g.p("if len(dst) == bound {")
@@ -1000,37 +1052,6 @@ func (qg *qGen) helpers() {
 		g.p("")
 		g.p("func %sOrder(a, b %sEnt) int { return %sCmp(&a, &b) }", qg.lower, qg.lower, qg.lower)
 		g.p("")
-		if q.Limit != nil {
-			g.p("// %sUp and %sDown keep h a max-heap in %sCmp's order.", qg.lower, qg.lower, qg.lower)
-			g.p("func %sUp(h []%sEnt, i int) {", qg.lower, qg.lower)
-			g.p("for i > 0 {")
-			g.p("p := (i - 1) / 2")
-			g.p("if %sCmp(&h[i], &h[p]) <= 0 {", qg.lower)
-			g.p("return")
-			g.p("}")
-			g.p("h[i], h[p] = h[p], h[i]")
-			g.p("i = p")
-			g.p("}")
-			g.p("}")
-			g.p("")
-			g.p("func %sDown(h []%sEnt, i int) {", qg.lower, qg.lower)
-			g.p("for {")
-			g.p("l := 2*i + 1")
-			g.p("if l >= len(h) {")
-			g.p("return")
-			g.p("}")
-			g.p("if r := l + 1; r < len(h) && %sCmp(&h[r], &h[l]) > 0 {", qg.lower)
-			g.p("l = r")
-			g.p("}")
-			g.p("if %sCmp(&h[l], &h[i]) <= 0 {", qg.lower)
-			g.p("return")
-			g.p("}")
-			g.p("h[i], h[l] = h[l], h[i]")
-			g.p("i = l")
-			g.p("}")
-			g.p("}")
-			g.p("")
-		}
 	}
 }
 

@@ -639,7 +639,9 @@ func DeclareByAge(d *tickwork.Decl, t *Tables) *ByAge {
 // never past it.
 func (q *ByAge) Run(dst []ByAgeRow) []ByAgeRow {
 	dst = dst[:0]
-	clear(q.index)
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
 	q.groups = q.groups[:0]
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -656,7 +658,9 @@ func (q *ByAge) Run(dst []ByAgeRow) []ByAgeRow {
 			}
 		}
 	}
-	slices.SortFunc(q.groups, byAgeOrder)
+	if len(q.groups) > 1 {
+		slices.SortFunc(q.groups, byAgeOrder)
+	}
 	for i := range q.groups {
 		gp := &q.groups[i]
 		dst = append(dst, ByAgeRow{Bucket: gp.g0, Count: gp.a0, SumW: gp.a1})
@@ -758,7 +762,9 @@ func DeclareByW(d *tickwork.Decl, t *Tables) *ByW {
 // never past it.
 func (q *ByW) Run(dst []ByWRow) []ByWRow {
 	dst = dst[:0]
-	clear(q.index)
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
 	q.groups = q.groups[:0]
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -780,7 +786,9 @@ func (q *ByW) Run(dst []ByWRow) []ByWRow {
 			}
 		}
 	}
-	slices.SortFunc(q.groups, byWOrder)
+	if len(q.groups) > 1 {
+		slices.SortFunc(q.groups, byWOrder)
+	}
 	for i := range q.groups {
 		gp := &q.groups[i]
 		dst = append(dst, ByWRow{W: gp.g0, N: gp.a0, MaxAge: gp.a1})
@@ -883,7 +891,9 @@ func (q *ByFriend) Run(dst []ByFriendRow) []ByFriendRow {
 			q.slot[ix] = 0
 		}
 	}
-	clear(q.over)
+	if len(q.over) > 0 {
+		clear(q.over)
+	}
 	q.groups = q.groups[:0]
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -893,14 +903,29 @@ func (q *ByFriend) Run(dst []ByFriendRow) []ByFriendRow {
 			pFriends := q.pFriend[base+lo : base+hi][:len(pScores)]
 			for i := range pScores {
 				g0 := pFriends[i]
-				gi := q.group(g0)
+				gi := int32(-1)
+				if ix := int(g0.Index()); ix < len(q.slot) {
+					switch s := q.slot[ix]; {
+					case s == 0:
+						q.groups = append(q.groups, byFriendGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+						q.slot[ix] = int32(len(q.groups))
+						gi = int32(len(q.groups) - 1)
+					case q.groups[s-1].g0 == g0:
+						gi = s - 1
+					}
+				}
+				if gi < 0 {
+					gi = q.group(g0)
+				}
 				gp := &q.groups[gi]
 				gp.a0++
 				gp.a1 += int64(pScores[i])
 			}
 		}
 	}
-	slices.SortFunc(q.groups, byFriendOrder)
+	if len(q.groups) > 1 {
+		slices.SortFunc(q.groups, byFriendOrder)
+	}
 	for i := range q.groups {
 		gp := &q.groups[i]
 		dst = append(dst, ByFriendRow{Friend: gp.g0, Count: gp.a0, SumScore: gp.a1})
@@ -1022,7 +1047,9 @@ func DeclareByAgeOn(d *tickwork.Decl, t *Tables) *ByAgeOn {
 func (q *ByAgeOn) Run(dst []ByAgeOnRow, n int32) []ByAgeOnRow {
 	dst = dst[:0]
 	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
-	clear(q.index)
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
 	q.groups = q.groups[:0]
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -1047,7 +1074,9 @@ func (q *ByAgeOn) Run(dst []ByAgeOnRow, n int32) []ByAgeOnRow {
 			gp.a1 = gp.s1 / float64(gp.n1)
 		}
 	}
-	slices.SortFunc(q.groups, byAgeOnOrder)
+	if len(q.groups) > 1 {
+		slices.SortFunc(q.groups, byAgeOnOrder)
+	}
 	for i := range q.groups {
 		if len(dst) == bound {
 			break
@@ -1171,6 +1200,7 @@ func (q *Oldest) Run(dst []OldestRow, n int32) []OldestRow {
 	if cap(ents) < bound {
 		ents = make([]oldestEnt, 0, bound)
 	}
+	var worst int32 // the first key of the heap's root, the worst row kept
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -1181,15 +1211,39 @@ func (q *Oldest) Run(dst []OldestRow, n int32) []OldestRow {
 				row := base + lo + i
 				k0 := pAges[i] % 10
 				if len(ents) < bound {
-					e := oldestEnt{k0: pAges[i] % 10, k1: tickwork.QueryFloatKey32(pWs[i]), ord: int32(row), row: OldestRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]}}
-					ents = append(ents, e)
-					oldestUp(ents, len(ents)-1)
-				} else if k0 >= ents[0].k0 {
-					if e := (oldestEnt{k0: pAges[i] % 10, k1: tickwork.QueryFloatKey32(pWs[i]), ord: int32(row)}); oldestCmp(&e, &ents[0]) < 0 {
-						e.row = OldestRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]}
-						ents[0] = e
-						oldestDown(ents, 0)
+					ents = ents[:len(ents)+1]
+					ents[len(ents)-1] = oldestEnt{k0: pAges[i] % 10, k1: tickwork.QueryFloatKey32(pWs[i]), ord: int32(row), row: OldestRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]}}
+					for j := len(ents) - 1; j > 0; {
+						p := (j - 1) / 2
+						if oldestCmp(&ents[j], &ents[p]) <= 0 {
+							break
+						}
+						ents[j], ents[p] = ents[p], ents[j]
+						j = p
 					}
+					worst = ents[0].k0
+				} else if k0 >= worst {
+					e := oldestEnt{k0: pAges[i] % 10, k1: tickwork.QueryFloatKey32(pWs[i]), ord: int32(row)}
+					if oldestCmp(&e, &ents[0]) >= 0 {
+						continue
+					}
+					e.row = OldestRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]}
+					ents[0] = e
+					for j := 0; ; {
+						l := 2*j + 1
+						if l >= len(ents) {
+							break
+						}
+						if r := l + 1; r < len(ents) && oldestCmp(&ents[r], &ents[l]) > 0 {
+							l = r
+						}
+						if oldestCmp(&ents[l], &ents[j]) <= 0 {
+							break
+						}
+						ents[j], ents[l] = ents[l], ents[j]
+						j = l
+					}
+					worst = ents[0].k0
 				}
 			}
 		}
@@ -1226,35 +1280,6 @@ func oldestCmp(a, b *oldestEnt) int {
 }
 
 func oldestOrder(a, b oldestEnt) int { return oldestCmp(&a, &b) }
-
-// oldestUp and oldestDown keep h a max-heap in oldestCmp's order.
-func oldestUp(h []oldestEnt, i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if oldestCmp(&h[i], &h[p]) <= 0 {
-			return
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
-}
-
-func oldestDown(h []oldestEnt, i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		if r := l + 1; r < len(h) && oldestCmp(&h[r], &h[l]) > 0 {
-			l = r
-		}
-		if oldestCmp(&h[l], &h[i]) <= 0 {
-			return
-		}
-		h[i], h[l] = h[l], h[i]
-		i = l
-	}
-}
 
 // SortedWRow is a row of the result of query SortedW (querykit.tw:121).
 type SortedWRow struct {
@@ -1955,6 +1980,7 @@ func (q *HotPings) Run(dst []HotPingsRow, n int32) []HotPingsRow {
 	if cap(ents) < bound {
 		ents = make([]hotPingsEnt, 0, bound)
 	}
+	var worst uint32 // the first key of the heap's root, the worst row kept
 	es := q.t.Ping.Read()
 	if q.events != nil {
 		es = q.events.Read()
@@ -1963,12 +1989,34 @@ func (q *HotPings) Run(dst []HotPingsRow, n int32) []HotPingsRow {
 		e2 := &es[i]
 		k0 := tickwork.QueryFloatKey32(e2.Heat)
 		if len(ents) < bound {
-			e := hotPingsEnt{k0: tickwork.QueryFloatKey32(e2.Heat), ord: int32(i), row: HotPingsRow{Who: e2.Who, Heat: e2.Heat}}
-			ents = append(ents, e)
-			hotPingsUp(ents, len(ents)-1)
-		} else if k0 > ents[0].k0 {
+			ents = ents[:len(ents)+1]
+			ents[len(ents)-1] = hotPingsEnt{k0: tickwork.QueryFloatKey32(e2.Heat), ord: int32(i), row: HotPingsRow{Who: e2.Who, Heat: e2.Heat}}
+			for j := len(ents) - 1; j > 0; {
+				p := (j - 1) / 2
+				if hotPingsCmp(&ents[j], &ents[p]) <= 0 {
+					break
+				}
+				ents[j], ents[p] = ents[p], ents[j]
+				j = p
+			}
+			worst = ents[0].k0
+		} else if k0 > worst {
 			ents[0] = hotPingsEnt{k0: tickwork.QueryFloatKey32(e2.Heat), ord: int32(i), row: HotPingsRow{Who: e2.Who, Heat: e2.Heat}}
-			hotPingsDown(ents, 0)
+			for j := 0; ; {
+				l := 2*j + 1
+				if l >= len(ents) {
+					break
+				}
+				if r := l + 1; r < len(ents) && hotPingsCmp(&ents[r], &ents[l]) > 0 {
+					l = r
+				}
+				if hotPingsCmp(&ents[l], &ents[j]) <= 0 {
+					break
+				}
+				ents[j], ents[l] = ents[l], ents[j]
+				j = l
+			}
+			worst = ents[0].k0
 		}
 	}
 	q.ents = ents
@@ -1997,35 +2045,6 @@ func hotPingsCmp(a, b *hotPingsEnt) int {
 }
 
 func hotPingsOrder(a, b hotPingsEnt) int { return hotPingsCmp(&a, &b) }
-
-// hotPingsUp and hotPingsDown keep h a max-heap in hotPingsCmp's order.
-func hotPingsUp(h []hotPingsEnt, i int) {
-	for i > 0 {
-		p := (i - 1) / 2
-		if hotPingsCmp(&h[i], &h[p]) <= 0 {
-			return
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
-}
-
-func hotPingsDown(h []hotPingsEnt, i int) {
-	for {
-		l := 2*i + 1
-		if l >= len(h) {
-			return
-		}
-		if r := l + 1; r < len(h) && hotPingsCmp(&h[r], &h[l]) > 0 {
-			l = r
-		}
-		if hotPingsCmp(&h[l], &h[i]) <= 0 {
-			return
-		}
-		h[i], h[l] = h[l], h[i]
-		i = l
-	}
-}
 
 // PingTotalsRow is a row of the result of query PingTotals
 // (querykit.tw:186).
@@ -2091,7 +2110,9 @@ func (q *PingTotals) Run(dst []PingTotalsRow) []PingTotalsRow {
 			q.slot[ix] = 0
 		}
 	}
-	clear(q.over)
+	if len(q.over) > 0 {
+		clear(q.over)
+	}
 	q.groups = q.groups[:0]
 	es := q.t.Ping.Read()
 	if q.events != nil {
@@ -2100,12 +2121,27 @@ func (q *PingTotals) Run(dst []PingTotalsRow) []PingTotalsRow {
 	for i := range es {
 		e2 := &es[i]
 		g0 := e2.Who
-		gi := q.group(g0)
+		gi := int32(-1)
+		if ix := int(g0.Index()); ix < len(q.slot) {
+			switch s := q.slot[ix]; {
+			case s == 0:
+				q.groups = append(q.groups, pingTotalsGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+				q.slot[ix] = int32(len(q.groups))
+				gi = int32(len(q.groups) - 1)
+			case q.groups[s-1].g0 == g0:
+				gi = s - 1
+			}
+		}
+		if gi < 0 {
+			gi = q.group(g0)
+		}
 		gp := &q.groups[gi]
 		gp.a0 += float64(e2.Heat)
 		gp.a1++
 	}
-	slices.SortFunc(q.groups, pingTotalsOrder)
+	if len(q.groups) > 1 {
+		slices.SortFunc(q.groups, pingTotalsOrder)
+	}
 	for i := range q.groups {
 		gp := &q.groups[i]
 		dst = append(dst, PingTotalsRow{Who: gp.g0, Heat: gp.a0, Count: gp.a1})
