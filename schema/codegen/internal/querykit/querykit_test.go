@@ -31,6 +31,8 @@ type world struct {
 	t   *kit.Tables
 	q   *kit.Queries
 	rng *rand.Rand
+	// quiet: the host emits no pings (only Shout does)
+	quiet bool
 }
 
 func newWorld(t testing.TB, workers int, seed uint64) *world {
@@ -122,6 +124,9 @@ func (wd *world) mutate(t testing.TB) {
 		}
 	}
 	for range r.IntN(20) {
+		if wd.quiet {
+			break
+		}
 		_ = tb.Ping.Emit(kit.Ping{Who: wd.anyPerson(), Power: int32(r.IntN(10)), Heat: wd.float()})
 	}
 }
@@ -651,4 +656,43 @@ func TestQueriesAllocateNothing(t *testing.T) {
 		b.run(wd.q, p)
 		require.Zero(t, testing.AllocsPerRun(20, func() { b.run(wd.q, p) }), "params %+v", p)
 	}
+}
+
+// TestDeclaredQueries: a hand-written system that declares two queries
+// (DeclareStats: column reads; DeclarePingTotals: a consumer of Ping)
+// gets, in its run in LateUpdate, what the host's queries return between
+// frames: the same rows (Person changes only in FixedUpdate) and, for the
+// event table, the events the host read after the previous frame (a
+// NextFrame consumer outside FixedUpdate reads the last frame's events, and
+// the host's emits between the frames, which this world makes none of:
+// docs/architecture.md, "Delivery rule").
+func TestDeclaredQueries(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(2), tickwork.WithFixedStep(dt), tickwork.WithPacing(tickwork.OneTickPerFrame))
+	tabs, err := kit.Declare(b, kit.DefaultSizes())
+	require.NoError(t, err)
+	b.Add(kit.NewSystems(tabs).All()...)
+	var stats []kit.StatsRow
+	var totals [][]kit.PingTotalsRow
+	b.System("Observe", tickwork.LateUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
+		sq, pq := kit.DeclareStats(d, tabs), kit.DeclarePingTotals(d, tabs)
+		return func(*tickwork.Context) {
+			stats = append(stats, sq.Run())
+			totals = append(totals, pq.Run(nil))
+		}
+	})
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	wd := &world{w: w, t: tabs, q: kit.NewQueries(tabs), rng: rand.New(rand.NewPCG(4, 7)), quiet: true}
+	var hostTotals []string
+	for f := range 8 {
+		wd.mutate(t)
+		require.NoError(t, w.Frame(dt))
+		require.Equal(t, show([]kit.StatsRow{wd.q.Stats.Run()}), show(stats[f:f+1]), "frame %d", f)
+		hostTotals = append(hostTotals, show(wd.q.PingTotals.Run(nil)))
+		if f > 0 {
+			require.Equal(t, hostTotals[f-1], show(totals[f]), "frame %d: the events of frame %d", f, f-1)
+		}
+	}
+	require.NotEqual(t, "[]", hostTotals[len(hostTotals)-1], "pings were emitted")
 }
