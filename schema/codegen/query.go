@@ -32,8 +32,7 @@ type qGen struct {
 	capExpr string
 	fields  []field
 	leases  map[*schema.Table]string
-	closers int // braces the source, joins and where opened
-	slices  bool
+	closers int    // braces the source, joins and where opened
 	limit   string // the Go name of the bound, "" without a limit
 }
 

@@ -134,16 +134,15 @@ func (wd *world) mutate(t testing.TB) {
 // ---- the model: the queries' meaning, written by hand over a snapshot ----
 
 type person struct {
-	h                tickwork.Handle
-	age              int32
-	score            int64
-	w                float32
-	v                float64
-	on               bool
-	friend           tickwork.Handle
-	place, tag       bool
-	x, y             float32
-	placeX, placeRow bool
+	h          tickwork.Handle
+	age        int32
+	score      int64
+	w          float32
+	v          float64
+	on         bool
+	friend     tickwork.Handle
+	place, tag bool
+	x, y       float32
 }
 
 type order struct {
