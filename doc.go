@@ -52,6 +52,10 @@
 //     ([Query1.Insert], [Query1.InsertN]; a nil fill inserts zeros; a
 //     negative count or a panicking fill: package ephemeral, "Queries");
 //     [Resource.Get] reads and writes a resource between frames.
+//   - Declared queries (docs/schema.md, Queries): the generated code calls
+//     the small helpers [QueryFloatKey32], [QueryFloatKey64],
+//     [QueryHandleKey], [QueryBoolKey] (ordering keys: docs/schema.md,
+//     Query results), [QueryHandle] and [QueryBound].
 //   - Run frames: [World.Frame], [World.Report] ([FrameReport],
 //     [SystemReport], [CounterReport], [CommandStats]), [World.Time]
 //     ([Time]), [World.Budget] ([Budget]), [World.Close]; [IsFatal] tells

@@ -161,6 +161,10 @@ func (s *Sim) Name() string { return "runtime" }
 // IntegrateProjectiles, PresentationSync) run, chosen in New.
 func (s *Sim) Lane() tickwork.Lane { return s.lane }
 
+// Tables are the arena's generated tables, for the host's declared queries
+// (NewQueries, docs/schema.md, Queries) between frames.
+func (s *Sim) Tables() *Tables { return s.t }
+
 // World is the runtime world the arena runs on (for its frame report).
 func (s *Sim) World() *tickwork.World { return s.world }
 

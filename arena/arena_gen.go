@@ -2,7 +2,11 @@
 
 package arena
 
-import "github.com/tickwork/tickwork"
+import (
+	"slices"
+
+	"github.com/tickwork/tickwork"
+)
 
 // Constants of the schema.
 const (
@@ -388,4 +392,416 @@ func (k *Clock) span(lo, hi int) {
 		cTick += 1
 		cTicks[i] = cTick
 	}
+}
+
+// Queries holds the schema's declared queries over the tables of t, each
+// with its scratch state (group tables, heaps, sets), made once; a call
+// allocates nothing once its result buffer and scratch have grown. One
+// goroutine at a time: make one Queries per goroutine (docs/schema.md,
+// Queries).
+type Queries struct {
+	CountUnits        *CountUnits
+	WeakestUnits      *WeakestUnits
+	BodiesInBox       *BodiesInBox
+	HitTotalsByTarget *HitTotalsByTarget
+}
+
+// NewQueries makes every declared query over t, for the host, between
+// frames (never during World.Frame).
+func NewQueries(t *Tables) *Queries {
+	return &Queries{
+		CountUnits:        NewCountUnits(t),
+		WeakestUnits:      NewWeakestUnits(t),
+		BodiesInBox:       NewBodiesInBox(t),
+		HitTotalsByTarget: NewHitTotalsByTarget(t),
+	}
+}
+
+// CountUnitsRow is a row of the result of query CountUnits (arena.tw:110).
+type CountUnitsRow struct {
+	Count int64
+}
+
+// CountUnits is declared query CountUnits (arena.tw:110). Plan: count the
+// live rows of Unit (Table.Len). Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type CountUnits struct {
+	t  *Tables
+	tb *tickwork.Table // Unit
+}
+
+// NewCountUnits makes query CountUnits over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewCountUnits(t *Tables) *CountUnits {
+	q := &CountUnits{t: t, tb: t.Unit.Table}
+	return q
+}
+
+// DeclareCountUnits makes query CountUnits for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareCountUnits(d *tickwork.Decl, t *Tables) *CountUnits {
+	q := &CountUnits{t: t, tb: t.Unit.Table}
+	tickwork.Presence(d, t.Unit.Table)
+	return q
+}
+
+// Run runs the query and returns its one row (over no rows: count 0, sums
+// 0, min/max/avg 0). Allocates nothing.
+func (q *CountUnits) Run() CountUnitsRow {
+	var r CountUnitsRow
+	r.Count = int64(q.tb.Len())
+	return r
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *CountUnits) Plan() string {
+	return "count the live rows of Unit (Table.Len)"
+}
+
+// WeakestUnitsRow is a row of the result of query WeakestUnits
+// (arena.tw:115).
+type WeakestUnitsRow struct {
+	Unit   tickwork.Handle // ref Unit
+	Health int32
+}
+
+// WeakestUnits is declared query WeakestUnits (arena.tw:115). Plan: scan
+// Unit (ascending index); top-n heap by (Health asc, index). Run it from
+// one goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type WeakestUnits struct {
+	t       *Tables
+	tb      *tickwork.Table   // Unit
+	uHealth []int32           // Unit.Health
+	ents    []weakestUnitsEnt // the rows with their order keys
+}
+
+// weakestUnitsEnt is a row of query WeakestUnits with its order keys and position.
+type weakestUnitsEnt struct {
+	k0  int32
+	ord int32
+	row WeakestUnitsRow
+}
+
+// NewWeakestUnits makes query WeakestUnits over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewWeakestUnits(t *Tables) *WeakestUnits {
+	q := &WeakestUnits{t: t, tb: t.Unit.Table}
+	q.uHealth = t.Unit.Health.All()
+	return q
+}
+
+// DeclareWeakestUnits makes query WeakestUnits for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareWeakestUnits(d *tickwork.Decl, t *Tables) *WeakestUnits {
+	q := &WeakestUnits{t: t, tb: t.Unit.Table}
+	q.uHealth = tickwork.Read(d, t.Unit.Health).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *WeakestUnits) Run(dst []WeakestUnitsRow, n int32) []WeakestUnitsRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]WeakestUnitsRow, 0, bound)
+	}
+	ents := q.ents[:0]
+	if cap(ents) < bound {
+		ents = make([]weakestUnitsEnt, 0, bound)
+	}
+	var worst int32 // the first key of the heap's root, the worst row kept
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			uHealths := q.uHealth[base+lo : base+hi]
+			for i := range uHealths {
+				row := base + lo + i
+				k0 := uHealths[i]
+				if len(ents) < bound {
+					ents = ents[:len(ents)+1]
+					ents[len(ents)-1] = weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
+					for j := len(ents) - 1; j > 0; {
+						p := (j - 1) / 2
+						if weakestUnitsCmp(&ents[j], &ents[p]) <= 0 {
+							break
+						}
+						ents[j], ents[p] = ents[p], ents[j]
+						j = p
+					}
+					worst = ents[0].k0
+				} else if k0 < worst {
+					ents[0] = weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
+					for j := 0; ; {
+						l := 2*j + 1
+						if l >= len(ents) {
+							break
+						}
+						if r := l + 1; r < len(ents) && weakestUnitsCmp(&ents[r], &ents[l]) > 0 {
+							l = r
+						}
+						if weakestUnitsCmp(&ents[l], &ents[j]) <= 0 {
+							break
+						}
+						ents[j], ents[l] = ents[l], ents[j]
+						j = l
+					}
+					worst = ents[0].k0
+				}
+			}
+		}
+	}
+	q.ents = ents
+	slices.SortFunc(ents, weakestUnitsOrder)
+	for i := range ents {
+		dst = append(dst, ents[i].row)
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *WeakestUnits) Plan() string {
+	return "scan Unit (ascending index); top-n heap by (Health asc, index)"
+}
+
+// weakestUnitsCmp orders rows of query WeakestUnits: its order keys, then the position.
+func weakestUnitsCmp(a, b *weakestUnitsEnt) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return int(a.ord - b.ord)
+}
+
+func weakestUnitsOrder(a, b weakestUnitsEnt) int { return weakestUnitsCmp(&a, &b) }
+
+// BodiesInBoxRow is a row of the result of query BodiesInBox
+// (arena.tw:122).
+type BodiesInBoxRow struct {
+	Body tickwork.Handle // ref Body
+	X, Y float32
+}
+
+// BodiesInBox is declared query BodiesInBox (arena.tw:122). Plan: scan Body
+// (ascending index); filter. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type BodiesInBox struct {
+	t      *Tables
+	tb     *tickwork.Table // Body
+	bX, bY []float32       // Body.X, Body.Y
+}
+
+// NewBodiesInBox makes query BodiesInBox over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewBodiesInBox(t *Tables) *BodiesInBox {
+	q := &BodiesInBox{t: t, tb: t.Body.Table}
+	q.bX = t.Body.X.All()
+	q.bY = t.Body.Y.All()
+	return q
+}
+
+// DeclareBodiesInBox makes query BodiesInBox for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareBodiesInBox(d *tickwork.Decl, t *Tables) *BodiesInBox {
+	q := &BodiesInBox{t: t, tb: t.Body.Table}
+	q.bX = tickwork.Read(d, t.Body.X).All()
+	q.bY = tickwork.Read(d, t.Body.Y).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *BodiesInBox) Run(dst []BodiesInBoxRow, x0 float32, y0 float32, x1 float32, y1 float32) []BodiesInBoxRow {
+	dst = dst[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			bXs := q.bX[base+lo : base+hi]
+			bYs := q.bY[base+lo : base+hi][:len(bXs)]
+			for i := range bXs {
+				row := base + lo + i
+				if bXs[i] >= x0 && bXs[i] <= x1 && bYs[i] >= y0 && bYs[i] <= y1 {
+					dst = append(dst, BodiesInBoxRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs[i], Y: bYs[i]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *BodiesInBox) Plan() string {
+	return "scan Body (ascending index); filter"
+}
+
+// HitTotalsByTargetRow is a row of the result of query HitTotalsByTarget
+// (arena.tw:128).
+type HitTotalsByTargetRow struct {
+	Target      tickwork.Handle // ref Unit
+	Total, Hits int64
+}
+
+// HitTotalsByTarget is declared query HitTotalsByTarget (arena.tw:128).
+// Plan: read HitEvent (emission order); group by Target: a dense array over
+// the capacity of domain Actors; sort groups by their keys. Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type HitTotalsByTarget struct {
+	t      *Tables
+	events *tickwork.Consumer[HitEvent] // set by Declare: read through the system's consumer
+	groups []hitTotalsByTargetGroup     // the groups of a run
+	slot   []int32                      // entity index -> group+1 (0: none)
+	over   map[tickwork.Handle]int32    // groups whose slot another generation holds
+}
+
+// hitTotalsByTargetGroup is a group of query HitTotalsByTarget: its keys (value, ordering form) and
+// aggregates.
+type hitTotalsByTargetGroup struct {
+	g0 tickwork.Handle
+	k0 uint64
+	a0 int64
+	a1 int64
+}
+
+// NewHitTotalsByTarget makes query HitTotalsByTarget over the tables of t,
+// for the host between frames (never during World.Frame).
+func NewHitTotalsByTarget(t *Tables) *HitTotalsByTarget {
+	q := &HitTotalsByTarget{t: t}
+	q.slot = make([]int32, t.Unit.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// DeclareHitTotalsByTarget makes query HitTotalsByTarget for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareHitTotalsByTarget(d *tickwork.Decl, t *Tables) *HitTotalsByTarget {
+	q := &HitTotalsByTarget{t: t}
+	q.events = tickwork.Consume(d, t.HitEvent)
+	q.slot = make([]int32, t.Unit.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *HitTotalsByTarget) Run(dst []HitTotalsByTargetRow) []HitTotalsByTargetRow {
+	dst = dst[:0]
+	for i := range q.groups {
+		if ix := int(q.groups[i].g0.Index()); ix < len(q.slot) {
+			q.slot[ix] = 0
+		}
+	}
+	if len(q.over) > 0 {
+		clear(q.over)
+	}
+	q.groups = q.groups[:0]
+	hs := q.t.HitEvent.Read()
+	if q.events != nil {
+		hs = q.events.Read()
+	}
+	for i := range hs {
+		h := &hs[i]
+		g0 := h.Target
+		gi := int32(-1)
+		if ix := int(g0.Index()); ix < len(q.slot) {
+			switch s := q.slot[ix]; {
+			case s == 0:
+				q.groups = append(q.groups, hitTotalsByTargetGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+				q.slot[ix] = int32(len(q.groups))
+				gi = int32(len(q.groups) - 1)
+			case q.groups[s-1].g0 == g0:
+				gi = s - 1
+			}
+		}
+		if gi < 0 {
+			gi = q.group(g0)
+		}
+		gp := &q.groups[gi]
+		gp.a0 += int64(h.Damage)
+		gp.a1++
+	}
+	if len(q.groups) > 1 {
+		slices.SortFunc(q.groups, hitTotalsByTargetOrder)
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, HitTotalsByTargetRow{Target: gp.g0, Total: gp.a0, Hits: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *HitTotalsByTarget) Plan() string {
+	return "read HitEvent (emission order); group by Target: a dense array over the capacity of domain Actors; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it: the slot of its
+// entity index, or (another generation holds the slot) the overflow map.
+func (q *HitTotalsByTarget) group(key tickwork.Handle) int32 {
+	ix := int(key.Index())
+	if ix < len(q.slot) {
+		if s := q.slot[ix]; s == 0 {
+			q.groups = append(q.groups, hitTotalsByTargetGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+			q.slot[ix] = int32(len(q.groups))
+			return int32(len(q.groups) - 1)
+		} else if q.groups[s-1].g0 == key {
+			return s - 1
+		}
+	}
+	if gi, ok := q.over[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, hitTotalsByTargetGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+	q.over[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// hitTotalsByTargetOrder orders the groups of query HitTotalsByTarget: its order keys, then the group
+// keys.
+func hitTotalsByTargetOrder(a, b hitTotalsByTargetGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
 }

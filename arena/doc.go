@@ -16,6 +16,13 @@
 // PresentationSync, which order themselves against the generated ones by
 // name.
 //
+// arena.tw also declares the arena's four frame-rate queries
+// (docs/schema.md, Queries): CountUnits, WeakestUnits(n), BodiesInBox(x0,
+// y0, x1, y1) and HitTotalsByTarget, generated with the rest (Queries,
+// NewQueries); the host runs them between frames over Sim.Tables
+// (arena-headless -queries; BenchmarkQueries against hand loops). They are
+// not systems: the digests do not see them.
+//
 // # Data
 //
 //   - Domain Actors (capacity N): table Unit (Health int32) and table Body

@@ -104,6 +104,7 @@ func (c *checker) check(f *File) {
 	var systems []*synSystemDecl
 	var structs []*synStructDecl
 	var resources []*synResourceDecl
+	var queries []*synQueryDecl
 	for _, d := range f.Decls {
 		switch {
 		case d.Const != nil:
@@ -148,6 +149,10 @@ func (c *checker) check(f *File) {
 			if c.declare(d.System.Name, declared{what: "system", system: true}) {
 				systems = append(systems, d.System)
 			}
+		case d.Query != nil:
+			if c.declare(d.Query.Name, declared{what: "query"}) {
+				queries = append(queries, d.Query)
+			}
 		}
 	}
 	// Constants first (in text order; each resolves what it names), then
@@ -182,6 +187,11 @@ func (c *checker) check(f *File) {
 	for _, sd := range systems {
 		if sys := c.system(sd); sys != nil {
 			c.s.Systems = append(c.s.Systems, sys)
+		}
+	}
+	for _, qd := range queries {
+		if q := c.query(qd); q != nil {
+			c.s.Queries = append(c.s.Queries, q)
 		}
 	}
 	if !c.cycles() {

@@ -14,9 +14,11 @@ type bodyState struct {
 	vars      map[string]*Var
 	access    Access
 	writes    map[*Column]bool
-	joinReads []*ColRef       // columns read through joins, for the parallel check
-	broken    map[string]bool // variables whose declaration failed: uses are not reported again
-	effects   bool            // emits, deletes, counts or joins: holes are not harmless
+	joinReads []*ColRef         // columns read through joins, for the parallel check
+	broken    map[string]bool   // variables whose declaration failed: uses are not reported again
+	effects   bool              // emits, deletes, counts or joins: holes are not harmless
+	query     *Query            // set when checking a query (sys is then a stand-in named as it)
+	params    map[string]*Param // the query's parameters
 }
 
 func (b *bodyState) varNames() []string {
@@ -138,6 +140,10 @@ func (c *checker) newVar(b *bodyState, id *synIdent, v *Var) bool {
 	v.Pos, v.Name = c.pos(id.Pos), id.Name
 	if prev := b.vars[id.Name]; prev != nil {
 		c.errorf(v.Pos, KindDuplicate, "row variable %q is already declared at %s; use another name", id.Name, prev.Pos)
+		return false
+	}
+	if p := b.params[id.Name]; p != nil {
+		c.errorf(v.Pos, KindDuplicate, "row variable %q has the name of the parameter declared at %s; use another name", id.Name, p.Pos)
 		return false
 	}
 	if d, ok := c.names[id.Name]; ok && (d.cnst != nil || d.res != nil) {

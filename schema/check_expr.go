@@ -21,6 +21,9 @@ type scope struct {
 	// RESOURCE.FIELD of the struct) stands for.
 	proj       *StructField
 	projStruct *Struct
+	// In a query: where an aggregate would stand if one were named here
+	// ("where", "a group key", ...), for the error that refuses it.
+	aggAt string
 }
 
 // bad is the expression of an error already reported.
@@ -169,6 +172,9 @@ func (c *checker) primary(sc *scope, e *synPrimary) Expr {
 		return &Lit{Pos: p, T: Type{Kind: Bool}, Value: constant.MakeBool(*e.Bool == "true")}
 	case e.At != nil:
 		return c.env(sc, p, *e.At)
+	case e.Count:
+		c.misplacedAggregate(sc, p, "count")
+		return bad(p)
 	case e.Paren != nil:
 		return c.expr(sc, e.Paren)
 	}
@@ -197,6 +203,10 @@ func (c *checker) env(sc *scope, p Pos, name string) Expr {
 		c.errorf(p, KindValue, "%s is not constant; a constant expression uses literals and constants only", name)
 		return bad(p)
 	}
+	if sc.b.query != nil {
+		c.errorf(p, KindAccess, "query %s cannot read %s: a query reads the tables and its parameters only; pass the value as a parameter", sc.b.query.Name, name)
+		return bad(p)
+	}
 	if e == DT {
 		sc.b.access.DT = true
 		return &EnvRef{Pos: p, Env: DT, T: Type{Kind: UntypedFloat}}
@@ -211,6 +221,9 @@ func (c *checker) name(sc *scope, id *synIdent) Expr {
 	if sc.b != nil {
 		if sc.b.broken[id.Name] {
 			return bad(p)
+		}
+		if pr := sc.b.params[id.Name]; pr != nil {
+			return &ParamRef{Pos: p, Param: pr}
 		}
 		if v := sc.b.vars[id.Name]; v != nil {
 			if v.Kind == EventVar {
@@ -227,8 +240,11 @@ func (c *checker) name(sc *scope, id *synIdent) Expr {
 	switch {
 	case !ok:
 		what := "constant or row variable"
-		if sc.b == nil {
+		switch {
+		case sc.b == nil:
 			what = "constant"
+		case sc.b.query != nil:
+			what = "parameter, constant or row variable"
 		}
 		c.errorf(p, KindUnknown, "unknown %s %q%s", what, id.Name, c.hint(id.Name, "constant"))
 		return bad(p)
@@ -270,6 +286,9 @@ func (c *checker) column(sc *scope, vid, cid, fid *synIdent, idx *synExpr, write
 	if v == nil {
 		d := c.names[vid.Name]
 		switch {
+		case d.res != nil && sc.b.query != nil:
+			c.errorf(p, KindAccess, "query %s cannot read %s: a query reads the tables and its parameters only; pass the resource's value as a parameter", sc.b.query.Name, text)
+			return bad(p)
 		case d.res != nil && write:
 			c.errorf(p, KindAccess, "cannot set %s: %s is a resource, read-only in declared bodies; a hand-written system writes it (tickwork.WriteResource), or the host between frames (Resource.Get)", text, vid.Name)
 			return bad(p)
@@ -479,6 +498,15 @@ var conversions = map[string]TypeKind{"int32": Int32, "int64": Int64, "float32":
 // call checks a conversion or a built-in function.
 func (c *checker) call(sc *scope, p Pos, fn *synIdent, args []*synExpr) Expr {
 	want := 1
+	if sc.b != nil && sc.b.query != nil {
+		switch fn.Name {
+		case "has":
+			return c.has(sc, p, args)
+		case "sum", "min", "max", "avg":
+			c.misplacedAggregate(sc, p, fn.Name)
+			return bad(p)
+		}
+	}
 	if _, conv := conversions[fn.Name]; !conv {
 		switch fn.Name {
 		case "found", "missing", "index", "floor":
@@ -914,6 +942,10 @@ func describeExpr(e Expr) string {
 		return "missing(" + e.Var.Name + ")"
 	case *IndexOf:
 		return "index(" + describeExpr(e.X) + ")"
+	case *ParamRef:
+		return "parameter " + e.Param.Name + " (" + e.Param.Type.String() + ")"
+	case *Has:
+		return "has(" + e.Var.Name + ", " + e.Table.Name + ")"
 	}
 	return "?"
 }

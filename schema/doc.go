@@ -1,6 +1,6 @@
 // Package schema is the front end of Tickwork's schema language: it parses
-// a schema file (tables, event tables, structs, resources, constants and
-// declared systems),
+// a schema file (tables, event tables, structs, resources, constants,
+// declared systems and declared queries),
 // checks it and hands the generator (cmd/tickwork-gen) a typed model. The
 // language itself — grammar, types, the meaning of each construct, the
 // arithmetic rule — is documented once, in docs/schema.md.
@@ -23,6 +23,13 @@
 //     the body reads, writes ([Use], per row variable and column),
 //     probes, deletes, emits, consumes and the resources it reads: the one
 //     access analysis, which the generator reads.
+//   - Queries (docs/schema.md, Queries; the order of a result: Query
+//     results): a [Query] has its [Param]s (read as [ParamRef]), its from
+//     [Var] and [Join]s (a [JoinKind]: through a ref column or the same
+//     entity; Left for a left join), a where that may test [Has], at most
+//     [MaxGroupKeys] group keys, its [SelectItem]s and [OrderKey]s, its
+//     [Aggregate]s ([AggKind]), a limit, the Probe of a point lookup, and
+//     its [QueryAccess] (what it reads, for DeclareQ's manifest).
 //   - Types: [Type] and its [TypeKind]; ref types of one domain are
 //     identical ([Type.Identical]).
 //   - Errors: each is an [*Error] at a [Pos], printed "file:line:col: message"; its

@@ -77,7 +77,72 @@ func (p *printer) decl(d *synDecl) {
 		p.stmts(s.Body.Stmts)
 		p.indent--
 		p.line("}")
+	case d.Query != nil:
+		p.query(d.Query)
 	}
+}
+
+func (p *printer) query(q *synQueryDecl) {
+	params := make([]string, len(q.Params))
+	for i, a := range q.Params {
+		params[i] = a.Name.Name + ": " + typeText(a.Type)
+	}
+	p.line("query ", q.Name.Name, "(", strings.Join(params, ", "), ") {")
+	p.indent++
+	b := q.Body
+	p.line("from ", b.From.Table.Name, " ", b.From.Var.Name)
+	for _, j := range b.Joins {
+		on := j.On.Name
+		if j.Column != nil {
+			on += "." + j.Column.Name
+			if j.Field != nil {
+				on += "." + j.Field.Name
+			}
+		}
+		left := ""
+		if j.Left {
+			left = "left "
+		}
+		p.line(left, "join ", j.Table.Name, " ", j.Var.Name, " on ", on)
+	}
+	p.stmts(b.Stmts)
+	if b.Where != nil {
+		p.line("where ", exprString(b.Where))
+	}
+	if len(b.Group) > 0 {
+		keys := make([]string, len(b.Group))
+		for i, k := range b.Group {
+			keys[i] = exprString(k)
+		}
+		p.line("group by ", strings.Join(keys, ", "))
+	}
+	items := make([]string, len(b.Select))
+	for i, it := range b.Select {
+		items[i] = exprString(it.Expr)
+		if it.As != nil {
+			items[i] += " as " + it.As.Name
+		}
+	}
+	distinct := ""
+	if b.Distinct {
+		distinct = "distinct "
+	}
+	p.line("select ", distinct, strings.Join(items, ", "))
+	if len(b.Order) > 0 {
+		keys := make([]string, len(b.Order))
+		for i, k := range b.Order {
+			keys[i] = exprString(k.Expr)
+			if k.Dir != "" {
+				keys[i] += " " + k.Dir
+			}
+		}
+		p.line("order by ", strings.Join(keys, ", "))
+	}
+	if b.Limit != nil {
+		p.line("limit ", exprString(b.Limit))
+	}
+	p.indent--
+	p.line("}")
 }
 
 func (p *printer) fields(head string, fs []*synField) {
@@ -244,6 +309,8 @@ func writeUnary(b *strings.Builder, e *synUnary) {
 		b.WriteString(*x.Bool)
 	case x.At != nil:
 		b.WriteString(*x.At)
+	case x.Count:
+		b.WriteString("count()")
 	case x.Paren != nil:
 		b.WriteString("(")
 		writeOr(b, x.Paren)

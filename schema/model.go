@@ -19,6 +19,7 @@ type Schema struct {
 	Events    []*EventTable
 	Externs   []*Extern
 	Systems   []*System
+	Queries   []*Query
 }
 
 // Const is a named constant: `const NAME: TYPE = EXPR`, its value folded,
@@ -213,8 +214,14 @@ type Join struct {
 	Pos   Pos
 	Var   *Var
 	Table *Table
-	Via   *Column
-	Index int // among the system's joins
+	Via   *Column // nil for an entity join (a query's join T w on v)
+	Index int     // among the system's or query's joins
+	// A query's join only: Kind, Left (a left join keeps the row when the
+	// join misses; missing(w) tells, w's columns read as zero values) and
+	// On (the variable an entity join follows).
+	Kind JoinKind
+	Left bool
+	On   *Var
 }
 
 // Access is what a system's body touches, derived from it: the manifest
@@ -321,7 +328,8 @@ func (*DeleteStmt) stmt()           {}
 func (*CountStmt) stmt()            {}
 
 // Expr is a typed expression: *Lit, *ColRef, *ResRef, *VarRef, *EnvRef,
-// *Unary, *Binary, *Convert, *Floor, *Probe or *IndexOf.
+// *Unary, *Binary, *Convert, *Floor, *Probe or *IndexOf; in a query also
+// *ParamRef and *Has.
 type Expr interface {
 	Position() Pos
 	Type() Type

@@ -19,7 +19,11 @@ import (
 // parser agree), and that checks to the same kinds of errors. The seed
 // corpus is testdata/fuzz/FuzzParse (run by go test), plus the arena.
 func FuzzParse(f *testing.F) {
-	for _, seed := range []string{prelude, prelude + "system S(phase: update) { from Shot s set s.X = 1 + }", ""} {
+	for _, seed := range []string{prelude, prelude + "system S(phase: update) { from Shot s set s.X = 1 + }", "",
+		prelude + "query Q(n: int32, h: ref Unit) { from Unit u left join Body b on u where u == h or has(u, Body) and not missing(b) select distinct u, u.Health as HP, b.X order by HP desc, X limit n }",
+		prelude + "query G() { from Hit e join Unit u on e.Target group by e.Target, u.Health % 2 select e.Target, u.Health % 2 as Odd, count(), sum(e.Damage), min(e.Damage), max(e.Damage), avg(e.Damage) order by count() desc }",
+		prelude + "query B() { from Shot s where sum(s.X) > 1 select s set s.X = 1 }",
+		prelude + "query C() { from Unit u select count() limit }"} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {

@@ -21,6 +21,7 @@ type synDecl struct {
 	System   *synSystemDecl   `parser:"| @@"`
 	Struct   *synStructDecl   `parser:"| @@"`
 	Resource *synResourceDecl `parser:"| @@"`
+	Query    *synQueryDecl    `parser:"| @@"`
 }
 
 // synIdent is a name with its position.
@@ -301,7 +302,7 @@ type synUnary struct {
 	Primary *synPrimary `parser:"| @@"`
 }
 
-// synPrimary is a literal, @dt/@tick, a name (a constant, a column VAR.COLUMN,
+// synPrimary is a literal, @dt/@tick, count() (a query's aggregate), a name (a constant, a column VAR.COLUMN,
 // a call NAME(ARGS)) or a parenthesised expression; exactly one field is
 // set.
 type synPrimary struct {
@@ -310,6 +311,7 @@ type synPrimary struct {
 	Int   *string      `parser:"| @Int"`
 	Bool  *string      `parser:"| @( 'true' | 'false' )"`
 	At    *string      `parser:"| @At"`
+	Count bool         `parser:"| @'count' '(' ')'"`
 	Name  *synNameExpr `parser:"| @@"`
 	Paren *synExpr     `parser:"| '(' @@ ')'"`
 }
@@ -326,4 +328,63 @@ type synNameExpr struct {
 	Index  *synExpr   `parser:"  ( '[' @@ ']' )?"`
 	Call   bool       `parser:"| @'(' "`
 	Args   []*synExpr `parser:"  ( @@ ( ',' @@ )* )? ')' )?"`
+}
+
+// synQueryDecl is `query NAME(PARAM: TYPE, ...) { from ... }`: a declared
+// query (docs/schema.md, Queries). Its clause words (where, group, by,
+// select, distinct, order, asc, desc, limit, left, as) are not reserved:
+// they are words of the query grammar only.
+type synQueryDecl struct {
+	Pos    lexer.Position
+	Name   *synIdent     `parser:"'query' @@"`
+	Params []*synParam   `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
+	Body   *synQueryBody `parser:"'{' @@ '}'"`
+}
+
+// synParam is a query parameter, `NAME: TYPE`.
+type synParam struct {
+	Pos  lexer.Position
+	Name *synIdent    `parser:"@@ ':'"`
+	Type *synTypeExpr `parser:"@@"`
+}
+
+// synQueryBody is a query's clauses in their logical order. Stmts are
+// parsed only to be refused (a query reads only).
+type synQueryBody struct {
+	Pos      lexer.Position
+	From     *synFromClause   `parser:"@@"`
+	Joins    []*synQueryJoin  `parser:"@@*"`
+	Stmts    []*synStmt       `parser:"@@*"`
+	Where    *synExpr         `parser:"( 'where' @@ )?"`
+	Group    []*synExpr       `parser:"( 'group' 'by' @@ ( ',' @@ )* )?"`
+	Distinct bool             `parser:"'select' @'distinct'?"`
+	Select   []*synSelectItem `parser:"@@ ( ',' @@ )*"`
+	Order    []*synOrderItem  `parser:"( 'order' 'by' @@ ( ',' @@ )* )?"`
+	Limit    *synExpr         `parser:"( 'limit' @@ )?"`
+}
+
+// synQueryJoin is `[left] join TABLE VAR on VAR.COLUMN` (through a ref
+// column) or `[left] join TABLE VAR on VAR` (the same entity's row).
+type synQueryJoin struct {
+	Pos    lexer.Position
+	Left   bool      `parser:"@'left'? 'join'"`
+	Table  *synIdent `parser:"@@"`
+	Var    *synIdent `parser:"@@ 'on'"`
+	On     *synIdent `parser:"@@"`
+	Column *synIdent `parser:"( '.' @@"`
+	Field  *synIdent `parser:"  ( '.' @@ )? )?"`
+}
+
+// synSelectItem is `EXPR [as NAME]`.
+type synSelectItem struct {
+	Pos  lexer.Position
+	Expr *synExpr  `parser:"@@"`
+	As   *synIdent `parser:"( 'as' @@ )?"`
+}
+
+// synOrderItem is `EXPR [asc|desc]`.
+type synOrderItem struct {
+	Pos  lexer.Position
+	Expr *synExpr `parser:"@@"`
+	Dir  string   `parser:"@( 'asc' | 'desc' )?"`
 }

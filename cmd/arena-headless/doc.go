@@ -8,7 +8,7 @@
 //	arena-headless [-units 100000] [-shots 256] [-seed 42] [-warmup 120]
 //	               [-frames 600] [-workers N|N,M,...] [-impl runtime|soa|both]
 //	               [-lane scalar|avx2|avx512] [-json]
-//	               [-rollback N] [-save FILE] [-load FILE]
+//	               [-rollback N] [-save FILE] [-load FILE] [-queries]
 //
 // -frames counts measured frames per implementation; the digest is taken
 // after -warmup + -frames frames. -workers sets rules.Config.Workers, the
@@ -87,6 +87,20 @@
 // fail a single-implementation run. It does not say that a comparison was
 // made: to know that, check that "impls" has two entries (the human report
 // prints "one implementation, nothing to compare").
+//
+// # Queries
+//
+// -queries runs, after the measured frames, the arena's four declared
+// queries (arena/arena.tw; docs/schema.md, Queries) on each runtime Sim:
+// CountUnits, WeakestUnits(10), BodiesInBox(±50 around the centre: x and y
+// in W/2-50..W/2+50) and HitTotalsByTarget, each once to grow its buffer
+// and then 101 timed calls, and prints a "queries" table after the
+// runtime's digest: query, µs p50, bytes allocated per call
+// (runtime.ReadMemStats around the calls) and result rows. With -json the
+// runtime's entry of "impls" adds "queries" ({"query", "p50_us",
+// "bytes_per_call", "rows", "result"} per query; "result" holds the rows,
+// handles as {"index", "generation"}). It needs the runtime (exit status 2
+// with -impl soa); without it the output is unchanged.
 //
 // # Exit status
 //

@@ -51,6 +51,7 @@ type result struct {
 	atLoad         rules.Counters // a runtime Sim's counters as loaded (-load): what no frame report of this run shows
 
 	// Filled after the last frame.
+	queries  []queryReport // -queries, a runtime Sim's
 	frames   int64
 	counters rules.Counters
 	digest   uint64
@@ -64,8 +65,10 @@ type result struct {
 // baseline runs the snapshot's frames as extra warm-up, so that the digests
 // stay comparable; with st.rollback, every runtime Sim runs the SyncTest
 // after each measured frame (not timed as the frame); with st.save, the
-// first runtime Sim's snapshot is written after the measured frames.
-func measure(runs []runSpec, warmup, frames int, st stateOpts) (results []*result, err error) {
+// first runtime Sim's snapshot is written after the measured frames; with
+// queries, every runtime Sim runs the arena's declared queries then
+// (runQueries).
+func measure(runs []runSpec, warmup, frames int, st stateOpts, queries bool) (results []*result, err error) {
 	defer func() {
 		for _, r := range results {
 			if cerr := r.sim.Close(); cerr != nil && err == nil {
@@ -125,6 +128,9 @@ func measure(runs []runSpec, warmup, frames int, st stateOpts) (results []*resul
 		}
 	}
 	for _, r := range results {
+		if as, ok := r.sim.(*arena.Sim); ok && queries {
+			r.queries = runQueries(as)
+		}
 		if r.sync != nil {
 			r.sync.finish()
 		}

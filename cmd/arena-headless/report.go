@@ -66,6 +66,9 @@ type implReport struct {
 	CounterMismatches []string        `json:"counter_mismatches,omitempty"`
 	// Rollback is the SyncTest's costs with -rollback (runtime only).
 	Rollback *rollbackReport `json:"rollback,omitempty"`
+	// Queries are the declared queries' figures and rows with -queries
+	// (runtime only).
+	Queries []queryReport `json:"queries,omitempty"`
 }
 
 // counterOf maps a frame report counter (SYSTEM/NAME) to the rules
@@ -153,6 +156,7 @@ func newReport(o options, results []*result) report {
 		if r.sync != nil {
 			ir.Rollback = r.sync.report()
 		}
+		ir.Queries = r.queries
 		rep.Impls = append(rep.Impls, ir)
 		if r.digest != results[0].digest {
 			rep.DigestMatch = false
@@ -246,6 +250,9 @@ func writeHuman(w io.Writer, rep report, results []*result) error {
 			fmt.Fprintf(w, "rollback  %d frames back every frame: %d re-simulated frames match their first checksum\n", rb.Frames, rb.Compared)
 			fmt.Fprintf(w, "          snapshot %d B: save %.1f µs, restore %.1f µs, re-simulated frame %.1f µs; %.1f µs per measured frame\n",
 				rb.SnapshotBytes, rb.SnapshotMeanUS, rb.RestoreMeanUS, rb.ResimFrameUS, rb.PerFrameTotalUS)
+		}
+		if len(ir.Queries) > 0 {
+			writeQueries(w, ir.Queries)
 		}
 	}
 	fmt.Fprintln(w)

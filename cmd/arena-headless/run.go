@@ -34,6 +34,7 @@ type options struct {
 	impl                         string
 	lane                         string // "" = the best available
 	json                         bool
+	queries                      bool      // -queries: run the arena's declared queries after the measured frames
 	state                        stateOpts // -rollback, -save, -load
 }
 
@@ -144,7 +145,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena-headless: %v\n", err)
 		return 1
 	}
-	results, err := measure(specs(cfg, names, opts.workers), opts.warmup, opts.frames, opts.state)
+	if opts.queries && !slices.Contains(names, "runtime") {
+		fmt.Fprintf(stderr, "arena-headless: -queries needs the runtime (-impl runtime or both)\n")
+		return 2
+	}
+	results, err := measure(specs(cfg, names, opts.workers), opts.warmup, opts.frames, opts.state, opts.queries)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena-headless: %v\n", err)
 		return 1
@@ -192,6 +197,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		"With one implementation (-impl runtime or soa), \"digest_match\" is true because\n"+
 		"no two digests differ, though nothing was compared (\"impls\" has one entry),\n"+
 		"and \"ratio_p50\" is 0")
+	fs.BoolVar(&o.queries, "queries", false, "after the measured frames, run the arena's declared queries (arena.tw: CountUnits,\n"+
+		"WeakestUnits(10), BodiesInBox(±50 around the centre), HitTotalsByTarget) on each runtime\n"+
+		"Sim, 101 timed calls each, and print a table: query, µs p50, bytes per call, result rows;\n"+
+		"with -json each runtime entry's \"queries\" also carries the rows (handles as index and generation)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: arena-headless [flags]\n\nRuns the arena (arena rules v1) headless and measures it.\n\n")
 		fs.PrintDefaults()

@@ -152,6 +152,15 @@ func (g *gen) checkNames() error {
 			}
 		}
 	}
+	for _, q := range g.s.Queries {
+		for _, n := range queryNames(q.Name) {
+			top.add(n, q.Name, q.Pos)
+		}
+		fields := newScope("the fields of type "+exported(q.Name)+"Row", &errs)
+		for _, it := range q.Select {
+			fields.add(it.Name, it.Name, it.Pos)
+		}
+	}
 	for n := range top.names {
 		g.top = append(g.top, n)
 	}
@@ -204,6 +213,7 @@ func (g *gen) file() {
 	g.tables()
 	g.declare()
 	g.systems()
+	g.queries()
 	g.floorFunc()
 }
 

@@ -1,6 +1,8 @@
 // Package codegen is the schema language's generator: it turns a checked
-// [schema.Schema] into one Go file of typed tables, declarations and
-// declared systems with their manifests and kernels. What it writes, and
+// [schema.Schema] into one Go file of typed tables, declarations,
+// declared systems with their manifests and kernels, and declared queries
+// (a row type, a query type with its scratch, NewQ, DeclareQ, Run and Plan
+// each; docs/schema.md, Queries). What it writes, and
 // why, is documented once, in docs/schema.md (Generated code).
 //
 // # Outline

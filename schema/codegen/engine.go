@@ -16,9 +16,18 @@ import (
 )
 
 func (g *gen) imports() {
+	var std []string
 	if usesFloor(g.s) {
+		std = append(std, `"math"`)
+	}
+	if usesSlices(g.s) {
+		std = append(std, `"slices"`)
+	}
+	if len(std) > 0 {
 		g.p("import (")
-		g.p(`"math"`)
+		for _, s := range std {
+			g.p("%s", s)
+		}
 		g.p("")
 		g.p(`"github.com/tickwork/tickwork"`)
 		g.p(")")

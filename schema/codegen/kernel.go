@@ -304,6 +304,9 @@ func (sg *sysGen) assign(a *schema.AssignStmt) {
 
 // handle is the Go expression of a row variable's handle.
 func (sg *sysGen) handle(v *schema.Var) string {
+	if h, ok := sg.env["handle:"+v.Name]; ok && v.Kind == schema.JoinVar {
+		return h // a query's join
+	}
 	if v.Kind == schema.JoinVar {
 		return sg.env["col:"+sg.y.From.Name+"."+v.Join.Via.Name]
 	}
@@ -424,6 +427,10 @@ func (sg *sysGen) codePrec(e schema.Expr) (string, int) {
 	case *schema.IndexOf:
 		x, p := sg.codePrec(e.X)
 		return "int32(" + paren(x, p, precPrimary) + ".Index())", precPrimary
+	case *schema.ParamRef:
+		return sg.env["param:"+e.Param.Name], precPrimary
+	case *schema.Has:
+		return sg.env["lease:"+e.Table.Name] + ".Find(" + sg.handle(e.Var) + ") >= 0", precCmp
 	}
 	panic(fmt.Sprintf("codegen: expression %T (a generator bug)", e))
 }

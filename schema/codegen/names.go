@@ -41,7 +41,7 @@ func mapFirst(name string, f func(rune) rune) string {
 // generatedNames are the package-level names the generator itself
 // defines (and STRUCTColumns for each struct); a schema name that maps to
 // one of them is refused.
-var generatedNames = []string{"Sizes", "DefaultSizes", "Tables", "Declare", "Systems", "NewSystems"}
+var generatedNames = []string{"Sizes", "DefaultSizes", "Tables", "Declare", "Systems", "NewSystems", "Queries", "NewQueries"}
 
 // The exported members the generator defines on the types it emits; a
 // schema name that becomes a field of one of them is refused: type

@@ -1,0 +1,43 @@
+package arena_test
+
+import (
+	"fmt"
+
+	"github.com/tickwork/tickwork/arena"
+	"github.com/tickwork/tickwork/arena/rules"
+)
+
+// The host runs the arena's declared queries (arena.tw) between frames:
+// NewQueries once, then each query into a reused buffer.
+func ExampleNewQueries() {
+	s, err := arena.New(rules.Config{Units: 1000, Shots: 64, Seed: 3, Workers: 1})
+	if err != nil {
+		panic(err)
+	}
+	defer s.Close()
+	for range 60 {
+		if err := s.Frame(); err != nil {
+			panic(err)
+		}
+	}
+	q := arena.NewQueries(s.Tables())
+	fmt.Println("units:", q.CountUnits.Run().Count)
+	var weak []arena.WeakestUnitsRow
+	weak = q.WeakestUnits.Run(weak, 3)
+	for _, r := range weak {
+		fmt.Printf("weak: slot %d, health %d\n", r.Unit.Index(), r.Health)
+	}
+	c := rules.W / 2
+	in := q.BodiesInBox.Run(nil, c-200, c-200, c+200, c+200)
+	fmt.Println("in the box:", len(in))
+	fmt.Println(q.WeakestUnits.Plan())
+	fmt.Println(q.HitTotalsByTarget.Plan())
+	// Output:
+	// units: 1000
+	// weak: slot 22, health 1
+	// weak: slot 764, health 1
+	// weak: slot 767, health 1
+	// in the box: 41
+	// scan Unit (ascending index); top-n heap by (Health asc, index)
+	// read HitEvent (emission order); group by Target: a dense array over the capacity of domain Actors; sort groups by their keys
+}

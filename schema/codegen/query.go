@@ -1,0 +1,1242 @@
+package codegen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tickwork/tickwork/schema"
+)
+
+// The declared queries (docs/schema.md, Queries and Query results). Each
+// query is one Go type with its row type, made by NewQ (host) or DeclareQ
+// (a hand-written system), and Run. Run is written as nested parts, one
+// function a family, so that a new family is one more function:
+//
+//	source (querySource: a table scan, a probe by handle, an event read)
+//	  joins (queryJoins), where
+//	    sink (sinkRows, sinkDistinct, sinkOrdered, sinkTopN, sinkAggregate, sinkGroup)
+//	finish (the sink's: sort, drain the heap, emit the groups)
+
+// qGen generates one query.
+type qGen struct {
+	g     *gen
+	q     *schema.Query
+	name  string // Go type name
+	lower string // prefix of its unexported names
+	sg    *sysGen
+	loc   *locals
+	param map[*schema.Param]string // Go names of the parameters
+	// the from row: the Go name of its row index, ordinal (row or event position)
+	row, ord string
+	// the capacity expression of the from source (the bound of a limit)
+	capExpr string
+	fields  []field
+	leases  map[*schema.Table]string
+	closers int    // braces the source, joins and where opened
+	limit   string // the Go name of the bound, "" without a limit
+}
+
+// queryNames are the package-level Go names a query Q defines.
+func queryNames(name string) []string {
+	n := exported(name)
+	return []string{n, n + "Row", "New" + n, "Declare" + n}
+}
+
+// aggregated: the query returns one row of aggregates.
+func aggregated(q *schema.Query) bool { return len(q.GroupBy) == 0 && len(q.Aggregates) > 0 }
+
+func (g *gen) queries() {
+	if len(g.s.Queries) == 0 {
+		return
+	}
+	g.p("// Queries holds the schema's declared queries over the tables of t, each")
+	g.p("// with its scratch state (group tables, heaps, sets), made once; a call")
+	g.p("// allocates nothing once its result buffer and scratch have grown. One")
+	g.p("// goroutine at a time: make one Queries per goroutine (docs/schema.md,")
+	g.p("// Queries).")
+	g.p("type Queries struct {")
+	for _, q := range g.s.Queries {
+		g.p("%s *%s", exported(q.Name), exported(q.Name))
+	}
+	g.p("}")
+	g.p("")
+	g.p("// NewQueries makes every declared query over t, for the host, between")
+	g.p("// frames (never during World.Frame).")
+	g.p("func NewQueries(t *Tables) *Queries {")
+	g.p("return &Queries{")
+	for _, q := range g.s.Queries {
+		g.p("%s: New%s(t),", exported(q.Name), exported(q.Name))
+	}
+	g.p("}")
+	g.p("}")
+	g.p("")
+	for _, q := range g.s.Queries {
+		newQGen(g, q).query()
+	}
+}
+
+// usesSlices says whether a query sorts (the file imports slices).
+func usesSlices(s *schema.Schema) bool {
+	for _, q := range s.Queries {
+		if len(q.OrderBy) > 0 || len(q.GroupBy) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func newQGen(g *gen, q *schema.Query) *qGen {
+	qg := &qGen{g: g, q: q, name: exported(q.Name), lower: unexported(q.Name), param: map[*schema.Param]string{},
+		leases: map[*schema.Table]string{}}
+	qg.loc = newLocals(append([]string{"q", "dst", "tb", "c", "nc", "mask", "base", "lo", "hi", "i", "row", "t", "d",
+		"bound", "ents", "e", "gi", "gp", "k"}, g.top...)...)
+	for _, p := range q.Params {
+		qg.param[p] = qg.loc.name(p.Name)
+	}
+	y := &schema.System{Name: q.Name, From: q.From, Joins: q.Joins}
+	qg.sg = &sysGen{g: g, y: y, env: map[string]string{}}
+	for p, n := range qg.param {
+		qg.sg.env["param:"+p.Name] = n
+	}
+	qg.row, qg.ord = "row", "int32(row)"
+	if q.From.Kind == schema.EventVar {
+		qg.row, qg.ord = "i", "int32(i)"
+		qg.capExpr = "q.t." + exported(q.From.Event.Name) + ".Cap()"
+	} else {
+		qg.capExpr = "q.tb.Cap()"
+	}
+	return qg
+}
+
+// colName is the query struct's field for a column of a row variable.
+func (qg *qGen) colName(v *schema.Var, c *schema.Column) string {
+	return unexported(v.Name) + goCol(c)
+}
+
+// rowType is the result row's Go type.
+func (qg *qGen) rowType() string { return qg.name + "Row" }
+
+// query writes the row type, the query type, its constructors, Run and Plan.
+func (qg *qGen) query() {
+	g, q := qg.g, qg.q
+	plan := qg.plan()
+	g.doc("%sRow is a row of the result of query %s (%s).", qg.name, q.Name, g.where(q.Pos))
+	g.p("type %s struct {", qg.rowType())
+	var fs []field
+	for _, it := range q.Select {
+		fs = append(fs, field{it.Name, goType(it.T), refNote(it.T)})
+	}
+	g.fields(fs)
+	g.p("}")
+	g.p("")
+	g.doc("%s is declared query %s (%s). Plan: %s. Run it from one goroutine at a time; the result's order is docs/schema.md's Query results.", qg.name, q.Name, g.where(q.Pos), plan)
+	g.p("type %s struct {", qg.name)
+	qg.stateFields()
+	g.fields(qg.fields)
+	g.p("}")
+	g.p("")
+	qg.scratchTypes()
+	qg.constructors()
+	qg.run()
+	g.p("// Plan is the query's plan: how it reads each variable and what it does")
+	g.p("// with the rows.")
+	g.p("func (q *%s) Plan() string {", qg.name)
+	g.p("return %q", plan)
+	g.p("}")
+	g.p("")
+	qg.helpers()
+}
+
+// stateFields lists the query type's fields.
+func (qg *qGen) stateFields() {
+	q := qg.q
+	qg.fields = append(qg.fields, field{"t", "*Tables", ""})
+	if q.From.Kind == schema.RowVar {
+		qg.fields = append(qg.fields, field{"tb", "*tickwork.Table", q.From.Table.Name})
+	} else {
+		qg.fields = append(qg.fields, field{"events", "*tickwork.Consumer[" + exported(q.From.Event.Name) + "]", "set by Declare: read through the system's consumer"})
+	}
+	for _, u := range q.Access.Uses {
+		if u.Var.Kind == schema.EventVar {
+			continue
+		}
+		qg.fields = append(qg.fields, field{qg.colName(u.Var, u.Column), "[]" + goType(u.Column.Type), u.Column.Table.Name + "." + u.Column.Name})
+	}
+	switch {
+	case len(q.GroupBy) > 0:
+		qg.fields = append(qg.fields, field{"groups", "[]" + qg.lower + "Group", "the groups of a run"})
+		if qg.denseGroup() {
+			qg.fields = append(qg.fields, field{"slot", "[]int32", "entity index -> group+1 (0: none)"},
+				field{"over", "map[tickwork.Handle]int32", "groups whose slot another generation holds"})
+		} else {
+			qg.fields = append(qg.fields, field{"index", "map[" + qg.lower + "Key]int32", "group key -> group"})
+		}
+	case len(q.OrderBy) > 0:
+		qg.fields = append(qg.fields, field{"ents", "[]" + qg.lower + "Ent", "the rows with their order keys"})
+	}
+	if q.Distinct {
+		qg.fields = append(qg.fields, field{"seen", "map[" + qg.lower + "Key]struct{}", "the distinct rows so far"})
+	}
+}
+
+// denseGroup: grouped by one ref key, on a dense array over the target's
+// capacity.
+func (qg *qGen) denseGroup() bool {
+	return len(qg.q.GroupBy) == 1 && qg.q.GroupBy[0].Type().Kind == schema.Ref
+}
+
+// keyForm is the Go expression of x's ordering form (docs/schema.md, Query
+// results) and its Go type.
+func keyForm(x string, t schema.Type) (string, string) {
+	switch t.Kind {
+	case schema.Float32:
+		return "tickwork.QueryFloatKey32(" + x + ")", "uint32"
+	case schema.Float64:
+		return "tickwork.QueryFloatKey64(" + x + ")", "uint64"
+	case schema.Ref:
+		return "tickwork.QueryHandleKey(" + x + ")", "uint64"
+	case schema.Bool:
+		return "tickwork.QueryBoolKey(" + x + ")", "uint8"
+	}
+	return x, goType(t)
+}
+
+// scratchTypes writes the unexported types of the query's scratch.
+func (qg *qGen) scratchTypes() {
+	g, q := qg.g, qg.q
+	if len(q.GroupBy) > 0 {
+		if !qg.denseGroup() {
+			g.p("// %sKey is a group key of query %s, in ordering form.", qg.lower, q.Name)
+			g.p("type %sKey struct {", qg.lower)
+			for i, k := range q.GroupBy {
+				_, t := keyForm("", k.Type())
+				g.p("k%d %s", i, t)
+			}
+			g.p("}")
+			g.p("")
+		}
+		g.p("// %sGroup is a group of query %s: its keys (value, ordering form) and", qg.lower, q.Name)
+		g.p("// aggregates.")
+		g.p("type %sGroup struct {", qg.lower)
+		for i, k := range q.GroupBy {
+			_, t := keyForm("", k.Type())
+			g.p("g%d %s", i, goType(k.Type()))
+			g.p("k%d %s", i, t)
+		}
+		for _, a := range q.Aggregates {
+			qg.aggFields(a)
+		}
+		g.p("}")
+		g.p("")
+	}
+	if len(q.GroupBy) == 0 && len(q.OrderBy) > 0 {
+		g.p("// %sEnt is a row of query %s with its order keys and position.", qg.lower, q.Name)
+		g.p("type %sEnt struct {", qg.lower)
+		for i, k := range q.OrderBy {
+			_, t := keyForm("", k.T)
+			g.p("k%d %s", i, t)
+		}
+		g.p("ord int32")
+		g.p("row %s", qg.rowType())
+		g.p("}")
+		g.p("")
+	}
+	if q.Distinct {
+		g.p("// %sKey is a distinct row of query %s, its floats in ordering form.", qg.lower, q.Name)
+		g.p("type %sKey struct {", qg.lower)
+		for i, it := range q.Select {
+			_, t := keyForm("", it.T)
+			if it.T.Kind == schema.Ref || it.T.Kind == schema.Bool {
+				t = goType(it.T)
+			}
+			g.p("k%d %s", i, t)
+		}
+		g.p("}")
+		g.p("")
+	}
+}
+
+// aggFields writes the accumulator fields of aggregate a: aN (the value),
+// and for sum/avg sN, for avg nN, for min/max okN (a value seen).
+func (qg *qGen) aggFields(a *schema.Aggregate) {
+	g := qg.g
+	switch a.Kind {
+	case schema.Count:
+		g.p("a%d int64", a.Index)
+	case schema.Sum:
+		g.p("a%d %s", a.Index, goType(a.T))
+	case schema.Avg:
+		g.p("a%d, s%d float64", a.Index, a.Index)
+		g.p("n%d int64", a.Index)
+	default:
+		g.p("a%d %s", a.Index, goType(a.T))
+		g.p("ok%d bool", a.Index)
+	}
+}
+
+// constructors writes NewQ and DeclareQ.
+func (qg *qGen) constructors() {
+	g, q := qg.g, qg.q
+	for _, declared := range []bool{false, true} {
+		if declared {
+			g.doc("Declare%s makes query %s for a hand-written system: it declares a read of every column the query reads and the presence of every table it scans or probes without a column (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume, whose events Run reads), so the manifest and the conflict check cover it. Call it in the system's DeclareFunc; Run it inside the system's RunFunc only.", qg.name, q.Name)
+			g.p("func Declare%s(d *tickwork.Decl, t *Tables) *%s {", qg.name, qg.name)
+		} else {
+			g.doc("New%s makes query %s over the tables of t, for the host between frames (never during World.Frame).", qg.name, q.Name)
+			g.p("func New%s(t *Tables) *%s {", qg.name, qg.name)
+		}
+		if q.From.Kind == schema.RowVar {
+			g.p("q := &%s{t: t, tb: %s}", qg.name, tableRef(q.From.Table))
+		} else {
+			g.p("q := &%s{t: t}", qg.name)
+			if declared {
+				g.p("q.events = tickwork.Consume(d, t.%s)", exported(q.From.Event.Name))
+			}
+		}
+		read := map[*schema.Table]bool{}
+		for _, u := range q.Access.Uses {
+			if u.Var.Kind == schema.EventVar {
+				continue
+			}
+			read[u.Column.Table] = true
+			if declared {
+				g.p("q.%s = tickwork.Read(d, %s).All()", qg.colName(u.Var, u.Column), columnRef(u.Column))
+			} else {
+				g.p("q.%s = %s.All()", qg.colName(u.Var, u.Column), columnRef(u.Column))
+			}
+		}
+		if declared {
+			for _, t := range q.Access.Presence {
+				if !read[t] {
+					g.p("tickwork.Presence(d, %s)", tableRef(t))
+				}
+			}
+		}
+		switch {
+		case qg.denseGroup():
+			g.p("q.slot = make([]int32, %s.Cap())", tableRef(q.GroupBy[0].Type().Table))
+			g.p("q.over = map[tickwork.Handle]int32{}")
+		case len(q.GroupBy) > 0:
+			g.p("q.index = map[%sKey]int32{}", qg.lower)
+		}
+		if q.Distinct {
+			g.p("q.seen = map[%sKey]struct{}{}", qg.lower)
+		}
+		g.p("return q")
+		g.p("}")
+		g.p("")
+	}
+}
+
+// signature is Run's parameter list after dst.
+func (qg *qGen) signature() string {
+	var ps []string
+	for _, p := range qg.q.Params {
+		ps = append(ps, qg.param[p]+" "+goType(p.Type))
+	}
+	return strings.Join(ps, ", ")
+}
+
+// run writes Run.
+func (qg *qGen) run() {
+	g, q := qg.g, qg.q
+	sig := qg.signature()
+	if aggregated(q) {
+		g.doc("Run runs the query and returns its one row (over no rows: count 0, sums 0, min/max/avg 0). Allocates nothing.")
+		g.p("func (q *%s) Run(%s) %s {", qg.name, sig, qg.rowType())
+	} else {
+		g.doc("Run appends the query's result to dst[:0] and returns it, in the order of docs/schema.md's Query results. It allocates nothing once cap(dst) and the query's scratch suffice; with a limit, dst grows once to its bound (the limit, at most the source's capacity) before any row is written, never past it.")
+		if sig != "" {
+			sig = ", " + sig
+		}
+		g.p("func (q *%s) Run(dst []%s%s) []%s {", qg.name, qg.rowType(), sig, qg.rowType())
+		g.p("dst = dst[:0]")
+	}
+	if q.Limit != nil {
+		qg.limit = "bound"
+		g.p("bound := tickwork.QueryBound(int64(%s), %s)", qg.limitExpr(), qg.capExpr)
+		if len(q.GroupBy) == 0 {
+			g.p("if bound == 0 {")
+			g.p("return dst")
+			g.p("}")
+			g.p("if cap(dst) < bound {")
+			g.p("dst = make([]%s, 0, bound)", qg.rowType())
+			g.p("}")
+		}
+	}
+	// The sink's set-up.
+	switch {
+	case len(q.GroupBy) > 0:
+		qg.groupReset()
+	case aggregated(q) && !qg.countOnly():
+		for _, a := range q.Aggregates {
+			qg.aggLocals(a)
+		}
+	case len(q.OrderBy) > 0:
+		g.p("ents := q.ents[:0]")
+		if q.Limit != nil {
+			g.p("if cap(ents) < bound {")
+			g.p("ents = make([]%sEnt, 0, bound)", qg.lower)
+			g.p("}")
+			_, t := keyForm("", q.OrderBy[0].T)
+			g.p("var worst %s // the first key of the heap's root, the worst row kept", t)
+		}
+	}
+	if q.Distinct {
+		g.p("clear(q.seen)")
+	}
+	if aggregated(q) && qg.countOnly() {
+		g.p("var r %s", qg.rowType())
+		for _, it := range q.Select {
+			g.p("r.%s = int64(q.tb.Len())", it.Name)
+		}
+		g.p("return r")
+		g.p("}")
+		g.p("")
+		return
+	}
+	qg.leaseLocals()
+	qg.source()
+	qg.joins()
+	if q.Where != nil {
+		g.p("if %s {", qg.sg.code(q.Where))
+		qg.closers++
+	}
+	qg.sink()
+	for ; qg.closers > 0; qg.closers-- {
+		g.p("}")
+	}
+	qg.finish()
+	g.p("}")
+	g.p("")
+}
+
+// countOnly: an aggregate-only query of count()s over a table's rows,
+// with no filter: the table's live row count.
+func (qg *qGen) countOnly() bool {
+	q := qg.q
+	if q.From.Kind != schema.RowVar || q.Where != nil || len(q.Joins) > 0 || q.Probe != nil {
+		return false
+	}
+	for _, a := range q.Aggregates {
+		if a.Kind != schema.Count {
+			return false
+		}
+	}
+	return true
+}
+
+func (qg *qGen) limitExpr() string { return qg.sg.code(qg.q.Limit) }
+
+// leaseLocals writes the leases of the tables the query probes.
+func (qg *qGen) leaseLocals() {
+	q := qg.q
+	tables := append([]*schema.Table(nil), q.Access.Presence...)
+	for _, t := range tables {
+		if q.From.Kind == schema.RowVar && t == q.From.Table && q.Probe == nil && !qg.hasOn(t) {
+			continue
+		}
+		n := qg.loc.name(unexported(t.Name) + "Lease")
+		qg.leases[t] = n
+		qg.sg.env["lease:"+t.Name] = n
+		qg.g.p("%s := q.t.%s.Table.Lease()", n, exported(t.Name))
+	}
+}
+
+// hasOn: some has() of the query tests table t.
+func (qg *qGen) hasOn(t *schema.Table) bool {
+	found := false
+	for _, e := range qg.exprs() {
+		walk(e, func(e schema.Expr) {
+			if h, ok := e.(*schema.Has); ok && h.Table == t {
+				found = true
+			}
+		})
+	}
+	for _, j := range qg.q.Joins {
+		if j.Table == t {
+			found = true
+		}
+	}
+	return found
+}
+
+// exprs lists the query's expressions.
+func (qg *qGen) exprs() []schema.Expr {
+	q := qg.q
+	var out []schema.Expr
+	if q.Where != nil {
+		out = append(out, q.Where)
+	}
+	out = append(out, q.GroupBy...)
+	for _, it := range q.Select {
+		if it.Expr != nil {
+			out = append(out, it.Expr)
+		}
+	}
+	for _, k := range q.OrderBy {
+		if k.Expr != nil {
+			out = append(out, k.Expr)
+		}
+	}
+	for _, a := range q.Aggregates {
+		if a.X != nil {
+			out = append(out, a.X)
+		}
+	}
+	return out
+}
+
+// walk calls fn on e and its subexpressions.
+func walk(e schema.Expr, fn func(schema.Expr)) {
+	fn(e)
+	switch e := e.(type) {
+	case *schema.Unary:
+		walk(e.X, fn)
+	case *schema.Binary:
+		walk(e.X, fn)
+		walk(e.Y, fn)
+	case *schema.Convert:
+		walk(e.X, fn)
+	case *schema.Floor:
+		walk(e.X, fn)
+	case *schema.IndexOf:
+		walk(e.X, fn)
+	}
+}
+
+// source opens the loop (or the probe) over the from rows and sets the
+// environment of the from variable's columns and handle.
+func (qg *qGen) source() {
+	g, q, sg := qg.g, qg.q, qg.sg
+	v := q.From
+	switch {
+	case v.Kind == schema.EventVar:
+		ev := qg.loc.name(v.Name)
+		evs := qg.loc.name(v.Name + "s")
+		g.p("%s := q.t.%s.Read()", evs, exported(v.Event.Name))
+		g.p("if q.events != nil {")
+		g.p("%s = q.events.Read()", evs)
+		g.p("}")
+		used := false
+		for _, u := range q.Access.Uses {
+			used = used || u.Var == v
+		}
+		switch {
+		case used:
+			g.p("for i := range %s {", evs)
+			g.p("%s := &%s[i]", ev, evs)
+		case len(q.OrderBy) > 0 && len(q.GroupBy) == 0:
+			g.p("for i := range %s {", evs)
+		default:
+			g.p("for range %s {", evs)
+		}
+		qg.closers++
+		for _, f := range v.Event.Fields {
+			sg.env["col:"+v.Name+"."+f.Name] = ev + "." + exported(f.Name)
+		}
+	case q.Probe != nil:
+		p := qg.param[q.Probe]
+		g.p("if row := %s.Find(%s); row >= 0 {", qg.leases[v.Table], p)
+		qg.closers++
+		sg.env["handle:"+v.Name] = p
+		for _, u := range q.Access.Uses {
+			if u.Var == v {
+				sg.env["col:"+v.Name+"."+u.Column.Name] = "q." + qg.colName(v, u.Column) + "[row]"
+			}
+		}
+	default:
+		g.p("cr := q.tb.ChunkRows()")
+		g.p("for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {")
+		g.p("mask, base := q.tb.Enabled(c), c*cr")
+		g.p("for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {")
+		qg.closers += 3
+		var first string
+		var lhs, rhs []string
+		for _, u := range q.Access.Uses {
+			if u.Var != v {
+				continue
+			}
+			n := qg.loc.name(unexported(v.Name) + goCol(u.Column) + "s")
+			sg.env["col:"+v.Name+"."+u.Column.Name] = n + "[i]"
+			if first == "" {
+				first = n
+				g.p("%s := q.%s[base+lo : base+hi]", n, qg.colName(v, u.Column))
+				continue
+			}
+			lhs = append(lhs, n)
+			rhs = append(rhs, "q."+qg.colName(v, u.Column)+"[base+lo : base+hi][:len("+first+")]")
+		}
+		sg.env["handle:"+v.Name] = "tickwork.QueryHandle(q.tb, row)"
+		if first == "" {
+			g.p("for row := base + lo; row < base+hi; row++ {")
+		} else {
+			if len(lhs) > 0 {
+				g.defs(lhs, rhs)
+			}
+			g.p("for i := range %s {", first)
+			if qg.needsRow() {
+				g.p("row := base + lo + i")
+			}
+		}
+	}
+}
+
+// needsRow: the row loop names the row index (a handle, an order key's
+// position, an entity join).
+func (qg *qGen) needsRow() bool {
+	q := qg.q
+	return q.Access.Handle || (len(q.OrderBy) > 0 && len(q.GroupBy) == 0)
+}
+
+// joins probes each join's table; an inner join opens a block its row
+// must hit.
+func (qg *qGen) joins() {
+	g, q, sg := qg.g, qg.q, qg.sg
+	for _, j := range q.Joins {
+		v := j.Var
+		row := qg.loc.name(unexported(v.Name) + "Row")
+		var via string
+		if j.Kind == schema.EntityJoin {
+			via = sg.handle(j.On)
+		} else {
+			via = sg.env["col:"+j.On.Name+"."+j.Via.Name]
+		}
+		sg.env["row:"+v.Name] = row
+		g.p("%s := %s.Find(%s)", row, qg.leases[j.Table], via)
+		if !j.Left {
+			g.p("if %s >= 0 {", row)
+			qg.closers++
+			sg.env["handle:"+v.Name] = via
+			for _, u := range q.Access.Uses {
+				if u.Var == v {
+					sg.env["col:"+v.Name+"."+u.Column.Name] = "q." + qg.colName(v, u.Column) + "[" + row + "]"
+				}
+			}
+			continue
+		}
+		// A left join: zero values when it missed.
+		var names []string
+		for _, u := range q.Access.Uses {
+			if u.Var == v {
+				n := qg.loc.name(unexported(v.Name) + goCol(u.Column))
+				sg.env["col:"+v.Name+"."+u.Column.Name] = n
+				g.p("var %s %s", n, goType(u.Column.Type))
+				names = append(names, n+" = q."+qg.colName(v, u.Column)+"["+row+"]")
+			}
+		}
+		h := ""
+		if qg.refersTo(v) {
+			h = qg.loc.name(unexported(v.Name) + "H")
+			sg.env["handle:"+v.Name] = h
+			g.p("var %s tickwork.Handle", h)
+			names = append(names, h+" = "+via)
+		}
+		if len(names) > 0 {
+			g.p("if %s >= 0 {", row)
+			for _, n := range names {
+				g.p("%s", n)
+			}
+			g.p("}")
+		}
+	}
+}
+
+// refersTo: an expression of the query names variable v's handle.
+func (qg *qGen) refersTo(v *schema.Var) bool {
+	found := false
+	for _, e := range qg.exprs() {
+		walk(e, func(e schema.Expr) {
+			switch e := e.(type) {
+			case *schema.VarRef:
+				found = found || e.Var == v
+			case *schema.Has:
+				found = found || e.Var == v
+			}
+		})
+	}
+	for _, j := range qg.q.Joins {
+		found = found || (j.Kind == schema.EntityJoin && j.On == v)
+	}
+	return found
+}
+
+// rowLit is the result row of the current from row.
+func (qg *qGen) rowLit() string {
+	var parts []string
+	for _, it := range qg.q.Select {
+		parts = append(parts, it.Name+": "+qg.sg.code(it.Expr))
+	}
+	return qg.rowType() + "{" + strings.Join(parts, ", ") + "}"
+}
+
+// sink writes what the loop does with a row that passed.
+func (qg *qGen) sink() {
+	q := qg.q
+	if q.Distinct {
+		qg.sinkDistinct()
+	}
+	switch {
+	case len(q.GroupBy) > 0:
+		qg.sinkGroup()
+	case aggregated(q):
+		qg.sinkAggregate()
+	case len(q.OrderBy) > 0 && q.Limit != nil:
+		qg.sinkTopN()
+	case len(q.OrderBy) > 0:
+		qg.sinkOrdered()
+	default:
+		qg.sinkRows()
+	}
+}
+
+// sinkRows appends the row; a limit returns once the bound is reached.
+func (qg *qGen) sinkRows() {
+	g := qg.g
+	g.p("dst = append(dst, %s)", qg.rowLit())
+	if qg.limit != "" {
+		g.p("if len(dst) == bound {")
+		g.p("return dst")
+		g.p("}")
+	}
+}
+
+// sinkDistinct opens a block the row enters the first time its select
+// items are seen.
+func (qg *qGen) sinkDistinct() {
+	g := qg.g
+	var parts []string
+	for i, it := range qg.q.Select {
+		x := qg.sg.code(it.Expr)
+		if it.T.IsFloat() {
+			x, _ = keyForm(x, it.T)
+		}
+		parts = append(parts, fmt.Sprintf("k%d: %s", i, x))
+	}
+	g.p("k := %sKey{%s}", qg.lower, strings.Join(parts, ", "))
+	g.p("if _, dup := q.seen[k]; !dup {")
+	g.p("q.seen[k] = struct{}{}")
+	qg.closers++
+}
+
+// entLit is the ordered entry of the current row (without its row when
+// withRow is false).
+func (qg *qGen) entLit(withRow bool) string {
+	var parts []string
+	for i, k := range qg.q.OrderBy {
+		var x string
+		if k.Item >= 0 {
+			x = qg.sg.code(qg.q.Select[k.Item].Expr)
+		} else {
+			x = qg.sg.code(k.Expr)
+		}
+		x, _ = keyForm(x, k.T)
+		parts = append(parts, fmt.Sprintf("k%d: %s", i, x))
+	}
+	parts = append(parts, "ord: "+qg.ord)
+	if withRow {
+		parts = append(parts, "row: "+qg.rowLit())
+	}
+	return qg.lower + "Ent{" + strings.Join(parts, ", ") + "}"
+}
+
+// sinkOrdered collects every row with its keys; finish sorts them.
+func (qg *qGen) sinkOrdered() {
+	qg.g.p("ents = append(ents, %s)", qg.entLit(true))
+}
+
+// sinkTopN keeps the bound best rows in a max-heap (its root the worst
+// kept). Rows come in ascending position, so a row whose first key is no
+// better than the root's loses (with one key: a tie loses too, to the
+// earlier row) before its entry or its row is built.
+func (qg *qGen) sinkTopN() {
+	g, q := qg.g, qg.q
+	k0 := qg.loc.name("k0")
+	first := q.OrderBy[0]
+	var x string
+	if first.Item >= 0 {
+		x = qg.sg.code(q.Select[first.Item].Expr)
+	} else {
+		x = qg.sg.code(first.Expr)
+	}
+	x, _ = keyForm(x, first.T)
+	op := "<"
+	if first.Desc {
+		op = ">"
+	}
+	if len(q.OrderBy) > 1 {
+		op += "="
+	}
+	g.p("%s := %s", k0, x)
+	// The heap's moves are written inline, with no call and no append
+	// (ents has its bound's capacity): the row loop keeps its values in
+	// registers.
+	j, p, l, r := qg.loc.name("j"), qg.loc.name("p"), qg.loc.name("l"), qg.loc.name("r")
+	cmp := qg.lower + "Cmp"
+	g.p("if len(ents) < bound {")
+	g.p("ents = ents[:len(ents)+1]")
+	g.p("ents[len(ents)-1] = %s", qg.entLit(true))
+	g.p("for %s := len(ents) - 1; %s > 0; {", j, j)
+	g.p("%s := (%s - 1) / 2", p, j)
+	g.p("if %s(&ents[%s], &ents[%s]) <= 0 {", cmp, j, p)
+	g.p("break")
+	g.p("}")
+	g.p("ents[%s], ents[%s] = ents[%s], ents[%s]", j, p, p, j)
+	g.p("%s = %s", j, p)
+	g.p("}")
+	g.p("worst = ents[0].k0")
+	g.p("} else if %s %s worst {", k0, op)
+	if len(q.OrderBy) > 1 {
+		g.p("e := %s", qg.entLit(false))
+		g.p("if %s(&e, &ents[0]) >= 0 {", cmp)
+		g.p("continue")
+		g.p("}")
+		g.p("e.row = %s", qg.rowLit())
+		g.p("ents[0] = e")
+	} else {
+		g.p("ents[0] = %s", qg.entLit(true))
+	}
+	g.p("for %s := 0; ; {", j)
+	g.p("%s := 2*%s + 1", l, j)
+	g.p("if %s >= len(ents) {", l)
+	g.p("break")
+	g.p("}")
+	g.p("if %s := %s + 1; %s < len(ents) && %s(&ents[%s], &ents[%s]) > 0 {", r, l, r, cmp, r, l)
+	g.p("%s = %s", l, r)
+	g.p("}")
+	g.p("if %s(&ents[%s], &ents[%s]) <= 0 {", cmp, l, j)
+	g.p("break")
+	g.p("}")
+	g.p("ents[%s], ents[%s] = ents[%s], ents[%s]", j, l, l, j)
+	g.p("%s = %s", j, l)
+	g.p("}")
+	g.p("worst = ents[0].k0")
+	g.p("}")
+}
+
+// aggLocals declares an ungrouped aggregate's accumulators.
+func (qg *qGen) aggLocals(a *schema.Aggregate) {
+	g := qg.g
+	switch a.Kind {
+	case schema.Count:
+		g.p("var a%d int64", a.Index)
+	case schema.Sum:
+		g.p("var a%d %s", a.Index, goType(a.T))
+	case schema.Avg:
+		g.p("var s%d float64", a.Index)
+		g.p("var n%d int64", a.Index)
+	default:
+		g.p("var a%d %s", a.Index, goType(a.T))
+		g.p("var ok%d bool", a.Index)
+	}
+}
+
+// accumulate writes the update of aggregate a, its accumulators prefixed
+// by at ("" locals, "gp." a group's).
+func (qg *qGen) accumulate(a *schema.Aggregate, at string) {
+	g := qg.g
+	i := a.Index
+	switch a.Kind {
+	case schema.Count:
+		g.p("%sa%d++", at, i)
+		return
+	}
+	x := qg.sg.code(a.X)
+	switch a.Kind {
+	case schema.Sum:
+		g.p("%sa%d += %s(%s)", at, i, goType(a.T), x)
+	case schema.Avg:
+		g.p("%ss%d += float64(%s)", at, i, x)
+		g.p("%sn%d++", at, i)
+	default:
+		// min/max: the total order of Query results for floats; the first
+		// of equal values stays.
+		v := qg.loc.name("v")
+		g.p("if %s := %s; !%sok%d || %s {", v, x, at, i, better(a, v, at+fmt.Sprintf("a%d", i)))
+		g.p("%sa%d, %sok%d = %s, true", at, i, at, i, v)
+		g.p("}")
+	}
+}
+
+// better is the test that v replaces the min or max m.
+func better(a *schema.Aggregate, v, m string) string {
+	op := "<"
+	if a.Kind == schema.Max {
+		op = ">"
+	}
+	if a.T.IsFloat() {
+		kv, _ := keyForm(v, a.T)
+		km, _ := keyForm(m, a.T)
+		return kv + " " + op + " " + km
+	}
+	return v + " " + op + " " + m
+}
+
+// sinkAggregate updates the ungrouped aggregates.
+func (qg *qGen) sinkAggregate() {
+	for _, a := range qg.q.Aggregates {
+		qg.accumulate(a, "")
+	}
+}
+
+// groupReset empties the groups of the last run.
+func (qg *qGen) groupReset() {
+	g := qg.g
+	if qg.denseGroup() {
+		g.p("for i := range q.groups {")
+		g.p("if ix := int(q.groups[i].g0.Index()); ix < len(q.slot) {")
+		g.p("q.slot[ix] = 0")
+		g.p("}")
+		g.p("}")
+		g.p("if len(q.over) > 0 {")
+		g.p("clear(q.over)")
+		g.p("}")
+	} else {
+		g.p("if len(q.index) > 0 {")
+		g.p("clear(q.index)")
+		g.p("}")
+	}
+	g.p("q.groups = q.groups[:0]")
+}
+
+// sinkGroup finds (or adds) the row's group and updates its aggregates.
+func (qg *qGen) sinkGroup() {
+	g, q := qg.g, qg.q
+	var vals []string
+	for i, k := range q.GroupBy {
+		v := qg.loc.name(fmt.Sprintf("g%d", i))
+		x := qg.sg.code(k)
+		if k.Type().IsFloat() {
+			g.p("%s := %s", v, x)
+			g.p("if %s == 0 {", v)
+			g.p("%s = 0 // -0 and +0 are one group, reported as +0", v)
+			g.p("}")
+		} else {
+			g.p("%s := %s", v, x)
+		}
+		vals = append(vals, v)
+	}
+	if qg.denseGroup() {
+		// The slot's group in line; a new group or another generation's
+		// slot out of line.
+		ix := qg.loc.name("ix")
+		g.p("gi := int32(-1)")
+		g.p("if %s := int(%s.Index()); %s < len(q.slot) {", ix, vals[0], ix)
+		g.p("switch s := q.slot[%s]; {", ix)
+		g.p("case s == 0:")
+		g.p("q.groups = append(q.groups, %sGroup{g0: %s, k0: tickwork.QueryHandleKey(%s)})", qg.lower, vals[0], vals[0])
+		g.p("q.slot[%s] = int32(len(q.groups))", ix)
+		g.p("gi = int32(len(q.groups) - 1)")
+		g.p("case q.groups[s-1].g0 == %s:", vals[0])
+		g.p("gi = s - 1")
+		g.p("}")
+		g.p("}")
+		g.p("if gi < 0 {")
+		g.p("gi = q.group(%s)", vals[0])
+		g.p("}")
+	} else {
+		var parts []string
+		for i, k := range q.GroupBy {
+			kf, _ := keyForm(vals[i], k.Type())
+			parts = append(parts, fmt.Sprintf("k%d: %s", i, kf))
+		}
+		g.p("gi := q.group(%sKey{%s}, %s)", qg.lower, strings.Join(parts, ", "), strings.Join(vals, ", "))
+	}
+	g.p("gp := &q.groups[gi]")
+	for _, a := range q.Aggregates {
+		qg.accumulate(a, "gp.")
+	}
+}
+
+// finish writes what follows the loop: the sink's result.
+func (qg *qGen) finish() {
+	g, q := qg.g, qg.q
+	switch {
+	case len(q.GroupBy) > 0:
+		if qg.hasAvg() {
+			g.p("for i := range q.groups {")
+			g.p("gp := &q.groups[i]")
+			qg.finalize("gp.")
+			g.p("}")
+		}
+		g.p("if len(q.groups) > 1 {")
+		g.p("slices.SortFunc(q.groups, %sOrder)", qg.lower)
+		g.p("}")
+		g.p("for i := range q.groups {")
+		if qg.limit != "" {
+			g.p("if len(dst) == bound {")
+			g.p("break")
+			g.p("}")
+		}
+		g.p("gp := &q.groups[i]")
+		var parts []string
+		for _, it := range q.Select {
+			if it.Agg != nil {
+				parts = append(parts, fmt.Sprintf("%s: gp.a%d", it.Name, it.Agg.Index))
+			} else {
+				parts = append(parts, fmt.Sprintf("%s: gp.g%d", it.Name, it.Group))
+			}
+		}
+		g.p("dst = append(dst, %s{%s})", qg.rowType(), strings.Join(parts, ", "))
+		g.p("}")
+		g.p("return dst")
+	case aggregated(q):
+		qg.finalize("")
+		var parts []string
+		for _, it := range q.Select {
+			parts = append(parts, fmt.Sprintf("%s: a%d", it.Name, it.Agg.Index))
+		}
+		g.p("return %s{%s}", qg.rowType(), strings.Join(parts, ", "))
+	case len(q.OrderBy) > 0:
+		g.p("q.ents = ents")
+		g.p("slices.SortFunc(ents, %sOrder)", qg.lower)
+		g.p("for i := range ents {")
+		g.p("dst = append(dst, ents[i].row)")
+		g.p("}")
+		g.p("return dst")
+	default:
+		g.p("return dst")
+	}
+}
+
+// hasAvg: the query has an avg().
+func (qg *qGen) hasAvg() bool {
+	for _, a := range qg.q.Aggregates {
+		if a.Kind == schema.Avg {
+			return true
+		}
+	}
+	return false
+}
+
+// finalize computes the averages.
+func (qg *qGen) finalize(at string) {
+	g := qg.g
+	for _, a := range qg.q.Aggregates {
+		if a.Kind != schema.Avg {
+			continue
+		}
+		if at == "" {
+			g.p("var a%d float64", a.Index)
+		}
+		g.p("if %sn%d > 0 {", at, a.Index)
+		g.p("%sa%d = %ss%d / float64(%sn%d)", at, a.Index, at, a.Index, at, a.Index)
+		g.p("}")
+	}
+}
+
+// helpers writes the query's order function, heap and group lookup.
+func (qg *qGen) helpers() {
+	g, q := qg.g, qg.q
+	switch {
+	case len(q.GroupBy) > 0:
+		qg.groupHelpers()
+	case len(q.OrderBy) > 0:
+		g.p("// %sCmp orders rows of query %s: its order keys, then the position.", qg.lower, q.Name)
+		g.p("func %sCmp(a, b *%sEnt) int {", qg.lower, qg.lower)
+		for i, k := range q.OrderBy {
+			lt, gt := "-1", "1"
+			if k.Desc {
+				lt, gt = "1", "-1"
+			}
+			g.p("if a.k%d != b.k%d {", i, i)
+			g.p("if a.k%d < b.k%d {", i, i)
+			g.p("return %s", lt)
+			g.p("}")
+			g.p("return %s", gt)
+			g.p("}")
+		}
+		g.p("return int(a.ord - b.ord)")
+		g.p("}")
+		g.p("")
+		g.p("func %sOrder(a, b %sEnt) int { return %sCmp(&a, &b) }", qg.lower, qg.lower, qg.lower)
+		g.p("")
+	}
+}
+
+// groupHelpers writes the group lookup and the group order.
+func (qg *qGen) groupHelpers() {
+	g, q := qg.g, qg.q
+	grp := qg.lower + "Group"
+	if qg.denseGroup() {
+		g.p("// group returns the index of key's group, adding it: the slot of its")
+		g.p("// entity index, or (another generation holds the slot) the overflow map.")
+		g.p("func (q *%s) group(key tickwork.Handle) int32 {", qg.name)
+		g.p("ix := int(key.Index())")
+		g.p("if ix < len(q.slot) {")
+		g.p("if s := q.slot[ix]; s == 0 {")
+		g.p("q.groups = append(q.groups, %s{g0: key, k0: tickwork.QueryHandleKey(key)})", grp)
+		g.p("q.slot[ix] = int32(len(q.groups))")
+		g.p("return int32(len(q.groups) - 1)")
+		g.p("} else if q.groups[s-1].g0 == key {")
+		g.p("return s - 1")
+		g.p("}")
+		g.p("}")
+		g.p("if gi, ok := q.over[key]; ok {")
+		g.p("return gi")
+		g.p("}")
+		g.p("q.groups = append(q.groups, %s{g0: key, k0: tickwork.QueryHandleKey(key)})", grp)
+		g.p("q.over[key] = int32(len(q.groups) - 1)")
+		g.p("return int32(len(q.groups) - 1)")
+		g.p("}")
+		g.p("")
+	} else {
+		var ps, inits []string
+		for i, k := range q.GroupBy {
+			ps = append(ps, fmt.Sprintf("g%d %s", i, goType(k.Type())))
+			inits = append(inits, fmt.Sprintf("g%d: g%d, k%d: key.k%d", i, i, i, i))
+		}
+		g.p("// group returns the index of key's group, adding it with the key values.")
+		g.p("func (q *%s) group(key %sKey, %s) int32 {", qg.name, qg.lower, strings.Join(ps, ", "))
+		g.p("if gi, ok := q.index[key]; ok {")
+		g.p("return gi")
+		g.p("}")
+		g.p("q.groups = append(q.groups, %s{%s})", grp, strings.Join(inits, ", "))
+		g.p("q.index[key] = int32(len(q.groups) - 1)")
+		g.p("return int32(len(q.groups) - 1)")
+		g.p("}")
+		g.p("")
+	}
+	g.p("// %sOrder orders the groups of query %s: its order keys, then the group", qg.lower, q.Name)
+	g.p("// keys.")
+	g.p("func %sOrder(a, b %s) int {", qg.lower, grp)
+	cmpField := func(x, y string, t schema.Type, desc bool) {
+		lt, gt := "-1", "1"
+		if desc {
+			lt, gt = "1", "-1"
+		}
+		kx, _ := keyForm(x, t)
+		ky, _ := keyForm(y, t)
+		g.p("if x, y := %s, %s; x != y {", kx, ky)
+		g.p("if x < y {")
+		g.p("return %s", lt)
+		g.p("}")
+		g.p("return %s", gt)
+		g.p("}")
+	}
+	for _, k := range q.OrderBy {
+		var f string
+		switch {
+		case k.Agg != nil:
+			f = fmt.Sprintf("a%d", k.Agg.Index)
+		case k.Item >= 0 && q.Select[k.Item].Agg != nil:
+			f = fmt.Sprintf("a%d", q.Select[k.Item].Agg.Index)
+		case k.Item >= 0:
+			f = fmt.Sprintf("g%d", q.Select[k.Item].Group)
+		default:
+			f = fmt.Sprintf("g%d", k.Group)
+		}
+		cmpField("a."+f, "b."+f, k.T, k.Desc)
+	}
+	for i := range q.GroupBy {
+		g.p("if a.k%d != b.k%d {", i, i)
+		g.p("if a.k%d < b.k%d {", i, i)
+		g.p("return -1")
+		g.p("}")
+		g.p("return 1")
+		g.p("}")
+	}
+	g.p("return 0")
+	g.p("}")
+	g.p("")
+}
+
+// plan is the query's plan, for its comment and Plan.
+func (qg *qGen) plan() string {
+	q := qg.q
+	var parts []string
+	v := q.From
+	switch {
+	case v.Kind == schema.EventVar:
+		parts = append(parts, "read "+v.Event.Name+" (emission order)")
+	case q.Probe != nil:
+		parts = append(parts, "probe "+v.Table.Name+" by handle param "+q.Probe.Name)
+	case aggregated(q) && qg.countOnly():
+		return "count the live rows of " + v.Table.Name + " (Table.Len)"
+	default:
+		parts = append(parts, "scan "+v.Table.Name+" (ascending index)")
+	}
+	for _, j := range q.Joins {
+		kind := "inner"
+		if j.Left {
+			kind = "left"
+		}
+		by := "entity of " + j.On.Name
+		if j.Kind == schema.RefJoin {
+			by = j.On.Name + "." + j.Via.Name
+		}
+		parts = append(parts, fmt.Sprintf("%s join %s %s: probe by %s", kind, j.Table.Name, j.Var.Name, by))
+	}
+	if q.Where != nil {
+		parts = append(parts, "filter")
+	}
+	if q.Distinct {
+		parts = append(parts, "distinct: a set of the select items")
+	}
+	keys := func() string {
+		var ks []string
+		for _, k := range q.OrderBy {
+			dir := "asc"
+			if k.Desc {
+				dir = "desc"
+			}
+			n := ""
+			switch {
+			case k.Item >= 0:
+				n = q.Select[k.Item].Name
+			case k.Agg != nil:
+				n = k.Agg.Kind.String() + "()"
+			default:
+				n = "key"
+				if c, ok := k.Expr.(*schema.ColRef); ok {
+					n = goCol(c.Column)
+				}
+			}
+			ks = append(ks, n+" "+dir)
+		}
+		return strings.Join(ks, ", ")
+	}
+	switch {
+	case len(q.GroupBy) > 0:
+		how := "a group table (map) of the keys"
+		if qg.denseGroup() {
+			t := q.GroupBy[0].Type().Table
+			owner := "table " + t.Name
+			if t.Domain != nil {
+				owner = "domain " + t.Domain.Name
+			}
+			how = "a dense array over the capacity of " + owner
+		}
+		names := make([]string, len(q.GroupBy))
+		for i := range names {
+			names[i] = fmt.Sprintf("key %d", i+1)
+		}
+		for _, it := range q.Select {
+			if it.Group >= 0 {
+				names[it.Group] = it.Name
+			}
+		}
+		parts = append(parts, fmt.Sprintf("group by %s: %s", strings.Join(names, ", "), how))
+		if len(q.OrderBy) > 0 {
+			parts = append(parts, "sort groups by ("+keys()+", keys)")
+		} else {
+			parts = append(parts, "sort groups by their keys")
+		}
+		if q.Limit != nil {
+			parts = append(parts, "first n")
+		}
+	case aggregated(q):
+		var as []string
+		for _, a := range q.Aggregates {
+			as = append(as, a.Kind.String())
+		}
+		parts = append(parts, "aggregate "+strings.Join(as, ", ")+" (one row)")
+	case len(q.OrderBy) > 0 && q.Limit != nil:
+		parts = append(parts, "top-n heap by ("+keys()+", index)")
+	case len(q.OrderBy) > 0:
+		parts = append(parts, "sort by ("+keys()+", index)")
+	case q.Limit != nil:
+		parts = append(parts, "first n")
+	}
+	return strings.Join(parts, "; ")
+}
