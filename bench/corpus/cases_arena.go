@@ -51,7 +51,7 @@ func arenaCases() []Case {
 				TW: `query BodiesInBox(x0: float32, y0: float32, x1: float32, y1: float32) {
 	from Body b  where b.X >= x0 and b.X <= x1 and b.Y >= y0 and b.Y <= y1  select b, b.X, b.Y }`,
 				SQL: `SELECT idx, gen, x, y FROM body WHERE x >= ?1 AND x <= ?3 AND y >= ?2 AND y <= ?4 ORDER BY idx`,
-				IndexSQL: `SELECT b.idx, b.gen, b.x, b.y FROM body_rtree r JOIN body b ON b.idx = r.id
+				IndexSQL: `SELECT b.idx, b.gen, b.x, b.y FROM body_rtree r CROSS JOIN body b ON b.idx = r.id
 	WHERE r.minx >= ?1 AND r.maxx <= ?3 AND r.miny >= ?2 AND r.maxy <= ?4
 	AND b.x >= ?1 AND b.x <= ?3 AND b.y >= ?2 AND b.y <= ?4 ORDER BY b.idx`,
 				Indexes: []string{`CREATE VIRTUAL TABLE body_rtree USING rtree(id, minx, maxx, miny, maxy)`,
@@ -59,12 +59,14 @@ func arenaCases() []Case {
 			Args: func(d *Data) []any { b := d.P.Box; return []any{b[0], b[1], b[2], b[3]} },
 			NewHand: func(d *Data) func([]HXY) []HXY {
 				t, xs, ys := d.A.Body.Table, d.A.Body.X.All(), d.A.Body.Y.All()
-				b := d.P.Box
+				x0, y0, x1, y1 := d.P.Box[0], d.P.Box[1], d.P.Box[2], d.P.Box[3]
 				return func(dst []HXY) []HXY {
 					for w := walk(t); w.next(); {
 						lo, hi := w.lo, w.hi
-						for r := lo; r < hi; r++ {
-							if x, y := xs[r], ys[r]; x >= b[0] && x <= b[2] && y >= b[1] && y <= b[3] {
+						xs, ys := xs[lo:hi], ys[lo:hi][:hi-lo]
+						for i, x := range xs {
+							if y := ys[i]; x >= x0 && x <= x1 && y >= y0 && y <= y1 {
+								r := lo + i
 								dst = append(dst, HXY{id(t, r), x, y})
 							}
 						}
