@@ -26,7 +26,7 @@ func writePlot(name string, sums []corpus.Summary) error {
 	p.X.Label.Text = "× hand loop"
 	// bars of log10(ratio) on a linear axis, labelled in powers of ten
 	// (a bar starts at 0, ratio 1; a log axis cannot draw a bar's base)
-	top := 1.0
+	top, bottom := 1.0, 0.0
 	labels := make([]string, len(sums))
 	for i, s := range sums {
 		labels[len(sums)-1-i] = s.Case // first case on top
@@ -40,7 +40,7 @@ func writePlot(name string, sums []corpus.Summary) error {
 			if r := sums[i].Ratio(way); r > 0 {
 				drawn = true
 				v = math.Log10(r)
-				top = math.Max(top, v)
+				top, bottom = math.Max(top, v), math.Min(bottom, v)
 			}
 			vals[len(sums)-1-i] = v
 		}
@@ -59,12 +59,12 @@ func writePlot(name string, sums []corpus.Summary) error {
 		p.Legend.Add(way+" / hand", bars)
 	}
 	var ticks []plot.Tick
-	for e := 0; float64(e) <= math.Ceil(top); e++ {
+	for e := int(math.Floor(bottom)); float64(e) <= math.Ceil(top); e++ {
 		ticks = append(ticks, plot.Tick{Value: float64(e), Label: fmt.Sprintf("%g×", math.Pow(10, float64(e)))})
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	p.X.Min, p.X.Max = math.Min(0, p.X.Min), math.Ceil(top)
-	p.Legend.Top = true
+	p.X.Min, p.X.Max = math.Floor(bottom), math.Ceil(top)
+	p.Legend.Top = false // bottom right, below the shortest bars
 	p.Legend.Left = false
 	p.NominalY(labels...)
 	img := vgimg.New(vg.Points(720), vg.Points(float64(60+16*len(sums))))
