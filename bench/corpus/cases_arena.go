@@ -257,13 +257,13 @@ func arenaCases() []Case {
 				SQL: `SELECT u.idx, u.gen, b.x, b.y FROM unit u JOIN body b ON b.idx = u.idx WHERE u.health = 3 AND b.x < ? ORDER BY u.idx`},
 			Args: func(*Data) []any { return []any{float32(200)} },
 			NewHand: func(d *Data) func([]HXY) []HXY {
-				t, hs, body := d.A.Unit.Table, d.A.Unit.Health.All(), d.A.Body.Table
+				t, hs, body := d.A.Unit.Table, d.A.Unit.Health.All(), presenceIn(d.A.Body.Table)
 				xs, ys := d.A.Body.X.All(), d.A.Body.Y.All()
 				return func(dst []HXY) []HXY {
 					for w := walk(t); w.next(); {
 						lo, hi := w.lo, w.hi
 						for r := lo; r < hi; r++ {
-							if hs[r] == 3 && xs[r] < 200 && has(body, r) {
+							if hs[r] == 3 && xs[r] < 200 && body.has(r) {
 								dst = append(dst, HXY{id(t, r), xs[r], ys[r]})
 							}
 						}

@@ -372,12 +372,12 @@ func shopCases() []Case {
 	WHERE NOT EXISTS (SELECT 1 FROM banned x WHERE x.idx = p.idx) ORDER BY p.idx`},
 			NewHand: func(d *Data) func([]HF64) []HF64 {
 				s := d.Shop
-				t, prof, prem, ban, sp := s.Player.Table, s.Profile.Table, s.Premium.Table, s.Banned.Table, s.Profile.Spent.All()
+				t, prof, prem, ban, sp := s.Player.Table, presenceIn(s.Profile.Table), presenceIn(s.Premium.Table), presenceIn(s.Banned.Table), s.Profile.Spent.All()
 				return func(dst []HF64) []HF64 {
 					for w := walk(t); w.next(); {
 						lo, hi := w.lo, w.hi
 						for r := lo; r < hi; r++ {
-							if has(prem, r) && has(prof, r) && !has(ban, r) {
+							if prem.has(r) && prof.has(r) && !ban.has(r) {
 								dst = append(dst, HF64{id(t, r), sp[r]})
 							}
 						}
@@ -638,13 +638,13 @@ func shopCases() []Case {
 				TW:  `query BannedPremium() { from Premium m  where has(m, Banned)  select count() }`,
 				SQL: `SELECT count(*) FROM premium m JOIN banned b ON b.idx = m.idx`},
 			NewHand: func(d *Data) func([]Count) []Count {
-				prem, ban := d.Shop.Premium.Table, d.Shop.Banned.Table
+				prem, ban := d.Shop.Premium.Table, presenceIn(d.Shop.Banned.Table)
 				return func(dst []Count) []Count {
 					var n int64
 					for w := walk(prem); w.next(); {
 						lo, hi := w.lo, w.hi
 						for r := lo; r < hi; r++ {
-							if has(ban, r) {
+							if ban.has(r) {
 								n++
 							}
 						}
@@ -704,12 +704,12 @@ func setOp(name, family, tw, sql string, op int) Case {
 			Indexes: []string{`CREATE INDEX player_level ON player(level)`, `CREATE INDEX player_region_level ON player(region, level)`}},
 		NewHand: func(d *Data) func([]H) []H {
 			s := d.Shop
-			t, prem, lv, rg := s.Player.Table, s.Premium.Table, s.Player.Level.All(), s.Player.Region.All()
+			t, prem, lv, rg := s.Player.Table, presenceIn(s.Premium.Table), s.Player.Level.All(), s.Player.Region.All()
 			return func(dst []H) []H {
 				for w := walk(t); w.next(); {
 					lo, hi := w.lo, w.hi
 					for r := lo; r < hi; r++ {
-						a, b := lv[r] >= 50, rg[r] < 4 && has(prem, r)
+						a, b := lv[r] >= 50, rg[r] < 4 && prem.has(r)
 						if op == opUnion && (a || b) || op == opIntersect && a && b || op == opExcept && a && !b {
 							dst = append(dst, H{id(t, r)})
 						}

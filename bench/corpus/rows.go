@@ -1,6 +1,10 @@
 package corpus
 
-import "github.com/tickwork/tickwork"
+import (
+	"math/bits"
+
+	"github.com/tickwork/tickwork"
+)
 
 // The result row types of the cases. Each pointer lists its fields'
 // addresses in SELECT order (Row); a handle is an ID (two columns).
@@ -194,16 +198,27 @@ func (w *runs) next() bool {
 	}
 }
 
-// has reports whether row (an entity index) is live in t, a member table
-// of the row's domain: the entity's presence (a tag table's too).
-func has(t *tickwork.Table, row int) bool {
-	cr := t.ChunkRows()
-	c := row / cr
-	if c >= t.Chunks() {
+// presence tests an entity's presence in a member table of its domain
+// (a tag table's too): the bit of its row in the table's enabled bitmap.
+type presence struct {
+	t     *tickwork.Table
+	shift uint // log2 of the chunk rows
+	n     int  // chunks
+}
+
+// presenceIn returns the presence test of t.
+func presenceIn(t *tickwork.Table) presence {
+	return presence{t, uint(bits.TrailingZeros(uint(t.ChunkRows()))), t.Chunks()}
+}
+
+// has reports whether row (an entity index) is live in the table.
+func (p presence) has(row int) bool {
+	c := row >> p.shift
+	if c >= p.n {
 		return false
 	}
-	r := row % cr
-	return t.Enabled(c)[r>>6]>>(r&63)&1 != 0
+	r := row & (1<<p.shift - 1)
+	return p.t.Enabled(c)[r>>6]>>(r&63)&1 != 0
 }
 
 // id returns the ID of t's live row.

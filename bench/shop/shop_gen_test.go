@@ -8,9 +8,9 @@ import (
 	"github.com/tickwork/tickwork/schema/codegen"
 )
 
-// TestGeneratedFresh: shop_gen.go and shop_gen_simd.go are what doc.go's
-// go:generate line writes from shop.tw today (a stale one fails: run go
-// generate ./shop in bench/).
+// TestGeneratedFresh: shop_gen.go and shop_gen_simd.go are what the
+// generate line of doc.go writes from shop.tw today (a stale one fails:
+// run go generate ./shop in bench/).
 func TestGeneratedFresh(t *testing.T) {
 	files, _, err := codegen.Files([]string{"-o", "shop_gen.go", "shop.tw"}, "shop", os.ReadFile)
 	require.NoError(t, err)
