@@ -163,18 +163,19 @@ func median(v []float64) float64 {
 
 // WriteTable prints one row per case: its family, the median µs of each
 // way ("-" for a way that did not run), the hand loop's B/op and rows, and
-// the ratios sqlite/hand, sqlite_index/hand and generated/hand. It returns
+// the ratios sqlite/hand, sqlite_index/hand and generated/hand, the number
+// of runs and the hand loop's least and greatest µs over them. It returns
 // w's first error.
 func WriteTable(w io.Writer, sums []Summary) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "case\tfamily\tgenerated µs\thand µs\tsqlite µs\tsqlite_index µs\thand B/op\trows\tsqlite/hand\tindex/hand\tgenerated/hand\truns\t")
+	fmt.Fprintln(tw, "case\tfamily\tgenerated µs\thand µs\tsqlite µs\tsqlite_index µs\thand B/op\trows\tsqlite/hand\tindex/hand\tgenerated/hand\truns\thand range µs\t")
 	for _, s := range sums {
 		fmt.Fprintf(tw, "%s\t%s\t", s.Case, s.Family)
 		for _, way := range Ways {
 			fmt.Fprintf(tw, "%s\t", us(s.Ns[way]))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t\n", num(s.HandBytes), num(s.Rows),
-			ratio(s.Ratio("sqlite")), ratio(s.Ratio("sqlite_index")), ratio(s.Ratio("generated")), s.Runs)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s–%s\t\n", num(s.HandBytes), num(s.Rows),
+			ratio(s.Ratio("sqlite")), ratio(s.Ratio("sqlite_index")), ratio(s.Ratio("generated")), s.Runs, us(s.Lo["hand"]), us(s.Hi["hand"]))
 	}
 	return tw.Flush()
 }
