@@ -34,6 +34,11 @@ PLOT_DIR := tools/benchplot
 BENCH_DIR := bench
 # make bench: the arena benchmark's -bench pattern.
 ARENA_BENCH ?= ^BenchmarkArena$$
+# make corpus (and make bench): the query corpus's -bench pattern, rounds
+# (-count) and time per sub-benchmark.
+CORPUS_BENCH ?= ^BenchmarkCorpus$$
+CORPUS_COUNT ?= 3
+CORPUS_BENCHTIME ?= 500ms
 # make plot: unit counts, and worker counts 1..NumCPU.
 PLOT_UNITS ?= 100000 1000000
 PLOT_WORKERS ?= $(shell seq -s, 1 $$(nproc))
@@ -51,7 +56,7 @@ APT_PKGS := gcc libc6-dev pkg-config \
 
 .DEFAULT_GOAL := test
 .NOTPARALLEL:
-.PHONY: test deps fmt vet lint unit race lanes fma arm64 stress viewer tools plot bench fuzz headless screenshot
+.PHONY: test deps fmt vet lint unit race lanes fma arm64 stress viewer tools plot bench corpus fuzz headless screenshot
 
 ## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, the SIMD lane, the FMA build, the arm64 build under qemu, pool stress, viewer and tools tests
 test: deps fmt vet lint unit race lanes fma arm64 stress viewer tools
@@ -196,7 +201,8 @@ viewer:
 	cd $(VIEWER_DIR) && xvfb-run -a $(GO) test ./...
 
 ## tools: go vet and go test of the plot module, and of the bench module
-## (short mode: the default-config digest test is skipped)
+## (short mode: the default-config digest test is skipped; the query
+## corpus's agreement test runs at its small size)
 tools:
 	cd $(PLOT_DIR) && $(GO) vet ./...
 	cd $(PLOT_DIR) && $(GO) test ./...
@@ -217,7 +223,8 @@ plot:
 
 ## bench: every benchmark of the root module, BENCHTIME each; then the
 ## arena (ARENA_BENCH) on the runtime, the baseline and Ark at 10 000,
-## 100 000 and 1 000 000 units, printed side by side by bench/cmd/benchtable
+## 100 000 and 1 000 000 units, printed side by side by bench/cmd/benchtable;
+## then make corpus
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 	@set -eo pipefail; out="$$(mktemp)"; trap 'rm -f "$$out"' EXIT; \
@@ -225,6 +232,19 @@ bench:
 	echo "cd $(BENCH_DIR) && $(GO) test -run '^$$' -bench '$(ARENA_BENCH)' -benchmem -benchtime $(BENCHTIME) ."; \
 	$(GO) test -run '^$$' -bench '$(ARENA_BENCH)' -benchmem -benchtime $(BENCHTIME) . | tee "$$out"; \
 	echo; $(GO) run ./cmd/benchtable < "$$out"
+	@$(MAKE) --no-print-directory corpus
+
+## corpus: the query corpus (bench/corpus, BenchmarkCorpus: every case
+## generated, hand-written, SQLite's scan and SQLite with its index, at
+## 100 000 units and 50 000 players), CORPUS_COUNT rounds of
+## CORPUS_BENCHTIME each; prints the table (bench/cmd/corpustable) and
+## draws docs/corpus.png
+corpus:
+	@set -eo pipefail; out="$$(mktemp)"; trap 'rm -f "$$out"' EXIT; \
+	cd $(BENCH_DIR); \
+	echo "cd $(BENCH_DIR) && $(GO) test -run '^$$' -bench '$(CORPUS_BENCH)' -benchmem -benchtime $(CORPUS_BENCHTIME) -count $(CORPUS_COUNT) -timeout 60m ./corpus"; \
+	$(GO) test -run '^$$' -bench '$(CORPUS_BENCH)' -benchmem -benchtime $(CORPUS_BENCHTIME) -count $(CORPUS_COUNT) -timeout 60m ./corpus | tee "$$out"; \
+	echo; $(GO) run ./cmd/corpustable -plot ../docs/corpus.png < "$$out"
 
 ## fuzz: every Fuzz target of the root module, FUZZTIME each, minimising a
 ## new input for FUZZMINIMIZETIME at most (Go's default, 60 s, spent the

@@ -157,6 +157,11 @@ func (s *Sim) setup() error {
 // Name is "runtime".
 func (s *Sim) Name() string { return "runtime" }
 
+// Tables returns the world's tables, columns and event tables (the
+// generated Declare's), for a host that reads them between frames (never
+// during Frame): the query corpus of package bench/corpus reads them.
+func (s *Sim) Tables() *Tables { return s.t }
+
 // Lane is the lane the streaming systems (IntegrateBodies,
 // IntegrateProjectiles, PresentationSync) run, chosen in New.
 func (s *Sim) Lane() tickwork.Lane { return s.lane }

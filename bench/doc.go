@@ -18,6 +18,20 @@
 // the arena's results side by side, each implementation's p50 over soa's;
 // cmd/benchtable is the two as a filter, which `make bench` runs.
 //
+// # Query corpus
+//
+// Package bench/corpus is the query corpus of issue 22: 37 questions over
+// the arena's state and the shop (package bench/shop, Players / Orders /
+// Products), each run as the generated query (once wired), a hand-written
+// loop, SQLite's scan and SQLite with its index (modernc.org/sqlite, in
+// memory). One command runs it and prints the table (cmd/corpustable; `make
+// corpus` also draws docs/corpus.png):
+//
+//	cd bench && go test -run '^$' -bench '^BenchmarkCorpus$' -benchmem ./corpus | go run ./cmd/corpustable
+//
+// Its agreement test (TestCorpusAgrees, at the small size) is among the
+// module's tests, which `make tools` runs.
+//
 // # Concurrency
 //
 // [Impls], [ParseResults] and [WriteTable] are safe for concurrent use; a

@@ -1,0 +1,88 @@
+package corpus
+
+import (
+	"flag"
+	"sync"
+	"testing"
+)
+
+// sizeFlag picks the benchmark's data: "full" (Full) or "small" (Small).
+var sizeFlag = flag.String("corpus.size", "full", "BenchmarkCorpus data: full (100 000 units, 50 000 players) or small")
+
+// benchData is the benchmark's data and databases, built once.
+var benchData = sync.OnceValues(func() (*benchSet, error) {
+	sz := Full()
+	if *sizeFlag == "small" {
+		sz = Small()
+	}
+	d, err := New(sz)
+	if err != nil {
+		return nil, err
+	}
+	db, err := OpenDB(d, Cases())
+	if err != nil {
+		return nil, err
+	}
+	return &benchSet{d, db}, nil
+})
+
+type benchSet struct {
+	d  *Data
+	db *DB
+}
+
+// BenchmarkCorpus runs every case four ways at the Full size (flag
+// -corpus.size=small: Small): generated (skipped while the case has no
+// generated query), hand, sqlite (DB.Scan) and sqlite_index (DB.Index,
+// the indexes made before timing). One op is one call with its full
+// result read: SQLite's rows scanned into the case's row type. B/op and
+// allocs/op are reported; cmd/corpustable prints the table.
+func BenchmarkCorpus(b *testing.B) {
+	set, err := benchData()
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, db := set.d, set.db
+	for _, c := range Cases() {
+		b.Run(c.Info().Name, func(b *testing.B) {
+			scan, index := prepared(b, db, c)
+			b.Run("generated", func(b *testing.B) {
+				run := c.Generated(d)
+				if run == nil {
+					b.Skip("no generated query yet")
+				}
+				benchRun(b, run)
+			})
+			b.Run("hand", func(b *testing.B) { benchRun(b, c.Hand(d)) })
+			b.Run("sqlite", func(b *testing.B) { benchSQL(b, c.SQL(d, scan)) })
+			b.Run("sqlite_index", func(b *testing.B) { benchSQL(b, c.SQL(d, index)) })
+		})
+	}
+}
+
+func benchRun(b *testing.B, run func() int) {
+	run() // grow the buffers
+	b.ReportAllocs()
+	b.ResetTimer()
+	n := 0
+	for b.Loop() {
+		n = run()
+	}
+	b.ReportMetric(float64(n), "rows")
+}
+
+func benchSQL(b *testing.B, run func() (int, error)) {
+	if _, err := run(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	n := 0
+	for b.Loop() {
+		var err error
+		if n, err = run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n), "rows")
+}

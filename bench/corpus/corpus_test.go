@@ -1,0 +1,132 @@
+package corpus
+
+import (
+	"database/sql"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// small is the agreement test's data, built once per test binary.
+var small = sync.OnceValues(func() (*Data, error) { return New(Small()) })
+
+// prepared returns the case's two statements, prepared on db.
+func prepared(t testing.TB, db *DB, c Case) (scan, index *sql.Stmt) {
+	t.Helper()
+	in := c.Info()
+	scan, err := db.Scan.Prepare(in.SQL)
+	require.NoError(t, err, "%s: prepare SQL", in.Name)
+	q := in.SQL
+	if in.IndexSQL != "" {
+		q = in.IndexSQL
+	}
+	index, err = db.Index.Prepare(q)
+	require.NoError(t, err, "%s: prepare index SQL", in.Name)
+	t.Cleanup(func() { scan.Close(); index.Close() })
+	return scan, index
+}
+
+// TestCorpusAgrees: at the small size, every case's hand loop, SQLite's
+// scan and SQLite with the indexes return the same rows in the same
+// order, floats bit for bit except where Info.Tolerance says (and then
+// within 1e-9 relative), and no case's result is empty (a case that
+// returns nothing would agree vacuously).
+func TestCorpusAgrees(t *testing.T) {
+	d, err := small()
+	require.NoError(t, err)
+	cases := Cases()
+	db, err := OpenDB(d, cases)
+	require.NoError(t, err)
+	defer db.Close()
+	for _, c := range cases {
+		t.Run(c.Info().Name, func(t *testing.T) {
+			scan, index := prepared(t, db, c)
+			require.NoError(t, c.Agree(d, scan, index))
+			require.Positive(t, c.Hand(d)(), "an empty result agrees vacuously: pick parameters that select rows")
+		})
+	}
+}
+
+// TestCasesWellFormed: names are unique, every case has a family, a set,
+// SQL and the query text, and at least 30 cases cover the families of
+// issue 22.
+func TestCasesWellFormed(t *testing.T) {
+	seen := map[string]bool{}
+	families := map[string]bool{}
+	for _, c := range Cases() {
+		in := c.Info()
+		require.False(t, seen[in.Name], "duplicate case %s", in.Name)
+		seen[in.Name] = true
+		families[in.Family] = true
+		require.NotEmpty(t, in.Family, in.Name)
+		require.Contains(t, []string{"arena", "shop"}, in.Set, in.Name)
+		require.NotEmpty(t, in.SQL, in.Name)
+		require.Contains(t, in.TW, "query ", in.Name)
+	}
+	require.GreaterOrEqual(t, len(seen), 30)
+	for _, f := range []string{"filter", "point lookup", "point lookup unique key", "aggregate", "group-by ref", "group-by float",
+		"group-by two keys", "top-n", "top-n two keys", "distinct", "distinct two columns", "join entity has/not has", "join ref",
+		"left join ref", "semi-join", "anti-join", "union", "intersect", "except", "window row_number", "window running sum",
+		"keyset pagination", "event group-by ref"} {
+		require.True(t, families[f], "no case of family %q", f)
+	}
+}
+
+// TestHandAllocatesNothing: once its buffer has grown, every hand loop
+// allocates nothing per call.
+func TestHandAllocatesNothing(t *testing.T) {
+	d, err := small()
+	require.NoError(t, err)
+	for _, c := range Cases() {
+		run := c.Hand(d)
+		run()
+		require.Zero(t, testing.AllocsPerRun(20, func() { run() }), "%s allocates", c.Info().Name)
+	}
+}
+
+// TestAgreeFails: a hand loop that drops its last row, or one that swaps
+// two rows, is caught by Agree (the comparison can fail).
+func TestAgreeFails(t *testing.T) {
+	d, err := small()
+	require.NoError(t, err)
+	cases := Cases()
+	db, err := OpenDB(d, cases)
+	require.NoError(t, err)
+	defer db.Close()
+	var k *Kase[HXY, *HXY]
+	for _, c := range cases {
+		if c.Info().Name == "projectile_targets" {
+			k = c.(*Kase[HXY, *HXY])
+		}
+	}
+	require.NotNil(t, k)
+	scan, index := prepared(t, db, k)
+	for name, spoil := range map[string]func([]HXY) []HXY{
+		"drop": func(r []HXY) []HXY { return r[:len(r)-1] },
+		"swap": func(r []HXY) []HXY { r[0], r[1] = r[1], r[0]; return r },
+	} {
+		bad := *k
+		bad.NewHand = func(d *Data) func([]HXY) []HXY {
+			f := k.NewHand(d)
+			return func(dst []HXY) []HXY { return spoil(f(dst)) }
+		}
+		require.Error(t, bad.Agree(d, scan, index), name)
+	}
+}
+
+func ExampleCases() {
+	d, err := New(Small())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer d.Close()
+	for _, c := range Cases()[:2] {
+		fmt.Println(c.Info().Name, c.Info().Family, c.Hand(d)())
+	}
+	// Output:
+	// count_units aggregate 1
+	// weakest_units top-n 10
+}

@@ -1,0 +1,43 @@
+// Package corpus is the query corpus of issue 22: the questions a game
+// asks between frames, each run four ways over the same data in one
+// process, so that the declared queries (docs/schema.md) are measured
+// against the floor and against an embedded database.
+//
+// # Data
+//
+// [New] builds two data sets at a [Size]: the arena's state ([Full]:
+// 100 000 units after 200 frames, read through arena.Sim.Tables) and the
+// shop (package bench/shop: 50 000 players, 5 000 products, 50 000 orders,
+// seeded), and picks the cases' parameters ([Params]). [OpenDB] loads the
+// same rows into SQLite in memory twice ([DB]: Scan without secondary
+// indexes, Index with every case's), through modernc.org/sqlite.
+//
+// # Cases
+//
+// [Cases] returns the corpus, at least one case per operator family of
+// the issue. A case ([Kase]) has a name, a family, the query in the
+// schema's query syntax ([Info].TW, kept as text until the generator
+// compiles queries), the SQL (prepared once), the hand-written Go loop
+// over the tables' columns (the floor: caller-owned buffers, scratch made
+// once, 0 B per call once grown) and a slot for the generated query
+// ([Kase].NewGen, nil until wired). Result order is the query contract's
+// (ascending entity index without order by; order by keys, then the
+// index), and the SQL says it with ORDER BY, so rows compare one for one;
+// floats compare bit for bit except where [Info].Tolerance says why not.
+//
+// # Benchmark and table
+//
+// BenchmarkCorpus/<case>/{generated,hand,sqlite,sqlite_index} runs every
+// case at [Full] (-corpus.size=small: [Small]); [ParseResults],
+// [Summarize] and [WriteTable] make its output a table, which
+// cmd/corpustable prints and plots:
+//
+//	cd bench && go test -run '^$' -bench '^BenchmarkCorpus$' -benchmem ./corpus | go run ./cmd/corpustable
+//
+// # Concurrency
+//
+// A [Data]'s tables are read-only once New returns: cases may read them
+// from many goroutines. A runner returned by Case.Hand, Case.Generated or
+// Case.SQL, and a [DB], are for one goroutine at a time. [Cases],
+// [ParseResults], [Summarize] and [WriteTable] are safe for concurrent use.
+package corpus

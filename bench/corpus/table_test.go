@@ -1,0 +1,46 @@
+package corpus
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const sample = `goos: linux
+BenchmarkCorpus/count_units/hand-2         	42123892	        15.58 ns/op	         1.000 rows	       0 B/op	       0 allocs/op
+BenchmarkCorpus/count_units/sqlite-2       	   10000	     54192 ns/op	         1.000 rows	     488 B/op	      16 allocs/op
+BenchmarkCorpus/count_units/sqlite_index-2 	    5575	     43015 ns/op	         1.000 rows	     488 B/op	      16 allocs/op
+BenchmarkCorpus/count_units/hand-2         	42123892	        17.58 ns/op	         1.000 rows	       0 B/op	       0 allocs/op
+BenchmarkCorpus/count_units/hand-2         	42123892	        16.00 ns/op	         1.000 rows	       0 B/op	       0 allocs/op
+BenchmarkCorpus/count_units/generated
+    corpus_bench_test.go:50: no generated query yet
+PASS
+`
+
+func TestParseAndTable(t *testing.T) {
+	rs, err := ParseResults(strings.NewReader(sample))
+	require.NoError(t, err)
+	require.Len(t, rs, 5)
+	assert.Equal(t, Result{Case: "count_units", Way: "sqlite", NsPerOp: 54192, BytesPerOp: 488, AllocsPerOp: 16, Rows: 1}, rs[1])
+	sums := Summarize(rs)
+	require.Len(t, sums, 1)
+	s := sums[0]
+	assert.Equal(t, "aggregate", s.Family)
+	assert.Equal(t, 16.0, s.Ns["hand"], "the median of 15.58, 17.58, 16")
+	assert.Equal(t, 3, s.Runs)
+	assert.InDelta(t, 54192.0/16, s.Ratio("sqlite"), 1e-9)
+	assert.Zero(t, s.Ratio("generated"))
+	var b strings.Builder
+	require.NoError(t, WriteTable(&b, sums))
+	assert.Contains(t, b.String(), "count_units")
+	assert.Contains(t, b.String(), "3387×")
+}
+
+func TestParseBadLine(t *testing.T) {
+	_, err := ParseResults(strings.NewReader("BenchmarkCorpus/x/hand-2 12 zz ns/op\n"))
+	require.ErrorIs(t, err, ErrBadLine)
+	_, err = ParseResults(strings.NewReader("BenchmarkCorpus/x-2 12 3 ns/op\n"))
+	require.ErrorIs(t, err, ErrBadLine)
+}
