@@ -91,3 +91,27 @@ func TestRunCostAllocatesNothing(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(200, func() { p.RunCost(pol, &c, 16, fn) }))
 	assert.Zero(t, testing.AllocsPerRun(200, func() { p.RunCost(kernels.AllWorkers, &c, 16, fn) }))
 }
+
+// TestCostSample: a kernel's ns per chunk falls by 1/8 of a cheaper
+// sample's difference and rises by 1/32 of a dearer one's; a Run on two
+// workers whose caller measured its chunks as dearer (the OS took its CPU)
+// counts its overhead against the kernel's measured cost, not its own, so
+// the slow Run shows as the loss it was.
+func TestCostSample(t *testing.T) {
+	var c kernels.Cost
+	assert.Equal(t, -1.0, c.Sample(1, 10, 1000, 10_000), "a serial Run has no overhead")
+	assert.Equal(t, 1000.0, c.ChunkNS(), "the first sample is the cost")
+	c.Sample(1, 10, 200, 2000)
+	assert.InDelta(t, 900.0, c.ChunkNS(), 1e-9, "cheaper: 1/8 of the way")
+	c.Sample(1, 10, 4100, 41_000)
+	assert.InDelta(t, 1000.0, c.ChunkNS(), 1e-9, "dearer: 1/32 of the way")
+
+	// 10 chunks at 1000 ns on two workers take 5000 ns and a hand-off;
+	// here the caller's chunks took 3000 ns each and the Run 30 000 ns.
+	over := c.Sample(2, 10, 3000, 30_000)
+	assert.InDelta(t, 25_000.0, over, 1e-9, "30 000 - 10 x 1000 / 2")
+	assert.InDelta(t, 25_000.0, c.OverNS(), 1e-9)
+	// A cheaper Run than the average measures against its own figure.
+	over = c.Sample(2, 10, 500, 3000)
+	assert.InDelta(t, 3000-2500.0, over, 1e-9)
+}
