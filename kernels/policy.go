@@ -107,23 +107,32 @@ func (c *Cost) workers(n, chunks int, poolOver float64) int {
 
 // sample adds a Run's measure to the averages: serial, the ns per chunk of
 // a Run on one worker; or, for a Run on n > 1 workers, perChunk (the ns
-// per chunk on the caller's goroutine, 0 when it ran none) and wall, the
-// Run's wall time, of which what exceeds chunks x ns-per-chunk / n is the
-// hand-off's. It returns that overhead (or -1 when the Run was serial or
-// gave no figure) for the pool's own average.
+// per chunk on the caller's goroutine, 0 when the helpers ran every chunk)
+// and wall, the Run's wall time, of which what exceeds chunks x
+// ns-per-chunk / n is the hand-off's. It returns that overhead (or -1 when
+// the Run was serial or gave no figure) for the pool's own average.
 //
 // The ns per chunk is the kernel's cost on a CPU of its own: a sample
 // above the average moves it by costRise only (one below by costWeight),
 // since a Run whose goroutine the OS descheduled, or whose helper shared
 // its CPU, measures the same chunks as dearer. The overhead is measured
-// against that average, not against the Run's own perChunk, so that such
-// a Run counts as the loss it was (package doc, "Measured cost").
+// against that average (this Run's perChunk when lower), not against the
+// Run's own perChunk alone, so that such a Run counts as the loss it was
+// (package doc, "Measured cost"); a Run whose caller ran no chunk counts
+// its wall against the average too (or, in the kernel's first Run, gives
+// the cost as its wall per chunk).
 func (c *Cost) sample(n, chunks int, perChunk, wall float64) float64 {
-	if perChunk <= 0 {
-		return -1
-	}
 	prior := c.chunkNS
 	switch {
+	case perChunk <= 0 && n == 1:
+		return -1
+	case perChunk <= 0 && prior == 0:
+		// The helpers ran every chunk of the kernel's first Run: the
+		// Run's wall per chunk bounds the cost from above.
+		perChunk = wall / float64(chunks)
+		c.chunkNS = perChunk
+	case perChunk <= 0:
+		perChunk = prior
 	case prior == 0:
 		c.chunkNS = perChunk
 	case perChunk < prior:

@@ -115,3 +115,21 @@ func TestCostSample(t *testing.T) {
 	over = c.Sample(2, 10, 500, 3000)
 	assert.InDelta(t, 3000-2500.0, over, 1e-9)
 }
+
+// TestCostSampleWithoutCallerChunks: a Run on two workers in which the
+// helpers ran every chunk still adds its wall to the overhead, against the
+// measured cost, and leaves that cost alone; in the kernel's first Run the
+// wall per chunk is the cost.
+func TestCostSampleWithoutCallerChunks(t *testing.T) {
+	var first kernels.Cost
+	assert.InDelta(t, 10_000-5000.0, first.Sample(2, 10, 0, 10_000), 1e-9,
+		"first Run: one helper ran all 10 chunks in 10 µs, saving nothing")
+	assert.Equal(t, 1000.0, first.ChunkNS(), "first Run: the wall per chunk")
+
+	var c kernels.Cost
+	c.Sample(1, 10, 1000, 10_000)
+	over := c.Sample(2, 10, 0, 9000)
+	assert.InDelta(t, 9000-5000.0, over, 1e-9)
+	assert.InDelta(t, 4000.0, c.OverNS(), 1e-9)
+	assert.Equal(t, 1000.0, c.ChunkNS(), "no figure of the chunks: unchanged")
+}

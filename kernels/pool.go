@@ -726,10 +726,13 @@ func (p *Pool) run(n, chunks int, fn func(worker, chunk int), c *Cost) {
 		t1 = time.Now()
 	}
 	ran := p.work(0, nil)
-	if c != nil && ran > 0 {
+	if c != nil {
 		t2 := time.Now()
 		p.waitDone()
-		perChunk := float64(t2.Sub(t1)) / float64(ran)
+		perChunk := 0.0 // the helpers ran every chunk: the Run's wall still counts
+		if ran > 0 {
+			perChunk = float64(t2.Sub(t1)) / float64(ran)
+		}
 		if over := c.sample(n, chunks, perChunk, float64(time.Since(t0))); over >= 0 {
 			p.overNS += (over - p.overNS) * costWeight
 		}
