@@ -39,6 +39,10 @@ ARENA_BENCH ?= ^BenchmarkArena$$
 CORPUS_BENCH ?= ^BenchmarkCorpus$$
 CORPUS_COUNT ?= 3
 CORPUS_BENCHTIME ?= 500ms
+# make scaling-campaign: runs per unit count, unit counts (comma-separated), extra flags.
+CAMPAIGN_RUNS ?= 7
+CAMPAIGN_UNITS ?= 100000,1000000
+CAMPAIGN_FLAGS ?=
 # make plot: unit counts, and worker counts 1..NumCPU.
 PLOT_UNITS ?= 100000 1000000
 PLOT_WORKERS ?= $(shell seq -s, 1 $$(nproc))
@@ -56,7 +60,7 @@ APT_PKGS := gcc libc6-dev pkg-config \
 
 .DEFAULT_GOAL := test
 .NOTPARALLEL:
-.PHONY: test deps fmt vet lint unit race lanes fma arm64 stress viewer tools plot bench corpus fuzz headless screenshot
+.PHONY: test deps fmt vet lint unit race lanes fma arm64 stress viewer tools plot bench corpus fuzz headless screenshot scaling-campaign
 
 ## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, the SIMD lane, the FMA build, the arm64 build under qemu, pool stress, viewer and tools tests
 test: deps fmt vet lint unit race lanes fma arm64 stress viewer tools
@@ -265,6 +269,13 @@ fuzz:
 			[ "$$rc" = 0 ] || exit "$$rc"; \
 		done; \
 	done
+
+## scaling-campaign: 2 workers against 1 on the arena (tools/campaign): CAMPAIGN_RUNS
+## runs at each of CAMPAIGN_UNITS, first on the machine as it is, then with one core kept
+## busy by a spinning process; per run p50/p99 at 1 and 2 workers, their ratios, the medians
+scaling-campaign:
+	$(GO) run ./tools/campaign -runs $(CAMPAIGN_RUNS) -units $(CAMPAIGN_UNITS) $(CAMPAIGN_FLAGS)
+	$(GO) run ./tools/campaign -runs $(CAMPAIGN_RUNS) -units $(CAMPAIGN_UNITS) -busy $(CAMPAIGN_FLAGS)
 
 ## headless: run the arena on the runtime and on the baseline and compare digests
 headless:

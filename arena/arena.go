@@ -159,16 +159,14 @@ func (s *Sim) Name() string { return "runtime" }
 
 // Tables returns the world's tables, columns and event tables (the
 // generated Declare's), for a host that reads them between frames (never
-// during Frame): the query corpus of package bench/corpus reads them.
+// during Frame): for the host's declared queries (NewQueries,
+// docs/schema.md, Queries) and the query corpus of package bench/corpus.
 func (s *Sim) Tables() *Tables { return s.t }
 
 // Lane is the lane the streaming systems (IntegrateBodies,
 // IntegrateProjectiles, PresentationSync) run, chosen in New.
 func (s *Sim) Lane() tickwork.Lane { return s.lane }
 
-// Tables are the arena's generated tables, for the host's declared queries
-// (NewQueries, docs/schema.md, Queries) between frames.
-func (s *Sim) Tables() *Tables { return s.t }
 
 // World is the runtime world the arena runs on (for its frame report).
 func (s *Sim) World() *tickwork.World { return s.world }

@@ -42,12 +42,20 @@
 // [Pool.RunCost] (what systems.Parallel and generated kernels use, with a
 // [Cost] per call site) lowers the policy's count to one worker when the
 // kernel's measured chunks would save less on n workers than the
-// hand-off costs: it keeps a moving average (weight 1/8) of the ns per
-// chunk (on the caller's goroutine; for a Run on one worker, the whole
-// Run's) and of each Run's overhead, its wall time beyond chunks x
-// ns-per-chunk / n (the pool's average over every kernel until the kernel
-// has its own, 5 µs before any), and runs on n workers when chunks x
-// ns-per-chunk x (1 - 1/n) exceeds that overhead. A kernel kept on one
+// hand-off costs: it keeps a moving average of the ns per chunk (on the
+// caller's goroutine; for a Run on one worker, the whole Run's), which
+// falls by 1/8 of a cheaper sample's difference and rises by 1/32 of a
+// dearer one's, so that it stays near the chunks' cost on a CPU of their
+// own when the OS takes the CPU away now and then; and a moving average
+// (weight 1/8) of each Run's overhead, its wall time beyond chunks x
+// ns-per-chunk / n, with the kernel's average ns per chunk (this Run's
+// when lower), so that a Run slowed by a shared CPU, or one whose helpers
+// came too late to claim a chunk, counts as the loss it was (the pool's
+// average over every kernel until the kernel has its own, 5 µs before
+// any). It runs on n workers when chunks x ns-per-chunk x (1 - 1/n)
+// exceeds that overhead. A Run whose helpers ran every chunk measures its
+// wall against the average (in a kernel's first Run, its wall per chunk
+// is the cost). A kernel kept on one
 // worker 64 Runs in a row is offered to n workers once again, so a grown
 // table or a cheaper hand-off is seen. The choice depends on timing but
 // the results do not (Determinism, below); Policy.Fixed, [AllWorkers] and
@@ -84,6 +92,11 @@
 // 100 µs, yielding (runtime.Gosched) every few loads so it never keeps the
 // goroutine it waits for off a P, then parks on its own channel; the
 // caller, once the cursor is spent, waits for the last chunk the same way.
+// A spin that finds two of its clock checks more than 20 µs apart has lost
+// its CPU to another thread (a busy machine): it parks at once, and that
+// goroutine parks without spinning for its next 64 waits, since a spin on
+// a CPU that others want takes it from the caller or from the other
+// program (TestSpinParksWhenCPUTaken).
 // A helper joins a Run (an atomic count) before it reads the Run's fields
 // and checks that the Run is still open; the next Run starts only when
 // every helper that joined has left. Helpers do not spin when GOMAXPROCS

@@ -1,6 +1,9 @@
 package kernels
 
-import "runtime"
+import (
+	"runtime"
+	"sync/atomic"
+)
 
 // SetRaceHook makes the hand-off yield (runtime.Gosched) at its racy
 // points when on is true (see raceHook), for the stress test; it returns a
@@ -48,3 +51,25 @@ var (
 
 // Active is activeFor (the workers a Run of chunks chunks under pol uses).
 func (p *Pool) Active(pol Policy, chunks int) int { return p.activeFor(pol, chunks) }
+
+// SpinGap and SpinRest are spinGap and spinRest: the clock gap that makes
+// a spin give up, and the waits that then park at once.
+const (
+	SpinGap  = spinGap
+	SpinRest = spinRest
+)
+
+// SpinUntil is spinUntil, for TestSpinParksWhenCPUTaken.
+func SpinUntil(w *atomic.Uint64, seen uint64, rest *int) (uint64, bool) {
+	return spinUntil(w, seen, rest)
+}
+
+// Sample is Cost.sample and OverNS the kernel's measured overhead, for
+// TestCostSample.
+func (c *Cost) Sample(n, chunks int, perChunk, wall float64) float64 {
+	return c.sample(n, chunks, perChunk, wall)
+}
+
+// OverNS is the kernel's measured overhead of a Run on more than one
+// worker, in ns (0 before one).
+func (c *Cost) OverNS() float64 { return c.overNS }

@@ -71,6 +71,11 @@ type Cost struct {
 // and of the pool's hand-off cost.
 const costWeight = 1.0 / 8
 
+// costRise is the weight of a sample of a kernel's ns per chunk above the
+// average (Cost.sample): the cost rises slowly, so that Runs slowed by the
+// OS taking the CPU away do not make the chunks look dearer than they are.
+const costRise = 1.0 / 32
+
 // probeEvery is how many Runs in a row the measured cost keeps on one
 // worker before one runs on the policy's count again, so that a kernel
 // whose chunks grew, or a pool whose hand-off got cheaper, is seen.
@@ -102,23 +107,46 @@ func (c *Cost) workers(n, chunks int, poolOver float64) int {
 
 // sample adds a Run's measure to the averages: serial, the ns per chunk of
 // a Run on one worker; or, for a Run on n > 1 workers, perChunk (the ns
-// per chunk on the caller's goroutine, 0 when it ran none) and wall, the
-// Run's wall time, of which what exceeds chunks*perChunk/n is the
-// hand-off's. It returns that overhead (or -1 when the Run was serial or
-// gave no figure) for the pool's own average.
+// per chunk on the caller's goroutine, 0 when the helpers ran every chunk)
+// and wall, the Run's wall time, of which what exceeds chunks x
+// ns-per-chunk / n is the hand-off's. It returns that overhead (or -1 when
+// the Run was serial or gave no figure) for the pool's own average.
+//
+// The ns per chunk is the kernel's cost on a CPU of its own: a sample
+// above the average moves it by costRise only (one below by costWeight),
+// since a Run whose goroutine the OS descheduled, or whose helper shared
+// its CPU, measures the same chunks as dearer. The overhead is measured
+// against that average (this Run's perChunk when lower), not against the
+// Run's own perChunk alone, so that such a Run counts as the loss it was
+// (package doc, "Measured cost"); a Run whose caller ran no chunk counts
+// its wall against the average too (or, in the kernel's first Run, gives
+// the cost as its wall per chunk).
 func (c *Cost) sample(n, chunks int, perChunk, wall float64) float64 {
-	if perChunk <= 0 {
+	prior := c.chunkNS
+	switch {
+	case perChunk <= 0 && n == 1:
 		return -1
-	}
-	if c.chunkNS == 0 {
+	case perChunk <= 0 && prior == 0:
+		// The helpers ran every chunk of the kernel's first Run: the
+		// Run's wall per chunk bounds the cost from above.
+		perChunk = wall / float64(chunks)
 		c.chunkNS = perChunk
-	} else {
-		c.chunkNS += (perChunk - c.chunkNS) * costWeight
+	case perChunk <= 0:
+		perChunk = prior
+	case prior == 0:
+		c.chunkNS = perChunk
+	case perChunk < prior:
+		c.chunkNS += (perChunk - prior) * costWeight
+	default:
+		c.chunkNS += (perChunk - prior) * costRise
 	}
 	if n == 1 {
 		return -1
 	}
-	over := max(0, wall-perChunk*float64(chunks)/float64(n))
+	if prior == 0 {
+		prior = perChunk
+	}
+	over := max(0, wall-min(prior, perChunk)*float64(chunks)/float64(n))
 	if c.overNS == 0 {
 		c.overNS = max(over, 1)
 	} else {

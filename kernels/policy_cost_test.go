@@ -31,8 +31,7 @@ func TestRunCostKeepsCheapKernelsInline(t *testing.T) {
 	pol := kernels.Policy{Grain: 1, Max: 2}
 	const chunks = 8
 	var ran [chunks]int
-	var workers [2]int
-	cheap := func(w, c int) { ran[c]++; workers[w]++ }
+	cheap := func(w, c int) { ran[c]++ }
 	var cheapCost kernels.Cost
 	p.TakePeak()
 	p.RunCost(pol, &cheapCost, chunks, cheap)
@@ -45,9 +44,18 @@ func TestRunCostKeepsCheapKernelsInline(t *testing.T) {
 			inline++
 		}
 	}
-	assert.Equal(t, 63, inline, "a cheap kernel stays on one worker")
 	p.RunCost(pol, &cheapCost, chunks, cheap)
-	assert.Equal(t, 2, p.TakePeak(), "the 64th Run on one worker in a row is a probe on the policy's count")
+	probe := p.TakePeak()
+	if raceDetector {
+		// Under the race detector these chunks take about 1 µs each and a
+		// hand-off between spinning workers 3 to 5 µs, so 8 of them can
+		// pay for two workers by the model's own arithmetic (it kept 2 to
+		// 14 Runs on two workers in 9 to 21 of 200 runs here): logged.
+		t.Logf("race detector: cheap kernel %d of 63 Runs inline, %.0f ns a chunk", inline, cheapCost.ChunkNS())
+	} else {
+		assert.Equal(t, 63, inline, "a cheap kernel stays on one worker")
+		assert.Equal(t, 2, probe, "the 64th Run on one worker in a row is a probe on the policy's count")
+	}
 	for c, n := range ran {
 		assert.Equal(t, 65, n, "chunk %d ran once per Run", c)
 	}
@@ -90,4 +98,46 @@ func TestRunCostAllocatesNothing(t *testing.T) {
 	pol := kernels.Policy{Grain: 1}
 	assert.Zero(t, testing.AllocsPerRun(200, func() { p.RunCost(pol, &c, 16, fn) }))
 	assert.Zero(t, testing.AllocsPerRun(200, func() { p.RunCost(kernels.AllWorkers, &c, 16, fn) }))
+}
+
+// TestCostSample: a kernel's ns per chunk falls by 1/8 of a cheaper
+// sample's difference and rises by 1/32 of a dearer one's; a Run on two
+// workers whose caller measured its chunks as dearer (the OS took its CPU)
+// counts its overhead against the kernel's measured cost, not its own, so
+// the slow Run shows as the loss it was.
+func TestCostSample(t *testing.T) {
+	var c kernels.Cost
+	assert.Equal(t, -1.0, c.Sample(1, 10, 1000, 10_000), "a serial Run has no overhead")
+	assert.Equal(t, 1000.0, c.ChunkNS(), "the first sample is the cost")
+	c.Sample(1, 10, 200, 2000)
+	assert.InDelta(t, 900.0, c.ChunkNS(), 1e-9, "cheaper: 1/8 of the way")
+	c.Sample(1, 10, 4100, 41_000)
+	assert.InDelta(t, 1000.0, c.ChunkNS(), 1e-9, "dearer: 1/32 of the way")
+
+	// 10 chunks at 1000 ns on two workers take 5000 ns and a hand-off;
+	// here the caller's chunks took 3000 ns each and the Run 30 000 ns.
+	over := c.Sample(2, 10, 3000, 30_000)
+	assert.InDelta(t, 25_000.0, over, 1e-9, "30 000 - 10 x 1000 / 2")
+	assert.InDelta(t, 25_000.0, c.OverNS(), 1e-9)
+	// A cheaper Run than the average measures against its own figure.
+	over = c.Sample(2, 10, 500, 3000)
+	assert.InDelta(t, 3000-2500.0, over, 1e-9)
+}
+
+// TestCostSampleWithoutCallerChunks: a Run on two workers in which the
+// helpers ran every chunk still adds its wall to the overhead, against the
+// measured cost, and leaves that cost alone; in the kernel's first Run the
+// wall per chunk is the cost.
+func TestCostSampleWithoutCallerChunks(t *testing.T) {
+	var first kernels.Cost
+	assert.InDelta(t, 10_000-5000.0, first.Sample(2, 10, 0, 10_000), 1e-9,
+		"first Run: one helper ran all 10 chunks in 10 µs, saving nothing")
+	assert.Equal(t, 1000.0, first.ChunkNS(), "first Run: the wall per chunk")
+
+	var c kernels.Cost
+	c.Sample(1, 10, 1000, 10_000)
+	over := c.Sample(2, 10, 0, 9000)
+	assert.InDelta(t, 9000-5000.0, over, 1e-9)
+	assert.InDelta(t, 4000.0, c.OverNS(), 1e-9)
+	assert.Equal(t, 1000.0, c.ChunkNS(), "no figure of the chunks: unchanged")
 }

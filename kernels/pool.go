@@ -34,6 +34,19 @@ const spinFor = 100 * time.Microsecond
 // of the clock (each followed by a runtime.Gosched).
 const spinBatch = 64
 
+// spinGap is the longest time between two clock checks of a spin that says
+// the spinning goroutine kept its CPU: a batch takes well under a µs, so a
+// longer gap means that the OS ran another thread there (a busy machine).
+// A spin that sees one stops and parks, and the goroutine parks at once
+// for its next spinRest waits: spinning pays only on a CPU nobody else
+// wants, and on a busy one it takes the CPU from the caller's goroutine
+// or the other program (package doc, "Hand-off").
+const spinGap = 20 * time.Microsecond
+
+// spinRest is how many waits a goroutine parks at once after a spin of its
+// saw a gap longer than spinGap.
+const spinRest = 64
+
 // claimsPerWorker is how many claims a worker makes in a Run of evenly
 // costly chunks, about: a claim takes max(1, chunks/(claimsPerWorker*n))
 // chunks (package doc, "Work claiming").
@@ -70,7 +83,8 @@ type helper struct {
 	// claims: what lost completes when a kernel ends the goroutine.
 	inflight int
 	joined   bool // the helper is inside a Run (between join and leave)
-	_        [40]byte
+	rest     int  // waits left that park at once (spinRest)
+	_        [32]byte
 }
 
 // Pool runs kernels over chunks on a fixed set of goroutines: workers-1
@@ -107,6 +121,7 @@ type Pool struct {
 	_       [60]byte
 	helpers []helper // helpers[i] is worker i+1's
 	done    chan struct{}
+	rest    int // the caller's waits for its chunks left that park at once (spinRest)
 
 	fn     func(worker, chunk int)
 	chunks int
@@ -411,8 +426,8 @@ func (p *Pool) complete(k int) {
 // after every token the helper checks the state again and parks anew when
 // it has not changed.
 func (p *Pool) await(h *helper, seen uint64) uint64 {
-	if p.spin {
-		if s, ok := spinUntil(&p.state, seen); ok {
+	if p.spin && rested(&h.rest) {
+		if s, ok := spinUntil(&p.state, seen, &h.rest); ok {
 			return s
 		}
 	}
@@ -432,21 +447,40 @@ func (p *Pool) await(h *helper, seen uint64) uint64 {
 	}
 }
 
+// rested reports whether a goroutine whose rest count is *rest may spin
+// now: when the count is 0; otherwise it counts one wait down.
+func rested(rest *int) bool {
+	if *rest > 0 {
+		*rest--
+		return false
+	}
+	return true
+}
+
 // spinUntil loads w until it differs from seen, for up to spinFor, with a
 // runtime.Gosched every spinBatch loads (so that a spinning goroutine never
 // keeps the one it waits for off its P). It returns the new value and true,
-// or false when the time is up.
-func spinUntil(w *atomic.Uint64, seen uint64) (uint64, bool) {
+// or false when the time is up or when two clock checks were more than
+// spinGap apart (the OS descheduled the thread): then it sets *rest to
+// spinRest.
+func spinUntil(w *atomic.Uint64, seen uint64, rest *int) (uint64, bool) {
 	start := time.Now()
+	last := start
 	for {
 		for range spinBatch {
 			if s := w.Load(); s != seen {
 				return s, true
 			}
 		}
-		if time.Since(start) > spinFor {
+		now := time.Now()
+		if now.Sub(last) > spinGap {
+			*rest = spinRest
 			return 0, false
 		}
+		if now.Sub(start) > spinFor {
+			return 0, false
+		}
+		last = now
 		runtime.Gosched()
 	}
 }
@@ -455,7 +489,7 @@ func spinUntil(w *atomic.Uint64, seen uint64) (uint64, bool) {
 // like an idle helper, then parks on p.done under the same protocol (the
 // worker that finishes the last chunk wakes it).
 func (p *Pool) waitDone() {
-	if p.spin && spinUntilZero(&p.remaining) {
+	if p.spin && rested(&p.rest) && spinUntilZero(&p.remaining, &p.rest) {
 		return
 	}
 	for p.remaining.Load() != 0 {
@@ -475,18 +509,25 @@ func (p *Pool) waitDone() {
 }
 
 // spinUntilZero is spinUntil for a counter: it reports whether n reached 0
-// within spinFor.
-func spinUntilZero(n *atomic.Int64) bool {
+// within spinFor, and gives up on a gap longer than spinGap likewise.
+func spinUntilZero(n *atomic.Int64, rest *int) bool {
 	start := time.Now()
+	last := start
 	for {
 		for range spinBatch {
 			if n.Load() == 0 {
 				return true
 			}
 		}
-		if time.Since(start) > spinFor {
+		now := time.Now()
+		if now.Sub(last) > spinGap {
+			*rest = spinRest
 			return false
 		}
+		if now.Sub(start) > spinFor {
+			return false
+		}
+		last = now
 		runtime.Gosched()
 	}
 }
@@ -685,10 +726,13 @@ func (p *Pool) run(n, chunks int, fn func(worker, chunk int), c *Cost) {
 		t1 = time.Now()
 	}
 	ran := p.work(0, nil)
-	if c != nil && ran > 0 {
+	if c != nil {
 		t2 := time.Now()
 		p.waitDone()
-		perChunk := float64(t2.Sub(t1)) / float64(ran)
+		perChunk := 0.0 // the helpers ran every chunk: the Run's wall still counts
+		if ran > 0 {
+			perChunk = float64(t2.Sub(t1)) / float64(ran)
+		}
 		if over := c.sample(n, chunks, perChunk, float64(time.Since(t0))); over >= 0 {
 			p.overNS += (over - p.overNS) * costWeight
 		}

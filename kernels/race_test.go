@@ -6,3 +6,6 @@ package kernels_test
 // race detector, which slows a hand-off about tenfold: 4 values of -cpu
 // (make stress) make 400 000 Runs.
 const stressRuns = 100_000
+
+// raceDetector is true in a build with the race detector.
+const raceDetector = true
