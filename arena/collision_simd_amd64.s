@@ -94,3 +94,116 @@ step:
 	MOVQ DX, ret+80(FP)
 	VZEROUPPER
 	RET
+
+// The bit of each of 8 rows, for collide64x8's live mask.
+DATA rowBits<>+0(SB)/4, $1
+DATA rowBits<>+4(SB)/4, $2
+DATA rowBits<>+8(SB)/4, $4
+DATA rowBits<>+12(SB)/4, $8
+DATA rowBits<>+16(SB)/4, $16
+DATA rowBits<>+20(SB)/4, $32
+DATA rowBits<>+24(SB)/4, $64
+DATA rowBits<>+28(SB)/4, $128
+GLOBL rowBits<>(SB), RODATA|NOPTR, $32
+
+// func collide64x8(tgt *tickwork.Handle, px, py *float32, ttl *int32, words *uint32, bx, by *float32, n int, r2 float32, live uint64) uint64
+//
+// collide64 in AVX2, 8 rows a step, masks in vectors (all ones for a
+// true lane). Y14 holds n with its sign bit flipped, Y15 r2; Y13 the row
+// bits, Y12 the sign bit.
+TEXT ·collide64x8(SB), NOSPLIT, $0-88
+	MOVQ tgt+0(FP), SI
+	MOVQ px+8(FP), R8
+	MOVQ py+16(FP), R9
+	MOVQ ttl+24(FP), R10
+	MOVQ words+32(FP), R11
+	MOVQ bx+40(FP), R12
+	MOVQ by+48(FP), R13
+	MOVQ n+56(FP), AX
+	MOVQ live+72(FP), BX
+	VMOVDQU rowBits<>(SB), Y13
+	MOVL $0x80000000, DX
+	MOVQ DX, X12
+	VPBROADCASTD X12, Y12
+	MOVQ AX, X14
+	VPBROADCASTD X14, Y14
+	VPXOR Y12, Y14, Y14
+	VBROADCASTSS r2+64(FP), Y15
+	XORQ DX, DX
+	XORQ CX, CX
+
+step8:
+	// Indexes (Y2) and words (Y4) of the 8 handles: the even and the odd
+	// 32-bit halves, in row order.
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+	VSHUFPS $0x88, Y1, Y0, Y2
+	VPERMQ $0xD8, Y2, Y2
+	VSHUFPS $0xDD, Y1, Y0, Y4
+	VPERMQ $0xD8, Y4, Y4
+
+	// The live rows' targets in range (Y3): live bit set, index < n
+	// (unsigned: both with the sign bit flipped, compared signed).
+	MOVQ BX, X3
+	VPBROADCASTD X3, Y3
+	VPAND Y13, Y3, Y3
+	VPCMPEQD Y13, Y3, Y3
+	VPXOR Y12, Y2, Y5
+	VPCMPGTD Y5, Y14, Y5
+	VPAND Y5, Y3, Y3
+
+	// Gathers of words, X and Y at those rows (0 elsewhere); each
+	// gather clears its mask copy.
+	VPXOR Y6, Y6, Y6
+	VMOVDQA Y3, Y7
+	VPGATHERDD Y7, (R11)(Y2*4), Y6
+	VXORPS Y8, Y8, Y8
+	VMOVDQA Y3, Y7
+	VGATHERDPS Y7, (R12)(Y2*4), Y8
+	VXORPS Y9, Y9, Y9
+	VMOVDQA Y3, Y7
+	VGATHERDPS Y7, (R13)(Y2*4), Y9
+
+	// Found (Y6): in range, words[index] == word, word != 0.
+	VPCMPEQD Y4, Y6, Y6
+	VPAND Y3, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPCMPEQD Y7, Y4, Y4
+	VPANDN Y6, Y4, Y6
+
+	// In radius (Y8), each operation rounding once, ordered.
+	VSUBPS (R8), Y8, Y8
+	VSUBPS (R9), Y9, Y9
+	VMULPS Y8, Y8, Y8
+	VMULPS Y9, Y9, Y9
+	VADDPS Y9, Y8, Y8
+	VCMPPS $2, Y15, Y8, Y8
+
+	// TTL > 0 (Y10).
+	VMOVDQU (R10), Y10
+	VPCMPGTD Y7, Y10, Y10
+
+	// Marked: live and not plain (found, TTL > 0 and not in radius; an
+	// index out of range is missing, so marked).
+	VPAND Y10, Y6, Y6
+	VPANDN Y6, Y8, Y6
+	VMOVMSKPS Y6, DI
+	NOTQ DI
+	MOVQ BX, AX
+	ANDQ $0xff, AX
+	ANDQ AX, DI
+	SHLQ CX, DI
+	ORQ DI, DX
+	SHRQ $8, BX
+
+	ADDQ $64, SI
+	ADDQ $32, R8
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $8, CX
+	CMPQ CX, $64
+	JLT step8
+
+	MOVQ DX, ret+80(FP)
+	VZEROUPPER
+	RET

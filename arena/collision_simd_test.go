@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -40,7 +42,7 @@ func collideRef(tgt []tickwork.Handle, px, py []float32, ttl []int32, words []ui
 	return m
 }
 
-// TestCollideScan: the AVX-512 scan marks exactly the live rows on which
+// TestCollideScan: the scan of each SIMD lane (AVX2, AVX-512) marks exactly the live rows on which
 // the scalar match takes an arm, over random states (every row live, or a
 // random quarter): absent rows, stale and
 // zero handles, handles of other tags, indexes past the table (up to
@@ -48,9 +50,17 @@ func collideRef(tgt []tickwork.Handle, px, py []float32, ttl []int32, words []ui
 // distances exactly on the radius and within a few ulps of it (where a
 // fused multiply-add would round to the other side).
 func TestCollideScan(t *testing.T) {
-	if _, err := tickwork.SelectLane(tickwork.LaneAVX512); err != nil {
-		t.Skipf("lane avx512 not available: %v", err)
-	}
+	forLanes(t, func(t *testing.T, l tickwork.Lane) {
+		scan := map[tickwork.Lane]func([]tickwork.Handle, []float32, []float32, []int32, []uint32, []float32, []float32, float32, uint64) uint64{
+			tickwork.LaneAVX2: collideScan8, tickwork.LaneAVX512: collideScan}[l]
+		if scan == nil {
+			t.Skip("the scalar lane has no scan")
+		}
+		testCollideScan(t, scan)
+	})
+}
+
+func testCollideScan(t *testing.T, scan func([]tickwork.Handle, []float32, []float32, []int32, []uint32, []float32, []float32, float32, uint64) uint64) {
 	r := rand.New(rand.NewPCG(21, 19))
 	const bodies = 1000
 	nan := float32(math.NaN())
@@ -119,7 +129,7 @@ func TestCollideScan(t *testing.T) {
 			live = r.Uint64() & r.Uint64() // a quarter of the rows live
 		}
 		want := collideRef(tgt[:], px[:], py[:], ttl[:], words, bx, by, R2, live)
-		got := collideScan(tgt[:], px[:], py[:], ttl[:], words, bx, by, R2, live)
+		got := scan(tgt[:], px[:], py[:], ttl[:], words, bx, by, R2, live)
 		require.Equal(t, want, got, "trial %d: marks want %064b got %064b", trial, want, got)
 		marked += bits.OnesCount64(want)
 	}
@@ -136,6 +146,9 @@ func BenchmarkCollideScan(b *testing.B) {
 	}
 	cfg := rules.DefaultConfig()
 	cfg.Workers = 1
+	if u := os.Getenv("COLLIDE_UNITS"); u != "" {
+		cfg.Units, _ = strconv.Atoi(u)
+	}
 	s := warmSim(b, cfg, nil)
 	k := s.sys.Collision
 	tab := s.t.Projectile.Table
@@ -150,6 +163,13 @@ func BenchmarkCollideScan(b *testing.B) {
 		for b.Loop() {
 			for w, m := range live {
 				sink += collisionScanAVX512(k, w*64, m)
+			}
+		}
+	})
+	b.Run("simd8", func(b *testing.B) {
+		for b.Loop() {
+			for w, m := range live {
+				sink += collisionScanAVX2(k, w*64, m)
 			}
 		}
 	})
