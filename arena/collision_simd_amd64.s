@@ -2,23 +2,58 @@
 
 #include "textflag.h"
 
+// Collision's scans (collision_simd.go states their contract): 64 rows a
+// call, in two passes. The load pass, the same in both lanes, takes each
+// live row in turn and loads its target's word, X and Y (the index's
+// element, or element 0 when the index is out of range: the vector pass
+// masks that row) into three 64-element buffers on the stack, 0, 256 and
+// 512 bytes up. Scalar loads, not gathers: on the AMD Zen 4 this was
+// measured on, a 16-element gather costs more than 16 loads
+// (docs/benchmarks.md, Collision). The vector pass then tests 16 (AVX-512)
+// or 8 (AVX2) rows an instruction.
+
+// LOADPASS fills the buffers at SP for the live bits in DI: SI the rows'
+// handles, R11, R12, R13 the words, X and Y, AX their length n >= 1; it
+// clobbers CX, DX, R8, R9, R10 and DI.
+#define LOADPASS \
+	XORQ R8, R8 \
+	TESTQ DI, DI \
+	JZ loaded \
+load: \
+	BSFQ DI, CX \
+	MOVL (SI)(CX*8), DX \
+	CMPQ DX, AX \
+	CMOVQCC R8, DX \
+	MOVL (R11)(DX*4), R9 \
+	MOVL R9, 0(SP)(CX*4) \
+	MOVL (R12)(DX*4), R9 \
+	MOVL R9, 256(SP)(CX*4) \
+	MOVL (R13)(DX*4), R9 \
+	MOVL R9, 512(SP)(CX*4) \
+	LEAQ -1(DI), R10 \
+	ANDQ R10, DI \
+	JNZ load \
+loaded:
+
 // func collide64(tgt *tickwork.Handle, px, py *float32, ttl *int32, words *uint32, bx, by *float32, n int, r2 float32, live uint64) uint64
 //
-// Collision's scan of 64 rows in AVX-512, 16 rows a step (collision_simd.go
-// states the contract). Registers: SI, R8, R9, R10 walk the rows' Target,
-// X, Y and TTL; R11, R12, R13 are the Body table's words and X and Y,
-// gathered by the targets' indexes; Z20 holds n, Z21 r2, Z22 zero; BX
-// the live bits of the step's rows and above, DX collects the marks, CX
-// is the step's first bit.
-TEXT ·collide64(SB), NOSPLIT, $0-88
+// The AVX-512 scan. Vector pass: SI, R8, R9, R10 walk the rows' Target,
+// X, Y and TTL, DI the buffers; Z20 holds n, Z21 r2, Z22 zero; BX the live
+// bits of the step's rows and above, DX collects the marks, CX is the
+// step's first bit.
+TEXT ·collide64(SB), 0, $768-88
 	MOVQ tgt+0(FP), SI
-	MOVQ px+8(FP), R8
-	MOVQ py+16(FP), R9
-	MOVQ ttl+24(FP), R10
 	MOVQ words+32(FP), R11
 	MOVQ bx+40(FP), R12
 	MOVQ by+48(FP), R13
 	MOVQ n+56(FP), AX
+	MOVQ live+72(FP), DI
+	LOADPASS
+
+	MOVQ px+8(FP), R8
+	MOVQ py+16(FP), R9
+	MOVQ ttl+24(FP), R10
+	MOVQ SP, DI
 	VPBROADCASTD AX, Z20
 	VBROADCASTSS r2+64(FP), Z21
 	VPXORD Z22, Z22, Z22
@@ -26,7 +61,7 @@ TEXT ·collide64(SB), NOSPLIT, $0-88
 	XORQ DX, DX
 	XORQ CX, CX
 
-step:
+step16:
 	// The 16 handles: their low words are the indexes (Z2), their high
 	// words the tag and generation a live row stores (Z4).
 	VMOVDQU64 (SI), Z0
@@ -40,28 +75,17 @@ step:
 	VPMOVQD Z1, Y5
 	VINSERTI32X8 $1, Y5, Z4, Z4
 
-	// Lease.Find: index < n, words[index] == word, word != 0 (K3), on
-	// the live rows (K1: a dead row's stale target is not gathered, and an
-	// index out of range is gathered from nowhere).
+	// Found (K3), Lease.Find's test: live, index < n, words[index] ==
+	// word, word != 0.
 	KMOVW BX, K1
 	VPCMPUD $1, Z20, Z2, K1, K1
-	KMOVW K1, K2
-	VPXORD Z6, Z6, Z6
-	VPGATHERDD (R11)(Z2*4), K2, Z6
-	VPCMPEQD Z6, Z4, K1, K3
+	VPCMPEQD (DI), Z4, K1, K3
 	VPTESTMD Z4, Z4, K3, K3
-
-	// The X and Y of the targets K1 probes (0 elsewhere): gathered with
-	// the words, not after their test, so the three gathers' misses overlap.
-	KMOVW K1, K4
-	VXORPS Z7, Z7, Z7
-	VGATHERDPS (R12)(Z2*4), K4, Z7
-	KMOVW K1, K5
-	VXORPS Z8, Z8, Z8
-	VGATHERDPS (R13)(Z2*4), K5, Z8
 
 	// (bx-px)*(bx-px) + (by-py)*(by-py) <= r2, each operation rounding
 	// once (no fused multiply-add), ordered: false for NaN (K6).
+	VMOVUPS 256(DI), Z7
+	VMOVUPS 512(DI), Z8
 	VSUBPS (R8), Z7, Z7
 	VSUBPS (R9), Z8, Z8
 	VMULPS Z7, Z7, Z7
@@ -87,9 +111,10 @@ step:
 	ADDQ $64, R8
 	ADDQ $64, R9
 	ADDQ $64, R10
+	ADDQ $64, DI
 	ADDQ $16, CX
 	CMPQ CX, $64
-	JLT step
+	JLT step16
 
 	MOVQ DX, ret+80(FP)
 	VZEROUPPER
@@ -108,18 +133,22 @@ GLOBL rowBits<>(SB), RODATA|NOPTR, $32
 
 // func collide64x8(tgt *tickwork.Handle, px, py *float32, ttl *int32, words *uint32, bx, by *float32, n int, r2 float32, live uint64) uint64
 //
-// collide64 in AVX2, 8 rows a step, masks in vectors (all ones for a
-// true lane). Y14 holds n with its sign bit flipped, Y15 r2; Y13 the row
-// bits, Y12 the sign bit.
-TEXT ·collide64x8(SB), NOSPLIT, $0-88
+// The AVX2 scan: collide64's vector pass 8 rows a step, masks in vectors
+// (all ones for a true lane). Y14 holds n with its sign bit flipped, Y15
+// r2, Y13 the row bits, Y12 the sign bit.
+TEXT ·collide64x8(SB), 0, $768-88
 	MOVQ tgt+0(FP), SI
-	MOVQ px+8(FP), R8
-	MOVQ py+16(FP), R9
-	MOVQ ttl+24(FP), R10
 	MOVQ words+32(FP), R11
 	MOVQ bx+40(FP), R12
 	MOVQ by+48(FP), R13
 	MOVQ n+56(FP), AX
+	MOVQ live+72(FP), DI
+	LOADPASS
+
+	MOVQ px+8(FP), R8
+	MOVQ py+16(FP), R9
+	MOVQ ttl+24(FP), R10
+	MOVQ SP, DI
 	MOVQ live+72(FP), BX
 	VMOVDQU rowBits<>(SB), Y13
 	MOVL $0x80000000, DX
@@ -152,19 +181,8 @@ step8:
 	VPCMPGTD Y5, Y14, Y5
 	VPAND Y5, Y3, Y3
 
-	// Gathers of words, X and Y at those rows (0 elsewhere); each
-	// gather clears its mask copy.
-	VPXOR Y6, Y6, Y6
-	VMOVDQA Y3, Y7
-	VPGATHERDD Y7, (R11)(Y2*4), Y6
-	VXORPS Y8, Y8, Y8
-	VMOVDQA Y3, Y7
-	VGATHERDPS Y7, (R12)(Y2*4), Y8
-	VXORPS Y9, Y9, Y9
-	VMOVDQA Y3, Y7
-	VGATHERDPS Y7, (R13)(Y2*4), Y9
-
 	// Found (Y6): in range, words[index] == word, word != 0.
+	VMOVDQU (DI), Y6
 	VPCMPEQD Y4, Y6, Y6
 	VPAND Y3, Y6, Y6
 	VPXOR Y7, Y7, Y7
@@ -172,6 +190,8 @@ step8:
 	VPANDN Y6, Y4, Y6
 
 	// In radius (Y8), each operation rounding once, ordered.
+	VMOVUPS 256(DI), Y8
+	VMOVUPS 512(DI), Y9
 	VSUBPS (R8), Y8, Y8
 	VSUBPS (R9), Y9, Y9
 	VMULPS Y8, Y8, Y8
@@ -187,19 +207,20 @@ step8:
 	// index out of range is missing, so marked).
 	VPAND Y10, Y6, Y6
 	VPANDN Y6, Y8, Y6
-	VMOVMSKPS Y6, DI
-	NOTQ DI
+	VMOVMSKPS Y6, R11
+	NOTQ R11
 	MOVQ BX, AX
 	ANDQ $0xff, AX
-	ANDQ AX, DI
-	SHLQ CX, DI
-	ORQ DI, DX
+	ANDQ AX, R11
+	SHLQ CX, R11
+	ORQ R11, DX
 	SHRQ $8, BX
 
 	ADDQ $64, SI
 	ADDQ $32, R8
 	ADDQ $32, R9
 	ADDQ $32, R10
+	ADDQ $32, DI
 	ADDQ $8, CX
 	CMPQ CX, $64
 	JLT step8
