@@ -45,7 +45,7 @@ func TestFaceMethodSets(t *testing.T) {
 		{reflect.TypeFor[tickwork.ReadColumn[int32]](), "All At Column Get Lease Row"},
 		{reflect.TypeFor[tickwork.WriteColumn[int32]](), "All At Column Get Lease Ptr Row Set"},
 		{reflect.TypeFor[tickwork.Counter](), "Add Name Total"},
-		{reflect.TypeFor[tickwork.Lease](), "Find IsAlive Row"},
+		{reflect.TypeFor[tickwork.Lease](), "Find IsAlive Row Words"},
 		{reflect.TypeFor[tickwork.Handle](), "Generation Index IsZero String Tag"},
 		{reflect.TypeFor[*tickwork.FrameReport](), "CommandsDropped Counter String System"},
 		{reflect.TypeFor[*tickwork.SystemReport](), "Counter"},

@@ -142,3 +142,21 @@ func SIMDVariant[S any](l Lane, v8, v16 func(st *S, lo, hi int) int) (func(st *S
 	}
 	return nil, LaneScalar
 }
+
+// ScanVariant is SIMDVariant for a masked kernel's scan (docs/schema.md,
+// SIMD variants): of v8 (LaneAVX2) and v16 (LaneAVX512), nil where the
+// package has none, the widest at most l and its lane, else nil and
+// LaneScalar. A scan(st, row, live) returns, of the live rows of the 64
+// rows row..row+63 (bit i of live for row row+i), a bit for every row on
+// which the kernel's body may act, a superset of those: the generated
+// chunk runs the body on the marked live rows only, in row order, so the
+// scan decides speed, never results.
+func ScanVariant[S any](l Lane, v8, v16 func(st *S, row int, live uint64) uint64) (func(st *S, row int, live uint64) uint64, Lane) {
+	switch {
+	case l >= LaneAVX512 && v16 != nil:
+		return v16, LaneAVX512
+	case l >= LaneAVX2 && v8 != nil:
+		return v8, LaneAVX2
+	}
+	return nil, LaneScalar
+}

@@ -57,6 +57,16 @@ func (l Lease) Find(h Handle) int { return l.l.Find(ephemeral.Handle(h)) }
 // IsAlive reports whether h names a live row of the leased table.
 func (l Lease) IsAlive(h Handle) bool { return l.l.IsAlive(ephemeral.Handle(h)) }
 
+// Words returns the leased table's stored words by row, one per row of
+// its capacity: the high 32 bits (tag and generation) of the handle of the
+// entity whose row is present, 0 where none is. Find(h) is h.Index()
+// exactly when h.Index() < len(words), words[h.Index()] == uint32(h>>32)
+// and that word is not 0, else -1: the test a SIMD kernel gathers for 8
+// or 16 handles at a time instead of calling Find (the layout:
+// docs/architecture.md, "Handle layout"). The slice is the table's own:
+// read it only, while the lease is valid. Allocates nothing.
+func (l Lease) Words() []uint32 { return l.l.Words() }
+
 // TableSpec declares a table (Builder.Table).
 type TableSpec struct {
 	Name      string  // non-empty, unique among the builder's tables

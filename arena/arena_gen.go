@@ -124,7 +124,7 @@ type Systems struct {
 // NewSystems makes the declared systems over the tables of t, for
 // Builder.Add (All). Each declaration asks for exactly the accessors its
 // body implies (schema.Access), from which the engine derives its manifest.
-// Systems with a SIMD variant run tickwork.BestLane; SetLane forces another.
+// Systems with a SIMD variant or a scan hook run tickwork.BestLane; SetLane forces another.
 func NewSystems(t *Tables) *Systems {
 	s := &Systems{
 		ApplyHits:            &ApplyHits{t: t},
@@ -137,10 +137,10 @@ func NewSystems(t *Tables) *Systems {
 	return s
 }
 
-// SetLane makes the systems with a SIMD variant (IntegrateBodies,
-// IntegrateProjectiles) run lane l (tickwork.SIMDVariant), or returns
-// tickwork.SelectLane's error and changes nothing. Call it before
-// Builder.Add(s.All()...), from one goroutine.
+// SetLane makes the systems with a SIMD variant or a scan hook (Collision,
+// IntegrateBodies, IntegrateProjectiles) run lane l (tickwork.SIMDVariant,
+// tickwork.ScanVariant), or returns tickwork.SelectLane's error and changes
+// nothing. Call it before Builder.Add(s.All()...), from one goroutine.
 func (s *Systems) SetLane(l tickwork.Lane) error {
 	if _, err := tickwork.SelectLane(l); err != nil {
 		return err
@@ -150,6 +150,7 @@ func (s *Systems) SetLane(l tickwork.Lane) error {
 }
 
 func (s *Systems) setLane(l tickwork.Lane) {
+	s.Collision.scan, s.Collision.lane = tickwork.ScanVariant(l, collisionScan8, collisionScan16)
 	s.IntegrateBodies.simd, s.IntegrateBodies.lane = tickwork.SIMDVariant(l, integrateBodiesSIMD8, integrateBodiesSIMD16)
 	s.IntegrateProjectiles.simd, s.IntegrateProjectiles.lane = tickwork.SIMDVariant(l, integrateProjectilesSIMD8, integrateProjectilesSIMD16)
 }
@@ -158,6 +159,11 @@ func (s *Systems) setLane(l tickwork.Lane) {
 var (
 	integrateBodiesSIMD8, integrateBodiesSIMD16           func(k *IntegrateBodies, lo, hi int) int
 	integrateProjectilesSIMD8, integrateProjectilesSIMD16 func(k *IntegrateProjectiles, lo, hi int) int
+)
+
+// The scans of the systems with a scan hook (8 and 16 rows a vector), nil until the package's own SIMD code sets them (docs/schema.md, Scan hooks).
+var (
+	collisionScan8, collisionScan16 func(k *Collision, row int, live uint64) uint64
 )
 
 // All returns every declared system, in schema order, for Builder.Add.
@@ -209,22 +215,24 @@ func (s *ApplyHits) declare(d *tickwork.Decl) tickwork.RunFunc {
 }
 
 // Collision is declared system Collision (arena.tw:69): phase fixed_update,
-// a masked kernel over the live rows of Projectile.
+// a masked kernel over the live rows of Projectile, with a scan hook.
 type Collision struct {
 	Lost, Hits, Expired tickwork.Counter // count lost, count hits, count expired
 	t                   *Tables
-	pX, pY              []float32                    // Projectile.X, Projectile.Y
-	pTTL, pDamage       []int32                      // Projectile.TTL, Projectile.Damage
-	pTarget             []tickwork.Handle            // Projectile.Target
-	bProbe              tickwork.ReadColumn[float32] // join b: its lease probes Body
-	bX, bY              []float32                    // Body.X, Body.Y
+	lane                tickwork.Lane                                   // the lane its kernel runs (setLane)
+	scan                func(k *Collision, row int, live uint64) uint64 // its lane's scan (tickwork.ScanVariant), nil for scalar
+	pX, pY              []float32                                       // Projectile.X, Projectile.Y
+	pTTL, pDamage       []int32                                         // Projectile.TTL, Projectile.Damage
+	pTarget             []tickwork.Handle                               // Projectile.Target
+	bProbe              tickwork.ReadColumn[float32]                    // join b: its lease probes Body
+	bX, bY              []float32                                       // Body.X, Body.Y
 	recProjectile       *tickwork.Recorder
 	emitHitEvent        *tickwork.ParallelEmitter[HitEvent]
 }
 
 // System returns the system for Builder.Add.
 func (s *Collision) System() tickwork.System {
-	return tickwork.System{Name: "Collision", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: "scalar",
+	return tickwork.System{Name: "Collision", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: s.lane.String(),
 		Before: []string{"IntegrateBodies", "IntegrateProjectiles"}, After: []string{"Fire"}}
 }
 
@@ -247,6 +255,10 @@ func (s *Collision) declare(d *tickwork.Decl) tickwork.RunFunc {
 // chunk runs the body on the live rows of a chunk (row 0 at base, mask its enabled bitmap).
 func (k *Collision) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 	b, bXs, bYs := k.bProbe.Lease(), k.bX, k.bY
+	if k.scan != nil {
+		k.scanned(o, base, mask)
+		return
+	}
 	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 		pXs := k.pX[base+lo : base+hi]
 		pYs, pTTLs := k.pY[base+lo : base+hi][:len(pXs)], k.pTTL[base+lo : base+hi][:len(pXs)]
@@ -265,6 +277,38 @@ func (k *Collision) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 			case pTTLs[i] <= 0:
 				o.DeleteRow(k.recProjectile, base+lo+i)
 				o.Count(2)
+			}
+		}
+	}
+}
+
+// scanned is chunk in a SIMD lane: k.scan marks the rows of each word of 64 the body may act on, and the body runs on the marked live rows, in row order.
+func (k *Collision) scanned(o *tickwork.ChunkOut, base int, mask []uint64) {
+	b, bXs, bYs := k.bProbe.Lease(), k.bX, k.bY
+	for w, m := range mask {
+		row := base + w<<6
+		if m != 0 && row+64 <= len(k.pTarget) {
+			m = k.scan(k, row, m)
+		}
+		ms := [1]uint64{m}
+		for lo, hi := tickwork.NextRun(ms[:], 0); lo < hi; lo, hi = tickwork.NextRun(ms[:], hi) {
+			pXs := k.pX[row+lo : row+hi]
+			pYs, pTTLs := k.pY[row+lo : row+hi][:len(pXs)], k.pTTL[row+lo : row+hi][:len(pXs)]
+			pDamages, pTargets := k.pDamage[row+lo : row+hi][:len(pXs)], k.pTarget[row+lo : row+hi][:len(pXs)]
+			for i := range pXs {
+				bRow := b.Find(pTargets[i])
+				switch {
+				case bRow < 0:
+					o.DeleteRow(k.recProjectile, row+lo+i)
+					o.Count(0)
+				case float32((bXs[bRow]-pXs[i])*(bXs[bRow]-pXs[i]))+float32((bYs[bRow]-pYs[i])*(bYs[bRow]-pYs[i])) <= R2:
+					tickwork.EmitChunk(o, k.emitHitEvent, HitEvent{Target: pTargets[i], Damage: pDamages[i]})
+					o.DeleteRow(k.recProjectile, row+lo+i)
+					o.Count(1)
+				case pTTLs[i] <= 0:
+					o.DeleteRow(k.recProjectile, row+lo+i)
+					o.Count(2)
+				}
 			}
 		}
 	}

@@ -402,6 +402,16 @@ func (l Lease) Find(h Handle) int {
 	return -1
 }
 
+// Words returns the table's stored words by row: the high 32 bits (tag and
+// generation) of the handle of the entity whose row is present, 0 where
+// none is. Find(h) is int(h.Index()) exactly when h.Index() < len(words),
+// words[h.Index()] == uint32(h>>32) and that word is not 0, else -1: the
+// test a SIMD kernel gathers instead of probing row by row (the layout:
+// docs/architecture.md, "Handle layout"). The slice is the table's own,
+// one word per row of its capacity: read it only, while the lease is
+// valid (see Lease).
+func (l Lease) Words() []uint32 { return l.gens }
+
 // IsAlive reports whether h names a live row of the table; see Row.
 func (l Lease) IsAlive(h Handle) bool {
 	_, ok := l.Row(h)

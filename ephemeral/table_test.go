@@ -68,7 +68,16 @@ func (bt bodyTable) requireRow(tb testing.TB, h ephemeral.Handle, v int64) {
 	require.True(tb, ok, "Lease.Row(%v)", h)
 	assert.Equal(tb, int(h.Index()), row, "Lease.Row(%v)", h)
 	assert.Equal(tb, row, bt.Lease().Find(h), "Lease.Find(%v)", h)
+	assert.Equal(tb, row, findByWords(bt.Lease().Words(), h), "Find by Lease.Words(%v)", h)
 	assert.Equal(tb, v, bt.id.All()[row], "id.All()[%d]", row)
+}
+
+// findByWords is Lease.Find as Lease.Words states it.
+func findByWords(words []uint32, h ephemeral.Handle) int {
+	if i, w := h.Index(), uint32(h>>32); uint64(i) < uint64(len(words)) && w != 0 && words[i] == w {
+		return int(i)
+	}
+	return -1
 }
 
 // requireDead checks that h reaches no row: every read fails and every
@@ -87,6 +96,7 @@ func (bt bodyTable) requireDead(tb testing.TB, h ephemeral.Handle) {
 	assert.False(tb, ok, "Lease.Row(%v) ok", h)
 	assert.Zero(tb, row, "Lease.Row(%v) row", h)
 	assert.Equal(tb, -1, bt.Lease().Find(h), "Lease.Find(%v)", h)
+	assert.Equal(tb, -1, findByWords(bt.Lease().Words(), h), "Find by Lease.Words(%v)", h)
 	assert.False(tb, bt.Lease().IsAlive(h), "Lease.IsAlive(%v)", h)
 }
 

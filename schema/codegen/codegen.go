@@ -35,12 +35,15 @@ func Generate(s *schema.Schema, cfg Config) ([]byte, error) {
 	if !token.IsIdentifier(cfg.Package) {
 		return nil, fmt.Errorf("codegen: package name %q is not a Go identifier", cfg.Package)
 	}
-	g := &gen{s: s, cfg: cfg, simd: map[*schema.System]bool{}}
+	g := &gen{s: s, cfg: cfg, simd: map[*schema.System]bool{}, scan: map[*schema.System]bool{}}
 	if err := g.checkNames(); err != nil {
 		return nil, err
 	}
 	for i, n := range SIMDNotes(s) {
 		g.simd[s.Systems[i]] = n.SIMD
+	}
+	for _, y := range s.Systems {
+		g.scan[y] = scanHook(y)
 	}
 	g.file()
 	out, err := format.Source(g.b.Bytes())
@@ -60,6 +63,9 @@ type gen struct {
 	// the systems with a SIMD variant (simd.go), whose kernels the main
 	// file gives a hook
 	simd map[*schema.System]bool
+	// the masked kernels with one join, which get a scan hook
+	// (simd_main.go)
+	scan map[*schema.System]bool
 	// a SIMD variant names archsimd (GenerateSIMD imports it only then)
 	archsimd bool
 }

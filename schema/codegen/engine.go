@@ -349,16 +349,16 @@ func (g *gen) systems() {
 	g.p("// NewSystems makes the declared systems over the tables of t, for")
 	g.p("// Builder.Add (All). Each declaration asks for exactly the accessors its")
 	g.p("// body implies (schema.Access), from which the engine derives its manifest.")
-	if len(g.simdSystems()) > 0 {
-		g.p("// Systems with a SIMD variant run tickwork.BestLane; SetLane forces another.")
+	if len(g.laneSystems()) > 0 {
+		g.p("// Systems with %s run tickwork.BestLane; SetLane forces another.", g.laneKinds())
 	}
 	g.p("func NewSystems(t *Tables) *Systems {")
-	g.p("%s &Systems{", map[bool]string{true: "s :=", false: "return"}[len(g.simdSystems()) > 0])
+	g.p("%s &Systems{", map[bool]string{true: "s :=", false: "return"}[len(g.laneSystems()) > 0])
 	for _, y := range g.s.Systems {
 		g.p("%s: &%s{t: t},", exported(y.Name), exported(y.Name))
 	}
 	g.p("}")
-	if len(g.simdSystems()) > 0 {
+	if len(g.laneSystems()) > 0 {
 		g.p("s.setLane(tickwork.BestLane())")
 		g.p("return s")
 	}
@@ -394,6 +394,9 @@ func (sg *sysGen) header(kind string) {
 	if g.simd[y] {
 		simd = ", with a SIMD variant"
 	}
+	if g.scan[y] {
+		simd = ", with a scan hook"
+	}
 	g.doc("%s is declared system %s (%s): phase %s, %s%s.", sg.name, y.Name, g.where(y.Pos), y.Phase, kind, simd)
 	g.p("type %s struct {", sg.name)
 	var fs []field
@@ -407,7 +410,7 @@ func (sg *sysGen) header(kind string) {
 func (sg *sysGen) systemMethod() {
 	g, y := sg.g, sg.y
 	lane := `"scalar"` // generated kernels are plain Go
-	if g.simd[y] {
+	if g.simd[y] || g.scan[y] {
 		lane = "s.lane.String()" // the lane its kernel runs: Systems.SetLane
 	}
 	order := ""

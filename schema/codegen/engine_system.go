@@ -47,6 +47,10 @@ func (sg *sysGen) kernelFields() {
 		fs = append(fs, field{"lane", "tickwork.Lane", "the lane its kernel runs (setLane)"},
 			field{"simd", "func(k *" + sg.name + ", lo, hi int) int", "its lane's SIMD variant, nil for scalar"})
 	}
+	if g.scan[y] {
+		fs = append(fs, field{"lane", "tickwork.Lane", "the lane its kernel runs (setLane)"},
+			field{"scan", "func(k *" + sg.name + ", row int, live uint64) uint64", "its lane's scan (tickwork.ScanVariant), nil for scalar"})
+	}
 	for _, u := range sg.fromUses() {
 		fs = append(fs, field{colField(sg, u.v, u.c), "[]" + goType(u.c.Type), y.From.Table.Name + "." + u.c.Name})
 	}
@@ -220,10 +224,32 @@ func (sg *sysGen) span() {
 // code).
 func (sg *sysGen) maskedChunk() {
 	g, y := sg.g, sg.y
-	loc := newLocals(append([]string{"k", "o", "base", "mask", "lo", "hi", "i"}, g.top...)...)
-	sg.env = map[string]string{"out": "o"}
 	g.p("// chunk runs the body on the live rows of a chunk (row 0 at base, mask its enabled bitmap).")
 	g.p("func (k *%s) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {", sg.name)
+	loc := sg.chunkPrelude()
+	if g.scan[y] {
+		g.p("if k.scan != nil {")
+		g.p("k.scanned(o, base, mask)")
+		g.p("return")
+		g.p("}")
+	}
+	g.p("for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {")
+	sg.rows(loc, "base+lo", "base+hi", "base+lo+i")
+	g.p("}")
+	g.p("}")
+	g.p("")
+	if g.scan[y] {
+		sg.scannedChunk()
+	}
+}
+
+// chunkPrelude writes the locals of a masked kernel's chunk (@dt, @tick,
+// resources, each join's lease and column slices, the counters' calls)
+// and returns the locals' names.
+func (sg *sysGen) chunkPrelude() *locals {
+	g, y := sg.g, sg.y
+	loc := newLocals(append([]string{"k", "o", "base", "mask", "lo", "hi", "i", "w", "m", "row", "ms"}, g.top...)...)
+	sg.env = map[string]string{"out": "o"}
 	sg.envValues(loc)
 	for _, j := range y.Joins {
 		l := loc.name(j.Var.Name)
@@ -239,8 +265,30 @@ func (sg *sysGen) maskedChunk() {
 	for i, c := range y.Counters {
 		sg.env["count:"+c] = fmt.Sprintf("o.Count(%d)", i)
 	}
-	g.p("for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {")
-	sg.rows(loc, "base+lo", "base+hi", "base+lo+i")
+	return loc
+}
+
+// scannedChunk writes a scan-hooked kernel's chunk in a SIMD lane: the
+// lane's scan marks, of each whole word of 64 rows of the enabled bitmap,
+// the rows the body may act on, and the body runs on the marked live rows
+// only, in row order, so records, emits and counts come in the scalar
+// loop's order (docs/schema.md, Scan hooks). A word past the columns'
+// end (a capacity not a multiple of 64) runs whole.
+func (sg *sysGen) scannedChunk() {
+	g, y := sg.g, sg.y
+	via := "k." + colField(sg, y.From, y.Joins[0].Via)
+	g.p("// scanned is chunk in a SIMD lane: k.scan marks the rows of each word of 64 the body may act on, and the body runs on the marked live rows, in row order.")
+	g.p("func (k *%s) scanned(o *tickwork.ChunkOut, base int, mask []uint64) {", sg.name)
+	loc := sg.chunkPrelude()
+	g.p("for w, m := range mask {")
+	g.p("row := base + w<<6")
+	g.p("if m != 0 && row+64 <= len(%s) {", via)
+	g.p("m = k.scan(k, row, m)")
+	g.p("}")
+	g.p("ms := [1]uint64{m}")
+	g.p("for lo, hi := tickwork.NextRun(ms[:], 0); lo < hi; lo, hi = tickwork.NextRun(ms[:], hi) {")
+	sg.rows(loc, "row+lo", "row+hi", "row+lo+i")
+	g.p("}")
 	g.p("}")
 	g.p("}")
 	g.p("")

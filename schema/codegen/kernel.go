@@ -47,7 +47,7 @@ func newSysGen(g *gen, y *schema.System) *sysGen {
 		m[u.Column] = &use{read: u.Read, write: u.Write, always: u.Every}
 		sg.order = append(sg.order, colKey{u.Var, u.Column})
 	}
-	sg.fields = newLocals("t", "lane", "simd")
+	sg.fields = newLocals("t", "lane", "simd", "scan")
 	return sg
 }
 

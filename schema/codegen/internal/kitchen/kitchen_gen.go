@@ -137,7 +137,7 @@ type Systems struct {
 // NewSystems makes the declared systems over the tables of t, for
 // Builder.Add (All). Each declaration asks for exactly the accessors its
 // body implies (schema.Access), from which the engine derives its manifest.
-// Systems with a SIMD variant run tickwork.BestLane; SetLane forces another.
+// Systems with a SIMD variant or a scan hook run tickwork.BestLane; SetLane forces another.
 func NewSystems(t *Tables) *Systems {
 	s := &Systems{
 		Move:   &Move{t: t},
@@ -152,10 +152,10 @@ func NewSystems(t *Tables) *Systems {
 	return s
 }
 
-// SetLane makes the systems with a SIMD variant (Drift) run lane l
-// (tickwork.SIMDVariant), or returns tickwork.SelectLane's error and
-// changes nothing. Call it before Builder.Add(s.All()...), from one
-// goroutine.
+// SetLane makes the systems with a SIMD variant or a scan hook (Strike,
+// Drift) run lane l (tickwork.SIMDVariant, tickwork.ScanVariant), or
+// returns tickwork.SelectLane's error and changes nothing. Call it before
+// Builder.Add(s.All()...), from one goroutine.
 func (s *Systems) SetLane(l tickwork.Lane) error {
 	if _, err := tickwork.SelectLane(l); err != nil {
 		return err
@@ -165,12 +165,18 @@ func (s *Systems) SetLane(l tickwork.Lane) error {
 }
 
 func (s *Systems) setLane(l tickwork.Lane) {
+	s.Strike.scan, s.Strike.lane = tickwork.ScanVariant(l, strikeScan8, strikeScan16)
 	s.Drift.simd, s.Drift.lane = tickwork.SIMDVariant(l, driftSIMD8, driftSIMD16)
 }
 
 // The SIMD variants of the systems that have one (8 and 16 rows a vector), set by the SIMD file's init.
 var (
 	driftSIMD8, driftSIMD16 func(k *Drift, lo, hi int) int
+)
+
+// The scans of the systems with a scan hook (8 and 16 rows a vector), nil until the package's own SIMD code sets them (docs/schema.md, Scan hooks).
+var (
+	strikeScan8, strikeScan16 func(k *Strike, row int, live uint64) uint64
 )
 
 // All returns every declared system, in schema order, for Builder.Add.
@@ -224,23 +230,25 @@ func (k *Move) span(lo, hi int) {
 }
 
 // Strike is declared system Strike (kitchen.tw:61): phase fixed_update, a
-// masked kernel over the live rows of Missile.
+// masked kernel over the live rows of Missile, with a scan hook.
 type Strike struct {
 	Stale, Kills, Expired, Flying tickwork.Counter // count stale, count kills, count expired, count flying
 	t                             *Tables
-	mAt                           []tickwork.Handle          // Missile.At
-	mPower                        []int32                    // Missile.Power
-	mSpeed                        []float32                  // Missile.Speed
-	mAge                          []int32                    // Missile.Age
-	tProbe                        tickwork.ReadColumn[int32] // join t: its lease probes Thing
-	tHP                           []int32                    // Thing.HP
+	lane                          tickwork.Lane                                // the lane its kernel runs (setLane)
+	scan                          func(k *Strike, row int, live uint64) uint64 // its lane's scan (tickwork.ScanVariant), nil for scalar
+	mAt                           []tickwork.Handle                            // Missile.At
+	mPower                        []int32                                      // Missile.Power
+	mSpeed                        []float32                                    // Missile.Speed
+	mAge                          []int32                                      // Missile.Age
+	tProbe                        tickwork.ReadColumn[int32]                   // join t: its lease probes Thing
+	tHP                           []int32                                      // Thing.HP
 	recMissile                    *tickwork.Recorder
 	emitBlast                     *tickwork.ParallelEmitter[Blast]
 }
 
 // System returns the system for Builder.Add.
 func (s *Strike) System() tickwork.System {
-	return tickwork.System{Name: "Strike", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: "scalar",
+	return tickwork.System{Name: "Strike", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: s.lane.String(),
 		After: []string{"Move"}}
 }
 
@@ -261,6 +269,10 @@ func (s *Strike) declare(d *tickwork.Decl) tickwork.RunFunc {
 // chunk runs the body on the live rows of a chunk (row 0 at base, mask its enabled bitmap).
 func (k *Strike) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 	t, tHPs := k.tProbe.Lease(), k.tHP
+	if k.scan != nil {
+		k.scanned(o, base, mask)
+		return
+	}
 	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 		mAts := k.mAt[base+lo : base+hi]
 		mPowers, mSpeeds := k.mPower[base+lo : base+hi][:len(mAts)], k.mSpeed[base+lo : base+hi][:len(mAts)]
@@ -285,6 +297,45 @@ func (k *Strike) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 				mSpeed = float32(mSpeed * Half)
 				mSpeeds[i] = mSpeed
 				o.Count(3)
+			}
+		}
+	}
+}
+
+// scanned is chunk in a SIMD lane: k.scan marks the rows of each word of 64 the body may act on, and the body runs on the marked live rows, in row order.
+func (k *Strike) scanned(o *tickwork.ChunkOut, base int, mask []uint64) {
+	t, tHPs := k.tProbe.Lease(), k.tHP
+	for w, m := range mask {
+		row := base + w<<6
+		if m != 0 && row+64 <= len(k.mAt) {
+			m = k.scan(k, row, m)
+		}
+		ms := [1]uint64{m}
+		for lo, hi := tickwork.NextRun(ms[:], 0); lo < hi; lo, hi = tickwork.NextRun(ms[:], hi) {
+			mAts := k.mAt[row+lo : row+hi]
+			mPowers, mSpeeds := k.mPower[row+lo : row+hi][:len(mAts)], k.mSpeed[row+lo : row+hi][:len(mAts)]
+			mAges := k.mAge[row+lo : row+hi][:len(mAts)]
+			for i := range mAts {
+				mSpeed, mAge := mSpeeds[i], mAges[i]
+				tRow := t.Find(mAts[i])
+				switch {
+				case tRow < 0:
+					o.DeleteRow(k.recMissile, row+lo+i)
+					o.Count(0)
+				case tHPs[tRow] <= mPowers[i]+2:
+					tickwork.EmitChunk(o, k.emitBlast, Blast{Who: mAts[i], Power: mPowers[i]})
+					o.DeleteRow(k.recMissile, row+lo+i)
+					o.Count(1)
+				case mAge >= Limit:
+					o.DeleteRow(k.recMissile, row+lo+i)
+					o.Count(2)
+				default:
+					mAge += 1
+					mAges[i] = mAge
+					mSpeed = float32(mSpeed * Half)
+					mSpeeds[i] = mSpeed
+					o.Count(3)
+				}
 			}
 		}
 	}

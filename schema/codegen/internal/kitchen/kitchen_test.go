@@ -39,12 +39,19 @@ type world struct {
 	ents []tickwork.Handle // thing handles by slot
 }
 
-func newWorld(t *testing.T, workers int) *world {
+func newWorld(t *testing.T, workers int) *world { return newWorldScan(t, workers, false) }
+
+// newWorldScan is newWorld, with Strike's scan hook marking every live
+// row when scan (kitchen.ScanEvery).
+func newWorldScan(t *testing.T, workers int, scan bool) *world {
 	t.Helper()
 	b := tickwork.NewBuilder(tickwork.WithWorkers(workers), tickwork.WithFixedStep(dt), tickwork.WithPacing(tickwork.OneTickPerFrame))
 	tabs, err := kitchen.Declare(b, kitchen.DefaultSizes())
 	require.NoError(t, err)
 	sys := kitchen.NewSystems(tabs)
+	if scan {
+		kitchen.ScanEvery(sys)
+	}
 	wd := &world{t: tabs, s: sys}
 	b.Add(sys.All()...)
 	b.System("Spawn", tickwork.FixedUpdate, wd.spawn)
@@ -351,13 +358,18 @@ const frames = 8
 // TestKernelsMatchModel runs the generated systems with 1, 2 and 4
 // workers, with the pool's normal split of chunks and with chunks dealt
 // out reversed or shuffled (internal/chunkorder), against the hand-written
-// model, comparing every column after every frame.
+// model, comparing every column after every frame; and with Strike's scan
+// hook set (scan=true: its scanned chunk, kitchen.ScanEvery).
 func TestKernelsMatchModel(t *testing.T) {
 	for _, o := range append([]chunkorder.Order{chunkorder.Span()}, chunkorder.Alternatives()...) {
-		for _, workers := range []int{1, 2, 4} {
-			t.Run(fmt.Sprintf("%v/workers=%d", o, workers), func(t *testing.T) {
+		for _, c := range []struct {
+			workers int
+			scan    bool
+		}{{1, false}, {2, false}, {4, false}, {1, true}, {2, true}} {
+			workers := c.workers
+			t.Run(fmt.Sprintf("%v/workers=%d/scan=%v", o, workers, c.scan), func(t *testing.T) {
 				restore := chunkorder.Set(o)
-				wd, m := newWorld(t, workers), newModel() // its pool takes the order
+				wd, m := newWorldScan(t, workers, c.scan), newModel() // its pool takes the order
 				restore()
 				compare(t, wd, m, -1)
 				for f := range frames {

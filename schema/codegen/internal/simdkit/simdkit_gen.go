@@ -175,7 +175,7 @@ type Systems struct {
 // NewSystems makes the declared systems over the tables of t, for
 // Builder.Add (All). Each declaration asks for exactly the accessors its
 // body implies (schema.Access), from which the engine derives its manifest.
-// Systems with a SIMD variant run tickwork.BestLane; SetLane forces another.
+// Systems with a SIMD variant or a scan hook run tickwork.BestLane; SetLane forces another.
 func NewSystems(t *Tables) *Systems {
 	s := &Systems{
 		Bounce:   &Bounce{t: t},
@@ -193,10 +193,10 @@ func NewSystems(t *Tables) *Systems {
 	return s
 }
 
-// SetLane makes the systems with a SIMD variant (Bounce, Count, Arms, Mix,
-// Order, Steer) run lane l (tickwork.SIMDVariant), or returns
-// tickwork.SelectLane's error and changes nothing. Call it before
-// Builder.Add(s.All()...), from one goroutine.
+// SetLane makes the systems with a SIMD variant or a scan hook (Bounce,
+// Count, Arms, Mix, Order, Steer, Follow) run lane l (tickwork.SIMDVariant,
+// tickwork.ScanVariant), or returns tickwork.SelectLane's error and changes
+// nothing. Call it before Builder.Add(s.All()...), from one goroutine.
 func (s *Systems) SetLane(l tickwork.Lane) error {
 	if _, err := tickwork.SelectLane(l); err != nil {
 		return err
@@ -212,6 +212,7 @@ func (s *Systems) setLane(l tickwork.Lane) {
 	s.Mix.simd, s.Mix.lane = tickwork.SIMDVariant(l, mixSIMD8, mixSIMD16)
 	s.Order.simd, s.Order.lane = tickwork.SIMDVariant(l, orderSIMD8, orderSIMD16)
 	s.Steer.simd, s.Steer.lane = tickwork.SIMDVariant(l, steerSIMD8, steerSIMD16)
+	s.Follow.scan, s.Follow.lane = tickwork.ScanVariant(l, followScan8, followScan16)
 }
 
 // The SIMD variants of the systems that have one (8 and 16 rows a vector), set by the SIMD file's init.
@@ -222,6 +223,11 @@ var (
 	mixSIMD8, mixSIMD16       func(k *Mix, lo, hi int) int
 	orderSIMD8, orderSIMD16   func(k *Order, lo, hi int) int
 	steerSIMD8, steerSIMD16   func(k *Steer, lo, hi int) int
+)
+
+// The scans of the systems with a scan hook (8 and 16 rows a vector), nil until the package's own SIMD code sets them (docs/schema.md, Scan hooks).
+var (
+	followScan8, followScan16 func(k *Follow, row int, live uint64) uint64
 )
 
 // All returns every declared system, in schema order, for Builder.Add.
@@ -582,18 +588,20 @@ func (k *Speeding) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 }
 
 // Follow is declared system Follow (simdkit.tw:132): phase fixed_update, a
-// masked kernel over the live rows of Tracker.
+// masked kernel over the live rows of Tracker, with a scan hook.
 type Follow struct {
 	t            *Tables
-	tTarget      []tickwork.Handle            // Tracker.Target
-	tAtX, tAtY   []float32                    // Tracker.At.X, Tracker.At.Y
-	bProbe       tickwork.ReadColumn[float32] // join b: its lease probes Boid
-	bPosX, bPosY []float32                    // Boid.Pos.X, Boid.Pos.Y
+	lane         tickwork.Lane                                // the lane its kernel runs (setLane)
+	scan         func(k *Follow, row int, live uint64) uint64 // its lane's scan (tickwork.ScanVariant), nil for scalar
+	tTarget      []tickwork.Handle                            // Tracker.Target
+	tAtX, tAtY   []float32                                    // Tracker.At.X, Tracker.At.Y
+	bProbe       tickwork.ReadColumn[float32]                 // join b: its lease probes Boid
+	bPosX, bPosY []float32                                    // Boid.Pos.X, Boid.Pos.Y
 }
 
 // System returns the system for Builder.Add.
 func (s *Follow) System() tickwork.System {
-	return tickwork.System{Name: "Follow", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: "scalar",
+	return tickwork.System{Name: "Follow", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: s.lane.String(),
 		After: []string{"Steer"}}
 }
 
@@ -610,6 +618,10 @@ func (s *Follow) declare(d *tickwork.Decl) tickwork.RunFunc {
 // chunk runs the body on the live rows of a chunk (row 0 at base, mask its enabled bitmap).
 func (k *Follow) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 	b, bPosXs, bPosYs := k.bProbe.Lease(), k.bPosX, k.bPosY
+	if k.scan != nil {
+		k.scanned(o, base, mask)
+		return
+	}
 	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 		tTargets := k.tTarget[base+lo : base+hi]
 		tAtXs, tAtYs := k.tAtX[base+lo : base+hi][:len(tTargets)], k.tAtY[base+lo : base+hi][:len(tTargets)]
@@ -628,6 +640,39 @@ func (k *Follow) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 				tAtXs[i] = tAtX
 				tAtY = -1
 				tAtYs[i] = tAtY
+			}
+		}
+	}
+}
+
+// scanned is chunk in a SIMD lane: k.scan marks the rows of each word of 64 the body may act on, and the body runs on the marked live rows, in row order.
+func (k *Follow) scanned(o *tickwork.ChunkOut, base int, mask []uint64) {
+	b, bPosXs, bPosYs := k.bProbe.Lease(), k.bPosX, k.bPosY
+	for w, m := range mask {
+		row := base + w<<6
+		if m != 0 && row+64 <= len(k.tTarget) {
+			m = k.scan(k, row, m)
+		}
+		ms := [1]uint64{m}
+		for lo, hi := tickwork.NextRun(ms[:], 0); lo < hi; lo, hi = tickwork.NextRun(ms[:], hi) {
+			tTargets := k.tTarget[row+lo : row+hi]
+			tAtXs, tAtYs := k.tAtX[row+lo : row+hi][:len(tTargets)], k.tAtY[row+lo : row+hi][:len(tTargets)]
+			for i := range tTargets {
+				var tAtX float32
+				var tAtY float32
+				bRow := b.Find(tTargets[i])
+				switch {
+				case bRow >= 0:
+					tAtX = bPosXs[bRow]
+					tAtXs[i] = tAtX
+					tAtY = bPosYs[bRow]
+					tAtYs[i] = tAtY
+				default:
+					tAtX = -1
+					tAtXs[i] = tAtX
+					tAtY = -1
+					tAtYs[i] = tAtY
+				}
 			}
 		}
 	}
