@@ -108,12 +108,36 @@ type Systems struct {
 // NewSystems makes the declared systems over the tables of t, for
 // Builder.Add (All). Each declaration asks for exactly the accessors its
 // body implies (schema.Access), from which the engine derives its manifest.
+// Systems with a scan hook run tickwork.BestLane; SetLane forces another.
 func NewSystems(t *Tables) *Systems {
-	return &Systems{
+	s := &Systems{
 		Grow:  &Grow{t: t},
 		Shout: &Shout{t: t},
 	}
+	s.setLane(tickwork.BestLane())
+	return s
 }
+
+// SetLane makes the systems with a scan hook (Shout) run lane l
+// (tickwork.ScanVariant), or returns tickwork.SelectLane's error and
+// changes nothing. Call it before Builder.Add(s.All()...), from one
+// goroutine.
+func (s *Systems) SetLane(l tickwork.Lane) error {
+	if _, err := tickwork.SelectLane(l); err != nil {
+		return err
+	}
+	s.setLane(l)
+	return nil
+}
+
+func (s *Systems) setLane(l tickwork.Lane) {
+	s.Shout.scan, s.Shout.lane = tickwork.ScanVariant(l, shoutScan8, shoutScan16)
+}
+
+// The scans of the systems with a scan hook (8 and 16 rows a vector), nil until the package's own SIMD code sets them (docs/schema.md, Scan hooks).
+var (
+	shoutScan8, shoutScan16 func(k *Shout, row int, live uint64) uint64
+)
 
 // All returns every declared system, in schema order, for Builder.Add.
 func (s *Systems) All() []tickwork.System {
@@ -152,20 +176,22 @@ func (k *Grow) span(lo, hi int) {
 }
 
 // Shout is declared system Shout (querykit.tw:44): phase fixed_update, a
-// masked kernel over the live rows of Order.
+// masked kernel over the live rows of Order, with a scan hook.
 type Shout struct {
 	t        *Tables
-	oBuyer   []tickwork.Handle          // Order.Buyer
-	oAmount  []int32                    // Order.Amount
-	oPrice   []float32                  // Order.Price
-	pProbe   tickwork.ReadColumn[int32] // join p: its lease probes Person
-	pAge     []int32                    // Person.Age
+	lane     tickwork.Lane                               // the lane its kernel runs (setLane)
+	scan     func(k *Shout, row int, live uint64) uint64 // its lane's scan (tickwork.ScanVariant), nil for scalar
+	oBuyer   []tickwork.Handle                           // Order.Buyer
+	oAmount  []int32                                     // Order.Amount
+	oPrice   []float32                                   // Order.Price
+	pProbe   tickwork.ReadColumn[int32]                  // join p: its lease probes Person
+	pAge     []int32                                     // Person.Age
 	emitPing *tickwork.ParallelEmitter[Ping]
 }
 
 // System returns the system for Builder.Add.
 func (s *Shout) System() tickwork.System {
-	return tickwork.System{Name: "Shout", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: "scalar",
+	return tickwork.System{Name: "Shout", Phase: tickwork.FixedUpdate, Declare: s.declare, Lane: s.lane.String(),
 		After: []string{"Grow"}}
 }
 
@@ -182,6 +208,10 @@ func (s *Shout) declare(d *tickwork.Decl) tickwork.RunFunc {
 // chunk runs the body on the live rows of a chunk (row 0 at base, mask its enabled bitmap).
 func (k *Shout) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 	p, pAges := k.pProbe.Lease(), k.pAge
+	if k.scan != nil {
+		k.scanned(o, base, mask)
+		return
+	}
 	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 		oBuyers := k.oBuyer[base+lo : base+hi]
 		oAmounts := k.oAmount[base+lo : base+hi][:len(oBuyers)]
@@ -192,6 +222,31 @@ func (k *Shout) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 			case pRow < 0:
 			case pAges[pRow]%3 == 0:
 				tickwork.EmitChunk(o, k.emitPing, Ping{Who: oBuyers[i], Power: oAmounts[i], Heat: oPrices[i]})
+			}
+		}
+	}
+}
+
+// scanned is chunk in a SIMD lane: k.scan marks the rows of each word of 64 the body may act on, and the body runs on the marked live rows, in row order.
+func (k *Shout) scanned(o *tickwork.ChunkOut, base int, mask []uint64) {
+	p, pAges := k.pProbe.Lease(), k.pAge
+	for w, m := range mask {
+		row := base + w<<6
+		if m != 0 && row+64 <= len(k.oBuyer) {
+			m = k.scan(k, row, m)
+		}
+		ms := [1]uint64{m}
+		for lo, hi := tickwork.NextRun(ms[:], 0); lo < hi; lo, hi = tickwork.NextRun(ms[:], hi) {
+			oBuyers := k.oBuyer[row+lo : row+hi]
+			oAmounts := k.oAmount[row+lo : row+hi][:len(oBuyers)]
+			oPrices := k.oPrice[row+lo : row+hi][:len(oBuyers)]
+			for i := range oBuyers {
+				pRow := p.Find(oBuyers[i])
+				switch {
+				case pRow < 0:
+				case pAges[pRow]%3 == 0:
+					tickwork.EmitChunk(o, k.emitPing, Ping{Who: oBuyers[i], Power: oAmounts[i], Heat: oPrices[i]})
+				}
 			}
 		}
 	}
