@@ -167,7 +167,6 @@ func (s *Sim) Tables() *Tables { return s.t }
 // IntegrateProjectiles, PresentationSync) run, chosen in New.
 func (s *Sim) Lane() tickwork.Lane { return s.lane }
 
-
 // World is the runtime world the arena runs on (for its frame report).
 func (s *Sim) World() *tickwork.World { return s.world }
 

@@ -18,6 +18,10 @@ func arenaCases() []Case {
 				t := d.A.Unit.Table
 				return func(dst []Count) []Count { return append(dst, Count{int64(t.Len())}) }
 			},
+			NewGen: func(d *Data) func([]Count) []Count {
+				q := arena.NewCountUnits(d.A)
+				return func(dst []Count) []Count { return append(dst, Count{q.Run().Count}) }
+			},
 		},
 		&Kase[HI32, *HI32]{
 			Meta: Info{Name: "weakest_units", Family: "top-n", Set: "arena",
@@ -41,6 +45,16 @@ func arenaCases() []Case {
 					}
 					for i := range dst {
 						dst[i].ID = id(t, int(dst[i].ID.Index))
+					}
+					return dst
+				}
+			},
+			NewGen: func(d *Data) func([]HI32) []HI32 {
+				q, rows := arena.NewWeakestUnits(d.A), make([]arena.WeakestUnitsRow, 0, 10)
+				return func(dst []HI32) []HI32 {
+					rows = q.Run(rows, 10)
+					for _, r := range rows {
+						dst = append(dst, HI32{idOf(r.Unit), r.Health})
 					}
 					return dst
 				}
@@ -74,6 +88,17 @@ func arenaCases() []Case {
 					return dst
 				}
 			},
+			NewGen: func(d *Data) func([]HXY) []HXY {
+				q, rows := arena.NewBodiesInBox(d.A), []arena.BodiesInBoxRow(nil)
+				b := d.P.Box
+				return func(dst []HXY) []HXY {
+					rows = q.Run(rows, b[0], b[1], b[2], b[3])
+					for _, r := range rows {
+						dst = append(dst, HXY{idOf(r.Body), r.X, r.Y})
+					}
+					return dst
+				}
+			},
 		},
 		&Kase[HitTotal, *HitTotal]{
 			Meta: Info{Name: "hit_totals_by_target", Family: "event group-by ref", Set: "arena",
@@ -97,6 +122,16 @@ func arenaCases() []Case {
 							t.Hits++
 						}
 						dst, i = append(dst, t), j
+					}
+					return dst
+				}
+			},
+			NewGen: func(d *Data) func([]HitTotal) []HitTotal {
+				q, rows := arena.NewHitTotalsByTarget(d.A), []arena.HitTotalsByTargetRow(nil)
+				return func(dst []HitTotal) []HitTotal {
+					rows = q.Run(rows)
+					for _, r := range rows {
+						dst = append(dst, HitTotal{idOf(r.Target), r.Total, r.Hits})
 					}
 					return dst
 				}
