@@ -14,9 +14,9 @@ type Info struct {
 	Name   string // the sub-benchmark's name, unique
 	Family string // the operator family of issue 22
 	Set    string // "arena" or "shop"
-	// TW is the query in the schema's query syntax (docs/schema.md),
-	// not compiled yet: the generated side is wired after the query
-	// generator lands.
+	// TW is the query in the schema's query syntax (docs/schema.md). The
+	// arena's four are declared in arena/arena.tw and run as the case's
+	// generated side (Kase.NewGen); the others are not compiled yet.
 	TW string
 	// SQL is the statement run on DB.Scan, prepared once; IndexSQL, when
 	// not empty, the one run on DB.Index instead (an R*Tree probe), else
