@@ -66,7 +66,7 @@ type Kase[R any, P Row[R]] struct {
 	// NewHand makes the hand loop's scratch and returns it: it appends
 	// the result to dst[:0] and returns it.
 	NewHand func(d *Data) func(dst []R) []R
-	// NewGen is the generated query's NewHand: nil until wired.
+	// NewGen is the generated query's NewHand; nil for a case whose query is not declared yet.
 	NewGen func(d *Data) func(dst []R) []R
 	// Close, when not nil, compares a SQLite row with the hand's where
 	// Meta.Tolerance says; nil: the rows' %v forms must be equal (floats

@@ -20,7 +20,7 @@
 // compiles queries), the SQL (prepared once), the hand-written Go loop
 // over the tables' columns (the floor: caller-owned buffers, scratch made
 // once, 0 B per call once grown) and a slot for the generated query
-// ([Kase].NewGen, nil until wired). Result order is the query contract's
+// ([Kase].NewGen: wired for the arena's four, nil for the others). Result order is the query contract's
 // (ascending entity index without order by; order by keys, then the
 // index), and the SQL says it with ORDER BY, so rows compare one for one;
 // floats compare bit for bit except where [Info].Tolerance says why not.
