@@ -16,8 +16,8 @@
 //
 // [Cases] returns the corpus, at least one case per operator family of
 // the issue. A case ([Kase]) has a name, a family, the query in the
-// schema's query syntax ([Info].TW, kept as text until the generator
-// compiles queries), the SQL (prepared once), the hand-written Go loop
+// schema's query syntax ([Info].TW; the arena's four are declared in
+// arena/arena.tw, the others kept as text), the SQL (prepared once), the hand-written Go loop
 // over the tables' columns (the floor: caller-owned buffers, scratch made
 // once, 0 B per call once grown) and a slot for the generated query
 // ([Kase].NewGen: wired for the arena's four, nil for the others). Result order is the query contract's
