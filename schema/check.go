@@ -407,6 +407,9 @@ func (c *checker) structDecl(st *Struct, d *synStructDecl) {
 			c.errorf(c.pos(f.Type.Pos), KindType, "field %s of %s is struct %s; struct fields are int32, int64, float32, float64, bool or ref TABLE (give its fields here)", f.Name.Name, of, typ.Struct.Name)
 			ok = false
 		}
+		if f.Unique {
+			c.errorf(p, KindType, "field %s of %s is unique; unique is an attribute of a table column (a struct's field is one column of several): drop it", f.Name.Name, of)
+		}
 		if !ok {
 			typ = Type{Kind: Invalid}
 		}
@@ -476,6 +479,9 @@ func (c *checker) fields(fs []*synField, of string, t *Table, e *EventTable) []*
 		if !ok {
 			typ = Type{Kind: Invalid}
 		}
+		if f.Unique && typ.Kind == StructKind {
+			c.uniqueColumn(f, typ, of, t)
+		}
 		if typ.Kind == StructKind {
 			g := &StructColumn{Pos: p, Name: f.Name.Name, Struct: typ.Struct, Table: t}
 			for _, sf := range typ.Struct.Fields {
@@ -486,7 +492,8 @@ func (c *checker) fields(fs []*synField, of string, t *Table, e *EventTable) []*
 			t.Structs = append(t.Structs, g)
 			continue
 		}
-		cols = append(cols, &Column{Pos: p, Name: f.Name.Name, Type: typ, Table: t, Event: e, Index: len(cols)})
+		uniq := f.Unique && c.uniqueColumn(f, typ, of, t)
+		cols = append(cols, &Column{Pos: p, Name: f.Name.Name, Type: typ, Table: t, Event: e, Index: len(cols), Unique: uniq})
 	}
 	return cols
 }

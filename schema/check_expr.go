@@ -182,6 +182,9 @@ func (c *checker) primary(sc *scope, e *synPrimary) Expr {
 	switch {
 	case n.Column != nil:
 		return c.column(sc, n.Name, n.Column, n.Field, n.Index, false)
+	case n.Call && (n.Over != nil || n.Name.Name == "row_number"):
+		c.misplacedWindow(sc, p, n.Name.Name)
+		return bad(p)
 	case n.Call:
 		return c.call(sc, p, n.Name, n.Args)
 	}

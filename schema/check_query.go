@@ -70,6 +70,10 @@ func (c *checker) query(d *synQueryDecl) *Query {
 	q.Distinct = body.Distinct
 	c.selectItems(q, sc, body, groupText)
 	c.orderKeys(q, sc, body, groupText)
+	c.windowRules(q, body)
+	if body.After != nil {
+		c.after(q, sc, body.After, body)
+	}
 	if body.Limit != nil {
 		q.Limit = c.limit(sc, body.Limit, of)
 	}
@@ -77,6 +81,7 @@ func (c *checker) query(d *synQueryDecl) *Query {
 		c.errorf(q.Pos, KindValue, "%s aggregates without group by, so it returns exactly one row: order by and limit do nothing; drop them, or group by a key", of)
 	}
 	c.planProbe(q)
+	c.planUnique(q)
 	c.queryAccess(b, q)
 	return q
 }
@@ -399,7 +404,18 @@ func (c *checker) selectItems(q *Query, sc *scope, body *synQueryBody, groupText
 		p := c.pos(it.Expr.Pos)
 		item := &SelectItem{Pos: p, Group: -1}
 		text := exprText(it.Expr)
-		if k, args, ok := aggCall(it.Expr); ok {
+		if wn, ok := windowCall(it.Expr); ok {
+			item.Win = c.window(q, sc, p, wn)
+			if item.Win == nil {
+				continue
+			}
+			item.T = item.Win.T
+			if item.Win.X != nil && resultName(item.Win.X) != "" {
+				if _, isVar := item.Win.X.(*VarRef); !isVar {
+					item.Name = "Sum" + resultName(item.Win.X)
+				}
+			}
+		} else if k, args, ok := aggCall(it.Expr); ok {
 			item.Agg = c.aggregate(q, sc, p, k, args)
 			if item.Agg == nil {
 				continue
@@ -638,6 +654,7 @@ func (c *checker) queryAccess(b *bodyState, q *Query) {
 			exprs = append(exprs, ag.X)
 		}
 	}
+	exprs = append(exprs, windowExprs(q)...)
 	handle := q.Probe != nil
 	for _, e := range exprs {
 		walkExpr(e, func(e Expr) {

@@ -138,6 +138,13 @@ func (p *printer) query(q *synQueryDecl) {
 		}
 		p.line("order by ", strings.Join(keys, ", "))
 	}
+	if b.After != nil {
+		vals := make([]string, len(b.After.Values))
+		for i, v := range b.After.Values {
+			vals[i] = exprString(v)
+		}
+		p.line("after (", strings.Join(vals, ", "), ")")
+	}
 	if b.Limit != nil {
 		p.line("limit ", exprString(b.Limit))
 	}
@@ -149,6 +156,10 @@ func (p *printer) fields(head string, fs []*synField) {
 	p.line(head, " {")
 	p.indent++
 	for _, f := range fs {
+		if f.Unique {
+			p.line(f.Name.Name, ": ", typeText(f.Type), " unique")
+			continue
+		}
 		p.line(f.Name.Name, ": ", typeText(f.Type))
 	}
 	p.indent--
@@ -338,6 +349,39 @@ func writeUnary(b *strings.Builder, e *synUnary) {
 				writeOr(b, a)
 			}
 			b.WriteString(")")
+			if n.Over != nil {
+				writeWindow(b, n.Over)
+			}
 		}
 	}
+}
+
+// writeWindow prints ` over (partition by ... order by ...)`.
+func writeWindow(b *strings.Builder, w *synWindow) {
+	b.WriteString(" over (")
+	if len(w.Partition) > 0 {
+		b.WriteString("partition by ")
+		for i, k := range w.Partition {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeOr(b, k)
+		}
+	}
+	if len(w.Order) > 0 {
+		if len(w.Partition) > 0 {
+			b.WriteString(" ")
+		}
+		b.WriteString("order by ")
+		for i, k := range w.Order {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeOr(b, k.Expr)
+			if k.Dir != "" {
+				b.WriteString(" " + k.Dir)
+			}
+		}
+	}
+	b.WriteString(")")
 }

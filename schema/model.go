@@ -113,6 +113,10 @@ type Column struct {
 	Index int           // position in its table or event table
 	Group *StructColumn // the struct column it is a field of; nil for a plain column
 	Field *StructField  // its field of Group.Struct
+	// Unique: declared `unique` (an int32, int64 or ref table column): a
+	// query's `where v.C == x` is a lookup that stops at the first match
+	// (docs/schema.md, Queries).
+	Unique bool
 }
 
 // Lifetime says when events are readable (the engine's events.Lifetime).

@@ -21,6 +21,16 @@ type Query struct {
 	Select   []*SelectItem
 	OrderBy  []*OrderKey
 	Limit    Expr // nil: no limit; an int32 or int64 parameter or constant
+	// After is keyset pagination, `after (x, ...)`: one value per order
+	// key, of its type; the result keeps the rows whose keys come after
+	// them in the order by's order (nil: every row).
+	After []Expr
+	// Windows lists the window functions of the select, once each
+	// (SelectItem.Win points into it).
+	Windows []*Window
+	// Unique is set when the where looks a row up by a declared unique
+	// column (nil otherwise, and always for a Probe).
+	Unique *UniqueKey
 	// Aggregates lists every aggregate of the select and order by, once
 	// each (SelectItem.Agg and OrderKey.Agg point into it).
 	Aggregates []*Aggregate
@@ -85,7 +95,8 @@ type SelectItem struct {
 	Name  string // the result field's name, exported (first letter upper-case)
 	Expr  Expr   // nil when Agg is set
 	Agg   *Aggregate
-	Group int // the index of the group key it is, -1 if none
+	Win   *Window // a window function; Expr and Agg are nil
+	Group int     // the index of the group key it is, -1 if none
 	T     Type
 }
 

@@ -108,11 +108,14 @@ type synEventDecl struct {
 	Fields []*synField  `parser:"'{' ( @@ ','? )* '}'"`
 }
 
-// synField is a column or event field, `NAME: TYPE`.
+// synField is a column or event field, `NAME: TYPE`, or `NAME: TYPE
+// unique` (a declared unique key: table columns only, docs/schema.md,
+// Queries).
 type synField struct {
-	Pos  lexer.Position
-	Name *synIdent    `parser:"@@ ':'"`
-	Type *synTypeExpr `parser:"@@"`
+	Pos    lexer.Position
+	Name   *synIdent    `parser:"@@ ':'"`
+	Type   *synTypeExpr `parser:"@@"`
+	Unique bool         `parser:"@'unique'?"`
 }
 
 // synTypeExpr is a type name, `ref TABLE` or `[N]TYPE` (an array: a
@@ -319,7 +322,8 @@ type synPrimary struct {
 // synNameExpr is NAME, VAR.COLUMN, VAR.COLUMN.FIELD, RESOURCE.FIELD[INDEX]
 // or NAME(ARGS): a constant or row variable, a column (or a resource's
 // field), a field of a struct column, an element of a resource's array,
-// or a conversion or built-in function.
+// or a conversion or built-in function; NAME(ARGS) over (...) is a
+// query's window function (a whole select item only).
 type synNameExpr struct {
 	Pos    lexer.Position
 	Name   *synIdent  `parser:"@@"`
@@ -327,13 +331,24 @@ type synNameExpr struct {
 	Field  *synIdent  `parser:"  ( '.' @@ )?"`
 	Index  *synExpr   `parser:"  ( '[' @@ ']' )?"`
 	Call   bool       `parser:"| @'(' "`
-	Args   []*synExpr `parser:"  ( @@ ( ',' @@ )* )? ')' )?"`
+	Args   []*synExpr `parser:"  ( @@ ( ',' @@ )* )? ')'"`
+	Over   *synWindow `parser:"  @@? )?"`
+}
+
+// synWindow is `over ([partition by EXPR, ...] [order by EXPR [asc|desc],
+// ...])`: the window of row_number() or sum(EXPR) in a query's select.
+type synWindow struct {
+	Pos       lexer.Position
+	Over      bool            `parser:"@'over' '('"`
+	Partition []*synExpr      `parser:"( 'partition' 'by' @@ ( ',' @@ )* )?"`
+	Order     []*synOrderItem `parser:"( 'order' 'by' @@ ( ',' @@ )* )? ')'"`
 }
 
 // synQueryDecl is `query NAME(PARAM: TYPE, ...) { from ... }`: a declared
 // query (docs/schema.md, Queries). Its clause words (where, group, by,
-// select, distinct, order, asc, desc, limit, left, as) are not reserved:
-// they are words of the query grammar only.
+// select, distinct, order, asc, desc, after, limit, left, as, over,
+// partition) and the attribute unique are not reserved: they are words of
+// the grammar only.
 type synQueryDecl struct {
 	Pos    lexer.Position
 	Name   *synIdent     `parser:"'query' @@"`
@@ -360,7 +375,15 @@ type synQueryBody struct {
 	Distinct bool             `parser:"'select' @'distinct'?"`
 	Select   []*synSelectItem `parser:"@@ ( ',' @@ )*"`
 	Order    []*synOrderItem  `parser:"( 'order' 'by' @@ ( ',' @@ )* )?"`
+	After    *synAfter        `parser:"@@?"`
 	Limit    *synExpr         `parser:"( 'limit' @@ )?"`
+}
+
+// synAfter is `after (EXPR, ...)`: keyset pagination, the rows whose order
+// by keys come after these values (docs/schema.md, Queries).
+type synAfter struct {
+	Pos    lexer.Position
+	Values []*synExpr `parser:"'after' '(' @@ ( ',' @@ )* ')'"`
 }
 
 // synQueryJoin is `[left] join TABLE VAR on VAR.COLUMN` (through a ref

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/tickwork/tickwork"
+	"github.com/tickwork/tickwork/bench/shop"
 )
 
 // shopCases are the cases over the shop (package bench/shop).
@@ -54,6 +55,16 @@ func shopCases() []Case {
 					return dst
 				}
 			},
+			NewGen: func(d *Data) func([]HI32) []HI32 {
+				q, rows, a := shop.NewPlayerByAccount(d.Shop), []shop.PlayerByAccountRow(nil), d.P.Account
+				return func(dst []HI32) []HI32 {
+					rows = q.Run(rows, a)
+					for _, r := range rows {
+						dst = append(dst, HI32{idOf(r.Player), r.Level})
+					}
+					return dst
+				}
+			},
 		},
 		&Kase[I64F32, *I64F32]{
 			Meta: Info{Name: "product_by_handle", Family: "point lookup", Set: "shop",
@@ -88,6 +99,16 @@ func shopCases() []Case {
 								return append(dst, HI32{id(t, r), st[r]})
 							}
 						}
+					}
+					return dst
+				}
+			},
+			NewGen: func(d *Data) func([]HI32) []HI32 {
+				q, rows, key := shop.NewProductBySKU(d.Shop), []shop.ProductBySKURow(nil), d.P.SKU
+				return func(dst []HI32) []HI32 {
+					rows = q.Run(rows, key)
+					for _, r := range rows {
+						dst = append(dst, HI32{idOf(r.Product), r.Stock})
 					}
 					return dst
 				}
@@ -540,6 +561,16 @@ func shopCases() []Case {
 					return dst
 				}
 			},
+			NewGen: func(d *Data) func([]HI64) []HI64 {
+				q, rows := shop.NewBulkRanks(d.Shop), []shop.BulkRanksRow(nil)
+				return func(dst []HI64) []HI64 {
+					rows = q.Run(rows, 9)
+					for _, r := range rows {
+						dst = append(dst, HI64{idOf(r.Order), r.N})
+					}
+					return dst
+				}
+			},
 		},
 		&Kase[HDayI64, *HDayI64]{
 			Meta: Info{Name: "running_quantity", Family: "window running sum", Set: "shop",
@@ -571,12 +602,21 @@ func shopCases() []Case {
 					return dst
 				}
 			},
+			NewGen: func(d *Data) func([]HDayI64) []HDayI64 {
+				q, rows := shop.NewRunningQuantity(d.Shop), []shop.RunningQuantityRow(nil)
+				return func(dst []HDayI64) []HDayI64 {
+					rows = q.Run(rows, 50)
+					for _, r := range rows {
+						dst = append(dst, HDayI64{idOf(r.Order), r.Day, r.Running})
+					}
+					return dst
+				}
+			},
 		},
 		&Kase[HDayF64, *HDayF64]{
 			Meta: Info{Name: "orders_page_after", Family: "keyset pagination", Set: "shop",
-				TW: `query OrdersAfter(day: int32, after: int32, n: int32) {
-	from Order o  where o.Day > day or (o.Day == day and index(o) > after)
-	select o, o.Day, o.Price  order by o.Day, index(o)  limit n }`,
+				TW: `query OrdersAfter(day: int32, ix: int32, n: int32) {
+	from Order o  select o, o.Day, o.Price  order by o.Day, index(o)  after (day, ix)  limit n }`,
 				SQL:     `SELECT idx, gen, day, price FROM orders WHERE (day, idx) > (?, ?) ORDER BY day, idx LIMIT ?`,
 				Indexes: []string{`CREATE INDEX orders_day ON orders(day)`}},
 			Args: func(d *Data) []any { return []any{d.P.Day, d.P.AfterIx, 50} },
@@ -597,6 +637,16 @@ func shopCases() []Case {
 					}
 					for i := range dst {
 						dst[i].ID = id(t, int(dst[i].ID.Index))
+					}
+					return dst
+				}
+			},
+			NewGen: func(d *Data) func([]HDayF64) []HDayF64 {
+				q, rows, day, ix := shop.NewOrdersAfter(d.Shop), []shop.OrdersAfterRow(nil), d.P.Day, d.P.AfterIx
+				return func(dst []HDayF64) []HDayF64 {
+					rows = q.Run(rows, day, ix, 50)
+					for _, r := range rows {
+						dst = append(dst, HDayF64{idOf(r.Order), r.Day, r.Price})
 					}
 					return dst
 				}

@@ -2,7 +2,11 @@
 
 package shop
 
-import "github.com/tickwork/tickwork"
+import (
+	"slices"
+
+	"github.com/tickwork/tickwork"
+)
 
 // Sizes are the capacities of the schema's domains, standalone tables and
 // event tables; DefaultSizes has the schema's, a host may pass others.
@@ -110,4 +114,544 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// Queries holds the schema's declared queries over the tables of t, each
+// with its scratch state (group tables, heaps, sets), made once; a call
+// allocates nothing once its result buffer and scratch have grown. One
+// goroutine at a time: make one Queries per goroutine (docs/schema.md,
+// Queries).
+type Queries struct {
+	BulkRanks       *BulkRanks
+	RunningQuantity *RunningQuantity
+	OrdersAfter     *OrdersAfter
+	PlayerByAccount *PlayerByAccount
+	ProductBySKU    *ProductBySKU
+}
+
+// NewQueries makes every declared query over t, for the host, between
+// frames (never during World.Frame).
+func NewQueries(t *Tables) *Queries {
+	return &Queries{
+		BulkRanks:       NewBulkRanks(t),
+		RunningQuantity: NewRunningQuantity(t),
+		OrdersAfter:     NewOrdersAfter(t),
+		PlayerByAccount: NewPlayerByAccount(t),
+		ProductBySKU:    NewProductBySKU(t),
+	}
+}
+
+// BulkRanksRow is a row of the result of query BulkRanks (shop.tw:46).
+type BulkRanksRow struct {
+	Order tickwork.Handle // ref Order
+	N     int64
+}
+
+// BulkRanks is declared query BulkRanks (shop.tw:46). Plan: scan Order
+// (ascending index); filter; window N row_number() over (partition by Buyer
+// order by Day asc, index asc): sort its entries by (partition, order,
+// index), then walk. Run it from one goroutine at a time; the result's
+// order is docs/schema.md's Query results.
+type BulkRanks struct {
+	t               *Tables
+	tb              *tickwork.Table   // Order
+	oBuyer          []tickwork.Handle // Order.Buyer
+	oQuantity, oDay []int32           // Order.Quantity, Order.Day
+	w0              []bulkRanksW0     // the entries of window 0
+}
+
+// bulkRanksW0 is a row's entry in window 0 of query BulkRanks: its partition and
+// order keys in ordering form, and its position in the rows.
+type bulkRanksW0 struct {
+	p0  uint64
+	o0  int32
+	pos int32
+}
+
+// NewBulkRanks makes query BulkRanks over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewBulkRanks(t *Tables) *BulkRanks {
+	q := &BulkRanks{t: t, tb: t.Order.Table}
+	q.oBuyer = t.Order.Buyer.All()
+	q.oQuantity = t.Order.Quantity.All()
+	q.oDay = t.Order.Day.All()
+	return q
+}
+
+// DeclareBulkRanks makes query BulkRanks for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareBulkRanks(d *tickwork.Decl, t *Tables) *BulkRanks {
+	q := &BulkRanks{t: t, tb: t.Order.Table}
+	q.oBuyer = tickwork.Read(d, t.Order.Buyer).All()
+	q.oQuantity = tickwork.Read(d, t.Order.Quantity).All()
+	q.oDay = tickwork.Read(d, t.Order.Day).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *BulkRanks) Run(dst []BulkRanksRow, q2 int32) []BulkRanksRow {
+	dst = dst[:0]
+	w0 := q.w0[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			oBuyers := q.oBuyer[base+lo : base+hi]
+			oQuantitys := q.oQuantity[base+lo : base+hi][:len(oBuyers)]
+			oDays := q.oDay[base+lo : base+hi][:len(oBuyers)]
+			for i := range oBuyers {
+				row := base + lo + i
+				if oQuantitys[i] >= q2 {
+					pos := int32(len(dst))
+					dst = append(dst, BulkRanksRow{Order: tickwork.QueryHandle(q.tb, row)})
+					w0 = append(w0, bulkRanksW0{p0: tickwork.QueryHandleKey(oBuyers[i]), o0: oDays[i], pos: pos})
+				}
+			}
+		}
+	}
+	slices.SortFunc(w0, bulkRanksW0Order)
+	var acc0 int64
+	for i := range w0 {
+		e := &w0[i]
+		if i > 0 && (e.p0 != w0[i-1].p0) {
+			acc0 = 0 // a new partition
+		}
+		acc0++
+		dst[e.pos].N = acc0
+	}
+	q.w0 = w0
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *BulkRanks) Plan() string {
+	return "scan Order (ascending index); filter; window N row_number() over (partition by Buyer order by Day asc, index asc): sort its entries by (partition, order, index), then walk"
+}
+
+// bulkRanksW0Order orders the entries of window 0 of query BulkRanks: its
+// partition keys, its order keys, then the position (the entity index).
+func bulkRanksW0Order(a, b bulkRanksW0) int {
+	if a.p0 != b.p0 {
+		if a.p0 < b.p0 {
+			return -1
+		}
+		return 1
+	}
+	if a.o0 != b.o0 {
+		if a.o0 < b.o0 {
+			return -1
+		}
+		return 1
+	}
+	return int(a.pos - b.pos)
+}
+
+// RunningQuantityRow is a row of the result of query RunningQuantity
+// (shop.tw:53).
+type RunningQuantityRow struct {
+	Order   tickwork.Handle // ref Order
+	Day     int32
+	Running int64
+}
+
+// RunningQuantity is declared query RunningQuantity (shop.tw:53). Plan:
+// scan Order (ascending index); filter; window Running sum() over (order by
+// Day asc, index asc): walk the sorted result (its keys are the order
+// by's); sort by (Day asc, index). Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type RunningQuantity struct {
+	t               *Tables
+	tb              *tickwork.Table      // Order
+	oQuantity, oDay []int32              // Order.Quantity, Order.Day
+	ents            []runningQuantityEnt // the rows with their order keys
+}
+
+// runningQuantityEnt is a row of query RunningQuantity with its order keys and position.
+type runningQuantityEnt struct {
+	k0  int32
+	ord int32
+	row RunningQuantityRow
+}
+
+// NewRunningQuantity makes query RunningQuantity over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewRunningQuantity(t *Tables) *RunningQuantity {
+	q := &RunningQuantity{t: t, tb: t.Order.Table}
+	q.oQuantity = t.Order.Quantity.All()
+	q.oDay = t.Order.Day.All()
+	return q
+}
+
+// DeclareRunningQuantity makes query RunningQuantity for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareRunningQuantity(d *tickwork.Decl, t *Tables) *RunningQuantity {
+	q := &RunningQuantity{t: t, tb: t.Order.Table}
+	q.oQuantity = tickwork.Read(d, t.Order.Quantity).All()
+	q.oDay = tickwork.Read(d, t.Order.Day).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *RunningQuantity) Run(dst []RunningQuantityRow, days int32) []RunningQuantityRow {
+	dst = dst[:0]
+	ents := q.ents[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			oQuantitys := q.oQuantity[base+lo : base+hi]
+			oDays := q.oDay[base+lo : base+hi][:len(oQuantitys)]
+			for i := range oQuantitys {
+				row := base + lo + i
+				if oDays[i] < days {
+					ents = append(ents, runningQuantityEnt{k0: oDays[i], ord: int32(row), row: RunningQuantityRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays[i], Running: int64(oQuantitys[i])}})
+				}
+			}
+		}
+	}
+	q.ents = ents
+	slices.SortFunc(ents, runningQuantityOrder)
+	var acc0 int64
+	for i := range ents {
+		e := &ents[i]
+		acc0 += e.row.Running
+		e.row.Running = acc0
+	}
+	for i := range ents {
+		dst = append(dst, ents[i].row)
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *RunningQuantity) Plan() string {
+	return "scan Order (ascending index); filter; window Running sum() over (order by Day asc, index asc): walk the sorted result (its keys are the order by's); sort by (Day asc, index)"
+}
+
+// runningQuantityCmp orders rows of query RunningQuantity: its order keys, then the position.
+func runningQuantityCmp(a, b *runningQuantityEnt) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return int(a.ord - b.ord)
+}
+
+func runningQuantityOrder(a, b runningQuantityEnt) int { return runningQuantityCmp(&a, &b) }
+
+// OrdersAfterRow is a row of the result of query OrdersAfter (shop.tw:61).
+type OrdersAfterRow struct {
+	Order tickwork.Handle // ref Order
+	Day   int32
+	Price float64
+}
+
+// OrdersAfter is declared query OrdersAfter (shop.tw:61). Plan: scan Order
+// (ascending index); keyset: the rows after the after values in the order
+// by's order; top-n heap by (Day asc, index asc, index). Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type OrdersAfter struct {
+	t      *Tables
+	tb     *tickwork.Table  // Order
+	oPrice []float64        // Order.Price
+	oDay   []int32          // Order.Day
+	ents   []ordersAfterEnt // the rows with their order keys
+}
+
+// ordersAfterEnt is a row of query OrdersAfter with its order keys and position.
+type ordersAfterEnt struct {
+	k0  int32
+	k1  int32
+	ord int32
+	row OrdersAfterRow
+}
+
+// NewOrdersAfter makes query OrdersAfter over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewOrdersAfter(t *Tables) *OrdersAfter {
+	q := &OrdersAfter{t: t, tb: t.Order.Table}
+	q.oPrice = t.Order.Price.All()
+	q.oDay = t.Order.Day.All()
+	return q
+}
+
+// DeclareOrdersAfter makes query OrdersAfter for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareOrdersAfter(d *tickwork.Decl, t *Tables) *OrdersAfter {
+	q := &OrdersAfter{t: t, tb: t.Order.Table}
+	q.oPrice = tickwork.Read(d, t.Order.Price).All()
+	q.oDay = tickwork.Read(d, t.Order.Day).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OrdersAfter) Run(dst []OrdersAfterRow, day int32, ix int32, n int32) []OrdersAfterRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]OrdersAfterRow, 0, bound)
+	}
+	ents := q.ents[:0]
+	if cap(ents) < bound {
+		ents = make([]ordersAfterEnt, 0, bound)
+	}
+	var worst int32 // the first key of the heap's root, the worst row kept
+	after0 := day
+	after1 := ix
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			oPrices := q.oPrice[base+lo : base+hi]
+			oDays := q.oDay[base+lo : base+hi][:len(oPrices)]
+			for i := range oPrices {
+				row := base + lo + i
+				if oDays[i] > after0 || oDays[i] == after0 && (int32(row) > after1) {
+					k0 := oDays[i]
+					if len(ents) < bound {
+						ents = ents[:len(ents)+1]
+						ents[len(ents)-1] = ordersAfterEnt{k0: oDays[i], k1: int32(row), ord: int32(row), row: OrdersAfterRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays[i], Price: oPrices[i]}}
+						for j := len(ents) - 1; j > 0; {
+							p := (j - 1) / 2
+							if ordersAfterCmp(&ents[j], &ents[p]) <= 0 {
+								break
+							}
+							ents[j], ents[p] = ents[p], ents[j]
+							j = p
+						}
+						worst = ents[0].k0
+					} else if k0 <= worst {
+						e := ordersAfterEnt{k0: oDays[i], k1: int32(row), ord: int32(row)}
+						if ordersAfterCmp(&e, &ents[0]) >= 0 {
+							continue
+						}
+						e.row = OrdersAfterRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays[i], Price: oPrices[i]}
+						ents[0] = e
+						for j := 0; ; {
+							l := 2*j + 1
+							if l >= len(ents) {
+								break
+							}
+							if r := l + 1; r < len(ents) && ordersAfterCmp(&ents[r], &ents[l]) > 0 {
+								l = r
+							}
+							if ordersAfterCmp(&ents[l], &ents[j]) <= 0 {
+								break
+							}
+							ents[j], ents[l] = ents[l], ents[j]
+							j = l
+						}
+						worst = ents[0].k0
+					}
+				}
+			}
+		}
+	}
+	q.ents = ents
+	slices.SortFunc(ents, ordersAfterOrder)
+	for i := range ents {
+		dst = append(dst, ents[i].row)
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OrdersAfter) Plan() string {
+	return "scan Order (ascending index); keyset: the rows after the after values in the order by's order; top-n heap by (Day asc, index asc, index)"
+}
+
+// ordersAfterCmp orders rows of query OrdersAfter: its order keys, then the position.
+func ordersAfterCmp(a, b *ordersAfterEnt) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	if a.k1 != b.k1 {
+		if a.k1 < b.k1 {
+			return -1
+		}
+		return 1
+	}
+	return int(a.ord - b.ord)
+}
+
+func ordersAfterOrder(a, b ordersAfterEnt) int { return ordersAfterCmp(&a, &b) }
+
+// PlayerByAccountRow is a row of the result of query PlayerByAccount
+// (shop.tw:70).
+type PlayerByAccountRow struct {
+	Player tickwork.Handle // ref Player
+	Level  int32
+}
+
+// PlayerByAccount is declared query PlayerByAccount (shop.tw:70). Plan:
+// unique key lookup: scan Player (ascending index) for Account, stop at the
+// first match (limit 1). Run it from one goroutine at a time; the result's
+// order is docs/schema.md's Query results.
+type PlayerByAccount struct {
+	t        *Tables
+	tb       *tickwork.Table // Player
+	pAccount []int64         // Player.Account
+	pLevel   []int32         // Player.Level
+}
+
+// NewPlayerByAccount makes query PlayerByAccount over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewPlayerByAccount(t *Tables) *PlayerByAccount {
+	q := &PlayerByAccount{t: t, tb: t.Player.Table}
+	q.pAccount = t.Player.Account.All()
+	q.pLevel = t.Player.Level.All()
+	return q
+}
+
+// DeclarePlayerByAccount makes query PlayerByAccount for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclarePlayerByAccount(d *tickwork.Decl, t *Tables) *PlayerByAccount {
+	q := &PlayerByAccount{t: t, tb: t.Player.Table}
+	q.pAccount = tickwork.Read(d, t.Player.Account).All()
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *PlayerByAccount) Run(dst []PlayerByAccountRow, a int64) []PlayerByAccountRow {
+	dst = dst[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pAccounts := q.pAccount[base+lo : base+hi]
+			pLevels := q.pLevel[base+lo : base+hi][:len(pAccounts)]
+			for i := range pAccounts {
+				row := base + lo + i
+				if pAccounts[i] == a {
+					dst = append(dst, PlayerByAccountRow{Player: tickwork.QueryHandle(q.tb, row), Level: pLevels[i]})
+					return dst
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *PlayerByAccount) Plan() string {
+	return "unique key lookup: scan Player (ascending index) for Account, stop at the first match (limit 1)"
+}
+
+// ProductBySKURow is a row of the result of query ProductBySKU
+// (shop.tw:76).
+type ProductBySKURow struct {
+	Product tickwork.Handle // ref Product
+	Stock   int32
+}
+
+// ProductBySKU is declared query ProductBySKU (shop.tw:76). Plan: unique
+// key lookup: scan Product (ascending index) for SKU, stop at the first
+// match (limit 1). Run it from one goroutine at a time; the result's order
+// is docs/schema.md's Query results.
+type ProductBySKU struct {
+	t       *Tables
+	tb      *tickwork.Table // Product
+	prSKU   []int64         // Product.SKU
+	prStock []int32         // Product.Stock
+}
+
+// NewProductBySKU makes query ProductBySKU over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewProductBySKU(t *Tables) *ProductBySKU {
+	q := &ProductBySKU{t: t, tb: t.Product.Table}
+	q.prSKU = t.Product.SKU.All()
+	q.prStock = t.Product.Stock.All()
+	return q
+}
+
+// DeclareProductBySKU makes query ProductBySKU for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareProductBySKU(d *tickwork.Decl, t *Tables) *ProductBySKU {
+	q := &ProductBySKU{t: t, tb: t.Product.Table}
+	q.prSKU = tickwork.Read(d, t.Product.SKU).All()
+	q.prStock = tickwork.Read(d, t.Product.Stock).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *ProductBySKU) Run(dst []ProductBySKURow, sku int64) []ProductBySKURow {
+	dst = dst[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			prSKUs := q.prSKU[base+lo : base+hi]
+			prStocks := q.prStock[base+lo : base+hi][:len(prSKUs)]
+			for i := range prSKUs {
+				row := base + lo + i
+				if prSKUs[i] == sku {
+					dst = append(dst, ProductBySKURow{Product: tickwork.QueryHandle(q.tb, row), Stock: prStocks[i]})
+					return dst
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *ProductBySKU) Plan() string {
+	return "unique key lookup: scan Product (ascending index) for SKU, stop at the first match (limit 1)"
 }

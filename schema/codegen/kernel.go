@@ -425,6 +425,11 @@ func (sg *sysGen) codePrec(e schema.Expr) (string, int) {
 		}
 		return row + " < 0", precCmp
 	case *schema.IndexOf:
+		if v, ok := e.X.(*schema.VarRef); ok {
+			if ix, ok := sg.env["index:"+v.Var.Name]; ok {
+				return ix, precPrimary // a query's scan: the row is the index
+			}
+		}
 		x, p := sg.codePrec(e.X)
 		return "int32(" + paren(x, p, precPrimary) + ".Index())", precPrimary
 	case *schema.ParamRef:

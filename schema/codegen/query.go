@@ -32,8 +32,10 @@ type qGen struct {
 	capExpr string
 	fields  []field
 	leases  map[*schema.Table]string
-	closers int    // braces the source, joins and where opened
-	limit   string // the Go name of the bound, "" without a limit
+	closers int      // braces the source, joins and where opened
+	limit   string   // the Go name of the bound, "" without a limit
+	win     *winGen  // window locals (query_window.go)
+	after   []string // the locals of the after values
 }
 
 // queryNames are the package-level Go names a query Q defines.
@@ -78,7 +80,7 @@ func (g *gen) queries() {
 // usesSlices says whether a query sorts (the file imports slices).
 func usesSlices(s *schema.Schema) bool {
 	for _, q := range s.Queries {
-		if len(q.OrderBy) > 0 || len(q.GroupBy) > 0 {
+		if len(q.OrderBy) > 0 || len(q.GroupBy) > 0 || len(q.Windows) > 0 {
 			return true
 		}
 	}
@@ -177,6 +179,7 @@ func (qg *qGen) stateFields() {
 	if q.Distinct {
 		qg.fields = append(qg.fields, field{"seen", "map[" + qg.lower + "Key]struct{}", "the distinct rows so far"})
 	}
+	qg.windowFields()
 }
 
 // denseGroup: grouped by one ref key, on a dense array over the target's
@@ -241,6 +244,7 @@ func (qg *qGen) scratchTypes() {
 		g.p("}")
 		g.p("")
 	}
+	qg.windowTypes()
 	if q.Distinct {
 		g.p("// %sKey is a distinct row of query %s, its floats in ordering form.", qg.lower, q.Name)
 		g.p("type %sKey struct {", qg.lower)
@@ -372,6 +376,9 @@ func (qg *qGen) run() {
 		for _, a := range q.Aggregates {
 			qg.aggLocals(a)
 		}
+	case qg.windowed():
+		qg.windowReset()
+	case q.Unique != nil:
 	case len(q.OrderBy) > 0:
 		g.p("ents := q.ents[:0]")
 		if q.Limit != nil {
@@ -396,13 +403,25 @@ func (qg *qGen) run() {
 		return
 	}
 	qg.leaseLocals()
+	qg.afterLocals()
 	qg.source()
+	unique, where := 0, q.Where
+	if q.Unique != nil {
+		unique, where = qg.uniqueOpen(), q.Unique.Rest
+	}
 	qg.joins()
-	if q.Where != nil {
-		g.p("if %s {", qg.sg.code(q.Where))
+	if where != nil {
+		g.p("if %s {", qg.sg.code(where))
+		qg.closers++
+	}
+	if q.After != nil {
+		g.p("if %s {", qg.afterCond())
 		qg.closers++
 	}
 	qg.sink()
+	if q.Unique != nil {
+		qg.uniqueClose(unique)
+	}
 	for ; qg.closers > 0; qg.closers-- {
 		g.p("}")
 	}
@@ -482,6 +501,15 @@ func (qg *qGen) exprs() []schema.Expr {
 	for _, a := range q.Aggregates {
 		if a.X != nil {
 			out = append(out, a.X)
+		}
+	}
+	for _, w := range q.Windows {
+		if w.X != nil {
+			out = append(out, w.X)
+		}
+		out = append(out, w.Partition...)
+		for _, k := range w.Order {
+			out = append(out, k.Expr)
 		}
 	}
 	return out
@@ -568,6 +596,7 @@ func (qg *qGen) source() {
 			rhs = append(rhs, "q."+qg.colName(v, u.Column)+"[base+lo : base+hi][:len("+first+")]")
 		}
 		sg.env["handle:"+v.Name] = "tickwork.QueryHandle(q.tb, row)"
+		sg.env["index:"+v.Name] = "int32(row)"
 		if first == "" {
 			g.p("for row := base + lo; row < base+hi; row++ {")
 		} else {
@@ -586,7 +615,7 @@ func (qg *qGen) source() {
 // position, an entity join).
 func (qg *qGen) needsRow() bool {
 	q := qg.q
-	return q.Access.Handle || (len(q.OrderBy) > 0 && len(q.GroupBy) == 0)
+	return q.Access.Handle || (len(q.OrderBy) > 0 && len(q.GroupBy) == 0) || qg.winRowsBuf()
 }
 
 // joins probes each join's table; an inner join opens a block its row
@@ -665,6 +694,12 @@ func (qg *qGen) refersTo(v *schema.Var) bool {
 func (qg *qGen) rowLit() string {
 	var parts []string
 	for _, it := range qg.q.Select {
+		if it.Win != nil {
+			if x := qg.winInit(it.Win); x != "" {
+				parts = append(parts, it.Name+": "+x)
+			}
+			continue
+		}
 		parts = append(parts, it.Name+": "+qg.sg.code(it.Expr))
 	}
 	return qg.rowType() + "{" + strings.Join(parts, ", ") + "}"
@@ -673,10 +708,14 @@ func (qg *qGen) rowLit() string {
 // sink writes what the loop does with a row that passed.
 func (qg *qGen) sink() {
 	q := qg.q
-	if q.Distinct {
+	if q.Distinct && q.Unique == nil {
 		qg.sinkDistinct()
 	}
 	switch {
+	case q.Unique != nil:
+		qg.sinkRows()
+	case qg.windowed():
+		qg.sinkWindow()
 	case len(q.GroupBy) > 0:
 		qg.sinkGroup()
 	case aggregated(q):
@@ -952,6 +991,10 @@ func (qg *qGen) sinkGroup() {
 func (qg *qGen) finish() {
 	g, q := qg.g, qg.q
 	switch {
+	case q.Unique != nil:
+		g.p("return dst")
+	case qg.windowed():
+		qg.finishWindow()
 	case len(q.GroupBy) > 0:
 		if qg.hasAvg() {
 			g.p("for i := range q.groups {")
@@ -1052,6 +1095,7 @@ func (qg *qGen) helpers() {
 		g.p("func %sOrder(a, b %sEnt) int { return %sCmp(&a, &b) }", qg.lower, qg.lower, qg.lower)
 		g.p("")
 	}
+	qg.windowHelpers()
 }
 
 // groupHelpers writes the group lookup and the group order.
@@ -1151,6 +1195,8 @@ func (qg *qGen) plan() string {
 		parts = append(parts, "read "+v.Event.Name+" (emission order)")
 	case q.Probe != nil:
 		parts = append(parts, "probe "+v.Table.Name+" by handle param "+q.Probe.Name)
+	case q.Unique != nil:
+		parts = append(parts, "unique key lookup: scan "+v.Table.Name+" (ascending index) for "+goCol(q.Unique.Column)+", stop at the first match (limit 1)")
 	case aggregated(q) && qg.countOnly():
 		return "count the live rows of " + v.Table.Name + " (Table.Len)"
 	default:
@@ -1167,9 +1213,13 @@ func (qg *qGen) plan() string {
 		}
 		parts = append(parts, fmt.Sprintf("%s join %s %s: probe by %s", kind, j.Table.Name, j.Var.Name, by))
 	}
-	if q.Where != nil {
+	if q.Where != nil && (q.Unique == nil || q.Unique.Rest != nil) {
 		parts = append(parts, "filter")
 	}
+	if q.After != nil {
+		parts = append(parts, "keyset: the rows after the after values in the order by's order")
+	}
+	parts = append(parts, qg.windowPlan()...)
 	if q.Distinct {
 		parts = append(parts, "distinct: a set of the select items")
 	}
@@ -1187,10 +1237,7 @@ func (qg *qGen) plan() string {
 			case k.Agg != nil:
 				n = k.Agg.Kind.String() + "()"
 			default:
-				n = "key"
-				if c, ok := k.Expr.(*schema.ColRef); ok {
-					n = goCol(c.Column)
-				}
+				n = keyName(k.Expr)
 			}
 			ks = append(ks, n+" "+dir)
 		}
@@ -1231,6 +1278,14 @@ func (qg *qGen) plan() string {
 			as = append(as, a.Kind.String())
 		}
 		parts = append(parts, "aggregate "+strings.Join(as, ", ")+" (one row)")
+	case q.Unique != nil:
+	case qg.windowed() && len(q.OrderBy) > 0:
+		parts = append(parts, "sort by ("+keys()+", index)")
+		if q.Limit != nil {
+			parts = append(parts, "first n")
+		}
+	case qg.windowed() && q.Limit != nil:
+		parts = append(parts, "first n")
 	case len(q.OrderBy) > 0 && q.Limit != nil:
 		parts = append(parts, "top-n heap by ("+keys()+", index)")
 	case len(q.OrderBy) > 0:
