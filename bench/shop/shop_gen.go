@@ -453,13 +453,8 @@ func (q *OrdersAfter) Run(dst []OrdersAfterRow, day int32, ix int32, n int32) []
 							j = p
 						}
 						worst = ents[0].k0
-					} else if k0 <= worst {
-						e := ordersAfterEnt{k0: oDays[i], k1: int32(row), ord: int32(row)}
-						if ordersAfterCmp(&e, &ents[0]) >= 0 {
-							continue
-						}
-						e.row = OrdersAfterRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays[i], Price: oPrices[i]}
-						ents[0] = e
+					} else if k0 < worst {
+						ents[0] = ordersAfterEnt{k0: oDays[i], k1: int32(row), ord: int32(row), row: OrdersAfterRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays[i], Price: oPrices[i]}}
 						for j := 0; ; {
 							l := 2*j + 1
 							if l >= len(ents) {

@@ -786,8 +786,9 @@ func (qg *qGen) sinkOrdered() {
 
 // sinkTopN keeps the bound best rows in a max-heap (its root the worst
 // kept). Rows come in ascending position, so a row whose first key is no
-// better than the root's loses (with one key: a tie loses too, to the
-// earlier row) before its entry or its row is built.
+// better than the root's loses (with one key, or a second that is
+// index(v) ascending: a tie loses too, to the earlier row) before its
+// entry or its row is built.
 func (qg *qGen) sinkTopN() {
 	g, q := qg.g, qg.q
 	k0 := qg.loc.name("k0")
@@ -803,7 +804,7 @@ func (qg *qGen) sinkTopN() {
 	if first.Desc {
 		op = ">"
 	}
-	if len(q.OrderBy) > 1 {
+	if qg.topKeys() > 1 {
 		op += "="
 	}
 	g.p("%s := %s", k0, x)
@@ -825,7 +826,7 @@ func (qg *qGen) sinkTopN() {
 	g.p("}")
 	g.p("worst = ents[0].k0")
 	g.p("} else if %s %s worst {", k0, op)
-	if len(q.OrderBy) > 1 {
+	if qg.topKeys() > 1 {
 		g.p("e := %s", qg.entLit(false))
 		g.p("if %s(&e, &ents[0]) >= 0 {", cmp)
 		g.p("continue")
@@ -1217,7 +1218,7 @@ func (qg *qGen) plan() string {
 		parts = append(parts, "filter")
 	}
 	if q.After != nil {
-		parts = append(parts, "keyset: the rows after the after values in the order by's order")
+		parts = append(parts, "keyset: the rows after ("+qg.afterText()+") in the order by's order")
 	}
 	parts = append(parts, qg.windowPlan()...)
 	if q.Distinct {

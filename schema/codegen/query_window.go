@@ -419,3 +419,35 @@ func (qg *qGen) uniqueClose(at int) {
 	}
 	qg.g.p("return dst")
 }
+
+// topKeys is the number of order keys a top-N compares before the
+// position: a trailing index(v) ascending is the position's order.
+func (qg *qGen) topKeys() int {
+	var ks []seqKey
+	var xs []schema.Expr
+	for _, k := range qg.q.OrderBy {
+		x := k.Expr
+		if k.Item >= 0 {
+			x = qg.q.Select[k.Item].Expr
+		}
+		ks = append(ks, seqKey{"", k.Desc})
+		xs = append(xs, x)
+	}
+	return len(qg.trimIndex(ks, xs))
+}
+
+// afterText names the after values in a plan.
+func (qg *qGen) afterText() string {
+	var vs []string
+	for _, x := range qg.q.After {
+		switch x := x.(type) {
+		case *schema.ParamRef:
+			vs = append(vs, x.Param.Name)
+		case *schema.Lit:
+			vs = append(vs, x.Value.String())
+		default:
+			vs = append(vs, "value")
+		}
+	}
+	return strings.Join(vs, ", ")
+}

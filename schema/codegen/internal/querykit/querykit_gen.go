@@ -13,12 +13,13 @@ import (
 type Sizes struct {
 	Folk  int // domain Folk, entities
 	Order int // table Order, rows
+	Badge int // table Badge, rows
 	Ping  int // event table Ping, events
 }
 
 // DefaultSizes returns the capacities the schema declares.
 func DefaultSizes() Sizes {
-	return Sizes{Folk: 600, Order: 800, Ping: 2000}
+	return Sizes{Folk: 600, Order: 800, Badge: 300, Ping: 2000}
 }
 
 // Person is table Person (in domain Folk, querykit.tw:7), filled by
@@ -53,6 +54,14 @@ type Order struct {
 	Price  *tickwork.Column[float32]
 }
 
+// Badge is table Badge (standalone, querykit.tw:197), filled by Declare.
+type Badge struct {
+	Table  *tickwork.Table
+	Code   *tickwork.Column[int64]
+	Holder *tickwork.Column[tickwork.Handle] // ref Person
+	Weight *tickwork.Column[float32]
+}
+
 // Ping is an event of event table Ping (next_frame, querykit.tw:31).
 type Ping struct {
 	Who   tickwork.Handle // ref Person
@@ -67,6 +76,7 @@ type Tables struct {
 	Place  Place
 	Tag    Tag
 	Order  Order
+	Badge  Badge
 	Ping   *tickwork.Events[Ping]
 }
 
@@ -92,6 +102,10 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t.Order.Buyer = tickwork.AddColumn[tickwork.Handle](b, t.Order.Table, "Buyer")
 	t.Order.Amount = tickwork.AddColumn[int32](b, t.Order.Table, "Amount")
 	t.Order.Price = tickwork.AddColumn[float32](b, t.Order.Table, "Price")
+	t.Badge.Table = b.Table(tickwork.TableSpec{Name: "Badge", Capacity: sz.Badge, ChunkRows: 64})
+	t.Badge.Code = tickwork.AddColumn[int64](b, t.Badge.Table, "Code")
+	t.Badge.Holder = tickwork.AddColumn[tickwork.Handle](b, t.Badge.Table, "Holder")
+	t.Badge.Weight = tickwork.AddColumn[float32](b, t.Badge.Table, "Weight")
 	t.Ping = tickwork.AddEvents[Ping](b, tickwork.EventSpec{Name: "Ping", Capacity: sz.Ping, Lifetime: tickwork.NextFrame})
 	if err := b.Err(); err != nil {
 		return nil, err
@@ -277,6 +291,14 @@ type Queries struct {
 	Pings          *Pings
 	HotPings       *HotPings
 	PingTotals     *PingTotals
+	AgeRanks       *AgeRanks
+	RunningV       *RunningV
+	FirstRanks     *FirstRanks
+	OrderRuns      *OrderRuns
+	PageW          *PageW
+	OrdersAfter    *OrdersAfter
+	BadgeByCode    *BadgeByCode
+	BadgeHolder    *BadgeHolder
 }
 
 // NewQueries makes every declared query over t, for the host, between
@@ -302,6 +324,14 @@ func NewQueries(t *Tables) *Queries {
 		Pings:          NewPings(t),
 		HotPings:       NewHotPings(t),
 		PingTotals:     NewPingTotals(t),
+		AgeRanks:       NewAgeRanks(t),
+		RunningV:       NewRunningV(t),
+		FirstRanks:     NewFirstRanks(t),
+		OrderRuns:      NewOrderRuns(t),
+		PageW:          NewPageW(t),
+		OrdersAfter:    NewOrdersAfter(t),
+		BadgeByCode:    NewBadgeByCode(t),
+		BadgeHolder:    NewBadgeHolder(t),
 	}
 }
 
@@ -1902,7 +1932,7 @@ func (q *Tagged) Run(dst []TaggedRow) []TaggedRow {
 					lX = q.lX[lRow]
 				}
 				if tagLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && !(lRow < 0) {
-					dst = append(dst, TaggedRow{Person: tickwork.QueryHandle(q.tb, row), X: lX, Slot: int32(tickwork.QueryHandle(q.tb, row).Index())})
+					dst = append(dst, TaggedRow{Person: tickwork.QueryHandle(q.tb, row), X: lX, Slot: int32(row)})
 				}
 			}
 		}
@@ -2241,4 +2271,973 @@ func pingTotalsOrder(a, b pingTotalsGroup) int {
 		return 1
 	}
 	return 0
+}
+
+// AgeRanksRow is a row of the result of query AgeRanks (querykit.tw:205).
+type AgeRanksRow struct {
+	Person tickwork.Handle // ref Person
+	Band   int32
+	W      float32
+	N      int64
+}
+
+// AgeRanks is declared query AgeRanks (querykit.tw:205). Plan: scan Person
+// (ascending index); filter; window N row_number() over (partition by key
+// order by W desc): sort its entries by (partition, order, index), then
+// walk. Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type AgeRanks struct {
+	t    *Tables
+	tb   *tickwork.Table // Person
+	pAge []int32         // Person.Age
+	pW   []float32       // Person.W
+	w0   []ageRanksW0    // the entries of window 0
+}
+
+// ageRanksW0 is a row's entry in window 0 of query AgeRanks: its partition and
+// order keys in ordering form, and its position in the rows.
+type ageRanksW0 struct {
+	p0  int32
+	o0  uint32
+	pos int32
+}
+
+// NewAgeRanks makes query AgeRanks over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewAgeRanks(t *Tables) *AgeRanks {
+	q := &AgeRanks{t: t, tb: t.Person.Table}
+	q.pAge = t.Person.Age.All()
+	q.pW = t.Person.W.All()
+	return q
+}
+
+// DeclareAgeRanks makes query AgeRanks for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareAgeRanks(d *tickwork.Decl, t *Tables) *AgeRanks {
+	q := &AgeRanks{t: t, tb: t.Person.Table}
+	q.pAge = tickwork.Read(d, t.Person.Age).All()
+	q.pW = tickwork.Read(d, t.Person.W).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *AgeRanks) Run(dst []AgeRanksRow, min2 int32) []AgeRanksRow {
+	dst = dst[:0]
+	w0 := q.w0[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pAges := q.pAge[base+lo : base+hi]
+			pWs := q.pW[base+lo : base+hi][:len(pAges)]
+			for i := range pAges {
+				row := base + lo + i
+				if pAges[i] >= min2 {
+					pos := int32(len(dst))
+					dst = append(dst, AgeRanksRow{Person: tickwork.QueryHandle(q.tb, row), Band: pAges[i] % 5, W: pWs[i]})
+					w0 = append(w0, ageRanksW0{p0: pAges[i] % 5, o0: tickwork.QueryFloatKey32(pWs[i]), pos: pos})
+				}
+			}
+		}
+	}
+	slices.SortFunc(w0, ageRanksW0Order)
+	var acc0 int64
+	for i := range w0 {
+		e := &w0[i]
+		if i > 0 && (e.p0 != w0[i-1].p0) {
+			acc0 = 0 // a new partition
+		}
+		acc0++
+		dst[e.pos].N = acc0
+	}
+	q.w0 = w0
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *AgeRanks) Plan() string {
+	return "scan Person (ascending index); filter; window N row_number() over (partition by key order by W desc): sort its entries by (partition, order, index), then walk"
+}
+
+// ageRanksW0Order orders the entries of window 0 of query AgeRanks: its
+// partition keys, its order keys, then the position (the entity index).
+func ageRanksW0Order(a, b ageRanksW0) int {
+	if a.p0 != b.p0 {
+		if a.p0 < b.p0 {
+			return -1
+		}
+		return 1
+	}
+	if a.o0 != b.o0 {
+		if a.o0 < b.o0 {
+			return 1
+		}
+		return -1
+	}
+	return int(a.pos - b.pos)
+}
+
+// RunningVRow is a row of the result of query RunningV (querykit.tw:213).
+type RunningVRow struct {
+	Person         tickwork.Handle // ref Person
+	Age            int32
+	Run, FriendRun float64
+}
+
+// RunningV is declared query RunningV (querykit.tw:213). Plan: scan Person
+// (ascending index); filter; window Run sum() over (order by Age asc, index
+// asc): walk the sorted result (its keys are the order by's); window
+// FriendRun sum() over (partition by Friend order by W asc): sort its
+// entries by (partition, order, index), then walk; sort by (Age asc,
+// index). Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type RunningV struct {
+	t       *Tables
+	tb      *tickwork.Table   // Person
+	pAge    []int32           // Person.Age
+	pW      []float32         // Person.W
+	pV      []float64         // Person.V
+	pOn     []bool            // Person.On
+	pFriend []tickwork.Handle // Person.Friend
+	ents    []runningVEnt     // the rows with their order keys
+	w1      []runningVW1      // the entries of window 1
+}
+
+// runningVEnt is a row of query RunningV with its order keys and position.
+type runningVEnt struct {
+	k0  int32
+	ord int32
+	row RunningVRow
+}
+
+// runningVW1 is a row's entry in window 1 of query RunningV: its partition and
+// order keys in ordering form, and its position in the rows.
+type runningVW1 struct {
+	p0  uint64
+	o0  uint32
+	pos int32
+}
+
+// NewRunningV makes query RunningV over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewRunningV(t *Tables) *RunningV {
+	q := &RunningV{t: t, tb: t.Person.Table}
+	q.pAge = t.Person.Age.All()
+	q.pW = t.Person.W.All()
+	q.pV = t.Person.V.All()
+	q.pOn = t.Person.On.All()
+	q.pFriend = t.Person.Friend.All()
+	return q
+}
+
+// DeclareRunningV makes query RunningV for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareRunningV(d *tickwork.Decl, t *Tables) *RunningV {
+	q := &RunningV{t: t, tb: t.Person.Table}
+	q.pAge = tickwork.Read(d, t.Person.Age).All()
+	q.pW = tickwork.Read(d, t.Person.W).All()
+	q.pV = tickwork.Read(d, t.Person.V).All()
+	q.pOn = tickwork.Read(d, t.Person.On).All()
+	q.pFriend = tickwork.Read(d, t.Person.Friend).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *RunningV) Run(dst []RunningVRow) []RunningVRow {
+	dst = dst[:0]
+	ents := q.ents[:0]
+	w1 := q.w1[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pAges := q.pAge[base+lo : base+hi]
+			pWs, pVs := q.pW[base+lo : base+hi][:len(pAges)], q.pV[base+lo : base+hi][:len(pAges)]
+			pOns, pFriends := q.pOn[base+lo : base+hi][:len(pAges)], q.pFriend[base+lo : base+hi][:len(pAges)]
+			for i := range pAges {
+				row := base + lo + i
+				if pOns[i] {
+					pos := int32(len(ents))
+					ents = append(ents, runningVEnt{k0: pAges[i], ord: int32(row), row: RunningVRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], Run: float64(pVs[i]), FriendRun: float64(pWs[i])}})
+					w1 = append(w1, runningVW1{p0: tickwork.QueryHandleKey(pFriends[i]), o0: tickwork.QueryFloatKey32(pWs[i]), pos: pos})
+				}
+			}
+		}
+	}
+	slices.SortFunc(w1, runningVW1Order)
+	var acc1 float64
+	for i := range w1 {
+		e := &w1[i]
+		if i > 0 && (e.p0 != w1[i-1].p0) {
+			acc1 = 0 // a new partition
+		}
+		acc1 += ents[e.pos].row.FriendRun
+		ents[e.pos].row.FriendRun = acc1
+	}
+	q.w1 = w1
+	q.ents = ents
+	slices.SortFunc(ents, runningVOrder)
+	var acc0 float64
+	for i := range ents {
+		e := &ents[i]
+		acc0 += e.row.Run
+		e.row.Run = acc0
+	}
+	for i := range ents {
+		dst = append(dst, ents[i].row)
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *RunningV) Plan() string {
+	return "scan Person (ascending index); filter; window Run sum() over (order by Age asc, index asc): walk the sorted result (its keys are the order by's); window FriendRun sum() over (partition by Friend order by W asc): sort its entries by (partition, order, index), then walk; sort by (Age asc, index)"
+}
+
+// runningVCmp orders rows of query RunningV: its order keys, then the position.
+func runningVCmp(a, b *runningVEnt) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return int(a.ord - b.ord)
+}
+
+func runningVOrder(a, b runningVEnt) int { return runningVCmp(&a, &b) }
+
+// runningVW1Order orders the entries of window 1 of query RunningV: its
+// partition keys, its order keys, then the position (the entity index).
+func runningVW1Order(a, b runningVW1) int {
+	if a.p0 != b.p0 {
+		if a.p0 < b.p0 {
+			return -1
+		}
+		return 1
+	}
+	if a.o0 != b.o0 {
+		if a.o0 < b.o0 {
+			return -1
+		}
+		return 1
+	}
+	return int(a.pos - b.pos)
+}
+
+// FirstRanksRow is a row of the result of query FirstRanks
+// (querykit.tw:223).
+type FirstRanksRow struct {
+	Person   tickwork.Handle // ref Person
+	Score, N int64
+}
+
+// FirstRanks is declared query FirstRanks (querykit.tw:223). Plan: scan
+// Person (ascending index); window N row_number() over (order by Score
+// desc): sort its entries by (partition, order, index), then walk; first n.
+// Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type FirstRanks struct {
+	t      *Tables
+	tb     *tickwork.Table // Person
+	pScore []int64         // Person.Score
+	w0     []firstRanksW0  // the entries of window 0
+	rows   []FirstRanksRow // the rows, numbered before the limit
+}
+
+// firstRanksW0 is a row's entry in window 0 of query FirstRanks: its partition and
+// order keys in ordering form, and its position in the rows.
+type firstRanksW0 struct {
+	o0  int64
+	pos int32
+}
+
+// NewFirstRanks makes query FirstRanks over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewFirstRanks(t *Tables) *FirstRanks {
+	q := &FirstRanks{t: t, tb: t.Person.Table}
+	q.pScore = t.Person.Score.All()
+	return q
+}
+
+// DeclareFirstRanks makes query FirstRanks for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareFirstRanks(d *tickwork.Decl, t *Tables) *FirstRanks {
+	q := &FirstRanks{t: t, tb: t.Person.Table}
+	q.pScore = tickwork.Read(d, t.Person.Score).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *FirstRanks) Run(dst []FirstRanksRow, n int32) []FirstRanksRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]FirstRanksRow, 0, bound)
+	}
+	rows := q.rows[:0]
+	w0 := q.w0[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pScores := q.pScore[base+lo : base+hi]
+			for i := range pScores {
+				row := base + lo + i
+				pos := int32(len(rows))
+				rows = append(rows, FirstRanksRow{Person: tickwork.QueryHandle(q.tb, row), Score: pScores[i]})
+				w0 = append(w0, firstRanksW0{o0: pScores[i], pos: pos})
+			}
+		}
+	}
+	slices.SortFunc(w0, firstRanksW0Order)
+	var acc0 int64
+	for i := range w0 {
+		e := &w0[i]
+		acc0++
+		rows[e.pos].N = acc0
+	}
+	q.w0 = w0
+	q.rows = rows
+	dst = append(dst, rows[:min(len(rows), bound)]...)
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *FirstRanks) Plan() string {
+	return "scan Person (ascending index); window N row_number() over (order by Score desc): sort its entries by (partition, order, index), then walk; first n"
+}
+
+// firstRanksW0Order orders the entries of window 0 of query FirstRanks: its
+// partition keys, its order keys, then the position (the entity index).
+func firstRanksW0Order(a, b firstRanksW0) int {
+	if a.o0 != b.o0 {
+		if a.o0 < b.o0 {
+			return 1
+		}
+		return -1
+	}
+	return int(a.pos - b.pos)
+}
+
+// OrderRunsRow is a row of the result of query OrderRuns (querykit.tw:231).
+type OrderRunsRow struct {
+	Order  tickwork.Handle // ref Order
+	Amount int32
+	Spent  float64
+	N      int64
+}
+
+// OrderRuns is declared query OrderRuns (querykit.tw:231). Plan: scan Order
+// (ascending index); window Spent sum() over (partition by Buyer order by
+// Amount desc, index asc): sort its entries by (partition, order, index),
+// then walk; window N row_number() over (partition by key order by Price
+// asc): sort its entries by (partition, order, index), then walk; sort by
+// (Amount desc, index); first n. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type OrderRuns struct {
+	t       *Tables
+	tb      *tickwork.Table   // Order
+	oBuyer  []tickwork.Handle // Order.Buyer
+	oAmount []int32           // Order.Amount
+	oPrice  []float32         // Order.Price
+	ents    []orderRunsEnt    // the rows with their order keys
+	w0      []orderRunsW0     // the entries of window 0
+	w1      []orderRunsW1     // the entries of window 1
+}
+
+// orderRunsEnt is a row of query OrderRuns with its order keys and position.
+type orderRunsEnt struct {
+	k0  int32
+	ord int32
+	row OrderRunsRow
+}
+
+// orderRunsW0 is a row's entry in window 0 of query OrderRuns: its partition and
+// order keys in ordering form, and its position in the rows.
+type orderRunsW0 struct {
+	p0  uint64
+	o0  int32
+	pos int32
+}
+
+// orderRunsW1 is a row's entry in window 1 of query OrderRuns: its partition and
+// order keys in ordering form, and its position in the rows.
+type orderRunsW1 struct {
+	p0  uint8
+	o0  uint32
+	pos int32
+}
+
+// NewOrderRuns makes query OrderRuns over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewOrderRuns(t *Tables) *OrderRuns {
+	q := &OrderRuns{t: t, tb: t.Order.Table}
+	q.oBuyer = t.Order.Buyer.All()
+	q.oAmount = t.Order.Amount.All()
+	q.oPrice = t.Order.Price.All()
+	return q
+}
+
+// DeclareOrderRuns makes query OrderRuns for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareOrderRuns(d *tickwork.Decl, t *Tables) *OrderRuns {
+	q := &OrderRuns{t: t, tb: t.Order.Table}
+	q.oBuyer = tickwork.Read(d, t.Order.Buyer).All()
+	q.oAmount = tickwork.Read(d, t.Order.Amount).All()
+	q.oPrice = tickwork.Read(d, t.Order.Price).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OrderRuns) Run(dst []OrderRunsRow, n int32) []OrderRunsRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]OrderRunsRow, 0, bound)
+	}
+	ents := q.ents[:0]
+	w0 := q.w0[:0]
+	w1 := q.w1[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			oBuyers := q.oBuyer[base+lo : base+hi]
+			oAmounts := q.oAmount[base+lo : base+hi][:len(oBuyers)]
+			oPrices := q.oPrice[base+lo : base+hi][:len(oBuyers)]
+			for i := range oBuyers {
+				row := base + lo + i
+				pos := int32(len(ents))
+				ents = append(ents, orderRunsEnt{k0: oAmounts[i], ord: int32(row), row: OrderRunsRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Spent: float64(oPrices[i])}})
+				w0 = append(w0, orderRunsW0{p0: tickwork.QueryHandleKey(oBuyers[i]), o0: oAmounts[i], pos: pos})
+				w1 = append(w1, orderRunsW1{p0: tickwork.QueryBoolKey(oAmounts[i] > 4), o0: tickwork.QueryFloatKey32(oPrices[i]), pos: pos})
+			}
+		}
+	}
+	slices.SortFunc(w0, orderRunsW0Order)
+	var acc0 float64
+	for i := range w0 {
+		e := &w0[i]
+		if i > 0 && (e.p0 != w0[i-1].p0) {
+			acc0 = 0 // a new partition
+		}
+		acc0 += ents[e.pos].row.Spent
+		ents[e.pos].row.Spent = acc0
+	}
+	q.w0 = w0
+	slices.SortFunc(w1, orderRunsW1Order)
+	var acc1 int64
+	for i := range w1 {
+		e := &w1[i]
+		if i > 0 && (e.p0 != w1[i-1].p0) {
+			acc1 = 0 // a new partition
+		}
+		acc1++
+		ents[e.pos].row.N = acc1
+	}
+	q.w1 = w1
+	q.ents = ents
+	slices.SortFunc(ents, orderRunsOrder)
+	for i := range ents[:min(len(ents), bound)] {
+		dst = append(dst, ents[i].row)
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OrderRuns) Plan() string {
+	return "scan Order (ascending index); window Spent sum() over (partition by Buyer order by Amount desc, index asc): sort its entries by (partition, order, index), then walk; window N row_number() over (partition by key order by Price asc): sort its entries by (partition, order, index), then walk; sort by (Amount desc, index); first n"
+}
+
+// orderRunsCmp orders rows of query OrderRuns: its order keys, then the position.
+func orderRunsCmp(a, b *orderRunsEnt) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return 1
+		}
+		return -1
+	}
+	return int(a.ord - b.ord)
+}
+
+func orderRunsOrder(a, b orderRunsEnt) int { return orderRunsCmp(&a, &b) }
+
+// orderRunsW0Order orders the entries of window 0 of query OrderRuns: its
+// partition keys, its order keys, then the position (the entity index).
+func orderRunsW0Order(a, b orderRunsW0) int {
+	if a.p0 != b.p0 {
+		if a.p0 < b.p0 {
+			return -1
+		}
+		return 1
+	}
+	if a.o0 != b.o0 {
+		if a.o0 < b.o0 {
+			return 1
+		}
+		return -1
+	}
+	return int(a.pos - b.pos)
+}
+
+// orderRunsW1Order orders the entries of window 1 of query OrderRuns: its
+// partition keys, its order keys, then the position (the entity index).
+func orderRunsW1Order(a, b orderRunsW1) int {
+	if a.p0 != b.p0 {
+		if a.p0 < b.p0 {
+			return -1
+		}
+		return 1
+	}
+	if a.o0 != b.o0 {
+		if a.o0 < b.o0 {
+			return -1
+		}
+		return 1
+	}
+	return int(a.pos - b.pos)
+}
+
+// PageWRow is a row of the result of query PageW (querykit.tw:240).
+type PageWRow struct {
+	Person tickwork.Handle // ref Person
+	W      float32
+}
+
+// PageW is declared query PageW (querykit.tw:240). Plan: scan Person
+// (ascending index); keyset: the rows after (w, ix) in the order by's
+// order; top-n heap by (W desc, index asc, index). Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type PageW struct {
+	t    *Tables
+	tb   *tickwork.Table // Person
+	pW   []float32       // Person.W
+	ents []pageWEnt      // the rows with their order keys
+}
+
+// pageWEnt is a row of query PageW with its order keys and position.
+type pageWEnt struct {
+	k0  uint32
+	k1  int32
+	ord int32
+	row PageWRow
+}
+
+// NewPageW makes query PageW over the tables of t, for the host between
+// frames (never during World.Frame).
+func NewPageW(t *Tables) *PageW {
+	q := &PageW{t: t, tb: t.Person.Table}
+	q.pW = t.Person.W.All()
+	return q
+}
+
+// DeclarePageW makes query PageW for a hand-written system: it declares a
+// read of every column the query reads and the presence of every table it
+// scans or probes without a column (tickwork.Read, tickwork.Presence; an
+// event table: tickwork.Consume, whose events Run reads), so the manifest
+// and the conflict check cover it. Call it in the system's DeclareFunc; Run
+// it inside the system's RunFunc only.
+func DeclarePageW(d *tickwork.Decl, t *Tables) *PageW {
+	q := &PageW{t: t, tb: t.Person.Table}
+	q.pW = tickwork.Read(d, t.Person.W).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *PageW) Run(dst []PageWRow, w float32, ix int32, n int32) []PageWRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]PageWRow, 0, bound)
+	}
+	ents := q.ents[:0]
+	if cap(ents) < bound {
+		ents = make([]pageWEnt, 0, bound)
+	}
+	var worst uint32 // the first key of the heap's root, the worst row kept
+	after0 := tickwork.QueryFloatKey32(w)
+	after1 := ix
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pWs := q.pW[base+lo : base+hi]
+			for i := range pWs {
+				row := base + lo + i
+				if tickwork.QueryFloatKey32(pWs[i]) < after0 || tickwork.QueryFloatKey32(pWs[i]) == after0 && (int32(row) > after1) {
+					k0 := tickwork.QueryFloatKey32(pWs[i])
+					if len(ents) < bound {
+						ents = ents[:len(ents)+1]
+						ents[len(ents)-1] = pageWEnt{k0: tickwork.QueryFloatKey32(pWs[i]), k1: int32(row), ord: int32(row), row: PageWRow{Person: tickwork.QueryHandle(q.tb, row), W: pWs[i]}}
+						for j := len(ents) - 1; j > 0; {
+							p := (j - 1) / 2
+							if pageWCmp(&ents[j], &ents[p]) <= 0 {
+								break
+							}
+							ents[j], ents[p] = ents[p], ents[j]
+							j = p
+						}
+						worst = ents[0].k0
+					} else if k0 > worst {
+						ents[0] = pageWEnt{k0: tickwork.QueryFloatKey32(pWs[i]), k1: int32(row), ord: int32(row), row: PageWRow{Person: tickwork.QueryHandle(q.tb, row), W: pWs[i]}}
+						for j := 0; ; {
+							l := 2*j + 1
+							if l >= len(ents) {
+								break
+							}
+							if r := l + 1; r < len(ents) && pageWCmp(&ents[r], &ents[l]) > 0 {
+								l = r
+							}
+							if pageWCmp(&ents[l], &ents[j]) <= 0 {
+								break
+							}
+							ents[j], ents[l] = ents[l], ents[j]
+							j = l
+						}
+						worst = ents[0].k0
+					}
+				}
+			}
+		}
+	}
+	q.ents = ents
+	slices.SortFunc(ents, pageWOrder)
+	for i := range ents {
+		dst = append(dst, ents[i].row)
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *PageW) Plan() string {
+	return "scan Person (ascending index); keyset: the rows after (w, ix) in the order by's order; top-n heap by (W desc, index asc, index)"
+}
+
+// pageWCmp orders rows of query PageW: its order keys, then the position.
+func pageWCmp(a, b *pageWEnt) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return 1
+		}
+		return -1
+	}
+	if a.k1 != b.k1 {
+		if a.k1 < b.k1 {
+			return -1
+		}
+		return 1
+	}
+	return int(a.ord - b.ord)
+}
+
+func pageWOrder(a, b pageWEnt) int { return pageWCmp(&a, &b) }
+
+// OrdersAfterRow is a row of the result of query OrdersAfter
+// (querykit.tw:249).
+type OrdersAfterRow struct {
+	Order  tickwork.Handle // ref Order
+	Amount int32
+}
+
+// OrdersAfter is declared query OrdersAfter (querykit.tw:249). Plan: scan
+// Order (ascending index); keyset: the rows after (a, ix) in the order by's
+// order; sort by (Amount asc, index asc, index). Run it from one goroutine
+// at a time; the result's order is docs/schema.md's Query results.
+type OrdersAfter struct {
+	t       *Tables
+	tb      *tickwork.Table  // Order
+	oAmount []int32          // Order.Amount
+	ents    []ordersAfterEnt // the rows with their order keys
+}
+
+// ordersAfterEnt is a row of query OrdersAfter with its order keys and position.
+type ordersAfterEnt struct {
+	k0  int32
+	k1  int32
+	ord int32
+	row OrdersAfterRow
+}
+
+// NewOrdersAfter makes query OrdersAfter over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewOrdersAfter(t *Tables) *OrdersAfter {
+	q := &OrdersAfter{t: t, tb: t.Order.Table}
+	q.oAmount = t.Order.Amount.All()
+	return q
+}
+
+// DeclareOrdersAfter makes query OrdersAfter for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareOrdersAfter(d *tickwork.Decl, t *Tables) *OrdersAfter {
+	q := &OrdersAfter{t: t, tb: t.Order.Table}
+	q.oAmount = tickwork.Read(d, t.Order.Amount).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OrdersAfter) Run(dst []OrdersAfterRow, a int32, ix int32) []OrdersAfterRow {
+	dst = dst[:0]
+	ents := q.ents[:0]
+	after0 := a
+	after1 := ix
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			oAmounts := q.oAmount[base+lo : base+hi]
+			for i := range oAmounts {
+				row := base + lo + i
+				if oAmounts[i] > after0 || oAmounts[i] == after0 && (int32(row) > after1) {
+					ents = append(ents, ordersAfterEnt{k0: oAmounts[i], k1: int32(row), ord: int32(row), row: OrdersAfterRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i]}})
+				}
+			}
+		}
+	}
+	q.ents = ents
+	slices.SortFunc(ents, ordersAfterOrder)
+	for i := range ents {
+		dst = append(dst, ents[i].row)
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OrdersAfter) Plan() string {
+	return "scan Order (ascending index); keyset: the rows after (a, ix) in the order by's order; sort by (Amount asc, index asc, index)"
+}
+
+// ordersAfterCmp orders rows of query OrdersAfter: its order keys, then the position.
+func ordersAfterCmp(a, b *ordersAfterEnt) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	if a.k1 != b.k1 {
+		if a.k1 < b.k1 {
+			return -1
+		}
+		return 1
+	}
+	return int(a.ord - b.ord)
+}
+
+func ordersAfterOrder(a, b ordersAfterEnt) int { return ordersAfterCmp(&a, &b) }
+
+// BadgeByCodeRow is a row of the result of query BadgeByCode
+// (querykit.tw:257).
+type BadgeByCodeRow struct {
+	Badge, Holder tickwork.Handle // ref Badge, ref Person
+	Weight        float32
+}
+
+// BadgeByCode is declared query BadgeByCode (querykit.tw:257). Plan: unique
+// key lookup: scan Badge (ascending index) for Code, stop at the first
+// match (limit 1); filter. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type BadgeByCode struct {
+	t       *Tables
+	tb      *tickwork.Table   // Badge
+	bCode   []int64           // Badge.Code
+	bHolder []tickwork.Handle // Badge.Holder
+	bWeight []float32         // Badge.Weight
+}
+
+// NewBadgeByCode makes query BadgeByCode over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewBadgeByCode(t *Tables) *BadgeByCode {
+	q := &BadgeByCode{t: t, tb: t.Badge.Table}
+	q.bCode = t.Badge.Code.All()
+	q.bHolder = t.Badge.Holder.All()
+	q.bWeight = t.Badge.Weight.All()
+	return q
+}
+
+// DeclareBadgeByCode makes query BadgeByCode for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareBadgeByCode(d *tickwork.Decl, t *Tables) *BadgeByCode {
+	q := &BadgeByCode{t: t, tb: t.Badge.Table}
+	q.bCode = tickwork.Read(d, t.Badge.Code).All()
+	q.bHolder = tickwork.Read(d, t.Badge.Holder).All()
+	q.bWeight = tickwork.Read(d, t.Badge.Weight).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *BadgeByCode) Run(dst []BadgeByCodeRow, c2 int64) []BadgeByCodeRow {
+	dst = dst[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			bCodes := q.bCode[base+lo : base+hi]
+			bHolders := q.bHolder[base+lo : base+hi][:len(bCodes)]
+			bWeights := q.bWeight[base+lo : base+hi][:len(bCodes)]
+			for i := range bCodes {
+				row := base + lo + i
+				if bCodes[i] == c2 {
+					if bWeights[i] >= 0 {
+						dst = append(dst, BadgeByCodeRow{Badge: tickwork.QueryHandle(q.tb, row), Holder: bHolders[i], Weight: bWeights[i]})
+					}
+					return dst
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *BadgeByCode) Plan() string {
+	return "unique key lookup: scan Badge (ascending index) for Code, stop at the first match (limit 1); filter"
+}
+
+// BadgeHolderRow is a row of the result of query BadgeHolder
+// (querykit.tw:263).
+type BadgeHolderRow struct {
+	Badge tickwork.Handle // ref Badge
+	Age   int32
+}
+
+// BadgeHolder is declared query BadgeHolder (querykit.tw:263). Plan: unique
+// key lookup: scan Badge (ascending index) for Code, stop at the first
+// match (limit 1); inner join Person p: probe by b.Holder. Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type BadgeHolder struct {
+	t       *Tables
+	tb      *tickwork.Table   // Badge
+	bCode   []int64           // Badge.Code
+	bHolder []tickwork.Handle // Badge.Holder
+	pAge    []int32           // Person.Age
+}
+
+// NewBadgeHolder makes query BadgeHolder over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewBadgeHolder(t *Tables) *BadgeHolder {
+	q := &BadgeHolder{t: t, tb: t.Badge.Table}
+	q.bCode = t.Badge.Code.All()
+	q.bHolder = t.Badge.Holder.All()
+	q.pAge = t.Person.Age.All()
+	return q
+}
+
+// DeclareBadgeHolder makes query BadgeHolder for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareBadgeHolder(d *tickwork.Decl, t *Tables) *BadgeHolder {
+	q := &BadgeHolder{t: t, tb: t.Badge.Table}
+	q.bCode = tickwork.Read(d, t.Badge.Code).All()
+	q.bHolder = tickwork.Read(d, t.Badge.Holder).All()
+	q.pAge = tickwork.Read(d, t.Person.Age).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *BadgeHolder) Run(dst []BadgeHolderRow, c2 int64) []BadgeHolderRow {
+	dst = dst[:0]
+	personLease := q.t.Person.Table.Lease()
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			bCodes := q.bCode[base+lo : base+hi]
+			bHolders := q.bHolder[base+lo : base+hi][:len(bCodes)]
+			for i := range bCodes {
+				row := base + lo + i
+				if c2 == bCodes[i] {
+					pRow := personLease.Find(bHolders[i])
+					if pRow >= 0 {
+						dst = append(dst, BadgeHolderRow{Badge: tickwork.QueryHandle(q.tb, row), Age: q.pAge[pRow]})
+					}
+					return dst
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *BadgeHolder) Plan() string {
+	return "unique key lookup: scan Badge (ascending index) for Code, stop at the first match (limit 1); inner join Person p: probe by b.Holder"
 }
