@@ -492,6 +492,12 @@ func (c *checker) orderKeys(q *Query, sc *scope, body *synQueryBody, groupText [
 	grouped := len(q.GroupBy) > 0 || len(q.Aggregates) > 0
 	for _, o := range body.Order {
 		p := c.pos(o.Expr.Pos)
+		if wn, ok := windowCall(o.Expr); ok {
+			ws := *sc
+			ws.aggAt = "an order key"
+			c.misplacedWindow(&ws, p, wn.Name.Name)
+			continue
+		}
 		key := &OrderKey{Pos: p, Item: -1, Group: -1, Desc: o.Dir == "desc"}
 		text := exprText(o.Expr)
 		if id := bareName(o.Expr); id != nil && sc.b.vars[id.Name] == nil && sc.b.params[id.Name] == nil {

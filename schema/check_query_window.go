@@ -37,7 +37,11 @@ func (c *checker) misplacedWindow(sc *scope, p Pos, fn string) {
 	if sc.aggAt != "" {
 		where = "in " + sc.aggAt
 	}
-	c.errorf(p, KindType, "window function %s() %s of query %s: a window function is a whole select item (select ..., %s() over (partition by KEY order by KEY) as NAME); filter rows in where, order them in order by", fn, where, sc.b.query.Name, fn)
+	call := fn + "()"
+	if fn != "row_number" {
+		call = fn + "(EXPR)"
+	}
+	c.errorf(p, KindType, "window function %s() %s of query %s: a window function is a whole select item (select ..., %s over (partition by KEY order by KEY) as NAME); filter rows in where, order them in order by", fn, where, sc.b.query.Name, call)
 }
 
 // window checks the window function of a select item.
@@ -160,7 +164,11 @@ func (c *checker) after(q *Query, sc *scope, a *synAfter, body *synQueryBody) {
 		c.errorf(p, KindType, "after in %s pages rows; a query with group by, aggregates or window functions cannot take it: filter in where", of)
 		return
 	case len(a.Values) != len(body.Order):
-		c.errorf(p, KindValue, "after in %s gives %d values for %d order keys; give one value per key, in their order", of, len(a.Values), len(body.Order))
+		vals := "values"
+		if len(a.Values) == 1 {
+			vals = "value"
+		}
+		c.errorf(p, KindValue, "after in %s gives %d %s for %d order keys; give one value per key, in their order", of, len(a.Values), vals, len(body.Order))
 		return
 	case len(q.OrderBy) != len(body.Order):
 		return // an order key was refused

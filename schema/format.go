@@ -155,12 +155,15 @@ func (p *printer) query(q *synQueryDecl) {
 func (p *printer) fields(head string, fs []*synField) {
 	p.line(head, " {")
 	p.indent++
-	for _, f := range fs {
+	for i, f := range fs {
+		attr := ""
 		if f.Unique {
-			p.line(f.Name.Name, ": ", typeText(f.Type), " unique")
-			continue
+			attr = " unique"
 		}
-		p.line(f.Name.Name, ": ", typeText(f.Type))
+		if i+1 < len(fs) && fs[i+1].Name.Name == "unique" {
+			attr += "," // else the next column's name reads as this one's attribute
+		}
+		p.line(f.Name.Name, ": ", typeText(f.Type), attr)
 	}
 	p.indent--
 	p.line("}")

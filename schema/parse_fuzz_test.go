@@ -23,7 +23,12 @@ func FuzzParse(f *testing.F) {
 		prelude + "query Q(n: int32, h: ref Unit) { from Unit u left join Body b on u where u == h or has(u, Body) and not missing(b) select distinct u, u.Health as HP, b.X order by HP desc, X limit n }",
 		prelude + "query G() { from Hit e join Unit u on e.Target group by e.Target, u.Health % 2 select e.Target, u.Health % 2 as Odd, count(), sum(e.Damage), min(e.Damage), max(e.Damage), avg(e.Damage) order by count() desc }",
 		prelude + "query B() { from Shot s where sum(s.X) > 1 select s set s.X = 1 }",
-		prelude + "query C() { from Unit u select count() limit }"} {
+		prelude + "query C() { from Unit u select count() limit }",
+		prelude + "query R(n: int32) { from Unit u where u.Health > 0 select u, row_number() over (partition by u.Health % 3 order by u.Health desc, index(u)) as N, sum(u.Health) over (order by u.Health) as Run order by u.Health limit n }",
+		prelude + "query P(h: int32, ix: int32, n: int32) { from Unit u select u, u.Health order by u.Health desc, index(u) after (h, ix) limit n }",
+		prelude + "table K(capacity: 8) { Code: int64 unique, Who: ref Unit unique  W: float32 unique }\nquery L(c: int64) { from K k where k.Code == c select k }",
+		prelude + "table U(capacity: 8) { A: int32, unique: int32 unique, B: int32 }",
+		prelude + "query X() { from Unit u where row_number() over () > 1 select u after (1) }"} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
