@@ -368,8 +368,8 @@ type OrdersAfterRow struct {
 }
 
 // OrdersAfter is declared query OrdersAfter (shop.tw:61). Plan: scan Order
-// (ascending index); keyset: the rows after the after values in the order
-// by's order; top-n heap by (Day asc, index asc, index). Run it from one
+// (ascending index); keyset: the rows after (day, ix) in the order by's
+// order; top-n heap by (Day asc, index asc, index). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
 type OrdersAfter struct {
@@ -440,36 +440,8 @@ func (q *OrdersAfter) Run(dst []OrdersAfterRow, day int32, ix int32, n int32) []
 			for i := range oPrices {
 				row := base + lo + i
 				if oDays[i] > after0 || oDays[i] == after0 && (int32(row) > after1) {
-					k0 := oDays[i]
-					if len(ents) < bound {
-						ents = ents[:len(ents)+1]
-						ents[len(ents)-1] = ordersAfterEnt{k0: oDays[i], k1: int32(row), ord: int32(row), row: OrdersAfterRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays[i], Price: oPrices[i]}}
-						for j := len(ents) - 1; j > 0; {
-							p := (j - 1) / 2
-							if ordersAfterCmp(&ents[j], &ents[p]) <= 0 {
-								break
-							}
-							ents[j], ents[p] = ents[p], ents[j]
-							j = p
-						}
-						worst = ents[0].k0
-					} else if k0 < worst {
-						ents[0] = ordersAfterEnt{k0: oDays[i], k1: int32(row), ord: int32(row), row: OrdersAfterRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays[i], Price: oPrices[i]}}
-						for j := 0; ; {
-							l := 2*j + 1
-							if l >= len(ents) {
-								break
-							}
-							if r := l + 1; r < len(ents) && ordersAfterCmp(&ents[r], &ents[l]) > 0 {
-								l = r
-							}
-							if ordersAfterCmp(&ents[l], &ents[j]) <= 0 {
-								break
-							}
-							ents[j], ents[l] = ents[l], ents[j]
-							j = l
-						}
-						worst = ents[0].k0
+					if k0 := oDays[i]; len(ents) < bound || k0 < worst {
+						ents, worst = ordersAfterOffer(ents, bound, ordersAfterEnt{k0: oDays[i], k1: int32(row), ord: int32(row), row: OrdersAfterRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays[i], Price: oPrices[i]}})
 					}
 				}
 			}
@@ -486,7 +458,7 @@ func (q *OrdersAfter) Run(dst []OrdersAfterRow, day int32, ix int32, n int32) []
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *OrdersAfter) Plan() string {
-	return "scan Order (ascending index); keyset: the rows after the after values in the order by's order; top-n heap by (Day asc, index asc, index)"
+	return "scan Order (ascending index); keyset: the rows after (day, ix) in the order by's order; top-n heap by (Day asc, index asc, index)"
 }
 
 // ordersAfterCmp orders rows of query OrdersAfter: its order keys, then the position.
@@ -507,6 +479,43 @@ func ordersAfterCmp(a, b *ordersAfterEnt) int {
 }
 
 func ordersAfterOrder(a, b ordersAfterEnt) int { return ordersAfterCmp(&a, &b) }
+
+// ordersAfterOffer adds e to the bounded max-heap ents (its root the worst row
+// kept), replacing the root when the heap is full and e is better; it
+// returns the heap and its root's first key.
+func ordersAfterOffer(ents []ordersAfterEnt, bound int, e ordersAfterEnt) ([]ordersAfterEnt, int32) {
+	if len(ents) < bound {
+		ents = append(ents, e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if ordersAfterCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		return ents, ents[0].k0
+	}
+	if ordersAfterCmp(&e, &ents[0]) >= 0 {
+		return ents, ents[0].k0
+	}
+	ents[0] = e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && ordersAfterCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if ordersAfterCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents, ents[0].k0
+}
 
 // PlayerByAccountRow is a row of the result of query PlayerByAccount
 // (shop.tw:70).

@@ -720,6 +720,8 @@ func (qg *qGen) sink() {
 		qg.sinkGroup()
 	case aggregated(q):
 		qg.sinkAggregate()
+	case qg.keysetTopN():
+		qg.keysetSink()
 	case len(q.OrderBy) > 0 && q.Limit != nil:
 		qg.sinkTopN()
 	case len(q.OrderBy) > 0:

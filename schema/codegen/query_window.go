@@ -290,9 +290,11 @@ func (qg *qGen) winWalk(w *schema.Window, xs string, same []string, row string) 
 	g.p("}")
 }
 
-// windowHelpers writes each window's entry order.
+// windowHelpers writes each window's entry order (and a keyset page's
+// heap move).
 func (qg *qGen) windowHelpers() {
 	g, q := qg.g, qg.q
+	qg.keysetHelpers()
 	for _, w := range q.Windows {
 		if qg.shared(w) {
 			continue
@@ -450,4 +452,80 @@ func (qg *qGen) afterText() string {
 		}
 	}
 	return strings.Join(vs, ", ")
+}
+
+// keysetTopN: a keyset page with a limit, whose heap moves are out of
+// line (keysetSink, keysetOffer).
+func (qg *qGen) keysetTopN() bool { return qg.q.After != nil && qg.q.Limit != nil }
+
+// keysetSink offers the row to the page's bounded heap: a row whose first
+// key is no better than the worst kept is rejected in line (as
+// sinkTopN), the heap's moves are one call (the row loop then keeps the
+// after values and its spans in registers).
+func (qg *qGen) keysetSink() {
+	g, q := qg.g, qg.q
+	k0 := qg.loc.name("k0")
+	first := q.OrderBy[0]
+	x := first.Expr
+	if first.Item >= 0 {
+		x = q.Select[first.Item].Expr
+	}
+	kx, _ := keyForm(qg.sg.code(x), first.T)
+	op := "<"
+	if first.Desc {
+		op = ">"
+	}
+	if qg.topKeys() > 1 {
+		op += "="
+	}
+	g.p("if %s := %s; len(ents) < bound || %s %s worst {", k0, kx, k0, op)
+	g.p("ents, worst = %sOffer(ents, bound, %s)", qg.lower, qg.entLit(true))
+	g.p("}")
+}
+
+// keysetHelpers writes the page's heap move.
+func (qg *qGen) keysetHelpers() {
+	if !qg.keysetTopN() {
+		return
+	}
+	g := qg.g
+	ent, cmp := qg.lower+"Ent", qg.lower+"Cmp"
+	_, t := keyForm("", qg.q.OrderBy[0].T)
+	g.p("// %sOffer adds e to the bounded max-heap ents (its root the worst row", qg.lower)
+	g.p("// kept), replacing the root when the heap is full and e is better; it")
+	g.p("// returns the heap and its root's first key.")
+	g.p("func %sOffer(ents []%s, bound int, e %s) ([]%s, %s) {", qg.lower, ent, ent, ent, t)
+	g.p("if len(ents) < bound {")
+	g.p("ents = append(ents, e)")
+	g.p("for j := len(ents) - 1; j > 0; {")
+	g.p("p := (j - 1) / 2")
+	g.p("if %s(&ents[j], &ents[p]) <= 0 {", cmp)
+	g.p("break")
+	g.p("}")
+	g.p("ents[j], ents[p] = ents[p], ents[j]")
+	g.p("j = p")
+	g.p("}")
+	g.p("return ents, ents[0].k0")
+	g.p("}")
+	g.p("if %s(&e, &ents[0]) >= 0 {", cmp)
+	g.p("return ents, ents[0].k0")
+	g.p("}")
+	g.p("ents[0] = e")
+	g.p("for j := 0; ; {")
+	g.p("l := 2*j + 1")
+	g.p("if l >= len(ents) {")
+	g.p("break")
+	g.p("}")
+	g.p("if r := l + 1; r < len(ents) && %s(&ents[r], &ents[l]) > 0 {", cmp)
+	g.p("l = r")
+	g.p("}")
+	g.p("if %s(&ents[l], &ents[j]) <= 0 {", cmp)
+	g.p("break")
+	g.p("}")
+	g.p("ents[j], ents[l] = ents[l], ents[j]")
+	g.p("j = l")
+	g.p("}")
+	g.p("return ents, ents[0].k0")
+	g.p("}")
+	g.p("")
 }

@@ -2916,36 +2916,8 @@ func (q *PageW) Run(dst []PageWRow, w float32, ix int32, n int32) []PageWRow {
 			for i := range pWs {
 				row := base + lo + i
 				if tickwork.QueryFloatKey32(pWs[i]) < after0 || tickwork.QueryFloatKey32(pWs[i]) == after0 && (int32(row) > after1) {
-					k0 := tickwork.QueryFloatKey32(pWs[i])
-					if len(ents) < bound {
-						ents = ents[:len(ents)+1]
-						ents[len(ents)-1] = pageWEnt{k0: tickwork.QueryFloatKey32(pWs[i]), k1: int32(row), ord: int32(row), row: PageWRow{Person: tickwork.QueryHandle(q.tb, row), W: pWs[i]}}
-						for j := len(ents) - 1; j > 0; {
-							p := (j - 1) / 2
-							if pageWCmp(&ents[j], &ents[p]) <= 0 {
-								break
-							}
-							ents[j], ents[p] = ents[p], ents[j]
-							j = p
-						}
-						worst = ents[0].k0
-					} else if k0 > worst {
-						ents[0] = pageWEnt{k0: tickwork.QueryFloatKey32(pWs[i]), k1: int32(row), ord: int32(row), row: PageWRow{Person: tickwork.QueryHandle(q.tb, row), W: pWs[i]}}
-						for j := 0; ; {
-							l := 2*j + 1
-							if l >= len(ents) {
-								break
-							}
-							if r := l + 1; r < len(ents) && pageWCmp(&ents[r], &ents[l]) > 0 {
-								l = r
-							}
-							if pageWCmp(&ents[l], &ents[j]) <= 0 {
-								break
-							}
-							ents[j], ents[l] = ents[l], ents[j]
-							j = l
-						}
-						worst = ents[0].k0
+					if k0 := tickwork.QueryFloatKey32(pWs[i]); len(ents) < bound || k0 > worst {
+						ents, worst = pageWOffer(ents, bound, pageWEnt{k0: tickwork.QueryFloatKey32(pWs[i]), k1: int32(row), ord: int32(row), row: PageWRow{Person: tickwork.QueryHandle(q.tb, row), W: pWs[i]}})
 					}
 				}
 			}
@@ -2983,6 +2955,43 @@ func pageWCmp(a, b *pageWEnt) int {
 }
 
 func pageWOrder(a, b pageWEnt) int { return pageWCmp(&a, &b) }
+
+// pageWOffer adds e to the bounded max-heap ents (its root the worst row
+// kept), replacing the root when the heap is full and e is better; it
+// returns the heap and its root's first key.
+func pageWOffer(ents []pageWEnt, bound int, e pageWEnt) ([]pageWEnt, uint32) {
+	if len(ents) < bound {
+		ents = append(ents, e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if pageWCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		return ents, ents[0].k0
+	}
+	if pageWCmp(&e, &ents[0]) >= 0 {
+		return ents, ents[0].k0
+	}
+	ents[0] = e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && pageWCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if pageWCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents, ents[0].k0
+}
 
 // OrdersAfterRow is a row of the result of query OrdersAfter
 // (querykit.tw:249).
