@@ -149,15 +149,17 @@ type BulkRanksRow struct {
 
 // BulkRanks is declared query BulkRanks (shop.tw:46). Plan: scan Order
 // (ascending index); filter; window N row_number() over (partition by Buyer
-// order by Day asc, index asc): sort its entries by (partition, order,
-// index), then walk. Run it from one goroutine at a time; the result's
-// order is docs/schema.md's Query results.
+// order by Day asc, index asc): a bucket pass over the capacity of domain
+// Accounts, then each bucket sorted by (partition, order, index); walk. Run
+// it from one goroutine at a time; the result's order is docs/schema.md's
+// Query results.
 type BulkRanks struct {
 	t               *Tables
 	tb              *tickwork.Table   // Order
 	oBuyer          []tickwork.Handle // Order.Buyer
 	oQuantity, oDay []int32           // Order.Quantity, Order.Day
-	w0              []bulkRanksW0     // the entries of window 0
+	w0, w0Tmp       []bulkRanksW0     // the entries of window 0, the bucket pass's output
+	w0Count         []int32           // entries per entity index of the partition key (the last: any index past the capacity), zero between runs
 }
 
 // bulkRanksW0 is a row's entry in window 0 of query BulkRanks: its partition and
@@ -175,6 +177,7 @@ func NewBulkRanks(t *Tables) *BulkRanks {
 	q.oBuyer = t.Order.Buyer.All()
 	q.oQuantity = t.Order.Quantity.All()
 	q.oDay = t.Order.Day.All()
+	q.w0Count = make([]int32, t.Player.Table.Cap()+1)
 	return q
 }
 
@@ -189,6 +192,7 @@ func DeclareBulkRanks(d *tickwork.Decl, t *Tables) *BulkRanks {
 	q.oBuyer = tickwork.Read(d, t.Order.Buyer).All()
 	q.oQuantity = tickwork.Read(d, t.Order.Quantity).All()
 	q.oDay = tickwork.Read(d, t.Order.Day).All()
+	q.w0Count = make([]int32, t.Player.Table.Cap()+1)
 	return q
 }
 
@@ -217,7 +221,39 @@ func (q *BulkRanks) Run(dst []BulkRanksRow, q2 int32) []BulkRanksRow {
 			}
 		}
 	}
-	slices.SortFunc(w0, bulkRanksW0Order)
+	if len(w0) > 1 {
+		cnt0 := q.w0Count
+		for i := range w0 {
+			cnt0[min(int(w0[i].p0>>32), len(cnt0)-1)]++
+		}
+		var start int32
+		for b, c := range cnt0 {
+			cnt0[b] = start
+			start += c
+		}
+		tmp0 := q.w0Tmp[:0]
+		if cap(tmp0) < len(w0) {
+			tmp0 = make([]bulkRanksW0, 0, cap(w0))
+		}
+		tmp0 = tmp0[:len(w0)]
+		for i := range w0 {
+			b := min(int(w0[i].p0>>32), len(cnt0)-1)
+			tmp0[cnt0[b]] = w0[i]
+			cnt0[b]++
+		}
+		clear(cnt0)
+		for lo := 0; lo < len(tmp0); {
+			hi, b := lo+1, min(int(tmp0[lo].p0>>32), len(cnt0)-1)
+			for hi < len(tmp0) && min(int(tmp0[hi].p0>>32), len(cnt0)-1) == b {
+				hi++
+			}
+			if hi-lo > 1 {
+				slices.SortFunc(tmp0[lo:hi], bulkRanksW0Order)
+			}
+			lo = hi
+		}
+		w0, q.w0Tmp = tmp0, w0
+	}
 	var acc0 int64
 	for i := range w0 {
 		e := &w0[i]
@@ -234,7 +270,7 @@ func (q *BulkRanks) Run(dst []BulkRanksRow, q2 int32) []BulkRanksRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *BulkRanks) Plan() string {
-	return "scan Order (ascending index); filter; window N row_number() over (partition by Buyer order by Day asc, index asc): sort its entries by (partition, order, index), then walk"
+	return "scan Order (ascending index); filter; window N row_number() over (partition by Buyer order by Day asc, index asc): a bucket pass over the capacity of domain Accounts, then each bucket sorted by (partition, order, index); walk"
 }
 
 // bulkRanksW0Order orders the entries of window 0 of query BulkRanks: its
@@ -266,13 +302,15 @@ type RunningQuantityRow struct {
 // RunningQuantity is declared query RunningQuantity (shop.tw:53). Plan:
 // scan Order (ascending index); filter; window Running sum() over (order by
 // Day asc, index asc): walk the sorted result (its keys are the order
-// by's); sort by (Day asc, index). Run it from one goroutine at a time; the
-// result's order is docs/schema.md's Query results.
+// by's); sort packed keys (Day asc, position). Run it from one goroutine at
+// a time; the result's order is docs/schema.md's Query results.
 type RunningQuantity struct {
 	t               *Tables
 	tb              *tickwork.Table      // Order
 	oQuantity, oDay []int32              // Order.Quantity, Order.Day
 	ents            []runningQuantityEnt // the rows with their order keys
+	rows            []RunningQuantityRow // the rows, in scan order
+	keys            []uint64             // the packed sort keys: order key, position
 }
 
 // runningQuantityEnt is a row of query RunningQuantity with its order keys and position.
@@ -312,7 +350,8 @@ func DeclareRunningQuantity(d *tickwork.Decl, t *Tables) *RunningQuantity {
 // never past it.
 func (q *RunningQuantity) Run(dst []RunningQuantityRow, days int32) []RunningQuantityRow {
 	dst = dst[:0]
-	ents := q.ents[:0]
+	keys := q.keys[:0]
+	rows := q.rows[:0]
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -322,21 +361,21 @@ func (q *RunningQuantity) Run(dst []RunningQuantityRow, days int32) []RunningQua
 			for i := range oQuantitys {
 				row := base + lo + i
 				if oDays[i] < days {
-					ents = append(ents, runningQuantityEnt{k0: oDays[i], ord: int32(row), row: RunningQuantityRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays[i], Running: int64(oQuantitys[i])}})
+					pos := int32(len(rows))
+					keys = append(keys, uint64(uint32(oDays[i])^(1<<31))<<32|uint64(pos))
+					rows = append(rows, RunningQuantityRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays[i], Running: int64(oQuantitys[i])})
 				}
 			}
 		}
 	}
-	q.ents = ents
-	slices.SortFunc(ents, runningQuantityOrder)
+	q.rows, q.keys = rows, keys
+	slices.Sort(keys)
 	var acc0 int64
-	for i := range ents {
-		e := &ents[i]
-		acc0 += e.row.Running
-		e.row.Running = acc0
-	}
-	for i := range ents {
-		dst = append(dst, ents[i].row)
+	for _, k := range keys {
+		r := &rows[uint32(k)]
+		acc0 += r.Running // added in the window's order, one rounding a row
+		r.Running = acc0
+		dst = append(dst, *r)
 	}
 	return dst
 }
@@ -344,7 +383,7 @@ func (q *RunningQuantity) Run(dst []RunningQuantityRow, days int32) []RunningQua
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *RunningQuantity) Plan() string {
-	return "scan Order (ascending index); filter; window Running sum() over (order by Day asc, index asc): walk the sorted result (its keys are the order by's); sort by (Day asc, index)"
+	return "scan Order (ascending index); filter; window Running sum() over (order by Day asc, index asc): walk the sorted result (its keys are the order by's); sort packed keys (Day asc, position)"
 }
 
 // runningQuantityCmp orders rows of query RunningQuantity: its order keys, then the position.

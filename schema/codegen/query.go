@@ -326,6 +326,7 @@ func (qg *qGen) constructors() {
 		if q.Distinct {
 			g.p("q.seen = map[%sKey]struct{}{}", qg.lower)
 		}
+		qg.windowInit()
 		g.p("return q")
 		g.p("}")
 		g.p("")
@@ -1282,6 +1283,11 @@ func (qg *qGen) plan() string {
 		}
 		parts = append(parts, "aggregate "+strings.Join(as, ", ")+" (one row)")
 	case q.Unique != nil:
+	case qg.packed():
+		parts = append(parts, "sort packed keys ("+keys()+", position)")
+		if q.Limit != nil {
+			parts = append(parts, "first n")
+		}
 	case qg.windowed() && len(q.OrderBy) > 0:
 		parts = append(parts, "sort by ("+keys()+", index)")
 		if q.Limit != nil {

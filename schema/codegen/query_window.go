@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tickwork/tickwork/schema"
@@ -32,9 +33,63 @@ type winGen struct {
 func (qg *qGen) windowed() bool { return len(qg.q.Windows) > 0 }
 
 // winRowsBuf: the rows go into the query's rows buffer (a limit without an
-// order by: dst never grows past its bound).
+// order by: dst never grows past its bound; or a packed sort).
 func (qg *qGen) winRowsBuf() bool {
-	return qg.windowed() && len(qg.q.OrderBy) == 0 && qg.q.Limit != nil
+	return qg.windowed() && (len(qg.q.OrderBy) == 0 && qg.q.Limit != nil || qg.packed())
+}
+
+// packed: a windowed query whose order by is one key of at most 32 bits
+// (int32, float32 or bool; a trailing index(v) is the tie-break) sorts
+// packed keys, the key's ordering form above the row's position, as
+// plain uint64s (no comparison function), and gathers its rows in that
+// order; its shared windows have at most that key as their partition.
+func (qg *qGen) packed() bool {
+	q := qg.q
+	if !qg.windowed() || len(q.OrderBy) == 0 || qg.topKeys() != 1 {
+		return false
+	}
+	switch q.OrderBy[0].T.Kind {
+	case schema.Int32, schema.Float32, schema.Bool:
+	default:
+		return false
+	}
+	for _, w := range q.Windows {
+		if qg.shared(w) && len(w.Partition) > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// packedKey is the packed sort key of the current row at position pos.
+func (qg *qGen) packedKey(pos string) string {
+	k := qg.q.OrderBy[0]
+	x := k.Expr
+	if k.Item >= 0 {
+		x = qg.q.Select[k.Item].Expr
+	}
+	c := qg.sg.code(x)
+	var u string
+	switch k.T.Kind {
+	case schema.Int32:
+		u = "uint32(" + c + ")^(1<<31)"
+	case schema.Float32:
+		u = "tickwork.QueryFloatKey32(" + c + ")"
+	default:
+		u = "uint32(tickwork.QueryBoolKey(" + c + "))"
+	}
+	if k.Desc {
+		u = "^(" + u + ")"
+	}
+	return "uint64(" + u + ")<<32 | uint64(" + pos + ")"
+}
+
+// dense: window w sorts its entries by a bucket pass over the capacity
+// of its one ref partition key's table (a counting sort by entity index,
+// stable, then each bucket of several entries by the window's order), as
+// a group by one ref key uses a dense array.
+func (qg *qGen) dense(w *schema.Window) bool {
+	return !qg.shared(w) && len(w.Partition) == 1 && w.Partition[0].Type().Kind == schema.Ref
 }
 
 // seqKey is one key of a sequence of ordering keys, as Go code.
@@ -109,9 +164,16 @@ func (qg *qGen) windowFields() {
 		if !qg.shared(w) {
 			qg.fields = append(qg.fields, field{fmt.Sprintf("w%d", w.Index), fmt.Sprintf("[]%sW%d", qg.lower, w.Index), "the entries of window " + fmt.Sprint(w.Index)})
 		}
+		if qg.dense(w) {
+			qg.fields = append(qg.fields, field{fmt.Sprintf("w%dTmp", w.Index), fmt.Sprintf("[]%sW%d", qg.lower, w.Index), "the bucket pass's output"},
+				field{fmt.Sprintf("w%dCount", w.Index), "[]int32", "entries per entity index of the partition key (the last: any index past the capacity), zero between runs"})
+		}
 	}
 	if qg.winRowsBuf() {
-		qg.fields = append(qg.fields, field{"rows", "[]" + qg.rowType(), "the rows, numbered before the limit"})
+		qg.fields = append(qg.fields, field{"rows", "[]" + qg.rowType(), "the rows, in scan order"})
+	}
+	if qg.packed() {
+		qg.fields = append(qg.fields, field{"keys", "[]uint64", "the packed sort keys: order key, position"})
 	}
 }
 
@@ -143,7 +205,10 @@ func (qg *qGen) windowTypes() {
 func (qg *qGen) windowReset() {
 	g, q := qg.g, qg.q
 	qg.win = &winGen{pos: qg.loc.name("pos")}
-	if len(q.OrderBy) > 0 {
+	switch {
+	case qg.packed():
+		g.p("keys := q.keys[:0]")
+	case len(q.OrderBy) > 0:
 		g.p("ents := q.ents[:0]")
 	}
 	if qg.winRowsBuf() {
@@ -178,15 +243,18 @@ func (qg *qGen) sinkWindow() {
 	}
 	buf := "dst"
 	switch {
-	case len(q.OrderBy) > 0:
-		buf = "ents"
 	case qg.winRowsBuf():
 		buf = qg.win.rows
+	case len(q.OrderBy) > 0:
+		buf = "ents"
 	}
-	if own {
+	if own || qg.packed() {
 		g.p("%s := int32(len(%s))", qg.win.pos, buf)
 	}
-	if len(q.OrderBy) > 0 {
+	if qg.packed() {
+		g.p("keys = append(keys, %s)", qg.packedKey(qg.win.pos))
+	}
+	if len(q.OrderBy) > 0 && !qg.packed() {
 		g.p("ents = append(ents, %s)", qg.entLit(true))
 	} else {
 		g.p("%s = append(%s, %s)", buf, buf, qg.rowLit())
@@ -216,10 +284,10 @@ func (qg *qGen) finishWindow() {
 	g, q := qg.g, qg.q
 	at := func(pos string) string {
 		switch {
-		case len(q.OrderBy) > 0:
-			return "ents[" + pos + "].row"
 		case qg.winRowsBuf():
 			return qg.win.rows + "[" + pos + "]"
+		case len(q.OrderBy) > 0:
+			return "ents[" + pos + "].row"
 		}
 		return "dst[" + pos + "]"
 	}
@@ -228,7 +296,11 @@ func (qg *qGen) finishWindow() {
 		if n == "" {
 			continue
 		}
-		g.p("slices.SortFunc(%s, %sW%dOrder)", n, qg.lower, w.Index)
+		if qg.dense(w) {
+			qg.denseSort(w, n)
+		} else {
+			g.p("slices.SortFunc(%s, %sW%dOrder)", n, qg.lower, w.Index)
+		}
 		var same []string
 		for i := range w.Partition {
 			same = append(same, fmt.Sprintf("e.p%d != %s[i-1].p%d", i, n, i))
@@ -237,6 +309,8 @@ func (qg *qGen) finishWindow() {
 		g.p("q.w%d = %s", w.Index, n)
 	}
 	switch {
+	case qg.packed():
+		qg.packedFinish()
 	case len(q.OrderBy) > 0:
 		g.p("q.ents = ents")
 		g.p("slices.SortFunc(ents, %sOrder)", qg.lower)
@@ -351,6 +425,14 @@ func (qg *qGen) windowPlan() []string {
 			ks = append(ks, "order by "+strings.Join(os, ", "))
 		}
 		how := "sort its entries by (partition, order, index), then walk"
+		if qg.dense(w) {
+			t := w.Partition[0].Type().Table
+			owner := "table " + t.Name
+			if t.Domain != nil {
+				owner = "domain " + t.Domain.Name
+			}
+			how = "a bucket pass over the capacity of " + owner + ", then each bucket sorted by (partition, order, index); walk"
+		}
 		if qg.shared(w) {
 			how = "walk the sorted result (its keys are the order by's)"
 		}
@@ -528,4 +610,103 @@ func (qg *qGen) keysetHelpers() {
 	g.p("return ents, ents[0].k0")
 	g.p("}")
 	g.p("")
+}
+
+// packedFinish sorts the packed keys and gathers the rows in their order,
+// walking the shared windows on the way (with a limit, up to the bound:
+// the walk is in the result's order).
+func (qg *qGen) packedFinish() {
+	g, q := qg.g, qg.q
+	rows := qg.win.rows
+	g.p("q.rows, q.keys = %s, keys", rows)
+	g.p("slices.Sort(keys)")
+	src := "keys"
+	if q.Limit != nil {
+		src = "keys[:min(len(keys), bound)]"
+	}
+	var shared []*schema.Window
+	var accs []string
+	for _, w := range q.Windows {
+		if qg.shared(w) {
+			shared = append(shared, w)
+			acc := qg.loc.name(fmt.Sprintf("acc%d", w.Index))
+			accs = append(accs, acc)
+			g.p("var %s %s", acc, goType(w.T))
+		}
+	}
+	iv := "_"
+	if slices.ContainsFunc(shared, func(w *schema.Window) bool { return len(w.Partition) > 0 }) {
+		iv = "i"
+	}
+	g.p("for %s, k := range %s {", iv, src)
+	g.p("r := &%s[uint32(k)]", rows)
+	for i, w := range shared {
+		it := q.Select[w.Item]
+		if len(w.Partition) > 0 {
+			g.p("if i > 0 && k>>32 != keys[i-1]>>32 {")
+			g.p("%s = 0 // a new partition", accs[i])
+			g.p("}")
+		}
+		if w.Kind == schema.RowNumber {
+			g.p("%s++", accs[i])
+		} else {
+			g.p("%s += r.%s // added in the window's order, one rounding a row", accs[i], it.Name)
+		}
+		g.p("r.%s = %s", it.Name, accs[i])
+	}
+	g.p("dst = append(dst, *r)")
+	g.p("}")
+}
+
+// windowInit makes the dense windows' counts in the constructors.
+func (qg *qGen) windowInit() {
+	for _, w := range qg.q.Windows {
+		if qg.dense(w) {
+			qg.g.p("q.w%dCount = make([]int32, %s.Cap()+1)", w.Index, tableRef(w.Partition[0].Type().Table))
+		}
+	}
+}
+
+// denseSort writes the bucket pass of dense window w over its entries n:
+// count per entity index, prefix sums (O(capacity)), a stable scatter,
+// then a sort of each bucket holding several entries (two generations of
+// one index, or one partition's rows), by the window's order.
+func (qg *qGen) denseSort(w *schema.Window, n string) {
+	g := qg.g
+	i := w.Index
+	cnt, tmp := qg.loc.name(fmt.Sprintf("cnt%d", i)), qg.loc.name(fmt.Sprintf("tmp%d", i))
+	bucket := func(e string) string { return fmt.Sprintf("min(int(%s.p0>>32), len(%s)-1)", e, cnt) }
+	g.p("if len(%s) > 1 {", n)
+	g.p("%s := q.w%dCount", cnt, i)
+	g.p("for i := range %s {", n)
+	g.p("%s[%s]++", cnt, bucket(n+"[i]"))
+	g.p("}")
+	g.p("var start int32")
+	g.p("for b, c := range %s {", cnt)
+	g.p("%s[b] = start", cnt)
+	g.p("start += c")
+	g.p("}")
+	g.p("%s := q.w%dTmp[:0]", tmp, i)
+	g.p("if cap(%s) < len(%s) {", tmp, n)
+	g.p("%s = make([]%sW%d, 0, cap(%s))", tmp, qg.lower, i, n)
+	g.p("}")
+	g.p("%s = %s[:len(%s)]", tmp, tmp, n)
+	g.p("for i := range %s {", n)
+	g.p("b := %s", bucket(n+"[i]"))
+	g.p("%s[%s[b]] = %s[i]", tmp, cnt, n)
+	g.p("%s[b]++", cnt)
+	g.p("}")
+	g.p("clear(%s)", cnt)
+	g.p("for lo := 0; lo < len(%s); {", tmp)
+	g.p("hi, b := lo+1, %s", bucket(tmp+"[lo]"))
+	g.p("for hi < len(%s) && %s == b {", tmp, bucket(tmp+"[hi]"))
+	g.p("hi++")
+	g.p("}")
+	g.p("if hi-lo > 1 {")
+	g.p("slices.SortFunc(%s[lo:hi], %sW%dOrder)", tmp, qg.lower, i)
+	g.p("}")
+	g.p("lo = hi")
+	g.p("}")
+	g.p("%s, q.w%dTmp = %s, %s", n, i, tmp, n)
+	g.p("}")
 }

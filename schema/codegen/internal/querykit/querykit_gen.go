@@ -2396,20 +2396,24 @@ type RunningVRow struct {
 // RunningV is declared query RunningV (querykit.tw:213). Plan: scan Person
 // (ascending index); filter; window Run sum() over (order by Age asc, index
 // asc): walk the sorted result (its keys are the order by's); window
-// FriendRun sum() over (partition by Friend order by W asc): sort its
-// entries by (partition, order, index), then walk; sort by (Age asc,
-// index). Run it from one goroutine at a time; the result's order is
-// docs/schema.md's Query results.
+// FriendRun sum() over (partition by Friend order by W asc): a bucket pass
+// over the capacity of domain Folk, then each bucket sorted by (partition,
+// order, index); walk; sort packed keys (Age asc, position). Run it from
+// one goroutine at a time; the result's order is docs/schema.md's Query
+// results.
 type RunningV struct {
-	t       *Tables
-	tb      *tickwork.Table   // Person
-	pAge    []int32           // Person.Age
-	pW      []float32         // Person.W
-	pV      []float64         // Person.V
-	pOn     []bool            // Person.On
-	pFriend []tickwork.Handle // Person.Friend
-	ents    []runningVEnt     // the rows with their order keys
-	w1      []runningVW1      // the entries of window 1
+	t         *Tables
+	tb        *tickwork.Table   // Person
+	pAge      []int32           // Person.Age
+	pW        []float32         // Person.W
+	pV        []float64         // Person.V
+	pOn       []bool            // Person.On
+	pFriend   []tickwork.Handle // Person.Friend
+	ents      []runningVEnt     // the rows with their order keys
+	w1, w1Tmp []runningVW1      // the entries of window 1, the bucket pass's output
+	w1Count   []int32           // entries per entity index of the partition key (the last: any index past the capacity), zero between runs
+	rows      []RunningVRow     // the rows, in scan order
+	keys      []uint64          // the packed sort keys: order key, position
 }
 
 // runningVEnt is a row of query RunningV with its order keys and position.
@@ -2436,6 +2440,7 @@ func NewRunningV(t *Tables) *RunningV {
 	q.pV = t.Person.V.All()
 	q.pOn = t.Person.On.All()
 	q.pFriend = t.Person.Friend.All()
+	q.w1Count = make([]int32, t.Person.Table.Cap()+1)
 	return q
 }
 
@@ -2452,6 +2457,7 @@ func DeclareRunningV(d *tickwork.Decl, t *Tables) *RunningV {
 	q.pV = tickwork.Read(d, t.Person.V).All()
 	q.pOn = tickwork.Read(d, t.Person.On).All()
 	q.pFriend = tickwork.Read(d, t.Person.Friend).All()
+	q.w1Count = make([]int32, t.Person.Table.Cap()+1)
 	return q
 }
 
@@ -2462,7 +2468,8 @@ func DeclareRunningV(d *tickwork.Decl, t *Tables) *RunningV {
 // never past it.
 func (q *RunningV) Run(dst []RunningVRow) []RunningVRow {
 	dst = dst[:0]
-	ents := q.ents[:0]
+	keys := q.keys[:0]
+	rows := q.rows[:0]
 	w1 := q.w1[:0]
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -2474,34 +2481,65 @@ func (q *RunningV) Run(dst []RunningVRow) []RunningVRow {
 			for i := range pAges {
 				row := base + lo + i
 				if pOns[i] {
-					pos := int32(len(ents))
-					ents = append(ents, runningVEnt{k0: pAges[i], ord: int32(row), row: RunningVRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], Run: float64(pVs[i]), FriendRun: float64(pWs[i])}})
+					pos := int32(len(rows))
+					keys = append(keys, uint64(uint32(pAges[i])^(1<<31))<<32|uint64(pos))
+					rows = append(rows, RunningVRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], Run: float64(pVs[i]), FriendRun: float64(pWs[i])})
 					w1 = append(w1, runningVW1{p0: tickwork.QueryHandleKey(pFriends[i]), o0: tickwork.QueryFloatKey32(pWs[i]), pos: pos})
 				}
 			}
 		}
 	}
-	slices.SortFunc(w1, runningVW1Order)
+	if len(w1) > 1 {
+		cnt1 := q.w1Count
+		for i := range w1 {
+			cnt1[min(int(w1[i].p0>>32), len(cnt1)-1)]++
+		}
+		var start int32
+		for b, c := range cnt1 {
+			cnt1[b] = start
+			start += c
+		}
+		tmp1 := q.w1Tmp[:0]
+		if cap(tmp1) < len(w1) {
+			tmp1 = make([]runningVW1, 0, cap(w1))
+		}
+		tmp1 = tmp1[:len(w1)]
+		for i := range w1 {
+			b := min(int(w1[i].p0>>32), len(cnt1)-1)
+			tmp1[cnt1[b]] = w1[i]
+			cnt1[b]++
+		}
+		clear(cnt1)
+		for lo := 0; lo < len(tmp1); {
+			hi, b := lo+1, min(int(tmp1[lo].p0>>32), len(cnt1)-1)
+			for hi < len(tmp1) && min(int(tmp1[hi].p0>>32), len(cnt1)-1) == b {
+				hi++
+			}
+			if hi-lo > 1 {
+				slices.SortFunc(tmp1[lo:hi], runningVW1Order)
+			}
+			lo = hi
+		}
+		w1, q.w1Tmp = tmp1, w1
+	}
 	var acc1 float64
 	for i := range w1 {
 		e := &w1[i]
 		if i > 0 && (e.p0 != w1[i-1].p0) {
 			acc1 = 0 // a new partition
 		}
-		acc1 += ents[e.pos].row.FriendRun
-		ents[e.pos].row.FriendRun = acc1
+		acc1 += rows[e.pos].FriendRun
+		rows[e.pos].FriendRun = acc1
 	}
 	q.w1 = w1
-	q.ents = ents
-	slices.SortFunc(ents, runningVOrder)
+	q.rows, q.keys = rows, keys
+	slices.Sort(keys)
 	var acc0 float64
-	for i := range ents {
-		e := &ents[i]
-		acc0 += e.row.Run
-		e.row.Run = acc0
-	}
-	for i := range ents {
-		dst = append(dst, ents[i].row)
+	for _, k := range keys {
+		r := &rows[uint32(k)]
+		acc0 += r.Run // added in the window's order, one rounding a row
+		r.Run = acc0
+		dst = append(dst, *r)
 	}
 	return dst
 }
@@ -2509,7 +2547,7 @@ func (q *RunningV) Run(dst []RunningVRow) []RunningVRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *RunningV) Plan() string {
-	return "scan Person (ascending index); filter; window Run sum() over (order by Age asc, index asc): walk the sorted result (its keys are the order by's); window FriendRun sum() over (partition by Friend order by W asc): sort its entries by (partition, order, index), then walk; sort by (Age asc, index)"
+	return "scan Person (ascending index); filter; window Run sum() over (order by Age asc, index asc): walk the sorted result (its keys are the order by's); window FriendRun sum() over (partition by Friend order by W asc): a bucket pass over the capacity of domain Folk, then each bucket sorted by (partition, order, index); walk; sort packed keys (Age asc, position)"
 }
 
 // runningVCmp orders rows of query RunningV: its order keys, then the position.
@@ -2560,7 +2598,7 @@ type FirstRanks struct {
 	tb     *tickwork.Table // Person
 	pScore []int64         // Person.Score
 	w0     []firstRanksW0  // the entries of window 0
-	rows   []FirstRanksRow // the rows, numbered before the limit
+	rows   []FirstRanksRow // the rows, in scan order
 }
 
 // firstRanksW0 is a row's entry in window 0 of query FirstRanks: its partition and
@@ -2660,20 +2698,24 @@ type OrderRunsRow struct {
 
 // OrderRuns is declared query OrderRuns (querykit.tw:231). Plan: scan Order
 // (ascending index); window Spent sum() over (partition by Buyer order by
-// Amount desc, index asc): sort its entries by (partition, order, index),
-// then walk; window N row_number() over (partition by key order by Price
-// asc): sort its entries by (partition, order, index), then walk; sort by
-// (Amount desc, index); first n. Run it from one goroutine at a time; the
-// result's order is docs/schema.md's Query results.
+// Amount desc, index asc): a bucket pass over the capacity of domain Folk,
+// then each bucket sorted by (partition, order, index); walk; window N
+// row_number() over (partition by key order by Price asc): sort its entries
+// by (partition, order, index), then walk; sort packed keys (Amount desc,
+// position); first n. Run it from one goroutine at a time; the result's
+// order is docs/schema.md's Query results.
 type OrderRuns struct {
-	t       *Tables
-	tb      *tickwork.Table   // Order
-	oBuyer  []tickwork.Handle // Order.Buyer
-	oAmount []int32           // Order.Amount
-	oPrice  []float32         // Order.Price
-	ents    []orderRunsEnt    // the rows with their order keys
-	w0      []orderRunsW0     // the entries of window 0
-	w1      []orderRunsW1     // the entries of window 1
+	t         *Tables
+	tb        *tickwork.Table   // Order
+	oBuyer    []tickwork.Handle // Order.Buyer
+	oAmount   []int32           // Order.Amount
+	oPrice    []float32         // Order.Price
+	ents      []orderRunsEnt    // the rows with their order keys
+	w0, w0Tmp []orderRunsW0     // the entries of window 0, the bucket pass's output
+	w0Count   []int32           // entries per entity index of the partition key (the last: any index past the capacity), zero between runs
+	w1        []orderRunsW1     // the entries of window 1
+	rows      []OrderRunsRow    // the rows, in scan order
+	keys      []uint64          // the packed sort keys: order key, position
 }
 
 // orderRunsEnt is a row of query OrderRuns with its order keys and position.
@@ -2706,6 +2748,7 @@ func NewOrderRuns(t *Tables) *OrderRuns {
 	q.oBuyer = t.Order.Buyer.All()
 	q.oAmount = t.Order.Amount.All()
 	q.oPrice = t.Order.Price.All()
+	q.w0Count = make([]int32, t.Person.Table.Cap()+1)
 	return q
 }
 
@@ -2720,6 +2763,7 @@ func DeclareOrderRuns(d *tickwork.Decl, t *Tables) *OrderRuns {
 	q.oBuyer = tickwork.Read(d, t.Order.Buyer).All()
 	q.oAmount = tickwork.Read(d, t.Order.Amount).All()
 	q.oPrice = tickwork.Read(d, t.Order.Price).All()
+	q.w0Count = make([]int32, t.Person.Table.Cap()+1)
 	return q
 }
 
@@ -2737,7 +2781,8 @@ func (q *OrderRuns) Run(dst []OrderRunsRow, n int32) []OrderRunsRow {
 	if cap(dst) < bound {
 		dst = make([]OrderRunsRow, 0, bound)
 	}
-	ents := q.ents[:0]
+	keys := q.keys[:0]
+	rows := q.rows[:0]
 	w0 := q.w0[:0]
 	w1 := q.w1[:0]
 	cr := q.tb.ChunkRows()
@@ -2749,22 +2794,55 @@ func (q *OrderRuns) Run(dst []OrderRunsRow, n int32) []OrderRunsRow {
 			oPrices := q.oPrice[base+lo : base+hi][:len(oBuyers)]
 			for i := range oBuyers {
 				row := base + lo + i
-				pos := int32(len(ents))
-				ents = append(ents, orderRunsEnt{k0: oAmounts[i], ord: int32(row), row: OrderRunsRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Spent: float64(oPrices[i])}})
+				pos := int32(len(rows))
+				keys = append(keys, uint64(^(uint32(oAmounts[i])^(1<<31)))<<32|uint64(pos))
+				rows = append(rows, OrderRunsRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Spent: float64(oPrices[i])})
 				w0 = append(w0, orderRunsW0{p0: tickwork.QueryHandleKey(oBuyers[i]), o0: oAmounts[i], pos: pos})
 				w1 = append(w1, orderRunsW1{p0: tickwork.QueryBoolKey(oAmounts[i] > 4), o0: tickwork.QueryFloatKey32(oPrices[i]), pos: pos})
 			}
 		}
 	}
-	slices.SortFunc(w0, orderRunsW0Order)
+	if len(w0) > 1 {
+		cnt0 := q.w0Count
+		for i := range w0 {
+			cnt0[min(int(w0[i].p0>>32), len(cnt0)-1)]++
+		}
+		var start int32
+		for b, c := range cnt0 {
+			cnt0[b] = start
+			start += c
+		}
+		tmp0 := q.w0Tmp[:0]
+		if cap(tmp0) < len(w0) {
+			tmp0 = make([]orderRunsW0, 0, cap(w0))
+		}
+		tmp0 = tmp0[:len(w0)]
+		for i := range w0 {
+			b := min(int(w0[i].p0>>32), len(cnt0)-1)
+			tmp0[cnt0[b]] = w0[i]
+			cnt0[b]++
+		}
+		clear(cnt0)
+		for lo := 0; lo < len(tmp0); {
+			hi, b := lo+1, min(int(tmp0[lo].p0>>32), len(cnt0)-1)
+			for hi < len(tmp0) && min(int(tmp0[hi].p0>>32), len(cnt0)-1) == b {
+				hi++
+			}
+			if hi-lo > 1 {
+				slices.SortFunc(tmp0[lo:hi], orderRunsW0Order)
+			}
+			lo = hi
+		}
+		w0, q.w0Tmp = tmp0, w0
+	}
 	var acc0 float64
 	for i := range w0 {
 		e := &w0[i]
 		if i > 0 && (e.p0 != w0[i-1].p0) {
 			acc0 = 0 // a new partition
 		}
-		acc0 += ents[e.pos].row.Spent
-		ents[e.pos].row.Spent = acc0
+		acc0 += rows[e.pos].Spent
+		rows[e.pos].Spent = acc0
 	}
 	q.w0 = w0
 	slices.SortFunc(w1, orderRunsW1Order)
@@ -2775,13 +2853,14 @@ func (q *OrderRuns) Run(dst []OrderRunsRow, n int32) []OrderRunsRow {
 			acc1 = 0 // a new partition
 		}
 		acc1++
-		ents[e.pos].row.N = acc1
+		rows[e.pos].N = acc1
 	}
 	q.w1 = w1
-	q.ents = ents
-	slices.SortFunc(ents, orderRunsOrder)
-	for i := range ents[:min(len(ents), bound)] {
-		dst = append(dst, ents[i].row)
+	q.rows, q.keys = rows, keys
+	slices.Sort(keys)
+	for _, k := range keys[:min(len(keys), bound)] {
+		r := &rows[uint32(k)]
+		dst = append(dst, *r)
 	}
 	return dst
 }
@@ -2789,7 +2868,7 @@ func (q *OrderRuns) Run(dst []OrderRunsRow, n int32) []OrderRunsRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *OrderRuns) Plan() string {
-	return "scan Order (ascending index); window Spent sum() over (partition by Buyer order by Amount desc, index asc): sort its entries by (partition, order, index), then walk; window N row_number() over (partition by key order by Price asc): sort its entries by (partition, order, index), then walk; sort by (Amount desc, index); first n"
+	return "scan Order (ascending index); window Spent sum() over (partition by Buyer order by Amount desc, index asc): a bucket pass over the capacity of domain Folk, then each bucket sorted by (partition, order, index); walk; window N row_number() over (partition by key order by Price asc): sort its entries by (partition, order, index), then walk; sort packed keys (Amount desc, position); first n"
 }
 
 // orderRunsCmp orders rows of query OrderRuns: its order keys, then the position.

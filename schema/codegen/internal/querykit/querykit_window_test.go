@@ -381,7 +381,9 @@ func TestWindowQueriesAllocateNothing(t *testing.T) {
 
 // TestWindowPlans: the plans say how each family runs: a unique key
 // lookup stops at its first match, a keyset page is a bounded top-N, a
-// window walks the sorted result when its keys are the order by's.
+// window walks the sorted result when its keys are the order by's (a
+// packed sort for one 32-bit key), a window partitioned by a ref makes a
+// bucket pass over the key table's capacity.
 func TestWindowPlans(t *testing.T) {
 	tabs, err := kit.Declare(tickwork.NewBuilder(), kit.DefaultSizes())
 	require.NoError(t, err)
@@ -389,5 +391,7 @@ func TestWindowPlans(t *testing.T) {
 	require.Contains(t, q.BadgeByCode.Plan(), "unique key lookup: scan Badge (ascending index) for Code, stop at the first match (limit 1); filter")
 	require.Contains(t, q.PageW.Plan(), "keyset: the rows after (w, ix) in the order by's order; top-n heap by (W desc, index asc, index)")
 	require.Contains(t, q.RunningV.Plan(), "window Run sum() over (order by Age asc, index asc): walk the sorted result")
-	require.Contains(t, q.RunningV.Plan(), "window FriendRun sum() over (partition by Friend order by W asc): sort its entries")
+	require.Contains(t, q.RunningV.Plan(), "window FriendRun sum() over (partition by Friend order by W asc): a bucket pass over the capacity of domain Folk")
+	require.Contains(t, q.RunningV.Plan(), "sort packed keys (Age asc, position)")
+	require.Contains(t, q.AgeRanks.Plan(), "window N row_number() over (partition by key order by W desc): sort its entries by (partition, order, index), then walk")
 }
