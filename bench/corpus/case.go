@@ -15,8 +15,9 @@ type Info struct {
 	Family string // the operator family of issue 22
 	Set    string // "arena" or "shop"
 	// TW is the query in the schema's query syntax (docs/schema.md). The
-	// arena's four are declared in arena/arena.tw and run as the case's
-	// generated side (Kase.NewGen); the others are not compiled yet.
+	// arena's four are declared in arena/arena.tw, the shop's declared
+	// ones in bench/shop/shop.tw, and run as the case's generated side
+	// (Kase.NewGen); the others are not compiled yet.
 	TW string
 	// SQL is the statement run on DB.Scan, prepared once; IndexSQL, when
 	// not empty, the one run on DB.Index instead (an R*Tree probe), else

@@ -467,9 +467,8 @@ func (q *OrdersAfter) Run(dst []OrdersAfterRow, day int32, ix int32, n int32) []
 	if cap(ents) < bound {
 		ents = make([]ordersAfterEnt, 0, bound)
 	}
-	var worst int32 // the first key of the heap's root, the worst row kept
-	after0 := day
-	after1 := ix
+	cur := ordersAfterPack(day, 0) - 1 + uint64(max(int64(ix)+1, 0))
+	lim := ^uint64(0)
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -478,9 +477,10 @@ func (q *OrdersAfter) Run(dst []OrdersAfterRow, day int32, ix int32, n int32) []
 			oDays := q.oDay[base+lo : base+hi][:len(oPrices)]
 			for i := range oPrices {
 				row := base + lo + i
-				if oDays[i] > after0 || oDays[i] == after0 && (int32(row) > after1) {
-					if k0 := oDays[i]; len(ents) < bound || k0 < worst {
-						ents, worst = ordersAfterOffer(ents, bound, ordersAfterEnt{k0: oDays[i], k1: int32(row), ord: int32(row), row: OrdersAfterRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays[i], Price: oPrices[i]}})
+				if u := ordersAfterPack(oDays[i], int32(row)); u-cur-1 < lim-cur-1 {
+					ents, _ = ordersAfterOffer(ents, bound, ordersAfterEnt{k0: oDays[i], k1: int32(row), ord: int32(row), row: OrdersAfterRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays[i], Price: oPrices[i]}})
+					if len(ents) == bound {
+						lim = ordersAfterPack(ents[0].k0, ents[0].ord)
 					}
 				}
 			}
@@ -518,6 +518,12 @@ func ordersAfterCmp(a, b *ordersAfterEnt) int {
 }
 
 func ordersAfterOrder(a, b ordersAfterEnt) int { return ordersAfterCmp(&a, &b) }
+
+// ordersAfterPack is a row's packed page key: its order key's ordering form
+// (reversed when desc) above its position plus one.
+func ordersAfterPack(k0 int32, ord int32) uint64 {
+	return uint64(uint32(k0)^(1<<31))<<32 | (uint64(ord) + 1)
+}
 
 // ordersAfterOffer adds e to the bounded max-heap ents (its root the worst row
 // kept), replacing the root when the heap is full and e is better; it

@@ -380,6 +380,8 @@ func (qg *qGen) run() {
 	case qg.windowed():
 		qg.windowReset()
 	case q.Unique != nil:
+	case qg.packedKeyset():
+		qg.packedKeysetReset()
 	case len(q.OrderBy) > 0:
 		g.p("ents := q.ents[:0]")
 		if q.Limit != nil {
@@ -415,7 +417,7 @@ func (qg *qGen) run() {
 		g.p("if %s {", qg.sg.code(where))
 		qg.closers++
 	}
-	if q.After != nil {
+	if q.After != nil && !qg.packedKeyset() {
 		g.p("if %s {", qg.afterCond())
 		qg.closers++
 	}

@@ -478,8 +478,12 @@ func (qg *qGen) afterCond() string {
 	return cond
 }
 
-// afterLocals declares the after values in ordering form.
+// afterLocals declares the after values in ordering form (a packed
+// keyset page reads them in its cursor).
 func (qg *qGen) afterLocals() {
+	if qg.packedKeyset() {
+		return
+	}
 	for i, x := range qg.q.After {
 		v, _ := keyForm(qg.sg.code(x), qg.q.OrderBy[i].T)
 		n := qg.loc.name(fmt.Sprintf("after%d", i))
@@ -546,6 +550,10 @@ func (qg *qGen) keysetTopN() bool { return qg.q.After != nil && qg.q.Limit != ni
 // after values and its spans in registers).
 func (qg *qGen) keysetSink() {
 	g, q := qg.g, qg.q
+	if qg.packedKeyset() {
+		qg.packedKeysetSink()
+		return
+	}
 	k0 := qg.loc.name("k0")
 	first := q.OrderBy[0]
 	x := first.Expr
@@ -571,6 +579,20 @@ func (qg *qGen) keysetHelpers() {
 		return
 	}
 	g := qg.g
+	if qg.packedKeyset() {
+		_, t := keyForm("", qg.q.OrderBy[0].T)
+		u := "uint32(k0)"
+		if qg.q.OrderBy[0].T.Kind == schema.Int32 {
+			u = "uint32(k0) ^ (1 << 31)"
+		}
+		if qg.q.OrderBy[0].Desc {
+			u = "^(" + u + ")"
+		}
+		g.p("// %sPack is a row's packed page key: its order key's ordering form", qg.lower)
+		g.p("// (reversed when desc) above its position plus one.")
+		g.p("func %sPack(k0 %s, ord int32) uint64 { return uint64(%s)<<32 | (uint64(ord) + 1) }", qg.lower, t, u)
+		g.p("")
+	}
 	ent, cmp := qg.lower+"Ent", qg.lower+"Cmp"
 	_, t := keyForm("", qg.q.OrderBy[0].T)
 	g.p("// %sOffer adds e to the bounded max-heap ents (its root the worst row", qg.lower)
@@ -708,5 +730,65 @@ func (qg *qGen) denseSort(w *schema.Window, n string) {
 	g.p("lo = hi")
 	g.p("}")
 	g.p("%s, q.w%dTmp = %s, %s", n, i, tmp, n)
+	g.p("}")
+}
+
+// packedKeyset: a keyset page with a limit ordered by one key of at most
+// 32 bits (int32, float32, bool), alone or then index(v) ascending: a row's
+// key and position pack into one uint64 in the page's order, so the test
+// "after the cursor and better than the heap's worst" is one unsigned
+// range check, a branch that is almost never taken (a key test and a heap
+// test were two, the first as unpredictable as the data).
+func (qg *qGen) packedKeyset() bool {
+	q := qg.q
+	if !qg.keysetTopN() || qg.topKeys() != 1 {
+		return false
+	}
+	switch q.OrderBy[0].T.Kind {
+	case schema.Int32, schema.Float32, schema.Bool:
+		return true
+	}
+	return false
+}
+
+// packedKeysetReset declares the page's heap and its bounds: cur, the
+// cursor's packed key; lim, the heap root's once the heap is full (all
+// ones until then).
+func (qg *qGen) packedKeysetReset() {
+	g, q := qg.g, qg.q
+	g.p("ents := q.ents[:0]")
+	g.p("if cap(ents) < bound {")
+	g.p("ents = make([]%sEnt, 0, bound)", qg.lower)
+	g.p("}")
+	k0, _ := keyForm(qg.sg.code(q.After[0]), q.OrderBy[0].T)
+	if len(q.OrderBy) == 2 {
+		// after (k, ix): the rows of key k past index ix (a negative ix:
+		// all of them).
+		g.p("cur := %sPack(%s, 0) - 1 + uint64(max(int64(%s)+1, 0))", qg.lower, k0, qg.sg.code(q.After[1]))
+	} else {
+		g.p("cur := %sPack(%s, 0) | 0xFFFFFFFF // every row of the cursor's key is not after it", qg.lower, k0)
+		g.p("if cur == ^uint64(0) {")
+		g.p("return dst // no key comes after the greatest")
+		g.p("}")
+	}
+	g.p("lim := ^uint64(0)")
+}
+
+// packedKeysetSink offers a row whose packed key lies strictly between
+// the cursor and the heap's worst.
+func (qg *qGen) packedKeysetSink() {
+	g, q := qg.g, qg.q
+	first := q.OrderBy[0]
+	x := first.Expr
+	if first.Item >= 0 {
+		x = q.Select[first.Item].Expr
+	}
+	kx, _ := keyForm(qg.sg.code(x), first.T)
+	u := qg.loc.name("u")
+	g.p("if %s := %sPack(%s, %s); %s-cur-1 < lim-cur-1 {", u, qg.lower, kx, qg.ord, u)
+	g.p("ents, _ = %sOffer(ents, bound, %s)", qg.lower, qg.entLit(true))
+	g.p("if len(ents) == bound {")
+	g.p("lim = %sPack(ents[0].k0, ents[0].ord)", qg.lower)
+	g.p("}")
 	g.p("}")
 }

@@ -2984,9 +2984,8 @@ func (q *PageW) Run(dst []PageWRow, w float32, ix int32, n int32) []PageWRow {
 	if cap(ents) < bound {
 		ents = make([]pageWEnt, 0, bound)
 	}
-	var worst uint32 // the first key of the heap's root, the worst row kept
-	after0 := tickwork.QueryFloatKey32(w)
-	after1 := ix
+	cur := pageWPack(tickwork.QueryFloatKey32(w), 0) - 1 + uint64(max(int64(ix)+1, 0))
+	lim := ^uint64(0)
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -2994,9 +2993,10 @@ func (q *PageW) Run(dst []PageWRow, w float32, ix int32, n int32) []PageWRow {
 			pWs := q.pW[base+lo : base+hi]
 			for i := range pWs {
 				row := base + lo + i
-				if tickwork.QueryFloatKey32(pWs[i]) < after0 || tickwork.QueryFloatKey32(pWs[i]) == after0 && (int32(row) > after1) {
-					if k0 := tickwork.QueryFloatKey32(pWs[i]); len(ents) < bound || k0 > worst {
-						ents, worst = pageWOffer(ents, bound, pageWEnt{k0: tickwork.QueryFloatKey32(pWs[i]), k1: int32(row), ord: int32(row), row: PageWRow{Person: tickwork.QueryHandle(q.tb, row), W: pWs[i]}})
+				if u := pageWPack(tickwork.QueryFloatKey32(pWs[i]), int32(row)); u-cur-1 < lim-cur-1 {
+					ents, _ = pageWOffer(ents, bound, pageWEnt{k0: tickwork.QueryFloatKey32(pWs[i]), k1: int32(row), ord: int32(row), row: PageWRow{Person: tickwork.QueryHandle(q.tb, row), W: pWs[i]}})
+					if len(ents) == bound {
+						lim = pageWPack(ents[0].k0, ents[0].ord)
 					}
 				}
 			}
@@ -3034,6 +3034,10 @@ func pageWCmp(a, b *pageWEnt) int {
 }
 
 func pageWOrder(a, b pageWEnt) int { return pageWCmp(&a, &b) }
+
+// pageWPack is a row's packed page key: its order key's ordering form
+// (reversed when desc) above its position plus one.
+func pageWPack(k0 uint32, ord int32) uint64 { return uint64(^(uint32(k0)))<<32 | (uint64(ord) + 1) }
 
 // pageWOffer adds e to the bounded max-heap ents (its root the worst row
 // kept), replacing the root when the heap is full and e is better; it
