@@ -408,9 +408,9 @@ type OrdersAfterRow struct {
 
 // OrdersAfter is declared query OrdersAfter (shop.tw:61). Plan: scan Order
 // (ascending index); keyset: the rows after (day, ix) in the order by's
-// order; top-n heap by (Day asc, index asc, index). Run it from one
-// goroutine at a time; the result's order is docs/schema.md's Query
-// results.
+// order, one packed range test a row (cursor, heap's worst); top-n heap by
+// (Day asc, index asc, index). Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
 type OrdersAfter struct {
 	t      *Tables
 	tb     *tickwork.Table  // Order
@@ -497,7 +497,7 @@ func (q *OrdersAfter) Run(dst []OrdersAfterRow, day int32, ix int32, n int32) []
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *OrdersAfter) Plan() string {
-	return "scan Order (ascending index); keyset: the rows after (day, ix) in the order by's order; top-n heap by (Day asc, index asc, index)"
+	return "scan Order (ascending index); keyset: the rows after (day, ix) in the order by's order, one packed range test a row (cursor, heap's worst); top-n heap by (Day asc, index asc, index)"
 }
 
 // ordersAfterCmp orders rows of query OrdersAfter: its order keys, then the position.

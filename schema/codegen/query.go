@@ -1223,7 +1223,11 @@ func (qg *qGen) plan() string {
 		parts = append(parts, "filter")
 	}
 	if q.After != nil {
-		parts = append(parts, "keyset: the rows after ("+qg.afterText()+") in the order by's order")
+		if qg.packedKeyset() {
+			parts = append(parts, "keyset: the rows after ("+qg.afterText()+") in the order by's order, one packed range test a row (cursor, heap's worst)")
+		} else {
+			parts = append(parts, "keyset: the rows after ("+qg.afterText()+") in the order by's order")
+		}
 	}
 	parts = append(parts, qg.windowPlan()...)
 	if q.Distinct {

@@ -97,7 +97,7 @@ func ExamplePageW() {
 	// page 1: slot 1 (W 3) slot 0 (W 1.5)
 	// page 2: slot 2 (W 1.5) slot 4 (W 0)
 	// page 3: slot 3 (W -2)
-	// scan Person (ascending index); keyset: the rows after (w, ix) in the order by's order; top-n heap by (W desc, index asc, index)
+	// scan Person (ascending index); keyset: the rows after (w, ix) in the order by's order, one packed range test a row (cursor, heap's worst); top-n heap by (W desc, index asc, index)
 }
 
 // A unique key lookup stops at the first row of its key; when the data

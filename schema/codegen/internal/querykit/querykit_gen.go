@@ -299,6 +299,8 @@ type Queries struct {
 	OrdersAfter    *OrdersAfter
 	BadgeByCode    *BadgeByCode
 	BadgeHolder    *BadgeHolder
+	PingRanks      *PingRanks
+	AmountsAfter   *AmountsAfter
 }
 
 // NewQueries makes every declared query over t, for the host, between
@@ -332,6 +334,8 @@ func NewQueries(t *Tables) *Queries {
 		OrdersAfter:    NewOrdersAfter(t),
 		BadgeByCode:    NewBadgeByCode(t),
 		BadgeHolder:    NewBadgeHolder(t),
+		PingRanks:      NewPingRanks(t),
+		AmountsAfter:   NewAmountsAfter(t),
 	}
 }
 
@@ -2928,9 +2932,9 @@ type PageWRow struct {
 
 // PageW is declared query PageW (querykit.tw:240). Plan: scan Person
 // (ascending index); keyset: the rows after (w, ix) in the order by's
-// order; top-n heap by (W desc, index asc, index). Run it from one
-// goroutine at a time; the result's order is docs/schema.md's Query
-// results.
+// order, one packed range test a row (cursor, heap's worst); top-n heap by
+// (W desc, index asc, index). Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
 type PageW struct {
 	t    *Tables
 	tb   *tickwork.Table // Person
@@ -3013,7 +3017,7 @@ func (q *PageW) Run(dst []PageWRow, w float32, ix int32, n int32) []PageWRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *PageW) Plan() string {
-	return "scan Person (ascending index); keyset: the rows after (w, ix) in the order by's order; top-n heap by (W desc, index asc, index)"
+	return "scan Person (ascending index); keyset: the rows after (w, ix) in the order by's order, one packed range test a row (cursor, heap's worst); top-n heap by (W desc, index asc, index)"
 }
 
 // pageWCmp orders rows of query PageW: its order keys, then the position.
@@ -3332,4 +3336,296 @@ func (q *BadgeHolder) Run(dst []BadgeHolderRow, c2 int64) []BadgeHolderRow {
 // with the rows.
 func (q *BadgeHolder) Plan() string {
 	return "unique key lookup: scan Badge (ascending index) for Code, stop at the first match (limit 1); inner join Person p: probe by b.Holder"
+}
+
+// PingRanksRow is a row of the result of query PingRanks (querykit.tw:272).
+type PingRanksRow struct {
+	Who  tickwork.Handle // ref Person
+	Heat float32
+	N    int64
+}
+
+// PingRanks is declared query PingRanks (querykit.tw:272). Plan: read Ping
+// (emission order); window N row_number() over (partition by Who order by
+// Heat desc): a bucket pass over the capacity of domain Folk, then each
+// bucket sorted by (partition, order, index); walk. Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type PingRanks struct {
+	t         *Tables
+	events    *tickwork.Consumer[Ping] // set by Declare: read through the system's consumer
+	w0, w0Tmp []pingRanksW0            // the entries of window 0, the bucket pass's output
+	w0Count   []int32                  // entries per entity index of the partition key (the last: any index past the capacity), zero between runs
+}
+
+// pingRanksW0 is a row's entry in window 0 of query PingRanks: its partition and
+// order keys in ordering form, and its position in the rows.
+type pingRanksW0 struct {
+	p0  uint64
+	o0  uint32
+	pos int32
+}
+
+// NewPingRanks makes query PingRanks over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewPingRanks(t *Tables) *PingRanks {
+	q := &PingRanks{t: t}
+	q.w0Count = make([]int32, t.Person.Table.Cap()+1)
+	return q
+}
+
+// DeclarePingRanks makes query PingRanks for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclarePingRanks(d *tickwork.Decl, t *Tables) *PingRanks {
+	q := &PingRanks{t: t}
+	q.events = tickwork.Consume(d, t.Ping)
+	q.w0Count = make([]int32, t.Person.Table.Cap()+1)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *PingRanks) Run(dst []PingRanksRow) []PingRanksRow {
+	dst = dst[:0]
+	w0 := q.w0[:0]
+	es := q.t.Ping.Read()
+	if q.events != nil {
+		es = q.events.Read()
+	}
+	for i := range es {
+		e2 := &es[i]
+		pos := int32(len(dst))
+		dst = append(dst, PingRanksRow{Who: e2.Who, Heat: e2.Heat})
+		w0 = append(w0, pingRanksW0{p0: tickwork.QueryHandleKey(e2.Who), o0: tickwork.QueryFloatKey32(e2.Heat), pos: pos})
+	}
+	if len(w0) > 1 {
+		cnt0 := q.w0Count
+		for i := range w0 {
+			cnt0[min(int(w0[i].p0>>32), len(cnt0)-1)]++
+		}
+		var start int32
+		for b, c := range cnt0 {
+			cnt0[b] = start
+			start += c
+		}
+		tmp0 := q.w0Tmp[:0]
+		if cap(tmp0) < len(w0) {
+			tmp0 = make([]pingRanksW0, 0, cap(w0))
+		}
+		tmp0 = tmp0[:len(w0)]
+		for i := range w0 {
+			b := min(int(w0[i].p0>>32), len(cnt0)-1)
+			tmp0[cnt0[b]] = w0[i]
+			cnt0[b]++
+		}
+		clear(cnt0)
+		for lo := 0; lo < len(tmp0); {
+			hi, b := lo+1, min(int(tmp0[lo].p0>>32), len(cnt0)-1)
+			for hi < len(tmp0) && min(int(tmp0[hi].p0>>32), len(cnt0)-1) == b {
+				hi++
+			}
+			if hi-lo > 1 {
+				slices.SortFunc(tmp0[lo:hi], pingRanksW0Order)
+			}
+			lo = hi
+		}
+		w0, q.w0Tmp = tmp0, w0
+	}
+	var acc0 int64
+	for i := range w0 {
+		e := &w0[i]
+		if i > 0 && (e.p0 != w0[i-1].p0) {
+			acc0 = 0 // a new partition
+		}
+		acc0++
+		dst[e.pos].N = acc0
+	}
+	q.w0 = w0
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *PingRanks) Plan() string {
+	return "read Ping (emission order); window N row_number() over (partition by Who order by Heat desc): a bucket pass over the capacity of domain Folk, then each bucket sorted by (partition, order, index); walk"
+}
+
+// pingRanksW0Order orders the entries of window 0 of query PingRanks: its
+// partition keys, its order keys, then the position (the entity index).
+func pingRanksW0Order(a, b pingRanksW0) int {
+	if a.p0 != b.p0 {
+		if a.p0 < b.p0 {
+			return -1
+		}
+		return 1
+	}
+	if a.o0 != b.o0 {
+		if a.o0 < b.o0 {
+			return 1
+		}
+		return -1
+	}
+	return int(a.pos - b.pos)
+}
+
+// AmountsAfterRow is a row of the result of query AmountsAfter
+// (querykit.tw:278).
+type AmountsAfterRow struct {
+	Order  tickwork.Handle // ref Order
+	Amount int32
+}
+
+// AmountsAfter is declared query AmountsAfter (querykit.tw:278). Plan: scan
+// Order (ascending index); keyset: the rows after (a) in the order by's
+// order, one packed range test a row (cursor, heap's worst); top-n heap by
+// (Amount desc, index). Run it from one goroutine at a time; the result's
+// order is docs/schema.md's Query results.
+type AmountsAfter struct {
+	t       *Tables
+	tb      *tickwork.Table   // Order
+	oAmount []int32           // Order.Amount
+	ents    []amountsAfterEnt // the rows with their order keys
+}
+
+// amountsAfterEnt is a row of query AmountsAfter with its order keys and position.
+type amountsAfterEnt struct {
+	k0  int32
+	ord int32
+	row AmountsAfterRow
+}
+
+// NewAmountsAfter makes query AmountsAfter over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewAmountsAfter(t *Tables) *AmountsAfter {
+	q := &AmountsAfter{t: t, tb: t.Order.Table}
+	q.oAmount = t.Order.Amount.All()
+	return q
+}
+
+// DeclareAmountsAfter makes query AmountsAfter for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareAmountsAfter(d *tickwork.Decl, t *Tables) *AmountsAfter {
+	q := &AmountsAfter{t: t, tb: t.Order.Table}
+	q.oAmount = tickwork.Read(d, t.Order.Amount).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *AmountsAfter) Run(dst []AmountsAfterRow, a int32, n int32) []AmountsAfterRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]AmountsAfterRow, 0, bound)
+	}
+	ents := q.ents[:0]
+	if cap(ents) < bound {
+		ents = make([]amountsAfterEnt, 0, bound)
+	}
+	cur := amountsAfterPack(a, 0) | 0xFFFFFFFF // every row of the cursor's key is not after it
+	if cur == ^uint64(0) {
+		return dst // no key comes after the greatest
+	}
+	lim := ^uint64(0)
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			oAmounts := q.oAmount[base+lo : base+hi]
+			for i := range oAmounts {
+				row := base + lo + i
+				if u := amountsAfterPack(oAmounts[i], int32(row)); u-cur-1 < lim-cur-1 {
+					ents, _ = amountsAfterOffer(ents, bound, amountsAfterEnt{k0: oAmounts[i], ord: int32(row), row: AmountsAfterRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i]}})
+					if len(ents) == bound {
+						lim = amountsAfterPack(ents[0].k0, ents[0].ord)
+					}
+				}
+			}
+		}
+	}
+	q.ents = ents
+	slices.SortFunc(ents, amountsAfterOrder)
+	for i := range ents {
+		dst = append(dst, ents[i].row)
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *AmountsAfter) Plan() string {
+	return "scan Order (ascending index); keyset: the rows after (a) in the order by's order, one packed range test a row (cursor, heap's worst); top-n heap by (Amount desc, index)"
+}
+
+// amountsAfterCmp orders rows of query AmountsAfter: its order keys, then the position.
+func amountsAfterCmp(a, b *amountsAfterEnt) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return 1
+		}
+		return -1
+	}
+	return int(a.ord - b.ord)
+}
+
+func amountsAfterOrder(a, b amountsAfterEnt) int { return amountsAfterCmp(&a, &b) }
+
+// amountsAfterPack is a row's packed page key: its order key's ordering form
+// (reversed when desc) above its position plus one.
+func amountsAfterPack(k0 int32, ord int32) uint64 {
+	return uint64(^(uint32(k0)^(1<<31)))<<32 | (uint64(ord) + 1)
+}
+
+// amountsAfterOffer adds e to the bounded max-heap ents (its root the worst row
+// kept), replacing the root when the heap is full and e is better; it
+// returns the heap and its root's first key.
+func amountsAfterOffer(ents []amountsAfterEnt, bound int, e amountsAfterEnt) ([]amountsAfterEnt, int32) {
+	if len(ents) < bound {
+		ents = append(ents, e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if amountsAfterCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		return ents, ents[0].k0
+	}
+	if amountsAfterCmp(&e, &ents[0]) >= 0 {
+		return ents, ents[0].k0
+	}
+	ents[0] = e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && amountsAfterCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if amountsAfterCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents, ents[0].k0
 }

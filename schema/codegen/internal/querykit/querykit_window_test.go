@@ -3,6 +3,7 @@ package querykit_test
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -189,6 +190,27 @@ func (s *snap) ordersAfter(a, after int32) []kit.OrdersAfterRow {
 	return out
 }
 
+func (s *snap) pingRanks() []kit.PingRanksRow {
+	es := s.pings
+	rank := ranks(len(es), func(i, j int) int { return cmpH(es[i].Who, es[j].Who) }, func(i, j int) int { return -cmpF(es[i].Heat, es[j].Heat) })
+	var out []kit.PingRanksRow
+	for i, e := range es {
+		out = append(out, kit.PingRanksRow{Who: e.Who, Heat: e.Heat, N: rank[i]})
+	}
+	return out
+}
+
+func (s *snap) amountsAfter(a, n int32) []kit.AmountsAfterRow {
+	var out []kit.AmountsAfterRow
+	for _, o := range s.orders {
+		if o.amount < a { // desc: a smaller amount comes after
+			out = append(out, kit.AmountsAfterRow{Order: o.h, Amount: o.amount})
+		}
+	}
+	slices.SortStableFunc(out, func(x, y kit.AmountsAfterRow) int { return -cmp.Compare(x.Amount, y.Amount) })
+	return out[:min(len(out), limitOf(n, 800))]
+}
+
 // firstBadge is the badge of the lowest entity index with code c.
 func firstBadge(bs []badge, c int64) (badge, bool) {
 	for _, b := range bs {
@@ -220,12 +242,14 @@ type winParams struct {
 	min, n, a, ix int32
 	w             float32
 	code          int64
+	amount        int32 // AmountsAfter's cursor, the int32 edges included
 }
 
 func (wd *world) winParams() winParams {
 	ns := []int32{-1, 0, 1, 3, 10, 1000}
 	return winParams{min: int32(wd.rng.IntN(40)), n: ns[wd.rng.IntN(len(ns))], a: int32(wd.rng.IntN(10)),
-		ix: int32(wd.rng.IntN(700)) - 50, w: wd.float(), code: int64(wd.rng.IntN(130))}
+		ix: int32(wd.rng.IntN(700)) - 50, w: wd.float(), code: int64(wd.rng.IntN(130)),
+		amount: []int32{math.MinInt32, -1, 0, 3, 5, 9, 10, math.MaxInt32}[wd.rng.IntN(8)]}
 }
 
 // winBuffers are the result buffers of the window block's queries.
@@ -238,6 +262,8 @@ type winBuffers struct {
 	after      []kit.OrdersAfterRow
 	byCode     []kit.BadgeByCodeRow
 	holder     []kit.BadgeHolderRow
+	pingRanks  []kit.PingRanksRow
+	amounts    []kit.AmountsAfterRow
 }
 
 func (b *winBuffers) run(q *kit.Queries, p winParams) {
@@ -249,17 +275,21 @@ func (b *winBuffers) run(q *kit.Queries, p winParams) {
 	b.after = q.OrdersAfter.Run(b.after, p.a, p.ix)
 	b.byCode = q.BadgeByCode.Run(b.byCode, p.code)
 	b.holder = q.BadgeHolder.Run(b.holder, p.code)
+	b.pingRanks = q.PingRanks.Run(b.pingRanks)
+	b.amounts = q.AmountsAfter.Run(b.amounts, p.amount, p.n)
 }
 
-var winNames = []string{"AgeRanks", "RunningV", "FirstRanks", "OrderRuns", "PageW", "OrdersAfter", "BadgeByCode", "BadgeHolder"}
+var winNames = []string{"AgeRanks", "RunningV", "FirstRanks", "OrderRuns", "PageW", "OrdersAfter", "BadgeByCode", "BadgeHolder",
+	"PingRanks", "AmountsAfter"}
 
 func winResults(wd *world, b *winBuffers, p winParams) (gen, model []string) {
 	s, bs := take(wd.t), takeBadges(wd.t)
 	b.run(wd.q, p)
 	gen = []string{show(b.ageRanks), show(b.runningV), show(b.firstRanks), show(b.orderRuns), show(b.pageW), show(b.after),
-		show(b.byCode), show(b.holder)}
+		show(b.byCode), show(b.holder), show(b.pingRanks), show(b.amounts)}
 	model = []string{show(s.ageRanks(p.min)), show(s.runningV()), show(s.firstRanks(p.n)), show(s.orderRuns(p.n)),
-		show(s.pageW(p.w, p.ix, p.n)), show(s.ordersAfter(p.a, p.ix)), show(s.badgeByCode(bs, p.code)), show(s.badgeHolder(bs, p.code))}
+		show(s.pageW(p.w, p.ix, p.n)), show(s.ordersAfter(p.a, p.ix)), show(s.badgeByCode(bs, p.code)), show(s.badgeHolder(bs, p.code)),
+		show(s.pingRanks()), show(s.amountsAfter(p.amount, p.n))}
 	return gen, model
 }
 
@@ -389,7 +419,8 @@ func TestWindowPlans(t *testing.T) {
 	require.NoError(t, err)
 	q := kit.NewQueries(tabs)
 	require.Contains(t, q.BadgeByCode.Plan(), "unique key lookup: scan Badge (ascending index) for Code, stop at the first match (limit 1); filter")
-	require.Contains(t, q.PageW.Plan(), "keyset: the rows after (w, ix) in the order by's order; top-n heap by (W desc, index asc, index)")
+	require.Contains(t, q.PageW.Plan(), "keyset: the rows after (w, ix) in the order by's order, one packed range test a row (cursor, heap's worst); top-n heap by (W desc, index asc, index)")
+	require.Contains(t, q.OrdersAfter.Plan(), "keyset: the rows after (a, ix) in the order by's order; sort by (Amount asc, index asc, index)")
 	require.Contains(t, q.RunningV.Plan(), "window Run sum() over (order by Age asc, index asc): walk the sorted result")
 	require.Contains(t, q.RunningV.Plan(), "window FriendRun sum() over (partition by Friend order by W asc): a bucket pass over the capacity of domain Folk")
 	require.Contains(t, q.RunningV.Plan(), "sort packed keys (Age asc, position)")
