@@ -28,8 +28,10 @@
 //     [Var] and [Join]s (a [JoinKind]: through a ref column or the same
 //     entity; Left for a left join), a where that may test [Has], at most
 //     [MaxGroupKeys] group keys, its [SelectItem]s and [OrderKey]s, its
-//     [Aggregate]s ([AggKind]), a limit, the Probe of a point lookup, and
-//     its [QueryAccess] (what it reads, for DeclareQ's manifest).
+//     [Aggregate]s ([AggKind]), its [Window] functions ([WinKind]), a
+//     keyset page's After values, a limit, the Probe of a point lookup or
+//     the [UniqueKey] of a lookup by a unique [Column], and its
+//     [QueryAccess] (what it reads, for DeclareQ's manifest).
 //   - Types: [Type] and its [TypeKind]; ref types of one domain are
 //     identical ([Type.Identical]).
 //   - Errors: each is an [*Error] at a [Pos], printed "file:line:col: message"; its

@@ -12,6 +12,7 @@ const (
 	RunningSum                // sum(e) over (...): int64 for integers, float64 for floats, added in the window's order
 )
 
+// String returns the function's name, row_number or sum.
 func (k WinKind) String() string {
 	if k == RunningSum {
 		return "sum"

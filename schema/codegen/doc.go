@@ -2,7 +2,9 @@
 // [schema.Schema] into one Go file of typed tables, declarations,
 // declared systems with their manifests and kernels, and declared queries
 // (a row type, a query type with its scratch, NewQ, DeclareQ, Run and Plan
-// each; docs/schema.md, Queries). What it writes, and
+// each; docs/schema.md, Queries; query.go a function per family,
+// query_window.go the window functions, keyset pages and unique key
+// lookups). What it writes, and
 // why, is documented once, in docs/schema.md (Generated code).
 //
 // # Outline
