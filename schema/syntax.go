@@ -322,12 +322,13 @@ type synPrimary struct {
 // or a conversion or built-in function.
 type synNameExpr struct {
 	Pos    lexer.Position
-	Name   *synIdent  `parser:"@@"`
-	Column *synIdent  `parser:"( '.' @@"`
-	Field  *synIdent  `parser:"  ( '.' @@ )?"`
-	Index  *synExpr   `parser:"  ( '[' @@ ']' )?"`
-	Call   bool       `parser:"| @'(' "`
-	Args   []*synExpr `parser:"  ( @@ ( ',' @@ )* )? ')' )?"`
+	Name   *synIdent    `parser:"@@"`
+	Column *synIdent    `parser:"( '.' @@"`
+	Field  *synIdent    `parser:"  ( '.' @@ )?"`
+	Index  *synExpr     `parser:"  ( '[' @@ ']' )?"`
+	Call   bool         `parser:"| @'(' "`
+	Sub    *synSubquery `parser:"  ( @@"`
+	Args   []*synExpr   `parser:"  | ( @@ ( ',' @@ )* )? ) ')' )?"`
 }
 
 // synQueryDecl is `query NAME(PARAM: TYPE, ...) { from ... }`: a declared
@@ -338,7 +339,8 @@ type synQueryDecl struct {
 	Pos    lexer.Position
 	Name   *synIdent     `parser:"'query' @@"`
 	Params []*synParam   `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
-	Body   *synQueryBody `parser:"'{' @@ '}'"`
+	Body   *synQueryBody `parser:"'{' ( @@"`
+	Set    *synSetQuery  `parser:"  | @@ ) '}'"` // a set operation of two bodies (Body nil)
 }
 
 // synParam is a query parameter, `NAME: TYPE`.
