@@ -237,8 +237,11 @@ func (c *checker) setQuery(d *synQueryDecl) *Query {
 		case side.Limit != nil:
 			what = "limit"
 		}
+		if sq.From.Kind == EventVar {
+			what = "a from event table (" + sq.From.Event.Name + ")"
+		}
 		if what != "" {
-			c.errorf(c.pos(side.Pos), KindValue, "a side of the %s of %s has %s; each side of a set operation is a filter and projection (from, joins, where, select): drop it", s.Op, of, what)
+			c.errorf(c.pos(side.Pos), KindValue, "a side of the %s of %s has %s; each side of a set operation is a filter and projection over a table (from, joins, where, select): drop it", s.Op, of, what)
 			ok = false
 		}
 	}

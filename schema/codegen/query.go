@@ -34,6 +34,10 @@ type qGen struct {
 	leases  map[*schema.Table]string
 	closers int    // braces the source, joins and where opened
 	limit   string // the Go name of the bound, "" without a limit
+	// forceRow: the row loop names the row index (a set operation's side,
+	// an exists test); notes end the plan (query_semi.go).
+	forceRow bool
+	notes    []string
 }
 
 // queryNames are the package-level Go names a query Q defines.
@@ -98,6 +102,9 @@ func newQGen(g *gen, q *schema.Query) *qGen {
 	for p, n := range qg.param {
 		qg.sg.env["param:"+p.Name] = n
 	}
+	if q.From == nil {
+		return qg // a set operation: its sides have their own (query_semi.go)
+	}
 	qg.row, qg.ord = "row", "int32(row)"
 	if q.From.Kind == schema.EventVar {
 		qg.row, qg.ord = "i", "int32(i)"
@@ -119,6 +126,10 @@ func (qg *qGen) rowType() string { return qg.name + "Row" }
 // query writes the row type, the query type, its constructors, Run and Plan.
 func (qg *qGen) query() {
 	g, q := qg.g, qg.q
+	if q.SetOp != nil {
+		qg.setQuery()
+		return
+	}
 	plan := qg.plan()
 	g.doc("%sRow is a row of the result of query %s (%s).", qg.name, q.Name, g.where(q.Pos))
 	g.p("type %s struct {", qg.rowType())
@@ -162,6 +173,7 @@ func (qg *qGen) stateFields() {
 		}
 		qg.fields = append(qg.fields, field{qg.colName(u.Var, u.Column), "[]" + goType(u.Column.Type), u.Column.Table.Name + "." + u.Column.Name})
 	}
+	qg.semiFields()
 	switch {
 	case len(q.GroupBy) > 0:
 		qg.fields = append(qg.fields, field{"groups", "[]" + qg.lower + "Group", "the groups of a run"})
@@ -312,6 +324,7 @@ func (qg *qGen) constructors() {
 				}
 			}
 		}
+		qg.semiInit(declared)
 		switch {
 		case qg.denseGroup():
 			g.p("q.slot = make([]int32, %s.Cap())", tableRef(q.GroupBy[0].Type().Table))
@@ -396,6 +409,7 @@ func (qg *qGen) run() {
 		return
 	}
 	qg.leaseLocals()
+	qg.semiMarks()
 	qg.source()
 	qg.joins()
 	if q.Where != nil {
@@ -586,7 +600,7 @@ func (qg *qGen) source() {
 // position, an entity join).
 func (qg *qGen) needsRow() bool {
 	q := qg.q
-	return q.Access.Handle || (len(q.OrderBy) > 0 && len(q.GroupBy) == 0)
+	return q.Access.Handle || (len(q.OrderBy) > 0 && len(q.GroupBy) == 0) || qg.forceRow || len(q.Exists) > 0
 }
 
 // joins probes each join's table; an inner join opens a block its row
@@ -1167,6 +1181,7 @@ func (qg *qGen) plan() string {
 		}
 		parts = append(parts, fmt.Sprintf("%s join %s %s: probe by %s", kind, j.Table.Name, j.Var.Name, by))
 	}
+	parts = append(parts, qg.semiPlan()...)
 	if q.Where != nil {
 		parts = append(parts, "filter")
 	}
@@ -1238,5 +1253,5 @@ func (qg *qGen) plan() string {
 	case q.Limit != nil:
 		parts = append(parts, "first n")
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(append(parts, qg.notes...), "; ")
 }
