@@ -111,3 +111,434 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	}
 	return t, nil
 }
+
+// Queries holds the schema's declared queries over the tables of t, each
+// with its scratch state (group tables, heaps, sets), made once; a call
+// allocates nothing once its result buffer and scratch have grown. One
+// goroutine at a time: make one Queries per goroutine (docs/schema.md,
+// Queries).
+type Queries struct {
+	BigSpenders    *BigSpenders
+	UnsoldBulk     *UnsoldBulk
+	HighOrPremium  *HighOrPremium
+	HighAndPremium *HighAndPremium
+	HighNotPremium *HighNotPremium
+}
+
+// NewQueries makes every declared query over t, for the host, between
+// frames (never during World.Frame).
+func NewQueries(t *Tables) *Queries {
+	return &Queries{
+		BigSpenders:    NewBigSpenders(t),
+		UnsoldBulk:     NewUnsoldBulk(t),
+		HighOrPremium:  NewHighOrPremium(t),
+		HighAndPremium: NewHighAndPremium(t),
+		HighNotPremium: NewHighNotPremium(t),
+	}
+}
+
+// BigSpendersRow is a row of the result of query BigSpenders (shop.tw:47).
+type BigSpendersRow struct {
+	Player tickwork.Handle // ref Player
+	Level  int32
+}
+
+// BigSpenders is declared query BigSpenders (shop.tw:47). Plan: scan Player
+// (ascending index); semi-join: mark Player rows from a scan of Order o by
+// o.Buyer (generation-checked) in a bitmap over Player's capacity; filter.
+// Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type BigSpenders struct {
+	t         *Tables
+	tb        *tickwork.Table   // Player
+	pLevel    []int32           // Player.Level
+	sem0      []uint64          // the Player rows exists #1 marks, a bit per row
+	sem0tb    *tickwork.Table   // Order, the subquery's table
+	sem0Buyer []tickwork.Handle // Order.Buyer
+	sem0Price []float64         // Order.Price
+}
+
+// NewBigSpenders makes query BigSpenders over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewBigSpenders(t *Tables) *BigSpenders {
+	q := &BigSpenders{t: t, tb: t.Player.Table}
+	q.pLevel = t.Player.Level.All()
+	q.sem0 = make([]uint64, (t.Player.Table.Cap()+63)/64)
+	q.sem0tb = t.Order.Table
+	q.sem0Buyer = t.Order.Buyer.All()
+	q.sem0Price = t.Order.Price.All()
+	return q
+}
+
+// DeclareBigSpenders makes query BigSpenders for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareBigSpenders(d *tickwork.Decl, t *Tables) *BigSpenders {
+	q := &BigSpenders{t: t, tb: t.Player.Table}
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.sem0 = make([]uint64, (t.Player.Table.Cap()+63)/64)
+	q.sem0tb = t.Order.Table
+	q.sem0Buyer = tickwork.Read(d, t.Order.Buyer).All()
+	q.sem0Price = tickwork.Read(d, t.Order.Price).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *BigSpenders) Run(dst []BigSpendersRow, price float64) []BigSpendersRow {
+	dst = dst[:0]
+	clear(q.sem0)
+	{ // exists #1: mark the Player rows some Order row refers to
+		into := q.tb.Lease()
+		cr := q.sem0tb.ChunkRows()
+		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr
+			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
+				oBuyers := q.sem0Buyer[base2+lo2 : base2+hi2]
+				oPrices := q.sem0Price[base2+lo2 : base2+hi2][:len(oBuyers)]
+				for i2 := range oBuyers {
+					if oPrices[i2] > price {
+						if r := into.Find(oBuyers[i2]); r >= 0 {
+							q.sem0[r>>6] |= 1 << (r & 63)
+						}
+					}
+				}
+			}
+		}
+	}
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pLevels := q.pLevel[base+lo : base+hi]
+			for i := range pLevels {
+				row := base + lo + i
+				if q.sem0[row>>6]>>(row&63)&1 != 0 {
+					dst = append(dst, BigSpendersRow{Player: tickwork.QueryHandle(q.tb, row), Level: pLevels[i]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *BigSpenders) Plan() string {
+	return "scan Player (ascending index); semi-join: mark Player rows from a scan of Order o by o.Buyer (generation-checked) in a bitmap over Player's capacity; filter"
+}
+
+// UnsoldBulkRow is a row of the result of query UnsoldBulk (shop.tw:54).
+type UnsoldBulkRow struct {
+	Product tickwork.Handle // ref Product
+	Stock   int32
+}
+
+// UnsoldBulk is declared query UnsoldBulk (shop.tw:54). Plan: scan Product
+// (ascending index); anti-join: mark Product rows from a scan of Order o by
+// o.Item (generation-checked) in a bitmap over Product's capacity; filter.
+// Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type UnsoldBulk struct {
+	t            *Tables
+	tb           *tickwork.Table   // Product
+	prStock      []int32           // Product.Stock
+	sem0         []uint64          // the Product rows exists #1 marks, a bit per row
+	sem0tb       *tickwork.Table   // Order, the subquery's table
+	sem0Item     []tickwork.Handle // Order.Item
+	sem0Quantity []int32           // Order.Quantity
+}
+
+// NewUnsoldBulk makes query UnsoldBulk over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewUnsoldBulk(t *Tables) *UnsoldBulk {
+	q := &UnsoldBulk{t: t, tb: t.Product.Table}
+	q.prStock = t.Product.Stock.All()
+	q.sem0 = make([]uint64, (t.Product.Table.Cap()+63)/64)
+	q.sem0tb = t.Order.Table
+	q.sem0Item = t.Order.Item.All()
+	q.sem0Quantity = t.Order.Quantity.All()
+	return q
+}
+
+// DeclareUnsoldBulk makes query UnsoldBulk for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareUnsoldBulk(d *tickwork.Decl, t *Tables) *UnsoldBulk {
+	q := &UnsoldBulk{t: t, tb: t.Product.Table}
+	q.prStock = tickwork.Read(d, t.Product.Stock).All()
+	q.sem0 = make([]uint64, (t.Product.Table.Cap()+63)/64)
+	q.sem0tb = t.Order.Table
+	q.sem0Item = tickwork.Read(d, t.Order.Item).All()
+	q.sem0Quantity = tickwork.Read(d, t.Order.Quantity).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *UnsoldBulk) Run(dst []UnsoldBulkRow, q2 int32) []UnsoldBulkRow {
+	dst = dst[:0]
+	clear(q.sem0)
+	{ // exists #1: mark the Product rows some Order row refers to
+		into := q.tb.Lease()
+		cr := q.sem0tb.ChunkRows()
+		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr
+			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
+				oItems := q.sem0Item[base2+lo2 : base2+hi2]
+				oQuantitys := q.sem0Quantity[base2+lo2 : base2+hi2][:len(oItems)]
+				for i2 := range oItems {
+					if oQuantitys[i2] >= q2 {
+						if r := into.Find(oItems[i2]); r >= 0 {
+							q.sem0[r>>6] |= 1 << (r & 63)
+						}
+					}
+				}
+			}
+		}
+	}
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			prStocks := q.prStock[base+lo : base+hi]
+			for i := range prStocks {
+				row := base + lo + i
+				if !(q.sem0[row>>6]>>(row&63)&1 != 0) {
+					dst = append(dst, UnsoldBulkRow{Product: tickwork.QueryHandle(q.tb, row), Stock: prStocks[i]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *UnsoldBulk) Plan() string {
+	return "scan Product (ascending index); anti-join: mark Product rows from a scan of Order o by o.Item (generation-checked) in a bitmap over Product's capacity; filter"
+}
+
+// HighOrPremiumRow is a row of the result of query HighOrPremium
+// (shop.tw:61).
+type HighOrPremiumRow struct {
+	Player tickwork.Handle // ref Player
+}
+
+// HighOrPremium is declared query HighOrPremium (shop.tw:61). Plan: scan
+// Player (ascending index); filter; union in one scan: left filter or right
+// filter (both sides are Player's rows). Run it from one goroutine at a
+// time; the result's order is docs/schema.md's Query results.
+type HighOrPremium struct {
+	t               *Tables
+	tb              *tickwork.Table // Player
+	pLevel, pRegion []int32         // Player.Level, Player.Region
+}
+
+// NewHighOrPremium makes query HighOrPremium over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewHighOrPremium(t *Tables) *HighOrPremium {
+	q := &HighOrPremium{t: t, tb: t.Player.Table}
+	q.pLevel = t.Player.Level.All()
+	q.pRegion = t.Player.Region.All()
+	return q
+}
+
+// DeclareHighOrPremium makes query HighOrPremium for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareHighOrPremium(d *tickwork.Decl, t *Tables) *HighOrPremium {
+	q := &HighOrPremium{t: t, tb: t.Player.Table}
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.pRegion = tickwork.Read(d, t.Player.Region).All()
+	tickwork.Presence(d, t.Premium.Table)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *HighOrPremium) Run(dst []HighOrPremiumRow) []HighOrPremiumRow {
+	dst = dst[:0]
+	premiumLease := q.t.Premium.Table.Lease()
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pLevels := q.pLevel[base+lo : base+hi]
+			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
+			for i := range pLevels {
+				row := base + lo + i
+				if pLevels[i] >= 50 || premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pRegions[i] < 4 {
+					dst = append(dst, HighOrPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *HighOrPremium) Plan() string {
+	return "scan Player (ascending index); filter; union in one scan: left filter or right filter (both sides are Player's rows)"
+}
+
+// HighAndPremiumRow is a row of the result of query HighAndPremium
+// (shop.tw:66).
+type HighAndPremiumRow struct {
+	Player tickwork.Handle // ref Player
+}
+
+// HighAndPremium is declared query HighAndPremium (shop.tw:66). Plan: scan
+// Player (ascending index); filter; intersect in one scan: left filter and
+// right filter (both sides are Player's rows). Run it from one goroutine at
+// a time; the result's order is docs/schema.md's Query results.
+type HighAndPremium struct {
+	t               *Tables
+	tb              *tickwork.Table // Player
+	pLevel, pRegion []int32         // Player.Level, Player.Region
+}
+
+// NewHighAndPremium makes query HighAndPremium over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewHighAndPremium(t *Tables) *HighAndPremium {
+	q := &HighAndPremium{t: t, tb: t.Player.Table}
+	q.pLevel = t.Player.Level.All()
+	q.pRegion = t.Player.Region.All()
+	return q
+}
+
+// DeclareHighAndPremium makes query HighAndPremium for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareHighAndPremium(d *tickwork.Decl, t *Tables) *HighAndPremium {
+	q := &HighAndPremium{t: t, tb: t.Player.Table}
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.pRegion = tickwork.Read(d, t.Player.Region).All()
+	tickwork.Presence(d, t.Premium.Table)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *HighAndPremium) Run(dst []HighAndPremiumRow) []HighAndPremiumRow {
+	dst = dst[:0]
+	premiumLease := q.t.Premium.Table.Lease()
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pLevels := q.pLevel[base+lo : base+hi]
+			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
+			for i := range pLevels {
+				row := base + lo + i
+				if pLevels[i] >= 50 && (premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pRegions[i] < 4) {
+					dst = append(dst, HighAndPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *HighAndPremium) Plan() string {
+	return "scan Player (ascending index); filter; intersect in one scan: left filter and right filter (both sides are Player's rows)"
+}
+
+// HighNotPremiumRow is a row of the result of query HighNotPremium
+// (shop.tw:71).
+type HighNotPremiumRow struct {
+	Player tickwork.Handle // ref Player
+}
+
+// HighNotPremium is declared query HighNotPremium (shop.tw:71). Plan: scan
+// Player (ascending index); filter; except in one scan: left filter and not
+// right filter (both sides are Player's rows). Run it from one goroutine at
+// a time; the result's order is docs/schema.md's Query results.
+type HighNotPremium struct {
+	t               *Tables
+	tb              *tickwork.Table // Player
+	pLevel, pRegion []int32         // Player.Level, Player.Region
+}
+
+// NewHighNotPremium makes query HighNotPremium over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewHighNotPremium(t *Tables) *HighNotPremium {
+	q := &HighNotPremium{t: t, tb: t.Player.Table}
+	q.pLevel = t.Player.Level.All()
+	q.pRegion = t.Player.Region.All()
+	return q
+}
+
+// DeclareHighNotPremium makes query HighNotPremium for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareHighNotPremium(d *tickwork.Decl, t *Tables) *HighNotPremium {
+	q := &HighNotPremium{t: t, tb: t.Player.Table}
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.pRegion = tickwork.Read(d, t.Player.Region).All()
+	tickwork.Presence(d, t.Premium.Table)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *HighNotPremium) Run(dst []HighNotPremiumRow) []HighNotPremiumRow {
+	dst = dst[:0]
+	premiumLease := q.t.Premium.Table.Lease()
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pLevels := q.pLevel[base+lo : base+hi]
+			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
+			for i := range pLevels {
+				row := base + lo + i
+				if pLevels[i] >= 50 && !(premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pRegions[i] < 4) {
+					dst = append(dst, HighNotPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *HighNotPremium) Plan() string {
+	return "scan Player (ascending index); filter; except in one scan: left filter and not right filter (both sides are Player's rows)"
+}
