@@ -193,7 +193,8 @@ func DeclareBigSpenders(d *tickwork.Decl, t *Tables) *BigSpenders {
 // never past it.
 func (q *BigSpenders) Run(dst []BigSpendersRow, price float64) []BigSpendersRow {
 	dst = dst[:0]
-	clear(q.sem0)
+	marks := q.sem0 // a local: the loops keep it in registers
+	clear(marks)
 	{ // exists #1: mark the Player rows some Order row refers to
 		into := q.tb.Lease()
 		cr := q.sem0tb.ChunkRows()
@@ -205,7 +206,7 @@ func (q *BigSpenders) Run(dst []BigSpendersRow, price float64) []BigSpendersRow 
 				for i2 := range oBuyers {
 					if oPrices[i2] > price {
 						if r := into.Find(oBuyers[i2]); r >= 0 {
-							q.sem0[r>>6] |= 1 << (r & 63)
+							marks[r>>6] |= 1 << (r & 63)
 						}
 					}
 				}
@@ -219,7 +220,7 @@ func (q *BigSpenders) Run(dst []BigSpendersRow, price float64) []BigSpendersRow 
 			pLevels := q.pLevel[base+lo : base+hi]
 			for i := range pLevels {
 				row := base + lo + i
-				if q.sem0[row>>6]>>(row&63)&1 != 0 {
+				if marks[row>>6]>>(row&63)&1 != 0 {
 					dst = append(dst, BigSpendersRow{Player: tickwork.QueryHandle(q.tb, row), Level: pLevels[i]})
 				}
 			}
@@ -290,7 +291,8 @@ func DeclareUnsoldBulk(d *tickwork.Decl, t *Tables) *UnsoldBulk {
 // never past it.
 func (q *UnsoldBulk) Run(dst []UnsoldBulkRow, q2 int32) []UnsoldBulkRow {
 	dst = dst[:0]
-	clear(q.sem0)
+	marks := q.sem0 // a local: the loops keep it in registers
+	clear(marks)
 	{ // exists #1: mark the Product rows some Order row refers to
 		into := q.tb.Lease()
 		cr := q.sem0tb.ChunkRows()
@@ -302,7 +304,7 @@ func (q *UnsoldBulk) Run(dst []UnsoldBulkRow, q2 int32) []UnsoldBulkRow {
 				for i2 := range oItems {
 					if oQuantitys[i2] >= q2 {
 						if r := into.Find(oItems[i2]); r >= 0 {
-							q.sem0[r>>6] |= 1 << (r & 63)
+							marks[r>>6] |= 1 << (r & 63)
 						}
 					}
 				}
@@ -316,7 +318,7 @@ func (q *UnsoldBulk) Run(dst []UnsoldBulkRow, q2 int32) []UnsoldBulkRow {
 			prStocks := q.prStock[base+lo : base+hi]
 			for i := range prStocks {
 				row := base + lo + i
-				if !(q.sem0[row>>6]>>(row&63)&1 != 0) {
+				if !(marks[row>>6]>>(row&63)&1 != 0) {
 					dst = append(dst, UnsoldBulkRow{Product: tickwork.QueryHandle(q.tb, row), Stock: prStocks[i]})
 				}
 			}

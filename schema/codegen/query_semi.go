@@ -60,7 +60,9 @@ func (qg *qGen) semiMarks() {
 	g, sg := qg.g, qg.sg
 	for _, ex := range qg.q.Exists {
 		n := semName(ex.Index)
-		g.p("clear(q.%s)", n)
+		mk := qg.loc.name("marks")
+		g.p("%s := q.%s // a local: the loops keep it in registers", mk, n)
+		g.p("clear(%s)", mk)
 		g.p("{ // exists #%d: mark the %s rows some %s row refers to", ex.Index+1, ex.Outer.Table.Name, ex.Table.Name)
 		into := qg.loc.name("into")
 		g.p("%s := q.tb.Lease()", into)
@@ -110,7 +112,7 @@ func (qg *qGen) semiMarks() {
 			g.p("if %s {", sg.code(ex.Where))
 		}
 		g.p("if %s := %s.Find(%s); %s >= 0 {", r, into, sg.env["col:"+v.Name+"."+ex.Via.Name], r)
-		g.p("q.%s[%s>>6] |= 1 << (%s & 63)", n, r, r)
+		g.p("%s[%s>>6] |= 1 << (%s & 63)", mk, r, r)
 		g.p("}")
 		if ex.Where != nil {
 			g.p("}")
@@ -122,7 +124,7 @@ func (qg *qGen) semiMarks() {
 		for _, k := range made {
 			delete(sg.env, k)
 		}
-		sg.env[fmt.Sprintf("exists:%d", ex.Index)] = fmt.Sprintf("q.%s[row>>6]>>(row&63)&1 != 0", n)
+		sg.env[fmt.Sprintf("exists:%d", ex.Index)] = fmt.Sprintf("%s[row>>6]>>(row&63)&1 != 0", mk)
 	}
 }
 
