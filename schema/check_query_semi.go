@@ -10,9 +10,9 @@ import (
 
 // existsCall refuses exists(...) whose argument is not a subquery.
 func (c *checker) existsCall(p Pos, args []*synExpr) Expr {
-	what := "no argument"
+	what := "an empty argument list"
 	if len(args) > 0 {
-		what = exprText(args[0])
+		what = "the expression " + exprText(args[0])
 	}
 	c.errorf(p, KindType, "exists takes a subquery, exists(from TABLE v where v.REF == ROW and ...), not %s; write the subquery after exists(", what)
 	return bad(p)
@@ -72,6 +72,8 @@ func (c *checker) subquery(sc *scope, p Pos, fn *synIdent, sub *synSubquery) Exp
 	fix := "correlate it with the from row: exists(" + head + " where " + v.Name + ".REF == " + outer.Name + " and ...)"
 	if len(refs) > 0 {
 		fix += " (" + d.table.Name + "'s refs to " + outer.Table.Name + ": " + strings.Join(refs, ", ") + ")"
+	} else if sameDomain(d.table, outer.Table) {
+		fix = d.table.Name + " has no ref to " + outer.Table.Name + "; the same entity's row in another table of the domain is has(" + outer.Name + ", " + d.table.Name + ")"
 	}
 	if sub.Where == nil {
 		c.errorf(p, KindMissing, "exists(%s) in query %s has no where; %s", head, q.Name, fix)
@@ -237,11 +239,11 @@ func (c *checker) setQuery(d *synQueryDecl) *Query {
 		case side.Limit != nil:
 			what = "limit"
 		}
-		if sq.From.Kind == EventVar {
-			what = "a from event table (" + sq.From.Event.Name + ")"
-		}
 		if what != "" {
-			c.errorf(c.pos(side.Pos), KindValue, "a side of the %s of %s has %s; each side of a set operation is a filter and projection over a table (from, joins, where, select): drop it", s.Op, of, what)
+			c.errorf(c.pos(side.Pos), KindValue, "a side of the %s of %s has %s; each side of a set operation is a filter and projection (from, joins, where, select): drop it", s.Op, of, what)
+			ok = false
+		} else if sq.From.Kind == EventVar {
+			c.errorf(c.pos(side.Pos), KindType, "a side of the %s of %s runs over event table %s; each side of a set operation runs over a table (its rows have an index to merge by)", s.Op, of, sq.From.Event.Name)
 			ok = false
 		}
 	}

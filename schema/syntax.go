@@ -328,7 +328,7 @@ type synNameExpr struct {
 	Index  *synExpr     `parser:"  ( '[' @@ ']' )?"`
 	Call   bool         `parser:"| @'(' "`
 	Sub    *synSubquery `parser:"  ( @@"`
-	Args   []*synExpr   `parser:"  | ( @@ ( ',' @@ )* )? ) ')' )?"`
+	Args   []*synExpr   `parser:"  | @@ ( ',' @@ )* )? ')' )?"`
 }
 
 // synQueryDecl is `query NAME(PARAM: TYPE, ...) { from ... }`: a declared

@@ -197,9 +197,9 @@ func (q *BigSpenders) Run(dst []BigSpendersRow, price float64) []BigSpendersRow 
 	clear(marks)
 	{ // exists #1: mark the Player rows some Order row refers to
 		into := q.tb.Lease()
-		cr := q.sem0tb.ChunkRows()
+		cr2 := q.sem0tb.ChunkRows()
 		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
-			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
 			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
 				oBuyers := q.sem0Buyer[base2+lo2 : base2+hi2]
 				oPrices := q.sem0Price[base2+lo2 : base2+hi2][:len(oBuyers)]
@@ -295,9 +295,9 @@ func (q *UnsoldBulk) Run(dst []UnsoldBulkRow, q2 int32) []UnsoldBulkRow {
 	clear(marks)
 	{ // exists #1: mark the Product rows some Order row refers to
 		into := q.tb.Lease()
-		cr := q.sem0tb.ChunkRows()
+		cr2 := q.sem0tb.ChunkRows()
 		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
-			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
 			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
 				oItems := q.sem0Item[base2+lo2 : base2+hi2]
 				oQuantitys := q.sem0Quantity[base2+lo2 : base2+hi2][:len(oItems)]

@@ -2326,9 +2326,9 @@ func (q *Buyers) Run(dst []BuyersRow, min2 int32) []BuyersRow {
 	clear(marks)
 	{ // exists #1: mark the Person rows some Order row refers to
 		into := q.tb.Lease()
-		cr := q.sem0tb.ChunkRows()
+		cr2 := q.sem0tb.ChunkRows()
 		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
-			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
 			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
 				oBuyers := q.sem0Buyer[base2+lo2 : base2+hi2]
 				oAmounts := q.sem0Amount[base2+lo2 : base2+hi2][:len(oBuyers)]
@@ -2425,9 +2425,9 @@ func (q *Unbought) Run(dst []UnboughtRow, price float32) []UnboughtRow {
 	clear(marks)
 	{ // exists #1: mark the Person rows some Order row refers to
 		into := q.tb.Lease()
-		cr := q.sem0tb.ChunkRows()
+		cr2 := q.sem0tb.ChunkRows()
 		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
-			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
 			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
 				oBuyers := q.sem0Buyer[base2+lo2 : base2+hi2]
 				oPrices := q.sem0Price[base2+lo2 : base2+hi2][:len(oBuyers)]
@@ -2537,9 +2537,9 @@ func (q *Befriended) Run(dst []BefriendedRow, min2 int32) []BefriendedRow {
 	clear(marks)
 	{ // exists #1: mark the Person rows some Person row refers to
 		into := q.tb.Lease()
-		cr := q.sem0tb.ChunkRows()
+		cr2 := q.sem0tb.ChunkRows()
 		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
-			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
 			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
 				fFriends := q.sem0Friend[base2+lo2 : base2+hi2]
 				fAges := q.sem0Age[base2+lo2 : base2+hi2][:len(fFriends)]
@@ -2557,9 +2557,9 @@ func (q *Befriended) Run(dst []BefriendedRow, min2 int32) []BefriendedRow {
 	clear(marks2)
 	{ // exists #2: mark the Person rows some Order row refers to
 		into2 := q.tb.Lease()
-		cr2 := q.sem1tb.ChunkRows()
+		cr3 := q.sem1tb.ChunkRows()
 		for c3, nc3 := 0, q.sem1tb.UsedChunks(); c3 < nc3; c3++ {
-			mask3, base3 := q.sem1tb.Enabled(c3), c3*cr2
+			mask3, base3 := q.sem1tb.Enabled(c3), c3*cr3
 			for lo3, hi3 := tickwork.NextRun(mask3, 0); lo3 < hi3; lo3, hi3 = tickwork.NextRun(mask3, hi3) {
 				oBuyers := q.sem1Buyer[base3+lo3 : base3+hi3]
 				for i3 := range oBuyers {
@@ -2650,9 +2650,9 @@ func (q *BuyerByHandle) Run(dst []BuyerByHandleRow, h tickwork.Handle) []BuyerBy
 	clear(marks)
 	{ // exists #1: mark the Person rows some Order row refers to
 		into := q.tb.Lease()
-		cr := q.sem0tb.ChunkRows()
+		cr2 := q.sem0tb.ChunkRows()
 		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
-			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
 			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
 				oBuyers := q.sem0Buyer[base2+lo2 : base2+hi2]
 				for i2 := range oBuyers {
@@ -3334,9 +3334,9 @@ func (q *lonelyb) run(ents []lonelyEnt, min2 int32) []lonelyEnt {
 	clear(marks)
 	{ // exists #1: mark the Person rows some Order row refers to
 		into := q.tb.Lease()
-		cr := q.sem0tb.ChunkRows()
+		cr2 := q.sem0tb.ChunkRows()
 		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
-			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
 			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
 				oBuyers := q.sem0Buyer[base2+lo2 : base2+hi2]
 				oAmounts := q.sem0Amount[base2+lo2 : base2+hi2][:len(oBuyers)]
