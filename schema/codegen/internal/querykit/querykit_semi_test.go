@@ -325,3 +325,86 @@ func TestDeclaredSemiQueries(t *testing.T) {
 	}
 	require.NotEqual(t, "[][]", got[len(got)-1])
 }
+
+// exampleWorld is a small querykit world: persons aged 10, 20, 30, 40
+// (the even ones On, the last two tagged), orders of amounts 1, 5 and 7
+// by the first, second and (deleted later) fourth person.
+func exampleWorld() (*tickwork.World, *kit.Tables, []tickwork.Handle) {
+	b := tickwork.NewBuilder()
+	t, err := kit.Declare(b, kit.DefaultSizes())
+	if err != nil {
+		panic(err)
+	}
+	w, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	var ps []tickwork.Handle
+	for i := range 4 {
+		h, _ := t.Person.Table.Insert()
+		t.Person.Age.Set(h, int32(10*(i+1)))
+		t.Person.On.Set(h, i%2 == 0)
+		t.Person.W.Set(h, float32(i))
+		if i >= 2 {
+			_ = t.Tag.Table.Attach(h)
+		}
+		ps = append(ps, h)
+	}
+	for i, amount := range []int32{1, 5, 7} {
+		o, _ := t.Order.Table.Insert()
+		t.Order.Buyer.Set(o, ps[[]int{0, 1, 3}[i]])
+		t.Order.Amount.Set(o, amount)
+		t.Order.Price.Set(o, float32(amount))
+	}
+	t.Folk.Delete(ps[3]) // its order's buyer dangles
+	return w, t, ps
+}
+
+// A semi-join (exists) and an anti-join (not exists): one pass over the
+// orders marks the persons they buy for (a dangling buyer marks no one),
+// then the scan of the persons tests the mark.
+func ExampleBuyers() {
+	w, t, _ := exampleWorld()
+	defer w.Close()
+	q := kit.NewQueries(t)
+	for _, r := range q.Buyers.Run(nil, 1) { // On, and some order of at least 1
+		fmt.Println("buyer", r.Person.Index(), r.Age)
+	}
+	for _, r := range q.Unbought.Run(nil, 2) { // no order above 2
+		fmt.Println("unbought", r.Person.Index(), r.W)
+	}
+	fmt.Println(q.Unbought.Plan())
+	// Output:
+	// buyer 0 10
+	// unbought 0 0
+	// unbought 2 2
+	// scan Person (ascending index); anti-join: mark Person rows from a scan of Order o by o.Buyer (generation-checked) in a bitmap over Person's capacity; filter
+}
+
+// Set operations: over one table's rows they are one scan; over values
+// of two tables both sides run and merge by their rows' index, without
+// duplicates.
+func ExampleOnNotTagged() {
+	w, t, _ := exampleWorld()
+	defer w.Close()
+	q := kit.NewQueries(t)
+	var or []int
+	for _, r := range q.OnOrTagged.Run(nil, 0) {
+		or = append(or, int(r.Person.Index()))
+	}
+	var and []int
+	for _, r := range q.OnAndTagged.Run(nil, 0) {
+		and = append(and, int(r.Person.Index()))
+	}
+	var not []int
+	for _, r := range q.OnNotTagged.Run(nil, 0) {
+		not = append(not, int(r.Person.Index()))
+	}
+	fmt.Println("on or tagged:", or, "on and tagged:", and, "on, not tagged:", not)
+	fmt.Println(q.OnNotTagged.Plan())
+	fmt.Printf("%+v\n", q.KeysOrAmounts.Run(nil, 20)) // (age % 8, W) of persons of 20 and up, (amount, price) of orders above 3
+	// Output:
+	// on or tagged: [0 2] on and tagged: [2] on, not tagged: [0]
+	// scan Person (ascending index); filter; except in one scan: left filter and not right filter (both sides are Person's rows)
+	// [{K:4 W:1} {K:5 W:5} {K:6 W:2} {K:7 W:7}]
+}
