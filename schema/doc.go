@@ -29,7 +29,9 @@
 //     entity; Left for a left join), a where that may test [Has], at most
 //     [MaxGroupKeys] group keys, its [SelectItem]s and [OrderKey]s, its
 //     [Aggregate]s ([AggKind]), a limit, the Probe of a point lookup, and
-//     its [QueryAccess] (what it reads, for DeclareQ's manifest).
+//     its [QueryAccess] (what it reads, for DeclareQ's manifest); its
+//     [Exists] subqueries (semi-/anti-joins, of a [SubVar] row), or, for
+//     a query that combines two results, its [SetOp] ([SetKind]).
 //   - Types: [Type] and its [TypeKind]; ref types of one domain are
 //     identical ([Type.Identical]).
 //   - Errors: each is an [*Error] at a [Pos], printed "file:line:col: message"; its
