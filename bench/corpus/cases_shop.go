@@ -509,7 +509,7 @@ func shopCases() []Case {
 			},
 		},
 		setOp("union_high_or_premium", "union",
-			`query HighOrPremium() { (from Player p where p.Level >= 50 select p) union (from Player p where has(p, Premium) and p.Region < 4 select p) }`,
+			`query HighOrPremium() { (from Player p where p.Level >= 50 select p) union (from Player p where p.Region < 4 and has(p, Premium) select p) }`,
 			`SELECT idx, gen FROM player WHERE level >= 50 UNION SELECT p.idx, p.gen FROM player p JOIN premium m ON m.idx = p.idx WHERE p.region < 4 ORDER BY 1`,
 			opUnion,
 			func(d *Data) func([]H) []H {
@@ -517,7 +517,7 @@ func shopCases() []Case {
 				return genH(q.Run, func(r *shop.HighOrPremiumRow) tickwork.Handle { return r.Player })
 			}),
 		setOp("intersect_high_and_premium", "intersect",
-			`query HighAndPremium() { (from Player p where p.Level >= 50 select p) intersect (from Player p where has(p, Premium) and p.Region < 4 select p) }`,
+			`query HighAndPremium() { (from Player p where p.Level >= 50 select p) intersect (from Player p where p.Region < 4 and has(p, Premium) select p) }`,
 			`SELECT idx, gen FROM player WHERE level >= 50 INTERSECT SELECT p.idx, p.gen FROM player p JOIN premium m ON m.idx = p.idx WHERE p.region < 4 ORDER BY 1`,
 			opIntersect,
 			func(d *Data) func([]H) []H {
@@ -525,7 +525,7 @@ func shopCases() []Case {
 				return genH(q.Run, func(r *shop.HighAndPremiumRow) tickwork.Handle { return r.Player })
 			}),
 		setOp("except_high_not_premium", "except",
-			`query HighNotPremium() { (from Player p where p.Level >= 50 select p) except (from Player p where has(p, Premium) and p.Region < 4 select p) }`,
+			`query HighNotPremium() { (from Player p where p.Level >= 50 select p) except (from Player p where p.Region < 4 and has(p, Premium) select p) }`,
 			`SELECT idx, gen FROM player WHERE level >= 50 EXCEPT SELECT p.idx, p.gen FROM player p JOIN premium m ON m.idx = p.idx WHERE p.region < 4 ORDER BY 1`,
 			opExcept,
 			func(d *Data) func([]H) []H {

@@ -388,7 +388,7 @@ func (q *HighOrPremium) Run(dst []HighOrPremiumRow) []HighOrPremiumRow {
 			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
 			for i := range pLevels {
 				row := base + lo + i
-				if pLevels[i] >= 50 || premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pRegions[i] < 4 {
+				if pLevels[i] >= 50 || pRegions[i] < 4 && premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 {
 					dst = append(dst, HighOrPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
 				}
 			}
@@ -459,7 +459,7 @@ func (q *HighAndPremium) Run(dst []HighAndPremiumRow) []HighAndPremiumRow {
 			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
 			for i := range pLevels {
 				row := base + lo + i
-				if pLevels[i] >= 50 && (premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pRegions[i] < 4) {
+				if pLevels[i] >= 50 && (pRegions[i] < 4 && premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0) {
 					dst = append(dst, HighAndPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
 				}
 			}
@@ -530,7 +530,7 @@ func (q *HighNotPremium) Run(dst []HighNotPremiumRow) []HighNotPremiumRow {
 			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
 			for i := range pLevels {
 				row := base + lo + i
-				if pLevels[i] >= 50 && !(premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pRegions[i] < 4) {
+				if pLevels[i] >= 50 && !(pRegions[i] < 4 && premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0) {
 					dst = append(dst, HighNotPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
 				}
 			}
