@@ -233,7 +233,7 @@ func (qg *qGen) mergedSetQuery() {
 	ent, key := qg.lower+"Ent", qg.lower+"Key"
 	sides := []*qGen{newQGen(g, op.Left), newQGen(g, op.Right)}
 	for i, s := range sides {
-		s.name = qg.lower + "ab"[i:i+1]
+		s.name = qg.lower + []string{"Left", "Right"}[i]
 		s.lower = s.name
 		s.forceRow = true
 	}

@@ -2908,8 +2908,8 @@ type KeysOrAmountsRow struct {
 // is docs/schema.md's Query results.
 type KeysOrAmounts struct {
 	t        *Tables
-	a        keysOrAmountsa                // the left side
-	b        keysOrAmountsb                // the right side
+	a        keysOrAmountsLeft             // the left side
+	b        keysOrAmountsRight            // the right side
 	ea, eb   []keysOrAmountsEnt            // the left side's rows, the right side's rows
 	in, seen map[keysOrAmountsKey]struct{} // the right side's rows, the rows emitted
 }
@@ -2930,18 +2930,18 @@ func keysOrAmountsKeyOf(r *KeysOrAmountsRow) keysOrAmountsKey {
 	return keysOrAmountsKey{k0: r.K, k1: tickwork.QueryFloatKey32(r.W)}
 }
 
-// keysOrAmountsa is the left side of query KeysOrAmounts.
-type keysOrAmountsa struct {
+// keysOrAmountsLeft is the left side of query KeysOrAmounts.
+type keysOrAmountsLeft struct {
 	t    *Tables
 	tb   *tickwork.Table // Person
 	pAge []int32         // Person.Age
 	pW   []float32       // Person.W
 }
 
-type keysOrAmountsaRow = KeysOrAmountsRow
+type keysOrAmountsLeftRow = KeysOrAmountsRow
 
 // init sets the side over t; with d non-nil, declaring its reads.
-func (q *keysOrAmountsa) init(t *Tables, d *tickwork.Decl) {
+func (q *keysOrAmountsLeft) init(t *Tables, d *tickwork.Decl) {
 	q.t, q.tb = t, t.Person.Table
 	if d != nil {
 		q.pAge = tickwork.Read(d, t.Person.Age).All()
@@ -2953,7 +2953,7 @@ func (q *keysOrAmountsa) init(t *Tables, d *tickwork.Decl) {
 }
 
 // run appends the side's rows to ents, in ascending from-row index.
-func (q *keysOrAmountsa) run(ents []keysOrAmountsEnt, min2 int32) []keysOrAmountsEnt {
+func (q *keysOrAmountsLeft) run(ents []keysOrAmountsEnt, min2 int32) []keysOrAmountsEnt {
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -2963,7 +2963,7 @@ func (q *keysOrAmountsa) run(ents []keysOrAmountsEnt, min2 int32) []keysOrAmount
 			for i := range pAges {
 				row := base + lo + i
 				if pAges[i] >= min2 {
-					ents = append(ents, keysOrAmountsEnt{ord: int32(row), row: keysOrAmountsaRow{K: pAges[i] % 8, W: pWs[i]}})
+					ents = append(ents, keysOrAmountsEnt{ord: int32(row), row: keysOrAmountsLeftRow{K: pAges[i] % 8, W: pWs[i]}})
 				}
 			}
 		}
@@ -2971,18 +2971,18 @@ func (q *keysOrAmountsa) run(ents []keysOrAmountsEnt, min2 int32) []keysOrAmount
 	return ents
 }
 
-// keysOrAmountsb is the right side of query KeysOrAmounts.
-type keysOrAmountsb struct {
+// keysOrAmountsRight is the right side of query KeysOrAmounts.
+type keysOrAmountsRight struct {
 	t       *Tables
 	tb      *tickwork.Table // Order
 	oAmount []int32         // Order.Amount
 	oPrice  []float32       // Order.Price
 }
 
-type keysOrAmountsbRow = KeysOrAmountsRow
+type keysOrAmountsRightRow = KeysOrAmountsRow
 
 // init sets the side over t; with d non-nil, declaring its reads.
-func (q *keysOrAmountsb) init(t *Tables, d *tickwork.Decl) {
+func (q *keysOrAmountsRight) init(t *Tables, d *tickwork.Decl) {
 	q.t, q.tb = t, t.Order.Table
 	if d != nil {
 		q.oAmount = tickwork.Read(d, t.Order.Amount).All()
@@ -2994,7 +2994,7 @@ func (q *keysOrAmountsb) init(t *Tables, d *tickwork.Decl) {
 }
 
 // run appends the side's rows to ents, in ascending from-row index.
-func (q *keysOrAmountsb) run(ents []keysOrAmountsEnt, min2 int32) []keysOrAmountsEnt {
+func (q *keysOrAmountsRight) run(ents []keysOrAmountsEnt, min2 int32) []keysOrAmountsEnt {
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -3004,7 +3004,7 @@ func (q *keysOrAmountsb) run(ents []keysOrAmountsEnt, min2 int32) []keysOrAmount
 			for i := range oAmounts {
 				row := base + lo + i
 				if oAmounts[i] > 3 {
-					ents = append(ents, keysOrAmountsEnt{ord: int32(row), row: keysOrAmountsbRow{K: oAmounts[i], W: oPrices[i]}})
+					ents = append(ents, keysOrAmountsEnt{ord: int32(row), row: keysOrAmountsRightRow{K: oAmounts[i], W: oPrices[i]}})
 				}
 			}
 		}
@@ -3080,8 +3080,8 @@ type CommonKeysRow struct {
 // time; the result's order is docs/schema.md's Query results.
 type CommonKeys struct {
 	t        *Tables
-	a        commonKeysa                // the left side
-	b        commonKeysb                // the right side
+	a        commonKeysLeft             // the left side
+	b        commonKeysRight            // the right side
 	ea, eb   []commonKeysEnt            // the left side's rows, the right side's rows
 	in, seen map[commonKeysKey]struct{} // the right side's rows, the rows emitted
 }
@@ -3099,17 +3099,17 @@ type commonKeysKey struct {
 
 func commonKeysKeyOf(r *CommonKeysRow) commonKeysKey { return commonKeysKey{k0: r.K} }
 
-// commonKeysa is the left side of query CommonKeys.
-type commonKeysa struct {
+// commonKeysLeft is the left side of query CommonKeys.
+type commonKeysLeft struct {
 	t    *Tables
 	tb   *tickwork.Table // Person
 	pAge []int32         // Person.Age
 }
 
-type commonKeysaRow = CommonKeysRow
+type commonKeysLeftRow = CommonKeysRow
 
 // init sets the side over t; with d non-nil, declaring its reads.
-func (q *commonKeysa) init(t *Tables, d *tickwork.Decl) {
+func (q *commonKeysLeft) init(t *Tables, d *tickwork.Decl) {
 	q.t, q.tb = t, t.Person.Table
 	if d != nil {
 		q.pAge = tickwork.Read(d, t.Person.Age).All()
@@ -3119,7 +3119,7 @@ func (q *commonKeysa) init(t *Tables, d *tickwork.Decl) {
 }
 
 // run appends the side's rows to ents, in ascending from-row index.
-func (q *commonKeysa) run(ents []commonKeysEnt) []commonKeysEnt {
+func (q *commonKeysLeft) run(ents []commonKeysEnt) []commonKeysEnt {
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -3127,25 +3127,25 @@ func (q *commonKeysa) run(ents []commonKeysEnt) []commonKeysEnt {
 			pAges := q.pAge[base+lo : base+hi]
 			for i := range pAges {
 				row := base + lo + i
-				ents = append(ents, commonKeysEnt{ord: int32(row), row: commonKeysaRow{K: pAges[i] % 8}})
+				ents = append(ents, commonKeysEnt{ord: int32(row), row: commonKeysLeftRow{K: pAges[i] % 8}})
 			}
 		}
 	}
 	return ents
 }
 
-// commonKeysb is the right side of query CommonKeys.
-type commonKeysb struct {
+// commonKeysRight is the right side of query CommonKeys.
+type commonKeysRight struct {
 	t       *Tables
 	tb      *tickwork.Table   // Order
 	oBuyer  []tickwork.Handle // Order.Buyer
 	oAmount []int32           // Order.Amount
 }
 
-type commonKeysbRow = CommonKeysRow
+type commonKeysRightRow = CommonKeysRow
 
 // init sets the side over t; with d non-nil, declaring its reads.
-func (q *commonKeysb) init(t *Tables, d *tickwork.Decl) {
+func (q *commonKeysRight) init(t *Tables, d *tickwork.Decl) {
 	q.t, q.tb = t, t.Order.Table
 	if d != nil {
 		q.oBuyer = tickwork.Read(d, t.Order.Buyer).All()
@@ -3157,7 +3157,7 @@ func (q *commonKeysb) init(t *Tables, d *tickwork.Decl) {
 }
 
 // run appends the side's rows to ents, in ascending from-row index.
-func (q *commonKeysb) run(ents []commonKeysEnt) []commonKeysEnt {
+func (q *commonKeysRight) run(ents []commonKeysEnt) []commonKeysEnt {
 	personLease := q.t.Person.Table.Lease()
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -3169,7 +3169,7 @@ func (q *commonKeysb) run(ents []commonKeysEnt) []commonKeysEnt {
 				row := base + lo + i
 				bRow := personLease.Find(oBuyers[i])
 				if bRow >= 0 {
-					ents = append(ents, commonKeysEnt{ord: int32(row), row: commonKeysbRow{K: oAmounts[i]}})
+					ents = append(ents, commonKeysEnt{ord: int32(row), row: commonKeysRightRow{K: oAmounts[i]}})
 				}
 			}
 		}
@@ -3244,8 +3244,8 @@ type LonelyRow struct {
 // Query results.
 type Lonely struct {
 	t        *Tables
-	a        lonelya                // the left side
-	b        lonelyb                // the right side
+	a        lonelyLeft             // the left side
+	b        lonelyRight            // the right side
 	ea, eb   []lonelyEnt            // the left side's rows, the right side's rows
 	in, seen map[lonelyKey]struct{} // the right side's rows, the rows emitted
 }
@@ -3263,17 +3263,17 @@ type lonelyKey struct {
 
 func lonelyKeyOf(r *LonelyRow) lonelyKey { return lonelyKey{k0: r.Person} }
 
-// lonelya is the left side of query Lonely.
-type lonelya struct {
+// lonelyLeft is the left side of query Lonely.
+type lonelyLeft struct {
 	t   *Tables
 	tb  *tickwork.Table // Person
 	pOn []bool          // Person.On
 }
 
-type lonelyaRow = LonelyRow
+type lonelyLeftRow = LonelyRow
 
 // init sets the side over t; with d non-nil, declaring its reads.
-func (q *lonelya) init(t *Tables, d *tickwork.Decl) {
+func (q *lonelyLeft) init(t *Tables, d *tickwork.Decl) {
 	q.t, q.tb = t, t.Person.Table
 	if d != nil {
 		q.pOn = tickwork.Read(d, t.Person.On).All()
@@ -3283,7 +3283,7 @@ func (q *lonelya) init(t *Tables, d *tickwork.Decl) {
 }
 
 // run appends the side's rows to ents, in ascending from-row index.
-func (q *lonelya) run(ents []lonelyEnt, min2 int32) []lonelyEnt {
+func (q *lonelyLeft) run(ents []lonelyEnt, min2 int32) []lonelyEnt {
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -3292,7 +3292,7 @@ func (q *lonelya) run(ents []lonelyEnt, min2 int32) []lonelyEnt {
 			for i := range pOns {
 				row := base + lo + i
 				if pOns[i] {
-					ents = append(ents, lonelyEnt{ord: int32(row), row: lonelyaRow{Person: tickwork.QueryHandle(q.tb, row)}})
+					ents = append(ents, lonelyEnt{ord: int32(row), row: lonelyLeftRow{Person: tickwork.QueryHandle(q.tb, row)}})
 				}
 			}
 		}
@@ -3300,8 +3300,8 @@ func (q *lonelya) run(ents []lonelyEnt, min2 int32) []lonelyEnt {
 	return ents
 }
 
-// lonelyb is the right side of query Lonely.
-type lonelyb struct {
+// lonelyRight is the right side of query Lonely.
+type lonelyRight struct {
 	t          *Tables
 	tb         *tickwork.Table   // Person
 	sem0       []uint64          // the Person rows exists #1 marks, a bit per row
@@ -3310,10 +3310,10 @@ type lonelyb struct {
 	sem0Amount []int32           // Order.Amount
 }
 
-type lonelybRow = LonelyRow
+type lonelyRightRow = LonelyRow
 
 // init sets the side over t; with d non-nil, declaring its reads.
-func (q *lonelyb) init(t *Tables, d *tickwork.Decl) {
+func (q *lonelyRight) init(t *Tables, d *tickwork.Decl) {
 	q.t, q.tb = t, t.Person.Table
 	if d != nil {
 		q.sem0 = make([]uint64, (t.Person.Table.Cap()+63)/64)
@@ -3329,7 +3329,7 @@ func (q *lonelyb) init(t *Tables, d *tickwork.Decl) {
 }
 
 // run appends the side's rows to ents, in ascending from-row index.
-func (q *lonelyb) run(ents []lonelyEnt, min2 int32) []lonelyEnt {
+func (q *lonelyRight) run(ents []lonelyEnt, min2 int32) []lonelyEnt {
 	marks := q.sem0 // a local: the loops keep it in registers
 	clear(marks)
 	{ // exists #1: mark the Person rows some Order row refers to
@@ -3356,7 +3356,7 @@ func (q *lonelyb) run(ents []lonelyEnt, min2 int32) []lonelyEnt {
 		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 			for row := base + lo; row < base+hi; row++ {
 				if marks[row>>6]>>(row&63)&1 != 0 {
-					ents = append(ents, lonelyEnt{ord: int32(row), row: lonelybRow{Person: tickwork.QueryHandle(q.tb, row)}})
+					ents = append(ents, lonelyEnt{ord: int32(row), row: lonelyRightRow{Person: tickwork.QueryHandle(q.tb, row)}})
 				}
 			}
 		}
