@@ -17,7 +17,7 @@ func DefaultSizes() Sizes {
 	return Sizes{Accounts: 50000, Product: 5000, Order: 50000}
 }
 
-// Player is table Player (in domain Accounts, shop.tw:9), filled by
+// Player is table Player (in domain Accounts, shop.tw:10), filled by
 // Declare.
 type Player struct {
 	Table   *tickwork.Table
@@ -29,7 +29,7 @@ type Player struct {
 	Guild   *tickwork.Column[tickwork.Handle] // ref Player
 }
 
-// Profile is table Profile (in domain Accounts, shop.tw:18), filled by
+// Profile is table Profile (in domain Accounts, shop.tw:19), filled by
 // Declare.
 type Profile struct {
 	Table  *tickwork.Table
@@ -37,19 +37,19 @@ type Profile struct {
 	Spent  *tickwork.Column[float64]
 }
 
-// Premium is table Premium (in domain Accounts, shop.tw:23), filled by
+// Premium is table Premium (in domain Accounts, shop.tw:24), filled by
 // Declare.
 type Premium struct {
 	Table *tickwork.Table
 }
 
-// Banned is table Banned (in domain Accounts, shop.tw:25), filled by
+// Banned is table Banned (in domain Accounts, shop.tw:26), filled by
 // Declare.
 type Banned struct {
 	Table *tickwork.Table
 }
 
-// Product is table Product (standalone, shop.tw:27), filled by Declare.
+// Product is table Product (standalone, shop.tw:28), filled by Declare.
 type Product struct {
 	Table    *tickwork.Table
 	SKU      *tickwork.Column[int64]
@@ -58,7 +58,7 @@ type Product struct {
 	Stock    *tickwork.Column[int32]
 }
 
-// Order is table Order (standalone, shop.tw:34), filled by Declare.
+// Order is table Order (standalone, shop.tw:35), filled by Declare.
 type Order struct {
 	Table         *tickwork.Table
 	Buyer, Item   *tickwork.Column[tickwork.Handle] // ref Player, ref Product
@@ -137,13 +137,13 @@ func NewQueries(t *Tables) *Queries {
 	}
 }
 
-// BigSpendersRow is a row of the result of query BigSpenders (shop.tw:47).
+// BigSpendersRow is a row of the result of query BigSpenders (shop.tw:48).
 type BigSpendersRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// BigSpenders is declared query BigSpenders (shop.tw:47). Plan: scan Player
+// BigSpenders is declared query BigSpenders (shop.tw:48). Plan: scan Player
 // (ascending index); semi-join: mark Player rows from a scan of Order o by
 // o.Buyer (generation-checked) in a bitmap over Player's capacity; filter.
 // Run it from one goroutine at a time; the result's order is
@@ -235,13 +235,13 @@ func (q *BigSpenders) Plan() string {
 	return "scan Player (ascending index); semi-join: mark Player rows from a scan of Order o by o.Buyer (generation-checked) in a bitmap over Player's capacity; filter"
 }
 
-// UnsoldBulkRow is a row of the result of query UnsoldBulk (shop.tw:54).
+// UnsoldBulkRow is a row of the result of query UnsoldBulk (shop.tw:55).
 type UnsoldBulkRow struct {
 	Product tickwork.Handle // ref Product
 	Stock   int32
 }
 
-// UnsoldBulk is declared query UnsoldBulk (shop.tw:54). Plan: scan Product
+// UnsoldBulk is declared query UnsoldBulk (shop.tw:55). Plan: scan Product
 // (ascending index); anti-join: mark Product rows from a scan of Order o by
 // o.Item (generation-checked) in a bitmap over Product's capacity; filter.
 // Run it from one goroutine at a time; the result's order is
@@ -334,12 +334,12 @@ func (q *UnsoldBulk) Plan() string {
 }
 
 // HighOrPremiumRow is a row of the result of query HighOrPremium
-// (shop.tw:61).
+// (shop.tw:62).
 type HighOrPremiumRow struct {
 	Player tickwork.Handle // ref Player
 }
 
-// HighOrPremium is declared query HighOrPremium (shop.tw:61). Plan: scan
+// HighOrPremium is declared query HighOrPremium (shop.tw:62). Plan: scan
 // Player (ascending index); filter; union in one scan: left filter or right
 // filter (both sides are Player's rows). Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
@@ -404,12 +404,12 @@ func (q *HighOrPremium) Plan() string {
 }
 
 // HighAndPremiumRow is a row of the result of query HighAndPremium
-// (shop.tw:66).
+// (shop.tw:67).
 type HighAndPremiumRow struct {
 	Player tickwork.Handle // ref Player
 }
 
-// HighAndPremium is declared query HighAndPremium (shop.tw:66). Plan: scan
+// HighAndPremium is declared query HighAndPremium (shop.tw:67). Plan: scan
 // Player (ascending index); filter; intersect in one scan: left filter and
 // right filter (both sides are Player's rows). Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
@@ -475,12 +475,12 @@ func (q *HighAndPremium) Plan() string {
 }
 
 // HighNotPremiumRow is a row of the result of query HighNotPremium
-// (shop.tw:71).
+// (shop.tw:72).
 type HighNotPremiumRow struct {
 	Player tickwork.Handle // ref Player
 }
 
-// HighNotPremium is declared query HighNotPremium (shop.tw:71). Plan: scan
+// HighNotPremium is declared query HighNotPremium (shop.tw:72). Plan: scan
 // Player (ascending index); filter; except in one scan: left filter and not
 // right filter (both sides are Player's rows). Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
