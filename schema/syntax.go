@@ -332,9 +332,10 @@ type synNameExpr struct {
 }
 
 // synQueryDecl is `query NAME(PARAM: TYPE, ...) { from ... }`: a declared
-// query (docs/schema.md, Queries). Its clause words (where, group, by,
-// select, distinct, order, asc, desc, limit, left, as) are not reserved:
-// they are words of the query grammar only.
+// query (docs/schema.md, Queries): one body, or a set operation of two
+// (syntax_semi.go). Its clause words (where, group, by, select,
+// distinct, order, asc, desc, limit, left, as, union, intersect, except)
+// are not reserved: they are words of the query grammar only.
 type synQueryDecl struct {
 	Pos    lexer.Position
 	Name   *synIdent     `parser:"'query' @@"`
