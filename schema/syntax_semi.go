@@ -24,4 +24,3 @@ type synSetQuery struct {
 	Op    string        `parser:"@( 'union' | 'intersect' | 'except' )"`
 	Right *synQueryBody `parser:"'(' @@ ')'"`
 }
-
