@@ -43,7 +43,7 @@ func (c *checker) subquery(sc *scope, p Pos, fn *synIdent, sub *synSubquery) Exp
 	if sc.aggAt != "where" {
 		at := sc.aggAt
 		if at == "" {
-			at = "a select item or order key"
+			at = "a select item, order key or limit"
 		}
 		c.errorf(p, KindType, "exists(...) in %s of query %s: a subquery filters the rows, so it stands in the where only", at, q.Name)
 		return bad(p)

@@ -40,7 +40,7 @@ func TestSemiQueryErrors(t *testing.T) {
 			"bad.tw:7:74: exists(from Shot s ...) in query Q reads b: a subquery's conditions read s and the parameters only, besides its correlation s.Target == b; test b in the outer where"},
 		{"type/in a select item", schema.ErrType,
 			"query Q() { from Body b select b, exists(from Shot s where s.Target == b) as E }",
-			"bad.tw:7:35: exists(...) in a select item or order key of query Q: a subquery filters the rows, so it stands in the where only"},
+			"bad.tw:7:35: exists(...) in a select item, order key or limit of query Q: a subquery filters the rows, so it stands in the where only"},
 		{"type/in a system", schema.ErrType,
 			"system S(phase: update) { from Body b match { exists(from Shot s where s.Target == b) => { set b.X = 0 } } }",
 			"bad.tw:7:47: exists(...) in system S: a subquery is a query's (in its where); a system reads other rows through a join (join TABLE v on u.REF)"},
