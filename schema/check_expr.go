@@ -182,6 +182,8 @@ func (c *checker) primary(sc *scope, e *synPrimary) Expr {
 	switch {
 	case n.Column != nil:
 		return c.column(sc, n.Name, n.Column, n.Field, n.Index, false)
+	case n.Call && n.Sub != nil:
+		return c.subquery(sc, p, n.Name, n.Sub)
 	case n.Call && (n.Over != nil || n.Name.Name == "row_number"):
 		c.misplacedWindow(sc, p, n.Name.Name)
 		return bad(p)
@@ -501,6 +503,9 @@ var conversions = map[string]TypeKind{"int32": Int32, "int64": Int64, "float32":
 // call checks a conversion or a built-in function.
 func (c *checker) call(sc *scope, p Pos, fn *synIdent, args []*synExpr) Expr {
 	want := 1
+	if fn.Name == "exists" {
+		return c.existsCall(p, args)
+	}
 	if sc.b != nil && sc.b.query != nil {
 		switch fn.Name {
 		case "has":
@@ -949,6 +954,8 @@ func describeExpr(e Expr) string {
 		return "parameter " + e.Param.Name + " (" + e.Param.Type.String() + ")"
 	case *Has:
 		return "has(" + e.Var.Name + ", " + e.Table.Name + ")"
+	case *Exists:
+		return "exists(from " + e.Table.Name + " " + e.Var.Name + " ...)"
 	}
 	return "?"
 }

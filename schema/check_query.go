@@ -15,6 +15,9 @@ import (
 
 // query checks one query declaration.
 func (c *checker) query(d *synQueryDecl) *Query {
+	if d.Set != nil {
+		return c.setQuery(d)
+	}
 	q := &Query{Pos: c.pos(d.Name.Pos), Name: d.Name.Name}
 	of := "query " + q.Name
 	b := &bodyState{sys: &System{Pos: q.Pos, Name: q.Name}, vars: map[string]*Var{}, writes: map[*Column]bool{},
@@ -700,6 +703,7 @@ func (c *checker) queryAccess(b *bodyState, q *Query) {
 			read[us.Column] = true
 		}
 	}
+	presence = semiAccess(q, read, presence)
 	qa := QueryAccess{Uses: a.Uses, Handle: handle}
 	for _, t := range c.s.Tables {
 		for _, k := range t.Columns {

@@ -31,7 +31,9 @@
 //     [Aggregate]s ([AggKind]), its [Window] functions ([WinKind]), a
 //     keyset page's After values, a limit, the Probe of a point lookup or
 //     the [UniqueKey] of a lookup by a unique [Column], and its
-//     [QueryAccess] (what it reads, for DeclareQ's manifest).
+//     [QueryAccess] (what it reads, for DeclareQ's manifest); its
+//     [Exists] subqueries (semi-/anti-joins, of a [SubVar] row), or, for
+//     a query that combines two results, its [SetOp] ([SetKind]).
 //   - Types: [Type] and its [TypeKind]; ref types of one domain are
 //     identical ([Type.Identical]).
 //   - Errors: each is an [*Error] at a [Pos], printed "file:line:col: message"; its

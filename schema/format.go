@@ -89,7 +89,17 @@ func (p *printer) query(q *synQueryDecl) {
 	}
 	p.line("query ", q.Name.Name, "(", strings.Join(params, ", "), ") {")
 	p.indent++
-	b := q.Body
+	if q.Set != nil {
+		p.setQuery(q.Set)
+	} else {
+		p.queryBody(q.Body)
+	}
+	p.indent--
+	p.line("}")
+}
+
+// queryBody prints a query's clauses, one a line.
+func (p *printer) queryBody(b *synQueryBody) {
 	p.line("from ", b.From.Table.Name, " ", b.From.Var.Name)
 	for _, j := range b.Joins {
 		on := j.On.Name
@@ -148,8 +158,6 @@ func (p *printer) query(q *synQueryDecl) {
 	if b.Limit != nil {
 		p.line("limit ", exprString(b.Limit))
 	}
-	p.indent--
-	p.line("}")
 }
 
 func (p *printer) fields(head string, fs []*synField) {
@@ -343,6 +351,8 @@ func writeUnary(b *strings.Builder, e *synUnary) {
 				writeOr(b, n.Index)
 				b.WriteString("]")
 			}
+		case n.Call && n.Sub != nil:
+			b.WriteString("(" + subqueryText(n.Sub) + ")")
 		case n.Call:
 			b.WriteString("(")
 			for i, a := range n.Args {

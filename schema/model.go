@@ -200,6 +200,7 @@ const (
 	RowVar   VarKind = iota // the from row of a table
 	EventVar                // the from event of an event table
 	JoinVar                 // a row probed through a ref column
+	SubVar                  // the row of a query's exists subquery (Exists.Var)
 )
 
 // Var is a row variable: the from row or event, or a joined row.

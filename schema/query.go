@@ -35,6 +35,11 @@ type Query struct {
 	// each (SelectItem.Agg and OrderKey.Agg point into it).
 	Aggregates []*Aggregate
 	Access     QueryAccess
+	// Exists lists the exists subqueries of the where, in text order
+	// (query_semi.go); SetOp is set for a query that combines two results
+	// (its From is nil then; Select and Params are its left side's).
+	Exists []*Exists
+	SetOp  *SetOp
 }
 
 // MaxGroupKeys bounds the keys of a group by.

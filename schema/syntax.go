@@ -326,13 +326,14 @@ type synPrimary struct {
 // query's window function (a whole select item only).
 type synNameExpr struct {
 	Pos    lexer.Position
-	Name   *synIdent  `parser:"@@"`
-	Column *synIdent  `parser:"( '.' @@"`
-	Field  *synIdent  `parser:"  ( '.' @@ )?"`
-	Index  *synExpr   `parser:"  ( '[' @@ ']' )?"`
-	Call   bool       `parser:"| @'(' "`
-	Args   []*synExpr `parser:"  ( @@ ( ',' @@ )* )? ')'"`
-	Over   *synWindow `parser:"  @@? )?"`
+	Name   *synIdent    `parser:"@@"`
+	Column *synIdent    `parser:"( '.' @@"`
+	Field  *synIdent    `parser:"  ( '.' @@ )?"`
+	Index  *synExpr     `parser:"  ( '[' @@ ']' )?"`
+	Call   bool         `parser:"| @'(' "`
+	Sub    *synSubquery `parser:"  ( @@"`
+	Args   []*synExpr   `parser:"  | @@ ( ',' @@ )* )? ')'"`
+	Over   *synWindow   `parser:"  @@? )?"`
 }
 
 // synWindow is `over ([partition by EXPR, ...] [order by EXPR [asc|desc],
@@ -345,15 +346,17 @@ type synWindow struct {
 }
 
 // synQueryDecl is `query NAME(PARAM: TYPE, ...) { from ... }`: a declared
-// query (docs/schema.md, Queries). Its clause words (where, group, by,
-// select, distinct, order, asc, desc, after, limit, left, as, over,
-// partition) and the attribute unique are not reserved: they are words of
-// the grammar only.
+// query (docs/schema.md, Queries): one body, or a set operation of two
+// (syntax_semi.go). Its clause words (where, group, by, select,
+// distinct, order, asc, desc, after, limit, left, as, over, partition,
+// union, intersect, except) and the attribute unique are not reserved:
+// they are words of the grammar only.
 type synQueryDecl struct {
 	Pos    lexer.Position
 	Name   *synIdent     `parser:"'query' @@"`
 	Params []*synParam   `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
-	Body   *synQueryBody `parser:"'{' @@ '}'"`
+	Body   *synQueryBody `parser:"'{' ( @@"`
+	Set    *synSetQuery  `parser:"  | @@ ) '}'"` // a set operation of two bodies (Body nil)
 }
 
 // synParam is a query parameter, `NAME: TYPE`.

@@ -469,6 +469,17 @@ func shopCases() []Case {
 				Indexes: []string{`CREATE INDEX orders_price ON orders(price)`, `CREATE INDEX orders_buyer ON orders(buyer_idx, buyer_gen)`}},
 			Args:    func(*Data) []any { return []any{45.0} },
 			NewHand: semiJoin,
+			NewGen: func(d *Data) func([]HI32) []HI32 {
+				q := shop.NewBigSpenders(d.Shop)
+				var rows []shop.BigSpendersRow
+				return func(dst []HI32) []HI32 {
+					rows = q.Run(rows, 45)
+					for i := range rows {
+						dst = append(dst, HI32{idOf(rows[i].Player), rows[i].Level})
+					}
+					return dst
+				}
+			},
 		},
 		&Kase[HI32, *HI32]{
 			Meta: Info{Name: "unsold_bulk_products", Family: "anti-join", Set: "shop",
@@ -505,19 +516,42 @@ func shopCases() []Case {
 					return dst
 				}
 			},
+			NewGen: func(d *Data) func([]HI32) []HI32 {
+				q := shop.NewUnsoldBulk(d.Shop)
+				var rows []shop.UnsoldBulkRow
+				return func(dst []HI32) []HI32 {
+					rows = q.Run(rows, 9)
+					for i := range rows {
+						dst = append(dst, HI32{idOf(rows[i].Product), rows[i].Stock})
+					}
+					return dst
+				}
+			},
 		},
 		setOp("union_high_or_premium", "union",
-			`query HighOrPremium() { (from Player p where p.Level >= 50 select p) union (from Player p where has(p, Premium) and p.Region < 4 select p) }`,
+			`query HighOrPremium() { (from Player p where p.Level >= 50 select p) union (from Player p where p.Region < 4 and has(p, Premium) select p) }`,
 			`SELECT idx, gen FROM player WHERE level >= 50 UNION SELECT p.idx, p.gen FROM player p JOIN premium m ON m.idx = p.idx WHERE p.region < 4 ORDER BY 1`,
-			opUnion),
+			opUnion,
+			func(d *Data) func([]H) []H {
+				q := shop.NewHighOrPremium(d.Shop)
+				return genH(q.Run, func(r *shop.HighOrPremiumRow) tickwork.Handle { return r.Player })
+			}),
 		setOp("intersect_high_and_premium", "intersect",
-			`query HighAndPremium() { (from Player p where p.Level >= 50 select p) intersect (from Player p where has(p, Premium) and p.Region < 4 select p) }`,
+			`query HighAndPremium() { (from Player p where p.Level >= 50 select p) intersect (from Player p where p.Region < 4 and has(p, Premium) select p) }`,
 			`SELECT idx, gen FROM player WHERE level >= 50 INTERSECT SELECT p.idx, p.gen FROM player p JOIN premium m ON m.idx = p.idx WHERE p.region < 4 ORDER BY 1`,
-			opIntersect),
+			opIntersect,
+			func(d *Data) func([]H) []H {
+				q := shop.NewHighAndPremium(d.Shop)
+				return genH(q.Run, func(r *shop.HighAndPremiumRow) tickwork.Handle { return r.Player })
+			}),
 		setOp("except_high_not_premium", "except",
-			`query HighNotPremium() { (from Player p where p.Level >= 50 select p) except (from Player p where has(p, Premium) and p.Region < 4 select p) }`,
+			`query HighNotPremium() { (from Player p where p.Level >= 50 select p) except (from Player p where p.Region < 4 and has(p, Premium) select p) }`,
 			`SELECT idx, gen FROM player WHERE level >= 50 EXCEPT SELECT p.idx, p.gen FROM player p JOIN premium m ON m.idx = p.idx WHERE p.region < 4 ORDER BY 1`,
-			opExcept),
+			opExcept,
+			func(d *Data) func([]H) []H {
+				q := shop.NewHighNotPremium(d.Shop)
+				return genH(q.Run, func(r *shop.HighNotPremiumRow) tickwork.Handle { return r.Player })
+			}),
 		&Kase[HI64, *HI64]{
 			Meta: Info{Name: "order_rank_per_buyer", Family: "window row_number", Set: "shop",
 				TW: `query BulkRanks(q: int32) { from Order o  where o.Quantity >= q
@@ -748,8 +782,9 @@ const (
 // and Premium players of regions 0..3. The hand loop is one scan that
 // combines the two tests as op says (both sides are sets of one table's
 // entities, so the result is in ascending index by construction).
-func setOp(name, family, tw, sql string, op int) Case {
+func setOp(name, family, tw, sql string, op int, gen func(d *Data) func([]H) []H) Case {
 	return &Kase[H, *H]{
+		NewGen: gen,
 		Meta: Info{Name: name, Family: family, Set: "shop", TW: tw, SQL: sql,
 			Indexes: []string{`CREATE INDEX player_level ON player(level)`, `CREATE INDEX player_region_level ON player(region, level)`}},
 		NewHand: func(d *Data) func([]H) []H {
@@ -768,5 +803,17 @@ func setOp(name, family, tw, sql string, op int) Case {
 				return dst
 			}
 		},
+	}
+}
+
+// genH is a generated set operation's side of a case: its rows' handles.
+func genH[R any](run func([]R) []R, h func(*R) tickwork.Handle) func([]H) []H {
+	var rows []R
+	return func(dst []H) []H {
+		rows = run(rows)
+		for i := range rows {
+			dst = append(dst, H{idOf(h(&rows[i]))})
+		}
+		return dst
 	}
 }

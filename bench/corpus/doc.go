@@ -20,7 +20,7 @@
 // arena/arena.tw, the shop's in bench/shop/shop.tw, the others kept as text), the SQL (prepared once), the hand-written Go loop
 // over the tables' columns (the floor: caller-owned buffers, scratch made
 // once, 0 B per call once grown) and a slot for the generated query
-// ([Kase].NewGen: wired for the cases whose query is declared, nil for the others). Result order is the query contract's
+// ([Kase].NewGen: wired for the declared ones, nil for the others). Result order is the query contract's
 // (ascending entity index without order by; order by keys, then the
 // index), and the SQL says it with ORDER BY, so rows compare one for one;
 // floats compare bit for bit except where [Info].Tolerance says why not.

@@ -21,7 +21,7 @@ func DefaultSizes() Sizes {
 	return Sizes{Accounts: 50000, Product: 5000, Order: 50000}
 }
 
-// Player is table Player (in domain Accounts, shop.tw:9), filled by
+// Player is table Player (in domain Accounts, shop.tw:10), filled by
 // Declare.
 type Player struct {
 	Table   *tickwork.Table
@@ -33,7 +33,7 @@ type Player struct {
 	Guild   *tickwork.Column[tickwork.Handle] // ref Player
 }
 
-// Profile is table Profile (in domain Accounts, shop.tw:18), filled by
+// Profile is table Profile (in domain Accounts, shop.tw:19), filled by
 // Declare.
 type Profile struct {
 	Table  *tickwork.Table
@@ -41,19 +41,19 @@ type Profile struct {
 	Spent  *tickwork.Column[float64]
 }
 
-// Premium is table Premium (in domain Accounts, shop.tw:23), filled by
+// Premium is table Premium (in domain Accounts, shop.tw:24), filled by
 // Declare.
 type Premium struct {
 	Table *tickwork.Table
 }
 
-// Banned is table Banned (in domain Accounts, shop.tw:25), filled by
+// Banned is table Banned (in domain Accounts, shop.tw:26), filled by
 // Declare.
 type Banned struct {
 	Table *tickwork.Table
 }
 
-// Product is table Product (standalone, shop.tw:27), filled by Declare.
+// Product is table Product (standalone, shop.tw:28), filled by Declare.
 type Product struct {
 	Table    *tickwork.Table
 	SKU      *tickwork.Column[int64]
@@ -62,7 +62,7 @@ type Product struct {
 	Stock    *tickwork.Column[int32]
 }
 
-// Order is table Order (standalone, shop.tw:34), filled by Declare.
+// Order is table Order (standalone, shop.tw:35), filled by Declare.
 type Order struct {
 	Table         *tickwork.Table
 	Buyer, Item   *tickwork.Column[tickwork.Handle] // ref Player, ref Product
@@ -127,6 +127,11 @@ type Queries struct {
 	OrdersAfter     *OrdersAfter
 	PlayerByAccount *PlayerByAccount
 	ProductBySKU    *ProductBySKU
+	BigSpenders     *BigSpenders
+	UnsoldBulk      *UnsoldBulk
+	HighOrPremium   *HighOrPremium
+	HighAndPremium  *HighAndPremium
+	HighNotPremium  *HighNotPremium
 }
 
 // NewQueries makes every declared query over t, for the host, between
@@ -138,16 +143,21 @@ func NewQueries(t *Tables) *Queries {
 		OrdersAfter:     NewOrdersAfter(t),
 		PlayerByAccount: NewPlayerByAccount(t),
 		ProductBySKU:    NewProductBySKU(t),
+		BigSpenders:     NewBigSpenders(t),
+		UnsoldBulk:      NewUnsoldBulk(t),
+		HighOrPremium:   NewHighOrPremium(t),
+		HighAndPremium:  NewHighAndPremium(t),
+		HighNotPremium:  NewHighNotPremium(t),
 	}
 }
 
-// BulkRanksRow is a row of the result of query BulkRanks (shop.tw:46).
+// BulkRanksRow is a row of the result of query BulkRanks (shop.tw:47).
 type BulkRanksRow struct {
 	Order tickwork.Handle // ref Order
 	N     int64
 }
 
-// BulkRanks is declared query BulkRanks (shop.tw:46). Plan: scan Order
+// BulkRanks is declared query BulkRanks (shop.tw:47). Plan: scan Order
 // (ascending index); filter; window N row_number() over (partition by Buyer
 // order by Day asc, index asc): a bucket pass over the capacity of domain
 // Accounts, then each bucket sorted by (partition, order, index); walk. Run
@@ -292,14 +302,14 @@ func bulkRanksW0Order(a, b bulkRanksW0) int {
 }
 
 // RunningQuantityRow is a row of the result of query RunningQuantity
-// (shop.tw:53).
+// (shop.tw:54).
 type RunningQuantityRow struct {
 	Order   tickwork.Handle // ref Order
 	Day     int32
 	Running int64
 }
 
-// RunningQuantity is declared query RunningQuantity (shop.tw:53). Plan:
+// RunningQuantity is declared query RunningQuantity (shop.tw:54). Plan:
 // scan Order (ascending index); filter; window Running sum() over (order by
 // Day asc, index asc): walk the sorted result (its keys are the order
 // by's); sort packed keys (Day asc, position). Run it from one goroutine at
@@ -399,14 +409,14 @@ func runningQuantityCmp(a, b *runningQuantityEnt) int {
 
 func runningQuantityOrder(a, b runningQuantityEnt) int { return runningQuantityCmp(&a, &b) }
 
-// OrdersAfterRow is a row of the result of query OrdersAfter (shop.tw:61).
+// OrdersAfterRow is a row of the result of query OrdersAfter (shop.tw:62).
 type OrdersAfterRow struct {
 	Order tickwork.Handle // ref Order
 	Day   int32
 	Price float64
 }
 
-// OrdersAfter is declared query OrdersAfter (shop.tw:61). Plan: scan Order
+// OrdersAfter is declared query OrdersAfter (shop.tw:62). Plan: scan Order
 // (ascending index); keyset: the rows after (day, ix) in the order by's
 // order, one packed range test a row (cursor, heap's worst); top-n heap by
 // (Day asc, index asc, index). Run it from one goroutine at a time; the
@@ -563,13 +573,13 @@ func ordersAfterOffer(ents []ordersAfterEnt, bound int, e ordersAfterEnt) ([]ord
 }
 
 // PlayerByAccountRow is a row of the result of query PlayerByAccount
-// (shop.tw:70).
+// (shop.tw:71).
 type PlayerByAccountRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// PlayerByAccount is declared query PlayerByAccount (shop.tw:70). Plan:
+// PlayerByAccount is declared query PlayerByAccount (shop.tw:71). Plan:
 // unique key lookup: scan Player (ascending index) for Account, stop at the
 // first match (limit 1). Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
@@ -635,13 +645,13 @@ func (q *PlayerByAccount) Plan() string {
 }
 
 // ProductBySKURow is a row of the result of query ProductBySKU
-// (shop.tw:76).
+// (shop.tw:77).
 type ProductBySKURow struct {
 	Product tickwork.Handle // ref Product
 	Stock   int32
 }
 
-// ProductBySKU is declared query ProductBySKU (shop.tw:76). Plan: unique
+// ProductBySKU is declared query ProductBySKU (shop.tw:77). Plan: unique
 // key lookup: scan Product (ascending index) for SKU, stop at the first
 // match (limit 1). Run it from one goroutine at a time; the result's order
 // is docs/schema.md's Query results.
@@ -703,4 +713,412 @@ func (q *ProductBySKU) Run(dst []ProductBySKURow, sku int64) []ProductBySKURow {
 // with the rows.
 func (q *ProductBySKU) Plan() string {
 	return "unique key lookup: scan Product (ascending index) for SKU, stop at the first match (limit 1)"
+}
+
+// BigSpendersRow is a row of the result of query BigSpenders (shop.tw:88).
+type BigSpendersRow struct {
+	Player tickwork.Handle // ref Player
+	Level  int32
+}
+
+// BigSpenders is declared query BigSpenders (shop.tw:88). Plan: scan Player
+// (ascending index); semi-join: mark Player rows from a scan of Order o by
+// o.Buyer (generation-checked) in a bitmap over Player's capacity; filter.
+// Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type BigSpenders struct {
+	t         *Tables
+	tb        *tickwork.Table   // Player
+	pLevel    []int32           // Player.Level
+	sem0      []uint64          // the Player rows exists #1 marks, a bit per row
+	sem0tb    *tickwork.Table   // Order, the subquery's table
+	sem0Buyer []tickwork.Handle // Order.Buyer
+	sem0Price []float64         // Order.Price
+}
+
+// NewBigSpenders makes query BigSpenders over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewBigSpenders(t *Tables) *BigSpenders {
+	q := &BigSpenders{t: t, tb: t.Player.Table}
+	q.pLevel = t.Player.Level.All()
+	q.sem0 = make([]uint64, (t.Player.Table.Cap()+63)/64)
+	q.sem0tb = t.Order.Table
+	q.sem0Buyer = t.Order.Buyer.All()
+	q.sem0Price = t.Order.Price.All()
+	return q
+}
+
+// DeclareBigSpenders makes query BigSpenders for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareBigSpenders(d *tickwork.Decl, t *Tables) *BigSpenders {
+	q := &BigSpenders{t: t, tb: t.Player.Table}
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.sem0 = make([]uint64, (t.Player.Table.Cap()+63)/64)
+	q.sem0tb = t.Order.Table
+	q.sem0Buyer = tickwork.Read(d, t.Order.Buyer).All()
+	q.sem0Price = tickwork.Read(d, t.Order.Price).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *BigSpenders) Run(dst []BigSpendersRow, price float64) []BigSpendersRow {
+	dst = dst[:0]
+	marks := q.sem0 // a local: the loops keep it in registers
+	clear(marks)
+	{ // exists #1: mark the Player rows some Order row refers to
+		into := q.tb.Lease()
+		cr2 := q.sem0tb.ChunkRows()
+		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
+			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
+				oBuyers := q.sem0Buyer[base2+lo2 : base2+hi2]
+				oPrices := q.sem0Price[base2+lo2 : base2+hi2][:len(oBuyers)]
+				for i2 := range oBuyers {
+					if oPrices[i2] > price {
+						if r := into.Find(oBuyers[i2]); r >= 0 {
+							marks[r>>6] |= 1 << (r & 63)
+						}
+					}
+				}
+			}
+		}
+	}
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pLevels := q.pLevel[base+lo : base+hi]
+			for i := range pLevels {
+				row := base + lo + i
+				if marks[row>>6]>>(row&63)&1 != 0 {
+					dst = append(dst, BigSpendersRow{Player: tickwork.QueryHandle(q.tb, row), Level: pLevels[i]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *BigSpenders) Plan() string {
+	return "scan Player (ascending index); semi-join: mark Player rows from a scan of Order o by o.Buyer (generation-checked) in a bitmap over Player's capacity; filter"
+}
+
+// UnsoldBulkRow is a row of the result of query UnsoldBulk (shop.tw:95).
+type UnsoldBulkRow struct {
+	Product tickwork.Handle // ref Product
+	Stock   int32
+}
+
+// UnsoldBulk is declared query UnsoldBulk (shop.tw:95). Plan: scan Product
+// (ascending index); anti-join: mark Product rows from a scan of Order o by
+// o.Item (generation-checked) in a bitmap over Product's capacity; filter.
+// Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type UnsoldBulk struct {
+	t            *Tables
+	tb           *tickwork.Table   // Product
+	prStock      []int32           // Product.Stock
+	sem0         []uint64          // the Product rows exists #1 marks, a bit per row
+	sem0tb       *tickwork.Table   // Order, the subquery's table
+	sem0Item     []tickwork.Handle // Order.Item
+	sem0Quantity []int32           // Order.Quantity
+}
+
+// NewUnsoldBulk makes query UnsoldBulk over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewUnsoldBulk(t *Tables) *UnsoldBulk {
+	q := &UnsoldBulk{t: t, tb: t.Product.Table}
+	q.prStock = t.Product.Stock.All()
+	q.sem0 = make([]uint64, (t.Product.Table.Cap()+63)/64)
+	q.sem0tb = t.Order.Table
+	q.sem0Item = t.Order.Item.All()
+	q.sem0Quantity = t.Order.Quantity.All()
+	return q
+}
+
+// DeclareUnsoldBulk makes query UnsoldBulk for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareUnsoldBulk(d *tickwork.Decl, t *Tables) *UnsoldBulk {
+	q := &UnsoldBulk{t: t, tb: t.Product.Table}
+	q.prStock = tickwork.Read(d, t.Product.Stock).All()
+	q.sem0 = make([]uint64, (t.Product.Table.Cap()+63)/64)
+	q.sem0tb = t.Order.Table
+	q.sem0Item = tickwork.Read(d, t.Order.Item).All()
+	q.sem0Quantity = tickwork.Read(d, t.Order.Quantity).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *UnsoldBulk) Run(dst []UnsoldBulkRow, q2 int32) []UnsoldBulkRow {
+	dst = dst[:0]
+	marks := q.sem0 // a local: the loops keep it in registers
+	clear(marks)
+	{ // exists #1: mark the Product rows some Order row refers to
+		into := q.tb.Lease()
+		cr2 := q.sem0tb.ChunkRows()
+		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
+			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
+				oItems := q.sem0Item[base2+lo2 : base2+hi2]
+				oQuantitys := q.sem0Quantity[base2+lo2 : base2+hi2][:len(oItems)]
+				for i2 := range oItems {
+					if oQuantitys[i2] >= q2 {
+						if r := into.Find(oItems[i2]); r >= 0 {
+							marks[r>>6] |= 1 << (r & 63)
+						}
+					}
+				}
+			}
+		}
+	}
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			prStocks := q.prStock[base+lo : base+hi]
+			for i := range prStocks {
+				row := base + lo + i
+				if !(marks[row>>6]>>(row&63)&1 != 0) {
+					dst = append(dst, UnsoldBulkRow{Product: tickwork.QueryHandle(q.tb, row), Stock: prStocks[i]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *UnsoldBulk) Plan() string {
+	return "scan Product (ascending index); anti-join: mark Product rows from a scan of Order o by o.Item (generation-checked) in a bitmap over Product's capacity; filter"
+}
+
+// HighOrPremiumRow is a row of the result of query HighOrPremium
+// (shop.tw:102).
+type HighOrPremiumRow struct {
+	Player tickwork.Handle // ref Player
+}
+
+// HighOrPremium is declared query HighOrPremium (shop.tw:102). Plan: scan
+// Player (ascending index); filter; union in one scan: left filter or right
+// filter (both sides are Player's rows). Run it from one goroutine at a
+// time; the result's order is docs/schema.md's Query results.
+type HighOrPremium struct {
+	t               *Tables
+	tb              *tickwork.Table // Player
+	pLevel, pRegion []int32         // Player.Level, Player.Region
+}
+
+// NewHighOrPremium makes query HighOrPremium over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewHighOrPremium(t *Tables) *HighOrPremium {
+	q := &HighOrPremium{t: t, tb: t.Player.Table}
+	q.pLevel = t.Player.Level.All()
+	q.pRegion = t.Player.Region.All()
+	return q
+}
+
+// DeclareHighOrPremium makes query HighOrPremium for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareHighOrPremium(d *tickwork.Decl, t *Tables) *HighOrPremium {
+	q := &HighOrPremium{t: t, tb: t.Player.Table}
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.pRegion = tickwork.Read(d, t.Player.Region).All()
+	tickwork.Presence(d, t.Premium.Table)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *HighOrPremium) Run(dst []HighOrPremiumRow) []HighOrPremiumRow {
+	dst = dst[:0]
+	premiumLease := q.t.Premium.Table.Lease()
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pLevels := q.pLevel[base+lo : base+hi]
+			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
+			for i := range pLevels {
+				row := base + lo + i
+				if pLevels[i] >= 50 || pRegions[i] < 4 && premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 {
+					dst = append(dst, HighOrPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *HighOrPremium) Plan() string {
+	return "scan Player (ascending index); filter; union in one scan: left filter or right filter (both sides are Player's rows)"
+}
+
+// HighAndPremiumRow is a row of the result of query HighAndPremium
+// (shop.tw:107).
+type HighAndPremiumRow struct {
+	Player tickwork.Handle // ref Player
+}
+
+// HighAndPremium is declared query HighAndPremium (shop.tw:107). Plan: scan
+// Player (ascending index); filter; intersect in one scan: left filter and
+// right filter (both sides are Player's rows). Run it from one goroutine at
+// a time; the result's order is docs/schema.md's Query results.
+type HighAndPremium struct {
+	t               *Tables
+	tb              *tickwork.Table // Player
+	pLevel, pRegion []int32         // Player.Level, Player.Region
+}
+
+// NewHighAndPremium makes query HighAndPremium over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewHighAndPremium(t *Tables) *HighAndPremium {
+	q := &HighAndPremium{t: t, tb: t.Player.Table}
+	q.pLevel = t.Player.Level.All()
+	q.pRegion = t.Player.Region.All()
+	return q
+}
+
+// DeclareHighAndPremium makes query HighAndPremium for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareHighAndPremium(d *tickwork.Decl, t *Tables) *HighAndPremium {
+	q := &HighAndPremium{t: t, tb: t.Player.Table}
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.pRegion = tickwork.Read(d, t.Player.Region).All()
+	tickwork.Presence(d, t.Premium.Table)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *HighAndPremium) Run(dst []HighAndPremiumRow) []HighAndPremiumRow {
+	dst = dst[:0]
+	premiumLease := q.t.Premium.Table.Lease()
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pLevels := q.pLevel[base+lo : base+hi]
+			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
+			for i := range pLevels {
+				row := base + lo + i
+				if pLevels[i] >= 50 && (pRegions[i] < 4 && premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0) {
+					dst = append(dst, HighAndPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *HighAndPremium) Plan() string {
+	return "scan Player (ascending index); filter; intersect in one scan: left filter and right filter (both sides are Player's rows)"
+}
+
+// HighNotPremiumRow is a row of the result of query HighNotPremium
+// (shop.tw:112).
+type HighNotPremiumRow struct {
+	Player tickwork.Handle // ref Player
+}
+
+// HighNotPremium is declared query HighNotPremium (shop.tw:112). Plan: scan
+// Player (ascending index); filter; except in one scan: left filter and not
+// right filter (both sides are Player's rows). Run it from one goroutine at
+// a time; the result's order is docs/schema.md's Query results.
+type HighNotPremium struct {
+	t               *Tables
+	tb              *tickwork.Table // Player
+	pLevel, pRegion []int32         // Player.Level, Player.Region
+}
+
+// NewHighNotPremium makes query HighNotPremium over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewHighNotPremium(t *Tables) *HighNotPremium {
+	q := &HighNotPremium{t: t, tb: t.Player.Table}
+	q.pLevel = t.Player.Level.All()
+	q.pRegion = t.Player.Region.All()
+	return q
+}
+
+// DeclareHighNotPremium makes query HighNotPremium for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareHighNotPremium(d *tickwork.Decl, t *Tables) *HighNotPremium {
+	q := &HighNotPremium{t: t, tb: t.Player.Table}
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.pRegion = tickwork.Read(d, t.Player.Region).All()
+	tickwork.Presence(d, t.Premium.Table)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *HighNotPremium) Run(dst []HighNotPremiumRow) []HighNotPremiumRow {
+	dst = dst[:0]
+	premiumLease := q.t.Premium.Table.Lease()
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pLevels := q.pLevel[base+lo : base+hi]
+			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
+			for i := range pLevels {
+				row := base + lo + i
+				if pLevels[i] >= 50 && !(pRegions[i] < 4 && premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0) {
+					dst = append(dst, HighNotPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *HighNotPremium) Plan() string {
+	return "scan Player (ascending index); filter; except in one scan: left filter and not right filter (both sides are Player's rows)"
 }

@@ -436,6 +436,8 @@ func (sg *sysGen) codePrec(e schema.Expr) (string, int) {
 		return sg.env["param:"+e.Param.Name], precPrimary
 	case *schema.Has:
 		return sg.env["lease:"+e.Table.Name] + ".Find(" + sg.handle(e.Var) + ") >= 0", precCmp
+	case *schema.Exists:
+		return sg.env[fmt.Sprintf("exists:%d", e.Index)], precCmp
 	}
 	panic(fmt.Sprintf("codegen: expression %T (a generator bug)", e))
 }

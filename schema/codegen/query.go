@@ -36,6 +36,10 @@ type qGen struct {
 	limit   string   // the Go name of the bound, "" without a limit
 	win     *winGen  // window locals (query_window.go)
 	after   []string // the locals of the after values
+	// forceRow: the row loop names the row index (a set operation's side,
+	// an exists test); notes end the plan (query_semi.go).
+	forceRow bool
+	notes    []string
 }
 
 // queryNames are the package-level Go names a query Q defines.
@@ -90,7 +94,7 @@ func usesSlices(s *schema.Schema) bool {
 func newQGen(g *gen, q *schema.Query) *qGen {
 	qg := &qGen{g: g, q: q, name: exported(q.Name), lower: unexported(q.Name), param: map[*schema.Param]string{},
 		leases: map[*schema.Table]string{}}
-	qg.loc = newLocals(append([]string{"q", "dst", "tb", "c", "nc", "mask", "base", "lo", "hi", "i", "row", "t", "d",
+	qg.loc = newLocals(append([]string{"q", "dst", "tb", "cr", "c", "nc", "mask", "base", "lo", "hi", "i", "row", "t", "d",
 		"bound", "ents", "e", "gi", "gp", "k"}, g.top...)...)
 	for _, p := range q.Params {
 		qg.param[p] = qg.loc.name(p.Name)
@@ -99,6 +103,9 @@ func newQGen(g *gen, q *schema.Query) *qGen {
 	qg.sg = &sysGen{g: g, y: y, env: map[string]string{}}
 	for p, n := range qg.param {
 		qg.sg.env["param:"+p.Name] = n
+	}
+	if q.From == nil {
+		return qg // a set operation: its sides have their own (query_semi.go)
 	}
 	qg.row, qg.ord = "row", "int32(row)"
 	if q.From.Kind == schema.EventVar {
@@ -121,6 +128,10 @@ func (qg *qGen) rowType() string { return qg.name + "Row" }
 // query writes the row type, the query type, its constructors, Run and Plan.
 func (qg *qGen) query() {
 	g, q := qg.g, qg.q
+	if q.SetOp != nil {
+		qg.setQuery()
+		return
+	}
 	plan := qg.plan()
 	g.doc("%sRow is a row of the result of query %s (%s).", qg.name, q.Name, g.where(q.Pos))
 	g.p("type %s struct {", qg.rowType())
@@ -164,6 +175,7 @@ func (qg *qGen) stateFields() {
 		}
 		qg.fields = append(qg.fields, field{qg.colName(u.Var, u.Column), "[]" + goType(u.Column.Type), u.Column.Table.Name + "." + u.Column.Name})
 	}
+	qg.semiFields()
 	switch {
 	case len(q.GroupBy) > 0:
 		qg.fields = append(qg.fields, field{"groups", "[]" + qg.lower + "Group", "the groups of a run"})
@@ -316,6 +328,7 @@ func (qg *qGen) constructors() {
 				}
 			}
 		}
+		qg.semiInit(declared)
 		switch {
 		case qg.denseGroup():
 			g.p("q.slot = make([]int32, %s.Cap())", tableRef(q.GroupBy[0].Type().Table))
@@ -407,6 +420,7 @@ func (qg *qGen) run() {
 	}
 	qg.leaseLocals()
 	qg.afterLocals()
+	qg.semiMarks()
 	qg.source()
 	unique, where := 0, q.Where
 	if q.Unique != nil {
@@ -618,7 +632,7 @@ func (qg *qGen) source() {
 // position, an entity join).
 func (qg *qGen) needsRow() bool {
 	q := qg.q
-	return q.Access.Handle || (len(q.OrderBy) > 0 && len(q.GroupBy) == 0) || qg.winRowsBuf()
+	return q.Access.Handle || (len(q.OrderBy) > 0 && len(q.GroupBy) == 0) || qg.winRowsBuf() || qg.forceRow || len(q.Exists) > 0
 }
 
 // joins probes each join's table; an inner join opens a block its row
@@ -1219,6 +1233,7 @@ func (qg *qGen) plan() string {
 		}
 		parts = append(parts, fmt.Sprintf("%s join %s %s: probe by %s", kind, j.Table.Name, j.Var.Name, by))
 	}
+	parts = append(parts, qg.semiPlan()...)
 	if q.Where != nil && (q.Unique == nil || q.Unique.Rest != nil) {
 		parts = append(parts, "filter")
 	}
@@ -1308,5 +1323,5 @@ func (qg *qGen) plan() string {
 	case q.Limit != nil:
 		parts = append(parts, "first n")
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(append(parts, qg.notes...), "; ")
 }

@@ -301,6 +301,16 @@ type Queries struct {
 	BadgeHolder    *BadgeHolder
 	PingRanks      *PingRanks
 	AmountsAfter   *AmountsAfter
+	Buyers         *Buyers
+	Unbought       *Unbought
+	Befriended     *Befriended
+	BuyerByHandle  *BuyerByHandle
+	OnOrTagged     *OnOrTagged
+	OnAndTagged    *OnAndTagged
+	OnNotTagged    *OnNotTagged
+	KeysOrAmounts  *KeysOrAmounts
+	CommonKeys     *CommonKeys
+	Lonely         *Lonely
 }
 
 // NewQueries makes every declared query over t, for the host, between
@@ -336,6 +346,16 @@ func NewQueries(t *Tables) *Queries {
 		BadgeHolder:    NewBadgeHolder(t),
 		PingRanks:      NewPingRanks(t),
 		AmountsAfter:   NewAmountsAfter(t),
+		Buyers:         NewBuyers(t),
+		Unbought:       NewUnbought(t),
+		Befriended:     NewBefriended(t),
+		BuyerByHandle:  NewBuyerByHandle(t),
+		OnOrTagged:     NewOnOrTagged(t),
+		OnAndTagged:    NewOnAndTagged(t),
+		OnNotTagged:    NewOnNotTagged(t),
+		KeysOrAmounts:  NewKeysOrAmounts(t),
+		CommonKeys:     NewCommonKeys(t),
+		Lonely:         NewLonely(t),
 	}
 }
 
@@ -3628,4 +3648,1157 @@ func amountsAfterOffer(ents []amountsAfterEnt, bound int, e amountsAfterEnt) ([]
 		j = l
 	}
 	return ents, ents[0].k0
+}
+
+// BuyersRow is a row of the result of query Buyers (querykit.tw:289).
+type BuyersRow struct {
+	Person tickwork.Handle // ref Person
+	Age    int32
+}
+
+// Buyers is declared query Buyers (querykit.tw:289). Plan: scan Person
+// (ascending index); semi-join: mark Person rows from a scan of Order o by
+// o.Buyer (generation-checked) in a bitmap over Person's capacity; filter.
+// Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type Buyers struct {
+	t          *Tables
+	tb         *tickwork.Table   // Person
+	pAge       []int32           // Person.Age
+	pOn        []bool            // Person.On
+	sem0       []uint64          // the Person rows exists #1 marks, a bit per row
+	sem0tb     *tickwork.Table   // Order, the subquery's table
+	sem0Buyer  []tickwork.Handle // Order.Buyer
+	sem0Amount []int32           // Order.Amount
+}
+
+// NewBuyers makes query Buyers over the tables of t, for the host between
+// frames (never during World.Frame).
+func NewBuyers(t *Tables) *Buyers {
+	q := &Buyers{t: t, tb: t.Person.Table}
+	q.pAge = t.Person.Age.All()
+	q.pOn = t.Person.On.All()
+	q.sem0 = make([]uint64, (t.Person.Table.Cap()+63)/64)
+	q.sem0tb = t.Order.Table
+	q.sem0Buyer = t.Order.Buyer.All()
+	q.sem0Amount = t.Order.Amount.All()
+	return q
+}
+
+// DeclareBuyers makes query Buyers for a hand-written system: it declares a
+// read of every column the query reads and the presence of every table it
+// scans or probes without a column (tickwork.Read, tickwork.Presence; an
+// event table: tickwork.Consume, whose events Run reads), so the manifest
+// and the conflict check cover it. Call it in the system's DeclareFunc; Run
+// it inside the system's RunFunc only.
+func DeclareBuyers(d *tickwork.Decl, t *Tables) *Buyers {
+	q := &Buyers{t: t, tb: t.Person.Table}
+	q.pAge = tickwork.Read(d, t.Person.Age).All()
+	q.pOn = tickwork.Read(d, t.Person.On).All()
+	q.sem0 = make([]uint64, (t.Person.Table.Cap()+63)/64)
+	q.sem0tb = t.Order.Table
+	q.sem0Buyer = tickwork.Read(d, t.Order.Buyer).All()
+	q.sem0Amount = tickwork.Read(d, t.Order.Amount).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *Buyers) Run(dst []BuyersRow, min2 int32) []BuyersRow {
+	dst = dst[:0]
+	marks := q.sem0 // a local: the loops keep it in registers
+	clear(marks)
+	{ // exists #1: mark the Person rows some Order row refers to
+		into := q.tb.Lease()
+		cr2 := q.sem0tb.ChunkRows()
+		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
+			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
+				oBuyers := q.sem0Buyer[base2+lo2 : base2+hi2]
+				oAmounts := q.sem0Amount[base2+lo2 : base2+hi2][:len(oBuyers)]
+				for i2 := range oBuyers {
+					if oAmounts[i2] >= min2 {
+						if r := into.Find(oBuyers[i2]); r >= 0 {
+							marks[r>>6] |= 1 << (r & 63)
+						}
+					}
+				}
+			}
+		}
+	}
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pAges := q.pAge[base+lo : base+hi]
+			pOns := q.pOn[base+lo : base+hi][:len(pAges)]
+			for i := range pAges {
+				row := base + lo + i
+				if marks[row>>6]>>(row&63)&1 != 0 && pOns[i] {
+					dst = append(dst, BuyersRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *Buyers) Plan() string {
+	return "scan Person (ascending index); semi-join: mark Person rows from a scan of Order o by o.Buyer (generation-checked) in a bitmap over Person's capacity; filter"
+}
+
+// UnboughtRow is a row of the result of query Unbought (querykit.tw:296).
+type UnboughtRow struct {
+	Person tickwork.Handle // ref Person
+	W      float32
+}
+
+// Unbought is declared query Unbought (querykit.tw:296). Plan: scan Person
+// (ascending index); anti-join: mark Person rows from a scan of Order o by
+// o.Buyer (generation-checked) in a bitmap over Person's capacity; filter.
+// Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type Unbought struct {
+	t         *Tables
+	tb        *tickwork.Table   // Person
+	pW        []float32         // Person.W
+	sem0      []uint64          // the Person rows exists #1 marks, a bit per row
+	sem0tb    *tickwork.Table   // Order, the subquery's table
+	sem0Buyer []tickwork.Handle // Order.Buyer
+	sem0Price []float32         // Order.Price
+}
+
+// NewUnbought makes query Unbought over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewUnbought(t *Tables) *Unbought {
+	q := &Unbought{t: t, tb: t.Person.Table}
+	q.pW = t.Person.W.All()
+	q.sem0 = make([]uint64, (t.Person.Table.Cap()+63)/64)
+	q.sem0tb = t.Order.Table
+	q.sem0Buyer = t.Order.Buyer.All()
+	q.sem0Price = t.Order.Price.All()
+	return q
+}
+
+// DeclareUnbought makes query Unbought for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareUnbought(d *tickwork.Decl, t *Tables) *Unbought {
+	q := &Unbought{t: t, tb: t.Person.Table}
+	q.pW = tickwork.Read(d, t.Person.W).All()
+	q.sem0 = make([]uint64, (t.Person.Table.Cap()+63)/64)
+	q.sem0tb = t.Order.Table
+	q.sem0Buyer = tickwork.Read(d, t.Order.Buyer).All()
+	q.sem0Price = tickwork.Read(d, t.Order.Price).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *Unbought) Run(dst []UnboughtRow, price float32) []UnboughtRow {
+	dst = dst[:0]
+	marks := q.sem0 // a local: the loops keep it in registers
+	clear(marks)
+	{ // exists #1: mark the Person rows some Order row refers to
+		into := q.tb.Lease()
+		cr2 := q.sem0tb.ChunkRows()
+		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
+			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
+				oBuyers := q.sem0Buyer[base2+lo2 : base2+hi2]
+				oPrices := q.sem0Price[base2+lo2 : base2+hi2][:len(oBuyers)]
+				for i2 := range oBuyers {
+					if oPrices[i2] > price {
+						if r := into.Find(oBuyers[i2]); r >= 0 {
+							marks[r>>6] |= 1 << (r & 63)
+						}
+					}
+				}
+			}
+		}
+	}
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pWs := q.pW[base+lo : base+hi]
+			for i := range pWs {
+				row := base + lo + i
+				if !(marks[row>>6]>>(row&63)&1 != 0) {
+					dst = append(dst, UnboughtRow{Person: tickwork.QueryHandle(q.tb, row), W: pWs[i]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *Unbought) Plan() string {
+	return "scan Person (ascending index); anti-join: mark Person rows from a scan of Order o by o.Buyer (generation-checked) in a bitmap over Person's capacity; filter"
+}
+
+// BefriendedRow is a row of the result of query Befriended
+// (querykit.tw:303).
+type BefriendedRow struct {
+	Person tickwork.Handle // ref Person
+	Score  int64
+}
+
+// Befriended is declared query Befriended (querykit.tw:303). Plan: scan
+// Person (ascending index); semi-join: mark Person rows from a scan of
+// Person f by f.Friend (generation-checked) in a bitmap over Person's
+// capacity; anti-join: mark Person rows from a scan of Order o by o.Buyer
+// (generation-checked) in a bitmap over Person's capacity; filter. Run it
+// from one goroutine at a time; the result's order is docs/schema.md's
+// Query results.
+type Befriended struct {
+	t          *Tables
+	tb         *tickwork.Table   // Person
+	pScore     []int64           // Person.Score
+	sem0       []uint64          // the Person rows exists #1 marks, a bit per row
+	sem0tb     *tickwork.Table   // Person, the subquery's table
+	sem0Friend []tickwork.Handle // Person.Friend
+	sem0Age    []int32           // Person.Age
+	sem1       []uint64          // the Person rows exists #2 marks, a bit per row
+	sem1tb     *tickwork.Table   // Order, the subquery's table
+	sem1Buyer  []tickwork.Handle // Order.Buyer
+}
+
+// NewBefriended makes query Befriended over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewBefriended(t *Tables) *Befriended {
+	q := &Befriended{t: t, tb: t.Person.Table}
+	q.pScore = t.Person.Score.All()
+	q.sem0 = make([]uint64, (t.Person.Table.Cap()+63)/64)
+	q.sem0tb = t.Person.Table
+	q.sem0Friend = t.Person.Friend.All()
+	q.sem0Age = t.Person.Age.All()
+	q.sem1 = make([]uint64, (t.Person.Table.Cap()+63)/64)
+	q.sem1tb = t.Order.Table
+	q.sem1Buyer = t.Order.Buyer.All()
+	return q
+}
+
+// DeclareBefriended makes query Befriended for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareBefriended(d *tickwork.Decl, t *Tables) *Befriended {
+	q := &Befriended{t: t, tb: t.Person.Table}
+	q.pScore = tickwork.Read(d, t.Person.Score).All()
+	tickwork.Presence(d, t.Tag.Table)
+	q.sem0 = make([]uint64, (t.Person.Table.Cap()+63)/64)
+	q.sem0tb = t.Person.Table
+	q.sem0Friend = tickwork.Read(d, t.Person.Friend).All()
+	q.sem0Age = tickwork.Read(d, t.Person.Age).All()
+	q.sem1 = make([]uint64, (t.Person.Table.Cap()+63)/64)
+	q.sem1tb = t.Order.Table
+	q.sem1Buyer = tickwork.Read(d, t.Order.Buyer).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *Befriended) Run(dst []BefriendedRow, min2 int32) []BefriendedRow {
+	dst = dst[:0]
+	tagLease := q.t.Tag.Table.Lease()
+	marks := q.sem0 // a local: the loops keep it in registers
+	clear(marks)
+	{ // exists #1: mark the Person rows some Person row refers to
+		into := q.tb.Lease()
+		cr2 := q.sem0tb.ChunkRows()
+		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
+			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
+				fFriends := q.sem0Friend[base2+lo2 : base2+hi2]
+				fAges := q.sem0Age[base2+lo2 : base2+hi2][:len(fFriends)]
+				for i2 := range fFriends {
+					if fAges[i2] >= min2 && tagLease.Find(tickwork.QueryHandle(q.sem0tb, base2+lo2+i2)) >= 0 {
+						if r := into.Find(fFriends[i2]); r >= 0 {
+							marks[r>>6] |= 1 << (r & 63)
+						}
+					}
+				}
+			}
+		}
+	}
+	marks2 := q.sem1 // a local: the loops keep it in registers
+	clear(marks2)
+	{ // exists #2: mark the Person rows some Order row refers to
+		into2 := q.tb.Lease()
+		cr3 := q.sem1tb.ChunkRows()
+		for c3, nc3 := 0, q.sem1tb.UsedChunks(); c3 < nc3; c3++ {
+			mask3, base3 := q.sem1tb.Enabled(c3), c3*cr3
+			for lo3, hi3 := tickwork.NextRun(mask3, 0); lo3 < hi3; lo3, hi3 = tickwork.NextRun(mask3, hi3) {
+				oBuyers := q.sem1Buyer[base3+lo3 : base3+hi3]
+				for i3 := range oBuyers {
+					if r2 := into2.Find(oBuyers[i3]); r2 >= 0 {
+						marks2[r2>>6] |= 1 << (r2 & 63)
+					}
+				}
+			}
+		}
+	}
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pScores := q.pScore[base+lo : base+hi]
+			for i := range pScores {
+				row := base + lo + i
+				if marks[row>>6]>>(row&63)&1 != 0 || !(marks2[row>>6]>>(row&63)&1 != 0) {
+					dst = append(dst, BefriendedRow{Person: tickwork.QueryHandle(q.tb, row), Score: pScores[i]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *Befriended) Plan() string {
+	return "scan Person (ascending index); semi-join: mark Person rows from a scan of Person f by f.Friend (generation-checked) in a bitmap over Person's capacity; anti-join: mark Person rows from a scan of Order o by o.Buyer (generation-checked) in a bitmap over Person's capacity; filter"
+}
+
+// BuyerByHandleRow is a row of the result of query BuyerByHandle
+// (querykit.tw:310).
+type BuyerByHandleRow struct {
+	Age int32
+}
+
+// BuyerByHandle is declared query BuyerByHandle (querykit.tw:310). Plan:
+// probe Person by handle param h; semi-join: mark Person rows from a scan
+// of Order o by o.Buyer (generation-checked) in a bitmap over Person's
+// capacity; filter. Run it from one goroutine at a time; the result's order
+// is docs/schema.md's Query results.
+type BuyerByHandle struct {
+	t         *Tables
+	tb        *tickwork.Table   // Person
+	pAge      []int32           // Person.Age
+	sem0      []uint64          // the Person rows exists #1 marks, a bit per row
+	sem0tb    *tickwork.Table   // Order, the subquery's table
+	sem0Buyer []tickwork.Handle // Order.Buyer
+}
+
+// NewBuyerByHandle makes query BuyerByHandle over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewBuyerByHandle(t *Tables) *BuyerByHandle {
+	q := &BuyerByHandle{t: t, tb: t.Person.Table}
+	q.pAge = t.Person.Age.All()
+	q.sem0 = make([]uint64, (t.Person.Table.Cap()+63)/64)
+	q.sem0tb = t.Order.Table
+	q.sem0Buyer = t.Order.Buyer.All()
+	return q
+}
+
+// DeclareBuyerByHandle makes query BuyerByHandle for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareBuyerByHandle(d *tickwork.Decl, t *Tables) *BuyerByHandle {
+	q := &BuyerByHandle{t: t, tb: t.Person.Table}
+	q.pAge = tickwork.Read(d, t.Person.Age).All()
+	q.sem0 = make([]uint64, (t.Person.Table.Cap()+63)/64)
+	q.sem0tb = t.Order.Table
+	q.sem0Buyer = tickwork.Read(d, t.Order.Buyer).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *BuyerByHandle) Run(dst []BuyerByHandleRow, h tickwork.Handle) []BuyerByHandleRow {
+	dst = dst[:0]
+	personLease := q.t.Person.Table.Lease()
+	marks := q.sem0 // a local: the loops keep it in registers
+	clear(marks)
+	{ // exists #1: mark the Person rows some Order row refers to
+		into := q.tb.Lease()
+		cr2 := q.sem0tb.ChunkRows()
+		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
+			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
+				oBuyers := q.sem0Buyer[base2+lo2 : base2+hi2]
+				for i2 := range oBuyers {
+					if r := into.Find(oBuyers[i2]); r >= 0 {
+						marks[r>>6] |= 1 << (r & 63)
+					}
+				}
+			}
+		}
+	}
+	if row := personLease.Find(h); row >= 0 {
+		if marks[row>>6]>>(row&63)&1 != 0 {
+			dst = append(dst, BuyerByHandleRow{Age: q.pAge[row]})
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *BuyerByHandle) Plan() string {
+	return "probe Person by handle param h; semi-join: mark Person rows from a scan of Order o by o.Buyer (generation-checked) in a bitmap over Person's capacity; filter"
+}
+
+// OnOrTaggedRow is a row of the result of query OnOrTagged
+// (querykit.tw:317).
+type OnOrTaggedRow struct {
+	Person tickwork.Handle // ref Person
+	Age    int32
+}
+
+// OnOrTagged is declared query OnOrTagged (querykit.tw:317). Plan: scan
+// Person (ascending index); filter; union in one scan: left filter or right
+// filter (both sides are Person's rows). Run it from one goroutine at a
+// time; the result's order is docs/schema.md's Query results.
+type OnOrTagged struct {
+	t    *Tables
+	tb   *tickwork.Table // Person
+	pAge []int32         // Person.Age
+	pOn  []bool          // Person.On
+}
+
+// NewOnOrTagged makes query OnOrTagged over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewOnOrTagged(t *Tables) *OnOrTagged {
+	q := &OnOrTagged{t: t, tb: t.Person.Table}
+	q.pAge = t.Person.Age.All()
+	q.pOn = t.Person.On.All()
+	return q
+}
+
+// DeclareOnOrTagged makes query OnOrTagged for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareOnOrTagged(d *tickwork.Decl, t *Tables) *OnOrTagged {
+	q := &OnOrTagged{t: t, tb: t.Person.Table}
+	q.pAge = tickwork.Read(d, t.Person.Age).All()
+	q.pOn = tickwork.Read(d, t.Person.On).All()
+	tickwork.Presence(d, t.Tag.Table)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OnOrTagged) Run(dst []OnOrTaggedRow, min2 int32) []OnOrTaggedRow {
+	dst = dst[:0]
+	tagLease := q.t.Tag.Table.Lease()
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pAges := q.pAge[base+lo : base+hi]
+			pOns := q.pOn[base+lo : base+hi][:len(pAges)]
+			for i := range pAges {
+				row := base + lo + i
+				if pOns[i] || tagLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pAges[i] >= min2 {
+					dst = append(dst, OnOrTaggedRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OnOrTagged) Plan() string {
+	return "scan Person (ascending index); filter; union in one scan: left filter or right filter (both sides are Person's rows)"
+}
+
+// OnAndTaggedRow is a row of the result of query OnAndTagged
+// (querykit.tw:321).
+type OnAndTaggedRow struct {
+	Person tickwork.Handle // ref Person
+	Age    int32
+}
+
+// OnAndTagged is declared query OnAndTagged (querykit.tw:321). Plan: scan
+// Person (ascending index); filter; intersect in one scan: left filter and
+// right filter (both sides are Person's rows). Run it from one goroutine at
+// a time; the result's order is docs/schema.md's Query results.
+type OnAndTagged struct {
+	t    *Tables
+	tb   *tickwork.Table // Person
+	pAge []int32         // Person.Age
+	pOn  []bool          // Person.On
+}
+
+// NewOnAndTagged makes query OnAndTagged over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewOnAndTagged(t *Tables) *OnAndTagged {
+	q := &OnAndTagged{t: t, tb: t.Person.Table}
+	q.pAge = t.Person.Age.All()
+	q.pOn = t.Person.On.All()
+	return q
+}
+
+// DeclareOnAndTagged makes query OnAndTagged for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareOnAndTagged(d *tickwork.Decl, t *Tables) *OnAndTagged {
+	q := &OnAndTagged{t: t, tb: t.Person.Table}
+	q.pAge = tickwork.Read(d, t.Person.Age).All()
+	q.pOn = tickwork.Read(d, t.Person.On).All()
+	tickwork.Presence(d, t.Tag.Table)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OnAndTagged) Run(dst []OnAndTaggedRow, min2 int32) []OnAndTaggedRow {
+	dst = dst[:0]
+	tagLease := q.t.Tag.Table.Lease()
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pAges := q.pAge[base+lo : base+hi]
+			pOns := q.pOn[base+lo : base+hi][:len(pAges)]
+			for i := range pAges {
+				row := base + lo + i
+				if pOns[i] && (tagLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pAges[i] >= min2) {
+					dst = append(dst, OnAndTaggedRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OnAndTagged) Plan() string {
+	return "scan Person (ascending index); filter; intersect in one scan: left filter and right filter (both sides are Person's rows)"
+}
+
+// OnNotTaggedRow is a row of the result of query OnNotTagged
+// (querykit.tw:325).
+type OnNotTaggedRow struct {
+	Person tickwork.Handle // ref Person
+	Age    int32
+}
+
+// OnNotTagged is declared query OnNotTagged (querykit.tw:325). Plan: scan
+// Person (ascending index); filter; except in one scan: left filter and not
+// right filter (both sides are Person's rows). Run it from one goroutine at
+// a time; the result's order is docs/schema.md's Query results.
+type OnNotTagged struct {
+	t    *Tables
+	tb   *tickwork.Table // Person
+	pAge []int32         // Person.Age
+	pOn  []bool          // Person.On
+}
+
+// NewOnNotTagged makes query OnNotTagged over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewOnNotTagged(t *Tables) *OnNotTagged {
+	q := &OnNotTagged{t: t, tb: t.Person.Table}
+	q.pAge = t.Person.Age.All()
+	q.pOn = t.Person.On.All()
+	return q
+}
+
+// DeclareOnNotTagged makes query OnNotTagged for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareOnNotTagged(d *tickwork.Decl, t *Tables) *OnNotTagged {
+	q := &OnNotTagged{t: t, tb: t.Person.Table}
+	q.pAge = tickwork.Read(d, t.Person.Age).All()
+	q.pOn = tickwork.Read(d, t.Person.On).All()
+	tickwork.Presence(d, t.Tag.Table)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OnNotTagged) Run(dst []OnNotTaggedRow, min2 int32) []OnNotTaggedRow {
+	dst = dst[:0]
+	tagLease := q.t.Tag.Table.Lease()
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pAges := q.pAge[base+lo : base+hi]
+			pOns := q.pOn[base+lo : base+hi][:len(pAges)]
+			for i := range pAges {
+				row := base + lo + i
+				if pOns[i] && !(tagLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pAges[i] >= min2) {
+					dst = append(dst, OnNotTaggedRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OnNotTagged) Plan() string {
+	return "scan Person (ascending index); filter; except in one scan: left filter and not right filter (both sides are Person's rows)"
+}
+
+// KeysOrAmountsRow is a row of the result of query KeysOrAmounts
+// (querykit.tw:330).
+type KeysOrAmountsRow struct {
+	K int32
+	W float32
+}
+
+// KeysOrAmounts is declared query KeysOrAmounts (querykit.tw:330). Plan:
+// union of two sides run into scratch, merged by their from rows' index
+// (the left first on a tie), duplicate rows removed by a set of the rows;
+// left: scan Person (ascending index); filter; right: scan Order (ascending
+// index); filter. Run it from one goroutine at a time; the result's order
+// is docs/schema.md's Query results.
+type KeysOrAmounts struct {
+	t        *Tables
+	a        keysOrAmountsLeft             // the left side
+	b        keysOrAmountsRight            // the right side
+	ea, eb   []keysOrAmountsEnt            // the left side's rows, the right side's rows
+	in, seen map[keysOrAmountsKey]struct{} // the right side's rows, the rows emitted
+}
+
+// keysOrAmountsEnt is a row of a side of query KeysOrAmounts with its from row's index.
+type keysOrAmountsEnt struct {
+	ord int32
+	row KeysOrAmountsRow
+}
+
+// keysOrAmountsKey is a row of query KeysOrAmounts, its floats in ordering form.
+type keysOrAmountsKey struct {
+	k0 int32
+	k1 uint32
+}
+
+func keysOrAmountsKeyOf(r *KeysOrAmountsRow) keysOrAmountsKey {
+	return keysOrAmountsKey{k0: r.K, k1: tickwork.QueryFloatKey32(r.W)}
+}
+
+// keysOrAmountsLeft is the left side of query KeysOrAmounts.
+type keysOrAmountsLeft struct {
+	t    *Tables
+	tb   *tickwork.Table // Person
+	pAge []int32         // Person.Age
+	pW   []float32       // Person.W
+}
+
+type keysOrAmountsLeftRow = KeysOrAmountsRow
+
+// init sets the side over t; with d non-nil, declaring its reads.
+func (q *keysOrAmountsLeft) init(t *Tables, d *tickwork.Decl) {
+	q.t, q.tb = t, t.Person.Table
+	if d != nil {
+		q.pAge = tickwork.Read(d, t.Person.Age).All()
+		q.pW = tickwork.Read(d, t.Person.W).All()
+	} else {
+		q.pAge = t.Person.Age.All()
+		q.pW = t.Person.W.All()
+	}
+}
+
+// run appends the side's rows to ents, in ascending from-row index.
+func (q *keysOrAmountsLeft) run(ents []keysOrAmountsEnt, min2 int32) []keysOrAmountsEnt {
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pAges := q.pAge[base+lo : base+hi]
+			pWs := q.pW[base+lo : base+hi][:len(pAges)]
+			for i := range pAges {
+				row := base + lo + i
+				if pAges[i] >= min2 {
+					ents = append(ents, keysOrAmountsEnt{ord: int32(row), row: keysOrAmountsLeftRow{K: pAges[i] % 8, W: pWs[i]}})
+				}
+			}
+		}
+	}
+	return ents
+}
+
+// keysOrAmountsRight is the right side of query KeysOrAmounts.
+type keysOrAmountsRight struct {
+	t       *Tables
+	tb      *tickwork.Table // Order
+	oAmount []int32         // Order.Amount
+	oPrice  []float32       // Order.Price
+}
+
+type keysOrAmountsRightRow = KeysOrAmountsRow
+
+// init sets the side over t; with d non-nil, declaring its reads.
+func (q *keysOrAmountsRight) init(t *Tables, d *tickwork.Decl) {
+	q.t, q.tb = t, t.Order.Table
+	if d != nil {
+		q.oAmount = tickwork.Read(d, t.Order.Amount).All()
+		q.oPrice = tickwork.Read(d, t.Order.Price).All()
+	} else {
+		q.oAmount = t.Order.Amount.All()
+		q.oPrice = t.Order.Price.All()
+	}
+}
+
+// run appends the side's rows to ents, in ascending from-row index.
+func (q *keysOrAmountsRight) run(ents []keysOrAmountsEnt, min2 int32) []keysOrAmountsEnt {
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			oAmounts := q.oAmount[base+lo : base+hi]
+			oPrices := q.oPrice[base+lo : base+hi][:len(oAmounts)]
+			for i := range oAmounts {
+				row := base + lo + i
+				if oAmounts[i] > 3 {
+					ents = append(ents, keysOrAmountsEnt{ord: int32(row), row: keysOrAmountsRightRow{K: oAmounts[i], W: oPrices[i]}})
+				}
+			}
+		}
+	}
+	return ents
+}
+
+// NewKeysOrAmounts makes query KeysOrAmounts over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewKeysOrAmounts(t *Tables) *KeysOrAmounts {
+	q := &KeysOrAmounts{t: t, in: map[keysOrAmountsKey]struct{}{}, seen: map[keysOrAmountsKey]struct{}{}}
+	q.a.init(t, nil)
+	q.b.init(t, nil)
+	return q
+}
+
+// DeclareKeysOrAmounts makes query KeysOrAmounts for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence), so the manifest and the conflict check cover it. Call
+// it in the system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareKeysOrAmounts(d *tickwork.Decl, t *Tables) *KeysOrAmounts {
+	q := &KeysOrAmounts{t: t, in: map[keysOrAmountsKey]struct{}{}, seen: map[keysOrAmountsKey]struct{}{}}
+	q.a.init(t, d)
+	q.b.init(t, d)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice.
+func (q *KeysOrAmounts) Run(dst []KeysOrAmountsRow, min2 int32) []KeysOrAmountsRow {
+	dst = dst[:0]
+	ea := q.a.run(q.ea[:0], min2)
+	eb := q.b.run(q.eb[:0], min2)
+	q.ea, q.eb = ea, eb
+	clear(q.seen)
+	for i, j := 0, 0; i < len(ea) || j < len(eb); {
+		var e *keysOrAmountsEnt
+		if j == len(eb) || i < len(ea) && ea[i].ord <= eb[j].ord {
+			e = &ea[i]
+			i++
+		} else {
+			e = &eb[j]
+			j++
+		}
+		k := keysOrAmountsKeyOf(&e.row)
+		if _, dup := q.seen[k]; !dup {
+			q.seen[k] = struct{}{}
+			dst = append(dst, e.row)
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *KeysOrAmounts) Plan() string {
+	return "union of two sides run into scratch, merged by their from rows' index (the left first on a tie), duplicate rows removed by a set of the rows; left: scan Person (ascending index); filter; right: scan Order (ascending index); filter"
+}
+
+// CommonKeysRow is a row of the result of query CommonKeys
+// (querykit.tw:334).
+type CommonKeysRow struct {
+	K int32
+}
+
+// CommonKeys is declared query CommonKeys (querykit.tw:334). Plan:
+// intersect of two sides run into scratch, merged by their from rows' index
+// (the left first on a tie), duplicate rows removed by a set of the rows;
+// left: scan Person (ascending index); right: scan Order (ascending index);
+// inner join Person b: probe by o.Buyer. Run it from one goroutine at a
+// time; the result's order is docs/schema.md's Query results.
+type CommonKeys struct {
+	t        *Tables
+	a        commonKeysLeft             // the left side
+	b        commonKeysRight            // the right side
+	ea, eb   []commonKeysEnt            // the left side's rows, the right side's rows
+	in, seen map[commonKeysKey]struct{} // the right side's rows, the rows emitted
+}
+
+// commonKeysEnt is a row of a side of query CommonKeys with its from row's index.
+type commonKeysEnt struct {
+	ord int32
+	row CommonKeysRow
+}
+
+// commonKeysKey is a row of query CommonKeys, its floats in ordering form.
+type commonKeysKey struct {
+	k0 int32
+}
+
+func commonKeysKeyOf(r *CommonKeysRow) commonKeysKey { return commonKeysKey{k0: r.K} }
+
+// commonKeysLeft is the left side of query CommonKeys.
+type commonKeysLeft struct {
+	t    *Tables
+	tb   *tickwork.Table // Person
+	pAge []int32         // Person.Age
+}
+
+type commonKeysLeftRow = CommonKeysRow
+
+// init sets the side over t; with d non-nil, declaring its reads.
+func (q *commonKeysLeft) init(t *Tables, d *tickwork.Decl) {
+	q.t, q.tb = t, t.Person.Table
+	if d != nil {
+		q.pAge = tickwork.Read(d, t.Person.Age).All()
+	} else {
+		q.pAge = t.Person.Age.All()
+	}
+}
+
+// run appends the side's rows to ents, in ascending from-row index.
+func (q *commonKeysLeft) run(ents []commonKeysEnt) []commonKeysEnt {
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pAges := q.pAge[base+lo : base+hi]
+			for i := range pAges {
+				row := base + lo + i
+				ents = append(ents, commonKeysEnt{ord: int32(row), row: commonKeysLeftRow{K: pAges[i] % 8}})
+			}
+		}
+	}
+	return ents
+}
+
+// commonKeysRight is the right side of query CommonKeys.
+type commonKeysRight struct {
+	t       *Tables
+	tb      *tickwork.Table   // Order
+	oBuyer  []tickwork.Handle // Order.Buyer
+	oAmount []int32           // Order.Amount
+}
+
+type commonKeysRightRow = CommonKeysRow
+
+// init sets the side over t; with d non-nil, declaring its reads.
+func (q *commonKeysRight) init(t *Tables, d *tickwork.Decl) {
+	q.t, q.tb = t, t.Order.Table
+	if d != nil {
+		q.oBuyer = tickwork.Read(d, t.Order.Buyer).All()
+		q.oAmount = tickwork.Read(d, t.Order.Amount).All()
+	} else {
+		q.oBuyer = t.Order.Buyer.All()
+		q.oAmount = t.Order.Amount.All()
+	}
+}
+
+// run appends the side's rows to ents, in ascending from-row index.
+func (q *commonKeysRight) run(ents []commonKeysEnt) []commonKeysEnt {
+	personLease := q.t.Person.Table.Lease()
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			oBuyers := q.oBuyer[base+lo : base+hi]
+			oAmounts := q.oAmount[base+lo : base+hi][:len(oBuyers)]
+			for i := range oBuyers {
+				row := base + lo + i
+				bRow := personLease.Find(oBuyers[i])
+				if bRow >= 0 {
+					ents = append(ents, commonKeysEnt{ord: int32(row), row: commonKeysRightRow{K: oAmounts[i]}})
+				}
+			}
+		}
+	}
+	return ents
+}
+
+// NewCommonKeys makes query CommonKeys over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewCommonKeys(t *Tables) *CommonKeys {
+	q := &CommonKeys{t: t, in: map[commonKeysKey]struct{}{}, seen: map[commonKeysKey]struct{}{}}
+	q.a.init(t, nil)
+	q.b.init(t, nil)
+	return q
+}
+
+// DeclareCommonKeys makes query CommonKeys for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence), so the manifest and the conflict check cover it. Call
+// it in the system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareCommonKeys(d *tickwork.Decl, t *Tables) *CommonKeys {
+	q := &CommonKeys{t: t, in: map[commonKeysKey]struct{}{}, seen: map[commonKeysKey]struct{}{}}
+	q.a.init(t, d)
+	q.b.init(t, d)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice.
+func (q *CommonKeys) Run(dst []CommonKeysRow) []CommonKeysRow {
+	dst = dst[:0]
+	ea := q.a.run(q.ea[:0])
+	eb := q.b.run(q.eb[:0])
+	q.ea, q.eb = ea, eb
+	clear(q.seen)
+	clear(q.in)
+	for j := range eb {
+		q.in[commonKeysKeyOf(&eb[j].row)] = struct{}{}
+	}
+	for i := range ea {
+		k := commonKeysKeyOf(&ea[i].row)
+		if _, ok := q.in[k]; ok {
+			if _, dup := q.seen[k]; !dup {
+				q.seen[k] = struct{}{}
+				dst = append(dst, ea[i].row)
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *CommonKeys) Plan() string {
+	return "intersect of two sides run into scratch, merged by their from rows' index (the left first on a tie), duplicate rows removed by a set of the rows; left: scan Person (ascending index); right: scan Order (ascending index); inner join Person b: probe by o.Buyer"
+}
+
+// LonelyRow is a row of the result of query Lonely (querykit.tw:338).
+type LonelyRow struct {
+	Person tickwork.Handle // ref Person
+}
+
+// Lonely is declared query Lonely (querykit.tw:338). Plan: except of two
+// sides run into scratch, merged by their from rows' index (the left first
+// on a tie), duplicate rows removed by a set of the rows; left: scan Person
+// (ascending index); filter; right: scan Person (ascending index);
+// semi-join: mark Person rows from a scan of Order o by o.Buyer
+// (generation-checked) in a bitmap over Person's capacity; filter. Run it
+// from one goroutine at a time; the result's order is docs/schema.md's
+// Query results.
+type Lonely struct {
+	t        *Tables
+	a        lonelyLeft             // the left side
+	b        lonelyRight            // the right side
+	ea, eb   []lonelyEnt            // the left side's rows, the right side's rows
+	in, seen map[lonelyKey]struct{} // the right side's rows, the rows emitted
+}
+
+// lonelyEnt is a row of a side of query Lonely with its from row's index.
+type lonelyEnt struct {
+	ord int32
+	row LonelyRow
+}
+
+// lonelyKey is a row of query Lonely, its floats in ordering form.
+type lonelyKey struct {
+	k0 tickwork.Handle
+}
+
+func lonelyKeyOf(r *LonelyRow) lonelyKey { return lonelyKey{k0: r.Person} }
+
+// lonelyLeft is the left side of query Lonely.
+type lonelyLeft struct {
+	t   *Tables
+	tb  *tickwork.Table // Person
+	pOn []bool          // Person.On
+}
+
+type lonelyLeftRow = LonelyRow
+
+// init sets the side over t; with d non-nil, declaring its reads.
+func (q *lonelyLeft) init(t *Tables, d *tickwork.Decl) {
+	q.t, q.tb = t, t.Person.Table
+	if d != nil {
+		q.pOn = tickwork.Read(d, t.Person.On).All()
+	} else {
+		q.pOn = t.Person.On.All()
+	}
+}
+
+// run appends the side's rows to ents, in ascending from-row index.
+func (q *lonelyLeft) run(ents []lonelyEnt, min2 int32) []lonelyEnt {
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pOns := q.pOn[base+lo : base+hi]
+			for i := range pOns {
+				row := base + lo + i
+				if pOns[i] {
+					ents = append(ents, lonelyEnt{ord: int32(row), row: lonelyLeftRow{Person: tickwork.QueryHandle(q.tb, row)}})
+				}
+			}
+		}
+	}
+	return ents
+}
+
+// lonelyRight is the right side of query Lonely.
+type lonelyRight struct {
+	t          *Tables
+	tb         *tickwork.Table   // Person
+	sem0       []uint64          // the Person rows exists #1 marks, a bit per row
+	sem0tb     *tickwork.Table   // Order, the subquery's table
+	sem0Buyer  []tickwork.Handle // Order.Buyer
+	sem0Amount []int32           // Order.Amount
+}
+
+type lonelyRightRow = LonelyRow
+
+// init sets the side over t; with d non-nil, declaring its reads.
+func (q *lonelyRight) init(t *Tables, d *tickwork.Decl) {
+	q.t, q.tb = t, t.Person.Table
+	if d != nil {
+		q.sem0 = make([]uint64, (t.Person.Table.Cap()+63)/64)
+		q.sem0tb = t.Order.Table
+		q.sem0Buyer = tickwork.Read(d, t.Order.Buyer).All()
+		q.sem0Amount = tickwork.Read(d, t.Order.Amount).All()
+	} else {
+		q.sem0 = make([]uint64, (t.Person.Table.Cap()+63)/64)
+		q.sem0tb = t.Order.Table
+		q.sem0Buyer = t.Order.Buyer.All()
+		q.sem0Amount = t.Order.Amount.All()
+	}
+}
+
+// run appends the side's rows to ents, in ascending from-row index.
+func (q *lonelyRight) run(ents []lonelyEnt, min2 int32) []lonelyEnt {
+	marks := q.sem0 // a local: the loops keep it in registers
+	clear(marks)
+	{ // exists #1: mark the Person rows some Order row refers to
+		into := q.tb.Lease()
+		cr2 := q.sem0tb.ChunkRows()
+		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
+			for lo2, hi2 := tickwork.NextRun(mask2, 0); lo2 < hi2; lo2, hi2 = tickwork.NextRun(mask2, hi2) {
+				oBuyers := q.sem0Buyer[base2+lo2 : base2+hi2]
+				oAmounts := q.sem0Amount[base2+lo2 : base2+hi2][:len(oBuyers)]
+				for i2 := range oBuyers {
+					if oAmounts[i2] > min2 {
+						if r := into.Find(oBuyers[i2]); r >= 0 {
+							marks[r>>6] |= 1 << (r & 63)
+						}
+					}
+				}
+			}
+		}
+	}
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			for row := base + lo; row < base+hi; row++ {
+				if marks[row>>6]>>(row&63)&1 != 0 {
+					ents = append(ents, lonelyEnt{ord: int32(row), row: lonelyRightRow{Person: tickwork.QueryHandle(q.tb, row)}})
+				}
+			}
+		}
+	}
+	return ents
+}
+
+// NewLonely makes query Lonely over the tables of t, for the host between
+// frames (never during World.Frame).
+func NewLonely(t *Tables) *Lonely {
+	q := &Lonely{t: t, in: map[lonelyKey]struct{}{}, seen: map[lonelyKey]struct{}{}}
+	q.a.init(t, nil)
+	q.b.init(t, nil)
+	return q
+}
+
+// DeclareLonely makes query Lonely for a hand-written system: it declares a
+// read of every column the query reads and the presence of every table it
+// scans or probes without a column (tickwork.Read, tickwork.Presence), so
+// the manifest and the conflict check cover it. Call it in the system's
+// DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareLonely(d *tickwork.Decl, t *Tables) *Lonely {
+	q := &Lonely{t: t, in: map[lonelyKey]struct{}{}, seen: map[lonelyKey]struct{}{}}
+	q.a.init(t, d)
+	q.b.init(t, d)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice.
+func (q *Lonely) Run(dst []LonelyRow, min2 int32) []LonelyRow {
+	dst = dst[:0]
+	ea := q.a.run(q.ea[:0], min2)
+	eb := q.b.run(q.eb[:0], min2)
+	q.ea, q.eb = ea, eb
+	clear(q.seen)
+	clear(q.in)
+	for j := range eb {
+		q.in[lonelyKeyOf(&eb[j].row)] = struct{}{}
+	}
+	for i := range ea {
+		k := lonelyKeyOf(&ea[i].row)
+		if _, ok := q.in[k]; !ok {
+			if _, dup := q.seen[k]; !dup {
+				q.seen[k] = struct{}{}
+				dst = append(dst, ea[i].row)
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *Lonely) Plan() string {
+	return "except of two sides run into scratch, merged by their from rows' index (the left first on a tie), duplicate rows removed by a set of the rows; left: scan Person (ascending index); filter; right: scan Person (ascending index); semi-join: mark Person rows from a scan of Order o by o.Buyer (generation-checked) in a bitmap over Person's capacity; filter"
 }
