@@ -388,6 +388,19 @@ func (qg *qGen) side(ent, which string) {
 	g.p("// init sets the side over t; with d non-nil, declaring its reads.")
 	g.p("func (q *%s) init(t *Tables, d *tickwork.Decl) {", qg.name)
 	g.p("q.t, q.tb = t, %s", tableRef(q.From.Table))
+	if len(q.Access.Uses) == 0 && len(q.Exists) == 0 {
+		g.p("_ = d // the side reads no column")
+		g.p("}")
+		g.p("")
+	} else {
+		qg.sideInit()
+	}
+	qg.sideRun(ent)
+}
+
+// sideInit writes the body of a side's init that sets its columns.
+func (qg *qGen) sideInit() {
+	g, q := qg.g, qg.q
 	g.p("if d != nil {")
 	for _, u := range q.Access.Uses {
 		g.p("q.%s = tickwork.Read(d, %s).All()", qg.colName(u.Var, u.Column), columnRef(u.Column))
@@ -401,6 +414,11 @@ func (qg *qGen) side(ent, which string) {
 	g.p("}")
 	g.p("}")
 	g.p("")
+}
+
+// sideRun writes a side's run.
+func (qg *qGen) sideRun(ent string) {
+	g, q := qg.g, qg.q
 	sig := qg.signature()
 	if sig != "" {
 		sig = ", " + sig
