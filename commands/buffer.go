@@ -422,10 +422,12 @@ func (r Recorder) Attach(h ephemeral.Handle) {
 }
 
 // Delete records the deletion of the entity h (real or provisional): its
-// row in r's table and its rows in every other table of the domain, as
-// ephemeral.Table.Delete. At playback h must have a live row in r's table;
-// otherwise the delete is a no-op counted in Stats.StaleDeletes (or in
-// Stats.ForeignHandles for another domain's handle). Allocates nothing in
+// rows in every table of r's table's domain, as ephemeral.Domain.Delete,
+// wherever they are when it plays (none, after a Remove; another table,
+// after a Move: Playback order in the package doc). At playback h must
+// name a live entity of the domain; otherwise the delete is a no-op
+// counted in Stats.StaleDeletes (or in Stats.ForeignHandles for another
+// domain's handle). Allocates nothing in
 // steady state; not safe for concurrent use (see Buffer).
 func (r Recorder) Delete(h ephemeral.Handle) {
 	if h != refusedHandle { // a refused create's handle frees nothing

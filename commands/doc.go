@@ -51,11 +51,22 @@
 // every record on its own in that order, so the same records give the same
 // handles and table state whatever the number of workers.
 //
-// Within one playback a run of creates into one table, with only deferred writes between them, is one
-// bulk [ephemeral.Table.InsertN] per window of 1024 records. New entities
-// take the lowest free slots of their domain, as single inserts would.
-// Buffers are reset for recording after playback; [Stats] says what
-// happened.
+// Playback order (the one rule both [Playback.PlayAll] and
+// [Playback.PlayMerged] obey, as Bevy's and flecs's command queues do):
+// every record applies in play order to the tables as the records before
+// it left them, and a playback's result equals playing the records one by
+// one in that order. So a Delete deletes its entity wherever its rows are
+// at that point (none, after a Remove of its last row; in another table,
+// after a Move or a Remove and an Attach), through the recorder of any
+// table of its domain, and a record after it finds no live row. The
+// batching below never changes a result: within one playback a run of
+// creates into one table, with only writes of entities the buffer created
+// before them in between, is one bulk [ephemeral.Table.InsertN] per window
+// of 1024 records, and any other record (a write of a real handle, which a
+// create of the run could make live; a SetN; any structural record) ends
+// the run. New entities take the lowest free slots of their domain, as
+// single inserts would. Buffers are reset for recording after playback;
+// [Stats] says what happened.
 //
 // # Policies
 //
@@ -66,9 +77,9 @@
 //
 // No-ops, counted only (nothing was lost that the records asked to keep):
 //
-//   - Deleting or removing a handle with no live row (stale, already
-//     deleted, deleted twice in one playback, a failed create) is a no-op
-//     counted in StaleDeletes. A handle deleted twice is deleted, counted
+//   - Deleting a handle with no live entity, or removing one with no live
+//     row in the table (stale, already deleted, deleted twice in one
+//     playback, a failed create), is a no-op counted in StaleDeletes. A handle deleted twice is deleted, counted
 //     and its slot freed once.
 //   - Create then delete of one provisional handle leaves no row and no live
 //     handle.

@@ -406,8 +406,10 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 			st.DroppedSets += b.dropped
 			p.fail(b, i, opRefused, b.tabs[idx], b.refusal)
 		case opDelete:
+			// The entity, wherever its rows are (none, after a Remove
+			// or Move away): Policies, Playback order.
 			t, h := b.tabs[idx], p.resolve(r.h)
-			if t.Delete(h) {
+			if t.Domain().Delete(h) {
 				st.Deleted++
 			} else if !p.foreign(b, i, opDelete, t, h) {
 				st.StaleDeletes++
@@ -523,39 +525,44 @@ func (p *Playback) set(b *Buffer, rec int, r record, idx uint32) {
 var createWindow = 1024
 
 // creates plays the run of records from i (a create into b.tabs[ti]) up to
-// the next record that is neither a create into the same table nor a set:
-// window by window, one bulk insert of the window's creates, then its sets
-// in record order. Inserting n then m rows equals inserting n+m, and sets
-// never name a create recorded after them, so this equals playing the
-// records one by one. It returns the end of the run.
+// the next record that is neither a create into the same table nor a set
+// of an entity created earlier in the buffer: window by window, one bulk
+// insert of the window's creates, then its sets in record order. Inserting
+// n then m rows equals inserting n+m, and a set in the run names a create
+// played before it (earlier in the window or before it), so this equals
+// playing the records one by one. Any other set (a real handle, which a
+// later create of the window could make live; another buffer's handle; a
+// SetN, whose handles are not looked at here) ends the run and is played
+// on its own (Policies, Playback order). It returns the end of the run.
 func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 	st := &p.st
 	createRef := uint32(opCreate)<<opShift | ti
 	t := b.tabs[ti]
 	d := t.Domain()
 	s := &p.slots[b.id]
+	// next is the resolution index (since the last Release) of the next
+	// create: the creates of a run have consecutive sequence numbers.
+	next := (b.recs[i].h.Index() - s.lo) & seqMask
 	for {
 		end := min(hi, i+createWindow)
-		n, j, sets := 0, i, false
-		var seq uint32 // sequence number of the window's first create
+		k := next // the window's first create's resolution index
+		j := i
+		sets := false
+	scan:
 		for ; j < end; j++ {
 			r := &b.recs[j]
-			if r.ref == createRef {
-				if n == 0 {
-					seq = r.h.Index() & seqMask
-				}
-				n++
-			} else if o := op(r.ref >> opShift); o == opSet || o == opSetN {
+			switch {
+			case r.ref == createRef:
+				next++
+			case op(r.ref>>opShift) == opSet && p.madeBefore(b, r.h, next):
 				sets = true
-			} else {
-				break
+			default:
+				break scan
 			}
 		}
-		if n > 0 {
-			// The run's creates have consecutive sequence numbers: insert
-			// straight into their resolutions.
-			k := int((seq - s.lo) & seqMask)
-			out := s.res[k : k+n]
+		if n := int(next - k); n > 0 {
+			// Insert straight into the creates' resolutions.
+			out := s.res[k : int(k)+n]
 			fit := min(n, d.Cap()-d.Len())
 			if fit > 0 {
 				_ = t.InsertN(out[:fit]) // fits: checked above
@@ -571,8 +578,7 @@ func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 		}
 		if sets {
 			for x := i; x < j; x++ {
-				r := b.recs[x]
-				if o := op(r.ref >> opShift); o == opSet || o == opSetN {
+				if r := b.recs[x]; op(r.ref>>opShift) == opSet {
 					p.set(b, x, r, r.ref&refMask)
 				}
 			}
@@ -582,6 +588,18 @@ func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 		}
 		i = j
 	}
+}
+
+// madeBefore reports whether h is the provisional handle of one of b's
+// creates played (or bulk-inserted) before resolution index next since
+// the last Release: a set of it may be applied after a window's bulk
+// insert. Allocates nothing.
+func (p *Playback) madeBefore(b *Buffer, h ephemeral.Handle, next uint32) bool {
+	if !isProvisional(h) {
+		return false
+	}
+	tag, id, seq := splitProvisional(h)
+	return tag == p.tag && id == b.id && (seq-p.slots[b.id].lo)&seqMask < next
 }
 
 // nthCreate returns the index in recs of the create with ref createRef
