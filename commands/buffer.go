@@ -96,7 +96,7 @@ const refusedBits = seqMask | maxBufferID<<seqBits // its payload (see provision
 // time; give each worker of a parallel kernel its own Buffer.
 type Buffer struct {
 	p       *Playback        // the playback that made it, and plays it
-	name    string           // its owner (a system), for a budget refusal
+	name    string           // its owner (a system), for a budget refusal and a PlaybackError
 	id      int              // dense per playback
 	set     int              // buffers of its NewBuffers set (a kernel's, one per worker); 0 from NewBuffer
 	hbase   ephemeral.Handle // provisional handle bits of the playback tag and the id (sequence 0)
@@ -122,6 +122,12 @@ type Buffer struct {
 	// (Buffer.grow); over is the first refused growth since the last
 	// playback, reported by it.
 	over overflow
+	// The buffer's first failure since the last Release (PlaybackError,
+	// Memory): failed says perr (and capErr, when it is perr's cause)
+	// holds it.
+	failed bool
+	perr   PlaybackError
+	capErr ephemeral.CapacityError
 }
 
 // overflow is a buffer's first record refused since its last playback

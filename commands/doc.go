@@ -88,9 +88,10 @@
 //     DroppedSets.
 //
 // Failures, counted and reported: the first of a playback is Stats.Err, a
-// [*PlaybackError] (errors.Is [ErrPlayback]) naming the buffer, the
-// record's position in it, its op and table, and unwrapping to the cause
-// (a world's Frame returns it, naming the system: scheduler.PlaybackError).
+// [*PlaybackError] (errors.Is [ErrPlayback]) naming the system that made
+// the buffer (its name at [Playback.NewBuffer]), the record's position in
+// it, its op and table, and unwrapping to the cause (a world's Frame
+// returns it as is; it allocates nothing: PlaybackError, Memory).
 // The failed record changes nothing and the rest of the buffer plays:
 //
 //   - A create that does not fit in its domain at playback: CapacityErrors,

@@ -80,6 +80,11 @@ type Playback struct {
 	// their entity with no row (marked emptiedMark): sweep deletes those
 	// entities still rowless at the end of the buffer's playback.
 	emptied int
+	// phase and frame name the playback in PlaybackErrors (SetFrame);
+	// hold keeps each buffer's first failure until Release.
+	phase string
+	frame uint64
+	hold  bool
 }
 
 // slot keeps the resolutions of one buffer's provisional handles: res[k] is
@@ -123,8 +128,8 @@ func BufferBytes(records int) int64 {
 // NewBuffer makes a buffer played by p, with room for records records
 // before it first grows, and the next id (0, 1, … in order; at most
 // maxBufferID+1 buffers). Its provisional handles carry p's tag and its id.
-// name names the buffer's owner (its system) in a budget refusal; it may
-// be empty.
+// name names the buffer's owner (its system) in a budget refusal and in
+// its PlaybackErrors; it may be empty.
 //
 // Memory: everything a playback of the buffer needs is sized here, at
 // set-up, so that playing up to records records (and resolving up to
@@ -235,9 +240,9 @@ func splitProvisional(h ephemeral.Handle) (tag uint32, id int, seq uint32) {
 // entities take the lowest free slots, and the policies of Stats apply.
 // Nothing fails as a whole; the first failure is Stats.Err.
 //
-// Allocates nothing in steady state (a failure allocates its
-// *PlaybackError; a buffer whose creates outgrow its resolution slot grows
-// it). It panics when a buffer is given twice or two buffers share an id.
+// Allocates nothing in steady state, a failing record included (its
+// *PlaybackError is its buffer's: PlaybackError, Memory); a buffer whose
+// creates outgrow its resolution slot grows it. It panics when a buffer is given twice or two buffers share an id.
 func (p *Playback) PlayAll(bufs []*Buffer) Stats {
 	p.begin()
 	for _, b := range bufs {
@@ -300,8 +305,10 @@ func (p *Playback) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 	return r, r != 0
 }
 
-// Release forgets every resolution made so far; the scheduler calls it once
-// per frame (docs/architecture.md, Provisional handles). Provisional handles of
+// Release forgets every resolution made so far, and frees each buffer's
+// PlaybackError for its next failure (PlaybackError, Memory); the
+// scheduler calls it once per frame (docs/architecture.md, Provisional
+// handles). Provisional handles of
 // records not played yet stay resolvable after their playback. Allocates
 // nothing. Needs exclusive access, as a playback does.
 func (p *Playback) Release() {
@@ -309,7 +316,8 @@ func (p *Playback) Release() {
 		s := &p.slots[i]
 		s.lo += uint32(len(s.res))
 		s.res = s.res[:0]
-		s.buf.lo = s.lo // the buffer's MaxCreates window starts again here
+		s.buf.lo = s.lo      // the buffer's MaxCreates window starts again here
+		s.buf.failed = false // its PlaybackError may be reused
 	}
 }
 
@@ -354,6 +362,9 @@ func (p *Playback) prepare(b *Buffer) {
 		panic("commands: buffer " + strconv.Itoa(b.id) + " given twice to one playback: pass each buffer once")
 	}
 	b.playing = true
+	if !p.hold {
+		b.failed = false // PlaybackError, Memory
+	}
 	s := &p.slots[b.id]
 	n := int(b.next - s.lo)
 	if n > len(s.res) {
@@ -381,7 +392,7 @@ func (p *Playback) end(bufs []*Buffer) Stats {
 				if o.t != nil {
 					name = o.t.Name()
 				}
-				p.st.Err = &PlaybackError{Buffer: b.id, Record: o.rec, Op: opNames[o.op], Table: name, Err: o.err}
+				p.st.Err = p.failure(b, o.rec, opNames[o.op], name, o.err)
 			}
 		}
 		b.Reset()
@@ -571,8 +582,7 @@ func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 			if fit < n {
 				st.CapacityErrors += n - fit
 				if st.Err == nil {
-					p.fail(b, nthCreate(b.recs[i:j], createRef, fit)+i, opCreate, t, &ephemeral.CapacityError{
-						Table: t.Name(), Capacity: d.Cap(), Live: d.Len(), Requested: 1})
+					p.fail(b, nthCreate(b.recs[i:j], createRef, fit)+i, opCreate, t, b.capacityError(t))
 				}
 			}
 		}
@@ -618,6 +628,38 @@ func nthCreate(recs []record, createRef uint32, n int) int {
 
 func (p *Playback) fail(b *Buffer, rec int, o op, t *ephemeral.Table, err error) {
 	if p.st.Err == nil {
-		p.st.Err = &PlaybackError{Buffer: b.id, Record: rec, Op: opNames[o], Table: t.Name(), Err: err}
+		p.st.Err = p.failure(b, rec, opNames[o], t.Name(), err)
 	}
+}
+
+// failure returns b's PlaybackError, filled with this failure when it is
+// b's first since the last Release (PlaybackError, Memory). Allocates
+// nothing.
+func (p *Playback) failure(b *Buffer, rec int, op, table string, err error) *PlaybackError {
+	if !b.failed {
+		b.failed = true
+		b.perr = PlaybackError{System: b.name, Phase: p.phase, Frame: p.frame,
+			Buffer: b.id, Record: rec, Op: op, Table: table, Err: err}
+	}
+	return &b.perr
+}
+
+// capacityError returns b's CapacityError of a create into t that did not
+// fit, filled when b has no failure since the last Release (it may then
+// become b's PlaybackError's cause). Allocates nothing.
+func (b *Buffer) capacityError(t *ephemeral.Table) *ephemeral.CapacityError {
+	if !b.failed {
+		d := t.Domain()
+		b.capErr = ephemeral.CapacityError{Table: t.Name(), Capacity: d.Cap(), Live: d.Len(), Requested: 1}
+	}
+	return &b.capErr
+}
+
+// SetFrame names the phase and frame number of the playbacks that follow
+// in their PlaybackErrors, and from then on keeps each buffer's first
+// failure until Release, across playbacks (PlaybackError, Memory; a
+// world's scheduler calls it before each phase's playback). Allocates
+// nothing. Needs exclusive access, as a playback does.
+func (p *Playback) SetFrame(phase string, frame uint64) {
+	p.phase, p.frame, p.hold = phase, frame, true
 }

@@ -323,8 +323,8 @@ func TestCapacityOverflow(t *testing.T) {
 	if pe.Buffer != 7 || pe.Record != 4 || pe.Op != "create" || pe.Table != "units" || ce.Capacity != 4 {
 		t.Errorf("Err = %+v (%+v), want buffer 7 record 4 create in units, capacity 4", pe, ce)
 	}
-	if !strings.HasPrefix(st.Err.Error(), "commands: ") {
-		t.Errorf("Err %q lacks the commands: prefix", st.Err)
+	if want := `tickwork: buffer 7: record 4: create in table "units": ephemeral: table "units" is full: capacity 4 rows, 4 live, 1 requested`; st.Err.Error() != want {
+		t.Errorf("Err %q, want %q (an unnamed buffer)", st.Err, want)
 	}
 	for _, h := range []ephemeral.Handle{failed, extra} {
 		if r, ok := p.Resolve(h); ok {

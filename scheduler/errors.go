@@ -29,9 +29,9 @@ import (
 //     chunk, which errors.As reaches, and through it the kernel's own error;
 //   - a command a system recorded fails at playback (a create into a full
 //     table): the frame completes and returns a *PlaybackError (errors.Is
-//     ErrPlayback) naming the system whose command buffer recorded it; it
-//     unwraps to the *commands.PlaybackError, which names the buffer, the
-//     record and the table and unwraps to the storage error (such as
+//     ErrPlayback; the type is commands.PlaybackError) naming the system
+//     whose command buffer recorded it, the phase, the frame, the record
+//     and the table, and unwrapping to the storage error (such as
 //     ephemeral.ErrCapacity). FrameReport.Commands.Err holds the same error.
 var (
 	// ErrConfig: a bad Config field. Returned as a *ConfigError. Exported,
@@ -89,9 +89,9 @@ var (
 	// an error (a kernel's *kernels.PanicError among them).
 	ErrSystemPanic = errors.New("scheduler: system panicked")
 	// ErrPlayback: a command that a system recorded could not be carried
-	// out at playback. Returned as a *PlaybackError that unwraps to the
-	// *commands.PlaybackError (errors.Is commands.ErrPlayback).
-	ErrPlayback = errors.New("scheduler: command playback failed")
+	// out at playback. Returned as a *PlaybackError (commands.PlaybackError);
+	// it is commands.ErrPlayback.
+	ErrPlayback = commands.ErrPlayback
 	// ErrReentrant: Frame called from a system (or from a kernel running
 	// inline, on the frame's goroutine) while its frame runs. Nothing of
 	// the nested call runs; the running frame goes on. ErrConcurrentFrame
@@ -452,27 +452,14 @@ func (e *PanicError) Unwrap() error {
 	return err
 }
 
-// PlaybackError reports a command that playback could not carry out,
-// naming the system whose command buffer recorded it (see the sentinels:
-// errors of a frame name the system). The frame completed. errors.Is(err,
-// ErrPlayback) and errors.Is(err, commands.ErrPlayback) are true, and
-// errors.As reaches Err and its storage error.
-type PlaybackError struct {
-	System string
-	Phase  systems.Phase
-	Frame  uint64                  // the frame number
-	Err    *commands.PlaybackError // the buffer, record, table and storage error
-}
-
-func (e *PlaybackError) Error() string {
-	return fmt.Sprintf("scheduler: frame %d: %v system %q: %v", e.Frame, e.Phase, e.System, e.Err)
-}
-
-// Is reports whether target is ErrPlayback.
-func (e *PlaybackError) Is(target error) bool { return target == ErrPlayback }
-
-// Unwrap returns the playback's error.
-func (e *PlaybackError) Unwrap() error { return e.Err }
+// PlaybackError reports a command that playback could not carry out: it
+// is commands.PlaybackError, the one playback error type, naming the
+// system whose command buffer recorded it (the buffer's name), its phase
+// and the frame (see the sentinels: errors of a frame name the system).
+// The frame completed. errors.Is(err, ErrPlayback) is true, and errors.As
+// reaches its storage error. It is its buffer's, reused (allocation-free
+// failing frames): commands.PlaybackError, Memory.
+type PlaybackError = commands.PlaybackError
 
 // IsFatal reports whether err, returned by Frame, means the scheduler can
 // run no more frames: ErrPoisoned (a panic left a frame unfinished; close

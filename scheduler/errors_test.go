@@ -172,8 +172,9 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 }
 
 // TestPlaybackErrorNamesSystem: a command that playback cannot carry out
-// comes back from Frame as a *scheduler.PlaybackError naming the system
-// that recorded it (not only its buffer), its phase and the frame, whether
+// comes back from Frame as a *scheduler.PlaybackError (the one type,
+// commands.PlaybackError) naming the system that recorded it by its
+// buffer's name, its phase and the frame, in one line, whether
 // it was recorded serially (among other systems' buffers played together)
 // or by a kernel's worker recorders; it unwraps to the
 // *commands.PlaybackError and the capacity error, and the report holds the
@@ -250,11 +251,11 @@ func TestPlaybackErrorNamesSystem(t *testing.T) {
 			var spe *scheduler.PlaybackError
 			require.ErrorAs(t, err, &spe, "Frame = %v", err)
 			assert.Equal(t, "spawn", spe.System)
-			assert.Equal(t, tc.phase, spe.Phase)
+			assert.Equal(t, tc.phase.String(), spe.Phase)
 			assert.Equal(t, uint64(0), spe.Frame)
 			var cpe *commands.PlaybackError
 			require.ErrorAs(t, err, &cpe)
-			assert.Same(t, cpe, spe.Err)
+			assert.Same(t, cpe, spe, "one playback error type")
 			assert.Equal(t, tc.buffer, cpe.Buffer)
 			assert.Equal(t, tc.record, cpe.Record)
 			assert.ErrorIs(t, err, scheduler.ErrPlayback)
@@ -262,8 +263,8 @@ func TestPlaybackErrorNamesSystem(t *testing.T) {
 			assert.ErrorIs(t, err, ephemeral.ErrCapacity)
 			assert.NotErrorIs(t, err, scheduler.ErrSystem)
 			assert.Contains(t, cpe.Err.Error(), `table "T" is full`)
-			assert.Equal(t, fmt.Sprintf(`scheduler: frame 0: %v system "spawn": commands: buffer %d record %d: create in table "T": %v`,
-				tc.phase, tc.buffer, tc.record, cpe.Err), err.Error())
+			assert.Equal(t, fmt.Sprintf(`tickwork: frame 0: %v system "spawn": record %d: create in table "T": ephemeral: table "T" is full: capacity 3 rows, 3 live, 1 requested`,
+				tc.phase, tc.record), err.Error())
 			assert.Same(t, spe, s.Report().Commands.Err, "the report holds the same error")
 			assert.Equal(t, tc.failed, s.Report().Commands.CapacityErrors)
 			assert.Equal(t, 3, tab.Len())

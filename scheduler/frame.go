@@ -6,7 +6,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/systems"
 )
@@ -199,41 +198,11 @@ func (s *Scheduler) repanic(e *entry, p systems.Phase) {
 	panic(pe)
 }
 
-// owner names the system of a failed playback of phase p: st.Err, a
-// *commands.PlaybackError naming a buffer id, becomes a *PlaybackError
-// naming the system whose buffer that is. Only the frame's first failure
-// is kept (commands.Stats.Add), so later ones are left as they are.
-func (s *Scheduler) owner(p systems.Phase, st commands.Stats) commands.Stats {
-	pe, ok := st.Err.(*commands.PlaybackError) // what a playback's Stats.Err holds
-	if !ok || s.report.Commands.Err != nil {
-		return st
-	}
-	for _, e := range s.phases[p] {
-		if e.owns(pe.Buffer) {
-			st.Err = &PlaybackError{System: e.sys.Name, Phase: p, Frame: s.report.Frame, Err: pe}
-			break
-		}
-	}
-	return st
-}
-
-// owns reports whether the command buffer with id id is one of e's.
-func (e *entry) owns(id int) bool {
-	if b := e.run.Serial; b != nil && b.ID() == id {
-		return true
-	}
-	for _, b := range e.run.Workers {
-		if b.ID() == id {
-			return true
-		}
-	}
-	return false
-}
-
 // play plays back the commands of phase p's systems in sealed order: runs
 // of serial buffers as one PlayAll, and each system's worker buffers as one
 // keyed PlayMerged right after its serial buffer. Empty buffers are skipped.
 func (s *Scheduler) play(p systems.Phase) {
+	s.playback.SetFrame(p.String(), s.report.Frame)
 	bufs := s.bufs[:0]
 	for _, e := range s.phases[p] {
 		if b := e.run.Serial; b != nil && b.Len() > 0 {
@@ -248,14 +217,14 @@ func (s *Scheduler) play(p systems.Phase) {
 			continue
 		}
 		if len(bufs) > 0 {
-			s.report.Commands.Add(s.owner(p, s.playback.PlayAll(bufs)))
+			s.report.Commands.Add(s.playback.PlayAll(bufs))
 			clear(bufs)
 			bufs = bufs[:0]
 		}
-		s.report.Commands.Add(s.owner(p, s.playback.PlayMerged(ws)))
+		s.report.Commands.Add(s.playback.PlayMerged(ws))
 	}
 	if len(bufs) > 0 {
-		s.report.Commands.Add(s.owner(p, s.playback.PlayAll(bufs)))
+		s.report.Commands.Add(s.playback.PlayAll(bufs))
 		clear(bufs)
 	}
 	s.bufs = bufs[:0]
