@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -427,18 +428,33 @@ type PanicError struct {
 	Frame  uint64 // the frame number
 	Value  any    // the original panic value, as recover returned it
 	// Stack is the stack of the system's goroutine where the panic was
-	// raised; nil when Value is a *kernels.PanicError, which holds the
-	// stack of the kernel that panicked.
+	// raised (runtime/debug.Stack), for a host to log; nil when Value is
+	// a *kernels.PanicError, whose own Stack holds the stack of the kernel
+	// that panicked. Error leaves it out: a crash report of an unrecovered
+	// panic shows the stack of Frame's re-panic, so print Stack to see
+	// where the system failed.
 	Stack []byte
 }
 
-// Error returns `scheduler: frame F: Phase system "name" panicked: <Value>`,
-// then Stack when there is one: when nothing recovers the panic, the crash
-// report still shows where the system failed.
+// Error returns one line, without the stack (Stack):
+//
+//	tickwork: frame F: Phase system "name" panicked: <Value>
+//
+// and for a kernel's panic (Value a *kernels.PanicError)
+//
+//	tickwork: frame F: Phase system "name" panicked in a tickwork.Parallel kernel on worker W, chunk C: <its Value>
+//
+// followed by " (and N more on other workers)" when other workers
+// panicked too.
 func (e *PanicError) Error() string {
-	s := fmt.Sprintf("scheduler: frame %d: %v system %q panicked: %v", e.Frame, e.Phase, e.System, e.Value)
-	if len(e.Stack) > 0 {
-		s += "\n\n" + string(e.Stack)
+	s := "tickwork: frame " + strconv.FormatUint(e.Frame, 10) + ": " + e.Phase.String() + " system " + strconv.Quote(e.System) + " panicked"
+	kp, ok := e.Value.(*kernels.PanicError)
+	if !ok {
+		return s + ": " + fmt.Sprint(e.Value)
+	}
+	s += " in a tickwork.Parallel kernel on worker " + strconv.Itoa(kp.Worker) + ", chunk " + strconv.Itoa(kp.Chunk) + ": " + fmt.Sprint(kp.Value)
+	if n := len(kp.Others); n > 0 {
+		s += " (and " + strconv.Itoa(n) + " more on other workers)"
 	}
 	return s
 }
