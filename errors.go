@@ -94,6 +94,7 @@ var (
 	ErrPlayback        = scheduler.ErrPlayback        // a command playback could not carry out a record: a *PlaybackError
 	ErrCommandPlayback = commands.ErrPlayback         // the same value as ErrPlayback (CommandStats.Err matches both)
 	ErrTooManyCreates  = commands.ErrTooManyCreates   // a buffer's creates past their most between releases
+	ErrNoRow           = commands.ErrNoRow            // a deferred Set of a live entity with no row in the column's table, inside a *PlaybackError
 	ErrReentrant       = scheduler.ErrReentrant       // Frame called during a frame
 	ErrPoisoned        = scheduler.ErrPoisoned        // a panic left a frame unfinished (fatal)
 	ErrOverflow        = events.ErrOverflow           // events refused by a full table: an *OverflowError

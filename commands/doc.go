@@ -83,8 +83,8 @@
 //     and its slot freed once.
 //   - Create then delete of one provisional handle leaves no row and no live
 //     handle.
-//   - A write to a handle with no live row (recorded after its delete, or
-//     naming a failed or refused create) is dropped and counted in
+//   - A write to a handle with no live entity (recorded after its delete,
+//     or naming a failed or refused create) is dropped and counted in
 //     DroppedSets.
 //
 // Failures, counted and reported: the first of a playback is Stats.Err, a
@@ -102,6 +102,10 @@
 //   - An attach of a dead entity ([ephemeral.ErrStaleHandle]) or of one that
 //     already has a row in the table ([ephemeral.ErrRowExists]):
 //     FailedAttaches.
+//   - A write ([Set], [SetN]) of a live entity that has no row in the
+//     column's table when it plays (removed, moved away, or not attached
+//     yet in record order): FailedSets, [ErrNoRow]; the entity keeps its
+//     other rows.
 //   - A move ([Move]) of a handle with no live row in the source table
 //     ([ephemeral.ErrStaleHandle]) or with a row in the destination already
 //     ([ephemeral.ErrRowExists]): FailedMoves.

@@ -70,6 +70,13 @@ func (e *PlaybackError) Is(target error) bool { return target == ErrPlayback }
 // Unwrap returns the storage error.
 func (e *PlaybackError) Unwrap() error { return e.Err }
 
+// ErrNoRow: a deferred write (Set, SetN) of a live entity that had no row
+// in the column's table when it played: the entity was removed from the
+// table, moved away, or never attached to it before the write. Reported
+// in Stats.Err as a *PlaybackError wrapping it and counted in
+// Stats.FailedSets; the write is lost and the entity lives on.
+var ErrNoRow = errors.New("the entity has no row in the column's table: attach it (tickwork.Recorder.Attach, tickwork.Move) before the write, or write the table it has a row in")
+
 // ErrTooManyCreates: a Create recorded when its buffer already had
 // MaxCreates creates since the last Release, refused (Recorder.TryCreate
 // returns it): reported at playback in Stats.Err as a *PlaybackError

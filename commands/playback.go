@@ -26,7 +26,7 @@ type Stats struct {
 	Emptied        int   // entities a Remove left with no row and that had none when their buffer's playback ended, deleted then
 	Sets           int   // deferred writes applied
 	StaleDeletes   int   // Deletes and Removes of a handle with no live row (stale, already deleted, failed create): no-ops
-	DroppedSets    int   // writes to a handle with no live row (deleted by an earlier record, stale, failed or refused create)
+	DroppedSets    int   // writes to a handle with no live entity (deleted by an earlier record, stale, failed or refused create)
 	FailedAttaches int   // Attaches of a dead entity or of one that already had a row (also set Err)
 	CapacityErrors int   // Creates refused at recording or that did not fit in the table's domain at playback (also set Err)
 	ForeignHandles int   // Deletes, Removes, Attaches, Moves and writes whose handle (once resolved) is another domain's, or another playback's provisional handle: no-ops (also set Err)
@@ -34,6 +34,7 @@ type Stats struct {
 	Moved          int   // rows moved by Move
 	FailedMoves    int   // Moves of a handle with no live row in the source table, or with a row in the destination already (also set Err)
 	BudgetRefusals int   // records and writes refused at recording because growing their buffer past its reservation did not fit in the memory budget (also set Err)
+	FailedSets     int   // writes to a live entity with no row in the column's table (ErrNoRow; also set Err)
 }
 
 // Add adds o's counts to s and keeps s.Err, or takes o.Err when s.Err is nil.
@@ -54,6 +55,7 @@ func (s *Stats) Add(o Stats) {
 	s.Moved += o.Moved
 	s.FailedMoves += o.FailedMoves
 	s.BudgetRefusals += o.BudgetRefusals
+	s.FailedSets += o.FailedSets
 	if s.Err == nil {
 		s.Err = o.Err
 	}
@@ -513,12 +515,15 @@ func (p *Playback) set(b *Buffer, rec int, r record, idx uint32) {
 	st := &p.st
 	if op(r.ref>>opShift) == opSetN {
 		n := int(uint32(r.h))
-		wrote, foreign := b.cols[idx].applyN(p, r.val, uint32(r.h>>32), n)
+		wrote, foreign, rowless := b.cols[idx].applyN(p, r.val, uint32(r.h>>32), n)
 		st.Sets += wrote
 		st.ForeignHandles += foreign
-		st.DroppedSets += n - wrote - foreign
+		st.FailedSets += rowless
+		st.DroppedSets += n - wrote - foreign - rowless
 		if foreign > 0 {
 			p.fail(b, rec, opSetN, b.tabs[ti], ephemeral.ErrForeignHandle)
+		} else if rowless > 0 {
+			p.fail(b, rec, opSetN, b.tabs[ti], ErrNoRow)
 		}
 		return
 	}
@@ -526,7 +531,12 @@ func (p *Playback) set(b *Buffer, rec int, r record, idx uint32) {
 	if b.cols[idx].apply(h, r.val) {
 		st.Sets++
 	} else if !p.foreign(b, rec, opSet, b.tabs[ti], h) {
-		st.DroppedSets++
+		if t := b.tabs[ti]; t.Domain().IsAlive(h) {
+			st.FailedSets++
+			p.fail(b, rec, opSet, t, ErrNoRow)
+		} else {
+			st.DroppedSets++
+		}
 	}
 }
 
