@@ -2,6 +2,7 @@ package commands
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/internal/segment"
@@ -122,12 +123,16 @@ type Buffer struct {
 	// (Buffer.grow); over is the first refused growth since the last
 	// playback, reported by it.
 	over overflow
+	// plays is the most playbacks of the buffer between two Releases
+	// (SetPlays).
+	plays int
 	// The buffer's first failure since the last Release (PlaybackError,
 	// Memory): failed says perr (and capErr, when it is perr's cause)
 	// holds it.
 	failed bool
 	perr   PlaybackError
 	capErr ephemeral.CapacityError
+	refErr ephemeral.CapacityError // the refusal of a create at recording (slowCreate)
 }
 
 // overflow is a buffer's first record refused since its last playback
@@ -196,6 +201,21 @@ func (b *Buffer) Reserve(n int) {
 		b.recs = growTo(b.recs, n)
 	}
 	b.p.reserve(b, n)
+}
+
+// SetPlays tells the buffer that it is played up to n times between two
+// Playback.Releases (a world: MaxTicksPerFrame for a FixedUpdate
+// system's buffers, whose creates resolve until the frame's end; 1, the
+// default, for the others). The first playback whose creates need more
+// resolution room than the buffer has then grows it for n such playbacks
+// at once, charged to the budget, so that a frame of more playbacks than
+// the warm-up frames had (a long or capped delta) allocates nothing. It
+// panics on n < 1. Allocates nothing; call it at set-up.
+func (b *Buffer) SetPlays(n int) {
+	if n < 1 {
+		panic("commands: Buffer.SetPlays(" + strconv.Itoa(n) + "): want at least 1 playback between releases")
+	}
+	b.plays = n
 }
 
 // charge charges bytes of growth to the playback's budget, or notes the
@@ -395,8 +415,13 @@ func (r Recorder) slowCreate(dr *domRoom) (ephemeral.Handle, error) {
 		if !window {
 			b.refusal = ErrTooManyCreates
 		} else {
-			b.refusal = &ephemeral.CapacityError{Table: r.t.Name(), Capacity: dr.d.Cap(),
-				Live: dr.d.Cap() - dr.room, Requested: 1}
+			// The buffer's own error (PlaybackError, Memory), unless a
+			// kept PlaybackError still names it.
+			if !b.failed || b.perr.Err != error(&b.refErr) {
+				b.refErr = ephemeral.CapacityError{Table: r.t.Name(), Capacity: dr.d.Cap(),
+					Live: dr.d.Cap() - dr.room, Requested: 1}
+			}
+			b.refusal = &b.refErr
 		}
 		r.add(opRefused, refusedHandle)
 	}

@@ -20,8 +20,9 @@ var ErrPlayback = errors.New("tickwork: command playback failed")
 // is this type), naming the system from the buffer's name, given when the
 // buffer was made (Playback.NewBuffer).
 //
-// Memory: each buffer holds one PlaybackError (and the CapacityError of a
-// create that did not fit), filled by its first failure of a playback and
+// Memory: each buffer holds one PlaybackError (and the CapacityErrors of
+// a create that did not fit at playback and of one its recorder refused,
+// which Recorder.TryCreate returns), filled by its first failure of a playback and
 // reused by its next failing playback, so a failing playback allocates
 // nothing. A playback that names frames (Playback.SetFrame: a world's)
 // keeps it for the buffer's first failure since the last Playback.Release

@@ -193,6 +193,7 @@ func (p *Playback) newBuffers(name string, n, records, workers int) ([]*Buffer, 
 			id:     id,
 			set:    set,
 			hbase:  provisional(p.tag, id, 0),
+			plays:  1,
 			window: MaxCreates,
 			recs:   make([]record, 0, records),
 			segs:   make(segment.Marks, 0, 16),
@@ -371,9 +372,27 @@ func (p *Playback) prepare(b *Buffer) {
 	n := int(b.next - s.lo)
 	if n > len(s.res) {
 		old := len(s.res)
-		// Within the capacity NewBuffer or Reserve gave: no allocation.
+		if want := (n - old) * b.plays; want > cap(s.res) && b.plays > 1 {
+			p.pregrow(b, s, want)
+		}
+		// Within the capacity NewBuffer, Reserve or pregrow gave: no
+		// allocation.
 		s.res = slices.Grow(s.res, n-old)[:n]
 		clear(s.res[old:])
+	}
+}
+
+// pregrow grows b's resolution slot s to want, the resolutions of
+// b.plays playbacks like this one, so that the playbacks of a frame with
+// more of them (a capped catch-up frame of fixed ticks) find room
+// (Buffer.SetPlays). The growth is charged to the budget; when the budget
+// refuses it, the slot grows only as far as this playback needs.
+//
+//go:noinline
+func (p *Playback) pregrow(b *Buffer, s *slot, want int) {
+	extra := int64(want - cap(s.res))
+	if p.budget.Charge(memory.Definition{Kind: "command buffer", Name: b.name}, memory.Size(extra, int64(unsafe.Sizeof(ephemeral.Handle(0))))) == nil {
+		s.res = growTo(s.res, want)
 	}
 }
 

@@ -374,7 +374,7 @@ func (e *HookPanicError) Unwrap() error {
 // MaxDelta seconds, or (Overflow) one that would overflow the clock's
 // account (ErrClockOverflow). The frame did not run. errors.Is(err,
 // ErrBadDelta) is true, and errors.Is(err, ErrClockOverflow) when Overflow
-// is set.
+// is set. It is reused (Memory, below).
 type DeltaError struct {
 	DT       float64 // seconds
 	Overflow bool    // a valid delta, refused because the account would pass math.MaxInt64 ns
@@ -390,6 +390,12 @@ func (e *DeltaError) Error() string {
 		strconv.FormatFloat(MaxDelta, 'g', -1, 64) + " (MaxDelta, one hour)"
 }
 
+// Memory: the *DeltaError Frame returns is its scheduler's own, reused by
+// the next refused delta, so a refused frame allocates nothing; copy it
+// (or its Error text) to keep it past the next refused Frame. The same
+// holds for the *SystemError of a failed frame, reused by the next failed
+// frame, and for a *PlaybackError (commands.PlaybackError, Memory).
+
 // Is reports whether target is ErrBadDelta, or ErrClockOverflow for an
 // Overflow error.
 func (e *DeltaError) Is(target error) bool {
@@ -399,7 +405,8 @@ func (e *DeltaError) Is(target error) bool {
 // SystemError reports a system whose Run returned an error, which stopped
 // the frame (see Scheduler.Frame, and the sentinels for how frame errors name
 // the system). errors.Is(err, ErrSystem) is true, and Unwrap gives the system's
-// error.
+// error. It is the scheduler's own, reused by the next failed frame (a
+// failing frame allocates nothing; see DeltaError, Memory).
 type SystemError struct {
 	System string
 	Phase  systems.Phase

@@ -168,7 +168,8 @@ func (s *Scheduler) runPhase(p systems.Phase) error {
 			sys[e.report].take(e.run.Counters)
 		}
 		if err != nil {
-			fail = &SystemError{System: e.sys.Name, Phase: p, Frame: s.report.Frame, Err: err}
+			s.sysErr = SystemError{System: e.sys.Name, Phase: p, Frame: s.report.Frame, Err: err}
+			fail = &s.sysErr // reused: a failing frame allocates nothing
 			break
 		}
 	}
