@@ -236,11 +236,13 @@ func splitProvisional(h ephemeral.Handle) (tag uint32, id int, seq uint32) {
 // PlayAll plays bufs one after the other, in the order given (the scheduler
 // passes the buffers of a boundary in sealed system order), each in record
 // order whatever its keys, then resets them for recording. It is one
-// playback: a run of creates into one
-// table (with only Sets between them) is one bulk ephemeral.Table.InsertN.
+// playback: a run of creates into one table is one bulk
+// ephemeral.Table.InsertN (which records may sit in a run: Playback order
+// in the package doc).
 //
-// The result is the same as playing every record on its own, in order: new
-// entities take the lowest free slots, and the policies of Stats apply.
+// The result is the same as playing every record on its own, in order
+// (Playback order): new entities take the lowest free slots, and the
+// policies of Stats apply.
 // Nothing fails as a whole; the first failure is Stats.Err.
 //
 // Allocates nothing in steady state, a failing record included (its
