@@ -93,8 +93,9 @@ func TestLongFrameAllocatesNothing(t *testing.T) {
 // TestErrorFramesAllocateNothing: a frame that fails allocates nothing
 // either: a refused delta (its *DeltaError is the scheduler's, reused), a
 // create into a full table (the *PlaybackError and its *CapacityError are
-// the buffer's), a Set of an entity with no row (ErrNoRow) and a system
-// that fails (the *SystemError is reused; the system's error is its own).
+// the buffer's), a Set of an entity with no row (ErrNoRow), a system
+// that fails (the *SystemError is reused; the system's error is its own)
+// and a Frame called from a system (its stack look reads into an array).
 func TestErrorFramesAllocateNothing(t *testing.T) {
 	errJam := errors.New("jam")
 	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
@@ -104,6 +105,8 @@ func TestErrorFramesAllocateNothing(t *testing.T) {
 	wait := tickwork.AddColumn[float32](b, waiting, "wait")
 	var mode string
 	var parked tickwork.Handle
+	var w *tickwork.World
+	var inner error // what a nested Frame returned
 	b.System("traffic", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
 		dr, wr := tickwork.Record(d, driving), tickwork.Record(d, waiting)
 		return func(ctx *tickwork.Context) {
@@ -116,10 +119,13 @@ func TestErrorFramesAllocateNothing(t *testing.T) {
 				tickwork.Set(wr, wait, parked, 1)
 			case "fail":
 				ctx.Fail(errJam)
+			case "reentrant":
+				inner = w.Frame(0) // refused: frames do not nest
 			}
 		}
 	})
-	w, err := b.Build()
+	var err error
+	w, err = b.Build()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = w.Close() })
 	parked, err = driving.Insert()
@@ -138,6 +144,7 @@ func TestErrorFramesAllocateNothing(t *testing.T) {
 		{"rowless", 1.0 / 60, tickwork.ErrNoRow, `tickwork: frame %d: Update system "traffic": record 0: set in table "Waiting": ` +
 			"the entity has no row in the column's table: attach it (tickwork.Recorder.Attach, tickwork.Move) before the write, or write the table it has a row in"},
 		{"fail", 1.0 / 60, tickwork.ErrSystem, ""},
+		{"reentrant", 1.0 / 60, tickwork.ErrReentrant, ""},
 	}
 	for _, tc := range cases {
 		mode = tc.mode
@@ -149,6 +156,10 @@ func TestErrorFramesAllocateNothing(t *testing.T) {
 		assert.Zero(t, n, "mode %q dt %v: allocs", tc.mode, tc.dt)
 		bytes, _ := frameBytes(func() { err = w.Frame(tc.dt) })
 		assert.Zero(t, bytes, "mode %q dt %v: bytes", tc.mode, tc.dt)
+		if tc.mode == "reentrant" {
+			require.NoError(t, err, "the outer frame runs on")
+			err = inner
+		}
 		assert.ErrorIs(t, err, tc.is, "mode %q dt %v", tc.mode, tc.dt)
 		if tc.want != "" {
 			want := tc.want

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	goruntime "runtime"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/tickwork/tickwork/kernels"
@@ -124,31 +125,49 @@ func (s *Scheduler) endFrame() {
 // ErrReentrant when the running Frame is on the caller's own stack (a
 // system, or a kernel running inline, called it), ErrConcurrentFrame when
 // it is not (another goroutine). Only this refused call pays for the look
-// at its stack; the frame path does not.
+// at its stack; the frame path does not. After the first refused call it
+// allocates nothing: it reads the stack 64 frames at a time into an array
+// and tests each return address against the code range of Frame
+// (frameCode, found by the first call).
 //
 //go:noinline
 func reentrant() error {
-	frameFn := goruntime.FuncForPC(reflect.ValueOf((*Scheduler).Frame).Pointer()).Name()
-	pcs := make([]uintptr, 64)
-	for {
-		n := goruntime.Callers(2, pcs) // from reentrant's caller, this Frame
-		fs := goruntime.CallersFrames(pcs[:n])
-		seen := 0
-		for {
-			f, more := fs.Next()
-			if f.Function == frameFn {
+	lo, hi := frameCode()
+	var pcs [64]uintptr
+	seen := 0
+	for skip := 2; ; skip += len(pcs) { // from reentrant's caller, this Frame
+		n := goruntime.Callers(skip, pcs[:])
+		for _, pc := range pcs[:n] {
+			if pc > lo && pc <= hi { // a return address: the call is at pc-1
 				if seen++; seen == 2 { // an outer Frame: this goroutine runs the frame
 					return ErrReentrant
 				}
-			}
-			if !more {
-				break
 			}
 		}
 		if n < len(pcs) {
 			return ErrConcurrentFrame
 		}
-		pcs = make([]uintptr, 2*len(pcs)) // a deep stack: look at all of it
+	}
+}
+
+// frameCode returns the code addresses of Scheduler.Frame, its inlined
+// calls included: [lo, hi). The first call finds them, one byte at a time
+// from Frame's entry, where the function of the address changes. Set by
+// init (Frame refers to it).
+var frameCode func() (lo, hi uintptr)
+
+func init() { frameCode = sync.OnceValues(findFrameCode) }
+
+func findFrameCode() (lo, hi uintptr) {
+	f := goruntime.FuncForPC(reflect.ValueOf((*Scheduler).Frame).Pointer())
+	lo = f.Entry()
+	hi = lo
+	for {
+		g := goruntime.FuncForPC(hi)
+		if g == nil || g.Entry() != lo {
+			return lo, hi
+		}
+		hi++
 	}
 }
 
