@@ -30,7 +30,8 @@ import (
 // completed frame, ErrPoisoned after a panic escaped an earlier frame. A
 // panic in a system or kernel goes up to the caller as a *PanicError
 // naming the system and poisons the scheduler. A frame allocates nothing
-// in steady state. Not safe for concurrent use: no other goroutine may
+// in steady state, a long or capped delta and a failing or refused frame
+// included (its error is reused: DeltaError, Memory). Not safe for concurrent use: no other goroutine may
 // touch its tables or event tables while Frame runs (kernels started by
 // its systems excepted).
 func (s *Scheduler) Frame(dt float64) error {
