@@ -78,7 +78,7 @@ func TestWorldPlayback(t *testing.T) {
 	var pe *tickwork.PlaybackError
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, "Switch", pe.System)
-	assert.Equal(t, `scheduler: frame 1: Update system "Switch": commands: buffer 0 record 1: attach in table "Carrier": ephemeral: stale or zero handle`, err.Error())
+	assert.Equal(t, `tickwork: frame 1: Update system "Switch": record 1: attach in table "Carrier": ephemeral: stale or zero handle`, err.Error())
 	assert.Equal(t, 1, w.Report().Commands.FailedAttaches)
 	assert.Equal(t, 1, w.Report().CommandsDropped())
 	assert.True(t, forager.IsAlive(hs[0]), "the rest of the buffer played")

@@ -92,8 +92,9 @@ var (
 	ErrSystemPanic     = scheduler.ErrSystemPanic     // a system panicked: the *PanicError Frame panics with
 	ErrKernelPanic     = kernels.ErrKernelPanic       // a kernel panicked, inside the *PanicError
 	ErrPlayback        = scheduler.ErrPlayback        // a command playback could not carry out a record: a *PlaybackError
-	ErrCommandPlayback = commands.ErrPlayback         // the record inside a *PlaybackError, and CommandStats.Err
+	ErrCommandPlayback = commands.ErrPlayback         // the same value as ErrPlayback (CommandStats.Err matches both)
 	ErrTooManyCreates  = commands.ErrTooManyCreates   // a buffer's creates past their most between releases
+	ErrNoRow           = commands.ErrNoRow            // a deferred Set of a live entity with no row in the column's table, inside a *PlaybackError
 	ErrReentrant       = scheduler.ErrReentrant       // Frame called during a frame
 	ErrPoisoned        = scheduler.ErrPoisoned        // a panic left a frame unfinished (fatal)
 	ErrOverflow        = events.ErrOverflow           // events refused by a full table: an *OverflowError
@@ -194,11 +195,14 @@ type (
 	// Frame panics with a *PanicError whose Value it is; errors.Is matches
 	// ErrKernelPanic, and errors.As reaches Value when it is an error.
 	KernelPanicError = kernels.PanicError
-	// CommandPlaybackError (commands.PlaybackError) is the record a
-	// playback could not carry out: Buffer, Record, Op, Table and the
+	// CommandPlaybackError (commands.PlaybackError) is PlaybackError, the
+	// one playback error type, under its engine name: the system (System,
+	// its buffer's name), Phase, Frame, Buffer, Record, Op, Table and the
 	// storage error Err (a *CapacityError, ErrRowExists, ErrForeignHandle,
-	// ErrTooManyCreates). It is a *PlaybackError's Err and
-	// CommandStats.Err; errors.Is matches ErrCommandPlayback and Err.
+	// ErrTooManyCreates). Frame returns it and CommandStats.Err holds it;
+	// errors.Is matches ErrPlayback and Err. It is its buffer's, reused
+	// (a failing frame allocates nothing): copy it to keep it past a later
+	// failing frame of the same system (commands.PlaybackError, Memory).
 	CommandPlaybackError = commands.PlaybackError
 	// SchedulerStateError (scheduler.StateError) is a scheduler section a
 	// Restore refuses (a clock account that does not balance) or the

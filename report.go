@@ -58,7 +58,7 @@ func (r *FrameReport) System(name string) *SystemReport {
 
 // CommandsDropped is the number of the frame's commands that playback
 // could not apply (Commands.DroppedSets + CapacityErrors + FailedAttaches
-// + FailedMoves + ForeignHandles).
+// + FailedMoves + FailedSets + ForeignHandles).
 func (r *FrameReport) CommandsDropped() int { return r.r.CommandsDropped() }
 
 // String formats the report on one line, such as
@@ -147,7 +147,7 @@ type CommandStats struct {
 	Emptied        int   // entities a Remove left with no row and still rowless when their buffer's playback ended, deleted then
 	Sets           int   // deferred writes applied
 	StaleDeletes   int   // Deletes and Removes of a handle with no live row: no-ops
-	DroppedSets    int   // writes to a handle with no live row
+	DroppedSets    int   // writes to a handle with no live entity
 	FailedAttaches int   // Attaches of a dead entity, or of one that already had a row (also set Err)
 	CapacityErrors int   // Creates refused at recording or that did not fit in the table's domain (also set Err)
 	ForeignHandles int   // records whose handle is another domain's or another playback's provisional one: no-ops (also set Err)
@@ -155,6 +155,7 @@ type CommandStats struct {
 	Moved          int   // rows moved by Move
 	FailedMoves    int   // Moves of a handle with no row in the source table or with one in the destination (also set Err)
 	BudgetRefusals int   // records and writes refused at recording: their buffer could not grow within the memory budget (also set Err, wrapping ErrMemoryBudget)
+	FailedSets     int   // writes to a live entity with no row in the column's table (also set Err, wrapping ErrNoRow)
 }
 
 // Time is the fixed-step clock's account (World.Time), in integer

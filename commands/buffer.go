@@ -2,6 +2,7 @@ package commands
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/internal/segment"
@@ -96,7 +97,7 @@ const refusedBits = seqMask | maxBufferID<<seqBits // its payload (see provision
 // time; give each worker of a parallel kernel its own Buffer.
 type Buffer struct {
 	p       *Playback        // the playback that made it, and plays it
-	name    string           // its owner (a system), for a budget refusal
+	name    string           // its owner (a system), for a budget refusal and a PlaybackError
 	id      int              // dense per playback
 	set     int              // buffers of its NewBuffers set (a kernel's, one per worker); 0 from NewBuffer
 	hbase   ephemeral.Handle // provisional handle bits of the playback tag and the id (sequence 0)
@@ -122,6 +123,16 @@ type Buffer struct {
 	// (Buffer.grow); over is the first refused growth since the last
 	// playback, reported by it.
 	over overflow
+	// plays is the most playbacks of the buffer between two Releases
+	// (SetPlays).
+	plays int
+	// The buffer's first failure since the last Release (PlaybackError,
+	// Memory): failed says perr (and capErr, when it is perr's cause)
+	// holds it.
+	failed bool
+	perr   PlaybackError
+	capErr ephemeral.CapacityError
+	refErr ephemeral.CapacityError // the refusal of a create at recording (slowCreate)
 }
 
 // overflow is a buffer's first record refused since its last playback
@@ -190,6 +201,21 @@ func (b *Buffer) Reserve(n int) {
 		b.recs = growTo(b.recs, n)
 	}
 	b.p.reserve(b, n)
+}
+
+// SetPlays tells the buffer that it is played up to n times between two
+// Playback.Releases (a world: MaxTicksPerFrame for a FixedUpdate
+// system's buffers, whose creates resolve until the frame's end; 1, the
+// default, for the others). The first playback whose creates need more
+// resolution room than the buffer has then grows it for n such playbacks
+// at once, charged to the budget, so that a frame of more playbacks than
+// the warm-up frames had (a long or capped delta) allocates nothing. It
+// panics on n < 1. Allocates nothing; call it at set-up.
+func (b *Buffer) SetPlays(n int) {
+	if n < 1 {
+		panic("commands: Buffer.SetPlays(" + strconv.Itoa(n) + "): want at least 1 playback between releases")
+	}
+	b.plays = n
 }
 
 // charge charges bytes of growth to the playback's budget, or notes the
@@ -389,8 +415,13 @@ func (r Recorder) slowCreate(dr *domRoom) (ephemeral.Handle, error) {
 		if !window {
 			b.refusal = ErrTooManyCreates
 		} else {
-			b.refusal = &ephemeral.CapacityError{Table: r.t.Name(), Capacity: dr.d.Cap(),
-				Live: dr.d.Cap() - dr.room, Requested: 1}
+			// The buffer's own error (PlaybackError, Memory), unless a
+			// kept PlaybackError still names it.
+			if !b.failed || b.perr.Err != error(&b.refErr) {
+				b.refErr = ephemeral.CapacityError{Table: r.t.Name(), Capacity: dr.d.Cap(),
+					Live: dr.d.Cap() - dr.room, Requested: 1}
+			}
+			b.refusal = &b.refErr
 		}
 		r.add(opRefused, refusedHandle)
 	}
@@ -422,10 +453,12 @@ func (r Recorder) Attach(h ephemeral.Handle) {
 }
 
 // Delete records the deletion of the entity h (real or provisional): its
-// row in r's table and its rows in every other table of the domain, as
-// ephemeral.Table.Delete. At playback h must have a live row in r's table;
-// otherwise the delete is a no-op counted in Stats.StaleDeletes (or in
-// Stats.ForeignHandles for another domain's handle). Allocates nothing in
+// rows in every table of r's table's domain, as ephemeral.Domain.Delete,
+// wherever they are when it plays (none, after a Remove; another table,
+// after a Move: Playback order in the package doc). At playback h must
+// name a live entity of the domain; otherwise the delete is a no-op
+// counted in Stats.StaleDeletes (or in Stats.ForeignHandles for another
+// domain's handle). Allocates nothing in
 // steady state; not safe for concurrent use (see Buffer).
 func (r Recorder) Delete(h ephemeral.Handle) {
 	if h != refusedHandle { // a refused create's handle frees nothing

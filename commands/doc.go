@@ -51,11 +51,22 @@
 // every record on its own in that order, so the same records give the same
 // handles and table state whatever the number of workers.
 //
-// Within one playback a run of creates into one table, with only deferred writes between them, is one
-// bulk [ephemeral.Table.InsertN] per window of 1024 records. New entities
-// take the lowest free slots of their domain, as single inserts would.
-// Buffers are reset for recording after playback; [Stats] says what
-// happened.
+// Playback order (the one rule both [Playback.PlayAll] and
+// [Playback.PlayMerged] obey, as Bevy's and flecs's command queues do):
+// every record applies in play order to the tables as the records before
+// it left them, and a playback's result equals playing the records one by
+// one in that order. So a Delete deletes its entity wherever its rows are
+// at that point (none, after a Remove of its last row; in another table,
+// after a Move or a Remove and an Attach), through the recorder of any
+// table of its domain, and a record after it finds no live row. The
+// batching below never changes a result: within one playback a run of
+// creates into one table, with only writes of entities the buffer created
+// before them in between, is one bulk [ephemeral.Table.InsertN] per window
+// of 1024 records, and any other record (a write of a real handle, which a
+// create of the run could make live; a SetN; any structural record) ends
+// the run. New entities take the lowest free slots of their domain, as
+// single inserts would. Buffers are reset for recording after playback;
+// [Stats] says what happened.
 //
 // # Policies
 //
@@ -66,20 +77,21 @@
 //
 // No-ops, counted only (nothing was lost that the records asked to keep):
 //
-//   - Deleting or removing a handle with no live row (stale, already
-//     deleted, deleted twice in one playback, a failed create) is a no-op
-//     counted in StaleDeletes. A handle deleted twice is deleted, counted
+//   - Deleting a handle with no live entity, or removing one with no live
+//     row in the table (stale, already deleted, deleted twice in one
+//     playback, a failed create), is a no-op counted in StaleDeletes. A handle deleted twice is deleted, counted
 //     and its slot freed once.
 //   - Create then delete of one provisional handle leaves no row and no live
 //     handle.
-//   - A write to a handle with no live row (recorded after its delete, or
-//     naming a failed or refused create) is dropped and counted in
+//   - A write to a handle with no live entity (recorded after its delete,
+//     or naming a failed or refused create) is dropped and counted in
 //     DroppedSets.
 //
 // Failures, counted and reported: the first of a playback is Stats.Err, a
-// [*PlaybackError] (errors.Is [ErrPlayback]) naming the buffer, the
-// record's position in it, its op and table, and unwrapping to the cause
-// (a world's Frame returns it, naming the system: scheduler.PlaybackError).
+// [*PlaybackError] (errors.Is [ErrPlayback]) naming the system that made
+// the buffer (its name at [Playback.NewBuffer]), the record's position in
+// it, its op and table, and unwrapping to the cause (a world's Frame
+// returns it as is; it allocates nothing: PlaybackError, Memory).
 // The failed record changes nothing and the rest of the buffer plays:
 //
 //   - A create that does not fit in its domain at playback: CapacityErrors,
@@ -90,6 +102,10 @@
 //   - An attach of a dead entity ([ephemeral.ErrStaleHandle]) or of one that
 //     already has a row in the table ([ephemeral.ErrRowExists]):
 //     FailedAttaches.
+//   - A write ([Set], [SetN]) of a live entity that has no row in the
+//     column's table when it plays (removed, moved away, or not attached
+//     yet in record order): FailedSets, [ErrNoRow]; the entity keeps its
+//     other rows.
 //   - A move ([Move]) of a handle with no live row in the source table
 //     ([ephemeral.ErrStaleHandle]) or with a row in the destination already
 //     ([ephemeral.ErrRowExists]): FailedMoves.

@@ -6,15 +6,33 @@ import (
 )
 
 // ErrPlayback: a record failed at playback. Returned, in Stats.Err, as a
-// *PlaybackError that names the buffer, the record and the table, and
-// unwraps to the storage error (such as an *ephemeral.CapacityError, so
-// errors.Is(err, ephemeral.ErrCapacity) holds).
-var ErrPlayback = errors.New("commands: playback failed")
+// *PlaybackError that names the system (the buffer's owner), the record
+// and the table, and unwraps to the storage error (such as an
+// *ephemeral.CapacityError, so errors.Is(err, ephemeral.ErrCapacity)
+// holds). A world's Frame returns the same error (scheduler.ErrPlayback is
+// this value).
+var ErrPlayback = errors.New("tickwork: command playback failed")
 
-// PlaybackError reports the first record of a playback that failed. The
-// playback went on with the other records. errors.Is(err, ErrPlayback) is
-// true, and errors.Is / errors.As reach Err.
+// PlaybackError reports the first record of a buffer that failed at
+// playback. The playback went on with the other records. errors.Is(err,
+// ErrPlayback) is true, and errors.Is / errors.As reach Err. It is the one
+// playback error type: a world's Frame returns it as is (scheduler.PlaybackError
+// is this type), naming the system from the buffer's name, given when the
+// buffer was made (Playback.NewBuffer).
+//
+// Memory: each buffer holds one PlaybackError (and the CapacityErrors of
+// a create that did not fit at playback and of one its recorder refused,
+// which Recorder.TryCreate returns), filled by its first failure of a playback and
+// reused by its next failing playback, so a failing playback allocates
+// nothing. A playback that names frames (Playback.SetFrame: a world's)
+// keeps it for the buffer's first failure since the last Playback.Release
+// (once per frame), so the error a frame returns is its first failure
+// until that system's buffer fails again in a later frame. Copy the
+// struct, or its Error text, to keep it longer.
 type PlaybackError struct {
+	System string // the buffer's owner as NewBuffer named it (in a world, the system); empty for an unnamed buffer
+	Phase  string // the phase whose playback it was, in a world (Playback.SetFrame); empty otherwise
+	Frame  uint64 // the frame number, in a world (Playback.SetFrame); 0 otherwise
 	Buffer int    // id of the buffer that recorded the record
 	Record int    // index of the record in its buffer's stream, from 0
 	Op     string // "create", "attach", "move", "delete", "remove", "set" or "reserve" (a Reserve the memory budget refused)
@@ -22,13 +40,29 @@ type PlaybackError struct {
 	Err    error  // *ephemeral.CapacityError, ephemeral.ErrStaleHandle, ephemeral.ErrRowExists, ephemeral.ErrForeignHandle, ErrTooManyCreates or a *memory.BudgetError
 }
 
+// Error returns one line:
+//
+//	tickwork: frame F: Phase system "S": record R: op in table "T": cause
+//
+// with "frame F: Phase " only when Phase is set, "buffer B" instead of
+// `system "S"` for an unnamed buffer, and no table for a Reserve. A
+// kernel's worker buffers carry their system's name; Record counts in the
+// worker's own buffer.
 func (e *PlaybackError) Error() string {
-	in := ""
-	if e.Table != "" {
-		in = " in table " + strconv.Quote(e.Table)
+	s := "tickwork: "
+	if e.Phase != "" {
+		s += "frame " + strconv.FormatUint(e.Frame, 10) + ": " + e.Phase + " "
 	}
-	return "commands: buffer " + strconv.Itoa(e.Buffer) + " record " + strconv.Itoa(e.Record) +
-		": " + e.Op + in + ": " + e.Err.Error()
+	if e.System != "" {
+		s += "system " + strconv.Quote(e.System)
+	} else {
+		s += "buffer " + strconv.Itoa(e.Buffer)
+	}
+	s += ": record " + strconv.Itoa(e.Record) + ": " + e.Op
+	if e.Table != "" {
+		s += " in table " + strconv.Quote(e.Table)
+	}
+	return s + ": " + e.Err.Error()
 }
 
 // Is reports whether target is ErrPlayback.
@@ -36,6 +70,13 @@ func (e *PlaybackError) Is(target error) bool { return target == ErrPlayback }
 
 // Unwrap returns the storage error.
 func (e *PlaybackError) Unwrap() error { return e.Err }
+
+// ErrNoRow: a deferred write (Set, SetN) of a live entity that had no row
+// in the column's table when it played: the entity was removed from the
+// table, moved away, or never attached to it before the write. Reported
+// in Stats.Err as a *PlaybackError wrapping it and counted in
+// Stats.FailedSets; the write is lost and the entity lives on.
+var ErrNoRow = errors.New("the entity has no row in the column's table: attach it (tickwork.Recorder.Attach, tickwork.Move) before the write, or write the table it has a row in")
 
 // ErrTooManyCreates: a Create recorded when its buffer already had
 // MaxCreates creates since the last Release, refused (Recorder.TryCreate

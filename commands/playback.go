@@ -26,7 +26,7 @@ type Stats struct {
 	Emptied        int   // entities a Remove left with no row and that had none when their buffer's playback ended, deleted then
 	Sets           int   // deferred writes applied
 	StaleDeletes   int   // Deletes and Removes of a handle with no live row (stale, already deleted, failed create): no-ops
-	DroppedSets    int   // writes to a handle with no live row (deleted by an earlier record, stale, failed or refused create)
+	DroppedSets    int   // writes to a handle with no live entity (deleted by an earlier record, stale, failed or refused create)
 	FailedAttaches int   // Attaches of a dead entity or of one that already had a row (also set Err)
 	CapacityErrors int   // Creates refused at recording or that did not fit in the table's domain at playback (also set Err)
 	ForeignHandles int   // Deletes, Removes, Attaches, Moves and writes whose handle (once resolved) is another domain's, or another playback's provisional handle: no-ops (also set Err)
@@ -34,6 +34,7 @@ type Stats struct {
 	Moved          int   // rows moved by Move
 	FailedMoves    int   // Moves of a handle with no live row in the source table, or with a row in the destination already (also set Err)
 	BudgetRefusals int   // records and writes refused at recording because growing their buffer past its reservation did not fit in the memory budget (also set Err)
+	FailedSets     int   // writes to a live entity with no row in the column's table (ErrNoRow; also set Err)
 }
 
 // Add adds o's counts to s and keeps s.Err, or takes o.Err when s.Err is nil.
@@ -54,6 +55,7 @@ func (s *Stats) Add(o Stats) {
 	s.Moved += o.Moved
 	s.FailedMoves += o.FailedMoves
 	s.BudgetRefusals += o.BudgetRefusals
+	s.FailedSets += o.FailedSets
 	if s.Err == nil {
 		s.Err = o.Err
 	}
@@ -80,6 +82,11 @@ type Playback struct {
 	// their entity with no row (marked emptiedMark): sweep deletes those
 	// entities still rowless at the end of the buffer's playback.
 	emptied int
+	// phase and frame name the playback in PlaybackErrors (SetFrame);
+	// hold keeps each buffer's first failure until Release.
+	phase string
+	frame uint64
+	hold  bool
 }
 
 // slot keeps the resolutions of one buffer's provisional handles: res[k] is
@@ -123,8 +130,8 @@ func BufferBytes(records int) int64 {
 // NewBuffer makes a buffer played by p, with room for records records
 // before it first grows, and the next id (0, 1, … in order; at most
 // maxBufferID+1 buffers). Its provisional handles carry p's tag and its id.
-// name names the buffer's owner (its system) in a budget refusal; it may
-// be empty.
+// name names the buffer's owner (its system) in a budget refusal and in
+// its PlaybackErrors; it may be empty.
 //
 // Memory: everything a playback of the buffer needs is sized here, at
 // set-up, so that playing up to records records (and resolving up to
@@ -186,6 +193,7 @@ func (p *Playback) newBuffers(name string, n, records, workers int) ([]*Buffer, 
 			id:     id,
 			set:    set,
 			hbase:  provisional(p.tag, id, 0),
+			plays:  1,
 			window: MaxCreates,
 			recs:   make([]record, 0, records),
 			segs:   make(segment.Marks, 0, 16),
@@ -228,16 +236,18 @@ func splitProvisional(h ephemeral.Handle) (tag uint32, id int, seq uint32) {
 // PlayAll plays bufs one after the other, in the order given (the scheduler
 // passes the buffers of a boundary in sealed system order), each in record
 // order whatever its keys, then resets them for recording. It is one
-// playback: a run of creates into one
-// table (with only Sets between them) is one bulk ephemeral.Table.InsertN.
+// playback: a run of creates into one table is one bulk
+// ephemeral.Table.InsertN (which records may sit in a run: Playback order
+// in the package doc).
 //
-// The result is the same as playing every record on its own, in order: new
-// entities take the lowest free slots, and the policies of Stats apply.
+// The result is the same as playing every record on its own, in order
+// (Playback order): new entities take the lowest free slots, and the
+// policies of Stats apply.
 // Nothing fails as a whole; the first failure is Stats.Err.
 //
-// Allocates nothing in steady state (a failure allocates its
-// *PlaybackError; a buffer whose creates outgrow its resolution slot grows
-// it). It panics when a buffer is given twice or two buffers share an id.
+// Allocates nothing in steady state, a failing record included (its
+// *PlaybackError is its buffer's: PlaybackError, Memory); a buffer whose
+// creates outgrow its resolution slot grows it. It panics when a buffer is given twice or two buffers share an id.
 func (p *Playback) PlayAll(bufs []*Buffer) Stats {
 	p.begin()
 	for _, b := range bufs {
@@ -300,8 +310,10 @@ func (p *Playback) Resolve(h ephemeral.Handle) (ephemeral.Handle, bool) {
 	return r, r != 0
 }
 
-// Release forgets every resolution made so far; the scheduler calls it once
-// per frame (docs/architecture.md, Provisional handles). Provisional handles of
+// Release forgets every resolution made so far, and frees each buffer's
+// PlaybackError for its next failure (PlaybackError, Memory); the
+// scheduler calls it once per frame (docs/architecture.md, Provisional
+// handles). Provisional handles of
 // records not played yet stay resolvable after their playback. Allocates
 // nothing. Needs exclusive access, as a playback does.
 func (p *Playback) Release() {
@@ -309,7 +321,8 @@ func (p *Playback) Release() {
 		s := &p.slots[i]
 		s.lo += uint32(len(s.res))
 		s.res = s.res[:0]
-		s.buf.lo = s.lo // the buffer's MaxCreates window starts again here
+		s.buf.lo = s.lo      // the buffer's MaxCreates window starts again here
+		s.buf.failed = false // its PlaybackError may be reused
 	}
 }
 
@@ -354,13 +367,34 @@ func (p *Playback) prepare(b *Buffer) {
 		panic("commands: buffer " + strconv.Itoa(b.id) + " given twice to one playback: pass each buffer once")
 	}
 	b.playing = true
+	if !p.hold {
+		b.failed = false // PlaybackError, Memory
+	}
 	s := &p.slots[b.id]
 	n := int(b.next - s.lo)
 	if n > len(s.res) {
 		old := len(s.res)
-		// Within the capacity NewBuffer or Reserve gave: no allocation.
+		if want := (n - old) * b.plays; want > cap(s.res) && b.plays > 1 {
+			p.pregrow(b, s, want)
+		}
+		// Within the capacity NewBuffer, Reserve or pregrow gave: no
+		// allocation.
 		s.res = slices.Grow(s.res, n-old)[:n]
 		clear(s.res[old:])
+	}
+}
+
+// pregrow grows b's resolution slot s to want, the resolutions of
+// b.plays playbacks like this one, so that the playbacks of a frame with
+// more of them (a capped catch-up frame of fixed ticks) find room
+// (Buffer.SetPlays). The growth is charged to the budget; when the budget
+// refuses it, the slot grows only as far as this playback needs.
+//
+//go:noinline
+func (p *Playback) pregrow(b *Buffer, s *slot, want int) {
+	extra := int64(want - cap(s.res))
+	if p.budget.Charge(memory.Definition{Kind: "command buffer", Name: b.name}, memory.Size(extra, int64(unsafe.Sizeof(ephemeral.Handle(0))))) == nil {
+		s.res = growTo(s.res, want)
 	}
 }
 
@@ -381,7 +415,7 @@ func (p *Playback) end(bufs []*Buffer) Stats {
 				if o.t != nil {
 					name = o.t.Name()
 				}
-				p.st.Err = &PlaybackError{Buffer: b.id, Record: o.rec, Op: opNames[o.op], Table: name, Err: o.err}
+				p.st.Err = p.failure(b, o.rec, opNames[o.op], name, o.err)
 			}
 		}
 		b.Reset()
@@ -406,8 +440,10 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 			st.DroppedSets += b.dropped
 			p.fail(b, i, opRefused, b.tabs[idx], b.refusal)
 		case opDelete:
+			// The entity, wherever its rows are (none, after a Remove
+			// or Move away): Policies, Playback order.
 			t, h := b.tabs[idx], p.resolve(r.h)
-			if t.Delete(h) {
+			if t.Domain().Delete(h) {
 				st.Deleted++
 			} else if !p.foreign(b, i, opDelete, t, h) {
 				st.StaleDeletes++
@@ -500,12 +536,15 @@ func (p *Playback) set(b *Buffer, rec int, r record, idx uint32) {
 	st := &p.st
 	if op(r.ref>>opShift) == opSetN {
 		n := int(uint32(r.h))
-		wrote, foreign := b.cols[idx].applyN(p, r.val, uint32(r.h>>32), n)
+		wrote, foreign, rowless := b.cols[idx].applyN(p, r.val, uint32(r.h>>32), n)
 		st.Sets += wrote
 		st.ForeignHandles += foreign
-		st.DroppedSets += n - wrote - foreign
+		st.FailedSets += rowless
+		st.DroppedSets += n - wrote - foreign - rowless
 		if foreign > 0 {
 			p.fail(b, rec, opSetN, b.tabs[ti], ephemeral.ErrForeignHandle)
+		} else if rowless > 0 {
+			p.fail(b, rec, opSetN, b.tabs[ti], ErrNoRow)
 		}
 		return
 	}
@@ -513,7 +552,12 @@ func (p *Playback) set(b *Buffer, rec int, r record, idx uint32) {
 	if b.cols[idx].apply(h, r.val) {
 		st.Sets++
 	} else if !p.foreign(b, rec, opSet, b.tabs[ti], h) {
-		st.DroppedSets++
+		if t := b.tabs[ti]; t.Domain().IsAlive(h) {
+			st.FailedSets++
+			p.fail(b, rec, opSet, t, ErrNoRow)
+		} else {
+			st.DroppedSets++
+		}
 	}
 }
 
@@ -523,39 +567,44 @@ func (p *Playback) set(b *Buffer, rec int, r record, idx uint32) {
 var createWindow = 1024
 
 // creates plays the run of records from i (a create into b.tabs[ti]) up to
-// the next record that is neither a create into the same table nor a set:
-// window by window, one bulk insert of the window's creates, then its sets
-// in record order. Inserting n then m rows equals inserting n+m, and sets
-// never name a create recorded after them, so this equals playing the
-// records one by one. It returns the end of the run.
+// the next record that is neither a create into the same table nor a set
+// of an entity created earlier in the buffer: window by window, one bulk
+// insert of the window's creates, then its sets in record order. Inserting
+// n then m rows equals inserting n+m, and a set in the run names a create
+// played before it (earlier in the window or before it), so this equals
+// playing the records one by one. Any other set (a real handle, which a
+// later create of the window could make live; another buffer's handle; a
+// SetN, whose handles are not looked at here) ends the run and is played
+// on its own (Policies, Playback order). It returns the end of the run.
 func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 	st := &p.st
 	createRef := uint32(opCreate)<<opShift | ti
 	t := b.tabs[ti]
 	d := t.Domain()
 	s := &p.slots[b.id]
+	// next is the resolution index (since the last Release) of the next
+	// create: the creates of a run have consecutive sequence numbers.
+	next := (b.recs[i].h.Index() - s.lo) & seqMask
 	for {
 		end := min(hi, i+createWindow)
-		n, j, sets := 0, i, false
-		var seq uint32 // sequence number of the window's first create
+		k := next // the window's first create's resolution index
+		j := i
+		sets := false
+	scan:
 		for ; j < end; j++ {
 			r := &b.recs[j]
-			if r.ref == createRef {
-				if n == 0 {
-					seq = r.h.Index() & seqMask
-				}
-				n++
-			} else if o := op(r.ref >> opShift); o == opSet || o == opSetN {
+			switch {
+			case r.ref == createRef:
+				next++
+			case op(r.ref>>opShift) == opSet && p.madeBefore(b, r.h, next):
 				sets = true
-			} else {
-				break
+			default:
+				break scan
 			}
 		}
-		if n > 0 {
-			// The run's creates have consecutive sequence numbers: insert
-			// straight into their resolutions.
-			k := int((seq - s.lo) & seqMask)
-			out := s.res[k : k+n]
+		if n := int(next - k); n > 0 {
+			// Insert straight into the creates' resolutions.
+			out := s.res[k : int(k)+n]
 			fit := min(n, d.Cap()-d.Len())
 			if fit > 0 {
 				_ = t.InsertN(out[:fit]) // fits: checked above
@@ -564,15 +613,13 @@ func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 			if fit < n {
 				st.CapacityErrors += n - fit
 				if st.Err == nil {
-					p.fail(b, nthCreate(b.recs[i:j], createRef, fit)+i, opCreate, t, &ephemeral.CapacityError{
-						Table: t.Name(), Capacity: d.Cap(), Live: d.Len(), Requested: 1})
+					p.fail(b, nthCreate(b.recs[i:j], createRef, fit)+i, opCreate, t, b.capacityError(t))
 				}
 			}
 		}
 		if sets {
 			for x := i; x < j; x++ {
-				r := b.recs[x]
-				if o := op(r.ref >> opShift); o == opSet || o == opSetN {
+				if r := b.recs[x]; op(r.ref>>opShift) == opSet {
 					p.set(b, x, r, r.ref&refMask)
 				}
 			}
@@ -582,6 +629,18 @@ func (p *Playback) creates(b *Buffer, i, hi int, ti uint32) int {
 		}
 		i = j
 	}
+}
+
+// madeBefore reports whether h is the provisional handle of one of b's
+// creates played (or bulk-inserted) before resolution index next since
+// the last Release: a set of it may be applied after a window's bulk
+// insert. Allocates nothing.
+func (p *Playback) madeBefore(b *Buffer, h ephemeral.Handle, next uint32) bool {
+	if !isProvisional(h) {
+		return false
+	}
+	tag, id, seq := splitProvisional(h)
+	return tag == p.tag && id == b.id && (seq-p.slots[b.id].lo)&seqMask < next
 }
 
 // nthCreate returns the index in recs of the create with ref createRef
@@ -600,6 +659,38 @@ func nthCreate(recs []record, createRef uint32, n int) int {
 
 func (p *Playback) fail(b *Buffer, rec int, o op, t *ephemeral.Table, err error) {
 	if p.st.Err == nil {
-		p.st.Err = &PlaybackError{Buffer: b.id, Record: rec, Op: opNames[o], Table: t.Name(), Err: err}
+		p.st.Err = p.failure(b, rec, opNames[o], t.Name(), err)
 	}
+}
+
+// failure returns b's PlaybackError, filled with this failure when it is
+// b's first since the last Release (PlaybackError, Memory). Allocates
+// nothing.
+func (p *Playback) failure(b *Buffer, rec int, op, table string, err error) *PlaybackError {
+	if !b.failed {
+		b.failed = true
+		b.perr = PlaybackError{System: b.name, Phase: p.phase, Frame: p.frame,
+			Buffer: b.id, Record: rec, Op: op, Table: table, Err: err}
+	}
+	return &b.perr
+}
+
+// capacityError returns b's CapacityError of a create into t that did not
+// fit, filled when b has no failure since the last Release (it may then
+// become b's PlaybackError's cause). Allocates nothing.
+func (b *Buffer) capacityError(t *ephemeral.Table) *ephemeral.CapacityError {
+	if !b.failed {
+		d := t.Domain()
+		b.capErr = ephemeral.CapacityError{Table: t.Name(), Capacity: d.Cap(), Live: d.Len(), Requested: 1}
+	}
+	return &b.capErr
+}
+
+// SetFrame names the phase and frame number of the playbacks that follow
+// in their PlaybackErrors, and from then on keeps each buffer's first
+// failure until Release, across playbacks (PlaybackError, Memory; a
+// world's scheduler calls it before each phase's playback). Allocates
+// nothing. Needs exclusive access, as a playback does.
+func (p *Playback) SetFrame(phase string, frame uint64) {
+	p.phase, p.frame, p.hold = phase, frame, true
 }

@@ -109,7 +109,7 @@ func TestBufferGrowthBudget(t *testing.T) {
 		assert.Equal(t, memory.Definition{Kind: "command buffer", Name: "spam"}, be.Definition)
 		var pe *commands.PlaybackError
 		require.ErrorAs(t, st.Err, &pe)
-		assert.Equal(t, commands.PlaybackError{Buffer: b.ID(), Record: 128, Op: "remove", Table: "units", Err: be}, *pe)
+		assert.Equal(t, commands.PlaybackError{System: "spam", Buffer: b.ID(), Record: 128, Op: "remove", Table: "units", Err: be}, *pe)
 
 		// After the playback the buffer records again into the room it has.
 		r.Remove(h)

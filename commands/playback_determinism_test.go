@@ -148,7 +148,11 @@ func TestDeterminism(t *testing.T) {
 // TestBatchedEqualsOneByOne: a random script played as one buffer (bulk
 // inserts, one guard per table) leaves the same tables, resolutions and
 // counts as the same records played one at a time (a create window of one
-// record: every create its own insert, every set applied alone).
+// record: every create its own insert, every set applied alone). The
+// script mixes creates and writes (of provisional handles, real and
+// made-up ones: a write naming a slot a later create fills) with Moves,
+// Removes, Attaches and Deletes of one entity in a row (Policies, Playback
+// order).
 func TestBatchedEqualsOneByOne(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		t.Run(fmt.Sprint("seed=", seed), func(t *testing.T) {
@@ -180,8 +184,15 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 						}
 						return pool[rng.IntN(len(pool))]
 					}
-					op := rng.IntN(12)
+					op := rng.IntN(16)
 					picked := pick()
+					// A mix of structural records of the one picked entity
+					// (op 15): Move, Remove, Attach and Delete through either
+					// table, in the order drawn.
+					var mix [4]int
+					for m := range mix {
+						mix[m] = rng.IntN(8)
+					}
 					hp := int32(rng.IntN(1000))
 					var made pair
 					for _, x := range []struct {
@@ -210,6 +221,33 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 							bodies.Delete(h)
 						case 7:
 							bodies.Remove(h) // deletes an entity whose last row it was
+						case 8:
+							units.Remove(h)
+						case 9:
+							commands.Move(h, units, bodies)
+						case 10:
+							commands.Move(h, bodies, units)
+						case 15:
+							for _, m := range mix {
+								switch m {
+								case 0:
+									commands.Move(h, units, bodies)
+								case 1:
+									commands.Move(h, bodies, units)
+								case 2:
+									units.Remove(h)
+								case 3:
+									bodies.Remove(h)
+								case 4:
+									units.Attach(h)
+								case 5:
+									bodies.Attach(h)
+								case 6:
+									units.Delete(h)
+								default:
+									bodies.Delete(h)
+								}
+							}
 						default:
 							commands.Set(units, x.w.hp, h, hp)
 						}
@@ -263,6 +301,9 @@ func TestBatchedEqualsOneByOne(t *testing.T) {
 			}
 			if !slices.Equal(batch.hp.All(), single.hp.All()) {
 				t.Error("hp columns differ")
+			}
+			if !slices.Equal(batch.x.All(), single.x.All()) {
+				t.Error("x columns differ")
 			}
 		})
 	}

@@ -165,9 +165,11 @@ func TestForeignHandleStatsAdd(t *testing.T) {
 	assert.Equal(t, commands.Stats{ForeignHandles: 5, Emptied: 5}, s)
 }
 
-// TestRemoveThenDelete: a Remove of an entity's last row deletes the entity,
-// so Remove then Delete of a standalone table's row leaves no live entity:
-// the slot is freed and its generation advances.
+// TestRemoveThenDelete: records play in record order (Policies, Playback
+// order): a Remove of an entity's last row leaves it alive with no row, so
+// a Delete recorded after it deletes it (Deleted, not Emptied, not stale)
+// and no live entity is left: the slot is freed and its generation
+// advances once.
 func TestRemoveThenDelete(t *testing.T) {
 	t.Run("real handle, standalone table", func(t *testing.T) {
 		w := newWorld(t, 8, 64)
@@ -177,7 +179,7 @@ func TestRemoveThenDelete(t *testing.T) {
 		rec := b.Recorder(w.units)
 		rec.Remove(hs[1])
 		rec.Delete(hs[1])
-		assert.Equal(t, commands.Stats{Played: 2, Removed: 1, Emptied: 1, StaleDeletes: 1}, p.PlayAll([]*commands.Buffer{b}))
+		assert.Equal(t, commands.Stats{Played: 2, Removed: 1, Deleted: 1}, p.PlayAll([]*commands.Buffer{b}))
 		assert.Equal(t, 2, w.units.Len())
 		assert.Equal(t, 2, w.units.Domain().Len(), "no entity without rows is left")
 		assert.False(t, w.units.Domain().IsAlive(hs[1]))
@@ -198,7 +200,7 @@ func TestRemoveThenDelete(t *testing.T) {
 		commands.Set(rec, w.value, n, 5)
 		rec.Remove(n)
 		rec.Delete(n)
-		assert.Equal(t, commands.Stats{Played: 4, Created: 1, Sets: 1, Removed: 1, Emptied: 1, StaleDeletes: 1}, p.PlayAll([]*commands.Buffer{b}))
+		assert.Equal(t, commands.Stats{Played: 4, Created: 1, Sets: 1, Removed: 1, Deleted: 1}, p.PlayAll([]*commands.Buffer{b}))
 		assert.Zero(t, w.units.Len())
 		assert.Zero(t, w.units.Domain().Len())
 		r := mustResolve(t, p, n)
@@ -227,7 +229,7 @@ func TestRemoveThenDelete(t *testing.T) {
 		units.Remove(h)
 		units.Delete(h)
 		bodies.Delete(h)
-		assert.Equal(t, commands.Stats{Played: 3, Removed: 1, Emptied: 1, StaleDeletes: 2}, p.PlayAll([]*commands.Buffer{b}))
+		assert.Equal(t, commands.Stats{Played: 3, Removed: 1, Deleted: 1, StaleDeletes: 1}, p.PlayAll([]*commands.Buffer{b}))
 		assert.False(t, w.unit.Domain().IsAlive(h))
 		assert.Zero(t, w.unit.Domain().Len())
 		assert.Zero(t, w.unit.Len())

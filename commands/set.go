@@ -14,8 +14,9 @@ type colStore interface {
 	apply(h ephemeral.Handle, val uint32) bool
 	// applyN applies the n writes of a SetN record whose values start at
 	// val and handles at hs, resolving each handle; it returns how many it
-	// wrote and how many it dropped for a handle of another domain.
-	applyN(p *Playback, val, hs uint32, n int) (wrote, foreign int)
+	// wrote, how many it dropped for a handle of another domain and how
+	// many for a live entity with no row in the column's table.
+	applyN(p *Playback, val, hs uint32, n int) (wrote, foreign, rowless int)
 	reset()
 }
 
@@ -27,19 +28,23 @@ type store[T any] struct {
 
 func (s *store[T]) apply(h ephemeral.Handle, val uint32) bool { return s.col.Set(h, s.vals[val]) }
 
-func (s *store[T]) applyN(p *Playback, val, h0 uint32, n int) (wrote, foreign int) {
+func (s *store[T]) applyN(p *Playback, val, h0 uint32, n int) (wrote, foreign, rowless int) {
 	hs := s.hs[h0 : int(h0)+n]
 	vs := s.vals[val : int(val)+n]
 	col := s.col
+	d := col.Table().Domain()
 	for i, h := range hs {
 		r := p.resolve(h)
-		if col.Set(r, vs[i]) {
+		switch {
+		case col.Set(r, vs[i]):
 			wrote++
-		} else if r != 0 && !col.Table().Domain().Owns(r) {
+		case r != 0 && !d.Owns(r):
 			foreign++
+		case d.IsAlive(r):
+			rowless++
 		}
 	}
-	return wrote, foreign
+	return wrote, foreign, rowless
 }
 
 func (s *store[T]) reset() {
@@ -52,9 +57,7 @@ func (s *store[T]) reset() {
 func storeOf[T any](r Recorder, col *ephemeral.Column[T]) (*store[T], uint32) {
 	b := r.b
 	if col.Table() != r.t {
-		panic("commands: Set of column " + col.Table().Name() + "." + col.Name() +
-			" through the recorder of table " + r.t.Name() +
-			": use the Recorder of the column's table (Buffer.Recorder(col.Table()))")
+		wrongRecorder(col.Table().Name(), col.Name(), r.t.Name())
 	}
 	if i := b.lastCol; i < len(b.cols) {
 		if s, ok := b.cols[i].(*store[T]); ok && s.col == col {
@@ -243,4 +246,15 @@ func (s *store[T]) room(b *Buffer, o op, n int) bool {
 	s.vals = growTo(s.vals, nv)
 	s.hs = growTo(s.hs, nh)
 	return true
+}
+
+// wrongRecorder reports a Set or SetN of a column through the recorder of
+// another table (programmer misuse); out of line so that storeOf stays
+// small.
+//
+//go:noinline
+func wrongRecorder(table, column, through string) {
+	panic("tickwork: Set of column " + strconv.Quote(table+"."+column) + " through the recorder of table " + strconv.Quote(through) +
+		": record a write through the recorder of the column's table, tickwork.Record(d, table) for table " + strconv.Quote(table) +
+		" (declared in the same DeclareFunc)")
 }

@@ -45,17 +45,14 @@ type PanicError struct {
 	Others []*PanicError
 }
 
-// Error returns "kernels: kernel panicked on worker W, chunk C: <Value>",
-// with the count of other panics when there are any, then the stack of the
-// panicking goroutine: when nothing recovers the panic, the crash report
-// still shows where the kernel failed.
+// Error returns one line, "kernels: kernel panicked on worker W, chunk C:
+// <Value>", with the count of other panics when there are any; the stack
+// of the panicking goroutine is in Stack, not in the message (print it to
+// see where the kernel failed).
 func (e *PanicError) Error() string {
 	s := fmt.Sprintf("kernels: kernel panicked on worker %d, chunk %d: %v", e.Worker, e.Chunk, e.Value)
 	if n := len(e.Others); n > 0 {
 		s += fmt.Sprintf(" (and %d more on other workers)", n)
-	}
-	if len(e.Stack) > 0 {
-		s += "\n\n" + string(e.Stack)
 	}
 	return s
 }

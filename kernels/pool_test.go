@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -201,10 +200,9 @@ func TestRunRepanicsOnCaller(t *testing.T) {
 				assert.Empty(t, pe.Others)
 				assert.ErrorIs(t, pe, kernels.ErrKernelPanic)
 				assert.Nil(t, errors.Unwrap(pe), "a string value unwraps to nothing")
-				msg := pe.Error()
-				assert.True(t, strings.HasPrefix(msg,
-					fmt.Sprintf("kernels: kernel panicked on worker %d, chunk %d: boom at %d\n", wantWorker, bad, bad)), "%s", msg)
-				assert.Contains(t, msg, "TestRunRepanicsOnCaller", "the stack where the kernel panicked")
+				assert.Equal(t, fmt.Sprintf("kernels: kernel panicked on worker %d, chunk %d: boom at %d", wantWorker, bad, bad), pe.Error(),
+					"one line: the stack is in Stack")
+				assert.Contains(t, string(pe.Stack), "TestRunRepanicsOnCaller", "the stack where the kernel panicked")
 
 				// The chunks claimed before the bad one ran once, the bad one
 				// did not finish, and later ones ran at most once (claims in

@@ -77,7 +77,8 @@ type Time struct {
 type clock struct {
 	pacing   Pacing
 	maxTicks int
-	t        Time // t.Step is the step the accumulator counts
+	t        Time       // t.Step is the step the accumulator counts
+	derr     DeltaError // the error of the last refused delta (refuse)
 }
 
 // nanos converts a validated delta in seconds to nanoseconds.
@@ -100,19 +101,26 @@ func validDelta(dt float64) bool { return dt >= 0 && dt <= MaxDelta } // false f
 // take the account past math.MaxInt64 nanoseconds. Under Accumulate, Fed
 // bounds the account (Simulated, Dropped and Remaining sum to it); under
 // OneTickPerFrame only Simulated grows, by one step a frame. A refused
-// frame changes nothing. Allocates only the error.
+// frame changes nothing. Allocates nothing (the error is the clock's).
 func (c *clock) admit(dt float64) error {
 	if !validDelta(dt) {
-		return &DeltaError{DT: dt}
+		return c.refuse(DeltaError{DT: dt})
 	}
 	grow, total := nanos(dt), int64(c.t.Fed)
 	if c.pacing == OneTickPerFrame {
 		grow, total = int64(c.t.Step), int64(c.t.Simulated)
 	}
 	if grow > math.MaxInt64-total {
-		return &DeltaError{DT: dt, Overflow: true}
+		return c.refuse(DeltaError{DT: dt, Overflow: true})
 	}
 	return nil
+}
+
+// refuse returns the clock's own *DeltaError, set to e: a refused frame
+// allocates nothing (DeltaError, Memory).
+func (c *clock) refuse(e DeltaError) error {
+	c.derr = e
+	return &c.derr
 }
 
 // plan feeds a frame's delta and returns how many fixed ticks to run and

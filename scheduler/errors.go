@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tickwork/tickwork/commands"
+	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/systems"
 )
 
@@ -29,9 +30,9 @@ import (
 //     chunk, which errors.As reaches, and through it the kernel's own error;
 //   - a command a system recorded fails at playback (a create into a full
 //     table): the frame completes and returns a *PlaybackError (errors.Is
-//     ErrPlayback) naming the system whose command buffer recorded it; it
-//     unwraps to the *commands.PlaybackError, which names the buffer, the
-//     record and the table and unwraps to the storage error (such as
+//     ErrPlayback; the type is commands.PlaybackError) naming the system
+//     whose command buffer recorded it, the phase, the frame, the record
+//     and the table, and unwrapping to the storage error (such as
 //     ephemeral.ErrCapacity). FrameReport.Commands.Err holds the same error.
 var (
 	// ErrConfig: a bad Config field. Returned as a *ConfigError. Exported,
@@ -89,9 +90,9 @@ var (
 	// an error (a kernel's *kernels.PanicError among them).
 	ErrSystemPanic = errors.New("scheduler: system panicked")
 	// ErrPlayback: a command that a system recorded could not be carried
-	// out at playback. Returned as a *PlaybackError that unwraps to the
-	// *commands.PlaybackError (errors.Is commands.ErrPlayback).
-	ErrPlayback = errors.New("scheduler: command playback failed")
+	// out at playback. Returned as a *PlaybackError (commands.PlaybackError);
+	// it is commands.ErrPlayback.
+	ErrPlayback = commands.ErrPlayback
 	// ErrReentrant: Frame called from a system (or from a kernel running
 	// inline, on the frame's goroutine) while its frame runs. Nothing of
 	// the nested call runs; the running frame goes on. ErrConcurrentFrame
@@ -373,7 +374,7 @@ func (e *HookPanicError) Unwrap() error {
 // MaxDelta seconds, or (Overflow) one that would overflow the clock's
 // account (ErrClockOverflow). The frame did not run. errors.Is(err,
 // ErrBadDelta) is true, and errors.Is(err, ErrClockOverflow) when Overflow
-// is set.
+// is set. It is reused (Memory, below).
 type DeltaError struct {
 	DT       float64 // seconds
 	Overflow bool    // a valid delta, refused because the account would pass math.MaxInt64 ns
@@ -389,6 +390,12 @@ func (e *DeltaError) Error() string {
 		strconv.FormatFloat(MaxDelta, 'g', -1, 64) + " (MaxDelta, one hour)"
 }
 
+// Memory: the *DeltaError Frame returns is its scheduler's own, reused by
+// the next refused delta, so a refused frame allocates nothing; copy it
+// (or its Error text) to keep it past the next refused Frame. The same
+// holds for the *SystemError of a failed frame, reused by the next failed
+// frame, and for a *PlaybackError (commands.PlaybackError, Memory).
+
 // Is reports whether target is ErrBadDelta, or ErrClockOverflow for an
 // Overflow error.
 func (e *DeltaError) Is(target error) bool {
@@ -398,7 +405,8 @@ func (e *DeltaError) Is(target error) bool {
 // SystemError reports a system whose Run returned an error, which stopped
 // the frame (see Scheduler.Frame, and the sentinels for how frame errors name
 // the system). errors.Is(err, ErrSystem) is true, and Unwrap gives the system's
-// error.
+// error. It is the scheduler's own, reused by the next failed frame (a
+// failing frame allocates nothing; see DeltaError, Memory).
 type SystemError struct {
 	System string
 	Phase  systems.Phase
@@ -427,18 +435,33 @@ type PanicError struct {
 	Frame  uint64 // the frame number
 	Value  any    // the original panic value, as recover returned it
 	// Stack is the stack of the system's goroutine where the panic was
-	// raised; nil when Value is a *kernels.PanicError, which holds the
-	// stack of the kernel that panicked.
+	// raised (runtime/debug.Stack), for a host to log; nil when Value is
+	// a *kernels.PanicError, whose own Stack holds the stack of the kernel
+	// that panicked. Error leaves it out: a crash report of an unrecovered
+	// panic shows the stack of Frame's re-panic, so print Stack to see
+	// where the system failed.
 	Stack []byte
 }
 
-// Error returns `scheduler: frame F: Phase system "name" panicked: <Value>`,
-// then Stack when there is one: when nothing recovers the panic, the crash
-// report still shows where the system failed.
+// Error returns one line, without the stack (Stack):
+//
+//	tickwork: frame F: Phase system "name" panicked: <Value>
+//
+// and for a kernel's panic (Value a *kernels.PanicError)
+//
+//	tickwork: frame F: Phase system "name" panicked in a tickwork.Parallel kernel on worker W, chunk C: <its Value>
+//
+// followed by " (and N more on other workers)" when other workers
+// panicked too.
 func (e *PanicError) Error() string {
-	s := fmt.Sprintf("scheduler: frame %d: %v system %q panicked: %v", e.Frame, e.Phase, e.System, e.Value)
-	if len(e.Stack) > 0 {
-		s += "\n\n" + string(e.Stack)
+	s := "tickwork: frame " + strconv.FormatUint(e.Frame, 10) + ": " + e.Phase.String() + " system " + strconv.Quote(e.System) + " panicked"
+	kp, ok := e.Value.(*kernels.PanicError)
+	if !ok {
+		return s + ": " + fmt.Sprint(e.Value)
+	}
+	s += " in a tickwork.Parallel kernel on worker " + strconv.Itoa(kp.Worker) + ", chunk " + strconv.Itoa(kp.Chunk) + ": " + fmt.Sprint(kp.Value)
+	if n := len(kp.Others); n > 0 {
+		s += " (and " + strconv.Itoa(n) + " more on other workers)"
 	}
 	return s
 }
@@ -452,27 +475,14 @@ func (e *PanicError) Unwrap() error {
 	return err
 }
 
-// PlaybackError reports a command that playback could not carry out,
-// naming the system whose command buffer recorded it (see the sentinels:
-// errors of a frame name the system). The frame completed. errors.Is(err,
-// ErrPlayback) and errors.Is(err, commands.ErrPlayback) are true, and
-// errors.As reaches Err and its storage error.
-type PlaybackError struct {
-	System string
-	Phase  systems.Phase
-	Frame  uint64                  // the frame number
-	Err    *commands.PlaybackError // the buffer, record, table and storage error
-}
-
-func (e *PlaybackError) Error() string {
-	return fmt.Sprintf("scheduler: frame %d: %v system %q: %v", e.Frame, e.Phase, e.System, e.Err)
-}
-
-// Is reports whether target is ErrPlayback.
-func (e *PlaybackError) Is(target error) bool { return target == ErrPlayback }
-
-// Unwrap returns the playback's error.
-func (e *PlaybackError) Unwrap() error { return e.Err }
+// PlaybackError reports a command that playback could not carry out: it
+// is commands.PlaybackError, the one playback error type, naming the
+// system whose command buffer recorded it (the buffer's name), its phase
+// and the frame (see the sentinels: errors of a frame name the system).
+// The frame completed. errors.Is(err, ErrPlayback) is true, and errors.As
+// reaches its storage error. It is its buffer's, reused (allocation-free
+// failing frames): commands.PlaybackError, Memory.
+type PlaybackError = commands.PlaybackError
 
 // IsFatal reports whether err, returned by Frame, means the scheduler can
 // run no more frames: ErrPoisoned (a panic left a frame unfinished; close

@@ -3,7 +3,6 @@ package scheduler_test
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,17 +40,12 @@ func kernel(ctx *systems.Context, chunks int, fn func(w, c int)) {
 const nestedMsg = "systems: Parallel called from inside a kernel of Parallel; a kernel must not start a kernel: " +
 	"split the work into two systems, or into two Parallel calls made one after the other from the system's body"
 
-// firstLine is msg up to its first newline (a panic's message is followed
-// by a stack).
-func firstLine(msg string) string {
-	line, _, _ := strings.Cut(msg, "\n")
-	return line
-}
-
 // TestSystemPanicNamesSystem: a panic in a system's Run, or in a kernel it
-// ran, leaves Frame as a *scheduler.PanicError that names the system, its
-// phase and the frame, and unwraps to the original value (through a
-// kernel's *kernels.PanicError); the scheduler is poisoned afterwards.
+// ran, leaves Frame as a *scheduler.PanicError whose message is one line
+// naming the system, its phase, the frame and the panic value (the stack
+// is in Stack, or the kernel's), and which unwraps to the original value
+// (through a kernel's *kernels.PanicError); the scheduler is poisoned
+// afterwards.
 func TestSystemPanicNamesSystem(t *testing.T) {
 	errBad := errors.New("bad row")
 	cases := []struct {
@@ -59,12 +53,12 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 		workers int // 0: no pool
 		phase   systems.Phase
 		run     func(ctx *systems.Context)
-		want    string // first line of Error()
+		want    string // Error(), one line
 		check   func(t *testing.T, pe *scheduler.PanicError)
 	}{
 		{name: "string", phase: systems.Update,
 			run:  func(*systems.Context) { panic("boom") },
-			want: `scheduler: frame 2: Update system "sys" panicked: boom`,
+			want: `tickwork: frame 2: Update system "sys" panicked: boom`,
 			check: func(t *testing.T, pe *scheduler.PanicError) {
 				assert.Equal(t, "boom", pe.Value)
 				assert.Nil(t, errors.Unwrap(pe))
@@ -72,7 +66,7 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 			}},
 		{name: "error", phase: systems.FixedUpdate,
 			run:  func(*systems.Context) { panic(fmt.Errorf("step: %w", errBad)) },
-			want: `scheduler: frame 2: FixedUpdate system "sys" panicked: step: bad row`,
+			want: `tickwork: frame 2: FixedUpdate system "sys" panicked: step: bad row`,
 			check: func(t *testing.T, pe *scheduler.PanicError) {
 				assert.ErrorIs(t, pe, errBad)
 				assert.NotEmpty(t, pe.Stack)
@@ -85,7 +79,7 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 					}
 				})
 			},
-			want: `scheduler: frame 2: LateUpdate system "sys" panicked: kernels: kernel panicked on worker 1, chunk 3: chunk 3: bad row`,
+			want: `tickwork: frame 2: LateUpdate system "sys" panicked in a tickwork.Parallel kernel on worker 1, chunk 3: chunk 3: bad row`,
 			check: func(t *testing.T, pe *scheduler.PanicError) {
 				var kpe *kernels.PanicError
 				require.ErrorAs(t, pe, &kpe)
@@ -94,7 +88,7 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 				assert.ErrorIs(t, pe, errBad, "through the kernel's panic to its error")
 				assert.ErrorIs(t, pe, kernels.ErrKernelPanic)
 				assert.Nil(t, pe.Stack, "the kernel's panic holds the stack")
-				assert.Contains(t, pe.Error(), "TestSystemPanicNamesSystem", "Error() still shows the kernel's stack")
+				assert.Contains(t, string(kpe.Stack), "TestSystemPanicNamesSystem", "the kernel's stack is in its Stack")
 			}},
 		{name: "nested kernel", workers: 2, phase: systems.FrameEnd,
 			run: func(ctx *systems.Context) {
@@ -104,7 +98,7 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 					}
 				})
 			},
-			want: `scheduler: frame 2: FrameEnd system "sys" panicked: kernels: kernel panicked on worker 1, chunk 2: ` + nestedMsg,
+			want: `tickwork: frame 2: FrameEnd system "sys" panicked in a tickwork.Parallel kernel on worker 1, chunk 2: ` + nestedMsg,
 			check: func(t *testing.T, pe *scheduler.PanicError) {
 				assert.ErrorIs(t, pe, systems.ErrNestedParallel)
 				assert.ErrorIs(t, pe, kernels.ErrNestedRun)
@@ -117,7 +111,7 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 			run: func(ctx *systems.Context) {
 				kernel(ctx, 8, func(w, c int) { kernel(ctx, 1, func(int, int) {}) })
 			},
-			want: `scheduler: frame 2: Update system "sys" panicked: kernels: kernel panicked on worker 0, chunk 0: ` + nestedMsg + " (and 3 more on other workers)",
+			want: `tickwork: frame 2: Update system "sys" panicked in a tickwork.Parallel kernel on worker 0, chunk 0: ` + nestedMsg + " (and 3 more on other workers)",
 			check: func(t *testing.T, pe *scheduler.PanicError) {
 				var kpe *kernels.PanicError
 				require.ErrorAs(t, pe, &kpe)
@@ -130,7 +124,7 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 			run: func(ctx *systems.Context) {
 				kernel(ctx, 2, func(w, c int) { kernel(ctx, 1, func(int, int) {}) })
 			},
-			want: `scheduler: frame 2: FrameStart system "sys" panicked: kernels: kernel panicked on worker 0, chunk 0: ` + nestedMsg,
+			want: `tickwork: frame 2: FrameStart system "sys" panicked in a tickwork.Parallel kernel on worker 0, chunk 0: ` + nestedMsg,
 			check: func(t *testing.T, pe *scheduler.PanicError) {
 				assert.ErrorIs(t, pe, systems.ErrNestedParallel)
 				assert.ErrorIs(t, pe, kernels.ErrNestedRun)
@@ -162,7 +156,7 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 			assert.Equal(t, uint64(2), pe.Frame)
 			assert.ErrorIs(t, pe, scheduler.ErrSystemPanic)
 			assert.NotErrorIs(t, pe, scheduler.ErrSystem, "a panic is not a returned error")
-			assert.Equal(t, tc.want, firstLine(pe.Error()))
+			assert.Equal(t, tc.want, pe.Error(), "one line: the stack is in Stack")
 			tc.check(t, pe)
 			assert.False(t, s.Running())
 			assert.ErrorIs(t, s.Frame(0.01), scheduler.ErrPoisoned)
@@ -172,8 +166,9 @@ func TestSystemPanicNamesSystem(t *testing.T) {
 }
 
 // TestPlaybackErrorNamesSystem: a command that playback cannot carry out
-// comes back from Frame as a *scheduler.PlaybackError naming the system
-// that recorded it (not only its buffer), its phase and the frame, whether
+// comes back from Frame as a *scheduler.PlaybackError (the one type,
+// commands.PlaybackError) naming the system that recorded it by its
+// buffer's name, its phase and the frame, in one line, whether
 // it was recorded serially (among other systems' buffers played together)
 // or by a kernel's worker recorders; it unwraps to the
 // *commands.PlaybackError and the capacity error, and the report holds the
@@ -250,11 +245,11 @@ func TestPlaybackErrorNamesSystem(t *testing.T) {
 			var spe *scheduler.PlaybackError
 			require.ErrorAs(t, err, &spe, "Frame = %v", err)
 			assert.Equal(t, "spawn", spe.System)
-			assert.Equal(t, tc.phase, spe.Phase)
+			assert.Equal(t, tc.phase.String(), spe.Phase)
 			assert.Equal(t, uint64(0), spe.Frame)
 			var cpe *commands.PlaybackError
 			require.ErrorAs(t, err, &cpe)
-			assert.Same(t, cpe, spe.Err)
+			assert.Same(t, cpe, spe, "one playback error type")
 			assert.Equal(t, tc.buffer, cpe.Buffer)
 			assert.Equal(t, tc.record, cpe.Record)
 			assert.ErrorIs(t, err, scheduler.ErrPlayback)
@@ -262,8 +257,8 @@ func TestPlaybackErrorNamesSystem(t *testing.T) {
 			assert.ErrorIs(t, err, ephemeral.ErrCapacity)
 			assert.NotErrorIs(t, err, scheduler.ErrSystem)
 			assert.Contains(t, cpe.Err.Error(), `table "T" is full`)
-			assert.Equal(t, fmt.Sprintf(`scheduler: frame 0: %v system "spawn": commands: buffer %d record %d: create in table "T": %v`,
-				tc.phase, tc.buffer, tc.record, cpe.Err), err.Error())
+			assert.Equal(t, fmt.Sprintf(`tickwork: frame 0: %v system "spawn": record %d: create in table "T": ephemeral: table "T" is full: capacity 3 rows, 3 live, 1 requested`,
+				tc.phase, tc.record), err.Error())
 			assert.Same(t, spe, s.Report().Commands.Err, "the report holds the same error")
 			assert.Equal(t, tc.failed, s.Report().Commands.CapacityErrors)
 			assert.Equal(t, 3, tab.Len())

@@ -4,9 +4,9 @@ import (
 	"reflect"
 	goruntime "runtime"
 	"runtime/debug"
+	"sync"
 	"time"
 
-	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/systems"
 )
@@ -30,7 +30,8 @@ import (
 // completed frame, ErrPoisoned after a panic escaped an earlier frame. A
 // panic in a system or kernel goes up to the caller as a *PanicError
 // naming the system and poisons the scheduler. A frame allocates nothing
-// in steady state. Not safe for concurrent use: no other goroutine may
+// in steady state, a long or capped delta and a failing or refused frame
+// included (its error is reused: DeltaError, Memory). Not safe for concurrent use: no other goroutine may
 // touch its tables or event tables while Frame runs (kernels started by
 // its systems excepted).
 func (s *Scheduler) Frame(dt float64) error {
@@ -125,31 +126,49 @@ func (s *Scheduler) endFrame() {
 // ErrReentrant when the running Frame is on the caller's own stack (a
 // system, or a kernel running inline, called it), ErrConcurrentFrame when
 // it is not (another goroutine). Only this refused call pays for the look
-// at its stack; the frame path does not.
+// at its stack; the frame path does not. After the first refused call it
+// allocates nothing: it reads the stack 64 frames at a time into an array
+// and tests each return address against the code range of Frame
+// (frameCode, found by the first call).
 //
 //go:noinline
 func reentrant() error {
-	frameFn := goruntime.FuncForPC(reflect.ValueOf((*Scheduler).Frame).Pointer()).Name()
-	pcs := make([]uintptr, 64)
-	for {
-		n := goruntime.Callers(2, pcs) // from reentrant's caller, this Frame
-		fs := goruntime.CallersFrames(pcs[:n])
-		seen := 0
-		for {
-			f, more := fs.Next()
-			if f.Function == frameFn {
+	lo, hi := frameCode()
+	var pcs [64]uintptr
+	seen := 0
+	for skip := 2; ; skip += len(pcs) { // from reentrant's caller, this Frame
+		n := goruntime.Callers(skip, pcs[:])
+		for _, pc := range pcs[:n] {
+			if pc > lo && pc <= hi { // a return address: the call is at pc-1
 				if seen++; seen == 2 { // an outer Frame: this goroutine runs the frame
 					return ErrReentrant
 				}
-			}
-			if !more {
-				break
 			}
 		}
 		if n < len(pcs) {
 			return ErrConcurrentFrame
 		}
-		pcs = make([]uintptr, 2*len(pcs)) // a deep stack: look at all of it
+	}
+}
+
+// frameCode returns the code addresses of Scheduler.Frame, its inlined
+// calls included: [lo, hi). The first call finds them, one byte at a time
+// from Frame's entry, where the function of the address changes. Set by
+// init (Frame refers to it).
+var frameCode func() (lo, hi uintptr)
+
+func init() { frameCode = sync.OnceValues(findFrameCode) }
+
+func findFrameCode() (lo, hi uintptr) {
+	f := goruntime.FuncForPC(reflect.ValueOf((*Scheduler).Frame).Pointer())
+	lo = f.Entry()
+	hi = lo
+	for {
+		g := goruntime.FuncForPC(hi)
+		if g == nil || g.Entry() != lo {
+			return lo, hi
+		}
+		hi++
 	}
 }
 
@@ -169,7 +188,8 @@ func (s *Scheduler) runPhase(p systems.Phase) error {
 			sys[e.report].take(e.run.Counters)
 		}
 		if err != nil {
-			fail = &SystemError{System: e.sys.Name, Phase: p, Frame: s.report.Frame, Err: err}
+			s.sysErr = SystemError{System: e.sys.Name, Phase: p, Frame: s.report.Frame, Err: err}
+			fail = &s.sysErr // reused: a failing frame allocates nothing
 			break
 		}
 	}
@@ -199,41 +219,11 @@ func (s *Scheduler) repanic(e *entry, p systems.Phase) {
 	panic(pe)
 }
 
-// owner names the system of a failed playback of phase p: st.Err, a
-// *commands.PlaybackError naming a buffer id, becomes a *PlaybackError
-// naming the system whose buffer that is. Only the frame's first failure
-// is kept (commands.Stats.Add), so later ones are left as they are.
-func (s *Scheduler) owner(p systems.Phase, st commands.Stats) commands.Stats {
-	pe, ok := st.Err.(*commands.PlaybackError) // what a playback's Stats.Err holds
-	if !ok || s.report.Commands.Err != nil {
-		return st
-	}
-	for _, e := range s.phases[p] {
-		if e.owns(pe.Buffer) {
-			st.Err = &PlaybackError{System: e.sys.Name, Phase: p, Frame: s.report.Frame, Err: pe}
-			break
-		}
-	}
-	return st
-}
-
-// owns reports whether the command buffer with id id is one of e's.
-func (e *entry) owns(id int) bool {
-	if b := e.run.Serial; b != nil && b.ID() == id {
-		return true
-	}
-	for _, b := range e.run.Workers {
-		if b.ID() == id {
-			return true
-		}
-	}
-	return false
-}
-
 // play plays back the commands of phase p's systems in sealed order: runs
 // of serial buffers as one PlayAll, and each system's worker buffers as one
 // keyed PlayMerged right after its serial buffer. Empty buffers are skipped.
 func (s *Scheduler) play(p systems.Phase) {
+	s.playback.SetFrame(p.String(), s.report.Frame)
 	bufs := s.bufs[:0]
 	for _, e := range s.phases[p] {
 		if b := e.run.Serial; b != nil && b.Len() > 0 {
@@ -248,14 +238,14 @@ func (s *Scheduler) play(p systems.Phase) {
 			continue
 		}
 		if len(bufs) > 0 {
-			s.report.Commands.Add(s.owner(p, s.playback.PlayAll(bufs)))
+			s.report.Commands.Add(s.playback.PlayAll(bufs))
 			clear(bufs)
 			bufs = bufs[:0]
 		}
-		s.report.Commands.Add(s.owner(p, s.playback.PlayMerged(ws)))
+		s.report.Commands.Add(s.playback.PlayMerged(ws))
 	}
 	if len(bufs) > 0 {
-		s.report.Commands.Add(s.owner(p, s.playback.PlayAll(bufs)))
+		s.report.Commands.Add(s.playback.PlayAll(bufs))
 		clear(bufs)
 	}
 	s.bufs = bufs[:0]

@@ -331,6 +331,16 @@ func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
 			if err := frame.Bind(e.run, s.env, s.cfg.CommandRecords); err != nil {
 				return err
 			}
+			if p == int(systems.FixedUpdate) && s.cfg.Pacing != OneTickPerFrame {
+				// Its creates resolve until the frame's end: up to
+				// MaxTicksPerFrame playbacks of them between releases.
+				if e.run.Serial != nil {
+					e.run.Serial.SetPlays(s.cfg.MaxTicksPerFrame)
+				}
+				for _, b := range e.run.Workers {
+					b.SetPlays(s.cfg.MaxTicksPerFrame)
+				}
+			}
 			e.report = id
 			names = append(names, e.sys.Name)
 			ph = append(ph, e.sys.Phase)

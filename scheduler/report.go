@@ -115,11 +115,11 @@ func (r *FrameReport) String() string {
 // not apply: writes to dead rows, creates past a table's capacity, failed
 // attaches and moves, and records naming another domain's handle
 // (Commands.DroppedSets + CapacityErrors + FailedAttaches + FailedMoves +
-// ForeignHandles). Deletes of rows already gone are a policy no-op, counted
-// apart in Commands.StaleDeletes.
+// FailedSets + ForeignHandles). Deletes of rows already gone are a policy
+// no-op, counted apart in Commands.StaleDeletes.
 func (r *FrameReport) CommandsDropped() int {
 	return r.Commands.DroppedSets + r.Commands.CapacityErrors + r.Commands.FailedAttaches + r.Commands.FailedMoves +
-		r.Commands.ForeignHandles
+		r.Commands.FailedSets + r.Commands.ForeignHandles
 }
 
 func newReport(names []string, phases []systems.Phase, window int) FrameReport {

@@ -80,7 +80,8 @@ type entry struct {
 // once per frame. Not safe for concurrent use: one goroutine drives it
 // (systems' kernels run on the pool inside Frame).
 type Scheduler struct {
-	cfg      Config // defaults applied
+	cfg      Config      // defaults applied
+	sysErr   SystemError // the error of the last failed frame (runPhase), reused
 	entries  []*entry
 	byName   map[string]*entry // set-up only
 	hooks    []func(*Hook) error

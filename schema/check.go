@@ -89,6 +89,9 @@ type checker struct {
 	names  map[string]declared
 	consts map[string]*constState
 	orders []orderRef // every before/after name, in text order
+	// phased are the systems whose phase option checked, whether or not
+	// their body did (the phase order needs only the phases).
+	phased []*System
 }
 
 // errorf records an error.
@@ -194,19 +197,20 @@ func (c *checker) check(f *File) {
 			c.s.Queries = append(c.s.Queries, q)
 		}
 	}
-	if !c.cycles() {
-		c.phaseOrder()
-		c.conflicts()
-	}
+	// Independent checks, each reporting every error it finds: a cycle
+	// does not hide a phase-order contradiction or an unordered pair
+	// elsewhere (systems in a cycle reach each other, so no pair of them
+	// is reported as unordered).
+	c.cycles()
+	c.phaseOrder()
+	c.conflicts()
 }
 
 // cycles reports each cycle of before/after constraints among the
 // declared systems of one phase, at its first system (Build would refuse
 // it, without a position). Constraints through hand-written systems are
 // not known here: Build checks the whole graph (docs/schema.md, Systems).
-// It reports whether it found one.
-func (c *checker) cycles() bool {
-	found := false
+func (c *checker) cycles() {
 	idx := map[string]int{}
 	for i, y := range c.s.Systems {
 		idx[y.Name] = i
@@ -247,7 +251,6 @@ func (c *checker) cycles() bool {
 				}
 				names = append(names, c.s.Systems[j].Name)
 				first := slices.Min(cyc)
-				found = true
 				c.errorf(c.s.Systems[first].Pos, KindValue, "systems %s order themselves in a cycle (%s); drop one of these before/after constraints",
 					strings.Join(names[:len(names)-1], ", "), strings.Join(names, " runs before "))
 			}
@@ -260,7 +263,6 @@ func (c *checker) cycles() bool {
 			visit(i)
 		}
 	}
-	return found
 }
 
 // declare records a top-level name, or reports it as a duplicate.

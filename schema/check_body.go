@@ -60,6 +60,7 @@ func (c *checker) system(d *synSystemDecl) *System {
 		if id, ok := c.nameOption(o, of); ok {
 			if p, ok := phases[id.Name]; ok {
 				sys.Phase = p
+				c.phased = append(c.phased, sys)
 			} else {
 				c.errorf(c.pos(id.Pos), KindUnknown, "unknown phase %q of %s%s", id.Name, of, suggest(id.Name, phaseNames[:], "the phases"))
 			}

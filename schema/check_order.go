@@ -26,24 +26,20 @@ func (o orderRef) rel() string {
 	return "after"
 }
 
-// declaredSystem returns the declared system named name, or nil.
-func (c *checker) declaredSystem(name string) *System {
-	for _, y := range c.s.Systems {
-		if y.Name == name {
-			return y
-		}
-	}
-	return nil
-}
-
 // phaseOrder reports each before/after naming a declared system of
-// another phase that the phase order contradicts, at the name.
+// another phase that the phase order contradicts, at the name. It needs
+// only the two phases: a system whose body failed to check takes part.
 func (c *checker) phaseOrder() {
 	for _, o := range c.orders {
-		if !slices.Contains(c.s.Systems, o.sys) {
-			continue // the system's body failed to check
+		if !slices.Contains(c.phased, o.sys) {
+			continue // its phase failed to check
 		}
-		other := c.declaredSystem(o.name)
+		var other *System
+		for _, y := range c.phased {
+			if y.Name == o.name {
+				other = y
+			}
+		}
 		if other == nil || other.Phase == o.sys.Phase {
 			continue
 		}

@@ -560,3 +560,40 @@ func TestNoCycle(t *testing.T) {
 		})
 	}
 }
+
+// TestIndependentErrors: a schema with several independent errors (an
+// unknown column in two systems, a bad type, a write conflict, a
+// phase-order contradiction, one of a system whose from failed, and an
+// ordering cycle) lists every one at its position in one run, in text
+// order: a cycle hides neither the phase order nor the conflicts, and a
+// system whose body failed still has its phase checked.
+func TestIndependentErrors(t *testing.T) {
+	src := prelude + `system A(phase: update) { from Shot s set s.X = s.Nope }
+system B(phase: update) { from Body b set b.Zed = 1 }
+table T(capacity: 8) { V: float33 }
+system C(phase: update) { from Unit u set u.Health = 1 }
+system D(phase: update) { from Unit u set u.Health += 1 }
+system E(phase: update, before: F) { from Body b set b.Y = 1 }
+system F(phase: fixed_update) { from Shot s set s.TTL = 1 }
+system G(phase: late_update, after: H) { from Shots s }
+system H(phase: frame_end) { from Hit h }
+system P(phase: frame_start, before: Q) { from Hit h }
+system Q(phase: frame_start, before: P) { from Hit h }
+`
+	_, err := schema.Load("bad.tw", []byte(src))
+	require.Error(t, err)
+	assert.Equal(t, `bad.tw:7:51: unknown column "Nope" in s.Nope (s is a row of table Shot); its columns are X, TTL, Target
+bad.tw:8:45: unknown column "Zed" in b.Zed (b is a row of table Body); its columns are X, Y
+bad.tw:9:27: unknown type "float33" in table T column V; types are int32, int64, float32, float64, bool, ref TABLE and the declared structs
+bad.tw:11:8: systems C (bad.tw:10:8) and D of phase update are not ordered, and both write Unit.Health; order them: add after: C to system D, or before: D to system C
+bad.tw:12:33: system E (phase update) cannot run before F (phase fixed_update): phases run in the order frame_start, fixed_update, update, late_update, frame_end; drop before: F or move one of them to the other's phase
+bad.tw:14:37: system G (phase late_update) cannot run after H (phase frame_end): phases run in the order frame_start, fixed_update, update, late_update, frame_end; drop after: H or move one of them to the other's phase
+bad.tw:14:47: unknown table "Shots" in from of system G; did you mean "Shot"?
+bad.tw:16:8: systems P, Q order themselves in a cycle (P runs before Q runs before P); drop one of these before/after constraints`, err.Error())
+	var list schema.ErrorList
+	require.ErrorAs(t, err, &list)
+	assert.Len(t, list, 8, "every error, below MaxErrors: no cut line")
+	for _, k := range []error{schema.ErrUnknown, schema.ErrAccess, schema.ErrValue} {
+		assert.ErrorIs(t, err, k)
+	}
+}

@@ -129,10 +129,13 @@ func (w WriteColumn[T]) Set(h ephemeral.Handle, v T) bool {
 // at the end of the system's phase (after each fixed tick in FixedUpdate),
 // where no system runs. See Deferred changes in the package doc for the
 // order (the conflict rule: docs/architecture.md, Access rules). A
-// Recorder from Record records from the system's goroutine; one from Worker, from that kernel worker only.
+// Recorder from Record records from the system's body (inside a Parallel
+// kernel its calls panic: Kernels in the package doc); one from Worker,
+// from that kernel worker only.
 // Nothing allocates in steady state.
 type Recorder struct {
 	t       *ephemeral.Table
+	ctx     *Context          // the system's, for a serial recorder (Record); nil for a worker's
 	d       *Decl             // until bound: reservations wait for the buffers
 	rec     commands.Recorder // bound at seal
 	bufs    []*commands.Buffer
@@ -144,7 +147,7 @@ type Recorder struct {
 // fails the declaration.
 func Record(s *Decl, t *ephemeral.Table) *Recorder {
 	d := s.use("Record")
-	r := &Recorder{t: t, d: d}
+	r := &Recorder{t: t, d: d, ctx: d.ctx}
 	if t == nil {
 		d.fail("Record", "nil table (the Table call that made it failed: its error comes first)")
 		return r
@@ -170,33 +173,52 @@ func (r *Recorder) Table() *ephemeral.Table { return r.t }
 // Create records a new entity with a row in the table (every column zero
 // until deferred writes set them) and returns its provisional handle
 // (Context.Resolve; the rule: docs/architecture.md, Provisional handles).
-func (r *Recorder) Create() ephemeral.Handle { return r.rec.Create() }
+func (r *Recorder) Create() ephemeral.Handle {
+	r.serial()
+	return r.rec.Create()
+}
 
 // Delete records the deletion of entity h, with its rows in every table of
 // its domain. The handle a query yields for the row a scan is at is what
 // to pass: one call deletes it.
-func (r *Recorder) Delete(h ephemeral.Handle) { r.rec.Delete(h) }
+func (r *Recorder) Delete(h ephemeral.Handle) {
+	r.serial()
+	r.rec.Delete(h)
+}
 
 // Attach records a row in the table for the existing entity h (real or
 // provisional) of the table's domain.
-func (r *Recorder) Attach(h ephemeral.Handle) { r.rec.Attach(h) }
+func (r *Recorder) Attach(h ephemeral.Handle) {
+	r.serial()
+	r.rec.Attach(h)
+}
 
 // Remove records the removal of h's row from the table only; an entity it
 // leaves with no row lives until the end of its buffer's playback, so an
 // Attach to another table of its domain keeps it (commands.Recorder.Remove).
-func (r *Recorder) Remove(h ephemeral.Handle) { r.rec.Remove(h) }
+func (r *Recorder) Remove(h ephemeral.Handle) {
+	r.serial()
+	r.rec.Remove(h)
+}
 
 // TryCreate is Create that returns the recorder's refusal at the call: an
 // *ephemeral.CapacityError past what the table could hold after playback,
 // or commands.ErrTooManyCreates (commands.Recorder.TryCreate).
-func (r *Recorder) TryCreate() (ephemeral.Handle, error) { return r.rec.TryCreate() }
+func (r *Recorder) TryCreate() (ephemeral.Handle, error) {
+	r.serial()
+	return r.rec.TryCreate()
+}
 
 // Move records the move of entity h's row from from's table to to's, two
 // tables of one domain, in one record (commands.Move: the columns both
 // tables have by name and type carry h's values, the others of to's table
 // start at zero). from and to are recorders of one system, both from
 // Record or both the same worker's (Worker); Move panics otherwise.
-func Move(h ephemeral.Handle, from, to *Recorder) { commands.Move(h, from.rec, to.rec) }
+func Move(h ephemeral.Handle, from, to *Recorder) {
+	from.serial()
+	to.serial()
+	commands.Move(h, from.rec, to.rec)
+}
 
 // Reserve makes room for n records per playback in the system's serial
 // buffer, so that recording up to n from the body never allocates
@@ -208,6 +230,7 @@ func (r *Recorder) Reserve(n int) {
 		r.later(func() { r.Reserve(n) })
 		return
 	}
+	r.serial()
 	r.rec.Buffer().Reserve(n)
 }
 
@@ -218,6 +241,7 @@ func (r *Recorder) ReserveWorkers(n int) {
 		r.later(func() { r.ReserveWorkers(n) })
 		return
 	}
+	r.serial()
 	for _, b := range r.bufs {
 		b.Reserve(n)
 	}
@@ -246,6 +270,27 @@ func (r *Recorder) Worker(w, chunk int) *Recorder {
 	return &r.workers[w]
 }
 
+// serial panics when r is a system's serial recorder (Record) and a
+// Parallel kernel of that system is running: its buffer belongs to the
+// body's goroutine, and kernels record through Worker (Kernels in the
+// package doc). The check, one atomic load, comes before anything is
+// touched, so the misuse is a panic, not a data race.
+func (r *Recorder) serial() {
+	if c := r.ctx; c != nil && c.inKernel.Load() {
+		serialPanic("Recorder", "tickwork.Record", "table", r.t.Name(), c.name,
+			"record through the worker's recorder rec.Worker(worker, chunk) (tickwork.Recorder.Worker; spawners: Spawner.Worker)")
+	}
+}
+
+// serialPanic reports a serial accessor used inside a Parallel kernel.
+//
+//go:noinline
+func serialPanic(kind, maker, what, name, system, fix string) {
+	panic("tickwork: the serial " + kind + " (" + maker + ") of " + what + " " + strconv.Quote(name) +
+		" used inside a tickwork.Parallel kernel of system " + strconv.Quote(system) +
+		": it belongs to the system's body; from a kernel, " + fix)
+}
+
 // workerPanic reports a bad Worker call; out of line so that Worker stays
 // small.
 //
@@ -266,12 +311,14 @@ func workerPanic(w, workers int, t *ephemeral.Table) {
 // Set records a deferred write of v to h's value in column col, a column
 // of r's table (commands.Set: it panics otherwise). h may be provisional.
 func Set[T any](r *Recorder, col *ephemeral.Column[T], h ephemeral.Handle, v T) {
+	r.serial()
 	commands.Set(r.rec, col, h, v)
 }
 
 // SetN records the deferred writes of vs[i] to hs[i] in column col, in one
 // record (commands.SetN: len(hs) must equal len(vs)).
 func SetN[T any](r *Recorder, col *ephemeral.Column[T], hs []ephemeral.Handle, vs []T) {
+	r.serial()
 	commands.SetN(r.rec, col, hs, vs)
 }
 
@@ -284,5 +331,6 @@ func ReserveValues[T any](r *Recorder, col *ephemeral.Column[T], n int) {
 		r.later(func() { ReserveValues(r, col, n) })
 		return
 	}
+	r.serial()
 	commands.Reserve(r.rec, col, n)
 }

@@ -72,7 +72,12 @@
 // passed as a value: no closure is built per run and nothing is shared
 // through outer variables. A kernel takes the rows of its chunk from a
 // query (Chunk, or Spans and Runs), records through [Recorder.Worker] and
-// emits through [ParallelEmitter.Worker].
+// emits through [ParallelEmitter.Worker]. The serial [Recorder] (from
+// [Record]) and [Emitter] (from [Emit]) belong to the body: while a
+// Parallel call of their system runs, their calls panic (a message naming
+// the parallel form) before touching their buffer or table, on one worker
+// as on several, so the misuse is a panic and never a data race; the
+// check is one atomic load per call.
 //
 // Parallel's chunks is a count of work units, any count (0 or less runs
 // nothing): a table's chunks (ephemeral.Table.UsedChunks or Chunks) for a

@@ -6,7 +6,10 @@ import (
 )
 
 // Emitter emits events of one table from the system's goroutine (Emit).
-type Emitter[T any] struct{ t *events.Table[T] }
+type Emitter[T any] struct {
+	t   *events.Table[T]
+	ctx *Context // the system's: Emit panics while one of its Parallel kernels runs
+}
 
 // Emit declares that the system emits into event table ev and returns its
 // emitter. A nil ev fails the declaration.
@@ -17,14 +20,24 @@ func Emit[T any](s *Decl, ev *events.Table[T]) *Emitter[T] {
 		return &Emitter[T]{}
 	}
 	d.man.Emits = frame.AddNew(d.man.Emits, events.Buffer(ev))
-	return &Emitter[T]{t: ev}
+	return &Emitter[T]{t: ev, ctx: d.ctx}
 }
 
 // Emit appends v to the table's events and returns true. When the table
 // holds its capacity it drops v, counts it and returns false; Frame then
 // returns the table's *events.OverflowError (see Errors in package
 // scheduler), so a caller may ignore the result. Allocates nothing.
-func (e *Emitter[T]) Emit(v T) bool { return e.t.Emit(v) == nil }
+//
+// Call it from the body: called inside a Parallel kernel of the system it
+// panics before touching the table (a kernel emits through EmitParallel's
+// ParallelEmitter.Worker).
+func (e *Emitter[T]) Emit(v T) bool {
+	if c := e.ctx; c != nil && c.inKernel.Load() {
+		serialPanic("Emitter", "tickwork.Emit", "event table", e.t.Name(), c.name,
+			"emit through a tickwork.ParallelEmitter (tickwork.EmitParallel) and its Worker(worker, chunk)")
+	}
+	return e.t.Emit(v) == nil
+}
 
 // ParallelEmitter emits events of one table from the workers of a Parallel
 // kernel: worker w emits through Worker(w, chunk), and the system's

@@ -102,7 +102,8 @@ func declare(sys System, run *frame.Run) (frame.Declaration, error) {
 		run = &frame.Run{}
 	}
 	run.Name = sys.Name
-	d := &Decl{name: sys.Name, phase: sys.Phase, run: run}
+	ctx := &Context{run: run, name: sys.Name, phase: sys.Phase}
+	d := &Decl{name: sys.Name, phase: sys.Phase, run: run, ctx: ctx}
 	body, err := callDeclare(sys, d)
 	d.done = true
 	if err != nil {
@@ -114,7 +115,6 @@ func declare(sys System, run *frame.Run) (frame.Declaration, error) {
 	if body == nil {
 		return frame.Declaration{}, &DefinitionError{System: sys.Name, Err: ErrNoRun}
 	}
-	ctx := &Context{run: run, name: sys.Name, phase: sys.Phase}
 	run.Call = func() { body(ctx) }
 	return frame.Declaration{
 		Before:   append(append([]string(nil), sys.Before...), d.before...),
@@ -145,6 +145,7 @@ type Decl struct {
 	name   string
 	phase  Phase
 	run    *frame.Run
+	ctx    *Context // the body's; its serial accessors check ctx.inKernel
 	man    frame.Manifest
 	before []string
 	after  []string
