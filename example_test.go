@@ -145,3 +145,25 @@ func ExampleCounter() {
 	// all frames: 18 rolls, 3 sixes
 	// [{rolls 6} {sixes 1}]
 }
+
+// Chain orders systems in one line: here three systems added in the other
+// order run a, b, c.
+func ExampleBuilder_Chain() {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	for _, name := range []string{"c", "b", "a"} {
+		b.System(name, tickwork.Update, func(*tickwork.Decl) tickwork.RunFunc {
+			return func(*tickwork.Context) { fmt.Print(name, " ") }
+		})
+	}
+	b.Chain("a", "b", "c")
+	w, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	defer w.Close()
+	if err := w.Frame(1.0 / 60); err != nil {
+		panic(err)
+	}
+	fmt.Println()
+	// Output: a b c
+}
