@@ -128,3 +128,11 @@ func (q Join) Runs(c int) iter.Seq2[int, int] { return q.j.Runs(c) }
 // the AND of the required tables' enabled bits and the AND NOT of the
 // excluded ones'. It panics when c or w is out of range.
 func (q Join) Mask(c, w int) uint64 { return q.j.Mask(c, w) }
+
+// usedChunks is UsedChunks, 0 for the zero Join.
+func (q Join) usedChunks() int {
+	if q.j.Table() == nil {
+		return 0
+	}
+	return q.j.UsedChunks()
+}

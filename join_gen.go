@@ -74,6 +74,53 @@ func (q Join1[A]) Get(entity Handle) (Row1[A], bool) {
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join1[A]) Spans(chunk int) []A { return q.q.Spans(chunk) }
 
+// Each calls fn with every live entity the join matches: its handle and a pointer to its
+// value, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join1 calls
+// nothing.
+func (q Join1[A]) Each(fn func(entity Handle, a *A)) {
+	for row, entity := range q.q.All() {
+		a := row.Get()
+		fn(Handle(entity), a)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Join1[A]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel1[A]{q, fn, ctx}, (*joinKernel1[A]).chunk)
+}
+
+// joinKernel1 is the kernel state of Join1.Parallel.
+type joinKernel1[A any] struct {
+	q   Join1[A]
+	fn  func(wk Worker, entity Handle, a *A)
+	ctx *Context
+}
+
+func (kk *joinKernel1[A]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a := row.Get()
+		kk.fn(wk, Handle(entity), a)
+	}
+}
+
 // Join2 is an entity query over the tables of one domain with 2 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -138,6 +185,52 @@ func (q Join2[A, B]) Get(entity Handle) (Row2[A, B], bool) {
 // each, for the runs of NextRun or Runs; rows the join does not match
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join2[A, B]) Spans(chunk int) ([]A, []B) { return q.q.Spans(chunk) }
+
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join2 calls
+// nothing.
+func (q Join2[A, B]) Each(fn func(entity Handle, a *A, b *B)) {
+	for row, entity := range q.q.All() {
+		a, b := row.Get()
+		fn(Handle(entity), a, b)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Join2[A, B]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel2[A, B]{q, fn, ctx}, (*joinKernel2[A, B]).chunk)
+}
+
+// joinKernel2 is the kernel state of Join2.Parallel.
+type joinKernel2[A, B any] struct {
+	q   Join2[A, B]
+	fn  func(wk Worker, entity Handle, a *A, b *B)
+	ctx *Context
+}
+
+func (kk *joinKernel2[A, B]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a, b := row.Get()
+		kk.fn(wk, Handle(entity), a, b)
+	}
+}
 
 // Join3 is an entity query over the tables of one domain with 3 columns,
 // each of any of its tables: the entities with a row in every required
@@ -204,6 +297,52 @@ func (q Join3[A, B, C]) Get(entity Handle) (Row3[A, B, C], bool) {
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join3[A, B, C]) Spans(chunk int) ([]A, []B, []C) { return q.q.Spans(chunk) }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join3 calls
+// nothing.
+func (q Join3[A, B, C]) Each(fn func(entity Handle, a *A, b *B, c *C)) {
+	for row, entity := range q.q.All() {
+		a, b, c := row.Get()
+		fn(Handle(entity), a, b, c)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Join3[A, B, C]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel3[A, B, C]{q, fn, ctx}, (*joinKernel3[A, B, C]).chunk)
+}
+
+// joinKernel3 is the kernel state of Join3.Parallel.
+type joinKernel3[A, B, C any] struct {
+	q   Join3[A, B, C]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C)
+	ctx *Context
+}
+
+func (kk *joinKernel3[A, B, C]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c := row.Get()
+		kk.fn(wk, Handle(entity), a, b, c)
+	}
+}
+
 // Join4 is an entity query over the tables of one domain with 4 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -268,6 +407,52 @@ func (q Join4[A, B, C, D]) Get(entity Handle) (Row4[A, B, C, D], bool) {
 // each, for the runs of NextRun or Runs; rows the join does not match
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join4[A, B, C, D]) Spans(chunk int) ([]A, []B, []C, []D) { return q.q.Spans(chunk) }
+
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join4 calls
+// nothing.
+func (q Join4[A, B, C, D]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D)) {
+	for row, entity := range q.q.All() {
+		a, b, c, d := row.Get()
+		fn(Handle(entity), a, b, c, d)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Join4[A, B, C, D]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel4[A, B, C, D]{q, fn, ctx}, (*joinKernel4[A, B, C, D]).chunk)
+}
+
+// joinKernel4 is the kernel state of Join4.Parallel.
+type joinKernel4[A, B, C, D any] struct {
+	q   Join4[A, B, C, D]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D)
+	ctx *Context
+}
+
+func (kk *joinKernel4[A, B, C, D]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d := row.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d)
+	}
+}
 
 // Join5 is an entity query over the tables of one domain with 5 columns,
 // each of any of its tables: the entities with a row in every required
@@ -343,6 +528,52 @@ func (q Join5[A, B, C, D, E]) Get(entity Handle) (Row5[A, B, C, D, E], bool) {
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join5[A, B, C, D, E]) Spans(chunk int) ([]A, []B, []C, []D, []E) { return q.q.Spans(chunk) }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join5 calls
+// nothing.
+func (q Join5[A, B, C, D, E]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e := Row5[A, B, C, D, E]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Join5[A, B, C, D, E]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel5[A, B, C, D, E]{q, fn, ctx}, (*joinKernel5[A, B, C, D, E]).chunk)
+}
+
+// joinKernel5 is the kernel state of Join5.Parallel.
+type joinKernel5[A, B, C, D, E any] struct {
+	q   Join5[A, B, C, D, E]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E)
+	ctx *Context
+}
+
+func (kk *joinKernel5[A, B, C, D, E]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e := Row5[A, B, C, D, E]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e)
+	}
+}
+
 // Join6 is an entity query over the tables of one domain with 6 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -417,6 +648,52 @@ func (q Join6[A, B, C, D, E, F]) Get(entity Handle) (Row6[A, B, C, D, E, F], boo
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join6[A, B, C, D, E, F]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F) {
 	return q.q.Spans(chunk)
+}
+
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join6 calls
+// nothing.
+func (q Join6[A, B, C, D, E, F]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f := Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Join6[A, B, C, D, E, F]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel6[A, B, C, D, E, F]{q, fn, ctx}, (*joinKernel6[A, B, C, D, E, F]).chunk)
+}
+
+// joinKernel6 is the kernel state of Join6.Parallel.
+type joinKernel6[A, B, C, D, E, F any] struct {
+	q   Join6[A, B, C, D, E, F]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)
+	ctx *Context
+}
+
+func (kk *joinKernel6[A, B, C, D, E, F]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f := Row6[A, B, C, D, E, F]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f)
+	}
 }
 
 // Join7 is an entity query over the tables of one domain with 7 columns,
@@ -495,6 +772,52 @@ func (q Join7[A, B, C, D, E, F, G]) Spans(chunk int) ([]A, []B, []C, []D, []E, [
 	return q.q.Spans(chunk)
 }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join7 calls
+// nothing.
+func (q Join7[A, B, C, D, E, F, G]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g := Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Join7[A, B, C, D, E, F, G]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel7[A, B, C, D, E, F, G]{q, fn, ctx}, (*joinKernel7[A, B, C, D, E, F, G]).chunk)
+}
+
+// joinKernel7 is the kernel state of Join7.Parallel.
+type joinKernel7[A, B, C, D, E, F, G any] struct {
+	q   Join7[A, B, C, D, E, F, G]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)
+	ctx *Context
+}
+
+func (kk *joinKernel7[A, B, C, D, E, F, G]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g := Row7[A, B, C, D, E, F, G]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g)
+	}
+}
+
 // Join8 is an entity query over the tables of one domain with 8 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -569,6 +892,52 @@ func (q Join8[A, B, C, D, E, F, G, H]) Get(entity Handle) (Row8[A, B, C, D, E, F
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join8[A, B, C, D, E, F, G, H]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H) {
 	return q.q.Spans(chunk)
+}
+
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join8 calls
+// nothing.
+func (q Join8[A, B, C, D, E, F, G, H]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h := Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Join8[A, B, C, D, E, F, G, H]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel8[A, B, C, D, E, F, G, H]{q, fn, ctx}, (*joinKernel8[A, B, C, D, E, F, G, H]).chunk)
+}
+
+// joinKernel8 is the kernel state of Join8.Parallel.
+type joinKernel8[A, B, C, D, E, F, G, H any] struct {
+	q   Join8[A, B, C, D, E, F, G, H]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)
+	ctx *Context
+}
+
+func (kk *joinKernel8[A, B, C, D, E, F, G, H]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h := Row8[A, B, C, D, E, F, G, H]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h)
+	}
 }
 
 // Join9 is an entity query over the tables of one domain with 9 columns,
@@ -647,6 +1016,52 @@ func (q Join9[A, B, C, D, E, F, G, H, I]) Spans(chunk int) ([]A, []B, []C, []D, 
 	return q.q.Spans(chunk)
 }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join9 calls
+// nothing.
+func (q Join9[A, B, C, D, E, F, G, H, I]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i := Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Join9[A, B, C, D, E, F, G, H, I]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel9[A, B, C, D, E, F, G, H, I]{q, fn, ctx}, (*joinKernel9[A, B, C, D, E, F, G, H, I]).chunk)
+}
+
+// joinKernel9 is the kernel state of Join9.Parallel.
+type joinKernel9[A, B, C, D, E, F, G, H, I any] struct {
+	q   Join9[A, B, C, D, E, F, G, H, I]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)
+	ctx *Context
+}
+
+func (kk *joinKernel9[A, B, C, D, E, F, G, H, I]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i := Row9[A, B, C, D, E, F, G, H, I]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i)
+	}
+}
+
 // Join10 is an entity query over the tables of one domain with 10 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -721,6 +1136,52 @@ func (q Join10[A, B, C, D, E, F, G, H, I, J]) Get(entity Handle) (Row10[A, B, C,
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join10[A, B, C, D, E, F, G, H, I, J]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J) {
 	return q.q.Spans(chunk)
+}
+
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join10 calls
+// nothing.
+func (q Join10[A, B, C, D, E, F, G, H, I, J]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j := Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Join10[A, B, C, D, E, F, G, H, I, J]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel10[A, B, C, D, E, F, G, H, I, J]{q, fn, ctx}, (*joinKernel10[A, B, C, D, E, F, G, H, I, J]).chunk)
+}
+
+// joinKernel10 is the kernel state of Join10.Parallel.
+type joinKernel10[A, B, C, D, E, F, G, H, I, J any] struct {
+	q   Join10[A, B, C, D, E, F, G, H, I, J]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)
+	ctx *Context
+}
+
+func (kk *joinKernel10[A, B, C, D, E, F, G, H, I, J]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j := Row10[A, B, C, D, E, F, G, H, I, J]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j)
+	}
 }
 
 // Join11 is an entity query over the tables of one domain with 11 columns,
@@ -799,6 +1260,52 @@ func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Spans(chunk int) ([]A, []B, []C
 	return q.q.Spans(chunk)
 }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join11 calls
+// nothing.
+func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k := Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel11[A, B, C, D, E, F, G, H, I, J, K]{q, fn, ctx}, (*joinKernel11[A, B, C, D, E, F, G, H, I, J, K]).chunk)
+}
+
+// joinKernel11 is the kernel state of Join11.Parallel.
+type joinKernel11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	q   Join11[A, B, C, D, E, F, G, H, I, J, K]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)
+	ctx *Context
+}
+
+func (kk *joinKernel11[A, B, C, D, E, F, G, H, I, J, K]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k := Row11[A, B, C, D, E, F, G, H, I, J, K]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k)
+	}
+}
+
 // Join12 is an entity query over the tables of one domain with 12 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -873,6 +1380,52 @@ func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Get(entity Handle) (Row12[A,
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K, []L) {
 	return q.q.Spans(chunk)
+}
+
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join12 calls
+// nothing.
+func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l := Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L]{q, fn, ctx}, (*joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L]).chunk)
+}
+
+// joinKernel12 is the kernel state of Join12.Parallel.
+type joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	q   Join12[A, B, C, D, E, F, G, H, I, J, K, L]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)
+	ctx *Context
+}
+
+func (kk *joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l := Row12[A, B, C, D, E, F, G, H, I, J, K, L]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l)
+	}
 }
 
 // Join13 is an entity query over the tables of one domain with 13 columns,
@@ -951,6 +1504,52 @@ func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spans(chunk int) ([]A, []
 	return q.q.Spans(chunk)
 }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join13 calls
+// nothing.
+func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l, m := Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q, fn, ctx}, (*joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]).chunk)
+}
+
+// joinKernel13 is the kernel state of Join13.Parallel.
+type joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	q   Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)
+	ctx *Context
+}
+
+func (kk *joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l, m := Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m)
+	}
+}
+
 // Join14 is an entity query over the tables of one domain with 14 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -1027,6 +1626,52 @@ func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spans(chunk int) ([]A,
 	return q.q.Spans(chunk)
 }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join14 calls
+// nothing.
+func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n := Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q, fn, ctx}, (*joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]).chunk)
+}
+
+// joinKernel14 is the kernel state of Join14.Parallel.
+type joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	q   Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)
+	ctx *Context
+}
+
+func (kk *joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n := Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n)
+	}
+}
+
 // Join15 is an entity query over the tables of one domain with 15 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -1101,4 +1746,50 @@ func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Get(entity Handle) 
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K, []L, []M, []N, []O) {
 	return q.q.Spans(chunk)
+}
+
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join15 calls
+// nothing.
+func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n, o := Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q, fn, ctx}, (*joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]).chunk)
+}
+
+// joinKernel15 is the kernel state of Join15.Parallel.
+type joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	q   Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)
+	ctx *Context
+}
+
+func (kk *joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n, o := Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
+	}
 }

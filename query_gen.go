@@ -89,6 +89,61 @@ func (q Query1[A]) Spans(chunk int) []A { return q.q.Spans(chunk) }
 // Allocates nothing.
 func (q Query1[A]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and a pointer to its
+// value, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query1 calls
+// nothing.
+func (q Query1[A]) Each(fn func(entity Handle, a *A)) {
+	for row, entity := range q.q.All() {
+		a := row.Get()
+		fn(Handle(entity), a)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Query1[A]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel1[A]{q, fn, ctx}, (*queryKernel1[A]).chunk)
+}
+
+// queryKernel1 is the kernel state of Query1.Parallel.
+type queryKernel1[A any] struct {
+	q   Query1[A]
+	fn  func(wk Worker, entity Handle, a *A)
+	ctx *Context
+}
+
+func (kk *queryKernel1[A]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a := row.Get()
+		kk.fn(wk, Handle(entity), a)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query1.
+func (q Query1[A]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a in the query's column (columns of the table
 // outside the query are zero), and returns its handle. When the table is
@@ -142,6 +197,12 @@ func (sp Spawner1[A]) Reserve(n int) { sp.s.Reserve(n) }
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner1[A]) Worker(w, chunk int) Spawner1[A] {
 	return Spawner1[A]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner1[A]) At(w Worker) Spawner1[A] {
+	return Spawner1[A]{sp.s.Worker(w.id, w.chunk)}
 }
 
 // Query2 is a typed view of 2 columns of one table, for walking its live rows:
@@ -213,6 +274,60 @@ func (q Query2[A, B]) Spans(chunk int) ([]A, []B) { return q.q.Spans(chunk) }
 // Allocates nothing.
 func (q Query2[A, B]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query2 calls
+// nothing.
+func (q Query2[A, B]) Each(fn func(entity Handle, a *A, b *B)) {
+	for row, entity := range q.q.All() {
+		a, b := row.Get()
+		fn(Handle(entity), a, b)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Query2[A, B]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel2[A, B]{q, fn, ctx}, (*queryKernel2[A, B]).chunk)
+}
+
+// queryKernel2 is the kernel state of Query2.Parallel.
+type queryKernel2[A, B any] struct {
+	q   Query2[A, B]
+	fn  func(wk Worker, entity Handle, a *A, b *B)
+	ctx *Context
+}
+
+func (kk *queryKernel2[A, B]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a, b := row.Get()
+		kk.fn(wk, Handle(entity), a, b)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query2.
+func (q Query2[A, B]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
@@ -266,6 +381,12 @@ func (sp Spawner2[A, B]) Reserve(n int) { sp.s.Reserve(n) }
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner2[A, B]) Worker(w, chunk int) Spawner2[A, B] {
 	return Spawner2[A, B]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner2[A, B]) At(w Worker) Spawner2[A, B] {
+	return Spawner2[A, B]{sp.s.Worker(w.id, w.chunk)}
 }
 
 // Query3 is a typed view of 3 columns of one table, for walking its live rows:
@@ -337,6 +458,60 @@ func (q Query3[A, B, C]) Spans(chunk int) ([]A, []B, []C) { return q.q.Spans(chu
 // Allocates nothing.
 func (q Query3[A, B, C]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query3 calls
+// nothing.
+func (q Query3[A, B, C]) Each(fn func(entity Handle, a *A, b *B, c *C)) {
+	for row, entity := range q.q.All() {
+		a, b, c := row.Get()
+		fn(Handle(entity), a, b, c)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Query3[A, B, C]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel3[A, B, C]{q, fn, ctx}, (*queryKernel3[A, B, C]).chunk)
+}
+
+// queryKernel3 is the kernel state of Query3.Parallel.
+type queryKernel3[A, B, C any] struct {
+	q   Query3[A, B, C]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C)
+	ctx *Context
+}
+
+func (kk *queryKernel3[A, B, C]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c := row.Get()
+		kk.fn(wk, Handle(entity), a, b, c)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query3.
+func (q Query3[A, B, C]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
@@ -390,6 +565,12 @@ func (sp Spawner3[A, B, C]) Reserve(n int) { sp.s.Reserve(n) }
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner3[A, B, C]) Worker(w, chunk int) Spawner3[A, B, C] {
 	return Spawner3[A, B, C]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner3[A, B, C]) At(w Worker) Spawner3[A, B, C] {
+	return Spawner3[A, B, C]{sp.s.Worker(w.id, w.chunk)}
 }
 
 // Query4 is a typed view of 4 columns of one table, for walking its live rows:
@@ -461,6 +642,60 @@ func (q Query4[A, B, C, D]) Spans(chunk int) ([]A, []B, []C, []D) { return q.q.S
 // Allocates nothing.
 func (q Query4[A, B, C, D]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query4 calls
+// nothing.
+func (q Query4[A, B, C, D]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D)) {
+	for row, entity := range q.q.All() {
+		a, b, c, d := row.Get()
+		fn(Handle(entity), a, b, c, d)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Query4[A, B, C, D]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel4[A, B, C, D]{q, fn, ctx}, (*queryKernel4[A, B, C, D]).chunk)
+}
+
+// queryKernel4 is the kernel state of Query4.Parallel.
+type queryKernel4[A, B, C, D any] struct {
+	q   Query4[A, B, C, D]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D)
+	ctx *Context
+}
+
+func (kk *queryKernel4[A, B, C, D]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d := row.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query4.
+func (q Query4[A, B, C, D]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
@@ -516,6 +751,12 @@ func (sp Spawner4[A, B, C, D]) Reserve(n int) { sp.s.Reserve(n) }
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner4[A, B, C, D]) Worker(w, chunk int) Spawner4[A, B, C, D] {
 	return Spawner4[A, B, C, D]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner4[A, B, C, D]) At(w Worker) Spawner4[A, B, C, D] {
+	return Spawner4[A, B, C, D]{sp.s.Worker(w.id, w.chunk)}
 }
 
 // Query5 is a typed view of 5 columns of one table, for walking its live rows:
@@ -620,6 +861,60 @@ func (q Query5[A, B, C, D, E]) Spans(chunk int) ([]A, []B, []C, []D, []E) { retu
 // Allocates nothing.
 func (q Query5[A, B, C, D, E]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query5 calls
+// nothing.
+func (q Query5[A, B, C, D, E]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e := Row5[A, B, C, D, E]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Query5[A, B, C, D, E]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel5[A, B, C, D, E]{q, fn, ctx}, (*queryKernel5[A, B, C, D, E]).chunk)
+}
+
+// queryKernel5 is the kernel state of Query5.Parallel.
+type queryKernel5[A, B, C, D, E any] struct {
+	q   Query5[A, B, C, D, E]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E)
+	ctx *Context
+}
+
+func (kk *queryKernel5[A, B, C, D, E]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e := Row5[A, B, C, D, E]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query5.
+func (q Query5[A, B, C, D, E]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
@@ -677,6 +972,12 @@ func (sp Spawner5[A, B, C, D, E]) Reserve(n int) { sp.s.Reserve(n) }
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner5[A, B, C, D, E]) Worker(w, chunk int) Spawner5[A, B, C, D, E] {
 	return Spawner5[A, B, C, D, E]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner5[A, B, C, D, E]) At(w Worker) Spawner5[A, B, C, D, E] {
+	return Spawner5[A, B, C, D, E]{sp.s.Worker(w.id, w.chunk)}
 }
 
 // Query6 is a typed view of 6 columns of one table, for walking its live rows:
@@ -784,6 +1085,60 @@ func (q Query6[A, B, C, D, E, F]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F
 // Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query6 calls
+// nothing.
+func (q Query6[A, B, C, D, E, F]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f := Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Query6[A, B, C, D, E, F]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel6[A, B, C, D, E, F]{q, fn, ctx}, (*queryKernel6[A, B, C, D, E, F]).chunk)
+}
+
+// queryKernel6 is the kernel state of Query6.Parallel.
+type queryKernel6[A, B, C, D, E, F any] struct {
+	q   Query6[A, B, C, D, E, F]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)
+	ctx *Context
+}
+
+func (kk *queryKernel6[A, B, C, D, E, F]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f := Row6[A, B, C, D, E, F]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query6.
+func (q Query6[A, B, C, D, E, F]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
@@ -843,6 +1198,12 @@ func (sp Spawner6[A, B, C, D, E, F]) Reserve(n int) { sp.s.Reserve(n) }
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner6[A, B, C, D, E, F]) Worker(w, chunk int) Spawner6[A, B, C, D, E, F] {
 	return Spawner6[A, B, C, D, E, F]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner6[A, B, C, D, E, F]) At(w Worker) Spawner6[A, B, C, D, E, F] {
+	return Spawner6[A, B, C, D, E, F]{sp.s.Worker(w.id, w.chunk)}
 }
 
 // Query7 is a typed view of 7 columns of one table, for walking its live rows:
@@ -951,6 +1312,60 @@ func (q Query7[A, B, C, D, E, F, G]) Spans(chunk int) ([]A, []B, []C, []D, []E, 
 // Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query7 calls
+// nothing.
+func (q Query7[A, B, C, D, E, F, G]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g := Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Query7[A, B, C, D, E, F, G]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel7[A, B, C, D, E, F, G]{q, fn, ctx}, (*queryKernel7[A, B, C, D, E, F, G]).chunk)
+}
+
+// queryKernel7 is the kernel state of Query7.Parallel.
+type queryKernel7[A, B, C, D, E, F, G any] struct {
+	q   Query7[A, B, C, D, E, F, G]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)
+	ctx *Context
+}
+
+func (kk *queryKernel7[A, B, C, D, E, F, G]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g := Row7[A, B, C, D, E, F, G]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query7.
+func (q Query7[A, B, C, D, E, F, G]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
@@ -1010,6 +1425,12 @@ func (sp Spawner7[A, B, C, D, E, F, G]) Reserve(n int) { sp.s.Reserve(n) }
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner7[A, B, C, D, E, F, G]) Worker(w, chunk int) Spawner7[A, B, C, D, E, F, G] {
 	return Spawner7[A, B, C, D, E, F, G]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner7[A, B, C, D, E, F, G]) At(w Worker) Spawner7[A, B, C, D, E, F, G] {
+	return Spawner7[A, B, C, D, E, F, G]{sp.s.Worker(w.id, w.chunk)}
 }
 
 // Query8 is a typed view of 8 columns of one table, for walking its live rows:
@@ -1119,6 +1540,60 @@ func (q Query8[A, B, C, D, E, F, G, H]) Spans(chunk int) ([]A, []B, []C, []D, []
 // Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query8 calls
+// nothing.
+func (q Query8[A, B, C, D, E, F, G, H]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h := Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Query8[A, B, C, D, E, F, G, H]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel8[A, B, C, D, E, F, G, H]{q, fn, ctx}, (*queryKernel8[A, B, C, D, E, F, G, H]).chunk)
+}
+
+// queryKernel8 is the kernel state of Query8.Parallel.
+type queryKernel8[A, B, C, D, E, F, G, H any] struct {
+	q   Query8[A, B, C, D, E, F, G, H]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)
+	ctx *Context
+}
+
+func (kk *queryKernel8[A, B, C, D, E, F, G, H]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h := Row8[A, B, C, D, E, F, G, H]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query8.
+func (q Query8[A, B, C, D, E, F, G, H]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
@@ -1178,6 +1653,12 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) Reserve(n int) { sp.s.Reserve(n) }
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner8[A, B, C, D, E, F, G, H]) Worker(w, chunk int) Spawner8[A, B, C, D, E, F, G, H] {
 	return Spawner8[A, B, C, D, E, F, G, H]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner8[A, B, C, D, E, F, G, H]) At(w Worker) Spawner8[A, B, C, D, E, F, G, H] {
+	return Spawner8[A, B, C, D, E, F, G, H]{sp.s.Worker(w.id, w.chunk)}
 }
 
 // Query9 is a typed view of 9 columns of one table, for walking its live rows:
@@ -1290,6 +1771,60 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) Runs(chunk int) iter.Seq2[int, int] {
 	return q.q.Runs(chunk)
 }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query9 calls
+// nothing.
+func (q Query9[A, B, C, D, E, F, G, H, I]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i := Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Query9[A, B, C, D, E, F, G, H, I]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel9[A, B, C, D, E, F, G, H, I]{q, fn, ctx}, (*queryKernel9[A, B, C, D, E, F, G, H, I]).chunk)
+}
+
+// queryKernel9 is the kernel state of Query9.Parallel.
+type queryKernel9[A, B, C, D, E, F, G, H, I any] struct {
+	q   Query9[A, B, C, D, E, F, G, H, I]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)
+	ctx *Context
+}
+
+func (kk *queryKernel9[A, B, C, D, E, F, G, H, I]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i := Row9[A, B, C, D, E, F, G, H, I]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query9.
+func (q Query9[A, B, C, D, E, F, G, H, I]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
@@ -1349,6 +1884,12 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Reserve(n int) { sp.s.Reserve(n) }
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Worker(w, chunk int) Spawner9[A, B, C, D, E, F, G, H, I] {
 	return Spawner9[A, B, C, D, E, F, G, H, I]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner9[A, B, C, D, E, F, G, H, I]) At(w Worker) Spawner9[A, B, C, D, E, F, G, H, I] {
+	return Spawner9[A, B, C, D, E, F, G, H, I]{sp.s.Worker(w.id, w.chunk)}
 }
 
 // Query10 is a typed view of 10 columns of one table, for walking its live rows:
@@ -1462,6 +2003,60 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) Runs(chunk int) iter.Seq2[int, in
 	return q.q.Runs(chunk)
 }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query10 calls
+// nothing.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j := Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel10[A, B, C, D, E, F, G, H, I, J]{q, fn, ctx}, (*queryKernel10[A, B, C, D, E, F, G, H, I, J]).chunk)
+}
+
+// queryKernel10 is the kernel state of Query10.Parallel.
+type queryKernel10[A, B, C, D, E, F, G, H, I, J any] struct {
+	q   Query10[A, B, C, D, E, F, G, H, I, J]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)
+	ctx *Context
+}
+
+func (kk *queryKernel10[A, B, C, D, E, F, G, H, I, J]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j := Row10[A, B, C, D, E, F, G, H, I, J]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query10.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
@@ -1521,6 +2116,12 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Reserve(n int) { sp.s.Reserve(
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Worker(w, chunk int) Spawner10[A, B, C, D, E, F, G, H, I, J] {
 	return Spawner10[A, B, C, D, E, F, G, H, I, J]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) At(w Worker) Spawner10[A, B, C, D, E, F, G, H, I, J] {
+	return Spawner10[A, B, C, D, E, F, G, H, I, J]{sp.s.Worker(w.id, w.chunk)}
 }
 
 // Query11 is a typed view of 11 columns of one table, for walking its live rows:
@@ -1635,6 +2236,60 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Runs(chunk int) iter.Seq2[int,
 	return q.q.Runs(chunk)
 }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query11 calls
+// nothing.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k := Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel11[A, B, C, D, E, F, G, H, I, J, K]{q, fn, ctx}, (*queryKernel11[A, B, C, D, E, F, G, H, I, J, K]).chunk)
+}
+
+// queryKernel11 is the kernel state of Query11.Parallel.
+type queryKernel11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	q   Query11[A, B, C, D, E, F, G, H, I, J, K]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)
+	ctx *Context
+}
+
+func (kk *queryKernel11[A, B, C, D, E, F, G, H, I, J, K]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k := Row11[A, B, C, D, E, F, G, H, I, J, K]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query11.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
@@ -1694,6 +2349,12 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Reserve(n int) { sp.s.Reser
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Worker(w, chunk int) Spawner11[A, B, C, D, E, F, G, H, I, J, K] {
 	return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) At(w Worker) Spawner11[A, B, C, D, E, F, G, H, I, J, K] {
+	return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{sp.s.Worker(w.id, w.chunk)}
 }
 
 // Query12 is a typed view of 12 columns of one table, for walking its live rows:
@@ -1809,6 +2470,60 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Runs(chunk int) iter.Seq2[i
 	return q.q.Runs(chunk)
 }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query12 calls
+// nothing.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l := Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L]{q, fn, ctx}, (*queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L]).chunk)
+}
+
+// queryKernel12 is the kernel state of Query12.Parallel.
+type queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	q   Query12[A, B, C, D, E, F, G, H, I, J, K, L]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)
+	ctx *Context
+}
+
+func (kk *queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l := Row12[A, B, C, D, E, F, G, H, I, J, K, L]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query12.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
@@ -1868,6 +2583,12 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Reserve(n int) { sp.s.Re
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Worker(w, chunk int) Spawner12[A, B, C, D, E, F, G, H, I, J, K, L] {
 	return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) At(w Worker) Spawner12[A, B, C, D, E, F, G, H, I, J, K, L] {
+	return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{sp.s.Worker(w.id, w.chunk)}
 }
 
 // Query13 is a typed view of 13 columns of one table, for walking its live rows:
@@ -1984,6 +2705,60 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Runs(chunk int) iter.Seq
 	return q.q.Runs(chunk)
 }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query13 calls
+// nothing.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l, m := Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q, fn, ctx}, (*queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]).chunk)
+}
+
+// queryKernel13 is the kernel state of Query13.Parallel.
+type queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	q   Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)
+	ctx *Context
+}
+
+func (kk *queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l, m := Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query13.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
@@ -2043,6 +2818,12 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Reserve(n int) { sp.s
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Worker(w, chunk int) Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
 	return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) At(w Worker) Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
+	return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{sp.s.Worker(w.id, w.chunk)}
 }
 
 // Query14 is a typed view of 14 columns of one table, for walking its live rows:
@@ -2162,6 +2943,60 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Runs(chunk int) iter.
 	return q.q.Runs(chunk)
 }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query14 calls
+// nothing.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n := Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q, fn, ctx}, (*queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]).chunk)
+}
+
+// queryKernel14 is the kernel state of Query14.Parallel.
+type queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	q   Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)
+	ctx *Context
+}
+
+func (kk *queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n := Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query14.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m, n in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
@@ -2221,6 +3056,12 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Reserve(n int) { s
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Worker(w, chunk int) Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
 	return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) At(w Worker) Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
+	return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{sp.s.Worker(w.id, w.chunk)}
 }
 
 // Query15 is a typed view of 15 columns of one table, for walking its live rows:
@@ -2341,6 +3182,60 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Runs(chunk int) it
 	return q.q.Runs(chunk)
 }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query15 calls
+// nothing.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n, o := Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). It allocates
+// nothing when fn is made once (in the DeclareFunc, or a function that
+// captures nothing): a closure made in the body is allocated at each run;
+// read the run's values through w (Worker.DT, Worker.Tick).
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q, fn, ctx}, (*queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]).chunk)
+}
+
+// queryKernel15 is the kernel state of Query15.Parallel.
+type queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	q   Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)
+	ctx *Context
+}
+
+func (kk *queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n, o := Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query15.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m, n, o in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
@@ -2400,4 +3295,10 @@ func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Reserve(n int) 
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Worker(w, chunk int) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
 	return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) At(w Worker) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
+	return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{sp.s.Worker(w.id, w.chunk)}
 }

@@ -482,6 +482,15 @@ func (q Query{{.N}}[{{.Types}}]) Spans(chunk int) ({{join .Cols "[]$T" ", "}}) {
 // indexes into the slices of Spans(chunk): the span form for a kernel.
 // Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
+{{template "faceEach" (eachOf . "Query")}}
+
+// usedChunks is the table's used chunks, 0 for the zero Query{{.N}}.
+func (q Query{{.N}}[{{.Types}}]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
 
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding {{join .Cols "$F" ", "}} in the query's column{{if gt .N 1}}s{{end}} (columns of the table
@@ -537,5 +546,11 @@ func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) { sp.s.Reserve(n) }
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner{{.N}}[{{.Types}}]) Worker(w, chunk int) Spawner{{.N}}[{{.Types}}] {
 	return Spawner{{.N}}[{{.Types}}]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner{{.N}}[{{.Types}}]) At(w Worker) Spawner{{.N}}[{{.Types}}] {
+	return Spawner{{.N}}[{{.Types}}]{sp.s.Worker(w.id, w.chunk)}
 }
 {{end}}`

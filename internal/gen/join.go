@@ -242,4 +242,5 @@ func (q Join{{.N}}[{{.Types}}]) Get(entity Handle) (Row{{.N}}[{{.Types}}], bool)
 // each, for the runs of NextRun or Runs; rows the join does not match
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join{{.N}}[{{.Types}}]) Spans(chunk int) ({{join .Cols "[]$T" ", "}}) { return q.q.Spans(chunk) }
+{{template "faceEach" (eachOf . "Join")}}
 {{end}}`
