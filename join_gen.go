@@ -21,11 +21,11 @@ type Join1[A any] struct {
 }
 
 // HostJoin1 returns the join of column a and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column.
-func HostJoin1[A any](a *Column[A], filters ...Filter) (Join1[A], error) {
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err).
+func HostJoin1[A any](a *Column[A], filters ...Filter) Join1[A] {
 	qq, err := ephemeral.NewJoin1(a.e(), engineFilters(filters)...)
-	return Join1[A]{Join{qq.Join}, qq}, err
+	return Join1[A]{Join{qq.Join, err}, qq}
 }
 
 // NewJoin1 declares the join of the column of a (accessors from Read
@@ -33,14 +33,18 @@ func HostJoin1[A any](a *Column[A], filters ...Filter) (Join1[A], error) {
 // a system; its With and Without tables are presence reads, as NewJoin's.
 func NewJoin1[A any](a Access[A], filters ...Filter) Join1[A] {
 	qq := systems.NewJoin1(a.access(), engineFilters(filters)...)
-	return Join1[A]{Join{qq.Join}, qq}
+	return Join1[A]{Join{qq.Join, nil}, qq}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join1[A]) All() iter.Seq2[Row1[A], Handle] {
 	return func(yield func(Row1[A], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row1[A]{row}, Handle(entity)) {
 				return
@@ -54,6 +58,9 @@ func (q Join1[A]) All() iter.Seq2[Row1[A], Handle] {
 // 0..Chunks()-1. Allocates nothing.
 func (q Join1[A]) Chunk(chunk int) iter.Seq2[Row1[A], Handle] {
 	return func(yield func(Row1[A], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row1[A]{row}, Handle(entity)) {
 				return
@@ -80,8 +87,11 @@ func (q Join1[A]) Spans(chunk int) []A { return q.q.Spans(chunk) }
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join1 calls
-// nothing.
+// nothing, a broken host join panics with its error (Err).
 func (q Join1[A]) Each(fn func(entity Handle, a *A)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for row, entity := range q.q.All() {
 		a := row.Get()
 		fn(Handle(entity), a)
@@ -103,6 +113,9 @@ func (q Join1[A]) Each(fn func(entity Handle, a *A)) {
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Join1[A]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel1[A]{q, fn, ctx}, (*joinKernel1[A]).chunk)
 }
 
@@ -133,11 +146,11 @@ type Join2[A, B any] struct {
 }
 
 // HostJoin2 returns the join of columns a, b and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column.
-func HostJoin2[A, B any](a *Column[A], b *Column[B], filters ...Filter) (Join2[A, B], error) {
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err).
+func HostJoin2[A, B any](a *Column[A], b *Column[B], filters ...Filter) Join2[A, B] {
 	qq, err := ephemeral.NewJoin2(a.e(), b.e(), engineFilters(filters)...)
-	return Join2[A, B]{Join{qq.Join}, qq}, err
+	return Join2[A, B]{Join{qq.Join, err}, qq}
 }
 
 // NewJoin2 declares the join of the columns of a, b (accessors from Read
@@ -145,14 +158,18 @@ func HostJoin2[A, B any](a *Column[A], b *Column[B], filters ...Filter) (Join2[A
 // a system; its With and Without tables are presence reads, as NewJoin's.
 func NewJoin2[A, B any](a Access[A], b Access[B], filters ...Filter) Join2[A, B] {
 	qq := systems.NewJoin2(a.access(), b.access(), engineFilters(filters)...)
-	return Join2[A, B]{Join{qq.Join}, qq}
+	return Join2[A, B]{Join{qq.Join, nil}, qq}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join2[A, B]) All() iter.Seq2[Row2[A, B], Handle] {
 	return func(yield func(Row2[A, B], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row2[A, B]{row}, Handle(entity)) {
 				return
@@ -166,6 +183,9 @@ func (q Join2[A, B]) All() iter.Seq2[Row2[A, B], Handle] {
 // 0..Chunks()-1. Allocates nothing.
 func (q Join2[A, B]) Chunk(chunk int) iter.Seq2[Row2[A, B], Handle] {
 	return func(yield func(Row2[A, B], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row2[A, B]{row}, Handle(entity)) {
 				return
@@ -191,8 +211,11 @@ func (q Join2[A, B]) Spans(chunk int) ([]A, []B) { return q.q.Spans(chunk) }
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join2 calls
-// nothing.
+// nothing, a broken host join panics with its error (Err).
 func (q Join2[A, B]) Each(fn func(entity Handle, a *A, b *B)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for row, entity := range q.q.All() {
 		a, b := row.Get()
 		fn(Handle(entity), a, b)
@@ -214,6 +237,9 @@ func (q Join2[A, B]) Each(fn func(entity Handle, a *A, b *B)) {
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Join2[A, B]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel2[A, B]{q, fn, ctx}, (*joinKernel2[A, B]).chunk)
 }
 
@@ -244,11 +270,11 @@ type Join3[A, B, C any] struct {
 }
 
 // HostJoin3 returns the join of columns a, b, c and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column.
-func HostJoin3[A, B, C any](a *Column[A], b *Column[B], c *Column[C], filters ...Filter) (Join3[A, B, C], error) {
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err).
+func HostJoin3[A, B, C any](a *Column[A], b *Column[B], c *Column[C], filters ...Filter) Join3[A, B, C] {
 	qq, err := ephemeral.NewJoin3(a.e(), b.e(), c.e(), engineFilters(filters)...)
-	return Join3[A, B, C]{Join{qq.Join}, qq}, err
+	return Join3[A, B, C]{Join{qq.Join, err}, qq}
 }
 
 // NewJoin3 declares the join of the columns of a, b, c (accessors from Read
@@ -256,14 +282,18 @@ func HostJoin3[A, B, C any](a *Column[A], b *Column[B], c *Column[C], filters ..
 // a system; its With and Without tables are presence reads, as NewJoin's.
 func NewJoin3[A, B, C any](a Access[A], b Access[B], c Access[C], filters ...Filter) Join3[A, B, C] {
 	qq := systems.NewJoin3(a.access(), b.access(), c.access(), engineFilters(filters)...)
-	return Join3[A, B, C]{Join{qq.Join}, qq}
+	return Join3[A, B, C]{Join{qq.Join, nil}, qq}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join3[A, B, C]) All() iter.Seq2[Row3[A, B, C], Handle] {
 	return func(yield func(Row3[A, B, C], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row3[A, B, C]{row}, Handle(entity)) {
 				return
@@ -277,6 +307,9 @@ func (q Join3[A, B, C]) All() iter.Seq2[Row3[A, B, C], Handle] {
 // 0..Chunks()-1. Allocates nothing.
 func (q Join3[A, B, C]) Chunk(chunk int) iter.Seq2[Row3[A, B, C], Handle] {
 	return func(yield func(Row3[A, B, C], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row3[A, B, C]{row}, Handle(entity)) {
 				return
@@ -302,8 +335,11 @@ func (q Join3[A, B, C]) Spans(chunk int) ([]A, []B, []C) { return q.q.Spans(chun
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join3 calls
-// nothing.
+// nothing, a broken host join panics with its error (Err).
 func (q Join3[A, B, C]) Each(fn func(entity Handle, a *A, b *B, c *C)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for row, entity := range q.q.All() {
 		a, b, c := row.Get()
 		fn(Handle(entity), a, b, c)
@@ -325,6 +361,9 @@ func (q Join3[A, B, C]) Each(fn func(entity Handle, a *A, b *B, c *C)) {
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Join3[A, B, C]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel3[A, B, C]{q, fn, ctx}, (*joinKernel3[A, B, C]).chunk)
 }
 
@@ -355,11 +394,11 @@ type Join4[A, B, C, D any] struct {
 }
 
 // HostJoin4 returns the join of columns a, b, c, d and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column.
-func HostJoin4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], filters ...Filter) (Join4[A, B, C, D], error) {
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err).
+func HostJoin4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], filters ...Filter) Join4[A, B, C, D] {
 	qq, err := ephemeral.NewJoin4(a.e(), b.e(), c.e(), d.e(), engineFilters(filters)...)
-	return Join4[A, B, C, D]{Join{qq.Join}, qq}, err
+	return Join4[A, B, C, D]{Join{qq.Join, err}, qq}
 }
 
 // NewJoin4 declares the join of the columns of a, b, c, d (accessors from Read
@@ -367,14 +406,18 @@ func HostJoin4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Colu
 // a system; its With and Without tables are presence reads, as NewJoin's.
 func NewJoin4[A, B, C, D any](a Access[A], b Access[B], c Access[C], d Access[D], filters ...Filter) Join4[A, B, C, D] {
 	qq := systems.NewJoin4(a.access(), b.access(), c.access(), d.access(), engineFilters(filters)...)
-	return Join4[A, B, C, D]{Join{qq.Join}, qq}
+	return Join4[A, B, C, D]{Join{qq.Join, nil}, qq}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join4[A, B, C, D]) All() iter.Seq2[Row4[A, B, C, D], Handle] {
 	return func(yield func(Row4[A, B, C, D], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row4[A, B, C, D]{row}, Handle(entity)) {
 				return
@@ -388,6 +431,9 @@ func (q Join4[A, B, C, D]) All() iter.Seq2[Row4[A, B, C, D], Handle] {
 // 0..Chunks()-1. Allocates nothing.
 func (q Join4[A, B, C, D]) Chunk(chunk int) iter.Seq2[Row4[A, B, C, D], Handle] {
 	return func(yield func(Row4[A, B, C, D], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row4[A, B, C, D]{row}, Handle(entity)) {
 				return
@@ -413,8 +459,11 @@ func (q Join4[A, B, C, D]) Spans(chunk int) ([]A, []B, []C, []D) { return q.q.Sp
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join4 calls
-// nothing.
+// nothing, a broken host join panics with its error (Err).
 func (q Join4[A, B, C, D]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for row, entity := range q.q.All() {
 		a, b, c, d := row.Get()
 		fn(Handle(entity), a, b, c, d)
@@ -436,6 +485,9 @@ func (q Join4[A, B, C, D]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D)) 
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Join4[A, B, C, D]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel4[A, B, C, D]{q, fn, ctx}, (*joinKernel4[A, B, C, D]).chunk)
 }
 
@@ -467,15 +519,15 @@ type Join5[A, B, C, D, E any] struct {
 }
 
 // HostJoin5 returns the join of columns a, b, c, d, e and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], filters ...Filter) (Join5[A, B, C, D, E], error) {
+func HostJoin5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], filters ...Filter) Join5[A, B, C, D, E] {
 	qq, err := ephemeral.NewJoin5(a.e(), b.e(), c.e(), d.e(), e.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join5[A, B, C, D, E]{Join: Join{qq.Join}, q: qq}, err
+		return Join5[A, B, C, D, E]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join5[A, B, C, D, E]{Join{qq.Join}, qq, &cols5[A, B, C, D, E]{a.All(), b.All(), c.All(), d.All(), e.All()}}, nil
+	return Join5[A, B, C, D, E]{Join{qq.Join, nil}, qq, &cols5[A, B, C, D, E]{a.All(), b.All(), c.All(), d.All(), e.All()}}
 }
 
 // NewJoin5 declares the join of the columns of a, b, c, d, e (accessors from Read
@@ -485,14 +537,18 @@ func HostJoin5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *C
 // it in the DeclareFunc, as every accessor.
 func NewJoin5[A, B, C, D, E any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], filters ...Filter) Join5[A, B, C, D, E] {
 	qq := systems.NewJoin5(a.access(), b.access(), c.access(), d.access(), e.access(), engineFilters(filters)...)
-	return Join5[A, B, C, D, E]{Join{qq.Join}, qq, &cols5[A, B, C, D, E]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e)}}
+	return Join5[A, B, C, D, E]{Join{qq.Join, nil}, qq, &cols5[A, B, C, D, E]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e)}}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join5[A, B, C, D, E]) All() iter.Seq2[Row5[A, B, C, D, E], Handle] {
 	return func(yield func(Row5[A, B, C, D, E], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row5[A, B, C, D, E]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -506,6 +562,9 @@ func (q Join5[A, B, C, D, E]) All() iter.Seq2[Row5[A, B, C, D, E], Handle] {
 // 0..Chunks()-1. Allocates nothing.
 func (q Join5[A, B, C, D, E]) Chunk(chunk int) iter.Seq2[Row5[A, B, C, D, E], Handle] {
 	return func(yield func(Row5[A, B, C, D, E], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row5[A, B, C, D, E]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -533,8 +592,11 @@ func (q Join5[A, B, C, D, E]) Spans(chunk int) ([]A, []B, []C, []D, []E) { retur
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join5 calls
-// nothing.
+// nothing, a broken host join panics with its error (Err).
 func (q Join5[A, B, C, D, E]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e := Row5[A, B, C, D, E]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e)
@@ -556,6 +618,9 @@ func (q Join5[A, B, C, D, E]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Join5[A, B, C, D, E]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel5[A, B, C, D, E]{q, fn, ctx}, (*joinKernel5[A, B, C, D, E]).chunk)
 }
 
@@ -587,15 +652,15 @@ type Join6[A, B, C, D, E, F any] struct {
 }
 
 // HostJoin6 returns the join of columns a, b, c, d, e, f and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], filters ...Filter) (Join6[A, B, C, D, E, F], error) {
+func HostJoin6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], filters ...Filter) Join6[A, B, C, D, E, F] {
 	qq, err := ephemeral.NewJoin6(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join6[A, B, C, D, E, F]{Join: Join{qq.Join}, q: qq}, err
+		return Join6[A, B, C, D, E, F]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join6[A, B, C, D, E, F]{Join{qq.Join}, qq, &cols6[A, B, C, D, E, F]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All()}}, nil
+	return Join6[A, B, C, D, E, F]{Join{qq.Join, nil}, qq, &cols6[A, B, C, D, E, F]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All()}}
 }
 
 // NewJoin6 declares the join of the columns of a, b, c, d, e, f (accessors from Read
@@ -605,14 +670,18 @@ func HostJoin6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d
 // it in the DeclareFunc, as every accessor.
 func NewJoin6[A, B, C, D, E, F any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], filters ...Filter) Join6[A, B, C, D, E, F] {
 	qq := systems.NewJoin6(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), engineFilters(filters)...)
-	return Join6[A, B, C, D, E, F]{Join{qq.Join}, qq, &cols6[A, B, C, D, E, F]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f)}}
+	return Join6[A, B, C, D, E, F]{Join{qq.Join, nil}, qq, &cols6[A, B, C, D, E, F]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f)}}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join6[A, B, C, D, E, F]) All() iter.Seq2[Row6[A, B, C, D, E, F], Handle] {
 	return func(yield func(Row6[A, B, C, D, E, F], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -626,6 +695,9 @@ func (q Join6[A, B, C, D, E, F]) All() iter.Seq2[Row6[A, B, C, D, E, F], Handle]
 // 0..Chunks()-1. Allocates nothing.
 func (q Join6[A, B, C, D, E, F]) Chunk(chunk int) iter.Seq2[Row6[A, B, C, D, E, F], Handle] {
 	return func(yield func(Row6[A, B, C, D, E, F], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -655,8 +727,11 @@ func (q Join6[A, B, C, D, E, F]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F)
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join6 calls
-// nothing.
+// nothing, a broken host join panics with its error (Err).
 func (q Join6[A, B, C, D, E, F]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f := Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f)
@@ -678,6 +753,9 @@ func (q Join6[A, B, C, D, E, F]) Each(fn func(entity Handle, a *A, b *B, c *C, d
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Join6[A, B, C, D, E, F]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel6[A, B, C, D, E, F]{q, fn, ctx}, (*joinKernel6[A, B, C, D, E, F]).chunk)
 }
 
@@ -709,15 +787,15 @@ type Join7[A, B, C, D, E, F, G any] struct {
 }
 
 // HostJoin7 returns the join of columns a, b, c, d, e, f, g and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], filters ...Filter) (Join7[A, B, C, D, E, F, G], error) {
+func HostJoin7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], filters ...Filter) Join7[A, B, C, D, E, F, G] {
 	qq, err := ephemeral.NewJoin7(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join7[A, B, C, D, E, F, G]{Join: Join{qq.Join}, q: qq}, err
+		return Join7[A, B, C, D, E, F, G]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join7[A, B, C, D, E, F, G]{Join{qq.Join}, qq, &cols7[A, B, C, D, E, F, G]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All()}}, nil
+	return Join7[A, B, C, D, E, F, G]{Join{qq.Join, nil}, qq, &cols7[A, B, C, D, E, F, G]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All()}}
 }
 
 // NewJoin7 declares the join of the columns of a, b, c, d, e, f, g (accessors from Read
@@ -727,14 +805,18 @@ func HostJoin7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C]
 // it in the DeclareFunc, as every accessor.
 func NewJoin7[A, B, C, D, E, F, G any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], filters ...Filter) Join7[A, B, C, D, E, F, G] {
 	qq := systems.NewJoin7(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), engineFilters(filters)...)
-	return Join7[A, B, C, D, E, F, G]{Join{qq.Join}, qq, &cols7[A, B, C, D, E, F, G]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g)}}
+	return Join7[A, B, C, D, E, F, G]{Join{qq.Join, nil}, qq, &cols7[A, B, C, D, E, F, G]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g)}}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join7[A, B, C, D, E, F, G]) All() iter.Seq2[Row7[A, B, C, D, E, F, G], Handle] {
 	return func(yield func(Row7[A, B, C, D, E, F, G], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -748,6 +830,9 @@ func (q Join7[A, B, C, D, E, F, G]) All() iter.Seq2[Row7[A, B, C, D, E, F, G], H
 // 0..Chunks()-1. Allocates nothing.
 func (q Join7[A, B, C, D, E, F, G]) Chunk(chunk int) iter.Seq2[Row7[A, B, C, D, E, F, G], Handle] {
 	return func(yield func(Row7[A, B, C, D, E, F, G], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -777,8 +862,11 @@ func (q Join7[A, B, C, D, E, F, G]) Spans(chunk int) ([]A, []B, []C, []D, []E, [
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join7 calls
-// nothing.
+// nothing, a broken host join panics with its error (Err).
 func (q Join7[A, B, C, D, E, F, G]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g := Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g)
@@ -800,6 +888,9 @@ func (q Join7[A, B, C, D, E, F, G]) Each(fn func(entity Handle, a *A, b *B, c *C
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Join7[A, B, C, D, E, F, G]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel7[A, B, C, D, E, F, G]{q, fn, ctx}, (*joinKernel7[A, B, C, D, E, F, G]).chunk)
 }
 
@@ -831,15 +922,15 @@ type Join8[A, B, C, D, E, F, G, H any] struct {
 }
 
 // HostJoin8 returns the join of columns a, b, c, d, e, f, g, h and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], filters ...Filter) (Join8[A, B, C, D, E, F, G, H], error) {
+func HostJoin8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], filters ...Filter) Join8[A, B, C, D, E, F, G, H] {
 	qq, err := ephemeral.NewJoin8(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join8[A, B, C, D, E, F, G, H]{Join: Join{qq.Join}, q: qq}, err
+		return Join8[A, B, C, D, E, F, G, H]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join8[A, B, C, D, E, F, G, H]{Join{qq.Join}, qq, &cols8[A, B, C, D, E, F, G, H]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All()}}, nil
+	return Join8[A, B, C, D, E, F, G, H]{Join{qq.Join, nil}, qq, &cols8[A, B, C, D, E, F, G, H]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All()}}
 }
 
 // NewJoin8 declares the join of the columns of a, b, c, d, e, f, g, h (accessors from Read
@@ -849,14 +940,18 @@ func HostJoin8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column
 // it in the DeclareFunc, as every accessor.
 func NewJoin8[A, B, C, D, E, F, G, H any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], filters ...Filter) Join8[A, B, C, D, E, F, G, H] {
 	qq := systems.NewJoin8(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), engineFilters(filters)...)
-	return Join8[A, B, C, D, E, F, G, H]{Join{qq.Join}, qq, &cols8[A, B, C, D, E, F, G, H]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h)}}
+	return Join8[A, B, C, D, E, F, G, H]{Join{qq.Join, nil}, qq, &cols8[A, B, C, D, E, F, G, H]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h)}}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join8[A, B, C, D, E, F, G, H]) All() iter.Seq2[Row8[A, B, C, D, E, F, G, H], Handle] {
 	return func(yield func(Row8[A, B, C, D, E, F, G, H], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -870,6 +965,9 @@ func (q Join8[A, B, C, D, E, F, G, H]) All() iter.Seq2[Row8[A, B, C, D, E, F, G,
 // 0..Chunks()-1. Allocates nothing.
 func (q Join8[A, B, C, D, E, F, G, H]) Chunk(chunk int) iter.Seq2[Row8[A, B, C, D, E, F, G, H], Handle] {
 	return func(yield func(Row8[A, B, C, D, E, F, G, H], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -899,8 +997,11 @@ func (q Join8[A, B, C, D, E, F, G, H]) Spans(chunk int) ([]A, []B, []C, []D, []E
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join8 calls
-// nothing.
+// nothing, a broken host join panics with its error (Err).
 func (q Join8[A, B, C, D, E, F, G, H]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h := Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h)
@@ -922,6 +1023,9 @@ func (q Join8[A, B, C, D, E, F, G, H]) Each(fn func(entity Handle, a *A, b *B, c
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Join8[A, B, C, D, E, F, G, H]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel8[A, B, C, D, E, F, G, H]{q, fn, ctx}, (*joinKernel8[A, B, C, D, E, F, G, H]).chunk)
 }
 
@@ -953,15 +1057,15 @@ type Join9[A, B, C, D, E, F, G, H, I any] struct {
 }
 
 // HostJoin9 returns the join of columns a, b, c, d, e, f, g, h, i and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], filters ...Filter) (Join9[A, B, C, D, E, F, G, H, I], error) {
+func HostJoin9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], filters ...Filter) Join9[A, B, C, D, E, F, G, H, I] {
 	qq, err := ephemeral.NewJoin9(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join9[A, B, C, D, E, F, G, H, I]{Join: Join{qq.Join}, q: qq}, err
+		return Join9[A, B, C, D, E, F, G, H, I]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join9[A, B, C, D, E, F, G, H, I]{Join{qq.Join}, qq, &cols9[A, B, C, D, E, F, G, H, I]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All()}}, nil
+	return Join9[A, B, C, D, E, F, G, H, I]{Join{qq.Join, nil}, qq, &cols9[A, B, C, D, E, F, G, H, I]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All()}}
 }
 
 // NewJoin9 declares the join of the columns of a, b, c, d, e, f, g, h, i (accessors from Read
@@ -971,14 +1075,18 @@ func HostJoin9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Col
 // it in the DeclareFunc, as every accessor.
 func NewJoin9[A, B, C, D, E, F, G, H, I any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], filters ...Filter) Join9[A, B, C, D, E, F, G, H, I] {
 	qq := systems.NewJoin9(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), engineFilters(filters)...)
-	return Join9[A, B, C, D, E, F, G, H, I]{Join{qq.Join}, qq, &cols9[A, B, C, D, E, F, G, H, I]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i)}}
+	return Join9[A, B, C, D, E, F, G, H, I]{Join{qq.Join, nil}, qq, &cols9[A, B, C, D, E, F, G, H, I]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i)}}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join9[A, B, C, D, E, F, G, H, I]) All() iter.Seq2[Row9[A, B, C, D, E, F, G, H, I], Handle] {
 	return func(yield func(Row9[A, B, C, D, E, F, G, H, I], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -992,6 +1100,9 @@ func (q Join9[A, B, C, D, E, F, G, H, I]) All() iter.Seq2[Row9[A, B, C, D, E, F,
 // 0..Chunks()-1. Allocates nothing.
 func (q Join9[A, B, C, D, E, F, G, H, I]) Chunk(chunk int) iter.Seq2[Row9[A, B, C, D, E, F, G, H, I], Handle] {
 	return func(yield func(Row9[A, B, C, D, E, F, G, H, I], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1021,8 +1132,11 @@ func (q Join9[A, B, C, D, E, F, G, H, I]) Spans(chunk int) ([]A, []B, []C, []D, 
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join9 calls
-// nothing.
+// nothing, a broken host join panics with its error (Err).
 func (q Join9[A, B, C, D, E, F, G, H, I]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h, i := Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h, i)
@@ -1044,6 +1158,9 @@ func (q Join9[A, B, C, D, E, F, G, H, I]) Each(fn func(entity Handle, a *A, b *B
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Join9[A, B, C, D, E, F, G, H, I]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel9[A, B, C, D, E, F, G, H, I]{q, fn, ctx}, (*joinKernel9[A, B, C, D, E, F, G, H, I]).chunk)
 }
 
@@ -1075,15 +1192,15 @@ type Join10[A, B, C, D, E, F, G, H, I, J any] struct {
 }
 
 // HostJoin10 returns the join of columns a, b, c, d, e, f, g, h, i, j and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], filters ...Filter) (Join10[A, B, C, D, E, F, G, H, I, J], error) {
+func HostJoin10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], filters ...Filter) Join10[A, B, C, D, E, F, G, H, I, J] {
 	qq, err := ephemeral.NewJoin10(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join10[A, B, C, D, E, F, G, H, I, J]{Join: Join{qq.Join}, q: qq}, err
+		return Join10[A, B, C, D, E, F, G, H, I, J]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join10[A, B, C, D, E, F, G, H, I, J]{Join{qq.Join}, qq, &cols10[A, B, C, D, E, F, G, H, I, J]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All()}}, nil
+	return Join10[A, B, C, D, E, F, G, H, I, J]{Join{qq.Join, nil}, qq, &cols10[A, B, C, D, E, F, G, H, I, J]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All()}}
 }
 
 // NewJoin10 declares the join of the columns of a, b, c, d, e, f, g, h, i, j (accessors from Read
@@ -1093,14 +1210,18 @@ func HostJoin10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c 
 // it in the DeclareFunc, as every accessor.
 func NewJoin10[A, B, C, D, E, F, G, H, I, J any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], filters ...Filter) Join10[A, B, C, D, E, F, G, H, I, J] {
 	qq := systems.NewJoin10(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), engineFilters(filters)...)
-	return Join10[A, B, C, D, E, F, G, H, I, J]{Join{qq.Join}, qq, &cols10[A, B, C, D, E, F, G, H, I, J]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j)}}
+	return Join10[A, B, C, D, E, F, G, H, I, J]{Join{qq.Join, nil}, qq, &cols10[A, B, C, D, E, F, G, H, I, J]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j)}}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join10[A, B, C, D, E, F, G, H, I, J]) All() iter.Seq2[Row10[A, B, C, D, E, F, G, H, I, J], Handle] {
 	return func(yield func(Row10[A, B, C, D, E, F, G, H, I, J], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1114,6 +1235,9 @@ func (q Join10[A, B, C, D, E, F, G, H, I, J]) All() iter.Seq2[Row10[A, B, C, D, 
 // 0..Chunks()-1. Allocates nothing.
 func (q Join10[A, B, C, D, E, F, G, H, I, J]) Chunk(chunk int) iter.Seq2[Row10[A, B, C, D, E, F, G, H, I, J], Handle] {
 	return func(yield func(Row10[A, B, C, D, E, F, G, H, I, J], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1143,8 +1267,11 @@ func (q Join10[A, B, C, D, E, F, G, H, I, J]) Spans(chunk int) ([]A, []B, []C, [
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join10 calls
-// nothing.
+// nothing, a broken host join panics with its error (Err).
 func (q Join10[A, B, C, D, E, F, G, H, I, J]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h, i, j := Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j)
@@ -1166,6 +1293,9 @@ func (q Join10[A, B, C, D, E, F, G, H, I, J]) Each(fn func(entity Handle, a *A, 
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Join10[A, B, C, D, E, F, G, H, I, J]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel10[A, B, C, D, E, F, G, H, I, J]{q, fn, ctx}, (*joinKernel10[A, B, C, D, E, F, G, H, I, J]).chunk)
 }
 
@@ -1197,15 +1327,15 @@ type Join11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 }
 
 // HostJoin11 returns the join of columns a, b, c, d, e, f, g, h, i, j, k and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], filters ...Filter) (Join11[A, B, C, D, E, F, G, H, I, J, K], error) {
+func HostJoin11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], filters ...Filter) Join11[A, B, C, D, E, F, G, H, I, J, K] {
 	qq, err := ephemeral.NewJoin11(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join: Join{qq.Join}, q: qq}, err
+		return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join{qq.Join}, qq, &cols11[A, B, C, D, E, F, G, H, I, J, K]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All()}}, nil
+	return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join{qq.Join, nil}, qq, &cols11[A, B, C, D, E, F, G, H, I, J, K]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All()}}
 }
 
 // NewJoin11 declares the join of the columns of a, b, c, d, e, f, g, h, i, j, k (accessors from Read
@@ -1215,14 +1345,18 @@ func HostJoin11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B],
 // it in the DeclareFunc, as every accessor.
 func NewJoin11[A, B, C, D, E, F, G, H, I, J, K any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], filters ...Filter) Join11[A, B, C, D, E, F, G, H, I, J, K] {
 	qq := systems.NewJoin11(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), engineFilters(filters)...)
-	return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join{qq.Join}, qq, &cols11[A, B, C, D, E, F, G, H, I, J, K]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k)}}
+	return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join{qq.Join, nil}, qq, &cols11[A, B, C, D, E, F, G, H, I, J, K]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k)}}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) All() iter.Seq2[Row11[A, B, C, D, E, F, G, H, I, J, K], Handle] {
 	return func(yield func(Row11[A, B, C, D, E, F, G, H, I, J, K], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1236,6 +1370,9 @@ func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) All() iter.Seq2[Row11[A, B, C, 
 // 0..Chunks()-1. Allocates nothing.
 func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Chunk(chunk int) iter.Seq2[Row11[A, B, C, D, E, F, G, H, I, J, K], Handle] {
 	return func(yield func(Row11[A, B, C, D, E, F, G, H, I, J, K], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1265,8 +1402,11 @@ func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Spans(chunk int) ([]A, []B, []C
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join11 calls
-// nothing.
+// nothing, a broken host join panics with its error (Err).
 func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h, i, j, k := Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k)
@@ -1288,6 +1428,9 @@ func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Each(fn func(entity Handle, a *
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel11[A, B, C, D, E, F, G, H, I, J, K]{q, fn, ctx}, (*joinKernel11[A, B, C, D, E, F, G, H, I, J, K]).chunk)
 }
 
@@ -1319,15 +1462,15 @@ type Join12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 }
 
 // HostJoin12 returns the join of columns a, b, c, d, e, f, g, h, i, j, k, l and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], filters ...Filter) (Join12[A, B, C, D, E, F, G, H, I, J, K, L], error) {
+func HostJoin12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], filters ...Filter) Join12[A, B, C, D, E, F, G, H, I, J, K, L] {
 	qq, err := ephemeral.NewJoin12(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join: Join{qq.Join}, q: qq}, err
+		return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join{qq.Join}, qq, &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All()}}, nil
+	return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join{qq.Join, nil}, qq, &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All()}}
 }
 
 // NewJoin12 declares the join of the columns of a, b, c, d, e, f, g, h, i, j, k, l (accessors from Read
@@ -1337,14 +1480,18 @@ func HostJoin12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[
 // it in the DeclareFunc, as every accessor.
 func NewJoin12[A, B, C, D, E, F, G, H, I, J, K, L any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], filters ...Filter) Join12[A, B, C, D, E, F, G, H, I, J, K, L] {
 	qq := systems.NewJoin12(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), engineFilters(filters)...)
-	return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join{qq.Join}, qq, &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l)}}
+	return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join{qq.Join, nil}, qq, &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l)}}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) All() iter.Seq2[Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle] {
 	return func(yield func(Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1358,6 +1505,9 @@ func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) All() iter.Seq2[Row12[A, B, 
 // 0..Chunks()-1. Allocates nothing.
 func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Chunk(chunk int) iter.Seq2[Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle] {
 	return func(yield func(Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1387,8 +1537,11 @@ func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Spans(chunk int) ([]A, []B, 
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join12 calls
-// nothing.
+// nothing, a broken host join panics with its error (Err).
 func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h, i, j, k, l := Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l)
@@ -1410,6 +1563,9 @@ func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Each(fn func(entity Handle, 
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L]{q, fn, ctx}, (*joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L]).chunk)
 }
 
@@ -1441,15 +1597,15 @@ type Join13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
 }
 
 // HostJoin13 returns the join of columns a, b, c, d, e, f, g, h, i, j, k, l, m and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], filters ...Filter) (Join13[A, B, C, D, E, F, G, H, I, J, K, L, M], error) {
+func HostJoin13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], filters ...Filter) Join13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
 	qq, err := ephemeral.NewJoin13(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join: Join{qq.Join}, q: qq}, err
+		return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join{qq.Join}, qq, &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All()}}, nil
+	return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join{qq.Join, nil}, qq, &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All()}}
 }
 
 // NewJoin13 declares the join of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m (accessors from Read
@@ -1459,14 +1615,18 @@ func HostJoin13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Colu
 // it in the DeclareFunc, as every accessor.
 func NewJoin13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], filters ...Filter) Join13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
 	qq := systems.NewJoin13(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), engineFilters(filters)...)
-	return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join{qq.Join}, qq, &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m)}}
+	return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join{qq.Join, nil}, qq, &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m)}}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) All() iter.Seq2[Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle] {
 	return func(yield func(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1480,6 +1640,9 @@ func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) All() iter.Seq2[Row13[A, 
 // 0..Chunks()-1. Allocates nothing.
 func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Chunk(chunk int) iter.Seq2[Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle] {
 	return func(yield func(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1509,8 +1672,11 @@ func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spans(chunk int) ([]A, []
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join13 calls
-// nothing.
+// nothing, a broken host join panics with its error (Err).
 func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h, i, j, k, l, m := Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m)
@@ -1532,6 +1698,9 @@ func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Each(fn func(entity Handl
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q, fn, ctx}, (*joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]).chunk)
 }
 
@@ -1563,15 +1732,15 @@ type Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
 }
 
 // HostJoin14 returns the join of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], filters ...Filter) (Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], error) {
+func HostJoin14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], filters ...Filter) Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
 	qq, err := ephemeral.NewJoin14(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join: Join{qq.Join}, q: qq}, err
+		return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join{qq.Join}, qq, &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All()}}, nil
+	return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join{qq.Join, nil}, qq, &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All()}}
 }
 
 // NewJoin14 declares the join of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n (accessors from Read
@@ -1581,14 +1750,18 @@ func HostJoin14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *C
 // it in the DeclareFunc, as every accessor.
 func NewJoin14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N], filters ...Filter) Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
 	qq := systems.NewJoin14(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), engineFilters(filters)...)
-	return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join{qq.Join}, qq, &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n)}}
+	return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join{qq.Join, nil}, qq, &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n)}}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) All() iter.Seq2[Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle] {
 	return func(yield func(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1602,6 +1775,9 @@ func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) All() iter.Seq2[Row14[
 // 0..Chunks()-1. Allocates nothing.
 func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Chunk(chunk int) iter.Seq2[Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle] {
 	return func(yield func(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1631,8 +1807,11 @@ func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spans(chunk int) ([]A,
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join14 calls
-// nothing.
+// nothing, a broken host join panics with its error (Err).
 func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h, i, j, k, l, m, n := Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n)
@@ -1654,6 +1833,9 @@ func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Each(fn func(entity Ha
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q, fn, ctx}, (*joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]).chunk)
 }
 
@@ -1685,15 +1867,15 @@ type Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
 }
 
 // HostJoin15 returns the join of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, o and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], o *Column[O], filters ...Filter) (Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], error) {
+func HostJoin15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], o *Column[O], filters ...Filter) Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
 	qq, err := ephemeral.NewJoin15(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e(), o.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join: Join{qq.Join}, q: qq}, err
+		return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join{qq.Join}, qq, &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All(), o.All()}}, nil
+	return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join{qq.Join, nil}, qq, &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All(), o.All()}}
 }
 
 // NewJoin15 declares the join of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o (accessors from Read
@@ -1703,14 +1885,18 @@ func HostJoin15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b
 // it in the DeclareFunc, as every accessor.
 func NewJoin15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N], o Access[O], filters ...Filter) Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
 	qq := systems.NewJoin15(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), o.access(), engineFilters(filters)...)
-	return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join{qq.Join}, qq, &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n), columnData(o)}}
+	return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join{qq.Join, nil}, qq, &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n), columnData(o)}}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) All() iter.Seq2[Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle] {
 	return func(yield func(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1724,6 +1910,9 @@ func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) All() iter.Seq2[Row
 // 0..Chunks()-1. Allocates nothing.
 func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Chunk(chunk int) iter.Seq2[Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle] {
 	return func(yield func(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1753,8 +1942,11 @@ func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spans(chunk int) ([
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join15 calls
-// nothing.
+// nothing, a broken host join panics with its error (Err).
 func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h, i, j, k, l, m, n, o := Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
@@ -1776,6 +1968,9 @@ func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Each(fn func(entity
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q, fn, ctx}, (*joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]).chunk)
 }
 

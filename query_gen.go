@@ -27,7 +27,10 @@ func columnData[T any](a Access[T]) []T {
 // it into kernel state freely. A system makes it with NewQuery1, the host
 // with HostQuery1. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
-type Query1[A any] struct{ q ephemeral.Query1[A] }
+type Query1[A any] struct {
+	q   ephemeral.Query1[A]
+	err error // HostQuery1's error (see Err)
+}
 
 // Row1 is one live row of a Query1: a pointer into its column, valid until the
 // next structural change of the table.
@@ -37,27 +40,44 @@ type Row1[A any] struct{ r ephemeral.Row1[A] }
 func (r Row1[A]) Get() *A { return r.r.Get() }
 
 // HostQuery1 returns the query of column a, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column. Allocates nothing.
-func HostQuery1[A any](a *Column[A]) (Query1[A], error) {
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column (the rule of host
+// queries' errors: HostQuery1): Err returns it. Allocates nothing.
+func HostQuery1[A any](a *Column[A]) Query1[A] {
 	qq, err := ephemeral.NewQuery1(a.e())
-	return Query1[A]{qq}, err
+	if err != nil {
+		return Query1[A]{q: qq, err: err}
+	}
+	return Query1[A]{q: qq}
 }
+
+// Err is the error HostQuery1 kept, nil for a good query or one a system
+// made. Host queries have no second result: a bad one (a nil column, from
+// a failed AddColumn, or columns of different tables) keeps its error;
+// its first Insert or InsertN returns it and inserts nothing, and All,
+// Chunk, Each and Parallel panic with it (the message is the error's), so
+// a set-up that inserts through its queries checks their errors where it
+// checks Insert's.
+func (q Query1[A]) Err() error { return q.err }
 
 // NewQuery1 returns the query of the column of a, accessors from Read or
 // Write of one declaration: the system's typed iteration. The
 // accessors declare the access.
 func NewQuery1[A any](a Access[A]) Query1[A] {
-	return Query1[A]{systems.NewQuery1(a.access())}
+	return Query1[A]{q: systems.NewQuery1(a.access())}
 }
 
 // Table is the query's table; nil for the zero Query1.
 func (q Query1[A]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query1[A]) All() iter.Seq2[Row1[A], Handle] {
 	return func(yield func(Row1[A], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row1[A]{row}, Handle(entity)) {
 				return
@@ -68,9 +88,13 @@ func (q Query1[A]) All() iter.Seq2[Row1[A], Handle] {
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query1[A]) Chunk(chunk int) iter.Seq2[Row1[A], Handle] {
 	return func(yield func(Row1[A], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row1[A]{row}, Handle(entity)) {
 				return
@@ -95,8 +119,11 @@ func (q Query1[A]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) 
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query1 calls
-// nothing.
+// nothing, a broken host query panics with its error (Err).
 func (q Query1[A]) Each(fn func(entity Handle, a *A)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for row, entity := range q.q.All() {
 		a := row.Get()
 		fn(Handle(entity), a)
@@ -118,6 +145,9 @@ func (q Query1[A]) Each(fn func(entity Handle, a *A)) {
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Query1[A]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel1[A]{q, fn, ctx}, (*queryKernel1[A]).chunk)
 }
 
@@ -147,10 +177,14 @@ func (q Query1[A]) usedChunks() int {
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a in the query's column (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query1[A]) Insert(a A) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a)
 	return Handle(entity), err
 }
@@ -161,9 +195,13 @@ func (q Query1[A]) Insert(a A) (Handle, error) {
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query1[A]) InsertN(n int, fill func(entity Handle, a *A)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -210,7 +248,10 @@ func (sp Spawner1[A]) At(w Worker) Spawner1[A] {
 // it into kernel state freely. A system makes it with NewQuery2, the host
 // with HostQuery2. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
-type Query2[A, B any] struct{ q ephemeral.Query2[A, B] }
+type Query2[A, B any] struct {
+	q   ephemeral.Query2[A, B]
+	err error // HostQuery2's error (see Err)
+}
 
 // Row2 is one live row of a Query2: pointers into its columns, valid until the
 // next structural change of the table.
@@ -220,29 +261,40 @@ type Row2[A, B any] struct{ r ephemeral.Row2[A, B] }
 func (r Row2[A, B]) Get() (*A, *B) { return r.r.Get() }
 
 // HostQuery2 returns the query of columns a, b, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
-func HostQuery2[A, B any](a *Column[A], b *Column[B]) (Query2[A, B], error) {
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. Allocates nothing.
+func HostQuery2[A, B any](a *Column[A], b *Column[B]) Query2[A, B] {
 	qq, err := ephemeral.NewQuery2(a.e(), b.e())
-	return Query2[A, B]{qq}, err
+	if err != nil {
+		return Query2[A, B]{q: qq, err: err}
+	}
+	return Query2[A, B]{q: qq}
 }
+
+// Err is the error HostQuery2 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query2[A, B]) Err() error { return q.err }
 
 // NewQuery2 returns the query of the columns of a, b, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery2[A, B any](a Access[A], b Access[B]) Query2[A, B] {
-	return Query2[A, B]{systems.NewQuery2(a.access(), b.access())}
+	return Query2[A, B]{q: systems.NewQuery2(a.access(), b.access())}
 }
 
 // Table is the query's table; nil for the zero Query2.
 func (q Query2[A, B]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query2[A, B]) All() iter.Seq2[Row2[A, B], Handle] {
 	return func(yield func(Row2[A, B], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row2[A, B]{row}, Handle(entity)) {
 				return
@@ -253,9 +305,13 @@ func (q Query2[A, B]) All() iter.Seq2[Row2[A, B], Handle] {
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query2[A, B]) Chunk(chunk int) iter.Seq2[Row2[A, B], Handle] {
 	return func(yield func(Row2[A, B], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row2[A, B]{row}, Handle(entity)) {
 				return
@@ -279,8 +335,11 @@ func (q Query2[A, B]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chun
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query2 calls
-// nothing.
+// nothing, a broken host query panics with its error (Err).
 func (q Query2[A, B]) Each(fn func(entity Handle, a *A, b *B)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for row, entity := range q.q.All() {
 		a, b := row.Get()
 		fn(Handle(entity), a, b)
@@ -302,6 +361,9 @@ func (q Query2[A, B]) Each(fn func(entity Handle, a *A, b *B)) {
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Query2[A, B]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel2[A, B]{q, fn, ctx}, (*queryKernel2[A, B]).chunk)
 }
 
@@ -331,10 +393,14 @@ func (q Query2[A, B]) usedChunks() int {
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query2[A, B]) Insert(a A, b B) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b)
 	return Handle(entity), err
 }
@@ -344,9 +410,13 @@ func (q Query2[A, B]) Insert(a A, b B) (Handle, error) {
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query2[A, B]) InsertN(n int, fill func(entity Handle, a *A, b *B)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -394,7 +464,10 @@ func (sp Spawner2[A, B]) At(w Worker) Spawner2[A, B] {
 // it into kernel state freely. A system makes it with NewQuery3, the host
 // with HostQuery3. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
-type Query3[A, B, C any] struct{ q ephemeral.Query3[A, B, C] }
+type Query3[A, B, C any] struct {
+	q   ephemeral.Query3[A, B, C]
+	err error // HostQuery3's error (see Err)
+}
 
 // Row3 is one live row of a Query3: pointers into its columns, valid until the
 // next structural change of the table.
@@ -404,29 +477,40 @@ type Row3[A, B, C any] struct{ r ephemeral.Row3[A, B, C] }
 func (r Row3[A, B, C]) Get() (*A, *B, *C) { return r.r.Get() }
 
 // HostQuery3 returns the query of columns a, b, c, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
-func HostQuery3[A, B, C any](a *Column[A], b *Column[B], c *Column[C]) (Query3[A, B, C], error) {
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. Allocates nothing.
+func HostQuery3[A, B, C any](a *Column[A], b *Column[B], c *Column[C]) Query3[A, B, C] {
 	qq, err := ephemeral.NewQuery3(a.e(), b.e(), c.e())
-	return Query3[A, B, C]{qq}, err
+	if err != nil {
+		return Query3[A, B, C]{q: qq, err: err}
+	}
+	return Query3[A, B, C]{q: qq}
 }
+
+// Err is the error HostQuery3 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query3[A, B, C]) Err() error { return q.err }
 
 // NewQuery3 returns the query of the columns of a, b, c, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery3[A, B, C any](a Access[A], b Access[B], c Access[C]) Query3[A, B, C] {
-	return Query3[A, B, C]{systems.NewQuery3(a.access(), b.access(), c.access())}
+	return Query3[A, B, C]{q: systems.NewQuery3(a.access(), b.access(), c.access())}
 }
 
 // Table is the query's table; nil for the zero Query3.
 func (q Query3[A, B, C]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query3[A, B, C]) All() iter.Seq2[Row3[A, B, C], Handle] {
 	return func(yield func(Row3[A, B, C], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row3[A, B, C]{row}, Handle(entity)) {
 				return
@@ -437,9 +521,13 @@ func (q Query3[A, B, C]) All() iter.Seq2[Row3[A, B, C], Handle] {
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query3[A, B, C]) Chunk(chunk int) iter.Seq2[Row3[A, B, C], Handle] {
 	return func(yield func(Row3[A, B, C], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row3[A, B, C]{row}, Handle(entity)) {
 				return
@@ -463,8 +551,11 @@ func (q Query3[A, B, C]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(c
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query3 calls
-// nothing.
+// nothing, a broken host query panics with its error (Err).
 func (q Query3[A, B, C]) Each(fn func(entity Handle, a *A, b *B, c *C)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for row, entity := range q.q.All() {
 		a, b, c := row.Get()
 		fn(Handle(entity), a, b, c)
@@ -486,6 +577,9 @@ func (q Query3[A, B, C]) Each(fn func(entity Handle, a *A, b *B, c *C)) {
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Query3[A, B, C]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel3[A, B, C]{q, fn, ctx}, (*queryKernel3[A, B, C]).chunk)
 }
 
@@ -515,10 +609,14 @@ func (q Query3[A, B, C]) usedChunks() int {
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query3[A, B, C]) Insert(a A, b B, c C) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c)
 	return Handle(entity), err
 }
@@ -528,9 +626,13 @@ func (q Query3[A, B, C]) Insert(a A, b B, c C) (Handle, error) {
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query3[A, B, C]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -578,7 +680,10 @@ func (sp Spawner3[A, B, C]) At(w Worker) Spawner3[A, B, C] {
 // it into kernel state freely. A system makes it with NewQuery4, the host
 // with HostQuery4. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
-type Query4[A, B, C, D any] struct{ q ephemeral.Query4[A, B, C, D] }
+type Query4[A, B, C, D any] struct {
+	q   ephemeral.Query4[A, B, C, D]
+	err error // HostQuery4's error (see Err)
+}
 
 // Row4 is one live row of a Query4: pointers into its columns, valid until the
 // next structural change of the table.
@@ -588,29 +693,40 @@ type Row4[A, B, C, D any] struct{ r ephemeral.Row4[A, B, C, D] }
 func (r Row4[A, B, C, D]) Get() (*A, *B, *C, *D) { return r.r.Get() }
 
 // HostQuery4 returns the query of columns a, b, c, d, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
-func HostQuery4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D]) (Query4[A, B, C, D], error) {
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. Allocates nothing.
+func HostQuery4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D]) Query4[A, B, C, D] {
 	qq, err := ephemeral.NewQuery4(a.e(), b.e(), c.e(), d.e())
-	return Query4[A, B, C, D]{qq}, err
+	if err != nil {
+		return Query4[A, B, C, D]{q: qq, err: err}
+	}
+	return Query4[A, B, C, D]{q: qq}
 }
+
+// Err is the error HostQuery4 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query4[A, B, C, D]) Err() error { return q.err }
 
 // NewQuery4 returns the query of the columns of a, b, c, d, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery4[A, B, C, D any](a Access[A], b Access[B], c Access[C], d Access[D]) Query4[A, B, C, D] {
-	return Query4[A, B, C, D]{systems.NewQuery4(a.access(), b.access(), c.access(), d.access())}
+	return Query4[A, B, C, D]{q: systems.NewQuery4(a.access(), b.access(), c.access(), d.access())}
 }
 
 // Table is the query's table; nil for the zero Query4.
 func (q Query4[A, B, C, D]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query4[A, B, C, D]) All() iter.Seq2[Row4[A, B, C, D], Handle] {
 	return func(yield func(Row4[A, B, C, D], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row4[A, B, C, D]{row}, Handle(entity)) {
 				return
@@ -621,9 +737,13 @@ func (q Query4[A, B, C, D]) All() iter.Seq2[Row4[A, B, C, D], Handle] {
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query4[A, B, C, D]) Chunk(chunk int) iter.Seq2[Row4[A, B, C, D], Handle] {
 	return func(yield func(Row4[A, B, C, D], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row4[A, B, C, D]{row}, Handle(entity)) {
 				return
@@ -647,8 +767,11 @@ func (q Query4[A, B, C, D]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Run
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query4 calls
-// nothing.
+// nothing, a broken host query panics with its error (Err).
 func (q Query4[A, B, C, D]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for row, entity := range q.q.All() {
 		a, b, c, d := row.Get()
 		fn(Handle(entity), a, b, c, d)
@@ -670,6 +793,9 @@ func (q Query4[A, B, C, D]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D))
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Query4[A, B, C, D]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel4[A, B, C, D]{q, fn, ctx}, (*queryKernel4[A, B, C, D]).chunk)
 }
 
@@ -699,10 +825,14 @@ func (q Query4[A, B, C, D]) usedChunks() int {
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query4[A, B, C, D]) Insert(a A, b B, c C, d D) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d)
 	return Handle(entity), err
 }
@@ -712,9 +842,13 @@ func (q Query4[A, B, C, D]) Insert(a A, b B, c C, d D) (Handle, error) {
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query4[A, B, C, D]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -765,8 +899,9 @@ func (sp Spawner4[A, B, C, D]) At(w Worker) Spawner4[A, B, C, D] {
 // with HostQuery5. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query5[A, B, C, D, E any] struct {
-	q ephemeral.Query5[A, B, C, D, E]
-	c *cols5[A, B, C, D, E]
+	q   ephemeral.Query5[A, B, C, D, E]
+	c   *cols5[A, B, C, D, E]
+	err error // HostQuery5's error (see Err)
 }
 
 // cols5 are the whole columns of a Query5, in one block made with the
@@ -801,17 +936,22 @@ func (r Row5[A, B, C, D, E]) Get() (*A, *B, *C, *D, *E) {
 }
 
 // HostQuery5 returns the query of columns a, b, c, d, e, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E]) (Query5[A, B, C, D, E], error) {
+func HostQuery5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E]) Query5[A, B, C, D, E] {
 	qq, err := ephemeral.NewQuery5(a.e(), b.e(), c.e(), d.e(), e.e())
 	if err != nil {
-		return Query5[A, B, C, D, E]{q: qq}, err
+		return Query5[A, B, C, D, E]{q: qq, err: err}
 	}
-	return Query5[A, B, C, D, E]{qq, &cols5[A, B, C, D, E]{a.All(), b.All(), c.All(), d.All(), e.All()}}, nil
+	return Query5[A, B, C, D, E]{q: qq, c: &cols5[A, B, C, D, E]{a.All(), b.All(), c.All(), d.All(), e.All()}}
 }
+
+// Err is the error HostQuery5 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query5[A, B, C, D, E]) Err() error { return q.err }
 
 // NewQuery5 returns the query of the columns of a, b, c, d, e, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -819,17 +959,20 @@ func HostQuery5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery5[A, B, C, D, E any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E]) Query5[A, B, C, D, E] {
-	return Query5[A, B, C, D, E]{systems.NewQuery5(a.access(), b.access(), c.access(), d.access(), e.access()),
-		&cols5[A, B, C, D, E]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e)}}
+	return Query5[A, B, C, D, E]{q: systems.NewQuery5(a.access(), b.access(), c.access(), d.access(), e.access()),
+		c: &cols5[A, B, C, D, E]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e)}}
 }
 
 // Table is the query's table; nil for the zero Query5.
 func (q Query5[A, B, C, D, E]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query5[A, B, C, D, E]) All() iter.Seq2[Row5[A, B, C, D, E], Handle] {
 	return func(yield func(Row5[A, B, C, D, E], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row5[A, B, C, D, E]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -840,9 +983,13 @@ func (q Query5[A, B, C, D, E]) All() iter.Seq2[Row5[A, B, C, D, E], Handle] {
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query5[A, B, C, D, E]) Chunk(chunk int) iter.Seq2[Row5[A, B, C, D, E], Handle] {
 	return func(yield func(Row5[A, B, C, D, E], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row5[A, B, C, D, E]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -866,8 +1013,11 @@ func (q Query5[A, B, C, D, E]) Runs(chunk int) iter.Seq2[int, int] { return q.q.
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query5 calls
-// nothing.
+// nothing, a broken host query panics with its error (Err).
 func (q Query5[A, B, C, D, E]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e := Row5[A, B, C, D, E]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e)
@@ -889,6 +1039,9 @@ func (q Query5[A, B, C, D, E]) Each(fn func(entity Handle, a *A, b *B, c *C, d *
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Query5[A, B, C, D, E]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel5[A, B, C, D, E]{q, fn, ctx}, (*queryKernel5[A, B, C, D, E]).chunk)
 }
 
@@ -918,10 +1071,14 @@ func (q Query5[A, B, C, D, E]) usedChunks() int {
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query5[A, B, C, D, E]) Insert(a A, b B, c C, d D, e E) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e)
 	return Handle(entity), err
 }
@@ -931,9 +1088,13 @@ func (q Query5[A, B, C, D, E]) Insert(a A, b B, c C, d D, e E) (Handle, error) {
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query5[A, B, C, D, E]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -986,8 +1147,9 @@ func (sp Spawner5[A, B, C, D, E]) At(w Worker) Spawner5[A, B, C, D, E] {
 // with HostQuery6. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query6[A, B, C, D, E, F any] struct {
-	q ephemeral.Query6[A, B, C, D, E, F]
-	c *cols6[A, B, C, D, E, F]
+	q   ephemeral.Query6[A, B, C, D, E, F]
+	c   *cols6[A, B, C, D, E, F]
+	err error // HostQuery6's error (see Err)
 }
 
 // cols6 are the whole columns of a Query6, in one block made with the
@@ -1023,17 +1185,22 @@ func (r Row6[A, B, C, D, E, F]) Get() (*A, *B, *C, *D, *E, *F) {
 }
 
 // HostQuery6 returns the query of columns a, b, c, d, e, f, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F]) (Query6[A, B, C, D, E, F], error) {
+func HostQuery6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F]) Query6[A, B, C, D, E, F] {
 	qq, err := ephemeral.NewQuery6(a.e(), b.e(), c.e(), d.e(), e.e(), f.e())
 	if err != nil {
-		return Query6[A, B, C, D, E, F]{q: qq}, err
+		return Query6[A, B, C, D, E, F]{q: qq, err: err}
 	}
-	return Query6[A, B, C, D, E, F]{qq, &cols6[A, B, C, D, E, F]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All()}}, nil
+	return Query6[A, B, C, D, E, F]{q: qq, c: &cols6[A, B, C, D, E, F]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All()}}
 }
+
+// Err is the error HostQuery6 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query6[A, B, C, D, E, F]) Err() error { return q.err }
 
 // NewQuery6 returns the query of the columns of a, b, c, d, e, f, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -1041,17 +1208,20 @@ func HostQuery6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], 
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery6[A, B, C, D, E, F any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F]) Query6[A, B, C, D, E, F] {
-	return Query6[A, B, C, D, E, F]{systems.NewQuery6(a.access(), b.access(), c.access(), d.access(), e.access(), f.access()),
-		&cols6[A, B, C, D, E, F]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f)}}
+	return Query6[A, B, C, D, E, F]{q: systems.NewQuery6(a.access(), b.access(), c.access(), d.access(), e.access(), f.access()),
+		c: &cols6[A, B, C, D, E, F]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f)}}
 }
 
 // Table is the query's table; nil for the zero Query6.
 func (q Query6[A, B, C, D, E, F]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query6[A, B, C, D, E, F]) All() iter.Seq2[Row6[A, B, C, D, E, F], Handle] {
 	return func(yield func(Row6[A, B, C, D, E, F], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1062,9 +1232,13 @@ func (q Query6[A, B, C, D, E, F]) All() iter.Seq2[Row6[A, B, C, D, E, F], Handle
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) Chunk(chunk int) iter.Seq2[Row6[A, B, C, D, E, F], Handle] {
 	return func(yield func(Row6[A, B, C, D, E, F], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1090,8 +1264,11 @@ func (q Query6[A, B, C, D, E, F]) Runs(chunk int) iter.Seq2[int, int] { return q
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query6 calls
-// nothing.
+// nothing, a broken host query panics with its error (Err).
 func (q Query6[A, B, C, D, E, F]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f := Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f)
@@ -1113,6 +1290,9 @@ func (q Query6[A, B, C, D, E, F]) Each(fn func(entity Handle, a *A, b *B, c *C, 
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Query6[A, B, C, D, E, F]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel6[A, B, C, D, E, F]{q, fn, ctx}, (*queryKernel6[A, B, C, D, E, F]).chunk)
 }
 
@@ -1142,10 +1322,14 @@ func (q Query6[A, B, C, D, E, F]) usedChunks() int {
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) Insert(a A, b B, c C, d D, e E, f F) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f)
 	return Handle(entity), err
 }
@@ -1155,9 +1339,13 @@ func (q Query6[A, B, C, D, E, F]) Insert(a A, b B, c C, d D, e E, f F) (Handle, 
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -1212,8 +1400,9 @@ func (sp Spawner6[A, B, C, D, E, F]) At(w Worker) Spawner6[A, B, C, D, E, F] {
 // with HostQuery7. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query7[A, B, C, D, E, F, G any] struct {
-	q ephemeral.Query7[A, B, C, D, E, F, G]
-	c *cols7[A, B, C, D, E, F, G]
+	q   ephemeral.Query7[A, B, C, D, E, F, G]
+	c   *cols7[A, B, C, D, E, F, G]
+	err error // HostQuery7's error (see Err)
 }
 
 // cols7 are the whole columns of a Query7, in one block made with the
@@ -1250,17 +1439,22 @@ func (r Row7[A, B, C, D, E, F, G]) Get() (*A, *B, *C, *D, *E, *F, *G) {
 }
 
 // HostQuery7 returns the query of columns a, b, c, d, e, f, g, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G]) (Query7[A, B, C, D, E, F, G], error) {
+func HostQuery7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G]) Query7[A, B, C, D, E, F, G] {
 	qq, err := ephemeral.NewQuery7(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e())
 	if err != nil {
-		return Query7[A, B, C, D, E, F, G]{q: qq}, err
+		return Query7[A, B, C, D, E, F, G]{q: qq, err: err}
 	}
-	return Query7[A, B, C, D, E, F, G]{qq, &cols7[A, B, C, D, E, F, G]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All()}}, nil
+	return Query7[A, B, C, D, E, F, G]{q: qq, c: &cols7[A, B, C, D, E, F, G]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All()}}
 }
+
+// Err is the error HostQuery7 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query7[A, B, C, D, E, F, G]) Err() error { return q.err }
 
 // NewQuery7 returns the query of the columns of a, b, c, d, e, f, g, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -1268,17 +1462,20 @@ func HostQuery7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery7[A, B, C, D, E, F, G any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G]) Query7[A, B, C, D, E, F, G] {
-	return Query7[A, B, C, D, E, F, G]{systems.NewQuery7(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access()),
-		&cols7[A, B, C, D, E, F, G]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g)}}
+	return Query7[A, B, C, D, E, F, G]{q: systems.NewQuery7(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access()),
+		c: &cols7[A, B, C, D, E, F, G]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g)}}
 }
 
 // Table is the query's table; nil for the zero Query7.
 func (q Query7[A, B, C, D, E, F, G]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query7[A, B, C, D, E, F, G]) All() iter.Seq2[Row7[A, B, C, D, E, F, G], Handle] {
 	return func(yield func(Row7[A, B, C, D, E, F, G], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1289,9 +1486,13 @@ func (q Query7[A, B, C, D, E, F, G]) All() iter.Seq2[Row7[A, B, C, D, E, F, G], 
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) Chunk(chunk int) iter.Seq2[Row7[A, B, C, D, E, F, G], Handle] {
 	return func(yield func(Row7[A, B, C, D, E, F, G], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1317,8 +1518,11 @@ func (q Query7[A, B, C, D, E, F, G]) Runs(chunk int) iter.Seq2[int, int] { retur
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query7 calls
-// nothing.
+// nothing, a broken host query panics with its error (Err).
 func (q Query7[A, B, C, D, E, F, G]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g := Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g)
@@ -1340,6 +1544,9 @@ func (q Query7[A, B, C, D, E, F, G]) Each(fn func(entity Handle, a *A, b *B, c *
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Query7[A, B, C, D, E, F, G]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel7[A, B, C, D, E, F, G]{q, fn, ctx}, (*queryKernel7[A, B, C, D, E, F, G]).chunk)
 }
 
@@ -1369,10 +1576,14 @@ func (q Query7[A, B, C, D, E, F, G]) usedChunks() int {
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) Insert(a A, b B, c C, d D, e E, f F, g G) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g)
 	return Handle(entity), err
 }
@@ -1382,9 +1593,13 @@ func (q Query7[A, B, C, D, E, F, G]) Insert(a A, b B, c C, d D, e E, f F, g G) (
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -1439,8 +1654,9 @@ func (sp Spawner7[A, B, C, D, E, F, G]) At(w Worker) Spawner7[A, B, C, D, E, F, 
 // with HostQuery8. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query8[A, B, C, D, E, F, G, H any] struct {
-	q ephemeral.Query8[A, B, C, D, E, F, G, H]
-	c *cols8[A, B, C, D, E, F, G, H]
+	q   ephemeral.Query8[A, B, C, D, E, F, G, H]
+	c   *cols8[A, B, C, D, E, F, G, H]
+	err error // HostQuery8's error (see Err)
 }
 
 // cols8 are the whole columns of a Query8, in one block made with the
@@ -1478,17 +1694,22 @@ func (r Row8[A, B, C, D, E, F, G, H]) Get() (*A, *B, *C, *D, *E, *F, *G, *H) {
 }
 
 // HostQuery8 returns the query of columns a, b, c, d, e, f, g, h, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H]) (Query8[A, B, C, D, E, F, G, H], error) {
+func HostQuery8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H]) Query8[A, B, C, D, E, F, G, H] {
 	qq, err := ephemeral.NewQuery8(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e())
 	if err != nil {
-		return Query8[A, B, C, D, E, F, G, H]{q: qq}, err
+		return Query8[A, B, C, D, E, F, G, H]{q: qq, err: err}
 	}
-	return Query8[A, B, C, D, E, F, G, H]{qq, &cols8[A, B, C, D, E, F, G, H]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All()}}, nil
+	return Query8[A, B, C, D, E, F, G, H]{q: qq, c: &cols8[A, B, C, D, E, F, G, H]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All()}}
 }
+
+// Err is the error HostQuery8 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query8[A, B, C, D, E, F, G, H]) Err() error { return q.err }
 
 // NewQuery8 returns the query of the columns of a, b, c, d, e, f, g, h, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -1496,17 +1717,20 @@ func HostQuery8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Colum
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery8[A, B, C, D, E, F, G, H any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H]) Query8[A, B, C, D, E, F, G, H] {
-	return Query8[A, B, C, D, E, F, G, H]{systems.NewQuery8(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access()),
-		&cols8[A, B, C, D, E, F, G, H]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h)}}
+	return Query8[A, B, C, D, E, F, G, H]{q: systems.NewQuery8(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access()),
+		c: &cols8[A, B, C, D, E, F, G, H]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h)}}
 }
 
 // Table is the query's table; nil for the zero Query8.
 func (q Query8[A, B, C, D, E, F, G, H]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query8[A, B, C, D, E, F, G, H]) All() iter.Seq2[Row8[A, B, C, D, E, F, G, H], Handle] {
 	return func(yield func(Row8[A, B, C, D, E, F, G, H], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1517,9 +1741,13 @@ func (q Query8[A, B, C, D, E, F, G, H]) All() iter.Seq2[Row8[A, B, C, D, E, F, G
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) Chunk(chunk int) iter.Seq2[Row8[A, B, C, D, E, F, G, H], Handle] {
 	return func(yield func(Row8[A, B, C, D, E, F, G, H], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1545,8 +1773,11 @@ func (q Query8[A, B, C, D, E, F, G, H]) Runs(chunk int) iter.Seq2[int, int] { re
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query8 calls
-// nothing.
+// nothing, a broken host query panics with its error (Err).
 func (q Query8[A, B, C, D, E, F, G, H]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h := Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h)
@@ -1568,6 +1799,9 @@ func (q Query8[A, B, C, D, E, F, G, H]) Each(fn func(entity Handle, a *A, b *B, 
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Query8[A, B, C, D, E, F, G, H]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel8[A, B, C, D, E, F, G, H]{q, fn, ctx}, (*queryKernel8[A, B, C, D, E, F, G, H]).chunk)
 }
 
@@ -1597,10 +1831,14 @@ func (q Query8[A, B, C, D, E, F, G, H]) usedChunks() int {
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) Insert(a A, b B, c C, d D, e E, f F, g G, h H) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h)
 	return Handle(entity), err
 }
@@ -1610,9 +1848,13 @@ func (q Query8[A, B, C, D, E, F, G, H]) Insert(a A, b B, c C, d D, e E, f F, g G
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -1667,8 +1909,9 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) At(w Worker) Spawner8[A, B, C, D, E, 
 // with HostQuery9. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query9[A, B, C, D, E, F, G, H, I any] struct {
-	q ephemeral.Query9[A, B, C, D, E, F, G, H, I]
-	c *cols9[A, B, C, D, E, F, G, H, I]
+	q   ephemeral.Query9[A, B, C, D, E, F, G, H, I]
+	c   *cols9[A, B, C, D, E, F, G, H, I]
+	err error // HostQuery9's error (see Err)
 }
 
 // cols9 are the whole columns of a Query9, in one block made with the
@@ -1707,17 +1950,22 @@ func (r Row9[A, B, C, D, E, F, G, H, I]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, 
 }
 
 // HostQuery9 returns the query of columns a, b, c, d, e, f, g, h, i, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I]) (Query9[A, B, C, D, E, F, G, H, I], error) {
+func HostQuery9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I]) Query9[A, B, C, D, E, F, G, H, I] {
 	qq, err := ephemeral.NewQuery9(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e())
 	if err != nil {
-		return Query9[A, B, C, D, E, F, G, H, I]{q: qq}, err
+		return Query9[A, B, C, D, E, F, G, H, I]{q: qq, err: err}
 	}
-	return Query9[A, B, C, D, E, F, G, H, I]{qq, &cols9[A, B, C, D, E, F, G, H, I]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All()}}, nil
+	return Query9[A, B, C, D, E, F, G, H, I]{q: qq, c: &cols9[A, B, C, D, E, F, G, H, I]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All()}}
 }
+
+// Err is the error HostQuery9 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query9[A, B, C, D, E, F, G, H, I]) Err() error { return q.err }
 
 // NewQuery9 returns the query of the columns of a, b, c, d, e, f, g, h, i, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -1725,17 +1973,20 @@ func HostQuery9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Co
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery9[A, B, C, D, E, F, G, H, I any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I]) Query9[A, B, C, D, E, F, G, H, I] {
-	return Query9[A, B, C, D, E, F, G, H, I]{systems.NewQuery9(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access()),
-		&cols9[A, B, C, D, E, F, G, H, I]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i)}}
+	return Query9[A, B, C, D, E, F, G, H, I]{q: systems.NewQuery9(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access()),
+		c: &cols9[A, B, C, D, E, F, G, H, I]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i)}}
 }
 
 // Table is the query's table; nil for the zero Query9.
 func (q Query9[A, B, C, D, E, F, G, H, I]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query9[A, B, C, D, E, F, G, H, I]) All() iter.Seq2[Row9[A, B, C, D, E, F, G, H, I], Handle] {
 	return func(yield func(Row9[A, B, C, D, E, F, G, H, I], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1746,9 +1997,13 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) All() iter.Seq2[Row9[A, B, C, D, E, F
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query9[A, B, C, D, E, F, G, H, I]) Chunk(chunk int) iter.Seq2[Row9[A, B, C, D, E, F, G, H, I], Handle] {
 	return func(yield func(Row9[A, B, C, D, E, F, G, H, I], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1776,8 +2031,11 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) Runs(chunk int) iter.Seq2[int, int] {
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query9 calls
-// nothing.
+// nothing, a broken host query panics with its error (Err).
 func (q Query9[A, B, C, D, E, F, G, H, I]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h, i := Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h, i)
@@ -1799,6 +2057,9 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) Each(fn func(entity Handle, a *A, b *
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Query9[A, B, C, D, E, F, G, H, I]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel9[A, B, C, D, E, F, G, H, I]{q, fn, ctx}, (*queryKernel9[A, B, C, D, E, F, G, H, I]).chunk)
 }
 
@@ -1828,10 +2089,14 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) usedChunks() int {
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query9[A, B, C, D, E, F, G, H, I]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i)
 	return Handle(entity), err
 }
@@ -1841,9 +2106,13 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) Insert(a A, b B, c C, d D, e E, f F, 
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query9[A, B, C, D, E, F, G, H, I]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -1898,8 +2167,9 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) At(w Worker) Spawner9[A, B, C, D, 
 // with HostQuery10. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query10[A, B, C, D, E, F, G, H, I, J any] struct {
-	q ephemeral.Query10[A, B, C, D, E, F, G, H, I, J]
-	c *cols10[A, B, C, D, E, F, G, H, I, J]
+	q   ephemeral.Query10[A, B, C, D, E, F, G, H, I, J]
+	c   *cols10[A, B, C, D, E, F, G, H, I, J]
+	err error // HostQuery10's error (see Err)
 }
 
 // cols10 are the whole columns of a Query10, in one block made with the
@@ -1939,17 +2209,22 @@ func (r Row10[A, B, C, D, E, F, G, H, I, J]) Get() (*A, *B, *C, *D, *E, *F, *G, 
 }
 
 // HostQuery10 returns the query of columns a, b, c, d, e, f, g, h, i, j, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J]) (Query10[A, B, C, D, E, F, G, H, I, J], error) {
+func HostQuery10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J]) Query10[A, B, C, D, E, F, G, H, I, J] {
 	qq, err := ephemeral.NewQuery10(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e())
 	if err != nil {
-		return Query10[A, B, C, D, E, F, G, H, I, J]{q: qq}, err
+		return Query10[A, B, C, D, E, F, G, H, I, J]{q: qq, err: err}
 	}
-	return Query10[A, B, C, D, E, F, G, H, I, J]{qq, &cols10[A, B, C, D, E, F, G, H, I, J]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All()}}, nil
+	return Query10[A, B, C, D, E, F, G, H, I, J]{q: qq, c: &cols10[A, B, C, D, E, F, G, H, I, J]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All()}}
 }
+
+// Err is the error HostQuery10 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Err() error { return q.err }
 
 // NewQuery10 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -1957,17 +2232,20 @@ func HostQuery10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery10[A, B, C, D, E, F, G, H, I, J any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J]) Query10[A, B, C, D, E, F, G, H, I, J] {
-	return Query10[A, B, C, D, E, F, G, H, I, J]{systems.NewQuery10(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access()),
-		&cols10[A, B, C, D, E, F, G, H, I, J]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j)}}
+	return Query10[A, B, C, D, E, F, G, H, I, J]{q: systems.NewQuery10(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access()),
+		c: &cols10[A, B, C, D, E, F, G, H, I, J]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j)}}
 }
 
 // Table is the query's table; nil for the zero Query10.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) All() iter.Seq2[Row10[A, B, C, D, E, F, G, H, I, J], Handle] {
 	return func(yield func(Row10[A, B, C, D, E, F, G, H, I, J], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1978,9 +2256,13 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) All() iter.Seq2[Row10[A, B, C, D,
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Chunk(chunk int) iter.Seq2[Row10[A, B, C, D, E, F, G, H, I, J], Handle] {
 	return func(yield func(Row10[A, B, C, D, E, F, G, H, I, J], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -2008,8 +2290,11 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) Runs(chunk int) iter.Seq2[int, in
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query10 calls
-// nothing.
+// nothing, a broken host query panics with its error (Err).
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h, i, j := Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j)
@@ -2031,6 +2316,9 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) Each(fn func(entity Handle, a *A,
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel10[A, B, C, D, E, F, G, H, I, J]{q, fn, ctx}, (*queryKernel10[A, B, C, D, E, F, G, H, I, J]).chunk)
 }
 
@@ -2060,10 +2348,14 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) usedChunks() int {
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j)
 	return Handle(entity), err
 }
@@ -2073,9 +2365,13 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) Insert(a A, b B, c C, d D, e E, f
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -2130,8 +2426,9 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) At(w Worker) Spawner10[A, B, C
 // with HostQuery11. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query11[A, B, C, D, E, F, G, H, I, J, K any] struct {
-	q ephemeral.Query11[A, B, C, D, E, F, G, H, I, J, K]
-	c *cols11[A, B, C, D, E, F, G, H, I, J, K]
+	q   ephemeral.Query11[A, B, C, D, E, F, G, H, I, J, K]
+	c   *cols11[A, B, C, D, E, F, G, H, I, J, K]
+	err error // HostQuery11's error (see Err)
 }
 
 // cols11 are the whole columns of a Query11, in one block made with the
@@ -2172,17 +2469,22 @@ func (r Row11[A, B, C, D, E, F, G, H, I, J, K]) Get() (*A, *B, *C, *D, *E, *F, *
 }
 
 // HostQuery11 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K]) (Query11[A, B, C, D, E, F, G, H, I, J, K], error) {
+func HostQuery11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K]) Query11[A, B, C, D, E, F, G, H, I, J, K] {
 	qq, err := ephemeral.NewQuery11(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e())
 	if err != nil {
-		return Query11[A, B, C, D, E, F, G, H, I, J, K]{q: qq}, err
+		return Query11[A, B, C, D, E, F, G, H, I, J, K]{q: qq, err: err}
 	}
-	return Query11[A, B, C, D, E, F, G, H, I, J, K]{qq, &cols11[A, B, C, D, E, F, G, H, I, J, K]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All()}}, nil
+	return Query11[A, B, C, D, E, F, G, H, I, J, K]{q: qq, c: &cols11[A, B, C, D, E, F, G, H, I, J, K]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All()}}
 }
+
+// Err is the error HostQuery11 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Err() error { return q.err }
 
 // NewQuery11 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -2190,17 +2492,20 @@ func HostQuery11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B]
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery11[A, B, C, D, E, F, G, H, I, J, K any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K]) Query11[A, B, C, D, E, F, G, H, I, J, K] {
-	return Query11[A, B, C, D, E, F, G, H, I, J, K]{systems.NewQuery11(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access()),
-		&cols11[A, B, C, D, E, F, G, H, I, J, K]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k)}}
+	return Query11[A, B, C, D, E, F, G, H, I, J, K]{q: systems.NewQuery11(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access()),
+		c: &cols11[A, B, C, D, E, F, G, H, I, J, K]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k)}}
 }
 
 // Table is the query's table; nil for the zero Query11.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) All() iter.Seq2[Row11[A, B, C, D, E, F, G, H, I, J, K], Handle] {
 	return func(yield func(Row11[A, B, C, D, E, F, G, H, I, J, K], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -2211,9 +2516,13 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) All() iter.Seq2[Row11[A, B, C,
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Chunk(chunk int) iter.Seq2[Row11[A, B, C, D, E, F, G, H, I, J, K], Handle] {
 	return func(yield func(Row11[A, B, C, D, E, F, G, H, I, J, K], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -2241,8 +2550,11 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Runs(chunk int) iter.Seq2[int,
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query11 calls
-// nothing.
+// nothing, a broken host query panics with its error (Err).
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h, i, j, k := Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k)
@@ -2264,6 +2576,9 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Each(fn func(entity Handle, a 
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel11[A, B, C, D, E, F, G, H, I, J, K]{q, fn, ctx}, (*queryKernel11[A, B, C, D, E, F, G, H, I, J, K]).chunk)
 }
 
@@ -2293,10 +2608,14 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) usedChunks() int {
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k)
 	return Handle(entity), err
 }
@@ -2306,9 +2625,13 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Insert(a A, b B, c C, d D, e E
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -2363,8 +2686,9 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) At(w Worker) Spawner11[A, B
 // with HostQuery12. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
-	q ephemeral.Query12[A, B, C, D, E, F, G, H, I, J, K, L]
-	c *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
+	q   ephemeral.Query12[A, B, C, D, E, F, G, H, I, J, K, L]
+	c   *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
+	err error // HostQuery12's error (see Err)
 }
 
 // cols12 are the whole columns of a Query12, in one block made with the
@@ -2406,17 +2730,22 @@ func (r Row12[A, B, C, D, E, F, G, H, I, J, K, L]) Get() (*A, *B, *C, *D, *E, *F
 }
 
 // HostQuery12 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L]) (Query12[A, B, C, D, E, F, G, H, I, J, K, L], error) {
+func HostQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L]) Query12[A, B, C, D, E, F, G, H, I, J, K, L] {
 	qq, err := ephemeral.NewQuery12(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e())
 	if err != nil {
-		return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{q: qq}, err
+		return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{q: qq, err: err}
 	}
-	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{qq, &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All()}}, nil
+	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{q: qq, c: &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All()}}
 }
+
+// Err is the error HostQuery12 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Err() error { return q.err }
 
 // NewQuery12 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -2424,17 +2753,20 @@ func HostQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L]) Query12[A, B, C, D, E, F, G, H, I, J, K, L] {
-	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{systems.NewQuery12(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access()),
-		&cols12[A, B, C, D, E, F, G, H, I, J, K, L]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l)}}
+	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{q: systems.NewQuery12(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access()),
+		c: &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l)}}
 }
 
 // Table is the query's table; nil for the zero Query12.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) All() iter.Seq2[Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle] {
 	return func(yield func(Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -2445,9 +2777,13 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) All() iter.Seq2[Row12[A, B,
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Chunk(chunk int) iter.Seq2[Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle] {
 	return func(yield func(Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -2475,8 +2811,11 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Runs(chunk int) iter.Seq2[i
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query12 calls
-// nothing.
+// nothing, a broken host query panics with its error (Err).
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h, i, j, k, l := Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l)
@@ -2498,6 +2837,9 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Each(fn func(entity Handle,
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L]{q, fn, ctx}, (*queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L]).chunk)
 }
 
@@ -2527,10 +2869,14 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) usedChunks() int {
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l)
 	return Handle(entity), err
 }
@@ -2540,9 +2886,13 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Insert(a A, b B, c C, d D, 
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -2597,8 +2947,9 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) At(w Worker) Spawner12[A
 // with HostQuery13. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
-	q ephemeral.Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]
-	c *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	q   ephemeral.Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	c   *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	err error // HostQuery13's error (see Err)
 }
 
 // cols13 are the whole columns of a Query13, in one block made with the
@@ -2641,17 +2992,22 @@ func (r Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Get() (*A, *B, *C, *D, *E,
 }
 
 // HostQuery13 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M]) (Query13[A, B, C, D, E, F, G, H, I, J, K, L, M], error) {
+func HostQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M]) Query13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
 	qq, err := ephemeral.NewQuery13(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e())
 	if err != nil {
-		return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q: qq}, err
+		return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q: qq, err: err}
 	}
-	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{qq, &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All()}}, nil
+	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q: qq, c: &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All()}}
 }
+
+// Err is the error HostQuery13 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Err() error { return q.err }
 
 // NewQuery13 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -2659,17 +3015,20 @@ func HostQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Col
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M]) Query13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
-	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{systems.NewQuery13(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access()),
-		&cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m)}}
+	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q: systems.NewQuery13(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access()),
+		c: &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m)}}
 }
 
 // Table is the query's table; nil for the zero Query13.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) All() iter.Seq2[Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle] {
 	return func(yield func(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -2680,9 +3039,13 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) All() iter.Seq2[Row13[A,
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Chunk(chunk int) iter.Seq2[Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle] {
 	return func(yield func(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -2710,8 +3073,11 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Runs(chunk int) iter.Seq
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query13 calls
-// nothing.
+// nothing, a broken host query panics with its error (Err).
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h, i, j, k, l, m := Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m)
@@ -2733,6 +3099,9 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Each(fn func(entity Hand
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q, fn, ctx}, (*queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]).chunk)
 }
 
@@ -2762,10 +3131,14 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) usedChunks() int {
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l, m)
 	return Handle(entity), err
 }
@@ -2775,9 +3148,13 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Insert(a A, b B, c C, d 
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -2832,8 +3209,9 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) At(w Worker) Spawner1
 // with HostQuery14. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
-	q ephemeral.Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
-	c *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	q   ephemeral.Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	c   *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	err error // HostQuery14's error (see Err)
 }
 
 // cols14 are the whole columns of a Query14, in one block made with the
@@ -2877,17 +3255,22 @@ func (r Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Get() (*A, *B, *C, *D, 
 }
 
 // HostQuery14 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N]) (Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], error) {
+func HostQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N]) Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
 	qq, err := ephemeral.NewQuery14(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e())
 	if err != nil {
-		return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q: qq}, err
+		return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q: qq, err: err}
 	}
-	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{qq, &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All()}}, nil
+	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q: qq, c: &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All()}}
 }
+
+// Err is the error HostQuery14 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Err() error { return q.err }
 
 // NewQuery14 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -2895,8 +3278,8 @@ func HostQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N]) Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
-	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{systems.NewQuery14(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access()),
-		&cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n)}}
+	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q: systems.NewQuery14(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access()),
+		c: &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n)}}
 }
 
 // Table is the query's table; nil for the zero Query14.
@@ -2905,9 +3288,12 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Table() *Table {
 }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) All() iter.Seq2[Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle] {
 	return func(yield func(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -2918,9 +3304,13 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) All() iter.Seq2[Row14
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Chunk(chunk int) iter.Seq2[Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle] {
 	return func(yield func(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -2948,8 +3338,11 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Runs(chunk int) iter.
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query14 calls
-// nothing.
+// nothing, a broken host query panics with its error (Err).
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h, i, j, k, l, m, n := Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n)
@@ -2971,6 +3364,9 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Each(fn func(entity H
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q, fn, ctx}, (*queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]).chunk)
 }
 
@@ -3000,10 +3396,14 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) usedChunks() int {
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m, n in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l, m, n)
 	return Handle(entity), err
 }
@@ -3013,9 +3413,13 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Insert(a A, b B, c C,
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -3070,8 +3474,9 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) At(w Worker) Spawn
 // with HostQuery15. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
-	q ephemeral.Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
-	c *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	q   ephemeral.Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	c   *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	err error // HostQuery15's error (see Err)
 }
 
 // cols15 are the whole columns of a Query15, in one block made with the
@@ -3116,17 +3521,22 @@ func (r Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Get() (*A, *B, *C, *
 }
 
 // HostQuery15 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], o *Column[O]) (Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], error) {
+func HostQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], o *Column[O]) Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
 	qq, err := ephemeral.NewQuery15(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e(), o.e())
 	if err != nil {
-		return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q: qq}, err
+		return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q: qq, err: err}
 	}
-	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{qq, &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All(), o.All()}}, nil
+	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q: qq, c: &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All(), o.All()}}
 }
+
+// Err is the error HostQuery15 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Err() error { return q.err }
 
 // NewQuery15 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -3134,8 +3544,8 @@ func HostQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], 
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N], o Access[O]) Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
-	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{systems.NewQuery15(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), o.access()),
-		&cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n), columnData(o)}}
+	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q: systems.NewQuery15(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), o.access()),
+		c: &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n), columnData(o)}}
 }
 
 // Table is the query's table; nil for the zero Query15.
@@ -3144,9 +3554,12 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Table() *Table {
 }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) All() iter.Seq2[Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle] {
 	return func(yield func(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -3157,9 +3570,13 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) All() iter.Seq2[Ro
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Chunk(chunk int) iter.Seq2[Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle] {
 	return func(yield func(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -3187,8 +3604,11 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Runs(chunk int) it
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query15 calls
-// nothing.
+// nothing, a broken host query panics with its error (Err).
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	for _, entity := range q.q.All() {
 		a, b, c, d, e, f, g, h, i, j, k, l, m, n, o := Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}.Get()
 		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
@@ -3210,6 +3630,9 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Each(fn func(entit
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q, fn, ctx}, (*queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]).chunk)
 }
 
@@ -3239,10 +3662,14 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) usedChunks() int {
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m, n, o in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N, o O) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
 	return Handle(entity), err
 }
@@ -3252,9 +3679,13 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Insert(a A, b B, c
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}

@@ -27,8 +27,8 @@ func newEachWorld(t testing.TB, n int) *eachWorld {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = w.Close() })
 	ew.w = w
-	q, err := tickwork.HostQuery5(ew.x, ew.v, ew.c, ew.d, ew.e)
-	require.NoError(t, err)
+	q := tickwork.HostQuery5(ew.x, ew.v, ew.c, ew.d, ew.e)
+	require.NoError(t, q.Err())
 	require.NoError(t, q.InsertN(n, func(h tickwork.Handle, x, v *float32, c, d, e *int32) {
 		*x, *v, *c, *d, *e = float32(h.Index()), float32(2*h.Index()), int32(h.Index()), 1, 2
 	}))
@@ -44,7 +44,7 @@ func newEachWorld(t testing.TB, n int) *eachWorld {
 // nothing.
 func TestQueryEach(t *testing.T) {
 	ew := newEachWorld(t, 1000)
-	q2, _ := tickwork.HostQuery2(ew.x, ew.v)
+	q2 := tickwork.HostQuery2(ew.x, ew.v)
 	var want, got []tickwork.Handle
 	for r, h := range q2.All() {
 		x, v := r.Get()
@@ -60,7 +60,7 @@ func TestQueryEach(t *testing.T) {
 	assert.Equal(t, want, got)
 
 	got = got[:0]
-	q5, _ := tickwork.HostQuery5(ew.x, ew.v, ew.c, ew.d, ew.e)
+	q5 := tickwork.HostQuery5(ew.x, ew.v, ew.c, ew.d, ew.e)
 	q5.Each(func(h tickwork.Handle, x, v *float32, c, d, e *int32) {
 		assert.Equal(t, int32(h.Index()), *c)
 		assert.Equal(t, int32(3), *d+*e)
@@ -69,7 +69,7 @@ func TestQueryEach(t *testing.T) {
 	assert.Equal(t, want, got)
 
 	got = got[:0]
-	j, _ := tickwork.HostJoin2(ew.x, ew.c)
+	j := tickwork.HostJoin2(ew.x, ew.c)
 	j.Each(func(h tickwork.Handle, x *float32, c *int32) {
 		assert.Equal(t, float32(*c), *x)
 		got = append(got, h)
@@ -96,7 +96,7 @@ func BenchmarkEach(b *testing.B) {
 	w, err := bl.Build()
 	require.NoError(b, err)
 	defer w.Close()
-	q, _ := tickwork.HostQuery2(x, v)
+	q := tickwork.HostQuery2(x, v)
 	require.NoError(b, q.InsertN(n, func(h tickwork.Handle, _, v *float32) { *v = float32(h.Index() % 7) }))
 	xs, vs := make([]float32, n), make([]float32, n)
 	for i := range vs {

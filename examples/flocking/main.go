@@ -164,7 +164,7 @@ func newFlock(n, workers int, seed uint64) (*flock, error) {
 	if f.w, err = b.Build(); err != nil {
 		return nil, err
 	}
-	spawn, _ := tickwork.HostQuery5(t.Boid.X, t.Boid.Y, t.Boid.VX, t.Boid.VY, t.Boid.Born)
+	spawn := tickwork.HostQuery5(t.Boid.X, t.Boid.Y, t.Boid.VX, t.Boid.VY, t.Boid.Born)
 	r := *rng.Get()
 	return f, spawn.InsertN(n, func(_ tickwork.Handle, x, y, vx, vy *float32, born *int64) {
 		*x, *y, *vx, *vy = randomBoid(r)

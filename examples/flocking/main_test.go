@@ -16,8 +16,8 @@ import (
 // order, then the counts.
 func digest(t *testing.T, f *flock) string {
 	t.Helper()
-	q, err := tickwork.HostQuery4(f.t.Boid.X, f.t.Boid.Y, f.t.Boid.VX, f.t.Boid.VY)
-	require.NoError(t, err)
+	q := tickwork.HostQuery4(f.t.Boid.X, f.t.Boid.Y, f.t.Boid.VX, f.t.Boid.VY)
+	require.NoError(t, q.Err())
 	h := fnv.New64a()
 	var buf [20]byte
 	for r, b := range q.All() {

@@ -87,12 +87,8 @@ func (g *game) build() error {
 	if err != nil {
 		return err
 	}
-	q, err := tickwork.HostQuery2(g.pos, g.vel)
-	if err == nil {
-		r := *g.rng.Get()
-		err = q.InsertN(g.n, func(_ tickwork.Handle, p, v *Vec) { *p, *v = place(r), velocity(r) })
-	}
-	if err != nil {
+	r := *g.rng.Get()
+	if err := tickwork.HostQuery2(g.pos, g.vel).InsertN(g.n, func(_ tickwork.Handle, p, v *Vec) { *p, *v = place(r), velocity(r) }); err != nil {
 		w.Close()
 		return err
 	}
@@ -270,7 +266,7 @@ func (g *game) addPuffs() {
 // digest hashes the walkers' rows and positions, in row order: two runs
 // that end in the same digest agree bit for bit.
 func (g *game) digest() uint64 {
-	q, _ := tickwork.HostQuery1(g.pos)
+	q := tickwork.HostQuery1(g.pos)
 	h, b := fnv.New64a(), make([]byte, 12)
 	for r, w := range q.All() {
 		p := r.Get()

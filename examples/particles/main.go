@@ -90,7 +90,7 @@ func newSim(workers int, seed uint64) (*sim, error) {
 	if s.w, err = b.Build(); err != nil {
 		return nil, err
 	}
-	q, _ := tickwork.HostQuery3(s.pos, vel, death) // the initial particles, in place before the first frame
+	q := tickwork.HostQuery3(s.pos, vel, death) // the initial particles, in place before the first frame
 	r := *rng.Get()
 	return s, q.InsertN(initial, func(_ tickwork.Handle, _, v *Vec, t *uint64) { *v, *t = velocity(r), r.Uint64N(life) })
 }

@@ -85,6 +85,9 @@ type eachArgs struct {
 // the engine's iteration into the face's rows (a wide row is its column
 // block and the entity's index).
 const shared = `{{define "faceYield"}}return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 {{- if .Wide}}
 		for _, entity := range {{.Src}} {
 			if !yield(Row{{.N}}[{{.Types}}]{q.c, int(entity.Index())}, Handle(entity)) {
@@ -107,8 +110,11 @@ const shared = `{{define "faceYield"}}return func(yield func(Row{{.N}}[{{.Types}
 // inline fn into the loop; BenchmarkEach measures it against a plain
 // loop). fn may write through the pointers; it must not change the
 // structure of the {{if eq .Kind "Join"}}domain's tables{{else}}table{{end}}. Allocates nothing; a zero {{.Kind}}{{.N}} calls
-// nothing.
+// nothing, a broken host {{lower .Kind}} panics with its error (Err).
 func (q {{.Kind}}{{.N}}[{{.Types}}]) Each(fn func(entity Handle, {{join .Cols "$F *$T" ", "}})) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 {{- if .Wide}}
 	for _, entity := range q.q.All() {
 		{{join .Cols "$F" ", "}} := Row{{.N}}[{{.Types}}]{q.c, int(entity.Index())}.Get()
@@ -137,6 +143,9 @@ func (q {{.Kind}}{{.N}}[{{.Types}}]) Each(fn func(entity Handle, {{join .Cols "$
 // captures nothing): a closure made in the body is allocated at each run;
 // read the run's values through w (Worker.DT, Worker.Tick).
 func (q {{.Kind}}{{.N}}[{{.Types}}]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, {{join .Cols "$F *$T" ", "}})) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
 	systems.Parallel(ctx.e(), q.usedChunks(), {{lower .Kind}}Kernel{{.N}}[{{.Types}}]{q, fn, ctx}, (*{{lower .Kind}}Kernel{{.N}}[{{.Types}}]).chunk)
 }
 
