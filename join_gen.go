@@ -17,7 +17,8 @@ import (
 // HostJoin1.
 type Join1[A any] struct {
 	Join
-	q ephemeral.Join1[A]
+	q   ephemeral.Join1[A]
+	par func(*joinKernel1[A], int, int) // Parallel's chunk function, made once by NewJoin1: a generic method value allocates
 }
 
 // HostJoin1 returns the join of column a and filters, for the host:
@@ -25,7 +26,7 @@ type Join1[A any] struct {
 // ErrNilColumn for a nil column (Join.Err).
 func HostJoin1[A any](a *Column[A], filters ...Filter) Join1[A] {
 	qq, err := ephemeral.NewJoin1(a.e(), engineFilters(filters)...)
-	return Join1[A]{Join{qq.Join, err}, qq}
+	return Join1[A]{Join: Join{qq.Join, err}, q: qq}
 }
 
 // NewJoin1 declares the join of the column of a (accessors from Read
@@ -33,7 +34,7 @@ func HostJoin1[A any](a *Column[A], filters ...Filter) Join1[A] {
 // a system; its With and Without tables are presence reads, as NewJoin's.
 func NewJoin1[A any](a Access[A], filters ...Filter) Join1[A] {
 	qq := systems.NewJoin1(a.access(), engineFilters(filters)...)
-	return Join1[A]{Join{qq.Join, nil}, qq}
+	return Join1[A]{Join: Join{qq.Join, nil}, q: qq, par: (*joinKernel1[A]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
@@ -108,15 +109,20 @@ func (q Join1[A]) Each(fn func(entity Handle, a *A)) {
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin1 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Join1[A]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel1[A]{q, fn, ctx}, (*joinKernel1[A]).chunk)
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel1[A]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel1[A]{q, fn, ctx}, par)
 }
 
 // joinKernel1 is the kernel state of Join1.Parallel.
@@ -142,7 +148,8 @@ func (kk *joinKernel1[A]) chunk(worker, chunk int) {
 // HostJoin2.
 type Join2[A, B any] struct {
 	Join
-	q ephemeral.Join2[A, B]
+	q   ephemeral.Join2[A, B]
+	par func(*joinKernel2[A, B], int, int) // Parallel's chunk function, made once by NewJoin2: a generic method value allocates
 }
 
 // HostJoin2 returns the join of columns a, b and filters, for the host:
@@ -150,7 +157,7 @@ type Join2[A, B any] struct {
 // ErrNilColumn for a nil column (Join.Err).
 func HostJoin2[A, B any](a *Column[A], b *Column[B], filters ...Filter) Join2[A, B] {
 	qq, err := ephemeral.NewJoin2(a.e(), b.e(), engineFilters(filters)...)
-	return Join2[A, B]{Join{qq.Join, err}, qq}
+	return Join2[A, B]{Join: Join{qq.Join, err}, q: qq}
 }
 
 // NewJoin2 declares the join of the columns of a, b (accessors from Read
@@ -158,7 +165,7 @@ func HostJoin2[A, B any](a *Column[A], b *Column[B], filters ...Filter) Join2[A,
 // a system; its With and Without tables are presence reads, as NewJoin's.
 func NewJoin2[A, B any](a Access[A], b Access[B], filters ...Filter) Join2[A, B] {
 	qq := systems.NewJoin2(a.access(), b.access(), engineFilters(filters)...)
-	return Join2[A, B]{Join{qq.Join, nil}, qq}
+	return Join2[A, B]{Join: Join{qq.Join, nil}, q: qq, par: (*joinKernel2[A, B]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
@@ -232,15 +239,20 @@ func (q Join2[A, B]) Each(fn func(entity Handle, a *A, b *B)) {
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin2 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Join2[A, B]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel2[A, B]{q, fn, ctx}, (*joinKernel2[A, B]).chunk)
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel2[A, B]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel2[A, B]{q, fn, ctx}, par)
 }
 
 // joinKernel2 is the kernel state of Join2.Parallel.
@@ -266,7 +278,8 @@ func (kk *joinKernel2[A, B]) chunk(worker, chunk int) {
 // HostJoin3.
 type Join3[A, B, C any] struct {
 	Join
-	q ephemeral.Join3[A, B, C]
+	q   ephemeral.Join3[A, B, C]
+	par func(*joinKernel3[A, B, C], int, int) // Parallel's chunk function, made once by NewJoin3: a generic method value allocates
 }
 
 // HostJoin3 returns the join of columns a, b, c and filters, for the host:
@@ -274,7 +287,7 @@ type Join3[A, B, C any] struct {
 // ErrNilColumn for a nil column (Join.Err).
 func HostJoin3[A, B, C any](a *Column[A], b *Column[B], c *Column[C], filters ...Filter) Join3[A, B, C] {
 	qq, err := ephemeral.NewJoin3(a.e(), b.e(), c.e(), engineFilters(filters)...)
-	return Join3[A, B, C]{Join{qq.Join, err}, qq}
+	return Join3[A, B, C]{Join: Join{qq.Join, err}, q: qq}
 }
 
 // NewJoin3 declares the join of the columns of a, b, c (accessors from Read
@@ -282,7 +295,7 @@ func HostJoin3[A, B, C any](a *Column[A], b *Column[B], c *Column[C], filters ..
 // a system; its With and Without tables are presence reads, as NewJoin's.
 func NewJoin3[A, B, C any](a Access[A], b Access[B], c Access[C], filters ...Filter) Join3[A, B, C] {
 	qq := systems.NewJoin3(a.access(), b.access(), c.access(), engineFilters(filters)...)
-	return Join3[A, B, C]{Join{qq.Join, nil}, qq}
+	return Join3[A, B, C]{Join: Join{qq.Join, nil}, q: qq, par: (*joinKernel3[A, B, C]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
@@ -356,15 +369,20 @@ func (q Join3[A, B, C]) Each(fn func(entity Handle, a *A, b *B, c *C)) {
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin3 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Join3[A, B, C]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel3[A, B, C]{q, fn, ctx}, (*joinKernel3[A, B, C]).chunk)
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel3[A, B, C]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel3[A, B, C]{q, fn, ctx}, par)
 }
 
 // joinKernel3 is the kernel state of Join3.Parallel.
@@ -390,7 +408,8 @@ func (kk *joinKernel3[A, B, C]) chunk(worker, chunk int) {
 // HostJoin4.
 type Join4[A, B, C, D any] struct {
 	Join
-	q ephemeral.Join4[A, B, C, D]
+	q   ephemeral.Join4[A, B, C, D]
+	par func(*joinKernel4[A, B, C, D], int, int) // Parallel's chunk function, made once by NewJoin4: a generic method value allocates
 }
 
 // HostJoin4 returns the join of columns a, b, c, d and filters, for the host:
@@ -398,7 +417,7 @@ type Join4[A, B, C, D any] struct {
 // ErrNilColumn for a nil column (Join.Err).
 func HostJoin4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], filters ...Filter) Join4[A, B, C, D] {
 	qq, err := ephemeral.NewJoin4(a.e(), b.e(), c.e(), d.e(), engineFilters(filters)...)
-	return Join4[A, B, C, D]{Join{qq.Join, err}, qq}
+	return Join4[A, B, C, D]{Join: Join{qq.Join, err}, q: qq}
 }
 
 // NewJoin4 declares the join of the columns of a, b, c, d (accessors from Read
@@ -406,7 +425,7 @@ func HostJoin4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Colu
 // a system; its With and Without tables are presence reads, as NewJoin's.
 func NewJoin4[A, B, C, D any](a Access[A], b Access[B], c Access[C], d Access[D], filters ...Filter) Join4[A, B, C, D] {
 	qq := systems.NewJoin4(a.access(), b.access(), c.access(), d.access(), engineFilters(filters)...)
-	return Join4[A, B, C, D]{Join{qq.Join, nil}, qq}
+	return Join4[A, B, C, D]{Join: Join{qq.Join, nil}, q: qq, par: (*joinKernel4[A, B, C, D]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
@@ -480,15 +499,20 @@ func (q Join4[A, B, C, D]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D)) 
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin4 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Join4[A, B, C, D]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel4[A, B, C, D]{q, fn, ctx}, (*joinKernel4[A, B, C, D]).chunk)
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel4[A, B, C, D]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel4[A, B, C, D]{q, fn, ctx}, par)
 }
 
 // joinKernel4 is the kernel state of Join4.Parallel.
@@ -514,8 +538,9 @@ func (kk *joinKernel4[A, B, C, D]) chunk(worker, chunk int) {
 // HostJoin5.
 type Join5[A, B, C, D, E any] struct {
 	Join
-	q ephemeral.Join5[A, B, C, D, E]
-	c *cols5[A, B, C, D, E]
+	q   ephemeral.Join5[A, B, C, D, E]
+	c   *cols5[A, B, C, D, E]
+	par func(*joinKernel5[A, B, C, D, E], int, int) // Parallel's chunk function, made once by NewJoin5: a generic method value allocates
 }
 
 // HostJoin5 returns the join of columns a, b, c, d, e and filters, for the host:
@@ -527,7 +552,7 @@ func HostJoin5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *C
 	if err != nil {
 		return Join5[A, B, C, D, E]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join5[A, B, C, D, E]{Join{qq.Join, nil}, qq, &cols5[A, B, C, D, E]{a.All(), b.All(), c.All(), d.All(), e.All()}}
+	return Join5[A, B, C, D, E]{Join: Join{qq.Join, nil}, q: qq, c: &cols5[A, B, C, D, E]{a.All(), b.All(), c.All(), d.All(), e.All()}}
 }
 
 // NewJoin5 declares the join of the columns of a, b, c, d, e (accessors from Read
@@ -537,7 +562,7 @@ func HostJoin5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *C
 // it in the DeclareFunc, as every accessor.
 func NewJoin5[A, B, C, D, E any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], filters ...Filter) Join5[A, B, C, D, E] {
 	qq := systems.NewJoin5(a.access(), b.access(), c.access(), d.access(), e.access(), engineFilters(filters)...)
-	return Join5[A, B, C, D, E]{Join{qq.Join, nil}, qq, &cols5[A, B, C, D, E]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e)}}
+	return Join5[A, B, C, D, E]{Join: Join{qq.Join, nil}, q: qq, c: &cols5[A, B, C, D, E]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e)}, par: (*joinKernel5[A, B, C, D, E]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
@@ -613,15 +638,20 @@ func (q Join5[A, B, C, D, E]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin5 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Join5[A, B, C, D, E]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel5[A, B, C, D, E]{q, fn, ctx}, (*joinKernel5[A, B, C, D, E]).chunk)
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel5[A, B, C, D, E]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel5[A, B, C, D, E]{q, fn, ctx}, par)
 }
 
 // joinKernel5 is the kernel state of Join5.Parallel.
@@ -647,8 +677,9 @@ func (kk *joinKernel5[A, B, C, D, E]) chunk(worker, chunk int) {
 // HostJoin6.
 type Join6[A, B, C, D, E, F any] struct {
 	Join
-	q ephemeral.Join6[A, B, C, D, E, F]
-	c *cols6[A, B, C, D, E, F]
+	q   ephemeral.Join6[A, B, C, D, E, F]
+	c   *cols6[A, B, C, D, E, F]
+	par func(*joinKernel6[A, B, C, D, E, F], int, int) // Parallel's chunk function, made once by NewJoin6: a generic method value allocates
 }
 
 // HostJoin6 returns the join of columns a, b, c, d, e, f and filters, for the host:
@@ -660,7 +691,7 @@ func HostJoin6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d
 	if err != nil {
 		return Join6[A, B, C, D, E, F]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join6[A, B, C, D, E, F]{Join{qq.Join, nil}, qq, &cols6[A, B, C, D, E, F]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All()}}
+	return Join6[A, B, C, D, E, F]{Join: Join{qq.Join, nil}, q: qq, c: &cols6[A, B, C, D, E, F]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All()}}
 }
 
 // NewJoin6 declares the join of the columns of a, b, c, d, e, f (accessors from Read
@@ -670,7 +701,7 @@ func HostJoin6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d
 // it in the DeclareFunc, as every accessor.
 func NewJoin6[A, B, C, D, E, F any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], filters ...Filter) Join6[A, B, C, D, E, F] {
 	qq := systems.NewJoin6(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), engineFilters(filters)...)
-	return Join6[A, B, C, D, E, F]{Join{qq.Join, nil}, qq, &cols6[A, B, C, D, E, F]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f)}}
+	return Join6[A, B, C, D, E, F]{Join: Join{qq.Join, nil}, q: qq, c: &cols6[A, B, C, D, E, F]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f)}, par: (*joinKernel6[A, B, C, D, E, F]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
@@ -748,15 +779,20 @@ func (q Join6[A, B, C, D, E, F]) Each(fn func(entity Handle, a *A, b *B, c *C, d
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin6 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Join6[A, B, C, D, E, F]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel6[A, B, C, D, E, F]{q, fn, ctx}, (*joinKernel6[A, B, C, D, E, F]).chunk)
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel6[A, B, C, D, E, F]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel6[A, B, C, D, E, F]{q, fn, ctx}, par)
 }
 
 // joinKernel6 is the kernel state of Join6.Parallel.
@@ -782,8 +818,9 @@ func (kk *joinKernel6[A, B, C, D, E, F]) chunk(worker, chunk int) {
 // HostJoin7.
 type Join7[A, B, C, D, E, F, G any] struct {
 	Join
-	q ephemeral.Join7[A, B, C, D, E, F, G]
-	c *cols7[A, B, C, D, E, F, G]
+	q   ephemeral.Join7[A, B, C, D, E, F, G]
+	c   *cols7[A, B, C, D, E, F, G]
+	par func(*joinKernel7[A, B, C, D, E, F, G], int, int) // Parallel's chunk function, made once by NewJoin7: a generic method value allocates
 }
 
 // HostJoin7 returns the join of columns a, b, c, d, e, f, g and filters, for the host:
@@ -795,7 +832,7 @@ func HostJoin7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C]
 	if err != nil {
 		return Join7[A, B, C, D, E, F, G]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join7[A, B, C, D, E, F, G]{Join{qq.Join, nil}, qq, &cols7[A, B, C, D, E, F, G]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All()}}
+	return Join7[A, B, C, D, E, F, G]{Join: Join{qq.Join, nil}, q: qq, c: &cols7[A, B, C, D, E, F, G]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All()}}
 }
 
 // NewJoin7 declares the join of the columns of a, b, c, d, e, f, g (accessors from Read
@@ -805,7 +842,7 @@ func HostJoin7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C]
 // it in the DeclareFunc, as every accessor.
 func NewJoin7[A, B, C, D, E, F, G any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], filters ...Filter) Join7[A, B, C, D, E, F, G] {
 	qq := systems.NewJoin7(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), engineFilters(filters)...)
-	return Join7[A, B, C, D, E, F, G]{Join{qq.Join, nil}, qq, &cols7[A, B, C, D, E, F, G]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g)}}
+	return Join7[A, B, C, D, E, F, G]{Join: Join{qq.Join, nil}, q: qq, c: &cols7[A, B, C, D, E, F, G]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g)}, par: (*joinKernel7[A, B, C, D, E, F, G]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
@@ -883,15 +920,20 @@ func (q Join7[A, B, C, D, E, F, G]) Each(fn func(entity Handle, a *A, b *B, c *C
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin7 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Join7[A, B, C, D, E, F, G]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel7[A, B, C, D, E, F, G]{q, fn, ctx}, (*joinKernel7[A, B, C, D, E, F, G]).chunk)
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel7[A, B, C, D, E, F, G]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel7[A, B, C, D, E, F, G]{q, fn, ctx}, par)
 }
 
 // joinKernel7 is the kernel state of Join7.Parallel.
@@ -917,8 +959,9 @@ func (kk *joinKernel7[A, B, C, D, E, F, G]) chunk(worker, chunk int) {
 // HostJoin8.
 type Join8[A, B, C, D, E, F, G, H any] struct {
 	Join
-	q ephemeral.Join8[A, B, C, D, E, F, G, H]
-	c *cols8[A, B, C, D, E, F, G, H]
+	q   ephemeral.Join8[A, B, C, D, E, F, G, H]
+	c   *cols8[A, B, C, D, E, F, G, H]
+	par func(*joinKernel8[A, B, C, D, E, F, G, H], int, int) // Parallel's chunk function, made once by NewJoin8: a generic method value allocates
 }
 
 // HostJoin8 returns the join of columns a, b, c, d, e, f, g, h and filters, for the host:
@@ -930,7 +973,7 @@ func HostJoin8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column
 	if err != nil {
 		return Join8[A, B, C, D, E, F, G, H]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join8[A, B, C, D, E, F, G, H]{Join{qq.Join, nil}, qq, &cols8[A, B, C, D, E, F, G, H]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All()}}
+	return Join8[A, B, C, D, E, F, G, H]{Join: Join{qq.Join, nil}, q: qq, c: &cols8[A, B, C, D, E, F, G, H]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All()}}
 }
 
 // NewJoin8 declares the join of the columns of a, b, c, d, e, f, g, h (accessors from Read
@@ -940,7 +983,7 @@ func HostJoin8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column
 // it in the DeclareFunc, as every accessor.
 func NewJoin8[A, B, C, D, E, F, G, H any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], filters ...Filter) Join8[A, B, C, D, E, F, G, H] {
 	qq := systems.NewJoin8(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), engineFilters(filters)...)
-	return Join8[A, B, C, D, E, F, G, H]{Join{qq.Join, nil}, qq, &cols8[A, B, C, D, E, F, G, H]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h)}}
+	return Join8[A, B, C, D, E, F, G, H]{Join: Join{qq.Join, nil}, q: qq, c: &cols8[A, B, C, D, E, F, G, H]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h)}, par: (*joinKernel8[A, B, C, D, E, F, G, H]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
@@ -1018,15 +1061,20 @@ func (q Join8[A, B, C, D, E, F, G, H]) Each(fn func(entity Handle, a *A, b *B, c
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin8 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Join8[A, B, C, D, E, F, G, H]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel8[A, B, C, D, E, F, G, H]{q, fn, ctx}, (*joinKernel8[A, B, C, D, E, F, G, H]).chunk)
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel8[A, B, C, D, E, F, G, H]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel8[A, B, C, D, E, F, G, H]{q, fn, ctx}, par)
 }
 
 // joinKernel8 is the kernel state of Join8.Parallel.
@@ -1052,8 +1100,9 @@ func (kk *joinKernel8[A, B, C, D, E, F, G, H]) chunk(worker, chunk int) {
 // HostJoin9.
 type Join9[A, B, C, D, E, F, G, H, I any] struct {
 	Join
-	q ephemeral.Join9[A, B, C, D, E, F, G, H, I]
-	c *cols9[A, B, C, D, E, F, G, H, I]
+	q   ephemeral.Join9[A, B, C, D, E, F, G, H, I]
+	c   *cols9[A, B, C, D, E, F, G, H, I]
+	par func(*joinKernel9[A, B, C, D, E, F, G, H, I], int, int) // Parallel's chunk function, made once by NewJoin9: a generic method value allocates
 }
 
 // HostJoin9 returns the join of columns a, b, c, d, e, f, g, h, i and filters, for the host:
@@ -1065,7 +1114,7 @@ func HostJoin9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Col
 	if err != nil {
 		return Join9[A, B, C, D, E, F, G, H, I]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join9[A, B, C, D, E, F, G, H, I]{Join{qq.Join, nil}, qq, &cols9[A, B, C, D, E, F, G, H, I]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All()}}
+	return Join9[A, B, C, D, E, F, G, H, I]{Join: Join{qq.Join, nil}, q: qq, c: &cols9[A, B, C, D, E, F, G, H, I]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All()}}
 }
 
 // NewJoin9 declares the join of the columns of a, b, c, d, e, f, g, h, i (accessors from Read
@@ -1075,7 +1124,7 @@ func HostJoin9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Col
 // it in the DeclareFunc, as every accessor.
 func NewJoin9[A, B, C, D, E, F, G, H, I any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], filters ...Filter) Join9[A, B, C, D, E, F, G, H, I] {
 	qq := systems.NewJoin9(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), engineFilters(filters)...)
-	return Join9[A, B, C, D, E, F, G, H, I]{Join{qq.Join, nil}, qq, &cols9[A, B, C, D, E, F, G, H, I]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i)}}
+	return Join9[A, B, C, D, E, F, G, H, I]{Join: Join{qq.Join, nil}, q: qq, c: &cols9[A, B, C, D, E, F, G, H, I]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i)}, par: (*joinKernel9[A, B, C, D, E, F, G, H, I]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
@@ -1153,15 +1202,20 @@ func (q Join9[A, B, C, D, E, F, G, H, I]) Each(fn func(entity Handle, a *A, b *B
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin9 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Join9[A, B, C, D, E, F, G, H, I]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel9[A, B, C, D, E, F, G, H, I]{q, fn, ctx}, (*joinKernel9[A, B, C, D, E, F, G, H, I]).chunk)
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel9[A, B, C, D, E, F, G, H, I]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel9[A, B, C, D, E, F, G, H, I]{q, fn, ctx}, par)
 }
 
 // joinKernel9 is the kernel state of Join9.Parallel.
@@ -1187,8 +1241,9 @@ func (kk *joinKernel9[A, B, C, D, E, F, G, H, I]) chunk(worker, chunk int) {
 // HostJoin10.
 type Join10[A, B, C, D, E, F, G, H, I, J any] struct {
 	Join
-	q ephemeral.Join10[A, B, C, D, E, F, G, H, I, J]
-	c *cols10[A, B, C, D, E, F, G, H, I, J]
+	q   ephemeral.Join10[A, B, C, D, E, F, G, H, I, J]
+	c   *cols10[A, B, C, D, E, F, G, H, I, J]
+	par func(*joinKernel10[A, B, C, D, E, F, G, H, I, J], int, int) // Parallel's chunk function, made once by NewJoin10: a generic method value allocates
 }
 
 // HostJoin10 returns the join of columns a, b, c, d, e, f, g, h, i, j and filters, for the host:
@@ -1200,7 +1255,7 @@ func HostJoin10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c 
 	if err != nil {
 		return Join10[A, B, C, D, E, F, G, H, I, J]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join10[A, B, C, D, E, F, G, H, I, J]{Join{qq.Join, nil}, qq, &cols10[A, B, C, D, E, F, G, H, I, J]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All()}}
+	return Join10[A, B, C, D, E, F, G, H, I, J]{Join: Join{qq.Join, nil}, q: qq, c: &cols10[A, B, C, D, E, F, G, H, I, J]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All()}}
 }
 
 // NewJoin10 declares the join of the columns of a, b, c, d, e, f, g, h, i, j (accessors from Read
@@ -1210,7 +1265,7 @@ func HostJoin10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c 
 // it in the DeclareFunc, as every accessor.
 func NewJoin10[A, B, C, D, E, F, G, H, I, J any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], filters ...Filter) Join10[A, B, C, D, E, F, G, H, I, J] {
 	qq := systems.NewJoin10(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), engineFilters(filters)...)
-	return Join10[A, B, C, D, E, F, G, H, I, J]{Join{qq.Join, nil}, qq, &cols10[A, B, C, D, E, F, G, H, I, J]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j)}}
+	return Join10[A, B, C, D, E, F, G, H, I, J]{Join: Join{qq.Join, nil}, q: qq, c: &cols10[A, B, C, D, E, F, G, H, I, J]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j)}, par: (*joinKernel10[A, B, C, D, E, F, G, H, I, J]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
@@ -1288,15 +1343,20 @@ func (q Join10[A, B, C, D, E, F, G, H, I, J]) Each(fn func(entity Handle, a *A, 
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin10 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Join10[A, B, C, D, E, F, G, H, I, J]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel10[A, B, C, D, E, F, G, H, I, J]{q, fn, ctx}, (*joinKernel10[A, B, C, D, E, F, G, H, I, J]).chunk)
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel10[A, B, C, D, E, F, G, H, I, J]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel10[A, B, C, D, E, F, G, H, I, J]{q, fn, ctx}, par)
 }
 
 // joinKernel10 is the kernel state of Join10.Parallel.
@@ -1322,8 +1382,9 @@ func (kk *joinKernel10[A, B, C, D, E, F, G, H, I, J]) chunk(worker, chunk int) {
 // HostJoin11.
 type Join11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 	Join
-	q ephemeral.Join11[A, B, C, D, E, F, G, H, I, J, K]
-	c *cols11[A, B, C, D, E, F, G, H, I, J, K]
+	q   ephemeral.Join11[A, B, C, D, E, F, G, H, I, J, K]
+	c   *cols11[A, B, C, D, E, F, G, H, I, J, K]
+	par func(*joinKernel11[A, B, C, D, E, F, G, H, I, J, K], int, int) // Parallel's chunk function, made once by NewJoin11: a generic method value allocates
 }
 
 // HostJoin11 returns the join of columns a, b, c, d, e, f, g, h, i, j, k and filters, for the host:
@@ -1335,7 +1396,7 @@ func HostJoin11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B],
 	if err != nil {
 		return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join{qq.Join, nil}, qq, &cols11[A, B, C, D, E, F, G, H, I, J, K]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All()}}
+	return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join: Join{qq.Join, nil}, q: qq, c: &cols11[A, B, C, D, E, F, G, H, I, J, K]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All()}}
 }
 
 // NewJoin11 declares the join of the columns of a, b, c, d, e, f, g, h, i, j, k (accessors from Read
@@ -1345,7 +1406,7 @@ func HostJoin11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B],
 // it in the DeclareFunc, as every accessor.
 func NewJoin11[A, B, C, D, E, F, G, H, I, J, K any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], filters ...Filter) Join11[A, B, C, D, E, F, G, H, I, J, K] {
 	qq := systems.NewJoin11(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), engineFilters(filters)...)
-	return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join{qq.Join, nil}, qq, &cols11[A, B, C, D, E, F, G, H, I, J, K]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k)}}
+	return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join: Join{qq.Join, nil}, q: qq, c: &cols11[A, B, C, D, E, F, G, H, I, J, K]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k)}, par: (*joinKernel11[A, B, C, D, E, F, G, H, I, J, K]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
@@ -1423,15 +1484,20 @@ func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Each(fn func(entity Handle, a *
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin11 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel11[A, B, C, D, E, F, G, H, I, J, K]{q, fn, ctx}, (*joinKernel11[A, B, C, D, E, F, G, H, I, J, K]).chunk)
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel11[A, B, C, D, E, F, G, H, I, J, K]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel11[A, B, C, D, E, F, G, H, I, J, K]{q, fn, ctx}, par)
 }
 
 // joinKernel11 is the kernel state of Join11.Parallel.
@@ -1457,8 +1523,9 @@ func (kk *joinKernel11[A, B, C, D, E, F, G, H, I, J, K]) chunk(worker, chunk int
 // HostJoin12.
 type Join12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 	Join
-	q ephemeral.Join12[A, B, C, D, E, F, G, H, I, J, K, L]
-	c *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
+	q   ephemeral.Join12[A, B, C, D, E, F, G, H, I, J, K, L]
+	c   *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
+	par func(*joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L], int, int) // Parallel's chunk function, made once by NewJoin12: a generic method value allocates
 }
 
 // HostJoin12 returns the join of columns a, b, c, d, e, f, g, h, i, j, k, l and filters, for the host:
@@ -1470,7 +1537,7 @@ func HostJoin12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[
 	if err != nil {
 		return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join{qq.Join, nil}, qq, &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All()}}
+	return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join: Join{qq.Join, nil}, q: qq, c: &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All()}}
 }
 
 // NewJoin12 declares the join of the columns of a, b, c, d, e, f, g, h, i, j, k, l (accessors from Read
@@ -1480,7 +1547,7 @@ func HostJoin12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[
 // it in the DeclareFunc, as every accessor.
 func NewJoin12[A, B, C, D, E, F, G, H, I, J, K, L any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], filters ...Filter) Join12[A, B, C, D, E, F, G, H, I, J, K, L] {
 	qq := systems.NewJoin12(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), engineFilters(filters)...)
-	return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join{qq.Join, nil}, qq, &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l)}}
+	return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join: Join{qq.Join, nil}, q: qq, c: &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l)}, par: (*joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
@@ -1558,15 +1625,20 @@ func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Each(fn func(entity Handle, 
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin12 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L]{q, fn, ctx}, (*joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L]).chunk)
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L]{q, fn, ctx}, par)
 }
 
 // joinKernel12 is the kernel state of Join12.Parallel.
@@ -1592,8 +1664,9 @@ func (kk *joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L]) chunk(worker, chunk 
 // HostJoin13.
 type Join13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
 	Join
-	q ephemeral.Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]
-	c *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	q   ephemeral.Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	c   *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	par func(*joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M], int, int) // Parallel's chunk function, made once by NewJoin13: a generic method value allocates
 }
 
 // HostJoin13 returns the join of columns a, b, c, d, e, f, g, h, i, j, k, l, m and filters, for the host:
@@ -1605,7 +1678,7 @@ func HostJoin13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Colu
 	if err != nil {
 		return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join{qq.Join, nil}, qq, &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All()}}
+	return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join: Join{qq.Join, nil}, q: qq, c: &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All()}}
 }
 
 // NewJoin13 declares the join of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m (accessors from Read
@@ -1615,7 +1688,7 @@ func HostJoin13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Colu
 // it in the DeclareFunc, as every accessor.
 func NewJoin13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], filters ...Filter) Join13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
 	qq := systems.NewJoin13(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), engineFilters(filters)...)
-	return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join{qq.Join, nil}, qq, &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m)}}
+	return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join: Join{qq.Join, nil}, q: qq, c: &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m)}, par: (*joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
@@ -1693,15 +1766,20 @@ func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Each(fn func(entity Handl
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin13 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q, fn, ctx}, (*joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]).chunk)
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q, fn, ctx}, par)
 }
 
 // joinKernel13 is the kernel state of Join13.Parallel.
@@ -1727,8 +1805,9 @@ func (kk *joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]) chunk(worker, chu
 // HostJoin14.
 type Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
 	Join
-	q ephemeral.Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
-	c *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	q   ephemeral.Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	c   *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	par func(*joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], int, int) // Parallel's chunk function, made once by NewJoin14: a generic method value allocates
 }
 
 // HostJoin14 returns the join of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n and filters, for the host:
@@ -1740,7 +1819,7 @@ func HostJoin14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *C
 	if err != nil {
 		return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join{qq.Join, nil}, qq, &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All()}}
+	return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join: Join{qq.Join, nil}, q: qq, c: &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All()}}
 }
 
 // NewJoin14 declares the join of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n (accessors from Read
@@ -1750,7 +1829,7 @@ func HostJoin14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *C
 // it in the DeclareFunc, as every accessor.
 func NewJoin14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N], filters ...Filter) Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
 	qq := systems.NewJoin14(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), engineFilters(filters)...)
-	return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join{qq.Join, nil}, qq, &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n)}}
+	return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join: Join{qq.Join, nil}, q: qq, c: &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n)}, par: (*joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
@@ -1828,15 +1907,20 @@ func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Each(fn func(entity Ha
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin14 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q, fn, ctx}, (*joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]).chunk)
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q, fn, ctx}, par)
 }
 
 // joinKernel14 is the kernel state of Join14.Parallel.
@@ -1862,8 +1946,9 @@ func (kk *joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) chunk(worker, 
 // HostJoin15.
 type Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
 	Join
-	q ephemeral.Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
-	c *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	q   ephemeral.Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	c   *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	par func(*joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], int, int) // Parallel's chunk function, made once by NewJoin15: a generic method value allocates
 }
 
 // HostJoin15 returns the join of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, o and filters, for the host:
@@ -1875,7 +1960,7 @@ func HostJoin15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b
 	if err != nil {
 		return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join{qq.Join, nil}, qq, &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All(), o.All()}}
+	return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join: Join{qq.Join, nil}, q: qq, c: &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All(), o.All()}}
 }
 
 // NewJoin15 declares the join of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o (accessors from Read
@@ -1885,7 +1970,7 @@ func HostJoin15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b
 // it in the DeclareFunc, as every accessor.
 func NewJoin15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N], o Access[O], filters ...Filter) Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
 	qq := systems.NewJoin15(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), o.access(), engineFilters(filters)...)
-	return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join{qq.Join, nil}, qq, &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n), columnData(o)}}
+	return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join: Join{qq.Join, nil}, q: qq, c: &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n), columnData(o)}, par: (*joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
@@ -1963,15 +2048,20 @@ func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Each(fn func(entity
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin15 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q, fn, ctx}, (*joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]).chunk)
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q, fn, ctx}, par)
 }
 
 // joinKernel15 is the kernel state of Join15.Parallel.

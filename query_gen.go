@@ -29,7 +29,8 @@ func columnData[T any](a Access[T]) []T {
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query1[A any] struct {
 	q   ephemeral.Query1[A]
-	err error // HostQuery1's error (see Err)
+	err error                            // HostQuery1's error (see Err)
+	par func(*queryKernel1[A], int, int) // Parallel's chunk function, made once by NewQuery1: a generic method value allocates
 }
 
 // Row1 is one live row of a Query1: a pointer into its column, valid until the
@@ -65,7 +66,7 @@ func (q Query1[A]) Err() error { return q.err }
 // Write of one declaration: the system's typed iteration. The
 // accessors declare the access.
 func NewQuery1[A any](a Access[A]) Query1[A] {
-	return Query1[A]{q: systems.NewQuery1(a.access())}
+	return Query1[A]{q: systems.NewQuery1(a.access()), par: (*queryKernel1[A]).chunk}
 }
 
 // Table is the query's table; nil for the zero Query1.
@@ -140,15 +141,20 @@ func (q Query1[A]) Each(fn func(entity Handle, a *A)) {
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery1 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Query1[A]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel1[A]{q, fn, ctx}, (*queryKernel1[A]).chunk)
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel1[A]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel1[A]{q, fn, ctx}, par)
 }
 
 // queryKernel1 is the kernel state of Query1.Parallel.
@@ -250,7 +256,8 @@ func (sp Spawner1[A]) At(w Worker) Spawner1[A] {
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query2[A, B any] struct {
 	q   ephemeral.Query2[A, B]
-	err error // HostQuery2's error (see Err)
+	err error                               // HostQuery2's error (see Err)
+	par func(*queryKernel2[A, B], int, int) // Parallel's chunk function, made once by NewQuery2: a generic method value allocates
 }
 
 // Row2 is one live row of a Query2: pointers into its columns, valid until the
@@ -282,7 +289,7 @@ func (q Query2[A, B]) Err() error { return q.err }
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery2[A, B any](a Access[A], b Access[B]) Query2[A, B] {
-	return Query2[A, B]{q: systems.NewQuery2(a.access(), b.access())}
+	return Query2[A, B]{q: systems.NewQuery2(a.access(), b.access()), par: (*queryKernel2[A, B]).chunk}
 }
 
 // Table is the query's table; nil for the zero Query2.
@@ -356,15 +363,20 @@ func (q Query2[A, B]) Each(fn func(entity Handle, a *A, b *B)) {
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery2 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Query2[A, B]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel2[A, B]{q, fn, ctx}, (*queryKernel2[A, B]).chunk)
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel2[A, B]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel2[A, B]{q, fn, ctx}, par)
 }
 
 // queryKernel2 is the kernel state of Query2.Parallel.
@@ -466,7 +478,8 @@ func (sp Spawner2[A, B]) At(w Worker) Spawner2[A, B] {
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query3[A, B, C any] struct {
 	q   ephemeral.Query3[A, B, C]
-	err error // HostQuery3's error (see Err)
+	err error                                  // HostQuery3's error (see Err)
+	par func(*queryKernel3[A, B, C], int, int) // Parallel's chunk function, made once by NewQuery3: a generic method value allocates
 }
 
 // Row3 is one live row of a Query3: pointers into its columns, valid until the
@@ -498,7 +511,7 @@ func (q Query3[A, B, C]) Err() error { return q.err }
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery3[A, B, C any](a Access[A], b Access[B], c Access[C]) Query3[A, B, C] {
-	return Query3[A, B, C]{q: systems.NewQuery3(a.access(), b.access(), c.access())}
+	return Query3[A, B, C]{q: systems.NewQuery3(a.access(), b.access(), c.access()), par: (*queryKernel3[A, B, C]).chunk}
 }
 
 // Table is the query's table; nil for the zero Query3.
@@ -572,15 +585,20 @@ func (q Query3[A, B, C]) Each(fn func(entity Handle, a *A, b *B, c *C)) {
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery3 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Query3[A, B, C]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel3[A, B, C]{q, fn, ctx}, (*queryKernel3[A, B, C]).chunk)
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel3[A, B, C]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel3[A, B, C]{q, fn, ctx}, par)
 }
 
 // queryKernel3 is the kernel state of Query3.Parallel.
@@ -682,7 +700,8 @@ func (sp Spawner3[A, B, C]) At(w Worker) Spawner3[A, B, C] {
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query4[A, B, C, D any] struct {
 	q   ephemeral.Query4[A, B, C, D]
-	err error // HostQuery4's error (see Err)
+	err error                                     // HostQuery4's error (see Err)
+	par func(*queryKernel4[A, B, C, D], int, int) // Parallel's chunk function, made once by NewQuery4: a generic method value allocates
 }
 
 // Row4 is one live row of a Query4: pointers into its columns, valid until the
@@ -714,7 +733,7 @@ func (q Query4[A, B, C, D]) Err() error { return q.err }
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery4[A, B, C, D any](a Access[A], b Access[B], c Access[C], d Access[D]) Query4[A, B, C, D] {
-	return Query4[A, B, C, D]{q: systems.NewQuery4(a.access(), b.access(), c.access(), d.access())}
+	return Query4[A, B, C, D]{q: systems.NewQuery4(a.access(), b.access(), c.access(), d.access()), par: (*queryKernel4[A, B, C, D]).chunk}
 }
 
 // Table is the query's table; nil for the zero Query4.
@@ -788,15 +807,20 @@ func (q Query4[A, B, C, D]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D))
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery4 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Query4[A, B, C, D]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel4[A, B, C, D]{q, fn, ctx}, (*queryKernel4[A, B, C, D]).chunk)
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel4[A, B, C, D]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel4[A, B, C, D]{q, fn, ctx}, par)
 }
 
 // queryKernel4 is the kernel state of Query4.Parallel.
@@ -901,7 +925,8 @@ func (sp Spawner4[A, B, C, D]) At(w Worker) Spawner4[A, B, C, D] {
 type Query5[A, B, C, D, E any] struct {
 	q   ephemeral.Query5[A, B, C, D, E]
 	c   *cols5[A, B, C, D, E]
-	err error // HostQuery5's error (see Err)
+	err error                                        // HostQuery5's error (see Err)
+	par func(*queryKernel5[A, B, C, D, E], int, int) // Parallel's chunk function, made once by NewQuery5: a generic method value allocates
 }
 
 // cols5 are the whole columns of a Query5, in one block made with the
@@ -959,7 +984,7 @@ func (q Query5[A, B, C, D, E]) Err() error { return q.err }
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery5[A, B, C, D, E any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E]) Query5[A, B, C, D, E] {
-	return Query5[A, B, C, D, E]{q: systems.NewQuery5(a.access(), b.access(), c.access(), d.access(), e.access()),
+	return Query5[A, B, C, D, E]{q: systems.NewQuery5(a.access(), b.access(), c.access(), d.access(), e.access()), par: (*queryKernel5[A, B, C, D, E]).chunk,
 		c: &cols5[A, B, C, D, E]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e)}}
 }
 
@@ -1034,15 +1059,20 @@ func (q Query5[A, B, C, D, E]) Each(fn func(entity Handle, a *A, b *B, c *C, d *
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery5 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Query5[A, B, C, D, E]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel5[A, B, C, D, E]{q, fn, ctx}, (*queryKernel5[A, B, C, D, E]).chunk)
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel5[A, B, C, D, E]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel5[A, B, C, D, E]{q, fn, ctx}, par)
 }
 
 // queryKernel5 is the kernel state of Query5.Parallel.
@@ -1149,7 +1179,8 @@ func (sp Spawner5[A, B, C, D, E]) At(w Worker) Spawner5[A, B, C, D, E] {
 type Query6[A, B, C, D, E, F any] struct {
 	q   ephemeral.Query6[A, B, C, D, E, F]
 	c   *cols6[A, B, C, D, E, F]
-	err error // HostQuery6's error (see Err)
+	err error                                           // HostQuery6's error (see Err)
+	par func(*queryKernel6[A, B, C, D, E, F], int, int) // Parallel's chunk function, made once by NewQuery6: a generic method value allocates
 }
 
 // cols6 are the whole columns of a Query6, in one block made with the
@@ -1208,7 +1239,7 @@ func (q Query6[A, B, C, D, E, F]) Err() error { return q.err }
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery6[A, B, C, D, E, F any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F]) Query6[A, B, C, D, E, F] {
-	return Query6[A, B, C, D, E, F]{q: systems.NewQuery6(a.access(), b.access(), c.access(), d.access(), e.access(), f.access()),
+	return Query6[A, B, C, D, E, F]{q: systems.NewQuery6(a.access(), b.access(), c.access(), d.access(), e.access(), f.access()), par: (*queryKernel6[A, B, C, D, E, F]).chunk,
 		c: &cols6[A, B, C, D, E, F]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f)}}
 }
 
@@ -1285,15 +1316,20 @@ func (q Query6[A, B, C, D, E, F]) Each(fn func(entity Handle, a *A, b *B, c *C, 
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery6 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Query6[A, B, C, D, E, F]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel6[A, B, C, D, E, F]{q, fn, ctx}, (*queryKernel6[A, B, C, D, E, F]).chunk)
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel6[A, B, C, D, E, F]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel6[A, B, C, D, E, F]{q, fn, ctx}, par)
 }
 
 // queryKernel6 is the kernel state of Query6.Parallel.
@@ -1402,7 +1438,8 @@ func (sp Spawner6[A, B, C, D, E, F]) At(w Worker) Spawner6[A, B, C, D, E, F] {
 type Query7[A, B, C, D, E, F, G any] struct {
 	q   ephemeral.Query7[A, B, C, D, E, F, G]
 	c   *cols7[A, B, C, D, E, F, G]
-	err error // HostQuery7's error (see Err)
+	err error                                              // HostQuery7's error (see Err)
+	par func(*queryKernel7[A, B, C, D, E, F, G], int, int) // Parallel's chunk function, made once by NewQuery7: a generic method value allocates
 }
 
 // cols7 are the whole columns of a Query7, in one block made with the
@@ -1462,7 +1499,7 @@ func (q Query7[A, B, C, D, E, F, G]) Err() error { return q.err }
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery7[A, B, C, D, E, F, G any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G]) Query7[A, B, C, D, E, F, G] {
-	return Query7[A, B, C, D, E, F, G]{q: systems.NewQuery7(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access()),
+	return Query7[A, B, C, D, E, F, G]{q: systems.NewQuery7(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access()), par: (*queryKernel7[A, B, C, D, E, F, G]).chunk,
 		c: &cols7[A, B, C, D, E, F, G]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g)}}
 }
 
@@ -1539,15 +1576,20 @@ func (q Query7[A, B, C, D, E, F, G]) Each(fn func(entity Handle, a *A, b *B, c *
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery7 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Query7[A, B, C, D, E, F, G]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel7[A, B, C, D, E, F, G]{q, fn, ctx}, (*queryKernel7[A, B, C, D, E, F, G]).chunk)
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel7[A, B, C, D, E, F, G]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel7[A, B, C, D, E, F, G]{q, fn, ctx}, par)
 }
 
 // queryKernel7 is the kernel state of Query7.Parallel.
@@ -1656,7 +1698,8 @@ func (sp Spawner7[A, B, C, D, E, F, G]) At(w Worker) Spawner7[A, B, C, D, E, F, 
 type Query8[A, B, C, D, E, F, G, H any] struct {
 	q   ephemeral.Query8[A, B, C, D, E, F, G, H]
 	c   *cols8[A, B, C, D, E, F, G, H]
-	err error // HostQuery8's error (see Err)
+	err error                                                 // HostQuery8's error (see Err)
+	par func(*queryKernel8[A, B, C, D, E, F, G, H], int, int) // Parallel's chunk function, made once by NewQuery8: a generic method value allocates
 }
 
 // cols8 are the whole columns of a Query8, in one block made with the
@@ -1717,7 +1760,7 @@ func (q Query8[A, B, C, D, E, F, G, H]) Err() error { return q.err }
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery8[A, B, C, D, E, F, G, H any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H]) Query8[A, B, C, D, E, F, G, H] {
-	return Query8[A, B, C, D, E, F, G, H]{q: systems.NewQuery8(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access()),
+	return Query8[A, B, C, D, E, F, G, H]{q: systems.NewQuery8(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access()), par: (*queryKernel8[A, B, C, D, E, F, G, H]).chunk,
 		c: &cols8[A, B, C, D, E, F, G, H]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h)}}
 }
 
@@ -1794,15 +1837,20 @@ func (q Query8[A, B, C, D, E, F, G, H]) Each(fn func(entity Handle, a *A, b *B, 
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery8 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Query8[A, B, C, D, E, F, G, H]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel8[A, B, C, D, E, F, G, H]{q, fn, ctx}, (*queryKernel8[A, B, C, D, E, F, G, H]).chunk)
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel8[A, B, C, D, E, F, G, H]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel8[A, B, C, D, E, F, G, H]{q, fn, ctx}, par)
 }
 
 // queryKernel8 is the kernel state of Query8.Parallel.
@@ -1911,7 +1959,8 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) At(w Worker) Spawner8[A, B, C, D, E, 
 type Query9[A, B, C, D, E, F, G, H, I any] struct {
 	q   ephemeral.Query9[A, B, C, D, E, F, G, H, I]
 	c   *cols9[A, B, C, D, E, F, G, H, I]
-	err error // HostQuery9's error (see Err)
+	err error                                                    // HostQuery9's error (see Err)
+	par func(*queryKernel9[A, B, C, D, E, F, G, H, I], int, int) // Parallel's chunk function, made once by NewQuery9: a generic method value allocates
 }
 
 // cols9 are the whole columns of a Query9, in one block made with the
@@ -1973,7 +2022,7 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) Err() error { return q.err }
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery9[A, B, C, D, E, F, G, H, I any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I]) Query9[A, B, C, D, E, F, G, H, I] {
-	return Query9[A, B, C, D, E, F, G, H, I]{q: systems.NewQuery9(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access()),
+	return Query9[A, B, C, D, E, F, G, H, I]{q: systems.NewQuery9(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access()), par: (*queryKernel9[A, B, C, D, E, F, G, H, I]).chunk,
 		c: &cols9[A, B, C, D, E, F, G, H, I]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i)}}
 }
 
@@ -2052,15 +2101,20 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) Each(fn func(entity Handle, a *A, b *
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery9 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Query9[A, B, C, D, E, F, G, H, I]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel9[A, B, C, D, E, F, G, H, I]{q, fn, ctx}, (*queryKernel9[A, B, C, D, E, F, G, H, I]).chunk)
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel9[A, B, C, D, E, F, G, H, I]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel9[A, B, C, D, E, F, G, H, I]{q, fn, ctx}, par)
 }
 
 // queryKernel9 is the kernel state of Query9.Parallel.
@@ -2169,7 +2223,8 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) At(w Worker) Spawner9[A, B, C, D, 
 type Query10[A, B, C, D, E, F, G, H, I, J any] struct {
 	q   ephemeral.Query10[A, B, C, D, E, F, G, H, I, J]
 	c   *cols10[A, B, C, D, E, F, G, H, I, J]
-	err error // HostQuery10's error (see Err)
+	err error                                                        // HostQuery10's error (see Err)
+	par func(*queryKernel10[A, B, C, D, E, F, G, H, I, J], int, int) // Parallel's chunk function, made once by NewQuery10: a generic method value allocates
 }
 
 // cols10 are the whole columns of a Query10, in one block made with the
@@ -2232,7 +2287,7 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) Err() error { return q.err }
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery10[A, B, C, D, E, F, G, H, I, J any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J]) Query10[A, B, C, D, E, F, G, H, I, J] {
-	return Query10[A, B, C, D, E, F, G, H, I, J]{q: systems.NewQuery10(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access()),
+	return Query10[A, B, C, D, E, F, G, H, I, J]{q: systems.NewQuery10(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access()), par: (*queryKernel10[A, B, C, D, E, F, G, H, I, J]).chunk,
 		c: &cols10[A, B, C, D, E, F, G, H, I, J]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j)}}
 }
 
@@ -2311,15 +2366,20 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) Each(fn func(entity Handle, a *A,
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery10 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel10[A, B, C, D, E, F, G, H, I, J]{q, fn, ctx}, (*queryKernel10[A, B, C, D, E, F, G, H, I, J]).chunk)
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel10[A, B, C, D, E, F, G, H, I, J]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel10[A, B, C, D, E, F, G, H, I, J]{q, fn, ctx}, par)
 }
 
 // queryKernel10 is the kernel state of Query10.Parallel.
@@ -2428,7 +2488,8 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) At(w Worker) Spawner10[A, B, C
 type Query11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 	q   ephemeral.Query11[A, B, C, D, E, F, G, H, I, J, K]
 	c   *cols11[A, B, C, D, E, F, G, H, I, J, K]
-	err error // HostQuery11's error (see Err)
+	err error                                                           // HostQuery11's error (see Err)
+	par func(*queryKernel11[A, B, C, D, E, F, G, H, I, J, K], int, int) // Parallel's chunk function, made once by NewQuery11: a generic method value allocates
 }
 
 // cols11 are the whole columns of a Query11, in one block made with the
@@ -2492,7 +2553,7 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Err() error { return q.err }
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery11[A, B, C, D, E, F, G, H, I, J, K any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K]) Query11[A, B, C, D, E, F, G, H, I, J, K] {
-	return Query11[A, B, C, D, E, F, G, H, I, J, K]{q: systems.NewQuery11(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access()),
+	return Query11[A, B, C, D, E, F, G, H, I, J, K]{q: systems.NewQuery11(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access()), par: (*queryKernel11[A, B, C, D, E, F, G, H, I, J, K]).chunk,
 		c: &cols11[A, B, C, D, E, F, G, H, I, J, K]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k)}}
 }
 
@@ -2571,15 +2632,20 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Each(fn func(entity Handle, a 
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery11 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel11[A, B, C, D, E, F, G, H, I, J, K]{q, fn, ctx}, (*queryKernel11[A, B, C, D, E, F, G, H, I, J, K]).chunk)
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel11[A, B, C, D, E, F, G, H, I, J, K]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel11[A, B, C, D, E, F, G, H, I, J, K]{q, fn, ctx}, par)
 }
 
 // queryKernel11 is the kernel state of Query11.Parallel.
@@ -2688,7 +2754,8 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) At(w Worker) Spawner11[A, B
 type Query12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 	q   ephemeral.Query12[A, B, C, D, E, F, G, H, I, J, K, L]
 	c   *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
-	err error // HostQuery12's error (see Err)
+	err error                                                              // HostQuery12's error (see Err)
+	par func(*queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L], int, int) // Parallel's chunk function, made once by NewQuery12: a generic method value allocates
 }
 
 // cols12 are the whole columns of a Query12, in one block made with the
@@ -2753,7 +2820,7 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Err() error { return q.err 
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L]) Query12[A, B, C, D, E, F, G, H, I, J, K, L] {
-	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{q: systems.NewQuery12(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access()),
+	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{q: systems.NewQuery12(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access()), par: (*queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L]).chunk,
 		c: &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l)}}
 }
 
@@ -2832,15 +2899,20 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Each(fn func(entity Handle,
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery12 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L]{q, fn, ctx}, (*queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L]).chunk)
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L]{q, fn, ctx}, par)
 }
 
 // queryKernel12 is the kernel state of Query12.Parallel.
@@ -2949,7 +3021,8 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) At(w Worker) Spawner12[A
 type Query13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
 	q   ephemeral.Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]
 	c   *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
-	err error // HostQuery13's error (see Err)
+	err error                                                                 // HostQuery13's error (see Err)
+	par func(*queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M], int, int) // Parallel's chunk function, made once by NewQuery13: a generic method value allocates
 }
 
 // cols13 are the whole columns of a Query13, in one block made with the
@@ -3015,7 +3088,7 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Err() error { return q.e
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M]) Query13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
-	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q: systems.NewQuery13(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access()),
+	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q: systems.NewQuery13(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access()), par: (*queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]).chunk,
 		c: &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m)}}
 }
 
@@ -3094,15 +3167,20 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Each(fn func(entity Hand
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery13 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q, fn, ctx}, (*queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]).chunk)
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q, fn, ctx}, par)
 }
 
 // queryKernel13 is the kernel state of Query13.Parallel.
@@ -3211,7 +3289,8 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) At(w Worker) Spawner1
 type Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
 	q   ephemeral.Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
 	c   *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
-	err error // HostQuery14's error (see Err)
+	err error                                                                    // HostQuery14's error (see Err)
+	par func(*queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], int, int) // Parallel's chunk function, made once by NewQuery14: a generic method value allocates
 }
 
 // cols14 are the whole columns of a Query14, in one block made with the
@@ -3278,7 +3357,7 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Err() error { return 
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N]) Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
-	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q: systems.NewQuery14(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access()),
+	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q: systems.NewQuery14(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access()), par: (*queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]).chunk,
 		c: &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n)}}
 }
 
@@ -3359,15 +3438,20 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Each(fn func(entity H
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery14 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q, fn, ctx}, (*queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]).chunk)
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q, fn, ctx}, par)
 }
 
 // queryKernel14 is the kernel state of Query14.Parallel.
@@ -3476,7 +3560,8 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) At(w Worker) Spawn
 type Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
 	q   ephemeral.Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
 	c   *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
-	err error // HostQuery15's error (see Err)
+	err error                                                                       // HostQuery15's error (see Err)
+	par func(*queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], int, int) // Parallel's chunk function, made once by NewQuery15: a generic method value allocates
 }
 
 // cols15 are the whole columns of a Query15, in one block made with the
@@ -3544,7 +3629,7 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Err() error { retu
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N], o Access[O]) Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
-	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q: systems.NewQuery15(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), o.access()),
+	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q: systems.NewQuery15(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), o.access()), par: (*queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]).chunk,
 		c: &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n), columnData(o)}}
 }
 
@@ -3625,15 +3710,20 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Each(fn func(entit
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery15 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q, fn, ctx}, (*queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]).chunk)
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q, fn, ctx}, par)
 }
 
 // queryKernel15 is the kernel state of Query15.Parallel.

@@ -385,7 +385,8 @@ func columnData[T any](a Access[T]) []T {
 type Query{{.N}}[{{.Any}}] struct {
 	q   ephemeral.Query{{.N}}[{{.Types}}]
 	c   *cols{{.N}}[{{.Types}}]
-	err error // HostQuery{{.N}}'s error (see Err)
+	err error                                   // HostQuery{{.N}}'s error (see Err)
+	par func(*queryKernel{{.N}}[{{.Types}}], int, int) // Parallel's chunk function, made once by NewQuery{{.N}}: a generic method value allocates
 }
 
 // cols{{.N}} are the whole columns of a Query{{.N}}, in one block made with the
@@ -419,7 +420,8 @@ func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) {
 {{- else}}
 type Query{{.N}}[{{.Any}}] struct {
 	q   ephemeral.Query{{.N}}[{{.Types}}]
-	err error // HostQuery{{.N}}'s error (see Err)
+	err error                                   // HostQuery{{.N}}'s error (see Err)
+	par func(*queryKernel{{.N}}[{{.Types}}], int, int) // Parallel's chunk function, made once by NewQuery{{.N}}: a generic method value allocates
 }
 
 // Row{{.N}} is one live row of a Query{{.N}}: {{if eq .N 1}}a pointer into its column{{else}}pointers into its columns{{end}}, valid until the
@@ -469,10 +471,10 @@ func (q Query{{.N}}[{{.Types}}]) Err() error { return q.err }
 // once: call it in the DeclareFunc, as every accessor.{{end}}
 func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F Access[$T]" ", "}}) Query{{.N}}[{{.Types}}] {
 {{- if .Wide}}
-	return Query{{.N}}[{{.Types}}]{q: systems.NewQuery{{.N}}({{join .Cols "$F.access()" ", "}}),
+	return Query{{.N}}[{{.Types}}]{q: systems.NewQuery{{.N}}({{join .Cols "$F.access()" ", "}}), par: (*queryKernel{{.N}}[{{.Types}}]).chunk,
 		c: &cols{{.N}}[{{.Types}}]{ {{- join .Cols "columnData($F)" ", " -}} }}
 {{- else}}
-	return Query{{.N}}[{{.Types}}]{q: systems.NewQuery{{.N}}({{join .Cols "$F.access()" ", "}})}
+	return Query{{.N}}[{{.Types}}]{q: systems.NewQuery{{.N}}({{join .Cols "$F.access()" ", "}}), par: (*queryKernel{{.N}}[{{.Types}}]).chunk}
 {{- end}}
 }
 

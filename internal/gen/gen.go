@@ -138,15 +138,20 @@ func (q {{.Kind}}{{.N}}[{{.Types}}]) Each(fn func(entity Handle, {{join .Cols "$
 // worker count (package systems, Kernels). fn writes only through its
 // row's pointers, reads the rest, and runs concurrently with itself: it
 // must not write shared state. Call it from a system's body, at most once
-// at a time (a nested call panics, ErrNestedParallel). It allocates
-// nothing when fn is made once (in the DeclareFunc, or a function that
-// captures nothing): a closure made in the body is allocated at each run;
-// read the run's values through w (Worker.DT, Worker.Tick).
+// at a time (a nested call panics, ErrNestedParallel). On a {{lower .Kind}} of
+// New{{.Kind}}{{.N}} it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
 func (q {{.Kind}}{{.N}}[{{.Types}}]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, {{join .Cols "$F *$T" ", "}})) {
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
-	systems.Parallel(ctx.e(), q.usedChunks(), {{lower .Kind}}Kernel{{.N}}[{{.Types}}]{q, fn, ctx}, (*{{lower .Kind}}Kernel{{.N}}[{{.Types}}]).chunk)
+	par := q.par
+	if par == nil { // a host {{lower .Kind}}'s: made here, it allocates
+		par = (*{{lower .Kind}}Kernel{{.N}}[{{.Types}}]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), {{lower .Kind}}Kernel{{.N}}[{{.Types}}]{q, fn, ctx}, par)
 }
 
 // {{lower .Kind}}Kernel{{.N}} is the kernel state of {{.Kind}}{{.N}}.Parallel.

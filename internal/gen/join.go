@@ -178,6 +178,7 @@ type Join{{.N}}[{{.Any}}] struct {
 {{- if .Wide}}
 	c *cols{{.N}}[{{.Types}}]
 {{- end}}
+	par func(*joinKernel{{.N}}[{{.Types}}], int, int) // Parallel's chunk function, made once by NewJoin{{.N}}: a generic method value allocates
 }
 
 // HostJoin{{.N}} returns the join of column{{if gt .N 1}}s{{end}} {{join .Cols "$F" ", "}} and filters, for the host:
@@ -190,9 +191,9 @@ func HostJoin{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}, filters ...F
 	if err != nil {
 		return Join{{.N}}[{{.Types}}]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join{{.N}}[{{.Types}}]{Join{qq.Join, nil}, qq, &cols{{.N}}[{{.Types}}]{ {{- join .Cols "$F.All()" ", " -}} }}
+	return Join{{.N}}[{{.Types}}]{Join: Join{qq.Join, nil}, q: qq, c: &cols{{.N}}[{{.Types}}]{ {{- join .Cols "$F.All()" ", " -}} }}
 {{- else}}
-	return Join{{.N}}[{{.Types}}]{Join{qq.Join, err}, qq}
+	return Join{{.N}}[{{.Types}}]{Join: Join{qq.Join, err}, q: qq}
 {{- end}}
 }
 
@@ -204,9 +205,9 @@ func HostJoin{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}, filters ...F
 func NewJoin{{.N}}[{{.Any}}]({{join .Cols "$F Access[$T]" ", "}}, filters ...Filter) Join{{.N}}[{{.Types}}] {
 	qq := systems.NewJoin{{.N}}({{join .Cols "$F.access()" ", "}}, engineFilters(filters)...)
 {{- if .Wide}}
-	return Join{{.N}}[{{.Types}}]{Join{qq.Join, nil}, qq, &cols{{.N}}[{{.Types}}]{ {{- join .Cols "columnData($F)" ", " -}} }}
+	return Join{{.N}}[{{.Types}}]{Join: Join{qq.Join, nil}, q: qq, c: &cols{{.N}}[{{.Types}}]{ {{- join .Cols "columnData($F)" ", " -}} }, par: (*joinKernel{{.N}}[{{.Types}}]).chunk}
 {{- else}}
-	return Join{{.N}}[{{.Types}}]{Join{qq.Join, nil}, qq}
+	return Join{{.N}}[{{.Types}}]{Join: Join{qq.Join, nil}, q: qq, par: (*joinKernel{{.N}}[{{.Types}}]).chunk}
 {{- end}}
 }
 
