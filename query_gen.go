@@ -249,6 +249,37 @@ func (sp Spawner1[A]) At(w Worker) Spawner1[A] {
 	return Spawner1[A]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// Each1 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a (Reads or
+// Writes, which declare the access), as Query1.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery1's, at Build.
+func Each1[A any](bl *Builder, name string, phase Phase, a Col[A], fn func(ctx *Context, entity Handle, a *A), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery1(a.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a := row.Get()
+				fn(ctx, entity, a)
+			}
+		}
+	})
+}
+
+// ParallelEach1 is Each1 whose rows run on the kernel workers, as
+// Query1.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach1[A any](bl *Builder, name string, phase Phase, a Col[A], fn func(wk Worker, entity Handle, a *A), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery1(a.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query2 is a typed view of 2 columns of one table, for walking its live rows:
 // a small value holding the table and the pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery2, the host
@@ -469,6 +500,37 @@ func (sp Spawner2[A, B]) Worker(w, chunk int) Spawner2[A, B] {
 // or a join's Parallel (see Recorder.At).
 func (sp Spawner2[A, B]) At(w Worker) Spawner2[A, B] {
 	return Spawner2[A, B]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each2 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b (Reads or
+// Writes, which declare the access), as Query2.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery2's, at Build.
+func Each2[A, B any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], fn func(ctx *Context, entity Handle, a *A, b *B), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery2(a.declare(decl), b.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b := row.Get()
+				fn(ctx, entity, a, b)
+			}
+		}
+	})
+}
+
+// ParallelEach2 is Each2 whose rows run on the kernel workers, as
+// Query2.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach2[A, B any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], fn func(wk Worker, entity Handle, a *A, b *B), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery2(a.declare(decl), b.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
 }
 
 // Query3 is a typed view of 3 columns of one table, for walking its live rows:
@@ -693,6 +755,37 @@ func (sp Spawner3[A, B, C]) At(w Worker) Spawner3[A, B, C] {
 	return Spawner3[A, B, C]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// Each3 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c (Reads or
+// Writes, which declare the access), as Query3.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery3's, at Build.
+func Each3[A, B, C any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], fn func(ctx *Context, entity Handle, a *A, b *B, c *C), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery3(a.declare(decl), b.declare(decl), c.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c := row.Get()
+				fn(ctx, entity, a, b, c)
+			}
+		}
+	})
+}
+
+// ParallelEach3 is Each3 whose rows run on the kernel workers, as
+// Query3.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach3[A, B, C any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], fn func(wk Worker, entity Handle, a *A, b *B, c *C), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery3(a.declare(decl), b.declare(decl), c.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query4 is a typed view of 4 columns of one table, for walking its live rows:
 // a small value holding the table and the pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery4, the host
@@ -915,6 +1008,37 @@ func (sp Spawner4[A, B, C, D]) Worker(w, chunk int) Spawner4[A, B, C, D] {
 // or a join's Parallel (see Recorder.At).
 func (sp Spawner4[A, B, C, D]) At(w Worker) Spawner4[A, B, C, D] {
 	return Spawner4[A, B, C, D]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each4 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d (Reads or
+// Writes, which declare the access), as Query4.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery4's, at Build.
+func Each4[A, B, C, D any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery4(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d := row.Get()
+				fn(ctx, entity, a, b, c, d)
+			}
+		}
+	})
+}
+
+// ParallelEach4 is Each4 whose rows run on the kernel workers, as
+// Query4.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach4[A, B, C, D any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery4(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
 }
 
 // Query5 is a typed view of 5 columns of one table, for walking its live rows:
@@ -1169,6 +1293,37 @@ func (sp Spawner5[A, B, C, D, E]) Worker(w, chunk int) Spawner5[A, B, C, D, E] {
 // or a join's Parallel (see Recorder.At).
 func (sp Spawner5[A, B, C, D, E]) At(w Worker) Spawner5[A, B, C, D, E] {
 	return Spawner5[A, B, C, D, E]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each5 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e (Reads or
+// Writes, which declare the access), as Query5.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery5's, at Build.
+func Each5[A, B, C, D, E any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery5(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e := row.Get()
+				fn(ctx, entity, a, b, c, d, e)
+			}
+		}
+	})
+}
+
+// ParallelEach5 is Each5 whose rows run on the kernel workers, as
+// Query5.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach5[A, B, C, D, E any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery5(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
 }
 
 // Query6 is a typed view of 6 columns of one table, for walking its live rows:
@@ -1428,6 +1583,37 @@ func (sp Spawner6[A, B, C, D, E, F]) Worker(w, chunk int) Spawner6[A, B, C, D, E
 // or a join's Parallel (see Recorder.At).
 func (sp Spawner6[A, B, C, D, E, F]) At(w Worker) Spawner6[A, B, C, D, E, F] {
 	return Spawner6[A, B, C, D, E, F]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each6 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f (Reads or
+// Writes, which declare the access), as Query6.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery6's, at Build.
+func Each6[A, B, C, D, E, F any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery6(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f)
+			}
+		}
+	})
+}
+
+// ParallelEach6 is Each6 whose rows run on the kernel workers, as
+// Query6.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach6[A, B, C, D, E, F any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery6(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
 }
 
 // Query7 is a typed view of 7 columns of one table, for walking its live rows:
@@ -1690,6 +1876,37 @@ func (sp Spawner7[A, B, C, D, E, F, G]) At(w Worker) Spawner7[A, B, C, D, E, F, 
 	return Spawner7[A, B, C, D, E, F, G]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// Each7 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g (Reads or
+// Writes, which declare the access), as Query7.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery7's, at Build.
+func Each7[A, B, C, D, E, F, G any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery7(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g)
+			}
+		}
+	})
+}
+
+// ParallelEach7 is Each7 whose rows run on the kernel workers, as
+// Query7.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach7[A, B, C, D, E, F, G any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery7(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query8 is a typed view of 8 columns of one table, for walking its live rows:
 // a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery8, the host
@@ -1949,6 +2166,37 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) Worker(w, chunk int) Spawner8[A, B, C
 // or a join's Parallel (see Recorder.At).
 func (sp Spawner8[A, B, C, D, E, F, G, H]) At(w Worker) Spawner8[A, B, C, D, E, F, G, H] {
 	return Spawner8[A, B, C, D, E, F, G, H]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each8 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h (Reads or
+// Writes, which declare the access), as Query8.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery8's, at Build.
+func Each8[A, B, C, D, E, F, G, H any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery8(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h)
+			}
+		}
+	})
+}
+
+// ParallelEach8 is Each8 whose rows run on the kernel workers, as
+// Query8.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach8[A, B, C, D, E, F, G, H any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery8(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
 }
 
 // Query9 is a typed view of 9 columns of one table, for walking its live rows:
@@ -2213,6 +2461,37 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Worker(w, chunk int) Spawner9[A, B
 // or a join's Parallel (see Recorder.At).
 func (sp Spawner9[A, B, C, D, E, F, G, H, I]) At(w Worker) Spawner9[A, B, C, D, E, F, G, H, I] {
 	return Spawner9[A, B, C, D, E, F, G, H, I]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each9 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i (Reads or
+// Writes, which declare the access), as Query9.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery9's, at Build.
+func Each9[A, B, C, D, E, F, G, H, I any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery9(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h, i := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h, i)
+			}
+		}
+	})
+}
+
+// ParallelEach9 is Each9 whose rows run on the kernel workers, as
+// Query9.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach9[A, B, C, D, E, F, G, H, I any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery9(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
 }
 
 // Query10 is a typed view of 10 columns of one table, for walking its live rows:
@@ -2480,6 +2759,37 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) At(w Worker) Spawner10[A, B, C
 	return Spawner10[A, B, C, D, E, F, G, H, I, J]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// Each10 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j (Reads or
+// Writes, which declare the access), as Query10.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery10's, at Build.
+func Each10[A, B, C, D, E, F, G, H, I, J any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery10(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h, i, j := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h, i, j)
+			}
+		}
+	})
+}
+
+// ParallelEach10 is Each10 whose rows run on the kernel workers, as
+// Query10.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach10[A, B, C, D, E, F, G, H, I, J any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery10(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query11 is a typed view of 11 columns of one table, for walking its live rows:
 // a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery11, the host
@@ -2744,6 +3054,37 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Worker(w, chunk int) Spawne
 // or a join's Parallel (see Recorder.At).
 func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) At(w Worker) Spawner11[A, B, C, D, E, F, G, H, I, J, K] {
 	return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each11 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k (Reads or
+// Writes, which declare the access), as Query11.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery11's, at Build.
+func Each11[A, B, C, D, E, F, G, H, I, J, K any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery11(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h, i, j, k := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h, i, j, k)
+			}
+		}
+	})
+}
+
+// ParallelEach11 is Each11 whose rows run on the kernel workers, as
+// Query11.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach11[A, B, C, D, E, F, G, H, I, J, K any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery11(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
 }
 
 // Query12 is a typed view of 12 columns of one table, for walking its live rows:
@@ -3013,6 +3354,37 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) At(w Worker) Spawner12[A
 	return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// Each12 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l (Reads or
+// Writes, which declare the access), as Query12.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery12's, at Build.
+func Each12[A, B, C, D, E, F, G, H, I, J, K, L any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery12(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h, i, j, k, l := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h, i, j, k, l)
+			}
+		}
+	})
+}
+
+// ParallelEach12 is Each12 whose rows run on the kernel workers, as
+// Query12.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach12[A, B, C, D, E, F, G, H, I, J, K, L any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery12(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query13 is a typed view of 13 columns of one table, for walking its live rows:
 // a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery13, the host
@@ -3279,6 +3651,37 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Worker(w, chunk int) 
 // or a join's Parallel (see Recorder.At).
 func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) At(w Worker) Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
 	return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each13 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l, m (Reads or
+// Writes, which declare the access), as Query13.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery13's, at Build.
+func Each13[A, B, C, D, E, F, G, H, I, J, K, L, M any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery13(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h, i, j, k, l, m := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h, i, j, k, l, m)
+			}
+		}
+	})
+}
+
+// ParallelEach13 is Each13 whose rows run on the kernel workers, as
+// Query13.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach13[A, B, C, D, E, F, G, H, I, J, K, L, M any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery13(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
 }
 
 // Query14 is a typed view of 14 columns of one table, for walking its live rows:
@@ -3552,6 +3955,37 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) At(w Worker) Spawn
 	return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// Each14 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l, m, n (Reads or
+// Writes, which declare the access), as Query14.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery14's, at Build.
+func Each14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery14(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h, i, j, k, l, m, n := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h, i, j, k, l, m, n)
+			}
+		}
+	})
+}
+
+// ParallelEach14 is Each14 whose rows run on the kernel workers, as
+// Query14.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery14(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query15 is a typed view of 15 columns of one table, for walking its live rows:
 // a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery15, the host
@@ -3822,4 +4256,35 @@ func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Worker(w, chunk
 // or a join's Parallel (see Recorder.At).
 func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) At(w Worker) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
 	return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each15 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o (Reads or
+// Writes, which declare the access), as Query15.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery15's, at Build.
+func Each15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], o Col[O], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery15(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl), o.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h, i, j, k, l, m, n, o := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
+			}
+		}
+	})
+}
+
+// ParallelEach15 is Each15 whose rows run on the kernel workers, as
+// Query15.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], o Col[O], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery15(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl), o.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
 }

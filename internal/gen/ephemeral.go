@@ -583,4 +583,35 @@ func (sp Spawner{{.N}}[{{.Types}}]) Worker(w, chunk int) Spawner{{.N}}[{{.Types}
 func (sp Spawner{{.N}}[{{.Types}}]) At(w Worker) Spawner{{.N}}[{{.Types}}] {
 	return Spawner{{.N}}[{{.Types}}]{sp.s.Worker(w.id, w.chunk)}
 }
+
+// Each{{.N}} adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of {{join .Cols "$F" ", "}} (Reads or
+// Writes, which declare the access), as Query{{.N}}.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: Each1). Its errors are Builder.System's and NewQuery{{.N}}'s, at Build.
+func Each{{.N}}[{{.Any}}](bl *Builder, name string, phase Phase, {{join .Cols "$F Col[$T]" ", "}}, fn func(ctx *Context, entity Handle, {{join .Cols "$F *$T" ", "}}), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery{{.N}}({{join .Cols "$F.declare(decl)" ", "}})
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				{{join .Cols "$F" ", "}} := row.Get()
+				fn(ctx, entity, {{join .Cols "$F" ", "}})
+			}
+		}
+	})
+}
+
+// ParallelEach{{.N}} is Each{{.N}} whose rows run on the kernel workers, as
+// Query{{.N}}.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach{{.N}}[{{.Any}}](bl *Builder, name string, phase Phase, {{join .Cols "$F Col[$T]" ", "}}, fn func(wk Worker, entity Handle, {{join .Cols "$F *$T" ", "}}), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery{{.N}}({{join .Cols "$F.declare(decl)" ", "}})
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
 {{end}}`
