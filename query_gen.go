@@ -254,7 +254,7 @@ func (sp Spawner1[A]) At(w Worker) Spawner1[A] {
 // Writes, which declare the access), as Query1.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery1's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery1's, at Build.
 func Each1[A any](bl *Builder, name string, phase Phase, a Col[A], fn func(ctx *Context, entity Handle, a *A), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery1(a.declare(decl))
@@ -507,7 +507,7 @@ func (sp Spawner2[A, B]) At(w Worker) Spawner2[A, B] {
 // Writes, which declare the access), as Query2.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery2's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery2's, at Build.
 func Each2[A, B any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], fn func(ctx *Context, entity Handle, a *A, b *B), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery2(a.declare(decl), b.declare(decl))
@@ -760,7 +760,7 @@ func (sp Spawner3[A, B, C]) At(w Worker) Spawner3[A, B, C] {
 // Writes, which declare the access), as Query3.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery3's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery3's, at Build.
 func Each3[A, B, C any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], fn func(ctx *Context, entity Handle, a *A, b *B, c *C), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery3(a.declare(decl), b.declare(decl), c.declare(decl))
@@ -1015,7 +1015,7 @@ func (sp Spawner4[A, B, C, D]) At(w Worker) Spawner4[A, B, C, D] {
 // Writes, which declare the access), as Query4.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery4's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery4's, at Build.
 func Each4[A, B, C, D any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery4(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl))
@@ -1300,7 +1300,7 @@ func (sp Spawner5[A, B, C, D, E]) At(w Worker) Spawner5[A, B, C, D, E] {
 // Writes, which declare the access), as Query5.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery5's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery5's, at Build.
 func Each5[A, B, C, D, E any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery5(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl))
@@ -1590,7 +1590,7 @@ func (sp Spawner6[A, B, C, D, E, F]) At(w Worker) Spawner6[A, B, C, D, E, F] {
 // Writes, which declare the access), as Query6.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery6's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery6's, at Build.
 func Each6[A, B, C, D, E, F any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery6(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl))
@@ -1881,7 +1881,7 @@ func (sp Spawner7[A, B, C, D, E, F, G]) At(w Worker) Spawner7[A, B, C, D, E, F, 
 // Writes, which declare the access), as Query7.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery7's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery7's, at Build.
 func Each7[A, B, C, D, E, F, G any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery7(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl))
@@ -2173,7 +2173,7 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) At(w Worker) Spawner8[A, B, C, D, E, 
 // Writes, which declare the access), as Query8.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery8's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery8's, at Build.
 func Each8[A, B, C, D, E, F, G, H any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery8(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl))
@@ -2468,7 +2468,7 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) At(w Worker) Spawner9[A, B, C, D, 
 // Writes, which declare the access), as Query9.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery9's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery9's, at Build.
 func Each9[A, B, C, D, E, F, G, H, I any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery9(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl))
@@ -2764,7 +2764,7 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) At(w Worker) Spawner10[A, B, C
 // Writes, which declare the access), as Query10.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery10's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery10's, at Build.
 func Each10[A, B, C, D, E, F, G, H, I, J any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery10(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl))
@@ -3061,7 +3061,7 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) At(w Worker) Spawner11[A, B
 // Writes, which declare the access), as Query11.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery11's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery11's, at Build.
 func Each11[A, B, C, D, E, F, G, H, I, J, K any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery11(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl))
@@ -3359,7 +3359,7 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) At(w Worker) Spawner12[A
 // Writes, which declare the access), as Query12.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery12's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery12's, at Build.
 func Each12[A, B, C, D, E, F, G, H, I, J, K, L any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery12(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl))
@@ -3658,7 +3658,7 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) At(w Worker) Spawner1
 // Writes, which declare the access), as Query13.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery13's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery13's, at Build.
 func Each13[A, B, C, D, E, F, G, H, I, J, K, L, M any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery13(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl))
@@ -3960,7 +3960,7 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) At(w Worker) Spawn
 // Writes, which declare the access), as Query14.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery14's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery14's, at Build.
 func Each14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery14(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl))
@@ -4263,7 +4263,7 @@ func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) At(w Worker) Sp
 // Writes, which declare the access), as Query15.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery15's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery15's, at Build.
 func Each15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], o Col[O], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery15(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl), o.declare(decl))

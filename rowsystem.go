@@ -2,20 +2,8 @@ package tickwork
 
 import "fmt"
 
-// Row systems: the one-call form of the commonest system, a loop over the
-// rows of one table that may record, emit or use a resource (Each1 ..
-// Each15, ParallelEach1 .. ParallelEach15, generated in query_gen.go).
-//
-// The rule of row systems: the columns are declared by their arguments,
-// Reads(c) or Writes(c), and everything else the body touches by its uses
-// (Records, Emits, EmitsParallel, ReadsResource, WritesResource) and its
-// order (Orders), so the system's manifest, and the conflict check Build
-// runs on it, are those of the same system written with Builder.System.
-// A use is bound to the one system whose declaration it is given to: its
-// accessor (the Recorder, Emitter, ... it embeds, or V) is set when Build
-// runs the declaration and is valid from the first frame on; given to a
-// second system it fails Build with a *SystemDefinitionError
-// (ErrDeclarePanic) naming both. Set-up only: a use allocates.
+// Row systems (Each1 .. Each15, ParallelEach1 .. ParallelEach15, generated
+// in query_gen.go); the rule: the package doc, Row systems.
 
 // Col is a column as a row system takes it, with the access it declares:
 // made by Reads or Writes. A small value.
@@ -39,7 +27,7 @@ func (a Col[T]) declare(d *Decl) Access[T] {
 }
 
 // Use is what a row system declares besides its columns (the rule: the
-// Row systems section of rowsystem.go, Each1's doc).
+// package doc, Row systems).
 type Use interface{ declare(d *Decl) }
 
 func declareUses(d *Decl, uses []Use) {

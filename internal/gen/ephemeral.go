@@ -589,7 +589,7 @@ func (sp Spawner{{.N}}[{{.Types}}]) At(w Worker) Spawner{{.N}}[{{.Types}}] {
 // Writes, which declare the access), as Query{{.N}}.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: Each1). Its errors are Builder.System's and NewQuery{{.N}}'s, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery{{.N}}'s, at Build.
 func Each{{.N}}[{{.Any}}](bl *Builder, name string, phase Phase, {{join .Cols "$F Col[$T]" ", "}}, fn func(ctx *Context, entity Handle, {{join .Cols "$F *$T" ", "}}), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery{{.N}}({{join .Cols "$F.declare(decl)" ", "}})
