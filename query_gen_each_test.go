@@ -85,8 +85,9 @@ func TestQueryEach(t *testing.T) {
 }
 
 // BenchmarkEach walks 64 Ki rows of two columns through Query2.Each
-// (tickwork) and, as the baseline in the same run, a plain loop over two
-// slices of as many values (hand). Each walk is a function of its own, as
+// (tickwork), the range form over Query2.All (tickwork-all) and, as the
+// baseline in the same run, a plain loop over two slices of as many values
+// (hand). Each walk is a function of its own, as
 // a system's body is.
 func BenchmarkEach(b *testing.B) {
 	const n = 1 << 16
@@ -108,6 +109,12 @@ func BenchmarkEach(b *testing.B) {
 			eachStep(q)
 		}
 	})
+	b.Run("tickwork-all", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			allStep(q)
+		}
+	})
 	b.Run("hand", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -124,5 +131,12 @@ func handStep(xs, vs []float32) {
 	vs = vs[:len(xs)]
 	for i := range xs {
 		xs[i] += vs[i] * 0.5
+	}
+}
+
+func allStep(q tickwork.Query2[float32, float32]) {
+	for r := range q.All() {
+		x, v := r.Get()
+		*x += *v * 0.5
 	}
 }
