@@ -20,6 +20,7 @@ import (
 type parWorld struct {
 	w      *tickwork.World
 	x, v   *tickwork.Column[float32]
+	age    *tickwork.Column[int32]
 	gone   *tickwork.Events[tickwork.Handle]
 	logged []tickwork.Handle
 }
@@ -30,6 +31,7 @@ func newParWorld(t *testing.T, workers int) *parWorld {
 	tab := b.Table(tickwork.TableSpec{Name: "Body", Capacity: 8192, ChunkRows: 256})
 	p := &parWorld{x: tickwork.AddColumn[float32](b, tab, "X"), v: tickwork.AddColumn[float32](b, tab, "V")}
 	age := tickwork.AddColumn[int32](b, tab, "Age")
+	p.age = age
 	p.gone = tickwork.AddEvents[tickwork.Handle](b, tickwork.EventSpec{Name: "Gone", Capacity: 8192})
 	b.System("step", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
 		q := tickwork.NewQuery2(tickwork.Write(d, p.x), tickwork.Write(d, p.v))
@@ -66,8 +68,8 @@ func newParWorld(t *testing.T, workers int) *parWorld {
 	return p
 }
 
-// digest hashes every live row's handle and values, then the observed
-// events in order.
+// digest hashes every live row's handle and values, then each row's age
+// and the observed events in order.
 func (p *parWorld) digest() uint64 {
 	h := fnv.New64a()
 	var buf [16]byte
@@ -80,6 +82,7 @@ func (p *parWorld) digest() uint64 {
 	tickwork.HostQuery2(p.x, p.v).Each(func(e tickwork.Handle, x, v *float32) {
 		put(uint64(e.Index())<<32|uint64(e.Generation()), uint64(math.Float32bits(*x))<<32|uint64(math.Float32bits(*v)))
 	})
+	tickwork.HostJoin1(p.age).Each(func(e tickwork.Handle, a *int32) { put(uint64(e.Index()), uint64(*a)) })
 	for _, e := range p.logged {
 		put(uint64(e.Index()), uint64(e.Generation()))
 	}
