@@ -93,6 +93,30 @@ func (b *Builder) System(name string, phase Phase, declare DeclareFunc) {
 	b.Add(System{Name: name, Phase: phase, Declare: declare})
 }
 
+// Chain orders the systems named each after the one before it in names:
+// Chain("a", "b", "c") is "b" After "a" and "c" After "b", one line for
+// what would be a Decl.After in each. The systems may be added before or
+// after the call; the order is applied in Build, after every system is
+// added (as a Hook's Order), so the rules of System.After hold: the
+// systems of one chain run in one phase, or in phase order (a later
+// system of an earlier phase is ErrPhaseOrder). A name no system has
+// fails Build with an *UnknownSystemError (ErrUnknownSystem) inside a
+// *HookError (ErrHook). Fewer than two names order nothing.
+func (b *Builder) Chain(names ...string) {
+	if len(names) < 2 {
+		return
+	}
+	names = append([]string(nil), names...)
+	b.e().Hook(func(h *scheduler.Hook) error {
+		for i := 1; i < len(names); i++ {
+			if err := h.Order(names[i-1], names[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // Add adds systems. Each is checked at once (System.Validate; the first
 // error is recorded and none of sys is added) and copied; their
 // declarations run at Build.

@@ -49,3 +49,33 @@ func TestSystemValidate(t *testing.T) {
 	assert.ErrorIs(t, (&tickwork.System{Name: "S", Phase: tickwork.Update}).Validate(), tickwork.ErrNoDeclare)
 	assert.False(t, tickwork.Phase(9).Valid())
 }
+
+// Chain orders systems added in the other order: each runs after the one
+// before it in the chain, and a name no system has fails Build with
+// ErrUnknownSystem.
+func TestBuilderChain(t *testing.T) {
+	var ran []string
+	body := func(name string) tickwork.DeclareFunc {
+		return func(*tickwork.Decl) tickwork.RunFunc {
+			return func(*tickwork.Context) { ran = append(ran, name) }
+		}
+	}
+	w := buildWorld(t, func(b *tickwork.Builder) {
+		for _, name := range []string{"c", "b", "a"} {
+			b.System(name, tickwork.Update, body(name))
+		}
+		b.Chain("a", "b", "c")
+	})
+	assert.Equal(t, []string{"a", "b", "c"}, w.Order(tickwork.Update))
+	require.NoError(t, w.Frame(1.0/60))
+	assert.Equal(t, []string{"a", "b", "c"}, ran)
+
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	b.System("a", tickwork.Update, body("a"))
+	b.Chain("a", "nope")
+	_, err := b.Build()
+	require.ErrorIs(t, err, tickwork.ErrUnknownSystem)
+	var u *tickwork.UnknownSystemError
+	require.ErrorAs(t, err, &u)
+	assert.Equal(t, "nope", u.Name)
+}

@@ -14,8 +14,17 @@
 //     [AddColumn] ([Column]), [AddEvents] ([EventSpec], [Events],
 //     [Lifetime]), [AddResource] ([Resource]; a seeded stream a snapshot holds: [NewRand],
 //     [Rand]), [Builder.System] or
-//     [Builder.Add] ([System], [Phase]), [Builder.Hook] ([Hook]), then
+//     [Builder.Add] ([System], [Phase]), [Builder.Chain] (each system
+//     after the one before), [Builder.Hook] ([Hook]), then
 //     [Builder.Build].
+//   - Row systems, the one-call form of a loop over one table's rows
+//     ([Each1] .. [Each15], [ParallelEach1] .. [ParallelEach15]): columns
+//     [Reads] and [Writes] ([Col]), uses ([Use]) [Records] ([RecordUse]),
+//     [Emits] ([EmitUse]), [EmitsParallel] ([ParallelEmitUse]),
+//     [ReadsResource] and [WritesResource] ([ResourceUse]), [Orders]; the
+//     rule: Row systems, below.
+//   - Observe events from the host: [Observe], a callback per event
+//     delivered each frame.
 //   - Entities: a [Handle] names one; [Table.Insert], [Table.Attach],
 //     [Table.Delete], [Domain.Create] between frames; [Lease] probes rows
 //     by handle.
@@ -31,7 +40,10 @@
 //     [WriteResource]; counters [Decl.Counter] ([Counter]); order
 //     [Decl.After], [Decl.Before].
 //   - Iterate: [Query1.All] yields every live row ([Row1] .. [Row15]) with
-//     its handle; a kernel at chunk c uses [Query1.Chunk], or
+//     its handle; [Query1.Each] calls a function with each row's handle
+//     and pointers; [Query1.Parallel] splits the rows over the kernel
+//     workers, each call given its [Worker] ([Recorder.At],
+//     [ParallelEmitter.At], [Spawner1.At]); a kernel at chunk c uses [Query1.Chunk], or
 //     [Query1.Spans] with [Query1.Runs]; without a closure, [NextRun] over
 //     [Table.Enabled], bounded by [Table.UsedChunks] and [Table.LiveEnd].
 //     A zero query yields nothing (its other uses: package ephemeral,
@@ -49,7 +61,8 @@
 //     delta elsewhere; [Context.FrameDT] is always the frame's.
 //   - Set up: a host query [HostQuery1] .. [HostQuery15] inserts the
 //     initial entities with a value in each of its columns
-//     ([Query1.Insert], [Query1.InsertN]; a nil fill inserts zeros; a
+//     ([Query1.Insert], [Query1.InsertN]; a bad host query keeps its
+//     error, [Query1.Err], returned by its first Insert; a nil fill inserts zeros; a
 //     negative count or a panicking fill: package ephemeral, "Queries");
 //     [Resource.Get] reads and writes a resource between frames.
 //   - Declared queries (docs/schema.md, Queries): the generated code calls
@@ -73,4 +86,21 @@
 //     engine packages share get their layer: [StorageDefinitionError],
 //     [SystemDefinitionError], [KernelPanicError], [CommandPlaybackError],
 //     [SchedulerStateError], ...), the engine's own values.
+//
+// # Row systems
+//
+// A row system is the one-call form of the commonest system, a loop over
+// the live rows of one table that may record, emit or use a resource:
+// Each1 .. Each15 call their function with the run's Context, and
+// ParallelEach1 .. ParallelEach15 with the Worker, on the kernel workers.
+// Its columns are declared by their arguments, Reads(c) or Writes(c), and
+// everything else the body touches by its uses (Records, Emits,
+// EmitsParallel, ReadsResource, WritesResource) and its order (Orders), so
+// the system's manifest, and the conflict check Build runs on it, are
+// those of the same system written with Builder.System. A use is bound to
+// the one system whose declaration it is given to: its accessor (the
+// Recorder, Emitter, ... it embeds, or V) is set when Build runs the
+// declaration and is valid from the first frame on; given to a second
+// system it fails Build with a *SystemDefinitionError (ErrDeclarePanic)
+// naming both. Uses are made at set-up, and allocate.
 package tickwork

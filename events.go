@@ -74,3 +74,37 @@ func (t *Events[T]) Pending() int { return t.e().Pending() }
 // emits refused by overflow, and ThisFrame events a consumer had not read
 // when the frame ended (once per such consumer).
 func (t *Events[T]) Dropped() int64 { return t.e().Dropped() }
+
+// Observe calls fn with each event of ev once, in delivery order, at the
+// end of every frame: the events a consumer of phase FrameEnd reads that
+// frame (the delivery rule: docs/architecture.md, Delivery rule), so
+// NextFrame events of a frame's fixed ticks come the frame after, and
+// ThisFrame events the same frame; a frame of no fixed tick or of several
+// delivers each event once all the same. It is Ark's observer, and the
+// short form of a consumer system that counts: fn updates the host's own
+// state (a counter, a log), never the world's tables or resources, which
+// a system declares. Observe adds the system "observe " + ev.Name() of
+// phase FrameEnd, which consumes ev (the world's order and report show
+// it; one observer per event table, ErrDuplicateSystem otherwise). fn
+// runs on the frame's goroutine; *e is the table's, valid during the
+// call: do not modify it. A nil ev fails Build as Consume's nil table, a
+// nil fn with ErrNoDeclare. Allocates nothing per frame.
+func Observe[T any](b *Builder, ev *Events[T], fn func(e *T)) {
+	name := "observe"
+	if ev != nil {
+		name += " " + ev.Name()
+	}
+	sys := System{Name: name, Phase: FrameEnd}
+	if fn != nil {
+		sys.Declare = func(d *Decl) RunFunc {
+			in := Consume(d, ev)
+			return func(*Context) {
+				evs := in.Read()
+				for i := range evs {
+					fn(&evs[i])
+				}
+			}
+		}
+	}
+	b.Add(sys)
+}

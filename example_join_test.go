@@ -54,11 +54,11 @@ func ExampleNewJoin2() {
 	for range 3 {
 		_ = w.Frame(1.0 / 60)
 	}
-	q, _ := tickwork.HostJoin1(x)
+	q := tickwork.HostJoin1(x)
 	for r, h := range q.All() {
 		fmt.Println("entity", h.Index(), "x", *r.Get(), "frozen", frozen.IsAlive(h))
 	}
-	tags, _ := tickwork.HostJoin(tickwork.With(frozen))
+	tags := tickwork.HostJoin(tickwork.With(frozen))
 	fmt.Println(tags.Count(), "frozen")
 	// Output:
 	// entity 0 x 0 frozen false
@@ -122,7 +122,7 @@ func ExampleJoin2_Spans() {
 		p, _ := x.Get(h)
 		sum += p
 	}
-	q, _ := tickwork.HostJoin2(x, v, tickwork.Without(anchored))
+	q := tickwork.HostJoin2(x, v, tickwork.Without(anchored))
 	fmt.Println(q.Count(), "moved by 1, sum", sum)
 	// Output:
 	// 400 moved by 1, sum 400
@@ -157,10 +157,7 @@ func ExampleHostJoin5() {
 			_ = frozen.Attach(h)
 		}
 	}
-	q, err := tickwork.HostJoin5(x, y, hp, vx, vy, tickwork.Without(frozen))
-	if err != nil {
-		panic(err)
-	}
+	q := tickwork.HostJoin5(x, y, hp, vx, vy, tickwork.Without(frozen)) // a bad join panics in All with its error
 	for r, h := range q.All() {
 		px, py, php, pvx, pvy := r.Get()
 		*px, *py = *px+*pvx, *py+*pvy

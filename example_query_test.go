@@ -28,10 +28,7 @@ func ExampleQuery5_Insert() {
 	}
 	defer w.Close()
 
-	q, err := tickwork.HostQuery5(pos, vel, age, flock, mass)
-	if err != nil {
-		panic(err)
-	}
+	q := tickwork.HostQuery5(pos, vel, age, flock, mass) // a bad query's error comes from its first Insert
 	leader, err := q.Insert(Vec2{0, 0}, Vec2{1, 0}, 0, 7, 2.5)
 	if err != nil {
 		panic(err)
@@ -93,7 +90,7 @@ func ExampleSpawner5() {
 			panic(err)
 		}
 	}
-	q, _ := tickwork.HostQuery5(pos, vel, age, flock, mass)
+	q := tickwork.HostQuery5(pos, vel, age, flock, mass)
 	for r := range q.All() {
 		p, v, a, f, m := r.Get()
 		fmt.Println(*p, *v, *a, *f, *m)

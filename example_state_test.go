@@ -39,7 +39,7 @@ func Example_snapshot() {
 		}
 	}
 	sum := func() (s float64) {
-		q, _ := tickwork.HostQuery1(y)
+		q := tickwork.HostQuery1(y)
 		for r := range q.All() {
 			s += *r.Get()
 		}

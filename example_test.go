@@ -145,3 +145,56 @@ func ExampleCounter() {
 	// all frames: 18 rolls, 3 sixes
 	// [{rolls 6} {sixes 1}]
 }
+
+// Chain orders systems in one line: here three systems added in the other
+// order run a, b, c.
+func ExampleBuilder_Chain() {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	for _, name := range []string{"c", "b", "a"} {
+		b.System(name, tickwork.Update, func(*tickwork.Decl) tickwork.RunFunc {
+			return func(*tickwork.Context) { fmt.Print(name, " ") }
+		})
+	}
+	b.Chain("a", "b", "c")
+	w, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	defer w.Close()
+	if err := w.Frame(1.0 / 60); err != nil {
+		panic(err)
+	}
+	fmt.Println()
+	// Output: a b c
+}
+
+// Observe hands each event to a host callback once, at the end of the
+// frame that delivers it: here a NextFrame event emitted every fixed tick,
+// counted without a consumer system. Frame 2 runs no tick and frame 3
+// three; the count follows one frame behind the ticks.
+func ExampleObserve() {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1), tickwork.WithFixedStep(0.5))
+	bumps := tickwork.AddEvents[uint64](b, tickwork.EventSpec{Name: "Bump", Capacity: 16})
+	b.System("bump", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
+		em := tickwork.Emit(d, bumps)
+		return func(ctx *tickwork.Context) { em.Emit(ctx.Tick()) }
+	})
+	seen := 0
+	tickwork.Observe(b, bumps, func(*uint64) { seen++ })
+	w, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	defer w.Close()
+	for _, dt := range []float64{0.5, 0, 1.5, 0} {
+		if err := w.Frame(dt); err != nil {
+			panic(err)
+		}
+		fmt.Println(w.Time().Ticks, "ticks,", seen, "seen")
+	}
+	// Output:
+	// 1 ticks, 0 seen
+	// 1 ticks, 1 seen
+	// 4 ticks, 1 seen
+	// 4 ticks, 4 seen
+}

@@ -43,24 +43,33 @@ func engineFilters(fs []Filter) []ephemeral.Filter {
 // kernel state freely; every method is safe from many goroutines while no
 // structural change runs and allocates nothing. The system makes it with
 // NewJoin, the host with HostJoin; the rule: package ephemeral, Joins.
-type Join struct{ j ephemeral.Join }
+type Join struct {
+	j   ephemeral.Join
+	err error // HostJoin's error (see Err)
+}
 
 // HostJoin returns the join of filters, for the host: set-up and between
-// frames. It returns a *DefinitionError (ErrStorageDefinition) with
-// ErrJoinEmpty without a With table, ErrJoinDomains for tables of
-// different domains, ErrJoinExcluded for a table both in With and
-// Without; a nil table (a failed Table) gives ErrStorageDefinition alone.
-func HostJoin(filters ...Filter) (Join, error) {
+// frames. A bad join keeps its error, a *DefinitionError
+// (ErrStorageDefinition) with ErrJoinEmpty without a With table,
+// ErrJoinDomains for tables of different domains, ErrJoinExcluded for a
+// table both in With and Without; a nil table (a failed Table) gives
+// ErrStorageDefinition alone: Err returns it, and All, Chunk, Each and
+// Parallel panic with it (the rule: Query1.Err).
+func HostJoin(filters ...Filter) Join {
 	j, err := ephemeral.NewJoin(engineFilters(filters)...)
-	return Join{j}, err
+	return Join{j, err}
 }
+
+// Err is the error HostJoin or HostJoin1 .. HostJoin15 kept, nil for a
+// good join or one a system made (the rule: Query1.Err).
+func (q Join) Err() error { return q.err }
 
 // NewJoin declares the join of filters in a system: its With and Without
 // tables are presence reads of its manifest, which conflict with nothing
 // (docs/architecture.md, Access rules). A bad join fails the declaration
 // with the errors of HostJoin.
 func NewJoin(s *Decl, filters ...Filter) Join {
-	return Join{systems.NewJoin(s.e(), engineFilters(filters)...)}
+	return Join{j: systems.NewJoin(s.e(), engineFilters(filters)...)}
 }
 
 // Presence declares that the system reads which entities have a row in t
@@ -92,6 +101,9 @@ func (q Join) Count() int { return q.j.Count() }
 // tables.
 func (q Join) All() iter.Seq[Handle] {
 	return func(yield func(Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for h := range q.j.All() {
 			if !yield(Handle(h)) {
 				return
@@ -105,6 +117,9 @@ func (q Join) All() iter.Seq[Handle] {
 // outside 0..Chunks()-1.
 func (q Join) Chunk(c int) iter.Seq[Handle] {
 	return func(yield func(Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for h := range q.j.Chunk(c) {
 			if !yield(Handle(h)) {
 				return
@@ -128,3 +143,17 @@ func (q Join) Runs(c int) iter.Seq2[int, int] { return q.j.Runs(c) }
 // the AND of the required tables' enabled bits and the AND NOT of the
 // excluded ones'. It panics when c or w is out of range.
 func (q Join) Mask(c, w int) uint64 { return q.j.Mask(c, w) }
+
+// usedChunks is UsedChunks, 0 for the zero Join.
+func (q Join) usedChunks() int {
+	if q.j.Table() == nil {
+		return 0
+	}
+	return q.j.UsedChunks()
+}
+
+// brokenQuery panics with err, the error a host query or join kept (the
+// rule: Query1.Err); out of line, so that the iterators stay small.
+//
+//go:noinline
+func brokenQuery(err error) { panic(err) }

@@ -41,8 +41,8 @@ func BenchmarkJoin(b *testing.B) {
 	for _, i := range rng.Perm(n)[:n/10] {
 		require.NoError(b, frozen.Attach(hs[i]))
 	}
-	q, err := tickwork.HostJoin2(pos, vel, tickwork.Without(frozen))
-	require.NoError(b, err)
+	q := tickwork.HostJoin2(pos, vel, tickwork.Without(frozen))
+	require.NoError(b, q.Err())
 	eq, err := ephemeral.NewJoin2((*ephemeral.Column[jvec])(pos), (*ephemeral.Column[jvec])(vel),
 		ephemeral.Without((*ephemeral.Table)(frozen)))
 	require.NoError(b, err)

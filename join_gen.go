@@ -17,15 +17,16 @@ import (
 // HostJoin1.
 type Join1[A any] struct {
 	Join
-	q ephemeral.Join1[A]
+	q   ephemeral.Join1[A]
+	par func(*joinKernel1[A], int, int) // Parallel's chunk function, made once by NewJoin1: a generic method value allocates
 }
 
 // HostJoin1 returns the join of column a and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column.
-func HostJoin1[A any](a *Column[A], filters ...Filter) (Join1[A], error) {
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err).
+func HostJoin1[A any](a *Column[A], filters ...Filter) Join1[A] {
 	qq, err := ephemeral.NewJoin1(a.e(), engineFilters(filters)...)
-	return Join1[A]{Join{qq.Join}, qq}, err
+	return Join1[A]{Join: Join{qq.Join, err}, q: qq}
 }
 
 // NewJoin1 declares the join of the column of a (accessors from Read
@@ -33,14 +34,18 @@ func HostJoin1[A any](a *Column[A], filters ...Filter) (Join1[A], error) {
 // a system; its With and Without tables are presence reads, as NewJoin's.
 func NewJoin1[A any](a Access[A], filters ...Filter) Join1[A] {
 	qq := systems.NewJoin1(a.access(), engineFilters(filters)...)
-	return Join1[A]{Join{qq.Join}, qq}
+	return Join1[A]{Join: Join{qq.Join, nil}, q: qq, par: (*joinKernel1[A]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join1[A]) All() iter.Seq2[Row1[A], Handle] {
 	return func(yield func(Row1[A], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row1[A]{row}, Handle(entity)) {
 				return
@@ -54,6 +59,9 @@ func (q Join1[A]) All() iter.Seq2[Row1[A], Handle] {
 // 0..Chunks()-1. Allocates nothing.
 func (q Join1[A]) Chunk(chunk int) iter.Seq2[Row1[A], Handle] {
 	return func(yield func(Row1[A], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row1[A]{row}, Handle(entity)) {
 				return
@@ -74,6 +82,64 @@ func (q Join1[A]) Get(entity Handle) (Row1[A], bool) {
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join1[A]) Spans(chunk int) []A { return q.q.Spans(chunk) }
 
+// Each calls fn with every live entity the join matches: its handle and a pointer to its
+// value, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join1 calls
+// nothing, a broken host join panics with its error (Err).
+func (q Join1[A]) Each(fn func(entity Handle, a *A)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for row, entity := range q.q.All() {
+		a := row.Get()
+		fn(Handle(entity), a)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin1 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Join1[A]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel1[A]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel1[A]{q, fn, ctx}, par)
+}
+
+// joinKernel1 is the kernel state of Join1.Parallel.
+type joinKernel1[A any] struct {
+	q   Join1[A]
+	fn  func(wk Worker, entity Handle, a *A)
+	ctx *Context
+}
+
+func (kk *joinKernel1[A]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a := row.Get()
+		kk.fn(wk, Handle(entity), a)
+	}
+}
+
 // Join2 is an entity query over the tables of one domain with 2 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -82,15 +148,16 @@ func (q Join1[A]) Spans(chunk int) []A { return q.q.Spans(chunk) }
 // HostJoin2.
 type Join2[A, B any] struct {
 	Join
-	q ephemeral.Join2[A, B]
+	q   ephemeral.Join2[A, B]
+	par func(*joinKernel2[A, B], int, int) // Parallel's chunk function, made once by NewJoin2: a generic method value allocates
 }
 
 // HostJoin2 returns the join of columns a, b and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column.
-func HostJoin2[A, B any](a *Column[A], b *Column[B], filters ...Filter) (Join2[A, B], error) {
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err).
+func HostJoin2[A, B any](a *Column[A], b *Column[B], filters ...Filter) Join2[A, B] {
 	qq, err := ephemeral.NewJoin2(a.e(), b.e(), engineFilters(filters)...)
-	return Join2[A, B]{Join{qq.Join}, qq}, err
+	return Join2[A, B]{Join: Join{qq.Join, err}, q: qq}
 }
 
 // NewJoin2 declares the join of the columns of a, b (accessors from Read
@@ -98,14 +165,18 @@ func HostJoin2[A, B any](a *Column[A], b *Column[B], filters ...Filter) (Join2[A
 // a system; its With and Without tables are presence reads, as NewJoin's.
 func NewJoin2[A, B any](a Access[A], b Access[B], filters ...Filter) Join2[A, B] {
 	qq := systems.NewJoin2(a.access(), b.access(), engineFilters(filters)...)
-	return Join2[A, B]{Join{qq.Join}, qq}
+	return Join2[A, B]{Join: Join{qq.Join, nil}, q: qq, par: (*joinKernel2[A, B]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join2[A, B]) All() iter.Seq2[Row2[A, B], Handle] {
 	return func(yield func(Row2[A, B], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row2[A, B]{row}, Handle(entity)) {
 				return
@@ -119,6 +190,9 @@ func (q Join2[A, B]) All() iter.Seq2[Row2[A, B], Handle] {
 // 0..Chunks()-1. Allocates nothing.
 func (q Join2[A, B]) Chunk(chunk int) iter.Seq2[Row2[A, B], Handle] {
 	return func(yield func(Row2[A, B], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row2[A, B]{row}, Handle(entity)) {
 				return
@@ -139,6 +213,63 @@ func (q Join2[A, B]) Get(entity Handle) (Row2[A, B], bool) {
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join2[A, B]) Spans(chunk int) ([]A, []B) { return q.q.Spans(chunk) }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join2 calls
+// nothing, a broken host join panics with its error (Err).
+func (q Join2[A, B]) Each(fn func(entity Handle, a *A, b *B)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for row, entity := range q.q.All() {
+		a, b := row.Get()
+		fn(Handle(entity), a, b)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin2 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Join2[A, B]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel2[A, B]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel2[A, B]{q, fn, ctx}, par)
+}
+
+// joinKernel2 is the kernel state of Join2.Parallel.
+type joinKernel2[A, B any] struct {
+	q   Join2[A, B]
+	fn  func(wk Worker, entity Handle, a *A, b *B)
+	ctx *Context
+}
+
+func (kk *joinKernel2[A, B]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a, b := row.Get()
+		kk.fn(wk, Handle(entity), a, b)
+	}
+}
+
 // Join3 is an entity query over the tables of one domain with 3 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -147,15 +278,16 @@ func (q Join2[A, B]) Spans(chunk int) ([]A, []B) { return q.q.Spans(chunk) }
 // HostJoin3.
 type Join3[A, B, C any] struct {
 	Join
-	q ephemeral.Join3[A, B, C]
+	q   ephemeral.Join3[A, B, C]
+	par func(*joinKernel3[A, B, C], int, int) // Parallel's chunk function, made once by NewJoin3: a generic method value allocates
 }
 
 // HostJoin3 returns the join of columns a, b, c and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column.
-func HostJoin3[A, B, C any](a *Column[A], b *Column[B], c *Column[C], filters ...Filter) (Join3[A, B, C], error) {
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err).
+func HostJoin3[A, B, C any](a *Column[A], b *Column[B], c *Column[C], filters ...Filter) Join3[A, B, C] {
 	qq, err := ephemeral.NewJoin3(a.e(), b.e(), c.e(), engineFilters(filters)...)
-	return Join3[A, B, C]{Join{qq.Join}, qq}, err
+	return Join3[A, B, C]{Join: Join{qq.Join, err}, q: qq}
 }
 
 // NewJoin3 declares the join of the columns of a, b, c (accessors from Read
@@ -163,14 +295,18 @@ func HostJoin3[A, B, C any](a *Column[A], b *Column[B], c *Column[C], filters ..
 // a system; its With and Without tables are presence reads, as NewJoin's.
 func NewJoin3[A, B, C any](a Access[A], b Access[B], c Access[C], filters ...Filter) Join3[A, B, C] {
 	qq := systems.NewJoin3(a.access(), b.access(), c.access(), engineFilters(filters)...)
-	return Join3[A, B, C]{Join{qq.Join}, qq}
+	return Join3[A, B, C]{Join: Join{qq.Join, nil}, q: qq, par: (*joinKernel3[A, B, C]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join3[A, B, C]) All() iter.Seq2[Row3[A, B, C], Handle] {
 	return func(yield func(Row3[A, B, C], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row3[A, B, C]{row}, Handle(entity)) {
 				return
@@ -184,6 +320,9 @@ func (q Join3[A, B, C]) All() iter.Seq2[Row3[A, B, C], Handle] {
 // 0..Chunks()-1. Allocates nothing.
 func (q Join3[A, B, C]) Chunk(chunk int) iter.Seq2[Row3[A, B, C], Handle] {
 	return func(yield func(Row3[A, B, C], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row3[A, B, C]{row}, Handle(entity)) {
 				return
@@ -204,6 +343,63 @@ func (q Join3[A, B, C]) Get(entity Handle) (Row3[A, B, C], bool) {
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join3[A, B, C]) Spans(chunk int) ([]A, []B, []C) { return q.q.Spans(chunk) }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join3 calls
+// nothing, a broken host join panics with its error (Err).
+func (q Join3[A, B, C]) Each(fn func(entity Handle, a *A, b *B, c *C)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for row, entity := range q.q.All() {
+		a, b, c := row.Get()
+		fn(Handle(entity), a, b, c)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin3 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Join3[A, B, C]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel3[A, B, C]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel3[A, B, C]{q, fn, ctx}, par)
+}
+
+// joinKernel3 is the kernel state of Join3.Parallel.
+type joinKernel3[A, B, C any] struct {
+	q   Join3[A, B, C]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C)
+	ctx *Context
+}
+
+func (kk *joinKernel3[A, B, C]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c := row.Get()
+		kk.fn(wk, Handle(entity), a, b, c)
+	}
+}
+
 // Join4 is an entity query over the tables of one domain with 4 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -212,15 +408,16 @@ func (q Join3[A, B, C]) Spans(chunk int) ([]A, []B, []C) { return q.q.Spans(chun
 // HostJoin4.
 type Join4[A, B, C, D any] struct {
 	Join
-	q ephemeral.Join4[A, B, C, D]
+	q   ephemeral.Join4[A, B, C, D]
+	par func(*joinKernel4[A, B, C, D], int, int) // Parallel's chunk function, made once by NewJoin4: a generic method value allocates
 }
 
 // HostJoin4 returns the join of columns a, b, c, d and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column.
-func HostJoin4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], filters ...Filter) (Join4[A, B, C, D], error) {
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err).
+func HostJoin4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], filters ...Filter) Join4[A, B, C, D] {
 	qq, err := ephemeral.NewJoin4(a.e(), b.e(), c.e(), d.e(), engineFilters(filters)...)
-	return Join4[A, B, C, D]{Join{qq.Join}, qq}, err
+	return Join4[A, B, C, D]{Join: Join{qq.Join, err}, q: qq}
 }
 
 // NewJoin4 declares the join of the columns of a, b, c, d (accessors from Read
@@ -228,14 +425,18 @@ func HostJoin4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Colu
 // a system; its With and Without tables are presence reads, as NewJoin's.
 func NewJoin4[A, B, C, D any](a Access[A], b Access[B], c Access[C], d Access[D], filters ...Filter) Join4[A, B, C, D] {
 	qq := systems.NewJoin4(a.access(), b.access(), c.access(), d.access(), engineFilters(filters)...)
-	return Join4[A, B, C, D]{Join{qq.Join}, qq}
+	return Join4[A, B, C, D]{Join: Join{qq.Join, nil}, q: qq, par: (*joinKernel4[A, B, C, D]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join4[A, B, C, D]) All() iter.Seq2[Row4[A, B, C, D], Handle] {
 	return func(yield func(Row4[A, B, C, D], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row4[A, B, C, D]{row}, Handle(entity)) {
 				return
@@ -249,6 +450,9 @@ func (q Join4[A, B, C, D]) All() iter.Seq2[Row4[A, B, C, D], Handle] {
 // 0..Chunks()-1. Allocates nothing.
 func (q Join4[A, B, C, D]) Chunk(chunk int) iter.Seq2[Row4[A, B, C, D], Handle] {
 	return func(yield func(Row4[A, B, C, D], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row4[A, B, C, D]{row}, Handle(entity)) {
 				return
@@ -269,6 +473,63 @@ func (q Join4[A, B, C, D]) Get(entity Handle) (Row4[A, B, C, D], bool) {
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join4[A, B, C, D]) Spans(chunk int) ([]A, []B, []C, []D) { return q.q.Spans(chunk) }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join4 calls
+// nothing, a broken host join panics with its error (Err).
+func (q Join4[A, B, C, D]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for row, entity := range q.q.All() {
+		a, b, c, d := row.Get()
+		fn(Handle(entity), a, b, c, d)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin4 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Join4[A, B, C, D]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel4[A, B, C, D]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel4[A, B, C, D]{q, fn, ctx}, par)
+}
+
+// joinKernel4 is the kernel state of Join4.Parallel.
+type joinKernel4[A, B, C, D any] struct {
+	q   Join4[A, B, C, D]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D)
+	ctx *Context
+}
+
+func (kk *joinKernel4[A, B, C, D]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d := row.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d)
+	}
+}
+
 // Join5 is an entity query over the tables of one domain with 5 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -277,20 +538,21 @@ func (q Join4[A, B, C, D]) Spans(chunk int) ([]A, []B, []C, []D) { return q.q.Sp
 // HostJoin5.
 type Join5[A, B, C, D, E any] struct {
 	Join
-	q ephemeral.Join5[A, B, C, D, E]
-	c *cols5[A, B, C, D, E]
+	q   ephemeral.Join5[A, B, C, D, E]
+	c   *cols5[A, B, C, D, E]
+	par func(*joinKernel5[A, B, C, D, E], int, int) // Parallel's chunk function, made once by NewJoin5: a generic method value allocates
 }
 
 // HostJoin5 returns the join of columns a, b, c, d, e and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], filters ...Filter) (Join5[A, B, C, D, E], error) {
+func HostJoin5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], filters ...Filter) Join5[A, B, C, D, E] {
 	qq, err := ephemeral.NewJoin5(a.e(), b.e(), c.e(), d.e(), e.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join5[A, B, C, D, E]{Join: Join{qq.Join}, q: qq}, err
+		return Join5[A, B, C, D, E]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join5[A, B, C, D, E]{Join{qq.Join}, qq, &cols5[A, B, C, D, E]{a.All(), b.All(), c.All(), d.All(), e.All()}}, nil
+	return Join5[A, B, C, D, E]{Join: Join{qq.Join, nil}, q: qq, c: &cols5[A, B, C, D, E]{a.All(), b.All(), c.All(), d.All(), e.All()}}
 }
 
 // NewJoin5 declares the join of the columns of a, b, c, d, e (accessors from Read
@@ -300,14 +562,18 @@ func HostJoin5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *C
 // it in the DeclareFunc, as every accessor.
 func NewJoin5[A, B, C, D, E any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], filters ...Filter) Join5[A, B, C, D, E] {
 	qq := systems.NewJoin5(a.access(), b.access(), c.access(), d.access(), e.access(), engineFilters(filters)...)
-	return Join5[A, B, C, D, E]{Join{qq.Join}, qq, &cols5[A, B, C, D, E]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e)}}
+	return Join5[A, B, C, D, E]{Join: Join{qq.Join, nil}, q: qq, c: &cols5[A, B, C, D, E]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e)}, par: (*joinKernel5[A, B, C, D, E]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join5[A, B, C, D, E]) All() iter.Seq2[Row5[A, B, C, D, E], Handle] {
 	return func(yield func(Row5[A, B, C, D, E], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row5[A, B, C, D, E]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -321,6 +587,9 @@ func (q Join5[A, B, C, D, E]) All() iter.Seq2[Row5[A, B, C, D, E], Handle] {
 // 0..Chunks()-1. Allocates nothing.
 func (q Join5[A, B, C, D, E]) Chunk(chunk int) iter.Seq2[Row5[A, B, C, D, E], Handle] {
 	return func(yield func(Row5[A, B, C, D, E], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row5[A, B, C, D, E]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -343,6 +612,63 @@ func (q Join5[A, B, C, D, E]) Get(entity Handle) (Row5[A, B, C, D, E], bool) {
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join5[A, B, C, D, E]) Spans(chunk int) ([]A, []B, []C, []D, []E) { return q.q.Spans(chunk) }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join5 calls
+// nothing, a broken host join panics with its error (Err).
+func (q Join5[A, B, C, D, E]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e := Row5[A, B, C, D, E]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin5 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Join5[A, B, C, D, E]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel5[A, B, C, D, E]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel5[A, B, C, D, E]{q, fn, ctx}, par)
+}
+
+// joinKernel5 is the kernel state of Join5.Parallel.
+type joinKernel5[A, B, C, D, E any] struct {
+	q   Join5[A, B, C, D, E]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E)
+	ctx *Context
+}
+
+func (kk *joinKernel5[A, B, C, D, E]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e := Row5[A, B, C, D, E]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e)
+	}
+}
+
 // Join6 is an entity query over the tables of one domain with 6 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -351,20 +677,21 @@ func (q Join5[A, B, C, D, E]) Spans(chunk int) ([]A, []B, []C, []D, []E) { retur
 // HostJoin6.
 type Join6[A, B, C, D, E, F any] struct {
 	Join
-	q ephemeral.Join6[A, B, C, D, E, F]
-	c *cols6[A, B, C, D, E, F]
+	q   ephemeral.Join6[A, B, C, D, E, F]
+	c   *cols6[A, B, C, D, E, F]
+	par func(*joinKernel6[A, B, C, D, E, F], int, int) // Parallel's chunk function, made once by NewJoin6: a generic method value allocates
 }
 
 // HostJoin6 returns the join of columns a, b, c, d, e, f and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], filters ...Filter) (Join6[A, B, C, D, E, F], error) {
+func HostJoin6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], filters ...Filter) Join6[A, B, C, D, E, F] {
 	qq, err := ephemeral.NewJoin6(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join6[A, B, C, D, E, F]{Join: Join{qq.Join}, q: qq}, err
+		return Join6[A, B, C, D, E, F]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join6[A, B, C, D, E, F]{Join{qq.Join}, qq, &cols6[A, B, C, D, E, F]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All()}}, nil
+	return Join6[A, B, C, D, E, F]{Join: Join{qq.Join, nil}, q: qq, c: &cols6[A, B, C, D, E, F]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All()}}
 }
 
 // NewJoin6 declares the join of the columns of a, b, c, d, e, f (accessors from Read
@@ -374,14 +701,18 @@ func HostJoin6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d
 // it in the DeclareFunc, as every accessor.
 func NewJoin6[A, B, C, D, E, F any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], filters ...Filter) Join6[A, B, C, D, E, F] {
 	qq := systems.NewJoin6(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), engineFilters(filters)...)
-	return Join6[A, B, C, D, E, F]{Join{qq.Join}, qq, &cols6[A, B, C, D, E, F]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f)}}
+	return Join6[A, B, C, D, E, F]{Join: Join{qq.Join, nil}, q: qq, c: &cols6[A, B, C, D, E, F]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f)}, par: (*joinKernel6[A, B, C, D, E, F]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join6[A, B, C, D, E, F]) All() iter.Seq2[Row6[A, B, C, D, E, F], Handle] {
 	return func(yield func(Row6[A, B, C, D, E, F], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -395,6 +726,9 @@ func (q Join6[A, B, C, D, E, F]) All() iter.Seq2[Row6[A, B, C, D, E, F], Handle]
 // 0..Chunks()-1. Allocates nothing.
 func (q Join6[A, B, C, D, E, F]) Chunk(chunk int) iter.Seq2[Row6[A, B, C, D, E, F], Handle] {
 	return func(yield func(Row6[A, B, C, D, E, F], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -419,6 +753,63 @@ func (q Join6[A, B, C, D, E, F]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F)
 	return q.q.Spans(chunk)
 }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join6 calls
+// nothing, a broken host join panics with its error (Err).
+func (q Join6[A, B, C, D, E, F]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f := Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin6 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Join6[A, B, C, D, E, F]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel6[A, B, C, D, E, F]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel6[A, B, C, D, E, F]{q, fn, ctx}, par)
+}
+
+// joinKernel6 is the kernel state of Join6.Parallel.
+type joinKernel6[A, B, C, D, E, F any] struct {
+	q   Join6[A, B, C, D, E, F]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)
+	ctx *Context
+}
+
+func (kk *joinKernel6[A, B, C, D, E, F]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f := Row6[A, B, C, D, E, F]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f)
+	}
+}
+
 // Join7 is an entity query over the tables of one domain with 7 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -427,20 +818,21 @@ func (q Join6[A, B, C, D, E, F]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F)
 // HostJoin7.
 type Join7[A, B, C, D, E, F, G any] struct {
 	Join
-	q ephemeral.Join7[A, B, C, D, E, F, G]
-	c *cols7[A, B, C, D, E, F, G]
+	q   ephemeral.Join7[A, B, C, D, E, F, G]
+	c   *cols7[A, B, C, D, E, F, G]
+	par func(*joinKernel7[A, B, C, D, E, F, G], int, int) // Parallel's chunk function, made once by NewJoin7: a generic method value allocates
 }
 
 // HostJoin7 returns the join of columns a, b, c, d, e, f, g and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], filters ...Filter) (Join7[A, B, C, D, E, F, G], error) {
+func HostJoin7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], filters ...Filter) Join7[A, B, C, D, E, F, G] {
 	qq, err := ephemeral.NewJoin7(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join7[A, B, C, D, E, F, G]{Join: Join{qq.Join}, q: qq}, err
+		return Join7[A, B, C, D, E, F, G]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join7[A, B, C, D, E, F, G]{Join{qq.Join}, qq, &cols7[A, B, C, D, E, F, G]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All()}}, nil
+	return Join7[A, B, C, D, E, F, G]{Join: Join{qq.Join, nil}, q: qq, c: &cols7[A, B, C, D, E, F, G]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All()}}
 }
 
 // NewJoin7 declares the join of the columns of a, b, c, d, e, f, g (accessors from Read
@@ -450,14 +842,18 @@ func HostJoin7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C]
 // it in the DeclareFunc, as every accessor.
 func NewJoin7[A, B, C, D, E, F, G any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], filters ...Filter) Join7[A, B, C, D, E, F, G] {
 	qq := systems.NewJoin7(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), engineFilters(filters)...)
-	return Join7[A, B, C, D, E, F, G]{Join{qq.Join}, qq, &cols7[A, B, C, D, E, F, G]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g)}}
+	return Join7[A, B, C, D, E, F, G]{Join: Join{qq.Join, nil}, q: qq, c: &cols7[A, B, C, D, E, F, G]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g)}, par: (*joinKernel7[A, B, C, D, E, F, G]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join7[A, B, C, D, E, F, G]) All() iter.Seq2[Row7[A, B, C, D, E, F, G], Handle] {
 	return func(yield func(Row7[A, B, C, D, E, F, G], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -471,6 +867,9 @@ func (q Join7[A, B, C, D, E, F, G]) All() iter.Seq2[Row7[A, B, C, D, E, F, G], H
 // 0..Chunks()-1. Allocates nothing.
 func (q Join7[A, B, C, D, E, F, G]) Chunk(chunk int) iter.Seq2[Row7[A, B, C, D, E, F, G], Handle] {
 	return func(yield func(Row7[A, B, C, D, E, F, G], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -495,6 +894,63 @@ func (q Join7[A, B, C, D, E, F, G]) Spans(chunk int) ([]A, []B, []C, []D, []E, [
 	return q.q.Spans(chunk)
 }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join7 calls
+// nothing, a broken host join panics with its error (Err).
+func (q Join7[A, B, C, D, E, F, G]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g := Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin7 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Join7[A, B, C, D, E, F, G]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel7[A, B, C, D, E, F, G]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel7[A, B, C, D, E, F, G]{q, fn, ctx}, par)
+}
+
+// joinKernel7 is the kernel state of Join7.Parallel.
+type joinKernel7[A, B, C, D, E, F, G any] struct {
+	q   Join7[A, B, C, D, E, F, G]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)
+	ctx *Context
+}
+
+func (kk *joinKernel7[A, B, C, D, E, F, G]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g := Row7[A, B, C, D, E, F, G]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g)
+	}
+}
+
 // Join8 is an entity query over the tables of one domain with 8 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -503,20 +959,21 @@ func (q Join7[A, B, C, D, E, F, G]) Spans(chunk int) ([]A, []B, []C, []D, []E, [
 // HostJoin8.
 type Join8[A, B, C, D, E, F, G, H any] struct {
 	Join
-	q ephemeral.Join8[A, B, C, D, E, F, G, H]
-	c *cols8[A, B, C, D, E, F, G, H]
+	q   ephemeral.Join8[A, B, C, D, E, F, G, H]
+	c   *cols8[A, B, C, D, E, F, G, H]
+	par func(*joinKernel8[A, B, C, D, E, F, G, H], int, int) // Parallel's chunk function, made once by NewJoin8: a generic method value allocates
 }
 
 // HostJoin8 returns the join of columns a, b, c, d, e, f, g, h and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], filters ...Filter) (Join8[A, B, C, D, E, F, G, H], error) {
+func HostJoin8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], filters ...Filter) Join8[A, B, C, D, E, F, G, H] {
 	qq, err := ephemeral.NewJoin8(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join8[A, B, C, D, E, F, G, H]{Join: Join{qq.Join}, q: qq}, err
+		return Join8[A, B, C, D, E, F, G, H]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join8[A, B, C, D, E, F, G, H]{Join{qq.Join}, qq, &cols8[A, B, C, D, E, F, G, H]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All()}}, nil
+	return Join8[A, B, C, D, E, F, G, H]{Join: Join{qq.Join, nil}, q: qq, c: &cols8[A, B, C, D, E, F, G, H]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All()}}
 }
 
 // NewJoin8 declares the join of the columns of a, b, c, d, e, f, g, h (accessors from Read
@@ -526,14 +983,18 @@ func HostJoin8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column
 // it in the DeclareFunc, as every accessor.
 func NewJoin8[A, B, C, D, E, F, G, H any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], filters ...Filter) Join8[A, B, C, D, E, F, G, H] {
 	qq := systems.NewJoin8(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), engineFilters(filters)...)
-	return Join8[A, B, C, D, E, F, G, H]{Join{qq.Join}, qq, &cols8[A, B, C, D, E, F, G, H]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h)}}
+	return Join8[A, B, C, D, E, F, G, H]{Join: Join{qq.Join, nil}, q: qq, c: &cols8[A, B, C, D, E, F, G, H]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h)}, par: (*joinKernel8[A, B, C, D, E, F, G, H]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join8[A, B, C, D, E, F, G, H]) All() iter.Seq2[Row8[A, B, C, D, E, F, G, H], Handle] {
 	return func(yield func(Row8[A, B, C, D, E, F, G, H], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -547,6 +1008,9 @@ func (q Join8[A, B, C, D, E, F, G, H]) All() iter.Seq2[Row8[A, B, C, D, E, F, G,
 // 0..Chunks()-1. Allocates nothing.
 func (q Join8[A, B, C, D, E, F, G, H]) Chunk(chunk int) iter.Seq2[Row8[A, B, C, D, E, F, G, H], Handle] {
 	return func(yield func(Row8[A, B, C, D, E, F, G, H], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -571,6 +1035,63 @@ func (q Join8[A, B, C, D, E, F, G, H]) Spans(chunk int) ([]A, []B, []C, []D, []E
 	return q.q.Spans(chunk)
 }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join8 calls
+// nothing, a broken host join panics with its error (Err).
+func (q Join8[A, B, C, D, E, F, G, H]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h := Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin8 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Join8[A, B, C, D, E, F, G, H]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel8[A, B, C, D, E, F, G, H]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel8[A, B, C, D, E, F, G, H]{q, fn, ctx}, par)
+}
+
+// joinKernel8 is the kernel state of Join8.Parallel.
+type joinKernel8[A, B, C, D, E, F, G, H any] struct {
+	q   Join8[A, B, C, D, E, F, G, H]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)
+	ctx *Context
+}
+
+func (kk *joinKernel8[A, B, C, D, E, F, G, H]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h := Row8[A, B, C, D, E, F, G, H]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h)
+	}
+}
+
 // Join9 is an entity query over the tables of one domain with 9 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -579,20 +1100,21 @@ func (q Join8[A, B, C, D, E, F, G, H]) Spans(chunk int) ([]A, []B, []C, []D, []E
 // HostJoin9.
 type Join9[A, B, C, D, E, F, G, H, I any] struct {
 	Join
-	q ephemeral.Join9[A, B, C, D, E, F, G, H, I]
-	c *cols9[A, B, C, D, E, F, G, H, I]
+	q   ephemeral.Join9[A, B, C, D, E, F, G, H, I]
+	c   *cols9[A, B, C, D, E, F, G, H, I]
+	par func(*joinKernel9[A, B, C, D, E, F, G, H, I], int, int) // Parallel's chunk function, made once by NewJoin9: a generic method value allocates
 }
 
 // HostJoin9 returns the join of columns a, b, c, d, e, f, g, h, i and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], filters ...Filter) (Join9[A, B, C, D, E, F, G, H, I], error) {
+func HostJoin9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], filters ...Filter) Join9[A, B, C, D, E, F, G, H, I] {
 	qq, err := ephemeral.NewJoin9(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join9[A, B, C, D, E, F, G, H, I]{Join: Join{qq.Join}, q: qq}, err
+		return Join9[A, B, C, D, E, F, G, H, I]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join9[A, B, C, D, E, F, G, H, I]{Join{qq.Join}, qq, &cols9[A, B, C, D, E, F, G, H, I]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All()}}, nil
+	return Join9[A, B, C, D, E, F, G, H, I]{Join: Join{qq.Join, nil}, q: qq, c: &cols9[A, B, C, D, E, F, G, H, I]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All()}}
 }
 
 // NewJoin9 declares the join of the columns of a, b, c, d, e, f, g, h, i (accessors from Read
@@ -602,14 +1124,18 @@ func HostJoin9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Col
 // it in the DeclareFunc, as every accessor.
 func NewJoin9[A, B, C, D, E, F, G, H, I any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], filters ...Filter) Join9[A, B, C, D, E, F, G, H, I] {
 	qq := systems.NewJoin9(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), engineFilters(filters)...)
-	return Join9[A, B, C, D, E, F, G, H, I]{Join{qq.Join}, qq, &cols9[A, B, C, D, E, F, G, H, I]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i)}}
+	return Join9[A, B, C, D, E, F, G, H, I]{Join: Join{qq.Join, nil}, q: qq, c: &cols9[A, B, C, D, E, F, G, H, I]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i)}, par: (*joinKernel9[A, B, C, D, E, F, G, H, I]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join9[A, B, C, D, E, F, G, H, I]) All() iter.Seq2[Row9[A, B, C, D, E, F, G, H, I], Handle] {
 	return func(yield func(Row9[A, B, C, D, E, F, G, H, I], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -623,6 +1149,9 @@ func (q Join9[A, B, C, D, E, F, G, H, I]) All() iter.Seq2[Row9[A, B, C, D, E, F,
 // 0..Chunks()-1. Allocates nothing.
 func (q Join9[A, B, C, D, E, F, G, H, I]) Chunk(chunk int) iter.Seq2[Row9[A, B, C, D, E, F, G, H, I], Handle] {
 	return func(yield func(Row9[A, B, C, D, E, F, G, H, I], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -647,6 +1176,63 @@ func (q Join9[A, B, C, D, E, F, G, H, I]) Spans(chunk int) ([]A, []B, []C, []D, 
 	return q.q.Spans(chunk)
 }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join9 calls
+// nothing, a broken host join panics with its error (Err).
+func (q Join9[A, B, C, D, E, F, G, H, I]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i := Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin9 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Join9[A, B, C, D, E, F, G, H, I]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel9[A, B, C, D, E, F, G, H, I]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel9[A, B, C, D, E, F, G, H, I]{q, fn, ctx}, par)
+}
+
+// joinKernel9 is the kernel state of Join9.Parallel.
+type joinKernel9[A, B, C, D, E, F, G, H, I any] struct {
+	q   Join9[A, B, C, D, E, F, G, H, I]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)
+	ctx *Context
+}
+
+func (kk *joinKernel9[A, B, C, D, E, F, G, H, I]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i := Row9[A, B, C, D, E, F, G, H, I]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i)
+	}
+}
+
 // Join10 is an entity query over the tables of one domain with 10 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -655,20 +1241,21 @@ func (q Join9[A, B, C, D, E, F, G, H, I]) Spans(chunk int) ([]A, []B, []C, []D, 
 // HostJoin10.
 type Join10[A, B, C, D, E, F, G, H, I, J any] struct {
 	Join
-	q ephemeral.Join10[A, B, C, D, E, F, G, H, I, J]
-	c *cols10[A, B, C, D, E, F, G, H, I, J]
+	q   ephemeral.Join10[A, B, C, D, E, F, G, H, I, J]
+	c   *cols10[A, B, C, D, E, F, G, H, I, J]
+	par func(*joinKernel10[A, B, C, D, E, F, G, H, I, J], int, int) // Parallel's chunk function, made once by NewJoin10: a generic method value allocates
 }
 
 // HostJoin10 returns the join of columns a, b, c, d, e, f, g, h, i, j and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], filters ...Filter) (Join10[A, B, C, D, E, F, G, H, I, J], error) {
+func HostJoin10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], filters ...Filter) Join10[A, B, C, D, E, F, G, H, I, J] {
 	qq, err := ephemeral.NewJoin10(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join10[A, B, C, D, E, F, G, H, I, J]{Join: Join{qq.Join}, q: qq}, err
+		return Join10[A, B, C, D, E, F, G, H, I, J]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join10[A, B, C, D, E, F, G, H, I, J]{Join{qq.Join}, qq, &cols10[A, B, C, D, E, F, G, H, I, J]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All()}}, nil
+	return Join10[A, B, C, D, E, F, G, H, I, J]{Join: Join{qq.Join, nil}, q: qq, c: &cols10[A, B, C, D, E, F, G, H, I, J]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All()}}
 }
 
 // NewJoin10 declares the join of the columns of a, b, c, d, e, f, g, h, i, j (accessors from Read
@@ -678,14 +1265,18 @@ func HostJoin10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c 
 // it in the DeclareFunc, as every accessor.
 func NewJoin10[A, B, C, D, E, F, G, H, I, J any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], filters ...Filter) Join10[A, B, C, D, E, F, G, H, I, J] {
 	qq := systems.NewJoin10(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), engineFilters(filters)...)
-	return Join10[A, B, C, D, E, F, G, H, I, J]{Join{qq.Join}, qq, &cols10[A, B, C, D, E, F, G, H, I, J]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j)}}
+	return Join10[A, B, C, D, E, F, G, H, I, J]{Join: Join{qq.Join, nil}, q: qq, c: &cols10[A, B, C, D, E, F, G, H, I, J]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j)}, par: (*joinKernel10[A, B, C, D, E, F, G, H, I, J]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join10[A, B, C, D, E, F, G, H, I, J]) All() iter.Seq2[Row10[A, B, C, D, E, F, G, H, I, J], Handle] {
 	return func(yield func(Row10[A, B, C, D, E, F, G, H, I, J], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -699,6 +1290,9 @@ func (q Join10[A, B, C, D, E, F, G, H, I, J]) All() iter.Seq2[Row10[A, B, C, D, 
 // 0..Chunks()-1. Allocates nothing.
 func (q Join10[A, B, C, D, E, F, G, H, I, J]) Chunk(chunk int) iter.Seq2[Row10[A, B, C, D, E, F, G, H, I, J], Handle] {
 	return func(yield func(Row10[A, B, C, D, E, F, G, H, I, J], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -723,6 +1317,63 @@ func (q Join10[A, B, C, D, E, F, G, H, I, J]) Spans(chunk int) ([]A, []B, []C, [
 	return q.q.Spans(chunk)
 }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join10 calls
+// nothing, a broken host join panics with its error (Err).
+func (q Join10[A, B, C, D, E, F, G, H, I, J]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j := Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin10 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Join10[A, B, C, D, E, F, G, H, I, J]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel10[A, B, C, D, E, F, G, H, I, J]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel10[A, B, C, D, E, F, G, H, I, J]{q, fn, ctx}, par)
+}
+
+// joinKernel10 is the kernel state of Join10.Parallel.
+type joinKernel10[A, B, C, D, E, F, G, H, I, J any] struct {
+	q   Join10[A, B, C, D, E, F, G, H, I, J]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)
+	ctx *Context
+}
+
+func (kk *joinKernel10[A, B, C, D, E, F, G, H, I, J]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j := Row10[A, B, C, D, E, F, G, H, I, J]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j)
+	}
+}
+
 // Join11 is an entity query over the tables of one domain with 11 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -731,20 +1382,21 @@ func (q Join10[A, B, C, D, E, F, G, H, I, J]) Spans(chunk int) ([]A, []B, []C, [
 // HostJoin11.
 type Join11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 	Join
-	q ephemeral.Join11[A, B, C, D, E, F, G, H, I, J, K]
-	c *cols11[A, B, C, D, E, F, G, H, I, J, K]
+	q   ephemeral.Join11[A, B, C, D, E, F, G, H, I, J, K]
+	c   *cols11[A, B, C, D, E, F, G, H, I, J, K]
+	par func(*joinKernel11[A, B, C, D, E, F, G, H, I, J, K], int, int) // Parallel's chunk function, made once by NewJoin11: a generic method value allocates
 }
 
 // HostJoin11 returns the join of columns a, b, c, d, e, f, g, h, i, j, k and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], filters ...Filter) (Join11[A, B, C, D, E, F, G, H, I, J, K], error) {
+func HostJoin11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], filters ...Filter) Join11[A, B, C, D, E, F, G, H, I, J, K] {
 	qq, err := ephemeral.NewJoin11(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join: Join{qq.Join}, q: qq}, err
+		return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join{qq.Join}, qq, &cols11[A, B, C, D, E, F, G, H, I, J, K]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All()}}, nil
+	return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join: Join{qq.Join, nil}, q: qq, c: &cols11[A, B, C, D, E, F, G, H, I, J, K]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All()}}
 }
 
 // NewJoin11 declares the join of the columns of a, b, c, d, e, f, g, h, i, j, k (accessors from Read
@@ -754,14 +1406,18 @@ func HostJoin11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B],
 // it in the DeclareFunc, as every accessor.
 func NewJoin11[A, B, C, D, E, F, G, H, I, J, K any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], filters ...Filter) Join11[A, B, C, D, E, F, G, H, I, J, K] {
 	qq := systems.NewJoin11(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), engineFilters(filters)...)
-	return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join{qq.Join}, qq, &cols11[A, B, C, D, E, F, G, H, I, J, K]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k)}}
+	return Join11[A, B, C, D, E, F, G, H, I, J, K]{Join: Join{qq.Join, nil}, q: qq, c: &cols11[A, B, C, D, E, F, G, H, I, J, K]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k)}, par: (*joinKernel11[A, B, C, D, E, F, G, H, I, J, K]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) All() iter.Seq2[Row11[A, B, C, D, E, F, G, H, I, J, K], Handle] {
 	return func(yield func(Row11[A, B, C, D, E, F, G, H, I, J, K], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -775,6 +1431,9 @@ func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) All() iter.Seq2[Row11[A, B, C, 
 // 0..Chunks()-1. Allocates nothing.
 func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Chunk(chunk int) iter.Seq2[Row11[A, B, C, D, E, F, G, H, I, J, K], Handle] {
 	return func(yield func(Row11[A, B, C, D, E, F, G, H, I, J, K], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -799,6 +1458,63 @@ func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Spans(chunk int) ([]A, []B, []C
 	return q.q.Spans(chunk)
 }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join11 calls
+// nothing, a broken host join panics with its error (Err).
+func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k := Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin11 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel11[A, B, C, D, E, F, G, H, I, J, K]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel11[A, B, C, D, E, F, G, H, I, J, K]{q, fn, ctx}, par)
+}
+
+// joinKernel11 is the kernel state of Join11.Parallel.
+type joinKernel11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	q   Join11[A, B, C, D, E, F, G, H, I, J, K]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)
+	ctx *Context
+}
+
+func (kk *joinKernel11[A, B, C, D, E, F, G, H, I, J, K]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k := Row11[A, B, C, D, E, F, G, H, I, J, K]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k)
+	}
+}
+
 // Join12 is an entity query over the tables of one domain with 12 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -807,20 +1523,21 @@ func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Spans(chunk int) ([]A, []B, []C
 // HostJoin12.
 type Join12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 	Join
-	q ephemeral.Join12[A, B, C, D, E, F, G, H, I, J, K, L]
-	c *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
+	q   ephemeral.Join12[A, B, C, D, E, F, G, H, I, J, K, L]
+	c   *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
+	par func(*joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L], int, int) // Parallel's chunk function, made once by NewJoin12: a generic method value allocates
 }
 
 // HostJoin12 returns the join of columns a, b, c, d, e, f, g, h, i, j, k, l and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], filters ...Filter) (Join12[A, B, C, D, E, F, G, H, I, J, K, L], error) {
+func HostJoin12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], filters ...Filter) Join12[A, B, C, D, E, F, G, H, I, J, K, L] {
 	qq, err := ephemeral.NewJoin12(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join: Join{qq.Join}, q: qq}, err
+		return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join{qq.Join}, qq, &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All()}}, nil
+	return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join: Join{qq.Join, nil}, q: qq, c: &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All()}}
 }
 
 // NewJoin12 declares the join of the columns of a, b, c, d, e, f, g, h, i, j, k, l (accessors from Read
@@ -830,14 +1547,18 @@ func HostJoin12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[
 // it in the DeclareFunc, as every accessor.
 func NewJoin12[A, B, C, D, E, F, G, H, I, J, K, L any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], filters ...Filter) Join12[A, B, C, D, E, F, G, H, I, J, K, L] {
 	qq := systems.NewJoin12(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), engineFilters(filters)...)
-	return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join{qq.Join}, qq, &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l)}}
+	return Join12[A, B, C, D, E, F, G, H, I, J, K, L]{Join: Join{qq.Join, nil}, q: qq, c: &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l)}, par: (*joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) All() iter.Seq2[Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle] {
 	return func(yield func(Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -851,6 +1572,9 @@ func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) All() iter.Seq2[Row12[A, B, 
 // 0..Chunks()-1. Allocates nothing.
 func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Chunk(chunk int) iter.Seq2[Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle] {
 	return func(yield func(Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -875,6 +1599,63 @@ func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Spans(chunk int) ([]A, []B, 
 	return q.q.Spans(chunk)
 }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join12 calls
+// nothing, a broken host join panics with its error (Err).
+func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l := Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin12 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L]{q, fn, ctx}, par)
+}
+
+// joinKernel12 is the kernel state of Join12.Parallel.
+type joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	q   Join12[A, B, C, D, E, F, G, H, I, J, K, L]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)
+	ctx *Context
+}
+
+func (kk *joinKernel12[A, B, C, D, E, F, G, H, I, J, K, L]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l := Row12[A, B, C, D, E, F, G, H, I, J, K, L]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l)
+	}
+}
+
 // Join13 is an entity query over the tables of one domain with 13 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -883,20 +1664,21 @@ func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Spans(chunk int) ([]A, []B, 
 // HostJoin13.
 type Join13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
 	Join
-	q ephemeral.Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]
-	c *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	q   ephemeral.Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	c   *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	par func(*joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M], int, int) // Parallel's chunk function, made once by NewJoin13: a generic method value allocates
 }
 
 // HostJoin13 returns the join of columns a, b, c, d, e, f, g, h, i, j, k, l, m and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], filters ...Filter) (Join13[A, B, C, D, E, F, G, H, I, J, K, L, M], error) {
+func HostJoin13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], filters ...Filter) Join13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
 	qq, err := ephemeral.NewJoin13(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join: Join{qq.Join}, q: qq}, err
+		return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join{qq.Join}, qq, &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All()}}, nil
+	return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join: Join{qq.Join, nil}, q: qq, c: &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All()}}
 }
 
 // NewJoin13 declares the join of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m (accessors from Read
@@ -906,14 +1688,18 @@ func HostJoin13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Colu
 // it in the DeclareFunc, as every accessor.
 func NewJoin13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], filters ...Filter) Join13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
 	qq := systems.NewJoin13(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), engineFilters(filters)...)
-	return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join{qq.Join}, qq, &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m)}}
+	return Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]{Join: Join{qq.Join, nil}, q: qq, c: &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m)}, par: (*joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) All() iter.Seq2[Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle] {
 	return func(yield func(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -927,6 +1713,9 @@ func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) All() iter.Seq2[Row13[A, 
 // 0..Chunks()-1. Allocates nothing.
 func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Chunk(chunk int) iter.Seq2[Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle] {
 	return func(yield func(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -951,6 +1740,63 @@ func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spans(chunk int) ([]A, []
 	return q.q.Spans(chunk)
 }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join13 calls
+// nothing, a broken host join panics with its error (Err).
+func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l, m := Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin13 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q, fn, ctx}, par)
+}
+
+// joinKernel13 is the kernel state of Join13.Parallel.
+type joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	q   Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)
+	ctx *Context
+}
+
+func (kk *joinKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l, m := Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m)
+	}
+}
+
 // Join14 is an entity query over the tables of one domain with 14 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -959,20 +1805,21 @@ func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spans(chunk int) ([]A, []
 // HostJoin14.
 type Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
 	Join
-	q ephemeral.Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
-	c *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	q   ephemeral.Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	c   *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	par func(*joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], int, int) // Parallel's chunk function, made once by NewJoin14: a generic method value allocates
 }
 
 // HostJoin14 returns the join of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], filters ...Filter) (Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], error) {
+func HostJoin14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], filters ...Filter) Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
 	qq, err := ephemeral.NewJoin14(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join: Join{qq.Join}, q: qq}, err
+		return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join{qq.Join}, qq, &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All()}}, nil
+	return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join: Join{qq.Join, nil}, q: qq, c: &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All()}}
 }
 
 // NewJoin14 declares the join of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n (accessors from Read
@@ -982,14 +1829,18 @@ func HostJoin14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *C
 // it in the DeclareFunc, as every accessor.
 func NewJoin14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N], filters ...Filter) Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
 	qq := systems.NewJoin14(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), engineFilters(filters)...)
-	return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join{qq.Join}, qq, &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n)}}
+	return Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{Join: Join{qq.Join, nil}, q: qq, c: &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n)}, par: (*joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) All() iter.Seq2[Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle] {
 	return func(yield func(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1003,6 +1854,9 @@ func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) All() iter.Seq2[Row14[
 // 0..Chunks()-1. Allocates nothing.
 func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Chunk(chunk int) iter.Seq2[Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle] {
 	return func(yield func(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1027,6 +1881,63 @@ func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spans(chunk int) ([]A,
 	return q.q.Spans(chunk)
 }
 
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join14 calls
+// nothing, a broken host join panics with its error (Err).
+func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n := Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin14 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q, fn, ctx}, par)
+}
+
+// joinKernel14 is the kernel state of Join14.Parallel.
+type joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	q   Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)
+	ctx *Context
+}
+
+func (kk *joinKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n := Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n)
+	}
+}
+
 // Join15 is an entity query over the tables of one domain with 15 columns,
 // each of any of its tables: the entities with a row in every required
 // table (the columns' tables and With) and none in a Without table, each
@@ -1035,20 +1946,21 @@ func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spans(chunk int) ([]A,
 // HostJoin15.
 type Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
 	Join
-	q ephemeral.Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
-	c *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	q   ephemeral.Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	c   *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	par func(*joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], int, int) // Parallel's chunk function, made once by NewJoin15: a generic method value allocates
 }
 
 // HostJoin15 returns the join of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, o and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column. It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err). It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostJoin15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], o *Column[O], filters ...Filter) (Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], error) {
+func HostJoin15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], o *Column[O], filters ...Filter) Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
 	qq, err := ephemeral.NewJoin15(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e(), o.e(), engineFilters(filters)...)
 	if err != nil {
-		return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join: Join{qq.Join}, q: qq}, err
+		return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join{qq.Join}, qq, &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All(), o.All()}}, nil
+	return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join: Join{qq.Join, nil}, q: qq, c: &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All(), o.All()}}
 }
 
 // NewJoin15 declares the join of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o (accessors from Read
@@ -1058,14 +1970,18 @@ func HostJoin15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b
 // it in the DeclareFunc, as every accessor.
 func NewJoin15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N], o Access[O], filters ...Filter) Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
 	qq := systems.NewJoin15(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), o.access(), engineFilters(filters)...)
-	return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join{qq.Join}, qq, &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n), columnData(o)}}
+	return Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{Join: Join{qq.Join, nil}, q: qq, c: &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n), columnData(o)}, par: (*joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]).chunk}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) All() iter.Seq2[Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle] {
 	return func(yield func(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1079,6 +1995,9 @@ func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) All() iter.Seq2[Row
 // 0..Chunks()-1. Allocates nothing.
 func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Chunk(chunk int) iter.Seq2[Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle] {
 	return func(yield func(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1101,4 +2020,61 @@ func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Get(entity Handle) 
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F, []G, []H, []I, []J, []K, []L, []M, []N, []O) {
 	return q.q.Spans(chunk)
+}
+
+// Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the domain's tables. Allocates nothing; a zero Join15 calls
+// nothing, a broken host join panics with its error (Err).
+func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n, o := Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
+	}
+}
+
+// Parallel calls fn with every live entity the join matches, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a join of
+// NewJoin15 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host join's: made here, it allocates
+		par = (*joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q, fn, ctx}, par)
+}
+
+// joinKernel15 is the kernel state of Join15.Parallel.
+type joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	q   Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)
+	ctx *Context
+}
+
+func (kk *joinKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n, o := Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
+	}
 }

@@ -128,8 +128,8 @@ func TestJoin8InWorld(t *testing.T) {
 	}
 	require.Equal(t, 146, n)
 
-	q, err := tickwork.HostJoin5(k.a, k.b, k.c, k.d, k.e, tickwork.With(k.tag), tickwork.Without(k.dead))
-	require.NoError(t, err)
+	q := tickwork.HostJoin5(k.a, k.b, k.c, k.d, k.e, tickwork.With(k.tag), tickwork.Without(k.dead))
+	require.NoError(t, q.Err())
 	var got []int
 	for r, e := range q.All() {
 		a, b, c, d, ev := r.Get()
@@ -204,8 +204,8 @@ func TestJoin8Conflicts(t *testing.T) {
 	})
 	require.ErrorIs(t, err, tickwork.ErrConflict)
 	assert.Contains(t, err.Error(), `"step" (read) and "push" (write) both touch Extra.g`)
-	_, err = tickwork.HostJoin5((*tickwork.Column[int8])(nil), (*tickwork.Column[int8])(nil), (*tickwork.Column[int8])(nil),
-		(*tickwork.Column[int8])(nil), (*tickwork.Column[int8])(nil))
+	err = tickwork.HostJoin5((*tickwork.Column[int8])(nil), (*tickwork.Column[int8])(nil), (*tickwork.Column[int8])(nil),
+		(*tickwork.Column[int8])(nil), (*tickwork.Column[int8])(nil)).Err()
 	assert.ErrorIs(t, err, tickwork.ErrStorageDefinition)
 	assert.ErrorIs(t, err, tickwork.ErrNilColumn)
 }

@@ -113,7 +113,7 @@ func (h *herd) digest() uint64 {
 		buf[0], buf[1], buf[2], buf[3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)
 		_, _ = f.Write(buf[:4])
 	}
-	q, _ := tickwork.HostJoin1(h.pos)
+	q := tickwork.HostJoin1(h.pos)
 	for r, e := range q.All() {
 		p := r.Get()
 		put(e.Index())
@@ -145,14 +145,14 @@ func TestJoinInWorld(t *testing.T) {
 
 		// Frozen entities did not move in the last frame; the others did.
 		before := map[tickwork.Handle]jvec{}
-		q, err := tickwork.HostJoin1(h.pos)
-		require.NoError(t, err)
+		q := tickwork.HostJoin1(h.pos)
+		require.NoError(t, q.Err())
 		for r, e := range q.All() {
 			before[e] = *r.Get()
 		}
 		frozenNow := map[tickwork.Handle]bool{}
-		tags, err := tickwork.HostJoin(tickwork.With(h.frozen))
-		require.NoError(t, err)
+		tags := tickwork.HostJoin(tickwork.With(h.frozen))
+		require.NoError(t, tags.Err())
 		for e := range tags.All() {
 			frozenNow[e] = true
 		}
@@ -181,8 +181,8 @@ func TestJoinInWorld(t *testing.T) {
 func TestTagTable(t *testing.T) {
 	h := newHerd(t, 1)
 	var tagged []tickwork.Handle
-	marked, err := tickwork.HostJoin(tickwork.With(h.marked))
-	require.NoError(t, err)
+	marked := tickwork.HostJoin(tickwork.With(h.marked))
+	require.NoError(t, marked.Err())
 	for e := range marked.All() {
 		tagged = append(tagged, e)
 	}
@@ -201,8 +201,8 @@ func TestTagTable(t *testing.T) {
 	assert.Equal(t, 428, marked.Count())
 
 	// With and Without of tags in a join with columns.
-	q, err := tickwork.HostJoin2(h.pos, h.vel, tickwork.With(h.marked), tickwork.Without(h.frozen))
-	require.NoError(t, err)
+	q := tickwork.HostJoin2(h.pos, h.vel, tickwork.With(h.marked), tickwork.Without(h.frozen))
+	require.NoError(t, q.Err())
 	n := 0
 	for _, e := range q.All() {
 		assert.True(t, h.marked.IsAlive(e) && h.motion.IsAlive(e) && !h.frozen.IsAlive(e))
@@ -273,7 +273,7 @@ func TestJoinBuildErrors(t *testing.T) {
 	assert.Equal(t, `systems: system "mixed": bad declaration: NewJoin1: ephemeral: table "Other": a join's tables `+
 		`must belong to one domain (table "Other" is of domain "Other", table "Body" of domain "d")`, err.Error())
 
-	_, err = tickwork.HostJoin(tickwork.With(nil))
+	err = tickwork.HostJoin(tickwork.With(nil)).Err()
 	assert.ErrorIs(t, err, tickwork.ErrStorageDefinition)
 	assert.Equal(t, "ephemeral: table is nil: pass the *Table returned by NewTable", err.Error())
 }

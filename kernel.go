@@ -160,3 +160,40 @@ func ScanVariant[S any](l Lane, v8, v16 func(st *S, row int, live uint64) uint64
 	}
 	return nil, LaneScalar
 }
+
+// Worker is the kernel worker running one chunk of a query's or a join's
+// Parallel (Query1.Parallel, Join1.Parallel, ...): its index, the chunk
+// and the system's Context. It gives the worker's outputs for the chunk,
+// Recorder.At, ParallelEmitter.At and the spawners' At, whose records and
+// events merge in chunk order whatever the worker count (package systems,
+// Kernels). A small value, valid during its call only; only its worker
+// may use it.
+type Worker struct {
+	ctx       *Context
+	id, chunk int
+}
+
+// ID is the worker's index, 0..Context.Workers()-1.
+func (w Worker) ID() int { return w.id }
+
+// Chunk is the chunk the worker is running.
+func (w Worker) Chunk() int { return w.chunk }
+
+// Context is the running system's Context (its methods are safe from
+// kernels, Fail excepted).
+func (w Worker) Context() *Context { return w.ctx }
+
+// DT is the system's time step in seconds, Context.DT.
+func (w Worker) DT() float64 { return w.ctx.DT() }
+
+// Tick is the fixed tick counter, Context.Tick.
+func (w Worker) Tick() uint64 { return w.ctx.Tick() }
+
+// At returns w's recorder for its chunk, Recorder.Worker(w.ID(),
+// w.Chunk()): call it for each record (it is cheap), never keep it past
+// the call it was given in.
+func (r *Recorder) At(w Worker) *Recorder { return r.Worker(w.id, w.chunk) }
+
+// At returns w's emitter for its chunk, ParallelEmitter.Worker(w.ID(),
+// w.Chunk()), as Recorder.At.
+func (e *ParallelEmitter[T]) At(w Worker) WorkerEmitter[T] { return e.Worker(w.id, w.chunk) }

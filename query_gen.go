@@ -27,7 +27,11 @@ func columnData[T any](a Access[T]) []T {
 // it into kernel state freely. A system makes it with NewQuery1, the host
 // with HostQuery1. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
-type Query1[A any] struct{ q ephemeral.Query1[A] }
+type Query1[A any] struct {
+	q   ephemeral.Query1[A]
+	err error                            // HostQuery1's error (see Err)
+	par func(*queryKernel1[A], int, int) // Parallel's chunk function, made once by NewQuery1: a generic method value allocates
+}
 
 // Row1 is one live row of a Query1: a pointer into its column, valid until the
 // next structural change of the table.
@@ -37,27 +41,44 @@ type Row1[A any] struct{ r ephemeral.Row1[A] }
 func (r Row1[A]) Get() *A { return r.r.Get() }
 
 // HostQuery1 returns the query of column a, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column. Allocates nothing.
-func HostQuery1[A any](a *Column[A]) (Query1[A], error) {
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column (the rule of host
+// queries' errors: HostQuery1): Err returns it. Allocates nothing.
+func HostQuery1[A any](a *Column[A]) Query1[A] {
 	qq, err := ephemeral.NewQuery1(a.e())
-	return Query1[A]{qq}, err
+	if err != nil {
+		return Query1[A]{q: qq, err: err}
+	}
+	return Query1[A]{q: qq}
 }
+
+// Err is the error HostQuery1 kept, nil for a good query or one a system
+// made. Host queries have no second result: a bad one (a nil column, from
+// a failed AddColumn, or columns of different tables) keeps its error;
+// its first Insert or InsertN returns it and inserts nothing, and All,
+// Chunk, Each and Parallel panic with it (the message is the error's), so
+// a set-up that inserts through its queries checks their errors where it
+// checks Insert's.
+func (q Query1[A]) Err() error { return q.err }
 
 // NewQuery1 returns the query of the column of a, accessors from Read or
 // Write of one declaration: the system's typed iteration. The
 // accessors declare the access.
 func NewQuery1[A any](a Access[A]) Query1[A] {
-	return Query1[A]{systems.NewQuery1(a.access())}
+	return Query1[A]{q: systems.NewQuery1(a.access()), par: (*queryKernel1[A]).chunk}
 }
 
 // Table is the query's table; nil for the zero Query1.
 func (q Query1[A]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query1[A]) All() iter.Seq2[Row1[A], Handle] {
 	return func(yield func(Row1[A], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row1[A]{row}, Handle(entity)) {
 				return
@@ -68,9 +89,13 @@ func (q Query1[A]) All() iter.Seq2[Row1[A], Handle] {
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query1[A]) Chunk(chunk int) iter.Seq2[Row1[A], Handle] {
 	return func(yield func(Row1[A], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row1[A]{row}, Handle(entity)) {
 				return
@@ -89,13 +114,83 @@ func (q Query1[A]) Spans(chunk int) []A { return q.q.Spans(chunk) }
 // Allocates nothing.
 func (q Query1[A]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and a pointer to its
+// value, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query1 calls
+// nothing, a broken host query panics with its error (Err).
+func (q Query1[A]) Each(fn func(entity Handle, a *A)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for row, entity := range q.q.All() {
+		a := row.Get()
+		fn(Handle(entity), a)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery1 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Query1[A]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel1[A]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel1[A]{q, fn, ctx}, par)
+}
+
+// queryKernel1 is the kernel state of Query1.Parallel.
+type queryKernel1[A any] struct {
+	q   Query1[A]
+	fn  func(wk Worker, entity Handle, a *A)
+	ctx *Context
+}
+
+func (kk *queryKernel1[A]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a := row.Get()
+		kk.fn(wk, Handle(entity), a)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query1.
+func (q Query1[A]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a in the query's column (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query1[A]) Insert(a A) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a)
 	return Handle(entity), err
 }
@@ -106,9 +201,13 @@ func (q Query1[A]) Insert(a A) (Handle, error) {
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query1[A]) InsertN(n int, fill func(entity Handle, a *A)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -144,12 +243,53 @@ func (sp Spawner1[A]) Worker(w, chunk int) Spawner1[A] {
 	return Spawner1[A]{sp.s.Worker(w, chunk)}
 }
 
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner1[A]) At(w Worker) Spawner1[A] {
+	return Spawner1[A]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each1 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a (Reads or
+// Writes, which declare the access), as Query1.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery1's, at Build.
+func Each1[A any](bl *Builder, name string, phase Phase, a Col[A], fn func(ctx *Context, entity Handle, a *A), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery1(a.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a := row.Get()
+				fn(ctx, entity, a)
+			}
+		}
+	})
+}
+
+// ParallelEach1 is Each1 whose rows run on the kernel workers, as
+// Query1.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach1[A any](bl *Builder, name string, phase Phase, a Col[A], fn func(wk Worker, entity Handle, a *A), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery1(a.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query2 is a typed view of 2 columns of one table, for walking its live rows:
 // a small value holding the table and the pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery2, the host
 // with HostQuery2. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
-type Query2[A, B any] struct{ q ephemeral.Query2[A, B] }
+type Query2[A, B any] struct {
+	q   ephemeral.Query2[A, B]
+	err error                               // HostQuery2's error (see Err)
+	par func(*queryKernel2[A, B], int, int) // Parallel's chunk function, made once by NewQuery2: a generic method value allocates
+}
 
 // Row2 is one live row of a Query2: pointers into its columns, valid until the
 // next structural change of the table.
@@ -159,29 +299,40 @@ type Row2[A, B any] struct{ r ephemeral.Row2[A, B] }
 func (r Row2[A, B]) Get() (*A, *B) { return r.r.Get() }
 
 // HostQuery2 returns the query of columns a, b, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
-func HostQuery2[A, B any](a *Column[A], b *Column[B]) (Query2[A, B], error) {
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. Allocates nothing.
+func HostQuery2[A, B any](a *Column[A], b *Column[B]) Query2[A, B] {
 	qq, err := ephemeral.NewQuery2(a.e(), b.e())
-	return Query2[A, B]{qq}, err
+	if err != nil {
+		return Query2[A, B]{q: qq, err: err}
+	}
+	return Query2[A, B]{q: qq}
 }
+
+// Err is the error HostQuery2 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query2[A, B]) Err() error { return q.err }
 
 // NewQuery2 returns the query of the columns of a, b, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery2[A, B any](a Access[A], b Access[B]) Query2[A, B] {
-	return Query2[A, B]{systems.NewQuery2(a.access(), b.access())}
+	return Query2[A, B]{q: systems.NewQuery2(a.access(), b.access()), par: (*queryKernel2[A, B]).chunk}
 }
 
 // Table is the query's table; nil for the zero Query2.
 func (q Query2[A, B]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query2[A, B]) All() iter.Seq2[Row2[A, B], Handle] {
 	return func(yield func(Row2[A, B], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row2[A, B]{row}, Handle(entity)) {
 				return
@@ -192,9 +343,13 @@ func (q Query2[A, B]) All() iter.Seq2[Row2[A, B], Handle] {
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query2[A, B]) Chunk(chunk int) iter.Seq2[Row2[A, B], Handle] {
 	return func(yield func(Row2[A, B], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row2[A, B]{row}, Handle(entity)) {
 				return
@@ -213,13 +368,82 @@ func (q Query2[A, B]) Spans(chunk int) ([]A, []B) { return q.q.Spans(chunk) }
 // Allocates nothing.
 func (q Query2[A, B]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query2 calls
+// nothing, a broken host query panics with its error (Err).
+func (q Query2[A, B]) Each(fn func(entity Handle, a *A, b *B)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for row, entity := range q.q.All() {
+		a, b := row.Get()
+		fn(Handle(entity), a, b)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery2 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Query2[A, B]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel2[A, B]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel2[A, B]{q, fn, ctx}, par)
+}
+
+// queryKernel2 is the kernel state of Query2.Parallel.
+type queryKernel2[A, B any] struct {
+	q   Query2[A, B]
+	fn  func(wk Worker, entity Handle, a *A, b *B)
+	ctx *Context
+}
+
+func (kk *queryKernel2[A, B]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a, b := row.Get()
+		kk.fn(wk, Handle(entity), a, b)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query2.
+func (q Query2[A, B]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query2[A, B]) Insert(a A, b B) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b)
 	return Handle(entity), err
 }
@@ -229,9 +453,13 @@ func (q Query2[A, B]) Insert(a A, b B) (Handle, error) {
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query2[A, B]) InsertN(n int, fill func(entity Handle, a *A, b *B)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -268,12 +496,53 @@ func (sp Spawner2[A, B]) Worker(w, chunk int) Spawner2[A, B] {
 	return Spawner2[A, B]{sp.s.Worker(w, chunk)}
 }
 
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner2[A, B]) At(w Worker) Spawner2[A, B] {
+	return Spawner2[A, B]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each2 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b (Reads or
+// Writes, which declare the access), as Query2.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery2's, at Build.
+func Each2[A, B any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], fn func(ctx *Context, entity Handle, a *A, b *B), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery2(a.declare(decl), b.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b := row.Get()
+				fn(ctx, entity, a, b)
+			}
+		}
+	})
+}
+
+// ParallelEach2 is Each2 whose rows run on the kernel workers, as
+// Query2.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach2[A, B any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], fn func(wk Worker, entity Handle, a *A, b *B), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery2(a.declare(decl), b.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query3 is a typed view of 3 columns of one table, for walking its live rows:
 // a small value holding the table and the pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery3, the host
 // with HostQuery3. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
-type Query3[A, B, C any] struct{ q ephemeral.Query3[A, B, C] }
+type Query3[A, B, C any] struct {
+	q   ephemeral.Query3[A, B, C]
+	err error                                  // HostQuery3's error (see Err)
+	par func(*queryKernel3[A, B, C], int, int) // Parallel's chunk function, made once by NewQuery3: a generic method value allocates
+}
 
 // Row3 is one live row of a Query3: pointers into its columns, valid until the
 // next structural change of the table.
@@ -283,29 +552,40 @@ type Row3[A, B, C any] struct{ r ephemeral.Row3[A, B, C] }
 func (r Row3[A, B, C]) Get() (*A, *B, *C) { return r.r.Get() }
 
 // HostQuery3 returns the query of columns a, b, c, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
-func HostQuery3[A, B, C any](a *Column[A], b *Column[B], c *Column[C]) (Query3[A, B, C], error) {
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. Allocates nothing.
+func HostQuery3[A, B, C any](a *Column[A], b *Column[B], c *Column[C]) Query3[A, B, C] {
 	qq, err := ephemeral.NewQuery3(a.e(), b.e(), c.e())
-	return Query3[A, B, C]{qq}, err
+	if err != nil {
+		return Query3[A, B, C]{q: qq, err: err}
+	}
+	return Query3[A, B, C]{q: qq}
 }
+
+// Err is the error HostQuery3 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query3[A, B, C]) Err() error { return q.err }
 
 // NewQuery3 returns the query of the columns of a, b, c, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery3[A, B, C any](a Access[A], b Access[B], c Access[C]) Query3[A, B, C] {
-	return Query3[A, B, C]{systems.NewQuery3(a.access(), b.access(), c.access())}
+	return Query3[A, B, C]{q: systems.NewQuery3(a.access(), b.access(), c.access()), par: (*queryKernel3[A, B, C]).chunk}
 }
 
 // Table is the query's table; nil for the zero Query3.
 func (q Query3[A, B, C]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query3[A, B, C]) All() iter.Seq2[Row3[A, B, C], Handle] {
 	return func(yield func(Row3[A, B, C], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row3[A, B, C]{row}, Handle(entity)) {
 				return
@@ -316,9 +596,13 @@ func (q Query3[A, B, C]) All() iter.Seq2[Row3[A, B, C], Handle] {
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query3[A, B, C]) Chunk(chunk int) iter.Seq2[Row3[A, B, C], Handle] {
 	return func(yield func(Row3[A, B, C], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row3[A, B, C]{row}, Handle(entity)) {
 				return
@@ -337,13 +621,82 @@ func (q Query3[A, B, C]) Spans(chunk int) ([]A, []B, []C) { return q.q.Spans(chu
 // Allocates nothing.
 func (q Query3[A, B, C]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query3 calls
+// nothing, a broken host query panics with its error (Err).
+func (q Query3[A, B, C]) Each(fn func(entity Handle, a *A, b *B, c *C)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for row, entity := range q.q.All() {
+		a, b, c := row.Get()
+		fn(Handle(entity), a, b, c)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery3 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Query3[A, B, C]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel3[A, B, C]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel3[A, B, C]{q, fn, ctx}, par)
+}
+
+// queryKernel3 is the kernel state of Query3.Parallel.
+type queryKernel3[A, B, C any] struct {
+	q   Query3[A, B, C]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C)
+	ctx *Context
+}
+
+func (kk *queryKernel3[A, B, C]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c := row.Get()
+		kk.fn(wk, Handle(entity), a, b, c)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query3.
+func (q Query3[A, B, C]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query3[A, B, C]) Insert(a A, b B, c C) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c)
 	return Handle(entity), err
 }
@@ -353,9 +706,13 @@ func (q Query3[A, B, C]) Insert(a A, b B, c C) (Handle, error) {
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query3[A, B, C]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -392,12 +749,53 @@ func (sp Spawner3[A, B, C]) Worker(w, chunk int) Spawner3[A, B, C] {
 	return Spawner3[A, B, C]{sp.s.Worker(w, chunk)}
 }
 
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner3[A, B, C]) At(w Worker) Spawner3[A, B, C] {
+	return Spawner3[A, B, C]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each3 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c (Reads or
+// Writes, which declare the access), as Query3.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery3's, at Build.
+func Each3[A, B, C any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], fn func(ctx *Context, entity Handle, a *A, b *B, c *C), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery3(a.declare(decl), b.declare(decl), c.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c := row.Get()
+				fn(ctx, entity, a, b, c)
+			}
+		}
+	})
+}
+
+// ParallelEach3 is Each3 whose rows run on the kernel workers, as
+// Query3.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach3[A, B, C any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], fn func(wk Worker, entity Handle, a *A, b *B, c *C), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery3(a.declare(decl), b.declare(decl), c.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query4 is a typed view of 4 columns of one table, for walking its live rows:
 // a small value holding the table and the pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery4, the host
 // with HostQuery4. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
-type Query4[A, B, C, D any] struct{ q ephemeral.Query4[A, B, C, D] }
+type Query4[A, B, C, D any] struct {
+	q   ephemeral.Query4[A, B, C, D]
+	err error                                     // HostQuery4's error (see Err)
+	par func(*queryKernel4[A, B, C, D], int, int) // Parallel's chunk function, made once by NewQuery4: a generic method value allocates
+}
 
 // Row4 is one live row of a Query4: pointers into its columns, valid until the
 // next structural change of the table.
@@ -407,29 +805,40 @@ type Row4[A, B, C, D any] struct{ r ephemeral.Row4[A, B, C, D] }
 func (r Row4[A, B, C, D]) Get() (*A, *B, *C, *D) { return r.r.Get() }
 
 // HostQuery4 returns the query of columns a, b, c, d, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. Allocates nothing.
-func HostQuery4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D]) (Query4[A, B, C, D], error) {
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. Allocates nothing.
+func HostQuery4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D]) Query4[A, B, C, D] {
 	qq, err := ephemeral.NewQuery4(a.e(), b.e(), c.e(), d.e())
-	return Query4[A, B, C, D]{qq}, err
+	if err != nil {
+		return Query4[A, B, C, D]{q: qq, err: err}
+	}
+	return Query4[A, B, C, D]{q: qq}
 }
+
+// Err is the error HostQuery4 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query4[A, B, C, D]) Err() error { return q.err }
 
 // NewQuery4 returns the query of the columns of a, b, c, d, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
 // accessors declare the access; columns of different tables fail the
 // declaration.
 func NewQuery4[A, B, C, D any](a Access[A], b Access[B], c Access[C], d Access[D]) Query4[A, B, C, D] {
-	return Query4[A, B, C, D]{systems.NewQuery4(a.access(), b.access(), c.access(), d.access())}
+	return Query4[A, B, C, D]{q: systems.NewQuery4(a.access(), b.access(), c.access(), d.access()), par: (*queryKernel4[A, B, C, D]).chunk}
 }
 
 // Table is the query's table; nil for the zero Query4.
 func (q Query4[A, B, C, D]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query4[A, B, C, D]) All() iter.Seq2[Row4[A, B, C, D], Handle] {
 	return func(yield func(Row4[A, B, C, D], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.All() {
 			if !yield(Row4[A, B, C, D]{row}, Handle(entity)) {
 				return
@@ -440,9 +849,13 @@ func (q Query4[A, B, C, D]) All() iter.Seq2[Row4[A, B, C, D], Handle] {
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query4[A, B, C, D]) Chunk(chunk int) iter.Seq2[Row4[A, B, C, D], Handle] {
 	return func(yield func(Row4[A, B, C, D], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for row, entity := range q.q.Chunk(chunk) {
 			if !yield(Row4[A, B, C, D]{row}, Handle(entity)) {
 				return
@@ -461,13 +874,82 @@ func (q Query4[A, B, C, D]) Spans(chunk int) ([]A, []B, []C, []D) { return q.q.S
 // Allocates nothing.
 func (q Query4[A, B, C, D]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query4 calls
+// nothing, a broken host query panics with its error (Err).
+func (q Query4[A, B, C, D]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for row, entity := range q.q.All() {
+		a, b, c, d := row.Get()
+		fn(Handle(entity), a, b, c, d)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery4 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Query4[A, B, C, D]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel4[A, B, C, D]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel4[A, B, C, D]{q, fn, ctx}, par)
+}
+
+// queryKernel4 is the kernel state of Query4.Parallel.
+type queryKernel4[A, B, C, D any] struct {
+	q   Query4[A, B, C, D]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D)
+	ctx *Context
+}
+
+func (kk *queryKernel4[A, B, C, D]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d := row.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query4.
+func (q Query4[A, B, C, D]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query4[A, B, C, D]) Insert(a A, b B, c C, d D) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d)
 	return Handle(entity), err
 }
@@ -477,9 +959,13 @@ func (q Query4[A, B, C, D]) Insert(a A, b B, c C, d D) (Handle, error) {
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query4[A, B, C, D]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -518,14 +1004,53 @@ func (sp Spawner4[A, B, C, D]) Worker(w, chunk int) Spawner4[A, B, C, D] {
 	return Spawner4[A, B, C, D]{sp.s.Worker(w, chunk)}
 }
 
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner4[A, B, C, D]) At(w Worker) Spawner4[A, B, C, D] {
+	return Spawner4[A, B, C, D]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each4 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d (Reads or
+// Writes, which declare the access), as Query4.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery4's, at Build.
+func Each4[A, B, C, D any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery4(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d := row.Get()
+				fn(ctx, entity, a, b, c, d)
+			}
+		}
+	})
+}
+
+// ParallelEach4 is Each4 whose rows run on the kernel workers, as
+// Query4.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach4[A, B, C, D any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery4(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query5 is a typed view of 5 columns of one table, for walking its live rows:
 // a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery5, the host
 // with HostQuery5. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query5[A, B, C, D, E any] struct {
-	q ephemeral.Query5[A, B, C, D, E]
-	c *cols5[A, B, C, D, E]
+	q   ephemeral.Query5[A, B, C, D, E]
+	c   *cols5[A, B, C, D, E]
+	err error                                        // HostQuery5's error (see Err)
+	par func(*queryKernel5[A, B, C, D, E], int, int) // Parallel's chunk function, made once by NewQuery5: a generic method value allocates
 }
 
 // cols5 are the whole columns of a Query5, in one block made with the
@@ -560,17 +1085,22 @@ func (r Row5[A, B, C, D, E]) Get() (*A, *B, *C, *D, *E) {
 }
 
 // HostQuery5 returns the query of columns a, b, c, d, e, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E]) (Query5[A, B, C, D, E], error) {
+func HostQuery5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E]) Query5[A, B, C, D, E] {
 	qq, err := ephemeral.NewQuery5(a.e(), b.e(), c.e(), d.e(), e.e())
 	if err != nil {
-		return Query5[A, B, C, D, E]{q: qq}, err
+		return Query5[A, B, C, D, E]{q: qq, err: err}
 	}
-	return Query5[A, B, C, D, E]{qq, &cols5[A, B, C, D, E]{a.All(), b.All(), c.All(), d.All(), e.All()}}, nil
+	return Query5[A, B, C, D, E]{q: qq, c: &cols5[A, B, C, D, E]{a.All(), b.All(), c.All(), d.All(), e.All()}}
 }
+
+// Err is the error HostQuery5 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query5[A, B, C, D, E]) Err() error { return q.err }
 
 // NewQuery5 returns the query of the columns of a, b, c, d, e, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -578,17 +1108,20 @@ func HostQuery5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery5[A, B, C, D, E any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E]) Query5[A, B, C, D, E] {
-	return Query5[A, B, C, D, E]{systems.NewQuery5(a.access(), b.access(), c.access(), d.access(), e.access()),
-		&cols5[A, B, C, D, E]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e)}}
+	return Query5[A, B, C, D, E]{q: systems.NewQuery5(a.access(), b.access(), c.access(), d.access(), e.access()), par: (*queryKernel5[A, B, C, D, E]).chunk,
+		c: &cols5[A, B, C, D, E]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e)}}
 }
 
 // Table is the query's table; nil for the zero Query5.
 func (q Query5[A, B, C, D, E]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query5[A, B, C, D, E]) All() iter.Seq2[Row5[A, B, C, D, E], Handle] {
 	return func(yield func(Row5[A, B, C, D, E], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row5[A, B, C, D, E]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -599,9 +1132,13 @@ func (q Query5[A, B, C, D, E]) All() iter.Seq2[Row5[A, B, C, D, E], Handle] {
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query5[A, B, C, D, E]) Chunk(chunk int) iter.Seq2[Row5[A, B, C, D, E], Handle] {
 	return func(yield func(Row5[A, B, C, D, E], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row5[A, B, C, D, E]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -620,13 +1157,82 @@ func (q Query5[A, B, C, D, E]) Spans(chunk int) ([]A, []B, []C, []D, []E) { retu
 // Allocates nothing.
 func (q Query5[A, B, C, D, E]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query5 calls
+// nothing, a broken host query panics with its error (Err).
+func (q Query5[A, B, C, D, E]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e := Row5[A, B, C, D, E]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery5 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Query5[A, B, C, D, E]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel5[A, B, C, D, E]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel5[A, B, C, D, E]{q, fn, ctx}, par)
+}
+
+// queryKernel5 is the kernel state of Query5.Parallel.
+type queryKernel5[A, B, C, D, E any] struct {
+	q   Query5[A, B, C, D, E]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E)
+	ctx *Context
+}
+
+func (kk *queryKernel5[A, B, C, D, E]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e := Row5[A, B, C, D, E]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query5.
+func (q Query5[A, B, C, D, E]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query5[A, B, C, D, E]) Insert(a A, b B, c C, d D, e E) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e)
 	return Handle(entity), err
 }
@@ -636,9 +1242,13 @@ func (q Query5[A, B, C, D, E]) Insert(a A, b B, c C, d D, e E) (Handle, error) {
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query5[A, B, C, D, E]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -679,14 +1289,53 @@ func (sp Spawner5[A, B, C, D, E]) Worker(w, chunk int) Spawner5[A, B, C, D, E] {
 	return Spawner5[A, B, C, D, E]{sp.s.Worker(w, chunk)}
 }
 
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner5[A, B, C, D, E]) At(w Worker) Spawner5[A, B, C, D, E] {
+	return Spawner5[A, B, C, D, E]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each5 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e (Reads or
+// Writes, which declare the access), as Query5.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery5's, at Build.
+func Each5[A, B, C, D, E any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery5(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e := row.Get()
+				fn(ctx, entity, a, b, c, d, e)
+			}
+		}
+	})
+}
+
+// ParallelEach5 is Each5 whose rows run on the kernel workers, as
+// Query5.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach5[A, B, C, D, E any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery5(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query6 is a typed view of 6 columns of one table, for walking its live rows:
 // a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery6, the host
 // with HostQuery6. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query6[A, B, C, D, E, F any] struct {
-	q ephemeral.Query6[A, B, C, D, E, F]
-	c *cols6[A, B, C, D, E, F]
+	q   ephemeral.Query6[A, B, C, D, E, F]
+	c   *cols6[A, B, C, D, E, F]
+	err error                                           // HostQuery6's error (see Err)
+	par func(*queryKernel6[A, B, C, D, E, F], int, int) // Parallel's chunk function, made once by NewQuery6: a generic method value allocates
 }
 
 // cols6 are the whole columns of a Query6, in one block made with the
@@ -722,17 +1371,22 @@ func (r Row6[A, B, C, D, E, F]) Get() (*A, *B, *C, *D, *E, *F) {
 }
 
 // HostQuery6 returns the query of columns a, b, c, d, e, f, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F]) (Query6[A, B, C, D, E, F], error) {
+func HostQuery6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F]) Query6[A, B, C, D, E, F] {
 	qq, err := ephemeral.NewQuery6(a.e(), b.e(), c.e(), d.e(), e.e(), f.e())
 	if err != nil {
-		return Query6[A, B, C, D, E, F]{q: qq}, err
+		return Query6[A, B, C, D, E, F]{q: qq, err: err}
 	}
-	return Query6[A, B, C, D, E, F]{qq, &cols6[A, B, C, D, E, F]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All()}}, nil
+	return Query6[A, B, C, D, E, F]{q: qq, c: &cols6[A, B, C, D, E, F]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All()}}
 }
+
+// Err is the error HostQuery6 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query6[A, B, C, D, E, F]) Err() error { return q.err }
 
 // NewQuery6 returns the query of the columns of a, b, c, d, e, f, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -740,17 +1394,20 @@ func HostQuery6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], 
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery6[A, B, C, D, E, F any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F]) Query6[A, B, C, D, E, F] {
-	return Query6[A, B, C, D, E, F]{systems.NewQuery6(a.access(), b.access(), c.access(), d.access(), e.access(), f.access()),
-		&cols6[A, B, C, D, E, F]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f)}}
+	return Query6[A, B, C, D, E, F]{q: systems.NewQuery6(a.access(), b.access(), c.access(), d.access(), e.access(), f.access()), par: (*queryKernel6[A, B, C, D, E, F]).chunk,
+		c: &cols6[A, B, C, D, E, F]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f)}}
 }
 
 // Table is the query's table; nil for the zero Query6.
 func (q Query6[A, B, C, D, E, F]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query6[A, B, C, D, E, F]) All() iter.Seq2[Row6[A, B, C, D, E, F], Handle] {
 	return func(yield func(Row6[A, B, C, D, E, F], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -761,9 +1418,13 @@ func (q Query6[A, B, C, D, E, F]) All() iter.Seq2[Row6[A, B, C, D, E, F], Handle
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) Chunk(chunk int) iter.Seq2[Row6[A, B, C, D, E, F], Handle] {
 	return func(yield func(Row6[A, B, C, D, E, F], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -784,13 +1445,82 @@ func (q Query6[A, B, C, D, E, F]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F
 // Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query6 calls
+// nothing, a broken host query panics with its error (Err).
+func (q Query6[A, B, C, D, E, F]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f := Row6[A, B, C, D, E, F]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery6 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Query6[A, B, C, D, E, F]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel6[A, B, C, D, E, F]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel6[A, B, C, D, E, F]{q, fn, ctx}, par)
+}
+
+// queryKernel6 is the kernel state of Query6.Parallel.
+type queryKernel6[A, B, C, D, E, F any] struct {
+	q   Query6[A, B, C, D, E, F]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)
+	ctx *Context
+}
+
+func (kk *queryKernel6[A, B, C, D, E, F]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f := Row6[A, B, C, D, E, F]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query6.
+func (q Query6[A, B, C, D, E, F]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) Insert(a A, b B, c C, d D, e E, f F) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f)
 	return Handle(entity), err
 }
@@ -800,9 +1530,13 @@ func (q Query6[A, B, C, D, E, F]) Insert(a A, b B, c C, d D, e E, f F) (Handle, 
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -845,14 +1579,53 @@ func (sp Spawner6[A, B, C, D, E, F]) Worker(w, chunk int) Spawner6[A, B, C, D, E
 	return Spawner6[A, B, C, D, E, F]{sp.s.Worker(w, chunk)}
 }
 
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner6[A, B, C, D, E, F]) At(w Worker) Spawner6[A, B, C, D, E, F] {
+	return Spawner6[A, B, C, D, E, F]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each6 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f (Reads or
+// Writes, which declare the access), as Query6.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery6's, at Build.
+func Each6[A, B, C, D, E, F any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery6(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f)
+			}
+		}
+	})
+}
+
+// ParallelEach6 is Each6 whose rows run on the kernel workers, as
+// Query6.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach6[A, B, C, D, E, F any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery6(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query7 is a typed view of 7 columns of one table, for walking its live rows:
 // a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery7, the host
 // with HostQuery7. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query7[A, B, C, D, E, F, G any] struct {
-	q ephemeral.Query7[A, B, C, D, E, F, G]
-	c *cols7[A, B, C, D, E, F, G]
+	q   ephemeral.Query7[A, B, C, D, E, F, G]
+	c   *cols7[A, B, C, D, E, F, G]
+	err error                                              // HostQuery7's error (see Err)
+	par func(*queryKernel7[A, B, C, D, E, F, G], int, int) // Parallel's chunk function, made once by NewQuery7: a generic method value allocates
 }
 
 // cols7 are the whole columns of a Query7, in one block made with the
@@ -889,17 +1662,22 @@ func (r Row7[A, B, C, D, E, F, G]) Get() (*A, *B, *C, *D, *E, *F, *G) {
 }
 
 // HostQuery7 returns the query of columns a, b, c, d, e, f, g, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G]) (Query7[A, B, C, D, E, F, G], error) {
+func HostQuery7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G]) Query7[A, B, C, D, E, F, G] {
 	qq, err := ephemeral.NewQuery7(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e())
 	if err != nil {
-		return Query7[A, B, C, D, E, F, G]{q: qq}, err
+		return Query7[A, B, C, D, E, F, G]{q: qq, err: err}
 	}
-	return Query7[A, B, C, D, E, F, G]{qq, &cols7[A, B, C, D, E, F, G]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All()}}, nil
+	return Query7[A, B, C, D, E, F, G]{q: qq, c: &cols7[A, B, C, D, E, F, G]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All()}}
 }
+
+// Err is the error HostQuery7 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query7[A, B, C, D, E, F, G]) Err() error { return q.err }
 
 // NewQuery7 returns the query of the columns of a, b, c, d, e, f, g, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -907,17 +1685,20 @@ func HostQuery7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery7[A, B, C, D, E, F, G any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G]) Query7[A, B, C, D, E, F, G] {
-	return Query7[A, B, C, D, E, F, G]{systems.NewQuery7(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access()),
-		&cols7[A, B, C, D, E, F, G]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g)}}
+	return Query7[A, B, C, D, E, F, G]{q: systems.NewQuery7(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access()), par: (*queryKernel7[A, B, C, D, E, F, G]).chunk,
+		c: &cols7[A, B, C, D, E, F, G]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g)}}
 }
 
 // Table is the query's table; nil for the zero Query7.
 func (q Query7[A, B, C, D, E, F, G]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query7[A, B, C, D, E, F, G]) All() iter.Seq2[Row7[A, B, C, D, E, F, G], Handle] {
 	return func(yield func(Row7[A, B, C, D, E, F, G], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -928,9 +1709,13 @@ func (q Query7[A, B, C, D, E, F, G]) All() iter.Seq2[Row7[A, B, C, D, E, F, G], 
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) Chunk(chunk int) iter.Seq2[Row7[A, B, C, D, E, F, G], Handle] {
 	return func(yield func(Row7[A, B, C, D, E, F, G], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -951,13 +1736,82 @@ func (q Query7[A, B, C, D, E, F, G]) Spans(chunk int) ([]A, []B, []C, []D, []E, 
 // Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query7 calls
+// nothing, a broken host query panics with its error (Err).
+func (q Query7[A, B, C, D, E, F, G]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g := Row7[A, B, C, D, E, F, G]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery7 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Query7[A, B, C, D, E, F, G]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel7[A, B, C, D, E, F, G]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel7[A, B, C, D, E, F, G]{q, fn, ctx}, par)
+}
+
+// queryKernel7 is the kernel state of Query7.Parallel.
+type queryKernel7[A, B, C, D, E, F, G any] struct {
+	q   Query7[A, B, C, D, E, F, G]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)
+	ctx *Context
+}
+
+func (kk *queryKernel7[A, B, C, D, E, F, G]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g := Row7[A, B, C, D, E, F, G]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query7.
+func (q Query7[A, B, C, D, E, F, G]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) Insert(a A, b B, c C, d D, e E, f F, g G) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g)
 	return Handle(entity), err
 }
@@ -967,9 +1821,13 @@ func (q Query7[A, B, C, D, E, F, G]) Insert(a A, b B, c C, d D, e E, f F, g G) (
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -1012,14 +1870,53 @@ func (sp Spawner7[A, B, C, D, E, F, G]) Worker(w, chunk int) Spawner7[A, B, C, D
 	return Spawner7[A, B, C, D, E, F, G]{sp.s.Worker(w, chunk)}
 }
 
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner7[A, B, C, D, E, F, G]) At(w Worker) Spawner7[A, B, C, D, E, F, G] {
+	return Spawner7[A, B, C, D, E, F, G]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each7 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g (Reads or
+// Writes, which declare the access), as Query7.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery7's, at Build.
+func Each7[A, B, C, D, E, F, G any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery7(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g)
+			}
+		}
+	})
+}
+
+// ParallelEach7 is Each7 whose rows run on the kernel workers, as
+// Query7.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach7[A, B, C, D, E, F, G any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery7(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query8 is a typed view of 8 columns of one table, for walking its live rows:
 // a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery8, the host
 // with HostQuery8. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query8[A, B, C, D, E, F, G, H any] struct {
-	q ephemeral.Query8[A, B, C, D, E, F, G, H]
-	c *cols8[A, B, C, D, E, F, G, H]
+	q   ephemeral.Query8[A, B, C, D, E, F, G, H]
+	c   *cols8[A, B, C, D, E, F, G, H]
+	err error                                                 // HostQuery8's error (see Err)
+	par func(*queryKernel8[A, B, C, D, E, F, G, H], int, int) // Parallel's chunk function, made once by NewQuery8: a generic method value allocates
 }
 
 // cols8 are the whole columns of a Query8, in one block made with the
@@ -1057,17 +1954,22 @@ func (r Row8[A, B, C, D, E, F, G, H]) Get() (*A, *B, *C, *D, *E, *F, *G, *H) {
 }
 
 // HostQuery8 returns the query of columns a, b, c, d, e, f, g, h, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H]) (Query8[A, B, C, D, E, F, G, H], error) {
+func HostQuery8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H]) Query8[A, B, C, D, E, F, G, H] {
 	qq, err := ephemeral.NewQuery8(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e())
 	if err != nil {
-		return Query8[A, B, C, D, E, F, G, H]{q: qq}, err
+		return Query8[A, B, C, D, E, F, G, H]{q: qq, err: err}
 	}
-	return Query8[A, B, C, D, E, F, G, H]{qq, &cols8[A, B, C, D, E, F, G, H]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All()}}, nil
+	return Query8[A, B, C, D, E, F, G, H]{q: qq, c: &cols8[A, B, C, D, E, F, G, H]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All()}}
 }
+
+// Err is the error HostQuery8 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query8[A, B, C, D, E, F, G, H]) Err() error { return q.err }
 
 // NewQuery8 returns the query of the columns of a, b, c, d, e, f, g, h, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -1075,17 +1977,20 @@ func HostQuery8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Colum
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery8[A, B, C, D, E, F, G, H any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H]) Query8[A, B, C, D, E, F, G, H] {
-	return Query8[A, B, C, D, E, F, G, H]{systems.NewQuery8(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access()),
-		&cols8[A, B, C, D, E, F, G, H]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h)}}
+	return Query8[A, B, C, D, E, F, G, H]{q: systems.NewQuery8(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access()), par: (*queryKernel8[A, B, C, D, E, F, G, H]).chunk,
+		c: &cols8[A, B, C, D, E, F, G, H]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h)}}
 }
 
 // Table is the query's table; nil for the zero Query8.
 func (q Query8[A, B, C, D, E, F, G, H]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query8[A, B, C, D, E, F, G, H]) All() iter.Seq2[Row8[A, B, C, D, E, F, G, H], Handle] {
 	return func(yield func(Row8[A, B, C, D, E, F, G, H], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1096,9 +2001,13 @@ func (q Query8[A, B, C, D, E, F, G, H]) All() iter.Seq2[Row8[A, B, C, D, E, F, G
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) Chunk(chunk int) iter.Seq2[Row8[A, B, C, D, E, F, G, H], Handle] {
 	return func(yield func(Row8[A, B, C, D, E, F, G, H], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1119,13 +2028,82 @@ func (q Query8[A, B, C, D, E, F, G, H]) Spans(chunk int) ([]A, []B, []C, []D, []
 // Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query8 calls
+// nothing, a broken host query panics with its error (Err).
+func (q Query8[A, B, C, D, E, F, G, H]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h := Row8[A, B, C, D, E, F, G, H]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery8 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Query8[A, B, C, D, E, F, G, H]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel8[A, B, C, D, E, F, G, H]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel8[A, B, C, D, E, F, G, H]{q, fn, ctx}, par)
+}
+
+// queryKernel8 is the kernel state of Query8.Parallel.
+type queryKernel8[A, B, C, D, E, F, G, H any] struct {
+	q   Query8[A, B, C, D, E, F, G, H]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)
+	ctx *Context
+}
+
+func (kk *queryKernel8[A, B, C, D, E, F, G, H]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h := Row8[A, B, C, D, E, F, G, H]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query8.
+func (q Query8[A, B, C, D, E, F, G, H]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) Insert(a A, b B, c C, d D, e E, f F, g G, h H) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h)
 	return Handle(entity), err
 }
@@ -1135,9 +2113,13 @@ func (q Query8[A, B, C, D, E, F, G, H]) Insert(a A, b B, c C, d D, e E, f F, g G
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -1180,14 +2162,53 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) Worker(w, chunk int) Spawner8[A, B, C
 	return Spawner8[A, B, C, D, E, F, G, H]{sp.s.Worker(w, chunk)}
 }
 
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner8[A, B, C, D, E, F, G, H]) At(w Worker) Spawner8[A, B, C, D, E, F, G, H] {
+	return Spawner8[A, B, C, D, E, F, G, H]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each8 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h (Reads or
+// Writes, which declare the access), as Query8.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery8's, at Build.
+func Each8[A, B, C, D, E, F, G, H any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery8(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h)
+			}
+		}
+	})
+}
+
+// ParallelEach8 is Each8 whose rows run on the kernel workers, as
+// Query8.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach8[A, B, C, D, E, F, G, H any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery8(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query9 is a typed view of 9 columns of one table, for walking its live rows:
 // a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery9, the host
 // with HostQuery9. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query9[A, B, C, D, E, F, G, H, I any] struct {
-	q ephemeral.Query9[A, B, C, D, E, F, G, H, I]
-	c *cols9[A, B, C, D, E, F, G, H, I]
+	q   ephemeral.Query9[A, B, C, D, E, F, G, H, I]
+	c   *cols9[A, B, C, D, E, F, G, H, I]
+	err error                                                    // HostQuery9's error (see Err)
+	par func(*queryKernel9[A, B, C, D, E, F, G, H, I], int, int) // Parallel's chunk function, made once by NewQuery9: a generic method value allocates
 }
 
 // cols9 are the whole columns of a Query9, in one block made with the
@@ -1226,17 +2247,22 @@ func (r Row9[A, B, C, D, E, F, G, H, I]) Get() (*A, *B, *C, *D, *E, *F, *G, *H, 
 }
 
 // HostQuery9 returns the query of columns a, b, c, d, e, f, g, h, i, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I]) (Query9[A, B, C, D, E, F, G, H, I], error) {
+func HostQuery9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I]) Query9[A, B, C, D, E, F, G, H, I] {
 	qq, err := ephemeral.NewQuery9(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e())
 	if err != nil {
-		return Query9[A, B, C, D, E, F, G, H, I]{q: qq}, err
+		return Query9[A, B, C, D, E, F, G, H, I]{q: qq, err: err}
 	}
-	return Query9[A, B, C, D, E, F, G, H, I]{qq, &cols9[A, B, C, D, E, F, G, H, I]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All()}}, nil
+	return Query9[A, B, C, D, E, F, G, H, I]{q: qq, c: &cols9[A, B, C, D, E, F, G, H, I]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All()}}
 }
+
+// Err is the error HostQuery9 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query9[A, B, C, D, E, F, G, H, I]) Err() error { return q.err }
 
 // NewQuery9 returns the query of the columns of a, b, c, d, e, f, g, h, i, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -1244,17 +2270,20 @@ func HostQuery9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Co
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery9[A, B, C, D, E, F, G, H, I any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I]) Query9[A, B, C, D, E, F, G, H, I] {
-	return Query9[A, B, C, D, E, F, G, H, I]{systems.NewQuery9(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access()),
-		&cols9[A, B, C, D, E, F, G, H, I]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i)}}
+	return Query9[A, B, C, D, E, F, G, H, I]{q: systems.NewQuery9(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access()), par: (*queryKernel9[A, B, C, D, E, F, G, H, I]).chunk,
+		c: &cols9[A, B, C, D, E, F, G, H, I]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i)}}
 }
 
 // Table is the query's table; nil for the zero Query9.
 func (q Query9[A, B, C, D, E, F, G, H, I]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query9[A, B, C, D, E, F, G, H, I]) All() iter.Seq2[Row9[A, B, C, D, E, F, G, H, I], Handle] {
 	return func(yield func(Row9[A, B, C, D, E, F, G, H, I], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1265,9 +2294,13 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) All() iter.Seq2[Row9[A, B, C, D, E, F
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query9[A, B, C, D, E, F, G, H, I]) Chunk(chunk int) iter.Seq2[Row9[A, B, C, D, E, F, G, H, I], Handle] {
 	return func(yield func(Row9[A, B, C, D, E, F, G, H, I], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1290,13 +2323,82 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) Runs(chunk int) iter.Seq2[int, int] {
 	return q.q.Runs(chunk)
 }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query9 calls
+// nothing, a broken host query panics with its error (Err).
+func (q Query9[A, B, C, D, E, F, G, H, I]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i := Row9[A, B, C, D, E, F, G, H, I]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery9 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Query9[A, B, C, D, E, F, G, H, I]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel9[A, B, C, D, E, F, G, H, I]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel9[A, B, C, D, E, F, G, H, I]{q, fn, ctx}, par)
+}
+
+// queryKernel9 is the kernel state of Query9.Parallel.
+type queryKernel9[A, B, C, D, E, F, G, H, I any] struct {
+	q   Query9[A, B, C, D, E, F, G, H, I]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)
+	ctx *Context
+}
+
+func (kk *queryKernel9[A, B, C, D, E, F, G, H, I]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i := Row9[A, B, C, D, E, F, G, H, I]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query9.
+func (q Query9[A, B, C, D, E, F, G, H, I]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query9[A, B, C, D, E, F, G, H, I]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i)
 	return Handle(entity), err
 }
@@ -1306,9 +2408,13 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) Insert(a A, b B, c C, d D, e E, f F, 
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query9[A, B, C, D, E, F, G, H, I]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -1351,14 +2457,53 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Worker(w, chunk int) Spawner9[A, B
 	return Spawner9[A, B, C, D, E, F, G, H, I]{sp.s.Worker(w, chunk)}
 }
 
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner9[A, B, C, D, E, F, G, H, I]) At(w Worker) Spawner9[A, B, C, D, E, F, G, H, I] {
+	return Spawner9[A, B, C, D, E, F, G, H, I]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each9 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i (Reads or
+// Writes, which declare the access), as Query9.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery9's, at Build.
+func Each9[A, B, C, D, E, F, G, H, I any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery9(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h, i := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h, i)
+			}
+		}
+	})
+}
+
+// ParallelEach9 is Each9 whose rows run on the kernel workers, as
+// Query9.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach9[A, B, C, D, E, F, G, H, I any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery9(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query10 is a typed view of 10 columns of one table, for walking its live rows:
 // a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery10, the host
 // with HostQuery10. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query10[A, B, C, D, E, F, G, H, I, J any] struct {
-	q ephemeral.Query10[A, B, C, D, E, F, G, H, I, J]
-	c *cols10[A, B, C, D, E, F, G, H, I, J]
+	q   ephemeral.Query10[A, B, C, D, E, F, G, H, I, J]
+	c   *cols10[A, B, C, D, E, F, G, H, I, J]
+	err error                                                        // HostQuery10's error (see Err)
+	par func(*queryKernel10[A, B, C, D, E, F, G, H, I, J], int, int) // Parallel's chunk function, made once by NewQuery10: a generic method value allocates
 }
 
 // cols10 are the whole columns of a Query10, in one block made with the
@@ -1398,17 +2543,22 @@ func (r Row10[A, B, C, D, E, F, G, H, I, J]) Get() (*A, *B, *C, *D, *E, *F, *G, 
 }
 
 // HostQuery10 returns the query of columns a, b, c, d, e, f, g, h, i, j, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J]) (Query10[A, B, C, D, E, F, G, H, I, J], error) {
+func HostQuery10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J]) Query10[A, B, C, D, E, F, G, H, I, J] {
 	qq, err := ephemeral.NewQuery10(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e())
 	if err != nil {
-		return Query10[A, B, C, D, E, F, G, H, I, J]{q: qq}, err
+		return Query10[A, B, C, D, E, F, G, H, I, J]{q: qq, err: err}
 	}
-	return Query10[A, B, C, D, E, F, G, H, I, J]{qq, &cols10[A, B, C, D, E, F, G, H, I, J]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All()}}, nil
+	return Query10[A, B, C, D, E, F, G, H, I, J]{q: qq, c: &cols10[A, B, C, D, E, F, G, H, I, J]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All()}}
 }
+
+// Err is the error HostQuery10 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Err() error { return q.err }
 
 // NewQuery10 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -1416,17 +2566,20 @@ func HostQuery10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery10[A, B, C, D, E, F, G, H, I, J any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J]) Query10[A, B, C, D, E, F, G, H, I, J] {
-	return Query10[A, B, C, D, E, F, G, H, I, J]{systems.NewQuery10(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access()),
-		&cols10[A, B, C, D, E, F, G, H, I, J]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j)}}
+	return Query10[A, B, C, D, E, F, G, H, I, J]{q: systems.NewQuery10(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access()), par: (*queryKernel10[A, B, C, D, E, F, G, H, I, J]).chunk,
+		c: &cols10[A, B, C, D, E, F, G, H, I, J]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j)}}
 }
 
 // Table is the query's table; nil for the zero Query10.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) All() iter.Seq2[Row10[A, B, C, D, E, F, G, H, I, J], Handle] {
 	return func(yield func(Row10[A, B, C, D, E, F, G, H, I, J], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1437,9 +2590,13 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) All() iter.Seq2[Row10[A, B, C, D,
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Chunk(chunk int) iter.Seq2[Row10[A, B, C, D, E, F, G, H, I, J], Handle] {
 	return func(yield func(Row10[A, B, C, D, E, F, G, H, I, J], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1462,13 +2619,82 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) Runs(chunk int) iter.Seq2[int, in
 	return q.q.Runs(chunk)
 }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query10 calls
+// nothing, a broken host query panics with its error (Err).
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j := Row10[A, B, C, D, E, F, G, H, I, J]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery10 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel10[A, B, C, D, E, F, G, H, I, J]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel10[A, B, C, D, E, F, G, H, I, J]{q, fn, ctx}, par)
+}
+
+// queryKernel10 is the kernel state of Query10.Parallel.
+type queryKernel10[A, B, C, D, E, F, G, H, I, J any] struct {
+	q   Query10[A, B, C, D, E, F, G, H, I, J]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)
+	ctx *Context
+}
+
+func (kk *queryKernel10[A, B, C, D, E, F, G, H, I, J]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j := Row10[A, B, C, D, E, F, G, H, I, J]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query10.
+func (q Query10[A, B, C, D, E, F, G, H, I, J]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j)
 	return Handle(entity), err
 }
@@ -1478,9 +2704,13 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) Insert(a A, b B, c C, d D, e E, f
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -1523,14 +2753,53 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Worker(w, chunk int) Spawner10
 	return Spawner10[A, B, C, D, E, F, G, H, I, J]{sp.s.Worker(w, chunk)}
 }
 
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) At(w Worker) Spawner10[A, B, C, D, E, F, G, H, I, J] {
+	return Spawner10[A, B, C, D, E, F, G, H, I, J]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each10 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j (Reads or
+// Writes, which declare the access), as Query10.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery10's, at Build.
+func Each10[A, B, C, D, E, F, G, H, I, J any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery10(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h, i, j := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h, i, j)
+			}
+		}
+	})
+}
+
+// ParallelEach10 is Each10 whose rows run on the kernel workers, as
+// Query10.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach10[A, B, C, D, E, F, G, H, I, J any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery10(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query11 is a typed view of 11 columns of one table, for walking its live rows:
 // a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery11, the host
 // with HostQuery11. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query11[A, B, C, D, E, F, G, H, I, J, K any] struct {
-	q ephemeral.Query11[A, B, C, D, E, F, G, H, I, J, K]
-	c *cols11[A, B, C, D, E, F, G, H, I, J, K]
+	q   ephemeral.Query11[A, B, C, D, E, F, G, H, I, J, K]
+	c   *cols11[A, B, C, D, E, F, G, H, I, J, K]
+	err error                                                           // HostQuery11's error (see Err)
+	par func(*queryKernel11[A, B, C, D, E, F, G, H, I, J, K], int, int) // Parallel's chunk function, made once by NewQuery11: a generic method value allocates
 }
 
 // cols11 are the whole columns of a Query11, in one block made with the
@@ -1571,17 +2840,22 @@ func (r Row11[A, B, C, D, E, F, G, H, I, J, K]) Get() (*A, *B, *C, *D, *E, *F, *
 }
 
 // HostQuery11 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K]) (Query11[A, B, C, D, E, F, G, H, I, J, K], error) {
+func HostQuery11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K]) Query11[A, B, C, D, E, F, G, H, I, J, K] {
 	qq, err := ephemeral.NewQuery11(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e())
 	if err != nil {
-		return Query11[A, B, C, D, E, F, G, H, I, J, K]{q: qq}, err
+		return Query11[A, B, C, D, E, F, G, H, I, J, K]{q: qq, err: err}
 	}
-	return Query11[A, B, C, D, E, F, G, H, I, J, K]{qq, &cols11[A, B, C, D, E, F, G, H, I, J, K]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All()}}, nil
+	return Query11[A, B, C, D, E, F, G, H, I, J, K]{q: qq, c: &cols11[A, B, C, D, E, F, G, H, I, J, K]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All()}}
 }
+
+// Err is the error HostQuery11 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Err() error { return q.err }
 
 // NewQuery11 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -1589,17 +2863,20 @@ func HostQuery11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B]
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery11[A, B, C, D, E, F, G, H, I, J, K any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K]) Query11[A, B, C, D, E, F, G, H, I, J, K] {
-	return Query11[A, B, C, D, E, F, G, H, I, J, K]{systems.NewQuery11(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access()),
-		&cols11[A, B, C, D, E, F, G, H, I, J, K]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k)}}
+	return Query11[A, B, C, D, E, F, G, H, I, J, K]{q: systems.NewQuery11(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access()), par: (*queryKernel11[A, B, C, D, E, F, G, H, I, J, K]).chunk,
+		c: &cols11[A, B, C, D, E, F, G, H, I, J, K]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k)}}
 }
 
 // Table is the query's table; nil for the zero Query11.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) All() iter.Seq2[Row11[A, B, C, D, E, F, G, H, I, J, K], Handle] {
 	return func(yield func(Row11[A, B, C, D, E, F, G, H, I, J, K], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1610,9 +2887,13 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) All() iter.Seq2[Row11[A, B, C,
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Chunk(chunk int) iter.Seq2[Row11[A, B, C, D, E, F, G, H, I, J, K], Handle] {
 	return func(yield func(Row11[A, B, C, D, E, F, G, H, I, J, K], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1635,13 +2916,82 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Runs(chunk int) iter.Seq2[int,
 	return q.q.Runs(chunk)
 }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query11 calls
+// nothing, a broken host query panics with its error (Err).
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k := Row11[A, B, C, D, E, F, G, H, I, J, K]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery11 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel11[A, B, C, D, E, F, G, H, I, J, K]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel11[A, B, C, D, E, F, G, H, I, J, K]{q, fn, ctx}, par)
+}
+
+// queryKernel11 is the kernel state of Query11.Parallel.
+type queryKernel11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	q   Query11[A, B, C, D, E, F, G, H, I, J, K]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)
+	ctx *Context
+}
+
+func (kk *queryKernel11[A, B, C, D, E, F, G, H, I, J, K]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k := Row11[A, B, C, D, E, F, G, H, I, J, K]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query11.
+func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k)
 	return Handle(entity), err
 }
@@ -1651,9 +3001,13 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Insert(a A, b B, c C, d D, e E
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -1696,14 +3050,53 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Worker(w, chunk int) Spawne
 	return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{sp.s.Worker(w, chunk)}
 }
 
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) At(w Worker) Spawner11[A, B, C, D, E, F, G, H, I, J, K] {
+	return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each11 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k (Reads or
+// Writes, which declare the access), as Query11.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery11's, at Build.
+func Each11[A, B, C, D, E, F, G, H, I, J, K any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery11(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h, i, j, k := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h, i, j, k)
+			}
+		}
+	})
+}
+
+// ParallelEach11 is Each11 whose rows run on the kernel workers, as
+// Query11.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach11[A, B, C, D, E, F, G, H, I, J, K any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery11(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query12 is a typed view of 12 columns of one table, for walking its live rows:
 // a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery12, the host
 // with HostQuery12. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
-	q ephemeral.Query12[A, B, C, D, E, F, G, H, I, J, K, L]
-	c *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
+	q   ephemeral.Query12[A, B, C, D, E, F, G, H, I, J, K, L]
+	c   *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
+	err error                                                              // HostQuery12's error (see Err)
+	par func(*queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L], int, int) // Parallel's chunk function, made once by NewQuery12: a generic method value allocates
 }
 
 // cols12 are the whole columns of a Query12, in one block made with the
@@ -1745,17 +3138,22 @@ func (r Row12[A, B, C, D, E, F, G, H, I, J, K, L]) Get() (*A, *B, *C, *D, *E, *F
 }
 
 // HostQuery12 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L]) (Query12[A, B, C, D, E, F, G, H, I, J, K, L], error) {
+func HostQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L]) Query12[A, B, C, D, E, F, G, H, I, J, K, L] {
 	qq, err := ephemeral.NewQuery12(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e())
 	if err != nil {
-		return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{q: qq}, err
+		return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{q: qq, err: err}
 	}
-	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{qq, &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All()}}, nil
+	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{q: qq, c: &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All()}}
 }
+
+// Err is the error HostQuery12 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Err() error { return q.err }
 
 // NewQuery12 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -1763,17 +3161,20 @@ func HostQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery12[A, B, C, D, E, F, G, H, I, J, K, L any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L]) Query12[A, B, C, D, E, F, G, H, I, J, K, L] {
-	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{systems.NewQuery12(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access()),
-		&cols12[A, B, C, D, E, F, G, H, I, J, K, L]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l)}}
+	return Query12[A, B, C, D, E, F, G, H, I, J, K, L]{q: systems.NewQuery12(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access()), par: (*queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L]).chunk,
+		c: &cols12[A, B, C, D, E, F, G, H, I, J, K, L]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l)}}
 }
 
 // Table is the query's table; nil for the zero Query12.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) All() iter.Seq2[Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle] {
 	return func(yield func(Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1784,9 +3185,13 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) All() iter.Seq2[Row12[A, B,
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Chunk(chunk int) iter.Seq2[Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle] {
 	return func(yield func(Row12[A, B, C, D, E, F, G, H, I, J, K, L], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1809,13 +3214,82 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Runs(chunk int) iter.Seq2[i
 	return q.q.Runs(chunk)
 }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query12 calls
+// nothing, a broken host query panics with its error (Err).
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l := Row12[A, B, C, D, E, F, G, H, I, J, K, L]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery12 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L]{q, fn, ctx}, par)
+}
+
+// queryKernel12 is the kernel state of Query12.Parallel.
+type queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	q   Query12[A, B, C, D, E, F, G, H, I, J, K, L]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)
+	ctx *Context
+}
+
+func (kk *queryKernel12[A, B, C, D, E, F, G, H, I, J, K, L]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l := Row12[A, B, C, D, E, F, G, H, I, J, K, L]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query12.
+func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l)
 	return Handle(entity), err
 }
@@ -1825,9 +3299,13 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Insert(a A, b B, c C, d D, 
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -1870,14 +3348,53 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Worker(w, chunk int) Spa
 	return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{sp.s.Worker(w, chunk)}
 }
 
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) At(w Worker) Spawner12[A, B, C, D, E, F, G, H, I, J, K, L] {
+	return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each12 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l (Reads or
+// Writes, which declare the access), as Query12.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery12's, at Build.
+func Each12[A, B, C, D, E, F, G, H, I, J, K, L any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery12(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h, i, j, k, l := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h, i, j, k, l)
+			}
+		}
+	})
+}
+
+// ParallelEach12 is Each12 whose rows run on the kernel workers, as
+// Query12.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach12[A, B, C, D, E, F, G, H, I, J, K, L any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery12(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query13 is a typed view of 13 columns of one table, for walking its live rows:
 // a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery13, the host
 // with HostQuery13. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
-	q ephemeral.Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]
-	c *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	q   ephemeral.Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	c   *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	err error                                                                 // HostQuery13's error (see Err)
+	par func(*queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M], int, int) // Parallel's chunk function, made once by NewQuery13: a generic method value allocates
 }
 
 // cols13 are the whole columns of a Query13, in one block made with the
@@ -1920,17 +3437,22 @@ func (r Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Get() (*A, *B, *C, *D, *E,
 }
 
 // HostQuery13 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M]) (Query13[A, B, C, D, E, F, G, H, I, J, K, L, M], error) {
+func HostQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M]) Query13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
 	qq, err := ephemeral.NewQuery13(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e())
 	if err != nil {
-		return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q: qq}, err
+		return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q: qq, err: err}
 	}
-	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{qq, &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All()}}, nil
+	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q: qq, c: &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All()}}
 }
+
+// Err is the error HostQuery13 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Err() error { return q.err }
 
 // NewQuery13 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -1938,17 +3460,20 @@ func HostQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Col
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M]) Query13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
-	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{systems.NewQuery13(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access()),
-		&cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m)}}
+	return Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q: systems.NewQuery13(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access()), par: (*queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]).chunk,
+		c: &cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m)}}
 }
 
 // Table is the query's table; nil for the zero Query13.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) All() iter.Seq2[Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle] {
 	return func(yield func(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1959,9 +3484,13 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) All() iter.Seq2[Row13[A,
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Chunk(chunk int) iter.Seq2[Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle] {
 	return func(yield func(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -1984,13 +3513,82 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Runs(chunk int) iter.Seq
 	return q.q.Runs(chunk)
 }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query13 calls
+// nothing, a broken host query panics with its error (Err).
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l, m := Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery13 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]{q, fn, ctx}, par)
+}
+
+// queryKernel13 is the kernel state of Query13.Parallel.
+type queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	q   Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)
+	ctx *Context
+}
+
+func (kk *queryKernel13[A, B, C, D, E, F, G, H, I, J, K, L, M]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l, m := Row13[A, B, C, D, E, F, G, H, I, J, K, L, M]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query13.
+func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l, m)
 	return Handle(entity), err
 }
@@ -2000,9 +3598,13 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Insert(a A, b B, c C, d 
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -2045,14 +3647,53 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Worker(w, chunk int) 
 	return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{sp.s.Worker(w, chunk)}
 }
 
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) At(w Worker) Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
+	return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each13 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l, m (Reads or
+// Writes, which declare the access), as Query13.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery13's, at Build.
+func Each13[A, B, C, D, E, F, G, H, I, J, K, L, M any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery13(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h, i, j, k, l, m := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h, i, j, k, l, m)
+			}
+		}
+	})
+}
+
+// ParallelEach13 is Each13 whose rows run on the kernel workers, as
+// Query13.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach13[A, B, C, D, E, F, G, H, I, J, K, L, M any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery13(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query14 is a typed view of 14 columns of one table, for walking its live rows:
 // a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery14, the host
 // with HostQuery14. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
-	q ephemeral.Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
-	c *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	q   ephemeral.Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	c   *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	err error                                                                    // HostQuery14's error (see Err)
+	par func(*queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], int, int) // Parallel's chunk function, made once by NewQuery14: a generic method value allocates
 }
 
 // cols14 are the whole columns of a Query14, in one block made with the
@@ -2096,17 +3737,22 @@ func (r Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Get() (*A, *B, *C, *D, 
 }
 
 // HostQuery14 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N]) (Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], error) {
+func HostQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N]) Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
 	qq, err := ephemeral.NewQuery14(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e())
 	if err != nil {
-		return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q: qq}, err
+		return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q: qq, err: err}
 	}
-	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{qq, &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All()}}, nil
+	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q: qq, c: &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All()}}
 }
+
+// Err is the error HostQuery14 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Err() error { return q.err }
 
 // NewQuery14 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -2114,8 +3760,8 @@ func HostQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N]) Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
-	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{systems.NewQuery14(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access()),
-		&cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n)}}
+	return Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q: systems.NewQuery14(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access()), par: (*queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]).chunk,
+		c: &cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n)}}
 }
 
 // Table is the query's table; nil for the zero Query14.
@@ -2124,9 +3770,12 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Table() *Table {
 }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) All() iter.Seq2[Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle] {
 	return func(yield func(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -2137,9 +3786,13 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) All() iter.Seq2[Row14
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Chunk(chunk int) iter.Seq2[Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle] {
 	return func(yield func(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -2162,13 +3815,82 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Runs(chunk int) iter.
 	return q.q.Runs(chunk)
 }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query14 calls
+// nothing, a broken host query panics with its error (Err).
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n := Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery14 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{q, fn, ctx}, par)
+}
+
+// queryKernel14 is the kernel state of Query14.Parallel.
+type queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	q   Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)
+	ctx *Context
+}
+
+func (kk *queryKernel14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n := Row14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query14.
+func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m, n in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l, m, n)
 	return Handle(entity), err
 }
@@ -2178,9 +3900,13 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Insert(a A, b B, c C,
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -2223,14 +3949,53 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Worker(w, chunk in
 	return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{sp.s.Worker(w, chunk)}
 }
 
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) At(w Worker) Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
+	return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each14 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l, m, n (Reads or
+// Writes, which declare the access), as Query14.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery14's, at Build.
+func Each14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery14(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h, i, j, k, l, m, n := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h, i, j, k, l, m, n)
+			}
+		}
+	})
+}
+
+// ParallelEach14 is Each14 whose rows run on the kernel workers, as
+// Query14.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery14(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
+}
+
 // Query15 is a typed view of 15 columns of one table, for walking its live rows:
 // a small value holding the table and a pointer to its block of pin-stable column slices; copy
 // it into kernel state freely. A system makes it with NewQuery15, the host
 // with HostQuery15. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
 type Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
-	q ephemeral.Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
-	c *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	q   ephemeral.Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	c   *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	err error                                                                       // HostQuery15's error (see Err)
+	par func(*queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], int, int) // Parallel's chunk function, made once by NewQuery15: a generic method value allocates
 }
 
 // cols15 are the whole columns of a Query15, in one block made with the
@@ -2275,17 +4040,22 @@ func (r Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Get() (*A, *B, *C, *
 }
 
 // HostQuery15 returns the query of columns a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, which must belong to one table, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column, ErrQueryTables
-// for columns of different tables. It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column, ErrQueryTables for columns of different tables (the rule of host
+// queries' errors: HostQuery1): Err returns it. It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them.
-func HostQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], o *Column[O]) (Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], error) {
+func HostQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], o *Column[O]) Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
 	qq, err := ephemeral.NewQuery15(a.e(), b.e(), c.e(), d.e(), e.e(), f.e(), g.e(), h.e(), i.e(), j.e(), k.e(), l.e(), m.e(), n.e(), o.e())
 	if err != nil {
-		return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q: qq}, err
+		return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q: qq, err: err}
 	}
-	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{qq, &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All(), o.All()}}, nil
+	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q: qq, c: &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{a.All(), b.All(), c.All(), d.All(), e.All(), f.All(), g.All(), h.All(), i.All(), j.All(), k.All(), l.All(), m.All(), n.All(), o.All()}}
 }
+
+// Err is the error HostQuery15 kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Err() error { return q.err }
 
 // NewQuery15 returns the query of the columns of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, accessors from Read or
 // Write of one declaration, over one table: the system's typed iteration. The
@@ -2293,8 +4063,8 @@ func HostQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], 
 // declaration. It allocates the query's column blocks (48 bytes a column),
 // once: call it in the DeclareFunc, as every accessor.
 func NewQuery15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a Access[A], b Access[B], c Access[C], d Access[D], e Access[E], f Access[F], g Access[G], h Access[H], i Access[I], j Access[J], k Access[K], l Access[L], m Access[M], n Access[N], o Access[O]) Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
-	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{systems.NewQuery15(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), o.access()),
-		&cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n), columnData(o)}}
+	return Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q: systems.NewQuery15(a.access(), b.access(), c.access(), d.access(), e.access(), f.access(), g.access(), h.access(), i.access(), j.access(), k.access(), l.access(), m.access(), n.access(), o.access()), par: (*queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]).chunk,
+		c: &cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{columnData(a), columnData(b), columnData(c), columnData(d), columnData(e), columnData(f), columnData(g), columnData(h), columnData(i), columnData(j), columnData(k), columnData(l), columnData(m), columnData(n), columnData(o)}}
 }
 
 // Table is the query's table; nil for the zero Query15.
@@ -2303,9 +4073,12 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Table() *Table {
 }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) All() iter.Seq2[Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle] {
 	return func(yield func(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.All() {
 			if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -2316,9 +4089,13 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) All() iter.Seq2[Ro
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Chunk(chunk int) iter.Seq2[Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle] {
 	return func(yield func(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 		for _, entity := range q.q.Chunk(chunk) {
 			if !yield(Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}, Handle(entity)) {
 				return
@@ -2341,13 +4118,82 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Runs(chunk int) it
 	return q.q.Runs(chunk)
 }
 
+// Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the table. Allocates nothing; a zero Query15 calls
+// nothing, a broken host query panics with its error (Err).
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	for _, entity := range q.q.All() {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n, o := Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
+	}
+}
+
+// Parallel calls fn with every live row of the table, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a query of
+// NewQuery15 it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host query's: made here, it allocates
+		par = (*queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{q, fn, ctx}, par)
+}
+
+// queryKernel15 is the kernel state of Query15.Parallel.
+type queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	q   Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	fn  func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)
+	ctx *Context
+}
+
+func (kk *queryKernel15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		a, b, c, d, e, f, g, h, i, j, k, l, m, n, o := Row15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
+	}
+}
+
+// usedChunks is the table's used chunks, 0 for the zero Query15.
+func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
+
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m, n, o in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N, o O) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
 	return Handle(entity), err
 }
@@ -2357,9 +4203,13 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Insert(a A, b B, c
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -2400,4 +4250,41 @@ func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Reserve(n int) 
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Worker(w, chunk int) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
 	return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) At(w Worker) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
+	return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each15 adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o (Reads or
+// Writes, which declare the access), as Query15.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery15's, at Build.
+func Each15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], o Col[O], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery15(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl), o.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				a, b, c, d, e, f, g, h, i, j, k, l, m, n, o := row.Get()
+				fn(ctx, entity, a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
+			}
+		}
+	})
+}
+
+// ParallelEach15 is Each15 whose rows run on the kernel workers, as
+// Query15.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], o Col[O], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery15(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl), o.declare(decl))
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
 }

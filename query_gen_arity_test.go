@@ -98,8 +98,8 @@ func TestSpawnQueryFiveAndEightColumns(t *testing.T) {
 		require.NoError(t, w.Frame(1.0/60))
 	}
 
-	hq, err := tickwork.HostQuery5(birds.pos, birds.vel, birds.age, birds.id, birds.flags)
-	require.NoError(t, err)
+	hq := tickwork.HostQuery5(birds.pos, birds.vel, birds.age, birds.id, birds.flags)
+	require.NoError(t, hq.Err())
 	n := 0
 	for r, h := range hq.All() {
 		f, k := n/perFrame, n%perFrame
@@ -115,8 +115,8 @@ func TestSpawnQueryFiveAndEightColumns(t *testing.T) {
 	}
 	assert.Equal(t, frames*perFrame, n)
 
-	hw, err := tickwork.HostQuery8(w1, w2, w3, w4, w5, w6, w7, w8)
-	require.NoError(t, err)
+	hw := tickwork.HostQuery8(w1, w2, w3, w4, w5, w6, w7, w8)
+	require.NoError(t, hw.Err())
 	n = 0
 	for r := range hw.All() {
 		c := int64(10*(n/4) + n%4) // frame, then chunk order whatever worker ran it
@@ -173,8 +173,8 @@ func TestSpawnQueryFifteenColumns(t *testing.T) {
 	w, err := b.Build()
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = w.Close() })
-	hq, err := tickwork.HostQuery15(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14])
-	require.NoError(t, err)
+	hq := tickwork.HostQuery15(c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12], c[13], c[14])
+	require.NoError(t, hq.Err())
 	assert.Same(t, tab, hq.Table())
 	require.NoError(t, hq.InsertN(49, func(h tickwork.Handle, a, b, c, d, e, f, g, x, i, j, k, l, m, n, o *int64) {
 		for col, p := range []*int64{a, b, c, d, e, f, g, x, i, j, k, l, m, n, o} {
@@ -224,8 +224,8 @@ func TestHostQueryInsertNNil(t *testing.T) {
 	birds := addBird(b, "Bird", 100)
 	_, err := b.Build()
 	require.NoError(t, err)
-	q, err := tickwork.HostQuery5(birds.pos, birds.vel, birds.age, birds.id, birds.flags)
-	require.NoError(t, err)
+	q := tickwork.HostQuery5(birds.pos, birds.vel, birds.age, birds.id, birds.flags)
+	require.NoError(t, q.Err())
 	_, err = q.Insert(spawned(1, 1))
 	require.NoError(t, err)
 	require.NoError(t, q.InsertN(70, nil))

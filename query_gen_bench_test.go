@@ -21,8 +21,8 @@ func BenchmarkQueryAll(b *testing.B) {
 	w, err := bl.Build()
 	require.NoError(b, err)
 	defer w.Close()
-	q, err := tickwork.HostQuery2(x, v)
-	require.NoError(b, err)
+	q := tickwork.HostQuery2(x, v)
+	require.NoError(b, q.Err())
 	require.NoError(b, q.InsertN(tab.Cap(), func(h tickwork.Handle, x, v *float32) { *v = float32(h.Index() % 7) }))
 	for row := 0; row < tab.Cap(); row += 8 {
 		h, _ := tab.HandleAt(row)
@@ -67,8 +67,8 @@ func BenchmarkQueryAllWide(b *testing.B) {
 	w, err := bl.Build()
 	require.NoError(b, err)
 	defer w.Close()
-	q, err := tickwork.HostQuery5(x, y, vx, vy, age)
-	require.NoError(b, err)
+	q := tickwork.HostQuery5(x, y, vx, vy, age)
+	require.NoError(b, q.Err())
 	require.NoError(b, q.InsertN(tab.Cap(), func(h tickwork.Handle, x, y, vx, vy *float32, age *int32) {
 		*vx, *vy = float32(h.Index()%7), 1
 	}))

@@ -19,8 +19,8 @@ func TestQueryInsertAndWalk(t *testing.T) {
 	y := tickwork.AddColumn[float32](b, tab, "Y")
 	_, err := b.Build()
 	require.NoError(t, err)
-	q, err := tickwork.HostQuery2(x, y)
-	require.NoError(t, err)
+	q := tickwork.HostQuery2(x, y)
+	require.NoError(t, q.Err())
 	var hs []tickwork.Handle
 	require.NoError(t, q.InsertN(70, func(h tickwork.Handle, x *int32, y *float32) {
 		hs = append(hs, h)

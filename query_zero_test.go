@@ -69,8 +69,8 @@ func TestInsertNBadInput(t *testing.T) {
 	w, err := b.Build()
 	require.NoError(t, err)
 	defer w.Close()
-	q, err := tickwork.HostQuery1(x)
-	require.NoError(t, err)
+	q := tickwork.HostQuery1(x)
+	require.NoError(t, q.Err())
 
 	err = q.InsertN(-1, func(tickwork.Handle, *int32) { t.Fatal("fill called") })
 	assert.ErrorIs(t, err, tickwork.ErrNegativeCount)

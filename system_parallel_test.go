@@ -76,8 +76,8 @@ func TestParallelOverCells(t *testing.T) {
 				want = append(want, c)
 			}
 			assert.Equal(t, want, got, "events in cell order")
-			q, err := tickwork.HostQuery2(cell, worker)
-			require.NoError(t, err)
+			q := tickwork.HostQuery2(cell, worker)
+			require.NoError(t, q.Err())
 			var cells []int32
 			last := map[int32]int32{} // each worker's last cell
 			for r := range q.All() {

@@ -123,13 +123,10 @@ func (s *Sim) setup() error {
 	// lowest free slot, so inserting N units into the empty domain gives
 	// rows 0..N-1 in order.
 	t := s.t
-	units, err := tickwork.HostQuery1(t.Unit.Health)
-	if err != nil {
-		return err
-	}
+	units := tickwork.HostQuery1(t.Unit.Health) // a bad query's error comes back from InsertN
 	r, slot := s.rng.Get().Rand, 0
 	var bad error
-	err = units.InsertN(s.cfg.Units, func(h tickwork.Handle, health *int32) {
+	err := units.InsertN(s.cfg.Units, func(h tickwork.Handle, health *int32) {
 		if int(h.Index()) != slot || t.Body.Table.Attach(h) != nil {
 			bad = errSlotBinding
 		}
@@ -196,7 +193,7 @@ func (s *Sim) Presentation() []rules.Slot { return *s.pres.Get() }
 
 // Projectiles appends x, y of every live projectile to dst.
 func (s *Sim) Projectiles(dst []float32) []float32 {
-	q, _ := tickwork.HostQuery2(s.t.Projectile.X, s.t.Projectile.Y)
+	q := tickwork.HostQuery2(s.t.Projectile.X, s.t.Projectile.Y)
 	for r := range q.All() {
 		x, y := r.Get()
 		dst = append(dst, *x, *y)
@@ -209,7 +206,7 @@ func (s *Sim) Projectiles(dst []float32) []float32 {
 func (s *Sim) ProjectileChecksum() uint64 {
 	var sum uint64
 	p := &s.t.Projectile
-	q, _ := tickwork.HostQuery4(p.X, p.Y, p.TTL, p.Damage)
+	q := tickwork.HostQuery4(p.X, p.Y, p.TTL, p.Damage)
 	for r := range q.All() {
 		x, y, ttl, dmg := r.Get()
 		sum += rules.ProjectileHash(*x, *y, *ttl, *dmg)

@@ -277,9 +277,9 @@ func BenchmarkDenseKernels(b *testing.B) {
 	cfg.Lane = tickwork.LaneScalar.String()
 	s := warmSim(b, cfg, nil)
 	t := s.t
-	bq, _ := tickwork.HostQuery4(t.Body.X, t.Body.Y, t.Body.VX, t.Body.VY)
-	pos, _ := tickwork.HostQuery3(t.Projectile.X, t.Projectile.Y, t.Projectile.TTL)
-	vel, _ := tickwork.HostQuery2(t.Projectile.VX, t.Projectile.VY)
+	bq := tickwork.HostQuery4(t.Body.X, t.Body.Y, t.Body.VX, t.Body.VY)
+	pos := tickwork.HostQuery3(t.Projectile.X, t.Projectile.Y, t.Projectile.TTL)
+	vel := tickwork.HostQuery2(t.Projectile.VX, t.Projectile.VY)
 	handBodies := bodies{q: bq, lane: tickwork.LaneScalar}
 	handProj := projectiles{pos: pos, vel: vel, lane: tickwork.LaneScalar}
 	ticks := t.ArenaClock.Tick

@@ -16,8 +16,8 @@ type present struct {
 }
 
 func (s *Sim) presentKernel(pres []rules.Slot) present {
-	body, _ := tickwork.HostQuery2(s.t.Body.X, s.t.Body.Y)
-	health, _ := tickwork.HostQuery1(s.t.Unit.Health)
+	body := tickwork.HostQuery2(s.t.Body.X, s.t.Body.Y)
+	health := tickwork.HostQuery1(s.t.Unit.Health)
 	return present{body, health, pres, s.lane}
 }
 

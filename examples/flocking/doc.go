@@ -3,7 +3,7 @@
 // separation) over the 3×3 cells around each boid on the kernel workers, a
 // declared Move system (flock.tw) that integrates and wraps, seeded spawns
 // and the expiry of the oldest through command buffers, and a Near event
-// for two boids closer than 1 m, counted by a consumer.
+// for two boids closer than 1 m, counted by an observer (tickwork.Observe).
 //
 //	go run ./examples/flocking -n 4096 -frames 600 -workers 2
 package main

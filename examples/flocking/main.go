@@ -23,25 +23,14 @@ type grid struct{ start, cur, order []int32 }
 
 func cellOf(x, y float32) int { return min(int(y)/cell, cols-1)*cols + min(int(x)/cell, cols-1) }
 
-// Counts are what the host reads: boids born and expired, Near events counted.
-type Counts struct{ Born, Expired, Near int }
+// Counts are the boids born and expired, which systems count.
+type Counts struct{ Born, Expired int }
 
 type flock struct {
 	w      *tickwork.World
 	t      *Tables
 	counts *tickwork.Resource[Counts]
-}
-
-// steer is the steering kernel's state, handed to tickwork.Parallel by value.
-type steer struct {
-	t                    *tickwork.Table
-	x, y, vx, vy         []float32 // every boid's, read
-	ax, ay               []float32 // the chunk's own rows, written
-	g                    *grid
-	near                 *tickwork.ParallelEmitter[Near]
-	handle               func(row int) (tickwork.Handle, bool)
-	kCohere, kAlign      float32
-	kSeparate, kFriction float32
+	near   int // the Near events the host observed
 }
 
 // wrap is the shortest offset from a to b on the wrapping axis.
@@ -54,42 +43,7 @@ func wrap(d float32) float32 {
 	return d
 }
 
-func (k *steer) chunk(w, c int) {
-	emit, base := k.near.Worker(w, c), c*k.t.ChunkRows()
-	for lo, hi := tickwork.NextRun(k.t.Enabled(c), 0); lo < hi; lo, hi = tickwork.NextRun(k.t.Enabled(c), hi) {
-		for i := base + lo; i < base+hi; i++ {
-			var n, sx, sy, svx, svy, px, py float32
-			cx, cy := cellOf(k.x[i], k.y[i])%cols, cellOf(k.x[i], k.y[i])/cols
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					nc := (cy+dy+cols)%cols*cols + (cx+dx+cols)%cols
-					for _, j := range k.g.order[k.g.start[nc]:k.g.start[nc+1]] {
-						ox, oy := wrap(k.x[j]-k.x[i]), wrap(k.y[j]-k.y[i])
-						d2 := float32(ox*ox) + float32(oy*oy) // products rounded as written: no FMA
-						if int(j) == i || d2 >= radius2 {
-							continue
-						}
-						n, sx, sy, svx, svy = n+1, sx+ox, sy+oy, svx+k.vx[j], svy+k.vy[j]
-						if d2 < apart2 {
-							px, py = px-ox/max(d2, 0.01), py-oy/max(d2, 0.01)
-						}
-						if d2 < near && int(j) > i {
-							a, _ := k.handle(i)
-							b, _ := k.handle(int(j))
-							emit.Emit(Near{A: a, B: b})
-						}
-					}
-				}
-			}
-			ax, ay := -float32(k.kFriction*k.vx[i]), -float32(k.kFriction*k.vy[i])
-			if n > 0 {
-				ax += float32(k.kCohere*(sx/n)) + float32(k.kAlign*(svx/n-k.vx[i])) + float32(k.kSeparate*px)
-				ay += float32(k.kCohere*(sy/n)) + float32(k.kAlign*(svy/n-k.vy[i])) + float32(k.kSeparate*py)
-			}
-			k.ax[i], k.ay[i] = ax, ay
-		}
-	}
-}
+const kCohere, kAlign, kSeparate, kFriction = float32(0.5), float32(0.8), float32(4), float32(0.05)
 
 func randomBoid(r *tickwork.Rand) (x, y, vx, vy float32) {
 	return r.Float32() * Side, r.Float32() * Side, r.Float32()*8 - 4, r.Float32()*8 - 4
@@ -109,41 +63,57 @@ func newFlock(n, workers int, seed uint64) (*flock, error) {
 		q, g := tickwork.NewQuery2(tickwork.Read(d, t.Boid.X), tickwork.Read(d, t.Boid.Y)), tickwork.WriteResource(d, g)
 		return func(*tickwork.Context) { // a counting sort of the live rows by cell, in row order
 			clear(g.start)
-			for r := range q.All() {
-				x, y := r.Get()
-				g.start[cellOf(*x, *y)+1]++
-			}
+			q.Each(func(_ tickwork.Handle, x, y *float32) { g.start[cellOf(*x, *y)+1]++ })
 			for c := range cols * cols {
 				g.start[c+1] += g.start[c]
 			}
 			copy(g.cur, g.start)
-			for r, h := range q.All() {
-				x, y := r.Get()
+			q.Each(func(h tickwork.Handle, x, y *float32) {
 				c := cellOf(*x, *y)
 				g.order[g.cur[c]], g.cur[c] = int32(h.Index()), g.cur[c]+1
-			}
+			})
 		}
 	})
-	b.System("Steer", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
-		d.After("Grid")
-		k := steer{t: t.Boid.Table, x: tickwork.Read(d, t.Boid.X).All(), y: tickwork.Read(d, t.Boid.Y).All(),
-			vx: tickwork.Read(d, t.Boid.VX).All(), vy: tickwork.Read(d, t.Boid.VY).All(),
-			ax: tickwork.Write(d, t.Boid.AX).All(), ay: tickwork.Write(d, t.Boid.AY).All(),
-			g: tickwork.ReadResource(d, g), near: tickwork.EmitParallel(d, t.Near), handle: t.Boid.Table.HandleAt,
-			kCohere: 0.5, kAlign: 0.8, kSeparate: 4, kFriction: 0.05}
-		return func(ctx *tickwork.Context) { tickwork.Parallel(ctx, t.Boid.Table.Chunks(), k, (*steer).chunk) }
-	})
-	b.System("Expire", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
-		q, rec, c := tickwork.NewQuery1(tickwork.Read(d, t.Boid.Born)), tickwork.Record(d, t.Boid.Table), tickwork.WriteResource(d, f.counts)
-		return func(ctx *tickwork.Context) {
-			for r, h := range q.All() {
-				if *r.Get()+life <= int64(ctx.Tick()) {
-					rec.Delete(h) // played back after the tick, with the spawns
-					c.Expired++
+	x, y, vx, vy, gr, em := t.Boid.X.All(), t.Boid.Y.All(), t.Boid.VX.All(), t.Boid.VY.All(), tickwork.ReadsResource(g), tickwork.EmitsParallel(t.Near)
+	tickwork.ParallelEach6(b, "Steer", tickwork.FixedUpdate, tickwork.Reads(t.Boid.X), tickwork.Reads(t.Boid.Y), tickwork.Reads(t.Boid.VX), tickwork.Reads(t.Boid.VY),
+		tickwork.Writes(t.Boid.AX), tickwork.Writes(t.Boid.AY), func(w tickwork.Worker, h tickwork.Handle, _, _, _, _, pax, pay *float32) {
+			i := int(h.Index()) // the row: neighbours are read across the whole columns
+			var n, sx, sy, svx, svy, px, py float32
+			cx, cy := cellOf(x[i], y[i])%cols, cellOf(x[i], y[i])/cols
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					nc := (cy+dy+cols)%cols*cols + (cx+dx+cols)%cols
+					for _, j := range gr.V.order[gr.V.start[nc]:gr.V.start[nc+1]] {
+						ox, oy := wrap(x[j]-x[i]), wrap(y[j]-y[i])
+						d2 := float32(ox*ox) + float32(oy*oy) // products rounded as written: no FMA
+						if int(j) == i || d2 >= radius2 {
+							continue
+						}
+						n, sx, sy, svx, svy = n+1, sx+ox, sy+oy, svx+vx[j], svy+vy[j]
+						if d2 < apart2 {
+							px, py = px-ox/max(d2, 0.01), py-oy/max(d2, 0.01)
+						}
+						if d2 < near && int(j) > i {
+							other, _ := t.Boid.Table.HandleAt(int(j))
+							em.At(w).Emit(Near{A: h, B: other})
+						}
+					}
 				}
 			}
+			ax, ay := -float32(kFriction*vx[i]), -float32(kFriction*vy[i])
+			if n > 0 {
+				ax += float32(kCohere*(sx/n)) + float32(kAlign*(svx/n-vx[i])) + float32(kSeparate*px)
+				ay += float32(kCohere*(sy/n)) + float32(kAlign*(svy/n-vy[i])) + float32(kSeparate*py)
+			}
+			*pax, *pay = ax, ay
+		}, gr, em, tickwork.Orders("Grid"))
+	rec, c := tickwork.Records(t.Boid.Table), tickwork.WritesResource(f.counts)
+	tickwork.Each1(b, "Expire", tickwork.FixedUpdate, tickwork.Reads(t.Boid.Born), func(ctx *tickwork.Context, h tickwork.Handle, born *int64) {
+		if *born+life <= int64(ctx.Tick()) {
+			rec.Delete(h) // played back after the tick, with the spawns
+			c.V.Expired++
 		}
-	})
+	}, rec, c)
 	b.System("Spawn", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
 		d.After("Expire") // both record Boid and write counts
 		sp := tickwork.NewSpawner5(d, t.Boid.X, t.Boid.Y, t.Boid.VX, t.Boid.VY, t.Boid.Born)
@@ -156,17 +126,13 @@ func newFlock(n, workers int, seed uint64) (*flock, error) {
 			c.Born += perTick
 		}
 	})
-	b.System("CountNear", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
-		in, c := tickwork.Consume(d, t.Near), tickwork.WriteResource(d, f.counts)
-		return func(*tickwork.Context) { c.Near += len(in.Read()) }
-	})
+	tickwork.Observe(b, t.Near, func(*Near) { f.near++ })
 	b.Add(NewSystems(t).All()...)
 	if f.w, err = b.Build(); err != nil {
 		return nil, err
 	}
-	spawn, _ := tickwork.HostQuery5(t.Boid.X, t.Boid.Y, t.Boid.VX, t.Boid.VY, t.Boid.Born)
 	r := *rng.Get()
-	return f, spawn.InsertN(n, func(_ tickwork.Handle, x, y, vx, vy *float32, born *int64) {
+	return f, tickwork.HostQuery5(t.Boid.X, t.Boid.Y, t.Boid.VX, t.Boid.VY, t.Boid.Born).InsertN(n, func(_ tickwork.Handle, x, y, vx, vy *float32, born *int64) {
 		*x, *y, *vx, *vy = randomBoid(r)
 		*born = -r.Int64N(life) // staggered: the first expire over the first life ticks
 	})
@@ -191,5 +157,5 @@ func main() {
 		log.Fatal(err)
 	}
 	c := f.counts.Get()
-	fmt.Printf("%v\n%d ticks: %d born, %d expired, %d live, %d near misses\n", f.w.Report(), f.w.Time().Ticks, c.Born, c.Expired, f.t.Boid.Table.Len(), c.Near)
+	fmt.Printf("%v\n%d ticks: %d born, %d expired, %d live, %d near misses\n", f.w.Report(), f.w.Time().Ticks, c.Born, c.Expired, f.t.Boid.Table.Len(), f.near)
 }

@@ -57,15 +57,9 @@ func newGame(n, workers int, seed uint64) *game {
 // addMove declares move: every fixed tick each walker steps by its
 // velocity, wrapping around the field's edges.
 func (g *game) addMove() {
-	g.b.System("move", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
-		q := tickwork.NewQuery2(tickwork.Write(d, g.pos), tickwork.Read(d, g.vel))
-		return func(ctx *tickwork.Context) {
-			dt := float32(ctx.DT()) // the fixed step, seconds
-			for r := range q.All() {
-				p, v := r.Get()
-				p.X, p.Y = wrap(p.X+float32(v.X*dt)), wrap(p.Y+float32(v.Y*dt))
-			}
-		}
+	tickwork.Each2(g.b, "move", tickwork.FixedUpdate, tickwork.Writes(g.pos), tickwork.Reads(g.vel), func(ctx *tickwork.Context, _ tickwork.Handle, p, v *Vec) {
+		dt := float32(ctx.DT()) // the fixed step, seconds
+		p.X, p.Y = wrap(p.X+float32(v.X*dt)), wrap(p.Y+float32(v.Y*dt))
 	})
 }
 
@@ -87,12 +81,8 @@ func (g *game) build() error {
 	if err != nil {
 		return err
 	}
-	q, err := tickwork.HostQuery2(g.pos, g.vel)
-	if err == nil {
-		r := *g.rng.Get()
-		err = q.InsertN(g.n, func(_ tickwork.Handle, p, v *Vec) { *p, *v = place(r), velocity(r) })
-	}
-	if err != nil {
+	r := *g.rng.Get()
+	if err := tickwork.HostQuery2(g.pos, g.vel).InsertN(g.n, func(_ tickwork.Handle, p, v *Vec) { *p, *v = place(r), velocity(r) }); err != nil {
 		w.Close()
 		return err
 	}
@@ -137,23 +127,15 @@ func (g *game) addGrid() {
 		q, grid := tickwork.NewQuery1(tickwork.Read(d, g.pos)), tickwork.WriteResource(d, g.grid)
 		return func(*tickwork.Context) {
 			grid.Last, grid.Count = grid.Count, [cells * cells]int32{}
-			for r := range q.All() {
-				grid.Count[cellOf(*r.Get())]++
-			}
+			q.Each(func(_ tickwork.Handle, p *Vec) { grid.Count[cellOf(*p)]++ })
 		}
 	})
-	g.b.System("steer", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
-		d.After("grid")
-		q := tickwork.NewQuery2(tickwork.Read(d, g.pos), tickwork.Write(d, g.vel))
-		grid := tickwork.ReadResource(d, g.grid)
-		return func(*tickwork.Context) {
-			for r := range q.All() {
-				if p, v := r.Get(); grid.Count[cellOf(*p)] >= crowd {
-					*v = Vec{-v.Y, v.X}
-				}
-			}
+	grid := tickwork.ReadsResource(g.grid)
+	tickwork.Each2(g.b, "steer", tickwork.FixedUpdate, tickwork.Reads(g.pos), tickwork.Writes(g.vel), func(_ *tickwork.Context, _ tickwork.Handle, p, v *Vec) {
+		if grid.V.Count[cellOf(*p)] >= crowd {
+			*v = Vec{-v.Y, v.X}
 		}
-	})
+	}, grid, tickwork.Orders("grid"))
 }
 
 // Step 4: events.
@@ -194,16 +176,12 @@ func (g *game) addEvents() {
 // life ticks, and spawn, which makes births new ones every tick.
 func (g *game) addLife() {
 	g.born = tickwork.AddColumn[uint64](g.b, g.walkers, "Born") // the tick of birth: 0 for the set-up's walkers
-	g.b.System("expire", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
-		q, rec := tickwork.NewQuery1(tickwork.Read(d, g.born)), tickwork.Record(d, g.walkers)
-		return func(ctx *tickwork.Context) {
-			for r, h := range q.All() {
-				if ctx.Tick()-*r.Get() >= life {
-					rec.Delete(h) // played back after the tick
-				}
-			}
+	rec := tickwork.Records(g.walkers)
+	tickwork.Each1(g.b, "expire", tickwork.FixedUpdate, tickwork.Reads(g.born), func(ctx *tickwork.Context, h tickwork.Handle, born *uint64) {
+		if ctx.Tick()-*born >= life {
+			rec.Delete(h) // played back after the tick
 		}
-	})
+	}, rec)
 	g.b.System("spawn", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
 		d.After("expire") // both record Walker
 		sp, r := tickwork.NewSpawner3(d, g.pos, g.vel, g.born), *tickwork.WriteResource(d, g.rng)
@@ -217,28 +195,11 @@ func (g *game) addLife() {
 
 // Step 6: workers.
 
-// mover is the move kernel's state; Parallel copies it once per run.
-type mover struct {
-	q  tickwork.Query2[Vec, Vec]
-	dt float32
-}
-
-// chunk moves the walkers of chunk c; each chunk runs on one worker.
-func (m *mover) chunk(_, c int) {
-	for r := range m.q.Chunk(c) {
-		p, v := r.Get()
-		p.X, p.Y = wrap(p.X+float32(v.X*m.dt)), wrap(p.Y+float32(v.Y*m.dt))
-	}
-}
-
-// addMoveKernel declares move as addMove does, its chunks on the workers.
+// addMoveKernel declares move as addMove does, its rows on the workers.
 func (g *game) addMoveKernel() {
-	g.b.System("move", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
-		m := mover{q: tickwork.NewQuery2(tickwork.Write(d, g.pos), tickwork.Read(d, g.vel))}
-		return func(ctx *tickwork.Context) {
-			m.dt = float32(ctx.DT())
-			tickwork.Parallel(ctx, g.walkers.UsedChunks(), m, (*mover).chunk)
-		}
+	tickwork.ParallelEach2(g.b, "move", tickwork.FixedUpdate, tickwork.Writes(g.pos), tickwork.Reads(g.vel), func(w tickwork.Worker, _ tickwork.Handle, p, v *Vec) {
+		dt := float32(w.DT()) // the fixed step, seconds
+		p.X, p.Y = wrap(p.X+float32(v.X*dt)), wrap(p.Y+float32(v.Y*dt))
 	})
 }
 
@@ -270,7 +231,7 @@ func (g *game) addPuffs() {
 // digest hashes the walkers' rows and positions, in row order: two runs
 // that end in the same digest agree bit for bit.
 func (g *game) digest() uint64 {
-	q, _ := tickwork.HostQuery1(g.pos)
+	q := tickwork.HostQuery1(g.pos)
 	h, b := fnv.New64a(), make([]byte, 12)
 	for r, w := range q.All() {
 		p := r.Get()

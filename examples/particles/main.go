@@ -17,30 +17,17 @@ import (
 // Vec is a position (metres) or a velocity (metres per second).
 type Vec struct{ X, Y float32 }
 
-// Counts are the totals: particles born, expired, and expiries counted.
-type Counts struct{ Born, Expired, Counted int }
+// Counts are the totals: particles born and expired.
+type Counts struct{ Born, Expired int }
 
 const initial, born, life = 20000, 50, 400 // particles, per tick, ticks of life
 
 // sim is the world and what the host reads between frames.
 type sim struct {
-	w      *tickwork.World
-	pos    *tickwork.Column[Vec]
-	counts *tickwork.Resource[Counts]
-}
-
-// move is the move kernel's state, handed to tickwork.Parallel by value.
-type move struct {
-	q  tickwork.Query2[Vec, Vec]
-	dt float32
-}
-
-func (m *move) chunk(_, c int) {
-	for r := range m.q.Chunk(c) {
-		p, v := r.Get()
-		p.X += float32(v.X * m.dt) // the conversion keeps the product unfused: same bits everywhere
-		p.Y += float32(v.Y * m.dt)
-	}
+	w       *tickwork.World
+	pos     *tickwork.Column[Vec]
+	counts  *tickwork.Resource[Counts]
+	counted int // the Expired events the host observed
 }
 
 func velocity(r *rand.Rand) Vec { return Vec{r.Float32()*2 - 1, r.Float32()*2 - 1} }
@@ -52,26 +39,19 @@ func newSim(workers int, seed uint64) (*sim, error) {
 	vel, death := tickwork.AddColumn[Vec](b, parts, "Vel"), tickwork.AddColumn[uint64](b, parts, "Death")  // the tick it expires
 	expired := tickwork.AddEvents[tickwork.Handle](b, tickwork.EventSpec{Name: "Expired", Capacity: 4096}) // expired particles
 	rng := tickwork.AddResource(b, "rng", rand.New(rand.NewPCG(seed, 1)))
-	b.System("move", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
-		k := move{q: tickwork.NewQuery2(tickwork.Write(d, s.pos), tickwork.Read(d, vel))}
-		return func(ctx *tickwork.Context) {
-			k.dt = float32(ctx.DT()) // the fixed step
-			tickwork.Parallel(ctx, parts.Chunks(), k, (*move).chunk)
-		}
+	tickwork.ParallelEach2(b, "move", tickwork.FixedUpdate, tickwork.Writes(s.pos), tickwork.Reads(vel), func(w tickwork.Worker, _ tickwork.Handle, p, v *Vec) {
+		dt := float32(w.DT())    // the fixed step
+		p.X += float32(v.X * dt) // the conversion keeps the product unfused: same bits everywhere
+		p.Y += float32(v.Y * dt)
 	})
-	b.System("expire", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
-		q, rec := tickwork.NewQuery1(tickwork.Read(d, death)), tickwork.Record(d, parts)
-		ev, c := tickwork.Emit(d, expired), tickwork.WriteResource(d, s.counts)
-		return func(ctx *tickwork.Context) {
-			for r, h := range q.All() {
-				if *r.Get() <= ctx.Tick() {
-					rec.Delete(h) // played back after the tick
-					ev.Emit(h)
-					c.Expired++
-				}
-			}
+	rec, ev, c := tickwork.Records(parts), tickwork.Emits(expired), tickwork.WritesResource(s.counts)
+	tickwork.Each1(b, "expire", tickwork.FixedUpdate, tickwork.Reads(death), func(ctx *tickwork.Context, h tickwork.Handle, t *uint64) {
+		if *t <= ctx.Tick() {
+			rec.Delete(h) // played back after the tick
+			ev.Emit(h)
+			c.V.Expired++
 		}
-	})
+	}, rec, ev, c)
 	b.System("spawn", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
 		d.After("expire") // both record Particle, and both write counts
 		sp, r, c := tickwork.NewSpawner3(d, s.pos, vel, death), *tickwork.WriteResource(d, rng), tickwork.WriteResource(d, s.counts)
@@ -82,17 +62,13 @@ func newSim(workers int, seed uint64) (*sim, error) {
 			c.Born += born
 		}
 	})
-	b.System("count", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
-		in, c := tickwork.Consume(d, expired), tickwork.WriteResource(d, s.counts)
-		return func(*tickwork.Context) { c.Counted += len(in.Read()) }
-	})
+	tickwork.Observe(b, expired, func(*tickwork.Handle) { s.counted++ })
 	var err error
 	if s.w, err = b.Build(); err != nil {
 		return nil, err
 	}
-	q, _ := tickwork.HostQuery3(s.pos, vel, death) // the initial particles, in place before the first frame
-	r := *rng.Get()
-	return s, q.InsertN(initial, func(_ tickwork.Handle, _, v *Vec, t *uint64) { *v, *t = velocity(r), r.Uint64N(life) })
+	r := *rng.Get() // the initial particles, in place before the first frame
+	return s, tickwork.HostQuery3(s.pos, vel, death).InsertN(initial, func(_ tickwork.Handle, _, v *Vec, t *uint64) { *v, *t = velocity(r), r.Uint64N(life) })
 }
 
 // run builds the world and runs frames frames of 1/60 s with ±2 ms of
@@ -121,5 +97,5 @@ func main() {
 		log.Fatal(err)
 	}
 	c := s.counts.Get()
-	fmt.Printf("%v\n%d ticks: %d born, %d expired, %d counted, %d live\n", s.w.Report(), s.w.Time().Ticks, c.Born, c.Expired, c.Counted, s.pos.Table().Len())
+	fmt.Printf("%v\n%d ticks: %d born, %d expired, %d counted, %d live\n", s.w.Report(), s.w.Time().Ticks, c.Born, c.Expired, s.counted, s.pos.Table().Len())
 }

@@ -383,8 +383,10 @@ func columnData[T any](a Access[T]) []T {
 // must not change the table's structure (docs/architecture.md, Storage).
 {{- if .Wide}}
 type Query{{.N}}[{{.Any}}] struct {
-	q ephemeral.Query{{.N}}[{{.Types}}]
-	c *cols{{.N}}[{{.Types}}]
+	q   ephemeral.Query{{.N}}[{{.Types}}]
+	c   *cols{{.N}}[{{.Types}}]
+	err error                                   // HostQuery{{.N}}'s error (see Err)
+	par func(*queryKernel{{.N}}[{{.Types}}], int, int) // Parallel's chunk function, made once by NewQuery{{.N}}: a generic method value allocates
 }
 
 // cols{{.N}} are the whole columns of a Query{{.N}}, in one block made with the
@@ -416,7 +418,11 @@ func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) {
 	return {{join .Cols "(*$T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.$F)), ix*unsafe.Sizeof(c.$F[0])))" ", "}}
 }
 {{- else}}
-type Query{{.N}}[{{.Any}}] struct{ q ephemeral.Query{{.N}}[{{.Types}}] }
+type Query{{.N}}[{{.Any}}] struct {
+	q   ephemeral.Query{{.N}}[{{.Types}}]
+	err error                                   // HostQuery{{.N}}'s error (see Err)
+	par func(*queryKernel{{.N}}[{{.Types}}], int, int) // Parallel's chunk function, made once by NewQuery{{.N}}: a generic method value allocates
+}
 
 // Row{{.N}} is one live row of a Query{{.N}}: {{if eq .N 1}}a pointer into its column{{else}}pointers into its columns{{end}}, valid until the
 // next structural change of the table.
@@ -427,21 +433,36 @@ func (r Row{{.N}}[{{.Types}}]) Get() ({{join .Cols "*$T" ", "}}) { return r.r.Ge
 {{- end}}
 
 // HostQuery{{.N}} returns the query of {{if eq .N 1}}column a{{else}}columns {{join .Cols "$F" ", "}}, which must belong to one table{{end}}, for
-// the host: set-up and between frames. It returns a *DefinitionError
-// (ErrStorageDefinition) with ErrNilColumn for a nil column{{if gt .N 1}}, ErrQueryTables
-// for columns of different tables{{end}}. {{if .Wide}}It allocates the query's column blocks
+// the host: set-up and between frames. A bad query keeps its error, a
+// *DefinitionError (ErrStorageDefinition) with ErrNilColumn for a nil
+// column{{if gt .N 1}}, ErrQueryTables for columns of different tables{{end}} (the rule of host
+// queries' errors: HostQuery1): Err returns it. {{if .Wide}}It allocates the query's column blocks
 // (48 bytes a column), once; copies and rows share them{{else}}Allocates nothing{{end}}.
-func HostQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}}[{{.Types}}], error) {
+func HostQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) Query{{.N}}[{{.Types}}] {
 	qq, err := ephemeral.NewQuery{{.N}}({{join .Cols "$F.e()" ", "}})
-{{- if .Wide}}
 	if err != nil {
-		return Query{{.N}}[{{.Types}}]{q: qq}, err
+		return Query{{.N}}[{{.Types}}]{q: qq, err: err}
 	}
-	return Query{{.N}}[{{.Types}}]{qq, &cols{{.N}}[{{.Types}}]{ {{- join .Cols "$F.All()" ", " -}} }}, nil
+{{- if .Wide}}
+	return Query{{.N}}[{{.Types}}]{q: qq, c: &cols{{.N}}[{{.Types}}]{ {{- join .Cols "$F.All()" ", " -}} }}
 {{- else}}
-	return Query{{.N}}[{{.Types}}]{qq}, err
+	return Query{{.N}}[{{.Types}}]{q: qq}
 {{- end}}
 }
+
+{{if eq .N 1 -}}
+// Err is the error HostQuery1 kept, nil for a good query or one a system
+// made. Host queries have no second result: a bad one (a nil column, from
+// a failed AddColumn, or columns of different tables) keeps its error;
+// its first Insert or InsertN returns it and inserts nothing, and All,
+// Chunk, Each and Parallel panic with it (the message is the error's), so
+// a set-up that inserts through its queries checks their errors where it
+// checks Insert's.
+{{- else -}}
+// Err is the error HostQuery{{.N}} kept, nil for a good query or one a
+// system made (the rule: Query1.Err).
+{{- end}}
+func (q Query{{.N}}[{{.Types}}]) Err() error { return q.err }
 
 // NewQuery{{.N}} returns the query of the column{{if gt .N 1}}s{{end}} of {{join .Cols "$F" ", "}}, accessors from Read or
 // Write of one declaration{{if gt .N 1}}, over one table{{end}}: the system's typed iteration. The
@@ -450,10 +471,10 @@ func HostQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}
 // once: call it in the DeclareFunc, as every accessor.{{end}}
 func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F Access[$T]" ", "}}) Query{{.N}}[{{.Types}}] {
 {{- if .Wide}}
-	return Query{{.N}}[{{.Types}}]{systems.NewQuery{{.N}}({{join .Cols "$F.access()" ", "}}),
-		&cols{{.N}}[{{.Types}}]{ {{- join .Cols "columnData($F)" ", " -}} }}
+	return Query{{.N}}[{{.Types}}]{q: systems.NewQuery{{.N}}({{join .Cols "$F.access()" ", "}}), par: (*queryKernel{{.N}}[{{.Types}}]).chunk,
+		c: &cols{{.N}}[{{.Types}}]{ {{- join .Cols "columnData($F)" ", " -}} }}
 {{- else}}
-	return Query{{.N}}[{{.Types}}]{systems.NewQuery{{.N}}({{join .Cols "$F.access()" ", "}})}
+	return Query{{.N}}[{{.Types}}]{q: systems.NewQuery{{.N}}({{join .Cols "$F.access()" ", "}}), par: (*queryKernel{{.N}}[{{.Types}}]).chunk}
 {{- end}}
 }
 
@@ -461,14 +482,15 @@ func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F Access[$T]" ", "}}) Query{{.N}}[{
 func (q Query{{.N}}[{{.Types}}]) Table() *Table { return (*Table)(q.q.Table()) }
 
 // All yields every live row of the table with its handle, in ascending row
-// order. Allocates nothing.
+// order. Allocates nothing. It panics on a broken host query (Err).
 func (q Query{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
 	{{template "faceYield" (yieldOf . "q.q.All()")}}
 }
 
 // Chunk yields the live rows of chunk chunk with their handles, as All
 // does for the whole table: the row form for a kernel at that chunk. It
-// panics when chunk is outside 0..Table().Chunks()-1. Allocates nothing.
+// panics when chunk is outside 0..Table().Chunks()-1 and on a broken host
+// query (Err). Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) Chunk(chunk int) iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
 	{{template "faceYield" (yieldOf . "q.q.Chunk(chunk)")}}
 }
@@ -482,14 +504,27 @@ func (q Query{{.N}}[{{.Types}}]) Spans(chunk int) ({{join .Cols "[]$T" ", "}}) {
 // indexes into the slices of Spans(chunk): the span form for a kernel.
 // Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
+{{template "faceEach" (eachOf . "Query")}}
+
+// usedChunks is the table's used chunks, 0 for the zero Query{{.N}}.
+func (q Query{{.N}}[{{.Types}}]) usedChunks() int {
+	if t := q.q.Table(); t != nil {
+		return t.UsedChunks()
+	}
+	return 0
+}
 
 // Insert inserts one new entity with a row in the table, in the lowest
 // free slot, holding {{join .Cols "$F" ", "}} in the query's column{{if gt .N 1}}s{{end}} (columns of the table
 // outside the query are zero), and returns its handle. When the table is
-// full it inserts nothing and returns a *CapacityError (ErrCapacity). A
+// full it inserts nothing and returns a *CapacityError (ErrCapacity); a
+// broken host query inserts nothing and returns its error (Err). A
 // structural change: for set-up and between frames, never from a system.
 // Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) Insert({{join .Cols "$F $T" ", "}}) (Handle, error) {
+	if q.err != nil {
+		return 0, q.err
+	}
 	entity, err := q.q.Insert({{join .Cols "$F" ", "}})
 	return Handle(entity), err
 }
@@ -500,9 +535,13 @@ func (q Query{{.N}}[{{.Types}}]) Insert({{join .Cols "$F $T" ", "}}) (Handle, er
 // every column of the query, and columns of the table outside the query
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
-// *CapacityError. A structural change: for set-up and between frames,
-// never from a system. Allocates nothing.
+// *CapacityError; a broken host query inserts none and returns its error
+// (Err). A structural change: for set-up and between frames, never from a
+// system. Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(entity Handle, {{join .Cols "$F *$T" ", "}})) error {
+	if q.err != nil {
+		return q.err
+	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
 	}
@@ -537,5 +576,42 @@ func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) { sp.s.Reserve(n) }
 // Parallel kernel (see Recorder.Worker).
 func (sp Spawner{{.N}}[{{.Types}}]) Worker(w, chunk int) Spawner{{.N}}[{{.Types}}] {
 	return Spawner{{.N}}[{{.Types}}]{sp.s.Worker(w, chunk)}
+}
+
+// At returns the spawner of worker w for its chunk, from inside a query's
+// or a join's Parallel (see Recorder.At).
+func (sp Spawner{{.N}}[{{.Types}}]) At(w Worker) Spawner{{.N}}[{{.Types}}] {
+	return Spawner{{.N}}[{{.Types}}]{sp.s.Worker(w.id, w.chunk)}
+}
+
+// Each{{.N}} adds the row system name of phase phase: each run calls fn with
+// the run's Context and every live row of the table of {{join .Cols "$F" ", "}} (Reads or
+// Writes, which declare the access), as Query{{.N}}.Each; uses declare the
+// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
+// Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery{{.N}}'s, at Build.
+func Each{{.N}}[{{.Any}}](bl *Builder, name string, phase Phase, {{join .Cols "$F Col[$T]" ", "}}, fn func(ctx *Context, entity Handle, {{join .Cols "$F *$T" ", "}}), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery{{.N}}({{join .Cols "$F.declare(decl)" ", "}})
+		declareUses(decl, uses)
+		return func(ctx *Context) {
+			for row, entity := range q.All() {
+				{{join .Cols "$F" ", "}} := row.Get()
+				fn(ctx, entity, {{join .Cols "$F" ", "}})
+			}
+		}
+	})
+}
+
+// ParallelEach{{.N}} is Each{{.N}} whose rows run on the kernel workers, as
+// Query{{.N}}.Parallel: fn is given the Worker (its DT and Tick, and the At
+// of recorders and emitters) in place of the Context. Allocates nothing
+// per run.
+func ParallelEach{{.N}}[{{.Any}}](bl *Builder, name string, phase Phase, {{join .Cols "$F Col[$T]" ", "}}, fn func(wk Worker, entity Handle, {{join .Cols "$F *$T" ", "}}), uses ...Use) {
+	bl.System(name, phase, func(decl *Decl) RunFunc {
+		q := NewQuery{{.N}}({{join .Cols "$F.declare(decl)" ", "}})
+		declareUses(decl, uses)
+		return func(ctx *Context) { q.Parallel(ctx, fn) }
+	})
 }
 {{end}}`

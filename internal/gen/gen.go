@@ -73,11 +73,21 @@ type yieldArgs struct {
 	Src string
 }
 
+// eachArgs are the arguments of the shared template faceEach: the arity
+// and the face type's kind, "Query" or "Join".
+type eachArgs struct {
+	arity
+	Kind string
+}
+
 // shared holds the templates every file's template may call: faceYield is
 // the body of the face's All and Chunk of a query or a join, which turn
 // the engine's iteration into the face's rows (a wide row is its column
 // block and the entity's index).
 const shared = `{{define "faceYield"}}return func(yield func(Row{{.N}}[{{.Types}}], Handle) bool) {
+		if q.err != nil {
+			brokenQuery(q.err)
+		}
 {{- if .Wide}}
 		for _, entity := range {{.Src}} {
 			if !yield(Row{{.N}}[{{.Types}}]{q.c, int(entity.Index())}, Handle(entity)) {
@@ -92,6 +102,79 @@ const shared = `{{define "faceYield"}}return func(yield func(Row{{.N}}[{{.Types}
 		}
 {{- end}}
 	}
+{{- end}}
+{{define "faceEach"}}
+// Each calls fn with every live {{if eq .Kind "Join"}}entity the join matches{{else}}row of the table{{end}}: its handle and {{if eq .N 1}}a pointer to its
+// value{{else}}pointers to its values{{end}}, in ascending row order: the loop of All
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
+// structure of the {{if eq .Kind "Join"}}domain's tables{{else}}table{{end}}. Allocates nothing; a zero {{.Kind}}{{.N}} calls
+// nothing, a broken host {{lower .Kind}} panics with its error (Err).
+func (q {{.Kind}}{{.N}}[{{.Types}}]) Each(fn func(entity Handle, {{join .Cols "$F *$T" ", "}})) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+{{- if .Wide}}
+	for _, entity := range q.q.All() {
+		{{join .Cols "$F" ", "}} := Row{{.N}}[{{.Types}}]{q.c, int(entity.Index())}.Get()
+		fn(Handle(entity), {{join .Cols "$F" ", "}})
+	}
+{{- else}}
+	for row, entity := range q.q.All() {
+		{{join .Cols "$F" ", "}} := row.Get()
+		fn(Handle(entity), {{join .Cols "$F" ", "}})
+	}
+{{- end}}
+}
+
+// Parallel calls fn with every live {{if eq .Kind "Join"}}entity the join matches{{else}}row of the table{{end}}, as Each, on the world's
+// kernel workers: the used chunks are split over them as Parallel splits
+// a kernel's chunks (package kernels, Work claiming), each chunk's rows
+// in ascending order, and it returns when every call has returned. w is
+// the calling worker at the row's chunk: what fn records or emits goes
+// through Recorder.At(w), ParallelEmitter.At(w) or a spawner's At(w),
+// merged in chunk order after the run, so results do not depend on the
+// worker count (package systems, Kernels). fn writes only through its
+// row's pointers, reads the rest, and runs concurrently with itself: it
+// must not write shared state. Call it from a system's body, at most once
+// at a time (a nested call panics, ErrNestedParallel). On a {{lower .Kind}} of
+// New{{.Kind}}{{.N}} it allocates nothing when fn is made once (in the
+// DeclareFunc, or a function literal that captures nothing): a closure
+// made in the body is allocated at each run; read the run's values
+// through w (Worker.DT, Worker.Tick).
+func (q {{.Kind}}{{.N}}[{{.Types}}]) Parallel(ctx *Context, fn func(wk Worker, entity Handle, {{join .Cols "$F *$T" ", "}})) {
+	if q.err != nil {
+		brokenQuery(q.err)
+	}
+	par := q.par
+	if par == nil { // a host {{lower .Kind}}'s: made here, it allocates
+		par = (*{{lower .Kind}}Kernel{{.N}}[{{.Types}}]).chunk
+	}
+	systems.Parallel(ctx.e(), q.usedChunks(), {{lower .Kind}}Kernel{{.N}}[{{.Types}}]{q, fn, ctx}, par)
+}
+
+// {{lower .Kind}}Kernel{{.N}} is the kernel state of {{.Kind}}{{.N}}.Parallel.
+type {{lower .Kind}}Kernel{{.N}}[{{.Any}}] struct {
+	q   {{.Kind}}{{.N}}[{{.Types}}]
+	fn  func(wk Worker, entity Handle, {{join .Cols "$F *$T" ", "}})
+	ctx *Context
+}
+
+func (kk *{{lower .Kind}}Kernel{{.N}}[{{.Types}}]) chunk(worker, chunk int) {
+	wk := Worker{kk.ctx, worker, chunk}
+{{- if .Wide}}
+	for _, entity := range kk.q.q.Chunk(chunk) {
+		{{join .Cols "$F" ", "}} := Row{{.N}}[{{.Types}}]{kk.q.c, int(entity.Index())}.Get()
+		kk.fn(wk, Handle(entity), {{join .Cols "$F" ", "}})
+	}
+{{- else}}
+	for row, entity := range kk.q.q.Chunk(chunk) {
+		{{join .Cols "$F" ", "}} := row.Get()
+		kk.fn(wk, Handle(entity), {{join .Cols "$F" ", "}})
+	}
+{{- end}}
+}
 {{- end}}`
 
 // Files returns every generated file by its slash-separated path from the
@@ -113,6 +196,8 @@ func Files() map[string][]byte {
 			"rest":    func(cs []col) []col { return cs[1:] },
 			"add":     func(x, y int) int { return x + y },
 			"yieldOf": func(a arity, src string) yieldArgs { return yieldArgs{a, src} },
+			"eachOf":  func(a arity, kind string) eachArgs { return eachArgs{a, kind} },
+			"lower":   strings.ToLower,
 		}).Parse(shared + tmpl))
 		var b bytes.Buffer
 		b.WriteString(header)

@@ -178,21 +178,22 @@ type Join{{.N}}[{{.Any}}] struct {
 {{- if .Wide}}
 	c *cols{{.N}}[{{.Types}}]
 {{- end}}
+	par func(*joinKernel{{.N}}[{{.Types}}], int, int) // Parallel's chunk function, made once by NewJoin{{.N}}: a generic method value allocates
 }
 
 // HostJoin{{.N}} returns the join of column{{if gt .N 1}}s{{end}} {{join .Cols "$F" ", "}} and filters, for the host:
-// set-up and between frames. It returns the errors of HostJoin, and
-// ErrNilColumn for a nil column.{{if .Wide}} It allocates the join's column blocks
+// set-up and between frames. A bad join keeps the errors of HostJoin, and
+// ErrNilColumn for a nil column (Join.Err).{{if .Wide}} It allocates the join's column blocks
 // (48 bytes a column), once; copies and rows share them.{{end}}
-func HostJoin{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}, filters ...Filter) (Join{{.N}}[{{.Types}}], error) {
+func HostJoin{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}, filters ...Filter) Join{{.N}}[{{.Types}}] {
 	qq, err := ephemeral.NewJoin{{.N}}({{join .Cols "$F.e()" ", "}}, engineFilters(filters)...)
 {{- if .Wide}}
 	if err != nil {
-		return Join{{.N}}[{{.Types}}]{Join: Join{qq.Join}, q: qq}, err
+		return Join{{.N}}[{{.Types}}]{Join: Join{qq.Join, err}, q: qq}
 	}
-	return Join{{.N}}[{{.Types}}]{Join{qq.Join}, qq, &cols{{.N}}[{{.Types}}]{ {{- join .Cols "$F.All()" ", " -}} }}, nil
+	return Join{{.N}}[{{.Types}}]{Join: Join{qq.Join, nil}, q: qq, c: &cols{{.N}}[{{.Types}}]{ {{- join .Cols "$F.All()" ", " -}} }}
 {{- else}}
-	return Join{{.N}}[{{.Types}}]{Join{qq.Join}, qq}, err
+	return Join{{.N}}[{{.Types}}]{Join: Join{qq.Join, err}, q: qq}
 {{- end}}
 }
 
@@ -204,15 +205,16 @@ func HostJoin{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}, filters ...F
 func NewJoin{{.N}}[{{.Any}}]({{join .Cols "$F Access[$T]" ", "}}, filters ...Filter) Join{{.N}}[{{.Types}}] {
 	qq := systems.NewJoin{{.N}}({{join .Cols "$F.access()" ", "}}, engineFilters(filters)...)
 {{- if .Wide}}
-	return Join{{.N}}[{{.Types}}]{Join{qq.Join}, qq, &cols{{.N}}[{{.Types}}]{ {{- join .Cols "columnData($F)" ", " -}} }}
+	return Join{{.N}}[{{.Types}}]{Join: Join{qq.Join, nil}, q: qq, c: &cols{{.N}}[{{.Types}}]{ {{- join .Cols "columnData($F)" ", " -}} }, par: (*joinKernel{{.N}}[{{.Types}}]).chunk}
 {{- else}}
-	return Join{{.N}}[{{.Types}}]{Join{qq.Join}, qq}
+	return Join{{.N}}[{{.Types}}]{Join: Join{qq.Join, nil}, q: qq, par: (*joinKernel{{.N}}[{{.Types}}]).chunk}
 {{- end}}
 }
 
 // All yields every entity the join matches with its row, in ascending row
 // order. The loop body may write through the row's pointers; it must not
-// change the structure of the domain's tables. Allocates nothing.
+// change the structure of the domain's tables. Allocates nothing. It
+// panics on a broken host join (Err).
 func (q Join{{.N}}[{{.Types}}]) All() iter.Seq2[Row{{.N}}[{{.Types}}], Handle] {
 	{{template "faceYield" (yieldOf . "q.q.All()")}}
 }
@@ -242,4 +244,5 @@ func (q Join{{.N}}[{{.Types}}]) Get(entity Handle) (Row{{.N}}[{{.Types}}], bool)
 // each, for the runs of NextRun or Runs; rows the join does not match
 // hold don't-care values. It panics when chunk is outside 0..Chunks()-1.
 func (q Join{{.N}}[{{.Types}}]) Spans(chunk int) ({{join .Cols "[]$T" ", "}}) { return q.q.Spans(chunk) }
+{{template "faceEach" (eachOf . "Join")}}
 {{end}}`

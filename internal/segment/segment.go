@@ -28,9 +28,12 @@ type Marks []Mark
 
 // Begin starts a segment with key key at element n of the stream (the
 // stream's length now). When the previous segment is still empty it is
-// reused, so a run of Begins without elements leaves one mark.
+// reused, so a run of Begins without elements leaves one mark; when it has
+// key key already it goes on (the elements after it have that key either
+// way), so a Begin per element, as a worker's Recorder.At for each record,
+// leaves one mark per key.
 func (m *Marks) Begin(key, n int) {
-	if k := len(*m); k > 0 && (*m)[k-1].Start == n {
+	if k := len(*m); k > 0 && ((*m)[k-1].Start == n || (*m)[k-1].Key == key) {
 		(*m)[k-1].Key = key
 		return
 	}
