@@ -587,23 +587,22 @@ func (c *checker) limit(sc *scope, e *synExpr, of string) Expr {
 	return nil
 }
 
+// conjuncts returns the operands of e's top-level ands, left to right (e
+// itself when it is no and).
+func conjuncts(e Expr) []Expr {
+	if b, ok := e.(*Binary); ok && b.Op == And {
+		return append(conjuncts(b.X), conjuncts(b.Y)...)
+	}
+	return []Expr{e}
+}
+
 // planProbe finds a top-level conjunct `v == p` of the where (v the from
 // row, p a ref parameter of its table) and makes the query a probe.
 func (c *checker) planProbe(q *Query) {
 	if q.Where == nil || q.From.Kind != RowVar {
 		return
 	}
-	var conj []Expr
-	var flat func(e Expr)
-	flat = func(e Expr) {
-		if b, ok := e.(*Binary); ok && b.Op == And {
-			flat(b.X)
-			flat(b.Y)
-			return
-		}
-		conj = append(conj, e)
-	}
-	flat(q.Where)
+	conj := conjuncts(q.Where)
 	for i, e := range conj {
 		b, ok := e.(*Binary)
 		if !ok || b.Op != Eq {

@@ -88,17 +88,7 @@ func (c *checker) subquery(sc *scope, p Pos, fn *synIdent, sub *synSubquery) Exp
 		c.errorf(x.Position(), KindType, "the where of exists(%s ...) must be a bool, not %s", head, describeExpr(x))
 		return bad(p)
 	}
-	var conj []Expr
-	var flat func(e Expr)
-	flat = func(e Expr) {
-		if b, ok := e.(*Binary); ok && b.Op == And {
-			flat(b.X)
-			flat(b.Y)
-			return
-		}
-		conj = append(conj, e)
-	}
-	flat(x)
+	conj := conjuncts(x)
 	ex := &Exists{Pos: p, Var: v, Table: d.table, Outer: outer}
 	at := -1
 	for i, e := range conj {

@@ -1,7 +1,6 @@
 package schema_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -91,15 +90,7 @@ func TestSemiQueryErrors(t *testing.T) {
 			"bad.tw:7:36: unexpected name minus; expected \"union\", \"intersect\" or \"except\""},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := schema.Load("bad.tw", []byte(prelude+c.src))
-			require.Error(t, err)
-			require.Equal(t, c.want, err.Error())
-			require.True(t, errors.Is(err, c.kind), "kind of %v", err)
-			var list schema.ErrorList
-			require.True(t, errors.As(err, &list))
-			require.Len(t, list, 1, "one error: %v", err)
-		})
+		t.Run(c.name, func(t *testing.T) { requireOneError(t, prelude+c.src, c.kind, c.want) })
 	}
 }
 

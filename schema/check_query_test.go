@@ -110,15 +110,7 @@ func TestQueryErrors(t *testing.T) {
 			"bad.tw:7:47: count() is an aggregate of a query's select; a system counts with count NAME"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := schema.Load("bad.tw", []byte(prelude+c.src))
-			require.Error(t, err)
-			require.Equal(t, c.want, err.Error())
-			require.True(t, errors.Is(err, c.kind), "kind of %v", err)
-			var list schema.ErrorList
-			require.True(t, errors.As(err, &list))
-			require.Len(t, list, 1, "one error: %v", err)
-		})
+		t.Run(c.name, func(t *testing.T) { requireOneError(t, prelude+c.src, c.kind, c.want) })
 	}
 }
 
@@ -163,4 +155,17 @@ query G() {
 	require.Equal(t, 0, g.Select[0].Group)
 	require.Equal(t, 1, g.OrderBy[0].Item)
 	require.Equal(t, []*schema.EventTable{s.Events[0]}, g.Access.Events)
+}
+
+// requireOneError loads src as bad.tw and requires exactly one error: want
+// (its whole text) of kind.
+func requireOneError(t *testing.T, src string, kind error, want string) {
+	t.Helper()
+	_, err := schema.Load("bad.tw", []byte(src))
+	require.Error(t, err)
+	require.Equal(t, want, err.Error())
+	require.True(t, errors.Is(err, kind), "kind of %v", err)
+	var list schema.ErrorList
+	require.True(t, errors.As(err, &list))
+	require.Len(t, list, 1, "one error: %v", err)
 }

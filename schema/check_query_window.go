@@ -224,17 +224,7 @@ func (c *checker) planUnique(q *Query) {
 	if q.Where == nil || q.From.Kind != RowVar || q.Probe != nil || len(q.GroupBy) > 0 || len(q.Aggregates) > 0 || len(q.Windows) > 0 {
 		return
 	}
-	var conj []Expr
-	var flat func(e Expr)
-	flat = func(e Expr) {
-		if b, ok := e.(*Binary); ok && b.Op == And {
-			flat(b.X)
-			flat(b.Y)
-			return
-		}
-		conj = append(conj, e)
-	}
-	flat(q.Where)
+	conj := conjuncts(q.Where)
 	for i, e := range conj {
 		b, ok := e.(*Binary)
 		if !ok || b.Op != Eq {

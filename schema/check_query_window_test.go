@@ -1,7 +1,6 @@
 package schema_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -99,15 +98,7 @@ func TestWindowErrors(t *testing.T) {
 			"bad.tw:7:12: field X of struct V is unique; unique is an attribute of a table column (a struct's field is one column of several): drop it"},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := schema.Load("bad.tw", []byte(prelude+c.src))
-			require.Error(t, err)
-			require.Equal(t, c.want, err.Error())
-			require.True(t, errors.Is(err, c.kind), "kind of %v", err)
-			var list schema.ErrorList
-			require.True(t, errors.As(err, &list))
-			require.Len(t, list, 1, "one error: %v", err)
-		})
+		t.Run(c.name, func(t *testing.T) { requireOneError(t, prelude+c.src, c.kind, c.want) })
 	}
 }
 
