@@ -133,17 +133,7 @@ func (qg *qGen) query() {
 		return
 	}
 	plan := qg.plan()
-	g.doc("%sRow is a row of the result of query %s (%s).", qg.name, q.Name, g.where(q.Pos))
-	g.p("type %s struct {", qg.rowType())
-	var fs []field
-	for _, it := range q.Select {
-		fs = append(fs, field{it.Name, goType(it.T), refNote(it.T)})
-	}
-	g.fields(fs)
-	g.p("}")
-	g.p("")
-	g.doc("%s is declared query %s (%s). Plan: %s. Run it from one goroutine at a time; the result's order is docs/schema.md's Query results.", qg.name, q.Name, g.where(q.Pos), plan)
-	g.p("type %s struct {", qg.name)
+	qg.typesHead(plan)
 	qg.stateFields()
 	g.fields(qg.fields)
 	g.p("}")
@@ -158,6 +148,23 @@ func (qg *qGen) query() {
 	g.p("}")
 	g.p("")
 	qg.helpers()
+}
+
+// typesHead writes the query's row type and opens its query type, whose
+// doc comment carries plan.
+func (qg *qGen) typesHead(plan string) {
+	g, q := qg.g, qg.q
+	g.doc("%sRow is a row of the result of query %s (%s).", qg.name, q.Name, g.where(q.Pos))
+	g.p("type %s struct {", qg.rowType())
+	var fs []field
+	for _, it := range q.Select {
+		fs = append(fs, field{it.Name, goType(it.T), refNote(it.T)})
+	}
+	g.fields(fs)
+	g.p("}")
+	g.p("")
+	g.doc("%s is declared query %s (%s). Plan: %s. Run it from one goroutine at a time; the result's order is docs/schema.md's Query results.", qg.name, q.Name, g.where(q.Pos), plan)
+	g.p("type %s struct {", qg.name)
 }
 
 // stateFields lists the query type's fields.

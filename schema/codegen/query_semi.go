@@ -239,17 +239,7 @@ func (qg *qGen) mergedSetQuery() {
 	}
 	plan := fmt.Sprintf("%s of two sides run into scratch, merged by their from rows' index (the left first on a tie), duplicate rows removed by a set of the rows; left: %s; right: %s",
 		op.Kind, sides[0].plan(), sides[1].plan())
-	g.doc("%sRow is a row of the result of query %s (%s).", qg.name, q.Name, g.where(q.Pos))
-	g.p("type %s struct {", qg.rowType())
-	var fs []field
-	for _, it := range q.Select {
-		fs = append(fs, field{it.Name, goType(it.T), refNote(it.T)})
-	}
-	g.fields(fs)
-	g.p("}")
-	g.p("")
-	g.doc("%s is declared query %s (%s). Plan: %s. Run it from one goroutine at a time; the result's order is docs/schema.md's Query results.", qg.name, q.Name, g.where(q.Pos), plan)
-	g.p("type %s struct {", qg.name)
+	qg.typesHead(plan)
 	g.fields([]field{{"t", "*Tables", ""}, {"a", sides[0].name, "the left side"}, {"b", sides[1].name, "the right side"},
 		{"ea", "[]" + ent, "the left side's rows"}, {"eb", "[]" + ent, "the right side's rows"},
 		{"in", "map[" + key + "]struct{}", "the right side's rows"}, {"seen", "map[" + key + "]struct{}", "the rows emitted"}})
