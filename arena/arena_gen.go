@@ -448,6 +448,13 @@ type Queries struct {
 	WeakestUnits      *WeakestUnits
 	BodiesInBox       *BodiesInBox
 	HitTotalsByTarget *HitTotalsByTarget
+	LowHealth         *LowHealth
+	BodyAt            *BodyAt
+	UnitsByHealth     *UnitsByHealth
+	Velocity          *Velocity
+	ProjectileTargets *ProjectileTargets
+	OldProjectiles    *OldProjectiles
+	HealthyNearWall   *HealthyNearWall
 }
 
 // NewQueries makes every declared query over t, for the host, between
@@ -458,6 +465,13 @@ func NewQueries(t *Tables) *Queries {
 		WeakestUnits:      NewWeakestUnits(t),
 		BodiesInBox:       NewBodiesInBox(t),
 		HitTotalsByTarget: NewHitTotalsByTarget(t),
+		LowHealth:         NewLowHealth(t),
+		BodyAt:            NewBodyAt(t),
+		UnitsByHealth:     NewUnitsByHealth(t),
+		Velocity:          NewVelocity(t),
+		ProjectileTargets: NewProjectileTargets(t),
+		OldProjectiles:    NewOldProjectiles(t),
+		HealthyNearWall:   NewHealthyNearWall(t),
 	}
 }
 
@@ -848,4 +862,551 @@ func hitTotalsByTargetOrder(a, b hitTotalsByTargetGroup) int {
 		return 1
 	}
 	return 0
+}
+
+// LowHealthRow is a row of the result of query LowHealth (arena.tw:135).
+type LowHealthRow struct {
+	Unit   tickwork.Handle // ref Unit
+	Health int32
+}
+
+// LowHealth is declared query LowHealth (arena.tw:135). Plan: scan Unit
+// (ascending index); filter. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type LowHealth struct {
+	t       *Tables
+	tb      *tickwork.Table // Unit
+	uHealth []int32         // Unit.Health
+}
+
+// NewLowHealth makes query LowHealth over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewLowHealth(t *Tables) *LowHealth {
+	q := &LowHealth{t: t, tb: t.Unit.Table}
+	q.uHealth = t.Unit.Health.All()
+	return q
+}
+
+// DeclareLowHealth makes query LowHealth for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareLowHealth(d *tickwork.Decl, t *Tables) *LowHealth {
+	q := &LowHealth{t: t, tb: t.Unit.Table}
+	q.uHealth = tickwork.Read(d, t.Unit.Health).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *LowHealth) Run(dst []LowHealthRow, h int32) []LowHealthRow {
+	dst = dst[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			uHealths := q.uHealth[base+lo : base+hi]
+			for i := range uHealths {
+				row := base + lo + i
+				if uHealths[i] <= h {
+					dst = append(dst, LowHealthRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *LowHealth) Plan() string {
+	return "scan Unit (ascending index); filter"
+}
+
+// BodyAtRow is a row of the result of query BodyAt (arena.tw:141).
+type BodyAtRow struct {
+	X, Y float32
+}
+
+// BodyAt is declared query BodyAt (arena.tw:141). Plan: probe Body by
+// handle param h. Run it from one goroutine at a time; the result's order
+// is docs/schema.md's Query results.
+type BodyAt struct {
+	t      *Tables
+	tb     *tickwork.Table // Body
+	bX, bY []float32       // Body.X, Body.Y
+}
+
+// NewBodyAt makes query BodyAt over the tables of t, for the host between
+// frames (never during World.Frame).
+func NewBodyAt(t *Tables) *BodyAt {
+	q := &BodyAt{t: t, tb: t.Body.Table}
+	q.bX = t.Body.X.All()
+	q.bY = t.Body.Y.All()
+	return q
+}
+
+// DeclareBodyAt makes query BodyAt for a hand-written system: it declares a
+// read of every column the query reads and the presence of every table it
+// scans or probes without a column (tickwork.Read, tickwork.Presence; an
+// event table: tickwork.Consume, whose events Run reads), so the manifest
+// and the conflict check cover it. Call it in the system's DeclareFunc; Run
+// it inside the system's RunFunc only.
+func DeclareBodyAt(d *tickwork.Decl, t *Tables) *BodyAt {
+	q := &BodyAt{t: t, tb: t.Body.Table}
+	q.bX = tickwork.Read(d, t.Body.X).All()
+	q.bY = tickwork.Read(d, t.Body.Y).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *BodyAt) Run(dst []BodyAtRow, h tickwork.Handle) []BodyAtRow {
+	dst = dst[:0]
+	bodyLease := q.t.Body.Table.Lease()
+	if row := bodyLease.Find(h); row >= 0 {
+		dst = append(dst, BodyAtRow{X: q.bX[row], Y: q.bY[row]})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *BodyAt) Plan() string {
+	return "probe Body by handle param h"
+}
+
+// UnitsByHealthRow is a row of the result of query UnitsByHealth
+// (arena.tw:147).
+type UnitsByHealthRow struct {
+	Health int32
+	Count  int64
+}
+
+// UnitsByHealth is declared query UnitsByHealth (arena.tw:147). Plan: scan
+// Unit (ascending index); group by Health: a group table (map) of the keys;
+// sort groups by their keys. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type UnitsByHealth struct {
+	t       *Tables
+	tb      *tickwork.Table            // Unit
+	uHealth []int32                    // Unit.Health
+	groups  []unitsByHealthGroup       // the groups of a run
+	index   map[unitsByHealthKey]int32 // group key -> group
+}
+
+// unitsByHealthKey is a group key of query UnitsByHealth, in ordering form.
+type unitsByHealthKey struct {
+	k0 int32
+}
+
+// unitsByHealthGroup is a group of query UnitsByHealth: its keys (value, ordering form) and
+// aggregates.
+type unitsByHealthGroup struct {
+	g0 int32
+	k0 int32
+	a0 int64
+}
+
+// NewUnitsByHealth makes query UnitsByHealth over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewUnitsByHealth(t *Tables) *UnitsByHealth {
+	q := &UnitsByHealth{t: t, tb: t.Unit.Table}
+	q.uHealth = t.Unit.Health.All()
+	q.index = map[unitsByHealthKey]int32{}
+	return q
+}
+
+// DeclareUnitsByHealth makes query UnitsByHealth for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareUnitsByHealth(d *tickwork.Decl, t *Tables) *UnitsByHealth {
+	q := &UnitsByHealth{t: t, tb: t.Unit.Table}
+	q.uHealth = tickwork.Read(d, t.Unit.Health).All()
+	q.index = map[unitsByHealthKey]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *UnitsByHealth) Run(dst []UnitsByHealthRow) []UnitsByHealthRow {
+	dst = dst[:0]
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
+	q.groups = q.groups[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			uHealths := q.uHealth[base+lo : base+hi]
+			for i := range uHealths {
+				g0 := uHealths[i]
+				gi := q.group(unitsByHealthKey{k0: g0}, g0)
+				gp := &q.groups[gi]
+				gp.a0++
+			}
+		}
+	}
+	if len(q.groups) > 1 {
+		slices.SortFunc(q.groups, unitsByHealthOrder)
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, UnitsByHealthRow{Health: gp.g0, Count: gp.a0})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *UnitsByHealth) Plan() string {
+	return "scan Unit (ascending index); group by Health: a group table (map) of the keys; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it with the key values.
+func (q *UnitsByHealth) group(key unitsByHealthKey, g0 int32) int32 {
+	if gi, ok := q.index[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, unitsByHealthGroup{g0: g0, k0: key.k0})
+	q.index[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// unitsByHealthOrder orders the groups of query UnitsByHealth: its order keys, then the group
+// keys.
+func unitsByHealthOrder(a, b unitsByHealthGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// VelocityRow is a row of the result of query Velocity (arena.tw:153).
+type VelocityRow struct {
+	MinVX, MaxVX float32
+	AvgVX, SumVY float64
+}
+
+// Velocity is declared query Velocity (arena.tw:153). Plan: scan Body
+// (ascending index); aggregate min, max, avg, sum (one row). Run it from
+// one goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type Velocity struct {
+	t        *Tables
+	tb       *tickwork.Table // Body
+	bVX, bVY []float32       // Body.VX, Body.VY
+}
+
+// NewVelocity makes query Velocity over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewVelocity(t *Tables) *Velocity {
+	q := &Velocity{t: t, tb: t.Body.Table}
+	q.bVX = t.Body.VX.All()
+	q.bVY = t.Body.VY.All()
+	return q
+}
+
+// DeclareVelocity makes query Velocity for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareVelocity(d *tickwork.Decl, t *Tables) *Velocity {
+	q := &Velocity{t: t, tb: t.Body.Table}
+	q.bVX = tickwork.Read(d, t.Body.VX).All()
+	q.bVY = tickwork.Read(d, t.Body.VY).All()
+	return q
+}
+
+// Run runs the query and returns its one row (over no rows: count 0, sums
+// 0, min/max/avg 0). Allocates nothing.
+func (q *Velocity) Run() VelocityRow {
+	var a0 float32
+	var ok0 bool
+	var a1 float32
+	var ok1 bool
+	var s2 float64
+	var n2 int64
+	var a3 float64
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			bVXs := q.bVX[base+lo : base+hi]
+			bVYs := q.bVY[base+lo : base+hi][:len(bVXs)]
+			for i := range bVXs {
+				if v := bVXs[i]; !ok0 || tickwork.QueryFloatKey32(v) < tickwork.QueryFloatKey32(a0) {
+					a0, ok0 = v, true
+				}
+				if v2 := bVXs[i]; !ok1 || tickwork.QueryFloatKey32(v2) > tickwork.QueryFloatKey32(a1) {
+					a1, ok1 = v2, true
+				}
+				s2 += float64(bVXs[i])
+				n2++
+				a3 += float64(bVYs[i])
+			}
+		}
+	}
+	var a2 float64
+	if n2 > 0 {
+		a2 = s2 / float64(n2)
+	}
+	return VelocityRow{MinVX: a0, MaxVX: a1, AvgVX: a2, SumVY: a3}
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *Velocity) Plan() string {
+	return "scan Body (ascending index); aggregate min, max, avg, sum (one row)"
+}
+
+// ProjectileTargetsRow is a row of the result of query ProjectileTargets
+// (arena.tw:158).
+type ProjectileTargetsRow struct {
+	Projectile tickwork.Handle // ref Projectile
+	X, Y       float32
+}
+
+// ProjectileTargets is declared query ProjectileTargets (arena.tw:158).
+// Plan: scan Projectile (ascending index); inner join Body b: probe by
+// p.Target. Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type ProjectileTargets struct {
+	t       *Tables
+	tb      *tickwork.Table   // Projectile
+	pTarget []tickwork.Handle // Projectile.Target
+	bX, bY  []float32         // Body.X, Body.Y
+}
+
+// NewProjectileTargets makes query ProjectileTargets over the tables of t,
+// for the host between frames (never during World.Frame).
+func NewProjectileTargets(t *Tables) *ProjectileTargets {
+	q := &ProjectileTargets{t: t, tb: t.Projectile.Table}
+	q.pTarget = t.Projectile.Target.All()
+	q.bX = t.Body.X.All()
+	q.bY = t.Body.Y.All()
+	return q
+}
+
+// DeclareProjectileTargets makes query ProjectileTargets for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareProjectileTargets(d *tickwork.Decl, t *Tables) *ProjectileTargets {
+	q := &ProjectileTargets{t: t, tb: t.Projectile.Table}
+	q.pTarget = tickwork.Read(d, t.Projectile.Target).All()
+	q.bX = tickwork.Read(d, t.Body.X).All()
+	q.bY = tickwork.Read(d, t.Body.Y).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *ProjectileTargets) Run(dst []ProjectileTargetsRow) []ProjectileTargetsRow {
+	dst = dst[:0]
+	bodyLease := q.t.Body.Table.Lease()
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pTargets := q.pTarget[base+lo : base+hi]
+			for i := range pTargets {
+				row := base + lo + i
+				bRow := bodyLease.Find(pTargets[i])
+				if bRow >= 0 {
+					dst = append(dst, ProjectileTargetsRow{Projectile: tickwork.QueryHandle(q.tb, row), X: q.bX[bRow], Y: q.bY[bRow]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *ProjectileTargets) Plan() string {
+	return "scan Projectile (ascending index); inner join Body b: probe by p.Target"
+}
+
+// OldProjectilesRow is a row of the result of query OldProjectiles
+// (arena.tw:164).
+type OldProjectilesRow struct {
+	Projectile tickwork.Handle // ref Projectile
+	Lost       bool
+	X          float32
+}
+
+// OldProjectiles is declared query OldProjectiles (arena.tw:164). Plan:
+// scan Projectile (ascending index); left join Body b: probe by p.Target;
+// filter. Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type OldProjectiles struct {
+	t       *Tables
+	tb      *tickwork.Table   // Projectile
+	pTTL    []int32           // Projectile.TTL
+	pTarget []tickwork.Handle // Projectile.Target
+	bX      []float32         // Body.X
+}
+
+// NewOldProjectiles makes query OldProjectiles over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewOldProjectiles(t *Tables) *OldProjectiles {
+	q := &OldProjectiles{t: t, tb: t.Projectile.Table}
+	q.pTTL = t.Projectile.TTL.All()
+	q.pTarget = t.Projectile.Target.All()
+	q.bX = t.Body.X.All()
+	return q
+}
+
+// DeclareOldProjectiles makes query OldProjectiles for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareOldProjectiles(d *tickwork.Decl, t *Tables) *OldProjectiles {
+	q := &OldProjectiles{t: t, tb: t.Projectile.Table}
+	q.pTTL = tickwork.Read(d, t.Projectile.TTL).All()
+	q.pTarget = tickwork.Read(d, t.Projectile.Target).All()
+	q.bX = tickwork.Read(d, t.Body.X).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OldProjectiles) Run(dst []OldProjectilesRow, ttl int32) []OldProjectilesRow {
+	dst = dst[:0]
+	bodyLease := q.t.Body.Table.Lease()
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pTTLs := q.pTTL[base+lo : base+hi]
+			pTargets := q.pTarget[base+lo : base+hi][:len(pTTLs)]
+			for i := range pTTLs {
+				row := base + lo + i
+				bRow := bodyLease.Find(pTargets[i])
+				var bX float32
+				if bRow >= 0 {
+					bX = q.bX[bRow]
+				}
+				if pTTLs[i] < ttl {
+					dst = append(dst, OldProjectilesRow{Projectile: tickwork.QueryHandle(q.tb, row), Lost: bRow < 0, X: bX})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OldProjectiles) Plan() string {
+	return "scan Projectile (ascending index); left join Body b: probe by p.Target; filter"
+}
+
+// HealthyNearWallRow is a row of the result of query HealthyNearWall
+// (arena.tw:171).
+type HealthyNearWallRow struct {
+	Unit tickwork.Handle // ref Unit
+	X, Y float32
+}
+
+// HealthyNearWall is declared query HealthyNearWall (arena.tw:171). Plan:
+// scan Unit (ascending index); inner join Body b: probe by entity of u;
+// filter. Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type HealthyNearWall struct {
+	t       *Tables
+	tb      *tickwork.Table // Unit
+	uHealth []int32         // Unit.Health
+	bX, bY  []float32       // Body.X, Body.Y
+}
+
+// NewHealthyNearWall makes query HealthyNearWall over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewHealthyNearWall(t *Tables) *HealthyNearWall {
+	q := &HealthyNearWall{t: t, tb: t.Unit.Table}
+	q.uHealth = t.Unit.Health.All()
+	q.bX = t.Body.X.All()
+	q.bY = t.Body.Y.All()
+	return q
+}
+
+// DeclareHealthyNearWall makes query HealthyNearWall for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareHealthyNearWall(d *tickwork.Decl, t *Tables) *HealthyNearWall {
+	q := &HealthyNearWall{t: t, tb: t.Unit.Table}
+	q.uHealth = tickwork.Read(d, t.Unit.Health).All()
+	q.bX = tickwork.Read(d, t.Body.X).All()
+	q.bY = tickwork.Read(d, t.Body.Y).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *HealthyNearWall) Run(dst []HealthyNearWallRow, x float32) []HealthyNearWallRow {
+	dst = dst[:0]
+	bodyLease := q.t.Body.Table.Lease()
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			uHealths := q.uHealth[base+lo : base+hi]
+			for i := range uHealths {
+				row := base + lo + i
+				bRow := bodyLease.Find(tickwork.QueryHandle(q.tb, row))
+				if bRow >= 0 {
+					if uHealths[i] == 3 && q.bX[bRow] < x {
+						dst = append(dst, HealthyNearWallRow{Unit: tickwork.QueryHandle(q.tb, row), X: q.bX[bRow], Y: q.bY[bRow]})
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *HealthyNearWall) Plan() string {
+	return "scan Unit (ascending index); inner join Body b: probe by entity of u; filter"
 }

@@ -14,9 +14,10 @@ type Info struct {
 	Name   string // the sub-benchmark's name, unique
 	Family string // the operator family of issue 22
 	Set    string // "arena" or "shop"
-	// TW is the query in the schema's query syntax (docs/schema.md). The
-	// arena's four are declared in arena/arena.tw and run as the case's
-	// generated side (Kase.NewGen); the others are not compiled yet.
+	// TW is the query in the schema's query syntax (docs/schema.md). A
+	// case whose family the generator has declares it in arena/arena.tw
+	// or bench/shop/shop.tw and runs it as its generated side
+	// (Kase.NewGen); the others are not compiled yet.
 	TW string
 	// SQL is the statement run on DB.Scan, prepared once; IndexSQL, when
 	// not empty, the one run on DB.Index instead (an R*Tree probe), else
