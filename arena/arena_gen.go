@@ -594,34 +594,10 @@ func (q *WeakestUnits) Run(dst []WeakestUnitsRow, n int32) []WeakestUnitsRow {
 				row := base + lo + i
 				k0 := uHealths[i]
 				if len(ents) < bound {
-					ents = ents[:len(ents)+1]
-					ents[len(ents)-1] = weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
-					for j := len(ents) - 1; j > 0; {
-						p := (j - 1) / 2
-						if weakestUnitsCmp(&ents[j], &ents[p]) <= 0 {
-							break
-						}
-						ents[j], ents[p] = ents[p], ents[j]
-						j = p
-					}
-					worst = ents[0].k0
+					ents, worst = weakestUnitsPush(ents, weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}})
 				} else if k0 < worst {
-					ents[0] = weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
-					for j := 0; ; {
-						l := 2*j + 1
-						if l >= len(ents) {
-							break
-						}
-						if r := l + 1; r < len(ents) && weakestUnitsCmp(&ents[r], &ents[l]) > 0 {
-							l = r
-						}
-						if weakestUnitsCmp(&ents[l], &ents[j]) <= 0 {
-							break
-						}
-						ents[j], ents[l] = ents[l], ents[j]
-						j = l
-					}
-					worst = ents[0].k0
+					e := weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
+					worst = weakestUnitsSift(ents, &e)
 				}
 			}
 		}
@@ -652,6 +628,40 @@ func weakestUnitsCmp(a, b *weakestUnitsEnt) int {
 }
 
 func weakestUnitsOrder(a, b weakestUnitsEnt) int { return weakestUnitsCmp(&a, &b) }
+
+// weakestUnitsPush adds e to the max-heap ents (len < cap) and returns it and its root's first key.
+func weakestUnitsPush(ents []weakestUnitsEnt, e weakestUnitsEnt) ([]weakestUnitsEnt, int32) {
+	ents = append(ents, e)
+	for j := len(ents) - 1; j > 0; {
+		p := (j - 1) / 2
+		if weakestUnitsCmp(&ents[j], &ents[p]) <= 0 {
+			break
+		}
+		ents[j], ents[p] = ents[p], ents[j]
+		j = p
+	}
+	return ents, ents[0].k0
+}
+
+// weakestUnitsSift replaces the root of the max-heap ents with *e, restores the heap and returns its root's first key.
+func weakestUnitsSift(ents []weakestUnitsEnt, e *weakestUnitsEnt) int32 {
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && weakestUnitsCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if weakestUnitsCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0
+}
 
 // BodiesInBoxRow is a row of the result of query BodiesInBox
 // (arena.tw:122).
@@ -1155,10 +1165,10 @@ func (q *Velocity) Run() VelocityRow {
 			bVXs := q.bVX[base+lo : base+hi]
 			bVYs := q.bVY[base+lo : base+hi][:len(bVXs)]
 			for i := range bVXs {
-				if v := bVXs[i]; !ok0 || tickwork.QueryFloatKey32(v) < tickwork.QueryFloatKey32(a0) {
+				if v := bVXs[i]; !ok0 || v < a0 || a0 != a0 && v == v {
 					a0, ok0 = v, true
 				}
-				if v2 := bVXs[i]; !ok1 || tickwork.QueryFloatKey32(v2) > tickwork.QueryFloatKey32(a1) {
+				if v2 := bVXs[i]; !ok1 || v2 > a1 || v2 != v2 && a1 == a1 {
 					a1, ok1 = v2, true
 				}
 				s2 += float64(bVXs[i])
@@ -1315,12 +1325,12 @@ func (q *OldProjectiles) Run(dst []OldProjectilesRow, ttl int32) []OldProjectile
 			pTargets := q.pTarget[base+lo : base+hi][:len(pTTLs)]
 			for i := range pTTLs {
 				row := base + lo + i
-				bRow := bodyLease.Find(pTargets[i])
-				var bX float32
-				if bRow >= 0 {
-					bX = q.bX[bRow]
-				}
 				if pTTLs[i] < ttl {
+					bRow := bodyLease.Find(pTargets[i])
+					var bX float32
+					if bRow >= 0 {
+						bX = q.bX[bRow]
+					}
 					dst = append(dst, OldProjectilesRow{Projectile: tickwork.QueryHandle(q.tb, row), Lost: bRow < 0, X: bX})
 				}
 			}
@@ -1386,6 +1396,7 @@ func DeclareHealthyNearWall(d *tickwork.Decl, t *Tables) *HealthyNearWall {
 func (q *HealthyNearWall) Run(dst []HealthyNearWallRow, x float32) []HealthyNearWallRow {
 	dst = dst[:0]
 	bodyLease := q.t.Body.Table.Lease()
+	bodyWords := bodyLease.Words()
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -1393,10 +1404,12 @@ func (q *HealthyNearWall) Run(dst []HealthyNearWallRow, x float32) []HealthyNear
 			uHealths := q.uHealth[base+lo : base+hi]
 			for i := range uHealths {
 				row := base + lo + i
-				bRow := bodyLease.Find(tickwork.QueryHandle(q.tb, row))
-				if bRow >= 0 {
-					if uHealths[i] == 3 && q.bX[bRow] < x {
-						dst = append(dst, HealthyNearWallRow{Unit: tickwork.QueryHandle(q.tb, row), X: q.bX[bRow], Y: q.bY[bRow]})
+				if uHealths[i] == 3 {
+					if row < len(bodyWords) && bodyWords[row] != 0 {
+						bRow := row
+						if q.bX[bRow] < x {
+							dst = append(dst, HealthyNearWallRow{Unit: tickwork.QueryHandle(q.tb, row), X: q.bX[bRow], Y: q.bY[bRow]})
+						}
 					}
 				}
 			}

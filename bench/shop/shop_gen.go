@@ -366,7 +366,7 @@ func (q *RegionStats) Run(region int32) RegionStatsRow {
 					if v := pLevels[i]; !ok2 || v < a2 {
 						a2, ok2 = v, true
 					}
-					if v2 := pRatings[i]; !ok3 || tickwork.QueryFloatKey32(v2) > tickwork.QueryFloatKey32(a3) {
+					if v2 := pRatings[i]; !ok3 || v2 > a3 || v2 != v2 && a3 == a3 {
 						a3, ok3 = v2, true
 					}
 					s4 += float64(pLevels[i])
@@ -945,34 +945,10 @@ func (q *TopScores) Run(dst []TopScoresRow, n int32) []TopScoresRow {
 				row := base + lo + i
 				k0 := pScores[i]
 				if len(ents) < bound {
-					ents = ents[:len(ents)+1]
-					ents[len(ents)-1] = topScoresEnt{k0: pScores[i], ord: int32(row), row: TopScoresRow{Player: tickwork.QueryHandle(q.tb, row), Score: pScores[i]}}
-					for j := len(ents) - 1; j > 0; {
-						p := (j - 1) / 2
-						if topScoresCmp(&ents[j], &ents[p]) <= 0 {
-							break
-						}
-						ents[j], ents[p] = ents[p], ents[j]
-						j = p
-					}
-					worst = ents[0].k0
+					ents, worst = topScoresPush(ents, topScoresEnt{k0: pScores[i], ord: int32(row), row: TopScoresRow{Player: tickwork.QueryHandle(q.tb, row), Score: pScores[i]}})
 				} else if k0 > worst {
-					ents[0] = topScoresEnt{k0: pScores[i], ord: int32(row), row: TopScoresRow{Player: tickwork.QueryHandle(q.tb, row), Score: pScores[i]}}
-					for j := 0; ; {
-						l := 2*j + 1
-						if l >= len(ents) {
-							break
-						}
-						if r := l + 1; r < len(ents) && topScoresCmp(&ents[r], &ents[l]) > 0 {
-							l = r
-						}
-						if topScoresCmp(&ents[l], &ents[j]) <= 0 {
-							break
-						}
-						ents[j], ents[l] = ents[l], ents[j]
-						j = l
-					}
-					worst = ents[0].k0
+					e := topScoresEnt{k0: pScores[i], ord: int32(row), row: TopScoresRow{Player: tickwork.QueryHandle(q.tb, row), Score: pScores[i]}}
+					worst = topScoresSift(ents, &e)
 				}
 			}
 		}
@@ -1003,6 +979,40 @@ func topScoresCmp(a, b *topScoresEnt) int {
 }
 
 func topScoresOrder(a, b topScoresEnt) int { return topScoresCmp(&a, &b) }
+
+// topScoresPush adds e to the max-heap ents (len < cap) and returns it and its root's first key.
+func topScoresPush(ents []topScoresEnt, e topScoresEnt) ([]topScoresEnt, int64) {
+	ents = append(ents, e)
+	for j := len(ents) - 1; j > 0; {
+		p := (j - 1) / 2
+		if topScoresCmp(&ents[j], &ents[p]) <= 0 {
+			break
+		}
+		ents[j], ents[p] = ents[p], ents[j]
+		j = p
+	}
+	return ents, ents[0].k0
+}
+
+// topScoresSift replaces the root of the max-heap ents with *e, restores the heap and returns its root's first key.
+func topScoresSift(ents []topScoresEnt, e *topScoresEnt) int64 {
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && topScoresCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if topScoresCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0
+}
 
 // TopLevelsRow is a row of the result of query TopLevels (shop.tw:92).
 type TopLevelsRow struct {
@@ -1085,39 +1095,14 @@ func (q *TopLevels) Run(dst []TopLevelsRow, n int32) []TopLevelsRow {
 				row := base + lo + i
 				k0 := pLevels[i]
 				if len(ents) < bound {
-					ents = ents[:len(ents)+1]
-					ents[len(ents)-1] = topLevelsEnt{k0: pLevels[i], k1: pScores[i], ord: int32(row), row: TopLevelsRow{Region: pRegions[i], Level: pLevels[i], N: int32(tickwork.QueryHandle(q.tb, row).Index()), Score: pScores[i]}}
-					for j := len(ents) - 1; j > 0; {
-						p := (j - 1) / 2
-						if topLevelsCmp(&ents[j], &ents[p]) <= 0 {
-							break
-						}
-						ents[j], ents[p] = ents[p], ents[j]
-						j = p
-					}
-					worst = ents[0].k0
+					ents, worst = topLevelsPush(ents, topLevelsEnt{k0: pLevels[i], k1: pScores[i], ord: int32(row), row: TopLevelsRow{Region: pRegions[i], Level: pLevels[i], N: int32(tickwork.QueryHandle(q.tb, row).Index()), Score: pScores[i]}})
 				} else if k0 >= worst {
 					e := topLevelsEnt{k0: pLevels[i], k1: pScores[i], ord: int32(row)}
 					if topLevelsCmp(&e, &ents[0]) >= 0 {
 						continue
 					}
 					e.row = TopLevelsRow{Region: pRegions[i], Level: pLevels[i], N: int32(tickwork.QueryHandle(q.tb, row).Index()), Score: pScores[i]}
-					ents[0] = e
-					for j := 0; ; {
-						l := 2*j + 1
-						if l >= len(ents) {
-							break
-						}
-						if r := l + 1; r < len(ents) && topLevelsCmp(&ents[r], &ents[l]) > 0 {
-							l = r
-						}
-						if topLevelsCmp(&ents[l], &ents[j]) <= 0 {
-							break
-						}
-						ents[j], ents[l] = ents[l], ents[j]
-						j = l
-					}
-					worst = ents[0].k0
+					worst = topLevelsSift(ents, &e)
 				}
 			}
 		}
@@ -1154,6 +1139,40 @@ func topLevelsCmp(a, b *topLevelsEnt) int {
 }
 
 func topLevelsOrder(a, b topLevelsEnt) int { return topLevelsCmp(&a, &b) }
+
+// topLevelsPush adds e to the max-heap ents (len < cap) and returns it and its root's first key.
+func topLevelsPush(ents []topLevelsEnt, e topLevelsEnt) ([]topLevelsEnt, int32) {
+	ents = append(ents, e)
+	for j := len(ents) - 1; j > 0; {
+		p := (j - 1) / 2
+		if topLevelsCmp(&ents[j], &ents[p]) <= 0 {
+			break
+		}
+		ents[j], ents[p] = ents[p], ents[j]
+		j = p
+	}
+	return ents, ents[0].k0
+}
+
+// topLevelsSift replaces the root of the max-heap ents with *e, restores the heap and returns its root's first key.
+func topLevelsSift(ents []topLevelsEnt, e *topLevelsEnt) int32 {
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && topLevelsCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if topLevelsCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0
+}
 
 // RegionsRow is a row of the result of query Regions (shop.tw:99).
 type RegionsRow struct {
@@ -1356,16 +1375,19 @@ func DeclarePremiumSpend(d *tickwork.Decl, t *Tables) *PremiumSpend {
 func (q *PremiumSpend) Run(dst []PremiumSpendRow) []PremiumSpendRow {
 	dst = dst[:0]
 	profileLease := q.t.Profile.Table.Lease()
+	profileWords := profileLease.Words()
 	premiumLease := q.t.Premium.Table.Lease()
+	premiumWords := premiumLease.Words()
 	bannedLease := q.t.Banned.Table.Lease()
+	bannedWords := bannedLease.Words()
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
 		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 			for row := base + lo; row < base+hi; row++ {
-				fRow := profileLease.Find(tickwork.QueryHandle(q.tb, row))
-				if fRow >= 0 {
-					if premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && !(bannedLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0) {
+				if (row < len(premiumWords) && premiumWords[row] != 0) && !(row < len(bannedWords) && bannedWords[row] != 0) {
+					if row < len(profileWords) && profileWords[row] != 0 {
+						fRow := row
 						dst = append(dst, PremiumSpendRow{Player: tickwork.QueryHandle(q.tb, row), Spent: q.fSpent[fRow]})
 					}
 				}
@@ -1517,12 +1539,12 @@ func (q *BulkOrders) Run(dst []BulkOrdersRow, q2 int32) []BulkOrdersRow {
 			oQuantitys := q.oQuantity[base+lo : base+hi][:len(oBuyers)]
 			for i := range oBuyers {
 				row := base + lo + i
-				pRow := playerLease.Find(oBuyers[i])
-				var pLevel int32
-				if pRow >= 0 {
-					pLevel = q.pLevel[pRow]
-				}
 				if oQuantitys[i] == q2 {
+					pRow := playerLease.Find(oBuyers[i])
+					var pLevel int32
+					if pRow >= 0 {
+						pLevel = q.pLevel[pRow]
+					}
 					dst = append(dst, BulkOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Orphan: pRow < 0, Level: pLevel})
 				}
 			}
@@ -1700,12 +1722,13 @@ func DeclareBannedPremium(d *tickwork.Decl, t *Tables) *BannedPremium {
 func (q *BannedPremium) Run() BannedPremiumRow {
 	var a0 int64
 	bannedLease := q.t.Banned.Table.Lease()
+	bannedWords := bannedLease.Words()
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
 		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 			for row := base + lo; row < base+hi; row++ {
-				if bannedLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 {
+				if row < len(bannedWords) && bannedWords[row] != 0 {
 					a0++
 				}
 			}

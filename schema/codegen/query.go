@@ -397,9 +397,18 @@ func (qg *qGen) run() {
 	}
 	qg.leaseLocals()
 	qg.source()
+	// The where's conjuncts over the from row alone filter it before
+	// any join probe; the others after the joins (expressions have no
+	// effects and integer division has a constant divisor: reordering
+	// conjuncts changes no result).
+	early, late := qg.splitWhere()
+	if early != nil {
+		g.p("if %s {", qg.sg.code(early))
+		qg.closers++
+	}
 	qg.joins()
-	if q.Where != nil {
-		g.p("if %s {", qg.sg.code(q.Where))
+	if late != nil {
+		g.p("if %s {", qg.sg.code(late))
 		qg.closers++
 	}
 	qg.sink()
@@ -409,6 +418,59 @@ func (qg *qGen) run() {
 	qg.finish()
 	g.p("}")
 	g.p("")
+}
+
+// splitWhere splits the where's top-level conjuncts into those that read
+// only the from row and the parameters (early) and the others (late),
+// each in its written order, rejoined by and; nil when there are none.
+func (qg *qGen) splitWhere() (early, late schema.Expr) {
+	q := qg.q
+	if q.Where == nil {
+		return nil, nil
+	}
+	var conj []schema.Expr
+	var flat func(e schema.Expr)
+	flat = func(e schema.Expr) {
+		if b, ok := e.(*schema.Binary); ok && b.Op == schema.And {
+			flat(b.X)
+			flat(b.Y)
+			return
+		}
+		conj = append(conj, e)
+	}
+	flat(q.Where)
+	and := func(acc, e schema.Expr) schema.Expr {
+		if acc == nil {
+			return e
+		}
+		return &schema.Binary{Pos: acc.Position(), Op: schema.And, X: acc, Y: e, T: e.Type()}
+	}
+	for _, e := range conj {
+		if len(q.Joins) > 0 && qg.fromOnly(e) {
+			early = and(early, e)
+		} else {
+			late = and(late, e)
+		}
+	}
+	return early, late
+}
+
+// fromOnly: e reads no join variable (only the from row and parameters).
+func (qg *qGen) fromOnly(e schema.Expr) bool {
+	v, ok := qg.q.From, true
+	walk(e, func(e schema.Expr) {
+		switch e := e.(type) {
+		case *schema.ColRef:
+			ok = ok && e.Var == v
+		case *schema.VarRef:
+			ok = ok && e.Var == v
+		case *schema.Has:
+			ok = ok && e.Var == v
+		case *schema.Probe:
+			ok = false
+		}
+	})
+	return ok
 }
 
 // countOnly: an aggregate-only query of count()s over a table's rows,
@@ -440,7 +502,38 @@ func (qg *qGen) leaseLocals() {
 		qg.leases[t] = n
 		qg.sg.env["lease:"+t.Name] = n
 		qg.g.p("%s := q.t.%s.Table.Lease()", n, exported(t.Name))
+		if qg.byWords(t) {
+			// The from row's entity has its row at its own index in
+			// every table of its domain: presence is that row's
+			// stored word (Lease.Words), no handle is built.
+			w := qg.loc.name(unexported(t.Name) + "Words")
+			qg.g.p("%s := %s.Words()", w, n)
+			qg.sg.env["has:"+q.From.Name+"."+t.Name] = fmt.Sprintf("(row < len(%s) && %s[row] != 0)", w, w)
+		}
 	}
+}
+
+// byWords: the query scans its from table and tests the presence of the
+// from row's entity in table t of its domain (an entity join on the from
+// row, or has(v, t) of the from row v).
+func (qg *qGen) byWords(t *schema.Table) bool {
+	q := qg.q
+	v := q.From
+	if v.Kind != schema.RowVar || q.Probe != nil || v.Table.Domain == nil || t.Domain != v.Table.Domain {
+		return false
+	}
+	found := false
+	for _, e := range qg.exprs() {
+		walk(e, func(e schema.Expr) {
+			if h, ok := e.(*schema.Has); ok && h.Table == t && h.Var == v {
+				found = true
+			}
+		})
+	}
+	for _, j := range q.Joins {
+		found = found || j.Table == t && j.Kind == schema.EntityJoin && j.On == v
+	}
+	return found
 }
 
 // hasOn: some has() of the query tests table t.
@@ -603,9 +696,25 @@ func (qg *qGen) joins() {
 			via = sg.env["col:"+j.On.Name+"."+j.Via.Name]
 		}
 		sg.env["row:"+v.Name] = row
-		g.p("%s := %s.Find(%s)", row, qg.leases[j.Table], via)
+		has, byWords := sg.env["has:"+j.On.Name+"."+j.Table.Name]
+		byWords = byWords && j.Kind == schema.EntityJoin
+		switch {
+		case byWords && !j.Left:
+			// the same row index, present
+			g.p("if %s {", has)
+			g.p("%s := row", row)
+		case byWords:
+			g.p("%s := -1", row)
+			g.p("if %s {", has)
+			g.p("%s = row", row)
+			g.p("}")
+		default:
+			g.p("%s := %s.Find(%s)", row, qg.leases[j.Table], via)
+		}
 		if !j.Left {
-			g.p("if %s >= 0 {", row)
+			if !byWords {
+				g.p("if %s >= 0 {", row)
+			}
 			qg.closers++
 			sg.env["handle:"+v.Name] = via
 			for _, u := range q.Access.Uses {
@@ -768,50 +877,67 @@ func (qg *qGen) sinkTopN() {
 		op += "="
 	}
 	g.p("%s := %s", k0, x)
-	// The heap's moves are written inline, with no call and no append
-	// (ents has its bound's capacity): the row loop keeps its values in
-	// registers.
-	j, p, l, r := qg.loc.name("j"), qg.loc.name("p"), qg.loc.name("l"), qg.loc.name("r")
-	cmp := qg.lower + "Cmp"
+	// The heap's moves are out of line (%sPush, %sSift): the row loop
+	// is a load and a comparison against worst, in a register, and
+	// keeps its values in registers (a row that enters is rare).
 	g.p("if len(ents) < bound {")
-	g.p("ents = ents[:len(ents)+1]")
-	g.p("ents[len(ents)-1] = %s", qg.entLit(true))
-	g.p("for %s := len(ents) - 1; %s > 0; {", j, j)
-	g.p("%s := (%s - 1) / 2", p, j)
-	g.p("if %s(&ents[%s], &ents[%s]) <= 0 {", cmp, j, p)
-	g.p("break")
-	g.p("}")
-	g.p("ents[%s], ents[%s] = ents[%s], ents[%s]", j, p, p, j)
-	g.p("%s = %s", j, p)
-	g.p("}")
-	g.p("worst = ents[0].k0")
+	g.p("ents, worst = %sPush(ents, %s)", qg.lower, qg.entLit(true))
 	g.p("} else if %s %s worst {", k0, op)
 	if len(q.OrderBy) > 1 {
 		g.p("e := %s", qg.entLit(false))
-		g.p("if %s(&e, &ents[0]) >= 0 {", cmp)
+		g.p("if %sCmp(&e, &ents[0]) >= 0 {", qg.lower)
 		g.p("continue")
 		g.p("}")
 		g.p("e.row = %s", qg.rowLit())
-		g.p("ents[0] = e")
+		g.p("worst = %sSift(ents, &e)", qg.lower)
 	} else {
-		g.p("ents[0] = %s", qg.entLit(true))
+		g.p("e := %s", qg.entLit(true))
+		g.p("worst = %sSift(ents, &e)", qg.lower)
 	}
-	g.p("for %s := 0; ; {", j)
-	g.p("%s := 2*%s + 1", l, j)
-	g.p("if %s >= len(ents) {", l)
+	g.p("}")
+}
+
+// heapHelpers writes a top-N's heap moves: Push adds an entry to a heap
+// below its bound, Sift replaces the root; both return the new root's
+// first key (the worst kept).
+func (qg *qGen) heapHelpers() {
+	g, q := qg.g, qg.q
+	_, t := keyForm("", q.OrderBy[0].T)
+	ent, cmp := qg.lower+"Ent", qg.lower+"Cmp"
+	g.p("// %sPush adds e to the max-heap ents (len < cap) and returns it and its root's first key.", qg.lower)
+	g.p("func %sPush(ents []%s, e %s) ([]%s, %s) {", qg.lower, ent, ent, ent, t)
+	g.p("ents = append(ents, e)")
+	g.p("for j := len(ents) - 1; j > 0; {")
+	g.p("p := (j - 1) / 2")
+	g.p("if %s(&ents[j], &ents[p]) <= 0 {", cmp)
 	g.p("break")
 	g.p("}")
-	g.p("if %s := %s + 1; %s < len(ents) && %s(&ents[%s], &ents[%s]) > 0 {", r, l, r, cmp, r, l)
-	g.p("%s = %s", l, r)
+	g.p("ents[j], ents[p] = ents[p], ents[j]")
+	g.p("j = p")
 	g.p("}")
-	g.p("if %s(&ents[%s], &ents[%s]) <= 0 {", cmp, l, j)
+	g.p("return ents, ents[0].k0")
+	g.p("}")
+	g.p("")
+	g.p("// %sSift replaces the root of the max-heap ents with *e, restores the heap and returns its root's first key.", qg.lower)
+	g.p("func %sSift(ents []%s, e *%s) %s {", qg.lower, ent, ent, t)
+	g.p("ents[0] = *e")
+	g.p("for j := 0; ; {")
+	g.p("l := 2*j + 1")
+	g.p("if l >= len(ents) {")
 	g.p("break")
 	g.p("}")
-	g.p("ents[%s], ents[%s] = ents[%s], ents[%s]", j, l, l, j)
-	g.p("%s = %s", j, l)
+	g.p("if r := l + 1; r < len(ents) && %s(&ents[r], &ents[l]) > 0 {", cmp)
+	g.p("l = r")
 	g.p("}")
-	g.p("worst = ents[0].k0")
+	g.p("if %s(&ents[l], &ents[j]) <= 0 {", cmp)
+	g.p("break")
 	g.p("}")
+	g.p("ents[j], ents[l] = ents[l], ents[j]")
+	g.p("j = l")
+	g.p("}")
+	g.p("return ents[0].k0")
+	g.p("}")
+	g.p("")
 }
 
 // aggLocals declares an ungrouped aggregate's accumulators.
@@ -865,9 +991,13 @@ func better(a *schema.Aggregate, v, m string) string {
 		op = ">"
 	}
 	if a.T.IsFloat() {
-		kv, _ := keyForm(v, a.T)
-		km, _ := keyForm(m, a.T)
-		return kv + " " + op + " " + km
+		// plain comparisons, the total order of Query results: a NaN m
+		// gives way to any number (min), a NaN v beats any number (max);
+		// -0 == +0 and one NaN over another tie, so the first stays.
+		if a.Kind == schema.Max {
+			return fmt.Sprintf("%s > %s || %s != %s && %s == %s", v, m, v, v, m, m)
+		}
+		return fmt.Sprintf("%s < %s || %s != %s && %s == %s", v, m, m, m, v, v)
 	}
 	return v + " " + op + " " + m
 }
@@ -1051,6 +1181,9 @@ func (qg *qGen) helpers() {
 		g.p("")
 		g.p("func %sOrder(a, b %sEnt) int { return %sCmp(&a, &b) }", qg.lower, qg.lower, qg.lower)
 		g.p("")
+		if q.Limit != nil {
+			qg.heapHelpers()
+		}
 	}
 }
 

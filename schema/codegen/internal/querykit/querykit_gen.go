@@ -598,10 +598,10 @@ func (q *Stats) Run() StatsRow {
 					a0++
 					a1 += int64(pAges[i])
 					a2 += float64(pWs[i])
-					if v := pWs[i]; !ok3 || tickwork.QueryFloatKey32(v) < tickwork.QueryFloatKey32(a3) {
+					if v := pWs[i]; !ok3 || v < a3 || a3 != a3 && v == v {
 						a3, ok3 = v, true
 					}
-					if v2 := pWs[i]; !ok4 || tickwork.QueryFloatKey32(v2) > tickwork.QueryFloatKey32(a4) {
+					if v2 := pWs[i]; !ok4 || v2 > a4 || v2 != v2 && a4 == a4 {
 						a4, ok4 = v2, true
 					}
 					s5 += float64(pVs[i])
@@ -1266,39 +1266,14 @@ func (q *Oldest) Run(dst []OldestRow, n int32) []OldestRow {
 				row := base + lo + i
 				k0 := pAges[i] % 10
 				if len(ents) < bound {
-					ents = ents[:len(ents)+1]
-					ents[len(ents)-1] = oldestEnt{k0: pAges[i] % 10, k1: tickwork.QueryFloatKey32(pWs[i]), ord: int32(row), row: OldestRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]}}
-					for j := len(ents) - 1; j > 0; {
-						p := (j - 1) / 2
-						if oldestCmp(&ents[j], &ents[p]) <= 0 {
-							break
-						}
-						ents[j], ents[p] = ents[p], ents[j]
-						j = p
-					}
-					worst = ents[0].k0
+					ents, worst = oldestPush(ents, oldestEnt{k0: pAges[i] % 10, k1: tickwork.QueryFloatKey32(pWs[i]), ord: int32(row), row: OldestRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]}})
 				} else if k0 >= worst {
 					e := oldestEnt{k0: pAges[i] % 10, k1: tickwork.QueryFloatKey32(pWs[i]), ord: int32(row)}
 					if oldestCmp(&e, &ents[0]) >= 0 {
 						continue
 					}
 					e.row = OldestRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]}
-					ents[0] = e
-					for j := 0; ; {
-						l := 2*j + 1
-						if l >= len(ents) {
-							break
-						}
-						if r := l + 1; r < len(ents) && oldestCmp(&ents[r], &ents[l]) > 0 {
-							l = r
-						}
-						if oldestCmp(&ents[l], &ents[j]) <= 0 {
-							break
-						}
-						ents[j], ents[l] = ents[l], ents[j]
-						j = l
-					}
-					worst = ents[0].k0
+					worst = oldestSift(ents, &e)
 				}
 			}
 		}
@@ -1335,6 +1310,40 @@ func oldestCmp(a, b *oldestEnt) int {
 }
 
 func oldestOrder(a, b oldestEnt) int { return oldestCmp(&a, &b) }
+
+// oldestPush adds e to the max-heap ents (len < cap) and returns it and its root's first key.
+func oldestPush(ents []oldestEnt, e oldestEnt) ([]oldestEnt, int32) {
+	ents = append(ents, e)
+	for j := len(ents) - 1; j > 0; {
+		p := (j - 1) / 2
+		if oldestCmp(&ents[j], &ents[p]) <= 0 {
+			break
+		}
+		ents[j], ents[p] = ents[p], ents[j]
+		j = p
+	}
+	return ents, ents[0].k0
+}
+
+// oldestSift replaces the root of the max-heap ents with *e, restores the heap and returns its root's first key.
+func oldestSift(ents []oldestEnt, e *oldestEnt) int32 {
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && oldestCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if oldestCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0
+}
 
 // SortedWRow is a row of the result of query SortedW (querykit.tw:121).
 type SortedWRow struct {
@@ -1672,9 +1681,9 @@ func (q *OrderBuyers) Run(dst []OrderBuyersRow) []OrderBuyersRow {
 			oAmounts := q.oAmount[base+lo : base+hi][:len(oBuyers)]
 			for i := range oBuyers {
 				row := base + lo + i
-				pRow := personLease.Find(oBuyers[i])
-				if pRow >= 0 {
-					if oAmounts[i] > 2 {
+				if oAmounts[i] > 2 {
+					pRow := personLease.Find(oBuyers[i])
+					if pRow >= 0 {
 						dst = append(dst, OrderBuyersRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Age: q.pAge[pRow]})
 					}
 				}
@@ -1819,15 +1828,17 @@ func DeclarePlaced(d *tickwork.Decl, t *Tables) *Placed {
 func (q *Placed) Run(dst []PlacedRow) []PlacedRow {
 	dst = dst[:0]
 	placeLease := q.t.Place.Table.Lease()
+	placeWords := placeLease.Words()
 	tagLease := q.t.Tag.Table.Lease()
+	tagWords := tagLease.Words()
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
 		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 			for row := base + lo; row < base+hi; row++ {
-				lRow := placeLease.Find(tickwork.QueryHandle(q.tb, row))
-				if lRow >= 0 {
-					if !(tagLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0) {
+				if !(row < len(tagWords) && tagWords[row] != 0) {
+					if row < len(placeWords) && placeWords[row] != 0 {
+						lRow := row
 						dst = append(dst, PlacedRow{Person: tickwork.QueryHandle(q.tb, row), X: q.lX[lRow], Y: q.lY[lRow]})
 					}
 				}
@@ -1890,19 +1901,26 @@ func DeclareTagged(d *tickwork.Decl, t *Tables) *Tagged {
 func (q *Tagged) Run(dst []TaggedRow) []TaggedRow {
 	dst = dst[:0]
 	placeLease := q.t.Place.Table.Lease()
+	placeWords := placeLease.Words()
 	tagLease := q.t.Tag.Table.Lease()
+	tagWords := tagLease.Words()
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
 		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 			for row := base + lo; row < base+hi; row++ {
-				lRow := placeLease.Find(tickwork.QueryHandle(q.tb, row))
-				var lX float32
-				if lRow >= 0 {
-					lX = q.lX[lRow]
-				}
-				if tagLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && !(lRow < 0) {
-					dst = append(dst, TaggedRow{Person: tickwork.QueryHandle(q.tb, row), X: lX, Slot: int32(tickwork.QueryHandle(q.tb, row).Index())})
+				if row < len(tagWords) && tagWords[row] != 0 {
+					lRow := -1
+					if row < len(placeWords) && placeWords[row] != 0 {
+						lRow = row
+					}
+					var lX float32
+					if lRow >= 0 {
+						lX = q.lX[lRow]
+					}
+					if !(lRow < 0) {
+						dst = append(dst, TaggedRow{Person: tickwork.QueryHandle(q.tb, row), X: lX, Slot: int32(tickwork.QueryHandle(q.tb, row).Index())})
+					}
 				}
 			}
 		}
@@ -2044,34 +2062,10 @@ func (q *HotPings) Run(dst []HotPingsRow, n int32) []HotPingsRow {
 		e2 := &es[i]
 		k0 := tickwork.QueryFloatKey32(e2.Heat)
 		if len(ents) < bound {
-			ents = ents[:len(ents)+1]
-			ents[len(ents)-1] = hotPingsEnt{k0: tickwork.QueryFloatKey32(e2.Heat), ord: int32(i), row: HotPingsRow{Who: e2.Who, Heat: e2.Heat}}
-			for j := len(ents) - 1; j > 0; {
-				p := (j - 1) / 2
-				if hotPingsCmp(&ents[j], &ents[p]) <= 0 {
-					break
-				}
-				ents[j], ents[p] = ents[p], ents[j]
-				j = p
-			}
-			worst = ents[0].k0
+			ents, worst = hotPingsPush(ents, hotPingsEnt{k0: tickwork.QueryFloatKey32(e2.Heat), ord: int32(i), row: HotPingsRow{Who: e2.Who, Heat: e2.Heat}})
 		} else if k0 > worst {
-			ents[0] = hotPingsEnt{k0: tickwork.QueryFloatKey32(e2.Heat), ord: int32(i), row: HotPingsRow{Who: e2.Who, Heat: e2.Heat}}
-			for j := 0; ; {
-				l := 2*j + 1
-				if l >= len(ents) {
-					break
-				}
-				if r := l + 1; r < len(ents) && hotPingsCmp(&ents[r], &ents[l]) > 0 {
-					l = r
-				}
-				if hotPingsCmp(&ents[l], &ents[j]) <= 0 {
-					break
-				}
-				ents[j], ents[l] = ents[l], ents[j]
-				j = l
-			}
-			worst = ents[0].k0
+			e := hotPingsEnt{k0: tickwork.QueryFloatKey32(e2.Heat), ord: int32(i), row: HotPingsRow{Who: e2.Who, Heat: e2.Heat}}
+			worst = hotPingsSift(ents, &e)
 		}
 	}
 	q.ents = ents
@@ -2100,6 +2094,40 @@ func hotPingsCmp(a, b *hotPingsEnt) int {
 }
 
 func hotPingsOrder(a, b hotPingsEnt) int { return hotPingsCmp(&a, &b) }
+
+// hotPingsPush adds e to the max-heap ents (len < cap) and returns it and its root's first key.
+func hotPingsPush(ents []hotPingsEnt, e hotPingsEnt) ([]hotPingsEnt, uint32) {
+	ents = append(ents, e)
+	for j := len(ents) - 1; j > 0; {
+		p := (j - 1) / 2
+		if hotPingsCmp(&ents[j], &ents[p]) <= 0 {
+			break
+		}
+		ents[j], ents[p] = ents[p], ents[j]
+		j = p
+	}
+	return ents, ents[0].k0
+}
+
+// hotPingsSift replaces the root of the max-heap ents with *e, restores the heap and returns its root's first key.
+func hotPingsSift(ents []hotPingsEnt, e *hotPingsEnt) uint32 {
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && hotPingsCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if hotPingsCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0
+}
 
 // PingTotalsRow is a row of the result of query PingTotals
 // (querykit.tw:186).
