@@ -9,35 +9,43 @@ import (
 // in arena/arena.tw or bench/shop/shop.tw: each makes the query once (its
 // scratch too) and a reused row buffer, runs it with the case's
 // parameters (the hand loop's, [Params]) and copies its rows into the
-// corpus's row type (handles as [ID]).
+// corpus's row type (handles as [ID]), in a loop written out per case (no
+// call through a func value per row: the hand loops have none).
 
-// gen runs a query of rows G into a reused buffer and converts them.
-func gen[G, R any](run func([]G) []G, conv func(G) R) func([]R) []R {
-	var rows []G
-	return func(dst []R) []R {
-		rows = run(rows[:0])
-		for _, g := range rows {
-			dst = append(dst, conv(g))
+func genLowHealth(d *Data) func([]HI32) []HI32 {
+	q := arena.NewLowHealth(d.A)
+	var rows []arena.LowHealthRow
+	return func(dst []HI32) []HI32 {
+		rows = q.Run(rows[:0], 1)
+		for _, r := range rows {
+			dst = append(dst, HI32{idOf(r.Unit), r.Health})
 		}
 		return dst
 	}
 }
 
-func genLowHealth(d *Data) func([]HI32) []HI32 {
-	q := arena.NewLowHealth(d.A)
-	return gen(func(r []arena.LowHealthRow) []arena.LowHealthRow { return q.Run(r, 1) },
-		func(r arena.LowHealthRow) HI32 { return HI32{idOf(r.Unit), r.Health} })
-}
-
 func genBodyAt(d *Data) func([]XY) []XY {
 	q, h := arena.NewBodyAt(d.A), d.P.Body
-	return gen(func(r []arena.BodyAtRow) []arena.BodyAtRow { return q.Run(r, h) },
-		func(r arena.BodyAtRow) XY { return XY{r.X, r.Y} })
+	var rows []arena.BodyAtRow
+	return func(dst []XY) []XY {
+		rows = q.Run(rows[:0], h)
+		for _, r := range rows {
+			dst = append(dst, XY{r.X, r.Y})
+		}
+		return dst
+	}
 }
 
 func genUnitsByHealth(d *Data) func([]I32Count) []I32Count {
 	q := arena.NewUnitsByHealth(d.A)
-	return gen(q.Run, func(r arena.UnitsByHealthRow) I32Count { return I32Count{r.Health, r.Count} })
+	var rows []arena.UnitsByHealthRow
+	return func(dst []I32Count) []I32Count {
+		rows = q.Run(rows[:0])
+		for _, r := range rows {
+			dst = append(dst, I32Count{r.Health, r.Count})
+		}
+		return dst
+	}
 }
 
 func genVelocity(d *Data) func([]BodyStats) []BodyStats {
@@ -50,31 +58,62 @@ func genVelocity(d *Data) func([]BodyStats) []BodyStats {
 
 func genProjectileTargets(d *Data) func([]HXY) []HXY {
 	q := arena.NewProjectileTargets(d.A)
-	return gen(q.Run, func(r arena.ProjectileTargetsRow) HXY { return HXY{idOf(r.Projectile), r.X, r.Y} })
+	var rows []arena.ProjectileTargetsRow
+	return func(dst []HXY) []HXY {
+		rows = q.Run(rows[:0])
+		for _, r := range rows {
+			dst = append(dst, HXY{idOf(r.Projectile), r.X, r.Y})
+		}
+		return dst
+	}
 }
 
 func genOldProjectiles(d *Data) func([]HMissF32) []HMissF32 {
 	q := arena.NewOldProjectiles(d.A)
-	return gen(func(r []arena.OldProjectilesRow) []arena.OldProjectilesRow { return q.Run(r, 24) },
-		func(r arena.OldProjectilesRow) HMissF32 { return HMissF32{idOf(r.Projectile), r.Lost, r.X} })
+	var rows []arena.OldProjectilesRow
+	return func(dst []HMissF32) []HMissF32 {
+		rows = q.Run(rows[:0], 24)
+		for _, r := range rows {
+			dst = append(dst, HMissF32{idOf(r.Projectile), r.Lost, r.X})
+		}
+		return dst
+	}
 }
 
 func genHealthyNearWall(d *Data) func([]HXY) []HXY {
 	q := arena.NewHealthyNearWall(d.A)
-	return gen(func(r []arena.HealthyNearWallRow) []arena.HealthyNearWallRow { return q.Run(r, 200) },
-		func(r arena.HealthyNearWallRow) HXY { return HXY{idOf(r.Unit), r.X, r.Y} })
+	var rows []arena.HealthyNearWallRow
+	return func(dst []HXY) []HXY {
+		rows = q.Run(rows[:0], 200)
+		for _, r := range rows {
+			dst = append(dst, HXY{idOf(r.Unit), r.X, r.Y})
+		}
+		return dst
+	}
 }
 
 func genVeterans(d *Data) func([]HI64) []HI64 {
 	q := shop.NewVeterans(d.Shop)
-	return gen(func(r []shop.VeteransRow) []shop.VeteransRow { return q.Run(r, 50, 3) },
-		func(r shop.VeteransRow) HI64 { return HI64{idOf(r.Player), r.Score} })
+	var rows []shop.VeteransRow
+	return func(dst []HI64) []HI64 {
+		rows = q.Run(rows[:0], 50, 3)
+		for _, r := range rows {
+			dst = append(dst, HI64{idOf(r.Player), r.Score})
+		}
+		return dst
+	}
 }
 
 func genProductAt(d *Data) func([]I64F32) []I64F32 {
 	q, h := shop.NewProductAt(d.Shop), d.P.Product
-	return gen(func(r []shop.ProductAtRow) []shop.ProductAtRow { return q.Run(r, h) },
-		func(r shop.ProductAtRow) I64F32 { return I64F32{r.SKU, r.Price} })
+	var rows []shop.ProductAtRow
+	return func(dst []I64F32) []I64F32 {
+		rows = q.Run(rows[:0], h)
+		for _, r := range rows {
+			dst = append(dst, I64F32{r.SKU, r.Price})
+		}
+		return dst
+	}
 }
 
 func genRegionStats(d *Data) func([]PlayerStats) []PlayerStats {
@@ -95,61 +134,134 @@ func genRevenue(d *Data) func([]F64x2) []F64x2 {
 
 func genOrdersByItem(d *Data) func([]ItemTotals) []ItemTotals {
 	q := shop.NewOrdersByItem(d.Shop)
-	return gen(q.Run, func(r shop.OrdersByItemRow) ItemTotals { return ItemTotals{idOf(r.Item), r.N, r.Qty} })
+	var rows []shop.OrdersByItemRow
+	return func(dst []ItemTotals) []ItemTotals {
+		rows = q.Run(rows[:0])
+		for _, r := range rows {
+			dst = append(dst, ItemTotals{idOf(r.Item), r.N, r.Qty})
+		}
+		return dst
+	}
 }
 
 func genProductsByPrice(d *Data) func([]PriceGroup) []PriceGroup {
 	q := shop.NewProductsByPrice(d.Shop)
-	return gen(q.Run, func(r shop.ProductsByPriceRow) PriceGroup { return PriceGroup{r.Price, r.N, r.Avg} })
+	var rows []shop.ProductsByPriceRow
+	return func(dst []PriceGroup) []PriceGroup {
+		rows = q.Run(rows[:0])
+		for _, r := range rows {
+			dst = append(dst, PriceGroup{r.Price, r.N, r.Avg})
+		}
+		return dst
+	}
 }
 
 func genRegionBands(d *Data) func([]RegionBand) []RegionBand {
 	q := shop.NewRegionBands(d.Shop)
-	return gen(q.Run, func(r shop.RegionBandsRow) RegionBand { return RegionBand{r.Region, r.Band, r.N, r.Score} })
+	var rows []shop.RegionBandsRow
+	return func(dst []RegionBand) []RegionBand {
+		rows = q.Run(rows[:0])
+		for _, r := range rows {
+			dst = append(dst, RegionBand{r.Region, r.Band, r.N, r.Score})
+		}
+		return dst
+	}
 }
 
 func genTopScores(d *Data) func([]HI64) []HI64 {
 	q := shop.NewTopScores(d.Shop)
-	return gen(func(r []shop.TopScoresRow) []shop.TopScoresRow { return q.Run(r, 20) },
-		func(r shop.TopScoresRow) HI64 { return HI64{idOf(r.Player), r.Score} })
+	var rows []shop.TopScoresRow
+	return func(dst []HI64) []HI64 {
+		rows = q.Run(rows[:0], 20)
+		for _, r := range rows {
+			dst = append(dst, HI64{idOf(r.Player), r.Score})
+		}
+		return dst
+	}
 }
 
 func genTopLevels(d *Data) func([]RegionBand) []RegionBand {
 	q := shop.NewTopLevels(d.Shop)
-	return gen(func(r []shop.TopLevelsRow) []shop.TopLevelsRow { return q.Run(r, 20) },
-		func(r shop.TopLevelsRow) RegionBand { return RegionBand{r.Region, r.Level, int64(r.N), r.Score} })
+	var rows []shop.TopLevelsRow
+	return func(dst []RegionBand) []RegionBand {
+		rows = q.Run(rows[:0], 20)
+		for _, r := range rows {
+			dst = append(dst, RegionBand{r.Region, r.Level, int64(r.N), r.Score})
+		}
+		return dst
+	}
 }
 
 func genRegions(d *Data) func([]I32) []I32 {
 	q := shop.NewRegions(d.Shop)
-	return gen(q.Run, func(r shop.RegionsRow) I32 { return I32{r.Region} })
+	var rows []shop.RegionsRow
+	return func(dst []I32) []I32 {
+		rows = q.Run(rows[:0])
+		for _, r := range rows {
+			dst = append(dst, I32{r.Region})
+		}
+		return dst
+	}
 }
 
 func genRegionLevels(d *Data) func([]I32x2) []I32x2 {
 	q := shop.NewRegionLevels(d.Shop)
-	return gen(q.Run, func(r shop.RegionLevelsRow) I32x2 { return I32x2{r.Region, r.Level} })
+	var rows []shop.RegionLevelsRow
+	return func(dst []I32x2) []I32x2 {
+		rows = q.Run(rows[:0])
+		for _, r := range rows {
+			dst = append(dst, I32x2{r.Region, r.Level})
+		}
+		return dst
+	}
 }
 
 func genPremiumSpend(d *Data) func([]HF64) []HF64 {
 	q := shop.NewPremiumSpend(d.Shop)
-	return gen(q.Run, func(r shop.PremiumSpendRow) HF64 { return HF64{idOf(r.Player), r.Spent} })
+	var rows []shop.PremiumSpendRow
+	return func(dst []HF64) []HF64 {
+		rows = q.Run(rows[:0])
+		for _, r := range rows {
+			dst = append(dst, HF64{idOf(r.Player), r.Spent})
+		}
+		return dst
+	}
 }
 
 func genCategoryOrders(d *Data) func([]HMissF32) []HMissF32 {
 	q := shop.NewCategoryOrders(d.Shop)
-	return gen(func(r []shop.CategoryOrdersRow) []shop.CategoryOrdersRow { return q.Run(r, 7) },
-		func(r shop.CategoryOrdersRow) HMissF32 { return HMissF32{idOf(r.Order), r.Missing, r.Price} })
+	var rows []shop.CategoryOrdersRow
+	return func(dst []HMissF32) []HMissF32 {
+		rows = q.Run(rows[:0], 7)
+		for _, r := range rows {
+			dst = append(dst, HMissF32{idOf(r.Order), r.Missing, r.Price})
+		}
+		return dst
+	}
 }
 
 func genBulkOrders(d *Data) func([]HMissI32) []HMissI32 {
 	q := shop.NewBulkOrders(d.Shop)
-	return gen(func(r []shop.BulkOrdersRow) []shop.BulkOrdersRow { return q.Run(r, 10) },
-		func(r shop.BulkOrdersRow) HMissI32 { return HMissI32{idOf(r.Order), r.Orphan, r.Level} })
+	var rows []shop.BulkOrdersRow
+	return func(dst []HMissI32) []HMissI32 {
+		rows = q.Run(rows[:0], 10)
+		for _, r := range rows {
+			dst = append(dst, HMissI32{idOf(r.Order), r.Orphan, r.Level})
+		}
+		return dst
+	}
 }
 
 func genRevenueByDay(d *Data) func([]DayF64) []DayF64 {
 	q := shop.NewRevenueByDay(d.Shop)
-	return gen(q.Run, func(r shop.RevenueByDayRow) DayF64 { return DayF64{r.Day, r.Sum, r.N} })
+	var rows []shop.RevenueByDayRow
+	return func(dst []DayF64) []DayF64 {
+		rows = q.Run(rows[:0])
+		for _, r := range rows {
+			dst = append(dst, DayF64{r.Day, r.Sum, r.N})
+		}
+		return dst
+	}
 }
 
 func genBannedPremium(d *Data) func([]Count) []Count {

@@ -427,7 +427,6 @@ func DeclareRevenue(d *tickwork.Decl, t *Tables) *Revenue {
 // 0, min/max/avg 0). Allocates nothing.
 func (q *Revenue) Run() RevenueRow {
 	var a0 float64
-	var s1 float64
 	var n1 int64
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -436,14 +435,13 @@ func (q *Revenue) Run() RevenueRow {
 			oPrices := q.oPrice[base+lo : base+hi]
 			for i := range oPrices {
 				a0 += float64(oPrices[i])
-				s1 += float64(oPrices[i])
 				n1++
 			}
 		}
 	}
 	var a1 float64
 	if n1 > 0 {
-		a1 = s1 / float64(n1)
+		a1 = a0 / float64(n1)
 	}
 	return RevenueRow{Sum: a0, Avg: a1}
 }

@@ -949,7 +949,9 @@ func (qg *qGen) aggLocals(a *schema.Aggregate) {
 	case schema.Sum:
 		g.p("var a%d %s", a.Index, goType(a.T))
 	case schema.Avg:
-		g.p("var s%d float64", a.Index)
+		if qg.sharedSum(a) < 0 {
+			g.p("var s%d float64", a.Index)
+		}
 		g.p("var n%d int64", a.Index)
 	default:
 		g.p("var a%d %s", a.Index, goType(a.T))
@@ -972,7 +974,9 @@ func (qg *qGen) accumulate(a *schema.Aggregate, at string) {
 	case schema.Sum:
 		g.p("%sa%d += %s(%s)", at, i, goType(a.T), x)
 	case schema.Avg:
-		g.p("%ss%d += float64(%s)", at, i, x)
+		if qg.sharedSum(a) < 0 {
+			g.p("%ss%d += float64(%s)", at, i, x)
+		}
 		g.p("%sn%d++", at, i)
 	default:
 		// min/max: the total order of Query results for floats; the first
@@ -1150,9 +1154,37 @@ func (qg *qGen) finalize(at string) {
 			g.p("var a%d float64", a.Index)
 		}
 		g.p("if %sn%d > 0 {", at, a.Index)
-		g.p("%sa%d = %ss%d / float64(%sn%d)", at, a.Index, at, a.Index, at, a.Index)
+		if j := qg.sharedSum(a); j >= 0 {
+			g.p("%sa%d = %sa%d / float64(%sn%d)", at, a.Index, at, j, at, a.Index)
+		} else {
+			g.p("%sa%d = %ss%d / float64(%sn%d)", at, a.Index, at, a.Index, at, a.Index)
+		}
 		g.p("}")
 	}
+}
+
+// sharedSum is the index of a sum aggregate whose float64 total avg a
+// can divide instead of adding its own: a sum of the same float
+// expression, which adds the same values in the same order (the same
+// bits); -1 if none. Integer sums add in int64 and are not shared.
+func (qg *qGen) sharedSum(a *schema.Aggregate) int {
+	if a.Kind != schema.Avg || !a.X.Type().IsFloat() {
+		return -1
+	}
+	for _, b := range qg.q.Aggregates {
+		if b.Kind == schema.Sum && sameCol(a.X, b.X) {
+			return b.Index
+		}
+	}
+	return -1
+}
+
+// sameCol: x and y read one column of one row variable (the shared sum's
+// case; other expressions are not compared).
+func sameCol(x, y schema.Expr) bool {
+	a, ok1 := x.(*schema.ColRef)
+	b, ok2 := y.(*schema.ColRef)
+	return ok1 && ok2 && a.Var == b.Var && a.Column == b.Column
 }
 
 // helpers writes the query's order function, heap and group lookup.
