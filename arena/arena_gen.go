@@ -580,11 +580,12 @@ func (q *WeakestUnits) Run(dst []WeakestUnitsRow, n int32) []WeakestUnitsRow {
 	if cap(dst) < bound {
 		dst = make([]WeakestUnitsRow, 0, bound)
 	}
-	ents := q.ents[:0]
-	if cap(ents) < bound {
-		ents = make([]weakestUnitsEnt, 0, bound)
+	q.ents = q.ents[:0]
+	if cap(q.ents) < bound {
+		q.ents = make([]weakestUnitsEnt, 0, bound)
 	}
-	var worst int32 // the first key of the heap's root, the worst row kept
+	var worst int32 // the first key of the heap's root, the worst row kept, once full
+	filling := true // the heap holds fewer than bound rows
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -593,16 +594,14 @@ func (q *WeakestUnits) Run(dst []WeakestUnitsRow, n int32) []WeakestUnitsRow {
 			for i := range uHealths {
 				row := base + lo + i
 				k0 := uHealths[i]
-				if len(ents) < bound {
-					ents, worst = weakestUnitsPush(ents, weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}})
-				} else if k0 < worst {
+				if k0 < worst || filling {
 					e := weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
-					worst = weakestUnitsSift(ents, &e)
+					worst, filling = q.offer(&e, bound)
 				}
 			}
 		}
 	}
-	q.ents = ents
+	ents := q.ents
 	slices.SortFunc(ents, weakestUnitsOrder)
 	for i := range ents {
 		dst = append(dst, ents[i].row)
@@ -629,22 +628,22 @@ func weakestUnitsCmp(a, b *weakestUnitsEnt) int {
 
 func weakestUnitsOrder(a, b weakestUnitsEnt) int { return weakestUnitsCmp(&a, &b) }
 
-// weakestUnitsPush adds e to the max-heap ents (len < cap) and returns it and its root's first key.
-func weakestUnitsPush(ents []weakestUnitsEnt, e weakestUnitsEnt) ([]weakestUnitsEnt, int32) {
-	ents = append(ents, e)
-	for j := len(ents) - 1; j > 0; {
-		p := (j - 1) / 2
-		if weakestUnitsCmp(&ents[j], &ents[p]) <= 0 {
-			break
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *WeakestUnits) offer(e *weakestUnitsEnt, bound int) (int32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if weakestUnitsCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
 		}
-		ents[j], ents[p] = ents[p], ents[j]
-		j = p
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
 	}
-	return ents, ents[0].k0
-}
-
-// weakestUnitsSift replaces the root of the max-heap ents with *e, restores the heap and returns its root's first key.
-func weakestUnitsSift(ents []weakestUnitsEnt, e *weakestUnitsEnt) int32 {
 	ents[0] = *e
 	for j := 0; ; {
 		l := 2*j + 1
@@ -660,7 +659,7 @@ func weakestUnitsSift(ents []weakestUnitsEnt, e *weakestUnitsEnt) int32 {
 		ents[j], ents[l] = ents[l], ents[j]
 		j = l
 	}
-	return ents[0].k0
+	return ents[0].k0, false
 }
 
 // BodiesInBoxRow is a row of the result of query BodiesInBox

@@ -929,11 +929,12 @@ func (q *TopScores) Run(dst []TopScoresRow, n int32) []TopScoresRow {
 	if cap(dst) < bound {
 		dst = make([]TopScoresRow, 0, bound)
 	}
-	ents := q.ents[:0]
-	if cap(ents) < bound {
-		ents = make([]topScoresEnt, 0, bound)
+	q.ents = q.ents[:0]
+	if cap(q.ents) < bound {
+		q.ents = make([]topScoresEnt, 0, bound)
 	}
-	var worst int64 // the first key of the heap's root, the worst row kept
+	var worst int64 // the first key of the heap's root, the worst row kept, once full
+	filling := true // the heap holds fewer than bound rows
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -942,16 +943,14 @@ func (q *TopScores) Run(dst []TopScoresRow, n int32) []TopScoresRow {
 			for i := range pScores {
 				row := base + lo + i
 				k0 := pScores[i]
-				if len(ents) < bound {
-					ents, worst = topScoresPush(ents, topScoresEnt{k0: pScores[i], ord: int32(row), row: TopScoresRow{Player: tickwork.QueryHandle(q.tb, row), Score: pScores[i]}})
-				} else if k0 > worst {
+				if k0 > worst || filling {
 					e := topScoresEnt{k0: pScores[i], ord: int32(row), row: TopScoresRow{Player: tickwork.QueryHandle(q.tb, row), Score: pScores[i]}}
-					worst = topScoresSift(ents, &e)
+					worst, filling = q.offer(&e, bound)
 				}
 			}
 		}
 	}
-	q.ents = ents
+	ents := q.ents
 	slices.SortFunc(ents, topScoresOrder)
 	for i := range ents {
 		dst = append(dst, ents[i].row)
@@ -978,22 +977,22 @@ func topScoresCmp(a, b *topScoresEnt) int {
 
 func topScoresOrder(a, b topScoresEnt) int { return topScoresCmp(&a, &b) }
 
-// topScoresPush adds e to the max-heap ents (len < cap) and returns it and its root's first key.
-func topScoresPush(ents []topScoresEnt, e topScoresEnt) ([]topScoresEnt, int64) {
-	ents = append(ents, e)
-	for j := len(ents) - 1; j > 0; {
-		p := (j - 1) / 2
-		if topScoresCmp(&ents[j], &ents[p]) <= 0 {
-			break
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *TopScores) offer(e *topScoresEnt, bound int) (int64, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if topScoresCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
 		}
-		ents[j], ents[p] = ents[p], ents[j]
-		j = p
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
 	}
-	return ents, ents[0].k0
-}
-
-// topScoresSift replaces the root of the max-heap ents with *e, restores the heap and returns its root's first key.
-func topScoresSift(ents []topScoresEnt, e *topScoresEnt) int64 {
 	ents[0] = *e
 	for j := 0; ; {
 		l := 2*j + 1
@@ -1009,7 +1008,7 @@ func topScoresSift(ents []topScoresEnt, e *topScoresEnt) int64 {
 		ents[j], ents[l] = ents[l], ents[j]
 		j = l
 	}
-	return ents[0].k0
+	return ents[0].k0, false
 }
 
 // TopLevelsRow is a row of the result of query TopLevels (shop.tw:92).
@@ -1077,11 +1076,12 @@ func (q *TopLevels) Run(dst []TopLevelsRow, n int32) []TopLevelsRow {
 	if cap(dst) < bound {
 		dst = make([]TopLevelsRow, 0, bound)
 	}
-	ents := q.ents[:0]
-	if cap(ents) < bound {
-		ents = make([]topLevelsEnt, 0, bound)
+	q.ents = q.ents[:0]
+	if cap(q.ents) < bound {
+		q.ents = make([]topLevelsEnt, 0, bound)
 	}
-	var worst int32 // the first key of the heap's root, the worst row kept
+	var worst int32 // the first key of the heap's root, the worst row kept, once full
+	filling := true // the heap holds fewer than bound rows
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -1092,20 +1092,18 @@ func (q *TopLevels) Run(dst []TopLevelsRow, n int32) []TopLevelsRow {
 			for i := range pLevels {
 				row := base + lo + i
 				k0 := pLevels[i]
-				if len(ents) < bound {
-					ents, worst = topLevelsPush(ents, topLevelsEnt{k0: pLevels[i], k1: pScores[i], ord: int32(row), row: TopLevelsRow{Region: pRegions[i], Level: pLevels[i], N: int32(tickwork.QueryHandle(q.tb, row).Index()), Score: pScores[i]}})
-				} else if k0 >= worst {
+				if k0 >= worst || filling {
 					e := topLevelsEnt{k0: pLevels[i], k1: pScores[i], ord: int32(row)}
-					if topLevelsCmp(&e, &ents[0]) >= 0 {
+					if !filling && topLevelsCmp(&e, &q.ents[0]) >= 0 {
 						continue
 					}
 					e.row = TopLevelsRow{Region: pRegions[i], Level: pLevels[i], N: int32(tickwork.QueryHandle(q.tb, row).Index()), Score: pScores[i]}
-					worst = topLevelsSift(ents, &e)
+					worst, filling = q.offer(&e, bound)
 				}
 			}
 		}
 	}
-	q.ents = ents
+	ents := q.ents
 	slices.SortFunc(ents, topLevelsOrder)
 	for i := range ents {
 		dst = append(dst, ents[i].row)
@@ -1138,22 +1136,22 @@ func topLevelsCmp(a, b *topLevelsEnt) int {
 
 func topLevelsOrder(a, b topLevelsEnt) int { return topLevelsCmp(&a, &b) }
 
-// topLevelsPush adds e to the max-heap ents (len < cap) and returns it and its root's first key.
-func topLevelsPush(ents []topLevelsEnt, e topLevelsEnt) ([]topLevelsEnt, int32) {
-	ents = append(ents, e)
-	for j := len(ents) - 1; j > 0; {
-		p := (j - 1) / 2
-		if topLevelsCmp(&ents[j], &ents[p]) <= 0 {
-			break
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *TopLevels) offer(e *topLevelsEnt, bound int) (int32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if topLevelsCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
 		}
-		ents[j], ents[p] = ents[p], ents[j]
-		j = p
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
 	}
-	return ents, ents[0].k0
-}
-
-// topLevelsSift replaces the root of the max-heap ents with *e, restores the heap and returns its root's first key.
-func topLevelsSift(ents []topLevelsEnt, e *topLevelsEnt) int32 {
 	ents[0] = *e
 	for j := 0; ; {
 		l := 2*j + 1
@@ -1169,7 +1167,7 @@ func topLevelsSift(ents []topLevelsEnt, e *topLevelsEnt) int32 {
 		ents[j], ents[l] = ents[l], ents[j]
 		j = l
 	}
-	return ents[0].k0
+	return ents[0].k0, false
 }
 
 // RegionsRow is a row of the result of query Regions (shop.tw:99).

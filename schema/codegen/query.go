@@ -373,13 +373,18 @@ func (qg *qGen) run() {
 			qg.aggLocals(a)
 		}
 	case len(q.OrderBy) > 0:
-		g.p("ents := q.ents[:0]")
 		if q.Limit != nil {
-			g.p("if cap(ents) < bound {")
-			g.p("ents = make([]%sEnt, 0, bound)", qg.lower)
+			// the heap lives in q.ents, moved by %sOffer: the row loop
+			// holds only worst and filling
+			g.p("q.ents = q.ents[:0]")
+			g.p("if cap(q.ents) < bound {")
+			g.p("q.ents = make([]%sEnt, 0, bound)", qg.lower)
 			g.p("}")
 			_, t := keyForm("", q.OrderBy[0].T)
-			g.p("var worst %s // the first key of the heap's root, the worst row kept", t)
+			g.p("var worst %s // the first key of the heap's root, the worst row kept, once full", t)
+			g.p("filling := true  // the heap holds fewer than bound rows")
+		} else {
+			g.p("ents := q.ents[:0]")
 		}
 	}
 	if q.Distinct {
@@ -877,36 +882,36 @@ func (qg *qGen) sinkTopN() {
 		op += "="
 	}
 	g.p("%s := %s", k0, x)
-	// The heap's moves are out of line (%sPush, %sSift): the row loop
-	// is a load and a comparison against worst, in a register, and
-	// keeps its values in registers (a row that enters is rare).
-	g.p("if len(ents) < bound {")
-	g.p("ents, worst = %sPush(ents, %s)", qg.lower, qg.entLit(true))
-	g.p("} else if %s %s worst {", k0, op)
+	// The heap's moves are out of line (%sOffer): the row loop is a load
+	// and a comparison with worst; it keeps no slice of the heap, so its
+	// values stay in registers (a row that enters is rare).
+	g.p("if %s %s worst || filling {", k0, op)
 	if len(q.OrderBy) > 1 {
 		g.p("e := %s", qg.entLit(false))
-		g.p("if %sCmp(&e, &ents[0]) >= 0 {", qg.lower)
+		g.p("if !filling && %sCmp(&e, &q.ents[0]) >= 0 {", qg.lower)
 		g.p("continue")
 		g.p("}")
 		g.p("e.row = %s", qg.rowLit())
-		g.p("worst = %sSift(ents, &e)", qg.lower)
 	} else {
 		g.p("e := %s", qg.entLit(true))
-		g.p("worst = %sSift(ents, &e)", qg.lower)
 	}
+	g.p("worst, filling = q.offer(&e, bound)")
 	g.p("}")
 }
 
-// heapHelpers writes a top-N's heap moves: Push adds an entry to a heap
-// below its bound, Sift replaces the root; both return the new root's
-// first key (the worst kept).
+// heapHelpers writes a top-N's heap move, the query's method offer: it
+// adds an entry to the max-heap q.ents below its bound, or replaces the
+// root, and returns the root's first key (the worst kept) and whether
+// the heap is still below its bound.
 func (qg *qGen) heapHelpers() {
 	g, q := qg.g, qg.q
 	_, t := keyForm("", q.OrderBy[0].T)
 	ent, cmp := qg.lower+"Ent", qg.lower+"Cmp"
-	g.p("// %sPush adds e to the max-heap ents (len < cap) and returns it and its root's first key.", qg.lower)
-	g.p("func %sPush(ents []%s, e %s) ([]%s, %s) {", qg.lower, ent, ent, ent, t)
-	g.p("ents = append(ents, e)")
+	g.p("// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.")
+	g.p("func (q *%s) offer(e *%s, bound int) (%s, bool) {", qg.name, ent, t)
+	g.p("ents := q.ents")
+	g.p("if len(ents) < bound {")
+	g.p("ents = append(ents, *e)")
 	g.p("for j := len(ents) - 1; j > 0; {")
 	g.p("p := (j - 1) / 2")
 	g.p("if %s(&ents[j], &ents[p]) <= 0 {", cmp)
@@ -915,11 +920,9 @@ func (qg *qGen) heapHelpers() {
 	g.p("ents[j], ents[p] = ents[p], ents[j]")
 	g.p("j = p")
 	g.p("}")
-	g.p("return ents, ents[0].k0")
+	g.p("q.ents = ents")
+	g.p("return ents[0].k0, len(ents) < bound")
 	g.p("}")
-	g.p("")
-	g.p("// %sSift replaces the root of the max-heap ents with *e, restores the heap and returns its root's first key.", qg.lower)
-	g.p("func %sSift(ents []%s, e *%s) %s {", qg.lower, ent, ent, t)
 	g.p("ents[0] = *e")
 	g.p("for j := 0; ; {")
 	g.p("l := 2*j + 1")
@@ -935,7 +938,7 @@ func (qg *qGen) heapHelpers() {
 	g.p("ents[j], ents[l] = ents[l], ents[j]")
 	g.p("j = l")
 	g.p("}")
-	g.p("return ents[0].k0")
+	g.p("return ents[0].k0, false")
 	g.p("}")
 	g.p("")
 }
@@ -1122,7 +1125,11 @@ func (qg *qGen) finish() {
 		}
 		g.p("return %s{%s}", qg.rowType(), strings.Join(parts, ", "))
 	case len(q.OrderBy) > 0:
-		g.p("q.ents = ents")
+		if q.Limit != nil {
+			g.p("ents := q.ents")
+		} else {
+			g.p("q.ents = ents")
+		}
 		g.p("slices.SortFunc(ents, %sOrder)", qg.lower)
 		g.p("for i := range ents {")
 		g.p("dst = append(dst, ents[i].row)")

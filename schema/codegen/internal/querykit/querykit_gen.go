@@ -1251,11 +1251,12 @@ func (q *Oldest) Run(dst []OldestRow, n int32) []OldestRow {
 	if cap(dst) < bound {
 		dst = make([]OldestRow, 0, bound)
 	}
-	ents := q.ents[:0]
-	if cap(ents) < bound {
-		ents = make([]oldestEnt, 0, bound)
+	q.ents = q.ents[:0]
+	if cap(q.ents) < bound {
+		q.ents = make([]oldestEnt, 0, bound)
 	}
-	var worst int32 // the first key of the heap's root, the worst row kept
+	var worst int32 // the first key of the heap's root, the worst row kept, once full
+	filling := true // the heap holds fewer than bound rows
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -1265,20 +1266,18 @@ func (q *Oldest) Run(dst []OldestRow, n int32) []OldestRow {
 			for i := range pAges {
 				row := base + lo + i
 				k0 := pAges[i] % 10
-				if len(ents) < bound {
-					ents, worst = oldestPush(ents, oldestEnt{k0: pAges[i] % 10, k1: tickwork.QueryFloatKey32(pWs[i]), ord: int32(row), row: OldestRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]}})
-				} else if k0 >= worst {
+				if k0 >= worst || filling {
 					e := oldestEnt{k0: pAges[i] % 10, k1: tickwork.QueryFloatKey32(pWs[i]), ord: int32(row)}
-					if oldestCmp(&e, &ents[0]) >= 0 {
+					if !filling && oldestCmp(&e, &q.ents[0]) >= 0 {
 						continue
 					}
 					e.row = OldestRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]}
-					worst = oldestSift(ents, &e)
+					worst, filling = q.offer(&e, bound)
 				}
 			}
 		}
 	}
-	q.ents = ents
+	ents := q.ents
 	slices.SortFunc(ents, oldestOrder)
 	for i := range ents {
 		dst = append(dst, ents[i].row)
@@ -1311,22 +1310,22 @@ func oldestCmp(a, b *oldestEnt) int {
 
 func oldestOrder(a, b oldestEnt) int { return oldestCmp(&a, &b) }
 
-// oldestPush adds e to the max-heap ents (len < cap) and returns it and its root's first key.
-func oldestPush(ents []oldestEnt, e oldestEnt) ([]oldestEnt, int32) {
-	ents = append(ents, e)
-	for j := len(ents) - 1; j > 0; {
-		p := (j - 1) / 2
-		if oldestCmp(&ents[j], &ents[p]) <= 0 {
-			break
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *Oldest) offer(e *oldestEnt, bound int) (int32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if oldestCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
 		}
-		ents[j], ents[p] = ents[p], ents[j]
-		j = p
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
 	}
-	return ents, ents[0].k0
-}
-
-// oldestSift replaces the root of the max-heap ents with *e, restores the heap and returns its root's first key.
-func oldestSift(ents []oldestEnt, e *oldestEnt) int32 {
 	ents[0] = *e
 	for j := 0; ; {
 		l := 2*j + 1
@@ -1342,7 +1341,7 @@ func oldestSift(ents []oldestEnt, e *oldestEnt) int32 {
 		ents[j], ents[l] = ents[l], ents[j]
 		j = l
 	}
-	return ents[0].k0
+	return ents[0].k0, false
 }
 
 // SortedWRow is a row of the result of query SortedW (querykit.tw:121).
@@ -2049,11 +2048,12 @@ func (q *HotPings) Run(dst []HotPingsRow, n int32) []HotPingsRow {
 	if cap(dst) < bound {
 		dst = make([]HotPingsRow, 0, bound)
 	}
-	ents := q.ents[:0]
-	if cap(ents) < bound {
-		ents = make([]hotPingsEnt, 0, bound)
+	q.ents = q.ents[:0]
+	if cap(q.ents) < bound {
+		q.ents = make([]hotPingsEnt, 0, bound)
 	}
-	var worst uint32 // the first key of the heap's root, the worst row kept
+	var worst uint32 // the first key of the heap's root, the worst row kept, once full
+	filling := true  // the heap holds fewer than bound rows
 	es := q.t.Ping.Read()
 	if q.events != nil {
 		es = q.events.Read()
@@ -2061,14 +2061,12 @@ func (q *HotPings) Run(dst []HotPingsRow, n int32) []HotPingsRow {
 	for i := range es {
 		e2 := &es[i]
 		k0 := tickwork.QueryFloatKey32(e2.Heat)
-		if len(ents) < bound {
-			ents, worst = hotPingsPush(ents, hotPingsEnt{k0: tickwork.QueryFloatKey32(e2.Heat), ord: int32(i), row: HotPingsRow{Who: e2.Who, Heat: e2.Heat}})
-		} else if k0 > worst {
+		if k0 > worst || filling {
 			e := hotPingsEnt{k0: tickwork.QueryFloatKey32(e2.Heat), ord: int32(i), row: HotPingsRow{Who: e2.Who, Heat: e2.Heat}}
-			worst = hotPingsSift(ents, &e)
+			worst, filling = q.offer(&e, bound)
 		}
 	}
-	q.ents = ents
+	ents := q.ents
 	slices.SortFunc(ents, hotPingsOrder)
 	for i := range ents {
 		dst = append(dst, ents[i].row)
@@ -2095,22 +2093,22 @@ func hotPingsCmp(a, b *hotPingsEnt) int {
 
 func hotPingsOrder(a, b hotPingsEnt) int { return hotPingsCmp(&a, &b) }
 
-// hotPingsPush adds e to the max-heap ents (len < cap) and returns it and its root's first key.
-func hotPingsPush(ents []hotPingsEnt, e hotPingsEnt) ([]hotPingsEnt, uint32) {
-	ents = append(ents, e)
-	for j := len(ents) - 1; j > 0; {
-		p := (j - 1) / 2
-		if hotPingsCmp(&ents[j], &ents[p]) <= 0 {
-			break
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *HotPings) offer(e *hotPingsEnt, bound int) (uint32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if hotPingsCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
 		}
-		ents[j], ents[p] = ents[p], ents[j]
-		j = p
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
 	}
-	return ents, ents[0].k0
-}
-
-// hotPingsSift replaces the root of the max-heap ents with *e, restores the heap and returns its root's first key.
-func hotPingsSift(ents []hotPingsEnt, e *hotPingsEnt) uint32 {
 	ents[0] = *e
 	for j := 0; ; {
 		l := 2*j + 1
@@ -2126,7 +2124,7 @@ func hotPingsSift(ents []hotPingsEnt, e *hotPingsEnt) uint32 {
 		ents[j], ents[l] = ents[l], ents[j]
 		j = l
 	}
-	return ents[0].k0
+	return ents[0].k0, false
 }
 
 // PingTotalsRow is a row of the result of query PingTotals
