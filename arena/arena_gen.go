@@ -673,9 +673,15 @@ type BodiesInBoxRow struct {
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type BodiesInBox struct {
-	t      *Tables
-	tb     *tickwork.Table // Body
-	bX, bY []float32       // Body.X, Body.Y
+	t                          *Tables
+	tb                         *tickwork.Table         // Body
+	bX, bY                     []float32               // Body.X, Body.Y
+	w                          *tickwork.World         // set by Parallel: the world whose workers scan
+	lane                       string                  // the lane of the last Run
+	minChunks                  int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn                    func(worker, chunk int) // q.chunk, made once
+	argX0, argY0, argX1, argY1 float32                 // Run's x0, for chunk, Run's y0, for chunk, Run's x1, for chunk, Run's y1, for chunk
+	parts                      [][]BodiesInBoxRow      // per-chunk rows
 }
 
 // NewBodiesInBox makes query BodiesInBox over the tables of t, for the host
@@ -707,16 +713,33 @@ func DeclareBodiesInBox(d *tickwork.Decl, t *Tables) *BodiesInBox {
 // never past it.
 func (q *BodiesInBox) Run(dst []BodiesInBoxRow, x0 float32, y0 float32, x1 float32, y1 float32) []BodiesInBoxRow {
 	dst = dst[:0]
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			bXs := q.bX[base+lo : base+hi]
-			bYs := q.bY[base+lo : base+hi][:len(bXs)]
-			for i := range bXs {
-				row := base + lo + i
-				if bXs[i] >= x0 && bXs[i] <= x1 && bYs[i] >= y0 && bYs[i] <= y1 {
-					dst = append(dst, BodiesInBoxRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs[i], Y: bYs[i]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argX0 = x0
+		q.argY0 = y0
+		q.argX1 = x1
+		q.argY1 = y1
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				bXs := q.bX[base+lo : base+hi]
+				bYs := q.bY[base+lo : base+hi][:len(bXs)]
+				for i := range bXs {
+					row := base + lo + i
+					if bXs[i] >= x0 && bXs[i] <= x1 && bYs[i] >= y0 && bYs[i] <= y1 {
+						dst = append(dst, BodiesInBoxRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs[i], Y: bYs[i]})
+					}
 				}
 			}
 		}
@@ -724,10 +747,56 @@ func (q *BodiesInBox) Run(dst []BodiesInBoxRow, x0 float32, y0 float32, x1 float
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *BodiesInBox) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *BodiesInBox) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *BodiesInBox) chunk(_, c int) {
+	x0 := q.argX0
+	y0 := q.argY0
+	x1 := q.argX1
+	y1 := q.argY1
+	dst := q.parts[c][:0]
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		bXs2 := q.bX[base+lo : base+hi]
+		bYs2 := q.bY[base+lo : base+hi][:len(bXs2)]
+		for i := range bXs2 {
+			row := base + lo + i
+			if bXs2[i] >= x0 && bXs2[i] <= x1 && bYs2[i] >= y0 && bYs2[i] <= y1 {
+				dst = append(dst, BodiesInBoxRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs2[i], Y: bYs2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *BodiesInBox) Plan() string {
-	return "scan Body (ascending index); filter"
+	if q.lane == "" {
+		return "scan Body (ascending index); filter"
+	}
+	return "scan Body (ascending index); filter; lane of the last run: " + q.lane
 }
 
 // HitTotalsByTargetRow is a row of the result of query HitTotalsByTarget
@@ -883,9 +952,15 @@ type LowHealthRow struct {
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type LowHealth struct {
-	t       *Tables
-	tb      *tickwork.Table // Unit
-	uHealth []int32         // Unit.Health
+	t         *Tables
+	tb        *tickwork.Table         // Unit
+	uHealth   []int32                 // Unit.Health
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	argH      int32                   // Run's h, for chunk
+	parts     [][]LowHealthRow        // per-chunk rows
 }
 
 // NewLowHealth makes query LowHealth over the tables of t, for the host
@@ -915,15 +990,29 @@ func DeclareLowHealth(d *tickwork.Decl, t *Tables) *LowHealth {
 // never past it.
 func (q *LowHealth) Run(dst []LowHealthRow, h int32) []LowHealthRow {
 	dst = dst[:0]
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			uHealths := q.uHealth[base+lo : base+hi]
-			for i := range uHealths {
-				row := base + lo + i
-				if uHealths[i] <= h {
-					dst = append(dst, LowHealthRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argH = h
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				uHealths := q.uHealth[base+lo : base+hi]
+				for i := range uHealths {
+					row := base + lo + i
+					if uHealths[i] <= h {
+						dst = append(dst, LowHealthRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]})
+					}
 				}
 			}
 		}
@@ -931,10 +1020,52 @@ func (q *LowHealth) Run(dst []LowHealthRow, h int32) []LowHealthRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *LowHealth) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *LowHealth) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *LowHealth) chunk(_, c int) {
+	h := q.argH
+	dst := q.parts[c][:0]
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		uHealths2 := q.uHealth[base+lo : base+hi]
+		for i := range uHealths2 {
+			row := base + lo + i
+			if uHealths2[i] <= h {
+				dst = append(dst, LowHealthRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *LowHealth) Plan() string {
-	return "scan Unit (ascending index); filter"
+	if q.lane == "" {
+		return "scan Unit (ascending index); filter"
+	}
+	return "scan Unit (ascending index); filter; lane of the last run: " + q.lane
 }
 
 // BodyAtRow is a row of the result of query BodyAt (arena.tw:141).
@@ -1201,10 +1332,15 @@ type ProjectileTargetsRow struct {
 // p.Target. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
 type ProjectileTargets struct {
-	t       *Tables
-	tb      *tickwork.Table   // Projectile
-	pTarget []tickwork.Handle // Projectile.Target
-	bX, bY  []float32         // Body.X, Body.Y
+	t         *Tables
+	tb        *tickwork.Table          // Projectile
+	pTarget   []tickwork.Handle        // Projectile.Target
+	bX, bY    []float32                // Body.X, Body.Y
+	w         *tickwork.World          // set by Parallel: the world whose workers scan
+	lane      string                   // the lane of the last Run
+	minChunks int                      // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int)  // q.chunk, made once
+	parts     [][]ProjectileTargetsRow // per-chunk rows
 }
 
 // NewProjectileTargets makes query ProjectileTargets over the tables of t,
@@ -1239,17 +1375,30 @@ func DeclareProjectileTargets(d *tickwork.Decl, t *Tables) *ProjectileTargets {
 // never past it.
 func (q *ProjectileTargets) Run(dst []ProjectileTargetsRow) []ProjectileTargetsRow {
 	dst = dst[:0]
-	bodyLease := q.t.Body.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			pTargets := q.pTarget[base+lo : base+hi]
-			for i := range pTargets {
-				row := base + lo + i
-				bRow := bodyLease.Find(pTargets[i])
-				if bRow >= 0 {
-					dst = append(dst, ProjectileTargetsRow{Projectile: tickwork.QueryHandle(q.tb, row), X: q.bX[bRow], Y: q.bY[bRow]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		bodyLease := q.t.Body.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pTargets := q.pTarget[base+lo : base+hi]
+				for i := range pTargets {
+					row := base + lo + i
+					bRow := bodyLease.Find(pTargets[i])
+					if bRow >= 0 {
+						dst = append(dst, ProjectileTargetsRow{Projectile: tickwork.QueryHandle(q.tb, row), X: q.bX[bRow], Y: q.bY[bRow]})
+					}
 				}
 			}
 		}
@@ -1257,10 +1406,53 @@ func (q *ProjectileTargets) Run(dst []ProjectileTargetsRow) []ProjectileTargetsR
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *ProjectileTargets) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *ProjectileTargets) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *ProjectileTargets) chunk(_, c int) {
+	dst := q.parts[c][:0]
+	bodyLease2 := q.t.Body.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pTargets2 := q.pTarget[base+lo : base+hi]
+		for i := range pTargets2 {
+			row := base + lo + i
+			bRow2 := bodyLease2.Find(pTargets2[i])
+			if bRow2 >= 0 {
+				dst = append(dst, ProjectileTargetsRow{Projectile: tickwork.QueryHandle(q.tb, row), X: q.bX[bRow2], Y: q.bY[bRow2]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *ProjectileTargets) Plan() string {
-	return "scan Projectile (ascending index); inner join Body b: probe by p.Target"
+	if q.lane == "" {
+		return "scan Projectile (ascending index); inner join Body b: probe by p.Target"
+	}
+	return "scan Projectile (ascending index); inner join Body b: probe by p.Target; lane of the last run: " + q.lane
 }
 
 // OldProjectilesRow is a row of the result of query OldProjectiles
@@ -1276,11 +1468,17 @@ type OldProjectilesRow struct {
 // filter. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
 type OldProjectiles struct {
-	t       *Tables
-	tb      *tickwork.Table   // Projectile
-	pTTL    []int32           // Projectile.TTL
-	pTarget []tickwork.Handle // Projectile.Target
-	bX      []float32         // Body.X
+	t         *Tables
+	tb        *tickwork.Table         // Projectile
+	pTTL      []int32                 // Projectile.TTL
+	pTarget   []tickwork.Handle       // Projectile.Target
+	bX        []float32               // Body.X
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	argTtl    int32                   // Run's ttl, for chunk
+	parts     [][]OldProjectilesRow   // per-chunk rows
 }
 
 // NewOldProjectiles makes query OldProjectiles over the tables of t, for
@@ -1315,22 +1513,36 @@ func DeclareOldProjectiles(d *tickwork.Decl, t *Tables) *OldProjectiles {
 // never past it.
 func (q *OldProjectiles) Run(dst []OldProjectilesRow, ttl int32) []OldProjectilesRow {
 	dst = dst[:0]
-	bodyLease := q.t.Body.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			pTTLs := q.pTTL[base+lo : base+hi]
-			pTargets := q.pTarget[base+lo : base+hi][:len(pTTLs)]
-			for i := range pTTLs {
-				row := base + lo + i
-				if pTTLs[i] < ttl {
-					bRow := bodyLease.Find(pTargets[i])
-					var bX float32
-					if bRow >= 0 {
-						bX = q.bX[bRow]
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argTtl = ttl
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		bodyLease := q.t.Body.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pTTLs := q.pTTL[base+lo : base+hi]
+				pTargets := q.pTarget[base+lo : base+hi][:len(pTTLs)]
+				for i := range pTTLs {
+					row := base + lo + i
+					if pTTLs[i] < ttl {
+						bRow := bodyLease.Find(pTargets[i])
+						var bX float32
+						if bRow >= 0 {
+							bX = q.bX[bRow]
+						}
+						dst = append(dst, OldProjectilesRow{Projectile: tickwork.QueryHandle(q.tb, row), Lost: bRow < 0, X: bX})
 					}
-					dst = append(dst, OldProjectilesRow{Projectile: tickwork.QueryHandle(q.tb, row), Lost: bRow < 0, X: bX})
 				}
 			}
 		}
@@ -1338,10 +1550,59 @@ func (q *OldProjectiles) Run(dst []OldProjectilesRow, ttl int32) []OldProjectile
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *OldProjectiles) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *OldProjectiles) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *OldProjectiles) chunk(_, c int) {
+	ttl := q.argTtl
+	dst := q.parts[c][:0]
+	bodyLease2 := q.t.Body.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pTTLs2 := q.pTTL[base+lo : base+hi]
+		pTargets2 := q.pTarget[base+lo : base+hi][:len(pTTLs2)]
+		for i := range pTTLs2 {
+			row := base + lo + i
+			if pTTLs2[i] < ttl {
+				bRow2 := bodyLease2.Find(pTargets2[i])
+				var bX2 float32
+				if bRow2 >= 0 {
+					bX2 = q.bX[bRow2]
+				}
+				dst = append(dst, OldProjectilesRow{Projectile: tickwork.QueryHandle(q.tb, row), Lost: bRow2 < 0, X: bX2})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *OldProjectiles) Plan() string {
-	return "scan Projectile (ascending index); left join Body b: probe by p.Target; filter"
+	if q.lane == "" {
+		return "scan Projectile (ascending index); left join Body b: probe by p.Target; filter"
+	}
+	return "scan Projectile (ascending index); left join Body b: probe by p.Target; filter; lane of the last run: " + q.lane
 }
 
 // HealthyNearWallRow is a row of the result of query HealthyNearWall
@@ -1356,10 +1617,16 @@ type HealthyNearWallRow struct {
 // filter. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
 type HealthyNearWall struct {
-	t       *Tables
-	tb      *tickwork.Table // Unit
-	uHealth []int32         // Unit.Health
-	bX, bY  []float32       // Body.X, Body.Y
+	t         *Tables
+	tb        *tickwork.Table         // Unit
+	uHealth   []int32                 // Unit.Health
+	bX, bY    []float32               // Body.X, Body.Y
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	argX      float32                 // Run's x, for chunk
+	parts     [][]HealthyNearWallRow  // per-chunk rows
 }
 
 // NewHealthyNearWall makes query HealthyNearWall over the tables of t, for
@@ -1394,20 +1661,34 @@ func DeclareHealthyNearWall(d *tickwork.Decl, t *Tables) *HealthyNearWall {
 // never past it.
 func (q *HealthyNearWall) Run(dst []HealthyNearWallRow, x float32) []HealthyNearWallRow {
 	dst = dst[:0]
-	bodyLease := q.t.Body.Table.Lease()
-	bodyWords := bodyLease.Words()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			uHealths := q.uHealth[base+lo : base+hi]
-			for i := range uHealths {
-				row := base + lo + i
-				if uHealths[i] == 3 {
-					if row < len(bodyWords) && bodyWords[row] != 0 {
-						bRow := row
-						if q.bX[bRow] < x {
-							dst = append(dst, HealthyNearWallRow{Unit: tickwork.QueryHandle(q.tb, row), X: q.bX[bRow], Y: q.bY[bRow]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argX = x
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		bodyLease := q.t.Body.Table.Lease()
+		bodyWords := bodyLease.Words()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				uHealths := q.uHealth[base+lo : base+hi]
+				for i := range uHealths {
+					row := base + lo + i
+					if uHealths[i] == 3 {
+						if row < len(bodyWords) && bodyWords[row] != 0 {
+							bRow := row
+							if q.bX[bRow] < x {
+								dst = append(dst, HealthyNearWallRow{Unit: tickwork.QueryHandle(q.tb, row), X: q.bX[bRow], Y: q.bY[bRow]})
+							}
 						}
 					}
 				}
@@ -1417,8 +1698,57 @@ func (q *HealthyNearWall) Run(dst []HealthyNearWallRow, x float32) []HealthyNear
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *HealthyNearWall) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *HealthyNearWall) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *HealthyNearWall) chunk(_, c int) {
+	x := q.argX
+	dst := q.parts[c][:0]
+	bodyLease2 := q.t.Body.Table.Lease()
+	bodyWords2 := bodyLease2.Words()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		uHealths2 := q.uHealth[base+lo : base+hi]
+		for i := range uHealths2 {
+			row := base + lo + i
+			if uHealths2[i] == 3 {
+				if row < len(bodyWords2) && bodyWords2[row] != 0 {
+					bRow2 := row
+					if q.bX[bRow2] < x {
+						dst = append(dst, HealthyNearWallRow{Unit: tickwork.QueryHandle(q.tb, row), X: q.bX[bRow2], Y: q.bY[bRow2]})
+					}
+				}
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *HealthyNearWall) Plan() string {
-	return "scan Unit (ascending index); inner join Body b: probe by entity of u; filter"
+	if q.lane == "" {
+		return "scan Unit (ascending index); inner join Body b: probe by entity of u; filter"
+	}
+	return "scan Unit (ascending index); inner join Body b: probe by entity of u; filter; lane of the last run: " + q.lane
 }

@@ -173,11 +173,17 @@ type VeteransRow struct {
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type Veterans struct {
-	t       *Tables
-	tb      *tickwork.Table // Player
-	pLevel  []int32         // Player.Level
-	pScore  []int64         // Player.Score
-	pRegion []int32         // Player.Region
+	t                   *Tables
+	tb                  *tickwork.Table         // Player
+	pLevel              []int32                 // Player.Level
+	pScore              []int64                 // Player.Score
+	pRegion             []int32                 // Player.Region
+	w                   *tickwork.World         // set by Parallel: the world whose workers scan
+	lane                string                  // the lane of the last Run
+	minChunks           int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn             func(worker, chunk int) // q.chunk, made once
+	argLevel, argRegion int32                   // Run's level, for chunk, Run's region, for chunk
+	parts               [][]VeteransRow         // per-chunk rows
 }
 
 // NewVeterans makes query Veterans over the tables of t, for the host
@@ -211,17 +217,32 @@ func DeclareVeterans(d *tickwork.Decl, t *Tables) *Veterans {
 // never past it.
 func (q *Veterans) Run(dst []VeteransRow, level int32, region int32) []VeteransRow {
 	dst = dst[:0]
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			pLevels := q.pLevel[base+lo : base+hi]
-			pScores := q.pScore[base+lo : base+hi][:len(pLevels)]
-			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
-			for i := range pLevels {
-				row := base + lo + i
-				if pLevels[i] >= level && pRegions[i] == region {
-					dst = append(dst, VeteransRow{Player: tickwork.QueryHandle(q.tb, row), Score: pScores[i]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argLevel = level
+		q.argRegion = region
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pLevels := q.pLevel[base+lo : base+hi]
+				pScores := q.pScore[base+lo : base+hi][:len(pLevels)]
+				pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
+				for i := range pLevels {
+					row := base + lo + i
+					if pLevels[i] >= level && pRegions[i] == region {
+						dst = append(dst, VeteransRow{Player: tickwork.QueryHandle(q.tb, row), Score: pScores[i]})
+					}
 				}
 			}
 		}
@@ -229,10 +250,55 @@ func (q *Veterans) Run(dst []VeteransRow, level int32, region int32) []VeteransR
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *Veterans) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *Veterans) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *Veterans) chunk(_, c int) {
+	level := q.argLevel
+	region := q.argRegion
+	dst := q.parts[c][:0]
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pLevels2 := q.pLevel[base+lo : base+hi]
+		pScores2 := q.pScore[base+lo : base+hi][:len(pLevels2)]
+		pRegions2 := q.pRegion[base+lo : base+hi][:len(pLevels2)]
+		for i := range pLevels2 {
+			row := base + lo + i
+			if pLevels2[i] >= level && pRegions2[i] == region {
+				dst = append(dst, VeteransRow{Player: tickwork.QueryHandle(q.tb, row), Score: pScores2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *Veterans) Plan() string {
-	return "scan Player (ascending index); filter"
+	if q.lane == "" {
+		return "scan Player (ascending index); filter"
+	}
+	return "scan Player (ascending index); filter; lane of the last run: " + q.lane
 }
 
 // ProductAtRow is a row of the result of query ProductAt (shop.tw:50).
@@ -1335,9 +1401,14 @@ type PremiumSpendRow struct {
 // filter. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
 type PremiumSpend struct {
-	t      *Tables
-	tb     *tickwork.Table // Player
-	fSpent []float64       // Profile.Spent
+	t         *Tables
+	tb        *tickwork.Table         // Player
+	fSpent    []float64               // Profile.Spent
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	parts     [][]PremiumSpendRow     // per-chunk rows
 }
 
 // NewPremiumSpend makes query PremiumSpend over the tables of t, for the
@@ -1370,21 +1441,34 @@ func DeclarePremiumSpend(d *tickwork.Decl, t *Tables) *PremiumSpend {
 // never past it.
 func (q *PremiumSpend) Run(dst []PremiumSpendRow) []PremiumSpendRow {
 	dst = dst[:0]
-	profileLease := q.t.Profile.Table.Lease()
-	profileWords := profileLease.Words()
-	premiumLease := q.t.Premium.Table.Lease()
-	premiumWords := premiumLease.Words()
-	bannedLease := q.t.Banned.Table.Lease()
-	bannedWords := bannedLease.Words()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			for row := base + lo; row < base+hi; row++ {
-				if (row < len(premiumWords) && premiumWords[row] != 0) && !(row < len(bannedWords) && bannedWords[row] != 0) {
-					if row < len(profileWords) && profileWords[row] != 0 {
-						fRow := row
-						dst = append(dst, PremiumSpendRow{Player: tickwork.QueryHandle(q.tb, row), Spent: q.fSpent[fRow]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		profileLease := q.t.Profile.Table.Lease()
+		profileWords := profileLease.Words()
+		premiumLease := q.t.Premium.Table.Lease()
+		premiumWords := premiumLease.Words()
+		bannedLease := q.t.Banned.Table.Lease()
+		bannedWords := bannedLease.Words()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				for row := base + lo; row < base+hi; row++ {
+					if (row < len(premiumWords) && premiumWords[row] != 0) && !(row < len(bannedWords) && bannedWords[row] != 0) {
+						if row < len(profileWords) && profileWords[row] != 0 {
+							fRow := row
+							dst = append(dst, PremiumSpendRow{Player: tickwork.QueryHandle(q.tb, row), Spent: q.fSpent[fRow]})
+						}
 					}
 				}
 			}
@@ -1393,10 +1477,58 @@ func (q *PremiumSpend) Run(dst []PremiumSpendRow) []PremiumSpendRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *PremiumSpend) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *PremiumSpend) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *PremiumSpend) chunk(_, c int) {
+	dst := q.parts[c][:0]
+	profileLease2 := q.t.Profile.Table.Lease()
+	profileWords2 := profileLease2.Words()
+	premiumLease2 := q.t.Premium.Table.Lease()
+	premiumWords2 := premiumLease2.Words()
+	bannedLease2 := q.t.Banned.Table.Lease()
+	bannedWords2 := bannedLease2.Words()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		for row := base + lo; row < base+hi; row++ {
+			if (row < len(premiumWords2) && premiumWords2[row] != 0) && !(row < len(bannedWords2) && bannedWords2[row] != 0) {
+				if row < len(profileWords2) && profileWords2[row] != 0 {
+					fRow2 := row
+					dst = append(dst, PremiumSpendRow{Player: tickwork.QueryHandle(q.tb, row), Spent: q.fSpent[fRow2]})
+				}
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *PremiumSpend) Plan() string {
-	return "scan Player (ascending index); inner join Profile f: probe by entity of p; filter"
+	if q.lane == "" {
+		return "scan Player (ascending index); inner join Profile f: probe by entity of p; filter"
+	}
+	return "scan Player (ascending index); inner join Profile f: probe by entity of p; filter; lane of the last run: " + q.lane
 }
 
 // CategoryOrdersRow is a row of the result of query CategoryOrders
@@ -1413,10 +1545,16 @@ type CategoryOrdersRow struct {
 // docs/schema.md's Query results.
 type CategoryOrders struct {
 	t          *Tables
-	tb         *tickwork.Table   // Order
-	oItem      []tickwork.Handle // Order.Item
-	prCategory []int32           // Product.Category
-	prPrice    []float32         // Product.Price
+	tb         *tickwork.Table         // Order
+	oItem      []tickwork.Handle       // Order.Item
+	prCategory []int32                 // Product.Category
+	prPrice    []float32               // Product.Price
+	w          *tickwork.World         // set by Parallel: the world whose workers scan
+	lane       string                  // the lane of the last Run
+	minChunks  int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn    func(worker, chunk int) // q.chunk, made once
+	argC       int32                   // Run's c, for chunk
+	parts      [][]CategoryOrdersRow   // per-chunk rows
 }
 
 // NewCategoryOrders makes query CategoryOrders over the tables of t, for
@@ -1451,18 +1589,32 @@ func DeclareCategoryOrders(d *tickwork.Decl, t *Tables) *CategoryOrders {
 // never past it.
 func (q *CategoryOrders) Run(dst []CategoryOrdersRow, c2 int32) []CategoryOrdersRow {
 	dst = dst[:0]
-	productLease := q.t.Product.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			oItems := q.oItem[base+lo : base+hi]
-			for i := range oItems {
-				row := base + lo + i
-				prRow := productLease.Find(oItems[i])
-				if prRow >= 0 {
-					if q.prCategory[prRow] == c2 {
-						dst = append(dst, CategoryOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Missing: false, Price: q.prPrice[prRow]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argC = c2
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		productLease := q.t.Product.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				oItems := q.oItem[base+lo : base+hi]
+				for i := range oItems {
+					row := base + lo + i
+					prRow := productLease.Find(oItems[i])
+					if prRow >= 0 {
+						if q.prCategory[prRow] == c2 {
+							dst = append(dst, CategoryOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Missing: false, Price: q.prPrice[prRow]})
+						}
 					}
 				}
 			}
@@ -1471,10 +1623,56 @@ func (q *CategoryOrders) Run(dst []CategoryOrdersRow, c2 int32) []CategoryOrders
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *CategoryOrders) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *CategoryOrders) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *CategoryOrders) chunk(_, c int) {
+	c2 := q.argC
+	dst := q.parts[c][:0]
+	productLease2 := q.t.Product.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		oItems2 := q.oItem[base+lo : base+hi]
+		for i := range oItems2 {
+			row := base + lo + i
+			prRow2 := productLease2.Find(oItems2[i])
+			if prRow2 >= 0 {
+				if q.prCategory[prRow2] == c2 {
+					dst = append(dst, CategoryOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Missing: false, Price: q.prPrice[prRow2]})
+				}
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *CategoryOrders) Plan() string {
-	return "scan Order (ascending index); inner join Product pr: probe by o.Item; filter"
+	if q.lane == "" {
+		return "scan Order (ascending index); inner join Product pr: probe by o.Item; filter"
+	}
+	return "scan Order (ascending index); inner join Product pr: probe by o.Item; filter; lane of the last run: " + q.lane
 }
 
 // BulkOrdersRow is a row of the result of query BulkOrders (shop.tw:123).
@@ -1490,9 +1688,15 @@ type BulkOrdersRow struct {
 // Query results.
 type BulkOrders struct {
 	t                 *Tables
-	tb                *tickwork.Table   // Order
-	oBuyer            []tickwork.Handle // Order.Buyer
-	oQuantity, pLevel []int32           // Order.Quantity, Player.Level
+	tb                *tickwork.Table         // Order
+	oBuyer            []tickwork.Handle       // Order.Buyer
+	oQuantity, pLevel []int32                 // Order.Quantity, Player.Level
+	w                 *tickwork.World         // set by Parallel: the world whose workers scan
+	lane              string                  // the lane of the last Run
+	minChunks         int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn           func(worker, chunk int) // q.chunk, made once
+	argQ              int32                   // Run's q, for chunk
+	parts             [][]BulkOrdersRow       // per-chunk rows
 }
 
 // NewBulkOrders makes query BulkOrders over the tables of t, for the host
@@ -1526,22 +1730,36 @@ func DeclareBulkOrders(d *tickwork.Decl, t *Tables) *BulkOrders {
 // never past it.
 func (q *BulkOrders) Run(dst []BulkOrdersRow, q2 int32) []BulkOrdersRow {
 	dst = dst[:0]
-	playerLease := q.t.Player.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			oBuyers := q.oBuyer[base+lo : base+hi]
-			oQuantitys := q.oQuantity[base+lo : base+hi][:len(oBuyers)]
-			for i := range oBuyers {
-				row := base + lo + i
-				if oQuantitys[i] == q2 {
-					pRow := playerLease.Find(oBuyers[i])
-					var pLevel int32
-					if pRow >= 0 {
-						pLevel = q.pLevel[pRow]
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argQ = q2
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		playerLease := q.t.Player.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				oBuyers := q.oBuyer[base+lo : base+hi]
+				oQuantitys := q.oQuantity[base+lo : base+hi][:len(oBuyers)]
+				for i := range oBuyers {
+					row := base + lo + i
+					if oQuantitys[i] == q2 {
+						pRow := playerLease.Find(oBuyers[i])
+						var pLevel int32
+						if pRow >= 0 {
+							pLevel = q.pLevel[pRow]
+						}
+						dst = append(dst, BulkOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Orphan: pRow < 0, Level: pLevel})
 					}
-					dst = append(dst, BulkOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Orphan: pRow < 0, Level: pLevel})
 				}
 			}
 		}
@@ -1549,10 +1767,59 @@ func (q *BulkOrders) Run(dst []BulkOrdersRow, q2 int32) []BulkOrdersRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *BulkOrders) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *BulkOrders) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *BulkOrders) chunk(_, c int) {
+	q2 := q.argQ
+	dst := q.parts[c][:0]
+	playerLease2 := q.t.Player.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		oBuyers2 := q.oBuyer[base+lo : base+hi]
+		oQuantitys2 := q.oQuantity[base+lo : base+hi][:len(oBuyers2)]
+		for i := range oBuyers2 {
+			row := base + lo + i
+			if oQuantitys2[i] == q2 {
+				pRow2 := playerLease2.Find(oBuyers2[i])
+				var pLevel2 int32
+				if pRow2 >= 0 {
+					pLevel2 = q.pLevel[pRow2]
+				}
+				dst = append(dst, BulkOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Orphan: pRow2 < 0, Level: pLevel2})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *BulkOrders) Plan() string {
-	return "scan Order (ascending index); left join Player p: probe by o.Buyer; filter"
+	if q.lane == "" {
+		return "scan Order (ascending index); left join Player p: probe by o.Buyer; filter"
+	}
+	return "scan Order (ascending index); left join Player p: probe by o.Buyer; filter; lane of the last run: " + q.lane
 }
 
 // RevenueByDayRow is a row of the result of query RevenueByDay
@@ -1689,8 +1956,18 @@ type BannedPremiumRow struct {
 // one goroutine at a time; the result's order is docs/schema.md's Query
 // results.
 type BannedPremium struct {
-	t  *Tables
-	tb *tickwork.Table // Premium
+	t         *Tables
+	tb        *tickwork.Table         // Premium
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	aggs      []bannedPremiumPart     // per-chunk accumulators
+}
+
+// bannedPremiumPart is one chunk's accumulators of query BannedPremium (the parallel lane).
+type bannedPremiumPart struct {
+	a0 int64
 }
 
 // NewBannedPremium makes query BannedPremium over the tables of t, for the
@@ -1717,15 +1994,29 @@ func DeclareBannedPremium(d *tickwork.Decl, t *Tables) *BannedPremium {
 // 0, min/max/avg 0). Allocates nothing.
 func (q *BannedPremium) Run() BannedPremiumRow {
 	var a0 int64
-	bannedLease := q.t.Banned.Table.Lease()
-	bannedWords := bannedLease.Words()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			for row := base + lo; row < base+hi; row++ {
-				if row < len(bannedWords) && bannedWords[row] != 0 {
-					a0++
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		if cap(q.aggs) < nc {
+			q.aggs = make([]bannedPremiumPart, nc)
+		}
+		q.aggs = q.aggs[:nc]
+		q.w.RunChunks(nc, q.chunkFn)
+		for c := range q.aggs {
+			pt := &q.aggs[c]
+			a0 += pt.a0
+		}
+	} else {
+		q.lane = "serial"
+		bannedLease := q.t.Banned.Table.Lease()
+		bannedWords := bannedLease.Words()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				for row := base + lo; row < base+hi; row++ {
+					if row < len(bannedWords) && bannedWords[row] != 0 {
+						a0++
+					}
 				}
 			}
 		}
@@ -1733,8 +2024,49 @@ func (q *BannedPremium) Run() BannedPremiumRow {
 	return BannedPremiumRow{Count: a0}
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *BannedPremium) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *BannedPremium) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *BannedPremium) chunk(_, c int) {
+	var a0 int64
+	bannedLease2 := q.t.Banned.Table.Lease()
+	bannedWords2 := bannedLease2.Words()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		for row := base + lo; row < base+hi; row++ {
+			if row < len(bannedWords2) && bannedWords2[row] != 0 {
+				a0++
+			}
+		}
+	}
+	q.aggs[c] = bannedPremiumPart{a0: a0}
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *BannedPremium) Plan() string {
-	return "scan Premium (ascending index); filter; aggregate count (one row)"
+	if q.lane == "" {
+		return "scan Premium (ascending index); filter; aggregate count (one row)"
+	}
+	return "scan Premium (ascending index); filter; aggregate count (one row); lane of the last run: " + q.lane
 }

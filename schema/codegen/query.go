@@ -34,6 +34,8 @@ type qGen struct {
 	leases  map[*schema.Table]string
 	closers int    // braces the source, joins and where opened
 	limit   string // the Go name of the bound, "" without a limit
+	// oneChunk: source walks chunk c only (the parallel lane's chunk method)
+	oneChunk bool
 }
 
 // queryNames are the package-level Go names a query Q defines.
@@ -136,13 +138,28 @@ func (qg *qGen) query() {
 	g.p("}")
 	g.p("")
 	qg.scratchTypes()
+	if qg.parallel() {
+		qg.parallelTypes()
+	}
 	qg.constructors()
 	qg.run()
-	g.p("// Plan is the query's plan: how it reads each variable and what it does")
-	g.p("// with the rows.")
-	g.p("func (q *%s) Plan() string {", qg.name)
-	g.p("return %q", plan)
-	g.p("}")
+	if qg.parallel() {
+		qg.parallelMethods()
+		g.p("// Plan is the query's plan: how it reads each variable and what it does")
+		g.p("// with the rows, and the lane of the last Run (Lane).")
+		g.p("func (q *%s) Plan() string {", qg.name)
+		g.p("if q.lane == \"\" {")
+		g.p("return %q", plan)
+		g.p("}")
+		g.p("return %q + q.lane", plan+"; lane of the last run: ")
+		g.p("}")
+	} else {
+		g.p("// Plan is the query's plan: how it reads each variable and what it does")
+		g.p("// with the rows.")
+		g.p("func (q *%s) Plan() string {", qg.name)
+		g.p("return %q", plan)
+		g.p("}")
+	}
 	g.p("")
 	qg.helpers()
 }
@@ -176,6 +193,9 @@ func (qg *qGen) stateFields() {
 	}
 	if q.Distinct {
 		qg.fields = append(qg.fields, field{"seen", "map[" + qg.lower + "Key]struct{}", "the distinct rows so far"})
+	}
+	if qg.parallel() {
+		qg.parallelFields()
 	}
 }
 
@@ -400,6 +420,10 @@ func (qg *qGen) run() {
 		g.p("")
 		return
 	}
+	par := qg.parallel()
+	if par {
+		qg.parallelBranch()
+	}
 	qg.leaseLocals()
 	qg.source()
 	// The where's conjuncts over the from row alone filter it before
@@ -418,6 +442,9 @@ func (qg *qGen) run() {
 	}
 	qg.sink()
 	for ; qg.closers > 0; qg.closers-- {
+		g.p("}")
+	}
+	if par {
 		g.p("}")
 	}
 	qg.finish()
@@ -643,12 +670,29 @@ func (qg *qGen) source() {
 				sg.env["col:"+v.Name+"."+u.Column.Name] = "q." + qg.colName(v, u.Column) + "[row]"
 			}
 		}
+	case qg.oneChunk:
+		g.p("cr := q.tb.ChunkRows()")
+		g.p("mask, base := q.tb.Enabled(c), c*cr")
+		g.p("for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {")
+		qg.closers += 2
+		qg.scanEnv()
 	default:
 		g.p("cr := q.tb.ChunkRows()")
 		g.p("for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {")
 		g.p("mask, base := q.tb.Enabled(c), c*cr")
 		g.p("for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {")
 		qg.closers += 3
+		qg.scanEnv()
+	}
+}
+
+// scanEnv opens the row loop of a run [lo, hi) of chunk c of the from
+// table: the column slices cut once per run, the from variable's columns
+// and handle.
+func (qg *qGen) scanEnv() {
+	g, q, sg := qg.g, qg.q, qg.sg
+	v := q.From
+	{
 		var first string
 		var lhs, rhs []string
 		for _, u := range q.Access.Uses {

@@ -316,11 +316,17 @@ type AdultsRow struct {
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type Adults struct {
-	t    *Tables
-	tb   *tickwork.Table // Person
-	pAge []int32         // Person.Age
-	pW   []float32       // Person.W
-	pOn  []bool          // Person.On
+	t         *Tables
+	tb        *tickwork.Table         // Person
+	pAge      []int32                 // Person.Age
+	pW        []float32               // Person.W
+	pOn       []bool                  // Person.On
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	argMin    int32                   // Run's min, for chunk
+	parts     [][]AdultsRow           // per-chunk rows
 }
 
 // NewAdults makes query Adults over the tables of t, for the host between
@@ -354,16 +360,30 @@ func DeclareAdults(d *tickwork.Decl, t *Tables) *Adults {
 // never past it.
 func (q *Adults) Run(dst []AdultsRow, min2 int32) []AdultsRow {
 	dst = dst[:0]
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			pAges := q.pAge[base+lo : base+hi]
-			pWs, pOns := q.pW[base+lo : base+hi][:len(pAges)], q.pOn[base+lo : base+hi][:len(pAges)]
-			for i := range pAges {
-				row := base + lo + i
-				if pAges[i] >= min2 && pOns[i] {
-					dst = append(dst, AdultsRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argMin = min2
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pAges := q.pAge[base+lo : base+hi]
+				pWs, pOns := q.pW[base+lo : base+hi][:len(pAges)], q.pOn[base+lo : base+hi][:len(pAges)]
+				for i := range pAges {
+					row := base + lo + i
+					if pAges[i] >= min2 && pOns[i] {
+						dst = append(dst, AdultsRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]})
+					}
 				}
 			}
 		}
@@ -371,10 +391,53 @@ func (q *Adults) Run(dst []AdultsRow, min2 int32) []AdultsRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *Adults) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *Adults) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *Adults) chunk(_, c int) {
+	min2 := q.argMin
+	dst := q.parts[c][:0]
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pAges2 := q.pAge[base+lo : base+hi]
+		pWs2, pOns2 := q.pW[base+lo : base+hi][:len(pAges2)], q.pOn[base+lo : base+hi][:len(pAges2)]
+		for i := range pAges2 {
+			row := base + lo + i
+			if pAges2[i] >= min2 && pOns2[i] {
+				dst = append(dst, AdultsRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges2[i], W: pWs2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *Adults) Plan() string {
-	return "scan Person (ascending index); filter"
+	if q.lane == "" {
+		return "scan Person (ascending index); filter"
+	}
+	return "scan Person (ascending index); filter; lane of the last run: " + q.lane
 }
 
 // FirstAdultsRow is a row of the result of query FirstAdults
@@ -1635,9 +1698,14 @@ type OrderBuyersRow struct {
 // docs/schema.md's Query results.
 type OrderBuyers struct {
 	t             *Tables
-	tb            *tickwork.Table   // Order
-	oBuyer        []tickwork.Handle // Order.Buyer
-	oAmount, pAge []int32           // Order.Amount, Person.Age
+	tb            *tickwork.Table         // Order
+	oBuyer        []tickwork.Handle       // Order.Buyer
+	oAmount, pAge []int32                 // Order.Amount, Person.Age
+	w             *tickwork.World         // set by Parallel: the world whose workers scan
+	lane          string                  // the lane of the last Run
+	minChunks     int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn       func(worker, chunk int) // q.chunk, made once
+	parts         [][]OrderBuyersRow      // per-chunk rows
 }
 
 // NewOrderBuyers makes query OrderBuyers over the tables of t, for the host
@@ -1671,19 +1739,32 @@ func DeclareOrderBuyers(d *tickwork.Decl, t *Tables) *OrderBuyers {
 // never past it.
 func (q *OrderBuyers) Run(dst []OrderBuyersRow) []OrderBuyersRow {
 	dst = dst[:0]
-	personLease := q.t.Person.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			oBuyers := q.oBuyer[base+lo : base+hi]
-			oAmounts := q.oAmount[base+lo : base+hi][:len(oBuyers)]
-			for i := range oBuyers {
-				row := base + lo + i
-				if oAmounts[i] > 2 {
-					pRow := personLease.Find(oBuyers[i])
-					if pRow >= 0 {
-						dst = append(dst, OrderBuyersRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Age: q.pAge[pRow]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		personLease := q.t.Person.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				oBuyers := q.oBuyer[base+lo : base+hi]
+				oAmounts := q.oAmount[base+lo : base+hi][:len(oBuyers)]
+				for i := range oBuyers {
+					row := base + lo + i
+					if oAmounts[i] > 2 {
+						pRow := personLease.Find(oBuyers[i])
+						if pRow >= 0 {
+							dst = append(dst, OrderBuyersRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Age: q.pAge[pRow]})
+						}
 					}
 				}
 			}
@@ -1692,10 +1773,56 @@ func (q *OrderBuyers) Run(dst []OrderBuyersRow) []OrderBuyersRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *OrderBuyers) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *OrderBuyers) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *OrderBuyers) chunk(_, c int) {
+	dst := q.parts[c][:0]
+	personLease2 := q.t.Person.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		oBuyers2 := q.oBuyer[base+lo : base+hi]
+		oAmounts2 := q.oAmount[base+lo : base+hi][:len(oBuyers2)]
+		for i := range oBuyers2 {
+			row := base + lo + i
+			if oAmounts2[i] > 2 {
+				pRow2 := personLease2.Find(oBuyers2[i])
+				if pRow2 >= 0 {
+					dst = append(dst, OrderBuyersRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts2[i], Age: q.pAge[pRow2]})
+				}
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *OrderBuyers) Plan() string {
-	return "scan Order (ascending index); inner join Person p: probe by o.Buyer; filter"
+	if q.lane == "" {
+		return "scan Order (ascending index); inner join Person p: probe by o.Buyer; filter"
+	}
+	return "scan Order (ascending index); inner join Person p: probe by o.Buyer; filter; lane of the last run: " + q.lane
 }
 
 // OrdersLostRow is a row of the result of query OrdersLost
@@ -1712,9 +1839,14 @@ type OrdersLostRow struct {
 // docs/schema.md's Query results.
 type OrdersLost struct {
 	t             *Tables
-	tb            *tickwork.Table   // Order
-	oBuyer        []tickwork.Handle // Order.Buyer
-	oAmount, pAge []int32           // Order.Amount, Person.Age
+	tb            *tickwork.Table         // Order
+	oBuyer        []tickwork.Handle       // Order.Buyer
+	oAmount, pAge []int32                 // Order.Amount, Person.Age
+	w             *tickwork.World         // set by Parallel: the world whose workers scan
+	lane          string                  // the lane of the last Run
+	minChunks     int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn       func(worker, chunk int) // q.chunk, made once
+	parts         [][]OrdersLostRow       // per-chunk rows
 }
 
 // NewOrdersLost makes query OrdersLost over the tables of t, for the host
@@ -1748,24 +1880,37 @@ func DeclareOrdersLost(d *tickwork.Decl, t *Tables) *OrdersLost {
 // never past it.
 func (q *OrdersLost) Run(dst []OrdersLostRow) []OrdersLostRow {
 	dst = dst[:0]
-	personLease := q.t.Person.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			oBuyers := q.oBuyer[base+lo : base+hi]
-			oAmounts := q.oAmount[base+lo : base+hi][:len(oBuyers)]
-			for i := range oBuyers {
-				row := base + lo + i
-				pRow := personLease.Find(oBuyers[i])
-				var pAge int32
-				var pH tickwork.Handle
-				if pRow >= 0 {
-					pAge = q.pAge[pRow]
-					pH = oBuyers[i]
-				}
-				if pRow < 0 || pAge > 40 {
-					dst = append(dst, OrdersLostRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Age: pAge, Person: pH})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		personLease := q.t.Person.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				oBuyers := q.oBuyer[base+lo : base+hi]
+				oAmounts := q.oAmount[base+lo : base+hi][:len(oBuyers)]
+				for i := range oBuyers {
+					row := base + lo + i
+					pRow := personLease.Find(oBuyers[i])
+					var pAge int32
+					var pH tickwork.Handle
+					if pRow >= 0 {
+						pAge = q.pAge[pRow]
+						pH = oBuyers[i]
+					}
+					if pRow < 0 || pAge > 40 {
+						dst = append(dst, OrdersLostRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Age: pAge, Person: pH})
+					}
 				}
 			}
 		}
@@ -1773,10 +1918,60 @@ func (q *OrdersLost) Run(dst []OrdersLostRow) []OrdersLostRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *OrdersLost) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *OrdersLost) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *OrdersLost) chunk(_, c int) {
+	dst := q.parts[c][:0]
+	personLease2 := q.t.Person.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		oBuyers2 := q.oBuyer[base+lo : base+hi]
+		oAmounts2 := q.oAmount[base+lo : base+hi][:len(oBuyers2)]
+		for i := range oBuyers2 {
+			row := base + lo + i
+			pRow2 := personLease2.Find(oBuyers2[i])
+			var pAge2 int32
+			var pH2 tickwork.Handle
+			if pRow2 >= 0 {
+				pAge2 = q.pAge[pRow2]
+				pH2 = oBuyers2[i]
+			}
+			if pRow2 < 0 || pAge2 > 40 {
+				dst = append(dst, OrdersLostRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts2[i], Age: pAge2, Person: pH2})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *OrdersLost) Plan() string {
-	return "scan Order (ascending index); left join Person p: probe by o.Buyer; filter"
+	if q.lane == "" {
+		return "scan Order (ascending index); left join Person p: probe by o.Buyer; filter"
+	}
+	return "scan Order (ascending index); left join Person p: probe by o.Buyer; filter; lane of the last run: " + q.lane
 }
 
 // PlacedRow is a row of the result of query Placed (querykit.tw:158).
@@ -1790,9 +1985,14 @@ type PlacedRow struct {
 // it from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
 type Placed struct {
-	t      *Tables
-	tb     *tickwork.Table // Person
-	lX, lY []float32       // Place.X, Place.Y
+	t         *Tables
+	tb        *tickwork.Table         // Person
+	lX, lY    []float32               // Place.X, Place.Y
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	parts     [][]PlacedRow           // per-chunk rows
 }
 
 // NewPlaced makes query Placed over the tables of t, for the host between
@@ -1826,19 +2026,32 @@ func DeclarePlaced(d *tickwork.Decl, t *Tables) *Placed {
 // never past it.
 func (q *Placed) Run(dst []PlacedRow) []PlacedRow {
 	dst = dst[:0]
-	placeLease := q.t.Place.Table.Lease()
-	placeWords := placeLease.Words()
-	tagLease := q.t.Tag.Table.Lease()
-	tagWords := tagLease.Words()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			for row := base + lo; row < base+hi; row++ {
-				if !(row < len(tagWords) && tagWords[row] != 0) {
-					if row < len(placeWords) && placeWords[row] != 0 {
-						lRow := row
-						dst = append(dst, PlacedRow{Person: tickwork.QueryHandle(q.tb, row), X: q.lX[lRow], Y: q.lY[lRow]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		placeLease := q.t.Place.Table.Lease()
+		placeWords := placeLease.Words()
+		tagLease := q.t.Tag.Table.Lease()
+		tagWords := tagLease.Words()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				for row := base + lo; row < base+hi; row++ {
+					if !(row < len(tagWords) && tagWords[row] != 0) {
+						if row < len(placeWords) && placeWords[row] != 0 {
+							lRow := row
+							dst = append(dst, PlacedRow{Person: tickwork.QueryHandle(q.tb, row), X: q.lX[lRow], Y: q.lY[lRow]})
+						}
 					}
 				}
 			}
@@ -1847,10 +2060,56 @@ func (q *Placed) Run(dst []PlacedRow) []PlacedRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *Placed) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *Placed) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *Placed) chunk(_, c int) {
+	dst := q.parts[c][:0]
+	placeLease2 := q.t.Place.Table.Lease()
+	placeWords2 := placeLease2.Words()
+	tagLease2 := q.t.Tag.Table.Lease()
+	tagWords2 := tagLease2.Words()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		for row := base + lo; row < base+hi; row++ {
+			if !(row < len(tagWords2) && tagWords2[row] != 0) {
+				if row < len(placeWords2) && placeWords2[row] != 0 {
+					lRow2 := row
+					dst = append(dst, PlacedRow{Person: tickwork.QueryHandle(q.tb, row), X: q.lX[lRow2], Y: q.lY[lRow2]})
+				}
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *Placed) Plan() string {
-	return "scan Person (ascending index); inner join Place l: probe by entity of p; filter"
+	if q.lane == "" {
+		return "scan Person (ascending index); inner join Place l: probe by entity of p; filter"
+	}
+	return "scan Person (ascending index); inner join Place l: probe by entity of p; filter; lane of the last run: " + q.lane
 }
 
 // TaggedRow is a row of the result of query Tagged (querykit.tw:165).
@@ -1865,9 +2124,14 @@ type TaggedRow struct {
 // it from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
 type Tagged struct {
-	t  *Tables
-	tb *tickwork.Table // Person
-	lX []float32       // Place.X
+	t         *Tables
+	tb        *tickwork.Table         // Person
+	lX        []float32               // Place.X
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	parts     [][]TaggedRow           // per-chunk rows
 }
 
 // NewTagged makes query Tagged over the tables of t, for the host between
@@ -1899,26 +2163,39 @@ func DeclareTagged(d *tickwork.Decl, t *Tables) *Tagged {
 // never past it.
 func (q *Tagged) Run(dst []TaggedRow) []TaggedRow {
 	dst = dst[:0]
-	placeLease := q.t.Place.Table.Lease()
-	placeWords := placeLease.Words()
-	tagLease := q.t.Tag.Table.Lease()
-	tagWords := tagLease.Words()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			for row := base + lo; row < base+hi; row++ {
-				if row < len(tagWords) && tagWords[row] != 0 {
-					lRow := -1
-					if row < len(placeWords) && placeWords[row] != 0 {
-						lRow = row
-					}
-					var lX float32
-					if lRow >= 0 {
-						lX = q.lX[lRow]
-					}
-					if !(lRow < 0) {
-						dst = append(dst, TaggedRow{Person: tickwork.QueryHandle(q.tb, row), X: lX, Slot: int32(tickwork.QueryHandle(q.tb, row).Index())})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		placeLease := q.t.Place.Table.Lease()
+		placeWords := placeLease.Words()
+		tagLease := q.t.Tag.Table.Lease()
+		tagWords := tagLease.Words()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				for row := base + lo; row < base+hi; row++ {
+					if row < len(tagWords) && tagWords[row] != 0 {
+						lRow := -1
+						if row < len(placeWords) && placeWords[row] != 0 {
+							lRow = row
+						}
+						var lX float32
+						if lRow >= 0 {
+							lX = q.lX[lRow]
+						}
+						if !(lRow < 0) {
+							dst = append(dst, TaggedRow{Person: tickwork.QueryHandle(q.tb, row), X: lX, Slot: int32(tickwork.QueryHandle(q.tb, row).Index())})
+						}
 					}
 				}
 			}
@@ -1927,10 +2204,63 @@ func (q *Tagged) Run(dst []TaggedRow) []TaggedRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *Tagged) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *Tagged) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *Tagged) chunk(_, c int) {
+	dst := q.parts[c][:0]
+	placeLease2 := q.t.Place.Table.Lease()
+	placeWords2 := placeLease2.Words()
+	tagLease2 := q.t.Tag.Table.Lease()
+	tagWords2 := tagLease2.Words()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		for row := base + lo; row < base+hi; row++ {
+			if row < len(tagWords2) && tagWords2[row] != 0 {
+				lRow2 := -1
+				if row < len(placeWords2) && placeWords2[row] != 0 {
+					lRow2 = row
+				}
+				var lX2 float32
+				if lRow2 >= 0 {
+					lX2 = q.lX[lRow2]
+				}
+				if !(lRow2 < 0) {
+					dst = append(dst, TaggedRow{Person: tickwork.QueryHandle(q.tb, row), X: lX2, Slot: int32(tickwork.QueryHandle(q.tb, row).Index())})
+				}
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *Tagged) Plan() string {
-	return "scan Person (ascending index); left join Place l: probe by entity of p; filter"
+	if q.lane == "" {
+		return "scan Person (ascending index); left join Place l: probe by entity of p; filter"
+	}
+	return "scan Person (ascending index); left join Place l: probe by entity of p; filter; lane of the last run: " + q.lane
 }
 
 // PingsRow is a row of the result of query Pings (querykit.tw:173).

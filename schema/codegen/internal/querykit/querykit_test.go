@@ -695,3 +695,80 @@ func TestDeclaredQueries(t *testing.T) {
 	}
 	require.NotEqual(t, "[]", hostTotals[len(hostTotals)-1], "pings were emitted")
 }
+
+// parallelRun runs the queries that have a parallel lane into b.
+func (b *buffers) parallelRun(q *kit.Queries, p params) {
+	b.adults = q.Adults.Run(b.adults, p.min)
+	b.buyers = q.OrderBuyers.Run(b.buyers)
+	b.lost = q.OrdersLost.Run(b.lost)
+	b.placed = q.Placed.Run(b.placed)
+	b.tagged = q.Tagged.Run(b.tagged)
+}
+
+func (b *buffers) parallelShow() []string {
+	return []string{show(b.adults), show(b.buyers), show(b.lost), show(b.placed), show(b.tagged)}
+}
+
+// attach puts the queries with a parallel lane on w's workers from one
+// used chunk on.
+func attach(q *kit.Queries, w *tickwork.World) {
+	q.Adults.Parallel(w, 1)
+	q.OrderBuyers.Parallel(w, 1)
+	q.OrdersLost.Parallel(w, 1)
+	q.Placed.Parallel(w, 1)
+	q.Tagged.Parallel(w, 1)
+}
+
+// TestParallelLaneMatchesSerial: the queries with a parallel lane
+// (filters, joins, has), attached to the world's 1, 2, 4 or 8 workers and
+// under every chunk dealing, return the serial run's rows bit for bit and
+// in order after every frame of random worlds, and say that they took the
+// parallel lane.
+func TestParallelLaneMatchesSerial(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 3} {
+		for _, o := range append([]chunkorder.Order{chunkorder.Span()}, chunkorder.Alternatives()...) {
+			for _, workers := range []int{1, 2, 4, 8} {
+				t.Run(fmt.Sprintf("seed%d/%s/workers%d", seed, o, workers), func(t *testing.T) {
+					restore := chunkorder.Set(o)
+					defer restore()
+					wd := newWorld(t, workers, seed)
+					par := kit.NewQueries(wd.t)
+					attach(par, wd.w)
+					var serial, parallel buffers
+					for f := range 12 {
+						wd.mutate(t)
+						require.NoError(t, wd.w.Frame(dt))
+						p := wd.frameParams()
+						serial.parallelRun(wd.q, p)
+						parallel.parallelRun(par, p)
+						want, got := serial.parallelShow(), parallel.parallelShow()
+						for i := range want {
+							require.Equal(t, want[i], got[i], "frame %d, query %d (%+v)", f, i, p)
+						}
+						require.Equal(t, "parallel", par.Adults.Lane())
+						require.Equal(t, "serial", wd.q.Adults.Lane())
+						require.Contains(t, par.Tagged.Plan(), "lane of the last run: parallel")
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestParallelLaneAllocatesNothing: once the partials have grown, a
+// parallel Run allocates nothing, at 1 and 4 workers.
+func TestParallelLaneAllocatesNothing(t *testing.T) {
+	for _, workers := range []int{1, 4} {
+		wd := newWorld(t, workers, 9)
+		attach(wd.q, wd.w)
+		for range 5 {
+			wd.mutate(t)
+			require.NoError(t, wd.w.Frame(dt))
+		}
+		var b buffers
+		p := params{min: 5}
+		b.parallelRun(wd.q, p)
+		require.Zero(t, testing.AllocsPerRun(20, func() { b.parallelRun(wd.q, p) }), "workers %d", workers)
+		require.Equal(t, "parallel", wd.q.Adults.Lane())
+	}
+}
