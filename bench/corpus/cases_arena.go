@@ -88,17 +88,8 @@ func arenaCases() []Case {
 					return dst
 				}
 			},
-			NewGen: func(d *Data) func([]HXY) []HXY {
-				q, rows := arena.NewBodiesInBox(d.A), []arena.BodiesInBoxRow(nil)
-				b := d.P.Box
-				return func(dst []HXY) []HXY {
-					rows = q.Run(rows, b[0], b[1], b[2], b[3])
-					for _, r := range rows {
-						dst = append(dst, HXY{idOf(r.Body), r.X, r.Y})
-					}
-					return dst
-				}
-			},
+			NewGen: genBodiesInBox,
+			NewPar: genBodiesInBoxPar,
 		},
 		&Kase[HitTotal, *HitTotal]{
 			Meta: Info{Name: "hit_totals_by_target", Family: "event group-by ref", Set: "arena",
@@ -144,6 +135,7 @@ func arenaCases() []Case {
 				Indexes: []string{`CREATE INDEX unit_health ON unit(health)`}},
 			Args:   func(*Data) []any { return []any{1} },
 			NewGen: genLowHealth,
+			NewPar: genLowHealthPar,
 			NewHand: func(d *Data) func([]HI32) []HI32 {
 				t, hs := d.A.Unit.Table, d.A.Unit.Health.All()
 				return func(dst []HI32) []HI32 {
@@ -245,6 +237,7 @@ func arenaCases() []Case {
 				SQL: `SELECT p.idx, p.gen, b.x, b.y FROM projectile p JOIN body b ON b.idx = p.target_idx AND b.gen = p.target_gen
 	ORDER BY p.idx`},
 			NewGen: genProjectileTargets,
+			NewPar: genProjectileTargetsPar,
 			NewHand: func(d *Data) func([]HXY) []HXY {
 				t, tg, body := d.A.Projectile.Table, d.A.Projectile.Target.All(), d.A.Body.Table
 				xs, ys := d.A.Body.X.All(), d.A.Body.Y.All()
@@ -270,6 +263,7 @@ func arenaCases() []Case {
 	LEFT JOIN body b ON b.idx = p.target_idx AND b.gen = p.target_gen WHERE p.ttl < ? ORDER BY p.idx`},
 			Args:   func(*Data) []any { return []any{24} },
 			NewGen: genOldProjectiles,
+			NewPar: genOldProjectilesPar,
 			NewHand: func(d *Data) func([]HMissF32) []HMissF32 {
 				t, tg, ttl, body := d.A.Projectile.Table, d.A.Projectile.Target.All(), d.A.Projectile.TTL.All(), d.A.Body.Table
 				xs := d.A.Body.X.All()
@@ -298,6 +292,7 @@ func arenaCases() []Case {
 				SQL: `SELECT u.idx, u.gen, b.x, b.y FROM unit u JOIN body b ON b.idx = u.idx WHERE u.health = 3 AND b.x < ? ORDER BY u.idx`},
 			Args:   func(*Data) []any { return []any{float32(200)} },
 			NewGen: genHealthyNearWall,
+			NewPar: genHealthyNearWallPar,
 			NewHand: func(d *Data) func([]HXY) []HXY {
 				t, hs, body := d.A.Unit.Table, d.A.Unit.Health.All(), presenceIn(d.A.Body.Table)
 				xs, ys := d.A.Body.X.All(), d.A.Body.Y.All()

@@ -17,6 +17,7 @@ func shopCases() []Case {
 				Indexes: []string{`CREATE INDEX player_region_level ON player(region, level)`}},
 			Args:   func(*Data) []any { return []any{50, 3} },
 			NewGen: genVeterans,
+			NewPar: genVeteransPar,
 			NewHand: func(d *Data) func([]HI64) []HI64 {
 				p := &d.Shop.Player
 				t, lv, rg, sc := p.Table, p.Level.All(), p.Region.All(), p.Score.All()
@@ -382,6 +383,7 @@ func shopCases() []Case {
 				SQL: `SELECT p.idx, p.gen, f.spent FROM player p JOIN profile f ON f.idx = p.idx JOIN premium m ON m.idx = p.idx
 	WHERE NOT EXISTS (SELECT 1 FROM banned x WHERE x.idx = p.idx) ORDER BY p.idx`},
 			NewGen: genPremiumSpend,
+			NewPar: genPremiumSpendPar,
 			NewHand: func(d *Data) func([]HF64) []HF64 {
 				s := d.Shop
 				t, prof, prem, ban, sp := s.Player.Table, presenceIn(s.Profile.Table), presenceIn(s.Premium.Table), presenceIn(s.Banned.Table), s.Profile.Spent.All()
@@ -407,6 +409,7 @@ func shopCases() []Case {
 				Indexes: []string{`CREATE INDEX orders_item ON orders(item_idx, item_gen, quantity)`, `CREATE INDEX product_category ON product(category)`}},
 			Args:   func(*Data) []any { return []any{7} },
 			NewGen: genCategoryOrders,
+			NewPar: genCategoryOrdersPar,
 			NewHand: func(d *Data) func([]HMissF32) []HMissF32 {
 				s := d.Shop
 				t, it, prods, cat, pr := s.Order.Table, s.Order.Item.All(), s.Product.Table, s.Product.Category.All(), s.Product.Price.All()
@@ -433,6 +436,7 @@ func shopCases() []Case {
 				Indexes: []string{`CREATE INDEX orders_quantity ON orders(quantity)`}},
 			Args:   func(*Data) []any { return []any{10} },
 			NewGen: genBulkOrders,
+			NewPar: genBulkOrdersPar,
 			NewHand: func(d *Data) func([]HMissI32) []HMissI32 {
 				s := d.Shop
 				t, by, q, pl, lv := s.Order.Table, s.Order.Buyer.All(), s.Order.Quantity.All(), s.Player.Table, s.Player.Level.All()
@@ -653,6 +657,7 @@ func shopCases() []Case {
 				TW:  `query BannedPremium() { from Premium m  where has(m, Banned)  select count() }`,
 				SQL: `SELECT count(*) FROM premium m JOIN banned b ON b.idx = m.idx`},
 			NewGen: genBannedPremium,
+			NewPar: genBannedPremiumPar,
 			NewHand: func(d *Data) func([]Count) []Count {
 				prem, ban := d.Shop.Premium.Table, presenceIn(d.Shop.Banned.Table)
 				return func(dst []Count) []Count {

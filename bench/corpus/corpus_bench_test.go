@@ -31,9 +31,10 @@ type benchSet struct {
 	db *DB
 }
 
-// BenchmarkCorpus runs every case four ways at the Full size (flag
+// BenchmarkCorpus runs every case up to five ways at the Full size (flag
 // -corpus.size=small: Small): generated (skipped while the case has no
-// generated query), hand, sqlite (DB.Scan) and sqlite_index (DB.Index,
+// generated query), parallel (the generated query on its parallel lane,
+// skipped where it has none), hand, sqlite (DB.Scan) and sqlite_index (DB.Index,
 // the indexes made before timing). One op is one call with its full
 // result read: SQLite's rows scanned into the case's row type. B/op and
 // allocs/op are reported; cmd/corpustable prints the table.
@@ -50,6 +51,13 @@ func BenchmarkCorpus(b *testing.B) {
 				run := c.Generated(d)
 				if run == nil {
 					b.Skip("no generated query yet")
+				}
+				benchRun(b, run)
+			})
+			b.Run("parallel", func(b *testing.B) {
+				run := c.Parallel(d)
+				if run == nil {
+					b.Skip("no parallel lane")
 				}
 				benchRun(b, run)
 			})

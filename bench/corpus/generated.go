@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena"
 	"github.com/tickwork/tickwork/bench/shop"
 )
@@ -12,8 +13,16 @@ import (
 // corpus's row type (handles as [ID]), in a loop written out per case (no
 // call through a func value per row: the hand loops have none).
 
-func genLowHealth(d *Data) func([]HI32) []HI32 {
+func genLowHealth(d *Data) func([]HI32) []HI32 { return genLowHealthOn(d, nil) }
+
+// genLowHealthPar is genLowHealth on the parallel lane (Parallel, over the data's world).
+func genLowHealthPar(d *Data) func([]HI32) []HI32 { return genLowHealthOn(d, d.Arena.World()) }
+
+func genLowHealthOn(d *Data, w *tickwork.World) func([]HI32) []HI32 {
 	q := arena.NewLowHealth(d.A)
+	if w != nil {
+		q.Parallel(w, 0)
+	}
 	var rows []arena.LowHealthRow
 	return func(dst []HI32) []HI32 {
 		rows = q.Run(rows[:0], 1)
@@ -56,8 +65,18 @@ func genVelocity(d *Data) func([]BodyStats) []BodyStats {
 	}
 }
 
-func genProjectileTargets(d *Data) func([]HXY) []HXY {
+func genProjectileTargets(d *Data) func([]HXY) []HXY { return genProjectileTargetsOn(d, nil) }
+
+// genProjectileTargetsPar is genProjectileTargets on the parallel lane (Parallel, over the data's world).
+func genProjectileTargetsPar(d *Data) func([]HXY) []HXY {
+	return genProjectileTargetsOn(d, d.Arena.World())
+}
+
+func genProjectileTargetsOn(d *Data, w *tickwork.World) func([]HXY) []HXY {
 	q := arena.NewProjectileTargets(d.A)
+	if w != nil {
+		q.Parallel(w, 0)
+	}
 	var rows []arena.ProjectileTargetsRow
 	return func(dst []HXY) []HXY {
 		rows = q.Run(rows[:0])
@@ -68,8 +87,18 @@ func genProjectileTargets(d *Data) func([]HXY) []HXY {
 	}
 }
 
-func genOldProjectiles(d *Data) func([]HMissF32) []HMissF32 {
+func genOldProjectiles(d *Data) func([]HMissF32) []HMissF32 { return genOldProjectilesOn(d, nil) }
+
+// genOldProjectilesPar is genOldProjectiles on the parallel lane (Parallel, over the data's world).
+func genOldProjectilesPar(d *Data) func([]HMissF32) []HMissF32 {
+	return genOldProjectilesOn(d, d.Arena.World())
+}
+
+func genOldProjectilesOn(d *Data, w *tickwork.World) func([]HMissF32) []HMissF32 {
 	q := arena.NewOldProjectiles(d.A)
+	if w != nil {
+		q.Parallel(w, 0)
+	}
 	var rows []arena.OldProjectilesRow
 	return func(dst []HMissF32) []HMissF32 {
 		rows = q.Run(rows[:0], 24)
@@ -80,8 +109,18 @@ func genOldProjectiles(d *Data) func([]HMissF32) []HMissF32 {
 	}
 }
 
-func genHealthyNearWall(d *Data) func([]HXY) []HXY {
+func genHealthyNearWall(d *Data) func([]HXY) []HXY { return genHealthyNearWallOn(d, nil) }
+
+// genHealthyNearWallPar is genHealthyNearWall on the parallel lane (Parallel, over the data's world).
+func genHealthyNearWallPar(d *Data) func([]HXY) []HXY {
+	return genHealthyNearWallOn(d, d.Arena.World())
+}
+
+func genHealthyNearWallOn(d *Data, w *tickwork.World) func([]HXY) []HXY {
 	q := arena.NewHealthyNearWall(d.A)
+	if w != nil {
+		q.Parallel(w, 0)
+	}
 	var rows []arena.HealthyNearWallRow
 	return func(dst []HXY) []HXY {
 		rows = q.Run(rows[:0], 200)
@@ -92,8 +131,16 @@ func genHealthyNearWall(d *Data) func([]HXY) []HXY {
 	}
 }
 
-func genVeterans(d *Data) func([]HI64) []HI64 {
+func genVeterans(d *Data) func([]HI64) []HI64 { return genVeteransOn(d, nil) }
+
+// genVeteransPar is genVeterans on the parallel lane (Parallel, over the data's world).
+func genVeteransPar(d *Data) func([]HI64) []HI64 { return genVeteransOn(d, d.ShopWorld()) }
+
+func genVeteransOn(d *Data, w *tickwork.World) func([]HI64) []HI64 {
 	q := shop.NewVeterans(d.Shop)
+	if w != nil {
+		q.Parallel(w, 0)
+	}
 	var rows []shop.VeteransRow
 	return func(dst []HI64) []HI64 {
 		rows = q.Run(rows[:0], 50, 3)
@@ -216,8 +263,16 @@ func genRegionLevels(d *Data) func([]I32x2) []I32x2 {
 	}
 }
 
-func genPremiumSpend(d *Data) func([]HF64) []HF64 {
+func genPremiumSpend(d *Data) func([]HF64) []HF64 { return genPremiumSpendOn(d, nil) }
+
+// genPremiumSpendPar is genPremiumSpend on the parallel lane (Parallel, over the data's world).
+func genPremiumSpendPar(d *Data) func([]HF64) []HF64 { return genPremiumSpendOn(d, d.ShopWorld()) }
+
+func genPremiumSpendOn(d *Data, w *tickwork.World) func([]HF64) []HF64 {
 	q := shop.NewPremiumSpend(d.Shop)
+	if w != nil {
+		q.Parallel(w, 0)
+	}
 	var rows []shop.PremiumSpendRow
 	return func(dst []HF64) []HF64 {
 		rows = q.Run(rows[:0])
@@ -228,8 +283,18 @@ func genPremiumSpend(d *Data) func([]HF64) []HF64 {
 	}
 }
 
-func genCategoryOrders(d *Data) func([]HMissF32) []HMissF32 {
+func genCategoryOrders(d *Data) func([]HMissF32) []HMissF32 { return genCategoryOrdersOn(d, nil) }
+
+// genCategoryOrdersPar is genCategoryOrders on the parallel lane (Parallel, over the data's world).
+func genCategoryOrdersPar(d *Data) func([]HMissF32) []HMissF32 {
+	return genCategoryOrdersOn(d, d.ShopWorld())
+}
+
+func genCategoryOrdersOn(d *Data, w *tickwork.World) func([]HMissF32) []HMissF32 {
 	q := shop.NewCategoryOrders(d.Shop)
+	if w != nil {
+		q.Parallel(w, 0)
+	}
 	var rows []shop.CategoryOrdersRow
 	return func(dst []HMissF32) []HMissF32 {
 		rows = q.Run(rows[:0], 7)
@@ -240,8 +305,16 @@ func genCategoryOrders(d *Data) func([]HMissF32) []HMissF32 {
 	}
 }
 
-func genBulkOrders(d *Data) func([]HMissI32) []HMissI32 {
+func genBulkOrders(d *Data) func([]HMissI32) []HMissI32 { return genBulkOrdersOn(d, nil) }
+
+// genBulkOrdersPar is genBulkOrders on the parallel lane (Parallel, over the data's world).
+func genBulkOrdersPar(d *Data) func([]HMissI32) []HMissI32 { return genBulkOrdersOn(d, d.ShopWorld()) }
+
+func genBulkOrdersOn(d *Data, w *tickwork.World) func([]HMissI32) []HMissI32 {
 	q := shop.NewBulkOrders(d.Shop)
+	if w != nil {
+		q.Parallel(w, 0)
+	}
 	var rows []shop.BulkOrdersRow
 	return func(dst []HMissI32) []HMissI32 {
 		rows = q.Run(rows[:0], 10)
@@ -264,7 +337,35 @@ func genRevenueByDay(d *Data) func([]DayF64) []DayF64 {
 	}
 }
 
-func genBannedPremium(d *Data) func([]Count) []Count {
+func genBannedPremium(d *Data) func([]Count) []Count { return genBannedPremiumOn(d, nil) }
+
+// genBannedPremiumPar is genBannedPremium on the parallel lane (Parallel, over the data's world).
+func genBannedPremiumPar(d *Data) func([]Count) []Count { return genBannedPremiumOn(d, d.ShopWorld()) }
+
+func genBannedPremiumOn(d *Data, w *tickwork.World) func([]Count) []Count {
 	q := shop.NewBannedPremium(d.Shop)
+	if w != nil {
+		q.Parallel(w, 0)
+	}
 	return func(dst []Count) []Count { return append(dst, Count{q.Run().Count}) }
+}
+
+func genBodiesInBox(d *Data) func([]HXY) []HXY { return genBodiesInBoxOn(d, nil) }
+
+// genBodiesInBoxPar is genBodiesInBox on the parallel lane.
+func genBodiesInBoxPar(d *Data) func([]HXY) []HXY { return genBodiesInBoxOn(d, d.Arena.World()) }
+
+func genBodiesInBoxOn(d *Data, w *tickwork.World) func([]HXY) []HXY {
+	q, b := arena.NewBodiesInBox(d.A), d.P.Box
+	if w != nil {
+		q.Parallel(w, 0)
+	}
+	var rows []arena.BodiesInBoxRow
+	return func(dst []HXY) []HXY {
+		rows = q.Run(rows[:0], b[0], b[1], b[2], b[3])
+		for _, r := range rows {
+			dst = append(dst, HXY{idOf(r.Body), r.X, r.Y})
+		}
+		return dst
+	}
 }
