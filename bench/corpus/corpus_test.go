@@ -101,6 +101,10 @@ func TestGeneratedAllocatesNothing(t *testing.T) {
 		wired++
 		run()
 		require.Zero(t, testing.AllocsPerRun(20, func() { run() }), "%s allocates", c.Info().Name)
+		if par := c.Parallel(d); par != nil {
+			par()
+			require.Zero(t, testing.AllocsPerRun(20, func() { par() }), "%s's parallel lane allocates", c.Info().Name)
+		}
 	}
 	require.GreaterOrEqual(t, wired, 27, "cases with a generated side")
 }

@@ -11,7 +11,11 @@ import (
 // scratch too) and a reused row buffer, runs it with the case's
 // parameters (the hand loop's, [Params]) and copies its rows into the
 // corpus's row type (handles as [ID]), in a loop written out per case (no
-// call through a func value per row: the hand loops have none).
+// call through a func value per row: the hand loops have none). The
+// parallel sides (NewPar) attach the query to the data set's world from
+// one used chunk on (Parallel(w, 1)), so that the agreement test runs the
+// lane at the Small size too; at Full every such table has 49 chunks or
+// more, past tickwork.QueryParallelChunks.
 
 func genLowHealth(d *Data) func([]HI32) []HI32 { return genLowHealthOn(d, nil) }
 
@@ -21,7 +25,7 @@ func genLowHealthPar(d *Data) func([]HI32) []HI32 { return genLowHealthOn(d, d.A
 func genLowHealthOn(d *Data, w *tickwork.World) func([]HI32) []HI32 {
 	q := arena.NewLowHealth(d.A)
 	if w != nil {
-		q.Parallel(w, 0)
+		q.Parallel(w, 1)
 	}
 	var rows []arena.LowHealthRow
 	return func(dst []HI32) []HI32 {
@@ -75,7 +79,7 @@ func genProjectileTargetsPar(d *Data) func([]HXY) []HXY {
 func genProjectileTargetsOn(d *Data, w *tickwork.World) func([]HXY) []HXY {
 	q := arena.NewProjectileTargets(d.A)
 	if w != nil {
-		q.Parallel(w, 0)
+		q.Parallel(w, 1)
 	}
 	var rows []arena.ProjectileTargetsRow
 	return func(dst []HXY) []HXY {
@@ -97,7 +101,7 @@ func genOldProjectilesPar(d *Data) func([]HMissF32) []HMissF32 {
 func genOldProjectilesOn(d *Data, w *tickwork.World) func([]HMissF32) []HMissF32 {
 	q := arena.NewOldProjectiles(d.A)
 	if w != nil {
-		q.Parallel(w, 0)
+		q.Parallel(w, 1)
 	}
 	var rows []arena.OldProjectilesRow
 	return func(dst []HMissF32) []HMissF32 {
@@ -119,7 +123,7 @@ func genHealthyNearWallPar(d *Data) func([]HXY) []HXY {
 func genHealthyNearWallOn(d *Data, w *tickwork.World) func([]HXY) []HXY {
 	q := arena.NewHealthyNearWall(d.A)
 	if w != nil {
-		q.Parallel(w, 0)
+		q.Parallel(w, 1)
 	}
 	var rows []arena.HealthyNearWallRow
 	return func(dst []HXY) []HXY {
@@ -139,7 +143,7 @@ func genVeteransPar(d *Data) func([]HI64) []HI64 { return genVeteransOn(d, d.Sho
 func genVeteransOn(d *Data, w *tickwork.World) func([]HI64) []HI64 {
 	q := shop.NewVeterans(d.Shop)
 	if w != nil {
-		q.Parallel(w, 0)
+		q.Parallel(w, 1)
 	}
 	var rows []shop.VeteransRow
 	return func(dst []HI64) []HI64 {
@@ -271,7 +275,7 @@ func genPremiumSpendPar(d *Data) func([]HF64) []HF64 { return genPremiumSpendOn(
 func genPremiumSpendOn(d *Data, w *tickwork.World) func([]HF64) []HF64 {
 	q := shop.NewPremiumSpend(d.Shop)
 	if w != nil {
-		q.Parallel(w, 0)
+		q.Parallel(w, 1)
 	}
 	var rows []shop.PremiumSpendRow
 	return func(dst []HF64) []HF64 {
@@ -293,7 +297,7 @@ func genCategoryOrdersPar(d *Data) func([]HMissF32) []HMissF32 {
 func genCategoryOrdersOn(d *Data, w *tickwork.World) func([]HMissF32) []HMissF32 {
 	q := shop.NewCategoryOrders(d.Shop)
 	if w != nil {
-		q.Parallel(w, 0)
+		q.Parallel(w, 1)
 	}
 	var rows []shop.CategoryOrdersRow
 	return func(dst []HMissF32) []HMissF32 {
@@ -313,7 +317,7 @@ func genBulkOrdersPar(d *Data) func([]HMissI32) []HMissI32 { return genBulkOrder
 func genBulkOrdersOn(d *Data, w *tickwork.World) func([]HMissI32) []HMissI32 {
 	q := shop.NewBulkOrders(d.Shop)
 	if w != nil {
-		q.Parallel(w, 0)
+		q.Parallel(w, 1)
 	}
 	var rows []shop.BulkOrdersRow
 	return func(dst []HMissI32) []HMissI32 {
@@ -345,7 +349,7 @@ func genBannedPremiumPar(d *Data) func([]Count) []Count { return genBannedPremiu
 func genBannedPremiumOn(d *Data, w *tickwork.World) func([]Count) []Count {
 	q := shop.NewBannedPremium(d.Shop)
 	if w != nil {
-		q.Parallel(w, 0)
+		q.Parallel(w, 1)
 	}
 	return func(dst []Count) []Count { return append(dst, Count{q.Run().Count}) }
 }
@@ -358,7 +362,7 @@ func genBodiesInBoxPar(d *Data) func([]HXY) []HXY { return genBodiesInBoxOn(d, d
 func genBodiesInBoxOn(d *Data, w *tickwork.World) func([]HXY) []HXY {
 	q, b := arena.NewBodiesInBox(d.A), d.P.Box
 	if w != nil {
-		q.Parallel(w, 0)
+		q.Parallel(w, 1)
 	}
 	var rows []arena.BodiesInBoxRow
 	return func(dst []HXY) []HXY {

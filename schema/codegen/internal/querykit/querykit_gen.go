@@ -262,6 +262,7 @@ type Queries struct {
 	FirstAdults    *FirstAdults
 	PersonByHandle *PersonByHandle
 	Stats          *Stats
+	Extremes       *Extremes
 	ByAge          *ByAge
 	ByW            *ByW
 	ByFriend       *ByFriend
@@ -287,6 +288,7 @@ func NewQueries(t *Tables) *Queries {
 		FirstAdults:    NewFirstAdults(t),
 		PersonByHandle: NewPersonByHandle(t),
 		Stats:          NewStats(t),
+		Extremes:       NewExtremes(t),
 		ByAge:          NewByAge(t),
 		ByW:            NewByW(t),
 		ByFriend:       NewByFriend(t),
@@ -692,14 +694,220 @@ func (q *Stats) Plan() string {
 	return "scan Person (ascending index); filter; aggregate count, sum, sum, min, max, avg, min, max (one row)"
 }
 
-// ByAgeRow is a row of the result of query ByAge (querykit.tw:83).
+// ExtremesRow is a row of the result of query Extremes (querykit.tw:83).
+type ExtremesRow struct {
+	Count, SumAge int64
+	MinW, MaxW    float32
+	MinAge        int32
+	MaxScore      int64
+}
+
+// Extremes is declared query Extremes (querykit.tw:83). Plan: scan Person
+// (ascending index); filter; aggregate count, sum, min, max, min, max (one
+// row). Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type Extremes struct {
+	t         *Tables
+	tb        *tickwork.Table         // Person
+	pAge      []int32                 // Person.Age
+	pScore    []int64                 // Person.Score
+	pW        []float32               // Person.W
+	pOn       []bool                  // Person.On
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	aggs      []extremesPart          // per-chunk accumulators
+}
+
+// extremesPart is one chunk's accumulators of query Extremes (the parallel lane).
+type extremesPart struct {
+	a0  int64
+	a1  int64
+	a2  float32
+	ok2 bool
+	a3  float32
+	ok3 bool
+	a4  int32
+	ok4 bool
+	a5  int64
+	ok5 bool
+}
+
+// NewExtremes makes query Extremes over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewExtremes(t *Tables) *Extremes {
+	q := &Extremes{t: t, tb: t.Person.Table}
+	q.pAge = t.Person.Age.All()
+	q.pScore = t.Person.Score.All()
+	q.pW = t.Person.W.All()
+	q.pOn = t.Person.On.All()
+	return q
+}
+
+// DeclareExtremes makes query Extremes for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareExtremes(d *tickwork.Decl, t *Tables) *Extremes {
+	q := &Extremes{t: t, tb: t.Person.Table}
+	q.pAge = tickwork.Read(d, t.Person.Age).All()
+	q.pScore = tickwork.Read(d, t.Person.Score).All()
+	q.pW = tickwork.Read(d, t.Person.W).All()
+	q.pOn = tickwork.Read(d, t.Person.On).All()
+	return q
+}
+
+// Run runs the query and returns its one row (over no rows: count 0, sums
+// 0, min/max/avg 0). Allocates nothing.
+func (q *Extremes) Run() ExtremesRow {
+	var a0 int64
+	var a1 int64
+	var a2 float32
+	var ok2 bool
+	var a3 float32
+	var ok3 bool
+	var a4 int32
+	var ok4 bool
+	var a5 int64
+	var ok5 bool
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		if cap(q.aggs) < nc {
+			q.aggs = make([]extremesPart, nc)
+		}
+		q.aggs = q.aggs[:nc]
+		q.w.RunChunks(nc, q.chunkFn)
+		for c := range q.aggs {
+			pt := &q.aggs[c]
+			a0 += pt.a0
+			a1 += pt.a1
+			if pt.ok2 && (!ok2 || pt.a2 < a2 || a2 != a2 && pt.a2 == pt.a2) {
+				a2, ok2 = pt.a2, true
+			}
+			if pt.ok3 && (!ok3 || pt.a3 > a3 || pt.a3 != pt.a3 && a3 == a3) {
+				a3, ok3 = pt.a3, true
+			}
+			if pt.ok4 && (!ok4 || pt.a4 < a4) {
+				a4, ok4 = pt.a4, true
+			}
+			if pt.ok5 && (!ok5 || pt.a5 > a5) {
+				a5, ok5 = pt.a5, true
+			}
+		}
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pAges := q.pAge[base+lo : base+hi]
+				pScores, pWs := q.pScore[base+lo : base+hi][:len(pAges)], q.pW[base+lo : base+hi][:len(pAges)]
+				pOns := q.pOn[base+lo : base+hi][:len(pAges)]
+				for i := range pAges {
+					if pOns[i] {
+						a0++
+						a1 += int64(pAges[i])
+						if v := pWs[i]; !ok2 || v < a2 || a2 != a2 && v == v {
+							a2, ok2 = v, true
+						}
+						if v2 := pWs[i]; !ok3 || v2 > a3 || v2 != v2 && a3 == a3 {
+							a3, ok3 = v2, true
+						}
+						if v3 := pAges[i]; !ok4 || v3 < a4 {
+							a4, ok4 = v3, true
+						}
+						if v4 := pScores[i]; !ok5 || v4 > a5 {
+							a5, ok5 = v4, true
+						}
+					}
+				}
+			}
+		}
+	}
+	return ExtremesRow{Count: a0, SumAge: a1, MinW: a2, MaxW: a3, MinAge: a4, MaxScore: a5}
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *Extremes) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *Extremes) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *Extremes) chunk(_, c int) {
+	var a0 int64
+	var a1 int64
+	var a2 float32
+	var ok2 bool
+	var a3 float32
+	var ok3 bool
+	var a4 int32
+	var ok4 bool
+	var a5 int64
+	var ok5 bool
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pAges2 := q.pAge[base+lo : base+hi]
+		pScores2, pWs2 := q.pScore[base+lo : base+hi][:len(pAges2)], q.pW[base+lo : base+hi][:len(pAges2)]
+		pOns2 := q.pOn[base+lo : base+hi][:len(pAges2)]
+		for i := range pAges2 {
+			if pOns2[i] {
+				a0++
+				a1 += int64(pAges2[i])
+				if v5 := pWs2[i]; !ok2 || v5 < a2 || a2 != a2 && v5 == v5 {
+					a2, ok2 = v5, true
+				}
+				if v6 := pWs2[i]; !ok3 || v6 > a3 || v6 != v6 && a3 == a3 {
+					a3, ok3 = v6, true
+				}
+				if v7 := pAges2[i]; !ok4 || v7 < a4 {
+					a4, ok4 = v7, true
+				}
+				if v8 := pScores2[i]; !ok5 || v8 > a5 {
+					a5, ok5 = v8, true
+				}
+			}
+		}
+	}
+	q.aggs[c] = extremesPart{a0: a0, a1: a1, a2: a2, ok2: ok2, a3: a3, ok3: ok3, a4: a4, ok4: ok4, a5: a5, ok5: ok5}
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *Extremes) Plan() string {
+	if q.lane == "" {
+		return "scan Person (ascending index); filter; aggregate count, sum, min, max, min, max (one row)"
+	}
+	return "scan Person (ascending index); filter; aggregate count, sum, min, max, min, max (one row); lane of the last run: " + q.lane
+}
+
+// ByAgeRow is a row of the result of query ByAge (querykit.tw:90).
 type ByAgeRow struct {
 	Bucket int32
 	Count  int64
 	SumW   float64
 }
 
-// ByAge is declared query ByAge (querykit.tw:83). Plan: scan Person
+// ByAge is declared query ByAge (querykit.tw:90). Plan: scan Person
 // (ascending index); group by Bucket: a group table (map) of the keys; sort
 // groups by their keys. Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
@@ -814,14 +1022,14 @@ func byAgeOrder(a, b byAgeGroup) int {
 	return 0
 }
 
-// ByWRow is a row of the result of query ByW (querykit.tw:90).
+// ByWRow is a row of the result of query ByW (querykit.tw:97).
 type ByWRow struct {
 	W      float32
 	N      int64
 	MaxAge int32
 }
 
-// ByW is declared query ByW (querykit.tw:90). Plan: scan Person (ascending
+// ByW is declared query ByW (querykit.tw:97). Plan: scan Person (ascending
 // index); group by W: a group table (map) of the keys; sort groups by their
 // keys. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -942,13 +1150,13 @@ func byWOrder(a, b byWGroup) int {
 	return 0
 }
 
-// ByFriendRow is a row of the result of query ByFriend (querykit.tw:97).
+// ByFriendRow is a row of the result of query ByFriend (querykit.tw:104).
 type ByFriendRow struct {
 	Friend          tickwork.Handle // ref Person
 	Count, SumScore int64
 }
 
-// ByFriend is declared query ByFriend (querykit.tw:97). Plan: scan Person
+// ByFriend is declared query ByFriend (querykit.tw:104). Plan: scan Person
 // (ascending index); group by Friend: a dense array over the capacity of
 // domain Folk; sort groups by their keys. Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
@@ -1090,7 +1298,7 @@ func byFriendOrder(a, b byFriendGroup) int {
 	return 0
 }
 
-// ByAgeOnRow is a row of the result of query ByAgeOn (querykit.tw:104).
+// ByAgeOnRow is a row of the result of query ByAgeOn (querykit.tw:111).
 type ByAgeOnRow struct {
 	Bucket int32
 	On     bool
@@ -1098,7 +1306,7 @@ type ByAgeOnRow struct {
 	AvgW   float64
 }
 
-// ByAgeOn is declared query ByAgeOn (querykit.tw:104). Plan: scan Person
+// ByAgeOn is declared query ByAgeOn (querykit.tw:111). Plan: scan Person
 // (ascending index); group by Bucket, On: a group table (map) of the keys;
 // sort groups by (Count desc, Bucket asc, keys); first n. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
@@ -1251,14 +1459,14 @@ func byAgeOnOrder(a, b byAgeOnGroup) int {
 	return 0
 }
 
-// OldestRow is a row of the result of query Oldest (querykit.tw:113).
+// OldestRow is a row of the result of query Oldest (querykit.tw:120).
 type OldestRow struct {
 	Person tickwork.Handle // ref Person
 	Age    int32
 	W      float32
 }
 
-// Oldest is declared query Oldest (querykit.tw:113). Plan: scan Person
+// Oldest is declared query Oldest (querykit.tw:120). Plan: scan Person
 // (ascending index); top-n heap by (key desc, W asc, index). Run it from
 // one goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1407,13 +1615,13 @@ func (q *Oldest) offer(e *oldestEnt, bound int) (int32, bool) {
 	return ents[0].k0, false
 }
 
-// SortedWRow is a row of the result of query SortedW (querykit.tw:121).
+// SortedWRow is a row of the result of query SortedW (querykit.tw:128).
 type SortedWRow struct {
 	Person tickwork.Handle // ref Person
 	W      float32
 }
 
-// SortedW is declared query SortedW (querykit.tw:121). Plan: scan Person
+// SortedW is declared query SortedW (querykit.tw:128). Plan: scan Person
 // (ascending index); filter; sort by (W asc, index). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1503,12 +1711,12 @@ func sortedWCmp(a, b *sortedWEnt) int {
 
 func sortedWOrder(a, b sortedWEnt) int { return sortedWCmp(&a, &b) }
 
-// AgesRow is a row of the result of query Ages (querykit.tw:129).
+// AgesRow is a row of the result of query Ages (querykit.tw:136).
 type AgesRow struct {
 	Age int32
 }
 
-// Ages is declared query Ages (querykit.tw:129). Plan: scan Person
+// Ages is declared query Ages (querykit.tw:136). Plan: scan Person
 // (ascending index); distinct: a set of the select items. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1577,13 +1785,13 @@ func (q *Ages) Plan() string {
 	return "scan Person (ascending index); distinct: a set of the select items"
 }
 
-// AgeWRow is a row of the result of query AgeW (querykit.tw:135).
+// AgeWRow is a row of the result of query AgeW (querykit.tw:142).
 type AgeWRow struct {
 	Age int32
 	W   float32
 }
 
-// AgeW is declared query AgeW (querykit.tw:135). Plan: scan Person
+// AgeW is declared query AgeW (querykit.tw:142). Plan: scan Person
 // (ascending index); distinct: a set of the select items; sort by (Age
 // desc, index). Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1686,13 +1894,13 @@ func ageWCmp(a, b *ageWEnt) int {
 func ageWOrder(a, b ageWEnt) int { return ageWCmp(&a, &b) }
 
 // OrderBuyersRow is a row of the result of query OrderBuyers
-// (querykit.tw:142).
+// (querykit.tw:149).
 type OrderBuyersRow struct {
 	Order       tickwork.Handle // ref Order
 	Amount, Age int32
 }
 
-// OrderBuyers is declared query OrderBuyers (querykit.tw:142). Plan: scan
+// OrderBuyers is declared query OrderBuyers (querykit.tw:149). Plan: scan
 // Order (ascending index); inner join Person p: probe by o.Buyer; filter.
 // Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1826,14 +2034,14 @@ func (q *OrderBuyers) Plan() string {
 }
 
 // OrdersLostRow is a row of the result of query OrdersLost
-// (querykit.tw:150).
+// (querykit.tw:157).
 type OrdersLostRow struct {
 	Order       tickwork.Handle // ref Order
 	Amount, Age int32
 	Person      tickwork.Handle // ref Person
 }
 
-// OrdersLost is declared query OrdersLost (querykit.tw:150). Plan: scan
+// OrdersLost is declared query OrdersLost (querykit.tw:157). Plan: scan
 // Order (ascending index); left join Person p: probe by o.Buyer; filter.
 // Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1974,13 +2182,13 @@ func (q *OrdersLost) Plan() string {
 	return "scan Order (ascending index); left join Person p: probe by o.Buyer; filter; lane of the last run: " + q.lane
 }
 
-// PlacedRow is a row of the result of query Placed (querykit.tw:158).
+// PlacedRow is a row of the result of query Placed (querykit.tw:165).
 type PlacedRow struct {
 	Person tickwork.Handle // ref Person
 	X, Y   float32
 }
 
-// Placed is declared query Placed (querykit.tw:158). Plan: scan Person
+// Placed is declared query Placed (querykit.tw:165). Plan: scan Person
 // (ascending index); inner join Place l: probe by entity of p; filter. Run
 // it from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -2112,14 +2320,14 @@ func (q *Placed) Plan() string {
 	return "scan Person (ascending index); inner join Place l: probe by entity of p; filter; lane of the last run: " + q.lane
 }
 
-// TaggedRow is a row of the result of query Tagged (querykit.tw:165).
+// TaggedRow is a row of the result of query Tagged (querykit.tw:172).
 type TaggedRow struct {
 	Person tickwork.Handle // ref Person
 	X      float32
 	Slot   int32
 }
 
-// Tagged is declared query Tagged (querykit.tw:165). Plan: scan Person
+// Tagged is declared query Tagged (querykit.tw:172). Plan: scan Person
 // (ascending index); left join Place l: probe by entity of p; filter. Run
 // it from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -2263,13 +2471,13 @@ func (q *Tagged) Plan() string {
 	return "scan Person (ascending index); left join Place l: probe by entity of p; filter; lane of the last run: " + q.lane
 }
 
-// PingsRow is a row of the result of query Pings (querykit.tw:173).
+// PingsRow is a row of the result of query Pings (querykit.tw:180).
 type PingsRow struct {
 	Who   tickwork.Handle // ref Person
 	Power int32
 }
 
-// Pings is declared query Pings (querykit.tw:173). Plan: read Ping
+// Pings is declared query Pings (querykit.tw:180). Plan: read Ping
 // (emission order); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type Pings struct {
@@ -2322,13 +2530,13 @@ func (q *Pings) Plan() string {
 	return "read Ping (emission order); filter"
 }
 
-// HotPingsRow is a row of the result of query HotPings (querykit.tw:179).
+// HotPingsRow is a row of the result of query HotPings (querykit.tw:186).
 type HotPingsRow struct {
 	Who  tickwork.Handle // ref Person
 	Heat float32
 }
 
-// HotPings is declared query HotPings (querykit.tw:179). Plan: read Ping
+// HotPings is declared query HotPings (querykit.tw:186). Plan: read Ping
 // (emission order); top-n heap by (Heat desc, index). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -2458,14 +2666,14 @@ func (q *HotPings) offer(e *hotPingsEnt, bound int) (uint32, bool) {
 }
 
 // PingTotalsRow is a row of the result of query PingTotals
-// (querykit.tw:186).
+// (querykit.tw:193).
 type PingTotalsRow struct {
 	Who   tickwork.Handle // ref Person
 	Heat  float64
 	Count int64
 }
 
-// PingTotals is declared query PingTotals (querykit.tw:186). Plan: read
+// PingTotals is declared query PingTotals (querykit.tw:193). Plan: read
 // Ping (emission order); group by Who: a dense array over the capacity of
 // domain Folk; sort groups by their keys. Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.

@@ -545,6 +545,7 @@ type buffers struct {
 	hot      []kit.HotPingsRow
 	totals   []kit.PingTotalsRow
 	stats    kit.StatsRow
+	extremes kit.ExtremesRow
 }
 
 // run runs every generated query into b.
@@ -698,6 +699,7 @@ func TestDeclaredQueries(t *testing.T) {
 
 // parallelRun runs the queries that have a parallel lane into b.
 func (b *buffers) parallelRun(q *kit.Queries, p params) {
+	b.extremes = q.Extremes.Run()
 	b.adults = q.Adults.Run(b.adults, p.min)
 	b.buyers = q.OrderBuyers.Run(b.buyers)
 	b.lost = q.OrdersLost.Run(b.lost)
@@ -706,12 +708,13 @@ func (b *buffers) parallelRun(q *kit.Queries, p params) {
 }
 
 func (b *buffers) parallelShow() []string {
-	return []string{show(b.adults), show(b.buyers), show(b.lost), show(b.placed), show(b.tagged)}
+	return []string{show(b.adults), show(b.buyers), show(b.lost), show(b.placed), show(b.tagged), show([]kit.ExtremesRow{b.extremes})}
 }
 
 // attach puts the queries with a parallel lane on w's workers from one
 // used chunk on.
 func attach(q *kit.Queries, w *tickwork.World) {
+	q.Extremes.Parallel(w, 1)
 	q.Adults.Parallel(w, 1)
 	q.OrderBuyers.Parallel(w, 1)
 	q.OrdersLost.Parallel(w, 1)
@@ -745,7 +748,11 @@ func TestParallelLaneMatchesSerial(t *testing.T) {
 						for i := range want {
 							require.Equal(t, want[i], got[i], "frame %d, query %d (%+v)", f, i, p)
 						}
+						m := take(wd.t).stats()
+						require.Equal(t, show([]kit.ExtremesRow{{Count: m.Count, SumAge: m.SumAge, MinW: m.MinW, MaxW: m.MaxW, MinAge: m.MinAge, MaxScore: m.MaxScore}}),
+							show([]kit.ExtremesRow{parallel.extremes}), "frame %d: Extremes against the model", f)
 						require.Equal(t, "parallel", par.Adults.Lane())
+						require.Equal(t, "parallel", par.Extremes.Lane())
 						require.Equal(t, "serial", wd.q.Adults.Lane())
 						require.Contains(t, par.Tagged.Plan(), "lane of the last run: parallel")
 					}
