@@ -1453,6 +1453,7 @@ func (q *PremiumSpend) Run(dst []PremiumSpendRow) []PremiumSpendRow {
 		return dst
 	} else {
 		q.lane = "serial"
+		fSpentCol := q.fSpent
 		profileLease := q.t.Profile.Table.Lease()
 		profileWords := profileLease.Words()
 		premiumLease := q.t.Premium.Table.Lease()
@@ -1467,7 +1468,7 @@ func (q *PremiumSpend) Run(dst []PremiumSpendRow) []PremiumSpendRow {
 					if (row < len(premiumWords) && premiumWords[row] != 0) && !(row < len(bannedWords) && bannedWords[row] != 0) {
 						if row < len(profileWords) && profileWords[row] != 0 {
 							fRow := row
-							dst = append(dst, PremiumSpendRow{Player: tickwork.QueryHandle(q.tb, row), Spent: q.fSpent[fRow]})
+							dst = append(dst, PremiumSpendRow{Player: tickwork.QueryHandle(q.tb, row), Spent: fSpentCol[fRow]})
 						}
 					}
 				}
@@ -1501,6 +1502,7 @@ func (q *PremiumSpend) Lane() string { return q.lane }
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *PremiumSpend) chunk(_, c int) {
 	dst := q.parts[c][:0]
+	fSpentCol2 := q.fSpent
 	profileLease2 := q.t.Profile.Table.Lease()
 	profileWords2 := profileLease2.Words()
 	premiumLease2 := q.t.Premium.Table.Lease()
@@ -1514,7 +1516,7 @@ func (q *PremiumSpend) chunk(_, c int) {
 			if (row < len(premiumWords2) && premiumWords2[row] != 0) && !(row < len(bannedWords2) && bannedWords2[row] != 0) {
 				if row < len(profileWords2) && profileWords2[row] != 0 {
 					fRow2 := row
-					dst = append(dst, PremiumSpendRow{Player: tickwork.QueryHandle(q.tb, row), Spent: q.fSpent[fRow2]})
+					dst = append(dst, PremiumSpendRow{Player: tickwork.QueryHandle(q.tb, row), Spent: fSpentCol2[fRow2]})
 				}
 			}
 		}
@@ -1602,6 +1604,8 @@ func (q *CategoryOrders) Run(dst []CategoryOrdersRow, c2 int32) []CategoryOrders
 		return dst
 	} else {
 		q.lane = "serial"
+		prCategoryCol := q.prCategory
+		prPriceCol := q.prPrice
 		productLease := q.t.Product.Table.Lease()
 		cr := q.tb.ChunkRows()
 		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -1612,8 +1616,8 @@ func (q *CategoryOrders) Run(dst []CategoryOrdersRow, c2 int32) []CategoryOrders
 					row := base + lo + i
 					prRow := productLease.Find(oItems[i])
 					if prRow >= 0 {
-						if q.prCategory[prRow] == c2 {
-							dst = append(dst, CategoryOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Missing: false, Price: q.prPrice[prRow]})
+						if prCategoryCol[prRow] == c2 {
+							dst = append(dst, CategoryOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Missing: false, Price: prPriceCol[prRow]})
 						}
 					}
 				}
@@ -1648,6 +1652,8 @@ func (q *CategoryOrders) Lane() string { return q.lane }
 func (q *CategoryOrders) chunk(_, c int) {
 	c2 := q.argC
 	dst := q.parts[c][:0]
+	prCategoryCol2 := q.prCategory
+	prPriceCol2 := q.prPrice
 	productLease2 := q.t.Product.Table.Lease()
 	cr := q.tb.ChunkRows()
 	mask, base := q.tb.Enabled(c), c*cr
@@ -1657,8 +1663,8 @@ func (q *CategoryOrders) chunk(_, c int) {
 			row := base + lo + i
 			prRow2 := productLease2.Find(oItems2[i])
 			if prRow2 >= 0 {
-				if q.prCategory[prRow2] == c2 {
-					dst = append(dst, CategoryOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Missing: false, Price: q.prPrice[prRow2]})
+				if prCategoryCol2[prRow2] == c2 {
+					dst = append(dst, CategoryOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Missing: false, Price: prPriceCol2[prRow2]})
 				}
 			}
 		}
@@ -1743,6 +1749,7 @@ func (q *BulkOrders) Run(dst []BulkOrdersRow, q2 int32) []BulkOrdersRow {
 		return dst
 	} else {
 		q.lane = "serial"
+		pLevelCol := q.pLevel
 		playerLease := q.t.Player.Table.Lease()
 		cr := q.tb.ChunkRows()
 		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -1756,7 +1763,7 @@ func (q *BulkOrders) Run(dst []BulkOrdersRow, q2 int32) []BulkOrdersRow {
 						pRow := playerLease.Find(oBuyers[i])
 						var pLevel int32
 						if pRow >= 0 {
-							pLevel = q.pLevel[pRow]
+							pLevel = pLevelCol[pRow]
 						}
 						dst = append(dst, BulkOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Orphan: pRow < 0, Level: pLevel})
 					}
@@ -1792,6 +1799,7 @@ func (q *BulkOrders) Lane() string { return q.lane }
 func (q *BulkOrders) chunk(_, c int) {
 	q2 := q.argQ
 	dst := q.parts[c][:0]
+	pLevelCol2 := q.pLevel
 	playerLease2 := q.t.Player.Table.Lease()
 	cr := q.tb.ChunkRows()
 	mask, base := q.tb.Enabled(c), c*cr
@@ -1804,7 +1812,7 @@ func (q *BulkOrders) chunk(_, c int) {
 				pRow2 := playerLease2.Find(oBuyers2[i])
 				var pLevel2 int32
 				if pRow2 >= 0 {
-					pLevel2 = q.pLevel[pRow2]
+					pLevel2 = pLevelCol2[pRow2]
 				}
 				dst = append(dst, BulkOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Orphan: pRow2 < 0, Level: pLevel2})
 			}

@@ -36,6 +36,9 @@ type qGen struct {
 	limit   string // the Go name of the bound, "" without a limit
 	// oneChunk: source walks chunk c only (the parallel lane's chunk method)
 	oneChunk bool
+	// joinCols: the locals holding a join variable's column slices
+	// (column name, NUL, variable name -> local), set by leaseLocals
+	joinCols map[string]string
 }
 
 // queryNames are the package-level Go names a query Q defines.
@@ -525,6 +528,19 @@ func (qg *qGen) limitExpr() string { return qg.sg.code(qg.q.Limit) }
 // leaseLocals writes the leases of the tables the query probes.
 func (qg *qGen) leaseLocals() {
 	q := qg.q
+	// A joined row's columns are read through locals taken once, not
+	// through q in the row loop (an append may alias q's fields, so the
+	// compiler would reload them after each).
+	qg.joinCols = map[string]string{}
+	for _, j := range q.Joins {
+		for _, u := range q.Access.Uses {
+			if u.Var == j.Var {
+				n := qg.loc.name(unexported(j.Var.Name) + goCol(u.Column) + "Col")
+				qg.joinCols[u.Column.Name+"\x00"+j.Var.Name] = n
+				qg.g.p("%s := q.%s", n, qg.colName(u.Var, u.Column))
+			}
+		}
+	}
 	tables := append([]*schema.Table(nil), q.Access.Presence...)
 	for _, t := range tables {
 		if q.From.Kind == schema.RowVar && t == q.From.Table && q.Probe == nil && !qg.hasOn(t) {
@@ -768,7 +784,7 @@ func (qg *qGen) joins() {
 			sg.env["handle:"+v.Name] = via
 			for _, u := range q.Access.Uses {
 				if u.Var == v {
-					sg.env["col:"+v.Name+"."+u.Column.Name] = "q." + qg.colName(v, u.Column) + "[" + row + "]"
+					sg.env["col:"+v.Name+"."+u.Column.Name] = qg.joinCols[u.Column.Name+"\x00"+v.Name] + "[" + row + "]"
 				}
 			}
 			continue
@@ -780,7 +796,7 @@ func (qg *qGen) joins() {
 				n := qg.loc.name(unexported(v.Name) + goCol(u.Column))
 				sg.env["col:"+v.Name+"."+u.Column.Name] = n
 				g.p("var %s %s", n, goType(u.Column.Type))
-				names = append(names, n+" = q."+qg.colName(v, u.Column)+"["+row+"]")
+				names = append(names, n+" = "+qg.joinCols[u.Column.Name+"\x00"+v.Name]+"["+row+"]")
 			}
 		}
 		h := ""

@@ -1959,6 +1959,7 @@ func (q *OrderBuyers) Run(dst []OrderBuyersRow) []OrderBuyersRow {
 		return dst
 	} else {
 		q.lane = "serial"
+		pAgeCol := q.pAge
 		personLease := q.t.Person.Table.Lease()
 		cr := q.tb.ChunkRows()
 		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -1971,7 +1972,7 @@ func (q *OrderBuyers) Run(dst []OrderBuyersRow) []OrderBuyersRow {
 					if oAmounts[i] > 2 {
 						pRow := personLease.Find(oBuyers[i])
 						if pRow >= 0 {
-							dst = append(dst, OrderBuyersRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Age: q.pAge[pRow]})
+							dst = append(dst, OrderBuyersRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Age: pAgeCol[pRow]})
 						}
 					}
 				}
@@ -2005,6 +2006,7 @@ func (q *OrderBuyers) Lane() string { return q.lane }
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *OrderBuyers) chunk(_, c int) {
 	dst := q.parts[c][:0]
+	pAgeCol2 := q.pAge
 	personLease2 := q.t.Person.Table.Lease()
 	cr := q.tb.ChunkRows()
 	mask, base := q.tb.Enabled(c), c*cr
@@ -2016,7 +2018,7 @@ func (q *OrderBuyers) chunk(_, c int) {
 			if oAmounts2[i] > 2 {
 				pRow2 := personLease2.Find(oBuyers2[i])
 				if pRow2 >= 0 {
-					dst = append(dst, OrderBuyersRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts2[i], Age: q.pAge[pRow2]})
+					dst = append(dst, OrderBuyersRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts2[i], Age: pAgeCol2[pRow2]})
 				}
 			}
 		}
@@ -2100,6 +2102,7 @@ func (q *OrdersLost) Run(dst []OrdersLostRow) []OrdersLostRow {
 		return dst
 	} else {
 		q.lane = "serial"
+		pAgeCol := q.pAge
 		personLease := q.t.Person.Table.Lease()
 		cr := q.tb.ChunkRows()
 		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -2113,7 +2116,7 @@ func (q *OrdersLost) Run(dst []OrdersLostRow) []OrdersLostRow {
 					var pAge int32
 					var pH tickwork.Handle
 					if pRow >= 0 {
-						pAge = q.pAge[pRow]
+						pAge = pAgeCol[pRow]
 						pH = oBuyers[i]
 					}
 					if pRow < 0 || pAge > 40 {
@@ -2150,6 +2153,7 @@ func (q *OrdersLost) Lane() string { return q.lane }
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *OrdersLost) chunk(_, c int) {
 	dst := q.parts[c][:0]
+	pAgeCol2 := q.pAge
 	personLease2 := q.t.Person.Table.Lease()
 	cr := q.tb.ChunkRows()
 	mask, base := q.tb.Enabled(c), c*cr
@@ -2162,7 +2166,7 @@ func (q *OrdersLost) chunk(_, c int) {
 			var pAge2 int32
 			var pH2 tickwork.Handle
 			if pRow2 >= 0 {
-				pAge2 = q.pAge[pRow2]
+				pAge2 = pAgeCol2[pRow2]
 				pH2 = oBuyers2[i]
 			}
 			if pRow2 < 0 || pAge2 > 40 {
@@ -2246,6 +2250,8 @@ func (q *Placed) Run(dst []PlacedRow) []PlacedRow {
 		return dst
 	} else {
 		q.lane = "serial"
+		lXCol := q.lX
+		lYCol := q.lY
 		placeLease := q.t.Place.Table.Lease()
 		placeWords := placeLease.Words()
 		tagLease := q.t.Tag.Table.Lease()
@@ -2258,7 +2264,7 @@ func (q *Placed) Run(dst []PlacedRow) []PlacedRow {
 					if !(row < len(tagWords) && tagWords[row] != 0) {
 						if row < len(placeWords) && placeWords[row] != 0 {
 							lRow := row
-							dst = append(dst, PlacedRow{Person: tickwork.QueryHandle(q.tb, row), X: q.lX[lRow], Y: q.lY[lRow]})
+							dst = append(dst, PlacedRow{Person: tickwork.QueryHandle(q.tb, row), X: lXCol[lRow], Y: lYCol[lRow]})
 						}
 					}
 				}
@@ -2292,6 +2298,8 @@ func (q *Placed) Lane() string { return q.lane }
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *Placed) chunk(_, c int) {
 	dst := q.parts[c][:0]
+	lXCol2 := q.lX
+	lYCol2 := q.lY
 	placeLease2 := q.t.Place.Table.Lease()
 	placeWords2 := placeLease2.Words()
 	tagLease2 := q.t.Tag.Table.Lease()
@@ -2303,7 +2311,7 @@ func (q *Placed) chunk(_, c int) {
 			if !(row < len(tagWords2) && tagWords2[row] != 0) {
 				if row < len(placeWords2) && placeWords2[row] != 0 {
 					lRow2 := row
-					dst = append(dst, PlacedRow{Person: tickwork.QueryHandle(q.tb, row), X: q.lX[lRow2], Y: q.lY[lRow2]})
+					dst = append(dst, PlacedRow{Person: tickwork.QueryHandle(q.tb, row), X: lXCol2[lRow2], Y: lYCol2[lRow2]})
 				}
 			}
 		}
@@ -2383,6 +2391,7 @@ func (q *Tagged) Run(dst []TaggedRow) []TaggedRow {
 		return dst
 	} else {
 		q.lane = "serial"
+		lXCol := q.lX
 		placeLease := q.t.Place.Table.Lease()
 		placeWords := placeLease.Words()
 		tagLease := q.t.Tag.Table.Lease()
@@ -2399,7 +2408,7 @@ func (q *Tagged) Run(dst []TaggedRow) []TaggedRow {
 						}
 						var lX float32
 						if lRow >= 0 {
-							lX = q.lX[lRow]
+							lX = lXCol[lRow]
 						}
 						if !(lRow < 0) {
 							dst = append(dst, TaggedRow{Person: tickwork.QueryHandle(q.tb, row), X: lX, Slot: int32(tickwork.QueryHandle(q.tb, row).Index())})
@@ -2436,6 +2445,7 @@ func (q *Tagged) Lane() string { return q.lane }
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *Tagged) chunk(_, c int) {
 	dst := q.parts[c][:0]
+	lXCol2 := q.lX
 	placeLease2 := q.t.Place.Table.Lease()
 	placeWords2 := placeLease2.Words()
 	tagLease2 := q.t.Tag.Table.Lease()
@@ -2451,7 +2461,7 @@ func (q *Tagged) chunk(_, c int) {
 				}
 				var lX2 float32
 				if lRow2 >= 0 {
-					lX2 = q.lX[lRow2]
+					lX2 = lXCol2[lRow2]
 				}
 				if !(lRow2 < 0) {
 					dst = append(dst, TaggedRow{Person: tickwork.QueryHandle(q.tb, row), X: lX2, Slot: int32(tickwork.QueryHandle(q.tb, row).Index())})
