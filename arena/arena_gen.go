@@ -1387,8 +1387,6 @@ func (q *ProjectileTargets) Run(dst []ProjectileTargetsRow) []ProjectileTargetsR
 		return dst
 	} else {
 		q.lane = "serial"
-		bXCol := q.bX
-		bYCol := q.bY
 		bodyLease := q.t.Body.Table.Lease()
 		cr := q.tb.ChunkRows()
 		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -1399,7 +1397,7 @@ func (q *ProjectileTargets) Run(dst []ProjectileTargetsRow) []ProjectileTargetsR
 					row := base + lo + i
 					bRow := bodyLease.Find(pTargets[i])
 					if bRow >= 0 {
-						dst = append(dst, ProjectileTargetsRow{Projectile: tickwork.QueryHandle(q.tb, row), X: bXCol[bRow], Y: bYCol[bRow]})
+						dst = append(dst, ProjectileTargetsRow{Projectile: tickwork.QueryHandle(q.tb, row), X: q.bX[bRow], Y: q.bY[bRow]})
 					}
 				}
 			}
@@ -1432,8 +1430,6 @@ func (q *ProjectileTargets) Lane() string { return q.lane }
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *ProjectileTargets) chunk(_, c int) {
 	dst := q.parts[c][:0]
-	bXCol2 := q.bX
-	bYCol2 := q.bY
 	bodyLease2 := q.t.Body.Table.Lease()
 	cr := q.tb.ChunkRows()
 	mask, base := q.tb.Enabled(c), c*cr
@@ -1443,7 +1439,7 @@ func (q *ProjectileTargets) chunk(_, c int) {
 			row := base + lo + i
 			bRow2 := bodyLease2.Find(pTargets2[i])
 			if bRow2 >= 0 {
-				dst = append(dst, ProjectileTargetsRow{Projectile: tickwork.QueryHandle(q.tb, row), X: bXCol2[bRow2], Y: bYCol2[bRow2]})
+				dst = append(dst, ProjectileTargetsRow{Projectile: tickwork.QueryHandle(q.tb, row), X: q.bX[bRow2], Y: q.bY[bRow2]})
 			}
 		}
 	}
@@ -1530,7 +1526,6 @@ func (q *OldProjectiles) Run(dst []OldProjectilesRow, ttl int32) []OldProjectile
 		return dst
 	} else {
 		q.lane = "serial"
-		bXCol := q.bX
 		bodyLease := q.t.Body.Table.Lease()
 		cr := q.tb.ChunkRows()
 		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -1544,7 +1539,7 @@ func (q *OldProjectiles) Run(dst []OldProjectilesRow, ttl int32) []OldProjectile
 						bRow := bodyLease.Find(pTargets[i])
 						var bX float32
 						if bRow >= 0 {
-							bX = bXCol[bRow]
+							bX = q.bX[bRow]
 						}
 						dst = append(dst, OldProjectilesRow{Projectile: tickwork.QueryHandle(q.tb, row), Lost: bRow < 0, X: bX})
 					}
@@ -1580,7 +1575,6 @@ func (q *OldProjectiles) Lane() string { return q.lane }
 func (q *OldProjectiles) chunk(_, c int) {
 	ttl := q.argTtl
 	dst := q.parts[c][:0]
-	bXCol2 := q.bX
 	bodyLease2 := q.t.Body.Table.Lease()
 	cr := q.tb.ChunkRows()
 	mask, base := q.tb.Enabled(c), c*cr
@@ -1593,7 +1587,7 @@ func (q *OldProjectiles) chunk(_, c int) {
 				bRow2 := bodyLease2.Find(pTargets2[i])
 				var bX2 float32
 				if bRow2 >= 0 {
-					bX2 = bXCol2[bRow2]
+					bX2 = q.bX[bRow2]
 				}
 				dst = append(dst, OldProjectilesRow{Projectile: tickwork.QueryHandle(q.tb, row), Lost: bRow2 < 0, X: bX2})
 			}
@@ -1681,7 +1675,6 @@ func (q *HealthyNearWall) Run(dst []HealthyNearWallRow, x float32) []HealthyNear
 	} else {
 		q.lane = "serial"
 		bXCol := q.bX
-		bYCol := q.bY
 		bodyLease := q.t.Body.Table.Lease()
 		bodyWords := bodyLease.Words()
 		cr := q.tb.ChunkRows()
@@ -1695,7 +1688,7 @@ func (q *HealthyNearWall) Run(dst []HealthyNearWallRow, x float32) []HealthyNear
 						if row < len(bodyWords) && bodyWords[row] != 0 {
 							bRow := row
 							if bXCol[bRow] < x {
-								dst = append(dst, HealthyNearWallRow{Unit: tickwork.QueryHandle(q.tb, row), X: bXCol[bRow], Y: bYCol[bRow]})
+								dst = append(dst, HealthyNearWallRow{Unit: tickwork.QueryHandle(q.tb, row), X: bXCol[bRow], Y: q.bY[bRow]})
 							}
 						}
 					}
@@ -1732,7 +1725,6 @@ func (q *HealthyNearWall) chunk(_, c int) {
 	x := q.argX
 	dst := q.parts[c][:0]
 	bXCol2 := q.bX
-	bYCol2 := q.bY
 	bodyLease2 := q.t.Body.Table.Lease()
 	bodyWords2 := bodyLease2.Words()
 	cr := q.tb.ChunkRows()
@@ -1745,7 +1737,7 @@ func (q *HealthyNearWall) chunk(_, c int) {
 				if row < len(bodyWords2) && bodyWords2[row] != 0 {
 					bRow2 := row
 					if bXCol2[bRow2] < x {
-						dst = append(dst, HealthyNearWallRow{Unit: tickwork.QueryHandle(q.tb, row), X: bXCol2[bRow2], Y: bYCol2[bRow2]})
+						dst = append(dst, HealthyNearWallRow{Unit: tickwork.QueryHandle(q.tb, row), X: bXCol2[bRow2], Y: q.bY[bRow2]})
 					}
 				}
 			}

@@ -1453,7 +1453,6 @@ func (q *PremiumSpend) Run(dst []PremiumSpendRow) []PremiumSpendRow {
 		return dst
 	} else {
 		q.lane = "serial"
-		fSpentCol := q.fSpent
 		profileLease := q.t.Profile.Table.Lease()
 		profileWords := profileLease.Words()
 		premiumLease := q.t.Premium.Table.Lease()
@@ -1468,7 +1467,7 @@ func (q *PremiumSpend) Run(dst []PremiumSpendRow) []PremiumSpendRow {
 					if (row < len(premiumWords) && premiumWords[row] != 0) && !(row < len(bannedWords) && bannedWords[row] != 0) {
 						if row < len(profileWords) && profileWords[row] != 0 {
 							fRow := row
-							dst = append(dst, PremiumSpendRow{Player: tickwork.QueryHandle(q.tb, row), Spent: fSpentCol[fRow]})
+							dst = append(dst, PremiumSpendRow{Player: tickwork.QueryHandle(q.tb, row), Spent: q.fSpent[fRow]})
 						}
 					}
 				}
@@ -1502,7 +1501,6 @@ func (q *PremiumSpend) Lane() string { return q.lane }
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *PremiumSpend) chunk(_, c int) {
 	dst := q.parts[c][:0]
-	fSpentCol2 := q.fSpent
 	profileLease2 := q.t.Profile.Table.Lease()
 	profileWords2 := profileLease2.Words()
 	premiumLease2 := q.t.Premium.Table.Lease()
@@ -1516,7 +1514,7 @@ func (q *PremiumSpend) chunk(_, c int) {
 			if (row < len(premiumWords2) && premiumWords2[row] != 0) && !(row < len(bannedWords2) && bannedWords2[row] != 0) {
 				if row < len(profileWords2) && profileWords2[row] != 0 {
 					fRow2 := row
-					dst = append(dst, PremiumSpendRow{Player: tickwork.QueryHandle(q.tb, row), Spent: fSpentCol2[fRow2]})
+					dst = append(dst, PremiumSpendRow{Player: tickwork.QueryHandle(q.tb, row), Spent: q.fSpent[fRow2]})
 				}
 			}
 		}
@@ -1605,7 +1603,6 @@ func (q *CategoryOrders) Run(dst []CategoryOrdersRow, c2 int32) []CategoryOrders
 	} else {
 		q.lane = "serial"
 		prCategoryCol := q.prCategory
-		prPriceCol := q.prPrice
 		productLease := q.t.Product.Table.Lease()
 		cr := q.tb.ChunkRows()
 		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -1617,7 +1614,7 @@ func (q *CategoryOrders) Run(dst []CategoryOrdersRow, c2 int32) []CategoryOrders
 					prRow := productLease.Find(oItems[i])
 					if prRow >= 0 {
 						if prCategoryCol[prRow] == c2 {
-							dst = append(dst, CategoryOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Missing: false, Price: prPriceCol[prRow]})
+							dst = append(dst, CategoryOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Missing: false, Price: q.prPrice[prRow]})
 						}
 					}
 				}
@@ -1653,7 +1650,6 @@ func (q *CategoryOrders) chunk(_, c int) {
 	c2 := q.argC
 	dst := q.parts[c][:0]
 	prCategoryCol2 := q.prCategory
-	prPriceCol2 := q.prPrice
 	productLease2 := q.t.Product.Table.Lease()
 	cr := q.tb.ChunkRows()
 	mask, base := q.tb.Enabled(c), c*cr
@@ -1664,7 +1660,7 @@ func (q *CategoryOrders) chunk(_, c int) {
 			prRow2 := productLease2.Find(oItems2[i])
 			if prRow2 >= 0 {
 				if prCategoryCol2[prRow2] == c2 {
-					dst = append(dst, CategoryOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Missing: false, Price: prPriceCol2[prRow2]})
+					dst = append(dst, CategoryOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Missing: false, Price: q.prPrice[prRow2]})
 				}
 			}
 		}
@@ -1749,7 +1745,6 @@ func (q *BulkOrders) Run(dst []BulkOrdersRow, q2 int32) []BulkOrdersRow {
 		return dst
 	} else {
 		q.lane = "serial"
-		pLevelCol := q.pLevel
 		playerLease := q.t.Player.Table.Lease()
 		cr := q.tb.ChunkRows()
 		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -1763,7 +1758,7 @@ func (q *BulkOrders) Run(dst []BulkOrdersRow, q2 int32) []BulkOrdersRow {
 						pRow := playerLease.Find(oBuyers[i])
 						var pLevel int32
 						if pRow >= 0 {
-							pLevel = pLevelCol[pRow]
+							pLevel = q.pLevel[pRow]
 						}
 						dst = append(dst, BulkOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Orphan: pRow < 0, Level: pLevel})
 					}
@@ -1799,7 +1794,6 @@ func (q *BulkOrders) Lane() string { return q.lane }
 func (q *BulkOrders) chunk(_, c int) {
 	q2 := q.argQ
 	dst := q.parts[c][:0]
-	pLevelCol2 := q.pLevel
 	playerLease2 := q.t.Player.Table.Lease()
 	cr := q.tb.ChunkRows()
 	mask, base := q.tb.Enabled(c), c*cr
@@ -1812,7 +1806,7 @@ func (q *BulkOrders) chunk(_, c int) {
 				pRow2 := playerLease2.Find(oBuyers2[i])
 				var pLevel2 int32
 				if pRow2 >= 0 {
-					pLevel2 = pLevelCol2[pRow2]
+					pLevel2 = q.pLevel[pRow2]
 				}
 				dst = append(dst, BulkOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Orphan: pRow2 < 0, Level: pLevel2})
 			}

@@ -528,12 +528,38 @@ func (qg *qGen) limitExpr() string { return qg.sg.code(qg.q.Limit) }
 // leaseLocals writes the leases of the tables the query probes.
 func (qg *qGen) leaseLocals() {
 	q := qg.q
-	// A joined row's columns are read through locals taken once, not
-	// through q in the row loop (an append may alias q's fields, so the
-	// compiler would reload them after each).
+	// A joined row's columns that the where or a later join reads are
+	// read through locals taken once, not through q in the row loop (an
+	// append may alias q's fields, so the compiler would reload them
+	// after each); the others, read only by a row that passed, through q.
 	qg.joinCols = map[string]string{}
+	filtered := map[*schema.Column]map[*schema.Var]bool{}
+	mark := func(v *schema.Var, c *schema.Column) {
+		if filtered[c] == nil {
+			filtered[c] = map[*schema.Var]bool{}
+		}
+		filtered[c][v] = true
+	}
+	if q.Where != nil {
+		walk(q.Where, func(e schema.Expr) {
+			if c, ok := e.(*schema.ColRef); ok {
+				mark(c.Var, c.Column)
+			}
+		})
+	}
+	for _, j := range q.Joins {
+		if j.Kind == schema.RefJoin {
+			mark(j.On, j.Via)
+		}
+	}
 	for _, j := range q.Joins {
 		for _, u := range q.Access.Uses {
+			if u.Var == j.Var && !filtered[u.Column][u.Var] {
+				// read on the row's way out only: through q, so the
+				// row loop holds no register for it
+				qg.joinCols[u.Column.Name+"\x00"+j.Var.Name] = "q." + qg.colName(u.Var, u.Column)
+				continue
+			}
 			if u.Var == j.Var {
 				n := qg.loc.name(unexported(j.Var.Name) + goCol(u.Column) + "Col")
 				qg.joinCols[u.Column.Name+"\x00"+j.Var.Name] = n

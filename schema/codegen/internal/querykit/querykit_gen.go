@@ -1959,7 +1959,6 @@ func (q *OrderBuyers) Run(dst []OrderBuyersRow) []OrderBuyersRow {
 		return dst
 	} else {
 		q.lane = "serial"
-		pAgeCol := q.pAge
 		personLease := q.t.Person.Table.Lease()
 		cr := q.tb.ChunkRows()
 		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
@@ -1972,7 +1971,7 @@ func (q *OrderBuyers) Run(dst []OrderBuyersRow) []OrderBuyersRow {
 					if oAmounts[i] > 2 {
 						pRow := personLease.Find(oBuyers[i])
 						if pRow >= 0 {
-							dst = append(dst, OrderBuyersRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Age: pAgeCol[pRow]})
+							dst = append(dst, OrderBuyersRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Age: q.pAge[pRow]})
 						}
 					}
 				}
@@ -2006,7 +2005,6 @@ func (q *OrderBuyers) Lane() string { return q.lane }
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *OrderBuyers) chunk(_, c int) {
 	dst := q.parts[c][:0]
-	pAgeCol2 := q.pAge
 	personLease2 := q.t.Person.Table.Lease()
 	cr := q.tb.ChunkRows()
 	mask, base := q.tb.Enabled(c), c*cr
@@ -2018,7 +2016,7 @@ func (q *OrderBuyers) chunk(_, c int) {
 			if oAmounts2[i] > 2 {
 				pRow2 := personLease2.Find(oBuyers2[i])
 				if pRow2 >= 0 {
-					dst = append(dst, OrderBuyersRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts2[i], Age: pAgeCol2[pRow2]})
+					dst = append(dst, OrderBuyersRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts2[i], Age: q.pAge[pRow2]})
 				}
 			}
 		}
@@ -2250,8 +2248,6 @@ func (q *Placed) Run(dst []PlacedRow) []PlacedRow {
 		return dst
 	} else {
 		q.lane = "serial"
-		lXCol := q.lX
-		lYCol := q.lY
 		placeLease := q.t.Place.Table.Lease()
 		placeWords := placeLease.Words()
 		tagLease := q.t.Tag.Table.Lease()
@@ -2264,7 +2260,7 @@ func (q *Placed) Run(dst []PlacedRow) []PlacedRow {
 					if !(row < len(tagWords) && tagWords[row] != 0) {
 						if row < len(placeWords) && placeWords[row] != 0 {
 							lRow := row
-							dst = append(dst, PlacedRow{Person: tickwork.QueryHandle(q.tb, row), X: lXCol[lRow], Y: lYCol[lRow]})
+							dst = append(dst, PlacedRow{Person: tickwork.QueryHandle(q.tb, row), X: q.lX[lRow], Y: q.lY[lRow]})
 						}
 					}
 				}
@@ -2298,8 +2294,6 @@ func (q *Placed) Lane() string { return q.lane }
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *Placed) chunk(_, c int) {
 	dst := q.parts[c][:0]
-	lXCol2 := q.lX
-	lYCol2 := q.lY
 	placeLease2 := q.t.Place.Table.Lease()
 	placeWords2 := placeLease2.Words()
 	tagLease2 := q.t.Tag.Table.Lease()
@@ -2311,7 +2305,7 @@ func (q *Placed) chunk(_, c int) {
 			if !(row < len(tagWords2) && tagWords2[row] != 0) {
 				if row < len(placeWords2) && placeWords2[row] != 0 {
 					lRow2 := row
-					dst = append(dst, PlacedRow{Person: tickwork.QueryHandle(q.tb, row), X: lXCol2[lRow2], Y: lYCol2[lRow2]})
+					dst = append(dst, PlacedRow{Person: tickwork.QueryHandle(q.tb, row), X: q.lX[lRow2], Y: q.lY[lRow2]})
 				}
 			}
 		}
@@ -2391,7 +2385,6 @@ func (q *Tagged) Run(dst []TaggedRow) []TaggedRow {
 		return dst
 	} else {
 		q.lane = "serial"
-		lXCol := q.lX
 		placeLease := q.t.Place.Table.Lease()
 		placeWords := placeLease.Words()
 		tagLease := q.t.Tag.Table.Lease()
@@ -2408,7 +2401,7 @@ func (q *Tagged) Run(dst []TaggedRow) []TaggedRow {
 						}
 						var lX float32
 						if lRow >= 0 {
-							lX = lXCol[lRow]
+							lX = q.lX[lRow]
 						}
 						if !(lRow < 0) {
 							dst = append(dst, TaggedRow{Person: tickwork.QueryHandle(q.tb, row), X: lX, Slot: int32(tickwork.QueryHandle(q.tb, row).Index())})
@@ -2445,7 +2438,6 @@ func (q *Tagged) Lane() string { return q.lane }
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *Tagged) chunk(_, c int) {
 	dst := q.parts[c][:0]
-	lXCol2 := q.lX
 	placeLease2 := q.t.Place.Table.Lease()
 	placeWords2 := placeLease2.Words()
 	tagLease2 := q.t.Tag.Table.Lease()
@@ -2461,7 +2453,7 @@ func (q *Tagged) chunk(_, c int) {
 				}
 				var lX2 float32
 				if lRow2 >= 0 {
-					lX2 = lXCol2[lRow2]
+					lX2 = q.lX[lRow2]
 				}
 				if !(lRow2 < 0) {
 					dst = append(dst, TaggedRow{Person: tickwork.QueryHandle(q.tb, row), X: lX2, Slot: int32(tickwork.QueryHandle(q.tb, row).Index())})
