@@ -737,7 +737,7 @@ func (q *BodiesInBox) Run(dst []BodiesInBoxRow, x0 float32, y0 float32, x1 float
 				bYs := q.bY[base+lo : base+hi][:len(bXs)]
 				for i := range bXs {
 					row := base + lo + i
-					if bXs[i] >= x0 && bXs[i] <= x1 && bYs[i] >= y0 && bYs[i] <= y1 {
+					if tickwork.QueryBoolKey(bXs[i] >= x0)&tickwork.QueryBoolKey(bXs[i] <= x1)&tickwork.QueryBoolKey(bYs[i] >= y0)&tickwork.QueryBoolKey(bYs[i] <= y1) != 0 {
 						dst = append(dst, BodiesInBoxRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs[i], Y: bYs[i]})
 					}
 				}
@@ -782,7 +782,7 @@ func (q *BodiesInBox) chunk(_, c int) {
 		bYs2 := q.bY[base+lo : base+hi][:len(bXs2)]
 		for i := range bXs2 {
 			row := base + lo + i
-			if bXs2[i] >= x0 && bXs2[i] <= x1 && bYs2[i] >= y0 && bYs2[i] <= y1 {
+			if tickwork.QueryBoolKey(bXs2[i] >= x0)&tickwork.QueryBoolKey(bXs2[i] <= x1)&tickwork.QueryBoolKey(bYs2[i] >= y0)&tickwork.QueryBoolKey(bYs2[i] <= y1) != 0 {
 				dst = append(dst, BodiesInBoxRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs2[i], Y: bYs2[i]})
 			}
 		}

@@ -240,7 +240,7 @@ func (q *Veterans) Run(dst []VeteransRow, level int32, region int32) []VeteransR
 				pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
 				for i := range pLevels {
 					row := base + lo + i
-					if pLevels[i] >= level && pRegions[i] == region {
+					if tickwork.QueryBoolKey(pLevels[i] >= level)&tickwork.QueryBoolKey(pRegions[i] == region) != 0 {
 						dst = append(dst, VeteransRow{Player: tickwork.QueryHandle(q.tb, row), Score: pScores[i]})
 					}
 				}
@@ -284,7 +284,7 @@ func (q *Veterans) chunk(_, c int) {
 		pRegions2 := q.pRegion[base+lo : base+hi][:len(pLevels2)]
 		for i := range pLevels2 {
 			row := base + lo + i
-			if pLevels2[i] >= level && pRegions2[i] == region {
+			if tickwork.QueryBoolKey(pLevels2[i] >= level)&tickwork.QueryBoolKey(pRegions2[i] == region) != 0 {
 				dst = append(dst, VeteransRow{Player: tickwork.QueryHandle(q.tb, row), Score: pScores2[i]})
 			}
 		}

@@ -156,12 +156,12 @@ func (qg *qGen) parallelMethods() {
 	qg.oneChunk = false
 	early, late := qg.splitWhere()
 	if early != nil {
-		g.p("if %s {", qg.sg.code(early))
+		g.p("if %s {", qg.filterCode(early))
 		qg.closers++
 	}
 	qg.joins()
 	if late != nil {
-		g.p("if %s {", qg.sg.code(late))
+		g.p("if %s {", qg.filterCode(late))
 		qg.closers++
 	}
 	qg.sink()
