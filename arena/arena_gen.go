@@ -1118,6 +1118,16 @@ func (q *BodyAt) Run(dst []BodyAtRow, h tickwork.Handle) []BodyAtRow {
 	return dst
 }
 
+// Get is Run without a buffer: the one row of the point lookup and true, or
+// the zero row and false when the handle names no live row (or the where
+// refuses it). Allocates nothing.
+func (q *BodyAt) Get(h tickwork.Handle) (BodyAtRow, bool) {
+	if row := q.tb.Lease().Find(h); row >= 0 {
+		return BodyAtRow{X: q.bX[row], Y: q.bY[row]}, true
+	}
+	return BodyAtRow{}, false
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *BodyAt) Plan() string {

@@ -10,7 +10,8 @@ import (
 // in arena/arena.tw or bench/shop/shop.tw: each makes the query once (its
 // scratch too) and a reused row buffer, runs it with the case's
 // parameters (the hand loop's, [Params]) and copies its rows into the
-// corpus's row type (handles as [ID]), in a loop written out per case (no
+// corpus's row type (handles as [ID]; a point lookup by handle through its
+// Get, no buffer), in a loop written out per case (no
 // call through a func value per row: the hand loops have none). The
 // parallel sides (NewPar) attach the query to the data set's world from
 // one used chunk on (Parallel(w, 1)), so that the agreement test runs the
@@ -39,10 +40,8 @@ func genLowHealthOn(d *Data, w *tickwork.World) func([]HI32) []HI32 {
 
 func genBodyAt(d *Data) func([]XY) []XY {
 	q, h := arena.NewBodyAt(d.A), d.P.Body
-	var rows []arena.BodyAtRow
 	return func(dst []XY) []XY {
-		rows = q.Run(rows[:0], h)
-		for _, r := range rows {
+		if r, ok := q.Get(h); ok {
 			dst = append(dst, XY{r.X, r.Y})
 		}
 		return dst
@@ -157,10 +156,8 @@ func genVeteransOn(d *Data, w *tickwork.World) func([]HI64) []HI64 {
 
 func genProductAt(d *Data) func([]I64F32) []I64F32 {
 	q, h := shop.NewProductAt(d.Shop), d.P.Product
-	var rows []shop.ProductAtRow
 	return func(dst []I64F32) []I64F32 {
-		rows = q.Run(rows[:0], h)
-		for _, r := range rows {
+		if r, ok := q.Get(h); ok {
 			dst = append(dst, I64F32{r.SKU, r.Price})
 		}
 		return dst

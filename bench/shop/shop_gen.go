@@ -353,6 +353,16 @@ func (q *ProductAt) Run(dst []ProductAtRow, h tickwork.Handle) []ProductAtRow {
 	return dst
 }
 
+// Get is Run without a buffer: the one row of the point lookup and true, or
+// the zero row and false when the handle names no live row (or the where
+// refuses it). Allocates nothing.
+func (q *ProductAt) Get(h tickwork.Handle) (ProductAtRow, bool) {
+	if row := q.tb.Lease().Find(h); row >= 0 {
+		return ProductAtRow{SKU: q.prSKU[row], Price: q.prPrice[row]}, true
+	}
+	return ProductAtRow{}, false
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *ProductAt) Plan() string {

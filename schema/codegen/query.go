@@ -146,6 +146,9 @@ func (qg *qGen) query() {
 	}
 	qg.constructors()
 	qg.run()
+	if qg.lookup() {
+		qg.get()
+	}
 	if qg.parallel() {
 		qg.parallelMethods()
 		g.p("// Plan is the query's plan: how it reads each variable and what it does")
@@ -451,6 +454,39 @@ func (qg *qGen) run() {
 		g.p("}")
 	}
 	qg.finish()
+	g.p("}")
+	g.p("")
+}
+
+// lookup: a point lookup by handle whose result is at most one row of the
+// probed table alone (no join, aggregate, order, distinct or limit): it
+// also gets Get, which returns the row without a buffer.
+func (qg *qGen) lookup() bool {
+	q := qg.q
+	return q.Probe != nil && len(q.Joins) == 0 && !aggregated(q) && len(q.GroupBy) == 0 && len(q.OrderBy) == 0 && !q.Distinct && q.Limit == nil
+}
+
+// get writes Get: Run's one probe, returning the row and whether it was
+// found (small enough to inline at the caller).
+func (qg *qGen) get() {
+	g, q, sg := qg.g, qg.q, qg.sg
+	g.doc("Get is Run without a buffer: the one row of the point lookup and true, or the zero row and false when the handle names no live row (or the where refuses it). Allocates nothing.")
+	g.p("func (q *%s) Get(%s) (%s, bool) {", qg.name, qg.signature(), qg.rowType())
+	p := qg.param[q.Probe]
+	sg.env["handle:"+q.From.Name] = p
+	for _, u := range q.Access.Uses {
+		if u.Var == q.From {
+			sg.env["col:"+q.From.Name+"."+u.Column.Name] = "q." + qg.colName(q.From, u.Column) + "[row]"
+		}
+	}
+	cond := "row >= 0"
+	if q.Where != nil {
+		cond += " && " + sg.code(q.Where)
+	}
+	g.p("if row := q.tb.Lease().Find(%s); %s {", p, cond)
+	g.p("return %s, true", qg.rowLit())
+	g.p("}")
+	g.p("return %s{}, false", qg.rowType())
 	g.p("}")
 	g.p("")
 }

@@ -577,6 +577,16 @@ func (q *PersonByHandle) Run(dst []PersonByHandleRow, h tickwork.Handle) []Perso
 	return dst
 }
 
+// Get is Run without a buffer: the one row of the point lookup and true, or
+// the zero row and false when the handle names no live row (or the where
+// refuses it). Allocates nothing.
+func (q *PersonByHandle) Get(h tickwork.Handle) (PersonByHandleRow, bool) {
+	if row := q.tb.Lease().Find(h); row >= 0 && q.pAge[row] >= 0 {
+		return PersonByHandleRow{Age: q.pAge[row], Score: q.pScore[row], W: q.pW[row]}, true
+	}
+	return PersonByHandleRow{}, false
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *PersonByHandle) Plan() string {

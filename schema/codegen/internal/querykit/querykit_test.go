@@ -609,6 +609,12 @@ func play(t *testing.T, workers int, seed uint64, frames int) []string {
 		require.NoError(t, wd.w.Frame(dt))
 		p := wd.frameParams()
 		gen, model := results(wd, &b, p)
+		// Get: Run's one row without a buffer
+		r, ok := wd.q.PersonByHandle.Get(p.h)
+		require.Equal(t, len(b.byHandle) == 1, ok, "frame %d: PersonByHandle.Get found", f)
+		if ok {
+			require.Equal(t, show(b.byHandle), show([]kit.PersonByHandleRow{r}), "frame %d: PersonByHandle.Get", f)
+		}
 		for i := range gen {
 			require.Equal(t, model[i], gen[i], "frame %d, query %s (%+v)", f, names[i], p)
 			all = append(all, fmt.Sprintf("frame %d %s: %s", f, names[i], gen[i]))
