@@ -893,8 +893,14 @@ func (q *HitTotalsByTarget) Run(dst []HitTotalsByTargetRow) []HitTotalsByTargetR
 		gp.a0 += int64(h.Damage)
 		gp.a1++
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, hitTotalsByTargetOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && hitTotalsByTargetOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]
@@ -1212,8 +1218,14 @@ func (q *UnitsByHealth) Run(dst []UnitsByHealthRow) []UnitsByHealthRow {
 			}
 		}
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, unitsByHealthOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && unitsByHealthOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]

@@ -628,8 +628,14 @@ func (q *OrdersByItem) Run(dst []OrdersByItemRow) []OrdersByItemRow {
 			}
 		}
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, ordersByItemOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && ordersByItemOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]
@@ -774,8 +780,14 @@ func (q *ProductsByPrice) Run(dst []ProductsByPriceRow) []ProductsByPriceRow {
 			gp.a1 = gp.s1 / float64(gp.n1)
 		}
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, productsByPriceOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && productsByPriceOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]
@@ -903,8 +915,14 @@ func (q *RegionBands) Run(dst []RegionBandsRow) []RegionBandsRow {
 			}
 		}
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, regionBandsOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && regionBandsOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]
@@ -1919,8 +1937,14 @@ func (q *RevenueByDay) Run(dst []RevenueByDayRow) []RevenueByDayRow {
 			}
 		}
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, revenueByDayOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && revenueByDayOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]

@@ -1259,8 +1259,17 @@ func (qg *qGen) finish() {
 			qg.finalize("gp.")
 			g.p("}")
 		}
-		g.p("if len(q.groups) > 1 {")
+		// few groups (a frame's hit targets) sort by insertion, no call
+		// per comparison; groups' keys differ, so either sort gives the
+		// one order
+		g.p("if n := len(q.groups); n > 16 {")
 		g.p("slices.SortFunc(q.groups, %sOrder)", qg.lower)
+		g.p("} else {")
+		g.p("for i := 1; i < n; i++ {")
+		g.p("for j := i; j > 0 && %sOrder(q.groups[j], q.groups[j-1]) < 0; j-- {", qg.lower)
+		g.p("q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]")
+		g.p("}")
+		g.p("}")
 		g.p("}")
 		g.p("for i := range q.groups {")
 		if qg.limit != "" {

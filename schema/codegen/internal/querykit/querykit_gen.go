@@ -994,8 +994,14 @@ func (q *ByAge) Run(dst []ByAgeRow) []ByAgeRow {
 			}
 		}
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, byAgeOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && byAgeOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]
@@ -1122,8 +1128,14 @@ func (q *ByW) Run(dst []ByWRow) []ByWRow {
 			}
 		}
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, byWOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && byWOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]
@@ -1259,8 +1271,14 @@ func (q *ByFriend) Run(dst []ByFriendRow) []ByFriendRow {
 			}
 		}
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, byFriendOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && byFriendOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]
@@ -1410,8 +1428,14 @@ func (q *ByAgeOn) Run(dst []ByAgeOnRow, n int32) []ByAgeOnRow {
 			gp.a1 = gp.s1 / float64(gp.n1)
 		}
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, byAgeOnOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && byAgeOnOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		if len(dst) == bound {
@@ -2770,8 +2794,14 @@ func (q *PingTotals) Run(dst []PingTotalsRow) []PingTotalsRow {
 		gp.a0 += float64(e2.Heat)
 		gp.a1++
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, pingTotalsOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && pingTotalsOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]
