@@ -6,6 +6,13 @@ import "math"
 // docs/schema.md, Query results), for generated code: each is small
 // enough to inline into a query's row loop. Safe for concurrent use.
 
+// QueryParallelChunks is the fewest used chunks of its from table for
+// which a declared query attached to a world (its Parallel method) runs
+// its scan on the world's kernel workers (World.RunChunks): below it, the
+// hand-off costs more than the scan saves. The lane's rule:
+// docs/schema.md, Queries ("Parallel lane").
+const QueryParallelChunks = 16
+
 // QueryFloatKey32 is the key a query orders, groups and deduplicates a
 // float32 by: keys compare as the total order -Inf < ... < -0 == +0 < ...
 // < +Inf < NaN, with -0 and +0 one key and every NaN one key (the

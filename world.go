@@ -76,6 +76,14 @@ func (w *World) Order(p Phase) []string { return w.e().Order(systems.Phase(p)) }
 // included (WithWorkers). Safe for concurrent use.
 func (w *World) Workers() int { return w.e().Workers() }
 
+// RunChunks calls fn(worker, chunk) for every chunk in 0..chunks-1 on the
+// world's kernel workers and returns once, when all have returned: a
+// host's scan between frames, from the goroutine that calls Frame (the
+// declared queries' parallel lane, docs/schema.md, Queries). The rule and
+// its inline fallback during a frame: runtime.World.RunChunks. Allocates
+// nothing.
+func (w *World) RunChunks(chunks int, fn func(worker, chunk int)) { w.e().RunChunks(chunks, fn) }
+
 // Tables returns the tables declared with the builder, in order. The
 // slice is the world's own: do not modify it. Safe for concurrent use.
 func (w *World) Tables() []*Table {

@@ -448,6 +448,13 @@ type Queries struct {
 	WeakestUnits      *WeakestUnits
 	BodiesInBox       *BodiesInBox
 	HitTotalsByTarget *HitTotalsByTarget
+	LowHealth         *LowHealth
+	BodyAt            *BodyAt
+	UnitsByHealth     *UnitsByHealth
+	Velocity          *Velocity
+	ProjectileTargets *ProjectileTargets
+	OldProjectiles    *OldProjectiles
+	HealthyNearWall   *HealthyNearWall
 }
 
 // NewQueries makes every declared query over t, for the host, between
@@ -458,6 +465,13 @@ func NewQueries(t *Tables) *Queries {
 		WeakestUnits:      NewWeakestUnits(t),
 		BodiesInBox:       NewBodiesInBox(t),
 		HitTotalsByTarget: NewHitTotalsByTarget(t),
+		LowHealth:         NewLowHealth(t),
+		BodyAt:            NewBodyAt(t),
+		UnitsByHealth:     NewUnitsByHealth(t),
+		Velocity:          NewVelocity(t),
+		ProjectileTargets: NewProjectileTargets(t),
+		OldProjectiles:    NewOldProjectiles(t),
+		HealthyNearWall:   NewHealthyNearWall(t),
 	}
 }
 
@@ -566,11 +580,12 @@ func (q *WeakestUnits) Run(dst []WeakestUnitsRow, n int32) []WeakestUnitsRow {
 	if cap(dst) < bound {
 		dst = make([]WeakestUnitsRow, 0, bound)
 	}
-	ents := q.ents[:0]
-	if cap(ents) < bound {
-		ents = make([]weakestUnitsEnt, 0, bound)
+	q.ents = q.ents[:0]
+	if cap(q.ents) < bound {
+		q.ents = make([]weakestUnitsEnt, 0, bound)
 	}
-	var worst int32 // the first key of the heap's root, the worst row kept
+	var worst int32 // the first key of the heap's root, the worst row kept, once full
+	filling := true // the heap holds fewer than bound rows
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -579,40 +594,14 @@ func (q *WeakestUnits) Run(dst []WeakestUnitsRow, n int32) []WeakestUnitsRow {
 			for i := range uHealths {
 				row := base + lo + i
 				k0 := uHealths[i]
-				if len(ents) < bound {
-					ents = ents[:len(ents)+1]
-					ents[len(ents)-1] = weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
-					for j := len(ents) - 1; j > 0; {
-						p := (j - 1) / 2
-						if weakestUnitsCmp(&ents[j], &ents[p]) <= 0 {
-							break
-						}
-						ents[j], ents[p] = ents[p], ents[j]
-						j = p
-					}
-					worst = ents[0].k0
-				} else if k0 < worst {
-					ents[0] = weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
-					for j := 0; ; {
-						l := 2*j + 1
-						if l >= len(ents) {
-							break
-						}
-						if r := l + 1; r < len(ents) && weakestUnitsCmp(&ents[r], &ents[l]) > 0 {
-							l = r
-						}
-						if weakestUnitsCmp(&ents[l], &ents[j]) <= 0 {
-							break
-						}
-						ents[j], ents[l] = ents[l], ents[j]
-						j = l
-					}
-					worst = ents[0].k0
+				if k0 < worst || filling {
+					e := weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
+					worst, filling = q.offer(&e, bound)
 				}
 			}
 		}
 	}
-	q.ents = ents
+	ents := q.ents
 	slices.SortFunc(ents, weakestUnitsOrder)
 	for i := range ents {
 		dst = append(dst, ents[i].row)
@@ -639,6 +628,40 @@ func weakestUnitsCmp(a, b *weakestUnitsEnt) int {
 
 func weakestUnitsOrder(a, b weakestUnitsEnt) int { return weakestUnitsCmp(&a, &b) }
 
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *WeakestUnits) offer(e *weakestUnitsEnt, bound int) (int32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if weakestUnitsCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
+	}
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && weakestUnitsCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if weakestUnitsCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0, false
+}
+
 // BodiesInBoxRow is a row of the result of query BodiesInBox
 // (arena.tw:122).
 type BodiesInBoxRow struct {
@@ -650,9 +673,15 @@ type BodiesInBoxRow struct {
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type BodiesInBox struct {
-	t      *Tables
-	tb     *tickwork.Table // Body
-	bX, bY []float32       // Body.X, Body.Y
+	t                          *Tables
+	tb                         *tickwork.Table         // Body
+	bX, bY                     []float32               // Body.X, Body.Y
+	w                          *tickwork.World         // set by Parallel: the world whose workers scan
+	lane                       string                  // the lane of the last Run
+	minChunks                  int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn                    func(worker, chunk int) // q.chunk, made once
+	argX0, argY0, argX1, argY1 float32                 // Run's x0, for chunk, Run's y0, for chunk, Run's x1, for chunk, Run's y1, for chunk
+	parts                      [][]BodiesInBoxRow      // per-chunk rows
 }
 
 // NewBodiesInBox makes query BodiesInBox over the tables of t, for the host
@@ -684,16 +713,33 @@ func DeclareBodiesInBox(d *tickwork.Decl, t *Tables) *BodiesInBox {
 // never past it.
 func (q *BodiesInBox) Run(dst []BodiesInBoxRow, x0 float32, y0 float32, x1 float32, y1 float32) []BodiesInBoxRow {
 	dst = dst[:0]
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			bXs := q.bX[base+lo : base+hi]
-			bYs := q.bY[base+lo : base+hi][:len(bXs)]
-			for i := range bXs {
-				row := base + lo + i
-				if bXs[i] >= x0 && bXs[i] <= x1 && bYs[i] >= y0 && bYs[i] <= y1 {
-					dst = append(dst, BodiesInBoxRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs[i], Y: bYs[i]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argX0 = x0
+		q.argY0 = y0
+		q.argX1 = x1
+		q.argY1 = y1
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				bXs := q.bX[base+lo : base+hi]
+				bYs := q.bY[base+lo : base+hi][:len(bXs)]
+				for i := range bXs {
+					row := base + lo + i
+					if tickwork.QueryBoolKey(bXs[i] >= x0)&tickwork.QueryBoolKey(bXs[i] <= x1)&tickwork.QueryBoolKey(bYs[i] >= y0)&tickwork.QueryBoolKey(bYs[i] <= y1) != 0 {
+						dst = append(dst, BodiesInBoxRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs[i], Y: bYs[i]})
+					}
 				}
 			}
 		}
@@ -701,10 +747,56 @@ func (q *BodiesInBox) Run(dst []BodiesInBoxRow, x0 float32, y0 float32, x1 float
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *BodiesInBox) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *BodiesInBox) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *BodiesInBox) chunk(_, c int) {
+	x0 := q.argX0
+	y0 := q.argY0
+	x1 := q.argX1
+	y1 := q.argY1
+	dst := q.parts[c][:0]
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		bXs2 := q.bX[base+lo : base+hi]
+		bYs2 := q.bY[base+lo : base+hi][:len(bXs2)]
+		for i := range bXs2 {
+			row := base + lo + i
+			if tickwork.QueryBoolKey(bXs2[i] >= x0)&tickwork.QueryBoolKey(bXs2[i] <= x1)&tickwork.QueryBoolKey(bYs2[i] >= y0)&tickwork.QueryBoolKey(bYs2[i] <= y1) != 0 {
+				dst = append(dst, BodiesInBoxRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs2[i], Y: bYs2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *BodiesInBox) Plan() string {
-	return "scan Body (ascending index); filter"
+	if q.lane == "" {
+		return "scan Body (ascending index); filter"
+	}
+	return "scan Body (ascending index); filter; lane of the last run: " + q.lane
 }
 
 // HitTotalsByTargetRow is a row of the result of query HitTotalsByTarget
@@ -801,8 +893,14 @@ func (q *HitTotalsByTarget) Run(dst []HitTotalsByTargetRow) []HitTotalsByTargetR
 		gp.a0 += int64(h.Damage)
 		gp.a1++
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, hitTotalsByTargetOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && hitTotalsByTargetOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]
@@ -848,4 +946,833 @@ func hitTotalsByTargetOrder(a, b hitTotalsByTargetGroup) int {
 		return 1
 	}
 	return 0
+}
+
+// LowHealthRow is a row of the result of query LowHealth (arena.tw:135).
+type LowHealthRow struct {
+	Unit   tickwork.Handle // ref Unit
+	Health int32
+}
+
+// LowHealth is declared query LowHealth (arena.tw:135). Plan: scan Unit
+// (ascending index); filter. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type LowHealth struct {
+	t         *Tables
+	tb        *tickwork.Table         // Unit
+	uHealth   []int32                 // Unit.Health
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	argH      int32                   // Run's h, for chunk
+	parts     [][]LowHealthRow        // per-chunk rows
+}
+
+// NewLowHealth makes query LowHealth over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewLowHealth(t *Tables) *LowHealth {
+	q := &LowHealth{t: t, tb: t.Unit.Table}
+	q.uHealth = t.Unit.Health.All()
+	return q
+}
+
+// DeclareLowHealth makes query LowHealth for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareLowHealth(d *tickwork.Decl, t *Tables) *LowHealth {
+	q := &LowHealth{t: t, tb: t.Unit.Table}
+	q.uHealth = tickwork.Read(d, t.Unit.Health).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *LowHealth) Run(dst []LowHealthRow, h int32) []LowHealthRow {
+	dst = dst[:0]
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argH = h
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				uHealths := q.uHealth[base+lo : base+hi]
+				for i := range uHealths {
+					row := base + lo + i
+					if uHealths[i] <= h {
+						dst = append(dst, LowHealthRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]})
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *LowHealth) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *LowHealth) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *LowHealth) chunk(_, c int) {
+	h := q.argH
+	dst := q.parts[c][:0]
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		uHealths2 := q.uHealth[base+lo : base+hi]
+		for i := range uHealths2 {
+			row := base + lo + i
+			if uHealths2[i] <= h {
+				dst = append(dst, LowHealthRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *LowHealth) Plan() string {
+	if q.lane == "" {
+		return "scan Unit (ascending index); filter"
+	}
+	return "scan Unit (ascending index); filter; lane of the last run: " + q.lane
+}
+
+// BodyAtRow is a row of the result of query BodyAt (arena.tw:141).
+type BodyAtRow struct {
+	X, Y float32
+}
+
+// BodyAt is declared query BodyAt (arena.tw:141). Plan: probe Body by
+// handle param h. Run it from one goroutine at a time; the result's order
+// is docs/schema.md's Query results.
+type BodyAt struct {
+	t      *Tables
+	tb     *tickwork.Table // Body
+	bX, bY []float32       // Body.X, Body.Y
+}
+
+// NewBodyAt makes query BodyAt over the tables of t, for the host between
+// frames (never during World.Frame).
+func NewBodyAt(t *Tables) *BodyAt {
+	q := &BodyAt{t: t, tb: t.Body.Table}
+	q.bX = t.Body.X.All()
+	q.bY = t.Body.Y.All()
+	return q
+}
+
+// DeclareBodyAt makes query BodyAt for a hand-written system: it declares a
+// read of every column the query reads and the presence of every table it
+// scans or probes without a column (tickwork.Read, tickwork.Presence; an
+// event table: tickwork.Consume, whose events Run reads), so the manifest
+// and the conflict check cover it. Call it in the system's DeclareFunc; Run
+// it inside the system's RunFunc only.
+func DeclareBodyAt(d *tickwork.Decl, t *Tables) *BodyAt {
+	q := &BodyAt{t: t, tb: t.Body.Table}
+	q.bX = tickwork.Read(d, t.Body.X).All()
+	q.bY = tickwork.Read(d, t.Body.Y).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *BodyAt) Run(dst []BodyAtRow, h tickwork.Handle) []BodyAtRow {
+	dst = dst[:0]
+	bodyLease := q.t.Body.Table.Lease()
+	if row := bodyLease.Find(h); row >= 0 {
+		dst = append(dst, BodyAtRow{X: q.bX[row], Y: q.bY[row]})
+	}
+	return dst
+}
+
+// Get is Run without a buffer: the one row of the point lookup and true, or
+// the zero row and false when the handle names no live row (or the where
+// refuses it). Allocates nothing.
+func (q *BodyAt) Get(h tickwork.Handle) (BodyAtRow, bool) {
+	if row := q.tb.Lease().Find(h); row >= 0 {
+		return BodyAtRow{X: q.bX[row], Y: q.bY[row]}, true
+	}
+	return BodyAtRow{}, false
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *BodyAt) Plan() string {
+	return "probe Body by handle param h"
+}
+
+// UnitsByHealthRow is a row of the result of query UnitsByHealth
+// (arena.tw:147).
+type UnitsByHealthRow struct {
+	Health int32
+	Count  int64
+}
+
+// UnitsByHealth is declared query UnitsByHealth (arena.tw:147). Plan: scan
+// Unit (ascending index); group by Health: a group table (map) of the keys;
+// sort groups by their keys. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type UnitsByHealth struct {
+	t       *Tables
+	tb      *tickwork.Table            // Unit
+	uHealth []int32                    // Unit.Health
+	groups  []unitsByHealthGroup       // the groups of a run
+	index   map[unitsByHealthKey]int32 // group key -> group
+}
+
+// unitsByHealthKey is a group key of query UnitsByHealth, in ordering form.
+type unitsByHealthKey struct {
+	k0 int32
+}
+
+// unitsByHealthGroup is a group of query UnitsByHealth: its keys (value, ordering form) and
+// aggregates.
+type unitsByHealthGroup struct {
+	g0 int32
+	k0 int32
+	a0 int64
+}
+
+// NewUnitsByHealth makes query UnitsByHealth over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewUnitsByHealth(t *Tables) *UnitsByHealth {
+	q := &UnitsByHealth{t: t, tb: t.Unit.Table}
+	q.uHealth = t.Unit.Health.All()
+	q.index = map[unitsByHealthKey]int32{}
+	return q
+}
+
+// DeclareUnitsByHealth makes query UnitsByHealth for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareUnitsByHealth(d *tickwork.Decl, t *Tables) *UnitsByHealth {
+	q := &UnitsByHealth{t: t, tb: t.Unit.Table}
+	q.uHealth = tickwork.Read(d, t.Unit.Health).All()
+	q.index = map[unitsByHealthKey]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *UnitsByHealth) Run(dst []UnitsByHealthRow) []UnitsByHealthRow {
+	dst = dst[:0]
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
+	q.groups = q.groups[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			uHealths := q.uHealth[base+lo : base+hi]
+			for i := range uHealths {
+				g0 := uHealths[i]
+				gi := q.group(unitsByHealthKey{k0: g0}, g0)
+				gp := &q.groups[gi]
+				gp.a0++
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, unitsByHealthOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && unitsByHealthOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, UnitsByHealthRow{Health: gp.g0, Count: gp.a0})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *UnitsByHealth) Plan() string {
+	return "scan Unit (ascending index); group by Health: a group table (map) of the keys; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it with the key values.
+func (q *UnitsByHealth) group(key unitsByHealthKey, g0 int32) int32 {
+	if gi, ok := q.index[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, unitsByHealthGroup{g0: g0, k0: key.k0})
+	q.index[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// unitsByHealthOrder orders the groups of query UnitsByHealth: its order keys, then the group
+// keys.
+func unitsByHealthOrder(a, b unitsByHealthGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// VelocityRow is a row of the result of query Velocity (arena.tw:153).
+type VelocityRow struct {
+	MinVX, MaxVX float32
+	AvgVX, SumVY float64
+}
+
+// Velocity is declared query Velocity (arena.tw:153). Plan: scan Body
+// (ascending index); aggregate min, max, avg, sum (one row). Run it from
+// one goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type Velocity struct {
+	t        *Tables
+	tb       *tickwork.Table // Body
+	bVX, bVY []float32       // Body.VX, Body.VY
+}
+
+// NewVelocity makes query Velocity over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewVelocity(t *Tables) *Velocity {
+	q := &Velocity{t: t, tb: t.Body.Table}
+	q.bVX = t.Body.VX.All()
+	q.bVY = t.Body.VY.All()
+	return q
+}
+
+// DeclareVelocity makes query Velocity for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareVelocity(d *tickwork.Decl, t *Tables) *Velocity {
+	q := &Velocity{t: t, tb: t.Body.Table}
+	q.bVX = tickwork.Read(d, t.Body.VX).All()
+	q.bVY = tickwork.Read(d, t.Body.VY).All()
+	return q
+}
+
+// Run runs the query and returns its one row (over no rows: count 0, sums
+// 0, min/max/avg 0). Allocates nothing.
+func (q *Velocity) Run() VelocityRow {
+	var a0 float32
+	var ok0 bool
+	var a1 float32
+	var ok1 bool
+	var s2 float64
+	var n2 int64
+	var a3 float64
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			bVXs := q.bVX[base+lo : base+hi]
+			bVYs := q.bVY[base+lo : base+hi][:len(bVXs)]
+			for i := range bVXs {
+				if v := bVXs[i]; !ok0 || v < a0 || a0 != a0 && v == v {
+					a0, ok0 = v, true
+				}
+				if v2 := bVXs[i]; !ok1 || v2 > a1 || v2 != v2 && a1 == a1 {
+					a1, ok1 = v2, true
+				}
+				s2 += float64(bVXs[i])
+				n2++
+				a3 += float64(bVYs[i])
+			}
+		}
+	}
+	var a2 float64
+	if n2 > 0 {
+		a2 = s2 / float64(n2)
+	}
+	return VelocityRow{MinVX: a0, MaxVX: a1, AvgVX: a2, SumVY: a3}
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *Velocity) Plan() string {
+	return "scan Body (ascending index); aggregate min, max, avg, sum (one row)"
+}
+
+// ProjectileTargetsRow is a row of the result of query ProjectileTargets
+// (arena.tw:158).
+type ProjectileTargetsRow struct {
+	Projectile tickwork.Handle // ref Projectile
+	X, Y       float32
+}
+
+// ProjectileTargets is declared query ProjectileTargets (arena.tw:158).
+// Plan: scan Projectile (ascending index); inner join Body b: probe by
+// p.Target. Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type ProjectileTargets struct {
+	t         *Tables
+	tb        *tickwork.Table          // Projectile
+	pTarget   []tickwork.Handle        // Projectile.Target
+	bX, bY    []float32                // Body.X, Body.Y
+	w         *tickwork.World          // set by Parallel: the world whose workers scan
+	lane      string                   // the lane of the last Run
+	minChunks int                      // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int)  // q.chunk, made once
+	parts     [][]ProjectileTargetsRow // per-chunk rows
+}
+
+// NewProjectileTargets makes query ProjectileTargets over the tables of t,
+// for the host between frames (never during World.Frame).
+func NewProjectileTargets(t *Tables) *ProjectileTargets {
+	q := &ProjectileTargets{t: t, tb: t.Projectile.Table}
+	q.pTarget = t.Projectile.Target.All()
+	q.bX = t.Body.X.All()
+	q.bY = t.Body.Y.All()
+	return q
+}
+
+// DeclareProjectileTargets makes query ProjectileTargets for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareProjectileTargets(d *tickwork.Decl, t *Tables) *ProjectileTargets {
+	q := &ProjectileTargets{t: t, tb: t.Projectile.Table}
+	q.pTarget = tickwork.Read(d, t.Projectile.Target).All()
+	q.bX = tickwork.Read(d, t.Body.X).All()
+	q.bY = tickwork.Read(d, t.Body.Y).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *ProjectileTargets) Run(dst []ProjectileTargetsRow) []ProjectileTargetsRow {
+	dst = dst[:0]
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		bodyLease := q.t.Body.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pTargets := q.pTarget[base+lo : base+hi]
+				for i := range pTargets {
+					row := base + lo + i
+					bRow := bodyLease.Find(pTargets[i])
+					if bRow >= 0 {
+						dst = append(dst, ProjectileTargetsRow{Projectile: tickwork.QueryHandle(q.tb, row), X: q.bX[bRow], Y: q.bY[bRow]})
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *ProjectileTargets) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *ProjectileTargets) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *ProjectileTargets) chunk(_, c int) {
+	dst := q.parts[c][:0]
+	bodyLease2 := q.t.Body.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pTargets2 := q.pTarget[base+lo : base+hi]
+		for i := range pTargets2 {
+			row := base + lo + i
+			bRow2 := bodyLease2.Find(pTargets2[i])
+			if bRow2 >= 0 {
+				dst = append(dst, ProjectileTargetsRow{Projectile: tickwork.QueryHandle(q.tb, row), X: q.bX[bRow2], Y: q.bY[bRow2]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *ProjectileTargets) Plan() string {
+	if q.lane == "" {
+		return "scan Projectile (ascending index); inner join Body b: probe by p.Target"
+	}
+	return "scan Projectile (ascending index); inner join Body b: probe by p.Target; lane of the last run: " + q.lane
+}
+
+// OldProjectilesRow is a row of the result of query OldProjectiles
+// (arena.tw:164).
+type OldProjectilesRow struct {
+	Projectile tickwork.Handle // ref Projectile
+	Lost       bool
+	X          float32
+}
+
+// OldProjectiles is declared query OldProjectiles (arena.tw:164). Plan:
+// scan Projectile (ascending index); left join Body b: probe by p.Target;
+// filter. Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type OldProjectiles struct {
+	t         *Tables
+	tb        *tickwork.Table         // Projectile
+	pTTL      []int32                 // Projectile.TTL
+	pTarget   []tickwork.Handle       // Projectile.Target
+	bX        []float32               // Body.X
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	argTtl    int32                   // Run's ttl, for chunk
+	parts     [][]OldProjectilesRow   // per-chunk rows
+}
+
+// NewOldProjectiles makes query OldProjectiles over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewOldProjectiles(t *Tables) *OldProjectiles {
+	q := &OldProjectiles{t: t, tb: t.Projectile.Table}
+	q.pTTL = t.Projectile.TTL.All()
+	q.pTarget = t.Projectile.Target.All()
+	q.bX = t.Body.X.All()
+	return q
+}
+
+// DeclareOldProjectiles makes query OldProjectiles for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareOldProjectiles(d *tickwork.Decl, t *Tables) *OldProjectiles {
+	q := &OldProjectiles{t: t, tb: t.Projectile.Table}
+	q.pTTL = tickwork.Read(d, t.Projectile.TTL).All()
+	q.pTarget = tickwork.Read(d, t.Projectile.Target).All()
+	q.bX = tickwork.Read(d, t.Body.X).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OldProjectiles) Run(dst []OldProjectilesRow, ttl int32) []OldProjectilesRow {
+	dst = dst[:0]
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argTtl = ttl
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		bodyLease := q.t.Body.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pTTLs := q.pTTL[base+lo : base+hi]
+				pTargets := q.pTarget[base+lo : base+hi][:len(pTTLs)]
+				for i := range pTTLs {
+					row := base + lo + i
+					if pTTLs[i] < ttl {
+						bRow := bodyLease.Find(pTargets[i])
+						var bX float32
+						if bRow >= 0 {
+							bX = q.bX[bRow]
+						}
+						dst = append(dst, OldProjectilesRow{Projectile: tickwork.QueryHandle(q.tb, row), Lost: bRow < 0, X: bX})
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *OldProjectiles) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *OldProjectiles) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *OldProjectiles) chunk(_, c int) {
+	ttl := q.argTtl
+	dst := q.parts[c][:0]
+	bodyLease2 := q.t.Body.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pTTLs2 := q.pTTL[base+lo : base+hi]
+		pTargets2 := q.pTarget[base+lo : base+hi][:len(pTTLs2)]
+		for i := range pTTLs2 {
+			row := base + lo + i
+			if pTTLs2[i] < ttl {
+				bRow2 := bodyLease2.Find(pTargets2[i])
+				var bX2 float32
+				if bRow2 >= 0 {
+					bX2 = q.bX[bRow2]
+				}
+				dst = append(dst, OldProjectilesRow{Projectile: tickwork.QueryHandle(q.tb, row), Lost: bRow2 < 0, X: bX2})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *OldProjectiles) Plan() string {
+	if q.lane == "" {
+		return "scan Projectile (ascending index); left join Body b: probe by p.Target; filter"
+	}
+	return "scan Projectile (ascending index); left join Body b: probe by p.Target; filter; lane of the last run: " + q.lane
+}
+
+// HealthyNearWallRow is a row of the result of query HealthyNearWall
+// (arena.tw:171).
+type HealthyNearWallRow struct {
+	Unit tickwork.Handle // ref Unit
+	X, Y float32
+}
+
+// HealthyNearWall is declared query HealthyNearWall (arena.tw:171). Plan:
+// scan Unit (ascending index); inner join Body b: probe by entity of u;
+// filter. Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type HealthyNearWall struct {
+	t         *Tables
+	tb        *tickwork.Table         // Unit
+	uHealth   []int32                 // Unit.Health
+	bX, bY    []float32               // Body.X, Body.Y
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	argX      float32                 // Run's x, for chunk
+	parts     [][]HealthyNearWallRow  // per-chunk rows
+}
+
+// NewHealthyNearWall makes query HealthyNearWall over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewHealthyNearWall(t *Tables) *HealthyNearWall {
+	q := &HealthyNearWall{t: t, tb: t.Unit.Table}
+	q.uHealth = t.Unit.Health.All()
+	q.bX = t.Body.X.All()
+	q.bY = t.Body.Y.All()
+	return q
+}
+
+// DeclareHealthyNearWall makes query HealthyNearWall for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareHealthyNearWall(d *tickwork.Decl, t *Tables) *HealthyNearWall {
+	q := &HealthyNearWall{t: t, tb: t.Unit.Table}
+	q.uHealth = tickwork.Read(d, t.Unit.Health).All()
+	q.bX = tickwork.Read(d, t.Body.X).All()
+	q.bY = tickwork.Read(d, t.Body.Y).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *HealthyNearWall) Run(dst []HealthyNearWallRow, x float32) []HealthyNearWallRow {
+	dst = dst[:0]
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argX = x
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		bXCol := q.bX
+		bodyLease := q.t.Body.Table.Lease()
+		bodyWords := bodyLease.Words()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				uHealths := q.uHealth[base+lo : base+hi]
+				for i := range uHealths {
+					row := base + lo + i
+					if uHealths[i] == 3 {
+						if row < len(bodyWords) && bodyWords[row] != 0 {
+							bRow := row
+							if bXCol[bRow] < x {
+								dst = append(dst, HealthyNearWallRow{Unit: tickwork.QueryHandle(q.tb, row), X: bXCol[bRow], Y: q.bY[bRow]})
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *HealthyNearWall) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *HealthyNearWall) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *HealthyNearWall) chunk(_, c int) {
+	x := q.argX
+	dst := q.parts[c][:0]
+	bXCol2 := q.bX
+	bodyLease2 := q.t.Body.Table.Lease()
+	bodyWords2 := bodyLease2.Words()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		uHealths2 := q.uHealth[base+lo : base+hi]
+		for i := range uHealths2 {
+			row := base + lo + i
+			if uHealths2[i] == 3 {
+				if row < len(bodyWords2) && bodyWords2[row] != 0 {
+					bRow2 := row
+					if bXCol2[bRow2] < x {
+						dst = append(dst, HealthyNearWallRow{Unit: tickwork.QueryHandle(q.tb, row), X: bXCol2[bRow2], Y: q.bY[bRow2]})
+					}
+				}
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *HealthyNearWall) Plan() string {
+	if q.lane == "" {
+		return "scan Unit (ascending index); inner join Body b: probe by entity of u; filter"
+	}
+	return "scan Unit (ascending index); inner join Body b: probe by entity of u; filter; lane of the last run: " + q.lane
 }

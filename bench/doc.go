@@ -22,9 +22,9 @@
 //
 // Package bench/corpus is the query corpus of issue 22: 37 questions over
 // the arena's state and the shop (package bench/shop, Players / Orders /
-// Products), each run as the generated query (once wired), a hand-written
-// loop, SQLite's scan and SQLite with its index (modernc.org/sqlite, in
-// memory). One command runs it and prints the table (cmd/corpustable; `make
+// Products), each run as the generated query (27 cases wired), its
+// parallel lane (10 of them), a hand-written loop, SQLite's scan and
+// SQLite with its index (modernc.org/sqlite, in memory). One command runs it and prints the table (cmd/corpustable; `make
 // corpus` also draws docs/corpus.png):
 //
 //	cd bench && go test -run '^$' -bench '^BenchmarkCorpus$' -benchmem ./corpus | go run ./cmd/corpustable

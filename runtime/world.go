@@ -105,6 +105,26 @@ func (w *World) Order(p systems.Phase) []string { return w.made().sched.Order(p)
 // included (WithWorkers; GOMAXPROCS by default). Safe for concurrent use.
 func (w *World) Workers() int { return w.made().pool.Workers() }
 
+// RunChunks calls fn(worker, chunk) once for every chunk in 0..chunks-1
+// on the world's kernel pool under its policy (kernels.Pool.Run: one
+// completion, worker 0 the caller, workers claim chunks in ascending
+// batches) and returns when every call has returned; the worker count
+// depends only on chunks and the policy. For a host's scan between
+// frames, from the goroutine that calls Frame (a declared query's
+// parallel lane). Called while a frame runs (from a system), or on a
+// closed world, it runs every chunk inline on the caller as worker 0, in
+// ascending order. fn must not call RunChunks or Frame.
+func (w *World) RunChunks(chunks int, fn func(worker, chunk int)) {
+	w = w.made()
+	if w.closed || w.sched.Running() {
+		for c := range chunks {
+			fn(0, c)
+		}
+		return
+	}
+	w.pool.Run(chunks, fn)
+}
+
 // Tables returns the tables declared with the builder, in order. The slice
 // is the world's own: do not modify it. Safe for concurrent use (it never
 // changes); the tables themselves are not, while Frame runs.

@@ -573,3 +573,32 @@ func liveHandles(tab *ephemeral.Table) []ephemeral.Handle {
 	}
 	return hs
 }
+
+// TestRunChunks: between frames RunChunks calls fn once for every chunk
+// (on up to the pool's workers); on a closed world it still calls every
+// chunk, inline on worker 0, in ascending order.
+func TestRunChunks(t *testing.T) {
+	for _, workers := range []int{1, 4} {
+		c := newChurn(t, runtime.WithWorkers(workers))
+		require.NoError(t, c.w.Frame(1.0/60))
+		var seen [40]atomic.Int32
+		var maxWorker atomic.Int32
+		c.w.RunChunks(len(seen), func(w, chunk int) {
+			seen[chunk].Add(1)
+			if int32(w) > maxWorker.Load() {
+				maxWorker.Store(int32(w))
+			}
+		})
+		for i := range seen {
+			require.Equal(t, int32(1), seen[i].Load(), "workers %d: chunk %d", workers, i)
+		}
+		require.Less(t, int(maxWorker.Load()), workers)
+		require.NoError(t, c.w.Close())
+		var order []int
+		c.w.RunChunks(5, func(w, chunk int) {
+			require.Zero(t, w)
+			order = append(order, chunk)
+		})
+		require.Equal(t, []int{0, 1, 2, 3, 4}, order, "closed world: inline, ascending")
+	}
+}

@@ -14,9 +14,9 @@ type Info struct {
 	Name   string // the sub-benchmark's name, unique
 	Family string // the operator family of issue 22
 	Set    string // "arena" or "shop"
-	// TW is the query in the schema's query syntax (docs/schema.md). The
-	// arena's four are declared in arena/arena.tw, the shop's declared
-	// ones in bench/shop/shop.tw, and run as the case's generated side
+	// TW is the query in the schema's query syntax (docs/schema.md). A
+	// case whose family the generator has declares it in arena/arena.tw
+	// or bench/shop/shop.tw and runs it as its generated side
 	// (Kase.NewGen); the others are not compiled yet.
 	TW string
 	// SQL is the statement run on DB.Scan, prepared once; IndexSQL, when
@@ -42,11 +42,14 @@ type Case interface {
 	// Generated is Hand's twin for the generated query, or nil while
 	// the case has none.
 	Generated(d *Data) func() int
+	// Parallel is Generated on the query's parallel lane, or nil.
+	Parallel(d *Data) func() int
 	// SQL returns the runner of the prepared statement st with d's
 	// parameters: each call runs it, reads every row and returns the
 	// count, or SQLite's error.
 	SQL(d *Data, st *sql.Stmt) func() (int, error)
-	// Agree runs the hand loop (and the generated query, if any) and
+	// Agree runs the hand loop (and the generated query and its parallel
+	// lane, if any) and
 	// both statements once and returns an error naming the first row
 	// where they differ.
 	Agree(d *Data, scan, index *sql.Stmt) error
@@ -69,6 +72,10 @@ type Kase[R any, P Row[R]] struct {
 	NewHand func(d *Data) func(dst []R) []R
 	// NewGen is the generated query's NewHand; nil for a case whose query is not declared yet.
 	NewGen func(d *Data) func(dst []R) []R
+	// NewPar is NewGen on the query's parallel lane (its Parallel method,
+	// attached to the data set's world: docs/schema.md, Queries); nil for
+	// a query without one.
+	NewPar func(d *Data) func(dst []R) []R
 	// Close, when not nil, compares a SQLite row with the hand's where
 	// Meta.Tolerance says; nil: the rows' %v forms must be equal (floats
 	// bit for bit, -0 and +0 apart).
@@ -87,6 +94,14 @@ func (k *Kase[R, P]) Generated(d *Data) func() int {
 		return nil
 	}
 	return runner(k.NewGen, d)
+}
+
+// Parallel implements Case.
+func (k *Kase[R, P]) Parallel(d *Data) func() int {
+	if k.NewPar == nil {
+		return nil
+	}
+	return runner(k.NewPar, d)
 }
 
 func runner[R any](mk func(*Data) func([]R) []R, d *Data) func() int {
@@ -139,6 +154,11 @@ func (k *Kase[R, P]) Agree(d *Data, scan, index *sql.Stmt) error {
 	hand := k.NewHand(d)(nil)
 	if k.NewGen != nil {
 		if err := k.same("generated", k.NewGen(d)(nil), hand, false); err != nil {
+			return err
+		}
+	}
+	if k.NewPar != nil {
+		if err := k.same("parallel", k.NewPar(d)(nil), hand, false); err != nil {
 			return err
 		}
 	}

@@ -88,17 +88,8 @@ func arenaCases() []Case {
 					return dst
 				}
 			},
-			NewGen: func(d *Data) func([]HXY) []HXY {
-				q, rows := arena.NewBodiesInBox(d.A), []arena.BodiesInBoxRow(nil)
-				b := d.P.Box
-				return func(dst []HXY) []HXY {
-					rows = q.Run(rows, b[0], b[1], b[2], b[3])
-					for _, r := range rows {
-						dst = append(dst, HXY{idOf(r.Body), r.X, r.Y})
-					}
-					return dst
-				}
-			},
+			NewGen: genBodiesInBox,
+			NewPar: genBodiesInBoxPar,
 		},
 		&Kase[HitTotal, *HitTotal]{
 			Meta: Info{Name: "hit_totals_by_target", Family: "event group-by ref", Set: "arena",
@@ -142,7 +133,9 @@ func arenaCases() []Case {
 				TW:      `query LowHealth(h: int32) { from Unit u  where u.Health <= h  select u, u.Health }`,
 				SQL:     `SELECT idx, gen, health FROM unit WHERE health <= ? ORDER BY idx`,
 				Indexes: []string{`CREATE INDEX unit_health ON unit(health)`}},
-			Args: func(*Data) []any { return []any{1} },
+			Args:   func(*Data) []any { return []any{1} },
+			NewGen: genLowHealth,
+			NewPar: genLowHealthPar,
 			NewHand: func(d *Data) func([]HI32) []HI32 {
 				t, hs := d.A.Unit.Table, d.A.Unit.Health.All()
 				return func(dst []HI32) []HI32 {
@@ -162,7 +155,8 @@ func arenaCases() []Case {
 			Meta: Info{Name: "body_by_handle", Family: "point lookup", Set: "arena",
 				TW:  `query BodyAt(h: ref Body) { from Body b  where b == h  select b.X, b.Y }`,
 				SQL: `SELECT x, y FROM body WHERE idx = ? AND gen = ?`},
-			Args: func(d *Data) []any { return []any{d.P.Body.Index(), d.P.Body.Generation()} },
+			Args:   func(d *Data) []any { return []any{d.P.Body.Index(), d.P.Body.Generation()} },
+			NewGen: genBodyAt,
 			NewHand: func(d *Data) func([]XY) []XY {
 				t, xs, ys, h := d.A.Body.Table, d.A.Body.X.All(), d.A.Body.Y.All(), d.P.Body
 				return func(dst []XY) []XY {
@@ -178,6 +172,7 @@ func arenaCases() []Case {
 				TW:      `query UnitsByHealth() { from Unit u  group by u.Health  select u.Health, count() }`,
 				SQL:     `SELECT health, count(*) FROM unit GROUP BY health ORDER BY health`,
 				Indexes: []string{`CREATE INDEX unit_health ON unit(health)`}},
+			NewGen: genUnitsByHealth,
 			NewHand: func(d *Data) func([]I32Count) []I32Count {
 				t, hs := d.A.Unit.Table, d.A.Unit.Health.All()
 				groups := map[int32]int{}
@@ -205,6 +200,7 @@ func arenaCases() []Case {
 				TW:        `query Velocity() { from Body b  select min(b.VX), max(b.VX), avg(b.VX), sum(b.VY) }`,
 				SQL:       `SELECT min(vx), max(vx), avg(vx), sum(vy) FROM body`,
 				Tolerance: "avg(vx), sum(vy): SQLite sums floats with Kahan-Babuska-Neumaier compensation, the query in plain float64 in index order"},
+			NewGen: genVelocity,
 			NewHand: func(d *Data) func([]BodyStats) []BodyStats {
 				t, vx, vy := d.A.Body.Table, d.A.Body.VX.All(), d.A.Body.VY.All()
 				return func(dst []BodyStats) []BodyStats {
@@ -240,6 +236,8 @@ func arenaCases() []Case {
 				TW: `query ProjectileTargets() { from Projectile p  join Body b on p.Target  select p, b.X, b.Y }`,
 				SQL: `SELECT p.idx, p.gen, b.x, b.y FROM projectile p JOIN body b ON b.idx = p.target_idx AND b.gen = p.target_gen
 	ORDER BY p.idx`},
+			NewGen: genProjectileTargets,
+			NewPar: genProjectileTargetsPar,
 			NewHand: func(d *Data) func([]HXY) []HXY {
 				t, tg, body := d.A.Projectile.Table, d.A.Projectile.Target.All(), d.A.Body.Table
 				xs, ys := d.A.Body.X.All(), d.A.Body.Y.All()
@@ -263,7 +261,9 @@ func arenaCases() []Case {
 	select p, missing(b) as Lost, b.X }`,
 				SQL: `SELECT p.idx, p.gen, b.idx IS NULL, coalesce(b.x, 0.0) FROM projectile p
 	LEFT JOIN body b ON b.idx = p.target_idx AND b.gen = p.target_gen WHERE p.ttl < ? ORDER BY p.idx`},
-			Args: func(*Data) []any { return []any{24} },
+			Args:   func(*Data) []any { return []any{24} },
+			NewGen: genOldProjectiles,
+			NewPar: genOldProjectilesPar,
 			NewHand: func(d *Data) func([]HMissF32) []HMissF32 {
 				t, tg, ttl, body := d.A.Projectile.Table, d.A.Projectile.Target.All(), d.A.Projectile.TTL.All(), d.A.Body.Table
 				xs := d.A.Body.X.All()
@@ -290,7 +290,9 @@ func arenaCases() []Case {
 				TW: `query HealthyNearWall(x: float32) { from Unit u  join Body b on u  where u.Health == 3 and b.X < x
 	select u, b.X, b.Y }`,
 				SQL: `SELECT u.idx, u.gen, b.x, b.y FROM unit u JOIN body b ON b.idx = u.idx WHERE u.health = 3 AND b.x < ? ORDER BY u.idx`},
-			Args: func(*Data) []any { return []any{float32(200)} },
+			Args:   func(*Data) []any { return []any{float32(200)} },
+			NewGen: genHealthyNearWall,
+			NewPar: genHealthyNearWallPar,
 			NewHand: func(d *Data) func([]HXY) []HXY {
 				t, hs, body := d.A.Unit.Table, d.A.Unit.Health.All(), presenceIn(d.A.Body.Table)
 				xs, ys := d.A.Body.X.All(), d.A.Body.Y.All()

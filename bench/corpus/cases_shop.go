@@ -16,7 +16,9 @@ func shopCases() []Case {
 				TW:      `query Veterans(level: int32, region: int32) { from Player p  where p.Level >= level and p.Region == region  select p, p.Score }`,
 				SQL:     `SELECT idx, gen, score FROM player WHERE level >= ? AND region = ? ORDER BY idx`,
 				Indexes: []string{`CREATE INDEX player_region_level ON player(region, level)`}},
-			Args: func(*Data) []any { return []any{50, 3} },
+			Args:   func(*Data) []any { return []any{50, 3} },
+			NewGen: genVeterans,
+			NewPar: genVeteransPar,
 			NewHand: func(d *Data) func([]HI64) []HI64 {
 				p := &d.Shop.Player
 				t, lv, rg, sc := p.Table, p.Level.All(), p.Region.All(), p.Score.All()
@@ -70,7 +72,8 @@ func shopCases() []Case {
 			Meta: Info{Name: "product_by_handle", Family: "point lookup", Set: "shop",
 				TW:  `query ProductAt(h: ref Product) { from Product pr  where pr == h  select pr.SKU, pr.Price }`,
 				SQL: `SELECT sku, price FROM product WHERE idx = ? AND gen = ?`},
-			Args: func(d *Data) []any { return []any{d.P.Product.Index(), d.P.Product.Generation()} },
+			Args:   func(d *Data) []any { return []any{d.P.Product.Index(), d.P.Product.Generation()} },
+			NewGen: genProductAt,
 			NewHand: func(d *Data) func([]I64F32) []I64F32 {
 				p := &d.Shop.Product
 				t, sk, pr, h := p.Table, p.SKU.All(), p.Price.All(), d.P.Product
@@ -120,7 +123,8 @@ func shopCases() []Case {
 	select count(), sum(p.Score), min(p.Level), max(p.Rating), avg(p.Level) }`,
 				SQL:     `SELECT count(*), coalesce(sum(score), 0), coalesce(min(level), 0), coalesce(max(rating), 0.0), coalesce(avg(level), 0.0) FROM player WHERE region = ?`,
 				Indexes: []string{`CREATE INDEX player_region_level ON player(region, level)`}},
-			Args: func(*Data) []any { return []any{2} },
+			Args:   func(*Data) []any { return []any{2} },
+			NewGen: genRegionStats,
 			NewHand: func(d *Data) func([]PlayerStats) []PlayerStats {
 				p := &d.Shop.Player
 				t, rg, sc, lv, rt := p.Table, p.Region.All(), p.Score.All(), p.Level.All(), p.Rating.All()
@@ -156,6 +160,7 @@ func shopCases() []Case {
 				TW:        `query Revenue() { from Order o  select sum(o.Price) as Sum, avg(o.Price) as Avg }`,
 				SQL:       `SELECT coalesce(sum(price), 0.0), coalesce(avg(price), 0.0) FROM orders`,
 				Tolerance: "sum, avg of float64: SQLite compensates (Kahan-Babuska-Neumaier), the query adds plainly in index order"},
+			NewGen: genRevenue,
 			NewHand: func(d *Data) func([]F64x2) []F64x2 {
 				t, pr := d.Shop.Order.Table, d.Shop.Order.Price.All()
 				return func(dst []F64x2) []F64x2 {
@@ -183,6 +188,7 @@ func shopCases() []Case {
 				SQL: `SELECT item_idx, item_gen, count(*), sum(quantity) FROM orders
 	GROUP BY item_idx, item_gen ORDER BY item_idx, item_gen`,
 				Indexes: []string{`CREATE INDEX orders_item ON orders(item_idx, item_gen, quantity)`}},
+			NewGen: genOrdersByItem,
 			NewHand: func(d *Data) func([]ItemTotals) []ItemTotals {
 				o := &d.Shop.Order
 				t, it, q := o.Table, o.Item.All(), o.Quantity.All()
@@ -220,6 +226,7 @@ func shopCases() []Case {
 				TW:      `query ProductsByPrice() { from Product pr  group by pr.Price  select pr.Price, count() as N, avg(pr.Stock) as Avg }`,
 				SQL:     `SELECT price, count(*), avg(stock) FROM product GROUP BY price ORDER BY price`,
 				Indexes: []string{`CREATE INDEX product_price ON product(price, stock)`}},
+			NewGen: genProductsByPrice,
 			NewHand: func(d *Data) func([]PriceGroup) []PriceGroup {
 				p := &d.Shop.Product
 				t, pr, st := p.Table, p.Price.All(), p.Stock.All()
@@ -256,6 +263,7 @@ func shopCases() []Case {
 	select p.Region, p.Level / 10 as Band, count() as N, sum(p.Score) as Score }`,
 				SQL:     `SELECT region, level / 10, count(*), sum(score) FROM player GROUP BY region, level / 10 ORDER BY region, level / 10`,
 				Indexes: []string{`CREATE INDEX player_region_level ON player(region, level)`}},
+			NewGen: genRegionBands,
 			NewHand: func(d *Data) func([]RegionBand) []RegionBand {
 				p := &d.Shop.Player
 				t, rg, lv, sc := p.Table, p.Region.All(), p.Level.All(), p.Score.All()
@@ -286,7 +294,8 @@ func shopCases() []Case {
 				TW:      `query TopScores(n: int32) { from Player p  select p, p.Score  order by p.Score desc  limit n }`,
 				SQL:     `SELECT idx, gen, score FROM player ORDER BY score DESC, idx LIMIT ?`,
 				Indexes: []string{`CREATE INDEX player_score ON player(score)`}},
-			Args: func(*Data) []any { return []any{20} },
+			Args:   func(*Data) []any { return []any{20} },
+			NewGen: genTopScores,
 			NewHand: func(d *Data) func([]HI64) []HI64 {
 				p := &d.Shop.Player
 				t, sc := p.Table, p.Score.All()
@@ -315,7 +324,8 @@ func shopCases() []Case {
 	order by p.Level desc, p.Score  limit n }`,
 				SQL:     `SELECT region, level, idx, score FROM player ORDER BY level DESC, score, idx LIMIT ?`,
 				Indexes: []string{`CREATE INDEX player_level_score ON player(level, score)`}},
-			Args: func(*Data) []any { return []any{20} },
+			Args:   func(*Data) []any { return []any{20} },
+			NewGen: genTopLevels,
 			NewHand: func(d *Data) func([]RegionBand) []RegionBand {
 				p := &d.Shop.Player
 				t, rg, lv, sc := p.Table, p.Region.All(), p.Level.All(), p.Score.All()
@@ -341,6 +351,7 @@ func shopCases() []Case {
 				TW:      `query Regions() { from Player p  select distinct p.Region }`,
 				SQL:     `SELECT region FROM player GROUP BY region ORDER BY min(idx)`,
 				Indexes: []string{`CREATE INDEX player_region_level ON player(region, level)`}},
+			NewGen: genRegions,
 			NewHand: func(d *Data) func([]I32) []I32 {
 				p := &d.Shop.Player
 				t, rg := p.Table, p.Region.All()
@@ -365,6 +376,7 @@ func shopCases() []Case {
 				TW:      `query RegionLevels() { from Player p  select distinct p.Region, p.Level }`,
 				SQL:     `SELECT region, level FROM player GROUP BY region, level ORDER BY min(idx)`,
 				Indexes: []string{`CREATE INDEX player_region_level ON player(region, level)`}},
+			NewGen: genRegionLevels,
 			NewHand: func(d *Data) func([]I32x2) []I32x2 {
 				p := &d.Shop.Player
 				t, rg, lv := p.Table, p.Region.All(), p.Level.All()
@@ -391,6 +403,8 @@ func shopCases() []Case {
 	select p, f.Spent }`,
 				SQL: `SELECT p.idx, p.gen, f.spent FROM player p JOIN profile f ON f.idx = p.idx JOIN premium m ON m.idx = p.idx
 	WHERE NOT EXISTS (SELECT 1 FROM banned x WHERE x.idx = p.idx) ORDER BY p.idx`},
+			NewGen: genPremiumSpend,
+			NewPar: genPremiumSpendPar,
 			NewHand: func(d *Data) func([]HF64) []HF64 {
 				s := d.Shop
 				t, prof, prem, ban, sp := s.Player.Table, presenceIn(s.Profile.Table), presenceIn(s.Premium.Table), presenceIn(s.Banned.Table), s.Profile.Spent.All()
@@ -414,7 +428,9 @@ func shopCases() []Case {
 				SQL: `SELECT o.idx, o.gen, 0, pr.price FROM orders o JOIN product pr ON pr.idx = o.item_idx AND pr.gen = o.item_gen
 	WHERE pr.category = ? ORDER BY o.idx`,
 				Indexes: []string{`CREATE INDEX orders_item ON orders(item_idx, item_gen, quantity)`, `CREATE INDEX product_category ON product(category)`}},
-			Args: func(*Data) []any { return []any{7} },
+			Args:   func(*Data) []any { return []any{7} },
+			NewGen: genCategoryOrders,
+			NewPar: genCategoryOrdersPar,
 			NewHand: func(d *Data) func([]HMissF32) []HMissF32 {
 				s := d.Shop
 				t, it, prods, cat, pr := s.Order.Table, s.Order.Item.All(), s.Product.Table, s.Product.Category.All(), s.Product.Price.All()
@@ -439,7 +455,9 @@ func shopCases() []Case {
 				SQL: `SELECT o.idx, o.gen, p.idx IS NULL, coalesce(p.level, 0) FROM orders o
 	LEFT JOIN player p ON p.idx = o.buyer_idx AND p.gen = o.buyer_gen WHERE o.quantity = ? ORDER BY o.idx`,
 				Indexes: []string{`CREATE INDEX orders_quantity ON orders(quantity)`}},
-			Args: func(*Data) []any { return []any{10} },
+			Args:   func(*Data) []any { return []any{10} },
+			NewGen: genBulkOrders,
+			NewPar: genBulkOrdersPar,
 			NewHand: func(d *Data) func([]HMissI32) []HMissI32 {
 				s := d.Shop
 				t, by, q, pl, lv := s.Order.Table, s.Order.Buyer.All(), s.Order.Quantity.All(), s.Player.Table, s.Player.Level.All()
@@ -692,6 +710,7 @@ func shopCases() []Case {
 				SQL:       `SELECT day, sum(price), count(*) FROM orders GROUP BY day ORDER BY day`,
 				Indexes:   []string{`CREATE INDEX orders_day_price ON orders(day, price)`},
 				Tolerance: "sum of float64: SQLite compensates (Kahan-Babuska-Neumaier), the query adds plainly in index order"},
+			NewGen: genRevenueByDay,
 			NewHand: func(d *Data) func([]DayF64) []DayF64 {
 				o := &d.Shop.Order
 				t, day, pr := o.Table, o.Day.All(), o.Price.All()
@@ -721,6 +740,8 @@ func shopCases() []Case {
 			Meta: Info{Name: "count_banned_premium", Family: "aggregate has", Set: "shop",
 				TW:  `query BannedPremium() { from Premium m  where has(m, Banned)  select count() }`,
 				SQL: `SELECT count(*) FROM premium m JOIN banned b ON b.idx = m.idx`},
+			NewGen: genBannedPremium,
+			NewPar: genBannedPremiumPar,
 			NewHand: func(d *Data) func([]Count) []Count {
 				prem, ban := d.Shop.Premium.Table, presenceIn(d.Shop.Banned.Table)
 				return func(dst []Count) []Count {

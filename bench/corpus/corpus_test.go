@@ -86,6 +86,29 @@ func TestHandAllocatesNothing(t *testing.T) {
 	}
 }
 
+// TestGeneratedAllocatesNothing: once its buffers have grown, every
+// generated query allocates nothing per call, and every case of a family
+// the generator has runs its generated side.
+func TestGeneratedAllocatesNothing(t *testing.T) {
+	d, err := small()
+	require.NoError(t, err)
+	wired := 0
+	for _, c := range Cases() {
+		run := c.Generated(d)
+		if run == nil {
+			continue
+		}
+		wired++
+		run()
+		require.Zero(t, testing.AllocsPerRun(20, func() { run() }), "%s allocates", c.Info().Name)
+		if par := c.Parallel(d); par != nil {
+			par()
+			require.Zero(t, testing.AllocsPerRun(20, func() { par() }), "%s's parallel lane allocates", c.Info().Name)
+		}
+	}
+	require.GreaterOrEqual(t, wired, 27, "cases with a generated side")
+}
+
 // TestAgreeFails: a hand loop that drops its last row, or one that swaps
 // two rows, is caught by Agree (the comparison can fail).
 func TestAgreeFails(t *testing.T) {

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"fmt"
+	goruntime "runtime"
 
 	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/arena"
@@ -54,7 +55,8 @@ type Params struct {
 // rules.DefaultSeed, 1 worker) run for sz.Frames frames, and the shop
 // filled by shop.Fill. It returns the arena's or the shop's error.
 func New(sz Size) (*Data, error) {
-	sim, err := arena.New(rules.Config{Units: sz.Units, Shots: rules.DefaultShots, Seed: rules.DefaultSeed, Workers: 1})
+	// GOMAXPROCS workers: the parallel lanes' (the state is the same at any count)
+	sim, err := arena.New(rules.Config{Units: sz.Units, Shots: rules.DefaultShots, Seed: rules.DefaultSeed, Workers: goruntime.GOMAXPROCS(0)})
 	if err != nil {
 		return nil, err
 	}
@@ -78,6 +80,10 @@ func New(sz Size) (*Data, error) {
 	d.params()
 	return d, nil
 }
+
+// ShopWorld is the shop's world (GOMAXPROCS workers): the parallel
+// lanes of its queries run on its workers.
+func (d *Data) ShopWorld() *tickwork.World { return d.shopW }
 
 // Close ends both worlds.
 func (d *Data) Close() error {

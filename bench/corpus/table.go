@@ -12,7 +12,7 @@ import (
 )
 
 // Ways are the sub-benchmarks of a case, in table order.
-var Ways = []string{"generated", "hand", "sqlite", "sqlite_index"}
+var Ways = []string{"generated", "parallel", "hand", "sqlite", "sqlite_index"}
 
 // Result is one BenchmarkCorpus line: one case run one way.
 type Result struct {
@@ -92,15 +92,19 @@ type Summary struct {
 	Lo, Hi       map[string]float64 // way -> least and greatest ns/op over the runs
 	Runs         int                // results of the hand way
 	HandBytes    float64            // the hand loop's median B/op
+	GenBytes     float64            // the generated query's median B/op; -1 when it did not run
 	Rows         float64            // the hand loop's result rows
 }
 
 // Ratio returns Ns[way] / Ns["hand"], or 0 when either is missing.
-func (s *Summary) Ratio(way string) float64 {
-	if s.Ns[way] <= 0 || s.Ns["hand"] <= 0 {
+func (s *Summary) Ratio(way string) float64 { return s.RatioTo(way, "hand") }
+
+// RatioTo returns Ns[way] / Ns[base], or 0 when either is missing.
+func (s *Summary) RatioTo(way, base string) float64 {
+	if s.Ns[way] <= 0 || s.Ns[base] <= 0 {
 		return 0
 	}
-	return s.Ns[way] / s.Ns["hand"]
+	return s.Ns[way] / s.Ns[base]
 }
 
 // Summarize groups results by case, in the order of Cases() (cases the
@@ -130,13 +134,20 @@ func Summarize(results []Result) []Summary {
 		if ways == nil {
 			continue
 		}
-		s := Summary{Case: name, Family: family[name], Ns: map[string]float64{}, Lo: map[string]float64{}, Hi: map[string]float64{}, HandBytes: -1, Rows: -1}
+		s := Summary{Case: name, Family: family[name], Ns: map[string]float64{}, Lo: map[string]float64{}, Hi: map[string]float64{}, HandBytes: -1, GenBytes: -1, Rows: -1}
 		for way, rs := range ways {
 			ns := make([]float64, len(rs))
 			for i, r := range rs {
 				ns[i] = r.NsPerOp
 			}
 			s.Ns[way], s.Lo[way], s.Hi[way] = median(ns), slices.Min(ns), slices.Max(ns)
+			if way == "generated" {
+				b := make([]float64, len(rs))
+				for i, r := range rs {
+					b[i] = r.BytesPerOp
+				}
+				s.GenBytes = median(b)
+			}
 			if way == "hand" {
 				s.Runs = len(rs)
 				b := make([]float64, len(rs))
@@ -162,20 +173,22 @@ func median(v []float64) float64 {
 }
 
 // WriteTable prints one row per case: its family, the median µs of each
-// way ("-" for a way that did not run), the hand loop's B/op and rows, and
-// the ratios sqlite/hand, sqlite_index/hand and generated/hand, the number
-// of runs and the hand loop's least and greatest µs over them. It returns
-// w's first error.
+// way ("-" for a way that did not run), the hand loop's and the generated
+// query's B/op, the rows, the ratios sqlite/hand, sqlite_index/hand,
+// generated/hand, sqlite/generated (SQLite's scan over the generated
+// query) and parallel/generated, the number of runs and the hand loop's
+// least and greatest µs over them. It returns w's first error.
 func WriteTable(w io.Writer, sums []Summary) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "case\tfamily\tgenerated µs\thand µs\tsqlite µs\tsqlite_index µs\thand B/op\trows\tsqlite/hand\tindex/hand\tgenerated/hand\truns\thand range µs\t")
+	fmt.Fprintln(tw, "case\tfamily\tgenerated µs\tparallel µs\thand µs\tsqlite µs\tsqlite_index µs\thand B/op\tgen B/op\trows\tsqlite/hand\tindex/hand\tgenerated/hand\tsqlite/generated\tparallel/generated\truns\thand range µs\t")
 	for _, s := range sums {
 		fmt.Fprintf(tw, "%s\t%s\t", s.Case, s.Family)
 		for _, way := range Ways {
 			fmt.Fprintf(tw, "%s\t", us(s.Ns[way]))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s–%s\t\n", num(s.HandBytes), num(s.Rows),
-			ratio(s.Ratio("sqlite")), ratio(s.Ratio("sqlite_index")), ratio(s.Ratio("generated")), s.Runs, us(s.Lo["hand"]), us(s.Hi["hand"]))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s–%s\t\n", num(s.HandBytes), num(s.GenBytes), num(s.Rows),
+			ratio(s.Ratio("sqlite")), ratio(s.Ratio("sqlite_index")), ratio(s.Ratio("generated")),
+			ratio(s.RatioTo("sqlite", "generated")), ratio(s.RatioTo("parallel", "generated")), s.Runs, us(s.Lo["hand"]), us(s.Hi["hand"]))
 	}
 	return tw.Flush()
 }

@@ -38,6 +38,28 @@ func TestParseAndTable(t *testing.T) {
 	assert.Contains(t, b.String(), "3387×")
 }
 
+// TestTableGeneratedColumns: the generated query's B/op, SQLite's scan
+// over the generated query and the parallel lane over the serial one.
+func TestTableGeneratedColumns(t *testing.T) {
+	const in = `BenchmarkCorpus/low_health_units/generated-2 	100	200 ns/op	5 rows	0 B/op	0 allocs/op
+BenchmarkCorpus/low_health_units/parallel-2  	100	100 ns/op	5 rows	0 B/op	0 allocs/op
+BenchmarkCorpus/low_health_units/hand-2      	100	250 ns/op	5 rows	0 B/op	0 allocs/op
+BenchmarkCorpus/low_health_units/sqlite-2    	100	30000 ns/op	5 rows	64 B/op	2 allocs/op
+`
+	rs, err := ParseResults(strings.NewReader(in))
+	require.NoError(t, err)
+	sums := Summarize(rs)
+	require.Len(t, sums, 1)
+	assert.Equal(t, 0.0, sums[0].GenBytes)
+	assert.InDelta(t, 150.0, sums[0].RatioTo("sqlite", "generated"), 1e-9)
+	assert.InDelta(t, 0.5, sums[0].RatioTo("parallel", "generated"), 1e-9)
+	var b strings.Builder
+	require.NoError(t, WriteTable(&b, sums))
+	assert.Contains(t, b.String(), "150×")
+	assert.Contains(t, b.String(), "0.50×")
+	assert.Contains(t, b.String(), "0.80×", "generated/hand")
+}
+
 func TestParseBadLine(t *testing.T) {
 	_, err := ParseResults(strings.NewReader("BenchmarkCorpus/x/hand-2 12 zz ns/op\n"))
 	require.ErrorIs(t, err, ErrBadLine)

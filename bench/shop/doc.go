@@ -1,7 +1,8 @@
 // Package shop is the Players / Orders / Products data set of the query
 // corpus (package bench/corpus): its schema shop.tw, generated into
-// shop_gen.go by go generate (tables only), and [Fill], which fills a
-// world's tables from a seeded stream.
+// shop_gen.go by go generate (its tables and the corpus's declared
+// queries), and [Fill], which fills a world's tables from a seeded
+// stream.
 //
 // # Tables
 //

@@ -21,7 +21,7 @@ func DefaultSizes() Sizes {
 	return Sizes{Accounts: 50000, Product: 5000, Order: 50000}
 }
 
-// Player is table Player (in domain Accounts, shop.tw:10), filled by
+// Player is table Player (in domain Accounts, shop.tw:9), filled by
 // Declare.
 type Player struct {
 	Table   *tickwork.Table
@@ -33,7 +33,7 @@ type Player struct {
 	Guild   *tickwork.Column[tickwork.Handle] // ref Player
 }
 
-// Profile is table Profile (in domain Accounts, shop.tw:19), filled by
+// Profile is table Profile (in domain Accounts, shop.tw:18), filled by
 // Declare.
 type Profile struct {
 	Table  *tickwork.Table
@@ -41,19 +41,19 @@ type Profile struct {
 	Spent  *tickwork.Column[float64]
 }
 
-// Premium is table Premium (in domain Accounts, shop.tw:24), filled by
+// Premium is table Premium (in domain Accounts, shop.tw:23), filled by
 // Declare.
 type Premium struct {
 	Table *tickwork.Table
 }
 
-// Banned is table Banned (in domain Accounts, shop.tw:26), filled by
+// Banned is table Banned (in domain Accounts, shop.tw:25), filled by
 // Declare.
 type Banned struct {
 	Table *tickwork.Table
 }
 
-// Product is table Product (standalone, shop.tw:28), filled by Declare.
+// Product is table Product (standalone, shop.tw:27), filled by Declare.
 type Product struct {
 	Table    *tickwork.Table
 	SKU      *tickwork.Column[int64]
@@ -62,7 +62,7 @@ type Product struct {
 	Stock    *tickwork.Column[int32]
 }
 
-// Order is table Order (standalone, shop.tw:35), filled by Declare.
+// Order is table Order (standalone, shop.tw:34), filled by Declare.
 type Order struct {
 	Table         *tickwork.Table
 	Buyer, Item   *tickwork.Column[tickwork.Handle] // ref Player, ref Product
@@ -122,6 +122,22 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 // goroutine at a time: make one Queries per goroutine (docs/schema.md,
 // Queries).
 type Queries struct {
+	Veterans        *Veterans
+	ProductAt       *ProductAt
+	RegionStats     *RegionStats
+	Revenue         *Revenue
+	OrdersByItem    *OrdersByItem
+	ProductsByPrice *ProductsByPrice
+	RegionBands     *RegionBands
+	TopScores       *TopScores
+	TopLevels       *TopLevels
+	Regions         *Regions
+	RegionLevels    *RegionLevels
+	PremiumSpend    *PremiumSpend
+	CategoryOrders  *CategoryOrders
+	BulkOrders      *BulkOrders
+	RevenueByDay    *RevenueByDay
+	BannedPremium   *BannedPremium
 	BulkRanks       *BulkRanks
 	RunningQuantity *RunningQuantity
 	OrdersAfter     *OrdersAfter
@@ -138,6 +154,22 @@ type Queries struct {
 // frames (never during World.Frame).
 func NewQueries(t *Tables) *Queries {
 	return &Queries{
+		Veterans:        NewVeterans(t),
+		ProductAt:       NewProductAt(t),
+		RegionStats:     NewRegionStats(t),
+		Revenue:         NewRevenue(t),
+		OrdersByItem:    NewOrdersByItem(t),
+		ProductsByPrice: NewProductsByPrice(t),
+		RegionBands:     NewRegionBands(t),
+		TopScores:       NewTopScores(t),
+		TopLevels:       NewTopLevels(t),
+		Regions:         NewRegions(t),
+		RegionLevels:    NewRegionLevels(t),
+		PremiumSpend:    NewPremiumSpend(t),
+		CategoryOrders:  NewCategoryOrders(t),
+		BulkOrders:      NewBulkOrders(t),
+		RevenueByDay:    NewRevenueByDay(t),
+		BannedPremium:   NewBannedPremium(t),
 		BulkRanks:       NewBulkRanks(t),
 		RunningQuantity: NewRunningQuantity(t),
 		OrdersAfter:     NewOrdersAfter(t),
@@ -151,13 +183,1957 @@ func NewQueries(t *Tables) *Queries {
 	}
 }
 
-// BulkRanksRow is a row of the result of query BulkRanks (shop.tw:47).
+// VeteransRow is a row of the result of query Veterans (shop.tw:44).
+type VeteransRow struct {
+	Player tickwork.Handle // ref Player
+	Score  int64
+}
+
+// Veterans is declared query Veterans (shop.tw:44). Plan: scan Player
+// (ascending index); filter. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type Veterans struct {
+	t                   *Tables
+	tb                  *tickwork.Table         // Player
+	pLevel              []int32                 // Player.Level
+	pScore              []int64                 // Player.Score
+	pRegion             []int32                 // Player.Region
+	w                   *tickwork.World         // set by Parallel: the world whose workers scan
+	lane                string                  // the lane of the last Run
+	minChunks           int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn             func(worker, chunk int) // q.chunk, made once
+	argLevel, argRegion int32                   // Run's level, for chunk, Run's region, for chunk
+	parts               [][]VeteransRow         // per-chunk rows
+}
+
+// NewVeterans makes query Veterans over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewVeterans(t *Tables) *Veterans {
+	q := &Veterans{t: t, tb: t.Player.Table}
+	q.pLevel = t.Player.Level.All()
+	q.pScore = t.Player.Score.All()
+	q.pRegion = t.Player.Region.All()
+	return q
+}
+
+// DeclareVeterans makes query Veterans for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareVeterans(d *tickwork.Decl, t *Tables) *Veterans {
+	q := &Veterans{t: t, tb: t.Player.Table}
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.pScore = tickwork.Read(d, t.Player.Score).All()
+	q.pRegion = tickwork.Read(d, t.Player.Region).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *Veterans) Run(dst []VeteransRow, level int32, region int32) []VeteransRow {
+	dst = dst[:0]
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argLevel = level
+		q.argRegion = region
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pLevels := q.pLevel[base+lo : base+hi]
+				pScores := q.pScore[base+lo : base+hi][:len(pLevels)]
+				pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
+				for i := range pLevels {
+					row := base + lo + i
+					if tickwork.QueryBoolKey(pLevels[i] >= level)&tickwork.QueryBoolKey(pRegions[i] == region) != 0 {
+						dst = append(dst, VeteransRow{Player: tickwork.QueryHandle(q.tb, row), Score: pScores[i]})
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *Veterans) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *Veterans) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *Veterans) chunk(_, c int) {
+	level := q.argLevel
+	region := q.argRegion
+	dst := q.parts[c][:0]
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pLevels2 := q.pLevel[base+lo : base+hi]
+		pScores2 := q.pScore[base+lo : base+hi][:len(pLevels2)]
+		pRegions2 := q.pRegion[base+lo : base+hi][:len(pLevels2)]
+		for i := range pLevels2 {
+			row := base + lo + i
+			if tickwork.QueryBoolKey(pLevels2[i] >= level)&tickwork.QueryBoolKey(pRegions2[i] == region) != 0 {
+				dst = append(dst, VeteransRow{Player: tickwork.QueryHandle(q.tb, row), Score: pScores2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *Veterans) Plan() string {
+	if q.lane == "" {
+		return "scan Player (ascending index); filter"
+	}
+	return "scan Player (ascending index); filter; lane of the last run: " + q.lane
+}
+
+// ProductAtRow is a row of the result of query ProductAt (shop.tw:50).
+type ProductAtRow struct {
+	SKU   int64
+	Price float32
+}
+
+// ProductAt is declared query ProductAt (shop.tw:50). Plan: probe Product
+// by handle param h. Run it from one goroutine at a time; the result's
+// order is docs/schema.md's Query results.
+type ProductAt struct {
+	t       *Tables
+	tb      *tickwork.Table // Product
+	prSKU   []int64         // Product.SKU
+	prPrice []float32       // Product.Price
+}
+
+// NewProductAt makes query ProductAt over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewProductAt(t *Tables) *ProductAt {
+	q := &ProductAt{t: t, tb: t.Product.Table}
+	q.prSKU = t.Product.SKU.All()
+	q.prPrice = t.Product.Price.All()
+	return q
+}
+
+// DeclareProductAt makes query ProductAt for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareProductAt(d *tickwork.Decl, t *Tables) *ProductAt {
+	q := &ProductAt{t: t, tb: t.Product.Table}
+	q.prSKU = tickwork.Read(d, t.Product.SKU).All()
+	q.prPrice = tickwork.Read(d, t.Product.Price).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *ProductAt) Run(dst []ProductAtRow, h tickwork.Handle) []ProductAtRow {
+	dst = dst[:0]
+	productLease := q.t.Product.Table.Lease()
+	if row := productLease.Find(h); row >= 0 {
+		dst = append(dst, ProductAtRow{SKU: q.prSKU[row], Price: q.prPrice[row]})
+	}
+	return dst
+}
+
+// Get is Run without a buffer: the one row of the point lookup and true, or
+// the zero row and false when the handle names no live row (or the where
+// refuses it). Allocates nothing.
+func (q *ProductAt) Get(h tickwork.Handle) (ProductAtRow, bool) {
+	if row := q.tb.Lease().Find(h); row >= 0 {
+		return ProductAtRow{SKU: q.prSKU[row], Price: q.prPrice[row]}, true
+	}
+	return ProductAtRow{}, false
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *ProductAt) Plan() string {
+	return "probe Product by handle param h"
+}
+
+// RegionStatsRow is a row of the result of query RegionStats (shop.tw:56).
+type RegionStatsRow struct {
+	Count, SumScore int64
+	MinLevel        int32
+	MaxRating       float32
+	AvgLevel        float64
+}
+
+// RegionStats is declared query RegionStats (shop.tw:56). Plan: scan Player
+// (ascending index); filter; aggregate count, sum, min, max, avg (one row).
+// Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type RegionStats struct {
+	t       *Tables
+	tb      *tickwork.Table // Player
+	pLevel  []int32         // Player.Level
+	pScore  []int64         // Player.Score
+	pRegion []int32         // Player.Region
+	pRating []float32       // Player.Rating
+}
+
+// NewRegionStats makes query RegionStats over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewRegionStats(t *Tables) *RegionStats {
+	q := &RegionStats{t: t, tb: t.Player.Table}
+	q.pLevel = t.Player.Level.All()
+	q.pScore = t.Player.Score.All()
+	q.pRegion = t.Player.Region.All()
+	q.pRating = t.Player.Rating.All()
+	return q
+}
+
+// DeclareRegionStats makes query RegionStats for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareRegionStats(d *tickwork.Decl, t *Tables) *RegionStats {
+	q := &RegionStats{t: t, tb: t.Player.Table}
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.pScore = tickwork.Read(d, t.Player.Score).All()
+	q.pRegion = tickwork.Read(d, t.Player.Region).All()
+	q.pRating = tickwork.Read(d, t.Player.Rating).All()
+	return q
+}
+
+// Run runs the query and returns its one row (over no rows: count 0, sums
+// 0, min/max/avg 0). Allocates nothing.
+func (q *RegionStats) Run(region int32) RegionStatsRow {
+	var a0 int64
+	var a1 int64
+	var a2 int32
+	var ok2 bool
+	var a3 float32
+	var ok3 bool
+	var s4 float64
+	var n4 int64
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pLevels := q.pLevel[base+lo : base+hi]
+			pScores := q.pScore[base+lo : base+hi][:len(pLevels)]
+			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
+			pRatings := q.pRating[base+lo : base+hi][:len(pLevels)]
+			for i := range pLevels {
+				if pRegions[i] == region {
+					a0++
+					a1 += int64(pScores[i])
+					if v := pLevels[i]; !ok2 || v < a2 {
+						a2, ok2 = v, true
+					}
+					if v2 := pRatings[i]; !ok3 || v2 > a3 || v2 != v2 && a3 == a3 {
+						a3, ok3 = v2, true
+					}
+					s4 += float64(pLevels[i])
+					n4++
+				}
+			}
+		}
+	}
+	var a4 float64
+	if n4 > 0 {
+		a4 = s4 / float64(n4)
+	}
+	return RegionStatsRow{Count: a0, SumScore: a1, MinLevel: a2, MaxRating: a3, AvgLevel: a4}
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *RegionStats) Plan() string {
+	return "scan Player (ascending index); filter; aggregate count, sum, min, max, avg (one row)"
+}
+
+// RevenueRow is a row of the result of query Revenue (shop.tw:62).
+type RevenueRow struct {
+	Sum, Avg float64
+}
+
+// Revenue is declared query Revenue (shop.tw:62). Plan: scan Order
+// (ascending index); aggregate sum, avg (one row). Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type Revenue struct {
+	t      *Tables
+	tb     *tickwork.Table // Order
+	oPrice []float64       // Order.Price
+}
+
+// NewRevenue makes query Revenue over the tables of t, for the host between
+// frames (never during World.Frame).
+func NewRevenue(t *Tables) *Revenue {
+	q := &Revenue{t: t, tb: t.Order.Table}
+	q.oPrice = t.Order.Price.All()
+	return q
+}
+
+// DeclareRevenue makes query Revenue for a hand-written system: it declares
+// a read of every column the query reads and the presence of every table it
+// scans or probes without a column (tickwork.Read, tickwork.Presence; an
+// event table: tickwork.Consume, whose events Run reads), so the manifest
+// and the conflict check cover it. Call it in the system's DeclareFunc; Run
+// it inside the system's RunFunc only.
+func DeclareRevenue(d *tickwork.Decl, t *Tables) *Revenue {
+	q := &Revenue{t: t, tb: t.Order.Table}
+	q.oPrice = tickwork.Read(d, t.Order.Price).All()
+	return q
+}
+
+// Run runs the query and returns its one row (over no rows: count 0, sums
+// 0, min/max/avg 0). Allocates nothing.
+func (q *Revenue) Run() RevenueRow {
+	var a0 float64
+	var n1 int64
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			oPrices := q.oPrice[base+lo : base+hi]
+			for i := range oPrices {
+				a0 += float64(oPrices[i])
+				n1++
+			}
+		}
+	}
+	var a1 float64
+	if n1 > 0 {
+		a1 = a0 / float64(n1)
+	}
+	return RevenueRow{Sum: a0, Avg: a1}
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *Revenue) Plan() string {
+	return "scan Order (ascending index); aggregate sum, avg (one row)"
+}
+
+// OrdersByItemRow is a row of the result of query OrdersByItem
+// (shop.tw:67).
+type OrdersByItemRow struct {
+	Item   tickwork.Handle // ref Product
+	N, Qty int64
+}
+
+// OrdersByItem is declared query OrdersByItem (shop.tw:67). Plan: scan
+// Order (ascending index); group by Item: a dense array over the capacity
+// of table Product; sort groups by their keys. Run it from one goroutine at
+// a time; the result's order is docs/schema.md's Query results.
+type OrdersByItem struct {
+	t         *Tables
+	tb        *tickwork.Table           // Order
+	oItem     []tickwork.Handle         // Order.Item
+	oQuantity []int32                   // Order.Quantity
+	groups    []ordersByItemGroup       // the groups of a run
+	slot      []int32                   // entity index -> group+1 (0: none)
+	over      map[tickwork.Handle]int32 // groups whose slot another generation holds
+}
+
+// ordersByItemGroup is a group of query OrdersByItem: its keys (value, ordering form) and
+// aggregates.
+type ordersByItemGroup struct {
+	g0 tickwork.Handle
+	k0 uint64
+	a0 int64
+	a1 int64
+}
+
+// NewOrdersByItem makes query OrdersByItem over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewOrdersByItem(t *Tables) *OrdersByItem {
+	q := &OrdersByItem{t: t, tb: t.Order.Table}
+	q.oItem = t.Order.Item.All()
+	q.oQuantity = t.Order.Quantity.All()
+	q.slot = make([]int32, t.Product.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// DeclareOrdersByItem makes query OrdersByItem for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareOrdersByItem(d *tickwork.Decl, t *Tables) *OrdersByItem {
+	q := &OrdersByItem{t: t, tb: t.Order.Table}
+	q.oItem = tickwork.Read(d, t.Order.Item).All()
+	q.oQuantity = tickwork.Read(d, t.Order.Quantity).All()
+	q.slot = make([]int32, t.Product.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OrdersByItem) Run(dst []OrdersByItemRow) []OrdersByItemRow {
+	dst = dst[:0]
+	for i := range q.groups {
+		if ix := int(q.groups[i].g0.Index()); ix < len(q.slot) {
+			q.slot[ix] = 0
+		}
+	}
+	if len(q.over) > 0 {
+		clear(q.over)
+	}
+	q.groups = q.groups[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			oItems := q.oItem[base+lo : base+hi]
+			oQuantitys := q.oQuantity[base+lo : base+hi][:len(oItems)]
+			for i := range oItems {
+				g0 := oItems[i]
+				gi := int32(-1)
+				if ix := int(g0.Index()); ix < len(q.slot) {
+					switch s := q.slot[ix]; {
+					case s == 0:
+						q.groups = append(q.groups, ordersByItemGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+						q.slot[ix] = int32(len(q.groups))
+						gi = int32(len(q.groups) - 1)
+					case q.groups[s-1].g0 == g0:
+						gi = s - 1
+					}
+				}
+				if gi < 0 {
+					gi = q.group(g0)
+				}
+				gp := &q.groups[gi]
+				gp.a0++
+				gp.a1 += int64(oQuantitys[i])
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, ordersByItemOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && ordersByItemOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, OrdersByItemRow{Item: gp.g0, N: gp.a0, Qty: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OrdersByItem) Plan() string {
+	return "scan Order (ascending index); group by Item: a dense array over the capacity of table Product; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it: the slot of its
+// entity index, or (another generation holds the slot) the overflow map.
+func (q *OrdersByItem) group(key tickwork.Handle) int32 {
+	ix := int(key.Index())
+	if ix < len(q.slot) {
+		if s := q.slot[ix]; s == 0 {
+			q.groups = append(q.groups, ordersByItemGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+			q.slot[ix] = int32(len(q.groups))
+			return int32(len(q.groups) - 1)
+		} else if q.groups[s-1].g0 == key {
+			return s - 1
+		}
+	}
+	if gi, ok := q.over[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, ordersByItemGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+	q.over[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// ordersByItemOrder orders the groups of query OrdersByItem: its order keys, then the group
+// keys.
+func ordersByItemOrder(a, b ordersByItemGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// ProductsByPriceRow is a row of the result of query ProductsByPrice
+// (shop.tw:73).
+type ProductsByPriceRow struct {
+	Price float32
+	N     int64
+	Avg   float64
+}
+
+// ProductsByPrice is declared query ProductsByPrice (shop.tw:73). Plan:
+// scan Product (ascending index); group by Price: a group table (map) of
+// the keys; sort groups by their keys. Run it from one goroutine at a time;
+// the result's order is docs/schema.md's Query results.
+type ProductsByPrice struct {
+	t       *Tables
+	tb      *tickwork.Table              // Product
+	prPrice []float32                    // Product.Price
+	prStock []int32                      // Product.Stock
+	groups  []productsByPriceGroup       // the groups of a run
+	index   map[productsByPriceKey]int32 // group key -> group
+}
+
+// productsByPriceKey is a group key of query ProductsByPrice, in ordering form.
+type productsByPriceKey struct {
+	k0 uint32
+}
+
+// productsByPriceGroup is a group of query ProductsByPrice: its keys (value, ordering form) and
+// aggregates.
+type productsByPriceGroup struct {
+	g0     float32
+	k0     uint32
+	a0     int64
+	a1, s1 float64
+	n1     int64
+}
+
+// NewProductsByPrice makes query ProductsByPrice over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewProductsByPrice(t *Tables) *ProductsByPrice {
+	q := &ProductsByPrice{t: t, tb: t.Product.Table}
+	q.prPrice = t.Product.Price.All()
+	q.prStock = t.Product.Stock.All()
+	q.index = map[productsByPriceKey]int32{}
+	return q
+}
+
+// DeclareProductsByPrice makes query ProductsByPrice for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareProductsByPrice(d *tickwork.Decl, t *Tables) *ProductsByPrice {
+	q := &ProductsByPrice{t: t, tb: t.Product.Table}
+	q.prPrice = tickwork.Read(d, t.Product.Price).All()
+	q.prStock = tickwork.Read(d, t.Product.Stock).All()
+	q.index = map[productsByPriceKey]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *ProductsByPrice) Run(dst []ProductsByPriceRow) []ProductsByPriceRow {
+	dst = dst[:0]
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
+	q.groups = q.groups[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			prPrices := q.prPrice[base+lo : base+hi]
+			prStocks := q.prStock[base+lo : base+hi][:len(prPrices)]
+			for i := range prPrices {
+				g0 := prPrices[i]
+				if g0 == 0 {
+					g0 = 0 // -0 and +0 are one group, reported as +0
+				}
+				gi := q.group(productsByPriceKey{k0: tickwork.QueryFloatKey32(g0)}, g0)
+				gp := &q.groups[gi]
+				gp.a0++
+				gp.s1 += float64(prStocks[i])
+				gp.n1++
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		if gp.n1 > 0 {
+			gp.a1 = gp.s1 / float64(gp.n1)
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, productsByPriceOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && productsByPriceOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, ProductsByPriceRow{Price: gp.g0, N: gp.a0, Avg: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *ProductsByPrice) Plan() string {
+	return "scan Product (ascending index); group by Price: a group table (map) of the keys; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it with the key values.
+func (q *ProductsByPrice) group(key productsByPriceKey, g0 float32) int32 {
+	if gi, ok := q.index[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, productsByPriceGroup{g0: g0, k0: key.k0})
+	q.index[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// productsByPriceOrder orders the groups of query ProductsByPrice: its order keys, then the group
+// keys.
+func productsByPriceOrder(a, b productsByPriceGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// RegionBandsRow is a row of the result of query RegionBands (shop.tw:79).
+type RegionBandsRow struct {
+	Region, Band int32
+	N, Score     int64
+}
+
+// RegionBands is declared query RegionBands (shop.tw:79). Plan: scan Player
+// (ascending index); group by Region, Band: a group table (map) of the
+// keys; sort groups by their keys. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type RegionBands struct {
+	t       *Tables
+	tb      *tickwork.Table          // Player
+	pLevel  []int32                  // Player.Level
+	pScore  []int64                  // Player.Score
+	pRegion []int32                  // Player.Region
+	groups  []regionBandsGroup       // the groups of a run
+	index   map[regionBandsKey]int32 // group key -> group
+}
+
+// regionBandsKey is a group key of query RegionBands, in ordering form.
+type regionBandsKey struct {
+	k0 int32
+	k1 int32
+}
+
+// regionBandsGroup is a group of query RegionBands: its keys (value, ordering form) and
+// aggregates.
+type regionBandsGroup struct {
+	g0 int32
+	k0 int32
+	g1 int32
+	k1 int32
+	a0 int64
+	a1 int64
+}
+
+// NewRegionBands makes query RegionBands over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewRegionBands(t *Tables) *RegionBands {
+	q := &RegionBands{t: t, tb: t.Player.Table}
+	q.pLevel = t.Player.Level.All()
+	q.pScore = t.Player.Score.All()
+	q.pRegion = t.Player.Region.All()
+	q.index = map[regionBandsKey]int32{}
+	return q
+}
+
+// DeclareRegionBands makes query RegionBands for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareRegionBands(d *tickwork.Decl, t *Tables) *RegionBands {
+	q := &RegionBands{t: t, tb: t.Player.Table}
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.pScore = tickwork.Read(d, t.Player.Score).All()
+	q.pRegion = tickwork.Read(d, t.Player.Region).All()
+	q.index = map[regionBandsKey]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *RegionBands) Run(dst []RegionBandsRow) []RegionBandsRow {
+	dst = dst[:0]
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
+	q.groups = q.groups[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pLevels := q.pLevel[base+lo : base+hi]
+			pScores := q.pScore[base+lo : base+hi][:len(pLevels)]
+			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
+			for i := range pLevels {
+				g0 := pRegions[i]
+				g1 := pLevels[i] / 10
+				gi := q.group(regionBandsKey{k0: g0, k1: g1}, g0, g1)
+				gp := &q.groups[gi]
+				gp.a0++
+				gp.a1 += int64(pScores[i])
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, regionBandsOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && regionBandsOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, RegionBandsRow{Region: gp.g0, Band: gp.g1, N: gp.a0, Score: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *RegionBands) Plan() string {
+	return "scan Player (ascending index); group by Region, Band: a group table (map) of the keys; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it with the key values.
+func (q *RegionBands) group(key regionBandsKey, g0 int32, g1 int32) int32 {
+	if gi, ok := q.index[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, regionBandsGroup{g0: g0, k0: key.k0, g1: g1, k1: key.k1})
+	q.index[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// regionBandsOrder orders the groups of query RegionBands: its order keys, then the group
+// keys.
+func regionBandsOrder(a, b regionBandsGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	if a.k1 != b.k1 {
+		if a.k1 < b.k1 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// TopScoresRow is a row of the result of query TopScores (shop.tw:85).
+type TopScoresRow struct {
+	Player tickwork.Handle // ref Player
+	Score  int64
+}
+
+// TopScores is declared query TopScores (shop.tw:85). Plan: scan Player
+// (ascending index); top-n heap by (Score desc, index). Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type TopScores struct {
+	t      *Tables
+	tb     *tickwork.Table // Player
+	pScore []int64         // Player.Score
+	ents   []topScoresEnt  // the rows with their order keys
+}
+
+// topScoresEnt is a row of query TopScores with its order keys and position.
+type topScoresEnt struct {
+	k0  int64
+	ord int32
+	row TopScoresRow
+}
+
+// NewTopScores makes query TopScores over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewTopScores(t *Tables) *TopScores {
+	q := &TopScores{t: t, tb: t.Player.Table}
+	q.pScore = t.Player.Score.All()
+	return q
+}
+
+// DeclareTopScores makes query TopScores for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareTopScores(d *tickwork.Decl, t *Tables) *TopScores {
+	q := &TopScores{t: t, tb: t.Player.Table}
+	q.pScore = tickwork.Read(d, t.Player.Score).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *TopScores) Run(dst []TopScoresRow, n int32) []TopScoresRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]TopScoresRow, 0, bound)
+	}
+	q.ents = q.ents[:0]
+	if cap(q.ents) < bound {
+		q.ents = make([]topScoresEnt, 0, bound)
+	}
+	var worst int64 // the first key of the heap's root, the worst row kept, once full
+	filling := true // the heap holds fewer than bound rows
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pScores := q.pScore[base+lo : base+hi]
+			for i := range pScores {
+				row := base + lo + i
+				k0 := pScores[i]
+				if k0 > worst || filling {
+					e := topScoresEnt{k0: pScores[i], ord: int32(row), row: TopScoresRow{Player: tickwork.QueryHandle(q.tb, row), Score: pScores[i]}}
+					worst, filling = q.offer(&e, bound)
+				}
+			}
+		}
+	}
+	ents := q.ents
+	slices.SortFunc(ents, topScoresOrder)
+	for i := range ents {
+		dst = append(dst, ents[i].row)
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *TopScores) Plan() string {
+	return "scan Player (ascending index); top-n heap by (Score desc, index)"
+}
+
+// topScoresCmp orders rows of query TopScores: its order keys, then the position.
+func topScoresCmp(a, b *topScoresEnt) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return 1
+		}
+		return -1
+	}
+	return int(a.ord - b.ord)
+}
+
+func topScoresOrder(a, b topScoresEnt) int { return topScoresCmp(&a, &b) }
+
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *TopScores) offer(e *topScoresEnt, bound int) (int64, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if topScoresCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
+	}
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && topScoresCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if topScoresCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0, false
+}
+
+// TopLevelsRow is a row of the result of query TopLevels (shop.tw:92).
+type TopLevelsRow struct {
+	Region, Level, N int32
+	Score            int64
+}
+
+// TopLevels is declared query TopLevels (shop.tw:92). Plan: scan Player
+// (ascending index); top-n heap by (Level desc, Score asc, index). Run it
+// from one goroutine at a time; the result's order is docs/schema.md's
+// Query results.
+type TopLevels struct {
+	t       *Tables
+	tb      *tickwork.Table // Player
+	pLevel  []int32         // Player.Level
+	pScore  []int64         // Player.Score
+	pRegion []int32         // Player.Region
+	ents    []topLevelsEnt  // the rows with their order keys
+}
+
+// topLevelsEnt is a row of query TopLevels with its order keys and position.
+type topLevelsEnt struct {
+	k0  int32
+	k1  int64
+	ord int32
+	row TopLevelsRow
+}
+
+// NewTopLevels makes query TopLevels over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewTopLevels(t *Tables) *TopLevels {
+	q := &TopLevels{t: t, tb: t.Player.Table}
+	q.pLevel = t.Player.Level.All()
+	q.pScore = t.Player.Score.All()
+	q.pRegion = t.Player.Region.All()
+	return q
+}
+
+// DeclareTopLevels makes query TopLevels for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareTopLevels(d *tickwork.Decl, t *Tables) *TopLevels {
+	q := &TopLevels{t: t, tb: t.Player.Table}
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.pScore = tickwork.Read(d, t.Player.Score).All()
+	q.pRegion = tickwork.Read(d, t.Player.Region).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *TopLevels) Run(dst []TopLevelsRow, n int32) []TopLevelsRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]TopLevelsRow, 0, bound)
+	}
+	q.ents = q.ents[:0]
+	if cap(q.ents) < bound {
+		q.ents = make([]topLevelsEnt, 0, bound)
+	}
+	var worst int32 // the first key of the heap's root, the worst row kept, once full
+	filling := true // the heap holds fewer than bound rows
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pLevels := q.pLevel[base+lo : base+hi]
+			pScores := q.pScore[base+lo : base+hi][:len(pLevels)]
+			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
+			for i := range pLevels {
+				row := base + lo + i
+				k0 := pLevels[i]
+				if k0 >= worst || filling {
+					e := topLevelsEnt{k0: pLevels[i], k1: pScores[i], ord: int32(row)}
+					if !filling && topLevelsCmp(&e, &q.ents[0]) >= 0 {
+						continue
+					}
+					e.row = TopLevelsRow{Region: pRegions[i], Level: pLevels[i], N: int32(row), Score: pScores[i]}
+					worst, filling = q.offer(&e, bound)
+				}
+			}
+		}
+	}
+	ents := q.ents
+	slices.SortFunc(ents, topLevelsOrder)
+	for i := range ents {
+		dst = append(dst, ents[i].row)
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *TopLevels) Plan() string {
+	return "scan Player (ascending index); top-n heap by (Level desc, Score asc, index)"
+}
+
+// topLevelsCmp orders rows of query TopLevels: its order keys, then the position.
+func topLevelsCmp(a, b *topLevelsEnt) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return 1
+		}
+		return -1
+	}
+	if a.k1 != b.k1 {
+		if a.k1 < b.k1 {
+			return -1
+		}
+		return 1
+	}
+	return int(a.ord - b.ord)
+}
+
+func topLevelsOrder(a, b topLevelsEnt) int { return topLevelsCmp(&a, &b) }
+
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *TopLevels) offer(e *topLevelsEnt, bound int) (int32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if topLevelsCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
+	}
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && topLevelsCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if topLevelsCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0, false
+}
+
+// RegionsRow is a row of the result of query Regions (shop.tw:99).
+type RegionsRow struct {
+	Region int32
+}
+
+// Regions is declared query Regions (shop.tw:99). Plan: scan Player
+// (ascending index); distinct: a set of the select items. Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type Regions struct {
+	t       *Tables
+	tb      *tickwork.Table         // Player
+	pRegion []int32                 // Player.Region
+	seen    map[regionsKey]struct{} // the distinct rows so far
+}
+
+// regionsKey is a distinct row of query Regions, its floats in ordering form.
+type regionsKey struct {
+	k0 int32
+}
+
+// NewRegions makes query Regions over the tables of t, for the host between
+// frames (never during World.Frame).
+func NewRegions(t *Tables) *Regions {
+	q := &Regions{t: t, tb: t.Player.Table}
+	q.pRegion = t.Player.Region.All()
+	q.seen = map[regionsKey]struct{}{}
+	return q
+}
+
+// DeclareRegions makes query Regions for a hand-written system: it declares
+// a read of every column the query reads and the presence of every table it
+// scans or probes without a column (tickwork.Read, tickwork.Presence; an
+// event table: tickwork.Consume, whose events Run reads), so the manifest
+// and the conflict check cover it. Call it in the system's DeclareFunc; Run
+// it inside the system's RunFunc only.
+func DeclareRegions(d *tickwork.Decl, t *Tables) *Regions {
+	q := &Regions{t: t, tb: t.Player.Table}
+	q.pRegion = tickwork.Read(d, t.Player.Region).All()
+	q.seen = map[regionsKey]struct{}{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *Regions) Run(dst []RegionsRow) []RegionsRow {
+	dst = dst[:0]
+	clear(q.seen)
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pRegions := q.pRegion[base+lo : base+hi]
+			for i := range pRegions {
+				k := regionsKey{k0: pRegions[i]}
+				if _, dup := q.seen[k]; !dup {
+					q.seen[k] = struct{}{}
+					dst = append(dst, RegionsRow{Region: pRegions[i]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *Regions) Plan() string {
+	return "scan Player (ascending index); distinct: a set of the select items"
+}
+
+// RegionLevelsRow is a row of the result of query RegionLevels
+// (shop.tw:104).
+type RegionLevelsRow struct {
+	Region, Level int32
+}
+
+// RegionLevels is declared query RegionLevels (shop.tw:104). Plan: scan
+// Player (ascending index); distinct: a set of the select items. Run it
+// from one goroutine at a time; the result's order is docs/schema.md's
+// Query results.
+type RegionLevels struct {
+	t               *Tables
+	tb              *tickwork.Table              // Player
+	pLevel, pRegion []int32                      // Player.Level, Player.Region
+	seen            map[regionLevelsKey]struct{} // the distinct rows so far
+}
+
+// regionLevelsKey is a distinct row of query RegionLevels, its floats in ordering form.
+type regionLevelsKey struct {
+	k0 int32
+	k1 int32
+}
+
+// NewRegionLevels makes query RegionLevels over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewRegionLevels(t *Tables) *RegionLevels {
+	q := &RegionLevels{t: t, tb: t.Player.Table}
+	q.pLevel = t.Player.Level.All()
+	q.pRegion = t.Player.Region.All()
+	q.seen = map[regionLevelsKey]struct{}{}
+	return q
+}
+
+// DeclareRegionLevels makes query RegionLevels for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareRegionLevels(d *tickwork.Decl, t *Tables) *RegionLevels {
+	q := &RegionLevels{t: t, tb: t.Player.Table}
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.pRegion = tickwork.Read(d, t.Player.Region).All()
+	q.seen = map[regionLevelsKey]struct{}{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *RegionLevels) Run(dst []RegionLevelsRow) []RegionLevelsRow {
+	dst = dst[:0]
+	clear(q.seen)
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pLevels := q.pLevel[base+lo : base+hi]
+			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
+			for i := range pLevels {
+				k := regionLevelsKey{k0: pRegions[i], k1: pLevels[i]}
+				if _, dup := q.seen[k]; !dup {
+					q.seen[k] = struct{}{}
+					dst = append(dst, RegionLevelsRow{Region: pRegions[i], Level: pLevels[i]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *RegionLevels) Plan() string {
+	return "scan Player (ascending index); distinct: a set of the select items"
+}
+
+// PremiumSpendRow is a row of the result of query PremiumSpend
+// (shop.tw:109).
+type PremiumSpendRow struct {
+	Player tickwork.Handle // ref Player
+	Spent  float64
+}
+
+// PremiumSpend is declared query PremiumSpend (shop.tw:109). Plan: scan
+// Player (ascending index); inner join Profile f: probe by entity of p;
+// filter. Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type PremiumSpend struct {
+	t         *Tables
+	tb        *tickwork.Table         // Player
+	fSpent    []float64               // Profile.Spent
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	parts     [][]PremiumSpendRow     // per-chunk rows
+}
+
+// NewPremiumSpend makes query PremiumSpend over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewPremiumSpend(t *Tables) *PremiumSpend {
+	q := &PremiumSpend{t: t, tb: t.Player.Table}
+	q.fSpent = t.Profile.Spent.All()
+	return q
+}
+
+// DeclarePremiumSpend makes query PremiumSpend for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclarePremiumSpend(d *tickwork.Decl, t *Tables) *PremiumSpend {
+	q := &PremiumSpend{t: t, tb: t.Player.Table}
+	q.fSpent = tickwork.Read(d, t.Profile.Spent).All()
+	tickwork.Presence(d, t.Player.Table)
+	tickwork.Presence(d, t.Premium.Table)
+	tickwork.Presence(d, t.Banned.Table)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *PremiumSpend) Run(dst []PremiumSpendRow) []PremiumSpendRow {
+	dst = dst[:0]
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		profileLease := q.t.Profile.Table.Lease()
+		profileWords := profileLease.Words()
+		premiumLease := q.t.Premium.Table.Lease()
+		premiumWords := premiumLease.Words()
+		bannedLease := q.t.Banned.Table.Lease()
+		bannedWords := bannedLease.Words()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				for row := base + lo; row < base+hi; row++ {
+					if (row < len(premiumWords) && premiumWords[row] != 0) && !(row < len(bannedWords) && bannedWords[row] != 0) {
+						if row < len(profileWords) && profileWords[row] != 0 {
+							fRow := row
+							dst = append(dst, PremiumSpendRow{Player: tickwork.QueryHandle(q.tb, row), Spent: q.fSpent[fRow]})
+						}
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *PremiumSpend) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *PremiumSpend) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *PremiumSpend) chunk(_, c int) {
+	dst := q.parts[c][:0]
+	profileLease2 := q.t.Profile.Table.Lease()
+	profileWords2 := profileLease2.Words()
+	premiumLease2 := q.t.Premium.Table.Lease()
+	premiumWords2 := premiumLease2.Words()
+	bannedLease2 := q.t.Banned.Table.Lease()
+	bannedWords2 := bannedLease2.Words()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		for row := base + lo; row < base+hi; row++ {
+			if (row < len(premiumWords2) && premiumWords2[row] != 0) && !(row < len(bannedWords2) && bannedWords2[row] != 0) {
+				if row < len(profileWords2) && profileWords2[row] != 0 {
+					fRow2 := row
+					dst = append(dst, PremiumSpendRow{Player: tickwork.QueryHandle(q.tb, row), Spent: q.fSpent[fRow2]})
+				}
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *PremiumSpend) Plan() string {
+	if q.lane == "" {
+		return "scan Player (ascending index); inner join Profile f: probe by entity of p; filter"
+	}
+	return "scan Player (ascending index); inner join Profile f: probe by entity of p; filter; lane of the last run: " + q.lane
+}
+
+// CategoryOrdersRow is a row of the result of query CategoryOrders
+// (shop.tw:116).
+type CategoryOrdersRow struct {
+	Order   tickwork.Handle // ref Order
+	Missing bool
+	Price   float32
+}
+
+// CategoryOrders is declared query CategoryOrders (shop.tw:116). Plan: scan
+// Order (ascending index); inner join Product pr: probe by o.Item; filter.
+// Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type CategoryOrders struct {
+	t          *Tables
+	tb         *tickwork.Table         // Order
+	oItem      []tickwork.Handle       // Order.Item
+	prCategory []int32                 // Product.Category
+	prPrice    []float32               // Product.Price
+	w          *tickwork.World         // set by Parallel: the world whose workers scan
+	lane       string                  // the lane of the last Run
+	minChunks  int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn    func(worker, chunk int) // q.chunk, made once
+	argC       int32                   // Run's c, for chunk
+	parts      [][]CategoryOrdersRow   // per-chunk rows
+}
+
+// NewCategoryOrders makes query CategoryOrders over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewCategoryOrders(t *Tables) *CategoryOrders {
+	q := &CategoryOrders{t: t, tb: t.Order.Table}
+	q.oItem = t.Order.Item.All()
+	q.prCategory = t.Product.Category.All()
+	q.prPrice = t.Product.Price.All()
+	return q
+}
+
+// DeclareCategoryOrders makes query CategoryOrders for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareCategoryOrders(d *tickwork.Decl, t *Tables) *CategoryOrders {
+	q := &CategoryOrders{t: t, tb: t.Order.Table}
+	q.oItem = tickwork.Read(d, t.Order.Item).All()
+	q.prCategory = tickwork.Read(d, t.Product.Category).All()
+	q.prPrice = tickwork.Read(d, t.Product.Price).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *CategoryOrders) Run(dst []CategoryOrdersRow, c2 int32) []CategoryOrdersRow {
+	dst = dst[:0]
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argC = c2
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		prCategoryCol := q.prCategory
+		productLease := q.t.Product.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				oItems := q.oItem[base+lo : base+hi]
+				for i := range oItems {
+					row := base + lo + i
+					prRow := productLease.Find(oItems[i])
+					if prRow >= 0 {
+						if prCategoryCol[prRow] == c2 {
+							dst = append(dst, CategoryOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Missing: false, Price: q.prPrice[prRow]})
+						}
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *CategoryOrders) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *CategoryOrders) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *CategoryOrders) chunk(_, c int) {
+	c2 := q.argC
+	dst := q.parts[c][:0]
+	prCategoryCol2 := q.prCategory
+	productLease2 := q.t.Product.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		oItems2 := q.oItem[base+lo : base+hi]
+		for i := range oItems2 {
+			row := base + lo + i
+			prRow2 := productLease2.Find(oItems2[i])
+			if prRow2 >= 0 {
+				if prCategoryCol2[prRow2] == c2 {
+					dst = append(dst, CategoryOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Missing: false, Price: q.prPrice[prRow2]})
+				}
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *CategoryOrders) Plan() string {
+	if q.lane == "" {
+		return "scan Order (ascending index); inner join Product pr: probe by o.Item; filter"
+	}
+	return "scan Order (ascending index); inner join Product pr: probe by o.Item; filter; lane of the last run: " + q.lane
+}
+
+// BulkOrdersRow is a row of the result of query BulkOrders (shop.tw:123).
+type BulkOrdersRow struct {
+	Order  tickwork.Handle // ref Order
+	Orphan bool
+	Level  int32
+}
+
+// BulkOrders is declared query BulkOrders (shop.tw:123). Plan: scan Order
+// (ascending index); left join Player p: probe by o.Buyer; filter. Run it
+// from one goroutine at a time; the result's order is docs/schema.md's
+// Query results.
+type BulkOrders struct {
+	t                 *Tables
+	tb                *tickwork.Table         // Order
+	oBuyer            []tickwork.Handle       // Order.Buyer
+	oQuantity, pLevel []int32                 // Order.Quantity, Player.Level
+	w                 *tickwork.World         // set by Parallel: the world whose workers scan
+	lane              string                  // the lane of the last Run
+	minChunks         int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn           func(worker, chunk int) // q.chunk, made once
+	argQ              int32                   // Run's q, for chunk
+	parts             [][]BulkOrdersRow       // per-chunk rows
+}
+
+// NewBulkOrders makes query BulkOrders over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewBulkOrders(t *Tables) *BulkOrders {
+	q := &BulkOrders{t: t, tb: t.Order.Table}
+	q.oBuyer = t.Order.Buyer.All()
+	q.oQuantity = t.Order.Quantity.All()
+	q.pLevel = t.Player.Level.All()
+	return q
+}
+
+// DeclareBulkOrders makes query BulkOrders for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareBulkOrders(d *tickwork.Decl, t *Tables) *BulkOrders {
+	q := &BulkOrders{t: t, tb: t.Order.Table}
+	q.oBuyer = tickwork.Read(d, t.Order.Buyer).All()
+	q.oQuantity = tickwork.Read(d, t.Order.Quantity).All()
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *BulkOrders) Run(dst []BulkOrdersRow, q2 int32) []BulkOrdersRow {
+	dst = dst[:0]
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argQ = q2
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		playerLease := q.t.Player.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				oBuyers := q.oBuyer[base+lo : base+hi]
+				oQuantitys := q.oQuantity[base+lo : base+hi][:len(oBuyers)]
+				for i := range oBuyers {
+					row := base + lo + i
+					if oQuantitys[i] == q2 {
+						pRow := playerLease.Find(oBuyers[i])
+						var pLevel int32
+						if pRow >= 0 {
+							pLevel = q.pLevel[pRow]
+						}
+						dst = append(dst, BulkOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Orphan: pRow < 0, Level: pLevel})
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *BulkOrders) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *BulkOrders) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *BulkOrders) chunk(_, c int) {
+	q2 := q.argQ
+	dst := q.parts[c][:0]
+	playerLease2 := q.t.Player.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		oBuyers2 := q.oBuyer[base+lo : base+hi]
+		oQuantitys2 := q.oQuantity[base+lo : base+hi][:len(oBuyers2)]
+		for i := range oBuyers2 {
+			row := base + lo + i
+			if oQuantitys2[i] == q2 {
+				pRow2 := playerLease2.Find(oBuyers2[i])
+				var pLevel2 int32
+				if pRow2 >= 0 {
+					pLevel2 = q.pLevel[pRow2]
+				}
+				dst = append(dst, BulkOrdersRow{Order: tickwork.QueryHandle(q.tb, row), Orphan: pRow2 < 0, Level: pLevel2})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *BulkOrders) Plan() string {
+	if q.lane == "" {
+		return "scan Order (ascending index); left join Player p: probe by o.Buyer; filter"
+	}
+	return "scan Order (ascending index); left join Player p: probe by o.Buyer; filter; lane of the last run: " + q.lane
+}
+
+// RevenueByDayRow is a row of the result of query RevenueByDay
+// (shop.tw:130).
+type RevenueByDayRow struct {
+	Day int32
+	Sum float64
+	N   int64
+}
+
+// RevenueByDay is declared query RevenueByDay (shop.tw:130). Plan: scan
+// Order (ascending index); group by Day: a group table (map) of the keys;
+// sort groups by their keys. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type RevenueByDay struct {
+	t      *Tables
+	tb     *tickwork.Table           // Order
+	oPrice []float64                 // Order.Price
+	oDay   []int32                   // Order.Day
+	groups []revenueByDayGroup       // the groups of a run
+	index  map[revenueByDayKey]int32 // group key -> group
+}
+
+// revenueByDayKey is a group key of query RevenueByDay, in ordering form.
+type revenueByDayKey struct {
+	k0 int32
+}
+
+// revenueByDayGroup is a group of query RevenueByDay: its keys (value, ordering form) and
+// aggregates.
+type revenueByDayGroup struct {
+	g0 int32
+	k0 int32
+	a0 float64
+	a1 int64
+}
+
+// NewRevenueByDay makes query RevenueByDay over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewRevenueByDay(t *Tables) *RevenueByDay {
+	q := &RevenueByDay{t: t, tb: t.Order.Table}
+	q.oPrice = t.Order.Price.All()
+	q.oDay = t.Order.Day.All()
+	q.index = map[revenueByDayKey]int32{}
+	return q
+}
+
+// DeclareRevenueByDay makes query RevenueByDay for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareRevenueByDay(d *tickwork.Decl, t *Tables) *RevenueByDay {
+	q := &RevenueByDay{t: t, tb: t.Order.Table}
+	q.oPrice = tickwork.Read(d, t.Order.Price).All()
+	q.oDay = tickwork.Read(d, t.Order.Day).All()
+	q.index = map[revenueByDayKey]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *RevenueByDay) Run(dst []RevenueByDayRow) []RevenueByDayRow {
+	dst = dst[:0]
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
+	q.groups = q.groups[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			oPrices := q.oPrice[base+lo : base+hi]
+			oDays := q.oDay[base+lo : base+hi][:len(oPrices)]
+			for i := range oPrices {
+				g0 := oDays[i]
+				gi := q.group(revenueByDayKey{k0: g0}, g0)
+				gp := &q.groups[gi]
+				gp.a0 += float64(oPrices[i])
+				gp.a1++
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, revenueByDayOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && revenueByDayOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, RevenueByDayRow{Day: gp.g0, Sum: gp.a0, N: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *RevenueByDay) Plan() string {
+	return "scan Order (ascending index); group by Day: a group table (map) of the keys; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it with the key values.
+func (q *RevenueByDay) group(key revenueByDayKey, g0 int32) int32 {
+	if gi, ok := q.index[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, revenueByDayGroup{g0: g0, k0: key.k0})
+	q.index[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// revenueByDayOrder orders the groups of query RevenueByDay: its order keys, then the group
+// keys.
+func revenueByDayOrder(a, b revenueByDayGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// BannedPremiumRow is a row of the result of query BannedPremium
+// (shop.tw:136).
+type BannedPremiumRow struct {
+	Count int64
+}
+
+// BannedPremium is declared query BannedPremium (shop.tw:136). Plan: scan
+// Premium (ascending index); filter; aggregate count (one row). Run it from
+// one goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type BannedPremium struct {
+	t         *Tables
+	tb        *tickwork.Table         // Premium
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	aggs      []bannedPremiumPart     // per-chunk accumulators
+}
+
+// bannedPremiumPart is one chunk's accumulators of query BannedPremium (the parallel lane).
+type bannedPremiumPart struct {
+	a0 int64
+}
+
+// NewBannedPremium makes query BannedPremium over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewBannedPremium(t *Tables) *BannedPremium {
+	q := &BannedPremium{t: t, tb: t.Premium.Table}
+	return q
+}
+
+// DeclareBannedPremium makes query BannedPremium for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareBannedPremium(d *tickwork.Decl, t *Tables) *BannedPremium {
+	q := &BannedPremium{t: t, tb: t.Premium.Table}
+	tickwork.Presence(d, t.Premium.Table)
+	tickwork.Presence(d, t.Banned.Table)
+	return q
+}
+
+// Run runs the query and returns its one row (over no rows: count 0, sums
+// 0, min/max/avg 0). Allocates nothing.
+func (q *BannedPremium) Run() BannedPremiumRow {
+	var a0 int64
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		if cap(q.aggs) < nc {
+			q.aggs = make([]bannedPremiumPart, nc)
+		}
+		q.aggs = q.aggs[:nc]
+		q.w.RunChunks(nc, q.chunkFn)
+		for c := range q.aggs {
+			pt := &q.aggs[c]
+			a0 += pt.a0
+		}
+	} else {
+		q.lane = "serial"
+		bannedLease := q.t.Banned.Table.Lease()
+		bannedWords := bannedLease.Words()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				for row := base + lo; row < base+hi; row++ {
+					if row < len(bannedWords) && bannedWords[row] != 0 {
+						a0++
+					}
+				}
+			}
+		}
+	}
+	return BannedPremiumRow{Count: a0}
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *BannedPremium) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *BannedPremium) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *BannedPremium) chunk(_, c int) {
+	var a0 int64
+	bannedLease2 := q.t.Banned.Table.Lease()
+	bannedWords2 := bannedLease2.Words()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		for row := base + lo; row < base+hi; row++ {
+			if row < len(bannedWords2) && bannedWords2[row] != 0 {
+				a0++
+			}
+		}
+	}
+	q.aggs[c] = bannedPremiumPart{a0: a0}
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *BannedPremium) Plan() string {
+	if q.lane == "" {
+		return "scan Premium (ascending index); filter; aggregate count (one row)"
+	}
+	return "scan Premium (ascending index); filter; aggregate count (one row); lane of the last run: " + q.lane
+}
+
+// BulkRanksRow is a row of the result of query BulkRanks (shop.tw:146).
 type BulkRanksRow struct {
 	Order tickwork.Handle // ref Order
 	N     int64
 }
 
-// BulkRanks is declared query BulkRanks (shop.tw:47). Plan: scan Order
+// BulkRanks is declared query BulkRanks (shop.tw:146). Plan: scan Order
 // (ascending index); filter; window N row_number() over (partition by Buyer
 // order by Day asc, index asc): a bucket pass over the capacity of domain
 // Accounts, then each bucket sorted by (partition, order, index); walk. Run
@@ -302,14 +2278,14 @@ func bulkRanksW0Order(a, b bulkRanksW0) int {
 }
 
 // RunningQuantityRow is a row of the result of query RunningQuantity
-// (shop.tw:54).
+// (shop.tw:153).
 type RunningQuantityRow struct {
 	Order   tickwork.Handle // ref Order
 	Day     int32
 	Running int64
 }
 
-// RunningQuantity is declared query RunningQuantity (shop.tw:54). Plan:
+// RunningQuantity is declared query RunningQuantity (shop.tw:153). Plan:
 // scan Order (ascending index); filter; window Running sum() over (order by
 // Day asc, index asc): walk the sorted result (its keys are the order
 // by's); sort packed keys (Day asc, position). Run it from one goroutine at
@@ -409,14 +2385,14 @@ func runningQuantityCmp(a, b *runningQuantityEnt) int {
 
 func runningQuantityOrder(a, b runningQuantityEnt) int { return runningQuantityCmp(&a, &b) }
 
-// OrdersAfterRow is a row of the result of query OrdersAfter (shop.tw:62).
+// OrdersAfterRow is a row of the result of query OrdersAfter (shop.tw:161).
 type OrdersAfterRow struct {
 	Order tickwork.Handle // ref Order
 	Day   int32
 	Price float64
 }
 
-// OrdersAfter is declared query OrdersAfter (shop.tw:62). Plan: scan Order
+// OrdersAfter is declared query OrdersAfter (shop.tw:161). Plan: scan Order
 // (ascending index); keyset: the rows after (day, ix) in the order by's
 // order, one packed range test a row (cursor, heap's worst); top-n heap by
 // (Day asc, index asc, index). Run it from one goroutine at a time; the
@@ -529,6 +2505,40 @@ func ordersAfterCmp(a, b *ordersAfterEnt) int {
 
 func ordersAfterOrder(a, b ordersAfterEnt) int { return ordersAfterCmp(&a, &b) }
 
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *OrdersAfter) offer(e *ordersAfterEnt, bound int) (int32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if ordersAfterCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
+	}
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && ordersAfterCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if ordersAfterCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0, false
+}
+
 // ordersAfterPack is a row's packed page key: its order key's ordering form
 // (reversed when desc) above its position plus one.
 func ordersAfterPack(k0 int32, ord int32) uint64 {
@@ -573,13 +2583,13 @@ func ordersAfterOffer(ents []ordersAfterEnt, bound int, e ordersAfterEnt) ([]ord
 }
 
 // PlayerByAccountRow is a row of the result of query PlayerByAccount
-// (shop.tw:71).
+// (shop.tw:170).
 type PlayerByAccountRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// PlayerByAccount is declared query PlayerByAccount (shop.tw:71). Plan:
+// PlayerByAccount is declared query PlayerByAccount (shop.tw:170). Plan:
 // unique key lookup: scan Player (ascending index) for Account, stop at the
 // first match (limit 1). Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
@@ -645,13 +2655,13 @@ func (q *PlayerByAccount) Plan() string {
 }
 
 // ProductBySKURow is a row of the result of query ProductBySKU
-// (shop.tw:77).
+// (shop.tw:176).
 type ProductBySKURow struct {
 	Product tickwork.Handle // ref Product
 	Stock   int32
 }
 
-// ProductBySKU is declared query ProductBySKU (shop.tw:77). Plan: unique
+// ProductBySKU is declared query ProductBySKU (shop.tw:176). Plan: unique
 // key lookup: scan Product (ascending index) for SKU, stop at the first
 // match (limit 1). Run it from one goroutine at a time; the result's order
 // is docs/schema.md's Query results.
@@ -715,17 +2725,17 @@ func (q *ProductBySKU) Plan() string {
 	return "unique key lookup: scan Product (ascending index) for SKU, stop at the first match (limit 1)"
 }
 
-// BigSpendersRow is a row of the result of query BigSpenders (shop.tw:88).
+// BigSpendersRow is a row of the result of query BigSpenders (shop.tw:187).
 type BigSpendersRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// BigSpenders is declared query BigSpenders (shop.tw:88). Plan: scan Player
-// (ascending index); semi-join: mark Player rows from a scan of Order o by
-// o.Buyer (generation-checked) in a bitmap over Player's capacity; filter.
-// Run it from one goroutine at a time; the result's order is
-// docs/schema.md's Query results.
+// BigSpenders is declared query BigSpenders (shop.tw:187). Plan: scan
+// Player (ascending index); semi-join: mark Player rows from a scan of
+// Order o by o.Buyer (generation-checked) in a bitmap over Player's
+// capacity; filter. Run it from one goroutine at a time; the result's order
+// is docs/schema.md's Query results.
 type BigSpenders struct {
 	t         *Tables
 	tb        *tickwork.Table   // Player
@@ -813,13 +2823,13 @@ func (q *BigSpenders) Plan() string {
 	return "scan Player (ascending index); semi-join: mark Player rows from a scan of Order o by o.Buyer (generation-checked) in a bitmap over Player's capacity; filter"
 }
 
-// UnsoldBulkRow is a row of the result of query UnsoldBulk (shop.tw:95).
+// UnsoldBulkRow is a row of the result of query UnsoldBulk (shop.tw:194).
 type UnsoldBulkRow struct {
 	Product tickwork.Handle // ref Product
 	Stock   int32
 }
 
-// UnsoldBulk is declared query UnsoldBulk (shop.tw:95). Plan: scan Product
+// UnsoldBulk is declared query UnsoldBulk (shop.tw:194). Plan: scan Product
 // (ascending index); anti-join: mark Product rows from a scan of Order o by
 // o.Item (generation-checked) in a bitmap over Product's capacity; filter.
 // Run it from one goroutine at a time; the result's order is
@@ -912,19 +2922,24 @@ func (q *UnsoldBulk) Plan() string {
 }
 
 // HighOrPremiumRow is a row of the result of query HighOrPremium
-// (shop.tw:102).
+// (shop.tw:201).
 type HighOrPremiumRow struct {
 	Player tickwork.Handle // ref Player
 }
 
-// HighOrPremium is declared query HighOrPremium (shop.tw:102). Plan: scan
+// HighOrPremium is declared query HighOrPremium (shop.tw:201). Plan: scan
 // Player (ascending index); filter; union in one scan: left filter or right
 // filter (both sides are Player's rows). Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
 type HighOrPremium struct {
 	t               *Tables
-	tb              *tickwork.Table // Player
-	pLevel, pRegion []int32         // Player.Level, Player.Region
+	tb              *tickwork.Table         // Player
+	pLevel, pRegion []int32                 // Player.Level, Player.Region
+	w               *tickwork.World         // set by Parallel: the world whose workers scan
+	lane            string                  // the lane of the last Run
+	minChunks       int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn         func(worker, chunk int) // q.chunk, made once
+	parts           [][]HighOrPremiumRow    // per-chunk rows
 }
 
 // NewHighOrPremium makes query HighOrPremium over the tables of t, for the
@@ -957,17 +2972,30 @@ func DeclareHighOrPremium(d *tickwork.Decl, t *Tables) *HighOrPremium {
 // never past it.
 func (q *HighOrPremium) Run(dst []HighOrPremiumRow) []HighOrPremiumRow {
 	dst = dst[:0]
-	premiumLease := q.t.Premium.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			pLevels := q.pLevel[base+lo : base+hi]
-			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
-			for i := range pLevels {
-				row := base + lo + i
-				if pLevels[i] >= 50 || pRegions[i] < 4 && premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 {
-					dst = append(dst, HighOrPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		premiumLease := q.t.Premium.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pLevels := q.pLevel[base+lo : base+hi]
+				pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
+				for i := range pLevels {
+					row := base + lo + i
+					if pLevels[i] >= 50 || pRegions[i] < 4 && premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 {
+						dst = append(dst, HighOrPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
+					}
 				}
 			}
 		}
@@ -975,26 +3003,74 @@ func (q *HighOrPremium) Run(dst []HighOrPremiumRow) []HighOrPremiumRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *HighOrPremium) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *HighOrPremium) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *HighOrPremium) chunk(_, c int) {
+	dst := q.parts[c][:0]
+	premiumLease2 := q.t.Premium.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pLevels2 := q.pLevel[base+lo : base+hi]
+		pRegions2 := q.pRegion[base+lo : base+hi][:len(pLevels2)]
+		for i := range pLevels2 {
+			row := base + lo + i
+			if pLevels2[i] >= 50 || pRegions2[i] < 4 && premiumLease2.Find(tickwork.QueryHandle(q.tb, row)) >= 0 {
+				dst = append(dst, HighOrPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *HighOrPremium) Plan() string {
-	return "scan Player (ascending index); filter; union in one scan: left filter or right filter (both sides are Player's rows)"
+	if q.lane == "" {
+		return "scan Player (ascending index); filter; union in one scan: left filter or right filter (both sides are Player's rows)"
+	}
+	return "scan Player (ascending index); filter; union in one scan: left filter or right filter (both sides are Player's rows); lane of the last run: " + q.lane
 }
 
 // HighAndPremiumRow is a row of the result of query HighAndPremium
-// (shop.tw:107).
+// (shop.tw:206).
 type HighAndPremiumRow struct {
 	Player tickwork.Handle // ref Player
 }
 
-// HighAndPremium is declared query HighAndPremium (shop.tw:107). Plan: scan
+// HighAndPremium is declared query HighAndPremium (shop.tw:206). Plan: scan
 // Player (ascending index); filter; intersect in one scan: left filter and
 // right filter (both sides are Player's rows). Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
 type HighAndPremium struct {
 	t               *Tables
-	tb              *tickwork.Table // Player
-	pLevel, pRegion []int32         // Player.Level, Player.Region
+	tb              *tickwork.Table         // Player
+	pLevel, pRegion []int32                 // Player.Level, Player.Region
+	w               *tickwork.World         // set by Parallel: the world whose workers scan
+	lane            string                  // the lane of the last Run
+	minChunks       int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn         func(worker, chunk int) // q.chunk, made once
+	parts           [][]HighAndPremiumRow   // per-chunk rows
 }
 
 // NewHighAndPremium makes query HighAndPremium over the tables of t, for
@@ -1028,17 +3104,30 @@ func DeclareHighAndPremium(d *tickwork.Decl, t *Tables) *HighAndPremium {
 // never past it.
 func (q *HighAndPremium) Run(dst []HighAndPremiumRow) []HighAndPremiumRow {
 	dst = dst[:0]
-	premiumLease := q.t.Premium.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			pLevels := q.pLevel[base+lo : base+hi]
-			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
-			for i := range pLevels {
-				row := base + lo + i
-				if pLevels[i] >= 50 && (pRegions[i] < 4 && premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0) {
-					dst = append(dst, HighAndPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		premiumLease := q.t.Premium.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pLevels := q.pLevel[base+lo : base+hi]
+				pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
+				for i := range pLevels {
+					row := base + lo + i
+					if pLevels[i] >= 50 && pRegions[i] < 4 && premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 {
+						dst = append(dst, HighAndPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
+					}
 				}
 			}
 		}
@@ -1046,26 +3135,74 @@ func (q *HighAndPremium) Run(dst []HighAndPremiumRow) []HighAndPremiumRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *HighAndPremium) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *HighAndPremium) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *HighAndPremium) chunk(_, c int) {
+	dst := q.parts[c][:0]
+	premiumLease2 := q.t.Premium.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pLevels2 := q.pLevel[base+lo : base+hi]
+		pRegions2 := q.pRegion[base+lo : base+hi][:len(pLevels2)]
+		for i := range pLevels2 {
+			row := base + lo + i
+			if pLevels2[i] >= 50 && pRegions2[i] < 4 && premiumLease2.Find(tickwork.QueryHandle(q.tb, row)) >= 0 {
+				dst = append(dst, HighAndPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *HighAndPremium) Plan() string {
-	return "scan Player (ascending index); filter; intersect in one scan: left filter and right filter (both sides are Player's rows)"
+	if q.lane == "" {
+		return "scan Player (ascending index); filter; intersect in one scan: left filter and right filter (both sides are Player's rows)"
+	}
+	return "scan Player (ascending index); filter; intersect in one scan: left filter and right filter (both sides are Player's rows); lane of the last run: " + q.lane
 }
 
 // HighNotPremiumRow is a row of the result of query HighNotPremium
-// (shop.tw:112).
+// (shop.tw:211).
 type HighNotPremiumRow struct {
 	Player tickwork.Handle // ref Player
 }
 
-// HighNotPremium is declared query HighNotPremium (shop.tw:112). Plan: scan
+// HighNotPremium is declared query HighNotPremium (shop.tw:211). Plan: scan
 // Player (ascending index); filter; except in one scan: left filter and not
 // right filter (both sides are Player's rows). Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
 type HighNotPremium struct {
 	t               *Tables
-	tb              *tickwork.Table // Player
-	pLevel, pRegion []int32         // Player.Level, Player.Region
+	tb              *tickwork.Table         // Player
+	pLevel, pRegion []int32                 // Player.Level, Player.Region
+	w               *tickwork.World         // set by Parallel: the world whose workers scan
+	lane            string                  // the lane of the last Run
+	minChunks       int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn         func(worker, chunk int) // q.chunk, made once
+	parts           [][]HighNotPremiumRow   // per-chunk rows
 }
 
 // NewHighNotPremium makes query HighNotPremium over the tables of t, for
@@ -1099,17 +3236,30 @@ func DeclareHighNotPremium(d *tickwork.Decl, t *Tables) *HighNotPremium {
 // never past it.
 func (q *HighNotPremium) Run(dst []HighNotPremiumRow) []HighNotPremiumRow {
 	dst = dst[:0]
-	premiumLease := q.t.Premium.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			pLevels := q.pLevel[base+lo : base+hi]
-			pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
-			for i := range pLevels {
-				row := base + lo + i
-				if pLevels[i] >= 50 && !(pRegions[i] < 4 && premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0) {
-					dst = append(dst, HighNotPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		premiumLease := q.t.Premium.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pLevels := q.pLevel[base+lo : base+hi]
+				pRegions := q.pRegion[base+lo : base+hi][:len(pLevels)]
+				for i := range pLevels {
+					row := base + lo + i
+					if pLevels[i] >= 50 && !(pRegions[i] < 4 && premiumLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0) {
+						dst = append(dst, HighNotPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
+					}
 				}
 			}
 		}
@@ -1117,8 +3267,51 @@ func (q *HighNotPremium) Run(dst []HighNotPremiumRow) []HighNotPremiumRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *HighNotPremium) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *HighNotPremium) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *HighNotPremium) chunk(_, c int) {
+	dst := q.parts[c][:0]
+	premiumLease2 := q.t.Premium.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pLevels2 := q.pLevel[base+lo : base+hi]
+		pRegions2 := q.pRegion[base+lo : base+hi][:len(pLevels2)]
+		for i := range pLevels2 {
+			row := base + lo + i
+			if pLevels2[i] >= 50 && !(pRegions2[i] < 4 && premiumLease2.Find(tickwork.QueryHandle(q.tb, row)) >= 0) {
+				dst = append(dst, HighNotPremiumRow{Player: tickwork.QueryHandle(q.tb, row)})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *HighNotPremium) Plan() string {
-	return "scan Player (ascending index); filter; except in one scan: left filter and not right filter (both sides are Player's rows)"
+	if q.lane == "" {
+		return "scan Player (ascending index); filter; except in one scan: left filter and not right filter (both sides are Player's rows)"
+	}
+	return "scan Player (ascending index); filter; except in one scan: left filter and not right filter (both sides are Player's rows); lane of the last run: " + q.lane
 }

@@ -29,7 +29,10 @@
 // square) per unit and projectile through a raster.View, and uploads the whole
 // canvas straight into the screen image with a single WritePixels: one
 // upload a frame, whatever the unit count. Buffers are allocated when the
-// window size changes, never per frame.
+// window size changes, never per frame. On the runtime (-impl runtime),
+// the ten weakest units get a magenta ring: the arena's declared query
+// WeakestUnits, run after every frame into a reused buffer (package
+// internal/marks); the soa baseline has no query and no rings.
 //
 // # Keys
 //

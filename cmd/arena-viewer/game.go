@@ -10,8 +10,10 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
+	"github.com/tickwork/tickwork/arena"
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/cmd/arena-viewer/internal/hud"
+	"github.com/tickwork/tickwork/cmd/arena-viewer/internal/marks"
 	"github.com/tickwork/tickwork/cmd/arena-viewer/internal/raster"
 )
 
@@ -36,6 +38,10 @@ type game struct {
 	fitted bool // the view follows the window: no zoom or pan since the last reset
 
 	canvas *raster.Canvas
+
+	// weakest runs the declared query WeakestUnits after every frame and
+	// rings its ten units; nil for a sim without tables (the soa baseline).
+	weakest *marks.Weakest
 
 	proj        []float32 // projectile positions, reused
 	ring        *hud.FrameRing
@@ -70,8 +76,15 @@ func newGame(sim rules.Sim, opts options) *game {
 	}
 	g.sys = sim.SystemTimes(g.sys[:0])
 	g.ntop = hud.TopSystems(g.sys, &g.top)
+	if t, ok := sim.(tabled); ok {
+		g.weakest = marks.New(t.Tables())
+		g.weakest.Update()
+	}
 	return g
 }
+
+// tabled is a sim whose tables the declared queries read (arena.Sim).
+type tabled interface{ Tables() *arena.Tables }
 
 // finished reports whether a -frames run has run all its frames.
 func (g *game) finished() bool {
@@ -118,6 +131,9 @@ func (g *game) tick() error {
 		return err
 	}
 	g.ring.Add(time.Since(t0))
+	if g.weakest != nil {
+		g.weakest.Update() // between frames: Frame has returned
+	}
 	g.sys = g.sim.SystemTimes(g.sys[:0])
 	g.ntop = hud.TopSystems(g.sys, &g.top)
 	return nil
@@ -157,6 +173,9 @@ func (g *game) render(fps, tps float64) {
 	if !g.hideProj {
 		g.proj = g.sim.Projectiles(g.proj[:0])
 		c.PlotProjectiles(g.view, g.proj)
+	}
+	if g.weakest != nil {
+		g.weakest.Draw(c, g.view, g.sim.Presentation())
 	}
 	st := hud.Status{
 		Impl:     g.sim.Name(),

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"image/color"
+	"math"
 	"strings"
 	"testing"
 
+	"github.com/tickwork/tickwork/arena"
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/arena/soa"
 	"github.com/tickwork/tickwork/cmd/arena-viewer/internal/raster"
@@ -199,5 +201,87 @@ func TestGameAllocatesNothing(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("tick and render: %v allocations a frame, want 0", allocs)
+	}
+}
+
+// highlightPixels counts the canvas's pixels in raster.Highlight.
+func highlightPixels(c *raster.Canvas) int {
+	return bytes.Count(c.Pix, []byte{raster.Highlight.R, raster.Highlight.G, raster.Highlight.B, raster.Highlight.A})
+}
+
+// TestGameRingsWeakest: on the runtime, after each frame the overlay
+// rings the ten units the declared WeakestUnits query returns, each ring
+// centred on its unit (the ring's top-left corner is Highlight); the soa
+// baseline has no query and shows no ring.
+func TestGameRingsWeakest(t *testing.T) {
+	sim, err := arena.New(rules.Config{Units: 3000, Shots: 64, Seed: 11, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	g := newGame(sim, testOptions(0))
+	g.resize(800, 800)
+	for frame := range 10 {
+		mustTick(t, g)
+		g.render(60, 64)
+		rows := g.weakest.Rows()
+		if len(rows) != 10 {
+			t.Fatalf("frame %d: %d weakest rows, want 10", frame, len(rows))
+		}
+		pres := sim.Presentation()
+		side := max(raster.HighlightSide, g.view.UnitSide()+4)
+		for _, r := range rows {
+			p := pres[r.Unit.Index()]
+			if p.Health != r.Health || p.Alive == 0 {
+				t.Fatalf("frame %d: row %+v, presentation %+v", frame, r, p)
+			}
+			sx, sy := g.view.ToScreen(float64(p.X), float64(p.Y))
+			x, y := int(math.Floor(sx))-side/2, int(math.Floor(sy))-side/2
+			if x < 0 || y < 0 || x >= g.canvas.W || y >= g.canvas.H {
+				continue
+			}
+			off := 4 * (y*g.canvas.W + x)
+			if got := (color.RGBA{g.canvas.Pix[off], g.canvas.Pix[off+1], g.canvas.Pix[off+2], g.canvas.Pix[off+3]}); got != raster.Highlight {
+				t.Fatalf("frame %d: ring corner of unit %d at (%d, %d) is %v, want Highlight", frame, r.Unit.Index(), x, y, got)
+			}
+		}
+		if n := highlightPixels(g.canvas); n == 0 || n > 10*4*(side-1) {
+			t.Fatalf("frame %d: %d Highlight pixels, want 1..%d", frame, n, 10*4*(side-1))
+		}
+	}
+	soaSim, err := soa.New(rules.Config{Units: 3000, Shots: 64, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := newGame(soaSim, testOptions(0))
+	gs.resize(800, 800)
+	mustTick(t, gs)
+	gs.render(60, 64)
+	if gs.weakest != nil || highlightPixels(gs.canvas) != 0 {
+		t.Errorf("soa: weakest %v, %d Highlight pixels, want none", gs.weakest, highlightPixels(gs.canvas))
+	}
+}
+
+// TestGameRuntimeAllocatesNothing: on the runtime, with the weakest-units
+// query run after every frame, a tick and a draw allocate nothing.
+func TestGameRuntimeAllocatesNothing(t *testing.T) {
+	sim, err := arena.New(rules.Config{Units: 3000, Shots: 64, Seed: 11, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sim.Close()
+	g := newGame(sim, testOptions(0))
+	g.resize(640, 480)
+	for range 20 {
+		mustTick(t, g)
+		g.render(60, 64)
+	}
+	if allocs := testing.AllocsPerRun(20, func() {
+		if err := g.tick(); err != nil {
+			t.Fatal(err)
+		}
+		g.render(60, 64)
+	}); allocs != 0 {
+		t.Errorf("tick and render on the runtime: %v allocations a frame, want 0", allocs)
 	}
 }

@@ -435,6 +435,9 @@ func (sg *sysGen) codePrec(e schema.Expr) (string, int) {
 	case *schema.ParamRef:
 		return sg.env["param:"+e.Param.Name], precPrimary
 	case *schema.Has:
+		if x, ok := sg.env["has:"+e.Var.Name+"."+e.Table.Name]; ok {
+			return x, precPrimary
+		}
 		return sg.env["lease:"+e.Table.Name] + ".Find(" + sg.handle(e.Var) + ") >= 0", precCmp
 	case *schema.Exists:
 		return sg.env[fmt.Sprintf("exists:%d", e.Index)], precCmp

@@ -40,6 +40,11 @@ type qGen struct {
 	// an exists test); notes end the plan (query_semi.go).
 	forceRow bool
 	notes    []string
+	// oneChunk: source walks chunk c only (the parallel lane's chunk method)
+	oneChunk bool
+	// joinCols: the locals holding a join variable's column slices
+	// (column name, NUL, variable name -> local), set by leaseLocals
+	joinCols map[string]string
 }
 
 // queryNames are the package-level Go names a query Q defines.
@@ -139,13 +144,31 @@ func (qg *qGen) query() {
 	g.p("}")
 	g.p("")
 	qg.scratchTypes()
+	if qg.parallel() {
+		qg.parallelTypes()
+	}
 	qg.constructors()
 	qg.run()
-	g.p("// Plan is the query's plan: how it reads each variable and what it does")
-	g.p("// with the rows.")
-	g.p("func (q *%s) Plan() string {", qg.name)
-	g.p("return %q", plan)
-	g.p("}")
+	if qg.lookup() {
+		qg.get()
+	}
+	if qg.parallel() {
+		qg.parallelMethods()
+		g.p("// Plan is the query's plan: how it reads each variable and what it does")
+		g.p("// with the rows, and the lane of the last Run (Lane).")
+		g.p("func (q *%s) Plan() string {", qg.name)
+		g.p("if q.lane == \"\" {")
+		g.p("return %q", plan)
+		g.p("}")
+		g.p("return %q + q.lane", plan+"; lane of the last run: ")
+		g.p("}")
+	} else {
+		g.p("// Plan is the query's plan: how it reads each variable and what it does")
+		g.p("// with the rows.")
+		g.p("func (q *%s) Plan() string {", qg.name)
+		g.p("return %q", plan)
+		g.p("}")
+	}
 	g.p("")
 	qg.helpers()
 }
@@ -199,6 +222,9 @@ func (qg *qGen) stateFields() {
 		qg.fields = append(qg.fields, field{"seen", "map[" + qg.lower + "Key]struct{}", "the distinct rows so far"})
 	}
 	qg.windowFields()
+	if qg.parallel() {
+		qg.parallelFields()
+	}
 }
 
 // denseGroup: grouped by one ref key, on a dense array over the target's
@@ -402,14 +428,27 @@ func (qg *qGen) run() {
 	case q.Unique != nil:
 	case qg.packedKeyset():
 		qg.packedKeysetReset()
-	case len(q.OrderBy) > 0:
+	case len(q.OrderBy) > 0 && qg.keysetTopN():
+		// a keyset page's heap: local, moved by its offer (keysetSink)
 		g.p("ents := q.ents[:0]")
+		g.p("if cap(ents) < bound {")
+		g.p("ents = make([]%sEnt, 0, bound)", qg.lower)
+		g.p("}")
+		_, t := keyForm("", q.OrderBy[0].T)
+		g.p("var worst %s // the first key of the heap's root, the worst row kept", t)
+	case len(q.OrderBy) > 0:
 		if q.Limit != nil {
-			g.p("if cap(ents) < bound {")
-			g.p("ents = make([]%sEnt, 0, bound)", qg.lower)
+			// the heap lives in q.ents, moved by %sOffer: the row loop
+			// holds only worst and filling
+			g.p("q.ents = q.ents[:0]")
+			g.p("if cap(q.ents) < bound {")
+			g.p("q.ents = make([]%sEnt, 0, bound)", qg.lower)
 			g.p("}")
 			_, t := keyForm("", q.OrderBy[0].T)
-			g.p("var worst %s // the first key of the heap's root, the worst row kept", t)
+			g.p("var worst %s // the first key of the heap's root, the worst row kept, once full", t)
+			g.p("filling := true  // the heap holds fewer than bound rows")
+		} else {
+			g.p("ents := q.ents[:0]")
 		}
 	}
 	if q.Distinct {
@@ -425,6 +464,10 @@ func (qg *qGen) run() {
 		g.p("")
 		return
 	}
+	par := qg.parallel()
+	if par {
+		qg.parallelBranch()
+	}
 	qg.leaseLocals()
 	qg.afterLocals()
 	qg.semiMarks()
@@ -433,9 +476,18 @@ func (qg *qGen) run() {
 	if q.Unique != nil {
 		unique, where = qg.uniqueOpen(), q.Unique.Rest
 	}
+	// The where's conjuncts over the from row alone filter it before
+	// any join probe; the others after the joins (expressions have no
+	// effects and integer division has a constant divisor: reordering
+	// conjuncts changes no result).
+	early, late := qg.splitWhere(where)
+	if early != nil {
+		g.p("if %s {", qg.filterCode(early))
+		qg.closers++
+	}
 	qg.joins()
-	if where != nil {
-		g.p("if %s {", qg.sg.code(where))
+	if late != nil {
+		g.p("if %s {", qg.filterCode(late))
 		qg.closers++
 	}
 	if q.After != nil && !qg.packedKeyset() {
@@ -449,9 +501,140 @@ func (qg *qGen) run() {
 	for ; qg.closers > 0; qg.closers-- {
 		g.p("}")
 	}
+	if par {
+		g.p("}")
+	}
 	qg.finish()
 	g.p("}")
 	g.p("")
+}
+
+// lookup: a point lookup by handle whose result is at most one row of the
+// probed table alone (no join, aggregate, order, distinct, limit, exists
+// or window): it
+// also gets Get, which returns the row without a buffer.
+func (qg *qGen) lookup() bool {
+	q := qg.q
+	return q.Probe != nil && len(q.Joins) == 0 && !aggregated(q) && len(q.GroupBy) == 0 && len(q.OrderBy) == 0 && !q.Distinct && q.Limit == nil && len(q.Exists) == 0 && len(q.Windows) == 0
+}
+
+// get writes Get: Run's one probe, returning the row and whether it was
+// found (small enough to inline at the caller).
+func (qg *qGen) get() {
+	g, q, sg := qg.g, qg.q, qg.sg
+	g.doc("Get is Run without a buffer: the one row of the point lookup and true, or the zero row and false when the handle names no live row (or the where refuses it). Allocates nothing.")
+	g.p("func (q *%s) Get(%s) (%s, bool) {", qg.name, qg.signature(), qg.rowType())
+	p := qg.param[q.Probe]
+	sg.env["handle:"+q.From.Name] = p
+	for _, u := range q.Access.Uses {
+		if u.Var == q.From {
+			sg.env["col:"+q.From.Name+"."+u.Column.Name] = "q." + qg.colName(q.From, u.Column) + "[row]"
+		}
+	}
+	cond := "row >= 0"
+	if q.Where != nil {
+		cond += " && " + sg.code(q.Where)
+	}
+	g.p("if row := q.tb.Lease().Find(%s); %s {", p, cond)
+	g.p("return %s, true", qg.rowLit())
+	g.p("}")
+	g.p("return %s{}, false", qg.rowType())
+	g.p("}")
+	g.p("")
+}
+
+// splitWhere splits the where's top-level conjuncts into those that read
+// only the from row and the parameters (early) and the others (late),
+// each in its written order, rejoined by and; nil when there are none.
+func (qg *qGen) splitWhere(where schema.Expr) (early, late schema.Expr) {
+	q := qg.q
+	if where == nil {
+		return nil, nil
+	}
+	var conj []schema.Expr
+	var flat func(e schema.Expr)
+	flat = func(e schema.Expr) {
+		if b, ok := e.(*schema.Binary); ok && b.Op == schema.And {
+			flat(b.X)
+			flat(b.Y)
+			return
+		}
+		conj = append(conj, e)
+	}
+	flat(where)
+	and := func(acc, e schema.Expr) schema.Expr {
+		if acc == nil {
+			return e
+		}
+		return &schema.Binary{Pos: acc.Position(), Op: schema.And, X: acc, Y: e, T: e.Type()}
+	}
+	for _, e := range conj {
+		if len(q.Joins) > 0 && qg.fromOnly(e) {
+			early = and(early, e)
+		} else {
+			late = and(late, e)
+		}
+	}
+	return early, late
+}
+
+// filterCode is the Go condition of a where part e. A conjunction of two
+// or more comparisons of the from row's columns, parameters and constants
+// is evaluated whole, without branches (the comparisons' bools and-ed as
+// bytes, tickwork.QueryBoolKey): a row loop over a filter whose first
+// comparison passes about half the rows (a box) mispredicts no branch.
+// Anything else keeps Go's short-circuit and.
+func (qg *qGen) filterCode(e schema.Expr) string {
+	var conj []schema.Expr
+	var flat func(e schema.Expr)
+	flat = func(e schema.Expr) {
+		if b, ok := e.(*schema.Binary); ok && b.Op == schema.And {
+			flat(b.X)
+			flat(b.Y)
+			return
+		}
+		conj = append(conj, e)
+	}
+	flat(e)
+	simple := func(x schema.Expr) bool {
+		switch x := x.(type) {
+		case *schema.ColRef:
+			return x.Var == qg.q.From && x.Var.Kind == schema.RowVar
+		case *schema.ParamRef, *schema.Lit:
+			return true
+		}
+		return false
+	}
+	if len(conj) < 2 {
+		return qg.sg.code(e)
+	}
+	parts := make([]string, len(conj))
+	for i, c := range conj {
+		b, ok := c.(*schema.Binary)
+		if !ok || !b.Op.IsComparison() || !simple(b.X) || !simple(b.Y) {
+			return qg.sg.code(e)
+		}
+		parts[i] = "tickwork.QueryBoolKey(" + qg.sg.code(c) + ")"
+	}
+	return strings.Join(parts, "&") + " != 0"
+}
+
+// fromOnly: e reads no join variable (only the from row and parameters).
+func (qg *qGen) fromOnly(e schema.Expr) bool {
+	v, ok := qg.q.From, true
+	walk(e, func(e schema.Expr) {
+		switch e := e.(type) {
+		case *schema.ColRef:
+			ok = ok && e.Var == v
+		case *schema.VarRef:
+			ok = ok && e.Var == v
+		case *schema.Has:
+			ok = ok && e.Var == v
+		case *schema.Probe:
+			ok = false
+		}
+	})
+	return ok
 }
 
 // countOnly: an aggregate-only query of count()s over a table's rows,
@@ -474,6 +657,45 @@ func (qg *qGen) limitExpr() string { return qg.sg.code(qg.q.Limit) }
 // leaseLocals writes the leases of the tables the query probes.
 func (qg *qGen) leaseLocals() {
 	q := qg.q
+	// A joined row's columns that the where or a later join reads are
+	// read through locals taken once, not through q in the row loop (an
+	// append may alias q's fields, so the compiler would reload them
+	// after each); the others, read only by a row that passed, through q.
+	qg.joinCols = map[string]string{}
+	filtered := map[*schema.Column]map[*schema.Var]bool{}
+	mark := func(v *schema.Var, c *schema.Column) {
+		if filtered[c] == nil {
+			filtered[c] = map[*schema.Var]bool{}
+		}
+		filtered[c][v] = true
+	}
+	if q.Where != nil {
+		walk(q.Where, func(e schema.Expr) {
+			if c, ok := e.(*schema.ColRef); ok {
+				mark(c.Var, c.Column)
+			}
+		})
+	}
+	for _, j := range q.Joins {
+		if j.Kind == schema.RefJoin {
+			mark(j.On, j.Via)
+		}
+	}
+	for _, j := range q.Joins {
+		for _, u := range q.Access.Uses {
+			if u.Var == j.Var && !filtered[u.Column][u.Var] {
+				// read on the row's way out only: through q, so the
+				// row loop holds no register for it
+				qg.joinCols[u.Column.Name+"\x00"+j.Var.Name] = "q." + qg.colName(u.Var, u.Column)
+				continue
+			}
+			if u.Var == j.Var {
+				n := qg.loc.name(unexported(j.Var.Name) + goCol(u.Column) + "Col")
+				qg.joinCols[u.Column.Name+"\x00"+j.Var.Name] = n
+				qg.g.p("%s := q.%s", n, qg.colName(u.Var, u.Column))
+			}
+		}
+	}
 	tables := append([]*schema.Table(nil), q.Access.Presence...)
 	for _, t := range tables {
 		if q.From.Kind == schema.RowVar && t == q.From.Table && q.Probe == nil && !qg.hasOn(t) {
@@ -483,7 +705,38 @@ func (qg *qGen) leaseLocals() {
 		qg.leases[t] = n
 		qg.sg.env["lease:"+t.Name] = n
 		qg.g.p("%s := q.t.%s.Table.Lease()", n, exported(t.Name))
+		if qg.byWords(t) {
+			// The from row's entity has its row at its own index in
+			// every table of its domain: presence is that row's
+			// stored word (Lease.Words), no handle is built.
+			w := qg.loc.name(unexported(t.Name) + "Words")
+			qg.g.p("%s := %s.Words()", w, n)
+			qg.sg.env["has:"+q.From.Name+"."+t.Name] = fmt.Sprintf("(row < len(%s) && %s[row] != 0)", w, w)
+		}
 	}
+}
+
+// byWords: the query scans its from table and tests the presence of the
+// from row's entity in table t of its domain (an entity join on the from
+// row, or has(v, t) of the from row v).
+func (qg *qGen) byWords(t *schema.Table) bool {
+	q := qg.q
+	v := q.From
+	if v.Kind != schema.RowVar || q.Probe != nil || v.Table.Domain == nil || t.Domain != v.Table.Domain {
+		return false
+	}
+	found := false
+	for _, e := range qg.exprs() {
+		walk(e, func(e schema.Expr) {
+			if h, ok := e.(*schema.Has); ok && h.Table == t && h.Var == v {
+				found = true
+			}
+		})
+	}
+	for _, j := range q.Joins {
+		found = found || j.Table == t && j.Kind == schema.EntityJoin && j.On == v
+	}
+	return found
 }
 
 // hasOn: some has() of the query tests table t.
@@ -597,12 +850,29 @@ func (qg *qGen) source() {
 				sg.env["col:"+v.Name+"."+u.Column.Name] = "q." + qg.colName(v, u.Column) + "[row]"
 			}
 		}
+	case qg.oneChunk:
+		g.p("cr := q.tb.ChunkRows()")
+		g.p("mask, base := q.tb.Enabled(c), c*cr")
+		g.p("for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {")
+		qg.closers += 2
+		qg.scanEnv()
 	default:
 		g.p("cr := q.tb.ChunkRows()")
 		g.p("for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {")
 		g.p("mask, base := q.tb.Enabled(c), c*cr")
 		g.p("for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {")
 		qg.closers += 3
+		qg.scanEnv()
+	}
+}
+
+// scanEnv opens the row loop of a run [lo, hi) of chunk c of the from
+// table: the column slices cut once per run, the from variable's columns
+// and handle.
+func (qg *qGen) scanEnv() {
+	g, q, sg := qg.g, qg.q, qg.sg
+	v := q.From
+	{
 		var first string
 		var lhs, rhs []string
 		for _, u := range q.Access.Uses {
@@ -656,14 +926,30 @@ func (qg *qGen) joins() {
 			via = sg.env["col:"+j.On.Name+"."+j.Via.Name]
 		}
 		sg.env["row:"+v.Name] = row
-		g.p("%s := %s.Find(%s)", row, qg.leases[j.Table], via)
+		has, byWords := sg.env["has:"+j.On.Name+"."+j.Table.Name]
+		byWords = byWords && j.Kind == schema.EntityJoin
+		switch {
+		case byWords && !j.Left:
+			// the same row index, present
+			g.p("if %s {", has)
+			g.p("%s := row", row)
+		case byWords:
+			g.p("%s := -1", row)
+			g.p("if %s {", has)
+			g.p("%s = row", row)
+			g.p("}")
+		default:
+			g.p("%s := %s.Find(%s)", row, qg.leases[j.Table], via)
+		}
 		if !j.Left {
-			g.p("if %s >= 0 {", row)
+			if !byWords {
+				g.p("if %s >= 0 {", row)
+			}
 			qg.closers++
 			sg.env["handle:"+v.Name] = via
 			for _, u := range q.Access.Uses {
 				if u.Var == v {
-					sg.env["col:"+v.Name+"."+u.Column.Name] = "q." + qg.colName(v, u.Column) + "[" + row + "]"
+					sg.env["col:"+v.Name+"."+u.Column.Name] = qg.joinCols[u.Column.Name+"\x00"+v.Name] + "[" + row + "]"
 				}
 			}
 			continue
@@ -675,7 +961,7 @@ func (qg *qGen) joins() {
 				n := qg.loc.name(unexported(v.Name) + goCol(u.Column))
 				sg.env["col:"+v.Name+"."+u.Column.Name] = n
 				g.p("var %s %s", n, goType(u.Column.Type))
-				names = append(names, n+" = q."+qg.colName(v, u.Column)+"["+row+"]")
+				names = append(names, n+" = "+qg.joinCols[u.Column.Name+"\x00"+v.Name]+"["+row+"]")
 			}
 		}
 		h := ""
@@ -834,50 +1120,65 @@ func (qg *qGen) sinkTopN() {
 		op += "="
 	}
 	g.p("%s := %s", k0, x)
-	// The heap's moves are written inline, with no call and no append
-	// (ents has its bound's capacity): the row loop keeps its values in
-	// registers.
-	j, p, l, r := qg.loc.name("j"), qg.loc.name("p"), qg.loc.name("l"), qg.loc.name("r")
-	cmp := qg.lower + "Cmp"
-	g.p("if len(ents) < bound {")
-	g.p("ents = ents[:len(ents)+1]")
-	g.p("ents[len(ents)-1] = %s", qg.entLit(true))
-	g.p("for %s := len(ents) - 1; %s > 0; {", j, j)
-	g.p("%s := (%s - 1) / 2", p, j)
-	g.p("if %s(&ents[%s], &ents[%s]) <= 0 {", cmp, j, p)
-	g.p("break")
-	g.p("}")
-	g.p("ents[%s], ents[%s] = ents[%s], ents[%s]", j, p, p, j)
-	g.p("%s = %s", j, p)
-	g.p("}")
-	g.p("worst = ents[0].k0")
-	g.p("} else if %s %s worst {", k0, op)
+	// The heap's moves are out of line (%sOffer): the row loop is a load
+	// and a comparison with worst; it keeps no slice of the heap, so its
+	// values stay in registers (a row that enters is rare).
+	g.p("if %s %s worst || filling {", k0, op)
 	if qg.topKeys() > 1 {
 		g.p("e := %s", qg.entLit(false))
-		g.p("if %s(&e, &ents[0]) >= 0 {", cmp)
+		g.p("if !filling && %sCmp(&e, &q.ents[0]) >= 0 {", qg.lower)
 		g.p("continue")
 		g.p("}")
 		g.p("e.row = %s", qg.rowLit())
-		g.p("ents[0] = e")
 	} else {
-		g.p("ents[0] = %s", qg.entLit(true))
+		g.p("e := %s", qg.entLit(true))
 	}
-	g.p("for %s := 0; ; {", j)
-	g.p("%s := 2*%s + 1", l, j)
-	g.p("if %s >= len(ents) {", l)
+	g.p("worst, filling = q.offer(&e, bound)")
+	g.p("}")
+}
+
+// heapHelpers writes a top-N's heap move, the query's method offer: it
+// adds an entry to the max-heap q.ents below its bound, or replaces the
+// root, and returns the root's first key (the worst kept) and whether
+// the heap is still below its bound.
+func (qg *qGen) heapHelpers() {
+	g, q := qg.g, qg.q
+	_, t := keyForm("", q.OrderBy[0].T)
+	ent, cmp := qg.lower+"Ent", qg.lower+"Cmp"
+	g.p("// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.")
+	g.p("func (q *%s) offer(e *%s, bound int) (%s, bool) {", qg.name, ent, t)
+	g.p("ents := q.ents")
+	g.p("if len(ents) < bound {")
+	g.p("ents = append(ents, *e)")
+	g.p("for j := len(ents) - 1; j > 0; {")
+	g.p("p := (j - 1) / 2")
+	g.p("if %s(&ents[j], &ents[p]) <= 0 {", cmp)
 	g.p("break")
 	g.p("}")
-	g.p("if %s := %s + 1; %s < len(ents) && %s(&ents[%s], &ents[%s]) > 0 {", r, l, r, cmp, r, l)
-	g.p("%s = %s", l, r)
+	g.p("ents[j], ents[p] = ents[p], ents[j]")
+	g.p("j = p")
 	g.p("}")
-	g.p("if %s(&ents[%s], &ents[%s]) <= 0 {", cmp, l, j)
+	g.p("q.ents = ents")
+	g.p("return ents[0].k0, len(ents) < bound")
+	g.p("}")
+	g.p("ents[0] = *e")
+	g.p("for j := 0; ; {")
+	g.p("l := 2*j + 1")
+	g.p("if l >= len(ents) {")
 	g.p("break")
 	g.p("}")
-	g.p("ents[%s], ents[%s] = ents[%s], ents[%s]", j, l, l, j)
-	g.p("%s = %s", j, l)
+	g.p("if r := l + 1; r < len(ents) && %s(&ents[r], &ents[l]) > 0 {", cmp)
+	g.p("l = r")
 	g.p("}")
-	g.p("worst = ents[0].k0")
+	g.p("if %s(&ents[l], &ents[j]) <= 0 {", cmp)
+	g.p("break")
 	g.p("}")
+	g.p("ents[j], ents[l] = ents[l], ents[j]")
+	g.p("j = l")
+	g.p("}")
+	g.p("return ents[0].k0, false")
+	g.p("}")
+	g.p("")
 }
 
 // aggLocals declares an ungrouped aggregate's accumulators.
@@ -889,7 +1190,9 @@ func (qg *qGen) aggLocals(a *schema.Aggregate) {
 	case schema.Sum:
 		g.p("var a%d %s", a.Index, goType(a.T))
 	case schema.Avg:
-		g.p("var s%d float64", a.Index)
+		if qg.sharedSum(a) < 0 {
+			g.p("var s%d float64", a.Index)
+		}
 		g.p("var n%d int64", a.Index)
 	default:
 		g.p("var a%d %s", a.Index, goType(a.T))
@@ -912,7 +1215,9 @@ func (qg *qGen) accumulate(a *schema.Aggregate, at string) {
 	case schema.Sum:
 		g.p("%sa%d += %s(%s)", at, i, goType(a.T), x)
 	case schema.Avg:
-		g.p("%ss%d += float64(%s)", at, i, x)
+		if qg.sharedSum(a) < 0 {
+			g.p("%ss%d += float64(%s)", at, i, x)
+		}
 		g.p("%sn%d++", at, i)
 	default:
 		// min/max: the total order of Query results for floats; the first
@@ -931,9 +1236,13 @@ func better(a *schema.Aggregate, v, m string) string {
 		op = ">"
 	}
 	if a.T.IsFloat() {
-		kv, _ := keyForm(v, a.T)
-		km, _ := keyForm(m, a.T)
-		return kv + " " + op + " " + km
+		// plain comparisons, the total order of Query results: a NaN m
+		// gives way to any number (min), a NaN v beats any number (max);
+		// -0 == +0 and one NaN over another tie, so the first stays.
+		if a.Kind == schema.Max {
+			return fmt.Sprintf("%s > %s || %s != %s && %s == %s", v, m, v, v, m, m)
+		}
+		return fmt.Sprintf("%s < %s || %s != %s && %s == %s", v, m, m, m, v, v)
 	}
 	return v + " " + op + " " + m
 }
@@ -1029,8 +1338,17 @@ func (qg *qGen) finish() {
 			qg.finalize("gp.")
 			g.p("}")
 		}
-		g.p("if len(q.groups) > 1 {")
+		// few groups (a frame's hit targets) sort by insertion, no call
+		// per comparison; groups' keys differ, so either sort gives the
+		// one order
+		g.p("if n := len(q.groups); n > 16 {")
 		g.p("slices.SortFunc(q.groups, %sOrder)", qg.lower)
+		g.p("} else {")
+		g.p("for i := 1; i < n; i++ {")
+		g.p("for j := i; j > 0 && %sOrder(q.groups[j], q.groups[j-1]) < 0; j-- {", qg.lower)
+		g.p("q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]")
+		g.p("}")
+		g.p("}")
 		g.p("}")
 		g.p("for i := range q.groups {")
 		if qg.limit != "" {
@@ -1058,7 +1376,11 @@ func (qg *qGen) finish() {
 		}
 		g.p("return %s{%s}", qg.rowType(), strings.Join(parts, ", "))
 	case len(q.OrderBy) > 0:
-		g.p("q.ents = ents")
+		if q.Limit != nil && !qg.keysetTopN() {
+			g.p("ents := q.ents")
+		} else {
+			g.p("q.ents = ents")
+		}
 		g.p("slices.SortFunc(ents, %sOrder)", qg.lower)
 		g.p("for i := range ents {")
 		g.p("dst = append(dst, ents[i].row)")
@@ -1090,9 +1412,37 @@ func (qg *qGen) finalize(at string) {
 			g.p("var a%d float64", a.Index)
 		}
 		g.p("if %sn%d > 0 {", at, a.Index)
-		g.p("%sa%d = %ss%d / float64(%sn%d)", at, a.Index, at, a.Index, at, a.Index)
+		if j := qg.sharedSum(a); j >= 0 {
+			g.p("%sa%d = %sa%d / float64(%sn%d)", at, a.Index, at, j, at, a.Index)
+		} else {
+			g.p("%sa%d = %ss%d / float64(%sn%d)", at, a.Index, at, a.Index, at, a.Index)
+		}
 		g.p("}")
 	}
+}
+
+// sharedSum is the index of a sum aggregate whose float64 total avg a
+// can divide instead of adding its own: a sum of the same float
+// expression, which adds the same values in the same order (the same
+// bits); -1 if none. Integer sums add in int64 and are not shared.
+func (qg *qGen) sharedSum(a *schema.Aggregate) int {
+	if a.Kind != schema.Avg || !a.X.Type().IsFloat() {
+		return -1
+	}
+	for _, b := range qg.q.Aggregates {
+		if b.Kind == schema.Sum && sameCol(a.X, b.X) {
+			return b.Index
+		}
+	}
+	return -1
+}
+
+// sameCol: x and y read one column of one row variable (the shared sum's
+// case; other expressions are not compared).
+func sameCol(x, y schema.Expr) bool {
+	a, ok1 := x.(*schema.ColRef)
+	b, ok2 := y.(*schema.ColRef)
+	return ok1 && ok2 && a.Var == b.Var && a.Column == b.Column
 }
 
 // helpers writes the query's order function, heap and group lookup.
@@ -1121,6 +1471,9 @@ func (qg *qGen) helpers() {
 		g.p("")
 		g.p("func %sOrder(a, b %sEnt) int { return %sCmp(&a, &b) }", qg.lower, qg.lower, qg.lower)
 		g.p("")
+		if q.Limit != nil {
+			qg.heapHelpers()
+		}
 	}
 	qg.windowHelpers()
 }

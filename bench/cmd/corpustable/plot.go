@@ -15,7 +15,7 @@ import (
 )
 
 // plotted are the ways drawn, as ratios over the hand loop.
-var plotted = []string{"sqlite", "sqlite_index", "generated"}
+var plotted = []string{"sqlite", "sqlite_index", "generated", "parallel"}
 
 // writePlot draws, per case, each way's median time over the hand loop's
 // as horizontal bars on a log scale (log10 of the ratio) (a missing way draws nothing), into

@@ -17,6 +17,7 @@ var (
 	Health2    = color.RGBA{0xf0, 0xd2, 0x28, 0xff} // a unit with 2 health left: yellow
 	Health1    = color.RGBA{0xf0, 0x3c, 0x32, 0xff} // a unit with 1 health left: red
 	Projectile = color.RGBA{0xa0, 0xf8, 0xff, 0xff} // a projectile: pale cyan
+	Highlight  = color.RGBA{0xff, 0x3c, 0xff, 0xff} // the ring around a highlighted unit: magenta
 )
 
 // The colours packed the way [Canvas.Pix] stores them: R in the low byte,
@@ -29,7 +30,12 @@ var (
 	pkHealth2    = pack(Health2)
 	pkHealth1    = pack(Health1)
 	pkProjectile = pack(Projectile)
+	pkHighlight  = pack(Highlight)
 )
+
+// HighlightSide is the side in pixels of the square ring [Canvas.Highlight]
+// draws around a unit, at least this and always more than the unit's mark.
+const HighlightSide = 9
 
 func pack(c color.RGBA) uint32 {
 	return uint32(c.R) | uint32(c.G)<<8 | uint32(c.B)<<16 | uint32(c.A)<<24
@@ -160,6 +166,27 @@ func (c *Canvas) PlotProjectiles(v View, xy []float32) int {
 		}
 	}
 	return n
+}
+
+// Highlight draws a one-pixel square ring in [Highlight] around the unit at
+// world position (x, y): side max(HighlightSide, v.UnitSide()+4), centred on
+// the unit's mark (the pixel PlotUnits writes when zoomed out), clipped to
+// the canvas. It reports whether any of the ring was on the canvas.
+func (c *Canvas) Highlight(v View, x, y float32) bool {
+	side := max(HighlightSide, v.UnitSide()+4)
+	sx, sy := v.ToScreen(float64(x), float64(y))
+	if !(sx == sx && sy == sy) { // NaN
+		return false
+	}
+	ix, iy := int(math.Floor(sx))-side/2, int(math.Floor(sy))-side/2
+	if ix >= c.W || iy >= c.H || ix+side <= 0 || iy+side <= 0 {
+		return false
+	}
+	fillRect(c.Pix, c.W, c.H, ix, iy, ix+side, iy+1, pkHighlight)
+	fillRect(c.Pix, c.W, c.H, ix, iy+side-1, ix+side, iy+side, pkHighlight)
+	fillRect(c.Pix, c.W, c.H, ix, iy+1, ix+1, iy+side-1, pkHighlight)
+	fillRect(c.Pix, c.W, c.H, ix+side-1, iy+1, ix+side, iy+side-1, pkHighlight)
+	return true
 }
 
 // square fills the side×side square whose top-left corner is at screen

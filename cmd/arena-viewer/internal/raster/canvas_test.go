@@ -1,6 +1,7 @@
 package raster
 
 import (
+	"encoding/binary"
 	"image/color"
 	"math"
 	"testing"
@@ -221,5 +222,41 @@ func BenchmarkFrame100k(b *testing.B) {
 		c.PlotUnits(v, pres)
 		c.PlotProjectiles(v, xy)
 		c.Dim(0, 0, 420, 140)
+	}
+}
+
+// TestHighlight: the ring is HighlightSide wide, one pixel thick, centred
+// on the unit's pixel, hollow; off the canvas it draws nothing.
+func TestHighlight(t *testing.T) {
+	v := FitView(400, 400)
+	c := NewCanvas(400, 400)
+	c.Begin(v)
+	hl := pack(Highlight)
+	px := func(x, y int) uint32 { return binary.LittleEndian.Uint32(c.Pix[4*(y*c.W+x):]) }
+	if !c.Highlight(v, 1024, 1024) {
+		t.Fatal("Highlight of the centre: not on the canvas")
+	}
+	sx, sy := v.ToScreen(1024, 1024)
+	cx, cy := int(math.Floor(sx)), int(math.Floor(sy))
+	x0, y0 := cx-HighlightSide/2, cy-HighlightSide/2
+	n := 0
+	for i := 0; i < len(c.Pix); i += 4 {
+		if binary.LittleEndian.Uint32(c.Pix[i:]) == hl {
+			n++
+		}
+	}
+	if want := 4 * (HighlightSide - 1); n != want {
+		t.Errorf("%d Highlight pixels, want %d", n, want)
+	}
+	for _, p := range [][2]int{{x0, y0}, {x0 + HighlightSide - 1, y0 + HighlightSide - 1}, {x0, cy}, {cx, y0 + HighlightSide - 1}} {
+		if px(p[0], p[1]) != hl {
+			t.Errorf("ring pixel (%d, %d) is not Highlight", p[0], p[1])
+		}
+	}
+	if px(cx, cy) == hl {
+		t.Error("the ring is not hollow")
+	}
+	if c.Highlight(v, -1e6, 0) {
+		t.Error("a ring far off the canvas reported as drawn")
 	}
 }

@@ -10,6 +10,7 @@
 //	c.Begin(v)                  // background: arena floor and border
 //	c.PlotUnits(v, pres)        // one pixel (zoomed in, a square) per live unit
 //	c.PlotProjectiles(v, xy)    // the same for projectiles
+//	c.Highlight(v, x, y)        // a ring around a unit (the ten weakest)
 //	c.Dim(0, 0, w, h)           // darken the overlay's panel
 //	img.WritePixels(c.Pix)
 //

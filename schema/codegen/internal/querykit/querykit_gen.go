@@ -54,7 +54,7 @@ type Order struct {
 	Price  *tickwork.Column[float32]
 }
 
-// Badge is table Badge (standalone, querykit.tw:197), filled by Declare.
+// Badge is table Badge (standalone, querykit.tw:204), filled by Declare.
 type Badge struct {
 	Table  *tickwork.Table
 	Code   *tickwork.Column[int64]
@@ -276,6 +276,7 @@ type Queries struct {
 	FirstAdults    *FirstAdults
 	PersonByHandle *PersonByHandle
 	Stats          *Stats
+	Extremes       *Extremes
 	ByAge          *ByAge
 	ByW            *ByW
 	ByFriend       *ByFriend
@@ -321,6 +322,7 @@ func NewQueries(t *Tables) *Queries {
 		FirstAdults:    NewFirstAdults(t),
 		PersonByHandle: NewPersonByHandle(t),
 		Stats:          NewStats(t),
+		Extremes:       NewExtremes(t),
 		ByAge:          NewByAge(t),
 		ByW:            NewByW(t),
 		ByFriend:       NewByFriend(t),
@@ -370,11 +372,17 @@ type AdultsRow struct {
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type Adults struct {
-	t    *Tables
-	tb   *tickwork.Table // Person
-	pAge []int32         // Person.Age
-	pW   []float32       // Person.W
-	pOn  []bool          // Person.On
+	t         *Tables
+	tb        *tickwork.Table         // Person
+	pAge      []int32                 // Person.Age
+	pW        []float32               // Person.W
+	pOn       []bool                  // Person.On
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	argMin    int32                   // Run's min, for chunk
+	parts     [][]AdultsRow           // per-chunk rows
 }
 
 // NewAdults makes query Adults over the tables of t, for the host between
@@ -408,16 +416,30 @@ func DeclareAdults(d *tickwork.Decl, t *Tables) *Adults {
 // never past it.
 func (q *Adults) Run(dst []AdultsRow, min2 int32) []AdultsRow {
 	dst = dst[:0]
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			pAges := q.pAge[base+lo : base+hi]
-			pWs, pOns := q.pW[base+lo : base+hi][:len(pAges)], q.pOn[base+lo : base+hi][:len(pAges)]
-			for i := range pAges {
-				row := base + lo + i
-				if pAges[i] >= min2 && pOns[i] {
-					dst = append(dst, AdultsRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argMin = min2
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pAges := q.pAge[base+lo : base+hi]
+				pWs, pOns := q.pW[base+lo : base+hi][:len(pAges)], q.pOn[base+lo : base+hi][:len(pAges)]
+				for i := range pAges {
+					row := base + lo + i
+					if pAges[i] >= min2 && pOns[i] {
+						dst = append(dst, AdultsRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]})
+					}
 				}
 			}
 		}
@@ -425,10 +447,53 @@ func (q *Adults) Run(dst []AdultsRow, min2 int32) []AdultsRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *Adults) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *Adults) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *Adults) chunk(_, c int) {
+	min2 := q.argMin
+	dst := q.parts[c][:0]
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pAges2 := q.pAge[base+lo : base+hi]
+		pWs2, pOns2 := q.pW[base+lo : base+hi][:len(pAges2)], q.pOn[base+lo : base+hi][:len(pAges2)]
+		for i := range pAges2 {
+			row := base + lo + i
+			if pAges2[i] >= min2 && pOns2[i] {
+				dst = append(dst, AdultsRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges2[i], W: pWs2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *Adults) Plan() string {
-	return "scan Person (ascending index); filter"
+	if q.lane == "" {
+		return "scan Person (ascending index); filter"
+	}
+	return "scan Person (ascending index); filter; lane of the last run: " + q.lane
 }
 
 // FirstAdultsRow is a row of the result of query FirstAdults
@@ -566,6 +631,16 @@ func (q *PersonByHandle) Run(dst []PersonByHandleRow, h tickwork.Handle) []Perso
 	return dst
 }
 
+// Get is Run without a buffer: the one row of the point lookup and true, or
+// the zero row and false when the handle names no live row (or the where
+// refuses it). Allocates nothing.
+func (q *PersonByHandle) Get(h tickwork.Handle) (PersonByHandleRow, bool) {
+	if row := q.tb.Lease().Find(h); row >= 0 && q.pAge[row] >= 0 {
+		return PersonByHandleRow{Age: q.pAge[row], Score: q.pScore[row], W: q.pW[row]}, true
+	}
+	return PersonByHandleRow{}, false
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *PersonByHandle) Plan() string {
@@ -652,10 +727,10 @@ func (q *Stats) Run() StatsRow {
 					a0++
 					a1 += int64(pAges[i])
 					a2 += float64(pWs[i])
-					if v := pWs[i]; !ok3 || tickwork.QueryFloatKey32(v) < tickwork.QueryFloatKey32(a3) {
+					if v := pWs[i]; !ok3 || v < a3 || a3 != a3 && v == v {
 						a3, ok3 = v, true
 					}
-					if v2 := pWs[i]; !ok4 || tickwork.QueryFloatKey32(v2) > tickwork.QueryFloatKey32(a4) {
+					if v2 := pWs[i]; !ok4 || v2 > a4 || v2 != v2 && a4 == a4 {
 						a4, ok4 = v2, true
 					}
 					s5 += float64(pVs[i])
@@ -683,14 +758,220 @@ func (q *Stats) Plan() string {
 	return "scan Person (ascending index); filter; aggregate count, sum, sum, min, max, avg, min, max (one row)"
 }
 
-// ByAgeRow is a row of the result of query ByAge (querykit.tw:83).
+// ExtremesRow is a row of the result of query Extremes (querykit.tw:83).
+type ExtremesRow struct {
+	Count, SumAge int64
+	MinW, MaxW    float32
+	MinAge        int32
+	MaxScore      int64
+}
+
+// Extremes is declared query Extremes (querykit.tw:83). Plan: scan Person
+// (ascending index); filter; aggregate count, sum, min, max, min, max (one
+// row). Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type Extremes struct {
+	t         *Tables
+	tb        *tickwork.Table         // Person
+	pAge      []int32                 // Person.Age
+	pScore    []int64                 // Person.Score
+	pW        []float32               // Person.W
+	pOn       []bool                  // Person.On
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	aggs      []extremesPart          // per-chunk accumulators
+}
+
+// extremesPart is one chunk's accumulators of query Extremes (the parallel lane).
+type extremesPart struct {
+	a0  int64
+	a1  int64
+	a2  float32
+	ok2 bool
+	a3  float32
+	ok3 bool
+	a4  int32
+	ok4 bool
+	a5  int64
+	ok5 bool
+}
+
+// NewExtremes makes query Extremes over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewExtremes(t *Tables) *Extremes {
+	q := &Extremes{t: t, tb: t.Person.Table}
+	q.pAge = t.Person.Age.All()
+	q.pScore = t.Person.Score.All()
+	q.pW = t.Person.W.All()
+	q.pOn = t.Person.On.All()
+	return q
+}
+
+// DeclareExtremes makes query Extremes for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareExtremes(d *tickwork.Decl, t *Tables) *Extremes {
+	q := &Extremes{t: t, tb: t.Person.Table}
+	q.pAge = tickwork.Read(d, t.Person.Age).All()
+	q.pScore = tickwork.Read(d, t.Person.Score).All()
+	q.pW = tickwork.Read(d, t.Person.W).All()
+	q.pOn = tickwork.Read(d, t.Person.On).All()
+	return q
+}
+
+// Run runs the query and returns its one row (over no rows: count 0, sums
+// 0, min/max/avg 0). Allocates nothing.
+func (q *Extremes) Run() ExtremesRow {
+	var a0 int64
+	var a1 int64
+	var a2 float32
+	var ok2 bool
+	var a3 float32
+	var ok3 bool
+	var a4 int32
+	var ok4 bool
+	var a5 int64
+	var ok5 bool
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		if cap(q.aggs) < nc {
+			q.aggs = make([]extremesPart, nc)
+		}
+		q.aggs = q.aggs[:nc]
+		q.w.RunChunks(nc, q.chunkFn)
+		for c := range q.aggs {
+			pt := &q.aggs[c]
+			a0 += pt.a0
+			a1 += pt.a1
+			if pt.ok2 && (!ok2 || pt.a2 < a2 || a2 != a2 && pt.a2 == pt.a2) {
+				a2, ok2 = pt.a2, true
+			}
+			if pt.ok3 && (!ok3 || pt.a3 > a3 || pt.a3 != pt.a3 && a3 == a3) {
+				a3, ok3 = pt.a3, true
+			}
+			if pt.ok4 && (!ok4 || pt.a4 < a4) {
+				a4, ok4 = pt.a4, true
+			}
+			if pt.ok5 && (!ok5 || pt.a5 > a5) {
+				a5, ok5 = pt.a5, true
+			}
+		}
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pAges := q.pAge[base+lo : base+hi]
+				pScores, pWs := q.pScore[base+lo : base+hi][:len(pAges)], q.pW[base+lo : base+hi][:len(pAges)]
+				pOns := q.pOn[base+lo : base+hi][:len(pAges)]
+				for i := range pAges {
+					if pOns[i] {
+						a0++
+						a1 += int64(pAges[i])
+						if v := pWs[i]; !ok2 || v < a2 || a2 != a2 && v == v {
+							a2, ok2 = v, true
+						}
+						if v2 := pWs[i]; !ok3 || v2 > a3 || v2 != v2 && a3 == a3 {
+							a3, ok3 = v2, true
+						}
+						if v3 := pAges[i]; !ok4 || v3 < a4 {
+							a4, ok4 = v3, true
+						}
+						if v4 := pScores[i]; !ok5 || v4 > a5 {
+							a5, ok5 = v4, true
+						}
+					}
+				}
+			}
+		}
+	}
+	return ExtremesRow{Count: a0, SumAge: a1, MinW: a2, MaxW: a3, MinAge: a4, MaxScore: a5}
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *Extremes) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *Extremes) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *Extremes) chunk(_, c int) {
+	var a0 int64
+	var a1 int64
+	var a2 float32
+	var ok2 bool
+	var a3 float32
+	var ok3 bool
+	var a4 int32
+	var ok4 bool
+	var a5 int64
+	var ok5 bool
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pAges2 := q.pAge[base+lo : base+hi]
+		pScores2, pWs2 := q.pScore[base+lo : base+hi][:len(pAges2)], q.pW[base+lo : base+hi][:len(pAges2)]
+		pOns2 := q.pOn[base+lo : base+hi][:len(pAges2)]
+		for i := range pAges2 {
+			if pOns2[i] {
+				a0++
+				a1 += int64(pAges2[i])
+				if v5 := pWs2[i]; !ok2 || v5 < a2 || a2 != a2 && v5 == v5 {
+					a2, ok2 = v5, true
+				}
+				if v6 := pWs2[i]; !ok3 || v6 > a3 || v6 != v6 && a3 == a3 {
+					a3, ok3 = v6, true
+				}
+				if v7 := pAges2[i]; !ok4 || v7 < a4 {
+					a4, ok4 = v7, true
+				}
+				if v8 := pScores2[i]; !ok5 || v8 > a5 {
+					a5, ok5 = v8, true
+				}
+			}
+		}
+	}
+	q.aggs[c] = extremesPart{a0: a0, a1: a1, a2: a2, ok2: ok2, a3: a3, ok3: ok3, a4: a4, ok4: ok4, a5: a5, ok5: ok5}
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *Extremes) Plan() string {
+	if q.lane == "" {
+		return "scan Person (ascending index); filter; aggregate count, sum, min, max, min, max (one row)"
+	}
+	return "scan Person (ascending index); filter; aggregate count, sum, min, max, min, max (one row); lane of the last run: " + q.lane
+}
+
+// ByAgeRow is a row of the result of query ByAge (querykit.tw:90).
 type ByAgeRow struct {
 	Bucket int32
 	Count  int64
 	SumW   float64
 }
 
-// ByAge is declared query ByAge (querykit.tw:83). Plan: scan Person
+// ByAge is declared query ByAge (querykit.tw:90). Plan: scan Person
 // (ascending index); group by Bucket: a group table (map) of the keys; sort
 // groups by their keys. Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
@@ -767,8 +1048,14 @@ func (q *ByAge) Run(dst []ByAgeRow) []ByAgeRow {
 			}
 		}
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, byAgeOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && byAgeOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]
@@ -805,14 +1092,14 @@ func byAgeOrder(a, b byAgeGroup) int {
 	return 0
 }
 
-// ByWRow is a row of the result of query ByW (querykit.tw:90).
+// ByWRow is a row of the result of query ByW (querykit.tw:97).
 type ByWRow struct {
 	W      float32
 	N      int64
 	MaxAge int32
 }
 
-// ByW is declared query ByW (querykit.tw:90). Plan: scan Person (ascending
+// ByW is declared query ByW (querykit.tw:97). Plan: scan Person (ascending
 // index); group by W: a group table (map) of the keys; sort groups by their
 // keys. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -895,8 +1182,14 @@ func (q *ByW) Run(dst []ByWRow) []ByWRow {
 			}
 		}
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, byWOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && byWOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]
@@ -933,13 +1226,13 @@ func byWOrder(a, b byWGroup) int {
 	return 0
 }
 
-// ByFriendRow is a row of the result of query ByFriend (querykit.tw:97).
+// ByFriendRow is a row of the result of query ByFriend (querykit.tw:104).
 type ByFriendRow struct {
 	Friend          tickwork.Handle // ref Person
 	Count, SumScore int64
 }
 
-// ByFriend is declared query ByFriend (querykit.tw:97). Plan: scan Person
+// ByFriend is declared query ByFriend (querykit.tw:104). Plan: scan Person
 // (ascending index); group by Friend: a dense array over the capacity of
 // domain Folk; sort groups by their keys. Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
@@ -1032,8 +1325,14 @@ func (q *ByFriend) Run(dst []ByFriendRow) []ByFriendRow {
 			}
 		}
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, byFriendOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && byFriendOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]
@@ -1081,7 +1380,7 @@ func byFriendOrder(a, b byFriendGroup) int {
 	return 0
 }
 
-// ByAgeOnRow is a row of the result of query ByAgeOn (querykit.tw:104).
+// ByAgeOnRow is a row of the result of query ByAgeOn (querykit.tw:111).
 type ByAgeOnRow struct {
 	Bucket int32
 	On     bool
@@ -1089,7 +1388,7 @@ type ByAgeOnRow struct {
 	AvgW   float64
 }
 
-// ByAgeOn is declared query ByAgeOn (querykit.tw:104). Plan: scan Person
+// ByAgeOn is declared query ByAgeOn (querykit.tw:111). Plan: scan Person
 // (ascending index); group by Bucket, On: a group table (map) of the keys;
 // sort groups by (Count desc, Bucket asc, keys); first n. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
@@ -1183,8 +1482,14 @@ func (q *ByAgeOn) Run(dst []ByAgeOnRow, n int32) []ByAgeOnRow {
 			gp.a1 = gp.s1 / float64(gp.n1)
 		}
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, byAgeOnOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && byAgeOnOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		if len(dst) == bound {
@@ -1242,14 +1547,14 @@ func byAgeOnOrder(a, b byAgeOnGroup) int {
 	return 0
 }
 
-// OldestRow is a row of the result of query Oldest (querykit.tw:113).
+// OldestRow is a row of the result of query Oldest (querykit.tw:120).
 type OldestRow struct {
 	Person tickwork.Handle // ref Person
 	Age    int32
 	W      float32
 }
 
-// Oldest is declared query Oldest (querykit.tw:113). Plan: scan Person
+// Oldest is declared query Oldest (querykit.tw:120). Plan: scan Person
 // (ascending index); top-n heap by (key desc, W asc, index). Run it from
 // one goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1305,11 +1610,12 @@ func (q *Oldest) Run(dst []OldestRow, n int32) []OldestRow {
 	if cap(dst) < bound {
 		dst = make([]OldestRow, 0, bound)
 	}
-	ents := q.ents[:0]
-	if cap(ents) < bound {
-		ents = make([]oldestEnt, 0, bound)
+	q.ents = q.ents[:0]
+	if cap(q.ents) < bound {
+		q.ents = make([]oldestEnt, 0, bound)
 	}
-	var worst int32 // the first key of the heap's root, the worst row kept
+	var worst int32 // the first key of the heap's root, the worst row kept, once full
+	filling := true // the heap holds fewer than bound rows
 	cr := q.tb.ChunkRows()
 	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
 		mask, base := q.tb.Enabled(c), c*cr
@@ -1319,45 +1625,18 @@ func (q *Oldest) Run(dst []OldestRow, n int32) []OldestRow {
 			for i := range pAges {
 				row := base + lo + i
 				k0 := pAges[i] % 10
-				if len(ents) < bound {
-					ents = ents[:len(ents)+1]
-					ents[len(ents)-1] = oldestEnt{k0: pAges[i] % 10, k1: tickwork.QueryFloatKey32(pWs[i]), ord: int32(row), row: OldestRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]}}
-					for j := len(ents) - 1; j > 0; {
-						p := (j - 1) / 2
-						if oldestCmp(&ents[j], &ents[p]) <= 0 {
-							break
-						}
-						ents[j], ents[p] = ents[p], ents[j]
-						j = p
-					}
-					worst = ents[0].k0
-				} else if k0 >= worst {
+				if k0 >= worst || filling {
 					e := oldestEnt{k0: pAges[i] % 10, k1: tickwork.QueryFloatKey32(pWs[i]), ord: int32(row)}
-					if oldestCmp(&e, &ents[0]) >= 0 {
+					if !filling && oldestCmp(&e, &q.ents[0]) >= 0 {
 						continue
 					}
 					e.row = OldestRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i], W: pWs[i]}
-					ents[0] = e
-					for j := 0; ; {
-						l := 2*j + 1
-						if l >= len(ents) {
-							break
-						}
-						if r := l + 1; r < len(ents) && oldestCmp(&ents[r], &ents[l]) > 0 {
-							l = r
-						}
-						if oldestCmp(&ents[l], &ents[j]) <= 0 {
-							break
-						}
-						ents[j], ents[l] = ents[l], ents[j]
-						j = l
-					}
-					worst = ents[0].k0
+					worst, filling = q.offer(&e, bound)
 				}
 			}
 		}
 	}
-	q.ents = ents
+	ents := q.ents
 	slices.SortFunc(ents, oldestOrder)
 	for i := range ents {
 		dst = append(dst, ents[i].row)
@@ -1390,13 +1669,47 @@ func oldestCmp(a, b *oldestEnt) int {
 
 func oldestOrder(a, b oldestEnt) int { return oldestCmp(&a, &b) }
 
-// SortedWRow is a row of the result of query SortedW (querykit.tw:121).
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *Oldest) offer(e *oldestEnt, bound int) (int32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if oldestCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
+	}
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && oldestCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if oldestCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0, false
+}
+
+// SortedWRow is a row of the result of query SortedW (querykit.tw:128).
 type SortedWRow struct {
 	Person tickwork.Handle // ref Person
 	W      float32
 }
 
-// SortedW is declared query SortedW (querykit.tw:121). Plan: scan Person
+// SortedW is declared query SortedW (querykit.tw:128). Plan: scan Person
 // (ascending index); filter; sort by (W asc, index). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1486,12 +1799,12 @@ func sortedWCmp(a, b *sortedWEnt) int {
 
 func sortedWOrder(a, b sortedWEnt) int { return sortedWCmp(&a, &b) }
 
-// AgesRow is a row of the result of query Ages (querykit.tw:129).
+// AgesRow is a row of the result of query Ages (querykit.tw:136).
 type AgesRow struct {
 	Age int32
 }
 
-// Ages is declared query Ages (querykit.tw:129). Plan: scan Person
+// Ages is declared query Ages (querykit.tw:136). Plan: scan Person
 // (ascending index); distinct: a set of the select items. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1560,13 +1873,13 @@ func (q *Ages) Plan() string {
 	return "scan Person (ascending index); distinct: a set of the select items"
 }
 
-// AgeWRow is a row of the result of query AgeW (querykit.tw:135).
+// AgeWRow is a row of the result of query AgeW (querykit.tw:142).
 type AgeWRow struct {
 	Age int32
 	W   float32
 }
 
-// AgeW is declared query AgeW (querykit.tw:135). Plan: scan Person
+// AgeW is declared query AgeW (querykit.tw:142). Plan: scan Person
 // (ascending index); distinct: a set of the select items; sort by (Age
 // desc, index). Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1669,21 +1982,26 @@ func ageWCmp(a, b *ageWEnt) int {
 func ageWOrder(a, b ageWEnt) int { return ageWCmp(&a, &b) }
 
 // OrderBuyersRow is a row of the result of query OrderBuyers
-// (querykit.tw:142).
+// (querykit.tw:149).
 type OrderBuyersRow struct {
 	Order       tickwork.Handle // ref Order
 	Amount, Age int32
 }
 
-// OrderBuyers is declared query OrderBuyers (querykit.tw:142). Plan: scan
+// OrderBuyers is declared query OrderBuyers (querykit.tw:149). Plan: scan
 // Order (ascending index); inner join Person p: probe by o.Buyer; filter.
 // Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
 type OrderBuyers struct {
 	t             *Tables
-	tb            *tickwork.Table   // Order
-	oBuyer        []tickwork.Handle // Order.Buyer
-	oAmount, pAge []int32           // Order.Amount, Person.Age
+	tb            *tickwork.Table         // Order
+	oBuyer        []tickwork.Handle       // Order.Buyer
+	oAmount, pAge []int32                 // Order.Amount, Person.Age
+	w             *tickwork.World         // set by Parallel: the world whose workers scan
+	lane          string                  // the lane of the last Run
+	minChunks     int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn       func(worker, chunk int) // q.chunk, made once
+	parts         [][]OrderBuyersRow      // per-chunk rows
 }
 
 // NewOrderBuyers makes query OrderBuyers over the tables of t, for the host
@@ -1717,19 +2035,32 @@ func DeclareOrderBuyers(d *tickwork.Decl, t *Tables) *OrderBuyers {
 // never past it.
 func (q *OrderBuyers) Run(dst []OrderBuyersRow) []OrderBuyersRow {
 	dst = dst[:0]
-	personLease := q.t.Person.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			oBuyers := q.oBuyer[base+lo : base+hi]
-			oAmounts := q.oAmount[base+lo : base+hi][:len(oBuyers)]
-			for i := range oBuyers {
-				row := base + lo + i
-				pRow := personLease.Find(oBuyers[i])
-				if pRow >= 0 {
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		personLease := q.t.Person.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				oBuyers := q.oBuyer[base+lo : base+hi]
+				oAmounts := q.oAmount[base+lo : base+hi][:len(oBuyers)]
+				for i := range oBuyers {
+					row := base + lo + i
 					if oAmounts[i] > 2 {
-						dst = append(dst, OrderBuyersRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Age: q.pAge[pRow]})
+						pRow := personLease.Find(oBuyers[i])
+						if pRow >= 0 {
+							dst = append(dst, OrderBuyersRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Age: q.pAge[pRow]})
+						}
 					}
 				}
 			}
@@ -1738,29 +2069,80 @@ func (q *OrderBuyers) Run(dst []OrderBuyersRow) []OrderBuyersRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *OrderBuyers) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *OrderBuyers) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *OrderBuyers) chunk(_, c int) {
+	dst := q.parts[c][:0]
+	personLease2 := q.t.Person.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		oBuyers2 := q.oBuyer[base+lo : base+hi]
+		oAmounts2 := q.oAmount[base+lo : base+hi][:len(oBuyers2)]
+		for i := range oBuyers2 {
+			row := base + lo + i
+			if oAmounts2[i] > 2 {
+				pRow2 := personLease2.Find(oBuyers2[i])
+				if pRow2 >= 0 {
+					dst = append(dst, OrderBuyersRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts2[i], Age: q.pAge[pRow2]})
+				}
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *OrderBuyers) Plan() string {
-	return "scan Order (ascending index); inner join Person p: probe by o.Buyer; filter"
+	if q.lane == "" {
+		return "scan Order (ascending index); inner join Person p: probe by o.Buyer; filter"
+	}
+	return "scan Order (ascending index); inner join Person p: probe by o.Buyer; filter; lane of the last run: " + q.lane
 }
 
 // OrdersLostRow is a row of the result of query OrdersLost
-// (querykit.tw:150).
+// (querykit.tw:157).
 type OrdersLostRow struct {
 	Order       tickwork.Handle // ref Order
 	Amount, Age int32
 	Person      tickwork.Handle // ref Person
 }
 
-// OrdersLost is declared query OrdersLost (querykit.tw:150). Plan: scan
+// OrdersLost is declared query OrdersLost (querykit.tw:157). Plan: scan
 // Order (ascending index); left join Person p: probe by o.Buyer; filter.
 // Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
 type OrdersLost struct {
 	t             *Tables
-	tb            *tickwork.Table   // Order
-	oBuyer        []tickwork.Handle // Order.Buyer
-	oAmount, pAge []int32           // Order.Amount, Person.Age
+	tb            *tickwork.Table         // Order
+	oBuyer        []tickwork.Handle       // Order.Buyer
+	oAmount, pAge []int32                 // Order.Amount, Person.Age
+	w             *tickwork.World         // set by Parallel: the world whose workers scan
+	lane          string                  // the lane of the last Run
+	minChunks     int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn       func(worker, chunk int) // q.chunk, made once
+	parts         [][]OrdersLostRow       // per-chunk rows
 }
 
 // NewOrdersLost makes query OrdersLost over the tables of t, for the host
@@ -1794,24 +2176,38 @@ func DeclareOrdersLost(d *tickwork.Decl, t *Tables) *OrdersLost {
 // never past it.
 func (q *OrdersLost) Run(dst []OrdersLostRow) []OrdersLostRow {
 	dst = dst[:0]
-	personLease := q.t.Person.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			oBuyers := q.oBuyer[base+lo : base+hi]
-			oAmounts := q.oAmount[base+lo : base+hi][:len(oBuyers)]
-			for i := range oBuyers {
-				row := base + lo + i
-				pRow := personLease.Find(oBuyers[i])
-				var pAge int32
-				var pH tickwork.Handle
-				if pRow >= 0 {
-					pAge = q.pAge[pRow]
-					pH = oBuyers[i]
-				}
-				if pRow < 0 || pAge > 40 {
-					dst = append(dst, OrdersLostRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Age: pAge, Person: pH})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		pAgeCol := q.pAge
+		personLease := q.t.Person.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				oBuyers := q.oBuyer[base+lo : base+hi]
+				oAmounts := q.oAmount[base+lo : base+hi][:len(oBuyers)]
+				for i := range oBuyers {
+					row := base + lo + i
+					pRow := personLease.Find(oBuyers[i])
+					var pAge int32
+					var pH tickwork.Handle
+					if pRow >= 0 {
+						pAge = pAgeCol[pRow]
+						pH = oBuyers[i]
+					}
+					if pRow < 0 || pAge > 40 {
+						dst = append(dst, OrdersLostRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts[i], Age: pAge, Person: pH})
+					}
 				}
 			}
 		}
@@ -1819,26 +2215,82 @@ func (q *OrdersLost) Run(dst []OrdersLostRow) []OrdersLostRow {
 	return dst
 }
 
-// Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
-func (q *OrdersLost) Plan() string {
-	return "scan Order (ascending index); left join Person p: probe by o.Buyer; filter"
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *OrdersLost) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
 }
 
-// PlacedRow is a row of the result of query Placed (querykit.tw:158).
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *OrdersLost) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *OrdersLost) chunk(_, c int) {
+	dst := q.parts[c][:0]
+	pAgeCol2 := q.pAge
+	personLease2 := q.t.Person.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		oBuyers2 := q.oBuyer[base+lo : base+hi]
+		oAmounts2 := q.oAmount[base+lo : base+hi][:len(oBuyers2)]
+		for i := range oBuyers2 {
+			row := base + lo + i
+			pRow2 := personLease2.Find(oBuyers2[i])
+			var pAge2 int32
+			var pH2 tickwork.Handle
+			if pRow2 >= 0 {
+				pAge2 = pAgeCol2[pRow2]
+				pH2 = oBuyers2[i]
+			}
+			if pRow2 < 0 || pAge2 > 40 {
+				dst = append(dst, OrdersLostRow{Order: tickwork.QueryHandle(q.tb, row), Amount: oAmounts2[i], Age: pAge2, Person: pH2})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *OrdersLost) Plan() string {
+	if q.lane == "" {
+		return "scan Order (ascending index); left join Person p: probe by o.Buyer; filter"
+	}
+	return "scan Order (ascending index); left join Person p: probe by o.Buyer; filter; lane of the last run: " + q.lane
+}
+
+// PlacedRow is a row of the result of query Placed (querykit.tw:165).
 type PlacedRow struct {
 	Person tickwork.Handle // ref Person
 	X, Y   float32
 }
 
-// Placed is declared query Placed (querykit.tw:158). Plan: scan Person
+// Placed is declared query Placed (querykit.tw:165). Plan: scan Person
 // (ascending index); inner join Place l: probe by entity of p; filter. Run
 // it from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
 type Placed struct {
-	t      *Tables
-	tb     *tickwork.Table // Person
-	lX, lY []float32       // Place.X, Place.Y
+	t         *Tables
+	tb        *tickwork.Table         // Person
+	lX, lY    []float32               // Place.X, Place.Y
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	parts     [][]PlacedRow           // per-chunk rows
 }
 
 // NewPlaced makes query Placed over the tables of t, for the host between
@@ -1872,17 +2324,32 @@ func DeclarePlaced(d *tickwork.Decl, t *Tables) *Placed {
 // never past it.
 func (q *Placed) Run(dst []PlacedRow) []PlacedRow {
 	dst = dst[:0]
-	placeLease := q.t.Place.Table.Lease()
-	tagLease := q.t.Tag.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			for row := base + lo; row < base+hi; row++ {
-				lRow := placeLease.Find(tickwork.QueryHandle(q.tb, row))
-				if lRow >= 0 {
-					if !(tagLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0) {
-						dst = append(dst, PlacedRow{Person: tickwork.QueryHandle(q.tb, row), X: q.lX[lRow], Y: q.lY[lRow]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		placeLease := q.t.Place.Table.Lease()
+		placeWords := placeLease.Words()
+		tagLease := q.t.Tag.Table.Lease()
+		tagWords := tagLease.Words()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				for row := base + lo; row < base+hi; row++ {
+					if !(row < len(tagWords) && tagWords[row] != 0) {
+						if row < len(placeWords) && placeWords[row] != 0 {
+							lRow := row
+							dst = append(dst, PlacedRow{Person: tickwork.QueryHandle(q.tb, row), X: q.lX[lRow], Y: q.lY[lRow]})
+						}
 					}
 				}
 			}
@@ -1891,27 +2358,78 @@ func (q *Placed) Run(dst []PlacedRow) []PlacedRow {
 	return dst
 }
 
-// Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
-func (q *Placed) Plan() string {
-	return "scan Person (ascending index); inner join Place l: probe by entity of p; filter"
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *Placed) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
 }
 
-// TaggedRow is a row of the result of query Tagged (querykit.tw:165).
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *Placed) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *Placed) chunk(_, c int) {
+	dst := q.parts[c][:0]
+	placeLease2 := q.t.Place.Table.Lease()
+	placeWords2 := placeLease2.Words()
+	tagLease2 := q.t.Tag.Table.Lease()
+	tagWords2 := tagLease2.Words()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		for row := base + lo; row < base+hi; row++ {
+			if !(row < len(tagWords2) && tagWords2[row] != 0) {
+				if row < len(placeWords2) && placeWords2[row] != 0 {
+					lRow2 := row
+					dst = append(dst, PlacedRow{Person: tickwork.QueryHandle(q.tb, row), X: q.lX[lRow2], Y: q.lY[lRow2]})
+				}
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *Placed) Plan() string {
+	if q.lane == "" {
+		return "scan Person (ascending index); inner join Place l: probe by entity of p; filter"
+	}
+	return "scan Person (ascending index); inner join Place l: probe by entity of p; filter; lane of the last run: " + q.lane
+}
+
+// TaggedRow is a row of the result of query Tagged (querykit.tw:172).
 type TaggedRow struct {
 	Person tickwork.Handle // ref Person
 	X      float32
 	Slot   int32
 }
 
-// Tagged is declared query Tagged (querykit.tw:165). Plan: scan Person
+// Tagged is declared query Tagged (querykit.tw:172). Plan: scan Person
 // (ascending index); left join Place l: probe by entity of p; filter. Run
 // it from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
 type Tagged struct {
-	t  *Tables
-	tb *tickwork.Table // Person
-	lX []float32       // Place.X
+	t         *Tables
+	tb        *tickwork.Table         // Person
+	lX        []float32               // Place.X
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	parts     [][]TaggedRow           // per-chunk rows
 }
 
 // NewTagged makes query Tagged over the tables of t, for the host between
@@ -1943,20 +2461,40 @@ func DeclareTagged(d *tickwork.Decl, t *Tables) *Tagged {
 // never past it.
 func (q *Tagged) Run(dst []TaggedRow) []TaggedRow {
 	dst = dst[:0]
-	placeLease := q.t.Place.Table.Lease()
-	tagLease := q.t.Tag.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			for row := base + lo; row < base+hi; row++ {
-				lRow := placeLease.Find(tickwork.QueryHandle(q.tb, row))
-				var lX float32
-				if lRow >= 0 {
-					lX = q.lX[lRow]
-				}
-				if tagLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && !(lRow < 0) {
-					dst = append(dst, TaggedRow{Person: tickwork.QueryHandle(q.tb, row), X: lX, Slot: int32(row)})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		placeLease := q.t.Place.Table.Lease()
+		placeWords := placeLease.Words()
+		tagLease := q.t.Tag.Table.Lease()
+		tagWords := tagLease.Words()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				for row := base + lo; row < base+hi; row++ {
+					if row < len(tagWords) && tagWords[row] != 0 {
+						lRow := -1
+						if row < len(placeWords) && placeWords[row] != 0 {
+							lRow = row
+						}
+						var lX float32
+						if lRow >= 0 {
+							lX = q.lX[lRow]
+						}
+						if !(lRow < 0) {
+							dst = append(dst, TaggedRow{Person: tickwork.QueryHandle(q.tb, row), X: lX, Slot: int32(row)})
+						}
+					}
 				}
 			}
 		}
@@ -1964,19 +2502,72 @@ func (q *Tagged) Run(dst []TaggedRow) []TaggedRow {
 	return dst
 }
 
-// Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
-func (q *Tagged) Plan() string {
-	return "scan Person (ascending index); left join Place l: probe by entity of p; filter"
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *Tagged) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
 }
 
-// PingsRow is a row of the result of query Pings (querykit.tw:173).
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *Tagged) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *Tagged) chunk(_, c int) {
+	dst := q.parts[c][:0]
+	placeLease2 := q.t.Place.Table.Lease()
+	placeWords2 := placeLease2.Words()
+	tagLease2 := q.t.Tag.Table.Lease()
+	tagWords2 := tagLease2.Words()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		for row := base + lo; row < base+hi; row++ {
+			if row < len(tagWords2) && tagWords2[row] != 0 {
+				lRow2 := -1
+				if row < len(placeWords2) && placeWords2[row] != 0 {
+					lRow2 = row
+				}
+				var lX2 float32
+				if lRow2 >= 0 {
+					lX2 = q.lX[lRow2]
+				}
+				if !(lRow2 < 0) {
+					dst = append(dst, TaggedRow{Person: tickwork.QueryHandle(q.tb, row), X: lX2, Slot: int32(row)})
+				}
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *Tagged) Plan() string {
+	if q.lane == "" {
+		return "scan Person (ascending index); left join Place l: probe by entity of p; filter"
+	}
+	return "scan Person (ascending index); left join Place l: probe by entity of p; filter; lane of the last run: " + q.lane
+}
+
+// PingsRow is a row of the result of query Pings (querykit.tw:180).
 type PingsRow struct {
 	Who   tickwork.Handle // ref Person
 	Power int32
 }
 
-// Pings is declared query Pings (querykit.tw:173). Plan: read Ping
+// Pings is declared query Pings (querykit.tw:180). Plan: read Ping
 // (emission order); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type Pings struct {
@@ -2029,13 +2620,13 @@ func (q *Pings) Plan() string {
 	return "read Ping (emission order); filter"
 }
 
-// HotPingsRow is a row of the result of query HotPings (querykit.tw:179).
+// HotPingsRow is a row of the result of query HotPings (querykit.tw:186).
 type HotPingsRow struct {
 	Who  tickwork.Handle // ref Person
 	Heat float32
 }
 
-// HotPings is declared query HotPings (querykit.tw:179). Plan: read Ping
+// HotPings is declared query HotPings (querykit.tw:186). Plan: read Ping
 // (emission order); top-n heap by (Heat desc, index). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -2085,11 +2676,12 @@ func (q *HotPings) Run(dst []HotPingsRow, n int32) []HotPingsRow {
 	if cap(dst) < bound {
 		dst = make([]HotPingsRow, 0, bound)
 	}
-	ents := q.ents[:0]
-	if cap(ents) < bound {
-		ents = make([]hotPingsEnt, 0, bound)
+	q.ents = q.ents[:0]
+	if cap(q.ents) < bound {
+		q.ents = make([]hotPingsEnt, 0, bound)
 	}
-	var worst uint32 // the first key of the heap's root, the worst row kept
+	var worst uint32 // the first key of the heap's root, the worst row kept, once full
+	filling := true  // the heap holds fewer than bound rows
 	es := q.t.Ping.Read()
 	if q.events != nil {
 		es = q.events.Read()
@@ -2097,38 +2689,12 @@ func (q *HotPings) Run(dst []HotPingsRow, n int32) []HotPingsRow {
 	for i := range es {
 		e2 := &es[i]
 		k0 := tickwork.QueryFloatKey32(e2.Heat)
-		if len(ents) < bound {
-			ents = ents[:len(ents)+1]
-			ents[len(ents)-1] = hotPingsEnt{k0: tickwork.QueryFloatKey32(e2.Heat), ord: int32(i), row: HotPingsRow{Who: e2.Who, Heat: e2.Heat}}
-			for j := len(ents) - 1; j > 0; {
-				p := (j - 1) / 2
-				if hotPingsCmp(&ents[j], &ents[p]) <= 0 {
-					break
-				}
-				ents[j], ents[p] = ents[p], ents[j]
-				j = p
-			}
-			worst = ents[0].k0
-		} else if k0 > worst {
-			ents[0] = hotPingsEnt{k0: tickwork.QueryFloatKey32(e2.Heat), ord: int32(i), row: HotPingsRow{Who: e2.Who, Heat: e2.Heat}}
-			for j := 0; ; {
-				l := 2*j + 1
-				if l >= len(ents) {
-					break
-				}
-				if r := l + 1; r < len(ents) && hotPingsCmp(&ents[r], &ents[l]) > 0 {
-					l = r
-				}
-				if hotPingsCmp(&ents[l], &ents[j]) <= 0 {
-					break
-				}
-				ents[j], ents[l] = ents[l], ents[j]
-				j = l
-			}
-			worst = ents[0].k0
+		if k0 > worst || filling {
+			e := hotPingsEnt{k0: tickwork.QueryFloatKey32(e2.Heat), ord: int32(i), row: HotPingsRow{Who: e2.Who, Heat: e2.Heat}}
+			worst, filling = q.offer(&e, bound)
 		}
 	}
-	q.ents = ents
+	ents := q.ents
 	slices.SortFunc(ents, hotPingsOrder)
 	for i := range ents {
 		dst = append(dst, ents[i].row)
@@ -2155,15 +2721,49 @@ func hotPingsCmp(a, b *hotPingsEnt) int {
 
 func hotPingsOrder(a, b hotPingsEnt) int { return hotPingsCmp(&a, &b) }
 
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *HotPings) offer(e *hotPingsEnt, bound int) (uint32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if hotPingsCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
+	}
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && hotPingsCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if hotPingsCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0, false
+}
+
 // PingTotalsRow is a row of the result of query PingTotals
-// (querykit.tw:186).
+// (querykit.tw:193).
 type PingTotalsRow struct {
 	Who   tickwork.Handle // ref Person
 	Heat  float64
 	Count int64
 }
 
-// PingTotals is declared query PingTotals (querykit.tw:186). Plan: read
+// PingTotals is declared query PingTotals (querykit.tw:193). Plan: read
 // Ping (emission order); group by Who: a dense array over the capacity of
 // domain Folk; sort groups by their keys. Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
@@ -2248,8 +2848,14 @@ func (q *PingTotals) Run(dst []PingTotalsRow) []PingTotalsRow {
 		gp.a0 += float64(e2.Heat)
 		gp.a1++
 	}
-	if len(q.groups) > 1 {
+	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, pingTotalsOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && pingTotalsOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]
@@ -2297,7 +2903,7 @@ func pingTotalsOrder(a, b pingTotalsGroup) int {
 	return 0
 }
 
-// AgeRanksRow is a row of the result of query AgeRanks (querykit.tw:205).
+// AgeRanksRow is a row of the result of query AgeRanks (querykit.tw:212).
 type AgeRanksRow struct {
 	Person tickwork.Handle // ref Person
 	Band   int32
@@ -2305,7 +2911,7 @@ type AgeRanksRow struct {
 	N      int64
 }
 
-// AgeRanks is declared query AgeRanks (querykit.tw:205). Plan: scan Person
+// AgeRanks is declared query AgeRanks (querykit.tw:212). Plan: scan Person
 // (ascending index); filter; window N row_number() over (partition by key
 // order by W desc): sort its entries by (partition, order, index), then
 // walk. Run it from one goroutine at a time; the result's order is
@@ -2410,14 +3016,14 @@ func ageRanksW0Order(a, b ageRanksW0) int {
 	return int(a.pos - b.pos)
 }
 
-// RunningVRow is a row of the result of query RunningV (querykit.tw:213).
+// RunningVRow is a row of the result of query RunningV (querykit.tw:220).
 type RunningVRow struct {
 	Person         tickwork.Handle // ref Person
 	Age            int32
 	Run, FriendRun float64
 }
 
-// RunningV is declared query RunningV (querykit.tw:213). Plan: scan Person
+// RunningV is declared query RunningV (querykit.tw:220). Plan: scan Person
 // (ascending index); filter; window Run sum() over (order by Age asc, index
 // asc): walk the sorted result (its keys are the order by's); window
 // FriendRun sum() over (partition by Friend order by W asc): a bucket pass
@@ -2606,13 +3212,13 @@ func runningVW1Order(a, b runningVW1) int {
 }
 
 // FirstRanksRow is a row of the result of query FirstRanks
-// (querykit.tw:223).
+// (querykit.tw:230).
 type FirstRanksRow struct {
 	Person   tickwork.Handle // ref Person
 	Score, N int64
 }
 
-// FirstRanks is declared query FirstRanks (querykit.tw:223). Plan: scan
+// FirstRanks is declared query FirstRanks (querykit.tw:230). Plan: scan
 // Person (ascending index); window N row_number() over (order by Score
 // desc): sort its entries by (partition, order, index), then walk; first n.
 // Run it from one goroutine at a time; the result's order is
@@ -2712,7 +3318,7 @@ func firstRanksW0Order(a, b firstRanksW0) int {
 	return int(a.pos - b.pos)
 }
 
-// OrderRunsRow is a row of the result of query OrderRuns (querykit.tw:231).
+// OrderRunsRow is a row of the result of query OrderRuns (querykit.tw:238).
 type OrderRunsRow struct {
 	Order  tickwork.Handle // ref Order
 	Amount int32
@@ -2720,7 +3326,7 @@ type OrderRunsRow struct {
 	N      int64
 }
 
-// OrderRuns is declared query OrderRuns (querykit.tw:231). Plan: scan Order
+// OrderRuns is declared query OrderRuns (querykit.tw:238). Plan: scan Order
 // (ascending index); window Spent sum() over (partition by Buyer order by
 // Amount desc, index asc): a bucket pass over the capacity of domain Folk,
 // then each bucket sorted by (partition, order, index); walk; window N
@@ -2908,6 +3514,40 @@ func orderRunsCmp(a, b *orderRunsEnt) int {
 
 func orderRunsOrder(a, b orderRunsEnt) int { return orderRunsCmp(&a, &b) }
 
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *OrderRuns) offer(e *orderRunsEnt, bound int) (int32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if orderRunsCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
+	}
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && orderRunsCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if orderRunsCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0, false
+}
+
 // orderRunsW0Order orders the entries of window 0 of query OrderRuns: its
 // partition keys, its order keys, then the position (the entity index).
 func orderRunsW0Order(a, b orderRunsW0) int {
@@ -2944,13 +3584,13 @@ func orderRunsW1Order(a, b orderRunsW1) int {
 	return int(a.pos - b.pos)
 }
 
-// PageWRow is a row of the result of query PageW (querykit.tw:240).
+// PageWRow is a row of the result of query PageW (querykit.tw:247).
 type PageWRow struct {
 	Person tickwork.Handle // ref Person
 	W      float32
 }
 
-// PageW is declared query PageW (querykit.tw:240). Plan: scan Person
+// PageW is declared query PageW (querykit.tw:247). Plan: scan Person
 // (ascending index); keyset: the rows after (w, ix) in the order by's
 // order, one packed range test a row (cursor, heap's worst); top-n heap by
 // (W desc, index asc, index). Run it from one goroutine at a time; the
@@ -3059,6 +3699,40 @@ func pageWCmp(a, b *pageWEnt) int {
 
 func pageWOrder(a, b pageWEnt) int { return pageWCmp(&a, &b) }
 
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *PageW) offer(e *pageWEnt, bound int) (uint32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if pageWCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
+	}
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && pageWCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if pageWCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0, false
+}
+
 // pageWPack is a row's packed page key: its order key's ordering form
 // (reversed when desc) above its position plus one.
 func pageWPack(k0 uint32, ord int32) uint64 { return uint64(^(uint32(k0)))<<32 | (uint64(ord) + 1) }
@@ -3101,13 +3775,13 @@ func pageWOffer(ents []pageWEnt, bound int, e pageWEnt) ([]pageWEnt, uint32) {
 }
 
 // OrdersAfterRow is a row of the result of query OrdersAfter
-// (querykit.tw:249).
+// (querykit.tw:256).
 type OrdersAfterRow struct {
 	Order  tickwork.Handle // ref Order
 	Amount int32
 }
 
-// OrdersAfter is declared query OrdersAfter (querykit.tw:249). Plan: scan
+// OrdersAfter is declared query OrdersAfter (querykit.tw:256). Plan: scan
 // Order (ascending index); keyset: the rows after (a, ix) in the order by's
 // order; sort by (Amount asc, index asc, index). Run it from one goroutine
 // at a time; the result's order is docs/schema.md's Query results.
@@ -3203,13 +3877,13 @@ func ordersAfterCmp(a, b *ordersAfterEnt) int {
 func ordersAfterOrder(a, b ordersAfterEnt) int { return ordersAfterCmp(&a, &b) }
 
 // BadgeByCodeRow is a row of the result of query BadgeByCode
-// (querykit.tw:257).
+// (querykit.tw:264).
 type BadgeByCodeRow struct {
 	Badge, Holder tickwork.Handle // ref Badge, ref Person
 	Weight        float32
 }
 
-// BadgeByCode is declared query BadgeByCode (querykit.tw:257). Plan: unique
+// BadgeByCode is declared query BadgeByCode (querykit.tw:264). Plan: unique
 // key lookup: scan Badge (ascending index) for Code, stop at the first
 // match (limit 1); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -3280,13 +3954,13 @@ func (q *BadgeByCode) Plan() string {
 }
 
 // BadgeHolderRow is a row of the result of query BadgeHolder
-// (querykit.tw:263).
+// (querykit.tw:270).
 type BadgeHolderRow struct {
 	Badge tickwork.Handle // ref Badge
 	Age   int32
 }
 
-// BadgeHolder is declared query BadgeHolder (querykit.tw:263). Plan: unique
+// BadgeHolder is declared query BadgeHolder (querykit.tw:270). Plan: unique
 // key lookup: scan Badge (ascending index) for Code, stop at the first
 // match (limit 1); inner join Person p: probe by b.Holder. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
@@ -3358,14 +4032,14 @@ func (q *BadgeHolder) Plan() string {
 	return "unique key lookup: scan Badge (ascending index) for Code, stop at the first match (limit 1); inner join Person p: probe by b.Holder"
 }
 
-// PingRanksRow is a row of the result of query PingRanks (querykit.tw:272).
+// PingRanksRow is a row of the result of query PingRanks (querykit.tw:279).
 type PingRanksRow struct {
 	Who  tickwork.Handle // ref Person
 	Heat float32
 	N    int64
 }
 
-// PingRanks is declared query PingRanks (querykit.tw:272). Plan: read Ping
+// PingRanks is declared query PingRanks (querykit.tw:279). Plan: read Ping
 // (emission order); window N row_number() over (partition by Who order by
 // Heat desc): a bucket pass over the capacity of domain Folk, then each
 // bucket sorted by (partition, order, index); walk. Run it from one
@@ -3496,13 +4170,13 @@ func pingRanksW0Order(a, b pingRanksW0) int {
 }
 
 // AmountsAfterRow is a row of the result of query AmountsAfter
-// (querykit.tw:278).
+// (querykit.tw:285).
 type AmountsAfterRow struct {
 	Order  tickwork.Handle // ref Order
 	Amount int32
 }
 
-// AmountsAfter is declared query AmountsAfter (querykit.tw:278). Plan: scan
+// AmountsAfter is declared query AmountsAfter (querykit.tw:285). Plan: scan
 // Order (ascending index); keyset: the rows after (a) in the order by's
 // order, one packed range test a row (cursor, heap's worst); top-n heap by
 // (Amount desc, index). Run it from one goroutine at a time; the result's
@@ -3607,6 +4281,40 @@ func amountsAfterCmp(a, b *amountsAfterEnt) int {
 
 func amountsAfterOrder(a, b amountsAfterEnt) int { return amountsAfterCmp(&a, &b) }
 
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *AmountsAfter) offer(e *amountsAfterEnt, bound int) (int32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if amountsAfterCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
+	}
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && amountsAfterCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if amountsAfterCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0, false
+}
+
 // amountsAfterPack is a row's packed page key: its order key's ordering form
 // (reversed when desc) above its position plus one.
 func amountsAfterPack(k0 int32, ord int32) uint64 {
@@ -3650,13 +4358,13 @@ func amountsAfterOffer(ents []amountsAfterEnt, bound int, e amountsAfterEnt) ([]
 	return ents, ents[0].k0
 }
 
-// BuyersRow is a row of the result of query Buyers (querykit.tw:289).
+// BuyersRow is a row of the result of query Buyers (querykit.tw:296).
 type BuyersRow struct {
 	Person tickwork.Handle // ref Person
 	Age    int32
 }
 
-// Buyers is declared query Buyers (querykit.tw:289). Plan: scan Person
+// Buyers is declared query Buyers (querykit.tw:296). Plan: scan Person
 // (ascending index); semi-join: mark Person rows from a scan of Order o by
 // o.Buyer (generation-checked) in a bitmap over Person's capacity; filter.
 // Run it from one goroutine at a time; the result's order is
@@ -3752,13 +4460,13 @@ func (q *Buyers) Plan() string {
 	return "scan Person (ascending index); semi-join: mark Person rows from a scan of Order o by o.Buyer (generation-checked) in a bitmap over Person's capacity; filter"
 }
 
-// UnboughtRow is a row of the result of query Unbought (querykit.tw:296).
+// UnboughtRow is a row of the result of query Unbought (querykit.tw:303).
 type UnboughtRow struct {
 	Person tickwork.Handle // ref Person
 	W      float32
 }
 
-// Unbought is declared query Unbought (querykit.tw:296). Plan: scan Person
+// Unbought is declared query Unbought (querykit.tw:303). Plan: scan Person
 // (ascending index); anti-join: mark Person rows from a scan of Order o by
 // o.Buyer (generation-checked) in a bitmap over Person's capacity; filter.
 // Run it from one goroutine at a time; the result's order is
@@ -3851,13 +4559,13 @@ func (q *Unbought) Plan() string {
 }
 
 // BefriendedRow is a row of the result of query Befriended
-// (querykit.tw:303).
+// (querykit.tw:310).
 type BefriendedRow struct {
 	Person tickwork.Handle // ref Person
 	Score  int64
 }
 
-// Befriended is declared query Befriended (querykit.tw:303). Plan: scan
+// Befriended is declared query Befriended (querykit.tw:310). Plan: scan
 // Person (ascending index); semi-join: mark Person rows from a scan of
 // Person f by f.Friend (generation-checked) in a bitmap over Person's
 // capacity; anti-join: mark Person rows from a scan of Order o by o.Buyer
@@ -3980,12 +4688,12 @@ func (q *Befriended) Plan() string {
 }
 
 // BuyerByHandleRow is a row of the result of query BuyerByHandle
-// (querykit.tw:310).
+// (querykit.tw:317).
 type BuyerByHandleRow struct {
 	Age int32
 }
 
-// BuyerByHandle is declared query BuyerByHandle (querykit.tw:310). Plan:
+// BuyerByHandle is declared query BuyerByHandle (querykit.tw:317). Plan:
 // probe Person by handle param h; semi-join: mark Person rows from a scan
 // of Order o by o.Buyer (generation-checked) in a bitmap over Person's
 // capacity; filter. Run it from one goroutine at a time; the result's order
@@ -4065,21 +4773,27 @@ func (q *BuyerByHandle) Plan() string {
 }
 
 // OnOrTaggedRow is a row of the result of query OnOrTagged
-// (querykit.tw:317).
+// (querykit.tw:324).
 type OnOrTaggedRow struct {
 	Person tickwork.Handle // ref Person
 	Age    int32
 }
 
-// OnOrTagged is declared query OnOrTagged (querykit.tw:317). Plan: scan
+// OnOrTagged is declared query OnOrTagged (querykit.tw:324). Plan: scan
 // Person (ascending index); filter; union in one scan: left filter or right
 // filter (both sides are Person's rows). Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
 type OnOrTagged struct {
-	t    *Tables
-	tb   *tickwork.Table // Person
-	pAge []int32         // Person.Age
-	pOn  []bool          // Person.On
+	t         *Tables
+	tb        *tickwork.Table         // Person
+	pAge      []int32                 // Person.Age
+	pOn       []bool                  // Person.On
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	argMin    int32                   // Run's min, for chunk
+	parts     [][]OnOrTaggedRow       // per-chunk rows
 }
 
 // NewOnOrTagged makes query OnOrTagged over the tables of t, for the host
@@ -4112,17 +4826,31 @@ func DeclareOnOrTagged(d *tickwork.Decl, t *Tables) *OnOrTagged {
 // never past it.
 func (q *OnOrTagged) Run(dst []OnOrTaggedRow, min2 int32) []OnOrTaggedRow {
 	dst = dst[:0]
-	tagLease := q.t.Tag.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			pAges := q.pAge[base+lo : base+hi]
-			pOns := q.pOn[base+lo : base+hi][:len(pAges)]
-			for i := range pAges {
-				row := base + lo + i
-				if pOns[i] || tagLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pAges[i] >= min2 {
-					dst = append(dst, OnOrTaggedRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argMin = min2
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		tagLease := q.t.Tag.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pAges := q.pAge[base+lo : base+hi]
+				pOns := q.pOn[base+lo : base+hi][:len(pAges)]
+				for i := range pAges {
+					row := base + lo + i
+					if pOns[i] || tagLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pAges[i] >= min2 {
+						dst = append(dst, OnOrTaggedRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i]})
+					}
 				}
 			}
 		}
@@ -4130,28 +4858,78 @@ func (q *OnOrTagged) Run(dst []OnOrTaggedRow, min2 int32) []OnOrTaggedRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *OnOrTagged) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *OnOrTagged) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *OnOrTagged) chunk(_, c int) {
+	min2 := q.argMin
+	dst := q.parts[c][:0]
+	tagLease2 := q.t.Tag.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pAges2 := q.pAge[base+lo : base+hi]
+		pOns2 := q.pOn[base+lo : base+hi][:len(pAges2)]
+		for i := range pAges2 {
+			row := base + lo + i
+			if pOns2[i] || tagLease2.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pAges2[i] >= min2 {
+				dst = append(dst, OnOrTaggedRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *OnOrTagged) Plan() string {
-	return "scan Person (ascending index); filter; union in one scan: left filter or right filter (both sides are Person's rows)"
+	if q.lane == "" {
+		return "scan Person (ascending index); filter; union in one scan: left filter or right filter (both sides are Person's rows)"
+	}
+	return "scan Person (ascending index); filter; union in one scan: left filter or right filter (both sides are Person's rows); lane of the last run: " + q.lane
 }
 
 // OnAndTaggedRow is a row of the result of query OnAndTagged
-// (querykit.tw:321).
+// (querykit.tw:328).
 type OnAndTaggedRow struct {
 	Person tickwork.Handle // ref Person
 	Age    int32
 }
 
-// OnAndTagged is declared query OnAndTagged (querykit.tw:321). Plan: scan
+// OnAndTagged is declared query OnAndTagged (querykit.tw:328). Plan: scan
 // Person (ascending index); filter; intersect in one scan: left filter and
 // right filter (both sides are Person's rows). Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
 type OnAndTagged struct {
-	t    *Tables
-	tb   *tickwork.Table // Person
-	pAge []int32         // Person.Age
-	pOn  []bool          // Person.On
+	t         *Tables
+	tb        *tickwork.Table         // Person
+	pAge      []int32                 // Person.Age
+	pOn       []bool                  // Person.On
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	argMin    int32                   // Run's min, for chunk
+	parts     [][]OnAndTaggedRow      // per-chunk rows
 }
 
 // NewOnAndTagged makes query OnAndTagged over the tables of t, for the host
@@ -4184,17 +4962,31 @@ func DeclareOnAndTagged(d *tickwork.Decl, t *Tables) *OnAndTagged {
 // never past it.
 func (q *OnAndTagged) Run(dst []OnAndTaggedRow, min2 int32) []OnAndTaggedRow {
 	dst = dst[:0]
-	tagLease := q.t.Tag.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			pAges := q.pAge[base+lo : base+hi]
-			pOns := q.pOn[base+lo : base+hi][:len(pAges)]
-			for i := range pAges {
-				row := base + lo + i
-				if pOns[i] && (tagLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pAges[i] >= min2) {
-					dst = append(dst, OnAndTaggedRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argMin = min2
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		tagLease := q.t.Tag.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pAges := q.pAge[base+lo : base+hi]
+				pOns := q.pOn[base+lo : base+hi][:len(pAges)]
+				for i := range pAges {
+					row := base + lo + i
+					if pOns[i] && tagLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pAges[i] >= min2 {
+						dst = append(dst, OnAndTaggedRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i]})
+					}
 				}
 			}
 		}
@@ -4202,28 +4994,78 @@ func (q *OnAndTagged) Run(dst []OnAndTaggedRow, min2 int32) []OnAndTaggedRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *OnAndTagged) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *OnAndTagged) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *OnAndTagged) chunk(_, c int) {
+	min2 := q.argMin
+	dst := q.parts[c][:0]
+	tagLease2 := q.t.Tag.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pAges2 := q.pAge[base+lo : base+hi]
+		pOns2 := q.pOn[base+lo : base+hi][:len(pAges2)]
+		for i := range pAges2 {
+			row := base + lo + i
+			if pOns2[i] && tagLease2.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pAges2[i] >= min2 {
+				dst = append(dst, OnAndTaggedRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *OnAndTagged) Plan() string {
-	return "scan Person (ascending index); filter; intersect in one scan: left filter and right filter (both sides are Person's rows)"
+	if q.lane == "" {
+		return "scan Person (ascending index); filter; intersect in one scan: left filter and right filter (both sides are Person's rows)"
+	}
+	return "scan Person (ascending index); filter; intersect in one scan: left filter and right filter (both sides are Person's rows); lane of the last run: " + q.lane
 }
 
 // OnNotTaggedRow is a row of the result of query OnNotTagged
-// (querykit.tw:325).
+// (querykit.tw:332).
 type OnNotTaggedRow struct {
 	Person tickwork.Handle // ref Person
 	Age    int32
 }
 
-// OnNotTagged is declared query OnNotTagged (querykit.tw:325). Plan: scan
+// OnNotTagged is declared query OnNotTagged (querykit.tw:332). Plan: scan
 // Person (ascending index); filter; except in one scan: left filter and not
 // right filter (both sides are Person's rows). Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
 type OnNotTagged struct {
-	t    *Tables
-	tb   *tickwork.Table // Person
-	pAge []int32         // Person.Age
-	pOn  []bool          // Person.On
+	t         *Tables
+	tb        *tickwork.Table         // Person
+	pAge      []int32                 // Person.Age
+	pOn       []bool                  // Person.On
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	argMin    int32                   // Run's min, for chunk
+	parts     [][]OnNotTaggedRow      // per-chunk rows
 }
 
 // NewOnNotTagged makes query OnNotTagged over the tables of t, for the host
@@ -4256,17 +5098,31 @@ func DeclareOnNotTagged(d *tickwork.Decl, t *Tables) *OnNotTagged {
 // never past it.
 func (q *OnNotTagged) Run(dst []OnNotTaggedRow, min2 int32) []OnNotTaggedRow {
 	dst = dst[:0]
-	tagLease := q.t.Tag.Table.Lease()
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			pAges := q.pAge[base+lo : base+hi]
-			pOns := q.pOn[base+lo : base+hi][:len(pAges)]
-			for i := range pAges {
-				row := base + lo + i
-				if pOns[i] && !(tagLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pAges[i] >= min2) {
-					dst = append(dst, OnNotTaggedRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argMin = min2
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		q.w.RunChunks(nc, q.chunkFn)
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		tagLease := q.t.Tag.Table.Lease()
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pAges := q.pAge[base+lo : base+hi]
+				pOns := q.pOn[base+lo : base+hi][:len(pAges)]
+				for i := range pAges {
+					row := base + lo + i
+					if pOns[i] && !(tagLease.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pAges[i] >= min2) {
+						dst = append(dst, OnNotTaggedRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges[i]})
+					}
 				}
 			}
 		}
@@ -4274,20 +5130,64 @@ func (q *OnNotTagged) Run(dst []OnNotTaggedRow, min2 int32) []OnNotTaggedRow {
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *OnNotTagged) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
+// Run).
+func (q *OnNotTagged) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *OnNotTagged) chunk(_, c int) {
+	min2 := q.argMin
+	dst := q.parts[c][:0]
+	tagLease2 := q.t.Tag.Table.Lease()
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pAges2 := q.pAge[base+lo : base+hi]
+		pOns2 := q.pOn[base+lo : base+hi][:len(pAges2)]
+		for i := range pAges2 {
+			row := base + lo + i
+			if pOns2[i] && !(tagLease2.Find(tickwork.QueryHandle(q.tb, row)) >= 0 && pAges2[i] >= min2) {
+				dst = append(dst, OnNotTaggedRow{Person: tickwork.QueryHandle(q.tb, row), Age: pAges2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *OnNotTagged) Plan() string {
-	return "scan Person (ascending index); filter; except in one scan: left filter and not right filter (both sides are Person's rows)"
+	if q.lane == "" {
+		return "scan Person (ascending index); filter; except in one scan: left filter and not right filter (both sides are Person's rows)"
+	}
+	return "scan Person (ascending index); filter; except in one scan: left filter and not right filter (both sides are Person's rows); lane of the last run: " + q.lane
 }
 
 // KeysOrAmountsRow is a row of the result of query KeysOrAmounts
-// (querykit.tw:330).
+// (querykit.tw:337).
 type KeysOrAmountsRow struct {
 	K int32
 	W float32
 }
 
-// KeysOrAmounts is declared query KeysOrAmounts (querykit.tw:330). Plan:
+// KeysOrAmounts is declared query KeysOrAmounts (querykit.tw:337). Plan:
 // union of two sides run into scratch, merged by their from rows' index
 // (the left first on a tie), duplicate rows removed by a set of the rows;
 // left: scan Person (ascending index); filter; right: scan Order (ascending
@@ -4319,10 +5219,16 @@ func keysOrAmountsKeyOf(r *KeysOrAmountsRow) keysOrAmountsKey {
 
 // keysOrAmountsLeft is the left side of query KeysOrAmounts.
 type keysOrAmountsLeft struct {
-	t    *Tables
-	tb   *tickwork.Table // Person
-	pAge []int32         // Person.Age
-	pW   []float32       // Person.W
+	t         *Tables
+	tb        *tickwork.Table          // Person
+	pAge      []int32                  // Person.Age
+	pW        []float32                // Person.W
+	w         *tickwork.World          // set by Parallel: the world whose workers scan
+	lane      string                   // the lane of the last Run
+	minChunks int                      // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int)  // q.chunk, made once
+	argMin    int32                    // Run's min, for chunk
+	parts     [][]keysOrAmountsLeftRow // per-chunk rows
 }
 
 type keysOrAmountsLeftRow = KeysOrAmountsRow
@@ -4360,10 +5266,16 @@ func (q *keysOrAmountsLeft) run(ents []keysOrAmountsEnt, min2 int32) []keysOrAmo
 
 // keysOrAmountsRight is the right side of query KeysOrAmounts.
 type keysOrAmountsRight struct {
-	t       *Tables
-	tb      *tickwork.Table // Order
-	oAmount []int32         // Order.Amount
-	oPrice  []float32       // Order.Price
+	t         *Tables
+	tb        *tickwork.Table           // Order
+	oAmount   []int32                   // Order.Amount
+	oPrice    []float32                 // Order.Price
+	w         *tickwork.World           // set by Parallel: the world whose workers scan
+	lane      string                    // the lane of the last Run
+	minChunks int                       // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int)   // q.chunk, made once
+	argMin    int32                     // Run's min, for chunk
+	parts     [][]keysOrAmountsRightRow // per-chunk rows
 }
 
 type keysOrAmountsRightRow = KeysOrAmountsRow
@@ -4454,12 +5366,12 @@ func (q *KeysOrAmounts) Plan() string {
 }
 
 // CommonKeysRow is a row of the result of query CommonKeys
-// (querykit.tw:334).
+// (querykit.tw:341).
 type CommonKeysRow struct {
 	K int32
 }
 
-// CommonKeys is declared query CommonKeys (querykit.tw:334). Plan:
+// CommonKeys is declared query CommonKeys (querykit.tw:341). Plan:
 // intersect of two sides run into scratch, merged by their from rows' index
 // (the left first on a tie), duplicate rows removed by a set of the rows;
 // left: scan Person (ascending index); right: scan Order (ascending index);
@@ -4488,9 +5400,14 @@ func commonKeysKeyOf(r *CommonKeysRow) commonKeysKey { return commonKeysKey{k0: 
 
 // commonKeysLeft is the left side of query CommonKeys.
 type commonKeysLeft struct {
-	t    *Tables
-	tb   *tickwork.Table // Person
-	pAge []int32         // Person.Age
+	t         *Tables
+	tb        *tickwork.Table         // Person
+	pAge      []int32                 // Person.Age
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	parts     [][]commonKeysLeftRow   // per-chunk rows
 }
 
 type commonKeysLeftRow = CommonKeysRow
@@ -4523,10 +5440,15 @@ func (q *commonKeysLeft) run(ents []commonKeysEnt) []commonKeysEnt {
 
 // commonKeysRight is the right side of query CommonKeys.
 type commonKeysRight struct {
-	t       *Tables
-	tb      *tickwork.Table   // Order
-	oBuyer  []tickwork.Handle // Order.Buyer
-	oAmount []int32           // Order.Amount
+	t         *Tables
+	tb        *tickwork.Table         // Order
+	oBuyer    []tickwork.Handle       // Order.Buyer
+	oAmount   []int32                 // Order.Amount
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	parts     [][]commonKeysRightRow  // per-chunk rows
 }
 
 type commonKeysRightRow = CommonKeysRow
@@ -4616,12 +5538,12 @@ func (q *CommonKeys) Plan() string {
 	return "intersect of two sides run into scratch, merged by their from rows' index (the left first on a tie), duplicate rows removed by a set of the rows; left: scan Person (ascending index); right: scan Order (ascending index); inner join Person b: probe by o.Buyer"
 }
 
-// LonelyRow is a row of the result of query Lonely (querykit.tw:338).
+// LonelyRow is a row of the result of query Lonely (querykit.tw:345).
 type LonelyRow struct {
 	Person tickwork.Handle // ref Person
 }
 
-// Lonely is declared query Lonely (querykit.tw:338). Plan: except of two
+// Lonely is declared query Lonely (querykit.tw:345). Plan: except of two
 // sides run into scratch, merged by their from rows' index (the left first
 // on a tie), duplicate rows removed by a set of the rows; left: scan Person
 // (ascending index); filter; right: scan Person (ascending index);
@@ -4652,9 +5574,15 @@ func lonelyKeyOf(r *LonelyRow) lonelyKey { return lonelyKey{k0: r.Person} }
 
 // lonelyLeft is the left side of query Lonely.
 type lonelyLeft struct {
-	t   *Tables
-	tb  *tickwork.Table // Person
-	pOn []bool          // Person.On
+	t         *Tables
+	tb        *tickwork.Table         // Person
+	pOn       []bool                  // Person.On
+	w         *tickwork.World         // set by Parallel: the world whose workers scan
+	lane      string                  // the lane of the last Run
+	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int) // q.chunk, made once
+	argMin    int32                   // Run's min, for chunk
+	parts     [][]lonelyLeftRow       // per-chunk rows
 }
 
 type lonelyLeftRow = LonelyRow

@@ -405,6 +405,6 @@ func ExampleOnNotTagged() {
 	fmt.Printf("%+v\n", q.KeysOrAmounts.Run(nil, 20)) // (age % 8, W) of persons of 20 and up, (amount, price) of orders above 3
 	// Output:
 	// on or tagged: [0 2] on and tagged: [2] on, not tagged: [0]
-	// scan Person (ascending index); filter; except in one scan: left filter and not right filter (both sides are Person's rows)
+	// scan Person (ascending index); filter; except in one scan: left filter and not right filter (both sides are Person's rows); lane of the last run: serial
 	// [{K:4 W:1} {K:5 W:5} {K:6 W:2} {K:7 W:7}]
 }

@@ -545,6 +545,7 @@ type buffers struct {
 	hot      []kit.HotPingsRow
 	totals   []kit.PingTotalsRow
 	stats    kit.StatsRow
+	extremes kit.ExtremesRow
 }
 
 // run runs every generated query into b.
@@ -608,6 +609,12 @@ func play(t *testing.T, workers int, seed uint64, frames int) []string {
 		require.NoError(t, wd.w.Frame(dt))
 		p := wd.frameParams()
 		gen, model := results(wd, &b, p)
+		// Get: Run's one row without a buffer
+		r, ok := wd.q.PersonByHandle.Get(p.h)
+		require.Equal(t, len(b.byHandle) == 1, ok, "frame %d: PersonByHandle.Get found", f)
+		if ok {
+			require.Equal(t, show(b.byHandle), show([]kit.PersonByHandleRow{r}), "frame %d: PersonByHandle.Get", f)
+		}
 		for i := range gen {
 			require.Equal(t, model[i], gen[i], "frame %d, query %s (%+v)", f, names[i], p)
 			all = append(all, fmt.Sprintf("frame %d %s: %s", f, names[i], gen[i]))
@@ -694,4 +701,87 @@ func TestDeclaredQueries(t *testing.T) {
 		}
 	}
 	require.NotEqual(t, "[]", hostTotals[len(hostTotals)-1], "pings were emitted")
+}
+
+// parallelRun runs the queries that have a parallel lane into b.
+func (b *buffers) parallelRun(q *kit.Queries, p params) {
+	b.extremes = q.Extremes.Run()
+	b.adults = q.Adults.Run(b.adults, p.min)
+	b.buyers = q.OrderBuyers.Run(b.buyers)
+	b.lost = q.OrdersLost.Run(b.lost)
+	b.placed = q.Placed.Run(b.placed)
+	b.tagged = q.Tagged.Run(b.tagged)
+}
+
+func (b *buffers) parallelShow() []string {
+	return []string{show(b.adults), show(b.buyers), show(b.lost), show(b.placed), show(b.tagged), show([]kit.ExtremesRow{b.extremes})}
+}
+
+// attach puts the queries with a parallel lane on w's workers from one
+// used chunk on.
+func attach(q *kit.Queries, w *tickwork.World) {
+	q.Extremes.Parallel(w, 1)
+	q.Adults.Parallel(w, 1)
+	q.OrderBuyers.Parallel(w, 1)
+	q.OrdersLost.Parallel(w, 1)
+	q.Placed.Parallel(w, 1)
+	q.Tagged.Parallel(w, 1)
+}
+
+// TestParallelLaneMatchesSerial: the queries with a parallel lane
+// (filters, joins, has), attached to the world's 1, 2, 4 or 8 workers and
+// under every chunk dealing, return the serial run's rows bit for bit and
+// in order after every frame of random worlds, and say that they took the
+// parallel lane.
+func TestParallelLaneMatchesSerial(t *testing.T) {
+	for _, seed := range []uint64{1, 2, 3} {
+		for _, o := range append([]chunkorder.Order{chunkorder.Span()}, chunkorder.Alternatives()...) {
+			for _, workers := range []int{1, 2, 4, 8} {
+				t.Run(fmt.Sprintf("seed%d/%s/workers%d", seed, o, workers), func(t *testing.T) {
+					restore := chunkorder.Set(o)
+					defer restore()
+					wd := newWorld(t, workers, seed)
+					par := kit.NewQueries(wd.t)
+					attach(par, wd.w)
+					var serial, parallel buffers
+					for f := range 12 {
+						wd.mutate(t)
+						require.NoError(t, wd.w.Frame(dt))
+						p := wd.frameParams()
+						serial.parallelRun(wd.q, p)
+						parallel.parallelRun(par, p)
+						want, got := serial.parallelShow(), parallel.parallelShow()
+						for i := range want {
+							require.Equal(t, want[i], got[i], "frame %d, query %d (%+v)", f, i, p)
+						}
+						m := take(wd.t).stats()
+						require.Equal(t, show([]kit.ExtremesRow{{Count: m.Count, SumAge: m.SumAge, MinW: m.MinW, MaxW: m.MaxW, MinAge: m.MinAge, MaxScore: m.MaxScore}}),
+							show([]kit.ExtremesRow{parallel.extremes}), "frame %d: Extremes against the model", f)
+						require.Equal(t, "parallel", par.Adults.Lane())
+						require.Equal(t, "parallel", par.Extremes.Lane())
+						require.Equal(t, "serial", wd.q.Adults.Lane())
+						require.Contains(t, par.Tagged.Plan(), "lane of the last run: parallel")
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestParallelLaneAllocatesNothing: once the partials have grown, a
+// parallel Run allocates nothing, at 1 and 4 workers.
+func TestParallelLaneAllocatesNothing(t *testing.T) {
+	for _, workers := range []int{1, 4} {
+		wd := newWorld(t, workers, 9)
+		attach(wd.q, wd.w)
+		for range 5 {
+			wd.mutate(t)
+			require.NoError(t, wd.w.Frame(dt))
+		}
+		var b buffers
+		p := params{min: 5}
+		b.parallelRun(wd.q, p)
+		require.Zero(t, testing.AllocsPerRun(20, func() { b.parallelRun(wd.q, p) }), "workers %d", workers)
+		require.Equal(t, "parallel", wd.q.Adults.Lane())
+	}
 }
