@@ -254,11 +254,15 @@ func (sp Spawner1[A]) At(w Worker) Spawner1[A] {
 // Writes, which declare the access), as Query1.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery1's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery1's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each1[A any](bl *Builder, name string, phase Phase, a Col[A], fn func(ctx *Context, entity Handle, a *A), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery1(a.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each1")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a := row.Get()
@@ -270,12 +274,15 @@ func Each1[A any](bl *Builder, name string, phase Phase, a Col[A], fn func(ctx *
 
 // ParallelEach1 is Each1 whose rows run on the kernel workers, as
 // Query1.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each1's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach1[A any](bl *Builder, name string, phase Phase, a Col[A], fn func(wk Worker, entity Handle, a *A), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery1(a.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach1")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -507,11 +514,15 @@ func (sp Spawner2[A, B]) At(w Worker) Spawner2[A, B] {
 // Writes, which declare the access), as Query2.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery2's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery2's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each2[A, B any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], fn func(ctx *Context, entity Handle, a *A, b *B), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery2(a.declare(decl), b.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each2")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b := row.Get()
@@ -523,12 +534,15 @@ func Each2[A, B any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], 
 
 // ParallelEach2 is Each2 whose rows run on the kernel workers, as
 // Query2.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each2's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach2[A, B any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], fn func(wk Worker, entity Handle, a *A, b *B), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery2(a.declare(decl), b.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach2")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -760,11 +774,15 @@ func (sp Spawner3[A, B, C]) At(w Worker) Spawner3[A, B, C] {
 // Writes, which declare the access), as Query3.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery3's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery3's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each3[A, B, C any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], fn func(ctx *Context, entity Handle, a *A, b *B, c *C), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery3(a.declare(decl), b.declare(decl), c.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each3")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c := row.Get()
@@ -776,12 +794,15 @@ func Each3[A, B, C any](bl *Builder, name string, phase Phase, a Col[A], b Col[B
 
 // ParallelEach3 is Each3 whose rows run on the kernel workers, as
 // Query3.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each3's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach3[A, B, C any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], fn func(wk Worker, entity Handle, a *A, b *B, c *C), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery3(a.declare(decl), b.declare(decl), c.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach3")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -1015,11 +1036,15 @@ func (sp Spawner4[A, B, C, D]) At(w Worker) Spawner4[A, B, C, D] {
 // Writes, which declare the access), as Query4.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery4's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery4's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each4[A, B, C, D any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery4(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each4")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d := row.Get()
@@ -1031,12 +1056,15 @@ func Each4[A, B, C, D any](bl *Builder, name string, phase Phase, a Col[A], b Co
 
 // ParallelEach4 is Each4 whose rows run on the kernel workers, as
 // Query4.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each4's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach4[A, B, C, D any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery4(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach4")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -1300,11 +1328,15 @@ func (sp Spawner5[A, B, C, D, E]) At(w Worker) Spawner5[A, B, C, D, E] {
 // Writes, which declare the access), as Query5.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery5's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery5's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each5[A, B, C, D, E any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery5(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each5")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e := row.Get()
@@ -1316,12 +1348,15 @@ func Each5[A, B, C, D, E any](bl *Builder, name string, phase Phase, a Col[A], b
 
 // ParallelEach5 is Each5 whose rows run on the kernel workers, as
 // Query5.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each5's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach5[A, B, C, D, E any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery5(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach5")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -1590,11 +1625,15 @@ func (sp Spawner6[A, B, C, D, E, F]) At(w Worker) Spawner6[A, B, C, D, E, F] {
 // Writes, which declare the access), as Query6.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery6's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery6's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each6[A, B, C, D, E, F any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery6(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each6")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f := row.Get()
@@ -1606,12 +1645,15 @@ func Each6[A, B, C, D, E, F any](bl *Builder, name string, phase Phase, a Col[A]
 
 // ParallelEach6 is Each6 whose rows run on the kernel workers, as
 // Query6.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each6's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach6[A, B, C, D, E, F any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery6(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach6")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -1881,11 +1923,15 @@ func (sp Spawner7[A, B, C, D, E, F, G]) At(w Worker) Spawner7[A, B, C, D, E, F, 
 // Writes, which declare the access), as Query7.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery7's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery7's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each7[A, B, C, D, E, F, G any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery7(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each7")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g := row.Get()
@@ -1897,12 +1943,15 @@ func Each7[A, B, C, D, E, F, G any](bl *Builder, name string, phase Phase, a Col
 
 // ParallelEach7 is Each7 whose rows run on the kernel workers, as
 // Query7.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each7's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach7[A, B, C, D, E, F, G any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery7(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach7")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -2173,11 +2222,15 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) At(w Worker) Spawner8[A, B, C, D, E, 
 // Writes, which declare the access), as Query8.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery8's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery8's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each8[A, B, C, D, E, F, G, H any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery8(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each8")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h := row.Get()
@@ -2189,12 +2242,15 @@ func Each8[A, B, C, D, E, F, G, H any](bl *Builder, name string, phase Phase, a 
 
 // ParallelEach8 is Each8 whose rows run on the kernel workers, as
 // Query8.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each8's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach8[A, B, C, D, E, F, G, H any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery8(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach8")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -2468,11 +2524,15 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) At(w Worker) Spawner9[A, B, C, D, 
 // Writes, which declare the access), as Query9.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery9's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery9's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each9[A, B, C, D, E, F, G, H, I any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery9(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each9")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h, i := row.Get()
@@ -2484,12 +2544,15 @@ func Each9[A, B, C, D, E, F, G, H, I any](bl *Builder, name string, phase Phase,
 
 // ParallelEach9 is Each9 whose rows run on the kernel workers, as
 // Query9.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each9's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach9[A, B, C, D, E, F, G, H, I any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery9(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach9")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -2764,11 +2827,15 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) At(w Worker) Spawner10[A, B, C
 // Writes, which declare the access), as Query10.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery10's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery10's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each10[A, B, C, D, E, F, G, H, I, J any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery10(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each10")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h, i, j := row.Get()
@@ -2780,12 +2847,15 @@ func Each10[A, B, C, D, E, F, G, H, I, J any](bl *Builder, name string, phase Ph
 
 // ParallelEach10 is Each10 whose rows run on the kernel workers, as
 // Query10.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each10's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach10[A, B, C, D, E, F, G, H, I, J any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery10(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach10")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -3061,11 +3131,15 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) At(w Worker) Spawner11[A, B
 // Writes, which declare the access), as Query11.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery11's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery11's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each11[A, B, C, D, E, F, G, H, I, J, K any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery11(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each11")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h, i, j, k := row.Get()
@@ -3077,12 +3151,15 @@ func Each11[A, B, C, D, E, F, G, H, I, J, K any](bl *Builder, name string, phase
 
 // ParallelEach11 is Each11 whose rows run on the kernel workers, as
 // Query11.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each11's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach11[A, B, C, D, E, F, G, H, I, J, K any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery11(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach11")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -3359,11 +3436,15 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) At(w Worker) Spawner12[A
 // Writes, which declare the access), as Query12.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery12's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery12's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each12[A, B, C, D, E, F, G, H, I, J, K, L any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery12(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each12")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h, i, j, k, l := row.Get()
@@ -3375,12 +3456,15 @@ func Each12[A, B, C, D, E, F, G, H, I, J, K, L any](bl *Builder, name string, ph
 
 // ParallelEach12 is Each12 whose rows run on the kernel workers, as
 // Query12.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each12's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach12[A, B, C, D, E, F, G, H, I, J, K, L any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery12(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach12")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -3658,11 +3742,15 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) At(w Worker) Spawner1
 // Writes, which declare the access), as Query13.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery13's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery13's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each13[A, B, C, D, E, F, G, H, I, J, K, L, M any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery13(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each13")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h, i, j, k, l, m := row.Get()
@@ -3674,12 +3762,15 @@ func Each13[A, B, C, D, E, F, G, H, I, J, K, L, M any](bl *Builder, name string,
 
 // ParallelEach13 is Each13 whose rows run on the kernel workers, as
 // Query13.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each13's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach13[A, B, C, D, E, F, G, H, I, J, K, L, M any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery13(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach13")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -3960,11 +4051,15 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) At(w Worker) Spawn
 // Writes, which declare the access), as Query14.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery14's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery14's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery14(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each14")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h, i, j, k, l, m, n := row.Get()
@@ -3976,12 +4071,15 @@ func Each14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](bl *Builder, name stri
 
 // ParallelEach14 is Each14 whose rows run on the kernel workers, as
 // Query14.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each14's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery14(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach14")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -4263,11 +4361,15 @@ func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) At(w Worker) Sp
 // Writes, which declare the access), as Query15.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery15's, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery15's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], o Col[O], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery15(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl), o.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each15")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h, i, j, k, l, m, n, o := row.Get()
@@ -4279,12 +4381,15 @@ func Each15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](bl *Builder, name s
 
 // ParallelEach15 is Each15 whose rows run on the kernel workers, as
 // Query15.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each15's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], o Col[O], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery15(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl), o.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach15")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }

@@ -589,11 +589,15 @@ func (sp Spawner{{.N}}[{{.Types}}]) At(w Worker) Spawner{{.N}}[{{.Types}}] {
 // Writes, which declare the access), as Query{{.N}}.Each; uses declare the
 // rest of its manifest (Records, Emits, ReadsResource, WritesResource,
 // Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery{{.N}}'s, at Build.
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery{{.N}}'s, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each{{.N}}[{{.Any}}](bl *Builder, name string, phase Phase, {{join .Cols "$F Col[$T]" ", "}}, fn func(ctx *Context, entity Handle, {{join .Cols "$F *$T" ", "}}), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery{{.N}}({{join .Cols "$F.declare(decl)" ", "}})
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each{{.N}}")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				{{join .Cols "$F" ", "}} := row.Get()
@@ -605,12 +609,15 @@ func Each{{.N}}[{{.Any}}](bl *Builder, name string, phase Phase, {{join .Cols "$
 
 // ParallelEach{{.N}} is Each{{.N}} whose rows run on the kernel workers, as
 // Query{{.N}}.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders and emitters) in place of the Context; its errors are
+// Each{{.N}}'s (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach{{.N}}[{{.Any}}](bl *Builder, name string, phase Phase, {{join .Cols "$F Col[$T]" ", "}}, fn func(wk Worker, entity Handle, {{join .Cols "$F *$T" ", "}}), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery{{.N}}({{join .Cols "$F.declare(decl)" ", "}})
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach{{.N}}")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
