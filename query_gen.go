@@ -184,9 +184,9 @@ func (q Query1[A]) usedChunks() int {
 // free slot, holding a in the query's column (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query1 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query1[A]) Insert(a A) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
@@ -444,9 +444,9 @@ func (q Query2[A, B]) usedChunks() int {
 // free slot, holding a, b in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query2 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query2[A, B]) Insert(a A, b B) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
@@ -704,9 +704,9 @@ func (q Query3[A, B, C]) usedChunks() int {
 // free slot, holding a, b, c in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query3 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query3[A, B, C]) Insert(a A, b B, c C) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
@@ -964,9 +964,9 @@ func (q Query4[A, B, C, D]) usedChunks() int {
 // free slot, holding a, b, c, d in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query4 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query4[A, B, C, D]) Insert(a A, b B, c C, d D) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
@@ -1254,9 +1254,9 @@ func (q Query5[A, B, C, D, E]) usedChunks() int {
 // free slot, holding a, b, c, d, e in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query5 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query5[A, B, C, D, E]) Insert(a A, b B, c C, d D, e E) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
@@ -1549,9 +1549,9 @@ func (q Query6[A, B, C, D, E, F]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query6 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) Insert(a A, b B, c C, d D, e E, f F) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
@@ -1847,9 +1847,9 @@ func (q Query7[A, B, C, D, E, F, G]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query7 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) Insert(a A, b B, c C, d D, e E, f F, g G) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
@@ -2146,9 +2146,9 @@ func (q Query8[A, B, C, D, E, F, G, H]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query8 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) Insert(a A, b B, c C, d D, e E, f F, g G, h H) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
@@ -2448,9 +2448,9 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h, i in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query9 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query9[A, B, C, D, E, F, G, H, I]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
@@ -2751,9 +2751,9 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h, i, j in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query10 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
@@ -3055,9 +3055,9 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query11 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
@@ -3360,9 +3360,9 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query12 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
@@ -3666,9 +3666,9 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query13 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
@@ -3975,9 +3975,9 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m, n in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query14 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
@@ -4285,9 +4285,9 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m, n, o in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query15 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N, o O) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err

@@ -51,9 +51,9 @@ var (
 	ErrSealed = errors.New("definitions are sealed: add tables and columns before the domain is sealed (before Build in a world)")
 	// ErrNilColumn: a query given a nil *Column instead of one from AddColumn.
 	ErrNilColumn = errors.New("column is nil: pass the *Column returned by AddColumn")
-	// ErrZeroQuery: InsertN of a zero query (Query1{} ...), which has no
-	// table; nothing was inserted.
-	ErrZeroQuery = errors.New("ephemeral: InsertN of a zero query, which has no table: make the query with NewQuery1..NewQuery4 of a table's columns")
+	// ErrZeroQuery: Insert or InsertN of a zero query (Query1{} ...), which
+	// has no table; nothing was inserted.
+	ErrZeroQuery = errors.New("ephemeral: Insert or InsertN of a zero query, which has no table: make the query with NewQuery1..NewQuery4 of a table's columns")
 	// ErrNegativeCount: a negative count of rows (a query's InsertN(-1, ...)).
 	// Returned as a *CountError; nothing was inserted.
 	ErrNegativeCount = errors.New("ephemeral: negative count")

@@ -199,10 +199,14 @@ func (q Query{{.N}}[{{.Types}}]) Spans(chunk int) ({{join .Cols "[]$T" ", "}}) {
 // free slot (as Table.Insert), holding {{join .Cols "$F" ", "}} in the query's column{{if gt .N 1}}s{{end}}
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) Insert({{join .Cols "$F $T" ", "}}) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -518,9 +522,9 @@ func (q Query{{.N}}[{{.Types}}]) usedChunks() int {
 // free slot, holding {{join .Cols "$F" ", "}} in the query's column{{if gt .N 1}}s{{end}} (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
-// Allocates nothing.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query{{.N}} ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames, never from a system. Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) Insert({{join .Cols "$F $T" ", "}}) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
