@@ -148,11 +148,17 @@ func Move(h Handle, from, to *Recorder) { systems.Move(ephemeral.Handle(h), from
 
 // Reserve makes room for n records per playback in the system's serial
 // buffer, so that recording up to n never allocates. It allocates 16 bytes
-// a record: call it in the DeclareFunc or the body.
-func (r *Recorder) Reserve(n int) { r.e().Reserve(n) }
+// a record, charged to the world's memory budget (WithMemoryBudget): call
+// it in the DeclareFunc or the body. A negative n reserves nothing and
+// returns a *CountError (ErrNegativeCount); room past the budget reserves
+// nothing and returns a *BudgetError (ErrMemoryBudget), from the body at
+// once, from Build when called in the DeclareFunc (the records that would
+// need the room are refused when recorded: package commands, Memory).
+func (r *Recorder) Reserve(n int) error { return r.e().Reserve(n) }
 
-// ReserveWorkers is Reserve for each kernel worker's buffer (Worker).
-func (r *Recorder) ReserveWorkers(n int) { r.e().ReserveWorkers(n) }
+// ReserveWorkers is Reserve for each kernel worker's buffer (Worker), n
+// records each, with Reserve's errors.
+func (r *Recorder) ReserveWorkers(n int) error { return r.e().ReserveWorkers(n) }
 
 // Worker returns worker w's recorder for chunk chunk, from inside a
 // Parallel kernel, so that playback follows chunk order whatever the
@@ -175,9 +181,9 @@ func SetN[T any](r *Recorder, col *Column[T], hs []Handle, vs []T) {
 
 // ReserveValues makes room in r's serial buffer for n deferred values of
 // col (and n records), so that recording up to that many per playback
-// never allocates.
-func ReserveValues[T any](r *Recorder, col *Column[T], n int) {
-	systems.ReserveValues(r.e(), col.e(), n)
+// never allocates; its errors are Recorder.Reserve's.
+func ReserveValues[T any](r *Recorder, col *Column[T], n int) error {
+	return systems.ReserveValues(r.e(), col.e(), n)
 }
 
 // Emitter emits events from a system's body, made by Emit.

@@ -234,8 +234,9 @@ func (sp Spawner1[A]) Spawn(a A) Handle { return Handle(sp.s.Spawn(a)) }
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner1[A]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner1[A]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -494,8 +495,9 @@ func (sp Spawner2[A, B]) Spawn(a A, b B) Handle { return Handle(sp.s.Spawn(a, b)
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner2[A, B]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner2[A, B]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -754,8 +756,9 @@ func (sp Spawner3[A, B, C]) Spawn(a A, b B, c C) Handle { return Handle(sp.s.Spa
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner3[A, B, C]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner3[A, B, C]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -1016,8 +1019,9 @@ func (sp Spawner4[A, B, C, D]) Spawn(a A, b B, c C, d D) Handle {
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner4[A, B, C, D]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner4[A, B, C, D]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -1308,8 +1312,9 @@ func (sp Spawner5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) Handle {
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner5[A, B, C, D, E]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner5[A, B, C, D, E]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -1605,8 +1610,9 @@ func (sp Spawner6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) Handle 
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner6[A, B, C, D, E, F]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner6[A, B, C, D, E, F]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -1903,8 +1909,9 @@ func (sp Spawner7[A, B, C, D, E, F, G]) Spawn(a A, b B, c C, d D, e E, f F, g G)
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner7[A, B, C, D, E, F, G]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner7[A, B, C, D, E, F, G]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -2202,8 +2209,9 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) Spawn(a A, b B, c C, d D, e E, f F, g
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner8[A, B, C, D, E, F, G, H]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner8[A, B, C, D, E, F, G, H]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -2504,8 +2512,9 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Spawn(a A, b B, c C, d D, e E, f F
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -2807,8 +2816,9 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Spawn(a A, b B, c C, d D, e E,
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -3111,8 +3121,9 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(a A, b B, c C, d D, e
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -3416,8 +3427,9 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(a A, b B, c C, d D
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -3722,8 +3734,11 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spawn(a A, b B, c C, 
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Reserve(n int) error {
+	return sp.s.Reserve(n)
+}
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -4031,8 +4046,11 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spawn(a A, b B, c 
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Reserve(n int) error {
+	return sp.s.Reserve(n)
+}
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -4341,8 +4359,11 @@ func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spawn(a A, b B,
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Reserve(n int) error {
+	return sp.s.Reserve(n)
+}
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).

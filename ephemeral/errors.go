@@ -103,12 +103,15 @@ func (e *CapacityError) Is(target error) bool { return target == ErrCapacity }
 // nothing changed. errors.Is(err, ErrNegativeCount) is true.
 type CountError struct {
 	Table string // table name
-	Call  string // "InsertN"
+	Call  string // "InsertN"; a reservation's ("Recorder.Reserve", "Spawner2.Reserve", ...)
 	Count int    // the count given, < 0
 }
 
 func (e *CountError) Error() string {
-	return fmt.Sprintf("ephemeral: table %q: %s(%d, ...): want a count of 0 or more rows; nothing was inserted", e.Table, e.Call, e.Count)
+	if e.Call == "InsertN" {
+		return fmt.Sprintf("ephemeral: table %q: %s(%d, ...): want a count of 0 or more rows; nothing was inserted", e.Table, e.Call, e.Count)
+	}
+	return fmt.Sprintf("ephemeral: table %q: %s(%d): want a count of 0 or more; nothing was reserved", e.Table, e.Call, e.Count)
 }
 
 // Is reports whether target is ErrNegativeCount.

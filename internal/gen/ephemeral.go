@@ -338,15 +338,21 @@ func (sp Spawner{{.N}}[{{.Types}}]) Spawn({{join .Cols "$F $T" ", "}}) ephemeral
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
+	}
+	if n < 0 {
+		return sp.rec.negative("Spawner{{.N}}.Reserve", n)
 	}
 {{- range .Cols}}
-	ReserveValues(sp.rec, sp.all.{{.F}}, n)
+	if err := ReserveValues(sp.rec, sp.all.{{.F}}, n); err != nil {
+		return err
+	}
 {{- end}}
-	sp.rec.Reserve(n * {{add .N 1}})
+	return sp.rec.Reserve(n * {{add .N 1}})
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -573,8 +579,9 @@ func (sp Spawner{{.N}}[{{.Types}}]) Spawn({{join .Cols "$F $T" ", "}}) Handle { 
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
