@@ -8,7 +8,7 @@
 //
 //   - Build a world: [NewBuilder] with options, each an [Option] ([WithWorkers],
 //     [WithKernelPolicy], [WithFixedStep], [WithMaxTicksPerFrame],
-//     [WithPacing] ([Pacing]), [WithReportWindow], [WithCommandRecords],
+//     [WithPacing] ([Pacing]), [WithReportWindow], [WithExactAllocs], [WithCommandRecords],
 //     [WithMemoryBudget]); on the [Builder]: [Builder.Domain]
 //     ([DomainSpec], [Domain]), [Builder.Table] ([TableSpec], [Table]),
 //     [AddColumn] ([Column]), [AddEvents] ([EventSpec], [Events],
