@@ -250,11 +250,32 @@ func (sp Spawner1[A]) At(w Worker) Spawner1[A] {
 	return Spawner1[A]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse1 is a row system's spawner of rows with their value in 1 column of one
+// table, made by Spawns1: its Spawner1 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner1 in the declaration.
+type SpawnUse1[A any] struct {
+	Spawner1[A]
+	mk    func(decl *Decl) Spawner1[A]
+	owner string
+}
+
+// Spawns1 is the use that spawns rows of the table of a from the body (as
+// NewSpawner1; a nil column fails Build). It allocates:
+// make it at set-up.
+func Spawns1[A any](a *Column[A]) *SpawnUse1[A] {
+	return &SpawnUse1[A]{mk: func(decl *Decl) Spawner1[A] { return NewSpawner1(decl, a) }}
+}
+
+func (u *SpawnUse1[A]) declare(d *Decl) {
+	bound("Spawns1", &u.owner, d)
+	u.Spawner1 = u.mk(d)
+}
+
 // Each1 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a (Reads or
 // Writes, which declare the access), as Query1.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery1's, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each1[A any](bl *Builder, name string, phase Phase, a Col[A], fn func(ctx *Context, entity Handle, a *A), uses ...Use) {
@@ -275,7 +296,7 @@ func Each1[A any](bl *Builder, name string, phase Phase, a Col[A], fn func(ctx *
 
 // ParallelEach1 is Each1 whose rows run on the kernel workers, as
 // Query1.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each1's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach1[A any](bl *Builder, name string, phase Phase, a Col[A], fn func(wk Worker, entity Handle, a *A), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
@@ -511,11 +532,32 @@ func (sp Spawner2[A, B]) At(w Worker) Spawner2[A, B] {
 	return Spawner2[A, B]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse2 is a row system's spawner of rows with their values in 2 columns of one
+// table, made by Spawns2: its Spawner2 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner2 in the declaration.
+type SpawnUse2[A, B any] struct {
+	Spawner2[A, B]
+	mk    func(decl *Decl) Spawner2[A, B]
+	owner string
+}
+
+// Spawns2 is the use that spawns rows of the table of a, b from the body (as
+// NewSpawner2; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns2[A, B any](a *Column[A], b *Column[B]) *SpawnUse2[A, B] {
+	return &SpawnUse2[A, B]{mk: func(decl *Decl) Spawner2[A, B] { return NewSpawner2(decl, a, b) }}
+}
+
+func (u *SpawnUse2[A, B]) declare(d *Decl) {
+	bound("Spawns2", &u.owner, d)
+	u.Spawner2 = u.mk(d)
+}
+
 // Each2 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b (Reads or
 // Writes, which declare the access), as Query2.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery2's, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each2[A, B any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], fn func(ctx *Context, entity Handle, a *A, b *B), uses ...Use) {
@@ -536,7 +578,7 @@ func Each2[A, B any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], 
 
 // ParallelEach2 is Each2 whose rows run on the kernel workers, as
 // Query2.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each2's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach2[A, B any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], fn func(wk Worker, entity Handle, a *A, b *B), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
@@ -772,11 +814,32 @@ func (sp Spawner3[A, B, C]) At(w Worker) Spawner3[A, B, C] {
 	return Spawner3[A, B, C]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse3 is a row system's spawner of rows with their values in 3 columns of one
+// table, made by Spawns3: its Spawner3 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner3 in the declaration.
+type SpawnUse3[A, B, C any] struct {
+	Spawner3[A, B, C]
+	mk    func(decl *Decl) Spawner3[A, B, C]
+	owner string
+}
+
+// Spawns3 is the use that spawns rows of the table of a, b, c from the body (as
+// NewSpawner3; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns3[A, B, C any](a *Column[A], b *Column[B], c *Column[C]) *SpawnUse3[A, B, C] {
+	return &SpawnUse3[A, B, C]{mk: func(decl *Decl) Spawner3[A, B, C] { return NewSpawner3(decl, a, b, c) }}
+}
+
+func (u *SpawnUse3[A, B, C]) declare(d *Decl) {
+	bound("Spawns3", &u.owner, d)
+	u.Spawner3 = u.mk(d)
+}
+
 // Each3 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c (Reads or
 // Writes, which declare the access), as Query3.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery3's, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each3[A, B, C any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], fn func(ctx *Context, entity Handle, a *A, b *B, c *C), uses ...Use) {
@@ -797,7 +860,7 @@ func Each3[A, B, C any](bl *Builder, name string, phase Phase, a Col[A], b Col[B
 
 // ParallelEach3 is Each3 whose rows run on the kernel workers, as
 // Query3.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each3's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach3[A, B, C any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], fn func(wk Worker, entity Handle, a *A, b *B, c *C), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
@@ -1035,11 +1098,32 @@ func (sp Spawner4[A, B, C, D]) At(w Worker) Spawner4[A, B, C, D] {
 	return Spawner4[A, B, C, D]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse4 is a row system's spawner of rows with their values in 4 columns of one
+// table, made by Spawns4: its Spawner4 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner4 in the declaration.
+type SpawnUse4[A, B, C, D any] struct {
+	Spawner4[A, B, C, D]
+	mk    func(decl *Decl) Spawner4[A, B, C, D]
+	owner string
+}
+
+// Spawns4 is the use that spawns rows of the table of a, b, c, d from the body (as
+// NewSpawner4; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D]) *SpawnUse4[A, B, C, D] {
+	return &SpawnUse4[A, B, C, D]{mk: func(decl *Decl) Spawner4[A, B, C, D] { return NewSpawner4(decl, a, b, c, d) }}
+}
+
+func (u *SpawnUse4[A, B, C, D]) declare(d *Decl) {
+	bound("Spawns4", &u.owner, d)
+	u.Spawner4 = u.mk(d)
+}
+
 // Each4 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d (Reads or
 // Writes, which declare the access), as Query4.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery4's, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each4[A, B, C, D any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D), uses ...Use) {
@@ -1060,7 +1144,7 @@ func Each4[A, B, C, D any](bl *Builder, name string, phase Phase, a Col[A], b Co
 
 // ParallelEach4 is Each4 whose rows run on the kernel workers, as
 // Query4.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each4's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach4[A, B, C, D any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
@@ -1328,11 +1412,32 @@ func (sp Spawner5[A, B, C, D, E]) At(w Worker) Spawner5[A, B, C, D, E] {
 	return Spawner5[A, B, C, D, E]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse5 is a row system's spawner of rows with their values in 5 columns of one
+// table, made by Spawns5: its Spawner5 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner5 in the declaration.
+type SpawnUse5[A, B, C, D, E any] struct {
+	Spawner5[A, B, C, D, E]
+	mk    func(decl *Decl) Spawner5[A, B, C, D, E]
+	owner string
+}
+
+// Spawns5 is the use that spawns rows of the table of a, b, c, d, e from the body (as
+// NewSpawner5; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E]) *SpawnUse5[A, B, C, D, E] {
+	return &SpawnUse5[A, B, C, D, E]{mk: func(decl *Decl) Spawner5[A, B, C, D, E] { return NewSpawner5(decl, a, b, c, d, e) }}
+}
+
+func (u *SpawnUse5[A, B, C, D, E]) declare(d *Decl) {
+	bound("Spawns5", &u.owner, d)
+	u.Spawner5 = u.mk(d)
+}
+
 // Each5 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e (Reads or
 // Writes, which declare the access), as Query5.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery5's, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each5[A, B, C, D, E any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E), uses ...Use) {
@@ -1353,7 +1458,7 @@ func Each5[A, B, C, D, E any](bl *Builder, name string, phase Phase, a Col[A], b
 
 // ParallelEach5 is Each5 whose rows run on the kernel workers, as
 // Query5.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each5's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach5[A, B, C, D, E any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
@@ -1626,11 +1731,32 @@ func (sp Spawner6[A, B, C, D, E, F]) At(w Worker) Spawner6[A, B, C, D, E, F] {
 	return Spawner6[A, B, C, D, E, F]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse6 is a row system's spawner of rows with their values in 6 columns of one
+// table, made by Spawns6: its Spawner6 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner6 in the declaration.
+type SpawnUse6[A, B, C, D, E, F any] struct {
+	Spawner6[A, B, C, D, E, F]
+	mk    func(decl *Decl) Spawner6[A, B, C, D, E, F]
+	owner string
+}
+
+// Spawns6 is the use that spawns rows of the table of a, b, c, d, e, f from the body (as
+// NewSpawner6; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F]) *SpawnUse6[A, B, C, D, E, F] {
+	return &SpawnUse6[A, B, C, D, E, F]{mk: func(decl *Decl) Spawner6[A, B, C, D, E, F] { return NewSpawner6(decl, a, b, c, d, e, f) }}
+}
+
+func (u *SpawnUse6[A, B, C, D, E, F]) declare(d *Decl) {
+	bound("Spawns6", &u.owner, d)
+	u.Spawner6 = u.mk(d)
+}
+
 // Each6 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f (Reads or
 // Writes, which declare the access), as Query6.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery6's, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each6[A, B, C, D, E, F any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F), uses ...Use) {
@@ -1651,7 +1777,7 @@ func Each6[A, B, C, D, E, F any](bl *Builder, name string, phase Phase, a Col[A]
 
 // ParallelEach6 is Each6 whose rows run on the kernel workers, as
 // Query6.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each6's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach6[A, B, C, D, E, F any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
@@ -1925,11 +2051,32 @@ func (sp Spawner7[A, B, C, D, E, F, G]) At(w Worker) Spawner7[A, B, C, D, E, F, 
 	return Spawner7[A, B, C, D, E, F, G]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse7 is a row system's spawner of rows with their values in 7 columns of one
+// table, made by Spawns7: its Spawner7 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner7 in the declaration.
+type SpawnUse7[A, B, C, D, E, F, G any] struct {
+	Spawner7[A, B, C, D, E, F, G]
+	mk    func(decl *Decl) Spawner7[A, B, C, D, E, F, G]
+	owner string
+}
+
+// Spawns7 is the use that spawns rows of the table of a, b, c, d, e, f, g from the body (as
+// NewSpawner7; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G]) *SpawnUse7[A, B, C, D, E, F, G] {
+	return &SpawnUse7[A, B, C, D, E, F, G]{mk: func(decl *Decl) Spawner7[A, B, C, D, E, F, G] { return NewSpawner7(decl, a, b, c, d, e, f, g) }}
+}
+
+func (u *SpawnUse7[A, B, C, D, E, F, G]) declare(d *Decl) {
+	bound("Spawns7", &u.owner, d)
+	u.Spawner7 = u.mk(d)
+}
+
 // Each7 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g (Reads or
 // Writes, which declare the access), as Query7.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery7's, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each7[A, B, C, D, E, F, G any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G), uses ...Use) {
@@ -1950,7 +2097,7 @@ func Each7[A, B, C, D, E, F, G any](bl *Builder, name string, phase Phase, a Col
 
 // ParallelEach7 is Each7 whose rows run on the kernel workers, as
 // Query7.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each7's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach7[A, B, C, D, E, F, G any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
@@ -2225,11 +2372,32 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) At(w Worker) Spawner8[A, B, C, D, E, 
 	return Spawner8[A, B, C, D, E, F, G, H]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse8 is a row system's spawner of rows with their values in 8 columns of one
+// table, made by Spawns8: its Spawner8 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner8 in the declaration.
+type SpawnUse8[A, B, C, D, E, F, G, H any] struct {
+	Spawner8[A, B, C, D, E, F, G, H]
+	mk    func(decl *Decl) Spawner8[A, B, C, D, E, F, G, H]
+	owner string
+}
+
+// Spawns8 is the use that spawns rows of the table of a, b, c, d, e, f, g, h from the body (as
+// NewSpawner8; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H]) *SpawnUse8[A, B, C, D, E, F, G, H] {
+	return &SpawnUse8[A, B, C, D, E, F, G, H]{mk: func(decl *Decl) Spawner8[A, B, C, D, E, F, G, H] { return NewSpawner8(decl, a, b, c, d, e, f, g, h) }}
+}
+
+func (u *SpawnUse8[A, B, C, D, E, F, G, H]) declare(d *Decl) {
+	bound("Spawns8", &u.owner, d)
+	u.Spawner8 = u.mk(d)
+}
+
 // Each8 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h (Reads or
 // Writes, which declare the access), as Query8.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery8's, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each8[A, B, C, D, E, F, G, H any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H), uses ...Use) {
@@ -2250,7 +2418,7 @@ func Each8[A, B, C, D, E, F, G, H any](bl *Builder, name string, phase Phase, a 
 
 // ParallelEach8 is Each8 whose rows run on the kernel workers, as
 // Query8.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each8's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach8[A, B, C, D, E, F, G, H any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
@@ -2528,11 +2696,34 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) At(w Worker) Spawner9[A, B, C, D, 
 	return Spawner9[A, B, C, D, E, F, G, H, I]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse9 is a row system's spawner of rows with their values in 9 columns of one
+// table, made by Spawns9: its Spawner9 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner9 in the declaration.
+type SpawnUse9[A, B, C, D, E, F, G, H, I any] struct {
+	Spawner9[A, B, C, D, E, F, G, H, I]
+	mk    func(decl *Decl) Spawner9[A, B, C, D, E, F, G, H, I]
+	owner string
+}
+
+// Spawns9 is the use that spawns rows of the table of a, b, c, d, e, f, g, h, i from the body (as
+// NewSpawner9; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I]) *SpawnUse9[A, B, C, D, E, F, G, H, I] {
+	return &SpawnUse9[A, B, C, D, E, F, G, H, I]{mk: func(decl *Decl) Spawner9[A, B, C, D, E, F, G, H, I] {
+		return NewSpawner9(decl, a, b, c, d, e, f, g, h, i)
+	}}
+}
+
+func (u *SpawnUse9[A, B, C, D, E, F, G, H, I]) declare(d *Decl) {
+	bound("Spawns9", &u.owner, d)
+	u.Spawner9 = u.mk(d)
+}
+
 // Each9 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i (Reads or
 // Writes, which declare the access), as Query9.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery9's, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each9[A, B, C, D, E, F, G, H, I any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I), uses ...Use) {
@@ -2553,7 +2744,7 @@ func Each9[A, B, C, D, E, F, G, H, I any](bl *Builder, name string, phase Phase,
 
 // ParallelEach9 is Each9 whose rows run on the kernel workers, as
 // Query9.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each9's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach9[A, B, C, D, E, F, G, H, I any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
@@ -2832,11 +3023,34 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) At(w Worker) Spawner10[A, B, C
 	return Spawner10[A, B, C, D, E, F, G, H, I, J]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse10 is a row system's spawner of rows with their values in 10 columns of one
+// table, made by Spawns10: its Spawner10 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner10 in the declaration.
+type SpawnUse10[A, B, C, D, E, F, G, H, I, J any] struct {
+	Spawner10[A, B, C, D, E, F, G, H, I, J]
+	mk    func(decl *Decl) Spawner10[A, B, C, D, E, F, G, H, I, J]
+	owner string
+}
+
+// Spawns10 is the use that spawns rows of the table of a, b, c, d, e, f, g, h, i, j from the body (as
+// NewSpawner10; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J]) *SpawnUse10[A, B, C, D, E, F, G, H, I, J] {
+	return &SpawnUse10[A, B, C, D, E, F, G, H, I, J]{mk: func(decl *Decl) Spawner10[A, B, C, D, E, F, G, H, I, J] {
+		return NewSpawner10(decl, a, b, c, d, e, f, g, h, i, j)
+	}}
+}
+
+func (u *SpawnUse10[A, B, C, D, E, F, G, H, I, J]) declare(d *Decl) {
+	bound("Spawns10", &u.owner, d)
+	u.Spawner10 = u.mk(d)
+}
+
 // Each10 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j (Reads or
 // Writes, which declare the access), as Query10.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery10's, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each10[A, B, C, D, E, F, G, H, I, J any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J), uses ...Use) {
@@ -2857,7 +3071,7 @@ func Each10[A, B, C, D, E, F, G, H, I, J any](bl *Builder, name string, phase Ph
 
 // ParallelEach10 is Each10 whose rows run on the kernel workers, as
 // Query10.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each10's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach10[A, B, C, D, E, F, G, H, I, J any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
@@ -3137,11 +3351,34 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) At(w Worker) Spawner11[A, B
 	return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse11 is a row system's spawner of rows with their values in 11 columns of one
+// table, made by Spawns11: its Spawner11 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner11 in the declaration.
+type SpawnUse11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	Spawner11[A, B, C, D, E, F, G, H, I, J, K]
+	mk    func(decl *Decl) Spawner11[A, B, C, D, E, F, G, H, I, J, K]
+	owner string
+}
+
+// Spawns11 is the use that spawns rows of the table of a, b, c, d, e, f, g, h, i, j, k from the body (as
+// NewSpawner11; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K]) *SpawnUse11[A, B, C, D, E, F, G, H, I, J, K] {
+	return &SpawnUse11[A, B, C, D, E, F, G, H, I, J, K]{mk: func(decl *Decl) Spawner11[A, B, C, D, E, F, G, H, I, J, K] {
+		return NewSpawner11(decl, a, b, c, d, e, f, g, h, i, j, k)
+	}}
+}
+
+func (u *SpawnUse11[A, B, C, D, E, F, G, H, I, J, K]) declare(d *Decl) {
+	bound("Spawns11", &u.owner, d)
+	u.Spawner11 = u.mk(d)
+}
+
 // Each11 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k (Reads or
 // Writes, which declare the access), as Query11.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery11's, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each11[A, B, C, D, E, F, G, H, I, J, K any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K), uses ...Use) {
@@ -3162,7 +3399,7 @@ func Each11[A, B, C, D, E, F, G, H, I, J, K any](bl *Builder, name string, phase
 
 // ParallelEach11 is Each11 whose rows run on the kernel workers, as
 // Query11.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each11's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach11[A, B, C, D, E, F, G, H, I, J, K any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
@@ -3443,11 +3680,34 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) At(w Worker) Spawner12[A
 	return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse12 is a row system's spawner of rows with their values in 12 columns of one
+// table, made by Spawns12: its Spawner12 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner12 in the declaration.
+type SpawnUse12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]
+	mk    func(decl *Decl) Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]
+	owner string
+}
+
+// Spawns12 is the use that spawns rows of the table of a, b, c, d, e, f, g, h, i, j, k, l from the body (as
+// NewSpawner12; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L]) *SpawnUse12[A, B, C, D, E, F, G, H, I, J, K, L] {
+	return &SpawnUse12[A, B, C, D, E, F, G, H, I, J, K, L]{mk: func(decl *Decl) Spawner12[A, B, C, D, E, F, G, H, I, J, K, L] {
+		return NewSpawner12(decl, a, b, c, d, e, f, g, h, i, j, k, l)
+	}}
+}
+
+func (u *SpawnUse12[A, B, C, D, E, F, G, H, I, J, K, L]) declare(d *Decl) {
+	bound("Spawns12", &u.owner, d)
+	u.Spawner12 = u.mk(d)
+}
+
 // Each12 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l (Reads or
 // Writes, which declare the access), as Query12.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery12's, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each12[A, B, C, D, E, F, G, H, I, J, K, L any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L), uses ...Use) {
@@ -3468,7 +3728,7 @@ func Each12[A, B, C, D, E, F, G, H, I, J, K, L any](bl *Builder, name string, ph
 
 // ParallelEach12 is Each12 whose rows run on the kernel workers, as
 // Query12.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each12's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach12[A, B, C, D, E, F, G, H, I, J, K, L any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
@@ -3752,11 +4012,34 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) At(w Worker) Spawner1
 	return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse13 is a row system's spawner of rows with their values in 13 columns of one
+// table, made by Spawns13: its Spawner13 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner13 in the declaration.
+type SpawnUse13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	mk    func(decl *Decl) Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	owner string
+}
+
+// Spawns13 is the use that spawns rows of the table of a, b, c, d, e, f, g, h, i, j, k, l, m from the body (as
+// NewSpawner13; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M]) *SpawnUse13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
+	return &SpawnUse13[A, B, C, D, E, F, G, H, I, J, K, L, M]{mk: func(decl *Decl) Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
+		return NewSpawner13(decl, a, b, c, d, e, f, g, h, i, j, k, l, m)
+	}}
+}
+
+func (u *SpawnUse13[A, B, C, D, E, F, G, H, I, J, K, L, M]) declare(d *Decl) {
+	bound("Spawns13", &u.owner, d)
+	u.Spawner13 = u.mk(d)
+}
+
 // Each13 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l, m (Reads or
 // Writes, which declare the access), as Query13.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery13's, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each13[A, B, C, D, E, F, G, H, I, J, K, L, M any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M), uses ...Use) {
@@ -3777,7 +4060,7 @@ func Each13[A, B, C, D, E, F, G, H, I, J, K, L, M any](bl *Builder, name string,
 
 // ParallelEach13 is Each13 whose rows run on the kernel workers, as
 // Query13.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each13's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach13[A, B, C, D, E, F, G, H, I, J, K, L, M any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
@@ -4064,11 +4347,34 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) At(w Worker) Spawn
 	return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse14 is a row system's spawner of rows with their values in 14 columns of one
+// table, made by Spawns14: its Spawner14 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner14 in the declaration.
+type SpawnUse14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	mk    func(decl *Decl) Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	owner string
+}
+
+// Spawns14 is the use that spawns rows of the table of a, b, c, d, e, f, g, h, i, j, k, l, m, n from the body (as
+// NewSpawner14; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N]) *SpawnUse14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
+	return &SpawnUse14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{mk: func(decl *Decl) Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
+		return NewSpawner14(decl, a, b, c, d, e, f, g, h, i, j, k, l, m, n)
+	}}
+}
+
+func (u *SpawnUse14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) declare(d *Decl) {
+	bound("Spawns14", &u.owner, d)
+	u.Spawner14 = u.mk(d)
+}
+
 // Each14 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l, m, n (Reads or
 // Writes, which declare the access), as Query14.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery14's, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N), uses ...Use) {
@@ -4089,7 +4395,7 @@ func Each14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](bl *Builder, name stri
 
 // ParallelEach14 is Each14 whose rows run on the kernel workers, as
 // Query14.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each14's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
@@ -4377,11 +4683,34 @@ func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) At(w Worker) Sp
 	return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse15 is a row system's spawner of rows with their values in 15 columns of one
+// table, made by Spawns15: its Spawner15 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner15 in the declaration.
+type SpawnUse15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	mk    func(decl *Decl) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	owner string
+}
+
+// Spawns15 is the use that spawns rows of the table of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o from the body (as
+// NewSpawner15; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], o *Column[O]) *SpawnUse15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
+	return &SpawnUse15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{mk: func(decl *Decl) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
+		return NewSpawner15(decl, a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
+	}}
+}
+
+func (u *SpawnUse15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) declare(d *Decl) {
+	bound("Spawns15", &u.owner, d)
+	u.Spawner15 = u.mk(d)
+}
+
 // Each15 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o (Reads or
 // Writes, which declare the access), as Query15.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery15's, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], o Col[O], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O), uses ...Use) {
@@ -4402,7 +4731,7 @@ func Each15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](bl *Builder, name s
 
 // ParallelEach15 is Each15 whose rows run on the kernel workers, as
 // Query15.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each15's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], o Col[O], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {

@@ -595,11 +595,32 @@ func (sp Spawner{{.N}}[{{.Types}}]) At(w Worker) Spawner{{.N}}[{{.Types}}] {
 	return Spawner{{.N}}[{{.Types}}]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse{{.N}} is a row system's spawner of rows with their value{{if gt .N 1}}s{{end}} in {{.N}} column{{if gt .N 1}}s{{end}} of one
+// table, made by Spawns{{.N}}: its Spawner{{.N}} (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner{{.N}} in the declaration.
+type SpawnUse{{.N}}[{{.Any}}] struct {
+	Spawner{{.N}}[{{.Types}}]
+	mk    func(decl *Decl) Spawner{{.N}}[{{.Types}}]
+	owner string
+}
+
+// Spawns{{.N}} is the use that spawns rows of the table of {{join .Cols "$F" ", "}} from the body (as
+// NewSpawner{{.N}}; a nil column{{if gt .N 1}}, or columns of different tables,{{end}} fail{{if eq .N 1}}s{{end}} Build). It allocates:
+// make it at set-up.
+func Spawns{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) *SpawnUse{{.N}}[{{.Types}}] {
+	return &SpawnUse{{.N}}[{{.Types}}]{mk: func(decl *Decl) Spawner{{.N}}[{{.Types}}] { return NewSpawner{{.N}}(decl, {{join .Cols "$F" ", "}}) }}
+}
+
+func (u *SpawnUse{{.N}}[{{.Types}}]) declare(d *Decl) {
+	bound("Spawns{{.N}}", &u.owner, d)
+	u.Spawner{{.N}} = u.mk(d)
+}
+
 // Each{{.N}} adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of {{join .Cols "$F" ", "}} (Reads or
 // Writes, which declare the access), as Query{{.N}}.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
 // systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery{{.N}}'s, at Build; a nil fn fails Build too
 // (ErrBadDeclaration, naming the system).
 func Each{{.N}}[{{.Any}}](bl *Builder, name string, phase Phase, {{join .Cols "$F Col[$T]" ", "}}, fn func(ctx *Context, entity Handle, {{join .Cols "$F *$T" ", "}}), uses ...Use) {
@@ -620,7 +641,7 @@ func Each{{.N}}[{{.Any}}](bl *Builder, name string, phase Phase, {{join .Cols "$
 
 // ParallelEach{{.N}} is Each{{.N}} whose rows run on the kernel workers, as
 // Query{{.N}}.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context; its errors are
+// of recorders, spawners and emitters) in place of the Context; its errors are
 // Each{{.N}}'s (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach{{.N}}[{{.Any}}](bl *Builder, name string, phase Phase, {{join .Cols "$F Col[$T]" ", "}}, fn func(wk Worker, entity Handle, {{join .Cols "$F *$T" ", "}}), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
