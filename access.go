@@ -142,7 +142,8 @@ func (r *Recorder) TryCreate() (Handle, error) {
 // at zero, and the rest of from's row is dropped (Ark's Exchange); h keeps
 // its handle and its other rows. Take from and to from the same system
 // (both from Record, or both Worker(w, chunk) of one worker); Move panics
-// otherwise. A move that fails at playback (no row in from's table, a row
+// otherwise. A move that fails at playback (no row in from's table,
+// ErrMoveNoRow for a live entity moved or removed earlier in the playback; a row
 // in to's already) makes the frame return an error matching ErrPlayback.
 func Move(h Handle, from, to *Recorder) { systems.Move(ephemeral.Handle(h), from.e(), to.e()) }
 

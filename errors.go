@@ -95,6 +95,7 @@ var (
 	ErrCommandPlayback = commands.ErrPlayback         // the same value as ErrPlayback (CommandStats.Err matches both)
 	ErrTooManyCreates  = commands.ErrTooManyCreates   // a buffer's creates past their most between releases
 	ErrNoRow           = commands.ErrNoRow            // a deferred Set of a live entity with no row in the column's table, inside a *PlaybackError
+	ErrMoveNoRow       = commands.ErrMoveNoRow        // a Move of a live entity with no row in the source table at that point of the playback, inside a *PlaybackError
 	ErrReentrant       = scheduler.ErrReentrant       // Frame called during a frame
 	ErrPoisoned        = scheduler.ErrPoisoned        // a panic left a frame unfinished (fatal)
 	ErrOverflow        = events.ErrOverflow           // events refused by a full table: an *OverflowError
