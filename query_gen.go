@@ -186,10 +186,14 @@ func (q Query1[A]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query1 ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query1[A]) Insert(a A) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query1.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a)
 	return Handle(entity), err
@@ -202,11 +206,14 @@ func (q Query1[A]) Insert(a A) (Handle, error) {
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query1[A]) InsertN(n int, fill func(entity Handle, a *A)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query1.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -468,10 +475,14 @@ func (q Query2[A, B]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query2 ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query2[A, B]) Insert(a A, b B) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query2.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b)
 	return Handle(entity), err
@@ -483,11 +494,14 @@ func (q Query2[A, B]) Insert(a A, b B) (Handle, error) {
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query2[A, B]) InsertN(n int, fill func(entity Handle, a *A, b *B)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query2.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -750,10 +764,14 @@ func (q Query3[A, B, C]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query3 ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query3[A, B, C]) Insert(a A, b B, c C) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query3.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c)
 	return Handle(entity), err
@@ -765,11 +783,14 @@ func (q Query3[A, B, C]) Insert(a A, b B, c C) (Handle, error) {
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query3[A, B, C]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query3.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -1032,10 +1053,14 @@ func (q Query4[A, B, C, D]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query4 ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query4[A, B, C, D]) Insert(a A, b B, c C, d D) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query4.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d)
 	return Handle(entity), err
@@ -1047,11 +1072,14 @@ func (q Query4[A, B, C, D]) Insert(a A, b B, c C, d D) (Handle, error) {
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query4[A, B, C, D]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query4.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -1344,10 +1372,14 @@ func (q Query5[A, B, C, D, E]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query5 ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query5[A, B, C, D, E]) Insert(a A, b B, c C, d D, e E) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query5.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e)
 	return Handle(entity), err
@@ -1359,11 +1391,14 @@ func (q Query5[A, B, C, D, E]) Insert(a A, b B, c C, d D, e E) (Handle, error) {
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query5[A, B, C, D, E]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query5.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -1661,10 +1696,14 @@ func (q Query6[A, B, C, D, E, F]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query6 ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) Insert(a A, b B, c C, d D, e E, f F) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query6.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f)
 	return Handle(entity), err
@@ -1676,11 +1715,14 @@ func (q Query6[A, B, C, D, E, F]) Insert(a A, b B, c C, d D, e E, f F) (Handle, 
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query6.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -1981,10 +2023,14 @@ func (q Query7[A, B, C, D, E, F, G]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query7 ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) Insert(a A, b B, c C, d D, e E, f F, g G) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query7.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g)
 	return Handle(entity), err
@@ -1996,11 +2042,14 @@ func (q Query7[A, B, C, D, E, F, G]) Insert(a A, b B, c C, d D, e E, f F, g G) (
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query7.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -2302,10 +2351,14 @@ func (q Query8[A, B, C, D, E, F, G, H]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query8 ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) Insert(a A, b B, c C, d D, e E, f F, g G, h H) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query8.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h)
 	return Handle(entity), err
@@ -2317,11 +2370,14 @@ func (q Query8[A, B, C, D, E, F, G, H]) Insert(a A, b B, c C, d D, e E, f F, g G
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query8.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -2626,10 +2682,14 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query9 ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query9[A, B, C, D, E, F, G, H, I]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query9.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i)
 	return Handle(entity), err
@@ -2641,11 +2701,14 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) Insert(a A, b B, c C, d D, e E, f F, 
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query9[A, B, C, D, E, F, G, H, I]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query9.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -2953,10 +3016,14 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query10 ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query10.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j)
 	return Handle(entity), err
@@ -2968,11 +3035,14 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) Insert(a A, b B, c C, d D, e E, f
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query10.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -3281,10 +3351,14 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query11 ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query11.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k)
 	return Handle(entity), err
@@ -3296,11 +3370,14 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Insert(a A, b B, c C, d D, e E
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query11.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -3610,10 +3687,14 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query12 ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query12.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l)
 	return Handle(entity), err
@@ -3625,11 +3706,14 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Insert(a A, b B, c C, d D, 
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query12.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -3940,10 +4024,14 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query13 ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query13.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l, m)
 	return Handle(entity), err
@@ -3955,11 +4043,14 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Insert(a A, b B, c C, d 
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query13.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -4275,10 +4366,14 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query14 ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query14.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l, m, n)
 	return Handle(entity), err
@@ -4290,11 +4385,14 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Insert(a A, b B, c C,
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query14.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -4611,10 +4709,14 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query15 ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N, o O) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query15.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
 	return Handle(entity), err
@@ -4626,11 +4728,14 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Insert(a A, b B, c
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query15.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)

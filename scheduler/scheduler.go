@@ -220,6 +220,12 @@ func (s *Scheduler) Hook(fn func(h *Hook) error) error {
 // that drives the scheduler.
 func (s *Scheduler) Running() bool { return s.running.Load() }
 
+// RunningFlag is the flag Running reads, for ephemeral.Domain.SetGuard:
+// the world guards its domains with it, so that the host's structural
+// changes during a frame are refused with one atomic load. Only the
+// scheduler stores it.
+func (s *Scheduler) RunningFlag() *atomic.Bool { return &s.running }
+
 // Poisoned reports whether a panic escaped a frame (a system's, a kernel's,
 // a playback's) and left it unfinished: from then on Frame returns
 // ErrPoisoned, and the tables, events and resources hold a half-run frame

@@ -530,10 +530,14 @@ func (q Query{{.N}}[{{.Types}}]) usedChunks() int {
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
 // broken host query inserts nothing and returns its error (Err), a zero
 // Query{{.N}} ErrZeroQuery (as InsertN). A structural change: for set-up
-// and between frames, never from a system. Allocates nothing.
+// and between frames; during a frame it panics (the rule: Table).
+// Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) Insert({{join .Cols "$F $T" ", "}}) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query{{.N}}.Insert", useCreate)
 	}
 	entity, err := q.q.Insert({{join .Cols "$F" ", "}})
 	return Handle(entity), err
@@ -546,11 +550,14 @@ func (q Query{{.N}}[{{.Types}}]) Insert({{join .Cols "$F $T" ", "}}) (Handle, er
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(entity Handle, {{join .Cols "$F *$T" ", "}})) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query{{.N}}.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
