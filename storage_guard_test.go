@@ -29,7 +29,9 @@ func TestStructuralChangeInFrame(t *testing.T) {
 		{"Table.Delete", "Recorder.Delete (Record, Records)", func(tab *tickwork.Table, _ *tickwork.Column[int32], h tickwork.Handle) { tab.Delete(h) }},
 		{"Table.Detach", "Recorder.Remove (Record, Records)", func(tab *tickwork.Table, _ *tickwork.Column[int32], h tickwork.Handle) { tab.Detach(h) }},
 		{"Domain.Delete", "Recorder.Delete (Record, Records)", func(tab *tickwork.Table, _ *tickwork.Column[int32], h tickwork.Handle) { tab.Domain().Delete(h) }},
-		{"Query1.Insert", create, func(_ *tickwork.Table, x *tickwork.Column[int32], _ tickwork.Handle) { _, _ = tickwork.HostQuery1(x).Insert(1) }},
+		{"Query1.Insert", create, func(_ *tickwork.Table, x *tickwork.Column[int32], _ tickwork.Handle) {
+			_, _ = tickwork.HostQuery1(x).Insert(1)
+		}},
 		{"Query2.InsertN", create, func(_ *tickwork.Table, x *tickwork.Column[int32], _ tickwork.Handle) {
 			_ = tickwork.HostQuery2(x, x).InsertN(1, nil)
 		}},
