@@ -54,9 +54,10 @@
 //     and [Without] ([Filter]); tag tables (no columns) by [NewJoin] and
 //     [HostJoin] ([Join]), probed in a system through [Presence]. The
 //     rule: package ephemeral, Joins.
-//   - Run kernels: [Parallel], [ParallelPolicy] ([KernelPolicy]; at most [MaxParallelChunks] chunks); lanes
-//     for generated SIMD variants: [Lane] ([LaneScalar], [LaneAVX2],
-//     [LaneAVX512]; [ParseLane], [Lane.Available]), [BestLane], [SelectLane].
+//   - Run kernels: [Parallel], [ParallelPolicy] ([KernelPolicy]; at most
+//     [MaxParallelChunks] chunks); lanes for generated SIMD variants:
+//     [Lane] ([LaneScalar], [LaneAVX2], [LaneAVX512]; [ParseLane],
+//     [Lane.Available]), [BestLane], [SelectLane].
 //   - Time: [Context.DT] is the fixed step in FixedUpdate and the frame's
 //     delta elsewhere; [Context.FrameDT] is always the frame's.
 //   - Set up: a host query [HostQuery1] .. [HostQuery15] inserts the
