@@ -103,7 +103,7 @@ var (
 	ErrStaleHandle     = ephemeral.ErrStaleHandle     // a zero or stale handle
 	ErrForeignHandle   = ephemeral.ErrForeignHandle   // a handle of another domain
 	ErrRowExists       = ephemeral.ErrRowExists       // an Attach of an entity that has a row
-	ErrNegativeCount   = ephemeral.ErrNegativeCount   // a query's InsertN of fewer than 0 rows: a *CountError
+	ErrNegativeCount   = ephemeral.ErrNegativeCount   // a query's InsertN of fewer than 0 rows, or a negative Reserve: a *CountError
 	ErrZeroQuery       = ephemeral.ErrZeroQuery       // Insert or InsertN of a zero query (Query1{} ...), which has no table
 	ErrUnknownLane     = lanes.ErrUnknownLane         // a lane that is none of the three
 	ErrLaneUnavailable = lanes.ErrUnavailable         // a lane this build or CPU does not run (SelectLane)

@@ -54,8 +54,9 @@ var (
 	// ErrZeroQuery: Insert or InsertN of a zero query (Query1{} ...), which
 	// has no table; nothing was inserted.
 	ErrZeroQuery = errors.New("ephemeral: Insert or InsertN of a zero query, which has no table: make the query with NewQuery1..NewQuery4 of a table's columns")
-	// ErrNegativeCount: a negative count of rows (a query's InsertN(-1, ...)).
-	// Returned as a *CountError; nothing was inserted.
+	// ErrNegativeCount: a negative count of rows (a query's InsertN(-1, ...))
+	// or of records (a recorder's Reserve(-1), in package systems).
+	// Returned as a *CountError; nothing was inserted or reserved.
 	ErrNegativeCount = errors.New("ephemeral: negative count")
 	// ErrQueryTables: a query over columns of different tables.
 	ErrQueryTables = errors.New("a query's columns must belong to one table")
