@@ -142,17 +142,24 @@ func (r *Recorder) TryCreate() (Handle, error) {
 // at zero, and the rest of from's row is dropped (Ark's Exchange); h keeps
 // its handle and its other rows. Take from and to from the same system
 // (both from Record, or both Worker(w, chunk) of one worker); Move panics
-// otherwise. A move that fails at playback (no row in from's table, a row
+// otherwise. A move that fails at playback (no row in from's table,
+// ErrMoveNoRow for a live entity moved or removed earlier in the playback; a row
 // in to's already) makes the frame return an error matching ErrPlayback.
 func Move(h Handle, from, to *Recorder) { systems.Move(ephemeral.Handle(h), from.e(), to.e()) }
 
 // Reserve makes room for n records per playback in the system's serial
 // buffer, so that recording up to n never allocates. It allocates 16 bytes
-// a record: call it in the DeclareFunc or the body.
-func (r *Recorder) Reserve(n int) { r.e().Reserve(n) }
+// a record, charged to the world's memory budget (WithMemoryBudget): call
+// it in the DeclareFunc or the body. A negative n reserves nothing and
+// returns a *CountError (ErrNegativeCount); room past the budget reserves
+// nothing and returns a *BudgetError (ErrMemoryBudget), from the body at
+// once, from Build when called in the DeclareFunc (the records that would
+// need the room are refused when recorded: package commands, Memory).
+func (r *Recorder) Reserve(n int) error { return r.e().Reserve(n) }
 
-// ReserveWorkers is Reserve for each kernel worker's buffer (Worker).
-func (r *Recorder) ReserveWorkers(n int) { r.e().ReserveWorkers(n) }
+// ReserveWorkers is Reserve for each kernel worker's buffer (Worker), n
+// records each, with Reserve's errors.
+func (r *Recorder) ReserveWorkers(n int) error { return r.e().ReserveWorkers(n) }
 
 // Worker returns worker w's recorder for chunk chunk, from inside a
 // Parallel kernel, so that playback follows chunk order whatever the
@@ -175,9 +182,9 @@ func SetN[T any](r *Recorder, col *Column[T], hs []Handle, vs []T) {
 
 // ReserveValues makes room in r's serial buffer for n deferred values of
 // col (and n records), so that recording up to that many per playback
-// never allocates.
-func ReserveValues[T any](r *Recorder, col *Column[T], n int) {
-	systems.ReserveValues(r.e(), col.e(), n)
+// never allocates; its errors are Recorder.Reserve's.
+func ReserveValues[T any](r *Recorder, col *Column[T], n int) error {
+	return systems.ReserveValues(r.e(), col.e(), n)
 }
 
 // Emitter emits events from a system's body, made by Emit.

@@ -195,6 +195,12 @@ func WithPacing(p Pacing) Option { return Option{runtime.WithPacing(scheduler.Pa
 // statistics cover, 1..MaxReportWindow (default 128).
 func WithReportWindow(runs int) Option { return Option{runtime.WithReportWindow(runs)} }
 
+// WithExactAllocs makes FrameReport.AllocBytes and AllocObjects exact
+// when on, for two stops of the world a frame (runtime.ReadMemStats); off,
+// the default, they are runtime/metrics' figures, which count a small
+// allocation late (the rule: FrameReport.AllocBytes).
+func WithExactAllocs(on bool) Option { return Option{runtime.WithExactAllocs(on)} }
+
 // WithCommandRecords sets the initial records of each command buffer,
 // 1..MaxCommandRecords (default 1024); buffers grow past it while warming
 // up.

@@ -8,7 +8,7 @@
 //
 //   - Build a world: [NewBuilder] with options, each an [Option] ([WithWorkers],
 //     [WithKernelPolicy], [WithFixedStep], [WithMaxTicksPerFrame],
-//     [WithPacing] ([Pacing]), [WithReportWindow], [WithCommandRecords],
+//     [WithPacing] ([Pacing]), [WithReportWindow], [WithExactAllocs], [WithCommandRecords],
 //     [WithMemoryBudget]); on the [Builder]: [Builder.Domain]
 //     ([DomainSpec], [Domain]), [Builder.Table] ([TableSpec], [Table]),
 //     [AddColumn] ([Column]), [AddEvents] ([EventSpec], [Events],
@@ -20,7 +20,7 @@
 //   - Row systems, the one-call form of a loop over one table's rows
 //     ([Each1] .. [Each15], [ParallelEach1] .. [ParallelEach15]): columns
 //     [Reads] and [Writes] ([Col]), uses ([Use]) [Records] ([RecordUse]),
-//     [Emits] ([EmitUse]), [EmitsParallel] ([ParallelEmitUse]),
+//     [Spawns1] .. [Spawns15] ([SpawnUse1] .. [SpawnUse15]), [Emits] ([EmitUse]), [EmitsParallel] ([ParallelEmitUse]),
 //     [ReadsResource] and [WritesResource] ([ResourceUse]), [Orders]; the
 //     rule: Row systems, below.
 //   - Observe events from the host: [Observe], a callback per event
@@ -54,9 +54,10 @@
 //     and [Without] ([Filter]); tag tables (no columns) by [NewJoin] and
 //     [HostJoin] ([Join]), probed in a system through [Presence]. The
 //     rule: package ephemeral, Joins.
-//   - Run kernels: [Parallel], [ParallelPolicy] ([KernelPolicy]); lanes
-//     for generated SIMD variants: [Lane] ([LaneScalar], [LaneAVX2],
-//     [LaneAVX512]; [ParseLane], [Lane.Available]), [BestLane], [SelectLane].
+//   - Run kernels: [Parallel], [ParallelPolicy] ([KernelPolicy]; at most
+//     [MaxParallelChunks] chunks); lanes for generated SIMD variants:
+//     [Lane] ([LaneScalar], [LaneAVX2], [LaneAVX512]; [ParseLane],
+//     [Lane.Available]), [BestLane], [SelectLane].
 //   - Time: [Context.DT] is the fixed step in FixedUpdate and the frame's
 //     delta elsewhere; [Context.FrameDT] is always the frame's.
 //   - Set up: a host query [HostQuery1] .. [HostQuery15] inserts the
@@ -94,12 +95,13 @@
 // Each1 .. Each15 call their function with the run's Context, and
 // ParallelEach1 .. ParallelEach15 with the Worker, on the kernel workers.
 // Its columns are declared by their arguments, Reads(c) or Writes(c), and
-// everything else the body touches by its uses (Records, Emits,
-// EmitsParallel, ReadsResource, WritesResource) and its order (Orders), so
+// everything else the body touches by its uses (Records, Spawns1 ..
+// Spawns15, Emits, EmitsParallel, ReadsResource, WritesResource) and its
+// order (Orders), so
 // the system's manifest, and the conflict check Build runs on it, are
 // those of the same system written with Builder.System. A use is bound to
 // the one system whose declaration it is given to: its accessor (the
-// Recorder, Emitter, ... it embeds, or V) is set when Build runs the
+// Recorder, Spawner1, Emitter, ... it embeds, or V) is set when Build runs the
 // declaration and is valid from the first frame on; given to a second
 // system it fails Build with a *SystemDefinitionError (ErrDeclarePanic)
 // naming both. Uses are made at set-up, and allocate.

@@ -95,6 +95,7 @@ var (
 	ErrCommandPlayback = commands.ErrPlayback         // the same value as ErrPlayback (CommandStats.Err matches both)
 	ErrTooManyCreates  = commands.ErrTooManyCreates   // a buffer's creates past their most between releases
 	ErrNoRow           = commands.ErrNoRow            // a deferred Set of a live entity with no row in the column's table, inside a *PlaybackError
+	ErrMoveNoRow       = commands.ErrMoveNoRow        // a Move of a live entity with no row in the source table at that point of the playback, inside a *PlaybackError
 	ErrReentrant       = scheduler.ErrReentrant       // Frame called during a frame
 	ErrPoisoned        = scheduler.ErrPoisoned        // a panic left a frame unfinished (fatal)
 	ErrOverflow        = events.ErrOverflow           // events refused by a full table: an *OverflowError
@@ -102,8 +103,8 @@ var (
 	ErrStaleHandle     = ephemeral.ErrStaleHandle     // a zero or stale handle
 	ErrForeignHandle   = ephemeral.ErrForeignHandle   // a handle of another domain
 	ErrRowExists       = ephemeral.ErrRowExists       // an Attach of an entity that has a row
-	ErrNegativeCount   = ephemeral.ErrNegativeCount   // a query's InsertN of fewer than 0 rows: a *CountError
-	ErrZeroQuery       = ephemeral.ErrZeroQuery       // InsertN of a zero query (Query1{} ...), which has no table
+	ErrNegativeCount   = ephemeral.ErrNegativeCount   // a query's InsertN of fewer than 0 rows, or a negative Reserve: a *CountError
+	ErrZeroQuery       = ephemeral.ErrZeroQuery       // Insert or InsertN of a zero query (Query1{} ...), which has no table
 	ErrUnknownLane     = lanes.ErrUnknownLane         // a lane that is none of the three
 	ErrLaneUnavailable = lanes.ErrUnavailable         // a lane this build or CPU does not run (SelectLane)
 	ErrConcurrentFrame = scheduler.ErrConcurrentFrame // Frame called from another goroutine while a frame runs (matches ErrReentrant too)

@@ -77,3 +77,53 @@ func TestMessagesNameTheFace(t *testing.T) {
 	require.ErrorAs(t, d.CreateN(make([]tickwork.Handle, 9)), &ce)
 	assert.Equal(t, tickwork.StorageKindDomain, ce.Kind)
 }
+
+// TestPlaybackMessages: moving one live handle twice in one system says
+// the entity has no row in the source table at that point of the playback
+// (before, "stale or zero handle"), with ErrMoveNoRow; a spawn past the
+// capacity names the Spawn call (the 101st of 150) and the record counting
+// sets (before, only "record 200").
+func TestPlaybackMessages(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	d := b.Domain(tickwork.DomainSpec{Name: "D", Capacity: 16})
+	ta := b.Table(tickwork.TableSpec{Name: "A", Domain: d})
+	tb := b.Table(tickwork.TableSpec{Name: "B", Domain: d})
+	var h tickwork.Handle
+	b.System("mover", tickwork.Update, func(dc *tickwork.Decl) tickwork.RunFunc {
+		ra, rb := tickwork.Record(dc, ta), tickwork.Record(dc, tb)
+		return func(*tickwork.Context) { tickwork.Move(h, ra, rb); tickwork.Move(h, ra, rb) }
+	})
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	h, err = ta.Insert()
+	require.NoError(t, err)
+	err = w.Frame(0.01)
+	require.ErrorIs(t, err, tickwork.ErrMoveNoRow)
+	assert.NotErrorIs(t, err, tickwork.ErrStaleHandle)
+	assert.Equal(t, `tickwork: frame 0: Update system "mover": record 1: move in table "A": the entity is live but has no row in the move's source table at this point of the playback `+
+		`(an earlier record moved or removed it): record one tickwork.Move per entity, from the table it has a row in`, err.Error())
+	assert.True(t, tb.IsAlive(h), "the first move played")
+
+	b = tickwork.NewBuilder(tickwork.WithWorkers(1))
+	tc := b.Table(tickwork.TableSpec{Name: "C", Capacity: 100})
+	x := tickwork.AddColumn[int32](b, tc, "X")
+	b.System("spawner", tickwork.Update, func(dc *tickwork.Decl) tickwork.RunFunc {
+		sp := tickwork.NewSpawner1(dc, x)
+		return func(*tickwork.Context) {
+			for i := range 150 {
+				sp.Spawn(int32(i))
+			}
+		}
+	})
+	w2, err := b.Build()
+	require.NoError(t, err)
+	defer w2.Close()
+	err = w2.Frame(0.01)
+	require.ErrorIs(t, err, tickwork.ErrCapacity)
+	var pe *tickwork.PlaybackError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, 101, pe.Create)
+	assert.Equal(t, 200, pe.Record)
+	assert.Equal(t, `tickwork: frame 0: Update system "spawner": create 101 in table "C" (record 200 of creates and sets): ephemeral: table "C" is full: capacity 100 rows, 100 live, 1 requested`, err.Error())
+}

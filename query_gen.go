@@ -184,12 +184,16 @@ func (q Query1[A]) usedChunks() int {
 // free slot, holding a in the query's column (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query1 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query1[A]) Insert(a A) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query1.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a)
 	return Handle(entity), err
@@ -202,11 +206,14 @@ func (q Query1[A]) Insert(a A) (Handle, error) {
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query1[A]) InsertN(n int, fill func(entity Handle, a *A)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query1.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -234,8 +241,9 @@ func (sp Spawner1[A]) Spawn(a A) Handle { return Handle(sp.s.Spawn(a)) }
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner1[A]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner1[A]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -249,16 +257,41 @@ func (sp Spawner1[A]) At(w Worker) Spawner1[A] {
 	return Spawner1[A]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse1 is a row system's spawner of rows with their value in 1 column of one
+// table, made by Spawns1: its Spawner1 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner1 in the declaration.
+type SpawnUse1[A any] struct {
+	Spawner1[A]
+	mk    func(decl *Decl) Spawner1[A]
+	owner string
+}
+
+// Spawns1 is the use that spawns rows of the table of a from the body (as
+// NewSpawner1; a nil column fails Build). It allocates:
+// make it at set-up.
+func Spawns1[A any](a *Column[A]) *SpawnUse1[A] {
+	return &SpawnUse1[A]{mk: func(decl *Decl) Spawner1[A] { return NewSpawner1(decl, a) }}
+}
+
+func (u *SpawnUse1[A]) declare(d *Decl) {
+	bound("Spawns1", &u.owner, d)
+	u.Spawner1 = u.mk(d)
+}
+
 // Each1 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a (Reads or
 // Writes, which declare the access), as Query1.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery1's, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery1's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each1[A any](bl *Builder, name string, phase Phase, a Col[A], fn func(ctx *Context, entity Handle, a *A), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery1(a.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each1")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a := row.Get()
@@ -270,12 +303,15 @@ func Each1[A any](bl *Builder, name string, phase Phase, a Col[A], fn func(ctx *
 
 // ParallelEach1 is Each1 whose rows run on the kernel workers, as
 // Query1.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each1's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach1[A any](bl *Builder, name string, phase Phase, a Col[A], fn func(wk Worker, entity Handle, a *A), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery1(a.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach1")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -437,12 +473,16 @@ func (q Query2[A, B]) usedChunks() int {
 // free slot, holding a, b in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query2 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query2[A, B]) Insert(a A, b B) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query2.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b)
 	return Handle(entity), err
@@ -454,11 +494,14 @@ func (q Query2[A, B]) Insert(a A, b B) (Handle, error) {
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query2[A, B]) InsertN(n int, fill func(entity Handle, a *A, b *B)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query2.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -487,8 +530,9 @@ func (sp Spawner2[A, B]) Spawn(a A, b B) Handle { return Handle(sp.s.Spawn(a, b)
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner2[A, B]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner2[A, B]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -502,16 +546,41 @@ func (sp Spawner2[A, B]) At(w Worker) Spawner2[A, B] {
 	return Spawner2[A, B]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse2 is a row system's spawner of rows with their values in 2 columns of one
+// table, made by Spawns2: its Spawner2 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner2 in the declaration.
+type SpawnUse2[A, B any] struct {
+	Spawner2[A, B]
+	mk    func(decl *Decl) Spawner2[A, B]
+	owner string
+}
+
+// Spawns2 is the use that spawns rows of the table of a, b from the body (as
+// NewSpawner2; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns2[A, B any](a *Column[A], b *Column[B]) *SpawnUse2[A, B] {
+	return &SpawnUse2[A, B]{mk: func(decl *Decl) Spawner2[A, B] { return NewSpawner2(decl, a, b) }}
+}
+
+func (u *SpawnUse2[A, B]) declare(d *Decl) {
+	bound("Spawns2", &u.owner, d)
+	u.Spawner2 = u.mk(d)
+}
+
 // Each2 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b (Reads or
 // Writes, which declare the access), as Query2.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery2's, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery2's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each2[A, B any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], fn func(ctx *Context, entity Handle, a *A, b *B), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery2(a.declare(decl), b.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each2")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b := row.Get()
@@ -523,12 +592,15 @@ func Each2[A, B any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], 
 
 // ParallelEach2 is Each2 whose rows run on the kernel workers, as
 // Query2.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each2's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach2[A, B any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], fn func(wk Worker, entity Handle, a *A, b *B), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery2(a.declare(decl), b.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach2")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -690,12 +762,16 @@ func (q Query3[A, B, C]) usedChunks() int {
 // free slot, holding a, b, c in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query3 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query3[A, B, C]) Insert(a A, b B, c C) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query3.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c)
 	return Handle(entity), err
@@ -707,11 +783,14 @@ func (q Query3[A, B, C]) Insert(a A, b B, c C) (Handle, error) {
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query3[A, B, C]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query3.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -740,8 +819,9 @@ func (sp Spawner3[A, B, C]) Spawn(a A, b B, c C) Handle { return Handle(sp.s.Spa
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner3[A, B, C]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner3[A, B, C]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -755,16 +835,41 @@ func (sp Spawner3[A, B, C]) At(w Worker) Spawner3[A, B, C] {
 	return Spawner3[A, B, C]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse3 is a row system's spawner of rows with their values in 3 columns of one
+// table, made by Spawns3: its Spawner3 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner3 in the declaration.
+type SpawnUse3[A, B, C any] struct {
+	Spawner3[A, B, C]
+	mk    func(decl *Decl) Spawner3[A, B, C]
+	owner string
+}
+
+// Spawns3 is the use that spawns rows of the table of a, b, c from the body (as
+// NewSpawner3; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns3[A, B, C any](a *Column[A], b *Column[B], c *Column[C]) *SpawnUse3[A, B, C] {
+	return &SpawnUse3[A, B, C]{mk: func(decl *Decl) Spawner3[A, B, C] { return NewSpawner3(decl, a, b, c) }}
+}
+
+func (u *SpawnUse3[A, B, C]) declare(d *Decl) {
+	bound("Spawns3", &u.owner, d)
+	u.Spawner3 = u.mk(d)
+}
+
 // Each3 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c (Reads or
 // Writes, which declare the access), as Query3.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery3's, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery3's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each3[A, B, C any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], fn func(ctx *Context, entity Handle, a *A, b *B, c *C), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery3(a.declare(decl), b.declare(decl), c.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each3")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c := row.Get()
@@ -776,12 +881,15 @@ func Each3[A, B, C any](bl *Builder, name string, phase Phase, a Col[A], b Col[B
 
 // ParallelEach3 is Each3 whose rows run on the kernel workers, as
 // Query3.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each3's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach3[A, B, C any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], fn func(wk Worker, entity Handle, a *A, b *B, c *C), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery3(a.declare(decl), b.declare(decl), c.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach3")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -943,12 +1051,16 @@ func (q Query4[A, B, C, D]) usedChunks() int {
 // free slot, holding a, b, c, d in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query4 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query4[A, B, C, D]) Insert(a A, b B, c C, d D) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query4.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d)
 	return Handle(entity), err
@@ -960,11 +1072,14 @@ func (q Query4[A, B, C, D]) Insert(a A, b B, c C, d D) (Handle, error) {
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query4[A, B, C, D]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query4.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -995,8 +1110,9 @@ func (sp Spawner4[A, B, C, D]) Spawn(a A, b B, c C, d D) Handle {
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner4[A, B, C, D]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner4[A, B, C, D]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -1010,16 +1126,41 @@ func (sp Spawner4[A, B, C, D]) At(w Worker) Spawner4[A, B, C, D] {
 	return Spawner4[A, B, C, D]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse4 is a row system's spawner of rows with their values in 4 columns of one
+// table, made by Spawns4: its Spawner4 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner4 in the declaration.
+type SpawnUse4[A, B, C, D any] struct {
+	Spawner4[A, B, C, D]
+	mk    func(decl *Decl) Spawner4[A, B, C, D]
+	owner string
+}
+
+// Spawns4 is the use that spawns rows of the table of a, b, c, d from the body (as
+// NewSpawner4; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns4[A, B, C, D any](a *Column[A], b *Column[B], c *Column[C], d *Column[D]) *SpawnUse4[A, B, C, D] {
+	return &SpawnUse4[A, B, C, D]{mk: func(decl *Decl) Spawner4[A, B, C, D] { return NewSpawner4(decl, a, b, c, d) }}
+}
+
+func (u *SpawnUse4[A, B, C, D]) declare(d *Decl) {
+	bound("Spawns4", &u.owner, d)
+	u.Spawner4 = u.mk(d)
+}
+
 // Each4 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d (Reads or
 // Writes, which declare the access), as Query4.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery4's, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery4's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each4[A, B, C, D any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery4(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each4")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d := row.Get()
@@ -1031,12 +1172,15 @@ func Each4[A, B, C, D any](bl *Builder, name string, phase Phase, a Col[A], b Co
 
 // ParallelEach4 is Each4 whose rows run on the kernel workers, as
 // Query4.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each4's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach4[A, B, C, D any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery4(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach4")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -1226,12 +1370,16 @@ func (q Query5[A, B, C, D, E]) usedChunks() int {
 // free slot, holding a, b, c, d, e in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query5 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query5[A, B, C, D, E]) Insert(a A, b B, c C, d D, e E) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query5.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e)
 	return Handle(entity), err
@@ -1243,11 +1391,14 @@ func (q Query5[A, B, C, D, E]) Insert(a A, b B, c C, d D, e E) (Handle, error) {
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query5[A, B, C, D, E]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query5.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -1280,8 +1431,9 @@ func (sp Spawner5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) Handle {
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner5[A, B, C, D, E]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner5[A, B, C, D, E]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -1295,16 +1447,41 @@ func (sp Spawner5[A, B, C, D, E]) At(w Worker) Spawner5[A, B, C, D, E] {
 	return Spawner5[A, B, C, D, E]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse5 is a row system's spawner of rows with their values in 5 columns of one
+// table, made by Spawns5: its Spawner5 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner5 in the declaration.
+type SpawnUse5[A, B, C, D, E any] struct {
+	Spawner5[A, B, C, D, E]
+	mk    func(decl *Decl) Spawner5[A, B, C, D, E]
+	owner string
+}
+
+// Spawns5 is the use that spawns rows of the table of a, b, c, d, e from the body (as
+// NewSpawner5; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns5[A, B, C, D, E any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E]) *SpawnUse5[A, B, C, D, E] {
+	return &SpawnUse5[A, B, C, D, E]{mk: func(decl *Decl) Spawner5[A, B, C, D, E] { return NewSpawner5(decl, a, b, c, d, e) }}
+}
+
+func (u *SpawnUse5[A, B, C, D, E]) declare(d *Decl) {
+	bound("Spawns5", &u.owner, d)
+	u.Spawner5 = u.mk(d)
+}
+
 // Each5 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e (Reads or
 // Writes, which declare the access), as Query5.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery5's, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery5's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each5[A, B, C, D, E any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery5(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each5")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e := row.Get()
@@ -1316,12 +1493,15 @@ func Each5[A, B, C, D, E any](bl *Builder, name string, phase Phase, a Col[A], b
 
 // ParallelEach5 is Each5 whose rows run on the kernel workers, as
 // Query5.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each5's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach5[A, B, C, D, E any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery5(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach5")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -1514,12 +1694,16 @@ func (q Query6[A, B, C, D, E, F]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query6 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) Insert(a A, b B, c C, d D, e E, f F) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query6.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f)
 	return Handle(entity), err
@@ -1531,11 +1715,14 @@ func (q Query6[A, B, C, D, E, F]) Insert(a A, b B, c C, d D, e E, f F) (Handle, 
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query6.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -1570,8 +1757,9 @@ func (sp Spawner6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) Handle 
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner6[A, B, C, D, E, F]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner6[A, B, C, D, E, F]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -1585,16 +1773,41 @@ func (sp Spawner6[A, B, C, D, E, F]) At(w Worker) Spawner6[A, B, C, D, E, F] {
 	return Spawner6[A, B, C, D, E, F]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse6 is a row system's spawner of rows with their values in 6 columns of one
+// table, made by Spawns6: its Spawner6 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner6 in the declaration.
+type SpawnUse6[A, B, C, D, E, F any] struct {
+	Spawner6[A, B, C, D, E, F]
+	mk    func(decl *Decl) Spawner6[A, B, C, D, E, F]
+	owner string
+}
+
+// Spawns6 is the use that spawns rows of the table of a, b, c, d, e, f from the body (as
+// NewSpawner6; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns6[A, B, C, D, E, F any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F]) *SpawnUse6[A, B, C, D, E, F] {
+	return &SpawnUse6[A, B, C, D, E, F]{mk: func(decl *Decl) Spawner6[A, B, C, D, E, F] { return NewSpawner6(decl, a, b, c, d, e, f) }}
+}
+
+func (u *SpawnUse6[A, B, C, D, E, F]) declare(d *Decl) {
+	bound("Spawns6", &u.owner, d)
+	u.Spawner6 = u.mk(d)
+}
+
 // Each6 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f (Reads or
 // Writes, which declare the access), as Query6.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery6's, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery6's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each6[A, B, C, D, E, F any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery6(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each6")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f := row.Get()
@@ -1606,12 +1819,15 @@ func Each6[A, B, C, D, E, F any](bl *Builder, name string, phase Phase, a Col[A]
 
 // ParallelEach6 is Each6 whose rows run on the kernel workers, as
 // Query6.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each6's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach6[A, B, C, D, E, F any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery6(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach6")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -1805,12 +2021,16 @@ func (q Query7[A, B, C, D, E, F, G]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query7 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) Insert(a A, b B, c C, d D, e E, f F, g G) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query7.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g)
 	return Handle(entity), err
@@ -1822,11 +2042,14 @@ func (q Query7[A, B, C, D, E, F, G]) Insert(a A, b B, c C, d D, e E, f F, g G) (
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query7.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -1861,8 +2084,9 @@ func (sp Spawner7[A, B, C, D, E, F, G]) Spawn(a A, b B, c C, d D, e E, f F, g G)
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner7[A, B, C, D, E, F, G]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner7[A, B, C, D, E, F, G]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -1876,16 +2100,41 @@ func (sp Spawner7[A, B, C, D, E, F, G]) At(w Worker) Spawner7[A, B, C, D, E, F, 
 	return Spawner7[A, B, C, D, E, F, G]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse7 is a row system's spawner of rows with their values in 7 columns of one
+// table, made by Spawns7: its Spawner7 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner7 in the declaration.
+type SpawnUse7[A, B, C, D, E, F, G any] struct {
+	Spawner7[A, B, C, D, E, F, G]
+	mk    func(decl *Decl) Spawner7[A, B, C, D, E, F, G]
+	owner string
+}
+
+// Spawns7 is the use that spawns rows of the table of a, b, c, d, e, f, g from the body (as
+// NewSpawner7; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns7[A, B, C, D, E, F, G any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G]) *SpawnUse7[A, B, C, D, E, F, G] {
+	return &SpawnUse7[A, B, C, D, E, F, G]{mk: func(decl *Decl) Spawner7[A, B, C, D, E, F, G] { return NewSpawner7(decl, a, b, c, d, e, f, g) }}
+}
+
+func (u *SpawnUse7[A, B, C, D, E, F, G]) declare(d *Decl) {
+	bound("Spawns7", &u.owner, d)
+	u.Spawner7 = u.mk(d)
+}
+
 // Each7 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g (Reads or
 // Writes, which declare the access), as Query7.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery7's, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery7's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each7[A, B, C, D, E, F, G any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery7(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each7")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g := row.Get()
@@ -1897,12 +2146,15 @@ func Each7[A, B, C, D, E, F, G any](bl *Builder, name string, phase Phase, a Col
 
 // ParallelEach7 is Each7 whose rows run on the kernel workers, as
 // Query7.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each7's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach7[A, B, C, D, E, F, G any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery7(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach7")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -2097,12 +2349,16 @@ func (q Query8[A, B, C, D, E, F, G, H]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query8 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) Insert(a A, b B, c C, d D, e E, f F, g G, h H) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query8.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h)
 	return Handle(entity), err
@@ -2114,11 +2370,14 @@ func (q Query8[A, B, C, D, E, F, G, H]) Insert(a A, b B, c C, d D, e E, f F, g G
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query8.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -2153,8 +2412,9 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) Spawn(a A, b B, c C, d D, e E, f F, g
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner8[A, B, C, D, E, F, G, H]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner8[A, B, C, D, E, F, G, H]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -2168,16 +2428,41 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) At(w Worker) Spawner8[A, B, C, D, E, 
 	return Spawner8[A, B, C, D, E, F, G, H]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse8 is a row system's spawner of rows with their values in 8 columns of one
+// table, made by Spawns8: its Spawner8 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner8 in the declaration.
+type SpawnUse8[A, B, C, D, E, F, G, H any] struct {
+	Spawner8[A, B, C, D, E, F, G, H]
+	mk    func(decl *Decl) Spawner8[A, B, C, D, E, F, G, H]
+	owner string
+}
+
+// Spawns8 is the use that spawns rows of the table of a, b, c, d, e, f, g, h from the body (as
+// NewSpawner8; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns8[A, B, C, D, E, F, G, H any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H]) *SpawnUse8[A, B, C, D, E, F, G, H] {
+	return &SpawnUse8[A, B, C, D, E, F, G, H]{mk: func(decl *Decl) Spawner8[A, B, C, D, E, F, G, H] { return NewSpawner8(decl, a, b, c, d, e, f, g, h) }}
+}
+
+func (u *SpawnUse8[A, B, C, D, E, F, G, H]) declare(d *Decl) {
+	bound("Spawns8", &u.owner, d)
+	u.Spawner8 = u.mk(d)
+}
+
 // Each8 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h (Reads or
 // Writes, which declare the access), as Query8.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery8's, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery8's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each8[A, B, C, D, E, F, G, H any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery8(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each8")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h := row.Get()
@@ -2189,12 +2474,15 @@ func Each8[A, B, C, D, E, F, G, H any](bl *Builder, name string, phase Phase, a 
 
 // ParallelEach8 is Each8 whose rows run on the kernel workers, as
 // Query8.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each8's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach8[A, B, C, D, E, F, G, H any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery8(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach8")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -2392,12 +2680,16 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h, i in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query9 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query9[A, B, C, D, E, F, G, H, I]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query9.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i)
 	return Handle(entity), err
@@ -2409,11 +2701,14 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) Insert(a A, b B, c C, d D, e E, f F, 
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query9[A, B, C, D, E, F, G, H, I]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query9.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -2448,8 +2743,9 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Spawn(a A, b B, c C, d D, e E, f F
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -2463,16 +2759,43 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) At(w Worker) Spawner9[A, B, C, D, 
 	return Spawner9[A, B, C, D, E, F, G, H, I]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse9 is a row system's spawner of rows with their values in 9 columns of one
+// table, made by Spawns9: its Spawner9 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner9 in the declaration.
+type SpawnUse9[A, B, C, D, E, F, G, H, I any] struct {
+	Spawner9[A, B, C, D, E, F, G, H, I]
+	mk    func(decl *Decl) Spawner9[A, B, C, D, E, F, G, H, I]
+	owner string
+}
+
+// Spawns9 is the use that spawns rows of the table of a, b, c, d, e, f, g, h, i from the body (as
+// NewSpawner9; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns9[A, B, C, D, E, F, G, H, I any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I]) *SpawnUse9[A, B, C, D, E, F, G, H, I] {
+	return &SpawnUse9[A, B, C, D, E, F, G, H, I]{mk: func(decl *Decl) Spawner9[A, B, C, D, E, F, G, H, I] {
+		return NewSpawner9(decl, a, b, c, d, e, f, g, h, i)
+	}}
+}
+
+func (u *SpawnUse9[A, B, C, D, E, F, G, H, I]) declare(d *Decl) {
+	bound("Spawns9", &u.owner, d)
+	u.Spawner9 = u.mk(d)
+}
+
 // Each9 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i (Reads or
 // Writes, which declare the access), as Query9.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery9's, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery9's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each9[A, B, C, D, E, F, G, H, I any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery9(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each9")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h, i := row.Get()
@@ -2484,12 +2807,15 @@ func Each9[A, B, C, D, E, F, G, H, I any](bl *Builder, name string, phase Phase,
 
 // ParallelEach9 is Each9 whose rows run on the kernel workers, as
 // Query9.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each9's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach9[A, B, C, D, E, F, G, H, I any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery9(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach9")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -2688,12 +3014,16 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h, i, j in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query10 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query10.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j)
 	return Handle(entity), err
@@ -2705,11 +3035,14 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) Insert(a A, b B, c C, d D, e E, f
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query10.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -2744,8 +3077,9 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Spawn(a A, b B, c C, d D, e E,
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -2759,16 +3093,43 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) At(w Worker) Spawner10[A, B, C
 	return Spawner10[A, B, C, D, E, F, G, H, I, J]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse10 is a row system's spawner of rows with their values in 10 columns of one
+// table, made by Spawns10: its Spawner10 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner10 in the declaration.
+type SpawnUse10[A, B, C, D, E, F, G, H, I, J any] struct {
+	Spawner10[A, B, C, D, E, F, G, H, I, J]
+	mk    func(decl *Decl) Spawner10[A, B, C, D, E, F, G, H, I, J]
+	owner string
+}
+
+// Spawns10 is the use that spawns rows of the table of a, b, c, d, e, f, g, h, i, j from the body (as
+// NewSpawner10; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns10[A, B, C, D, E, F, G, H, I, J any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J]) *SpawnUse10[A, B, C, D, E, F, G, H, I, J] {
+	return &SpawnUse10[A, B, C, D, E, F, G, H, I, J]{mk: func(decl *Decl) Spawner10[A, B, C, D, E, F, G, H, I, J] {
+		return NewSpawner10(decl, a, b, c, d, e, f, g, h, i, j)
+	}}
+}
+
+func (u *SpawnUse10[A, B, C, D, E, F, G, H, I, J]) declare(d *Decl) {
+	bound("Spawns10", &u.owner, d)
+	u.Spawner10 = u.mk(d)
+}
+
 // Each10 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j (Reads or
 // Writes, which declare the access), as Query10.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery10's, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery10's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each10[A, B, C, D, E, F, G, H, I, J any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery10(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each10")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h, i, j := row.Get()
@@ -2780,12 +3141,15 @@ func Each10[A, B, C, D, E, F, G, H, I, J any](bl *Builder, name string, phase Ph
 
 // ParallelEach10 is Each10 whose rows run on the kernel workers, as
 // Query10.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each10's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach10[A, B, C, D, E, F, G, H, I, J any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery10(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach10")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -2985,12 +3349,16 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query11 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query11.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k)
 	return Handle(entity), err
@@ -3002,11 +3370,14 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Insert(a A, b B, c C, d D, e E
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query11.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -3041,8 +3412,9 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(a A, b B, c C, d D, e
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -3056,16 +3428,43 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) At(w Worker) Spawner11[A, B
 	return Spawner11[A, B, C, D, E, F, G, H, I, J, K]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse11 is a row system's spawner of rows with their values in 11 columns of one
+// table, made by Spawns11: its Spawner11 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner11 in the declaration.
+type SpawnUse11[A, B, C, D, E, F, G, H, I, J, K any] struct {
+	Spawner11[A, B, C, D, E, F, G, H, I, J, K]
+	mk    func(decl *Decl) Spawner11[A, B, C, D, E, F, G, H, I, J, K]
+	owner string
+}
+
+// Spawns11 is the use that spawns rows of the table of a, b, c, d, e, f, g, h, i, j, k from the body (as
+// NewSpawner11; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns11[A, B, C, D, E, F, G, H, I, J, K any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K]) *SpawnUse11[A, B, C, D, E, F, G, H, I, J, K] {
+	return &SpawnUse11[A, B, C, D, E, F, G, H, I, J, K]{mk: func(decl *Decl) Spawner11[A, B, C, D, E, F, G, H, I, J, K] {
+		return NewSpawner11(decl, a, b, c, d, e, f, g, h, i, j, k)
+	}}
+}
+
+func (u *SpawnUse11[A, B, C, D, E, F, G, H, I, J, K]) declare(d *Decl) {
+	bound("Spawns11", &u.owner, d)
+	u.Spawner11 = u.mk(d)
+}
+
 // Each11 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k (Reads or
 // Writes, which declare the access), as Query11.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery11's, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery11's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each11[A, B, C, D, E, F, G, H, I, J, K any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery11(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each11")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h, i, j, k := row.Get()
@@ -3077,12 +3476,15 @@ func Each11[A, B, C, D, E, F, G, H, I, J, K any](bl *Builder, name string, phase
 
 // ParallelEach11 is Each11 whose rows run on the kernel workers, as
 // Query11.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each11's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach11[A, B, C, D, E, F, G, H, I, J, K any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery11(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach11")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -3283,12 +3685,16 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query12 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query12.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l)
 	return Handle(entity), err
@@ -3300,11 +3706,14 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Insert(a A, b B, c C, d D, 
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query12.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -3339,8 +3748,9 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(a A, b B, c C, d D
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -3354,16 +3764,43 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) At(w Worker) Spawner12[A
 	return Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse12 is a row system's spawner of rows with their values in 12 columns of one
+// table, made by Spawns12: its Spawner12 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner12 in the declaration.
+type SpawnUse12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
+	Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]
+	mk    func(decl *Decl) Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]
+	owner string
+}
+
+// Spawns12 is the use that spawns rows of the table of a, b, c, d, e, f, g, h, i, j, k, l from the body (as
+// NewSpawner12; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns12[A, B, C, D, E, F, G, H, I, J, K, L any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L]) *SpawnUse12[A, B, C, D, E, F, G, H, I, J, K, L] {
+	return &SpawnUse12[A, B, C, D, E, F, G, H, I, J, K, L]{mk: func(decl *Decl) Spawner12[A, B, C, D, E, F, G, H, I, J, K, L] {
+		return NewSpawner12(decl, a, b, c, d, e, f, g, h, i, j, k, l)
+	}}
+}
+
+func (u *SpawnUse12[A, B, C, D, E, F, G, H, I, J, K, L]) declare(d *Decl) {
+	bound("Spawns12", &u.owner, d)
+	u.Spawner12 = u.mk(d)
+}
+
 // Each12 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l (Reads or
 // Writes, which declare the access), as Query12.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery12's, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery12's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each12[A, B, C, D, E, F, G, H, I, J, K, L any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery12(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each12")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h, i, j, k, l := row.Get()
@@ -3375,12 +3812,15 @@ func Each12[A, B, C, D, E, F, G, H, I, J, K, L any](bl *Builder, name string, ph
 
 // ParallelEach12 is Each12 whose rows run on the kernel workers, as
 // Query12.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each12's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach12[A, B, C, D, E, F, G, H, I, J, K, L any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery12(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach12")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -3582,12 +4022,16 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query13 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query13.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l, m)
 	return Handle(entity), err
@@ -3599,11 +4043,14 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Insert(a A, b B, c C, d 
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query13.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -3638,8 +4085,11 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spawn(a A, b B, c C, 
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Reserve(n int) error {
+	return sp.s.Reserve(n)
+}
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -3653,16 +4103,43 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) At(w Worker) Spawner1
 	return Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse13 is a row system's spawner of rows with their values in 13 columns of one
+// table, made by Spawns13: its Spawner13 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner13 in the declaration.
+type SpawnUse13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
+	Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	mk    func(decl *Decl) Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]
+	owner string
+}
+
+// Spawns13 is the use that spawns rows of the table of a, b, c, d, e, f, g, h, i, j, k, l, m from the body (as
+// NewSpawner13; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns13[A, B, C, D, E, F, G, H, I, J, K, L, M any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M]) *SpawnUse13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
+	return &SpawnUse13[A, B, C, D, E, F, G, H, I, J, K, L, M]{mk: func(decl *Decl) Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M] {
+		return NewSpawner13(decl, a, b, c, d, e, f, g, h, i, j, k, l, m)
+	}}
+}
+
+func (u *SpawnUse13[A, B, C, D, E, F, G, H, I, J, K, L, M]) declare(d *Decl) {
+	bound("Spawns13", &u.owner, d)
+	u.Spawner13 = u.mk(d)
+}
+
 // Each13 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l, m (Reads or
 // Writes, which declare the access), as Query13.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery13's, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery13's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each13[A, B, C, D, E, F, G, H, I, J, K, L, M any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery13(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each13")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h, i, j, k, l, m := row.Get()
@@ -3674,12 +4151,15 @@ func Each13[A, B, C, D, E, F, G, H, I, J, K, L, M any](bl *Builder, name string,
 
 // ParallelEach13 is Each13 whose rows run on the kernel workers, as
 // Query13.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each13's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach13[A, B, C, D, E, F, G, H, I, J, K, L, M any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery13(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach13")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -3884,12 +4364,16 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m, n in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query14 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query14.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l, m, n)
 	return Handle(entity), err
@@ -3901,11 +4385,14 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Insert(a A, b B, c C,
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query14.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -3940,8 +4427,11 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spawn(a A, b B, c 
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Reserve(n int) error {
+	return sp.s.Reserve(n)
+}
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -3955,16 +4445,43 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) At(w Worker) Spawn
 	return Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse14 is a row system's spawner of rows with their values in 14 columns of one
+// table, made by Spawns14: its Spawner14 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner14 in the declaration.
+type SpawnUse14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
+	Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	mk    func(decl *Decl) Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
+	owner string
+}
+
+// Spawns14 is the use that spawns rows of the table of a, b, c, d, e, f, g, h, i, j, k, l, m, n from the body (as
+// NewSpawner14; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N]) *SpawnUse14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
+	return &SpawnUse14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]{mk: func(decl *Decl) Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N] {
+		return NewSpawner14(decl, a, b, c, d, e, f, g, h, i, j, k, l, m, n)
+	}}
+}
+
+func (u *SpawnUse14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) declare(d *Decl) {
+	bound("Spawns14", &u.owner, d)
+	u.Spawner14 = u.mk(d)
+}
+
 // Each14 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l, m, n (Reads or
 // Writes, which declare the access), as Query14.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery14's, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery14's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery14(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each14")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h, i, j, k, l, m, n := row.Get()
@@ -3976,12 +4493,15 @@ func Each14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](bl *Builder, name stri
 
 // ParallelEach14 is Each14 whose rows run on the kernel workers, as
 // Query14.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each14's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery14(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach14")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
@@ -4187,12 +4707,16 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) usedChunks() int {
 // free slot, holding a, b, c, d, e, f, g, h, i, j, k, l, m, n, o in the query's columns (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query15 ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N, o O) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query15.Insert", useCreate)
 	}
 	entity, err := q.q.Insert(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
 	return Handle(entity), err
@@ -4204,11 +4728,14 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Insert(a A, b B, c
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) InsertN(n int, fill func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query15.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -4243,8 +4770,11 @@ func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spawn(a A, b B,
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Reserve(n int) error {
+	return sp.s.Reserve(n)
+}
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -4258,16 +4788,43 @@ func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) At(w Worker) Sp
 	return Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse15 is a row system's spawner of rows with their values in 15 columns of one
+// table, made by Spawns15: its Spawner15 (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner15 in the declaration.
+type SpawnUse15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
+	Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	mk    func(decl *Decl) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
+	owner string
+}
+
+// Spawns15 is the use that spawns rows of the table of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o from the body (as
+// NewSpawner15; a nil column, or columns of different tables, fail Build). It allocates:
+// make it at set-up.
+func Spawns15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](a *Column[A], b *Column[B], c *Column[C], d *Column[D], e *Column[E], f *Column[F], g *Column[G], h *Column[H], i *Column[I], j *Column[J], k *Column[K], l *Column[L], m *Column[M], n *Column[N], o *Column[O]) *SpawnUse15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
+	return &SpawnUse15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]{mk: func(decl *Decl) Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O] {
+		return NewSpawner15(decl, a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)
+	}}
+}
+
+func (u *SpawnUse15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) declare(d *Decl) {
+	bound("Spawns15", &u.owner, d)
+	u.Spawner15 = u.mk(d)
+}
+
 // Each15 adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of a, b, c, d, e, f, g, h, i, j, k, l, m, n, o (Reads or
 // Writes, which declare the access), as Query15.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery15's, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery15's, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], o Col[O], fn func(ctx *Context, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery15(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl), o.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each15")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				a, b, c, d, e, f, g, h, i, j, k, l, m, n, o := row.Get()
@@ -4279,12 +4836,15 @@ func Each15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](bl *Builder, name s
 
 // ParallelEach15 is Each15 whose rows run on the kernel workers, as
 // Query15.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each15's (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any](bl *Builder, name string, phase Phase, a Col[A], b Col[B], c Col[C], d Col[D], e Col[E], f Col[F], g Col[G], h Col[H], i Col[I], j Col[J], k Col[K], l Col[L], m Col[M], n Col[N], o Col[O], fn func(wk Worker, entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery15(a.declare(decl), b.declare(decl), c.declare(decl), d.declare(decl), e.declare(decl), f.declare(decl), g.declare(decl), h.declare(decl), i.declare(decl), j.declare(decl), k.declare(decl), l.declare(decl), m.declare(decl), n.declare(decl), o.declare(decl))
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach15")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }

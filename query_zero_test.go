@@ -11,8 +11,8 @@ import (
 
 // TestZeroQuery: the zero query of every arity is an empty one (package
 // ephemeral, "Queries"): All yields nothing (before, a nil dereference),
-// Chunk, Runs and Spans panic saying how to make a query, InsertN returns
-// ErrZeroQuery.
+// Chunk, Runs and Spans panic saying how to make a query, Insert and
+// InsertN return ErrZeroQuery.
 func TestZeroQuery(t *testing.T) {
 	const how = "of a zero query, which has no table and no chunks; make the query with NewQuery1..NewQuery4 of a table's columns (in a system, of its accessors)"
 	count := func(seq func(func(h tickwork.Handle) bool)) (n int) {
@@ -56,6 +56,21 @@ func TestZeroQuery(t *testing.T) {
 	})
 	assert.ErrorIs(t, q1.InsertN(1, func(tickwork.Handle, *int32) {}), tickwork.ErrZeroQuery)
 	assert.ErrorIs(t, q4.InsertN(1, func(tickwork.Handle, *int32, *float64, *int8, *uint16) {}), tickwork.ErrZeroQuery)
+
+	// Insert returns the same error (before, a nil dereference), every arity.
+	const msg = "ephemeral: Insert or InsertN of a zero query, which has no table: make the query with NewQuery1..NewQuery4 of a table's columns"
+	h, err := q1.Insert(7)
+	assert.Zero(t, h)
+	require.ErrorIs(t, err, tickwork.ErrZeroQuery)
+	assert.Equal(t, msg, err.Error())
+	_, err = q2.Insert(1, 2)
+	assert.ErrorIs(t, err, tickwork.ErrZeroQuery)
+	_, err = q4.Insert(1, 2, 3, 4)
+	assert.ErrorIs(t, err, tickwork.ErrZeroQuery)
+	var q15 tickwork.Query15[int8, int8, int8, int8, int8, int8, int8, int8, int8, int8, int8, int8, int8, int8, int8]
+	_, err = q15.Insert(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+	assert.ErrorIs(t, err, tickwork.ErrZeroQuery)
+	assert.ErrorIs(t, q15.InsertN(1, nil), tickwork.ErrZeroQuery)
 }
 
 // TestInsertNBadInput: InsertN(-1) is refused with a *CountError (before,

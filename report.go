@@ -24,8 +24,11 @@ type FrameReport struct {
 	// consumer had not read when the frame ended, once per such consumer.
 	EventsDropped int64
 	// AllocBytes and AllocObjects are the heap bytes and objects allocated
-	// during the frame by the whole process, as the Go runtime counts them
-	// (in steps of a span; a frame that allocates nothing reads 0).
+	// during the frame by the whole process, as runtime/metrics counts them:
+	// a small allocation (32 KiB or less) when its span leaves its P's
+	// cache, so a frame that allocated a few hundred bytes can read 0 and a
+	// later one counts them; exact with WithExactAllocs(true) (the rule:
+	// package scheduler, FrameReport.AllocBytes).
 	AllocBytes, AllocObjects uint64
 
 	// Systems holds one entry per system, in sealed order (phase by phase,

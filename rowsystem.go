@@ -38,6 +38,15 @@ func declareUses(d *Decl, uses []Use) {
 	}
 }
 
+// nilRowFunc fails the declaration of a row system given a nil row
+// function (call names the maker, "Each2"): Build returns the
+// *SystemDefinitionError (ErrBadDeclaration) naming the system. The body
+// it returns never runs.
+func nilRowFunc(d *Decl, call string) RunFunc {
+	d.e().Fail(call, "nil row function: give the function called with each row")
+	return func(*Context) {}
+}
+
 // bound refuses a use given to a second system.
 func bound(kind string, owner *string, d *Decl) {
 	if *owner != "" {

@@ -68,3 +68,44 @@ func TestRowSystemUseBoundOnce(t *testing.T) {
 	require.ErrorIs(t, err, tickwork.ErrDeclarePanic)
 	assert.Contains(t, err.Error(), `Records of system "a" given to system "b" too`)
 }
+
+// A nil row function fails Build with the declaration's typed error naming
+// the system and the maker, for Each and ParallelEach at the smallest and
+// the largest arity, before any frame could run it.
+func TestRowSystemNilFunc(t *testing.T) {
+	type mk func(b *tickwork.Builder, x *tickwork.Column[int32])
+	cases := map[string]mk{
+		"Each1": func(b *tickwork.Builder, x *tickwork.Column[int32]) {
+			tickwork.Each1(b, "s", tickwork.Update, tickwork.Reads(x), nil)
+		},
+		"ParallelEach1": func(b *tickwork.Builder, x *tickwork.Column[int32]) {
+			tickwork.ParallelEach1(b, "s", tickwork.Update, tickwork.Reads(x), nil)
+		},
+		"Each2": func(b *tickwork.Builder, x *tickwork.Column[int32]) {
+			tickwork.Each2(b, "s", tickwork.Update, tickwork.Reads(x), tickwork.Reads(x), nil)
+		},
+		"ParallelEach15": func(b *tickwork.Builder, x *tickwork.Column[int32]) {
+			r := tickwork.Reads(x)
+			tickwork.ParallelEach15(b, "s", tickwork.Update, r, r, r, r, r, r, r, r, r, r, r, r, r, r, r, nil)
+		},
+		"Each15": func(b *tickwork.Builder, x *tickwork.Column[int32]) {
+			r := tickwork.Reads(x)
+			tickwork.Each15(b, "s", tickwork.Update, r, r, r, r, r, r, r, r, r, r, r, r, r, r, r, nil)
+		},
+	}
+	for call, add := range cases {
+		t.Run(call, func(t *testing.T) {
+			b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+			tab := b.Table(tickwork.TableSpec{Name: "T", Capacity: 16})
+			x := tickwork.AddColumn[int32](b, tab, "X")
+			add(b, x)
+			w, err := b.Build()
+			require.ErrorIs(t, err, tickwork.ErrBadDeclaration)
+			require.Nil(t, w)
+			var de *tickwork.SystemDefinitionError
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, "s", de.System)
+			assert.Equal(t, `systems: system "s": bad declaration: `+call+`: nil row function: give the function called with each row`, err.Error())
+		})
+	}
+}

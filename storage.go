@@ -2,6 +2,7 @@ package tickwork
 
 import (
 	"iter"
+	"strconv"
 	"unsafe"
 
 	"github.com/kelindar/bitmap"
@@ -93,8 +94,29 @@ const MaxCapacity = ephemeral.MaxCapacity
 // row. Structural changes (Insert, InsertN, Attach, Delete, DeleteN,
 // Detach) run alone on the table and its domain, between frames (systems
 // record them: Record); everything else is safe from many goroutines while
-// no structural change runs (docs/architecture.md, Storage).
+// no structural change runs (docs/architecture.md, Storage). Called while
+// the world's frame runs, from a system's body or from another goroutine,
+// a structural change of the host (these, Domain's Create, CreateN,
+// Delete, DeleteN, and a query's Insert and InsertN) panics, naming the
+// recorder call to use instead, before changing anything: the check is
+// one atomic load (programmer misuse; a world's tables only, from Build
+// on).
 type Table ephemeral.Table
+
+// guard panics when the world of t's domain runs a frame: call is the
+// structural change ("Table.Insert"), use what a system records instead.
+// One atomic load; the panic is out of line.
+func guard(d *ephemeral.Domain, call, use string) {
+	if d.Guarded() {
+		guardPanic(d, call, use)
+	}
+}
+
+func guardPanic(d *ephemeral.Domain, call, use string) {
+	panic("tickwork: " + call + " in domain " + strconv.Quote(d.Name()) + " while the world's frame runs " +
+		"(from a system's body, or from another goroutine during World.Frame): a structural change of the host " +
+		"is for set-up and between frames; from a system, record it: " + use)
+}
 
 func (t *Table) e() *ephemeral.Table { return (*ephemeral.Table)(t) }
 
@@ -160,6 +182,7 @@ func (t *Table) Columns() []string { return t.e().Columns() }
 // its handle, or a *CapacityError (ErrCapacity) when t is full. A
 // structural change.
 func (t *Table) Insert() (Handle, error) {
+	guard(t.e().Domain(), "Table.Insert", useCreate)
 	h, err := t.e().Insert()
 	return Handle(h), err
 }
@@ -167,25 +190,46 @@ func (t *Table) Insert() (Handle, error) {
 // InsertN inserts len(out) rows as Insert, writing their handles to out in
 // slot order, or none and a *CapacityError when they do not all fit. A
 // structural change.
-func (t *Table) InsertN(out []Handle) error { return t.e().InsertN(handles(out)) }
+func (t *Table) InsertN(out []Handle) error {
+	guard(t.e().Domain(), "Table.InsertN", useCreate)
+	return t.e().InsertN(handles(out))
+}
 
 // Attach adds a row (every column zero) to t for h, a live entity of t's
 // domain. It returns ErrForeignHandle, ErrStaleHandle or ErrRowExists and
 // changes nothing when it cannot. A structural change.
-func (t *Table) Attach(h Handle) error { return t.e().Attach(ephemeral.Handle(h)) }
+func (t *Table) Attach(h Handle) error {
+	guard(t.e().Domain(), "Table.Attach", "Recorder.Attach (Record, Records) or Move")
+	return t.e().Attach(ephemeral.Handle(h))
+}
 
 // Delete deletes the entity h, its row in every table of the domain; false
 // when h has no live row in t. A structural change.
-func (t *Table) Delete(h Handle) bool { return t.e().Delete(ephemeral.Handle(h)) }
+func (t *Table) Delete(h Handle) bool {
+	guard(t.e().Domain(), "Table.Delete", useDelete)
+	return t.e().Delete(ephemeral.Handle(h))
+}
 
 // DeleteN deletes every entity of hs with a live row in t and returns how
 // many it deleted. A structural change.
-func (t *Table) DeleteN(hs []Handle) int { return t.e().DeleteN(handles(hs)) }
+func (t *Table) DeleteN(hs []Handle) int {
+	guard(t.e().Domain(), "Table.DeleteN", useDelete)
+	return t.e().DeleteN(handles(hs))
+}
 
 // Detach removes h's row from t only; when it was the entity's last row
 // the entity is deleted. False when h has no live row in t. A structural
 // change.
-func (t *Table) Detach(h Handle) bool { return t.e().Detach(ephemeral.Handle(h)) }
+func (t *Table) Detach(h Handle) bool {
+	guard(t.e().Domain(), "Table.Detach", "Recorder.Remove (Record, Records)")
+	return t.e().Detach(ephemeral.Handle(h))
+}
+
+// What a system records instead of a host's structural change (guard).
+const (
+	useCreate = "Recorder.Create (Record, or the use Records) or a spawner's Spawn (NewSpawner1.., or the use Spawns1..)"
+	useDelete = "Recorder.Delete (Record, Records)"
+)
 
 // Column is one typed column of a table, made by AddColumn: Chunks*ChunkRows
 // values of T in one pin-stable allocation (its slices stay valid while the
@@ -270,21 +314,31 @@ func (d *Domain) MakeHandle(index, generation uint32) Handle {
 // Create creates an entity with no row yet (Table.Attach adds them), or
 // returns a *CapacityError when the domain is full. A structural change.
 func (d *Domain) Create() (Handle, error) {
+	guard(d.e(), "Domain.Create", useCreate)
 	h, err := d.e().Create()
 	return Handle(h), err
 }
 
 // CreateN creates len(out) entities as Create, or none and a
 // *CapacityError. A structural change.
-func (d *Domain) CreateN(out []Handle) error { return d.e().CreateN(handles(out)) }
+func (d *Domain) CreateN(out []Handle) error {
+	guard(d.e(), "Domain.CreateN", useCreate)
+	return d.e().CreateN(handles(out))
+}
 
 // Delete deletes the entity h and its rows in every member table; false
 // when h is not a live entity. A structural change.
-func (d *Domain) Delete(h Handle) bool { return d.e().Delete(ephemeral.Handle(h)) }
+func (d *Domain) Delete(h Handle) bool {
+	guard(d.e(), "Domain.Delete", useDelete)
+	return d.e().Delete(ephemeral.Handle(h))
+}
 
 // DeleteN deletes every live entity of hs and returns how many it deleted.
 // A structural change.
-func (d *Domain) DeleteN(hs []Handle) int { return d.e().DeleteN(handles(hs)) }
+func (d *Domain) DeleteN(hs []Handle) int {
+	guard(d.e(), "Domain.DeleteN", useDelete)
+	return d.e().DeleteN(handles(hs))
+}
 
 // NextRun returns the first run [lo, hi) of set bits of a chunk's enabled
 // bitmap (Table.Enabled) at or after row from, chunk-relative, lo == hi

@@ -203,11 +203,17 @@ type KernelPolicy struct {
 // DefaultGrain is the grain of the zero KernelPolicy.
 const DefaultGrain = kernels.DefaultGrain
 
+// MaxParallelChunks is the largest chunk count of Parallel and
+// ParallelPolicy, 2^30 (MaxCapacity: a unit per row of the largest table).
+const MaxParallelChunks = systems.MaxParallelChunks
+
 // Parallel calls fn(&st, worker, chunk) for every chunk in 0..chunks-1 on
 // the world's kernel workers and returns when every call has returned;
 // the workers claim the chunks, each worker's in ascending order (package
 // kernels, Work claiming), and with one worker they run inline. chunks is
-// any count of work units (0 or less runs nothing): a table's chunks
+// a count of work units, 0..MaxParallelChunks (0 runs nothing; a count
+// below 0 or above the bound panics, saying the bound, before anything
+// runs: the rule, package systems, Kernels): a table's chunks
 // (Table.UsedChunks) for a kernel over rows, or units of the kernel's own,
 // such as 400 grid cells; chunk is the index of one, which a query's Chunk
 // and Spans accept only when it is a table chunk, and which
@@ -223,7 +229,7 @@ func Parallel[S any](ctx *Context, chunks int, st S, fn func(st *S, worker, chun
 }
 
 // ParallelPolicy is Parallel under the worker policy pol instead of the
-// world's (WithKernelPolicy).
+// world's (WithKernelPolicy); chunks is bounded as Parallel's.
 func ParallelPolicy[S any](ctx *Context, pol KernelPolicy, chunks int, st S, fn func(st *S, worker, chunk int)) {
 	systems.ParallelPolicy((*systems.Context)(ctx), kernels.Policy(pol), chunks, st, fn)
 }

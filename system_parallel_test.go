@@ -93,3 +93,51 @@ func TestParallelOverCells(t *testing.T) {
 		})
 	}
 }
+
+// A chunk count below 0 or past MaxParallelChunks panics saying the bound
+// (before, 1<<40 ran for hours and -1 ran nothing silently), Parallel and
+// ParallelPolicy alike, before any chunk runs; 0 runs nothing.
+func TestParallelChunkBound(t *testing.T) {
+	assert.Equal(t, 1<<30, tickwork.MaxParallelChunks)
+	for _, tc := range []struct {
+		call   string
+		chunks int
+	}{{"Parallel", 1 << 40}, {"Parallel", -1}, {"ParallelPolicy", tickwork.MaxParallelChunks + 1}, {"ParallelPolicy", -5}, {"Parallel", 0}} {
+		t.Run(fmt.Sprint(tc.call, tc.chunks), func(t *testing.T) {
+			b := tickwork.NewBuilder(tickwork.WithWorkers(2))
+			var ran atomic.Int64
+			b.System("k", tickwork.Update, func(*tickwork.Decl) tickwork.RunFunc {
+				return func(ctx *tickwork.Context) {
+					fn := func(n **atomic.Int64, _, _ int) { (*n).Add(1) }
+					if tc.call == "Parallel" {
+						tickwork.Parallel(ctx, tc.chunks, &ran, fn)
+					} else {
+						tickwork.ParallelPolicy(ctx, tickwork.KernelPolicy{Grain: 1}, tc.chunks, &ran, fn)
+					}
+				}
+			})
+			w, err := b.Build()
+			require.NoError(t, err)
+			defer w.Close()
+			if tc.chunks == 0 {
+				require.NoError(t, w.Frame(0.01))
+				assert.Zero(t, ran.Load())
+				return
+			}
+			var pe *tickwork.PanicError
+			func() {
+				defer func() {
+					v := recover()
+					require.NotNil(t, v, "Frame panics")
+					err, ok := v.(error)
+					require.True(t, ok)
+					require.ErrorAs(t, err, &pe)
+				}()
+				_ = w.Frame(0.01)
+			}()
+			assert.Equal(t, fmt.Sprintf("systems: %s(ctx, %d, ...): the chunk count must be 0..1073741824 (MaxParallelChunks, a unit per row of the largest table); "+
+				"pass a table's UsedChunks or a count of the kernel's own units", tc.call, tc.chunks), pe.Value)
+			assert.Zero(t, ran.Load(), "no chunk ran")
+		})
+	}
+}

@@ -191,16 +191,19 @@ func (b *Buffer) Begin(key int) {
 //
 // Room past the buffer's reservation (NewBuffer's records) is charged to
 // the playback's memory budget, BufferBytes of the records added; when it
-// does not fit, Reserve reserves nothing and the records that would need
-// the room are refused when recorded (Memory in the package doc).
-func (b *Buffer) Reserve(n int) {
+// does not fit, Reserve reserves nothing, returns the budget's
+// *memory.BudgetError (errors.Is memory.ErrBudget), and the records that
+// would need the room are refused when recorded (Memory in the package
+// doc). It returns nil otherwise.
+func (b *Buffer) Reserve(n int) error {
 	if n > cap(b.recs) {
-		if b.charge(opReserve, nil, BufferBytes(n-cap(b.recs))) != nil {
-			return
+		if err := b.charge(opReserve, nil, BufferBytes(n-cap(b.recs))); err != nil {
+			return err
 		}
 		b.recs = growTo(b.recs, n)
 	}
 	b.p.reserve(b, n)
+	return nil
 }
 
 // SetPlays tells the buffer that it is played up to n times between two

@@ -50,7 +50,7 @@ func TestCreatesPastWindowRefused(t *testing.T) {
 	var pe *PlaybackError
 	require.ErrorAs(t, st.Err, &pe)
 	assert.True(t, errors.Is(st.Err, ErrTooManyCreates))
-	assert.Equal(t, PlaybackError{Buffer: 0, Record: 8, Op: "create", Table: "units", Err: ErrTooManyCreates}, *pe)
+	assert.Equal(t, PlaybackError{Buffer: 0, Record: 8, Create: 5, Op: "create", Table: "units", Err: ErrTooManyCreates}, *pe)
 	st.Err = nil
 	assert.Equal(t, Stats{Played: 10, Created: 4, Sets: 4, DroppedSets: 2, CapacityErrors: 2, StaleDeletes: 1}, st)
 	assert.Equal(t, 4, tab.Len())

@@ -106,9 +106,11 @@
 //     column's table when it plays (removed, moved away, or not attached
 //     yet in record order): FailedSets, [ErrNoRow]; the entity keeps its
 //     other rows.
-//   - A move ([Move]) of a handle with no live row in the source table
-//     ([ephemeral.ErrStaleHandle]) or with a row in the destination already
-//     ([ephemeral.ErrRowExists]): FailedMoves.
+//   - A move ([Move]) of a dead or zero handle ([ephemeral.ErrStaleHandle]),
+//     of a live entity with no row in the source table when it plays
+//     (moved away or removed by an earlier record: [ErrMoveNoRow]) or with
+//     a row in the destination already ([ephemeral.ErrRowExists]):
+//     FailedMoves.
 //   - A delete, remove, attach, move or write whose handle, once resolved,
 //     is another domain's ([ephemeral.Domain.Owns] false), or another
 //     playback's provisional handle, touches no row: ForeignHandles,

@@ -34,7 +34,8 @@ type PlaybackError struct {
 	Phase  string // the phase whose playback it was, in a world (Playback.SetFrame); empty otherwise
 	Frame  uint64 // the frame number, in a world (Playback.SetFrame); 0 otherwise
 	Buffer int    // id of the buffer that recorded the record
-	Record int    // index of the record in its buffer's stream, from 0
+	Record int    // index of the record in its buffer's stream, from 0 (creates, sets and every other record)
+	Create int    // for Op "create": the create's ordinal among the buffer's creates of the playback, from 1 (a Create or a spawner's Spawn is one create; its sets are other records); 0 otherwise
 	Op     string // "create", "attach", "move", "delete", "remove", "set" or "reserve" (a Reserve the memory budget refused)
 	Table  string // the table the record named (a move's source table); empty for a Buffer.Reserve
 	Err    error  // *ephemeral.CapacityError, ephemeral.ErrStaleHandle, ephemeral.ErrRowExists, ephemeral.ErrForeignHandle, ErrTooManyCreates or a *memory.BudgetError
@@ -45,8 +46,10 @@ type PlaybackError struct {
 //	tickwork: frame F: Phase system "S": record R: op in table "T": cause
 //
 // with "frame F: Phase " only when Phase is set, "buffer B" instead of
-// `system "S"` for an unnamed buffer, and no table for a Reserve. A
-// kernel's worker buffers carry their system's name; Record counts in the
+// `system "S"` for an unnamed buffer, and no table for a Reserve; a
+// create reads `create C in table "T" (record R of creates and sets)`, C
+// being the Create or Spawn call the buffer recorded, from 1. A kernel's worker
+// buffers carry their system's name; Record and Create count in the
 // worker's own buffer.
 func (e *PlaybackError) Error() string {
 	s := "tickwork: "
@@ -58,9 +61,16 @@ func (e *PlaybackError) Error() string {
 	} else {
 		s += "buffer " + strconv.Itoa(e.Buffer)
 	}
-	s += ": record " + strconv.Itoa(e.Record) + ": " + e.Op
+	if e.Create > 0 {
+		s += ": create " + strconv.Itoa(e.Create)
+	} else {
+		s += ": record " + strconv.Itoa(e.Record) + ": " + e.Op
+	}
 	if e.Table != "" {
 		s += " in table " + strconv.Quote(e.Table)
+	}
+	if e.Create > 0 {
+		s += " (record " + strconv.Itoa(e.Record) + " of creates and sets)"
 	}
 	return s + ": " + e.Err.Error()
 }
@@ -82,6 +92,14 @@ var ErrNoRow = errors.New("the entity has no row in the column's table: attach i
 // MaxCreates creates since the last Release, refused (Recorder.TryCreate
 // returns it): reported at playback in Stats.Err as a *PlaybackError
 // wrapping it and counted in Stats.CapacityErrors; its handle never resolves.
+// ErrMoveNoRow: a Move (tickwork.Move) of a live entity that has no row in
+// the source table at that point of the playback: an earlier record of the
+// playback moved it away or removed it (moving one handle twice in one
+// system does this). The move changes nothing and counts in
+// Stats.FailedMoves; a dead or zero handle gives ephemeral.ErrStaleHandle.
+var ErrMoveNoRow = errors.New("the entity is live but has no row in the move's source table at this point of the playback " +
+	"(an earlier record moved or removed it): record one tickwork.Move per entity, from the table it has a row in")
+
 var ErrTooManyCreates = errors.New("commands: the buffer has MaxCreates (2^27) creates since the last release; record fewer creates per frame in one buffer")
 
 // ErrTooManyBuffers: Playback.NewBuffer when the playback has made

@@ -51,7 +51,7 @@ func ExamplePlayback_PlayAll_capacity() {
 	fmt.Println(st.Err)
 	// Output:
 	// true 1 1 0
-	// tickwork: buffer 0: record 1: create in table "units": ephemeral: table "units" is full: capacity 1 rows, 1 live, 1 requested
+	// tickwork: buffer 0: create 2 in table "units" (record 1 of creates and sets): ephemeral: table "units" is full: capacity 1 rows, 1 live, 1 requested
 }
 
 // Workers of a parallel kernel record into their own buffers, one keyed

@@ -473,13 +473,17 @@ func (p *Playback) run(b *Buffer, lo, hi int) {
 			}
 		case opMove:
 			from := b.tabs[idx]
-			switch err := from.Move(p.resolve(r.h), b.tabs[r.val]); err {
+			h := p.resolve(r.h)
+			switch err := from.Move(h, b.tabs[r.val]); err {
 			case nil:
 				st.Moved++
 			case ephemeral.ErrForeignHandle:
 				st.ForeignHandles++
 				p.fail(b, i, opMove, from, err)
 			default: // ErrStaleHandle, ErrRowExists
+				if err == ephemeral.ErrStaleHandle && from.Domain().IsAlive(h) {
+					err = ErrMoveNoRow
+				}
 				st.FailedMoves++
 				p.fail(b, i, opMove, from, err)
 			}
@@ -671,8 +675,25 @@ func (p *Playback) failure(b *Buffer, rec int, op, table string, err error) *Pla
 		b.failed = true
 		b.perr = PlaybackError{System: b.name, Phase: p.phase, Frame: p.frame,
 			Buffer: b.id, Record: rec, Op: op, Table: table, Err: err}
+		if op == "create" {
+			b.perr.Create = createOrdinal(b.recs, rec)
+		}
 	}
 	return &b.perr
+}
+
+// createOrdinal is the ordinal, from 1, of the create (or refused create)
+// at recs[rec] among the creates of recs: what a PlaybackError names, the
+// Create or Spawn call, where rec counts sets too. A loop over the records
+// before it, on the failure path only; allocates nothing.
+func createOrdinal(recs []record, rec int) int {
+	n := 1
+	for _, r := range recs[:min(rec, len(recs))] {
+		if o := op(r.ref >> opShift); o == opCreate || o == opRefused {
+			n++
+		}
+	}
+	return n
 }
 
 // capacityError returns b's CapacityError of a create into t that did not

@@ -313,7 +313,7 @@ func TestMove(t *testing.T) {
 		err  error
 		st   commands.Stats
 	}{
-		{"no row in the source", m, ephemeral.ErrStaleHandle, commands.Stats{Played: 1, FailedMoves: 1}},
+		{"no row in the source", m, commands.ErrMoveNoRow, commands.Stats{Played: 1, FailedMoves: 1}},
 		{"dead", ephemeral.Handle(0), ephemeral.ErrStaleHandle, commands.Stats{Played: 1, FailedMoves: 1}},
 		{"foreign", oh[0], ephemeral.ErrForeignHandle, commands.Stats{Played: 1, ForeignHandles: 1}},
 	} {
@@ -401,7 +401,7 @@ func TestBoundedRecorder(t *testing.T) {
 	st := play(p, b)
 	var pe *commands.PlaybackError
 	require.ErrorAs(t, st.Err, &pe)
-	assert.Equal(t, commands.PlaybackError{Buffer: 0, Record: 2 * 8192, Op: "create", Table: "Bird", Err: firstErr}, *pe)
+	assert.Equal(t, commands.PlaybackError{Buffer: 0, Record: 2 * 8192, Create: 8193, Op: "create", Table: "Bird", Err: firstErr}, *pe)
 	st.Err = nil
 	assert.Equal(t, commands.Stats{Played: 2*8192 + 1, Created: 8192, Sets: 8192, CapacityErrors: n - 8192 + 1, DroppedSets: n - 8192}, st)
 	assert.Equal(t, 8192, tab.Len())

@@ -320,10 +320,10 @@ func TestCapacityOverflow(t *testing.T) {
 	if !errors.As(st.Err, &ce) || !errors.As(st.Err, &pe) {
 		t.Fatalf("Err = %#v, want a *PlaybackError wrapping an *ephemeral.CapacityError", st.Err)
 	}
-	if pe.Buffer != 7 || pe.Record != 4 || pe.Op != "create" || pe.Table != "units" || ce.Capacity != 4 {
-		t.Errorf("Err = %+v (%+v), want buffer 7 record 4 create in units, capacity 4", pe, ce)
+	if pe.Buffer != 7 || pe.Record != 4 || pe.Create != 3 || pe.Op != "create" || pe.Table != "units" || ce.Capacity != 4 {
+		t.Errorf("Err = %+v (%+v), want buffer 7 record 4 (create 3) create in units, capacity 4", pe, ce)
 	}
-	if want := `tickwork: buffer 7: record 4: create in table "units": ephemeral: table "units" is full: capacity 4 rows, 4 live, 1 requested`; st.Err.Error() != want {
+	if want := `tickwork: buffer 7: create 3 in table "units" (record 4 of creates and sets): ephemeral: table "units" is full: capacity 4 rows, 4 live, 1 requested`; st.Err.Error() != want {
 		t.Errorf("Err %q, want %q (an unnamed buffer)", st.Err, want)
 	}
 	for _, h := range []ephemeral.Handle{failed, extra} {

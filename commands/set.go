@@ -160,14 +160,17 @@ func keepRecorded[T any](b *Buffer, s *store[T], hs []ephemeral.Handle, vs []T) 
 //
 // Room past what the store holds is charged to the playback's memory
 // budget, as Buffer.Reserve's is; when it does not fit, Reserve reserves
-// nothing and the writes that would need the room are refused when
-// recorded (Memory in the package doc).
-func Reserve[T any](r Recorder, col *ephemeral.Column[T], n int) {
+// nothing, returns the budget's error (as Buffer.Reserve) and the writes
+// that would need the room are refused when recorded (Memory in the
+// package doc).
+func Reserve[T any](r Recorder, col *ephemeral.Column[T], n int) error {
 	s, _ := storeOf(r, col)
 	bytes := memory.Sum(memory.Size(int64(max(n-cap(s.vals), 0)), int64(unsafe.Sizeof(*new(T)))),
 		memory.Size(int64(max(n-cap(s.hs), 0)), int64(unsafe.Sizeof(ephemeral.Handle(0)))))
-	if bytes > 0 && r.b.charge(opReserve, r.t, bytes) != nil {
-		return
+	if bytes > 0 {
+		if err := r.b.charge(opReserve, r.t, bytes); err != nil {
+			return err
+		}
 	}
 	if n > cap(s.vals) {
 		s.vals = growTo(s.vals, n)
@@ -175,7 +178,7 @@ func Reserve[T any](r Recorder, col *ephemeral.Column[T], n int) {
 	if n > cap(s.hs) {
 		s.hs = growTo(s.hs, n)
 	}
-	r.b.Reserve(n)
+	return r.b.Reserve(n)
 }
 
 // Setter records deferred writes to one column, as Set does, without

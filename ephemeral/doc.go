@@ -56,8 +56,8 @@
 //
 // The zero query (Query2{}, of any arity) is an empty one: Table is nil
 // and All yields nothing; Chunk, Runs and Spans panic (it has no chunk:
-// the message says to make the query with NewQuery2), and InsertN returns
-// [ErrZeroQuery]. InsertN with a negative count returns a [*CountError]
+// the message says to make the query with NewQuery2), and Insert and InsertN
+// return [ErrZeroQuery]. InsertN with a negative count returns a [*CountError]
 // ([ErrNegativeCount]) and inserts nothing. When its fill function panics,
 // the panic goes on, and the table holds the rows whose fill returned, as
 // if they had been inserted one by one: the row fill panicked on and the

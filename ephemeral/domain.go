@@ -3,6 +3,7 @@ package ephemeral
 import (
 	"math/bits"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/tickwork/tickwork/memory"
 )
@@ -74,7 +75,19 @@ type Domain struct {
 	budget    *memory.Budget // charged by the domain and its member tables and columns
 	sealed    bool           // Seal: no more member tables or columns
 	odd       []uint64       // CheckState's scratch: the live slots of a state, a bit per slot
+	guard     *atomic.Bool   // SetGuard's flag, nil until set
 }
+
+// SetGuard gives the domain a higher layer's flag, set while that layer
+// must not see host structural changes of the domain's tables (a world's
+// running frame): the domain only stores it, and Guarded reads it; the
+// package's own methods never look at it. Call it at set-up; g nil
+// removes it.
+func (d *Domain) SetGuard(g *atomic.Bool) { d.guard = g }
+
+// Guarded reports whether SetGuard's flag is set: one atomic load, false
+// without a flag. Safe from any goroutine.
+func (d *Domain) Guarded() bool { return d.guard != nil && d.guard.Load() }
 
 // NewDomain declares a domain. It returns a *DefinitionError (errors.Is
 // ErrDefinition) for an empty name, a capacity outside 1..MaxCapacity, or

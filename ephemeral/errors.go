@@ -51,11 +51,12 @@ var (
 	ErrSealed = errors.New("definitions are sealed: add tables and columns before the domain is sealed (before Build in a world)")
 	// ErrNilColumn: a query given a nil *Column instead of one from AddColumn.
 	ErrNilColumn = errors.New("column is nil: pass the *Column returned by AddColumn")
-	// ErrZeroQuery: InsertN of a zero query (Query1{} ...), which has no
-	// table; nothing was inserted.
-	ErrZeroQuery = errors.New("ephemeral: InsertN of a zero query, which has no table: make the query with NewQuery1..NewQuery4 of a table's columns")
-	// ErrNegativeCount: a negative count of rows (a query's InsertN(-1, ...)).
-	// Returned as a *CountError; nothing was inserted.
+	// ErrZeroQuery: Insert or InsertN of a zero query (Query1{} ...), which
+	// has no table; nothing was inserted.
+	ErrZeroQuery = errors.New("ephemeral: Insert or InsertN of a zero query, which has no table: make the query with NewQuery1..NewQuery4 of a table's columns")
+	// ErrNegativeCount: a negative count of rows (a query's InsertN(-1, ...))
+	// or of records (a recorder's Reserve(-1), in package systems).
+	// Returned as a *CountError; nothing was inserted or reserved.
 	ErrNegativeCount = errors.New("ephemeral: negative count")
 	// ErrQueryTables: a query over columns of different tables.
 	ErrQueryTables = errors.New("a query's columns must belong to one table")
@@ -103,12 +104,15 @@ func (e *CapacityError) Is(target error) bool { return target == ErrCapacity }
 // nothing changed. errors.Is(err, ErrNegativeCount) is true.
 type CountError struct {
 	Table string // table name
-	Call  string // "InsertN"
+	Call  string // "InsertN"; a reservation's ("Recorder.Reserve", "Spawner2.Reserve", ...)
 	Count int    // the count given, < 0
 }
 
 func (e *CountError) Error() string {
-	return fmt.Sprintf("ephemeral: table %q: %s(%d, ...): want a count of 0 or more rows; nothing was inserted", e.Table, e.Call, e.Count)
+	if e.Call == "InsertN" {
+		return fmt.Sprintf("ephemeral: table %q: %s(%d, ...): want a count of 0 or more rows; nothing was inserted", e.Table, e.Call, e.Count)
+	}
+	return fmt.Sprintf("ephemeral: table %q: %s(%d): want a count of 0 or more; nothing was reserved", e.Table, e.Call, e.Count)
 }
 
 // Is reports whether target is ErrNegativeCount.

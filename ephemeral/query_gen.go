@@ -108,10 +108,14 @@ func (q Query1[A]) Spans(chunk int) []A {
 // free slot (as Table.Insert), holding a in the query's column
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query1[A]) Insert(a A) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -249,10 +253,14 @@ func (q Query2[A, B]) Spans(chunk int) ([]A, []B) {
 // free slot (as Table.Insert), holding a, b in the query's columns
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query2[A, B]) Insert(a A, b B) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -398,10 +406,14 @@ func (q Query3[A, B, C]) Spans(chunk int) ([]A, []B, []C) {
 // free slot (as Table.Insert), holding a, b, c in the query's columns
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query3[A, B, C]) Insert(a A, b B, c C) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -555,10 +567,14 @@ func (q Query4[A, B, C, D]) Spans(chunk int) ([]A, []B, []C, []D) {
 // free slot (as Table.Insert), holding a, b, c, d in the query's columns
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query4[A, B, C, D]) Insert(a A, b B, c C, d D) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -730,10 +746,14 @@ func (q Query5[A, B, C, D, E]) Spans(chunk int) ([]A, []B, []C, []D, []E) {
 // free slot (as Table.Insert), holding a, b, c, d, e in the query's columns
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query5[A, B, C, D, E]) Insert(a A, b B, c C, d D, e E) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -910,10 +930,14 @@ func (q Query6[A, B, C, D, E, F]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F
 // free slot (as Table.Insert), holding a, b, c, d, e, f in the query's columns
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query6[A, B, C, D, E, F]) Insert(a A, b B, c C, d D, e E, f F) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -1095,10 +1119,14 @@ func (q Query7[A, B, C, D, E, F, G]) Spans(chunk int) ([]A, []B, []C, []D, []E, 
 // free slot (as Table.Insert), holding a, b, c, d, e, f, g in the query's columns
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query7[A, B, C, D, E, F, G]) Insert(a A, b B, c C, d D, e E, f F, g G) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -1285,10 +1313,14 @@ func (q Query8[A, B, C, D, E, F, G, H]) Spans(chunk int) ([]A, []B, []C, []D, []
 // free slot (as Table.Insert), holding a, b, c, d, e, f, g, h in the query's columns
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query8[A, B, C, D, E, F, G, H]) Insert(a A, b B, c C, d D, e E, f F, g G, h H) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -1480,10 +1512,14 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) Spans(chunk int) ([]A, []B, []C, []D,
 // free slot (as Table.Insert), holding a, b, c, d, e, f, g, h, i in the query's columns
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query9[A, B, C, D, E, F, G, H, I]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -1680,10 +1716,14 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) Spans(chunk int) ([]A, []B, []C, 
 // free slot (as Table.Insert), holding a, b, c, d, e, f, g, h, i, j in the query's columns
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -1885,10 +1925,14 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Spans(chunk int) ([]A, []B, []
 // free slot (as Table.Insert), holding a, b, c, d, e, f, g, h, i, j, k in the query's columns
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -2095,10 +2139,14 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Spans(chunk int) ([]A, []B,
 // free slot (as Table.Insert), holding a, b, c, d, e, f, g, h, i, j, k, l in the query's columns
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -2310,10 +2358,14 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spans(chunk int) ([]A, [
 // free slot (as Table.Insert), holding a, b, c, d, e, f, g, h, i, j, k, l, m in the query's columns
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -2530,10 +2582,14 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spans(chunk int) ([]A
 // free slot (as Table.Insert), holding a, b, c, d, e, f, g, h, i, j, k, l, m, n in the query's columns
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -2755,10 +2811,14 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spans(chunk int) (
 // free slot (as Table.Insert), holding a, b, c, d, e, f, g, h, i, j, k, l, m, n, o in the query's columns
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Insert(a A, b B, c C, d D, e E, f F, g G, h H, i I, j J, k K, l L, m M, n N, o O) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err

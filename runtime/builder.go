@@ -455,6 +455,9 @@ func (b *Builder) Build() (*World, error) {
 		return nil, err
 	}
 	ok = true
+	for _, t := range b.tables {
+		t.Domain().SetGuard(s.RunningFlag()) // the face refuses host structural changes during a frame
+	}
 	w := &World{sched: s, pool: pool, tables: b.tables, budget: b.budget}
 	w.state = w.newWorldState(b.domains, b.resources, b.cfg.host, b.cfg.allow)
 	return w, nil

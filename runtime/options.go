@@ -102,6 +102,17 @@ func WithReportWindow(runs int) Option {
 	}
 }
 
+// WithExactAllocs makes the frame report's AllocBytes and AllocObjects
+// exact when on (scheduler.Config.ExactAllocs: two runtime.ReadMemStats, so
+// two stops of the world, a frame); off, the default, they come from
+// runtime/metrics, as scheduler.FrameReport.AllocBytes describes.
+func WithExactAllocs(on bool) Option {
+	return func(c *config) error {
+		c.sched.ExactAllocs = on
+		return nil
+	}
+}
+
 // WithCommandRecords sets the initial capacity of each command buffer in
 // records, 1..scheduler.MaxCommandRecords (default scheduler.DefaultCommandRecords,
 // 1024); buffers grow past it while warming up. A record takes 24 bytes

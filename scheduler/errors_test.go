@@ -257,8 +257,9 @@ func TestPlaybackErrorNamesSystem(t *testing.T) {
 			assert.ErrorIs(t, err, ephemeral.ErrCapacity)
 			assert.NotErrorIs(t, err, scheduler.ErrSystem)
 			assert.Contains(t, cpe.Err.Error(), `table "T" is full`)
-			assert.Equal(t, fmt.Sprintf(`tickwork: frame 0: %v system "spawn": record %d: create in table "T": ephemeral: table "T" is full: capacity 3 rows, 3 live, 1 requested`,
-				tc.phase, tc.record), err.Error())
+			assert.Equal(t, tc.record+1, cpe.Create, "only creates were recorded")
+			assert.Equal(t, fmt.Sprintf(`tickwork: frame 0: %v system "spawn": create %d in table "T" (record %d of creates and sets): ephemeral: table "T" is full: capacity 3 rows, 3 live, 1 requested`,
+				tc.phase, tc.record+1, tc.record), err.Error())
 			assert.Same(t, spe, s.Report().Commands.Err, "the report holds the same error")
 			assert.Equal(t, tc.failed, s.Report().Commands.CapacityErrors)
 			assert.Equal(t, 3, tab.Len())

@@ -1,6 +1,7 @@
 package scheduler
 
 import (
+	goruntime "runtime"
 	"runtime/metrics"
 	"strconv"
 	"time"
@@ -38,13 +39,20 @@ type FrameReport struct {
 	// by overflow, and ThisFrame events a consumer had not read when the
 	// frame ended, once per such consumer.
 	EventsDropped int64
-	// AllocBytes and AllocObjects are the heap bytes and objects allocated
-	// during the frame, from runtime/metrics (/gc/heap/allocs:bytes and
-	// :objects). The Go runtime counts small allocations when a goroutine
-	// takes a fresh span from its cache, so one frame's figure moves in
-	// steps of a span (kilobytes) and sums correctly over many frames; a
-	// frame that allocates nothing reads 0. Allocations of other goroutines
-	// during the frame are counted too.
+	// AllocBytes and AllocObjects are the heap bytes and objects the
+	// process allocated between the frame's start and its end, all
+	// goroutines (the host's other goroutines too), from runtime/metrics
+	// (/gc/heap/allocs:bytes and :objects). Those count an allocation of
+	// more than 32 KiB at once, but a small one only when the span it came
+	// from leaves its P's cache (the span is full and the P takes a fresh
+	// one, or a GC flushes the caches): so a frame's figure misses its own
+	// small allocations that went into a span still cached at its end (a
+	// frame that allocated 512 B can read 0) and includes earlier frames'
+	// whose span left the cache during it. A frame that allocates nothing
+	// and during which no span leaves a cache reads 0, and the sum over
+	// many frames is right to within the spans cached at the ends. With
+	// Config.ExactAllocs the figures are exact (runtime.ReadMemStats
+	// flushes every cache), for two stops of the world a frame.
 	AllocBytes, AllocObjects uint64
 
 	// Systems holds one entry per system, in sealed order (phase by phase,
@@ -253,21 +261,32 @@ func selectK(a []int64, k int) int64 {
 }
 
 // allocMeter reads the heap allocation counters without allocating:
-// runtime/metrics into a preallocated sample slice (runtime.ReadMemStats
-// would stop the world).
+// runtime/metrics into a preallocated sample slice, or, exact,
+// runtime.ReadMemStats into a preallocated MemStats (it stops the world
+// and flushes every P's span cache, so every allocation so far is
+// counted: FrameReport.AllocBytes).
 type allocMeter struct {
 	samples []metrics.Sample
+	exact   *goruntime.MemStats // nil: runtime/metrics
 }
 
-func newAllocMeter() allocMeter {
-	return allocMeter{samples: []metrics.Sample{
+func newAllocMeter(exact bool) allocMeter {
+	m := allocMeter{samples: []metrics.Sample{
 		{Name: "/gc/heap/allocs:bytes"},
 		{Name: "/gc/heap/allocs:objects"},
 	}}
+	if exact {
+		m.exact = new(goruntime.MemStats)
+	}
+	return m
 }
 
 // read returns the cumulative bytes and objects allocated.
 func (m *allocMeter) read() (bytes, objects uint64) {
+	if m.exact != nil {
+		goruntime.ReadMemStats(m.exact)
+		return m.exact.TotalAlloc, m.exact.Mallocs
+	}
 	metrics.Read(m.samples)
 	if m.samples[0].Value.Kind() == metrics.KindUint64 {
 		bytes = m.samples[0].Value.Uint64()

@@ -31,20 +31,29 @@ func TestSelectK(t *testing.T) {
 }
 
 func TestAllocMeterNoAlloc(t *testing.T) {
-	m := newAllocMeter()
-	b0, _ := m.read()
-	if n := testing.AllocsPerRun(100, func() { m.read() }); n != 0 {
-		t.Fatalf("allocMeter.read allocates %v times", n)
+	for _, exact := range []bool{false, true} {
+		m := newAllocMeter(exact)
+		b0, o0 := m.read()
+		if n := testing.AllocsPerRun(100, func() { m.read() }); n != 0 {
+			t.Fatalf("exact %v: allocMeter.read allocates %v times", exact, n)
+		}
+		sink := make([][]byte, 0, 64)
+		for range 64 {
+			sink = append(sink, make([]byte, 4096))
+		}
+		b1, o1 := m.read()
+		want := uint64(48 * 4096) // counted per span: a span cached before b0 was counted then
+		if exact {
+			want = 64 * 4096 // every cache flushed at both reads
+		}
+		if b1-b0 < want {
+			t.Fatalf("exact %v: meter saw %d bytes for 256 KiB allocated", exact, b1-b0)
+		}
+		if exact && o1-o0 < 64 {
+			t.Fatalf("exact: meter saw %d objects for 64 allocated", o1-o0)
+		}
+		_ = sink
 	}
-	sink := make([][]byte, 0, 64)
-	for range 64 {
-		sink = append(sink, make([]byte, 4096))
-	}
-	b1, _ := m.read()
-	if b1-b0 < 48*4096 { // counted per span: a span cached before b0 was counted then
-		t.Fatalf("meter saw %d bytes for 256 KiB allocated", b1-b0)
-	}
-	_ = sink
 }
 
 func TestStepNanos(t *testing.T) {

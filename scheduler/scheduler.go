@@ -49,6 +49,10 @@ type Config struct {
 	// ReportWindow is the number of runs per system the rolling statistics
 	// cover, 1..MaxReportWindow; 0 means 128.
 	ReportWindow int
+	// ExactAllocs makes FrameReport.AllocBytes and AllocObjects exact, at
+	// the cost of two runtime.ReadMemStats (two stops of the world) a
+	// frame; false reads runtime/metrics (see FrameReport.AllocBytes).
+	ExactAllocs bool
 	// CommandRecords is the initial capacity of each command buffer in
 	// records, 1..MaxCommandRecords (see package commands); 0 means
 	// DefaultCommandRecords.
@@ -142,7 +146,7 @@ func New(cfg Config) (*Scheduler, error) {
 		cfg:      cfg,
 		byName:   make(map[string]*entry),
 		playback: commands.NewPlayback(cfg.Budget),
-		meter:    newAllocMeter(),
+		meter:    newAllocMeter(cfg.ExactAllocs),
 	}
 	s.pbOps = plumb.PlaybackOf(s.playback)
 	s.clock = clock{pacing: cfg.Pacing, maxTicks: cfg.MaxTicksPerFrame, t: Time{Step: time.Duration(stepNanos(cfg.FixedStep))}}
@@ -215,6 +219,12 @@ func (s *Scheduler) Hook(fn func(h *Hook) error) error {
 // kernel pool) checks it before releasing them. Call it from the goroutine
 // that drives the scheduler.
 func (s *Scheduler) Running() bool { return s.running.Load() }
+
+// RunningFlag is the flag Running reads, for ephemeral.Domain.SetGuard:
+// the world guards its domains with it, so that the host's structural
+// changes during a frame are refused with one atomic load. Only the
+// scheduler stores it.
+func (s *Scheduler) RunningFlag() *atomic.Bool { return &s.running }
 
 // Poisoned reports whether a panic escaped a frame (a system's, a kernel's,
 // a playback's) and left it unfinished: from then on Frame returns

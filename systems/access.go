@@ -224,35 +224,60 @@ func Move(h ephemeral.Handle, from, to *Recorder) {
 // buffer, so that recording up to n from the body never allocates
 // (commands.Buffer.Reserve), not even at a frame that records more than
 // any before. Call it in the declaration (it then waits for the buffer,
-// made at seal) or in the body. It allocates 16 bytes a record.
-func (r *Recorder) Reserve(n int) {
+// made at seal) or in the body. It allocates 16 bytes a record, charged
+// to the world's memory budget (the rule: package commands, Memory). A
+// negative n reserves nothing and returns an *ephemeral.CountError
+// (ErrNegativeCount); room past the budget reserves nothing and returns
+// the budget's *memory.BudgetError (memory.ErrBudget), at once from the
+// body, from Build when called in the declaration, and the records that
+// would need the room are refused when recorded (the frame reports them).
+func (r *Recorder) Reserve(n int) error {
+	if n < 0 {
+		return r.negative("Recorder.Reserve", n)
+	}
 	if r.d != nil {
-		r.later(func() { r.Reserve(n) })
-		return
+		r.later(func() error { return r.Reserve(n) })
+		return nil
 	}
 	r.serial()
-	r.rec.Buffer().Reserve(n)
+	return r.rec.Buffer().Reserve(n)
 }
 
 // ReserveWorkers is Reserve for each kernel worker's buffer (Worker): n
-// records per worker, so 16*n bytes times the worker count.
-func (r *Recorder) ReserveWorkers(n int) {
+// records per worker, so 16*n bytes times the worker count; its errors
+// are Reserve's (the first buffer refused stops it).
+func (r *Recorder) ReserveWorkers(n int) error {
+	if n < 0 {
+		return r.negative("Recorder.ReserveWorkers", n)
+	}
 	if r.d != nil {
-		r.later(func() { r.ReserveWorkers(n) })
-		return
+		r.later(func() error { return r.ReserveWorkers(n) })
+		return nil
 	}
 	r.serial()
 	for _, b := range r.bufs {
-		b.Reserve(n)
+		if err := b.Reserve(n); err != nil {
+			return err
+		}
 	}
+	return nil
 }
 
-// later runs fn at seal instead of now; call it only while r is not bound
-// (r.d != nil). Callers test r.d before they build fn, so that a bound
-// recorder's call from a body makes no closure (nothing escapes, no
-// allocation in the frame).
-func (r *Recorder) later(fn func()) {
-	r.d.bind(func(*frame.Run) error { fn(); return nil })
+// negative is the *ephemeral.CountError of call given count n < 0.
+func (r *Recorder) negative(call string, n int) error {
+	name := ""
+	if r.t != nil {
+		name = r.t.Name()
+	}
+	return &ephemeral.CountError{Table: name, Call: call, Count: n}
+}
+
+// later runs fn at seal instead of now, its error failing Build; call it
+// only while r is not bound (r.d != nil). Callers test r.d before they
+// build fn, so that a bound recorder's call from a body makes no closure
+// (nothing escapes, no allocation in the frame).
+func (r *Recorder) later(fn func() error) {
+	r.d.bind(func(*frame.Run) error { return fn() })
 }
 
 // Worker returns worker w's recorder of the table for chunk chunk, from
@@ -325,12 +350,15 @@ func SetN[T any](r *Recorder, col *ephemeral.Column[T], hs []ephemeral.Handle, v
 // ReserveValues makes room in the serial buffer for n deferred values of
 // column col (and n records), so that recording up to that many per
 // playback never allocates (commands.Reserve). Call it in the declaration
-// or in the body, as Reserve.
-func ReserveValues[T any](r *Recorder, col *ephemeral.Column[T], n int) {
+// or in the body, as Reserve; its errors are Reserve's.
+func ReserveValues[T any](r *Recorder, col *ephemeral.Column[T], n int) error {
+	if n < 0 {
+		return r.negative("ReserveValues", n)
+	}
 	if r.d != nil {
-		r.later(func() { ReserveValues(r, col, n) })
-		return
+		r.later(func() error { return ReserveValues(r, col, n) })
+		return nil
 	}
 	r.serial()
-	commands.Reserve(r.rec, col, n)
+	return commands.Reserve(r.rec, col, n)
 }

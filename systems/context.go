@@ -1,6 +1,7 @@
 package systems
 
 import (
+	"strconv"
 	"sync/atomic"
 
 	"github.com/tickwork/tickwork/ephemeral"
@@ -129,8 +130,27 @@ func ParallelPolicy[S any](ctx *Context, pol kernels.Policy, chunks int, st S, f
 	parallel(ctx, pol, true, chunks, st, fn)
 }
 
+// MaxParallelChunks is the largest chunk count Parallel and
+// ParallelPolicy take (the rule: the package doc, Kernels).
+const MaxParallelChunks = ephemeral.MaxCapacity
+
+// badChunks panics for a chunk count outside 0..MaxParallelChunks; out of
+// line, so that parallel's check stays two compares.
+func badChunks(call string, chunks int) {
+	panic("systems: " + call + "(ctx, " + strconv.Itoa(chunks) + ", ...): the chunk count must be 0.." +
+		strconv.Itoa(MaxParallelChunks) + " (MaxParallelChunks, a unit per row of the largest table); " +
+		"pass a table's UsedChunks or a count of the kernel's own units")
+}
+
 // parallel is Parallel (own false: the pool's policy) and ParallelPolicy.
 func parallel[S any](ctx *Context, pol kernels.Policy, own bool, chunks int, st S, fn func(st *S, worker, chunk int)) {
+	if chunks < 0 || chunks > MaxParallelChunks {
+		call := "Parallel"
+		if own {
+			call = "ParallelPolicy"
+		}
+		badChunks(call, chunks)
+	}
 	if !ctx.inKernel.CompareAndSwap(false, true) {
 		panic(ErrNestedParallel)
 	}

@@ -79,8 +79,11 @@
 // as on several, so the misuse is a panic and never a data race; the
 // check is one atomic load per call.
 //
-// Parallel's chunks is a count of work units, any count (0 or less runs
-// nothing): a table's chunks (ephemeral.Table.UsedChunks or Chunks) for a
+// Parallel's chunks is a count of work units, 0..[MaxParallelChunks]
+// (2^30, MaxCapacity of package ephemeral: a unit per row of the largest
+// table; 0 runs nothing); a count outside panics with a message that says
+// the bound, before anything runs (programmer misuse, checked by two
+// compares): a table's chunks (ephemeral.Table.UsedChunks or Chunks) for a
 // kernel over rows, or units of the kernel's own, such as the 400 cells
 // of a grid a system built this tick. fn is called once with each index
 // 0..chunks-1, on the worker whose contiguous, ascending range holds it;

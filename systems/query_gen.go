@@ -88,13 +88,19 @@ func (sp Spawner1[A]) Spawn(a A) ephemeral.Handle {
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner1[A]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner1[A]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.all.a, n)
-	sp.rec.Reserve(n * 2)
+	if n < 0 {
+		return sp.rec.negative("Spawner1.Reserve", n)
+	}
+	if err := ReserveValues(sp.rec, sp.all.a, n); err != nil {
+		return err
+	}
+	return sp.rec.Reserve(n * 2)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -191,14 +197,22 @@ func (sp Spawner2[A, B]) Spawn(a A, b B) ephemeral.Handle {
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner2[A, B]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner2[A, B]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.all.a, n)
-	ReserveValues(sp.rec, sp.all.b, n)
-	sp.rec.Reserve(n * 3)
+	if n < 0 {
+		return sp.rec.negative("Spawner2.Reserve", n)
+	}
+	if err := ReserveValues(sp.rec, sp.all.a, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.b, n); err != nil {
+		return err
+	}
+	return sp.rec.Reserve(n * 3)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -300,15 +314,25 @@ func (sp Spawner3[A, B, C]) Spawn(a A, b B, c C) ephemeral.Handle {
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner3[A, B, C]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner3[A, B, C]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.all.a, n)
-	ReserveValues(sp.rec, sp.all.b, n)
-	ReserveValues(sp.rec, sp.all.c, n)
-	sp.rec.Reserve(n * 4)
+	if n < 0 {
+		return sp.rec.negative("Spawner3.Reserve", n)
+	}
+	if err := ReserveValues(sp.rec, sp.all.a, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.b, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.c, n); err != nil {
+		return err
+	}
+	return sp.rec.Reserve(n * 4)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -415,16 +439,28 @@ func (sp Spawner4[A, B, C, D]) Spawn(a A, b B, c C, d D) ephemeral.Handle {
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner4[A, B, C, D]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner4[A, B, C, D]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.all.a, n)
-	ReserveValues(sp.rec, sp.all.b, n)
-	ReserveValues(sp.rec, sp.all.c, n)
-	ReserveValues(sp.rec, sp.all.d, n)
-	sp.rec.Reserve(n * 5)
+	if n < 0 {
+		return sp.rec.negative("Spawner4.Reserve", n)
+	}
+	if err := ReserveValues(sp.rec, sp.all.a, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.b, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.c, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.d, n); err != nil {
+		return err
+	}
+	return sp.rec.Reserve(n * 5)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -536,17 +572,31 @@ func (sp Spawner5[A, B, C, D, E]) Spawn(a A, b B, c C, d D, e E) ephemeral.Handl
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner5[A, B, C, D, E]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner5[A, B, C, D, E]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.all.a, n)
-	ReserveValues(sp.rec, sp.all.b, n)
-	ReserveValues(sp.rec, sp.all.c, n)
-	ReserveValues(sp.rec, sp.all.d, n)
-	ReserveValues(sp.rec, sp.all.e, n)
-	sp.rec.Reserve(n * 6)
+	if n < 0 {
+		return sp.rec.negative("Spawner5.Reserve", n)
+	}
+	if err := ReserveValues(sp.rec, sp.all.a, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.b, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.c, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.d, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.e, n); err != nil {
+		return err
+	}
+	return sp.rec.Reserve(n * 6)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -663,18 +713,34 @@ func (sp Spawner6[A, B, C, D, E, F]) Spawn(a A, b B, c C, d D, e E, f F) ephemer
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner6[A, B, C, D, E, F]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner6[A, B, C, D, E, F]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.all.a, n)
-	ReserveValues(sp.rec, sp.all.b, n)
-	ReserveValues(sp.rec, sp.all.c, n)
-	ReserveValues(sp.rec, sp.all.d, n)
-	ReserveValues(sp.rec, sp.all.e, n)
-	ReserveValues(sp.rec, sp.all.f, n)
-	sp.rec.Reserve(n * 7)
+	if n < 0 {
+		return sp.rec.negative("Spawner6.Reserve", n)
+	}
+	if err := ReserveValues(sp.rec, sp.all.a, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.b, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.c, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.d, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.e, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.f, n); err != nil {
+		return err
+	}
+	return sp.rec.Reserve(n * 7)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -796,19 +862,37 @@ func (sp Spawner7[A, B, C, D, E, F, G]) Spawn(a A, b B, c C, d D, e E, f F, g G)
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner7[A, B, C, D, E, F, G]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner7[A, B, C, D, E, F, G]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.all.a, n)
-	ReserveValues(sp.rec, sp.all.b, n)
-	ReserveValues(sp.rec, sp.all.c, n)
-	ReserveValues(sp.rec, sp.all.d, n)
-	ReserveValues(sp.rec, sp.all.e, n)
-	ReserveValues(sp.rec, sp.all.f, n)
-	ReserveValues(sp.rec, sp.all.g, n)
-	sp.rec.Reserve(n * 8)
+	if n < 0 {
+		return sp.rec.negative("Spawner7.Reserve", n)
+	}
+	if err := ReserveValues(sp.rec, sp.all.a, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.b, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.c, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.d, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.e, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.f, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.g, n); err != nil {
+		return err
+	}
+	return sp.rec.Reserve(n * 8)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -935,20 +1019,40 @@ func (sp Spawner8[A, B, C, D, E, F, G, H]) Spawn(a A, b B, c C, d D, e E, f F, g
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner8[A, B, C, D, E, F, G, H]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner8[A, B, C, D, E, F, G, H]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.all.a, n)
-	ReserveValues(sp.rec, sp.all.b, n)
-	ReserveValues(sp.rec, sp.all.c, n)
-	ReserveValues(sp.rec, sp.all.d, n)
-	ReserveValues(sp.rec, sp.all.e, n)
-	ReserveValues(sp.rec, sp.all.f, n)
-	ReserveValues(sp.rec, sp.all.g, n)
-	ReserveValues(sp.rec, sp.all.h, n)
-	sp.rec.Reserve(n * 9)
+	if n < 0 {
+		return sp.rec.negative("Spawner8.Reserve", n)
+	}
+	if err := ReserveValues(sp.rec, sp.all.a, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.b, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.c, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.d, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.e, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.f, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.g, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.h, n); err != nil {
+		return err
+	}
+	return sp.rec.Reserve(n * 9)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -1080,21 +1184,43 @@ func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Spawn(a A, b B, c C, d D, e E, f F
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner9[A, B, C, D, E, F, G, H, I]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.all.a, n)
-	ReserveValues(sp.rec, sp.all.b, n)
-	ReserveValues(sp.rec, sp.all.c, n)
-	ReserveValues(sp.rec, sp.all.d, n)
-	ReserveValues(sp.rec, sp.all.e, n)
-	ReserveValues(sp.rec, sp.all.f, n)
-	ReserveValues(sp.rec, sp.all.g, n)
-	ReserveValues(sp.rec, sp.all.h, n)
-	ReserveValues(sp.rec, sp.all.i, n)
-	sp.rec.Reserve(n * 10)
+	if n < 0 {
+		return sp.rec.negative("Spawner9.Reserve", n)
+	}
+	if err := ReserveValues(sp.rec, sp.all.a, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.b, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.c, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.d, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.e, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.f, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.g, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.h, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.i, n); err != nil {
+		return err
+	}
+	return sp.rec.Reserve(n * 10)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -1231,22 +1357,46 @@ func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Spawn(a A, b B, c C, d D, e E,
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner10[A, B, C, D, E, F, G, H, I, J]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.all.a, n)
-	ReserveValues(sp.rec, sp.all.b, n)
-	ReserveValues(sp.rec, sp.all.c, n)
-	ReserveValues(sp.rec, sp.all.d, n)
-	ReserveValues(sp.rec, sp.all.e, n)
-	ReserveValues(sp.rec, sp.all.f, n)
-	ReserveValues(sp.rec, sp.all.g, n)
-	ReserveValues(sp.rec, sp.all.h, n)
-	ReserveValues(sp.rec, sp.all.i, n)
-	ReserveValues(sp.rec, sp.all.j, n)
-	sp.rec.Reserve(n * 11)
+	if n < 0 {
+		return sp.rec.negative("Spawner10.Reserve", n)
+	}
+	if err := ReserveValues(sp.rec, sp.all.a, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.b, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.c, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.d, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.e, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.f, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.g, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.h, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.i, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.j, n); err != nil {
+		return err
+	}
+	return sp.rec.Reserve(n * 11)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -1388,23 +1538,49 @@ func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Spawn(a A, b B, c C, d D, e
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner11[A, B, C, D, E, F, G, H, I, J, K]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.all.a, n)
-	ReserveValues(sp.rec, sp.all.b, n)
-	ReserveValues(sp.rec, sp.all.c, n)
-	ReserveValues(sp.rec, sp.all.d, n)
-	ReserveValues(sp.rec, sp.all.e, n)
-	ReserveValues(sp.rec, sp.all.f, n)
-	ReserveValues(sp.rec, sp.all.g, n)
-	ReserveValues(sp.rec, sp.all.h, n)
-	ReserveValues(sp.rec, sp.all.i, n)
-	ReserveValues(sp.rec, sp.all.j, n)
-	ReserveValues(sp.rec, sp.all.k, n)
-	sp.rec.Reserve(n * 12)
+	if n < 0 {
+		return sp.rec.negative("Spawner11.Reserve", n)
+	}
+	if err := ReserveValues(sp.rec, sp.all.a, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.b, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.c, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.d, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.e, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.f, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.g, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.h, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.i, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.j, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.k, n); err != nil {
+		return err
+	}
+	return sp.rec.Reserve(n * 12)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -1551,24 +1727,52 @@ func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Spawn(a A, b B, c C, d D
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner12[A, B, C, D, E, F, G, H, I, J, K, L]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.all.a, n)
-	ReserveValues(sp.rec, sp.all.b, n)
-	ReserveValues(sp.rec, sp.all.c, n)
-	ReserveValues(sp.rec, sp.all.d, n)
-	ReserveValues(sp.rec, sp.all.e, n)
-	ReserveValues(sp.rec, sp.all.f, n)
-	ReserveValues(sp.rec, sp.all.g, n)
-	ReserveValues(sp.rec, sp.all.h, n)
-	ReserveValues(sp.rec, sp.all.i, n)
-	ReserveValues(sp.rec, sp.all.j, n)
-	ReserveValues(sp.rec, sp.all.k, n)
-	ReserveValues(sp.rec, sp.all.l, n)
-	sp.rec.Reserve(n * 13)
+	if n < 0 {
+		return sp.rec.negative("Spawner12.Reserve", n)
+	}
+	if err := ReserveValues(sp.rec, sp.all.a, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.b, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.c, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.d, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.e, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.f, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.g, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.h, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.i, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.j, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.k, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.l, n); err != nil {
+		return err
+	}
+	return sp.rec.Reserve(n * 13)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -1720,25 +1924,55 @@ func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spawn(a A, b B, c C, 
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.all.a, n)
-	ReserveValues(sp.rec, sp.all.b, n)
-	ReserveValues(sp.rec, sp.all.c, n)
-	ReserveValues(sp.rec, sp.all.d, n)
-	ReserveValues(sp.rec, sp.all.e, n)
-	ReserveValues(sp.rec, sp.all.f, n)
-	ReserveValues(sp.rec, sp.all.g, n)
-	ReserveValues(sp.rec, sp.all.h, n)
-	ReserveValues(sp.rec, sp.all.i, n)
-	ReserveValues(sp.rec, sp.all.j, n)
-	ReserveValues(sp.rec, sp.all.k, n)
-	ReserveValues(sp.rec, sp.all.l, n)
-	ReserveValues(sp.rec, sp.all.m, n)
-	sp.rec.Reserve(n * 14)
+	if n < 0 {
+		return sp.rec.negative("Spawner13.Reserve", n)
+	}
+	if err := ReserveValues(sp.rec, sp.all.a, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.b, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.c, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.d, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.e, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.f, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.g, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.h, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.i, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.j, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.k, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.l, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.m, n); err != nil {
+		return err
+	}
+	return sp.rec.Reserve(n * 14)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -1895,26 +2129,58 @@ func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spawn(a A, b B, c 
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.all.a, n)
-	ReserveValues(sp.rec, sp.all.b, n)
-	ReserveValues(sp.rec, sp.all.c, n)
-	ReserveValues(sp.rec, sp.all.d, n)
-	ReserveValues(sp.rec, sp.all.e, n)
-	ReserveValues(sp.rec, sp.all.f, n)
-	ReserveValues(sp.rec, sp.all.g, n)
-	ReserveValues(sp.rec, sp.all.h, n)
-	ReserveValues(sp.rec, sp.all.i, n)
-	ReserveValues(sp.rec, sp.all.j, n)
-	ReserveValues(sp.rec, sp.all.k, n)
-	ReserveValues(sp.rec, sp.all.l, n)
-	ReserveValues(sp.rec, sp.all.m, n)
-	ReserveValues(sp.rec, sp.all.n, n)
-	sp.rec.Reserve(n * 15)
+	if n < 0 {
+		return sp.rec.negative("Spawner14.Reserve", n)
+	}
+	if err := ReserveValues(sp.rec, sp.all.a, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.b, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.c, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.d, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.e, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.f, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.g, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.h, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.i, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.j, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.k, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.l, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.m, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.n, n); err != nil {
+		return err
+	}
+	return sp.rec.Reserve(n * 15)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -2076,27 +2342,61 @@ func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spawn(a A, b B,
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
 	}
-	ReserveValues(sp.rec, sp.all.a, n)
-	ReserveValues(sp.rec, sp.all.b, n)
-	ReserveValues(sp.rec, sp.all.c, n)
-	ReserveValues(sp.rec, sp.all.d, n)
-	ReserveValues(sp.rec, sp.all.e, n)
-	ReserveValues(sp.rec, sp.all.f, n)
-	ReserveValues(sp.rec, sp.all.g, n)
-	ReserveValues(sp.rec, sp.all.h, n)
-	ReserveValues(sp.rec, sp.all.i, n)
-	ReserveValues(sp.rec, sp.all.j, n)
-	ReserveValues(sp.rec, sp.all.k, n)
-	ReserveValues(sp.rec, sp.all.l, n)
-	ReserveValues(sp.rec, sp.all.m, n)
-	ReserveValues(sp.rec, sp.all.n, n)
-	ReserveValues(sp.rec, sp.all.o, n)
-	sp.rec.Reserve(n * 16)
+	if n < 0 {
+		return sp.rec.negative("Spawner15.Reserve", n)
+	}
+	if err := ReserveValues(sp.rec, sp.all.a, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.b, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.c, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.d, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.e, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.f, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.g, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.h, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.i, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.j, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.k, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.l, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.m, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.n, n); err != nil {
+		return err
+	}
+	if err := ReserveValues(sp.rec, sp.all.o, n); err != nil {
+		return err
+	}
+	return sp.rec.Reserve(n * 16)
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a

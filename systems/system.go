@@ -187,6 +187,13 @@ func (d *Decl) fail(call, detail string) {
 	}
 }
 
+// Fail fails the declaration with a *DefinitionError (ErrBadDeclaration)
+// whose Detail is call + ": " + detail, unless it failed already: for a
+// declaration helper of a higher layer that checks its own arguments (the
+// face's row systems refuse a nil row function). Call it in the
+// DeclareFunc; Build returns the error, naming the system.
+func (d *Decl) Fail(call, detail string) { d.use(call).fail(call, detail) }
+
 // bind registers fn to run when the scheduler binds the system at seal.
 func (d *Decl) bind(fn func(r *frame.Run) error) { d.run.Binds = append(d.run.Binds, fn) }
 

@@ -199,10 +199,14 @@ func (q Query{{.N}}[{{.Types}}]) Spans(chunk int) ({{join .Cols "[]$T" ", "}}) {
 // free slot (as Table.Insert), holding {{join .Cols "$F" ", "}} in the query's column{{if gt .N 1}}s{{end}}
 // (columns of the table outside the query are zero), and returns its
 // handle. When the table is full it inserts nothing and returns the
-// *CapacityError (errors.Is ErrCapacity) of Table.Insert. A structural
+// *CapacityError (errors.Is ErrCapacity) of Table.Insert; a zero query
+// inserts nothing and returns ErrZeroQuery, as InsertN. A structural
 // change: for set-up and between frames, never from a system (see Queries
 // in the package doc). Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) Insert({{join .Cols "$F $T" ", "}}) (Handle, error) {
+	if q.t == nil {
+		return 0, ErrZeroQuery
+	}
 	entity, err := q.t.Insert()
 	if err != nil {
 		return entity, err
@@ -334,15 +338,21 @@ func (sp Spawner{{.N}}[{{.Types}}]) Spawn({{join .Cols "$F $T" ", "}}) ephemeral
 // never allocate, not even at a frame that spawns more than any before.
 // Call it in the declaration (it then waits for the buffers, made at
 // seal) or in the body, not from a kernel. It allocates 16 bytes a record
-// and the values.
-func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) {
+// and the values; its errors are Recorder.Reserve's (a negative n: an
+// *ephemeral.CountError; past the memory budget: the budget's error).
+func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) error {
 	if sp.rec.t == nil {
-		return // a failed declaration: Build reports it
+		return nil // a failed declaration: Build reports it
+	}
+	if n < 0 {
+		return sp.rec.negative("Spawner{{.N}}.Reserve", n)
 	}
 {{- range .Cols}}
-	ReserveValues(sp.rec, sp.all.{{.F}}, n)
+	if err := ReserveValues(sp.rec, sp.all.{{.F}}, n); err != nil {
+		return err
+	}
 {{- end}}
-	sp.rec.Reserve(n * {{add .N 1}})
+	return sp.rec.Reserve(n * {{add .N 1}})
 }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
@@ -518,12 +528,16 @@ func (q Query{{.N}}[{{.Types}}]) usedChunks() int {
 // free slot, holding {{join .Cols "$F" ", "}} in the query's column{{if gt .N 1}}s{{end}} (columns of the table
 // outside the query are zero), and returns its handle. When the table is
 // full it inserts nothing and returns a *CapacityError (ErrCapacity); a
-// broken host query inserts nothing and returns its error (Err). A
-// structural change: for set-up and between frames, never from a system.
+// broken host query inserts nothing and returns its error (Err), a zero
+// Query{{.N}} ErrZeroQuery (as InsertN). A structural change: for set-up
+// and between frames; during a frame it panics (the rule: Table).
 // Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) Insert({{join .Cols "$F $T" ", "}}) (Handle, error) {
 	if q.err != nil {
 		return 0, q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query{{.N}}.Insert", useCreate)
 	}
 	entity, err := q.q.Insert({{join .Cols "$F" ", "}})
 	return Handle(entity), err
@@ -536,11 +550,14 @@ func (q Query{{.N}}[{{.Types}}]) Insert({{join .Cols "$F $T" ", "}}) (Handle, er
 // stay zero. A nil fill inserts n rows of zero values; n <= 0 inserts
 // nothing. When the n rows do not fit it inserts none and returns a
 // *CapacityError; a broken host query inserts none and returns its error
-// (Err). A structural change: for set-up and between frames, never from a
-// system. Allocates nothing.
+// (Err). A structural change: for set-up and between frames; during a
+// frame it panics (the rule: Table). Allocates nothing.
 func (q Query{{.N}}[{{.Types}}]) InsertN(n int, fill func(entity Handle, {{join .Cols "$F *$T" ", "}})) error {
 	if q.err != nil {
 		return q.err
+	}
+	if t := q.q.Table(); t != nil {
+		guard(t.Domain(), "Query{{.N}}.InsertN", useCreate)
 	}
 	if fill == nil {
 		return q.q.InsertN(n, nil)
@@ -569,8 +586,9 @@ func (sp Spawner{{.N}}[{{.Types}}]) Spawn({{join .Cols "$F $T" ", "}}) Handle { 
 
 // Reserve makes room for n spawns per run, so that up to n Spawn calls a
 // run never allocate. Call it in the declaration or in the body. It
-// allocates.
-func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) { sp.s.Reserve(n) }
+// allocates; its errors are Recorder.Reserve's (a negative n: a
+// *CountError, ErrNegativeCount; past the memory budget: ErrMemoryBudget).
+func (sp Spawner{{.N}}[{{.Types}}]) Reserve(n int) error { return sp.s.Reserve(n) }
 
 // Worker returns the spawner of worker w for chunk chunk, from inside a
 // Parallel kernel (see Recorder.Worker).
@@ -584,16 +602,41 @@ func (sp Spawner{{.N}}[{{.Types}}]) At(w Worker) Spawner{{.N}}[{{.Types}}] {
 	return Spawner{{.N}}[{{.Types}}]{sp.s.Worker(w.id, w.chunk)}
 }
 
+// SpawnUse{{.N}} is a row system's spawner of rows with their value{{if gt .N 1}}s{{end}} in {{.N}} column{{if gt .N 1}}s{{end}} of one
+// table, made by Spawns{{.N}}: its Spawner{{.N}} (Spawn, Reserve, and At from a
+// ParallelEach) is set at Build, as NewSpawner{{.N}} in the declaration.
+type SpawnUse{{.N}}[{{.Any}}] struct {
+	Spawner{{.N}}[{{.Types}}]
+	mk    func(decl *Decl) Spawner{{.N}}[{{.Types}}]
+	owner string
+}
+
+// Spawns{{.N}} is the use that spawns rows of the table of {{join .Cols "$F" ", "}} from the body (as
+// NewSpawner{{.N}}; a nil column{{if gt .N 1}}, or columns of different tables,{{end}} fail{{if eq .N 1}}s{{end}} Build). It allocates:
+// make it at set-up.
+func Spawns{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) *SpawnUse{{.N}}[{{.Types}}] {
+	return &SpawnUse{{.N}}[{{.Types}}]{mk: func(decl *Decl) Spawner{{.N}}[{{.Types}}] { return NewSpawner{{.N}}(decl, {{join .Cols "$F" ", "}}) }}
+}
+
+func (u *SpawnUse{{.N}}[{{.Types}}]) declare(d *Decl) {
+	bound("Spawns{{.N}}", &u.owner, d)
+	u.Spawner{{.N}} = u.mk(d)
+}
+
 // Each{{.N}} adds the row system name of phase phase: each run calls fn with
 // the run's Context and every live row of the table of {{join .Cols "$F" ", "}} (Reads or
 // Writes, which declare the access), as Query{{.N}}.Each; uses declare the
-// rest of its manifest (Records, Emits, ReadsResource, WritesResource,
-// Orders), so conflicts are checked as for any system (the rule of row
-// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery{{.N}}'s, at Build.
+// rest of its manifest (Records, Spawns1.., Emits, ReadsResource,
+// WritesResource, Orders), so conflicts are checked as for any system (the rule of row
+// systems: the package doc, Row systems). Its errors are Builder.System's and NewQuery{{.N}}'s, at Build; a nil fn fails Build too
+// (ErrBadDeclaration, naming the system).
 func Each{{.N}}[{{.Any}}](bl *Builder, name string, phase Phase, {{join .Cols "$F Col[$T]" ", "}}, fn func(ctx *Context, entity Handle, {{join .Cols "$F *$T" ", "}}), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery{{.N}}({{join .Cols "$F.declare(decl)" ", "}})
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "Each{{.N}}")
+		}
 		return func(ctx *Context) {
 			for row, entity := range q.All() {
 				{{join .Cols "$F" ", "}} := row.Get()
@@ -605,12 +648,15 @@ func Each{{.N}}[{{.Any}}](bl *Builder, name string, phase Phase, {{join .Cols "$
 
 // ParallelEach{{.N}} is Each{{.N}} whose rows run on the kernel workers, as
 // Query{{.N}}.Parallel: fn is given the Worker (its DT and Tick, and the At
-// of recorders and emitters) in place of the Context. Allocates nothing
-// per run.
+// of recorders, spawners and emitters) in place of the Context; its errors are
+// Each{{.N}}'s (a nil fn fails Build). Allocates nothing per run.
 func ParallelEach{{.N}}[{{.Any}}](bl *Builder, name string, phase Phase, {{join .Cols "$F Col[$T]" ", "}}, fn func(wk Worker, entity Handle, {{join .Cols "$F *$T" ", "}}), uses ...Use) {
 	bl.System(name, phase, func(decl *Decl) RunFunc {
 		q := NewQuery{{.N}}({{join .Cols "$F.declare(decl)" ", "}})
 		declareUses(decl, uses)
+		if fn == nil {
+			return nilRowFunc(decl, "ParallelEach{{.N}}")
+		}
 		return func(ctx *Context) { q.Parallel(ctx, fn) }
 	})
 }
