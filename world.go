@@ -80,9 +80,12 @@ func (w *World) Workers() int { return w.e().Workers() }
 // world's kernel workers and returns once, when all have returned: a
 // host's scan between frames, from the goroutine that calls Frame (the
 // declared queries' parallel lane, docs/schema.md, Queries). The rule and
-// its inline fallback during a frame: runtime.World.RunChunks. Allocates
-// nothing.
-func (w *World) RunChunks(chunks int, fn func(worker, chunk int)) { w.e().RunChunks(chunks, fn) }
+// its inline fallback during a frame or on a closed world, where it
+// returns false (true when the pool had the run): runtime.World.RunChunks.
+// Allocates nothing.
+func (w *World) RunChunks(chunks int, fn func(worker, chunk int)) bool {
+	return w.e().RunChunks(chunks, fn)
+}
 
 // Tables returns the tables declared with the builder, in order. The
 // slice is the world's own: do not modify it. Safe for concurrent use.

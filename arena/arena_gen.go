@@ -722,7 +722,9 @@ func (q *BodiesInBox) Run(dst []BodiesInBoxRow, x0 float32, y0 float32, x1 float
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -764,16 +766,21 @@ func (q *BodiesInBox) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *BodiesInBox) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *BodiesInBox) chunk(_, c int) {
 	x0 := q.argX0
+	_ = x0
 	y0 := q.argY0
+	_ = y0
 	x1 := q.argX1
+	_ = x1
 	y1 := q.argY1
+	_ = y1
 	dst := q.parts[c][:0]
 	cr := q.tb.ChunkRows()
 	mask, base := q.tb.Enabled(c), c*cr
@@ -1002,7 +1009,9 @@ func (q *LowHealth) Run(dst []LowHealthRow, h int32) []LowHealthRow {
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -1043,13 +1052,15 @@ func (q *LowHealth) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *LowHealth) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *LowHealth) chunk(_, c int) {
 	h := q.argH
+	_ = h
 	dst := q.parts[c][:0]
 	cr := q.tb.ChunkRows()
 	mask, base := q.tb.Enabled(c), c*cr
@@ -1402,7 +1413,9 @@ func (q *ProjectileTargets) Run(dst []ProjectileTargetsRow) []ProjectileTargetsR
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -1445,8 +1458,9 @@ func (q *ProjectileTargets) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *ProjectileTargets) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
@@ -1541,7 +1555,9 @@ func (q *OldProjectiles) Run(dst []OldProjectilesRow, ttl int32) []OldProjectile
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -1589,13 +1605,15 @@ func (q *OldProjectiles) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *OldProjectiles) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *OldProjectiles) chunk(_, c int) {
 	ttl := q.argTtl
+	_ = ttl
 	dst := q.parts[c][:0]
 	bodyLease2 := q.t.Body.Table.Lease()
 	cr := q.tb.ChunkRows()
@@ -1689,7 +1707,9 @@ func (q *HealthyNearWall) Run(dst []HealthyNearWallRow, x float32) []HealthyNear
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -1738,13 +1758,15 @@ func (q *HealthyNearWall) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *HealthyNearWall) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *HealthyNearWall) chunk(_, c int) {
 	x := q.argX
+	_ = x
 	dst := q.parts[c][:0]
 	bXCol2 := q.bX
 	bodyLease2 := q.t.Body.Table.Lease()

@@ -113,16 +113,18 @@ func (w *World) Workers() int { return w.made().pool.Workers() }
 // frames, from the goroutine that calls Frame (a declared query's
 // parallel lane). Called while a frame runs (from a system), or on a
 // closed world, it runs every chunk inline on the caller as worker 0, in
-// ascending order. fn must not call RunChunks or Frame.
-func (w *World) RunChunks(chunks int, fn func(worker, chunk int)) {
+// ascending order, and returns false (true when the pool had the run).
+// fn must not call RunChunks or Frame.
+func (w *World) RunChunks(chunks int, fn func(worker, chunk int)) bool {
 	w = w.made()
 	if w.closed || w.sched.Running() {
 		for c := range chunks {
 			fn(0, c)
 		}
-		return
+		return false
 	}
 	w.pool.Run(chunks, fn)
+	return true
 }
 
 // Tables returns the tables declared with the builder, in order. The slice

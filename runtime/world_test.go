@@ -583,22 +583,22 @@ func TestRunChunks(t *testing.T) {
 		require.NoError(t, c.w.Frame(1.0/60))
 		var seen [40]atomic.Int32
 		var maxWorker atomic.Int32
-		c.w.RunChunks(len(seen), func(w, chunk int) {
+		require.True(t, c.w.RunChunks(len(seen), func(w, chunk int) {
 			seen[chunk].Add(1)
 			if int32(w) > maxWorker.Load() {
 				maxWorker.Store(int32(w))
 			}
-		})
+		}), "between frames the pool runs it")
 		for i := range seen {
 			require.Equal(t, int32(1), seen[i].Load(), "workers %d: chunk %d", workers, i)
 		}
 		require.Less(t, int(maxWorker.Load()), workers)
 		require.NoError(t, c.w.Close())
 		var order []int
-		c.w.RunChunks(5, func(w, chunk int) {
+		require.False(t, c.w.RunChunks(5, func(w, chunk int) {
 			require.Zero(t, w)
 			order = append(order, chunk)
-		})
+		}), "a closed world runs it inline")
 		require.Equal(t, []int{0, 1, 2, 3, 4}, order, "closed world: inline, ascending")
 	}
 }

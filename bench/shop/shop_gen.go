@@ -244,7 +244,9 @@ func (q *Veterans) Run(dst []VeteransRow, level int32, region int32) []VeteransR
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -287,14 +289,17 @@ func (q *Veterans) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *Veterans) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *Veterans) chunk(_, c int) {
 	level := q.argLevel
+	_ = level
 	region := q.argRegion
+	_ = region
 	dst := q.parts[c][:0]
 	cr := q.tb.ChunkRows()
 	mask, base := q.tb.Enabled(c), c*cr
@@ -1494,7 +1499,9 @@ func (q *PremiumSpend) Run(dst []PremiumSpendRow) []PremiumSpendRow {
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -1542,8 +1549,9 @@ func (q *PremiumSpend) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *PremiumSpend) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
@@ -1643,7 +1651,9 @@ func (q *CategoryOrders) Run(dst []CategoryOrdersRow, c2 int32) []CategoryOrders
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -1689,13 +1699,15 @@ func (q *CategoryOrders) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *CategoryOrders) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *CategoryOrders) chunk(_, c int) {
 	c2 := q.argC
+	_ = c2
 	dst := q.parts[c][:0]
 	prCategoryCol2 := q.prCategory
 	productLease2 := q.t.Product.Table.Lease()
@@ -1786,7 +1798,9 @@ func (q *BulkOrders) Run(dst []BulkOrdersRow, q2 int32) []BulkOrdersRow {
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -1834,13 +1848,15 @@ func (q *BulkOrders) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *BulkOrders) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *BulkOrders) chunk(_, c int) {
 	q2 := q.argQ
+	_ = q2
 	dst := q.parts[c][:0]
 	playerLease2 := q.t.Player.Table.Lease()
 	cr := q.tb.ChunkRows()
@@ -2056,7 +2072,9 @@ func (q *BannedPremium) Run() BannedPremiumRow {
 			q.aggs = make([]bannedPremiumPart, nc)
 		}
 		q.aggs = q.aggs[:nc]
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for c := range q.aggs {
 			pt := &q.aggs[c]
 			a0 += pt.a0
@@ -2097,8 +2115,9 @@ func (q *BannedPremium) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *BannedPremium) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
@@ -2977,7 +2996,9 @@ func (q *HighOrPremium) Run(dst []HighOrPremiumRow) []HighOrPremiumRow {
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -3020,8 +3041,9 @@ func (q *HighOrPremium) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *HighOrPremium) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
@@ -3109,7 +3131,9 @@ func (q *HighAndPremium) Run(dst []HighAndPremiumRow) []HighAndPremiumRow {
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -3152,8 +3176,9 @@ func (q *HighAndPremium) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *HighAndPremium) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
@@ -3241,7 +3266,9 @@ func (q *HighNotPremium) Run(dst []HighNotPremiumRow) []HighNotPremiumRow {
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -3284,8 +3311,9 @@ func (q *HighNotPremium) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *HighNotPremium) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.

@@ -19,6 +19,7 @@ import (
 // compileCorpus are accepted schemas at the edges of the language; each
 // must generate Go that builds and is go vet clean, scalar and SIMD.
 var compileCorpus = []struct{ name, src string }{
+	{"query_unused_param", "table T(capacity: 10) { X: int32 }\nquery A(x: int32) { from T t select t }\nquery B(x: int32, y: int32) { from T t where t.X > x select max(t.X) }"},
 	{"self_set_simd", "table T(capacity: 10) { X: int32 }\nsystem S(phase: update) { from T t set t.X = t.X }"},
 	{"self_set_simd_float", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T t set t.X = t.X }"},
 	{"self_set_in_arm", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T t match { t.X > 0 => { set t.X = t.X } } }"},

@@ -96,7 +96,9 @@ func (qg *qGen) parallelBranch() {
 		g.p("q.aggs = make([]%sPart, nc)", qg.lower)
 		g.p("}")
 		g.p("q.aggs = q.aggs[:nc]")
-		g.p("q.w.RunChunks(nc, q.chunkFn)")
+		g.p("if !q.w.RunChunks(nc, q.chunkFn) {")
+		g.p("q.lane = \"serial\" // inline: the world was closed or in a frame")
+		g.p("}")
 		g.p("for c := range q.aggs {")
 		g.p("pt := &q.aggs[c]")
 		for _, a := range q.Aggregates {
@@ -115,7 +117,9 @@ func (qg *qGen) parallelBranch() {
 		g.p("for len(q.parts) < nc {")
 		g.p("q.parts = append(q.parts, nil)")
 		g.p("}")
-		g.p("q.w.RunChunks(nc, q.chunkFn)")
+		g.p("if !q.w.RunChunks(nc, q.chunkFn) {")
+		g.p("q.lane = \"serial\" // inline: the world was closed or in a frame")
+		g.p("}")
 		g.p("for _, p := range q.parts[:nc] {")
 		g.p("dst = append(dst, p...)")
 		g.p("}")
@@ -139,13 +143,16 @@ func (qg *qGen) parallelMethods() {
 	g.p("}")
 	g.p("}")
 	g.p("")
-	g.doc("Lane is the lane the last Run took: \"parallel\" or \"serial\" (\"\" before any Run).")
+	g.doc("Lane is the lane the last Run took: \"parallel\", or \"serial\" (also when an attached Run fell back inline: a closed world, or during a frame; \"\" before any Run).")
 	g.p("func (q *%s) Lane() string { return q.lane }", qg.name)
 	g.p("")
 	g.p("// chunk runs the scan over chunk c of the from table into its partial.")
 	g.p("func (q *%s) chunk(_, c int) {", qg.name)
 	for _, p := range q.Params {
+		// a parameter the scan does not read (the where may not name it)
+		// is still declared: the blank use keeps the chunk building
 		g.p("%s := q.%s", qg.param[p], argField(p))
+		g.p("_ = %s", qg.param[p])
 	}
 	if aggregated(q) {
 		for _, a := range q.Aggregates {

@@ -422,7 +422,9 @@ func (q *Adults) Run(dst []AdultsRow, min2 int32) []AdultsRow {
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -464,13 +466,15 @@ func (q *Adults) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *Adults) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *Adults) chunk(_, c int) {
 	min2 := q.argMin
+	_ = min2
 	dst := q.parts[c][:0]
 	cr := q.tb.ChunkRows()
 	mask, base := q.tb.Enabled(c), c*cr
@@ -843,7 +847,9 @@ func (q *Extremes) Run() ExtremesRow {
 			q.aggs = make([]extremesPart, nc)
 		}
 		q.aggs = q.aggs[:nc]
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for c := range q.aggs {
 			pt := &q.aggs[c]
 			a0 += pt.a0
@@ -911,8 +917,9 @@ func (q *Extremes) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *Extremes) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
@@ -2040,7 +2047,9 @@ func (q *OrderBuyers) Run(dst []OrderBuyersRow) []OrderBuyersRow {
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -2086,8 +2095,9 @@ func (q *OrderBuyers) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *OrderBuyers) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
@@ -2181,7 +2191,9 @@ func (q *OrdersLost) Run(dst []OrdersLostRow) []OrdersLostRow {
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -2232,8 +2244,9 @@ func (q *OrdersLost) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *OrdersLost) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
@@ -2329,7 +2342,9 @@ func (q *Placed) Run(dst []PlacedRow) []PlacedRow {
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -2375,8 +2390,9 @@ func (q *Placed) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *Placed) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
@@ -2466,7 +2482,9 @@ func (q *Tagged) Run(dst []TaggedRow) []TaggedRow {
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -2519,8 +2537,9 @@ func (q *Tagged) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *Tagged) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
@@ -4832,7 +4851,9 @@ func (q *OnOrTagged) Run(dst []OnOrTaggedRow, min2 int32) []OnOrTaggedRow {
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -4875,13 +4896,15 @@ func (q *OnOrTagged) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *OnOrTagged) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *OnOrTagged) chunk(_, c int) {
 	min2 := q.argMin
+	_ = min2
 	dst := q.parts[c][:0]
 	tagLease2 := q.t.Tag.Table.Lease()
 	cr := q.tb.ChunkRows()
@@ -4968,7 +4991,9 @@ func (q *OnAndTagged) Run(dst []OnAndTaggedRow, min2 int32) []OnAndTaggedRow {
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -5011,13 +5036,15 @@ func (q *OnAndTagged) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *OnAndTagged) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *OnAndTagged) chunk(_, c int) {
 	min2 := q.argMin
+	_ = min2
 	dst := q.parts[c][:0]
 	tagLease2 := q.t.Tag.Table.Lease()
 	cr := q.tb.ChunkRows()
@@ -5104,7 +5131,9 @@ func (q *OnNotTagged) Run(dst []OnNotTaggedRow, min2 int32) []OnNotTaggedRow {
 		for len(q.parts) < nc {
 			q.parts = append(q.parts, nil)
 		}
-		q.w.RunChunks(nc, q.chunkFn)
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
 		for _, p := range q.parts[:nc] {
 			dst = append(dst, p...)
 		}
@@ -5147,13 +5176,15 @@ func (q *OnNotTagged) Parallel(w *tickwork.World, minChunks int) {
 	}
 }
 
-// Lane is the lane the last Run took: "parallel" or "serial" ("" before any
-// Run).
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
 func (q *OnNotTagged) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
 func (q *OnNotTagged) chunk(_, c int) {
 	min2 := q.argMin
+	_ = min2
 	dst := q.parts[c][:0]
 	tagLease2 := q.t.Tag.Table.Lease()
 	cr := q.tb.ChunkRows()

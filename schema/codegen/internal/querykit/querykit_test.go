@@ -783,5 +783,9 @@ func TestParallelLaneAllocatesNothing(t *testing.T) {
 		b.parallelRun(wd.q, p)
 		require.Zero(t, testing.AllocsPerRun(20, func() { b.parallelRun(wd.q, p) }), "workers %d", workers)
 		require.Equal(t, "parallel", wd.q.Adults.Lane())
+		// closed, the world runs the chunks inline, and the lane says so
+		require.NoError(t, wd.w.Close())
+		b.parallelRun(wd.q, p)
+		require.Equal(t, "serial", wd.q.Adults.Lane(), "after Close")
 	}
 }
