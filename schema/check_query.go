@@ -587,11 +587,12 @@ func (c *checker) limit(sc *scope, e *synExpr, of string) Expr {
 	return nil
 }
 
-// conjuncts returns the operands of e's top-level ands, left to right (e
-// itself when it is no and).
-func conjuncts(e Expr) []Expr {
+// Conjuncts returns the operands of e's top-level ands, left to right (e
+// itself when it is no and): the planners' and the generator's view of a
+// where. It allocates the slice; set-up only.
+func Conjuncts(e Expr) []Expr {
 	if b, ok := e.(*Binary); ok && b.Op == And {
-		return append(conjuncts(b.X), conjuncts(b.Y)...)
+		return append(Conjuncts(b.X), Conjuncts(b.Y)...)
 	}
 	return []Expr{e}
 }
@@ -602,7 +603,7 @@ func (c *checker) planProbe(q *Query) {
 	if q.Where == nil || q.From.Kind != RowVar {
 		return
 	}
-	conj := conjuncts(q.Where)
+	conj := Conjuncts(q.Where)
 	for i, e := range conj {
 		b, ok := e.(*Binary)
 		if !ok || b.Op != Eq {

@@ -88,7 +88,7 @@ func (c *checker) subquery(sc *scope, p Pos, fn *synIdent, sub *synSubquery) Exp
 		c.errorf(x.Position(), KindType, "the where of exists(%s ...) must be a bool, not %s", head, describeExpr(x))
 		return bad(p)
 	}
-	conj := conjuncts(x)
+	conj := Conjuncts(x)
 	ex := &Exists{Pos: p, Var: v, Table: d.table, Outer: outer}
 	at := -1
 	for i, e := range conj {

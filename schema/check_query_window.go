@@ -224,7 +224,7 @@ func (c *checker) planUnique(q *Query) {
 	if q.Where == nil || q.From.Kind != RowVar || q.Probe != nil || len(q.GroupBy) > 0 || len(q.Aggregates) > 0 || len(q.Windows) > 0 {
 		return
 	}
-	conj := conjuncts(q.Where)
+	conj := Conjuncts(q.Where)
 	for i, e := range conj {
 		b, ok := e.(*Binary)
 		if !ok || b.Op != Eq {

@@ -551,17 +551,7 @@ func (qg *qGen) splitWhere(where schema.Expr) (early, late schema.Expr) {
 	if where == nil {
 		return nil, nil
 	}
-	var conj []schema.Expr
-	var flat func(e schema.Expr)
-	flat = func(e schema.Expr) {
-		if b, ok := e.(*schema.Binary); ok && b.Op == schema.And {
-			flat(b.X)
-			flat(b.Y)
-			return
-		}
-		conj = append(conj, e)
-	}
-	flat(where)
+	conj := schema.Conjuncts(where)
 	and := func(acc, e schema.Expr) schema.Expr {
 		if acc == nil {
 			return e
@@ -585,17 +575,7 @@ func (qg *qGen) splitWhere(where schema.Expr) (early, late schema.Expr) {
 // comparison passes about half the rows (a box) mispredicts no branch.
 // Anything else keeps Go's short-circuit and.
 func (qg *qGen) filterCode(e schema.Expr) string {
-	var conj []schema.Expr
-	var flat func(e schema.Expr)
-	flat = func(e schema.Expr) {
-		if b, ok := e.(*schema.Binary); ok && b.Op == schema.And {
-			flat(b.X)
-			flat(b.Y)
-			return
-		}
-		conj = append(conj, e)
-	}
-	flat(e)
+	conj := schema.Conjuncts(e)
 	simple := func(x schema.Expr) bool {
 		switch x := x.(type) {
 		case *schema.ColRef:
@@ -1162,20 +1142,7 @@ func (qg *qGen) heapHelpers() {
 	g.p("return ents[0].k0, len(ents) < bound")
 	g.p("}")
 	g.p("ents[0] = *e")
-	g.p("for j := 0; ; {")
-	g.p("l := 2*j + 1")
-	g.p("if l >= len(ents) {")
-	g.p("break")
-	g.p("}")
-	g.p("if r := l + 1; r < len(ents) && %s(&ents[r], &ents[l]) > 0 {", cmp)
-	g.p("l = r")
-	g.p("}")
-	g.p("if %s(&ents[l], &ents[j]) <= 0 {", cmp)
-	g.p("break")
-	g.p("}")
-	g.p("ents[j], ents[l] = ents[l], ents[j]")
-	g.p("j = l")
-	g.p("}")
+	siftDown(g, cmp)
 	g.p("return ents[0].k0, false")
 	g.p("}")
 	g.p("")
@@ -1684,4 +1651,24 @@ func (qg *qGen) plan() string {
 		parts = append(parts, "first n")
 	}
 	return strings.Join(append(parts, qg.notes...), "; ")
+}
+
+// siftDown writes the bounded heap's sift-down of its root in ents, cmp
+// ordering the entries (the worst row at the root): shared by the top-N's
+// and the keyset page's offer.
+func siftDown(g *gen, cmp string) {
+	g.p("for j := 0; ; {")
+	g.p("l := 2*j + 1")
+	g.p("if l >= len(ents) {")
+	g.p("break")
+	g.p("}")
+	g.p("if r := l + 1; r < len(ents) && %s(&ents[r], &ents[l]) > 0 {", cmp)
+	g.p("l = r")
+	g.p("}")
+	g.p("if %s(&ents[l], &ents[j]) <= 0 {", cmp)
+	g.p("break")
+	g.p("}")
+	g.p("ents[j], ents[l] = ents[l], ents[j]")
+	g.p("j = l")
+	g.p("}")
 }
