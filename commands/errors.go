@@ -88,10 +88,6 @@ func (e *PlaybackError) Unwrap() error { return e.Err }
 // Stats.FailedSets; the write is lost and the entity lives on.
 var ErrNoRow = errors.New("the entity has no row in the column's table: attach it (tickwork.Recorder.Attach, tickwork.Move) before the write, or write the table it has a row in")
 
-// ErrTooManyCreates: a Create recorded when its buffer already had
-// MaxCreates creates since the last Release, refused (Recorder.TryCreate
-// returns it): reported at playback in Stats.Err as a *PlaybackError
-// wrapping it and counted in Stats.CapacityErrors; its handle never resolves.
 // ErrMoveNoRow: a Move (tickwork.Move) of a live entity that has no row in
 // the source table at that point of the playback: an earlier record of the
 // playback moved it away or removed it (moving one handle twice in one
@@ -100,6 +96,10 @@ var ErrNoRow = errors.New("the entity has no row in the column's table: attach i
 var ErrMoveNoRow = errors.New("the entity is live but has no row in the move's source table at this point of the playback " +
 	"(an earlier record moved or removed it): record one tickwork.Move per entity, from the table it has a row in")
 
+// ErrTooManyCreates: a Create recorded when its buffer already had
+// MaxCreates creates since the last Release, refused (Recorder.TryCreate
+// returns it): reported at playback in Stats.Err as a *PlaybackError
+// wrapping it and counted in Stats.CapacityErrors; its handle never resolves.
 var ErrTooManyCreates = errors.New("commands: the buffer has MaxCreates (2^27) creates since the last release; record fewer creates per frame in one buffer")
 
 // ErrTooManyBuffers: Playback.NewBuffer when the playback has made
