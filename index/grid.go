@@ -3,6 +3,7 @@ package index
 import (
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // Cell is a grid cell: floor(x/size), floor(y/size), each clamped to
@@ -14,16 +15,54 @@ type Cell struct{ X, Y int32 }
 var Outside = Cell{math.MinInt32, math.MinInt32}
 
 // Grid is a spatial index over two float32 columns: rows by the square
-// cell of side Size their point falls in.
+// cell of side Size their point falls in (package doc, Kinds; candidate
+// order: Rows and order).
+//
+// Layout: the occupied cells are records (cell, first row, count) found
+// through an open-addressing table sized from the capacity (linear
+// probing, backward-shift deletion), so coordinates need no bounds; a
+// cell's rows form an intrusive doubly linked list in no order, and the
+// rows of Outside one more list. Candidates are put in ascending row
+// order after they are gathered (sortRows). Everything is allocated by
+// NewGrid.
 type Grid struct {
-	f    filing[Cell]
 	size float32
 	inv  float64
+
+	// Per row.
+	cell []Cell
+	cid  []int32 // the row's cell record, cellOutside, or noGroup when unfiled
+	next []int32 // the next row of the cell's list, or NoRow
+	prev []int32 // the previous row of the cell's list, or NoRow
+	n    int
+
+	// Per cell record (ids 0..capacity-1); order[:nc] are the occupied
+	// cells, order[nc:] the free ids; pos[c] is c's place in order.
+	cc    []Cell
+	chead []int32
+	cn    []int32
+	order []int32
+	pos   []int32
+	nc    int
+
+	outHead int32
+	outN    int
+
+	table []int32 // cell record + 1; 0 is an empty slot
+	mask  uint64
+
+	// Sorting the candidates: a bitmap over the rows and a radix buffer.
+	marks []uint64
+	buf   []int32
 }
+
+const cellOutside int32 = -2
 
 // NewGrid returns an empty grid of cells of side size (world units) for
 // rows 0..capacity-1, or ErrCapacity, or ErrCellSize when size is not a
-// positive finite number.
+// positive finite number. It allocates everything the grid will use:
+// about 36 bytes a row plus a table of 4 bytes by the power of two at
+// least twice the capacity.
 func NewGrid(capacity int, size float32) (*Grid, error) {
 	if err := checkCap(capacity); err != nil {
 		return nil, err
@@ -31,7 +70,410 @@ func NewGrid(capacity int, size float32) (*Grid, error) {
 	if !(size > 0) || math.IsInf(float64(size), 1) {
 		return nil, fmt.Errorf("%w: %v", ErrCellSize, size)
 	}
-	return &Grid{f: newFiling[Cell](capacity), size: size, inv: 1 / float64(size)}, nil
+	ts := uint64(2)
+	for ts < 2*uint64(capacity) {
+		ts <<= 1
+	}
+	g := &Grid{
+		size:  size,
+		inv:   1 / float64(size),
+		cell:  make([]Cell, capacity),
+		cid:   make([]int32, capacity),
+		next:  make([]int32, capacity),
+		prev:  make([]int32, capacity),
+		cc:    make([]Cell, capacity),
+		chead: make([]int32, capacity),
+		cn:    make([]int32, capacity),
+		order: make([]int32, capacity),
+		pos:   make([]int32, capacity),
+		table: make([]int32, ts),
+		mask:  ts - 1,
+		marks: make([]uint64, (capacity+63)/64),
+		buf:   make([]int32, capacity),
+	}
+	g.Clear()
+	return g, nil
+}
+
+func (g *Grid) check(method string, row int32) {
+	if row < 0 || int(row) >= len(g.cid) {
+		panic(fmt.Sprintf("index: %s of row %d out of range 0..%d: pass a row of the indexed table", method, row, len(g.cid)-1))
+	}
+}
+
+// Insert files row at (x, y). It panics when row is out of range or
+// filed already. O(1) expected.
+func (g *Grid) Insert(row int32, x, y float32) {
+	g.check("Insert", row)
+	if g.cid[row] != noGroup {
+		panic(fmt.Sprintf("index: Insert of row %d, which is filed already: use Update to change its key", row))
+	}
+	g.file(row, g.CellOf(x, y))
+}
+
+// Remove unfiles row; false when it was not filed. It panics when row is
+// out of range. O(1) expected.
+func (g *Grid) Remove(row int32) bool {
+	g.check("Remove", row)
+	if g.cid[row] == noGroup {
+		return false
+	}
+	g.unfile(row)
+	return true
+}
+
+// Update files row at (x, y); it reports whether row changed cell (an
+// unfiled row is filed). It panics when row is out of range. O(1): a
+// row that stays in its cell costs the cell's computation and one
+// comparison; a crossing costs a Remove and an Insert.
+func (g *Grid) Update(row int32, x, y float32) bool {
+	g.check("Update", row)
+	c := g.CellOf(x, y)
+	id := g.cid[row]
+	if id != noGroup {
+		if g.cell[row] == c {
+			return false
+		}
+		g.unfile(row)
+	}
+	g.file(row, c)
+	return true
+}
+
+// Key returns row's cell and whether row is filed. It panics when row is
+// out of range.
+func (g *Grid) Key(row int32) (Cell, bool) {
+	g.check("Key", row)
+	if g.cid[row] == noGroup {
+		return Cell{}, false
+	}
+	return g.cell[row], true
+}
+
+// Len returns the number of filed rows.
+func (g *Grid) Len() int { return g.n }
+
+// Cells returns the number of occupied cells (Outside not counted).
+func (g *Grid) Cells() int { return g.nc }
+
+// Clear unfiles every row. O(capacity).
+func (g *Grid) Clear() {
+	clear(g.cell)
+	clear(g.table)
+	for i := range g.cid {
+		g.cid[i] = noGroup
+		g.order[i] = int32(i)
+		g.pos[i] = int32(i)
+	}
+	g.n, g.nc = 0, 0
+	g.outHead, g.outN = NoRow, 0
+}
+
+func cellHash(c Cell) uint64 {
+	x := uint64(uint32(c.X))<<32 | uint64(uint32(c.Y))
+	x = (x ^ x>>33) * 0xff51afd7ed558ccd
+	x = (x ^ x>>33) * 0xc4ceb9fe1a85ec53
+	return x ^ x>>33
+}
+
+// find returns the record of cell c, or noGroup.
+func (g *Grid) find(c Cell) int32 {
+	for i := cellHash(c) & g.mask; ; i = (i + 1) & g.mask {
+		e := g.table[i]
+		if e == 0 {
+			return noGroup
+		}
+		if g.cc[e-1] == c {
+			return e - 1
+		}
+	}
+}
+
+func (g *Grid) file(row int32, c Cell) {
+	g.cell[row] = c
+	g.n++
+	g.prev[row] = NoRow
+	if c == Outside {
+		g.cid[row] = cellOutside
+		g.next[row] = g.outHead
+		if g.outHead != NoRow {
+			g.prev[g.outHead] = row
+		}
+		g.outHead = row
+		g.outN++
+		return
+	}
+	id := g.find(c)
+	if id == noGroup {
+		id = g.order[g.nc]
+		g.nc++
+		g.cc[id], g.chead[id], g.cn[id] = c, NoRow, 0
+		i := cellHash(c) & g.mask
+		for g.table[i] != 0 {
+			i = (i + 1) & g.mask
+		}
+		g.table[i] = id + 1
+	}
+	g.cid[row] = id
+	h := g.chead[id]
+	g.next[row] = h
+	if h != NoRow {
+		g.prev[h] = row
+	}
+	g.chead[id] = row
+	g.cn[id]++
+}
+
+func (g *Grid) unfile(row int32) {
+	id := g.cid[row]
+	p, s := g.prev[row], g.next[row]
+	if s != NoRow {
+		g.prev[s] = p
+	}
+	g.cid[row] = noGroup
+	g.cell[row] = Cell{}
+	g.n--
+	if id == cellOutside {
+		if p == NoRow {
+			g.outHead = s
+		} else {
+			g.next[p] = s
+		}
+		g.outN--
+		return
+	}
+	if p == NoRow {
+		g.chead[id] = s
+	} else {
+		g.next[p] = s
+	}
+	if g.cn[id]--; g.cn[id] == 0 {
+		g.dropCell(id)
+	}
+}
+
+func (g *Grid) dropCell(id int32) {
+	i := cellHash(g.cc[id]) & g.mask
+	for g.table[i] != id+1 {
+		i = (i + 1) & g.mask
+	}
+	for j := (i + 1) & g.mask; ; j = (j + 1) & g.mask {
+		e := g.table[j]
+		if e == 0 {
+			break
+		}
+		home := cellHash(g.cc[e-1]) & g.mask
+		if (j-home)&g.mask >= (j-i)&g.mask {
+			g.table[i] = e
+			i = j
+		}
+	}
+	g.table[i] = 0
+	last := int32(g.nc - 1)
+	p := g.pos[id]
+	o := g.order[last]
+	g.order[p], g.pos[o] = o, p
+	g.order[last], g.pos[id] = id, last
+	g.nc--
+}
+
+// appendCell appends the rows of record id.
+func (g *Grid) appendCell(dst []int32, id int32) []int32 {
+	for r := g.chead[id]; r != NoRow; r = g.next[r] {
+		dst = append(dst, r)
+	}
+	return dst
+}
+
+// AppendBox appends to dst, in ascending row order, every filed row whose
+// cell the box [x0, x1] × [y0, y1] touches, and every row in Outside: a
+// superset of the rows whose point is in the box, which the caller tests
+// exactly. A box with a NaN bound, or with x1 < x0 or y1 < y0, touches no
+// cell (its Outside rows are still appended). Cost: O(min(cells the box
+// touches, occupied cells) + candidates), plus their sort. It allocates
+// only when dst must grow.
+func (g *Grid) AppendBox(dst []int32, x0, y0, x1, y1 float32) []int32 {
+	start := len(dst)
+	if lo, hi, ok := g.span(x0, y0, x1, y1); ok {
+		w := int64(hi.X) - int64(lo.X) + 1
+		h := int64(hi.Y) - int64(lo.Y) + 1
+		if nc := int64(g.nc); w <= nc && h <= nc && w*h <= nc {
+			for cy := int64(lo.Y); cy <= int64(hi.Y); cy++ {
+				for cx := int64(lo.X); cx <= int64(hi.X); cx++ {
+					if id := g.find(Cell{int32(cx), int32(cy)}); id != noGroup {
+						dst = g.appendCell(dst, id)
+					}
+				}
+			}
+		} else {
+			for _, id := range g.order[:g.nc] {
+				if c := g.cc[id]; c.X >= lo.X && c.X <= hi.X && c.Y >= lo.Y && c.Y <= hi.Y {
+					dst = g.appendCell(dst, id)
+				}
+			}
+		}
+	}
+	for r := g.outHead; r != NoRow; r = g.next[r] {
+		dst = append(dst, r)
+	}
+	g.sortRows(dst[start:])
+	return dst
+}
+
+// AppendRadius appends to dst, in ascending row order, every filed row
+// whose cell the disc of centre (x, y) and radius r touches, and every
+// row in Outside: a superset of the rows whose point p has |p - (x, y)|
+// <= r, with a margin (a relative 2^-16 of r, and 2^-20 of |x|+|y|) so
+// that a caller's float32 distance test never accepts a row outside the
+// candidates. Only the cells the disc touches are visited (each row of
+// cells across the disc's width at that row). A NaN argument, r < 0, or
+// an infinite centre with a finite r touches no cell; r = +Inf touches
+// every cell. Cost and allocation as AppendBox.
+func (g *Grid) AppendRadius(dst []int32, x, y, r float32) []int32 {
+	start := len(dst)
+	g.discCells(&dst, float64(x), float64(y), float64(r))
+	for row := g.outHead; row != NoRow; row = g.next[row] {
+		dst = append(dst, row)
+	}
+	g.sortRows(dst[start:])
+	return dst
+}
+
+func (g *Grid) discCells(dst *[]int32, x, y, r float64) {
+	if x != x || y != y || r != r || r < 0 {
+		return
+	}
+	if math.IsInf(r, 1) {
+		for _, id := range g.order[:g.nc] {
+			*dst = g.appendCell(*dst, id)
+		}
+		return
+	}
+	if math.IsInf(x, 0) || math.IsInf(y, 0) {
+		return
+	}
+	R := r + r/65536 + (math.Abs(x)+math.Abs(y))/(1<<20)
+	loY, hiY := g.coord64(y-R), g.coord64(y+R)
+	loX, hiX := g.coord64(x-R), g.coord64(x+R)
+	w := int64(hiX) - int64(loX) + 1
+	h := int64(hiY) - int64(loY) + 1
+	size := float64(g.size)
+	if nc := int64(g.nc); w <= nc && h <= nc && w*h <= nc {
+		for cy := int64(loY); cy <= int64(hiY); cy++ {
+			dy := g.gap(y, cy, size)
+			half := math.Sqrt(max(R*R-dy*dy, 0))
+			a, b := int64(g.coord64(x-half)), int64(g.coord64(x+half))
+			for cx := a; cx <= b; cx++ {
+				if id := g.find(Cell{int32(cx), int32(cy)}); id != noGroup {
+					*dst = g.appendCell(*dst, id)
+				}
+			}
+		}
+		return
+	}
+	for _, id := range g.order[:g.nc] {
+		c := g.cc[id]
+		if c.X < loX || c.X > hiX || c.Y < loY || c.Y > hiY {
+			continue
+		}
+		dx, dy := g.gap(x, int64(c.X), size), g.gap(y, int64(c.Y), size)
+		if dx*dx+dy*dy <= R*R {
+			*dst = g.appendCell(*dst, id)
+		}
+	}
+}
+
+// gap is the distance from v to the cells' interval of coordinate c (0
+// inside it; the clamped end cells reach to infinity), shrunk by a
+// 2^-20 of the cell for the rounding of the cell's bounds.
+func (g *Grid) gap(v float64, c int64, size float64) float64 {
+	if c <= math.MinInt32+1 || c >= math.MaxInt32 {
+		return 0
+	}
+	lo := float64(c) * size
+	hi := lo + size
+	var d float64
+	switch {
+	case v < lo:
+		d = lo - v
+	case v > hi:
+		d = v - hi
+	}
+	return max(d-size/(1<<20)-math.Abs(v)/(1<<20), 0)
+}
+
+// sortThreshold: up to this many candidates an insertion sort; above it,
+// the bitmap over the rows when it is short next to the candidates, else
+// a radix sort (chosen by BenchmarkGridSort).
+const sortThreshold = 24
+
+// sortRows puts a (distinct rows) in ascending order without allocating.
+func (g *Grid) sortRows(a []int32) {
+	switch {
+	case len(a) <= sortThreshold:
+		for i := 1; i < len(a); i++ {
+			v := a[i]
+			j := i
+			for j > 0 && a[j-1] > v {
+				a[j] = a[j-1]
+				j--
+			}
+			a[j] = v
+		}
+	case len(g.marks) <= 4*len(a):
+		g.sortByMarks(a)
+	default:
+		g.sortByRadix(a)
+	}
+}
+
+// sortByMarks marks the rows in the bitmap, then walks the marked words
+// between the lowest and highest, clearing them.
+func (g *Grid) sortByMarks(a []int32) {
+	lo, hi := len(g.marks), -1
+	for _, r := range a {
+		w := int(r >> 6)
+		g.marks[w] |= 1 << (uint(r) & 63)
+		lo, hi = min(lo, w), max(hi, w)
+	}
+	i := 0
+	for w := lo; w <= hi; w++ {
+		m := g.marks[w]
+		if m == 0 {
+			continue
+		}
+		g.marks[w] = 0
+		for m != 0 {
+			a[i] = int32(w<<6 | bits.TrailingZeros64(m))
+			i++
+			m &= m - 1
+		}
+	}
+}
+
+// sortByRadix is an LSD radix sort by 8-bit digits through buf, over
+// the digits the capacity needs.
+func (g *Grid) sortByRadix(a []int32) {
+	src, dst := a, g.buf[:len(a)]
+	top := uint32(len(g.cid) - 1)
+	for shift := uint(0); shift < 32 && top>>shift != 0; shift += 8 {
+		var count [257]int32
+		for _, r := range src {
+			count[(uint32(r)>>shift)&0xff+1]++
+		}
+		for i := 1; i < 257; i++ {
+			count[i] += count[i-1]
+		}
+		for _, r := range src {
+			d := (uint32(r) >> shift) & 0xff
+			dst[count[d]] = r
+			count[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &a[0] {
+		copy(a, src)
+	}
 }
 
 // Size returns the cell side.
@@ -47,8 +489,11 @@ func (g *Grid) CellOf(x, y float32) Cell {
 
 func finite(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
 
-func (g *Grid) coord(v float32) int32 {
-	c := math.Floor(float64(v) * g.inv)
+func (g *Grid) coord(v float32) int32 { return g.coord64(float64(v)) }
+
+// coord64 is the clamped cell coordinate of v (finite).
+func (g *Grid) coord64(v float64) int32 {
+	c := math.Floor(v * g.inv)
 	switch {
 	case c < math.MinInt32+1:
 		return math.MinInt32 + 1
@@ -56,62 +501,6 @@ func (g *Grid) coord(v float32) int32 {
 		return math.MaxInt32
 	}
 	return int32(c)
-}
-
-// Insert files row at (x, y). It panics when row is filed already.
-func (g *Grid) Insert(row int32, x, y float32) { g.f.file("Insert", row, g.CellOf(x, y)) }
-
-// Remove unfiles row; false when it was not filed.
-func (g *Grid) Remove(row int32) bool { return g.f.unfile(row) }
-
-// Update files row at (x, y); it reports whether row changed cell (an
-// unfiled row is filed).
-func (g *Grid) Update(row int32, x, y float32) bool {
-	c := g.CellOf(x, y)
-	old, ok := g.f.key(row)
-	if ok && old == c {
-		return false
-	}
-	if ok {
-		g.f.unfile(row)
-	}
-	g.f.file("Update", row, c)
-	return true
-}
-
-// Key returns row's cell and whether row is filed.
-func (g *Grid) Key(row int32) (Cell, bool) { return g.f.key(row) }
-
-// Len returns the number of filed rows.
-func (g *Grid) Len() int { return g.f.n }
-
-// Clear unfiles every row.
-func (g *Grid) Clear() { g.f.clear() }
-
-// AppendBox appends to dst, in ascending row order, every filed row whose
-// cell the box [x0, x1] × [y0, y1] touches, and every row in Outside: a
-// superset of the rows whose point is in the box, which the caller tests
-// exactly. A box with a NaN bound, or with x1 < x0 or y1 < y0, touches no
-// cell (its Outside rows are still appended). It allocates only when dst
-// must grow.
-func (g *Grid) AppendBox(dst []int32, x0, y0, x1, y1 float32) []int32 {
-	lo, hi, any := g.span(x0, y0, x1, y1)
-	for r := int32(0); int(r) < len(g.f.keys); r++ {
-		if !g.f.isFiled(r) {
-			continue
-		}
-		c := g.f.keys[r]
-		if c == Outside || any && c.X >= lo.X && c.X <= hi.X && c.Y >= lo.Y && c.Y <= hi.Y {
-			dst = append(dst, r)
-		}
-	}
-	return dst
-}
-
-// AppendRadius appends the candidates of the disc of centre (x, y) and
-// radius r as AppendBox does for its bounding box.
-func (g *Grid) AppendRadius(dst []int32, x, y, r float32) []int32 {
-	return g.AppendBox(dst, x-r, y-r, x+r, y+r)
 }
 
 // span returns the cells of the box's corners, clamped; false when it

@@ -1,5 +1,7 @@
 package index
 
+import "fmt"
+
 // Ordered is a key a Sorted index takes: integers and floats.
 type Ordered interface {
 	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64
@@ -26,126 +28,342 @@ func Compare[K Ordered](a, b K) int {
 	return 0
 }
 
-// Sorted is an ordered index: rows in (key, row) order.
+// Sorted is an ordered index: rows in (key, row) order, keys by
+// [Compare] (package doc, Kinds; walk order: Rows and order).
+//
+// Layout: a skiplist whose nodes are the rows. A row's height (1 +
+// the number of upper levels it links at, each with probability 1/4) is
+// fixed by a hash of the row number at NewSorted, so the structure is a
+// function of the filed (key, row) pairs alone, never of history or
+// chance; the level-0 list is doubly linked (Next and the Prev steps are
+// O(1)). A skiplist over rows needs no node pool, splits or merges: a
+// row's links are allocated once with it, and Insert, Remove and Update
+// touch O(log n) links expected.
 type Sorted[K Ordered] struct {
-	f filing[K]
+	keys  []K
+	filed []uint64
+	next  []int32 // level 0, ascending
+	prev  []int32 // level 0, descending
+	up    []int32 // upper links: up[off[r]+l-1] is r's successor at level l >= 1
+	off   []uint32
+	level []uint8 // the row's height, 1..maxLevel
+	head  [maxLevel]int32
+	tail  int32
+	n     int
 }
 
+const maxLevel = 16
+
 // NewSorted returns an empty sorted index for rows 0..capacity-1, or
-// ErrCapacity.
+// ErrCapacity. It allocates everything the index will use: about
+// (13 + sizeof(K)) bytes a row plus 4/3 bytes a row of upper links.
 func NewSorted[K Ordered](capacity int) (*Sorted[K], error) {
 	if err := checkCap(capacity); err != nil {
 		return nil, err
 	}
-	return &Sorted[K]{f: newFiling[K](capacity)}, nil
+	s := &Sorted[K]{
+		keys:  make([]K, capacity),
+		filed: make([]uint64, (capacity+63)/64),
+		next:  make([]int32, capacity),
+		prev:  make([]int32, capacity),
+		off:   make([]uint32, capacity),
+		level: make([]uint8, capacity),
+	}
+	total := uint64(0)
+	for r := range s.level {
+		lv := rowLevel(uint32(r))
+		s.level[r] = lv
+		s.off[r] = uint32(total)
+		total += uint64(lv - 1)
+		if total > 1<<32-1 {
+			return nil, fmt.Errorf("%w: %d (upper links overflow)", ErrCapacity, capacity)
+		}
+	}
+	s.up = make([]int32, total)
+	s.Clear()
+	return s, nil
 }
 
-// Insert files row under k. It panics when row is filed already.
-func (s *Sorted[K]) Insert(row int32, k K) { s.f.file("Insert", row, k) }
+// rowLevel is a row's height: 1 + the number of trailing pairs of zero
+// bits of a mix of r (p = 1/4 a level), at most maxLevel.
+func rowLevel(r uint32) uint8 {
+	x := uint64(r) + 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	x ^= x >> 31
+	lv := uint8(1)
+	for x&3 == 0 && lv < maxLevel {
+		lv++
+		x >>= 2
+	}
+	return lv
+}
 
-// Remove unfiles row; false when it was not filed.
-func (s *Sorted[K]) Remove(row int32) bool { return s.f.unfile(row) }
+func (s *Sorted[K]) check(method string, row int32) {
+	if row < 0 || int(row) >= len(s.keys) {
+		panic(fmt.Sprintf("index: %s of row %d out of range 0..%d: pass a row of the indexed table", method, row, len(s.keys)-1))
+	}
+}
 
-// Update files row under k; it reports whether row moved (a key that
-// compares equal, -0 for +0, does not move it, but is stored).
-func (s *Sorted[K]) Update(row int32, k K) bool {
-	old, ok := s.f.key(row)
-	if ok && Compare(old, k) == 0 {
-		s.f.keys[row] = k
+func (s *Sorted[K]) isFiled(row int32) bool { return s.filed[row>>6]&(1<<(uint(row)&63)) != 0 }
+
+// succ is a's successor at level l; a == NoRow is the head.
+func (s *Sorted[K]) succ(a int32, l int) int32 {
+	switch {
+	case a == NoRow:
+		return s.head[l]
+	case l == 0:
+		return s.next[a]
+	}
+	return s.up[s.off[a]+uint32(l-1)]
+}
+
+func (s *Sorted[K]) setSucc(a int32, l int, b int32) {
+	switch {
+	case a == NoRow:
+		s.head[l] = b
+	case l == 0:
+		s.next[a] = b
+	default:
+		s.up[s.off[a]+uint32(l-1)] = b
+	}
+}
+
+// before reports (keys[a], a) < (k, row).
+func (s *Sorted[K]) before(a int32, k K, row int32) bool {
+	c := Compare(s.keys[a], k)
+	return c < 0 || c == 0 && a < row
+}
+
+// path fills at[l] with the last node at level l before (k, row) (NoRow:
+// the head).
+func (s *Sorted[K]) path(at *[maxLevel]int32, k K, row int32) {
+	a := NoRow
+	for l := maxLevel - 1; l >= 0; l-- {
+		for b := s.succ(a, l); b != NoRow && s.before(b, k, row); b = s.succ(a, l) {
+			a = b
+		}
+		at[l] = a
+	}
+}
+
+// Insert files row under k. It panics when row is out of range or filed
+// already. O(log n) expected.
+func (s *Sorted[K]) Insert(row int32, k K) {
+	s.check("Insert", row)
+	if s.isFiled(row) {
+		panic(fmt.Sprintf("index: Insert of row %d, which is filed already: use Update to change its key", row))
+	}
+	s.link(row, k)
+}
+
+func (s *Sorted[K]) link(row int32, k K) {
+	var at [maxLevel]int32
+	s.path(&at, k, row)
+	s.keys[row] = k
+	s.filed[row>>6] |= 1 << (uint(row) & 63)
+	s.n++
+	for l := 0; l < int(s.level[row]); l++ {
+		s.setSucc(row, l, s.succ(at[l], l))
+		s.setSucc(at[l], l, row)
+	}
+	s.prev[row] = at[0]
+	if nx := s.next[row]; nx == NoRow {
+		s.tail = row
+	} else {
+		s.prev[nx] = row
+	}
+}
+
+// Remove unfiles row; false when it was not filed. It panics when row is
+// out of range. O(log n) expected.
+func (s *Sorted[K]) Remove(row int32) bool {
+	s.check("Remove", row)
+	if !s.isFiled(row) {
 		return false
 	}
-	if ok {
-		s.f.unfile(row)
-	}
-	s.f.file("Update", row, k)
+	s.unlink(row)
+	var zero K
+	s.keys[row] = zero
 	return true
 }
 
-// Key returns row's key and whether row is filed.
-func (s *Sorted[K]) Key(row int32) (K, bool) { return s.f.key(row) }
-
-// Len returns the number of filed rows.
-func (s *Sorted[K]) Len() int { return s.f.n }
-
-// Clear unfiles every row.
-func (s *Sorted[K]) Clear() { s.f.clear() }
-
-// First returns the first row in (key, row) order, or NoRow.
-func (s *Sorted[K]) First() int32 { return s.best(func(K, int32) bool { return true }) }
-
-// Next returns the row after row in (key, row) order, or NoRow; row must
-// be filed.
-func (s *Sorted[K]) Next(row int32) int32 {
-	k, ok := s.f.key(row)
-	if !ok {
-		panic("index: Sorted.Next of an unfiled row: walk from First or Seek")
+func (s *Sorted[K]) unlink(row int32) {
+	var at [maxLevel]int32
+	s.path(&at, s.keys[row], row)
+	for l := 0; l < int(s.level[row]); l++ {
+		s.setSucc(at[l], l, s.succ(row, l))
 	}
-	return s.SeekAfter(k, row)
+	p, nx := s.prev[row], s.next[row]
+	if nx == NoRow {
+		s.tail = p
+	} else {
+		s.prev[nx] = p
+	}
+	s.filed[row>>6] &^= 1 << (uint(row) & 63)
+	s.n--
 }
 
-// Seek returns the first row whose key is >= k, or NoRow.
+// Update files row under k; it reports whether row's key changed order
+// (a key that compares equal, -0 for +0, does not move the row, but is
+// stored). An unfiled row is filed. It panics when row is out of range.
+// O(1) when the row keeps its place between its neighbours, else
+// O(log n) expected.
+func (s *Sorted[K]) Update(row int32, k K) bool {
+	s.check("Update", row)
+	if !s.isFiled(row) {
+		s.link(row, k)
+		return true
+	}
+	if Compare(s.keys[row], k) == 0 {
+		s.keys[row] = k
+		return false
+	}
+	// The row keeps its place when (k, row) still lies between its
+	// neighbours: every level's list is a sublist of level 0, so no link
+	// changes.
+	p, nx := s.prev[row], s.next[row]
+	if (p == NoRow || s.before(p, k, row)) && (nx == NoRow || !s.before(nx, k, row)) {
+		s.keys[row] = k
+		return true
+	}
+	s.unlink(row)
+	s.link(row, k)
+	return true
+}
+
+// Key returns row's key and whether row is filed. It panics when row is
+// out of range.
+func (s *Sorted[K]) Key(row int32) (K, bool) {
+	s.check("Key", row)
+	if !s.isFiled(row) {
+		var zero K
+		return zero, false
+	}
+	return s.keys[row], true
+}
+
+// Len returns the number of filed rows.
+func (s *Sorted[K]) Len() int { return s.n }
+
+// Clear unfiles every row. O(capacity).
+func (s *Sorted[K]) Clear() {
+	clear(s.keys)
+	clear(s.filed)
+	for l := range s.head {
+		s.head[l] = NoRow
+	}
+	s.tail = NoRow
+	s.n = 0
+}
+
+// First returns the first row in (key, row) order, or NoRow. O(1).
+func (s *Sorted[K]) First() int32 { return s.head[0] }
+
+// Next returns the row after row in (key, row) order, or NoRow. O(1). It
+// panics when row is out of range or not filed.
+func (s *Sorted[K]) Next(row int32) int32 {
+	s.check("Next", row)
+	if !s.isFiled(row) {
+		panic("index: Sorted.Next of an unfiled row: walk from First or Seek")
+	}
+	return s.next[row]
+}
+
+// Prev returns the row before row in (key, row) order, or NoRow. O(1). It
+// panics when row is out of range or not filed.
+func (s *Sorted[K]) Prev(row int32) int32 {
+	s.check("Prev", row)
+	if !s.isFiled(row) {
+		panic("index: Sorted.Prev of an unfiled row: walk from Last or Seek")
+	}
+	return s.prev[row]
+}
+
+// Last returns the last row in (key, row) order, or NoRow. O(1).
+func (s *Sorted[K]) Last() int32 { return s.tail }
+
+// Seek returns the first row whose key is >= k, or NoRow. O(log n)
+// expected.
 func (s *Sorted[K]) Seek(k K) int32 {
-	return s.best(func(rk K, _ int32) bool { return Compare(rk, k) >= 0 })
+	return s.succ(s.lastLess(k), 0)
+}
+
+// lastLess returns the last row whose key is < k, or NoRow.
+func (s *Sorted[K]) lastLess(k K) int32 {
+	a := NoRow
+	for l := maxLevel - 1; l >= 0; l-- {
+		for b := s.succ(a, l); b != NoRow && Compare(s.keys[b], k) < 0; b = s.succ(a, l) {
+			a = b
+		}
+	}
+	return a
 }
 
 // SeekAfter returns the first row strictly after (k, row) in (key, row)
 // order, or NoRow: the start of a keyset page. row need not be filed.
+// O(log n) expected.
 func (s *Sorted[K]) SeekAfter(k K, row int32) int32 {
-	return s.best(func(rk K, r int32) bool {
-		c := Compare(rk, k)
-		return c > 0 || c == 0 && r > row
-	})
+	a := NoRow
+	for l := maxLevel - 1; l >= 0; l-- {
+		for b := s.succ(a, l); b != NoRow && !s.after(b, k, row); b = s.succ(a, l) {
+			a = b
+		}
+	}
+	return s.succ(a, 0)
 }
+
+// after reports (keys[a], a) > (k, row).
+func (s *Sorted[K]) after(a int32, k K, row int32) bool {
+	c := Compare(s.keys[a], k)
+	return c > 0 || c == 0 && a > row
+}
+
+// runSteps is how far the run walks step back along level 0 before a
+// search: runs of a few rows cost O(1), long ones O(log n).
+const runSteps = 8
 
 // LastRun returns the lowest row of the greatest key, or NoRow: with
 // PrevRun and Next, a descending walk whose ties stay in ascending row
-// (the query order rule).
+// (the query order rule). O(1) when the run is short, else O(log n).
 func (s *Sorted[K]) LastRun() int32 {
-	r := s.lastBelow(nil)
-	if r == NoRow {
+	if s.tail == NoRow {
 		return NoRow
 	}
-	return s.Seek(s.f.keys[r])
+	return s.runStart(s.tail)
 }
 
-// PrevRun returns the lowest row of the key before row's key, or NoRow;
-// row must be filed.
+// PrevRun returns the lowest row of the key before row's key, or NoRow.
+// It panics when row is out of range or not filed. O(1) when the runs
+// are short, else O(log n) expected.
 func (s *Sorted[K]) PrevRun(row int32) int32 {
-	k, ok := s.f.key(row)
-	if !ok {
+	s.check("PrevRun", row)
+	if !s.isFiled(row) {
 		panic("index: Sorted.PrevRun of an unfiled row: walk from LastRun")
 	}
-	r := s.lastBelow(&k)
-	if r == NoRow {
+	k := s.keys[row]
+	p := s.prev[row]
+	for i := 0; i < runSteps && p != NoRow && Compare(s.keys[p], k) == 0; i++ {
+		p = s.prev[p]
+	}
+	if p != NoRow && Compare(s.keys[p], k) == 0 {
+		p = s.lastLess(k)
+	}
+	if p == NoRow {
 		return NoRow
 	}
-	return s.Seek(s.f.keys[r])
+	return s.runStart(p)
 }
 
-// best returns the least (key, row) among filed rows that pass ok.
-func (s *Sorted[K]) best(ok func(K, int32) bool) int32 {
-	b := NoRow
-	for r := int32(0); int(r) < len(s.f.keys); r++ {
-		if !s.f.isFiled(r) || !ok(s.f.keys[r], r) {
-			continue
+// runStart returns the lowest row of a's key.
+func (s *Sorted[K]) runStart(a int32) int32 {
+	k := s.keys[a]
+	for i := 0; i < runSteps; i++ {
+		p := s.prev[a]
+		if p == NoRow || Compare(s.keys[p], k) != 0 {
+			return a
 		}
-		if b == NoRow || Compare(s.f.keys[r], s.f.keys[b]) < 0 {
-			b = r
-		}
+		a = p
 	}
-	return b
-}
-
-// lastBelow returns a row of the greatest key < *k (any key when k is nil).
-func (s *Sorted[K]) lastBelow(k *K) int32 {
-	b := NoRow
-	for r := int32(0); int(r) < len(s.f.keys); r++ {
-		if !s.f.isFiled(r) || k != nil && Compare(s.f.keys[r], *k) >= 0 {
-			continue
-		}
-		if b == NoRow || Compare(s.f.keys[r], s.f.keys[b]) > 0 {
-			b = r
-		}
-	}
-	return b
+	return s.Seek(k)
 }

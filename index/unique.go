@@ -19,7 +19,7 @@ func NewUnique[K comparable](capacity int) (*Unique[K], error) {
 // and files nothing when another row holds k. It panics when row is filed.
 func (u *Unique[K]) Insert(row int32, k K) error {
 	if held := u.h.First(k); held != NoRow {
-		u.h.f.check("Insert", row)
+		u.h.check("Insert", row)
 		return &DuplicateError{Row: row, Held: held, Key: k}
 	}
 	u.h.Insert(row, k)
