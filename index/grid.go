@@ -95,11 +95,7 @@ func NewGrid(capacity int, size float32) (*Grid, error) {
 	return g, nil
 }
 
-func (g *Grid) check(method string, row int32) {
-	if row < 0 || int(row) >= len(g.cid) {
-		panic(fmt.Sprintf("index: %s of row %d out of range 0..%d: pass a row of the indexed table", method, row, len(g.cid)-1))
-	}
-}
+func (g *Grid) check(method string, row int32) { checkRow(method, row, len(g.cid)) }
 
 // Insert files row at (x, y). It panics when row is out of range or
 // filed already. O(1) expected.

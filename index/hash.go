@@ -72,11 +72,7 @@ func NewHash[K comparable](capacity int) (*Hash[K], error) {
 	return h, nil
 }
 
-func (h *Hash[K]) check(method string, row int32) {
-	if row < 0 || int(row) >= len(h.group) {
-		panic(fmt.Sprintf("index: %s of row %d out of range 0..%d: pass a row of the indexed table", method, row, len(h.group)-1))
-	}
-}
+func (h *Hash[K]) check(method string, row int32) { checkRow(method, row, len(h.group)) }
 
 // Insert files row under k. It panics when row is out of range or filed
 // already. Cost: O(1) expected when row is above the key's last row or

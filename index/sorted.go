@@ -99,11 +99,7 @@ func rowLevel(r uint32) uint8 {
 	return lv
 }
 
-func (s *Sorted[K]) check(method string, row int32) {
-	if row < 0 || int(row) >= len(s.keys) {
-		panic(fmt.Sprintf("index: %s of row %d out of range 0..%d: pass a row of the indexed table", method, row, len(s.keys)-1))
-	}
-}
+func (s *Sorted[K]) check(method string, row int32) { checkRow(method, row, len(s.keys)) }
 
 func (s *Sorted[K]) isFiled(row int32) bool { return s.filed[row>>6]&(1<<(uint(row)&63)) != 0 }
 
