@@ -323,11 +323,17 @@ func (g *Grid) AppendBox(dst []int32, x0, y0, x1, y1 float32) []int32 {
 // that a caller's float32 distance test never accepts a row outside the
 // candidates. Only the cells the disc touches are visited (each row of
 // cells across the disc's width at that row). A NaN argument, r < 0, or
-// an infinite centre with a finite r touches no cell; r = +Inf touches
-// every cell. Cost and allocation as AppendBox.
+// an infinite centre with a finite r touches no cell; an r whose float32
+// square overflows (|r| > 1.8e19, +Inf) touches every cell. Cost and allocation as AppendBox.
 func (g *Grid) AppendRadius(dst []int32, x, y, r float32) []int32 {
 	start := len(dst)
-	g.discCells(&dst, float64(x), float64(y), float64(r))
+	rr := float64(r)
+	if sq := r * r; r > 0 && math.IsInf(float64(sq), 1) {
+		// A float32 distance test against r*r = +Inf accepts every point
+		// whose squared distance overflows too: every cell is a candidate.
+		rr = math.Inf(1)
+	}
+	g.discCells(&dst, float64(x), float64(y), rr)
 	for row := g.outHead; row != NoRow; row = g.next[row] {
 		dst = append(dst, row)
 	}
@@ -450,6 +456,9 @@ func (g *Grid) sortByMarks(a []int32) {
 // sortByRadix is an LSD radix sort by 8-bit digits through buf, over
 // the digits the capacity needs.
 func (g *Grid) sortByRadix(a []int32) {
+	if len(a) < 2 {
+		return
+	}
 	src, dst := a, g.buf[:len(a)]
 	top := uint32(len(g.cid) - 1)
 	for shift := uint(0); shift < 32 && top>>shift != 0; shift += 8 {

@@ -7,7 +7,7 @@ type scanSorted[K Ordered] struct {
 
 // newScanSorted returns an empty sorted index for rows 0..capacity-1, or
 // ErrCapacity.
-func NewscanSorted[K Ordered](capacity int) (*scanSorted[K], error) {
+func newScanSorted[K Ordered](capacity int) (*scanSorted[K], error) {
 	if err := checkCap(capacity); err != nil {
 		return nil, err
 	}
