@@ -54,6 +54,7 @@ type Grid struct {
 	// Sorting the candidates: a bitmap over the rows and a radix buffer.
 	marks []uint64
 	buf   []int32
+	count []int32
 }
 
 const cellOutside int32 = -2
@@ -90,6 +91,7 @@ func NewGrid(capacity int, size float32) (*Grid, error) {
 		mask:  ts - 1,
 		marks: make([]uint64, (capacity+63)/64),
 		buf:   make([]int32, capacity),
+		count: make([]int32, 1<<11+1),
 	}
 	g.Clear()
 	return g, nil
@@ -453,24 +455,29 @@ func (g *Grid) sortByMarks(a []int32) {
 	}
 }
 
-// sortByRadix is an LSD radix sort by 8-bit digits through buf, over
-// the digits the capacity needs.
+// sortByRadix is an LSD radix sort through buf, in the fewest passes of
+// at most 11-bit digits that cover the capacity's rows.
 func (g *Grid) sortByRadix(a []int32) {
 	if len(a) < 2 {
 		return
 	}
+	width := bits.Len32(uint32(len(g.cid) - 1))
+	passes := (width + 10) / 11
+	digit := uint((width + passes - 1) / passes)
+	buckets := 1 << digit
+	count := g.count[:buckets+1]
 	src, dst := a, g.buf[:len(a)]
-	top := uint32(len(g.cid) - 1)
-	for shift := uint(0); shift < 32 && top>>shift != 0; shift += 8 {
-		var count [257]int32
+	for shift := uint(0); shift < uint(width); shift += digit {
+		clear(count)
+		mask := uint32(buckets - 1)
 		for _, r := range src {
-			count[(uint32(r)>>shift)&0xff+1]++
+			count[(uint32(r)>>shift)&mask+1]++
 		}
-		for i := 1; i < 257; i++ {
+		for i := 1; i <= buckets; i++ {
 			count[i] += count[i-1]
 		}
 		for _, r := range src {
-			d := (uint32(r) >> shift) & 0xff
+			d := (uint32(r) >> shift) & mask
 			dst[count[d]] = r
 			count[d]++
 		}

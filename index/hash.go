@@ -19,7 +19,7 @@ type Hash[K comparable] struct {
 	// Per row.
 	keys  []K     // the key as filed (bit for bit: Key returns it)
 	group []int32 // the row's group, or noGroup when unfiled
-	next  []int32 // the next higher row of the group, or NoRow
+	next  []int32 // the next higher row of the group, NoRow, or unfiled
 	prev  []int32 // the next lower row of the group, or NoRow
 	n     int
 
@@ -39,6 +39,9 @@ type Hash[K comparable] struct {
 }
 
 const noGroup int32 = -1
+
+// unfiled marks the link of an unfiled row: a walk's step reads one word.
+const unfiled int32 = -2
 
 // NewHash returns an empty hash index for rows 0..capacity-1, or
 // ErrCapacity. It allocates everything the index will use: about
@@ -137,6 +140,7 @@ func (h *Hash[K]) Clear() {
 	clear(h.table)
 	for i := range h.group {
 		h.group[i] = noGroup
+		h.next[i] = unfiled
 		h.order[i] = int32(i)
 		h.pos[i] = int32(i)
 	}
@@ -156,10 +160,11 @@ func (h *Hash[K]) First(k K) int32 {
 // It panics when row is out of range or not filed.
 func (h *Hash[K]) Next(row int32) int32 {
 	h.check("Next", row)
-	if h.group[row] == noGroup {
+	nx := h.next[row]
+	if nx == unfiled {
 		panic("index: Hash.Next of an unfiled row: walk from First")
 	}
-	return h.next[row]
+	return nx
 }
 
 // Count returns the number of rows filed under k. O(1) expected.
@@ -286,6 +291,7 @@ func (h *Hash[K]) unfile(row int32) {
 	var zero K
 	h.keys[row] = zero
 	h.group[row] = noGroup
+	h.next[row] = unfiled
 	h.n--
 	if h.gn[g]--; h.gn[g] == 0 {
 		h.dropGroup(g)

@@ -41,8 +41,7 @@ func Compare[K Ordered](a, b K) int {
 // touch O(log n) links expected.
 type Sorted[K Ordered] struct {
 	keys  []K
-	filed []uint64
-	next  []int32 // level 0, ascending
+	next  []int32 // level 0, ascending; unfiled for an unfiled row
 	prev  []int32 // level 0, descending
 	up    []int32 // upper links: up[off[r]+l-1] is r's successor at level l >= 1
 	off   []uint32
@@ -63,7 +62,6 @@ func NewSorted[K Ordered](capacity int) (*Sorted[K], error) {
 	}
 	s := &Sorted[K]{
 		keys:  make([]K, capacity),
-		filed: make([]uint64, (capacity+63)/64),
 		next:  make([]int32, capacity),
 		prev:  make([]int32, capacity),
 		off:   make([]uint32, capacity),
@@ -101,7 +99,7 @@ func rowLevel(r uint32) uint8 {
 
 func (s *Sorted[K]) check(method string, row int32) { checkRow(method, row, len(s.keys)) }
 
-func (s *Sorted[K]) isFiled(row int32) bool { return s.filed[row>>6]&(1<<(uint(row)&63)) != 0 }
+func (s *Sorted[K]) isFiled(row int32) bool { return s.next[row] != unfiled }
 
 // succ is a's successor at level l; a == NoRow is the head.
 func (s *Sorted[K]) succ(a int32, l int) int32 {
@@ -157,7 +155,6 @@ func (s *Sorted[K]) link(row int32, k K) {
 	var at [maxLevel]int32
 	s.path(&at, k, row)
 	s.keys[row] = k
-	s.filed[row>>6] |= 1 << (uint(row) & 63)
 	s.n++
 	for l := 0; l < int(s.level[row]); l++ {
 		s.setSucc(row, l, s.succ(at[l], l))
@@ -196,7 +193,7 @@ func (s *Sorted[K]) unlink(row int32) {
 	} else {
 		s.prev[nx] = p
 	}
-	s.filed[row>>6] &^= 1 << (uint(row) & 63)
+	s.next[row] = unfiled
 	s.n--
 }
 
@@ -245,7 +242,9 @@ func (s *Sorted[K]) Len() int { return s.n }
 // Clear unfiles every row. O(capacity).
 func (s *Sorted[K]) Clear() {
 	clear(s.keys)
-	clear(s.filed)
+	for i := range s.next {
+		s.next[i] = unfiled
+	}
 	for l := range s.head {
 		s.head[l] = NoRow
 	}
@@ -260,10 +259,11 @@ func (s *Sorted[K]) First() int32 { return s.head[0] }
 // panics when row is out of range or not filed.
 func (s *Sorted[K]) Next(row int32) int32 {
 	s.check("Next", row)
-	if !s.isFiled(row) {
+	nx := s.next[row]
+	if nx == unfiled {
 		panic("index: Sorted.Next of an unfiled row: walk from First or Seek")
 	}
-	return s.next[row]
+	return nx
 }
 
 // Prev returns the row before row in (key, row) order, or NoRow. O(1). It
