@@ -37,7 +37,6 @@ func (g *scanGrid) CellOf(x, y float32) Cell {
 	return Cell{g.coord(x), g.coord(y)}
 }
 
-
 func (g *scanGrid) coord(v float32) int32 {
 	c := math.Floor(float64(v) * g.inv)
 	switch {
