@@ -69,6 +69,9 @@ func checkSorted[K Ordered](t *testing.T, step int, s *Sorted[K], m *scanSorted[
 		if x == NoRow {
 			break
 		}
+		if len(walk) > capacity {
+			t.Fatalf("step %d: ascending walk longer than the capacity: %v", step, walk)
+		}
 		walk = append(walk, x)
 		x, y = s.Next(x), m.Next(y)
 	}
@@ -92,7 +95,7 @@ func checkSorted[K Ordered](t *testing.T, step int, s *Sorted[K], m *scanSorted[
 	// Descending by runs.
 	x, y = s.LastRun(), m.LastRun()
 	for n := 0; ; n++ {
-		if x != y {
+		if x != y || n > capacity {
 			t.Fatalf("step %d: descending run %d: %d, model %d", step, n, x, y)
 		}
 		if x == NoRow {
@@ -155,15 +158,15 @@ func TestSortedLarge(t *testing.T) {
 		}
 	}
 	x, y := s.LastRun(), m.LastRun()
-	for x != NoRow || y != NoRow {
-		if x != y {
+	for n := 0; x != NoRow || y != NoRow; n++ {
+		if x != y || n > capacity {
 			t.Fatalf("descending runs: %d, model %d", x, y)
 		}
 		x, y = s.PrevRun(x), m.PrevRun(y)
 	}
 	x, y = s.First(), m.First()
-	for x != NoRow || y != NoRow {
-		if x != y {
+	for n := 0; x != NoRow || y != NoRow; n++ {
+		if x != y || n > capacity {
 			t.Fatalf("ascending walk: %d, model %d", x, y)
 		}
 		if a, b := s.PrevRun(x), m.PrevRun(y); a != b {
