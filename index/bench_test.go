@@ -204,31 +204,23 @@ func BenchmarkGrid(b *testing.B) {
 	})
 }
 
-// BenchmarkGridSort: the candidates' sorts on the rows of a box of ±50
-// at 100 000 rows (sortRows picks among them by these figures).
+// BenchmarkGridSort: the candidates' sort (sortCandidates) on the rows
+// of a box of ±50 at 100 000 rows, against pdqsort (slices.Sort) and an
+// insertion sort.
 func BenchmarkGridSort(b *testing.B) {
 	g, _, _ := benchWorld(b)
 	cand := g.AppendBox(nil, 974, 974, 1074, 1074)
 	rng := rand.New(rand.NewPCG(11, 12))
 	rng.Shuffle(len(cand), func(i, j int) { cand[i], cand[j] = cand[j], cand[i] })
-	work := make([]int32, len(cand))
+	work := make([]int32, len(cand), 2*len(cand))
 	b.Logf("%d candidates", len(cand))
 	for _, c := range []struct {
 		name string
 		sort func([]int32)
 	}{
-		{"marks", g.sortByMarks},
-		{"radix", g.sortByRadix},
+		{"tickwork", func(a []int32) { sortCandidates(a, 0, benchRows) }},
 		{"pdq", slices.Sort[[]int32]},
-		{"insertion", func(a []int32) {
-			for i := 1; i < len(a); i++ {
-				v, j := a[i], i
-				for ; j > 0 && a[j-1] > v; j-- {
-					a[j] = a[j-1]
-				}
-				a[j] = v
-			}
-		}},
+		{"insertion", insertionSort},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Cell is a grid cell: floor(x/size), floor(y/size), each clamped to
@@ -23,8 +24,8 @@ var Outside = Cell{math.MinInt32, math.MinInt32}
 // probing, backward-shift deletion), so coordinates need no bounds; a
 // cell's rows form an intrusive doubly linked list in no order, and the
 // rows of Outside one more list. Candidates are put in ascending row
-// order after they are gathered (sortRows). Everything is allocated by
-// NewGrid.
+// order after they are gathered (sortCandidates). Everything else is
+// allocated by NewGrid.
 type Grid struct {
 	size float32
 	inv  float64
@@ -50,11 +51,6 @@ type Grid struct {
 
 	table []int32 // cell record + 1; 0 is an empty slot
 	mask  uint64
-
-	// Sorting the candidates: a bitmap over the rows and a radix buffer.
-	marks []uint64
-	buf   []int32
-	count []int32
 }
 
 const cellOutside int32 = -2
@@ -62,7 +58,7 @@ const cellOutside int32 = -2
 // NewGrid returns an empty grid of cells of side size (world units) for
 // rows 0..capacity-1, or ErrCapacity, or ErrCellSize when size is not a
 // positive finite number. It allocates everything the grid will use:
-// about 36 bytes a row plus a table of 4 bytes by the power of two at
+// about 44 bytes a row plus a table of 4 bytes by the power of two at
 // least twice the capacity.
 func NewGrid(capacity int, size float32) (*Grid, error) {
 	if err := checkCap(capacity); err != nil {
@@ -89,9 +85,6 @@ func NewGrid(capacity int, size float32) (*Grid, error) {
 		pos:   make([]int32, capacity),
 		table: make([]int32, ts),
 		mask:  ts - 1,
-		marks: make([]uint64, (capacity+63)/64),
-		buf:   make([]int32, capacity),
-		count: make([]int32, 1<<11+1),
 	}
 	g.Clear()
 	return g, nil
@@ -288,8 +281,10 @@ func (g *Grid) appendCell(dst []int32, id int32) []int32 {
 // superset of the rows whose point is in the box, which the caller tests
 // exactly. A box with a NaN bound, or with x1 < x0 or y1 < y0, touches no
 // cell (its Outside rows are still appended). Cost: O(min(cells the box
-// touches, occupied cells) + candidates), plus their sort. It allocates
-// only when dst must grow.
+// touches, occupied cells) + candidates), plus their sort (a radix sort
+// in dst's spare capacity). It allocates only when dst must grow: a dst
+// reused with a capacity of twice the candidates (or at least 24 more)
+// never does. It reads the grid only (package doc, Contract).
 func (g *Grid) AppendBox(dst []int32, x0, y0, x1, y1 float32) []int32 {
 	start := len(dst)
 	if lo, hi, ok := g.span(x0, y0, x1, y1); ok {
@@ -314,8 +309,7 @@ func (g *Grid) AppendBox(dst []int32, x0, y0, x1, y1 float32) []int32 {
 	for r := g.outHead; r != NoRow; r = g.next[r] {
 		dst = append(dst, r)
 	}
-	g.sortRows(dst[start:])
-	return dst
+	return sortCandidates(dst, start, len(g.cid))
 }
 
 // AppendRadius appends to dst, in ascending row order, every filed row
@@ -339,8 +333,7 @@ func (g *Grid) AppendRadius(dst []int32, x, y, r float32) []int32 {
 	for row := g.outHead; row != NoRow; row = g.next[row] {
 		dst = append(dst, row)
 	}
-	g.sortRows(dst[start:])
-	return dst
+	return sortCandidates(dst, start, len(g.cid))
 }
 
 func (g *Grid) discCells(dst *[]int32, x, y, r float64) {
@@ -406,67 +399,52 @@ func (g *Grid) gap(v float64, c int64, size float64) float64 {
 	return max(d-size/(1<<20)-math.Abs(v)/(1<<20), 0)
 }
 
-// sortThreshold: up to this many candidates an insertion sort; above it,
-// the bitmap over the rows when it is short next to the candidates, else
-// a radix sort (chosen by BenchmarkGridSort).
+// sortThreshold: up to this many candidates an insertion sort, above it
+// a radix sort (BenchmarkGridSort at 100 000 rows, ~360 candidates:
+// radix and a bitmap over the rows tie, pdqsort takes 1.5-2x, insertion
+// 8x; the radix sort needs no scratch of the grid's, so reads stay
+// read-only).
 const sortThreshold = 24
 
-// sortRows puts a (distinct rows) in ascending order without allocating.
-func (g *Grid) sortRows(a []int32) {
-	switch {
-	case len(a) <= sortThreshold:
-		for i := 1; i < len(a); i++ {
-			v := a[i]
-			j := i
-			for j > 0 && a[j-1] > v {
-				a[j] = a[j-1]
-				j--
-			}
-			a[j] = v
+// sortCandidates puts dst[start:] (distinct rows below capacity) in
+// ascending order. The radix sort's buffer is dst's spare capacity: dst
+// grows (allocates) only when it has less than len(dst[start:]) spare.
+func sortCandidates(dst []int32, start, capacity int) []int32 {
+	n := len(dst) - start
+	if n <= sortThreshold {
+		insertionSort(dst[start:])
+		return dst
+	}
+	end := len(dst)
+	dst = slices.Grow(dst, n)
+	radixSort(dst[start:end], dst[end:end+n], capacity)
+	return dst
+}
+
+func insertionSort(a []int32) {
+	for i := 1; i < len(a); i++ {
+		v := a[i]
+		j := i
+		for ; j > 0 && a[j-1] > v; j-- {
+			a[j] = a[j-1]
 		}
-	case len(g.marks) <= 4*len(a):
-		g.sortByMarks(a)
-	default:
-		g.sortByRadix(a)
+		a[j] = v
 	}
 }
 
-// sortByMarks marks the rows in the bitmap, then walks the marked words
-// between the lowest and highest, clearing them.
-func (g *Grid) sortByMarks(a []int32) {
-	lo, hi := len(g.marks), -1
-	for _, r := range a {
-		w := int(r >> 6)
-		g.marks[w] |= 1 << (uint(r) & 63)
-		lo, hi = min(lo, w), max(hi, w)
-	}
-	i := 0
-	for w := lo; w <= hi; w++ {
-		m := g.marks[w]
-		if m == 0 {
-			continue
-		}
-		g.marks[w] = 0
-		for m != 0 {
-			a[i] = int32(w<<6 | bits.TrailingZeros64(m))
-			i++
-			m &= m - 1
-		}
-	}
-}
-
-// sortByRadix is an LSD radix sort through buf, in the fewest passes of
-// at most 11-bit digits that cover the capacity's rows.
-func (g *Grid) sortByRadix(a []int32) {
+// radixSort sorts a (rows below capacity) through buf (len(a) long): LSD
+// in the fewest passes of at most 10-bit digits that cover the rows.
+func radixSort(a, buf []int32, capacity int) {
 	if len(a) < 2 {
 		return
 	}
-	width := bits.Len32(uint32(len(g.cid) - 1))
-	passes := (width + 10) / 11
+	width := bits.Len32(uint32(capacity - 1))
+	passes := (width + 9) / 10
 	digit := uint((width + passes - 1) / passes)
 	buckets := 1 << digit
-	count := g.count[:buckets+1]
-	src, dst := a, g.buf[:len(a)]
+	var counts [1<<10 + 1]int32
+	count := counts[:buckets+1]
+	src, dst := a, buf
 	for shift := uint(0); shift < uint(width); shift += digit {
 		clear(count)
 		mask := uint32(buckets - 1)

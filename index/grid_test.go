@@ -151,18 +151,19 @@ func TestGridRadiusPrunes(t *testing.T) {
 	}
 }
 
-// TestGridSortRows: each of the candidates' sorts against slices.Sort.
-func TestGridSortRows(t *testing.T) {
-	for _, capacity := range []int{1, 64, 1000, 70000, 1 << 25} {
-		g, _ := NewGrid(capacity, 1)
+// TestGridSortCandidates: the candidates' sort against slices.Sort, at
+// capacities of one to four radix passes, with and without spare
+// capacity in dst, and behind a prefix it must leave alone.
+func TestGridSortCandidates(t *testing.T) {
+	for _, capacity := range []int{1, 64, 1000, 70000, 1 << 25, MaxCapacity} {
 		o := newRandSrc(uint64(capacity), 0)
 		for _, n := range []int{0, 1, 5, 24, 25, 200, 999} {
 			n = min(n, capacity)
 			seen := map[int32]bool{}
-			var a []int32
-			for len(a) < n {
+			a := []int32{-7, 3}
+			for len(a) < n+2 {
 				r := int32(o.n(capacity))
-				if n > 0 && o.n(5) == 0 {
+				if o.n(5) == 0 {
 					r = int32(capacity - 1)
 				}
 				if !seen[r] {
@@ -170,16 +171,12 @@ func TestGridSortRows(t *testing.T) {
 					a = append(a, r)
 				}
 			}
-			want := slices.Sorted(slices.Values(a))
-			for name, sort := range map[string]func([]int32){"auto": g.sortRows, "marks": g.sortByMarks, "radix": g.sortByRadix} {
-				b := slices.Clone(a)
-				sort(b)
-				if !slices.Equal(b, want) {
-					t.Fatalf("capacity %d, %d rows, %s: %v, want %v", capacity, n, name, b, want)
+			want := append([]int32{-7, 3}, slices.Sorted(slices.Values(a[2:]))...)
+			for _, spare := range []int{0, 2 * n} {
+				b := append(make([]int32, 0, len(a)+spare), a...)
+				if b = sortCandidates(b, 2, capacity); !slices.Equal(b, want) {
+					t.Fatalf("capacity %d, %d rows, spare %d: %v, want %v", capacity, n, spare, b, want)
 				}
-			}
-			if slices.ContainsFunc(g.marks, func(w uint64) bool { return w != 0 }) {
-				t.Fatal("sortByMarks left marks")
 			}
 		}
 	}

@@ -45,7 +45,7 @@ const unfiled int32 = -2
 
 // NewHash returns an empty hash index for rows 0..capacity-1, or
 // ErrCapacity. It allocates everything the index will use: about
-// (24 + 2·sizeof(K)) bytes a row plus a table of 4 bytes by the power of
+// (40 + 2·sizeof(K)) bytes a row plus a table of 4 bytes by the power of
 // two at least twice the capacity.
 func NewHash[K comparable](capacity int) (*Hash[K], error) {
 	if err := checkCap(capacity); err != nil {
