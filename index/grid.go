@@ -118,17 +118,21 @@ func (g *Grid) Remove(row int32) bool {
 // row that stays in its cell costs the cell's computation and one
 // comparison; a crossing costs a Remove and an Insert.
 func (g *Grid) Update(row int32, x, y float32) bool {
-	g.check("Update", row)
+	checkRow("Update", row, len(g.cid))
 	c := g.CellOf(x, y)
-	id := g.cid[row]
-	if id != noGroup {
-		if g.cell[row] == c {
-			return false
-		}
+	if g.cell[row] == c && g.cid[row] != noGroup {
+		return false
+	}
+	g.move(row, c)
+	return true
+}
+
+// move files row in cell c, from its cell if it had one.
+func (g *Grid) move(row int32, c Cell) {
+	if g.cid[row] != noGroup {
 		g.unfile(row)
 	}
 	g.file(row, c)
-	return true
 }
 
 // Key returns row's cell and whether row is filed. It panics when row is
@@ -469,29 +473,42 @@ func radixSort(a, buf []int32, capacity int) {
 // Size returns the cell side.
 func (g *Grid) Size() float32 { return g.size }
 
-// CellOf returns the cell of point (x, y).
+// CellOf returns the cell of point (x, y): floor(x/Size), floor(y/Size)
+// as the grid computes them (x·(1/Size) in float64), each clamped to
+// MinInt32+1..MaxInt32, or Outside when x or y is NaN or infinite. A
+// kernel that moves rows can compare the cells of a row's old and new
+// point to mark only the rows that cross (a few ns a row, no memory
+// touched but the grid's header).
 func (g *Grid) CellOf(x, y float32) Cell {
-	if !finite(x) || !finite(y) {
+	fx, fy := float64(x)*g.inv, float64(y)*g.inv // finite for finite x, y: |x|·inv < 1e84
+	if fx-fx != 0 || fy-fy != 0 {                // NaN or ±Inf
 		return Outside
 	}
-	return Cell{g.coord(x), g.coord(y)}
+	return Cell{clampFloor(fx), clampFloor(fy)}
 }
 
-func finite(v float32) bool { return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0) }
+func finite(v float32) bool { return v-v == 0 }
 
 func (g *Grid) coord(v float32) int32 { return g.coord64(float64(v)) }
 
-// coord64 is the clamped cell coordinate of v (finite).
-func (g *Grid) coord64(v float64) int32 {
-	c := math.Floor(v * g.inv)
-	switch {
-	case c < math.MinInt32+1:
+// clampFloor is floor(v) clamped to MinInt32+1..MaxInt32 (v not NaN),
+// by a truncation inside the range: no call, so CellOf inlines.
+func clampFloor(v float64) int32 {
+	if v < math.MinInt32+1 {
 		return math.MinInt32 + 1
-	case c > math.MaxInt32:
+	}
+	if v >= math.MaxInt32 {
 		return math.MaxInt32
 	}
-	return int32(c)
+	t := int32(v) // toward zero
+	if float64(t) > v {
+		t--
+	}
+	return t
 }
+
+// coord64 is the clamped cell coordinate of v (finite).
+func (g *Grid) coord64(v float64) int32 { return clampFloor(v * g.inv) }
 
 // span returns the cells of the box's corners, clamped; false when it
 // touches none.
