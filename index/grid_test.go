@@ -151,6 +151,33 @@ func TestGridRadiusPrunes(t *testing.T) {
 	}
 }
 
+// TestGridRadiusBoundary: points exactly r from the centre, on cell
+// bounds, are candidates both when the disc's cells are visited (many
+// occupied cells) and when the occupied cells are walked (few).
+func TestGridRadiusBoundary(t *testing.T) {
+	rim := [][2]float32{{30, 40}, {40, 30}, {50, 0}, {0, -50}, {-30, -40}, {-50, 0}, {0, 50}}
+	for _, filler := range []int{0, 300} {
+		g, _ := NewGrid(400, 10)
+		var want []int32
+		for i, p := range rim {
+			g.Insert(int32(i), p[0], p[1])
+			want = append(want, int32(i))
+		}
+		for i := 0; i < filler; i++ {
+			g.Insert(int32(len(rim)+i), 1000+float32(i%20)*10, 1000+float32(i/20)*10)
+		}
+		if got := g.AppendRadius(nil, 0, 0, 50); !slices.Equal(got, want) {
+			t.Fatalf("%d occupied cells: AppendRadius(0, 0, 50) = %v, want %v", g.Cells(), got, want)
+		}
+		// The cells of the rim's points on the positive side begin 50 from
+		// the centre: a disc of 49 touches only the negative side's cells
+		// (which end at -40, or at (-30, -40)'s corner, 36 away).
+		if got := g.AppendRadius(nil, 0, 0, 49); !slices.Equal(got, []int32{3, 4, 5}) {
+			t.Fatalf("%d occupied cells: AppendRadius(0, 0, 49) = %v, want [3 4 5]", g.Cells(), got)
+		}
+	}
+}
+
 // TestGridSortCandidates: the candidates' sort against slices.Sort, at
 // capacities of one to four radix passes, with and without spare
 // capacity in dst, and behind a prefix it must leave alone.
