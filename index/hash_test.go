@@ -176,6 +176,35 @@ func TestHashLarge(t *testing.T) {
 	}
 }
 
+// TestHashGroupOrder: the groups' order is a function of the calls
+// alone: two indexes (each with its own random hash seed) given the same
+// calls list the same groups in the same order.
+func TestHashGroupOrder(t *testing.T) {
+	a, _ := NewHash[int16](500)
+	b, _ := NewHash[int16](500)
+	o := newRandSrc(5, 0)
+	for i := 0; i < 5000; i++ {
+		row, k := int32(o.n(500)), int16(o.n(60))
+		if o.n(3) == 0 {
+			a.Remove(row)
+			b.Remove(row)
+		} else {
+			a.Update(row, k)
+			b.Update(row, k)
+		}
+	}
+	if a.Groups() != b.Groups() || a.Groups() < 30 {
+		t.Fatalf("groups %d and %d", a.Groups(), b.Groups())
+	}
+	for i := 0; i < a.Groups(); i++ {
+		ka, fa := a.Group(i)
+		kb, fb := b.Group(i)
+		if ka != kb || fa != fb {
+			t.Fatalf("Group(%d) = (%d, %d) and (%d, %d)", i, ka, fa, kb, fb)
+		}
+	}
+}
+
 func FuzzHash(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
 	f.Add([]byte("insert remove update the rows of a hash index"))
