@@ -231,3 +231,40 @@ func BenchmarkGridSort(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSortedRebuild: a rebuild from scratch (Rebuild; and Clear
+// then Insert of every row in row order) against sorting a slice of
+// (key, row).
+func BenchmarkSortedRebuild(b *testing.B) {
+	s, _ := NewSorted[float32](benchRows)
+	keys := make([]float32, benchRows)
+	rng := rand.New(rand.NewPCG(13, 14))
+	for r := range keys {
+		keys[r] = float32(rng.IntN(1000))
+	}
+	b.Run("tickwork", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.Rebuild(func(r int32) (float32, bool) { return keys[r], true })
+		}
+	})
+	b.Run("inserts", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.Clear()
+			for r, k := range keys {
+				s.Insert(int32(r), k)
+			}
+		}
+	})
+	sl := make([]keyRow, benchRows)
+	b.Run("sort", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for r, k := range keys {
+				sl[r] = keyRow{k, int32(r)}
+			}
+			slices.SortFunc(sl, cmpKeyRow)
+		}
+	})
+}

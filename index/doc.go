@@ -23,7 +23,9 @@
 //     the greatest): range walks, order by, top-N and keyset pages. A
 //     skiplist over the rows. Insert, Remove, Update, Seek, SeekAfter:
 //     O(log n) expected; First, Last, Next, Prev: O(1); LastRun and
-//     PrevRun: O(1) on short runs of one key, O(log n) on long ones.
+//     PrevRun: O(1) on short runs of one key, O(log n) on long ones;
+//     Insert after the last (key, row) is an append, O(1); [Sorted.Rebuild]
+//     (a restore's rebuild): a sort and appends, O(n log n).
 //   - [Grid]: a uniform grid of square cells over two float32 columns:
 //     [Grid.AppendBox] and [Grid.AppendRadius] give the rows of the cells
 //     a box or disc touches, a superset the caller filters exactly.
@@ -67,10 +69,10 @@
 //
 // Concurrency: the read methods (First, Next, Count, Groups, Group,
 // GroupLen, Find, Key, Len, Seek, SeekAfter, Last, Prev, LastRun,
-// PrevRun, CellOf, Cells, Size) never write, so any number of goroutines
-// may read an index at once while none writes it. AppendBox and
-// AppendRadius use the grid's sorting scratch: one caller at a time.
-// Insert, Remove, Update and Clear need the index to themselves. A world
+// PrevRun, CellOf, Cells, Size, AppendBox, AppendRadius) never write, so any number of goroutines
+// may read an index at once while none writes it (TestConcurrentReads,
+// under -race). Insert, Remove, Update, Rebuild and Clear need the index
+// to themselves. A world
 // syncs an index only where no system reads it (docs/architecture.md,
 // Indexes).
 package index

@@ -1,6 +1,10 @@
 package index
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
 
 // Ordered is a key a Sorted index takes: integers and floats.
 type Ordered interface {
@@ -47,15 +51,22 @@ type Sorted[K Ordered] struct {
 	off   []uint32
 	level []uint8 // the row's height, 1..maxLevel
 	head  [maxLevel]int32
+	last  [maxLevel]int32 // the last row at each level, NoRow when empty
 	tail  int32
 	n     int
+	order []keyedRow[K] // Rebuild's rows in (key, row) order
+}
+
+type keyedRow[K Ordered] struct {
+	key K
+	row int32
 }
 
 const maxLevel = 16
 
 // NewSorted returns an empty sorted index for rows 0..capacity-1, or
 // ErrCapacity. It allocates everything the index will use: about
-// (13 + sizeof(K)) bytes a row plus 4/3 bytes a row of upper links.
+// (17 + 2·sizeof(K)) bytes a row plus 4/3 bytes a row of upper links.
 func NewSorted[K Ordered](capacity int) (*Sorted[K], error) {
 	if err := checkCap(capacity); err != nil {
 		return nil, err
@@ -66,6 +77,7 @@ func NewSorted[K Ordered](capacity int) (*Sorted[K], error) {
 		prev:  make([]int32, capacity),
 		off:   make([]uint32, capacity),
 		level: make([]uint8, capacity),
+		order: make([]keyedRow[K], 0, capacity),
 	}
 	total := uint64(0)
 	for r := range s.level {
@@ -142,7 +154,8 @@ func (s *Sorted[K]) path(at *[maxLevel]int32, k K, row int32) {
 }
 
 // Insert files row under k. It panics when row is out of range or filed
-// already. O(log n) expected.
+// already. O(log n) expected; O(1) when (k, row) comes after every filed
+// (key, row).
 func (s *Sorted[K]) Insert(row int32, k K) {
 	s.check("Insert", row)
 	if s.isFiled(row) {
@@ -153,12 +166,20 @@ func (s *Sorted[K]) Insert(row int32, k K) {
 
 func (s *Sorted[K]) link(row int32, k K) {
 	var at [maxLevel]int32
-	s.path(&at, k, row)
+	if s.tail == NoRow || s.before(s.tail, k, row) {
+		at = s.last // after every row: an append, O(levels)
+	} else {
+		s.path(&at, k, row)
+	}
 	s.keys[row] = k
 	s.n++
 	for l := 0; l < int(s.level[row]); l++ {
-		s.setSucc(row, l, s.succ(at[l], l))
+		nx := s.succ(at[l], l)
+		s.setSucc(row, l, nx)
 		s.setSucc(at[l], l, row)
+		if nx == NoRow {
+			s.last[l] = row
+		}
 	}
 	s.prev[row] = at[0]
 	if nx := s.next[row]; nx == NoRow {
@@ -185,7 +206,11 @@ func (s *Sorted[K]) unlink(row int32) {
 	var at [maxLevel]int32
 	s.path(&at, s.keys[row], row)
 	for l := 0; l < int(s.level[row]); l++ {
-		s.setSucc(at[l], l, s.succ(row, l))
+		nx := s.succ(row, l)
+		s.setSucc(at[l], l, nx)
+		if nx == NoRow {
+			s.last[l] = at[l]
+		}
 	}
 	p, nx := s.prev[row], s.next[row]
 	if nx == NoRow {
@@ -225,6 +250,31 @@ func (s *Sorted[K]) Update(row int32, k K) bool {
 	return true
 }
 
+// Rebuild unfiles every row, then files each row r of 0..capacity-1 for
+// which key(r) reports true, under the key it returns: the index a
+// sequence of Insert calls would make, by a sort of the (key, row) pairs
+// and appends (O(n log n), about half the time of the Inserts of every
+// row in row order, whose searches miss the cache). For a restore or a
+// rollback. key must not call the index. It allocates nothing.
+func (s *Sorted[K]) Rebuild(key func(row int32) (K, bool)) {
+	s.Clear()
+	order := s.order[:0]
+	for r := range s.keys {
+		if k, ok := key(int32(r)); ok {
+			order = append(order, keyedRow[K]{k, int32(r)})
+		}
+	}
+	slices.SortFunc(order, func(a, b keyedRow[K]) int {
+		if c := Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.row, b.row)
+	})
+	for _, e := range order {
+		s.link(e.row, e.key)
+	}
+}
+
 // Key returns row's key and whether row is filed. It panics when row is
 // out of range.
 func (s *Sorted[K]) Key(row int32) (K, bool) {
@@ -246,7 +296,7 @@ func (s *Sorted[K]) Clear() {
 		s.next[i] = unfiled
 	}
 	for l := range s.head {
-		s.head[l] = NoRow
+		s.head[l], s.last[l] = NoRow, NoRow
 	}
 	s.tail = NoRow
 	s.n = 0

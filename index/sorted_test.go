@@ -40,6 +40,8 @@ func sortedOps[K Ordered](t *testing.T, o src, capacity int, keys []K) {
 			if o.n(4) == 0 {
 				s.Clear()
 				m.Clear()
+			} else {
+				s.Rebuild(m.Key) // the model's rows, from scratch
 			}
 		}
 		checkSorted(t, step, s, m, keys)
@@ -220,6 +222,9 @@ func TestSortedAllocs(t *testing.T) {
 		}
 		s.Seek(3)
 		s.SeekAfter(3, r)
+		if i%50 == 0 {
+			s.Rebuild(func(r int32) (float32, bool) { return float32(r % 9), r%3 != 0 })
+		}
 		s.Key(r)
 		s.Prev(r)
 		s.Last()
