@@ -272,11 +272,44 @@ func (g *Grid) dropCell(id int32) {
 	g.nc--
 }
 
-// appendCell appends the rows of record id.
-func (g *Grid) appendCell(dst []int32, id int32) []int32 {
-	for r := g.chead[id]; r != NoRow; r = g.next[r] {
-		dst = append(dst, r)
+// lanes is how many cells' lists a gather walks in lock-step: a list is
+// a chain of dependent loads, and chains walked side by side overlap
+// their cache misses.
+const lanes = 16
+
+// gather holds the cursors of the cells' lists being walked.
+type gather struct {
+	cur [lanes]int32
+	k   int
+}
+
+// add queues the rows of record id, walking the queue when it is full.
+func (g *Grid) add(q *gather, dst []int32, id int32) []int32 {
+	q.cur[q.k] = g.chead[id] // an occupied cell has a row
+	q.k++
+	if q.k == lanes {
+		dst = g.drain(q, dst)
 	}
+	return dst
+}
+
+// drain appends the rows of the queued lists, one step of each in turn.
+func (g *Grid) drain(q *gather, dst []int32) []int32 {
+	k := q.k
+	for k > 0 {
+		for i := 0; i < k; {
+			r := q.cur[i]
+			dst = append(dst, r)
+			if nx := g.next[r]; nx != NoRow {
+				q.cur[i] = nx
+				i++
+			} else {
+				k--
+				q.cur[i] = q.cur[k]
+			}
+		}
+	}
+	q.k = 0
 	return dst
 }
 
@@ -291,6 +324,7 @@ func (g *Grid) appendCell(dst []int32, id int32) []int32 {
 // never does. It reads the grid only (package doc, Contract).
 func (g *Grid) AppendBox(dst []int32, x0, y0, x1, y1 float32) []int32 {
 	start := len(dst)
+	var q gather
 	if lo, hi, ok := g.span(x0, y0, x1, y1); ok {
 		w := int64(hi.X) - int64(lo.X) + 1
 		h := int64(hi.Y) - int64(lo.Y) + 1
@@ -298,18 +332,19 @@ func (g *Grid) AppendBox(dst []int32, x0, y0, x1, y1 float32) []int32 {
 			for cy := int64(lo.Y); cy <= int64(hi.Y); cy++ {
 				for cx := int64(lo.X); cx <= int64(hi.X); cx++ {
 					if id := g.find(Cell{int32(cx), int32(cy)}); id != noGroup {
-						dst = g.appendCell(dst, id)
+						dst = g.add(&q, dst, id)
 					}
 				}
 			}
 		} else {
 			for _, id := range g.order[:g.nc] {
 				if c := g.cc[id]; c.X >= lo.X && c.X <= hi.X && c.Y >= lo.Y && c.Y <= hi.Y {
-					dst = g.appendCell(dst, id)
+					dst = g.add(&q, dst, id)
 				}
 			}
 		}
 	}
+	dst = g.drain(&q, dst)
 	for r := g.outHead; r != NoRow; r = g.next[r] {
 		dst = append(dst, r)
 	}
@@ -333,20 +368,22 @@ func (g *Grid) AppendRadius(dst []int32, x, y, r float32) []int32 {
 		// whose squared distance overflows too: every cell is a candidate.
 		rr = math.Inf(1)
 	}
-	g.discCells(&dst, float64(x), float64(y), rr)
+	var q gather
+	g.discCells(&q, &dst, float64(x), float64(y), rr)
+	dst = g.drain(&q, dst)
 	for row := g.outHead; row != NoRow; row = g.next[row] {
 		dst = append(dst, row)
 	}
 	return sortCandidates(dst, start, len(g.cid))
 }
 
-func (g *Grid) discCells(dst *[]int32, x, y, r float64) {
+func (g *Grid) discCells(q *gather, dst *[]int32, x, y, r float64) {
 	if x != x || y != y || r != r || r < 0 {
 		return
 	}
 	if math.IsInf(r, 1) {
 		for _, id := range g.order[:g.nc] {
-			*dst = g.appendCell(*dst, id)
+			*dst = g.add(q, *dst, id)
 		}
 		return
 	}
@@ -366,7 +403,7 @@ func (g *Grid) discCells(dst *[]int32, x, y, r float64) {
 			a, b := int64(g.coord64(x-half)), int64(g.coord64(x+half))
 			for cx := a; cx <= b; cx++ {
 				if id := g.find(Cell{int32(cx), int32(cy)}); id != noGroup {
-					*dst = g.appendCell(*dst, id)
+					*dst = g.add(q, *dst, id)
 				}
 			}
 		}
@@ -379,7 +416,7 @@ func (g *Grid) discCells(dst *[]int32, x, y, r float64) {
 		}
 		dx, dy := g.gap(x, int64(c.X), size), g.gap(y, int64(c.Y), size)
 		if dx*dx+dy*dy <= R*R {
-			*dst = g.appendCell(*dst, id)
+			*dst = g.add(q, *dst, id)
 		}
 	}
 }
