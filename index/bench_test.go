@@ -151,7 +151,8 @@ func benchWorld(b *testing.B) (*Grid, []float32, []float32) {
 }
 
 // BenchmarkGrid: Update in the same cell and across cells, and the
-// candidates of a box of ±50 against a scan of the 100 000 points.
+// candidates of a box of ±50 and of a disc of radius 50 against a scan
+// of the 100 000 points.
 func BenchmarkGrid(b *testing.B) {
 	g, xs, ys := benchWorld(b)
 	rng := rand.New(rand.NewPCG(9, 10))
@@ -194,6 +195,32 @@ func BenchmarkGrid(b *testing.B) {
 			x0, y0, x1, y1 := c[0]-50, c[1]-50, c[0]+50, c[1]+50
 			for r := range xs {
 				if x, y := xs[r], ys[r]; x >= x0 && x <= x1 && y >= y0 && y <= y1 {
+					dst = append(dst, int32(r))
+				}
+			}
+			n += len(dst)
+		}
+		b.ReportMetric(float64(n)/float64(b.N), "rows/op")
+		n = 0
+	})
+	b.Run("radius50/tickwork", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			c := boxes[i%len(boxes)]
+			dst = g.AppendRadius(dst[:0], c[0], c[1], 50)
+			n += len(dst)
+		}
+		b.ReportMetric(float64(n)/float64(b.N), "candidates/op")
+		n = 0
+	})
+	b.Run("radius50/scan", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			c := boxes[i%len(boxes)]
+			dst = dst[:0]
+			for r := range xs {
+				dx, dy := xs[r]-c[0], ys[r]-c[1]
+				if float32(dx*dx)+float32(dy*dy) <= 50*50 {
 					dst = append(dst, int32(r))
 				}
 			}
