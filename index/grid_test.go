@@ -228,6 +228,10 @@ func TestGridAllocs(t *testing.T) {
 		dst = g.AppendBox(dst[:0], -1e30, -1e30, 1e30, 1e30)
 		dst = g.AppendRadius(dst[:0], 500, 300, 120)
 		g.Key(r)
+		g.Cells()
+		if i%90 == 0 {
+			g.Clear()
+		}
 	})
 	if allocs != 0 {
 		t.Fatalf("%v allocations a run, want 0", allocs)
