@@ -319,9 +319,11 @@ func (g *Grid) drain(q *gather, dst []int32) []int32 {
 // exactly. A box with a NaN bound, or with x1 < x0 or y1 < y0, touches no
 // cell (its Outside rows are still appended). Cost: O(min(cells the box
 // touches, occupied cells) + candidates), plus their sort (a radix sort
-// in dst's spare capacity). It allocates only when dst must grow: a dst
-// reused with a capacity of twice the candidates (or at least 24 more)
-// never does. It reads the grid only (package doc, Contract).
+// in dst's spare capacity). It allocates only when dst must grow, and
+// the sort needs room for twice the candidates (n new candidates need
+// len(dst)+2n capacity, or len(dst)+n when n <= 24): a dst reused from
+// call to call stops allocating once grown. It reads the grid only
+// (package doc, Contract).
 func (g *Grid) AppendBox(dst []int32, x0, y0, x1, y1 float32) []int32 {
 	start := len(dst)
 	var q gather
