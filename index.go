@@ -697,60 +697,95 @@ type gridIndex struct {
 	shadow []index.Cell
 	inv    float64
 	g      *index.Grid
+	diff   func(worker, chunk int) // diffChunk, bound once (a frame allocates nothing)
 }
 
-// cellOf is index.Grid.CellOf for a grid of 1/inv cells, inline.
-func cellOf(x, y float32, inv float64) index.Cell {
-	if x-x != 0 || y-y != 0 { // NaN or ±Inf
-		return index.Outside
+// cellOf is index.Grid.CellOf(x, y) for g, a grid of cells of side
+// 1/inv, inline for the diff's loop: floor(v*inv) by truncation within
+// ±2^30 cells, where it is exact; g's own CellOf beyond (a coordinate
+// that far out, NaN or infinite: never in a loop that matters).
+func cellOf(g *index.Grid, x, y float32, inv float64) index.Cell {
+	if c, ok := cellFast(x, y, inv); ok {
+		return c
 	}
-	return index.Cell{X: coord(x, inv), Y: coord(y, inv)}
+	return g.CellOf(x, y)
 }
 
-func coord(v float32, inv float64) int32 {
-	c := math.Floor(float64(v) * inv)
-	switch {
-	case c < math.MinInt32+1:
-		return math.MinInt32 + 1
-	case c > math.MaxInt32:
-		return math.MaxInt32
+// cellFast is cellOf's inline part: false beyond ±2^30 cells (and for
+// NaN and infinities), where the comparisons fail.
+func cellFast(x, y float32, inv float64) (index.Cell, bool) {
+	fx, fy := float64(x)*inv, float64(y)*inv
+	if !(fx > -1<<30 && fx < 1<<30 && fy > -1<<30 && fy < 1<<30) {
+		return index.Cell{}, false
 	}
-	return int32(c)
+	cx, cy := int32(fx), int32(fy)
+	if float64(cx) > fx {
+		cx--
+	}
+	if float64(cy) > fy {
+		cy--
+	}
+	return index.Cell{X: cx, Y: cy}, true
 }
 
 func (x *gridIndex) file(row int) {
-	x.shadow[row] = cellOf(x.xs[row], x.ys[row], x.inv)
+	x.shadow[row] = cellOf(x.g, x.xs[row], x.ys[row], x.inv)
 	x.g.Update(int32(row), x.xs[row], x.ys[row])
 }
 
-// SyncAll refiles every live row that crossed a cell.
+// SyncAll refiles every live row that crossed a cell: the kernel workers
+// compute the cells chunk by chunk and mark the rows that crossed in the
+// index's marks (a chunk holds whole words: no atomics), then the
+// crossings are refiled in ascending row order on this goroutine.
 func (x *gridIndex) SyncAll(string) error {
+	if x.world != nil {
+		x.world.RunSync(x.table.UsedChunks(), x.diff)
+	} else {
+		for c := range x.table.UsedChunks() {
+			x.diffChunk(0, c)
+		}
+	}
+	walkMarked(x.marks, nil, true, x.syncRow)
+	return nil
+}
+
+// diffChunk marks the live rows of chunk c whose cell is not the filed
+// one.
+func (x *gridIndex) diffChunk(_, c int) {
 	t := x.table
 	cr := t.ChunkRows()
-	inv := x.inv
-	for c := range t.UsedChunks() {
-		base := c * cr
-		xs, ys, sh := x.xs[base:base+cr:base+cr], x.ys[base:base+cr:base+cr], x.shadow[base:base+cr:base+cr]
-		for w, word := range t.Enabled(c) {
-			lo := w * 64
-			if word == ^uint64(0) {
-				for i := lo; i < lo+64; i++ {
-					if cellOf(xs[i], ys[i], inv) != sh[i] {
-						x.file(base + i)
-					}
+	inv, g := x.inv, x.g
+	base := c * cr
+	xs, ys, sh := x.xs[base:base+cr:base+cr], x.ys[base:base+cr:base+cr], x.shadow[base:base+cr:base+cr]
+	marks := x.marks[base/64 : (base+cr)/64]
+	for w, word := range t.Enabled(c) {
+		lo := w * 64
+		var crossed uint64
+		if word == ^uint64(0) {
+			for i := lo; i < lo+64; i++ {
+				c, ok := cellFast(xs[i], ys[i], inv)
+				if !ok {
+					c = g.CellOf(xs[i], ys[i])
 				}
-				continue
+				if c != sh[i] {
+					crossed |= 1 << uint(i-lo)
+				}
 			}
+		} else {
 			for word != 0 {
-				i := lo + bits.TrailingZeros64(word)
+				b := bits.TrailingZeros64(word)
 				word &= word - 1
-				if cellOf(xs[i], ys[i], inv) != sh[i] {
-					x.file(base + i)
+				c, ok := cellFast(xs[lo+b], ys[lo+b], inv)
+				if !ok {
+					c = g.CellOf(xs[lo+b], ys[lo+b])
+				}
+				if c != sh[lo+b] {
+					crossed |= 1 << uint(b)
 				}
 			}
 		}
+		marks[w] |= crossed
 	}
-	return nil
 }
 
 func (x *gridIndex) syncRow(row int) {
@@ -808,6 +843,7 @@ func AddGridIndex(b *Builder, name string, x, y *Column[float32], cell float32) 
 	}
 	ix := &GridIndex{x: gridIndex{indexBase: indexBase{name: name, kind: "grid", table: t, cols: refs, gens: t.Lease().Words(),
 		marks: make([]uint64, (n+63)/64)}, xs: x.All(), ys: y.All(), shadow: make([]index.Cell, n), inv: 1 / float64(cell), g: g}}
+	ix.x.diff = ix.x.diffChunk
 	if !register(b, &ix.x) {
 		return nil
 	}

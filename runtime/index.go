@@ -196,3 +196,18 @@ func (b *Builder) Indexes() []frame.Index { return b.indexes }
 // goroutine during Frame): the indexes' accessors sync only between
 // frames. One atomic load.
 func (w *World) Running() bool { return w.made().sched.Running() }
+
+// RunSync runs fn(worker, chunk) for every chunk in 0..chunks-1 on the
+// world's kernel pool under its policy, for an index's sync between
+// systems (the diff of a grid's cells: docs/architecture.md, Indexes):
+// the pool is idle there, during a frame or between frames. Inline on a
+// closed world. fn must not call Frame or RunSync; allocates nothing.
+func (w *World) RunSync(chunks int, fn func(worker, chunk int)) {
+	if w.closed {
+		for c := range chunks {
+			fn(0, c)
+		}
+		return
+	}
+	w.pool.Run(chunks, fn)
+}
