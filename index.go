@@ -925,7 +925,9 @@ func (x *eventIndex[E, K]) SyncEvents(_ string, force bool) error {
 	case !force && p == x.first && len(v) > x.n && x.n > 0:
 		from = x.n
 	default:
-		x.h.Clear()
+		for i := range x.n { // unfile what was filed: by the size of the change, not the capacity
+			x.h.Remove(int32(i))
+		}
 	}
 	for i := from; i < len(v); i++ {
 		x.h.Insert(int32(i), x.key(&v[i]))

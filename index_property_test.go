@@ -506,8 +506,12 @@ func (p *propWorld) check() error {
 // them, every index equals one rebuilt from scratch (docs/architecture.md,
 // Indexes).
 func TestIndexesProperty(t *testing.T) {
+	seeds, frames := uint64(3), 60
+	if raceEnabled || testing.Short() {
+		seeds, frames = 1, 12 // the race detector makes the reference checks slow
+	}
 	for _, workers := range []int{1, 2, 4} {
-		for seed := range uint64(3) {
+		for seed := range seeds {
 			t.Run(fmt.Sprintf("workers=%d/seed=%d", workers, seed), func(t *testing.T) {
 				p := newPropWorld(t, workers)
 				rng := rand.New(rand.NewPCG(seed, uint64(workers)))
@@ -524,7 +528,7 @@ func TestIndexesProperty(t *testing.T) {
 				rb, err := tickwork.NewRollback(p.w, 4)
 				require.NoError(t, err)
 				var snap []byte
-				for frame := range 60 {
+				for frame := range frames {
 					require.NoError(t, p.w.Frame(1.0/60), "frame %d", frame)
 					require.NoError(t, p.inFrame)
 					require.NoError(t, p.check(), "after frame %d", frame)

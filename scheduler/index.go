@@ -59,7 +59,7 @@ func (s *Scheduler) syncAfter(e *entry) error {
 		var err error
 		switch {
 		case y.events:
-			err = y.ix.SyncEvents(e.sys.Name, true)
+			err = y.ix.SyncEvents(e.sys.Name, false) // appended in place, or moved: SyncEvents tells
 		case y.marked:
 			err = y.ix.SyncMarked(e.sys.Name)
 		default:
