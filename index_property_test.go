@@ -35,7 +35,7 @@ type propWorld struct {
 	f, x, y, of       *tickwork.Column[float32]
 	ref               *tickwork.Column[tickwork.Handle]
 	id                *tickwork.Column[int64]
-	byA, byRef, byOA  *tickwork.HashIndex[int32]
+	byA, byOA         *tickwork.HashIndex[int32]
 	byRefH            *tickwork.HashIndex[tickwork.Handle]
 	byKey             *tickwork.HashIndex[propKey]
 	byID              *tickwork.UniqueIndex[int64]
@@ -44,9 +44,9 @@ type propWorld struct {
 	grid              *tickwork.GridIndex
 	next, now         *tickwork.Events[propHit]
 	hitsNext, hitsNow *tickwork.EventIndex[propHit, int32]
-	nextID            int64 // fresh unique IDs (set-up, systems' bodies and the host)
-	inFrame           error // the first mismatch a checking system saw
-	noChecks          bool  // the checking systems do nothing (the allocation test)
+	nextID            int64             // fresh unique IDs (set-up, systems' bodies and the host)
+	inFrame           error             // the first mismatch a checking system saw
+	noChecks          bool              // the checking systems do nothing (the allocation test)
 	touched           []tickwork.Handle // the handles a run of "commands" recorded for, so each is touched once
 }
 
@@ -348,7 +348,6 @@ func newPropWorldChecked(t *testing.T, workers int, checks bool) *propWorld {
 	p.w = w
 	return p
 }
-
 
 func (p *propWorld) indexes() []tickwork.Index {
 	return []tickwork.Index{p.byA, p.byRefH, p.byKey, p.byID, p.byF, p.byAsorted, p.grid, p.byOA, p.hitsNext, p.hitsNow}

@@ -44,9 +44,9 @@ type indexGroup struct {
 // upkeep is a world's frame.IndexUpkeep.
 type upkeep struct {
 	pending error // an error of a sync at an accessor's first use, for the next frame
-	all    []frame.Index
-	groups []indexGroup
-	events []frame.Index
+	all     []frame.Index
+	groups  []indexGroup
+	events  []frame.Index
 }
 
 func newUpkeep(ixs []frame.Index) *upkeep {

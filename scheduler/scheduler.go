@@ -72,7 +72,7 @@ type entry struct {
 	sys    systems.System // Before and After include the declaration's and hooks' constraints
 	man    frame.Manifest
 	run    *frame.Run
-	report int // index in FrameReport.Systems
+	report int         // index in FrameReport.Systems
 	syncs  []indexSync // index syncs owed after each run (index.go)
 }
 
