@@ -159,6 +159,7 @@ func (b *Builder) Build() (*World, error) {
 	if err != nil {
 		return nil, err
 	}
+	bindIndexes(b.e(), w)
 	ts := w.Tables()
 	fw := &World{w: w, tables: make([]*Table, len(ts))}
 	for i, t := range ts {

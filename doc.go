@@ -25,6 +25,14 @@
 //     rule: Row systems, below.
 //   - Observe events from the host: [Observe], a callback per event
 //     delivered each frame.
+//   - Secondary indexes: [AddHashIndex], [AddHashIndexOf] ([IndexColumn]),
+//     [AddUniqueIndex], [AddUniqueIndexOf], [AddSortedIndex],
+//     [AddGridIndex], [AddEventIndex] ([HashIndex], [UniqueIndex],
+//     [SortedIndex], [GridIndex], [EventIndex], all an [Index]); a system
+//     reads one with [ReadIndex] and marks the rows it changed with
+//     [MaintainIndex] ([IndexMarks]); [World.Reindex] after raw writes;
+//     errors [IndexError], [StaleIndexError]. When an index is consistent
+//     (the one home of the rule): docs/architecture.md, Indexes.
 //   - Entities: a [Handle] names one; [Table.Insert], [Table.Attach],
 //     [Table.Delete], [Domain.Create] between frames; [Lease] probes rows
 //     by handle.

@@ -46,6 +46,13 @@ func New(cfg rules.Config) (*Sim, error) { return newSim(cfg, nil) }
 // newSim is New; replace, when not nil, returns systems that take the
 // place of the same-named ones (the benchmarks' hand-written baselines).
 func newSim(cfg rules.Config, replace func(s *Sim) []tickwork.System) (*Sim, error) {
+	return newSimWith(cfg, replace, nil)
+}
+
+// newSimWith is newSim; extra, when not nil, declares more on the Builder
+// after the schema and before the systems (the index benchmark's hand
+// declared indexes).
+func newSimWith(cfg rules.Config, replace func(s *Sim) []tickwork.System, extra func(s *Sim, b *tickwork.Builder)) (*Sim, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -63,6 +70,9 @@ func newSim(cfg rules.Config, replace func(s *Sim) []tickwork.System) (*Sim, err
 	)
 	if err := s.declare(b); err != nil {
 		return nil, err
+	}
+	if extra != nil {
+		extra(s, b)
 	}
 	s.systems(b, replace)
 	w, err := b.Build()

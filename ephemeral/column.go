@@ -145,6 +145,9 @@ func (c *Column[T]) Set(h Handle, v T) bool {
 		return false
 	}
 	c.data[h.Index()] = v
+	if m := c.table.marks; m != nil {
+		m.Mark(h.Index())
+	}
 	return true
 }
 

@@ -52,6 +52,7 @@ type Table struct {
 	live      int
 	cols      []column
 	moves     []movePlan // Move's column pairings, one per destination table (move.go)
+	marks     *Marks     // dirty rows for secondary indexes, nil without one (marks.go)
 }
 
 // column is the untyped face of a Column[T].
@@ -319,6 +320,9 @@ func (t *Table) enable(h Handle) {
 	t.enabled[c].Set(i & uint32(t.dom.chunkRows-1))
 	t.chunkLive[c]++
 	t.live++
+	if t.marks != nil {
+		t.marks.Mark(i)
+	}
 }
 
 // Delete deletes the entity h: its row in t and its rows in every other
@@ -365,6 +369,9 @@ func (t *Table) removeRow(i uint32) {
 	t.enabled[c].Remove(i & uint32(t.dom.chunkRows-1))
 	t.chunkLive[c]--
 	t.live--
+	if t.marks != nil {
+		t.marks.Mark(i)
+	}
 }
 
 // Lease authorizes fast probes of t by handle. A system takes one lease per

@@ -52,6 +52,7 @@ type Builder struct {
 	resources []frame.Resource
 	systems   []systems.System
 	hooks     []func(*scheduler.Hook) error
+	indexes   []frame.Index // AddIndex (index.go)
 }
 
 // NewBuilder returns a builder configured by opts (applied in order, a
@@ -432,6 +433,11 @@ func (b *Builder) Build() (*World, error) {
 	if err == nil {
 		err = s.AddEvents(b.events...)
 	}
+	var up *upkeep
+	if err == nil && len(b.indexes) > 0 {
+		up = newUpkeep(b.indexes)
+		err = s.SetIndexUpkeep(up)
+	}
 	for i := 0; err == nil && i < len(b.systems); i++ {
 		err = s.Add(b.systems[i])
 	}
@@ -458,7 +464,7 @@ func (b *Builder) Build() (*World, error) {
 	for _, t := range b.tables {
 		t.Domain().SetGuard(s.RunningFlag()) // the face refuses host structural changes during a frame
 	}
-	w := &World{sched: s, pool: pool, tables: b.tables, budget: b.budget}
+	w := &World{sched: s, pool: pool, tables: b.tables, budget: b.budget, upkeep: up}
 	w.state = w.newWorldState(b.domains, b.resources, b.cfg.host, b.cfg.allow)
 	return w, nil
 }

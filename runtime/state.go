@@ -512,7 +512,9 @@ func (w *World) restore(src []byte, checked bool) error {
 		}
 		k++
 	}
-	return nil
+	// Indexes are not state: they are rebuilt from the restored rows
+	// (docs/architecture.md, Indexes).
+	return w.rebuildIndexes()
 }
 
 // check runs part k's state check on its section (split cut them).

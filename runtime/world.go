@@ -34,6 +34,7 @@ type World struct {
 	// restores counts the snapshots World.Restore loaded: a Rollback
 	// forgets its history when it changes (rollback.go).
 	restores uint64
+	upkeep   *upkeep // the declared indexes, nil without any (index.go)
 }
 
 // made returns w, or panics with ErrZeroWorld's message for a World not

@@ -63,6 +63,8 @@ func (s *Scheduler) Frame(dt float64) error {
 
 	ticks, dropped := s.clock.plan(nanos(dt))
 	r.Dropped = time.Duration(dropped)
+	s.idxErr = nil
+	s.changed("host", false) // the host's writes since the last frame (docs/architecture.md, Indexes)
 
 	for _, b := range s.eventOps {
 		b.BeginFrame()
@@ -97,6 +99,7 @@ func (s *Scheduler) Frame(dt float64) error {
 		}
 		r.EventsDropped += b.TakeDropped()
 	}
+	s.changed("frame end", true) // the event views moved
 	r.Remaining = s.clock.t.Remaining
 	s.clock.t.Frames++
 	r.stale = true
@@ -112,6 +115,9 @@ func (s *Scheduler) Frame(dt float64) error {
 	}
 	if err == nil {
 		err = overflow
+	}
+	if err == nil {
+		err = s.idxErr
 	}
 	return err
 }
@@ -203,7 +209,13 @@ func (s *Scheduler) runPhase(p systems.Phase) error {
 // deferred call allocates nothing unless there is a panic.
 func (s *Scheduler) run(e *entry, p systems.Phase) error {
 	defer s.repanic(e, p)
-	return e.run.Exec()
+	err := e.run.Exec()
+	if len(e.syncs) > 0 {
+		if ierr := s.syncAfter(e); err == nil {
+			err = ierr
+		}
+	}
+	return err
 }
 
 // repanic, deferred by run, re-raises a panic of e's Run as a *PanicError.
@@ -249,4 +261,5 @@ func (s *Scheduler) play(p systems.Phase) {
 		clear(bufs)
 	}
 	s.bufs = bufs[:0]
+	s.changed("playback", false) // the rows the playback changed (docs/architecture.md, Indexes)
 }

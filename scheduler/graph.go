@@ -342,6 +342,7 @@ func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
 				}
 			}
 			e.report = id
+			e.syncs = s.indexSyncs(e)
 			names = append(names, e.sys.Name)
 			ph = append(ph, e.sys.Phase)
 			id++

@@ -72,7 +72,8 @@ type entry struct {
 	sys    systems.System // Before and After include the declaration's and hooks' constraints
 	man    frame.Manifest
 	run    *frame.Run
-	report int // index in FrameReport.Systems
+	report int         // index in FrameReport.Systems
+	syncs  []indexSync // index syncs owed after each run (index.go)
 }
 
 // Scheduler orders systems into phases, refuses hidden data races, and runs
@@ -105,6 +106,8 @@ type Scheduler struct {
 	report   FrameReport
 	bufs     []*commands.Buffer // playback scratch
 	meter    allocMeter
+	upkeep   frame.IndexUpkeep // the world's indexes, nil without any (index.go)
+	idxErr   error             // the frame's first index error of a playback's or the host's sync
 }
 
 // New returns an unsealed scheduler. It returns a *ConfigError (errors.Is

@@ -115,6 +115,9 @@ func declare(sys System, run *frame.Run) (frame.Declaration, error) {
 	if body == nil {
 		return frame.Declaration{}, &DefinitionError{System: sys.Name, Err: ErrNoRun}
 	}
+	if err := staleIndex(sys.Name, &d.man); err != nil {
+		return frame.Declaration{}, err
+	}
 	run.Call = func() { body(ctx) }
 	return frame.Declaration{
 		Before:   append(append([]string(nil), sys.Before...), d.before...),

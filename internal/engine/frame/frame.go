@@ -89,6 +89,11 @@ type Run struct {
 	records bool     // a recorder asked for buffers
 
 	Counters []Counter // named counters (systems.Decl.Counter), in declaration order
+
+	// Maintains lists the indexes whose rows the system marks
+	// (systems.MaintainIndex): the sync after it visits only the marked
+	// rows instead of diffing the table (docs/architecture.md, Indexes).
+	Maintains []Index
 }
 
 // Counter is one named counter of a system (systems.Counter): Pending is

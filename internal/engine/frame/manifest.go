@@ -24,6 +24,10 @@ type Manifest struct {
 	// presence, so a presence read conflicts with nothing
 	// (docs/architecture.md, Access rules).
 	Presence []*ephemeral.Table
+	// Indexes lists the indexes the system reads (systems.ReadIndex): their
+	// key columns are in Reads and their tables in Presence, and a system
+	// that writes a key column of one is refused (systems.ErrStaleIndex).
+	Indexes []Index
 }
 
 // ColumnRef names one column of one table. Comparable: equal refs name the
@@ -76,7 +80,8 @@ func (m *Manifest) Equal(o *Manifest) bool {
 	return sameSet(m.Reads, o.Reads) && sameSet(m.Writes, o.Writes) &&
 		sameSet(m.Records, o.Records) &&
 		sameSet(m.Emits, o.Emits) && sameSet(m.Consumes, o.Consumes) &&
-		sameSet(m.Resources, o.Resources) && sameSet(m.Presence, o.Presence)
+		sameSet(m.Resources, o.Resources) && sameSet(m.Presence, o.Presence) &&
+		sameSet(m.Indexes, o.Indexes)
 }
 
 // Tables lists every table the manifest names (columns, records,

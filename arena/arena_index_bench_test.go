@@ -1,0 +1,114 @@
+package arena
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork"
+	"github.com/tickwork/tickwork/arena/rules"
+	"github.com/tickwork/tickwork/index"
+)
+
+// handIndexes are issue 23's three indexes of the arena, declared by hand
+// through the face's API (the schema's own come with arena.tw).
+type handIndexes struct {
+	health *tickwork.SortedIndex[int32]
+	bodies *tickwork.GridIndex
+	hits   *tickwork.EventIndex[HitEvent, tickwork.Handle]
+}
+
+// newIndexedSim is New with the three indexes declared.
+func newIndexedSim(cfg rules.Config) (*Sim, *handIndexes, error) {
+	ix := &handIndexes{}
+	s, err := newSimWith(cfg, nil, func(s *Sim, b *tickwork.Builder) {
+		ix.health = tickwork.AddSortedIndex(b, "UnitsByHealth", s.t.Unit.Health)
+		ix.bodies = tickwork.AddGridIndex(b, "BodiesByPos", s.t.Body.X, s.t.Body.Y, 64)
+		ix.hits = tickwork.AddEventIndex(b, "HitsByTarget", s.t.HitEvent, func(e *HitEvent) tickwork.Handle { return e.Target })
+	})
+	return s, ix, err
+}
+
+// The indexes change nothing of the simulation (same presentation, bit
+// for bit, and same counters), and after the frames each equals one
+// rebuilt from the tables.
+func TestIndexedArenaMatches(t *testing.T) {
+	cfg := rules.Config{Units: 3000, Shots: 256, Seed: 9, Workers: 2}
+	plain, err := New(cfg)
+	require.NoError(t, err)
+	defer plain.Close()
+	s, ix, err := newIndexedSim(cfg)
+	require.NoError(t, err)
+	defer s.Close()
+	for range 150 {
+		require.NoError(t, plain.Frame())
+		require.NoError(t, s.Frame())
+	}
+	require.Equal(t, plain.Presentation(), s.Presentation())
+	require.Equal(t, plain.Counters(), s.Counters())
+
+	u := s.t.Unit
+	n := u.Table.Chunks() * u.Table.ChunkRows()
+	want, _ := index.NewSorted[int32](n)
+	bodies := s.t.Body
+	wantGrid, _ := index.NewGrid(n, 64)
+	hp, xs, ys := u.Health.All(), bodies.X.All(), bodies.Y.All()
+	for r := range n {
+		if _, ok := u.Table.HandleAt(r); ok {
+			want.Insert(int32(r), hp[r])
+		}
+		if _, ok := bodies.Table.HandleAt(r); ok {
+			wantGrid.Insert(int32(r), xs[r], ys[r])
+		}
+	}
+	got, gotGrid := ix.health.Sorted(), ix.bodies.Grid()
+	for r := range int32(n) {
+		gk, gok := got.Key(r)
+		wk, wok := want.Key(r)
+		require.Equal(t, wok, gok, "row %d filed", r)
+		require.Equal(t, wk, gk, "row %d health", r)
+		gc, gok := gotGrid.Key(r)
+		wc, wok := wantGrid.Key(r)
+		require.Equal(t, wok, gok, "row %d filed in the grid", r)
+		require.Equal(t, wc, gc, "row %d cell", r)
+	}
+	hits := s.t.HitEvent.Read()
+	require.NotEmpty(t, hits)
+	h := ix.hits.Hash()
+	require.Equal(t, len(hits), h.Len())
+	for i := range hits {
+		k, ok := h.Key(int32(i))
+		require.True(t, ok)
+		require.Equal(t, hits[i].Target, k)
+	}
+}
+
+// BenchmarkFrameIndexes is the cost of issue 23's three indexes (units by
+// health, bodies by position in 64-unit cells, hits by target): one arena
+// frame at 100 000 units with them (tickwork) and without (plain), after
+// the default warm-up, in one run (docs/benchmarks.md, Indexes).
+func BenchmarkFrameIndexes(b *testing.B) {
+	cfg := rules.DefaultConfig()
+	for _, impl := range []struct {
+		name string
+		new  func(rules.Config) (*Sim, error)
+	}{
+		{"tickwork", func(c rules.Config) (*Sim, error) { s, _, err := newIndexedSim(c); return s, err }},
+		{"plain", New},
+	} {
+		b.Run(impl.name, func(b *testing.B) {
+			sim, err := impl.new(cfg)
+			require.NoError(b, err)
+			defer sim.Close()
+			for range rules.DefaultWarmup {
+				require.NoError(b, sim.Frame())
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := sim.Frame(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,991 @@
+package tickwork
+
+import (
+	"errors"
+	"math"
+	"math/bits"
+	"strconv"
+	"unsafe"
+
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/index"
+	"github.com/tickwork/tickwork/internal/engine/frame"
+	"github.com/tickwork/tickwork/memory"
+	"github.com/tickwork/tickwork/runtime"
+	"github.com/tickwork/tickwork/systems"
+)
+
+// Secondary indexes: declared on the Builder (AddHashIndex ..
+// AddEventIndex), kept consistent by the world by the rule of
+// docs/architecture.md, Indexes (the one home of when an index may be
+// read), walked through the structures of package index.
+
+// Errors of indexes.
+var (
+	// ErrIndex: a bad index declaration, or an index's refusal during a
+	// frame or a host's call: an *IndexError.
+	ErrIndex = errors.New("tickwork: index")
+	// ErrIndexName: an index name that is empty or used twice on one
+	// Builder.
+	ErrIndexName = errors.New("index name must be non-empty and unique among the builder's indexes")
+	// ErrIndexColumn: a nil key column (a failed AddColumn), a column or
+	// table of another Builder, key columns of two tables, or a nil key
+	// function or event table.
+	ErrIndexColumn = errors.New("bad index key")
+	// ErrStaleIndex: a system reads an index (ReadIndex) and writes one of
+	// its key columns: a *StaleIndexError, at Build.
+	ErrStaleIndex = systems.ErrStaleIndex
+)
+
+// StaleIndexError names the system, the index and the key column of an
+// ErrStaleIndex refusal.
+type StaleIndexError = systems.StaleIndexError
+
+// IndexError is a bad index declaration (recorded on the Builder, returned
+// by Build) or an index's refusal at upkeep: Err is ErrIndexName,
+// ErrIndexColumn, index.ErrCellSize, ErrBuilt, a *BudgetError, or a
+// *index.DuplicateError (errors.Is index.ErrDuplicateKey) for a row whose
+// key a unique index already holds on another row. errors.Is(err,
+// ErrIndex) is true, and errors.Is / errors.As reach Err.
+type IndexError struct {
+	Index  string // the index's name
+	Table  string // its table or event table, "" when unknown
+	Column string // the key column concerned, "" when none
+	System string // for an upkeep refusal: the system whose writes it followed, or "playback", "host", "Reindex", "Restore", "frame end"
+	Err    error
+}
+
+func (e *IndexError) Error() string {
+	s := "tickwork: index " + strconv.Quote(e.Index)
+	if e.Table != "" {
+		s += " on " + strconv.Quote(e.Table)
+	}
+	if e.Column != "" {
+		s += " (column " + strconv.Quote(e.Column) + ")"
+	}
+	if e.System != "" {
+		s += " after " + e.System
+	}
+	return s + ": " + e.Err.Error()
+}
+
+// Is reports ErrIndex.
+func (e *IndexError) Is(target error) bool { return target == ErrIndex }
+
+// Unwrap returns Err.
+func (e *IndexError) Unwrap() error { return e.Err }
+
+// Index is what every kind of index meets (*HashIndex, *UniqueIndex,
+// *SortedIndex, *GridIndex, *EventIndex): what ReadIndex and
+// MaintainIndex take.
+type Index interface {
+	// Name is the index's declared name.
+	Name() string
+	// Kind is "hash", "unique", "sorted" or "grid" (an event index is
+	// "hash"): the word a query plan prints.
+	Kind() string
+	engine() frame.Index
+}
+
+// IndexColumn is a key column as AddHashIndexOf and AddUniqueIndexOf take
+// it: every *Column[T] meets it.
+type IndexColumn interface {
+	indexColumn() (t *ephemeral.Table, name string, ok bool)
+}
+
+func (c *Column[T]) indexColumn() (*ephemeral.Table, string, bool) {
+	if c == nil {
+		return nil, "", false
+	}
+	return c.e().Table(), c.e().Name(), true
+}
+
+// ReadIndex declares that the system reads ix (walks or probes it in its
+// body or kernels): a read of every key column and of the presence of
+// ix's table, so Build orders the system after the writers of those
+// columns as for any read, and refuses it unordered against one
+// (ErrConflict). A system that also writes a key column of ix fails Build
+// with a *StaleIndexError (ErrStaleIndex). A nil ix (a failed
+// declaration) fails the declaration. Call it in the DeclareFunc; take
+// the structure (ix.Hash() ..) in the body and hand it to kernels, which
+// must not call the accessors (they may sync).
+func ReadIndex(d *Decl, ix Index) {
+	var e frame.Index
+	if ix != nil {
+		e = ix.engine()
+	}
+	systems.ReadIndex(d.e(), e)
+}
+
+// IndexMarks is the rows a system marks for an index it maintains
+// (MaintainIndex): a bitmap over the table's rows. A small value; copy it
+// into kernel state freely.
+type IndexMarks struct{ w []uint64 }
+
+// Mark marks row (a row of the index's table, 0..Cap-1) as one whose key
+// columns the system changed, for the sync after the system. From a
+// kernel, mark only rows of the chunks the worker was given: chunks hold
+// whole 64-row words (MinChunkRows is 64), so marks need no atomics.
+// Allocates nothing; a row out of range panics as a slice index does.
+func (m IndexMarks) Mark(row int) { m.w[uint(row)>>6] |= 1 << (uint(row) & 63) }
+
+// MaintainIndex declares that the system marks, through the returned
+// IndexMarks, every row whose key columns of ix it changes: the sync after
+// it then visits only the marked rows instead of diffing ix's table
+// (docs/architecture.md, Indexes). A row it changes and does not mark
+// leaves ix stale: the system's author (or the generator, for a declared
+// kernel) owns that. It declares no write; Write does. A nil ix fails the
+// declaration and returns a zero IndexMarks.
+func MaintainIndex(d *Decl, ix Index) IndexMarks {
+	var e frame.Index
+	if ix != nil {
+		e = ix.engine()
+	}
+	return IndexMarks{systems.MaintainIndex(d.e(), e)}
+}
+
+// Reindex brings every index up to date after the host wrote key columns
+// through raw slices (Column.All, Span, Ptr), which the world cannot see;
+// writes through typed accessors (Column.Set, Insert, Delete, ...) need
+// no call (docs/architecture.md, Indexes). It returns the first refusal
+// of a unique index (an *IndexError wrapping *index.DuplicateError), also
+// returned by the next Frame; ErrRunning during a frame. Allocates
+// nothing.
+func (w *World) Reindex() error { return w.e().Reindex() }
+
+// indexBase is what every table index shares.
+type indexBase struct {
+	name, kind string
+	table      *ephemeral.Table
+	cols       []frame.ColumnRef
+	gens       []uint32 // the table's lease words: nonzero for a live row
+	marks      []uint64 // MaintainIndex's bitmap
+	world      *runtime.World
+}
+
+func (b *indexBase) IndexName() string             { return b.name }
+func (b *indexBase) IndexTable() *ephemeral.Table  { return b.table }
+func (b *indexBase) IndexEvents() events.Buffer    { return nil }
+func (b *indexBase) KeyColumns() []frame.ColumnRef { return b.cols }
+func (b *indexBase) Marks() []uint64               { return b.marks }
+func (b *indexBase) SyncEvents(string, bool) error { return nil }
+func (b *indexBase) bind(w *runtime.World)         { b.world = w }
+
+// fresh syncs the world's indexes when the host changed a table through
+// typed accessors since the last sync (an accessor's first use); during
+// a frame the world keeps them and nothing is done here.
+func (b *indexBase) fresh() {
+	if b.world == nil {
+		return
+	}
+	if m := b.table.Marks(); m != nil && m.Any() && !b.table.Domain().Guarded() {
+		_ = b.world.SyncIndexes() // its error is pending for the next Frame
+	}
+}
+
+func (b *indexBase) refusal(who string, err error) error {
+	col := ""
+	if len(b.cols) == 1 {
+		col = b.cols[0].Column
+	}
+	return &IndexError{Index: b.name, Table: b.table.Name(), Column: col, System: who, Err: err}
+}
+
+// walkLive calls f for every live row of t (chunk by chunk, word by word
+// of the enabled bitmaps).
+func walkLive(t *ephemeral.Table, f func(row int)) {
+	cr := t.ChunkRows()
+	for c := range t.UsedChunks() {
+		for w, word := range t.Enabled(c) {
+			base := c*cr + w*64
+			for word != 0 {
+				f(base + bits.TrailingZeros64(word))
+				word &= word - 1
+			}
+		}
+	}
+}
+
+// walkMarked calls f for every row whose bit is set in words, visiting
+// only the words summary names when summary is not nil; clearing them
+// when clear is set.
+func walkMarked(words, summary []uint64, clear bool, f func(row int)) {
+	visit := func(w int) {
+		word := words[w]
+		if clear {
+			words[w] = 0
+		}
+		for word != 0 {
+			f(w*64 + bits.TrailingZeros64(word))
+			word &= word - 1
+		}
+	}
+	if summary == nil {
+		for w, word := range words {
+			if word != 0 {
+				visit(w)
+			}
+		}
+		return
+	}
+	for s, sw := range summary {
+		for sw != 0 {
+			visit(s*64 + bits.TrailingZeros64(sw))
+			sw &= sw - 1
+		}
+	}
+}
+
+// same reports whether two keys are the same for an index: equal, or
+// both NaN (a NaN compares unequal to itself).
+func same[K comparable](a, b K) bool { return a == b || a != a && b != b }
+
+// filer is what a key index does with a row's key: the kind's methods.
+type filer[K comparable] interface {
+	update(row int32, k K) error
+	remove(row int32)
+	clear()
+	key(row int32) (K, bool)
+}
+
+// keyIndex keeps a hash, unique or sorted index: the key of a row is
+// col[row] (one column) or key(row) (AddHashIndexOf), and shadow holds
+// each row's key as last filed, so the diff after a writer is a tight
+// loop over the column (docs/architecture.md, Indexes).
+type keyIndex[K comparable] struct {
+	indexBase
+	col    []K
+	key    func(row int) K
+	shadow []K
+	f      filer[K]
+}
+
+func (x *keyIndex[K]) value(row int) K {
+	if x.col != nil {
+		return x.col[row]
+	}
+	return x.key(row)
+}
+
+func (x *keyIndex[K]) file(who string, row int, k K, first *error) {
+	x.shadow[row] = k
+	if err := x.f.update(int32(row), k); err != nil && *first == nil {
+		*first = x.refusal(who, err)
+	}
+}
+
+// SyncAll diffs every live row's key against the stored one.
+func (x *keyIndex[K]) SyncAll(who string) error {
+	var first error
+	t := x.table
+	cr := t.ChunkRows()
+	if x.col == nil {
+		walkLive(t, func(row int) {
+			if k := x.key(row); !same(k, x.shadow[row]) {
+				x.file(who, row, k, &first)
+			}
+		})
+		return first
+	}
+	for c := range t.UsedChunks() {
+		base := c * cr
+		col, sh := x.col[base:base+cr:base+cr], x.shadow[base:base+cr:base+cr]
+		for w, word := range t.Enabled(c) {
+			lo := w * 64
+			if word == ^uint64(0) {
+				for i := lo; i < lo+64; i++ {
+					if v := col[i]; v != sh[i] && (v == v || sh[i] == sh[i]) {
+						x.file(who, base+i, v, &first)
+					}
+				}
+				continue
+			}
+			for word != 0 {
+				i := lo + bits.TrailingZeros64(word)
+				word &= word - 1
+				if v := col[i]; v != sh[i] && (v == v || sh[i] == sh[i]) {
+					x.file(who, base+i, v, &first)
+				}
+			}
+		}
+	}
+	return first
+}
+
+func (x *keyIndex[K]) syncRow(who string, row int, first *error) {
+	if x.gens[row] == 0 {
+		x.f.remove(int32(row))
+		return
+	}
+	x.file(who, row, x.value(row), first)
+}
+
+// SyncRows syncs the rows marked in words.
+func (x *keyIndex[K]) SyncRows(who string, words, summary []uint64) error {
+	var first error
+	walkMarked(words, summary, false, func(row int) { x.syncRow(who, row, &first) })
+	return first
+}
+
+// SyncMarked syncs the MaintainIndex rows and clears them.
+func (x *keyIndex[K]) SyncMarked(who string) error {
+	var first error
+	walkMarked(x.marks, nil, true, func(row int) { x.syncRow(who, row, &first) })
+	return first
+}
+
+// Rebuild files every live row again, in ascending row order.
+func (x *keyIndex[K]) Rebuild(who string) error {
+	var first error
+	x.f.clear()
+	clear(x.marks)
+	walkLive(x.table, func(row int) { x.file(who, row, x.value(row), &first) })
+	return first
+}
+
+type hashFiler[K comparable] struct{ h *index.Hash[K] }
+
+func (f hashFiler[K]) update(row int32, k K) error { f.h.Update(row, k); return nil }
+func (f hashFiler[K]) remove(row int32)            { f.h.Remove(row) }
+func (f hashFiler[K]) clear()                      { f.h.Clear() }
+func (f hashFiler[K]) key(row int32) (K, bool)     { return f.h.Key(row) }
+
+type uniqueFiler[K comparable] struct{ u *index.Unique[K] }
+
+// update files row under k; on a refusal the row is unfiled, so it is in
+// no key (docs/architecture.md, Indexes: a refused row stays out).
+func (f uniqueFiler[K]) update(row int32, k K) error {
+	err := f.u.Update(row, k)
+	if err != nil {
+		f.u.Remove(row)
+	}
+	return err
+}
+func (f uniqueFiler[K]) remove(row int32)        { f.u.Remove(row) }
+func (f uniqueFiler[K]) clear()                  { f.u.Clear() }
+func (f uniqueFiler[K]) key(row int32) (K, bool) { return f.u.Key(row) }
+
+type sortedFiler[K index.Ordered] struct{ s *index.Sorted[K] }
+
+func (f sortedFiler[K]) update(row int32, k K) error { f.s.Update(row, k); return nil }
+func (f sortedFiler[K]) remove(row int32)            { f.s.Remove(row) }
+func (f sortedFiler[K]) clear()                      { f.s.Clear() }
+func (f sortedFiler[K]) key(row int32) (K, bool)     { return f.s.Key(row) }
+
+// HashIndex is an equality index over one table (AddHashIndex,
+// AddHashIndexOf): Hash gives the structure, consistent by the rule of
+// docs/architecture.md, Indexes.
+type HashIndex[K comparable] struct {
+	x keyIndex[K]
+	h *index.Hash[K]
+}
+
+// Hash returns the index's structure (rows by key, ascending row within
+// a key). Between frames it first syncs the world's indexes when the host
+// changed a table through typed accessors (a duplicate a unique index
+// refuses then is returned by the next Frame). Call it from the host or a
+// system's body (one that declared ReadIndex), not from kernels; the
+// structure itself is read-only for them. Allocates nothing.
+func (ix *HashIndex[K]) Hash() *index.Hash[K] { ix.x.fresh(); return ix.h }
+
+// Name is the index's name.
+func (ix *HashIndex[K]) Name() string { return ix.x.name }
+
+// Kind is "hash".
+func (ix *HashIndex[K]) Kind() string { return "hash" }
+
+func (ix *HashIndex[K]) engine() frame.Index {
+	if ix == nil {
+		return nil
+	}
+	return &ix.x
+}
+
+// UniqueIndex is a unique key index over one table (AddUniqueIndex,
+// AddUniqueIndexOf): at most one row per key. A row whose new key another
+// row holds is refused: it stays out of the index (unfiled) until its key
+// changes again, and the frame (or the host call) returns an *IndexError
+// wrapping the *index.DuplicateError naming both rows
+// (docs/architecture.md, Indexes).
+type UniqueIndex[K comparable] struct {
+	x keyIndex[K]
+	u *index.Unique[K]
+}
+
+// Unique returns the index's structure, as HashIndex.Hash does.
+func (ix *UniqueIndex[K]) Unique() *index.Unique[K] { ix.x.fresh(); return ix.u }
+
+// Name is the index's name.
+func (ix *UniqueIndex[K]) Name() string { return ix.x.name }
+
+// Kind is "unique".
+func (ix *UniqueIndex[K]) Kind() string { return "unique" }
+
+func (ix *UniqueIndex[K]) engine() frame.Index {
+	if ix == nil {
+		return nil
+	}
+	return &ix.x
+}
+
+// SortedIndex is an ordered index over one numeric column (AddSortedIndex):
+// rows in (key, row) order by index.Compare.
+type SortedIndex[K index.Ordered] struct {
+	x keyIndex[K]
+	s *index.Sorted[K]
+}
+
+// Sorted returns the index's structure, as HashIndex.Hash does.
+func (ix *SortedIndex[K]) Sorted() *index.Sorted[K] { ix.x.fresh(); return ix.s }
+
+// Name is the index's name.
+func (ix *SortedIndex[K]) Name() string { return ix.x.name }
+
+// Kind is "sorted".
+func (ix *SortedIndex[K]) Kind() string { return "sorted" }
+
+func (ix *SortedIndex[K]) engine() frame.Index {
+	if ix == nil {
+		return nil
+	}
+	return &ix.x
+}
+
+// declare checks what every table index declaration shares and returns
+// the builder's tables; false (the error recorded) when it cannot go on.
+func declare(b *Builder, name, kind string, t *ephemeral.Table, cols []IndexColumn) (refs []frame.ColumnRef, ok bool) {
+	rb := b.e()
+	fail := func(table, col string, err error) ([]frame.ColumnRef, bool) {
+		rb.Fail(&IndexError{Index: name, Table: table, Column: col, Err: err})
+		return nil, false
+	}
+	if rb.Built() {
+		return fail("", "", ErrBuilt)
+	}
+	if rb.Err() != nil {
+		return nil, false
+	}
+	if name == "" {
+		return fail("", "", ErrIndexName)
+	}
+	for _, o := range rb.Indexes() {
+		if o.IndexName() == name {
+			return fail("", "", ErrIndexName)
+		}
+	}
+	if len(cols) == 0 {
+		return fail("", "", errors.Join(ErrIndexColumn, errors.New("no key column")))
+	}
+	for _, c := range cols {
+		ct, cn, cok := (*ephemeral.Table)(nil), "", false
+		if c != nil {
+			ct, cn, cok = c.indexColumn()
+		}
+		if !cok {
+			return fail(tableName(t), "", errors.Join(ErrIndexColumn, errors.New("nil column (the AddColumn that made it failed: its error comes first)")))
+		}
+		if !ownTable(rb, ct) {
+			return fail(ct.Name(), cn, errors.Join(ErrIndexColumn, errors.New("a column of another Builder's table")))
+		}
+		if t == nil {
+			t = ct
+		}
+		if ct != t {
+			return fail(t.Name(), cn, errors.Join(ErrIndexColumn, errors.New("key columns of two tables ("+strconv.Quote(t.Name())+" and "+strconv.Quote(ct.Name())+")")))
+		}
+		refs = append(refs, frame.ColumnRef{Table: ct, Column: cn})
+	}
+	return refs, true
+}
+
+func tableName(t *ephemeral.Table) string {
+	if t == nil {
+		return ""
+	}
+	return t.Name()
+}
+
+func ownTable(rb *runtime.Builder, t *ephemeral.Table) bool {
+	for _, o := range rb.Tables() {
+		if o == t {
+			return true
+		}
+	}
+	return false
+}
+
+// charge charges bytes of the index's structures to the world's budget.
+func charge(b *Builder, name, table string, bytes int64) bool {
+	if err := b.e().Budget().Charge(memory.Definition{Kind: "index", Name: name}, bytes); err != nil {
+		b.e().Fail(&IndexError{Index: name, Table: table, Err: err})
+		return false
+	}
+	return true
+}
+
+// rowsOf is the number of rows an index of t covers: Chunks*ChunkRows.
+func rowsOf(t *ephemeral.Table) int { return t.Chunks() * t.ChunkRows() }
+
+func newKeyIndex[K comparable](b *Builder, name, kind string, refs []frame.ColumnRef, col []K, key func(int) K) (keyIndex[K], bool) {
+	t := refs[0].Table
+	n := rowsOf(t)
+	var k K
+	// The structure (keys and filing bits, about the same again for the
+	// walk), the shadow keys and the marks.
+	if !charge(b, name, t.Name(), int64(n)*(3*int64(unsafe.Sizeof(k))+8)) {
+		return keyIndex[K]{}, false
+	}
+	return keyIndex[K]{indexBase: indexBase{name: name, kind: kind, table: t, cols: refs, gens: t.Lease().Words(),
+		marks: make([]uint64, (n+63)/64)}, col: col, key: key, shadow: make([]K, n)}, true
+}
+
+// register hands the index to the runtime; false when it refused it.
+func register(b *Builder, ix frame.Index) bool { return runtime.AddIndex(b.e(), ix) }
+
+// AddHashIndex declares an equality index named name on column c: rows by
+// c's value (a ref column's Handle included). A bad declaration (an empty
+// or used name, a nil or foreign column, after Build, the memory budget)
+// records an *IndexError on the Builder and returns nil. Set-up only.
+func AddHashIndex[K comparable](b *Builder, name string, c *Column[K]) *HashIndex[K] {
+	refs, ok := declare(b, name, "hash", nil, []IndexColumn{c})
+	if !ok {
+		return nil
+	}
+	return newHash(b, name, refs, c.All(), nil)
+}
+
+// AddHashIndexOf declares an equality index named name on table t whose
+// key of row is key(row) (composite keys: a struct of several columns'
+// values); cols are the columns key reads, which the world watches (a
+// write of one syncs the index) and ReadIndex declares. key must be a
+// pure function of those columns' values at row. Errors as AddHashIndex,
+// and ErrIndexColumn for a nil t or key or no cols.
+func AddHashIndexOf[K comparable](b *Builder, name string, t *Table, key func(row int) K, cols ...IndexColumn) *HashIndex[K] {
+	refs, ok := declareOf(b, name, "hash", t, key == nil, cols)
+	if !ok {
+		return nil
+	}
+	return newHash(b, name, refs, nil, key)
+}
+
+func declareOf(b *Builder, name, kind string, t *Table, nilKey bool, cols []IndexColumn) ([]frame.ColumnRef, bool) {
+	if (t == nil || nilKey) && !b.e().Built() && b.e().Err() == nil {
+		b.e().Fail(&IndexError{Index: name, Err: errors.Join(ErrIndexColumn, errors.New("nil table or key function"))})
+		return nil, false
+	}
+	var et *ephemeral.Table
+	if t != nil {
+		et = t.e()
+		if !ownTable(b.e(), et) && !b.e().Built() && b.e().Err() == nil {
+			b.e().Fail(&IndexError{Index: name, Table: et.Name(), Err: errors.Join(ErrIndexColumn, errors.New("a table of another Builder"))})
+			return nil, false
+		}
+	}
+	return declare(b, name, kind, et, cols)
+}
+
+func newHash[K comparable](b *Builder, name string, refs []frame.ColumnRef, col []K, key func(int) K) *HashIndex[K] {
+	x, ok := newKeyIndex(b, name, "hash", refs, col, key)
+	if !ok {
+		return nil
+	}
+	h, err := index.NewHash[K](rowsOf(x.table))
+	if err != nil {
+		b.e().Fail(x.refusal("", err))
+		return nil
+	}
+	ix := &HashIndex[K]{x: x, h: h}
+	ix.x.f = hashFiler[K]{h}
+	if !register(b, &ix.x) {
+		return nil
+	}
+	return ix
+}
+
+// AddUniqueIndex declares a unique key index named name on column c.
+// Errors as AddHashIndex.
+func AddUniqueIndex[K comparable](b *Builder, name string, c *Column[K]) *UniqueIndex[K] {
+	refs, ok := declare(b, name, "unique", nil, []IndexColumn{c})
+	if !ok {
+		return nil
+	}
+	return newUnique(b, name, refs, c.All(), nil)
+}
+
+// AddUniqueIndexOf declares a unique key index named name on table t
+// whose key of row is key(row), reading cols, as AddHashIndexOf.
+func AddUniqueIndexOf[K comparable](b *Builder, name string, t *Table, key func(row int) K, cols ...IndexColumn) *UniqueIndex[K] {
+	refs, ok := declareOf(b, name, "unique", t, key == nil, cols)
+	if !ok {
+		return nil
+	}
+	return newUnique(b, name, refs, nil, key)
+}
+
+func newUnique[K comparable](b *Builder, name string, refs []frame.ColumnRef, col []K, key func(int) K) *UniqueIndex[K] {
+	x, ok := newKeyIndex(b, name, "unique", refs, col, key)
+	if !ok {
+		return nil
+	}
+	u, err := index.NewUnique[K](rowsOf(x.table))
+	if err != nil {
+		b.e().Fail(x.refusal("", err))
+		return nil
+	}
+	ix := &UniqueIndex[K]{x: x, u: u}
+	ix.x.f = uniqueFiler[K]{u}
+	if !register(b, &ix.x) {
+		return nil
+	}
+	return ix
+}
+
+// AddSortedIndex declares an ordered index named name on the numeric
+// column c (the type system refuses other keys: index.Ordered). Errors as
+// AddHashIndex.
+func AddSortedIndex[K index.Ordered](b *Builder, name string, c *Column[K]) *SortedIndex[K] {
+	refs, ok := declare(b, name, "sorted", nil, []IndexColumn{c})
+	if !ok {
+		return nil
+	}
+	x, ok := newKeyIndex(b, name, "sorted", refs, c.All(), nil)
+	if !ok {
+		return nil
+	}
+	s, err := index.NewSorted[K](rowsOf(x.table))
+	if err != nil {
+		b.e().Fail(x.refusal("", err))
+		return nil
+	}
+	ix := &SortedIndex[K]{x: x, s: s}
+	ix.x.f = sortedFiler[K]{s}
+	if !register(b, &ix.x) {
+		return nil
+	}
+	return ix
+}
+
+// GridIndex is a spatial index over two float32 columns of one table
+// (AddGridIndex): rows by the square cell their point (x, y) falls in.
+type GridIndex struct {
+	x gridIndex
+}
+
+// Grid returns the index's structure, as HashIndex.Hash does.
+func (ix *GridIndex) Grid() *index.Grid { ix.x.fresh(); return ix.x.g }
+
+// Name is the index's name.
+func (ix *GridIndex) Name() string { return ix.x.name }
+
+// Kind is "grid".
+func (ix *GridIndex) Kind() string { return "grid" }
+
+func (ix *GridIndex) engine() frame.Index {
+	if ix == nil {
+		return nil
+	}
+	return &ix.x
+}
+
+// gridIndex keeps a GridIndex: shadow holds each row's cell as filed, and
+// the diff computes each live row's cell inline (cellOf, the formula of
+// index.Grid.CellOf) and refiles only the rows that crossed one.
+type gridIndex struct {
+	indexBase
+	xs, ys []float32
+	shadow []index.Cell
+	inv    float64
+	g      *index.Grid
+	diff   func(worker, chunk int) // diffChunk, bound once (a frame allocates nothing)
+}
+
+// cellOf is index.Grid.CellOf(x, y) for g, a grid of cells of side
+// 1/inv, inline for the diff's loop: floor(v*inv) by truncation within
+// ±2^30 cells, where it is exact; g's own CellOf beyond (a coordinate
+// that far out, NaN or infinite: never in a loop that matters).
+func cellOf(g *index.Grid, x, y float32, inv float64) index.Cell {
+	if c, ok := cellFast(x, y, inv); ok {
+		return c
+	}
+	return g.CellOf(x, y)
+}
+
+// cellFast is cellOf's inline part: false beyond ±2^30 cells (and for
+// NaN and infinities), where the comparisons fail.
+func cellFast(x, y float32, inv float64) (index.Cell, bool) {
+	fx, fy := float64(x)*inv, float64(y)*inv
+	if !(fx > -1<<30 && fx < 1<<30 && fy > -1<<30 && fy < 1<<30) {
+		return index.Cell{}, false
+	}
+	cx, cy := int32(fx), int32(fy)
+	if float64(cx) > fx {
+		cx--
+	}
+	if float64(cy) > fy {
+		cy--
+	}
+	return index.Cell{X: cx, Y: cy}, true
+}
+
+func (x *gridIndex) file(row int) {
+	x.shadow[row] = cellOf(x.g, x.xs[row], x.ys[row], x.inv)
+	x.g.Update(int32(row), x.xs[row], x.ys[row])
+}
+
+// SyncAll refiles every live row that crossed a cell: the kernel workers
+// compute the cells chunk by chunk and mark the rows that crossed in the
+// index's marks (a chunk holds whole words: no atomics), then the
+// crossings are refiled in ascending row order on this goroutine.
+func (x *gridIndex) SyncAll(string) error {
+	if x.world != nil {
+		x.world.RunSync(x.table.UsedChunks(), x.diff)
+	} else {
+		for c := range x.table.UsedChunks() {
+			x.diffChunk(0, c)
+		}
+	}
+	walkMarked(x.marks, nil, true, x.syncRow)
+	return nil
+}
+
+// diffChunk marks the live rows of chunk c whose cell is not the filed
+// one.
+func (x *gridIndex) diffChunk(_, c int) {
+	t := x.table
+	cr := t.ChunkRows()
+	inv, g := x.inv, x.g
+	base := c * cr
+	xs, ys, sh := x.xs[base:base+cr:base+cr], x.ys[base:base+cr:base+cr], x.shadow[base:base+cr:base+cr]
+	marks := x.marks[base/64 : (base+cr)/64]
+	for w, word := range t.Enabled(c) {
+		lo := w * 64
+		var crossed uint64
+		if word == ^uint64(0) {
+			for i := lo; i < lo+64; i++ {
+				c, ok := cellFast(xs[i], ys[i], inv)
+				if !ok {
+					c = g.CellOf(xs[i], ys[i])
+				}
+				if c != sh[i] {
+					crossed |= 1 << uint(i-lo)
+				}
+			}
+		} else {
+			for word != 0 {
+				b := bits.TrailingZeros64(word)
+				word &= word - 1
+				c, ok := cellFast(xs[lo+b], ys[lo+b], inv)
+				if !ok {
+					c = g.CellOf(xs[lo+b], ys[lo+b])
+				}
+				if c != sh[lo+b] {
+					crossed |= 1 << uint(b)
+				}
+			}
+		}
+		marks[w] |= crossed
+	}
+}
+
+func (x *gridIndex) syncRow(row int) {
+	if x.gens[row] == 0 {
+		x.g.Remove(int32(row))
+		return
+	}
+	x.file(row)
+}
+
+// SyncRows syncs the rows marked in words.
+func (x *gridIndex) SyncRows(_ string, words, summary []uint64) error {
+	walkMarked(words, summary, false, x.syncRow)
+	return nil
+}
+
+// SyncMarked syncs the MaintainIndex rows and clears them.
+func (x *gridIndex) SyncMarked(string) error {
+	walkMarked(x.marks, nil, true, x.syncRow)
+	return nil
+}
+
+// Rebuild files every live row again.
+func (x *gridIndex) Rebuild(string) error {
+	x.g.Clear()
+	clear(x.marks)
+	walkLive(x.table, x.file)
+	return nil
+}
+
+// AddGridIndex declares a spatial index named name over the float32
+// columns x and y of one table, cells of side cell (world units): a
+// uniform grid whose AppendBox and AppendRadius give candidate rows. A
+// cell that is not positive and finite records an *IndexError wrapping
+// index.ErrCellSize; other errors as AddHashIndex, and ErrIndexColumn for
+// x and y of two tables.
+func AddGridIndex(b *Builder, name string, x, y *Column[float32], cell float32) *GridIndex {
+	refs, ok := declare(b, name, "grid", nil, []IndexColumn{x, y})
+	if !ok {
+		return nil
+	}
+	t := refs[0].Table
+	if !(cell > 0) || math.IsInf(float64(cell), 1) {
+		b.e().Fail(&IndexError{Index: name, Table: t.Name(), Err: errors.Join(index.ErrCellSize, errors.New("cell "+strconv.FormatFloat(float64(cell), 'g', -1, 32)))})
+		return nil
+	}
+	n := rowsOf(t)
+	if !charge(b, name, t.Name(), int64(n)*3*8) {
+		return nil
+	}
+	g, err := index.NewGrid(n, cell)
+	if err != nil {
+		b.e().Fail(&IndexError{Index: name, Table: t.Name(), Err: err})
+		return nil
+	}
+	ix := &GridIndex{x: gridIndex{indexBase: indexBase{name: name, kind: "grid", table: t, cols: refs, gens: t.Lease().Words(),
+		marks: make([]uint64, (n+63)/64)}, xs: x.All(), ys: y.All(), shadow: make([]index.Cell, n), inv: 1 / float64(cell), g: g}}
+	ix.x.diff = ix.x.diffChunk
+	if !register(b, &ix.x) {
+		return nil
+	}
+	return ix
+}
+
+// EventIndex is a hash index over the events of an event table
+// (AddEventIndex): rows are the positions of the delivered events in
+// Events.Read order, keyed by key(&event).
+type EventIndex[E any, K comparable] struct {
+	x eventIndex[E, K]
+}
+
+// Hash returns the index's structure: row i is Events.Read()[i]. It first
+// refiles the index when the table's Read view moved since its last sync
+// (the world refiles it at the boundaries that deliver events and after
+// every system that emits into or consumes the table: docs/architecture.md,
+// Indexes). Call it from the host or a system's body, not from kernels.
+// Allocates nothing.
+func (ix *EventIndex[E, K]) Hash() *index.Hash[K] {
+	if ix.x.world == nil || !ix.x.world.Running() {
+		_ = ix.x.SyncEvents("host", false)
+	}
+	return ix.x.h
+}
+
+// Name is the index's name.
+func (ix *EventIndex[E, K]) Name() string { return ix.x.name }
+
+// Kind is "hash".
+func (ix *EventIndex[E, K]) Kind() string { return "hash" }
+
+func (ix *EventIndex[E, K]) engine() frame.Index {
+	if ix == nil {
+		return nil
+	}
+	return &ix.x
+}
+
+// eventIndex keeps an EventIndex: the view it filed (its first event and
+// length), so a view that only grew files only the new events.
+type eventIndex[E any, K comparable] struct {
+	name  string
+	ev    *events.Table[E]
+	key   func(*E) K
+	h     *index.Hash[K]
+	cap   int // the structure's rows: the table's capacity
+	first *E
+	n     int
+	world *runtime.World
+}
+
+func (x *eventIndex[E, K]) IndexName() string             { return x.name }
+func (x *eventIndex[E, K]) IndexTable() *ephemeral.Table  { return nil }
+func (x *eventIndex[E, K]) IndexEvents() events.Buffer    { return x.ev }
+func (x *eventIndex[E, K]) KeyColumns() []frame.ColumnRef { return nil }
+func (x *eventIndex[E, K]) Marks() []uint64               { return nil }
+func (x *eventIndex[E, K]) SyncAll(string) error          { return nil }
+func (x *eventIndex[E, K]) SyncRows(string, []uint64, []uint64) error {
+	return nil
+}
+func (x *eventIndex[E, K]) SyncMarked(string) error { return nil }
+func (x *eventIndex[E, K]) bind(w *runtime.World)   { x.world = w }
+
+// SyncEvents refiles the index from the table's view: the new events of
+// a view that grew in place, or every event of one that moved (or when
+// force).
+func (x *eventIndex[E, K]) SyncEvents(_ string, force bool) error {
+	v := x.ev.Read()
+	v = v[:min(len(v), x.cap)]
+	var p *E
+	if len(v) > 0 {
+		p = &v[0]
+	}
+	from := 0
+	switch {
+	case !force && p == x.first && len(v) == x.n:
+		return nil
+	case !force && p == x.first && len(v) > x.n && x.n > 0:
+		from = x.n
+	default:
+		for i := range x.n { // unfile what was filed: by the size of the change, not the capacity
+			x.h.Remove(int32(i))
+		}
+	}
+	for i := from; i < len(v); i++ {
+		x.h.Insert(int32(i), x.key(&v[i]))
+	}
+	x.first, x.n = p, len(v)
+	return nil
+}
+
+// Rebuild files every event of the view again.
+func (x *eventIndex[E, K]) Rebuild(who string) error { return x.SyncEvents(who, true) }
+
+// AddEventIndex declares a hash index named name over the events of ev,
+// keyed by key (a pure function of the event): hits by target. Errors as
+// AddHashIndex, and ErrIndexColumn for a nil ev (a failed AddEvents) or
+// key.
+func AddEventIndex[E any, K comparable](b *Builder, name string, ev *Events[E], key func(*E) K) *EventIndex[E, K] {
+	rb := b.e()
+	fail := func(table string, err error) *EventIndex[E, K] {
+		rb.Fail(&IndexError{Index: name, Table: table, Err: err})
+		return nil
+	}
+	switch {
+	case rb.Built():
+		return fail("", ErrBuilt)
+	case rb.Err() != nil:
+		return nil
+	case ev == nil || key == nil:
+		return fail("", errors.Join(ErrIndexColumn, errors.New("nil event table or key function")))
+	case name == "":
+		return fail(ev.e().Name(), ErrIndexName)
+	}
+	for _, o := range rb.Indexes() {
+		if o.IndexName() == name {
+			return fail(ev.e().Name(), ErrIndexName)
+		}
+	}
+	et := ev.e()
+	var k K
+	if !charge(b, name, et.Name(), int64(et.Cap())*(2*int64(unsafe.Sizeof(k))+8)) {
+		return nil
+	}
+	h, err := index.NewHash[K](et.Cap())
+	if err != nil {
+		return fail(et.Name(), err)
+	}
+	ix := &EventIndex[E, K]{x: eventIndex[E, K]{name: name, ev: et, key: key, h: h, cap: et.Cap()}}
+	if !register(b, &ix.x) {
+		return nil
+	}
+	return ix
+}
+
+// bindIndexes gives the world to its indexes (their accessors' syncs at
+// first use). Build calls it.
+func bindIndexes(rb *runtime.Builder, w *runtime.World) {
+	for _, ix := range rb.Indexes() {
+		if x, ok := ix.(interface{ bind(*runtime.World) }); ok {
+			x.bind(w)
+		}
+	}
+}

@@ -1,0 +1,245 @@
+package tickwork_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork"
+	"github.com/tickwork/tickwork/index"
+)
+
+// Every bad index declaration is an *IndexError (ErrIndex) naming the
+// index, recorded on the Builder and returned by Build, and the
+// declaration returns nil.
+func TestIndexDeclarationErrors(t *testing.T) {
+	type setup struct {
+		b    *tickwork.Builder
+		t, u *tickwork.Table
+		x, y *tickwork.Column[float32]
+		ux   *tickwork.Column[float32]
+		h    *tickwork.Column[int32]
+	}
+	mk := func() setup {
+		b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+		tt := b.Table(tickwork.TableSpec{Name: "T", Capacity: 64})
+		u := b.Table(tickwork.TableSpec{Name: "U", Capacity: 64})
+		return setup{b: b, t: tt, u: u, x: tickwork.AddColumn[float32](b, tt, "X"), y: tickwork.AddColumn[float32](b, tt, "Y"),
+			ux: tickwork.AddColumn[float32](b, u, "X"), h: tickwork.AddColumn[int32](b, tt, "H")}
+	}
+	other := mk()
+	cases := []struct {
+		name            string
+		declare         func(s setup) bool // reports whether the declaration returned nil
+		sentinel        error
+		index, table, c string
+	}{
+		{"nil column", func(s setup) bool { return tickwork.AddHashIndex[int32](s.b, "I", nil) == nil }, tickwork.ErrIndexColumn, "I", "", ""},
+		{"column of another builder", func(s setup) bool { return tickwork.AddSortedIndex(s.b, "I", other.h) == nil }, tickwork.ErrIndexColumn, "I", "T", "H"},
+		{"name used twice", func(s setup) bool {
+			tickwork.AddHashIndex(s.b, "I", s.h)
+			return tickwork.AddUniqueIndex(s.b, "I", s.h) == nil
+		}, tickwork.ErrIndexName, "I", "", ""},
+		{"empty name", func(s setup) bool { return tickwork.AddHashIndex(s.b, "", s.h) == nil }, tickwork.ErrIndexName, "", "", ""},
+		{"grid cell 0", func(s setup) bool { return tickwork.AddGridIndex(s.b, "G", s.x, s.y, 0) == nil }, index.ErrCellSize, "G", "T", ""},
+		{"grid cell -1", func(s setup) bool { return tickwork.AddGridIndex(s.b, "G", s.x, s.y, -1) == nil }, index.ErrCellSize, "G", "T", ""},
+		{"grid cell NaN", func(s setup) bool {
+			return tickwork.AddGridIndex(s.b, "G", s.x, s.y, float32(math.NaN())) == nil
+		}, index.ErrCellSize, "G", "T", ""},
+		{"grid cell Inf", func(s setup) bool {
+			return tickwork.AddGridIndex(s.b, "G", s.x, s.y, float32(math.Inf(1))) == nil
+		}, index.ErrCellSize, "G", "T", ""},
+		{"two tables", func(s setup) bool { return tickwork.AddGridIndex(s.b, "G", s.x, s.ux, 8) == nil }, tickwork.ErrIndexColumn, "G", "T", "X"},
+		{"composite of two tables", func(s setup) bool {
+			return tickwork.AddHashIndexOf(s.b, "C", s.t, func(int) int32 { return 0 }, s.h, s.ux) == nil
+		}, tickwork.ErrIndexColumn, "C", "T", "X"},
+		{"composite without key", func(s setup) bool {
+			return tickwork.AddHashIndexOf[int32](s.b, "C", s.t, nil, s.h) == nil
+		}, tickwork.ErrIndexColumn, "C", "", ""},
+		{"event index of nil table", func(s setup) bool {
+			return tickwork.AddEventIndex[int32](s.b, "E", nil, func(*int32) int32 { return 0 }) == nil
+		}, tickwork.ErrIndexColumn, "E", "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := mk()
+			require.True(t, c.declare(s), "the declaration returns nil")
+			err := s.b.Err()
+			require.ErrorIs(t, err, tickwork.ErrIndex)
+			require.ErrorIs(t, err, c.sentinel)
+			var ie *tickwork.IndexError
+			require.ErrorAs(t, err, &ie)
+			assert.Equal(t, c.index, ie.Index)
+			assert.Equal(t, c.table, ie.Table)
+			assert.Equal(t, c.c, ie.Column)
+			_, berr := s.b.Build()
+			assert.Same(t, err, berr, "Build returns the recorded error")
+		})
+	}
+	t.Run("after Build", func(t *testing.T) {
+		s := mk()
+		w, err := s.b.Build()
+		require.NoError(t, err)
+		defer w.Close()
+		require.Nil(t, tickwork.AddHashIndex(s.b, "Late", s.h))
+		require.ErrorIs(t, s.b.Err(), tickwork.ErrBuilt)
+		require.ErrorIs(t, s.b.Err(), tickwork.ErrIndex)
+	})
+}
+
+// A system that reads an index and writes one of its key columns fails
+// Build with a *StaleIndexError naming the system, the index and the
+// column; ReadIndex's reads of the key columns make an unordered writer
+// and reader an ordinary conflict, and ordering them builds.
+func TestIndexReadChecks(t *testing.T) {
+	mk := func() (*tickwork.Builder, *tickwork.Column[int32], *tickwork.SortedIndex[int32]) {
+		b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+		u := b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 64})
+		hp := tickwork.AddColumn[int32](b, u, "Health")
+		return b, hp, tickwork.AddSortedIndex(b, "UnitsByHealth", hp)
+	}
+	b, hp, ix := mk()
+	b.System("heal", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
+		tickwork.ReadIndex(d, ix)
+		tickwork.Write(d, hp)
+		return func(*tickwork.Context) {}
+	})
+	_, err := b.Build()
+	require.ErrorIs(t, err, tickwork.ErrStaleIndex)
+	var se *tickwork.StaleIndexError
+	require.ErrorAs(t, err, &se)
+	assert.Equal(t, tickwork.StaleIndexError{System: "heal", Index: "UnitsByHealth", Column: "Unit.Health"}, *se)
+
+	for _, ordered := range []bool{false, true} {
+		b, hp, ix := mk()
+		b.System("damage", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
+			tickwork.Write(d, hp)
+			return func(*tickwork.Context) {}
+		})
+		b.System("weakest", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
+			if ordered {
+				d.After("damage")
+			}
+			tickwork.ReadIndex(d, ix)
+			return func(*tickwork.Context) {}
+		})
+		w, err := b.Build()
+		if !ordered {
+			require.ErrorIs(t, err, tickwork.ErrConflict)
+			continue
+		}
+		require.NoError(t, err)
+		w.Close()
+	}
+}
+
+// A unique index refusing a duplicate: the frame returns an *IndexError
+// naming the index and the system, wrapping the *index.DuplicateError
+// with both rows; the refused row stays out of the index, and is filed
+// once its key is unique again. From playback and from the host (at the
+// accessor's first use, and the next Frame) alike.
+func TestUniqueIndexDuplicate(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	p := b.Table(tickwork.TableSpec{Name: "Player", Capacity: 128})
+	id := tickwork.AddColumn[int64](b, p, "Id")
+	ix := tickwork.AddUniqueIndex(b, "PlayerById", id)
+	var dup bool
+	b.System("rename", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
+		ids := tickwork.Write(d, id)
+		return func(*tickwork.Context) {
+			if dup {
+				ids.All()[3] = 7 // row 1 holds 7
+				dup = false
+			}
+		}
+	})
+	var rec *tickwork.Recorder
+	var setDup bool
+	b.System("spawn", tickwork.LateUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
+		rec = tickwork.Record(d, p)
+		return func(*tickwork.Context) {
+			if setDup {
+				h := rec.Create()
+				tickwork.Set(rec, id, h, 9) // row 2 holds 9
+				setDup = false
+			}
+		}
+	})
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	hs := make([]tickwork.Handle, 4)
+	require.NoError(t, p.InsertN(hs))
+	for i, h := range hs {
+		id.Set(h, int64(5+2*i)) // 5, 7, 9, 11
+	}
+	require.NoError(t, w.Frame(1.0/60))
+	u := ix.Unique()
+	require.Equal(t, int32(2), u.Find(9))
+
+	dup = true
+	err = w.Frame(1.0 / 60)
+	require.ErrorIs(t, err, tickwork.ErrIndex)
+	require.ErrorIs(t, err, index.ErrDuplicateKey)
+	var ie *tickwork.IndexError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "PlayerById", ie.Index)
+	assert.Equal(t, "rename", ie.System)
+	var de *index.DuplicateError
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, int32(3), de.Row)
+	assert.Equal(t, int32(1), de.Held)
+	_, filed := u.Key(3)
+	assert.False(t, filed, "the refused row stays out")
+	assert.Equal(t, int32(1), u.Find(7))
+
+	// The holder changes key: the refused row is filed at its next change.
+	id.Set(hs[1], 70)
+	id.Set(hs[3], 7)
+	require.NoError(t, w.Frame(1.0/60))
+	assert.Equal(t, int32(3), ix.Unique().Find(7))
+
+	setDup = true
+	err = w.Frame(1.0 / 60)
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "playback", ie.System)
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, int32(2), de.Held)
+
+	// The host: the accessor's sync finds it, the next Frame returns it.
+	id.Set(hs[0], 70)
+	assert.Equal(t, int32(1), ix.Unique().Find(70))
+	err = w.Frame(1.0 / 60)
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, "host", ie.System)
+	require.NoError(t, w.Frame(1.0/60), "reported once")
+}
+
+// Frames with every kind of index, their writers (marked and diffed),
+// commands and events allocate nothing, at 1 and 2 workers.
+func TestIndexFramesAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	for _, workers := range []int{1, 2} {
+		p := newPropWorldChecked(t, workers, false)
+		for range 100 {
+			h, err := p.unit.Insert()
+			require.NoError(t, err)
+			p.nextID++
+			p.id.Set(h, p.nextID)
+		}
+		for range 50 { // warm up: buffers and event segments grow
+			require.NoError(t, p.w.Frame(1.0/60))
+		}
+		allocs := testing.AllocsPerRun(50, func() {
+			if err := p.w.Frame(1.0 / 60); err != nil {
+				panic(err)
+			}
+		})
+		assert.Zero(t, allocs, "%d workers", workers)
+		require.NotZero(t, p.byA.Hash().Len())
+	}
+}
