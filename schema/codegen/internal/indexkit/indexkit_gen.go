@@ -117,6 +117,159 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	return t, nil
 }
 
+// Systems are the schema's declared systems, made by NewSystems.
+type Systems struct {
+	Drift *Drift
+	Hurt  *Hurt
+}
+
+// NewSystems makes the declared systems over the tables of t, for
+// Builder.Add (All). Each declaration asks for exactly the accessors its
+// body implies (schema.Access), from which the engine derives its manifest.
+// Systems with a SIMD variant run tickwork.BestLane; SetLane forces another.
+func NewSystems(t *Tables) *Systems {
+	s := &Systems{
+		Drift: &Drift{t: t},
+		Hurt:  &Hurt{t: t},
+	}
+	s.setLane(tickwork.BestLane())
+	return s
+}
+
+// SetLane makes the systems with a SIMD variant (Drift) run lane l
+// (tickwork.SIMDVariant), or returns tickwork.SelectLane's error and
+// changes nothing. Call it before Builder.Add(s.All()...), from one
+// goroutine.
+func (s *Systems) SetLane(l tickwork.Lane) error {
+	if _, err := tickwork.SelectLane(l); err != nil {
+		return err
+	}
+	s.setLane(l)
+	return nil
+}
+
+func (s *Systems) setLane(l tickwork.Lane) {
+	s.Drift.simd, s.Drift.lane = tickwork.SIMDVariant(l, driftSIMD8, driftSIMD16)
+	if s.Drift.simd != nil { // the variant cannot mark: simdMarking keeps the old keys and marks
+		s.Drift.simdv, s.Drift.simd = s.Drift.simd, (*Drift).simdMarking
+	}
+}
+
+// The SIMD variants of the systems that have one (8 and 16 rows a vector), set by the SIMD file's init.
+var (
+	driftSIMD8, driftSIMD16 func(k *Drift, lo, hi int) int
+)
+
+// All returns every declared system, in schema order, for Builder.Add.
+func (s *Systems) All() []tickwork.System {
+	return []tickwork.System{s.Drift.System(), s.Hurt.System()}
+}
+
+// Drift is declared system Drift (indexkit.tw:89): phase update, a dense
+// kernel over Item, with a SIMD variant.
+type Drift struct {
+	t                    *Tables
+	lane                 tickwork.Lane                  // the lane its kernel runs (setLane)
+	simd                 func(k *Drift, lo, hi int) int // its lane's SIMD variant, nil for scalar
+	iScore               []int32                        // Item.Score
+	iX, iY               []float32                      // Item.X, Item.Y
+	markByScore, markPos tickwork.IndexMarks            // index ByScore: the rows whose key may have changed, index Pos: the rows whose key may have changed
+	simdv                func(k *Drift, lo, hi int) int // the lane's SIMD variant, run by simdMarking
+}
+
+// System returns the system for Builder.Add.
+func (s *Drift) System() tickwork.System {
+	return tickwork.System{Name: "Drift", Phase: tickwork.Update, Declare: s.declare, Lane: s.lane.String()}
+}
+
+func (s *Drift) declare(d *tickwork.Decl) tickwork.RunFunc {
+	s.iScore = tickwork.Write(d, s.t.Item.Score).All()
+	s.iX = tickwork.Write(d, s.t.Item.X).All()
+	s.iY = tickwork.Write(d, s.t.Item.Y).All()
+	s.markByScore = tickwork.MaintainIndex(d, s.t.Indexes.ByScore)
+	s.markPos = tickwork.MaintainIndex(d, s.t.Indexes.Pos)
+	return tickwork.DenseKernel(d, s.t.Item.Table, 0, s, (*Drift).span).SIMD(&s.simd).Run
+}
+
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Drift) span(lo, hi int) {
+	iScores := k.iScore[lo:hi]
+	iXs, iYs := k.iX[lo:hi][:len(iScores)], k.iY[lo:hi][:len(iScores)]
+	for i := range iScores {
+		iScore, iX, iY := iScores[i], iXs[i], iYs[i]
+		oldScore, oldX, oldY := iScores[i], iXs[i], iYs[i]
+		iX += 0.5
+		iY -= 0.25
+		iScore += 1
+		iScores[i], iXs[i], iYs[i] = iScore, iX, iY
+		if oldScore != iScores[i] {
+			k.markByScore.Mark(lo + i)
+		}
+		if indexCellMoved(oldX, iXs[i], 0.125) || indexCellMoved(oldY, iYs[i], 0.125) {
+			k.markPos.Mark(lo + i)
+		}
+	}
+}
+
+// simdMarking runs the lane's SIMD variant (k.simdv) on rows lo..hi-1 in blocks of 64 rows, each block's old keys kept, and marks the rows whose key may have changed (docs/schema.md, Indexes: a SIMD variant cannot mark); it returns where the variant stopped.
+func (k *Drift) simdMarking(lo, hi int) int {
+	for b := lo; b < hi; {
+		e := min(b+64, hi)
+		var old0 [64]int32
+		copy(old0[:], k.iScore[b:e])
+		var old1 [64]float32
+		copy(old1[:], k.iX[b:e])
+		var old2 [64]float32
+		copy(old2[:], k.iY[b:e])
+		n := k.simdv(k, b, e)
+		for r := b; r < n; r++ {
+			if old0[r-b] != k.iScore[r] {
+				k.markByScore.Mark(r)
+			}
+			if indexCellMoved(old1[r-b], k.iX[r], 0.125) || indexCellMoved(old2[r-b], k.iY[r], 0.125) {
+				k.markPos.Mark(r)
+			}
+		}
+		if n < e {
+			return n
+		}
+		b = e
+	}
+	return hi
+}
+
+// Hurt is declared system Hurt (indexkit.tw:94): phase update, a loop over
+// the readable events of Ev, in emission order.
+type Hurt struct {
+	t *Tables
+}
+
+// System returns the system for Builder.Add.
+func (s *Hurt) System() tickwork.System {
+	return tickwork.System{Name: "Hurt", Phase: tickwork.Update, Declare: s.declare, Lane: "scalar"}
+}
+
+func (s *Hurt) declare(d *tickwork.Decl) tickwork.RunFunc {
+	eEvents := tickwork.Consume(d, s.t.Ev)
+	iProbe := tickwork.Write(d, s.t.Item.W)
+	iWs := iProbe.All()
+	markByW := tickwork.MaintainIndex(d, s.t.Indexes.ByW)
+	return func(ctx *tickwork.Context) {
+		es := eEvents.Read()
+		i2 := iProbe.Lease()
+		for i := range es {
+			e := &es[i]
+			iRow := i2.Find(e.Who)
+			switch {
+			case iRow < 0:
+			default:
+				iWs[iRow] -= 1
+				markByW.Mark(iRow)
+			}
+		}
+	}
+}
+
 // Queries holds the schema's declared queries over the tables of t, each
 // with its scratch state (group tables, heaps, sets), made once; a call
 // allocates nothing once its result buffer and scratch have grown. One
@@ -3810,4 +3963,18 @@ func (q *EvEqScan) Run(dst []EvEqScanRow, w tickwork.Handle) []EvEqScanRow {
 // with the rows.
 func (q *EvEqScan) Plan() string {
 	return "read Ev (emission order); filter"
+}
+
+// indexCellMoved reports whether a grid coordinate may have changed cell
+// from o to n (inv: 1/cell, the grid's rule floor(v*inv) in float64):
+// for 0 <= v*inv < 2^31 the floor is the truncation; a negative, NaN,
+// infinite or larger value is always reported (the sync decides).
+// docs/schema.md, Indexes.
+func indexCellMoved(o, n float32, inv float64) bool {
+	a, b := float64(o)*inv, float64(n)*inv
+	if !(a >= 0 && b >= 0 && a < 2147483648 && b < 2147483648) {
+		return true
+	}
+	ca, cb := int32(a), int32(b)
+	return ca != cb
 }
