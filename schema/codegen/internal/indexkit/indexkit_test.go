@@ -336,3 +336,32 @@ func TestIndexedAllocs(t *testing.T) {
 		require.Zero(t, n, "query %d (or its scan) allocates", i)
 	}
 }
+
+// TestDeclaredIndexedQuery: an index-served query declared in a
+// hand-written system (DeclareQ declares the index's read) returns its
+// scan's rows inside the frame, after the systems that wrote its keys.
+func TestDeclaredIndexedQuery(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(2))
+	tabs, err := kit.Declare(b, kit.DefaultSizes())
+	require.NoError(t, err)
+	b.Add(kit.NewSystems(tabs).All()...)
+	var got, want string
+	var top []kit.TopWDescRow
+	var topS []kit.TopWDescScanRow
+	b.System("reader", tickwork.LateUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
+		q, qs := kit.DeclareTopWDesc(d, tabs), kit.DeclareTopWDescScan(d, tabs)
+		return func(*tickwork.Context) {
+			top, topS = q.Run(top, 40), qs.Run(topS, 40)
+			got, want = fmt.Sprint(top), fmt.Sprint(topS)
+		}
+	})
+	w, err := b.Build()
+	require.NoError(t, err)
+	t.Cleanup(func() { w.Close() })
+	wd := &world{w: w, t: tabs, q: kit.NewQueries(tabs), rng: rand.New(rand.NewPCG(9, 9))}
+	for range 8 {
+		wd.mutate(t) // ends with a frame
+		require.Equal(t, want, got)
+	}
+	require.NotEqual(t, "[]", got)
+}
