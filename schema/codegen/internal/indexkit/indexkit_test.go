@@ -159,6 +159,14 @@ func runs(wd *world) []pair {
 		evgS    []kit.EvGroupsScanRow
 		eveq    []kit.EvEqRow
 		eveqS   []kit.EvEqScanRow
+		ro      []kit.RangeOwnedRow
+		roS     []kit.RangeOwnedScanRow
+		rg      []kit.RangeGroupsRow
+		rgS     []kit.RangeGroupsScanRow
+		bt      []kit.BoxTopRow
+		btS     []kit.BoxTopScanRow
+		ed      []kit.EqDistinctRow
+		edS     []kit.EqDistinctScanRow
 		sum     kit.RangeSumRow
 		sumS    kit.RangeSumScanRow
 		n       = func() int32 { return int32(r.IntN(30)) - 2 }
@@ -265,6 +273,30 @@ func runs(wd *world) []pair {
 		}, func(t *testing.T) {
 			same(t, "EvEq", eveq, eveqS)
 		}},
+		{func() {
+			lo := score()
+			ro, roS = q.RangeOwned.Run(ro, lo), q.RangeOwnedScan.Run(roS, lo)
+		}, func(t *testing.T) {
+			same(t, "RangeOwned", ro, roS)
+		}},
+		{func() {
+			lo := coord()
+			rg, rgS = q.RangeGroups.Run(rg, lo), q.RangeGroupsScan.Run(rgS, lo)
+		}, func(t *testing.T) {
+			same(t, "RangeGroups", rg, rgS)
+		}},
+		{func() {
+			x0, y0, x1, y1, k := coord(), coord(), coord(), coord(), n()
+			bt, btS = q.BoxTop.Run(bt, x0, y0, x1, y1, k), q.BoxTopScan.Run(btS, x0, y0, x1, y1, k)
+		}, func(t *testing.T) {
+			same(t, "BoxTop", bt, btS)
+		}},
+		{func() {
+			g := int32(r.IntN(4))
+			ed, edS = q.EqDistinct.Run(ed, g), q.EqDistinctScan.Run(edS, g)
+		}, func(t *testing.T) {
+			same(t, "EqDistinct", ed, edS)
+		}},
 	}
 }
 
@@ -290,7 +322,7 @@ func TestIndexedMatchesScan(t *testing.T) {
 			}
 		}
 	}
-	require.Len(t, nonEmpty, 16, "every query returned rows at times: %v", nonEmpty)
+	require.Len(t, nonEmpty, 20, "every query returned rows at times: %v", nonEmpty)
 	t.Logf("results with rows: %v", nonEmpty)
 }
 
