@@ -169,7 +169,7 @@ func arenaCases() []Case {
 		},
 		&Kase[I32Count, *I32Count]{
 			Meta: Info{Name: "units_by_health", Family: "group-by int", Set: "arena",
-				TW:      `query UnitsByHealth() { from Unit u  group by u.Health  select u.Health, count() }`,
+				TW:      `query HealthCounts() { from Unit u  group by u.Health  select u.Health, count() }`,
 				SQL:     `SELECT health, count(*) FROM unit GROUP BY health ORDER BY health`,
 				Indexes: []string{`CREATE INDEX unit_health ON unit(health)`}},
 			NewGen: genUnitsByHealth,

@@ -49,8 +49,8 @@ func genBodyAt(d *Data) func([]XY) []XY {
 }
 
 func genUnitsByHealth(d *Data) func([]I32Count) []I32Count {
-	q := arena.NewUnitsByHealth(d.A)
-	var rows []arena.UnitsByHealthRow
+	q := arena.NewHealthCounts(d.A)
+	var rows []arena.HealthCountsRow
 	return func(dst []I32Count) []I32Count {
 		rows = q.Run(rows[:0])
 		for _, r := range rows {
@@ -357,11 +357,23 @@ func genBodiesInBox(d *Data) func([]HXY) []HXY { return genBodiesInBoxOn(d, nil)
 func genBodiesInBoxPar(d *Data) func([]HXY) []HXY { return genBodiesInBoxOn(d, d.Arena.World()) }
 
 func genBodiesInBoxOn(d *Data, w *tickwork.World) func([]HXY) []HXY {
-	q, b := arena.NewBodiesInBox(d.A), d.P.Box
-	if w != nil {
-		q.Parallel(w, 1)
-	}
+	b := d.P.Box
 	var rows []arena.BodiesInBoxRow
+	if w != nil {
+		// the parallel lane is the scan's (the serial query walks index
+		// BodiesByPos)
+		q := arena.NewBodiesInBoxScan(d.A)
+		q.Parallel(w, 1)
+		var srows []arena.BodiesInBoxScanRow
+		return func(dst []HXY) []HXY {
+			srows = q.Run(srows[:0], b[0], b[1], b[2], b[3])
+			for _, r := range srows {
+				dst = append(dst, HXY{idOf(r.Body), r.X, r.Y})
+			}
+			return dst
+		}
+	}
+	q := arena.NewBodiesInBox(d.A)
 	return func(dst []HXY) []HXY {
 		rows = q.Run(rows[:0], b[0], b[1], b[2], b[3])
 		for _, r := range rows {
