@@ -83,7 +83,7 @@ var (
 // Errors of running frames (World.Frame, World.Close, the structural
 // changes of tables and domains).
 var (
-	ErrClosed          = runtime.ErrClosed            // Frame on a closed world
+	ErrClosed          = runtime.ErrClosed            // Frame, or a structural change of its tables, on a closed world
 	ErrZeroWorld       = runtime.ErrZeroWorld         // Frame or Close on a World not made by Build
 	ErrRunning         = runtime.ErrRunning           // Close, Snapshot, Restore or a Rollback call from a system
 	ErrBadDelta        = scheduler.ErrBadDelta        // a bad frame delta: a *DeltaError

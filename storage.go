@@ -100,7 +100,9 @@ const MaxCapacity = ephemeral.MaxCapacity
 // Delete, DeleteN, and a query's Insert and InsertN) panics, naming the
 // recorder call to use instead, before changing anything: the check is
 // one atomic load (programmer misuse; a world's tables only, from Build
-// on).
+// on). After World.Close every structural change returns ErrClosed (or
+// false, 0) and changes nothing, while reads and column writes go on over
+// the rows as they stand (docs/architecture.md, Storage, "After Close").
 type Table ephemeral.Table
 
 // guard panics when the world of t's domain runs a frame: call is the
