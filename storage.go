@@ -248,11 +248,16 @@ func (c *Column[T]) Name() string { return c.e().Name() }
 func (c *Column[T]) Table() *Table { return (*Table)(c.e().Table()) }
 
 // All returns the whole column, indexed by row; rows that are not live
-// hold don't-care values.
+// hold don't-care values. The slice is the column's own memory and
+// bypasses the manifest: a system that writes through a slice taken here
+// writes a column it never declared, which Build cannot see and nothing
+// detects (docs/architecture.md, Access rules, "Column slices bypass the
+// manifest"). In a system, use the accessor's All (Read, Write) instead.
 func (c *Column[T]) All() []T { return c.e().All() }
 
 // Span returns chunk c's slice of the column, ChunkRows values. It panics
-// when c is outside 0..Chunks()-1.
+// when c is outside 0..Chunks()-1. Like All, it bypasses the manifest
+// (docs/architecture.md, Access rules).
 func (c *Column[T]) Span(chunk int) []T { return c.e().Span(chunk) }
 
 // Get returns h's value, or false when h has no live row in the table.
