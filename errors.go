@@ -71,6 +71,7 @@ var (
 	ErrCycle            = scheduler.ErrCycle            // an ordering cycle: a *CycleError
 	ErrPhaseOrder       = scheduler.ErrPhaseOrder       // an order that contradicts the phase order: a *PhaseOrderError
 	ErrEventOrder       = scheduler.ErrEventOrder       // a ThisFrame consumer not after every emitter: an *EventOrderError
+	ErrUnreadEvents     = scheduler.ErrUnreadEvents     // a ThisFrame table emitted into and consumed by no system: an *UnreadEventsError
 	ErrUnknownSystem    = scheduler.ErrUnknownSystem    // an order names no system: an *UnknownSystemError
 	ErrDuplicateSystem  = scheduler.ErrDuplicateSystem  // two systems share a name: a *DuplicateError
 	ErrHook             = scheduler.ErrHook             // a hook failed: a *HookError
@@ -158,6 +159,7 @@ type (
 	CycleError         = scheduler.CycleError
 	PhaseOrderError    = scheduler.PhaseOrderError
 	EventOrderError    = scheduler.EventOrderError
+	UnreadEventsError  = scheduler.UnreadEventsError
 	UnknownSystemError = scheduler.UnknownSystemError
 	DuplicateError     = scheduler.DuplicateError
 	SubstituteError    = scheduler.SubstituteError

@@ -96,6 +96,7 @@ func (s *Scheduler) Frame(dt float64) error {
 			overflow = b.Overflowed()
 		}
 		r.EventsDropped += b.TakeDropped()
+		r.EventsUnread += b.TakeUnread()
 	}
 	r.Remaining = s.clock.t.Remaining
 	s.clock.t.Frames++

@@ -39,6 +39,13 @@ type FrameReport struct {
 	// by overflow, and ThisFrame events a consumer had not read when the
 	// frame ended, once per such consumer.
 	EventsDropped int64
+	// EventsUnread is the number of ThisFrame events of this frame that no
+	// system consumes, over every event table (taken after the frame's
+	// end): the events of a table declared MayGoUnread, or emitted by the
+	// host or outside every manifest, which ended the frame with no reader
+	// (docs/architecture.md, Retention and capacity). Not an error, and not
+	// in EventsDropped.
+	EventsUnread int64
 	// AllocBytes and AllocObjects are the heap bytes and objects the
 	// process allocated between the frame's start and its end, all
 	// goroutines (the host's other goroutines too), from runtime/metrics
@@ -144,7 +151,7 @@ func (r *FrameReport) beginFrame(frame uint64, dt float64) {
 	r.FixedTicks = 0
 	r.Dropped, r.Remaining = 0, 0
 	r.Commands = commands.Stats{}
-	r.EventsDropped = 0
+	r.EventsDropped, r.EventsUnread = 0, 0
 	for i := range r.Systems {
 		r.Systems[i].Runs = 0
 		r.Systems[i].Total = 0
