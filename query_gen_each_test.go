@@ -198,3 +198,38 @@ func TestQueryEachDense(t *testing.T) {
 	require.Error(t, bad.Err())
 	assert.PanicsWithError(t, bad.Err().Error(), func() { bad.Each(func(tickwork.Handle, *int32) {}) })
 }
+
+// BenchmarkEachSparse walks a table of 64 Ki rows of which every 64th is
+// live (1 Ki rows) through Query2.Each (tickwork), which scans every row's
+// stored word, and the range form over Query2.All (tickwork-all), which
+// goes run by run: what Each's scan costs on a sparse table.
+func BenchmarkEachSparse(b *testing.B) {
+	const n = 1 << 16
+	bl := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	tab := bl.Table(tickwork.TableSpec{Name: "T", Capacity: n})
+	x, v := tickwork.AddColumn[float32](bl, tab, "X"), tickwork.AddColumn[float32](bl, tab, "V")
+	w, err := bl.Build()
+	require.NoError(b, err)
+	defer w.Close()
+	q := tickwork.HostQuery2(x, v)
+	require.NoError(b, q.InsertN(n, func(h tickwork.Handle, _, v *float32) { *v = float32(h.Index() % 7) }))
+	for row := range n {
+		if row%64 != 0 {
+			h, _ := tab.HandleAt(row)
+			tab.Delete(h)
+		}
+	}
+	require.Equal(b, n/64, tab.Len())
+	b.Run("tickwork", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			eachStep(q)
+		}
+	})
+	b.Run("tickwork-all", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			allStep(q)
+		}
+	})
+}
