@@ -71,7 +71,8 @@ func (r *FrameReport) System(name string) *SystemReport {
 func (r *FrameReport) CommandsDropped() int { return r.r.CommandsDropped() }
 
 // String formats the report on one line, such as
-// "frame 12: 1.2ms, 1 tick, 0s dropped, 40 commands (0 dropped), 0 events dropped, 0 B allocated".
+// "frame 12: 1.2ms, 1 tick, 0s dropped, 40 commands (0 dropped), 0 events dropped, 0 B allocated"
+// (with "3 events unread, " before the bytes when EventsUnread is not 0).
 func (r *FrameReport) String() string { return r.r.String() }
 
 // copyFrom makes r the face of the scheduler's report s, reusing r's

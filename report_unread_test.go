@@ -54,6 +54,7 @@ func TestThisFrameUnread(t *testing.T) {
 	require.NoError(t, w.Frame(1.0/60))
 	r := w.Report()
 	assert.Equal(t, int64(3), r.EventsUnread, "the three Trace events; Hits is read")
+	assert.Contains(t, r.String(), ", 0 events dropped, 3 events unread, ")
 	assert.Zero(t, r.EventsDropped)
 	require.NoError(t, trace.Emit(40), "the host emits between frames")
 	require.NoError(t, hits.Emit(41))

@@ -113,16 +113,21 @@ type CounterReport struct {
 }
 
 // String formats the report on one line, such as
-// "frame 12: 1.2ms, 1 tick, 0 dropped, 40 commands (0 dropped), 0 events dropped, 0 B allocated".
+// "frame 12: 1.2ms, 1 tick, 0 dropped, 40 commands (0 dropped), 0 events dropped, 0 B allocated"
+// ("..., 3 events unread, ..." after the events dropped when EventsUnread is not 0).
 func (r *FrameReport) String() string {
 	ticks := " ticks"
 	if r.FixedTicks == 1 {
 		ticks = " tick"
 	}
+	unread := "" // EventsUnread, shown when not 0
+	if r.EventsUnread != 0 {
+		unread = strconv.FormatInt(r.EventsUnread, 10) + " events unread, "
+	}
 	return "frame " + strconv.FormatUint(r.Frame, 10) + ": " + r.FrameTime.String() + ", " +
 		itoa(r.FixedTicks) + ticks + ", " + r.Dropped.String() + " dropped, " +
 		itoa(r.Commands.Played) + " commands (" + itoa(r.CommandsDropped()) + " dropped), " +
-		strconv.FormatInt(r.EventsDropped, 10) + " events dropped, " +
+		strconv.FormatInt(r.EventsDropped, 10) + " events dropped, " + unread +
 		strconv.FormatUint(r.AllocBytes, 10) + " B allocated"
 }
 
