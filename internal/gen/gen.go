@@ -33,7 +33,7 @@ type arity struct {
 // DenseColumns is the widest query whose face Each inlines into its
 // caller, so that the function literal it is given inlines into the loop:
 // Go's inline budget is 80, a call of a parameter costs 17, and the scan
-// of Dense costs 71 at 1 column and 80 at 2, so a third column's slice
+// of Dense costs 70 at 1 column and 79 at 2, so a third column's slice
 // and pointer put it over (go build -gcflags=-m=2; docs/benchmarks.md,
 // "Each: a call per row").
 const DenseColumns = 2
