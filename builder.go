@@ -59,7 +59,7 @@ func AddColumn[T any](b *Builder, t *Table, name string) *Column[T] {
 // records an error and returns nil.
 func AddEvents[T any](b *Builder, spec EventSpec) *Events[T] {
 	return (*Events[T])(runtime.AddEvents[T](b.e(), events.Spec{Name: spec.Name, Capacity: spec.Capacity,
-		Lifetime: events.Lifetime(spec.Lifetime)}))
+		Lifetime: events.Lifetime(spec.Lifetime), MayGoUnread: spec.MayGoUnread}))
 }
 
 // AddResource declares a resource named name holding v. An empty or

@@ -71,6 +71,7 @@ var (
 	ErrCycle            = scheduler.ErrCycle            // an ordering cycle: a *CycleError
 	ErrPhaseOrder       = scheduler.ErrPhaseOrder       // an order that contradicts the phase order: a *PhaseOrderError
 	ErrEventOrder       = scheduler.ErrEventOrder       // a ThisFrame consumer not after every emitter: an *EventOrderError
+	ErrUnreadEvents     = scheduler.ErrUnreadEvents     // a ThisFrame table emitted into and consumed by no system: an *UnreadEventsError
 	ErrUnknownSystem    = scheduler.ErrUnknownSystem    // an order names no system: an *UnknownSystemError
 	ErrDuplicateSystem  = scheduler.ErrDuplicateSystem  // two systems share a name: a *DuplicateError
 	ErrHook             = scheduler.ErrHook             // a hook failed: a *HookError
@@ -83,7 +84,7 @@ var (
 // Errors of running frames (World.Frame, World.Close, the structural
 // changes of tables and domains).
 var (
-	ErrClosed          = runtime.ErrClosed            // Frame on a closed world
+	ErrClosed          = runtime.ErrClosed            // Frame, or a structural change of its tables, on a closed world
 	ErrZeroWorld       = runtime.ErrZeroWorld         // Frame or Close on a World not made by Build
 	ErrRunning         = runtime.ErrRunning           // Close, Snapshot, Restore or a Rollback call from a system
 	ErrBadDelta        = scheduler.ErrBadDelta        // a bad frame delta: a *DeltaError
@@ -158,6 +159,7 @@ type (
 	CycleError         = scheduler.CycleError
 	PhaseOrderError    = scheduler.PhaseOrderError
 	EventOrderError    = scheduler.EventOrderError
+	UnreadEventsError  = scheduler.UnreadEventsError
 	UnknownSystemError = scheduler.UnknownSystemError
 	DuplicateError     = scheduler.DuplicateError
 	SubstituteError    = scheduler.SubstituteError

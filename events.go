@@ -7,6 +7,12 @@ type EventSpec struct {
 	Name     string   // non-empty, unique among the builder's event tables
 	Capacity int      // the most events the table holds at once, 1..MaxEvents
 	Lifetime Lifetime // NextFrame (the zero value) or ThisFrame
+	// MayGoUnread lets a ThisFrame table's events end their frame with no
+	// consumer: Build accepts systems that emit into it while none
+	// consumes it (otherwise an *UnreadEventsError, ErrUnreadEvents), and
+	// the frame report counts such events (FrameReport.EventsUnread).
+	// Ignored for NextFrame (docs/architecture.md, Retention and capacity).
+	MayGoUnread bool
 }
 
 // MaxEvents is the largest capacity of an event table.

@@ -23,6 +23,12 @@ type FrameReport struct {
 	// event table: emits refused by overflow, and ThisFrame events a
 	// consumer had not read when the frame ended, once per such consumer.
 	EventsDropped int64
+	// EventsUnread is the number of this frame's ThisFrame events that no
+	// system consumes (a table declared EventSpec.MayGoUnread, or the
+	// host's emits into a table without consumers), which ended the frame
+	// unread: not an error, not in EventsDropped (docs/architecture.md,
+	// Retention and capacity).
+	EventsUnread int64
 	// AllocBytes and AllocObjects are the heap bytes and objects allocated
 	// during the frame by the whole process, as runtime/metrics counts them:
 	// a small allocation (32 KiB or less) when its span leaves its P's
@@ -65,7 +71,8 @@ func (r *FrameReport) System(name string) *SystemReport {
 func (r *FrameReport) CommandsDropped() int { return r.r.CommandsDropped() }
 
 // String formats the report on one line, such as
-// "frame 12: 1.2ms, 1 tick, 0s dropped, 40 commands (0 dropped), 0 events dropped, 0 B allocated".
+// "frame 12: 1.2ms, 1 tick, 0s dropped, 40 commands (0 dropped), 0 events dropped, 0 B allocated"
+// (with "3 events unread, " before the bytes when EventsUnread is not 0).
 func (r *FrameReport) String() string { return r.r.String() }
 
 // copyFrom makes r the face of the scheduler's report s, reusing r's
@@ -75,7 +82,7 @@ func (r *FrameReport) copyFrom(s *scheduler.FrameReport) {
 	*r = FrameReport{
 		Frame: s.Frame, DT: s.DT, FrameTime: s.FrameTime, FixedTicks: s.FixedTicks,
 		Dropped: s.Dropped, Remaining: s.Remaining, Commands: CommandStats(s.Commands),
-		EventsDropped: s.EventsDropped, AllocBytes: s.AllocBytes, AllocObjects: s.AllocObjects,
+		EventsDropped: s.EventsDropped, EventsUnread: s.EventsUnread, AllocBytes: s.AllocBytes, AllocObjects: s.AllocObjects,
 		r: s,
 	}
 	for i := range s.Systems {

@@ -100,7 +100,9 @@ const MaxCapacity = ephemeral.MaxCapacity
 // Delete, DeleteN, and a query's Insert and InsertN) panics, naming the
 // recorder call to use instead, before changing anything: the check is
 // one atomic load (programmer misuse; a world's tables only, from Build
-// on).
+// on). After World.Close every structural change returns ErrClosed (or
+// false, 0) and changes nothing, while reads and column writes go on over
+// the rows as they stand (docs/architecture.md, Storage, "After Close").
 type Table ephemeral.Table
 
 // guard panics when the world of t's domain runs a frame: call is the
@@ -246,11 +248,16 @@ func (c *Column[T]) Name() string { return c.e().Name() }
 func (c *Column[T]) Table() *Table { return (*Table)(c.e().Table()) }
 
 // All returns the whole column, indexed by row; rows that are not live
-// hold don't-care values.
+// hold don't-care values. The slice is the column's own memory and
+// bypasses the manifest: a system that writes through a slice taken here
+// writes a column it never declared, which Build cannot see and nothing
+// detects (docs/architecture.md, Access rules, "Column slices bypass the
+// manifest"). In a system, use the accessor's All (Read, Write) instead.
 func (c *Column[T]) All() []T { return c.e().All() }
 
 // Span returns chunk c's slice of the column, ChunkRows values. It panics
-// when c is outside 0..Chunks()-1.
+// when c is outside 0..Chunks()-1. Like All, it bypasses the manifest
+// (docs/architecture.md, Access rules).
 func (c *Column[T]) Span(chunk int) []T { return c.e().Span(chunk) }
 
 // Get returns h's value, or false when h has no live row in the table.

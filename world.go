@@ -145,7 +145,9 @@ func (w *World) Fingerprint() uint64 { return w.e().Fingerprint() }
 func (w *World) Declarations() string { return w.e().Declarations() }
 
 // Close stops the world's kernel pool; no goroutine outlives it. Again, it
-// is a no-op returning nil; Frame then returns ErrClosed. From a system it
+// is a no-op returning nil; Frame then returns ErrClosed, and so do the
+// structural changes of the world's tables and domains, while their rows
+// stay readable (docs/architecture.md, Storage, "After Close"). From a system it
 // returns ErrRunning and closes nothing. On a World not made by Build it
 // returns ErrZeroWorld.
 func (w *World) Close() error { return w.e().Close() }

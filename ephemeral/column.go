@@ -179,5 +179,7 @@ func (c *Column[T]) Span(chunk int) []T {
 // All returns the whole column, indexed by row: Chunks()*ChunkRows()
 // elements, pin-stable. Use it with a Lease: row, ok := lease.Row(h);
 // v := all[row]. Safe from any goroutine; reading and writing its elements
-// follows the contract of Get and Set.
+// follows the contract of Get and Set. A system's writes through it are
+// not in its manifest (docs/architecture.md, Access rules, "Column slices
+// bypass the manifest").
 func (c *Column[T]) All() []T { return c.data }

@@ -76,7 +76,22 @@ type Domain struct {
 	sealed    bool           // Seal: no more member tables or columns
 	odd       []uint64       // CheckState's scratch: the live slots of a state, a bit per slot
 	guard     *atomic.Bool   // SetGuard's flag, nil until set
+	closed    error          // SetClosed's refusal, nil while the domain is open
 }
+
+// SetClosed makes every later structural change of the domain and its
+// member tables refuse with err, changing nothing: a higher layer's
+// error once its world is closed (runtime.ErrClosed after World.Close).
+// Create, CreateN, Table.Insert, InsertN, Attach, Move and the queries'
+// Insert and InsertN return err; Delete, DeleteN, Detach, RemoveRow and
+// DeleteRowless return false (0 for DeleteN). Nothing is freed: reads and
+// column writes (Get, Set, Ptr, Span, All, iteration) go on over the rows
+// as they stand. err nil opens the domain again. Call it from the
+// goroutine that makes the structural changes, none running.
+func (d *Domain) SetClosed(err error) { d.closed = err }
+
+// Closed is SetClosed's refusal, nil while the domain is open.
+func (d *Domain) Closed() error { return d.closed }
 
 // SetGuard gives the domain a higher layer's flag, set while that layer
 // must not see host structural changes of the domain's tables (a world's
@@ -248,11 +263,15 @@ func (d *Domain) CreateN(out []Handle) error {
 	return nil
 }
 
-// fits returns nil when n more entities fit in d, else a *CapacityError
+// fits returns nil when n more entities fit in d, SetClosed's refusal on
+// a closed domain, else a *CapacityError
 // naming name, of kind k (the domain, or the table inserting into it). Live counts the
 // domain's entities, the slots in use: in a shared domain a table's own rows
 // may be far fewer.
 func (d *Domain) fits(k DefinitionKind, name string, n int) error {
+	if d.closed != nil {
+		return d.closed
+	}
 	if n > d.capacity-d.live {
 		return &CapacityError{Kind: k, Table: name, Capacity: d.capacity, Live: d.live, Requested: n}
 	}
@@ -297,7 +316,7 @@ func (d *Domain) alloc() Handle {
 // false, and changes nothing, when h is zero, stale or not d's (see Owns):
 // deleting twice is a no-op. A structural change, as Create.
 func (d *Domain) Delete(h Handle) bool {
-	if !d.IsAlive(h) {
+	if d.closed != nil || !d.IsAlive(h) {
 		return false
 	}
 	i := h.Index()

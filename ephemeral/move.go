@@ -14,7 +14,7 @@ package ephemeral
 // foreign); rowless reports whether the entity has no row left. A
 // structural change, as Insert. Allocates nothing.
 func (t *Table) RemoveRow(h Handle) (removed, rowless bool) {
-	if !t.IsAlive(h) {
+	if t.dom.closed != nil || !t.IsAlive(h) {
 		return false, false
 	}
 	t.removeRow(h.Index())
@@ -26,7 +26,7 @@ func (t *Table) RemoveRow(h Handle) (removed, rowless bool) {
 // whether it did; an entity with a row, or a dead, zero or foreign h, is
 // left alone. A structural change, as Create. Allocates nothing.
 func (d *Domain) DeleteRowless(h Handle) bool {
-	if !d.IsAlive(h) || !d.rowless(h) {
+	if d.closed != nil || !d.IsAlive(h) || !d.rowless(h) {
 		return false
 	}
 	d.release(h.Index())
@@ -66,6 +66,9 @@ func (d *Domain) rowless(h Handle) bool {
 func (t *Table) Move(h Handle, to *Table) error {
 	if to == nil || to == t || to.dom != t.dom {
 		movePanic(t, to)
+	}
+	if t.dom.closed != nil {
+		return t.dom.closed
 	}
 	if !t.IsAlive(h) {
 		if t.dom.foreign(h) {

@@ -40,7 +40,7 @@ type TableSpec struct {
 //
 // Concurrency: structural changes (Insert, InsertN, Attach, Delete, DeleteN,
 // Detach, AddColumn) must not run concurrently with anything else on the
-// table or its domain. Reads and writes of column values, leases, Enabled and
+// table or its domain; on a closed domain they refuse (Domain.SetClosed). Reads and writes of column values, leases, Enabled and
 // IsAlive are safe from many goroutines while no structural change runs
 // (writes to the same row from two goroutines race, as with any slice).
 type Table struct {
@@ -292,6 +292,9 @@ func (t *Table) InsertN(out []Handle) error {
 // ErrRowExists when it already has a row in t; it changes nothing then. A
 // structural change, as Insert.
 func (t *Table) Attach(h Handle) error {
+	if t.dom.closed != nil {
+		return t.dom.closed
+	}
 	if !t.dom.IsAlive(h) {
 		if t.dom.foreign(h) {
 			return ErrForeignHandle
@@ -355,7 +358,7 @@ func (t *Table) DeleteN(hs []Handle) int {
 // Delete). It returns false, changing nothing, when h has no live row in t
 // (zero, stale or foreign). A structural change, as Insert.
 func (t *Table) Detach(h Handle) bool {
-	if !t.IsAlive(h) {
+	if t.dom.closed != nil || !t.IsAlive(h) {
 		return false
 	}
 	t.removeRow(h.Index())

@@ -61,7 +61,11 @@
 // what does not fit and counts it the same way, and so does the frame's
 // end for each ThisFrame event a reader did not read. The scheduler takes
 // the counts into its frame report (scheduler.FrameReport.EventsDropped),
-// which resets Dropped.
+// which resets Dropped. A ThisFrame table with no reader at all counts the
+// events that end their frame in [Table.Unread] instead (the report's
+// EventsUnread), and a scheduler refuses systems that emit into one that
+// no system consumes unless [Spec.MayGoUnread] (docs/architecture.md,
+// Retention and capacity).
 //
 // # The untyped face
 //

@@ -23,6 +23,7 @@ func (o *ops[T]) BeginFrame()                            { o.t().beginFrame() }
 func (o *ops[T]) BeginTick()                             { o.t().beginTick() }
 func (o *ops[T]) EndFrame()                              { o.t().endFrame() }
 func (o *ops[T]) TakeDropped() int64                     { return o.t().takeDropped() }
+func (o *ops[T]) TakeUnread() int64                      { return o.t().takeUnread() }
 func (o *ops[T]) Overflowed() error                      { return o.t().overflowed() }
 func (o *ops[T]) AppendState(dst []byte) ([]byte, error) { return o.t().appendState(dst) }
 func (o *ops[T]) CheckState(src []byte) error            { return o.t().checkState(src) }

@@ -69,6 +69,13 @@ type Spec struct {
 	Name     string   // non-empty; names the table in errors and reports
 	Capacity int      // the most events the table holds at once (see Table), 1..MaxCapacity
 	Lifetime Lifetime // NextFrame (the zero value) or ThisFrame
+	// MayGoUnread says that a ThisFrame table's events may end their frame
+	// with no consumer at all: a scheduler's Seal then accepts emitting
+	// systems with no consuming one (otherwise an *UnreadEventsError;
+	// docs/architecture.md, Retention and capacity). Such events are
+	// counted in Unread either way. Ignored for NextFrame, whose events a
+	// host reads (Read) when no system consumes them.
+	MayGoUnread bool
 	// Budget is charged with the table's buffers (New) and its per-worker
 	// staging (Parallel); nil gives the table a private budget of
 	// memory.DefaultBudget bytes. A runtime.Builder sets its world's.
@@ -83,6 +90,8 @@ type Spec struct {
 type Buffer interface {
 	Name() string
 	Lifetime() Lifetime
+	// MayGoUnread is Spec.MayGoUnread.
+	MayGoUnread() bool
 	// Cap is the capacity: the most events the table holds at once.
 	Cap() int
 	// Len is the number of events Read returns.
@@ -109,6 +118,7 @@ type Table[T any] struct {
 	name     string
 	capacity int // kept apart so that Cap never reads what Emit writes
 	life     Lifetime
+	unreadOK bool // Spec.MayGoUnread
 	pointers bool // T holds pointers: zero retired events
 	buf      []T  // storage: 2*Capacity events (NextFrame) or Capacity (ThisFrame); never resliced
 	readers  []*Reader[T]
@@ -129,6 +139,7 @@ type Table[T any] struct {
 	start                 uint64 // head at the last BeginFrame: the limit of PerFrame readers (NextFrame)
 	tick                  uint64 // head at the last BeginTick: the limit of PerTick readers (NextFrame)
 	dropped               int64
+	unread                int64          // ThisFrame events retired by EndFrame with no reader, since TakeUnread
 	refused               bool           // an emit or merge was refused since TakeDropped
 	budget                *memory.Budget // charged by New and Parallel
 	bools                 []uintptr      // byte offsets of T's bools (snapshot check)
@@ -171,6 +182,7 @@ func New[T any](spec Spec) (*Table[T], error) {
 		name:     spec.Name,
 		capacity: spec.Capacity,
 		life:     spec.Lifetime,
+		unreadOK: spec.MayGoUnread,
 		pointers: hasPointers(reflect.TypeFor[T]()),
 		buf:      make([]T, n),
 		overflow: &OverflowError{Table: spec.Name, Capacity: spec.Capacity},
@@ -214,6 +226,10 @@ func (t *Table[T]) Name() string { return t.name }
 // Lifetime is the table's lifetime. Fixed at New; safe from any goroutine.
 // Exported as Buffer's.
 func (t *Table[T]) Lifetime() Lifetime { return t.life }
+
+// MayGoUnread is Spec.MayGoUnread. Fixed at New; safe from any goroutine.
+// Exported as Buffer's.
+func (t *Table[T]) MayGoUnread() bool { return t.unreadOK }
 
 // Cap is the capacity: the most events the table holds at once (see
 // Table). Fixed at New; safe from any goroutine.
@@ -328,6 +344,9 @@ func (t *Table[T]) beginTick() { t.tick = t.head }
 func (t *Table[T]) endFrame() {
 	switch {
 	case t.life == ThisFrame:
+		if len(t.readers) == 0 {
+			t.unread += int64(t.head - t.lo)
+		}
 		for _, r := range t.readers {
 			t.dropped += int64(t.head - r.next)
 			r.next, r.end, r.read = t.head, t.head, false
@@ -385,6 +404,23 @@ func (t *Table[T]) retire(to uint64) {
 // Exported for hosts and tests that inspect a table between frames (a world
 // reports drops in its frame report).
 func (t *Table[T]) Dropped() int64 { return t.dropped }
+
+// Unread is the number of events of a ThisFrame table that ended their
+// frame with no reader at all (no system consumes the table), since the
+// table was made or last TakeUnread; 0 for NextFrame, and for a table
+// with readers, whose unread events count in Dropped. Not concurrently
+// with Emit, Merge, EndFrame or TakeUnread. A world reports them in its
+// frame report (scheduler.FrameReport.EventsUnread).
+func (t *Table[T]) Unread() int64 { return t.unread }
+
+// takeUnread returns Unread and resets the count to zero; the scheduler
+// calls it once per frame for its report, just after EndFrame. Needs
+// exclusive access.
+func (t *Table[T]) takeUnread() int64 {
+	n := t.unread
+	t.unread = 0
+	return n
+}
 
 // takeDropped returns Dropped and resets the count to zero; the scheduler
 // calls it once per frame for its report, just after EndFrame. Needs

@@ -18,7 +18,8 @@ var (
 	ErrOption = errors.New("runtime: bad option")
 	// ErrBuilt: a Builder used after Build.
 	ErrBuilt = errors.New("runtime: builder already built; make a new Builder for another world")
-	// ErrClosed: Frame on a closed World.
+	// ErrClosed: Frame, or a structural change of its tables, on a closed
+	// World.
 	ErrClosed = errors.New("runtime: world is closed")
 	// ErrZeroWorld: Frame or Close on a World not made by Builder.Build (a
 	// zero World{} or a nil *World). Its other methods panic with this

@@ -140,7 +140,10 @@ func (w *World) Budget() *memory.Budget { return w.made().budget }
 
 // Close stops the world: the kernel pool's goroutines end before it
 // returns (none outlives it). Calling it again is a no-op returning nil;
-// Frame then returns ErrClosed. Called from a system while a frame runs,
+// Frame then returns ErrClosed, and so does every structural change of
+// the world's tables and domains (ephemeral.Domain.SetClosed: the rule
+// is in docs/architecture.md, Storage, "After Close"); their rows stay
+// readable, nothing of them is freed. Called from a system while a frame runs,
 // it returns ErrRunning and closes nothing: close the world after Frame
 // returns. On a World not made by Builder.Build it returns ErrZeroWorld.
 func (w *World) Close() error {
@@ -154,5 +157,8 @@ func (w *World) Close() error {
 		return nil
 	}
 	w.closed = true
+	for _, d := range w.state.domains {
+		d.SetClosed(ErrClosed)
+	}
 	return w.pool.Close()
 }

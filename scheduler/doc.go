@@ -33,7 +33,9 @@
 // (docs/architecture.md, Access rules; [*ConflictError], naming every
 // pair and datum); and a
 // consumer of a ThisFrame event table that some emitter does not precede
-// in every frame, so that it would miss events ([*EventOrderError]). The order of a phase is Kahn's topological sort
+// in every frame, so that it would miss events ([*EventOrderError]), or
+// a ThisFrame table that systems emit into and none consumes, unless its
+// spec says its events may go unread ([*UnreadEventsError]). The order of a phase is Kahn's topological sort
 // taking the ready system registered first. Systems of a phase run one
 // after another; parallelism lives inside kernels (systems.Parallel).
 //
@@ -89,7 +91,7 @@
 //
 // Set-up and sealing errors are typed ([*ConfigError], [*DuplicateError],
 // [*UnknownSystemError], [*PhaseOrderError], [*EventOrderError],
-// [*CycleError], [*ConflictError], [*SubstituteError], [*HookError], for
+// [*UnreadEventsError], [*CycleError], [*ConflictError], [*SubstituteError], [*HookError], for
 // a panicking hook wrapping a [*HookPanicError]); Seal
 // joins the errors of one stage (errors.Join). The errors of a frame name
 // the system, its phase and the frame, and unwrap to the original error

@@ -62,6 +62,10 @@ var (
 	// miss events (ThisFrame events are cleared at the frame's end).
 	// Returned as an *EventOrderError.
 	ErrEventOrder = errors.New("scheduler: a ThisFrame consumer does not run after every emitter")
+	// ErrUnreadEvents: systems emit into a ThisFrame event table that no
+	// system consumes, so its events would end every frame unread.
+	// Returned as an *UnreadEventsError.
+	ErrUnreadEvents = errors.New("scheduler: ThisFrame events with no consumer")
 	// ErrManifestMismatch: a hook substitution whose manifest differs from
 	// the system's. Returned as a *SubstituteError.
 	ErrManifestMismatch = errors.New("scheduler: substitute declares a different manifest")
@@ -318,6 +322,35 @@ func (e *EventOrderError) Error() string {
 
 // Is reports whether target is ErrEventOrder.
 func (e *EventOrderError) Is(target error) bool { return target == ErrEventOrder }
+
+// UnreadEventsError reports a ThisFrame event table (Events) that the
+// systems Emitters emit into (in running order) and no system consumes:
+// its events would end every frame unread (docs/architecture.md,
+// Retention and capacity). errors.Is(err, ErrUnreadEvents) is true.
+type UnreadEventsError struct {
+	Events   string
+	Emitters []string
+}
+
+func (e *UnreadEventsError) Error() string {
+	var b strings.Builder
+	for i, n := range e.Emitters {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(n))
+	}
+	who := "system " + b.String() + " emits"
+	if len(e.Emitters) > 1 {
+		who = "systems " + b.String() + " emit"
+	}
+	return fmt.Sprintf("scheduler: %s ThisFrame events %q, but no system consumes them, so every one would end its frame unread;"+
+		" add a consumer (systems.Consume, tickwork.Observe), make the table NextFrame for the host to read between frames,"+
+		" or declare that they may go unread (MayGoUnread in its spec)", who, e.Events)
+}
+
+// Is reports whether target is ErrUnreadEvents.
+func (e *UnreadEventsError) Is(target error) bool { return target == ErrUnreadEvents }
 
 // SubstituteError reports a hook substitution refused because its manifest
 // differs from the system's. errors.Is(err, ErrManifestMismatch) is true.

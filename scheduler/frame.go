@@ -98,6 +98,7 @@ func (s *Scheduler) Frame(dt float64) error {
 			overflow = b.Overflowed()
 		}
 		r.EventsDropped += b.TakeDropped()
+		r.EventsUnread += b.TakeUnread()
 	}
 	s.changed("frame end", true) // the event views moved
 	r.Remaining = s.clock.t.Remaining

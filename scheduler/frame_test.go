@@ -273,7 +273,7 @@ func TestSystemError(t *testing.T) {
 			ctx.Fail(err)
 		})
 	}
-	ev, _ := events.New[int](events.Spec{Name: "e", Capacity: 1, Lifetime: events.ThisFrame})
+	ev, _ := events.New[int](events.Spec{Name: "e", Capacity: 1, Lifetime: events.ThisFrame, MayGoUnread: true})
 	s := seal(t, scheduler.Config{FixedStep: 0.01},
 		mk("a", systems.FixedUpdate, nil), mk("b", systems.FixedUpdate, boom), mk("c", systems.FixedUpdate, nil),
 		mk("d", systems.Update, nil),
@@ -296,7 +296,7 @@ func TestSystemError(t *testing.T) {
 	if tm.Ticks != 1 || tm.Dropped != 20*time.Millisecond || tm.Simulated+tm.Dropped+tm.Remaining != tm.Fed {
 		t.Fatalf("time after failure %+v", tm)
 	}
-	if r := s.Report(); r == nil || r.FixedTicks != 1 || r.Dropped != 20*time.Millisecond {
+	if r := s.Report(); r == nil || r.FixedTicks != 1 || r.Dropped != 20*time.Millisecond || r.EventsUnread != 1 {
 		t.Fatalf("report after failure %+v", r)
 	}
 }

@@ -29,7 +29,11 @@ import (
 //     *ConflictError names every such pair with the datum;
 //   - a consumer of a ThisFrame event table must run after every system
 //     that emits it, in every frame (*EventOrderError, one per consumer
-//     and table; the rule: docs/architecture.md, Delivery rule).
+//     and table; the rule: docs/architecture.md, Delivery rule);
+//   - a ThisFrame event table that systems emit into must have a consuming
+//     system, unless its spec allows its events to go unread
+//     (*UnreadEventsError, one per table; docs/architecture.md, Retention
+//     and capacity).
 //
 // Errors of one stage are joined (errors.Join) and stop Seal before the
 // next stage. Hooks run once, on the first call, even when Seal fails; a
@@ -75,8 +79,8 @@ func (s *Scheduler) Seal() error {
 	if len(conflicts) > 0 {
 		return &ConflictError{Conflicts: conflicts}
 	}
-	if err := checkEventOrder(phases); err != nil {
-		return err
+	if errs := append(checkEventOrder(phases), checkUnread(phases)...); len(errs) > 0 {
+		return errors.Join(errs...)
 	}
 	return s.build(phases)
 }
@@ -121,7 +125,7 @@ func (s *Scheduler) checkNames() error {
 // events it would miss: one that does not run before it in every frame.
 // The phases are sorted and free of conflicts, so systems of one phase
 // that share a table are ordered.
-func checkEventOrder(phases [systems.NumPhases][]*entry) error {
+func checkEventOrder(phases [systems.NumPhases][]*entry) []error {
 	var order []*entry // running order; a FixedUpdate tick counts once
 	for p := range phases {
 		order = append(order, phases[p]...)
@@ -147,7 +151,43 @@ func checkEventOrder(phases [systems.NumPhases][]*entry) error {
 			}
 		}
 	}
-	return errors.Join(errs...)
+	return errs
+}
+
+// checkUnread reports every ThisFrame event table that a system emits
+// and no system consumes, unless its spec says its events may go unread
+// (events.Spec.MayGoUnread): its events would end every frame unread
+// (docs/architecture.md, Retention and capacity). One *UnreadEventsError
+// per table, in running order of its first emitter, naming its emitters.
+func checkUnread(phases [systems.NumPhases][]*entry) []error {
+	var tables []events.Buffer
+	emitters := map[events.Buffer][]string{}
+	consumed := map[events.Buffer]bool{}
+	for p := range phases {
+		for _, e := range phases[p] {
+			for _, ev := range e.man.Emits {
+				if ev.Lifetime() != events.ThisFrame || ev.MayGoUnread() {
+					continue
+				}
+				if _, ok := emitters[ev]; !ok {
+					tables = append(tables, ev)
+				}
+				if !slices.Contains(emitters[ev], e.sys.Name) {
+					emitters[ev] = append(emitters[ev], e.sys.Name)
+				}
+			}
+			for _, ev := range e.man.Consumes {
+				consumed[ev] = true
+			}
+		}
+	}
+	var errs []error
+	for _, ev := range tables {
+		if !consumed[ev] {
+			errs = append(errs, &UnreadEventsError{Events: ev.Name(), Emitters: emitters[ev]})
+		}
+	}
+	return errs
 }
 
 // phaseNodes returns the entries of phase p in registration order.

@@ -568,3 +568,69 @@ func TestThisFrameConsumerAfterEmitters(t *testing.T) {
 		})
 	}
 }
+
+// TestThisFrameEventsWithNoConsumer: Seal refuses a ThisFrame table that
+// systems emit into (serially or in parallel) and none consumes, one
+// *UnreadEventsError per table naming its emitters in running order,
+// joined with the event-order errors; a consumer, a table declared
+// MayGoUnread, a NextFrame table or a table only the host emits into seal.
+func TestThisFrameEventsWithNoConsumer(t *testing.T) {
+	f := newFixture(t)
+	mk := func(name string, unread bool) *events.Table[int] {
+		ev, err := events.New[int](events.Spec{Name: name, Capacity: 4, Lifetime: events.ThisFrame, MayGoUnread: unread})
+		require.NoError(t, err)
+		return ev
+	}
+	this, trace, other := mk("this", false), mk("trace", true), mk("other", false)
+	emitPar := func(ev *events.Table[int]) acc { return func(s *systems.Decl) { systems.EmitParallel(s, ev) } }
+
+	err := newScheduler(t,
+		sys("late", systems.LateUpdate, emit(this)),
+		sys("first", systems.FrameStart, emitPar(this)),
+		sys("t", systems.Update, emit(trace)),
+		sys("o", systems.Update, emit(other)),
+	).Seal()
+	require.Error(t, err)
+	assert.ErrorIs(t, err, scheduler.ErrUnreadEvents)
+	joined, ok := err.(interface{ Unwrap() []error })
+	require.True(t, ok, "Seal() = %v, want joined errors", err)
+	var got []scheduler.UnreadEventsError
+	for _, e := range joined.Unwrap() {
+		var ue *scheduler.UnreadEventsError
+		require.ErrorAs(t, e, &ue)
+		got = append(got, *ue)
+	}
+	assert.Equal(t, []scheduler.UnreadEventsError{
+		{Events: "this", Emitters: []string{"first", "late"}},
+		{Events: "other", Emitters: []string{"o"}},
+	}, got, "trace may go unread; this's emitters in running order")
+	assert.Equal(t, `scheduler: systems "first", "late" emit ThisFrame events "this", but no system consumes them,`+
+		` so every one would end its frame unread; add a consumer (systems.Consume, tickwork.Observe),`+
+		` make the table NextFrame for the host to read between frames, or declare that they may go unread (MayGoUnread in its spec)`,
+		joined.Unwrap()[0].Error())
+	assert.Contains(t, joined.Unwrap()[1].Error(), `scheduler: system "o" emits ThisFrame events "other", but`)
+
+	t.Run("with event-order errors", func(t *testing.T) {
+		err := newScheduler(t,
+			sys("c", systems.FrameStart, consume(this)),
+			sys("e", systems.Update, emit(this)),
+			sys("o", systems.Update, emit(other)),
+		).Seal()
+		assert.ErrorIs(t, err, scheduler.ErrEventOrder)
+		assert.ErrorIs(t, err, scheduler.ErrUnreadEvents)
+		joined, ok := err.(interface{ Unwrap() []error })
+		require.True(t, ok)
+		assert.Len(t, joined.Unwrap(), 2, "one flat list: %v", err)
+	})
+	for name, list := range map[string][]systems.System{
+		"a consumer":       {sys("e", systems.Update, emit(this)), sys("c", systems.FrameEnd, consume(this))},
+		"its own consumer": {sys("self", systems.Update, emit(this), consume(this))},
+		"MayGoUnread":      {sys("e", systems.Update, emit(trace)), sys("p", systems.LateUpdate, emitPar(trace))},
+		"NextFrame":        {sys("e", systems.Update, emit(f.hits))},
+		"the host's emits": {sys("n", systems.Update)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			assert.NoError(t, newScheduler(t, list...).Seal())
+		})
+	}
+}

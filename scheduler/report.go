@@ -39,6 +39,13 @@ type FrameReport struct {
 	// by overflow, and ThisFrame events a consumer had not read when the
 	// frame ended, once per such consumer.
 	EventsDropped int64
+	// EventsUnread is the number of ThisFrame events of this frame that no
+	// system consumes, over every event table (taken after the frame's
+	// end): the events of a table declared MayGoUnread, or emitted by the
+	// host or outside every manifest, which ended the frame with no reader
+	// (docs/architecture.md, Retention and capacity). Not an error, and not
+	// in EventsDropped.
+	EventsUnread int64
 	// AllocBytes and AllocObjects are the heap bytes and objects the
 	// process allocated between the frame's start and its end, all
 	// goroutines (the host's other goroutines too), from runtime/metrics
@@ -106,16 +113,21 @@ type CounterReport struct {
 }
 
 // String formats the report on one line, such as
-// "frame 12: 1.2ms, 1 tick, 0 dropped, 40 commands (0 dropped), 0 events dropped, 0 B allocated".
+// "frame 12: 1.2ms, 1 tick, 0 dropped, 40 commands (0 dropped), 0 events dropped, 0 B allocated"
+// ("..., 3 events unread, ..." after the events dropped when EventsUnread is not 0).
 func (r *FrameReport) String() string {
 	ticks := " ticks"
 	if r.FixedTicks == 1 {
 		ticks = " tick"
 	}
+	unread := "" // EventsUnread, shown when not 0
+	if r.EventsUnread != 0 {
+		unread = strconv.FormatInt(r.EventsUnread, 10) + " events unread, "
+	}
 	return "frame " + strconv.FormatUint(r.Frame, 10) + ": " + r.FrameTime.String() + ", " +
 		itoa(r.FixedTicks) + ticks + ", " + r.Dropped.String() + " dropped, " +
 		itoa(r.Commands.Played) + " commands (" + itoa(r.CommandsDropped()) + " dropped), " +
-		strconv.FormatInt(r.EventsDropped, 10) + " events dropped, " +
+		strconv.FormatInt(r.EventsDropped, 10) + " events dropped, " + unread +
 		strconv.FormatUint(r.AllocBytes, 10) + " B allocated"
 }
 
@@ -144,7 +156,7 @@ func (r *FrameReport) beginFrame(frame uint64, dt float64) {
 	r.FixedTicks = 0
 	r.Dropped, r.Remaining = 0, 0
 	r.Commands = commands.Stats{}
-	r.EventsDropped = 0
+	r.EventsDropped, r.EventsUnread = 0, 0
 	for i := range r.Systems {
 		r.Systems[i].Runs = 0
 		r.Systems[i].Total = 0

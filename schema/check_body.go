@@ -15,6 +15,7 @@ type bodyState struct {
 	access    Access
 	writes    map[*Column]bool
 	joinReads []*ColRef         // columns read through joins, for the parallel check
+	lost      []*AssignStmt     // assignments to a valid target whose value failed: their access still counts
 	broken    map[string]bool   // variables whose declaration failed: uses are not reported again
 	effects   bool              // emits, deletes, counts or joins: holes are not harmless
 	query     *Query            // set when checking a query (sys is then a stand-in named as it)
@@ -320,18 +321,28 @@ func (c *checker) assign(sc *scope, st *SetStmt, a *synAssign) {
 		p := c.pos(a.Pos)
 		target := c.setTarget(sc, a.Target)
 		value := c.expr(sc, a.Value)
-		if invalid(target) || invalid(value) {
+		if invalid(target) {
 			return
 		}
 		ref := target.(*ColRef)
 		op := assignOps[a.Op]
+		// An assignment whose value fails still writes its target: the
+		// access checks (conflicts) see it, so a bad value hides no
+		// other error.
+		lost := func() { sc.b.lost = append(sc.b.lost, &AssignStmt{Pos: p, Target: ref, Op: op}) }
+		if invalid(value) {
+			lost()
+			return
+		}
 		t := ref.Column.Type
 		if op != Assign && !t.IsNumeric() {
 			c.errorf(p, KindType, "%s needs a number column; %s.%s is %s", a.Op, ref.Var.Name, ref.Column.Name, t)
+			lost()
 			return
 		}
 		what := "set " + ref.Var.Name + "." + ref.Column.Name
 		if value = c.convertTo(value, t, what); invalid(value) {
+			lost()
 			return
 		}
 		st.Assigns = append(st.Assigns, &AssignStmt{Pos: p, Target: ref, Op: op, Value: value})
@@ -509,6 +520,12 @@ func (c *checker) finish(b *bodyState) {
 		if u.Var.Kind != EventVar { // event fields: covered by Consumes
 			read[u.Column] = read[u.Column] || u.Read
 			written[u.Column] = written[u.Column] || u.Write
+		}
+	}
+	for _, l := range b.lost { // the schema has an error already: only the conflicts read these
+		if l.Target.Var.Kind != EventVar {
+			read[l.Target.Column] = read[l.Target.Column] || l.Op != Assign
+			written[l.Target.Column] = true
 		}
 	}
 	for _, t := range c.s.Tables {

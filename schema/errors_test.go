@@ -597,3 +597,31 @@ bad.tw:16:8: systems P, Q order themselves in a cycle (P runs before Q runs befo
 		assert.ErrorIs(t, err, k)
 	}
 }
+
+// TestBadValueKeepsItsWrite: an assignment whose value fails (a constant
+// that overflows its column, a value of the wrong type, a compound
+// assignment to a bool) still writes its target, so the write conflict it
+// makes with another system is reported beside it, each at its position.
+func TestBadValueKeepsItsWrite(t *testing.T) {
+	conflict := func(line, other int) string {
+		return fmt.Sprintf("bad.tw:%d:8: systems C (bad.tw:%d:8) and D of phase update are not ordered, and both write Unit.Health; order them: add after: C to system D, or before: D to system C", line, other)
+	}
+	for name, tc := range map[string]struct{ src, want string }{
+		"literal overflow": {
+			"system C(phase: update) { from Unit u set u.Health = 3000000000 }\nsystem D(phase: update) { from Unit u set u.Health += 1 }",
+			"bad.tw:7:54: constant 3000000000 overflows int32\n" + conflict(8, 7)},
+		"folded overflow": {
+			"system C(phase: update) { from Unit u set u.Health = 2147483647 + 1 }\nsystem D(phase: update) { from Unit u set u.Health += 1 }",
+			"bad.tw:7:54: constant 2147483648 overflows int32\n" + conflict(8, 7)},
+		"unknown column in the value": {
+			"system C(phase: update) { from Unit u set u.Health = u.Nope }\nsystem D(phase: update) { from Unit u set u.Health += 1 }",
+			"bad.tw:7:56: unknown column \"Nope\" in u.Nope (u is a row of table Unit); its columns are Health\n" + conflict(8, 7)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := schema.Load("bad.tw", []byte(prelude+tc.src))
+			require.Error(t, err)
+			assert.Equal(t, tc.want, err.Error())
+			assert.ErrorIs(t, err, schema.ErrAccess)
+		})
+	}
+}

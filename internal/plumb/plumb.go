@@ -54,6 +54,9 @@ type Events interface {
 	// emit or merge was refused since then, else nil.
 	TakeDropped() int64
 	Overflowed() error
+	// TakeUnread returns the ThisFrame events that ended a frame with no
+	// reader since the last call and resets the count.
+	TakeUnread() int64
 	State
 	// LoadState makes the table hold src (after CheckState; it panics on
 	// a src CheckState refuses).
