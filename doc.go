@@ -113,12 +113,4 @@
 // declaration and is valid from the first frame on; given to a second
 // system it fails Build with a *SystemDefinitionError (ErrDeclarePanic)
 // naming both. Uses are made at set-up, and allocate.
-//
-// A row system calls its function once per row through the function value
-// it was given: Go cannot inline it into the loop, which runs in the
-// system, not at the call site, so a row costs a call (3-5 times a plain
-// slice loop in BenchmarkEach, docs/benchmarks.md, "Each: a call per
-// row"). For a hot loop, write the system with Builder.System and range
-// over its query's All, or call Query1.Each or Query2.Each with a
-// function literal, which inline.
 package tickwork

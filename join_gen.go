@@ -84,9 +84,9 @@ func (q Join1[A]) Spans(chunk int) []A { return q.q.Spans(chunk) }
 
 // Each calls fn with every live entity the join matches: its handle and a pointer to its
 // value, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no join's Each, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join1 calls
 // nothing, a broken host join panics with its error (Err).
 func (q Join1[A]) Each(fn func(entity Handle, a *A)) {
@@ -214,9 +214,9 @@ func (q Join2[A, B]) Get(entity Handle) (Row2[A, B], bool) {
 func (q Join2[A, B]) Spans(chunk int) ([]A, []B) { return q.q.Spans(chunk) }
 
 // Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no join's Each, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join2 calls
 // nothing, a broken host join panics with its error (Err).
 func (q Join2[A, B]) Each(fn func(entity Handle, a *A, b *B)) {
@@ -344,9 +344,9 @@ func (q Join3[A, B, C]) Get(entity Handle) (Row3[A, B, C], bool) {
 func (q Join3[A, B, C]) Spans(chunk int) ([]A, []B, []C) { return q.q.Spans(chunk) }
 
 // Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no join's Each, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join3 calls
 // nothing, a broken host join panics with its error (Err).
 func (q Join3[A, B, C]) Each(fn func(entity Handle, a *A, b *B, c *C)) {
@@ -474,9 +474,9 @@ func (q Join4[A, B, C, D]) Get(entity Handle) (Row4[A, B, C, D], bool) {
 func (q Join4[A, B, C, D]) Spans(chunk int) ([]A, []B, []C, []D) { return q.q.Spans(chunk) }
 
 // Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no join's Each, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join4 calls
 // nothing, a broken host join panics with its error (Err).
 func (q Join4[A, B, C, D]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D)) {
@@ -613,9 +613,9 @@ func (q Join5[A, B, C, D, E]) Get(entity Handle) (Row5[A, B, C, D, E], bool) {
 func (q Join5[A, B, C, D, E]) Spans(chunk int) ([]A, []B, []C, []D, []E) { return q.q.Spans(chunk) }
 
 // Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no join's Each, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join5 calls
 // nothing, a broken host join panics with its error (Err).
 func (q Join5[A, B, C, D, E]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E)) {
@@ -754,9 +754,9 @@ func (q Join6[A, B, C, D, E, F]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F)
 }
 
 // Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no join's Each, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join6 calls
 // nothing, a broken host join panics with its error (Err).
 func (q Join6[A, B, C, D, E, F]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
@@ -895,9 +895,9 @@ func (q Join7[A, B, C, D, E, F, G]) Spans(chunk int) ([]A, []B, []C, []D, []E, [
 }
 
 // Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no join's Each, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join7 calls
 // nothing, a broken host join panics with its error (Err).
 func (q Join7[A, B, C, D, E, F, G]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
@@ -1036,9 +1036,9 @@ func (q Join8[A, B, C, D, E, F, G, H]) Spans(chunk int) ([]A, []B, []C, []D, []E
 }
 
 // Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no join's Each, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join8 calls
 // nothing, a broken host join panics with its error (Err).
 func (q Join8[A, B, C, D, E, F, G, H]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
@@ -1177,9 +1177,9 @@ func (q Join9[A, B, C, D, E, F, G, H, I]) Spans(chunk int) ([]A, []B, []C, []D, 
 }
 
 // Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no join's Each, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join9 calls
 // nothing, a broken host join panics with its error (Err).
 func (q Join9[A, B, C, D, E, F, G, H, I]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
@@ -1318,9 +1318,9 @@ func (q Join10[A, B, C, D, E, F, G, H, I, J]) Spans(chunk int) ([]A, []B, []C, [
 }
 
 // Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no join's Each, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join10 calls
 // nothing, a broken host join panics with its error (Err).
 func (q Join10[A, B, C, D, E, F, G, H, I, J]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
@@ -1459,9 +1459,9 @@ func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Spans(chunk int) ([]A, []B, []C
 }
 
 // Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no join's Each, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join11 calls
 // nothing, a broken host join panics with its error (Err).
 func (q Join11[A, B, C, D, E, F, G, H, I, J, K]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
@@ -1600,9 +1600,9 @@ func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Spans(chunk int) ([]A, []B, 
 }
 
 // Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no join's Each, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join12 calls
 // nothing, a broken host join panics with its error (Err).
 func (q Join12[A, B, C, D, E, F, G, H, I, J, K, L]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
@@ -1741,9 +1741,9 @@ func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Spans(chunk int) ([]A, []
 }
 
 // Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no join's Each, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join13 calls
 // nothing, a broken host join panics with its error (Err).
 func (q Join13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
@@ -1882,9 +1882,9 @@ func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Spans(chunk int) ([]A,
 }
 
 // Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no join's Each, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join14 calls
 // nothing, a broken host join panics with its error (Err).
 func (q Join14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
@@ -2023,9 +2023,9 @@ func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Spans(chunk int) ([
 }
 
 // Each calls fn with every live entity the join matches: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no join's Each, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the domain's tables. Allocates nothing; a zero Join15 calls
 // nothing, a broken host join panics with its error (Err).
 func (q Join15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {

@@ -116,26 +116,18 @@ func (q Query1[A]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) 
 
 // Each calls fn with every live row of the table: its handle and a pointer to its
 // value, in ascending row order: the loop of All
-// without a row value. Each inlines into its caller, and so does a function
-// literal fn into the loop (no call per row): it scans the table's stored
-// word of every row up to its capacity (Dense), 4 bytes a row, empty rows
-// and chunks included, so on a mostly empty table All, which skips empty
-// chunks, is the faster (BenchmarkEach, docs/benchmarks.md, "Each: a call
-// per row"). fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query1 calls
 // nothing, a broken host query panics with its error (Err).
 func (q Query1[A]) Each(fn func(entity Handle, a *A)) {
-	// The scan of the table's stored words, small enough to inline (the
-	// error check is a panic in line: a call would cost 57 of the 80),
-	// so that a function literal fn inlines into the loop.
 	if q.err != nil {
-		panic(q.err)
+		brokenQuery(q.err)
 	}
-	words, a := q.q.Dense()
-	for row, word := range words {
-		if word != 0 {
-			fn(Handle(uint64(word)<<32|uint64(row)), &a[row])
-		}
+	for row, entity := range q.q.All() {
+		a := row.Get()
+		fn(Handle(entity), a)
 	}
 }
 
@@ -413,26 +405,18 @@ func (q Query2[A, B]) Spans(chunk int) ([]A, []B) { return q.q.Spans(chunk) }
 func (q Query2[A, B]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
 // Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. Each inlines into its caller, and so does a function
-// literal fn into the loop (no call per row): it scans the table's stored
-// word of every row up to its capacity (Dense), 4 bytes a row, empty rows
-// and chunks included, so on a mostly empty table All, which skips empty
-// chunks, is the faster (BenchmarkEach, docs/benchmarks.md, "Each: a call
-// per row"). fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query2 calls
 // nothing, a broken host query panics with its error (Err).
 func (q Query2[A, B]) Each(fn func(entity Handle, a *A, b *B)) {
-	// The scan of the table's stored words, small enough to inline (the
-	// error check is a panic in line: a call would cost 57 of the 80),
-	// so that a function literal fn inlines into the loop.
 	if q.err != nil {
-		panic(q.err)
+		brokenQuery(q.err)
 	}
-	words, a, b := q.q.Dense()
-	for row, word := range words {
-		if word != 0 {
-			fn(Handle(uint64(word)<<32|uint64(row)), &a[row], &b[row])
-		}
+	for row, entity := range q.q.All() {
+		a, b := row.Get()
+		fn(Handle(entity), a, b)
 	}
 }
 
@@ -710,10 +694,9 @@ func (q Query3[A, B, C]) Spans(chunk int) ([]A, []B, []C) { return q.q.Spans(chu
 func (q Query3[A, B, C]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
 // Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no Each past
-// 2 columns, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query3 calls
 // nothing, a broken host query panics with its error (Err).
 func (q Query3[A, B, C]) Each(fn func(entity Handle, a *A, b *B, c *C)) {
@@ -1000,10 +983,9 @@ func (q Query4[A, B, C, D]) Spans(chunk int) ([]A, []B, []C, []D) { return q.q.S
 func (q Query4[A, B, C, D]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
 // Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no Each past
-// 2 columns, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query4 calls
 // nothing, a broken host query panics with its error (Err).
 func (q Query4[A, B, C, D]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D)) {
@@ -1320,10 +1302,9 @@ func (q Query5[A, B, C, D, E]) Spans(chunk int) ([]A, []B, []C, []D, []E) { retu
 func (q Query5[A, B, C, D, E]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
 // Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no Each past
-// 2 columns, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query5 calls
 // nothing, a broken host query panics with its error (Err).
 func (q Query5[A, B, C, D, E]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E)) {
@@ -1645,10 +1626,9 @@ func (q Query6[A, B, C, D, E, F]) Spans(chunk int) ([]A, []B, []C, []D, []E, []F
 func (q Query6[A, B, C, D, E, F]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
 // Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no Each past
-// 2 columns, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query6 calls
 // nothing, a broken host query panics with its error (Err).
 func (q Query6[A, B, C, D, E, F]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F)) {
@@ -1973,10 +1953,9 @@ func (q Query7[A, B, C, D, E, F, G]) Spans(chunk int) ([]A, []B, []C, []D, []E, 
 func (q Query7[A, B, C, D, E, F, G]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
 // Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no Each past
-// 2 columns, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query7 calls
 // nothing, a broken host query panics with its error (Err).
 func (q Query7[A, B, C, D, E, F, G]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G)) {
@@ -2302,10 +2281,9 @@ func (q Query8[A, B, C, D, E, F, G, H]) Spans(chunk int) ([]A, []B, []C, []D, []
 func (q Query8[A, B, C, D, E, F, G, H]) Runs(chunk int) iter.Seq2[int, int] { return q.q.Runs(chunk) }
 
 // Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no Each past
-// 2 columns, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query8 calls
 // nothing, a broken host query panics with its error (Err).
 func (q Query8[A, B, C, D, E, F, G, H]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H)) {
@@ -2634,10 +2612,9 @@ func (q Query9[A, B, C, D, E, F, G, H, I]) Runs(chunk int) iter.Seq2[int, int] {
 }
 
 // Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no Each past
-// 2 columns, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query9 calls
 // nothing, a broken host query panics with its error (Err).
 func (q Query9[A, B, C, D, E, F, G, H, I]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I)) {
@@ -2969,10 +2946,9 @@ func (q Query10[A, B, C, D, E, F, G, H, I, J]) Runs(chunk int) iter.Seq2[int, in
 }
 
 // Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no Each past
-// 2 columns, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query10 calls
 // nothing, a broken host query panics with its error (Err).
 func (q Query10[A, B, C, D, E, F, G, H, I, J]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J)) {
@@ -3305,10 +3281,9 @@ func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Runs(chunk int) iter.Seq2[int,
 }
 
 // Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no Each past
-// 2 columns, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query11 calls
 // nothing, a broken host query panics with its error (Err).
 func (q Query11[A, B, C, D, E, F, G, H, I, J, K]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K)) {
@@ -3642,10 +3617,9 @@ func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Runs(chunk int) iter.Seq2[i
 }
 
 // Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no Each past
-// 2 columns, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query12 calls
 // nothing, a broken host query panics with its error (Err).
 func (q Query12[A, B, C, D, E, F, G, H, I, J, K, L]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L)) {
@@ -3980,10 +3954,9 @@ func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Runs(chunk int) iter.Seq
 }
 
 // Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no Each past
-// 2 columns, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query13 calls
 // nothing, a broken host query panics with its error (Err).
 func (q Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M)) {
@@ -4323,10 +4296,9 @@ func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Runs(chunk int) iter.
 }
 
 // Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no Each past
-// 2 columns, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query14 calls
 // nothing, a broken host query panics with its error (Err).
 func (q Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N)) {
@@ -4667,10 +4639,9 @@ func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Runs(chunk int) it
 }
 
 // Each calls fn with every live row of the table: its handle and pointers to its values, in ascending row order: the loop of All
-// without a row value. It costs a call of fn per row (Go inlines no Each past
-// 2 columns, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All. fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the table. Allocates nothing; a zero Query15 calls
 // nothing, a broken host query panics with its error (Err).
 func (q Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]) Each(fn func(entity Handle, a *A, b *B, c *C, d *D, e *E, f *F, g *G, h *H, i *I, j *J, k *K, l *L, m *M, n *N, o *O)) {

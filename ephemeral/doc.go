@@ -45,10 +45,7 @@
 // docs/benchmarks.md). A row of up to 4 columns is its pointers; a wider
 // one ([Row5] ..) is its query's column block and the row index, two
 // words, so that it stays in registers (BenchmarkIterateWide); its Get
-// inlines up to 9 columns. [Query1.Dense] and [Query2.Dense] give the
-// table's stored word of every row with the column slices, for a loop
-// small enough to inline into its caller with the function it calls (the
-// face's Query1.Each and Query2.Each).
+// inlines up to 9 columns.
 //
 // A query also inserts, setting every column it covers (columns of the
 // table outside it are zero): [Query5.Insert] one entity from a value per

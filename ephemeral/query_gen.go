@@ -12,9 +12,8 @@ import (
 // and the pin-stable column slices: copy it into kernel state freely. Make
 // it with NewQuery1 (or, in a system, systems.NewQuery1).
 type Query1[A any] struct {
-	t     *Table
-	a     []A
-	words []uint32 // the table's stored words (Lease.Words), for Dense
+	t *Table
+	a []A
 }
 
 // Row1 is one live row of a Query1: a pointer into its column, valid
@@ -34,22 +33,11 @@ func NewQuery1[A any](a *Column[A]) (Query1[A], error) {
 	if a == nil {
 		return qq, &DefinitionError{Err: ErrNilColumn}
 	}
-	return Query1[A]{t: a.table, a: a.data, words: a.table.gens}, nil
+	return Query1[A]{t: a.table, a: a.data}, nil
 }
 
 // Table is the query's table; nil for the zero Query1.
 func (q Query1[A]) Table() *Table { return q.t }
-
-// Dense returns the table's stored words by row over its whole capacity
-// (Lease.Words: nonzero exactly where a row is live, the high word of its
-// handle, whose low word is the row) and the query's column slice,
-// indexed alike, for a loop that tests each row's word; nil for the zero
-// Query1. The slices are the table's own and pin-stable: read the words
-// only. A few nodes, so that a loop over them stays within Go's inline
-// budget (the face's Query1.Each). Allocates nothing.
-func (q Query1[A]) Dense() (words []uint32, a []A) {
-	return q.words, q.a
-}
 
 // All yields every live row of the table with its handle, in ascending row
 // order (chunk by chunk, the enabled bitmaps applied). The loop body may
@@ -161,10 +149,9 @@ func (q Query1[A]) InsertN(n int, fill func(entity Handle, a *A)) error {
 // and the pin-stable column slices: copy it into kernel state freely. Make
 // it with NewQuery2 (or, in a system, systems.NewQuery2).
 type Query2[A, B any] struct {
-	t     *Table
-	a     []A
-	b     []B
-	words []uint32 // the table's stored words (Lease.Words), for Dense
+	t *Table
+	a []A
+	b []B
 }
 
 // Row2 is one live row of a Query2: pointers into its columns, valid
@@ -189,22 +176,11 @@ func NewQuery2[A, B any](a *Column[A], b *Column[B]) (Query2[A, B], error) {
 	if err := sameTable(a.table, b.table, b.label); err != nil {
 		return qq, err
 	}
-	return Query2[A, B]{t: a.table, a: a.data, b: b.data, words: a.table.gens}, nil
+	return Query2[A, B]{t: a.table, a: a.data, b: b.data}, nil
 }
 
 // Table is the query's table; nil for the zero Query2.
 func (q Query2[A, B]) Table() *Table { return q.t }
-
-// Dense returns the table's stored words by row over its whole capacity
-// (Lease.Words: nonzero exactly where a row is live, the high word of its
-// handle, whose low word is the row) and the query's column slices,
-// indexed alike, for a loop that tests each row's word; nil for the zero
-// Query2. The slices are the table's own and pin-stable: read the words
-// only. A few nodes, so that a loop over them stays within Go's inline
-// budget (the face's Query2.Each). Allocates nothing.
-func (q Query2[A, B]) Dense() (words []uint32, a []A, b []B) {
-	return q.words, q.a, q.b
-}
 
 // All yields every live row of the table with its handle, in ascending row
 // order (chunk by chunk, the enabled bitmaps applied). The loop body may

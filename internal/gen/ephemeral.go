@@ -45,9 +45,6 @@ type Query{{.N}}[{{.Any}}] struct {
 {{- range .Cols}}
 	{{.F}} []{{.T}}
 {{- end}}
-{{- if .Dense}}
-	words []uint32 // the table's stored words (Lease.Words), for Dense
-{{- end}}
 }
 {{- end}}
 
@@ -106,25 +103,12 @@ func NewQuery{{.N}}[{{.Any}}]({{join .Cols "$F *Column[$T]" ", "}}) (Query{{.N}}
 {{- if .Wide}}
 	return Query{{.N}}[{{.Types}}]{t: a.table, c: &cols{{.N}}[{{.Types}}]{ {{- join .Cols "$F: $F.data" ", " -}} }}, nil
 {{- else}}
-	return Query{{.N}}[{{.Types}}]{t: a.table, {{join .Cols "$F: $F.data" ", "}}{{if .Dense}}, words: a.table.gens{{end}}}, nil
+	return Query{{.N}}[{{.Types}}]{t: a.table, {{join .Cols "$F: $F.data" ", "}}}, nil
 {{- end}}
 }
 
 // Table is the query's table; nil for the zero Query{{.N}}.
 func (q Query{{.N}}[{{.Types}}]) Table() *Table { return q.t }
-{{- if .Dense}}
-
-// Dense returns the table's stored words by row over its whole capacity
-// (Lease.Words: nonzero exactly where a row is live, the high word of its
-// handle, whose low word is the row) and the query's column slice{{if gt .N 1}}s{{end}},
-// indexed alike, for a loop that tests each row's word; nil for the zero
-// Query{{.N}}. The slices are the table's own and pin-stable: read the words
-// only. A few nodes, so that a loop over them stays within Go's inline
-// budget (the face's Query{{.N}}.Each). Allocates nothing.
-func (q Query{{.N}}[{{.Types}}]) Dense() (words []uint32, {{join .Cols "$F []$T" ", "}}) {
-	return q.words, {{join .Cols "q.$F" ", "}}
-}
-{{- end}}
 
 // All yields every live row of the table with its handle, in ascending row
 // order (chunk by chunk, the enabled bitmaps applied). The loop body may

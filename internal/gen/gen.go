@@ -27,16 +27,7 @@ type arity struct {
 	Types string // "A, B"
 	Any   string // "A, B any"
 	Wide  bool   // more than RegisterColumns: the row holds the query and an index
-	Dense bool   // at most DenseColumns: the query has Dense and the face's Each is its inlinable scan
 }
-
-// DenseColumns is the widest query whose face Each inlines into its
-// caller, so that the function literal it is given inlines into the loop:
-// Go's inline budget is 80, a call of a parameter costs 17, and the scan
-// of Dense costs 70 at 1 column and 79 at 2, so a third column's slice
-// and pointer put it over (go build -gcflags=-m=2; docs/benchmarks.md,
-// "Each: a call per row").
-const DenseColumns = 2
 
 // RegisterColumns is the widest row of pointers (RowN) that Go keeps in
 // registers: a struct of at most 4 words. A wider row holds a pointer to
@@ -52,7 +43,7 @@ type col struct {
 func arities() []arity {
 	var out []arity
 	for n := 1; n <= MaxColumns; n++ {
-		a := arity{N: n, Wide: n > RegisterColumns, Dense: n <= DenseColumns}
+		a := arity{N: n, Wide: n > RegisterColumns}
 		var ts []string
 		for i := range n {
 			t := string(rune('A' + i))
@@ -115,36 +106,12 @@ const shared = `{{define "faceYield"}}return func(yield func(Row{{.N}}[{{.Types}
 {{define "faceEach"}}
 // Each calls fn with every live {{if eq .Kind "Join"}}entity the join matches{{else}}row of the table{{end}}: its handle and {{if eq .N 1}}a pointer to its
 // value{{else}}pointers to its values{{end}}, in ascending row order: the loop of All
-// without a row value.
-{{- if and .Dense (eq .Kind "Query")}} Each inlines into its caller, and so does a function
-// literal fn into the loop (no call per row): it scans the table's stored
-// word of every row up to its capacity (Dense), 4 bytes a row, empty rows
-// and chunks included, so on a mostly empty table All, which skips empty
-// chunks, is the faster (BenchmarkEach, docs/benchmarks.md, "Each: a call
-// per row").
-{{- else}} It costs a call of fn per row (Go inlines {{if eq .Kind "Join"}}no join's Each{{else}}no Each past
-// 2 columns{{end}}, so fn is not inlined into the loop; BenchmarkEach
-// measures it against a plain loop, docs/benchmarks.md, "Each: a call per
-// row"): for a hot loop, range over All.
-{{- end}} fn may write through the pointers; it must not change the
+// without a row value, at the cost of a call of fn per row (Go does not
+// inline fn into the loop; BenchmarkEach measures it against a plain
+// loop). fn may write through the pointers; it must not change the
 // structure of the {{if eq .Kind "Join"}}domain's tables{{else}}table{{end}}. Allocates nothing; a zero {{.Kind}}{{.N}} calls
 // nothing, a broken host {{lower .Kind}} panics with its error (Err).
 func (q {{.Kind}}{{.N}}[{{.Types}}]) Each(fn func(entity Handle, {{join .Cols "$F *$T" ", "}})) {
-{{- if and .Dense (eq .Kind "Query")}}
-	// The scan of the table's stored words, small enough to inline (the
-	// error check is a panic in line: a call would cost 57 of the 80),
-	// so that a function literal fn inlines into the loop.
-	if q.err != nil {
-		panic(q.err)
-	}
-	words, {{join .Cols "$F" ", "}} := q.q.Dense()
-	for row, word := range words {
-		if word != 0 {
-			fn(Handle(uint64(word)<<32|uint64(row)), {{join .Cols "&$F[row]" ", "}})
-		}
-	}
-}
-{{- else}}
 	if q.err != nil {
 		brokenQuery(q.err)
 	}
@@ -160,7 +127,6 @@ func (q {{.Kind}}{{.N}}[{{.Types}}]) Each(fn func(entity Handle, {{join .Cols "$
 	}
 {{- end}}
 }
-{{- end}}
 
 // Parallel calls fn with every live {{if eq .Kind "Join"}}entity the join matches{{else}}row of the table{{end}}, as Each, on the world's
 // kernel workers: the used chunks are split over them as Parallel splits
