@@ -1,8 +1,9 @@
 package arena
 
 import (
-	"math"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -90,10 +91,21 @@ func (k *markedBodies) span(lo, hi int) {
 			bVYs[i] = bVY
 		}
 		bXs[i], bYs[i] = bX, bY
-		if math.Floor(float64(ox)*inv) != math.Floor(float64(bX)*inv) || math.Floor(float64(oy)*inv) != math.Floor(float64(bY)*inv) {
+		if cellCoord(ox, inv) != cellCoord(bX, inv) || cellCoord(oy, inv) != cellCoord(bY, inv) {
 			k.marks.Mark(lo + i)
 		}
 	}
+}
+
+// cellCoord is floor(v*inv), the grid's cell coordinate, by truncation
+// (exact within ±2^31 cells: the arena's bodies stay in [0, W]).
+func cellCoord(v float32, inv float64) int32 {
+	f := float64(v) * inv
+	c := int32(f)
+	if float64(c) > f {
+		c--
+	}
+	return c
 }
 
 // The indexes change nothing of the simulation (same presentation, bit
@@ -187,4 +199,49 @@ func BenchmarkFrameIndexes(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkFrameIndexesInterleaved runs the frames of the three worlds
+// of BenchmarkFrameIndexes in turn (one frame of each per iteration), so
+// that a shared machine's load falls on all three alike, and reports each
+// one's frame p50 (tickwork-p50-ns, marked-p50-ns, plain-p50-ns) and the
+// ratios to plain's.
+func BenchmarkFrameIndexesInterleaved(b *testing.B) {
+	cfg := rules.DefaultConfig()
+	news := []func(rules.Config) (*Sim, error){
+		func(c rules.Config) (*Sim, error) { s, _, err := newIndexedSim(c); return s, err },
+		func(c rules.Config) (*Sim, error) { s, _, err := newIndexedSim(c, true); return s, err },
+		New,
+	}
+	sims := make([]*Sim, len(news))
+	for i, nw := range news {
+		s, err := nw(cfg)
+		require.NoError(b, err)
+		defer s.Close()
+		for range rules.DefaultWarmup {
+			require.NoError(b, s.Frame())
+		}
+		sims[i] = s
+	}
+	times := make([][]time.Duration, len(sims))
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, s := range sims {
+			t0 := time.Now()
+			if err := s.Frame(); err != nil {
+				b.Fatal(err)
+			}
+			times[i] = append(times[i], time.Since(t0))
+		}
+	}
+	p50 := make([]float64, len(sims))
+	for i, ts := range times {
+		slices.Sort(ts)
+		p50[i] = float64(ts[len(ts)/2])
+	}
+	b.ReportMetric(p50[0], "tickwork-p50-ns")
+	b.ReportMetric(p50[1], "marked-p50-ns")
+	b.ReportMetric(p50[2], "plain-p50-ns")
+	b.ReportMetric(p50[0]/p50[2], "tickwork/plain")
+	b.ReportMetric(p50[1]/p50[2], "marked/plain")
 }
