@@ -27,7 +27,7 @@ func TestFaceMethodSets(t *testing.T) {
 		typ     reflect.Type
 		methods string
 	}{
-		{reflect.TypeFor[*tickwork.World](), "Budget Close Declarations Fingerprint Frame Frames HostConfig MaxSnapshotSize Order Report Resolve Restore RunChunks Snapshot SnapshotSize Tables Time Workers"},
+		{reflect.TypeFor[*tickwork.World](), "Budget Close Declarations Fingerprint Frame Frames HostConfig MaxSnapshotSize Order Reindex Report Resolve Restore RunChunks Snapshot SnapshotSize Tables Time Workers"},
 		{reflect.TypeFor[*tickwork.Builder](), "Add Budget Build Chain Domain Err Hook System Table"},
 		{reflect.TypeFor[*tickwork.Table](), "Attach Cap ChunkLen ChunkRows Chunks Columns Delete DeleteN Detach Domain Enabled HandleAt Insert InsertN IsAlive Lease Len LiveEnd Name Runs UsedChunks"},
 		{reflect.TypeFor[*tickwork.Column[int32]](), "All Get Name Ptr Set Span Table"},
@@ -61,6 +61,12 @@ func TestFaceMethodSets(t *testing.T) {
 		{reflect.TypeFor[tickwork.Lifetime](), "String"},
 		{reflect.TypeFor[tickwork.Pacing](), "String"},
 		{reflect.TypeFor[tickwork.Option](), ""},
+		{reflect.TypeFor[*tickwork.HashIndex[int32]](), "Hash Kind Name"},
+		{reflect.TypeFor[*tickwork.UniqueIndex[int32]](), "Kind Name Unique"},
+		{reflect.TypeFor[*tickwork.SortedIndex[int32]](), "Kind Name Sorted"},
+		{reflect.TypeFor[*tickwork.GridIndex](), "Grid Kind Name"},
+		{reflect.TypeFor[*tickwork.EventIndex[int32, int32]](), "Hash Kind Name"},
+		{reflect.TypeFor[tickwork.IndexMarks](), "Mark"},
 	} {
 		t.Run(tc.typ.String(), func(t *testing.T) {
 			var got []string
