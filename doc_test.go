@@ -61,6 +61,12 @@ func TestFaceMethodSets(t *testing.T) {
 		{reflect.TypeFor[tickwork.Lifetime](), "String"},
 		{reflect.TypeFor[tickwork.Pacing](), "String"},
 		{reflect.TypeFor[tickwork.Option](), ""},
+		{reflect.TypeFor[*tickwork.HashIndex[int32]](), "Hash Kind Name"},
+		{reflect.TypeFor[*tickwork.UniqueIndex[int32]](), "Kind Name Unique"},
+		{reflect.TypeFor[*tickwork.SortedIndex[int32]](), "Kind Name Sorted"},
+		{reflect.TypeFor[*tickwork.GridIndex](), "Grid Kind Name"},
+		{reflect.TypeFor[*tickwork.EventIndex[int32, int32]](), "Hash Kind Name"},
+		{reflect.TypeFor[tickwork.IndexMarks](), "Mark"},
 	} {
 		t.Run(tc.typ.String(), func(t *testing.T) {
 			var got []string

@@ -85,7 +85,7 @@ type Index interface {
 	// Kind is "hash", "unique", "sorted" or "grid" (an event index is
 	// "hash"): the word a query plan prints.
 	Kind() string
-	engine() frame.Index
+	engine() systems.Index
 }
 
 // IndexColumn is a key column as AddHashIndexOf and AddUniqueIndexOf take
@@ -111,7 +111,7 @@ func (c *Column[T]) indexColumn() (*ephemeral.Table, string, bool) {
 // the structure (ix.Hash() ..) in the body and hand it to kernels, which
 // must not call the accessors (they may sync).
 func ReadIndex(d *Decl, ix Index) {
-	var e frame.Index
+	var e systems.Index
 	if ix != nil {
 		e = ix.engine()
 	}
@@ -138,7 +138,7 @@ func (m IndexMarks) Mark(row int) { m.w[uint(row)>>6] |= 1 << (uint(row) & 63) }
 // kernel) owns that. It declares no write; Write does. A nil ix fails the
 // declaration and returns a zero IndexMarks.
 func MaintainIndex(d *Decl, ix Index) IndexMarks {
-	var e frame.Index
+	var e systems.Index
 	if ix != nil {
 		e = ix.engine()
 	}
@@ -159,6 +159,7 @@ type indexBase struct {
 	name, kind string
 	table      *ephemeral.Table
 	cols       []frame.ColumnRef
+	names      []string // cols' names
 	gens       []uint32 // the table's lease words: nonzero for a live row
 	marks      []uint64 // MaintainIndex's bitmap
 	world      *runtime.World
@@ -167,7 +168,7 @@ type indexBase struct {
 func (b *indexBase) IndexName() string             { return b.name }
 func (b *indexBase) IndexTable() *ephemeral.Table  { return b.table }
 func (b *indexBase) IndexEvents() events.Buffer    { return nil }
-func (b *indexBase) KeyColumns() []frame.ColumnRef { return b.cols }
+func (b *indexBase) KeyColumns() []string          { return b.names }
 func (b *indexBase) Marks() []uint64               { return b.marks }
 func (b *indexBase) SyncEvents(string, bool) error { return nil }
 func (b *indexBase) bind(w *runtime.World)         { b.world = w }
@@ -395,7 +396,7 @@ func (ix *HashIndex[K]) Name() string { return ix.x.name }
 // Kind is "hash".
 func (ix *HashIndex[K]) Kind() string { return "hash" }
 
-func (ix *HashIndex[K]) engine() frame.Index {
+func (ix *HashIndex[K]) engine() systems.Index {
 	if ix == nil {
 		return nil
 	}
@@ -422,7 +423,7 @@ func (ix *UniqueIndex[K]) Name() string { return ix.x.name }
 // Kind is "unique".
 func (ix *UniqueIndex[K]) Kind() string { return "unique" }
 
-func (ix *UniqueIndex[K]) engine() frame.Index {
+func (ix *UniqueIndex[K]) engine() systems.Index {
 	if ix == nil {
 		return nil
 	}
@@ -445,7 +446,7 @@ func (ix *SortedIndex[K]) Name() string { return ix.x.name }
 // Kind is "sorted".
 func (ix *SortedIndex[K]) Kind() string { return "sorted" }
 
-func (ix *SortedIndex[K]) engine() frame.Index {
+func (ix *SortedIndex[K]) engine() systems.Index {
 	if ix == nil {
 		return nil
 	}
@@ -499,6 +500,14 @@ func declare(b *Builder, name, kind string, t *ephemeral.Table, cols []IndexColu
 	return refs, true
 }
 
+func refNames(refs []frame.ColumnRef) []string {
+	names := make([]string, len(refs))
+	for i, r := range refs {
+		names[i] = r.Column
+	}
+	return names
+}
+
 func tableName(t *ephemeral.Table) string {
 	if t == nil {
 		return ""
@@ -536,12 +545,12 @@ func newKeyIndex[K comparable](b *Builder, name, kind string, refs []frame.Colum
 	if !charge(b, name, t.Name(), int64(n)*(3*int64(unsafe.Sizeof(k))+8)) {
 		return keyIndex[K]{}, false
 	}
-	return keyIndex[K]{indexBase: indexBase{name: name, kind: kind, table: t, cols: refs, gens: t.Lease().Words(),
+	return keyIndex[K]{indexBase: indexBase{name: name, kind: kind, table: t, cols: refs, names: refNames(refs), gens: t.Lease().Words(),
 		marks: make([]uint64, (n+63)/64)}, col: col, key: key, shadow: make([]K, n)}, true
 }
 
 // register hands the index to the runtime; false when it refused it.
-func register(b *Builder, ix frame.Index) bool { return runtime.AddIndex(b.e(), ix) }
+func register(b *Builder, ix systems.Index) bool { return runtime.AddIndex(b.e(), ix) }
 
 // AddHashIndex declares an equality index named name on column c: rows by
 // c's value (a ref column's Handle included). A bad declaration (an empty
@@ -681,7 +690,7 @@ func (ix *GridIndex) Name() string { return ix.x.name }
 // Kind is "grid".
 func (ix *GridIndex) Kind() string { return "grid" }
 
-func (ix *GridIndex) engine() frame.Index {
+func (ix *GridIndex) engine() systems.Index {
 	if ix == nil {
 		return nil
 	}
@@ -841,7 +850,7 @@ func AddGridIndex(b *Builder, name string, x, y *Column[float32], cell float32) 
 		b.e().Fail(&IndexError{Index: name, Table: t.Name(), Err: err})
 		return nil
 	}
-	ix := &GridIndex{x: gridIndex{indexBase: indexBase{name: name, kind: "grid", table: t, cols: refs, gens: t.Lease().Words(),
+	ix := &GridIndex{x: gridIndex{indexBase: indexBase{name: name, kind: "grid", table: t, cols: refs, names: refNames(refs), gens: t.Lease().Words(),
 		marks: make([]uint64, (n+63)/64)}, xs: x.All(), ys: y.All(), shadow: make([]index.Cell, n), inv: 1 / float64(cell), g: g}}
 	ix.x.diff = ix.x.diffChunk
 	if !register(b, &ix.x) {
@@ -876,7 +885,7 @@ func (ix *EventIndex[E, K]) Name() string { return ix.x.name }
 // Kind is "hash".
 func (ix *EventIndex[E, K]) Kind() string { return "hash" }
 
-func (ix *EventIndex[E, K]) engine() frame.Index {
+func (ix *EventIndex[E, K]) engine() systems.Index {
 	if ix == nil {
 		return nil
 	}
@@ -896,12 +905,12 @@ type eventIndex[E any, K comparable] struct {
 	world *runtime.World
 }
 
-func (x *eventIndex[E, K]) IndexName() string             { return x.name }
-func (x *eventIndex[E, K]) IndexTable() *ephemeral.Table  { return nil }
-func (x *eventIndex[E, K]) IndexEvents() events.Buffer    { return x.ev }
-func (x *eventIndex[E, K]) KeyColumns() []frame.ColumnRef { return nil }
-func (x *eventIndex[E, K]) Marks() []uint64               { return nil }
-func (x *eventIndex[E, K]) SyncAll(string) error          { return nil }
+func (x *eventIndex[E, K]) IndexName() string            { return x.name }
+func (x *eventIndex[E, K]) IndexTable() *ephemeral.Table { return nil }
+func (x *eventIndex[E, K]) IndexEvents() events.Buffer   { return x.ev }
+func (x *eventIndex[E, K]) KeyColumns() []string         { return nil }
+func (x *eventIndex[E, K]) Marks() []uint64              { return nil }
+func (x *eventIndex[E, K]) SyncAll(string) error         { return nil }
 func (x *eventIndex[E, K]) SyncRows(string, []uint64, []uint64) error {
 	return nil
 }

@@ -241,5 +241,19 @@ func TestIndexFramesAllocateNothing(t *testing.T) {
 		})
 		assert.Zero(t, allocs, "%d workers", workers)
 		require.NotZero(t, p.byA.Hash().Len())
+		// A rollback's load rebuilds every index, allocating nothing either.
+		rb, err := tickwork.NewRollback(p.w, 2)
+		require.NoError(t, err)
+		require.NoError(t, rb.Save())
+		old, _ := rb.Newest()
+		allocs = testing.AllocsPerRun(20, func() {
+			if err := rb.Load(old); err != nil {
+				panic(err)
+			}
+			if err := p.w.Frame(1.0 / 60); err != nil {
+				panic(err)
+			}
+		})
+		assert.Zero(t, allocs, "%d workers, rollback", workers)
 	}
 }

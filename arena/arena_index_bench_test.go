@@ -1,7 +1,9 @@
 package arena
 
 import (
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -18,10 +20,19 @@ type handIndexes struct {
 	hits   *tickwork.EventIndex[HitEvent, tickwork.Handle]
 }
 
-// newIndexedSim is New with the three indexes declared.
-func newIndexedSim(cfg rules.Config) (*Sim, *handIndexes, error) {
+// newIndexedSim is New with the three indexes declared; marked, the
+// grid is kept by marks (MaintainIndex) of a hand-fused IntegrateBodies
+// (markedBodies) instead of the diff after the generated one.
+func newIndexedSim(cfg rules.Config, marked ...bool) (*Sim, *handIndexes, error) {
 	ix := &handIndexes{}
-	s, err := newSimWith(cfg, nil, func(s *Sim, b *tickwork.Builder) {
+	var replace func(s *Sim) []tickwork.System
+	if len(marked) > 0 && marked[0] {
+		replace = func(s *Sim) []tickwork.System {
+			m := &markedBodies{t: s.t, grid: ix.bodies, inv: 1.0 / 64}
+			return []tickwork.System{{Name: "IntegrateBodies", Phase: tickwork.FixedUpdate, Declare: m.declare}}
+		}
+	}
+	s, err := newSimWith(cfg, replace, func(s *Sim, b *tickwork.Builder) {
 		ix.health = tickwork.AddSortedIndex(b, "UnitsByHealth", s.t.Unit.Health)
 		ix.bodies = tickwork.AddGridIndex(b, "BodiesByPos", s.t.Body.X, s.t.Body.Y, 64)
 		ix.hits = tickwork.AddEventIndex(b, "HitsByTarget", s.t.HitEvent, func(e *HitEvent) tickwork.Handle { return e.Target })
@@ -29,15 +40,89 @@ func newIndexedSim(cfg rules.Config) (*Sim, *handIndexes, error) {
 	return s, ix, err
 }
 
+// markedBodies is IntegrateBodies (the generated span, scalar) fused with
+// the grid's upkeep as the generator would fuse it (MaintainIndex): it
+// marks the bodies whose cell changed.
+type markedBodies struct {
+	t                *Tables
+	grid             *tickwork.GridIndex
+	marks            tickwork.IndexMarks
+	inv              float64
+	bX, bY, bVX, bVY []float32
+	dt32             float32
+}
+
+func (s *markedBodies) declare(d *tickwork.Decl) tickwork.RunFunc {
+	s.bX = tickwork.Write(d, s.t.Body.X).All()
+	s.bY = tickwork.Write(d, s.t.Body.Y).All()
+	s.bVX = tickwork.Write(d, s.t.Body.VX).All()
+	s.bVY = tickwork.Write(d, s.t.Body.VY).All()
+	s.marks = tickwork.MaintainIndex(d, s.grid)
+	return tickwork.DenseKernel(d, s.t.Body.Table, 0, s, (*markedBodies).span).World(&s.dt32, nil, nil).Run
+}
+
+func (k *markedBodies) span(lo, hi int) {
+	dt32, inv := k.dt32, k.inv
+	bXs := k.bX[lo:hi]
+	bYs, bVXs, bVYs := k.bY[lo:hi][:len(bXs)], k.bVX[lo:hi][:len(bXs)], k.bVY[lo:hi][:len(bXs)]
+	for i := range bXs {
+		bX, bY, bVX, bVY := bXs[i], bYs[i], bVXs[i], bVYs[i]
+		ox, oy := bX, bY
+		bX += float32(bVX * dt32)
+		bY += float32(bVY * dt32)
+		switch {
+		case bX < 0:
+			bX = -bX
+			bVX = -bVX
+			bVXs[i] = bVX
+		case bX > W:
+			bX = 4096 - bX
+			bVX = -bVX
+			bVXs[i] = bVX
+		}
+		switch {
+		case bY < 0:
+			bY = -bY
+			bVY = -bVY
+			bVYs[i] = bVY
+		case bY > W:
+			bY = 4096 - bY
+			bVY = -bVY
+			bVYs[i] = bVY
+		}
+		bXs[i], bYs[i] = bX, bY
+		if cellCoord(ox, inv) != cellCoord(bX, inv) || cellCoord(oy, inv) != cellCoord(bY, inv) {
+			k.marks.Mark(lo + i)
+		}
+	}
+}
+
+// cellCoord is floor(v*inv), the grid's cell coordinate, by truncation
+// (exact within ±2^31 cells: the arena's bodies stay in [0, W]).
+func cellCoord(v float32, inv float64) int32 {
+	f := float64(v) * inv
+	c := int32(f)
+	if float64(c) > f {
+		c--
+	}
+	return c
+}
+
 // The indexes change nothing of the simulation (same presentation, bit
 // for bit, and same counters), and after the frames each equals one
 // rebuilt from the tables.
 func TestIndexedArenaMatches(t *testing.T) {
 	cfg := rules.Config{Units: 3000, Shots: 256, Seed: 9, Workers: 2}
+	for _, marked := range []bool{false, true} {
+		t.Run(map[bool]string{false: "diffed", true: "marked"}[marked], func(t *testing.T) { indexedArenaMatches(t, cfg, marked) })
+	}
+}
+
+func indexedArenaMatches(t *testing.T, cfg rules.Config, marked bool) {
 	plain, err := New(cfg)
 	require.NoError(t, err)
 	defer plain.Close()
-	s, ix, err := newIndexedSim(cfg)
+	s, ix, err := newIndexedSim(cfg, marked)
 	require.NoError(t, err)
 	defer s.Close()
 	for range 150 {
@@ -86,7 +171,9 @@ func TestIndexedArenaMatches(t *testing.T) {
 // BenchmarkFrameIndexes is the cost of issue 23's three indexes (units by
 // health, bodies by position in 64-unit cells, hits by target): one arena
 // frame at 100 000 units with them (tickwork) and without (plain), after
-// the default warm-up, in one run (docs/benchmarks.md, Indexes).
+// the default warm-up, in one run (docs/benchmarks.md, Indexes); marked
+// keeps the grid by a hand-fused IntegrateBodies's marks (MaintainIndex)
+// in place of the diff after the generated kernel.
 func BenchmarkFrameIndexes(b *testing.B) {
 	cfg := rules.DefaultConfig()
 	for _, impl := range []struct {
@@ -94,6 +181,7 @@ func BenchmarkFrameIndexes(b *testing.B) {
 		new  func(rules.Config) (*Sim, error)
 	}{
 		{"tickwork", func(c rules.Config) (*Sim, error) { s, _, err := newIndexedSim(c); return s, err }},
+		{"marked", func(c rules.Config) (*Sim, error) { s, _, err := newIndexedSim(c, true); return s, err }},
 		{"plain", New},
 	} {
 		b.Run(impl.name, func(b *testing.B) {
@@ -111,4 +199,49 @@ func BenchmarkFrameIndexes(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkFrameIndexesInterleaved runs the frames of the three worlds
+// of BenchmarkFrameIndexes in turn (one frame of each per iteration), so
+// that a shared machine's load falls on all three alike, and reports each
+// one's frame p50 (tickwork-p50-ns, marked-p50-ns, plain-p50-ns) and the
+// ratios to plain's.
+func BenchmarkFrameIndexesInterleaved(b *testing.B) {
+	cfg := rules.DefaultConfig()
+	news := []func(rules.Config) (*Sim, error){
+		func(c rules.Config) (*Sim, error) { s, _, err := newIndexedSim(c); return s, err },
+		func(c rules.Config) (*Sim, error) { s, _, err := newIndexedSim(c, true); return s, err },
+		New,
+	}
+	sims := make([]*Sim, len(news))
+	for i, nw := range news {
+		s, err := nw(cfg)
+		require.NoError(b, err)
+		defer s.Close()
+		for range rules.DefaultWarmup {
+			require.NoError(b, s.Frame())
+		}
+		sims[i] = s
+	}
+	times := make([][]time.Duration, len(sims))
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, s := range sims {
+			t0 := time.Now()
+			if err := s.Frame(); err != nil {
+				b.Fatal(err)
+			}
+			times[i] = append(times[i], time.Since(t0))
+		}
+	}
+	p50 := make([]float64, len(sims))
+	for i, ts := range times {
+		slices.Sort(ts)
+		p50[i] = float64(ts[len(ts)/2])
+	}
+	b.ReportMetric(p50[0], "tickwork-p50-ns")
+	b.ReportMetric(p50[1], "marked-p50-ns")
+	b.ReportMetric(p50[2], "plain-p50-ns")
+	b.ReportMetric(p50[0]/p50[2], "tickwork/plain")
+	b.ReportMetric(p50[1]/p50[2], "marked/plain")
 }

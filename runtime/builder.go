@@ -52,7 +52,7 @@ type Builder struct {
 	resources []frame.Resource
 	systems   []systems.System
 	hooks     []func(*scheduler.Hook) error
-	indexes   []frame.Index // AddIndex (index.go)
+	indexes   []systems.Index // AddIndex (index.go)
 }
 
 // NewBuilder returns a builder configured by opts (applied in order, a

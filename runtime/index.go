@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/tickwork/tickwork/ephemeral"
-	"github.com/tickwork/tickwork/internal/engine/frame"
+	"github.com/tickwork/tickwork/systems"
 )
 
 // AddIndex registers a declared secondary index (package tickwork's
@@ -14,7 +14,7 @@ import (
 // recording nothing, when b cannot declare (an earlier error, after Build)
 // and records a *ForeignError for a table or event table of another
 // Builder (the caller checks names and columns). Set-up only.
-func AddIndex(b *Builder, ix frame.Index) bool {
+func AddIndex(b *Builder, ix systems.Index) bool {
 	if !b.usable() {
 		return false
 	}
@@ -38,18 +38,18 @@ func (b *Builder) Built() bool { return b != nil && b.built }
 type indexGroup struct {
 	t     *ephemeral.Table
 	marks *ephemeral.Marks
-	ixs   []frame.Index
+	ixs   []systems.Index
 }
 
-// upkeep is a world's frame.IndexUpkeep.
+// upkeep is a world's systems.IndexUpkeep.
 type upkeep struct {
 	pending error // an error of a sync at an accessor's first use, for the next frame
-	all     []frame.Index
+	all     []systems.Index
 	groups  []indexGroup
-	events  []frame.Index
+	events  []systems.Index
 }
 
-func newUpkeep(ixs []frame.Index) *upkeep {
+func newUpkeep(ixs []systems.Index) *upkeep {
 	u := &upkeep{all: ixs}
 	for _, ix := range ixs {
 		t := ix.IndexTable()
@@ -69,7 +69,7 @@ func newUpkeep(ixs []frame.Index) *upkeep {
 	return u
 }
 
-func (u *upkeep) Indexes() []frame.Index { return u.all }
+func (u *upkeep) Indexes() []systems.Index { return u.all }
 
 func (u *upkeep) Changed(who string, boundary bool) error {
 	first := u.pending
@@ -190,7 +190,7 @@ func (b *Builder) Tables() []*ephemeral.Table { return b.tables }
 
 // Indexes lists the indexes registered so far (AddIndex); the slice is
 // the Builder's own. Set-up only.
-func (b *Builder) Indexes() []frame.Index { return b.indexes }
+func (b *Builder) Indexes() []systems.Index { return b.indexes }
 
 // Running reports whether a frame runs (from a system, or another
 // goroutine during Frame): the indexes' accessors sync only between

@@ -4,13 +4,14 @@ import (
 	"slices"
 
 	"github.com/tickwork/tickwork/internal/engine/frame"
+	"github.com/tickwork/tickwork/systems"
 )
 
 // indexSync is one sync a system's run owes an index: ix's key columns
 // were written (marked: by a system that marks its rows), or its event
 // table emitted into or consumed.
 type indexSync struct {
-	ix     frame.Index
+	ix     systems.Index
 	marked bool
 	events bool
 }
@@ -21,7 +22,7 @@ type indexSync struct {
 // start it calls u.Changed, and at the frame's event boundary
 // u.Changed(..., true) (the rule: docs/architecture.md, Indexes). It
 // returns an error after Seal. Set-up only.
-func (s *Scheduler) SetIndexUpkeep(u frame.IndexUpkeep) error {
+func (s *Scheduler) SetIndexUpkeep(u systems.IndexUpkeep) error {
 	if s.sealed {
 		return errSealed
 	}
@@ -42,9 +43,9 @@ func (s *Scheduler) indexSyncs(e *entry) []indexSync {
 			}
 			continue
 		}
-		for _, c := range ix.KeyColumns() {
+		for _, c := range frame.KeyRefs(ix) {
 			if slices.Contains(e.man.Writes, c) {
-				out = append(out, indexSync{ix: ix, marked: slices.Contains(e.run.Maintains, ix)})
+				out = append(out, indexSync{ix: ix, marked: slices.Contains(e.run.Maintains, frame.Index(ix))})
 				break
 			}
 		}

@@ -106,7 +106,7 @@ type Scheduler struct {
 	report   FrameReport
 	bufs     []*commands.Buffer // playback scratch
 	meter    allocMeter
-	upkeep   frame.IndexUpkeep // the world's indexes, nil without any (index.go)
+	upkeep   systems.IndexUpkeep // the world's indexes, nil without any (index.go)
 	idxErr   error             // the frame's first index error of a playback's or the host's sync
 }
 

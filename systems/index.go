@@ -5,8 +5,47 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/internal/engine/frame"
 )
+
+// Index is the engine's face of one declared secondary index, what
+// ReadIndex and MaintainIndex take and a world keeps consistent (package
+// tickwork's HashIndex .. EventIndex implement it; the rule:
+// docs/architecture.md, Indexes). Its methods run on the frame's
+// goroutine between systems, where no kernel runs, and allocate nothing
+// unless they return an error.
+type Index interface {
+	// IndexName is the index's name, unique among a world's indexes.
+	IndexName() string
+	// IndexTable is the indexed table, nil for an event index.
+	IndexTable() *ephemeral.Table
+	// IndexEvents is the indexed event table, nil for a table's index.
+	IndexEvents() events.Buffer
+	// KeyColumns names the columns of IndexTable the key reads (none for
+	// an event index).
+	KeyColumns() []string
+	// Marks is the MaintainIndex bitmap (bit r%64 of word r/64 for row r),
+	// nil for an event index.
+	Marks() []uint64
+	// SyncAll diffs the key of every live row against the stored one and
+	// refiles the rows that changed; who names the system (or "host").
+	SyncAll(who string) error
+	// SyncRows syncs the rows whose bits are set in words (a row that is
+	// not live is unfiled), visiting only the words summary names when it
+	// is not nil; it clears nothing.
+	SyncRows(who string, words, summary []uint64) error
+	// SyncMarked syncs the rows of Marks and clears them.
+	SyncMarked(who string) error
+	// SyncEvents refiles an event index from its table's Read view:
+	// appended events only, unless force or the view moved. Table
+	// indexes do nothing.
+	SyncEvents(who string, force bool) error
+	// Rebuild clears the index and files every live row (every event of
+	// the view) again.
+	Rebuild(who string) error
+}
 
 // ErrStaleIndex: a system reads an index (ReadIndex) and writes one of its
 // key columns, so its reads could see the index stale (the consistency
@@ -37,19 +76,19 @@ func (e *StaleIndexError) Is(target error) bool { return target == ErrStaleIndex
 // index declares nothing more: readers of an event table never conflict
 // with its emitters. A system that also writes a key column of ix fails
 // Build with a *StaleIndexError. A nil ix fails the declaration.
-func ReadIndex(s *Decl, ix frame.Index) {
+func ReadIndex(s *Decl, ix Index) {
 	d := s.use("ReadIndex")
 	if ix == nil {
 		d.fail("ReadIndex", "nil index (the declaration that made it failed: its error comes first)")
 		return
 	}
-	for _, c := range ix.KeyColumns() {
+	for _, c := range frame.KeyRefs(ix) {
 		d.man.Read(c)
 	}
 	if t := ix.IndexTable(); t != nil {
 		d.man.Presence = frame.AddNew(d.man.Presence, t)
 	}
-	d.man.Indexes = frame.AddNew(d.man.Indexes, ix)
+	d.man.Indexes = frame.AddNew(d.man.Indexes, frame.Index(ix))
 }
 
 // MaintainIndex declares that the system marks, in ix's marks, the rows
@@ -58,13 +97,13 @@ func ReadIndex(s *Decl, ix frame.Index) {
 // declares no write: the system writes the key columns through Write. It
 // returns the marks bitmap (bit r%64 of word r/64 for row r), nil for a
 // nil ix (which fails the declaration) or an event index.
-func MaintainIndex(s *Decl, ix frame.Index) []uint64 {
+func MaintainIndex(s *Decl, ix Index) []uint64 {
 	d := s.use("MaintainIndex")
 	if ix == nil {
 		d.fail("MaintainIndex", "nil index (the declaration that made it failed: its error comes first)")
 		return nil
 	}
-	if !slices.Contains(d.run.Maintains, ix) {
+	if !slices.Contains(d.run.Maintains, frame.Index(ix)) {
 		d.run.Maintains = append(d.run.Maintains, ix)
 	}
 	return ix.Marks()
@@ -74,11 +113,24 @@ func MaintainIndex(s *Decl, ix frame.Index) []uint64 {
 // index and writes one of its key columns, nil when there is none.
 func staleIndex(name string, m *frame.Manifest) error {
 	for _, ix := range m.Indexes {
-		for _, c := range ix.KeyColumns() {
+		for _, c := range frame.KeyRefs(ix) {
 			if slices.Contains(m.Writes, c) {
 				return &StaleIndexError{System: name, Index: ix.IndexName(), Column: c.String()}
 			}
 		}
 	}
 	return nil
+}
+
+// IndexUpkeep is a world's side of all its indexes (package runtime
+// implements it, scheduler.Scheduler.SetIndexUpkeep takes it): the syncs
+// of what changed outside systems.
+type IndexUpkeep interface {
+	// Indexes lists the world's indexes in declaration order.
+	Indexes() []Index
+	// Changed syncs every index whose table has dirty rows
+	// (ephemeral.Marks) and every event index whose view moved; boundary
+	// forces the event indexes' refiling (an event boundary passed). who
+	// names the cause ("playback", "host"). It returns the first error.
+	Changed(who string, boundary bool) error
 }

@@ -5,9 +5,21 @@ import (
 	"github.com/tickwork/tickwork/events"
 )
 
+// KeyRefs returns ix's key columns as references.
+func KeyRefs(ix Index) []ColumnRef {
+	cols := ix.KeyColumns()
+	refs := make([]ColumnRef, len(cols))
+	for i, c := range cols {
+		refs[i] = ColumnRef{Table: ix.IndexTable(), Column: c}
+	}
+	return refs
+}
+
 // Index is the engine's face of one declared secondary index (package
-// tickwork's HashIndex .. EventIndex implement it): what the scheduler
-// needs to keep it consistent by the rule of docs/architecture.md,
+// tickwork's HashIndex .. EventIndex implement it), the method set of
+// systems.Index (the exported name engine packages' signatures use; an
+// interface of the same methods, so each converts to the other): what the
+// scheduler needs to keep it consistent by the rule of docs/architecture.md,
 // Indexes. Its methods run on the scheduler's goroutine, between systems,
 // where no kernel runs; they allocate nothing unless they return an error.
 type Index interface {
@@ -17,8 +29,9 @@ type Index interface {
 	IndexTable() *ephemeral.Table
 	// IndexEvents is the indexed event table, nil for a table's index.
 	IndexEvents() events.Buffer
-	// KeyColumns are the columns the key reads (none for an event index).
-	KeyColumns() []ColumnRef
+	// KeyColumns names the columns of IndexTable the key reads (none for
+	// an event index).
+	KeyColumns() []string
 	// Marks is the MaintainIndex bitmap (bit r%64 of word r/64 for row r),
 	// nil for an event index.
 	Marks() []uint64
@@ -40,14 +53,3 @@ type Index interface {
 	Rebuild(who string) error
 }
 
-// IndexUpkeep is a world's side of all its indexes (package runtime
-// implements it): the syncs of what changed outside systems.
-type IndexUpkeep interface {
-	// Indexes lists the world's indexes in declaration order.
-	Indexes() []Index
-	// Changed syncs every index whose table has dirty rows
-	// (ephemeral.Marks) and every event index whose view moved; boundary
-	// forces the event indexes' refiling (an event boundary passed). who
-	// names the cause ("playback", "host"). It returns the first error.
-	Changed(who string, boundary bool) error
-}
