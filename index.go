@@ -536,13 +536,12 @@ func charge(b *Builder, name, table string, bytes int64) bool {
 // rowsOf is the number of rows an index of t covers: Chunks*ChunkRows.
 func rowsOf(t *ephemeral.Table) int { return t.Chunks() * t.ChunkRows() }
 
-func newKeyIndex[K comparable](b *Builder, name, kind string, refs []frame.ColumnRef, col []K, key func(int) K) (keyIndex[K], bool) {
+func newKeyIndex[K comparable](b *Builder, name, kind string, refs []frame.ColumnRef, col []K, key func(int) K, structure func(rows int) int64) (keyIndex[K], bool) {
 	t := refs[0].Table
 	n := rowsOf(t)
 	var k K
-	// The structure (keys and filing bits, about the same again for the
-	// walk), the shadow keys and the marks.
-	if !charge(b, name, t.Name(), int64(n)*(3*int64(unsafe.Sizeof(k))+8)) {
+	// The structure (index.HashBytes ..), the shadow keys and the marks.
+	if !charge(b, name, t.Name(), structure(n)+int64(n)*int64(unsafe.Sizeof(k))+8*int64((n+63)/64)) {
 		return keyIndex[K]{}, false
 	}
 	return keyIndex[K]{indexBase: indexBase{name: name, kind: kind, table: t, cols: refs, names: refNames(refs), gens: t.Lease().Words(),
@@ -595,7 +594,7 @@ func declareOf(b *Builder, name, kind string, t *Table, nilKey bool, cols []Inde
 }
 
 func newHash[K comparable](b *Builder, name string, refs []frame.ColumnRef, col []K, key func(int) K) *HashIndex[K] {
-	x, ok := newKeyIndex(b, name, "hash", refs, col, key)
+	x, ok := newKeyIndex(b, name, "hash", refs, col, key, index.HashBytes[K])
 	if !ok {
 		return nil
 	}
@@ -633,7 +632,7 @@ func AddUniqueIndexOf[K comparable](b *Builder, name string, t *Table, key func(
 }
 
 func newUnique[K comparable](b *Builder, name string, refs []frame.ColumnRef, col []K, key func(int) K) *UniqueIndex[K] {
-	x, ok := newKeyIndex(b, name, "unique", refs, col, key)
+	x, ok := newKeyIndex(b, name, "unique", refs, col, key, index.UniqueBytes[K])
 	if !ok {
 		return nil
 	}
@@ -658,7 +657,7 @@ func AddSortedIndex[K index.Ordered](b *Builder, name string, c *Column[K]) *Sor
 	if !ok {
 		return nil
 	}
-	x, ok := newKeyIndex(b, name, "sorted", refs, c.All(), nil)
+	x, ok := newKeyIndex(b, name, "sorted", refs, c.All(), nil, index.SortedBytes[K])
 	if !ok {
 		return nil
 	}
@@ -842,7 +841,8 @@ func AddGridIndex(b *Builder, name string, x, y *Column[float32], cell float32) 
 		return nil
 	}
 	n := rowsOf(t)
-	if !charge(b, name, t.Name(), int64(n)*3*8) {
+	// The grid (index.GridBytes), the shadow cells and the marks.
+	if !charge(b, name, t.Name(), index.GridBytes(n)+int64(n)*int64(unsafe.Sizeof(index.Cell{}))+8*int64((n+63)/64)) {
 		return nil
 	}
 	g, err := index.NewGrid(n, cell)
@@ -974,8 +974,7 @@ func AddEventIndex[E any, K comparable](b *Builder, name string, ev *Events[E], 
 		}
 	}
 	et := ev.e()
-	var k K
-	if !charge(b, name, et.Name(), int64(et.Cap())*(2*int64(unsafe.Sizeof(k))+8)) {
+	if !charge(b, name, et.Name(), index.HashBytes[K](et.Cap())) {
 		return nil
 	}
 	h, err := index.NewHash[K](et.Cap())

@@ -11,6 +11,7 @@ import (
 	"github.com/tickwork/tickwork/commands"
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/index"
 	"github.com/tickwork/tickwork/memory"
 	"github.com/tickwork/tickwork/runtime"
 	"github.com/tickwork/tickwork/scheduler"
@@ -19,7 +20,8 @@ import (
 // arenaBytes is what the arena world charges to its memory budget for cfg,
 // computed without allocating: the declarations of arena.New (the Actors
 // domain with its Unit and Body tables, the Projectile and ArenaClock
-// tables, their columns, the HitEvent and DeadSlot event tables), the
+// tables, their columns, the HitEvent and DeadSlot event tables, the
+// three indexes), the
 // command buffers' initial records (a serial buffer and one per kernel
 // worker for every system that records, at Build), what the systems
 // Reserve past them (reserved), and Collision's per-worker HitEvent
@@ -66,6 +68,21 @@ func declared(cfg rules.Config) int64 {
 		events.Bytes[arena.DeadSlot](events.Spec{Name: "DeadSlot", Capacity: n, Lifetime: events.ThisFrame}),
 		memory.Size(int64(4*(1+workers)), commands.BufferBytes(scheduler.DefaultCommandRecords)), // 4 recording systems
 		events.StagingBytes[arena.HitEvent](proj, workers),
+		indexBytes(n, proj),
+	)
+}
+
+// indexBytes is what arena.tw's three indexes charge (the face's
+// Add*Index: the structure, its shadow keys and marks over the table's
+// whole chunks; an event index, the structure over the event capacity).
+func indexBytes(units, proj int) int64 {
+	cr := ephemeral.DefaultChunkRows
+	rows := (units + cr - 1) / cr * cr
+	marks := 8 * int64((rows+63)/64)
+	return memory.Sum(
+		index.SortedBytes[int32](rows)+4*int64(rows)+marks, // UnitsByHealth
+		index.GridBytes(rows)+8*int64(rows)+marks,          // BodiesByPos
+		index.HashBytes[ephemeral.Handle](proj),            // HitsByTarget
 	)
 }
 
@@ -86,8 +103,8 @@ func TestArenaBudgetMatchesDeclarations(t *testing.T) {
 }
 
 // The default budget admits the arena at its largest roster, 16 777 216
-// units, with room to spare, and refuses the largest shots with 256
-// workers (63 GiB: 24 GiB of HitEvent staging, 37 GiB of Collision's
+// units, with room to spare (2 GiB, 1.45 GiB of it the three indexes),
+// and refuses the largest shots with 256 workers (65 GiB: 24 GiB of HitEvent staging, 37 GiB of Collision's
 // per-worker command records) instead of running out of
 // memory. Nothing is allocated: the sizes are computed.
 func TestArenaMaxUnitsFitDefaultBudget(t *testing.T) {
@@ -98,10 +115,10 @@ func TestArenaMaxUnitsFitDefaultBudget(t *testing.T) {
 		fits             bool
 		atMostGiB, above float64
 	}{
-		{"default shots, 1 worker", rules.DefaultShots, 1, true, 0.6, 0.5},
-		{"default shots, 256 workers", rules.DefaultShots, 256, true, 0.95, 0.85},
-		{"max shots, 8 workers", rules.MaxShots, 8, true, 4.5, 4.3},
-		{"max shots, 256 workers", rules.MaxShots, 256, false, 64, 63},
+		{"default shots, 1 worker", rules.DefaultShots, 1, true, 2.1, 1.9},
+		{"default shots, 256 workers", rules.DefaultShots, 256, true, 2.4, 2.25},
+		{"max shots, 8 workers", rules.MaxShots, 8, true, 6.3, 6.1},
+		{"max shots, 256 workers", rules.MaxShots, 256, false, 65.5, 64.5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bytes := arenaBytes(rules.Config{Units: rules.MaxUnits, Shots: tc.shots, Workers: tc.workers})
@@ -114,12 +131,12 @@ func TestArenaMaxUnitsFitDefaultBudget(t *testing.T) {
 }
 
 // The arena builds and runs a frame at 16 777 216 units under the default
-// budget, charging exactly arenaBytes. It allocates about 0.6 GiB and
+// budget, charging exactly arenaBytes. It allocates about 2 GiB and
 // spawns 16.7 million units (seconds): skipped with -short and under the
 // race detector.
 func TestArenaMaxUnitsRuns(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("allocates 0.6 GiB and spawns 16 777 216 units")
+		t.Skip("allocates 2 GiB and spawns 16 777 216 units")
 	}
 	cfg := rules.Config{Units: rules.MaxUnits, Shots: rules.DefaultShots, Seed: rules.DefaultSeed, Workers: 1}
 	sim, err := arena.New(cfg)

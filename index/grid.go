@@ -67,10 +67,7 @@ func NewGrid(capacity int, size float32) (*Grid, error) {
 	if !(size > 0) || math.IsInf(float64(size), 1) {
 		return nil, fmt.Errorf("%w: %v", ErrCellSize, size)
 	}
-	ts := uint64(2)
-	for ts < 2*uint64(capacity) {
-		ts <<= 1
-	}
+	ts := tableSize(capacity)
 	g := &Grid{
 		size:  size,
 		inv:   1 / float64(size),

@@ -51,10 +51,7 @@ func NewHash[K comparable](capacity int) (*Hash[K], error) {
 	if err := checkCap(capacity); err != nil {
 		return nil, err
 	}
-	size := uint64(2)
-	for size < 2*uint64(capacity) {
-		size <<= 1
-	}
+	size := tableSize(capacity)
 	h := &Hash[K]{
 		seed:  maphash.MakeSeed(),
 		keys:  make([]K, capacity),

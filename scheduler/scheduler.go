@@ -107,7 +107,7 @@ type Scheduler struct {
 	bufs     []*commands.Buffer // playback scratch
 	meter    allocMeter
 	upkeep   systems.IndexUpkeep // the world's indexes, nil without any (index.go)
-	idxErr   error             // the frame's first index error of a playback's or the host's sync
+	idxErr   error               // the frame's first index error of a playback's or the host's sync
 }
 
 // New returns an unsealed scheduler. It returns a *ConfigError (errors.Is

@@ -52,4 +52,3 @@ type Index interface {
 	// the view) again.
 	Rebuild(who string) error
 }
-
