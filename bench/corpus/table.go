@@ -12,7 +12,7 @@ import (
 )
 
 // Ways are the sub-benchmarks of a case, in table order.
-var Ways = []string{"generated", "parallel", "hand", "sqlite", "sqlite_index"}
+var Ways = []string{"generated", "parallel", "scan", "hand", "sqlite", "sqlite_index"}
 
 // Result is one BenchmarkCorpus line: one case run one way.
 type Result struct {
