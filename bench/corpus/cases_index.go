@@ -126,7 +126,7 @@ func indexCases() []Case {
 					return dst
 				}
 			},
-			Close:   func(a, b DayF64) bool { return a.Day == b.Day && a.N == b.N && near(a.Sum, b.Sum) },
+			Close: func(a, b DayF64) bool { return a.Day == b.Day && a.N == b.N && near(a.Sum, b.Sum) },
 		},
 		&Kase[HXY, *HXY]{
 			Meta: Info{Name: "ix_bodies_in_box", Family: "index box", Set: "arena", Index: "BodiesByPos",
