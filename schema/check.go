@@ -71,6 +71,7 @@ type declared struct {
 	event  *EventTable
 	strct  *Struct
 	res    *Resource
+	index  *Index
 	system bool
 }
 
@@ -92,6 +93,9 @@ type checker struct {
 	// phased are the systems whose phase option checked, whether or not
 	// their body did (the phase order needs only the phases).
 	phased []*System
+	// setSide: the query being checked is a set operation's side (it
+	// scans: no index plan).
+	setSide bool
 }
 
 // errorf records an error.
@@ -108,6 +112,8 @@ func (c *checker) check(f *File) {
 	var structs []*synStructDecl
 	var resources []*synResourceDecl
 	var queries []*synQueryDecl
+	var indexes []*synIndexDecl
+	var indexModels []*Index
 	for _, d := range f.Decls {
 		switch {
 		case d.Const != nil:
@@ -156,6 +162,12 @@ func (c *checker) check(f *File) {
 			if c.declare(d.Query.Name, declared{what: "query"}) {
 				queries = append(queries, d.Query)
 			}
+		case d.Index != nil:
+			ix := &Index{Pos: c.pos(d.Index.Name.Pos), Name: d.Index.Name.Name}
+			if c.declare(d.Index.Name, declared{what: "index", index: ix}) {
+				indexes = append(indexes, d.Index)
+				indexModels = append(indexModels, ix)
+			}
 		}
 	}
 	// Constants first (in text order; each resolves what it names), then
@@ -186,6 +198,11 @@ func (c *checker) check(f *File) {
 	}
 	for i, e := range events {
 		c.eventTable(c.s.Events[i], e)
+	}
+	for i, d := range indexes {
+		if c.indexDecl(indexModels[i], d) {
+			c.s.Indexes = append(c.s.Indexes, indexModels[i])
+		}
 	}
 	for _, sd := range systems {
 		if sys := c.system(sd); sys != nil {

@@ -84,7 +84,10 @@ func (c *checker) query(d *synQueryDecl) *Query {
 		c.errorf(q.Pos, KindValue, "%s aggregates without group by, so it returns exactly one row: order by and limit do nothing; drop them, or group by a key", of)
 	}
 	c.planProbe(q)
-	c.planUnique(q)
+	c.planIndex(q, body.Using)
+	if q.Index == nil {
+		c.planUnique(q)
+	}
 	c.queryAccess(b, q)
 	return q
 }

@@ -197,9 +197,11 @@ func (c *checker) setQuery(d *synQueryDecl) *Query {
 		op.Kind = Except
 	}
 	of := "query " + q.Name
+	c.setSide = true
 	left := c.query(&synQueryDecl{Pos: d.Pos, Name: d.Name, Params: d.Params, Body: s.Left})
 	n := len(c.errs)
 	right := c.query(&synQueryDecl{Pos: d.Pos, Name: d.Name, Params: d.Params, Body: s.Right})
+	c.setSide = false
 	// The parameters were checked with the left side: drop their errors
 	// the right side repeats (they stand before the set operation).
 	start := c.pos(s.Pos)

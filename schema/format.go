@@ -79,6 +79,13 @@ func (p *printer) decl(d *synDecl) {
 		p.line("}")
 	case d.Query != nil:
 		p.query(d.Query)
+	case d.Index != nil:
+		x := d.Index
+		cols := make([]string, len(x.Cols))
+		for i, c := range x.Cols {
+			cols[i] = c.Name
+		}
+		p.line("index ", x.Name.Name, " on ", x.Table.Name, "(", strings.Join(cols, ", "), ") ", x.Kind.Name, optsText(x.Opts))
 	}
 }
 
@@ -100,7 +107,14 @@ func (p *printer) query(q *synQueryDecl) {
 
 // queryBody prints a query's clauses, one a line.
 func (p *printer) queryBody(b *synQueryBody) {
-	p.line("from ", b.From.Table.Name, " ", b.From.Var.Name)
+	switch {
+	case b.Using == nil:
+		p.line("from ", b.From.Table.Name, " ", b.From.Var.Name)
+	case b.Using.Scan:
+		p.line("from ", b.From.Table.Name, " ", b.From.Var.Name, " using scan")
+	default:
+		p.line("from ", b.From.Table.Name, " ", b.From.Var.Name, " using index ", b.Using.Index.Name)
+	}
 	for _, j := range b.Joins {
 		on := j.On.Name
 		if j.Column != nil {

@@ -20,6 +20,7 @@ type Schema struct {
 	Externs   []*Extern
 	Systems   []*System
 	Queries   []*Query
+	Indexes   []*Index // in text order
 }
 
 // Const is a named constant: `const NAME: TYPE = EXPR`, its value folded,

@@ -28,7 +28,9 @@ func FuzzParse(f *testing.F) {
 		prelude + "query P(h: int32, ix: int32, n: int32) { from Unit u select u, u.Health order by u.Health desc, index(u) after (h, ix) limit n }",
 		prelude + "table K(capacity: 8) { Code: int64 unique, Who: ref Unit unique  W: float32 unique }\nquery L(c: int64) { from K k where k.Code == c select k }",
 		prelude + "table U(capacity: 8) { A: int32, unique: int32 unique, B: int32 }",
-		prelude + "query X() { from Unit u where row_number() over () > 1 select u after (1) }"} {
+		prelude + "query X() { from Unit u where row_number() over () > 1 select u after (1) }",
+		prelude + "index ByHealth on Unit(Health) sorted\nindex Pos on Body(X, Y) grid(cell: 64)\nindex ByTarget on Hit(Target) hash\nquery W(n: int32) { from Unit u using index ByHealth select u order by u.Health limit n }\nquery S() { from Body b using scan where b.X > 0 select b }",
+		prelude + "index I on Body(X) grid(cell: -1)\nindex J on Shot(X, TTL) sorted(cell: 2)\nquery Q() { from Unit u using index Pos select u }"} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {

@@ -40,6 +40,11 @@ type Query struct {
 	// (its From is nil then; Select and Params are its left side's).
 	Exists []*Exists
 	SetOp  *SetOp
+	// Index is the index the planner chose (or `using index` forced),
+	// nil for a scan (docs/schema.md, Indexes); Scan is set by `using
+	// scan`.
+	Index *IndexPlan
+	Scan  bool
 }
 
 // MaxGroupKeys bounds the keys of a group by.

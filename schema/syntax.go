@@ -22,6 +22,27 @@ type synDecl struct {
 	Struct   *synStructDecl   `parser:"| @@"`
 	Resource *synResourceDecl `parser:"| @@"`
 	Query    *synQueryDecl    `parser:"| @@"`
+	Index    *synIndexDecl    `parser:"| @@"`
+}
+
+// synIndexDecl is `index NAME on TABLE(COLUMN, ...) KIND`, KIND one of
+// hash, unique, sorted, grid(cell: NUMBER) (docs/schema.md, Indexes). The
+// words index, hash, sorted, grid and cell are not reserved.
+type synIndexDecl struct {
+	Pos   lexer.Position
+	Name  *synIdent    `parser:"'index' @@ 'on'"`
+	Table *synIdent    `parser:"@@"`
+	Cols  []*synIdent  `parser:"'(' @@ ( ',' @@ )* ')'"`
+	Kind  *synIdent    `parser:"@@"`
+	Opts  []*synOption `parser:"( '(' ( @@ ( ',' @@ )* )? ')' )?"`
+}
+
+// synUsing is a query's forcing clause after its from: `using index
+// NAME` or `using scan` (docs/schema.md, Indexes).
+type synUsing struct {
+	Pos   lexer.Position
+	Scan  bool      `parser:"'using' ( @'scan'"`
+	Index *synIdent `parser:"| 'index' @@ )"`
 }
 
 // synIdent is a name with its position.
@@ -371,6 +392,7 @@ type synParam struct {
 type synQueryBody struct {
 	Pos      lexer.Position
 	From     *synFromClause   `parser:"@@"`
+	Using    *synUsing        `parser:"@@?"`
 	Joins    []*synQueryJoin  `parser:"@@*"`
 	Stmts    []*synStmt       `parser:"@@*"`
 	Where    *synExpr         `parser:"( 'where' @@ )?"`
