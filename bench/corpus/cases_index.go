@@ -40,6 +40,7 @@ func indexCases() []Case {
 				}
 			},
 			NewScan: genPlayerByAccountScan,
+			NewGen:  genPlayerByAccountIx,
 		},
 		&Kase[HDayF64, *HDayF64]{
 			Meta: Info{Name: "ix_orders_of_buyer", Family: "index equality", Set: "shop", Index: "OrdersByBuyer",
@@ -58,29 +59,34 @@ func indexCases() []Case {
 					return dst
 				}
 			},
+			NewGen:  genOrdersOfBuyer,
+			NewScan: genOrdersOfBuyerScan,
 		},
 		&Kase[HI32, *HI32]{
 			Meta: Info{Name: "ix_players_in_levels", Family: "index range", Set: "shop", Index: "PlayersByLevel",
-				TW: `query PlayersInLevels(a: int32, b: int32) { from Player p  where p.Level >= a and p.Level <= b
-	select p, p.Level  order by p.Level }`,
-				SQL:     `SELECT idx, gen, level FROM player WHERE level >= ? AND level <= ? ORDER BY level, idx`,
+				TW:      `query PlayersInLevels(a: int32, b: int32) { from Player p  where p.Level >= a and p.Level <= b  select p, p.Level }`,
+				SQL:     `SELECT idx, gen, level FROM player WHERE level >= ? AND level <= ? ORDER BY idx`,
 				Indexes: []string{`CREATE INDEX player_level ON player(level)`}},
 			Args: func(d *Data) []any { return []any{d.P.LevelLo, d.P.LevelHi} },
 			NewHand: func(d *Data) func([]HI32) []HI32 {
 				p := &d.Shop.Player
 				t, lv, a, b := p.Table, p.Level.All(), d.P.LevelLo, d.P.LevelHi
 				rows := sortedRows(t, lv)
+				var found []int32
 				return func(dst []HI32) []HI32 {
+					// the range's rows, then in ascending row (the result's order)
 					i, _ := slices.BinarySearchFunc(rows, a, func(r int32, k int32) int { return cmp.Compare(lv[r], k) })
-					for _, r := range rows[i:] {
-						if lv[r] > b {
-							break
-						}
+					j, _ := slices.BinarySearchFunc(rows[i:], b+1, func(r int32, k int32) int { return cmp.Compare(lv[r], k) })
+					found = append(found[:0], rows[i:i+j]...)
+					slices.Sort(found)
+					for _, r := range found {
 						dst = append(dst, HI32{id(t, int(r)), lv[r]})
 					}
 					return dst
 				}
 			},
+			NewGen:  genPlayersInLevels,
+			NewScan: genPlayersInLevelsScan,
 		},
 		&Kase[HI64, *HI64]{
 			Meta: Info{Name: "ix_top_scores", Family: "index top-n", Set: "shop", Index: "PlayersByScore",
@@ -97,9 +103,10 @@ func indexCases() []Case {
 				}
 			},
 			NewScan: genTopScoresScan,
+			NewGen:  genTopScoresIx,
 		},
 		&Kase[DayF64, *DayF64]{
-			Meta: Info{Name: "ix_item_sales", Family: "index group-by", Set: "shop", Index: "OrdersByItem",
+			Meta: Info{Name: "ix_item_sales", Family: "index equality group-by", Set: "shop", Index: "OrdersOfItem",
 				TW: `query ItemSales(it: ref Product) { from Order o  where o.Item == it  group by o.Quantity
 	select o.Quantity, sum(o.Price) as Sum, count() as N }`,
 				SQL: `SELECT quantity, sum(price), count(*) FROM orders WHERE item_idx = ? AND item_gen = ?
@@ -126,7 +133,62 @@ func indexCases() []Case {
 					return dst
 				}
 			},
-			Close: func(a, b DayF64) bool { return a.Day == b.Day && a.N == b.N && near(a.Sum, b.Sum) },
+			Close:   func(a, b DayF64) bool { return a.Day == b.Day && a.N == b.N && near(a.Sum, b.Sum) },
+			NewGen:  genItemSales,
+			NewScan: genItemSalesScan,
+		},
+		&Kase[ItemTotals, *ItemTotals]{
+			Meta: Info{Name: "ix_orders_by_item", Family: "index group-by key", Set: "shop", Index: "OrdersOfItem",
+				TW: `query OrdersByItemIx() { from Order o  group by o.Item  select o.Item, count() as N, sum(o.Quantity) as Qty }`,
+				SQL: `SELECT item_idx, item_gen, count(*), sum(quantity) FROM orders
+	GROUP BY item_idx, item_gen ORDER BY item_idx, item_gen`,
+				Indexes: []string{`CREATE INDEX orders_item ON orders(item_idx, item_gen, quantity)`}},
+			NewHand: func(d *Data) func([]ItemTotals) []ItemTotals {
+				o := &d.Shop.Order
+				t, q := o.Table, o.Quantity.All()
+				byKey := hashRows(t, o.Item.All())
+				// the keys in ascending entity index (products are never
+				// deleted: one generation per index), kept with the index
+				keys := make([]tickwork.Handle, 0, len(byKey))
+				for k := range byKey {
+					keys = append(keys, k)
+				}
+				slices.SortFunc(keys, func(a, b tickwork.Handle) int {
+					return cmp.Or(cmp.Compare(a.Index(), b.Index()), cmp.Compare(a.Generation(), b.Generation()))
+				})
+				return func(dst []ItemTotals) []ItemTotals {
+					for _, k := range keys {
+						g := ItemTotals{Item: idOf(k)}
+						for _, r := range byKey[k] {
+							g.N++
+							g.Qty += int64(q[r])
+						}
+						dst = append(dst, g)
+					}
+					return dst
+				}
+			},
+			NewGen:  genOrdersByItemIx,
+			NewScan: genOrdersByItemScan,
+		},
+		&Kase[HI32, *HI32]{
+			Meta: Info{Name: "ix_weakest_units", Family: "index top-n", Set: "arena", Index: "UnitsByHealth",
+				TW:      `query WeakestUnits(n: int32) { from Unit u  select u, u.Health  order by u.Health  limit n }`,
+				SQL:     `SELECT idx, gen, health FROM unit ORDER BY health, idx LIMIT ?`,
+				Indexes: []string{`CREATE INDEX unit_health ON unit(health)`}},
+			Args: func(*Data) []any { return []any{10} },
+			NewHand: func(d *Data) func([]HI32) []HI32 {
+				t, hs := d.A.Unit.Table, d.A.Unit.Health.All()
+				rows := sortedRows(t, hs)
+				return func(dst []HI32) []HI32 {
+					for _, r := range rows[:min(10, len(rows))] {
+						dst = append(dst, HI32{id(t, int(r)), hs[r]})
+					}
+					return dst
+				}
+			},
+			NewGen:  genWeakestUnitsIx,
+			NewScan: genWeakestUnitsScan,
 		},
 		&Kase[HXY, *HXY]{
 			Meta: Info{Name: "ix_bodies_in_box", Family: "index box", Set: "arena", Index: "BodiesByPos",
@@ -152,21 +214,26 @@ func indexCases() []Case {
 				}
 			},
 			NewScan: genBodiesInBoxScan,
+			NewGen:  genBodiesInBoxIx,
 		},
 		&Kase[HXY, *HXY]{
 			Meta: Info{Name: "ix_bodies_near", Family: "index radius", Set: "arena", Index: "BodiesByPos",
-				TW: `query BodiesNear(x: float32, y: float32, r: float32) {
-	from Body b  where (b.X - x) * (b.X - x) + (b.Y - y) * (b.Y - y) <= r * r  select b, b.X, b.Y }`,
-				SQL: `SELECT idx, gen, x, y FROM body WHERE (x - ?1) * (x - ?1) + (y - ?2) * (y - ?2) <= ?3 * ?3 ORDER BY idx`,
+				TW: `query BodiesNear(x: float32, y: float32, r2: float32) {
+	from Body b  where (b.X - x) * (b.X - x) + (b.Y - y) * (b.Y - y) <= r2  select b, b.X, b.Y }`,
+				// ?3 the radius, ?4 its square
+				SQL: `SELECT idx, gen, x, y FROM body WHERE (x - ?1) * (x - ?1) + (y - ?2) * (y - ?2) <= ?4 ORDER BY idx`,
 				IndexSQL: `SELECT b.idx, b.gen, b.x, b.y FROM body_rtree r CROSS JOIN body b ON b.idx = r.id
 	WHERE r.minx >= ?1 - ?3 AND r.maxx <= ?1 + ?3 AND r.miny >= ?2 - ?3 AND r.maxy <= ?2 + ?3
-	AND (b.x - ?1) * (b.x - ?1) + (b.y - ?2) * (b.y - ?2) <= ?3 * ?3 ORDER BY b.idx`,
+	AND (b.x - ?1) * (b.x - ?1) + (b.y - ?2) * (b.y - ?2) <= ?4 ORDER BY b.idx`,
 				Indexes: bodyRTree},
-			Args: func(d *Data) []any { return []any{d.P.Centre[0], d.P.Centre[1], d.P.Radius} },
+			Args: func(d *Data) []any {
+				r := d.P.Radius
+				return []any{d.P.Centre[0], d.P.Centre[1], r, float32(r * r)}
+			},
 			NewHand: func(d *Data) func([]HXY) []HXY {
 				t, xs, ys := d.A.Body.Table, d.A.Body.X.All(), d.A.Body.Y.All()
 				cx, cy, rad := d.P.Centre[0], d.P.Centre[1], d.P.Radius
-				r2 := float32(rad * rad)
+				r2 := float32(rad * rad) // the query's parameter
 				g := newHandGrid(t, xs, ys, 64, rules.W)
 				var found []int32
 				return func(dst []HXY) []HXY {
@@ -180,6 +247,8 @@ func indexCases() []Case {
 					return dst
 				}
 			},
+			NewGen:  genBodiesNear,
+			NewScan: genBodiesNearScan,
 		},
 	}
 }
