@@ -3,9 +3,11 @@
 package arena
 
 import (
+	"math"
 	"slices"
 
 	"github.com/tickwork/tickwork"
+	"github.com/tickwork/tickwork/index"
 )
 
 // Constants of the schema.
@@ -70,6 +72,22 @@ type DeadSlot struct {
 	Slot int32
 }
 
+// BodiesByPosKey is the key of index BodiesByPos on Body(X, Y)
+// (arena.tw:112), its columns in declared order.
+type BodiesByPosKey struct {
+	X, Y float32
+}
+
+// Indexes holds the schema's declared indexes (Declare adds them after the
+// columns; the world keeps them consistent: docs/architecture.md, Indexes).
+// The host reads one between frames; a hand-written system declares its
+// read (tickwork.ReadIndex).
+type Indexes struct {
+	UnitsByHealth *tickwork.SortedIndex[int32]                    // sorted on Unit(Health)
+	BodiesByPos   *tickwork.GridIndex                             // grid on Body(X, Y), cell 64
+	HitsByTarget  *tickwork.EventIndex[HitEvent, tickwork.Handle] // hash on HitEvent(Target)
+}
+
 // Tables holds the schema's domains, tables and event tables (Declare).
 type Tables struct {
 	Actors     *tickwork.Domain
@@ -79,6 +97,7 @@ type Tables struct {
 	ArenaClock ArenaClock
 	HitEvent   *tickwork.Events[HitEvent]
 	DeadSlot   *tickwork.Events[DeadSlot]
+	Indexes    Indexes // the declared indexes
 }
 
 // Declare declares the schema's domains, tables, columns and event tables
@@ -106,6 +125,9 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t.ArenaClock.Tick = tickwork.AddColumn[int64](b, t.ArenaClock.Table, "Tick")
 	t.HitEvent = tickwork.AddEvents[HitEvent](b, tickwork.EventSpec{Name: "HitEvent", Capacity: sz.HitEvent, Lifetime: tickwork.NextFrame})
 	t.DeadSlot = tickwork.AddEvents[DeadSlot](b, tickwork.EventSpec{Name: "DeadSlot", Capacity: sz.DeadSlot, Lifetime: tickwork.ThisFrame})
+	t.Indexes.UnitsByHealth = tickwork.AddSortedIndex(b, "UnitsByHealth", t.Unit.Health)
+	t.Indexes.BodiesByPos = tickwork.AddGridIndex(b, "BodiesByPos", t.Body.X, t.Body.Y, 64)
+	t.Indexes.HitsByTarget = tickwork.AddEventIndex(b, "HitsByTarget", t.HitEvent, func(e *HitEvent) tickwork.Handle { return e.Target })
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
@@ -447,16 +469,16 @@ type Queries struct {
 	CountUnits            *CountUnits
 	WeakestUnits          *WeakestUnits
 	BodiesInBox           *BodiesInBox
+	WeakestUnitsScan      *WeakestUnitsScan
+	BodiesInBoxScan       *BodiesInBoxScan
 	HitTotalsByTarget     *HitTotalsByTarget
 	LowHealth             *LowHealth
 	BodyAt                *BodyAt
-	UnitsByHealth         *UnitsByHealth
+	HealthCounts          *HealthCounts
 	Velocity              *Velocity
 	ProjectileTargets     *ProjectileTargets
 	OldProjectiles        *OldProjectiles
 	HealthyNearWall       *HealthyNearWall
-	WeakestUnitsScan      *WeakestUnitsScan
-	BodiesInBoxScan       *BodiesInBoxScan
 	HitTotalsByTargetScan *HitTotalsByTargetScan
 	BodiesNear            *BodiesNear
 	BodiesNearScan        *BodiesNearScan
@@ -469,28 +491,28 @@ func NewQueries(t *Tables) *Queries {
 		CountUnits:            NewCountUnits(t),
 		WeakestUnits:          NewWeakestUnits(t),
 		BodiesInBox:           NewBodiesInBox(t),
+		WeakestUnitsScan:      NewWeakestUnitsScan(t),
+		BodiesInBoxScan:       NewBodiesInBoxScan(t),
 		HitTotalsByTarget:     NewHitTotalsByTarget(t),
 		LowHealth:             NewLowHealth(t),
 		BodyAt:                NewBodyAt(t),
-		UnitsByHealth:         NewUnitsByHealth(t),
+		HealthCounts:          NewHealthCounts(t),
 		Velocity:              NewVelocity(t),
 		ProjectileTargets:     NewProjectileTargets(t),
 		OldProjectiles:        NewOldProjectiles(t),
 		HealthyNearWall:       NewHealthyNearWall(t),
-		WeakestUnitsScan:      NewWeakestUnitsScan(t),
-		BodiesInBoxScan:       NewBodiesInBoxScan(t),
 		HitTotalsByTargetScan: NewHitTotalsByTargetScan(t),
 		BodiesNear:            NewBodiesNear(t),
 		BodiesNearScan:        NewBodiesNearScan(t),
 	}
 }
 
-// CountUnitsRow is a row of the result of query CountUnits (arena.tw:110).
+// CountUnitsRow is a row of the result of query CountUnits (arena.tw:117).
 type CountUnitsRow struct {
 	Count int64
 }
 
-// CountUnits is declared query CountUnits (arena.tw:110). Plan: count the
+// CountUnits is declared query CountUnits (arena.tw:117). Plan: count the
 // live rows of Unit (Table.Len). Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type CountUnits struct {
@@ -532,21 +554,22 @@ func (q *CountUnits) Plan() string {
 }
 
 // WeakestUnitsRow is a row of the result of query WeakestUnits
-// (arena.tw:115).
+// (arena.tw:122).
 type WeakestUnitsRow struct {
 	Unit   tickwork.Handle // ref Unit
 	Health int32
 }
 
-// WeakestUnits is declared query WeakestUnits (arena.tw:115). Plan: scan
-// Unit (ascending index); top-n heap by (Health asc, index). Run it from
-// one goroutine at a time; the result's order is docs/schema.md's Query
-// results.
+// WeakestUnits is declared query WeakestUnits (arena.tw:122). Plan: index
+// UnitsByHealth (sorted on Unit(Health)): ascending walk in (Health,
+// index), first n. Run it from one goroutine at a time; the result's order
+// is docs/schema.md's Query results.
 type WeakestUnits struct {
 	t       *Tables
-	tb      *tickwork.Table   // Unit
-	uHealth []int32           // Unit.Health
-	ents    []weakestUnitsEnt // the rows with their order keys
+	tb      *tickwork.Table              // Unit
+	uHealth []int32                      // Unit.Health
+	ix      *tickwork.SortedIndex[int32] // index UnitsByHealth
+	ents    []weakestUnitsEnt            // the rows with their order keys
 }
 
 // weakestUnitsEnt is a row of query WeakestUnits with its order keys and position.
@@ -561,6 +584,7 @@ type weakestUnitsEnt struct {
 func NewWeakestUnits(t *Tables) *WeakestUnits {
 	q := &WeakestUnits{t: t, tb: t.Unit.Table}
 	q.uHealth = t.Unit.Health.All()
+	q.ix = t.Indexes.UnitsByHealth
 	return q
 }
 
@@ -573,6 +597,8 @@ func NewWeakestUnits(t *Tables) *WeakestUnits {
 func DeclareWeakestUnits(d *tickwork.Decl, t *Tables) *WeakestUnits {
 	q := &WeakestUnits{t: t, tb: t.Unit.Table}
 	q.uHealth = tickwork.Read(d, t.Unit.Health).All()
+	q.ix = t.Indexes.UnitsByHealth
+	tickwork.ReadIndex(d, q.ix)
 	return q
 }
 
@@ -590,31 +616,13 @@ func (q *WeakestUnits) Run(dst []WeakestUnitsRow, n int32) []WeakestUnitsRow {
 	if cap(dst) < bound {
 		dst = make([]WeakestUnitsRow, 0, bound)
 	}
-	q.ents = q.ents[:0]
-	if cap(q.ents) < bound {
-		q.ents = make([]weakestUnitsEnt, 0, bound)
-	}
-	var worst int32 // the first key of the heap's root, the worst row kept, once full
-	filling := true // the heap holds fewer than bound rows
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			uHealths := q.uHealth[base+lo : base+hi]
-			for i := range uHealths {
-				row := base + lo + i
-				k0 := uHealths[i]
-				if k0 < worst || filling {
-					e := weakestUnitsEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
-					worst, filling = q.offer(&e, bound)
-				}
-			}
+	sx := q.ix.Sorted()
+	for r := sx.First(); r != index.NoRow; r = sx.Next(r) {
+		row := int(r)
+		dst = append(dst, WeakestUnitsRow{Unit: tickwork.QueryHandle(q.tb, row), Health: q.uHealth[row]})
+		if len(dst) == bound {
+			return dst
 		}
-	}
-	ents := q.ents
-	slices.SortFunc(ents, weakestUnitsOrder)
-	for i := range ents {
-		dst = append(dst, ents[i].row)
 	}
 	return dst
 }
@@ -622,7 +630,7 @@ func (q *WeakestUnits) Run(dst []WeakestUnitsRow, n int32) []WeakestUnitsRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *WeakestUnits) Plan() string {
-	return "scan Unit (ascending index); top-n heap by (Health asc, index)"
+	return "index UnitsByHealth (sorted on Unit(Health)): ascending walk in (Health, index), first n"
 }
 
 // weakestUnitsCmp orders rows of query WeakestUnits: its order keys, then the position.
@@ -673,25 +681,22 @@ func (q *WeakestUnits) offer(e *weakestUnitsEnt, bound int) (int32, bool) {
 }
 
 // BodiesInBoxRow is a row of the result of query BodiesInBox
-// (arena.tw:122).
+// (arena.tw:129).
 type BodiesInBoxRow struct {
 	Body tickwork.Handle // ref Body
 	X, Y float32
 }
 
-// BodiesInBox is declared query BodiesInBox (arena.tw:122). Plan: scan Body
+// BodiesInBox is declared query BodiesInBox (arena.tw:129). Plan: index
+// BodiesByPos (grid on Body(X, Y)): candidates of the box's cells
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type BodiesInBox struct {
-	t                          *Tables
-	tb                         *tickwork.Table         // Body
-	bX, bY                     []float32               // Body.X, Body.Y
-	w                          *tickwork.World         // set by Parallel: the world whose workers scan
-	lane                       string                  // the lane of the last Run
-	minChunks                  int                     // set by Parallel: the fewest used chunks for the parallel lane
-	chunkFn                    func(worker, chunk int) // q.chunk, made once
-	argX0, argY0, argX1, argY1 float32                 // Run's x0, for chunk, Run's y0, for chunk, Run's x1, for chunk, Run's y1, for chunk
-	parts                      [][]BodiesInBoxRow      // per-chunk rows
+	t      *Tables
+	tb     *tickwork.Table     // Body
+	bX, bY []float32           // Body.X, Body.Y
+	ix     *tickwork.GridIndex // index BodiesByPos
+	rows   []int32             // the index's candidate rows of a run
 }
 
 // NewBodiesInBox makes query BodiesInBox over the tables of t, for the host
@@ -700,6 +705,7 @@ func NewBodiesInBox(t *Tables) *BodiesInBox {
 	q := &BodiesInBox{t: t, tb: t.Body.Table}
 	q.bX = t.Body.X.All()
 	q.bY = t.Body.Y.All()
+	q.ix = t.Indexes.BodiesByPos
 	return q
 }
 
@@ -713,6 +719,8 @@ func DeclareBodiesInBox(d *tickwork.Decl, t *Tables) *BodiesInBox {
 	q := &BodiesInBox{t: t, tb: t.Body.Table}
 	q.bX = tickwork.Read(d, t.Body.X).All()
 	q.bY = tickwork.Read(d, t.Body.Y).All()
+	q.ix = t.Indexes.BodiesByPos
+	tickwork.ReadIndex(d, q.ix)
 	return q
 }
 
@@ -722,6 +730,217 @@ func DeclareBodiesInBox(d *tickwork.Decl, t *Tables) *BodiesInBox {
 // (the limit, at most the source's capacity) before any row is written,
 // never past it.
 func (q *BodiesInBox) Run(dst []BodiesInBoxRow, x0 float32, y0 float32, x1 float32, y1 float32) []BodiesInBoxRow {
+	dst = dst[:0]
+	rows := q.ix.Grid().AppendBox(q.rows[:0], x0, y0, x1, y1) // candidates, ascending row
+	q.rows = rows
+	for _, r := range rows {
+		row := int(r)
+		if tickwork.QueryBoolKey(q.bX[row] >= x0)&tickwork.QueryBoolKey(q.bX[row] <= x1)&tickwork.QueryBoolKey(q.bY[row] >= y0)&tickwork.QueryBoolKey(q.bY[row] <= y1) != 0 {
+			dst = append(dst, BodiesInBoxRow{Body: tickwork.QueryHandle(q.tb, row), X: q.bX[row], Y: q.bY[row]})
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *BodiesInBox) Plan() string {
+	return "index BodiesByPos (grid on Body(X, Y)): candidates of the box's cells (ascending index); filter"
+}
+
+// WeakestUnitsScanRow is a row of the result of query WeakestUnitsScan
+// (arena.tw:137).
+type WeakestUnitsScanRow struct {
+	Unit   tickwork.Handle // ref Unit
+	Health int32
+}
+
+// WeakestUnitsScan is declared query WeakestUnitsScan (arena.tw:137). Plan:
+// scan Unit (ascending index); top-n heap by (Health asc, index). Run it
+// from one goroutine at a time; the result's order is docs/schema.md's
+// Query results.
+type WeakestUnitsScan struct {
+	t       *Tables
+	tb      *tickwork.Table       // Unit
+	uHealth []int32               // Unit.Health
+	ents    []weakestUnitsScanEnt // the rows with their order keys
+}
+
+// weakestUnitsScanEnt is a row of query WeakestUnitsScan with its order keys and position.
+type weakestUnitsScanEnt struct {
+	k0  int32
+	ord int32
+	row WeakestUnitsScanRow
+}
+
+// NewWeakestUnitsScan makes query WeakestUnitsScan over the tables of t,
+// for the host between frames (never during World.Frame).
+func NewWeakestUnitsScan(t *Tables) *WeakestUnitsScan {
+	q := &WeakestUnitsScan{t: t, tb: t.Unit.Table}
+	q.uHealth = t.Unit.Health.All()
+	return q
+}
+
+// DeclareWeakestUnitsScan makes query WeakestUnitsScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareWeakestUnitsScan(d *tickwork.Decl, t *Tables) *WeakestUnitsScan {
+	q := &WeakestUnitsScan{t: t, tb: t.Unit.Table}
+	q.uHealth = tickwork.Read(d, t.Unit.Health).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *WeakestUnitsScan) Run(dst []WeakestUnitsScanRow, n int32) []WeakestUnitsScanRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]WeakestUnitsScanRow, 0, bound)
+	}
+	q.ents = q.ents[:0]
+	if cap(q.ents) < bound {
+		q.ents = make([]weakestUnitsScanEnt, 0, bound)
+	}
+	var worst int32 // the first key of the heap's root, the worst row kept, once full
+	filling := true // the heap holds fewer than bound rows
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			uHealths := q.uHealth[base+lo : base+hi]
+			for i := range uHealths {
+				row := base + lo + i
+				k0 := uHealths[i]
+				if k0 < worst || filling {
+					e := weakestUnitsScanEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsScanRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
+					worst, filling = q.offer(&e, bound)
+				}
+			}
+		}
+	}
+	ents := q.ents
+	slices.SortFunc(ents, weakestUnitsScanOrder)
+	for i := range ents {
+		dst = append(dst, ents[i].row)
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *WeakestUnitsScan) Plan() string {
+	return "scan Unit (ascending index); top-n heap by (Health asc, index)"
+}
+
+// weakestUnitsScanCmp orders rows of query WeakestUnitsScan: its order keys, then the position.
+func weakestUnitsScanCmp(a, b *weakestUnitsScanEnt) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return int(a.ord - b.ord)
+}
+
+func weakestUnitsScanOrder(a, b weakestUnitsScanEnt) int { return weakestUnitsScanCmp(&a, &b) }
+
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *WeakestUnitsScan) offer(e *weakestUnitsScanEnt, bound int) (int32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if weakestUnitsScanCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
+	}
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && weakestUnitsScanCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if weakestUnitsScanCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0, false
+}
+
+// BodiesInBoxScanRow is a row of the result of query BodiesInBoxScan
+// (arena.tw:144).
+type BodiesInBoxScanRow struct {
+	Body tickwork.Handle // ref Body
+	X, Y float32
+}
+
+// BodiesInBoxScan is declared query BodiesInBoxScan (arena.tw:144). Plan:
+// scan Body (ascending index); filter. Run it from one goroutine at a time;
+// the result's order is docs/schema.md's Query results.
+type BodiesInBoxScan struct {
+	t                          *Tables
+	tb                         *tickwork.Table         // Body
+	bX, bY                     []float32               // Body.X, Body.Y
+	w                          *tickwork.World         // set by Parallel: the world whose workers scan
+	lane                       string                  // the lane of the last Run
+	minChunks                  int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn                    func(worker, chunk int) // q.chunk, made once
+	argX0, argY0, argX1, argY1 float32                 // Run's x0, for chunk, Run's y0, for chunk, Run's x1, for chunk, Run's y1, for chunk
+	parts                      [][]BodiesInBoxScanRow  // per-chunk rows
+}
+
+// NewBodiesInBoxScan makes query BodiesInBoxScan over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewBodiesInBoxScan(t *Tables) *BodiesInBoxScan {
+	q := &BodiesInBoxScan{t: t, tb: t.Body.Table}
+	q.bX = t.Body.X.All()
+	q.bY = t.Body.Y.All()
+	return q
+}
+
+// DeclareBodiesInBoxScan makes query BodiesInBoxScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareBodiesInBoxScan(d *tickwork.Decl, t *Tables) *BodiesInBoxScan {
+	q := &BodiesInBoxScan{t: t, tb: t.Body.Table}
+	q.bX = tickwork.Read(d, t.Body.X).All()
+	q.bY = tickwork.Read(d, t.Body.Y).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *BodiesInBoxScan) Run(dst []BodiesInBoxScanRow, x0 float32, y0 float32, x1 float32, y1 float32) []BodiesInBoxScanRow {
 	dst = dst[:0]
 	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
 		q.lane = "parallel"
@@ -750,7 +969,7 @@ func (q *BodiesInBox) Run(dst []BodiesInBoxRow, x0 float32, y0 float32, x1 float
 				for i := range bXs {
 					row := base + lo + i
 					if tickwork.QueryBoolKey(bXs[i] >= x0)&tickwork.QueryBoolKey(bXs[i] <= x1)&tickwork.QueryBoolKey(bYs[i] >= y0)&tickwork.QueryBoolKey(bYs[i] <= y1) != 0 {
-						dst = append(dst, BodiesInBoxRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs[i], Y: bYs[i]})
+						dst = append(dst, BodiesInBoxScanRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs[i], Y: bYs[i]})
 					}
 				}
 			}
@@ -766,7 +985,7 @@ func (q *BodiesInBox) Run(dst []BodiesInBoxRow, x0 float32, y0 float32, x1 float
 // lane). Run must then be called between frames, from the goroutine that
 // calls Frame. A nil w detaches it. Allocates once (the chunk function);
 // the per-chunk partials grow once in Run.
-func (q *BodiesInBox) Parallel(w *tickwork.World, minChunks int) {
+func (q *BodiesInBoxScan) Parallel(w *tickwork.World, minChunks int) {
 	if minChunks <= 0 {
 		minChunks = tickwork.QueryParallelChunks
 	}
@@ -779,10 +998,10 @@ func (q *BodiesInBox) Parallel(w *tickwork.World, minChunks int) {
 // Lane is the lane the last Run took: "parallel", or "serial" (also when an
 // attached Run fell back inline: a closed world, or during a frame; ""
 // before any Run).
-func (q *BodiesInBox) Lane() string { return q.lane }
+func (q *BodiesInBoxScan) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
-func (q *BodiesInBox) chunk(_, c int) {
+func (q *BodiesInBoxScan) chunk(_, c int) {
 	x0 := q.argX0
 	_ = x0
 	y0 := q.argY0
@@ -800,7 +1019,7 @@ func (q *BodiesInBox) chunk(_, c int) {
 		for i := range bXs2 {
 			row := base + lo + i
 			if tickwork.QueryBoolKey(bXs2[i] >= x0)&tickwork.QueryBoolKey(bXs2[i] <= x1)&tickwork.QueryBoolKey(bYs2[i] >= y0)&tickwork.QueryBoolKey(bYs2[i] <= y1) != 0 {
-				dst = append(dst, BodiesInBoxRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs2[i], Y: bYs2[i]})
+				dst = append(dst, BodiesInBoxScanRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs2[i], Y: bYs2[i]})
 			}
 		}
 	}
@@ -809,7 +1028,7 @@ func (q *BodiesInBox) chunk(_, c int) {
 
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows, and the lane of the last Run (Lane).
-func (q *BodiesInBox) Plan() string {
+func (q *BodiesInBoxScan) Plan() string {
 	if q.lane == "" {
 		return "scan Body (ascending index); filter"
 	}
@@ -817,23 +1036,25 @@ func (q *BodiesInBox) Plan() string {
 }
 
 // HitTotalsByTargetRow is a row of the result of query HitTotalsByTarget
-// (arena.tw:128).
+// (arena.tw:150).
 type HitTotalsByTargetRow struct {
 	Target      tickwork.Handle // ref Unit
 	Total, Hits int64
 }
 
-// HitTotalsByTarget is declared query HitTotalsByTarget (arena.tw:128).
-// Plan: read HitEvent (emission order); group by Target: a dense array over
-// the capacity of domain Actors; sort groups by their keys. Run it from one
+// HitTotalsByTarget is declared query HitTotalsByTarget (arena.tw:150).
+// Plan: index HitsByTarget (hash on HitEvent(Target)): a walk per group of
+// Target (each in emission order); group by Target: a dense array over the
+// capacity of domain Actors; sort groups by their keys. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
 type HitTotalsByTarget struct {
 	t      *Tables
-	events *tickwork.Consumer[HitEvent] // set by Declare: read through the system's consumer
-	groups []hitTotalsByTargetGroup     // the groups of a run
-	slot   []int32                      // entity index -> group+1 (0: none)
-	over   map[tickwork.Handle]int32    // groups whose slot another generation holds
+	events *tickwork.Consumer[HitEvent]                    // set by Declare: read through the system's consumer
+	ix     *tickwork.EventIndex[HitEvent, tickwork.Handle] // index HitsByTarget
+	groups []hitTotalsByTargetGroup                        // the groups of a run
+	slot   []int32                                         // entity index -> group+1 (0: none)
+	over   map[tickwork.Handle]int32                       // groups whose slot another generation holds
 }
 
 // hitTotalsByTargetGroup is a group of query HitTotalsByTarget: its keys (value, ordering form) and
@@ -849,6 +1070,7 @@ type hitTotalsByTargetGroup struct {
 // for the host between frames (never during World.Frame).
 func NewHitTotalsByTarget(t *Tables) *HitTotalsByTarget {
 	q := &HitTotalsByTarget{t: t}
+	q.ix = t.Indexes.HitsByTarget
 	q.slot = make([]int32, t.Unit.Table.Cap())
 	q.over = map[tickwork.Handle]int32{}
 	return q
@@ -864,6 +1086,8 @@ func NewHitTotalsByTarget(t *Tables) *HitTotalsByTarget {
 func DeclareHitTotalsByTarget(d *tickwork.Decl, t *Tables) *HitTotalsByTarget {
 	q := &HitTotalsByTarget{t: t}
 	q.events = tickwork.Consume(d, t.HitEvent)
+	q.ix = t.Indexes.HitsByTarget
+	tickwork.ReadIndex(d, q.ix)
 	q.slot = make([]int32, t.Unit.Table.Cap())
 	q.over = map[tickwork.Handle]int32{}
 	return q
@@ -889,26 +1113,34 @@ func (q *HitTotalsByTarget) Run(dst []HitTotalsByTargetRow) []HitTotalsByTargetR
 	if q.events != nil {
 		hs = q.events.Read()
 	}
-	for i := range hs {
-		h := &hs[i]
-		g0 := h.Target
-		gi := int32(-1)
-		if ix := int(g0.Index()); ix < len(q.slot) {
-			switch s := q.slot[ix]; {
-			case s == 0:
-				q.groups = append(q.groups, hitTotalsByTargetGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
-				q.slot[ix] = int32(len(q.groups))
-				gi = int32(len(q.groups) - 1)
-			case q.groups[s-1].g0 == g0:
-				gi = s - 1
+	hx := q.ix.Hash()
+	for j := range hs {
+		if hx.First(hs[j].Target) != int32(j) {
+			continue // not its key's first event: walked with it
+		}
+		for r := int32(j); r != index.NoRow; r = hx.Next(r) {
+			i := int(r)
+			h := &hs[i]
+			_ = h
+			g0 := h.Target
+			gi := int32(-1)
+			if ix := int(g0.Index()); ix < len(q.slot) {
+				switch s := q.slot[ix]; {
+				case s == 0:
+					q.groups = append(q.groups, hitTotalsByTargetGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+					q.slot[ix] = int32(len(q.groups))
+					gi = int32(len(q.groups) - 1)
+				case q.groups[s-1].g0 == g0:
+					gi = s - 1
+				}
 			}
+			if gi < 0 {
+				gi = q.group(g0)
+			}
+			gp := &q.groups[gi]
+			gp.a0 += int64(h.Damage)
+			gp.a1++
 		}
-		if gi < 0 {
-			gi = q.group(g0)
-		}
-		gp := &q.groups[gi]
-		gp.a0 += int64(h.Damage)
-		gp.a1++
 	}
 	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, hitTotalsByTargetOrder)
@@ -929,7 +1161,7 @@ func (q *HitTotalsByTarget) Run(dst []HitTotalsByTargetRow) []HitTotalsByTargetR
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *HitTotalsByTarget) Plan() string {
-	return "read HitEvent (emission order); group by Target: a dense array over the capacity of domain Actors; sort groups by their keys"
+	return "index HitsByTarget (hash on HitEvent(Target)): a walk per group of Target (each in emission order); group by Target: a dense array over the capacity of domain Actors; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it: the slot of its
@@ -965,13 +1197,13 @@ func hitTotalsByTargetOrder(a, b hitTotalsByTargetGroup) int {
 	return 0
 }
 
-// LowHealthRow is a row of the result of query LowHealth (arena.tw:137).
+// LowHealthRow is a row of the result of query LowHealth (arena.tw:159).
 type LowHealthRow struct {
 	Unit   tickwork.Handle // ref Unit
 	Health int32
 }
 
-// LowHealth is declared query LowHealth (arena.tw:137). Plan: scan Unit
+// LowHealth is declared query LowHealth (arena.tw:159). Plan: scan Unit
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type LowHealth struct {
@@ -1095,12 +1327,12 @@ func (q *LowHealth) Plan() string {
 	return "scan Unit (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// BodyAtRow is a row of the result of query BodyAt (arena.tw:143).
+// BodyAtRow is a row of the result of query BodyAt (arena.tw:165).
 type BodyAtRow struct {
 	X, Y float32
 }
 
-// BodyAt is declared query BodyAt (arena.tw:143). Plan: probe Body by
+// BodyAt is declared query BodyAt (arena.tw:165). Plan: probe Body by
 // handle param h. Run it from one goroutine at a time; the result's order
 // is docs/schema.md's Query results.
 type BodyAt struct {
@@ -1161,57 +1393,57 @@ func (q *BodyAt) Plan() string {
 	return "probe Body by handle param h"
 }
 
-// UnitsByHealthRow is a row of the result of query UnitsByHealth
-// (arena.tw:149).
-type UnitsByHealthRow struct {
+// HealthCountsRow is a row of the result of query HealthCounts
+// (arena.tw:171).
+type HealthCountsRow struct {
 	Health int32
 	Count  int64
 }
 
-// UnitsByHealth is declared query UnitsByHealth (arena.tw:149). Plan: scan
+// HealthCounts is declared query HealthCounts (arena.tw:171). Plan: scan
 // Unit (ascending index); group by Health: a group table (map) of the keys;
 // sort groups by their keys. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
-type UnitsByHealth struct {
+type HealthCounts struct {
 	t       *Tables
-	tb      *tickwork.Table            // Unit
-	uHealth []int32                    // Unit.Health
-	groups  []unitsByHealthGroup       // the groups of a run
-	index   map[unitsByHealthKey]int32 // group key -> group
+	tb      *tickwork.Table           // Unit
+	uHealth []int32                   // Unit.Health
+	groups  []healthCountsGroup       // the groups of a run
+	index   map[healthCountsKey]int32 // group key -> group
 }
 
-// unitsByHealthKey is a group key of query UnitsByHealth, in ordering form.
-type unitsByHealthKey struct {
+// healthCountsKey is a group key of query HealthCounts, in ordering form.
+type healthCountsKey struct {
 	k0 int32
 }
 
-// unitsByHealthGroup is a group of query UnitsByHealth: its keys (value, ordering form) and
+// healthCountsGroup is a group of query HealthCounts: its keys (value, ordering form) and
 // aggregates.
-type unitsByHealthGroup struct {
+type healthCountsGroup struct {
 	g0 int32
 	k0 int32
 	a0 int64
 }
 
-// NewUnitsByHealth makes query UnitsByHealth over the tables of t, for the
+// NewHealthCounts makes query HealthCounts over the tables of t, for the
 // host between frames (never during World.Frame).
-func NewUnitsByHealth(t *Tables) *UnitsByHealth {
-	q := &UnitsByHealth{t: t, tb: t.Unit.Table}
+func NewHealthCounts(t *Tables) *HealthCounts {
+	q := &HealthCounts{t: t, tb: t.Unit.Table}
 	q.uHealth = t.Unit.Health.All()
-	q.index = map[unitsByHealthKey]int32{}
+	q.index = map[healthCountsKey]int32{}
 	return q
 }
 
-// DeclareUnitsByHealth makes query UnitsByHealth for a hand-written system:
+// DeclareHealthCounts makes query HealthCounts for a hand-written system:
 // it declares a read of every column the query reads and the presence of
 // every table it scans or probes without a column (tickwork.Read,
 // tickwork.Presence; an event table: tickwork.Consume, whose events Run
 // reads), so the manifest and the conflict check cover it. Call it in the
 // system's DeclareFunc; Run it inside the system's RunFunc only.
-func DeclareUnitsByHealth(d *tickwork.Decl, t *Tables) *UnitsByHealth {
-	q := &UnitsByHealth{t: t, tb: t.Unit.Table}
+func DeclareHealthCounts(d *tickwork.Decl, t *Tables) *HealthCounts {
+	q := &HealthCounts{t: t, tb: t.Unit.Table}
 	q.uHealth = tickwork.Read(d, t.Unit.Health).All()
-	q.index = map[unitsByHealthKey]int32{}
+	q.index = map[healthCountsKey]int32{}
 	return q
 }
 
@@ -1220,7 +1452,7 @@ func DeclareUnitsByHealth(d *tickwork.Decl, t *Tables) *UnitsByHealth {
 // the query's scratch suffice; with a limit, dst grows once to its bound
 // (the limit, at most the source's capacity) before any row is written,
 // never past it.
-func (q *UnitsByHealth) Run(dst []UnitsByHealthRow) []UnitsByHealthRow {
+func (q *HealthCounts) Run(dst []HealthCountsRow) []HealthCountsRow {
 	dst = dst[:0]
 	if len(q.index) > 0 {
 		clear(q.index)
@@ -1233,47 +1465,47 @@ func (q *UnitsByHealth) Run(dst []UnitsByHealthRow) []UnitsByHealthRow {
 			uHealths := q.uHealth[base+lo : base+hi]
 			for i := range uHealths {
 				g0 := uHealths[i]
-				gi := q.group(unitsByHealthKey{k0: g0}, g0)
+				gi := q.group(healthCountsKey{k0: g0}, g0)
 				gp := &q.groups[gi]
 				gp.a0++
 			}
 		}
 	}
 	if n := len(q.groups); n > 16 {
-		slices.SortFunc(q.groups, unitsByHealthOrder)
+		slices.SortFunc(q.groups, healthCountsOrder)
 	} else {
 		for i := 1; i < n; i++ {
-			for j := i; j > 0 && unitsByHealthOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+			for j := i; j > 0 && healthCountsOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
 				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
 			}
 		}
 	}
 	for i := range q.groups {
 		gp := &q.groups[i]
-		dst = append(dst, UnitsByHealthRow{Health: gp.g0, Count: gp.a0})
+		dst = append(dst, HealthCountsRow{Health: gp.g0, Count: gp.a0})
 	}
 	return dst
 }
 
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
-func (q *UnitsByHealth) Plan() string {
+func (q *HealthCounts) Plan() string {
 	return "scan Unit (ascending index); group by Health: a group table (map) of the keys; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it with the key values.
-func (q *UnitsByHealth) group(key unitsByHealthKey, g0 int32) int32 {
+func (q *HealthCounts) group(key healthCountsKey, g0 int32) int32 {
 	if gi, ok := q.index[key]; ok {
 		return gi
 	}
-	q.groups = append(q.groups, unitsByHealthGroup{g0: g0, k0: key.k0})
+	q.groups = append(q.groups, healthCountsGroup{g0: g0, k0: key.k0})
 	q.index[key] = int32(len(q.groups) - 1)
 	return int32(len(q.groups) - 1)
 }
 
-// unitsByHealthOrder orders the groups of query UnitsByHealth: its order keys, then the group
+// healthCountsOrder orders the groups of query HealthCounts: its order keys, then the group
 // keys.
-func unitsByHealthOrder(a, b unitsByHealthGroup) int {
+func healthCountsOrder(a, b healthCountsGroup) int {
 	if a.k0 != b.k0 {
 		if a.k0 < b.k0 {
 			return -1
@@ -1283,13 +1515,13 @@ func unitsByHealthOrder(a, b unitsByHealthGroup) int {
 	return 0
 }
 
-// VelocityRow is a row of the result of query Velocity (arena.tw:155).
+// VelocityRow is a row of the result of query Velocity (arena.tw:177).
 type VelocityRow struct {
 	MinVX, MaxVX float32
 	AvgVX, SumVY float64
 }
 
-// Velocity is declared query Velocity (arena.tw:155). Plan: scan Body
+// Velocity is declared query Velocity (arena.tw:177). Plan: scan Body
 // (ascending index); aggregate min, max, avg, sum (one row). Run it from
 // one goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1364,13 +1596,13 @@ func (q *Velocity) Plan() string {
 }
 
 // ProjectileTargetsRow is a row of the result of query ProjectileTargets
-// (arena.tw:160).
+// (arena.tw:182).
 type ProjectileTargetsRow struct {
 	Projectile tickwork.Handle // ref Projectile
 	X, Y       float32
 }
 
-// ProjectileTargets is declared query ProjectileTargets (arena.tw:160).
+// ProjectileTargets is declared query ProjectileTargets (arena.tw:182).
 // Plan: scan Projectile (ascending index); inner join Body b: probe by
 // p.Target. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1502,14 +1734,14 @@ func (q *ProjectileTargets) Plan() string {
 }
 
 // OldProjectilesRow is a row of the result of query OldProjectiles
-// (arena.tw:166).
+// (arena.tw:188).
 type OldProjectilesRow struct {
 	Projectile tickwork.Handle // ref Projectile
 	Lost       bool
 	X          float32
 }
 
-// OldProjectiles is declared query OldProjectiles (arena.tw:166). Plan:
+// OldProjectiles is declared query OldProjectiles (arena.tw:188). Plan:
 // scan Projectile (ascending index); left join Body b: probe by p.Target;
 // filter. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1656,13 +1888,13 @@ func (q *OldProjectiles) Plan() string {
 }
 
 // HealthyNearWallRow is a row of the result of query HealthyNearWall
-// (arena.tw:173).
+// (arena.tw:195).
 type HealthyNearWallRow struct {
 	Unit tickwork.Handle // ref Unit
 	X, Y float32
 }
 
-// HealthyNearWall is declared query HealthyNearWall (arena.tw:173). Plan:
+// HealthyNearWall is declared query HealthyNearWall (arena.tw:195). Plan:
 // scan Unit (ascending index); inner join Body b: probe by entity of u;
 // filter. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1809,302 +2041,15 @@ func (q *HealthyNearWall) Plan() string {
 	return "scan Unit (ascending index); inner join Body b: probe by entity of u; filter; lane of the last run: " + q.lane
 }
 
-// WeakestUnitsScanRow is a row of the result of query WeakestUnitsScan
-// (arena.tw:185).
-type WeakestUnitsScanRow struct {
-	Unit   tickwork.Handle // ref Unit
-	Health int32
-}
-
-// WeakestUnitsScan is declared query WeakestUnitsScan (arena.tw:185). Plan:
-// scan Unit (ascending index); top-n heap by (Health asc, index). Run it
-// from one goroutine at a time; the result's order is docs/schema.md's
-// Query results.
-type WeakestUnitsScan struct {
-	t       *Tables
-	tb      *tickwork.Table       // Unit
-	uHealth []int32               // Unit.Health
-	ents    []weakestUnitsScanEnt // the rows with their order keys
-}
-
-// weakestUnitsScanEnt is a row of query WeakestUnitsScan with its order keys and position.
-type weakestUnitsScanEnt struct {
-	k0  int32
-	ord int32
-	row WeakestUnitsScanRow
-}
-
-// NewWeakestUnitsScan makes query WeakestUnitsScan over the tables of t,
-// for the host between frames (never during World.Frame).
-func NewWeakestUnitsScan(t *Tables) *WeakestUnitsScan {
-	q := &WeakestUnitsScan{t: t, tb: t.Unit.Table}
-	q.uHealth = t.Unit.Health.All()
-	return q
-}
-
-// DeclareWeakestUnitsScan makes query WeakestUnitsScan for a hand-written
-// system: it declares a read of every column the query reads and the
-// presence of every table it scans or probes without a column
-// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
-// whose events Run reads), so the manifest and the conflict check cover it.
-// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
-// only.
-func DeclareWeakestUnitsScan(d *tickwork.Decl, t *Tables) *WeakestUnitsScan {
-	q := &WeakestUnitsScan{t: t, tb: t.Unit.Table}
-	q.uHealth = tickwork.Read(d, t.Unit.Health).All()
-	return q
-}
-
-// Run appends the query's result to dst[:0] and returns it, in the order of
-// docs/schema.md's Query results. It allocates nothing once cap(dst) and
-// the query's scratch suffice; with a limit, dst grows once to its bound
-// (the limit, at most the source's capacity) before any row is written,
-// never past it.
-func (q *WeakestUnitsScan) Run(dst []WeakestUnitsScanRow, n int32) []WeakestUnitsScanRow {
-	dst = dst[:0]
-	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
-	if bound == 0 {
-		return dst
-	}
-	if cap(dst) < bound {
-		dst = make([]WeakestUnitsScanRow, 0, bound)
-	}
-	q.ents = q.ents[:0]
-	if cap(q.ents) < bound {
-		q.ents = make([]weakestUnitsScanEnt, 0, bound)
-	}
-	var worst int32 // the first key of the heap's root, the worst row kept, once full
-	filling := true // the heap holds fewer than bound rows
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			uHealths := q.uHealth[base+lo : base+hi]
-			for i := range uHealths {
-				row := base + lo + i
-				k0 := uHealths[i]
-				if k0 < worst || filling {
-					e := weakestUnitsScanEnt{k0: uHealths[i], ord: int32(row), row: WeakestUnitsScanRow{Unit: tickwork.QueryHandle(q.tb, row), Health: uHealths[i]}}
-					worst, filling = q.offer(&e, bound)
-				}
-			}
-		}
-	}
-	ents := q.ents
-	slices.SortFunc(ents, weakestUnitsScanOrder)
-	for i := range ents {
-		dst = append(dst, ents[i].row)
-	}
-	return dst
-}
-
-// Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
-func (q *WeakestUnitsScan) Plan() string {
-	return "scan Unit (ascending index); top-n heap by (Health asc, index)"
-}
-
-// weakestUnitsScanCmp orders rows of query WeakestUnitsScan: its order keys, then the position.
-func weakestUnitsScanCmp(a, b *weakestUnitsScanEnt) int {
-	if a.k0 != b.k0 {
-		if a.k0 < b.k0 {
-			return -1
-		}
-		return 1
-	}
-	return int(a.ord - b.ord)
-}
-
-func weakestUnitsScanOrder(a, b weakestUnitsScanEnt) int { return weakestUnitsScanCmp(&a, &b) }
-
-// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
-func (q *WeakestUnitsScan) offer(e *weakestUnitsScanEnt, bound int) (int32, bool) {
-	ents := q.ents
-	if len(ents) < bound {
-		ents = append(ents, *e)
-		for j := len(ents) - 1; j > 0; {
-			p := (j - 1) / 2
-			if weakestUnitsScanCmp(&ents[j], &ents[p]) <= 0 {
-				break
-			}
-			ents[j], ents[p] = ents[p], ents[j]
-			j = p
-		}
-		q.ents = ents
-		return ents[0].k0, len(ents) < bound
-	}
-	ents[0] = *e
-	for j := 0; ; {
-		l := 2*j + 1
-		if l >= len(ents) {
-			break
-		}
-		if r := l + 1; r < len(ents) && weakestUnitsScanCmp(&ents[r], &ents[l]) > 0 {
-			l = r
-		}
-		if weakestUnitsScanCmp(&ents[l], &ents[j]) <= 0 {
-			break
-		}
-		ents[j], ents[l] = ents[l], ents[j]
-		j = l
-	}
-	return ents[0].k0, false
-}
-
-// BodiesInBoxScanRow is a row of the result of query BodiesInBoxScan
-// (arena.tw:192).
-type BodiesInBoxScanRow struct {
-	Body tickwork.Handle // ref Body
-	X, Y float32
-}
-
-// BodiesInBoxScan is declared query BodiesInBoxScan (arena.tw:192). Plan:
-// scan Body (ascending index); filter. Run it from one goroutine at a time;
-// the result's order is docs/schema.md's Query results.
-type BodiesInBoxScan struct {
-	t                          *Tables
-	tb                         *tickwork.Table         // Body
-	bX, bY                     []float32               // Body.X, Body.Y
-	w                          *tickwork.World         // set by Parallel: the world whose workers scan
-	lane                       string                  // the lane of the last Run
-	minChunks                  int                     // set by Parallel: the fewest used chunks for the parallel lane
-	chunkFn                    func(worker, chunk int) // q.chunk, made once
-	argX0, argY0, argX1, argY1 float32                 // Run's x0, for chunk, Run's y0, for chunk, Run's x1, for chunk, Run's y1, for chunk
-	parts                      [][]BodiesInBoxScanRow  // per-chunk rows
-}
-
-// NewBodiesInBoxScan makes query BodiesInBoxScan over the tables of t, for
-// the host between frames (never during World.Frame).
-func NewBodiesInBoxScan(t *Tables) *BodiesInBoxScan {
-	q := &BodiesInBoxScan{t: t, tb: t.Body.Table}
-	q.bX = t.Body.X.All()
-	q.bY = t.Body.Y.All()
-	return q
-}
-
-// DeclareBodiesInBoxScan makes query BodiesInBoxScan for a hand-written
-// system: it declares a read of every column the query reads and the
-// presence of every table it scans or probes without a column
-// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
-// whose events Run reads), so the manifest and the conflict check cover it.
-// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
-// only.
-func DeclareBodiesInBoxScan(d *tickwork.Decl, t *Tables) *BodiesInBoxScan {
-	q := &BodiesInBoxScan{t: t, tb: t.Body.Table}
-	q.bX = tickwork.Read(d, t.Body.X).All()
-	q.bY = tickwork.Read(d, t.Body.Y).All()
-	return q
-}
-
-// Run appends the query's result to dst[:0] and returns it, in the order of
-// docs/schema.md's Query results. It allocates nothing once cap(dst) and
-// the query's scratch suffice; with a limit, dst grows once to its bound
-// (the limit, at most the source's capacity) before any row is written,
-// never past it.
-func (q *BodiesInBoxScan) Run(dst []BodiesInBoxScanRow, x0 float32, y0 float32, x1 float32, y1 float32) []BodiesInBoxScanRow {
-	dst = dst[:0]
-	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
-		q.lane = "parallel"
-		q.argX0 = x0
-		q.argY0 = y0
-		q.argX1 = x1
-		q.argY1 = y1
-		for len(q.parts) < nc {
-			q.parts = append(q.parts, nil)
-		}
-		if !q.w.RunChunks(nc, q.chunkFn) {
-			q.lane = "serial" // inline: the world was closed or in a frame
-		}
-		for _, p := range q.parts[:nc] {
-			dst = append(dst, p...)
-		}
-		return dst
-	} else {
-		q.lane = "serial"
-		cr := q.tb.ChunkRows()
-		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-			mask, base := q.tb.Enabled(c), c*cr
-			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-				bXs := q.bX[base+lo : base+hi]
-				bYs := q.bY[base+lo : base+hi][:len(bXs)]
-				for i := range bXs {
-					row := base + lo + i
-					if tickwork.QueryBoolKey(bXs[i] >= x0)&tickwork.QueryBoolKey(bXs[i] <= x1)&tickwork.QueryBoolKey(bYs[i] >= y0)&tickwork.QueryBoolKey(bYs[i] <= y1) != 0 {
-						dst = append(dst, BodiesInBoxScanRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs[i], Y: bYs[i]})
-					}
-				}
-			}
-		}
-	}
-	return dst
-}
-
-// Parallel attaches q to w, the world of its tables: from then on Run scans
-// on w's kernel workers (World.RunChunks) when the from table has at least
-// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
-// with the serial result bit for bit (docs/schema.md, Queries, Parallel
-// lane). Run must then be called between frames, from the goroutine that
-// calls Frame. A nil w detaches it. Allocates once (the chunk function);
-// the per-chunk partials grow once in Run.
-func (q *BodiesInBoxScan) Parallel(w *tickwork.World, minChunks int) {
-	if minChunks <= 0 {
-		minChunks = tickwork.QueryParallelChunks
-	}
-	q.w, q.minChunks = w, max(minChunks, 1)
-	if q.chunkFn == nil {
-		q.chunkFn = q.chunk
-	}
-}
-
-// Lane is the lane the last Run took: "parallel", or "serial" (also when an
-// attached Run fell back inline: a closed world, or during a frame; ""
-// before any Run).
-func (q *BodiesInBoxScan) Lane() string { return q.lane }
-
-// chunk runs the scan over chunk c of the from table into its partial.
-func (q *BodiesInBoxScan) chunk(_, c int) {
-	x0 := q.argX0
-	_ = x0
-	y0 := q.argY0
-	_ = y0
-	x1 := q.argX1
-	_ = x1
-	y1 := q.argY1
-	_ = y1
-	dst := q.parts[c][:0]
-	cr := q.tb.ChunkRows()
-	mask, base := q.tb.Enabled(c), c*cr
-	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-		bXs2 := q.bX[base+lo : base+hi]
-		bYs2 := q.bY[base+lo : base+hi][:len(bXs2)]
-		for i := range bXs2 {
-			row := base + lo + i
-			if tickwork.QueryBoolKey(bXs2[i] >= x0)&tickwork.QueryBoolKey(bXs2[i] <= x1)&tickwork.QueryBoolKey(bYs2[i] >= y0)&tickwork.QueryBoolKey(bYs2[i] <= y1) != 0 {
-				dst = append(dst, BodiesInBoxScanRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs2[i], Y: bYs2[i]})
-			}
-		}
-	}
-	q.parts[c] = dst
-}
-
-// Plan is the query's plan: how it reads each variable and what it does
-// with the rows, and the lane of the last Run (Lane).
-func (q *BodiesInBoxScan) Plan() string {
-	if q.lane == "" {
-		return "scan Body (ascending index); filter"
-	}
-	return "scan Body (ascending index); filter; lane of the last run: " + q.lane
-}
-
 // HitTotalsByTargetScanRow is a row of the result of query
-// HitTotalsByTargetScan (arena.tw:198).
+// HitTotalsByTargetScan (arena.tw:207).
 type HitTotalsByTargetScanRow struct {
 	Target      tickwork.Handle // ref Unit
 	Total, Hits int64
 }
 
 // HitTotalsByTargetScan is declared query HitTotalsByTargetScan
-// (arena.tw:198). Plan: read HitEvent (emission order); group by Target: a
+// (arena.tw:207). Plan: read HitEvent (emission order); group by Target: a
 // dense array over the capacity of domain Actors; sort groups by their
 // keys. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -2245,25 +2190,23 @@ func hitTotalsByTargetScanOrder(a, b hitTotalsByTargetScanGroup) int {
 	return 0
 }
 
-// BodiesNearRow is a row of the result of query BodiesNear (arena.tw:205).
+// BodiesNearRow is a row of the result of query BodiesNear (arena.tw:214).
 type BodiesNearRow struct {
 	Body tickwork.Handle // ref Body
 	X, Y float32
 }
 
-// BodiesNear is declared query BodiesNear (arena.tw:205). Plan: scan Body
-// (ascending index); filter. Run it from one goroutine at a time; the
-// result's order is docs/schema.md's Query results.
+// BodiesNear is declared query BodiesNear (arena.tw:214). Plan: index
+// BodiesByPos (grid on Body(X, Y)): candidates of the cells of the disc's
+// bounding box, rounded outward (ascending index); filter. Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
 type BodiesNear struct {
-	t                 *Tables
-	tb                *tickwork.Table         // Body
-	bX, bY            []float32               // Body.X, Body.Y
-	w                 *tickwork.World         // set by Parallel: the world whose workers scan
-	lane              string                  // the lane of the last Run
-	minChunks         int                     // set by Parallel: the fewest used chunks for the parallel lane
-	chunkFn           func(worker, chunk int) // q.chunk, made once
-	argX, argY, argR2 float32                 // Run's x, for chunk, Run's y, for chunk, Run's r2, for chunk
-	parts             [][]BodiesNearRow       // per-chunk rows
+	t      *Tables
+	tb     *tickwork.Table     // Body
+	bX, bY []float32           // Body.X, Body.Y
+	ix     *tickwork.GridIndex // index BodiesByPos
+	rows   []int32             // the index's candidate rows of a run
 }
 
 // NewBodiesNear makes query BodiesNear over the tables of t, for the host
@@ -2272,6 +2215,7 @@ func NewBodiesNear(t *Tables) *BodiesNear {
 	q := &BodiesNear{t: t, tb: t.Body.Table}
 	q.bX = t.Body.X.All()
 	q.bY = t.Body.Y.All()
+	q.ix = t.Indexes.BodiesByPos
 	return q
 }
 
@@ -2285,6 +2229,8 @@ func DeclareBodiesNear(d *tickwork.Decl, t *Tables) *BodiesNear {
 	q := &BodiesNear{t: t, tb: t.Body.Table}
 	q.bX = tickwork.Read(d, t.Body.X).All()
 	q.bY = tickwork.Read(d, t.Body.Y).All()
+	q.ix = t.Indexes.BodiesByPos
+	tickwork.ReadIndex(d, q.ix)
 	return q
 }
 
@@ -2295,104 +2241,37 @@ func DeclareBodiesNear(d *tickwork.Decl, t *Tables) *BodiesNear {
 // never past it.
 func (q *BodiesNear) Run(dst []BodiesNearRow, x float32, y float32, r2 float32) []BodiesNearRow {
 	dst = dst[:0]
-	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
-		q.lane = "parallel"
-		q.argX = x
-		q.argY = y
-		q.argR2 = r2
-		for len(q.parts) < nc {
-			q.parts = append(q.parts, nil)
-		}
-		if !q.w.RunChunks(nc, q.chunkFn) {
-			q.lane = "serial" // inline: the world was closed or in a frame
-		}
-		for _, p := range q.parts[:nc] {
-			dst = append(dst, p...)
-		}
-		return dst
-	} else {
-		q.lane = "serial"
-		cr := q.tb.ChunkRows()
-		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-			mask, base := q.tb.Enabled(c), c*cr
-			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-				bXs := q.bX[base+lo : base+hi]
-				bYs := q.bY[base+lo : base+hi][:len(bXs)]
-				for i := range bXs {
-					row := base + lo + i
-					if float32((bXs[i]-x)*(bXs[i]-x))+float32((bYs[i]-y)*(bYs[i]-y)) <= r2 {
-						dst = append(dst, BodiesNearRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs[i], Y: bYs[i]})
-					}
-				}
-			}
+	// the disc's bounding box, never smaller than the true one: its radius
+	// from r2 in float64 with a margin past float32 rounding, its sides
+	// rounded outward
+	cx, cy := float64(x), float64(y)
+	rad := math.Sqrt(float64(r2)) * (1 + 1.0/(1<<16))
+	down, up := float32(math.Inf(-1)), float32(math.Inf(1))
+	rows := q.ix.Grid().AppendBox(q.rows[:0], math.Nextafter32(float32(cx-rad), down), math.Nextafter32(float32(cy-rad), down), math.Nextafter32(float32(cx+rad), up), math.Nextafter32(float32(cy+rad), up)) // candidates, ascending row
+	q.rows = rows
+	for _, r := range rows {
+		row := int(r)
+		if float32((q.bX[row]-x)*(q.bX[row]-x))+float32((q.bY[row]-y)*(q.bY[row]-y)) <= r2 {
+			dst = append(dst, BodiesNearRow{Body: tickwork.QueryHandle(q.tb, row), X: q.bX[row], Y: q.bY[row]})
 		}
 	}
 	return dst
 }
 
-// Parallel attaches q to w, the world of its tables: from then on Run scans
-// on w's kernel workers (World.RunChunks) when the from table has at least
-// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
-// with the serial result bit for bit (docs/schema.md, Queries, Parallel
-// lane). Run must then be called between frames, from the goroutine that
-// calls Frame. A nil w detaches it. Allocates once (the chunk function);
-// the per-chunk partials grow once in Run.
-func (q *BodiesNear) Parallel(w *tickwork.World, minChunks int) {
-	if minChunks <= 0 {
-		minChunks = tickwork.QueryParallelChunks
-	}
-	q.w, q.minChunks = w, max(minChunks, 1)
-	if q.chunkFn == nil {
-		q.chunkFn = q.chunk
-	}
-}
-
-// Lane is the lane the last Run took: "parallel", or "serial" (also when an
-// attached Run fell back inline: a closed world, or during a frame; ""
-// before any Run).
-func (q *BodiesNear) Lane() string { return q.lane }
-
-// chunk runs the scan over chunk c of the from table into its partial.
-func (q *BodiesNear) chunk(_, c int) {
-	x := q.argX
-	_ = x
-	y := q.argY
-	_ = y
-	r2 := q.argR2
-	_ = r2
-	dst := q.parts[c][:0]
-	cr := q.tb.ChunkRows()
-	mask, base := q.tb.Enabled(c), c*cr
-	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-		bXs2 := q.bX[base+lo : base+hi]
-		bYs2 := q.bY[base+lo : base+hi][:len(bXs2)]
-		for i := range bXs2 {
-			row := base + lo + i
-			if float32((bXs2[i]-x)*(bXs2[i]-x))+float32((bYs2[i]-y)*(bYs2[i]-y)) <= r2 {
-				dst = append(dst, BodiesNearRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs2[i], Y: bYs2[i]})
-			}
-		}
-	}
-	q.parts[c] = dst
-}
-
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows, and the lane of the last Run (Lane).
+// with the rows.
 func (q *BodiesNear) Plan() string {
-	if q.lane == "" {
-		return "scan Body (ascending index); filter"
-	}
-	return "scan Body (ascending index); filter; lane of the last run: " + q.lane
+	return "index BodiesByPos (grid on Body(X, Y)): candidates of the cells of the disc's bounding box, rounded outward (ascending index); filter"
 }
 
 // BodiesNearScanRow is a row of the result of query BodiesNearScan
-// (arena.tw:211).
+// (arena.tw:220).
 type BodiesNearScanRow struct {
 	Body tickwork.Handle // ref Body
 	X, Y float32
 }
 
-// BodiesNearScan is declared query BodiesNearScan (arena.tw:211). Plan:
+// BodiesNearScan is declared query BodiesNearScan (arena.tw:220). Plan:
 // scan Body (ascending index); filter. Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
 type BodiesNearScan struct {

@@ -38,6 +38,6 @@ func ExampleNewQueries() {
 	// weak: slot 764, health 1
 	// weak: slot 767, health 1
 	// in the box: 41
-	// scan Unit (ascending index); top-n heap by (Health asc, index)
-	// read HitEvent (emission order); group by Target: a dense array over the capacity of domain Actors; sort groups by their keys
+	// index UnitsByHealth (sorted on Unit(Health)): ascending walk in (Health, index), first n
+	// index HitsByTarget (hash on HitEvent(Target)): a walk per group of Target (each in emission order); group by Target: a dense array over the capacity of domain Actors; sort groups by their keys
 }

@@ -108,17 +108,7 @@ func arenaCases() []Case {
 					return dst
 				}
 			},
-			NewGen: func(d *Data) func([]HitTotal) []HitTotal {
-				// the scan: HitTotalsByTarget is served by the arena's hash index
-				q, rows := arena.NewHitTotalsByTargetScan(d.A), []arena.HitTotalsByTargetScanRow(nil)
-				return func(dst []HitTotal) []HitTotal {
-					rows = q.Run(rows)
-					for _, r := range rows {
-						dst = append(dst, HitTotal{idOf(r.Target), r.Total, r.Hits})
-					}
-					return dst
-				}
-			},
+			NewGen: genHitTotalsByTargetScan, // the scan: HitTotalsByTarget is ix_hit_totals_by_target's
 		},
 		&Kase[HI32, *HI32]{
 			Meta: Info{Name: "low_health_units", Family: "filter", Set: "arena",
@@ -161,7 +151,7 @@ func arenaCases() []Case {
 		},
 		&Kase[I32Count, *I32Count]{
 			Meta: Info{Name: "units_by_health", Family: "group-by int", Set: "arena",
-				TW:      `query UnitsByHealth() { from Unit u  group by u.Health  select u.Health, count() }`,
+				TW:      `query HealthCounts() { from Unit u  group by u.Health  select u.Health, count() }`,
 				SQL:     `SELECT health, count(*) FROM unit GROUP BY health ORDER BY health`,
 				Indexes: []string{`CREATE INDEX unit_health ON unit(health)`}},
 			NewGen: genUnitsByHealth,

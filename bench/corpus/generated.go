@@ -49,8 +49,8 @@ func genBodyAt(d *Data) func([]XY) []XY {
 }
 
 func genUnitsByHealth(d *Data) func([]I32Count) []I32Count {
-	q := arena.NewUnitsByHealth(d.A)
-	var rows []arena.UnitsByHealthRow
+	q := arena.NewHealthCounts(d.A)
+	var rows []arena.HealthCountsRow
 	return func(dst []I32Count) []I32Count {
 		rows = q.Run(rows[:0])
 		for _, r := range rows {

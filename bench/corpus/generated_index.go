@@ -92,20 +92,28 @@ func genTopScoresIx(d *Data) func([]HI64) []HI64 {
 // genTopScoresScan: TopScores is `using scan` (top_scores' query).
 func genTopScoresScan(d *Data) func([]HI64) []HI64 { return genTopScores(d) }
 
-func genOrdersByItemIx(d *Data) func([]ItemTotals) []ItemTotals {
-	q := shop.NewOrdersByItemIx(d.Shop)
-	var rows []shop.OrdersByItemIxRow
-	return func(dst []ItemTotals) []ItemTotals {
+func genHitTotalsByTargetIx(d *Data) func([]HitTotal) []HitTotal {
+	q, rows := arena.NewHitTotalsByTarget(d.A), []arena.HitTotalsByTargetRow(nil)
+	return func(dst []HitTotal) []HitTotal {
 		rows = q.Run(rows[:0])
 		for _, r := range rows {
-			dst = append(dst, ItemTotals{idOf(r.Item), r.N, r.Qty})
+			dst = append(dst, HitTotal{idOf(r.Target), r.Total, r.Hits})
 		}
 		return dst
 	}
 }
 
-// genOrdersByItemScan: OrdersByItem is `using scan` (orders_by_item's query).
-func genOrdersByItemScan(d *Data) func([]ItemTotals) []ItemTotals { return genOrdersByItem(d) }
+// genHitTotalsByTargetScan is also hit_totals_by_target's generated side.
+func genHitTotalsByTargetScan(d *Data) func([]HitTotal) []HitTotal {
+	q, rows := arena.NewHitTotalsByTargetScan(d.A), []arena.HitTotalsByTargetScanRow(nil)
+	return func(dst []HitTotal) []HitTotal {
+		rows = q.Run(rows[:0])
+		for _, r := range rows {
+			dst = append(dst, HitTotal{idOf(r.Target), r.Total, r.Hits})
+		}
+		return dst
+	}
+}
 
 func genItemSales(d *Data) func([]DayF64) []DayF64 {
 	q, rows, it := shop.NewItemSales(d.Shop), []shop.ItemSalesRow(nil), d.P.Item

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tickwork/tickwork"
+	"github.com/tickwork/tickwork/index"
 )
 
 // Sizes are the capacities of the schema's domains, standalone tables and
@@ -70,6 +71,17 @@ type Order struct {
 	Quantity, Day *tickwork.Column[int32]
 }
 
+// Indexes holds the schema's declared indexes (Declare adds them after the
+// columns; the world keeps them consistent: docs/architecture.md, Indexes).
+// The host reads one between frames; a hand-written system declares its
+// read (tickwork.ReadIndex).
+type Indexes struct {
+	PlayersByAccount            *tickwork.UniqueIndex[int64]         // unique on Player(Account)
+	PlayersByLevel              *tickwork.SortedIndex[int32]         // sorted on Player(Level)
+	PlayersByScore              *tickwork.SortedIndex[int64]         // sorted on Player(Score)
+	OrdersByBuyer, OrdersOfItem *tickwork.HashIndex[tickwork.Handle] // hash on Order(Buyer), hash on Order(Item)
+}
+
 // Tables holds the schema's domains, tables and event tables (Declare).
 type Tables struct {
 	Accounts *tickwork.Domain
@@ -79,6 +91,7 @@ type Tables struct {
 	Banned   Banned
 	Product  Product
 	Order    Order
+	Indexes  Indexes // the declared indexes
 }
 
 // Declare declares the schema's domains, tables, columns and event tables
@@ -110,6 +123,11 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t.Order.Price = tickwork.AddColumn[float64](b, t.Order.Table, "Price")
 	t.Order.Quantity = tickwork.AddColumn[int32](b, t.Order.Table, "Quantity")
 	t.Order.Day = tickwork.AddColumn[int32](b, t.Order.Table, "Day")
+	t.Indexes.PlayersByAccount = tickwork.AddUniqueIndex(b, "PlayersByAccount", t.Player.Account)
+	t.Indexes.PlayersByLevel = tickwork.AddSortedIndex(b, "PlayersByLevel", t.Player.Level)
+	t.Indexes.PlayersByScore = tickwork.AddSortedIndex(b, "PlayersByScore", t.Player.Score)
+	t.Indexes.OrdersByBuyer = tickwork.AddHashIndex(b, "OrdersByBuyer", t.Order.Buyer)
+	t.Indexes.OrdersOfItem = tickwork.AddHashIndex(b, "OrdersOfItem", t.Order.Item)
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
@@ -154,7 +172,6 @@ type Queries struct {
 	PlayersInLevels     *PlayersInLevels
 	PlayersInLevelsScan *PlayersInLevelsScan
 	TopScoresIx         *TopScoresIx
-	OrdersByItemIx      *OrdersByItemIx
 	ItemSales           *ItemSales
 	ItemSalesScan       *ItemSalesScan
 }
@@ -195,7 +212,6 @@ func NewQueries(t *Tables) *Queries {
 		PlayersInLevels:     NewPlayersInLevels(t),
 		PlayersInLevelsScan: NewPlayersInLevelsScan(t),
 		TopScoresIx:         NewTopScoresIx(t),
-		OrdersByItemIx:      NewOrdersByItemIx(t),
 		ItemSales:           NewItemSales(t),
 		ItemSalesScan:       NewItemSalesScan(t),
 	}
@@ -3370,19 +3386,15 @@ type PlayerByAccountIxRow struct {
 }
 
 // PlayerByAccountIx is declared query PlayerByAccountIx (shop.tw:230).
-// Plan: scan Player (ascending index); filter. Run it from one goroutine at
-// a time; the result's order is docs/schema.md's Query results.
+// Plan: index PlayersByAccount (unique on Player(Account)): find Account ==
+// param a (0 or 1 rows); filter. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
 type PlayerByAccountIx struct {
-	t         *Tables
-	tb        *tickwork.Table          // Player
-	pAccount  []int64                  // Player.Account
-	pLevel    []int32                  // Player.Level
-	w         *tickwork.World          // set by Parallel: the world whose workers scan
-	lane      string                   // the lane of the last Run
-	minChunks int                      // set by Parallel: the fewest used chunks for the parallel lane
-	chunkFn   func(worker, chunk int)  // q.chunk, made once
-	argA      int64                    // Run's a, for chunk
-	parts     [][]PlayerByAccountIxRow // per-chunk rows
+	t        *Tables
+	tb       *tickwork.Table              // Player
+	pAccount []int64                      // Player.Account
+	pLevel   []int32                      // Player.Level
+	ix       *tickwork.UniqueIndex[int64] // index PlayersByAccount
 }
 
 // NewPlayerByAccountIx makes query PlayerByAccountIx over the tables of t,
@@ -3391,6 +3403,7 @@ func NewPlayerByAccountIx(t *Tables) *PlayerByAccountIx {
 	q := &PlayerByAccountIx{t: t, tb: t.Player.Table}
 	q.pAccount = t.Player.Account.All()
 	q.pLevel = t.Player.Level.All()
+	q.ix = t.Indexes.PlayersByAccount
 	return q
 }
 
@@ -3405,6 +3418,8 @@ func DeclarePlayerByAccountIx(d *tickwork.Decl, t *Tables) *PlayerByAccountIx {
 	q := &PlayerByAccountIx{t: t, tb: t.Player.Table}
 	q.pAccount = tickwork.Read(d, t.Player.Account).All()
 	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.ix = t.Indexes.PlayersByAccount
+	tickwork.ReadIndex(d, q.ix)
 	return q
 }
 
@@ -3415,88 +3430,19 @@ func DeclarePlayerByAccountIx(d *tickwork.Decl, t *Tables) *PlayerByAccountIx {
 // never past it.
 func (q *PlayerByAccountIx) Run(dst []PlayerByAccountIxRow, a int64) []PlayerByAccountIxRow {
 	dst = dst[:0]
-	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
-		q.lane = "parallel"
-		q.argA = a
-		for len(q.parts) < nc {
-			q.parts = append(q.parts, nil)
-		}
-		if !q.w.RunChunks(nc, q.chunkFn) {
-			q.lane = "serial" // inline: the world was closed or in a frame
-		}
-		for _, p := range q.parts[:nc] {
-			dst = append(dst, p...)
-		}
-		return dst
-	} else {
-		q.lane = "serial"
-		cr := q.tb.ChunkRows()
-		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-			mask, base := q.tb.Enabled(c), c*cr
-			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-				pAccounts := q.pAccount[base+lo : base+hi]
-				pLevels := q.pLevel[base+lo : base+hi][:len(pAccounts)]
-				for i := range pAccounts {
-					row := base + lo + i
-					if pAccounts[i] == a {
-						dst = append(dst, PlayerByAccountIxRow{Player: tickwork.QueryHandle(q.tb, row), Level: pLevels[i]})
-					}
-				}
-			}
+	if r := q.ix.Unique().Find(a); r != index.NoRow {
+		row := int(r)
+		if q.pAccount[row] == a {
+			dst = append(dst, PlayerByAccountIxRow{Player: tickwork.QueryHandle(q.tb, row), Level: q.pLevel[row]})
 		}
 	}
 	return dst
 }
 
-// Parallel attaches q to w, the world of its tables: from then on Run scans
-// on w's kernel workers (World.RunChunks) when the from table has at least
-// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
-// with the serial result bit for bit (docs/schema.md, Queries, Parallel
-// lane). Run must then be called between frames, from the goroutine that
-// calls Frame. A nil w detaches it. Allocates once (the chunk function);
-// the per-chunk partials grow once in Run.
-func (q *PlayerByAccountIx) Parallel(w *tickwork.World, minChunks int) {
-	if minChunks <= 0 {
-		minChunks = tickwork.QueryParallelChunks
-	}
-	q.w, q.minChunks = w, max(minChunks, 1)
-	if q.chunkFn == nil {
-		q.chunkFn = q.chunk
-	}
-}
-
-// Lane is the lane the last Run took: "parallel", or "serial" (also when an
-// attached Run fell back inline: a closed world, or during a frame; ""
-// before any Run).
-func (q *PlayerByAccountIx) Lane() string { return q.lane }
-
-// chunk runs the scan over chunk c of the from table into its partial.
-func (q *PlayerByAccountIx) chunk(_, c int) {
-	a := q.argA
-	_ = a
-	dst := q.parts[c][:0]
-	cr := q.tb.ChunkRows()
-	mask, base := q.tb.Enabled(c), c*cr
-	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-		pAccounts2 := q.pAccount[base+lo : base+hi]
-		pLevels2 := q.pLevel[base+lo : base+hi][:len(pAccounts2)]
-		for i := range pAccounts2 {
-			row := base + lo + i
-			if pAccounts2[i] == a {
-				dst = append(dst, PlayerByAccountIxRow{Player: tickwork.QueryHandle(q.tb, row), Level: pLevels2[i]})
-			}
-		}
-	}
-	q.parts[c] = dst
-}
-
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows, and the lane of the last Run (Lane).
+// with the rows.
 func (q *PlayerByAccountIx) Plan() string {
-	if q.lane == "" {
-		return "scan Player (ascending index); filter"
-	}
-	return "scan Player (ascending index); filter; lane of the last run: " + q.lane
+	return "index PlayersByAccount (unique on Player(Account)): find Account == param a (0 or 1 rows); filter"
 }
 
 // OrdersOfBuyerRow is a row of the result of query OrdersOfBuyer
@@ -3507,21 +3453,17 @@ type OrdersOfBuyerRow struct {
 	Price float64
 }
 
-// OrdersOfBuyer is declared query OrdersOfBuyer (shop.tw:237). Plan: scan
-// Order (ascending index); filter. Run it from one goroutine at a time; the
+// OrdersOfBuyer is declared query OrdersOfBuyer (shop.tw:237). Plan: index
+// OrdersByBuyer (hash on Order(Buyer)): walk the rows of Buyer == param b
+// (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type OrdersOfBuyer struct {
-	t         *Tables
-	tb        *tickwork.Table         // Order
-	oBuyer    []tickwork.Handle       // Order.Buyer
-	oPrice    []float64               // Order.Price
-	oDay      []int32                 // Order.Day
-	w         *tickwork.World         // set by Parallel: the world whose workers scan
-	lane      string                  // the lane of the last Run
-	minChunks int                     // set by Parallel: the fewest used chunks for the parallel lane
-	chunkFn   func(worker, chunk int) // q.chunk, made once
-	argB      tickwork.Handle         // Run's b, for chunk
-	parts     [][]OrdersOfBuyerRow    // per-chunk rows
+	t      *Tables
+	tb     *tickwork.Table                      // Order
+	oBuyer []tickwork.Handle                    // Order.Buyer
+	oPrice []float64                            // Order.Price
+	oDay   []int32                              // Order.Day
+	ix     *tickwork.HashIndex[tickwork.Handle] // index OrdersByBuyer
 }
 
 // NewOrdersOfBuyer makes query OrdersOfBuyer over the tables of t, for the
@@ -3531,6 +3473,7 @@ func NewOrdersOfBuyer(t *Tables) *OrdersOfBuyer {
 	q.oBuyer = t.Order.Buyer.All()
 	q.oPrice = t.Order.Price.All()
 	q.oDay = t.Order.Day.All()
+	q.ix = t.Indexes.OrdersByBuyer
 	return q
 }
 
@@ -3545,6 +3488,8 @@ func DeclareOrdersOfBuyer(d *tickwork.Decl, t *Tables) *OrdersOfBuyer {
 	q.oBuyer = tickwork.Read(d, t.Order.Buyer).All()
 	q.oPrice = tickwork.Read(d, t.Order.Price).All()
 	q.oDay = tickwork.Read(d, t.Order.Day).All()
+	q.ix = t.Indexes.OrdersByBuyer
+	tickwork.ReadIndex(d, q.ix)
 	return q
 }
 
@@ -3555,90 +3500,20 @@ func DeclareOrdersOfBuyer(d *tickwork.Decl, t *Tables) *OrdersOfBuyer {
 // never past it.
 func (q *OrdersOfBuyer) Run(dst []OrdersOfBuyerRow, b tickwork.Handle) []OrdersOfBuyerRow {
 	dst = dst[:0]
-	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
-		q.lane = "parallel"
-		q.argB = b
-		for len(q.parts) < nc {
-			q.parts = append(q.parts, nil)
-		}
-		if !q.w.RunChunks(nc, q.chunkFn) {
-			q.lane = "serial" // inline: the world was closed or in a frame
-		}
-		for _, p := range q.parts[:nc] {
-			dst = append(dst, p...)
-		}
-		return dst
-	} else {
-		q.lane = "serial"
-		cr := q.tb.ChunkRows()
-		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-			mask, base := q.tb.Enabled(c), c*cr
-			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-				oBuyers := q.oBuyer[base+lo : base+hi]
-				oPrices := q.oPrice[base+lo : base+hi][:len(oBuyers)]
-				oDays := q.oDay[base+lo : base+hi][:len(oBuyers)]
-				for i := range oBuyers {
-					row := base + lo + i
-					if oBuyers[i] == b {
-						dst = append(dst, OrdersOfBuyerRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays[i], Price: oPrices[i]})
-					}
-				}
-			}
+	hx := q.ix.Hash()
+	for r := hx.First(b); r != index.NoRow; r = hx.Next(r) {
+		row := int(r)
+		if q.oBuyer[row] == b {
+			dst = append(dst, OrdersOfBuyerRow{Order: tickwork.QueryHandle(q.tb, row), Day: q.oDay[row], Price: q.oPrice[row]})
 		}
 	}
 	return dst
 }
 
-// Parallel attaches q to w, the world of its tables: from then on Run scans
-// on w's kernel workers (World.RunChunks) when the from table has at least
-// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
-// with the serial result bit for bit (docs/schema.md, Queries, Parallel
-// lane). Run must then be called between frames, from the goroutine that
-// calls Frame. A nil w detaches it. Allocates once (the chunk function);
-// the per-chunk partials grow once in Run.
-func (q *OrdersOfBuyer) Parallel(w *tickwork.World, minChunks int) {
-	if minChunks <= 0 {
-		minChunks = tickwork.QueryParallelChunks
-	}
-	q.w, q.minChunks = w, max(minChunks, 1)
-	if q.chunkFn == nil {
-		q.chunkFn = q.chunk
-	}
-}
-
-// Lane is the lane the last Run took: "parallel", or "serial" (also when an
-// attached Run fell back inline: a closed world, or during a frame; ""
-// before any Run).
-func (q *OrdersOfBuyer) Lane() string { return q.lane }
-
-// chunk runs the scan over chunk c of the from table into its partial.
-func (q *OrdersOfBuyer) chunk(_, c int) {
-	b := q.argB
-	_ = b
-	dst := q.parts[c][:0]
-	cr := q.tb.ChunkRows()
-	mask, base := q.tb.Enabled(c), c*cr
-	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-		oBuyers2 := q.oBuyer[base+lo : base+hi]
-		oPrices2 := q.oPrice[base+lo : base+hi][:len(oBuyers2)]
-		oDays2 := q.oDay[base+lo : base+hi][:len(oBuyers2)]
-		for i := range oBuyers2 {
-			row := base + lo + i
-			if oBuyers2[i] == b {
-				dst = append(dst, OrdersOfBuyerRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays2[i], Price: oPrices2[i]})
-			}
-		}
-	}
-	q.parts[c] = dst
-}
-
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows, and the lane of the last Run (Lane).
+// with the rows.
 func (q *OrdersOfBuyer) Plan() string {
-	if q.lane == "" {
-		return "scan Order (ascending index); filter"
-	}
-	return "scan Order (ascending index); filter; lane of the last run: " + q.lane
+	return "index OrdersByBuyer (hash on Order(Buyer)): walk the rows of Buyer == param b (ascending index); filter"
 }
 
 // OrdersOfBuyerScanRow is a row of the result of query OrdersOfBuyerScan
@@ -3792,18 +3667,16 @@ type PlayersInLevelsRow struct {
 }
 
 // PlayersInLevels is declared query PlayersInLevels (shop.tw:250). Plan:
-// scan Player (ascending index); filter. Run it from one goroutine at a
-// time; the result's order is docs/schema.md's Query results.
+// index PlayersByLevel (sorted on Player(Level)): range walk, from Level
+// param a, to Level param b, rows sorted by index; filter. Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
 type PlayersInLevels struct {
-	t          *Tables
-	tb         *tickwork.Table         // Player
-	pLevel     []int32                 // Player.Level
-	w          *tickwork.World         // set by Parallel: the world whose workers scan
-	lane       string                  // the lane of the last Run
-	minChunks  int                     // set by Parallel: the fewest used chunks for the parallel lane
-	chunkFn    func(worker, chunk int) // q.chunk, made once
-	argA, argB int32                   // Run's a, for chunk, Run's b, for chunk
-	parts      [][]PlayersInLevelsRow  // per-chunk rows
+	t      *Tables
+	tb     *tickwork.Table              // Player
+	pLevel []int32                      // Player.Level
+	ix     *tickwork.SortedIndex[int32] // index PlayersByLevel
+	rows   []int32                      // the index's candidate rows of a run
 }
 
 // NewPlayersInLevels makes query PlayersInLevels over the tables of t, for
@@ -3811,6 +3684,7 @@ type PlayersInLevels struct {
 func NewPlayersInLevels(t *Tables) *PlayersInLevels {
 	q := &PlayersInLevels{t: t, tb: t.Player.Table}
 	q.pLevel = t.Player.Level.All()
+	q.ix = t.Indexes.PlayersByLevel
 	return q
 }
 
@@ -3824,6 +3698,8 @@ func NewPlayersInLevels(t *Tables) *PlayersInLevels {
 func DeclarePlayersInLevels(d *tickwork.Decl, t *Tables) *PlayersInLevels {
 	q := &PlayersInLevels{t: t, tb: t.Player.Table}
 	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.ix = t.Indexes.PlayersByLevel
+	tickwork.ReadIndex(d, q.ix)
 	return q
 }
 
@@ -3834,89 +3710,29 @@ func DeclarePlayersInLevels(d *tickwork.Decl, t *Tables) *PlayersInLevels {
 // never past it.
 func (q *PlayersInLevels) Run(dst []PlayersInLevelsRow, a int32, b int32) []PlayersInLevelsRow {
 	dst = dst[:0]
-	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
-		q.lane = "parallel"
-		q.argA = a
-		q.argB = b
-		for len(q.parts) < nc {
-			q.parts = append(q.parts, nil)
+	sx := q.ix.Sorted()
+	rows := q.rows[:0]
+	for r := sx.Seek(a); r != index.NoRow; r = sx.Next(r) {
+		if k, _ := sx.Key(r); index.Compare(k, b) > 0 {
+			break // past the range
 		}
-		if !q.w.RunChunks(nc, q.chunkFn) {
-			q.lane = "serial" // inline: the world was closed or in a frame
-		}
-		for _, p := range q.parts[:nc] {
-			dst = append(dst, p...)
-		}
-		return dst
-	} else {
-		q.lane = "serial"
-		cr := q.tb.ChunkRows()
-		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-			mask, base := q.tb.Enabled(c), c*cr
-			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-				pLevels := q.pLevel[base+lo : base+hi]
-				for i := range pLevels {
-					row := base + lo + i
-					if tickwork.QueryBoolKey(pLevels[i] >= a)&tickwork.QueryBoolKey(pLevels[i] <= b) != 0 {
-						dst = append(dst, PlayersInLevelsRow{Player: tickwork.QueryHandle(q.tb, row), Level: pLevels[i]})
-					}
-				}
-			}
+		rows = append(rows, r)
+	}
+	slices.Sort(rows) // the scan's order: ascending entity index
+	q.rows = rows
+	for _, r := range rows {
+		row := int(r)
+		if tickwork.QueryBoolKey(q.pLevel[row] >= a)&tickwork.QueryBoolKey(q.pLevel[row] <= b) != 0 {
+			dst = append(dst, PlayersInLevelsRow{Player: tickwork.QueryHandle(q.tb, row), Level: q.pLevel[row]})
 		}
 	}
 	return dst
 }
 
-// Parallel attaches q to w, the world of its tables: from then on Run scans
-// on w's kernel workers (World.RunChunks) when the from table has at least
-// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
-// with the serial result bit for bit (docs/schema.md, Queries, Parallel
-// lane). Run must then be called between frames, from the goroutine that
-// calls Frame. A nil w detaches it. Allocates once (the chunk function);
-// the per-chunk partials grow once in Run.
-func (q *PlayersInLevels) Parallel(w *tickwork.World, minChunks int) {
-	if minChunks <= 0 {
-		minChunks = tickwork.QueryParallelChunks
-	}
-	q.w, q.minChunks = w, max(minChunks, 1)
-	if q.chunkFn == nil {
-		q.chunkFn = q.chunk
-	}
-}
-
-// Lane is the lane the last Run took: "parallel", or "serial" (also when an
-// attached Run fell back inline: a closed world, or during a frame; ""
-// before any Run).
-func (q *PlayersInLevels) Lane() string { return q.lane }
-
-// chunk runs the scan over chunk c of the from table into its partial.
-func (q *PlayersInLevels) chunk(_, c int) {
-	a := q.argA
-	_ = a
-	b := q.argB
-	_ = b
-	dst := q.parts[c][:0]
-	cr := q.tb.ChunkRows()
-	mask, base := q.tb.Enabled(c), c*cr
-	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-		pLevels2 := q.pLevel[base+lo : base+hi]
-		for i := range pLevels2 {
-			row := base + lo + i
-			if tickwork.QueryBoolKey(pLevels2[i] >= a)&tickwork.QueryBoolKey(pLevels2[i] <= b) != 0 {
-				dst = append(dst, PlayersInLevelsRow{Player: tickwork.QueryHandle(q.tb, row), Level: pLevels2[i]})
-			}
-		}
-	}
-	q.parts[c] = dst
-}
-
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows, and the lane of the last Run (Lane).
+// with the rows.
 func (q *PlayersInLevels) Plan() string {
-	if q.lane == "" {
-		return "scan Player (ascending index); filter"
-	}
-	return "scan Player (ascending index); filter; lane of the last run: " + q.lane
+	return "index PlayersByLevel (sorted on Player(Level)): range walk, from Level param a, to Level param b, rows sorted by index; filter"
 }
 
 // PlayersInLevelsScanRow is a row of the result of query
@@ -4060,15 +3876,16 @@ type TopScoresIxRow struct {
 	Score  int64
 }
 
-// TopScoresIx is declared query TopScoresIx (shop.tw:263). Plan: scan
-// Player (ascending index); top-n heap by (Score desc, index). Run it from
-// one goroutine at a time; the result's order is docs/schema.md's Query
-// results.
+// TopScoresIx is declared query TopScoresIx (shop.tw:263). Plan: index
+// PlayersByScore (sorted on Player(Score)): descending walk by runs of
+// Score (ties in ascending index), first n. Run it from one goroutine at a
+// time; the result's order is docs/schema.md's Query results.
 type TopScoresIx struct {
 	t      *Tables
-	tb     *tickwork.Table  // Player
-	pScore []int64          // Player.Score
-	ents   []topScoresIxEnt // the rows with their order keys
+	tb     *tickwork.Table              // Player
+	pScore []int64                      // Player.Score
+	ix     *tickwork.SortedIndex[int64] // index PlayersByScore
+	ents   []topScoresIxEnt             // the rows with their order keys
 }
 
 // topScoresIxEnt is a row of query TopScoresIx with its order keys and position.
@@ -4083,6 +3900,7 @@ type topScoresIxEnt struct {
 func NewTopScoresIx(t *Tables) *TopScoresIx {
 	q := &TopScoresIx{t: t, tb: t.Player.Table}
 	q.pScore = t.Player.Score.All()
+	q.ix = t.Indexes.PlayersByScore
 	return q
 }
 
@@ -4095,6 +3913,8 @@ func NewTopScoresIx(t *Tables) *TopScoresIx {
 func DeclareTopScoresIx(d *tickwork.Decl, t *Tables) *TopScoresIx {
 	q := &TopScoresIx{t: t, tb: t.Player.Table}
 	q.pScore = tickwork.Read(d, t.Player.Score).All()
+	q.ix = t.Indexes.PlayersByScore
+	tickwork.ReadIndex(d, q.ix)
 	return q
 }
 
@@ -4112,31 +3932,19 @@ func (q *TopScoresIx) Run(dst []TopScoresIxRow, n int32) []TopScoresIxRow {
 	if cap(dst) < bound {
 		dst = make([]TopScoresIxRow, 0, bound)
 	}
-	q.ents = q.ents[:0]
-	if cap(q.ents) < bound {
-		q.ents = make([]topScoresIxEnt, 0, bound)
-	}
-	var worst int64 // the first key of the heap's root, the worst row kept, once full
-	filling := true // the heap holds fewer than bound rows
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			pScores := q.pScore[base+lo : base+hi]
-			for i := range pScores {
-				row := base + lo + i
-				k0 := pScores[i]
-				if k0 > worst || filling {
-					e := topScoresIxEnt{k0: pScores[i], ord: int32(row), row: TopScoresIxRow{Player: tickwork.QueryHandle(q.tb, row), Score: pScores[i]}}
-					worst, filling = q.offer(&e, bound)
-				}
+	sx := q.ix.Sorted()
+	for run := sx.LastRun(); run != index.NoRow; run = sx.PrevRun(run) {
+		k0, _ := sx.Key(run)
+		for r := run; r != index.NoRow; r = sx.Next(r) {
+			if k, _ := sx.Key(r); index.Compare(k, k0) != 0 {
+				break // the run's end
+			}
+			row := int(r)
+			dst = append(dst, TopScoresIxRow{Player: tickwork.QueryHandle(q.tb, row), Score: q.pScore[row]})
+			if len(dst) == bound {
+				return dst
 			}
 		}
-	}
-	ents := q.ents
-	slices.SortFunc(ents, topScoresIxOrder)
-	for i := range ents {
-		dst = append(dst, ents[i].row)
 	}
 	return dst
 }
@@ -4144,7 +3952,7 @@ func (q *TopScoresIx) Run(dst []TopScoresIxRow, n int32) []TopScoresIxRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *TopScoresIx) Plan() string {
-	return "scan Player (ascending index); top-n heap by (Score desc, index)"
+	return "index PlayersByScore (sorted on Player(Score)): descending walk by runs of Score (ties in ascending index), first n"
 }
 
 // topScoresIxCmp orders rows of query TopScoresIx: its order keys, then the position.
@@ -4194,181 +4002,27 @@ func (q *TopScoresIx) offer(e *topScoresIxEnt, bound int) (int64, bool) {
 	return ents[0].k0, false
 }
 
-// OrdersByItemIxRow is a row of the result of query OrdersByItemIx
-// (shop.tw:271).
-type OrdersByItemIxRow struct {
-	Item   tickwork.Handle // ref Product
-	N, Qty int64
-}
-
-// OrdersByItemIx is declared query OrdersByItemIx (shop.tw:271). Plan: scan
-// Order (ascending index); group by Item: a dense array over the capacity
-// of table Product; sort groups by their keys. Run it from one goroutine at
-// a time; the result's order is docs/schema.md's Query results.
-type OrdersByItemIx struct {
-	t         *Tables
-	tb        *tickwork.Table           // Order
-	oItem     []tickwork.Handle         // Order.Item
-	oQuantity []int32                   // Order.Quantity
-	groups    []ordersByItemIxGroup     // the groups of a run
-	slot      []int32                   // entity index -> group+1 (0: none)
-	over      map[tickwork.Handle]int32 // groups whose slot another generation holds
-}
-
-// ordersByItemIxGroup is a group of query OrdersByItemIx: its keys (value, ordering form) and
-// aggregates.
-type ordersByItemIxGroup struct {
-	g0 tickwork.Handle
-	k0 uint64
-	a0 int64
-	a1 int64
-}
-
-// NewOrdersByItemIx makes query OrdersByItemIx over the tables of t, for
-// the host between frames (never during World.Frame).
-func NewOrdersByItemIx(t *Tables) *OrdersByItemIx {
-	q := &OrdersByItemIx{t: t, tb: t.Order.Table}
-	q.oItem = t.Order.Item.All()
-	q.oQuantity = t.Order.Quantity.All()
-	q.slot = make([]int32, t.Product.Table.Cap())
-	q.over = map[tickwork.Handle]int32{}
-	return q
-}
-
-// DeclareOrdersByItemIx makes query OrdersByItemIx for a hand-written
-// system: it declares a read of every column the query reads and the
-// presence of every table it scans or probes without a column
-// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
-// whose events Run reads), so the manifest and the conflict check cover it.
-// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
-// only.
-func DeclareOrdersByItemIx(d *tickwork.Decl, t *Tables) *OrdersByItemIx {
-	q := &OrdersByItemIx{t: t, tb: t.Order.Table}
-	q.oItem = tickwork.Read(d, t.Order.Item).All()
-	q.oQuantity = tickwork.Read(d, t.Order.Quantity).All()
-	q.slot = make([]int32, t.Product.Table.Cap())
-	q.over = map[tickwork.Handle]int32{}
-	return q
-}
-
-// Run appends the query's result to dst[:0] and returns it, in the order of
-// docs/schema.md's Query results. It allocates nothing once cap(dst) and
-// the query's scratch suffice; with a limit, dst grows once to its bound
-// (the limit, at most the source's capacity) before any row is written,
-// never past it.
-func (q *OrdersByItemIx) Run(dst []OrdersByItemIxRow) []OrdersByItemIxRow {
-	dst = dst[:0]
-	for i := range q.groups {
-		if ix := int(q.groups[i].g0.Index()); ix < len(q.slot) {
-			q.slot[ix] = 0
-		}
-	}
-	if len(q.over) > 0 {
-		clear(q.over)
-	}
-	q.groups = q.groups[:0]
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			oItems := q.oItem[base+lo : base+hi]
-			oQuantitys := q.oQuantity[base+lo : base+hi][:len(oItems)]
-			for i := range oItems {
-				g0 := oItems[i]
-				gi := int32(-1)
-				if ix := int(g0.Index()); ix < len(q.slot) {
-					switch s := q.slot[ix]; {
-					case s == 0:
-						q.groups = append(q.groups, ordersByItemIxGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
-						q.slot[ix] = int32(len(q.groups))
-						gi = int32(len(q.groups) - 1)
-					case q.groups[s-1].g0 == g0:
-						gi = s - 1
-					}
-				}
-				if gi < 0 {
-					gi = q.group(g0)
-				}
-				gp := &q.groups[gi]
-				gp.a0++
-				gp.a1 += int64(oQuantitys[i])
-			}
-		}
-	}
-	if n := len(q.groups); n > 16 {
-		slices.SortFunc(q.groups, ordersByItemIxOrder)
-	} else {
-		for i := 1; i < n; i++ {
-			for j := i; j > 0 && ordersByItemIxOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
-				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
-			}
-		}
-	}
-	for i := range q.groups {
-		gp := &q.groups[i]
-		dst = append(dst, OrdersByItemIxRow{Item: gp.g0, N: gp.a0, Qty: gp.a1})
-	}
-	return dst
-}
-
-// Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
-func (q *OrdersByItemIx) Plan() string {
-	return "scan Order (ascending index); group by Item: a dense array over the capacity of table Product; sort groups by their keys"
-}
-
-// group returns the index of key's group, adding it: the slot of its
-// entity index, or (another generation holds the slot) the overflow map.
-func (q *OrdersByItemIx) group(key tickwork.Handle) int32 {
-	ix := int(key.Index())
-	if ix < len(q.slot) {
-		if s := q.slot[ix]; s == 0 {
-			q.groups = append(q.groups, ordersByItemIxGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
-			q.slot[ix] = int32(len(q.groups))
-			return int32(len(q.groups) - 1)
-		} else if q.groups[s-1].g0 == key {
-			return s - 1
-		}
-	}
-	if gi, ok := q.over[key]; ok {
-		return gi
-	}
-	q.groups = append(q.groups, ordersByItemIxGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
-	q.over[key] = int32(len(q.groups) - 1)
-	return int32(len(q.groups) - 1)
-}
-
-// ordersByItemIxOrder orders the groups of query OrdersByItemIx: its order keys, then the group
-// keys.
-func ordersByItemIxOrder(a, b ordersByItemIxGroup) int {
-	if a.k0 != b.k0 {
-		if a.k0 < b.k0 {
-			return -1
-		}
-		return 1
-	}
-	return 0
-}
-
-// ItemSalesRow is a row of the result of query ItemSales (shop.tw:278).
+// ItemSalesRow is a row of the result of query ItemSales (shop.tw:271).
 type ItemSalesRow struct {
 	Quantity int32
 	Sum      float64
 	N        int64
 }
 
-// ItemSales is declared query ItemSales (shop.tw:278). Plan: scan Order
+// ItemSales is declared query ItemSales (shop.tw:271). Plan: index
+// OrdersOfItem (hash on Order(Item)): walk the rows of Item == param it
 // (ascending index); filter; group by Quantity: a group table (map) of the
 // keys; sort groups by their keys. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type ItemSales struct {
 	t         *Tables
-	tb        *tickwork.Table        // Order
-	oItem     []tickwork.Handle      // Order.Item
-	oPrice    []float64              // Order.Price
-	oQuantity []int32                // Order.Quantity
-	groups    []itemSalesGroup       // the groups of a run
-	index     map[itemSalesKey]int32 // group key -> group
+	tb        *tickwork.Table                      // Order
+	oItem     []tickwork.Handle                    // Order.Item
+	oPrice    []float64                            // Order.Price
+	oQuantity []int32                              // Order.Quantity
+	ix        *tickwork.HashIndex[tickwork.Handle] // index OrdersOfItem
+	groups    []itemSalesGroup                     // the groups of a run
+	index     map[itemSalesKey]int32               // group key -> group
 }
 
 // itemSalesKey is a group key of query ItemSales, in ordering form.
@@ -4392,6 +4046,7 @@ func NewItemSales(t *Tables) *ItemSales {
 	q.oItem = t.Order.Item.All()
 	q.oPrice = t.Order.Price.All()
 	q.oQuantity = t.Order.Quantity.All()
+	q.ix = t.Indexes.OrdersOfItem
 	q.index = map[itemSalesKey]int32{}
 	return q
 }
@@ -4407,6 +4062,8 @@ func DeclareItemSales(d *tickwork.Decl, t *Tables) *ItemSales {
 	q.oItem = tickwork.Read(d, t.Order.Item).All()
 	q.oPrice = tickwork.Read(d, t.Order.Price).All()
 	q.oQuantity = tickwork.Read(d, t.Order.Quantity).All()
+	q.ix = t.Indexes.OrdersOfItem
+	tickwork.ReadIndex(d, q.ix)
 	q.index = map[itemSalesKey]int32{}
 	return q
 }
@@ -4422,22 +4079,15 @@ func (q *ItemSales) Run(dst []ItemSalesRow, it tickwork.Handle) []ItemSalesRow {
 		clear(q.index)
 	}
 	q.groups = q.groups[:0]
-	cr := q.tb.ChunkRows()
-	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-		mask, base := q.tb.Enabled(c), c*cr
-		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			oItems := q.oItem[base+lo : base+hi]
-			oPrices := q.oPrice[base+lo : base+hi][:len(oItems)]
-			oQuantitys := q.oQuantity[base+lo : base+hi][:len(oItems)]
-			for i := range oItems {
-				if oItems[i] == it {
-					g0 := oQuantitys[i]
-					gi := q.group(itemSalesKey{k0: g0}, g0)
-					gp := &q.groups[gi]
-					gp.a0 += float64(oPrices[i])
-					gp.a1++
-				}
-			}
+	hx := q.ix.Hash()
+	for r := hx.First(it); r != index.NoRow; r = hx.Next(r) {
+		row := int(r)
+		if q.oItem[row] == it {
+			g0 := q.oQuantity[row]
+			gi := q.group(itemSalesKey{k0: g0}, g0)
+			gp := &q.groups[gi]
+			gp.a0 += float64(q.oPrice[row])
+			gp.a1++
 		}
 	}
 	if n := len(q.groups); n > 16 {
@@ -4459,7 +4109,7 @@ func (q *ItemSales) Run(dst []ItemSalesRow, it tickwork.Handle) []ItemSalesRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *ItemSales) Plan() string {
-	return "scan Order (ascending index); filter; group by Quantity: a group table (map) of the keys; sort groups by their keys"
+	return "index OrdersOfItem (hash on Order(Item)): walk the rows of Item == param it (ascending index); filter; group by Quantity: a group table (map) of the keys; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it with the key values.
@@ -4485,14 +4135,14 @@ func itemSalesOrder(a, b itemSalesGroup) int {
 }
 
 // ItemSalesScanRow is a row of the result of query ItemSalesScan
-// (shop.tw:285).
+// (shop.tw:278).
 type ItemSalesScanRow struct {
 	Quantity int32
 	Sum      float64
 	N        int64
 }
 
-// ItemSalesScan is declared query ItemSalesScan (shop.tw:285). Plan: scan
+// ItemSalesScan is declared query ItemSalesScan (shop.tw:278). Plan: scan
 // Order (ascending index); filter; group by Quantity: a group table (map)
 // of the keys; sort groups by their keys. Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.

@@ -24,9 +24,11 @@ const weakest = 10
 
 // queryReport is one declared query's entry with -queries: the p50 of
 // queryCalls timed calls, the bytes allocated per call, the result's
-// rows; with -json also the rows themselves.
+// rows and its plan (the generated Plan: an index's walk or a scan); with
+// -json also the rows themselves.
 type queryReport struct {
 	Query        string  `json:"query"`
+	Plan         string  `json:"plan"`
 	P50US        float64 `json:"p50_us"`
 	BytesPerCall float64 `json:"bytes_per_call"`
 	Rows         int     `json:"rows"`
@@ -80,12 +82,13 @@ func runQueries(s *arena.Sim) []queryReport {
 		name string
 		call func()
 		rows func() int
+		plan string
 	}
 	queries := []query{
-		{"CountUnits", func() { count = q.CountUnits.Run() }, func() int { return 1 }},
-		{"WeakestUnits", func() { weak = q.WeakestUnits.Run(weak, weakest) }, func() int { return len(weak) }},
-		{"BodiesInBox", func() { in = q.BodiesInBox.Run(in, x0, y0, x1, y1) }, func() int { return len(in) }},
-		{"HitTotalsByTarget", func() { hits = q.HitTotalsByTarget.Run(hits) }, func() int { return len(hits) }},
+		{"CountUnits", func() { count = q.CountUnits.Run() }, func() int { return 1 }, q.CountUnits.Plan()},
+		{"WeakestUnits", func() { weak = q.WeakestUnits.Run(weak, weakest) }, func() int { return len(weak) }, q.WeakestUnits.Plan()},
+		{"BodiesInBox", func() { in = q.BodiesInBox.Run(in, x0, y0, x1, y1) }, func() int { return len(in) }, q.BodiesInBox.Plan()},
+		{"HitTotalsByTarget", func() { hits = q.HitTotalsByTarget.Run(hits) }, func() int { return len(hits) }, q.HitTotalsByTarget.Plan()},
 	}
 	ns := make([]int64, queryCalls)
 	var before, after runtime.MemStats
@@ -100,7 +103,7 @@ func runQueries(s *arena.Sim) []queryReport {
 		}
 		runtime.ReadMemStats(&after)
 		slices.Sort(ns)
-		out = append(out, queryReport{Query: qq.name, P50US: round3(micros(ns[len(ns)/2])),
+		out = append(out, queryReport{Query: qq.name, Plan: qq.plan, P50US: round3(micros(ns[len(ns)/2])),
 			BytesPerCall: round3(float64(after.TotalAlloc-before.TotalAlloc) / queryCalls), Rows: qq.rows()})
 	}
 	out[0].Result = []countRow{{count.Count}}
@@ -130,10 +133,12 @@ func nonNil[T any](rows []T) []T {
 	return rows
 }
 
-// writeQueries writes the -queries table of the human report.
+// writeQueries writes the -queries table of the human report, each
+// query's plan on the line below it.
 func writeQueries(w io.Writer, qs []queryReport) {
 	fmt.Fprintf(w, "queries   %-18s %10s %12s %6s\n", "query", "p50 µs", "bytes/call", "rows")
 	for _, q := range qs {
 		fmt.Fprintf(w, "          %-18s %10.1f %12.1f %6d\n", q.Query, q.P50US, q.BytesPerCall, q.Rows)
+		fmt.Fprintf(w, "            plan: %s\n", q.Plan)
 	}
 }

@@ -25,6 +25,10 @@ func TestQueriesFlag(t *testing.T) {
 	}
 	assert.Regexp(t, `\n {10}CountUnits +[0-9.]+ +[0-9.]+ +1\n`, out)
 	assert.Regexp(t, `\n {10}WeakestUnits +[0-9.]+ +[0-9.]+ +10\n`, out)
+	assert.Contains(t, out, "\n            plan: index UnitsByHealth (sorted on Unit(Health)): ascending walk in (Health, index), first n\n")
+	assert.Contains(t, out, "\n            plan: index BodiesByPos (grid on Body(X, Y)): candidates of the box's cells (ascending index); filter\n")
+	assert.Contains(t, out, "\n            plan: index HitsByTarget (hash on HitEvent(Target)): a walk per group of Target")
+	assert.Contains(t, out, "\n            plan: count the live rows of Unit (Table.Len)\n")
 
 	code, out, errOut = runArgs(append(smallArgs, "-impl", "runtime", "-queries", "-json")...)
 	require.Equal(t, 0, code, errOut)
@@ -32,6 +36,7 @@ func TestQueriesFlag(t *testing.T) {
 		Impls []struct {
 			Queries []struct {
 				Query        string            `json:"query"`
+				Plan         string            `json:"plan"`
 				P50US        float64           `json:"p50_us"`
 				BytesPerCall float64           `json:"bytes_per_call"`
 				Rows         int               `json:"rows"`
@@ -42,7 +47,9 @@ func TestQueriesFlag(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &rep))
 	qs := rep.Impls[0].Queries
 	require.Len(t, qs, 4)
+	assert.Contains(t, qs[2].Plan, "index BodiesByPos (grid", "-json carries each plan")
 	for _, q := range qs {
+		assert.NotEmpty(t, q.Plan, q.Query)
 		assert.Len(t, q.Result, q.Rows, q.Query)
 		assert.Zero(t, q.BytesPerCall, "%s allocates", q.Query)
 	}

@@ -167,10 +167,22 @@ func (g *gen) checkNames() error {
 			fields.add(it.Name, it.Name, it.Pos)
 		}
 	}
+	if len(g.s.Indexes) > 0 {
+		ix0 := g.s.Indexes[0]
+		top.add("Indexes", "the indexes", ix0.Pos)
+		tables.add("Indexes", "the indexes", ix0.Pos)
+		fields := newScope("the fields of type Indexes", &errs)
+		for _, ix := range g.s.Indexes {
+			fields.add(exported(ix.Name), ix.Name, ix.Pos)
+			if composite(ix) {
+				top.add(exported(ix.Name)+"Key", ix.Name, ix.Pos)
+			}
+		}
+	}
 	for n := range top.names {
 		g.top = append(g.top, n)
 	}
-	g.top = append(g.top, "floorInt32", "math")
+	g.top = append(g.top, "floorInt32", "math", "index", "slices")
 	slices.Sort(g.top)
 	if len(errs) > 0 {
 		slices.SortStableFunc(errs, func(a, b *schema.Error) int {

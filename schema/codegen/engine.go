@@ -17,19 +17,22 @@ import (
 
 func (g *gen) imports() {
 	var std []string
-	if usesFloor(g.s) {
+	if usesFloor(g.s) || indexMath(g.s) {
 		std = append(std, `"math"`)
 	}
-	if usesSlices(g.s) {
+	if usesSlices(g.s) || usesIndexSort(g.s) {
 		std = append(std, `"slices"`)
 	}
-	if len(std) > 0 {
+	if len(std) > 0 || walksIndex(g.s) {
 		g.p("import (")
 		for _, s := range std {
 			g.p("%s", s)
 		}
 		g.p("")
 		g.p(`"github.com/tickwork/tickwork"`)
+		if walksIndex(g.s) {
+			g.p(`"github.com/tickwork/tickwork/index"`)
+		}
 		g.p(")")
 		g.p("")
 		return
@@ -138,6 +141,7 @@ func (g *gen) tables() {
 		g.p("}")
 		g.p("")
 	}
+	g.indexTypes()
 	g.p("// Tables holds the schema's domains, tables and event tables (Declare).")
 	g.p("type Tables struct {")
 	for _, d := range g.s.Domains {
@@ -151,6 +155,9 @@ func (g *gen) tables() {
 	}
 	for _, r := range g.s.Resources {
 		g.p("%s *tickwork.Resource[%s]", exported(r.Name), exported(r.Name))
+	}
+	if usesIndexes(g.s) {
+		g.p("Indexes Indexes // the declared indexes")
 	}
 	g.p("}")
 	g.p("")
@@ -263,6 +270,7 @@ func (g *gen) declare() {
 		g.p("t.%s = tickwork.AddEvents[%s](b, tickwork.EventSpec{Name: %q, Capacity: sz.%s, Lifetime: %s})",
 			exported(e.Name), exported(e.Name), e.Name, exported(e.Name), life)
 	}
+	g.declareIndexes()
 	for _, r := range g.s.Resources {
 		var vals []string
 		for _, f := range r.Fields {

@@ -45,6 +45,8 @@ type qGen struct {
 	// joinCols: the locals holding a join variable's column slices
 	// (column name, NUL, variable name -> local), set by leaseLocals
 	joinCols map[string]string
+	// evs: the local of the events an index walk reads (query_index.go)
+	evs string
 }
 
 // queryNames are the package-level Go names a query Q defines.
@@ -206,6 +208,12 @@ func (qg *qGen) stateFields() {
 		qg.fields = append(qg.fields, field{qg.colName(u.Var, u.Column), "[]" + goType(u.Column.Type), u.Column.Table.Name + "." + u.Column.Name})
 	}
 	qg.semiFields()
+	if p := q.Index; p != nil {
+		qg.fields = append(qg.fields, field{"ix", indexGoType(p.Index), "index " + p.Index.Name})
+		if qg.collects() {
+			qg.fields = append(qg.fields, field{"rows", "[]int32", "the index's candidate rows of a run"})
+		}
+	}
 	switch {
 	case len(q.GroupBy) > 0:
 		qg.fields = append(qg.fields, field{"groups", "[]" + qg.lower + "Group", "the groups of a run"})
@@ -361,6 +369,12 @@ func (qg *qGen) constructors() {
 				}
 			}
 		}
+		if p := q.Index; p != nil {
+			g.p("q.ix = t.Indexes.%s", exported(p.Index.Name))
+			if declared {
+				g.p("tickwork.ReadIndex(d, q.ix)")
+			}
+		}
 		qg.semiInit(declared)
 		switch {
 		case qg.denseGroup():
@@ -417,6 +431,8 @@ func (qg *qGen) run() {
 	}
 	// The sink's set-up.
 	switch {
+	case qg.walked():
+		// an ordered index walk: rows come in the result's order
 	case len(q.GroupBy) > 0:
 		qg.groupReset()
 	case aggregated(q) && !qg.countOnly():
@@ -796,6 +812,8 @@ func (qg *qGen) source() {
 	g, q, sg := qg.g, qg.q, qg.sg
 	v := q.From
 	switch {
+	case q.Index != nil:
+		qg.indexSource()
 	case v.Kind == schema.EventVar:
 		ev := qg.loc.name(v.Name)
 		evs := qg.loc.name(v.Name + "s")
@@ -1002,7 +1020,7 @@ func (qg *qGen) sink() {
 		qg.sinkDistinct()
 	}
 	switch {
-	case q.Unique != nil:
+	case q.Unique != nil, qg.walked():
 		qg.sinkRows()
 	case qg.windowed():
 		qg.sinkWindow()
@@ -1294,7 +1312,7 @@ func (qg *qGen) sinkGroup() {
 func (qg *qGen) finish() {
 	g, q := qg.g, qg.q
 	switch {
-	case q.Unique != nil:
+	case q.Unique != nil, qg.walked():
 		g.p("return dst")
 	case qg.windowed():
 		qg.finishWindow()
@@ -1538,6 +1556,8 @@ func (qg *qGen) plan() string {
 	var parts []string
 	v := q.From
 	switch {
+	case q.Index != nil:
+		parts = append(parts, qg.indexPlan())
 	case v.Kind == schema.EventVar:
 		parts = append(parts, "read "+v.Event.Name+" (emission order)")
 	case q.Probe != nil:
@@ -1624,6 +1644,8 @@ func (qg *qGen) plan() string {
 		if q.Limit != nil {
 			parts = append(parts, "first n")
 		}
+	case qg.walked():
+		// the walk's own order (its part says so)
 	case aggregated(q):
 		var as []string
 		for _, a := range q.Aggregates {

@@ -21,7 +21,7 @@ import (
 // parallel: the query has a parallel lane.
 func (qg *qGen) parallel() bool {
 	q := qg.q
-	if q.From.Kind != schema.RowVar || q.Probe != nil || q.Distinct || len(q.GroupBy) > 0 || len(q.OrderBy) > 0 || q.Limit != nil {
+	if q.From.Kind != schema.RowVar || q.Probe != nil || q.Index != nil || q.Distinct || len(q.GroupBy) > 0 || len(q.OrderBy) > 0 || q.Limit != nil {
 		return false
 	}
 	// unique key lookups stop at their first row; windows, keyset pages,

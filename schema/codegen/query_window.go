@@ -542,7 +542,7 @@ func (qg *qGen) afterText() string {
 
 // keysetTopN: a keyset page with a limit, whose heap moves are out of
 // line (keysetSink, keysetOffer).
-func (qg *qGen) keysetTopN() bool { return qg.q.After != nil && qg.q.Limit != nil }
+func (qg *qGen) keysetTopN() bool { return qg.q.After != nil && qg.q.Limit != nil && !qg.walked() }
 
 // keysetSink offers the row to the page's bounded heap: a row whose first
 // key is no better than the worst kept is rejected in line (as
