@@ -3,10 +3,13 @@ package corpus
 import (
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tickwork/tickwork/arena"
+	"github.com/tickwork/tickwork/bench/shop"
 	"github.com/tickwork/tickwork/schema"
 )
 
@@ -81,4 +84,34 @@ func TestIndexCasesPlans(t *testing.T) {
 		}
 	}
 	require.Equal(t, len(served), found, "every index-served case's query is declared")
+}
+
+// TestIndexCasesRuntimePlans: the generated queries the index-served
+// cases run say at run time (Plan) that they walk the case's index, and
+// their scans that they scan (or read the event list).
+func TestIndexCasesRuntimePlans(t *testing.T) {
+	d, err := small()
+	require.NoError(t, err)
+	s, a := d.Shop, d.A
+	plans := map[string][2]string{ // case -> generated's plan, scan's plan
+		"ix_player_by_account":    {shop.NewPlayerByAccountIx(s).Plan(), shop.NewPlayerByAccount(s).Plan()},
+		"ix_orders_of_buyer":      {shop.NewOrdersOfBuyer(s).Plan(), shop.NewOrdersOfBuyerScan(s).Plan()},
+		"ix_players_in_levels":    {shop.NewPlayersInLevels(s).Plan(), shop.NewPlayersInLevelsScan(s).Plan()},
+		"ix_top_scores":           {shop.NewTopScoresIx(s).Plan(), shop.NewTopScores(s).Plan()},
+		"ix_item_sales":           {shop.NewItemSales(s).Plan(), shop.NewItemSalesScan(s).Plan()},
+		"ix_hit_totals_by_target": {arena.NewHitTotalsByTarget(a).Plan(), arena.NewHitTotalsByTargetScan(a).Plan()},
+		"ix_weakest_units":        {arena.NewWeakestUnits(a).Plan(), arena.NewWeakestUnitsScan(a).Plan()},
+		"ix_bodies_in_box":        {arena.NewBodiesInBox(a).Plan(), arena.NewBodiesInBoxScan(a).Plan()},
+		"ix_bodies_near":          {arena.NewBodiesNear(a).Plan(), arena.NewBodiesNearScan(a).Plan()},
+	}
+	for _, c := range indexCases() {
+		in := c.Info()
+		if _, ok := pendingGen[in.Name]; ok {
+			continue
+		}
+		p, ok := plans[in.Name]
+		require.True(t, ok, "%s: add its queries' plans here", in.Name)
+		assert.True(t, strings.HasPrefix(p[0], "index "+in.Index+" "), "%s: generated plan %q", in.Name, p[0])
+		assert.Regexp(t, `^(scan|read) `, p[1], "%s: scan plan", in.Name)
+	}
 }
