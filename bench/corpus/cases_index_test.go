@@ -16,11 +16,6 @@ import (
 // queryName is the declared query of a case's TW.
 var queryName = regexp.MustCompile(`^query (\w+)\(`)
 
-// pendingGen are the index-served cases without a generated side yet, and why.
-var pendingGen = map[string]string{
-	"ix_orders_by_item": "the generator walks a hash key's groups (WalkGroups) on event tables only: a table's crashes it",
-}
-
 // TestIndexCasesWellFormed: every index-served family of issue 23 has a
 // case, and every such case names its index, makes SQLite's matching
 // index, and runs its generated query and its scan.
@@ -33,10 +28,6 @@ func TestIndexCasesWellFormed(t *testing.T) {
 		families[in.Family] = true
 		require.NotEmpty(t, in.Index, in.Name)
 		require.NotEmpty(t, in.Indexes, "%s: SQLite's matching index", in.Name)
-		if _, ok := pendingGen[in.Name]; ok {
-			require.Nil(t, c.Generated(d), "%s is wired: take it off pendingGen", in.Name)
-			continue
-		}
 		require.NotNil(t, c.Generated(d), "%s: the indexed query", in.Name)
 		require.NotNil(t, c.Scan(d), "%s: the query using scan", in.Name)
 	}
@@ -58,9 +49,6 @@ func TestIndexCasesWellFormed(t *testing.T) {
 func TestIndexCasesPlans(t *testing.T) {
 	served := map[string]string{} // query -> index
 	for _, c := range indexCases() {
-		if _, ok := pendingGen[c.Info().Name]; ok {
-			continue
-		}
 		m := queryName.FindStringSubmatch(c.Info().TW)
 		require.NotNil(t, m, c.Info().Name)
 		served[m[1]] = c.Info().Index
@@ -106,9 +94,6 @@ func TestIndexCasesRuntimePlans(t *testing.T) {
 	}
 	for _, c := range indexCases() {
 		in := c.Info()
-		if _, ok := pendingGen[in.Name]; ok {
-			continue
-		}
 		p, ok := plans[in.Name]
 		require.True(t, ok, "%s: add its queries' plans here", in.Name)
 		assert.True(t, strings.HasPrefix(p[0], "index "+in.Index+" "), "%s: generated plan %q", in.Name, p[0])
