@@ -10,9 +10,10 @@ import (
 )
 
 // indexCases are the index-served cases of issue 23: one per family a
-// declared index serves (point lookup by a unique key, equality on a hash
-// key, a range and a top-N off a sorted index, a grouped aggregate over a
-// hash index's rows, a box and a radius off a grid). Each runs its query
+// declared index serves (point lookup by a unique key; equality on a hash
+// key, alone and then grouped; a range off a sorted index, and a top-N
+// off one in each data set; the group by of an event table's hash key;
+// a box and a radius off a grid). Each runs its query
 // as generated over the index (Kase.NewGen; Info.Index names the index),
 // the same query `using scan` (Kase.NewScan), SQLite with the matching
 // index (an R*Tree for the box and the radius) and without, and a hand
