@@ -174,6 +174,9 @@ func (s *Systems) SetLane(l tickwork.Lane) error {
 func (s *Systems) setLane(l tickwork.Lane) {
 	s.Collision.scan, s.Collision.lane = tickwork.ScanVariant(l, collisionScan8, collisionScan16)
 	s.IntegrateBodies.simd, s.IntegrateBodies.lane = tickwork.SIMDVariant(l, integrateBodiesSIMD8, integrateBodiesSIMD16)
+	if s.IntegrateBodies.simd != nil { // the variant cannot mark: simdMarking keeps the old keys and marks
+		s.IntegrateBodies.simdv, s.IntegrateBodies.simd = s.IntegrateBodies.simd, (*IntegrateBodies).simdMarking
+	}
 	s.IntegrateProjectiles.simd, s.IntegrateProjectiles.lane = tickwork.SIMDVariant(l, integrateProjectilesSIMD8, integrateProjectilesSIMD16)
 }
 
@@ -213,6 +216,7 @@ func (s *ApplyHits) declare(d *tickwork.Decl) tickwork.RunFunc {
 	recUnit := tickwork.Record(d, s.t.Unit.Table)
 	recUnit.Reserve(1 * s.t.HitEvent.Cap()) // the most records a run makes: recording never allocates
 	emitDeadSlot := tickwork.Emit(d, s.t.DeadSlot)
+	markUnitsByHealth := tickwork.MaintainIndex(d, s.t.Indexes.UnitsByHealth)
 	s.Deaths = d.Counter("deaths")
 	return func(ctx *tickwork.Context) {
 		hs := hEvents.Read()
@@ -225,11 +229,13 @@ func (s *ApplyHits) declare(d *tickwork.Decl) tickwork.RunFunc {
 			case uRow < 0:
 			case uHealths[uRow] > 0 && uHealths[uRow]-h.Damage <= 0:
 				uHealths[uRow] -= h.Damage
+				markUnitsByHealth.Mark(uRow)
 				recUnit.Delete(h.Target)
 				emitDeadSlot.Emit(DeadSlot{Slot: int32(h.Target.Index())}) // a full table drops it, and Frame reports the overflow
 				nDeaths++
 			default:
 				uHealths[uRow] -= h.Damage
+				markUnitsByHealth.Mark(uRow)
 			}
 		}
 		s.Deaths.Add(nDeaths)
@@ -344,6 +350,8 @@ type IntegrateBodies struct {
 	simd             func(k *IntegrateBodies, lo, hi int) int // its lane's SIMD variant, nil for scalar
 	bX, bY, bVX, bVY []float32                                // Body.X, Body.Y, Body.VX, Body.VY
 	dt32             float32                                  // @dt
+	markBodiesByPos  tickwork.IndexMarks                      // index BodiesByPos: the rows whose key may have changed
+	simdv            func(k *IntegrateBodies, lo, hi int) int // the lane's SIMD variant, run by simdMarking
 }
 
 // System returns the system for Builder.Add.
@@ -356,6 +364,7 @@ func (s *IntegrateBodies) declare(d *tickwork.Decl) tickwork.RunFunc {
 	s.bY = tickwork.Write(d, s.t.Body.Y).All()
 	s.bVX = tickwork.Write(d, s.t.Body.VX).All()
 	s.bVY = tickwork.Write(d, s.t.Body.VY).All()
+	s.markBodiesByPos = tickwork.MaintainIndex(d, s.t.Indexes.BodiesByPos)
 	return tickwork.DenseKernel(d, s.t.Body.Table, 0, s, (*IntegrateBodies).span).SIMD(&s.simd).World(&s.dt32, nil, nil).Run
 }
 
@@ -366,6 +375,7 @@ func (k *IntegrateBodies) span(lo, hi int) {
 	bYs, bVXs, bVYs := k.bY[lo:hi][:len(bXs)], k.bVX[lo:hi][:len(bXs)], k.bVY[lo:hi][:len(bXs)]
 	for i := range bXs {
 		bX, bY, bVX, bVY := bXs[i], bYs[i], bVXs[i], bVYs[i]
+		oldX, oldY := bXs[i], bYs[i]
 		bX += float32(bVX * dt32)
 		bY += float32(bVY * dt32)
 		switch {
@@ -389,7 +399,32 @@ func (k *IntegrateBodies) span(lo, hi int) {
 			bVYs[i] = bVY
 		}
 		bXs[i], bYs[i] = bX, bY
+		if math.Floor(float64(oldX)*0.015625) != math.Floor(float64(bXs[i])*0.015625) || math.Floor(float64(oldY)*0.015625) != math.Floor(float64(bYs[i])*0.015625) {
+			k.markBodiesByPos.Mark(lo + i)
+		}
 	}
+}
+
+// simdMarking runs the lane's SIMD variant (k.simdv) on rows lo..hi-1 in blocks of 64 rows, each block's old keys kept, and marks the rows whose key may have changed (docs/schema.md, Indexes: a SIMD variant cannot mark); it returns where the variant stopped.
+func (k *IntegrateBodies) simdMarking(lo, hi int) int {
+	for b := lo; b < hi; {
+		e := min(b+64, hi)
+		var old0 [64]float32
+		copy(old0[:], k.bX[b:e])
+		var old1 [64]float32
+		copy(old1[:], k.bY[b:e])
+		n := k.simdv(k, b, e)
+		for r := b; r < n; r++ {
+			if math.Floor(float64(old0[r-b])*0.015625) != math.Floor(float64(k.bX[r])*0.015625) || math.Floor(float64(old1[r-b])*0.015625) != math.Floor(float64(k.bY[r])*0.015625) {
+				k.markBodiesByPos.Mark(r)
+			}
+		}
+		if n < e {
+			return n
+		}
+		b = e
+	}
+	return hi
 }
 
 // IntegrateProjectiles is declared system IntegrateProjectiles

@@ -1,6 +1,6 @@
 // Package schema is the front end of Tickwork's schema language: it parses
 // a schema file (tables, event tables, structs, resources, constants,
-// declared systems and declared queries),
+// declared systems, declared queries and indexes),
 // checks it and hands the generator (cmd/tickwork-gen) a typed model. The
 // language itself — grammar, types, the meaning of each construct, the
 // arithmetic rule — is documented once, in docs/schema.md.
@@ -34,6 +34,10 @@
 //     [QueryAccess] (what it reads, for DeclareQ's manifest); its
 //     [Exists] subqueries (semi-/anti-joins, of a [SubVar] row), or, for
 //     a query that combines two results, its [SetOp] ([SetKind]).
+//   - Indexes (docs/schema.md, Indexes): an [Index] ([IndexKind]: hash,
+//     unique, sorted, grid) on a table or an event table; a query's
+//     [IndexPlan] (Query.Index, an [IndexWalk]) is the planner's choice
+//     or what `using index` forced (Query.Scan: `using scan`).
 //   - Types: [Type] and its [TypeKind]; ref types of one domain are
 //     identical ([Type.Identical]).
 //   - Errors: each is an [*Error] at a [Pos], printed "file:line:col: message"; its

@@ -4,7 +4,9 @@
 // (a row type, a query type with its scratch, NewQ, DeclareQ, Run and Plan
 // each; docs/schema.md, Queries; query.go a function per family,
 // query_window.go the window functions, keyset pages and unique key
-// lookups). What it writes, and
+// lookups, query_index.go the declared indexes and the index-served
+// queries' walks, index_upkeep.go the declared systems' marks of the
+// indexes they maintain: docs/schema.md, Indexes). What it writes, and
 // why, is documented once, in docs/schema.md (Generated code).
 //
 // # Outline

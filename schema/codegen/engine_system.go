@@ -81,6 +81,7 @@ func (sg *sysGen) kernelFields() {
 			fs = append(fs, field{sg.stateField("emit:"+e.Name, "emit"+exported(e.Name)), "*tickwork.ParallelEmitter[" + exported(e.Name) + "]", ""})
 		}
 	}
+	fs = append(fs, sg.markFields()...)
 	g.fields(fs)
 }
 
@@ -124,6 +125,10 @@ func (sg *sysGen) tableDeclare() {
 	for _, r := range y.Access.Resources {
 		g.p("s.%s = tickwork.ReadResource(d, s.t.%s)", sg.resField(r), exported(r.Name))
 	}
+	if sg.env == nil {
+		sg.env = map[string]string{}
+	}
+	sg.declareMarks(nil)
 	var segs []string
 	if !y.Dense {
 		for _, tb := range y.Access.Deletes {
@@ -210,10 +215,14 @@ func (sg *sysGen) span() {
 	g.p("func (k *%s) span(lo, hi int) {", sg.name)
 	loc := newLocals(append([]string{"k", "lo", "hi", "i"}, g.top...)...)
 	sg.env = map[string]string{}
+	sg.kernelMarks()
 	sg.envValues(loc)
 	sg.rows(loc, "lo", "hi", "")
 	g.p("}")
 	g.p("")
+	if sg.simdMarks() {
+		sg.simdMarking()
+	}
 }
 
 // maskedChunk writes a masked kernel: the body on the live runs of one
@@ -250,6 +259,7 @@ func (sg *sysGen) chunkPrelude() *locals {
 	g, y := sg.g, sg.y
 	loc := newLocals(append([]string{"k", "o", "base", "mask", "lo", "hi", "i", "w", "m", "row", "ms"}, g.top...)...)
 	sg.env = map[string]string{"out": "o"}
+	sg.kernelMarks()
 	sg.envValues(loc)
 	for _, j := range y.Joins {
 		l := loc.name(j.Var.Name)
@@ -337,9 +347,11 @@ func (sg *sysGen) rows(loc *locals, lo, hi, row string) {
 	type stored struct{ local, span string }
 	var ends []stored
 	var loads, loaded, decls, spans, sliced []string
+	byCol := map[*schema.Column]string{}
 	for _, u := range sg.fromUses() {
 		us := sg.uses[u.v][u.c]
 		span := loc.name(from.Name + goCol(u.c) + "s")
+		byCol[u.c] = span
 		if first == "" {
 			first = span
 			g.p("%s := k.%s[%s : %s]", span, colField(sg, u.v, u.c), lo, hi)
@@ -387,6 +399,11 @@ func (sg *sysGen) rows(loc *locals, lo, hi, row string) {
 	for _, d := range decls {
 		g.p("%s", d)
 	}
+	markRow := row
+	if markRow == "" {
+		markRow = lo + "+i"
+	}
+	marks := sg.keepKeys(loc, byCol, markRow)
 	sg.probes(loc, from)
 	sg.body(y.Body)
 	if len(ends) > 0 {
@@ -396,6 +413,7 @@ func (sg *sysGen) rows(loc *locals, lo, hi, row string) {
 		}
 		g.p("%s = %s", strings.Join(dst, ", "), strings.Join(src, ", "))
 	}
+	marks()
 	g.p("}")
 }
 
@@ -458,6 +476,7 @@ func (sg *sysGen) eventSystem() {
 		sg.env["emit:"+e.Name] = em
 		g.p("%s := tickwork.Emit(d, s.t.%s)", em, exported(e.Name))
 	}
+	sg.declareMarks(loc)
 	sg.declareCounters()
 	g.p("return func(ctx *tickwork.Context) {")
 	evs := loc.name(y.From.Name + "s")

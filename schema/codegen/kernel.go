@@ -300,6 +300,7 @@ func (sg *sysGen) assign(a *schema.AssignStmt) {
 	if w, ok := sg.env["colw:"+a.Target.Var.Name+"."+a.Target.Column.Name]; ok {
 		sg.g.p("%s = %s", w, target)
 	}
+	sg.markAssign(a)
 }
 
 // handle is the Go expression of a row variable's handle.

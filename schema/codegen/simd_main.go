@@ -103,6 +103,11 @@ func (g *gen) setLane() {
 			continue
 		}
 		g.p("s.%s.simd, s.%s.lane = tickwork.SIMDVariant(l, %s, %s)", n, n, sg.simdVar(8), sg.simdVar(16))
+		if sg.simdMarks() {
+			g.p("if s.%s.simd != nil { // the variant cannot mark: simdMarking keeps the old keys and marks", n)
+			g.p("s.%s.simdv, s.%s.simd = s.%s.simd, (*%s).simdMarking", n, n, n, n)
+			g.p("}")
+		}
 	}
 	g.p("}")
 	g.p("")

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tickwork/tickwork"
+	"github.com/tickwork/tickwork/index"
 	kit "github.com/tickwork/tickwork/schema/codegen/internal/indexkit"
 )
 
@@ -334,4 +335,31 @@ func TestIndexedAllocs(t *testing.T) {
 		n := testing.AllocsPerRun(20, p.run)
 		require.Zero(t, n, "query %d (or its scan) allocates", i)
 	}
+}
+
+// TestGridMarkRule: the fused upkeep's test of a grid row (docs/schema.md,
+// Indexes: a row is marked when floor(v/cell) of X or Y changed, in
+// float64) marks every row whose cell changed by index.Grid's CellOf,
+// over the edges (NaN, ±0, ±Inf, cell borders, huge values): a missed
+// crossing would leave the grid stale.
+func TestGridMarkRule(t *testing.T) {
+	const cell = 8
+	g, err := index.NewGrid(1, cell)
+	require.NoError(t, err)
+	vals := append([]float32{7.9999995, 8, 8.000001, -8, -7.9999995, -1e-40, 1e-40, 3e38, -3e38, 1.7e10, -1.7e10}, floats...)
+	r := rand.New(rand.NewPCG(5, 5))
+	for range 20000 {
+		vals = append(vals, math.Float32frombits(r.Uint32()))
+	}
+	floor := func(v float32) float64 { return math.Floor(float64(v) * (1.0 / cell)) }
+	for i := 0; i+3 < len(vals); i++ {
+		ox, oy, nx, ny := vals[i], vals[i+1], vals[i+2], vals[i+3]
+		marked := floor(ox) != floor(nx) || floor(oy) != floor(ny)
+		if !marked {
+			require.Equal(t, g.CellOf(ox, oy), g.CellOf(nx, ny), "(%v, %v) -> (%v, %v) crosses a cell unmarked", ox, oy, nx, ny)
+		}
+	}
+	// and a crossing is marked (not every row: the point of the marks)
+	require.NotEqual(t, floor(7.9999995), floor(8))
+	require.Equal(t, floor(8), floor(15.999999))
 }

@@ -1,0 +1,250 @@
+package codegen
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tickwork/tickwork/schema"
+)
+
+// Fused upkeep (docs/schema.md, Indexes): a declared system that writes a
+// key column of a table's index declares it with tickwork.MaintainIndex
+// and marks the rows whose key may have changed, so that the sync after
+// it visits those rows only:
+//
+//   - the from row's keys: kept at the row's start, compared at its end
+//     (a grid's by the cells' floor(v/cell) in float64, the grid's rule;
+//     any other key by !=, a NaN always marked); a SIMD variant, which
+//     cannot mark, runs in blocks of 64 rows whose old keys are kept and
+//     compared after it (simdMarking);
+//   - a joined row's keys (only a system over an event table writes
+//     them): marked at each assignment.
+//
+// Marks are per row; a parallel kernel marks only its own chunks' rows.
+
+// maintained lists the indexes whose key columns the system writes, in
+// declaration order.
+func (sg *sysGen) maintained() []*schema.Index {
+	var out []*schema.Index
+	for _, ix := range sg.g.s.Indexes {
+		if ix.Table == nil {
+			continue
+		}
+		if sg.writesKey(ix, nil) {
+			out = append(out, ix)
+		}
+	}
+	return out
+}
+
+// writesKey: the system writes a key column of ix through variable v (any
+// variable when v is nil).
+func (sg *sysGen) writesKey(ix *schema.Index, v *schema.Var) bool {
+	for uv, m := range sg.uses {
+		if v != nil && uv != v {
+			continue
+		}
+		for _, c := range ix.Columns {
+			if u := m[c]; u != nil && u.write {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fromMaintained lists the indexes whose keys the system writes through
+// its from row.
+func (sg *sysGen) fromMaintained() []*schema.Index {
+	var out []*schema.Index
+	for _, ix := range sg.maintained() {
+		if sg.writesKey(ix, sg.y.From) {
+			out = append(out, ix)
+		}
+	}
+	return out
+}
+
+// upkeepMath: some declared system compares grid cells (math.Floor).
+func upkeepMath(g *gen) bool {
+	for _, y := range g.s.Systems {
+		for _, ix := range newSysGen(g, y).fromMaintained() {
+			if ix.Kind == schema.GridIndex {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// markField is the kernel state's field of index ix's marks.
+func (sg *sysGen) markField(ix *schema.Index) string {
+	return sg.stateField("mark:"+ix.Name, "mark"+exported(ix.Name))
+}
+
+// simdMarks: the system's SIMD variant runs through simdMarking.
+func (sg *sysGen) simdMarks() bool { return sg.g.simd[sg.y] && len(sg.fromMaintained()) > 0 }
+
+// markFields lists the kernel state's fields of the marks.
+func (sg *sysGen) markFields() []field {
+	var fs []field
+	for _, ix := range sg.maintained() {
+		fs = append(fs, field{sg.markField(ix), "tickwork.IndexMarks", "index " + ix.Name + ": the rows whose key may have changed"})
+	}
+	if sg.simdMarks() {
+		fs = append(fs, field{"simdv", "func(k *" + sg.name + ", lo, hi int) int", "the lane's SIMD variant, run by simdMarking"})
+	}
+	return fs
+}
+
+// declareMarks declares each maintained index (MaintainIndex) into the
+// kernel state (prefix "s.") or into locals (an event system: prefix "",
+// loc names them); it sets the env's marks:NAME.
+func (sg *sysGen) declareMarks(loc *locals) {
+	for _, ix := range sg.maintained() {
+		var n string
+		if loc == nil {
+			n = "s." + sg.markField(ix)
+			sg.g.p("%s = tickwork.MaintainIndex(d, s.t.Indexes.%s)", n, exported(ix.Name))
+		} else {
+			n = loc.name("mark" + exported(ix.Name))
+			sg.g.p("%s := tickwork.MaintainIndex(d, s.t.Indexes.%s)", n, exported(ix.Name))
+		}
+		sg.env["marks:"+ix.Name] = n
+	}
+}
+
+// kernelMarks points the env's marks at the kernel state (in a chunk or
+// span method, receiver k).
+func (sg *sysGen) kernelMarks() {
+	for _, ix := range sg.maintained() {
+		sg.env["marks:"+ix.Name] = "k." + sg.markField(ix)
+	}
+}
+
+// markAssign marks the joined row an assignment wrote when its column is
+// a key of a maintained index (from rows are compared at their end).
+func (sg *sysGen) markAssign(a *schema.AssignStmt) {
+	v := a.Target.Var
+	if v == sg.y.From {
+		return
+	}
+	for _, ix := range sg.maintained() {
+		for _, c := range ix.Columns {
+			if c == a.Target.Column {
+				sg.g.p("%s.Mark(%s)", sg.env["marks:"+ix.Name], sg.env["row:"+v.Name])
+			}
+		}
+	}
+}
+
+// keyChanged is the Go test that index ix's key changed from the values
+// olds to news (one per key column).
+func keyChanged(ix *schema.Index, olds, news []string) string {
+	var parts []string
+	for i := range olds {
+		if ix.Kind == schema.GridIndex {
+			inv := strconv.FormatFloat(1/float64(ix.Cell), 'g', -1, 64)
+			parts = append(parts, fmt.Sprintf("math.Floor(float64(%s)*%s) != math.Floor(float64(%s)*%s)", olds[i], inv, news[i], inv))
+			continue
+		}
+		parts = append(parts, olds[i]+" != "+news[i])
+	}
+	return strings.Join(parts, " || ")
+}
+
+// keepKeys writes, at a from row's start, the locals of its maintained
+// keys' old values (spans: the column spans by column name) and returns
+// the test to write at the row's end.
+func (sg *sysGen) keepKeys(loc *locals, spans map[*schema.Column]string, row string) func() {
+	ixs := sg.fromMaintained()
+	if len(ixs) == 0 {
+		return func() {}
+	}
+	olds := map[*schema.Column]string{}
+	var lhs, rhs []string
+	for _, ix := range ixs {
+		for _, c := range ix.Columns {
+			if _, ok := olds[c]; ok || spans[c] == "" {
+				continue
+			}
+			n := loc.name("old" + goCol(c))
+			olds[c] = n
+			lhs, rhs = append(lhs, n), append(rhs, spans[c]+"[i]")
+		}
+	}
+	sg.g.defs(lhs, rhs)
+	return func() {
+		for _, ix := range ixs {
+			var os, ns []string
+			for _, c := range ix.Columns {
+				if olds[c] == "" {
+					continue
+				}
+				os, ns = append(os, olds[c]), append(ns, spans[c]+"[i]")
+			}
+			sg.g.p("if %s {", keyChanged(ix, os, ns))
+			sg.g.p("%s.Mark(%s)", sg.env["marks:"+ix.Name], row)
+			sg.g.p("}")
+		}
+	}
+}
+
+// simdMarking writes the method that runs a dense system's SIMD variant
+// (which cannot mark) in blocks of 64 rows, each block's old keys kept on
+// the stack and compared after it.
+func (sg *sysGen) simdMarking() {
+	g, y := sg.g, sg.y
+	ixs := sg.fromMaintained()
+	var cols []*schema.Column
+	for _, ix := range ixs {
+		for _, c := range ix.Columns {
+			if !containsCol(cols, c) && sg.uses[y.From][c] != nil {
+				cols = append(cols, c)
+			}
+		}
+	}
+	g.p("// simdMarking runs the lane's SIMD variant (k.simdv) on rows lo..hi-1 in blocks of 64 rows, each block's old keys kept, and marks the rows whose key may have changed (docs/schema.md, Indexes: a SIMD variant cannot mark); it returns where the variant stopped.")
+	g.p("func (k *%s) simdMarking(lo, hi int) int {", sg.name)
+	g.p("for b := lo; b < hi; {")
+	g.p("e := min(b+64, hi)")
+	for i, c := range cols {
+		g.p("var old%d [64]%s", i, goType(c.Type))
+		g.p("copy(old%d[:], k.%s[b:e])", i, colField(sg, y.From, c))
+	}
+	g.p("n := k.simdv(k, b, e)")
+	g.p("for r := b; r < n; r++ {")
+	for _, ix := range ixs {
+		var os, ns []string
+		for _, c := range ix.Columns {
+			for i, cc := range cols {
+				if cc == c {
+					os = append(os, fmt.Sprintf("old%d[r-b]", i))
+					ns = append(ns, "k."+colField(sg, y.From, c)+"[r]")
+				}
+			}
+		}
+		g.p("if %s {", keyChanged(ix, os, ns))
+		g.p("k.%s.Mark(r)", sg.markField(ix))
+		g.p("}")
+	}
+	g.p("}")
+	g.p("if n < e {")
+	g.p("return n")
+	g.p("}")
+	g.p("b = e")
+	g.p("}")
+	g.p("return hi")
+	g.p("}")
+	g.p("")
+}
+
+func containsCol(cs []*schema.Column, c *schema.Column) bool {
+	for _, x := range cs {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
