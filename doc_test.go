@@ -27,7 +27,7 @@ func TestFaceMethodSets(t *testing.T) {
 		typ     reflect.Type
 		methods string
 	}{
-		{reflect.TypeFor[*tickwork.World](), "Budget Close Declarations Fingerprint Frame Frames HostConfig MaxSnapshotSize Order Report Resolve Restore RunChunks Snapshot SnapshotSize Tables Time Workers"},
+		{reflect.TypeFor[*tickwork.World](), "Budget Close Declarations Fingerprint Frame Frames HostConfig MaxSnapshotSize Order Reindex Report Resolve Restore RunChunks Snapshot SnapshotSize Tables Time Workers"},
 		{reflect.TypeFor[*tickwork.Builder](), "Add Budget Build Chain Domain Err Hook System Table"},
 		{reflect.TypeFor[*tickwork.Table](), "Attach Cap ChunkLen ChunkRows Chunks Columns Delete DeleteN Detach Domain Enabled HandleAt Insert InsertN IsAlive Lease Len LiveEnd Name Runs UsedChunks"},
 		{reflect.TypeFor[*tickwork.Column[int32]](), "All Get Name Ptr Set Span Table"},

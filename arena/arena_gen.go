@@ -399,7 +399,7 @@ func (k *IntegrateBodies) span(lo, hi int) {
 			bVYs[i] = bVY
 		}
 		bXs[i], bYs[i] = bX, bY
-		if math.Floor(float64(oldX)*0.015625) != math.Floor(float64(bXs[i])*0.015625) || math.Floor(float64(oldY)*0.015625) != math.Floor(float64(bYs[i])*0.015625) {
+		if indexCellMoved(oldX, bXs[i], 0.015625) || indexCellMoved(oldY, bYs[i], 0.015625) {
 			k.markBodiesByPos.Mark(lo + i)
 		}
 	}
@@ -415,7 +415,7 @@ func (k *IntegrateBodies) simdMarking(lo, hi int) int {
 		copy(old1[:], k.bY[b:e])
 		n := k.simdv(k, b, e)
 		for r := b; r < n; r++ {
-			if math.Floor(float64(old0[r-b])*0.015625) != math.Floor(float64(k.bX[r])*0.015625) || math.Floor(float64(old1[r-b])*0.015625) != math.Floor(float64(k.bY[r])*0.015625) {
+			if indexCellMoved(old0[r-b], k.bX[r], 0.015625) || indexCellMoved(old1[r-b], k.bY[r], 0.015625) {
 				k.markBodiesByPos.Mark(r)
 			}
 		}
@@ -2439,4 +2439,18 @@ func (q *BodiesNearScan) Plan() string {
 		return "scan Body (ascending index); filter"
 	}
 	return "scan Body (ascending index); filter; lane of the last run: " + q.lane
+}
+
+// indexCellMoved reports whether a grid coordinate may have changed cell
+// from o to n (inv: 1/cell, the grid's rule floor(v*inv) in float64):
+// for 0 <= v*inv < 2^31 the floor is the truncation; a negative, NaN,
+// infinite or larger value is always reported (the sync decides).
+// docs/schema.md, Indexes.
+func indexCellMoved(o, n float32, inv float64) bool {
+	a, b := float64(o)*inv, float64(n)*inv
+	if !(a >= 0 && b >= 0 && a < 2147483648 && b < 2147483648) {
+		return true
+	}
+	ca, cb := int32(a), int32(b)
+	return ca != cb
 }

@@ -96,10 +96,12 @@
 // in W/2-50..W/2+50) and HitTotalsByTarget, each once to grow its buffer
 // and then 101 timed calls, and prints a "queries" table after the
 // runtime's digest: query, µs p50, bytes allocated per call
-// (runtime.ReadMemStats around the calls) and result rows. With -json the
-// runtime's entry of "impls" adds "queries" ({"query", "p50_us",
-// "bytes_per_call", "rows", "result"} per query; "result" holds the rows,
-// handles as {"index", "generation"}). It needs the runtime (exit status 2
+// (runtime.ReadMemStats around the calls) and result rows, and under each
+// query its plan ("plan: ...", the generated Plan: the index and its walk,
+// e.g. WeakestUnits on index UnitsByHealth, or the scan; docs/schema.md,
+// Indexes). With -json the runtime's entry of "impls" adds "queries"
+// ({"query", "plan", "p50_us", "bytes_per_call", "rows", "result"} per
+// query; "result" holds the rows, handles as {"index", "generation"}). It needs the runtime (exit status 2
 // with -impl soa); without it the output is unchanged.
 //
 // # Exit status

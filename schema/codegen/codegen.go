@@ -182,7 +182,7 @@ func (g *gen) checkNames() error {
 	for n := range top.names {
 		g.top = append(g.top, n)
 	}
-	g.top = append(g.top, "floorInt32", "math", "index", "slices")
+	g.top = append(g.top, "floorInt32", "indexCellMoved", "math", "index", "slices")
 	slices.Sort(g.top)
 	if len(errs) > 0 {
 		slices.SortStableFunc(errs, func(a, b *schema.Error) int {
@@ -233,6 +233,7 @@ func (g *gen) file() {
 	g.systems()
 	g.queries()
 	g.floorFunc()
+	g.cellMovedFunc()
 }
 
 // goType is the Go type of a column, field or constant.

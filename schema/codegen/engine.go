@@ -17,7 +17,7 @@ import (
 
 func (g *gen) imports() {
 	var std []string
-	if usesFloor(g.s) || indexMath(g.s) || upkeepMath(g) {
+	if usesFloor(g.s) || indexMath(g.s) {
 		std = append(std, `"math"`)
 	}
 	if usesSlices(g.s) || usesIndexSort(g.s) {

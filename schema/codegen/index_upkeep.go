@@ -14,7 +14,8 @@ import (
 // it visits those rows only:
 //
 //   - the from row's keys: kept at the row's start, compared at its end
-//     (a grid's by the cells' floor(v/cell) in float64, the grid's rule;
+//     (a grid's by the cells' floor(v/cell) in float64, the grid's rule:
+//     indexCellMoved;
 //     any other key by !=, a NaN always marked); a SIMD variant, which
 //     cannot mark, runs in blocks of 64 rows whose old keys are kept and
 //     compared after it (simdMarking);
@@ -66,8 +67,8 @@ func (sg *sysGen) fromMaintained() []*schema.Index {
 	return out
 }
 
-// upkeepMath: some declared system compares grid cells (math.Floor).
-func upkeepMath(g *gen) bool {
+// upkeepGrid: some declared system compares grid cells (indexCellMoved).
+func upkeepGrid(g *gen) bool {
 	for _, y := range g.s.Systems {
 		for _, ix := range newSysGen(g, y).fromMaintained() {
 			if ix.Kind == schema.GridIndex {
@@ -146,12 +147,34 @@ func keyChanged(ix *schema.Index, olds, news []string) string {
 	for i := range olds {
 		if ix.Kind == schema.GridIndex {
 			inv := strconv.FormatFloat(1/float64(ix.Cell), 'g', -1, 64)
-			parts = append(parts, fmt.Sprintf("math.Floor(float64(%s)*%s) != math.Floor(float64(%s)*%s)", olds[i], inv, news[i], inv))
+			parts = append(parts, fmt.Sprintf("indexCellMoved(%s, %s, %s)", olds[i], news[i], inv))
 			continue
 		}
 		parts = append(parts, olds[i]+" != "+news[i])
 	}
 	return strings.Join(parts, " || ")
+}
+
+// cellMovedFunc writes indexCellMoved, the fused upkeep's test of a grid
+// coordinate, when a system maintains a grid.
+func (g *gen) cellMovedFunc() {
+	if !upkeepGrid(g) {
+		return
+	}
+	g.p("// indexCellMoved reports whether a grid coordinate may have changed cell")
+	g.p("// from o to n (inv: 1/cell, the grid's rule floor(v*inv) in float64):")
+	g.p("// for 0 <= v*inv < 2^31 the floor is the truncation; a negative, NaN,")
+	g.p("// infinite or larger value is always reported (the sync decides).")
+	g.p("// docs/schema.md, Indexes.")
+	g.p("func indexCellMoved(o, n float32, inv float64) bool {")
+	g.p("a, b := float64(o)*inv, float64(n)*inv")
+	g.p("if !(a >= 0 && b >= 0 && a < 2147483648 && b < 2147483648) {")
+	g.p("return true")
+	g.p("}")
+	g.p("ca, cb := int32(a), int32(b)")
+	g.p("return ca != cb")
+	g.p("}")
+	g.p("")
 }
 
 // keepKeys writes, at a from row's start, the locals of its maintained

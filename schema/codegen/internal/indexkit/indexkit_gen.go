@@ -117,6 +117,159 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	return t, nil
 }
 
+// Systems are the schema's declared systems, made by NewSystems.
+type Systems struct {
+	Drift *Drift
+	Hurt  *Hurt
+}
+
+// NewSystems makes the declared systems over the tables of t, for
+// Builder.Add (All). Each declaration asks for exactly the accessors its
+// body implies (schema.Access), from which the engine derives its manifest.
+// Systems with a SIMD variant run tickwork.BestLane; SetLane forces another.
+func NewSystems(t *Tables) *Systems {
+	s := &Systems{
+		Drift: &Drift{t: t},
+		Hurt:  &Hurt{t: t},
+	}
+	s.setLane(tickwork.BestLane())
+	return s
+}
+
+// SetLane makes the systems with a SIMD variant (Drift) run lane l
+// (tickwork.SIMDVariant), or returns tickwork.SelectLane's error and
+// changes nothing. Call it before Builder.Add(s.All()...), from one
+// goroutine.
+func (s *Systems) SetLane(l tickwork.Lane) error {
+	if _, err := tickwork.SelectLane(l); err != nil {
+		return err
+	}
+	s.setLane(l)
+	return nil
+}
+
+func (s *Systems) setLane(l tickwork.Lane) {
+	s.Drift.simd, s.Drift.lane = tickwork.SIMDVariant(l, driftSIMD8, driftSIMD16)
+	if s.Drift.simd != nil { // the variant cannot mark: simdMarking keeps the old keys and marks
+		s.Drift.simdv, s.Drift.simd = s.Drift.simd, (*Drift).simdMarking
+	}
+}
+
+// The SIMD variants of the systems that have one (8 and 16 rows a vector), set by the SIMD file's init.
+var (
+	driftSIMD8, driftSIMD16 func(k *Drift, lo, hi int) int
+)
+
+// All returns every declared system, in schema order, for Builder.Add.
+func (s *Systems) All() []tickwork.System {
+	return []tickwork.System{s.Drift.System(), s.Hurt.System()}
+}
+
+// Drift is declared system Drift (indexkit.tw:103): phase update, a dense
+// kernel over Item, with a SIMD variant.
+type Drift struct {
+	t                    *Tables
+	lane                 tickwork.Lane                  // the lane its kernel runs (setLane)
+	simd                 func(k *Drift, lo, hi int) int // its lane's SIMD variant, nil for scalar
+	iScore               []int32                        // Item.Score
+	iX, iY               []float32                      // Item.X, Item.Y
+	markByScore, markPos tickwork.IndexMarks            // index ByScore: the rows whose key may have changed, index Pos: the rows whose key may have changed
+	simdv                func(k *Drift, lo, hi int) int // the lane's SIMD variant, run by simdMarking
+}
+
+// System returns the system for Builder.Add.
+func (s *Drift) System() tickwork.System {
+	return tickwork.System{Name: "Drift", Phase: tickwork.Update, Declare: s.declare, Lane: s.lane.String()}
+}
+
+func (s *Drift) declare(d *tickwork.Decl) tickwork.RunFunc {
+	s.iScore = tickwork.Write(d, s.t.Item.Score).All()
+	s.iX = tickwork.Write(d, s.t.Item.X).All()
+	s.iY = tickwork.Write(d, s.t.Item.Y).All()
+	s.markByScore = tickwork.MaintainIndex(d, s.t.Indexes.ByScore)
+	s.markPos = tickwork.MaintainIndex(d, s.t.Indexes.Pos)
+	return tickwork.DenseKernel(d, s.t.Item.Table, 0, s, (*Drift).span).SIMD(&s.simd).Run
+}
+
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Drift) span(lo, hi int) {
+	iScores := k.iScore[lo:hi]
+	iXs, iYs := k.iX[lo:hi][:len(iScores)], k.iY[lo:hi][:len(iScores)]
+	for i := range iScores {
+		iScore, iX, iY := iScores[i], iXs[i], iYs[i]
+		oldScore, oldX, oldY := iScores[i], iXs[i], iYs[i]
+		iX += 0.5
+		iY -= 0.25
+		iScore += 1
+		iScores[i], iXs[i], iYs[i] = iScore, iX, iY
+		if oldScore != iScores[i] {
+			k.markByScore.Mark(lo + i)
+		}
+		if indexCellMoved(oldX, iXs[i], 0.125) || indexCellMoved(oldY, iYs[i], 0.125) {
+			k.markPos.Mark(lo + i)
+		}
+	}
+}
+
+// simdMarking runs the lane's SIMD variant (k.simdv) on rows lo..hi-1 in blocks of 64 rows, each block's old keys kept, and marks the rows whose key may have changed (docs/schema.md, Indexes: a SIMD variant cannot mark); it returns where the variant stopped.
+func (k *Drift) simdMarking(lo, hi int) int {
+	for b := lo; b < hi; {
+		e := min(b+64, hi)
+		var old0 [64]int32
+		copy(old0[:], k.iScore[b:e])
+		var old1 [64]float32
+		copy(old1[:], k.iX[b:e])
+		var old2 [64]float32
+		copy(old2[:], k.iY[b:e])
+		n := k.simdv(k, b, e)
+		for r := b; r < n; r++ {
+			if old0[r-b] != k.iScore[r] {
+				k.markByScore.Mark(r)
+			}
+			if indexCellMoved(old1[r-b], k.iX[r], 0.125) || indexCellMoved(old2[r-b], k.iY[r], 0.125) {
+				k.markPos.Mark(r)
+			}
+		}
+		if n < e {
+			return n
+		}
+		b = e
+	}
+	return hi
+}
+
+// Hurt is declared system Hurt (indexkit.tw:108): phase update, a loop over
+// the readable events of Ev, in emission order.
+type Hurt struct {
+	t *Tables
+}
+
+// System returns the system for Builder.Add.
+func (s *Hurt) System() tickwork.System {
+	return tickwork.System{Name: "Hurt", Phase: tickwork.Update, Declare: s.declare, Lane: "scalar"}
+}
+
+func (s *Hurt) declare(d *tickwork.Decl) tickwork.RunFunc {
+	eEvents := tickwork.Consume(d, s.t.Ev)
+	iProbe := tickwork.Write(d, s.t.Item.W)
+	iWs := iProbe.All()
+	markByW := tickwork.MaintainIndex(d, s.t.Indexes.ByW)
+	return func(ctx *tickwork.Context) {
+		es := eEvents.Read()
+		i2 := iProbe.Lease()
+		for i := range es {
+			e := &es[i]
+			iRow := i2.Find(e.Who)
+			switch {
+			case iRow < 0:
+			default:
+				iWs[iRow] -= 1
+				markByW.Mark(iRow)
+			}
+		}
+	}
+}
+
 // Queries holds the schema's declared queries over the tables of t, each
 // with its scratch state (group tables, heaps, sets), made once; a call
 // allocates nothing once its result buffer and scratch have grown. One
@@ -155,6 +308,14 @@ type Queries struct {
 	EvGroupsScan     *EvGroupsScan
 	EvEq             *EvEq
 	EvEqScan         *EvEqScan
+	RangeOwned       *RangeOwned
+	RangeOwnedScan   *RangeOwnedScan
+	RangeGroups      *RangeGroups
+	RangeGroupsScan  *RangeGroupsScan
+	BoxTop           *BoxTop
+	BoxTopScan       *BoxTopScan
+	EqDistinct       *EqDistinct
+	EqDistinctScan   *EqDistinctScan
 }
 
 // NewQueries makes every declared query over t, for the host, between
@@ -193,6 +354,14 @@ func NewQueries(t *Tables) *Queries {
 		EvGroupsScan:     NewEvGroupsScan(t),
 		EvEq:             NewEvEq(t),
 		EvEqScan:         NewEvEqScan(t),
+		RangeOwned:       NewRangeOwned(t),
+		RangeOwnedScan:   NewRangeOwnedScan(t),
+		RangeGroups:      NewRangeGroups(t),
+		RangeGroupsScan:  NewRangeGroupsScan(t),
+		BoxTop:           NewBoxTop(t),
+		BoxTopScan:       NewBoxTopScan(t),
+		EqDistinct:       NewEqDistinct(t),
+		EqDistinctScan:   NewEqDistinctScan(t),
 	}
 }
 
@@ -3810,4 +3979,952 @@ func (q *EvEqScan) Run(dst []EvEqScanRow, w tickwork.Handle) []EvEqScanRow {
 // with the rows.
 func (q *EvEqScan) Plan() string {
 	return "read Ev (emission order); filter"
+}
+
+// RangeOwnedRow is a row of the result of query RangeOwned
+// (indexkit.tw:87).
+type RangeOwnedRow struct {
+	Item  tickwork.Handle // ref Item
+	Score int32
+}
+
+// RangeOwned is declared query RangeOwned (indexkit.tw:87). Plan: index
+// ByScore (sorted on Item(Score)): range walk, from Score param lo, rows
+// sorted by index; semi-join: mark Item rows from a scan of Item o by
+// o.Owner (generation-checked) in a bitmap over Item's capacity; filter.
+// Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type RangeOwned struct {
+	t         *Tables
+	tb        *tickwork.Table              // Item
+	iScore    []int32                      // Item.Score
+	sem0      []uint64                     // the Item rows exists #1 marks, a bit per row
+	sem0tb    *tickwork.Table              // Item, the subquery's table
+	sem0Owner []tickwork.Handle            // Item.Owner
+	sem0Flag  []bool                       // Item.Flag
+	ix        *tickwork.SortedIndex[int32] // index ByScore
+	rows      []int32                      // the index's candidate rows of a run
+}
+
+// NewRangeOwned makes query RangeOwned over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewRangeOwned(t *Tables) *RangeOwned {
+	q := &RangeOwned{t: t, tb: t.Item.Table}
+	q.iScore = t.Item.Score.All()
+	q.ix = t.Indexes.ByScore
+	q.sem0 = make([]uint64, (t.Item.Table.Cap()+63)/64)
+	q.sem0tb = t.Item.Table
+	q.sem0Owner = t.Item.Owner.All()
+	q.sem0Flag = t.Item.Flag.All()
+	return q
+}
+
+// DeclareRangeOwned makes query RangeOwned for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareRangeOwned(d *tickwork.Decl, t *Tables) *RangeOwned {
+	q := &RangeOwned{t: t, tb: t.Item.Table}
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.ix = t.Indexes.ByScore
+	tickwork.ReadIndex(d, q.ix)
+	q.sem0 = make([]uint64, (t.Item.Table.Cap()+63)/64)
+	q.sem0tb = t.Item.Table
+	q.sem0Owner = tickwork.Read(d, t.Item.Owner).All()
+	q.sem0Flag = tickwork.Read(d, t.Item.Flag).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *RangeOwned) Run(dst []RangeOwnedRow, lo2 int32) []RangeOwnedRow {
+	dst = dst[:0]
+	marks := q.sem0 // a local: the loops keep it in registers
+	clear(marks)
+	{ // exists #1: mark the Item rows some Item row refers to
+		into := q.tb.Lease()
+		cr2 := q.sem0tb.ChunkRows()
+		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
+			for lo3, hi2 := tickwork.NextRun(mask2, 0); lo3 < hi2; lo3, hi2 = tickwork.NextRun(mask2, hi2) {
+				oOwners := q.sem0Owner[base2+lo3 : base2+hi2]
+				oFlags := q.sem0Flag[base2+lo3 : base2+hi2][:len(oOwners)]
+				for i2 := range oOwners {
+					if oFlags[i2] == true {
+						if r := into.Find(oOwners[i2]); r >= 0 {
+							marks[r>>6] |= 1 << (r & 63)
+						}
+					}
+				}
+			}
+		}
+	}
+	sx := q.ix.Sorted()
+	rows := q.rows[:0]
+	for r2 := sx.Seek(lo2); r2 != index.NoRow; r2 = sx.Next(r2) {
+		rows = append(rows, r2)
+	}
+	slices.Sort(rows) // the scan's order: ascending entity index
+	q.rows = rows
+	for _, r2 := range rows {
+		row := int(r2)
+		if q.iScore[row] >= lo2 && marks[row>>6]>>(row&63)&1 != 0 {
+			dst = append(dst, RangeOwnedRow{Item: tickwork.QueryHandle(q.tb, row), Score: q.iScore[row]})
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *RangeOwned) Plan() string {
+	return "index ByScore (sorted on Item(Score)): range walk, from Score param lo, rows sorted by index; semi-join: mark Item rows from a scan of Item o by o.Owner (generation-checked) in a bitmap over Item's capacity; filter"
+}
+
+// RangeOwnedScanRow is a row of the result of query RangeOwnedScan
+// (indexkit.tw:88).
+type RangeOwnedScanRow struct {
+	Item  tickwork.Handle // ref Item
+	Score int32
+}
+
+// RangeOwnedScan is declared query RangeOwnedScan (indexkit.tw:88). Plan:
+// scan Item (ascending index); semi-join: mark Item rows from a scan of
+// Item o by o.Owner (generation-checked) in a bitmap over Item's capacity;
+// filter. Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type RangeOwnedScan struct {
+	t         *Tables
+	tb        *tickwork.Table   // Item
+	iScore    []int32           // Item.Score
+	sem0      []uint64          // the Item rows exists #1 marks, a bit per row
+	sem0tb    *tickwork.Table   // Item, the subquery's table
+	sem0Owner []tickwork.Handle // Item.Owner
+	sem0Flag  []bool            // Item.Flag
+}
+
+// NewRangeOwnedScan makes query RangeOwnedScan over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewRangeOwnedScan(t *Tables) *RangeOwnedScan {
+	q := &RangeOwnedScan{t: t, tb: t.Item.Table}
+	q.iScore = t.Item.Score.All()
+	q.sem0 = make([]uint64, (t.Item.Table.Cap()+63)/64)
+	q.sem0tb = t.Item.Table
+	q.sem0Owner = t.Item.Owner.All()
+	q.sem0Flag = t.Item.Flag.All()
+	return q
+}
+
+// DeclareRangeOwnedScan makes query RangeOwnedScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareRangeOwnedScan(d *tickwork.Decl, t *Tables) *RangeOwnedScan {
+	q := &RangeOwnedScan{t: t, tb: t.Item.Table}
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.sem0 = make([]uint64, (t.Item.Table.Cap()+63)/64)
+	q.sem0tb = t.Item.Table
+	q.sem0Owner = tickwork.Read(d, t.Item.Owner).All()
+	q.sem0Flag = tickwork.Read(d, t.Item.Flag).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *RangeOwnedScan) Run(dst []RangeOwnedScanRow, lo2 int32) []RangeOwnedScanRow {
+	dst = dst[:0]
+	marks := q.sem0 // a local: the loops keep it in registers
+	clear(marks)
+	{ // exists #1: mark the Item rows some Item row refers to
+		into := q.tb.Lease()
+		cr2 := q.sem0tb.ChunkRows()
+		for c2, nc2 := 0, q.sem0tb.UsedChunks(); c2 < nc2; c2++ {
+			mask2, base2 := q.sem0tb.Enabled(c2), c2*cr2
+			for lo3, hi2 := tickwork.NextRun(mask2, 0); lo3 < hi2; lo3, hi2 = tickwork.NextRun(mask2, hi2) {
+				oOwners := q.sem0Owner[base2+lo3 : base2+hi2]
+				oFlags := q.sem0Flag[base2+lo3 : base2+hi2][:len(oOwners)]
+				for i2 := range oOwners {
+					if oFlags[i2] == true {
+						if r := into.Find(oOwners[i2]); r >= 0 {
+							marks[r>>6] |= 1 << (r & 63)
+						}
+					}
+				}
+			}
+		}
+	}
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			iScores := q.iScore[base+lo : base+hi]
+			for i := range iScores {
+				row := base + lo + i
+				if iScores[i] >= lo2 && marks[row>>6]>>(row&63)&1 != 0 {
+					dst = append(dst, RangeOwnedScanRow{Item: tickwork.QueryHandle(q.tb, row), Score: iScores[i]})
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *RangeOwnedScan) Plan() string {
+	return "scan Item (ascending index); semi-join: mark Item rows from a scan of Item o by o.Owner (generation-checked) in a bitmap over Item's capacity; filter"
+}
+
+// RangeGroupsRow is a row of the result of query RangeGroups
+// (indexkit.tw:90).
+type RangeGroupsRow struct {
+	Grp   int32
+	SumW  float64
+	Count int64
+}
+
+// RangeGroups is declared query RangeGroups (indexkit.tw:90). Plan: index
+// ByW (sorted on Item(W)): range walk, from W param lo, rows sorted by
+// index; filter; group by Grp: a group table (map) of the keys; sort groups
+// by their keys. Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type RangeGroups struct {
+	t      *Tables
+	tb     *tickwork.Table                // Item
+	iGrp   []int32                        // Item.Grp
+	iW     []float32                      // Item.W
+	ix     *tickwork.SortedIndex[float32] // index ByW
+	rows   []int32                        // the index's candidate rows of a run
+	groups []rangeGroupsGroup             // the groups of a run
+	index  map[rangeGroupsKey]int32       // group key -> group
+}
+
+// rangeGroupsKey is a group key of query RangeGroups, in ordering form.
+type rangeGroupsKey struct {
+	k0 int32
+}
+
+// rangeGroupsGroup is a group of query RangeGroups: its keys (value, ordering form) and
+// aggregates.
+type rangeGroupsGroup struct {
+	g0 int32
+	k0 int32
+	a0 float64
+	a1 int64
+}
+
+// NewRangeGroups makes query RangeGroups over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewRangeGroups(t *Tables) *RangeGroups {
+	q := &RangeGroups{t: t, tb: t.Item.Table}
+	q.iGrp = t.Item.Grp.All()
+	q.iW = t.Item.W.All()
+	q.ix = t.Indexes.ByW
+	q.index = map[rangeGroupsKey]int32{}
+	return q
+}
+
+// DeclareRangeGroups makes query RangeGroups for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareRangeGroups(d *tickwork.Decl, t *Tables) *RangeGroups {
+	q := &RangeGroups{t: t, tb: t.Item.Table}
+	q.iGrp = tickwork.Read(d, t.Item.Grp).All()
+	q.iW = tickwork.Read(d, t.Item.W).All()
+	q.ix = t.Indexes.ByW
+	tickwork.ReadIndex(d, q.ix)
+	q.index = map[rangeGroupsKey]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *RangeGroups) Run(dst []RangeGroupsRow, lo2 float32) []RangeGroupsRow {
+	dst = dst[:0]
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
+	q.groups = q.groups[:0]
+	sx := q.ix.Sorted()
+	rows := q.rows[:0]
+	for r := sx.Seek(lo2); r != index.NoRow; r = sx.Next(r) {
+		rows = append(rows, r)
+	}
+	slices.Sort(rows) // the scan's order: ascending entity index
+	q.rows = rows
+	for _, r := range rows {
+		row := int(r)
+		if q.iW[row] >= lo2 {
+			g0 := q.iGrp[row]
+			gi := q.group(rangeGroupsKey{k0: g0}, g0)
+			gp := &q.groups[gi]
+			gp.a0 += float64(q.iW[row])
+			gp.a1++
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, rangeGroupsOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && rangeGroupsOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, RangeGroupsRow{Grp: gp.g0, SumW: gp.a0, Count: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *RangeGroups) Plan() string {
+	return "index ByW (sorted on Item(W)): range walk, from W param lo, rows sorted by index; filter; group by Grp: a group table (map) of the keys; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it with the key values.
+func (q *RangeGroups) group(key rangeGroupsKey, g0 int32) int32 {
+	if gi, ok := q.index[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, rangeGroupsGroup{g0: g0, k0: key.k0})
+	q.index[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// rangeGroupsOrder orders the groups of query RangeGroups: its order keys, then the group
+// keys.
+func rangeGroupsOrder(a, b rangeGroupsGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// RangeGroupsScanRow is a row of the result of query RangeGroupsScan
+// (indexkit.tw:91).
+type RangeGroupsScanRow struct {
+	Grp   int32
+	SumW  float64
+	Count int64
+}
+
+// RangeGroupsScan is declared query RangeGroupsScan (indexkit.tw:91). Plan:
+// scan Item (ascending index); filter; group by Grp: a group table (map) of
+// the keys; sort groups by their keys. Run it from one goroutine at a time;
+// the result's order is docs/schema.md's Query results.
+type RangeGroupsScan struct {
+	t      *Tables
+	tb     *tickwork.Table              // Item
+	iGrp   []int32                      // Item.Grp
+	iW     []float32                    // Item.W
+	groups []rangeGroupsScanGroup       // the groups of a run
+	index  map[rangeGroupsScanKey]int32 // group key -> group
+}
+
+// rangeGroupsScanKey is a group key of query RangeGroupsScan, in ordering form.
+type rangeGroupsScanKey struct {
+	k0 int32
+}
+
+// rangeGroupsScanGroup is a group of query RangeGroupsScan: its keys (value, ordering form) and
+// aggregates.
+type rangeGroupsScanGroup struct {
+	g0 int32
+	k0 int32
+	a0 float64
+	a1 int64
+}
+
+// NewRangeGroupsScan makes query RangeGroupsScan over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewRangeGroupsScan(t *Tables) *RangeGroupsScan {
+	q := &RangeGroupsScan{t: t, tb: t.Item.Table}
+	q.iGrp = t.Item.Grp.All()
+	q.iW = t.Item.W.All()
+	q.index = map[rangeGroupsScanKey]int32{}
+	return q
+}
+
+// DeclareRangeGroupsScan makes query RangeGroupsScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareRangeGroupsScan(d *tickwork.Decl, t *Tables) *RangeGroupsScan {
+	q := &RangeGroupsScan{t: t, tb: t.Item.Table}
+	q.iGrp = tickwork.Read(d, t.Item.Grp).All()
+	q.iW = tickwork.Read(d, t.Item.W).All()
+	q.index = map[rangeGroupsScanKey]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *RangeGroupsScan) Run(dst []RangeGroupsScanRow, lo2 float32) []RangeGroupsScanRow {
+	dst = dst[:0]
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
+	q.groups = q.groups[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			iGrps := q.iGrp[base+lo : base+hi]
+			iWs := q.iW[base+lo : base+hi][:len(iGrps)]
+			for i := range iGrps {
+				if iWs[i] >= lo2 {
+					g0 := iGrps[i]
+					gi := q.group(rangeGroupsScanKey{k0: g0}, g0)
+					gp := &q.groups[gi]
+					gp.a0 += float64(iWs[i])
+					gp.a1++
+				}
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, rangeGroupsScanOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && rangeGroupsScanOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, RangeGroupsScanRow{Grp: gp.g0, SumW: gp.a0, Count: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *RangeGroupsScan) Plan() string {
+	return "scan Item (ascending index); filter; group by Grp: a group table (map) of the keys; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it with the key values.
+func (q *RangeGroupsScan) group(key rangeGroupsScanKey, g0 int32) int32 {
+	if gi, ok := q.index[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, rangeGroupsScanGroup{g0: g0, k0: key.k0})
+	q.index[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// rangeGroupsScanOrder orders the groups of query RangeGroupsScan: its order keys, then the group
+// keys.
+func rangeGroupsScanOrder(a, b rangeGroupsScanGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// BoxTopRow is a row of the result of query BoxTop (indexkit.tw:93).
+type BoxTopRow struct {
+	Item  tickwork.Handle // ref Item
+	Score int32
+}
+
+// BoxTop is declared query BoxTop (indexkit.tw:93). Plan: index Pos (grid
+// on Item(X, Y)): candidates of the box's cells (ascending index); filter;
+// top-n heap by (Score desc, index). Run it from one goroutine at a time;
+// the result's order is docs/schema.md's Query results.
+type BoxTop struct {
+	t      *Tables
+	tb     *tickwork.Table     // Item
+	iScore []int32             // Item.Score
+	iX, iY []float32           // Item.X, Item.Y
+	ix     *tickwork.GridIndex // index Pos
+	rows   []int32             // the index's candidate rows of a run
+	ents   []boxTopEnt         // the rows with their order keys
+}
+
+// boxTopEnt is a row of query BoxTop with its order keys and position.
+type boxTopEnt struct {
+	k0  int32
+	ord int32
+	row BoxTopRow
+}
+
+// NewBoxTop makes query BoxTop over the tables of t, for the host between
+// frames (never during World.Frame).
+func NewBoxTop(t *Tables) *BoxTop {
+	q := &BoxTop{t: t, tb: t.Item.Table}
+	q.iScore = t.Item.Score.All()
+	q.iX = t.Item.X.All()
+	q.iY = t.Item.Y.All()
+	q.ix = t.Indexes.Pos
+	return q
+}
+
+// DeclareBoxTop makes query BoxTop for a hand-written system: it declares a
+// read of every column the query reads and the presence of every table it
+// scans or probes without a column (tickwork.Read, tickwork.Presence; an
+// event table: tickwork.Consume, whose events Run reads), so the manifest
+// and the conflict check cover it. Call it in the system's DeclareFunc; Run
+// it inside the system's RunFunc only.
+func DeclareBoxTop(d *tickwork.Decl, t *Tables) *BoxTop {
+	q := &BoxTop{t: t, tb: t.Item.Table}
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.iX = tickwork.Read(d, t.Item.X).All()
+	q.iY = tickwork.Read(d, t.Item.Y).All()
+	q.ix = t.Indexes.Pos
+	tickwork.ReadIndex(d, q.ix)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *BoxTop) Run(dst []BoxTopRow, x0 float32, y0 float32, x1 float32, y1 float32, n int32) []BoxTopRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]BoxTopRow, 0, bound)
+	}
+	q.ents = q.ents[:0]
+	if cap(q.ents) < bound {
+		q.ents = make([]boxTopEnt, 0, bound)
+	}
+	var worst int32                                           // the first key of the heap's root, the worst row kept, once full
+	filling := true                                           // the heap holds fewer than bound rows
+	rows := q.ix.Grid().AppendBox(q.rows[:0], x0, y0, x1, y1) // candidates, ascending row
+	q.rows = rows
+	for _, r := range rows {
+		row := int(r)
+		if tickwork.QueryBoolKey(q.iX[row] >= x0)&tickwork.QueryBoolKey(q.iX[row] <= x1)&tickwork.QueryBoolKey(q.iY[row] >= y0)&tickwork.QueryBoolKey(q.iY[row] <= y1) != 0 {
+			k0 := q.iScore[row]
+			if k0 > worst || filling {
+				e := boxTopEnt{k0: q.iScore[row], ord: int32(row), row: BoxTopRow{Item: tickwork.QueryHandle(q.tb, row), Score: q.iScore[row]}}
+				worst, filling = q.offer(&e, bound)
+			}
+		}
+	}
+	ents := q.ents
+	slices.SortFunc(ents, boxTopOrder)
+	for i := range ents {
+		dst = append(dst, ents[i].row)
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *BoxTop) Plan() string {
+	return "index Pos (grid on Item(X, Y)): candidates of the box's cells (ascending index); filter; top-n heap by (Score desc, index)"
+}
+
+// boxTopCmp orders rows of query BoxTop: its order keys, then the position.
+func boxTopCmp(a, b *boxTopEnt) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return 1
+		}
+		return -1
+	}
+	return int(a.ord - b.ord)
+}
+
+func boxTopOrder(a, b boxTopEnt) int { return boxTopCmp(&a, &b) }
+
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *BoxTop) offer(e *boxTopEnt, bound int) (int32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if boxTopCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
+	}
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && boxTopCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if boxTopCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0, false
+}
+
+// BoxTopScanRow is a row of the result of query BoxTopScan
+// (indexkit.tw:94).
+type BoxTopScanRow struct {
+	Item  tickwork.Handle // ref Item
+	Score int32
+}
+
+// BoxTopScan is declared query BoxTopScan (indexkit.tw:94). Plan: scan Item
+// (ascending index); filter; top-n heap by (Score desc, index). Run it from
+// one goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type BoxTopScan struct {
+	t      *Tables
+	tb     *tickwork.Table // Item
+	iScore []int32         // Item.Score
+	iX, iY []float32       // Item.X, Item.Y
+	ents   []boxTopScanEnt // the rows with their order keys
+}
+
+// boxTopScanEnt is a row of query BoxTopScan with its order keys and position.
+type boxTopScanEnt struct {
+	k0  int32
+	ord int32
+	row BoxTopScanRow
+}
+
+// NewBoxTopScan makes query BoxTopScan over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewBoxTopScan(t *Tables) *BoxTopScan {
+	q := &BoxTopScan{t: t, tb: t.Item.Table}
+	q.iScore = t.Item.Score.All()
+	q.iX = t.Item.X.All()
+	q.iY = t.Item.Y.All()
+	return q
+}
+
+// DeclareBoxTopScan makes query BoxTopScan for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareBoxTopScan(d *tickwork.Decl, t *Tables) *BoxTopScan {
+	q := &BoxTopScan{t: t, tb: t.Item.Table}
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.iX = tickwork.Read(d, t.Item.X).All()
+	q.iY = tickwork.Read(d, t.Item.Y).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *BoxTopScan) Run(dst []BoxTopScanRow, x0 float32, y0 float32, x1 float32, y1 float32, n int32) []BoxTopScanRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]BoxTopScanRow, 0, bound)
+	}
+	q.ents = q.ents[:0]
+	if cap(q.ents) < bound {
+		q.ents = make([]boxTopScanEnt, 0, bound)
+	}
+	var worst int32 // the first key of the heap's root, the worst row kept, once full
+	filling := true // the heap holds fewer than bound rows
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			iScores := q.iScore[base+lo : base+hi]
+			iXs, iYs := q.iX[base+lo : base+hi][:len(iScores)], q.iY[base+lo : base+hi][:len(iScores)]
+			for i := range iScores {
+				row := base + lo + i
+				if tickwork.QueryBoolKey(iXs[i] >= x0)&tickwork.QueryBoolKey(iXs[i] <= x1)&tickwork.QueryBoolKey(iYs[i] >= y0)&tickwork.QueryBoolKey(iYs[i] <= y1) != 0 {
+					k0 := iScores[i]
+					if k0 > worst || filling {
+						e := boxTopScanEnt{k0: iScores[i], ord: int32(row), row: BoxTopScanRow{Item: tickwork.QueryHandle(q.tb, row), Score: iScores[i]}}
+						worst, filling = q.offer(&e, bound)
+					}
+				}
+			}
+		}
+	}
+	ents := q.ents
+	slices.SortFunc(ents, boxTopScanOrder)
+	for i := range ents {
+		dst = append(dst, ents[i].row)
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *BoxTopScan) Plan() string {
+	return "scan Item (ascending index); filter; top-n heap by (Score desc, index)"
+}
+
+// boxTopScanCmp orders rows of query BoxTopScan: its order keys, then the position.
+func boxTopScanCmp(a, b *boxTopScanEnt) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return 1
+		}
+		return -1
+	}
+	return int(a.ord - b.ord)
+}
+
+func boxTopScanOrder(a, b boxTopScanEnt) int { return boxTopScanCmp(&a, &b) }
+
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *BoxTopScan) offer(e *boxTopScanEnt, bound int) (int32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if boxTopScanCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
+	}
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && boxTopScanCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if boxTopScanCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0, false
+}
+
+// EqDistinctRow is a row of the result of query EqDistinct
+// (indexkit.tw:96).
+type EqDistinctRow struct {
+	Score int32
+}
+
+// EqDistinct is declared query EqDistinct (indexkit.tw:96). Plan: index
+// ByGrpKind (hash on Item(Grp, Kind)): walk the rows of Grp == param g and
+// Kind == 1 (ascending index); filter; distinct: a set of the select items.
+// Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type EqDistinct struct {
+	t                   *Tables
+	tb                  *tickwork.Table                   // Item
+	iGrp, iKind, iScore []int32                           // Item.Grp, Item.Kind, Item.Score
+	ix                  *tickwork.HashIndex[ByGrpKindKey] // index ByGrpKind
+	seen                map[eqDistinctKey]struct{}        // the distinct rows so far
+}
+
+// eqDistinctKey is a distinct row of query EqDistinct, its floats in ordering form.
+type eqDistinctKey struct {
+	k0 int32
+}
+
+// NewEqDistinct makes query EqDistinct over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewEqDistinct(t *Tables) *EqDistinct {
+	q := &EqDistinct{t: t, tb: t.Item.Table}
+	q.iGrp = t.Item.Grp.All()
+	q.iKind = t.Item.Kind.All()
+	q.iScore = t.Item.Score.All()
+	q.ix = t.Indexes.ByGrpKind
+	q.seen = map[eqDistinctKey]struct{}{}
+	return q
+}
+
+// DeclareEqDistinct makes query EqDistinct for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareEqDistinct(d *tickwork.Decl, t *Tables) *EqDistinct {
+	q := &EqDistinct{t: t, tb: t.Item.Table}
+	q.iGrp = tickwork.Read(d, t.Item.Grp).All()
+	q.iKind = tickwork.Read(d, t.Item.Kind).All()
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.ix = t.Indexes.ByGrpKind
+	tickwork.ReadIndex(d, q.ix)
+	q.seen = map[eqDistinctKey]struct{}{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *EqDistinct) Run(dst []EqDistinctRow, g int32) []EqDistinctRow {
+	dst = dst[:0]
+	clear(q.seen)
+	hx := q.ix.Hash()
+	for r := hx.First(ByGrpKindKey{Grp: g, Kind: 1}); r != index.NoRow; r = hx.Next(r) {
+		row := int(r)
+		if tickwork.QueryBoolKey(q.iGrp[row] == g)&tickwork.QueryBoolKey(q.iKind[row] == 1) != 0 {
+			k := eqDistinctKey{k0: q.iScore[row]}
+			if _, dup := q.seen[k]; !dup {
+				q.seen[k] = struct{}{}
+				dst = append(dst, EqDistinctRow{Score: q.iScore[row]})
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *EqDistinct) Plan() string {
+	return "index ByGrpKind (hash on Item(Grp, Kind)): walk the rows of Grp == param g and Kind == 1 (ascending index); filter; distinct: a set of the select items"
+}
+
+// EqDistinctScanRow is a row of the result of query EqDistinctScan
+// (indexkit.tw:97).
+type EqDistinctScanRow struct {
+	Score int32
+}
+
+// EqDistinctScan is declared query EqDistinctScan (indexkit.tw:97). Plan:
+// scan Item (ascending index); filter; distinct: a set of the select items.
+// Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type EqDistinctScan struct {
+	t                   *Tables
+	tb                  *tickwork.Table                // Item
+	iGrp, iKind, iScore []int32                        // Item.Grp, Item.Kind, Item.Score
+	seen                map[eqDistinctScanKey]struct{} // the distinct rows so far
+}
+
+// eqDistinctScanKey is a distinct row of query EqDistinctScan, its floats in ordering form.
+type eqDistinctScanKey struct {
+	k0 int32
+}
+
+// NewEqDistinctScan makes query EqDistinctScan over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewEqDistinctScan(t *Tables) *EqDistinctScan {
+	q := &EqDistinctScan{t: t, tb: t.Item.Table}
+	q.iGrp = t.Item.Grp.All()
+	q.iKind = t.Item.Kind.All()
+	q.iScore = t.Item.Score.All()
+	q.seen = map[eqDistinctScanKey]struct{}{}
+	return q
+}
+
+// DeclareEqDistinctScan makes query EqDistinctScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareEqDistinctScan(d *tickwork.Decl, t *Tables) *EqDistinctScan {
+	q := &EqDistinctScan{t: t, tb: t.Item.Table}
+	q.iGrp = tickwork.Read(d, t.Item.Grp).All()
+	q.iKind = tickwork.Read(d, t.Item.Kind).All()
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.seen = map[eqDistinctScanKey]struct{}{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *EqDistinctScan) Run(dst []EqDistinctScanRow, g int32) []EqDistinctScanRow {
+	dst = dst[:0]
+	clear(q.seen)
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			iGrps := q.iGrp[base+lo : base+hi]
+			iKinds, iScores := q.iKind[base+lo : base+hi][:len(iGrps)], q.iScore[base+lo : base+hi][:len(iGrps)]
+			for i := range iGrps {
+				if tickwork.QueryBoolKey(iGrps[i] == g)&tickwork.QueryBoolKey(iKinds[i] == 1) != 0 {
+					k := eqDistinctScanKey{k0: iScores[i]}
+					if _, dup := q.seen[k]; !dup {
+						q.seen[k] = struct{}{}
+						dst = append(dst, EqDistinctScanRow{Score: iScores[i]})
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *EqDistinctScan) Plan() string {
+	return "scan Item (ascending index); filter; distinct: a set of the select items"
+}
+
+// indexCellMoved reports whether a grid coordinate may have changed cell
+// from o to n (inv: 1/cell, the grid's rule floor(v*inv) in float64):
+// for 0 <= v*inv < 2^31 the floor is the truncation; a negative, NaN,
+// infinite or larger value is always reported (the sync decides).
+// docs/schema.md, Indexes.
+func indexCellMoved(o, n float32, inv float64) bool {
+	a, b := float64(o)*inv, float64(n)*inv
+	if !(a >= 0 && b >= 0 && a < 2147483648 && b < 2147483648) {
+		return true
+	}
+	ca, cb := int32(a), int32(b)
+	return ca != cb
 }

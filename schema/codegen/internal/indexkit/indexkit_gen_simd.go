@@ -6,3 +6,46 @@ package indexkit
 
 // The SIMD variants of the declared systems of indexkit.tw (docs/schema.md,
 // SIMD variants); the command prints why the others have none.
+
+import "simd/archsimd"
+
+func init() {
+	driftSIMD8 = (*Drift).simd8
+	driftSIMD16 = (*Drift).simd16
+}
+
+// simd8 runs Drift's body in AVX2 (Float32x8) on the whole vectors of rows lo..hi-1.
+func (k *Drift) simd8(lo, hi int) int {
+	n := lo + (hi-lo)&^7
+	iScores := k.iScore[lo:n:n]
+	iXs, iYs := k.iX[lo:n:n][:len(iScores)], k.iY[lo:n:n][:len(iScores)]
+	lit, lit2 := archsimd.BroadcastFloat32x8(0.5), archsimd.BroadcastFloat32x8(0.25)
+	lit3 := archsimd.BroadcastInt32x8(1)
+	for i := 0; i < len(iScores); i += 8 {
+		iX := archsimd.LoadFloat32x8((*[8]float32)(iXs[i : i+8]))
+		iX.Add(lit).Store((*[8]float32)(iXs[i : i+8]))
+		iY := archsimd.LoadFloat32x8((*[8]float32)(iYs[i : i+8]))
+		iY.Sub(lit2).Store((*[8]float32)(iYs[i : i+8]))
+		iScore := archsimd.LoadInt32x8((*[8]int32)(iScores[i : i+8]))
+		iScore.Add(lit3).Store((*[8]int32)(iScores[i : i+8]))
+	}
+	return n
+}
+
+// simd16 runs Drift's body in AVX-512 (Float32x16) on the whole vectors of rows lo..hi-1.
+func (k *Drift) simd16(lo, hi int) int {
+	n := lo + (hi-lo)&^15
+	iScores := k.iScore[lo:n:n]
+	iXs, iYs := k.iX[lo:n:n][:len(iScores)], k.iY[lo:n:n][:len(iScores)]
+	lit, lit2 := archsimd.BroadcastFloat32x16(0.5), archsimd.BroadcastFloat32x16(0.25)
+	lit3 := archsimd.BroadcastInt32x16(1)
+	for i := 0; i < len(iScores); i += 16 {
+		iX := archsimd.LoadFloat32x16((*[16]float32)(iXs[i : i+16]))
+		iX.Add(lit).Store((*[16]float32)(iXs[i : i+16]))
+		iY := archsimd.LoadFloat32x16((*[16]float32)(iYs[i : i+16]))
+		iY.Sub(lit2).Store((*[16]float32)(iYs[i : i+16]))
+		iScore := archsimd.LoadInt32x16((*[16]int32)(iScores[i : i+16]))
+		iScore.Add(lit3).Store((*[16]int32)(iScores[i : i+16]))
+	}
+	return n
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tickwork/tickwork"
-	"github.com/tickwork/tickwork/index"
 	kit "github.com/tickwork/tickwork/schema/codegen/internal/indexkit"
 )
 
@@ -32,6 +31,7 @@ func newWorld(t testing.TB, seed uint64) *world {
 	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
 	tabs, err := kit.Declare(b, kit.DefaultSizes())
 	require.NoError(t, err)
+	b.Add(kit.NewSystems(tabs).All()...) // Drift and Hurt write keys every frame
 	w, err := b.Build()
 	require.NoError(t, err)
 	t.Cleanup(func() { w.Close() })
@@ -159,6 +159,14 @@ func runs(wd *world) []pair {
 		evgS    []kit.EvGroupsScanRow
 		eveq    []kit.EvEqRow
 		eveqS   []kit.EvEqScanRow
+		ro      []kit.RangeOwnedRow
+		roS     []kit.RangeOwnedScanRow
+		rg      []kit.RangeGroupsRow
+		rgS     []kit.RangeGroupsScanRow
+		bt      []kit.BoxTopRow
+		btS     []kit.BoxTopScanRow
+		ed      []kit.EqDistinctRow
+		edS     []kit.EqDistinctScanRow
 		sum     kit.RangeSumRow
 		sumS    kit.RangeSumScanRow
 		n       = func() int32 { return int32(r.IntN(30)) - 2 }
@@ -265,6 +273,30 @@ func runs(wd *world) []pair {
 		}, func(t *testing.T) {
 			same(t, "EvEq", eveq, eveqS)
 		}},
+		{func() {
+			lo := score()
+			ro, roS = q.RangeOwned.Run(ro, lo), q.RangeOwnedScan.Run(roS, lo)
+		}, func(t *testing.T) {
+			same(t, "RangeOwned", ro, roS)
+		}},
+		{func() {
+			lo := coord()
+			rg, rgS = q.RangeGroups.Run(rg, lo), q.RangeGroupsScan.Run(rgS, lo)
+		}, func(t *testing.T) {
+			same(t, "RangeGroups", rg, rgS)
+		}},
+		{func() {
+			x0, y0, x1, y1, k := coord(), coord(), coord(), coord(), n()
+			bt, btS = q.BoxTop.Run(bt, x0, y0, x1, y1, k), q.BoxTopScan.Run(btS, x0, y0, x1, y1, k)
+		}, func(t *testing.T) {
+			same(t, "BoxTop", bt, btS)
+		}},
+		{func() {
+			g := int32(r.IntN(4))
+			ed, edS = q.EqDistinct.Run(ed, g), q.EqDistinctScan.Run(edS, g)
+		}, func(t *testing.T) {
+			same(t, "EqDistinct", ed, edS)
+		}},
 	}
 }
 
@@ -290,7 +322,7 @@ func TestIndexedMatchesScan(t *testing.T) {
 			}
 		}
 	}
-	require.Len(t, nonEmpty, 16, "every query returned rows at times: %v", nonEmpty)
+	require.Len(t, nonEmpty, 20, "every query returned rows at times: %v", nonEmpty)
 	t.Logf("results with rows: %v", nonEmpty)
 }
 
@@ -337,29 +369,31 @@ func TestIndexedAllocs(t *testing.T) {
 	}
 }
 
-// TestGridMarkRule: the fused upkeep's test of a grid row (docs/schema.md,
-// Indexes: a row is marked when floor(v/cell) of X or Y changed, in
-// float64) marks every row whose cell changed by index.Grid's CellOf,
-// over the edges (NaN, ±0, ±Inf, cell borders, huge values): a missed
-// crossing would leave the grid stale.
-func TestGridMarkRule(t *testing.T) {
-	const cell = 8
-	g, err := index.NewGrid(1, cell)
+// TestDeclaredIndexedQuery: an index-served query declared in a
+// hand-written system (DeclareQ declares the index's read) returns its
+// scan's rows inside the frame, after the systems that wrote its keys.
+func TestDeclaredIndexedQuery(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(2))
+	tabs, err := kit.Declare(b, kit.DefaultSizes())
 	require.NoError(t, err)
-	vals := append([]float32{7.9999995, 8, 8.000001, -8, -7.9999995, -1e-40, 1e-40, 3e38, -3e38, 1.7e10, -1.7e10}, floats...)
-	r := rand.New(rand.NewPCG(5, 5))
-	for range 20000 {
-		vals = append(vals, math.Float32frombits(r.Uint32()))
-	}
-	floor := func(v float32) float64 { return math.Floor(float64(v) * (1.0 / cell)) }
-	for i := 0; i+3 < len(vals); i++ {
-		ox, oy, nx, ny := vals[i], vals[i+1], vals[i+2], vals[i+3]
-		marked := floor(ox) != floor(nx) || floor(oy) != floor(ny)
-		if !marked {
-			require.Equal(t, g.CellOf(ox, oy), g.CellOf(nx, ny), "(%v, %v) -> (%v, %v) crosses a cell unmarked", ox, oy, nx, ny)
+	b.Add(kit.NewSystems(tabs).All()...)
+	var got, want string
+	var top []kit.TopWDescRow
+	var topS []kit.TopWDescScanRow
+	b.System("reader", tickwork.LateUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
+		q, qs := kit.DeclareTopWDesc(d, tabs), kit.DeclareTopWDescScan(d, tabs)
+		return func(*tickwork.Context) {
+			top, topS = q.Run(top, 40), qs.Run(topS, 40)
+			got, want = fmt.Sprint(top), fmt.Sprint(topS)
 		}
+	})
+	w, err := b.Build()
+	require.NoError(t, err)
+	t.Cleanup(func() { w.Close() })
+	wd := &world{w: w, t: tabs, q: kit.NewQueries(tabs), rng: rand.New(rand.NewPCG(9, 9))}
+	for range 8 {
+		wd.mutate(t) // ends with a frame
+		require.Equal(t, want, got)
 	}
-	// and a crossing is marked (not every row: the point of the marks)
-	require.NotEqual(t, floor(7.9999995), floor(8))
-	require.Equal(t, floor(8), floor(15.999999))
+	require.NotEqual(t, "[]", got)
 }
