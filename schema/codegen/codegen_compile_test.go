@@ -57,6 +57,16 @@ var compileCorpus = []struct{ name, src string }{
 		"system S(phase: update) { from T t match { R.B[t.N] => { set t.M = R.A[t.M] + R.A[-1] + int64(floor(2.5)), t.N = floor(t.X * R.F[t.N]) } } }\n" +
 		"system V(phase: update, after: S) { from E e match { R.B[e.K] and R.F[e.K * 2] > float64(floor(R.F[0])) => { count hit } } }"},
 	{"struct_names", "struct V { Table: float32 }\ntable T(capacity: 10) { Table2: V  V: V }\nsystem S(phase: update) { from T t set t.Table2 = t.V }"},
+	{"indexes_unwalked", "table T(capacity: 10) { A: int32  B: ref T  C: bool  X: float32  Y: float32 }\n" +
+		"event table E(capacity: 10, lifetime: next_frame) { W: ref T  K: int32 }\n" +
+		"index TAB on T(A, B) unique\nindex TC on T(C, A) hash\nindex TX on T(X) sorted\nindex TP on T(X, Y) grid(cell: 0.5)\nindex EW on E(W, K) hash\n" +
+		"query G() { from T t group by t.A select t.A, count() }"},
+	{"indexes_walked_upkeep", "table T(capacity: 10) { A: int32  B: ref T  X: float32  Z: float32  Y: float64 }\n" +
+		"event table E(capacity: 10, lifetime: next_frame) { W: ref T  K: int32 }\n" +
+		"index TAB on T(A, B) unique\nindex TY on T(Y) sorted\nindex TP on T(X, Z) grid(cell: 3)\nindex EW on E(W, K) hash\n" +
+		"query U(a: int32, b: ref T) { from T t where t.B == b and t.A == a select t }\nquery R(y: float64) { from T t where t.Y < y select t.Y order by t.Y desc }\n" +
+		"query V(w: ref T) { from E e where e.K == 2 and e.W == w select e.K }\n" +
+		"system S(phase: update) { from T t set t.A += 1, t.Y *= 2, t.X -= 1 }\nsystem D(phase: update, after: M) { from T t set t.X += 0.5, t.Z -= t.X }\nsystem M(phase: update, after: S) { from E e join T t on e.W match { missing(t) => {} else => { set t.A = e.K } } }"},
 }
 
 // TestGeneratedCompiles writes each corpus schema's generated files into

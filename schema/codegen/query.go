@@ -91,7 +91,8 @@ func (g *gen) queries() {
 // usesSlices says whether a query sorts (the file imports slices).
 func usesSlices(s *schema.Schema) bool {
 	for _, q := range s.Queries {
-		if len(q.OrderBy) > 0 || len(q.GroupBy) > 0 || len(q.Windows) > 0 {
+		walked := q.Index != nil && q.Index.Walk == schema.WalkOrdered // no sort
+		if len(q.OrderBy) > 0 && !walked || len(q.GroupBy) > 0 || len(q.Windows) > 0 {
 			return true
 		}
 	}
