@@ -3,6 +3,7 @@
 package arena
 
 import (
+	"math"
 	"slices"
 
 	"github.com/tickwork/tickwork"
@@ -500,38 +501,44 @@ func (k *Clock) span(lo, hi int) {
 // goroutine at a time: make one Queries per goroutine (docs/schema.md,
 // Queries).
 type Queries struct {
-	CountUnits        *CountUnits
-	WeakestUnits      *WeakestUnits
-	BodiesInBox       *BodiesInBox
-	WeakestUnitsScan  *WeakestUnitsScan
-	BodiesInBoxScan   *BodiesInBoxScan
-	HitTotalsByTarget *HitTotalsByTarget
-	LowHealth         *LowHealth
-	BodyAt            *BodyAt
-	HealthCounts      *HealthCounts
-	Velocity          *Velocity
-	ProjectileTargets *ProjectileTargets
-	OldProjectiles    *OldProjectiles
-	HealthyNearWall   *HealthyNearWall
+	CountUnits            *CountUnits
+	WeakestUnits          *WeakestUnits
+	BodiesInBox           *BodiesInBox
+	WeakestUnitsScan      *WeakestUnitsScan
+	BodiesInBoxScan       *BodiesInBoxScan
+	HitTotalsByTarget     *HitTotalsByTarget
+	LowHealth             *LowHealth
+	BodyAt                *BodyAt
+	HealthCounts          *HealthCounts
+	Velocity              *Velocity
+	ProjectileTargets     *ProjectileTargets
+	OldProjectiles        *OldProjectiles
+	HealthyNearWall       *HealthyNearWall
+	HitTotalsByTargetScan *HitTotalsByTargetScan
+	BodiesNear            *BodiesNear
+	BodiesNearScan        *BodiesNearScan
 }
 
 // NewQueries makes every declared query over t, for the host, between
 // frames (never during World.Frame).
 func NewQueries(t *Tables) *Queries {
 	return &Queries{
-		CountUnits:        NewCountUnits(t),
-		WeakestUnits:      NewWeakestUnits(t),
-		BodiesInBox:       NewBodiesInBox(t),
-		WeakestUnitsScan:  NewWeakestUnitsScan(t),
-		BodiesInBoxScan:   NewBodiesInBoxScan(t),
-		HitTotalsByTarget: NewHitTotalsByTarget(t),
-		LowHealth:         NewLowHealth(t),
-		BodyAt:            NewBodyAt(t),
-		HealthCounts:      NewHealthCounts(t),
-		Velocity:          NewVelocity(t),
-		ProjectileTargets: NewProjectileTargets(t),
-		OldProjectiles:    NewOldProjectiles(t),
-		HealthyNearWall:   NewHealthyNearWall(t),
+		CountUnits:            NewCountUnits(t),
+		WeakestUnits:          NewWeakestUnits(t),
+		BodiesInBox:           NewBodiesInBox(t),
+		WeakestUnitsScan:      NewWeakestUnitsScan(t),
+		BodiesInBoxScan:       NewBodiesInBoxScan(t),
+		HitTotalsByTarget:     NewHitTotalsByTarget(t),
+		LowHealth:             NewLowHealth(t),
+		BodyAt:                NewBodyAt(t),
+		HealthCounts:          NewHealthCounts(t),
+		Velocity:              NewVelocity(t),
+		ProjectileTargets:     NewProjectileTargets(t),
+		OldProjectiles:        NewOldProjectiles(t),
+		HealthyNearWall:       NewHealthyNearWall(t),
+		HitTotalsByTargetScan: NewHitTotalsByTargetScan(t),
+		BodiesNear:            NewBodiesNear(t),
+		BodiesNearScan:        NewBodiesNearScan(t),
 	}
 }
 
@@ -1225,13 +1232,13 @@ func hitTotalsByTargetOrder(a, b hitTotalsByTargetGroup) int {
 	return 0
 }
 
-// LowHealthRow is a row of the result of query LowHealth (arena.tw:157).
+// LowHealthRow is a row of the result of query LowHealth (arena.tw:159).
 type LowHealthRow struct {
 	Unit   tickwork.Handle // ref Unit
 	Health int32
 }
 
-// LowHealth is declared query LowHealth (arena.tw:157). Plan: scan Unit
+// LowHealth is declared query LowHealth (arena.tw:159). Plan: scan Unit
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type LowHealth struct {
@@ -1355,12 +1362,12 @@ func (q *LowHealth) Plan() string {
 	return "scan Unit (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// BodyAtRow is a row of the result of query BodyAt (arena.tw:163).
+// BodyAtRow is a row of the result of query BodyAt (arena.tw:165).
 type BodyAtRow struct {
 	X, Y float32
 }
 
-// BodyAt is declared query BodyAt (arena.tw:163). Plan: probe Body by
+// BodyAt is declared query BodyAt (arena.tw:165). Plan: probe Body by
 // handle param h. Run it from one goroutine at a time; the result's order
 // is docs/schema.md's Query results.
 type BodyAt struct {
@@ -1422,13 +1429,13 @@ func (q *BodyAt) Plan() string {
 }
 
 // HealthCountsRow is a row of the result of query HealthCounts
-// (arena.tw:169).
+// (arena.tw:171).
 type HealthCountsRow struct {
 	Health int32
 	Count  int64
 }
 
-// HealthCounts is declared query HealthCounts (arena.tw:169). Plan: scan
+// HealthCounts is declared query HealthCounts (arena.tw:171). Plan: scan
 // Unit (ascending index); group by Health: a group table (map) of the keys;
 // sort groups by their keys. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -1543,13 +1550,13 @@ func healthCountsOrder(a, b healthCountsGroup) int {
 	return 0
 }
 
-// VelocityRow is a row of the result of query Velocity (arena.tw:175).
+// VelocityRow is a row of the result of query Velocity (arena.tw:177).
 type VelocityRow struct {
 	MinVX, MaxVX float32
 	AvgVX, SumVY float64
 }
 
-// Velocity is declared query Velocity (arena.tw:175). Plan: scan Body
+// Velocity is declared query Velocity (arena.tw:177). Plan: scan Body
 // (ascending index); aggregate min, max, avg, sum (one row). Run it from
 // one goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1624,13 +1631,13 @@ func (q *Velocity) Plan() string {
 }
 
 // ProjectileTargetsRow is a row of the result of query ProjectileTargets
-// (arena.tw:180).
+// (arena.tw:182).
 type ProjectileTargetsRow struct {
 	Projectile tickwork.Handle // ref Projectile
 	X, Y       float32
 }
 
-// ProjectileTargets is declared query ProjectileTargets (arena.tw:180).
+// ProjectileTargets is declared query ProjectileTargets (arena.tw:182).
 // Plan: scan Projectile (ascending index); inner join Body b: probe by
 // p.Target. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1762,14 +1769,14 @@ func (q *ProjectileTargets) Plan() string {
 }
 
 // OldProjectilesRow is a row of the result of query OldProjectiles
-// (arena.tw:186).
+// (arena.tw:188).
 type OldProjectilesRow struct {
 	Projectile tickwork.Handle // ref Projectile
 	Lost       bool
 	X          float32
 }
 
-// OldProjectiles is declared query OldProjectiles (arena.tw:186). Plan:
+// OldProjectiles is declared query OldProjectiles (arena.tw:188). Plan:
 // scan Projectile (ascending index); left join Body b: probe by p.Target;
 // filter. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1916,13 +1923,13 @@ func (q *OldProjectiles) Plan() string {
 }
 
 // HealthyNearWallRow is a row of the result of query HealthyNearWall
-// (arena.tw:193).
+// (arena.tw:195).
 type HealthyNearWallRow struct {
 	Unit tickwork.Handle // ref Unit
 	X, Y float32
 }
 
-// HealthyNearWall is declared query HealthyNearWall (arena.tw:193). Plan:
+// HealthyNearWall is declared query HealthyNearWall (arena.tw:195). Plan:
 // scan Unit (ascending index); inner join Body b: probe by entity of u;
 // filter. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -2067,6 +2074,371 @@ func (q *HealthyNearWall) Plan() string {
 		return "scan Unit (ascending index); inner join Body b: probe by entity of u; filter"
 	}
 	return "scan Unit (ascending index); inner join Body b: probe by entity of u; filter; lane of the last run: " + q.lane
+}
+
+// HitTotalsByTargetScanRow is a row of the result of query
+// HitTotalsByTargetScan (arena.tw:207).
+type HitTotalsByTargetScanRow struct {
+	Target      tickwork.Handle // ref Unit
+	Total, Hits int64
+}
+
+// HitTotalsByTargetScan is declared query HitTotalsByTargetScan
+// (arena.tw:207). Plan: read HitEvent (emission order); group by Target: a
+// dense array over the capacity of domain Actors; sort groups by their
+// keys. Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
+type HitTotalsByTargetScan struct {
+	t      *Tables
+	events *tickwork.Consumer[HitEvent] // set by Declare: read through the system's consumer
+	groups []hitTotalsByTargetScanGroup // the groups of a run
+	slot   []int32                      // entity index -> group+1 (0: none)
+	over   map[tickwork.Handle]int32    // groups whose slot another generation holds
+}
+
+// hitTotalsByTargetScanGroup is a group of query HitTotalsByTargetScan: its keys (value, ordering form) and
+// aggregates.
+type hitTotalsByTargetScanGroup struct {
+	g0 tickwork.Handle
+	k0 uint64
+	a0 int64
+	a1 int64
+}
+
+// NewHitTotalsByTargetScan makes query HitTotalsByTargetScan over the
+// tables of t, for the host between frames (never during World.Frame).
+func NewHitTotalsByTargetScan(t *Tables) *HitTotalsByTargetScan {
+	q := &HitTotalsByTargetScan{t: t}
+	q.slot = make([]int32, t.Unit.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// DeclareHitTotalsByTargetScan makes query HitTotalsByTargetScan for a
+// hand-written system: it declares a read of every column the query reads
+// and the presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareHitTotalsByTargetScan(d *tickwork.Decl, t *Tables) *HitTotalsByTargetScan {
+	q := &HitTotalsByTargetScan{t: t}
+	q.events = tickwork.Consume(d, t.HitEvent)
+	q.slot = make([]int32, t.Unit.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *HitTotalsByTargetScan) Run(dst []HitTotalsByTargetScanRow) []HitTotalsByTargetScanRow {
+	dst = dst[:0]
+	for i := range q.groups {
+		if ix := int(q.groups[i].g0.Index()); ix < len(q.slot) {
+			q.slot[ix] = 0
+		}
+	}
+	if len(q.over) > 0 {
+		clear(q.over)
+	}
+	q.groups = q.groups[:0]
+	hs := q.t.HitEvent.Read()
+	if q.events != nil {
+		hs = q.events.Read()
+	}
+	for i := range hs {
+		h := &hs[i]
+		g0 := h.Target
+		gi := int32(-1)
+		if ix := int(g0.Index()); ix < len(q.slot) {
+			switch s := q.slot[ix]; {
+			case s == 0:
+				q.groups = append(q.groups, hitTotalsByTargetScanGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+				q.slot[ix] = int32(len(q.groups))
+				gi = int32(len(q.groups) - 1)
+			case q.groups[s-1].g0 == g0:
+				gi = s - 1
+			}
+		}
+		if gi < 0 {
+			gi = q.group(g0)
+		}
+		gp := &q.groups[gi]
+		gp.a0 += int64(h.Damage)
+		gp.a1++
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, hitTotalsByTargetScanOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && hitTotalsByTargetScanOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, HitTotalsByTargetScanRow{Target: gp.g0, Total: gp.a0, Hits: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *HitTotalsByTargetScan) Plan() string {
+	return "read HitEvent (emission order); group by Target: a dense array over the capacity of domain Actors; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it: the slot of its
+// entity index, or (another generation holds the slot) the overflow map.
+func (q *HitTotalsByTargetScan) group(key tickwork.Handle) int32 {
+	ix := int(key.Index())
+	if ix < len(q.slot) {
+		if s := q.slot[ix]; s == 0 {
+			q.groups = append(q.groups, hitTotalsByTargetScanGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+			q.slot[ix] = int32(len(q.groups))
+			return int32(len(q.groups) - 1)
+		} else if q.groups[s-1].g0 == key {
+			return s - 1
+		}
+	}
+	if gi, ok := q.over[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, hitTotalsByTargetScanGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+	q.over[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// hitTotalsByTargetScanOrder orders the groups of query HitTotalsByTargetScan: its order keys, then the group
+// keys.
+func hitTotalsByTargetScanOrder(a, b hitTotalsByTargetScanGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// BodiesNearRow is a row of the result of query BodiesNear (arena.tw:214).
+type BodiesNearRow struct {
+	Body tickwork.Handle // ref Body
+	X, Y float32
+}
+
+// BodiesNear is declared query BodiesNear (arena.tw:214). Plan: index
+// BodiesByPos (grid on Body(X, Y)): candidates of the cells of the disc's
+// bounding box, rounded outward (ascending index); filter. Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type BodiesNear struct {
+	t      *Tables
+	tb     *tickwork.Table     // Body
+	bX, bY []float32           // Body.X, Body.Y
+	ix     *tickwork.GridIndex // index BodiesByPos
+	rows   []int32             // the index's candidate rows of a run
+}
+
+// NewBodiesNear makes query BodiesNear over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewBodiesNear(t *Tables) *BodiesNear {
+	q := &BodiesNear{t: t, tb: t.Body.Table}
+	q.bX = t.Body.X.All()
+	q.bY = t.Body.Y.All()
+	q.ix = t.Indexes.BodiesByPos
+	return q
+}
+
+// DeclareBodiesNear makes query BodiesNear for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareBodiesNear(d *tickwork.Decl, t *Tables) *BodiesNear {
+	q := &BodiesNear{t: t, tb: t.Body.Table}
+	q.bX = tickwork.Read(d, t.Body.X).All()
+	q.bY = tickwork.Read(d, t.Body.Y).All()
+	q.ix = t.Indexes.BodiesByPos
+	tickwork.ReadIndex(d, q.ix)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *BodiesNear) Run(dst []BodiesNearRow, x float32, y float32, r2 float32) []BodiesNearRow {
+	dst = dst[:0]
+	// the disc's bounding box, never smaller than the true one: its radius
+	// from r2 in float64 with a margin past float32 rounding, its sides
+	// rounded outward
+	cx, cy := float64(x), float64(y)
+	rad := math.Sqrt(float64(r2)) * (1 + 1.0/(1<<16))
+	down, up := float32(math.Inf(-1)), float32(math.Inf(1))
+	rows := q.ix.Grid().AppendBox(q.rows[:0], math.Nextafter32(float32(cx-rad), down), math.Nextafter32(float32(cy-rad), down), math.Nextafter32(float32(cx+rad), up), math.Nextafter32(float32(cy+rad), up)) // candidates, ascending row
+	q.rows = rows
+	for _, r := range rows {
+		row := int(r)
+		if float32((q.bX[row]-x)*(q.bX[row]-x))+float32((q.bY[row]-y)*(q.bY[row]-y)) <= r2 {
+			dst = append(dst, BodiesNearRow{Body: tickwork.QueryHandle(q.tb, row), X: q.bX[row], Y: q.bY[row]})
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *BodiesNear) Plan() string {
+	return "index BodiesByPos (grid on Body(X, Y)): candidates of the cells of the disc's bounding box, rounded outward (ascending index); filter"
+}
+
+// BodiesNearScanRow is a row of the result of query BodiesNearScan
+// (arena.tw:220).
+type BodiesNearScanRow struct {
+	Body tickwork.Handle // ref Body
+	X, Y float32
+}
+
+// BodiesNearScan is declared query BodiesNearScan (arena.tw:220). Plan:
+// scan Body (ascending index); filter. Run it from one goroutine at a time;
+// the result's order is docs/schema.md's Query results.
+type BodiesNearScan struct {
+	t                 *Tables
+	tb                *tickwork.Table         // Body
+	bX, bY            []float32               // Body.X, Body.Y
+	w                 *tickwork.World         // set by Parallel: the world whose workers scan
+	lane              string                  // the lane of the last Run
+	minChunks         int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn           func(worker, chunk int) // q.chunk, made once
+	argX, argY, argR2 float32                 // Run's x, for chunk, Run's y, for chunk, Run's r2, for chunk
+	parts             [][]BodiesNearScanRow   // per-chunk rows
+}
+
+// NewBodiesNearScan makes query BodiesNearScan over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewBodiesNearScan(t *Tables) *BodiesNearScan {
+	q := &BodiesNearScan{t: t, tb: t.Body.Table}
+	q.bX = t.Body.X.All()
+	q.bY = t.Body.Y.All()
+	return q
+}
+
+// DeclareBodiesNearScan makes query BodiesNearScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareBodiesNearScan(d *tickwork.Decl, t *Tables) *BodiesNearScan {
+	q := &BodiesNearScan{t: t, tb: t.Body.Table}
+	q.bX = tickwork.Read(d, t.Body.X).All()
+	q.bY = tickwork.Read(d, t.Body.Y).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *BodiesNearScan) Run(dst []BodiesNearScanRow, x float32, y float32, r2 float32) []BodiesNearScanRow {
+	dst = dst[:0]
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argX = x
+		q.argY = y
+		q.argR2 = r2
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				bXs := q.bX[base+lo : base+hi]
+				bYs := q.bY[base+lo : base+hi][:len(bXs)]
+				for i := range bXs {
+					row := base + lo + i
+					if float32((bXs[i]-x)*(bXs[i]-x))+float32((bYs[i]-y)*(bYs[i]-y)) <= r2 {
+						dst = append(dst, BodiesNearScanRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs[i], Y: bYs[i]})
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *BodiesNearScan) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
+func (q *BodiesNearScan) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *BodiesNearScan) chunk(_, c int) {
+	x := q.argX
+	_ = x
+	y := q.argY
+	_ = y
+	r2 := q.argR2
+	_ = r2
+	dst := q.parts[c][:0]
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		bXs2 := q.bX[base+lo : base+hi]
+		bYs2 := q.bY[base+lo : base+hi][:len(bXs2)]
+		for i := range bXs2 {
+			row := base + lo + i
+			if float32((bXs2[i]-x)*(bXs2[i]-x))+float32((bYs2[i]-y)*(bYs2[i]-y)) <= r2 {
+				dst = append(dst, BodiesNearScanRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs2[i], Y: bYs2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *BodiesNearScan) Plan() string {
+	if q.lane == "" {
+		return "scan Body (ascending index); filter"
+	}
+	return "scan Body (ascending index); filter; lane of the last run: " + q.lane
 }
 
 // indexCellMoved reports whether a grid coordinate may have changed cell

@@ -30,6 +30,12 @@ type Info struct {
 	// result is compared with a relative tolerance (1e-9) instead of bit
 	// for bit.
 	Tolerance string
+	// Index, on an index-served case (issue 23), names the declared index
+	// (in arena/arena.tw or bench/shop/shop.tw) that serves the generated
+	// query; its scan side ([Kase].NewScan) runs the same query `using
+	// scan`, and the index table (WriteIndexTable) prints the case. Empty
+	// on the others.
+	Index string
 }
 
 // Case is one corpus case; [Kase] is the only implementation.
@@ -44,13 +50,15 @@ type Case interface {
 	Generated(d *Data) func() int
 	// Parallel is Generated on the query's parallel lane, or nil.
 	Parallel(d *Data) func() int
+	// Scan is Generated for the same query forced to a scan (`using
+	// scan`), or nil: an index-served case's baseline.
+	Scan(d *Data) func() int
 	// SQL returns the runner of the prepared statement st with d's
 	// parameters: each call runs it, reads every row and returns the
 	// count, or SQLite's error.
 	SQL(d *Data, st *sql.Stmt) func() (int, error)
-	// Agree runs the hand loop (and the generated query and its parallel
-	// lane, if any) and
-	// both statements once and returns an error naming the first row
+	// Agree runs the hand loop (and the generated query, its parallel
+	// lane and its scan, if any) and both statements once and returns an error naming the first row
 	// where they differ.
 	Agree(d *Data, scan, index *sql.Stmt) error
 }
@@ -76,6 +84,9 @@ type Kase[R any, P Row[R]] struct {
 	// attached to the data set's world: docs/schema.md, Queries); nil for
 	// a query without one.
 	NewPar func(d *Data) func(dst []R) []R
+	// NewScan is NewGen's query forced to a scan (`using scan`): set on
+	// an index-served case (Meta.Index), once its query is declared.
+	NewScan func(d *Data) func(dst []R) []R
 	// Close, when not nil, compares a SQLite row with the hand's where
 	// Meta.Tolerance says; nil: the rows' %v forms must be equal (floats
 	// bit for bit, -0 and +0 apart).
@@ -102,6 +113,14 @@ func (k *Kase[R, P]) Parallel(d *Data) func() int {
 		return nil
 	}
 	return runner(k.NewPar, d)
+}
+
+// Scan implements Case.
+func (k *Kase[R, P]) Scan(d *Data) func() int {
+	if k.NewScan == nil {
+		return nil
+	}
+	return runner(k.NewScan, d)
 }
 
 func runner[R any](mk func(*Data) func([]R) []R, d *Data) func() int {
@@ -159,6 +178,11 @@ func (k *Kase[R, P]) Agree(d *Data, scan, index *sql.Stmt) error {
 	}
 	if k.NewPar != nil {
 		if err := k.same("parallel", k.NewPar(d)(nil), hand, false); err != nil {
+			return err
+		}
+	}
+	if k.NewScan != nil {
+		if err := k.same("scan", k.NewScan(d)(nil), hand, false); err != nil {
 			return err
 		}
 	}

@@ -49,16 +49,7 @@ func arenaCases() []Case {
 					return dst
 				}
 			},
-			NewGen: func(d *Data) func([]HI32) []HI32 {
-				q, rows := arena.NewWeakestUnits(d.A), make([]arena.WeakestUnitsRow, 0, 10)
-				return func(dst []HI32) []HI32 {
-					rows = q.Run(rows, 10)
-					for _, r := range rows {
-						dst = append(dst, HI32{idOf(r.Unit), r.Health})
-					}
-					return dst
-				}
-			},
+			NewGen: genWeakestUnitsScan, // the scan: WeakestUnits is ix_weakest_units'
 		},
 		&Kase[HXY, *HXY]{
 			Meta: Info{Name: "bodies_in_box", Family: "filter", Set: "arena",
@@ -117,16 +108,7 @@ func arenaCases() []Case {
 					return dst
 				}
 			},
-			NewGen: func(d *Data) func([]HitTotal) []HitTotal {
-				q, rows := arena.NewHitTotalsByTarget(d.A), []arena.HitTotalsByTargetRow(nil)
-				return func(dst []HitTotal) []HitTotal {
-					rows = q.Run(rows)
-					for _, r := range rows {
-						dst = append(dst, HitTotal{idOf(r.Target), r.Total, r.Hits})
-					}
-					return dst
-				}
-			},
+			NewGen: genHitTotalsByTargetScan, // the scan: HitTotalsByTarget is ix_hit_totals_by_target's
 		},
 		&Kase[HI32, *HI32]{
 			Meta: Info{Name: "low_health_units", Family: "filter", Set: "arena",

@@ -32,10 +32,12 @@ type benchSet struct {
 	db *DB
 }
 
-// BenchmarkCorpus runs every case up to five ways at the Full size (flag
+// BenchmarkCorpus runs every case up to six ways at the Full size (flag
 // -corpus.size=small: Small): generated (skipped while the case has no
-// generated query), parallel (the generated query on its parallel lane,
-// skipped where it has none), hand, sqlite (DB.Scan) and sqlite_index (DB.Index,
+// generated query; on an index-served case, the query over its index),
+// parallel (the generated query on its parallel lane, skipped where it
+// has none), scan (an index-served case's query `using scan`, skipped on
+// the others), hand, sqlite (DB.Scan) and sqlite_index (DB.Index,
 // the indexes made before timing). One op is one call with its full
 // result read: SQLite's rows scanned into the case's row type. B/op and
 // allocs/op are reported; cmd/corpustable prints the table.
@@ -59,6 +61,13 @@ func BenchmarkCorpus(b *testing.B) {
 				run := c.Parallel(d)
 				if run == nil {
 					b.Skip("no parallel lane")
+				}
+				benchRun(b, run)
+			})
+			b.Run("scan", func(b *testing.B) {
+				run := c.Scan(d)
+				if run == nil {
+					b.Skip("not an index-served case, or its scan not declared yet")
 				}
 				benchRun(b, run)
 			})

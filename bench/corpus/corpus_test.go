@@ -28,7 +28,8 @@ func prepared(t testing.TB, db *DB, c Case) (scan, index *sql.Stmt) {
 	return scan, index
 }
 
-// TestCorpusAgrees: at the small size, every case's hand loop, SQLite's
+// TestCorpusAgrees: at the small size, every case's hand loop, generated
+// query (its parallel lane, and an index-served case's scan), SQLite's
 // scan and SQLite with the indexes return the same rows in the same
 // order, floats bit for bit except where Info.Tolerance says (and then
 // within 1e-9 relative), and no case's result is empty (a case that
@@ -87,7 +88,7 @@ func TestHandAllocatesNothing(t *testing.T) {
 }
 
 // TestGeneratedAllocatesNothing: once its buffers have grown, every
-// generated query allocates nothing per call, and every case of a family
+// generated query (its parallel lane and its scan too) allocates nothing per call, and every case of a family
 // the generator has runs its generated side.
 func TestGeneratedAllocatesNothing(t *testing.T) {
 	d, err := small()
@@ -104,6 +105,10 @@ func TestGeneratedAllocatesNothing(t *testing.T) {
 		if par := c.Parallel(d); par != nil {
 			par()
 			require.Zero(t, testing.AllocsPerRun(20, func() { par() }), "%s's parallel lane allocates", c.Info().Name)
+		}
+		if scan := c.Scan(d); scan != nil {
+			scan()
+			require.Zero(t, testing.AllocsPerRun(20, func() { scan() }), "%s's scan allocates", c.Info().Name)
 		}
 	}
 	require.GreaterOrEqual(t, wired, 27, "cases with a generated side")

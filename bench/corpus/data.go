@@ -49,6 +49,11 @@ type Params struct {
 	Box     [4]float32      // x0, y0, x1, y1: a box of side 100 around the arena's centre
 	Day     int32           // the keyset page's key: (Day, index) after (Day, AfterIndex)
 	AfterIx int32
+	// the index-served cases' (cases_index.go)
+	Item             tickwork.Handle // the Product of Player's order: the grouped aggregate over OrdersByItem
+	LevelLo, LevelHi int32           // the level range [LevelLo, LevelHi]: 59, 60 (a 30th of the levels)
+	Centre           [2]float32      // the radius query's centre: the arena's centre
+	Radius           float32         // the radius query's r: 50
 }
 
 // New builds both data sets at sz: the arena (rules.DefaultShots and
@@ -107,6 +112,7 @@ func (d *Data) params() {
 		if h, ok := d.Shop.Order.Table.HandleAt(row); ok {
 			if b, _ := d.Shop.Order.Buyer.Get(h); d.Shop.Player.Table.IsAlive(b) {
 				p.Player = b
+				p.Item, _ = d.Shop.Order.Item.Get(h)
 				break
 			}
 		}
@@ -114,6 +120,8 @@ func (d *Data) params() {
 	p.Score = 500_000_000
 	c := rules.W / 2
 	p.Box = [4]float32{c - 50, c - 50, c + 50, c + 50}
+	p.Centre, p.Radius = [2]float32{c, c}, 50
+	p.LevelLo, p.LevelHi = 59, 60
 	p.Day, p.AfterIx = 500, int32(d.Shop.Order.Table.Cap()/2)
 }
 

@@ -22,16 +22,25 @@
 // over the tables' columns (the floor: caller-owned buffers, scratch made
 // once, 0 B per call once grown) and a slot for the generated query
 // ([Kase].NewGen, in generated.go: wired for every declared case, nil for
-// the others). Result order is the query contract's
+// the others). The index-served cases of issue 23 (cases_index.go: a
+// unique key's lookup, a hash key's equality and group by, a sorted
+// index's range and top-N, a grid's box and disc) run their query as
+// served by a declared index ([Info].Index), the same query `using scan`
+// ([Kase].NewScan) and a hand loop over a plain-Go index of the same kind
+// (a map, a sorted slice of rows, a grid of row lists) built once; where
+// one of their indexes would serve an issue 22 case's query, that query
+// is `using scan` (TestIndexCasesPlans checks the planner's choices).
+// Result order is the query contract's
 // (ascending entity index without order by; order by keys, then the
 // index), and the SQL says it with ORDER BY, so rows compare one for one;
 // floats compare bit for bit except where [Info].Tolerance says why not.
 //
 // # Benchmark and table
 //
-// BenchmarkCorpus/<case>/{generated,hand,sqlite,sqlite_index} runs every
-// case at [Full] (-corpus.size=small: [Small]); [ParseResults],
-// [Summarize] and [WriteTable] make its output a table, which
+// BenchmarkCorpus/<case>/{generated,parallel,scan,hand,sqlite,sqlite_index}
+// runs every case at [Full] (-corpus.size=small: [Small]); [ParseResults],
+// [Summarize], [WriteTable] and [WriteIndexTable] (the index-served
+// cases against their targets) make its output tables, which
 // cmd/corpustable prints and plots:
 //
 //	cd bench && go test -run '^$' -bench '^BenchmarkCorpus$' -benchmem ./corpus | go run ./cmd/corpustable
@@ -39,7 +48,8 @@
 // # Concurrency
 //
 // A [Data]'s tables are read-only once New returns: cases may read them
-// from many goroutines. A runner returned by Case.Hand, Case.Generated or
-// Case.SQL, and a [DB], are for one goroutine at a time. [Cases],
-// [ParseResults], [Summarize] and [WriteTable] are safe for concurrent use.
+// from many goroutines. A runner returned by Case.Hand, Case.Generated,
+// Case.Parallel, Case.Scan or Case.SQL, and a [DB], are for one goroutine at a time. [Cases],
+// [ParseResults], [Summarize], [WriteTable] and [WriteIndexTable] are
+// safe for concurrent use.
 package corpus

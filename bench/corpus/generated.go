@@ -351,29 +351,20 @@ func genBannedPremiumOn(d *Data, w *tickwork.World) func([]Count) []Count {
 	return func(dst []Count) []Count { return append(dst, Count{q.Run().Count}) }
 }
 
+// genBodiesInBox is bodies_in_box's generated side: BodiesInBoxScan (the
+// box `using scan`: BodiesInBox itself is served by the arena's grid,
+// ix_bodies_in_box).
 func genBodiesInBox(d *Data) func([]HXY) []HXY { return genBodiesInBoxOn(d, nil) }
 
 // genBodiesInBoxPar is genBodiesInBox on the parallel lane.
 func genBodiesInBoxPar(d *Data) func([]HXY) []HXY { return genBodiesInBoxOn(d, d.Arena.World()) }
 
 func genBodiesInBoxOn(d *Data, w *tickwork.World) func([]HXY) []HXY {
-	b := d.P.Box
-	var rows []arena.BodiesInBoxRow
+	q, b := arena.NewBodiesInBoxScan(d.A), d.P.Box
 	if w != nil {
-		// the parallel lane is the scan's (the serial query walks index
-		// BodiesByPos)
-		q := arena.NewBodiesInBoxScan(d.A)
 		q.Parallel(w, 1)
-		var srows []arena.BodiesInBoxScanRow
-		return func(dst []HXY) []HXY {
-			srows = q.Run(srows[:0], b[0], b[1], b[2], b[3])
-			for _, r := range srows {
-				dst = append(dst, HXY{idOf(r.Body), r.X, r.Y})
-			}
-			return dst
-		}
 	}
-	q := arena.NewBodiesInBox(d.A)
+	var rows []arena.BodiesInBoxScanRow
 	return func(dst []HXY) []HXY {
 		rows = q.Run(rows[:0], b[0], b[1], b[2], b[3])
 		for _, r := range rows {

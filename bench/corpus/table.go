@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,7 +13,7 @@ import (
 )
 
 // Ways are the sub-benchmarks of a case, in table order.
-var Ways = []string{"generated", "parallel", "hand", "sqlite", "sqlite_index"}
+var Ways = []string{"generated", "parallel", "scan", "hand", "sqlite", "sqlite_index"}
 
 // Result is one BenchmarkCorpus line: one case run one way.
 type Result struct {
@@ -88,12 +89,14 @@ func trimProcs(name string) string {
 // each way (0 when the way did not run) and the hand loop's B/op.
 type Summary struct {
 	Case, Family string
-	Ns           map[string]float64 // way -> median ns/op
-	Lo, Hi       map[string]float64 // way -> least and greatest ns/op over the runs
-	Runs         int                // results of the hand way
-	HandBytes    float64            // the hand loop's median B/op
-	GenBytes     float64            // the generated query's median B/op; -1 when it did not run
-	Rows         float64            // the hand loop's result rows
+	Index        string               // the index serving the case's generated query (Info.Index); empty on the others
+	Ns           map[string]float64   // way -> median ns/op
+	Lo, Hi       map[string]float64   // way -> least and greatest ns/op over the runs
+	Rounds       map[string][]float64 // way -> ns/op of each run, in input order (run k of every way: round k)
+	Runs         int                  // results of the hand way
+	HandBytes    float64              // the hand loop's median B/op
+	GenBytes     float64              // the generated query's median B/op; -1 when it did not run
+	Rows         float64              // the hand loop's result rows
 }
 
 // Ratio returns Ns[way] / Ns["hand"], or 0 when either is missing.
@@ -111,10 +114,11 @@ func (s *Summary) RatioTo(way, base string) float64 {
 // corpus does not know follow in input order, with family "?"), and takes
 // the median of several runs (go test -count).
 func Summarize(results []Result) []Summary {
-	family := map[string]string{}
+	family, index := map[string]string{}, map[string]string{}
 	var order []string
 	for _, c := range Cases() {
 		family[c.Info().Name] = c.Info().Family
+		index[c.Info().Name] = c.Info().Index
 		order = append(order, c.Info().Name)
 	}
 	byCase := map[string]map[string][]Result{}
@@ -134,12 +138,14 @@ func Summarize(results []Result) []Summary {
 		if ways == nil {
 			continue
 		}
-		s := Summary{Case: name, Family: family[name], Ns: map[string]float64{}, Lo: map[string]float64{}, Hi: map[string]float64{}, HandBytes: -1, GenBytes: -1, Rows: -1}
+		s := Summary{Case: name, Family: family[name], Index: index[name], Ns: map[string]float64{}, Lo: map[string]float64{}, Hi: map[string]float64{},
+			Rounds: map[string][]float64{}, HandBytes: -1, GenBytes: -1, Rows: -1}
 		for way, rs := range ways {
 			ns := make([]float64, len(rs))
 			for i, r := range rs {
 				ns[i] = r.NsPerOp
 			}
+			s.Rounds[way] = slices.Clone(ns)
 			s.Ns[way], s.Lo[way], s.Hi[way] = median(ns), slices.Min(ns), slices.Max(ns)
 			if way == "generated" {
 				b := make([]float64, len(rs))
@@ -162,6 +168,25 @@ func Summarize(results []Result) []Summary {
 	return out
 }
 
+// RoundRatios returns the per-round ratios Rounds[way][k] / Rounds[base][k]
+// (round k: the k-th run of each way) as their median, least and
+// greatest; zeros when either way did not run or their runs differ in
+// number.
+func (s *Summary) RoundRatios(way, base string) (med, lo, hi float64) {
+	a, b := s.Rounds[way], s.Rounds[base]
+	if len(a) == 0 || len(a) != len(b) {
+		return 0, 0, 0
+	}
+	r := make([]float64, len(a))
+	for i := range a {
+		if a[i] <= 0 || b[i] <= 0 {
+			return 0, 0, 0
+		}
+		r[i] = a[i] / b[i]
+	}
+	return median(r), slices.Min(r), slices.Max(r)
+}
+
 // median of v (not empty; sorted in place).
 func median(v []float64) float64 {
 	slices.Sort(v)
@@ -173,14 +198,14 @@ func median(v []float64) float64 {
 }
 
 // WriteTable prints one row per case: its family, the median µs of each
-// way ("-" for a way that did not run), the hand loop's and the generated
+// way of Ways ("-" for a way that did not run), the hand loop's and the generated
 // query's B/op, the rows, the ratios sqlite/hand, sqlite_index/hand,
 // generated/hand, sqlite/generated (SQLite's scan over the generated
 // query) and parallel/generated, the number of runs and the hand loop's
 // least and greatest µs over them. It returns w's first error.
 func WriteTable(w io.Writer, sums []Summary) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "case\tfamily\tgenerated µs\tparallel µs\thand µs\tsqlite µs\tsqlite_index µs\thand B/op\tgen B/op\trows\tsqlite/hand\tindex/hand\tgenerated/hand\tsqlite/generated\tparallel/generated\truns\thand range µs\t")
+	fmt.Fprintln(tw, "case\tfamily\tgenerated µs\tparallel µs\tscan µs\thand µs\tsqlite µs\tsqlite_index µs\thand B/op\tgen B/op\trows\tsqlite/hand\tindex/hand\tgenerated/hand\tsqlite/generated\tparallel/generated\truns\thand range µs\t")
 	for _, s := range sums {
 		fmt.Fprintf(tw, "%s\t%s\t", s.Case, s.Family)
 		for _, way := range Ways {
@@ -220,4 +245,82 @@ func ratio(r float64) string {
 		return strconv.FormatFloat(r, 'f', 0, 64) + "×"
 	}
 	return strconv.FormatFloat(r, 'f', 2, 64) + "×"
+}
+
+// The index-served cases' targets (issue 23, Done when): the indexed
+// query at least IndexTargetSQLite times faster than SQLite with the same
+// index, with a geometric mean of at least IndexTargetGeoMean, and at
+// least IndexTargetScan times faster than its own scan, 0 B per call.
+const (
+	IndexTargetSQLite  = 30
+	IndexTargetGeoMean = 100
+	IndexTargetScan    = 10
+)
+
+// WriteIndexTable prints one row per index-served case of sums (Index not
+// empty): its family and index, the indexed (generated) query's median
+// ns/op, the ratios sqlite_index/indexed, scan/indexed and hand/indexed
+// (medians of the per-round ratios, their least and greatest in
+// brackets), the indexed query's B/op and the rows, each ratio marked "!"
+// when it misses its target; then the geometric means of the median
+// ratios over the cases that ran both ways. It returns w's first error.
+func WriteIndexTable(w io.Writer, sums []Summary) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "case\tfamily\tindex\tindexed ns/op\tsqlite_index/indexed\tscan/indexed\thand/indexed\tindexed B/op\trows\t")
+	var logSQL, logScan []float64
+	for _, s := range sums {
+		if s.Index == "" {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t", s.Case, s.Family, s.Index, num(round(s.Ns["generated"])))
+		for _, c := range []struct {
+			way    string
+			target float64
+			logs   *[]float64
+		}{{"sqlite_index", IndexTargetSQLite, &logSQL}, {"scan", IndexTargetScan, &logScan}, {"hand", 0, nil}} {
+			med, lo, hi := s.RoundRatios(c.way, "generated")
+			if med <= 0 {
+				fmt.Fprint(tw, "-\t")
+				continue
+			}
+			mark := ""
+			if med < c.target {
+				mark = " !"
+			}
+			if c.logs != nil {
+				*c.logs = append(*c.logs, math.Log(med))
+			}
+			fmt.Fprintf(tw, "%s (%s–%s)%s\t", ratio(med), strings.TrimSuffix(ratio(lo), "×"), strings.TrimSuffix(ratio(hi), "×"), mark)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t\n", num(s.GenBytes), num(s.Rows))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "geometric mean: sqlite_index/indexed %s over %d cases (target %d×), scan/indexed %s over %d\n",
+		ratio(geoMean(logSQL)), len(logSQL), IndexTargetGeoMean, ratio(geoMean(logScan)), len(logScan))
+	return err
+}
+
+// geoMean returns exp of the mean of logs, 0 for none.
+func geoMean(logs []float64) float64 {
+	if len(logs) == 0 {
+		return 0
+	}
+	var t float64
+	for _, l := range logs {
+		t += l
+	}
+	return math.Exp(t / float64(len(logs)))
+}
+
+// round rounds ns to a whole ns past 100 and to 3 digits below; -1 stays.
+func round(ns float64) float64 {
+	switch {
+	case ns < 0:
+		return -1
+	case ns >= 100:
+		return math.Round(ns)
+	}
+	return math.Round(ns*100) / 100
 }

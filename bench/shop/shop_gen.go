@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/tickwork/tickwork"
+	"github.com/tickwork/tickwork/index"
 )
 
 // Sizes are the capacities of the schema's domains, standalone tables and
@@ -70,6 +71,17 @@ type Order struct {
 	Quantity, Day *tickwork.Column[int32]
 }
 
+// Indexes holds the schema's declared indexes (Declare adds them after the
+// columns; the world keeps them consistent: docs/architecture.md, Indexes).
+// The host reads one between frames; a hand-written system declares its
+// read (tickwork.ReadIndex).
+type Indexes struct {
+	PlayersByAccount            *tickwork.UniqueIndex[int64]         // unique on Player(Account)
+	PlayersByLevel              *tickwork.SortedIndex[int32]         // sorted on Player(Level)
+	PlayersByScore              *tickwork.SortedIndex[int64]         // sorted on Player(Score)
+	OrdersByBuyer, OrdersOfItem *tickwork.HashIndex[tickwork.Handle] // hash on Order(Buyer), hash on Order(Item)
+}
+
 // Tables holds the schema's domains, tables and event tables (Declare).
 type Tables struct {
 	Accounts *tickwork.Domain
@@ -79,6 +91,7 @@ type Tables struct {
 	Banned   Banned
 	Product  Product
 	Order    Order
+	Indexes  Indexes // the declared indexes
 }
 
 // Declare declares the schema's domains, tables, columns and event tables
@@ -110,6 +123,11 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t.Order.Price = tickwork.AddColumn[float64](b, t.Order.Table, "Price")
 	t.Order.Quantity = tickwork.AddColumn[int32](b, t.Order.Table, "Quantity")
 	t.Order.Day = tickwork.AddColumn[int32](b, t.Order.Table, "Day")
+	t.Indexes.PlayersByAccount = tickwork.AddUniqueIndex(b, "PlayersByAccount", t.Player.Account)
+	t.Indexes.PlayersByLevel = tickwork.AddSortedIndex(b, "PlayersByLevel", t.Player.Level)
+	t.Indexes.PlayersByScore = tickwork.AddSortedIndex(b, "PlayersByScore", t.Player.Score)
+	t.Indexes.OrdersByBuyer = tickwork.AddHashIndex(b, "OrdersByBuyer", t.Order.Buyer)
+	t.Indexes.OrdersOfItem = tickwork.AddHashIndex(b, "OrdersOfItem", t.Order.Item)
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
@@ -122,74 +140,90 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 // goroutine at a time: make one Queries per goroutine (docs/schema.md,
 // Queries).
 type Queries struct {
-	Veterans        *Veterans
-	ProductAt       *ProductAt
-	RegionStats     *RegionStats
-	Revenue         *Revenue
-	OrdersByItem    *OrdersByItem
-	ProductsByPrice *ProductsByPrice
-	RegionBands     *RegionBands
-	TopScores       *TopScores
-	TopLevels       *TopLevels
-	Regions         *Regions
-	RegionLevels    *RegionLevels
-	PremiumSpend    *PremiumSpend
-	CategoryOrders  *CategoryOrders
-	BulkOrders      *BulkOrders
-	RevenueByDay    *RevenueByDay
-	BannedPremium   *BannedPremium
-	BulkRanks       *BulkRanks
-	RunningQuantity *RunningQuantity
-	OrdersAfter     *OrdersAfter
-	PlayerByAccount *PlayerByAccount
-	ProductBySKU    *ProductBySKU
-	BigSpenders     *BigSpenders
-	UnsoldBulk      *UnsoldBulk
-	HighOrPremium   *HighOrPremium
-	HighAndPremium  *HighAndPremium
-	HighNotPremium  *HighNotPremium
+	Veterans            *Veterans
+	ProductAt           *ProductAt
+	RegionStats         *RegionStats
+	Revenue             *Revenue
+	OrdersByItem        *OrdersByItem
+	ProductsByPrice     *ProductsByPrice
+	RegionBands         *RegionBands
+	TopScores           *TopScores
+	TopLevels           *TopLevels
+	Regions             *Regions
+	RegionLevels        *RegionLevels
+	PremiumSpend        *PremiumSpend
+	CategoryOrders      *CategoryOrders
+	BulkOrders          *BulkOrders
+	RevenueByDay        *RevenueByDay
+	BannedPremium       *BannedPremium
+	BulkRanks           *BulkRanks
+	RunningQuantity     *RunningQuantity
+	OrdersAfter         *OrdersAfter
+	PlayerByAccount     *PlayerByAccount
+	ProductBySKU        *ProductBySKU
+	BigSpenders         *BigSpenders
+	UnsoldBulk          *UnsoldBulk
+	HighOrPremium       *HighOrPremium
+	HighAndPremium      *HighAndPremium
+	HighNotPremium      *HighNotPremium
+	PlayerByAccountIx   *PlayerByAccountIx
+	OrdersOfBuyer       *OrdersOfBuyer
+	OrdersOfBuyerScan   *OrdersOfBuyerScan
+	PlayersInLevels     *PlayersInLevels
+	PlayersInLevelsScan *PlayersInLevelsScan
+	TopScoresIx         *TopScoresIx
+	ItemSales           *ItemSales
+	ItemSalesScan       *ItemSalesScan
 }
 
 // NewQueries makes every declared query over t, for the host, between
 // frames (never during World.Frame).
 func NewQueries(t *Tables) *Queries {
 	return &Queries{
-		Veterans:        NewVeterans(t),
-		ProductAt:       NewProductAt(t),
-		RegionStats:     NewRegionStats(t),
-		Revenue:         NewRevenue(t),
-		OrdersByItem:    NewOrdersByItem(t),
-		ProductsByPrice: NewProductsByPrice(t),
-		RegionBands:     NewRegionBands(t),
-		TopScores:       NewTopScores(t),
-		TopLevels:       NewTopLevels(t),
-		Regions:         NewRegions(t),
-		RegionLevels:    NewRegionLevels(t),
-		PremiumSpend:    NewPremiumSpend(t),
-		CategoryOrders:  NewCategoryOrders(t),
-		BulkOrders:      NewBulkOrders(t),
-		RevenueByDay:    NewRevenueByDay(t),
-		BannedPremium:   NewBannedPremium(t),
-		BulkRanks:       NewBulkRanks(t),
-		RunningQuantity: NewRunningQuantity(t),
-		OrdersAfter:     NewOrdersAfter(t),
-		PlayerByAccount: NewPlayerByAccount(t),
-		ProductBySKU:    NewProductBySKU(t),
-		BigSpenders:     NewBigSpenders(t),
-		UnsoldBulk:      NewUnsoldBulk(t),
-		HighOrPremium:   NewHighOrPremium(t),
-		HighAndPremium:  NewHighAndPremium(t),
-		HighNotPremium:  NewHighNotPremium(t),
+		Veterans:            NewVeterans(t),
+		ProductAt:           NewProductAt(t),
+		RegionStats:         NewRegionStats(t),
+		Revenue:             NewRevenue(t),
+		OrdersByItem:        NewOrdersByItem(t),
+		ProductsByPrice:     NewProductsByPrice(t),
+		RegionBands:         NewRegionBands(t),
+		TopScores:           NewTopScores(t),
+		TopLevels:           NewTopLevels(t),
+		Regions:             NewRegions(t),
+		RegionLevels:        NewRegionLevels(t),
+		PremiumSpend:        NewPremiumSpend(t),
+		CategoryOrders:      NewCategoryOrders(t),
+		BulkOrders:          NewBulkOrders(t),
+		RevenueByDay:        NewRevenueByDay(t),
+		BannedPremium:       NewBannedPremium(t),
+		BulkRanks:           NewBulkRanks(t),
+		RunningQuantity:     NewRunningQuantity(t),
+		OrdersAfter:         NewOrdersAfter(t),
+		PlayerByAccount:     NewPlayerByAccount(t),
+		ProductBySKU:        NewProductBySKU(t),
+		BigSpenders:         NewBigSpenders(t),
+		UnsoldBulk:          NewUnsoldBulk(t),
+		HighOrPremium:       NewHighOrPremium(t),
+		HighAndPremium:      NewHighAndPremium(t),
+		HighNotPremium:      NewHighNotPremium(t),
+		PlayerByAccountIx:   NewPlayerByAccountIx(t),
+		OrdersOfBuyer:       NewOrdersOfBuyer(t),
+		OrdersOfBuyerScan:   NewOrdersOfBuyerScan(t),
+		PlayersInLevels:     NewPlayersInLevels(t),
+		PlayersInLevelsScan: NewPlayersInLevelsScan(t),
+		TopScoresIx:         NewTopScoresIx(t),
+		ItemSales:           NewItemSales(t),
+		ItemSalesScan:       NewItemSalesScan(t),
 	}
 }
 
-// VeteransRow is a row of the result of query Veterans (shop.tw:44).
+// VeteransRow is a row of the result of query Veterans (shop.tw:47).
 type VeteransRow struct {
 	Player tickwork.Handle // ref Player
 	Score  int64
 }
 
-// Veterans is declared query Veterans (shop.tw:44). Plan: scan Player
+// Veterans is declared query Veterans (shop.tw:47). Plan: scan Player
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type Veterans struct {
@@ -326,13 +360,13 @@ func (q *Veterans) Plan() string {
 	return "scan Player (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// ProductAtRow is a row of the result of query ProductAt (shop.tw:50).
+// ProductAtRow is a row of the result of query ProductAt (shop.tw:53).
 type ProductAtRow struct {
 	SKU   int64
 	Price float32
 }
 
-// ProductAt is declared query ProductAt (shop.tw:50). Plan: probe Product
+// ProductAt is declared query ProductAt (shop.tw:53). Plan: probe Product
 // by handle param h. Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
 type ProductAt struct {
@@ -394,7 +428,7 @@ func (q *ProductAt) Plan() string {
 	return "probe Product by handle param h"
 }
 
-// RegionStatsRow is a row of the result of query RegionStats (shop.tw:56).
+// RegionStatsRow is a row of the result of query RegionStats (shop.tw:59).
 type RegionStatsRow struct {
 	Count, SumScore int64
 	MinLevel        int32
@@ -402,7 +436,7 @@ type RegionStatsRow struct {
 	AvgLevel        float64
 }
 
-// RegionStats is declared query RegionStats (shop.tw:56). Plan: scan Player
+// RegionStats is declared query RegionStats (shop.tw:59). Plan: scan Player
 // (ascending index); filter; aggregate count, sum, min, max, avg (one row).
 // Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -489,12 +523,12 @@ func (q *RegionStats) Plan() string {
 	return "scan Player (ascending index); filter; aggregate count, sum, min, max, avg (one row)"
 }
 
-// RevenueRow is a row of the result of query Revenue (shop.tw:62).
+// RevenueRow is a row of the result of query Revenue (shop.tw:65).
 type RevenueRow struct {
 	Sum, Avg float64
 }
 
-// Revenue is declared query Revenue (shop.tw:62). Plan: scan Order
+// Revenue is declared query Revenue (shop.tw:65). Plan: scan Order
 // (ascending index); aggregate sum, avg (one row). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -554,13 +588,13 @@ func (q *Revenue) Plan() string {
 }
 
 // OrdersByItemRow is a row of the result of query OrdersByItem
-// (shop.tw:67).
+// (shop.tw:70).
 type OrdersByItemRow struct {
 	Item   tickwork.Handle // ref Product
 	N, Qty int64
 }
 
-// OrdersByItem is declared query OrdersByItem (shop.tw:67). Plan: scan
+// OrdersByItem is declared query OrdersByItem (shop.tw:70). Plan: scan
 // Order (ascending index); group by Item: a dense array over the capacity
 // of table Product; sort groups by their keys. Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
@@ -709,14 +743,14 @@ func ordersByItemOrder(a, b ordersByItemGroup) int {
 }
 
 // ProductsByPriceRow is a row of the result of query ProductsByPrice
-// (shop.tw:73).
+// (shop.tw:76).
 type ProductsByPriceRow struct {
 	Price float32
 	N     int64
 	Avg   float64
 }
 
-// ProductsByPrice is declared query ProductsByPrice (shop.tw:73). Plan:
+// ProductsByPrice is declared query ProductsByPrice (shop.tw:76). Plan:
 // scan Product (ascending index); group by Price: a group table (map) of
 // the keys; sort groups by their keys. Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
@@ -849,13 +883,13 @@ func productsByPriceOrder(a, b productsByPriceGroup) int {
 	return 0
 }
 
-// RegionBandsRow is a row of the result of query RegionBands (shop.tw:79).
+// RegionBandsRow is a row of the result of query RegionBands (shop.tw:82).
 type RegionBandsRow struct {
 	Region, Band int32
 	N, Score     int64
 }
 
-// RegionBands is declared query RegionBands (shop.tw:79). Plan: scan Player
+// RegionBands is declared query RegionBands (shop.tw:82). Plan: scan Player
 // (ascending index); group by Region, Band: a group table (map) of the
 // keys; sort groups by their keys. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -990,13 +1024,13 @@ func regionBandsOrder(a, b regionBandsGroup) int {
 	return 0
 }
 
-// TopScoresRow is a row of the result of query TopScores (shop.tw:85).
+// TopScoresRow is a row of the result of query TopScores (shop.tw:88).
 type TopScoresRow struct {
 	Player tickwork.Handle // ref Player
 	Score  int64
 }
 
-// TopScores is declared query TopScores (shop.tw:85). Plan: scan Player
+// TopScores is declared query TopScores (shop.tw:88). Plan: scan Player
 // (ascending index); top-n heap by (Score desc, index). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1130,13 +1164,13 @@ func (q *TopScores) offer(e *topScoresEnt, bound int) (int64, bool) {
 	return ents[0].k0, false
 }
 
-// TopLevelsRow is a row of the result of query TopLevels (shop.tw:92).
+// TopLevelsRow is a row of the result of query TopLevels (shop.tw:95).
 type TopLevelsRow struct {
 	Region, Level, N int32
 	Score            int64
 }
 
-// TopLevels is declared query TopLevels (shop.tw:92). Plan: scan Player
+// TopLevels is declared query TopLevels (shop.tw:95). Plan: scan Player
 // (ascending index); top-n heap by (Level desc, Score asc, index). Run it
 // from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -1289,12 +1323,12 @@ func (q *TopLevels) offer(e *topLevelsEnt, bound int) (int32, bool) {
 	return ents[0].k0, false
 }
 
-// RegionsRow is a row of the result of query Regions (shop.tw:99).
+// RegionsRow is a row of the result of query Regions (shop.tw:102).
 type RegionsRow struct {
 	Region int32
 }
 
-// Regions is declared query Regions (shop.tw:99). Plan: scan Player
+// Regions is declared query Regions (shop.tw:102). Plan: scan Player
 // (ascending index); distinct: a set of the select items. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1364,12 +1398,12 @@ func (q *Regions) Plan() string {
 }
 
 // RegionLevelsRow is a row of the result of query RegionLevels
-// (shop.tw:104).
+// (shop.tw:107).
 type RegionLevelsRow struct {
 	Region, Level int32
 }
 
-// RegionLevels is declared query RegionLevels (shop.tw:104). Plan: scan
+// RegionLevels is declared query RegionLevels (shop.tw:107). Plan: scan
 // Player (ascending index); distinct: a set of the select items. Run it
 // from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -1443,13 +1477,13 @@ func (q *RegionLevels) Plan() string {
 }
 
 // PremiumSpendRow is a row of the result of query PremiumSpend
-// (shop.tw:109).
+// (shop.tw:112).
 type PremiumSpendRow struct {
 	Player tickwork.Handle // ref Player
 	Spent  float64
 }
 
-// PremiumSpend is declared query PremiumSpend (shop.tw:109). Plan: scan
+// PremiumSpend is declared query PremiumSpend (shop.tw:112). Plan: scan
 // Player (ascending index); inner join Profile f: probe by entity of p;
 // filter. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1588,14 +1622,14 @@ func (q *PremiumSpend) Plan() string {
 }
 
 // CategoryOrdersRow is a row of the result of query CategoryOrders
-// (shop.tw:116).
+// (shop.tw:119).
 type CategoryOrdersRow struct {
 	Order   tickwork.Handle // ref Order
 	Missing bool
 	Price   float32
 }
 
-// CategoryOrders is declared query CategoryOrders (shop.tw:116). Plan: scan
+// CategoryOrders is declared query CategoryOrders (shop.tw:119). Plan: scan
 // Order (ascending index); inner join Product pr: probe by o.Item; filter.
 // Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1737,14 +1771,14 @@ func (q *CategoryOrders) Plan() string {
 	return "scan Order (ascending index); inner join Product pr: probe by o.Item; filter; lane of the last run: " + q.lane
 }
 
-// BulkOrdersRow is a row of the result of query BulkOrders (shop.tw:123).
+// BulkOrdersRow is a row of the result of query BulkOrders (shop.tw:126).
 type BulkOrdersRow struct {
 	Order  tickwork.Handle // ref Order
 	Orphan bool
 	Level  int32
 }
 
-// BulkOrders is declared query BulkOrders (shop.tw:123). Plan: scan Order
+// BulkOrders is declared query BulkOrders (shop.tw:126). Plan: scan Order
 // (ascending index); left join Player p: probe by o.Buyer; filter. Run it
 // from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -1889,14 +1923,14 @@ func (q *BulkOrders) Plan() string {
 }
 
 // RevenueByDayRow is a row of the result of query RevenueByDay
-// (shop.tw:130).
+// (shop.tw:133).
 type RevenueByDayRow struct {
 	Day int32
 	Sum float64
 	N   int64
 }
 
-// RevenueByDay is declared query RevenueByDay (shop.tw:130). Plan: scan
+// RevenueByDay is declared query RevenueByDay (shop.tw:133). Plan: scan
 // Order (ascending index); group by Day: a group table (map) of the keys;
 // sort groups by their keys. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -2018,12 +2052,12 @@ func revenueByDayOrder(a, b revenueByDayGroup) int {
 }
 
 // BannedPremiumRow is a row of the result of query BannedPremium
-// (shop.tw:136).
+// (shop.tw:139).
 type BannedPremiumRow struct {
 	Count int64
 }
 
-// BannedPremium is declared query BannedPremium (shop.tw:136). Plan: scan
+// BannedPremium is declared query BannedPremium (shop.tw:139). Plan: scan
 // Premium (ascending index); filter; aggregate count (one row). Run it from
 // one goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -2146,13 +2180,13 @@ func (q *BannedPremium) Plan() string {
 	return "scan Premium (ascending index); filter; aggregate count (one row); lane of the last run: " + q.lane
 }
 
-// BulkRanksRow is a row of the result of query BulkRanks (shop.tw:146).
+// BulkRanksRow is a row of the result of query BulkRanks (shop.tw:149).
 type BulkRanksRow struct {
 	Order tickwork.Handle // ref Order
 	N     int64
 }
 
-// BulkRanks is declared query BulkRanks (shop.tw:146). Plan: scan Order
+// BulkRanks is declared query BulkRanks (shop.tw:149). Plan: scan Order
 // (ascending index); filter; window N row_number() over (partition by Buyer
 // order by Day asc, index asc): a bucket pass over the capacity of domain
 // Accounts, then each bucket sorted by (partition, order, index); walk. Run
@@ -2297,14 +2331,14 @@ func bulkRanksW0Order(a, b bulkRanksW0) int {
 }
 
 // RunningQuantityRow is a row of the result of query RunningQuantity
-// (shop.tw:153).
+// (shop.tw:156).
 type RunningQuantityRow struct {
 	Order   tickwork.Handle // ref Order
 	Day     int32
 	Running int64
 }
 
-// RunningQuantity is declared query RunningQuantity (shop.tw:153). Plan:
+// RunningQuantity is declared query RunningQuantity (shop.tw:156). Plan:
 // scan Order (ascending index); filter; window Running sum() over (order by
 // Day asc, index asc): walk the sorted result (its keys are the order
 // by's); sort packed keys (Day asc, position). Run it from one goroutine at
@@ -2404,14 +2438,14 @@ func runningQuantityCmp(a, b *runningQuantityEnt) int {
 
 func runningQuantityOrder(a, b runningQuantityEnt) int { return runningQuantityCmp(&a, &b) }
 
-// OrdersAfterRow is a row of the result of query OrdersAfter (shop.tw:161).
+// OrdersAfterRow is a row of the result of query OrdersAfter (shop.tw:164).
 type OrdersAfterRow struct {
 	Order tickwork.Handle // ref Order
 	Day   int32
 	Price float64
 }
 
-// OrdersAfter is declared query OrdersAfter (shop.tw:161). Plan: scan Order
+// OrdersAfter is declared query OrdersAfter (shop.tw:164). Plan: scan Order
 // (ascending index); keyset: the rows after (day, ix) in the order by's
 // order, one packed range test a row (cursor, heap's worst); top-n heap by
 // (Day asc, index asc, index). Run it from one goroutine at a time; the
@@ -2602,13 +2636,13 @@ func ordersAfterOffer(ents []ordersAfterEnt, bound int, e ordersAfterEnt) ([]ord
 }
 
 // PlayerByAccountRow is a row of the result of query PlayerByAccount
-// (shop.tw:170).
+// (shop.tw:173).
 type PlayerByAccountRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// PlayerByAccount is declared query PlayerByAccount (shop.tw:170). Plan:
+// PlayerByAccount is declared query PlayerByAccount (shop.tw:173). Plan:
 // unique key lookup: scan Player (ascending index) for Account, stop at the
 // first match (limit 1). Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
@@ -2674,13 +2708,13 @@ func (q *PlayerByAccount) Plan() string {
 }
 
 // ProductBySKURow is a row of the result of query ProductBySKU
-// (shop.tw:176).
+// (shop.tw:179).
 type ProductBySKURow struct {
 	Product tickwork.Handle // ref Product
 	Stock   int32
 }
 
-// ProductBySKU is declared query ProductBySKU (shop.tw:176). Plan: unique
+// ProductBySKU is declared query ProductBySKU (shop.tw:179). Plan: unique
 // key lookup: scan Product (ascending index) for SKU, stop at the first
 // match (limit 1). Run it from one goroutine at a time; the result's order
 // is docs/schema.md's Query results.
@@ -2744,13 +2778,13 @@ func (q *ProductBySKU) Plan() string {
 	return "unique key lookup: scan Product (ascending index) for SKU, stop at the first match (limit 1)"
 }
 
-// BigSpendersRow is a row of the result of query BigSpenders (shop.tw:187).
+// BigSpendersRow is a row of the result of query BigSpenders (shop.tw:190).
 type BigSpendersRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// BigSpenders is declared query BigSpenders (shop.tw:187). Plan: scan
+// BigSpenders is declared query BigSpenders (shop.tw:190). Plan: scan
 // Player (ascending index); semi-join: mark Player rows from a scan of
 // Order o by o.Buyer (generation-checked) in a bitmap over Player's
 // capacity; filter. Run it from one goroutine at a time; the result's order
@@ -2842,13 +2876,13 @@ func (q *BigSpenders) Plan() string {
 	return "scan Player (ascending index); semi-join: mark Player rows from a scan of Order o by o.Buyer (generation-checked) in a bitmap over Player's capacity; filter"
 }
 
-// UnsoldBulkRow is a row of the result of query UnsoldBulk (shop.tw:194).
+// UnsoldBulkRow is a row of the result of query UnsoldBulk (shop.tw:197).
 type UnsoldBulkRow struct {
 	Product tickwork.Handle // ref Product
 	Stock   int32
 }
 
-// UnsoldBulk is declared query UnsoldBulk (shop.tw:194). Plan: scan Product
+// UnsoldBulk is declared query UnsoldBulk (shop.tw:197). Plan: scan Product
 // (ascending index); anti-join: mark Product rows from a scan of Order o by
 // o.Item (generation-checked) in a bitmap over Product's capacity; filter.
 // Run it from one goroutine at a time; the result's order is
@@ -2941,12 +2975,12 @@ func (q *UnsoldBulk) Plan() string {
 }
 
 // HighOrPremiumRow is a row of the result of query HighOrPremium
-// (shop.tw:201).
+// (shop.tw:204).
 type HighOrPremiumRow struct {
 	Player tickwork.Handle // ref Player
 }
 
-// HighOrPremium is declared query HighOrPremium (shop.tw:201). Plan: scan
+// HighOrPremium is declared query HighOrPremium (shop.tw:204). Plan: scan
 // Player (ascending index); filter; union in one scan: left filter or right
 // filter (both sides are Player's rows). Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
@@ -3075,12 +3109,12 @@ func (q *HighOrPremium) Plan() string {
 }
 
 // HighAndPremiumRow is a row of the result of query HighAndPremium
-// (shop.tw:206).
+// (shop.tw:209).
 type HighAndPremiumRow struct {
 	Player tickwork.Handle // ref Player
 }
 
-// HighAndPremium is declared query HighAndPremium (shop.tw:206). Plan: scan
+// HighAndPremium is declared query HighAndPremium (shop.tw:209). Plan: scan
 // Player (ascending index); filter; intersect in one scan: left filter and
 // right filter (both sides are Player's rows). Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
@@ -3210,12 +3244,12 @@ func (q *HighAndPremium) Plan() string {
 }
 
 // HighNotPremiumRow is a row of the result of query HighNotPremium
-// (shop.tw:211).
+// (shop.tw:214).
 type HighNotPremiumRow struct {
 	Player tickwork.Handle // ref Player
 }
 
-// HighNotPremium is declared query HighNotPremium (shop.tw:211). Plan: scan
+// HighNotPremium is declared query HighNotPremium (shop.tw:214). Plan: scan
 // Player (ascending index); filter; except in one scan: left filter and not
 // right filter (both sides are Player's rows). Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
@@ -3342,4 +3376,895 @@ func (q *HighNotPremium) Plan() string {
 		return "scan Player (ascending index); filter; except in one scan: left filter and not right filter (both sides are Player's rows)"
 	}
 	return "scan Player (ascending index); filter; except in one scan: left filter and not right filter (both sides are Player's rows); lane of the last run: " + q.lane
+}
+
+// PlayerByAccountIxRow is a row of the result of query PlayerByAccountIx
+// (shop.tw:230).
+type PlayerByAccountIxRow struct {
+	Player tickwork.Handle // ref Player
+	Level  int32
+}
+
+// PlayerByAccountIx is declared query PlayerByAccountIx (shop.tw:230).
+// Plan: index PlayersByAccount (unique on Player(Account)): find Account ==
+// param a (0 or 1 rows); filter. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type PlayerByAccountIx struct {
+	t        *Tables
+	tb       *tickwork.Table              // Player
+	pAccount []int64                      // Player.Account
+	pLevel   []int32                      // Player.Level
+	ix       *tickwork.UniqueIndex[int64] // index PlayersByAccount
+}
+
+// NewPlayerByAccountIx makes query PlayerByAccountIx over the tables of t,
+// for the host between frames (never during World.Frame).
+func NewPlayerByAccountIx(t *Tables) *PlayerByAccountIx {
+	q := &PlayerByAccountIx{t: t, tb: t.Player.Table}
+	q.pAccount = t.Player.Account.All()
+	q.pLevel = t.Player.Level.All()
+	q.ix = t.Indexes.PlayersByAccount
+	return q
+}
+
+// DeclarePlayerByAccountIx makes query PlayerByAccountIx for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclarePlayerByAccountIx(d *tickwork.Decl, t *Tables) *PlayerByAccountIx {
+	q := &PlayerByAccountIx{t: t, tb: t.Player.Table}
+	q.pAccount = tickwork.Read(d, t.Player.Account).All()
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.ix = t.Indexes.PlayersByAccount
+	tickwork.ReadIndex(d, q.ix)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *PlayerByAccountIx) Run(dst []PlayerByAccountIxRow, a int64) []PlayerByAccountIxRow {
+	dst = dst[:0]
+	if r := q.ix.Unique().Find(a); r != index.NoRow {
+		row := int(r)
+		if q.pAccount[row] == a {
+			dst = append(dst, PlayerByAccountIxRow{Player: tickwork.QueryHandle(q.tb, row), Level: q.pLevel[row]})
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *PlayerByAccountIx) Plan() string {
+	return "index PlayersByAccount (unique on Player(Account)): find Account == param a (0 or 1 rows); filter"
+}
+
+// OrdersOfBuyerRow is a row of the result of query OrdersOfBuyer
+// (shop.tw:237).
+type OrdersOfBuyerRow struct {
+	Order tickwork.Handle // ref Order
+	Day   int32
+	Price float64
+}
+
+// OrdersOfBuyer is declared query OrdersOfBuyer (shop.tw:237). Plan: index
+// OrdersByBuyer (hash on Order(Buyer)): walk the rows of Buyer == param b
+// (ascending index); filter. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type OrdersOfBuyer struct {
+	t      *Tables
+	tb     *tickwork.Table                      // Order
+	oBuyer []tickwork.Handle                    // Order.Buyer
+	oPrice []float64                            // Order.Price
+	oDay   []int32                              // Order.Day
+	ix     *tickwork.HashIndex[tickwork.Handle] // index OrdersByBuyer
+}
+
+// NewOrdersOfBuyer makes query OrdersOfBuyer over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewOrdersOfBuyer(t *Tables) *OrdersOfBuyer {
+	q := &OrdersOfBuyer{t: t, tb: t.Order.Table}
+	q.oBuyer = t.Order.Buyer.All()
+	q.oPrice = t.Order.Price.All()
+	q.oDay = t.Order.Day.All()
+	q.ix = t.Indexes.OrdersByBuyer
+	return q
+}
+
+// DeclareOrdersOfBuyer makes query OrdersOfBuyer for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareOrdersOfBuyer(d *tickwork.Decl, t *Tables) *OrdersOfBuyer {
+	q := &OrdersOfBuyer{t: t, tb: t.Order.Table}
+	q.oBuyer = tickwork.Read(d, t.Order.Buyer).All()
+	q.oPrice = tickwork.Read(d, t.Order.Price).All()
+	q.oDay = tickwork.Read(d, t.Order.Day).All()
+	q.ix = t.Indexes.OrdersByBuyer
+	tickwork.ReadIndex(d, q.ix)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OrdersOfBuyer) Run(dst []OrdersOfBuyerRow, b tickwork.Handle) []OrdersOfBuyerRow {
+	dst = dst[:0]
+	hx := q.ix.Hash()
+	for r := hx.First(b); r != index.NoRow; r = hx.Next(r) {
+		row := int(r)
+		if q.oBuyer[row] == b {
+			dst = append(dst, OrdersOfBuyerRow{Order: tickwork.QueryHandle(q.tb, row), Day: q.oDay[row], Price: q.oPrice[row]})
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OrdersOfBuyer) Plan() string {
+	return "index OrdersByBuyer (hash on Order(Buyer)): walk the rows of Buyer == param b (ascending index); filter"
+}
+
+// OrdersOfBuyerScanRow is a row of the result of query OrdersOfBuyerScan
+// (shop.tw:243).
+type OrdersOfBuyerScanRow struct {
+	Order tickwork.Handle // ref Order
+	Day   int32
+	Price float64
+}
+
+// OrdersOfBuyerScan is declared query OrdersOfBuyerScan (shop.tw:243).
+// Plan: scan Order (ascending index); filter. Run it from one goroutine at
+// a time; the result's order is docs/schema.md's Query results.
+type OrdersOfBuyerScan struct {
+	t         *Tables
+	tb        *tickwork.Table          // Order
+	oBuyer    []tickwork.Handle        // Order.Buyer
+	oPrice    []float64                // Order.Price
+	oDay      []int32                  // Order.Day
+	w         *tickwork.World          // set by Parallel: the world whose workers scan
+	lane      string                   // the lane of the last Run
+	minChunks int                      // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn   func(worker, chunk int)  // q.chunk, made once
+	argB      tickwork.Handle          // Run's b, for chunk
+	parts     [][]OrdersOfBuyerScanRow // per-chunk rows
+}
+
+// NewOrdersOfBuyerScan makes query OrdersOfBuyerScan over the tables of t,
+// for the host between frames (never during World.Frame).
+func NewOrdersOfBuyerScan(t *Tables) *OrdersOfBuyerScan {
+	q := &OrdersOfBuyerScan{t: t, tb: t.Order.Table}
+	q.oBuyer = t.Order.Buyer.All()
+	q.oPrice = t.Order.Price.All()
+	q.oDay = t.Order.Day.All()
+	return q
+}
+
+// DeclareOrdersOfBuyerScan makes query OrdersOfBuyerScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareOrdersOfBuyerScan(d *tickwork.Decl, t *Tables) *OrdersOfBuyerScan {
+	q := &OrdersOfBuyerScan{t: t, tb: t.Order.Table}
+	q.oBuyer = tickwork.Read(d, t.Order.Buyer).All()
+	q.oPrice = tickwork.Read(d, t.Order.Price).All()
+	q.oDay = tickwork.Read(d, t.Order.Day).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OrdersOfBuyerScan) Run(dst []OrdersOfBuyerScanRow, b tickwork.Handle) []OrdersOfBuyerScanRow {
+	dst = dst[:0]
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argB = b
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				oBuyers := q.oBuyer[base+lo : base+hi]
+				oPrices := q.oPrice[base+lo : base+hi][:len(oBuyers)]
+				oDays := q.oDay[base+lo : base+hi][:len(oBuyers)]
+				for i := range oBuyers {
+					row := base + lo + i
+					if oBuyers[i] == b {
+						dst = append(dst, OrdersOfBuyerScanRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays[i], Price: oPrices[i]})
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *OrdersOfBuyerScan) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
+func (q *OrdersOfBuyerScan) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *OrdersOfBuyerScan) chunk(_, c int) {
+	b := q.argB
+	_ = b
+	dst := q.parts[c][:0]
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		oBuyers2 := q.oBuyer[base+lo : base+hi]
+		oPrices2 := q.oPrice[base+lo : base+hi][:len(oBuyers2)]
+		oDays2 := q.oDay[base+lo : base+hi][:len(oBuyers2)]
+		for i := range oBuyers2 {
+			row := base + lo + i
+			if oBuyers2[i] == b {
+				dst = append(dst, OrdersOfBuyerScanRow{Order: tickwork.QueryHandle(q.tb, row), Day: oDays2[i], Price: oPrices2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *OrdersOfBuyerScan) Plan() string {
+	if q.lane == "" {
+		return "scan Order (ascending index); filter"
+	}
+	return "scan Order (ascending index); filter; lane of the last run: " + q.lane
+}
+
+// PlayersInLevelsRow is a row of the result of query PlayersInLevels
+// (shop.tw:250).
+type PlayersInLevelsRow struct {
+	Player tickwork.Handle // ref Player
+	Level  int32
+}
+
+// PlayersInLevels is declared query PlayersInLevels (shop.tw:250). Plan:
+// index PlayersByLevel (sorted on Player(Level)): range walk, from Level
+// param a, to Level param b, rows sorted by index; filter. Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type PlayersInLevels struct {
+	t      *Tables
+	tb     *tickwork.Table              // Player
+	pLevel []int32                      // Player.Level
+	ix     *tickwork.SortedIndex[int32] // index PlayersByLevel
+	rows   []int32                      // the index's candidate rows of a run
+}
+
+// NewPlayersInLevels makes query PlayersInLevels over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewPlayersInLevels(t *Tables) *PlayersInLevels {
+	q := &PlayersInLevels{t: t, tb: t.Player.Table}
+	q.pLevel = t.Player.Level.All()
+	q.ix = t.Indexes.PlayersByLevel
+	return q
+}
+
+// DeclarePlayersInLevels makes query PlayersInLevels for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclarePlayersInLevels(d *tickwork.Decl, t *Tables) *PlayersInLevels {
+	q := &PlayersInLevels{t: t, tb: t.Player.Table}
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	q.ix = t.Indexes.PlayersByLevel
+	tickwork.ReadIndex(d, q.ix)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *PlayersInLevels) Run(dst []PlayersInLevelsRow, a int32, b int32) []PlayersInLevelsRow {
+	dst = dst[:0]
+	sx := q.ix.Sorted()
+	rows := q.rows[:0]
+	for r := sx.Seek(a); r != index.NoRow; r = sx.Next(r) {
+		if k, _ := sx.Key(r); index.Compare(k, b) > 0 {
+			break // past the range
+		}
+		rows = append(rows, r)
+	}
+	slices.Sort(rows) // the scan's order: ascending entity index
+	q.rows = rows
+	for _, r := range rows {
+		row := int(r)
+		if tickwork.QueryBoolKey(q.pLevel[row] >= a)&tickwork.QueryBoolKey(q.pLevel[row] <= b) != 0 {
+			dst = append(dst, PlayersInLevelsRow{Player: tickwork.QueryHandle(q.tb, row), Level: q.pLevel[row]})
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *PlayersInLevels) Plan() string {
+	return "index PlayersByLevel (sorted on Player(Level)): range walk, from Level param a, to Level param b, rows sorted by index; filter"
+}
+
+// PlayersInLevelsScanRow is a row of the result of query
+// PlayersInLevelsScan (shop.tw:256).
+type PlayersInLevelsScanRow struct {
+	Player tickwork.Handle // ref Player
+	Level  int32
+}
+
+// PlayersInLevelsScan is declared query PlayersInLevelsScan (shop.tw:256).
+// Plan: scan Player (ascending index); filter. Run it from one goroutine at
+// a time; the result's order is docs/schema.md's Query results.
+type PlayersInLevelsScan struct {
+	t          *Tables
+	tb         *tickwork.Table            // Player
+	pLevel     []int32                    // Player.Level
+	w          *tickwork.World            // set by Parallel: the world whose workers scan
+	lane       string                     // the lane of the last Run
+	minChunks  int                        // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn    func(worker, chunk int)    // q.chunk, made once
+	argA, argB int32                      // Run's a, for chunk, Run's b, for chunk
+	parts      [][]PlayersInLevelsScanRow // per-chunk rows
+}
+
+// NewPlayersInLevelsScan makes query PlayersInLevelsScan over the tables of
+// t, for the host between frames (never during World.Frame).
+func NewPlayersInLevelsScan(t *Tables) *PlayersInLevelsScan {
+	q := &PlayersInLevelsScan{t: t, tb: t.Player.Table}
+	q.pLevel = t.Player.Level.All()
+	return q
+}
+
+// DeclarePlayersInLevelsScan makes query PlayersInLevelsScan for a
+// hand-written system: it declares a read of every column the query reads
+// and the presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclarePlayersInLevelsScan(d *tickwork.Decl, t *Tables) *PlayersInLevelsScan {
+	q := &PlayersInLevelsScan{t: t, tb: t.Player.Table}
+	q.pLevel = tickwork.Read(d, t.Player.Level).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *PlayersInLevelsScan) Run(dst []PlayersInLevelsScanRow, a int32, b int32) []PlayersInLevelsScanRow {
+	dst = dst[:0]
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argA = a
+		q.argB = b
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				pLevels := q.pLevel[base+lo : base+hi]
+				for i := range pLevels {
+					row := base + lo + i
+					if tickwork.QueryBoolKey(pLevels[i] >= a)&tickwork.QueryBoolKey(pLevels[i] <= b) != 0 {
+						dst = append(dst, PlayersInLevelsScanRow{Player: tickwork.QueryHandle(q.tb, row), Level: pLevels[i]})
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *PlayersInLevelsScan) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
+func (q *PlayersInLevelsScan) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *PlayersInLevelsScan) chunk(_, c int) {
+	a := q.argA
+	_ = a
+	b := q.argB
+	_ = b
+	dst := q.parts[c][:0]
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		pLevels2 := q.pLevel[base+lo : base+hi]
+		for i := range pLevels2 {
+			row := base + lo + i
+			if tickwork.QueryBoolKey(pLevels2[i] >= a)&tickwork.QueryBoolKey(pLevels2[i] <= b) != 0 {
+				dst = append(dst, PlayersInLevelsScanRow{Player: tickwork.QueryHandle(q.tb, row), Level: pLevels2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *PlayersInLevelsScan) Plan() string {
+	if q.lane == "" {
+		return "scan Player (ascending index); filter"
+	}
+	return "scan Player (ascending index); filter; lane of the last run: " + q.lane
+}
+
+// TopScoresIxRow is a row of the result of query TopScoresIx (shop.tw:263).
+type TopScoresIxRow struct {
+	Player tickwork.Handle // ref Player
+	Score  int64
+}
+
+// TopScoresIx is declared query TopScoresIx (shop.tw:263). Plan: index
+// PlayersByScore (sorted on Player(Score)): descending walk by runs of
+// Score (ties in ascending index), first n. Run it from one goroutine at a
+// time; the result's order is docs/schema.md's Query results.
+type TopScoresIx struct {
+	t      *Tables
+	tb     *tickwork.Table              // Player
+	pScore []int64                      // Player.Score
+	ix     *tickwork.SortedIndex[int64] // index PlayersByScore
+	ents   []topScoresIxEnt             // the rows with their order keys
+}
+
+// topScoresIxEnt is a row of query TopScoresIx with its order keys and position.
+type topScoresIxEnt struct {
+	k0  int64
+	ord int32
+	row TopScoresIxRow
+}
+
+// NewTopScoresIx makes query TopScoresIx over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewTopScoresIx(t *Tables) *TopScoresIx {
+	q := &TopScoresIx{t: t, tb: t.Player.Table}
+	q.pScore = t.Player.Score.All()
+	q.ix = t.Indexes.PlayersByScore
+	return q
+}
+
+// DeclareTopScoresIx makes query TopScoresIx for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareTopScoresIx(d *tickwork.Decl, t *Tables) *TopScoresIx {
+	q := &TopScoresIx{t: t, tb: t.Player.Table}
+	q.pScore = tickwork.Read(d, t.Player.Score).All()
+	q.ix = t.Indexes.PlayersByScore
+	tickwork.ReadIndex(d, q.ix)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *TopScoresIx) Run(dst []TopScoresIxRow, n int32) []TopScoresIxRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]TopScoresIxRow, 0, bound)
+	}
+	sx := q.ix.Sorted()
+	for run := sx.LastRun(); run != index.NoRow; run = sx.PrevRun(run) {
+		k0, _ := sx.Key(run)
+		for r := run; r != index.NoRow; r = sx.Next(r) {
+			if k, _ := sx.Key(r); index.Compare(k, k0) != 0 {
+				break // the run's end
+			}
+			row := int(r)
+			dst = append(dst, TopScoresIxRow{Player: tickwork.QueryHandle(q.tb, row), Score: q.pScore[row]})
+			if len(dst) == bound {
+				return dst
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *TopScoresIx) Plan() string {
+	return "index PlayersByScore (sorted on Player(Score)): descending walk by runs of Score (ties in ascending index), first n"
+}
+
+// topScoresIxCmp orders rows of query TopScoresIx: its order keys, then the position.
+func topScoresIxCmp(a, b *topScoresIxEnt) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return 1
+		}
+		return -1
+	}
+	return int(a.ord - b.ord)
+}
+
+func topScoresIxOrder(a, b topScoresIxEnt) int { return topScoresIxCmp(&a, &b) }
+
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *TopScoresIx) offer(e *topScoresIxEnt, bound int) (int64, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if topScoresIxCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
+	}
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && topScoresIxCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if topScoresIxCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0, false
+}
+
+// ItemSalesRow is a row of the result of query ItemSales (shop.tw:271).
+type ItemSalesRow struct {
+	Quantity int32
+	Sum      float64
+	N        int64
+}
+
+// ItemSales is declared query ItemSales (shop.tw:271). Plan: index
+// OrdersOfItem (hash on Order(Item)): walk the rows of Item == param it
+// (ascending index); filter; group by Quantity: a group table (map) of the
+// keys; sort groups by their keys. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type ItemSales struct {
+	t         *Tables
+	tb        *tickwork.Table                      // Order
+	oItem     []tickwork.Handle                    // Order.Item
+	oPrice    []float64                            // Order.Price
+	oQuantity []int32                              // Order.Quantity
+	ix        *tickwork.HashIndex[tickwork.Handle] // index OrdersOfItem
+	groups    []itemSalesGroup                     // the groups of a run
+	index     map[itemSalesKey]int32               // group key -> group
+}
+
+// itemSalesKey is a group key of query ItemSales, in ordering form.
+type itemSalesKey struct {
+	k0 int32
+}
+
+// itemSalesGroup is a group of query ItemSales: its keys (value, ordering form) and
+// aggregates.
+type itemSalesGroup struct {
+	g0 int32
+	k0 int32
+	a0 float64
+	a1 int64
+}
+
+// NewItemSales makes query ItemSales over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewItemSales(t *Tables) *ItemSales {
+	q := &ItemSales{t: t, tb: t.Order.Table}
+	q.oItem = t.Order.Item.All()
+	q.oPrice = t.Order.Price.All()
+	q.oQuantity = t.Order.Quantity.All()
+	q.ix = t.Indexes.OrdersOfItem
+	q.index = map[itemSalesKey]int32{}
+	return q
+}
+
+// DeclareItemSales makes query ItemSales for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareItemSales(d *tickwork.Decl, t *Tables) *ItemSales {
+	q := &ItemSales{t: t, tb: t.Order.Table}
+	q.oItem = tickwork.Read(d, t.Order.Item).All()
+	q.oPrice = tickwork.Read(d, t.Order.Price).All()
+	q.oQuantity = tickwork.Read(d, t.Order.Quantity).All()
+	q.ix = t.Indexes.OrdersOfItem
+	tickwork.ReadIndex(d, q.ix)
+	q.index = map[itemSalesKey]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *ItemSales) Run(dst []ItemSalesRow, it tickwork.Handle) []ItemSalesRow {
+	dst = dst[:0]
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
+	q.groups = q.groups[:0]
+	hx := q.ix.Hash()
+	for r := hx.First(it); r != index.NoRow; r = hx.Next(r) {
+		row := int(r)
+		if q.oItem[row] == it {
+			g0 := q.oQuantity[row]
+			gi := q.group(itemSalesKey{k0: g0}, g0)
+			gp := &q.groups[gi]
+			gp.a0 += float64(q.oPrice[row])
+			gp.a1++
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, itemSalesOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && itemSalesOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, ItemSalesRow{Quantity: gp.g0, Sum: gp.a0, N: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *ItemSales) Plan() string {
+	return "index OrdersOfItem (hash on Order(Item)): walk the rows of Item == param it (ascending index); filter; group by Quantity: a group table (map) of the keys; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it with the key values.
+func (q *ItemSales) group(key itemSalesKey, g0 int32) int32 {
+	if gi, ok := q.index[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, itemSalesGroup{g0: g0, k0: key.k0})
+	q.index[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// itemSalesOrder orders the groups of query ItemSales: its order keys, then the group
+// keys.
+func itemSalesOrder(a, b itemSalesGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// ItemSalesScanRow is a row of the result of query ItemSalesScan
+// (shop.tw:278).
+type ItemSalesScanRow struct {
+	Quantity int32
+	Sum      float64
+	N        int64
+}
+
+// ItemSalesScan is declared query ItemSalesScan (shop.tw:278). Plan: scan
+// Order (ascending index); filter; group by Quantity: a group table (map)
+// of the keys; sort groups by their keys. Run it from one goroutine at a
+// time; the result's order is docs/schema.md's Query results.
+type ItemSalesScan struct {
+	t         *Tables
+	tb        *tickwork.Table            // Order
+	oItem     []tickwork.Handle          // Order.Item
+	oPrice    []float64                  // Order.Price
+	oQuantity []int32                    // Order.Quantity
+	groups    []itemSalesScanGroup       // the groups of a run
+	index     map[itemSalesScanKey]int32 // group key -> group
+}
+
+// itemSalesScanKey is a group key of query ItemSalesScan, in ordering form.
+type itemSalesScanKey struct {
+	k0 int32
+}
+
+// itemSalesScanGroup is a group of query ItemSalesScan: its keys (value, ordering form) and
+// aggregates.
+type itemSalesScanGroup struct {
+	g0 int32
+	k0 int32
+	a0 float64
+	a1 int64
+}
+
+// NewItemSalesScan makes query ItemSalesScan over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewItemSalesScan(t *Tables) *ItemSalesScan {
+	q := &ItemSalesScan{t: t, tb: t.Order.Table}
+	q.oItem = t.Order.Item.All()
+	q.oPrice = t.Order.Price.All()
+	q.oQuantity = t.Order.Quantity.All()
+	q.index = map[itemSalesScanKey]int32{}
+	return q
+}
+
+// DeclareItemSalesScan makes query ItemSalesScan for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareItemSalesScan(d *tickwork.Decl, t *Tables) *ItemSalesScan {
+	q := &ItemSalesScan{t: t, tb: t.Order.Table}
+	q.oItem = tickwork.Read(d, t.Order.Item).All()
+	q.oPrice = tickwork.Read(d, t.Order.Price).All()
+	q.oQuantity = tickwork.Read(d, t.Order.Quantity).All()
+	q.index = map[itemSalesScanKey]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *ItemSalesScan) Run(dst []ItemSalesScanRow, it tickwork.Handle) []ItemSalesScanRow {
+	dst = dst[:0]
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
+	q.groups = q.groups[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			oItems := q.oItem[base+lo : base+hi]
+			oPrices := q.oPrice[base+lo : base+hi][:len(oItems)]
+			oQuantitys := q.oQuantity[base+lo : base+hi][:len(oItems)]
+			for i := range oItems {
+				if oItems[i] == it {
+					g0 := oQuantitys[i]
+					gi := q.group(itemSalesScanKey{k0: g0}, g0)
+					gp := &q.groups[gi]
+					gp.a0 += float64(oPrices[i])
+					gp.a1++
+				}
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, itemSalesScanOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && itemSalesScanOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, ItemSalesScanRow{Quantity: gp.g0, Sum: gp.a0, N: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *ItemSalesScan) Plan() string {
+	return "scan Order (ascending index); filter; group by Quantity: a group table (map) of the keys; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it with the key values.
+func (q *ItemSalesScan) group(key itemSalesScanKey, g0 int32) int32 {
+	if gi, ok := q.index[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, itemSalesScanGroup{g0: g0, k0: key.k0})
+	q.index[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// itemSalesScanOrder orders the groups of query ItemSalesScan: its order keys, then the group
+// keys.
+func itemSalesScanOrder(a, b itemSalesScanGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
 }
