@@ -46,13 +46,13 @@ type Params struct {
 	SKU     int64           // a live product's SKU
 	Player  tickwork.Handle // a live player with orders: the running sum
 	Score   int64           // a Score threshold (the median)
-	Box     [4]float32      // x0, y0, x1, y1: a box of side 100 around the arena's centre
+	Box     [4]float32      // x0, y0, x1, y1: a box of side 100 around the centre of the arena (and of the stores' map)
 	Day     int32           // the keyset page's key: (Day, index) after (Day, AfterIndex)
 	AfterIx int32
 	// the index-served cases' (cases_index.go)
 	Item             tickwork.Handle // the Product of Player's order: the grouped aggregate over OrdersByItem
 	LevelLo, LevelHi int32           // the level range [LevelLo, LevelHi]: 59, 60 (a 30th of the levels)
-	Centre           [2]float32      // the radius query's centre: the arena's centre
+	Centre           [2]float32      // the radius query's centre: the stores' map's centre
 	Radius           float32         // the radius query's r: 50
 }
 
@@ -118,7 +118,7 @@ func (d *Data) params() {
 		}
 	}
 	p.Score = 500_000_000
-	c := rules.W / 2
+	c := rules.W / 2 // the arena's and the stores' map's centre (shop.MapSide == rules.W)
 	p.Box = [4]float32{c - 50, c - 50, c + 50, c + 50}
 	p.Centre, p.Radius = [2]float32{c, c}, 50
 	p.LevelLo, p.LevelHi = 59, 60
