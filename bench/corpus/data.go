@@ -18,11 +18,12 @@ type Size struct {
 }
 
 // Full is the corpus's size: the arena at 100 000 units after 200
-// frames, and the shop at 50 000 players, 5 000 products, 50 000 orders.
+// frames, and the shop at 50 000 players, 5 000 products, 50 000 orders
+// and 100 000 stores.
 func Full() Size { return Size{Units: 100000, Frames: 200, Shop: shop.DefaultConfig()} }
 
 // Small is the agreement test's size: the arena at 5 000 units after 200
-// frames, the shop at 2 000 / 200 / 2 000.
+// frames, the shop at 2 000 / 200 / 2 000 / 5 000.
 func Small() Size { return Size{Units: 5000, Frames: 200, Shop: shop.SmallConfig()} }
 
 // Data is the two data sets in their worlds, and the parameters the
