@@ -89,8 +89,8 @@ func TestIndexCasesRuntimePlans(t *testing.T) {
 		"ix_item_sales":           {shop.NewItemSales(s).Plan(), shop.NewItemSalesScan(s).Plan()},
 		"ix_hit_totals_by_target": {arena.NewHitTotalsByTarget(a).Plan(), arena.NewHitTotalsByTargetScan(a).Plan()},
 		"ix_weakest_units":        {arena.NewWeakestUnits(a).Plan(), arena.NewWeakestUnitsScan(a).Plan()},
-		"ix_bodies_in_box":        {arena.NewBodiesInBox(a).Plan(), arena.NewBodiesInBoxScan(a).Plan()},
-		"ix_bodies_near":          {arena.NewBodiesNear(a).Plan(), arena.NewBodiesNearScan(a).Plan()},
+		"ix_stores_in_box":        {shop.NewStoresInBox(s).Plan(), shop.NewStoresInBoxScan(s).Plan()},
+		"ix_stores_near":          {shop.NewStoresNear(s).Plan(), shop.NewStoresNearScan(s).Plan()},
 	}
 	for _, c := range indexCases() {
 		in := c.Info()

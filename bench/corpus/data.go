@@ -18,11 +18,12 @@ type Size struct {
 }
 
 // Full is the corpus's size: the arena at 100 000 units after 200
-// frames, and the shop at 50 000 players, 5 000 products, 50 000 orders.
+// frames, and the shop at 50 000 players, 5 000 products, 50 000 orders
+// and 100 000 stores.
 func Full() Size { return Size{Units: 100000, Frames: 200, Shop: shop.DefaultConfig()} }
 
 // Small is the agreement test's size: the arena at 5 000 units after 200
-// frames, the shop at 2 000 / 200 / 2 000.
+// frames, the shop at 2 000 / 200 / 2 000 / 5 000.
 func Small() Size { return Size{Units: 5000, Frames: 200, Shop: shop.SmallConfig()} }
 
 // Data is the two data sets in their worlds, and the parameters the
@@ -46,13 +47,13 @@ type Params struct {
 	SKU     int64           // a live product's SKU
 	Player  tickwork.Handle // a live player with orders: the running sum
 	Score   int64           // a Score threshold (the median)
-	Box     [4]float32      // x0, y0, x1, y1: a box of side 100 around the arena's centre
+	Box     [4]float32      // x0, y0, x1, y1: a box of side 100 around the centre of the arena (and of the stores' map)
 	Day     int32           // the keyset page's key: (Day, index) after (Day, AfterIndex)
 	AfterIx int32
 	// the index-served cases' (cases_index.go)
 	Item             tickwork.Handle // the Product of Player's order: the grouped aggregate over OrdersByItem
 	LevelLo, LevelHi int32           // the level range [LevelLo, LevelHi]: 59, 60 (a 30th of the levels)
-	Centre           [2]float32      // the radius query's centre: the arena's centre
+	Centre           [2]float32      // the radius query's centre: the stores' map's centre
 	Radius           float32         // the radius query's r: 50
 }
 
@@ -118,7 +119,7 @@ func (d *Data) params() {
 		}
 	}
 	p.Score = 500_000_000
-	c := rules.W / 2
+	c := rules.W / 2 // the arena's and the stores' map's centre (shop.MapSide == rules.W)
 	p.Box = [4]float32{c - 50, c - 50, c + 50, c + 50}
 	p.Centre, p.Radius = [2]float32{c, c}, 50
 	p.LevelLo, p.LevelHi = 59, 60

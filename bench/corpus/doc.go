@@ -24,7 +24,8 @@
 // ([Kase].NewGen, in generated.go: wired for every declared case, nil for
 // the others). The index-served cases of issue 23 (cases_index.go: a
 // unique key's lookup, a hash key's equality and group by, a sorted
-// index's range and top-N, a grid's box and disc) run their query as
+// index's range and top-N, a grid's box and disc over the shop's
+// stores) run their query as
 // served by a declared index ([Info].Index), the same query `using scan`
 // ([Kase].NewScan) and a hand loop over a plain-Go index of the same kind
 // (a map, a sorted slice of rows, a grid of row lists) built once; where

@@ -160,43 +160,52 @@ func genWeakestUnitsScan(d *Data) func([]HI32) []HI32 {
 	}
 }
 
-func genBodiesInBoxIx(d *Data) func([]HXY) []HXY {
-	q, b := arena.NewBodiesInBox(d.A), d.P.Box
-	var rows []arena.BodiesInBoxRow
+func genStoresInBox(d *Data) func([]HXY) []HXY {
+	q, b := shop.NewStoresInBox(d.Shop), d.P.Box
+	var rows []shop.StoresInBoxRow
 	return func(dst []HXY) []HXY {
 		rows = q.Run(rows[:0], b[0], b[1], b[2], b[3])
 		for _, r := range rows {
-			dst = append(dst, HXY{idOf(r.Body), r.X, r.Y})
+			dst = append(dst, HXY{idOf(r.Store), r.X, r.Y})
 		}
 		return dst
 	}
 }
 
-func genBodiesNear(d *Data) func([]HXY) []HXY {
-	q, c, r := arena.NewBodiesNear(d.A), d.P.Centre, d.P.Radius
+func genStoresInBoxScan(d *Data) func([]HXY) []HXY {
+	q, b := shop.NewStoresInBoxScan(d.Shop), d.P.Box
+	var rows []shop.StoresInBoxScanRow
+	return func(dst []HXY) []HXY {
+		rows = q.Run(rows[:0], b[0], b[1], b[2], b[3])
+		for _, r := range rows {
+			dst = append(dst, HXY{idOf(r.Store), r.X, r.Y})
+		}
+		return dst
+	}
+}
+
+func genStoresNear(d *Data) func([]HXY) []HXY {
+	q, c, r := shop.NewStoresNear(d.Shop), d.P.Centre, d.P.Radius
 	r2 := float32(r * r)
-	var rows []arena.BodiesNearRow
+	var rows []shop.StoresNearRow
 	return func(dst []HXY) []HXY {
 		rows = q.Run(rows[:0], c[0], c[1], r2)
 		for _, r := range rows {
-			dst = append(dst, HXY{idOf(r.Body), r.X, r.Y})
+			dst = append(dst, HXY{idOf(r.Store), r.X, r.Y})
 		}
 		return dst
 	}
 }
 
-func genBodiesNearScan(d *Data) func([]HXY) []HXY {
-	q, c, r := arena.NewBodiesNearScan(d.A), d.P.Centre, d.P.Radius
+func genStoresNearScan(d *Data) func([]HXY) []HXY {
+	q, c, r := shop.NewStoresNearScan(d.Shop), d.P.Centre, d.P.Radius
 	r2 := float32(r * r)
-	var rows []arena.BodiesNearScanRow
+	var rows []shop.StoresNearScanRow
 	return func(dst []HXY) []HXY {
 		rows = q.Run(rows[:0], c[0], c[1], r2)
 		for _, r := range rows {
-			dst = append(dst, HXY{idOf(r.Body), r.X, r.Y})
+			dst = append(dst, HXY{idOf(r.Store), r.X, r.Y})
 		}
 		return dst
 	}
 }
-
-// genBodiesInBoxScan: BodiesInBoxScan (bodies_in_box's generated side).
-func genBodiesInBoxScan(d *Data) func([]HXY) []HXY { return genBodiesInBox(d) }

@@ -36,6 +36,7 @@ CREATE TABLE banned(idx INTEGER PRIMARY KEY, gen INTEGER NOT NULL);
 CREATE TABLE product(idx INTEGER PRIMARY KEY, gen INTEGER NOT NULL, sku INTEGER NOT NULL, category INTEGER NOT NULL, price REAL NOT NULL, stock INTEGER NOT NULL);
 CREATE TABLE orders(idx INTEGER PRIMARY KEY, gen INTEGER NOT NULL, buyer_idx INTEGER NOT NULL, buyer_gen INTEGER NOT NULL,
 	item_idx INTEGER NOT NULL, item_gen INTEGER NOT NULL, price REAL NOT NULL, quantity INTEGER NOT NULL, day INTEGER NOT NULL);
+CREATE TABLE store(idx INTEGER PRIMARY KEY, gen INTEGER NOT NULL, x REAL NOT NULL, y REAL NOT NULL);
 `
 
 // OpenDB loads d into two in-memory SQLite databases and creates the
@@ -188,6 +189,7 @@ func load(s *sql.DB, d *Data) error {
 		b, it := o.Buyer.All()[r], o.Item.All()[r]
 		return []any{b.Index(), b.Generation(), it.Index(), it.Generation(), o.Price.All()[r], o.Quantity.All()[r], o.Day.All()[r]}
 	})
+	l.insert("store", 4, p.Store.Table, func(r int) []any { return []any{p.Store.X.All()[r], p.Store.Y.All()[r]} })
 	if l.err != nil {
 		tx.Rollback()
 		return l.err

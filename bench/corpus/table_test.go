@@ -74,16 +74,16 @@ func TestIndexTable(t *testing.T) {
 	const in = `BenchmarkCorpus/ix_top_scores/generated-2 	100	100 ns/op	20 rows	0 B/op	0 allocs/op
 BenchmarkCorpus/ix_top_scores/scan-2      	100	5000 ns/op	20 rows	0 B/op	0 allocs/op
 BenchmarkCorpus/ix_top_scores/sqlite_index-2	100	2000 ns/op	20 rows	900 B/op	40 allocs/op
-BenchmarkCorpus/ix_bodies_near/generated-2	100	1000 ns/op	180 rows	0 B/op	0 allocs/op
-BenchmarkCorpus/ix_bodies_near/scan-2     	100	50000 ns/op	180 rows	0 B/op	0 allocs/op
-BenchmarkCorpus/ix_bodies_near/sqlite_index-2	100	500000 ns/op	180 rows	900 B/op	40 allocs/op
+BenchmarkCorpus/ix_stores_near/generated-2	100	1000 ns/op	180 rows	0 B/op	0 allocs/op
+BenchmarkCorpus/ix_stores_near/scan-2     	100	50000 ns/op	180 rows	0 B/op	0 allocs/op
+BenchmarkCorpus/ix_stores_near/sqlite_index-2	100	500000 ns/op	180 rows	900 B/op	40 allocs/op
 BenchmarkCorpus/count_units/generated-2   	100	5 ns/op	1 rows	0 B/op	0 allocs/op
 BenchmarkCorpus/ix_top_scores/generated-2 	100	200 ns/op	20 rows	0 B/op	0 allocs/op
 BenchmarkCorpus/ix_top_scores/scan-2      	100	6000 ns/op	20 rows	0 B/op	0 allocs/op
 BenchmarkCorpus/ix_top_scores/sqlite_index-2	100	3000 ns/op	20 rows	900 B/op	40 allocs/op
-BenchmarkCorpus/ix_bodies_near/generated-2	100	1000 ns/op	180 rows	0 B/op	0 allocs/op
-BenchmarkCorpus/ix_bodies_near/scan-2     	100	50000 ns/op	180 rows	0 B/op	0 allocs/op
-BenchmarkCorpus/ix_bodies_near/sqlite_index-2	100	500000 ns/op	180 rows	900 B/op	40 allocs/op
+BenchmarkCorpus/ix_stores_near/generated-2	100	1000 ns/op	180 rows	0 B/op	0 allocs/op
+BenchmarkCorpus/ix_stores_near/scan-2     	100	50000 ns/op	180 rows	0 B/op	0 allocs/op
+BenchmarkCorpus/ix_stores_near/sqlite_index-2	100	500000 ns/op	180 rows	900 B/op	40 allocs/op
 `
 	rs, err := ParseResults(strings.NewReader(in))
 	require.NoError(t, err)
@@ -104,7 +104,7 @@ BenchmarkCorpus/ix_bodies_near/sqlite_index-2	100	500000 ns/op	180 rows	900 B/op
 	assert.Contains(t, out, "17.50× (15.00–20.00) !", "sqlite_index/indexed below 30×")
 	assert.Contains(t, out, "40.00× (30.00–50.00)", "scan/indexed")
 	assert.NotContains(t, out, "(30.00–50.00) !", "40× meets the scan's 10×: no mark")
-	assert.Contains(t, out, "500× (500–500)", "ix_bodies_near")
+	assert.Contains(t, out, "500× (500–500)", "ix_stores_near")
 	// sqrt(17.5 * 500) = 93.5; sqrt(40 * 50) = 44.7
 	assert.Contains(t, out, "sqlite_index/indexed 93.54× over 2 cases")
 	assert.Contains(t, out, "scan/indexed 44.72× over 2")

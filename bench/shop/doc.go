@@ -1,4 +1,4 @@
-// Package shop is the Players / Orders / Products data set of the query
+// Package shop is the Players / Orders / Products / Stores data set of the query
 // corpus (package bench/corpus): its schema shop.tw, generated into
 // shop_gen.go by go generate (its tables and the corpus's declared
 // queries), and [Fill], which fills a world's tables from a seeded
@@ -12,7 +12,10 @@
 // an order's Buyer is a ref Player and its Item a ref Product. Fill deletes
 // a share of the players after the orders are made, so some orders' Buyer
 // and some players' Guild dangle (a left join's missing rows) and the
-// Player table has holes.
+// Player table has holes. The standalone table Store holds points on a
+// map of side [MapSide] (X, Y uniform, a 50th deleted) for the grid index
+// StoresByPos: the corpus's box and disc (no system moves them, so the
+// grid costs no upkeep).
 //
 // # Concurrency
 //

@@ -12,23 +12,28 @@ type Config struct {
 	Players  int    // players created (1..the Accounts capacity); a 25th of them is deleted, a 100th made anew
 	Products int    // products (1..the Product capacity)
 	Orders   int    // orders (1..the Order capacity)
+	Stores   int    // stores (1..the Store capacity); a 50th of them is deleted
 	Seed     uint64 // seed of the stream (tickwork.NewRand(Seed, 1))
 }
 
 // DefaultConfig is the corpus's full size: 50 000 players, 5 000
-// products, 50 000 orders (the schema's capacities).
+// products, 50 000 orders, 100 000 stores (the schema's capacities).
 func DefaultConfig() Config {
-	return Config{Players: 50000, Products: 5000, Orders: 50000, Seed: 22}
+	return Config{Players: 50000, Products: 5000, Orders: 50000, Stores: 100000, Seed: 22}
 }
 
-// SmallConfig is the agreement test's size: 2 000 / 200 / 2 000.
+// SmallConfig is the agreement test's size: 2 000 / 200 / 2 000 / 5 000.
 func SmallConfig() Config {
-	return Config{Players: 2000, Products: 200, Orders: 2000, Seed: 22}
+	return Config{Players: 2000, Products: 200, Orders: 2000, Stores: 5000, Seed: 22}
 }
+
+// MapSide is the side of the square the stores are spread over (world
+// units: the arena's W).
+const MapSide = 2048
 
 // Sizes returns the capacities that hold cfg's rows: Declare's argument.
 func (c Config) Sizes() Sizes {
-	return Sizes{Accounts: c.Players, Product: c.Products, Order: c.Orders}
+	return Sizes{Accounts: c.Players, Product: c.Products, Order: c.Orders, Store: c.Stores}
 }
 
 // ErrBadConfig is matched (errors.Is) by Fill's error for a size below 1
@@ -46,14 +51,15 @@ var ErrBadConfig = errors.New("shop: bad config")
 // times 0.8..1.2, Quantity 1..10, Day 0..999); then the deletion of a 25th
 // of the players (their orders' Buyer and followers' Guild dangle) and
 // the creation of a 100th anew in the lowest free slots (a new
-// generation). It returns an error matching [ErrBadConfig] for a size out
+// generation); last, Stores stores (X and Y uniform in [0, MapSide)) and
+// the deletion of a 50th of them (holes). It returns an error matching [ErrBadConfig] for a size out
 // of range, or the tables' error. A structural change: between frames,
 // one goroutine.
 func Fill(t *Tables, cfg Config) error {
 	if cfg.Players < 1 || cfg.Players > t.Accounts.Cap() || cfg.Products < 1 || cfg.Products > t.Product.Table.Cap() ||
-		cfg.Orders < 1 || cfg.Orders > t.Order.Table.Cap() {
-		return fmt.Errorf("%w: %d players, %d products, %d orders for capacities %d, %d, %d", ErrBadConfig,
-			cfg.Players, cfg.Products, cfg.Orders, t.Accounts.Cap(), t.Product.Table.Cap(), t.Order.Table.Cap())
+		cfg.Orders < 1 || cfg.Orders > t.Order.Table.Cap() || cfg.Stores < 1 || cfg.Stores > t.Store.Table.Cap() {
+		return fmt.Errorf("%w: %d players, %d products, %d orders, %d stores for capacities %d, %d, %d, %d", ErrBadConfig,
+			cfg.Players, cfg.Products, cfg.Orders, cfg.Stores, t.Accounts.Cap(), t.Product.Table.Cap(), t.Order.Table.Cap(), t.Store.Table.Cap())
 	}
 	r := tickwork.NewRand(cfg.Seed, 1)
 	players := make([]tickwork.Handle, 0, cfg.Players)
@@ -99,6 +105,17 @@ func Fill(t *Tables, cfg Config) error {
 	for i := range cfg.Players / 100 {
 		if _, err := addPlayer(t, r, int64(1_000_000+cfg.Players+i), players); err != nil {
 			return err
+		}
+	}
+	for range cfg.Stores {
+		h, err := t.Store.Table.Insert()
+		if err != nil {
+			return err
+		}
+		t.Store.X.Set(h, r.Float32()*MapSide)
+		t.Store.Y.Set(h, r.Float32()*MapSide)
+		if r.IntN(50) == 0 {
+			t.Store.Table.Delete(h)
 		}
 	}
 	return nil

@@ -42,6 +42,13 @@ func TestFill(t *testing.T) {
 	assert.Equal(t, a.Player.Score.All(), b.Player.Score.All())
 	assert.Equal(t, untagged(a.Order.Buyer.All()), untagged(b.Order.Buyer.All()), "the same entities (each world's domain has its own tag)")
 	assert.Equal(t, a.Order.Price.All(), b.Order.Price.All())
+	st := a.Store.Table.Len()
+	assert.Less(t, st, cfg.Stores, "a 50th deleted")
+	assert.Greater(t, st, cfg.Stores*9/10)
+	for _, v := range append(a.Store.X.All()[:cfg.Stores:cfg.Stores], a.Store.Y.All()[:cfg.Stores]...) {
+		require.True(t, v >= 0 && v < MapSide, "%v off the map", v)
+	}
+	assert.Equal(t, a.Store.X.All(), b.Store.X.All())
 }
 
 func TestFillBadConfig(t *testing.T) {
@@ -55,6 +62,8 @@ func TestFillBadConfig(t *testing.T) {
 	cfg.Orders++
 	require.ErrorIs(t, Fill(tb, cfg), ErrBadConfig)
 	cfg.Orders, cfg.Players = 1, 0
+	require.ErrorIs(t, Fill(tb, cfg), ErrBadConfig)
+	cfg.Players, cfg.Stores = 1, 0
 	require.ErrorIs(t, Fill(tb, cfg), ErrBadConfig)
 }
 

@@ -3,6 +3,7 @@
 package shop
 
 import (
+	"math"
 	"slices"
 
 	"github.com/tickwork/tickwork"
@@ -15,11 +16,12 @@ type Sizes struct {
 	Accounts int // domain Accounts, entities
 	Product  int // table Product, rows
 	Order    int // table Order, rows
+	Store    int // table Store, rows
 }
 
 // DefaultSizes returns the capacities the schema declares.
 func DefaultSizes() Sizes {
-	return Sizes{Accounts: 50000, Product: 5000, Order: 50000}
+	return Sizes{Accounts: 50000, Product: 5000, Order: 50000, Store: 100000}
 }
 
 // Player is table Player (in domain Accounts, shop.tw:9), filled by
@@ -71,6 +73,18 @@ type Order struct {
 	Quantity, Day *tickwork.Column[int32]
 }
 
+// Store is table Store (standalone, shop.tw:45), filled by Declare.
+type Store struct {
+	Table *tickwork.Table
+	X, Y  *tickwork.Column[float32]
+}
+
+// StoresByPosKey is the key of index StoresByPos on Store(X, Y)
+// (shop.tw:236), its columns in declared order.
+type StoresByPosKey struct {
+	X, Y float32
+}
+
 // Indexes holds the schema's declared indexes (Declare adds them after the
 // columns; the world keeps them consistent: docs/architecture.md, Indexes).
 // The host reads one between frames; a hand-written system declares its
@@ -80,6 +94,7 @@ type Indexes struct {
 	PlayersByLevel              *tickwork.SortedIndex[int32]         // sorted on Player(Level)
 	PlayersByScore              *tickwork.SortedIndex[int64]         // sorted on Player(Score)
 	OrdersByBuyer, OrdersOfItem *tickwork.HashIndex[tickwork.Handle] // hash on Order(Buyer), hash on Order(Item)
+	StoresByPos                 *tickwork.GridIndex                  // grid on Store(X, Y), cell 64
 }
 
 // Tables holds the schema's domains, tables and event tables (Declare).
@@ -91,6 +106,7 @@ type Tables struct {
 	Banned   Banned
 	Product  Product
 	Order    Order
+	Store    Store
 	Indexes  Indexes // the declared indexes
 }
 
@@ -123,11 +139,15 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t.Order.Price = tickwork.AddColumn[float64](b, t.Order.Table, "Price")
 	t.Order.Quantity = tickwork.AddColumn[int32](b, t.Order.Table, "Quantity")
 	t.Order.Day = tickwork.AddColumn[int32](b, t.Order.Table, "Day")
+	t.Store.Table = b.Table(tickwork.TableSpec{Name: "Store", Capacity: sz.Store, ChunkRows: 0})
+	t.Store.X = tickwork.AddColumn[float32](b, t.Store.Table, "X")
+	t.Store.Y = tickwork.AddColumn[float32](b, t.Store.Table, "Y")
 	t.Indexes.PlayersByAccount = tickwork.AddUniqueIndex(b, "PlayersByAccount", t.Player.Account)
 	t.Indexes.PlayersByLevel = tickwork.AddSortedIndex(b, "PlayersByLevel", t.Player.Level)
 	t.Indexes.PlayersByScore = tickwork.AddSortedIndex(b, "PlayersByScore", t.Player.Score)
 	t.Indexes.OrdersByBuyer = tickwork.AddHashIndex(b, "OrdersByBuyer", t.Order.Buyer)
 	t.Indexes.OrdersOfItem = tickwork.AddHashIndex(b, "OrdersOfItem", t.Order.Item)
+	t.Indexes.StoresByPos = tickwork.AddGridIndex(b, "StoresByPos", t.Store.X, t.Store.Y, 64)
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
@@ -174,6 +194,10 @@ type Queries struct {
 	TopScoresIx         *TopScoresIx
 	ItemSales           *ItemSales
 	ItemSalesScan       *ItemSalesScan
+	StoresInBox         *StoresInBox
+	StoresInBoxScan     *StoresInBoxScan
+	StoresNear          *StoresNear
+	StoresNearScan      *StoresNearScan
 }
 
 // NewQueries makes every declared query over t, for the host, between
@@ -214,16 +238,20 @@ func NewQueries(t *Tables) *Queries {
 		TopScoresIx:         NewTopScoresIx(t),
 		ItemSales:           NewItemSales(t),
 		ItemSalesScan:       NewItemSalesScan(t),
+		StoresInBox:         NewStoresInBox(t),
+		StoresInBoxScan:     NewStoresInBoxScan(t),
+		StoresNear:          NewStoresNear(t),
+		StoresNearScan:      NewStoresNearScan(t),
 	}
 }
 
-// VeteransRow is a row of the result of query Veterans (shop.tw:47).
+// VeteransRow is a row of the result of query Veterans (shop.tw:55).
 type VeteransRow struct {
 	Player tickwork.Handle // ref Player
 	Score  int64
 }
 
-// Veterans is declared query Veterans (shop.tw:47). Plan: scan Player
+// Veterans is declared query Veterans (shop.tw:55). Plan: scan Player
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type Veterans struct {
@@ -360,13 +388,13 @@ func (q *Veterans) Plan() string {
 	return "scan Player (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// ProductAtRow is a row of the result of query ProductAt (shop.tw:53).
+// ProductAtRow is a row of the result of query ProductAt (shop.tw:61).
 type ProductAtRow struct {
 	SKU   int64
 	Price float32
 }
 
-// ProductAt is declared query ProductAt (shop.tw:53). Plan: probe Product
+// ProductAt is declared query ProductAt (shop.tw:61). Plan: probe Product
 // by handle param h. Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
 type ProductAt struct {
@@ -428,7 +456,7 @@ func (q *ProductAt) Plan() string {
 	return "probe Product by handle param h"
 }
 
-// RegionStatsRow is a row of the result of query RegionStats (shop.tw:59).
+// RegionStatsRow is a row of the result of query RegionStats (shop.tw:67).
 type RegionStatsRow struct {
 	Count, SumScore int64
 	MinLevel        int32
@@ -436,7 +464,7 @@ type RegionStatsRow struct {
 	AvgLevel        float64
 }
 
-// RegionStats is declared query RegionStats (shop.tw:59). Plan: scan Player
+// RegionStats is declared query RegionStats (shop.tw:67). Plan: scan Player
 // (ascending index); filter; aggregate count, sum, min, max, avg (one row).
 // Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -523,12 +551,12 @@ func (q *RegionStats) Plan() string {
 	return "scan Player (ascending index); filter; aggregate count, sum, min, max, avg (one row)"
 }
 
-// RevenueRow is a row of the result of query Revenue (shop.tw:65).
+// RevenueRow is a row of the result of query Revenue (shop.tw:73).
 type RevenueRow struct {
 	Sum, Avg float64
 }
 
-// Revenue is declared query Revenue (shop.tw:65). Plan: scan Order
+// Revenue is declared query Revenue (shop.tw:73). Plan: scan Order
 // (ascending index); aggregate sum, avg (one row). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -588,13 +616,13 @@ func (q *Revenue) Plan() string {
 }
 
 // OrdersByItemRow is a row of the result of query OrdersByItem
-// (shop.tw:70).
+// (shop.tw:78).
 type OrdersByItemRow struct {
 	Item   tickwork.Handle // ref Product
 	N, Qty int64
 }
 
-// OrdersByItem is declared query OrdersByItem (shop.tw:70). Plan: scan
+// OrdersByItem is declared query OrdersByItem (shop.tw:78). Plan: scan
 // Order (ascending index); group by Item: a dense array over the capacity
 // of table Product; sort groups by their keys. Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
@@ -743,14 +771,14 @@ func ordersByItemOrder(a, b ordersByItemGroup) int {
 }
 
 // ProductsByPriceRow is a row of the result of query ProductsByPrice
-// (shop.tw:76).
+// (shop.tw:84).
 type ProductsByPriceRow struct {
 	Price float32
 	N     int64
 	Avg   float64
 }
 
-// ProductsByPrice is declared query ProductsByPrice (shop.tw:76). Plan:
+// ProductsByPrice is declared query ProductsByPrice (shop.tw:84). Plan:
 // scan Product (ascending index); group by Price: a group table (map) of
 // the keys; sort groups by their keys. Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
@@ -883,13 +911,13 @@ func productsByPriceOrder(a, b productsByPriceGroup) int {
 	return 0
 }
 
-// RegionBandsRow is a row of the result of query RegionBands (shop.tw:82).
+// RegionBandsRow is a row of the result of query RegionBands (shop.tw:90).
 type RegionBandsRow struct {
 	Region, Band int32
 	N, Score     int64
 }
 
-// RegionBands is declared query RegionBands (shop.tw:82). Plan: scan Player
+// RegionBands is declared query RegionBands (shop.tw:90). Plan: scan Player
 // (ascending index); group by Region, Band: a group table (map) of the
 // keys; sort groups by their keys. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -1024,13 +1052,13 @@ func regionBandsOrder(a, b regionBandsGroup) int {
 	return 0
 }
 
-// TopScoresRow is a row of the result of query TopScores (shop.tw:88).
+// TopScoresRow is a row of the result of query TopScores (shop.tw:96).
 type TopScoresRow struct {
 	Player tickwork.Handle // ref Player
 	Score  int64
 }
 
-// TopScores is declared query TopScores (shop.tw:88). Plan: scan Player
+// TopScores is declared query TopScores (shop.tw:96). Plan: scan Player
 // (ascending index); top-n heap by (Score desc, index). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1164,13 +1192,13 @@ func (q *TopScores) offer(e *topScoresEnt, bound int) (int64, bool) {
 	return ents[0].k0, false
 }
 
-// TopLevelsRow is a row of the result of query TopLevels (shop.tw:95).
+// TopLevelsRow is a row of the result of query TopLevels (shop.tw:103).
 type TopLevelsRow struct {
 	Region, Level, N int32
 	Score            int64
 }
 
-// TopLevels is declared query TopLevels (shop.tw:95). Plan: scan Player
+// TopLevels is declared query TopLevels (shop.tw:103). Plan: scan Player
 // (ascending index); top-n heap by (Level desc, Score asc, index). Run it
 // from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -1323,12 +1351,12 @@ func (q *TopLevels) offer(e *topLevelsEnt, bound int) (int32, bool) {
 	return ents[0].k0, false
 }
 
-// RegionsRow is a row of the result of query Regions (shop.tw:102).
+// RegionsRow is a row of the result of query Regions (shop.tw:110).
 type RegionsRow struct {
 	Region int32
 }
 
-// Regions is declared query Regions (shop.tw:102). Plan: scan Player
+// Regions is declared query Regions (shop.tw:110). Plan: scan Player
 // (ascending index); distinct: a set of the select items. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1398,12 +1426,12 @@ func (q *Regions) Plan() string {
 }
 
 // RegionLevelsRow is a row of the result of query RegionLevels
-// (shop.tw:107).
+// (shop.tw:115).
 type RegionLevelsRow struct {
 	Region, Level int32
 }
 
-// RegionLevels is declared query RegionLevels (shop.tw:107). Plan: scan
+// RegionLevels is declared query RegionLevels (shop.tw:115). Plan: scan
 // Player (ascending index); distinct: a set of the select items. Run it
 // from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -1477,13 +1505,13 @@ func (q *RegionLevels) Plan() string {
 }
 
 // PremiumSpendRow is a row of the result of query PremiumSpend
-// (shop.tw:112).
+// (shop.tw:120).
 type PremiumSpendRow struct {
 	Player tickwork.Handle // ref Player
 	Spent  float64
 }
 
-// PremiumSpend is declared query PremiumSpend (shop.tw:112). Plan: scan
+// PremiumSpend is declared query PremiumSpend (shop.tw:120). Plan: scan
 // Player (ascending index); inner join Profile f: probe by entity of p;
 // filter. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1622,14 +1650,14 @@ func (q *PremiumSpend) Plan() string {
 }
 
 // CategoryOrdersRow is a row of the result of query CategoryOrders
-// (shop.tw:119).
+// (shop.tw:127).
 type CategoryOrdersRow struct {
 	Order   tickwork.Handle // ref Order
 	Missing bool
 	Price   float32
 }
 
-// CategoryOrders is declared query CategoryOrders (shop.tw:119). Plan: scan
+// CategoryOrders is declared query CategoryOrders (shop.tw:127). Plan: scan
 // Order (ascending index); inner join Product pr: probe by o.Item; filter.
 // Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1771,14 +1799,14 @@ func (q *CategoryOrders) Plan() string {
 	return "scan Order (ascending index); inner join Product pr: probe by o.Item; filter; lane of the last run: " + q.lane
 }
 
-// BulkOrdersRow is a row of the result of query BulkOrders (shop.tw:126).
+// BulkOrdersRow is a row of the result of query BulkOrders (shop.tw:134).
 type BulkOrdersRow struct {
 	Order  tickwork.Handle // ref Order
 	Orphan bool
 	Level  int32
 }
 
-// BulkOrders is declared query BulkOrders (shop.tw:126). Plan: scan Order
+// BulkOrders is declared query BulkOrders (shop.tw:134). Plan: scan Order
 // (ascending index); left join Player p: probe by o.Buyer; filter. Run it
 // from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -1923,14 +1951,14 @@ func (q *BulkOrders) Plan() string {
 }
 
 // RevenueByDayRow is a row of the result of query RevenueByDay
-// (shop.tw:133).
+// (shop.tw:141).
 type RevenueByDayRow struct {
 	Day int32
 	Sum float64
 	N   int64
 }
 
-// RevenueByDay is declared query RevenueByDay (shop.tw:133). Plan: scan
+// RevenueByDay is declared query RevenueByDay (shop.tw:141). Plan: scan
 // Order (ascending index); group by Day: a group table (map) of the keys;
 // sort groups by their keys. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -2052,12 +2080,12 @@ func revenueByDayOrder(a, b revenueByDayGroup) int {
 }
 
 // BannedPremiumRow is a row of the result of query BannedPremium
-// (shop.tw:139).
+// (shop.tw:147).
 type BannedPremiumRow struct {
 	Count int64
 }
 
-// BannedPremium is declared query BannedPremium (shop.tw:139). Plan: scan
+// BannedPremium is declared query BannedPremium (shop.tw:147). Plan: scan
 // Premium (ascending index); filter; aggregate count (one row). Run it from
 // one goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -2180,13 +2208,13 @@ func (q *BannedPremium) Plan() string {
 	return "scan Premium (ascending index); filter; aggregate count (one row); lane of the last run: " + q.lane
 }
 
-// BulkRanksRow is a row of the result of query BulkRanks (shop.tw:149).
+// BulkRanksRow is a row of the result of query BulkRanks (shop.tw:157).
 type BulkRanksRow struct {
 	Order tickwork.Handle // ref Order
 	N     int64
 }
 
-// BulkRanks is declared query BulkRanks (shop.tw:149). Plan: scan Order
+// BulkRanks is declared query BulkRanks (shop.tw:157). Plan: scan Order
 // (ascending index); filter; window N row_number() over (partition by Buyer
 // order by Day asc, index asc): a bucket pass over the capacity of domain
 // Accounts, then each bucket sorted by (partition, order, index); walk. Run
@@ -2331,14 +2359,14 @@ func bulkRanksW0Order(a, b bulkRanksW0) int {
 }
 
 // RunningQuantityRow is a row of the result of query RunningQuantity
-// (shop.tw:156).
+// (shop.tw:164).
 type RunningQuantityRow struct {
 	Order   tickwork.Handle // ref Order
 	Day     int32
 	Running int64
 }
 
-// RunningQuantity is declared query RunningQuantity (shop.tw:156). Plan:
+// RunningQuantity is declared query RunningQuantity (shop.tw:164). Plan:
 // scan Order (ascending index); filter; window Running sum() over (order by
 // Day asc, index asc): walk the sorted result (its keys are the order
 // by's); sort packed keys (Day asc, position). Run it from one goroutine at
@@ -2438,14 +2466,14 @@ func runningQuantityCmp(a, b *runningQuantityEnt) int {
 
 func runningQuantityOrder(a, b runningQuantityEnt) int { return runningQuantityCmp(&a, &b) }
 
-// OrdersAfterRow is a row of the result of query OrdersAfter (shop.tw:164).
+// OrdersAfterRow is a row of the result of query OrdersAfter (shop.tw:172).
 type OrdersAfterRow struct {
 	Order tickwork.Handle // ref Order
 	Day   int32
 	Price float64
 }
 
-// OrdersAfter is declared query OrdersAfter (shop.tw:164). Plan: scan Order
+// OrdersAfter is declared query OrdersAfter (shop.tw:172). Plan: scan Order
 // (ascending index); keyset: the rows after (day, ix) in the order by's
 // order, one packed range test a row (cursor, heap's worst); top-n heap by
 // (Day asc, index asc, index). Run it from one goroutine at a time; the
@@ -2636,13 +2664,13 @@ func ordersAfterOffer(ents []ordersAfterEnt, bound int, e ordersAfterEnt) ([]ord
 }
 
 // PlayerByAccountRow is a row of the result of query PlayerByAccount
-// (shop.tw:173).
+// (shop.tw:181).
 type PlayerByAccountRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// PlayerByAccount is declared query PlayerByAccount (shop.tw:173). Plan:
+// PlayerByAccount is declared query PlayerByAccount (shop.tw:181). Plan:
 // unique key lookup: scan Player (ascending index) for Account, stop at the
 // first match (limit 1). Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
@@ -2708,13 +2736,13 @@ func (q *PlayerByAccount) Plan() string {
 }
 
 // ProductBySKURow is a row of the result of query ProductBySKU
-// (shop.tw:179).
+// (shop.tw:187).
 type ProductBySKURow struct {
 	Product tickwork.Handle // ref Product
 	Stock   int32
 }
 
-// ProductBySKU is declared query ProductBySKU (shop.tw:179). Plan: unique
+// ProductBySKU is declared query ProductBySKU (shop.tw:187). Plan: unique
 // key lookup: scan Product (ascending index) for SKU, stop at the first
 // match (limit 1). Run it from one goroutine at a time; the result's order
 // is docs/schema.md's Query results.
@@ -2778,13 +2806,13 @@ func (q *ProductBySKU) Plan() string {
 	return "unique key lookup: scan Product (ascending index) for SKU, stop at the first match (limit 1)"
 }
 
-// BigSpendersRow is a row of the result of query BigSpenders (shop.tw:190).
+// BigSpendersRow is a row of the result of query BigSpenders (shop.tw:198).
 type BigSpendersRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// BigSpenders is declared query BigSpenders (shop.tw:190). Plan: scan
+// BigSpenders is declared query BigSpenders (shop.tw:198). Plan: scan
 // Player (ascending index); semi-join: mark Player rows from a scan of
 // Order o by o.Buyer (generation-checked) in a bitmap over Player's
 // capacity; filter. Run it from one goroutine at a time; the result's order
@@ -2876,13 +2904,13 @@ func (q *BigSpenders) Plan() string {
 	return "scan Player (ascending index); semi-join: mark Player rows from a scan of Order o by o.Buyer (generation-checked) in a bitmap over Player's capacity; filter"
 }
 
-// UnsoldBulkRow is a row of the result of query UnsoldBulk (shop.tw:197).
+// UnsoldBulkRow is a row of the result of query UnsoldBulk (shop.tw:205).
 type UnsoldBulkRow struct {
 	Product tickwork.Handle // ref Product
 	Stock   int32
 }
 
-// UnsoldBulk is declared query UnsoldBulk (shop.tw:197). Plan: scan Product
+// UnsoldBulk is declared query UnsoldBulk (shop.tw:205). Plan: scan Product
 // (ascending index); anti-join: mark Product rows from a scan of Order o by
 // o.Item (generation-checked) in a bitmap over Product's capacity; filter.
 // Run it from one goroutine at a time; the result's order is
@@ -2975,12 +3003,12 @@ func (q *UnsoldBulk) Plan() string {
 }
 
 // HighOrPremiumRow is a row of the result of query HighOrPremium
-// (shop.tw:204).
+// (shop.tw:212).
 type HighOrPremiumRow struct {
 	Player tickwork.Handle // ref Player
 }
 
-// HighOrPremium is declared query HighOrPremium (shop.tw:204). Plan: scan
+// HighOrPremium is declared query HighOrPremium (shop.tw:212). Plan: scan
 // Player (ascending index); filter; union in one scan: left filter or right
 // filter (both sides are Player's rows). Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
@@ -3109,12 +3137,12 @@ func (q *HighOrPremium) Plan() string {
 }
 
 // HighAndPremiumRow is a row of the result of query HighAndPremium
-// (shop.tw:209).
+// (shop.tw:217).
 type HighAndPremiumRow struct {
 	Player tickwork.Handle // ref Player
 }
 
-// HighAndPremium is declared query HighAndPremium (shop.tw:209). Plan: scan
+// HighAndPremium is declared query HighAndPremium (shop.tw:217). Plan: scan
 // Player (ascending index); filter; intersect in one scan: left filter and
 // right filter (both sides are Player's rows). Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
@@ -3244,12 +3272,12 @@ func (q *HighAndPremium) Plan() string {
 }
 
 // HighNotPremiumRow is a row of the result of query HighNotPremium
-// (shop.tw:214).
+// (shop.tw:222).
 type HighNotPremiumRow struct {
 	Player tickwork.Handle // ref Player
 }
 
-// HighNotPremium is declared query HighNotPremium (shop.tw:214). Plan: scan
+// HighNotPremium is declared query HighNotPremium (shop.tw:222). Plan: scan
 // Player (ascending index); filter; except in one scan: left filter and not
 // right filter (both sides are Player's rows). Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
@@ -3379,13 +3407,13 @@ func (q *HighNotPremium) Plan() string {
 }
 
 // PlayerByAccountIxRow is a row of the result of query PlayerByAccountIx
-// (shop.tw:230).
+// (shop.tw:239).
 type PlayerByAccountIxRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// PlayerByAccountIx is declared query PlayerByAccountIx (shop.tw:230).
+// PlayerByAccountIx is declared query PlayerByAccountIx (shop.tw:239).
 // Plan: index PlayersByAccount (unique on Player(Account)): find Account ==
 // param a (0 or 1 rows); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -3446,14 +3474,14 @@ func (q *PlayerByAccountIx) Plan() string {
 }
 
 // OrdersOfBuyerRow is a row of the result of query OrdersOfBuyer
-// (shop.tw:237).
+// (shop.tw:246).
 type OrdersOfBuyerRow struct {
 	Order tickwork.Handle // ref Order
 	Day   int32
 	Price float64
 }
 
-// OrdersOfBuyer is declared query OrdersOfBuyer (shop.tw:237). Plan: index
+// OrdersOfBuyer is declared query OrdersOfBuyer (shop.tw:246). Plan: index
 // OrdersByBuyer (hash on Order(Buyer)): walk the rows of Buyer == param b
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -3517,14 +3545,14 @@ func (q *OrdersOfBuyer) Plan() string {
 }
 
 // OrdersOfBuyerScanRow is a row of the result of query OrdersOfBuyerScan
-// (shop.tw:243).
+// (shop.tw:252).
 type OrdersOfBuyerScanRow struct {
 	Order tickwork.Handle // ref Order
 	Day   int32
 	Price float64
 }
 
-// OrdersOfBuyerScan is declared query OrdersOfBuyerScan (shop.tw:243).
+// OrdersOfBuyerScan is declared query OrdersOfBuyerScan (shop.tw:252).
 // Plan: scan Order (ascending index); filter. Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
 type OrdersOfBuyerScan struct {
@@ -3660,13 +3688,13 @@ func (q *OrdersOfBuyerScan) Plan() string {
 }
 
 // PlayersInLevelsRow is a row of the result of query PlayersInLevels
-// (shop.tw:250).
+// (shop.tw:259).
 type PlayersInLevelsRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// PlayersInLevels is declared query PlayersInLevels (shop.tw:250). Plan:
+// PlayersInLevels is declared query PlayersInLevels (shop.tw:259). Plan:
 // index PlayersByLevel (sorted on Player(Level)): range walk, from Level
 // param a, to Level param b, rows sorted by index; filter. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
@@ -3736,13 +3764,13 @@ func (q *PlayersInLevels) Plan() string {
 }
 
 // PlayersInLevelsScanRow is a row of the result of query
-// PlayersInLevelsScan (shop.tw:256).
+// PlayersInLevelsScan (shop.tw:265).
 type PlayersInLevelsScanRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// PlayersInLevelsScan is declared query PlayersInLevelsScan (shop.tw:256).
+// PlayersInLevelsScan is declared query PlayersInLevelsScan (shop.tw:265).
 // Plan: scan Player (ascending index); filter. Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
 type PlayersInLevelsScan struct {
@@ -3870,13 +3898,13 @@ func (q *PlayersInLevelsScan) Plan() string {
 	return "scan Player (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// TopScoresIxRow is a row of the result of query TopScoresIx (shop.tw:263).
+// TopScoresIxRow is a row of the result of query TopScoresIx (shop.tw:272).
 type TopScoresIxRow struct {
 	Player tickwork.Handle // ref Player
 	Score  int64
 }
 
-// TopScoresIx is declared query TopScoresIx (shop.tw:263). Plan: index
+// TopScoresIx is declared query TopScoresIx (shop.tw:272). Plan: index
 // PlayersByScore (sorted on Player(Score)): descending walk by runs of
 // Score (ties in ascending index), first n. Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
@@ -4002,14 +4030,14 @@ func (q *TopScoresIx) offer(e *topScoresIxEnt, bound int) (int64, bool) {
 	return ents[0].k0, false
 }
 
-// ItemSalesRow is a row of the result of query ItemSales (shop.tw:271).
+// ItemSalesRow is a row of the result of query ItemSales (shop.tw:280).
 type ItemSalesRow struct {
 	Quantity int32
 	Sum      float64
 	N        int64
 }
 
-// ItemSales is declared query ItemSales (shop.tw:271). Plan: index
+// ItemSales is declared query ItemSales (shop.tw:280). Plan: index
 // OrdersOfItem (hash on Order(Item)): walk the rows of Item == param it
 // (ascending index); filter; group by Quantity: a group table (map) of the
 // keys; sort groups by their keys. Run it from one goroutine at a time; the
@@ -4135,14 +4163,14 @@ func itemSalesOrder(a, b itemSalesGroup) int {
 }
 
 // ItemSalesScanRow is a row of the result of query ItemSalesScan
-// (shop.tw:278).
+// (shop.tw:287).
 type ItemSalesScanRow struct {
 	Quantity int32
 	Sum      float64
 	N        int64
 }
 
-// ItemSalesScan is declared query ItemSalesScan (shop.tw:278). Plan: scan
+// ItemSalesScan is declared query ItemSalesScan (shop.tw:287). Plan: scan
 // Order (ascending index); filter; group by Quantity: a group table (map)
 // of the keys; sort groups by their keys. Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
@@ -4267,4 +4295,432 @@ func itemSalesScanOrder(a, b itemSalesScanGroup) int {
 		return 1
 	}
 	return 0
+}
+
+// StoresInBoxRow is a row of the result of query StoresInBox (shop.tw:295).
+type StoresInBoxRow struct {
+	Store tickwork.Handle // ref Store
+	X, Y  float32
+}
+
+// StoresInBox is declared query StoresInBox (shop.tw:295). Plan: index
+// StoresByPos (grid on Store(X, Y)): candidates of the box's cells
+// (ascending index); filter. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type StoresInBox struct {
+	t      *Tables
+	tb     *tickwork.Table     // Store
+	sX, sY []float32           // Store.X, Store.Y
+	ix     *tickwork.GridIndex // index StoresByPos
+	rows   []int32             // the index's candidate rows of a run
+}
+
+// NewStoresInBox makes query StoresInBox over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewStoresInBox(t *Tables) *StoresInBox {
+	q := &StoresInBox{t: t, tb: t.Store.Table}
+	q.sX = t.Store.X.All()
+	q.sY = t.Store.Y.All()
+	q.ix = t.Indexes.StoresByPos
+	return q
+}
+
+// DeclareStoresInBox makes query StoresInBox for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareStoresInBox(d *tickwork.Decl, t *Tables) *StoresInBox {
+	q := &StoresInBox{t: t, tb: t.Store.Table}
+	q.sX = tickwork.Read(d, t.Store.X).All()
+	q.sY = tickwork.Read(d, t.Store.Y).All()
+	q.ix = t.Indexes.StoresByPos
+	tickwork.ReadIndex(d, q.ix)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *StoresInBox) Run(dst []StoresInBoxRow, x0 float32, y0 float32, x1 float32, y1 float32) []StoresInBoxRow {
+	dst = dst[:0]
+	rows := q.ix.Grid().AppendBox(q.rows[:0], x0, y0, x1, y1) // candidates, ascending row
+	q.rows = rows
+	for _, r := range rows {
+		row := int(r)
+		if tickwork.QueryBoolKey(q.sX[row] >= x0)&tickwork.QueryBoolKey(q.sX[row] <= x1)&tickwork.QueryBoolKey(q.sY[row] >= y0)&tickwork.QueryBoolKey(q.sY[row] <= y1) != 0 {
+			dst = append(dst, StoresInBoxRow{Store: tickwork.QueryHandle(q.tb, row), X: q.sX[row], Y: q.sY[row]})
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *StoresInBox) Plan() string {
+	return "index StoresByPos (grid on Store(X, Y)): candidates of the box's cells (ascending index); filter"
+}
+
+// StoresInBoxScanRow is a row of the result of query StoresInBoxScan
+// (shop.tw:301).
+type StoresInBoxScanRow struct {
+	Store tickwork.Handle // ref Store
+	X, Y  float32
+}
+
+// StoresInBoxScan is declared query StoresInBoxScan (shop.tw:301). Plan:
+// scan Store (ascending index); filter. Run it from one goroutine at a
+// time; the result's order is docs/schema.md's Query results.
+type StoresInBoxScan struct {
+	t                          *Tables
+	tb                         *tickwork.Table         // Store
+	sX, sY                     []float32               // Store.X, Store.Y
+	w                          *tickwork.World         // set by Parallel: the world whose workers scan
+	lane                       string                  // the lane of the last Run
+	minChunks                  int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn                    func(worker, chunk int) // q.chunk, made once
+	argX0, argY0, argX1, argY1 float32                 // Run's x0, for chunk, Run's y0, for chunk, Run's x1, for chunk, Run's y1, for chunk
+	parts                      [][]StoresInBoxScanRow  // per-chunk rows
+}
+
+// NewStoresInBoxScan makes query StoresInBoxScan over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewStoresInBoxScan(t *Tables) *StoresInBoxScan {
+	q := &StoresInBoxScan{t: t, tb: t.Store.Table}
+	q.sX = t.Store.X.All()
+	q.sY = t.Store.Y.All()
+	return q
+}
+
+// DeclareStoresInBoxScan makes query StoresInBoxScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareStoresInBoxScan(d *tickwork.Decl, t *Tables) *StoresInBoxScan {
+	q := &StoresInBoxScan{t: t, tb: t.Store.Table}
+	q.sX = tickwork.Read(d, t.Store.X).All()
+	q.sY = tickwork.Read(d, t.Store.Y).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *StoresInBoxScan) Run(dst []StoresInBoxScanRow, x0 float32, y0 float32, x1 float32, y1 float32) []StoresInBoxScanRow {
+	dst = dst[:0]
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argX0 = x0
+		q.argY0 = y0
+		q.argX1 = x1
+		q.argY1 = y1
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				sXs := q.sX[base+lo : base+hi]
+				sYs := q.sY[base+lo : base+hi][:len(sXs)]
+				for i := range sXs {
+					row := base + lo + i
+					if tickwork.QueryBoolKey(sXs[i] >= x0)&tickwork.QueryBoolKey(sXs[i] <= x1)&tickwork.QueryBoolKey(sYs[i] >= y0)&tickwork.QueryBoolKey(sYs[i] <= y1) != 0 {
+						dst = append(dst, StoresInBoxScanRow{Store: tickwork.QueryHandle(q.tb, row), X: sXs[i], Y: sYs[i]})
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *StoresInBoxScan) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
+func (q *StoresInBoxScan) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *StoresInBoxScan) chunk(_, c int) {
+	x0 := q.argX0
+	_ = x0
+	y0 := q.argY0
+	_ = y0
+	x1 := q.argX1
+	_ = x1
+	y1 := q.argY1
+	_ = y1
+	dst := q.parts[c][:0]
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		sXs2 := q.sX[base+lo : base+hi]
+		sYs2 := q.sY[base+lo : base+hi][:len(sXs2)]
+		for i := range sXs2 {
+			row := base + lo + i
+			if tickwork.QueryBoolKey(sXs2[i] >= x0)&tickwork.QueryBoolKey(sXs2[i] <= x1)&tickwork.QueryBoolKey(sYs2[i] >= y0)&tickwork.QueryBoolKey(sYs2[i] <= y1) != 0 {
+				dst = append(dst, StoresInBoxScanRow{Store: tickwork.QueryHandle(q.tb, row), X: sXs2[i], Y: sYs2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *StoresInBoxScan) Plan() string {
+	if q.lane == "" {
+		return "scan Store (ascending index); filter"
+	}
+	return "scan Store (ascending index); filter; lane of the last run: " + q.lane
+}
+
+// StoresNearRow is a row of the result of query StoresNear (shop.tw:308).
+type StoresNearRow struct {
+	Store tickwork.Handle // ref Store
+	X, Y  float32
+}
+
+// StoresNear is declared query StoresNear (shop.tw:308). Plan: index
+// StoresByPos (grid on Store(X, Y)): candidates of the cells of the disc's
+// bounding box, rounded outward (ascending index); filter. Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type StoresNear struct {
+	t      *Tables
+	tb     *tickwork.Table     // Store
+	sX, sY []float32           // Store.X, Store.Y
+	ix     *tickwork.GridIndex // index StoresByPos
+	rows   []int32             // the index's candidate rows of a run
+}
+
+// NewStoresNear makes query StoresNear over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewStoresNear(t *Tables) *StoresNear {
+	q := &StoresNear{t: t, tb: t.Store.Table}
+	q.sX = t.Store.X.All()
+	q.sY = t.Store.Y.All()
+	q.ix = t.Indexes.StoresByPos
+	return q
+}
+
+// DeclareStoresNear makes query StoresNear for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareStoresNear(d *tickwork.Decl, t *Tables) *StoresNear {
+	q := &StoresNear{t: t, tb: t.Store.Table}
+	q.sX = tickwork.Read(d, t.Store.X).All()
+	q.sY = tickwork.Read(d, t.Store.Y).All()
+	q.ix = t.Indexes.StoresByPos
+	tickwork.ReadIndex(d, q.ix)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *StoresNear) Run(dst []StoresNearRow, x float32, y float32, r2 float32) []StoresNearRow {
+	dst = dst[:0]
+	// the disc's bounding box, never smaller than the true one: its radius
+	// from r2 in float64 with a margin past float32 rounding, its sides
+	// rounded outward
+	cx, cy := float64(x), float64(y)
+	rad := math.Sqrt(float64(r2)) * (1 + 1.0/(1<<16))
+	down, up := float32(math.Inf(-1)), float32(math.Inf(1))
+	rows := q.ix.Grid().AppendBox(q.rows[:0], math.Nextafter32(float32(cx-rad), down), math.Nextafter32(float32(cy-rad), down), math.Nextafter32(float32(cx+rad), up), math.Nextafter32(float32(cy+rad), up)) // candidates, ascending row
+	q.rows = rows
+	for _, r := range rows {
+		row := int(r)
+		if float32((q.sX[row]-x)*(q.sX[row]-x))+float32((q.sY[row]-y)*(q.sY[row]-y)) <= r2 {
+			dst = append(dst, StoresNearRow{Store: tickwork.QueryHandle(q.tb, row), X: q.sX[row], Y: q.sY[row]})
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *StoresNear) Plan() string {
+	return "index StoresByPos (grid on Store(X, Y)): candidates of the cells of the disc's bounding box, rounded outward (ascending index); filter"
+}
+
+// StoresNearScanRow is a row of the result of query StoresNearScan
+// (shop.tw:314).
+type StoresNearScanRow struct {
+	Store tickwork.Handle // ref Store
+	X, Y  float32
+}
+
+// StoresNearScan is declared query StoresNearScan (shop.tw:314). Plan: scan
+// Store (ascending index); filter. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type StoresNearScan struct {
+	t                 *Tables
+	tb                *tickwork.Table         // Store
+	sX, sY            []float32               // Store.X, Store.Y
+	w                 *tickwork.World         // set by Parallel: the world whose workers scan
+	lane              string                  // the lane of the last Run
+	minChunks         int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn           func(worker, chunk int) // q.chunk, made once
+	argX, argY, argR2 float32                 // Run's x, for chunk, Run's y, for chunk, Run's r2, for chunk
+	parts             [][]StoresNearScanRow   // per-chunk rows
+}
+
+// NewStoresNearScan makes query StoresNearScan over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewStoresNearScan(t *Tables) *StoresNearScan {
+	q := &StoresNearScan{t: t, tb: t.Store.Table}
+	q.sX = t.Store.X.All()
+	q.sY = t.Store.Y.All()
+	return q
+}
+
+// DeclareStoresNearScan makes query StoresNearScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareStoresNearScan(d *tickwork.Decl, t *Tables) *StoresNearScan {
+	q := &StoresNearScan{t: t, tb: t.Store.Table}
+	q.sX = tickwork.Read(d, t.Store.X).All()
+	q.sY = tickwork.Read(d, t.Store.Y).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *StoresNearScan) Run(dst []StoresNearScanRow, x float32, y float32, r2 float32) []StoresNearScanRow {
+	dst = dst[:0]
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argX = x
+		q.argY = y
+		q.argR2 = r2
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				sXs := q.sX[base+lo : base+hi]
+				sYs := q.sY[base+lo : base+hi][:len(sXs)]
+				for i := range sXs {
+					row := base + lo + i
+					if float32((sXs[i]-x)*(sXs[i]-x))+float32((sYs[i]-y)*(sYs[i]-y)) <= r2 {
+						dst = append(dst, StoresNearScanRow{Store: tickwork.QueryHandle(q.tb, row), X: sXs[i], Y: sYs[i]})
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *StoresNearScan) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
+func (q *StoresNearScan) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *StoresNearScan) chunk(_, c int) {
+	x := q.argX
+	_ = x
+	y := q.argY
+	_ = y
+	r2 := q.argR2
+	_ = r2
+	dst := q.parts[c][:0]
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		sXs2 := q.sX[base+lo : base+hi]
+		sYs2 := q.sY[base+lo : base+hi][:len(sXs2)]
+		for i := range sXs2 {
+			row := base + lo + i
+			if float32((sXs2[i]-x)*(sXs2[i]-x))+float32((sYs2[i]-y)*(sYs2[i]-y)) <= r2 {
+				dst = append(dst, StoresNearScanRow{Store: tickwork.QueryHandle(q.tb, row), X: sXs2[i], Y: sYs2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows, and the lane of the last Run (Lane).
+func (q *StoresNearScan) Plan() string {
+	if q.lane == "" {
+		return "scan Store (ascending index); filter"
+	}
+	return "scan Store (ascending index); filter; lane of the last run: " + q.lane
 }
