@@ -2,8 +2,10 @@ package tickwork
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/bits"
+	"reflect"
 	"strconv"
 	"unsafe"
 
@@ -476,7 +478,7 @@ func declare(b *Builder, name, kind string, t *ephemeral.Table, cols []IndexColu
 		}
 	}
 	if len(cols) == 0 {
-		return fail("", "", errors.Join(ErrIndexColumn, errors.New("no key column")))
+		return fail("", "", detail(ErrIndexColumn, "no key column: pass the columns the key reads"))
 	}
 	for _, c := range cols {
 		ct, cn, cok := (*ephemeral.Table)(nil), "", false
@@ -484,16 +486,16 @@ func declare(b *Builder, name, kind string, t *ephemeral.Table, cols []IndexColu
 			ct, cn, cok = c.indexColumn()
 		}
 		if !cok {
-			return fail(tableName(t), "", errors.Join(ErrIndexColumn, errors.New("nil column (the AddColumn that made it failed: its error comes first)")))
+			return fail(tableName(t), "", detail(ErrIndexColumn, "nil column (the AddColumn that made it failed: its error comes first)"))
 		}
 		if !ownTable(rb, ct) {
-			return fail(ct.Name(), cn, errors.Join(ErrIndexColumn, errors.New("a column of another Builder's table")))
+			return fail(ct.Name(), cn, detail(ErrIndexColumn, "a column of another Builder's table: declare the index on the Builder whose AddColumn made it"))
 		}
 		if t == nil {
 			t = ct
 		}
 		if ct != t {
-			return fail(t.Name(), cn, errors.Join(ErrIndexColumn, errors.New("key columns of two tables ("+strconv.Quote(t.Name())+" and "+strconv.Quote(ct.Name())+")")))
+			return fail(t.Name(), cn, detail(ErrIndexColumn, "key columns of two tables ("+strconv.Quote(t.Name()+" and "+strconv.Quote(ct.Name())+")")))
 		}
 		refs = append(refs, frame.ColumnRef{Table: ct, Column: cn})
 	}
@@ -524,6 +526,33 @@ func ownTable(rb *runtime.Builder, t *ephemeral.Table) bool {
 	return false
 }
 
+// detail is err with what went wrong after it, on one line (errors.Is
+// still finds err).
+func detail(err error, what string) error { return fmt.Errorf("%w: %s", err, what) }
+
+// floatKey reports whether K is a float type (or a struct holding one):
+// equality on it is not an index key (NaN is unequal to itself, -0 equals
+// +0), as the schema refuses (docs/schema.md, Indexes).
+func floatKey[K comparable]() bool {
+	var hasFloat func(t reflect.Type) bool
+	hasFloat = func(t reflect.Type) bool {
+		switch t.Kind() {
+		case reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+			return true
+		case reflect.Struct:
+			for i := range t.NumField() {
+				if hasFloat(t.Field(i).Type) {
+					return true
+				}
+			}
+		case reflect.Array:
+			return hasFloat(t.Elem())
+		}
+		return false
+	}
+	return hasFloat(reflect.TypeFor[K]())
+}
+
 // charge charges bytes of the index's structures to the world's budget.
 func charge(b *Builder, name, table string, bytes int64) bool {
 	if err := b.e().Budget().Charge(memory.Definition{Kind: "index", Name: name}, bytes); err != nil {
@@ -538,6 +567,11 @@ func rowsOf(t *ephemeral.Table) int { return t.Chunks() * t.ChunkRows() }
 
 func newKeyIndex[K comparable](b *Builder, name, kind string, refs []frame.ColumnRef, col []K, key func(int) K, structure func(rows int) int64) (keyIndex[K], bool) {
 	t := refs[0].Table
+	if kind != "sorted" && floatKey[K]() {
+		b.e().Fail(&IndexError{Index: name, Table: t.Name(), Column: refs[0].Column, Err: detail(ErrIndexColumn,
+			"a float key for a "+kind+" index: float equality is not a key (NaN is unequal to itself, -0 equals +0); use AddSortedIndex, or AddGridIndex for positions")})
+		return keyIndex[K]{}, false
+	}
 	n := rowsOf(t)
 	var k K
 	// The structure (index.HashBytes ..), the shadow keys and the marks.
@@ -553,8 +587,10 @@ func register(b *Builder, ix systems.Index) bool { return runtime.AddIndex(b.e()
 
 // AddHashIndex declares an equality index named name on column c: rows by
 // c's value (a ref column's Handle included). A bad declaration (an empty
-// or used name, a nil or foreign column, after Build, the memory budget)
-// records an *IndexError on the Builder and returns nil. Set-up only.
+// or used name, a nil or foreign column, a float key (ErrIndexColumn: float
+// equality is no key; the schema refuses it too), after Build, the memory
+// budget) records an *IndexError on the Builder and returns nil. Set-up
+// only.
 func AddHashIndex[K comparable](b *Builder, name string, c *Column[K]) *HashIndex[K] {
 	refs, ok := declare(b, name, "hash", nil, []IndexColumn{c})
 	if !ok {
@@ -579,14 +615,14 @@ func AddHashIndexOf[K comparable](b *Builder, name string, t *Table, key func(ro
 
 func declareOf(b *Builder, name, kind string, t *Table, nilKey bool, cols []IndexColumn) ([]frame.ColumnRef, bool) {
 	if (t == nil || nilKey) && !b.e().Built() && b.e().Err() == nil {
-		b.e().Fail(&IndexError{Index: name, Err: errors.Join(ErrIndexColumn, errors.New("nil table or key function"))})
+		b.e().Fail(&IndexError{Index: name, Err: detail(ErrIndexColumn, "nil table or key function")})
 		return nil, false
 	}
 	var et *ephemeral.Table
 	if t != nil {
 		et = t.e()
 		if !ownTable(b.e(), et) && !b.e().Built() && b.e().Err() == nil {
-			b.e().Fail(&IndexError{Index: name, Table: et.Name(), Err: errors.Join(ErrIndexColumn, errors.New("a table of another Builder"))})
+			b.e().Fail(&IndexError{Index: name, Table: et.Name(), Err: detail(ErrIndexColumn, "a table of another Builder: declare the index on the Builder that made the table")})
 			return nil, false
 		}
 	}
@@ -836,8 +872,12 @@ func AddGridIndex(b *Builder, name string, x, y *Column[float32], cell float32) 
 		return nil
 	}
 	t := refs[0].Table
+	if refs[0].Column == refs[1].Column {
+		b.e().Fail(&IndexError{Index: name, Table: t.Name(), Column: refs[0].Column, Err: detail(ErrIndexColumn, "x and y are one column: pass the two coordinate columns")})
+		return nil
+	}
 	if !(cell > 0) || math.IsInf(float64(cell), 1) {
-		b.e().Fail(&IndexError{Index: name, Table: t.Name(), Err: errors.Join(index.ErrCellSize, errors.New("cell "+strconv.FormatFloat(float64(cell), 'g', -1, 32)))})
+		b.e().Fail(&IndexError{Index: name, Table: t.Name(), Err: detail(index.ErrCellSize, "cell "+strconv.FormatFloat(float64(cell), 'g', -1, 32)+": pass the cell's side in world units, a positive finite number")})
 		return nil
 	}
 	n := rowsOf(t)
@@ -964,7 +1004,7 @@ func AddEventIndex[E any, K comparable](b *Builder, name string, ev *Events[E], 
 	case rb.Err() != nil:
 		return nil
 	case ev == nil || key == nil:
-		return fail("", errors.Join(ErrIndexColumn, errors.New("nil event table or key function")))
+		return fail("", detail(ErrIndexColumn, "nil event table or key function"))
 	case name == "":
 		return fail(ev.e().Name(), ErrIndexName)
 	}

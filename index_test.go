@@ -58,6 +58,16 @@ func TestIndexDeclarationErrors(t *testing.T) {
 		{"composite without key", func(s setup) bool {
 			return tickwork.AddHashIndexOf[int32](s.b, "C", s.t, nil, s.h) == nil
 		}, tickwork.ErrIndexColumn, "C", "", ""},
+		{"float hash key", func(s setup) bool { return tickwork.AddHashIndex(s.b, "F", s.x) == nil }, tickwork.ErrIndexColumn, "F", "T", "X"},
+		{"float unique key", func(s setup) bool { return tickwork.AddUniqueIndex(s.b, "F", s.x) == nil }, tickwork.ErrIndexColumn, "F", "T", "X"},
+		{"composite key with a float", func(s setup) bool {
+			type key struct {
+				H int32
+				X float32
+			}
+			return tickwork.AddHashIndexOf(s.b, "C", s.t, func(int) key { return key{} }, s.h, s.x) == nil
+		}, tickwork.ErrIndexColumn, "C", "T", "H"},
+		{"grid on one column", func(s setup) bool { return tickwork.AddGridIndex(s.b, "G", s.x, s.x, 8) == nil }, tickwork.ErrIndexColumn, "G", "T", "X"},
 		{"event index of nil table", func(s setup) bool {
 			return tickwork.AddEventIndex[int32](s.b, "E", nil, func(*int32) int32 { return 0 }) == nil
 		}, tickwork.ErrIndexColumn, "E", "", ""},
@@ -74,6 +84,7 @@ func TestIndexDeclarationErrors(t *testing.T) {
 			assert.Equal(t, c.index, ie.Index)
 			assert.Equal(t, c.table, ie.Table)
 			assert.Equal(t, c.c, ie.Column)
+			assert.NotContains(t, err.Error(), "\n", "one line")
 			_, berr := s.b.Build()
 			assert.Same(t, err, berr, "Build returns the recorded error")
 		})
