@@ -61,11 +61,12 @@ var (
 	// ErrSystemDefinition: a bad system or declaration; the sentinels
 	// after it are the precise ones.
 	ErrSystemDefinition = systems.ErrDefinition
-	ErrNoDeclare        = systems.ErrNoDeclare      // a System without Declare
-	ErrNoRun            = systems.ErrNoRun          // a DeclareFunc that returned a nil body
-	ErrBadPhase         = systems.ErrBadPhase       // a phase that is none of the five
-	ErrBadDeclaration   = systems.ErrBadDeclaration // an accessor call that fails the declaration
-	ErrDeclarePanic     = systems.ErrDeclarePanic   // a DeclareFunc that panicked: a *DeclarePanicError inside the *SystemDefinitionError
+	ErrNoDeclare        = systems.ErrNoDeclare       // a System without Declare
+	ErrNoRun            = systems.ErrNoRun           // a DeclareFunc that returned a nil body
+	ErrBadPhase         = systems.ErrBadPhase        // a phase that is none of the five
+	ErrBadDeclaration   = systems.ErrBadDeclaration  // an accessor call that fails the declaration
+	ErrDeclarePanic     = systems.ErrDeclarePanic    // a DeclareFunc that panicked: a *DeclarePanicError inside the *SystemDefinitionError
+	ErrConditionAccess  = systems.ErrConditionAccess // a run condition (Decl.RunIf) asked for an accessor that writes, records, emits or counts
 
 	ErrConflict         = scheduler.ErrConflict         // unordered systems touch the same data: a *ConflictError
 	ErrCycle            = scheduler.ErrCycle            // an ordering cycle: a *CycleError

@@ -5,6 +5,7 @@ import (
 
 	"github.com/tickwork/tickwork/memory"
 	"github.com/tickwork/tickwork/scheduler"
+	"github.com/tickwork/tickwork/systems"
 )
 
 // FrameReport describes the last completed frame (World.Report). Read it
@@ -72,7 +73,8 @@ func (r *FrameReport) CommandsDropped() int { return r.r.CommandsDropped() }
 
 // String formats the report on one line, such as
 // "frame 12: 1.2ms, 1 tick, 0s dropped, 40 commands (0 dropped), 0 events dropped, 0 B allocated"
-// (with "3 events unread, " before the bytes when EventsUnread is not 0).
+// (with "3 events unread, " before the bytes when EventsUnread is not 0,
+// then "2 runs skipped, " when Skips is not 0).
 func (r *FrameReport) String() string { return r.r.String() }
 
 // copyFrom makes r the face of the scheduler's report s, reusing r's
@@ -96,7 +98,7 @@ func (r *FrameReport) copyFrom(s *scheduler.FrameReport) {
 		for _, c := range e.Counters {
 			cs = append(cs, CounterReport(c))
 		}
-		sys[i] = SystemReport{Name: e.Name, Phase: Phase(e.Phase), Lane: e.Lane, Runs: e.Runs, Last: e.Last,
+		sys[i] = SystemReport{Name: e.Name, Phase: Phase(e.Phase), Lane: e.Lane, Runs: e.Runs, Skips: e.Skips, Last: e.Last,
 			Total: e.Total, P50: e.P50, P99: e.P99, Mean: e.Mean, Window: e.Window, Workers: e.Workers, Counters: cs}
 	}
 	r.Systems = sys
@@ -112,6 +114,10 @@ type SystemReport struct {
 	Phase Phase
 	Lane  string        // System.Lane: the lane its kernels run, "" when not stated
 	Runs  int           // runs in the frame
+	// Skips is the runs its run conditions skipped in the frame
+	// (Decl.RunIf): a skipped run adds nothing to Runs, Total, the
+	// statistics, Workers or Counters.
+	Skips int
 	Last  time.Duration // wall time of the system's last run (in this or an earlier frame)
 	Total time.Duration // wall time of its runs in the frame
 	// P50, P99 and Mean are taken over the last Window runs (at most
@@ -136,6 +142,27 @@ func (s *SystemReport) Counter(name string) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Skipped reports whether run conditions skipped every run of the system
+// in the frame (Skips > 0 and Runs == 0).
+func (s *SystemReport) Skipped() bool { return s.Skips > 0 && s.Runs == 0 }
+
+// String formats the system's figures on one line, such as
+// `"move" (Update): 1 run, 0 skipped, 1.2ms`.
+func (s *SystemReport) String() string {
+	e := scheduler.SystemReport{Name: s.Name, Phase: systems.Phase(s.Phase), Runs: s.Runs, Skips: s.Skips, Total: s.Total}
+	return e.String()
+}
+
+// Skips is the runs that run conditions skipped in the frame, over every
+// system.
+func (r *FrameReport) Skips() int {
+	n := 0
+	for i := range r.Systems {
+		n += r.Systems[i].Skips
+	}
+	return n
 }
 
 // CounterReport is one named counter of a system in a frame: Value is the

@@ -116,6 +116,41 @@ func (d *Decl) After(names ...string) { d.e().After(names...) }
 // Before orders the system before the systems named (as System.Before).
 func (d *Decl) Before(names ...string) { d.e().Before(names...) }
 
+// CondFunc is a run condition's test (Decl.RunIf): whether the system runs
+// now. It runs on the frame's goroutine at the system's slot, before each
+// run (each fixed tick in FixedUpdate), and reads only through the
+// accessors its condition declaration asked for (docs/architecture.md,
+// Run conditions).
+type CondFunc func(ctx *Context) bool
+
+// RunIf adds a run condition: declare runs at once with a condition Decl
+// c, asks c for what the condition reads (Read, ReadResource, ReadIndex,
+// Consume, queries and joins over reads) and returns the test. Those
+// reads are the system's too: an unordered writer of one is a conflict
+// Build refuses, naming both systems (ErrConflict, "read by run
+// condition"). The system runs only when every condition holds; a
+// skipped run is counted in SystemReport.Skips and costs nothing else.
+// Write, WriteResource, Record, spawners, Emit, EmitParallel, Counter and
+// MaintainIndex asked of c, or a nil test, fail Build with an error
+// matching ErrConditionAccess (ErrBadDeclaration for the nil test); a nil
+// declare, or RunIf called on c, panics. Call it in the DeclareFunc; it
+// allocates. The rule of what a condition may do, when it runs and what
+// a skipped consumer's events become: docs/architecture.md, Run
+// conditions.
+func (d *Decl) RunIf(declare func(c *Decl) CondFunc) {
+	if declare == nil {
+		d.e().RunIf(nil) // panics, saying the fix
+		return
+	}
+	d.e().RunIf(func(c *systems.Decl) systems.CondFunc {
+		test := declare((*Decl)(c))
+		if test == nil {
+			return nil
+		}
+		return func(ctx *systems.Context) bool { return test((*Context)(ctx)) }
+	})
+}
+
 // Counter declares the system's counter name (non-empty, unique in the
 // system; a bad name fails the declaration with ErrBadDeclaration) and
 // returns it. It allocates: call it in the DeclareFunc.

@@ -547,6 +547,13 @@ func (r *Reader[T]) Done() {
 	}
 }
 
+// Unread forgets the Reads since the last Done without passing them: the
+// next Read returns those events again, with what may be read by then.
+// The scheduler calls it when a run condition that read the table skips
+// its system's run (docs/architecture.md, Run conditions). Allocates
+// nothing.
+func (r *Reader[T]) Unread() { r.read = false }
+
 // overflowed returns the table's *OverflowError (errors.Is ErrOverflow),
 // the error Emit returns for a refused event, when an emit or a merge was
 // refused for lack of room since the last TakeDropped, and nil otherwise

@@ -185,6 +185,15 @@ func (s *Scheduler) runPhase(p systems.Phase) error {
 	var fail error
 	sys := s.report.Systems
 	for _, e := range s.phases[p] {
+		if len(e.run.Conds) > 0 && !s.admit(e, p) {
+			sys[e.report].Skips++
+			if err := e.run.Err; err != nil {
+				s.sysErr = SystemError{System: e.sys.Name, Phase: p, Frame: s.report.Frame, Err: err}
+				fail = &s.sysErr
+				break
+			}
+			continue
+		}
 		t0 := time.Now()
 		err := s.run(e, p)
 		sys[e.report].record(time.Since(t0))
@@ -217,6 +226,15 @@ func (s *Scheduler) run(e *entry, p systems.Phase) error {
 		}
 	}
 	return err
+}
+
+// admit runs e's run conditions (frame.Run.Admit) and reports whether e
+// runs now; false with e.run.Err set when a condition failed. A panic in
+// a condition goes on up as run's does (docs/architecture.md, Run
+// conditions).
+func (s *Scheduler) admit(e *entry, p systems.Phase) bool {
+	defer s.repanic(e, p)
+	return e.run.Admit()
 }
 
 // repanic, deferred by run, re-raises a panic of e's Run as a *PanicError.

@@ -79,6 +79,11 @@ type SystemReport struct {
 	Phase systems.Phase
 	Lane  string        // systems.System.Lane: the lane its kernels run, "" when not stated
 	Runs  int           // runs in the last frame
+	// Skips is the runs a run condition skipped in the last frame
+	// (systems.Decl.RunIf; docs/architecture.md, Run conditions): a
+	// skipped run adds nothing to Runs, Total, the statistics, Workers or
+	// Counters.
+	Skips int
 	Last  time.Duration // wall time of the system's last run (in this or an earlier frame)
 	Total time.Duration // wall time of its runs in the last frame
 	// P50, P99 and Mean are taken over the last Window runs (at most
@@ -112,9 +117,31 @@ type CounterReport struct {
 	Value int64
 }
 
+// String formats the system's figures on one line, such as
+// `"move" (Update): 1 run, 0 skipped, 1.2ms`.
+func (s *SystemReport) String() string {
+	runs := " runs, "
+	if s.Runs == 1 {
+		runs = " run, "
+	}
+	return strconv.Quote(s.Name) + " (" + s.Phase.String() + "): " + itoa(s.Runs) + runs +
+		itoa(s.Skips) + " skipped, " + s.Total.String()
+}
+
+// Skips is the runs that run conditions skipped in the frame, over every
+// system (SystemReport.Skips).
+func (r *FrameReport) Skips() int {
+	n := 0
+	for i := range r.Systems {
+		n += r.Systems[i].Skips
+	}
+	return n
+}
+
 // String formats the report on one line, such as
 // "frame 12: 1.2ms, 1 tick, 0 dropped, 40 commands (0 dropped), 0 events dropped, 0 B allocated"
-// ("..., 3 events unread, ..." after the events dropped when EventsUnread is not 0).
+// ("..., 3 events unread, ..." after the events dropped when EventsUnread is not 0,
+// and "2 runs skipped, " before the bytes when Skips is not 0).
 func (r *FrameReport) String() string {
 	ticks := " ticks"
 	if r.FixedTicks == 1 {
@@ -127,7 +154,7 @@ func (r *FrameReport) String() string {
 	return "frame " + strconv.FormatUint(r.Frame, 10) + ": " + r.FrameTime.String() + ", " +
 		itoa(r.FixedTicks) + ticks + ", " + r.Dropped.String() + " dropped, " +
 		itoa(r.Commands.Played) + " commands (" + itoa(r.CommandsDropped()) + " dropped), " +
-		strconv.FormatInt(r.EventsDropped, 10) + " events dropped, " + unread +
+		strconv.FormatInt(r.EventsDropped, 10) + " events dropped, " + unread + skipped(r.Skips()) +
 		strconv.FormatUint(r.AllocBytes, 10) + " B allocated"
 }
 
@@ -158,7 +185,7 @@ func (r *FrameReport) beginFrame(frame uint64, dt float64) {
 	r.Commands = commands.Stats{}
 	r.EventsDropped, r.EventsUnread = 0, 0
 	for i := range r.Systems {
-		r.Systems[i].Runs = 0
+		r.Systems[i].Runs, r.Systems[i].Skips = 0, 0
 		r.Systems[i].Total = 0
 		r.Systems[i].Workers = 0
 		for j := range r.Systems[i].Counters {
@@ -307,6 +334,17 @@ func (m *allocMeter) read() (bytes, objects uint64) {
 		objects = m.samples[1].Value.Uint64()
 	}
 	return bytes, objects
+}
+
+// skipped is "N runs skipped, " ("1 run skipped, "), "" for 0.
+func skipped(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return "1 run skipped, "
+	}
+	return itoa(n) + " runs skipped, "
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

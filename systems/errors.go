@@ -26,6 +26,11 @@ var (
 	// that made it failed) or that does not fit (a query or spawner over
 	// columns of different tables).
 	ErrBadDeclaration = errors.New("bad declaration")
+	// ErrConditionAccess: a run condition's declaration (Decl.RunIf) asked
+	// for an accessor that writes, records, emits, counts or runs a chunk
+	// kernel; a condition only reads (docs/architecture.md, Run
+	// conditions).
+	ErrConditionAccess = errors.New("a run condition may only read")
 	// ErrDeclarePanic: a DeclareFunc that panicked. Returned as a
 	// *DefinitionError whose Cause is a *DeclarePanicError.
 	ErrDeclarePanic = errors.New("the DeclareFunc panicked")
@@ -63,7 +68,7 @@ var errEmptyName = plumb.ErrEmptyName
 // DefinitionError reports a bad system definition or declaration.
 // errors.Is(err, ErrDefinition) is true, and so is errors.Is(err, Err) for
 // the precise sentinel (errEmptyName, ErrNoDeclare, ErrNoRun, ErrBadPhase,
-// ErrBadDeclaration or ErrDeclarePanic, whose Cause is a
+// ErrBadDeclaration, ErrConditionAccess or ErrDeclarePanic, whose Cause is a
 // *DeclarePanicError); for a query over columns of different tables,
 // errors.As reaches the *ephemeral.DefinitionError too.
 type DefinitionError struct {

@@ -154,6 +154,7 @@ type Decl struct {
 	after  []string
 	err    error
 	done   bool // the DeclareFunc has returned
+	cond   bool // a run condition's declaration (RunIf): only reads
 }
 
 // Name is the system's name.
@@ -179,6 +180,9 @@ func (d *Decl) use(call string) *Decl {
 		panic("systems: " + call + " with an accessor of system " + strconv.Quote(d.name) +
 			" after its declaration returned (from a run body, or from another system's DeclareFunc):" +
 			" each system asks for its own accessors in its DeclareFunc and uses them only in the body it returns")
+	}
+	if d.cond && condRefused(call) {
+		d.condFail(call)
 	}
 	return d
 }

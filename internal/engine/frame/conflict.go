@@ -1,6 +1,8 @@
 package frame
 
 import (
+	"slices"
+
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
 )
@@ -31,7 +33,8 @@ func Conflicts(dst []Overlap, a, b *Manifest) []Overlap {
 	for _, ca := range a.columns() {
 		for _, cb := range bc {
 			if ca.ref == cb.ref && (ca.write || cb.write) {
-				dst = append(dst, Overlap{Datum: ca.ref.String(), A: rw(ca.write), B: rw(cb.write)})
+				d := ca.ref.String()
+				dst = append(dst, Overlap{Datum: d, A: a.rw(ca.write, d), B: b.rw(cb.write, d)})
 			}
 		}
 	}
@@ -57,16 +60,22 @@ func Conflicts(dst []Overlap, a, b *Manifest) []Overlap {
 	for _, ra := range a.Resources {
 		for _, rb := range b.Resources {
 			if ra.Resource == rb.Resource && (ra.Write || rb.Write) {
-				dst = append(dst, Overlap{Datum: "resource " + ra.Resource.Name(), A: rw(ra.Write), B: rw(rb.Write)})
+				d := "resource " + ra.Resource.Name()
+				dst = append(dst, Overlap{Datum: d, A: a.rw(ra.Write, d), B: b.rw(rb.Write, d)})
 			}
 		}
 	}
 	return dst
 }
 
-func rw(write bool) string {
-	if write {
+// rw says how m touches datum: "write", "read by run condition" (a read
+// of one of its run conditions, CondReads) or "read".
+func (m *Manifest) rw(write bool, datum string) string {
+	switch {
+	case write:
 		return "write"
+	case slices.Contains(m.CondReads, datum):
+		return "read by run condition"
 	}
 	return "read"
 }

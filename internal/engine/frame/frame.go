@@ -63,8 +63,12 @@ func (e *Env) Workers() int {
 type Merger interface{ Merge() (dropped int) }
 
 // Passer is the untyped face of an *events.Reader[T]: it passes what the
-// run read when the run ends.
-type Passer interface{ Done() }
+// run read when the run ends (Done), or forgets what a skipped run's
+// conditions read without passing it (Unread).
+type Passer interface {
+	Done()
+	Unread()
+}
 
 // Run is one system's run state. Package systems sets Name, Call and
 // Binds when the system is declared; Bind makes the buffers.
@@ -89,6 +93,10 @@ type Run struct {
 	records bool     // a recorder asked for buffers
 
 	Counters []Counter // named counters (systems.Decl.Counter), in declaration order
+
+	// Conds are the system's run conditions (systems.Decl.RunIf), in
+	// declaration order: Admit runs them before each run; nil runs always.
+	Conds []func() bool
 
 	// Maintains lists the indexes whose rows the system marks
 	// (systems.MaintainIndex): the sync after it visits only the marked
@@ -191,6 +199,59 @@ func (r *Run) Exec() error {
 		c.Done()
 	}
 	return r.Err
+}
+
+// Admit runs r's conditions in declaration order, on the frame's
+// goroutine, and reports whether all hold; the first that does not hold
+// stops it (docs/architecture.md, Run conditions). When one fails
+// (Context.Fail) it returns false with r.Err set. A skipped run passes
+// nothing its conditions read (Passer.Unread). A condition that recorded
+// a command or started a kernel panics here, naming the system: a
+// condition only reads. Allocates nothing.
+func (r *Run) Admit() bool {
+	if len(r.Conds) == 0 {
+		return true
+	}
+	r.Err, r.Kernel = nil, 0
+	n := r.recorded()
+	ok := true
+	for _, c := range r.Conds {
+		if !c() || r.Err != nil {
+			ok = false
+			break
+		}
+	}
+	if r.Kernel != 0 || r.recorded() != n {
+		condPanic(r.Name, r.Kernel != 0)
+	}
+	if !ok || r.Err != nil {
+		for _, c := range r.Readers {
+			c.Unread()
+		}
+		return false
+	}
+	return true
+}
+
+// recorded is the number of records in r's serial buffer (0 without one).
+func (r *Run) recorded() int {
+	if r.Serial == nil {
+		return 0
+	}
+	return r.Serial.Len()
+}
+
+// condPanic reports a run condition that recorded commands or ran a
+// kernel; out of line, so that Admit stays small.
+//
+//go:noinline
+func condPanic(system string, kernel bool) {
+	what := "recorded commands"
+	if kernel {
+		what = "started a kernel (Parallel)"
+	}
+	panic("tickwork: a run condition of system \"" + system + "\" " + what +
+		": a condition only reads (docs/architecture.md, Run conditions); record, emit, write and run kernels in the system's body")
 }
 
 // hookManifest is registered by package scheduler (RegisterHookManifest).

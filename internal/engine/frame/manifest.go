@@ -28,6 +28,12 @@ type Manifest struct {
 	// key columns are in Reads and their tables in Presence, and a system
 	// that writes a key column of one is refused (systems.ErrStaleIndex).
 	Indexes []Index
+	// CondReads names the data the system's run conditions read
+	// (systems.Decl.RunIf), as Overlap.Datum names them ("Match.on",
+	// "resource clock"): they are in Reads and Resources too, and
+	// Conflicts says "read by run condition" for them
+	// (docs/architecture.md, Run conditions).
+	CondReads []string
 }
 
 // ColumnRef names one column of one table. Comparable: equal refs name the
@@ -77,7 +83,7 @@ func (m *Manifest) Use(r Resource, write bool) {
 // Equal reports whether m and o declare the same accesses, as sets. A
 // scheduler hook's Substitute uses it. It allocates; call it at set-up.
 func (m *Manifest) Equal(o *Manifest) bool {
-	return sameSet(m.Reads, o.Reads) && sameSet(m.Writes, o.Writes) &&
+	return sameSet(m.CondReads, o.CondReads) && sameSet(m.Reads, o.Reads) && sameSet(m.Writes, o.Writes) &&
 		sameSet(m.Records, o.Records) &&
 		sameSet(m.Emits, o.Emits) && sameSet(m.Consumes, o.Consumes) &&
 		sameSet(m.Resources, o.Resources) && sameSet(m.Presence, o.Presence) &&
