@@ -112,8 +112,8 @@ func (r *FrameReport) copyFrom(s *scheduler.FrameReport) {
 type SystemReport struct {
 	Name  string
 	Phase Phase
-	Lane  string        // System.Lane: the lane its kernels run, "" when not stated
-	Runs  int           // runs in the frame
+	Lane  string // System.Lane: the lane its kernels run, "" when not stated
+	Runs  int    // runs in the frame
 	// Skips is the runs its run conditions skipped in the frame
 	// (Decl.RunIf): a skipped run adds nothing to Runs, Total, the
 	// statistics, Workers or Counters.

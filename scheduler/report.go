@@ -77,8 +77,8 @@ type FrameReport struct {
 type SystemReport struct {
 	Name  string
 	Phase systems.Phase
-	Lane  string        // systems.System.Lane: the lane its kernels run, "" when not stated
-	Runs  int           // runs in the last frame
+	Lane  string // systems.System.Lane: the lane its kernels run, "" when not stated
+	Runs  int    // runs in the last frame
 	// Skips is the runs a run condition skipped in the last frame
 	// (systems.Decl.RunIf; docs/architecture.md, Run conditions): a
 	// skipped run adds nothing to Runs, Total, the statistics, Workers or
