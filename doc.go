@@ -46,7 +46,9 @@
 //     [Emit] ([Emitter]), [EmitParallel] ([ParallelEmitter],
 //     [WorkerEmitter]), [Consume] ([Consumer]); resources [ReadResource],
 //     [WriteResource]; counters [Decl.Counter] ([Counter]); order
-//     [Decl.After], [Decl.Before].
+//     [Decl.After], [Decl.Before]; run conditions [Decl.RunIf]
+//     ([CondFunc]; a skipped run is [SystemReport.Skips]; the rule:
+//     docs/architecture.md, Run conditions).
 //   - Iterate: [Query1.All] yields every live row ([Row1] .. [Row15]) with
 //     its handle; [Query1.Each] calls a function with each row's handle
 //     and pointers; [Query1.Parallel] splits the rows over the kernel

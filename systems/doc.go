@@ -33,7 +33,9 @@
 // Spawn records a create with a value for each of its columns);
 // [Emit], [EmitParallel] and [Consume] (events); [ReadResource] and
 // [WriteResource] ([Resource]); [Decl.Counter] (see Counters).
-// [Decl.Before] and [Decl.After] order the system. Each accessor adds its
+// [Decl.Before] and [Decl.After] order the system; [Decl.RunIf] ([CondFunc])
+// runs it only while its conditions hold (docs/architecture.md, Run
+// conditions). Each accessor adds its
 // entry to the system's manifest (what the scheduler checks conflicts on),
 // so a column is named once and an access outside the manifest cannot be
 // written; accessors never fail at run time. A bad argument (a nil column

@@ -16,6 +16,7 @@ type Overlap struct {
 	// and U), "event NAME" or "resource NAME".
 	Datum string
 	// A and B say how the first and second manifest touch it: "read",
+	// "read by run condition" (docs/architecture.md, Run conditions),
 	// "write", "record TABLE", "emit" or "consume".
 	A, B string
 }
