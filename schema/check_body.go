@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"go/constant"
 	"slices"
 	"strings"
 )
@@ -19,6 +20,7 @@ type bodyState struct {
 	broken    map[string]bool   // variables whose declaration failed: uses are not reported again
 	effects   bool              // emits, deletes, counts or joins: holes are not harmless
 	query     *Query            // set when checking a query (sys is then a stand-in named as it)
+	when      bool              // checking a system's when condition: no row variables
 	params    map[string]*Param // the query's parameters
 }
 
@@ -56,7 +58,7 @@ var phases = map[string]Phase{"frame_start": FrameStart, "fixed_update": FixedUp
 func (c *checker) system(d *synSystemDecl) *System {
 	sys := &System{Pos: c.pos(d.Name.Pos), Name: d.Name.Name}
 	of := "system " + sys.Name
-	opts := c.options(d.Opts, of, "phase", "before", "after", "grain")
+	opts := c.options(d.Opts, of, "phase", "before", "after", "grain", "when")
 	if o := opts["phase"]; o != nil {
 		if id, ok := c.nameOption(o, of); ok {
 			if p, ok := phases[id.Name]; ok {
@@ -74,6 +76,12 @@ func (c *checker) system(d *synSystemDecl) *System {
 	if o := opts["grain"]; o != nil {
 		sys.Grain, _ = c.intOption(o, of, 1, MaxGrain)
 	}
+	if o := opts["when"]; o != nil {
+		sys.When, sys.WhenAccess = c.when(sys, o, of)
+		if sys.When != nil {
+			sys.WhenSource = exprText(o.Value.Expr)
+		}
+	}
 
 	b := &bodyState{sys: sys, vars: map[string]*Var{}, writes: map[*Column]bool{}, broken: map[string]bool{}}
 	if !c.from(b, d.Body.From) {
@@ -86,6 +94,31 @@ func (c *checker) system(d *synSystemDecl) *System {
 	sys.Body = c.stmts(sc, d.Body.Stmts)
 	c.finish(b)
 	return sys
+}
+
+// when checks a system's when option: a bool expression over resources,
+// constants, @tick and @dt that is not constant (docs/schema.md, Systems).
+// It returns the condition and what it reads; nil after an error.
+func (c *checker) when(sys *System, o *synOption, of string) (Expr, Access) {
+	const reads = "resources (RESOURCE.FIELD), constants, @tick and @dt"
+	if o.Value.IsList {
+		c.errorf(c.pos(o.Value.Pos), KindType, "option when of %s is a list; give a bool expression over %s, such as when: Match.On", of, reads)
+		return nil, Access{}
+	}
+	b := &bodyState{sys: sys, vars: map[string]*Var{}, writes: map[*Column]bool{}, broken: map[string]bool{}, when: true}
+	x := c.expr(&scope{c: c, b: b}, o.Value.Expr)
+	switch {
+	case invalid(x):
+		return nil, Access{}
+	case x.Type().Kind != Bool:
+		c.errorf(x.Position(), KindType, "the when condition of %s must be a bool, not %s; compare it, such as %s != 0", of, describeExpr(x), exprText(o.Value.Expr))
+		return nil, Access{}
+	}
+	if l, ok := x.(*Lit); ok {
+		c.errorf(x.Position(), KindValue, "the when condition of %s is constant (always %v); drop the option, or read %s", of, constant.BoolVal(l.Value), reads)
+		return nil, Access{}
+	}
+	return x, b.access
 }
 
 // order resolves a before or after list.

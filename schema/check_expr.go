@@ -307,6 +307,11 @@ func (c *checker) column(sc *scope, vid, cid, fid *synIdent, idx *synExpr, write
 			c.errorf(p, KindType, "cannot %s %s: %s is a constant, which has no columns or fields; constants are read by name (%s)", verb, text, vid.Name, vid.Name)
 			return bad(p)
 		}
+		if sc.b.when {
+			c.errorf(p, KindAccess, "the when condition of system %s reads %s: a condition reads resources (RESOURCE.FIELD), constants, @tick and @dt, not rows; test the row in the body with match",
+				sc.b.sys.Name, text)
+			return bad(p)
+		}
 		c.errorf(p, KindUnknown, "unknown row variable %q%s", vid.Name, suggest(vid.Name, sc.b.varNames(), "the row variables"))
 		return bad(p)
 	}

@@ -187,6 +187,14 @@ type System struct {
 	Body     []Stmt
 	Counters []string // count names, in order of first use
 	Access   Access
+	// When is the system's run condition (option when), a bool expression
+	// over resources, constants, @tick and @dt; nil when it has none.
+	// WhenAccess is what it reads (Resources, DT, Tick): the generated
+	// system declares it in its tickwork.Decl.RunIf (docs/architecture.md,
+	// Run conditions).
+	When       Expr
+	WhenAccess Access
+	WhenSource string // the condition as written, normalised (a comment of the generated code)
 	// Dense: the body only sets the from row's columns, so running it on
 	// the holes of a chunk (dead rows) is harmless; the generator may run
 	// straight loops over whole chunk spans.

@@ -405,7 +405,11 @@ func (sg *sysGen) header(kind string) {
 	if g.scan[y] {
 		simd = ", with a scan hook"
 	}
-	g.doc("%s is declared system %s (%s): phase %s, %s%s.", sg.name, y.Name, g.where(y.Pos), y.Phase, kind, simd)
+	when := ""
+	if y.When != nil {
+		when = "; it runs only while " + y.WhenSource + " holds (tickwork.Decl.RunIf)"
+	}
+	g.doc("%s is declared system %s (%s): phase %s, %s%s%s.", sg.name, y.Name, g.where(y.Pos), y.Phase, kind, simd, when)
 	g.p("type %s struct {", sg.name)
 	var fs []field
 	for _, c := range y.Counters {

@@ -101,6 +101,7 @@ func deleteMethod(s *schema.DeleteStmt) string {
 func (sg *sysGen) tableDeclare() {
 	g, y := sg.g, sg.y
 	g.p("func (s *%s) declare(d *tickwork.Decl) tickwork.RunFunc {", sg.name)
+	sg.declareWhen()
 	if y.Dense && len(sg.fromUses()) == 0 {
 		g.p("return func(*tickwork.Context) {} // the body uses no column: it does nothing")
 		g.p("}")
@@ -179,6 +180,32 @@ func (sg *sysGen) tableDeclare() {
 	g.p("return %s.Run", kernel)
 	g.p("}")
 	g.p("")
+}
+
+// declareWhen writes the system's run condition (schema.System.When), when
+// it has one: a tickwork.Decl.RunIf whose declaration reads the resources
+// the condition names and whose test is the condition, @tick and @dt
+// read from the test's Context (docs/architecture.md, Run conditions).
+func (sg *sysGen) declareWhen() {
+	g, y := sg.g, sg.y
+	if y.When == nil {
+		return
+	}
+	saved := sg.env
+	sg.env = map[string]string{"tick": "int64(ctx.Tick())", "dt64": "ctx.DT()", "dt32": "float32(ctx.DT())"}
+	g.p("d.RunIf(func(c *tickwork.Decl) tickwork.CondFunc { // when: %s", y.WhenSource)
+	local := map[*schema.Resource]string{}
+	for _, r := range y.WhenAccess.Resources {
+		local[r] = "when" + exported(r.Name)
+		g.p("%s := tickwork.ReadResource(c, s.t.%s)", local[r], exported(r.Name))
+	}
+	when := []schema.Stmt{&schema.MatchStmt{Arms: []*schema.Arm{{Cond: y.When}}}}
+	for _, e := range resRefs(when) {
+		sg.env["res:"+resKey(e)] = local[e.Resource] + resGo(e)
+	}
+	g.p("return func(ctx *tickwork.Context) bool { return %s }", sg.code(y.When))
+	g.p("})")
+	sg.env = saved
 }
 
 // declareCounters declares the system's counters on its Decl, in one
@@ -436,6 +463,7 @@ func (sg *sysGen) eventSystem() {
 	g.p("")
 	sg.systemMethod()
 	g.p("func (s *%s) declare(d *tickwork.Decl) tickwork.RunFunc {", sg.name)
+	sg.declareWhen()
 	loc := newLocals(append([]string{"s", "t", "d", "ctx", "i"}, g.top...)...)
 	sg.env = map[string]string{}
 	cons := loc.name(y.From.Name + "Events")
