@@ -21,6 +21,7 @@ type bodyState struct {
 	effects   bool              // emits, deletes, counts or joins: holes are not harmless
 	query     *Query            // set when checking a query (sys is then a stand-in named as it)
 	when      bool              // checking a system's when condition: no row variables
+	rows      []string          // with when: the names of the system's row variables, refused in it
 	params    map[string]*Param // the query's parameters
 }
 
@@ -77,7 +78,7 @@ func (c *checker) system(d *synSystemDecl) *System {
 		sys.Grain, _ = c.intOption(o, of, 1, MaxGrain)
 	}
 	if o := opts["when"]; o != nil {
-		sys.When, sys.WhenAccess = c.when(sys, o, of)
+		sys.When, sys.WhenAccess = c.when(sys, o, of, rowNames(d.Body))
 		if sys.When != nil {
 			sys.WhenSource = exprText(o.Value.Expr)
 		}
@@ -99,13 +100,13 @@ func (c *checker) system(d *synSystemDecl) *System {
 // when checks a system's when option: a bool expression over resources,
 // constants, @tick and @dt that is not constant (docs/schema.md, Systems).
 // It returns the condition and what it reads; nil after an error.
-func (c *checker) when(sys *System, o *synOption, of string) (Expr, Access) {
+func (c *checker) when(sys *System, o *synOption, of string, rows []string) (Expr, Access) {
 	const reads = "resources (RESOURCE.FIELD), constants, @tick and @dt"
 	if o.Value.IsList {
 		c.errorf(c.pos(o.Value.Pos), KindType, "option when of %s is a list; give a bool expression over %s, such as when: Match.On", of, reads)
 		return nil, Access{}
 	}
-	b := &bodyState{sys: sys, vars: map[string]*Var{}, writes: map[*Column]bool{}, broken: map[string]bool{}, when: true}
+	b := &bodyState{sys: sys, vars: map[string]*Var{}, writes: map[*Column]bool{}, broken: map[string]bool{}, when: true, rows: rows}
 	x := c.expr(&scope{c: c, b: b}, o.Value.Expr)
 	switch {
 	case invalid(x):
@@ -115,10 +116,26 @@ func (c *checker) when(sys *System, o *synOption, of string) (Expr, Access) {
 		return nil, Access{}
 	}
 	if l, ok := x.(*Lit); ok {
-		c.errorf(x.Position(), KindValue, "the when condition of %s is constant (always %v); drop the option, or read %s", of, constant.BoolVal(l.Value), reads)
+		c.errorf(x.Position(), KindValue, "the when condition of %s is constant (always %v); drop the option, or read a resource field, @tick or @dt", of, constant.BoolVal(l.Value))
 		return nil, Access{}
 	}
 	return x, b.access
+}
+
+// rowNames lists the row variables a body declares (from, joins).
+func rowNames(b *synBody) []string {
+	var names []string
+	if b != nil && b.From != nil && b.From.Var != nil {
+		names = append(names, b.From.Var.Name)
+	}
+	if b != nil {
+		for _, j := range b.Joins {
+			if j.Var != nil {
+				names = append(names, j.Var.Name)
+			}
+		}
+	}
+	return names
 }
 
 // order resolves a before or after list.

@@ -307,6 +307,10 @@ func (c *checker) column(sc *scope, vid, cid, fid *synIdent, idx *synExpr, write
 			c.errorf(p, KindType, "cannot %s %s: %s is a constant, which has no columns or fields; constants are read by name (%s)", verb, text, vid.Name, vid.Name)
 			return bad(p)
 		}
+		if sc.b.when && d.what == "" && !slices.Contains(sc.b.rows, vid.Name) {
+			c.errorf(p, KindUnknown, "unknown resource %q in the when condition of system %s%s", vid.Name, sc.b.sys.Name, c.hint(vid.Name, "resource"))
+			return bad(p)
+		}
 		if sc.b.when {
 			c.errorf(p, KindAccess, "the when condition of system %s reads %s: a condition reads resources (RESOURCE.FIELD), constants, @tick and @dt, not rows; test the row in the body with match",
 				sc.b.sys.Name, text)

@@ -91,6 +91,10 @@ func syntaxError(filename string, src []byte, err error) *Error {
 	}
 	e.Msg = "unexpected " + describe(t) + "; expected " + want
 	switch t.Value {
+	case "=", "+=", "-=", "*=":
+		if !strings.Contains(want, "+=") {
+			e.Msg += "; only set assigns (== compares; a when condition only reads: a hand-written system writes a resource)"
+		}
 	case "==":
 		if strings.Contains(want, "+=") {
 			e.Msg += "; set assigns with =, == compares"
