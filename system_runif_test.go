@@ -313,22 +313,27 @@ func TestRunIfRefusesWhatIsNotARead(t *testing.T) {
 }
 
 // TestRunIfMisuseAtRunPanics: a condition that records through the body's
-// recorder, or adds to the body's counter, panics in the frame naming the
-// system (a *PanicError).
+// recorder, adds to the body's counter or emits through the body's emitter
+// panics in the frame naming the system (a *PanicError).
 func TestRunIfMisuseAtRunPanics(t *testing.T) {
-	for _, misuse := range []string{"record", "count"} {
+	for _, misuse := range []string{"record", "count", "emit"} {
 		t.Run(misuse, func(t *testing.T) {
 			b := tickwork.NewBuilder()
 			tab := b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 8})
+			ev := tickwork.AddEvents[int](b, tickwork.EventSpec{Name: "Hit", Capacity: 8})
 			b.System("gated", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
 				rec := tickwork.Record(d, tab)
 				n := d.Counter("n")
+				em := tickwork.Emit(d, ev)
 				d.RunIf(func(*tickwork.Decl) tickwork.CondFunc {
 					return func(*tickwork.Context) bool {
-						if misuse == "record" {
+						switch misuse {
+						case "record":
 							rec.Create()
-						} else {
+						case "count":
 							n.Add(1)
+						default:
+							em.Emit(1)
 						}
 						return true
 					}
@@ -343,10 +348,13 @@ func TestRunIfMisuseAtRunPanics(t *testing.T) {
 				var pe *tickwork.PanicError
 				require.True(t, errors.As(r.(error), &pe), "%v", r)
 				assert.Equal(t, "gated", pe.System)
-				if misuse == "record" {
+				switch misuse {
+				case "record":
 					assert.Contains(t, fmt.Sprint(pe.Value), `a run condition of system "gated" recorded commands: a condition only reads`)
-				} else {
+				case "count":
 					assert.Contains(t, fmt.Sprint(pe.Value), "outside its body")
+				default:
+					assert.Contains(t, fmt.Sprint(pe.Value), `a run condition of system "gated" emitted events: a condition only reads`)
 				}
 			}()
 			_ = w.Frame(runIfStep)

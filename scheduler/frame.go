@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/kernels"
 	"github.com/tickwork/tickwork/systems"
 )
@@ -234,7 +235,33 @@ func (s *Scheduler) run(e *entry, p systems.Phase) error {
 // conditions).
 func (s *Scheduler) admit(e *entry, p systems.Phase) bool {
 	defer s.repanic(e, p)
-	return e.run.Admit()
+	n := held(e.man.Emits)
+	ok := e.run.Admit()
+	if len(e.man.Emits) > 0 && held(e.man.Emits) != n {
+		condEmitPanic(e.sys.Name)
+	}
+	return ok
+}
+
+// held is the number of events the tables bs hold (events.Table.Held),
+// summed.
+func held(bs []events.Buffer) int {
+	n := 0
+	for _, b := range bs {
+		if h, ok := b.(interface{ Held() int }); ok { // every Buffer is an *events.Table[T]
+			n += h.Held()
+		}
+	}
+	return n
+}
+
+// condEmitPanic reports a run condition that emitted through its
+// system's emitter; out of line.
+//
+//go:noinline
+func condEmitPanic(system string) {
+	panic("tickwork: a run condition of system \"" + system + "\" emitted events" +
+		": a condition only reads (docs/architecture.md, Run conditions); emit in the system's body")
 }
 
 // repanic, deferred by run, re-raises a panic of e's Run as a *PanicError.
