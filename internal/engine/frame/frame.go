@@ -207,7 +207,8 @@ func (r *Run) Exec() error {
 // (Context.Fail) it returns false with r.Err set. A skipped run passes
 // nothing its conditions read (Passer.Unread). A condition that recorded
 // a command or started a kernel panics here, naming the system: a
-// condition only reads. Allocates nothing.
+// condition only reads (the scheduler checks emits, which a Run does not
+// see). Allocates nothing.
 func (r *Run) Admit() bool {
 	if len(r.Conds) == 0 {
 		return true
