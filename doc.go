@@ -21,7 +21,7 @@
 //     ([Each1] .. [Each15], [ParallelEach1] .. [ParallelEach15]): columns
 //     [Reads] and [Writes] ([Col]), uses ([Use]) [Records] ([RecordUse]),
 //     [Spawns1] .. [Spawns15] ([SpawnUse1] .. [SpawnUse15]), [Emits] ([EmitUse]), [EmitsParallel] ([ParallelEmitUse]),
-//     [ReadsResource] and [WritesResource] ([ResourceUse]), [Orders]; the
+//     [ReadsResource] and [WritesResource] ([ResourceUse]), [Orders], [RunsIf]; the
 //     rule: Row systems, below.
 //   - Observe events from the host: [Observe], a callback per event
 //     delivered each frame.

@@ -133,3 +133,13 @@ func (u orderUse) declare(d *Decl) { d.After(u.after...); d.Before(u.before...) 
 // Orders is the use that runs the row system after the systems named
 // (as Decl.After); Builder.Chain orders several at once.
 func Orders(after ...string) Use { return orderUse{after: after} }
+
+// condUse is RunsIf's use.
+type condUse struct{ cond func(c *Decl) CondFunc }
+
+func (u condUse) declare(d *Decl) { d.RunIf(u.cond) }
+
+// RunsIf is the use that runs the row system only while a run condition
+// holds (as Decl.RunIf, whose errors and panics it has; the rule:
+// docs/architecture.md, Run conditions).
+func RunsIf(declare func(c *Decl) CondFunc) Use { return condUse{cond: declare} }

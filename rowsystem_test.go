@@ -109,3 +109,43 @@ func TestRowSystemNilFunc(t *testing.T) {
 		})
 	}
 }
+
+// A row system with RunsIf runs only in the frames its condition holds,
+// and the condition's read is the system's: an unordered writer of it is
+// a conflict.
+func TestRowSystemRunsIf(t *testing.T) {
+	build := func(writer bool) (*tickwork.World, *tickwork.Resource[bool], *tickwork.Column[int32], error) {
+		b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+		tab := b.Table(tickwork.TableSpec{Name: "T", Capacity: 16})
+		x := tickwork.AddColumn[int32](b, tab, "X")
+		on := tickwork.AddResource(b, "on", true)
+		tickwork.Each1(b, "grow", tickwork.Update, tickwork.Writes(x), func(_ *tickwork.Context, _ tickwork.Handle, x *int32) { *x++ },
+			tickwork.RunsIf(func(c *tickwork.Decl) tickwork.CondFunc {
+				v := tickwork.ReadResource(c, on)
+				return func(*tickwork.Context) bool { return *v }
+			}))
+		if writer {
+			b.System("flip", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
+				v := tickwork.WriteResource(d, on)
+				return func(*tickwork.Context) { *v = !*v }
+			})
+		}
+		w, err := b.Build()
+		if err == nil {
+			t.Cleanup(func() { _ = w.Close() })
+			_, err = tab.Insert()
+		}
+		return w, on, x, err
+	}
+	_, _, _, err := build(true)
+	require.ErrorIs(t, err, tickwork.ErrConflict)
+	assert.Contains(t, err.Error(), `"grow" (read by run condition) and "flip" (write) both touch resource on`)
+
+	w, on, x, err := build(false)
+	require.NoError(t, err)
+	for _, v := range []bool{true, false, true, true, false} {
+		*on.Get() = v
+		require.NoError(t, w.Frame(0.01))
+	}
+	assert.Equal(t, []int32{3}, x.All()[:1])
+}
