@@ -229,3 +229,30 @@ system S(phase: update) {
 	cmp := m.Arms[0].Cond.(*schema.Binary)
 	assert.Equal(t, "float64", cmp.X.Type().String(), "an untyped comparison defaults to float64")
 }
+
+// TestWhenAccess: a system's when condition is checked apart from its
+// body: its reads (a resource, @tick, @dt) are in WhenAccess, not in the
+// body's Access, and the body's reads are not in it.
+func TestWhenAccess(t *testing.T) {
+	s, err := schema.Load("when.tw", []byte(prelude+`resource Match { On: bool = true  Round: int32 = 0 }
+resource Speed { K: float32 = 1 }
+system S(phase: update, when: Match.On and @tick % 2 == 0 or @dt > 0.5) {
+	from Shot s
+	set s.X = s.X * Speed.K
+}
+system T(phase: update) { from Shot s set s.TTL -= 1 }`))
+	require.NoError(t, err)
+	y := s.Systems[0]
+	require.NotNil(t, y.When)
+	assert.Equal(t, "bool", y.When.Type().String())
+	assert.Equal(t, "Match.On and @tick % 2 == 0 or @dt > 0.5", y.WhenSource)
+	require.Len(t, y.WhenAccess.Resources, 1)
+	assert.Equal(t, "Match", y.WhenAccess.Resources[0].Name)
+	assert.True(t, y.WhenAccess.Tick)
+	assert.True(t, y.WhenAccess.DT)
+	assert.Empty(t, y.WhenAccess.Reads)
+	require.Len(t, y.Access.Resources, 1)
+	assert.Equal(t, "Speed", y.Access.Resources[0].Name)
+	assert.False(t, y.Access.Tick)
+	assert.Nil(t, s.Systems[1].When)
+}
