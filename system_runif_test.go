@@ -444,3 +444,47 @@ func TestRunIfSkippedConsumerEvents(t *testing.T) {
 	assert.Equal(t, [][]uint64{{0}, {3}, {4}, {6}}, heardNow)
 	assert.Equal(t, [][]uint64{{0, 1, 2}, {3, 4, 5}}, peeked)
 }
+
+// TestRunIfOverAColumn: a condition over a query of a one-row table's
+// column (Match.on) follows the value the host writes between frames, and
+// the body may read through the condition's accessor.
+func TestRunIfOverAColumn(t *testing.T) {
+	b := tickwork.NewBuilder()
+	match := b.Table(tickwork.TableSpec{Name: "Match", Capacity: 1})
+	on := tickwork.AddColumn[bool](b, match, "on")
+	var runs []bool
+	var row tickwork.Handle // Match's row, inserted after Build
+	b.System("play", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
+		var r tickwork.ReadColumn[bool]
+		d.RunIf(func(c *tickwork.Decl) tickwork.CondFunc {
+			r = tickwork.Read(c, on)
+			return func(*tickwork.Context) bool { v, _ := r.Get(row); return v }
+		})
+		return func(*tickwork.Context) { v, _ := r.Get(row); runs = append(runs, v) }
+	})
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	h, err := match.Insert()
+	require.NoError(t, err)
+	row = h
+	pattern := []bool{false, true, true, false, true}
+	want := 0
+	for frame, v := range pattern {
+		on.Set(h, v)
+		require.NoError(t, w.Frame(runIfStep))
+		s := w.Report().System("play")
+		if v {
+			want++
+		}
+		assert.Equal(t, [2]int{b2i(v), b2i(!v)}, [2]int{s.Runs, s.Skips}, "frame %d", frame)
+	}
+	assert.Len(t, runs, want)
+}
+
+func b2i(v bool) int {
+	if v {
+		return 1
+	}
+	return 0
+}
