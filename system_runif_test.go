@@ -488,3 +488,26 @@ func b2i(v bool) int {
 	}
 	return 0
 }
+
+// TestRunIfPanicNamesTheSystem: a panic in a condition comes out of Frame
+// as a *PanicError naming the system, as a panic in its body does.
+func TestRunIfPanicNamesTheSystem(t *testing.T) {
+	b := tickwork.NewBuilder()
+	b.System("gated", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
+		d.RunIf(func(*tickwork.Decl) tickwork.CondFunc {
+			return func(*tickwork.Context) bool { panic("no match") }
+		})
+		return func(*tickwork.Context) {}
+	})
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	defer func() {
+		var pe *tickwork.PanicError
+		require.True(t, errors.As(recover().(error), &pe))
+		assert.Equal(t, "gated", pe.System)
+		assert.Equal(t, "no match", pe.Value)
+	}()
+	_ = w.Frame(runIfStep)
+	t.Fatal("Frame did not panic")
+}
