@@ -61,7 +61,9 @@
 // [Scheduler.Frame] runs FrameStart, then zero or more fixed ticks
 // (FixedUpdate), then Update, LateUpdate and FrameEnd. Commands play back
 // after every phase and every fixed tick, in sealed order (see Deferred
-// changes in package systems); when a system returns, its parallel event
+// changes in package systems); a system with run conditions has them
+// asked at its slot before each run, and a false one skips the run
+// (docs/architecture.md, Run conditions); when a system returns, its parallel event
 // segments merge and its readers pass what they returned; resolutions of
 // provisional handles are released once, right after FrameStart's
 // playback; event tables begin the frame (BeginFrame) before FrameStart,
@@ -79,7 +81,8 @@
 // [Config.ReportWindow] runs (runs, not frames: a FixedUpdate system runs
 // once per tick), and its named counters' values in the frame
 // ([SystemReport].Counters of [CounterReport]; the rule: Counters in
-// package systems). Everything is preallocated at Seal.
+// package systems), and the runs its run conditions skipped
+// ([SystemReport].Skips). Everything is preallocated at Seal.
 //
 // # State
 //
