@@ -371,6 +371,11 @@ func (k *IntegrateBodies) span(lo, hi int) {
 	dt32 := k.dt32
 	bXs := k.bX[lo:hi]
 	bYs, bVXs, bVYs := k.bY[lo:hi][:len(bXs)], k.bVX[lo:hi][:len(bXs)], k.bVY[lo:hi][:len(bXs)]
+	onBodiesByPos := k.markBodiesByPos.On()
+	var cellsBodiesByPos []index.Cell // nil when the marks are off (WithoutIndexes)
+	if onBodiesByPos {
+		cellsBodiesByPos = k.cellsBodiesByPos[lo:hi][:len(bXs)]
+	}
 	for i := range bXs {
 		bX, bY, bVX, bVY := bXs[i], bYs[i], bVXs[i], bVYs[i]
 		bX += float32(bVX * dt32)
@@ -396,7 +401,7 @@ func (k *IntegrateBodies) span(lo, hi int) {
 			bVYs[i] = bVY
 		}
 		bXs[i], bYs[i] = bX, bY
-		if k.markBodiesByPos.On() && indexCellLeft32(bXs[i], bYs[i], k.cellsBodiesByPos[lo+i], 0.015625) {
+		if onBodiesByPos && indexCellLeft32(bXs[i], bYs[i], cellsBodiesByPos[i], 0.015625) {
 			k.markBodiesByPos.Mark(lo + i)
 		}
 	}

@@ -310,8 +310,8 @@ func (sg *sysGen) keepKeys(loc *locals, spans map[*schema.Column]string, row str
 	return func() {
 		for _, ix := range ixs {
 			if sg.gridCells(ix) {
-				sg.g.p("if %s.On() && %s(%s[i], %s[i], %s[%s], %s) {", sg.env["marks:"+ix.Name], cellLeftFunc(ix), spans[ix.Columns[0]], spans[ix.Columns[1]],
-					sg.env["cells:"+ix.Name], row, invLiteral(ix))
+				sg.g.p("if %s && %s(%s[i], %s[i], %s[i], %s) {", sg.env["on:"+ix.Name], cellLeftFunc(ix), spans[ix.Columns[0]], spans[ix.Columns[1]],
+					sg.env["cellspan:"+ix.Name], invLiteral(ix))
 				sg.g.p("%s.Mark(%s)", sg.env["marks:"+ix.Name], row)
 				sg.g.p("}")
 				continue
@@ -395,4 +395,23 @@ func invLiteral(ix *schema.Index) string {
 		return strconv.FormatFloat(float64(float32(1/float64(ix.Cell))), 'g', -1, 32)
 	}
 	return strconv.FormatFloat(1/float64(ix.Cell), 'g', -1, 64)
+}
+
+// cellSpans writes, before a from-row loop over rows lo..hi, the locals
+// of each grid the loop keeps by its filed cells: the cells' span (as
+// long as the first column span, first) and whether the marks are on, so
+// that the loop loads neither from the kernel state.
+func (sg *sysGen) cellSpans(loc *locals, lo, hi, first string) {
+	for _, ix := range sg.fromMaintained() {
+		if !sg.gridCells(ix) || first == "" {
+			continue
+		}
+		c, on := loc.name("cells"+exported(ix.Name)), loc.name("on"+exported(ix.Name))
+		sg.g.p("%s := %s.On()", on, sg.env["marks:"+ix.Name])
+		sg.g.p("var %s []index.Cell // nil when the marks are off (WithoutIndexes)", c)
+		sg.g.p("if %s {", on)
+		sg.g.p("%s = %s[%s : %s][:len(%s)]", c, sg.env["cells:"+ix.Name], lo, hi, first)
+		sg.g.p("}")
+		sg.env["cellspan:"+ix.Name], sg.env["on:"+ix.Name] = c, on
+	}
 }
