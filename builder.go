@@ -202,6 +202,17 @@ func WithReportWindow(runs int) Option { return Option{runtime.WithReportWindow(
 // allocation late (the rule: FrameReport.AllocBytes).
 func WithExactAllocs(on bool) Option { return Option{runtime.WithExactAllocs(on)} }
 
+// WithoutIndexes builds the world without keeping any of its declared
+// indexes (AddHashIndex .. AddEventIndex, and a schema's index
+// declarations): no upkeep in any frame, no sync, no marks (MaintainIndex
+// returns marks that mark nothing, IndexMarks.On is false), so that the
+// same program runs as if it declared none: for measuring what its
+// indexes cost, or for a process that runs no query served by one. A
+// declaration is still checked as without the option; reading an index
+// (its Hash, Unique, Sorted or Grid accessor, a generated query served by
+// it) panics naming the option. docs/architecture.md, Indexes.
+func WithoutIndexes() Option { return Option{runtime.WithoutIndexes()} }
+
 // WithCommandRecords sets the initial records of each command buffer,
 // 1..MaxCommandRecords (default 1024); buffers grow past it while warming
 // up.

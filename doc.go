@@ -31,6 +31,7 @@
 //     [SortedIndex], [GridIndex], [EventIndex], all an [Index]); a system
 //     reads one with [ReadIndex] and marks the rows it changed with
 //     [MaintainIndex] ([IndexMarks]); [World.Reindex] after raw writes;
+//     [WithoutIndexes] builds the same program keeping none;
 //     errors [IndexError], [StaleIndexError]. When an index is consistent
 //     (the one home of the rule): docs/architecture.md, Indexes.
 //   - Entities: a [Handle] names one; [Table.Insert], [Table.Attach],

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"reflect"
+	"slices"
 	"strconv"
 	"unsafe"
 
@@ -116,21 +117,61 @@ func ReadIndex(d *Decl, ix Index) {
 	var e systems.Index
 	if ix != nil {
 		e = ix.engine()
+		if isOff(e) {
+			return
+		}
 	}
 	systems.ReadIndex(d.e(), e)
 }
 
 // IndexMarks is the rows a system marks for an index it maintains
-// (MaintainIndex): a bitmap over the table's rows. A small value; copy it
-// into kernel state freely.
-type IndexMarks struct{ w []uint64 }
+// (MaintainIndex): a bitmap over the table's rows, and for a grid the
+// cells its rows are filed in (Cells). A small value; copy it into kernel
+// state freely.
+type IndexMarks struct {
+	w     []uint64
+	cells []index.Cell
+}
 
 // Mark marks row (a row of the index's table, 0..Cap-1) as one whose key
 // columns the system changed, for the sync after the system. From a
 // kernel, mark only rows of the chunks the worker was given: chunks hold
 // whole 64-row words (MinChunkRows is 64), so marks need no atomics.
-// Allocates nothing; a row out of range panics as a slice index does.
-func (m IndexMarks) Mark(row int) { m.w[uint(row)>>6] |= 1 << (uint(row) & 63) }
+// Allocates nothing; a row out of range panics as a slice index does;
+// the zero IndexMarks (On false) marks nothing.
+func (m IndexMarks) Mark(row int) {
+	if m.w != nil {
+		m.w[uint(row)>>6] |= 1 << (uint(row) & 63)
+	}
+}
+
+// On reports whether m marks anything: false for the marks of an index
+// the world does not keep (WithoutIndexes), whose Mark and MarkBits do
+// nothing, so that a kernel can skip its key tests.
+func (m IndexMarks) On() bool { return m.w != nil }
+
+// MarkBits marks row+i for each set bit i of bits: a SIMD variant's mask
+// of the rows of one vector (up to 64 rows from row, all in the chunks
+// the worker was given; Mark's rule). Allocates nothing.
+func (m IndexMarks) MarkBits(row int, bits uint64) {
+	if m.w == nil {
+		return
+	}
+	w, sh := uint(row)>>6, uint(row)&63
+	m.w[w] |= bits << sh
+	if sh != 0 && bits>>(64-sh) != 0 {
+		m.w[w+1] |= bits >> (64 - sh)
+	}
+}
+
+// Cells is, for the marks of a *GridIndex, the cell each row of its table
+// is filed in as of the last sync (index.Outside for a row with a
+// non-finite coordinate; unfiled rows hold a stale cell): a kernel that
+// writes the grid's coordinates marks a row whose new point is not in
+// its filed cell, one cell computation a row instead of two (the
+// generator's fused upkeep, docs/schema.md, Indexes). nil for any other
+// kind. Read it only; the sync after the system writes it.
+func (m IndexMarks) Cells() []index.Cell { return m.cells }
 
 // MaintainIndex declares that the system marks, through the returned
 // IndexMarks, every row whose key columns of ix it changes: the sync after
@@ -143,8 +184,15 @@ func MaintainIndex(d *Decl, ix Index) IndexMarks {
 	var e systems.Index
 	if ix != nil {
 		e = ix.engine()
+		if isOff(e) {
+			return IndexMarks{}
+		}
 	}
-	return IndexMarks{systems.MaintainIndex(d.e(), e)}
+	m := IndexMarks{w: systems.MaintainIndex(d.e(), e)}
+	if g, ok := ix.(*GridIndex); ok && g != nil && m.w != nil {
+		m.cells = g.x.shadow
+	}
+	return m
 }
 
 // Reindex brings every index up to date after the host wrote key columns
@@ -165,6 +213,7 @@ type indexBase struct {
 	gens       []uint32 // the table's lease words: nonzero for a live row
 	marks      []uint64 // MaintainIndex's bitmap
 	world      *runtime.World
+	off        bool // the Builder was made WithoutIndexes
 }
 
 func (b *indexBase) IndexName() string             { return b.name }
@@ -174,11 +223,27 @@ func (b *indexBase) KeyColumns() []string          { return b.names }
 func (b *indexBase) Marks() []uint64               { return b.marks }
 func (b *indexBase) SyncEvents(string, bool) error { return nil }
 func (b *indexBase) bind(w *runtime.World)         { b.world = w }
+func (b *indexBase) indexOff() bool                { return b.off }
+func (b *indexBase) setOff()                       { b.off = true }
+
+// offPanic is the panic of a read of an index the world does not keep.
+func offPanic(name string) {
+	panic("tickwork: index " + name + " is not kept: the world was built WithoutIndexes; build it without that option to read the index or run a query it serves")
+}
+
+// isOff: ix is an index of a world built WithoutIndexes.
+func isOff(ix systems.Index) bool {
+	o, ok := ix.(interface{ indexOff() bool })
+	return ok && o.indexOff()
+}
 
 // fresh syncs the world's indexes when the host changed a table through
 // typed accessors since the last sync (an accessor's first use); during
 // a frame the world keeps them and nothing is done here.
 func (b *indexBase) fresh() {
+	if b.off {
+		offPanic(b.name)
+	}
 	if b.world == nil {
 		return
 	}
@@ -472,10 +537,8 @@ func declare(b *Builder, name, kind string, t *ephemeral.Table, cols []IndexColu
 	if name == "" {
 		return fail("", "", ErrIndexName)
 	}
-	for _, o := range rb.Indexes() {
-		if o.IndexName() == name {
-			return fail("", "", ErrIndexName)
-		}
+	if slices.Contains(rb.IndexNames(), name) {
+		return fail("", "", ErrIndexName)
 	}
 	if len(cols) == 0 {
 		return fail("", "", detail(ErrIndexColumn, "no key column: pass the columns the key reads"))
@@ -583,7 +646,14 @@ func newKeyIndex[K comparable](b *Builder, name, kind string, refs []frame.Colum
 }
 
 // register hands the index to the runtime; false when it refused it.
-func register(b *Builder, ix systems.Index) bool { return runtime.AddIndex(b.e(), ix) }
+func register(b *Builder, ix systems.Index) bool {
+	if b.e().IndexesOff() {
+		if o, ok := ix.(interface{ setOff() }); ok {
+			o.setOff()
+		}
+	}
+	return runtime.AddIndex(b.e(), ix)
+}
 
 // AddHashIndex declares an equality index named name on column c: rows by
 // c's value (a ref column's Handle included). A bad declaration (an empty
@@ -913,6 +983,9 @@ type EventIndex[E any, K comparable] struct {
 // Indexes). Call it from the host or a system's body, not from kernels.
 // Allocates nothing.
 func (ix *EventIndex[E, K]) Hash() *index.Hash[K] {
+	if ix.x.off {
+		offPanic(ix.x.name)
+	}
 	if ix.x.world == nil || !ix.x.world.Running() {
 		_ = ix.x.SyncEvents("host", false)
 	}
@@ -943,8 +1016,11 @@ type eventIndex[E any, K comparable] struct {
 	first *E
 	n     int
 	world *runtime.World
+	off   bool // the Builder was made WithoutIndexes
 }
 
+func (x *eventIndex[E, K]) indexOff() bool               { return x.off }
+func (x *eventIndex[E, K]) setOff()                      { x.off = true }
 func (x *eventIndex[E, K]) IndexName() string            { return x.name }
 func (x *eventIndex[E, K]) IndexTable() *ephemeral.Table { return nil }
 func (x *eventIndex[E, K]) IndexEvents() events.Buffer   { return x.ev }
@@ -1008,10 +1084,8 @@ func AddEventIndex[E any, K comparable](b *Builder, name string, ev *Events[E], 
 	case name == "":
 		return fail(ev.e().Name(), ErrIndexName)
 	}
-	for _, o := range rb.Indexes() {
-		if o.IndexName() == name {
-			return fail(ev.e().Name(), ErrIndexName)
-		}
+	if slices.Contains(rb.IndexNames(), name) {
+		return fail(ev.e().Name(), ErrIndexName)
 	}
 	et := ev.e()
 	if !charge(b, name, et.Name(), index.HashBytes[K](et.Cap())) {

@@ -52,7 +52,7 @@ func newSim(cfg rules.Config, replace func(s *Sim) []tickwork.System) (*Sim, err
 // newSimWith is newSim; extra, when not nil, declares more on the Builder
 // after the schema and before the systems (the index benchmark's hand
 // declared indexes).
-func newSimWith(cfg rules.Config, replace func(s *Sim) []tickwork.System, extra func(s *Sim, b *tickwork.Builder)) (*Sim, error) {
+func newSimWith(cfg rules.Config, replace func(s *Sim) []tickwork.System, extra func(s *Sim, b *tickwork.Builder), opts ...tickwork.Option) (*Sim, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -62,12 +62,12 @@ func newSimWith(cfg rules.Config, replace func(s *Sim) []tickwork.System, extra 
 	}
 	s := &Sim{cfg: cfg, lane: lane}
 	host, _ := savedConfig(cfg).MarshalText()
-	b := tickwork.NewBuilder(
+	b := tickwork.NewBuilder(append([]tickwork.Option{
 		tickwork.WithPacing(tickwork.OneTickPerFrame),
 		tickwork.WithFixedStep(float64(rules.DT)),
 		tickwork.WithWorkers(max(cfg.Workers, 1)),
 		tickwork.WithHostConfig(host), // SavedConfig: a save of another configuration is refused naming it
-	)
+	}, opts...)...)
 	if err := s.declare(b); err != nil {
 		return nil, err
 	}

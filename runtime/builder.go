@@ -41,18 +41,19 @@ import (
 // Make a Builder with NewBuilder: a zero Builder{} (or a nil *Builder)
 // records ErrZeroBuilder.
 type Builder struct {
-	made      bool // set by NewBuilder
-	cfg       config
-	budget    *memory.Budget // the world's, from cfg.budget
-	err       error
-	built     bool
-	domains   []*ephemeral.Domain
-	tables    []*ephemeral.Table
-	events    []events.Buffer
-	resources []frame.Resource
-	systems   []systems.System
-	hooks     []func(*scheduler.Hook) error
-	indexes   []systems.Index // AddIndex (index.go)
+	made       bool // set by NewBuilder
+	cfg        config
+	budget     *memory.Budget // the world's, from cfg.budget
+	err        error
+	built      bool
+	domains    []*ephemeral.Domain
+	tables     []*ephemeral.Table
+	events     []events.Buffer
+	resources  []frame.Resource
+	systems    []systems.System
+	hooks      []func(*scheduler.Hook) error
+	indexes    []systems.Index // AddIndex (index.go)
+	offIndexes []string        // AddIndex under WithoutIndexes: the names only
 }
 
 // NewBuilder returns a builder configured by opts (applied in order, a

@@ -26,8 +26,26 @@ func AddIndex(b *Builder, ix systems.Index) bool {
 		b.fail(&ForeignError{Where: "index " + ix.IndexName(), Kind: "event table", Name: ev.Name()})
 		return false
 	}
+	if b.cfg.noIndex {
+		b.offIndexes = append(b.offIndexes, ix.IndexName())
+		return true
+	}
 	b.indexes = append(b.indexes, ix)
 	return true
+}
+
+// IndexesOff reports whether b was made WithoutIndexes: AddIndex then
+// records each index's name (IndexNames) and the world keeps none.
+func (b *Builder) IndexesOff() bool { return b != nil && b.cfg.noIndex }
+
+// IndexNames lists the names of the indexes b took, kept or not
+// (WithoutIndexes), in declaration order.
+func (b *Builder) IndexNames() []string {
+	out := make([]string, 0, len(b.indexes)+len(b.offIndexes))
+	for _, ix := range b.indexes {
+		out = append(out, ix.IndexName())
+	}
+	return append(out, b.offIndexes...)
 }
 
 // Built reports whether b has built (or tried to): declarations after it

@@ -16,6 +16,7 @@ type config struct {
 	sched   scheduler.Config
 	host    []byte // WithHostConfig, a copy
 	allow   int    // WithStateAllowance, bytes
+	noIndex bool   // WithoutIndexes
 }
 
 // Option configures a Builder. A bad value, or a nil Option, is the
@@ -109,6 +110,16 @@ func WithReportWindow(runs int) Option {
 func WithExactAllocs(on bool) Option {
 	return func(c *config) error {
 		c.sched.ExactAllocs = on
+		return nil
+	}
+}
+
+// WithoutIndexes builds the world without keeping its declared indexes:
+// AddIndex takes each one's name and keeps nothing of it (docs/architecture.md,
+// Indexes, "Without indexes").
+func WithoutIndexes() Option {
+	return func(c *config) error {
+		c.noIndex = true
 		return nil
 	}
 }

@@ -209,3 +209,44 @@ func genStoresNearScan(d *Data) func([]HXY) []HXY {
 		return dst
 	}
 }
+
+// genBodiesInBoxIx is ix_bodies_in_box's generated side: BodiesInBox,
+// served by the arena's grid BodiesByPos (kept by IntegrateBodies' fused
+// marks every tick).
+func genBodiesInBoxIx(d *Data) func([]HXY) []HXY {
+	q, b := arena.NewBodiesInBox(d.A), d.P.Box
+	var rows []arena.BodiesInBoxRow
+	return func(dst []HXY) []HXY {
+		rows = q.Run(rows[:0], b[0], b[1], b[2], b[3])
+		for _, r := range rows {
+			dst = append(dst, HXY{idOf(r.Body), r.X, r.Y})
+		}
+		return dst
+	}
+}
+
+func genBodiesNear(d *Data) func([]HXY) []HXY {
+	q, c, r := arena.NewBodiesNear(d.A), d.P.Centre, d.P.Radius
+	r2 := float32(r * r)
+	var rows []arena.BodiesNearRow
+	return func(dst []HXY) []HXY {
+		rows = q.Run(rows[:0], c[0], c[1], r2)
+		for _, r := range rows {
+			dst = append(dst, HXY{idOf(r.Body), r.X, r.Y})
+		}
+		return dst
+	}
+}
+
+func genBodiesNearScan(d *Data) func([]HXY) []HXY {
+	q, c, r := arena.NewBodiesNearScan(d.A), d.P.Centre, d.P.Radius
+	r2 := float32(r * r)
+	var rows []arena.BodiesNearScanRow
+	return func(dst []HXY) []HXY {
+		rows = q.Run(rows[:0], c[0], c[1], r2)
+		for _, r := range rows {
+			dst = append(dst, HXY{idOf(r.Body), r.X, r.Y})
+		}
+		return dst
+	}
+}

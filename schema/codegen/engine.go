@@ -23,14 +23,15 @@ func (g *gen) imports() {
 	if usesSlices(g.s) || usesIndexSort(g.s) {
 		std = append(std, `"slices"`)
 	}
-	if len(std) > 0 || walksIndex(g.s) {
+	ix := walksIndex(g.s) || upkeepGrid(g)
+	if len(std) > 0 || ix {
 		g.p("import (")
 		for _, s := range std {
 			g.p("%s", s)
 		}
 		g.p("")
 		g.p(`"github.com/tickwork/tickwork"`)
-		if walksIndex(g.s) {
+		if ix {
 			g.p(`"github.com/tickwork/tickwork/index"`)
 		}
 		g.p(")")

@@ -408,6 +408,7 @@ func (sg *sysGen) rows(loc *locals, lo, hi, row string) {
 		}
 	}
 	g.defs(spans, sliced)
+	sg.cellSpans(loc, lo, hi, first)
 	if y.Access.Handle {
 		sg.env["handle:"+from.Name] = "o.Handle(" + row + ")"
 		sg.env["row"] = row

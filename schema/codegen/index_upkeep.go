@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -14,11 +15,17 @@ import (
 // it visits those rows only:
 //
 //   - the from row's keys: kept at the row's start, compared at its end
-//     (a grid's by the cells' floor(v/cell) in float64, the grid's rule:
-//     indexCellMoved;
-//     any other key by !=, a NaN always marked); a SIMD variant, which
-//     cannot mark, runs in blocks of 64 rows whose old keys are kept and
-//     compared after it (simdMarking);
+//     by != (a NaN always marked); a grid's point, when the system uses
+//     both its columns, is compared at the row's end with the cell the
+//     row is filed in (IndexMarks.Cells: one cell computation a row,
+//     indexCellLeft32 for a power-of-two cell, whose products are exact
+//     in float32, indexCellLeft64 otherwise), else both cells are
+//     computed (indexCellMoved);
+//   - a SIMD variant marks in its own loop, a mask of the vector's rows a
+//     test (vectorMarks: the keys' lanes by !=, a grid's cells of a
+//     power-of-two side by truncation in float32); one that cannot (a
+//     grid of another side) runs in blocks of 64 rows whose old keys are
+//     kept and compared after it (simdMarking);
 //   - a joined row's keys (only a system over an event table writes
 //     them): marked at each assignment.
 //
@@ -67,16 +74,65 @@ func (sg *sysGen) fromMaintained() []*schema.Index {
 	return out
 }
 
-// upkeepGrid: some declared system compares grid cells (indexCellMoved).
+// upkeepGrid: some declared system keeps a grid by its fused marks (its
+// kernel state names index.Cell).
 func upkeepGrid(g *gen) bool {
+	return cellTests(g)[cellMoved] || cellTests(g)[cellLeft32] || cellTests(g)[cellLeft64]
+}
+
+// The generated functions of the grids' fused tests.
+const (
+	cellMoved  = "indexCellMoved"
+	cellLeft32 = "indexCellLeft32"
+	cellLeft64 = "indexCellLeft64"
+)
+
+// cellTests lists the grid tests the generated systems call.
+func cellTests(g *gen) map[string]bool {
+	out := map[string]bool{}
 	for _, y := range g.s.Systems {
-		for _, ix := range newSysGen(g, y).fromMaintained() {
-			if ix.Kind == schema.GridIndex {
-				return true
+		sg := newSysGen(g, y)
+		for _, ix := range sg.fromMaintained() {
+			if ix.Kind != schema.GridIndex {
+				continue
+			}
+			if sg.gridCells(ix) {
+				out[cellLeftFunc(ix)] = true
+			} else {
+				out[cellMoved] = true
+			}
+			if sg.simdMarks() {
+				out[cellMoved] = true
 			}
 		}
 	}
-	return false
+	return out
+}
+
+// gridCells: the system's from rows keep grid ix by its filed cells
+// (IndexMarks.Cells): the system uses both of ix's columns.
+func (sg *sysGen) gridCells(ix *schema.Index) bool {
+	return ix.Kind == schema.GridIndex && sg.uses[sg.y.From][ix.Columns[0]] != nil && sg.uses[sg.y.From][ix.Columns[1]] != nil
+}
+
+// pow2Cell: ix's cell is a power of two whose inverse is a normal float32,
+// so that v*(1/cell) in float32 is exact and equals the grid's float64
+// product (docs/schema.md, Indexes).
+func pow2Cell(ix *schema.Index) bool {
+	f, e := math.Frexp(float64(ix.Cell))
+	return f == 0.5 && e-1 > -126 && e-1 < 126
+}
+
+func cellLeftFunc(ix *schema.Index) string {
+	if pow2Cell(ix) {
+		return cellLeft32
+	}
+	return cellLeft64
+}
+
+// cellsField is the kernel state's field of grid ix's filed cells.
+func (sg *sysGen) cellsField(ix *schema.Index) string {
+	return sg.stateField("cells:"+ix.Name, "cells"+exported(ix.Name))
 }
 
 // markField is the kernel state's field of index ix's marks.
@@ -85,13 +141,32 @@ func (sg *sysGen) markField(ix *schema.Index) string {
 }
 
 // simdMarks: the system's SIMD variant runs through simdMarking.
-func (sg *sysGen) simdMarks() bool { return sg.g.simd[sg.y] && len(sg.fromMaintained()) > 0 }
+func (sg *sysGen) simdMarks() bool {
+	return sg.g.simd[sg.y] && len(sg.fromMaintained()) > 0 && !sg.vectorMarks()
+}
+
+// vectorMarks: the system's SIMD variant marks its rows itself (every
+// index it maintains through its from row is tested in vectors: a grid
+// only of a power-of-two cell).
+func (sg *sysGen) vectorMarks() bool {
+	for _, ix := range sg.fromMaintained() {
+		if ix.Kind == schema.GridIndex && !pow2Cell(ix) {
+			return false
+		}
+	}
+	return true
+}
 
 // markFields lists the kernel state's fields of the marks.
 func (sg *sysGen) markFields() []field {
 	var fs []field
 	for _, ix := range sg.maintained() {
 		fs = append(fs, field{sg.markField(ix), "tickwork.IndexMarks", "index " + ix.Name + ": the rows whose key may have changed"})
+	}
+	for _, ix := range sg.fromMaintained() {
+		if sg.gridCells(ix) {
+			fs = append(fs, field{sg.cellsField(ix), "[]index.Cell", "index " + ix.Name + ": the cell each row is filed in (IndexMarks.Cells)"})
+		}
 	}
 	if sg.simdMarks() {
 		fs = append(fs, field{"simdv", "func(k *" + sg.name + ", lo, hi int) int", "the lane's SIMD variant, run by simdMarking"})
@@ -108,6 +183,9 @@ func (sg *sysGen) declareMarks(loc *locals) {
 		if loc == nil {
 			n = "s." + sg.markField(ix)
 			sg.g.p("%s = tickwork.MaintainIndex(d, s.t.Indexes.%s)", n, exported(ix.Name))
+			if sg.writesKey(ix, sg.y.From) && sg.gridCells(ix) {
+				sg.g.p("s.%s = %s.Cells()", sg.cellsField(ix), n)
+			}
 		} else {
 			n = loc.name("mark" + exported(ix.Name))
 			sg.g.p("%s := tickwork.MaintainIndex(d, s.t.Indexes.%s)", n, exported(ix.Name))
@@ -121,6 +199,11 @@ func (sg *sysGen) declareMarks(loc *locals) {
 func (sg *sysGen) kernelMarks() {
 	for _, ix := range sg.maintained() {
 		sg.env["marks:"+ix.Name] = "k." + sg.markField(ix)
+	}
+	for _, ix := range sg.fromMaintained() {
+		if sg.gridCells(ix) {
+			sg.env["cells:"+ix.Name] = "k." + sg.cellsField(ix)
+		}
 	}
 }
 
@@ -158,7 +241,30 @@ func keyChanged(ix *schema.Index, olds, news []string) string {
 // cellMovedFunc writes indexCellMoved, the fused upkeep's test of a grid
 // coordinate, when a system maintains a grid.
 func (g *gen) cellMovedFunc() {
-	if !upkeepGrid(g) {
+	tests := cellTests(g)
+	if tests[cellLeft32] {
+		g.p("// indexCellLeft32 reports whether the point (x, y) may have left c,")
+		g.p("// the cell its row is filed in (IndexMarks.Cells), in a grid of a")
+		g.p("// power-of-two cell (inv: 1/cell, so that v*inv is exact in float32 and")
+		g.p("// equals the grid's floor(v*inv) in float64 by truncation for")
+		g.p("// 0 <= v*inv < 2^31); a negative, NaN, infinite or larger coordinate")
+		g.p("// is always reported (the sync decides). docs/schema.md, Indexes.")
+		g.p("func indexCellLeft32(x, y float32, c index.Cell, inv float32) bool {")
+		g.p("fx, fy := x*inv, y*inv")
+		g.p("return !(fx >= 0 && fy >= 0 && fx < 2147483648 && fy < 2147483648) || int32(fx) != c.X || int32(fy) != c.Y")
+		g.p("}")
+		g.p("")
+	}
+	if tests[cellLeft64] {
+		g.p("// indexCellLeft64 is indexCellLeft32 for a grid of any cell: the")
+		g.p("// products in float64, the grid's rule. docs/schema.md, Indexes.")
+		g.p("func indexCellLeft64(x, y float32, c index.Cell, inv float64) bool {")
+		g.p("fx, fy := float64(x)*inv, float64(y)*inv")
+		g.p("return !(fx >= 0 && fy >= 0 && fx < 2147483648 && fy < 2147483648) || int32(fx) != c.X || int32(fy) != c.Y")
+		g.p("}")
+		g.p("")
+	}
+	if !tests[cellMoved] {
 		return
 	}
 	g.p("// indexCellMoved reports whether a grid coordinate may have changed cell")
@@ -188,6 +294,9 @@ func (sg *sysGen) keepKeys(loc *locals, spans map[*schema.Column]string, row str
 	olds := map[*schema.Column]string{}
 	var lhs, rhs []string
 	for _, ix := range ixs {
+		if sg.gridCells(ix) {
+			continue // tested against its filed cells: no old values
+		}
 		for _, c := range ix.Columns {
 			if _, ok := olds[c]; ok || spans[c] == "" {
 				continue
@@ -200,6 +309,13 @@ func (sg *sysGen) keepKeys(loc *locals, spans map[*schema.Column]string, row str
 	sg.g.defs(lhs, rhs)
 	return func() {
 		for _, ix := range ixs {
+			if sg.gridCells(ix) {
+				sg.g.p("if %s && %s(%s[i], %s[i], %s[i], %s) {", sg.env["on:"+ix.Name], cellLeftFunc(ix), spans[ix.Columns[0]], spans[ix.Columns[1]],
+					sg.env["cellspan:"+ix.Name], invLiteral(ix))
+				sg.g.p("%s.Mark(%s)", sg.env["marks:"+ix.Name], row)
+				sg.g.p("}")
+				continue
+			}
 			var os, ns []string
 			for _, c := range ix.Columns {
 				if olds[c] == "" {
@@ -270,4 +386,32 @@ func containsCol(cs []*schema.Column, c *schema.Column) bool {
 		}
 	}
 	return false
+}
+
+// invLiteral is 1/cell of grid ix as a Go literal: a float32 one for
+// indexCellLeft32, a float64 one otherwise.
+func invLiteral(ix *schema.Index) string {
+	if pow2Cell(ix) {
+		return strconv.FormatFloat(float64(float32(1/float64(ix.Cell))), 'g', -1, 32)
+	}
+	return strconv.FormatFloat(1/float64(ix.Cell), 'g', -1, 64)
+}
+
+// cellSpans writes, before a from-row loop over rows lo..hi, the locals
+// of each grid the loop keeps by its filed cells: the cells' span (as
+// long as the first column span, first) and whether the marks are on, so
+// that the loop loads neither from the kernel state.
+func (sg *sysGen) cellSpans(loc *locals, lo, hi, first string) {
+	for _, ix := range sg.fromMaintained() {
+		if !sg.gridCells(ix) || first == "" {
+			continue
+		}
+		c, on := loc.name("cells"+exported(ix.Name)), loc.name("on"+exported(ix.Name))
+		sg.g.p("%s := %s.On()", on, sg.env["marks:"+ix.Name])
+		sg.g.p("var %s []index.Cell // nil when the marks are off (WithoutIndexes)", c)
+		sg.g.p("if %s {", on)
+		sg.g.p("%s = %s[%s : %s][:len(%s)]", c, sg.env["cells:"+ix.Name], lo, hi, first)
+		sg.g.p("}")
+		sg.env["cellspan:"+ix.Name], sg.env["on:"+ix.Name] = c, on
+	}
 }

@@ -554,6 +554,9 @@ func (sg *sysGen) simdFunc(w int) {
 	for _, r := range sg.y.Access.Resources {
 		sg.resField(r)
 	}
+	for _, ix := range sg.maintained() {
+		sg.markField(ix)
+	}
 	v := &vgen{sg: sg, w: w, loc: newLocals(append([]string{"k", "lo", "hi", "n", "i", "archsimd"}, g.top...)...),
 		consts: map[string]string{}, defs: map[string]string{}, loaded: map[*schema.Column]string{}, spans: map[*schema.Column]string{},
 		env:   map[*schema.Column]string{},
@@ -571,6 +574,11 @@ func (sg *sysGen) simdFunc(w int) {
 	for _, c := range v.order {
 		if n, ok := v.env[c]; ok && n != v.loaded[c] {
 			v.stores = append(v.stores, vdef{code: fmt.Sprintf("%s.Store(%s)", n, v.vector(v.spans[c], c)), uses: []string{n, v.spans[c]}, load: v.loaded[c]})
+		}
+	}
+	if sg.vectorMarks() {
+		for _, ix := range sg.fromMaintained() {
+			v.marks(ix)
 		}
 	}
 	// Keep what the stores use, transitively (the defs are in order, so
@@ -745,4 +753,50 @@ func (v *vgen) schedule(used map[string]bool) []vdef {
 		out = append(out, d)
 	}
 	return out
+}
+
+// marks adds the statement that marks, for index ix the system maintains
+// through its from row, the rows of the vector whose key may have changed
+// (index_upkeep.go, Fused upkeep): a key column's lanes by Equal (a NaN
+// is unequal, so marked), a grid's (of a power-of-two cell) by the
+// truncation of v*(1/cell) in float32, exact there, with the lanes whose
+// product is negative, NaN or at least 2^31 marked (the sync decides). A
+// column the body does not write is left out.
+func (v *vgen) marks(ix *schema.Index) {
+	var ok string
+	and := func(m string) {
+		if ok == "" {
+			ok = m
+			return
+		}
+		ok = v.def("ok", vMask, ok+".And("+m+")", ok, m)
+	}
+	f := v.floatName()
+	for _, c := range ix.Columns {
+		nw, written := v.env[c]
+		if !written || nw == v.loaded[c] {
+			continue
+		}
+		old := v.value(map[*schema.Column]string{}, c)
+		if ix.Kind != schema.GridIndex {
+			and(v.def("same", vMask, old+".Equal("+nw+")", old, nw))
+			continue
+		}
+		inv := v.konst("inv", fmt.Sprintf("archsimd.Broadcast%s(%s)", f, invLiteral(ix)))
+		zero := v.konst("lit", fmt.Sprintf("archsimd.Broadcast%s(0)", f))
+		lim := v.konst("lim", fmt.Sprintf("archsimd.Broadcast%s(2147483648)", f))
+		var ps []string
+		for _, x := range []string{old, nw} {
+			p := v.def("cell", vFloat, x+".Mul("+inv+")", x, inv)
+			and(v.def("in", vMask, p+".GreaterEqual("+zero+").And("+p+".Less("+lim+"))", p, zero, lim))
+			ps = append(ps, p)
+		}
+		and(v.def("same", vMask, ps[0]+".ConvertToInt32().Equal("+ps[1]+".ConvertToInt32())", ps[0], ps[1]))
+	}
+	if ok == "" {
+		return
+	}
+	m := "k." + v.sg.markField(ix)
+	code := fmt.Sprintf("if %s.On() {\nif bits := ^%s.ToBits(); bits != 0 {\n%s.MarkBits(lo+i, uint64(bits))\n}\n}", m, ok, m)
+	v.stores = append(v.stores, vdef{code: code, uses: []string{ok}})
 }

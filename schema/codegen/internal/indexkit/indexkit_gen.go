@@ -58,19 +58,31 @@ type PosKey struct {
 	X, Y float32
 }
 
+// PosYXKey is the key of index PosYX on Item(Y, X) (indexkit.tw:39), its
+// columns in declared order.
+type PosYXKey struct {
+	Y, X float32
+}
+
+// PosXWKey is the key of index PosXW on Item(X, W) (indexkit.tw:40), its
+// columns in declared order.
+type PosXWKey struct {
+	X, W float32
+}
+
 // Indexes holds the schema's declared indexes (Declare adds them after the
 // columns; the world keeps them consistent: docs/architecture.md, Indexes).
 // The host reads one between frames; a hand-written system declares its
 // read (tickwork.ReadIndex).
 type Indexes struct {
-	ById      *tickwork.UniqueIndex[int64]              // unique on Item(Id)
-	ByGrpKind *tickwork.HashIndex[ByGrpKindKey]         // hash on Item(Grp, Kind)
-	ByOwner   *tickwork.HashIndex[tickwork.Handle]      // hash on Item(Owner)
-	ByFlag    *tickwork.HashIndex[bool]                 // hash on Item(Flag)
-	ByScore   *tickwork.SortedIndex[int32]              // sorted on Item(Score)
-	ByW       *tickwork.SortedIndex[float32]            // sorted on Item(W)
-	Pos       *tickwork.GridIndex                       // grid on Item(X, Y), cell 8
-	EvByWho   *tickwork.EventIndex[Ev, tickwork.Handle] // hash on Ev(Who)
+	ById              *tickwork.UniqueIndex[int64]              // unique on Item(Id)
+	ByGrpKind         *tickwork.HashIndex[ByGrpKindKey]         // hash on Item(Grp, Kind)
+	ByOwner           *tickwork.HashIndex[tickwork.Handle]      // hash on Item(Owner)
+	ByFlag            *tickwork.HashIndex[bool]                 // hash on Item(Flag)
+	ByScore           *tickwork.SortedIndex[int32]              // sorted on Item(Score)
+	ByW               *tickwork.SortedIndex[float32]            // sorted on Item(W)
+	Pos, PosYX, PosXW *tickwork.GridIndex                       // grid on Item(X, Y), cell 8, grid on Item(Y, X), cell 3, grid on Item(X, W), cell 0.5
+	EvByWho           *tickwork.EventIndex[Ev, tickwork.Handle] // hash on Ev(Who)
 }
 
 // Tables holds the schema's domains, tables and event tables (Declare).
@@ -110,6 +122,8 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t.Indexes.ByScore = tickwork.AddSortedIndex(b, "ByScore", t.Item.Score)
 	t.Indexes.ByW = tickwork.AddSortedIndex(b, "ByW", t.Item.W)
 	t.Indexes.Pos = tickwork.AddGridIndex(b, "Pos", t.Item.X, t.Item.Y, 8)
+	t.Indexes.PosYX = tickwork.AddGridIndex(b, "PosYX", t.Item.Y, t.Item.X, 3)
+	t.Indexes.PosXW = tickwork.AddGridIndex(b, "PosXW", t.Item.X, t.Item.W, 0.5)
 	t.Indexes.EvByWho = tickwork.AddEventIndex(b, "EvByWho", t.Ev, func(e *Ev) tickwork.Handle { return e.Who })
 	if err := b.Err(); err != nil {
 		return nil, err
@@ -165,16 +179,17 @@ func (s *Systems) All() []tickwork.System {
 	return []tickwork.System{s.Drift.System(), s.Hurt.System()}
 }
 
-// Drift is declared system Drift (indexkit.tw:103): phase update, a dense
+// Drift is declared system Drift (indexkit.tw:109): phase update, a dense
 // kernel over Item, with a SIMD variant.
 type Drift struct {
-	t                    *Tables
-	lane                 tickwork.Lane                  // the lane its kernel runs (setLane)
-	simd                 func(k *Drift, lo, hi int) int // its lane's SIMD variant, nil for scalar
-	iScore               []int32                        // Item.Score
-	iX, iY               []float32                      // Item.X, Item.Y
-	markByScore, markPos tickwork.IndexMarks            // index ByScore: the rows whose key may have changed, index Pos: the rows whose key may have changed
-	simdv                func(k *Drift, lo, hi int) int // the lane's SIMD variant, run by simdMarking
+	t                                          *Tables
+	lane                                       tickwork.Lane                  // the lane its kernel runs (setLane)
+	simd                                       func(k *Drift, lo, hi int) int // its lane's SIMD variant, nil for scalar
+	iScore                                     []int32                        // Item.Score
+	iX, iY                                     []float32                      // Item.X, Item.Y
+	markByScore, markPos, markPosYX, markPosXW tickwork.IndexMarks            // index ByScore: the rows whose key may have changed, index Pos: the rows whose key may have changed, index PosYX: the rows whose key may have changed, index PosXW: the rows whose key may have changed
+	cellsPos, cellsPosYX                       []index.Cell                   // index Pos: the cell each row is filed in (IndexMarks.Cells), index PosYX: the cell each row is filed in (IndexMarks.Cells)
+	simdv                                      func(k *Drift, lo, hi int) int // the lane's SIMD variant, run by simdMarking
 }
 
 // System returns the system for Builder.Add.
@@ -188,6 +203,10 @@ func (s *Drift) declare(d *tickwork.Decl) tickwork.RunFunc {
 	s.iY = tickwork.Write(d, s.t.Item.Y).All()
 	s.markByScore = tickwork.MaintainIndex(d, s.t.Indexes.ByScore)
 	s.markPos = tickwork.MaintainIndex(d, s.t.Indexes.Pos)
+	s.cellsPos = s.markPos.Cells()
+	s.markPosYX = tickwork.MaintainIndex(d, s.t.Indexes.PosYX)
+	s.cellsPosYX = s.markPosYX.Cells()
+	s.markPosXW = tickwork.MaintainIndex(d, s.t.Indexes.PosXW)
 	return tickwork.DenseKernel(d, s.t.Item.Table, 0, s, (*Drift).span).SIMD(&s.simd).Run
 }
 
@@ -197,7 +216,7 @@ func (k *Drift) span(lo, hi int) {
 	iXs, iYs := k.iX[lo:hi][:len(iScores)], k.iY[lo:hi][:len(iScores)]
 	for i := range iScores {
 		iScore, iX, iY := iScores[i], iXs[i], iYs[i]
-		oldScore, oldX, oldY := iScores[i], iXs[i], iYs[i]
+		oldScore, oldX := iScores[i], iXs[i]
 		iX += 0.5
 		iY -= 0.25
 		iScore += 1
@@ -205,8 +224,14 @@ func (k *Drift) span(lo, hi int) {
 		if oldScore != iScores[i] {
 			k.markByScore.Mark(lo + i)
 		}
-		if indexCellMoved(oldX, iXs[i], 0.125) || indexCellMoved(oldY, iYs[i], 0.125) {
+		if k.markPos.On() && indexCellLeft32(iXs[i], iYs[i], k.cellsPos[lo+i], 0.125) {
 			k.markPos.Mark(lo + i)
+		}
+		if k.markPosYX.On() && indexCellLeft64(iYs[i], iXs[i], k.cellsPosYX[lo+i], 0.3333333333333333) {
+			k.markPosYX.Mark(lo + i)
+		}
+		if indexCellMoved(oldX, iXs[i], 2) {
+			k.markPosXW.Mark(lo + i)
 		}
 	}
 }
@@ -229,6 +254,12 @@ func (k *Drift) simdMarking(lo, hi int) int {
 			if indexCellMoved(old1[r-b], k.iX[r], 0.125) || indexCellMoved(old2[r-b], k.iY[r], 0.125) {
 				k.markPos.Mark(r)
 			}
+			if indexCellMoved(old2[r-b], k.iY[r], 0.3333333333333333) || indexCellMoved(old1[r-b], k.iX[r], 0.3333333333333333) {
+				k.markPosYX.Mark(r)
+			}
+			if indexCellMoved(old1[r-b], k.iX[r], 2) {
+				k.markPosXW.Mark(r)
+			}
 		}
 		if n < e {
 			return n
@@ -238,7 +269,7 @@ func (k *Drift) simdMarking(lo, hi int) int {
 	return hi
 }
 
-// Hurt is declared system Hurt (indexkit.tw:108): phase update, a loop over
+// Hurt is declared system Hurt (indexkit.tw:114): phase update, a loop over
 // the readable events of Ev, in emission order.
 type Hurt struct {
 	t *Tables
@@ -254,6 +285,7 @@ func (s *Hurt) declare(d *tickwork.Decl) tickwork.RunFunc {
 	iProbe := tickwork.Write(d, s.t.Item.W)
 	iWs := iProbe.All()
 	markByW := tickwork.MaintainIndex(d, s.t.Indexes.ByW)
+	markPosXW := tickwork.MaintainIndex(d, s.t.Indexes.PosXW)
 	return func(ctx *tickwork.Context) {
 		es := eEvents.Read()
 		i2 := iProbe.Lease()
@@ -265,6 +297,7 @@ func (s *Hurt) declare(d *tickwork.Decl) tickwork.RunFunc {
 			default:
 				iWs[iRow] -= 1
 				markByW.Mark(iRow)
+				markPosXW.Mark(iRow)
 			}
 		}
 	}
@@ -365,13 +398,13 @@ func NewQueries(t *Tables) *Queries {
 	}
 }
 
-// FindIdRow is a row of the result of query FindId (indexkit.tw:37).
+// FindIdRow is a row of the result of query FindId (indexkit.tw:43).
 type FindIdRow struct {
 	Item tickwork.Handle // ref Item
 	W    float32
 }
 
-// FindId is declared query FindId (indexkit.tw:37). Plan: index ById
+// FindId is declared query FindId (indexkit.tw:43). Plan: index ById
 // (unique on Item(Id)): find Id == param id (0 or 1 rows); filter. Run it
 // from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -434,13 +467,13 @@ func (q *FindId) Plan() string {
 }
 
 // FindIdScanRow is a row of the result of query FindIdScan
-// (indexkit.tw:38).
+// (indexkit.tw:44).
 type FindIdScanRow struct {
 	Item tickwork.Handle // ref Item
 	W    float32
 }
 
-// FindIdScan is declared query FindIdScan (indexkit.tw:38). Plan: scan Item
+// FindIdScan is declared query FindIdScan (indexkit.tw:44). Plan: scan Item
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type FindIdScan struct {
@@ -572,13 +605,13 @@ func (q *FindIdScan) Plan() string {
 	return "scan Item (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// EqGrpKindRow is a row of the result of query EqGrpKind (indexkit.tw:40).
+// EqGrpKindRow is a row of the result of query EqGrpKind (indexkit.tw:46).
 type EqGrpKindRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// EqGrpKind is declared query EqGrpKind (indexkit.tw:40). Plan: index
+// EqGrpKind is declared query EqGrpKind (indexkit.tw:46). Plan: index
 // ByGrpKind (hash on Item(Grp, Kind)): walk the rows of Grp == param g and
 // Kind == 2 (ascending index); filter. Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
@@ -640,13 +673,13 @@ func (q *EqGrpKind) Plan() string {
 }
 
 // EqGrpKindScanRow is a row of the result of query EqGrpKindScan
-// (indexkit.tw:41).
+// (indexkit.tw:47).
 type EqGrpKindScanRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// EqGrpKindScan is declared query EqGrpKindScan (indexkit.tw:41). Plan:
+// EqGrpKindScan is declared query EqGrpKindScan (indexkit.tw:47). Plan:
 // scan Item (ascending index); filter. Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
 type EqGrpKindScan struct {
@@ -777,12 +810,12 @@ func (q *EqGrpKindScan) Plan() string {
 	return "scan Item (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// EqOwnerRow is a row of the result of query EqOwner (indexkit.tw:43).
+// EqOwnerRow is a row of the result of query EqOwner (indexkit.tw:49).
 type EqOwnerRow struct {
 	Item, Owner tickwork.Handle // ref Item, ref Item
 }
 
-// EqOwner is declared query EqOwner (indexkit.tw:43). Plan: index ByOwner
+// EqOwner is declared query EqOwner (indexkit.tw:49). Plan: index ByOwner
 // (hash on Item(Owner)): walk the rows of Owner == param o (ascending
 // index); filter. Run it from one goroutine at a time; the result's order
 // is docs/schema.md's Query results.
@@ -840,12 +873,12 @@ func (q *EqOwner) Plan() string {
 }
 
 // EqOwnerScanRow is a row of the result of query EqOwnerScan
-// (indexkit.tw:44).
+// (indexkit.tw:50).
 type EqOwnerScanRow struct {
 	Item, Owner tickwork.Handle // ref Item, ref Item
 }
 
-// EqOwnerScan is declared query EqOwnerScan (indexkit.tw:44). Plan: scan
+// EqOwnerScan is declared query EqOwnerScan (indexkit.tw:50). Plan: scan
 // Item (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type EqOwnerScan struct {
@@ -970,13 +1003,13 @@ func (q *EqOwnerScan) Plan() string {
 }
 
 // EqFlagTaggedRow is a row of the result of query EqFlagTagged
-// (indexkit.tw:46).
+// (indexkit.tw:52).
 type EqFlagTaggedRow struct {
 	Item tickwork.Handle // ref Item
 	On   bool
 }
 
-// EqFlagTagged is declared query EqFlagTagged (indexkit.tw:46). Plan: index
+// EqFlagTagged is declared query EqFlagTagged (indexkit.tw:52). Plan: index
 // ByFlag (hash on Item(Flag)): walk the rows of Flag == true (ascending
 // index); inner join Tag t: probe by entity of i; filter. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
@@ -1042,13 +1075,13 @@ func (q *EqFlagTagged) Plan() string {
 }
 
 // EqFlagTaggedScanRow is a row of the result of query EqFlagTaggedScan
-// (indexkit.tw:47).
+// (indexkit.tw:53).
 type EqFlagTaggedScanRow struct {
 	Item tickwork.Handle // ref Item
 	On   bool
 }
 
-// EqFlagTaggedScan is declared query EqFlagTaggedScan (indexkit.tw:47).
+// EqFlagTaggedScan is declared query EqFlagTaggedScan (indexkit.tw:53).
 // Plan: scan Item (ascending index); inner join Tag t: probe by entity of
 // i; filter. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1182,13 +1215,13 @@ func (q *EqFlagTaggedScan) Plan() string {
 	return "scan Item (ascending index); inner join Tag t: probe by entity of i; filter; lane of the last run: " + q.lane
 }
 
-// TopWRow is a row of the result of query TopW (indexkit.tw:49).
+// TopWRow is a row of the result of query TopW (indexkit.tw:55).
 type TopWRow struct {
 	Item tickwork.Handle // ref Item
 	W    float32
 }
 
-// TopW is declared query TopW (indexkit.tw:49). Plan: index ByW (sorted on
+// TopW is declared query TopW (indexkit.tw:55). Plan: index ByW (sorted on
 // Item(W)): ascending walk in (W, index), first n. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1308,13 +1341,13 @@ func (q *TopW) offer(e *topWEnt, bound int) (uint32, bool) {
 	return ents[0].k0, false
 }
 
-// TopWScanRow is a row of the result of query TopWScan (indexkit.tw:50).
+// TopWScanRow is a row of the result of query TopWScan (indexkit.tw:56).
 type TopWScanRow struct {
 	Item tickwork.Handle // ref Item
 	W    float32
 }
 
-// TopWScan is declared query TopWScan (indexkit.tw:50). Plan: scan Item
+// TopWScan is declared query TopWScan (indexkit.tw:56). Plan: scan Item
 // (ascending index); top-n heap by (W asc, index). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1448,13 +1481,13 @@ func (q *TopWScan) offer(e *topWScanEnt, bound int) (uint32, bool) {
 	return ents[0].k0, false
 }
 
-// TopWDescRow is a row of the result of query TopWDesc (indexkit.tw:52).
+// TopWDescRow is a row of the result of query TopWDesc (indexkit.tw:58).
 type TopWDescRow struct {
 	Item tickwork.Handle // ref Item
 	W    float32
 }
 
-// TopWDesc is declared query TopWDesc (indexkit.tw:52). Plan: index ByW
+// TopWDesc is declared query TopWDesc (indexkit.tw:58). Plan: index ByW
 // (sorted on Item(W)): descending walk by runs of W (ties in ascending
 // index), first n; filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -1593,13 +1626,13 @@ func (q *TopWDesc) offer(e *topWDescEnt, bound int) (uint32, bool) {
 }
 
 // TopWDescScanRow is a row of the result of query TopWDescScan
-// (indexkit.tw:53).
+// (indexkit.tw:59).
 type TopWDescScanRow struct {
 	Item tickwork.Handle // ref Item
 	W    float32
 }
 
-// TopWDescScan is declared query TopWDescScan (indexkit.tw:53). Plan: scan
+// TopWDescScan is declared query TopWDescScan (indexkit.tw:59). Plan: scan
 // Item (ascending index); filter; top-n heap by (W desc, index asc, index).
 // Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1747,13 +1780,13 @@ func (q *TopWDescScan) offer(e *topWDescScanEnt, bound int) (uint32, bool) {
 }
 
 // AllScoreDescRow is a row of the result of query AllScoreDesc
-// (indexkit.tw:55).
+// (indexkit.tw:61).
 type AllScoreDescRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// AllScoreDesc is declared query AllScoreDesc (indexkit.tw:55). Plan: index
+// AllScoreDesc is declared query AllScoreDesc (indexkit.tw:61). Plan: index
 // ByScore (sorted on Item(Score)): descending walk by runs of Score (ties
 // in ascending index). Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
@@ -1836,13 +1869,13 @@ func allScoreDescCmp(a, b *allScoreDescEnt) int {
 func allScoreDescOrder(a, b allScoreDescEnt) int { return allScoreDescCmp(&a, &b) }
 
 // AllScoreDescScanRow is a row of the result of query AllScoreDescScan
-// (indexkit.tw:56).
+// (indexkit.tw:62).
 type AllScoreDescScanRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// AllScoreDescScan is declared query AllScoreDescScan (indexkit.tw:56).
+// AllScoreDescScan is declared query AllScoreDescScan (indexkit.tw:62).
 // Plan: scan Item (ascending index); sort by (Score desc, index). Run it
 // from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -1927,13 +1960,13 @@ func allScoreDescScanCmp(a, b *allScoreDescScanEnt) int {
 
 func allScoreDescScanOrder(a, b allScoreDescScanEnt) int { return allScoreDescScanCmp(&a, &b) }
 
-// PageWRow is a row of the result of query PageW (indexkit.tw:58).
+// PageWRow is a row of the result of query PageW (indexkit.tw:64).
 type PageWRow struct {
 	Item tickwork.Handle // ref Item
 	W    float32
 }
 
-// PageW is declared query PageW (indexkit.tw:58). Plan: index ByW (sorted
+// PageW is declared query PageW (indexkit.tw:64). Plan: index ByW (sorted
 // on Item(W)): ascending walk in (W, index), from after the keyset values,
 // first n; keyset: the rows after (w, ix) in the order by's order. Run it
 // from one goroutine at a time; the result's order is docs/schema.md's
@@ -2065,13 +2098,13 @@ func (q *PageW) offer(e *pageWEnt, bound int) (uint32, bool) {
 	return ents[0].k0, false
 }
 
-// PageWScanRow is a row of the result of query PageWScan (indexkit.tw:59).
+// PageWScanRow is a row of the result of query PageWScan (indexkit.tw:65).
 type PageWScanRow struct {
 	Item tickwork.Handle // ref Item
 	W    float32
 }
 
-// PageWScan is declared query PageWScan (indexkit.tw:59). Plan: scan Item
+// PageWScan is declared query PageWScan (indexkit.tw:65). Plan: scan Item
 // (ascending index); keyset: the rows after (w, ix) in the order by's
 // order, one packed range test a row (cursor, heap's worst); top-n heap by
 // (W asc, index asc, index). Run it from one goroutine at a time; the
@@ -2256,13 +2289,13 @@ func pageWScanOffer(ents []pageWScanEnt, bound int, e pageWScanEnt) ([]pageWScan
 }
 
 // OrderedRangeRow is a row of the result of query OrderedRange
-// (indexkit.tw:61).
+// (indexkit.tw:67).
 type OrderedRangeRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// OrderedRange is declared query OrderedRange (indexkit.tw:61). Plan: index
+// OrderedRange is declared query OrderedRange (indexkit.tw:67). Plan: index
 // ByScore (sorted on Item(Score)): descending walk by runs of Score (ties
 // in ascending index), from Score param lo, to Score param hi, first n;
 // filter. Run it from one goroutine at a time; the result's order is
@@ -2398,13 +2431,13 @@ func (q *OrderedRange) offer(e *orderedRangeEnt, bound int) (int32, bool) {
 }
 
 // OrderedRangeScanRow is a row of the result of query OrderedRangeScan
-// (indexkit.tw:62).
+// (indexkit.tw:68).
 type OrderedRangeScanRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// OrderedRangeScan is declared query OrderedRangeScan (indexkit.tw:62).
+// OrderedRangeScan is declared query OrderedRangeScan (indexkit.tw:68).
 // Plan: scan Item (ascending index); filter; top-n heap by (Score desc,
 // index). Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -2542,13 +2575,13 @@ func (q *OrderedRangeScan) offer(e *orderedRangeScanEnt, bound int) (int32, bool
 }
 
 // RangeScoreRow is a row of the result of query RangeScore
-// (indexkit.tw:64).
+// (indexkit.tw:70).
 type RangeScoreRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// RangeScore is declared query RangeScore (indexkit.tw:64). Plan: index
+// RangeScore is declared query RangeScore (indexkit.tw:70). Plan: index
 // ByScore (sorted on Item(Score)): range walk, from Score param lo, to
 // Score param hi, rows sorted by index; filter. Run it from one goroutine
 // at a time; the result's order is docs/schema.md's Query results.
@@ -2619,13 +2652,13 @@ func (q *RangeScore) Plan() string {
 }
 
 // RangeScoreScanRow is a row of the result of query RangeScoreScan
-// (indexkit.tw:65).
+// (indexkit.tw:71).
 type RangeScoreScanRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// RangeScoreScan is declared query RangeScoreScan (indexkit.tw:65). Plan:
+// RangeScoreScan is declared query RangeScoreScan (indexkit.tw:71). Plan:
 // scan Item (ascending index); filter. Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
 type RangeScoreScan struct {
@@ -2758,13 +2791,13 @@ func (q *RangeScoreScan) Plan() string {
 	return "scan Item (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// RangeWRow is a row of the result of query RangeW (indexkit.tw:67).
+// RangeWRow is a row of the result of query RangeW (indexkit.tw:73).
 type RangeWRow struct {
 	Item tickwork.Handle // ref Item
 	W    float32
 }
 
-// RangeW is declared query RangeW (indexkit.tw:67). Plan: index ByW (sorted
+// RangeW is declared query RangeW (indexkit.tw:73). Plan: index ByW (sorted
 // on Item(W)): range walk, from W param lo, to W 5, rows sorted by index;
 // filter. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -2832,13 +2865,13 @@ func (q *RangeW) Plan() string {
 }
 
 // RangeWScanRow is a row of the result of query RangeWScan
-// (indexkit.tw:68).
+// (indexkit.tw:74).
 type RangeWScanRow struct {
 	Item tickwork.Handle // ref Item
 	W    float32
 }
 
-// RangeWScan is declared query RangeWScan (indexkit.tw:68). Plan: scan Item
+// RangeWScan is declared query RangeWScan (indexkit.tw:74). Plan: scan Item
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type RangeWScan struct {
@@ -2962,14 +2995,14 @@ func (q *RangeWScan) Plan() string {
 	return "scan Item (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// RangeSumRow is a row of the result of query RangeSum (indexkit.tw:70).
+// RangeSumRow is a row of the result of query RangeSum (indexkit.tw:76).
 type RangeSumRow struct {
 	SumW  float64
 	Count int64
 	MinW  float32
 }
 
-// RangeSum is declared query RangeSum (indexkit.tw:70). Plan: index ByW
+// RangeSum is declared query RangeSum (indexkit.tw:76). Plan: index ByW
 // (sorted on Item(W)): range walk, from W param lo, rows sorted by index;
 // filter; aggregate sum, count, min (one row). Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
@@ -3038,14 +3071,14 @@ func (q *RangeSum) Plan() string {
 }
 
 // RangeSumScanRow is a row of the result of query RangeSumScan
-// (indexkit.tw:71).
+// (indexkit.tw:77).
 type RangeSumScanRow struct {
 	SumW  float64
 	Count int64
 	MinW  float32
 }
 
-// RangeSumScan is declared query RangeSumScan (indexkit.tw:71). Plan: scan
+// RangeSumScan is declared query RangeSumScan (indexkit.tw:77). Plan: scan
 // Item (ascending index); filter; aggregate sum, count, min (one row). Run
 // it from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -3107,13 +3140,13 @@ func (q *RangeSumScan) Plan() string {
 	return "scan Item (ascending index); filter; aggregate sum, count, min (one row)"
 }
 
-// BoxRow is a row of the result of query Box (indexkit.tw:73).
+// BoxRow is a row of the result of query Box (indexkit.tw:79).
 type BoxRow struct {
 	Item tickwork.Handle // ref Item
 	X, Y float32
 }
 
-// Box is declared query Box (indexkit.tw:73). Plan: index Pos (grid on
+// Box is declared query Box (indexkit.tw:79). Plan: index Pos (grid on
 // Item(X, Y)): candidates of the box's cells (ascending index); filter. Run
 // it from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -3177,13 +3210,13 @@ func (q *Box) Plan() string {
 	return "index Pos (grid on Item(X, Y)): candidates of the box's cells (ascending index); filter"
 }
 
-// BoxScanRow is a row of the result of query BoxScan (indexkit.tw:74).
+// BoxScanRow is a row of the result of query BoxScan (indexkit.tw:80).
 type BoxScanRow struct {
 	Item tickwork.Handle // ref Item
 	X, Y float32
 }
 
-// BoxScan is declared query BoxScan (indexkit.tw:74). Plan: scan Item
+// BoxScan is declared query BoxScan (indexkit.tw:80). Plan: scan Item
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type BoxScan struct {
@@ -3323,13 +3356,13 @@ func (q *BoxScan) Plan() string {
 	return "scan Item (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// DiscRow is a row of the result of query Disc (indexkit.tw:76).
+// DiscRow is a row of the result of query Disc (indexkit.tw:82).
 type DiscRow struct {
 	Item tickwork.Handle // ref Item
 	X, Y float32
 }
 
-// Disc is declared query Disc (indexkit.tw:76). Plan: index Pos (grid on
+// Disc is declared query Disc (indexkit.tw:82). Plan: index Pos (grid on
 // Item(X, Y)): candidates of the cells of the disc's bounding box, rounded
 // outward (ascending index); filter. Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
@@ -3396,13 +3429,13 @@ func (q *Disc) Plan() string {
 	return "index Pos (grid on Item(X, Y)): candidates of the cells of the disc's bounding box, rounded outward (ascending index); filter"
 }
 
-// DiscScanRow is a row of the result of query DiscScan (indexkit.tw:77).
+// DiscScanRow is a row of the result of query DiscScan (indexkit.tw:83).
 type DiscScanRow struct {
 	Item tickwork.Handle // ref Item
 	X, Y float32
 }
 
-// DiscScan is declared query DiscScan (indexkit.tw:77). Plan: scan Item
+// DiscScan is declared query DiscScan (indexkit.tw:83). Plan: scan Item
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type DiscScan struct {
@@ -3536,7 +3569,7 @@ func (q *DiscScan) Plan() string {
 	return "scan Item (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// EvGroupsRow is a row of the result of query EvGroups (indexkit.tw:79).
+// EvGroupsRow is a row of the result of query EvGroups (indexkit.tw:85).
 type EvGroupsRow struct {
 	Who    tickwork.Handle // ref Item
 	SumAmt int64
@@ -3544,7 +3577,7 @@ type EvGroupsRow struct {
 	Count  int64
 }
 
-// EvGroups is declared query EvGroups (indexkit.tw:79). Plan: index EvByWho
+// EvGroups is declared query EvGroups (indexkit.tw:85). Plan: index EvByWho
 // (hash on Ev(Who)): a walk per group of Who (each in emission order);
 // filter; group by Who: a dense array over the capacity of domain D; sort
 // groups by their keys. Run it from one goroutine at a time; the result's
@@ -3702,7 +3735,7 @@ func evGroupsOrder(a, b evGroupsGroup) int {
 }
 
 // EvGroupsScanRow is a row of the result of query EvGroupsScan
-// (indexkit.tw:80).
+// (indexkit.tw:86).
 type EvGroupsScanRow struct {
 	Who    tickwork.Handle // ref Item
 	SumAmt int64
@@ -3710,7 +3743,7 @@ type EvGroupsScanRow struct {
 	Count  int64
 }
 
-// EvGroupsScan is declared query EvGroupsScan (indexkit.tw:80). Plan: read
+// EvGroupsScan is declared query EvGroupsScan (indexkit.tw:86). Plan: read
 // Ev (emission order); filter; group by Who: a dense array over the
 // capacity of domain D; sort groups by their keys. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
@@ -3855,13 +3888,13 @@ func evGroupsScanOrder(a, b evGroupsScanGroup) int {
 	return 0
 }
 
-// EvEqRow is a row of the result of query EvEq (indexkit.tw:82).
+// EvEqRow is a row of the result of query EvEq (indexkit.tw:88).
 type EvEqRow struct {
 	Amt int32
 	F   float32
 }
 
-// EvEq is declared query EvEq (indexkit.tw:82). Plan: index EvByWho (hash
+// EvEq is declared query EvEq (indexkit.tw:88). Plan: index EvByWho (hash
 // on Ev(Who)): walk the rows of Who == param w (ascending emission
 // position); filter. Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
@@ -3922,13 +3955,13 @@ func (q *EvEq) Plan() string {
 	return "index EvByWho (hash on Ev(Who)): walk the rows of Who == param w (ascending emission position); filter"
 }
 
-// EvEqScanRow is a row of the result of query EvEqScan (indexkit.tw:83).
+// EvEqScanRow is a row of the result of query EvEqScan (indexkit.tw:89).
 type EvEqScanRow struct {
 	Amt int32
 	F   float32
 }
 
-// EvEqScan is declared query EvEqScan (indexkit.tw:83). Plan: read Ev
+// EvEqScan is declared query EvEqScan (indexkit.tw:89). Plan: read Ev
 // (emission order); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type EvEqScan struct {
@@ -3982,13 +4015,13 @@ func (q *EvEqScan) Plan() string {
 }
 
 // RangeOwnedRow is a row of the result of query RangeOwned
-// (indexkit.tw:87).
+// (indexkit.tw:93).
 type RangeOwnedRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// RangeOwned is declared query RangeOwned (indexkit.tw:87). Plan: index
+// RangeOwned is declared query RangeOwned (indexkit.tw:93). Plan: index
 // ByScore (sorted on Item(Score)): range walk, from Score param lo, rows
 // sorted by index; semi-join: mark Item rows from a scan of Item o by
 // o.Owner (generation-checked) in a bitmap over Item's capacity; filter.
@@ -4087,13 +4120,13 @@ func (q *RangeOwned) Plan() string {
 }
 
 // RangeOwnedScanRow is a row of the result of query RangeOwnedScan
-// (indexkit.tw:88).
+// (indexkit.tw:94).
 type RangeOwnedScanRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// RangeOwnedScan is declared query RangeOwnedScan (indexkit.tw:88). Plan:
+// RangeOwnedScan is declared query RangeOwnedScan (indexkit.tw:94). Plan:
 // scan Item (ascending index); semi-join: mark Item rows from a scan of
 // Item o by o.Owner (generation-checked) in a bitmap over Item's capacity;
 // filter. Run it from one goroutine at a time; the result's order is
@@ -4187,14 +4220,14 @@ func (q *RangeOwnedScan) Plan() string {
 }
 
 // RangeGroupsRow is a row of the result of query RangeGroups
-// (indexkit.tw:90).
+// (indexkit.tw:96).
 type RangeGroupsRow struct {
 	Grp   int32
 	SumW  float64
 	Count int64
 }
 
-// RangeGroups is declared query RangeGroups (indexkit.tw:90). Plan: index
+// RangeGroups is declared query RangeGroups (indexkit.tw:96). Plan: index
 // ByW (sorted on Item(W)): range walk, from W param lo, rows sorted by
 // index; filter; group by Grp: a group table (map) of the keys; sort groups
 // by their keys. Run it from one goroutine at a time; the result's order is
@@ -4324,14 +4357,14 @@ func rangeGroupsOrder(a, b rangeGroupsGroup) int {
 }
 
 // RangeGroupsScanRow is a row of the result of query RangeGroupsScan
-// (indexkit.tw:91).
+// (indexkit.tw:97).
 type RangeGroupsScanRow struct {
 	Grp   int32
 	SumW  float64
 	Count int64
 }
 
-// RangeGroupsScan is declared query RangeGroupsScan (indexkit.tw:91). Plan:
+// RangeGroupsScan is declared query RangeGroupsScan (indexkit.tw:97). Plan:
 // scan Item (ascending index); filter; group by Grp: a group table (map) of
 // the keys; sort groups by their keys. Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
@@ -4455,13 +4488,13 @@ func rangeGroupsScanOrder(a, b rangeGroupsScanGroup) int {
 	return 0
 }
 
-// BoxTopRow is a row of the result of query BoxTop (indexkit.tw:93).
+// BoxTopRow is a row of the result of query BoxTop (indexkit.tw:99).
 type BoxTopRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// BoxTop is declared query BoxTop (indexkit.tw:93). Plan: index Pos (grid
+// BoxTop is declared query BoxTop (indexkit.tw:99). Plan: index Pos (grid
 // on Item(X, Y)): candidates of the box's cells (ascending index); filter;
 // top-n heap by (Score desc, index). Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
@@ -4603,16 +4636,16 @@ func (q *BoxTop) offer(e *boxTopEnt, bound int) (int32, bool) {
 }
 
 // BoxTopScanRow is a row of the result of query BoxTopScan
-// (indexkit.tw:94).
+// (indexkit.tw:100).
 type BoxTopScanRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// BoxTopScan is declared query BoxTopScan (indexkit.tw:94). Plan: scan Item
-// (ascending index); filter; top-n heap by (Score desc, index). Run it from
-// one goroutine at a time; the result's order is docs/schema.md's Query
-// results.
+// BoxTopScan is declared query BoxTopScan (indexkit.tw:100). Plan: scan
+// Item (ascending index); filter; top-n heap by (Score desc, index). Run it
+// from one goroutine at a time; the result's order is docs/schema.md's
+// Query results.
 type BoxTopScan struct {
 	t      *Tables
 	tb     *tickwork.Table // Item
@@ -4752,12 +4785,12 @@ func (q *BoxTopScan) offer(e *boxTopScanEnt, bound int) (int32, bool) {
 }
 
 // EqDistinctRow is a row of the result of query EqDistinct
-// (indexkit.tw:96).
+// (indexkit.tw:102).
 type EqDistinctRow struct {
 	Score int32
 }
 
-// EqDistinct is declared query EqDistinct (indexkit.tw:96). Plan: index
+// EqDistinct is declared query EqDistinct (indexkit.tw:102). Plan: index
 // ByGrpKind (hash on Item(Grp, Kind)): walk the rows of Grp == param g and
 // Kind == 1 (ascending index); filter; distinct: a set of the select items.
 // Run it from one goroutine at a time; the result's order is
@@ -4833,12 +4866,12 @@ func (q *EqDistinct) Plan() string {
 }
 
 // EqDistinctScanRow is a row of the result of query EqDistinctScan
-// (indexkit.tw:97).
+// (indexkit.tw:103).
 type EqDistinctScanRow struct {
 	Score int32
 }
 
-// EqDistinctScan is declared query EqDistinctScan (indexkit.tw:97). Plan:
+// EqDistinctScan is declared query EqDistinctScan (indexkit.tw:103). Plan:
 // scan Item (ascending index); filter; distinct: a set of the select items.
 // Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -4913,6 +4946,24 @@ func (q *EqDistinctScan) Run(dst []EqDistinctScanRow, g int32) []EqDistinctScanR
 // with the rows.
 func (q *EqDistinctScan) Plan() string {
 	return "scan Item (ascending index); filter; distinct: a set of the select items"
+}
+
+// indexCellLeft32 reports whether the point (x, y) may have left c,
+// the cell its row is filed in (IndexMarks.Cells), in a grid of a
+// power-of-two cell (inv: 1/cell, so that v*inv is exact in float32 and
+// equals the grid's floor(v*inv) in float64 by truncation for
+// 0 <= v*inv < 2^31); a negative, NaN, infinite or larger coordinate
+// is always reported (the sync decides). docs/schema.md, Indexes.
+func indexCellLeft32(x, y float32, c index.Cell, inv float32) bool {
+	fx, fy := x*inv, y*inv
+	return !(fx >= 0 && fy >= 0 && fx < 2147483648 && fy < 2147483648) || int32(fx) != c.X || int32(fy) != c.Y
+}
+
+// indexCellLeft64 is indexCellLeft32 for a grid of any cell: the
+// products in float64, the grid's rule. docs/schema.md, Indexes.
+func indexCellLeft64(x, y float32, c index.Cell, inv float64) bool {
+	fx, fy := float64(x)*inv, float64(y)*inv
+	return !(fx >= 0 && fy >= 0 && fx < 2147483648 && fy < 2147483648) || int32(fx) != c.X || int32(fy) != c.Y
 }
 
 // indexCellMoved reports whether a grid coordinate may have changed cell

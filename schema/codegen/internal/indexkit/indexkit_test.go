@@ -326,6 +326,36 @@ func TestIndexedMatchesScan(t *testing.T) {
 	t.Logf("results with rows: %v", nonEmpty)
 }
 
+// TestGridsMatchCells: after every frame of random worlds each grid files
+// every live row in the cell of its point (index.Grid.CellOf) and no
+// other row, whichever way Drift's fused upkeep tests it (Pos: the filed
+// cells in float32; PosYX: the filed cells in float64; PosXW: both
+// cells of X, W unwritten).
+func TestGridsMatchCells(t *testing.T) {
+	for seed := range uint64(3) {
+		wd := newWorld(t, seed)
+		tb := wd.t
+		for range 20 {
+			wd.mutate(t)
+			xs, ys, ws := tb.Item.X.All(), tb.Item.Y.All(), tb.Item.W.All()
+			for _, g := range []struct {
+				ix   *tickwork.GridIndex
+				a, b []float32
+			}{{tb.Indexes.Pos, xs, ys}, {tb.Indexes.PosYX, ys, xs}, {tb.Indexes.PosXW, xs, ws}} {
+				grid := g.ix.Grid()
+				for r := range tb.Item.Table.Cap() {
+					c, filed := grid.Key(int32(r))
+					_, live := tb.Item.Table.HandleAt(r)
+					require.Equal(t, live, filed, "%s row %d", g.ix.Name(), r)
+					if live {
+						require.Equal(t, grid.CellOf(g.a[r], g.b[r]), c, "%s row %d at (%v, %v)", g.ix.Name(), r, g.a[r], g.b[r])
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestIndexedPlans: the planner chose the index of each query (and the
 // scan for each Scan twin).
 func TestIndexedPlans(t *testing.T) {
