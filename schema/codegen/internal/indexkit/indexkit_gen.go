@@ -214,6 +214,16 @@ func (s *Drift) declare(d *tickwork.Decl) tickwork.RunFunc {
 func (k *Drift) span(lo, hi int) {
 	iScores := k.iScore[lo:hi]
 	iXs, iYs := k.iX[lo:hi][:len(iScores)], k.iY[lo:hi][:len(iScores)]
+	onPos := k.markPos.On()
+	var cellsPos []index.Cell // nil when the marks are off (WithoutIndexes)
+	if onPos {
+		cellsPos = k.cellsPos[lo:hi][:len(iScores)]
+	}
+	onPosYX := k.markPosYX.On()
+	var cellsPosYX []index.Cell // nil when the marks are off (WithoutIndexes)
+	if onPosYX {
+		cellsPosYX = k.cellsPosYX[lo:hi][:len(iScores)]
+	}
 	for i := range iScores {
 		iScore, iX, iY := iScores[i], iXs[i], iYs[i]
 		oldScore, oldX := iScores[i], iXs[i]
@@ -224,10 +234,10 @@ func (k *Drift) span(lo, hi int) {
 		if oldScore != iScores[i] {
 			k.markByScore.Mark(lo + i)
 		}
-		if k.markPos.On() && indexCellLeft32(iXs[i], iYs[i], k.cellsPos[lo+i], 0.125) {
+		if onPos && indexCellLeft32(iXs[i], iYs[i], cellsPos[i], 0.125) {
 			k.markPos.Mark(lo + i)
 		}
-		if k.markPosYX.On() && indexCellLeft64(iYs[i], iXs[i], k.cellsPosYX[lo+i], 0.3333333333333333) {
+		if onPosYX && indexCellLeft64(iYs[i], iXs[i], cellsPosYX[i], 0.3333333333333333) {
 			k.markPosYX.Mark(lo + i)
 		}
 		if indexCellMoved(oldX, iXs[i], 2) {
