@@ -417,3 +417,24 @@ func TestChangeString(t *testing.T) {
 	assert.Equal(t, "none", tickwork.Change(0).String())
 	assert.Equal(t, "attach|Change(16)", (tickwork.Attached | 16).String())
 }
+
+// A snapshot holds a lifecycle table's events as any event table's, and
+// a restore makes no event of its own: the frame after a restore reads
+// the events the snapshot held, exactly as the world it was taken from.
+func TestLifecycleSnapshot(t *testing.T) {
+	s := newFlock(t, 1)
+	for range 5 {
+		require.NoError(t, s.w.Frame(0.02))
+	}
+	snap, err := s.w.Snapshot(nil)
+	require.NoError(t, err)
+	s.log = s.log[:0]
+	require.NoError(t, s.w.Frame(0.02))
+	want := append([]string(nil), s.log...)
+	require.NotEmpty(t, want)
+
+	require.NoError(t, s.w.Restore(snap))
+	s.log = s.log[:0]
+	require.NoError(t, s.w.Frame(0.02))
+	assert.Equal(t, want, s.log)
+}
