@@ -438,3 +438,31 @@ func TestLifecycleSnapshot(t *testing.T) {
 	require.NoError(t, s.w.Frame(0.02))
 	assert.Equal(t, want, s.log)
 }
+
+// A FixedUpdate consumer reads at each tick the changes of the playbacks
+// since its last tick, by the delivery rule: a create played after tick k
+// is read at tick k+1, within the frame or in the next one.
+func TestLifecycleFixedUpdateConsumer(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1), tickwork.WithFixedStep(0.01))
+	balls := b.Table(tickwork.TableSpec{Name: "Ball", Capacity: 64})
+	y := tickwork.AddColumn[float64](b, balls, "Y")
+	life := tickwork.Lifecycle[struct{}](b, balls, tickwork.LifecycleSpec{Name: "BallLife", Capacity: 64})
+	b.System("spawn", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
+		sp := tickwork.NewSpawner1(d, y)
+		return func(ctx *tickwork.Context) { sp.Spawn(float64(ctx.Tick())) }
+	})
+	var got []string
+	b.System("read", tickwork.FixedUpdate, func(d *tickwork.Decl) tickwork.RunFunc {
+		in := tickwork.Consume(d, life)
+		d.After("spawn")
+		return func(ctx *tickwork.Context) {
+			got = append(got, fmt.Sprint(ctx.Tick(), ":", len(in.Read())))
+		}
+	})
+	w, err := b.Build()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = w.Close() })
+	require.NoError(t, w.Frame(0.03)) // 3 ticks
+	require.NoError(t, w.Frame(0.01)) // 1 tick
+	assert.Equal(t, []string{"0:0", "1:1", "2:1", "3:1"}, got)
+}
