@@ -80,3 +80,15 @@ func TestLifecycleErrors(t *testing.T) {
 		})
 	}
 }
+
+// Format prints a lifecycle declaration in canonical form, which parses
+// back to itself.
+func TestLifecycleFormat(t *testing.T) {
+	f, err := schema.Parse("life.tw", []byte("lifecycle L of Unit( capacity:4 ,on:[deleted,created]) { Health X }\nlifecycle M of Unit(capacity: 2) {}"))
+	require.NoError(t, err)
+	want := "lifecycle L of Unit(capacity: 4, on: [deleted, created]) { Health, X }\n\nlifecycle M of Unit(capacity: 2) { }\n"
+	assert.Equal(t, want, string(schema.Format(f)))
+	g, err := schema.Parse("life.tw", schema.Format(f))
+	require.NoError(t, err)
+	assert.Equal(t, want, string(schema.Format(g)))
+}

@@ -30,7 +30,8 @@ func FuzzParse(f *testing.F) {
 		prelude + "table U(capacity: 8) { A: int32, unique: int32 unique, B: int32 }",
 		prelude + "query X() { from Unit u where row_number() over () > 1 select u after (1) }",
 		prelude + "index ByHealth on Unit(Health) sorted\nindex Pos on Body(X, Y) grid(cell: 64)\nindex ByTarget on Hit(Target) hash\nquery W(n: int32) { from Unit u using index ByHealth select u order by u.Health limit n }\nquery S() { from Body b using scan where b.X > 0 select b }",
-		prelude + "index I on Body(X) grid(cell: -1)\nindex J on Shot(X, TTL) sorted(cell: 2)\nquery Q() { from Unit u using index Pos select u }"} {
+		prelude + "index I on Body(X) grid(cell: -1)\nindex J on Shot(X, TTL) sorted(cell: 2)\nquery Q() { from Unit u using index Pos select u }",
+		prelude + "lifecycle L of Unit(capacity: 4, on: [deleted, created]) { Health }\nlifecycle M of Body(capacity: 2) { }\nlifecycle N of Shot(capacity: 2) { X, TTL Target }"} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
