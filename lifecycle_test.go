@@ -466,3 +466,39 @@ func TestLifecycleFixedUpdateConsumer(t *testing.T) {
 	require.NoError(t, w.Frame(0.01)) // 1 tick
 	assert.Equal(t, []string{"0:0", "1:1", "2:1", "3:1"}, got)
 }
+
+// Records that change nothing make no event: a create that does not fit,
+// and the records naming its provisional handle. A Remove of an entity's
+// last row is its row's Detached event; the entity, deleted at the end of
+// the playback for having no row, makes no Deleted one.
+func TestLifecycleFailedCreateAndLastRemove(t *testing.T) {
+	var full tickwork.Handle
+	var s *script
+	s = newScript(t, func(frame uint64, first, second *scriptRecs) {
+		switch frame {
+		case 0:
+			for range 64 {
+				first.unit.Create()
+			}
+			full = first.unit.Create() // the 65th: past the domain's capacity
+			first.marked.Attach(full)
+			first.unit.Delete(full)
+		case 2: // after frame 1 read frame 0's 64 events: the table holds 64
+			h, _ := s.unit.HandleAt(3)
+			first.unit.Remove(h) // its only row
+		}
+	})
+	err := s.w.Frame(0.01)
+	require.ErrorIs(t, err, tickwork.ErrCapacity)
+	for range 3 {
+		require.NoError(t, s.w.Frame(0.01))
+	}
+	units := s.got["Unit"]
+	require.Len(t, units, 65)
+	for _, e := range units[:64] {
+		assert.True(t, strings.HasPrefix(e, "create "), e)
+	}
+	assert.Equal(t, "detach 3:1 0", units[64])
+	assert.Empty(t, s.got["Marked"], "the failed create's attach made nothing")
+	assert.Equal(t, 63, s.unit.Len())
+}
