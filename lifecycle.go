@@ -7,33 +7,33 @@ import (
 	"github.com/tickwork/tickwork/runtime"
 )
 
-// Change is what happened to a row of a table, as a lifecycle event says
+// LifecycleChange is what happened to a row of a table, as a lifecycle event says
 // it, and, ORed, a set of them (LifecycleSpec.On). What each means, when
 // it is recorded and read: docs/architecture.md, Lifecycle events.
-type Change uint8
+type LifecycleChange uint8
 
 // The changes of a row. Each is one bit.
 const (
 	// Created: a new entity with a row in the table (a recorder's Create,
 	// a spawner's Spawn).
-	Created Change = 1 << ephemeral.Created
+	Created LifecycleChange = 1 << ephemeral.Created
 	// Attached: a row added for a live entity (Attach, Move into the
 	// table).
-	Attached Change = 1 << ephemeral.Attached
+	Attached LifecycleChange = 1 << ephemeral.Attached
 	// Deleted: the row left with its entity's deletion (Delete, of any
 	// table of its domain).
-	Deleted Change = 1 << ephemeral.Deleted
+	Deleted LifecycleChange = 1 << ephemeral.Deleted
 	// Detached: the row left while the entity lived on (Remove, Move out
 	// of the table), even when the entity, left with no row, is deleted at
 	// the end of the playback.
-	Detached Change = 1 << ephemeral.Detached
-	// AllChanges is the set of the four.
-	AllChanges = Created | Attached | Deleted | Detached
+	Detached LifecycleChange = 1 << ephemeral.Detached
+	// AllLifecycleChanges is the set of the four.
+	AllLifecycleChanges = Created | Attached | Deleted | Detached
 )
 
 // String returns "create", "attach", "delete", "detach", or the changes
 // of a set joined by "|" ("create|delete"); "none" for 0.
-func (c Change) String() string {
+func (c LifecycleChange) String() string {
 	if c == 0 {
 		return "none"
 	}
@@ -46,20 +46,20 @@ func (c Change) String() string {
 			s += k.String()
 		}
 	}
-	if rest := c &^ AllChanges; rest != 0 {
+	if rest := c &^ AllLifecycleChanges; rest != 0 {
 		if s != "" {
 			s += "|"
 		}
-		s += "Change(" + strconv.Itoa(int(rest)) + ")"
+		s += "LifecycleChange(" + strconv.Itoa(int(rest)) + ")"
 	}
 	return s
 }
 
 // LifecycleSpec declares a table's lifecycle event table (Lifecycle).
 type LifecycleSpec struct {
-	Name     string // the event table's name: non-empty, unique among the builder's event tables
-	Capacity int    // the most events held at once, 1..MaxEvents
-	On       Change // the changes recorded, ORed; 0 records AllChanges
+	Name     string          // the event table's name: non-empty, unique among the builder's event tables
+	Capacity int             // the most events held at once, 1..MaxEvents
+	On       LifecycleChange // the changes recorded, ORed; 0 records AllLifecycleChanges
 }
 
 // LifecycleEvent is one change of one row of a table, made by its
@@ -68,7 +68,7 @@ type LifecycleSpec struct {
 // (or of the name in its `tickwork:"..."` tag) and type; struct{} keeps
 // none.
 type LifecycleEvent[V any] struct {
-	Change Change // one of Created, Attached, Deleted, Detached
+	Change LifecycleChange // one of Created, Attached, Deleted, Detached
 	// Handle is the entity's real handle (never a provisional one). After
 	// a Deleted event it is stale; after a Created one it may be too, when
 	// a later record deleted the entity (check with the table).
@@ -100,7 +100,7 @@ func Lifecycle[V any](b *Builder, t *Table, spec LifecycleSpec) *Events[Lifecycl
 
 // setLifecycle fills the event of change c of h's row and returns where
 // its row values go.
-func setLifecycle[V any](e *LifecycleEvent[V], c ephemeral.Change, h ephemeral.Handle) *V {
+func setLifecycle[V any](e *LifecycleEvent[V], c ephemeral.RowChange, h ephemeral.Handle) *V {
 	e.Change, e.Handle = 1<<c, Handle(h)
 	return &e.Row
 }

@@ -38,7 +38,7 @@ type flock struct {
 	marks             *tickwork.Events[tickwork.LifecycleEvent[struct{}]]
 	corpses           *tickwork.Events[tickwork.LifecycleEvent[corpseLast]]
 	log               []string // every event observed, "table change index:generation values"
-	counts            map[tickwork.Change]int
+	counts            map[tickwork.LifecycleChange]int
 	logging, counting bool
 	events            int // every event observed
 }
@@ -76,7 +76,7 @@ func (k *flockKernel) chunk(w, c int) {
 func newFlock(t testing.TB, workers int) *flock {
 	b := tickwork.NewBuilder(tickwork.WithWorkers(workers), tickwork.WithFixedStep(0.01))
 	dom := b.Domain(tickwork.DomainSpec{Name: "Flock", Capacity: 1024, ChunkRows: 64})
-	s := &flock{counts: map[tickwork.Change]int{}}
+	s := &flock{counts: map[tickwork.LifecycleChange]int{}}
 	s.unit = b.Table(tickwork.TableSpec{Name: "Unit", Domain: dom})
 	s.hp = tickwork.AddColumn[int32](b, s.unit, "HP")
 	s.x = tickwork.AddColumn[float32](b, s.unit, "X")
@@ -152,7 +152,7 @@ func TestLifecycleOrderDeterministic(t *testing.T) {
 				for range 40 {
 					require.NoError(t, s.w.Frame(0.02))
 				}
-				for _, c := range []tickwork.Change{tickwork.Created, tickwork.Attached, tickwork.Deleted, tickwork.Detached} {
+				for _, c := range []tickwork.LifecycleChange{tickwork.Created, tickwork.Attached, tickwork.Deleted, tickwork.Detached} {
 					require.Positive(t, s.counts[c], "some %v events", c)
 				}
 				if want == nil {
@@ -237,7 +237,7 @@ func newScript(t *testing.T, step func(frame uint64, first, second *scriptRecs))
 			}
 		})
 	}
-	collect := func(table string, e tickwork.Change, h tickwork.Handle, row string) {
+	collect := func(table string, e tickwork.LifecycleChange, h tickwork.Handle, row string) {
 		s.got[table] = append(s.got[table], fmt.Sprint(e, " ", h.Index(), ":", h.Generation(), row))
 	}
 	tickwork.Observe(b, units, func(e *tickwork.LifecycleEvent[unitLast]) {
@@ -410,12 +410,12 @@ func TestLifecycleRowCopyErrors(t *testing.T) {
 	assert.ErrorIs(t, err, tickwork.ErrCapacityRange)
 }
 
-func TestChangeString(t *testing.T) {
+func TestLifecycleChangeString(t *testing.T) {
 	assert.Equal(t, "create", tickwork.Created.String())
 	assert.Equal(t, "detach", tickwork.Detached.String())
 	assert.Equal(t, "create|delete", (tickwork.Created | tickwork.Deleted).String())
-	assert.Equal(t, "none", tickwork.Change(0).String())
-	assert.Equal(t, "attach|Change(16)", (tickwork.Attached | 16).String())
+	assert.Equal(t, "none", tickwork.LifecycleChange(0).String())
+	assert.Equal(t, "attach|LifecycleChange(16)", (tickwork.Attached | 16).String())
 }
 
 // A snapshot holds a lifecycle table's events as any event table's, and

@@ -36,7 +36,7 @@
 // # Watchers
 //
 // [Table.Watch] adds a [Watcher], told of each structural change of a
-// row of the table as it is made (a [Change]: [Created], [Attached],
+// row of the table as it is made (a [RowChange]: [Created], [Attached],
 // [Deleted], [Detached]), and [RowCopy] ([NewRowCopy]) copies the
 // columns a struct's fields name out of a row, before it leaves. A world
 // builds its lifecycle events on both (docs/architecture.md, Lifecycle

@@ -5,18 +5,18 @@ import (
 	"unsafe"
 )
 
-// Change is one structural change of one row of a table, as a Watcher is
+// RowChange is one structural change of one row of a table, as a Watcher is
 // told it. Every row that joins a table is one Created or Attached, every
 // row that leaves it one Deleted or Detached, so a watcher that counts
 // them follows Table.Len exactly. What a world makes of them:
 // docs/architecture.md, Lifecycle events.
-type Change uint8
+type RowChange uint8
 
 // The changes of a row.
 const (
 	// Created: a new entity with a row in the table (Insert, InsertN, a
 	// query's Insert and InsertN, a playback's creates).
-	Created Change = iota
+	Created RowChange = iota
 	// Attached: a row added for an entity that was alive already (Attach,
 	// Move into the table).
 	Attached
@@ -31,7 +31,7 @@ const (
 )
 
 // String is "create", "attach", "delete" or "detach".
-func (c Change) String() string {
+func (c RowChange) String() string {
 	switch c {
 	case Created:
 		return "create"
@@ -42,7 +42,7 @@ func (c Change) String() string {
 	case Detached:
 		return "detach"
 	}
-	return "Change(" + itoa(int(c)) + ")"
+	return "RowChange(" + itoa(int(c)) + ")"
 }
 
 // Watcher is told of every structural change of the rows of the tables it
@@ -54,7 +54,7 @@ func (c Change) String() string {
 // domain that had a row in their definition order. A Watcher must not make
 // structural changes itself.
 type Watcher interface {
-	Watch(c Change, h Handle)
+	Watch(c RowChange, h Handle)
 }
 
 // Watch adds w to the watchers of t, which are told of t's structural
@@ -64,7 +64,7 @@ type Watcher interface {
 func (t *Table) Watch(w Watcher) { t.watchers = append(t.watchers, w) }
 
 // tell tells t's watchers of change c of h's row.
-func (t *Table) tell(c Change, h Handle) {
+func (t *Table) tell(c RowChange, h Handle) {
 	for _, w := range t.watchers {
 		w.Watch(c, h)
 	}

@@ -17,7 +17,7 @@ type logWatcher struct {
 	log   *[]string
 }
 
-func (w logWatcher) Watch(c ephemeral.Change, h ephemeral.Handle) {
+func (w logWatcher) Watch(c ephemeral.RowChange, h ephemeral.Handle) {
 	v := int32(-1)
 	if w.hp != nil {
 		v = w.hp.All()[h.Index()]
@@ -89,5 +89,5 @@ func TestRowCopy(t *testing.T) {
 	assert.Equal(t, good{P: [2]float64{1.5, -2}, HP: 3}, v)
 	assert.Zero(t, testing.AllocsPerRun(100, func() { rc.Copy(&v, h.Index()) }))
 	assert.Equal(t, "create", ephemeral.Created.String())
-	assert.Equal(t, "Change(9)", ephemeral.Change(9).String())
+	assert.Equal(t, "RowChange(9)", ephemeral.RowChange(9).String())
 }

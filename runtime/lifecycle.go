@@ -12,14 +12,14 @@ import (
 type LifecycleSpec struct {
 	Name     string // the event table's name: non-empty, unique among the builder's event tables
 	Capacity int    // the most events the table holds at once, 1..events.MaxCapacity
-	// On is the set of changes recorded, bit 1<<c for each ephemeral.Change
+	// On is the set of changes recorded, bit 1<<c for each ephemeral.RowChange
 	// c; 0 records all four.
 	On uint8
 }
 
-// AllChanges is LifecycleSpec.On with every change (Created, Attached,
+// AllRowChanges is LifecycleSpec.On with every change (Created, Attached,
 // Deleted, Detached).
-const AllChanges uint8 = 1<<ephemeral.Created | 1<<ephemeral.Attached | 1<<ephemeral.Deleted | 1<<ephemeral.Detached
+const AllRowChanges uint8 = 1<<ephemeral.Created | 1<<ephemeral.Attached | 1<<ephemeral.Deleted | 1<<ephemeral.Detached
 
 // Lifecycle declares a NextFrame event table of events E, spec.Name and
 // spec.Capacity, that a world's command playback fills with one E per
@@ -38,7 +38,7 @@ const AllChanges uint8 = 1<<ephemeral.Created | 1<<ephemeral.Attached | 1<<ephem
 // *ForeignError for a t of another builder, and an
 // *ephemeral.DefinitionError (ephemeral.ErrRowCopy) for a V whose fields
 // do not pair with t's columns. Set-up only.
-func Lifecycle[E, V any](b *Builder, t *ephemeral.Table, spec LifecycleSpec, set func(e *E, c ephemeral.Change, h ephemeral.Handle) *V) *events.Table[E] {
+func Lifecycle[E, V any](b *Builder, t *ephemeral.Table, spec LifecycleSpec, set func(e *E, c ephemeral.RowChange, h ephemeral.Handle) *V) *events.Table[E] {
 	if !b.usable() {
 		return nil
 	}
@@ -65,7 +65,7 @@ func Lifecycle[E, V any](b *Builder, t *ephemeral.Table, spec LifecycleSpec, set
 	}
 	on := spec.On
 	if on == 0 {
-		on = AllChanges
+		on = AllRowChanges
 	}
 	t.Watch(&lifecycle[E, V]{dom: t.Domain(), ev: ev, on: on, rows: rc, set: set})
 	return ev
@@ -77,7 +77,7 @@ type lifecycle[E, V any] struct {
 	ev   *events.Table[E]
 	on   uint8
 	rows *ephemeral.RowCopy[V]
-	set  func(e *E, c ephemeral.Change, h ephemeral.Handle) *V
+	set  func(e *E, c ephemeral.RowChange, h ephemeral.Handle) *V
 	e    E // the event being built: kept here so that building it allocates nothing
 }
 
@@ -85,7 +85,7 @@ type lifecycle[E, V any] struct {
 // frame runs (only playback changes structure then). A full table refuses
 // it: Emit counts it in Dropped and the frame returns the table's
 // *events.OverflowError (docs/architecture.md, Retention and capacity).
-func (l *lifecycle[E, V]) Watch(c ephemeral.Change, h ephemeral.Handle) {
+func (l *lifecycle[E, V]) Watch(c ephemeral.RowChange, h ephemeral.Handle) {
 	if l.on&(1<<c) == 0 || !l.dom.Guarded() {
 		return
 	}

@@ -12,12 +12,12 @@ import (
 )
 
 type lifeEvent struct {
-	c ephemeral.Change
+	c ephemeral.RowChange
 	h ephemeral.Handle
 	v struct{ HP int32 }
 }
 
-func setLife(e *lifeEvent, c ephemeral.Change, h ephemeral.Handle) *struct{ HP int32 } {
+func setLife(e *lifeEvent, c ephemeral.RowChange, h ephemeral.Handle) *struct{ HP int32 } {
 	e.c, e.h = c, h
 	return &e.v
 }
@@ -41,7 +41,7 @@ func TestLifecycleDeclaration(t *testing.T) {
 	other := runtime.NewBuilder(runtime.WithWorkers(1))
 	ou := other.Table(ephemeral.TableSpec{Name: "U", Capacity: 4})
 	b = runtime.NewBuilder(runtime.WithWorkers(1))
-	assert.Nil(t, runtime.Lifecycle[lifeEvent, struct{}](b, ou, spec, func(*lifeEvent, ephemeral.Change, ephemeral.Handle) *struct{} { return nil }))
+	assert.Nil(t, runtime.Lifecycle[lifeEvent, struct{}](b, ou, spec, func(*lifeEvent, ephemeral.RowChange, ephemeral.Handle) *struct{} { return nil }))
 	assert.ErrorIs(t, b.Err(), runtime.ErrForeign)
 
 	b = runtime.NewBuilder(runtime.WithWorkers(1))

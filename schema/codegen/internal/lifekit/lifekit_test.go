@@ -42,7 +42,7 @@ func TestGeneratedLifecycle(t *testing.T) {
 		}
 	})
 	var units []tickwork.LifecycleEvent[lifekit.UnitLife]
-	var marks []tickwork.Change
+	var marks []tickwork.LifecycleChange
 	tickwork.Observe(b, tb.UnitLife, func(e *tickwork.LifecycleEvent[lifekit.UnitLife]) { units = append(units, *e) })
 	tickwork.Observe(b, tb.MarkLife, func(e *tickwork.LifecycleEvent[lifekit.MarkLife]) { marks = append(marks, e.Change) })
 	w, err := b.Build()
@@ -62,5 +62,5 @@ func TestGeneratedLifecycle(t *testing.T) {
 	assert.Equal(t, tickwork.Deleted, units[1].Change)
 	assert.Equal(t, created, units[1].Handle)
 	assert.Equal(t, lifekit.UnitLife{Health: 3, Pos_x: 1.5, Target: target, Big: 1 << 40, Rate: 0.25, On: true}, units[1].Row)
-	assert.Equal(t, []tickwork.Change{tickwork.Attached, tickwork.Detached}, marks)
+	assert.Equal(t, []tickwork.LifecycleChange{tickwork.Attached, tickwork.Detached}, marks)
 }
