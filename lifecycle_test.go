@@ -502,3 +502,39 @@ func TestLifecycleFailedCreateAndLastRemove(t *testing.T) {
 	assert.Empty(t, s.got["Marked"], "the failed create's attach made nothing")
 	assert.Equal(t, 63, s.unit.Len())
 }
+
+// A FrameStart consumer pairs the provisional handle of the last frame's
+// Update create with its Created event: the handle still resolves there.
+func TestLifecyclePairProvisional(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	balls := b.Table(tickwork.TableSpec{Name: "Ball", Capacity: 8})
+	tickwork.AddColumn[float64](b, balls, "Y")
+	life := tickwork.Lifecycle[struct{}](b, balls, tickwork.LifecycleSpec{Name: "BallLife", Capacity: 8, On: tickwork.Created})
+	var prov tickwork.Handle
+	b.System("make", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
+		rec := tickwork.Record(d, balls)
+		return func(ctx *tickwork.Context) {
+			if ctx.Frame() == 1 {
+				prov = rec.Create()
+			}
+		}
+	})
+	paired := 0
+	b.System("pair", tickwork.FrameStart, func(d *tickwork.Decl) tickwork.RunFunc {
+		in := tickwork.Consume(d, life)
+		return func(ctx *tickwork.Context) {
+			for _, e := range in.Read() {
+				if h, ok := ctx.Resolve(prov); ok && h == e.Handle {
+					paired++
+				}
+			}
+		}
+	})
+	w, err := b.Build()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = w.Close() })
+	for range 4 {
+		require.NoError(t, w.Frame(0.01))
+	}
+	assert.Equal(t, 1, paired)
+}
