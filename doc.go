@@ -25,6 +25,10 @@
 //     rule: Row systems, below.
 //   - Observe events from the host: [Observe], a callback per event
 //     delivered each frame.
+//   - Lifecycle events: [Lifecycle] ([LifecycleSpec], [LifecycleEvent],
+//     [LifecycleChange]: [Created], [Attached], [Deleted], [Detached]) makes a
+//     table's creates, attaches, deletes and detaches an event table,
+//     filled by playback; the rule: docs/architecture.md, Lifecycle events.
 //   - Secondary indexes: [AddHashIndex], [AddHashIndexOf] ([IndexColumn]),
 //     [AddUniqueIndex], [AddUniqueIndexOf], [AddSortedIndex],
 //     [AddGridIndex], [AddEventIndex] ([HashIndex], [UniqueIndex],

@@ -51,6 +51,7 @@ var (
 	ErrJoinDomains       = ephemeral.ErrJoinDomains     // a join over tables of different domains
 	ErrJoinEmpty         = ephemeral.ErrJoinEmpty       // a join with neither a column nor a With table
 	ErrJoinExcluded      = ephemeral.ErrJoinExcluded    // a join's table both required and in Without
+	ErrRowCopy           = ephemeral.ErrRowCopy         // a lifecycle event's row struct with a field no column pairs with (Lifecycle)
 
 	// ErrEventsDefinition: a bad event table (empty name, capacity
 	// outside 1..MaxEvents, unknown lifetime).

@@ -35,7 +35,7 @@ const (
 // String returns "NextFrame" or "ThisFrame".
 func (l Lifetime) String() string { return events.Lifetime(l).String() }
 
-// Events is a typed event table, made by AddEvents: a log of at most Cap
+// Events is a typed event table, made by AddEvents (or Lifecycle): a log of at most Cap
 // events of type T in emission order. In a frame, systems emit (Emit,
 // EmitParallel) and consume (Consume) its events; between frames the host
 // may emit and read them. A full table refuses an emit and counts it

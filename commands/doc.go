@@ -66,7 +66,9 @@
 // create of the run could make live; a SetN; any structural record) ends
 // the run. New entities take the lowest free slots of their domain, as
 // single inserts would. Buffers are reset for recording after playback;
-// [Stats] says what happened.
+// [Stats] says what happened. A table's lifecycle events (the structural
+// changes a watcher of the table is told, ephemeral.Watcher) come out in
+// this order too: docs/architecture.md, Lifecycle events.
 //
 // # Policies
 //

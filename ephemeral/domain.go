@@ -323,6 +323,9 @@ func (d *Domain) Delete(h Handle) bool {
 	w := h.word()
 	for _, t := range d.tables {
 		if t.gens[i] == w {
+			if len(t.watchers) != 0 {
+				t.tell(Deleted, h)
+			}
 			t.removeRow(i)
 		}
 	}

@@ -60,6 +60,9 @@ var (
 	ErrNegativeCount = errors.New("ephemeral: negative count")
 	// ErrQueryTables: a query over columns of different tables.
 	ErrQueryTables = errors.New("a query's columns must belong to one table")
+	// ErrRowCopy: a RowCopy's V that is not a struct, or a field of V with
+	// no column of its name (or tickwork tag) and type in the table.
+	ErrRowCopy = errors.New("each field of a row copy needs a column of the table with its name (or its `tickwork:\"name\"` tag) and its type")
 )
 
 // The definition errors of a caller's slip that the message alone fixes,
@@ -128,7 +131,7 @@ type DefinitionError struct {
 	Column string // column name, empty when the table or domain itself is bad
 	// Err is ErrZeroCapacity, ErrChunkRows, ErrDuplicateColumn,
 	// ErrUnsupportedType, ErrDomainMismatch, errEmptyName, errNilTable,
-	// ErrTooLarge, ErrNilColumn, ErrQueryTables, ErrSealed, or a join's
+	// ErrTooLarge, ErrNilColumn, ErrQueryTables, ErrSealed, ErrRowCopy, or a join's
 	// ErrJoinDomains, ErrJoinEmpty or ErrJoinExcluded (join.go).
 	Err error
 	// EmptyColumn marks errEmptyName for a column (AddColumn with an empty

@@ -17,6 +17,9 @@ func (t *Table) RemoveRow(h Handle) (removed, rowless bool) {
 	if t.dom.closed != nil || !t.IsAlive(h) {
 		return false, false
 	}
+	if len(t.watchers) != 0 {
+		t.tell(Detached, h)
+	}
 	t.removeRow(h.Index())
 	return true, t.dom.rowless(h)
 }
@@ -80,6 +83,9 @@ func (t *Table) Move(h Handle, to *Table) error {
 	if to.gens[i] != 0 {
 		return ErrRowExists
 	}
+	if len(t.watchers) != 0 { // the row's last values in t, before anything moves
+		t.tell(Detached, h)
+	}
 	to.enable(h)
 	pl := t.movePlan(to)
 	for k, c := range to.cols {
@@ -91,6 +97,9 @@ func (t *Table) Move(h Handle, to *Table) error {
 		}
 	}
 	t.removeRow(i)
+	if len(to.watchers) != 0 {
+		to.tell(Attached, h)
+	}
 	return nil
 }
 

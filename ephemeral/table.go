@@ -53,6 +53,7 @@ type Table struct {
 	cols      []column
 	moves     []movePlan // Move's column pairings, one per destination table (move.go)
 	marks     *Marks     // dirty rows for secondary indexes, nil without one (marks.go)
+	watchers  []Watcher  // told of every structural change of a row (watch.go)
 }
 
 // column is the untyped face of a Column[T].
@@ -255,6 +256,9 @@ func (t *Table) Insert() (Handle, error) {
 	}
 	h := t.dom.alloc()
 	t.addRow(h)
+	if len(t.watchers) != 0 {
+		t.tell(Created, h)
+	}
 	return h, nil
 }
 
@@ -282,6 +286,11 @@ func (t *Table) InsertN(out []Handle) error {
 		}
 		lo = hi
 	}
+	if len(t.watchers) != 0 {
+		for _, h := range out {
+			t.tell(Created, h)
+		}
+	}
 	return nil
 }
 
@@ -305,6 +314,9 @@ func (t *Table) Attach(h Handle) error {
 		return ErrRowExists
 	}
 	t.addRow(h)
+	if len(t.watchers) != 0 {
+		t.tell(Attached, h)
+	}
 	return nil
 }
 
@@ -360,6 +372,9 @@ func (t *Table) DeleteN(hs []Handle) int {
 func (t *Table) Detach(h Handle) bool {
 	if t.dom.closed != nil || !t.IsAlive(h) {
 		return false
+	}
+	if len(t.watchers) != 0 {
+		t.tell(Detached, h)
 	}
 	t.removeRow(h.Index())
 	t.dom.releaseIfEmpty(h)

@@ -19,7 +19,7 @@
 // staging is charged to it before it allocates, see docs/architecture.md,
 // memory budget; [Builder.Budget], [World.Budget]). The builder declares domains ([Builder.Domain]),
 // tables ([Builder.Table]), columns ([AddColumn]), event tables
-// ([AddEvents]), resources ([AddResource]), systems ([Builder.System],
+// ([AddEvents]; a table's lifecycle events: [Lifecycle], [LifecycleSpec]), resources ([AddResource]), systems ([Builder.System],
 // [Builder.Add]) and hooks ([Builder.Hook], see scheduler.Hook).
 // [Builder.Build] runs the systems' declarations, seals the graph and
 // returns a [*World].

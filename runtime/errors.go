@@ -78,6 +78,11 @@ var (
 // layer (the face's specs have no budget) that the message says how to fix.
 var errSpecBudget = errors.New("spec names its own memory budget; a world charges every definition to its Builder's (WithMemoryBudget): leave the spec's Budget nil")
 
+// errNilSet: Lifecycle given a nil set function; the Err of a
+// *DefinitionError. Not exported, as errSpecBudget: the face always
+// passes one.
+var errNilSet = errors.New("nil set function: pass a func that fills the event's change and handle and returns where the row's values go")
+
 // OptionError reports an option with a bad value, such as WithWorkers(0),
 // or a nil Option given to NewBuilder (Option "NewBuilder").
 // errors.Is(err, ErrOption) is true.

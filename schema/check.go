@@ -72,6 +72,7 @@ type declared struct {
 	strct  *Struct
 	res    *Resource
 	index  *Index
+	life   *Lifecycle
 	system bool
 }
 
@@ -114,6 +115,7 @@ func (c *checker) check(f *File) {
 	var queries []*synQueryDecl
 	var indexes []*synIndexDecl
 	var indexModels []*Index
+	var lifes []*synLifeDecl
 	for _, d := range f.Decls {
 		switch {
 		case d.Const != nil:
@@ -168,6 +170,12 @@ func (c *checker) check(f *File) {
 				indexes = append(indexes, d.Index)
 				indexModels = append(indexModels, ix)
 			}
+		case d.Life != nil:
+			l := &Lifecycle{Pos: c.pos(d.Life.Name.Pos), Name: d.Life.Name.Name}
+			if c.declare(d.Life.Name, declared{what: "lifecycle event table", life: l}) {
+				c.s.Lifecycles = append(c.s.Lifecycles, l)
+				lifes = append(lifes, d.Life)
+			}
 		}
 	}
 	// Constants first (in text order; each resolves what it names), then
@@ -198,6 +206,9 @@ func (c *checker) check(f *File) {
 	}
 	for i, e := range events {
 		c.eventTable(c.s.Events[i], e)
+	}
+	for i, d := range lifes {
+		c.lifecycle(c.s.Lifecycles[i], d)
 	}
 	for i, d := range indexes {
 		if c.indexDecl(indexModels[i], d) {

@@ -221,7 +221,7 @@ func (c *checker) from(b *bodyState, f *synFromClause) bool {
 		v.Kind, v.Event = EventVar, d.event
 		b.access.Consumes = []*EventTable{d.event}
 	default:
-		c.errorf(p, KindType, "from %s in system %s: %s is %s; from names a table or an event table", f.Table.Name, b.sys.Name, f.Table.Name, article(d.what))
+		c.errorf(p, KindType, "from %s in system %s: %s is %s; from names a table or an event table%s", f.Table.Name, b.sys.Name, f.Table.Name, article(d.what), lifeHint(d))
 		return false
 	}
 	if !c.newVar(b, f.Var, v) {
@@ -462,7 +462,7 @@ func (c *checker) emit(sc *scope, e *synEmitStmt) Stmt {
 		c.errorf(p, KindUnknown, "unknown event table %q in emit%s", e.Event.Name, c.hint(e.Event.Name, "event table"))
 		return nil
 	case d.event == nil:
-		c.errorf(p, KindType, "emit %s: %s is %s, not an event table", e.Event.Name, e.Event.Name, article(d.what))
+		c.errorf(p, KindType, "emit %s: %s is %s, not an event table%s", e.Event.Name, e.Event.Name, article(d.what), lifeHint(d))
 		return nil
 	}
 	ev := d.event

@@ -157,7 +157,7 @@ func (c *checker) queryFrom(b *bodyState, f *synFromClause) bool {
 	case d.event != nil:
 		v.Kind, v.Event = EventVar, d.event
 	default:
-		c.errorf(p, KindType, "from %s in query %s: %s is %s; from names a table or an event table", f.Table.Name, q.Name, f.Table.Name, article(d.what))
+		c.errorf(p, KindType, "from %s in query %s: %s is %s; from names a table or an event table%s", f.Table.Name, q.Name, f.Table.Name, article(d.what), lifeHint(d))
 		return false
 	}
 	if !c.newVar(b, f.Var, v) {

@@ -1,6 +1,7 @@
 // Package schema is the front end of Tickwork's schema language: it parses
 // a schema file (tables, event tables, structs, resources, constants,
-// declared systems, declared queries and indexes),
+// declared systems, declared queries, indexes and lifecycle event
+// tables),
 // checks it and hands the generator (cmd/tickwork-gen) a typed model. The
 // language itself — grammar, types, the meaning of each construct, the
 // arithmetic rule — is documented once, in docs/schema.md.
@@ -38,6 +39,9 @@
 //     unique, sorted, grid) on a table or an event table; a query's
 //     [IndexPlan] (Query.Index, an [IndexWalk]) is the planner's choice
 //     or what `using index` forced (Query.Scan: `using scan`).
+//   - Lifecycle event tables (docs/schema.md, Lifecycle event tables): a
+//     [Lifecycle] of a [Table], the changes it records
+//     ([LifecycleChanges]) and the columns it keeps.
 //   - Types: [Type] and its [TypeKind]; ref types of one domain are
 //     identical ([Type.Identical]).
 //   - Errors: each is an [*Error] at a [Pos], printed "file:line:col: message"; its

@@ -86,6 +86,17 @@ func (p *printer) decl(d *synDecl) {
 			cols[i] = c.Name
 		}
 		p.line("index ", x.Name.Name, " on ", x.Table.Name, "(", strings.Join(cols, ", "), ") ", x.Kind.Name, optsText(x.Opts))
+	case d.Life != nil:
+		l := d.Life
+		cols := make([]string, len(l.Columns))
+		for i, c := range l.Columns {
+			cols[i] = c.Name
+		}
+		body := " { }"
+		if len(cols) > 0 {
+			body = " { " + strings.Join(cols, ", ") + " }"
+		}
+		p.line("lifecycle ", l.Name.Name, " of ", l.Table.Name, optsText(l.Opts), body)
 	}
 }
 

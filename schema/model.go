@@ -10,17 +10,18 @@ import (
 // Check builds it; the generator reads it. Declarations keep the order of
 // the text. Read-only once built; safe for concurrent reads.
 type Schema struct {
-	File      string
-	Consts    []*Const
-	Structs   []*Struct
-	Resources []*Resource
-	Domains   []*Domain
-	Tables    []*Table
-	Events    []*EventTable
-	Externs   []*Extern
-	Systems   []*System
-	Queries   []*Query
-	Indexes   []*Index // in text order
+	File       string
+	Consts     []*Const
+	Structs    []*Struct
+	Resources  []*Resource
+	Domains    []*Domain
+	Tables     []*Table
+	Events     []*EventTable
+	Externs    []*Extern
+	Systems    []*System
+	Queries    []*Query
+	Indexes    []*Index // in text order
+	Lifecycles []*Lifecycle
 }
 
 // Const is a named constant: `const NAME: TYPE = EXPR`, its value folded,
@@ -144,6 +145,27 @@ type EventTable struct {
 	Lifetime Lifetime
 	Fields   []*Column
 }
+
+// Lifecycle is a table's lifecycle event table, `lifecycle NAME of
+// TABLE(capacity: N, on: [CHANGE, ...]) { COLUMN ... }`: the engine's
+// tickwork.Lifecycle, whose events a hand-written system consumes
+// (docs/schema.md, Lifecycle event tables).
+type Lifecycle struct {
+	Pos      Pos
+	Name     string
+	Table    *Table
+	Capacity int // events held at once
+	// On lists the changes recorded, in the order created, attached,
+	// deleted, detached: all four when the declaration has no on option.
+	On []string
+	// Columns are the table's columns whose last values a delete or
+	// detach event keeps, in the declaration's order.
+	Columns []*Column
+}
+
+// LifecycleChanges are the changes a lifecycle event table may record,
+// in their order (Lifecycle.On).
+var LifecycleChanges = []string{"created", "attached", "deleted", "detached"}
 
 // Extern is a hand-written system that declared systems order against.
 type Extern struct {

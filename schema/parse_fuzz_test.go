@@ -31,7 +31,8 @@ func FuzzParse(f *testing.F) {
 		prelude + "query X() { from Unit u where row_number() over () > 1 select u after (1) }",
 		prelude + "index ByHealth on Unit(Health) sorted\nindex Pos on Body(X, Y) grid(cell: 64)\nindex ByTarget on Hit(Target) hash\nquery W(n: int32) { from Unit u using index ByHealth select u order by u.Health limit n }\nquery S() { from Body b using scan where b.X > 0 select b }",
 		prelude + "index I on Body(X) grid(cell: -1)\nindex J on Shot(X, TTL) sorted(cell: 2)\nquery Q() { from Unit u using index Pos select u }",
-		prelude + "resource M { On: bool = true  N: [4]int32 }\nsystem S(phase: fixed_update, when: M.On and @tick % 3 != 1 or M.N[@tick] > 0 and @dt > W) { from Shot s set s.X = 1 }\nsystem T(phase: update, when: s.X > 0) { from Shot s }"} {
+		prelude + "resource M { On: bool = true  N: [4]int32 }\nsystem S(phase: fixed_update, when: M.On and @tick % 3 != 1 or M.N[@tick] > 0 and @dt > W) { from Shot s set s.X = 1 }\nsystem T(phase: update, when: s.X > 0) { from Shot s }",
+		prelude + "lifecycle L of Unit(capacity: 4, on: [deleted, created]) { Health }\nlifecycle M of Body(capacity: 2) { }\nlifecycle N of Shot(capacity: 2) { X, TTL Target }"} {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {

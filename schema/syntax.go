@@ -23,6 +23,18 @@ type synDecl struct {
 	Resource *synResourceDecl `parser:"| @@"`
 	Query    *synQueryDecl    `parser:"| @@"`
 	Index    *synIndexDecl    `parser:"| @@"`
+	Life     *synLifeDecl     `parser:"| @@"`
+}
+
+// synLifeDecl is `lifecycle NAME of TABLE(OPTIONS) { COLUMN ... }`, a
+// table's lifecycle event table (docs/schema.md, Lifecycle event
+// tables). The words lifecycle and of are not reserved.
+type synLifeDecl struct {
+	Pos     lexer.Position
+	Name    *synIdent    `parser:"'lifecycle' @@ 'of'"`
+	Table   *synIdent    `parser:"@@"`
+	Opts    []*synOption `parser:"( '(' ( @@ ( ',' @@ )* )? ')' )?"`
+	Columns []*synIdent  `parser:"'{' ( @@ ','? )* '}'"`
 }
 
 // synIndexDecl is `index NAME on TABLE(COLUMN, ...) KIND`, KIND one of

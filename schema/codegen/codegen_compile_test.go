@@ -38,6 +38,8 @@ var compileCorpus = []struct{ name, src string }{
 	{"unused_join_event", "table T(capacity: 10) { X: int32 }\nevent table E(capacity: 10, lifetime: next_frame) { R: ref T }\nsystem S(phase: update) { from E e join T u on e.R count n }"},
 	{"table_no_columns", "table T(capacity: 10) { }\nsystem S(phase: update) { from T t delete t }"},
 	{"lower_counter", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T t  match { t.X > 0 => { count declare } else => { count run } } }"},
+	{"lifecycle_tables", "domain D(capacity: 10)\ntable T(domain: D) { X: float32  n: int32  R: ref T }\ntable G(domain: D) { }\n" +
+		"lifecycle TL of T(capacity: 4) { X n R }\nlifecycle GL of G(capacity: 2, on: [attached]) { }\nsystem S(phase: update) { from T t set t.X = 1 }"},
 	{"row_var_names", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T i  set i.X = 1 }"},
 	{"struct_every_type", "struct V { A: int32  B: int64  C: float32  D: float64  E: bool  R: ref T }\ntable T(capacity: 10) { P: V  Q: V }\n" +
 		"system S(phase: update) { from T t set t.P = t.Q, t.Q.A += 1 }"},

@@ -86,7 +86,7 @@ func (g *gen) sizedFields() []sized {
 	for _, e := range g.s.Events {
 		out = append(out, sized{e.Name, "event table", "events", e.Capacity})
 	}
-	return out
+	return append(out, lifecycleSized(g.s.Lifecycles)...)
 }
 
 func (g *gen) sizes() {
@@ -142,6 +142,7 @@ func (g *gen) tables() {
 		g.p("}")
 		g.p("")
 	}
+	g.lifecycleTypes()
 	g.indexTypes()
 	g.p("// Tables holds the schema's domains, tables and event tables (Declare).")
 	g.p("type Tables struct {")
@@ -154,6 +155,7 @@ func (g *gen) tables() {
 	for _, e := range g.s.Events {
 		g.p("%s *tickwork.Events[%s]", exported(e.Name), exported(e.Name))
 	}
+	g.lifecycleFields()
 	for _, r := range g.s.Resources {
 		g.p("%s *tickwork.Resource[%s]", exported(r.Name), exported(r.Name))
 	}
@@ -271,6 +273,7 @@ func (g *gen) declare() {
 		g.p("t.%s = tickwork.AddEvents[%s](b, tickwork.EventSpec{Name: %q, Capacity: sz.%s, Lifetime: %s})",
 			exported(e.Name), exported(e.Name), e.Name, exported(e.Name), life)
 	}
+	g.declareLifecycles()
 	g.declareIndexes()
 	for _, r := range g.s.Resources {
 		var vals []string
