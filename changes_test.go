@@ -1,0 +1,214 @@
+package tickwork_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork"
+)
+
+// changeModel is what one reader must see at its next run: the rows and
+// chunks written since its last run, by whom it does not matter.
+type changeModel struct {
+	hp, added map[int]bool // rows
+	x         map[int]bool // chunks
+}
+
+// changeRig is a world whose systems and host write Unit.X (bulk, through
+// Write, in a parallel kernel), Unit.HP (row by row through WriteTracked,
+// deferred through a recorder, and by the host) and add and delete rows at
+// random, and two readers (FixedUpdate and LateUpdate) that check what
+// Changed and Added yield against the model, every run.
+type changeRig struct {
+	t       *testing.T
+	rng     *rand.Rand
+	w       *tickwork.World
+	units   *tickwork.Table
+	x, hp   *tickwork.Column[int32]
+	models  [2]changeModel
+	runs    [2]int
+	seen    [2]int // changes the reader was handed
+	failed  bool
+	lastRun [2]uint64
+}
+
+func (g *changeRig) each(f func(m *changeModel)) {
+	for i := range g.models {
+		f(&g.models[i])
+	}
+}
+
+func (g *changeRig) noteRow(row int, added bool) {
+	c := row / g.units.ChunkRows()
+	g.each(func(m *changeModel) {
+		m.hp[row], m.x[c] = true, true
+		if added {
+			m.added[row] = true
+		}
+	})
+}
+
+// liveRows picks up to n live rows at random.
+func (g *changeRig) liveRows(n int) []int {
+	var rows []int
+	for r := 0; r < g.units.Chunks()*g.units.ChunkRows(); r++ {
+		if _, ok := g.units.HandleAt(r); ok {
+			rows = append(rows, r)
+		}
+	}
+	g.rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	return rows[:min(n, len(rows))]
+}
+
+func (g *changeRig) want(set map[int]bool, live bool) []int {
+	var out []int
+	for k := range set {
+		if _, ok := g.units.HandleAt(k); ok || !live {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (g *changeRig) check(i int, cx, chp, ad *tickwork.Changes) {
+	m := &g.models[i]
+	got := slices.Collect(cx.Chunks())
+	gotHP := slices.Collect(chp.Rows())
+	gotAdded := slices.Collect(ad.Rows())
+	g.runs[i]++
+	g.seen[i] += len(got) + len(gotHP) + len(gotAdded)
+	if !g.failed {
+		ok := assert.Equal(g.t, g.want(m.x, false), nilIfEmpty(got), "reader %d run %d: X chunks", i, g.runs[i])
+		ok = assert.Equal(g.t, g.want(m.hp, true), nilIfEmpty(gotHP), "reader %d run %d: HP rows", i, g.runs[i]) && ok
+		ok = assert.Equal(g.t, g.want(m.added, true), nilIfEmpty(gotAdded), "reader %d run %d: added rows", i, g.runs[i]) && ok
+		g.failed = !ok
+	}
+	clear(m.hp)
+	clear(m.x)
+	clear(m.added)
+}
+
+func nilIfEmpty(s []int) []int {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+func newChangeRig(t *testing.T, seed uint64, workers int) *changeRig {
+	g := &changeRig{t: t, rng: rand.New(rand.NewPCG(seed, 7))}
+	for i := range g.models {
+		g.models[i] = changeModel{hp: map[int]bool{}, added: map[int]bool{}, x: map[int]bool{}}
+	}
+	b := tickwork.NewBuilder(tickwork.WithFixedStep(1.0/60), tickwork.WithWorkers(workers))
+	g.units = b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 1024, ChunkRows: 64})
+	g.x = tickwork.AddColumn[int32](b, g.units, "X")
+	g.hp = tickwork.AddColumn[int32](b, g.units, "HP")
+	reader := func(i int) tickwork.DeclareFunc {
+		return func(s *tickwork.Decl) tickwork.RunFunc {
+			cx, chp, ad := tickwork.Changed(s, g.x), tickwork.Changed(s, g.hp), tickwork.Added(s, g.units)
+			return func(*tickwork.Context) { g.check(i, cx, chp, ad) }
+		}
+	}
+	b.System("readFixed", tickwork.FixedUpdate, func(s *tickwork.Decl) tickwork.RunFunc {
+		s.Before("writeX")
+		return reader(0)(s)
+	})
+	b.System("writeX", tickwork.FixedUpdate, func(s *tickwork.Decl) tickwork.RunFunc {
+		wx := tickwork.Write(s, g.x)
+		return func(ctx *tickwork.Context) {
+			for c := range g.units.UsedChunks() {
+				if g.units.ChunkLen(c) > 0 {
+					g.each(func(m *changeModel) { m.x[c] = true })
+				}
+			}
+			tickwork.Parallel(ctx, g.units.UsedChunks(), wx, func(wx *tickwork.WriteColumn[int32], _, c int) {
+				xs := wx.All()[c*64 : (c+1)*64]
+				for lo, hi := range g.units.Runs(c) {
+					for r := lo; r < hi; r++ {
+						xs[r]++
+					}
+				}
+			})
+		}
+	})
+	b.System("writeHP", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
+		hp := tickwork.WriteTracked(s, g.hp)
+		return func(*tickwork.Context) {
+			for _, r := range g.liveRows(g.rng.IntN(4)) {
+				h, _ := g.units.HandleAt(r)
+				hp.Set(h, int32(g.rng.IntN(100)))
+				g.each(func(m *changeModel) { m.hp[r] = true })
+			}
+		}
+	})
+	b.System("deferHP", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
+		rec := tickwork.Record(s, g.units)
+		return func(*tickwork.Context) {
+			for _, r := range g.liveRows(g.rng.IntN(3)) {
+				h, _ := g.units.HandleAt(r)
+				tickwork.Set(rec, g.hp, h, 7)
+				g.each(func(m *changeModel) { m.hp[r] = true })
+			}
+		}
+	})
+	b.System("readLate", tickwork.LateUpdate, reader(1))
+	for range 40 {
+		h, err := g.units.Insert()
+		require.NoError(t, err)
+		g.noteRow(int(h.Index()), true)
+	}
+	var err error
+	g.w, err = b.Build()
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = g.w.Close() })
+	return g
+}
+
+// host changes the world between frames: inserts, deletes, sets.
+func (g *changeRig) host() {
+	for range g.rng.IntN(6) {
+		h, err := g.units.Insert()
+		if err == nil {
+			g.noteRow(int(h.Index()), true)
+		}
+	}
+	for _, r := range g.liveRows(g.rng.IntN(4)) {
+		h, _ := g.units.HandleAt(r)
+		g.units.Delete(h)
+	}
+	for _, r := range g.liveRows(g.rng.IntN(3)) {
+		h, _ := g.units.HandleAt(r)
+		g.hp.Set(h, 1)
+		g.each(func(m *changeModel) { m.hp[r] = true })
+	}
+}
+
+// TestChangedSeenOnce checks that each reader of Changed and Added sees
+// every change exactly once, and nothing else, over random writes by
+// systems (bulk, row by row, deferred) and the host, with 0, 1 or 3 fixed
+// ticks a frame and readers in FixedUpdate and LateUpdate, at 1 and 2
+// workers.
+func TestChangedSeenOnce(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		for seed := range uint64(4) {
+			t.Run("", func(t *testing.T) {
+				g := newChangeRig(t, seed, workers)
+				for f := 0; f < 300 && !g.failed; f++ {
+					g.host()
+					dt := []float64{0, 1.0 / 60, 3.0 / 60}[g.rng.IntN(3)]
+					require.NoError(t, g.w.Frame(dt))
+				}
+				assert.Greater(t, g.runs[0], 100, "FixedUpdate reader runs")
+				assert.Equal(t, 300, g.runs[1], "LateUpdate reader runs")
+				assert.Greater(t, g.seen[0], 300, "changes the FixedUpdate reader saw")
+				assert.Greater(t, g.seen[1], 300, "changes the LateUpdate reader saw")
+			})
+		}
+	}
+}
