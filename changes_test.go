@@ -212,3 +212,60 @@ func TestChangedSeenOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestChangedFrameAllocatesNothing checks that a frame with change
+// readers, bulk and tracked writers and a deferred write allocates
+// nothing in steady state.
+func TestChangedFrameAllocatesNothing(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithFixedStep(1.0 / 60))
+	units := b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 4096, ChunkRows: 256})
+	x := tickwork.AddColumn[float32](b, units, "X")
+	hp := tickwork.AddColumn[int32](b, units, "HP")
+	b.System("move", tickwork.FixedUpdate, func(s *tickwork.Decl) tickwork.RunFunc {
+		q := tickwork.NewQuery1(tickwork.Write(s, x))
+		return func(*tickwork.Context) {
+			for r := range q.All() {
+				*r.Get() += 1
+			}
+		}
+	})
+	var handles []tickwork.Handle
+	b.System("hit", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
+		w := tickwork.WriteTracked(s, hp)
+		rec := tickwork.Record(s, units)
+		i := 0
+		return func(*tickwork.Context) {
+			i = (i + 1) % len(handles)
+			w.Set(handles[i], int32(i))
+			tickwork.Set(rec, hp, handles[(i+7)%len(handles)], 3)
+		}
+	})
+	sum := 0
+	b.System("watch", tickwork.LateUpdate, func(s *tickwork.Decl) tickwork.RunFunc {
+		cx, chp, ad := tickwork.Changed(s, x), tickwork.Changed(s, hp), tickwork.Added(s, units)
+		return func(*tickwork.Context) {
+			for c := range cx.Chunks() {
+				sum += c
+			}
+			for r := range chp.Rows() {
+				sum += r
+			}
+			for r := range ad.Rows() {
+				sum += r
+			}
+		}
+	})
+	for range 3000 {
+		h, err := units.Insert()
+		require.NoError(t, err)
+		handles = append(handles, h)
+	}
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	for range 10 {
+		require.NoError(t, w.Frame(1.0/60))
+	}
+	assert.Zero(t, testing.AllocsPerRun(200, func() { _ = w.Frame(1.0 / 60) }))
+	assert.NotZero(t, sum)
+}

@@ -30,7 +30,7 @@ func Changed[T any](s *Decl, c *ephemeral.Column[T]) *ChangeReader {
 	d := s.use("Changed")
 	if c == nil {
 		d.fail("Changed", "nil column (the AddColumn that made it failed: its error comes first)")
-		return &ChangeReader{}
+		return &ChangeReader{v: &ephemeral.Versions{}, run: d.run}
 	}
 	d.man.Read(frame.ColumnRef{Table: c.Table(), Column: c.Name()})
 	return newChangeReader(d, c.Track(false), c.Table())
@@ -45,7 +45,7 @@ func Added(s *Decl, t *ephemeral.Table) *ChangeReader {
 	d := s.use("Added")
 	if t == nil {
 		d.fail("Added", "nil table (the Table call that made it failed: its error comes first)")
-		return &ChangeReader{}
+		return &ChangeReader{v: &ephemeral.Versions{}, run: d.run}
 	}
 	d.man.Presence = frame.AddNew(d.man.Presence, t)
 	return newChangeReader(d, t.TrackAdded(), t)
@@ -69,16 +69,11 @@ func (r *ChangeReader) Since() uint64 { return r.last }
 func (r *ChangeReader) Table() *ephemeral.Table { return r.table }
 
 // Any reports whether anything changed since the system's last run.
-func (r *ChangeReader) Any() bool { return r.v != nil && r.v.Changed(r.last) }
+func (r *ChangeReader) Any() bool { return r.v.Changed(r.last) }
 
 // Chunks yields, ascending, the chunks of the table holding a change since
 // the system's last run.
-func (r *ChangeReader) Chunks() iter.Seq[int] {
-	if r.v == nil {
-		return func(func(int) bool) {}
-	}
-	return r.v.Chunks(r.last)
-}
+func (r *ChangeReader) Chunks() iter.Seq[int] { return r.v.Chunks(r.last) }
 
 // ChunkChanged reports whether chunk c (in 0..Table().Chunks()-1) holds a
 // change since the system's last run: a kernel's test to skip a chunk.
@@ -88,12 +83,7 @@ func (r *ChangeReader) ChunkChanged(c int) bool { return r.v.ChunkChanged(c, r.l
 // since the system's last run: exactly the rows stamped when every writer
 // of the column stamps rows (WriteTracked), else every live row of each
 // changed chunk (ephemeral.Versions.Rows).
-func (r *ChangeReader) Rows() iter.Seq[int] {
-	if r.v == nil {
-		return func(func(int) bool) {}
-	}
-	return r.v.Rows(r.last)
-}
+func (r *ChangeReader) Rows() iter.Seq[int] { return r.v.Rows(r.last) }
 
 // TrackedColumn writes one column row by row and records each row it
 // writes (WriteTracked), so that change readers see exactly those rows.
