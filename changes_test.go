@@ -269,3 +269,48 @@ func TestChangedFrameAllocatesNothing(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(200, func() { _ = w.Frame(1.0 / 60) }))
 	assert.NotZero(t, sum)
 }
+
+// TestChangedAfterRestore checks the restore rule: after Restore every
+// live row counts as changed and added at each reader's next run, once.
+func TestChangedAfterRestore(t *testing.T) {
+	b := tickwork.NewBuilder()
+	units := b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 256, ChunkRows: 64})
+	hp := tickwork.AddColumn[int32](b, units, "HP")
+	var hit tickwork.Handle
+	b.System("hit", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
+		w := tickwork.WriteTracked(s, hp)
+		return func(*tickwork.Context) { w.Set(hit, 1) }
+	})
+	var changed, added []int
+	b.System("watch", tickwork.LateUpdate, func(s *tickwork.Decl) tickwork.RunFunc {
+		ch, ad := tickwork.Changed(s, hp), tickwork.Added(s, units)
+		return func(*tickwork.Context) {
+			changed, added = slices.Collect(ch.Rows()), slices.Collect(ad.Rows())
+		}
+	})
+	for i := range 100 {
+		h, err := units.Insert()
+		require.NoError(t, err)
+		if i == 70 {
+			hit = h
+		}
+	}
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	require.NoError(t, w.Frame(0.01))
+	assert.Len(t, changed, 100, "first run: every row")
+	require.NoError(t, w.Frame(0.01))
+	assert.Equal(t, []int{70}, changed, "the row hit set")
+	assert.Empty(t, added)
+	snap, err := w.Snapshot(nil)
+	require.NoError(t, err)
+	require.NoError(t, w.Frame(0.01))
+	require.NoError(t, w.Restore(snap))
+	require.NoError(t, w.Frame(0.01))
+	assert.Len(t, changed, 100, "after Restore: every row changed")
+	assert.Len(t, added, 100, "after Restore: every row added")
+	require.NoError(t, w.Frame(0.01))
+	assert.Equal(t, []int{70}, changed, "then only what changed")
+	assert.Empty(t, added)
+}
