@@ -30,6 +30,7 @@ type ChunkKernel[S any] struct {
 	dt32     *float32
 	dt64     *float64
 	tick     *int64
+	only     []*ChangeReader // Only: chunks none of them yields are skipped
 }
 
 // ChunkOut is what a masked kernel's chunk hands its rare actions: the
@@ -117,6 +118,27 @@ func (k *ChunkKernel[S]) SIMD(simd *func(st *S, lo, hi int) int) *ChunkKernel[S]
 	return k
 }
 
+// Only makes the kernel skip every chunk that none of the readers
+// (Changed, Added: over the kernel's table) has a change in since the
+// system's last run: the rows of the other chunks run, all of them (a
+// schema's `where changed(x.C)`; docs/architecture.md, Change detection).
+// Segments still start for a skipped chunk. It returns k. Call it in the
+// DeclareFunc.
+func (k *ChunkKernel[S]) Only(readers ...*ChangeReader) *ChunkKernel[S] {
+	k.only = readers
+	return k
+}
+
+// skip reports whether an Only filter leaves chunk c out.
+func (k *ChunkKernel[S]) skip(c int) bool {
+	for _, r := range k.only {
+		if r.ChunkChanged(c) {
+			return false
+		}
+	}
+	return len(k.only) > 0
+}
+
 // Run runs the kernel once over the table's used chunks, then adds the
 // run's counts to the counters. Call it from the system's body.
 func (k *ChunkKernel[S]) Run(ctx *Context) {
@@ -151,6 +173,9 @@ func runChunk[S any](k **ChunkKernel[S], w, c int) { (*k).chunk(w, c) }
 // chunk runs chunk c as worker w.
 func (k *ChunkKernel[S]) chunk(w, c int) {
 	if k.dense != nil {
+		if k.skip(c) {
+			return
+		}
 		lo := c * k.rows
 		hi := lo + k.table.LiveEnd(c)
 		if k.simd != nil && *k.simd != nil {
@@ -162,7 +187,7 @@ func (k *ChunkKernel[S]) chunk(w, c int) {
 	for _, s := range k.segs {
 		s.startChunk(w, c)
 	}
-	if k.table.ChunkLen(c) > 0 {
+	if k.table.ChunkLen(c) > 0 && !k.skip(c) {
 		k.masked(k.st, &k.outs[w], c*k.rows, k.table.Enabled(c))
 	}
 }

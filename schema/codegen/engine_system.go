@@ -176,9 +176,27 @@ func (sg *sysGen) tableDeclare() {
 	if any {
 		kernel += ".World(" + strings.Join(world, ", ") + ")"
 	}
+	if only := sg.changeFilters(); only != "" {
+		kernel += ".Only(" + only + ")"
+	}
 	g.p("return %s.Run", kernel)
 	g.p("}")
 	g.p("")
+}
+
+// changeFilters is the argument list of the kernel's Only for the from
+// clause's change filters (tickwork.Changed of each column, then
+// tickwork.Added), "" without any: the kernel skips the chunks none of
+// them changed (docs/architecture.md, Change detection).
+func (sg *sysGen) changeFilters() string {
+	var rs []string
+	for _, c := range sg.y.Changed {
+		rs = append(rs, "tickwork.Changed(d, s."+columnRef(c)+")")
+	}
+	if sg.y.Added {
+		rs = append(rs, "tickwork.Added(d, s."+tableRef(sg.y.From.Table)+")")
+	}
+	return strings.Join(rs, ", ")
 }
 
 // declareCounters declares the system's counters on its Decl, in one
