@@ -314,3 +314,25 @@ func TestChangedAfterRestore(t *testing.T) {
 	assert.Equal(t, []int{70}, changed, "then only what changed")
 	assert.Empty(t, added)
 }
+
+// TestChangedNilFailsBuild checks that a change accessor of a failed
+// column or table fails the declaration, naming the system.
+func TestChangedNilFailsBuild(t *testing.T) {
+	for name, declare := range map[string]func(s *tickwork.Decl){
+		"Changed":      func(s *tickwork.Decl) { tickwork.Changed[int32](s, nil) },
+		"Added":        func(s *tickwork.Decl) { tickwork.Added(s, nil) },
+		"WriteTracked": func(s *tickwork.Decl) { tickwork.WriteTracked[int32](s, nil) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			b := tickwork.NewBuilder()
+			b.System("watch", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
+				declare(s)
+				return func(*tickwork.Context) {}
+			})
+			_, err := b.Build()
+			require.ErrorIs(t, err, tickwork.ErrBadDeclaration)
+			assert.Contains(t, err.Error(), `"watch"`)
+			assert.Contains(t, err.Error(), name+": nil")
+		})
+	}
+}
