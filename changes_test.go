@@ -24,16 +24,15 @@ type changeModel struct {
 // random, and two readers (FixedUpdate and LateUpdate) that check what
 // Changed and Added yield against the model, every run.
 type changeRig struct {
-	t       *testing.T
-	rng     *rand.Rand
-	w       *tickwork.World
-	units   *tickwork.Table
-	x, hp   *tickwork.Column[int32]
-	models  [2]changeModel
-	runs    [2]int
-	seen    [2]int // changes the reader was handed
-	failed  bool
-	lastRun [2]uint64
+	t      *testing.T
+	rng    *rand.Rand
+	w      *tickwork.World
+	units  *tickwork.Table
+	x, hp  *tickwork.Column[int32]
+	models [2]changeModel
+	runs   [2]int
+	seen   [2]int // changes the reader was handed
+	failed bool
 }
 
 func (g *changeRig) each(f func(m *changeModel)) {
@@ -335,4 +334,36 @@ func TestChangedNilFailsBuild(t *testing.T) {
 			assert.Contains(t, err.Error(), name+": nil")
 		})
 	}
+}
+
+// TestChangedChargesBudget checks that change tracking charges its
+// versions to the memory budget: 16 bytes a chunk for a tracked column,
+// 8 a row more with row tracking, and that past the budget Build fails
+// with the budget's error.
+func TestChangedChargesBudget(t *testing.T) {
+	build := func(limit int64, track bool) (int64, error) {
+		b := tickwork.NewBuilder(tickwork.WithMemoryBudget(limit))
+		units := b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 1024, ChunkRows: 64})
+		hp := tickwork.AddColumn[int32](b, units, "HP")
+		b.System("watch", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
+			if track {
+				tickwork.Changed(s, hp)
+				tickwork.WriteTracked(s, hp)
+			}
+			return func(*tickwork.Context) {}
+		})
+		w, err := b.Build()
+		if err != nil {
+			return 0, err
+		}
+		defer w.Close()
+		return b.Budget().Used(), nil
+	}
+	off, err := build(1<<30, false)
+	require.NoError(t, err)
+	on, err := build(1<<30, true)
+	require.NoError(t, err)
+	assert.Equal(t, int64(16*16+8*1024), on-off, "16 chunks, 1024 rows")
+	_, err = build(off+100, true)
+	require.ErrorIs(t, err, tickwork.ErrMemoryBudget)
 }

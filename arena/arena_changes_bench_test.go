@@ -57,31 +57,44 @@ func TestChangeWatchedArenaMatches(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(20, func() { _ = s.Frame() }))
 }
 
+// changeSims are BenchmarkFrameChanges's two worlds, built and warmed up
+// once per process, so that with -count the sub-benchmarks alternate on
+// the same two worlds (a machine's drift then touches both alike).
+var changeSims = map[bool]*Sim{}
+
+func changeSim(b *testing.B, watched bool) *Sim {
+	if s := changeSims[watched]; s != nil {
+		return s
+	}
+	cfg := rules.DefaultConfig()
+	var s *Sim
+	var err error
+	if watched {
+		s, _, err = newChangeWatchedSim(cfg)
+	} else {
+		s, err = New(cfg)
+	}
+	require.NoError(b, err)
+	for range rules.DefaultWarmup {
+		require.NoError(b, s.Frame())
+	}
+	changeSims[watched] = s
+	return s
+}
+
 // BenchmarkFrameChanges is the cost of change detection in the arena
 // frame: one frame at 100 000 units after the default warm-up, with a
 // LateUpdate reader of the changes of Body.X and Unit.Health (tickwork:
 // their writers bump the chunks after each run) against the arena
-// without readers (off), in one run (docs/benchmarks.md, Change
-// detection).
+// without readers (off), in one run; run it with -count so that the two
+// alternate (docs/benchmarks.md, Change detection).
 func BenchmarkFrameChanges(b *testing.B) {
-	cfg := rules.DefaultConfig()
 	for _, impl := range []struct {
 		name    string
 		watched bool
 	}{{"tickwork", true}, {"off", false}} {
 		b.Run(impl.name, func(b *testing.B) {
-			var sim *Sim
-			var err error
-			if impl.watched {
-				sim, _, err = newChangeWatchedSim(cfg)
-			} else {
-				sim, err = New(cfg)
-			}
-			require.NoError(b, err)
-			defer sim.Close()
-			for range rules.DefaultWarmup {
-				require.NoError(b, sim.Frame())
-			}
+			sim := changeSim(b, impl.watched)
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := sim.Frame(); err != nil {

@@ -4,6 +4,8 @@ import (
 	"iter"
 	"math/bits"
 	"sync/atomic"
+
+	"github.com/tickwork/tickwork/memory"
 )
 
 // Versions is the change-detection state of one column (Column.Track) or
@@ -159,16 +161,22 @@ func (v *Versions) Rows(since uint64) iter.Seq[int] {
 
 // Track turns on change detection of c and returns its versions (the same
 // for every call): from then on a row made live and Column.Set stamp the
-// row, and a world's systems that write c bump it; rows asks for a version per row, which a call with
-// rows adds to versions made without. Set-up only, never concurrently
-// with anything on c's table; it allocates VersionsBytes.
-func (c *Column[T]) Track(rows bool) *Versions {
-	if c.changes == nil {
-		c.changes = newVersions(c.table, rows)
-		c.table.tracked = append(c.table.tracked, c.changes)
+// row, and a world's systems that write c bump it; rows asks for a
+// version per row, which a call with rows adds to versions made without.
+// What it allocates (VersionsBytes) is charged to the table's budget
+// first: past it, Track returns the *memory.BudgetError (errors.Is
+// memory.ErrBudget) and changes nothing. Set-up only, never concurrently
+// with anything on c's table.
+func (c *Column[T]) Track(rows bool) (*Versions, error) {
+	v, err := track(c.changes, c.table, rows, memory.Definition{Kind: "changes", Name: c.table.name, Column: c.label})
+	if err != nil {
+		return nil, err
 	}
-	c.changes = track(c.changes, c.table, rows)
-	return c.changes
+	if c.changes == nil {
+		c.table.tracked = append(c.table.tracked, v)
+	}
+	c.changes = v
+	return v, nil
 }
 
 // Versions returns c's change-detection state, nil when it is not
@@ -177,11 +185,15 @@ func (c *Column[T]) Versions() *Versions { return c.changes }
 
 // TrackAdded turns on the detection of added rows of t (every row made
 // live: Insert, Attach, Move, a playback's creates) and returns its
-// versions, which keep a version per row. Set-up only; it allocates
-// VersionsBytes(t, true).
-func (t *Table) TrackAdded() *Versions {
-	t.added = track(t.added, t, true)
-	return t.added
+// versions, which keep a version per row. It charges and allocates
+// VersionsBytes(t, true), with Track's budget error. Set-up only.
+func (t *Table) TrackAdded() (*Versions, error) {
+	v, err := track(t.added, t, true, memory.Definition{Kind: "changes", Name: t.name})
+	if err != nil {
+		return nil, err
+	}
+	t.added = v
+	return v, nil
 }
 
 // Added returns t's added-row versions, nil when they are not tracked.
@@ -198,14 +210,25 @@ func (t *Table) ColumnVersions(name string) *Versions {
 	return nil
 }
 
-func track(v *Versions, t *Table, rows bool) *Versions {
+// track returns v, made or given per-row versions when rows asks for
+// them, after charging what that allocates to t's budget.
+func track(v *Versions, t *Table, rows bool, def memory.Definition) (*Versions, error) {
+	var bytes int64
 	switch {
 	case v == nil:
-		return newVersions(t, rows)
+		bytes = VersionsBytes(t, rows)
 	case rows && v.rows == nil:
-		v.rows = make([]uint64, len(t.enabled)*t.dom.chunkRows)
-		// Rows changed before row tracking: their chunk says so, whole.
-		copy(v.whole, v.chunk)
+		bytes = VersionsBytes(t, true) - VersionsBytes(t, false)
+	default:
+		return v, nil
 	}
-	return v
+	if err := t.dom.budget.Charge(def, bytes); err != nil {
+		return nil, err
+	}
+	if v == nil {
+		return newVersions(t, rows), nil
+	}
+	v.rows = make([]uint64, len(t.enabled)*t.dom.chunkRows)
+	copy(v.whole, v.chunk) // rows changed before row tracking: their chunk says so, whole
+	return v, nil
 }

@@ -22,7 +22,8 @@ func TestVersionsMatchModel(t *testing.T) {
 		require.NoError(t, err)
 		col, err := ephemeral.AddColumn[int32](tab, "V")
 		require.NoError(t, err)
-		v := col.Track(rows(seed))
+		v, err := col.Track(rows(seed))
+		require.NoError(t, err)
 		clock := uint64(1)
 		v.SetClock(&clock)
 		type reader struct {

@@ -32,8 +32,13 @@ func Changed[T any](s *Decl, c *ephemeral.Column[T]) *ChangeReader {
 		d.fail("Changed", "nil column (the AddColumn that made it failed: its error comes first)")
 		return &ChangeReader{v: &ephemeral.Versions{}, run: d.run}
 	}
+	v, err := c.Track(false)
+	if err != nil {
+		d.failErr("Changed", err)
+		return &ChangeReader{v: &ephemeral.Versions{}, run: d.run}
+	}
 	d.man.Read(frame.ColumnRef{Table: c.Table(), Column: c.Name()})
-	return newChangeReader(d, c.Track(false), c.Table())
+	return newChangeReader(d, v, c.Table())
 }
 
 // Added declares that the system reads which rows were added to table t
@@ -47,8 +52,13 @@ func Added(s *Decl, t *ephemeral.Table) *ChangeReader {
 		d.fail("Added", "nil table (the Table call that made it failed: its error comes first)")
 		return &ChangeReader{v: &ephemeral.Versions{}, run: d.run}
 	}
+	v, err := t.TrackAdded()
+	if err != nil {
+		d.failErr("Added", err)
+		return &ChangeReader{v: &ephemeral.Versions{}, run: d.run}
+	}
 	d.man.Presence = frame.AddNew(d.man.Presence, t)
-	return newChangeReader(d, t.TrackAdded(), t)
+	return newChangeReader(d, v, t)
 }
 
 func newChangeReader(d *Decl, v *ephemeral.Versions, t *ephemeral.Table) *ChangeReader {
@@ -100,7 +110,8 @@ type TrackedColumn[T any] struct {
 // returns its accessor: each Set or Ptr stamps the row's change version,
 // and the system does not bump every chunk of c after its runs, as a
 // Write does (docs/architecture.md, Change detection). It turns on row
-// tracking of c: 8 bytes per row. A system that also declares Write of c
+// tracking of c: 8 bytes per row, charged to the world's memory budget
+// (past it the declaration fails with the *memory.BudgetError). A system that also declares Write of c
 // bumps it whole. A nil c fails the declaration.
 func WriteTracked[T any](s *Decl, c *ephemeral.Column[T]) TrackedColumn[T] {
 	d := s.use("WriteTracked")
@@ -108,10 +119,15 @@ func WriteTracked[T any](s *Decl, c *ephemeral.Column[T]) TrackedColumn[T] {
 		d.fail("WriteTracked", "nil column (the AddColumn that made it failed: its error comes first)")
 		return TrackedColumn[T]{}
 	}
+	v, err := c.Track(true)
+	if err != nil {
+		d.failErr("WriteTracked", err)
+		return TrackedColumn[T]{v: &ephemeral.Versions{}}
+	}
 	ref := frame.ColumnRef{Table: c.Table(), Column: c.Name()}
 	d.man.Write(ref)
 	d.run.Stamps = frame.AddNew(d.run.Stamps, ref)
-	return TrackedColumn[T]{all: c.All(), lease: c.Table().Lease(), v: c.Track(true)}
+	return TrackedColumn[T]{all: c.All(), lease: c.Table().Lease(), v: v}
 }
 
 // Row returns the row of h and true when h names a live row of the
