@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"flag"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -82,13 +83,24 @@ func changeSim(b *testing.B, watched bool) *Sim {
 	return s
 }
 
+// changeRounds is how many times BenchmarkFrameChanges runs its pair of
+// sub-benchmarks in one process, alternating (Go's -count repeats each
+// sub-benchmark in a row, so a machine's drift would favour one).
+var changeRounds = flag.Int("changes.rounds", 1, "BenchmarkFrameChanges: rounds of its two sub-benchmarks, alternating")
+
 // BenchmarkFrameChanges is the cost of change detection in the arena
 // frame: one frame at 100 000 units after the default warm-up, with a
 // LateUpdate reader of the changes of Body.X and Unit.Health (tickwork:
 // their writers bump the chunks after each run) against the arena
-// without readers (off), in one run; run it with -count so that the two
-// alternate (docs/benchmarks.md, Change detection).
+// without readers (off), in one run; -changes.rounds=N runs the pair N
+// times, alternating (docs/benchmarks.md, Change detection).
 func BenchmarkFrameChanges(b *testing.B) {
+	for range *changeRounds {
+		frameChangesRound(b)
+	}
+}
+
+func frameChangesRound(b *testing.B) {
 	for _, impl := range []struct {
 		name    string
 		watched bool
