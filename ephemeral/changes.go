@@ -94,6 +94,18 @@ func (v *Versions) Bump(now uint64) {
 	}
 }
 
+// BumpChunks is Bump of the chunks c with ran[c] set only (ran has one
+// entry per chunk of the table): what a kernel that ran those chunks
+// bumps.
+func (v *Versions) BumpChunks(now uint64, ran []bool) {
+	t := v.table
+	for c, n := range t.chunkLive[:t.UsedChunks()] {
+		if n != 0 && ran[c] {
+			v.chunk[c], v.whole[c] = now, now
+		}
+	}
+}
+
 // MarkAll records a change of every live row at the clock's current
 // value (Bump at the clock): a restore of a snapshot calls it
 // (docs/architecture.md, Change detection). It does nothing before

@@ -120,11 +120,18 @@ type Run struct {
 	Bumps   []Bumper
 	Stamps  []ColumnRef
 	Bulk    []ColumnRef // columns written through systems.Write: bumped whole even when also stamped
+	// Ran, when not nil, is the chunks the system's filtered kernel ran
+	// in the run (systems.ChunkKernel.Only): Exec bumps only those.
+	Ran []bool
 }
 
 // Bumper is the untyped face of an *ephemeral.Versions: Bump records a
-// change of every live row at version now.
-type Bumper interface{ Bump(now uint64) }
+// change of every live row at version now, BumpChunks of the rows of the
+// chunks c with ran[c] set.
+type Bumper interface {
+	Bump(now uint64)
+	BumpChunks(now uint64, ran []bool)
+}
 
 // Counter is one named counter of a system (systems.Counter): Pending is
 // what its runs added since the scheduler last took it into the frame
@@ -218,7 +225,11 @@ func (r *Run) Exec() error {
 	r.Call()
 	r.Env.Running = nil
 	for _, b := range r.Bumps {
-		b.Bump(r.Version)
+		if r.Ran != nil {
+			b.BumpChunks(r.Version, r.Ran)
+		} else {
+			b.Bump(r.Version)
+		}
 	}
 	r.Env.Change++
 	for _, m := range r.Mergers {

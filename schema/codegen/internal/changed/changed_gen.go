@@ -17,8 +17,8 @@ func DefaultSizes() Sizes {
 
 // Unit is table Unit (standalone, changed.tw:4), filled by Declare.
 type Unit struct {
-	Table    *tickwork.Table
-	HP, Seen *tickwork.Column[int32]
+	Table          *tickwork.Table
+	HP, Seen, Echo *tickwork.Column[int32]
 }
 
 // Tables holds the schema's domains, tables and event tables (Declare).
@@ -34,6 +34,7 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t.Unit.Table = b.Table(tickwork.TableSpec{Name: "Unit", Capacity: sz.Unit, ChunkRows: 64})
 	t.Unit.HP = tickwork.AddColumn[int32](b, t.Unit.Table, "HP")
 	t.Unit.Seen = tickwork.AddColumn[int32](b, t.Unit.Table, "Seen")
+	t.Unit.Echo = tickwork.AddColumn[int32](b, t.Unit.Table, "Echo")
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
@@ -44,6 +45,7 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 type Systems struct {
 	Watch *Watch
 	Low   *Low
+	Echo  *Echo
 }
 
 // NewSystems makes the declared systems over the tables of t, for
@@ -54,12 +56,13 @@ func NewSystems(t *Tables) *Systems {
 	s := &Systems{
 		Watch: &Watch{t: t},
 		Low:   &Low{t: t},
+		Echo:  &Echo{t: t},
 	}
 	s.setLane(tickwork.BestLane())
 	return s
 }
 
-// SetLane makes the systems with a SIMD variant (Watch) run lane l
+// SetLane makes the systems with a SIMD variant (Watch, Echo) run lane l
 // (tickwork.SIMDVariant), or returns tickwork.SelectLane's error and
 // changes nothing. Call it before Builder.Add(s.All()...), from one
 // goroutine.
@@ -73,19 +76,21 @@ func (s *Systems) SetLane(l tickwork.Lane) error {
 
 func (s *Systems) setLane(l tickwork.Lane) {
 	s.Watch.simd, s.Watch.lane = tickwork.SIMDVariant(l, watchSIMD8, watchSIMD16)
+	s.Echo.simd, s.Echo.lane = tickwork.SIMDVariant(l, echoSIMD8, echoSIMD16)
 }
 
 // The SIMD variants of the systems that have one (8 and 16 rows a vector), set by the SIMD file's init.
 var (
 	watchSIMD8, watchSIMD16 func(k *Watch, lo, hi int) int
+	echoSIMD8, echoSIMD16   func(k *Echo, lo, hi int) int
 )
 
 // All returns every declared system, in schema order, for Builder.Add.
 func (s *Systems) All() []tickwork.System {
-	return []tickwork.System{s.Watch.System(), s.Low.System()}
+	return []tickwork.System{s.Watch.System(), s.Low.System(), s.Echo.System()}
 }
 
-// Watch is declared system Watch (changed.tw:11): phase late_update, a
+// Watch is declared system Watch (changed.tw:12): phase late_update, a
 // dense kernel over Unit, with a SIMD variant.
 type Watch struct {
 	t     *Tables
@@ -114,7 +119,7 @@ func (k *Watch) span(lo, hi int) {
 	}
 }
 
-// Low is declared system Low (changed.tw:17): phase late_update, a masked
+// Low is declared system Low (changed.tw:18): phase late_update, a masked
 // kernel over the live rows of Unit.
 type Low struct {
 	Low tickwork.Counter // count low
@@ -144,5 +149,35 @@ func (k *Low) chunk(o *tickwork.ChunkOut, base int, mask []uint64) {
 				o.Count(0)
 			}
 		}
+	}
+}
+
+// Echo is declared system Echo (changed.tw:27): phase late_update, a dense
+// kernel over Unit, with a SIMD variant.
+type Echo struct {
+	t     *Tables
+	lane  tickwork.Lane                 // the lane its kernel runs (setLane)
+	simd  func(k *Echo, lo, hi int) int // its lane's SIMD variant, nil for scalar
+	uEcho []int32                       // Unit.Echo
+}
+
+// System returns the system for Builder.Add.
+func (s *Echo) System() tickwork.System {
+	return tickwork.System{Name: "Echo", Phase: tickwork.LateUpdate, Declare: s.declare, Lane: s.lane.String(),
+		After: []string{"Low"}}
+}
+
+func (s *Echo) declare(d *tickwork.Decl) tickwork.RunFunc {
+	s.uEcho = tickwork.Write(d, s.t.Unit.Echo).All()
+	return tickwork.DenseKernel(d, s.t.Unit.Table, 0, s, (*Echo).span).SIMD(&s.simd).Only(tickwork.Changed(d, s.t.Unit.Seen)).Run
+}
+
+// span runs the body on rows lo..hi-1 of the whole columns, holes included.
+func (k *Echo) span(lo, hi int) {
+	uEchos := k.uEcho[lo:hi]
+	for i := range uEchos {
+		uEcho := uEchos[i]
+		uEcho += 1
+		uEchos[i] = uEcho
 	}
 }

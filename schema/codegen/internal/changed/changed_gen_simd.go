@@ -12,6 +12,8 @@ import "simd/archsimd"
 func init() {
 	watchSIMD8 = (*Watch).simd8
 	watchSIMD16 = (*Watch).simd16
+	echoSIMD8 = (*Echo).simd8
+	echoSIMD16 = (*Echo).simd16
 }
 
 // simd8 runs Watch's body in AVX2 (Float32x8) on the whole vectors of rows lo..hi-1.
@@ -34,6 +36,30 @@ func (k *Watch) simd16(lo, hi int) int {
 	for i := 0; i < len(uSeens); i += 16 {
 		uSeen := archsimd.LoadInt32x16((*[16]int32)(uSeens[i : i+16]))
 		uSeen.Add(lit).Store((*[16]int32)(uSeens[i : i+16]))
+	}
+	return n
+}
+
+// simd8 runs Echo's body in AVX2 (Float32x8) on the whole vectors of rows lo..hi-1.
+func (k *Echo) simd8(lo, hi int) int {
+	n := lo + (hi-lo)&^7
+	uEchos := k.uEcho[lo:n:n]
+	lit := archsimd.BroadcastInt32x8(1)
+	for i := 0; i < len(uEchos); i += 8 {
+		uEcho := archsimd.LoadInt32x8((*[8]int32)(uEchos[i : i+8]))
+		uEcho.Add(lit).Store((*[8]int32)(uEchos[i : i+8]))
+	}
+	return n
+}
+
+// simd16 runs Echo's body in AVX-512 (Float32x16) on the whole vectors of rows lo..hi-1.
+func (k *Echo) simd16(lo, hi int) int {
+	n := lo + (hi-lo)&^15
+	uEchos := k.uEcho[lo:n:n]
+	lit := archsimd.BroadcastInt32x16(1)
+	for i := 0; i < len(uEchos); i += 16 {
+		uEcho := archsimd.LoadInt32x16((*[16]int32)(uEchos[i : i+16]))
+		uEcho.Add(lit).Store((*[16]int32)(uEchos[i : i+16]))
 	}
 	return n
 }
