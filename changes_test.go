@@ -19,8 +19,9 @@ type changeModel struct {
 }
 
 // changeRig is a world whose systems and host write Unit.X (bulk, through
-// Write, in a parallel kernel), Unit.HP (row by row through WriteTracked,
-// deferred through a recorder, and by the host) and add and delete rows at
+// Write, in a parallel kernel), Unit.HP (row by row through WriteTracked
+// in FixedUpdate before the FixedUpdate reader and in Update, deferred
+// through a recorder, and by the host) and add and delete rows at
 // random, and two readers (FixedUpdate and LateUpdate) that check what
 // Changed and Added yield against the model, every run.
 type changeRig struct {
@@ -117,6 +118,17 @@ func newChangeRig(t *testing.T, seed uint64, workers int) *changeRig {
 	b.System("readFixed", tickwork.FixedUpdate, func(s *tickwork.Decl) tickwork.RunFunc {
 		s.Before("writeX")
 		return reader(0)(s)
+	})
+	b.System("fixHP", tickwork.FixedUpdate, func(s *tickwork.Decl) tickwork.RunFunc {
+		s.Before("readFixed") // readFixed sees its writes in the same tick
+		hp := tickwork.WriteTracked(s, g.hp)
+		return func(*tickwork.Context) {
+			for _, r := range g.liveRows(g.rng.IntN(3)) {
+				h, _ := g.units.HandleAt(r)
+				*hp.Ptr(h) += 1
+				g.each(func(m *changeModel) { m.hp[r] = true })
+			}
+		}
 	})
 	b.System("writeX", tickwork.FixedUpdate, func(s *tickwork.Decl) tickwork.RunFunc {
 		wx := tickwork.Write(s, g.x)
