@@ -203,10 +203,10 @@ func (g *changeRig) host() {
 // TestChangedSeenOnce checks that each reader of Changed and Added sees
 // every change exactly once, and nothing else, over random writes by
 // systems (bulk, row by row, deferred) and the host, with 0, 1 or 3 fixed
-// ticks a frame and readers in FixedUpdate and LateUpdate, at 1 and 2
-// workers.
+// ticks a frame and readers in FixedUpdate and LateUpdate, at 1, 2 and
+// 4 workers.
 func TestChangedSeenOnce(t *testing.T) {
-	for _, workers := range []int{1, 2} {
+	for _, workers := range []int{1, 2, 4} {
 		for seed := range uint64(4) {
 			t.Run("", func(t *testing.T) {
 				g := newChangeRig(t, seed, workers)
