@@ -189,7 +189,7 @@ arm64:
 		echo "arm64: workers $$w: arm64 $$a, native $$n"; \
 		if [ -z "$$a" ] || [ "$$a" != "$$n" ]; then echo "arm64: digests differ"; exit 1; fi; \
 	done; \
-	for spec in ./schema/codegen/internal/kitchen:. ./schema/codegen/internal/fused:. ./schema/codegen/internal/simdkit:. './arena:^(TestGolden|TestSameDigestAsBaseline)$$' ./arena/rules:. './kernels:^TestHandOffStoresFence$$'; do \
+	for spec in ./schema/codegen/internal/kitchen:. ./schema/codegen/internal/fused:. ./schema/codegen/internal/simdkit:. ./schema/codegen/internal/changed:. './arena:^(TestGolden|TestSameDigestAsBaseline)$$' ./arena/rules:. './kernels:^TestHandOffStoresFence$$'; do \
 		pkg="$${spec%%:*}"; run="$${spec#*:}"; \
 		GOARCH=arm64 $(GO) test -c -o "$$dir/t.test" $$pkg; \
 		echo "arm64: qemu-aarch64-static $$pkg tests -test.run '$$run'"; \

@@ -29,6 +29,12 @@
 //     [LifecycleChange]: [Created], [Attached], [Deleted], [Detached]) makes a
 //     table's creates, attaches, deletes and detaches an event table,
 //     filled by playback; the rule: docs/architecture.md, Lifecycle events.
+//   - Change detection: [Changed] (a column's changed chunks and rows since
+//     the system's last run) and [Added] (rows made live), both a
+//     [Changes]; [WriteTracked] ([TrackedColumn]) stamps rows one by one;
+//     removed rows are the lifecycle delete events. Which reader sees
+//     which change (the one home of the rule): docs/architecture.md,
+//     Change detection.
 //   - Secondary indexes: [AddHashIndex], [AddHashIndexOf] ([IndexColumn]),
 //     [AddUniqueIndex], [AddUniqueIndexOf], [AddSortedIndex],
 //     [AddGridIndex], [AddEventIndex] ([HashIndex], [UniqueIndex],

@@ -45,6 +45,19 @@ func (k *ChunkKernel[S]) SIMD(simd *func(st *S, lo, hi int) int) *ChunkKernel[S]
 // run's counts to the counters: the system's body (a RunFunc).
 func (k *ChunkKernel[S]) Run(ctx *Context) { k.e().Run(ctx.e()) }
 
+// Only makes the kernel skip every chunk in which none of the readers
+// (Changed, Added over the kernel's table) has a change since the
+// system's last run; the other chunks run whole (a schema's `where
+// changed(x.C)`). It returns k. Call it in the DeclareFunc.
+func (k *ChunkKernel[S]) Only(readers ...*Changes) *ChunkKernel[S] {
+	rs := make([]*systems.ChangeReader, len(readers))
+	for i, r := range readers {
+		rs[i] = r.e()
+	}
+	k.e().Only(rs...)
+	return k
+}
+
 // ChunkOut is what a masked kernel's chunk hands its rare actions: the
 // worker's recorders and emitter segments for the chunk (Delete, Remove,
 // EmitChunk), the row handles of the table (Handle) and the worker's

@@ -18,10 +18,11 @@ import (
 // Get, Set, Ptr, Span and All are safe from kernels and other goroutines
 // while no structural change runs on the table (two writers of one row race).
 type Column[T any] struct {
-	table *Table
-	label string
-	data  []T
-	bools []uintptr // byte offsets of T's bool fields (snapshot check; docs/state.md)
+	table   *Table
+	label   string
+	data    []T
+	bools   []uintptr // byte offsets of T's bool fields (snapshot check; docs/state.md)
+	changes *Versions // change detection, nil unless tracked (changes.go)
 }
 
 // MaxColumnBytes bounds one column's allocation, Chunks()*ChunkRows()*sizeof(T),
@@ -121,6 +122,7 @@ func (c *Column[T]) zeroRange(lo, hi uint32) { clear(c.data[lo:hi]) }
 func (c *Column[T]) raw() []byte             { return wire.Bytes(c.data) }
 func (c *Column[T]) boolOffsets() []uintptr  { return c.bools }
 func (c *Column[T]) elemType() reflect.Type  { return reflect.TypeFor[T]() }
+func (c *Column[T]) versions() *Versions     { return c.changes }
 
 // Name is the column's name. Fixed at AddColumn; safe from any goroutine.
 func (c *Column[T]) Name() string { return c.label }
@@ -147,6 +149,9 @@ func (c *Column[T]) Set(h Handle, v T) bool {
 	c.data[h.Index()] = v
 	if m := c.table.marks; m != nil {
 		m.Mark(h.Index())
+	}
+	if v := c.changes; v != nil {
+		v.Stamp(h.Index())
 	}
 	return true
 }

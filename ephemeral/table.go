@@ -51,9 +51,11 @@ type Table struct {
 	chunkLive []int32
 	live      int
 	cols      []column
-	moves     []movePlan // Move's column pairings, one per destination table (move.go)
-	marks     *Marks     // dirty rows for secondary indexes, nil without one (marks.go)
-	watchers  []Watcher  // told of every structural change of a row (watch.go)
+	moves     []movePlan  // Move's column pairings, one per destination table (move.go)
+	marks     *Marks      // dirty rows for secondary indexes, nil without one (marks.go)
+	added     *Versions   // versions of added rows, nil unless tracked (changes.go)
+	tracked   []*Versions // versions of the tracked columns: a row made live changes them
+	watchers  []Watcher   // told of every structural change of a row (watch.go)
 }
 
 // column is the untyped face of a Column[T].
@@ -63,6 +65,7 @@ type column interface {
 	raw() []byte             // the column's memory (snapshot state)
 	boolOffsets() []uintptr  // byte offsets of the element's bools
 	elemType() reflect.Type  // the element type (snapshot fingerprint)
+	versions() *Versions     // change detection, nil unless tracked
 }
 
 // NewTable declares a table. It returns a *DefinitionError (errors.Is
@@ -337,6 +340,12 @@ func (t *Table) enable(h Handle) {
 	t.live++
 	if t.marks != nil {
 		t.marks.Mark(i)
+	}
+	if t.added != nil {
+		t.added.Stamp(i)
+	}
+	for _, v := range t.tracked {
+		v.Stamp(i)
 	}
 }
 

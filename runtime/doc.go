@@ -57,7 +57,8 @@
 // [ErrOtherWorld], [ErrHostConfig] (a [*HostConfigError]) or
 // [ErrUnsupported]) or a [*RollbackError] ([ErrNoSnapshot]). What a snapshot holds and what it does not, the
 // format ([SnapshotVersion], [SnapshotHeader]) and its version rule:
-// docs/state.md.
+// docs/state.md. A restore marks every tracked row changed
+// (docs/architecture.md, Change detection).
 //
 // # Errors
 //

@@ -512,6 +512,9 @@ func (w *World) restore(src []byte, checked bool) error {
 		}
 		k++
 	}
+	// Change versions are not state either: every restored row counts as
+	// changed and added (docs/architecture.md, Change detection).
+	w.sched.MarkAllChanged()
 	// Indexes are not state: they are rebuilt from the restored rows
 	// (docs/architecture.md, Indexes).
 	return w.rebuildIndexes()

@@ -418,6 +418,7 @@ func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
 			}
 		}
 	}
+	s.bindChanges()
 	s.bufs = make([]*commands.Buffer, 0, 2*id+8)
 	s.sealed = true
 	return nil

@@ -106,8 +106,9 @@ type Scheduler struct {
 	report   FrameReport
 	bufs     []*commands.Buffer // playback scratch
 	meter    allocMeter
-	upkeep   systems.IndexUpkeep // the world's indexes, nil without any (index.go)
-	idxErr   error               // the frame's first index error of a playback's or the host's sync
+	upkeep   systems.IndexUpkeep   // the world's indexes, nil without any (index.go)
+	idxErr   error                 // the frame's first index error of a playback's or the host's sync
+	versions []*ephemeral.Versions // tracked columns and added rows the manifests name (changes.go)
 }
 
 // New returns an unsealed scheduler. It returns a *ConfigError (errors.Is

@@ -88,6 +88,9 @@ func (c *checker) system(d *synSystemDecl) *System {
 	if !c.from(b, d.Body.From) {
 		return nil
 	}
+	for _, f := range d.Body.Where {
+		c.change(b, f)
+	}
 	for _, j := range d.Body.Joins {
 		c.join(b, j)
 	}
@@ -229,6 +232,55 @@ func (c *checker) from(b *bodyState, f *synFromClause) bool {
 	}
 	b.sys.From = v
 	return true
+}
+
+// change checks a change filter of the from clause: changed(x.C) names a
+// column (a struct column's field as x.C.F) of the from row's table,
+// added(x) the from row; the from clause must be over a table.
+func (c *checker) change(b *bodyState, f *synChange) {
+	sys, v := b.sys, b.sys.From
+	p := c.pos(f.Pos)
+	switch {
+	case v.Kind != RowVar:
+		c.errorf(p, KindType, "%s in system %s: the system runs over event table %s; change filters need a table's rows (from TABLE x where changed(x.C))", changeText(f), sys.Name, v.Event.Name)
+		return
+	case f.Var.Name != v.Name:
+		c.errorf(c.pos(f.Var.Pos), KindUnknown, "%s in system %s: %s is not the from row; a change filter names the from row %s", changeText(f), sys.Name, f.Var.Name, v.Name)
+		return
+	case f.Kind == "added":
+		if f.Col != nil {
+			c.errorf(c.pos(f.Col.Pos), KindType, "added(%s.%s) in system %s: added takes the row, not a column: added(%s)", v.Name, f.Col.Name, sys.Name, v.Name)
+			return
+		}
+		if sys.Added {
+			c.errorf(p, KindDuplicate, "added(%s) is named twice in system %s", v.Name, sys.Name)
+		}
+		sys.Added = true
+		return
+	case f.Col == nil:
+		c.errorf(p, KindType, "changed(%s) in system %s: changed takes a column: changed(%s.COLUMN)", v.Name, sys.Name, v.Name)
+		return
+	}
+	name := f.Col.Name
+	if f.Field != nil {
+		name += "." + f.Field.Name
+	}
+	var col *Column
+	var names []string
+	for _, k := range v.Table.Columns {
+		names = append(names, k.Name)
+		if k.Name == name {
+			col = k
+		}
+	}
+	switch {
+	case col == nil:
+		c.errorf(c.pos(f.Col.Pos), KindUnknown, "unknown column %q in changed(%s.%s) (%s is a row of table %s)%s", name, v.Name, name, v.Name, v.Table.Name, suggest(name, names, "its columns"))
+	case slices.Contains(sys.Changed, col):
+		c.errorf(p, KindDuplicate, "changed(%s.%s) is named twice in system %s", v.Name, name, sys.Name)
+	default:
+		sys.Changed = append(sys.Changed, col)
+	}
 }
 
 // tableHint suggests a table or event table close to name.
@@ -577,6 +629,9 @@ func (c *checker) finish(b *bodyState) {
 			read[l.Target.Column] = read[l.Target.Column] || l.Op != Assign
 			written[l.Target.Column] = true
 		}
+	}
+	for _, k := range sys.Changed {
+		read[k] = true // a change filter reads its column
 	}
 	for _, t := range c.s.Tables {
 		for _, k := range t.Columns {

@@ -70,7 +70,7 @@ func (p *printer) decl(d *synDecl) {
 		s := d.System
 		p.line("system ", s.Name.Name, optsText(s.Opts), " {")
 		p.indent++
-		p.line("from ", s.Body.From.Table.Name, " ", s.Body.From.Var.Name)
+		p.line("from ", s.Body.From.Table.Name, " ", s.Body.From.Var.Name, changesText(s.Body.Where))
 		for _, j := range s.Body.Joins {
 			p.line("join ", j.Table.Name, " ", j.Var.Name, " on ", colText(j.On))
 		}
@@ -422,4 +422,28 @@ func writeWindow(b *strings.Builder, w *synWindow) {
 		}
 	}
 	b.WriteString(")")
+}
+
+// changesText formats a from clause's change filters, "" without any.
+func changesText(fs []*synChange) string {
+	if len(fs) == 0 {
+		return ""
+	}
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = changeText(f)
+	}
+	return " where " + strings.Join(parts, " or ")
+}
+
+// changeText formats one change filter: changed(x.C) or added(x).
+func changeText(f *synChange) string {
+	arg := f.Var.Name
+	if f.Col != nil {
+		arg += "." + f.Col.Name
+		if f.Field != nil {
+			arg += "." + f.Field.Name
+		}
+	}
+	return f.Kind + "(" + arg + ")"
 }

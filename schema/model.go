@@ -198,13 +198,20 @@ func (p Phase) String() string {
 // System is a declared system: it runs its body once for each row of a
 // table (or each readable event of an event table), in phase Phase.
 type System struct {
-	Pos      Pos
-	Name     string
-	Phase    Phase
-	Before   []string // systems that run after this one
-	After    []string // systems that run before this one
-	Grain    int      // the parallel kernel's least chunks per worker (option grain); 0: the world's policy
-	From     *Var
+	Pos    Pos
+	Name   string
+	Phase  Phase
+	Before []string // systems that run after this one
+	After  []string // systems that run before this one
+	Grain  int      // the parallel kernel's least chunks per worker (option grain); 0: the world's policy
+	From   *Var
+	// Changed and Added are the from clause's change filters (`where
+	// changed(x.C) or added(x)`): the body runs only on the chunks of the
+	// from table holding a change of one of the Changed columns or an
+	// added row since the system's last run (docs/architecture.md, Change
+	// detection). Both empty: every chunk.
+	Changed  []*Column
+	Added    bool
 	Joins    []*Join
 	Body     []Stmt
 	Counters []string // count names, in order of first use

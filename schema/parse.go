@@ -145,7 +145,7 @@ var productions = map[string]string{
 	"SynAddExpr": "an expression", "SynMulExpr": "an expression", "SynUnary": "an expression", "SynPrimary": "an expression",
 	"SynNameExpr": "an expression", "SynOptValue": "a value", "SynOption": "an option NAME: VALUE",
 	"SynBody": "from TABLE VAR (a system body starts with the rows it runs over)", "SynFromClause": "from TABLE VAR",
-	"SynColExpr": "VAR.COLUMN", "SynResField": "NAME: TYPE", "SynAssign": "VAR.COLUMN = EXPR", "SynField": "NAME: TYPE", "SynFieldInit": "FIELD: EXPR",
+	"SynColExpr": "VAR.COLUMN", "SynChange": "changed(VAR.COLUMN) or added(VAR)", "SynResField": "NAME: TYPE", "SynAssign": "VAR.COLUMN = EXPR", "SynField": "NAME: TYPE", "SynFieldInit": "FIELD: EXPR",
 	"SynStmt": "a statement (set, match, emit, delete or count)", "SynArm": "a match arm COND => { ... }",
 	"SynDecl": "a declaration (const, domain, table, event table, struct, resource, extern system, system or query)",
 	"<ident>": "a name", "<int>": "an integer", "<float>": "a number", "<at>": "@dt or @tick",

@@ -176,10 +176,12 @@ type synSystemDecl struct {
 	Body *synBody     `parser:"'{' @@ '}'"`
 }
 
-// synBody is a system's body: one from clause, its joins, then statements.
+// synBody is a system's body: one from clause, its change filters, its
+// joins, then statements.
 type synBody struct {
 	Pos   lexer.Position
 	From  *synFromClause   `parser:"@@"`
+	Where []*synChange     `parser:"( 'where' @@ ( 'or' @@ )* )?"`
 	Joins []*synJoinClause `parser:"@@*"`
 	Stmts []*synStmt       `parser:"@@*"`
 }
@@ -189,6 +191,16 @@ type synFromClause struct {
 	Pos   lexer.Position
 	Table *synIdent `parser:"'from' @@"`
 	Var   *synIdent `parser:"@@"`
+}
+
+// synChange is a change filter of a system's from row: `changed(VAR.COLUMN)`
+// (or `VAR.COLUMN.FIELD`) or `added(VAR)`.
+type synChange struct {
+	Pos   lexer.Position
+	Kind  string    `parser:"@( 'changed' | 'added' )"`
+	Var   *synIdent `parser:"'(' @@"`
+	Col   *synIdent `parser:"( '.' @@"`
+	Field *synIdent `parser:"( '.' @@ )? )? ')'"`
 }
 
 // synJoinClause is `join TABLE VAR on VAR.COLUMN`.

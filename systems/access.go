@@ -55,6 +55,7 @@ func columnOf[T any](d *Decl, call string, c *ephemeral.Column[T], write bool) R
 	ref := frame.ColumnRef{Table: c.Table(), Column: c.Name()}
 	if write {
 		d.man.Write(ref)
+		d.run.Bulk = frame.AddNew(d.run.Bulk, ref) // bumped whole (docs/architecture.md, Change detection)
 	} else {
 		d.man.Read(ref)
 	}

@@ -104,6 +104,14 @@
 // the pool, each chunk's segments ([Segmented]), the worker's outputs
 // ([ChunkOut], [EmitChunk]) and counts.
 //
+// # Change detection
+//
+// [Changed] and [Added] declare a [ChangeReader] of a column's changes or
+// a table's added rows since the system's last run; [WriteTracked]
+// ([TrackedColumn]) writes a column row by row, stamping each row;
+// [ChunkKernel.Only] skips a generated kernel's unchanged chunks. The
+// rule: docs/architecture.md, Change detection.
+//
 // # Counters
 //
 // A system counts named events of its work (hits, deaths, misses) with

@@ -30,6 +30,9 @@ type ChunkKernel[S any] struct {
 	dt32     *float32
 	dt64     *float64
 	tick     *int64
+	run      *frame.Run      // the system's: Only sets its Ran
+	only     []*ChangeReader // Only: chunks none of them yields are skipped
+	ran      []bool          // Only: the chunks the run ran, the run's bumps (frame.Run.Ran)
 }
 
 // ChunkOut is what a masked kernel's chunk hands its rare actions: the
@@ -77,7 +80,7 @@ func MaskedKernel[S any](d *Decl, t *ephemeral.Table, grain int, st *S, chunk fu
 
 func newChunkKernel[S any](d *Decl, t *ephemeral.Table, grain int, st *S, counters int) *ChunkKernel[S] {
 	d.use("ChunkKernel")
-	k := &ChunkKernel[S]{st: st, table: t, pol: kernels.Policy{Grain: grain}, each: runChunk[S]}
+	k := &ChunkKernel[S]{st: st, table: t, pol: kernels.Policy{Grain: grain}, each: runChunk[S], run: d.run}
 	if t == nil {
 		d.fail("ChunkKernel", "nil table (the Table call that made it failed: its error comes first)")
 		return k
@@ -117,6 +120,39 @@ func (k *ChunkKernel[S]) SIMD(simd *func(st *S, lo, hi int) int) *ChunkKernel[S]
 	return k
 }
 
+// Only makes the kernel skip every chunk that none of the readers
+// (Changed, Added: over the kernel's table) has a change in since the
+// system's last run: the rows of the other chunks run, all of them (a
+// schema's `where changed(x.C)`; docs/architecture.md, Change detection).
+// Segments still start for a skipped chunk. The system then bumps, after
+// each run, only the chunks the kernel ran: it must write its tracked
+// columns in the kernel only (a generated system does). It returns k.
+// Call it in the DeclareFunc, once, for the system's one kernel.
+func (k *ChunkKernel[S]) Only(readers ...*ChangeReader) *ChunkKernel[S] {
+	k.only = readers
+	if k.table != nil && len(readers) > 0 {
+		k.ran = make([]bool, k.table.Chunks())
+		k.run.Ran = k.ran
+	}
+	return k
+}
+
+// skip reports whether an Only filter leaves chunk c out, and records
+// whether c ran (the worker given c is the only one to write ran[c]).
+func (k *ChunkKernel[S]) skip(c int) bool {
+	if len(k.only) == 0 {
+		return false
+	}
+	for _, r := range k.only {
+		if r.ChunkChanged(c) {
+			k.ran[c] = true
+			return false
+		}
+	}
+	k.ran[c] = false
+	return true
+}
+
 // Run runs the kernel once over the table's used chunks, then adds the
 // run's counts to the counters. Call it from the system's body.
 func (k *ChunkKernel[S]) Run(ctx *Context) {
@@ -151,6 +187,9 @@ func runChunk[S any](k **ChunkKernel[S], w, c int) { (*k).chunk(w, c) }
 // chunk runs chunk c as worker w.
 func (k *ChunkKernel[S]) chunk(w, c int) {
 	if k.dense != nil {
+		if k.skip(c) {
+			return
+		}
 		lo := c * k.rows
 		hi := lo + k.table.LiveEnd(c)
 		if k.simd != nil && *k.simd != nil {
@@ -162,7 +201,7 @@ func (k *ChunkKernel[S]) chunk(w, c int) {
 	for _, s := range k.segs {
 		s.startChunk(w, c)
 	}
-	if k.table.ChunkLen(c) > 0 {
+	if k.table.ChunkLen(c) > 0 && !k.skip(c) {
 		k.masked(k.st, &k.outs[w], c*k.rows, k.table.Enabled(c))
 	}
 }

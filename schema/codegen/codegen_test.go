@@ -35,7 +35,8 @@ func firstDiff(got, want []byte) (line int, g, w string, ok bool) {
 // makes it and its SIMD file beside it (NAME_gen_simd.go).
 var generated = []string{"arena/arena_gen.go", "schema/codegen/internal/kitchen/kitchen_gen.go",
 	"schema/codegen/internal/fused/fused_gen.go", "schema/codegen/internal/simdkit/simdkit_gen.go",
-	"schema/codegen/internal/querykit/querykit_gen.go", "schema/codegen/internal/whenkit/when_gen.go"}
+	"schema/codegen/internal/querykit/querykit_gen.go", "schema/codegen/internal/whenkit/when_gen.go",
+	"schema/codegen/internal/changed/changed_gen.go"}
 
 // root is the module root from this package's directory.
 const root = "../.."

@@ -177,6 +177,9 @@ func (sg *sysGen) tableDeclare() {
 	if any {
 		kernel += ".World(" + strings.Join(world, ", ") + ")"
 	}
+	if only := sg.changeFilters(); only != "" {
+		kernel += ".Only(" + only + ")"
+	}
 	g.p("return %s.Run", kernel)
 	g.p("}")
 	g.p("")
@@ -206,6 +209,21 @@ func (sg *sysGen) declareWhen() {
 	g.p("return func(ctx *tickwork.Context) bool { return %s }", sg.code(y.When))
 	g.p("})")
 	sg.env = saved
+}
+
+// changeFilters is the argument list of the kernel's Only for the from
+// clause's change filters (tickwork.Changed of each column, then
+// tickwork.Added), "" without any: the kernel skips the chunks none of
+// them changed (docs/architecture.md, Change detection).
+func (sg *sysGen) changeFilters() string {
+	var rs []string
+	for _, c := range sg.y.Changed {
+		rs = append(rs, "tickwork.Changed(d, s."+columnRef(c)+")")
+	}
+	if sg.y.Added {
+		rs = append(rs, "tickwork.Added(d, s."+tableRef(sg.y.From.Table)+")")
+	}
+	return strings.Join(rs, ", ")
 }
 
 // declareCounters declares the system's counters on its Decl, in one

@@ -39,6 +39,21 @@ type Env struct {
 	Fixed    bool               // FixedUpdate is running: a system's delta is Step
 	Inline   bool               // a kernel runs inline (no pool): a nested one panics
 	Running  *Run               // the run whose body is running (Exec), nil between runs: systems.Counter.Add checks it
+	// Change is the change clock (docs/architecture.md, Change
+	// detection): Exec adds one before a body runs (the run's version)
+	// and one after it (what playback and the host stamp until the next
+	// run). It starts at 1 (ChangeClock).
+	Change uint64
+}
+
+// ChangeClock returns e's change clock, started at 1 so that what the
+// host stamps before the first run is newer than a reader's zero last
+// run. Set-up only.
+func (e *Env) ChangeClock() *uint64 {
+	if e.Change == 0 {
+		e.Change = 1
+	}
+	return &e.Change
 }
 
 // DT is a system's delta in seconds: the fixed step while FixedUpdate runs,
@@ -102,6 +117,28 @@ type Run struct {
 	// (systems.MaintainIndex): the sync after it visits only the marked
 	// rows instead of diffing the table (docs/architecture.md, Indexes).
 	Maintains []Index
+
+	// Version is the change version of the run in progress, or of the
+	// last one (Exec). Bumps lists the tracked columns the system writes
+	// without stamping rows, bumped after each run; Stamps the refs of
+	// the columns it stamps row by row (systems.WriteTracked), which the
+	// scheduler leaves out of Bumps (docs/architecture.md, Change
+	// detection).
+	Version uint64
+	Bumps   []Bumper
+	Stamps  []ColumnRef
+	Bulk    []ColumnRef // columns written through systems.Write: bumped whole even when also stamped
+	// Ran, when not nil, is the chunks the system's filtered kernel ran
+	// in the run (systems.ChunkKernel.Only): Exec bumps only those.
+	Ran []bool
+}
+
+// Bumper is the untyped face of an *ephemeral.Versions: Bump records a
+// change of every live row at version now, BumpChunks of the rows of the
+// chunks c with ran[c] set.
+type Bumper interface {
+	Bump(now uint64)
+	BumpChunks(now uint64, ran []bool)
 }
 
 // Counter is one named counter of a system (systems.Counter): Pending is
@@ -183,15 +220,26 @@ func BindSerial(r *Run, env *Env, records int) error {
 	return err
 }
 
-// Exec runs the body once, then merges the parallel emitters and passes
+// Exec runs the body once at a new change version, bumps the tracked
+// columns it writes, then merges the parallel emitters and passes
 // what the readers returned (events.Reader.Done), and returns the error
 // the body reported (nil when it reported none). Allocates nothing in
 // steady state.
 func (r *Run) Exec() error {
 	r.Err, r.Kernel = nil, 0
+	r.Env.Change++
+	r.Version = r.Env.Change
 	r.Env.Running = r
 	r.Call()
 	r.Env.Running = nil
+	for _, b := range r.Bumps {
+		if r.Ran != nil {
+			b.BumpChunks(r.Version, r.Ran)
+		} else {
+			b.Bump(r.Version)
+		}
+	}
+	r.Env.Change++
 	for _, m := range r.Mergers {
 		m.Merge()
 	}
