@@ -4,6 +4,7 @@ package shop
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/tickwork/tickwork"
@@ -3696,15 +3697,16 @@ type PlayersInLevelsRow struct {
 
 // PlayersInLevels is declared query PlayersInLevels (shop.tw:259). Plan:
 // index PlayersByLevel (sorted on Player(Level)): range walk, from Level
-// param a, to Level param b, rows sorted by index; filter. Run it from one
-// goroutine at a time; the result's order is docs/schema.md's Query
-// results.
+// param a, to Level param b, rows marked in a bitmap, read in ascending
+// index; filter. Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
 type PlayersInLevels struct {
 	t      *Tables
 	tb     *tickwork.Table              // Player
 	pLevel []int32                      // Player.Level
 	ix     *tickwork.SortedIndex[int32] // index PlayersByLevel
 	rows   []int32                      // the index's candidate rows of a run
+	mark   []uint64                     // a range walk's rows, a bit per table row (clear between runs)
 }
 
 // NewPlayersInLevels makes query PlayersInLevels over the tables of t, for
@@ -3713,6 +3715,7 @@ func NewPlayersInLevels(t *Tables) *PlayersInLevels {
 	q := &PlayersInLevels{t: t, tb: t.Player.Table}
 	q.pLevel = t.Player.Level.All()
 	q.ix = t.Indexes.PlayersByLevel
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	return q
 }
 
@@ -3727,6 +3730,7 @@ func DeclarePlayersInLevels(d *tickwork.Decl, t *Tables) *PlayersInLevels {
 	q := &PlayersInLevels{t: t, tb: t.Player.Table}
 	q.pLevel = tickwork.Read(d, t.Player.Level).All()
 	q.ix = t.Indexes.PlayersByLevel
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	tickwork.ReadIndex(d, q.ix)
 	return q
 }
@@ -3740,13 +3744,20 @@ func (q *PlayersInLevels) Run(dst []PlayersInLevelsRow, a int32, b int32) []Play
 	dst = dst[:0]
 	sx := q.ix.Sorted()
 	rows := q.rows[:0]
-	for r := sx.Seek(a); r != index.NoRow; r = sx.Next(r) {
-		if k, _ := sx.Key(r); index.Compare(k, b) > 0 {
-			break // past the range
+	mark := q.mark // a bit per table row, all clear between runs
+	wlo, whi := sx.MarkTo(mark, sx.Seek(a), b)
+	// the marked rows in ascending entity index (the scan's order), their
+	// words cleared for the next run
+	for w := wlo; w <= whi; w++ {
+		m := mark[w]
+		if m == 0 {
+			continue
 		}
-		rows = append(rows, r)
+		mark[w] = 0
+		for ; m != 0; m &= m - 1 {
+			rows = append(rows, w<<6|int32(bits.TrailingZeros64(m)))
+		}
 	}
-	slices.Sort(rows) // the scan's order: ascending entity index
 	q.rows = rows
 	for _, r := range rows {
 		row := int(r)
@@ -3760,7 +3771,7 @@ func (q *PlayersInLevels) Run(dst []PlayersInLevelsRow, a int32, b int32) []Play
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *PlayersInLevels) Plan() string {
-	return "index PlayersByLevel (sorted on Player(Level)): range walk, from Level param a, to Level param b, rows sorted by index; filter"
+	return "index PlayersByLevel (sorted on Player(Level)): range walk, from Level param a, to Level param b, rows marked in a bitmap, read in ascending index; filter"
 }
 
 // PlayersInLevelsScanRow is a row of the result of query

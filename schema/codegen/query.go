@@ -214,6 +214,9 @@ func (qg *qGen) stateFields() {
 		if qg.collects() {
 			qg.fields = append(qg.fields, field{"rows", "[]int32", "the index's candidate rows of a run"})
 		}
+		if p.Walk == schema.WalkRange {
+			qg.fields = append(qg.fields, field{"mark", "[]uint64", "a range walk's rows, a bit per table row (clear between runs)"})
+		}
 	}
 	switch {
 	case len(q.GroupBy) > 0:
@@ -372,6 +375,9 @@ func (qg *qGen) constructors() {
 		}
 		if p := q.Index; p != nil {
 			g.p("q.ix = t.Indexes.%s", exported(p.Index.Name))
+			if p.Walk == schema.WalkRange {
+				g.p("q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's")
+			}
 			if declared {
 				g.p("tickwork.ReadIndex(d, q.ix)")
 			}

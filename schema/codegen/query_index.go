@@ -28,8 +28,9 @@ func walksIndex(s *schema.Schema) bool {
 	return false
 }
 
-// usesIndexSort: some query's range walk sorts its rows.
-func usesIndexSort(s *schema.Schema) bool {
+// usesIndexMark: some query's range walk marks its rows in a bitmap
+// (the file imports math/bits).
+func usesIndexMark(s *schema.Schema) bool {
 	for _, q := range s.Queries {
 		if q.Index != nil && q.Index.Walk == schema.WalkRange {
 			return true
@@ -292,21 +293,32 @@ func (qg *qGen) indexSource() {
 		qg.rowEnv()
 	case schema.WalkRange:
 		sx, rows := qg.loc.name("sx"), qg.loc.name("rows")
+		mark, wlo, whi := qg.loc.name("mark"), qg.loc.name("wlo"), qg.loc.name("whi")
+		w, m := qg.loc.name("w"), qg.loc.name("m")
 		g.p("%s := q.ix.Sorted()", sx)
 		g.p("%s := q.rows[:0]", rows)
+		g.p("%s := q.mark // a bit per table row, all clear between runs", mark)
 		start := sx + ".First()"
 		if p.Lo != nil {
 			start = fmt.Sprintf("%s.Seek(%s)", sx, qg.sg.code(p.Lo))
 		}
-		g.p("for %s := %s; %s != index.NoRow; %s = %s.Next(%s) {", r, start, r, r, sx, r)
 		if p.Hi != nil {
-			g.p("if k, _ := %s.Key(%s); index.Compare(k, %s) > 0 {", sx, r, qg.sg.code(p.Hi))
-			g.p("break // past the range")
-			g.p("}")
+			g.p("%s, %s := %s.MarkTo(%s, %s, %s)", wlo, whi, sx, mark, start, qg.sg.code(p.Hi))
+		} else {
+			g.p("%s, %s := %s.MarkToEnd(%s, %s)", wlo, whi, sx, mark, start)
 		}
-		g.p("%s = append(%s, %s)", rows, rows, r)
+		g.p("// the marked rows in ascending entity index (the scan's order), their")
+		g.p("// words cleared for the next run")
+		g.p("for %s := %s; %s <= %s; %s++ {", w, wlo, w, whi, w)
+		g.p("%s := %s[%s]", m, mark, w)
+		g.p("if %s == 0 {", m)
+		g.p("continue")
 		g.p("}")
-		g.p("slices.Sort(%s) // the scan's order: ascending entity index", rows)
+		g.p("%s[%s] = 0", mark, w)
+		g.p("for ; %s != 0; %s &= %s - 1 {", m, m, m)
+		g.p("%s = append(%s, %s<<6|int32(bits.TrailingZeros64(%s)))", rows, rows, w, m)
+		g.p("}")
+		g.p("}")
 		g.p("q.rows = %s", rows)
 		g.p("for _, %s := range %s {", r, rows)
 		g.p("row := int(%s)", r)
@@ -420,7 +432,7 @@ func (qg *qGen) indexPlan() string {
 		}
 		return s
 	case schema.WalkRange:
-		return head + "range walk" + rng() + ", rows sorted by index"
+		return head + "range walk" + rng() + ", rows marked in a bitmap, read in ascending index"
 	case schema.WalkBox:
 		return head + "candidates of the box's cells (ascending index)"
 	}

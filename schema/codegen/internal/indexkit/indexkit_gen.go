@@ -4,6 +4,7 @@ package indexkit
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/tickwork/tickwork"
@@ -2550,14 +2551,16 @@ type RangeScoreRow struct {
 
 // RangeScore is declared query RangeScore (indexkit.tw:64). Plan: index
 // ByScore (sorted on Item(Score)): range walk, from Score param lo, to
-// Score param hi, rows sorted by index; filter. Run it from one goroutine
-// at a time; the result's order is docs/schema.md's Query results.
+// Score param hi, rows marked in a bitmap, read in ascending index; filter.
+// Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
 type RangeScore struct {
 	t      *Tables
 	tb     *tickwork.Table              // Item
 	iScore []int32                      // Item.Score
 	ix     *tickwork.SortedIndex[int32] // index ByScore
 	rows   []int32                      // the index's candidate rows of a run
+	mark   []uint64                     // a range walk's rows, a bit per table row (clear between runs)
 }
 
 // NewRangeScore makes query RangeScore over the tables of t, for the host
@@ -2566,6 +2569,7 @@ func NewRangeScore(t *Tables) *RangeScore {
 	q := &RangeScore{t: t, tb: t.Item.Table}
 	q.iScore = t.Item.Score.All()
 	q.ix = t.Indexes.ByScore
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	return q
 }
 
@@ -2580,6 +2584,7 @@ func DeclareRangeScore(d *tickwork.Decl, t *Tables) *RangeScore {
 	q.iScore = tickwork.Read(d, t.Item.Score).All()
 	tickwork.Presence(d, t.Tag.Table)
 	q.ix = t.Indexes.ByScore
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	tickwork.ReadIndex(d, q.ix)
 	return q
 }
@@ -2595,13 +2600,20 @@ func (q *RangeScore) Run(dst []RangeScoreRow, lo2 int32, hi2 int32) []RangeScore
 	tagWords := tagLease.Words()
 	sx := q.ix.Sorted()
 	rows := q.rows[:0]
-	for r := sx.Seek(lo2); r != index.NoRow; r = sx.Next(r) {
-		if k, _ := sx.Key(r); index.Compare(k, hi2) > 0 {
-			break // past the range
+	mark := q.mark // a bit per table row, all clear between runs
+	wlo, whi := sx.MarkTo(mark, sx.Seek(lo2), hi2)
+	// the marked rows in ascending entity index (the scan's order), their
+	// words cleared for the next run
+	for w := wlo; w <= whi; w++ {
+		m := mark[w]
+		if m == 0 {
+			continue
 		}
-		rows = append(rows, r)
+		mark[w] = 0
+		for ; m != 0; m &= m - 1 {
+			rows = append(rows, w<<6|int32(bits.TrailingZeros64(m)))
+		}
 	}
-	slices.Sort(rows) // the scan's order: ascending entity index
 	q.rows = rows
 	for _, r := range rows {
 		row := int(r)
@@ -2615,7 +2627,7 @@ func (q *RangeScore) Run(dst []RangeScoreRow, lo2 int32, hi2 int32) []RangeScore
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *RangeScore) Plan() string {
-	return "index ByScore (sorted on Item(Score)): range walk, from Score param lo, to Score param hi, rows sorted by index; filter"
+	return "index ByScore (sorted on Item(Score)): range walk, from Score param lo, to Score param hi, rows marked in a bitmap, read in ascending index; filter"
 }
 
 // RangeScoreScanRow is a row of the result of query RangeScoreScan
@@ -2765,15 +2777,16 @@ type RangeWRow struct {
 }
 
 // RangeW is declared query RangeW (indexkit.tw:67). Plan: index ByW (sorted
-// on Item(W)): range walk, from W param lo, to W 5, rows sorted by index;
-// filter. Run it from one goroutine at a time; the result's order is
-// docs/schema.md's Query results.
+// on Item(W)): range walk, from W param lo, to W 5, rows marked in a
+// bitmap, read in ascending index; filter. Run it from one goroutine at a
+// time; the result's order is docs/schema.md's Query results.
 type RangeW struct {
 	t    *Tables
 	tb   *tickwork.Table                // Item
 	iW   []float32                      // Item.W
 	ix   *tickwork.SortedIndex[float32] // index ByW
 	rows []int32                        // the index's candidate rows of a run
+	mark []uint64                       // a range walk's rows, a bit per table row (clear between runs)
 }
 
 // NewRangeW makes query RangeW over the tables of t, for the host between
@@ -2782,6 +2795,7 @@ func NewRangeW(t *Tables) *RangeW {
 	q := &RangeW{t: t, tb: t.Item.Table}
 	q.iW = t.Item.W.All()
 	q.ix = t.Indexes.ByW
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	return q
 }
 
@@ -2795,6 +2809,7 @@ func DeclareRangeW(d *tickwork.Decl, t *Tables) *RangeW {
 	q := &RangeW{t: t, tb: t.Item.Table}
 	q.iW = tickwork.Read(d, t.Item.W).All()
 	q.ix = t.Indexes.ByW
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	tickwork.ReadIndex(d, q.ix)
 	return q
 }
@@ -2808,13 +2823,20 @@ func (q *RangeW) Run(dst []RangeWRow, lo2 float32) []RangeWRow {
 	dst = dst[:0]
 	sx := q.ix.Sorted()
 	rows := q.rows[:0]
-	for r := sx.Seek(lo2); r != index.NoRow; r = sx.Next(r) {
-		if k, _ := sx.Key(r); index.Compare(k, 5) > 0 {
-			break // past the range
+	mark := q.mark // a bit per table row, all clear between runs
+	wlo, whi := sx.MarkTo(mark, sx.Seek(lo2), 5)
+	// the marked rows in ascending entity index (the scan's order), their
+	// words cleared for the next run
+	for w := wlo; w <= whi; w++ {
+		m := mark[w]
+		if m == 0 {
+			continue
 		}
-		rows = append(rows, r)
+		mark[w] = 0
+		for ; m != 0; m &= m - 1 {
+			rows = append(rows, w<<6|int32(bits.TrailingZeros64(m)))
+		}
 	}
-	slices.Sort(rows) // the scan's order: ascending entity index
 	q.rows = rows
 	for _, r := range rows {
 		row := int(r)
@@ -2828,7 +2850,7 @@ func (q *RangeW) Run(dst []RangeWRow, lo2 float32) []RangeWRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *RangeW) Plan() string {
-	return "index ByW (sorted on Item(W)): range walk, from W param lo, to W 5, rows sorted by index; filter"
+	return "index ByW (sorted on Item(W)): range walk, from W param lo, to W 5, rows marked in a bitmap, read in ascending index; filter"
 }
 
 // RangeWScanRow is a row of the result of query RangeWScan
@@ -2970,15 +2992,17 @@ type RangeSumRow struct {
 }
 
 // RangeSum is declared query RangeSum (indexkit.tw:70). Plan: index ByW
-// (sorted on Item(W)): range walk, from W param lo, rows sorted by index;
-// filter; aggregate sum, count, min (one row). Run it from one goroutine at
-// a time; the result's order is docs/schema.md's Query results.
+// (sorted on Item(W)): range walk, from W param lo, rows marked in a
+// bitmap, read in ascending index; filter; aggregate sum, count, min (one
+// row). Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
 type RangeSum struct {
 	t    *Tables
 	tb   *tickwork.Table                // Item
 	iW   []float32                      // Item.W
 	ix   *tickwork.SortedIndex[float32] // index ByW
 	rows []int32                        // the index's candidate rows of a run
+	mark []uint64                       // a range walk's rows, a bit per table row (clear between runs)
 }
 
 // NewRangeSum makes query RangeSum over the tables of t, for the host
@@ -2987,6 +3011,7 @@ func NewRangeSum(t *Tables) *RangeSum {
 	q := &RangeSum{t: t, tb: t.Item.Table}
 	q.iW = t.Item.W.All()
 	q.ix = t.Indexes.ByW
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	return q
 }
 
@@ -3000,6 +3025,7 @@ func DeclareRangeSum(d *tickwork.Decl, t *Tables) *RangeSum {
 	q := &RangeSum{t: t, tb: t.Item.Table}
 	q.iW = tickwork.Read(d, t.Item.W).All()
 	q.ix = t.Indexes.ByW
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	tickwork.ReadIndex(d, q.ix)
 	return q
 }
@@ -3013,10 +3039,20 @@ func (q *RangeSum) Run(lo2 float32) RangeSumRow {
 	var ok2 bool
 	sx := q.ix.Sorted()
 	rows := q.rows[:0]
-	for r := sx.Seek(lo2); r != index.NoRow; r = sx.Next(r) {
-		rows = append(rows, r)
+	mark := q.mark // a bit per table row, all clear between runs
+	wlo, whi := sx.MarkToEnd(mark, sx.Seek(lo2))
+	// the marked rows in ascending entity index (the scan's order), their
+	// words cleared for the next run
+	for w := wlo; w <= whi; w++ {
+		m := mark[w]
+		if m == 0 {
+			continue
+		}
+		mark[w] = 0
+		for ; m != 0; m &= m - 1 {
+			rows = append(rows, w<<6|int32(bits.TrailingZeros64(m)))
+		}
 	}
-	slices.Sort(rows) // the scan's order: ascending entity index
 	q.rows = rows
 	for _, r := range rows {
 		row := int(r)
@@ -3034,7 +3070,7 @@ func (q *RangeSum) Run(lo2 float32) RangeSumRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *RangeSum) Plan() string {
-	return "index ByW (sorted on Item(W)): range walk, from W param lo, rows sorted by index; filter; aggregate sum, count, min (one row)"
+	return "index ByW (sorted on Item(W)): range walk, from W param lo, rows marked in a bitmap, read in ascending index; filter; aggregate sum, count, min (one row)"
 }
 
 // RangeSumScanRow is a row of the result of query RangeSumScan
@@ -3990,10 +4026,10 @@ type RangeOwnedRow struct {
 
 // RangeOwned is declared query RangeOwned (indexkit.tw:87). Plan: index
 // ByScore (sorted on Item(Score)): range walk, from Score param lo, rows
-// sorted by index; semi-join: mark Item rows from a scan of Item o by
-// o.Owner (generation-checked) in a bitmap over Item's capacity; filter.
-// Run it from one goroutine at a time; the result's order is
-// docs/schema.md's Query results.
+// marked in a bitmap, read in ascending index; semi-join: mark Item rows
+// from a scan of Item o by o.Owner (generation-checked) in a bitmap over
+// Item's capacity; filter. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
 type RangeOwned struct {
 	t         *Tables
 	tb        *tickwork.Table              // Item
@@ -4004,6 +4040,7 @@ type RangeOwned struct {
 	sem0Flag  []bool                       // Item.Flag
 	ix        *tickwork.SortedIndex[int32] // index ByScore
 	rows      []int32                      // the index's candidate rows of a run
+	mark      []uint64                     // a range walk's rows, a bit per table row (clear between runs)
 }
 
 // NewRangeOwned makes query RangeOwned over the tables of t, for the host
@@ -4012,6 +4049,7 @@ func NewRangeOwned(t *Tables) *RangeOwned {
 	q := &RangeOwned{t: t, tb: t.Item.Table}
 	q.iScore = t.Item.Score.All()
 	q.ix = t.Indexes.ByScore
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	q.sem0 = make([]uint64, (t.Item.Table.Cap()+63)/64)
 	q.sem0tb = t.Item.Table
 	q.sem0Owner = t.Item.Owner.All()
@@ -4029,6 +4067,7 @@ func DeclareRangeOwned(d *tickwork.Decl, t *Tables) *RangeOwned {
 	q := &RangeOwned{t: t, tb: t.Item.Table}
 	q.iScore = tickwork.Read(d, t.Item.Score).All()
 	q.ix = t.Indexes.ByScore
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	tickwork.ReadIndex(d, q.ix)
 	q.sem0 = make([]uint64, (t.Item.Table.Cap()+63)/64)
 	q.sem0tb = t.Item.Table
@@ -4066,10 +4105,20 @@ func (q *RangeOwned) Run(dst []RangeOwnedRow, lo2 int32) []RangeOwnedRow {
 	}
 	sx := q.ix.Sorted()
 	rows := q.rows[:0]
-	for r2 := sx.Seek(lo2); r2 != index.NoRow; r2 = sx.Next(r2) {
-		rows = append(rows, r2)
+	mark := q.mark // a bit per table row, all clear between runs
+	wlo, whi := sx.MarkToEnd(mark, sx.Seek(lo2))
+	// the marked rows in ascending entity index (the scan's order), their
+	// words cleared for the next run
+	for w := wlo; w <= whi; w++ {
+		m := mark[w]
+		if m == 0 {
+			continue
+		}
+		mark[w] = 0
+		for ; m != 0; m &= m - 1 {
+			rows = append(rows, w<<6|int32(bits.TrailingZeros64(m)))
+		}
 	}
-	slices.Sort(rows) // the scan's order: ascending entity index
 	q.rows = rows
 	for _, r2 := range rows {
 		row := int(r2)
@@ -4083,7 +4132,7 @@ func (q *RangeOwned) Run(dst []RangeOwnedRow, lo2 int32) []RangeOwnedRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *RangeOwned) Plan() string {
-	return "index ByScore (sorted on Item(Score)): range walk, from Score param lo, rows sorted by index; semi-join: mark Item rows from a scan of Item o by o.Owner (generation-checked) in a bitmap over Item's capacity; filter"
+	return "index ByScore (sorted on Item(Score)): range walk, from Score param lo, rows marked in a bitmap, read in ascending index; semi-join: mark Item rows from a scan of Item o by o.Owner (generation-checked) in a bitmap over Item's capacity; filter"
 }
 
 // RangeOwnedScanRow is a row of the result of query RangeOwnedScan
@@ -4195,10 +4244,10 @@ type RangeGroupsRow struct {
 }
 
 // RangeGroups is declared query RangeGroups (indexkit.tw:90). Plan: index
-// ByW (sorted on Item(W)): range walk, from W param lo, rows sorted by
-// index; filter; group by Grp: a group table (map) of the keys; sort groups
-// by their keys. Run it from one goroutine at a time; the result's order is
-// docs/schema.md's Query results.
+// ByW (sorted on Item(W)): range walk, from W param lo, rows marked in a
+// bitmap, read in ascending index; filter; group by Grp: a group table
+// (map) of the keys; sort groups by their keys. Run it from one goroutine
+// at a time; the result's order is docs/schema.md's Query results.
 type RangeGroups struct {
 	t      *Tables
 	tb     *tickwork.Table                // Item
@@ -4206,6 +4255,7 @@ type RangeGroups struct {
 	iW     []float32                      // Item.W
 	ix     *tickwork.SortedIndex[float32] // index ByW
 	rows   []int32                        // the index's candidate rows of a run
+	mark   []uint64                       // a range walk's rows, a bit per table row (clear between runs)
 	groups []rangeGroupsGroup             // the groups of a run
 	index  map[rangeGroupsKey]int32       // group key -> group
 }
@@ -4231,6 +4281,7 @@ func NewRangeGroups(t *Tables) *RangeGroups {
 	q.iGrp = t.Item.Grp.All()
 	q.iW = t.Item.W.All()
 	q.ix = t.Indexes.ByW
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	q.index = map[rangeGroupsKey]int32{}
 	return q
 }
@@ -4246,6 +4297,7 @@ func DeclareRangeGroups(d *tickwork.Decl, t *Tables) *RangeGroups {
 	q.iGrp = tickwork.Read(d, t.Item.Grp).All()
 	q.iW = tickwork.Read(d, t.Item.W).All()
 	q.ix = t.Indexes.ByW
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	tickwork.ReadIndex(d, q.ix)
 	q.index = map[rangeGroupsKey]int32{}
 	return q
@@ -4264,10 +4316,20 @@ func (q *RangeGroups) Run(dst []RangeGroupsRow, lo2 float32) []RangeGroupsRow {
 	q.groups = q.groups[:0]
 	sx := q.ix.Sorted()
 	rows := q.rows[:0]
-	for r := sx.Seek(lo2); r != index.NoRow; r = sx.Next(r) {
-		rows = append(rows, r)
+	mark := q.mark // a bit per table row, all clear between runs
+	wlo, whi := sx.MarkToEnd(mark, sx.Seek(lo2))
+	// the marked rows in ascending entity index (the scan's order), their
+	// words cleared for the next run
+	for w := wlo; w <= whi; w++ {
+		m := mark[w]
+		if m == 0 {
+			continue
+		}
+		mark[w] = 0
+		for ; m != 0; m &= m - 1 {
+			rows = append(rows, w<<6|int32(bits.TrailingZeros64(m)))
+		}
 	}
-	slices.Sort(rows) // the scan's order: ascending entity index
 	q.rows = rows
 	for _, r := range rows {
 		row := int(r)
@@ -4298,7 +4360,7 @@ func (q *RangeGroups) Run(dst []RangeGroupsRow, lo2 float32) []RangeGroupsRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *RangeGroups) Plan() string {
-	return "index ByW (sorted on Item(W)): range walk, from W param lo, rows sorted by index; filter; group by Grp: a group table (map) of the keys; sort groups by their keys"
+	return "index ByW (sorted on Item(W)): range walk, from W param lo, rows marked in a bitmap, read in ascending index; filter; group by Grp: a group table (map) of the keys; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it with the key values.
