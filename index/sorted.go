@@ -414,21 +414,26 @@ func (m *marker) segments(next []int32, fb []int32) {
 			seg++
 		}
 	}
+	mark, lo, hi := m.mark, m.lo, m.hi // in registers through the loop
 	for live := true; live; {
 		live = false
 		for u := range markChains {
-			if c[u] == e[u] {
+			r := c[u]
+			if r == e[u] {
 				if seg+1 >= len(fb) {
 					continue
 				}
-				c[u], e[u] = fb[seg], fb[seg+1]
+				r, e[u] = fb[seg], fb[seg+1]
 				seg++
 			}
 			live = true
-			m.set(c[u])
-			c[u] = next[c[u]]
+			w := r >> 6
+			mark[w] |= 1 << (uint32(r) & 63)
+			lo, hi = min(lo, w), max(hi, w)
+			c[u] = next[r]
 		}
 	}
+	m.lo, m.hi = lo, hi
 }
 
 // Prev returns the row before row in (key, row) order, or NoRow. O(1). It

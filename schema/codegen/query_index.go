@@ -178,7 +178,9 @@ func (qg *qGen) walked() bool { return qg.q.Index != nil && qg.q.Index.Walk == s
 func (qg *qGen) collects() bool {
 	if p := qg.q.Index; p != nil {
 		switch p.Walk {
-		case schema.WalkRange, schema.WalkBox, schema.WalkDisc:
+		case schema.WalkRange:
+			return qg.q.Limit != nil // a limit's early return: the marks are read out first
+		case schema.WalkBox, schema.WalkDisc:
 			return true
 		}
 	}
@@ -296,7 +298,9 @@ func (qg *qGen) indexSource() {
 		mark, wlo, whi := qg.loc.name("mark"), qg.loc.name("wlo"), qg.loc.name("whi")
 		w, m := qg.loc.name("w"), qg.loc.name("m")
 		g.p("%s := q.ix.Sorted()", sx)
-		g.p("%s := q.rows[:0]", rows)
+		if q.Limit != nil {
+			g.p("%s := q.rows[:0]", rows)
+		}
 		g.p("%s := q.mark // a bit per table row, all clear between runs", mark)
 		start := sx + ".First()"
 		if p.Lo != nil {
@@ -311,6 +315,15 @@ func (qg *qGen) indexSource() {
 		g.p("// words cleared for the next run")
 		g.p("for %s := %s; %s <= %s; %s++ {", w, wlo, w, whi, w)
 		g.p("%s := %s[%s]", m, mark, w)
+		if q.Limit == nil {
+			// no early return: the rows go straight to the body
+			g.p("%s[%s] = 0", mark, w)
+			g.p("for ; %s != 0; %s &= %s - 1 {", m, m, m)
+			g.p("row := int(%s<<6 | int32(bits.TrailingZeros64(%s)))", w, m)
+			qg.closers += 2
+			qg.rowEnv()
+			return
+		}
 		g.p("if %s == 0 {", m)
 		g.p("continue")
 		g.p("}")

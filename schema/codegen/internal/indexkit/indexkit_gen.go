@@ -166,7 +166,7 @@ func (s *Systems) All() []tickwork.System {
 	return []tickwork.System{s.Drift.System(), s.Hurt.System()}
 }
 
-// Drift is declared system Drift (indexkit.tw:103): phase update, a dense
+// Drift is declared system Drift (indexkit.tw:106): phase update, a dense
 // kernel over Item, with a SIMD variant.
 type Drift struct {
 	t                    *Tables
@@ -239,7 +239,7 @@ func (k *Drift) simdMarking(lo, hi int) int {
 	return hi
 }
 
-// Hurt is declared system Hurt (indexkit.tw:108): phase update, a loop over
+// Hurt is declared system Hurt (indexkit.tw:111): phase update, a loop over
 // the readable events of Ev, in emission order.
 type Hurt struct {
 	t *Tables
@@ -297,6 +297,8 @@ type Queries struct {
 	OrderedRangeScan *OrderedRangeScan
 	RangeScore       *RangeScore
 	RangeScoreScan   *RangeScoreScan
+	RangeLimit       *RangeLimit
+	RangeLimitScan   *RangeLimitScan
 	RangeW           *RangeW
 	RangeWScan       *RangeWScan
 	RangeSum         *RangeSum
@@ -343,6 +345,8 @@ func NewQueries(t *Tables) *Queries {
 		OrderedRangeScan: NewOrderedRangeScan(t),
 		RangeScore:       NewRangeScore(t),
 		RangeScoreScan:   NewRangeScoreScan(t),
+		RangeLimit:       NewRangeLimit(t),
+		RangeLimitScan:   NewRangeLimitScan(t),
 		RangeW:           NewRangeW(t),
 		RangeWScan:       NewRangeWScan(t),
 		RangeSum:         NewRangeSum(t),
@@ -2559,7 +2563,6 @@ type RangeScore struct {
 	tb     *tickwork.Table              // Item
 	iScore []int32                      // Item.Score
 	ix     *tickwork.SortedIndex[int32] // index ByScore
-	rows   []int32                      // the index's candidate rows of a run
 	mark   []uint64                     // a range walk's rows, a bit per table row (clear between runs)
 }
 
@@ -2599,26 +2602,18 @@ func (q *RangeScore) Run(dst []RangeScoreRow, lo2 int32, hi2 int32) []RangeScore
 	tagLease := q.t.Tag.Table.Lease()
 	tagWords := tagLease.Words()
 	sx := q.ix.Sorted()
-	rows := q.rows[:0]
 	mark := q.mark // a bit per table row, all clear between runs
 	wlo, whi := sx.MarkTo(mark, sx.Seek(lo2), hi2)
 	// the marked rows in ascending entity index (the scan's order), their
 	// words cleared for the next run
 	for w := wlo; w <= whi; w++ {
 		m := mark[w]
-		if m == 0 {
-			continue
-		}
 		mark[w] = 0
 		for ; m != 0; m &= m - 1 {
-			rows = append(rows, w<<6|int32(bits.TrailingZeros64(m)))
-		}
-	}
-	q.rows = rows
-	for _, r := range rows {
-		row := int(r)
-		if q.iScore[row] >= lo2 && q.iScore[row] < hi2 && (row < len(tagWords) && tagWords[row] != 0) {
-			dst = append(dst, RangeScoreRow{Item: tickwork.QueryHandle(q.tb, row), Score: q.iScore[row]})
+			row := int(w<<6 | int32(bits.TrailingZeros64(m)))
+			if q.iScore[row] >= lo2 && q.iScore[row] < hi2 && (row < len(tagWords) && tagWords[row] != 0) {
+				dst = append(dst, RangeScoreRow{Item: tickwork.QueryHandle(q.tb, row), Score: q.iScore[row]})
+			}
 		}
 	}
 	return dst
@@ -2770,13 +2765,184 @@ func (q *RangeScoreScan) Plan() string {
 	return "scan Item (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// RangeWRow is a row of the result of query RangeW (indexkit.tw:67).
+// RangeLimitRow is a row of the result of query RangeLimit
+// (indexkit.tw:67).
+type RangeLimitRow struct {
+	Item  tickwork.Handle // ref Item
+	Score int32
+}
+
+// RangeLimit is declared query RangeLimit (indexkit.tw:67). Plan: index
+// ByScore (sorted on Item(Score)): range walk, from Score param lo, rows
+// marked in a bitmap, read in ascending index; filter; first n. Run it from
+// one goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type RangeLimit struct {
+	t      *Tables
+	tb     *tickwork.Table              // Item
+	iScore []int32                      // Item.Score
+	ix     *tickwork.SortedIndex[int32] // index ByScore
+	rows   []int32                      // the index's candidate rows of a run
+	mark   []uint64                     // a range walk's rows, a bit per table row (clear between runs)
+}
+
+// NewRangeLimit makes query RangeLimit over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewRangeLimit(t *Tables) *RangeLimit {
+	q := &RangeLimit{t: t, tb: t.Item.Table}
+	q.iScore = t.Item.Score.All()
+	q.ix = t.Indexes.ByScore
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
+	return q
+}
+
+// DeclareRangeLimit makes query RangeLimit for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareRangeLimit(d *tickwork.Decl, t *Tables) *RangeLimit {
+	q := &RangeLimit{t: t, tb: t.Item.Table}
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.ix = t.Indexes.ByScore
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
+	tickwork.ReadIndex(d, q.ix)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *RangeLimit) Run(dst []RangeLimitRow, lo2 int32, n int32) []RangeLimitRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]RangeLimitRow, 0, bound)
+	}
+	sx := q.ix.Sorted()
+	rows := q.rows[:0]
+	mark := q.mark // a bit per table row, all clear between runs
+	wlo, whi := sx.MarkToEnd(mark, sx.Seek(lo2))
+	// the marked rows in ascending entity index (the scan's order), their
+	// words cleared for the next run
+	for w := wlo; w <= whi; w++ {
+		m := mark[w]
+		if m == 0 {
+			continue
+		}
+		mark[w] = 0
+		for ; m != 0; m &= m - 1 {
+			rows = append(rows, w<<6|int32(bits.TrailingZeros64(m)))
+		}
+	}
+	q.rows = rows
+	for _, r := range rows {
+		row := int(r)
+		if q.iScore[row] >= lo2 {
+			dst = append(dst, RangeLimitRow{Item: tickwork.QueryHandle(q.tb, row), Score: q.iScore[row]})
+			if len(dst) == bound {
+				return dst
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *RangeLimit) Plan() string {
+	return "index ByScore (sorted on Item(Score)): range walk, from Score param lo, rows marked in a bitmap, read in ascending index; filter; first n"
+}
+
+// RangeLimitScanRow is a row of the result of query RangeLimitScan
+// (indexkit.tw:68).
+type RangeLimitScanRow struct {
+	Item  tickwork.Handle // ref Item
+	Score int32
+}
+
+// RangeLimitScan is declared query RangeLimitScan (indexkit.tw:68). Plan:
+// scan Item (ascending index); filter; first n. Run it from one goroutine
+// at a time; the result's order is docs/schema.md's Query results.
+type RangeLimitScan struct {
+	t      *Tables
+	tb     *tickwork.Table // Item
+	iScore []int32         // Item.Score
+}
+
+// NewRangeLimitScan makes query RangeLimitScan over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewRangeLimitScan(t *Tables) *RangeLimitScan {
+	q := &RangeLimitScan{t: t, tb: t.Item.Table}
+	q.iScore = t.Item.Score.All()
+	return q
+}
+
+// DeclareRangeLimitScan makes query RangeLimitScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareRangeLimitScan(d *tickwork.Decl, t *Tables) *RangeLimitScan {
+	q := &RangeLimitScan{t: t, tb: t.Item.Table}
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *RangeLimitScan) Run(dst []RangeLimitScanRow, lo2 int32, n int32) []RangeLimitScanRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]RangeLimitScanRow, 0, bound)
+	}
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			iScores := q.iScore[base+lo : base+hi]
+			for i := range iScores {
+				row := base + lo + i
+				if iScores[i] >= lo2 {
+					dst = append(dst, RangeLimitScanRow{Item: tickwork.QueryHandle(q.tb, row), Score: iScores[i]})
+					if len(dst) == bound {
+						return dst
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *RangeLimitScan) Plan() string {
+	return "scan Item (ascending index); filter; first n"
+}
+
+// RangeWRow is a row of the result of query RangeW (indexkit.tw:70).
 type RangeWRow struct {
 	Item tickwork.Handle // ref Item
 	W    float32
 }
 
-// RangeW is declared query RangeW (indexkit.tw:67). Plan: index ByW (sorted
+// RangeW is declared query RangeW (indexkit.tw:70). Plan: index ByW (sorted
 // on Item(W)): range walk, from W param lo, to W 5, rows marked in a
 // bitmap, read in ascending index; filter. Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
@@ -2785,7 +2951,6 @@ type RangeW struct {
 	tb   *tickwork.Table                // Item
 	iW   []float32                      // Item.W
 	ix   *tickwork.SortedIndex[float32] // index ByW
-	rows []int32                        // the index's candidate rows of a run
 	mark []uint64                       // a range walk's rows, a bit per table row (clear between runs)
 }
 
@@ -2822,26 +2987,18 @@ func DeclareRangeW(d *tickwork.Decl, t *Tables) *RangeW {
 func (q *RangeW) Run(dst []RangeWRow, lo2 float32) []RangeWRow {
 	dst = dst[:0]
 	sx := q.ix.Sorted()
-	rows := q.rows[:0]
 	mark := q.mark // a bit per table row, all clear between runs
 	wlo, whi := sx.MarkTo(mark, sx.Seek(lo2), 5)
 	// the marked rows in ascending entity index (the scan's order), their
 	// words cleared for the next run
 	for w := wlo; w <= whi; w++ {
 		m := mark[w]
-		if m == 0 {
-			continue
-		}
 		mark[w] = 0
 		for ; m != 0; m &= m - 1 {
-			rows = append(rows, w<<6|int32(bits.TrailingZeros64(m)))
-		}
-	}
-	q.rows = rows
-	for _, r := range rows {
-		row := int(r)
-		if tickwork.QueryBoolKey(q.iW[row] > lo2)&tickwork.QueryBoolKey(q.iW[row] <= 5) != 0 {
-			dst = append(dst, RangeWRow{Item: tickwork.QueryHandle(q.tb, row), W: q.iW[row]})
+			row := int(w<<6 | int32(bits.TrailingZeros64(m)))
+			if tickwork.QueryBoolKey(q.iW[row] > lo2)&tickwork.QueryBoolKey(q.iW[row] <= 5) != 0 {
+				dst = append(dst, RangeWRow{Item: tickwork.QueryHandle(q.tb, row), W: q.iW[row]})
+			}
 		}
 	}
 	return dst
@@ -2854,13 +3011,13 @@ func (q *RangeW) Plan() string {
 }
 
 // RangeWScanRow is a row of the result of query RangeWScan
-// (indexkit.tw:68).
+// (indexkit.tw:71).
 type RangeWScanRow struct {
 	Item tickwork.Handle // ref Item
 	W    float32
 }
 
-// RangeWScan is declared query RangeWScan (indexkit.tw:68). Plan: scan Item
+// RangeWScan is declared query RangeWScan (indexkit.tw:71). Plan: scan Item
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type RangeWScan struct {
@@ -2984,14 +3141,14 @@ func (q *RangeWScan) Plan() string {
 	return "scan Item (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// RangeSumRow is a row of the result of query RangeSum (indexkit.tw:70).
+// RangeSumRow is a row of the result of query RangeSum (indexkit.tw:73).
 type RangeSumRow struct {
 	SumW  float64
 	Count int64
 	MinW  float32
 }
 
-// RangeSum is declared query RangeSum (indexkit.tw:70). Plan: index ByW
+// RangeSum is declared query RangeSum (indexkit.tw:73). Plan: index ByW
 // (sorted on Item(W)): range walk, from W param lo, rows marked in a
 // bitmap, read in ascending index; filter; aggregate sum, count, min (one
 // row). Run it from one goroutine at a time; the result's order is
@@ -3001,7 +3158,6 @@ type RangeSum struct {
 	tb   *tickwork.Table                // Item
 	iW   []float32                      // Item.W
 	ix   *tickwork.SortedIndex[float32] // index ByW
-	rows []int32                        // the index's candidate rows of a run
 	mark []uint64                       // a range walk's rows, a bit per table row (clear between runs)
 }
 
@@ -3038,29 +3194,21 @@ func (q *RangeSum) Run(lo2 float32) RangeSumRow {
 	var a2 float32
 	var ok2 bool
 	sx := q.ix.Sorted()
-	rows := q.rows[:0]
 	mark := q.mark // a bit per table row, all clear between runs
 	wlo, whi := sx.MarkToEnd(mark, sx.Seek(lo2))
 	// the marked rows in ascending entity index (the scan's order), their
 	// words cleared for the next run
 	for w := wlo; w <= whi; w++ {
 		m := mark[w]
-		if m == 0 {
-			continue
-		}
 		mark[w] = 0
 		for ; m != 0; m &= m - 1 {
-			rows = append(rows, w<<6|int32(bits.TrailingZeros64(m)))
-		}
-	}
-	q.rows = rows
-	for _, r := range rows {
-		row := int(r)
-		if q.iW[row] >= lo2 {
-			a0 += float64(q.iW[row])
-			a1++
-			if v := q.iW[row]; !ok2 || v < a2 || a2 != a2 && v == v {
-				a2, ok2 = v, true
+			row := int(w<<6 | int32(bits.TrailingZeros64(m)))
+			if q.iW[row] >= lo2 {
+				a0 += float64(q.iW[row])
+				a1++
+				if v := q.iW[row]; !ok2 || v < a2 || a2 != a2 && v == v {
+					a2, ok2 = v, true
+				}
 			}
 		}
 	}
@@ -3074,14 +3222,14 @@ func (q *RangeSum) Plan() string {
 }
 
 // RangeSumScanRow is a row of the result of query RangeSumScan
-// (indexkit.tw:71).
+// (indexkit.tw:74).
 type RangeSumScanRow struct {
 	SumW  float64
 	Count int64
 	MinW  float32
 }
 
-// RangeSumScan is declared query RangeSumScan (indexkit.tw:71). Plan: scan
+// RangeSumScan is declared query RangeSumScan (indexkit.tw:74). Plan: scan
 // Item (ascending index); filter; aggregate sum, count, min (one row). Run
 // it from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -3143,13 +3291,13 @@ func (q *RangeSumScan) Plan() string {
 	return "scan Item (ascending index); filter; aggregate sum, count, min (one row)"
 }
 
-// BoxRow is a row of the result of query Box (indexkit.tw:73).
+// BoxRow is a row of the result of query Box (indexkit.tw:76).
 type BoxRow struct {
 	Item tickwork.Handle // ref Item
 	X, Y float32
 }
 
-// Box is declared query Box (indexkit.tw:73). Plan: index Pos (grid on
+// Box is declared query Box (indexkit.tw:76). Plan: index Pos (grid on
 // Item(X, Y)): candidates of the box's cells (ascending index); filter. Run
 // it from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -3213,13 +3361,13 @@ func (q *Box) Plan() string {
 	return "index Pos (grid on Item(X, Y)): candidates of the box's cells (ascending index); filter"
 }
 
-// BoxScanRow is a row of the result of query BoxScan (indexkit.tw:74).
+// BoxScanRow is a row of the result of query BoxScan (indexkit.tw:77).
 type BoxScanRow struct {
 	Item tickwork.Handle // ref Item
 	X, Y float32
 }
 
-// BoxScan is declared query BoxScan (indexkit.tw:74). Plan: scan Item
+// BoxScan is declared query BoxScan (indexkit.tw:77). Plan: scan Item
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type BoxScan struct {
@@ -3359,13 +3507,13 @@ func (q *BoxScan) Plan() string {
 	return "scan Item (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// DiscRow is a row of the result of query Disc (indexkit.tw:76).
+// DiscRow is a row of the result of query Disc (indexkit.tw:79).
 type DiscRow struct {
 	Item tickwork.Handle // ref Item
 	X, Y float32
 }
 
-// Disc is declared query Disc (indexkit.tw:76). Plan: index Pos (grid on
+// Disc is declared query Disc (indexkit.tw:79). Plan: index Pos (grid on
 // Item(X, Y)): candidates of the cells of the disc's bounding box, rounded
 // outward (ascending index); filter. Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
@@ -3432,13 +3580,13 @@ func (q *Disc) Plan() string {
 	return "index Pos (grid on Item(X, Y)): candidates of the cells of the disc's bounding box, rounded outward (ascending index); filter"
 }
 
-// DiscScanRow is a row of the result of query DiscScan (indexkit.tw:77).
+// DiscScanRow is a row of the result of query DiscScan (indexkit.tw:80).
 type DiscScanRow struct {
 	Item tickwork.Handle // ref Item
 	X, Y float32
 }
 
-// DiscScan is declared query DiscScan (indexkit.tw:77). Plan: scan Item
+// DiscScan is declared query DiscScan (indexkit.tw:80). Plan: scan Item
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type DiscScan struct {
@@ -3572,7 +3720,7 @@ func (q *DiscScan) Plan() string {
 	return "scan Item (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// EvGroupsRow is a row of the result of query EvGroups (indexkit.tw:79).
+// EvGroupsRow is a row of the result of query EvGroups (indexkit.tw:82).
 type EvGroupsRow struct {
 	Who    tickwork.Handle // ref Item
 	SumAmt int64
@@ -3580,7 +3728,7 @@ type EvGroupsRow struct {
 	Count  int64
 }
 
-// EvGroups is declared query EvGroups (indexkit.tw:79). Plan: index EvByWho
+// EvGroups is declared query EvGroups (indexkit.tw:82). Plan: index EvByWho
 // (hash on Ev(Who)): a walk per group of Who (each in emission order);
 // filter; group by Who: a dense array over the capacity of domain D; sort
 // groups by their keys. Run it from one goroutine at a time; the result's
@@ -3738,7 +3886,7 @@ func evGroupsOrder(a, b evGroupsGroup) int {
 }
 
 // EvGroupsScanRow is a row of the result of query EvGroupsScan
-// (indexkit.tw:80).
+// (indexkit.tw:83).
 type EvGroupsScanRow struct {
 	Who    tickwork.Handle // ref Item
 	SumAmt int64
@@ -3746,7 +3894,7 @@ type EvGroupsScanRow struct {
 	Count  int64
 }
 
-// EvGroupsScan is declared query EvGroupsScan (indexkit.tw:80). Plan: read
+// EvGroupsScan is declared query EvGroupsScan (indexkit.tw:83). Plan: read
 // Ev (emission order); filter; group by Who: a dense array over the
 // capacity of domain D; sort groups by their keys. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
@@ -3891,13 +4039,13 @@ func evGroupsScanOrder(a, b evGroupsScanGroup) int {
 	return 0
 }
 
-// EvEqRow is a row of the result of query EvEq (indexkit.tw:82).
+// EvEqRow is a row of the result of query EvEq (indexkit.tw:85).
 type EvEqRow struct {
 	Amt int32
 	F   float32
 }
 
-// EvEq is declared query EvEq (indexkit.tw:82). Plan: index EvByWho (hash
+// EvEq is declared query EvEq (indexkit.tw:85). Plan: index EvByWho (hash
 // on Ev(Who)): walk the rows of Who == param w (ascending emission
 // position); filter. Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
@@ -3958,13 +4106,13 @@ func (q *EvEq) Plan() string {
 	return "index EvByWho (hash on Ev(Who)): walk the rows of Who == param w (ascending emission position); filter"
 }
 
-// EvEqScanRow is a row of the result of query EvEqScan (indexkit.tw:83).
+// EvEqScanRow is a row of the result of query EvEqScan (indexkit.tw:86).
 type EvEqScanRow struct {
 	Amt int32
 	F   float32
 }
 
-// EvEqScan is declared query EvEqScan (indexkit.tw:83). Plan: read Ev
+// EvEqScan is declared query EvEqScan (indexkit.tw:86). Plan: read Ev
 // (emission order); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type EvEqScan struct {
@@ -4018,13 +4166,13 @@ func (q *EvEqScan) Plan() string {
 }
 
 // RangeOwnedRow is a row of the result of query RangeOwned
-// (indexkit.tw:87).
+// (indexkit.tw:90).
 type RangeOwnedRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// RangeOwned is declared query RangeOwned (indexkit.tw:87). Plan: index
+// RangeOwned is declared query RangeOwned (indexkit.tw:90). Plan: index
 // ByScore (sorted on Item(Score)): range walk, from Score param lo, rows
 // marked in a bitmap, read in ascending index; semi-join: mark Item rows
 // from a scan of Item o by o.Owner (generation-checked) in a bitmap over
@@ -4039,7 +4187,6 @@ type RangeOwned struct {
 	sem0Owner []tickwork.Handle            // Item.Owner
 	sem0Flag  []bool                       // Item.Flag
 	ix        *tickwork.SortedIndex[int32] // index ByScore
-	rows      []int32                      // the index's candidate rows of a run
 	mark      []uint64                     // a range walk's rows, a bit per table row (clear between runs)
 }
 
@@ -4104,26 +4251,18 @@ func (q *RangeOwned) Run(dst []RangeOwnedRow, lo2 int32) []RangeOwnedRow {
 		}
 	}
 	sx := q.ix.Sorted()
-	rows := q.rows[:0]
 	mark := q.mark // a bit per table row, all clear between runs
 	wlo, whi := sx.MarkToEnd(mark, sx.Seek(lo2))
 	// the marked rows in ascending entity index (the scan's order), their
 	// words cleared for the next run
 	for w := wlo; w <= whi; w++ {
 		m := mark[w]
-		if m == 0 {
-			continue
-		}
 		mark[w] = 0
 		for ; m != 0; m &= m - 1 {
-			rows = append(rows, w<<6|int32(bits.TrailingZeros64(m)))
-		}
-	}
-	q.rows = rows
-	for _, r2 := range rows {
-		row := int(r2)
-		if q.iScore[row] >= lo2 && marks[row>>6]>>(row&63)&1 != 0 {
-			dst = append(dst, RangeOwnedRow{Item: tickwork.QueryHandle(q.tb, row), Score: q.iScore[row]})
+			row := int(w<<6 | int32(bits.TrailingZeros64(m)))
+			if q.iScore[row] >= lo2 && marks[row>>6]>>(row&63)&1 != 0 {
+				dst = append(dst, RangeOwnedRow{Item: tickwork.QueryHandle(q.tb, row), Score: q.iScore[row]})
+			}
 		}
 	}
 	return dst
@@ -4136,13 +4275,13 @@ func (q *RangeOwned) Plan() string {
 }
 
 // RangeOwnedScanRow is a row of the result of query RangeOwnedScan
-// (indexkit.tw:88).
+// (indexkit.tw:91).
 type RangeOwnedScanRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// RangeOwnedScan is declared query RangeOwnedScan (indexkit.tw:88). Plan:
+// RangeOwnedScan is declared query RangeOwnedScan (indexkit.tw:91). Plan:
 // scan Item (ascending index); semi-join: mark Item rows from a scan of
 // Item o by o.Owner (generation-checked) in a bitmap over Item's capacity;
 // filter. Run it from one goroutine at a time; the result's order is
@@ -4236,14 +4375,14 @@ func (q *RangeOwnedScan) Plan() string {
 }
 
 // RangeGroupsRow is a row of the result of query RangeGroups
-// (indexkit.tw:90).
+// (indexkit.tw:93).
 type RangeGroupsRow struct {
 	Grp   int32
 	SumW  float64
 	Count int64
 }
 
-// RangeGroups is declared query RangeGroups (indexkit.tw:90). Plan: index
+// RangeGroups is declared query RangeGroups (indexkit.tw:93). Plan: index
 // ByW (sorted on Item(W)): range walk, from W param lo, rows marked in a
 // bitmap, read in ascending index; filter; group by Grp: a group table
 // (map) of the keys; sort groups by their keys. Run it from one goroutine
@@ -4254,7 +4393,6 @@ type RangeGroups struct {
 	iGrp   []int32                        // Item.Grp
 	iW     []float32                      // Item.W
 	ix     *tickwork.SortedIndex[float32] // index ByW
-	rows   []int32                        // the index's candidate rows of a run
 	mark   []uint64                       // a range walk's rows, a bit per table row (clear between runs)
 	groups []rangeGroupsGroup             // the groups of a run
 	index  map[rangeGroupsKey]int32       // group key -> group
@@ -4315,30 +4453,22 @@ func (q *RangeGroups) Run(dst []RangeGroupsRow, lo2 float32) []RangeGroupsRow {
 	}
 	q.groups = q.groups[:0]
 	sx := q.ix.Sorted()
-	rows := q.rows[:0]
 	mark := q.mark // a bit per table row, all clear between runs
 	wlo, whi := sx.MarkToEnd(mark, sx.Seek(lo2))
 	// the marked rows in ascending entity index (the scan's order), their
 	// words cleared for the next run
 	for w := wlo; w <= whi; w++ {
 		m := mark[w]
-		if m == 0 {
-			continue
-		}
 		mark[w] = 0
 		for ; m != 0; m &= m - 1 {
-			rows = append(rows, w<<6|int32(bits.TrailingZeros64(m)))
-		}
-	}
-	q.rows = rows
-	for _, r := range rows {
-		row := int(r)
-		if q.iW[row] >= lo2 {
-			g0 := q.iGrp[row]
-			gi := q.group(rangeGroupsKey{k0: g0}, g0)
-			gp := &q.groups[gi]
-			gp.a0 += float64(q.iW[row])
-			gp.a1++
+			row := int(w<<6 | int32(bits.TrailingZeros64(m)))
+			if q.iW[row] >= lo2 {
+				g0 := q.iGrp[row]
+				gi := q.group(rangeGroupsKey{k0: g0}, g0)
+				gp := &q.groups[gi]
+				gp.a0 += float64(q.iW[row])
+				gp.a1++
+			}
 		}
 	}
 	if n := len(q.groups); n > 16 {
@@ -4386,14 +4516,14 @@ func rangeGroupsOrder(a, b rangeGroupsGroup) int {
 }
 
 // RangeGroupsScanRow is a row of the result of query RangeGroupsScan
-// (indexkit.tw:91).
+// (indexkit.tw:94).
 type RangeGroupsScanRow struct {
 	Grp   int32
 	SumW  float64
 	Count int64
 }
 
-// RangeGroupsScan is declared query RangeGroupsScan (indexkit.tw:91). Plan:
+// RangeGroupsScan is declared query RangeGroupsScan (indexkit.tw:94). Plan:
 // scan Item (ascending index); filter; group by Grp: a group table (map) of
 // the keys; sort groups by their keys. Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
@@ -4517,13 +4647,13 @@ func rangeGroupsScanOrder(a, b rangeGroupsScanGroup) int {
 	return 0
 }
 
-// BoxTopRow is a row of the result of query BoxTop (indexkit.tw:93).
+// BoxTopRow is a row of the result of query BoxTop (indexkit.tw:96).
 type BoxTopRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// BoxTop is declared query BoxTop (indexkit.tw:93). Plan: index Pos (grid
+// BoxTop is declared query BoxTop (indexkit.tw:96). Plan: index Pos (grid
 // on Item(X, Y)): candidates of the box's cells (ascending index); filter;
 // top-n heap by (Score desc, index). Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
@@ -4665,13 +4795,13 @@ func (q *BoxTop) offer(e *boxTopEnt, bound int) (int32, bool) {
 }
 
 // BoxTopScanRow is a row of the result of query BoxTopScan
-// (indexkit.tw:94).
+// (indexkit.tw:97).
 type BoxTopScanRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// BoxTopScan is declared query BoxTopScan (indexkit.tw:94). Plan: scan Item
+// BoxTopScan is declared query BoxTopScan (indexkit.tw:97). Plan: scan Item
 // (ascending index); filter; top-n heap by (Score desc, index). Run it from
 // one goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -4814,12 +4944,12 @@ func (q *BoxTopScan) offer(e *boxTopScanEnt, bound int) (int32, bool) {
 }
 
 // EqDistinctRow is a row of the result of query EqDistinct
-// (indexkit.tw:96).
+// (indexkit.tw:99).
 type EqDistinctRow struct {
 	Score int32
 }
 
-// EqDistinct is declared query EqDistinct (indexkit.tw:96). Plan: index
+// EqDistinct is declared query EqDistinct (indexkit.tw:99). Plan: index
 // ByGrpKind (hash on Item(Grp, Kind)): walk the rows of Grp == param g and
 // Kind == 1 (ascending index); filter; distinct: a set of the select items.
 // Run it from one goroutine at a time; the result's order is
@@ -4895,12 +5025,12 @@ func (q *EqDistinct) Plan() string {
 }
 
 // EqDistinctScanRow is a row of the result of query EqDistinctScan
-// (indexkit.tw:97).
+// (indexkit.tw:100).
 type EqDistinctScanRow struct {
 	Score int32
 }
 
-// EqDistinctScan is declared query EqDistinctScan (indexkit.tw:97). Plan:
+// EqDistinctScan is declared query EqDistinctScan (indexkit.tw:100). Plan:
 // scan Item (ascending index); filter; distinct: a set of the select items.
 // Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.

@@ -149,6 +149,8 @@ func runs(wd *world) []pair {
 		orS     []kit.OrderedRangeScanRow
 		rs      []kit.RangeScoreRow
 		rsS     []kit.RangeScoreScanRow
+		rl      []kit.RangeLimitRow
+		rlS     []kit.RangeLimitScanRow
 		rw      []kit.RangeWRow
 		rwS     []kit.RangeWScanRow
 		box     []kit.BoxRow
@@ -234,6 +236,12 @@ func runs(wd *world) []pair {
 			rs, rsS = q.RangeScore.Run(rs, lo, hi), q.RangeScoreScan.Run(rsS, lo, hi)
 		}, func(t *testing.T) {
 			same(t, "RangeScore", rs, rsS)
+		}},
+		{func() {
+			lo, k := score(), n()
+			rl, rlS = q.RangeLimit.Run(rl, lo, k), q.RangeLimitScan.Run(rlS, lo, k)
+		}, func(t *testing.T) {
+			same(t, "RangeLimit", rl, rlS)
 		}},
 		{func() {
 			lo := coord()
@@ -322,7 +330,7 @@ func TestIndexedMatchesScan(t *testing.T) {
 			}
 		}
 	}
-	require.Len(t, nonEmpty, 20, "every query returned rows at times: %v", nonEmpty)
+	require.Len(t, nonEmpty, 21, "every query returned rows at times: %v", nonEmpty)
 	t.Logf("results with rows: %v", nonEmpty)
 }
 
@@ -342,6 +350,7 @@ func TestIndexedPlans(t *testing.T) {
 		q.PageW.Plan():        "index ByW (sorted on Item(W)): ascending walk in (W, index), from after the keyset values, first n; keyset: the rows after (w, ix) in the order by's order",
 		q.OrderedRange.Plan(): "index ByScore (sorted on Item(Score)): descending walk by runs of Score (ties in ascending index), from Score param lo, to Score param hi, first n; filter",
 		q.RangeScore.Plan():   "index ByScore (sorted on Item(Score)): range walk, from Score param lo, to Score param hi, rows marked in a bitmap, read in ascending index; filter",
+		q.RangeLimit.Plan():   "index ByScore (sorted on Item(Score)): range walk, from Score param lo, rows marked in a bitmap, read in ascending index; filter; first n",
 		q.RangeW.Plan():       "index ByW (sorted on Item(W)): range walk, from W param lo, to W 5, rows marked in a bitmap, read in ascending index; filter",
 		q.RangeSum.Plan():     "index ByW (sorted on Item(W)): range walk, from W param lo, rows marked in a bitmap, read in ascending index; filter; aggregate sum, count, min (one row)",
 		q.Box.Plan():          "index Pos (grid on Item(X, Y)): candidates of the box's cells (ascending index); filter",
