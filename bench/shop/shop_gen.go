@@ -3705,7 +3705,6 @@ type PlayersInLevels struct {
 	tb     *tickwork.Table              // Player
 	pLevel []int32                      // Player.Level
 	ix     *tickwork.SortedIndex[int32] // index PlayersByLevel
-	rows   []int32                      // the index's candidate rows of a run
 	mark   []uint64                     // a range walk's rows, a bit per table row (clear between runs)
 }
 
@@ -3743,26 +3742,18 @@ func DeclarePlayersInLevels(d *tickwork.Decl, t *Tables) *PlayersInLevels {
 func (q *PlayersInLevels) Run(dst []PlayersInLevelsRow, a int32, b int32) []PlayersInLevelsRow {
 	dst = dst[:0]
 	sx := q.ix.Sorted()
-	rows := q.rows[:0]
 	mark := q.mark // a bit per table row, all clear between runs
 	wlo, whi := sx.MarkTo(mark, sx.Seek(a), b)
 	// the marked rows in ascending entity index (the scan's order), their
 	// words cleared for the next run
 	for w := wlo; w <= whi; w++ {
 		m := mark[w]
-		if m == 0 {
-			continue
-		}
 		mark[w] = 0
 		for ; m != 0; m &= m - 1 {
-			rows = append(rows, w<<6|int32(bits.TrailingZeros64(m)))
-		}
-	}
-	q.rows = rows
-	for _, r := range rows {
-		row := int(r)
-		if tickwork.QueryBoolKey(q.pLevel[row] >= a)&tickwork.QueryBoolKey(q.pLevel[row] <= b) != 0 {
-			dst = append(dst, PlayersInLevelsRow{Player: tickwork.QueryHandle(q.tb, row), Level: q.pLevel[row]})
+			row := int(w<<6 | int32(bits.TrailingZeros64(m)))
+			if tickwork.QueryBoolKey(q.pLevel[row] >= a)&tickwork.QueryBoolKey(q.pLevel[row] <= b) != 0 {
+				dst = append(dst, PlayersInLevelsRow{Player: tickwork.QueryHandle(q.tb, row), Level: q.pLevel[row]})
+			}
 		}
 	}
 	return dst
