@@ -171,6 +171,30 @@ func indexCases() []Case {
 			NewGen:  genHitTotalsByTargetIx,
 			NewScan: genHitTotalsByTargetScan,
 		},
+		&Kase[HF64, *HF64]{
+			Meta: Info{Name: "ix_sales_of_buyer", Family: "index equality event", Set: "shop", Index: "SalesByBuyer",
+				TW:      `query SalesOfBuyer(b: ref Player) { from Sale s  where s.Buyer == b  select s.Item, s.Price }`,
+				SQL:     `SELECT item_idx, item_gen, price FROM sale WHERE buyer_idx = ? AND buyer_gen = ? ORDER BY seq`,
+				Indexes: []string{`CREATE INDEX sale_buyer ON sale(buyer_idx, buyer_gen)`}},
+			Args: func(d *Data) []any { return []any{d.P.Player.Index(), d.P.Player.Generation()} },
+			NewHand: func(d *Data) func([]HF64) []HF64 {
+				evs, b := d.Shop.Sale.Read(), d.P.Player
+				buyers := make([]tickwork.Handle, len(evs))
+				for i, e := range evs {
+					buyers[i] = e.Buyer
+				}
+				// the frame's events are the data set's: kept once, like a table's rows
+				byKey := hashRows(nil, buyers)
+				return func(dst []HF64) []HF64 {
+					for _, i := range byKey[b] {
+						dst = append(dst, HF64{idOf(evs[i].Item), evs[i].Price})
+					}
+					return dst
+				}
+			},
+			NewGen:  genSalesOfBuyer,
+			NewScan: genSalesOfBuyerScan,
+		},
 		&Kase[HI32, *HI32]{
 			Meta: Info{Name: "ix_weakest_units", Family: "index top-n", Set: "arena", Index: "UnitsByHealth",
 				TW:      `query WeakestUnits(n: int32) { from Unit u  select u, u.Health  order by u.Health  limit n }`,

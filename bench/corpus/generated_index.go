@@ -209,3 +209,25 @@ func genStoresNearScan(d *Data) func([]HXY) []HXY {
 		return dst
 	}
 }
+
+func genSalesOfBuyer(d *Data) func([]HF64) []HF64 {
+	q, rows, b := shop.NewSalesOfBuyer(d.Shop), []shop.SalesOfBuyerRow(nil), d.P.Player
+	return func(dst []HF64) []HF64 {
+		rows = q.Run(rows[:0], b)
+		for _, r := range rows {
+			dst = append(dst, HF64{idOf(r.Item), r.Price})
+		}
+		return dst
+	}
+}
+
+func genSalesOfBuyerScan(d *Data) func([]HF64) []HF64 {
+	q, rows, b := shop.NewSalesOfBuyerScan(d.Shop), []shop.SalesOfBuyerScanRow(nil), d.P.Player
+	return func(dst []HF64) []HF64 {
+		rows = q.Run(rows[:0], b)
+		for _, r := range rows {
+			dst = append(dst, HF64{idOf(r.Item), r.Price})
+		}
+		return dst
+	}
+}
