@@ -329,7 +329,7 @@ func (c *checker) servePlan(q *Query, ix *Index) (*IndexPlan, string) {
 			}
 			return &IndexPlan{Index: ix, Walk: WalkEqual, Keys: keys}, ""
 		}
-		if ix.Kind == HashIndex && ix.Event != nil && len(ix.Columns) == 1 && len(q.GroupBy) == 1 && isCol(q.GroupBy[0], ix.Columns[0]) {
+		if ix.Kind == HashIndex && len(ix.Columns) == 1 && len(q.GroupBy) == 1 && isCol(q.GroupBy[0], ix.Columns[0]) {
 			return &IndexPlan{Index: ix, Walk: WalkGroups}, ""
 		}
 		return nil, "its where has no conjunct " + missing + " == x (x a parameter or a constant)"

@@ -238,17 +238,24 @@ func (qg *qGen) indexSource() {
 		g.p("row := int(%s)", r)
 		qg.rowEnv()
 	case schema.WalkGroups:
-		hx, j := qg.loc.name("hx"), qg.loc.name("j")
-		evs := qg.eventRows()
-		g.p("%s := q.ix.Hash()", hx)
-		g.p("for %s := range %s {", j, evs)
-		key := fmt.Sprintf("%s[%s].%s", evs, j, exported(p.Index.Columns[0].Name))
-		g.p("if %s.First(%s) != int32(%s) {", hx, key, j)
-		g.p("continue // not its key's first event: walked with it")
-		g.p("}")
-		g.p("for %s := int32(%s); %s != index.NoRow; %s = %s.Next(%s) {", r, j, r, r, hx, r)
+		// the index's groups, each walked in emission order; the row's
+		// group is found once a group (sinkGroup, at its first row that
+		// passes the where)
+		gx, ng, first := qg.loc.name("gx"), qg.loc.name("ng"), qg.loc.name("first")
+		if q.From.Kind == schema.EventVar {
+			qg.eventRows()
+		}
+		g.p("for %s, %s := 0, %s.Groups(); %s < %s; %s++ {", gx, ng, qg.hx, gx, ng, gx)
+		g.p("_, %s := %s.Group(%s)", first, qg.hx, gx)
+		g.p("gi := int32(-1) // the group's, found at its first row the where passes")
+		g.p("for %s := %s; %s != index.NoRow; %s = %s.Next(%s) {", r, first, r, r, qg.hx, r)
 		qg.closers += 2
-		qg.eventRow(r)
+		if q.From.Kind == schema.EventVar {
+			qg.eventRow(r)
+			return
+		}
+		g.p("row := int(%s)", r)
+		qg.rowEnv()
 	case schema.WalkOrdered:
 		sx := qg.loc.name("sx")
 		g.p("%s := q.ix.Sorted()", sx)
@@ -390,6 +397,33 @@ func (qg *qGen) eventRow(r string) {
 	}
 }
 
+// groupWalkRows is the run-time choice of a grouped walk of a hash
+// index (docs/schema.md, Indexes, "Grouped walks"): the walk when the
+// index holds at least groupWalkRows rows a group, else the scan.
+const groupWalkRows = 4
+
+// groupWalkOpen opens the run-time choice of a grouped walk: the walk's
+// branch (rowLoop writes it), then groupWalkElse the scan's.
+func (qg *qGen) groupWalkOpen() {
+	qg.hx = qg.loc.name("hx")
+	qg.g.p("%s := q.ix.Hash()", qg.hx)
+	qg.g.p("if %s.Len() >= %d*%s.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)", qg.hx, groupWalkRows, qg.hx)
+}
+
+// groupWalkElse closes the walk's branch and writes the scan's: the same
+// rows loop with no index.
+func (qg *qGen) groupWalkElse() {
+	qg.g.p("} else {")
+	p := qg.q.Index
+	qg.q.Index = nil
+	qg.rowLoop()
+	qg.q.Index = p
+	qg.g.p("}")
+}
+
+// walksGroups: the query walks a hash index's groups.
+func (qg *qGen) walksGroups() bool { return qg.q.Index != nil && qg.q.Index.Walk == schema.WalkGroups }
+
 // indexPlan is the plan's access path of an index walk.
 func (qg *qGen) indexPlan() string {
 	q, p := qg.q, qg.q.Index
@@ -430,7 +464,11 @@ func (qg *qGen) indexPlan() string {
 	case schema.WalkEqual:
 		return head + "walk the rows of " + key() + " (ascending " + qg.ordWord() + ")"
 	case schema.WalkGroups:
-		return head + "a walk per group of " + col + " (each in emission order)"
+		rows := "rows"
+		if q.From.Kind == schema.EventVar {
+			rows = "events"
+		}
+		return head + fmt.Sprintf("a walk per group of %s (each in ascending %s; the scan instead when the %s are fewer than %d a group)", col, qg.ordWord(), rows, groupWalkRows)
 	case schema.WalkOrdered:
 		s := head + "ascending walk in (" + col + ", index)"
 		if p.Desc {

@@ -166,7 +166,7 @@ func (s *Systems) All() []tickwork.System {
 	return []tickwork.System{s.Drift.System(), s.Hurt.System()}
 }
 
-// Drift is declared system Drift (indexkit.tw:106): phase update, a dense
+// Drift is declared system Drift (indexkit.tw:112): phase update, a dense
 // kernel over Item, with a SIMD variant.
 type Drift struct {
 	t                    *Tables
@@ -239,7 +239,7 @@ func (k *Drift) simdMarking(lo, hi int) int {
 	return hi
 }
 
-// Hurt is declared system Hurt (indexkit.tw:111): phase update, a loop over
+// Hurt is declared system Hurt (indexkit.tw:117): phase update, a loop over
 // the readable events of Ev, in emission order.
 type Hurt struct {
 	t *Tables
@@ -313,6 +313,10 @@ type Queries struct {
 	EvEqScan         *EvEqScan
 	RangeOwned       *RangeOwned
 	RangeOwnedScan   *RangeOwnedScan
+	OwnerGroups      *OwnerGroups
+	OwnerGroupsScan  *OwnerGroupsScan
+	FlagGroups       *FlagGroups
+	FlagGroupsScan   *FlagGroupsScan
 	RangeGroups      *RangeGroups
 	RangeGroupsScan  *RangeGroupsScan
 	BoxTop           *BoxTop
@@ -361,6 +365,10 @@ func NewQueries(t *Tables) *Queries {
 		EvEqScan:         NewEvEqScan(t),
 		RangeOwned:       NewRangeOwned(t),
 		RangeOwnedScan:   NewRangeOwnedScan(t),
+		OwnerGroups:      NewOwnerGroups(t),
+		OwnerGroupsScan:  NewOwnerGroupsScan(t),
+		FlagGroups:       NewFlagGroups(t),
+		FlagGroupsScan:   NewFlagGroupsScan(t),
 		RangeGroups:      NewRangeGroups(t),
 		RangeGroupsScan:  NewRangeGroupsScan(t),
 		BoxTop:           NewBoxTop(t),
@@ -3729,7 +3737,8 @@ type EvGroupsRow struct {
 }
 
 // EvGroups is declared query EvGroups (indexkit.tw:82). Plan: index EvByWho
-// (hash on Ev(Who)): a walk per group of Who (each in emission order);
+// (hash on Ev(Who)): a walk per group of Who (each in ascending emission
+// position; the scan instead when the events are fewer than 4 a group);
 // filter; group by Who: a dense array over the capacity of domain D; sort
 // groups by their keys. Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
@@ -3794,38 +3803,69 @@ func (q *EvGroups) Run(dst []EvGroupsRow) []EvGroupsRow {
 		clear(q.over)
 	}
 	q.groups = q.groups[:0]
-	es := q.t.Ev.Read()
-	if q.events != nil {
-		es = q.events.Read()
-	}
 	hx := q.ix.Hash()
-	for j := range es {
-		if hx.First(es[j].Who) != int32(j) {
-			continue // not its key's first event: walked with it
+	if hx.Len() >= 4*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
+		es := q.t.Ev.Read()
+		if q.events != nil {
+			es = q.events.Read()
 		}
-		for r := int32(j); r != index.NoRow; r = hx.Next(r) {
-			i := int(r)
-			e2 := &es[i]
-			_ = e2
-			if e2.Amt != 3 {
-				g0 := e2.Who
+		for gx, ng := 0, hx.Groups(); gx < ng; gx++ {
+			_, first := hx.Group(gx)
+			gi := int32(-1) // the group's, found at its first row the where passes
+			for r := first; r != index.NoRow; r = hx.Next(r) {
+				i := int(r)
+				e2 := &es[i]
+				_ = e2
+				if e2.Amt != 3 {
+					g0 := e2.Who
+					if gi < 0 { // the walked group's first row
+						if ix := int(g0.Index()); ix < len(q.slot) {
+							switch s := q.slot[ix]; {
+							case s == 0:
+								q.groups = append(q.groups, evGroupsGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+								q.slot[ix] = int32(len(q.groups))
+								gi = int32(len(q.groups) - 1)
+							case q.groups[s-1].g0 == g0:
+								gi = s - 1
+							}
+						}
+						if gi < 0 {
+							gi = q.group(g0)
+						}
+					}
+					gp := &q.groups[gi]
+					gp.a0 += int64(e2.Amt)
+					gp.a1 += float64(e2.F)
+					gp.a2++
+				}
+			}
+		}
+	} else {
+		es2 := q.t.Ev.Read()
+		if q.events != nil {
+			es2 = q.events.Read()
+		}
+		for i := range es2 {
+			e3 := &es2[i]
+			if e3.Amt != 3 {
+				g02 := e3.Who
 				gi := int32(-1)
-				if ix := int(g0.Index()); ix < len(q.slot) {
-					switch s := q.slot[ix]; {
+				if ix2 := int(g02.Index()); ix2 < len(q.slot) {
+					switch s := q.slot[ix2]; {
 					case s == 0:
-						q.groups = append(q.groups, evGroupsGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
-						q.slot[ix] = int32(len(q.groups))
+						q.groups = append(q.groups, evGroupsGroup{g0: g02, k0: tickwork.QueryHandleKey(g02)})
+						q.slot[ix2] = int32(len(q.groups))
 						gi = int32(len(q.groups) - 1)
-					case q.groups[s-1].g0 == g0:
+					case q.groups[s-1].g0 == g02:
 						gi = s - 1
 					}
 				}
 				if gi < 0 {
-					gi = q.group(g0)
+					gi = q.group(g02)
 				}
 				gp := &q.groups[gi]
-				gp.a0 += int64(e2.Amt)
-				gp.a1 += float64(e2.F)
+				gp.a0 += int64(e3.Amt)
+				gp.a1 += float64(e3.F)
 				gp.a2++
 			}
 		}
@@ -3849,7 +3889,7 @@ func (q *EvGroups) Run(dst []EvGroupsRow) []EvGroupsRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *EvGroups) Plan() string {
-	return "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in emission order); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys"
+	return "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in ascending emission position; the scan instead when the events are fewer than 4 a group); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it: the slot of its
@@ -4374,15 +4414,681 @@ func (q *RangeOwnedScan) Plan() string {
 	return "scan Item (ascending index); semi-join: mark Item rows from a scan of Item o by o.Owner (generation-checked) in a bitmap over Item's capacity; filter"
 }
 
-// RangeGroupsRow is a row of the result of query RangeGroups
+// OwnerGroupsRow is a row of the result of query OwnerGroups
 // (indexkit.tw:93).
+type OwnerGroupsRow struct {
+	Owner tickwork.Handle // ref Item
+	SumW  float64
+	Count int64
+}
+
+// OwnerGroups is declared query OwnerGroups (indexkit.tw:93). Plan: index
+// ByOwner (hash on Item(Owner)): a walk per group of Owner (each in
+// ascending index; the scan instead when the rows are fewer than 4 a
+// group); filter; group by Owner: a dense array over the capacity of domain
+// D; sort groups by their keys. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type OwnerGroups struct {
+	t      *Tables
+	tb     *tickwork.Table                      // Item
+	iScore []int32                              // Item.Score
+	iW     []float32                            // Item.W
+	iOwner []tickwork.Handle                    // Item.Owner
+	ix     *tickwork.HashIndex[tickwork.Handle] // index ByOwner
+	groups []ownerGroupsGroup                   // the groups of a run
+	slot   []int32                              // entity index -> group+1 (0: none)
+	over   map[tickwork.Handle]int32            // groups whose slot another generation holds
+}
+
+// ownerGroupsGroup is a group of query OwnerGroups: its keys (value, ordering form) and
+// aggregates.
+type ownerGroupsGroup struct {
+	g0 tickwork.Handle
+	k0 uint64
+	a0 float64
+	a1 int64
+}
+
+// NewOwnerGroups makes query OwnerGroups over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewOwnerGroups(t *Tables) *OwnerGroups {
+	q := &OwnerGroups{t: t, tb: t.Item.Table}
+	q.iScore = t.Item.Score.All()
+	q.iW = t.Item.W.All()
+	q.iOwner = t.Item.Owner.All()
+	q.ix = t.Indexes.ByOwner
+	q.slot = make([]int32, t.Item.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// DeclareOwnerGroups makes query OwnerGroups for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareOwnerGroups(d *tickwork.Decl, t *Tables) *OwnerGroups {
+	q := &OwnerGroups{t: t, tb: t.Item.Table}
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.iW = tickwork.Read(d, t.Item.W).All()
+	q.iOwner = tickwork.Read(d, t.Item.Owner).All()
+	q.ix = t.Indexes.ByOwner
+	tickwork.ReadIndex(d, q.ix)
+	q.slot = make([]int32, t.Item.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OwnerGroups) Run(dst []OwnerGroupsRow) []OwnerGroupsRow {
+	dst = dst[:0]
+	for i := range q.groups {
+		if ix := int(q.groups[i].g0.Index()); ix < len(q.slot) {
+			q.slot[ix] = 0
+		}
+	}
+	if len(q.over) > 0 {
+		clear(q.over)
+	}
+	q.groups = q.groups[:0]
+	hx := q.ix.Hash()
+	if hx.Len() >= 4*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
+		for gx, ng := 0, hx.Groups(); gx < ng; gx++ {
+			_, first := hx.Group(gx)
+			gi := int32(-1) // the group's, found at its first row the where passes
+			for r := first; r != index.NoRow; r = hx.Next(r) {
+				row := int(r)
+				if q.iScore[row] != 3 {
+					g0 := q.iOwner[row]
+					if gi < 0 { // the walked group's first row
+						if ix := int(g0.Index()); ix < len(q.slot) {
+							switch s := q.slot[ix]; {
+							case s == 0:
+								q.groups = append(q.groups, ownerGroupsGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+								q.slot[ix] = int32(len(q.groups))
+								gi = int32(len(q.groups) - 1)
+							case q.groups[s-1].g0 == g0:
+								gi = s - 1
+							}
+						}
+						if gi < 0 {
+							gi = q.group(g0)
+						}
+					}
+					gp := &q.groups[gi]
+					gp.a0 += float64(q.iW[row])
+					gp.a1++
+				}
+			}
+		}
+	} else {
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				iScores := q.iScore[base+lo : base+hi]
+				iWs, iOwners := q.iW[base+lo : base+hi][:len(iScores)], q.iOwner[base+lo : base+hi][:len(iScores)]
+				for i := range iScores {
+					if iScores[i] != 3 {
+						g02 := iOwners[i]
+						gi := int32(-1)
+						if ix2 := int(g02.Index()); ix2 < len(q.slot) {
+							switch s := q.slot[ix2]; {
+							case s == 0:
+								q.groups = append(q.groups, ownerGroupsGroup{g0: g02, k0: tickwork.QueryHandleKey(g02)})
+								q.slot[ix2] = int32(len(q.groups))
+								gi = int32(len(q.groups) - 1)
+							case q.groups[s-1].g0 == g02:
+								gi = s - 1
+							}
+						}
+						if gi < 0 {
+							gi = q.group(g02)
+						}
+						gp := &q.groups[gi]
+						gp.a0 += float64(iWs[i])
+						gp.a1++
+					}
+				}
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, ownerGroupsOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && ownerGroupsOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, OwnerGroupsRow{Owner: gp.g0, SumW: gp.a0, Count: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OwnerGroups) Plan() string {
+	return "index ByOwner (hash on Item(Owner)): a walk per group of Owner (each in ascending index; the scan instead when the rows are fewer than 4 a group); filter; group by Owner: a dense array over the capacity of domain D; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it: the slot of its
+// entity index, or (another generation holds the slot) the overflow map.
+func (q *OwnerGroups) group(key tickwork.Handle) int32 {
+	ix := int(key.Index())
+	if ix < len(q.slot) {
+		if s := q.slot[ix]; s == 0 {
+			q.groups = append(q.groups, ownerGroupsGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+			q.slot[ix] = int32(len(q.groups))
+			return int32(len(q.groups) - 1)
+		} else if q.groups[s-1].g0 == key {
+			return s - 1
+		}
+	}
+	if gi, ok := q.over[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, ownerGroupsGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+	q.over[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// ownerGroupsOrder orders the groups of query OwnerGroups: its order keys, then the group
+// keys.
+func ownerGroupsOrder(a, b ownerGroupsGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// OwnerGroupsScanRow is a row of the result of query OwnerGroupsScan
+// (indexkit.tw:94).
+type OwnerGroupsScanRow struct {
+	Owner tickwork.Handle // ref Item
+	SumW  float64
+	Count int64
+}
+
+// OwnerGroupsScan is declared query OwnerGroupsScan (indexkit.tw:94). Plan:
+// scan Item (ascending index); filter; group by Owner: a dense array over
+// the capacity of domain D; sort groups by their keys. Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type OwnerGroupsScan struct {
+	t      *Tables
+	tb     *tickwork.Table           // Item
+	iScore []int32                   // Item.Score
+	iW     []float32                 // Item.W
+	iOwner []tickwork.Handle         // Item.Owner
+	groups []ownerGroupsScanGroup    // the groups of a run
+	slot   []int32                   // entity index -> group+1 (0: none)
+	over   map[tickwork.Handle]int32 // groups whose slot another generation holds
+}
+
+// ownerGroupsScanGroup is a group of query OwnerGroupsScan: its keys (value, ordering form) and
+// aggregates.
+type ownerGroupsScanGroup struct {
+	g0 tickwork.Handle
+	k0 uint64
+	a0 float64
+	a1 int64
+}
+
+// NewOwnerGroupsScan makes query OwnerGroupsScan over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewOwnerGroupsScan(t *Tables) *OwnerGroupsScan {
+	q := &OwnerGroupsScan{t: t, tb: t.Item.Table}
+	q.iScore = t.Item.Score.All()
+	q.iW = t.Item.W.All()
+	q.iOwner = t.Item.Owner.All()
+	q.slot = make([]int32, t.Item.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// DeclareOwnerGroupsScan makes query OwnerGroupsScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareOwnerGroupsScan(d *tickwork.Decl, t *Tables) *OwnerGroupsScan {
+	q := &OwnerGroupsScan{t: t, tb: t.Item.Table}
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.iW = tickwork.Read(d, t.Item.W).All()
+	q.iOwner = tickwork.Read(d, t.Item.Owner).All()
+	q.slot = make([]int32, t.Item.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OwnerGroupsScan) Run(dst []OwnerGroupsScanRow) []OwnerGroupsScanRow {
+	dst = dst[:0]
+	for i := range q.groups {
+		if ix := int(q.groups[i].g0.Index()); ix < len(q.slot) {
+			q.slot[ix] = 0
+		}
+	}
+	if len(q.over) > 0 {
+		clear(q.over)
+	}
+	q.groups = q.groups[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			iScores := q.iScore[base+lo : base+hi]
+			iWs, iOwners := q.iW[base+lo : base+hi][:len(iScores)], q.iOwner[base+lo : base+hi][:len(iScores)]
+			for i := range iScores {
+				if iScores[i] != 3 {
+					g0 := iOwners[i]
+					gi := int32(-1)
+					if ix := int(g0.Index()); ix < len(q.slot) {
+						switch s := q.slot[ix]; {
+						case s == 0:
+							q.groups = append(q.groups, ownerGroupsScanGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+							q.slot[ix] = int32(len(q.groups))
+							gi = int32(len(q.groups) - 1)
+						case q.groups[s-1].g0 == g0:
+							gi = s - 1
+						}
+					}
+					if gi < 0 {
+						gi = q.group(g0)
+					}
+					gp := &q.groups[gi]
+					gp.a0 += float64(iWs[i])
+					gp.a1++
+				}
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, ownerGroupsScanOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && ownerGroupsScanOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, OwnerGroupsScanRow{Owner: gp.g0, SumW: gp.a0, Count: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OwnerGroupsScan) Plan() string {
+	return "scan Item (ascending index); filter; group by Owner: a dense array over the capacity of domain D; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it: the slot of its
+// entity index, or (another generation holds the slot) the overflow map.
+func (q *OwnerGroupsScan) group(key tickwork.Handle) int32 {
+	ix := int(key.Index())
+	if ix < len(q.slot) {
+		if s := q.slot[ix]; s == 0 {
+			q.groups = append(q.groups, ownerGroupsScanGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+			q.slot[ix] = int32(len(q.groups))
+			return int32(len(q.groups) - 1)
+		} else if q.groups[s-1].g0 == key {
+			return s - 1
+		}
+	}
+	if gi, ok := q.over[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, ownerGroupsScanGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+	q.over[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// ownerGroupsScanOrder orders the groups of query OwnerGroupsScan: its order keys, then the group
+// keys.
+func ownerGroupsScanOrder(a, b ownerGroupsScanGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// FlagGroupsRow is a row of the result of query FlagGroups
+// (indexkit.tw:96).
+type FlagGroupsRow struct {
+	Flag     bool
+	SumW     float64
+	Count    int64
+	MaxScore int32
+}
+
+// FlagGroups is declared query FlagGroups (indexkit.tw:96). Plan: index
+// ByFlag (hash on Item(Flag)): a walk per group of Flag (each in ascending
+// index; the scan instead when the rows are fewer than 4 a group); group by
+// Flag: a group table (map) of the keys; sort groups by their keys. Run it
+// from one goroutine at a time; the result's order is docs/schema.md's
+// Query results.
+type FlagGroups struct {
+	t      *Tables
+	tb     *tickwork.Table           // Item
+	iFlag  []bool                    // Item.Flag
+	iScore []int32                   // Item.Score
+	iW     []float32                 // Item.W
+	ix     *tickwork.HashIndex[bool] // index ByFlag
+	groups []flagGroupsGroup         // the groups of a run
+	index  map[flagGroupsKey]int32   // group key -> group
+}
+
+// flagGroupsKey is a group key of query FlagGroups, in ordering form.
+type flagGroupsKey struct {
+	k0 uint8
+}
+
+// flagGroupsGroup is a group of query FlagGroups: its keys (value, ordering form) and
+// aggregates.
+type flagGroupsGroup struct {
+	g0  bool
+	k0  uint8
+	a0  float64
+	a1  int64
+	a2  int32
+	ok2 bool
+}
+
+// NewFlagGroups makes query FlagGroups over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewFlagGroups(t *Tables) *FlagGroups {
+	q := &FlagGroups{t: t, tb: t.Item.Table}
+	q.iFlag = t.Item.Flag.All()
+	q.iScore = t.Item.Score.All()
+	q.iW = t.Item.W.All()
+	q.ix = t.Indexes.ByFlag
+	q.index = map[flagGroupsKey]int32{}
+	return q
+}
+
+// DeclareFlagGroups makes query FlagGroups for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareFlagGroups(d *tickwork.Decl, t *Tables) *FlagGroups {
+	q := &FlagGroups{t: t, tb: t.Item.Table}
+	q.iFlag = tickwork.Read(d, t.Item.Flag).All()
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.iW = tickwork.Read(d, t.Item.W).All()
+	q.ix = t.Indexes.ByFlag
+	tickwork.ReadIndex(d, q.ix)
+	q.index = map[flagGroupsKey]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *FlagGroups) Run(dst []FlagGroupsRow) []FlagGroupsRow {
+	dst = dst[:0]
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
+	q.groups = q.groups[:0]
+	hx := q.ix.Hash()
+	if hx.Len() >= 4*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
+		for gx, ng := 0, hx.Groups(); gx < ng; gx++ {
+			_, first := hx.Group(gx)
+			gi := int32(-1) // the group's, found at its first row the where passes
+			for r := first; r != index.NoRow; r = hx.Next(r) {
+				row := int(r)
+				g0 := q.iFlag[row]
+				if gi < 0 { // the walked group's first row
+					gi = q.group(flagGroupsKey{k0: tickwork.QueryBoolKey(g0)}, g0)
+				}
+				gp := &q.groups[gi]
+				gp.a0 += float64(q.iW[row])
+				gp.a1++
+				if v := q.iScore[row]; !gp.ok2 || v > gp.a2 {
+					gp.a2, gp.ok2 = v, true
+				}
+			}
+		}
+	} else {
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				iFlags := q.iFlag[base+lo : base+hi]
+				iScores, iWs := q.iScore[base+lo : base+hi][:len(iFlags)], q.iW[base+lo : base+hi][:len(iFlags)]
+				for i := range iFlags {
+					g02 := iFlags[i]
+					gi := q.group(flagGroupsKey{k0: tickwork.QueryBoolKey(g02)}, g02)
+					gp := &q.groups[gi]
+					gp.a0 += float64(iWs[i])
+					gp.a1++
+					if v2 := iScores[i]; !gp.ok2 || v2 > gp.a2 {
+						gp.a2, gp.ok2 = v2, true
+					}
+				}
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, flagGroupsOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && flagGroupsOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, FlagGroupsRow{Flag: gp.g0, SumW: gp.a0, Count: gp.a1, MaxScore: gp.a2})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *FlagGroups) Plan() string {
+	return "index ByFlag (hash on Item(Flag)): a walk per group of Flag (each in ascending index; the scan instead when the rows are fewer than 4 a group); group by Flag: a group table (map) of the keys; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it with the key values.
+func (q *FlagGroups) group(key flagGroupsKey, g0 bool) int32 {
+	if gi, ok := q.index[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, flagGroupsGroup{g0: g0, k0: key.k0})
+	q.index[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// flagGroupsOrder orders the groups of query FlagGroups: its order keys, then the group
+// keys.
+func flagGroupsOrder(a, b flagGroupsGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// FlagGroupsScanRow is a row of the result of query FlagGroupsScan
+// (indexkit.tw:97).
+type FlagGroupsScanRow struct {
+	Flag     bool
+	SumW     float64
+	Count    int64
+	MaxScore int32
+}
+
+// FlagGroupsScan is declared query FlagGroupsScan (indexkit.tw:97). Plan:
+// scan Item (ascending index); group by Flag: a group table (map) of the
+// keys; sort groups by their keys. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type FlagGroupsScan struct {
+	t      *Tables
+	tb     *tickwork.Table             // Item
+	iFlag  []bool                      // Item.Flag
+	iScore []int32                     // Item.Score
+	iW     []float32                   // Item.W
+	groups []flagGroupsScanGroup       // the groups of a run
+	index  map[flagGroupsScanKey]int32 // group key -> group
+}
+
+// flagGroupsScanKey is a group key of query FlagGroupsScan, in ordering form.
+type flagGroupsScanKey struct {
+	k0 uint8
+}
+
+// flagGroupsScanGroup is a group of query FlagGroupsScan: its keys (value, ordering form) and
+// aggregates.
+type flagGroupsScanGroup struct {
+	g0  bool
+	k0  uint8
+	a0  float64
+	a1  int64
+	a2  int32
+	ok2 bool
+}
+
+// NewFlagGroupsScan makes query FlagGroupsScan over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewFlagGroupsScan(t *Tables) *FlagGroupsScan {
+	q := &FlagGroupsScan{t: t, tb: t.Item.Table}
+	q.iFlag = t.Item.Flag.All()
+	q.iScore = t.Item.Score.All()
+	q.iW = t.Item.W.All()
+	q.index = map[flagGroupsScanKey]int32{}
+	return q
+}
+
+// DeclareFlagGroupsScan makes query FlagGroupsScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareFlagGroupsScan(d *tickwork.Decl, t *Tables) *FlagGroupsScan {
+	q := &FlagGroupsScan{t: t, tb: t.Item.Table}
+	q.iFlag = tickwork.Read(d, t.Item.Flag).All()
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.iW = tickwork.Read(d, t.Item.W).All()
+	q.index = map[flagGroupsScanKey]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *FlagGroupsScan) Run(dst []FlagGroupsScanRow) []FlagGroupsScanRow {
+	dst = dst[:0]
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
+	q.groups = q.groups[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			iFlags := q.iFlag[base+lo : base+hi]
+			iScores, iWs := q.iScore[base+lo : base+hi][:len(iFlags)], q.iW[base+lo : base+hi][:len(iFlags)]
+			for i := range iFlags {
+				g0 := iFlags[i]
+				gi := q.group(flagGroupsScanKey{k0: tickwork.QueryBoolKey(g0)}, g0)
+				gp := &q.groups[gi]
+				gp.a0 += float64(iWs[i])
+				gp.a1++
+				if v := iScores[i]; !gp.ok2 || v > gp.a2 {
+					gp.a2, gp.ok2 = v, true
+				}
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, flagGroupsScanOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && flagGroupsScanOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, FlagGroupsScanRow{Flag: gp.g0, SumW: gp.a0, Count: gp.a1, MaxScore: gp.a2})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *FlagGroupsScan) Plan() string {
+	return "scan Item (ascending index); group by Flag: a group table (map) of the keys; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it with the key values.
+func (q *FlagGroupsScan) group(key flagGroupsScanKey, g0 bool) int32 {
+	if gi, ok := q.index[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, flagGroupsScanGroup{g0: g0, k0: key.k0})
+	q.index[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// flagGroupsScanOrder orders the groups of query FlagGroupsScan: its order keys, then the group
+// keys.
+func flagGroupsScanOrder(a, b flagGroupsScanGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// RangeGroupsRow is a row of the result of query RangeGroups
+// (indexkit.tw:99).
 type RangeGroupsRow struct {
 	Grp   int32
 	SumW  float64
 	Count int64
 }
 
-// RangeGroups is declared query RangeGroups (indexkit.tw:93). Plan: index
+// RangeGroups is declared query RangeGroups (indexkit.tw:99). Plan: index
 // ByW (sorted on Item(W)): range walk, from W param lo, rows marked in a
 // bitmap, read in ascending index; filter; group by Grp: a group table
 // (map) of the keys; sort groups by their keys. Run it from one goroutine
@@ -4516,17 +5222,17 @@ func rangeGroupsOrder(a, b rangeGroupsGroup) int {
 }
 
 // RangeGroupsScanRow is a row of the result of query RangeGroupsScan
-// (indexkit.tw:94).
+// (indexkit.tw:100).
 type RangeGroupsScanRow struct {
 	Grp   int32
 	SumW  float64
 	Count int64
 }
 
-// RangeGroupsScan is declared query RangeGroupsScan (indexkit.tw:94). Plan:
-// scan Item (ascending index); filter; group by Grp: a group table (map) of
-// the keys; sort groups by their keys. Run it from one goroutine at a time;
-// the result's order is docs/schema.md's Query results.
+// RangeGroupsScan is declared query RangeGroupsScan (indexkit.tw:100).
+// Plan: scan Item (ascending index); filter; group by Grp: a group table
+// (map) of the keys; sort groups by their keys. Run it from one goroutine
+// at a time; the result's order is docs/schema.md's Query results.
 type RangeGroupsScan struct {
 	t      *Tables
 	tb     *tickwork.Table              // Item
@@ -4647,13 +5353,13 @@ func rangeGroupsScanOrder(a, b rangeGroupsScanGroup) int {
 	return 0
 }
 
-// BoxTopRow is a row of the result of query BoxTop (indexkit.tw:96).
+// BoxTopRow is a row of the result of query BoxTop (indexkit.tw:102).
 type BoxTopRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// BoxTop is declared query BoxTop (indexkit.tw:96). Plan: index Pos (grid
+// BoxTop is declared query BoxTop (indexkit.tw:102). Plan: index Pos (grid
 // on Item(X, Y)): candidates of the box's cells (ascending index); filter;
 // top-n heap by (Score desc, index). Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
@@ -4795,16 +5501,16 @@ func (q *BoxTop) offer(e *boxTopEnt, bound int) (int32, bool) {
 }
 
 // BoxTopScanRow is a row of the result of query BoxTopScan
-// (indexkit.tw:97).
+// (indexkit.tw:103).
 type BoxTopScanRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// BoxTopScan is declared query BoxTopScan (indexkit.tw:97). Plan: scan Item
-// (ascending index); filter; top-n heap by (Score desc, index). Run it from
-// one goroutine at a time; the result's order is docs/schema.md's Query
-// results.
+// BoxTopScan is declared query BoxTopScan (indexkit.tw:103). Plan: scan
+// Item (ascending index); filter; top-n heap by (Score desc, index). Run it
+// from one goroutine at a time; the result's order is docs/schema.md's
+// Query results.
 type BoxTopScan struct {
 	t      *Tables
 	tb     *tickwork.Table // Item
@@ -4944,12 +5650,12 @@ func (q *BoxTopScan) offer(e *boxTopScanEnt, bound int) (int32, bool) {
 }
 
 // EqDistinctRow is a row of the result of query EqDistinct
-// (indexkit.tw:99).
+// (indexkit.tw:105).
 type EqDistinctRow struct {
 	Score int32
 }
 
-// EqDistinct is declared query EqDistinct (indexkit.tw:99). Plan: index
+// EqDistinct is declared query EqDistinct (indexkit.tw:105). Plan: index
 // ByGrpKind (hash on Item(Grp, Kind)): walk the rows of Grp == param g and
 // Kind == 1 (ascending index); filter; distinct: a set of the select items.
 // Run it from one goroutine at a time; the result's order is
@@ -5025,12 +5731,12 @@ func (q *EqDistinct) Plan() string {
 }
 
 // EqDistinctScanRow is a row of the result of query EqDistinctScan
-// (indexkit.tw:100).
+// (indexkit.tw:106).
 type EqDistinctScanRow struct {
 	Score int32
 }
 
-// EqDistinctScan is declared query EqDistinctScan (indexkit.tw:100). Plan:
+// EqDistinctScan is declared query EqDistinctScan (indexkit.tw:106). Plan:
 // scan Item (ascending index); filter; distinct: a set of the select items.
 // Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.

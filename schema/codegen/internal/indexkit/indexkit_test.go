@@ -99,8 +99,16 @@ func (wd *world) mutate(t testing.TB) {
 		}
 	}
 	require.NoError(t, wd.w.Frame(1.0/60))
+	// half the frames, the events of three targets (many a group: EvGroups
+	// walks its index's groups), else of any (few a group: it scans)
+	few := []tickwork.Handle{wd.anyItem(), wd.anyItem(), wd.anyItem()}
+	many := r.IntN(2) == 0
 	for range r.IntN(200) {
-		require.NoError(t, tb.Ev.Emit(kit.Ev{Who: wd.anyItem(), Amt: int32(r.IntN(6)), F: wd.float()}))
+		who := wd.anyItem()
+		if many {
+			who = few[r.IntN(len(few))]
+		}
+		require.NoError(t, tb.Ev.Emit(kit.Ev{Who: who, Amt: int32(r.IntN(6)), F: wd.float()}))
 	}
 }
 
@@ -113,6 +121,10 @@ func same(t *testing.T, what string, a, b any) {
 		nonEmpty[what]++
 	}
 }
+
+// groupBranches counts the run-time choices of EvGroups's grouped walk
+// (docs/schema.md, Indexes): both are compared with the scan.
+var groupBranches = map[string]int{}
 
 // nonEmpty counts each query's results that held rows: the comparison
 // is not of empty results only.
@@ -151,6 +163,10 @@ func runs(wd *world) []pair {
 		rsS     []kit.RangeScoreScanRow
 		rl      []kit.RangeLimitRow
 		rlS     []kit.RangeLimitScanRow
+		og      []kit.OwnerGroupsRow
+		ogS     []kit.OwnerGroupsScanRow
+		fg      []kit.FlagGroupsRow
+		fgS     []kit.FlagGroupsScanRow
 		rw      []kit.RangeWRow
 		rwS     []kit.RangeWScanRow
 		box     []kit.BoxRow
@@ -244,6 +260,13 @@ func runs(wd *world) []pair {
 			same(t, "RangeLimit", rl, rlS)
 		}},
 		{func() {
+			og, ogS = q.OwnerGroups.Run(og), q.OwnerGroupsScan.Run(ogS)
+			fg, fgS = q.FlagGroups.Run(fg), q.FlagGroupsScan.Run(fgS)
+		}, func(t *testing.T) {
+			same(t, "OwnerGroups", og, ogS)
+			same(t, "FlagGroups", fg, fgS)
+		}},
+		{func() {
 			lo := coord()
 			rw, rwS = q.RangeW.Run(rw, lo), q.RangeWScan.Run(rwS, lo)
 		}, func(t *testing.T) {
@@ -274,6 +297,12 @@ func runs(wd *world) []pair {
 			evg, evgS = q.EvGroups.Run(evg), q.EvGroupsScan.Run(evgS)
 		}, func(t *testing.T) {
 			same(t, "EvGroups", evg, evgS)
+			// the branch Run took (the generator's groupWalkRows, 4)
+			if hx := wd.t.Indexes.EvByWho.Hash(); hx.Len() >= 4*hx.Groups() {
+				groupBranches["walk"]++
+			} else {
+				groupBranches["scan"]++
+			}
 		}},
 		{func() {
 			h := handles()
@@ -330,7 +359,9 @@ func TestIndexedMatchesScan(t *testing.T) {
 			}
 		}
 	}
-	require.Len(t, nonEmpty, 21, "every query returned rows at times: %v", nonEmpty)
+	require.Len(t, nonEmpty, 23, "every query returned rows at times: %v", nonEmpty)
+	require.Positive(t, groupBranches["walk"], "EvGroups walked its groups at times: %v", groupBranches)
+	require.Positive(t, groupBranches["scan"], "EvGroups scanned at times: %v", groupBranches)
 	t.Logf("results with rows: %v", nonEmpty)
 }
 
@@ -355,7 +386,9 @@ func TestIndexedPlans(t *testing.T) {
 		q.RangeSum.Plan():     "index ByW (sorted on Item(W)): range walk, from W param lo, rows marked in a bitmap, read in ascending index; filter; aggregate sum, count, min (one row)",
 		q.Box.Plan():          "index Pos (grid on Item(X, Y)): candidates of the box's cells (ascending index); filter",
 		q.Disc.Plan():         "index Pos (grid on Item(X, Y)): candidates of the cells of the disc's bounding box, rounded outward (ascending index); filter",
-		q.EvGroups.Plan():     "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in emission order); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys",
+		q.OwnerGroups.Plan():  "index ByOwner (hash on Item(Owner)): a walk per group of Owner (each in ascending index; the scan instead when the rows are fewer than 4 a group); filter; group by Owner: a dense array over the capacity of domain D; sort groups by their keys",
+		q.FlagGroups.Plan():   "index ByFlag (hash on Item(Flag)): a walk per group of Flag (each in ascending index; the scan instead when the rows are fewer than 4 a group); group by Flag: a group table (map) of the keys; sort groups by their keys",
+		q.EvGroups.Plan():     "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in ascending emission position; the scan instead when the events are fewer than 4 a group); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys",
 		q.EvEq.Plan():         "index EvByWho (hash on Ev(Who)): walk the rows of Who == param w (ascending emission position); filter",
 		q.BoxScan.Plan():      "scan Item (ascending index); filter",
 	} {
