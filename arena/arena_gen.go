@@ -966,8 +966,8 @@ type HitTotalsByTargetRow struct {
 // HitTotalsByTarget is declared query HitTotalsByTarget (arena.tw:147).
 // Plan: index HitsByTarget (hash on HitEvent(Target)): a walk per group of
 // Target (each in ascending emission position; the scan instead when the
-// events are fewer than 4 a group); group by Target: a dense array over the
-// capacity of domain Actors; sort groups by their keys. Run it from one
+// events are fewer than 64 a group); group by Target: a dense array over
+// the capacity of domain Actors; sort groups by their keys. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
 type HitTotalsByTarget struct {
@@ -1032,7 +1032,7 @@ func (q *HitTotalsByTarget) Run(dst []HitTotalsByTargetRow) []HitTotalsByTargetR
 	}
 	q.groups = q.groups[:0]
 	hx := q.ix.Hash()
-	if hx.Len() >= 4*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
+	if hx.Len() >= 64*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
 		hs := q.t.HitEvent.Read()
 		if q.events != nil {
 			hs = q.events.Read()
@@ -1111,7 +1111,7 @@ func (q *HitTotalsByTarget) Run(dst []HitTotalsByTargetRow) []HitTotalsByTargetR
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *HitTotalsByTarget) Plan() string {
-	return "index HitsByTarget (hash on HitEvent(Target)): a walk per group of Target (each in ascending emission position; the scan instead when the events are fewer than 4 a group); group by Target: a dense array over the capacity of domain Actors; sort groups by their keys"
+	return "index HitsByTarget (hash on HitEvent(Target)): a walk per group of Target (each in ascending emission position; the scan instead when the events are fewer than 64 a group); group by Target: a dense array over the capacity of domain Actors; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it: the slot of its

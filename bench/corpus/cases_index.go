@@ -138,6 +138,35 @@ func indexCases() []Case {
 			NewGen:  genItemSales,
 			NewScan: genItemSalesScan,
 		},
+		&Kase[ItemTotals, *ItemTotals]{
+			Meta: Info{Name: "ix_orders_by_item", Family: "index group-by key table", Set: "shop", Index: "OrdersOfItem",
+				TW: `query OrdersByItemIx() { from Order o  group by o.Item  select o.Item, count() as N, sum(o.Quantity) as Qty }`,
+				SQL: `SELECT item_idx, item_gen, count(*), sum(quantity) FROM orders
+	GROUP BY item_idx, item_gen ORDER BY item_idx, item_gen`,
+				Indexes: []string{`CREATE INDEX orders_item ON orders(item_idx, item_gen, quantity)`}},
+			NewHand: func(d *Data) func([]ItemTotals) []ItemTotals {
+				o := &d.Shop.Order
+				q := o.Quantity.All()
+				byKey, keys := hashRows(o.Table, o.Item.All()), []tickwork.Handle(nil)
+				for k := range byKey {
+					keys = append(keys, k)
+				}
+				sortHandles(keys)
+				return func(dst []ItemTotals) []ItemTotals {
+					for _, k := range keys {
+						g := ItemTotals{Item: idOf(k)}
+						for _, r := range byKey[k] {
+							g.N++
+							g.Qty += int64(q[r])
+						}
+						dst = append(dst, g)
+					}
+					return dst
+				}
+			},
+			NewGen:  genOrdersByItemIx,
+			NewScan: genOrdersByItem,
+		},
 		&Kase[HitTotal, *HitTotal]{
 			Meta: Info{Name: "ix_hit_totals_by_target", Family: "index group-by key", Set: "arena", Index: "HitsByTarget",
 				TW: `query HitTotalsByTarget() { from HitEvent h  group by h.Target  select h.Target, sum(h.Damage) as Total, count() as Hits }`,

@@ -231,3 +231,14 @@ func genSalesOfBuyerScan(d *Data) func([]HF64) []HF64 {
 		return dst
 	}
 }
+
+func genOrdersByItemIx(d *Data) func([]ItemTotals) []ItemTotals {
+	q, rows := shop.NewOrdersByItemIx(d.Shop), []shop.OrdersByItemIxRow(nil)
+	return func(dst []ItemTotals) []ItemTotals {
+		rows = q.Run(rows[:0])
+		for _, r := range rows {
+			dst = append(dst, ItemTotals{idOf(r.Item), r.N, r.Qty})
+		}
+		return dst
+	}
+}

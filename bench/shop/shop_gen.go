@@ -210,6 +210,7 @@ type Queries struct {
 	StoresInBoxScan     *StoresInBoxScan
 	StoresNear          *StoresNear
 	StoresNearScan      *StoresNearScan
+	OrdersByItemIx      *OrdersByItemIx
 	SalesOfBuyer        *SalesOfBuyer
 	SalesOfBuyerScan    *SalesOfBuyerScan
 }
@@ -256,6 +257,7 @@ func NewQueries(t *Tables) *Queries {
 		StoresInBoxScan:     NewStoresInBoxScan(t),
 		StoresNear:          NewStoresNear(t),
 		StoresNearScan:      NewStoresNearScan(t),
+		OrdersByItemIx:      NewOrdersByItemIx(t),
 		SalesOfBuyer:        NewSalesOfBuyer(t),
 		SalesOfBuyerScan:    NewSalesOfBuyerScan(t),
 	}
@@ -4742,14 +4744,206 @@ func (q *StoresNearScan) Plan() string {
 	return "scan Store (ascending index); filter; lane of the last run: " + q.lane
 }
 
+// OrdersByItemIxRow is a row of the result of query OrdersByItemIx
+// (shop.tw:331).
+type OrdersByItemIxRow struct {
+	Item   tickwork.Handle // ref Product
+	N, Qty int64
+}
+
+// OrdersByItemIx is declared query OrdersByItemIx (shop.tw:331). Plan:
+// index OrdersOfItem (hash on Order(Item)): a walk per group of Item (each
+// in ascending index; the scan instead when the rows are fewer than 64 a
+// group); group by Item: a dense array over the capacity of table Product;
+// sort groups by their keys. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type OrdersByItemIx struct {
+	t         *Tables
+	tb        *tickwork.Table                      // Order
+	oItem     []tickwork.Handle                    // Order.Item
+	oQuantity []int32                              // Order.Quantity
+	ix        *tickwork.HashIndex[tickwork.Handle] // index OrdersOfItem
+	groups    []ordersByItemIxGroup                // the groups of a run
+	slot      []int32                              // entity index -> group+1 (0: none)
+	over      map[tickwork.Handle]int32            // groups whose slot another generation holds
+}
+
+// ordersByItemIxGroup is a group of query OrdersByItemIx: its keys (value, ordering form) and
+// aggregates.
+type ordersByItemIxGroup struct {
+	g0 tickwork.Handle
+	k0 uint64
+	a0 int64
+	a1 int64
+}
+
+// NewOrdersByItemIx makes query OrdersByItemIx over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewOrdersByItemIx(t *Tables) *OrdersByItemIx {
+	q := &OrdersByItemIx{t: t, tb: t.Order.Table}
+	q.oItem = t.Order.Item.All()
+	q.oQuantity = t.Order.Quantity.All()
+	q.ix = t.Indexes.OrdersOfItem
+	q.slot = make([]int32, t.Product.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// DeclareOrdersByItemIx makes query OrdersByItemIx for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareOrdersByItemIx(d *tickwork.Decl, t *Tables) *OrdersByItemIx {
+	q := &OrdersByItemIx{t: t, tb: t.Order.Table}
+	q.oItem = tickwork.Read(d, t.Order.Item).All()
+	q.oQuantity = tickwork.Read(d, t.Order.Quantity).All()
+	q.ix = t.Indexes.OrdersOfItem
+	tickwork.ReadIndex(d, q.ix)
+	q.slot = make([]int32, t.Product.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OrdersByItemIx) Run(dst []OrdersByItemIxRow) []OrdersByItemIxRow {
+	dst = dst[:0]
+	for i := range q.groups {
+		if ix := int(q.groups[i].g0.Index()); ix < len(q.slot) {
+			q.slot[ix] = 0
+		}
+	}
+	if len(q.over) > 0 {
+		clear(q.over)
+	}
+	q.groups = q.groups[:0]
+	hx := q.ix.Hash()
+	if hx.Len() >= 64*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
+		for gx, ng := 0, hx.Groups(); gx < ng; gx++ {
+			_, first := hx.Group(gx)
+			gi := int32(-1) // the group's, found at its first row the where passes
+			for r := first; r != index.NoRow; r = hx.Next(r) {
+				row := int(r)
+				g0 := q.oItem[row]
+				if gi < 0 { // the walked group's first row
+					if ix := int(g0.Index()); ix < len(q.slot) {
+						switch s := q.slot[ix]; {
+						case s == 0:
+							q.groups = append(q.groups, ordersByItemIxGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+							q.slot[ix] = int32(len(q.groups))
+							gi = int32(len(q.groups) - 1)
+						case q.groups[s-1].g0 == g0:
+							gi = s - 1
+						}
+					}
+					if gi < 0 {
+						gi = q.group(g0)
+					}
+				}
+				gp := &q.groups[gi]
+				gp.a0++
+				gp.a1 += int64(q.oQuantity[row])
+			}
+		}
+	} else {
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				oItems := q.oItem[base+lo : base+hi]
+				oQuantitys := q.oQuantity[base+lo : base+hi][:len(oItems)]
+				for i := range oItems {
+					g02 := oItems[i]
+					gi := int32(-1)
+					if ix2 := int(g02.Index()); ix2 < len(q.slot) {
+						switch s := q.slot[ix2]; {
+						case s == 0:
+							q.groups = append(q.groups, ordersByItemIxGroup{g0: g02, k0: tickwork.QueryHandleKey(g02)})
+							q.slot[ix2] = int32(len(q.groups))
+							gi = int32(len(q.groups) - 1)
+						case q.groups[s-1].g0 == g02:
+							gi = s - 1
+						}
+					}
+					if gi < 0 {
+						gi = q.group(g02)
+					}
+					gp := &q.groups[gi]
+					gp.a0++
+					gp.a1 += int64(oQuantitys[i])
+				}
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, ordersByItemIxOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && ordersByItemIxOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, OrdersByItemIxRow{Item: gp.g0, N: gp.a0, Qty: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OrdersByItemIx) Plan() string {
+	return "index OrdersOfItem (hash on Order(Item)): a walk per group of Item (each in ascending index; the scan instead when the rows are fewer than 64 a group); group by Item: a dense array over the capacity of table Product; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it: the slot of its
+// entity index, or (another generation holds the slot) the overflow map.
+func (q *OrdersByItemIx) group(key tickwork.Handle) int32 {
+	ix := int(key.Index())
+	if ix < len(q.slot) {
+		if s := q.slot[ix]; s == 0 {
+			q.groups = append(q.groups, ordersByItemIxGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+			q.slot[ix] = int32(len(q.groups))
+			return int32(len(q.groups) - 1)
+		} else if q.groups[s-1].g0 == key {
+			return s - 1
+		}
+	}
+	if gi, ok := q.over[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, ordersByItemIxGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+	q.over[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// ordersByItemIxOrder orders the groups of query OrdersByItemIx: its order keys, then the group
+// keys.
+func ordersByItemIxOrder(a, b ordersByItemIxGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
 // SalesOfBuyerRow is a row of the result of query SalesOfBuyer
-// (shop.tw:332).
+// (shop.tw:339).
 type SalesOfBuyerRow struct {
 	Item  tickwork.Handle // ref Product
 	Price float64
 }
 
-// SalesOfBuyer is declared query SalesOfBuyer (shop.tw:332). Plan: index
+// SalesOfBuyer is declared query SalesOfBuyer (shop.tw:339). Plan: index
 // SalesByBuyer (hash on Sale(Buyer)): walk the rows of Buyer == param b
 // (ascending emission position); filter. Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
@@ -4811,13 +5005,13 @@ func (q *SalesOfBuyer) Plan() string {
 }
 
 // SalesOfBuyerScanRow is a row of the result of query SalesOfBuyerScan
-// (shop.tw:338).
+// (shop.tw:345).
 type SalesOfBuyerScanRow struct {
 	Item  tickwork.Handle // ref Product
 	Price float64
 }
 
-// SalesOfBuyerScan is declared query SalesOfBuyerScan (shop.tw:338). Plan:
+// SalesOfBuyerScan is declared query SalesOfBuyerScan (shop.tw:345). Plan:
 // read Sale (emission order); filter. Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
 type SalesOfBuyerScan struct {

@@ -399,15 +399,28 @@ func (qg *qGen) eventRow(r string) {
 
 // groupWalkRows is the run-time choice of a grouped walk of a hash
 // index (docs/schema.md, Indexes, "Grouped walks"): the walk when the
-// index holds at least groupWalkRows rows a group, else the scan.
-const groupWalkRows = 4
+// index holds at least groupWalkRows rows a group, else the scan; for a
+// group by of a ref key (the scan's dense group array), and of other
+// keys (the scan's group map, a lookup a row).
+const (
+	groupWalkRows    = 64
+	groupWalkRowsMap = 2
+)
+
+// walkRows is the query's grouped-walk threshold.
+func (qg *qGen) walkRows() int {
+	if qg.denseGroup() {
+		return groupWalkRows
+	}
+	return groupWalkRowsMap
+}
 
 // groupWalkOpen opens the run-time choice of a grouped walk: the walk's
 // branch (rowLoop writes it), then groupWalkElse the scan's.
 func (qg *qGen) groupWalkOpen() {
 	qg.hx = qg.loc.name("hx")
 	qg.g.p("%s := q.ix.Hash()", qg.hx)
-	qg.g.p("if %s.Len() >= %d*%s.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)", qg.hx, groupWalkRows, qg.hx)
+	qg.g.p("if %s.Len() >= %d*%s.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)", qg.hx, qg.walkRows(), qg.hx)
 }
 
 // groupWalkElse closes the walk's branch and writes the scan's: the same
@@ -468,7 +481,7 @@ func (qg *qGen) indexPlan() string {
 		if q.From.Kind == schema.EventVar {
 			rows = "events"
 		}
-		return head + fmt.Sprintf("a walk per group of %s (each in ascending %s; the scan instead when the %s are fewer than %d a group)", col, qg.ordWord(), rows, groupWalkRows)
+		return head + fmt.Sprintf("a walk per group of %s (each in ascending %s; the scan instead when the %s are fewer than %d a group)", col, qg.ordWord(), rows, qg.walkRows())
 	case schema.WalkOrdered:
 		s := head + "ascending walk in (" + col + ", index)"
 		if p.Desc {

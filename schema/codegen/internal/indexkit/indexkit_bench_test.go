@@ -12,10 +12,10 @@ import (
 
 // BenchmarkGroupWalk: EvGroups (`tickwork`: the run-time choice of a
 // grouped walk, docs/schema.md, Indexes) against EvGroupsScan (`scan`)
-// over 512 events spread over 512, 128, 32 and 8 targets: at 1 event a
-// group EvGroups scans, from 4 a group it walks the index's groups.
+// over 512 events spread over 512, 128, 32, 8 and 2 targets: below 64
+// events a group EvGroups scans, from 64 it walks the index's groups.
 func BenchmarkGroupWalk(b *testing.B) {
-	for _, groups := range []int{512, 128, 32, 8} {
+	for _, groups := range []int{512, 128, 32, 8, 2} {
 		wd := newWorld(b, 1)
 		var hs []tickwork.Handle
 		for range 256 {
@@ -54,4 +54,31 @@ func BenchmarkGroupWalk(b *testing.B) {
 		})
 		require.Equal(b, fmt.Sprint(rowsS), fmt.Sprint(rows))
 	}
+}
+
+// BenchmarkGroupWalkMap: FlagGroups (`tickwork`, a walk of ByFlag's 2
+// groups: its group table is a map, found once a group) against
+// FlagGroupsScan (`scan`: a map lookup a row) over 256 items.
+func BenchmarkGroupWalkMap(b *testing.B) {
+	wd := newWorld(b, 1)
+	for range 256 {
+		h, err := wd.t.Item.Table.Insert()
+		require.NoError(b, err)
+		wd.set(h)
+	}
+	var rows []kit.FlagGroupsRow
+	var rowsS []kit.FlagGroupsScanRow
+	b.Run("tickwork", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			rows = wd.q.FlagGroups.Run(rows)
+		}
+	})
+	b.Run("scan", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			rowsS = wd.q.FlagGroupsScan.Run(rowsS)
+		}
+	})
+	require.Equal(b, fmt.Sprint(rowsS), fmt.Sprint(rows))
 }

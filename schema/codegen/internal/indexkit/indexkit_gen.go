@@ -3738,7 +3738,7 @@ type EvGroupsRow struct {
 
 // EvGroups is declared query EvGroups (indexkit.tw:82). Plan: index EvByWho
 // (hash on Ev(Who)): a walk per group of Who (each in ascending emission
-// position; the scan instead when the events are fewer than 4 a group);
+// position; the scan instead when the events are fewer than 64 a group);
 // filter; group by Who: a dense array over the capacity of domain D; sort
 // groups by their keys. Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
@@ -3804,7 +3804,7 @@ func (q *EvGroups) Run(dst []EvGroupsRow) []EvGroupsRow {
 	}
 	q.groups = q.groups[:0]
 	hx := q.ix.Hash()
-	if hx.Len() >= 4*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
+	if hx.Len() >= 64*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
 		es := q.t.Ev.Read()
 		if q.events != nil {
 			es = q.events.Read()
@@ -3889,7 +3889,7 @@ func (q *EvGroups) Run(dst []EvGroupsRow) []EvGroupsRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *EvGroups) Plan() string {
-	return "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in ascending emission position; the scan instead when the events are fewer than 4 a group); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys"
+	return "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in ascending emission position; the scan instead when the events are fewer than 64 a group); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it: the slot of its
@@ -4424,7 +4424,7 @@ type OwnerGroupsRow struct {
 
 // OwnerGroups is declared query OwnerGroups (indexkit.tw:93). Plan: index
 // ByOwner (hash on Item(Owner)): a walk per group of Owner (each in
-// ascending index; the scan instead when the rows are fewer than 4 a
+// ascending index; the scan instead when the rows are fewer than 64 a
 // group); filter; group by Owner: a dense array over the capacity of domain
 // D; sort groups by their keys. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -4497,7 +4497,7 @@ func (q *OwnerGroups) Run(dst []OwnerGroupsRow) []OwnerGroupsRow {
 	}
 	q.groups = q.groups[:0]
 	hx := q.ix.Hash()
-	if hx.Len() >= 4*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
+	if hx.Len() >= 64*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
 		for gx, ng := 0, hx.Groups(); gx < ng; gx++ {
 			_, first := hx.Group(gx)
 			gi := int32(-1) // the group's, found at its first row the where passes
@@ -4577,7 +4577,7 @@ func (q *OwnerGroups) Run(dst []OwnerGroupsRow) []OwnerGroupsRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *OwnerGroups) Plan() string {
-	return "index ByOwner (hash on Item(Owner)): a walk per group of Owner (each in ascending index; the scan instead when the rows are fewer than 4 a group); filter; group by Owner: a dense array over the capacity of domain D; sort groups by their keys"
+	return "index ByOwner (hash on Item(Owner)): a walk per group of Owner (each in ascending index; the scan instead when the rows are fewer than 64 a group); filter; group by Owner: a dense array over the capacity of domain D; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it: the slot of its
@@ -4787,7 +4787,7 @@ type FlagGroupsRow struct {
 
 // FlagGroups is declared query FlagGroups (indexkit.tw:96). Plan: index
 // ByFlag (hash on Item(Flag)): a walk per group of Flag (each in ascending
-// index; the scan instead when the rows are fewer than 4 a group); group by
+// index; the scan instead when the rows are fewer than 2 a group); group by
 // Flag: a group table (map) of the keys; sort groups by their keys. Run it
 // from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -4859,7 +4859,7 @@ func (q *FlagGroups) Run(dst []FlagGroupsRow) []FlagGroupsRow {
 	}
 	q.groups = q.groups[:0]
 	hx := q.ix.Hash()
-	if hx.Len() >= 4*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
+	if hx.Len() >= 2*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
 		for gx, ng := 0, hx.Groups(); gx < ng; gx++ {
 			_, first := hx.Group(gx)
 			gi := int32(-1) // the group's, found at its first row the where passes
@@ -4916,7 +4916,7 @@ func (q *FlagGroups) Run(dst []FlagGroupsRow) []FlagGroupsRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *FlagGroups) Plan() string {
-	return "index ByFlag (hash on Item(Flag)): a walk per group of Flag (each in ascending index; the scan instead when the rows are fewer than 4 a group); group by Flag: a group table (map) of the keys; sort groups by their keys"
+	return "index ByFlag (hash on Item(Flag)): a walk per group of Flag (each in ascending index; the scan instead when the rows are fewer than 2 a group); group by Flag: a group table (map) of the keys; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it with the key values.

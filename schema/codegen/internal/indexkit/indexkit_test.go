@@ -99,11 +99,16 @@ func (wd *world) mutate(t testing.TB) {
 		}
 	}
 	require.NoError(t, wd.w.Frame(1.0/60))
-	// half the frames, the events of three targets (many a group: EvGroups
-	// walks its index's groups), else of any (few a group: it scans)
+	// half the frames, 200 to 399 events of three targets (many a group:
+	// EvGroups walks its index's groups), else up to 199 of any (few a
+	// group: it scans)
 	few := []tickwork.Handle{wd.anyItem(), wd.anyItem(), wd.anyItem()}
 	many := r.IntN(2) == 0
-	for range r.IntN(200) {
+	n := r.IntN(200)
+	if many {
+		n = 200 + r.IntN(200) // at least 64 a group: the walk
+	}
+	for range n {
 		who := wd.anyItem()
 		if many {
 			who = few[r.IntN(len(few))]
@@ -297,8 +302,8 @@ func runs(wd *world) []pair {
 			evg, evgS = q.EvGroups.Run(evg), q.EvGroupsScan.Run(evgS)
 		}, func(t *testing.T) {
 			same(t, "EvGroups", evg, evgS)
-			// the branch Run took (the generator's groupWalkRows, 4)
-			if hx := wd.t.Indexes.EvByWho.Hash(); hx.Len() >= 4*hx.Groups() {
+			// the branch Run took (the generator's groupWalkRows, 64)
+			if hx := wd.t.Indexes.EvByWho.Hash(); hx.Len() >= 64*hx.Groups() {
 				groupBranches["walk"]++
 			} else {
 				groupBranches["scan"]++
@@ -386,9 +391,9 @@ func TestIndexedPlans(t *testing.T) {
 		q.RangeSum.Plan():     "index ByW (sorted on Item(W)): range walk, from W param lo, rows marked in a bitmap, read in ascending index; filter; aggregate sum, count, min (one row)",
 		q.Box.Plan():          "index Pos (grid on Item(X, Y)): candidates of the box's cells (ascending index); filter",
 		q.Disc.Plan():         "index Pos (grid on Item(X, Y)): candidates of the cells of the disc's bounding box, rounded outward (ascending index); filter",
-		q.OwnerGroups.Plan():  "index ByOwner (hash on Item(Owner)): a walk per group of Owner (each in ascending index; the scan instead when the rows are fewer than 4 a group); filter; group by Owner: a dense array over the capacity of domain D; sort groups by their keys",
-		q.FlagGroups.Plan():   "index ByFlag (hash on Item(Flag)): a walk per group of Flag (each in ascending index; the scan instead when the rows are fewer than 4 a group); group by Flag: a group table (map) of the keys; sort groups by their keys",
-		q.EvGroups.Plan():     "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in ascending emission position; the scan instead when the events are fewer than 4 a group); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys",
+		q.OwnerGroups.Plan():  "index ByOwner (hash on Item(Owner)): a walk per group of Owner (each in ascending index; the scan instead when the rows are fewer than 64 a group); filter; group by Owner: a dense array over the capacity of domain D; sort groups by their keys",
+		q.FlagGroups.Plan():   "index ByFlag (hash on Item(Flag)): a walk per group of Flag (each in ascending index; the scan instead when the rows are fewer than 2 a group); group by Flag: a group table (map) of the keys; sort groups by their keys",
+		q.EvGroups.Plan():     "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in ascending emission position; the scan instead when the events are fewer than 64 a group); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys",
 		q.EvEq.Plan():         "index EvByWho (hash on Ev(Who)): walk the rows of Who == param w (ascending emission position); filter",
 		q.BoxScan.Plan():      "scan Item (ascending index); filter",
 	} {
