@@ -262,6 +262,11 @@ type keyIndex[K comparable] struct {
 	key    func(row int) K
 	shadow []K
 	f      filer[K]
+	// retry (a unique index's): the rows a sync refused, filed again once
+	// the whole batch is applied, so that keys swapped or rotated within
+	// one writer are no duplicate (docs/architecture.md, Indexes)
+	retry  []uint64
+	nretry int
 }
 
 func (x *keyIndex[K]) value(row int) K {
@@ -273,9 +278,33 @@ func (x *keyIndex[K]) value(row int) K {
 
 func (x *keyIndex[K]) file(who string, row int, k K, first *error) {
 	x.shadow[row] = k
-	if err := x.f.update(int32(row), k); err != nil && *first == nil {
+	err := x.f.update(int32(row), k)
+	switch {
+	case err == nil:
+	case x.retry != nil:
+		x.retry[row>>6] |= 1 << (row & 63)
+		x.nretry++
+	case *first == nil:
 		*first = x.refusal(who, err)
 	}
+}
+
+// settle files the rows the batch refused again, in ascending row order,
+// now that every row of the batch holds its new key; a row still
+// refused is a duplicate, the first one's error returned in *first.
+func (x *keyIndex[K]) settle(who string, first *error) {
+	if x.nretry == 0 {
+		return
+	}
+	x.nretry = 0
+	walkMarked(x.retry, nil, true, func(row int) {
+		if x.gens[row] == 0 {
+			return // deleted since
+		}
+		if err := x.f.update(int32(row), x.shadow[row]); err != nil && *first == nil {
+			*first = x.refusal(who, err)
+		}
+	})
 }
 
 // SyncAll diffs every live row's key against the stored one.
@@ -289,6 +318,7 @@ func (x *keyIndex[K]) SyncAll(who string) error {
 				x.file(who, row, k, &first)
 			}
 		})
+		x.settle(who, &first)
 		return first
 	}
 	for c := range t.UsedChunks() {
@@ -313,6 +343,7 @@ func (x *keyIndex[K]) SyncAll(who string) error {
 			}
 		}
 	}
+	x.settle(who, &first)
 	return first
 }
 
@@ -328,6 +359,7 @@ func (x *keyIndex[K]) syncRow(who string, row int, first *error) {
 func (x *keyIndex[K]) SyncRows(who string, words, summary []uint64) error {
 	var first error
 	walkMarked(words, summary, false, func(row int) { x.syncRow(who, row, &first) })
+	x.settle(who, &first)
 	return first
 }
 
@@ -335,6 +367,7 @@ func (x *keyIndex[K]) SyncRows(who string, words, summary []uint64) error {
 func (x *keyIndex[K]) SyncMarked(who string) error {
 	var first error
 	walkMarked(x.marks, nil, true, func(row int) { x.syncRow(who, row, &first) })
+	x.settle(who, &first)
 	return first
 }
 
@@ -344,6 +377,7 @@ func (x *keyIndex[K]) Rebuild(who string) error {
 	x.f.clear()
 	clear(x.marks)
 	walkLive(x.table, func(row int) { x.file(who, row, x.value(row), &first) })
+	x.settle(who, &first)
 	return first
 }
 
@@ -407,10 +441,11 @@ func (ix *HashIndex[K]) engine() systems.Index {
 
 // UniqueIndex is a unique key index over one table (AddUniqueIndex,
 // AddUniqueIndexOf): at most one row per key. A row whose new key another
-// row holds is refused: it stays out of the index (unfiled) until its key
-// changes again, and the frame (or the host call) returns an *IndexError
-// wrapping the *index.DuplicateError naming both rows
-// (docs/architecture.md, Indexes).
+// row holds once the writer's whole batch is applied is refused (keys
+// swapped by one writer are no duplicate): it stays out of the index
+// (unfiled) until its key changes again, and the frame (or the host
+// call) returns, once, an *IndexError wrapping the *index.DuplicateError
+// naming both rows (docs/architecture.md, Indexes).
 type UniqueIndex[K comparable] struct {
 	x keyIndex[K]
 	u *index.Unique[K]
@@ -679,6 +714,7 @@ func newUnique[K comparable](b *Builder, name string, refs []frame.ColumnRef, co
 	}
 	ix := &UniqueIndex[K]{x: x, u: u}
 	ix.x.f = uniqueFiler[K]{u}
+	ix.x.retry = make([]uint64, (rowsOf(x.table)+63)/64)
 	if !register(b, &ix.x) {
 		return nil
 	}
