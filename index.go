@@ -3,7 +3,6 @@ package tickwork
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/bits"
 	"reflect"
 	"strconv"
@@ -912,8 +911,9 @@ func AddGridIndex(b *Builder, name string, x, y *Column[float32], cell float32) 
 		b.e().Fail(&IndexError{Index: name, Table: t.Name(), Column: refs[0].Column, Err: detail(ErrIndexColumn, "x and y are one column: pass the two coordinate columns")})
 		return nil
 	}
-	if !(cell > 0) || math.IsInf(float64(cell), 1) {
-		b.e().Fail(&IndexError{Index: name, Table: t.Name(), Err: detail(index.ErrCellSize, "cell "+strconv.FormatFloat(float64(cell), 'g', -1, 32)+": pass the cell's side in world units, a positive finite number")})
+	if !index.CellSizeOK(cell) {
+		b.e().Fail(&IndexError{Index: name, Table: t.Name(), Err: detail(index.ErrCellSize, "cell "+strconv.FormatFloat(float64(cell), 'g', -1, 32)+
+			": pass the cell's side in world units, a finite number of at least 2^-31 (index.MinCell: a smaller cell's grid of int32 cells would not reach one world unit)")})
 		return nil
 	}
 	n := rowsOf(t)

@@ -45,6 +45,8 @@ func TestIndexDeclarationErrors(t *testing.T) {
 		{"empty name", func(s setup) bool { return tickwork.AddHashIndex(s.b, "", s.h) == nil }, tickwork.ErrIndexName, "", "", ""},
 		{"grid cell 0", func(s setup) bool { return tickwork.AddGridIndex(s.b, "G", s.x, s.y, 0) == nil }, index.ErrCellSize, "G", "T", ""},
 		{"grid cell -1", func(s setup) bool { return tickwork.AddGridIndex(s.b, "G", s.x, s.y, -1) == nil }, index.ErrCellSize, "G", "T", ""},
+		{"grid cell 1e-40 (a non-finite inverse)", func(s setup) bool { return tickwork.AddGridIndex(s.b, "G", s.x, s.y, 1e-40) == nil }, index.ErrCellSize, "G", "T", ""},
+		{"grid cell 1e-10 (a grid short of one unit)", func(s setup) bool { return tickwork.AddGridIndex(s.b, "G", s.x, s.y, 1e-10) == nil }, index.ErrCellSize, "G", "T", ""},
 		{"grid cell NaN", func(s setup) bool {
 			return tickwork.AddGridIndex(s.b, "G", s.x, s.y, float32(math.NaN())) == nil
 		}, index.ErrCellSize, "G", "T", ""},
