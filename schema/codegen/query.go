@@ -103,7 +103,7 @@ func usesSlices(s *schema.Schema) bool {
 func newQGen(g *gen, q *schema.Query) *qGen {
 	qg := &qGen{g: g, q: q, name: exported(q.Name), lower: unexported(q.Name), param: map[*schema.Param]string{},
 		leases: map[*schema.Table]string{}}
-	qg.loc = newLocals(append([]string{"q", "dst", "tb", "cr", "c", "nc", "mask", "base", "lo", "hi", "i", "row", "t", "d",
+	qg.loc = newLocals(append([]string{"q", "dst", "tb", "cr", "c", "nc", "mask", "base", "lo", "hi", "i", "row",
 		"bound", "ents", "e", "gi", "gp", "k"}, g.top...)...)
 	for _, p := range q.Params {
 		qg.param[p] = qg.loc.name(p.Name)

@@ -796,7 +796,7 @@ type EqOwnerRow struct {
 }
 
 // EqOwner is declared query EqOwner (indexkit.tw:43). Plan: index ByOwner
-// (hash on Item(Owner)): walk the rows of Owner == param o (ascending
+// (hash on Item(Owner)): walk the rows of Owner == param d (ascending
 // index); filter. Run it from one goroutine at a time; the result's order
 // is docs/schema.md's Query results.
 type EqOwner struct {
@@ -834,12 +834,12 @@ func DeclareEqOwner(d *tickwork.Decl, t *Tables) *EqOwner {
 // the query's scratch suffice; with a limit, dst grows once to its bound
 // (the limit, at most the source's capacity) before any row is written,
 // never past it.
-func (q *EqOwner) Run(dst []EqOwnerRow, o tickwork.Handle) []EqOwnerRow {
+func (q *EqOwner) Run(dst []EqOwnerRow, d tickwork.Handle) []EqOwnerRow {
 	dst = dst[:0]
 	hx := q.ix.Hash()
-	for r := hx.First(o); r != index.NoRow; r = hx.Next(r) {
+	for r := hx.First(d); r != index.NoRow; r = hx.Next(r) {
 		row := int(r)
-		if q.iOwner[row] == o {
+		if q.iOwner[row] == d {
 			dst = append(dst, EqOwnerRow{Item: tickwork.QueryHandle(q.tb, row), Owner: q.iOwner[row]})
 		}
 	}
@@ -849,7 +849,7 @@ func (q *EqOwner) Run(dst []EqOwnerRow, o tickwork.Handle) []EqOwnerRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *EqOwner) Plan() string {
-	return "index ByOwner (hash on Item(Owner)): walk the rows of Owner == param o (ascending index); filter"
+	return "index ByOwner (hash on Item(Owner)): walk the rows of Owner == param d (ascending index); filter"
 }
 
 // EqOwnerScanRow is a row of the result of query EqOwnerScan
@@ -4086,7 +4086,7 @@ type EvEqRow struct {
 }
 
 // EvEq is declared query EvEq (indexkit.tw:85). Plan: index EvByWho (hash
-// on Ev(Who)): walk the rows of Who == param w (ascending emission
+// on Ev(Who)): walk the rows of Who == param t (ascending emission
 // position); filter. Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
 type EvEq struct {
@@ -4122,18 +4122,18 @@ func DeclareEvEq(d *tickwork.Decl, t *Tables) *EvEq {
 // the query's scratch suffice; with a limit, dst grows once to its bound
 // (the limit, at most the source's capacity) before any row is written,
 // never past it.
-func (q *EvEq) Run(dst []EvEqRow, w tickwork.Handle) []EvEqRow {
+func (q *EvEq) Run(dst []EvEqRow, t tickwork.Handle) []EvEqRow {
 	dst = dst[:0]
 	es := q.t.Ev.Read()
 	if q.events != nil {
 		es = q.events.Read()
 	}
 	hx := q.ix.Hash()
-	for r := hx.First(w); r != index.NoRow; r = hx.Next(r) {
+	for r := hx.First(t); r != index.NoRow; r = hx.Next(r) {
 		i := int(r)
 		e2 := &es[i]
 		_ = e2
-		if e2.Who == w {
+		if e2.Who == t {
 			dst = append(dst, EvEqRow{Amt: e2.Amt, F: e2.F})
 		}
 	}
@@ -4143,7 +4143,7 @@ func (q *EvEq) Run(dst []EvEqRow, w tickwork.Handle) []EvEqRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *EvEq) Plan() string {
-	return "index EvByWho (hash on Ev(Who)): walk the rows of Who == param w (ascending emission position); filter"
+	return "index EvByWho (hash on Ev(Who)): walk the rows of Who == param t (ascending emission position); filter"
 }
 
 // EvEqScanRow is a row of the result of query EvEqScan (indexkit.tw:86).

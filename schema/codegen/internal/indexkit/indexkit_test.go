@@ -378,7 +378,7 @@ func TestIndexedPlans(t *testing.T) {
 	for name, plan := range map[string]string{
 		q.FindId.Plan():       "index ById (unique on Item(Id)): find Id == param id (0 or 1 rows); filter",
 		q.EqGrpKind.Plan():    "index ByGrpKind (hash on Item(Grp, Kind)): walk the rows of Grp == param g and Kind == 2 (ascending index); filter",
-		q.EqOwner.Plan():      "index ByOwner (hash on Item(Owner)): walk the rows of Owner == param o (ascending index); filter",
+		q.EqOwner.Plan():      "index ByOwner (hash on Item(Owner)): walk the rows of Owner == param d (ascending index); filter",
 		q.EqFlagTagged.Plan(): "index ByFlag (hash on Item(Flag)): walk the rows of Flag == true (ascending index); inner join Tag t: probe by entity of i; filter",
 		q.TopW.Plan():         "index ByW (sorted on Item(W)): ascending walk in (W, index), first n",
 		q.TopWDesc.Plan():     "index ByW (sorted on Item(W)): descending walk by runs of W (ties in ascending index), first n; filter",
@@ -394,7 +394,7 @@ func TestIndexedPlans(t *testing.T) {
 		q.OwnerGroups.Plan():  "index ByOwner (hash on Item(Owner)): a walk per group of Owner (each in ascending index; the scan instead when the rows are fewer than 64 a group); filter; group by Owner: a dense array over the capacity of domain D; sort groups by their keys",
 		q.FlagGroups.Plan():   "index ByFlag (hash on Item(Flag)): a walk per group of Flag (each in ascending index; the scan instead when the rows are fewer than 2 a group); group by Flag: a group table (map) of the keys; sort groups by their keys",
 		q.EvGroups.Plan():     "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in ascending emission position; the scan instead when the events are fewer than 64 a group); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys",
-		q.EvEq.Plan():         "index EvByWho (hash on Ev(Who)): walk the rows of Who == param w (ascending emission position); filter",
+		q.EvEq.Plan():         "index EvByWho (hash on Ev(Who)): walk the rows of Who == param t (ascending emission position); filter",
 		q.BoxScan.Plan():      "scan Item (ascending index); filter",
 	} {
 		require.Equal(t, plan, name)
