@@ -12,8 +12,9 @@ import (
 // indexCases are the index-served cases of issue 23: one per family a
 // declared index serves (point lookup by a unique key; equality on a hash
 // key, alone and then grouped; a range off a sorted index, and a top-N
-// off one in each data set; the group by of an event table's hash key;
-// a box and a radius off a grid). Each runs its query
+// off one in each data set; the group by of a table's and of an event
+// table's hash key; an event table's equality; a box and a radius off a
+// grid). Each runs its query
 // as generated over the index (Kase.NewGen; Info.Index names the index),
 // the same query `using scan` (Kase.NewScan), SQLite with the matching
 // index (an R*Tree for the box and the radius) and without, and a hand
