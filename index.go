@@ -3,7 +3,6 @@ package tickwork
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/bits"
 	"reflect"
 	"slices"
@@ -327,6 +326,11 @@ type keyIndex[K comparable] struct {
 	key    func(row int) K
 	shadow []K
 	f      filer[K]
+	// retry (a unique index's): the rows a sync refused, filed again once
+	// the whole batch is applied, so that keys swapped or rotated within
+	// one writer are no duplicate (docs/architecture.md, Indexes)
+	retry  []uint64
+	nretry int
 }
 
 func (x *keyIndex[K]) value(row int) K {
@@ -338,9 +342,33 @@ func (x *keyIndex[K]) value(row int) K {
 
 func (x *keyIndex[K]) file(who string, row int, k K, first *error) {
 	x.shadow[row] = k
-	if err := x.f.update(int32(row), k); err != nil && *first == nil {
+	err := x.f.update(int32(row), k)
+	switch {
+	case err == nil:
+	case x.retry != nil:
+		x.retry[row>>6] |= 1 << (row & 63)
+		x.nretry++
+	case *first == nil:
 		*first = x.refusal(who, err)
 	}
+}
+
+// settle files the rows the batch refused again, in ascending row order,
+// now that every row of the batch holds its new key; a row still
+// refused is a duplicate, the first one's error returned in *first.
+func (x *keyIndex[K]) settle(who string, first *error) {
+	if x.nretry == 0 {
+		return
+	}
+	x.nretry = 0
+	walkMarked(x.retry, nil, true, func(row int) {
+		if x.gens[row] == 0 {
+			return // deleted since
+		}
+		if err := x.f.update(int32(row), x.shadow[row]); err != nil && *first == nil {
+			*first = x.refusal(who, err)
+		}
+	})
 }
 
 // SyncAll diffs every live row's key against the stored one.
@@ -354,6 +382,7 @@ func (x *keyIndex[K]) SyncAll(who string) error {
 				x.file(who, row, k, &first)
 			}
 		})
+		x.settle(who, &first)
 		return first
 	}
 	for c := range t.UsedChunks() {
@@ -378,6 +407,7 @@ func (x *keyIndex[K]) SyncAll(who string) error {
 			}
 		}
 	}
+	x.settle(who, &first)
 	return first
 }
 
@@ -393,6 +423,7 @@ func (x *keyIndex[K]) syncRow(who string, row int, first *error) {
 func (x *keyIndex[K]) SyncRows(who string, words, summary []uint64) error {
 	var first error
 	walkMarked(words, summary, false, func(row int) { x.syncRow(who, row, &first) })
+	x.settle(who, &first)
 	return first
 }
 
@@ -400,6 +431,7 @@ func (x *keyIndex[K]) SyncRows(who string, words, summary []uint64) error {
 func (x *keyIndex[K]) SyncMarked(who string) error {
 	var first error
 	walkMarked(x.marks, nil, true, func(row int) { x.syncRow(who, row, &first) })
+	x.settle(who, &first)
 	return first
 }
 
@@ -409,6 +441,7 @@ func (x *keyIndex[K]) Rebuild(who string) error {
 	x.f.clear()
 	clear(x.marks)
 	walkLive(x.table, func(row int) { x.file(who, row, x.value(row), &first) })
+	x.settle(who, &first)
 	return first
 }
 
@@ -472,10 +505,11 @@ func (ix *HashIndex[K]) engine() systems.Index {
 
 // UniqueIndex is a unique key index over one table (AddUniqueIndex,
 // AddUniqueIndexOf): at most one row per key. A row whose new key another
-// row holds is refused: it stays out of the index (unfiled) until its key
-// changes again, and the frame (or the host call) returns an *IndexError
-// wrapping the *index.DuplicateError naming both rows
-// (docs/architecture.md, Indexes).
+// row holds once the writer's whole batch is applied is refused (keys
+// swapped by one writer are no duplicate): it stays out of the index
+// (unfiled) until its key changes again, and the frame (or the host
+// call) returns, once, an *IndexError wrapping the *index.DuplicateError
+// naming both rows (docs/architecture.md, Indexes).
 type UniqueIndex[K comparable] struct {
 	x keyIndex[K]
 	u *index.Unique[K]
@@ -749,6 +783,7 @@ func newUnique[K comparable](b *Builder, name string, refs []frame.ColumnRef, co
 	}
 	ix := &UniqueIndex[K]{x: x, u: u}
 	ix.x.f = uniqueFiler[K]{u}
+	ix.x.retry = make([]uint64, (rowsOf(x.table)+63)/64)
 	if !register(b, &ix.x) {
 		return nil
 	}
@@ -946,8 +981,9 @@ func AddGridIndex(b *Builder, name string, x, y *Column[float32], cell float32) 
 		b.e().Fail(&IndexError{Index: name, Table: t.Name(), Column: refs[0].Column, Err: detail(ErrIndexColumn, "x and y are one column: pass the two coordinate columns")})
 		return nil
 	}
-	if !(cell > 0) || math.IsInf(float64(cell), 1) {
-		b.e().Fail(&IndexError{Index: name, Table: t.Name(), Err: detail(index.ErrCellSize, "cell "+strconv.FormatFloat(float64(cell), 'g', -1, 32)+": pass the cell's side in world units, a positive finite number")})
+	if !index.CellSizeOK(cell) {
+		b.e().Fail(&IndexError{Index: name, Table: t.Name(), Err: detail(index.ErrCellSize, "cell "+strconv.FormatFloat(float64(cell), 'g', -1, 32)+
+			": pass the cell's side in world units, a finite number of at least 2^-31 (index.MinCell: a smaller cell's grid of int32 cells would not reach one world unit)")})
 		return nil
 	}
 	n := rowsOf(t)

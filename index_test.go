@@ -45,6 +45,8 @@ func TestIndexDeclarationErrors(t *testing.T) {
 		{"empty name", func(s setup) bool { return tickwork.AddHashIndex(s.b, "", s.h) == nil }, tickwork.ErrIndexName, "", "", ""},
 		{"grid cell 0", func(s setup) bool { return tickwork.AddGridIndex(s.b, "G", s.x, s.y, 0) == nil }, index.ErrCellSize, "G", "T", ""},
 		{"grid cell -1", func(s setup) bool { return tickwork.AddGridIndex(s.b, "G", s.x, s.y, -1) == nil }, index.ErrCellSize, "G", "T", ""},
+		{"grid cell 1e-40 (a non-finite inverse)", func(s setup) bool { return tickwork.AddGridIndex(s.b, "G", s.x, s.y, 1e-40) == nil }, index.ErrCellSize, "G", "T", ""},
+		{"grid cell 1e-10 (a grid short of one unit)", func(s setup) bool { return tickwork.AddGridIndex(s.b, "G", s.x, s.y, 1e-10) == nil }, index.ErrCellSize, "G", "T", ""},
 		{"grid cell NaN", func(s setup) bool {
 			return tickwork.AddGridIndex(s.b, "G", s.x, s.y, float32(math.NaN())) == nil
 		}, index.ErrCellSize, "G", "T", ""},
@@ -226,6 +228,68 @@ func TestUniqueIndexDuplicate(t *testing.T) {
 	require.ErrorAs(t, err, &ie)
 	assert.Equal(t, "host", ie.System)
 	require.NoError(t, w.Frame(1.0/60), "reported once")
+}
+
+// Keys swapped between two rows, or rotated among three, by one system
+// (and by the host between frames) are no duplicate: the sync checks the
+// batch once all of it is applied, so every row is filed under its new
+// key and the frame returns nil; a true duplicate in the same batch is
+// still refused, once.
+func TestUniqueIndexKeySwapInOneWriter(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	p := b.Table(tickwork.TableSpec{Name: "Player", Capacity: 128})
+	id := tickwork.AddColumn[int64](b, p, "Id")
+	ix := tickwork.AddUniqueIndex(b, "PlayerById", id)
+	var step int
+	b.System("rekey", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
+		ids := tickwork.Write(d, id)
+		return func(*tickwork.Context) {
+			v := ids.All()
+			switch step {
+			case 1: // swap rows 0 and 1
+				v[0], v[1] = v[1], v[0]
+			case 2: // rotate rows 1, 2, 3
+				v[1], v[2], v[3] = v[2], v[3], v[1]
+			case 3: // a swap and a true duplicate: row 4 takes row 0's key
+				v[2], v[3] = v[3], v[2]
+				v[4] = v[0]
+			}
+			step = 0
+		}
+	})
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	hs := make([]tickwork.Handle, 5)
+	require.NoError(t, p.InsertN(hs))
+	for i, h := range hs {
+		id.Set(h, int64(10*(i+1))) // 10, 20, 30, 40, 50
+	}
+	require.NoError(t, w.Frame(1.0/60))
+	find := func(k int64) int32 { return ix.Unique().Find(k) }
+
+	step = 1
+	require.NoError(t, w.Frame(1.0/60), "a swap in one system")
+	assert.Equal(t, []int32{1, 0}, []int32{find(10), find(20)})
+
+	step = 2
+	require.NoError(t, w.Frame(1.0/60), "a rotation in one system")
+	assert.Equal(t, []int32{1, 3, 2}, []int32{find(30), find(10), find(40)}, "30 at row 1, 10 at row 3, 40 at row 2")
+
+	// the host swaps rows 0 and 4 between frames
+	id.Set(hs[0], 50)
+	id.Set(hs[4], 20)
+	require.NoError(t, w.Frame(1.0/60), "a swap by the host")
+	assert.Equal(t, []int32{0, 4}, []int32{find(50), find(20)})
+
+	step = 3
+	err = w.Frame(1.0 / 60)
+	var de *index.DuplicateError
+	require.ErrorAs(t, err, &de, "row 4 takes row 0's key")
+	assert.Equal(t, []int32{4, 0}, []int32{de.Row, de.Held})
+	assert.Equal(t, []int32{3, 2}, []int32{find(40), find(10)}, "the swap in the same batch is filed")
+	_, filed := ix.Unique().Key(4)
+	assert.False(t, filed, "the duplicate stays out")
 }
 
 // Frames with every kind of index, their writers (marked and diffed),

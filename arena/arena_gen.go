@@ -1059,8 +1059,9 @@ type HitTotalsByTargetRow struct {
 
 // HitTotalsByTarget is declared query HitTotalsByTarget (arena.tw:153).
 // Plan: index HitsByTarget (hash on HitEvent(Target)): a walk per group of
-// Target (each in emission order); group by Target: a dense array over the
-// capacity of domain Actors; sort groups by their keys. Run it from one
+// Target (each in ascending emission position; the scan instead when the
+// events are fewer than 64 a group); group by Target: a dense array over
+// the capacity of domain Actors; sort groups by their keys. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
 type HitTotalsByTarget struct {
@@ -1124,36 +1125,64 @@ func (q *HitTotalsByTarget) Run(dst []HitTotalsByTargetRow) []HitTotalsByTargetR
 		clear(q.over)
 	}
 	q.groups = q.groups[:0]
-	hs := q.t.HitEvent.Read()
-	if q.events != nil {
-		hs = q.events.Read()
-	}
 	hx := q.ix.Hash()
-	for j := range hs {
-		if hx.First(hs[j].Target) != int32(j) {
-			continue // not its key's first event: walked with it
+	if hx.Len() >= 64*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
+		hs := q.t.HitEvent.Read()
+		if q.events != nil {
+			hs = q.events.Read()
 		}
-		for r := int32(j); r != index.NoRow; r = hx.Next(r) {
-			i := int(r)
-			h := &hs[i]
-			_ = h
-			g0 := h.Target
+		for gx, ng := 0, hx.Groups(); gx < ng; gx++ {
+			_, first := hx.Group(gx)
+			gi := int32(-1) // the group's, found at its first row the where passes
+			for r := first; r != index.NoRow; r = hx.Next(r) {
+				i := int(r)
+				h := &hs[i]
+				_ = h
+				g0 := h.Target
+				if gi < 0 { // the walked group's first row
+					if ix := int(g0.Index()); ix < len(q.slot) {
+						switch s := q.slot[ix]; {
+						case s == 0:
+							q.groups = append(q.groups, hitTotalsByTargetGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+							q.slot[ix] = int32(len(q.groups))
+							gi = int32(len(q.groups) - 1)
+						case q.groups[s-1].g0 == g0:
+							gi = s - 1
+						}
+					}
+					if gi < 0 {
+						gi = q.group(g0)
+					}
+				}
+				gp := &q.groups[gi]
+				gp.a0 += int64(h.Damage)
+				gp.a1++
+			}
+		}
+	} else {
+		hs2 := q.t.HitEvent.Read()
+		if q.events != nil {
+			hs2 = q.events.Read()
+		}
+		for i := range hs2 {
+			h2 := &hs2[i]
+			g02 := h2.Target
 			gi := int32(-1)
-			if ix := int(g0.Index()); ix < len(q.slot) {
-				switch s := q.slot[ix]; {
+			if ix2 := int(g02.Index()); ix2 < len(q.slot) {
+				switch s := q.slot[ix2]; {
 				case s == 0:
-					q.groups = append(q.groups, hitTotalsByTargetGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
-					q.slot[ix] = int32(len(q.groups))
+					q.groups = append(q.groups, hitTotalsByTargetGroup{g0: g02, k0: tickwork.QueryHandleKey(g02)})
+					q.slot[ix2] = int32(len(q.groups))
 					gi = int32(len(q.groups) - 1)
-				case q.groups[s-1].g0 == g0:
+				case q.groups[s-1].g0 == g02:
 					gi = s - 1
 				}
 			}
 			if gi < 0 {
-				gi = q.group(g0)
+				gi = q.group(g02)
 			}
 			gp := &q.groups[gi]
-			gp.a0 += int64(h.Damage)
+			gp.a0 += int64(h2.Damage)
 			gp.a1++
 		}
 	}
@@ -1176,7 +1205,7 @@ func (q *HitTotalsByTarget) Run(dst []HitTotalsByTargetRow) []HitTotalsByTargetR
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *HitTotalsByTarget) Plan() string {
-	return "index HitsByTarget (hash on HitEvent(Target)): a walk per group of Target (each in emission order); group by Target: a dense array over the capacity of domain Actors; sort groups by their keys"
+	return "index HitsByTarget (hash on HitEvent(Target)): a walk per group of Target (each in ascending emission position; the scan instead when the events are fewer than 64 a group); group by Target: a dense array over the capacity of domain Actors; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it: the slot of its

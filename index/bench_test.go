@@ -295,3 +295,36 @@ func BenchmarkSortedRebuild(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSortedMark: a range of 1/30 of 50 000 rows (keys 1..60, the
+// range [59, 60]) marked in a row bitmap by MarkTo (`tickwork`, the
+// bitmap cleared after) against the Seek/Next walk of the same rows that
+// only counts them (`walk`: the chain of loads MarkTo's segments overlap).
+func BenchmarkSortedMark(b *testing.B) {
+	const rows, capacity = 50_000, 53_248
+	s, _ := NewSorted[int32](capacity)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for r := range int32(rows) {
+		s.Insert(r, int32(rng.IntN(60)+1))
+	}
+	mark := make([]uint64, capacity/64)
+	b.Run("tickwork", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			lo, hi := s.MarkTo(mark, s.Seek(59), 60)
+			clear(mark[lo : hi+1])
+		}
+	})
+	b.Run("walk", func(b *testing.B) {
+		b.ReportAllocs()
+		n := 0
+		for b.Loop() {
+			for r := s.Seek(59); r != NoRow && s.keys[r] <= 60; r = s.next[r] {
+				n++
+			}
+		}
+		if n == 0 {
+			b.Fatal("no rows")
+		}
+	})
+}

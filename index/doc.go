@@ -25,7 +25,10 @@
 //     O(log n) expected; First, Last, Next, Prev: O(1); LastRun and
 //     PrevRun: O(1) on short runs of one key, O(log n) on long ones;
 //     Insert after the last (key, row) is an append, O(1); [Sorted.Rebuild]
-//     (a restore's rebuild): a sort and appends, O(n log n).
+//     (a restore's rebuild): a sort and appends, O(n log n);
+//     [Sorted.MarkTo] sets a range's rows in a row bitmap (a range walk in
+//     row order without a sort), its segments between level-2 rows walked
+//     as 8 chains at once.
 //   - [Grid]: a uniform grid of square cells over two float32 columns:
 //     [Grid.AppendBox] and [Grid.AppendRadius] give the rows of the cells
 //     a box or disc touches, a superset the caller filters exactly.

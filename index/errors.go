@@ -8,8 +8,8 @@ import (
 var (
 	// ErrCapacity: a capacity below 1 or above MaxCapacity.
 	ErrCapacity = errors.New("index: capacity out of range")
-	// ErrCellSize: a grid cell size that is not a positive finite number.
-	ErrCellSize = errors.New("index: grid cell size must be positive and finite")
+	// ErrCellSize: a grid cell size that is not finite or is below MinCell.
+	ErrCellSize = errors.New("index: grid cell size must be finite and at least 2^-31")
 	// ErrDuplicateKey: a unique index already holds the key on another row.
 	ErrDuplicateKey = errors.New("index: duplicate key")
 )

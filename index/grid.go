@@ -55,17 +55,29 @@ type Grid struct {
 
 const cellOutside int32 = -2
 
+// MinCell is the least cell size a grid takes: a grid's cells are
+// int32 a side, so a smaller cell's grid (2^31 cells from the origin)
+// would not reach one world unit, and every coordinate past it would
+// fall in its edge cells (or, with a non-finite inverse, Outside).
+const MinCell = 0x1p-31
+
+// CellSizeOK reports whether size is a cell size a grid takes: finite and
+// at least MinCell.
+func CellSizeOK(size float32) bool {
+	return size >= MinCell && !math.IsInf(float64(size), 1)
+}
+
 // NewGrid returns an empty grid of cells of side size (world units) for
 // rows 0..capacity-1, or ErrCapacity, or ErrCellSize when size is not a
-// positive finite number. It allocates everything the grid will use:
+// finite number of at least MinCell. It allocates everything the grid will use:
 // about 44 bytes a row plus a table of 4 bytes by the power of two at
 // least twice the capacity.
 func NewGrid(capacity int, size float32) (*Grid, error) {
 	if err := checkCap(capacity); err != nil {
 		return nil, err
 	}
-	if !(size > 0) || math.IsInf(float64(size), 1) {
-		return nil, fmt.Errorf("%w: %v", ErrCellSize, size)
+	if !CellSizeOK(size) {
+		return nil, fmt.Errorf("%w: %v (a finite size of at least 2^-31)", ErrCellSize, size)
 	}
 	ts := tableSize(capacity)
 	g := &Grid{

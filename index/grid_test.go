@@ -116,13 +116,13 @@ func checkRadius(t *testing.T, step int, g *Grid, m *scanGrid, got []int32, px, 
 }
 
 // TestGridModel: cell sizes of a simulation, of a fraction, and tiny
-// (every coordinate clamps); NaN, ±Inf, ±0, denormal, huge coordinates;
+// (MinCell: most coordinates clamp); NaN, ±Inf, ±0, denormal, huge coordinates;
 // rows at 0 and capacity-1.
 func TestGridModel(t *testing.T) {
 	for seed := uint64(1); seed <= 6; seed++ {
 		gridOps(t, newRandSrc(seed, 1200), 50, 64)
 		gridOps(t, newRandSrc(seed, 800), 50, 0.75)
-		gridOps(t, newRandSrc(seed, 400), 30, 1e-30)
+		gridOps(t, newRandSrc(seed, 400), 30, MinCell)
 		gridOps(t, newRandSrc(seed, 200), 1, 64)
 	}
 }
@@ -242,10 +242,13 @@ func TestGridPanics(t *testing.T) {
 	if _, err := NewGrid(0, 1); !errors.Is(err, ErrCapacity) {
 		t.Fatalf("NewGrid(0, 1): %v, want ErrCapacity", err)
 	}
-	for _, size := range []float32{0, -1, float32(math.NaN()), float32(math.Inf(1))} {
+	for _, size := range []float32{0, -1, float32(math.NaN()), float32(math.Inf(1)), 1e-40, MinCell / 2} {
 		if _, err := NewGrid(4, size); !errors.Is(err, ErrCellSize) {
 			t.Fatalf("NewGrid(4, %v): %v, want ErrCellSize", size, err)
 		}
+	}
+	if _, err := NewGrid(4, MinCell); err != nil {
+		t.Fatalf("NewGrid(4, MinCell): %v", err)
 	}
 	g, _ := NewGrid(4, 1)
 	g.Insert(1, 0, 0)

@@ -316,6 +316,126 @@ func (s *Sorted[K]) Next(row int32) int32 {
 	return nx
 }
 
+// MarkTo walks from row from (a row of First, Seek or Next, or NoRow)
+// in (key, row) order while the key is <= hi by [Compare], and sets the
+// bit of each row it passes in mark (bit r&63 of word r>>6): a range's
+// rows in row order, read back word by word, without a sort. It returns
+// the least and greatest word it set, (len(mark), -1) when none. It
+// panics when from is out of range or not filed, or mark holds fewer
+// than capacity bits (size it (capacity+63)/64). O(rows walked).
+func (s *Sorted[K]) MarkTo(mark []uint64, from int32, hi K) (wlo, whi int32) {
+	return s.mark("MarkTo", mark, from, hi, true)
+}
+
+// MarkToEnd is [Sorted.MarkTo] with no upper bound: from row from to
+// the last row.
+func (s *Sorted[K]) MarkToEnd(mark []uint64, from int32) (wlo, whi int32) {
+	var zero K
+	return s.mark("MarkToEnd", mark, from, zero, false)
+}
+
+func (s *Sorted[K]) mark(method string, mark []uint64, from int32, hi K, bounded bool) (wlo, whi int32) {
+	if len(mark) < (len(s.keys)+63)/64 {
+		panic(fmt.Sprintf("index: Sorted.%s with %d words of marks for %d rows: size mark (capacity+63)/64", method, len(mark), len(s.keys)))
+	}
+	m := marker{mark: mark, lo: int32(len(mark)), hi: -1}
+	if from == NoRow {
+		return m.lo, m.hi
+	}
+	s.check(method, from)
+	if !s.isFiled(from) {
+		panic(fmt.Sprintf("index: Sorted.%s from an unfiled row: start at First or Seek", method))
+	}
+	keys, next := s.keys, s.next
+	in := func(r int32) bool { return r != NoRow && (!bounded || Compare(keys[r], hi) <= 0) }
+	// to the first fence (a row linked at level fenceLevel), a step at a time
+	r := from
+	for ; in(r) && s.level[r] <= fenceLevel; r = next[r] {
+		m.set(r)
+	}
+	// Batches of fences along level fenceLevel: every row between two
+	// fences in the range is in the range too, so those segments are
+	// walked without a key test, markSegs at a time (independent chains:
+	// their loads overlap); the segment after the last fence in the range
+	// is walked with the test.
+	var fb [fenceBatch + 1]int32
+	for in(r) {
+		k := 0
+		for ; k < fenceBatch && in(r); k++ {
+			fb[k] = r
+			r = s.up[s.off[r]+fenceLevel-1]
+		}
+		fb[k] = r
+		free := k - 1 // segments fb[j] -> fb[j+1] of no key test
+		if in(r) {
+			free = k
+		}
+		m.segments(next, fb[:free+1])
+		if free < k {
+			for t := fb[k-1]; in(t); t = next[t] {
+				m.set(t)
+			}
+		}
+	}
+	return m.lo, m.hi
+}
+
+// fenceLevel is the level whose rows split a range walk into segments
+// (1 row in 4^fenceLevel); fenceBatch, the fences a batch holds.
+const (
+	fenceLevel = 2
+	fenceBatch = 256
+	markChains = 8
+)
+
+// marker sets rows' bits in mark and keeps the least and greatest word
+// set.
+type marker struct {
+	mark   []uint64
+	lo, hi int32
+}
+
+func (m *marker) set(r int32) {
+	w := r >> 6
+	m.mark[w] |= 1 << (uint32(r) & 63)
+	m.lo, m.hi = min(m.lo, w), max(m.hi, w)
+}
+
+// segments marks the level-0 rows from fb[j] up to (not including)
+// fb[j+1] for each j, markChains chains at a time (a chain that ends
+// takes the next segment).
+func (m *marker) segments(next []int32, fb []int32) {
+	var c, e [markChains]int32
+	seg := 0
+	for u := range markChains {
+		c[u], e[u] = NoRow, NoRow
+		if seg+1 < len(fb) {
+			c[u], e[u] = fb[seg], fb[seg+1]
+			seg++
+		}
+	}
+	mark, lo, hi := m.mark, m.lo, m.hi // in registers through the loop
+	for live := true; live; {
+		live = false
+		for u := range markChains {
+			r := c[u]
+			if r == e[u] {
+				if seg+1 >= len(fb) {
+					continue
+				}
+				r, e[u] = fb[seg], fb[seg+1]
+				seg++
+			}
+			live = true
+			w := r >> 6
+			mark[w] |= 1 << (uint32(r) & 63)
+			lo, hi = min(lo, w), max(hi, w)
+			c[u] = next[r]
+		}
+	}
+	m.lo, m.hi = lo, hi
+}
+
 // Prev returns the row before row in (key, row) order, or NoRow. O(1). It
 // panics when row is out of range or not filed.
 func (s *Sorted[K]) Prev(row int32) int32 {

@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/tickwork/tickwork/index"
 )
 
 // indexDecl checks `index NAME on TABLE(COLUMN, ...) KIND` (docs/schema.md,
@@ -138,6 +140,10 @@ func (c *checker) cellOption(o *synOption, of string) (float32, bool) {
 	v := float32(f)
 	if !(v > 0) || math.IsInf(float64(v), 0) {
 		c.errorf(p, KindValue, "option cell of %s is %s; a cell size is a positive finite number of world units (as a float32)", of, lit.Value)
+		return 0, false
+	}
+	if !index.CellSizeOK(v) {
+		c.errorf(p, KindValue, "option cell of %s is %s; a cell size is at least 2^-31 world units (index.MinCell): a grid has int32 cells a side, so a smaller cell's grid would not reach one world unit", of, lit.Value)
 		return 0, false
 	}
 	return v, true
@@ -329,7 +335,7 @@ func (c *checker) servePlan(q *Query, ix *Index) (*IndexPlan, string) {
 			}
 			return &IndexPlan{Index: ix, Walk: WalkEqual, Keys: keys}, ""
 		}
-		if ix.Kind == HashIndex && ix.Event != nil && len(ix.Columns) == 1 && len(q.GroupBy) == 1 && isCol(q.GroupBy[0], ix.Columns[0]) {
+		if ix.Kind == HashIndex && len(ix.Columns) == 1 && len(q.GroupBy) == 1 && isCol(q.GroupBy[0], ix.Columns[0]) {
 			return &IndexPlan{Index: ix, Walk: WalkGroups}, ""
 		}
 		return nil, "its where has no conjunct " + missing + " == x (x a parameter or a constant)"

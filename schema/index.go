@@ -40,7 +40,7 @@ const (
 	WalkEqual                    // hash: First/Next of one key, ascending row
 	WalkGroups                   // hash: group by the key, a walk per group
 	WalkOrdered                  // sorted: the order by's order, (key, row) or descending runs
-	WalkRange                    // sorted: Seek to the lower bound, walk to the upper; rows then sorted by row
+	WalkRange                    // sorted: Seek to the lower bound, walk to the upper; rows marked in a row bitmap, read in row order
 	WalkBox                      // grid: AppendBox of the box conjuncts
 	WalkDisc                     // grid: AppendRadius of the disc conjunct
 )

@@ -13,8 +13,9 @@ import (
 // indexCases are the index-served cases of issue 23: one per family a
 // declared index serves (point lookup by a unique key; equality on a hash
 // key, alone and then grouped; a range off a sorted index, and a top-N
-// off one in each data set; the group by of an event table's hash key;
-// a box and a radius off a grid). Each runs its query
+// off one in each data set; the group by of a table's and of an event
+// table's hash key; an event table's equality; a box and a radius off a
+// grid). Each runs its query
 // as generated over the index (Kase.NewGen; Info.Index names the index),
 // the same query `using scan` (Kase.NewScan), SQLite with the matching
 // index (an R*Tree for the box and the radius) and without, and a hand
@@ -139,6 +140,35 @@ func indexCases() []Case {
 			NewGen:  genItemSales,
 			NewScan: genItemSalesScan,
 		},
+		&Kase[ItemTotals, *ItemTotals]{
+			Meta: Info{Name: "ix_orders_by_item", Family: "index group-by key table", Set: "shop", Index: "OrdersOfItem",
+				TW: `query OrdersByItemIx() { from Order o  group by o.Item  select o.Item, count() as N, sum(o.Quantity) as Qty }`,
+				SQL: `SELECT item_idx, item_gen, count(*), sum(quantity) FROM orders
+	GROUP BY item_idx, item_gen ORDER BY item_idx, item_gen`,
+				Indexes: []string{`CREATE INDEX orders_item ON orders(item_idx, item_gen, quantity)`}},
+			NewHand: func(d *Data) func([]ItemTotals) []ItemTotals {
+				o := &d.Shop.Order
+				q := o.Quantity.All()
+				byKey, keys := hashRows(o.Table, o.Item.All()), []tickwork.Handle(nil)
+				for k := range byKey {
+					keys = append(keys, k)
+				}
+				sortHandles(keys)
+				return func(dst []ItemTotals) []ItemTotals {
+					for _, k := range keys {
+						g := ItemTotals{Item: idOf(k)}
+						for _, r := range byKey[k] {
+							g.N++
+							g.Qty += int64(q[r])
+						}
+						dst = append(dst, g)
+					}
+					return dst
+				}
+			},
+			NewGen:  genOrdersByItemIx,
+			NewScan: genOrdersByItem,
+		},
 		&Kase[HitTotal, *HitTotal]{
 			Meta: Info{Name: "ix_hit_totals_by_target", Family: "index group-by key", Set: "arena", Index: "HitsByTarget",
 				TW: `query HitTotalsByTarget() { from HitEvent h  group by h.Target  select h.Target, sum(h.Damage) as Total, count() as Hits }`,
@@ -171,6 +201,30 @@ func indexCases() []Case {
 			},
 			NewGen:  genHitTotalsByTargetIx,
 			NewScan: genHitTotalsByTargetScan,
+		},
+		&Kase[HF64, *HF64]{
+			Meta: Info{Name: "ix_sales_of_buyer", Family: "index equality event", Set: "shop", Index: "SalesByBuyer",
+				TW:      `query SalesOfBuyer(b: ref Player) { from Sale s  where s.Buyer == b  select s.Item, s.Price }`,
+				SQL:     `SELECT item_idx, item_gen, price FROM sale WHERE buyer_idx = ? AND buyer_gen = ? ORDER BY seq`,
+				Indexes: []string{`CREATE INDEX sale_buyer ON sale(buyer_idx, buyer_gen)`}},
+			Args: func(d *Data) []any { return []any{d.P.Player.Index(), d.P.Player.Generation()} },
+			NewHand: func(d *Data) func([]HF64) []HF64 {
+				evs, b := d.Shop.Sale.Read(), d.P.Player
+				buyers := make([]tickwork.Handle, len(evs))
+				for i, e := range evs {
+					buyers[i] = e.Buyer
+				}
+				// the frame's events are the data set's: kept once, like a table's rows
+				byKey := hashRows(nil, buyers)
+				return func(dst []HF64) []HF64 {
+					for _, i := range byKey[b] {
+						dst = append(dst, HF64{idOf(evs[i].Item), evs[i].Price})
+					}
+					return dst
+				}
+			},
+			NewGen:  genSalesOfBuyer,
+			NewScan: genSalesOfBuyerScan,
 		},
 		&Kase[HI32, *HI32]{
 			Meta: Info{Name: "ix_weakest_units", Family: "index top-n", Set: "arena", Index: "UnitsByHealth",

@@ -32,7 +32,7 @@ func TestIndexCasesWellFormed(t *testing.T) {
 		require.NotNil(t, c.Scan(d), "%s: the query using scan", in.Name)
 	}
 	for _, f := range []string{"index point lookup unique", "index equality", "index range", "index top-n", "index group-by key",
-		"index box", "index radius"} {
+		"index group-by key table", "index equality event", "index box", "index radius"} {
 		require.True(t, families[f], "no index-served case of family %q", f)
 	}
 	for _, c := range append(arenaCases(), shopCases()...) {
@@ -89,6 +89,8 @@ func TestIndexCasesRuntimePlans(t *testing.T) {
 		"ix_item_sales":           {shop.NewItemSales(s).Plan(), shop.NewItemSalesScan(s).Plan()},
 		"ix_hit_totals_by_target": {arena.NewHitTotalsByTarget(a).Plan(), arena.NewHitTotalsByTargetScan(a).Plan()},
 		"ix_weakest_units":        {arena.NewWeakestUnits(a).Plan(), arena.NewWeakestUnitsScan(a).Plan()},
+		"ix_orders_by_item":       {shop.NewOrdersByItemIx(s).Plan(), shop.NewOrdersByItem(s).Plan()},
+		"ix_sales_of_buyer":       {shop.NewSalesOfBuyer(s).Plan(), shop.NewSalesOfBuyerScan(s).Plan()},
 		"ix_stores_in_box":        {shop.NewStoresInBox(s).Plan(), shop.NewStoresInBoxScan(s).Plan()},
 		"ix_stores_near":          {shop.NewStoresNear(s).Plan(), shop.NewStoresNearScan(s).Plan()},
 		"ix_bodies_in_box":        {arena.NewBodiesInBox(a).Plan(), arena.NewBodiesInBoxScan(a).Plan()},

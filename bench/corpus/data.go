@@ -79,6 +79,12 @@ func New(sz Size) (*Data, error) {
 			err = shop.Fill(d.Shop, sz.Shop)
 		}
 	}
+	if err == nil {
+		// the sales of the orders, readable after one frame (ix_sales_of_buyer)
+		if _, err = shop.EmitSales(d.Shop); err == nil {
+			err = d.shopW.Frame(1.0 / 60)
+		}
+	}
 	if err != nil {
 		d.Close()
 		return nil, fmt.Errorf("corpus: the shop: %w", err)

@@ -8,7 +8,7 @@
 // [New] builds two data sets at a [Size]: the arena's state ([Full]:
 // 100 000 units after 200 frames, read through arena.Sim.Tables) and the
 // shop (package bench/shop: 50 000 players, 5 000 products, 50 000 orders,
-// seeded), and picks the cases' parameters ([Params]). [OpenDB] loads the
+// seeded, and a sale event per order, readable after one frame), and picks the cases' parameters ([Params]). [OpenDB] loads the
 // same rows into SQLite in memory twice ([DB]: Scan without secondary
 // indexes, Index with every case's), through modernc.org/sqlite.
 //
@@ -23,9 +23,9 @@
 // once, 0 B per call once grown) and a slot for the generated query
 // ([Kase].NewGen, in generated.go: wired for every declared case, nil for
 // the others). The index-served cases of issue 23 (cases_index.go: a
-// unique key's lookup, a hash key's equality and group by, a sorted
-// index's range and top-N, a grid's box and disc over the shop's
-// stores) run their query as
+// unique key's lookup, a hash key's equality and group by (of a table
+// and of an event table), an event table's equality, a sorted index's
+// range and top-N, a grid's box and disc over the shop's stores) run their query as
 // served by a declared index ([Info].Index), the same query `using scan`
 // ([Kase].NewScan) and a hand loop over a plain-Go index of the same kind
 // (a map, a sorted slice of rows, a grid of row lists) built once; where

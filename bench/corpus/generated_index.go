@@ -210,6 +210,38 @@ func genStoresNearScan(d *Data) func([]HXY) []HXY {
 	}
 }
 
+func genSalesOfBuyer(d *Data) func([]HF64) []HF64 {
+	q, rows, b := shop.NewSalesOfBuyer(d.Shop), []shop.SalesOfBuyerRow(nil), d.P.Player
+	return func(dst []HF64) []HF64 {
+		rows = q.Run(rows[:0], b)
+		for _, r := range rows {
+			dst = append(dst, HF64{idOf(r.Item), r.Price})
+		}
+		return dst
+	}
+}
+
+func genSalesOfBuyerScan(d *Data) func([]HF64) []HF64 {
+	q, rows, b := shop.NewSalesOfBuyerScan(d.Shop), []shop.SalesOfBuyerScanRow(nil), d.P.Player
+	return func(dst []HF64) []HF64 {
+		rows = q.Run(rows[:0], b)
+		for _, r := range rows {
+			dst = append(dst, HF64{idOf(r.Item), r.Price})
+		}
+		return dst
+	}
+}
+
+func genOrdersByItemIx(d *Data) func([]ItemTotals) []ItemTotals {
+	q, rows := shop.NewOrdersByItemIx(d.Shop), []shop.OrdersByItemIxRow(nil)
+	return func(dst []ItemTotals) []ItemTotals {
+		rows = q.Run(rows[:0])
+		for _, r := range rows {
+			dst = append(dst, ItemTotals{idOf(r.Item), r.N, r.Qty})
+		}
+		return dst
+	}
+}
 // genBodiesInBoxIx is ix_bodies_in_box's generated side: BodiesInBox,
 // served by the arena's grid BodiesByPos (kept by IntegrateBodies' fused
 // marks every tick).

@@ -21,7 +21,8 @@ type DB struct {
 	Scan, Index *sql.DB
 }
 
-// schemaSQL creates the tables. hit_event's seq is the emission position.
+// schemaSQL creates the tables. hit_event's and sale's seq is the
+// emission position.
 const schemaSQL = `
 CREATE TABLE unit(idx INTEGER PRIMARY KEY, gen INTEGER NOT NULL, health INTEGER NOT NULL);
 CREATE TABLE body(idx INTEGER PRIMARY KEY, gen INTEGER NOT NULL, x REAL NOT NULL, y REAL NOT NULL, vx REAL NOT NULL, vy REAL NOT NULL);
@@ -37,6 +38,8 @@ CREATE TABLE product(idx INTEGER PRIMARY KEY, gen INTEGER NOT NULL, sku INTEGER 
 CREATE TABLE orders(idx INTEGER PRIMARY KEY, gen INTEGER NOT NULL, buyer_idx INTEGER NOT NULL, buyer_gen INTEGER NOT NULL,
 	item_idx INTEGER NOT NULL, item_gen INTEGER NOT NULL, price REAL NOT NULL, quantity INTEGER NOT NULL, day INTEGER NOT NULL);
 CREATE TABLE store(idx INTEGER PRIMARY KEY, gen INTEGER NOT NULL, x REAL NOT NULL, y REAL NOT NULL);
+CREATE TABLE sale(seq INTEGER PRIMARY KEY, buyer_idx INTEGER NOT NULL, buyer_gen INTEGER NOT NULL, item_idx INTEGER NOT NULL, item_gen INTEGER NOT NULL,
+	price REAL NOT NULL);
 `
 
 // OpenDB loads d into two in-memory SQLite databases and creates the
@@ -190,6 +193,20 @@ func load(s *sql.DB, d *Data) error {
 		return []any{b.Index(), b.Generation(), it.Index(), it.Generation(), o.Price.All()[r], o.Quantity.All()[r], o.Day.All()[r]}
 	})
 	l.insert("store", 4, p.Store.Table, func(r int) []any { return []any{p.Store.X.All()[r], p.Store.Y.All()[r]} })
+	if l.err == nil {
+		st, err := tx.Prepare("INSERT INTO sale VALUES (?,?,?,?,?,?)")
+		if err != nil {
+			l.err = err
+		} else {
+			for i, e := range p.Sale.Read() {
+				if _, err := st.Exec(i, e.Buyer.Index(), e.Buyer.Generation(), e.Item.Index(), e.Item.Generation(), e.Price); err != nil {
+					l.err = err
+					break
+				}
+			}
+			st.Close()
+		}
+	}
 	if l.err != nil {
 		tx.Rollback()
 		return l.err

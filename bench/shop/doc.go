@@ -15,12 +15,14 @@
 // Player table has holes. The standalone table Store holds points on a
 // map of side [MapSide] (X, Y uniform, a 50th deleted) for the grid index
 // StoresByPos: the corpus's box and disc (no system moves them, so the
-// grid costs no upkeep).
+// grid costs no upkeep). The event table Sale takes a sale per order from
+// [EmitSales] (readable after the next frame), for the hash index
+// SalesByBuyer: the corpus's event-index case.
 //
 // # Concurrency
 //
-// Fill changes the tables' structure: call it between frames, from one
-// goroutine. The tables' rows are then read-only for the corpus, safe
+// Fill changes the tables' structure and EmitSales emits from the host:
+// call them between frames, from one goroutine. The tables' rows are then read-only for the corpus, safe
 // for concurrent readers.
 package shop
 

@@ -33,7 +33,7 @@ const MapSide = 2048
 
 // Sizes returns the capacities that hold cfg's rows: Declare's argument.
 func (c Config) Sizes() Sizes {
-	return Sizes{Accounts: c.Players, Product: c.Products, Order: c.Orders, Store: c.Stores}
+	return Sizes{Accounts: c.Players, Product: c.Products, Order: c.Orders, Store: c.Stores, Sale: c.Orders} // a sale per order
 }
 
 // ErrBadConfig is matched (errors.Is) by Fill's error for a size below 1
@@ -159,4 +159,31 @@ func addPlayer(t *Tables, r *tickwork.Rand, account int64, earlier []tickwork.Ha
 		}
 	}
 	return h, nil
+}
+
+// EmitSales emits, from the host between frames, a Sale for each live
+// order in row order (its buyer, item and price), at most the Sale
+// table's capacity, and returns how many; after the next frame the
+// host's Sale.Read returns them (lifetime next_frame) and index
+// SalesByBuyer holds them. It returns the table's *tickwork.OverflowError
+// if the table is full already. One goroutine, between frames.
+func EmitSales(t *Tables) (int, error) {
+	n := 0
+	for row := range t.Order.Table.Cap() {
+		h, ok := t.Order.Table.HandleAt(row)
+		if !ok {
+			continue
+		}
+		if n == t.Sale.Cap() {
+			break
+		}
+		b, _ := t.Order.Buyer.Get(h)
+		it, _ := t.Order.Item.Get(h)
+		p, _ := t.Order.Price.Get(h)
+		if err := t.Sale.Emit(Sale{Buyer: b, Item: it, Price: p}); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }

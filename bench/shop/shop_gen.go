@@ -4,6 +4,7 @@ package shop
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/tickwork/tickwork"
@@ -17,11 +18,12 @@ type Sizes struct {
 	Product  int // table Product, rows
 	Order    int // table Order, rows
 	Store    int // table Store, rows
+	Sale     int // event table Sale, events
 }
 
 // DefaultSizes returns the capacities the schema declares.
 func DefaultSizes() Sizes {
-	return Sizes{Accounts: 50000, Product: 5000, Order: 50000, Store: 100000}
+	return Sizes{Accounts: 50000, Product: 5000, Order: 50000, Store: 100000, Sale: 65536}
 }
 
 // Player is table Player (in domain Accounts, shop.tw:9), filled by
@@ -79,8 +81,14 @@ type Store struct {
 	X, Y  *tickwork.Column[float32]
 }
 
+// Sale is an event of event table Sale (next_frame, shop.tw:53).
+type Sale struct {
+	Buyer, Item tickwork.Handle // ref Player, ref Product
+	Price       float64
+}
+
 // StoresByPosKey is the key of index StoresByPos on Store(X, Y)
-// (shop.tw:236), its columns in declared order.
+// (shop.tw:245), its columns in declared order.
 type StoresByPosKey struct {
 	X, Y float32
 }
@@ -90,11 +98,12 @@ type StoresByPosKey struct {
 // The host reads one between frames; a hand-written system declares its
 // read (tickwork.ReadIndex).
 type Indexes struct {
-	PlayersByAccount            *tickwork.UniqueIndex[int64]         // unique on Player(Account)
-	PlayersByLevel              *tickwork.SortedIndex[int32]         // sorted on Player(Level)
-	PlayersByScore              *tickwork.SortedIndex[int64]         // sorted on Player(Score)
-	OrdersByBuyer, OrdersOfItem *tickwork.HashIndex[tickwork.Handle] // hash on Order(Buyer), hash on Order(Item)
-	StoresByPos                 *tickwork.GridIndex                  // grid on Store(X, Y), cell 64
+	PlayersByAccount            *tickwork.UniqueIndex[int64]                // unique on Player(Account)
+	PlayersByLevel              *tickwork.SortedIndex[int32]                // sorted on Player(Level)
+	PlayersByScore              *tickwork.SortedIndex[int64]                // sorted on Player(Score)
+	OrdersByBuyer, OrdersOfItem *tickwork.HashIndex[tickwork.Handle]        // hash on Order(Buyer), hash on Order(Item)
+	StoresByPos                 *tickwork.GridIndex                         // grid on Store(X, Y), cell 64
+	SalesByBuyer                *tickwork.EventIndex[Sale, tickwork.Handle] // hash on Sale(Buyer)
 }
 
 // Tables holds the schema's domains, tables and event tables (Declare).
@@ -107,6 +116,7 @@ type Tables struct {
 	Product  Product
 	Order    Order
 	Store    Store
+	Sale     *tickwork.Events[Sale]
 	Indexes  Indexes // the declared indexes
 }
 
@@ -142,12 +152,14 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t.Store.Table = b.Table(tickwork.TableSpec{Name: "Store", Capacity: sz.Store, ChunkRows: 0})
 	t.Store.X = tickwork.AddColumn[float32](b, t.Store.Table, "X")
 	t.Store.Y = tickwork.AddColumn[float32](b, t.Store.Table, "Y")
+	t.Sale = tickwork.AddEvents[Sale](b, tickwork.EventSpec{Name: "Sale", Capacity: sz.Sale, Lifetime: tickwork.NextFrame})
 	t.Indexes.PlayersByAccount = tickwork.AddUniqueIndex(b, "PlayersByAccount", t.Player.Account)
 	t.Indexes.PlayersByLevel = tickwork.AddSortedIndex(b, "PlayersByLevel", t.Player.Level)
 	t.Indexes.PlayersByScore = tickwork.AddSortedIndex(b, "PlayersByScore", t.Player.Score)
 	t.Indexes.OrdersByBuyer = tickwork.AddHashIndex(b, "OrdersByBuyer", t.Order.Buyer)
 	t.Indexes.OrdersOfItem = tickwork.AddHashIndex(b, "OrdersOfItem", t.Order.Item)
 	t.Indexes.StoresByPos = tickwork.AddGridIndex(b, "StoresByPos", t.Store.X, t.Store.Y, 64)
+	t.Indexes.SalesByBuyer = tickwork.AddEventIndex(b, "SalesByBuyer", t.Sale, func(e *Sale) tickwork.Handle { return e.Buyer })
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
@@ -198,6 +210,9 @@ type Queries struct {
 	StoresInBoxScan     *StoresInBoxScan
 	StoresNear          *StoresNear
 	StoresNearScan      *StoresNearScan
+	OrdersByItemIx      *OrdersByItemIx
+	SalesOfBuyer        *SalesOfBuyer
+	SalesOfBuyerScan    *SalesOfBuyerScan
 }
 
 // NewQueries makes every declared query over t, for the host, between
@@ -242,16 +257,19 @@ func NewQueries(t *Tables) *Queries {
 		StoresInBoxScan:     NewStoresInBoxScan(t),
 		StoresNear:          NewStoresNear(t),
 		StoresNearScan:      NewStoresNearScan(t),
+		OrdersByItemIx:      NewOrdersByItemIx(t),
+		SalesOfBuyer:        NewSalesOfBuyer(t),
+		SalesOfBuyerScan:    NewSalesOfBuyerScan(t),
 	}
 }
 
-// VeteransRow is a row of the result of query Veterans (shop.tw:55).
+// VeteransRow is a row of the result of query Veterans (shop.tw:64).
 type VeteransRow struct {
 	Player tickwork.Handle // ref Player
 	Score  int64
 }
 
-// Veterans is declared query Veterans (shop.tw:55). Plan: scan Player
+// Veterans is declared query Veterans (shop.tw:64). Plan: scan Player
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type Veterans struct {
@@ -388,13 +406,13 @@ func (q *Veterans) Plan() string {
 	return "scan Player (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// ProductAtRow is a row of the result of query ProductAt (shop.tw:61).
+// ProductAtRow is a row of the result of query ProductAt (shop.tw:70).
 type ProductAtRow struct {
 	SKU   int64
 	Price float32
 }
 
-// ProductAt is declared query ProductAt (shop.tw:61). Plan: probe Product
+// ProductAt is declared query ProductAt (shop.tw:70). Plan: probe Product
 // by handle param h. Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
 type ProductAt struct {
@@ -456,7 +474,7 @@ func (q *ProductAt) Plan() string {
 	return "probe Product by handle param h"
 }
 
-// RegionStatsRow is a row of the result of query RegionStats (shop.tw:67).
+// RegionStatsRow is a row of the result of query RegionStats (shop.tw:76).
 type RegionStatsRow struct {
 	Count, SumScore int64
 	MinLevel        int32
@@ -464,7 +482,7 @@ type RegionStatsRow struct {
 	AvgLevel        float64
 }
 
-// RegionStats is declared query RegionStats (shop.tw:67). Plan: scan Player
+// RegionStats is declared query RegionStats (shop.tw:76). Plan: scan Player
 // (ascending index); filter; aggregate count, sum, min, max, avg (one row).
 // Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -551,12 +569,12 @@ func (q *RegionStats) Plan() string {
 	return "scan Player (ascending index); filter; aggregate count, sum, min, max, avg (one row)"
 }
 
-// RevenueRow is a row of the result of query Revenue (shop.tw:73).
+// RevenueRow is a row of the result of query Revenue (shop.tw:82).
 type RevenueRow struct {
 	Sum, Avg float64
 }
 
-// Revenue is declared query Revenue (shop.tw:73). Plan: scan Order
+// Revenue is declared query Revenue (shop.tw:82). Plan: scan Order
 // (ascending index); aggregate sum, avg (one row). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -616,13 +634,13 @@ func (q *Revenue) Plan() string {
 }
 
 // OrdersByItemRow is a row of the result of query OrdersByItem
-// (shop.tw:78).
+// (shop.tw:87).
 type OrdersByItemRow struct {
 	Item   tickwork.Handle // ref Product
 	N, Qty int64
 }
 
-// OrdersByItem is declared query OrdersByItem (shop.tw:78). Plan: scan
+// OrdersByItem is declared query OrdersByItem (shop.tw:87). Plan: scan
 // Order (ascending index); group by Item: a dense array over the capacity
 // of table Product; sort groups by their keys. Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
@@ -771,14 +789,14 @@ func ordersByItemOrder(a, b ordersByItemGroup) int {
 }
 
 // ProductsByPriceRow is a row of the result of query ProductsByPrice
-// (shop.tw:84).
+// (shop.tw:93).
 type ProductsByPriceRow struct {
 	Price float32
 	N     int64
 	Avg   float64
 }
 
-// ProductsByPrice is declared query ProductsByPrice (shop.tw:84). Plan:
+// ProductsByPrice is declared query ProductsByPrice (shop.tw:93). Plan:
 // scan Product (ascending index); group by Price: a group table (map) of
 // the keys; sort groups by their keys. Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
@@ -911,13 +929,13 @@ func productsByPriceOrder(a, b productsByPriceGroup) int {
 	return 0
 }
 
-// RegionBandsRow is a row of the result of query RegionBands (shop.tw:90).
+// RegionBandsRow is a row of the result of query RegionBands (shop.tw:99).
 type RegionBandsRow struct {
 	Region, Band int32
 	N, Score     int64
 }
 
-// RegionBands is declared query RegionBands (shop.tw:90). Plan: scan Player
+// RegionBands is declared query RegionBands (shop.tw:99). Plan: scan Player
 // (ascending index); group by Region, Band: a group table (map) of the
 // keys; sort groups by their keys. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -1052,13 +1070,13 @@ func regionBandsOrder(a, b regionBandsGroup) int {
 	return 0
 }
 
-// TopScoresRow is a row of the result of query TopScores (shop.tw:96).
+// TopScoresRow is a row of the result of query TopScores (shop.tw:105).
 type TopScoresRow struct {
 	Player tickwork.Handle // ref Player
 	Score  int64
 }
 
-// TopScores is declared query TopScores (shop.tw:96). Plan: scan Player
+// TopScores is declared query TopScores (shop.tw:105). Plan: scan Player
 // (ascending index); top-n heap by (Score desc, index). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1192,13 +1210,13 @@ func (q *TopScores) offer(e *topScoresEnt, bound int) (int64, bool) {
 	return ents[0].k0, false
 }
 
-// TopLevelsRow is a row of the result of query TopLevels (shop.tw:103).
+// TopLevelsRow is a row of the result of query TopLevels (shop.tw:112).
 type TopLevelsRow struct {
 	Region, Level, N int32
 	Score            int64
 }
 
-// TopLevels is declared query TopLevels (shop.tw:103). Plan: scan Player
+// TopLevels is declared query TopLevels (shop.tw:112). Plan: scan Player
 // (ascending index); top-n heap by (Level desc, Score asc, index). Run it
 // from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -1351,12 +1369,12 @@ func (q *TopLevels) offer(e *topLevelsEnt, bound int) (int32, bool) {
 	return ents[0].k0, false
 }
 
-// RegionsRow is a row of the result of query Regions (shop.tw:110).
+// RegionsRow is a row of the result of query Regions (shop.tw:119).
 type RegionsRow struct {
 	Region int32
 }
 
-// Regions is declared query Regions (shop.tw:110). Plan: scan Player
+// Regions is declared query Regions (shop.tw:119). Plan: scan Player
 // (ascending index); distinct: a set of the select items. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1426,12 +1444,12 @@ func (q *Regions) Plan() string {
 }
 
 // RegionLevelsRow is a row of the result of query RegionLevels
-// (shop.tw:115).
+// (shop.tw:124).
 type RegionLevelsRow struct {
 	Region, Level int32
 }
 
-// RegionLevels is declared query RegionLevels (shop.tw:115). Plan: scan
+// RegionLevels is declared query RegionLevels (shop.tw:124). Plan: scan
 // Player (ascending index); distinct: a set of the select items. Run it
 // from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -1505,13 +1523,13 @@ func (q *RegionLevels) Plan() string {
 }
 
 // PremiumSpendRow is a row of the result of query PremiumSpend
-// (shop.tw:120).
+// (shop.tw:129).
 type PremiumSpendRow struct {
 	Player tickwork.Handle // ref Player
 	Spent  float64
 }
 
-// PremiumSpend is declared query PremiumSpend (shop.tw:120). Plan: scan
+// PremiumSpend is declared query PremiumSpend (shop.tw:129). Plan: scan
 // Player (ascending index); inner join Profile f: probe by entity of p;
 // filter. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1650,14 +1668,14 @@ func (q *PremiumSpend) Plan() string {
 }
 
 // CategoryOrdersRow is a row of the result of query CategoryOrders
-// (shop.tw:127).
+// (shop.tw:136).
 type CategoryOrdersRow struct {
 	Order   tickwork.Handle // ref Order
 	Missing bool
 	Price   float32
 }
 
-// CategoryOrders is declared query CategoryOrders (shop.tw:127). Plan: scan
+// CategoryOrders is declared query CategoryOrders (shop.tw:136). Plan: scan
 // Order (ascending index); inner join Product pr: probe by o.Item; filter.
 // Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1799,14 +1817,14 @@ func (q *CategoryOrders) Plan() string {
 	return "scan Order (ascending index); inner join Product pr: probe by o.Item; filter; lane of the last run: " + q.lane
 }
 
-// BulkOrdersRow is a row of the result of query BulkOrders (shop.tw:134).
+// BulkOrdersRow is a row of the result of query BulkOrders (shop.tw:143).
 type BulkOrdersRow struct {
 	Order  tickwork.Handle // ref Order
 	Orphan bool
 	Level  int32
 }
 
-// BulkOrders is declared query BulkOrders (shop.tw:134). Plan: scan Order
+// BulkOrders is declared query BulkOrders (shop.tw:143). Plan: scan Order
 // (ascending index); left join Player p: probe by o.Buyer; filter. Run it
 // from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -1951,14 +1969,14 @@ func (q *BulkOrders) Plan() string {
 }
 
 // RevenueByDayRow is a row of the result of query RevenueByDay
-// (shop.tw:141).
+// (shop.tw:150).
 type RevenueByDayRow struct {
 	Day int32
 	Sum float64
 	N   int64
 }
 
-// RevenueByDay is declared query RevenueByDay (shop.tw:141). Plan: scan
+// RevenueByDay is declared query RevenueByDay (shop.tw:150). Plan: scan
 // Order (ascending index); group by Day: a group table (map) of the keys;
 // sort groups by their keys. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -2080,12 +2098,12 @@ func revenueByDayOrder(a, b revenueByDayGroup) int {
 }
 
 // BannedPremiumRow is a row of the result of query BannedPremium
-// (shop.tw:147).
+// (shop.tw:156).
 type BannedPremiumRow struct {
 	Count int64
 }
 
-// BannedPremium is declared query BannedPremium (shop.tw:147). Plan: scan
+// BannedPremium is declared query BannedPremium (shop.tw:156). Plan: scan
 // Premium (ascending index); filter; aggregate count (one row). Run it from
 // one goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -2208,13 +2226,13 @@ func (q *BannedPremium) Plan() string {
 	return "scan Premium (ascending index); filter; aggregate count (one row); lane of the last run: " + q.lane
 }
 
-// BulkRanksRow is a row of the result of query BulkRanks (shop.tw:157).
+// BulkRanksRow is a row of the result of query BulkRanks (shop.tw:166).
 type BulkRanksRow struct {
 	Order tickwork.Handle // ref Order
 	N     int64
 }
 
-// BulkRanks is declared query BulkRanks (shop.tw:157). Plan: scan Order
+// BulkRanks is declared query BulkRanks (shop.tw:166). Plan: scan Order
 // (ascending index); filter; window N row_number() over (partition by Buyer
 // order by Day asc, index asc): a bucket pass over the capacity of domain
 // Accounts, then each bucket sorted by (partition, order, index); walk. Run
@@ -2359,14 +2377,14 @@ func bulkRanksW0Order(a, b bulkRanksW0) int {
 }
 
 // RunningQuantityRow is a row of the result of query RunningQuantity
-// (shop.tw:164).
+// (shop.tw:173).
 type RunningQuantityRow struct {
 	Order   tickwork.Handle // ref Order
 	Day     int32
 	Running int64
 }
 
-// RunningQuantity is declared query RunningQuantity (shop.tw:164). Plan:
+// RunningQuantity is declared query RunningQuantity (shop.tw:173). Plan:
 // scan Order (ascending index); filter; window Running sum() over (order by
 // Day asc, index asc): walk the sorted result (its keys are the order
 // by's); sort packed keys (Day asc, position). Run it from one goroutine at
@@ -2466,14 +2484,14 @@ func runningQuantityCmp(a, b *runningQuantityEnt) int {
 
 func runningQuantityOrder(a, b runningQuantityEnt) int { return runningQuantityCmp(&a, &b) }
 
-// OrdersAfterRow is a row of the result of query OrdersAfter (shop.tw:172).
+// OrdersAfterRow is a row of the result of query OrdersAfter (shop.tw:181).
 type OrdersAfterRow struct {
 	Order tickwork.Handle // ref Order
 	Day   int32
 	Price float64
 }
 
-// OrdersAfter is declared query OrdersAfter (shop.tw:172). Plan: scan Order
+// OrdersAfter is declared query OrdersAfter (shop.tw:181). Plan: scan Order
 // (ascending index); keyset: the rows after (day, ix) in the order by's
 // order, one packed range test a row (cursor, heap's worst); top-n heap by
 // (Day asc, index asc, index). Run it from one goroutine at a time; the
@@ -2664,13 +2682,13 @@ func ordersAfterOffer(ents []ordersAfterEnt, bound int, e ordersAfterEnt) ([]ord
 }
 
 // PlayerByAccountRow is a row of the result of query PlayerByAccount
-// (shop.tw:181).
+// (shop.tw:190).
 type PlayerByAccountRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// PlayerByAccount is declared query PlayerByAccount (shop.tw:181). Plan:
+// PlayerByAccount is declared query PlayerByAccount (shop.tw:190). Plan:
 // unique key lookup: scan Player (ascending index) for Account, stop at the
 // first match (limit 1). Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
@@ -2736,13 +2754,13 @@ func (q *PlayerByAccount) Plan() string {
 }
 
 // ProductBySKURow is a row of the result of query ProductBySKU
-// (shop.tw:187).
+// (shop.tw:196).
 type ProductBySKURow struct {
 	Product tickwork.Handle // ref Product
 	Stock   int32
 }
 
-// ProductBySKU is declared query ProductBySKU (shop.tw:187). Plan: unique
+// ProductBySKU is declared query ProductBySKU (shop.tw:196). Plan: unique
 // key lookup: scan Product (ascending index) for SKU, stop at the first
 // match (limit 1). Run it from one goroutine at a time; the result's order
 // is docs/schema.md's Query results.
@@ -2806,13 +2824,13 @@ func (q *ProductBySKU) Plan() string {
 	return "unique key lookup: scan Product (ascending index) for SKU, stop at the first match (limit 1)"
 }
 
-// BigSpendersRow is a row of the result of query BigSpenders (shop.tw:198).
+// BigSpendersRow is a row of the result of query BigSpenders (shop.tw:207).
 type BigSpendersRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// BigSpenders is declared query BigSpenders (shop.tw:198). Plan: scan
+// BigSpenders is declared query BigSpenders (shop.tw:207). Plan: scan
 // Player (ascending index); semi-join: mark Player rows from a scan of
 // Order o by o.Buyer (generation-checked) in a bitmap over Player's
 // capacity; filter. Run it from one goroutine at a time; the result's order
@@ -2904,13 +2922,13 @@ func (q *BigSpenders) Plan() string {
 	return "scan Player (ascending index); semi-join: mark Player rows from a scan of Order o by o.Buyer (generation-checked) in a bitmap over Player's capacity; filter"
 }
 
-// UnsoldBulkRow is a row of the result of query UnsoldBulk (shop.tw:205).
+// UnsoldBulkRow is a row of the result of query UnsoldBulk (shop.tw:214).
 type UnsoldBulkRow struct {
 	Product tickwork.Handle // ref Product
 	Stock   int32
 }
 
-// UnsoldBulk is declared query UnsoldBulk (shop.tw:205). Plan: scan Product
+// UnsoldBulk is declared query UnsoldBulk (shop.tw:214). Plan: scan Product
 // (ascending index); anti-join: mark Product rows from a scan of Order o by
 // o.Item (generation-checked) in a bitmap over Product's capacity; filter.
 // Run it from one goroutine at a time; the result's order is
@@ -3003,12 +3021,12 @@ func (q *UnsoldBulk) Plan() string {
 }
 
 // HighOrPremiumRow is a row of the result of query HighOrPremium
-// (shop.tw:212).
+// (shop.tw:221).
 type HighOrPremiumRow struct {
 	Player tickwork.Handle // ref Player
 }
 
-// HighOrPremium is declared query HighOrPremium (shop.tw:212). Plan: scan
+// HighOrPremium is declared query HighOrPremium (shop.tw:221). Plan: scan
 // Player (ascending index); filter; union in one scan: left filter or right
 // filter (both sides are Player's rows). Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
@@ -3137,12 +3155,12 @@ func (q *HighOrPremium) Plan() string {
 }
 
 // HighAndPremiumRow is a row of the result of query HighAndPremium
-// (shop.tw:217).
+// (shop.tw:226).
 type HighAndPremiumRow struct {
 	Player tickwork.Handle // ref Player
 }
 
-// HighAndPremium is declared query HighAndPremium (shop.tw:217). Plan: scan
+// HighAndPremium is declared query HighAndPremium (shop.tw:226). Plan: scan
 // Player (ascending index); filter; intersect in one scan: left filter and
 // right filter (both sides are Player's rows). Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
@@ -3272,12 +3290,12 @@ func (q *HighAndPremium) Plan() string {
 }
 
 // HighNotPremiumRow is a row of the result of query HighNotPremium
-// (shop.tw:222).
+// (shop.tw:231).
 type HighNotPremiumRow struct {
 	Player tickwork.Handle // ref Player
 }
 
-// HighNotPremium is declared query HighNotPremium (shop.tw:222). Plan: scan
+// HighNotPremium is declared query HighNotPremium (shop.tw:231). Plan: scan
 // Player (ascending index); filter; except in one scan: left filter and not
 // right filter (both sides are Player's rows). Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
@@ -3407,13 +3425,13 @@ func (q *HighNotPremium) Plan() string {
 }
 
 // PlayerByAccountIxRow is a row of the result of query PlayerByAccountIx
-// (shop.tw:239).
+// (shop.tw:249).
 type PlayerByAccountIxRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// PlayerByAccountIx is declared query PlayerByAccountIx (shop.tw:239).
+// PlayerByAccountIx is declared query PlayerByAccountIx (shop.tw:249).
 // Plan: index PlayersByAccount (unique on Player(Account)): find Account ==
 // param a (0 or 1 rows); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -3474,14 +3492,14 @@ func (q *PlayerByAccountIx) Plan() string {
 }
 
 // OrdersOfBuyerRow is a row of the result of query OrdersOfBuyer
-// (shop.tw:246).
+// (shop.tw:256).
 type OrdersOfBuyerRow struct {
 	Order tickwork.Handle // ref Order
 	Day   int32
 	Price float64
 }
 
-// OrdersOfBuyer is declared query OrdersOfBuyer (shop.tw:246). Plan: index
+// OrdersOfBuyer is declared query OrdersOfBuyer (shop.tw:256). Plan: index
 // OrdersByBuyer (hash on Order(Buyer)): walk the rows of Buyer == param b
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -3545,14 +3563,14 @@ func (q *OrdersOfBuyer) Plan() string {
 }
 
 // OrdersOfBuyerScanRow is a row of the result of query OrdersOfBuyerScan
-// (shop.tw:252).
+// (shop.tw:262).
 type OrdersOfBuyerScanRow struct {
 	Order tickwork.Handle // ref Order
 	Day   int32
 	Price float64
 }
 
-// OrdersOfBuyerScan is declared query OrdersOfBuyerScan (shop.tw:252).
+// OrdersOfBuyerScan is declared query OrdersOfBuyerScan (shop.tw:262).
 // Plan: scan Order (ascending index); filter. Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
 type OrdersOfBuyerScan struct {
@@ -3688,23 +3706,23 @@ func (q *OrdersOfBuyerScan) Plan() string {
 }
 
 // PlayersInLevelsRow is a row of the result of query PlayersInLevels
-// (shop.tw:259).
+// (shop.tw:269).
 type PlayersInLevelsRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// PlayersInLevels is declared query PlayersInLevels (shop.tw:259). Plan:
+// PlayersInLevels is declared query PlayersInLevels (shop.tw:269). Plan:
 // index PlayersByLevel (sorted on Player(Level)): range walk, from Level
-// param a, to Level param b, rows sorted by index; filter. Run it from one
-// goroutine at a time; the result's order is docs/schema.md's Query
-// results.
+// param a, to Level param b, rows marked in a bitmap, read in ascending
+// index; filter. Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
 type PlayersInLevels struct {
 	t      *Tables
 	tb     *tickwork.Table              // Player
 	pLevel []int32                      // Player.Level
 	ix     *tickwork.SortedIndex[int32] // index PlayersByLevel
-	rows   []int32                      // the index's candidate rows of a run
+	mark   []uint64                     // a range walk's rows, a bit per table row (clear between runs)
 }
 
 // NewPlayersInLevels makes query PlayersInLevels over the tables of t, for
@@ -3713,6 +3731,7 @@ func NewPlayersInLevels(t *Tables) *PlayersInLevels {
 	q := &PlayersInLevels{t: t, tb: t.Player.Table}
 	q.pLevel = t.Player.Level.All()
 	q.ix = t.Indexes.PlayersByLevel
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	return q
 }
 
@@ -3727,6 +3746,7 @@ func DeclarePlayersInLevels(d *tickwork.Decl, t *Tables) *PlayersInLevels {
 	q := &PlayersInLevels{t: t, tb: t.Player.Table}
 	q.pLevel = tickwork.Read(d, t.Player.Level).All()
 	q.ix = t.Indexes.PlayersByLevel
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	tickwork.ReadIndex(d, q.ix)
 	return q
 }
@@ -3739,19 +3759,18 @@ func DeclarePlayersInLevels(d *tickwork.Decl, t *Tables) *PlayersInLevels {
 func (q *PlayersInLevels) Run(dst []PlayersInLevelsRow, a int32, b int32) []PlayersInLevelsRow {
 	dst = dst[:0]
 	sx := q.ix.Sorted()
-	rows := q.rows[:0]
-	for r := sx.Seek(a); r != index.NoRow; r = sx.Next(r) {
-		if k, _ := sx.Key(r); index.Compare(k, b) > 0 {
-			break // past the range
-		}
-		rows = append(rows, r)
-	}
-	slices.Sort(rows) // the scan's order: ascending entity index
-	q.rows = rows
-	for _, r := range rows {
-		row := int(r)
-		if tickwork.QueryBoolKey(q.pLevel[row] >= a)&tickwork.QueryBoolKey(q.pLevel[row] <= b) != 0 {
-			dst = append(dst, PlayersInLevelsRow{Player: tickwork.QueryHandle(q.tb, row), Level: q.pLevel[row]})
+	mark := q.mark // a bit per table row, all clear between runs
+	wlo, whi := sx.MarkTo(mark, sx.Seek(a), b)
+	// the marked rows in ascending entity index (the scan's order), their
+	// words cleared for the next run
+	for w := wlo; w <= whi; w++ {
+		m := mark[w]
+		mark[w] = 0
+		for ; m != 0; m &= m - 1 {
+			row := int(w<<6 | int32(bits.TrailingZeros64(m)))
+			if tickwork.QueryBoolKey(q.pLevel[row] >= a)&tickwork.QueryBoolKey(q.pLevel[row] <= b) != 0 {
+				dst = append(dst, PlayersInLevelsRow{Player: tickwork.QueryHandle(q.tb, row), Level: q.pLevel[row]})
+			}
 		}
 	}
 	return dst
@@ -3760,17 +3779,17 @@ func (q *PlayersInLevels) Run(dst []PlayersInLevelsRow, a int32, b int32) []Play
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *PlayersInLevels) Plan() string {
-	return "index PlayersByLevel (sorted on Player(Level)): range walk, from Level param a, to Level param b, rows sorted by index; filter"
+	return "index PlayersByLevel (sorted on Player(Level)): range walk, from Level param a, to Level param b, rows marked in a bitmap, read in ascending index; filter"
 }
 
 // PlayersInLevelsScanRow is a row of the result of query
-// PlayersInLevelsScan (shop.tw:265).
+// PlayersInLevelsScan (shop.tw:275).
 type PlayersInLevelsScanRow struct {
 	Player tickwork.Handle // ref Player
 	Level  int32
 }
 
-// PlayersInLevelsScan is declared query PlayersInLevelsScan (shop.tw:265).
+// PlayersInLevelsScan is declared query PlayersInLevelsScan (shop.tw:275).
 // Plan: scan Player (ascending index); filter. Run it from one goroutine at
 // a time; the result's order is docs/schema.md's Query results.
 type PlayersInLevelsScan struct {
@@ -3898,13 +3917,13 @@ func (q *PlayersInLevelsScan) Plan() string {
 	return "scan Player (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// TopScoresIxRow is a row of the result of query TopScoresIx (shop.tw:272).
+// TopScoresIxRow is a row of the result of query TopScoresIx (shop.tw:282).
 type TopScoresIxRow struct {
 	Player tickwork.Handle // ref Player
 	Score  int64
 }
 
-// TopScoresIx is declared query TopScoresIx (shop.tw:272). Plan: index
+// TopScoresIx is declared query TopScoresIx (shop.tw:282). Plan: index
 // PlayersByScore (sorted on Player(Score)): descending walk by runs of
 // Score (ties in ascending index), first n. Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
@@ -4030,14 +4049,14 @@ func (q *TopScoresIx) offer(e *topScoresIxEnt, bound int) (int64, bool) {
 	return ents[0].k0, false
 }
 
-// ItemSalesRow is a row of the result of query ItemSales (shop.tw:280).
+// ItemSalesRow is a row of the result of query ItemSales (shop.tw:290).
 type ItemSalesRow struct {
 	Quantity int32
 	Sum      float64
 	N        int64
 }
 
-// ItemSales is declared query ItemSales (shop.tw:280). Plan: index
+// ItemSales is declared query ItemSales (shop.tw:290). Plan: index
 // OrdersOfItem (hash on Order(Item)): walk the rows of Item == param it
 // (ascending index); filter; group by Quantity: a group table (map) of the
 // keys; sort groups by their keys. Run it from one goroutine at a time; the
@@ -4163,14 +4182,14 @@ func itemSalesOrder(a, b itemSalesGroup) int {
 }
 
 // ItemSalesScanRow is a row of the result of query ItemSalesScan
-// (shop.tw:287).
+// (shop.tw:297).
 type ItemSalesScanRow struct {
 	Quantity int32
 	Sum      float64
 	N        int64
 }
 
-// ItemSalesScan is declared query ItemSalesScan (shop.tw:287). Plan: scan
+// ItemSalesScan is declared query ItemSalesScan (shop.tw:297). Plan: scan
 // Order (ascending index); filter; group by Quantity: a group table (map)
 // of the keys; sort groups by their keys. Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
@@ -4297,13 +4316,13 @@ func itemSalesScanOrder(a, b itemSalesScanGroup) int {
 	return 0
 }
 
-// StoresInBoxRow is a row of the result of query StoresInBox (shop.tw:295).
+// StoresInBoxRow is a row of the result of query StoresInBox (shop.tw:305).
 type StoresInBoxRow struct {
 	Store tickwork.Handle // ref Store
 	X, Y  float32
 }
 
-// StoresInBox is declared query StoresInBox (shop.tw:295). Plan: index
+// StoresInBox is declared query StoresInBox (shop.tw:305). Plan: index
 // StoresByPos (grid on Store(X, Y)): candidates of the box's cells
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -4365,13 +4384,13 @@ func (q *StoresInBox) Plan() string {
 }
 
 // StoresInBoxScanRow is a row of the result of query StoresInBoxScan
-// (shop.tw:301).
+// (shop.tw:311).
 type StoresInBoxScanRow struct {
 	Store tickwork.Handle // ref Store
 	X, Y  float32
 }
 
-// StoresInBoxScan is declared query StoresInBoxScan (shop.tw:301). Plan:
+// StoresInBoxScan is declared query StoresInBoxScan (shop.tw:311). Plan:
 // scan Store (ascending index); filter. Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
 type StoresInBoxScan struct {
@@ -4509,13 +4528,13 @@ func (q *StoresInBoxScan) Plan() string {
 	return "scan Store (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// StoresNearRow is a row of the result of query StoresNear (shop.tw:308).
+// StoresNearRow is a row of the result of query StoresNear (shop.tw:318).
 type StoresNearRow struct {
 	Store tickwork.Handle // ref Store
 	X, Y  float32
 }
 
-// StoresNear is declared query StoresNear (shop.tw:308). Plan: index
+// StoresNear is declared query StoresNear (shop.tw:318). Plan: index
 // StoresByPos (grid on Store(X, Y)): candidates of the cells of the disc's
 // bounding box, rounded outward (ascending index); filter. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
@@ -4584,13 +4603,13 @@ func (q *StoresNear) Plan() string {
 }
 
 // StoresNearScanRow is a row of the result of query StoresNearScan
-// (shop.tw:314).
+// (shop.tw:324).
 type StoresNearScanRow struct {
 	Store tickwork.Handle // ref Store
 	X, Y  float32
 }
 
-// StoresNearScan is declared query StoresNearScan (shop.tw:314). Plan: scan
+// StoresNearScan is declared query StoresNearScan (shop.tw:324). Plan: scan
 // Store (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type StoresNearScan struct {
@@ -4723,4 +4742,325 @@ func (q *StoresNearScan) Plan() string {
 		return "scan Store (ascending index); filter"
 	}
 	return "scan Store (ascending index); filter; lane of the last run: " + q.lane
+}
+
+// OrdersByItemIxRow is a row of the result of query OrdersByItemIx
+// (shop.tw:331).
+type OrdersByItemIxRow struct {
+	Item   tickwork.Handle // ref Product
+	N, Qty int64
+}
+
+// OrdersByItemIx is declared query OrdersByItemIx (shop.tw:331). Plan:
+// index OrdersOfItem (hash on Order(Item)): a walk per group of Item (each
+// in ascending index; the scan instead when the rows are fewer than 64 a
+// group); group by Item: a dense array over the capacity of table Product;
+// sort groups by their keys. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type OrdersByItemIx struct {
+	t         *Tables
+	tb        *tickwork.Table                      // Order
+	oItem     []tickwork.Handle                    // Order.Item
+	oQuantity []int32                              // Order.Quantity
+	ix        *tickwork.HashIndex[tickwork.Handle] // index OrdersOfItem
+	groups    []ordersByItemIxGroup                // the groups of a run
+	slot      []int32                              // entity index -> group+1 (0: none)
+	over      map[tickwork.Handle]int32            // groups whose slot another generation holds
+}
+
+// ordersByItemIxGroup is a group of query OrdersByItemIx: its keys (value, ordering form) and
+// aggregates.
+type ordersByItemIxGroup struct {
+	g0 tickwork.Handle
+	k0 uint64
+	a0 int64
+	a1 int64
+}
+
+// NewOrdersByItemIx makes query OrdersByItemIx over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewOrdersByItemIx(t *Tables) *OrdersByItemIx {
+	q := &OrdersByItemIx{t: t, tb: t.Order.Table}
+	q.oItem = t.Order.Item.All()
+	q.oQuantity = t.Order.Quantity.All()
+	q.ix = t.Indexes.OrdersOfItem
+	q.slot = make([]int32, t.Product.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// DeclareOrdersByItemIx makes query OrdersByItemIx for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareOrdersByItemIx(d *tickwork.Decl, t *Tables) *OrdersByItemIx {
+	q := &OrdersByItemIx{t: t, tb: t.Order.Table}
+	q.oItem = tickwork.Read(d, t.Order.Item).All()
+	q.oQuantity = tickwork.Read(d, t.Order.Quantity).All()
+	q.ix = t.Indexes.OrdersOfItem
+	tickwork.ReadIndex(d, q.ix)
+	q.slot = make([]int32, t.Product.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OrdersByItemIx) Run(dst []OrdersByItemIxRow) []OrdersByItemIxRow {
+	dst = dst[:0]
+	for i := range q.groups {
+		if ix := int(q.groups[i].g0.Index()); ix < len(q.slot) {
+			q.slot[ix] = 0
+		}
+	}
+	if len(q.over) > 0 {
+		clear(q.over)
+	}
+	q.groups = q.groups[:0]
+	hx := q.ix.Hash()
+	if hx.Len() >= 64*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
+		for gx, ng := 0, hx.Groups(); gx < ng; gx++ {
+			_, first := hx.Group(gx)
+			gi := int32(-1) // the group's, found at its first row the where passes
+			for r := first; r != index.NoRow; r = hx.Next(r) {
+				row := int(r)
+				g0 := q.oItem[row]
+				if gi < 0 { // the walked group's first row
+					if ix := int(g0.Index()); ix < len(q.slot) {
+						switch s := q.slot[ix]; {
+						case s == 0:
+							q.groups = append(q.groups, ordersByItemIxGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+							q.slot[ix] = int32(len(q.groups))
+							gi = int32(len(q.groups) - 1)
+						case q.groups[s-1].g0 == g0:
+							gi = s - 1
+						}
+					}
+					if gi < 0 {
+						gi = q.group(g0)
+					}
+				}
+				gp := &q.groups[gi]
+				gp.a0++
+				gp.a1 += int64(q.oQuantity[row])
+			}
+		}
+	} else {
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				oItems := q.oItem[base+lo : base+hi]
+				oQuantitys := q.oQuantity[base+lo : base+hi][:len(oItems)]
+				for i := range oItems {
+					g02 := oItems[i]
+					gi := int32(-1)
+					if ix2 := int(g02.Index()); ix2 < len(q.slot) {
+						switch s := q.slot[ix2]; {
+						case s == 0:
+							q.groups = append(q.groups, ordersByItemIxGroup{g0: g02, k0: tickwork.QueryHandleKey(g02)})
+							q.slot[ix2] = int32(len(q.groups))
+							gi = int32(len(q.groups) - 1)
+						case q.groups[s-1].g0 == g02:
+							gi = s - 1
+						}
+					}
+					if gi < 0 {
+						gi = q.group(g02)
+					}
+					gp := &q.groups[gi]
+					gp.a0++
+					gp.a1 += int64(oQuantitys[i])
+				}
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, ordersByItemIxOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && ordersByItemIxOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, OrdersByItemIxRow{Item: gp.g0, N: gp.a0, Qty: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OrdersByItemIx) Plan() string {
+	return "index OrdersOfItem (hash on Order(Item)): a walk per group of Item (each in ascending index; the scan instead when the rows are fewer than 64 a group); group by Item: a dense array over the capacity of table Product; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it: the slot of its
+// entity index, or (another generation holds the slot) the overflow map.
+func (q *OrdersByItemIx) group(key tickwork.Handle) int32 {
+	ix := int(key.Index())
+	if ix < len(q.slot) {
+		if s := q.slot[ix]; s == 0 {
+			q.groups = append(q.groups, ordersByItemIxGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+			q.slot[ix] = int32(len(q.groups))
+			return int32(len(q.groups) - 1)
+		} else if q.groups[s-1].g0 == key {
+			return s - 1
+		}
+	}
+	if gi, ok := q.over[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, ordersByItemIxGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+	q.over[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// ordersByItemIxOrder orders the groups of query OrdersByItemIx: its order keys, then the group
+// keys.
+func ordersByItemIxOrder(a, b ordersByItemIxGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// SalesOfBuyerRow is a row of the result of query SalesOfBuyer
+// (shop.tw:339).
+type SalesOfBuyerRow struct {
+	Item  tickwork.Handle // ref Product
+	Price float64
+}
+
+// SalesOfBuyer is declared query SalesOfBuyer (shop.tw:339). Plan: index
+// SalesByBuyer (hash on Sale(Buyer)): walk the rows of Buyer == param b
+// (ascending emission position); filter. Run it from one goroutine at a
+// time; the result's order is docs/schema.md's Query results.
+type SalesOfBuyer struct {
+	t      *Tables
+	events *tickwork.Consumer[Sale]                    // set by Declare: read through the system's consumer
+	ix     *tickwork.EventIndex[Sale, tickwork.Handle] // index SalesByBuyer
+}
+
+// NewSalesOfBuyer makes query SalesOfBuyer over the tables of t, for the
+// host between frames (never during World.Frame).
+func NewSalesOfBuyer(t *Tables) *SalesOfBuyer {
+	q := &SalesOfBuyer{t: t}
+	q.ix = t.Indexes.SalesByBuyer
+	return q
+}
+
+// DeclareSalesOfBuyer makes query SalesOfBuyer for a hand-written system:
+// it declares a read of every column the query reads and the presence of
+// every table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareSalesOfBuyer(d *tickwork.Decl, t *Tables) *SalesOfBuyer {
+	q := &SalesOfBuyer{t: t}
+	q.events = tickwork.Consume(d, t.Sale)
+	q.ix = t.Indexes.SalesByBuyer
+	tickwork.ReadIndex(d, q.ix)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *SalesOfBuyer) Run(dst []SalesOfBuyerRow, b tickwork.Handle) []SalesOfBuyerRow {
+	dst = dst[:0]
+	ss := q.t.Sale.Read()
+	if q.events != nil {
+		ss = q.events.Read()
+	}
+	hx := q.ix.Hash()
+	for r := hx.First(b); r != index.NoRow; r = hx.Next(r) {
+		i := int(r)
+		s := &ss[i]
+		_ = s
+		if s.Buyer == b {
+			dst = append(dst, SalesOfBuyerRow{Item: s.Item, Price: s.Price})
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *SalesOfBuyer) Plan() string {
+	return "index SalesByBuyer (hash on Sale(Buyer)): walk the rows of Buyer == param b (ascending emission position); filter"
+}
+
+// SalesOfBuyerScanRow is a row of the result of query SalesOfBuyerScan
+// (shop.tw:345).
+type SalesOfBuyerScanRow struct {
+	Item  tickwork.Handle // ref Product
+	Price float64
+}
+
+// SalesOfBuyerScan is declared query SalesOfBuyerScan (shop.tw:345). Plan:
+// read Sale (emission order); filter. Run it from one goroutine at a time;
+// the result's order is docs/schema.md's Query results.
+type SalesOfBuyerScan struct {
+	t      *Tables
+	events *tickwork.Consumer[Sale] // set by Declare: read through the system's consumer
+}
+
+// NewSalesOfBuyerScan makes query SalesOfBuyerScan over the tables of t,
+// for the host between frames (never during World.Frame).
+func NewSalesOfBuyerScan(t *Tables) *SalesOfBuyerScan {
+	q := &SalesOfBuyerScan{t: t}
+	return q
+}
+
+// DeclareSalesOfBuyerScan makes query SalesOfBuyerScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareSalesOfBuyerScan(d *tickwork.Decl, t *Tables) *SalesOfBuyerScan {
+	q := &SalesOfBuyerScan{t: t}
+	q.events = tickwork.Consume(d, t.Sale)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *SalesOfBuyerScan) Run(dst []SalesOfBuyerScanRow, b tickwork.Handle) []SalesOfBuyerScanRow {
+	dst = dst[:0]
+	ss := q.t.Sale.Read()
+	if q.events != nil {
+		ss = q.events.Read()
+	}
+	for i := range ss {
+		s := &ss[i]
+		if s.Buyer == b {
+			dst = append(dst, SalesOfBuyerScanRow{Item: s.Item, Price: s.Price})
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *SalesOfBuyerScan) Plan() string {
+	return "read Sale (emission order); filter"
 }

@@ -20,7 +20,10 @@ func (g *gen) imports() {
 	if usesFloor(g.s) || indexMath(g.s) {
 		std = append(std, `"math"`)
 	}
-	if usesSlices(g.s) || usesIndexSort(g.s) {
+	if usesIndexMark(g.s) {
+		std = append(std, `"math/bits"`)
+	}
+	if usesSlices(g.s) {
 		std = append(std, `"slices"`)
 	}
 	ix := walksIndex(g.s) || upkeepGrid(g)

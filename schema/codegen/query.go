@@ -33,6 +33,7 @@ type qGen struct {
 	fields  []field
 	leases  map[*schema.Table]string
 	closers int      // braces the source, joins and where opened
+	hx      string   // a grouped walk's local holding the index's Hash
 	limit   string   // the Go name of the bound, "" without a limit
 	win     *winGen  // window locals (query_window.go)
 	after   []string // the locals of the after values
@@ -102,7 +103,7 @@ func usesSlices(s *schema.Schema) bool {
 func newQGen(g *gen, q *schema.Query) *qGen {
 	qg := &qGen{g: g, q: q, name: exported(q.Name), lower: unexported(q.Name), param: map[*schema.Param]string{},
 		leases: map[*schema.Table]string{}}
-	qg.loc = newLocals(append([]string{"q", "dst", "tb", "cr", "c", "nc", "mask", "base", "lo", "hi", "i", "row", "t", "d",
+	qg.loc = newLocals(append([]string{"q", "dst", "tb", "cr", "c", "nc", "mask", "base", "lo", "hi", "i", "row",
 		"bound", "ents", "e", "gi", "gp", "k"}, g.top...)...)
 	for _, p := range q.Params {
 		qg.param[p] = qg.loc.name(p.Name)
@@ -213,6 +214,9 @@ func (qg *qGen) stateFields() {
 		qg.fields = append(qg.fields, field{"ix", indexGoType(p.Index), "index " + p.Index.Name})
 		if qg.collects() {
 			qg.fields = append(qg.fields, field{"rows", "[]int32", "the index's candidate rows of a run"})
+		}
+		if p.Walk == schema.WalkRange {
+			qg.fields = append(qg.fields, field{"mark", "[]uint64", "a range walk's rows, a bit per table row (clear between runs)"})
 		}
 	}
 	switch {
@@ -372,6 +376,9 @@ func (qg *qGen) constructors() {
 		}
 		if p := q.Index; p != nil {
 			g.p("q.ix = t.Indexes.%s", exported(p.Index.Name))
+			if p.Walk == schema.WalkRange {
+				g.p("q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's")
+			}
 			if declared {
 				g.p("tickwork.ReadIndex(d, q.ix)")
 			}
@@ -488,6 +495,25 @@ func (qg *qGen) run() {
 	qg.leaseLocals()
 	qg.afterLocals()
 	qg.semiMarks()
+	if qg.walksGroups() {
+		qg.groupWalkOpen()
+		qg.rowLoop()
+		qg.groupWalkElse()
+	} else {
+		qg.rowLoop()
+	}
+	if par {
+		g.p("}")
+	}
+	qg.finish()
+	g.p("}")
+	g.p("")
+}
+
+// rowLoop writes the loop over the source's rows: the where, the joins
+// and the sink.
+func (qg *qGen) rowLoop() {
+	g, q := qg.g, qg.q
 	qg.source()
 	unique, where := 0, q.Where
 	if q.Unique != nil {
@@ -518,12 +544,6 @@ func (qg *qGen) run() {
 	for ; qg.closers > 0; qg.closers-- {
 		g.p("}")
 	}
-	if par {
-		g.p("}")
-	}
-	qg.finish()
-	g.p("}")
-	g.p("")
 }
 
 // lookup: a point lookup by handle whose result is at most one row of the
@@ -1281,7 +1301,11 @@ func (qg *qGen) sinkGroup() {
 		// The slot's group in line; a new group or another generation's
 		// slot out of line.
 		ix := qg.loc.name("ix")
-		g.p("gi := int32(-1)")
+		if qg.walksGroups() {
+			g.p("if gi < 0 { // the walked group's first row")
+		} else {
+			g.p("gi := int32(-1)")
+		}
 		g.p("if %s := int(%s.Index()); %s < len(q.slot) {", ix, vals[0], ix)
 		g.p("switch s := q.slot[%s]; {", ix)
 		g.p("case s == 0:")
@@ -1295,13 +1319,22 @@ func (qg *qGen) sinkGroup() {
 		g.p("if gi < 0 {")
 		g.p("gi = q.group(%s)", vals[0])
 		g.p("}")
+		if qg.walksGroups() {
+			g.p("}")
+		}
 	} else {
 		var parts []string
 		for i, k := range q.GroupBy {
 			kf, _ := keyForm(vals[i], k.Type())
 			parts = append(parts, fmt.Sprintf("k%d: %s", i, kf))
 		}
-		g.p("gi := q.group(%sKey{%s}, %s)", qg.lower, strings.Join(parts, ", "), strings.Join(vals, ", "))
+		if qg.walksGroups() {
+			g.p("if gi < 0 { // the walked group's first row")
+			g.p("gi = q.group(%sKey{%s}, %s)", qg.lower, strings.Join(parts, ", "), strings.Join(vals, ", "))
+			g.p("}")
+		} else {
+			g.p("gi := q.group(%sKey{%s}, %s)", qg.lower, strings.Join(parts, ", "), strings.Join(vals, ", "))
+		}
 	}
 	g.p("gp := &q.groups[gi]")
 	for _, a := range q.Aggregates {

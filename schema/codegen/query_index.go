@@ -28,8 +28,9 @@ func walksIndex(s *schema.Schema) bool {
 	return false
 }
 
-// usesIndexSort: some query's range walk sorts its rows.
-func usesIndexSort(s *schema.Schema) bool {
+// usesIndexMark: some query's range walk marks its rows in a bitmap
+// (the file imports math/bits).
+func usesIndexMark(s *schema.Schema) bool {
 	for _, q := range s.Queries {
 		if q.Index != nil && q.Index.Walk == schema.WalkRange {
 			return true
@@ -177,7 +178,9 @@ func (qg *qGen) walked() bool { return qg.q.Index != nil && qg.q.Index.Walk == s
 func (qg *qGen) collects() bool {
 	if p := qg.q.Index; p != nil {
 		switch p.Walk {
-		case schema.WalkRange, schema.WalkBox, schema.WalkDisc:
+		case schema.WalkRange:
+			return qg.q.Limit != nil // a limit's early return: the marks are read out first
+		case schema.WalkBox, schema.WalkDisc:
 			return true
 		}
 	}
@@ -235,17 +238,24 @@ func (qg *qGen) indexSource() {
 		g.p("row := int(%s)", r)
 		qg.rowEnv()
 	case schema.WalkGroups:
-		hx, j := qg.loc.name("hx"), qg.loc.name("j")
-		evs := qg.eventRows()
-		g.p("%s := q.ix.Hash()", hx)
-		g.p("for %s := range %s {", j, evs)
-		key := fmt.Sprintf("%s[%s].%s", evs, j, exported(p.Index.Columns[0].Name))
-		g.p("if %s.First(%s) != int32(%s) {", hx, key, j)
-		g.p("continue // not its key's first event: walked with it")
-		g.p("}")
-		g.p("for %s := int32(%s); %s != index.NoRow; %s = %s.Next(%s) {", r, j, r, r, hx, r)
+		// the index's groups, each walked in emission order; the row's
+		// group is found once a group (sinkGroup, at its first row that
+		// passes the where)
+		gx, ng, first := qg.loc.name("gx"), qg.loc.name("ng"), qg.loc.name("first")
+		if q.From.Kind == schema.EventVar {
+			qg.eventRows()
+		}
+		g.p("for %s, %s := 0, %s.Groups(); %s < %s; %s++ {", gx, ng, qg.hx, gx, ng, gx)
+		g.p("_, %s := %s.Group(%s)", first, qg.hx, gx)
+		g.p("gi := int32(-1) // the group's, found at its first row the where passes")
+		g.p("for %s := %s; %s != index.NoRow; %s = %s.Next(%s) {", r, first, r, r, qg.hx, r)
 		qg.closers += 2
-		qg.eventRow(r)
+		if q.From.Kind == schema.EventVar {
+			qg.eventRow(r)
+			return
+		}
+		g.p("row := int(%s)", r)
+		qg.rowEnv()
 	case schema.WalkOrdered:
 		sx := qg.loc.name("sx")
 		g.p("%s := q.ix.Sorted()", sx)
@@ -292,21 +302,43 @@ func (qg *qGen) indexSource() {
 		qg.rowEnv()
 	case schema.WalkRange:
 		sx, rows := qg.loc.name("sx"), qg.loc.name("rows")
+		mark, wlo, whi := qg.loc.name("mark"), qg.loc.name("wlo"), qg.loc.name("whi")
+		w, m := qg.loc.name("w"), qg.loc.name("m")
 		g.p("%s := q.ix.Sorted()", sx)
-		g.p("%s := q.rows[:0]", rows)
+		if q.Limit != nil {
+			g.p("%s := q.rows[:0]", rows)
+		}
+		g.p("%s := q.mark // a bit per table row, all clear between runs", mark)
 		start := sx + ".First()"
 		if p.Lo != nil {
 			start = fmt.Sprintf("%s.Seek(%s)", sx, qg.sg.code(p.Lo))
 		}
-		g.p("for %s := %s; %s != index.NoRow; %s = %s.Next(%s) {", r, start, r, r, sx, r)
 		if p.Hi != nil {
-			g.p("if k, _ := %s.Key(%s); index.Compare(k, %s) > 0 {", sx, r, qg.sg.code(p.Hi))
-			g.p("break // past the range")
-			g.p("}")
+			g.p("%s, %s := %s.MarkTo(%s, %s, %s)", wlo, whi, sx, mark, start, qg.sg.code(p.Hi))
+		} else {
+			g.p("%s, %s := %s.MarkToEnd(%s, %s)", wlo, whi, sx, mark, start)
 		}
-		g.p("%s = append(%s, %s)", rows, rows, r)
+		g.p("// the marked rows in ascending entity index (the scan's order), their")
+		g.p("// words cleared for the next run")
+		g.p("for %s := %s; %s <= %s; %s++ {", w, wlo, w, whi, w)
+		g.p("%s := %s[%s]", m, mark, w)
+		if q.Limit == nil {
+			// no early return: the rows go straight to the body
+			g.p("%s[%s] = 0", mark, w)
+			g.p("for ; %s != 0; %s &= %s - 1 {", m, m, m)
+			g.p("row := int(%s<<6 | int32(bits.TrailingZeros64(%s)))", w, m)
+			qg.closers += 2
+			qg.rowEnv()
+			return
+		}
+		g.p("if %s == 0 {", m)
+		g.p("continue")
 		g.p("}")
-		g.p("slices.Sort(%s) // the scan's order: ascending entity index", rows)
+		g.p("%s[%s] = 0", mark, w)
+		g.p("for ; %s != 0; %s &= %s - 1 {", m, m, m)
+		g.p("%s = append(%s, %s<<6|int32(bits.TrailingZeros64(%s)))", rows, rows, w, m)
+		g.p("}")
+		g.p("}")
 		g.p("q.rows = %s", rows)
 		g.p("for _, %s := range %s {", r, rows)
 		g.p("row := int(%s)", r)
@@ -365,6 +397,46 @@ func (qg *qGen) eventRow(r string) {
 	}
 }
 
+// groupWalkRows is the run-time choice of a grouped walk of a hash
+// index (docs/schema.md, Indexes, "Grouped walks"): the walk when the
+// index holds at least groupWalkRows rows a group, else the scan; for a
+// group by of a ref key (the scan's dense group array), and of other
+// keys (the scan's group map, a lookup a row).
+const (
+	groupWalkRows    = 64
+	groupWalkRowsMap = 2
+)
+
+// walkRows is the query's grouped-walk threshold.
+func (qg *qGen) walkRows() int {
+	if qg.denseGroup() {
+		return groupWalkRows
+	}
+	return groupWalkRowsMap
+}
+
+// groupWalkOpen opens the run-time choice of a grouped walk: the walk's
+// branch (rowLoop writes it), then groupWalkElse the scan's.
+func (qg *qGen) groupWalkOpen() {
+	qg.hx = qg.loc.name("hx")
+	qg.g.p("%s := q.ix.Hash()", qg.hx)
+	qg.g.p("if %s.Len() >= %d*%s.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)", qg.hx, qg.walkRows(), qg.hx)
+}
+
+// groupWalkElse closes the walk's branch and writes the scan's: the same
+// rows loop with no index.
+func (qg *qGen) groupWalkElse() {
+	qg.g.p("} else {")
+	p := qg.q.Index
+	qg.q.Index = nil
+	qg.rowLoop()
+	qg.q.Index = p
+	qg.g.p("}")
+}
+
+// walksGroups: the query walks a hash index's groups.
+func (qg *qGen) walksGroups() bool { return qg.q.Index != nil && qg.q.Index.Walk == schema.WalkGroups }
+
 // indexPlan is the plan's access path of an index walk.
 func (qg *qGen) indexPlan() string {
 	q, p := qg.q, qg.q.Index
@@ -405,7 +477,11 @@ func (qg *qGen) indexPlan() string {
 	case schema.WalkEqual:
 		return head + "walk the rows of " + key() + " (ascending " + qg.ordWord() + ")"
 	case schema.WalkGroups:
-		return head + "a walk per group of " + col + " (each in emission order)"
+		rows := "rows"
+		if q.From.Kind == schema.EventVar {
+			rows = "events"
+		}
+		return head + fmt.Sprintf("a walk per group of %s (each in ascending %s; the scan instead when the %s are fewer than %d a group)", col, qg.ordWord(), rows, qg.walkRows())
 	case schema.WalkOrdered:
 		s := head + "ascending walk in (" + col + ", index)"
 		if p.Desc {
@@ -420,7 +496,7 @@ func (qg *qGen) indexPlan() string {
 		}
 		return s
 	case schema.WalkRange:
-		return head + "range walk" + rng() + ", rows sorted by index"
+		return head + "range walk" + rng() + ", rows marked in a bitmap, read in ascending index"
 	case schema.WalkBox:
 		return head + "candidates of the box's cells (ascending index)"
 	}

@@ -4,6 +4,7 @@ package indexkit
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/tickwork/tickwork"
@@ -179,7 +180,7 @@ func (s *Systems) All() []tickwork.System {
 	return []tickwork.System{s.Drift.System(), s.Hurt.System()}
 }
 
-// Drift is declared system Drift (indexkit.tw:109): phase update, a dense
+// Drift is declared system Drift (indexkit.tw:118): phase update, a dense
 // kernel over Item, with a SIMD variant.
 type Drift struct {
 	t                                          *Tables
@@ -279,7 +280,7 @@ func (k *Drift) simdMarking(lo, hi int) int {
 	return hi
 }
 
-// Hurt is declared system Hurt (indexkit.tw:114): phase update, a loop over
+// Hurt is declared system Hurt (indexkit.tw:123): phase update, a loop over
 // the readable events of Ev, in emission order.
 type Hurt struct {
 	t *Tables
@@ -339,6 +340,8 @@ type Queries struct {
 	OrderedRangeScan *OrderedRangeScan
 	RangeScore       *RangeScore
 	RangeScoreScan   *RangeScoreScan
+	RangeLimit       *RangeLimit
+	RangeLimitScan   *RangeLimitScan
 	RangeW           *RangeW
 	RangeWScan       *RangeWScan
 	RangeSum         *RangeSum
@@ -353,6 +356,10 @@ type Queries struct {
 	EvEqScan         *EvEqScan
 	RangeOwned       *RangeOwned
 	RangeOwnedScan   *RangeOwnedScan
+	OwnerGroups      *OwnerGroups
+	OwnerGroupsScan  *OwnerGroupsScan
+	FlagGroups       *FlagGroups
+	FlagGroupsScan   *FlagGroupsScan
 	RangeGroups      *RangeGroups
 	RangeGroupsScan  *RangeGroupsScan
 	BoxTop           *BoxTop
@@ -385,6 +392,8 @@ func NewQueries(t *Tables) *Queries {
 		OrderedRangeScan: NewOrderedRangeScan(t),
 		RangeScore:       NewRangeScore(t),
 		RangeScoreScan:   NewRangeScoreScan(t),
+		RangeLimit:       NewRangeLimit(t),
+		RangeLimitScan:   NewRangeLimitScan(t),
 		RangeW:           NewRangeW(t),
 		RangeWScan:       NewRangeWScan(t),
 		RangeSum:         NewRangeSum(t),
@@ -399,6 +408,10 @@ func NewQueries(t *Tables) *Queries {
 		EvEqScan:         NewEvEqScan(t),
 		RangeOwned:       NewRangeOwned(t),
 		RangeOwnedScan:   NewRangeOwnedScan(t),
+		OwnerGroups:      NewOwnerGroups(t),
+		OwnerGroupsScan:  NewOwnerGroupsScan(t),
+		FlagGroups:       NewFlagGroups(t),
+		FlagGroupsScan:   NewFlagGroupsScan(t),
 		RangeGroups:      NewRangeGroups(t),
 		RangeGroupsScan:  NewRangeGroupsScan(t),
 		BoxTop:           NewBoxTop(t),
@@ -826,7 +839,7 @@ type EqOwnerRow struct {
 }
 
 // EqOwner is declared query EqOwner (indexkit.tw:49). Plan: index ByOwner
-// (hash on Item(Owner)): walk the rows of Owner == param o (ascending
+// (hash on Item(Owner)): walk the rows of Owner == param d (ascending
 // index); filter. Run it from one goroutine at a time; the result's order
 // is docs/schema.md's Query results.
 type EqOwner struct {
@@ -864,12 +877,12 @@ func DeclareEqOwner(d *tickwork.Decl, t *Tables) *EqOwner {
 // the query's scratch suffice; with a limit, dst grows once to its bound
 // (the limit, at most the source's capacity) before any row is written,
 // never past it.
-func (q *EqOwner) Run(dst []EqOwnerRow, o tickwork.Handle) []EqOwnerRow {
+func (q *EqOwner) Run(dst []EqOwnerRow, d tickwork.Handle) []EqOwnerRow {
 	dst = dst[:0]
 	hx := q.ix.Hash()
-	for r := hx.First(o); r != index.NoRow; r = hx.Next(r) {
+	for r := hx.First(d); r != index.NoRow; r = hx.Next(r) {
 		row := int(r)
-		if q.iOwner[row] == o {
+		if q.iOwner[row] == d {
 			dst = append(dst, EqOwnerRow{Item: tickwork.QueryHandle(q.tb, row), Owner: q.iOwner[row]})
 		}
 	}
@@ -879,7 +892,7 @@ func (q *EqOwner) Run(dst []EqOwnerRow, o tickwork.Handle) []EqOwnerRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *EqOwner) Plan() string {
-	return "index ByOwner (hash on Item(Owner)): walk the rows of Owner == param o (ascending index); filter"
+	return "index ByOwner (hash on Item(Owner)): walk the rows of Owner == param d (ascending index); filter"
 }
 
 // EqOwnerScanRow is a row of the result of query EqOwnerScan
@@ -2593,14 +2606,15 @@ type RangeScoreRow struct {
 
 // RangeScore is declared query RangeScore (indexkit.tw:70). Plan: index
 // ByScore (sorted on Item(Score)): range walk, from Score param lo, to
-// Score param hi, rows sorted by index; filter. Run it from one goroutine
-// at a time; the result's order is docs/schema.md's Query results.
+// Score param hi, rows marked in a bitmap, read in ascending index; filter.
+// Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
 type RangeScore struct {
 	t      *Tables
 	tb     *tickwork.Table              // Item
 	iScore []int32                      // Item.Score
 	ix     *tickwork.SortedIndex[int32] // index ByScore
-	rows   []int32                      // the index's candidate rows of a run
+	mark   []uint64                     // a range walk's rows, a bit per table row (clear between runs)
 }
 
 // NewRangeScore makes query RangeScore over the tables of t, for the host
@@ -2609,6 +2623,7 @@ func NewRangeScore(t *Tables) *RangeScore {
 	q := &RangeScore{t: t, tb: t.Item.Table}
 	q.iScore = t.Item.Score.All()
 	q.ix = t.Indexes.ByScore
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	return q
 }
 
@@ -2623,6 +2638,7 @@ func DeclareRangeScore(d *tickwork.Decl, t *Tables) *RangeScore {
 	q.iScore = tickwork.Read(d, t.Item.Score).All()
 	tickwork.Presence(d, t.Tag.Table)
 	q.ix = t.Indexes.ByScore
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	tickwork.ReadIndex(d, q.ix)
 	return q
 }
@@ -2637,19 +2653,18 @@ func (q *RangeScore) Run(dst []RangeScoreRow, lo2 int32, hi2 int32) []RangeScore
 	tagLease := q.t.Tag.Table.Lease()
 	tagWords := tagLease.Words()
 	sx := q.ix.Sorted()
-	rows := q.rows[:0]
-	for r := sx.Seek(lo2); r != index.NoRow; r = sx.Next(r) {
-		if k, _ := sx.Key(r); index.Compare(k, hi2) > 0 {
-			break // past the range
-		}
-		rows = append(rows, r)
-	}
-	slices.Sort(rows) // the scan's order: ascending entity index
-	q.rows = rows
-	for _, r := range rows {
-		row := int(r)
-		if q.iScore[row] >= lo2 && q.iScore[row] < hi2 && (row < len(tagWords) && tagWords[row] != 0) {
-			dst = append(dst, RangeScoreRow{Item: tickwork.QueryHandle(q.tb, row), Score: q.iScore[row]})
+	mark := q.mark // a bit per table row, all clear between runs
+	wlo, whi := sx.MarkTo(mark, sx.Seek(lo2), hi2)
+	// the marked rows in ascending entity index (the scan's order), their
+	// words cleared for the next run
+	for w := wlo; w <= whi; w++ {
+		m := mark[w]
+		mark[w] = 0
+		for ; m != 0; m &= m - 1 {
+			row := int(w<<6 | int32(bits.TrailingZeros64(m)))
+			if q.iScore[row] >= lo2 && q.iScore[row] < hi2 && (row < len(tagWords) && tagWords[row] != 0) {
+				dst = append(dst, RangeScoreRow{Item: tickwork.QueryHandle(q.tb, row), Score: q.iScore[row]})
+			}
 		}
 	}
 	return dst
@@ -2658,7 +2673,7 @@ func (q *RangeScore) Run(dst []RangeScoreRow, lo2 int32, hi2 int32) []RangeScore
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *RangeScore) Plan() string {
-	return "index ByScore (sorted on Item(Score)): range walk, from Score param lo, to Score param hi, rows sorted by index; filter"
+	return "index ByScore (sorted on Item(Score)): range walk, from Score param lo, to Score param hi, rows marked in a bitmap, read in ascending index; filter"
 }
 
 // RangeScoreScanRow is a row of the result of query RangeScoreScan
@@ -2801,22 +2816,193 @@ func (q *RangeScoreScan) Plan() string {
 	return "scan Item (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// RangeWRow is a row of the result of query RangeW (indexkit.tw:73).
+// RangeLimitRow is a row of the result of query RangeLimit
+// (indexkit.tw:73).
+type RangeLimitRow struct {
+	Item  tickwork.Handle // ref Item
+	Score int32
+}
+
+// RangeLimit is declared query RangeLimit (indexkit.tw:73). Plan: index
+// ByScore (sorted on Item(Score)): range walk, from Score param lo, rows
+// marked in a bitmap, read in ascending index; filter; first n. Run it from
+// one goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type RangeLimit struct {
+	t      *Tables
+	tb     *tickwork.Table              // Item
+	iScore []int32                      // Item.Score
+	ix     *tickwork.SortedIndex[int32] // index ByScore
+	rows   []int32                      // the index's candidate rows of a run
+	mark   []uint64                     // a range walk's rows, a bit per table row (clear between runs)
+}
+
+// NewRangeLimit makes query RangeLimit over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewRangeLimit(t *Tables) *RangeLimit {
+	q := &RangeLimit{t: t, tb: t.Item.Table}
+	q.iScore = t.Item.Score.All()
+	q.ix = t.Indexes.ByScore
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
+	return q
+}
+
+// DeclareRangeLimit makes query RangeLimit for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareRangeLimit(d *tickwork.Decl, t *Tables) *RangeLimit {
+	q := &RangeLimit{t: t, tb: t.Item.Table}
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.ix = t.Indexes.ByScore
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
+	tickwork.ReadIndex(d, q.ix)
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *RangeLimit) Run(dst []RangeLimitRow, lo2 int32, n int32) []RangeLimitRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]RangeLimitRow, 0, bound)
+	}
+	sx := q.ix.Sorted()
+	rows := q.rows[:0]
+	mark := q.mark // a bit per table row, all clear between runs
+	wlo, whi := sx.MarkToEnd(mark, sx.Seek(lo2))
+	// the marked rows in ascending entity index (the scan's order), their
+	// words cleared for the next run
+	for w := wlo; w <= whi; w++ {
+		m := mark[w]
+		if m == 0 {
+			continue
+		}
+		mark[w] = 0
+		for ; m != 0; m &= m - 1 {
+			rows = append(rows, w<<6|int32(bits.TrailingZeros64(m)))
+		}
+	}
+	q.rows = rows
+	for _, r := range rows {
+		row := int(r)
+		if q.iScore[row] >= lo2 {
+			dst = append(dst, RangeLimitRow{Item: tickwork.QueryHandle(q.tb, row), Score: q.iScore[row]})
+			if len(dst) == bound {
+				return dst
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *RangeLimit) Plan() string {
+	return "index ByScore (sorted on Item(Score)): range walk, from Score param lo, rows marked in a bitmap, read in ascending index; filter; first n"
+}
+
+// RangeLimitScanRow is a row of the result of query RangeLimitScan
+// (indexkit.tw:74).
+type RangeLimitScanRow struct {
+	Item  tickwork.Handle // ref Item
+	Score int32
+}
+
+// RangeLimitScan is declared query RangeLimitScan (indexkit.tw:74). Plan:
+// scan Item (ascending index); filter; first n. Run it from one goroutine
+// at a time; the result's order is docs/schema.md's Query results.
+type RangeLimitScan struct {
+	t      *Tables
+	tb     *tickwork.Table // Item
+	iScore []int32         // Item.Score
+}
+
+// NewRangeLimitScan makes query RangeLimitScan over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewRangeLimitScan(t *Tables) *RangeLimitScan {
+	q := &RangeLimitScan{t: t, tb: t.Item.Table}
+	q.iScore = t.Item.Score.All()
+	return q
+}
+
+// DeclareRangeLimitScan makes query RangeLimitScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareRangeLimitScan(d *tickwork.Decl, t *Tables) *RangeLimitScan {
+	q := &RangeLimitScan{t: t, tb: t.Item.Table}
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *RangeLimitScan) Run(dst []RangeLimitScanRow, lo2 int32, n int32) []RangeLimitScanRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]RangeLimitScanRow, 0, bound)
+	}
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			iScores := q.iScore[base+lo : base+hi]
+			for i := range iScores {
+				row := base + lo + i
+				if iScores[i] >= lo2 {
+					dst = append(dst, RangeLimitScanRow{Item: tickwork.QueryHandle(q.tb, row), Score: iScores[i]})
+					if len(dst) == bound {
+						return dst
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *RangeLimitScan) Plan() string {
+	return "scan Item (ascending index); filter; first n"
+}
+
+// RangeWRow is a row of the result of query RangeW (indexkit.tw:76).
 type RangeWRow struct {
 	Item tickwork.Handle // ref Item
 	W    float32
 }
 
-// RangeW is declared query RangeW (indexkit.tw:73). Plan: index ByW (sorted
-// on Item(W)): range walk, from W param lo, to W 5, rows sorted by index;
-// filter. Run it from one goroutine at a time; the result's order is
-// docs/schema.md's Query results.
+// RangeW is declared query RangeW (indexkit.tw:76). Plan: index ByW (sorted
+// on Item(W)): range walk, from W param lo, to W 5, rows marked in a
+// bitmap, read in ascending index; filter. Run it from one goroutine at a
+// time; the result's order is docs/schema.md's Query results.
 type RangeW struct {
 	t    *Tables
 	tb   *tickwork.Table                // Item
 	iW   []float32                      // Item.W
 	ix   *tickwork.SortedIndex[float32] // index ByW
-	rows []int32                        // the index's candidate rows of a run
+	mark []uint64                       // a range walk's rows, a bit per table row (clear between runs)
 }
 
 // NewRangeW makes query RangeW over the tables of t, for the host between
@@ -2825,6 +3011,7 @@ func NewRangeW(t *Tables) *RangeW {
 	q := &RangeW{t: t, tb: t.Item.Table}
 	q.iW = t.Item.W.All()
 	q.ix = t.Indexes.ByW
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	return q
 }
 
@@ -2838,6 +3025,7 @@ func DeclareRangeW(d *tickwork.Decl, t *Tables) *RangeW {
 	q := &RangeW{t: t, tb: t.Item.Table}
 	q.iW = tickwork.Read(d, t.Item.W).All()
 	q.ix = t.Indexes.ByW
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	tickwork.ReadIndex(d, q.ix)
 	return q
 }
@@ -2850,19 +3038,18 @@ func DeclareRangeW(d *tickwork.Decl, t *Tables) *RangeW {
 func (q *RangeW) Run(dst []RangeWRow, lo2 float32) []RangeWRow {
 	dst = dst[:0]
 	sx := q.ix.Sorted()
-	rows := q.rows[:0]
-	for r := sx.Seek(lo2); r != index.NoRow; r = sx.Next(r) {
-		if k, _ := sx.Key(r); index.Compare(k, 5) > 0 {
-			break // past the range
-		}
-		rows = append(rows, r)
-	}
-	slices.Sort(rows) // the scan's order: ascending entity index
-	q.rows = rows
-	for _, r := range rows {
-		row := int(r)
-		if tickwork.QueryBoolKey(q.iW[row] > lo2)&tickwork.QueryBoolKey(q.iW[row] <= 5) != 0 {
-			dst = append(dst, RangeWRow{Item: tickwork.QueryHandle(q.tb, row), W: q.iW[row]})
+	mark := q.mark // a bit per table row, all clear between runs
+	wlo, whi := sx.MarkTo(mark, sx.Seek(lo2), 5)
+	// the marked rows in ascending entity index (the scan's order), their
+	// words cleared for the next run
+	for w := wlo; w <= whi; w++ {
+		m := mark[w]
+		mark[w] = 0
+		for ; m != 0; m &= m - 1 {
+			row := int(w<<6 | int32(bits.TrailingZeros64(m)))
+			if tickwork.QueryBoolKey(q.iW[row] > lo2)&tickwork.QueryBoolKey(q.iW[row] <= 5) != 0 {
+				dst = append(dst, RangeWRow{Item: tickwork.QueryHandle(q.tb, row), W: q.iW[row]})
+			}
 		}
 	}
 	return dst
@@ -2871,17 +3058,17 @@ func (q *RangeW) Run(dst []RangeWRow, lo2 float32) []RangeWRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *RangeW) Plan() string {
-	return "index ByW (sorted on Item(W)): range walk, from W param lo, to W 5, rows sorted by index; filter"
+	return "index ByW (sorted on Item(W)): range walk, from W param lo, to W 5, rows marked in a bitmap, read in ascending index; filter"
 }
 
 // RangeWScanRow is a row of the result of query RangeWScan
-// (indexkit.tw:74).
+// (indexkit.tw:77).
 type RangeWScanRow struct {
 	Item tickwork.Handle // ref Item
 	W    float32
 }
 
-// RangeWScan is declared query RangeWScan (indexkit.tw:74). Plan: scan Item
+// RangeWScan is declared query RangeWScan (indexkit.tw:77). Plan: scan Item
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type RangeWScan struct {
@@ -3005,23 +3192,24 @@ func (q *RangeWScan) Plan() string {
 	return "scan Item (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// RangeSumRow is a row of the result of query RangeSum (indexkit.tw:76).
+// RangeSumRow is a row of the result of query RangeSum (indexkit.tw:79).
 type RangeSumRow struct {
 	SumW  float64
 	Count int64
 	MinW  float32
 }
 
-// RangeSum is declared query RangeSum (indexkit.tw:76). Plan: index ByW
-// (sorted on Item(W)): range walk, from W param lo, rows sorted by index;
-// filter; aggregate sum, count, min (one row). Run it from one goroutine at
-// a time; the result's order is docs/schema.md's Query results.
+// RangeSum is declared query RangeSum (indexkit.tw:79). Plan: index ByW
+// (sorted on Item(W)): range walk, from W param lo, rows marked in a
+// bitmap, read in ascending index; filter; aggregate sum, count, min (one
+// row). Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
 type RangeSum struct {
 	t    *Tables
 	tb   *tickwork.Table                // Item
 	iW   []float32                      // Item.W
 	ix   *tickwork.SortedIndex[float32] // index ByW
-	rows []int32                        // the index's candidate rows of a run
+	mark []uint64                       // a range walk's rows, a bit per table row (clear between runs)
 }
 
 // NewRangeSum makes query RangeSum over the tables of t, for the host
@@ -3030,6 +3218,7 @@ func NewRangeSum(t *Tables) *RangeSum {
 	q := &RangeSum{t: t, tb: t.Item.Table}
 	q.iW = t.Item.W.All()
 	q.ix = t.Indexes.ByW
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	return q
 }
 
@@ -3043,6 +3232,7 @@ func DeclareRangeSum(d *tickwork.Decl, t *Tables) *RangeSum {
 	q := &RangeSum{t: t, tb: t.Item.Table}
 	q.iW = tickwork.Read(d, t.Item.W).All()
 	q.ix = t.Indexes.ByW
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	tickwork.ReadIndex(d, q.ix)
 	return q
 }
@@ -3055,19 +3245,21 @@ func (q *RangeSum) Run(lo2 float32) RangeSumRow {
 	var a2 float32
 	var ok2 bool
 	sx := q.ix.Sorted()
-	rows := q.rows[:0]
-	for r := sx.Seek(lo2); r != index.NoRow; r = sx.Next(r) {
-		rows = append(rows, r)
-	}
-	slices.Sort(rows) // the scan's order: ascending entity index
-	q.rows = rows
-	for _, r := range rows {
-		row := int(r)
-		if q.iW[row] >= lo2 {
-			a0 += float64(q.iW[row])
-			a1++
-			if v := q.iW[row]; !ok2 || v < a2 || a2 != a2 && v == v {
-				a2, ok2 = v, true
+	mark := q.mark // a bit per table row, all clear between runs
+	wlo, whi := sx.MarkToEnd(mark, sx.Seek(lo2))
+	// the marked rows in ascending entity index (the scan's order), their
+	// words cleared for the next run
+	for w := wlo; w <= whi; w++ {
+		m := mark[w]
+		mark[w] = 0
+		for ; m != 0; m &= m - 1 {
+			row := int(w<<6 | int32(bits.TrailingZeros64(m)))
+			if q.iW[row] >= lo2 {
+				a0 += float64(q.iW[row])
+				a1++
+				if v := q.iW[row]; !ok2 || v < a2 || a2 != a2 && v == v {
+					a2, ok2 = v, true
+				}
 			}
 		}
 	}
@@ -3077,18 +3269,18 @@ func (q *RangeSum) Run(lo2 float32) RangeSumRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *RangeSum) Plan() string {
-	return "index ByW (sorted on Item(W)): range walk, from W param lo, rows sorted by index; filter; aggregate sum, count, min (one row)"
+	return "index ByW (sorted on Item(W)): range walk, from W param lo, rows marked in a bitmap, read in ascending index; filter; aggregate sum, count, min (one row)"
 }
 
 // RangeSumScanRow is a row of the result of query RangeSumScan
-// (indexkit.tw:77).
+// (indexkit.tw:80).
 type RangeSumScanRow struct {
 	SumW  float64
 	Count int64
 	MinW  float32
 }
 
-// RangeSumScan is declared query RangeSumScan (indexkit.tw:77). Plan: scan
+// RangeSumScan is declared query RangeSumScan (indexkit.tw:80). Plan: scan
 // Item (ascending index); filter; aggregate sum, count, min (one row). Run
 // it from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -3150,13 +3342,13 @@ func (q *RangeSumScan) Plan() string {
 	return "scan Item (ascending index); filter; aggregate sum, count, min (one row)"
 }
 
-// BoxRow is a row of the result of query Box (indexkit.tw:79).
+// BoxRow is a row of the result of query Box (indexkit.tw:82).
 type BoxRow struct {
 	Item tickwork.Handle // ref Item
 	X, Y float32
 }
 
-// Box is declared query Box (indexkit.tw:79). Plan: index Pos (grid on
+// Box is declared query Box (indexkit.tw:82). Plan: index Pos (grid on
 // Item(X, Y)): candidates of the box's cells (ascending index); filter. Run
 // it from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -3220,13 +3412,13 @@ func (q *Box) Plan() string {
 	return "index Pos (grid on Item(X, Y)): candidates of the box's cells (ascending index); filter"
 }
 
-// BoxScanRow is a row of the result of query BoxScan (indexkit.tw:80).
+// BoxScanRow is a row of the result of query BoxScan (indexkit.tw:83).
 type BoxScanRow struct {
 	Item tickwork.Handle // ref Item
 	X, Y float32
 }
 
-// BoxScan is declared query BoxScan (indexkit.tw:80). Plan: scan Item
+// BoxScan is declared query BoxScan (indexkit.tw:83). Plan: scan Item
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type BoxScan struct {
@@ -3366,13 +3558,13 @@ func (q *BoxScan) Plan() string {
 	return "scan Item (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// DiscRow is a row of the result of query Disc (indexkit.tw:82).
+// DiscRow is a row of the result of query Disc (indexkit.tw:85).
 type DiscRow struct {
 	Item tickwork.Handle // ref Item
 	X, Y float32
 }
 
-// Disc is declared query Disc (indexkit.tw:82). Plan: index Pos (grid on
+// Disc is declared query Disc (indexkit.tw:85). Plan: index Pos (grid on
 // Item(X, Y)): candidates of the cells of the disc's bounding box, rounded
 // outward (ascending index); filter. Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
@@ -3439,13 +3631,13 @@ func (q *Disc) Plan() string {
 	return "index Pos (grid on Item(X, Y)): candidates of the cells of the disc's bounding box, rounded outward (ascending index); filter"
 }
 
-// DiscScanRow is a row of the result of query DiscScan (indexkit.tw:83).
+// DiscScanRow is a row of the result of query DiscScan (indexkit.tw:86).
 type DiscScanRow struct {
 	Item tickwork.Handle // ref Item
 	X, Y float32
 }
 
-// DiscScan is declared query DiscScan (indexkit.tw:83). Plan: scan Item
+// DiscScan is declared query DiscScan (indexkit.tw:86). Plan: scan Item
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type DiscScan struct {
@@ -3579,7 +3771,7 @@ func (q *DiscScan) Plan() string {
 	return "scan Item (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// EvGroupsRow is a row of the result of query EvGroups (indexkit.tw:85).
+// EvGroupsRow is a row of the result of query EvGroups (indexkit.tw:88).
 type EvGroupsRow struct {
 	Who    tickwork.Handle // ref Item
 	SumAmt int64
@@ -3587,8 +3779,9 @@ type EvGroupsRow struct {
 	Count  int64
 }
 
-// EvGroups is declared query EvGroups (indexkit.tw:85). Plan: index EvByWho
-// (hash on Ev(Who)): a walk per group of Who (each in emission order);
+// EvGroups is declared query EvGroups (indexkit.tw:88). Plan: index EvByWho
+// (hash on Ev(Who)): a walk per group of Who (each in ascending emission
+// position; the scan instead when the events are fewer than 64 a group);
 // filter; group by Who: a dense array over the capacity of domain D; sort
 // groups by their keys. Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
@@ -3653,38 +3846,69 @@ func (q *EvGroups) Run(dst []EvGroupsRow) []EvGroupsRow {
 		clear(q.over)
 	}
 	q.groups = q.groups[:0]
-	es := q.t.Ev.Read()
-	if q.events != nil {
-		es = q.events.Read()
-	}
 	hx := q.ix.Hash()
-	for j := range es {
-		if hx.First(es[j].Who) != int32(j) {
-			continue // not its key's first event: walked with it
+	if hx.Len() >= 64*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
+		es := q.t.Ev.Read()
+		if q.events != nil {
+			es = q.events.Read()
 		}
-		for r := int32(j); r != index.NoRow; r = hx.Next(r) {
-			i := int(r)
-			e2 := &es[i]
-			_ = e2
-			if e2.Amt != 3 {
-				g0 := e2.Who
+		for gx, ng := 0, hx.Groups(); gx < ng; gx++ {
+			_, first := hx.Group(gx)
+			gi := int32(-1) // the group's, found at its first row the where passes
+			for r := first; r != index.NoRow; r = hx.Next(r) {
+				i := int(r)
+				e2 := &es[i]
+				_ = e2
+				if e2.Amt != 3 {
+					g0 := e2.Who
+					if gi < 0 { // the walked group's first row
+						if ix := int(g0.Index()); ix < len(q.slot) {
+							switch s := q.slot[ix]; {
+							case s == 0:
+								q.groups = append(q.groups, evGroupsGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+								q.slot[ix] = int32(len(q.groups))
+								gi = int32(len(q.groups) - 1)
+							case q.groups[s-1].g0 == g0:
+								gi = s - 1
+							}
+						}
+						if gi < 0 {
+							gi = q.group(g0)
+						}
+					}
+					gp := &q.groups[gi]
+					gp.a0 += int64(e2.Amt)
+					gp.a1 += float64(e2.F)
+					gp.a2++
+				}
+			}
+		}
+	} else {
+		es2 := q.t.Ev.Read()
+		if q.events != nil {
+			es2 = q.events.Read()
+		}
+		for i := range es2 {
+			e3 := &es2[i]
+			if e3.Amt != 3 {
+				g02 := e3.Who
 				gi := int32(-1)
-				if ix := int(g0.Index()); ix < len(q.slot) {
-					switch s := q.slot[ix]; {
+				if ix2 := int(g02.Index()); ix2 < len(q.slot) {
+					switch s := q.slot[ix2]; {
 					case s == 0:
-						q.groups = append(q.groups, evGroupsGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
-						q.slot[ix] = int32(len(q.groups))
+						q.groups = append(q.groups, evGroupsGroup{g0: g02, k0: tickwork.QueryHandleKey(g02)})
+						q.slot[ix2] = int32(len(q.groups))
 						gi = int32(len(q.groups) - 1)
-					case q.groups[s-1].g0 == g0:
+					case q.groups[s-1].g0 == g02:
 						gi = s - 1
 					}
 				}
 				if gi < 0 {
-					gi = q.group(g0)
+					gi = q.group(g02)
 				}
 				gp := &q.groups[gi]
-				gp.a0 += int64(e2.Amt)
-				gp.a1 += float64(e2.F)
+				gp.a0 += int64(e3.Amt)
+				gp.a1 += float64(e3.F)
 				gp.a2++
 			}
 		}
@@ -3708,7 +3932,7 @@ func (q *EvGroups) Run(dst []EvGroupsRow) []EvGroupsRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *EvGroups) Plan() string {
-	return "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in emission order); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys"
+	return "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in ascending emission position; the scan instead when the events are fewer than 64 a group); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it: the slot of its
@@ -3745,7 +3969,7 @@ func evGroupsOrder(a, b evGroupsGroup) int {
 }
 
 // EvGroupsScanRow is a row of the result of query EvGroupsScan
-// (indexkit.tw:86).
+// (indexkit.tw:89).
 type EvGroupsScanRow struct {
 	Who    tickwork.Handle // ref Item
 	SumAmt int64
@@ -3753,7 +3977,7 @@ type EvGroupsScanRow struct {
 	Count  int64
 }
 
-// EvGroupsScan is declared query EvGroupsScan (indexkit.tw:86). Plan: read
+// EvGroupsScan is declared query EvGroupsScan (indexkit.tw:89). Plan: read
 // Ev (emission order); filter; group by Who: a dense array over the
 // capacity of domain D; sort groups by their keys. Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
@@ -3898,14 +4122,14 @@ func evGroupsScanOrder(a, b evGroupsScanGroup) int {
 	return 0
 }
 
-// EvEqRow is a row of the result of query EvEq (indexkit.tw:88).
+// EvEqRow is a row of the result of query EvEq (indexkit.tw:91).
 type EvEqRow struct {
 	Amt int32
 	F   float32
 }
 
-// EvEq is declared query EvEq (indexkit.tw:88). Plan: index EvByWho (hash
-// on Ev(Who)): walk the rows of Who == param w (ascending emission
+// EvEq is declared query EvEq (indexkit.tw:91). Plan: index EvByWho (hash
+// on Ev(Who)): walk the rows of Who == param t (ascending emission
 // position); filter. Run it from one goroutine at a time; the result's
 // order is docs/schema.md's Query results.
 type EvEq struct {
@@ -3941,18 +4165,18 @@ func DeclareEvEq(d *tickwork.Decl, t *Tables) *EvEq {
 // the query's scratch suffice; with a limit, dst grows once to its bound
 // (the limit, at most the source's capacity) before any row is written,
 // never past it.
-func (q *EvEq) Run(dst []EvEqRow, w tickwork.Handle) []EvEqRow {
+func (q *EvEq) Run(dst []EvEqRow, t tickwork.Handle) []EvEqRow {
 	dst = dst[:0]
 	es := q.t.Ev.Read()
 	if q.events != nil {
 		es = q.events.Read()
 	}
 	hx := q.ix.Hash()
-	for r := hx.First(w); r != index.NoRow; r = hx.Next(r) {
+	for r := hx.First(t); r != index.NoRow; r = hx.Next(r) {
 		i := int(r)
 		e2 := &es[i]
 		_ = e2
-		if e2.Who == w {
+		if e2.Who == t {
 			dst = append(dst, EvEqRow{Amt: e2.Amt, F: e2.F})
 		}
 	}
@@ -3962,16 +4186,16 @@ func (q *EvEq) Run(dst []EvEqRow, w tickwork.Handle) []EvEqRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *EvEq) Plan() string {
-	return "index EvByWho (hash on Ev(Who)): walk the rows of Who == param w (ascending emission position); filter"
+	return "index EvByWho (hash on Ev(Who)): walk the rows of Who == param t (ascending emission position); filter"
 }
 
-// EvEqScanRow is a row of the result of query EvEqScan (indexkit.tw:89).
+// EvEqScanRow is a row of the result of query EvEqScan (indexkit.tw:92).
 type EvEqScanRow struct {
 	Amt int32
 	F   float32
 }
 
-// EvEqScan is declared query EvEqScan (indexkit.tw:89). Plan: read Ev
+// EvEqScan is declared query EvEqScan (indexkit.tw:92). Plan: read Ev
 // (emission order); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type EvEqScan struct {
@@ -4025,18 +4249,18 @@ func (q *EvEqScan) Plan() string {
 }
 
 // RangeOwnedRow is a row of the result of query RangeOwned
-// (indexkit.tw:93).
+// (indexkit.tw:96).
 type RangeOwnedRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// RangeOwned is declared query RangeOwned (indexkit.tw:93). Plan: index
+// RangeOwned is declared query RangeOwned (indexkit.tw:96). Plan: index
 // ByScore (sorted on Item(Score)): range walk, from Score param lo, rows
-// sorted by index; semi-join: mark Item rows from a scan of Item o by
-// o.Owner (generation-checked) in a bitmap over Item's capacity; filter.
-// Run it from one goroutine at a time; the result's order is
-// docs/schema.md's Query results.
+// marked in a bitmap, read in ascending index; semi-join: mark Item rows
+// from a scan of Item o by o.Owner (generation-checked) in a bitmap over
+// Item's capacity; filter. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
 type RangeOwned struct {
 	t         *Tables
 	tb        *tickwork.Table              // Item
@@ -4046,7 +4270,7 @@ type RangeOwned struct {
 	sem0Owner []tickwork.Handle            // Item.Owner
 	sem0Flag  []bool                       // Item.Flag
 	ix        *tickwork.SortedIndex[int32] // index ByScore
-	rows      []int32                      // the index's candidate rows of a run
+	mark      []uint64                     // a range walk's rows, a bit per table row (clear between runs)
 }
 
 // NewRangeOwned makes query RangeOwned over the tables of t, for the host
@@ -4055,6 +4279,7 @@ func NewRangeOwned(t *Tables) *RangeOwned {
 	q := &RangeOwned{t: t, tb: t.Item.Table}
 	q.iScore = t.Item.Score.All()
 	q.ix = t.Indexes.ByScore
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	q.sem0 = make([]uint64, (t.Item.Table.Cap()+63)/64)
 	q.sem0tb = t.Item.Table
 	q.sem0Owner = t.Item.Owner.All()
@@ -4072,6 +4297,7 @@ func DeclareRangeOwned(d *tickwork.Decl, t *Tables) *RangeOwned {
 	q := &RangeOwned{t: t, tb: t.Item.Table}
 	q.iScore = tickwork.Read(d, t.Item.Score).All()
 	q.ix = t.Indexes.ByScore
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	tickwork.ReadIndex(d, q.ix)
 	q.sem0 = make([]uint64, (t.Item.Table.Cap()+63)/64)
 	q.sem0tb = t.Item.Table
@@ -4108,16 +4334,18 @@ func (q *RangeOwned) Run(dst []RangeOwnedRow, lo2 int32) []RangeOwnedRow {
 		}
 	}
 	sx := q.ix.Sorted()
-	rows := q.rows[:0]
-	for r2 := sx.Seek(lo2); r2 != index.NoRow; r2 = sx.Next(r2) {
-		rows = append(rows, r2)
-	}
-	slices.Sort(rows) // the scan's order: ascending entity index
-	q.rows = rows
-	for _, r2 := range rows {
-		row := int(r2)
-		if q.iScore[row] >= lo2 && marks[row>>6]>>(row&63)&1 != 0 {
-			dst = append(dst, RangeOwnedRow{Item: tickwork.QueryHandle(q.tb, row), Score: q.iScore[row]})
+	mark := q.mark // a bit per table row, all clear between runs
+	wlo, whi := sx.MarkToEnd(mark, sx.Seek(lo2))
+	// the marked rows in ascending entity index (the scan's order), their
+	// words cleared for the next run
+	for w := wlo; w <= whi; w++ {
+		m := mark[w]
+		mark[w] = 0
+		for ; m != 0; m &= m - 1 {
+			row := int(w<<6 | int32(bits.TrailingZeros64(m)))
+			if q.iScore[row] >= lo2 && marks[row>>6]>>(row&63)&1 != 0 {
+				dst = append(dst, RangeOwnedRow{Item: tickwork.QueryHandle(q.tb, row), Score: q.iScore[row]})
+			}
 		}
 	}
 	return dst
@@ -4126,17 +4354,17 @@ func (q *RangeOwned) Run(dst []RangeOwnedRow, lo2 int32) []RangeOwnedRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *RangeOwned) Plan() string {
-	return "index ByScore (sorted on Item(Score)): range walk, from Score param lo, rows sorted by index; semi-join: mark Item rows from a scan of Item o by o.Owner (generation-checked) in a bitmap over Item's capacity; filter"
+	return "index ByScore (sorted on Item(Score)): range walk, from Score param lo, rows marked in a bitmap, read in ascending index; semi-join: mark Item rows from a scan of Item o by o.Owner (generation-checked) in a bitmap over Item's capacity; filter"
 }
 
 // RangeOwnedScanRow is a row of the result of query RangeOwnedScan
-// (indexkit.tw:94).
+// (indexkit.tw:97).
 type RangeOwnedScanRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// RangeOwnedScan is declared query RangeOwnedScan (indexkit.tw:94). Plan:
+// RangeOwnedScan is declared query RangeOwnedScan (indexkit.tw:97). Plan:
 // scan Item (ascending index); semi-join: mark Item rows from a scan of
 // Item o by o.Owner (generation-checked) in a bitmap over Item's capacity;
 // filter. Run it from one goroutine at a time; the result's order is
@@ -4229,26 +4457,692 @@ func (q *RangeOwnedScan) Plan() string {
 	return "scan Item (ascending index); semi-join: mark Item rows from a scan of Item o by o.Owner (generation-checked) in a bitmap over Item's capacity; filter"
 }
 
+// OwnerGroupsRow is a row of the result of query OwnerGroups
+// (indexkit.tw:99).
+type OwnerGroupsRow struct {
+	Owner tickwork.Handle // ref Item
+	SumW  float64
+	Count int64
+}
+
+// OwnerGroups is declared query OwnerGroups (indexkit.tw:99). Plan: index
+// ByOwner (hash on Item(Owner)): a walk per group of Owner (each in
+// ascending index; the scan instead when the rows are fewer than 64 a
+// group); filter; group by Owner: a dense array over the capacity of domain
+// D; sort groups by their keys. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type OwnerGroups struct {
+	t      *Tables
+	tb     *tickwork.Table                      // Item
+	iScore []int32                              // Item.Score
+	iW     []float32                            // Item.W
+	iOwner []tickwork.Handle                    // Item.Owner
+	ix     *tickwork.HashIndex[tickwork.Handle] // index ByOwner
+	groups []ownerGroupsGroup                   // the groups of a run
+	slot   []int32                              // entity index -> group+1 (0: none)
+	over   map[tickwork.Handle]int32            // groups whose slot another generation holds
+}
+
+// ownerGroupsGroup is a group of query OwnerGroups: its keys (value, ordering form) and
+// aggregates.
+type ownerGroupsGroup struct {
+	g0 tickwork.Handle
+	k0 uint64
+	a0 float64
+	a1 int64
+}
+
+// NewOwnerGroups makes query OwnerGroups over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewOwnerGroups(t *Tables) *OwnerGroups {
+	q := &OwnerGroups{t: t, tb: t.Item.Table}
+	q.iScore = t.Item.Score.All()
+	q.iW = t.Item.W.All()
+	q.iOwner = t.Item.Owner.All()
+	q.ix = t.Indexes.ByOwner
+	q.slot = make([]int32, t.Item.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// DeclareOwnerGroups makes query OwnerGroups for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareOwnerGroups(d *tickwork.Decl, t *Tables) *OwnerGroups {
+	q := &OwnerGroups{t: t, tb: t.Item.Table}
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.iW = tickwork.Read(d, t.Item.W).All()
+	q.iOwner = tickwork.Read(d, t.Item.Owner).All()
+	q.ix = t.Indexes.ByOwner
+	tickwork.ReadIndex(d, q.ix)
+	q.slot = make([]int32, t.Item.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OwnerGroups) Run(dst []OwnerGroupsRow) []OwnerGroupsRow {
+	dst = dst[:0]
+	for i := range q.groups {
+		if ix := int(q.groups[i].g0.Index()); ix < len(q.slot) {
+			q.slot[ix] = 0
+		}
+	}
+	if len(q.over) > 0 {
+		clear(q.over)
+	}
+	q.groups = q.groups[:0]
+	hx := q.ix.Hash()
+	if hx.Len() >= 64*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
+		for gx, ng := 0, hx.Groups(); gx < ng; gx++ {
+			_, first := hx.Group(gx)
+			gi := int32(-1) // the group's, found at its first row the where passes
+			for r := first; r != index.NoRow; r = hx.Next(r) {
+				row := int(r)
+				if q.iScore[row] != 3 {
+					g0 := q.iOwner[row]
+					if gi < 0 { // the walked group's first row
+						if ix := int(g0.Index()); ix < len(q.slot) {
+							switch s := q.slot[ix]; {
+							case s == 0:
+								q.groups = append(q.groups, ownerGroupsGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+								q.slot[ix] = int32(len(q.groups))
+								gi = int32(len(q.groups) - 1)
+							case q.groups[s-1].g0 == g0:
+								gi = s - 1
+							}
+						}
+						if gi < 0 {
+							gi = q.group(g0)
+						}
+					}
+					gp := &q.groups[gi]
+					gp.a0 += float64(q.iW[row])
+					gp.a1++
+				}
+			}
+		}
+	} else {
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				iScores := q.iScore[base+lo : base+hi]
+				iWs, iOwners := q.iW[base+lo : base+hi][:len(iScores)], q.iOwner[base+lo : base+hi][:len(iScores)]
+				for i := range iScores {
+					if iScores[i] != 3 {
+						g02 := iOwners[i]
+						gi := int32(-1)
+						if ix2 := int(g02.Index()); ix2 < len(q.slot) {
+							switch s := q.slot[ix2]; {
+							case s == 0:
+								q.groups = append(q.groups, ownerGroupsGroup{g0: g02, k0: tickwork.QueryHandleKey(g02)})
+								q.slot[ix2] = int32(len(q.groups))
+								gi = int32(len(q.groups) - 1)
+							case q.groups[s-1].g0 == g02:
+								gi = s - 1
+							}
+						}
+						if gi < 0 {
+							gi = q.group(g02)
+						}
+						gp := &q.groups[gi]
+						gp.a0 += float64(iWs[i])
+						gp.a1++
+					}
+				}
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, ownerGroupsOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && ownerGroupsOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, OwnerGroupsRow{Owner: gp.g0, SumW: gp.a0, Count: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OwnerGroups) Plan() string {
+	return "index ByOwner (hash on Item(Owner)): a walk per group of Owner (each in ascending index; the scan instead when the rows are fewer than 64 a group); filter; group by Owner: a dense array over the capacity of domain D; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it: the slot of its
+// entity index, or (another generation holds the slot) the overflow map.
+func (q *OwnerGroups) group(key tickwork.Handle) int32 {
+	ix := int(key.Index())
+	if ix < len(q.slot) {
+		if s := q.slot[ix]; s == 0 {
+			q.groups = append(q.groups, ownerGroupsGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+			q.slot[ix] = int32(len(q.groups))
+			return int32(len(q.groups) - 1)
+		} else if q.groups[s-1].g0 == key {
+			return s - 1
+		}
+	}
+	if gi, ok := q.over[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, ownerGroupsGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+	q.over[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// ownerGroupsOrder orders the groups of query OwnerGroups: its order keys, then the group
+// keys.
+func ownerGroupsOrder(a, b ownerGroupsGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// OwnerGroupsScanRow is a row of the result of query OwnerGroupsScan
+// (indexkit.tw:100).
+type OwnerGroupsScanRow struct {
+	Owner tickwork.Handle // ref Item
+	SumW  float64
+	Count int64
+}
+
+// OwnerGroupsScan is declared query OwnerGroupsScan (indexkit.tw:100).
+// Plan: scan Item (ascending index); filter; group by Owner: a dense array
+// over the capacity of domain D; sort groups by their keys. Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type OwnerGroupsScan struct {
+	t      *Tables
+	tb     *tickwork.Table           // Item
+	iScore []int32                   // Item.Score
+	iW     []float32                 // Item.W
+	iOwner []tickwork.Handle         // Item.Owner
+	groups []ownerGroupsScanGroup    // the groups of a run
+	slot   []int32                   // entity index -> group+1 (0: none)
+	over   map[tickwork.Handle]int32 // groups whose slot another generation holds
+}
+
+// ownerGroupsScanGroup is a group of query OwnerGroupsScan: its keys (value, ordering form) and
+// aggregates.
+type ownerGroupsScanGroup struct {
+	g0 tickwork.Handle
+	k0 uint64
+	a0 float64
+	a1 int64
+}
+
+// NewOwnerGroupsScan makes query OwnerGroupsScan over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewOwnerGroupsScan(t *Tables) *OwnerGroupsScan {
+	q := &OwnerGroupsScan{t: t, tb: t.Item.Table}
+	q.iScore = t.Item.Score.All()
+	q.iW = t.Item.W.All()
+	q.iOwner = t.Item.Owner.All()
+	q.slot = make([]int32, t.Item.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// DeclareOwnerGroupsScan makes query OwnerGroupsScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareOwnerGroupsScan(d *tickwork.Decl, t *Tables) *OwnerGroupsScan {
+	q := &OwnerGroupsScan{t: t, tb: t.Item.Table}
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.iW = tickwork.Read(d, t.Item.W).All()
+	q.iOwner = tickwork.Read(d, t.Item.Owner).All()
+	q.slot = make([]int32, t.Item.Table.Cap())
+	q.over = map[tickwork.Handle]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OwnerGroupsScan) Run(dst []OwnerGroupsScanRow) []OwnerGroupsScanRow {
+	dst = dst[:0]
+	for i := range q.groups {
+		if ix := int(q.groups[i].g0.Index()); ix < len(q.slot) {
+			q.slot[ix] = 0
+		}
+	}
+	if len(q.over) > 0 {
+		clear(q.over)
+	}
+	q.groups = q.groups[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			iScores := q.iScore[base+lo : base+hi]
+			iWs, iOwners := q.iW[base+lo : base+hi][:len(iScores)], q.iOwner[base+lo : base+hi][:len(iScores)]
+			for i := range iScores {
+				if iScores[i] != 3 {
+					g0 := iOwners[i]
+					gi := int32(-1)
+					if ix := int(g0.Index()); ix < len(q.slot) {
+						switch s := q.slot[ix]; {
+						case s == 0:
+							q.groups = append(q.groups, ownerGroupsScanGroup{g0: g0, k0: tickwork.QueryHandleKey(g0)})
+							q.slot[ix] = int32(len(q.groups))
+							gi = int32(len(q.groups) - 1)
+						case q.groups[s-1].g0 == g0:
+							gi = s - 1
+						}
+					}
+					if gi < 0 {
+						gi = q.group(g0)
+					}
+					gp := &q.groups[gi]
+					gp.a0 += float64(iWs[i])
+					gp.a1++
+				}
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, ownerGroupsScanOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && ownerGroupsScanOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, OwnerGroupsScanRow{Owner: gp.g0, SumW: gp.a0, Count: gp.a1})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OwnerGroupsScan) Plan() string {
+	return "scan Item (ascending index); filter; group by Owner: a dense array over the capacity of domain D; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it: the slot of its
+// entity index, or (another generation holds the slot) the overflow map.
+func (q *OwnerGroupsScan) group(key tickwork.Handle) int32 {
+	ix := int(key.Index())
+	if ix < len(q.slot) {
+		if s := q.slot[ix]; s == 0 {
+			q.groups = append(q.groups, ownerGroupsScanGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+			q.slot[ix] = int32(len(q.groups))
+			return int32(len(q.groups) - 1)
+		} else if q.groups[s-1].g0 == key {
+			return s - 1
+		}
+	}
+	if gi, ok := q.over[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, ownerGroupsScanGroup{g0: key, k0: tickwork.QueryHandleKey(key)})
+	q.over[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// ownerGroupsScanOrder orders the groups of query OwnerGroupsScan: its order keys, then the group
+// keys.
+func ownerGroupsScanOrder(a, b ownerGroupsScanGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// FlagGroupsRow is a row of the result of query FlagGroups
+// (indexkit.tw:102).
+type FlagGroupsRow struct {
+	Flag     bool
+	SumW     float64
+	Count    int64
+	MaxScore int32
+}
+
+// FlagGroups is declared query FlagGroups (indexkit.tw:102). Plan: index
+// ByFlag (hash on Item(Flag)): a walk per group of Flag (each in ascending
+// index; the scan instead when the rows are fewer than 2 a group); group by
+// Flag: a group table (map) of the keys; sort groups by their keys. Run it
+// from one goroutine at a time; the result's order is docs/schema.md's
+// Query results.
+type FlagGroups struct {
+	t      *Tables
+	tb     *tickwork.Table           // Item
+	iFlag  []bool                    // Item.Flag
+	iScore []int32                   // Item.Score
+	iW     []float32                 // Item.W
+	ix     *tickwork.HashIndex[bool] // index ByFlag
+	groups []flagGroupsGroup         // the groups of a run
+	index  map[flagGroupsKey]int32   // group key -> group
+}
+
+// flagGroupsKey is a group key of query FlagGroups, in ordering form.
+type flagGroupsKey struct {
+	k0 uint8
+}
+
+// flagGroupsGroup is a group of query FlagGroups: its keys (value, ordering form) and
+// aggregates.
+type flagGroupsGroup struct {
+	g0  bool
+	k0  uint8
+	a0  float64
+	a1  int64
+	a2  int32
+	ok2 bool
+}
+
+// NewFlagGroups makes query FlagGroups over the tables of t, for the host
+// between frames (never during World.Frame).
+func NewFlagGroups(t *Tables) *FlagGroups {
+	q := &FlagGroups{t: t, tb: t.Item.Table}
+	q.iFlag = t.Item.Flag.All()
+	q.iScore = t.Item.Score.All()
+	q.iW = t.Item.W.All()
+	q.ix = t.Indexes.ByFlag
+	q.index = map[flagGroupsKey]int32{}
+	return q
+}
+
+// DeclareFlagGroups makes query FlagGroups for a hand-written system: it
+// declares a read of every column the query reads and the presence of every
+// table it scans or probes without a column (tickwork.Read,
+// tickwork.Presence; an event table: tickwork.Consume, whose events Run
+// reads), so the manifest and the conflict check cover it. Call it in the
+// system's DeclareFunc; Run it inside the system's RunFunc only.
+func DeclareFlagGroups(d *tickwork.Decl, t *Tables) *FlagGroups {
+	q := &FlagGroups{t: t, tb: t.Item.Table}
+	q.iFlag = tickwork.Read(d, t.Item.Flag).All()
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.iW = tickwork.Read(d, t.Item.W).All()
+	q.ix = t.Indexes.ByFlag
+	tickwork.ReadIndex(d, q.ix)
+	q.index = map[flagGroupsKey]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *FlagGroups) Run(dst []FlagGroupsRow) []FlagGroupsRow {
+	dst = dst[:0]
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
+	q.groups = q.groups[:0]
+	hx := q.ix.Hash()
+	if hx.Len() >= 2*hx.Groups() { // rows enough a group: walk the groups (docs/schema.md, Indexes)
+		for gx, ng := 0, hx.Groups(); gx < ng; gx++ {
+			_, first := hx.Group(gx)
+			gi := int32(-1) // the group's, found at its first row the where passes
+			for r := first; r != index.NoRow; r = hx.Next(r) {
+				row := int(r)
+				g0 := q.iFlag[row]
+				if gi < 0 { // the walked group's first row
+					gi = q.group(flagGroupsKey{k0: tickwork.QueryBoolKey(g0)}, g0)
+				}
+				gp := &q.groups[gi]
+				gp.a0 += float64(q.iW[row])
+				gp.a1++
+				if v := q.iScore[row]; !gp.ok2 || v > gp.a2 {
+					gp.a2, gp.ok2 = v, true
+				}
+			}
+		}
+	} else {
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				iFlags := q.iFlag[base+lo : base+hi]
+				iScores, iWs := q.iScore[base+lo : base+hi][:len(iFlags)], q.iW[base+lo : base+hi][:len(iFlags)]
+				for i := range iFlags {
+					g02 := iFlags[i]
+					gi := q.group(flagGroupsKey{k0: tickwork.QueryBoolKey(g02)}, g02)
+					gp := &q.groups[gi]
+					gp.a0 += float64(iWs[i])
+					gp.a1++
+					if v2 := iScores[i]; !gp.ok2 || v2 > gp.a2 {
+						gp.a2, gp.ok2 = v2, true
+					}
+				}
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, flagGroupsOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && flagGroupsOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, FlagGroupsRow{Flag: gp.g0, SumW: gp.a0, Count: gp.a1, MaxScore: gp.a2})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *FlagGroups) Plan() string {
+	return "index ByFlag (hash on Item(Flag)): a walk per group of Flag (each in ascending index; the scan instead when the rows are fewer than 2 a group); group by Flag: a group table (map) of the keys; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it with the key values.
+func (q *FlagGroups) group(key flagGroupsKey, g0 bool) int32 {
+	if gi, ok := q.index[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, flagGroupsGroup{g0: g0, k0: key.k0})
+	q.index[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// flagGroupsOrder orders the groups of query FlagGroups: its order keys, then the group
+// keys.
+func flagGroupsOrder(a, b flagGroupsGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// FlagGroupsScanRow is a row of the result of query FlagGroupsScan
+// (indexkit.tw:103).
+type FlagGroupsScanRow struct {
+	Flag     bool
+	SumW     float64
+	Count    int64
+	MaxScore int32
+}
+
+// FlagGroupsScan is declared query FlagGroupsScan (indexkit.tw:103). Plan:
+// scan Item (ascending index); group by Flag: a group table (map) of the
+// keys; sort groups by their keys. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
+type FlagGroupsScan struct {
+	t      *Tables
+	tb     *tickwork.Table             // Item
+	iFlag  []bool                      // Item.Flag
+	iScore []int32                     // Item.Score
+	iW     []float32                   // Item.W
+	groups []flagGroupsScanGroup       // the groups of a run
+	index  map[flagGroupsScanKey]int32 // group key -> group
+}
+
+// flagGroupsScanKey is a group key of query FlagGroupsScan, in ordering form.
+type flagGroupsScanKey struct {
+	k0 uint8
+}
+
+// flagGroupsScanGroup is a group of query FlagGroupsScan: its keys (value, ordering form) and
+// aggregates.
+type flagGroupsScanGroup struct {
+	g0  bool
+	k0  uint8
+	a0  float64
+	a1  int64
+	a2  int32
+	ok2 bool
+}
+
+// NewFlagGroupsScan makes query FlagGroupsScan over the tables of t, for
+// the host between frames (never during World.Frame).
+func NewFlagGroupsScan(t *Tables) *FlagGroupsScan {
+	q := &FlagGroupsScan{t: t, tb: t.Item.Table}
+	q.iFlag = t.Item.Flag.All()
+	q.iScore = t.Item.Score.All()
+	q.iW = t.Item.W.All()
+	q.index = map[flagGroupsScanKey]int32{}
+	return q
+}
+
+// DeclareFlagGroupsScan makes query FlagGroupsScan for a hand-written
+// system: it declares a read of every column the query reads and the
+// presence of every table it scans or probes without a column
+// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
+// whose events Run reads), so the manifest and the conflict check cover it.
+// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
+// only.
+func DeclareFlagGroupsScan(d *tickwork.Decl, t *Tables) *FlagGroupsScan {
+	q := &FlagGroupsScan{t: t, tb: t.Item.Table}
+	q.iFlag = tickwork.Read(d, t.Item.Flag).All()
+	q.iScore = tickwork.Read(d, t.Item.Score).All()
+	q.iW = tickwork.Read(d, t.Item.W).All()
+	q.index = map[flagGroupsScanKey]int32{}
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *FlagGroupsScan) Run(dst []FlagGroupsScanRow) []FlagGroupsScanRow {
+	dst = dst[:0]
+	if len(q.index) > 0 {
+		clear(q.index)
+	}
+	q.groups = q.groups[:0]
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			iFlags := q.iFlag[base+lo : base+hi]
+			iScores, iWs := q.iScore[base+lo : base+hi][:len(iFlags)], q.iW[base+lo : base+hi][:len(iFlags)]
+			for i := range iFlags {
+				g0 := iFlags[i]
+				gi := q.group(flagGroupsScanKey{k0: tickwork.QueryBoolKey(g0)}, g0)
+				gp := &q.groups[gi]
+				gp.a0 += float64(iWs[i])
+				gp.a1++
+				if v := iScores[i]; !gp.ok2 || v > gp.a2 {
+					gp.a2, gp.ok2 = v, true
+				}
+			}
+		}
+	}
+	if n := len(q.groups); n > 16 {
+		slices.SortFunc(q.groups, flagGroupsScanOrder)
+	} else {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && flagGroupsScanOrder(q.groups[j], q.groups[j-1]) < 0; j-- {
+				q.groups[j], q.groups[j-1] = q.groups[j-1], q.groups[j]
+			}
+		}
+	}
+	for i := range q.groups {
+		gp := &q.groups[i]
+		dst = append(dst, FlagGroupsScanRow{Flag: gp.g0, SumW: gp.a0, Count: gp.a1, MaxScore: gp.a2})
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *FlagGroupsScan) Plan() string {
+	return "scan Item (ascending index); group by Flag: a group table (map) of the keys; sort groups by their keys"
+}
+
+// group returns the index of key's group, adding it with the key values.
+func (q *FlagGroupsScan) group(key flagGroupsScanKey, g0 bool) int32 {
+	if gi, ok := q.index[key]; ok {
+		return gi
+	}
+	q.groups = append(q.groups, flagGroupsScanGroup{g0: g0, k0: key.k0})
+	q.index[key] = int32(len(q.groups) - 1)
+	return int32(len(q.groups) - 1)
+}
+
+// flagGroupsScanOrder orders the groups of query FlagGroupsScan: its order keys, then the group
+// keys.
+func flagGroupsScanOrder(a, b flagGroupsScanGroup) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
 // RangeGroupsRow is a row of the result of query RangeGroups
-// (indexkit.tw:96).
+// (indexkit.tw:105).
 type RangeGroupsRow struct {
 	Grp   int32
 	SumW  float64
 	Count int64
 }
 
-// RangeGroups is declared query RangeGroups (indexkit.tw:96). Plan: index
-// ByW (sorted on Item(W)): range walk, from W param lo, rows sorted by
-// index; filter; group by Grp: a group table (map) of the keys; sort groups
-// by their keys. Run it from one goroutine at a time; the result's order is
-// docs/schema.md's Query results.
+// RangeGroups is declared query RangeGroups (indexkit.tw:105). Plan: index
+// ByW (sorted on Item(W)): range walk, from W param lo, rows marked in a
+// bitmap, read in ascending index; filter; group by Grp: a group table
+// (map) of the keys; sort groups by their keys. Run it from one goroutine
+// at a time; the result's order is docs/schema.md's Query results.
 type RangeGroups struct {
 	t      *Tables
 	tb     *tickwork.Table                // Item
 	iGrp   []int32                        // Item.Grp
 	iW     []float32                      // Item.W
 	ix     *tickwork.SortedIndex[float32] // index ByW
-	rows   []int32                        // the index's candidate rows of a run
+	mark   []uint64                       // a range walk's rows, a bit per table row (clear between runs)
 	groups []rangeGroupsGroup             // the groups of a run
 	index  map[rangeGroupsKey]int32       // group key -> group
 }
@@ -4274,6 +5168,7 @@ func NewRangeGroups(t *Tables) *RangeGroups {
 	q.iGrp = t.Item.Grp.All()
 	q.iW = t.Item.W.All()
 	q.ix = t.Indexes.ByW
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	q.index = map[rangeGroupsKey]int32{}
 	return q
 }
@@ -4289,6 +5184,7 @@ func DeclareRangeGroups(d *tickwork.Decl, t *Tables) *RangeGroups {
 	q.iGrp = tickwork.Read(d, t.Item.Grp).All()
 	q.iW = tickwork.Read(d, t.Item.W).All()
 	q.ix = t.Indexes.ByW
+	q.mark = make([]uint64, (q.tb.Chunks()*q.tb.ChunkRows()+63)/64) // the index's rows: every chunk's
 	tickwork.ReadIndex(d, q.ix)
 	q.index = map[rangeGroupsKey]int32{}
 	return q
@@ -4306,20 +5202,22 @@ func (q *RangeGroups) Run(dst []RangeGroupsRow, lo2 float32) []RangeGroupsRow {
 	}
 	q.groups = q.groups[:0]
 	sx := q.ix.Sorted()
-	rows := q.rows[:0]
-	for r := sx.Seek(lo2); r != index.NoRow; r = sx.Next(r) {
-		rows = append(rows, r)
-	}
-	slices.Sort(rows) // the scan's order: ascending entity index
-	q.rows = rows
-	for _, r := range rows {
-		row := int(r)
-		if q.iW[row] >= lo2 {
-			g0 := q.iGrp[row]
-			gi := q.group(rangeGroupsKey{k0: g0}, g0)
-			gp := &q.groups[gi]
-			gp.a0 += float64(q.iW[row])
-			gp.a1++
+	mark := q.mark // a bit per table row, all clear between runs
+	wlo, whi := sx.MarkToEnd(mark, sx.Seek(lo2))
+	// the marked rows in ascending entity index (the scan's order), their
+	// words cleared for the next run
+	for w := wlo; w <= whi; w++ {
+		m := mark[w]
+		mark[w] = 0
+		for ; m != 0; m &= m - 1 {
+			row := int(w<<6 | int32(bits.TrailingZeros64(m)))
+			if q.iW[row] >= lo2 {
+				g0 := q.iGrp[row]
+				gi := q.group(rangeGroupsKey{k0: g0}, g0)
+				gp := &q.groups[gi]
+				gp.a0 += float64(q.iW[row])
+				gp.a1++
+			}
 		}
 	}
 	if n := len(q.groups); n > 16 {
@@ -4341,7 +5239,7 @@ func (q *RangeGroups) Run(dst []RangeGroupsRow, lo2 float32) []RangeGroupsRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *RangeGroups) Plan() string {
-	return "index ByW (sorted on Item(W)): range walk, from W param lo, rows sorted by index; filter; group by Grp: a group table (map) of the keys; sort groups by their keys"
+	return "index ByW (sorted on Item(W)): range walk, from W param lo, rows marked in a bitmap, read in ascending index; filter; group by Grp: a group table (map) of the keys; sort groups by their keys"
 }
 
 // group returns the index of key's group, adding it with the key values.
@@ -4367,17 +5265,17 @@ func rangeGroupsOrder(a, b rangeGroupsGroup) int {
 }
 
 // RangeGroupsScanRow is a row of the result of query RangeGroupsScan
-// (indexkit.tw:97).
+// (indexkit.tw:106).
 type RangeGroupsScanRow struct {
 	Grp   int32
 	SumW  float64
 	Count int64
 }
 
-// RangeGroupsScan is declared query RangeGroupsScan (indexkit.tw:97). Plan:
-// scan Item (ascending index); filter; group by Grp: a group table (map) of
-// the keys; sort groups by their keys. Run it from one goroutine at a time;
-// the result's order is docs/schema.md's Query results.
+// RangeGroupsScan is declared query RangeGroupsScan (indexkit.tw:106).
+// Plan: scan Item (ascending index); filter; group by Grp: a group table
+// (map) of the keys; sort groups by their keys. Run it from one goroutine
+// at a time; the result's order is docs/schema.md's Query results.
 type RangeGroupsScan struct {
 	t      *Tables
 	tb     *tickwork.Table              // Item
@@ -4498,13 +5396,13 @@ func rangeGroupsScanOrder(a, b rangeGroupsScanGroup) int {
 	return 0
 }
 
-// BoxTopRow is a row of the result of query BoxTop (indexkit.tw:99).
+// BoxTopRow is a row of the result of query BoxTop (indexkit.tw:108).
 type BoxTopRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// BoxTop is declared query BoxTop (indexkit.tw:99). Plan: index Pos (grid
+// BoxTop is declared query BoxTop (indexkit.tw:108). Plan: index Pos (grid
 // on Item(X, Y)): candidates of the box's cells (ascending index); filter;
 // top-n heap by (Score desc, index). Run it from one goroutine at a time;
 // the result's order is docs/schema.md's Query results.
@@ -4646,13 +5544,13 @@ func (q *BoxTop) offer(e *boxTopEnt, bound int) (int32, bool) {
 }
 
 // BoxTopScanRow is a row of the result of query BoxTopScan
-// (indexkit.tw:100).
+// (indexkit.tw:109).
 type BoxTopScanRow struct {
 	Item  tickwork.Handle // ref Item
 	Score int32
 }
 
-// BoxTopScan is declared query BoxTopScan (indexkit.tw:100). Plan: scan
+// BoxTopScan is declared query BoxTopScan (indexkit.tw:109). Plan: scan
 // Item (ascending index); filter; top-n heap by (Score desc, index). Run it
 // from one goroutine at a time; the result's order is docs/schema.md's
 // Query results.
@@ -4795,12 +5693,12 @@ func (q *BoxTopScan) offer(e *boxTopScanEnt, bound int) (int32, bool) {
 }
 
 // EqDistinctRow is a row of the result of query EqDistinct
-// (indexkit.tw:102).
+// (indexkit.tw:111).
 type EqDistinctRow struct {
 	Score int32
 }
 
-// EqDistinct is declared query EqDistinct (indexkit.tw:102). Plan: index
+// EqDistinct is declared query EqDistinct (indexkit.tw:111). Plan: index
 // ByGrpKind (hash on Item(Grp, Kind)): walk the rows of Grp == param g and
 // Kind == 1 (ascending index); filter; distinct: a set of the select items.
 // Run it from one goroutine at a time; the result's order is
@@ -4876,12 +5774,12 @@ func (q *EqDistinct) Plan() string {
 }
 
 // EqDistinctScanRow is a row of the result of query EqDistinctScan
-// (indexkit.tw:103).
+// (indexkit.tw:112).
 type EqDistinctScanRow struct {
 	Score int32
 }
 
-// EqDistinctScan is declared query EqDistinctScan (indexkit.tw:103). Plan:
+// EqDistinctScan is declared query EqDistinctScan (indexkit.tw:112). Plan:
 // scan Item (ascending index); filter; distinct: a set of the select items.
 // Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.

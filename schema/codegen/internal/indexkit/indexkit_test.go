@@ -99,8 +99,21 @@ func (wd *world) mutate(t testing.TB) {
 		}
 	}
 	require.NoError(t, wd.w.Frame(1.0/60))
-	for range r.IntN(200) {
-		require.NoError(t, tb.Ev.Emit(kit.Ev{Who: wd.anyItem(), Amt: int32(r.IntN(6)), F: wd.float()}))
+	// half the frames, 200 to 399 events of three targets (many a group:
+	// EvGroups walks its index's groups), else up to 199 of any (few a
+	// group: it scans)
+	few := []tickwork.Handle{wd.anyItem(), wd.anyItem(), wd.anyItem()}
+	many := r.IntN(2) == 0
+	n := r.IntN(200)
+	if many {
+		n = 200 + r.IntN(200) // at least 64 a group: the walk
+	}
+	for range n {
+		who := wd.anyItem()
+		if many {
+			who = few[r.IntN(len(few))]
+		}
+		require.NoError(t, tb.Ev.Emit(kit.Ev{Who: who, Amt: int32(r.IntN(6)), F: wd.float()}))
 	}
 }
 
@@ -113,6 +126,10 @@ func same(t *testing.T, what string, a, b any) {
 		nonEmpty[what]++
 	}
 }
+
+// groupBranches counts the run-time choices of EvGroups's grouped walk
+// (docs/schema.md, Indexes): both are compared with the scan.
+var groupBranches = map[string]int{}
 
 // nonEmpty counts each query's results that held rows: the comparison
 // is not of empty results only.
@@ -149,6 +166,12 @@ func runs(wd *world) []pair {
 		orS     []kit.OrderedRangeScanRow
 		rs      []kit.RangeScoreRow
 		rsS     []kit.RangeScoreScanRow
+		rl      []kit.RangeLimitRow
+		rlS     []kit.RangeLimitScanRow
+		og      []kit.OwnerGroupsRow
+		ogS     []kit.OwnerGroupsScanRow
+		fg      []kit.FlagGroupsRow
+		fgS     []kit.FlagGroupsScanRow
 		rw      []kit.RangeWRow
 		rwS     []kit.RangeWScanRow
 		box     []kit.BoxRow
@@ -236,6 +259,19 @@ func runs(wd *world) []pair {
 			same(t, "RangeScore", rs, rsS)
 		}},
 		{func() {
+			lo, k := score(), n()
+			rl, rlS = q.RangeLimit.Run(rl, lo, k), q.RangeLimitScan.Run(rlS, lo, k)
+		}, func(t *testing.T) {
+			same(t, "RangeLimit", rl, rlS)
+		}},
+		{func() {
+			og, ogS = q.OwnerGroups.Run(og), q.OwnerGroupsScan.Run(ogS)
+			fg, fgS = q.FlagGroups.Run(fg), q.FlagGroupsScan.Run(fgS)
+		}, func(t *testing.T) {
+			same(t, "OwnerGroups", og, ogS)
+			same(t, "FlagGroups", fg, fgS)
+		}},
+		{func() {
 			lo := coord()
 			rw, rwS = q.RangeW.Run(rw, lo), q.RangeWScan.Run(rwS, lo)
 		}, func(t *testing.T) {
@@ -266,6 +302,12 @@ func runs(wd *world) []pair {
 			evg, evgS = q.EvGroups.Run(evg), q.EvGroupsScan.Run(evgS)
 		}, func(t *testing.T) {
 			same(t, "EvGroups", evg, evgS)
+			// the branch Run took (the generator's groupWalkRows, 64)
+			if hx := wd.t.Indexes.EvByWho.Hash(); hx.Len() >= 64*hx.Groups() {
+				groupBranches["walk"]++
+			} else {
+				groupBranches["scan"]++
+			}
 		}},
 		{func() {
 			h := handles()
@@ -322,7 +364,9 @@ func TestIndexedMatchesScan(t *testing.T) {
 			}
 		}
 	}
-	require.Len(t, nonEmpty, 20, "every query returned rows at times: %v", nonEmpty)
+	require.Len(t, nonEmpty, 23, "every query returned rows at times: %v", nonEmpty)
+	require.Positive(t, groupBranches["walk"], "EvGroups walked its groups at times: %v", groupBranches)
+	require.Positive(t, groupBranches["scan"], "EvGroups scanned at times: %v", groupBranches)
 	t.Logf("results with rows: %v", nonEmpty)
 }
 
@@ -364,20 +408,23 @@ func TestIndexedPlans(t *testing.T) {
 	for name, plan := range map[string]string{
 		q.FindId.Plan():       "index ById (unique on Item(Id)): find Id == param id (0 or 1 rows); filter",
 		q.EqGrpKind.Plan():    "index ByGrpKind (hash on Item(Grp, Kind)): walk the rows of Grp == param g and Kind == 2 (ascending index); filter",
-		q.EqOwner.Plan():      "index ByOwner (hash on Item(Owner)): walk the rows of Owner == param o (ascending index); filter",
+		q.EqOwner.Plan():      "index ByOwner (hash on Item(Owner)): walk the rows of Owner == param d (ascending index); filter",
 		q.EqFlagTagged.Plan(): "index ByFlag (hash on Item(Flag)): walk the rows of Flag == true (ascending index); inner join Tag t: probe by entity of i; filter",
 		q.TopW.Plan():         "index ByW (sorted on Item(W)): ascending walk in (W, index), first n",
 		q.TopWDesc.Plan():     "index ByW (sorted on Item(W)): descending walk by runs of W (ties in ascending index), first n; filter",
 		q.AllScoreDesc.Plan(): "index ByScore (sorted on Item(Score)): descending walk by runs of Score (ties in ascending index)",
 		q.PageW.Plan():        "index ByW (sorted on Item(W)): ascending walk in (W, index), from after the keyset values, first n; keyset: the rows after (w, ix) in the order by's order",
 		q.OrderedRange.Plan(): "index ByScore (sorted on Item(Score)): descending walk by runs of Score (ties in ascending index), from Score param lo, to Score param hi, first n; filter",
-		q.RangeScore.Plan():   "index ByScore (sorted on Item(Score)): range walk, from Score param lo, to Score param hi, rows sorted by index; filter",
-		q.RangeW.Plan():       "index ByW (sorted on Item(W)): range walk, from W param lo, to W 5, rows sorted by index; filter",
-		q.RangeSum.Plan():     "index ByW (sorted on Item(W)): range walk, from W param lo, rows sorted by index; filter; aggregate sum, count, min (one row)",
+		q.RangeScore.Plan():   "index ByScore (sorted on Item(Score)): range walk, from Score param lo, to Score param hi, rows marked in a bitmap, read in ascending index; filter",
+		q.RangeLimit.Plan():   "index ByScore (sorted on Item(Score)): range walk, from Score param lo, rows marked in a bitmap, read in ascending index; filter; first n",
+		q.RangeW.Plan():       "index ByW (sorted on Item(W)): range walk, from W param lo, to W 5, rows marked in a bitmap, read in ascending index; filter",
+		q.RangeSum.Plan():     "index ByW (sorted on Item(W)): range walk, from W param lo, rows marked in a bitmap, read in ascending index; filter; aggregate sum, count, min (one row)",
 		q.Box.Plan():          "index Pos (grid on Item(X, Y)): candidates of the box's cells (ascending index); filter",
 		q.Disc.Plan():         "index Pos (grid on Item(X, Y)): candidates of the cells of the disc's bounding box, rounded outward (ascending index); filter",
-		q.EvGroups.Plan():     "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in emission order); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys",
-		q.EvEq.Plan():         "index EvByWho (hash on Ev(Who)): walk the rows of Who == param w (ascending emission position); filter",
+		q.OwnerGroups.Plan():  "index ByOwner (hash on Item(Owner)): a walk per group of Owner (each in ascending index; the scan instead when the rows are fewer than 64 a group); filter; group by Owner: a dense array over the capacity of domain D; sort groups by their keys",
+		q.FlagGroups.Plan():   "index ByFlag (hash on Item(Flag)): a walk per group of Flag (each in ascending index; the scan instead when the rows are fewer than 2 a group); group by Flag: a group table (map) of the keys; sort groups by their keys",
+		q.EvGroups.Plan():     "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in ascending emission position; the scan instead when the events are fewer than 64 a group); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys",
+		q.EvEq.Plan():         "index EvByWho (hash on Ev(Who)): walk the rows of Who == param t (ascending emission position); filter",
 		q.BoxScan.Plan():      "scan Item (ascending index); filter",
 	} {
 		require.Equal(t, plan, name)
