@@ -128,8 +128,8 @@ func ReadIndex(d *Decl, ix Index) {
 // cells its rows are filed in (Cells). A small value; copy it into kernel
 // state freely.
 type IndexMarks struct {
-	w     []uint64
-	cells []index.Cell
+	w    []uint64
+	grid *gridIndex // a grid's, for Cells; nil for any other kind
 }
 
 // Mark marks row (a row of the index's table, 0..Cap-1) as one whose key
@@ -170,7 +170,12 @@ func (m IndexMarks) MarkBits(row int, bits uint64) {
 // its filed cell, one cell computation a row instead of two (the
 // generator's fused upkeep, docs/schema.md, Indexes). nil for any other
 // kind. Read it only; the sync after the system writes it.
-func (m IndexMarks) Cells() []index.Cell { return m.cells }
+func (m IndexMarks) Cells() []index.Cell {
+	if m.grid == nil {
+		return nil
+	}
+	return m.grid.shadow
+}
 
 // MaintainIndex declares that the system marks, through the returned
 // IndexMarks, every row whose key columns of ix it changes: the sync after
@@ -189,7 +194,7 @@ func MaintainIndex(d *Decl, ix Index) IndexMarks {
 	}
 	m := IndexMarks{w: systems.MaintainIndex(d.e(), e)}
 	if g, ok := ix.(*GridIndex); ok && g != nil && m.w != nil {
-		m.cells = g.x.shadow
+		m.grid = &g.x
 	}
 	return m
 }

@@ -3,7 +3,6 @@
 package arena
 
 import (
-	"math"
 	"slices"
 
 	"github.com/tickwork/tickwork"
@@ -72,19 +71,12 @@ type DeadSlot struct {
 	Slot int32
 }
 
-// BodiesByPosKey is the key of index BodiesByPos on Body(X, Y)
-// (arena.tw:115), its columns in declared order.
-type BodiesByPosKey struct {
-	X, Y float32
-}
-
 // Indexes holds the schema's declared indexes (Declare adds them after the
 // columns; the world keeps them consistent: docs/architecture.md, Indexes).
 // The host reads one between frames; a hand-written system declares its
 // read (tickwork.ReadIndex).
 type Indexes struct {
 	UnitsByHealth *tickwork.SortedIndex[int32]                    // sorted on Unit(Health)
-	BodiesByPos   *tickwork.GridIndex                             // grid on Body(X, Y), cell 64
 	HitsByTarget  *tickwork.EventIndex[HitEvent, tickwork.Handle] // hash on HitEvent(Target)
 }
 
@@ -126,7 +118,6 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t.HitEvent = tickwork.AddEvents[HitEvent](b, tickwork.EventSpec{Name: "HitEvent", Capacity: sz.HitEvent, Lifetime: tickwork.NextFrame})
 	t.DeadSlot = tickwork.AddEvents[DeadSlot](b, tickwork.EventSpec{Name: "DeadSlot", Capacity: sz.DeadSlot, Lifetime: tickwork.ThisFrame})
 	t.Indexes.UnitsByHealth = tickwork.AddSortedIndex(b, "UnitsByHealth", t.Unit.Health)
-	t.Indexes.BodiesByPos = tickwork.AddGridIndex(b, "BodiesByPos", t.Body.X, t.Body.Y, 64)
 	t.Indexes.HitsByTarget = tickwork.AddEventIndex(b, "HitsByTarget", t.HitEvent, func(e *HitEvent) tickwork.Handle { return e.Target })
 	if err := b.Err(); err != nil {
 		return nil, err
@@ -347,8 +338,6 @@ type IntegrateBodies struct {
 	simd             func(k *IntegrateBodies, lo, hi int) int // its lane's SIMD variant, nil for scalar
 	bX, bY, bVX, bVY []float32                                // Body.X, Body.Y, Body.VX, Body.VY
 	dt32             float32                                  // @dt
-	markBodiesByPos  tickwork.IndexMarks                      // index BodiesByPos: the rows whose key may have changed
-	cellsBodiesByPos []index.Cell                             // index BodiesByPos: the cell each row is filed in (IndexMarks.Cells)
 }
 
 // System returns the system for Builder.Add.
@@ -361,8 +350,6 @@ func (s *IntegrateBodies) declare(d *tickwork.Decl) tickwork.RunFunc {
 	s.bY = tickwork.Write(d, s.t.Body.Y).All()
 	s.bVX = tickwork.Write(d, s.t.Body.VX).All()
 	s.bVY = tickwork.Write(d, s.t.Body.VY).All()
-	s.markBodiesByPos = tickwork.MaintainIndex(d, s.t.Indexes.BodiesByPos)
-	s.cellsBodiesByPos = s.markBodiesByPos.Cells()
 	return tickwork.DenseKernel(d, s.t.Body.Table, 0, s, (*IntegrateBodies).span).SIMD(&s.simd).World(&s.dt32, nil, nil).Run
 }
 
@@ -371,11 +358,6 @@ func (k *IntegrateBodies) span(lo, hi int) {
 	dt32 := k.dt32
 	bXs := k.bX[lo:hi]
 	bYs, bVXs, bVYs := k.bY[lo:hi][:len(bXs)], k.bVX[lo:hi][:len(bXs)], k.bVY[lo:hi][:len(bXs)]
-	onBodiesByPos := k.markBodiesByPos.On()
-	var cellsBodiesByPos []index.Cell // nil when the marks are off (WithoutIndexes)
-	if onBodiesByPos {
-		cellsBodiesByPos = k.cellsBodiesByPos[lo:hi][:len(bXs)]
-	}
 	for i := range bXs {
 		bX, bY, bVX, bVY := bXs[i], bYs[i], bVXs[i], bVYs[i]
 		bX += float32(bVX * dt32)
@@ -401,9 +383,6 @@ func (k *IntegrateBodies) span(lo, hi int) {
 			bVYs[i] = bVY
 		}
 		bXs[i], bYs[i] = bX, bY
-		if onBodiesByPos && indexCellLeft32(bXs[i], bYs[i], cellsBodiesByPos[i], 0.015625) {
-			k.markBodiesByPos.Mark(lo + i)
-		}
 	}
 }
 
@@ -485,7 +464,6 @@ type Queries struct {
 	WeakestUnits          *WeakestUnits
 	BodiesInBox           *BodiesInBox
 	WeakestUnitsScan      *WeakestUnitsScan
-	BodiesInBoxScan       *BodiesInBoxScan
 	HitTotalsByTarget     *HitTotalsByTarget
 	LowHealth             *LowHealth
 	BodyAt                *BodyAt
@@ -496,7 +474,6 @@ type Queries struct {
 	HealthyNearWall       *HealthyNearWall
 	HitTotalsByTargetScan *HitTotalsByTargetScan
 	BodiesNear            *BodiesNear
-	BodiesNearScan        *BodiesNearScan
 }
 
 // NewQueries makes every declared query over t, for the host, between
@@ -507,7 +484,6 @@ func NewQueries(t *Tables) *Queries {
 		WeakestUnits:          NewWeakestUnits(t),
 		BodiesInBox:           NewBodiesInBox(t),
 		WeakestUnitsScan:      NewWeakestUnitsScan(t),
-		BodiesInBoxScan:       NewBodiesInBoxScan(t),
 		HitTotalsByTarget:     NewHitTotalsByTarget(t),
 		LowHealth:             NewLowHealth(t),
 		BodyAt:                NewBodyAt(t),
@@ -518,7 +494,6 @@ func NewQueries(t *Tables) *Queries {
 		HealthyNearWall:       NewHealthyNearWall(t),
 		HitTotalsByTargetScan: NewHitTotalsByTargetScan(t),
 		BodiesNear:            NewBodiesNear(t),
-		BodiesNearScan:        NewBodiesNearScan(t),
 	}
 }
 
@@ -702,16 +677,19 @@ type BodiesInBoxRow struct {
 	X, Y float32
 }
 
-// BodiesInBox is declared query BodiesInBox (arena.tw:132). Plan: index
-// BodiesByPos (grid on Body(X, Y)): candidates of the box's cells
+// BodiesInBox is declared query BodiesInBox (arena.tw:132). Plan: scan Body
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type BodiesInBox struct {
-	t      *Tables
-	tb     *tickwork.Table     // Body
-	bX, bY []float32           // Body.X, Body.Y
-	ix     *tickwork.GridIndex // index BodiesByPos
-	rows   []int32             // the index's candidate rows of a run
+	t                          *Tables
+	tb                         *tickwork.Table         // Body
+	bX, bY                     []float32               // Body.X, Body.Y
+	w                          *tickwork.World         // set by Parallel: the world whose workers scan
+	lane                       string                  // the lane of the last Run
+	minChunks                  int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn                    func(worker, chunk int) // q.chunk, made once
+	argX0, argY0, argX1, argY1 float32                 // Run's x0, for chunk, Run's y0, for chunk, Run's x1, for chunk, Run's y1, for chunk
+	parts                      [][]BodiesInBoxRow      // per-chunk rows
 }
 
 // NewBodiesInBox makes query BodiesInBox over the tables of t, for the host
@@ -720,7 +698,6 @@ func NewBodiesInBox(t *Tables) *BodiesInBox {
 	q := &BodiesInBox{t: t, tb: t.Body.Table}
 	q.bX = t.Body.X.All()
 	q.bY = t.Body.Y.All()
-	q.ix = t.Indexes.BodiesByPos
 	return q
 }
 
@@ -734,8 +711,6 @@ func DeclareBodiesInBox(d *tickwork.Decl, t *Tables) *BodiesInBox {
 	q := &BodiesInBox{t: t, tb: t.Body.Table}
 	q.bX = tickwork.Read(d, t.Body.X).All()
 	q.bY = tickwork.Read(d, t.Body.Y).All()
-	q.ix = t.Indexes.BodiesByPos
-	tickwork.ReadIndex(d, q.ix)
 	return q
 }
 
@@ -746,21 +721,97 @@ func DeclareBodiesInBox(d *tickwork.Decl, t *Tables) *BodiesInBox {
 // never past it.
 func (q *BodiesInBox) Run(dst []BodiesInBoxRow, x0 float32, y0 float32, x1 float32, y1 float32) []BodiesInBoxRow {
 	dst = dst[:0]
-	rows := q.ix.Grid().AppendBox(q.rows[:0], x0, y0, x1, y1) // candidates, ascending row
-	q.rows = rows
-	for _, r := range rows {
-		row := int(r)
-		if tickwork.QueryBoolKey(q.bX[row] >= x0)&tickwork.QueryBoolKey(q.bX[row] <= x1)&tickwork.QueryBoolKey(q.bY[row] >= y0)&tickwork.QueryBoolKey(q.bY[row] <= y1) != 0 {
-			dst = append(dst, BodiesInBoxRow{Body: tickwork.QueryHandle(q.tb, row), X: q.bX[row], Y: q.bY[row]})
+	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
+		q.lane = "parallel"
+		q.argX0 = x0
+		q.argY0 = y0
+		q.argX1 = x1
+		q.argY1 = y1
+		for len(q.parts) < nc {
+			q.parts = append(q.parts, nil)
+		}
+		if !q.w.RunChunks(nc, q.chunkFn) {
+			q.lane = "serial" // inline: the world was closed or in a frame
+		}
+		for _, p := range q.parts[:nc] {
+			dst = append(dst, p...)
+		}
+		return dst
+	} else {
+		q.lane = "serial"
+		cr := q.tb.ChunkRows()
+		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+			mask, base := q.tb.Enabled(c), c*cr
+			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+				bXs := q.bX[base+lo : base+hi]
+				bYs := q.bY[base+lo : base+hi][:len(bXs)]
+				for i := range bXs {
+					row := base + lo + i
+					if tickwork.QueryBoolKey(bXs[i] >= x0)&tickwork.QueryBoolKey(bXs[i] <= x1)&tickwork.QueryBoolKey(bYs[i] >= y0)&tickwork.QueryBoolKey(bYs[i] <= y1) != 0 {
+						dst = append(dst, BodiesInBoxRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs[i], Y: bYs[i]})
+					}
+				}
+			}
 		}
 	}
 	return dst
 }
 
+// Parallel attaches q to w, the world of its tables: from then on Run scans
+// on w's kernel workers (World.RunChunks) when the from table has at least
+// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
+// with the serial result bit for bit (docs/schema.md, Queries, Parallel
+// lane). Run must then be called between frames, from the goroutine that
+// calls Frame. A nil w detaches it. Allocates once (the chunk function);
+// the per-chunk partials grow once in Run.
+func (q *BodiesInBox) Parallel(w *tickwork.World, minChunks int) {
+	if minChunks <= 0 {
+		minChunks = tickwork.QueryParallelChunks
+	}
+	q.w, q.minChunks = w, max(minChunks, 1)
+	if q.chunkFn == nil {
+		q.chunkFn = q.chunk
+	}
+}
+
+// Lane is the lane the last Run took: "parallel", or "serial" (also when an
+// attached Run fell back inline: a closed world, or during a frame; ""
+// before any Run).
+func (q *BodiesInBox) Lane() string { return q.lane }
+
+// chunk runs the scan over chunk c of the from table into its partial.
+func (q *BodiesInBox) chunk(_, c int) {
+	x0 := q.argX0
+	_ = x0
+	y0 := q.argY0
+	_ = y0
+	x1 := q.argX1
+	_ = x1
+	y1 := q.argY1
+	_ = y1
+	dst := q.parts[c][:0]
+	cr := q.tb.ChunkRows()
+	mask, base := q.tb.Enabled(c), c*cr
+	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+		bXs2 := q.bX[base+lo : base+hi]
+		bYs2 := q.bY[base+lo : base+hi][:len(bXs2)]
+		for i := range bXs2 {
+			row := base + lo + i
+			if tickwork.QueryBoolKey(bXs2[i] >= x0)&tickwork.QueryBoolKey(bXs2[i] <= x1)&tickwork.QueryBoolKey(bYs2[i] >= y0)&tickwork.QueryBoolKey(bYs2[i] <= y1) != 0 {
+				dst = append(dst, BodiesInBoxRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs2[i], Y: bYs2[i]})
+			}
+		}
+	}
+	q.parts[c] = dst
+}
+
 // Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
+// with the rows, and the lane of the last Run (Lane).
 func (q *BodiesInBox) Plan() string {
-	return "index BodiesByPos (grid on Body(X, Y)): candidates of the box's cells (ascending index); filter"
+	if q.lane == "" {
+		return "scan Body (ascending index); filter"
+	}
+	return "scan Body (ascending index); filter; lane of the last run: " + q.lane
 }
 
 // WeakestUnitsScanRow is a row of the result of query WeakestUnitsScan
@@ -905,159 +956,14 @@ func (q *WeakestUnitsScan) offer(e *weakestUnitsScanEnt, bound int) (int32, bool
 	return ents[0].k0, false
 }
 
-// BodiesInBoxScanRow is a row of the result of query BodiesInBoxScan
-// (arena.tw:147).
-type BodiesInBoxScanRow struct {
-	Body tickwork.Handle // ref Body
-	X, Y float32
-}
-
-// BodiesInBoxScan is declared query BodiesInBoxScan (arena.tw:147). Plan:
-// scan Body (ascending index); filter. Run it from one goroutine at a time;
-// the result's order is docs/schema.md's Query results.
-type BodiesInBoxScan struct {
-	t                          *Tables
-	tb                         *tickwork.Table         // Body
-	bX, bY                     []float32               // Body.X, Body.Y
-	w                          *tickwork.World         // set by Parallel: the world whose workers scan
-	lane                       string                  // the lane of the last Run
-	minChunks                  int                     // set by Parallel: the fewest used chunks for the parallel lane
-	chunkFn                    func(worker, chunk int) // q.chunk, made once
-	argX0, argY0, argX1, argY1 float32                 // Run's x0, for chunk, Run's y0, for chunk, Run's x1, for chunk, Run's y1, for chunk
-	parts                      [][]BodiesInBoxScanRow  // per-chunk rows
-}
-
-// NewBodiesInBoxScan makes query BodiesInBoxScan over the tables of t, for
-// the host between frames (never during World.Frame).
-func NewBodiesInBoxScan(t *Tables) *BodiesInBoxScan {
-	q := &BodiesInBoxScan{t: t, tb: t.Body.Table}
-	q.bX = t.Body.X.All()
-	q.bY = t.Body.Y.All()
-	return q
-}
-
-// DeclareBodiesInBoxScan makes query BodiesInBoxScan for a hand-written
-// system: it declares a read of every column the query reads and the
-// presence of every table it scans or probes without a column
-// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
-// whose events Run reads), so the manifest and the conflict check cover it.
-// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
-// only.
-func DeclareBodiesInBoxScan(d *tickwork.Decl, t *Tables) *BodiesInBoxScan {
-	q := &BodiesInBoxScan{t: t, tb: t.Body.Table}
-	q.bX = tickwork.Read(d, t.Body.X).All()
-	q.bY = tickwork.Read(d, t.Body.Y).All()
-	return q
-}
-
-// Run appends the query's result to dst[:0] and returns it, in the order of
-// docs/schema.md's Query results. It allocates nothing once cap(dst) and
-// the query's scratch suffice; with a limit, dst grows once to its bound
-// (the limit, at most the source's capacity) before any row is written,
-// never past it.
-func (q *BodiesInBoxScan) Run(dst []BodiesInBoxScanRow, x0 float32, y0 float32, x1 float32, y1 float32) []BodiesInBoxScanRow {
-	dst = dst[:0]
-	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
-		q.lane = "parallel"
-		q.argX0 = x0
-		q.argY0 = y0
-		q.argX1 = x1
-		q.argY1 = y1
-		for len(q.parts) < nc {
-			q.parts = append(q.parts, nil)
-		}
-		if !q.w.RunChunks(nc, q.chunkFn) {
-			q.lane = "serial" // inline: the world was closed or in a frame
-		}
-		for _, p := range q.parts[:nc] {
-			dst = append(dst, p...)
-		}
-		return dst
-	} else {
-		q.lane = "serial"
-		cr := q.tb.ChunkRows()
-		for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
-			mask, base := q.tb.Enabled(c), c*cr
-			for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-				bXs := q.bX[base+lo : base+hi]
-				bYs := q.bY[base+lo : base+hi][:len(bXs)]
-				for i := range bXs {
-					row := base + lo + i
-					if tickwork.QueryBoolKey(bXs[i] >= x0)&tickwork.QueryBoolKey(bXs[i] <= x1)&tickwork.QueryBoolKey(bYs[i] >= y0)&tickwork.QueryBoolKey(bYs[i] <= y1) != 0 {
-						dst = append(dst, BodiesInBoxScanRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs[i], Y: bYs[i]})
-					}
-				}
-			}
-		}
-	}
-	return dst
-}
-
-// Parallel attaches q to w, the world of its tables: from then on Run scans
-// on w's kernel workers (World.RunChunks) when the from table has at least
-// minChunks used chunks (minChunks <= 0: tickwork.QueryParallelChunks),
-// with the serial result bit for bit (docs/schema.md, Queries, Parallel
-// lane). Run must then be called between frames, from the goroutine that
-// calls Frame. A nil w detaches it. Allocates once (the chunk function);
-// the per-chunk partials grow once in Run.
-func (q *BodiesInBoxScan) Parallel(w *tickwork.World, minChunks int) {
-	if minChunks <= 0 {
-		minChunks = tickwork.QueryParallelChunks
-	}
-	q.w, q.minChunks = w, max(minChunks, 1)
-	if q.chunkFn == nil {
-		q.chunkFn = q.chunk
-	}
-}
-
-// Lane is the lane the last Run took: "parallel", or "serial" (also when an
-// attached Run fell back inline: a closed world, or during a frame; ""
-// before any Run).
-func (q *BodiesInBoxScan) Lane() string { return q.lane }
-
-// chunk runs the scan over chunk c of the from table into its partial.
-func (q *BodiesInBoxScan) chunk(_, c int) {
-	x0 := q.argX0
-	_ = x0
-	y0 := q.argY0
-	_ = y0
-	x1 := q.argX1
-	_ = x1
-	y1 := q.argY1
-	_ = y1
-	dst := q.parts[c][:0]
-	cr := q.tb.ChunkRows()
-	mask, base := q.tb.Enabled(c), c*cr
-	for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-		bXs2 := q.bX[base+lo : base+hi]
-		bYs2 := q.bY[base+lo : base+hi][:len(bXs2)]
-		for i := range bXs2 {
-			row := base + lo + i
-			if tickwork.QueryBoolKey(bXs2[i] >= x0)&tickwork.QueryBoolKey(bXs2[i] <= x1)&tickwork.QueryBoolKey(bYs2[i] >= y0)&tickwork.QueryBoolKey(bYs2[i] <= y1) != 0 {
-				dst = append(dst, BodiesInBoxScanRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs2[i], Y: bYs2[i]})
-			}
-		}
-	}
-	q.parts[c] = dst
-}
-
-// Plan is the query's plan: how it reads each variable and what it does
-// with the rows, and the lane of the last Run (Lane).
-func (q *BodiesInBoxScan) Plan() string {
-	if q.lane == "" {
-		return "scan Body (ascending index); filter"
-	}
-	return "scan Body (ascending index); filter; lane of the last run: " + q.lane
-}
-
 // HitTotalsByTargetRow is a row of the result of query HitTotalsByTarget
-// (arena.tw:153).
+// (arena.tw:147).
 type HitTotalsByTargetRow struct {
 	Target      tickwork.Handle // ref Unit
 	Total, Hits int64
 }
 
-// HitTotalsByTarget is declared query HitTotalsByTarget (arena.tw:153).
+// HitTotalsByTarget is declared query HitTotalsByTarget (arena.tw:147).
 // Plan: index HitsByTarget (hash on HitEvent(Target)): a walk per group of
 // Target (each in ascending emission position; the scan instead when the
 // events are fewer than 64 a group); group by Target: a dense array over
@@ -1241,13 +1147,13 @@ func hitTotalsByTargetOrder(a, b hitTotalsByTargetGroup) int {
 	return 0
 }
 
-// LowHealthRow is a row of the result of query LowHealth (arena.tw:162).
+// LowHealthRow is a row of the result of query LowHealth (arena.tw:156).
 type LowHealthRow struct {
 	Unit   tickwork.Handle // ref Unit
 	Health int32
 }
 
-// LowHealth is declared query LowHealth (arena.tw:162). Plan: scan Unit
+// LowHealth is declared query LowHealth (arena.tw:156). Plan: scan Unit
 // (ascending index); filter. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
 type LowHealth struct {
@@ -1371,12 +1277,12 @@ func (q *LowHealth) Plan() string {
 	return "scan Unit (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// BodyAtRow is a row of the result of query BodyAt (arena.tw:168).
+// BodyAtRow is a row of the result of query BodyAt (arena.tw:162).
 type BodyAtRow struct {
 	X, Y float32
 }
 
-// BodyAt is declared query BodyAt (arena.tw:168). Plan: probe Body by
+// BodyAt is declared query BodyAt (arena.tw:162). Plan: probe Body by
 // handle param h. Run it from one goroutine at a time; the result's order
 // is docs/schema.md's Query results.
 type BodyAt struct {
@@ -1438,13 +1344,13 @@ func (q *BodyAt) Plan() string {
 }
 
 // HealthCountsRow is a row of the result of query HealthCounts
-// (arena.tw:174).
+// (arena.tw:168).
 type HealthCountsRow struct {
 	Health int32
 	Count  int64
 }
 
-// HealthCounts is declared query HealthCounts (arena.tw:174). Plan: scan
+// HealthCounts is declared query HealthCounts (arena.tw:168). Plan: scan
 // Unit (ascending index); group by Health: a group table (map) of the keys;
 // sort groups by their keys. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -1559,13 +1465,13 @@ func healthCountsOrder(a, b healthCountsGroup) int {
 	return 0
 }
 
-// VelocityRow is a row of the result of query Velocity (arena.tw:180).
+// VelocityRow is a row of the result of query Velocity (arena.tw:174).
 type VelocityRow struct {
 	MinVX, MaxVX float32
 	AvgVX, SumVY float64
 }
 
-// Velocity is declared query Velocity (arena.tw:180). Plan: scan Body
+// Velocity is declared query Velocity (arena.tw:174). Plan: scan Body
 // (ascending index); aggregate min, max, avg, sum (one row). Run it from
 // one goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1640,13 +1546,13 @@ func (q *Velocity) Plan() string {
 }
 
 // ProjectileTargetsRow is a row of the result of query ProjectileTargets
-// (arena.tw:185).
+// (arena.tw:179).
 type ProjectileTargetsRow struct {
 	Projectile tickwork.Handle // ref Projectile
 	X, Y       float32
 }
 
-// ProjectileTargets is declared query ProjectileTargets (arena.tw:185).
+// ProjectileTargets is declared query ProjectileTargets (arena.tw:179).
 // Plan: scan Projectile (ascending index); inner join Body b: probe by
 // p.Target. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1778,14 +1684,14 @@ func (q *ProjectileTargets) Plan() string {
 }
 
 // OldProjectilesRow is a row of the result of query OldProjectiles
-// (arena.tw:191).
+// (arena.tw:185).
 type OldProjectilesRow struct {
 	Projectile tickwork.Handle // ref Projectile
 	Lost       bool
 	X          float32
 }
 
-// OldProjectiles is declared query OldProjectiles (arena.tw:191). Plan:
+// OldProjectiles is declared query OldProjectiles (arena.tw:185). Plan:
 // scan Projectile (ascending index); left join Body b: probe by p.Target;
 // filter. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -1932,13 +1838,13 @@ func (q *OldProjectiles) Plan() string {
 }
 
 // HealthyNearWallRow is a row of the result of query HealthyNearWall
-// (arena.tw:198).
+// (arena.tw:192).
 type HealthyNearWallRow struct {
 	Unit tickwork.Handle // ref Unit
 	X, Y float32
 }
 
-// HealthyNearWall is declared query HealthyNearWall (arena.tw:198). Plan:
+// HealthyNearWall is declared query HealthyNearWall (arena.tw:192). Plan:
 // scan Unit (ascending index); inner join Body b: probe by entity of u;
 // filter. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -2086,14 +1992,14 @@ func (q *HealthyNearWall) Plan() string {
 }
 
 // HitTotalsByTargetScanRow is a row of the result of query
-// HitTotalsByTargetScan (arena.tw:210).
+// HitTotalsByTargetScan (arena.tw:204).
 type HitTotalsByTargetScanRow struct {
 	Target      tickwork.Handle // ref Unit
 	Total, Hits int64
 }
 
 // HitTotalsByTargetScan is declared query HitTotalsByTargetScan
-// (arena.tw:210). Plan: read HitEvent (emission order); group by Target: a
+// (arena.tw:204). Plan: read HitEvent (emission order); group by Target: a
 // dense array over the capacity of domain Actors; sort groups by their
 // keys. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -2234,23 +2140,25 @@ func hitTotalsByTargetScanOrder(a, b hitTotalsByTargetScanGroup) int {
 	return 0
 }
 
-// BodiesNearRow is a row of the result of query BodiesNear (arena.tw:217).
+// BodiesNearRow is a row of the result of query BodiesNear (arena.tw:211).
 type BodiesNearRow struct {
 	Body tickwork.Handle // ref Body
 	X, Y float32
 }
 
-// BodiesNear is declared query BodiesNear (arena.tw:217). Plan: index
-// BodiesByPos (grid on Body(X, Y)): candidates of the cells of the disc's
-// bounding box, rounded outward (ascending index); filter. Run it from one
-// goroutine at a time; the result's order is docs/schema.md's Query
-// results.
+// BodiesNear is declared query BodiesNear (arena.tw:211). Plan: scan Body
+// (ascending index); filter. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
 type BodiesNear struct {
-	t      *Tables
-	tb     *tickwork.Table     // Body
-	bX, bY []float32           // Body.X, Body.Y
-	ix     *tickwork.GridIndex // index BodiesByPos
-	rows   []int32             // the index's candidate rows of a run
+	t                 *Tables
+	tb                *tickwork.Table         // Body
+	bX, bY            []float32               // Body.X, Body.Y
+	w                 *tickwork.World         // set by Parallel: the world whose workers scan
+	lane              string                  // the lane of the last Run
+	minChunks         int                     // set by Parallel: the fewest used chunks for the parallel lane
+	chunkFn           func(worker, chunk int) // q.chunk, made once
+	argX, argY, argR2 float32                 // Run's x, for chunk, Run's y, for chunk, Run's r2, for chunk
+	parts             [][]BodiesNearRow       // per-chunk rows
 }
 
 // NewBodiesNear makes query BodiesNear over the tables of t, for the host
@@ -2259,7 +2167,6 @@ func NewBodiesNear(t *Tables) *BodiesNear {
 	q := &BodiesNear{t: t, tb: t.Body.Table}
 	q.bX = t.Body.X.All()
 	q.bY = t.Body.Y.All()
-	q.ix = t.Indexes.BodiesByPos
 	return q
 }
 
@@ -2273,8 +2180,6 @@ func DeclareBodiesNear(d *tickwork.Decl, t *Tables) *BodiesNear {
 	q := &BodiesNear{t: t, tb: t.Body.Table}
 	q.bX = tickwork.Read(d, t.Body.X).All()
 	q.bY = tickwork.Read(d, t.Body.Y).All()
-	q.ix = t.Indexes.BodiesByPos
-	tickwork.ReadIndex(d, q.ix)
 	return q
 }
 
@@ -2284,81 +2189,6 @@ func DeclareBodiesNear(d *tickwork.Decl, t *Tables) *BodiesNear {
 // (the limit, at most the source's capacity) before any row is written,
 // never past it.
 func (q *BodiesNear) Run(dst []BodiesNearRow, x float32, y float32, r2 float32) []BodiesNearRow {
-	dst = dst[:0]
-	// the disc's bounding box, never smaller than the true one: its radius
-	// from r2 in float64 with a margin past float32 rounding, its sides
-	// rounded outward
-	cx, cy := float64(x), float64(y)
-	rad := math.Sqrt(float64(r2)) * (1 + 1.0/(1<<16))
-	down, up := float32(math.Inf(-1)), float32(math.Inf(1))
-	rows := q.ix.Grid().AppendBox(q.rows[:0], math.Nextafter32(float32(cx-rad), down), math.Nextafter32(float32(cy-rad), down), math.Nextafter32(float32(cx+rad), up), math.Nextafter32(float32(cy+rad), up)) // candidates, ascending row
-	q.rows = rows
-	for _, r := range rows {
-		row := int(r)
-		if float32((q.bX[row]-x)*(q.bX[row]-x))+float32((q.bY[row]-y)*(q.bY[row]-y)) <= r2 {
-			dst = append(dst, BodiesNearRow{Body: tickwork.QueryHandle(q.tb, row), X: q.bX[row], Y: q.bY[row]})
-		}
-	}
-	return dst
-}
-
-// Plan is the query's plan: how it reads each variable and what it does
-// with the rows.
-func (q *BodiesNear) Plan() string {
-	return "index BodiesByPos (grid on Body(X, Y)): candidates of the cells of the disc's bounding box, rounded outward (ascending index); filter"
-}
-
-// BodiesNearScanRow is a row of the result of query BodiesNearScan
-// (arena.tw:223).
-type BodiesNearScanRow struct {
-	Body tickwork.Handle // ref Body
-	X, Y float32
-}
-
-// BodiesNearScan is declared query BodiesNearScan (arena.tw:223). Plan:
-// scan Body (ascending index); filter. Run it from one goroutine at a time;
-// the result's order is docs/schema.md's Query results.
-type BodiesNearScan struct {
-	t                 *Tables
-	tb                *tickwork.Table         // Body
-	bX, bY            []float32               // Body.X, Body.Y
-	w                 *tickwork.World         // set by Parallel: the world whose workers scan
-	lane              string                  // the lane of the last Run
-	minChunks         int                     // set by Parallel: the fewest used chunks for the parallel lane
-	chunkFn           func(worker, chunk int) // q.chunk, made once
-	argX, argY, argR2 float32                 // Run's x, for chunk, Run's y, for chunk, Run's r2, for chunk
-	parts             [][]BodiesNearScanRow   // per-chunk rows
-}
-
-// NewBodiesNearScan makes query BodiesNearScan over the tables of t, for
-// the host between frames (never during World.Frame).
-func NewBodiesNearScan(t *Tables) *BodiesNearScan {
-	q := &BodiesNearScan{t: t, tb: t.Body.Table}
-	q.bX = t.Body.X.All()
-	q.bY = t.Body.Y.All()
-	return q
-}
-
-// DeclareBodiesNearScan makes query BodiesNearScan for a hand-written
-// system: it declares a read of every column the query reads and the
-// presence of every table it scans or probes without a column
-// (tickwork.Read, tickwork.Presence; an event table: tickwork.Consume,
-// whose events Run reads), so the manifest and the conflict check cover it.
-// Call it in the system's DeclareFunc; Run it inside the system's RunFunc
-// only.
-func DeclareBodiesNearScan(d *tickwork.Decl, t *Tables) *BodiesNearScan {
-	q := &BodiesNearScan{t: t, tb: t.Body.Table}
-	q.bX = tickwork.Read(d, t.Body.X).All()
-	q.bY = tickwork.Read(d, t.Body.Y).All()
-	return q
-}
-
-// Run appends the query's result to dst[:0] and returns it, in the order of
-// docs/schema.md's Query results. It allocates nothing once cap(dst) and
-// the query's scratch suffice; with a limit, dst grows once to its bound
-// (the limit, at most the source's capacity) before any row is written,
-// never past it.
-func (q *BodiesNearScan) Run(dst []BodiesNearScanRow, x float32, y float32, r2 float32) []BodiesNearScanRow {
 	dst = dst[:0]
 	if nc := q.tb.UsedChunks(); q.w != nil && nc >= q.minChunks {
 		q.lane = "parallel"
@@ -2386,7 +2216,7 @@ func (q *BodiesNearScan) Run(dst []BodiesNearScanRow, x float32, y float32, r2 f
 				for i := range bXs {
 					row := base + lo + i
 					if float32((bXs[i]-x)*(bXs[i]-x))+float32((bYs[i]-y)*(bYs[i]-y)) <= r2 {
-						dst = append(dst, BodiesNearScanRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs[i], Y: bYs[i]})
+						dst = append(dst, BodiesNearRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs[i], Y: bYs[i]})
 					}
 				}
 			}
@@ -2402,7 +2232,7 @@ func (q *BodiesNearScan) Run(dst []BodiesNearScanRow, x float32, y float32, r2 f
 // lane). Run must then be called between frames, from the goroutine that
 // calls Frame. A nil w detaches it. Allocates once (the chunk function);
 // the per-chunk partials grow once in Run.
-func (q *BodiesNearScan) Parallel(w *tickwork.World, minChunks int) {
+func (q *BodiesNear) Parallel(w *tickwork.World, minChunks int) {
 	if minChunks <= 0 {
 		minChunks = tickwork.QueryParallelChunks
 	}
@@ -2415,10 +2245,10 @@ func (q *BodiesNearScan) Parallel(w *tickwork.World, minChunks int) {
 // Lane is the lane the last Run took: "parallel", or "serial" (also when an
 // attached Run fell back inline: a closed world, or during a frame; ""
 // before any Run).
-func (q *BodiesNearScan) Lane() string { return q.lane }
+func (q *BodiesNear) Lane() string { return q.lane }
 
 // chunk runs the scan over chunk c of the from table into its partial.
-func (q *BodiesNearScan) chunk(_, c int) {
+func (q *BodiesNear) chunk(_, c int) {
 	x := q.argX
 	_ = x
 	y := q.argY
@@ -2434,7 +2264,7 @@ func (q *BodiesNearScan) chunk(_, c int) {
 		for i := range bXs2 {
 			row := base + lo + i
 			if float32((bXs2[i]-x)*(bXs2[i]-x))+float32((bYs2[i]-y)*(bYs2[i]-y)) <= r2 {
-				dst = append(dst, BodiesNearScanRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs2[i], Y: bYs2[i]})
+				dst = append(dst, BodiesNearRow{Body: tickwork.QueryHandle(q.tb, row), X: bXs2[i], Y: bYs2[i]})
 			}
 		}
 	}
@@ -2443,20 +2273,9 @@ func (q *BodiesNearScan) chunk(_, c int) {
 
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows, and the lane of the last Run (Lane).
-func (q *BodiesNearScan) Plan() string {
+func (q *BodiesNear) Plan() string {
 	if q.lane == "" {
 		return "scan Body (ascending index); filter"
 	}
 	return "scan Body (ascending index); filter; lane of the last run: " + q.lane
-}
-
-// indexCellLeft32 reports whether the point (x, y) may have left c,
-// the cell its row is filed in (IndexMarks.Cells), in a grid of a
-// power-of-two cell (inv: 1/cell, so that v*inv is exact in float32 and
-// equals the grid's floor(v*inv) in float64 by truncation for
-// 0 <= v*inv < 2^31); a negative, NaN, infinite or larger coordinate
-// is always reported (the sync decides). docs/schema.md, Indexes.
-func indexCellLeft32(x, y float32, c index.Cell, inv float32) bool {
-	fx, fy := x*inv, y*inv
-	return !(fx >= 0 && fy >= 0 && fx < 2147483648 && fy < 2147483648) || int32(fx) != c.X || int32(fy) != c.Y
 }

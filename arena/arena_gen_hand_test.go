@@ -406,9 +406,9 @@ func (k *projectiles) chunk(_, c int) {
 // warmSim builds the arena for cfg (its systems replaced as newSim does
 // when replace is not nil), closed when tb ends, and runs the default
 // warm-up frames: the world the benchmarks time.
-func warmSim(tb testing.TB, cfg rules.Config, replace func(*Sim) []tickwork.System) *Sim {
+func warmSim(tb testing.TB, cfg rules.Config, replace func(*Sim) []tickwork.System, opts ...tickwork.Option) *Sim {
 	tb.Helper()
-	s, err := newSim(cfg, replace)
+	s, err := newSimWith(cfg, replace, nil, opts...)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -25,7 +25,11 @@ func benchSystem(b *testing.B, kernel func(s *Sim) (func(w, c int), int)) {
 			}
 			cfg := rules.DefaultConfig()
 			cfg.Lane = sub.lane.String()
-			s := warmSim(b, cfg, nil)
+			// Without indexes: a kernel run here is not followed by the
+			// index syncs of a frame, so IntegrateBodies' fused marks
+			// would test each body against a cell filed many passes ago;
+			// the marks' cost is BenchmarkFrameIndexes'.
+			s := warmSim(b, cfg, nil, tickwork.WithoutIndexes())
 			k, chunks := kernel(s)
 			b.ReportAllocs()
 			for b.Loop() {
@@ -101,7 +105,11 @@ func BenchmarkCollision(b *testing.B) {
 			}
 			cfg := rules.DefaultConfig()
 			cfg.Workers, cfg.Lane = 1, sub.lane.String()
-			s := warmSim(b, cfg, nil)
+			// Without indexes: a kernel run here is not followed by the
+			// index syncs of a frame, so IntegrateBodies' fused marks
+			// would test each body against a cell filed many passes ago;
+			// the marks' cost is BenchmarkFrameIndexes'.
+			s := warmSim(b, cfg, nil, tickwork.WithoutIndexes())
 			times := make([]time.Duration, 0, 1<<16) // per frame, made before the loop
 			b.ReportAllocs()
 			for b.Loop() {

@@ -23,36 +23,21 @@ func (k *IntegrateBodies) simd8(lo, hi int) int {
 	bYs, bVXs, bVYs := k.bY[lo:n:n][:len(bXs)], k.bVX[lo:n:n][:len(bXs)], k.bVY[lo:n:n][:len(bXs)]
 	dt, lit := archsimd.BroadcastFloat32x8(k.dt32), archsimd.BroadcastFloat32x8(0)
 	lit2, sign := archsimd.BroadcastFloat32x8(W), archsimd.BroadcastInt32x8(-1<<31)
-	lit3, inv := archsimd.BroadcastFloat32x8(4096), archsimd.BroadcastFloat32x8(0.015625)
-	lim := archsimd.BroadcastFloat32x8(2147483648)
+	lit3 := archsimd.BroadcastFloat32x8(4096)
 	for i := 0; i < len(bXs); i += 8 {
 		bX := archsimd.LoadFloat32x8((*[8]float32)(bXs[i : i+8]))
 		bVX := archsimd.LoadFloat32x8((*[8]float32)(bVXs[i : i+8]))
 		t2 := bX.Add(bVX.Mul(dt))
 		m2 := t2.Greater(lit2)
 		m := t2.Less(lit)
-		t9 := t2.AsInt32x8().Xor(sign).AsFloat32x8().Merge(lit3.Sub(t2).Merge(t2, m2), m)
-		t9.Store((*[8]float32)(bXs[i : i+8]))
+		t2.AsInt32x8().Xor(sign).AsFloat32x8().Merge(lit3.Sub(t2).Merge(t2, m2), m).Store((*[8]float32)(bXs[i : i+8]))
 		bVX.AsInt32x8().Xor(sign).AsFloat32x8().Merge(bVX, m.Or(m2)).Store((*[8]float32)(bVXs[i : i+8]))
-		cell := bX.Mul(inv)
-		cell2 := t9.Mul(inv)
-		ok := cell.GreaterEqual(lit).And(cell.Less(lim)).And(cell2.GreaterEqual(lit).And(cell2.Less(lim)))
 		bY := archsimd.LoadFloat32x8((*[8]float32)(bYs[i : i+8]))
-		cell3 := bY.Mul(inv)
-		ok3 := ok.And(cell.ConvertToInt32().Equal(cell2.ConvertToInt32())).And(cell3.GreaterEqual(lit).And(cell3.Less(lim)))
 		bVY := archsimd.LoadFloat32x8((*[8]float32)(bVYs[i : i+8]))
 		t4 := bY.Add(bVY.Mul(dt))
 		m5 := t4.Greater(lit2)
 		m4 := t4.Less(lit)
-		t15 := t4.AsInt32x8().Xor(sign).AsFloat32x8().Merge(lit3.Sub(t4).Merge(t4, m5), m4)
-		cell4 := t15.Mul(inv)
-		ok5 := ok3.And(cell4.GreaterEqual(lit).And(cell4.Less(lim))).And(cell3.ConvertToInt32().Equal(cell4.ConvertToInt32()))
-		if k.markBodiesByPos.On() {
-			if bits := ^ok5.ToBits(); bits != 0 {
-				k.markBodiesByPos.MarkBits(lo+i, uint64(bits))
-			}
-		}
-		t15.Store((*[8]float32)(bYs[i : i+8]))
+		t4.AsInt32x8().Xor(sign).AsFloat32x8().Merge(lit3.Sub(t4).Merge(t4, m5), m4).Store((*[8]float32)(bYs[i : i+8]))
 		bVY.AsInt32x8().Xor(sign).AsFloat32x8().Merge(bVY, m4.Or(m5)).Store((*[8]float32)(bVYs[i : i+8]))
 	}
 	return n
@@ -65,36 +50,21 @@ func (k *IntegrateBodies) simd16(lo, hi int) int {
 	bYs, bVXs, bVYs := k.bY[lo:n:n][:len(bXs)], k.bVX[lo:n:n][:len(bXs)], k.bVY[lo:n:n][:len(bXs)]
 	dt, lit := archsimd.BroadcastFloat32x16(k.dt32), archsimd.BroadcastFloat32x16(0)
 	lit2, sign := archsimd.BroadcastFloat32x16(W), archsimd.BroadcastInt32x16(-1<<31)
-	lit3, inv := archsimd.BroadcastFloat32x16(4096), archsimd.BroadcastFloat32x16(0.015625)
-	lim := archsimd.BroadcastFloat32x16(2147483648)
+	lit3 := archsimd.BroadcastFloat32x16(4096)
 	for i := 0; i < len(bXs); i += 16 {
 		bX := archsimd.LoadFloat32x16((*[16]float32)(bXs[i : i+16]))
 		bVX := archsimd.LoadFloat32x16((*[16]float32)(bVXs[i : i+16]))
 		t2 := bX.Add(bVX.Mul(dt))
 		m2 := t2.Greater(lit2)
 		m := t2.Less(lit)
-		t9 := t2.AsInt32x16().Xor(sign).AsFloat32x16().Merge(lit3.Sub(t2).Merge(t2, m2), m)
-		t9.Store((*[16]float32)(bXs[i : i+16]))
+		t2.AsInt32x16().Xor(sign).AsFloat32x16().Merge(lit3.Sub(t2).Merge(t2, m2), m).Store((*[16]float32)(bXs[i : i+16]))
 		bVX.AsInt32x16().Xor(sign).AsFloat32x16().Merge(bVX, m.Or(m2)).Store((*[16]float32)(bVXs[i : i+16]))
-		cell := bX.Mul(inv)
-		cell2 := t9.Mul(inv)
-		ok := cell.GreaterEqual(lit).And(cell.Less(lim)).And(cell2.GreaterEqual(lit).And(cell2.Less(lim)))
 		bY := archsimd.LoadFloat32x16((*[16]float32)(bYs[i : i+16]))
-		cell3 := bY.Mul(inv)
-		ok3 := ok.And(cell.ConvertToInt32().Equal(cell2.ConvertToInt32())).And(cell3.GreaterEqual(lit).And(cell3.Less(lim)))
 		bVY := archsimd.LoadFloat32x16((*[16]float32)(bVYs[i : i+16]))
 		t4 := bY.Add(bVY.Mul(dt))
 		m5 := t4.Greater(lit2)
 		m4 := t4.Less(lit)
-		t15 := t4.AsInt32x16().Xor(sign).AsFloat32x16().Merge(lit3.Sub(t4).Merge(t4, m5), m4)
-		cell4 := t15.Mul(inv)
-		ok5 := ok3.And(cell4.GreaterEqual(lit).And(cell4.Less(lim))).And(cell3.ConvertToInt32().Equal(cell4.ConvertToInt32()))
-		if k.markBodiesByPos.On() {
-			if bits := ^ok5.ToBits(); bits != 0 {
-				k.markBodiesByPos.MarkBits(lo+i, uint64(bits))
-			}
-		}
-		t15.Store((*[16]float32)(bYs[i : i+16]))
+		t4.AsInt32x16().Xor(sign).AsFloat32x16().Merge(lit3.Sub(t4).Merge(t4, m5), m4).Store((*[16]float32)(bYs[i : i+16]))
 		bVY.AsInt32x16().Xor(sign).AsFloat32x16().Merge(bVY, m4.Or(m5)).Store((*[16]float32)(bVYs[i : i+16]))
 	}
 	return n

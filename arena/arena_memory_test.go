@@ -72,7 +72,7 @@ func declared(cfg rules.Config) int64 {
 	)
 }
 
-// indexBytes is what arena.tw's three indexes charge (the face's
+// indexBytes is what arena.tw's two indexes charge (the face's
 // Add*Index: the structure, its shadow keys and marks over the table's
 // whole chunks; an event index, the structure over the event capacity).
 func indexBytes(units, proj int) int64 {
@@ -81,7 +81,6 @@ func indexBytes(units, proj int) int64 {
 	marks := 8 * int64((rows+63)/64)
 	return memory.Sum(
 		index.SortedBytes[int32](rows)+4*int64(rows)+marks, // UnitsByHealth
-		index.GridBytes(rows)+8*int64(rows)+marks,          // BodiesByPos
 		index.HashBytes[ephemeral.Handle](proj),            // HitsByTarget
 	)
 }
@@ -103,8 +102,8 @@ func TestArenaBudgetMatchesDeclarations(t *testing.T) {
 }
 
 // The default budget admits the arena at its largest roster, 16 777 216
-// units, with room to spare (2 GiB, 1.45 GiB of it the three indexes),
-// and refuses the largest shots with 256 workers (65 GiB: 24 GiB of HitEvent staging, 37 GiB of Collision's
+// units, with room to spare (1.06 GiB, 0.48 GiB of it the two indexes),
+// and refuses the largest shots with 256 workers (64 GiB: 24 GiB of HitEvent staging, 37 GiB of Collision's
 // per-worker command records) instead of running out of
 // memory. Nothing is allocated: the sizes are computed.
 func TestArenaMaxUnitsFitDefaultBudget(t *testing.T) {
@@ -115,10 +114,10 @@ func TestArenaMaxUnitsFitDefaultBudget(t *testing.T) {
 		fits             bool
 		atMostGiB, above float64
 	}{
-		{"default shots, 1 worker", rules.DefaultShots, 1, true, 2.1, 1.9},
-		{"default shots, 256 workers", rules.DefaultShots, 256, true, 2.4, 2.25},
-		{"max shots, 8 workers", rules.MaxShots, 8, true, 6.3, 6.1},
-		{"max shots, 256 workers", rules.MaxShots, 256, false, 65.5, 64.5},
+		{"default shots, 1 worker", rules.DefaultShots, 1, true, 1.1, 1.0},
+		{"default shots, 256 workers", rules.DefaultShots, 256, true, 1.45, 1.3},
+		{"max shots, 8 workers", rules.MaxShots, 8, true, 5.35, 5.2},
+		{"max shots, 256 workers", rules.MaxShots, 256, false, 64.5, 63.5},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			bytes := arenaBytes(rules.Config{Units: rules.MaxUnits, Shots: tc.shots, Workers: tc.workers})
@@ -131,12 +130,12 @@ func TestArenaMaxUnitsFitDefaultBudget(t *testing.T) {
 }
 
 // The arena builds and runs a frame at 16 777 216 units under the default
-// budget, charging exactly arenaBytes. It allocates about 2 GiB and
+// budget, charging exactly arenaBytes. It allocates about 1.1 GiB and
 // spawns 16.7 million units (seconds): skipped with -short and under the
 // race detector.
 func TestArenaMaxUnitsRuns(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("allocates 2 GiB and spawns 16 777 216 units")
+		t.Skip("allocates 1.1 GiB and spawns 16 777 216 units")
 	}
 	cfg := rules.Config{Units: rules.MaxUnits, Shots: rules.DefaultShots, Seed: rules.DefaultSeed, Workers: 1}
 	sim, err := arena.New(cfg)

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/tickwork/tickwork"
-	"github.com/tickwork/tickwork/arena"
 	"github.com/tickwork/tickwork/bench/shop"
 )
 
@@ -305,73 +304,8 @@ func indexCases() []Case {
 			NewGen:  genStoresNear,
 			NewScan: genStoresNearScan,
 		},
-		&Kase[HXY, *HXY]{
-			Meta: Info{Name: "ix_bodies_in_box", Family: "index box", Set: "arena", Index: "BodiesByPos",
-				TW: `query BodiesInBox(x0: float32, y0: float32, x1: float32, y1: float32) {
-	from Body b  where b.X >= x0 and b.X <= x1 and b.Y >= y0 and b.Y <= y1  select b, b.X, b.Y }`,
-				SQL: `SELECT idx, gen, x, y FROM body WHERE x >= ?1 AND x <= ?3 AND y >= ?2 AND y <= ?4 ORDER BY idx`,
-				IndexSQL: `SELECT b.idx, b.gen, b.x, b.y FROM body_rtree r CROSS JOIN body b ON b.idx = r.id
-	WHERE r.minx >= ?1 AND r.maxx <= ?3 AND r.miny >= ?2 AND r.maxy <= ?4
-	AND b.x >= ?1 AND b.x <= ?3 AND b.y >= ?2 AND b.y <= ?4 ORDER BY b.idx`,
-				Indexes: bodyRTree},
-			Args: func(d *Data) []any { b := d.P.Box; return []any{b[0], b[1], b[2], b[3]} },
-			NewHand: func(d *Data) func([]HXY) []HXY {
-				t, xs, ys := d.A.Body.Table, d.A.Body.X.All(), d.A.Body.Y.All()
-				x0, y0, x1, y1 := d.P.Box[0], d.P.Box[1], d.P.Box[2], d.P.Box[3]
-				g := newHandGrid(t, xs, ys, 64, arena.W)
-				var found []int32
-				return func(dst []HXY) []HXY {
-					found = g.box(found[:0], x0, y0, x1, y1, func(x, y float32) bool { return x >= x0 && x <= x1 && y >= y0 && y <= y1 })
-					for _, r := range found {
-						dst = append(dst, HXY{id(t, int(r)), xs[r], ys[r]})
-					}
-					return dst
-				}
-			},
-			NewScan: genBodiesInBox, // the scan: bodies_in_box's BodiesInBoxScan
-			NewGen:  genBodiesInBoxIx,
-		},
-		&Kase[HXY, *HXY]{
-			Meta: Info{Name: "ix_bodies_near", Family: "index radius", Set: "arena", Index: "BodiesByPos",
-				TW: `query BodiesNear(x: float32, y: float32, r2: float32) {
-	from Body b  where (b.X - x) * (b.X - x) + (b.Y - y) * (b.Y - y) <= r2  select b, b.X, b.Y }`,
-				// ?3 the radius, ?4 its square
-				SQL: `SELECT idx, gen, x, y FROM body WHERE (x - ?1) * (x - ?1) + (y - ?2) * (y - ?2) <= ?4 ORDER BY idx`,
-				IndexSQL: `SELECT b.idx, b.gen, b.x, b.y FROM body_rtree r CROSS JOIN body b ON b.idx = r.id
-	WHERE r.minx >= ?1 - ?3 AND r.maxx <= ?1 + ?3 AND r.miny >= ?2 - ?3 AND r.maxy <= ?2 + ?3
-	AND (b.x - ?1) * (b.x - ?1) + (b.y - ?2) * (b.y - ?2) <= ?4 ORDER BY b.idx`,
-				Indexes: bodyRTree},
-			Args: func(d *Data) []any {
-				r := d.P.Radius
-				return []any{d.P.Centre[0], d.P.Centre[1], r, float32(r * r)}
-			},
-			NewHand: func(d *Data) func([]HXY) []HXY {
-				t, xs, ys := d.A.Body.Table, d.A.Body.X.All(), d.A.Body.Y.All()
-				cx, cy, rad := d.P.Centre[0], d.P.Centre[1], d.P.Radius
-				r2 := float32(rad * rad) // the query's parameter
-				g := newHandGrid(t, xs, ys, 64, arena.W)
-				var found []int32
-				return func(dst []HXY) []HXY {
-					found = g.box(found[:0], cx-rad, cy-rad, cx+rad, cy+rad, func(x, y float32) bool {
-						dx, dy := x-cx, y-cy
-						return float32(dx*dx)+float32(dy*dy) <= r2
-					})
-					for _, r := range found {
-						dst = append(dst, HXY{id(t, int(r)), xs[r], ys[r]})
-					}
-					return dst
-				}
-			},
-			NewGen:  genBodiesNear,
-			NewScan: genBodiesNearScan,
-		},
 	}
 }
-
-// bodyRTree is the R*Tree over the bodies' points the arena's box and
-// radius cases probe in DB.Index.
-var bodyRTree = []string{`CREATE VIRTUAL TABLE body_rtree USING rtree(id, minx, maxx, miny, maxy)`,
-	`INSERT INTO body_rtree SELECT idx, x, x, y, y FROM body`}
 
 // storeRTree is the R*Tree over the stores' points the box and radius
 // cases probe in DB.Index.

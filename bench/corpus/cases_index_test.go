@@ -93,8 +93,6 @@ func TestIndexCasesRuntimePlans(t *testing.T) {
 		"ix_sales_of_buyer":       {shop.NewSalesOfBuyer(s).Plan(), shop.NewSalesOfBuyerScan(s).Plan()},
 		"ix_stores_in_box":        {shop.NewStoresInBox(s).Plan(), shop.NewStoresInBoxScan(s).Plan()},
 		"ix_stores_near":          {shop.NewStoresNear(s).Plan(), shop.NewStoresNearScan(s).Plan()},
-		"ix_bodies_in_box":        {arena.NewBodiesInBox(a).Plan(), arena.NewBodiesInBoxScan(a).Plan()},
-		"ix_bodies_near":          {arena.NewBodiesNear(a).Plan(), arena.NewBodiesNearScan(a).Plan()},
 	}
 	for _, c := range indexCases() {
 		in := c.Info()

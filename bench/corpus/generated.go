@@ -351,20 +351,19 @@ func genBannedPremiumOn(d *Data, w *tickwork.World) func([]Count) []Count {
 	return func(dst []Count) []Count { return append(dst, Count{q.Run().Count}) }
 }
 
-// genBodiesInBox is bodies_in_box's generated side: BodiesInBoxScan (the
-// box `using scan`: BodiesInBox itself is served by the arena's grid
-// BodiesByPos, BenchmarkIndexedQueries in package arena).
+// genBodiesInBox is bodies_in_box's generated side: BodiesInBox, a scan
+// (arena.tw declares no grid; the grid's box is ix_stores_in_box).
 func genBodiesInBox(d *Data) func([]HXY) []HXY { return genBodiesInBoxOn(d, nil) }
 
 // genBodiesInBoxPar is genBodiesInBox on the parallel lane.
 func genBodiesInBoxPar(d *Data) func([]HXY) []HXY { return genBodiesInBoxOn(d, d.Arena.World()) }
 
 func genBodiesInBoxOn(d *Data, w *tickwork.World) func([]HXY) []HXY {
-	q, b := arena.NewBodiesInBoxScan(d.A), d.P.Box
+	q, b := arena.NewBodiesInBox(d.A), d.P.Box
 	if w != nil {
 		q.Parallel(w, 1)
 	}
-	var rows []arena.BodiesInBoxScanRow
+	var rows []arena.BodiesInBoxRow
 	return func(dst []HXY) []HXY {
 		rows = q.Run(rows[:0], b[0], b[1], b[2], b[3])
 		for _, r := range rows {

@@ -26,7 +26,7 @@ func TestQueriesFlag(t *testing.T) {
 	assert.Regexp(t, `\n {10}CountUnits +[0-9.]+ +[0-9.]+ +1\n`, out)
 	assert.Regexp(t, `\n {10}WeakestUnits +[0-9.]+ +[0-9.]+ +10\n`, out)
 	assert.Contains(t, out, "\n            plan: index UnitsByHealth (sorted on Unit(Health)): ascending walk in (Health, index), first n\n")
-	assert.Contains(t, out, "\n            plan: index BodiesByPos (grid on Body(X, Y)): candidates of the box's cells (ascending index); filter\n")
+	assert.Contains(t, out, "\n            plan: scan Body (ascending index); filter\n", "BodiesInBox: arena.tw declares no grid")
 	assert.Contains(t, out, "\n            plan: index HitsByTarget (hash on HitEvent(Target)): a walk per group of Target")
 	assert.Contains(t, out, "\n            plan: count the live rows of Unit (Table.Len)\n")
 
@@ -47,7 +47,8 @@ func TestQueriesFlag(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &rep))
 	qs := rep.Impls[0].Queries
 	require.Len(t, qs, 4)
-	assert.Contains(t, qs[2].Plan, "index BodiesByPos (grid", "-json carries each plan")
+	assert.Contains(t, qs[1].Plan, "index UnitsByHealth (sorted", "-json carries each plan")
+	assert.Equal(t, "scan Body (ascending index); filter", qs[2].Plan, "-json carries each plan")
 	for _, q := range qs {
 		assert.NotEmpty(t, q.Plan, q.Query)
 		assert.Len(t, q.Result, q.Rows, q.Query)
