@@ -74,13 +74,23 @@ func (r ReadColumn[T]) Column() *ephemeral.Column[T] { return r.c.col }
 // Row returns the row of h and true when h names a live row of the
 // column's table (ephemeral.Lease.Row: a compare and an index), else 0 and
 // false: the probe by handle.
-func (r ReadColumn[T]) Row(h ephemeral.Handle) (int, bool) { return r.c.lease.Row(h) }
+func (r ReadColumn[T]) Row(h ephemeral.Handle) (int, bool) {
+	if debugChecks {
+		r.c.inRun("Row")
+	}
+	return r.c.lease.Row(h)
+}
 
 // Lease returns the lease of the column's table (ephemeral.Lease): Row
 // through it is the probe of Row above. In a hot loop probe through the
 // lease, a plain value whose Row the compiler inlines into the loop (a
 // call to a generic method such as Row may stay a call).
-func (r ReadColumn[T]) Lease() ephemeral.Lease { return r.c.lease }
+func (r ReadColumn[T]) Lease() ephemeral.Lease {
+	if debugChecks {
+		r.c.inRun("Lease")
+	}
+	return r.c.lease
+}
 
 // All returns the whole column, indexed by row (ephemeral.Column.All:
 // Chunks*ChunkRows elements, pin-stable), for loops that read rows at
@@ -93,11 +103,19 @@ func (r ReadColumn[T]) All() []T { return r.all }
 // At returns the value at row row, which must be in 0..Chunks*ChunkRows-1
 // (it panics otherwise, as a slice index does): a row from Row, a query or
 // a handle's Index.
-func (r ReadColumn[T]) At(row int) T { return r.all[row] }
+func (r ReadColumn[T]) At(row int) T {
+	if debugChecks {
+		r.c.inRun("At")
+	}
+	return r.all[row]
+}
 
 // Get returns h's value and true, or the zero value and false when h has
 // no live row in the column's table.
 func (r ReadColumn[T]) Get(h ephemeral.Handle) (T, bool) {
+	if debugChecks {
+		r.c.inRun("Get")
+	}
 	if i, ok := r.c.lease.Row(h); ok {
 		return r.all[i], true
 	}
@@ -108,6 +126,9 @@ func (r ReadColumn[T]) Get(h ephemeral.Handle) (T, bool) {
 // Ptr returns a pointer to h's value, or nil when h has no live row. See
 // Invalidation in package ephemeral for how long it names h's value.
 func (w WriteColumn[T]) Ptr(h ephemeral.Handle) *T {
+	if debugChecks {
+		w.c.inRun("Ptr")
+	}
 	if i, ok := w.c.lease.Row(h); ok {
 		return &w.all[i]
 	}
@@ -117,6 +138,9 @@ func (w WriteColumn[T]) Ptr(h ephemeral.Handle) *T {
 // Set writes v to h's row and returns true, or writes nothing and returns
 // false when h has no live row.
 func (w WriteColumn[T]) Set(h ephemeral.Handle, v T) bool {
+	if debugChecks {
+		w.c.inRun("Set")
+	}
 	if i, ok := w.c.lease.Row(h); ok {
 		w.all[i] = v
 		return true
