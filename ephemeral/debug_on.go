@@ -63,3 +63,9 @@ func (l Lease) checkProbe(h Handle) {
 type leaseDebug struct{ table *Table }
 
 func leaseOf(t *Table) leaseDebug { return leaseDebug{table: t} }
+
+// DebugBuild reports whether this binary was built with the checking debug
+// build's tag, tickwork_debug (docs/architecture.md, Debug build): true
+// here. For tests whose expectations the checks change (a freed row's
+// values, a misuse that panics there).
+const DebugBuild = true
