@@ -10,5 +10,5 @@ const debugChecks = false
 type debugEntry struct{}
 
 func (s *Scheduler) debugSeal()    {}
-func (e *entry) debugBefore()      {}
+func (e *entry) debugBefore()      { _ = e.dbg } // the field is the debug build's
 func (e *entry) debugAfter() error { return nil }
