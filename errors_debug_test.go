@@ -204,3 +204,45 @@ func TestDebugBuildRefusesAccessorOutsideRun(t *testing.T) {
 }
 
 func tagOf(h tickwork.Handle) string { return strconv.Itoa(int(h.Tag())) }
+
+// TestDebugBuildRefusesSerialAccessorsOutsideRun: a system's recorder,
+// emitter and the lease of its accessor, kept and used by the host
+// between frames, panic naming the system; in the system's body they
+// work.
+func TestDebugBuildRefusesSerialAccessorsOutsideRun(t *testing.T) {
+	var (
+		rec   *tickwork.Recorder
+		emit  *tickwork.Emitter[int32]
+		lease tickwork.Lease
+	)
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	units := b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 64})
+	hp := tickwork.AddColumn[float32](b, units, "hp")
+	noise := tickwork.AddEvents[int32](b, tickwork.EventSpec{Name: "Noise", Capacity: 8, Lifetime: tickwork.ThisFrame, MayGoUnread: true})
+	b.System("spawn", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
+		rec = tickwork.Record(s, units)
+		emit = tickwork.Emit(s, noise)
+		lease = tickwork.Read(s, hp).Lease()
+		return func(*tickwork.Context) {
+			rec.Create()
+			emit.Emit(1)
+			lease.Row(0)
+		}
+	})
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	require.NoError(t, w.Frame(1.0/60))
+	assert.Equal(t, 1, units.Len())
+	h, err := units.Insert()
+	require.NoError(t, err)
+	assert.PanicsWithValue(t, `systems: the Recorder of table "Unit" of system "spawn" used outside that system's run `+
+		`(the host between frames, another system, or a goroutine the body left running): use it only in that system's body; `+
+		`between frames the host changes tables and event tables itself (tickwork_debug check)`, func() { rec.Create() })
+	assert.Panics(t, func() { emit.Emit(2) })
+	assert.PanicsWithValue(t, `ephemeral: a Lease of table "Unit" from an accessor of system "spawn" probed outside that system's run `+
+		`(kept by the host, another system, or a goroutine the body left running): probe through a system's lease only in its body `+
+		`and the kernels it runs; between frames take the table's own (Table.Lease) (tickwork_debug check)`, func() { lease.Row(h) })
+	_, ok := units.Lease().Row(h)
+	assert.True(t, ok, "the table's own lease is the host's")
+}

@@ -46,12 +46,22 @@ func (t *Table) poisonRow(i uint32) {
 	}
 }
 
-// checkProbe panics when h is a handle of another domain than the lease's
-// table: the normal build's probe silently misses it.
+// checkProbe panics when the lease belongs to a system's accessor
+// (OwnedLease) and that system is not running, or when h is a handle of
+// another domain than the lease's table: the normal build's probe
+// silently answers.
 func (l Lease) checkProbe(h Handle) {
 	t := l.dbg.table
-	if t == nil || h.Tag() == 0 || h.Tag() == t.dom.tag {
-		return // a host's zero Lease, an untagged (provisional) handle, or this domain's
+	if t == nil {
+		return // a zero Lease
+	}
+	if l.dbg.running != nil && !l.dbg.running() {
+		panic("ephemeral: a Lease of table " + strconv.Quote(t.name) + " from an accessor of system " + strconv.Quote(l.dbg.owner) +
+			" probed outside that system's run (kept by the host, another system, or a goroutine the body left running): " +
+			"probe through a system's lease only in its body and the kernels it runs; between frames take the table's own (Table.Lease) (tickwork_debug check)")
+	}
+	if h.Tag() == 0 || h.Tag() == t.dom.tag {
+		return // an untagged (provisional) handle, or this domain's
 	}
 	panic("ephemeral: a Lease of table " + strconv.Quote(t.name) + " (domain " + strconv.Quote(t.dom.name) +
 		", tag " + itoa(int(t.dom.tag)) + ") probed with handle " + h.String() + " of another domain (tag " +
@@ -59,8 +69,23 @@ func (l Lease) checkProbe(h Handle) {
 		"probe a table of the handle's own domain (tickwork_debug check)")
 }
 
-// leaseDebug is what a Lease carries in the debug build: its table.
-type leaseDebug struct{ table *Table }
+// leaseDebug is what a Lease carries in the debug build: its table, and
+// for a system's lease (OwnedLease) the system and whether it runs.
+type leaseDebug struct {
+	table   *Table
+	owner   string
+	running func() bool
+}
+
+// OwnedLease returns l as the lease of system owner's accessor: from then
+// on its probes (Row, Find, IsAlive) panic while running reports false.
+// Only in the debug build (package systems calls it from its own debug
+// file, for the leases of column accessors and Presence); allocates
+// nothing, call it at set-up.
+func OwnedLease(l Lease, owner string, running func() bool) Lease {
+	l.dbg.owner, l.dbg.running = owner, running
+	return l
+}
 
 func leaseOf(t *Table) leaseDebug { return leaseDebug{table: t} }
 

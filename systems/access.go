@@ -58,7 +58,7 @@ func columnOf[T any](d *Decl, call string, c *ephemeral.Column[T], write bool) R
 	} else {
 		d.man.Read(ref)
 	}
-	return ReadColumn[T]{all: c.All(), c: &columnAccess[T]{d: d, col: c, lease: c.Table().Lease()}}
+	return ReadColumn[T]{all: c.All(), c: &columnAccess[T]{d: d, col: c, lease: ownLease(c.Table().Lease(), d)}}
 }
 
 func (r ReadColumn[T]) access() (*Decl, *ephemeral.Column[T]) {
@@ -85,12 +85,7 @@ func (r ReadColumn[T]) Row(h ephemeral.Handle) (int, bool) {
 // through it is the probe of Row above. In a hot loop probe through the
 // lease, a plain value whose Row the compiler inlines into the loop (a
 // call to a generic method such as Row may stay a call).
-func (r ReadColumn[T]) Lease() ephemeral.Lease {
-	if debugChecks {
-		r.c.inRun("Lease")
-	}
-	return r.c.lease
-}
+func (r ReadColumn[T]) Lease() ephemeral.Lease { return r.c.lease }
 
 // All returns the whole column, indexed by row (ephemeral.Column.All:
 // Chunks*ChunkRows elements, pin-stable), for loops that read rows at
@@ -328,6 +323,9 @@ func (r *Recorder) serial() {
 	if c := r.ctx; c != nil && c.inKernel.Load() {
 		serialPanic("Recorder", "tickwork.Record", "table", r.t.Name(), c.name,
 			"record through the worker's recorder rec.Worker(worker, chunk) (tickwork.Recorder.Worker; spawners: Spawner.Worker)")
+	}
+	if debugChecks {
+		r.ctx.inRun("Recorder", "table", r.t.Name()) // a worker's recorder has no ctx: not checked
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/tickwork/tickwork/ephemeral"
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/internal/plumb"
 )
 
@@ -42,12 +44,34 @@ func (c *columnAccess[T]) inRun(call string) {
 	if c.col == nil {
 		return // a failed declaration's accessor: the world never runs
 	}
-	run := c.d.run
-	if e := run.Env; e != nil && e.Running == run {
+	if running(c.d.run) {
 		return
 	}
 	panic("systems: " + call + " on an accessor of column " + strconv.Quote(c.col.Table().Name()+"."+c.col.Name()) +
 		" of system " + strconv.Quote(c.d.name) + " outside that system's run (the host between frames, another system, " +
 		"or a kernel still running after the body returned): use an accessor only in the body of the system that declared it " +
 		"and in the kernels that body runs; between frames the host reads the column itself (tickwork_debug check)")
+}
+
+// running reports whether run's body (or a kernel it runs) is running.
+func running(run *frame.Run) bool { e := run.Env; return e != nil && e.Running == run }
+
+// ownLease makes l the lease of d's system (ephemeral.OwnedLease): its
+// probes panic outside the system's run.
+func ownLease(l ephemeral.Lease, d *Decl) ephemeral.Lease {
+	run := d.run
+	return ephemeral.OwnedLease(l, d.name, func() bool { return running(run) })
+}
+
+// inRun panics unless c's system is running: kind (of what, named name)
+// is a serial accessor of it (a Recorder, an Emitter) used by the host,
+// by another system or after the run. A nil c (a worker's recorder, a
+// failed declaration's accessor) passes.
+func (c *Context) inRun(kind, what, name string) {
+	if c == nil || running(c.run) { // nil: a failed declaration's accessor, or a worker's recorder
+		return
+	}
+	panic("systems: the " + kind + " of " + what + " " + strconv.Quote(name) + " of system " + strconv.Quote(c.name) +
+		" used outside that system's run (the host between frames, another system, or a goroutine the body left running): " +
+		"use it only in that system's body; between frames the host changes tables and event tables itself (tickwork_debug check)")
 }

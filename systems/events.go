@@ -36,6 +36,9 @@ func (e *Emitter[T]) Emit(v T) bool {
 		serialPanic("Emitter", "tickwork.Emit", "event table", e.t.Name(), c.name,
 			"emit through a tickwork.ParallelEmitter (tickwork.EmitParallel) and its Worker(worker, chunk)")
 	}
+	if debugChecks {
+		e.ctx.inRun("Emitter", "event table", e.t.Name())
+	}
 	return e.t.Emit(v) == nil
 }
 
