@@ -193,7 +193,7 @@ func (r *Recorder) Table() *ephemeral.Table { return r.t }
 // until deferred writes set them) and returns its provisional handle
 // (Context.Resolve; the rule: docs/architecture.md, Provisional handles).
 func (r *Recorder) Create() ephemeral.Handle {
-	r.serial()
+	r.record()
 	return r.rec.Create()
 }
 
@@ -201,14 +201,14 @@ func (r *Recorder) Create() ephemeral.Handle {
 // its domain. The handle a query yields for the row a scan is at is what
 // to pass: one call deletes it.
 func (r *Recorder) Delete(h ephemeral.Handle) {
-	r.serial()
+	r.record()
 	r.rec.Delete(h)
 }
 
 // Attach records a row in the table for the existing entity h (real or
 // provisional) of the table's domain.
 func (r *Recorder) Attach(h ephemeral.Handle) {
-	r.serial()
+	r.record()
 	r.rec.Attach(h)
 }
 
@@ -216,7 +216,7 @@ func (r *Recorder) Attach(h ephemeral.Handle) {
 // leaves with no row lives until the end of its buffer's playback, so an
 // Attach to another table of its domain keeps it (commands.Recorder.Remove).
 func (r *Recorder) Remove(h ephemeral.Handle) {
-	r.serial()
+	r.record()
 	r.rec.Remove(h)
 }
 
@@ -224,7 +224,7 @@ func (r *Recorder) Remove(h ephemeral.Handle) {
 // *ephemeral.CapacityError past what the table could hold after playback,
 // or commands.ErrTooManyCreates (commands.Recorder.TryCreate).
 func (r *Recorder) TryCreate() (ephemeral.Handle, error) {
-	r.serial()
+	r.record()
 	return r.rec.TryCreate()
 }
 
@@ -234,8 +234,8 @@ func (r *Recorder) TryCreate() (ephemeral.Handle, error) {
 // start at zero). from and to are recorders of one system, both from
 // Record or both the same worker's (Worker); Move panics otherwise.
 func Move(h ephemeral.Handle, from, to *Recorder) {
-	from.serial()
-	to.serial()
+	from.record()
+	to.record()
 	commands.Move(h, from.rec, to.rec)
 }
 
@@ -324,6 +324,13 @@ func (r *Recorder) serial() {
 		serialPanic("Recorder", "tickwork.Record", "table", r.t.Name(), c.name,
 			"record through the worker's recorder rec.Worker(worker, chunk) (tickwork.Recorder.Worker; spawners: Spawner.Worker)")
 	}
+}
+
+// record is serial for the calls that record (not the reservations, which
+// may run at seal): in the debug build it also panics outside the
+// system's run (docs/architecture.md, Debug build).
+func (r *Recorder) record() {
+	r.serial()
 	if debugChecks {
 		r.ctx.inRun("Recorder", "table", r.t.Name()) // a worker's recorder has no ctx: not checked
 	}
@@ -358,14 +365,14 @@ func workerPanic(w, workers int, t *ephemeral.Table) {
 // Set records a deferred write of v to h's value in column col, a column
 // of r's table (commands.Set: it panics otherwise). h may be provisional.
 func Set[T any](r *Recorder, col *ephemeral.Column[T], h ephemeral.Handle, v T) {
-	r.serial()
+	r.record()
 	commands.Set(r.rec, col, h, v)
 }
 
 // SetN records the deferred writes of vs[i] to hs[i] in column col, in one
 // record (commands.SetN: len(hs) must equal len(vs)).
 func SetN[T any](r *Recorder, col *ephemeral.Column[T], hs []ephemeral.Handle, vs []T) {
-	r.serial()
+	r.record()
 	commands.SetN(r.rec, col, hs, vs)
 }
 

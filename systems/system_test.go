@@ -242,6 +242,7 @@ func TestRecorder(t *testing.T) {
 	})
 	require.NotNil(t, run.Serial)
 	require.Len(t, run.Workers, 1)
+	run.Env.Running = run // the recording below stands for the body's, as during Exec (the debug build checks it)
 	// The reservations were applied at bind: 100 records and values record
 	// without allocating, serially and on the worker.
 	assert.Zero(t, allockit.PerOp(allockit.DefaultTries, 5, func() {
