@@ -246,3 +246,24 @@ func TestDebugBuildRefusesSerialAccessorsOutsideRun(t *testing.T) {
 	_, ok := units.Lease().Row(h)
 	assert.True(t, ok, "the table's own lease is the host's")
 }
+
+// TestDebugBuildNamesPoisonedHandle: a handle read from a freed row (a
+// Handle column's poison) probed through a lease panics saying so.
+func TestDebugBuildNamesPoisonedHandle(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	units := b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 64})
+	target := tickwork.AddColumn[tickwork.Handle](b, units, "target")
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	q := tickwork.HostQuery1(target)
+	a, err := q.Insert(0)
+	require.NoError(t, err)
+	h, err := q.Insert(a)
+	require.NoError(t, err)
+	require.True(t, units.Delete(h))
+	stale := target.All()[h.Index()] // a use after free
+	assert.PanicsWithValue(t, `ephemeral: a Lease of table "Unit" probed with a handle read from a freed row (every byte PoisonByte): `+
+		`the row was deleted before this read; read handles only from live rows, or keep the value before the delete (tickwork_debug check)`,
+		func() { units.Lease().Row(stale) })
+}

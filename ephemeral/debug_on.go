@@ -63,11 +63,19 @@ func (l Lease) checkProbe(h Handle) {
 	if h.Tag() == 0 || h.Tag() == t.dom.tag {
 		return // an untagged (provisional) handle, or this domain's
 	}
+	if h == poisonHandle {
+		panic("ephemeral: a Lease of table " + strconv.Quote(t.name) + " probed with a handle read from a freed row " +
+			"(every byte PoisonByte): the row was deleted before this read; read handles only from live rows, " +
+			"or keep the value before the delete (tickwork_debug check)")
+	}
 	panic("ephemeral: a Lease of table " + strconv.Quote(t.name) + " (domain " + strconv.Quote(t.dom.name) +
 		", tag " + itoa(int(t.dom.tag)) + ") probed with handle " + h.String() + " of another domain (tag " +
 		itoa(int(h.Tag())) + "): a handle names rows only in the tables of the domain that issued it; " +
 		"probe a table of the handle's own domain (tickwork_debug check)")
 }
+
+// poisonHandle is a Handle column's value in a freed row.
+const poisonHandle = Handle(^uint64(0))
 
 // leaseDebug is what a Lease carries in the debug build: its table, and
 // for a system's lease (OwnedLease) the system and whether it runs.
