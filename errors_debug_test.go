@@ -86,11 +86,20 @@ func TestDebugBuildNamesUndeclaredWrite(t *testing.T) {
 				return func(*tickwork.Context) { *p = *p*6364136223846793005 + 1 }
 			}
 		}, "", "rng"},
+		{"read slice resource's elements", nil, "", "path"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			w, runs := debugWorld(t, func(b *tickwork.Builder, hp *tickwork.Column[float32], armor *tickwork.Column[int32], rng *tickwork.Resource[uint64]) {
-				b.System("cheat", tickwork.Update, tc.system(hp, armor, rng))
+				if tc.system != nil {
+					b.System("cheat", tickwork.Update, tc.system(hp, armor, rng))
+					return
+				}
+				path := tickwork.AddSliceResource(b, "path", []int32{1, 2, 3}, 0, 8)
+				b.System("cheat", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
+					p := tickwork.ReadResource(s, path)
+					return func(*tickwork.Context) { (*p)[1] = 7 } // the header is unchanged: the elements' sum sees it
+				})
 			})
 			err := w.Frame(1.0 / 60)
 			require.Error(t, err)
