@@ -215,7 +215,7 @@ func TestDebugBuildRefusesAccessorOutsideRun(t *testing.T) {
 func tagOf(h tickwork.Handle) string { return strconv.Itoa(int(h.Tag())) }
 
 // TestDebugBuildRefusesSerialAccessorsOutsideRun: a system's recorder,
-// emitter and the lease of its accessor, kept and used by the host
+// emitter, consumer and the lease of its accessor, kept and used by the host
 // between frames, panic naming the system; in the system's body they
 // work.
 func TestDebugBuildRefusesSerialAccessorsOutsideRun(t *testing.T) {
@@ -223,11 +223,16 @@ func TestDebugBuildRefusesSerialAccessorsOutsideRun(t *testing.T) {
 		rec   *tickwork.Recorder
 		emit  *tickwork.Emitter[int32]
 		lease tickwork.Lease
+		cons  *tickwork.Consumer[int32]
 	)
 	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
 	units := b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 64})
 	hp := tickwork.AddColumn[float32](b, units, "hp")
 	noise := tickwork.AddEvents[int32](b, tickwork.EventSpec{Name: "Noise", Capacity: 8, Lifetime: tickwork.ThisFrame, MayGoUnread: true})
+	b.System("hear", tickwork.LateUpdate, func(s *tickwork.Decl) tickwork.RunFunc {
+		cons = tickwork.Consume(s, noise)
+		return func(*tickwork.Context) { cons.Read() }
+	})
 	b.System("spawn", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
 		rec = tickwork.Record(s, units)
 		emit = tickwork.Emit(s, noise)
@@ -249,6 +254,7 @@ func TestDebugBuildRefusesSerialAccessorsOutsideRun(t *testing.T) {
 		`(the host between frames, another system, or a goroutine the body left running): use it only in that system's body; `+
 		`between frames the host changes tables and event tables itself (tickwork_debug check)`, func() { rec.Create() })
 	assert.Panics(t, func() { emit.Emit(2) })
+	assert.Panics(t, func() { cons.Read() })
 	assert.PanicsWithValue(t, `ephemeral: a Lease of table "Unit" from an accessor of system "spawn" probed outside that system's run `+
 		`(kept by the host, another system, or a goroutine the body left running): probe through a system's lease only in its body `+
 		`and the kernels it runs; between frames take the table's own (Table.Lease) (tickwork_debug check)`, func() { lease.Row(h) })

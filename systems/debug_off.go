@@ -18,3 +18,9 @@ func ownLease(l ephemeral.Lease, _ *Decl) ephemeral.Lease { return l }
 // inRun is the debug build's check that a serial accessor is used inside
 // its system's run (debug_on.go).
 func (c *Context) inRun(string, string, string) {}
+
+// consumerDebug is what a Consumer carries in the debug build; nothing here.
+type consumerDebug struct{}
+
+func consumerDebugOf(*Decl, string) consumerDebug { return consumerDebug{} }
+func (consumerDebug) inRun()                      {}

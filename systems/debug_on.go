@@ -75,3 +75,17 @@ func (c *Context) inRun(kind, what, name string) {
 		" used outside that system's run (the host between frames, another system, or a goroutine the body left running): " +
 		"use it only in that system's body; between frames the host changes tables and event tables itself (tickwork_debug check)")
 }
+
+// consumerDebug is what a Consumer carries in the debug build: its
+// system's Context and its table's name.
+type consumerDebug struct {
+	ctx   *Context
+	table string
+}
+
+func consumerDebugOf(d *Decl, table string) consumerDebug {
+	return consumerDebug{ctx: d.ctx, table: table}
+}
+
+// inRun panics unless the consumer's system is running.
+func (c consumerDebug) inRun() { c.ctx.inRun("Consumer", "event table", c.table) }
