@@ -11,8 +11,8 @@ GO ?= go
 RACE_PKGS ?= . ./examples/... ./memory/... ./kernels/... ./systems/... ./scheduler/... ./runtime/... ./events/... ./commands/... ./arena/... ./schema/...
 BENCHTIME ?= 1s
 FUZZTIME ?= 30s
-# make debug: the timeout of the debug build's test run (it takes about
-# 4 minutes on 2 cores).
+# make debug: the timeout of the debug build's test run (it takes 1 to
+# 4 minutes on 2 shared cores, as the load goes).
 DEBUG_TIMEOUT ?= 20m
 FUZZMINIMIZETIME ?= 10x
 # Extra flags for `make headless`, e.g. HEADLESS_FLAGS='-json'.
