@@ -11,6 +11,9 @@ GO ?= go
 RACE_PKGS ?= . ./examples/... ./memory/... ./kernels/... ./systems/... ./scheduler/... ./runtime/... ./events/... ./commands/... ./arena/... ./schema/...
 BENCHTIME ?= 1s
 FUZZTIME ?= 30s
+# make debug: the timeout of the debug build's test run (it takes 1 to
+# 4 minutes on 2 shared cores, as the load goes).
+DEBUG_TIMEOUT ?= 20m
 FUZZMINIMIZETIME ?= 10x
 # Extra flags for `make headless`, e.g. HEADLESS_FLAGS='-json'.
 HEADLESS_FLAGS ?=
@@ -60,10 +63,10 @@ APT_PKGS := gcc libc6-dev pkg-config \
 
 .DEFAULT_GOAL := test
 .NOTPARALLEL:
-.PHONY: test deps fmt vet lint unit race lanes fma arm64 stress viewer tools plot bench corpus fuzz headless screenshot scaling-campaign
+.PHONY: test deps fmt vet lint unit debug race lanes fma arm64 stress viewer tools plot bench corpus fuzz headless screenshot scaling-campaign
 
-## test: install missing system packages, then gofmt, vet, staticcheck, tests, race tests, the SIMD lane, the FMA build, the arm64 build under qemu, pool stress, viewer and tools tests
-test: deps fmt vet lint unit race lanes fma arm64 stress viewer tools
+## test: install missing system packages, then gofmt, vet, staticcheck, tests, the tests of the checking debug build, race tests, the SIMD lane, the FMA build, the arm64 build under qemu, pool stress, viewer and tools tests
+test: deps fmt vet lint unit debug race lanes fma arm64 stress viewer tools
 
 ## deps: apt-get install the packages of APT_PKGS that are not installed yet
 deps:
@@ -103,6 +106,19 @@ lint:
 ## unit: go test over the root module
 unit:
 	$(GO) test ./...
+
+## debug: go vet and go test of the root module in the checking debug build
+## (build tag tickwork_debug, no -race: docs/architecture.md, Debug build),
+## then arena-headless in that build, whose digests must be the normal
+## build's
+debug:
+	$(GO) vet -tags tickwork_debug ./...
+	$(GO) test -tags tickwork_debug -count=1 -timeout $(DEBUG_TIMEOUT) ./...
+	@set -e; \
+	n="$$($(GO) run ./cmd/arena-headless $(LANE_DIGEST_FLAGS) | grep -o '"digest":"[0-9a-f]*"' | sort -u | tr '\n' ' ')"; \
+	d="$$($(GO) run -tags tickwork_debug ./cmd/arena-headless $(LANE_DIGEST_FLAGS) | grep -o '"digest":"[0-9a-f]*"' | sort -u | tr '\n' ' ')"; \
+	echo "debug: arena-headless digests: normal build $$n, debug build $$d"; \
+	[ -n "$$n" ] && [ "$$n" = "$$d" ] || { echo "debug: the debug build changed the arena's digest"; exit 1; }
 
 ## race: go test -race over the packages of RACE_PKGS that exist
 race:

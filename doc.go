@@ -108,6 +108,11 @@
 //     engine packages share get their layer: [StorageDefinitionError],
 //     [SystemDefinitionError], [KernelPanicError], [CommandPlaybackError],
 //     [SchedulerStateError], ...), the engine's own values.
+//   - Check a program: the debug build (build tag tickwork_debug,
+//     [DebugBuild]) fails a frame with an [UndeclaredWriteError]
+//     ([ErrUndeclaredWrite]) for a write to what a system declared only to
+//     read, poisons freed rows and events, and panics on misused
+//     accessors (docs/architecture.md, Debug build).
 //
 // # Row systems
 //

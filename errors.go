@@ -112,6 +112,11 @@ var (
 	ErrLaneUnavailable = lanes.ErrUnavailable         // a lane this build or CPU does not run (SelectLane)
 	ErrConcurrentFrame = scheduler.ErrConcurrentFrame // Frame called from another goroutine while a frame runs (matches ErrReentrant too)
 	ErrNestedParallel  = systems.ErrNestedParallel    // Parallel called from inside a kernel: the Value of the kernel's *PanicError
+	// ErrUndeclaredWrite: in the checking debug build (build tag
+	// tickwork_debug; docs/architecture.md, Debug build), a system changed
+	// a column or resource it declared only to read: an
+	// *UndeclaredWriteError inside the frame's *SystemError.
+	ErrUndeclaredWrite = scheduler.ErrUndeclaredWrite
 )
 
 // Errors of snapshots and rollback (World.Snapshot, World.Restore,
@@ -174,6 +179,9 @@ type (
 	ResourceStateError = systems.ResourceStateError
 	CodecPanicError    = systems.CodecPanicError
 	DeclarePanicError  = systems.DeclarePanicError
+	// UndeclaredWriteError names the system and the column or resource
+	// it changed without declaring a write (the debug build only).
+	UndeclaredWriteError = scheduler.UndeclaredWriteError
 )
 
 // The typed errors whose engine names other engine packages use too,

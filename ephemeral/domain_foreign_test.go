@@ -1,6 +1,7 @@
 package ephemeral_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -95,6 +96,11 @@ func TestForeignHandle(t *testing.T) {
 			assert.False(t, a.IsAlive(h))
 		}},
 		{"Lease.Row", func(t *testing.T, a bodyTable, h ephemeral.Handle) {
+			if ephemeral.DebugBuild { // the debug build refuses the probe (docs/architecture.md, Debug build)
+				assert.PanicsWithValue(t, foreignProbe(a, h), func() { a.Lease().Row(h) })
+				assert.PanicsWithValue(t, foreignProbe(a, h), func() { a.Lease().Find(h) })
+				return
+			}
 			row, ok := a.Lease().Row(h)
 			assert.False(t, ok)
 			assert.Zero(t, row)
@@ -141,6 +147,15 @@ func TestForeignHandle(t *testing.T) {
 			tw.requireUntouched(t)
 		})
 	}
+}
+
+// foreignProbe is the debug build's panic of a probe of a's lease with
+// the foreign handle h.
+func foreignProbe(a bodyTable, h ephemeral.Handle) string {
+	tag := strconv.Itoa(int(a.Domain().Tag()))
+	return "ephemeral: a Lease of table " + strconv.Quote(a.Name()) + " (domain " + strconv.Quote(a.Domain().Name()) +
+		", tag " + tag + ") probed with handle " + h.String() + " of another domain (tag " + strconv.Itoa(int(h.Tag())) +
+		"): a handle names rows only in the tables of the domain that issued it; probe a table of the handle's own domain (tickwork_debug check)"
 }
 
 // TestForeignHandleOfSharedDomain: the member tables of a domain accept each

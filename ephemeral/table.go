@@ -399,18 +399,22 @@ func (t *Table) removeRow(i uint32) {
 	if t.marks != nil {
 		t.marks.Mark(i)
 	}
+	if debugChecks {
+		t.poisonRow(i) // docs/architecture.md, Debug build
+	}
 }
 
 // Lease authorizes fast probes of t by handle. A system takes one lease per
 // run (the scheduler checks its manifest once, when handing it out); each
 // probe then costs a compare and an array index.
-func (t *Table) Lease() Lease { return Lease{gens: t.gens} }
+func (t *Table) Lease() Lease { return Lease{dbg: leaseOf(t), gens: t.gens} }
 
 // Lease probes a table's rows by handle with no further checks. It is a
 // small value: copy it freely. Safe from kernels and other goroutines while
 // no structural change runs; a structural change may make a probe's answer
 // out of date but never unsafe (the handle pages are pin-stable).
 type Lease struct {
+	dbg  leaseDebug // the debug build's (debug_on.go); empty otherwise
 	gens []uint32
 }
 
@@ -419,6 +423,9 @@ type Lease struct {
 // foreign (another domain's: the stored word holds the tag, so this is the
 // same one compare). Index column slices from Column.All with the row.
 func (l Lease) Row(h Handle) (int, bool) {
+	if debugChecks {
+		l.checkProbe(h)
+	}
 	i := h.Index()
 	if uint64(i) < uint64(len(l.gens)) && l.gens[i] == h.word() && h.word() != 0 {
 		return int(i), true
@@ -429,6 +436,9 @@ func (l Lease) Row(h Handle) (int, bool) {
 // Find returns the row of h (its Index) when h names a live row of the
 // table, else -1: Row's test with one result, for hot loops.
 func (l Lease) Find(h Handle) int {
+	if debugChecks {
+		l.checkProbe(h)
+	}
 	i := h.Index()
 	if uint64(i) < uint64(len(l.gens)) && l.gens[i] == h.word() && h.word() != 0 {
 		return int(i)

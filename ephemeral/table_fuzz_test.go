@@ -338,7 +338,7 @@ func (r *fuzzRun) step() {
 	default: // a write through a lease and the whole column
 		h, v := r.pick(), uint32(r.next())
 		_, has := r.m.b[h]
-		row, ok := r.tb.Lease().Row(h)
+		row, ok := leaseRow(t, r.tb.Lease(), r.dom, h)
 		require.Equal(t, has, ok, "B.Lease().Row(%v)", h)
 		if ok {
 			r.y.All()[row] = v
@@ -391,7 +391,7 @@ func (r *fuzzRun) check() {
 		same(t, "D.IsAlive", h, r.dom.IsAlive(h), m.alive(h))
 		wa, hasA := m.a[h]
 		same(t, "A.IsAlive", h, r.ta.IsAlive(h), hasA)
-		row, ok := la.Row(h)
+		row, ok := leaseRow(t, la, r.dom, h)
 		same(t, "A.Lease().Row ok", h, ok, hasA)
 		x, okx := r.x.Get(h)
 		f, okf := r.f.Get(h)
@@ -407,7 +407,8 @@ func (r *fuzzRun) check() {
 		}
 		wb, hasB := m.b[h]
 		same(t, "B.IsAlive", h, r.tb.IsAlive(h), hasB)
-		same(t, "B.Lease().IsAlive", h, lb.IsAlive(h), hasB)
+		_, okb := leaseRow(t, lb, r.dom, h)
+		same(t, "B.Lease().IsAlive", h, okb, hasB)
 		y, oky := r.y.Get(h)
 		same(t, "y.Get ok", h, oky, hasB)
 		same(t, "y.Get", h, y, wb)

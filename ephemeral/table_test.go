@@ -72,6 +72,25 @@ func (bt bodyTable) requireRow(tb testing.TB, h ephemeral.Handle, v int64) {
 	assert.Equal(tb, v, bt.id.All()[row], "id.All()[%d]", row)
 }
 
+// leaseRow is l.Row(h) for a lease of a table of dom, and 0, false for a
+// handle of another domain, which the debug build's probe refuses
+// (checked here: docs/architecture.md, Debug build).
+func leaseRow(tb testing.TB, l ephemeral.Lease, dom *ephemeral.Domain, h ephemeral.Handle) (int, bool) {
+	if ephemeral.DebugBuild && h.Tag() != 0 && h.Tag() != dom.Tag() {
+		if !panics(func() { l.Row(h) }) { // not assert.Panics, which takes a stack each time: the fuzz probes many
+			tb.Errorf("Lease.Row(%v) of another domain did not panic", h)
+		}
+		return 0, false
+	}
+	return l.Row(h)
+}
+
+func panics(f func()) (p bool) {
+	defer func() { p = recover() != nil }()
+	f()
+	return false
+}
+
 // findByWords is Lease.Find as Lease.Words states it.
 func findByWords(words []uint32, h ephemeral.Handle) int {
 	if i, w := h.Index(), uint32(h>>32); uint64(i) < uint64(len(words)) && w != 0 && words[i] == w {
@@ -92,6 +111,13 @@ func (bt bodyTable) requireDead(tb testing.TB, h ephemeral.Handle) {
 	assert.False(tb, ok, "body.Get(%v) ok", h)
 	assert.Zero(tb, gb, "body.Get(%v) value", h)
 	assert.Nil(tb, bt.id.Ptr(h), "id.Ptr(%v)", h)
+	if ephemeral.DebugBuild && h.Tag() != 0 && h.Tag() != bt.Domain().Tag() {
+		// The debug build refuses a probe with another domain's handle
+		// (docs/architecture.md, Debug build).
+		assert.Panics(tb, func() { bt.Lease().Row(h) }, "Lease.Row(%v)", h)
+		assert.Panics(tb, func() { bt.Lease().Find(h) }, "Lease.Find(%v)", h)
+		return
+	}
 	row, ok := bt.Lease().Row(h)
 	assert.False(tb, ok, "Lease.Row(%v) ok", h)
 	assert.Zero(tb, row, "Lease.Row(%v) row", h)

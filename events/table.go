@@ -361,6 +361,9 @@ func (t *Table[T]) endFrame() {
 		if t.pointers {
 			clear(t.buf[t.lo-t.vbase : t.frame-t.vbase])
 		}
+		if debugChecks {
+			t.poison(t.buf[t.lo-t.vbase : t.frame-t.vbase]) // docs/architecture.md, Debug build
+		}
 		w := t.frame - t.base // 0 or Capacity
 		t.prev, t.frame = t.frame, t.head
 		t.lo, t.floor, t.vbase = t.prev, t.frame, t.base
@@ -381,6 +384,9 @@ func (t *Table[T]) retire(to uint64) {
 		if t.pointers {
 			clear(t.buf[t.lo-t.base : to-t.base])
 		}
+		if debugChecks {
+			t.poison(t.buf[t.lo-t.base : to-t.base]) // docs/architecture.md, Debug build
+		}
 		t.lo = to
 	}
 	t.floor = t.lo
@@ -391,6 +397,9 @@ func (t *Table[T]) retire(to uint64) {
 		n := copy(t.buf, t.buf[t.lo-t.base:t.head-t.base])
 		if t.pointers {
 			clear(t.buf[n : t.head-t.base])
+		}
+		if debugChecks {
+			t.poison(t.buf[n : t.head-t.base]) // the moved events' old slots
 		}
 		t.base = t.lo
 	}

@@ -106,7 +106,9 @@
 //     scheduler: every later Frame returns [ErrPoisoned]; close the world
 //     and build a new one;
 //   - recoverable, the next frame runs: [*DeltaError] (the frame did not
-//     run), [*SystemError] (a system failed via systems.Context.Fail; its
+//     run), [*SystemError] (a system failed via systems.Context.Fail, or,
+//     in the debug build, wrote what it declared only to read: an
+//     [*UndeclaredWriteError] inside, docs/architecture.md, Debug build; its
 //     phase still played back, the remaining ticks count as dropped, the
 //     events and the report completed), the first [*PlaybackError] (a
 //     create did not fit a full table, errors.Is ephemeral.ErrCapacity:

@@ -220,7 +220,15 @@ func (s *Scheduler) runPhase(p systems.Phase) error {
 // deferred call allocates nothing unless there is a panic.
 func (s *Scheduler) run(e *entry, p systems.Phase) error {
 	defer s.repanic(e, p)
+	if debugChecks {
+		e.debugBefore() // docs/architecture.md, Debug build
+	}
 	err := e.run.Exec()
+	if debugChecks {
+		if derr := e.debugAfter(); err == nil {
+			err = derr
+		}
+	}
 	if len(e.syncs) > 0 {
 		if ierr := s.syncAfter(e); err == nil {
 			err = ierr

@@ -420,6 +420,9 @@ func (s *Scheduler) build(phases [systems.NumPhases][]*entry) error {
 	}
 	s.bindChanges()
 	s.bufs = make([]*commands.Buffer, 0, 2*id+8)
+	if debugChecks {
+		s.debugSeal() // docs/architecture.md, Debug build
+	}
 	s.sealed = true
 	return nil
 }

@@ -69,6 +69,7 @@ type Config struct {
 
 // entry is one registered system.
 type entry struct {
+	dbg    debugEntry     // the debug build's checks (debug_on.go); empty otherwise
 	sys    systems.System // Before and After include the declaration's and hooks' constraints
 	man    frame.Manifest
 	run    *frame.Run

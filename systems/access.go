@@ -59,7 +59,7 @@ func columnOf[T any](d *Decl, call string, c *ephemeral.Column[T], write bool) R
 	} else {
 		d.man.Read(ref)
 	}
-	return ReadColumn[T]{all: c.All(), c: &columnAccess[T]{d: d, col: c, lease: c.Table().Lease()}}
+	return ReadColumn[T]{all: c.All(), c: &columnAccess[T]{d: d, col: c, lease: ownLease(c.Table().Lease(), d)}}
 }
 
 func (r ReadColumn[T]) access() (*Decl, *ephemeral.Column[T]) {
@@ -75,7 +75,12 @@ func (r ReadColumn[T]) Column() *ephemeral.Column[T] { return r.c.col }
 // Row returns the row of h and true when h names a live row of the
 // column's table (ephemeral.Lease.Row: a compare and an index), else 0 and
 // false: the probe by handle.
-func (r ReadColumn[T]) Row(h ephemeral.Handle) (int, bool) { return r.c.lease.Row(h) }
+func (r ReadColumn[T]) Row(h ephemeral.Handle) (int, bool) {
+	if debugChecks {
+		r.c.inRun("Row")
+	}
+	return r.c.lease.Row(h)
+}
 
 // Lease returns the lease of the column's table (ephemeral.Lease): Row
 // through it is the probe of Row above. In a hot loop probe through the
@@ -94,11 +99,19 @@ func (r ReadColumn[T]) All() []T { return r.all }
 // At returns the value at row row, which must be in 0..Chunks*ChunkRows-1
 // (it panics otherwise, as a slice index does): a row from Row, a query or
 // a handle's Index.
-func (r ReadColumn[T]) At(row int) T { return r.all[row] }
+func (r ReadColumn[T]) At(row int) T {
+	if debugChecks {
+		r.c.inRun("At")
+	}
+	return r.all[row]
+}
 
 // Get returns h's value and true, or the zero value and false when h has
 // no live row in the column's table.
 func (r ReadColumn[T]) Get(h ephemeral.Handle) (T, bool) {
+	if debugChecks {
+		r.c.inRun("Get")
+	}
 	if i, ok := r.c.lease.Row(h); ok {
 		return r.all[i], true
 	}
@@ -109,6 +122,9 @@ func (r ReadColumn[T]) Get(h ephemeral.Handle) (T, bool) {
 // Ptr returns a pointer to h's value, or nil when h has no live row. See
 // Invalidation in package ephemeral for how long it names h's value.
 func (w WriteColumn[T]) Ptr(h ephemeral.Handle) *T {
+	if debugChecks {
+		w.c.inRun("Ptr")
+	}
 	if i, ok := w.c.lease.Row(h); ok {
 		return &w.all[i]
 	}
@@ -118,6 +134,9 @@ func (w WriteColumn[T]) Ptr(h ephemeral.Handle) *T {
 // Set writes v to h's row and returns true, or writes nothing and returns
 // false when h has no live row.
 func (w WriteColumn[T]) Set(h ephemeral.Handle, v T) bool {
+	if debugChecks {
+		w.c.inRun("Set")
+	}
 	if i, ok := w.c.lease.Row(h); ok {
 		w.all[i] = v
 		return true
@@ -175,7 +194,7 @@ func (r *Recorder) Table() *ephemeral.Table { return r.t }
 // until deferred writes set them) and returns its provisional handle
 // (Context.Resolve; the rule: docs/architecture.md, Provisional handles).
 func (r *Recorder) Create() ephemeral.Handle {
-	r.serial()
+	r.record()
 	return r.rec.Create()
 }
 
@@ -183,14 +202,14 @@ func (r *Recorder) Create() ephemeral.Handle {
 // its domain. The handle a query yields for the row a scan is at is what
 // to pass: one call deletes it.
 func (r *Recorder) Delete(h ephemeral.Handle) {
-	r.serial()
+	r.record()
 	r.rec.Delete(h)
 }
 
 // Attach records a row in the table for the existing entity h (real or
 // provisional) of the table's domain.
 func (r *Recorder) Attach(h ephemeral.Handle) {
-	r.serial()
+	r.record()
 	r.rec.Attach(h)
 }
 
@@ -198,7 +217,7 @@ func (r *Recorder) Attach(h ephemeral.Handle) {
 // leaves with no row lives until the end of its buffer's playback, so an
 // Attach to another table of its domain keeps it (commands.Recorder.Remove).
 func (r *Recorder) Remove(h ephemeral.Handle) {
-	r.serial()
+	r.record()
 	r.rec.Remove(h)
 }
 
@@ -206,7 +225,7 @@ func (r *Recorder) Remove(h ephemeral.Handle) {
 // *ephemeral.CapacityError past what the table could hold after playback,
 // or commands.ErrTooManyCreates (commands.Recorder.TryCreate).
 func (r *Recorder) TryCreate() (ephemeral.Handle, error) {
-	r.serial()
+	r.record()
 	return r.rec.TryCreate()
 }
 
@@ -216,8 +235,8 @@ func (r *Recorder) TryCreate() (ephemeral.Handle, error) {
 // start at zero). from and to are recorders of one system, both from
 // Record or both the same worker's (Worker); Move panics otherwise.
 func Move(h ephemeral.Handle, from, to *Recorder) {
-	from.serial()
-	to.serial()
+	from.record()
+	to.record()
 	commands.Move(h, from.rec, to.rec)
 }
 
@@ -308,6 +327,16 @@ func (r *Recorder) serial() {
 	}
 }
 
+// record is serial for the calls that record (not the reservations, which
+// may run at seal): in the debug build it also panics outside the
+// system's run (docs/architecture.md, Debug build).
+func (r *Recorder) record() {
+	r.serial()
+	if debugChecks {
+		r.ctx.inRun("Recorder", "table", r.t.Name()) // a worker's recorder has no ctx: not checked
+	}
+}
+
 // serialPanic reports a serial accessor used inside a Parallel kernel.
 //
 //go:noinline
@@ -337,14 +366,14 @@ func workerPanic(w, workers int, t *ephemeral.Table) {
 // Set records a deferred write of v to h's value in column col, a column
 // of r's table (commands.Set: it panics otherwise). h may be provisional.
 func Set[T any](r *Recorder, col *ephemeral.Column[T], h ephemeral.Handle, v T) {
-	r.serial()
+	r.record()
 	commands.Set(r.rec, col, h, v)
 }
 
 // SetN records the deferred writes of vs[i] to hs[i] in column col, in one
 // record (commands.SetN: len(hs) must equal len(vs)).
 func SetN[T any](r *Recorder, col *ephemeral.Column[T], hs []ephemeral.Handle, vs []T) {
-	r.serial()
+	r.record()
 	commands.SetN(r.rec, col, hs, vs)
 }
 

@@ -36,6 +36,9 @@ func (e *Emitter[T]) Emit(v T) bool {
 		serialPanic("Emitter", "tickwork.Emit", "event table", e.t.Name(), c.name,
 			"emit through a tickwork.ParallelEmitter (tickwork.EmitParallel) and its Worker(worker, chunk)")
 	}
+	if debugChecks {
+		e.ctx.inRun("Emitter", "event table", e.t.Name())
+	}
 	return e.t.Emit(v) == nil
 }
 
@@ -94,7 +97,10 @@ func (e WorkerEmitter[T]) Emit(v T) bool { return e.s.Emit(v) == nil }
 
 // Consumer reads the events of one table (which, and when: the delivery
 // rule, docs/architecture.md, Events).
-type Consumer[T any] struct{ r *events.Reader[T] }
+type Consumer[T any] struct {
+	dbg consumerDebug // the debug build's (debug_on.go); empty otherwise
+	r   *events.Reader[T]
+}
 
 // Consume declares that the system reads event table ev and returns its
 // consumer. Its reader (events.Reader: PerTick in FixedUpdate, PerFrame in
@@ -108,6 +114,7 @@ func Consume[T any](s *Decl, ev *events.Table[T]) *Consumer[T] {
 		return c
 	}
 	d.man.Consumes = frame.AddNew(d.man.Consumes, events.Buffer(ev))
+	c.dbg = consumerDebugOf(d, ev.Name())
 	cadence := events.PerFrame
 	if d.phase == FixedUpdate {
 		cadence = events.PerTick
@@ -124,4 +131,9 @@ func Consume[T any](s *Decl, ev *events.Table[T]) *Consumer[T] {
 // emission order (events.Reader.Read; which those are: docs/architecture.md,
 // Delivery rule). The slice is the table's: do not modify it; it is
 // valid until the run ends and kernels may read it.
-func (c *Consumer[T]) Read() []T { return c.r.Read() }
+func (c *Consumer[T]) Read() []T {
+	if debugChecks {
+		c.dbg.inRun()
+	}
+	return c.r.Read()
+}

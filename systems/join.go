@@ -32,7 +32,7 @@ func Presence(s *Decl, t *ephemeral.Table) ephemeral.Lease {
 		return ephemeral.Lease{}
 	}
 	d.man.Presence = frame.AddNew(d.man.Presence, t)
-	return t.Lease()
+	return ownLease(t.Lease(), d)
 }
 
 // tableOf is c's table, nil for a nil column.

@@ -126,6 +126,9 @@ func TestChunkKernel(t *testing.T) {
 			for c := range tab.Chunks() {
 				end := ends[c]
 				for r := range tab.ChunkRows() {
+					if _, live := tab.HandleAt(c*tab.ChunkRows() + r); ephemeral.DebugBuild && !live {
+						continue // a hole or a culled row: the debug build poisoned its x (ephemeral.PoisonByte)
+					}
 					want := float32(0)
 					switch {
 					case r < end&^7:
