@@ -115,7 +115,7 @@ func TestPresentationSameInEveryLane(t *testing.T) {
 			require.NoError(t, sim.Frame())
 		}
 		for _, sim := range sims[1:] {
-			require.Equal(t, sims[0].Presentation(), sim.Presentation(), "frame %d, lane %s", frame, sim.Lane())
+			arena.RequireSamePresentation(t, sims[0].Presentation(), sim.Presentation(), "frame ", frame, ", lane ", sim.Lane())
 			require.Equal(t, sims[0].Projectiles(nil), sim.Projectiles(nil), "frame %d, lane %s", frame, sim.Lane())
 		}
 	}

@@ -54,7 +54,10 @@ func (c *columnAccess[T]) inRun(call string) {
 }
 
 // running reports whether run's body (or a kernel it runs) is running.
-func running(run *frame.Run) bool { e := run.Env; return e != nil && e.Running == run }
+func running(run *frame.Run) bool {
+	e := run.Env
+	return e != nil && (e.Running == run || e.Admitting == run)
+}
 
 // ownLease makes l the lease of d's system (ephemeral.OwnedLease): its
 // probes panic outside the system's run.

@@ -39,6 +39,9 @@ type Env struct {
 	Fixed    bool               // FixedUpdate is running: a system's delta is Step
 	Inline   bool               // a kernel runs inline (no pool): a nested one panics
 	Running  *Run               // the run whose body is running (Exec), nil between runs: systems.Counter.Add checks it
+	// Admitting is the run whose run conditions are being asked (Admit),
+	// nil otherwise: the debug build lets a condition's accessors read.
+	Admitting *Run
 	// Change is the change clock (docs/architecture.md, Change
 	// detection): Exec adds one before a body runs (the run's version)
 	// and one after it (what playback and the host stamp until the next
@@ -264,12 +267,14 @@ func (r *Run) Admit() bool {
 	r.Err, r.Kernel = nil, 0
 	n := r.recorded()
 	ok := true
+	r.Env.Admitting = r // the conditions read through the system's accessors (the debug build's check)
 	for _, c := range r.Conds {
 		if !c() || r.Err != nil {
 			ok = false
 			break
 		}
 	}
+	r.Env.Running = nil
 	if r.Kernel != 0 || r.recorded() != n {
 		condPanic(r.Name, r.Kernel != 0)
 	}
