@@ -685,7 +685,15 @@ func (c *checker) hint(name, what string) string {
 		}
 	}
 	slices.Sort(cands)
-	return suggest(name, cands, what+"s")
+	return suggest(name, cands, plural(what))
+}
+
+// plural is the plural of the name of a kind of declaration.
+func plural(what string) string {
+	if strings.HasSuffix(what, "x") || strings.HasSuffix(what, "s") {
+		return what + "es"
+	}
+	return what + "s"
 }
 
 // suggest is "; did you mean X?" for a candidate close to name, else a

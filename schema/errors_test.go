@@ -66,7 +66,7 @@ func TestErrors(t *testing.T) {
 			"bad.tw:7:27: unexpected keyword set; expected from TABLE VAR (a system body starts with the rows it runs over)"},
 		{"syntax/not a declaration", schema.ErrSyntax,
 			"foo",
-			"bad.tw:7:1: unexpected name foo; expected a declaration (const, domain, table, event table, struct, resource, extern system, system or query)"},
+			"bad.tw:7:1: unexpected name foo; expected a declaration (const, domain, table, event table, lifecycle, struct, resource, index, extern system, system or query)"},
 		{"duplicate/table and event table", schema.ErrDuplicate,
 			"event table Body(capacity: 1, lifetime: this_frame) { A: int32 }",
 			"bad.tw:7:13: event table \"Body\" is already declared as a table at bad.tw:4:7; rename one of them"},

@@ -87,7 +87,7 @@ func syntaxError(filename string, src []byte, err error) *Error {
 	t := ute.Unexpected
 	want := expectation(ute.Message())
 	if want == "" {
-		want = "a declaration (const, domain, table, event table, struct, resource, extern system, system or query)"
+		want = "a declaration (const, domain, table, event table, lifecycle, struct, resource, index, extern system, system or query)"
 	}
 	e.Msg = "unexpected " + describe(t) + "; expected " + want
 	switch t.Value {
@@ -147,7 +147,7 @@ var productions = map[string]string{
 	"SynBody": "from TABLE VAR (a system body starts with the rows it runs over)", "SynFromClause": "from TABLE VAR",
 	"SynColExpr": "VAR.COLUMN", "SynChange": "changed(VAR.COLUMN) or added(VAR)", "SynResField": "NAME: TYPE", "SynAssign": "VAR.COLUMN = EXPR", "SynField": "NAME: TYPE", "SynFieldInit": "FIELD: EXPR",
 	"SynStmt": "a statement (set, match, emit, delete or count)", "SynArm": "a match arm COND => { ... }",
-	"SynDecl": "a declaration (const, domain, table, event table, struct, resource, extern system, system or query)",
+	"SynDecl": "a declaration (const, domain, table, event table, lifecycle, struct, resource, index, extern system, system or query)",
 	"<ident>": "a name", "<int>": "an integer", "<float>": "a number", "<at>": "@dt or @tick",
 }
 

@@ -46,7 +46,7 @@ func Generate(s *schema.Schema, cfg Config) ([]byte, error) {
 		g.scan[y] = scanHook(y)
 	}
 	g.file()
-	out, err := format.Source(g.b.Bytes())
+	out, err := format.Source(dropUnused(g.b.Bytes(), `"github.com/tickwork/tickwork/index"`, "index"))
 	if err != nil {
 		return nil, formatError(err)
 	}
@@ -296,4 +296,32 @@ func (g *gen) doc(format string, args ...any) {
 		line += " " + w
 	}
 	g.p("%s", line)
+}
+
+// dropUnused removes the import line of path from Go source b when no
+// identifier of package name is used after it (the imports are written
+// before the code that may use them: a grid's box or a sorted range names
+// nothing of package index).
+func dropUnused(b []byte, path, name string) []byte {
+	line := []byte(path + "\n")
+	i := bytes.Index(b, line)
+	if i < 0 {
+		return b
+	}
+	rest := b[i+len(line):]
+	for j := bytes.Index(rest, []byte(name+".")); j >= 0; {
+		if (j == 0 || !isIdentByte(rest[j-1]) && rest[j-1] != '.') && j+len(name)+1 < len(rest) && rest[j+len(name)+1] >= 'A' && rest[j+len(name)+1] <= 'Z' {
+			return b
+		}
+		k := bytes.Index(rest[j+1:], []byte(name+"."))
+		if k < 0 {
+			break
+		}
+		j += 1 + k
+	}
+	return append(b[:i:i], rest...)
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }

@@ -40,6 +40,13 @@ var compileCorpus = []struct{ name, src string }{
 	{"lower_counter", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T t  match { t.X > 0 => { count declare } else => { count run } } }"},
 	{"lifecycle_tables", "domain D(capacity: 10)\ntable T(domain: D) { X: float32  n: int32  R: ref T }\ntable G(domain: D) { }\n" +
 		"lifecycle TL of T(capacity: 4) { X n R }\nlifecycle GL of G(capacity: 2, on: [attached]) { }\nsystem S(phase: update) { from T t set t.X = 1 }"},
+	// Index-served queries that name nothing of package index (a grid's
+	// disc or box, a sorted range): the import of index must go.
+	{"grid_disc_only", "table T(capacity: 100) { H: int32  F: float32  G: float32 }\nindex I on T(F, G) grid(cell: 2)\n" +
+		"query Q(px: float32) { from T x where (x.F - px) * (x.F - px) + (x.G - 1) * (x.G - 1) <= 4 select x }"},
+	{"grid_box_sorted_range", "table T(capacity: 100) { H: int32  F: float32  G: float32 }\nindex I on T(F, G) grid(cell: 2)\nindex ByH on T(H) sorted\n" +
+		"query B(a: float32) { from T x where x.F >= a and x.F <= 3 and x.G >= 0 and x.G <= 1 select x }\n" +
+		"query M(lo: int32) { from T x where x.H >= lo select x }\nquery C(lo: int32) { from T x where x.H >= lo select count() }"},
 	{"row_var_names", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T i  set i.X = 1 }"},
 	{"struct_every_type", "struct V { A: int32  B: int64  C: float32  D: float64  E: bool  R: ref T }\ntable T(capacity: 10) { P: V  Q: V }\n" +
 		"system S(phase: update) { from T t set t.P = t.Q, t.Q.A += 1 }"},
