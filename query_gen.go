@@ -27,6 +27,9 @@ func columnData[T any](a Access[T]) []T {
 // it into kernel state freely. A system makes it with NewQuery1, the host
 // with HostQuery1. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 type Query1[A any] struct {
 	q   ephemeral.Query1[A]
 	err error                            // HostQuery1's error (see Err)
@@ -321,6 +324,9 @@ func ParallelEach1[A any](bl *Builder, name string, phase Phase, a Col[A], fn fu
 // it into kernel state freely. A system makes it with NewQuery2, the host
 // with HostQuery2. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 type Query2[A, B any] struct {
 	q   ephemeral.Query2[A, B]
 	err error                               // HostQuery2's error (see Err)
@@ -610,6 +616,9 @@ func ParallelEach2[A, B any](bl *Builder, name string, phase Phase, a Col[A], b 
 // it into kernel state freely. A system makes it with NewQuery3, the host
 // with HostQuery3. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 type Query3[A, B, C any] struct {
 	q   ephemeral.Query3[A, B, C]
 	err error                                  // HostQuery3's error (see Err)
@@ -899,6 +908,9 @@ func ParallelEach3[A, B, C any](bl *Builder, name string, phase Phase, a Col[A],
 // it into kernel state freely. A system makes it with NewQuery4, the host
 // with HostQuery4. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 type Query4[A, B, C, D any] struct {
 	q   ephemeral.Query4[A, B, C, D]
 	err error                                     // HostQuery4's error (see Err)
@@ -1190,6 +1202,9 @@ func ParallelEach4[A, B, C, D any](bl *Builder, name string, phase Phase, a Col[
 // it into kernel state freely. A system makes it with NewQuery5, the host
 // with HostQuery5. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 type Query5[A, B, C, D, E any] struct {
 	q   ephemeral.Query5[A, B, C, D, E]
 	c   *cols5[A, B, C, D, E]
@@ -1511,6 +1526,9 @@ func ParallelEach5[A, B, C, D, E any](bl *Builder, name string, phase Phase, a C
 // it into kernel state freely. A system makes it with NewQuery6, the host
 // with HostQuery6. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 type Query6[A, B, C, D, E, F any] struct {
 	q   ephemeral.Query6[A, B, C, D, E, F]
 	c   *cols6[A, B, C, D, E, F]
@@ -1837,6 +1855,9 @@ func ParallelEach6[A, B, C, D, E, F any](bl *Builder, name string, phase Phase, 
 // it into kernel state freely. A system makes it with NewQuery7, the host
 // with HostQuery7. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 type Query7[A, B, C, D, E, F, G any] struct {
 	q   ephemeral.Query7[A, B, C, D, E, F, G]
 	c   *cols7[A, B, C, D, E, F, G]
@@ -2164,6 +2185,9 @@ func ParallelEach7[A, B, C, D, E, F, G any](bl *Builder, name string, phase Phas
 // it into kernel state freely. A system makes it with NewQuery8, the host
 // with HostQuery8. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 type Query8[A, B, C, D, E, F, G, H any] struct {
 	q   ephemeral.Query8[A, B, C, D, E, F, G, H]
 	c   *cols8[A, B, C, D, E, F, G, H]
@@ -2492,6 +2516,9 @@ func ParallelEach8[A, B, C, D, E, F, G, H any](bl *Builder, name string, phase P
 // it into kernel state freely. A system makes it with NewQuery9, the host
 // with HostQuery9. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 type Query9[A, B, C, D, E, F, G, H, I any] struct {
 	q   ephemeral.Query9[A, B, C, D, E, F, G, H, I]
 	c   *cols9[A, B, C, D, E, F, G, H, I]
@@ -2825,6 +2852,9 @@ func ParallelEach9[A, B, C, D, E, F, G, H, I any](bl *Builder, name string, phas
 // it into kernel state freely. A system makes it with NewQuery10, the host
 // with HostQuery10. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 type Query10[A, B, C, D, E, F, G, H, I, J any] struct {
 	q   ephemeral.Query10[A, B, C, D, E, F, G, H, I, J]
 	c   *cols10[A, B, C, D, E, F, G, H, I, J]
@@ -3159,6 +3189,9 @@ func ParallelEach10[A, B, C, D, E, F, G, H, I, J any](bl *Builder, name string, 
 // it into kernel state freely. A system makes it with NewQuery11, the host
 // with HostQuery11. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 type Query11[A, B, C, D, E, F, G, H, I, J, K any] struct {
 	q   ephemeral.Query11[A, B, C, D, E, F, G, H, I, J, K]
 	c   *cols11[A, B, C, D, E, F, G, H, I, J, K]
@@ -3494,6 +3527,9 @@ func ParallelEach11[A, B, C, D, E, F, G, H, I, J, K any](bl *Builder, name strin
 // it into kernel state freely. A system makes it with NewQuery12, the host
 // with HostQuery12. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 type Query12[A, B, C, D, E, F, G, H, I, J, K, L any] struct {
 	q   ephemeral.Query12[A, B, C, D, E, F, G, H, I, J, K, L]
 	c   *cols12[A, B, C, D, E, F, G, H, I, J, K, L]
@@ -3830,6 +3866,9 @@ func ParallelEach12[A, B, C, D, E, F, G, H, I, J, K, L any](bl *Builder, name st
 // it into kernel state freely. A system makes it with NewQuery13, the host
 // with HostQuery13. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 type Query13[A, B, C, D, E, F, G, H, I, J, K, L, M any] struct {
 	q   ephemeral.Query13[A, B, C, D, E, F, G, H, I, J, K, L, M]
 	c   *cols13[A, B, C, D, E, F, G, H, I, J, K, L, M]
@@ -4169,6 +4208,9 @@ func ParallelEach13[A, B, C, D, E, F, G, H, I, J, K, L, M any](bl *Builder, name
 // it into kernel state freely. A system makes it with NewQuery14, the host
 // with HostQuery14. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 type Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any] struct {
 	q   ephemeral.Query14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
 	c   *cols14[A, B, C, D, E, F, G, H, I, J, K, L, M, N]
@@ -4511,6 +4553,9 @@ func ParallelEach14[A, B, C, D, E, F, G, H, I, J, K, L, M, N any](bl *Builder, n
 // it into kernel state freely. A system makes it with NewQuery15, the host
 // with HostQuery15. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 type Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O any] struct {
 	q   ephemeral.Query15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]
 	c   *cols15[A, B, C, D, E, F, G, H, I, J, K, L, M, N, O]

@@ -36,7 +36,9 @@ func (w *World) e() *runtime.World {
 // ErrOverflow, ErrPlayback, ErrPoisoned, ErrClosed after Close,
 // ErrZeroWorld. A panic in a system goes on through Frame as a
 // *PanicError and poisons the world. It allocates nothing in steady
-// state.
+// state: an error value it returns may be reused by a later frame's
+// (a *CommandPlaybackError is), so read or copy it (err.Error()) before
+// the next Frame.
 func (w *World) Frame(dt float64) error {
 	err := w.e().Frame(dt)
 	if w != nil && w.report == nil && w.w != nil {

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -52,6 +53,10 @@ func Lifecycle[E, V any](b *Builder, t *ephemeral.Table, spec LifecycleSpec, set
 	}
 	if !slices.Contains(b.tables, t) {
 		b.fail(&ForeignError{Where: "Lifecycle " + strconv.Quote(spec.Name), Kind: "table", Name: t.Name()})
+		return nil
+	}
+	if spec.On&^AllRowChanges != 0 {
+		b.fail(&DefinitionError{Call: "Lifecycle", Name: spec.Name, Err: fmt.Errorf("On %#x has bits that name no change: pass Created, Attached, Deleted and Detached ORed (AllRowChanges, %#x), or 0 for all four", spec.On, AllRowChanges)})
 		return nil
 	}
 	rc, err := ephemeral.NewRowCopy[V](t)

@@ -391,6 +391,9 @@ func columnData[T any](a Access[T]) []T {
 // it into kernel state freely. A system makes it with NewQuery{{.N}}, the host
 // with HostQuery{{.N}}. The loop body may write through a row's pointers; it
 // must not change the table's structure (docs/architecture.md, Storage).
+// The host's writes through a host query's pointers are raw: indexes and
+// change readers do not see them (docs/architecture.md, Indexes (d)); a
+// system's through its query's are its declared writes.
 {{- if .Wide}}
 type Query{{.N}}[{{.Any}}] struct {
 	q   ephemeral.Query{{.N}}[{{.Types}}]
