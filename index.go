@@ -230,6 +230,13 @@ func (b *indexBase) bind(w *runtime.World)         { b.world = w }
 func (b *indexBase) indexOff() bool                { return b.off }
 func (b *indexBase) setOff()                       { b.off = true }
 
+// unbuiltPanic is the panic of a read of an index whose world is not
+// built (before Build, or after a Build that failed): it files nothing
+// until then.
+func unbuiltPanic(name string) {
+	panic("tickwork: index " + name + " read before its world was built: Build the world first (a failed Build leaves it unbuilt: check its error)")
+}
+
 // offPanic is the panic of a read of an index the world does not keep.
 func offPanic(name string) {
 	panic("tickwork: index " + name + " is not kept: the world was built WithoutIndexes; build it without that option to read the index or run a query it serves")
@@ -249,7 +256,7 @@ func (b *indexBase) fresh() {
 		offPanic(b.name)
 	}
 	if b.world == nil {
-		return
+		unbuiltPanic(b.name)
 	}
 	if m := b.table.Marks(); m != nil && m.Any() && !b.table.Domain().Guarded() {
 		_ = b.world.SyncIndexes() // its error is pending for the next Frame
@@ -1026,6 +1033,9 @@ type EventIndex[E any, K comparable] struct {
 func (ix *EventIndex[E, K]) Hash() *index.Hash[K] {
 	if ix.x.off {
 		offPanic(ix.x.name)
+	}
+	if ix.x.world == nil {
+		unbuiltPanic(ix.x.name)
 	}
 	if ix.x.world == nil || !ix.x.world.Running() {
 		_ = ix.x.SyncEvents("host", false)

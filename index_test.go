@@ -106,6 +106,27 @@ func TestIndexDeclarationErrors(t *testing.T) {
 // Build with a *StaleIndexError naming the system, the index and the
 // column; ReadIndex's reads of the key columns make an unordered writer
 // and reader an ordinary conflict, and ordering them builds.
+// An index read before its world is built (or after a Build that
+// failed) panics saying so: it has filed nothing yet, and an empty
+// answer would be silent loss.
+func TestIndexReadBeforeBuildPanics(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	tb := b.Table(tickwork.TableSpec{Name: "T", Capacity: 64})
+	x, y := tickwork.AddColumn[float32](b, tb, "X"), tickwork.AddColumn[float32](b, tb, "Y")
+	g := tickwork.AddGridIndex(b, "G", x, y, 8)
+	s := tickwork.AddSortedIndex(b, "S", x)
+	ev := tickwork.AddEvents[int32](b, tickwork.EventSpec{Name: "E", Capacity: 8, MayGoUnread: true})
+	e := tickwork.AddEventIndex(b, "EI", ev, func(v *int32) int32 { return *v })
+	const msg = " read before its world was built: Build the world first (a failed Build leaves it unbuilt: check its error)"
+	assert.PanicsWithValue(t, "tickwork: index G"+msg, func() { g.Grid() })
+	assert.PanicsWithValue(t, "tickwork: index S"+msg, func() { s.Sorted() })
+	assert.PanicsWithValue(t, "tickwork: index EI"+msg, func() { e.Hash() })
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	assert.NotPanics(t, func() { g.Grid(); s.Sorted(); e.Hash() })
+}
+
 func TestIndexReadChecks(t *testing.T) {
 	mk := func() (*tickwork.Builder, *tickwork.Column[int32], *tickwork.SortedIndex[int32]) {
 		b := tickwork.NewBuilder(tickwork.WithWorkers(1))

@@ -78,11 +78,11 @@ func Files(args []string, pkgDefault string, readFile func(string) ([]byte, erro
 		return nil, nil, fmt.Errorf("%w: -simd and -o name the same file %s; %s", ErrUsage, out, Usage)
 	}
 	for _, o := range [...]struct{ flag, path string }{{"-o", out}, {"-simd", simdOut}} {
-		if !strings.HasSuffix(o.path, ".go") {
-			return nil, nil, fmt.Errorf("%w: %s %s is not a .go file (the SIMD file's name is derived from it, and go build reads only .go files): name a FILE.go; %s", ErrUsage, o.flag, o.path, Usage)
-		}
 		if samePath(o.path, in) {
 			return nil, nil, fmt.Errorf("%w: %s %s names the schema file %s itself, which the output would overwrite: name a .go file; %s", ErrUsage, o.flag, o.path, in, Usage)
+		}
+		if !strings.HasSuffix(o.path, ".go") {
+			return nil, nil, fmt.Errorf("%w: %s %s is not a .go file (the SIMD file's name is derived from it, and go build reads only .go files): name a FILE.go; %s", ErrUsage, o.flag, o.path, Usage)
 		}
 	}
 	text, err := readFile(in)
