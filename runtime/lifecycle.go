@@ -56,7 +56,7 @@ func Lifecycle[E, V any](b *Builder, t *ephemeral.Table, spec LifecycleSpec, set
 		return nil
 	}
 	if spec.On&^AllRowChanges != 0 {
-		b.fail(&DefinitionError{Call: "Lifecycle", Name: spec.Name, Err: fmt.Errorf("On %#x has bits that name no change: pass Created, Attached, Deleted and Detached ORed (AllRowChanges, %#x), or 0 for all four", spec.On, AllRowChanges)})
+		b.fail(&DefinitionError{Call: "Lifecycle", Name: spec.Name, Err: fmt.Errorf("bits of On %#x name no change: pass Created, Attached, Deleted and Detached ORed (AllRowChanges, %#x), or 0 for all four", spec.On, AllRowChanges)})
 		return nil
 	}
 	rc, err := ephemeral.NewRowCopy[V](t)

@@ -49,7 +49,7 @@ func TestLifecycleDeclaration(t *testing.T) {
 	runtime.AddColumn[int32](b, u, "HP")
 	assert.Nil(t, runtime.Lifecycle[lifeEvent, struct{ HP int32 }](b, u, runtime.LifecycleSpec{Name: "L", Capacity: 4, On: 0xF0}, setLife))
 	assert.ErrorIs(t, b.Err(), runtime.ErrDefinition)
-	assert.Contains(t, b.Err().Error(), "On 0xf0 has bits that name no change")
+	assert.Contains(t, b.Err().Error(), "bits of On 0xf0 name no change")
 
 	b = runtime.NewBuilder(runtime.WithWorkers(1))
 	u = b.Table(ephemeral.TableSpec{Name: "U", Capacity: 4})
