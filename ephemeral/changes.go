@@ -222,6 +222,18 @@ func (t *Table) ColumnVersions(name string) *Versions {
 	return nil
 }
 
+// TrackColumn is Column.Track of t's column named name, for a caller
+// that knows the column by name only (a subscription's row struct). It
+// returns nil and no error when t has no such column. Set-up only.
+func (t *Table) TrackColumn(name string, rows bool) (*Versions, error) {
+	for _, c := range t.cols {
+		if c.name() == name {
+			return c.track(rows)
+		}
+	}
+	return nil, nil
+}
+
 // track returns v, made or given per-row versions when rows asks for
 // them, after charging what that allocates to t's budget.
 func track(v *Versions, t *Table, rows bool, def memory.Definition) (*Versions, error) {
