@@ -107,10 +107,10 @@ type subCore[R comparable] struct {
 	rc    *ephemeral.RowCopy[R]
 	where func(*R) bool
 	vers  []*ephemeral.Versions
-	last  uint64 // the version of the previous Sync
-	all   bool   // the next Sync examines every row (first Sync, Reset)
-	mark  rowSet // rows to examine at the next Sync
-	pend  rowSet // rows examined since the last Read
+	last  uint64             // the version of the previous Sync
+	all   bool               // the next Sync examines every row (first Sync, Reset)
+	mark  *ephemeral.RowSink // rows to examine at the next Sync: stamped, or structurally changed
+	pend  rowSet             // rows examined since the last Read
 	cur   []R
 	base  []R
 	curH  []ephemeral.Handle
@@ -147,22 +147,23 @@ func newSubCore[R comparable](b *Builder, t *Table, name string, where func(*R) 
 	}
 	rows := et.Chunks() * et.ChunkRows()
 	var zr R
-	bytes := int64(rows) * int64(2*unsafe.Sizeof(zr)+2*unsafe.Sizeof(ephemeral.Handle(0))+1)
+	bytes := int64(rows)*int64(2*unsafe.Sizeof(zr)+2*unsafe.Sizeof(ephemeral.Handle(0))) + ephemeral.RowSinkBytes(et) + int64(rows)/2
 	if err := rb.Budget().Charge(memory.Definition{Kind: "subscription", Name: name}, bytes); err != nil {
 		return fail(et.Name(), "its per-row state does not fit the world's memory budget", err)
 	}
 	c := &subCore[R]{t: et, rc: rc, where: where, all: true,
-		mark: newRowSet(rows), pend: newRowSet(rows),
+		mark: ephemeral.NewRowSink(et), pend: newRowSet(rows),
 		cur: make([]R, rows), base: make([]R, rows),
 		curH: make([]ephemeral.Handle, rows), baseH: make([]ephemeral.Handle, rows),
 		curIn: make([]uint64, (rows+63)>>6), inB: make([]uint64, (rows+63)>>6)}
 	for _, col := range rowColumns(reflect.TypeFor[R]()) {
-		v, err := et.TrackColumn(col, true)
+		v, err := et.TrackColumn(col, false)
 		if err != nil {
 			return fail(et.Name(), "tracking column "+strconv.Quote(col), err)
 		}
 		if v != nil && !slices.Contains(c.vers, v) {
 			c.vers = append(c.vers, v)
+			v.AddSink(c.mark)
 		}
 	}
 	et.Watch(c)
@@ -186,7 +187,7 @@ func rowColumns(r reflect.Type) []string {
 }
 
 // Watch marks the row of a structural change for the next Sync.
-func (c *subCore[R]) Watch(_ ephemeral.RowChange, h ephemeral.Handle) { c.mark.add(int(h.Index())) }
+func (c *subCore[R]) Watch(_ ephemeral.RowChange, h ephemeral.Handle) { c.mark.Add(h.Index()) }
 
 // SubscribedVersions lists the versions of the columns R pairs with.
 func (c *subCore[R]) SubscribedVersions() []*ephemeral.Versions { return c.vers }
@@ -200,20 +201,16 @@ func (c *subCore[R]) Reset() { c.all = true }
 func (c *subCore[R]) Sync(now uint64) {
 	if c.all {
 		c.all = false
-		c.mark.words = c.mark.words[:0]
-		for w := range c.mark.bits {
-			c.mark.bits[w] = ^uint64(0)
-			c.mark.words = append(c.mark.words, int32(w))
-		}
+		c.mark.AddAll()
 	} else {
 		for _, v := range c.vers {
-			for r := range v.Rows(c.last) {
-				c.mark.add(r)
+			for r := range v.BumpedRows(c.last) {
+				c.mark.Add(uint32(r))
 			}
 		}
 	}
 	c.last = now
-	c.mark.drain(c.examine)
+	c.mark.Drain(c.examine)
 }
 
 // examine keeps row r's current state and marks it for the next Read.
