@@ -391,7 +391,6 @@ func TestChangedAcrossSkippedRuns(t *testing.T) {
 	units := b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 256, ChunkRows: 64})
 	x := tickwork.AddColumn[int32](b, units, "X")
 	hp := tickwork.AddColumn[int32](b, units, "HP")
-	var hs []tickwork.Handle
 	var setRows []int // the rows the tracked writer sets this frame
 	b.System("setHP", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
 		w := tickwork.WriteTracked(s, hp)
@@ -424,9 +423,8 @@ func TestChangedAcrossSkippedRuns(t *testing.T) {
 		return func(*tickwork.Context) { gotX = append(gotX, slices.Collect(ch.Chunks())) }
 	})
 	for range 130 { // chunks 0, 1 and 2
-		h, err := units.Insert()
+		_, err := units.Insert()
 		require.NoError(t, err)
-		hs = append(hs, h)
 	}
 	w, err := b.Build()
 	require.NoError(t, err)

@@ -21,24 +21,20 @@ const (
 )
 
 func benchHealthy(u *benchUnit) bool { return u.HP > 50 }
-func benchInBox(u *benchUnit) bool  { return u.X >= 100 && u.X < 400 && u.Y >= 200 && u.Y < 500 }
+func benchInBox(u *benchUnit) bool   { return u.X >= 100 && u.X < 400 && u.Y >= 200 && u.Y < 500 }
 
 // subBench is a world of subBenchRows units whose system "churn" writes
 // HP, Score and X of changing rows each frame (WriteTracked), rows
 // chosen at random beforehand.
 type subBench struct {
-	w                 *tickwork.World
-	unit              *tickwork.Table
-	team, sc, hp      *tickwork.Column[int32]
-	x, y              *tickwork.Column[float32]
-	frames            [][]int // the rows each frame changes, cycled
-	f                 int
-	handles           []tickwork.Handle
-	rows              []tickwork.SubRow[benchUnit] // a recompute's filter result, reused
-	subscribe         func(b *tickwork.Builder, t *tickwork.Table)
-	read              func() int
-	recompute         func(g *subBench) int
-	changing, teamMod int
+	w            *tickwork.World
+	unit         *tickwork.Table
+	team, sc, hp *tickwork.Column[int32]
+	x, y         *tickwork.Column[float32]
+	frames       [][]int // the rows each frame changes, cycled
+	f            int
+	handles      []tickwork.Handle
+	rows         []tickwork.SubRow[benchUnit] // a recompute's filter result, reused
 }
 
 func newSubBench(b *testing.B, changing int, subscribe func(b *tickwork.Builder, t *tickwork.Table)) *subBench {
