@@ -120,9 +120,11 @@ type subCore[R comparable] struct {
 	row   func(r int, was, is bool) // the kind's step of Read for row r
 }
 
-// newSubCore pairs R with t's columns, tracks them per row and watches
-// t; it records a *SubscriptionError and returns nil when it cannot.
-func newSubCore[R comparable](b *Builder, t *Table, name string, where func(*R) bool) *subCore[R] {
+// newSubCore pairs R with t's columns, tracks them and watches t,
+// charging the world's budget its per-row state and extra bytes per row
+// (the kind's); it records a *SubscriptionError and returns nil when it
+// cannot.
+func newSubCore[R comparable](b *Builder, t *Table, name string, where func(*R) bool, extra func(rows int) int64) *subCore[R] {
 	rb := b.e()
 	fail := func(table, reason string, err error) *subCore[R] {
 		rb.Fail(&SubscriptionError{Subscription: name, Table: table, Reason: reason, Err: err})
@@ -148,6 +150,9 @@ func newSubCore[R comparable](b *Builder, t *Table, name string, where func(*R) 
 	rows := et.Chunks() * et.ChunkRows()
 	var zr R
 	bytes := int64(rows)*int64(2*unsafe.Sizeof(zr)+2*unsafe.Sizeof(ephemeral.Handle(0))) + ephemeral.RowSinkBytes(et) + int64(rows)/2
+	if extra != nil {
+		bytes += extra(rows)
+	}
 	if err := rb.Budget().Charge(memory.Definition{Kind: "subscription", Name: name}, bytes); err != nil {
 		return fail(et.Name(), "its per-row state does not fit the world's memory budget", err)
 	}

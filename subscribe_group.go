@@ -49,7 +49,8 @@ type SubGroupSum[R comparable, K cmp.Ordered, V Integer] struct {
 	groups map[K]*groupState[V]
 	keys   []K // the keys of groups, ascending (Groups' order)
 	d      []GroupDelta[K, V]
-	moved  []K // the keys of groups touched by this Read
+	moved  []K              // the keys of groups touched by this Read
+	of     []*groupState[V] // per row: the group it was handed out in, nil when none
 }
 
 type groupState[V Integer] struct {
@@ -68,26 +69,35 @@ func SubscribeGroupSum[R comparable, K cmp.Ordered, V Integer](b *Builder, t *Ta
 		b.e().Fail(&SubscriptionError{Subscription: spec.Name, Reason: "GroupSumSpec needs both Key and Sum"})
 		return nil
 	}
-	c := newSubCore(b, t, spec.Name, spec.Where)
+	c := newSubCore(b, t, spec.Name, spec.Where, func(rows int) int64 { return 8 * int64(rows) })
 	if c == nil {
 		return nil
 	}
-	g := &SubGroupSum[R, K, V]{c: c, spec: spec, groups: map[K]*groupState[V]{}}
+	g := &SubGroupSum[R, K, V]{c: c, spec: spec, groups: map[K]*groupState[V]{}, of: make([]*groupState[V], len(c.cur))}
 	c.row = g.row
 	return g
 }
 
 func (g *SubGroupSum[R, K, V]) row(r int, was, is bool) {
 	c := g.c
+	old := g.of[r]
 	if was {
-		g.add(g.spec.Key(&c.base[r]), -g.spec.Sum(&c.base[r]), -1)
+		g.add(old, g.spec.Key(&c.base[r]), -g.spec.Sum(&c.base[r]), -1)
 	}
+	g.of[r] = nil
 	if is {
-		g.add(g.spec.Key(&c.cur[r]), g.spec.Sum(&c.cur[r]), 1)
+		k := g.spec.Key(&c.cur[r])
+		s := old
+		if !was || g.spec.Key(&c.base[r]) != k {
+			s = g.group(k)
+		}
+		g.add(s, k, g.spec.Sum(&c.cur[r]), 1)
+		g.of[r] = s
 	}
 }
 
-func (g *SubGroupSum[R, K, V]) add(k K, v V, rows int) {
+// group returns k's group, made (and k filed in keys) the first time.
+func (g *SubGroupSum[R, K, V]) group(k K) *groupState[V] {
 	s := g.groups[k]
 	if s == nil {
 		s = &groupState[V]{}
@@ -95,6 +105,10 @@ func (g *SubGroupSum[R, K, V]) add(k K, v V, rows int) {
 		i, _ := slices.BinarySearch(g.keys, k)
 		g.keys = slices.Insert(g.keys, i, k)
 	}
+	return s
+}
+
+func (g *SubGroupSum[R, K, V]) add(s *groupState[V], k K, v V, rows int) {
 	if !s.touched {
 		s.touched, s.before, s.rowsBefore = true, s.sum, s.rows
 		g.moved = append(g.moved, k)
