@@ -25,7 +25,7 @@ func subAlive(u *subUnit) bool { return u.HP > 20 }
 const subTopN = 5
 
 // subRig is a world whose systems and host change table Unit at random
-// (tracked and bulk writes, creates, deletes, attaches and detaches
+// (tracked writes, serial and from a parallel kernel, bulk writes, creates, deletes, attaches and detaches
 // through a second table of the domain, deferred sets, host inserts,
 // deletes and sets) and that subscribes to it with each kind.
 type subRig struct {
@@ -122,6 +122,22 @@ func newSubRig(t *testing.T, seed uint64, workers int) *subRig {
 					ru.Attach(h) // an entity of Base only (or detached)
 				}
 			}
+		}
+	})
+	b.System("stampParallel", tickwork.LateUpdate, func(s *tickwork.Decl) tickwork.RunFunc {
+		hp := tickwork.WriteTracked(s, g.hp)
+		frame := 0
+		return func(ctx *tickwork.Context) {
+			frame++
+			f := frame
+			tickwork.Parallel(ctx, g.unit.UsedChunks(), hp, func(hp *tickwork.TrackedColumn[int32], _, c int) {
+				for k := range 3 { // three rows of the worker's own chunk
+					r := c*g.unit.ChunkRows() + (f*7+k*19+c)%g.unit.ChunkRows()
+					if _, ok := g.unit.HandleAt(r); ok {
+						hp.SetRow(r, int32((f+r)%60))
+					}
+				}
+			})
 		}
 	})
 	g.filter = tickwork.SubscribeFilter(b, g.unit, tickwork.FilterSpec[subUnit]{Name: "alive", Where: subAlive})
@@ -262,7 +278,7 @@ func nilIfNoRanks(s []tickwork.Ranked[subUnit, int32]) []tickwork.Ranked[subUnit
 }
 
 // TestSubscriptionDeltasRebuildTheResult checks, over random worlds
-// (tracked and bulk writes, creates, deletes, attaches and detaches by
+// (tracked writes, serial and from a parallel kernel, bulk writes, creates, deletes, attaches and detaches by
 // playback, host inserts, deletes and sets, 0, 1 or 3 fixed ticks a
 // frame) at 1 and 2 workers, that after every frame each kind's delta
 // applied to its previous result equals the result recomputed by a scan,
@@ -420,5 +436,40 @@ func TestSubscriptionErrors(t *testing.T) {
 				assert.Contains(t, err.Error(), "Nope")
 			}
 		})
+	}
+}
+
+// TestSubscriptionDeltasSameAtAnyWorkerCount checks that the deltas of
+// every kind, frame by frame, are the same at 1, 2 and 4 workers.
+func TestSubscriptionDeltasSameAtAnyWorkerCount(t *testing.T) {
+	record := func(workers int) []any {
+		g := newSubRig(t, 5, workers)
+		var out []any
+		for range 120 {
+			g.host()
+			require.NoError(t, g.w.Frame([]float64{0, 1.0 / 60, 3.0 / 60}[g.rng.IntN(3)]))
+			// a handle's tag names its world: compare index and generation
+			id := func(h tickwork.Handle) [2]uint32 { return [2]uint32{h.Index(), h.Generation()} }
+			d := g.filter.Read()
+			for _, l := range [][]tickwork.SubRow[subUnit]{d.Entered, d.Left, d.Changed} {
+				for _, r := range l {
+					out = append(out, id(r.Handle), r.Row, r.Value)
+				}
+				out = append(out, "|")
+			}
+			out = append(out, g.count.Read(), slices.Clone(g.groups.Read()))
+			td := g.top.Read()
+			for _, l := range [][]tickwork.Ranked[subUnit, int32]{td.Entered, td.Left} {
+				for _, r := range l {
+					out = append(out, r.Rank, id(r.Handle), r.Row, r.Key, r.Value)
+				}
+				out = append(out, "|")
+			}
+		}
+		return out
+	}
+	one := record(1)
+	for _, workers := range []int{2, 4} {
+		require.Equal(t, one, record(workers), "workers %d", workers)
 	}
 }
