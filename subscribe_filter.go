@@ -17,8 +17,9 @@ type FilterSpec[R any] struct {
 // previous Read, each list in ascending row order (docs/architecture.md,
 // Subscriptions): Entered rows are in the result now and were not, Left
 // rows were and are not (with the values handed out when they were last
-// read), Changed rows stayed in with other values. The slices are reused
-// by the next Read.
+// read), Changed rows stayed in with other values (by R's ==: a float
+// field holding NaN is always other, -0 and +0 are the same). The slices
+// are reused by the next Read.
 type FilterDelta[R any] struct {
 	Entered, Left, Changed []SubRow[R]
 }

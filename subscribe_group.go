@@ -61,12 +61,17 @@ type groupState[V Integer] struct {
 }
 
 // SubscribeGroupSum declares a grouped sum of t: SubFilter's upkeep and
-// costs, and per group ever seen a map entry (a new key allocates it
-// once; groups that empty keep theirs). A nil Key or Sum records a
-// *SubscriptionError; other errors as SubscribeFilter's. Set-up only.
+// costs, a pointer per row, and per group ever seen a map entry (a new
+// key allocates it once; groups that empty keep theirs). A nil Key or
+// Sum, or a float K, records a *SubscriptionError; other errors as
+// SubscribeFilter's. Set-up only.
 func SubscribeGroupSum[R comparable, K cmp.Ordered, V Integer](b *Builder, t *Table, spec GroupSumSpec[R, K, V]) *SubGroupSum[R, K, V] {
 	if spec.Key == nil || spec.Sum == nil {
 		b.e().Fail(&SubscriptionError{Subscription: spec.Name, Reason: "GroupSumSpec needs both Key and Sum"})
+		return nil
+	}
+	if floatKey[K]() {
+		b.e().Fail(&SubscriptionError{Subscription: spec.Name, Reason: "a float group key (NaN equals no key, -0 equals +0): group by an integer or string, e.g. a rounded cell"})
 		return nil
 	}
 	c := newSubCore(b, t, spec.Name, spec.Where, func(rows int) int64 { return 8 * int64(rows) })

@@ -415,6 +415,10 @@ func TestSubscriptionErrors(t *testing.T) {
 		"no sum": func(b *tickwork.Builder, u *tickwork.Table) {
 			tickwork.SubscribeGroupSum(b, u, tickwork.GroupSumSpec[subUnit, int32, int64]{Name: "x", Key: func(u *subUnit) int32 { return u.Team }})
 		},
+		"float key": func(b *tickwork.Builder, u *tickwork.Table) {
+			tickwork.SubscribeGroupSum(b, u, tickwork.GroupSumSpec[subUnit, float64, int64]{Name: "x",
+				Key: func(u *subUnit) float64 { return float64(u.Team) }, Sum: func(u *subUnit) int64 { return int64(u.Score) }})
+		},
 		"foreign table": func(b *tickwork.Builder, _ *tickwork.Table) {
 			other := tickwork.NewBuilder().Table(tickwork.TableSpec{Name: "Other", Capacity: 8})
 			tickwork.SubscribeFilter(b, other, tickwork.FilterSpec[struct{}]{Name: "x"})
