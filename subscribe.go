@@ -118,13 +118,16 @@ type subCore[R comparable] struct {
 	curIn []uint64                  // bit per row: in the result at the last Sync
 	inB   []uint64                  // bit per row: in the result handed out at the last Read
 	row   func(r int, was, is bool) // the kind's step of Read for row r
+	// values: cur and base hold a copy of R per row; without (a count),
+	// one each, the row being tested in cur[0] and nothing handed out.
+	values bool
 }
 
 // newSubCore pairs R with t's columns, tracks them and watches t,
-// charging the world's budget its per-row state and extra bytes per row
-// (the kind's); it records a *SubscriptionError and returns nil when it
+// charging the world's budget its per-row state (without values, a
+// count's, no copies of R) and extra bytes per row (the kind's); it records a *SubscriptionError and returns nil when it
 // cannot.
-func newSubCore[R comparable](b *Builder, t *Table, name string, where func(*R) bool, extra func(rows int) int64) *subCore[R] {
+func newSubCore[R comparable](b *Builder, t *Table, name string, where func(*R) bool, values bool, extra func(rows int) int64) *subCore[R] {
 	rb := b.e()
 	fail := func(table, reason string, err error) *subCore[R] {
 		rb.Fail(&SubscriptionError{Subscription: name, Table: table, Reason: reason, Err: err})
@@ -149,7 +152,11 @@ func newSubCore[R comparable](b *Builder, t *Table, name string, where func(*R) 
 	}
 	rows := et.Chunks() * et.ChunkRows()
 	var zr R
-	bytes := int64(rows)*int64(2*unsafe.Sizeof(zr)+2*unsafe.Sizeof(ephemeral.Handle(0))) + ephemeral.RowSinkBytes(et) + int64(rows)/2
+	perRow, kept := 2*unsafe.Sizeof(ephemeral.Handle(0)), 1
+	if values {
+		perRow, kept = perRow+2*unsafe.Sizeof(zr), rows
+	}
+	bytes := int64(rows)*int64(perRow) + ephemeral.RowSinkBytes(et) + int64(rows)/2
 	if extra != nil {
 		bytes += extra(rows)
 	}
@@ -158,7 +165,7 @@ func newSubCore[R comparable](b *Builder, t *Table, name string, where func(*R) 
 	}
 	c := &subCore[R]{t: et, rc: rc, where: where, all: true,
 		mark: ephemeral.NewRowSink(et), pend: newRowSet(rows),
-		cur: make([]R, rows), base: make([]R, rows),
+		values: values, cur: make([]R, kept), base: make([]R, kept),
 		curH: make([]ephemeral.Handle, rows), baseH: make([]ephemeral.Handle, rows),
 		curIn: make([]uint64, (rows+63)>>6), inB: make([]uint64, (rows+63)>>6)}
 	for _, col := range rowColumns(reflect.TypeFor[R]()) {
@@ -223,8 +230,12 @@ func (c *subCore[R]) examine(r int) {
 	h, live := c.t.HandleAt(r)
 	in := false
 	if live {
-		c.rc.Copy(&c.cur[r], uint32(r))
-		in = c.where == nil || c.where(&c.cur[r])
+		at := 0
+		if c.values {
+			at = r
+		}
+		c.rc.Copy(&c.cur[at], uint32(r))
+		in = c.where == nil || c.where(&c.cur[at])
 	}
 	c.curH[r] = h
 	if in || bitOf(c.curIn, r) || bitOf(c.inB, r) {
@@ -244,7 +255,10 @@ func (c *subCore[R]) readRow(r int) {
 	if was || is {
 		c.row(r, was, is)
 	}
-	c.base[r], c.baseH[r] = c.cur[r], c.curH[r]
+	if c.values {
+		c.base[r] = c.cur[r]
+	}
+	c.baseH[r] = c.curH[r]
 	setBit(c.inB, r, is)
 }
 

@@ -45,7 +45,7 @@ type SubFilter[R comparable] struct {
 // t's columns, a declaration after Build or past the budget records a
 // *SubscriptionError (ErrSubscription) and returns nil. Set-up only.
 func SubscribeFilter[R comparable](b *Builder, t *Table, spec FilterSpec[R]) *SubFilter[R] {
-	c := newSubCore(b, t, spec.Name, spec.Where, nil)
+	c := newSubCore(b, t, spec.Name, spec.Where, true, nil)
 	if c == nil {
 		return nil
 	}
@@ -104,7 +104,7 @@ type CountDelta struct{ Before, After int }
 // SubscribeCount declares a count subscription of t: SubFilter's upkeep and
 // costs, without the row lists. Errors as SubscribeFilter's. Set-up only.
 func SubscribeCount[R comparable](b *Builder, t *Table, spec FilterSpec[R]) *SubCount[R] {
-	c := newSubCore(b, t, spec.Name, spec.Where, nil)
+	c := newSubCore(b, t, spec.Name, spec.Where, false, nil)
 	if c == nil {
 		return nil
 	}

@@ -74,7 +74,7 @@ func SubscribeGroupSum[R comparable, K cmp.Ordered, V Integer](b *Builder, t *Ta
 		b.e().Fail(&SubscriptionError{Subscription: spec.Name, Reason: "a float group key (NaN equals no key, -0 equals +0): group by an integer or string, e.g. a rounded cell"})
 		return nil
 	}
-	c := newSubCore(b, t, spec.Name, spec.Where, func(rows int) int64 { return 8 * int64(rows) })
+	c := newSubCore(b, t, spec.Name, spec.Where, true, func(rows int) int64 { return 8 * int64(rows) })
 	if c == nil {
 		return nil
 	}

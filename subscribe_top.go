@@ -72,7 +72,7 @@ func SubscribeTopN[R comparable, K index.Ordered](b *Builder, t *Table, spec Top
 		b.e().Fail(&SubscriptionError{Subscription: spec.Name, Reason: "TopSpec needs N of at least 1 and a Key"})
 		return nil
 	}
-	c := newSubCore(b, t, spec.Name, spec.Where, func(rows int) int64 { return index.SortedBytes[K](rows) + int64(rows)/8 })
+	c := newSubCore(b, t, spec.Name, spec.Where, true, func(rows int) int64 { return index.SortedBytes[K](rows) + int64(rows)/8 })
 	if c == nil {
 		return nil
 	}
