@@ -101,8 +101,9 @@ type SubCount[R comparable] struct {
 // CountDelta is a count's change since the previous Read.
 type CountDelta struct{ Before, After int }
 
-// SubscribeCount declares a count subscription of t: SubFilter's upkeep and
-// costs, without the row lists. Errors as SubscribeFilter's. Set-up only.
+// SubscribeCount declares a count subscription of t: SubFilter's upkeep,
+// without the row lists and without copies of R (two handles and a few
+// bits per row). Errors as SubscribeFilter's. Set-up only.
 func SubscribeCount[R comparable](b *Builder, t *Table, spec FilterSpec[R]) *SubCount[R] {
 	c := newSubCore(b, t, spec.Name, spec.Where, false, nil)
 	if c == nil {
