@@ -379,3 +379,74 @@ func TestChangedChargesBudget(t *testing.T) {
 	_, err = build(off+100, true)
 	require.ErrorIs(t, err, tickwork.ErrMemoryBudget)
 }
+
+// TestChangedAcrossSkippedRuns checks change detection with run
+// conditions: a reader skipped by its condition sees, at its next run,
+// every change made while it was skipped, once; a writer skipped by its
+// condition bumps nothing.
+func TestChangedAcrossSkippedRuns(t *testing.T) {
+	type gate struct{ Read, Write bool }
+	b := tickwork.NewBuilder()
+	g := tickwork.AddResource(b, "gate", gate{})
+	units := b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 256, ChunkRows: 64})
+	x := tickwork.AddColumn[int32](b, units, "X")
+	hp := tickwork.AddColumn[int32](b, units, "HP")
+	var setRows []int // the rows the tracked writer sets this frame
+	b.System("setHP", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
+		w := tickwork.WriteTracked(s, hp)
+		return func(*tickwork.Context) {
+			for _, r := range setRows {
+				w.SetRow(r, int32(r))
+			}
+		}
+	})
+	b.System("bulkX", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
+		s.RunIf(func(c *tickwork.Decl) tickwork.CondFunc {
+			v := tickwork.ReadResource(c, g)
+			return func(*tickwork.Context) bool { return v.Write }
+		})
+		w := tickwork.Write(s, x)
+		return func(*tickwork.Context) { w.All()[0]++ }
+	})
+	var gotHP [][]int
+	b.System("readHP", tickwork.LateUpdate, func(s *tickwork.Decl) tickwork.RunFunc {
+		s.RunIf(func(c *tickwork.Decl) tickwork.CondFunc {
+			v := tickwork.ReadResource(c, g)
+			return func(*tickwork.Context) bool { return v.Read }
+		})
+		ch := tickwork.Changed(s, hp)
+		return func(*tickwork.Context) { gotHP = append(gotHP, slices.Collect(ch.Rows())) }
+	})
+	var gotX [][]int
+	b.System("readX", tickwork.LateUpdate, func(s *tickwork.Decl) tickwork.RunFunc {
+		ch := tickwork.Changed(s, x)
+		return func(*tickwork.Context) { gotX = append(gotX, slices.Collect(ch.Chunks())) }
+	})
+	for range 130 { // chunks 0, 1 and 2
+		_, err := units.Insert()
+		require.NoError(t, err)
+	}
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	frame := func(read, write bool, rows ...int) {
+		g.Get().Read, g.Get().Write = read, write
+		setRows = rows
+		require.NoError(t, w.Frame(1.0/60))
+	}
+	frame(true, false) // the first run sees every row, as added
+	require.Len(t, gotHP, 1)
+	assert.Len(t, gotHP[0], 130)
+	assert.Equal(t, []int{0, 1, 2}, gotX[0])
+	frame(false, false, 3, 70)
+	frame(false, false, 5)
+	frame(true, false, 9) // skipped twice: sees the changes of three frames, once
+	require.Len(t, gotHP, 2)
+	assert.Equal(t, []int{3, 5, 9, 70}, gotHP[1])
+	frame(true, false)
+	assert.Empty(t, gotHP[2], "seen once")
+	// bulkX skipped in frames 1..4 bumped nothing; it runs in frame 5.
+	assert.Equal(t, [][]int{{0, 1, 2}, nil, nil, nil, nil}, gotX)
+	frame(false, true)
+	assert.Equal(t, []int{0, 1, 2}, gotX[5], "a writer that runs bumps every chunk with a live row")
+}

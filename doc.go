@@ -35,6 +35,15 @@
 //     removed rows are the lifecycle delete events. Which reader sees
 //     which change (the one home of the rule): docs/architecture.md,
 //     Change detection.
+//   - Subscriptions, query results kept by the frame's changes and handed
+//     out as deltas: [SubscribeFilter] ([FilterSpec], [SubFilter],
+//     [FilterDelta], [SubRow]; a box is a filter), [SubscribeCount]
+//     ([SubCount], [CountDelta]), [SubscribeGroupSum] ([GroupSumSpec],
+//     [SubGroupSum], [Group], [GroupDelta], [Integer]), [SubscribeTopN]
+//     ([TopSpec], [SubTopN], [Ranked], [TopDelta]); errors
+//     [SubscriptionError] ([ErrSubscription]). When a result is kept and
+//     what a Read hands out (the one home of the rule):
+//     docs/architecture.md, Subscriptions.
 //   - Secondary indexes: [AddHashIndex], [AddHashIndexOf] ([IndexColumn]),
 //     [AddUniqueIndex], [AddUniqueIndexOf], [AddSortedIndex],
 //     [AddGridIndex], [AddEventIndex] ([HashIndex], [UniqueIndex],

@@ -31,6 +31,7 @@ type Versions struct {
 	chunk []uint64 // per chunk: version of the latest change of a row of it
 	whole []uint64 // per chunk: version of the latest change of all its live rows (Bump)
 	rows  []uint64 // per row, nil without row tracking
+	sinks []*RowSink
 }
 
 // newVersions returns t's versions, with per-row versions when rows is set.
@@ -78,6 +79,98 @@ func (v *Versions) Stamp(row uint32) {
 	p := &v.chunk[row>>v.table.dom.shift]
 	if atomic.LoadUint64(p) != now {
 		atomic.StoreUint64(p, now)
+	}
+	for _, s := range v.sinks {
+		s.Add(row)
+	}
+}
+
+// AddSink makes every later Stamp of v also add its row to s (s must be
+// of v's table): what a subscription keeps its stamped rows in, so that
+// finding them costs the rows, not the chunks (docs/architecture.md,
+// Subscriptions). Set-up only.
+func (v *Versions) AddSink(s *RowSink) { v.sinks = append(v.sinks, s) }
+
+// BumpedRows yields, ascending, the live rows of the chunks bumped whole
+// (Bump, BumpChunks, MarkAll) after since. Allocates nothing.
+func (v *Versions) BumpedRows(since uint64) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		t := v.table
+		for c, ver := range v.whole {
+			if ver <= since {
+				continue
+			}
+			base := c << t.dom.shift
+			for w, word := range t.enabled[c] {
+				for word != 0 {
+					if !yield(base + w<<6 + bits.TrailingZeros64(word)) {
+						return
+					}
+					word &= word - 1
+				}
+			}
+		}
+	}
+}
+
+// RowSink is a set of rows of one table: a bit per row and a flag per
+// chunk, so that draining it costs the chunks and the rows it holds.
+// Memory: 1 bit per row and 4 bytes per chunk.
+//
+// Concurrency: Add is safe from many goroutines adding rows of different
+// chunks (a chunk holds whole 64-row words: MinChunkRows; the chunk flag
+// is stored atomically), as Versions.Stamp is called; Drain needs
+// exclusive access.
+type RowSink struct {
+	shift  uint
+	bits   []uint64
+	chunks []uint32
+}
+
+// NewRowSink returns an empty set of t's rows.
+func NewRowSink(t *Table) *RowSink {
+	return &RowSink{shift: t.dom.shift, bits: make([]uint64, (len(t.enabled)<<t.dom.shift)>>6), chunks: make([]uint32, len(t.enabled))}
+}
+
+// RowSinkBytes is what NewRowSink(t) allocates, in bytes.
+func RowSinkBytes(t *Table) int64 {
+	return int64((len(t.enabled)<<t.dom.shift)>>6)*8 + 4*int64(len(t.enabled))
+}
+
+// Add adds row (in range) to s. Allocates nothing.
+func (s *RowSink) Add(row uint32) {
+	s.bits[row>>6] |= 1 << (row & 63)
+	if p := &s.chunks[row>>s.shift]; atomic.LoadUint32(p) == 0 {
+		atomic.StoreUint32(p, 1)
+	}
+}
+
+// AddAll adds every row of the table to s.
+func (s *RowSink) AddAll() {
+	for i := range s.bits {
+		s.bits[i] = ^uint64(0)
+	}
+	for i := range s.chunks {
+		s.chunks[i] = 1
+	}
+}
+
+// Drain calls f for every row of s in ascending order and empties s.
+func (s *RowSink) Drain(f func(row int)) {
+	words := 1 << s.shift >> 6
+	for c, on := range s.chunks {
+		if on == 0 {
+			continue
+		}
+		s.chunks[c] = 0
+		for w := c * words; w < (c+1)*words; w++ {
+			word := s.bits[w]
+			s.bits[w] = 0
+			for word != 0 {
+				f(w<<6 + bits.TrailingZeros64(word))
+				word &= word - 1
+			}
+		}
 	}
 }
 
@@ -220,6 +313,18 @@ func (t *Table) ColumnVersions(name string) *Versions {
 		}
 	}
 	return nil
+}
+
+// TrackColumn is Column.Track of t's column named name, for a caller
+// that knows the column by name only (a subscription's row struct). It
+// returns nil and no error when t has no such column. Set-up only.
+func (t *Table) TrackColumn(name string, rows bool) (*Versions, error) {
+	for _, c := range t.cols {
+		if c.name() == name {
+			return c.track(rows)
+		}
+	}
+	return nil, nil
 }
 
 // track returns v, made or given per-row versions when rows asks for

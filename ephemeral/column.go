@@ -117,12 +117,13 @@ func PointerPath(t reflect.Type) string {
 	}
 }
 
-func (c *Column[T]) name() string            { return c.label }
-func (c *Column[T]) zeroRange(lo, hi uint32) { clear(c.data[lo:hi]) }
-func (c *Column[T]) raw() []byte             { return wire.Bytes(c.data) }
-func (c *Column[T]) boolOffsets() []uintptr  { return c.bools }
-func (c *Column[T]) elemType() reflect.Type  { return reflect.TypeFor[T]() }
-func (c *Column[T]) versions() *Versions     { return c.changes }
+func (c *Column[T]) name() string                       { return c.label }
+func (c *Column[T]) zeroRange(lo, hi uint32)            { clear(c.data[lo:hi]) }
+func (c *Column[T]) raw() []byte                        { return wire.Bytes(c.data) }
+func (c *Column[T]) boolOffsets() []uintptr             { return c.bools }
+func (c *Column[T]) elemType() reflect.Type             { return reflect.TypeFor[T]() }
+func (c *Column[T]) versions() *Versions                { return c.changes }
+func (c *Column[T]) track(rows bool) (*Versions, error) { return c.Track(rows) }
 
 // Name is the column's name. Fixed at AddColumn; safe from any goroutine.
 func (c *Column[T]) Name() string { return c.label }

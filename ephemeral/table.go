@@ -66,6 +66,7 @@ type column interface {
 	boolOffsets() []uintptr  // byte offsets of the element's bools
 	elemType() reflect.Type  // the element type (snapshot fingerprint)
 	versions() *Versions     // change detection, nil unless tracked
+	track(rows bool) (*Versions, error)
 }
 
 // NewTable declares a table. It returns a *DefinitionError (errors.Is

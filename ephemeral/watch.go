@@ -83,6 +83,7 @@ type RowCopy[V any] struct {
 type rowField struct {
 	off, size uintptr
 	src       []byte // the column's memory, pin-stable
+	word      bool   // a 4- or 8-byte value aligned to its size: copied as one word
 }
 
 // NewRowCopy pairs the fields of V with t's columns. It returns a
@@ -117,7 +118,9 @@ func NewRowCopy[V any](t *Table) (*RowCopy[V], error) {
 			return nil, &DefinitionError{Table: t.name, Column: name, Err: ErrRowCopy,
 				Detail: "field " + typ.String() + "." + f.Name + " of type " + f.Type.String() + "; the table's columns: " + t.columnList()}
 		}
-		rc.fields = append(rc.fields, rowField{off: f.Offset, size: f.Type.Size(), src: t.cols[src].raw()})
+		size := f.Type.Size()
+		word := (size == 4 || size == 8) && uintptr(f.Type.Align()) == size
+		rc.fields = append(rc.fields, rowField{off: f.Offset, size: size, src: t.cols[src].raw(), word: word})
 	}
 	return rc, nil
 }
@@ -144,6 +147,13 @@ func (rc *RowCopy[V]) Copy(dst *V, row uint32) {
 	out := unsafe.Slice((*byte)(unsafe.Pointer(dst)), unsafe.Sizeof(*dst))
 	for _, f := range rc.fields {
 		at := uintptr(row) * f.size
-		copy(out[f.off:f.off+f.size], f.src[at:at+f.size])
+		switch {
+		case f.word && f.size == 4:
+			*(*uint32)(unsafe.Pointer(&out[f.off])) = *(*uint32)(unsafe.Pointer(&f.src[at]))
+		case f.word:
+			*(*uint64)(unsafe.Pointer(&out[f.off])) = *(*uint64)(unsafe.Pointer(&f.src[at]))
+		default:
+			copy(out[f.off:f.off+f.size], f.src[at:at+f.size])
+		}
 	}
 }

@@ -52,8 +52,9 @@ type Builder struct {
 	resources  []frame.Resource
 	systems    []systems.System
 	hooks      []func(*scheduler.Hook) error
-	indexes    []systems.Index // AddIndex (index.go)
-	offIndexes []string        // AddIndex under WithoutIndexes: the names only
+	indexes    []systems.Index      // AddIndex (index.go)
+	subs       []systems.Subscriber // Subscribe (subscribe.go)
+	offIndexes []string             // AddIndex under WithoutIndexes: the names only
 }
 
 // NewBuilder returns a builder configured by opts (applied in order, a
@@ -438,6 +439,9 @@ func (b *Builder) Build() (*World, error) {
 	if err == nil && len(b.indexes) > 0 {
 		up = newUpkeep(b.indexes)
 		err = s.SetIndexUpkeep(up)
+	}
+	for i := 0; err == nil && i < len(b.subs); i++ {
+		err = s.AddSubscriber(b.subs[i])
 	}
 	for i := 0; err == nil && i < len(b.systems); i++ {
 		err = s.Add(b.systems[i])

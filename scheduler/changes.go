@@ -23,6 +23,11 @@ func (s *Scheduler) bindChanges() {
 	for p := range s.phases {
 		s.bindPhaseChanges(p, add)
 	}
+	for _, sub := range s.subs {
+		for _, v := range sub.SubscribedVersions() {
+			add(v)
+		}
+	}
 }
 
 func (s *Scheduler) bindPhaseChanges(p int, add func(*ephemeral.Versions)) {
@@ -49,5 +54,8 @@ func (s *Scheduler) bindPhaseChanges(p int, add func(*ephemeral.Versions)) {
 func (s *Scheduler) MarkAllChanged() {
 	for _, v := range s.versions {
 		v.MarkAll()
+	}
+	for _, sub := range s.subs {
+		sub.Reset()
 	}
 }

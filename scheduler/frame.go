@@ -102,6 +102,7 @@ func (s *Scheduler) Frame(dt float64) error {
 		r.EventsUnread += b.TakeUnread()
 	}
 	s.changed("frame end", true) // the event views moved
+	s.syncSubscribers()
 	r.Remaining = s.clock.t.Remaining
 	s.clock.t.Frames++
 	r.stale = true

@@ -108,6 +108,7 @@ type Scheduler struct {
 	bufs     []*commands.Buffer // playback scratch
 	meter    allocMeter
 	upkeep   systems.IndexUpkeep   // the world's indexes, nil without any (index.go)
+	subs     []systems.Subscriber  // the world's subscriptions, synced at the frame's end (subscribe.go)
 	idxErr   error                 // the frame's first index error of a playback's or the host's sync
 	versions []*ephemeral.Versions // tracked columns and added rows the manifests name (changes.go)
 }
