@@ -1,0 +1,218 @@
+package runq
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tickwork/tickwork/schema"
+)
+
+// Column is one field of a prepared query's result: its name (the
+// generated row type's field name) and its kind.
+type Column struct {
+	Name string
+	Kind schema.TypeKind
+}
+
+// Query is a prepared run-time query: compiled once by [Prepare], run many
+// times with new arguments by [Query.Run]. A Query keeps its scratch (the
+// sort entries, the group table, the distinct set) and is used from one
+// goroutine at a time, between frames (as a generated query's NewQ);
+// prepare one per goroutine.
+type Query struct {
+	def    *schema.Query
+	bt     *boundTable
+	cols   []Column
+	args   []Value
+	budget int64
+
+	where      func(int) bool // nil: every row
+	probe      int            // the handle parameter of a point lookup, -1 if none
+	uniq, rest func(int) bool // a unique key lookup: the key conjunct, the others (nil: none)
+	items      []*ex          // per select item: its expression (nil for an aggregate or group key)
+	itemAgg    []int          // per select item: its aggregate, -1 if none
+	itemGroup  []int          // per select item: its group key, -1 if none
+	groups     []*ex
+	aggs       []aggSpec
+	order      []keySpec
+	limit      *ex
+	plan       string
+
+	// scratch, reused by every Run
+	rows    []Value
+	keys    []uint64
+	perm    []int32
+	seen    map[[maxDistinct]uint64]struct{}
+	gindex  map[[schema.MaxGroupKeys]uint64]int32
+	gstate  []group
+	accs    []acc
+	cmpFn   func(a, b int32) int
+	gcmpFn  func(a, b int32) int
+	visited int64
+}
+
+// maxDistinct bounds the select items of a distinct query the interpreter
+// runs.
+const maxDistinct = 8
+
+type aggSpec struct {
+	kind schema.AggKind
+	x    *ex
+	t    schema.TypeKind
+}
+
+// keySpec is one order key: an expression (ungrouped), or a group key, an
+// aggregate or a select item (grouped); desc reverses it.
+type keySpec struct {
+	x     *ex
+	group int
+	agg   int
+	item  int
+	desc  bool
+}
+
+// Columns are the result's fields in select order; Run's rows are
+// len(Columns()) values each.
+func (q *Query) Columns() []Column { return q.cols }
+
+// Params are the query's parameters in declaration order: Run's args.
+func (q *Query) Params() []*schema.Param { return q.def.Params }
+
+// Plan is how the interpreter runs the query: its access path and what it
+// does with the rows, in the generated Plan's words.
+func (q *Query) Plan() string { return q.plan }
+
+// SetBudget bounds the rows one Run visits (live rows scanned or probed;
+// checked per run of live rows of a chunk, so a Run may visit up to one
+// chunk's rows past it before it stops); n <= 0: no bound (the default).
+func (q *Query) SetBudget(n int64) { q.budget = n }
+
+// Visited is the rows the last Run visited.
+func (q *Query) Visited() int64 { return q.visited }
+
+func compile(cat *Catalog, def *schema.Query) (*Query, error) {
+	q := &Query{def: def, probe: -1, args: make([]Value, len(def.Params))}
+	pos := def.Pos
+	pos.File, pos.Line = textFile, 1
+	bad := func(p schema.Pos, what string) error {
+		return &Error{Pos: schema.Pos{File: textFile, Line: 1, Col: 1}, Kind: ErrUnsupported,
+			Msg: fmt.Sprintf("%s is not run by the interpreter yet; declare the query in the .tw file", what)}
+	}
+	switch {
+	case def.SetOp != nil:
+		return nil, bad(pos, "a set operation (union, intersect, except)")
+	case def.From == nil || def.From.Kind != schema.RowVar:
+		return nil, bad(pos, "a query over an event table")
+	case len(def.Joins) > 0:
+		return nil, bad(pos, "a join")
+	case len(def.Windows) > 0:
+		return nil, bad(pos, "a window function")
+	case len(def.Exists) > 0:
+		return nil, bad(pos, "exists")
+	case len(def.After) > 0:
+		return nil, bad(pos, "keyset pagination (after)")
+	case def.Distinct && len(def.Select) > maxDistinct:
+		return nil, bad(pos, fmt.Sprintf("distinct over more than %d items", maxDistinct))
+	}
+	bt := cat.tables[def.From.Table.Name]
+	if bt == nil {
+		return nil, &Error{Pos: schema.Pos{File: textFile, Line: 1, Col: 1}, Kind: ErrCatalog,
+			Msg: "table " + def.From.Table.Name + " is not bound in the catalog; bind it (BindTable, BindColumn) before Prepare"}
+	}
+	q.bt = bt
+	c := &compiler{cat: cat, from: def.From, bt: bt, q: q}
+	cond := func(e schema.Expr) func(int) bool {
+		if e == nil {
+			return nil
+		}
+		return c.expr(e).b
+	}
+	q.where = cond(def.Where)
+	if def.Probe != nil {
+		q.probe = def.Probe.Index
+	}
+	if def.Unique != nil {
+		q.uniq, q.rest = cond(def.Unique.Cond), cond(def.Unique.Rest)
+	}
+	for _, g := range def.GroupBy {
+		q.groups = append(q.groups, c.expr(g))
+	}
+	for _, a := range def.Aggregates {
+		s := aggSpec{kind: a.Kind, t: kindOf(a.T)}
+		if a.X != nil {
+			s.x = c.expr(a.X)
+		}
+		q.aggs = append(q.aggs, s)
+	}
+	for _, it := range def.Select {
+		var x *ex
+		agg := -1
+		switch {
+		case it.Agg != nil:
+			agg = it.Agg.Index
+		case it.Group < 0:
+			x = c.expr(it.Expr)
+		}
+		q.items, q.itemAgg, q.itemGroup = append(q.items, x), append(q.itemAgg, agg), append(q.itemGroup, it.Group)
+		q.cols = append(q.cols, Column{Name: it.Name, Kind: kindOf(it.T)})
+	}
+	for _, k := range def.OrderBy {
+		s := keySpec{group: k.Group, agg: -1, item: k.Item, desc: k.Desc}
+		switch {
+		case k.Agg != nil:
+			s.agg = k.Agg.Index
+		case len(def.GroupBy) == 0 && k.Item >= 0:
+			s.x = q.items[k.Item]
+		case len(def.GroupBy) == 0:
+			s.x = c.expr(k.Expr)
+		}
+		q.order = append(q.order, s)
+	}
+	if def.Limit != nil {
+		q.limit = c.expr(def.Limit)
+	}
+	if c.err != nil {
+		c.err.Pos = schema.Pos{File: textFile, Line: 1, Col: 1}
+		return nil, c.err
+	}
+	q.cmpFn = q.cmpRows
+	q.gcmpFn = q.cmpGroups
+	q.plan = q.describe()
+	return q, nil
+}
+
+func (q *Query) describe() string {
+	d := q.def
+	var parts []string
+	name := d.From.Table.Name
+	switch {
+	case q.probe >= 0:
+		parts = append(parts, "probe "+name+" by handle param "+d.Probe.Name)
+	case d.Unique != nil:
+		parts = append(parts, "scan "+name+" (ascending index) for unique key "+d.Unique.Column.Name+": stop at the first match")
+	default:
+		s := "scan " + name + " (ascending index)"
+		if d.Index != nil {
+			s += fmt.Sprintf("; the planner's index %s (%s walk) is not walked by the interpreter yet: the scan gives the same rows", d.Index.Index.Name, d.Index.Walk)
+		}
+		parts = append(parts, s)
+	}
+	if d.Where != nil {
+		parts = append(parts, "filter")
+	}
+	if len(d.GroupBy) > 0 {
+		parts = append(parts, "group by a hash map, groups sorted by key")
+	} else if len(d.Aggregates) > 0 {
+		parts = append(parts, "aggregate")
+	}
+	if d.Distinct {
+		parts = append(parts, "distinct set")
+	}
+	if len(d.OrderBy) > 0 {
+		parts = append(parts, "stable sort by the order keys (ties: "+map[bool]string{true: "group key order", false: "index"}[len(d.GroupBy) > 0]+")")
+	}
+	if d.Limit != nil {
+		parts = append(parts, "limit")
+	}
+	return strings.Join(parts, "; ")
+}
