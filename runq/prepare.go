@@ -3,6 +3,7 @@ package runq
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/tickwork/tickwork/schema"
@@ -36,7 +37,7 @@ func Prepare(cat *Catalog, text string) (*Query, error) {
 	}
 	f, err := schema.Parse(textFile, []byte(text))
 	if err != nil {
-		return nil, fromSchema(err, 0)
+		return nil, fromSchema(err, textFile, 0)
 	}
 	if len(f.Decls) != 1 || f.Decls[0].Query == nil {
 		p := schema.Pos{File: textFile, Line: 1, Col: 1}
@@ -49,15 +50,16 @@ func Prepare(cat *Catalog, text string) (*Query, error) {
 	full := cat.src + "\n" + text
 	s, err := schema.Load(cat.file, []byte(full))
 	if err != nil {
-		return nil, fromSchema(err, cat.lines+1)
+		return nil, fromSchema(err, cat.file, cat.lines+1)
 	}
 	def := s.Queries[len(s.Queries)-1]
-	return compile(cat, def)
+	return compile(cat, def, cat.lines+1)
 }
 
 // fromSchema maps the first schema error in the query's lines (those
-// after skip lines of the catalog's source) to an *Error of the text.
-func fromSchema(err error, skip int) error {
+// after skip lines of the catalog's source file) to an *Error of the text,
+// positions in its message included.
+func fromSchema(err error, file string, skip int) error {
 	var list schema.ErrorList
 	if !errors.As(err, &list) || len(list) == 0 {
 		return &Error{Pos: schema.Pos{File: textFile}, Kind: ErrQuery, Msg: err.Error()}
@@ -69,8 +71,21 @@ func fromSchema(err error, skip int) error {
 			break
 		}
 	}
-	p := schema.Pos{File: textFile, Line: max(pick.Pos.Line-skip, 1), Col: max(pick.Pos.Col, 1)}
-	return &Error{Pos: p, Kind: ErrQuery, Msg: pick.Msg, cause: pick}
+	msg := regexp.MustCompile(regexp.QuoteMeta(file)+`:(\d+):(\d+)`).ReplaceAllStringFunc(pick.Msg, func(m string) string {
+		var line, col int
+		fmt.Sscanf(m[len(file):], ":%d:%d", &line, &col)
+		if line <= skip {
+			return m
+		}
+		return fmt.Sprintf("%s:%d:%d", textFile, line-skip, col)
+	})
+	return &Error{Pos: textPos(pick.Pos, skip), Kind: ErrQuery, Msg: msg, cause: pick}
+}
+
+// textPos is p, a position of the catalog's source followed by the query
+// text, in the text (skip: the source's lines).
+func textPos(p schema.Pos, skip int) schema.Pos {
+	return schema.Pos{File: textFile, Line: max(p.Line-skip, 1), Col: max(p.Col, 1)}
 }
 
 func declPos(f *schema.File, i int) (line, col int) {

@@ -90,33 +90,34 @@ func (q *Query) SetBudget(n int64) { q.budget = n }
 // Visited is the rows the last Run visited.
 func (q *Query) Visited() int64 { return q.visited }
 
-func compile(cat *Catalog, def *schema.Query) (*Query, error) {
+func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 	q := &Query{def: def, probe: -1, args: make([]Value, len(def.Params))}
 	pos := def.Pos
-	pos.File, pos.Line = textFile, 1
 	bad := func(p schema.Pos, what string) error {
-		return &Error{Pos: schema.Pos{File: textFile, Line: 1, Col: 1}, Kind: ErrUnsupported,
+		return &Error{Pos: textPos(p, skip), Kind: ErrUnsupported,
 			Msg: fmt.Sprintf("%s is not run by the interpreter yet; declare the query in the .tw file", what)}
 	}
 	switch {
 	case def.SetOp != nil:
 		return nil, bad(pos, "a set operation (union, intersect, except)")
-	case def.From == nil || def.From.Kind != schema.RowVar:
-		return nil, bad(pos, "a query over an event table")
+	case def.From == nil:
+		return nil, bad(pos, "a query without a from table")
+	case def.From.Kind != schema.RowVar:
+		return nil, bad(def.From.Pos, "a query over an event table")
 	case len(def.Joins) > 0:
-		return nil, bad(pos, "a join")
+		return nil, bad(def.Joins[0].Pos, "a join")
 	case len(def.Windows) > 0:
-		return nil, bad(pos, "a window function")
+		return nil, bad(def.Windows[0].Pos, "a window function")
 	case len(def.Exists) > 0:
-		return nil, bad(pos, "exists")
+		return nil, bad(def.Exists[0].Pos, "exists")
 	case len(def.After) > 0:
-		return nil, bad(pos, "keyset pagination (after)")
+		return nil, bad(def.After[0].Position(), "keyset pagination (after)")
 	case def.Distinct && len(def.Select) > maxDistinct:
 		return nil, bad(pos, fmt.Sprintf("distinct over more than %d items", maxDistinct))
 	}
 	bt := cat.tables[def.From.Table.Name]
 	if bt == nil {
-		return nil, &Error{Pos: schema.Pos{File: textFile, Line: 1, Col: 1}, Kind: ErrCatalog,
+		return nil, &Error{Pos: textPos(def.From.Pos, skip), Kind: ErrCatalog,
 			Msg: "table " + def.From.Table.Name + " is not bound in the catalog; bind it (BindTable, BindColumn) before Prepare"}
 	}
 	q.bt = bt
@@ -172,7 +173,7 @@ func compile(cat *Catalog, def *schema.Query) (*Query, error) {
 		q.limit = c.expr(def.Limit)
 	}
 	if c.err != nil {
-		c.err.Pos = schema.Pos{File: textFile, Line: 1, Col: 1}
+		c.err.Pos = textPos(c.err.Pos, skip)
 		return nil, c.err
 	}
 	q.cmpFn = q.cmpRows
