@@ -38,8 +38,8 @@ func (q *Query) Run(dst []Value, args []Value) ([]Value, error) {
 		return dst, &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: %d arguments for %d parameters", len(args), len(q.args))}
 	}
 	for i, a := range args {
-		if want := q.def.Params[i].Type.Kind; a.kind != want {
-			return dst, &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: argument %d (%s) is a %v, want %v", i, q.def.Params[i].Name, kindName(a.kind), kindName(want))}
+		if want := q.def.Params[i].Type; a.kind != want.Kind {
+			return dst, &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: argument %d (%s) is a %v, want %v", i, q.def.Params[i].Name, kindName(a.kind), want)}
 		}
 	}
 	copy(q.args, args)
