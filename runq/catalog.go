@@ -111,3 +111,50 @@ func BindColumn[T int32 | int64 | float32 | float64 | bool | tickwork.Handle](c 
 	}
 	return &Error{Kind: ErrCatalog, Msg: fmt.Sprintf("runq: no column %q in table %s", col, table)}
 }
+
+// NewCatalogOf is NewCatalog(file, src) bound by bind, a generated
+// Tables.BindCatalog (tickwork-gen -catalog), which binds every table and
+// column of the schema: `runq.NewCatalogOf(kit.SchemaFile, kit.SchemaText,
+// tabs.BindCatalog)`. Errors: NewCatalog's, and bind's first (ErrCatalog).
+func NewCatalogOf(file, src string, bind func(tickwork.CatalogBinder) error) (*Catalog, error) {
+	c, err := NewCatalog(file, src)
+	if err != nil {
+		return nil, err
+	}
+	if err := bind(c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// BindInt32 is BindColumn for an int32 column (tickwork.CatalogBinder).
+func (c *Catalog) BindInt32(table, col string, d *tickwork.Column[int32]) error {
+	return BindColumn(c, table, col, d)
+}
+
+// BindInt64 is BindColumn for an int64 column (tickwork.CatalogBinder).
+func (c *Catalog) BindInt64(table, col string, d *tickwork.Column[int64]) error {
+	return BindColumn(c, table, col, d)
+}
+
+// BindFloat32 is BindColumn for a float32 column (tickwork.CatalogBinder).
+func (c *Catalog) BindFloat32(table, col string, d *tickwork.Column[float32]) error {
+	return BindColumn(c, table, col, d)
+}
+
+// BindFloat64 is BindColumn for a float64 column (tickwork.CatalogBinder).
+func (c *Catalog) BindFloat64(table, col string, d *tickwork.Column[float64]) error {
+	return BindColumn(c, table, col, d)
+}
+
+// BindBool is BindColumn for a bool column (tickwork.CatalogBinder).
+func (c *Catalog) BindBool(table, col string, d *tickwork.Column[bool]) error {
+	return BindColumn(c, table, col, d)
+}
+
+// BindHandle is BindColumn for a ref column (tickwork.CatalogBinder).
+func (c *Catalog) BindHandle(table, col string, d *tickwork.Column[tickwork.Handle]) error {
+	return BindColumn(c, table, col, d)
+}
+
+var _ tickwork.CatalogBinder = (*Catalog)(nil)

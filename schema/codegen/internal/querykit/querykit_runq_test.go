@@ -2,7 +2,6 @@ package querykit_test
 
 import (
 	"fmt"
-	"os"
 	"reflect"
 	"regexp"
 	"strings"
@@ -15,34 +14,12 @@ import (
 	kit "github.com/tickwork/tickwork/schema/codegen/internal/querykit"
 )
 
-// bindCatalog is the run-time catalog of querykit.tw bound to tabs.
+// bindCatalog is the run-time catalog of querykit.tw bound to tabs, as
+// the generated code provides it (tickwork-gen -catalog).
 func bindCatalog(t testing.TB, tabs *kit.Tables) *runq.Catalog {
 	t.Helper()
-	src, err := os.ReadFile("querykit.tw")
+	cat, err := runq.NewCatalogOf(kit.SchemaFile, kit.SchemaText, tabs.BindCatalog)
 	require.NoError(t, err)
-	cat, err := runq.NewCatalog("querykit.tw", string(src))
-	require.NoError(t, err)
-	must := func(err error) { t.Helper(); require.NoError(t, err) }
-	must(cat.BindTable("Person", tabs.Person.Table))
-	must(runq.BindColumn(cat, "Person", "Age", tabs.Person.Age))
-	must(runq.BindColumn(cat, "Person", "Score", tabs.Person.Score))
-	must(runq.BindColumn(cat, "Person", "W", tabs.Person.W))
-	must(runq.BindColumn(cat, "Person", "V", tabs.Person.V))
-	must(runq.BindColumn(cat, "Person", "On", tabs.Person.On))
-	must(runq.BindColumn(cat, "Person", "Friend", tabs.Person.Friend))
-	must(cat.BindTable("Place", tabs.Place.Table))
-	must(runq.BindColumn(cat, "Place", "X", tabs.Place.X))
-	must(runq.BindColumn(cat, "Place", "Y", tabs.Place.Y))
-	must(cat.BindTable("Tag", tabs.Tag.Table))
-	must(runq.BindColumn(cat, "Tag", "Mark", tabs.Tag.Mark))
-	must(cat.BindTable("Order", tabs.Order.Table))
-	must(runq.BindColumn(cat, "Order", "Buyer", tabs.Order.Buyer))
-	must(runq.BindColumn(cat, "Order", "Amount", tabs.Order.Amount))
-	must(runq.BindColumn(cat, "Order", "Price", tabs.Order.Price))
-	must(cat.BindTable("Badge", tabs.Badge.Table))
-	must(runq.BindColumn(cat, "Badge", "Code", tabs.Badge.Code))
-	must(runq.BindColumn(cat, "Badge", "Holder", tabs.Badge.Holder))
-	must(runq.BindColumn(cat, "Badge", "Weight", tabs.Badge.Weight))
 	return cat
 }
 
@@ -50,11 +27,9 @@ func bindCatalog(t testing.TB, tabs *kit.Tables) *runq.Catalog {
 // renamed RtNAME (a run-time query may not reuse a schema name).
 func declaredText(t testing.TB, name string) string {
 	t.Helper()
-	src, err := os.ReadFile("querykit.tw")
-	require.NoError(t, err)
-	m := regexp.MustCompile(`(?ms)^query ` + name + `\(.*?^}`).Find(src)
-	require.NotNil(t, m, "query %s in querykit.tw", name)
-	return strings.Replace(string(m), "query "+name+"(", "query Rt"+name+"(", 1)
+	m := regexp.MustCompile(`(?ms)^query ` + name + `\(.*?^}`).FindString(kit.SchemaText)
+	require.NotEmpty(t, m, "query %s in querykit.tw", name)
+	return strings.Replace(m, "query "+name+"(", "query Rt"+name+"(", 1)
 }
 
 // flatten is rows (a generated row slice, or one row) as runq values,
