@@ -47,6 +47,9 @@ type Query struct {
 	gstate  []group
 	accs    []acc
 	cmpFn   func(a, b int32) int
+	topFn   func(a, b int32) int
+	seq     []int64  // a top-N's slots: scan position
+	tmp     []uint64 // a top-N's key of the current row
 	gcmpFn  func(a, b int32) int
 	visited int64
 }
@@ -177,6 +180,7 @@ func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 		return nil, c.err
 	}
 	q.cmpFn = q.cmpRows
+	q.topFn = q.cmpSlots
 	q.gcmpFn = q.cmpGroups
 	q.plan = q.describe()
 	return q, nil

@@ -59,13 +59,19 @@ func (q *Query) Run(dst []Value, args []Value) ([]Value, error) {
 		}
 		return q.emitGroups(dst, limit), nil
 	}
-	if err := q.collect(limit); err != nil {
-		return dst, err
+	if len(q.order) > 0 && limit >= 0 {
+		if err := q.collectTop(limit); err != nil {
+			return dst, err
+		}
+	} else {
+		if err := q.collect(limit); err != nil {
+			return dst, err
+		}
+		if len(q.order) > 0 {
+			slices.SortStableFunc(q.perm, q.cmpFn)
+		}
 	}
 	n := len(q.perm)
-	if len(q.order) > 0 {
-		slices.SortStableFunc(q.perm, q.cmpFn)
-	}
 	if limit >= 0 && int64(n) > limit {
 		n = int(limit)
 	}
