@@ -59,6 +59,11 @@ func equal[T bool | tickwork.Handle](op schema.BinaryOp, x, y func(int) T) func(
 }
 
 func (c *compiler) binary(e *schema.Binary) *ex {
+	if c.err == nil {
+		if f := c.fusedCompare(e); f != nil {
+			return &ex{k: schema.Bool, b: f}
+		}
+	}
 	x, y := c.expr(e.X), c.expr(e.Y)
 	if c.err != nil {
 		return &ex{}
