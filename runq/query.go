@@ -62,6 +62,7 @@ type aggSpec struct {
 	kind schema.AggKind
 	x    *ex
 	t    schema.TypeKind
+	add  adder
 }
 
 // keySpec is one order key: an expression (ungrouped), or a group key, an
@@ -145,6 +146,9 @@ func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 		s := aggSpec{kind: a.Kind, t: kindOf(a.T)}
 		if a.X != nil {
 			s.x = c.expr(a.X)
+		}
+		if c.err == nil {
+			s.add = makeAdder(&s)
 		}
 		q.aggs = append(q.aggs, s)
 	}

@@ -229,8 +229,9 @@ func (q *Query) runGroups() error {
 				q.gindex[gr.key] = g
 			}
 		}
+		accs := q.accs[int(g)*na : int(g)*na+na]
 		for i := range q.aggs {
-			q.accumulate(&q.aggs[i], &q.accs[int(g)*na+i], r)
+			q.aggs[i].add(&accs[i], r)
 		}
 		return true
 	})
@@ -243,38 +244,6 @@ func (q *Query) newGroup(g group) int32 {
 	}
 	q.perm = append(q.perm, int32(len(q.gstate)-1))
 	return int32(len(q.gstate) - 1)
-}
-
-// accumulate adds row r to aggregate a's accumulator (docs/schema.md,
-// Queries: sums in float64 in result order; min/max by the total order,
-// the first of equal values staying).
-func (q *Query) accumulate(a *aggSpec, s *acc, r int) {
-	switch a.kind {
-	case schema.Count:
-		s.n++
-		return
-	case schema.Sum, schema.Avg:
-		s.n++
-		switch a.x.k {
-		case schema.Int32:
-			v := a.x.i32(r)
-			s.i += int64(v)
-			s.f += float64(v)
-		case schema.Int64:
-			v := a.x.i64(r)
-			s.i += v
-			s.f += float64(v)
-		case schema.Float32:
-			s.f += float64(a.x.f32(r))
-		case schema.Float64:
-			s.f += a.x.f64(r)
-		}
-		return
-	}
-	v := a.x.value(r)
-	if !s.ok || better(a.kind == schema.Max, v, s.m) {
-		s.m, s.ok = v, true
-	}
 }
 
 // better: v replaces the min (max false) or max m.
