@@ -2,6 +2,7 @@ package runq_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -104,6 +105,29 @@ func TestRunResults(t *testing.T) {
 	require.Equal(t, []uint32{4}, idx(run("query Q(s: int64) { from Unit u where u.Serial == s select u }", runq.I64(4)), 1))
 	require.Equal(t, []runq.Value{runq.I32(0)}, run("query Q(h: ref Unit) { from Unit u where u == h select u.Health }", runq.Ref(a.units[3])))
 	require.Empty(t, run("query Q(h: ref Unit) { from Unit u where u == h select u.Health }", runq.Ref(0)))
+	// every comparison of a float column with a constant, a parameter and
+	// an expression, NaN and the zeros included, as Go compares
+	ops := map[string]func(a, b float32) bool{"==": func(a, b float32) bool { return a == b }, "!=": func(a, b float32) bool { return a != b },
+		"<": func(a, b float32) bool { return a < b }, "<=": func(a, b float32) bool { return a <= b },
+		">": func(a, b float32) bool { return a > b }, ">=": func(a, b float32) bool { return a >= b }}
+	for op, f := range ops {
+		for _, c := range []float32{0, 3, nan} {
+			var want int64
+			for _, x := range xs {
+				if f(x, c) {
+					want++
+				}
+			}
+			got := run("query Q(c: float32) { from Unit u where u.X "+op+" c select count() }", runq.F32(c))
+			require.Equal(t, want, got[0].Int64(), "u.X %s %v (parameter)", op, c)
+			got = run("query Q(c: float32) { from Unit u where u.X + 0.0 "+op+" c select count() }", runq.F32(c))
+			require.Equal(t, want, got[0].Int64(), "u.X + 0.0 %s %v (expression)", op, c)
+			if c == c {
+				got = run(fmt.Sprintf("query Q() { from Unit u where u.X %s %v select count() }", op, c))
+				require.Equal(t, want, got[0].Int64(), "u.X %s %v (constant)", op, c)
+			}
+		}
+	}
 }
 
 // TestRunAllocatesNothingOnceWarm: a point lookup and a filter, run again
