@@ -65,7 +65,7 @@ func TestRunChecksArguments(t *testing.T) {
 func TestRunResults(t *testing.T) {
 	a := newArena(t, 1, 0)
 	nan := float32(math.NaN())
-	xs := []float32{3, nan, -0.0, 1, float32(math.Copysign(0, -1)), 3, float32(math.Inf(-1))}
+	xs := []float32{3, nan, 0, 1, float32(math.Copysign(0, -1)), 3, float32(math.Inf(-1))}
 	for i, x := range xs {
 		h, err := a.unit.Insert()
 		require.NoError(t, err)
