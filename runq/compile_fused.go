@@ -63,13 +63,19 @@ func cmpColumn[T number](op schema.BinaryOp, s []T, lit *T, arg *Value) func(int
 // parameter of C's type, into one closure; nil when e is not of that shape
 // (the generic path then compiles it).
 func (c *compiler) fusedCompare(e *schema.Binary) func(int) bool {
+	f, _ := c.fused(e)
+	return f
+}
+
+// fused is fusedCompare's closure and selector.
+func (c *compiler) fused(e *schema.Binary) (func(int) bool, *selector) {
 	cr, ok := e.X.(*schema.ColRef)
 	if !ok || cr.Var != c.from || !e.Op.IsComparison() {
-		return nil
+		return nil, nil
 	}
 	bc := c.bt.cols[cr.Column.Index]
 	if !bc.ok {
-		return nil
+		return nil, nil
 	}
 	var arg *Value
 	var lit *ex
@@ -79,7 +85,7 @@ func (c *compiler) fusedCompare(e *schema.Binary) func(int) bool {
 	case *schema.Lit:
 		lit = c.lit(y, cr.Column.Type.Kind)
 	default:
-		return nil
+		return nil, nil
 	}
 	switch cr.Column.Type.Kind {
 	case schema.Int32:
@@ -88,28 +94,28 @@ func (c *compiler) fusedCompare(e *schema.Binary) func(int) bool {
 			v := lit.i32(0)
 			p = &v
 		}
-		return cmpColumn(e.Op, bc.i32, p, arg)
+		return cmpColumn(e.Op, bc.i32, p, arg), cmpSelector(e.Op, bc.i32, p, arg)
 	case schema.Int64:
 		var p *int64
 		if lit != nil {
 			v := lit.i64(0)
 			p = &v
 		}
-		return cmpColumn(e.Op, bc.i64, p, arg)
+		return cmpColumn(e.Op, bc.i64, p, arg), cmpSelector(e.Op, bc.i64, p, arg)
 	case schema.Float32:
 		var p *float32
 		if lit != nil {
 			v := lit.f32(0)
 			p = &v
 		}
-		return cmpColumn(e.Op, bc.f32, p, arg)
+		return cmpColumn(e.Op, bc.f32, p, arg), cmpSelector(e.Op, bc.f32, p, arg)
 	case schema.Float64:
 		var p *float64
 		if lit != nil {
 			v := lit.f64(0)
 			p = &v
 		}
-		return cmpColumn(e.Op, bc.f64, p, arg)
+		return cmpColumn(e.Op, bc.f64, p, arg), cmpSelector(e.Op, bc.f64, p, arg)
 	}
-	return nil
+	return nil, nil
 }

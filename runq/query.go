@@ -27,11 +27,14 @@ type Query struct {
 	budget int64
 
 	where      func(int) bool // nil: every row
-	probe      int            // the handle parameter of a point lookup, -1 if none
-	uniq, rest func(int) bool // a unique key lookup: the key conjunct, the others (nil: none)
-	items      []*ex          // per select item: its expression (nil for an aggregate or group key)
-	itemAgg    []int          // per select item: its aggregate, -1 if none
-	itemGroup  []int          // per select item: its group key, -1 if none
+	sel        *selector      // where over spans of rows (nil: every row)
+	selBuf     []int32
+	probe      int               // the handle parameter of a point lookup, -1 if none
+	uniq, rest func(int) bool    // a unique key lookup: the key conjunct, the others (nil: none)
+	items      []*ex             // per select item: its expression (nil for an aggregate or group key)
+	vals       []func(int) Value // an ungrouped query's items as Value closures
+	itemAgg    []int             // per select item: its aggregate, -1 if none
+	itemGroup  []int             // per select item: its group key, -1 if none
 	groups     []*ex
 	aggs       []aggSpec
 	order      []keySpec
@@ -133,6 +136,9 @@ func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 		return c.expr(e).b
 	}
 	q.where = cond(def.Where)
+	if q.where != nil && c.err == nil {
+		q.sel = c.selectorOf(def.Where, q.where)
+	}
 	if def.Probe != nil {
 		q.probe = def.Probe.Index
 	}
@@ -182,6 +188,11 @@ func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 	if c.err != nil {
 		c.err.Pos = textPos(c.err.Pos, skip)
 		return nil, c.err
+	}
+	if len(def.GroupBy) == 0 && len(def.Aggregates) == 0 {
+		for i, x := range q.items {
+			q.vals = append(q.vals, c.valueOf(def.Select[i].Expr, x))
+		}
 	}
 	q.cmpFn = q.cmpRows
 	q.topFn = q.cmpSlots

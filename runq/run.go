@@ -59,7 +59,18 @@ func (q *Query) Run(dst []Value, args []Value) ([]Value, error) {
 		}
 		return q.emitGroups(dst, limit), nil
 	}
-	if len(q.order) > 0 && limit >= 0 {
+	if len(q.order) == 0 {
+		// rows in scan order: collect straight into dst
+		scratch := q.rows
+		q.rows = dst[:0]
+		err := q.collect(limit)
+		dst, q.rows = q.rows, scratch
+		if err != nil {
+			return dst[:0], err
+		}
+		return dst, nil
+	}
+	if limit >= 0 {
 		if err := q.collectTop(limit); err != nil {
 			return dst, err
 		}
@@ -109,6 +120,15 @@ func (q *Query) scan(fn func(r int) bool) error {
 			if q.budget > 0 && q.visited > q.budget {
 				return &Error{Kind: ErrBudget, Msg: fmt.Sprintf("runq: query visited %d rows, more than its budget of %d; raise it (SetBudget) or narrow the where", q.visited, q.budget)}
 			}
+			if q.uniq == nil && q.sel != nil {
+				q.selBuf = q.sel.span(base+lo, base+hi, q.selBuf[:0])
+				for _, r := range q.selBuf {
+					if !fn(int(r)) {
+						return nil
+					}
+				}
+				continue
+			}
 			for r := base + lo; r < base+hi; r++ {
 				if q.uniq != nil {
 					if q.uniq(r) {
@@ -146,8 +166,8 @@ func (q *Query) collect(limit int64) error {
 	}
 	return q.scan(func(r int) bool {
 		start := len(q.rows)
-		for _, x := range q.items {
-			q.rows = append(q.rows, x.value(r))
+		for _, v := range q.vals {
+			q.rows = append(q.rows, v(r))
 		}
 		if q.def.Distinct {
 			var k [maxDistinct]uint64
