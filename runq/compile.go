@@ -318,3 +318,27 @@ func (c *compiler) valueOf(e schema.Expr, x *ex) func(int) Value {
 	}
 	return x.value
 }
+
+// keyOf is x's ordering key (orderKey's) as one closure, reversed for
+// desc.
+func keyOf(x *ex, desc bool) func(int) uint64 {
+	var flip uint64
+	if desc {
+		flip = ^uint64(0)
+	}
+	switch x.k {
+	case schema.Int32:
+		f := x.i32
+		return func(r int) uint64 { return uint64(uint32(f(r))^1<<31) ^ flip }
+	case schema.Int64:
+		f := x.i64
+		return func(r int) uint64 { return uint64(f(r)) ^ 1<<63 ^ flip }
+	case schema.Float32:
+		f := x.f32
+		return func(r int) uint64 { return uint64(tickwork.QueryFloatKey32(f(r))) ^ flip }
+	case schema.Float64:
+		f := x.f64
+		return func(r int) uint64 { return tickwork.QueryFloatKey64(f(r)) ^ flip }
+	}
+	return func(r int) uint64 { return orderKey(x.value(r)) ^ flip }
+}

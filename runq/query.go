@@ -72,6 +72,7 @@ type aggSpec struct {
 // aggregate or a select item (grouped); desc reverses it.
 type keySpec struct {
 	x     *ex
+	key   func(int) uint64 // ungrouped: x's ordering key, desc applied
 	group int
 	agg   int
 	item  int
@@ -179,6 +180,9 @@ func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 			s.x = q.items[k.Item]
 		case len(def.GroupBy) == 0:
 			s.x = c.expr(k.Expr)
+		}
+		if s.x != nil && c.err == nil {
+			s.key = keyOf(s.x, s.desc)
 		}
 		q.order = append(q.order, s)
 	}

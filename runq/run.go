@@ -181,11 +181,7 @@ func (q *Query) collect(limit int64) error {
 			q.seen[k] = struct{}{}
 		}
 		for _, o := range q.order {
-			k := orderKey(o.x.value(r))
-			if o.desc {
-				k = ^k
-			}
-			q.keys = append(q.keys, k)
+			q.keys = append(q.keys, o.key(r))
 		}
 		q.perm = append(q.perm, int32(len(q.perm)))
 		return !early || int64(len(q.perm)) < limit

@@ -27,11 +27,7 @@ func (q *Query) collectTop(limit int64) error {
 	var n int64 // rows passed, the scan position
 	err := q.scan(func(r int) bool {
 		for i, o := range q.order {
-			k := orderKey(o.x.value(r))
-			if o.desc {
-				k = ^k
-			}
-			key[i] = k
+			key[i] = o.key(r)
 		}
 		if q.def.Distinct {
 			var k [maxDistinct]uint64
@@ -62,8 +58,8 @@ func (q *Query) collectTop(limit int64) error {
 		}
 		q.seq[s] = n
 		copy(q.slotKey(s), key)
-		for i, x := range q.items {
-			q.rows[int(s)*w+i] = x.value(r)
+		for i, v := range q.vals {
+			q.rows[int(s)*w+i] = v(r)
 		}
 		if full {
 			q.siftDown(0)
