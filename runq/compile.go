@@ -42,11 +42,12 @@ func (e *ex) value(r int) Value {
 // compiler turns a checked query's expressions into closures bound to a
 // catalog's slices and to the prepared query's argument array.
 type compiler struct {
-	cat  *Catalog
-	from *schema.Var
-	bt   *boundTable
-	q    *Query
-	err  *Error
+	joinIndex map[*schema.Var]int // a join variable's join
+	cat       *Catalog
+	from      *schema.Var
+	bt        *boundTable
+	q         *Query
+	err       *Error
 }
 
 func (c *compiler) unsupported(p schema.Pos, what string) {
@@ -79,8 +80,12 @@ func (c *compiler) expr(e schema.Expr) *ex {
 	case *schema.ParamRef:
 		return c.param(e)
 	case *schema.VarRef:
+		if ji, ok := c.joinIndex[e.Var]; ok {
+			jh := c.q.jh
+			return &ex{k: schema.Ref, h: func(int) tickwork.Handle { return jh[ji] }}
+		}
 		if e.Var != c.from {
-			c.unsupported(e.Pos, "a joined row's handle")
+			c.unsupported(e.Pos, "this row's handle")
 			return &ex{}
 		}
 		tb := c.bt.tb
@@ -103,6 +108,14 @@ func (c *compiler) expr(e schema.Expr) *ex {
 		}
 		from, other := c.bt.tb, bt.tb
 		return &ex{k: schema.Bool, b: func(r int) bool { return other.IsAlive(tickwork.QueryHandle(from, r)) }}
+	case *schema.Probe:
+		ji, ok := c.joinIndex[e.Var]
+		if !ok {
+			c.unsupported(e.Pos, "found or missing of this row")
+			return &ex{}
+		}
+		jrow, found := c.q.jrow, e.Found
+		return &ex{k: schema.Bool, b: func(int) bool { return (jrow[ji] >= 0) == found }}
 	case *schema.Floor:
 		x := c.expr(e.X)
 		if x.k == schema.Float32 {
@@ -169,6 +182,9 @@ func (c *compiler) lit(e *schema.Lit, k schema.TypeKind) *ex {
 }
 
 func (c *compiler) col(e *schema.ColRef) *ex {
+	if ji, ok := c.joinIndex[e.Var]; ok {
+		return c.joinCol(e, ji)
+	}
 	if e.Var != c.from {
 		c.unsupported(e.Pos, "a joined row's column")
 		return &ex{}

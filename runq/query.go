@@ -2,6 +2,8 @@ package runq
 
 import (
 	"fmt"
+
+	"github.com/tickwork/tickwork"
 	"strings"
 
 	"github.com/tickwork/tickwork/schema"
@@ -27,7 +29,10 @@ type Query struct {
 	budget int64
 
 	where      func(int) bool // nil: every row
-	sel        *selector      // where over spans of rows (nil: every row)
+	joins      []joinSpec
+	jrow       []int             // per join: the current from row's joined row, -1 if none
+	jh         []tickwork.Handle // per join: its handle, zero if none
+	sel        *selector         // where over spans of rows (nil: every row)
 	selBuf     []int32
 	probe      int               // the handle parameter of a point lookup, -1 if none
 	uniq, rest func(int) bool    // a unique key lookup: the key conjunct, the others (nil: none)
@@ -112,8 +117,6 @@ func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 		return nil, bad(pos, "a query without a from table")
 	case def.From.Kind != schema.RowVar:
 		return nil, bad(def.From.Pos, "a query over an event table")
-	case len(def.Joins) > 0:
-		return nil, bad(def.Joins[0].Pos, "a join")
 	case len(def.Windows) > 0:
 		return nil, bad(def.Windows[0].Pos, "a window function")
 	case len(def.Exists) > 0:
@@ -129,7 +132,8 @@ func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 			Msg: "table " + def.From.Table.Name + " is not bound in the catalog; bind it (BindTable, BindColumn) before Prepare"}
 	}
 	q.bt = bt
-	c := &compiler{cat: cat, from: def.From, bt: bt, q: q}
+	c := &compiler{cat: cat, from: def.From, bt: bt, q: q, joinIndex: map[*schema.Var]int{}}
+	c.compileJoins(def)
 	cond := func(e schema.Expr) func(int) bool {
 		if e == nil {
 			return nil
@@ -137,7 +141,7 @@ func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 		return c.expr(e).b
 	}
 	q.where = cond(def.Where)
-	if q.where != nil && c.err == nil {
+	if q.where != nil && c.err == nil && len(def.Joins) == 0 {
 		q.sel = c.selectorOf(def.Where, q.where)
 	}
 	if def.Probe != nil {

@@ -107,7 +107,7 @@ func (q *Query) scan(fn func(r int) bool) error {
 	tb := q.bt.tb
 	if q.probe >= 0 {
 		q.visited = 1
-		if r := tb.Lease().Find(q.args[q.probe].Handle()); r >= 0 && (q.where == nil || q.where(r)) {
+		if r := tb.Lease().Find(q.args[q.probe].Handle()); r >= 0 && q.probeJoins(r) && (q.where == nil || q.where(r)) {
 			fn(r)
 		}
 		return nil
@@ -132,11 +132,14 @@ func (q *Query) scan(fn func(r int) bool) error {
 			for r := base + lo; r < base+hi; r++ {
 				if q.uniq != nil {
 					if q.uniq(r) {
-						if q.rest == nil || q.rest(r) {
+						if q.probeJoins(r) && (q.rest == nil || q.rest(r)) {
 							fn(r)
 						}
 						return nil
 					}
+					continue
+				}
+				if len(q.joins) > 0 && !q.probeJoins(r) {
 					continue
 				}
 				if (q.where == nil || q.where(r)) && !fn(r) {

@@ -94,6 +94,11 @@ var rtCases = []rtCase{
 	{"Ages", func(q *kit.Queries, p rtParams) any { return q.Ages.Run(nil) }},
 	{"AgeW", func(q *kit.Queries, p rtParams) any { return q.AgeW.Run(nil) }},
 	{"BadgeByCode", func(q *kit.Queries, p rtParams) any { return q.BadgeByCode.Run(nil, p.code) }},
+	{"OrderBuyers", func(q *kit.Queries, p rtParams) any { return q.OrderBuyers.Run(nil) }},
+	{"OrdersLost", func(q *kit.Queries, p rtParams) any { return q.OrdersLost.Run(nil) }},
+	{"Placed", func(q *kit.Queries, p rtParams) any { return q.Placed.Run(nil) }},
+	{"Tagged", func(q *kit.Queries, p rtParams) any { return q.Tagged.Run(nil) }},
+	{"BadgeHolder", func(q *kit.Queries, p rtParams) any { return q.BadgeHolder.Run(nil, p.code) }},
 }
 
 // rtArgs are the arguments of prepared query q from p, by parameter name.
