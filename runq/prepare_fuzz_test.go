@@ -47,7 +47,7 @@ func FuzzPrepare(f *testing.F) {
 		"query Q() { from Unit u select distinct u.Health % 3 as H, u.X }",
 		"query Q(h: ref Unit) { from Unit u where u == h select u.Target, index(u) as I }",
 		"query Q(s: int64) { from Unit u where u.Serial == s and has(u, Hero) select u }",
-		"query Q() { from Unit u left join Unit t on u.Target join Hero h on u where t.Health > 3 or missing(t) select u, t.Health, h.Rank, t }",
+		"query Q() { from Unit u left join Unit t on u.Target join Hero h on u where t.Health > 3 or missing(t) select u, t.Health, h.Rank, t as T }",
 		"query Q(f: float64) { from Unit u where float64(u.X) * f + u.Speed > f select u, floor(u.Speed) as F }",
 	} {
 		f.Add(s)
