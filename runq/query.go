@@ -225,6 +225,16 @@ func (q *Query) describe() string {
 		}
 		parts = append(parts, s)
 	}
+	for _, j := range d.Joins {
+		kind, by := "inner", "the same entity's row of "+j.On.Name
+		if j.Left {
+			kind = "left"
+		}
+		if j.Via != nil {
+			by = "probe by " + j.On.Name + "." + j.Via.Name
+		}
+		parts = append(parts, kind+" join "+j.Table.Name+" "+j.Var.Name+": "+by)
+	}
 	if d.Where != nil {
 		parts = append(parts, "filter")
 	}
