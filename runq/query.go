@@ -28,7 +28,8 @@ type Query struct {
 	args   []Value
 	budget int64
 
-	where      func(int) bool // nil: every row
+	where      func(int) bool     // nil: every row
+	after      []func(int) uint64 // a keyset page's values as order keys (nil: none)
 	joins      []joinSpec
 	jrow       []int             // per join: the current from row's joined row, -1 if none
 	jh         []tickwork.Handle // per join: its handle, zero if none
@@ -121,8 +122,8 @@ func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 		return nil, bad(def.Windows[0].Pos, "a window function")
 	case len(def.Exists) > 0:
 		return nil, bad(def.Exists[0].Pos, "exists")
-	case len(def.After) > 0:
-		return nil, bad(def.After[0].Position(), "keyset pagination (after)")
+	case len(def.After) > 0 && def.Distinct:
+		return nil, bad(def.After[0].Position(), "keyset pagination (after) with distinct")
 	case def.Distinct && len(def.Select) > maxDistinct:
 		return nil, bad(pos, fmt.Sprintf("distinct over more than %d items", maxDistinct))
 	}
@@ -192,6 +193,15 @@ func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 	}
 	if def.Limit != nil {
 		q.limit = c.expr(def.Limit)
+	}
+	for i, a := range def.After {
+		if c.err == nil {
+			x := c.expr(a)
+			if lit, ok := a.(*schema.Lit); ok && q.order[i].x != nil {
+				x = c.lit(lit, q.order[i].x.k) // a constant of its key's type
+			}
+			q.after = append(q.after, keyOf(x, q.order[i].desc))
+		}
 	}
 	if c.err != nil {
 		c.err.Pos = textPos(c.err.Pos, skip)

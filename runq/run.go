@@ -168,6 +168,9 @@ func (q *Query) collect(limit int64) error {
 		return nil
 	}
 	return q.scan(func(r int) bool {
+		if q.after != nil && !q.isAfter(r) {
+			return true
+		}
 		start := len(q.rows)
 		for _, v := range q.vals {
 			q.rows = append(q.rows, v(r))
@@ -365,4 +368,17 @@ func (q *Query) emitGroups(dst []Value, limit int64) []Value {
 		}
 	}
 	return dst
+}
+
+// isAfter reports whether row r's order key tuple comes strictly after
+// the keyset page's values (docs/schema.md, Queries: after), each key in
+// its direction.
+func (q *Query) isAfter(r int) bool {
+	for i, o := range q.order {
+		k, a := o.key(r), q.after[i](r)
+		if k != a {
+			return k > a
+		}
+	}
+	return false
 }

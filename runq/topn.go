@@ -26,6 +26,9 @@ func (q *Query) collectTop(limit int64) error {
 	key := q.tmp[:nk]
 	var n int64 // rows passed, the scan position
 	err := q.scan(func(r int) bool {
+		if q.after != nil && !q.isAfter(r) {
+			return true
+		}
 		for i, o := range q.order {
 			key[i] = o.key(r)
 		}

@@ -69,7 +69,9 @@ func flatten(rows any) []runq.Value {
 // rtParams are one frame's arguments of the run-time queries.
 type rtParams struct {
 	params
-	code int64
+	code  int64
+	w     float32 // a keyset page's key values
+	ix, a int32
 }
 
 // rtCase is a declared query the interpreter runs: its compiled run and
@@ -99,6 +101,9 @@ var rtCases = []rtCase{
 	{"Placed", func(q *kit.Queries, p rtParams) any { return q.Placed.Run(nil) }},
 	{"Tagged", func(q *kit.Queries, p rtParams) any { return q.Tagged.Run(nil) }},
 	{"BadgeHolder", func(q *kit.Queries, p rtParams) any { return q.BadgeHolder.Run(nil, p.code) }},
+	{"PageW", func(q *kit.Queries, p rtParams) any { return q.PageW.Run(nil, p.w, p.ix, p.n) }},
+	{"OrdersAfter", func(q *kit.Queries, p rtParams) any { return q.OrdersAfter.Run(nil, p.a, p.ix) }},
+	{"AmountsAfter", func(q *kit.Queries, p rtParams) any { return q.AmountsAfter.Run(nil, p.a, p.n) }},
 }
 
 // rtArgs are the arguments of prepared query q from p, by parameter name.
@@ -114,6 +119,12 @@ func rtArgs(q *runq.Query, p rtParams) []runq.Value {
 			args = append(args, runq.Ref(p.h))
 		case "c":
 			args = append(args, runq.I64(p.code))
+		case "w":
+			args = append(args, runq.F32(p.w))
+		case "ix":
+			args = append(args, runq.I32(p.ix))
+		case "a":
+			args = append(args, runq.I32(p.a))
 		default:
 			panic("rtArgs: parameter " + pr.Name)
 		}
@@ -144,7 +155,8 @@ func TestRuntimeQueriesMatchCompiled(t *testing.T) {
 					wd.mutate(t)
 					wd.mutateBadges(t)
 					require.NoError(t, wd.w.Frame(dt))
-					p := rtParams{params: wd.frameParams(), code: int64(wd.rng.IntN(130))}
+					p := rtParams{params: wd.frameParams(), code: int64(wd.rng.IntN(130)), w: wd.float(),
+						ix: int32(wd.rng.IntN(700)) - 50, a: int32(wd.rng.IntN(12))}
 					for i, c := range rtCases {
 						want := flatten(c.gen(wd.q, p))
 						var err error
