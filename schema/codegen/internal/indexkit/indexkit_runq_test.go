@@ -91,6 +91,9 @@ var rtIndexed = map[string]func(q *kit.Queries, a []runq.Value) any{
 		return q.Disc.Run(nil, a[0].Float32(), a[1].Float32(), a[2].Float32())
 	},
 	"RangeGroups": func(q *kit.Queries, a []runq.Value) any { return q.RangeGroups.Run(nil, a[0].Float32()) },
+	"PageW": func(q *kit.Queries, a []runq.Value) any {
+		return q.PageW.Run(nil, a[0].Float32(), a[1].Int32(), a[2].Int32())
+	},
 	"DiscScan": func(q *kit.Queries, a []runq.Value) any {
 		return q.DiscScan.Run(nil, a[0].Float32(), a[1].Float32(), a[2].Float32())
 	},
