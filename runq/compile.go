@@ -305,6 +305,9 @@ func (c *compiler) convert(e *schema.Convert) *ex {
 // valueOf is x, the compiled e, as one closure giving a Value: a column
 // of the from row reads its slice directly.
 func (c *compiler) valueOf(e schema.Expr, x *ex) func(int) Value {
+	if e == nil { // a window's item, filled after the scan
+		return x.value
+	}
 	if cr, ok := e.(*schema.ColRef); ok && cr.Var == c.from {
 		bc := c.bt.cols[cr.Column.Index]
 		switch cr.Column.Type.Kind {

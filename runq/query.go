@@ -30,6 +30,7 @@ type Query struct {
 
 	where      func(int) bool     // nil: every row
 	after      []func(int) uint64 // a keyset page's values as order keys (nil: none)
+	wins       []*winSpec
 	joins      []joinSpec
 	jrow       []int             // per join: the current from row's joined row, -1 if none
 	jh         []tickwork.Handle // per join: its handle, zero if none
@@ -118,8 +119,6 @@ func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 		return nil, bad(pos, "a query without a from table")
 	case def.From.Kind != schema.RowVar:
 		return nil, bad(def.From.Pos, "a query over an event table")
-	case len(def.Windows) > 0:
-		return nil, bad(def.Windows[0].Pos, "a window function")
 	case len(def.Exists) > 0:
 		return nil, bad(def.Exists[0].Pos, "exists")
 	case len(def.After) > 0 && def.Distinct:
@@ -170,6 +169,9 @@ func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 		switch {
 		case it.Agg != nil:
 			agg = it.Agg.Index
+		case it.Win != nil:
+			k := kindOf(it.T)
+			x = &ex{k: k, i64: func(int) int64 { return 0 }, f64: func(int) float64 { return 0 }} // filled by fillWindows
 		case it.Group < 0:
 			x = c.expr(it.Expr)
 		}
@@ -207,6 +209,7 @@ func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 		c.err.Pos = textPos(c.err.Pos, skip)
 		return nil, c.err
 	}
+	c.compileWindows(def)
 	if len(def.GroupBy) == 0 && len(def.Aggregates) == 0 {
 		for i, x := range q.items {
 			q.vals = append(q.vals, c.valueOf(def.Select[i].Expr, x))

@@ -59,6 +59,7 @@ func (q *Query) Run(dst []Value, args []Value) ([]Value, error) {
 		}
 		return q.emitGroups(dst, limit), nil
 	}
+	w := len(q.cols)
 	if len(q.order) == 0 {
 		// rows in scan order: collect straight into dst
 		scratch := q.rows
@@ -68,9 +69,15 @@ func (q *Query) Run(dst []Value, args []Value) ([]Value, error) {
 		if err != nil {
 			return dst[:0], err
 		}
+		if len(q.wins) > 0 {
+			q.fillWindows(dst, len(dst)/w, w)
+			if limit >= 0 && int64(len(dst)/w) > limit {
+				dst = dst[:int(limit)*w]
+			}
+		}
 		return dst, nil
 	}
-	if limit >= 0 {
+	if limit >= 0 && len(q.wins) == 0 {
 		if err := q.collectTop(limit); err != nil {
 			return dst, err
 		}
@@ -78,15 +85,13 @@ func (q *Query) Run(dst []Value, args []Value) ([]Value, error) {
 		if err := q.collect(limit); err != nil {
 			return dst, err
 		}
-		if len(q.order) > 0 {
-			slices.SortStableFunc(q.perm, q.cmpFn)
-		}
+		q.fillWindows(q.rows, len(q.perm), w)
+		slices.SortStableFunc(q.perm, q.cmpFn)
 	}
 	n := len(q.perm)
 	if limit >= 0 && int64(n) > limit {
 		n = int(limit)
 	}
-	w := len(q.cols)
 	for _, p := range q.perm[:n] {
 		dst = append(dst, q.rows[int(p)*w:int(p)*w+w]...)
 	}
@@ -163,7 +168,7 @@ func (q *Query) collect(limit int64) error {
 		}
 		clear(q.seen)
 	}
-	early := limit >= 0 && len(q.order) == 0
+	early := limit >= 0 && len(q.order) == 0 && len(q.wins) == 0
 	if early && limit == 0 {
 		return nil
 	}
@@ -188,6 +193,9 @@ func (q *Query) collect(limit int64) error {
 		}
 		for _, o := range q.order {
 			q.keys = append(q.keys, o.key(r))
+		}
+		if q.wins != nil {
+			q.recordWindows(r)
 		}
 		q.perm = append(q.perm, int32(len(q.perm)))
 		return !early || int64(len(q.perm)) < limit

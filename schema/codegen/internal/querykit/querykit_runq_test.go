@@ -104,6 +104,10 @@ var rtCases = []rtCase{
 	{"PageW", func(q *kit.Queries, p rtParams) any { return q.PageW.Run(nil, p.w, p.ix, p.n) }},
 	{"OrdersAfter", func(q *kit.Queries, p rtParams) any { return q.OrdersAfter.Run(nil, p.a, p.ix) }},
 	{"AmountsAfter", func(q *kit.Queries, p rtParams) any { return q.AmountsAfter.Run(nil, p.a, p.n) }},
+	{"AgeRanks", func(q *kit.Queries, p rtParams) any { return q.AgeRanks.Run(nil, p.min) }},
+	{"RunningV", func(q *kit.Queries, p rtParams) any { return q.RunningV.Run(nil) }},
+	{"FirstRanks", func(q *kit.Queries, p rtParams) any { return q.FirstRanks.Run(nil, p.n) }},
+	{"OrderRuns", func(q *kit.Queries, p rtParams) any { return q.OrderRuns.Run(nil, p.n) }},
 }
 
 // rtArgs are the arguments of prepared query q from p, by parameter name.
