@@ -140,6 +140,8 @@ func TestRunAllocatesNothingOnceWarm(t *testing.T) {
 		"query Q(h: ref Unit) { from Unit u where u != h group by u.Health % 7 select u.Health % 7 as B, count(), sum(u.X) }",
 		"query Q(h: ref Unit) { from Unit u where u != h select u, u.X order by u.X desc, u.Gold limit 10 }",
 		"query Q(h: ref Unit) { from Unit u where u != h select distinct u.Health % 5 as B, u.Alive }",
+		"query Q(h: ref Unit) { from Unit u left join Unit t on u.Target where t != h select u, t.Health, row_number() over (partition by u.Alive order by u.X desc) as N, sum(u.Speed) over (order by u.Gold) as S order by u.Gold limit 20 }",
+		"query Q(h: ref Unit) { from Unit u where u != h select u, u.X order by u.X desc, index(u) after (1.5, 7) limit 5 }",
 	} {
 		q, err := runq.Prepare(a.cat, text)
 		require.NoError(t, err)
