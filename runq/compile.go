@@ -116,6 +116,8 @@ func (c *compiler) expr(e schema.Expr) *ex {
 		}
 		jrow, found := c.q.jrow, e.Found
 		return &ex{k: schema.Bool, b: func(int) bool { return (jrow[ji] >= 0) == found }}
+	case *schema.Exists:
+		return c.existsExpr(e)
 	case *schema.Floor:
 		x := c.expr(e.X)
 		if x.k == schema.Float32 {

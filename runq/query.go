@@ -31,6 +31,7 @@ type Query struct {
 	where      func(int) bool     // nil: every row
 	after      []func(int) uint64 // a keyset page's values as order keys (nil: none)
 	wins       []*winSpec
+	exists     []*existsSpec
 	joins      []joinSpec
 	jrow       []int             // per join: the current from row's joined row, -1 if none
 	jh         []tickwork.Handle // per join: its handle, zero if none
@@ -119,8 +120,6 @@ func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 		return nil, bad(pos, "a query without a from table")
 	case def.From.Kind != schema.RowVar:
 		return nil, bad(def.From.Pos, "a query over an event table")
-	case len(def.Exists) > 0:
-		return nil, bad(def.Exists[0].Pos, "exists")
 	case len(def.After) > 0 && def.Distinct:
 		return nil, bad(def.After[0].Position(), "keyset pagination (after) with distinct")
 	case def.Distinct && len(def.Select) > maxDistinct:
@@ -134,6 +133,7 @@ func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 	q.bt = bt
 	c := &compiler{cat: cat, from: def.From, bt: bt, q: q, joinIndex: map[*schema.Var]int{}}
 	c.compileJoins(def)
+	c.compileExists(def)
 	cond := func(e schema.Expr) func(int) bool {
 		if e == nil {
 			return nil

@@ -109,6 +109,11 @@ func kindName(k schema.TypeKind) string {
 // the probe's row), in ascending index, until fn returns false; it counts
 // the rows visited against the budget.
 func (q *Query) scan(fn func(r int) bool) error {
+	if len(q.exists) > 0 {
+		if err := q.markExists(); err != nil {
+			return err
+		}
+	}
 	tb := q.bt.tb
 	if q.probe >= 0 {
 		q.visited = 1
@@ -123,7 +128,7 @@ func (q *Query) scan(fn func(r int) bool) error {
 		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
 			q.visited += int64(hi - lo)
 			if q.budget > 0 && q.visited > q.budget {
-				return &Error{Kind: ErrBudget, Msg: fmt.Sprintf("runq: query visited %d rows, more than its budget of %d; raise it (SetBudget) or narrow the where", q.visited, q.budget)}
+				return q.overBudget()
 			}
 			if q.uniq == nil && q.sel != nil {
 				q.selBuf = q.sel.span(base+lo, base+hi, q.selBuf[:0])
@@ -389,4 +394,8 @@ func (q *Query) isAfter(r int) bool {
 		}
 	}
 	return false
+}
+
+func (q *Query) overBudget() error {
+	return &Error{Kind: ErrBudget, Msg: fmt.Sprintf("runq: query visited %d rows, more than its budget of %d; raise it (SetBudget) or narrow the where", q.visited, q.budget)}
 }

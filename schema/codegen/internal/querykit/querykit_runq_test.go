@@ -108,6 +108,10 @@ var rtCases = []rtCase{
 	{"RunningV", func(q *kit.Queries, p rtParams) any { return q.RunningV.Run(nil) }},
 	{"FirstRanks", func(q *kit.Queries, p rtParams) any { return q.FirstRanks.Run(nil, p.n) }},
 	{"OrderRuns", func(q *kit.Queries, p rtParams) any { return q.OrderRuns.Run(nil, p.n) }},
+	{"Buyers", func(q *kit.Queries, p rtParams) any { return q.Buyers.Run(nil, p.min) }},
+	{"Unbought", func(q *kit.Queries, p rtParams) any { return q.Unbought.Run(nil, p.w) }},
+	{"Befriended", func(q *kit.Queries, p rtParams) any { return q.Befriended.Run(nil, p.min) }},
+	{"BuyerByHandle", func(q *kit.Queries, p rtParams) any { return q.BuyerByHandle.Run(nil, p.h) }},
 }
 
 // rtArgs are the arguments of prepared query q from p, by parameter name.
@@ -123,7 +127,7 @@ func rtArgs(q *runq.Query, p rtParams) []runq.Value {
 			args = append(args, runq.Ref(p.h))
 		case "c":
 			args = append(args, runq.I64(p.code))
-		case "w":
+		case "w", "price":
 			args = append(args, runq.F32(p.w))
 		case "ix":
 			args = append(args, runq.I32(p.ix))
