@@ -32,6 +32,9 @@ type Query struct {
 	after      []func(int) uint64 // a keyset page's values as order keys (nil: none)
 	wins       []*winSpec
 	exists     []*existsSpec
+	set        *setSpec
+	keepIndex  bool    // a set operation's side: record fromIdx
+	fromIdx    []int32 // the from row of each row collected
 	joins      []joinSpec
 	jrow       []int             // per join: the current from row's joined row, -1 if none
 	jh         []tickwork.Handle // per join: its handle, zero if none
@@ -107,7 +110,16 @@ func (q *Query) SetBudget(n int64) { q.budget = n }
 func (q *Query) Visited() int64 { return q.visited }
 
 func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
-	q := &Query{def: def, probe: -1, args: make([]Value, len(def.Params))}
+	if def.SetOp != nil {
+		return compileSet(cat, def, skip)
+	}
+	return compileSide(cat, def, skip, len(def.Params))
+}
+
+// compileSide compiles a query (or a set operation's side) reading
+// nparams arguments.
+func compileSide(cat *Catalog, def *schema.Query, skip, nparams int) (*Query, error) {
+	q := &Query{def: def, probe: -1, args: make([]Value, nparams)}
 	pos := def.Pos
 	bad := func(p schema.Pos, what string) error {
 		return &Error{Pos: textPos(p, skip), Kind: ErrUnsupported,

@@ -44,6 +44,9 @@ func (q *Query) Run(dst []Value, args []Value) ([]Value, error) {
 	}
 	copy(q.args, args)
 	q.visited = 0
+	if q.set != nil {
+		return q.runSet(dst)
+	}
 	limit := int64(-1)
 	if q.limit != nil {
 		if q.limit.k == schema.Int32 {
@@ -166,7 +169,7 @@ func (q *Query) scan(fn func(r int) bool) error {
 // only for a distinct query, stopping at limit rows when there is no order
 // by (limit < 0: none).
 func (q *Query) collect(limit int64) error {
-	q.rows, q.keys, q.perm = q.rows[:0], q.keys[:0], q.perm[:0]
+	q.rows, q.keys, q.perm, q.fromIdx = q.rows[:0], q.keys[:0], q.perm[:0], q.fromIdx[:0]
 	if q.def.Distinct {
 		if q.seen == nil {
 			q.seen = map[[maxDistinct]uint64]struct{}{}
@@ -201,6 +204,9 @@ func (q *Query) collect(limit int64) error {
 		}
 		if q.wins != nil {
 			q.recordWindows(r)
+		}
+		if q.keepIndex {
+			q.fromIdx = append(q.fromIdx, int32(r))
 		}
 		q.perm = append(q.perm, int32(len(q.perm)))
 		return !early || int64(len(q.perm)) < limit

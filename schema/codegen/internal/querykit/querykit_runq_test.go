@@ -112,6 +112,12 @@ var rtCases = []rtCase{
 	{"Unbought", func(q *kit.Queries, p rtParams) any { return q.Unbought.Run(nil, p.w) }},
 	{"Befriended", func(q *kit.Queries, p rtParams) any { return q.Befriended.Run(nil, p.min) }},
 	{"BuyerByHandle", func(q *kit.Queries, p rtParams) any { return q.BuyerByHandle.Run(nil, p.h) }},
+	{"OnOrTagged", func(q *kit.Queries, p rtParams) any { return q.OnOrTagged.Run(nil, p.min) }},
+	{"OnAndTagged", func(q *kit.Queries, p rtParams) any { return q.OnAndTagged.Run(nil, p.min) }},
+	{"OnNotTagged", func(q *kit.Queries, p rtParams) any { return q.OnNotTagged.Run(nil, p.min) }},
+	{"KeysOrAmounts", func(q *kit.Queries, p rtParams) any { return q.KeysOrAmounts.Run(nil, p.min) }},
+	{"CommonKeys", func(q *kit.Queries, p rtParams) any { return q.CommonKeys.Run(nil) }},
+	{"Lonely", func(q *kit.Queries, p rtParams) any { return q.Lonely.Run(nil, p.min) }},
 }
 
 // rtArgs are the arguments of prepared query q from p, by parameter name.
