@@ -48,6 +48,9 @@ func FuzzPrepare(f *testing.F) {
 		"query Q(h: ref Unit) { from Unit u where u == h select u.Target, index(u) as I }",
 		"query Q(s: int64) { from Unit u where u.Serial == s and has(u, Hero) select u }",
 		"query Q() { from Unit u left join Unit t on u.Target join Hero h on u where t.Health > 3 or missing(t) select u, t.Health, h.Rank, t as T }",
+		"query Q(n: int32) { from Unit u where exists(from Unit t where t.Target == u and t.Health > n) select u, u.X }",
+		"query Q() { (from Unit u where u.Alive select u, u.X) except (from Unit u where has(u, Hero) select u, u.X) }",
+		"query Q() { from Unit u select u, row_number() over (partition by u.Alive order by u.X desc) as N, sum(u.Gold) over (order by u.X) as G order by u.Gold limit 9 }",
 		"query Q(f: float64) { from Unit u where float64(u.X) * f + u.Speed > f select u, floor(u.Speed) as F }",
 	} {
 		f.Add(s)

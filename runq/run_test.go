@@ -142,6 +142,8 @@ func TestRunAllocatesNothingOnceWarm(t *testing.T) {
 		"query Q(h: ref Unit) { from Unit u where u != h select distinct u.Health % 5 as B, u.Alive }",
 		"query Q(h: ref Unit) { from Unit u left join Unit t on u.Target where t != h select u, t.Health, row_number() over (partition by u.Alive order by u.X desc) as N, sum(u.Speed) over (order by u.Gold) as S order by u.Gold limit 20 }",
 		"query Q(h: ref Unit) { from Unit u where u != h select u, u.X order by u.X desc, index(u) after (1.5, 7) limit 5 }",
+		"query Q(h: ref Unit) { from Unit u where not exists(from Unit t where t.Target == u and t != h) select u }",
+		"query Q(h: ref Unit) { (from Unit u where u.Alive select u.Health % 9 as K) union (from Hero r where r != h select r.Rank as K) }",
 	} {
 		q, err := runq.Prepare(a.cat, text)
 		require.NoError(t, err)
