@@ -99,7 +99,10 @@
 //   - Declared queries (docs/schema.md, Queries): the generated code calls
 //     the small helpers [QueryFloatKey32], [QueryFloatKey64],
 //     [QueryHandleKey], [QueryBoolKey] (ordering keys: docs/schema.md,
-//     Query results), [QueryHandle] and [QueryBound].
+//     Query results), [QueryHandle] and [QueryBound]; run-time queries
+//     (package runq: docs/architecture.md, Run-time queries) bind a
+//     world's tables and columns through [CatalogBinder], which the
+//     generated Tables.BindCatalog calls (tickwork-gen -catalog).
 //   - Run frames: [World.Frame], [World.Report] ([FrameReport],
 //     [SystemReport], [CounterReport], [CommandStats]), [World.Time]
 //     ([Time]), [World.Budget] ([Budget]), [World.Close]; [IsFatal] tells

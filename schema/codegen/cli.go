@@ -14,7 +14,7 @@ import (
 )
 
 // Usage is the command's synopsis.
-const Usage = "usage: tickwork-gen [-pkg NAME] [-o FILE.go] [-simd FILE_simd.go] SCHEMA.tw"
+const Usage = "usage: tickwork-gen [-pkg NAME] [-o FILE.go] [-simd FILE_simd.go] [-catalog] SCHEMA.tw"
 
 // ErrUsage: the command line is wrong (Usage says how to call it).
 var ErrUsage = errors.New("codegen: bad command line")
@@ -53,6 +53,7 @@ func Files(args []string, pkgDefault string, readFile func(string) ([]byte, erro
 	pkg := fs.String("pkg", pkgDefault, "package name of the generated file (default $GOPACKAGE)")
 	outFlag := fs.String("o", "", "output file (default SCHEMA_gen.go)")
 	simdFlag := fs.String("simd", "", "SIMD output file (default OUT_simd.go)")
+	catalogFlag := fs.Bool("catalog", false, "also write the run-time query catalog (SchemaText, Tables.BindCatalog)")
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, fmt.Errorf("%w: %v; %s", ErrUsage, err, Usage)
 	}
@@ -93,7 +94,8 @@ func Files(args []string, pkgDefault string, readFile func(string) ([]byte, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := Config{Package: *pkg, Command: strings.Join(append([]string{"tickwork-gen"}, args...), " "), Source: in}
+	cfg := Config{Package: *pkg, Command: strings.Join(append([]string{"tickwork-gen"}, args...), " "), Source: in,
+		Catalog: *catalogFlag, Text: text}
 	src, err := Generate(s, cfg)
 	if err != nil {
 		return nil, nil, err

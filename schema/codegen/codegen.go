@@ -21,6 +21,11 @@ type Config struct {
 	// Source is the schema file's name as given to the command, for the
 	// first line and the comments pointing at declarations.
 	Source string
+	// Catalog (tickwork-gen -catalog) also writes the run-time query
+	// catalog: SchemaFile, SchemaText (Text, the schema's source) and
+	// Tables.BindCatalog (docs/architecture.md, Run-time queries).
+	Catalog bool
+	Text    []byte
 }
 
 // Generate returns the Go source of checked schema s, gofmt'd: the first
@@ -234,6 +239,9 @@ func (g *gen) file() {
 	g.queries()
 	g.floorFunc()
 	g.cellMovedFunc()
+	if g.cfg.Catalog {
+		g.catalog()
+	}
 }
 
 // goType is the Go type of a column, field or constant.

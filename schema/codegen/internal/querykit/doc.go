@@ -6,4 +6,4 @@
 // hand-written model. Only tests use it.
 package querykit
 
-//go:generate go run ../../../../cmd/tickwork-gen -o querykit_gen.go querykit.tw
+//go:generate go run ../../../../cmd/tickwork-gen -catalog -o querykit_gen.go querykit.tw

@@ -1,0 +1,126 @@
+package runq
+
+import "slices"
+
+// collectTop gathers the best limit rows of an ordered, ungrouped query
+// (a top-N: docs/schema.md, Query results) in a bounded max-heap of row
+// slots whose root is the worst kept row, then sorts them into q.perm: a
+// row no better than the root once the heap is full is dropped before its
+// select items are built. Ties go to the earlier row (its scan position),
+// the stable sort's order, so the result is collect-and-sort's.
+func (q *Query) collectTop(limit int64) error {
+	q.rows, q.keys, q.perm, q.seq = q.rows[:0], q.keys[:0], q.perm[:0], q.seq[:0]
+	if q.def.Distinct {
+		if q.seen == nil {
+			q.seen = map[[maxDistinct]uint64]struct{}{}
+		}
+		clear(q.seen)
+	}
+	if limit == 0 {
+		return nil
+	}
+	nk, w := len(q.order), len(q.items)
+	if cap(q.tmp) < nk+w {
+		q.tmp = make([]uint64, nk+w)
+	}
+	key := q.tmp[:nk]
+	var n int64 // rows passed, the scan position
+	err := q.scan(func(r int) bool {
+		if q.after != nil && !q.isAfter(r) {
+			return true
+		}
+		for i, o := range q.order {
+			key[i] = o.key(r)
+		}
+		if q.def.Distinct {
+			var k [maxDistinct]uint64
+			for i, x := range q.items {
+				k[i] = orderKey(x.value(r))
+			}
+			if _, dup := q.seen[k]; dup {
+				return true
+			}
+			q.seen[k] = struct{}{}
+		}
+		n++
+		full := int64(len(q.perm)) >= limit
+		if full && slices.Compare(key, q.slotKey(q.perm[0])) >= 0 {
+			return true // no better than the worst kept (a tie: the kept row is earlier)
+		}
+		var s int32
+		if full {
+			s = q.perm[0]
+		} else {
+			s = int32(len(q.seq))
+			q.seq = append(q.seq, 0)
+			q.keys = append(q.keys, key...)
+			for range q.items {
+				q.rows = append(q.rows, Value{})
+			}
+			q.perm = append(q.perm, s)
+		}
+		q.seq[s] = n
+		copy(q.slotKey(s), key)
+		for i, v := range q.vals {
+			q.rows[int(s)*w+i] = v(r)
+		}
+		if full {
+			q.siftDown(0)
+		} else {
+			q.siftUp(len(q.perm) - 1)
+		}
+		return true
+	})
+	slices.SortFunc(q.perm, q.topFn)
+	return err
+}
+
+func (q *Query) slotKey(s int32) []uint64 {
+	n := len(q.order)
+	return q.keys[int(s)*n : int(s)*n+n]
+}
+
+// cmpSlots orders two kept rows: keys, then scan position.
+func (q *Query) cmpSlots(a, b int32) int {
+	if c := slices.Compare(q.slotKey(a), q.slotKey(b)); c != 0 {
+		return c
+	}
+	switch {
+	case q.seq[a] < q.seq[b]:
+		return -1
+	case q.seq[a] > q.seq[b]:
+		return 1
+	}
+	return 0
+}
+
+func (q *Query) siftUp(i int) {
+	h := q.perm
+	for i > 0 {
+		p := (i - 1) / 2
+		if q.cmpSlots(h[i], h[p]) <= 0 {
+			return
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (q *Query) siftDown(i int) {
+	h := q.perm
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && q.cmpSlots(h[r], h[l]) > 0 {
+			m = r
+		}
+		if q.cmpSlots(h[m], h[i]) <= 0 {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
