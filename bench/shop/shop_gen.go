@@ -4585,7 +4585,9 @@ func (q *StoresNear) Run(dst []StoresNearRow, x float32, y float32, r2 float32) 
 	cx, cy := float64(x), float64(y)
 	rad := math.Sqrt(float64(r2)) * (1 + 1.0/(1<<16))
 	down, up := float32(math.Inf(-1)), float32(math.Inf(1))
-	rows := q.ix.Grid().AppendBox(q.rows[:0], math.Nextafter32(float32(cx-rad), down), math.Nextafter32(float32(cy-rad), down), math.Nextafter32(float32(cx+rad), up), math.Nextafter32(float32(cy+rad), up)) // candidates, ascending row
+	// an infinite centre and radius make a side NaN (Inf - Inf): that side is unbounded
+	x0, y0, x1, y1 := discSide(cx-rad, down), discSide(cy-rad, down), discSide(cx+rad, up), discSide(cy+rad, up)
+	rows := q.ix.Grid().AppendBox(q.rows[:0], x0, y0, x1, y1) // candidates, ascending row
 	q.rows = rows
 	for _, r := range rows {
 		row := int(r)
@@ -5063,4 +5065,15 @@ func (q *SalesOfBuyerScan) Run(dst []SalesOfBuyerScanRow, b tickwork.Handle) []S
 // with the rows.
 func (q *SalesOfBuyerScan) Plan() string {
 	return "read Sale (emission order); filter"
+}
+
+// discSide is a side of a disc query's bounding box: v rounded outward
+// to float32 toward dir (±Inf), or dir itself when v is NaN (an
+// infinite centre and radius: that side is unbounded, and the where
+// decides). docs/schema.md, Indexes.
+func discSide(v float64, dir float32) float32 {
+	if v != v {
+		return dir
+	}
+	return math.Nextafter32(float32(v), dir)
 }

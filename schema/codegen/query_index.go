@@ -362,8 +362,10 @@ func (qg *qGen) indexSource() {
 		g.p("%s, %s := float64(%s), float64(%s)", cx, cy, qg.sg.code(p.Centre[0]), qg.sg.code(p.Centre[1]))
 		g.p("%s := math.Sqrt(float64(%s)) * (1 + 1.0/(1<<16))", rad, qg.sg.code(p.R2))
 		g.p("down, up := float32(math.Inf(-1)), float32(math.Inf(1))")
-		g.p("%s := q.ix.Grid().AppendBox(q.rows[:0], math.Nextafter32(float32(%s-%s), down), math.Nextafter32(float32(%s-%s), down), math.Nextafter32(float32(%s+%s), up), math.Nextafter32(float32(%s+%s), up)) // candidates, ascending row",
-			rows, cx, rad, cy, rad, cx, rad, cy, rad)
+		g.p("// an infinite centre and radius make a side NaN (Inf - Inf): that side is unbounded")
+		x0, y0, x1, y1 := qg.loc.name("x0"), qg.loc.name("y0"), qg.loc.name("x1"), qg.loc.name("y1")
+		g.p("%s, %s, %s, %s := discSide(%s-%s, down), discSide(%s-%s, down), discSide(%s+%s, up), discSide(%s+%s, up)", x0, y0, x1, y1, cx, rad, cy, rad, cx, rad, cy, rad)
+		g.p("%s := q.ix.Grid().AppendBox(q.rows[:0], %s, %s, %s, %s) // candidates, ascending row", rows, x0, y0, x1, y1)
 		g.p("q.rows = %s", rows)
 		g.p("for _, %s := range %s {", r, rows)
 		g.p("row := int(%s)", r)
@@ -509,4 +511,27 @@ func (qg *qGen) ordWord() string {
 		return "emission position"
 	}
 	return "index"
+}
+
+// discSideFunc writes discSide, a side of a disc query's bounding box,
+// when a query walks a grid's disc.
+func (g *gen) discSideFunc() {
+	disc := false
+	for _, q := range g.s.Queries {
+		disc = disc || q.Index != nil && q.Index.Walk == schema.WalkDisc
+	}
+	if !disc {
+		return
+	}
+	g.p("// discSide is a side of a disc query's bounding box: v rounded outward")
+	g.p("// to float32 toward dir (±Inf), or dir itself when v is NaN (an")
+	g.p("// infinite centre and radius: that side is unbounded, and the where")
+	g.p("// decides). docs/schema.md, Indexes.")
+	g.p("func discSide(v float64, dir float32) float32 {")
+	g.p("if v != v {")
+	g.p("return dir")
+	g.p("}")
+	g.p("return math.Nextafter32(float32(v), dir)")
+	g.p("}")
+	g.p("")
 }

@@ -291,8 +291,17 @@ func runs(wd *world) []pair {
 		}},
 		{func() {
 			x, y, r2 := coord(), coord(), coord()
-			if r.IntN(2) == 0 {
+			switch r.IntN(4) {
+			case 0, 1:
 				r2 = float32(r.IntN(400))
+			case 2: // an infinite centre with an infinite radius: the box's sides are Inf - Inf
+				inf := float32(math.Inf(1 - 2*r.IntN(2)))
+				if r.IntN(2) == 0 {
+					x = inf
+				} else {
+					y = inf
+				}
+				r2 = float32(math.Inf(1))
 			}
 			disc, discS = q.Disc.Run(disc, x, y, r2), q.DiscScan.Run(discS, x, y, r2)
 		}, func(t *testing.T) {
