@@ -3,7 +3,6 @@ package runq
 import (
 	"fmt"
 	"go/constant"
-	"math"
 
 	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/schema"
@@ -121,9 +120,9 @@ func (c *compiler) expr(e schema.Expr) *ex {
 	case *schema.Floor:
 		x := c.expr(e.X)
 		if x.k == schema.Float32 {
-			return &ex{k: schema.Int32, i32: func(r int) int32 { return floorInt32(float64(x.f32(r))) }}
+			return &ex{k: schema.Int32, i32: func(r int) int32 { return schema.FloorInt32(float64(x.f32(r))) }}
 		}
-		return &ex{k: schema.Int32, i32: func(r int) int32 { return floorInt32(x.f64(r)) }}
+		return &ex{k: schema.Int32, i32: func(r int) int32 { return schema.FloorInt32(x.f64(r)) }}
 	case *schema.Unary:
 		return c.unary(e)
 	case *schema.Binary:
@@ -145,19 +144,6 @@ func (c *compiler) unbound(p schema.Pos, table, col string) {
 	}
 }
 
-// floorInt32 is schema.Floor's rule: saturated, NaN 0 (the generated
-// floorInt32's).
-func floorInt32(x float64) int32 {
-	switch {
-	case x != x:
-		return 0
-	case x >= math.MaxInt32:
-		return math.MaxInt32
-	case x <= math.MinInt32:
-		return math.MinInt32
-	}
-	return int32(math.Floor(x))
-}
 
 func (c *compiler) lit(e *schema.Lit, k schema.TypeKind) *ex {
 	v := e.Value

@@ -588,7 +588,7 @@ func (c *checker) floor(sc *scope, p Pos, arg *synExpr) Expr {
 	}
 	if l, ok := x.(*Lit); ok {
 		f, _ := constant.Float64Val(l.Value)
-		return &Lit{Pos: p, T: Type{Kind: Int32}, Value: constant.MakeInt64(int64(floorInt32(f)))}
+		return &Lit{Pos: p, T: Type{Kind: Int32}, Value: constant.MakeInt64(int64(FloorInt32(f)))}
 	}
 	if x.Type().IsUntyped() {
 		x = c.convertTo(x, Type{Kind: Float64}, "floor(...)")
@@ -596,10 +596,11 @@ func (c *checker) floor(sc *scope, p Pos, arg *synExpr) Expr {
 	return &Floor{Pos: p, X: x}
 }
 
-// floorInt32 is the schema's floor(x): the greatest integer at most x,
+// FloorInt32 is the schema's floor(x): the greatest integer at most x,
 // saturated at the int32 limits, and 0 for NaN; the generated code has
-// the same function.
-func floorInt32(x float64) int32 {
+// the same function, and package runq calls this one. Pure: safe from any
+// goroutine, allocates nothing.
+func FloorInt32(x float64) int32 {
 	switch {
 	case x != x:
 		return 0

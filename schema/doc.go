@@ -19,7 +19,7 @@
 //     its body is a list of [Stmt] ([SetStmt] of [AssignStmt] with
 //     [AssignOp], [MatchStmt] of [Arm], [EmitStmt], [DeleteStmt],
 //     [CountStmt]) over typed [Expr] nodes ([Lit], [ColRef], [ResRef], [VarRef],
-//     [EnvRef] of an [Env], [Floor], [Unary] with [UnaryOp], [Binary] with
+//     [EnvRef] of an [Env], [Floor] (its rule: [FloorInt32]), [Unary] with [UnaryOp], [Binary] with
 //     [BinaryOp], [Convert], [Probe], [IndexOf]), and its [Access] is what
 //     the body reads, writes ([Use], per row variable and column),
 //     probes, deletes, emits, consumes and the resources it reads: the one
