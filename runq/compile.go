@@ -144,7 +144,6 @@ func (c *compiler) unbound(p schema.Pos, table, col string) {
 	}
 }
 
-
 func (c *compiler) lit(e *schema.Lit, k schema.TypeKind) *ex {
 	v := e.Value
 	switch k {
