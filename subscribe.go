@@ -54,40 +54,6 @@ type SubRow[R any] struct {
 	Value  R
 }
 
-// rowSet is a set of rows: a bitmap and the list of its non-zero words,
-// so that draining it costs the words that hold a row, not the table.
-type rowSet struct {
-	bits  []uint64
-	words []int32 // capacity len(bits): appending never allocates
-}
-
-func newRowSet(rows int) rowSet {
-	n := (rows + 63) >> 6
-	return rowSet{bits: make([]uint64, n), words: make([]int32, 0, n)}
-}
-
-func (s *rowSet) add(r int) {
-	w := r >> 6
-	if s.bits[w] == 0 {
-		s.words = append(s.words, int32(w))
-	}
-	s.bits[w] |= 1 << (r & 63)
-}
-
-// drain calls f for every row of s in ascending order and empties s.
-func (s *rowSet) drain(f func(r int)) {
-	slices.Sort(s.words)
-	for _, w := range s.words {
-		word := s.bits[w]
-		s.bits[w] = 0
-		for word != 0 {
-			f(int(w)<<6 + bits.TrailingZeros64(word))
-			word &= word - 1
-		}
-	}
-	s.words = s.words[:0]
-}
-
 func bitOf(b []uint64, r int) bool { return b[r>>6]&(1<<(r&63)) != 0 }
 
 func setBit(b []uint64, r int, on bool) {
@@ -99,34 +65,35 @@ func setBit(b []uint64, r int, on bool) {
 }
 
 // subCore is what every kind of subscription keeps of its table: per row,
-// the state handed out at the last Read (base) and the state at the last
-// frame end (cur), and the rows that differ or may differ. It implements
-// systems.Subscriber and ephemeral.Watcher.
+// the state handed out at the last Read, and the rows that may differ
+// from it. It implements systems.Subscriber and ephemeral.Watcher. The
+// rows are examined by Read, not at the frame's end (docs/architecture.md,
+// Subscriptions): a row changed in several frames between two Reads is
+// examined once.
 type subCore[R comparable] struct {
 	t     *ephemeral.Table
 	rc    *ephemeral.RowCopy[R]
 	where func(*R) bool
 	vers  []*ephemeral.Versions
-	last  uint64             // the version of the previous Sync
-	all   bool               // the next Sync examines every row (first Sync, Reset)
-	mark  *ephemeral.RowSink // rows to examine at the next Sync: stamped, or structurally changed
-	pend  rowSet             // rows examined since the last Read
-	cur   []R
-	base  []R
-	curH  []ephemeral.Handle
-	baseH []ephemeral.Handle
-	curIn []uint64                  // bit per row: in the result at the last Sync
+	last  uint64                    // the version of the previous Sync
+	all   bool                      // the next Sync marks every row (first Sync, Reset)
+	mark  *ephemeral.RowSink        // rows to examine at the next Read: stamped, bumped, or structurally changed
+	rows  int                       // the table's capacity in rows
+	now   R                         // the row being examined: its current values
+	nowH  ephemeral.Handle          // and its entity (0 when its slot is free)
+	base  []R                       // per row in the result handed out: its values
+	baseH []ephemeral.Handle        // per row in the result handed out: its entity
 	inB   []uint64                  // bit per row: in the result handed out at the last Read
-	row   func(r int, was, is bool) // the kind's step of Read for row r
-	// values: cur and base hold a copy of R per row; without (a count),
-	// one each, the row being tested in cur[0] and nothing handed out.
+	row   func(r int, was, is bool) // the kind's step of Read for row r, before base[r] is replaced
+	// values: base and baseH hold a copy of R and the handle per row;
+	// without (a count), neither, and nothing is handed out.
 	values bool
 }
 
 // newSubCore pairs R with t's columns, tracks them and watches t,
 // charging the world's budget its per-row state (without values, a
-// count's, no copies of R) and extra bytes per row (the kind's); it records a *SubscriptionError and returns nil when it
-// cannot.
+// count's, no copies of R) and extra bytes per row (the kind's); it
+// records a *SubscriptionError and returns nil when it cannot.
 func newSubCore[R comparable](b *Builder, t *Table, name string, where func(*R) bool, values bool, extra func(rows int) int64) *subCore[R] {
 	rb := b.e()
 	fail := func(table, reason string, err error) *subCore[R] {
@@ -152,22 +119,20 @@ func newSubCore[R comparable](b *Builder, t *Table, name string, where func(*R) 
 	}
 	rows := et.Chunks() * et.ChunkRows()
 	var zr R
-	perRow, kept := 2*unsafe.Sizeof(ephemeral.Handle(0)), 1
+	perRow, kept := uintptr(0), 0
 	if values {
-		perRow, kept = perRow+2*unsafe.Sizeof(zr), rows
+		perRow, kept = unsafe.Sizeof(ephemeral.Handle(0))+unsafe.Sizeof(zr), rows
 	}
-	bytes := int64(rows)*int64(perRow) + ephemeral.RowSinkBytes(et) + int64(rows)/2
+	bytes := int64(rows)*int64(perRow) + ephemeral.RowSinkBytes(et) + int64(rows)/8
 	if extra != nil {
 		bytes += extra(rows)
 	}
 	if err := rb.Budget().Charge(memory.Definition{Kind: "subscription", Name: name}, bytes); err != nil {
 		return fail(et.Name(), "its per-row state does not fit the world's memory budget", err)
 	}
-	c := &subCore[R]{t: et, rc: rc, where: where, all: true,
-		mark: ephemeral.NewRowSink(et), pend: newRowSet(rows),
-		values: values, cur: make([]R, kept), base: make([]R, kept),
-		curH: make([]ephemeral.Handle, rows), baseH: make([]ephemeral.Handle, rows),
-		curIn: make([]uint64, (rows+63)>>6), inB: make([]uint64, (rows+63)>>6)}
+	c := &subCore[R]{t: et, rc: rc, where: where, all: true, rows: rows,
+		mark: ephemeral.NewRowSink(et), values: values, base: make([]R, kept),
+		baseH: make([]ephemeral.Handle, kept), inB: make([]uint64, (rows+63)>>6)}
 	for _, col := range rowColumns(reflect.TypeFor[R]()) {
 		v, err := et.TrackColumn(col, false)
 		if err != nil {
@@ -198,18 +163,19 @@ func rowColumns(r reflect.Type) []string {
 	return out
 }
 
-// Watch marks the row of a structural change for the next Sync.
+// Watch marks the row of a structural change for the next Read.
 func (c *subCore[R]) Watch(_ ephemeral.RowChange, h ephemeral.Handle) { c.mark.Add(h.Index()) }
 
 // SubscribedVersions lists the versions of the columns R pairs with.
 func (c *subCore[R]) SubscribedVersions() []*ephemeral.Versions { return c.vers }
 
-// Reset makes the next Sync examine every row.
+// Reset makes the next Sync mark every row.
 func (c *subCore[R]) Reset() { c.all = true }
 
-// Sync examines the rows marked by structural changes and the rows whose
-// subscribed columns changed since the previous Sync, and keeps what
-// each holds now.
+// Sync marks, for the next Read, the live rows of the chunks a bulk
+// writer bumped since the previous Sync (stamped rows and structural
+// changes are marked as they happen): a pass over the chunks' versions,
+// nothing per row unless a chunk was bumped whole.
 func (c *subCore[R]) Sync(now uint64) {
 	if c.all {
 		c.all = false
@@ -222,48 +188,36 @@ func (c *subCore[R]) Sync(now uint64) {
 		}
 	}
 	c.last = now
-	c.mark.Drain(c.examine)
 }
 
-// examine keeps row r's current state and marks it for the next Read.
-func (c *subCore[R]) examine(r int) {
-	h, live := c.t.HandleAt(r)
-	in := false
-	if live {
-		at := 0
-		if c.values {
-			at = r
-		}
-		c.rc.Copy(&c.cur[at], uint32(r))
-		in = c.where == nil || c.where(&c.cur[at])
-	}
-	c.curH[r] = h
-	if in || bitOf(c.curIn, r) || bitOf(c.inB, r) {
-		setBit(c.curIn, r, in)
-		c.pend.add(r)
-	}
-}
-
-// read hands the rows examined since the last Read to the kind, in
-// ascending row order, and makes their current state the handed-out one.
+// read examines the rows marked since the last Read in ascending row
+// order, hands each that is or was in the result to the kind, and makes
+// its current state the handed-out one.
 func (c *subCore[R]) read() {
-	c.pend.drain(c.readRow)
+	c.mark.Drain(c.readRow)
 }
 
 func (c *subCore[R]) readRow(r int) {
-	was, is := bitOf(c.inB, r), bitOf(c.curIn, r)
-	if was || is {
-		c.row(r, was, is)
+	h, live := c.t.HandleAt(r)
+	is := false
+	if live {
+		c.rc.Copy(&c.now, uint32(r))
+		is = c.where == nil || c.where(&c.now)
 	}
-	if c.values {
-		c.base[r] = c.cur[r]
+	c.nowH = h
+	was := bitOf(c.inB, r)
+	if !was && !is {
+		return
 	}
-	c.baseH[r] = c.curH[r]
+	c.row(r, was, is)
+	if is && c.values {
+		c.base[r], c.baseH[r] = c.now, h
+	}
 	setBit(c.inB, r, is)
 }
 
-// same reports whether row r is in both states as the same entity.
-func (c *subCore[R]) same(r int) bool { return c.baseH[r] == c.curH[r] }
+// same reports whether row r, handed out, is still the same entity.
+func (c *subCore[R]) same(r int) bool { return c.baseH[r] == c.nowH }
 
 // handedOut yields the rows of the result handed out at the last Read,
 // ascending.

@@ -25,8 +25,8 @@ type FilterDelta[R any] struct {
 }
 
 // SubFilter is a kept result: the rows of one table whose values pass a
-// predicate, brought up to date at the end of every frame from the
-// frame's changes (SubscribeFilter; a box is a filter whose predicate
+// predicate, brought up to date by each Read from the rows changed since
+// the previous one (SubscribeFilter; a box is a filter whose predicate
 // tests a range of two columns). Its methods are the host's, between
 // frames, never concurrently with Frame.
 type SubFilter[R comparable] struct {
@@ -35,13 +35,13 @@ type SubFilter[R comparable] struct {
 	n int
 }
 
-// SubscribeFilter declares a filter subscription of t: at the end of
-// every frame the world re-examines the rows of t that changed (created,
-// deleted, attached, detached, or written in one of R's columns) and
-// keeps them; Read hands out the delta. It tracks R's columns per row
-// (8 bytes a row each, docs/architecture.md, Change detection) and keeps
-// two copies of R and of the handle per row of t's capacity, charged to
-// the world's budget. A nil or foreign t, an R that does not pair with
+// SubscribeFilter declares a filter subscription of t: the world marks
+// the rows of t that change (created, deleted, attached, detached, or
+// written in one of R's columns), and Read re-examines them and hands out
+// the delta (docs/architecture.md, Subscriptions). It tracks R's columns
+// (docs/architecture.md, Change detection) and keeps a copy of R, a
+// handle and two bits per row of t's capacity, charged to the world's
+// budget. A nil or foreign t, an R that does not pair with
 // t's columns, a declaration after Build or past the budget records a
 // *SubscriptionError (ErrSubscription) and returns nil. Set-up only.
 func SubscribeFilter[R comparable](b *Builder, t *Table, spec FilterSpec[R]) *SubFilter[R] {
@@ -58,8 +58,8 @@ func (f *SubFilter[R]) row(r int, was, is bool) {
 	c := f.c
 	switch {
 	case was && is && c.same(r):
-		if c.base[r] != c.cur[r] {
-			f.d.Changed = append(f.d.Changed, SubRow[R]{Handle(c.curH[r]), r, c.cur[r]})
+		if c.base[r] != c.now {
+			f.d.Changed = append(f.d.Changed, SubRow[R]{Handle(c.nowH), r, c.now})
 		}
 		return
 	case was:
@@ -67,13 +67,13 @@ func (f *SubFilter[R]) row(r int, was, is bool) {
 		f.n--
 	}
 	if is {
-		f.d.Entered = append(f.d.Entered, SubRow[R]{Handle(c.curH[r]), r, c.cur[r]})
+		f.d.Entered = append(f.d.Entered, SubRow[R]{Handle(c.nowH), r, c.now})
 		f.n++
 	}
 }
 
 // Read returns the delta from the result of the previous Read (empty
-// before the first) to the result at the end of the last frame, and
+// before the first) to the result now, and
 // makes the latter the result Rows yields. The first Read after Build's
 // first frame hands out every row as Entered. The delta is valid until
 // the next Read. Allocates nothing once the lists have grown to the
@@ -102,8 +102,8 @@ type SubCount[R comparable] struct {
 type CountDelta struct{ Before, After int }
 
 // SubscribeCount declares a count subscription of t: SubFilter's upkeep,
-// without the row lists and without copies of R (two handles and a few
-// bits per row). Errors as SubscribeFilter's. Set-up only.
+// without the row lists, copies of R or handles (a bit per row and the
+// change marks). Errors as SubscribeFilter's. Set-up only.
 func SubscribeCount[R comparable](b *Builder, t *Table, spec FilterSpec[R]) *SubCount[R] {
 	c := newSubCore(b, t, spec.Name, spec.Where, false, nil)
 	if c == nil {
@@ -124,7 +124,7 @@ func (n *SubCount[R]) row(_ int, was, is bool) {
 }
 
 // Read returns the count handed out by the previous Read (0 before the
-// first) and the count at the end of the last frame, which becomes
+// first) and the count now, which becomes
 // Count's. Allocates nothing.
 func (n *SubCount[R]) Read() CountDelta {
 	before := n.n

@@ -306,6 +306,9 @@ func TestSubscriptionDeltasRebuildTheResult(t *testing.T) {
 					if f%7 == 3 {
 						continue // not read this frame: the next Read covers both
 					}
+					if f%5 == 1 {
+						g.host() // the host's tracked changes after the frame are the Read's too
+					}
 					changed += len(g.modelRows)
 					require.True(t, g.apply(t), "frame %d, seed %d, workers %d", f, seed, workers)
 				}

@@ -76,12 +76,12 @@ func SubscribeTopN[R comparable, K index.Ordered](b *Builder, t *Table, spec Top
 	if c == nil {
 		return nil
 	}
-	s, err := index.NewSorted[K](len(c.cur))
+	s, err := index.NewSorted[K](c.rows)
 	if err != nil {
 		b.e().Fail(&SubscriptionError{Subscription: spec.Name, Table: t.Name(), Reason: "its sorted index", Err: err})
 		return nil
 	}
-	p := &SubTopN[R, K]{c: c, spec: spec, s: s, floored: true, pool: make([]uint64, (len(c.cur)+63)>>6),
+	p := &SubTopN[R, K]{c: c, spec: spec, s: s, floored: true, pool: make([]uint64, (c.rows+63)>>6),
 		top: make([]Ranked[R, K], 0, spec.N), next: make([]Ranked[R, K], 0, spec.N),
 		heap: make([]K, 0, topCandidates*spec.N), cold: true}
 	c.row = p.row
@@ -95,7 +95,7 @@ func (p *SubTopN[R, K]) row(r int, was, is bool) {
 		p.unpool(r)
 		return
 	}
-	if k := p.spec.Key(&p.c.cur[r]); !p.cold && (!p.floored || index.Compare(k, p.floor) > 0) {
+	if k := p.spec.Key(&p.c.now); !p.cold && (!p.floored || index.Compare(k, p.floor) > 0) {
 		p.s.Update(int32(r), k)
 		p.unpool(r)
 	} else {
@@ -154,7 +154,7 @@ func (p *SubTopN[R, K]) eachPooled(f func(k K, r int)) {
 		for word != 0 {
 			r := w<<6 + bits.TrailingZeros64(word)
 			word &= word - 1
-			f(p.spec.Key(&p.c.cur[r]), r)
+			f(p.spec.Key(&p.c.base[r]), r)
 		}
 	}
 }
@@ -189,7 +189,7 @@ func heapDown[K index.Ordered](h []K, i int) {
 }
 
 // Read returns the rank-by-rank delta from the result of the previous
-// Read to the result at the end of the last frame, which becomes Top's.
+// Read to the result now, which becomes Top's.
 // Allocates nothing.
 func (p *SubTopN[R, K]) Read() *TopDelta[R, K] {
 	p.d.Entered, p.d.Left = p.d.Entered[:0], p.d.Left[:0]
@@ -236,7 +236,7 @@ func (p *SubTopN[R, K]) walk() bool {
 			if index.Compare(rk, k) != 0 {
 				break
 			}
-			p.next = append(p.next, Ranked[R, K]{Rank: len(p.next), Handle: Handle(c.curH[r]), Row: int(r), Key: rk, Value: c.cur[r]})
+			p.next = append(p.next, Ranked[R, K]{Rank: len(p.next), Handle: Handle(c.baseH[r]), Row: int(r), Key: rk, Value: c.base[r]})
 		}
 	}
 	return len(p.next) == p.spec.N || p.pooled == 0
