@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"iter"
 	"slices"
+	"unsafe"
 )
 
 // Integer is the type of a grouped sum's values: integers only, so that
@@ -47,17 +48,21 @@ type SubGroupSum[R comparable, K cmp.Ordered, V Integer] struct {
 	c      *subCore[R]
 	spec   GroupSumSpec[R, K, V]
 	groups map[K]int32     // per key ever seen: its state's number in states, from 1
-	states []groupState[V] // the groups' states, by number - 1
+	states []groupState[K, V] // the groups' states, by number - 1
 	keys   []K             // the keys of groups, ascending (Groups' order)
 	d      []GroupDelta[K, V]
 	moved  []K // the keys of the groups touched by this Read
-	// of is, per row, the number of the group it was handed out in, 0
-	// when none: a number, not a pointer, so that the collector neither
-	// scans it nor pays a write barrier per row.
-	of []int32
+	// of and sums are, per row, the number of the group it was handed
+	// out in (0 when none: a number, not a pointer, so that the collector
+	// neither scans it nor pays a write barrier per row) and its value
+	// then, so that a re-examined row costs Key and Sum of its values now
+	// only.
+	of   []int32
+	sums []V
 }
 
-type groupState[V Integer] struct {
+type groupState[K cmp.Ordered, V Integer] struct {
+	key         K
 	sum, before V
 	rows        int
 	rowsBefore  int
@@ -65,7 +70,8 @@ type groupState[V Integer] struct {
 }
 
 // SubscribeGroupSum declares a grouped sum of t: SubFilter's upkeep and
-// costs, 4 bytes per row, and per group ever seen a map entry (a new
+// costs but for the copies of R and the handles, 4 bytes and a V per
+// row instead, and per group ever seen a map entry (a new
 // key allocates it once; groups that empty keep theirs). A nil Key or
 // Sum, or a float K, records a *SubscriptionError; other errors as
 // SubscribeFilter's. Set-up only.
@@ -78,34 +84,32 @@ func SubscribeGroupSum[R comparable, K cmp.Ordered, V Integer](b *Builder, t *Ta
 		b.e().Fail(&SubscriptionError{Subscription: spec.Name, Reason: "a float group key (NaN equals no key, -0 equals +0): group by an integer or string, e.g. a rounded cell"})
 		return nil
 	}
-	c := newSubCore(b, t, spec.Name, spec.Where, true, func(rows int) int64 { return 4 * int64(rows) })
+	var zv V
+	c := newSubCore(b, t, spec.Name, spec.Where, false, func(rows int) int64 { return int64(rows) * int64(4+unsafe.Sizeof(zv)) })
 	if c == nil {
 		return nil
 	}
-	g := &SubGroupSum[R, K, V]{c: c, spec: spec, groups: map[K]int32{}, of: make([]int32, c.rows)}
+	g := &SubGroupSum[R, K, V]{c: c, spec: spec, groups: map[K]int32{}, of: make([]int32, c.rows), sums: make([]V, c.rows)}
 	c.row = g.row
 	return g
 }
 
 func (g *SubGroupSum[R, K, V]) row(r int, was, is bool) {
-	c := g.c
 	old := g.of[r]
-	var wasK K
 	if was {
-		wasK = g.spec.Key(&c.base[r])
-		g.add(old, wasK, -g.spec.Sum(&c.base[r]), -1)
+		g.add(old, -g.sums[r], -1)
 	}
 	if !is {
 		g.of[r] = 0
 		return
 	}
-	k := g.spec.Key(&c.now)
-	s := old
-	if !was || wasK != k {
-		s = g.group(k)
+	k, v := g.spec.Key(&g.c.now), g.spec.Sum(&g.c.now)
+	n := old
+	if !was || g.states[old-1].key != k {
+		n = g.group(k)
 	}
-	g.add(s, k, g.spec.Sum(&c.now), 1)
-	g.of[r] = s
+	g.add(n, v, 1)
+	g.of[r], g.sums[r] = n, v
 }
 
 // group returns k's group's number, made (and k filed in keys) the first
@@ -113,7 +117,7 @@ func (g *SubGroupSum[R, K, V]) row(r int, was, is bool) {
 func (g *SubGroupSum[R, K, V]) group(k K) int32 {
 	s := g.groups[k]
 	if s == 0 {
-		g.states = append(g.states, groupState[V]{})
+		g.states = append(g.states, groupState[K, V]{key: k})
 		s = int32(len(g.states))
 		g.groups[k] = s
 		i, _ := slices.BinarySearch(g.keys, k)
@@ -122,11 +126,11 @@ func (g *SubGroupSum[R, K, V]) group(k K) int32 {
 	return s
 }
 
-func (g *SubGroupSum[R, K, V]) add(n int32, k K, v V, rows int) {
+func (g *SubGroupSum[R, K, V]) add(n int32, v V, rows int) {
 	s := &g.states[n-1]
 	if !s.touched {
 		s.touched, s.before, s.rowsBefore = true, s.sum, s.rows
-		g.moved = append(g.moved, k)
+		g.moved = append(g.moved, s.key)
 	}
 	s.sum += v
 	s.rows += rows
