@@ -47,9 +47,9 @@ type GroupDelta[K cmp.Ordered, V Integer] struct {
 type SubGroupSum[R comparable, K cmp.Ordered, V Integer] struct {
 	c      *subCore[R]
 	spec   GroupSumSpec[R, K, V]
-	groups map[K]int32     // per key ever seen: its state's number in states, from 1
+	groups map[K]int32        // per key ever seen: its state's number in states, from 1
 	states []groupState[K, V] // the groups' states, by number - 1
-	keys   []K             // the keys of groups, ascending (Groups' order)
+	keys   []K                // the keys of groups, ascending (Groups' order)
 	d      []GroupDelta[K, V]
 	moved  []K // the keys of the groups touched by this Read
 	// of and sums are, per row, the number of the group it was handed
