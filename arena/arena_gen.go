@@ -967,9 +967,9 @@ type HitTotalsByTargetRow struct {
 // Plan: index HitsByTarget (hash on HitEvent(Target)): a walk per group of
 // Target (each in ascending emission position; the scan instead when the
 // events are fewer than 64 a group); group by Target: a dense array over
-// the capacity of domain Actors; sort groups by their keys. Run it from one
-// goroutine at a time; the result's order is docs/schema.md's Query
-// results.
+// the capacity of domain Actors; groups in key order: a pass over the
+// slots, or a sort. Run it from one goroutine at a time; the result's order
+// is docs/schema.md's Query results.
 type HitTotalsByTarget struct {
 	t      *Tables
 	events *tickwork.Consumer[HitEvent]                    // set by Declare: read through the system's consumer
@@ -1092,6 +1092,16 @@ func (q *HitTotalsByTarget) Run(dst []HitTotalsByTargetRow) []HitTotalsByTargetR
 			gp.a1++
 		}
 	}
+	if len(q.over) == 0 && len(q.groups) > 16 && len(q.slot) <= 64*len(q.groups) { // the slots in index order: the keys' order, no sort
+		for _, s := range q.slot {
+			if s == 0 {
+				continue
+			}
+			gp := &q.groups[s-1]
+			dst = append(dst, HitTotalsByTargetRow{Target: gp.g0, Total: gp.a0, Hits: gp.a1})
+		}
+		return dst
+	}
 	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, hitTotalsByTargetOrder)
 	} else {
@@ -1111,7 +1121,7 @@ func (q *HitTotalsByTarget) Run(dst []HitTotalsByTargetRow) []HitTotalsByTargetR
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *HitTotalsByTarget) Plan() string {
-	return "index HitsByTarget (hash on HitEvent(Target)): a walk per group of Target (each in ascending emission position; the scan instead when the events are fewer than 64 a group); group by Target: a dense array over the capacity of domain Actors; sort groups by their keys"
+	return "index HitsByTarget (hash on HitEvent(Target)): a walk per group of Target (each in ascending emission position; the scan instead when the events are fewer than 64 a group); group by Target: a dense array over the capacity of domain Actors; groups in key order: a pass over the slots, or a sort"
 }
 
 // group returns the index of key's group, adding it: the slot of its
@@ -2000,9 +2010,9 @@ type HitTotalsByTargetScanRow struct {
 
 // HitTotalsByTargetScan is declared query HitTotalsByTargetScan
 // (arena.tw:204). Plan: read HitEvent (emission order); group by Target: a
-// dense array over the capacity of domain Actors; sort groups by their
-// keys. Run it from one goroutine at a time; the result's order is
-// docs/schema.md's Query results.
+// dense array over the capacity of domain Actors; groups in key order: a
+// pass over the slots, or a sort. Run it from one goroutine at a time; the
+// result's order is docs/schema.md's Query results.
 type HitTotalsByTargetScan struct {
 	t      *Tables
 	events *tickwork.Consumer[HitEvent] // set by Declare: read through the system's consumer
@@ -2085,6 +2095,16 @@ func (q *HitTotalsByTargetScan) Run(dst []HitTotalsByTargetScanRow) []HitTotalsB
 		gp.a0 += int64(h.Damage)
 		gp.a1++
 	}
+	if len(q.over) == 0 && len(q.groups) > 16 && len(q.slot) <= 64*len(q.groups) { // the slots in index order: the keys' order, no sort
+		for _, s := range q.slot {
+			if s == 0 {
+				continue
+			}
+			gp := &q.groups[s-1]
+			dst = append(dst, HitTotalsByTargetScanRow{Target: gp.g0, Total: gp.a0, Hits: gp.a1})
+		}
+		return dst
+	}
 	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, hitTotalsByTargetScanOrder)
 	} else {
@@ -2104,7 +2124,7 @@ func (q *HitTotalsByTargetScan) Run(dst []HitTotalsByTargetScanRow) []HitTotalsB
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *HitTotalsByTargetScan) Plan() string {
-	return "read HitEvent (emission order); group by Target: a dense array over the capacity of domain Actors; sort groups by their keys"
+	return "read HitEvent (emission order); group by Target: a dense array over the capacity of domain Actors; groups in key order: a pass over the slots, or a sort"
 }
 
 // group returns the index of key's group, adding it: the slot of its

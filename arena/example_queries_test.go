@@ -39,5 +39,5 @@ func ExampleNewQueries() {
 	// weak: slot 767, health 1
 	// in the box: 41
 	// index UnitsByHealth (sorted on Unit(Health)): ascending walk in (Health, index), first n
-	// index HitsByTarget (hash on HitEvent(Target)): a walk per group of Target (each in ascending emission position; the scan instead when the events are fewer than 64 a group); group by Target: a dense array over the capacity of domain Actors; sort groups by their keys
+	// index HitsByTarget (hash on HitEvent(Target)): a walk per group of Target (each in ascending emission position; the scan instead when the events are fewer than 64 a group); group by Target: a dense array over the capacity of domain Actors; groups in key order: a pass over the slots, or a sort
 }

@@ -642,8 +642,9 @@ type OrdersByItemRow struct {
 
 // OrdersByItem is declared query OrdersByItem (shop.tw:87). Plan: scan
 // Order (ascending index); group by Item: a dense array over the capacity
-// of table Product; sort groups by their keys. Run it from one goroutine at
-// a time; the result's order is docs/schema.md's Query results.
+// of table Product; groups in key order: a pass over the slots, or a sort.
+// Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
 type OrdersByItem struct {
 	t         *Tables
 	tb        *tickwork.Table           // Order
@@ -733,6 +734,16 @@ func (q *OrdersByItem) Run(dst []OrdersByItemRow) []OrdersByItemRow {
 			}
 		}
 	}
+	if len(q.over) == 0 && len(q.groups) > 16 && len(q.slot) <= 64*len(q.groups) { // the slots in index order: the keys' order, no sort
+		for _, s := range q.slot {
+			if s == 0 {
+				continue
+			}
+			gp := &q.groups[s-1]
+			dst = append(dst, OrdersByItemRow{Item: gp.g0, N: gp.a0, Qty: gp.a1})
+		}
+		return dst
+	}
 	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, ordersByItemOrder)
 	} else {
@@ -752,7 +763,7 @@ func (q *OrdersByItem) Run(dst []OrdersByItemRow) []OrdersByItemRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *OrdersByItem) Plan() string {
-	return "scan Order (ascending index); group by Item: a dense array over the capacity of table Product; sort groups by their keys"
+	return "scan Order (ascending index); group by Item: a dense array over the capacity of table Product; groups in key order: a pass over the slots, or a sort"
 }
 
 // group returns the index of key's group, adding it: the slot of its
@@ -4757,8 +4768,9 @@ type OrdersByItemIxRow struct {
 // index OrdersOfItem (hash on Order(Item)): a walk per group of Item (each
 // in ascending index; the scan instead when the rows are fewer than 64 a
 // group); group by Item: a dense array over the capacity of table Product;
-// sort groups by their keys. Run it from one goroutine at a time; the
-// result's order is docs/schema.md's Query results.
+// groups in key order: a pass over the slots, or a sort. Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
 type OrdersByItemIx struct {
 	t         *Tables
 	tb        *tickwork.Table                      // Order
@@ -4883,6 +4895,16 @@ func (q *OrdersByItemIx) Run(dst []OrdersByItemIxRow) []OrdersByItemIxRow {
 			}
 		}
 	}
+	if len(q.over) == 0 && len(q.groups) > 16 && len(q.slot) <= 64*len(q.groups) { // the slots in index order: the keys' order, no sort
+		for _, s := range q.slot {
+			if s == 0 {
+				continue
+			}
+			gp := &q.groups[s-1]
+			dst = append(dst, OrdersByItemIxRow{Item: gp.g0, N: gp.a0, Qty: gp.a1})
+		}
+		return dst
+	}
 	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, ordersByItemIxOrder)
 	} else {
@@ -4902,7 +4924,7 @@ func (q *OrdersByItemIx) Run(dst []OrdersByItemIxRow) []OrdersByItemIxRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *OrdersByItemIx) Plan() string {
-	return "index OrdersOfItem (hash on Order(Item)): a walk per group of Item (each in ascending index; the scan instead when the rows are fewer than 64 a group); group by Item: a dense array over the capacity of table Product; sort groups by their keys"
+	return "index OrdersOfItem (hash on Order(Item)): a walk per group of Item (each in ascending index; the scan instead when the rows are fewer than 64 a group); group by Item: a dense array over the capacity of table Product; groups in key order: a pass over the slots, or a sort"
 }
 
 // group returns the index of key's group, adding it: the slot of its

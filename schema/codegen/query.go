@@ -240,6 +240,44 @@ func (qg *qGen) stateFields() {
 	}
 }
 
+// slotOrder writes, for a dense group without an order by, the groups'
+// rows in key order without a sort when no group is out of line: the
+// slots, in entity index order, hold one generation each, so their order
+// is the keys' (index, then generation). It pays when the slots are not
+// many more than the groups (the sort's n·log n against a pass over the
+// slots).
+func (qg *qGen) slotOrder() {
+	g := qg.g
+	g.p("if len(q.over) == 0 && len(q.groups) > 16 && len(q.slot) <= 64*len(q.groups) { // the slots in index order: the keys' order, no sort")
+	g.p("for _, s := range q.slot {")
+	g.p("if s == 0 {")
+	g.p("continue")
+	g.p("}")
+	if qg.limit != "" {
+		g.p("if len(dst) == bound {")
+		g.p("break")
+		g.p("}")
+	}
+	g.p("gp := &q.groups[s-1]")
+	g.p("dst = append(dst, %s)", qg.groupRow())
+	g.p("}")
+	g.p("return dst")
+	g.p("}")
+}
+
+// groupRow is the result row of the group gp.
+func (qg *qGen) groupRow() string {
+	var parts []string
+	for _, it := range qg.q.Select {
+		if it.Agg != nil {
+			parts = append(parts, fmt.Sprintf("%s: gp.a%d", it.Name, it.Agg.Index))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s: gp.g%d", it.Name, it.Group))
+		}
+	}
+	return fmt.Sprintf("%s{%s}", qg.rowType(), strings.Join(parts, ", "))
+}
+
 // denseGroup: grouped by one ref key, on a dense array over the target's
 // capacity.
 func (qg *qGen) denseGroup() bool {
@@ -1357,6 +1395,9 @@ func (qg *qGen) finish() {
 			qg.finalize("gp.")
 			g.p("}")
 		}
+		if qg.denseGroup() && len(q.OrderBy) == 0 {
+			qg.slotOrder()
+		}
 		// few groups (a frame's hit targets) sort by insertion, no call
 		// per comparison; groups' keys differ, so either sort gives the
 		// one order
@@ -1376,15 +1417,7 @@ func (qg *qGen) finish() {
 			g.p("}")
 		}
 		g.p("gp := &q.groups[i]")
-		var parts []string
-		for _, it := range q.Select {
-			if it.Agg != nil {
-				parts = append(parts, fmt.Sprintf("%s: gp.a%d", it.Name, it.Agg.Index))
-			} else {
-				parts = append(parts, fmt.Sprintf("%s: gp.g%d", it.Name, it.Group))
-			}
-		}
-		g.p("dst = append(dst, %s{%s})", qg.rowType(), strings.Join(parts, ", "))
+		g.p("dst = append(dst, %s)", qg.groupRow())
 		g.p("}")
 		g.p("return dst")
 	case aggregated(q):
@@ -1673,7 +1706,11 @@ func (qg *qGen) plan() string {
 		if len(q.OrderBy) > 0 {
 			parts = append(parts, "sort groups by ("+keys()+", keys)")
 		} else {
-			parts = append(parts, "sort groups by their keys")
+			if qg.denseGroup() {
+				parts = append(parts, "groups in key order: a pass over the slots, or a sort")
+			} else {
+				parts = append(parts, "sort groups by their keys")
+			}
 		}
 		if q.Limit != nil {
 			parts = append(parts, "first n")

@@ -3784,9 +3784,9 @@ type EvGroupsRow struct {
 // EvGroups is declared query EvGroups (indexkit.tw:88). Plan: index EvByWho
 // (hash on Ev(Who)): a walk per group of Who (each in ascending emission
 // position; the scan instead when the events are fewer than 64 a group);
-// filter; group by Who: a dense array over the capacity of domain D; sort
-// groups by their keys. Run it from one goroutine at a time; the result's
-// order is docs/schema.md's Query results.
+// filter; group by Who: a dense array over the capacity of domain D; groups
+// in key order: a pass over the slots, or a sort. Run it from one goroutine
+// at a time; the result's order is docs/schema.md's Query results.
 type EvGroups struct {
 	t      *Tables
 	events *tickwork.Consumer[Ev]                    // set by Declare: read through the system's consumer
@@ -3915,6 +3915,16 @@ func (q *EvGroups) Run(dst []EvGroupsRow) []EvGroupsRow {
 			}
 		}
 	}
+	if len(q.over) == 0 && len(q.groups) > 16 && len(q.slot) <= 64*len(q.groups) { // the slots in index order: the keys' order, no sort
+		for _, s := range q.slot {
+			if s == 0 {
+				continue
+			}
+			gp := &q.groups[s-1]
+			dst = append(dst, EvGroupsRow{Who: gp.g0, SumAmt: gp.a0, SumF: gp.a1, Count: gp.a2})
+		}
+		return dst
+	}
 	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, evGroupsOrder)
 	} else {
@@ -3934,7 +3944,7 @@ func (q *EvGroups) Run(dst []EvGroupsRow) []EvGroupsRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *EvGroups) Plan() string {
-	return "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in ascending emission position; the scan instead when the events are fewer than 64 a group); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys"
+	return "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in ascending emission position; the scan instead when the events are fewer than 64 a group); filter; group by Who: a dense array over the capacity of domain D; groups in key order: a pass over the slots, or a sort"
 }
 
 // group returns the index of key's group, adding it: the slot of its
@@ -3981,9 +3991,9 @@ type EvGroupsScanRow struct {
 
 // EvGroupsScan is declared query EvGroupsScan (indexkit.tw:89). Plan: read
 // Ev (emission order); filter; group by Who: a dense array over the
-// capacity of domain D; sort groups by their keys. Run it from one
-// goroutine at a time; the result's order is docs/schema.md's Query
-// results.
+// capacity of domain D; groups in key order: a pass over the slots, or a
+// sort. Run it from one goroutine at a time; the result's order is
+// docs/schema.md's Query results.
 type EvGroupsScan struct {
 	t      *Tables
 	events *tickwork.Consumer[Ev]    // set by Declare: read through the system's consumer
@@ -4069,6 +4079,16 @@ func (q *EvGroupsScan) Run(dst []EvGroupsScanRow) []EvGroupsScanRow {
 			gp.a2++
 		}
 	}
+	if len(q.over) == 0 && len(q.groups) > 16 && len(q.slot) <= 64*len(q.groups) { // the slots in index order: the keys' order, no sort
+		for _, s := range q.slot {
+			if s == 0 {
+				continue
+			}
+			gp := &q.groups[s-1]
+			dst = append(dst, EvGroupsScanRow{Who: gp.g0, SumAmt: gp.a0, SumF: gp.a1, Count: gp.a2})
+		}
+		return dst
+	}
 	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, evGroupsScanOrder)
 	} else {
@@ -4088,7 +4108,7 @@ func (q *EvGroupsScan) Run(dst []EvGroupsScanRow) []EvGroupsScanRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *EvGroupsScan) Plan() string {
-	return "read Ev (emission order); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys"
+	return "read Ev (emission order); filter; group by Who: a dense array over the capacity of domain D; groups in key order: a pass over the slots, or a sort"
 }
 
 // group returns the index of key's group, adding it: the slot of its
@@ -4471,8 +4491,9 @@ type OwnerGroupsRow struct {
 // ByOwner (hash on Item(Owner)): a walk per group of Owner (each in
 // ascending index; the scan instead when the rows are fewer than 64 a
 // group); filter; group by Owner: a dense array over the capacity of domain
-// D; sort groups by their keys. Run it from one goroutine at a time; the
-// result's order is docs/schema.md's Query results.
+// D; groups in key order: a pass over the slots, or a sort. Run it from one
+// goroutine at a time; the result's order is docs/schema.md's Query
+// results.
 type OwnerGroups struct {
 	t      *Tables
 	tb     *tickwork.Table                      // Item
@@ -4603,6 +4624,16 @@ func (q *OwnerGroups) Run(dst []OwnerGroupsRow) []OwnerGroupsRow {
 			}
 		}
 	}
+	if len(q.over) == 0 && len(q.groups) > 16 && len(q.slot) <= 64*len(q.groups) { // the slots in index order: the keys' order, no sort
+		for _, s := range q.slot {
+			if s == 0 {
+				continue
+			}
+			gp := &q.groups[s-1]
+			dst = append(dst, OwnerGroupsRow{Owner: gp.g0, SumW: gp.a0, Count: gp.a1})
+		}
+		return dst
+	}
 	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, ownerGroupsOrder)
 	} else {
@@ -4622,7 +4653,7 @@ func (q *OwnerGroups) Run(dst []OwnerGroupsRow) []OwnerGroupsRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *OwnerGroups) Plan() string {
-	return "index ByOwner (hash on Item(Owner)): a walk per group of Owner (each in ascending index; the scan instead when the rows are fewer than 64 a group); filter; group by Owner: a dense array over the capacity of domain D; sort groups by their keys"
+	return "index ByOwner (hash on Item(Owner)): a walk per group of Owner (each in ascending index; the scan instead when the rows are fewer than 64 a group); filter; group by Owner: a dense array over the capacity of domain D; groups in key order: a pass over the slots, or a sort"
 }
 
 // group returns the index of key's group, adding it: the slot of its
@@ -4668,9 +4699,9 @@ type OwnerGroupsScanRow struct {
 
 // OwnerGroupsScan is declared query OwnerGroupsScan (indexkit.tw:100).
 // Plan: scan Item (ascending index); filter; group by Owner: a dense array
-// over the capacity of domain D; sort groups by their keys. Run it from one
-// goroutine at a time; the result's order is docs/schema.md's Query
-// results.
+// over the capacity of domain D; groups in key order: a pass over the
+// slots, or a sort. Run it from one goroutine at a time; the result's order
+// is docs/schema.md's Query results.
 type OwnerGroupsScan struct {
 	t      *Tables
 	tb     *tickwork.Table           // Item
@@ -4766,6 +4797,16 @@ func (q *OwnerGroupsScan) Run(dst []OwnerGroupsScanRow) []OwnerGroupsScanRow {
 			}
 		}
 	}
+	if len(q.over) == 0 && len(q.groups) > 16 && len(q.slot) <= 64*len(q.groups) { // the slots in index order: the keys' order, no sort
+		for _, s := range q.slot {
+			if s == 0 {
+				continue
+			}
+			gp := &q.groups[s-1]
+			dst = append(dst, OwnerGroupsScanRow{Owner: gp.g0, SumW: gp.a0, Count: gp.a1})
+		}
+		return dst
+	}
 	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, ownerGroupsScanOrder)
 	} else {
@@ -4785,7 +4826,7 @@ func (q *OwnerGroupsScan) Run(dst []OwnerGroupsScanRow) []OwnerGroupsScanRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *OwnerGroupsScan) Plan() string {
-	return "scan Item (ascending index); filter; group by Owner: a dense array over the capacity of domain D; sort groups by their keys"
+	return "scan Item (ascending index); filter; group by Owner: a dense array over the capacity of domain D; groups in key order: a pass over the slots, or a sort"
 }
 
 // group returns the index of key's group, adding it: the slot of its

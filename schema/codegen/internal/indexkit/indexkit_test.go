@@ -430,9 +430,9 @@ func TestIndexedPlans(t *testing.T) {
 		q.RangeSum.Plan():     "index ByW (sorted on Item(W)): range walk, from W param lo, rows marked in a bitmap, read in ascending index; filter; aggregate sum, count, min (one row)",
 		q.Box.Plan():          "index Pos (grid on Item(X, Y)): candidates of the box's cells (ascending index); filter",
 		q.Disc.Plan():         "index Pos (grid on Item(X, Y)): candidates of the cells of the disc's bounding box, rounded outward (ascending index); filter",
-		q.OwnerGroups.Plan():  "index ByOwner (hash on Item(Owner)): a walk per group of Owner (each in ascending index; the scan instead when the rows are fewer than 64 a group); filter; group by Owner: a dense array over the capacity of domain D; sort groups by their keys",
+		q.OwnerGroups.Plan():  "index ByOwner (hash on Item(Owner)): a walk per group of Owner (each in ascending index; the scan instead when the rows are fewer than 64 a group); filter; group by Owner: a dense array over the capacity of domain D; groups in key order: a pass over the slots, or a sort",
 		q.FlagGroups.Plan():   "index ByFlag (hash on Item(Flag)): a walk per group of Flag (each in ascending index; the scan instead when the rows are fewer than 2 a group); group by Flag: a group table (map) of the keys; sort groups by their keys",
-		q.EvGroups.Plan():     "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in ascending emission position; the scan instead when the events are fewer than 64 a group); filter; group by Who: a dense array over the capacity of domain D; sort groups by their keys",
+		q.EvGroups.Plan():     "index EvByWho (hash on Ev(Who)): a walk per group of Who (each in ascending emission position; the scan instead when the events are fewer than 64 a group); filter; group by Who: a dense array over the capacity of domain D; groups in key order: a pass over the slots, or a sort",
 		q.EvEq.Plan():         "index EvByWho (hash on Ev(Who)): walk the rows of Who == param t (ascending emission position); filter",
 		q.BoxScan.Plan():      "scan Item (ascending index); filter",
 	} {

@@ -1241,8 +1241,9 @@ type ByFriendRow struct {
 
 // ByFriend is declared query ByFriend (querykit.tw:104). Plan: scan Person
 // (ascending index); group by Friend: a dense array over the capacity of
-// domain Folk; sort groups by their keys. Run it from one goroutine at a
-// time; the result's order is docs/schema.md's Query results.
+// domain Folk; groups in key order: a pass over the slots, or a sort. Run
+// it from one goroutine at a time; the result's order is docs/schema.md's
+// Query results.
 type ByFriend struct {
 	t       *Tables
 	tb      *tickwork.Table           // Person
@@ -1332,6 +1333,16 @@ func (q *ByFriend) Run(dst []ByFriendRow) []ByFriendRow {
 			}
 		}
 	}
+	if len(q.over) == 0 && len(q.groups) > 16 && len(q.slot) <= 64*len(q.groups) { // the slots in index order: the keys' order, no sort
+		for _, s := range q.slot {
+			if s == 0 {
+				continue
+			}
+			gp := &q.groups[s-1]
+			dst = append(dst, ByFriendRow{Friend: gp.g0, Count: gp.a0, SumScore: gp.a1})
+		}
+		return dst
+	}
 	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, byFriendOrder)
 	} else {
@@ -1351,7 +1362,7 @@ func (q *ByFriend) Run(dst []ByFriendRow) []ByFriendRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *ByFriend) Plan() string {
-	return "scan Person (ascending index); group by Friend: a dense array over the capacity of domain Folk; sort groups by their keys"
+	return "scan Person (ascending index); group by Friend: a dense array over the capacity of domain Folk; groups in key order: a pass over the slots, or a sort"
 }
 
 // group returns the index of key's group, adding it: the slot of its
@@ -2784,8 +2795,9 @@ type PingTotalsRow struct {
 
 // PingTotals is declared query PingTotals (querykit.tw:193). Plan: read
 // Ping (emission order); group by Who: a dense array over the capacity of
-// domain Folk; sort groups by their keys. Run it from one goroutine at a
-// time; the result's order is docs/schema.md's Query results.
+// domain Folk; groups in key order: a pass over the slots, or a sort. Run
+// it from one goroutine at a time; the result's order is docs/schema.md's
+// Query results.
 type PingTotals struct {
 	t      *Tables
 	events *tickwork.Consumer[Ping]  // set by Declare: read through the system's consumer
@@ -2867,6 +2879,16 @@ func (q *PingTotals) Run(dst []PingTotalsRow) []PingTotalsRow {
 		gp.a0 += float64(e2.Heat)
 		gp.a1++
 	}
+	if len(q.over) == 0 && len(q.groups) > 16 && len(q.slot) <= 64*len(q.groups) { // the slots in index order: the keys' order, no sort
+		for _, s := range q.slot {
+			if s == 0 {
+				continue
+			}
+			gp := &q.groups[s-1]
+			dst = append(dst, PingTotalsRow{Who: gp.g0, Heat: gp.a0, Count: gp.a1})
+		}
+		return dst
+	}
 	if n := len(q.groups); n > 16 {
 		slices.SortFunc(q.groups, pingTotalsOrder)
 	} else {
@@ -2886,7 +2908,7 @@ func (q *PingTotals) Run(dst []PingTotalsRow) []PingTotalsRow {
 // Plan is the query's plan: how it reads each variable and what it does
 // with the rows.
 func (q *PingTotals) Plan() string {
-	return "read Ping (emission order); group by Who: a dense array over the capacity of domain Folk; sort groups by their keys"
+	return "read Ping (emission order); group by Who: a dense array over the capacity of domain Folk; groups in key order: a pass over the slots, or a sort"
 }
 
 // group returns the index of key's group, adding it: the slot of its
