@@ -22,6 +22,8 @@ type GroupSumSpec[R any, K cmp.Ordered, V Integer] struct {
 	Where func(*R) bool // nil: every row
 	Key   func(*R) K    // the group key, required
 	Sum   func(*R) V    // the summed value, required
+	// Source: nil, R pairs with the columns; else R is filled by Source.Copy
+	Source *RowSource[R]
 }
 
 // Group is one group of a grouped sum: its key, the sum of its rows'
@@ -74,7 +76,7 @@ func SubscribeGroupSum[R comparable, K cmp.Ordered, V Integer](b *Builder, t *Ta
 		b.e().Fail(&SubscriptionError{Subscription: spec.Name, Reason: "a float group key (NaN equals no key, -0 equals +0): group by an integer or string, e.g. a rounded cell"})
 		return nil
 	}
-	c := newSubCore(b, t, spec.Name, spec.Where, true, func(rows int) int64 { return 8 * int64(rows) })
+	c := newSubCore(b, t, spec.Name, spec.Source, spec.Where, true, func(rows int) int64 { return 8 * int64(rows) })
 	if c == nil {
 		return nil
 	}
