@@ -42,7 +42,7 @@ func (k SubKind) String() string {
 
 // accepted is what a subscription accepts, for the refusals' messages.
 const accepted = "a subscription keeps a filter (where and select, no order by or limit), select count(), " +
-	"a group by of one integer, bool or ref key selecting it, count() and integer sums, " +
+	"a group by of one integer, bool or ref key with that key, count() and integer sums, " +
 	"or a top-N (one order key and a limit)"
 
 // Rows is one list of a [Delta]: len(Row) rows, each Width values of
@@ -218,7 +218,7 @@ func subKindOf(q *Query, skip int) (SubKind, int, error) {
 		return refuse(d.After[0].Position(), "keyset pagination (after)", "a page is recomputed, not kept")
 	case d.Distinct:
 		return refuse(d.Pos, "distinct", "a distinct row stands for several rows")
-	case d.Unique != nil:
+	case q.uniq != nil:
 		return refuse(d.Where.Position(), "a unique key lookup", "it keeps the first match only")
 	}
 	for _, t := range d.Access.Presence {

@@ -38,6 +38,7 @@ var subCases = []subCase{
 	{"OneItem", "query One() { from Unit u where u.Speed > 0.5 select u.Speed }", nil, runq.SubFilter},
 	{"Every", "query Every() { from Unit u select u, u.Serial, u.X, u.Alive, u.Target, u.Speed, u.Gold, u.Health }", nil, runq.SubFilter},
 	{"Probe", "query P(h: ref Unit) { from Unit u where u == h and u.Health > 10 select u.Health, u.X }", nil, runq.SubFilter},
+	{"SerialLookup", "query US(s: int64) { from Unit u where u.Serial == s select u, u.Health }", []runq.Value{runq.I64(5)}, runq.SubFilter},
 	{"Count", "query C(min: int32) { from Unit u where u.Health > min select count() }", []runq.Value{runq.I32(30)}, runq.SubCount},
 	{"CountAll", "query All() { from Unit u select count() as N }", nil, runq.SubCount},
 	{"GroupInt", "query G(min: int32) { from Unit u where u.Health >= min group by u.Health % 4 select u.Health % 4 as K, count() as N, sum(u.Gold) as Gold, sum(u.Health) as HP }",
