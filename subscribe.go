@@ -230,9 +230,7 @@ func (c *subCore[R]) Sync(now uint64) {
 		c.mark.AddAll()
 	} else {
 		for _, v := range c.vers {
-			for r := range v.BumpedRows(c.last) {
-				c.mark.Add(uint32(r))
-			}
+			v.AddBumpedRows(c.last, c.mark) // not a range over BumpedRows: that allocates where it is not inlined
 		}
 	}
 	c.last = now
