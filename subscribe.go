@@ -153,6 +153,11 @@ func newSubCore[R comparable](b *Builder, t *Table, name string, src *RowSource[
 		if src.Copy == nil {
 			return fail(et.Name(), "RowSource needs a Copy", nil)
 		}
+		for _, col := range src.Columns {
+			if !slices.Contains(et.Columns(), col) {
+				return fail(et.Name(), "RowSource column "+strconv.Quote(col)+" is not a column of the table", nil)
+			}
+		}
 		cols = src.Columns
 	} else {
 		var err error

@@ -14,7 +14,7 @@ import (
 
 // unbuiltRig is subRig's tables and catalog on a Builder not built yet,
 // without systems or rows.
-func unbuiltRig(t *testing.T) (*tickwork.Builder, *runq.Catalog) {
+func unbuiltRig(t *testing.T) (*tickwork.Builder, *runq.Catalog, *subRig) {
 	g := &subRig{}
 	b := tickwork.NewBuilder()
 	d := b.Domain(tickwork.DomainSpec{Name: "Actors", Capacity: 512, ChunkRows: 64})
@@ -28,7 +28,7 @@ func unbuiltRig(t *testing.T) (*tickwork.Builder, *runq.Catalog) {
 	g.serial = tickwork.AddColumn[int64](b, g.unit, "Serial")
 	g.hero = b.Table(tickwork.TableSpec{Name: "Hero", Domain: d})
 	tickwork.AddColumn[int32](b, g.hero, "Rank")
-	return b, catalogOf(t, g)
+	return b, catalogOf(t, g), g
 }
 
 const subAccepted = "; a subscription keeps a filter (where and select, no order by or limit), select count(), " +
@@ -93,7 +93,7 @@ func TestSubscribeRefusals(t *testing.T) {
 		{"query Q() { from Hit e select e.Damage }", nil, runq.ErrUnsupported,
 			"query:1:22: a query over an event table is not run by the interpreter yet; declare the query in the .tw file"},
 	}
-	b, cat := unbuiltRig(t)
+	b, cat, _ := unbuiltRig(t)
 	for _, c := range cases {
 		s, err := runq.Subscribe(b, cat, c.text, c.args)
 		assert.Nil(t, s, c.text)
@@ -114,7 +114,7 @@ func TestSubscribeRefusals(t *testing.T) {
 // *tickwork.SubscriptionError.
 func TestSubscribeRootErrors(t *testing.T) {
 	const text = "query F() { from Unit u where u.Alive select u, u.Health }"
-	b, cat := unbuiltRig(t)
+	b, cat, _ := unbuiltRig(t)
 	other := tickwork.NewBuilder()
 	_, err := runq.Subscribe(other, cat, text, nil)
 	require.ErrorIs(t, err, tickwork.ErrSubscription)

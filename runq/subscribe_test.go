@@ -569,3 +569,40 @@ func TestSubscriptionAllocatesNothing(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(200, frame))
 	assert.Positive(t, seen)
 }
+
+// TestSubscriptionComparesFloatsBitForBit: a filter's Changed compares
+// values as Values do, bit for bit: -0 written over +0 is a change (and
+// Run hands out -0), a NaN rewritten with the same bits is not, a NaN of
+// another payload is.
+func TestSubscriptionComparesFloatsBitForBit(t *testing.T) {
+	b, cat, g := unbuiltRig(t)
+	s, err := runq.Subscribe(b, cat, "query Xs() { from Unit u select u.X }", nil)
+	require.NoError(t, err)
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	tab, x := g.unit, g.x
+	h, err := tab.Insert()
+	require.NoError(t, err)
+	nan1, nan2 := math.Float32frombits(0x7fc00001), math.Float32frombits(0x7fc00002)
+	steps := []struct {
+		v       float32
+		changed bool
+	}{{0, false}, {float32(math.Copysign(0, -1)), true}, {0, true}, {nan1, true}, {nan1, false}, {nan2, true}}
+	for i, st := range steps {
+		x.Set(h, st.v)
+		require.NoError(t, w.Frame(0))
+		d := s.Read()
+		if i == 0 {
+			require.Equal(t, 1, d.Entered.Len())
+			continue
+		}
+		if st.changed {
+			require.Equal(t, 1, d.Changed.Len(), "step %d", i)
+			require.Equal(t, math.Float32bits(st.v), math.Float32bits(d.Changed.Values[0].Float32()), "step %d", i)
+		} else {
+			require.Zero(t, d.Changed.Len(), "step %d", i)
+		}
+		require.Equal(t, []runq.Value{runq.F32(st.v)}, s.Result(nil))
+	}
+}
