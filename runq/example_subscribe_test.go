@@ -54,7 +54,8 @@ func ExampleSubscribe() {
 		show("left", &delta.Left)
 		show("entered", &delta.Entered)
 	}
-	fmt.Println(weakest.Result(nil))
+	result := weakest.Result(nil) // Run's buffer format: handle, health per row
+	fmt.Println("result: unit", result[0].Handle().Index(), result[1], "then unit", result[2].Handle().Index(), result[3])
 	// Output:
 	// top-N frame 0
 	//   entered rank 0: unit 1 health 5
@@ -64,5 +65,5 @@ func ExampleSubscribe() {
 	//   left rank 1: unit 3 health 12
 	//   entered rank 0: unit 2 health 1
 	//   entered rank 1: unit 1 health 5
-	// [2:1@1 1 1:1@1 5]
+	// result: unit 2 1 then unit 1 5
 }
