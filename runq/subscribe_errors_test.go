@@ -130,3 +130,19 @@ func TestSubscribeRootErrors(t *testing.T) {
 	require.ErrorIs(t, err, tickwork.ErrSubscription)
 	require.ErrorIs(t, err, tickwork.ErrBuilt)
 }
+
+// TestSubscribeRefusesAUniqueLookup: a where on a declared unique column
+// that no index serves stops at its first match, which a kept result
+// cannot follow; it is refused at the where.
+func TestSubscribeRefusesAUniqueLookup(t *testing.T) {
+	b := tickwork.NewBuilder()
+	badge := b.Table(tickwork.TableSpec{Name: "Badge", Capacity: 64})
+	code := tickwork.AddColumn[int64](b, badge, "Code")
+	cat, err := runq.NewCatalog("badge.tw", "table Badge(capacity: 64) {\n\tCode: int64 unique\n}\n")
+	require.NoError(t, err)
+	require.NoError(t, cat.BindTable("Badge", badge))
+	require.NoError(t, runq.BindColumn(cat, "Badge", "Code", code))
+	_, err = runq.Subscribe(b, cat, "query ByCode(c: int64) { from Badge x where x.Code == c select x }", []runq.Value{runq.I64(3)})
+	require.ErrorIs(t, err, runq.ErrUnsupported)
+	require.EqualError(t, err, "query:1:45: a unique key lookup cannot be subscribed to: it keeps the first match only"+subAccepted)
+}
