@@ -73,6 +73,7 @@ func setBit(b []uint64, r int, on bool) {
 type subCore[R comparable] struct {
 	t     *ephemeral.Table
 	rc    *ephemeral.RowCopy[R]
+	src   func(dst *R, row int) // a RowSource's Copy; nil: rc
 	where func(*R) bool
 	vers  []*ephemeral.Versions
 	last  uint64                    // the version of the previous Sync
@@ -90,11 +91,11 @@ type subCore[R comparable] struct {
 	values bool
 }
 
-// newSubCore pairs R with t's columns, tracks them and watches t,
+// newSubCore pairs R with t's columns (or takes src's), tracks them and watches t,
 // charging the world's budget its per-row state (without values, a
 // count's, no copies of R) and extra bytes per row (the kind's); it
 // records a *SubscriptionError and returns nil when it cannot.
-func newSubCore[R comparable](b *Builder, t *Table, name string, where func(*R) bool, values bool, extra func(rows int) int64) *subCore[R] {
+func newSubCore[R comparable](b *Builder, t *Table, name string, src *RowSource[R], where func(*R) bool, values bool, extra func(rows int) int64) *subCore[R] {
 	rb := b.e()
 	fail := func(table, reason string, err error) *subCore[R] {
 		rb.Fail(&SubscriptionError{Subscription: name, Table: table, Reason: reason, Err: err})
@@ -113,9 +114,24 @@ func newSubCore[R comparable](b *Builder, t *Table, name string, where func(*R) 
 	if !ownTable(rb, et) {
 		return fail(et.Name(), "a table of another Builder: subscribe on the Builder whose Table made it", nil)
 	}
-	rc, err := ephemeral.NewRowCopy[R](et)
-	if err != nil {
-		return fail(et.Name(), "the row struct does not pair with the table's columns", err)
+	var rc *ephemeral.RowCopy[R]
+	var cols []string
+	if src != nil {
+		if src.Copy == nil {
+			return fail(et.Name(), "RowSource needs a Copy", nil)
+		}
+		for _, col := range src.Columns {
+			if !slices.Contains(et.Columns(), col) {
+				return fail(et.Name(), "RowSource column "+strconv.Quote(col)+" is not a column of the table", nil)
+			}
+		}
+		cols = src.Columns
+	} else {
+		var err error
+		if rc, err = ephemeral.NewRowCopy[R](et); err != nil {
+			return fail(et.Name(), "the row struct does not pair with the table's columns", err)
+		}
+		cols = rowColumns(reflect.TypeFor[R]())
 	}
 	rows := et.Chunks() * et.ChunkRows()
 	var zr R
@@ -133,7 +149,10 @@ func newSubCore[R comparable](b *Builder, t *Table, name string, where func(*R) 
 	c := &subCore[R]{t: et, rc: rc, where: where, all: true, rows: rows,
 		mark: ephemeral.NewRowSink(et), values: values, base: make([]R, kept),
 		baseH: make([]ephemeral.Handle, kept), inB: make([]uint64, (rows+63)>>6)}
-	for _, col := range rowColumns(reflect.TypeFor[R]()) {
+	if src != nil {
+		c.src = src.Copy
+	}
+	for _, col := range cols {
 		v, err := et.TrackColumn(col, false)
 		if err != nil {
 			return fail(et.Name(), "tracking column "+strconv.Quote(col), err)
@@ -199,7 +218,11 @@ func (c *subCore[R]) readRow(r int) {
 	h, live := c.t.HandleAt(r)
 	is := false
 	if live {
-		c.rc.Copy(&c.now, uint32(r))
+		if c.src != nil {
+			c.src(&c.now, r)
+		} else {
+			c.rc.Copy(&c.now, uint32(r))
+		}
 		is = c.where == nil || c.where(&c.now)
 	}
 	c.nowH = h

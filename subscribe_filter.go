@@ -9,8 +9,9 @@ import "iter"
 // (the pairing of Table.Move); they are the columns the subscription
 // reads and hands out.
 type FilterSpec[R any] struct {
-	Name  string        // names the subscription in errors and the memory budget
-	Where func(*R) bool // nil: every row; called on the frame's goroutine, it must not keep its argument
+	Name   string        // names the subscription in errors and the memory budget
+	Where  func(*R) bool // nil: every row; called on the frame's goroutine, it must not keep its argument
+	Source *RowSource[R] // nil: R pairs with the columns; else R is filled by Source.Copy
 }
 
 // FilterDelta is what a filter's result gained and lost since the
@@ -45,7 +46,7 @@ type SubFilter[R comparable] struct {
 // t's columns, a declaration after Build or past the budget records a
 // *SubscriptionError (ErrSubscription) and returns nil. Set-up only.
 func SubscribeFilter[R comparable](b *Builder, t *Table, spec FilterSpec[R]) *SubFilter[R] {
-	c := newSubCore(b, t, spec.Name, spec.Where, true, nil)
+	c := newSubCore(b, t, spec.Name, spec.Source, spec.Where, true, nil)
 	if c == nil {
 		return nil
 	}
@@ -105,7 +106,7 @@ type CountDelta struct{ Before, After int }
 // without the row lists, copies of R or handles (a bit per row and the
 // change marks). Errors as SubscribeFilter's. Set-up only.
 func SubscribeCount[R comparable](b *Builder, t *Table, spec FilterSpec[R]) *SubCount[R] {
-	c := newSubCore(b, t, spec.Name, spec.Where, false, nil)
+	c := newSubCore(b, t, spec.Name, spec.Source, spec.Where, false, nil)
 	if c == nil {
 		return nil
 	}

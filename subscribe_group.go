@@ -23,6 +23,8 @@ type GroupSumSpec[R any, K cmp.Ordered, V Integer] struct {
 	Where func(*R) bool // nil: every row
 	Key   func(*R) K    // the group key, required
 	Sum   func(*R) V    // the summed value, required
+	// Source: nil, R pairs with the columns; else R is filled by Source.Copy
+	Source *RowSource[R]
 }
 
 // Group is one group of a grouped sum: its key, the sum of its rows'
@@ -85,7 +87,7 @@ func SubscribeGroupSum[R comparable, K cmp.Ordered, V Integer](b *Builder, t *Ta
 		return nil
 	}
 	var zv V
-	c := newSubCore(b, t, spec.Name, spec.Where, false, func(rows int) int64 { return int64(rows) * int64(4+unsafe.Sizeof(zv)) })
+	c := newSubCore(b, t, spec.Name, spec.Source, spec.Where, false, func(rows int) int64 { return int64(rows) * int64(4+unsafe.Sizeof(zv)) })
 	if c == nil {
 		return nil
 	}

@@ -16,6 +16,8 @@ type TopSpec[R any, K index.Ordered] struct {
 	N     int           // how many ranks, at least 1
 	Where func(*R) bool // nil: every row
 	Key   func(*R) K    // the ranking key, required
+	// Source: nil, R pairs with the columns; else R is filled by Source.Copy
+	Source *RowSource[R]
 }
 
 // Ranked is one rank of a top-N result: rank 0 is the greatest key.
@@ -72,7 +74,7 @@ func SubscribeTopN[R comparable, K index.Ordered](b *Builder, t *Table, spec Top
 		b.e().Fail(&SubscriptionError{Subscription: spec.Name, Reason: "TopSpec needs N of at least 1 and a Key"})
 		return nil
 	}
-	c := newSubCore(b, t, spec.Name, spec.Where, true, func(rows int) int64 { return index.SortedBytes[K](rows) + int64(rows)/8 })
+	c := newSubCore(b, t, spec.Name, spec.Source, spec.Where, true, func(rows int) int64 { return index.SortedBytes[K](rows) + int64(rows)/8 })
 	if c == nil {
 		return nil
 	}

@@ -102,3 +102,43 @@ func collect(seq func(func(int) bool)) []int {
 	}
 	return out
 }
+
+// TestAddBumpedIsBumpedRows checks that AddBumped adds to a sink
+// exactly the rows BumpedRows yields, after bumps of some chunks at
+// several versions and deletes, for several since versions.
+func TestAddBumpedIsBumpedRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 24))
+	tab, err := ephemeral.NewTable(ephemeral.TableSpec{Name: "T", Capacity: 512, ChunkRows: 64})
+	require.NoError(t, err)
+	_, err = ephemeral.AddColumn[int32](tab, "V")
+	require.NoError(t, err)
+	v, err := tab.TrackColumn("V", false)
+	require.NoError(t, err)
+	var live []ephemeral.Handle
+	for range 400 {
+		h, err := tab.Insert()
+		require.NoError(t, err)
+		live = append(live, h)
+	}
+	for _, h := range live[:60] {
+		tab.Delete(h)
+	}
+	for now := uint64(2); now < 6; now++ {
+		ran := make([]bool, tab.Chunks())
+		for c := range ran {
+			ran[c] = rng.IntN(3) == 0
+		}
+		v.BumpChunks(now, ran)
+	}
+	for since := range uint64(7) {
+		want := slices.Collect(v.BumpedRows(since))
+		s := ephemeral.NewRowSink(tab)
+		v.AddBumped(since, s)
+		var got []int
+		s.Drain(func(r int) { got = append(got, r) })
+		assert.Equal(t, want, got, "since %d", since)
+		if since < 5 {
+			assert.NotEmpty(t, got, "since %d", since)
+		}
+	}
+}

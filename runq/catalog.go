@@ -37,6 +37,9 @@ type boundColumn struct {
 	b   []bool
 	h   []tickwork.Handle
 	ok  bool
+	// name is the engine column's name (Column.Name), which a subscription
+	// tracks (subscribe.go).
+	name string
 }
 
 // NewCatalog checks src, the text of the .tw schema file named file, and
@@ -105,7 +108,7 @@ func BindColumn[T int32 | int64 | float32 | float64 | bool | tickwork.Handle](c 
 		if kind != d.Type.Kind {
 			return &Error{Kind: ErrCatalog, Msg: fmt.Sprintf("runq: column %s.%s is %s in the schema, bound to a column of another type", table, col, d.Type)}
 		}
-		bc.ok = true
+		bc.ok, bc.name = true, data.Name()
 		bt.cols[i] = bc
 		return nil
 	}

@@ -21,6 +21,11 @@
 //     [Value]s ([I32], [I64], [F32], [F64], [Bool], [Ref]); arguments in
 //     [Query.Params] order; [Query.SetBudget] bounds the rows visited,
 //     [Query.Visited] tells them; [Query.Plan] says how it runs.
+//   - Subscribe: [Subscribe], before Build, keeps a query's result from
+//     the frames' changes ([SubFilter], [SubCount], [SubGroupSum],
+//     [SubTopN]); [Subscription.Read] hands out a [Delta] of [Rows],
+//     [Subscription.Result] the result (docs/architecture.md, Run-time
+//     queries: Subscribing).
 //   - Errors: [Error] with the sentinels [ErrQuery], [ErrUnsupported],
 //     [ErrCatalog], [ErrArgs], [ErrBudget] (errors.Is), and the schema
 //     sentinel of a checker error.
