@@ -113,6 +113,29 @@ func (v *Versions) BumpedRows(since uint64) iter.Seq[int] {
 	}
 }
 
+// AddBumped adds to s (a sink of v's table) the live rows of the chunks
+// bumped whole after since: BumpedRows' rows, a word at a time, without
+// an iterator (a range over BumpedRows allocates its closures when the
+// caller is a generic function instantiated in another package, where
+// the compiler does not inline it). Allocates nothing. Exclusive access
+// to s, as Drain.
+func (v *Versions) AddBumped(since uint64, s *RowSink) {
+	t := v.table
+	for c, ver := range v.whole {
+		if ver <= since {
+			continue
+		}
+		base, any := (c<<t.dom.shift)>>6, uint64(0)
+		for w, word := range t.enabled[c] {
+			s.bits[base+w] |= word
+			any |= word
+		}
+		if any != 0 {
+			s.chunks[c] = 1
+		}
+	}
+}
+
 // RowSink is a set of rows of one table: a bit per row and a flag per
 // chunk, so that draining it costs the chunks and the rows it holds.
 // Memory: 1 bit per row and 4 bytes per chunk.
