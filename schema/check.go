@@ -30,10 +30,10 @@ func Load(filename string, src []byte) (*Schema, error) {
 // Safe for concurrent use on distinct files.
 func Check(filename string, f *File) (*Schema, error) {
 	c := &checker{
-		file:   filename,
-		s:      &Schema{File: filename},
-		names:  map[string]declared{},
-		consts: map[string]*constState{},
+		file:     filename,
+		s:        &Schema{File: filename},
+		names:    map[string]declared{},
+		consts:   map[string]*constState{},
 		badQuery: map[*Query]bool{},
 	}
 	c.check(f)
