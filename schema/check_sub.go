@@ -159,8 +159,18 @@ func (q *Query) exprs() []Expr {
 func handleUse(e Expr, from *Var) Expr {
 	var h Expr
 	walkExpr(e, func(x Expr) {
-		if x, ok := x.(*VarRef); ok && x.Var == from && h == nil {
-			h = x
+		if h != nil {
+			return
+		}
+		switch y := x.(type) {
+		case *IndexOf:
+			if v, ok := y.X.(*VarRef); ok && v.Var == from {
+				h = x
+			}
+		case *VarRef:
+			if y.Var == from {
+				h = x
+			}
 		}
 	})
 	return h
