@@ -44,7 +44,7 @@ var compileCorpus = []struct{ name, src string }{
 	// generated locals, no where, no column read, a select of the handle
 	// only, bool and ref group keys without a sum, ref and float top-N keys.
 	{"subscriptions", "struct V { X: float32  Y: float32 }\ntable T(capacity: 10) { P: V  a: int32  R: ref T  B: bool  F: float64 }\n" +
-		"query Q1(b: int32, t: int32, sub: int32, r: int32, e: int32, gr: int32, s: int32, n: int32) { from T x where x.a > b + t + sub + r + e + gr + s + n select x, x.a - n as D, x.P.Y }\n" +
+		"query Q1(b: int32, t: int32, sub: int32, r: int32, e: int32, gr: int32, s: int32, n: int32, SubFilter: int32, Result: int32) { from T x where x.a > b + t + sub + r + e + gr + s + n + SubFilter + Result select x, x.a - n as D, x.P.Y }\n" +
 		"query Q2() { from T x select x }\nquery Q3() { from T x where x.B select index(x) as I }\nquery Q4() { from T x group by x.B select count() as N, x.B }\n" +
 		"query Q5(n: int64) { from T x where x.P.X < 1 group by x.R select x.R, sum(x.a) }\nquery Q6(n: int32) { from T x select x.R order by x.R desc limit n }\n" +
 		"query Q7() { from T x select x.F order by x.F limit 2 }\nquery Q8() { from T x select count() }\n" +

@@ -44,7 +44,7 @@ func newSubGen(g *gen, s *schema.Subscription) *subGen {
 	sg.in = &sysGen{g: g, y: y, env: map[string]string{}}
 	sg.at = &sysGen{g: g, y: y, env: map[string]string{}}
 	for _, p := range s.Query.Params {
-		n := loc.name(p.Name)
+		n := loc.name(unexported(p.Name)) // a field of S too: never its embedded field or Result
 		sg.param = append(sg.param, n)
 		sg.in.env["param:"+p.Name] = n
 		sg.at.env["param:"+p.Name] = "s." + n
