@@ -128,3 +128,15 @@ func TestSubscriptionErrors(t *testing.T) {
 		})
 	}
 }
+
+// Format prints a subscription in canonical form, which parses back to
+// itself.
+func TestSubscriptionFormat(t *testing.T) {
+	f, err := schema.Parse("sub.tw", []byte("subscription   S\n of Q"))
+	require.NoError(t, err)
+	want := "subscription S of Q\n"
+	assert.Equal(t, want, string(schema.Format(f)))
+	g, err := schema.Parse("sub.tw", schema.Format(f))
+	require.NoError(t, err)
+	assert.Equal(t, want, string(schema.Format(g)))
+}

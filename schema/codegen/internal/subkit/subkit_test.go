@@ -34,6 +34,7 @@ type kit struct {
 	rng   *rand.Rand
 	hs    []tickwork.Handle // handles the host and the spawner made (some dead)
 	trace strings.Builder   // every delta, for the comparison across worker counts
+	moved int               // box rows Changed, over the run: Drift's writes
 
 	box                          *subkit.Box
 	weak                         *subkit.WeakCount
@@ -205,6 +206,7 @@ func (k *kit) check(frame int) {
 		k.boxM[e.Handle] = k.box.Result(e)
 	}
 	fmt.Fprint(&k.trace, d.Entered, d.Left, d.Changed)
+	k.moved += len(d.Changed)
 	run := k.q.InBox.Run(nil, boxX0, boxX1, boxY0, boxY1)
 	var model []subkit.InBoxRow
 	for e := range k.box.Rows() {
@@ -337,6 +339,7 @@ func stepKit(t *testing.T, workers int, seed uint64, frames int) string {
 		}
 	}
 	require.Positive(t, k.tb.Unit.Table.Len())
+	require.Positive(t, k.moved, "no box row changed inside the box")
 	return domainTag.ReplaceAllString(k.trace.String(), "") // each world's domain has its own tag
 }
 
