@@ -49,12 +49,13 @@ func (c VecColumns) Set(h tickwork.Handle, v Vec) bool {
 // Sizes are the capacities of the schema's domains, standalone tables and
 // event tables; DefaultSizes has the schema's, a host may pass others.
 type Sizes struct {
+	Folk int // domain Folk, entities
 	Unit int // table Unit, rows
 }
 
 // DefaultSizes returns the capacities the schema declares.
 func DefaultSizes() Sizes {
-	return Sizes{Unit: 512}
+	return Sizes{Folk: 256, Unit: 512}
 }
 
 // Unit is table Unit (standalone, subkit.tw:13), filled by Declare.
@@ -69,9 +70,24 @@ type Unit struct {
 	Lvl      *tickwork.Column[int32]
 }
 
+// Pet is table Pet (in domain Folk, subkit.tw:27), filled by Declare.
+type Pet struct {
+	Table *tickwork.Table
+	Age   *tickwork.Column[int32]
+}
+
+// Collar is table Collar (in domain Folk, subkit.tw:31), filled by Declare.
+type Collar struct {
+	Table *tickwork.Table
+	Size  *tickwork.Column[int32]
+}
+
 // Tables holds the schema's domains, tables and event tables (Declare).
 type Tables struct {
-	Unit Unit
+	Folk   *tickwork.Domain
+	Unit   Unit
+	Pet    Pet
+	Collar Collar
 }
 
 // Declare declares the schema's domains, tables, columns and event tables
@@ -79,6 +95,7 @@ type Tables struct {
 // error (Builder.Err). Call it before adding systems, from one goroutine.
 func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t := &Tables{}
+	t.Folk = b.Domain(tickwork.DomainSpec{Name: "Folk", Capacity: sz.Folk, ChunkRows: 64})
 	t.Unit.Table = b.Table(tickwork.TableSpec{Name: "Unit", Capacity: sz.Unit, ChunkRows: 64})
 	t.Unit.Pos.X = tickwork.AddColumn[float32](b, t.Unit.Table, "Pos.X")
 	t.Unit.Pos.Y = tickwork.AddColumn[float32](b, t.Unit.Table, "Pos.Y")
@@ -89,6 +106,10 @@ func Declare(b *tickwork.Builder, sz Sizes) (*Tables, error) {
 	t.Unit.On = tickwork.AddColumn[bool](b, t.Unit.Table, "On")
 	t.Unit.Target = tickwork.AddColumn[tickwork.Handle](b, t.Unit.Table, "Target")
 	t.Unit.Lvl = tickwork.AddColumn[int32](b, t.Unit.Table, "lvl")
+	t.Pet.Table = b.Table(tickwork.TableSpec{Name: "Pet", Domain: t.Folk})
+	t.Pet.Age = tickwork.AddColumn[int32](b, t.Pet.Table, "Age")
+	t.Collar.Table = b.Table(tickwork.TableSpec{Name: "Collar", Domain: t.Folk})
+	t.Collar.Size = tickwork.AddColumn[int32](b, t.Collar.Table, "Size")
 	if err := b.Err(); err != nil {
 		return nil, err
 	}
@@ -142,7 +163,7 @@ func (s *Systems) All() []tickwork.System {
 	return []tickwork.System{s.Drift.System(), s.Heal.System(), s.Cull.System()}
 }
 
-// Drift is declared system Drift (subkit.tw:25): phase fixed_update, a
+// Drift is declared system Drift (subkit.tw:36): phase fixed_update, a
 // dense kernel over Unit, with a SIMD variant.
 type Drift struct {
 	t      *Tables
@@ -177,7 +198,7 @@ func (k *Drift) span(lo, hi int) {
 	}
 }
 
-// Heal is declared system Heal (subkit.tw:31): phase update, a dense kernel
+// Heal is declared system Heal (subkit.tw:42): phase update, a dense kernel
 // over Unit.
 type Heal struct {
 	t   *Tables
@@ -213,7 +234,7 @@ func (k *Heal) span(lo, hi int) {
 	}
 }
 
-// Cull is declared system Cull (subkit.tw:39): phase late_update, a masked
+// Cull is declared system Cull (subkit.tw:50): phase late_update, a masked
 // kernel over the live rows of Unit.
 type Cull struct {
 	t       *Tables
@@ -263,6 +284,7 @@ type Queries struct {
 	Slowest     *Slowest
 	Fastest     *Fastest
 	ByTargetTop *ByTargetTop
+	OldPets     *OldPets
 }
 
 // NewQueries makes every declared query over t, for the host, between
@@ -280,10 +302,11 @@ func NewQueries(t *Tables) *Queries {
 		Slowest:     NewSlowest(t),
 		Fastest:     NewFastest(t),
 		ByTargetTop: NewByTargetTop(t),
+		OldPets:     NewOldPets(t),
 	}
 }
 
-// InBoxRow is a row of the result of query InBox (subkit.tw:48).
+// InBoxRow is a row of the result of query InBox (subkit.tw:59).
 type InBoxRow struct {
 	Unit    tickwork.Handle // ref Unit
 	Hp      int32
@@ -291,7 +314,7 @@ type InBoxRow struct {
 	Lvl, At int32
 }
 
-// InBox is declared query InBox (subkit.tw:48). Plan: scan Unit (ascending
+// InBox is declared query InBox (subkit.tw:59). Plan: scan Unit (ascending
 // index); filter. Run it from one goroutine at a time; the result's order
 // is docs/schema.md's Query results.
 type InBox struct {
@@ -439,12 +462,12 @@ func (q *InBox) Plan() string {
 	return "scan Unit (ascending index); filter; lane of the last run: " + q.lane
 }
 
-// WeakRow is a row of the result of query Weak (subkit.tw:55).
+// WeakRow is a row of the result of query Weak (subkit.tw:66).
 type WeakRow struct {
 	N, Again int64
 }
 
-// Weak is declared query Weak (subkit.tw:55). Plan: scan Unit (ascending
+// Weak is declared query Weak (subkit.tw:66). Plan: scan Unit (ascending
 // index); filter; aggregate count, count (one row). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -576,12 +599,12 @@ func (q *Weak) Plan() string {
 	return "scan Unit (ascending index); filter; aggregate count, count (one row); lane of the last run: " + q.lane
 }
 
-// AllRow is a row of the result of query All (subkit.tw:62).
+// AllRow is a row of the result of query All (subkit.tw:73).
 type AllRow struct {
 	Count int64
 }
 
-// All is declared query All (subkit.tw:62). Plan: count the live rows of
+// All is declared query All (subkit.tw:73). Plan: count the live rows of
 // Unit (Table.Len). Run it from one goroutine at a time; the result's order
 // is docs/schema.md's Query results.
 type All struct {
@@ -622,13 +645,13 @@ func (q *All) Plan() string {
 	return "count the live rows of Unit (Table.Len)"
 }
 
-// TeamGoldRow is a row of the result of query TeamGold (subkit.tw:68).
+// TeamGoldRow is a row of the result of query TeamGold (subkit.tw:79).
 type TeamGoldRow struct {
 	Team          int32
 	N, Gold, Same int64
 }
 
-// TeamGold is declared query TeamGold (subkit.tw:68). Plan: scan Unit
+// TeamGold is declared query TeamGold (subkit.tw:79). Plan: scan Unit
 // (ascending index); filter; group by Team: a group table (map) of the
 // keys; sort groups by their keys. Run it from one goroutine at a time; the
 // result's order is docs/schema.md's Query results.
@@ -755,13 +778,13 @@ func teamGoldOrder(a, b teamGoldGroup) int {
 	return 0
 }
 
-// ByOnRow is a row of the result of query ByOn (subkit.tw:76).
+// ByOnRow is a row of the result of query ByOn (subkit.tw:87).
 type ByOnRow struct {
 	N  int64
 	On bool
 }
 
-// ByOn is declared query ByOn (subkit.tw:76). Plan: scan Unit (ascending
+// ByOn is declared query ByOn (subkit.tw:87). Plan: scan Unit (ascending
 // index); group by On: a group table (map) of the keys; sort groups by
 // their keys. Run it from one goroutine at a time; the result's order is
 // docs/schema.md's Query results.
@@ -876,13 +899,13 @@ func byOnOrder(a, b byOnGroup) int {
 	return 0
 }
 
-// ByTargetRow is a row of the result of query ByTarget (subkit.tw:83).
+// ByTargetRow is a row of the result of query ByTarget (subkit.tw:94).
 type ByTargetRow struct {
 	Target tickwork.Handle // ref Unit
 	Hp, N  int64
 }
 
-// ByTarget is declared query ByTarget (subkit.tw:83). Plan: scan Unit
+// ByTarget is declared query ByTarget (subkit.tw:94). Plan: scan Unit
 // (ascending index); group by Target: a dense array over the capacity of
 // table Unit; sort groups by their keys. Run it from one goroutine at a
 // time; the result's order is docs/schema.md's Query results.
@@ -1030,13 +1053,13 @@ func byTargetOrder(a, b byTargetGroup) int {
 	return 0
 }
 
-// WeakestRow is a row of the result of query Weakest (subkit.tw:90).
+// WeakestRow is a row of the result of query Weakest (subkit.tw:101).
 type WeakestRow struct {
 	Unit tickwork.Handle // ref Unit
 	Hp   int32
 }
 
-// Weakest is declared query Weakest (subkit.tw:90). Plan: scan Unit
+// Weakest is declared query Weakest (subkit.tw:101). Plan: scan Unit
 // (ascending index); filter; top-n heap by (Hp asc, index). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1176,14 +1199,14 @@ func (q *Weakest) offer(e *weakestEnt, bound int) (int32, bool) {
 	return ents[0].k0, false
 }
 
-// RichestRow is a row of the result of query Richest (subkit.tw:99).
+// RichestRow is a row of the result of query Richest (subkit.tw:110).
 type RichestRow struct {
 	Unit tickwork.Handle // ref Unit
 	Gold int64
 	Team int32
 }
 
-// Richest is declared query Richest (subkit.tw:99). Plan: scan Unit
+// Richest is declared query Richest (subkit.tw:110). Plan: scan Unit
 // (ascending index); top-n heap by (Gold desc, index). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1321,13 +1344,13 @@ func (q *Richest) offer(e *richestEnt, bound int) (int64, bool) {
 	return ents[0].k0, false
 }
 
-// SlowestRow is a row of the result of query Slowest (subkit.tw:107).
+// SlowestRow is a row of the result of query Slowest (subkit.tw:118).
 type SlowestRow struct {
 	Unit  tickwork.Handle // ref Unit
 	Speed float32
 }
 
-// Slowest is declared query Slowest (subkit.tw:107). Plan: scan Unit
+// Slowest is declared query Slowest (subkit.tw:118). Plan: scan Unit
 // (ascending index); top-n heap by (Speed asc, index). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1461,13 +1484,13 @@ func (q *Slowest) offer(e *slowestEnt, bound int) (uint32, bool) {
 	return ents[0].k0, false
 }
 
-// FastestRow is a row of the result of query Fastest (subkit.tw:115).
+// FastestRow is a row of the result of query Fastest (subkit.tw:126).
 type FastestRow struct {
 	S    float32
 	Unit tickwork.Handle // ref Unit
 }
 
-// Fastest is declared query Fastest (subkit.tw:115). Plan: scan Unit
+// Fastest is declared query Fastest (subkit.tw:126). Plan: scan Unit
 // (ascending index); filter; top-n heap by (S desc, index). Run it from one
 // goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1608,12 +1631,12 @@ func (q *Fastest) offer(e *fastestEnt, bound int) (uint32, bool) {
 }
 
 // ByTargetTopRow is a row of the result of query ByTargetTop
-// (subkit.tw:124).
+// (subkit.tw:135).
 type ByTargetTopRow struct {
 	Unit, Target tickwork.Handle // ref Unit, ref Unit
 }
 
-// ByTargetTop is declared query ByTargetTop (subkit.tw:124). Plan: scan
+// ByTargetTop is declared query ByTargetTop (subkit.tw:135). Plan: scan
 // Unit (ascending index); top-n heap by (Target asc, index). Run it from
 // one goroutine at a time; the result's order is docs/schema.md's Query
 // results.
@@ -1747,7 +1770,193 @@ func (q *ByTargetTop) offer(e *byTargetTopEnt, bound int) (uint64, bool) {
 	return ents[0].k0, false
 }
 
-// BoxRow is the row of subscription Box (subkit.tw:131): the columns of
+// OldPetsRow is a row of the result of query OldPets (subkit.tw:143).
+type OldPetsRow struct {
+	Pet tickwork.Handle // ref Pet
+	Age int32
+}
+
+// OldPets is declared query OldPets (subkit.tw:143). Plan: scan Pet
+// (ascending index); filter; top-n heap by (Age desc, index). Run it from
+// one goroutine at a time; the result's order is docs/schema.md's Query
+// results.
+type OldPets struct {
+	t    *Tables
+	tb   *tickwork.Table // Pet
+	pAge []int32         // Pet.Age
+	ents []oldPetsEnt    // the rows with their order keys
+}
+
+// oldPetsEnt is a row of query OldPets with its order keys and position.
+type oldPetsEnt struct {
+	k0  int32
+	ord int32
+	row OldPetsRow
+}
+
+// NewOldPets makes query OldPets over the tables of t, for the host between
+// frames (never during World.Frame).
+func NewOldPets(t *Tables) *OldPets {
+	q := &OldPets{t: t, tb: t.Pet.Table}
+	q.pAge = t.Pet.Age.All()
+	return q
+}
+
+// DeclareOldPets makes query OldPets for a hand-written system: it declares
+// a read of every column the query reads and the presence of every table it
+// scans or probes without a column (tickwork.Read, tickwork.Presence; an
+// event table: tickwork.Consume, whose events Run reads), so the manifest
+// and the conflict check cover it. Call it in the system's DeclareFunc; Run
+// it inside the system's RunFunc only.
+func DeclareOldPets(d *tickwork.Decl, t *Tables) *OldPets {
+	q := &OldPets{t: t, tb: t.Pet.Table}
+	q.pAge = tickwork.Read(d, t.Pet.Age).All()
+	return q
+}
+
+// Run appends the query's result to dst[:0] and returns it, in the order of
+// docs/schema.md's Query results. It allocates nothing once cap(dst) and
+// the query's scratch suffice; with a limit, dst grows once to its bound
+// (the limit, at most the source's capacity) before any row is written,
+// never past it.
+func (q *OldPets) Run(dst []OldPetsRow, n int32) []OldPetsRow {
+	dst = dst[:0]
+	bound := tickwork.QueryBound(int64(n), q.tb.Cap())
+	if bound == 0 {
+		return dst
+	}
+	if cap(dst) < bound {
+		dst = make([]OldPetsRow, 0, bound)
+	}
+	q.ents = q.ents[:0]
+	if cap(q.ents) < bound {
+		q.ents = make([]oldPetsEnt, 0, bound)
+	}
+	var worst int32 // the first key of the heap's root, the worst row kept, once full
+	filling := true // the heap holds fewer than bound rows
+	cr := q.tb.ChunkRows()
+	for c, nc := 0, q.tb.UsedChunks(); c < nc; c++ {
+		mask, base := q.tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			pAges := q.pAge[base+lo : base+hi]
+			for i := range pAges {
+				row := base + lo + i
+				if pAges[i] > 0 {
+					k0 := pAges[i]
+					if k0 > worst || filling {
+						e := oldPetsEnt{k0: pAges[i], ord: int32(row), row: OldPetsRow{Pet: tickwork.QueryHandle(q.tb, row), Age: pAges[i]}}
+						worst, filling = q.offer(&e, bound)
+					}
+				}
+			}
+		}
+	}
+	ents := q.ents
+	slices.SortFunc(ents, oldPetsOrder)
+	for i := range ents {
+		dst = append(dst, ents[i].row)
+	}
+	return dst
+}
+
+// Plan is the query's plan: how it reads each variable and what it does
+// with the rows.
+func (q *OldPets) Plan() string {
+	return "scan Pet (ascending index); filter; top-n heap by (Age desc, index)"
+}
+
+// oldPetsCmp orders rows of query OldPets: its order keys, then the position.
+func oldPetsCmp(a, b *oldPetsEnt) int {
+	if a.k0 != b.k0 {
+		if a.k0 < b.k0 {
+			return 1
+		}
+		return -1
+	}
+	return int(a.ord - b.ord)
+}
+
+func oldPetsOrder(a, b oldPetsEnt) int { return oldPetsCmp(&a, &b) }
+
+// offer adds *e to the max-heap q.ents (below bound: a new entry, else in the root's place) and returns the root's first key and whether the heap holds fewer than bound entries.
+func (q *OldPets) offer(e *oldPetsEnt, bound int) (int32, bool) {
+	ents := q.ents
+	if len(ents) < bound {
+		ents = append(ents, *e)
+		for j := len(ents) - 1; j > 0; {
+			p := (j - 1) / 2
+			if oldPetsCmp(&ents[j], &ents[p]) <= 0 {
+				break
+			}
+			ents[j], ents[p] = ents[p], ents[j]
+			j = p
+		}
+		q.ents = ents
+		return ents[0].k0, len(ents) < bound
+	}
+	ents[0] = *e
+	for j := 0; ; {
+		l := 2*j + 1
+		if l >= len(ents) {
+			break
+		}
+		if r := l + 1; r < len(ents) && oldPetsCmp(&ents[r], &ents[l]) > 0 {
+			l = r
+		}
+		if oldPetsCmp(&ents[l], &ents[j]) <= 0 {
+			break
+		}
+		ents[j], ents[l] = ents[l], ents[j]
+		j = l
+	}
+	return ents[0].k0, false
+}
+
+// PetTopRow is the row of subscription PetTop (subkit.tw:151): the columns
+// of table Pet that query OldPets reads, each paired with its column by
+// name (docs/architecture.md, Subscriptions).
+type PetTopRow struct {
+	Age int32
+}
+
+// PetTop is subscription PetTop of query OldPets (subkit.tw:151), a top-N
+// (tickwork.SubTopN): Read hands out, rank by rank in ascending rank, the
+// ranks whose entry changed; rank i is row i of the query's Run, ties in
+// ascending entity index; Key is the order key itself (desc). Its methods
+// are the host's, between frames (docs/architecture.md, Subscriptions).
+type PetTop struct {
+	*tickwork.SubTopN[PetTopRow, int32]
+	n2 int32 // parameter n of query OldPets, bound at SubscribePetTop
+}
+
+// SubscribePetTop declares subscription PetTop of query OldPets on b, over
+// t's table Pet, with the query's parameters bound now (the kept result
+// tests them in every later frame). Call it after Declare and before Build.
+// Errors as tickwork.SubscribeTopN's: it records a
+// *tickwork.SubscriptionError on b (Build returns it) and returns nil. A
+// limit below 1 records that error too (TopSpec needs N of at least 1); a
+// limit above the table's capacity keeps the capacity's ranks. Set-up only.
+func SubscribePetTop(b *tickwork.Builder, t *Tables, n2 int32) *PetTop {
+	n := 0
+	if t.Pet.Table != nil {
+		n = tickwork.QueryBound(int64(n2), t.Pet.Table.Cap())
+	}
+	sub := tickwork.SubscribeTopN(b, t.Pet.Table, tickwork.TopSpec[PetTopRow, int32]{Name: "PetTop", N: n, Where: func(r *PetTopRow) bool { return r.Age > 0 },
+		Key: func(r *PetTopRow) int32 { return r.Age }})
+	if sub == nil {
+		return nil
+	}
+	return &PetTop{SubTopN: sub, n2: n2}
+}
+
+// Result is the row of query OldPets's result that e is: its selected
+// values, computed from e's row.
+func (s *PetTop) Result(e tickwork.Ranked[PetTopRow, int32]) OldPetsRow {
+	r := &e.Value
+	return OldPetsRow{Pet: e.Handle, Age: r.Age}
+}
+
+// BoxRow is the row of subscription Box (subkit.tw:152): the columns of
 // table Unit that query InBox reads, each paired with its column by name
 // (docs/architecture.md, Subscriptions).
 type BoxRow struct {
@@ -1758,7 +1967,7 @@ type BoxRow struct {
 	Lvl  int32 `tickwork:"lvl"`
 }
 
-// Box is subscription Box of query InBox (subkit.tw:131), a filter
+// Box is subscription Box of query InBox (subkit.tw:152), a filter
 // (tickwork.SubFilter): Read hands out the rows that entered, left or
 // changed (in one of BoxRow's columns, a where-only one included), each
 // list in ascending row order. Its methods are the host's, between frames
@@ -1792,14 +2001,14 @@ func (s *Box) Result(e tickwork.SubRow[BoxRow]) InBoxRow {
 	return InBoxRow{Unit: e.Handle, Hp: r.Hp, X2: float32(r.PosX * 2), Lvl: r.Lvl + 1, At: int32(e.Handle.Index())}
 }
 
-// WeakCountRow is the row of subscription WeakCount (subkit.tw:132): the
+// WeakCountRow is the row of subscription WeakCount (subkit.tw:153): the
 // columns of table Unit that query Weak reads, each paired with its column
 // by name (docs/architecture.md, Subscriptions).
 type WeakCountRow struct {
 	Hp int32
 }
 
-// WeakCount is subscription WeakCount of query Weak (subkit.tw:132), a
+// WeakCount is subscription WeakCount of query Weak (subkit.tw:153), a
 // count (tickwork.SubCount): Read hands out the count before and after. Its
 // methods are the host's, between frames (docs/architecture.md,
 // Subscriptions).
@@ -1827,13 +2036,13 @@ func (s *WeakCount) Result() WeakRow {
 	return WeakRow{N: int64(s.Count()), Again: int64(s.Count())}
 }
 
-// AllCountRow is the row of subscription AllCount (subkit.tw:133): the
+// AllCountRow is the row of subscription AllCount (subkit.tw:154): the
 // columns of table Unit that query All reads, each paired with its column
 // by name (docs/architecture.md, Subscriptions).
 type AllCountRow struct {
 }
 
-// AllCount is subscription AllCount of query All (subkit.tw:133), a count
+// AllCount is subscription AllCount of query All (subkit.tw:154), a count
 // (tickwork.SubCount): Read hands out the count before and after. Its
 // methods are the host's, between frames (docs/architecture.md,
 // Subscriptions).
@@ -1860,7 +2069,7 @@ func (s *AllCount) Result() AllRow {
 	return AllRow{Count: int64(s.Count())}
 }
 
-// TeamSumRow is the row of subscription TeamSum (subkit.tw:134): the
+// TeamSumRow is the row of subscription TeamSum (subkit.tw:155): the
 // columns of table Unit that query TeamGold reads, each paired with its
 // column by name (docs/architecture.md, Subscriptions).
 type TeamSumRow struct {
@@ -1869,7 +2078,7 @@ type TeamSumRow struct {
 	Gold int64
 }
 
-// TeamSum is subscription TeamSum of query TeamGold (subkit.tw:134), a
+// TeamSum is subscription TeamSum of query TeamGold (subkit.tw:155), a
 // grouped sum (tickwork.SubGroupSum, Sum 0 when the query sums nothing):
 // Read hands out the groups whose sum or row count changed, in ascending
 // key order (the query's group order; Key is the group key itself). Its
@@ -1902,14 +2111,14 @@ func (s *TeamSum) Result(gr tickwork.Group[int32, int64]) TeamGoldRow {
 	return TeamGoldRow{Team: gr.Key, N: int64(gr.Rows), Gold: gr.Sum, Same: gr.Sum}
 }
 
-// OnCountRow is the row of subscription OnCount (subkit.tw:135): the
+// OnCountRow is the row of subscription OnCount (subkit.tw:156): the
 // columns of table Unit that query ByOn reads, each paired with its column
 // by name (docs/architecture.md, Subscriptions).
 type OnCountRow struct {
 	On bool
 }
 
-// OnCount is subscription OnCount of query ByOn (subkit.tw:135), a grouped
+// OnCount is subscription OnCount of query ByOn (subkit.tw:156), a grouped
 // sum (tickwork.SubGroupSum, Sum 0 when the query sums nothing): Read hands
 // out the groups whose sum or row count changed, in ascending key order
 // (the query's group order; Key is 0 for false, 1 for true). Its methods
@@ -1940,7 +2149,7 @@ func (s *OnCount) Result(gr tickwork.Group[uint8, int64]) ByOnRow {
 	return ByOnRow{N: int64(gr.Rows), On: gr.Key == 1}
 }
 
-// TargetSumRow is the row of subscription TargetSum (subkit.tw:136): the
+// TargetSumRow is the row of subscription TargetSum (subkit.tw:157): the
 // columns of table Unit that query ByTarget reads, each paired with its
 // column by name (docs/architecture.md, Subscriptions).
 type TargetSumRow struct {
@@ -1948,7 +2157,7 @@ type TargetSumRow struct {
 	Target tickwork.Handle
 }
 
-// TargetSum is subscription TargetSum of query ByTarget (subkit.tw:136), a
+// TargetSum is subscription TargetSum of query ByTarget (subkit.tw:157), a
 // grouped sum (tickwork.SubGroupSum, Sum 0 when the query sums nothing):
 // Read hands out the groups whose sum or row count changed, in ascending
 // key order (the query's group order; Key is the handle's words swapped, so
@@ -1980,7 +2189,7 @@ func (s *TargetSum) Result(gr tickwork.Group[uint64, int64]) ByTargetRow {
 	return ByTargetRow{Target: tickwork.Handle(gr.Key<<32 | gr.Key>>32), Hp: gr.Sum, N: int64(gr.Rows)}
 }
 
-// WeakTopRow is the row of subscription WeakTop (subkit.tw:137): the
+// WeakTopRow is the row of subscription WeakTop (subkit.tw:158): the
 // columns of table Unit that query Weakest reads, each paired with its
 // column by name (docs/architecture.md, Subscriptions).
 type WeakTopRow struct {
@@ -1988,7 +2197,7 @@ type WeakTopRow struct {
 	On bool
 }
 
-// WeakTop is subscription WeakTop of query Weakest (subkit.tw:137), a top-N
+// WeakTop is subscription WeakTop of query Weakest (subkit.tw:158), a top-N
 // (tickwork.SubTopN): Read hands out, rank by rank in ascending rank, the
 // ranks whose entry changed; rank i is row i of the query's Run, ties in
 // ascending entity index; Key is the order key's ordering form complemented
@@ -2026,7 +2235,7 @@ func (s *WeakTop) Result(e tickwork.Ranked[WeakTopRow, int32]) WeakestRow {
 	return WeakestRow{Unit: e.Handle, Hp: r.Hp}
 }
 
-// RichTopRow is the row of subscription RichTop (subkit.tw:138): the
+// RichTopRow is the row of subscription RichTop (subkit.tw:159): the
 // columns of table Unit that query Richest reads, each paired with its
 // column by name (docs/architecture.md, Subscriptions).
 type RichTopRow struct {
@@ -2034,7 +2243,7 @@ type RichTopRow struct {
 	Gold int64
 }
 
-// RichTop is subscription RichTop of query Richest (subkit.tw:138), a top-N
+// RichTop is subscription RichTop of query Richest (subkit.tw:159), a top-N
 // (tickwork.SubTopN): Read hands out, rank by rank in ascending rank, the
 // ranks whose entry changed; rank i is row i of the query's Run, ties in
 // ascending entity index; Key is the order key itself (desc). Its methods
@@ -2070,14 +2279,14 @@ func (s *RichTop) Result(e tickwork.Ranked[RichTopRow, int64]) RichestRow {
 	return RichestRow{Unit: e.Handle, Gold: r.Gold, Team: r.Team}
 }
 
-// SlowTopRow is the row of subscription SlowTop (subkit.tw:139): the
+// SlowTopRow is the row of subscription SlowTop (subkit.tw:160): the
 // columns of table Unit that query Slowest reads, each paired with its
 // column by name (docs/architecture.md, Subscriptions).
 type SlowTopRow struct {
 	Speed float32
 }
 
-// SlowTop is subscription SlowTop of query Slowest (subkit.tw:139), a top-N
+// SlowTop is subscription SlowTop of query Slowest (subkit.tw:160), a top-N
 // (tickwork.SubTopN): Read hands out, rank by rank in ascending rank, the
 // ranks whose entry changed; rank i is row i of the query's Run, ties in
 // ascending entity index; Key is the order key's ordering form complemented
@@ -2115,7 +2324,7 @@ func (s *SlowTop) Result(e tickwork.Ranked[SlowTopRow, uint32]) SlowestRow {
 	return SlowestRow{Unit: e.Handle, Speed: r.Speed}
 }
 
-// FastTopRow is the row of subscription FastTop (subkit.tw:140): the
+// FastTopRow is the row of subscription FastTop (subkit.tw:161): the
 // columns of table Unit that query Fastest reads, each paired with its
 // column by name (docs/architecture.md, Subscriptions).
 type FastTopRow struct {
@@ -2123,7 +2332,7 @@ type FastTopRow struct {
 	Speed float32
 }
 
-// FastTop is subscription FastTop of query Fastest (subkit.tw:140), a top-N
+// FastTop is subscription FastTop of query Fastest (subkit.tw:161), a top-N
 // (tickwork.SubTopN): Read hands out, rank by rank in ascending rank, the
 // ranks whose entry changed; rank i is row i of the query's Run, ties in
 // ascending entity index; Key is the order key itself (desc). Its methods
@@ -2160,14 +2369,14 @@ func (s *FastTop) Result(e tickwork.Ranked[FastTopRow, uint32]) FastestRow {
 	return FastestRow{S: r.Speed, Unit: e.Handle}
 }
 
-// TargetTopRow is the row of subscription TargetTop (subkit.tw:141): the
+// TargetTopRow is the row of subscription TargetTop (subkit.tw:162): the
 // columns of table Unit that query ByTargetTop reads, each paired with its
 // column by name (docs/architecture.md, Subscriptions).
 type TargetTopRow struct {
 	Target tickwork.Handle
 }
 
-// TargetTop is subscription TargetTop of query ByTargetTop (subkit.tw:141),
+// TargetTop is subscription TargetTop of query ByTargetTop (subkit.tw:162),
 // a top-N (tickwork.SubTopN): Read hands out, rank by rank in ascending
 // rank, the ranks whose entry changed; rank i is row i of the query's Run,
 // ties in ascending entity index; Key is the order key's ordering form
