@@ -40,6 +40,8 @@ var compileCorpus = []struct{ name, src string }{
 	{"lower_counter", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T t  match { t.X > 0 => { count declare } else => { count run } } }"},
 	{"lifecycle_tables", "domain D(capacity: 10)\ntable T(domain: D) { X: float32  n: int32  R: ref T }\ntable G(domain: D) { }\n" +
 		"lifecycle TL of T(capacity: 4) { X n R }\nlifecycle GL of G(capacity: 2, on: [attached]) { }\nsystem S(phase: update) { from T t set t.X = 1 }"},
+	{"group_no_aggregates", "table T(capacity: 10) { B: bool  R: ref T  N: int32 }\nquery G() { from T x group by x.B select x.B }\n" +
+		"query H() { from T x group by x.R select x.R }\nquery I() { from T x group by x.N, x.B select x.N, x.B }"},
 	// Subscriptions of every kind at the edges: parameters named like the
 	// generated locals, no where, no column read, a select of the handle
 	// only, bool and ref group keys without a sum, ref and float top-N keys.
