@@ -30,10 +30,11 @@ func Load(filename string, src []byte) (*Schema, error) {
 // Safe for concurrent use on distinct files.
 func Check(filename string, f *File) (*Schema, error) {
 	c := &checker{
-		file:   filename,
-		s:      &Schema{File: filename},
-		names:  map[string]declared{},
-		consts: map[string]*constState{},
+		file:     filename,
+		s:        &Schema{File: filename},
+		names:    map[string]declared{},
+		consts:   map[string]*constState{},
+		badQuery: map[*Query]bool{},
 	}
 	c.check(f)
 	if len(c.errs) > 0 {
@@ -94,6 +95,9 @@ type checker struct {
 	// phased are the systems whose phase option checked, whether or not
 	// their body did (the phase order needs only the phases).
 	phased []*System
+	// badQuery: the queries that had errors (a subscription of one adds
+	// none of its own).
+	badQuery map[*Query]bool
 	// setSide: the query being checked is a set operation's side (it
 	// scans: no index plan).
 	setSide bool
@@ -116,6 +120,7 @@ func (c *checker) check(f *File) {
 	var indexes []*synIndexDecl
 	var indexModels []*Index
 	var lifes []*synLifeDecl
+	var subs []*synSubDecl
 	for _, d := range f.Decls {
 		switch {
 		case d.Const != nil:
@@ -176,6 +181,10 @@ func (c *checker) check(f *File) {
 				c.s.Lifecycles = append(c.s.Lifecycles, l)
 				lifes = append(lifes, d.Life)
 			}
+		case d.Sub != nil:
+			if c.declare(d.Sub.Name, declared{what: "subscription"}) {
+				subs = append(subs, d.Sub)
+			}
 		}
 	}
 	// Constants first (in text order; each resolves what it names), then
@@ -221,8 +230,17 @@ func (c *checker) check(f *File) {
 		}
 	}
 	for _, qd := range queries {
+		n := len(c.errs)
 		if q := c.query(qd); q != nil {
 			c.s.Queries = append(c.s.Queries, q)
+			if len(c.errs) > n {
+				c.badQuery[q] = true
+			}
+		}
+	}
+	for _, sd := range subs {
+		if sub := c.subscription(sd); sub != nil {
+			c.s.Subscriptions = append(c.s.Subscriptions, sub)
 		}
 	}
 	// Independent checks, each reporting every error it finds: a cycle

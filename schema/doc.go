@@ -42,6 +42,9 @@
 //   - Lifecycle event tables (docs/schema.md, Lifecycle event tables): a
 //     [Lifecycle] of a [Table], the changes it records
 //     ([LifecycleChanges]) and the columns it keeps.
+//   - Subscriptions (docs/schema.md, Subscriptions): a [Subscription] of
+//     a [Query] whose shape a kept result holds ([SubKind]: filter,
+//     count, grouped sum, top-N), with the columns its row struct reads.
 //   - Types: [Type] and its [TypeKind]; ref types of one domain are
 //     identical ([Type.Identical]).
 //   - Errors: each is an [*Error] at a [Pos], printed "file:line:col: message"; its

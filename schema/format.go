@@ -97,6 +97,8 @@ func (p *printer) decl(d *synDecl) {
 			body = " { " + strings.Join(cols, ", ") + " }"
 		}
 		p.line("lifecycle ", l.Name.Name, " of ", l.Table.Name, optsText(l.Opts), body)
+	case d.Sub != nil:
+		p.line("subscription ", d.Sub.Name.Name, " of ", d.Sub.Query.Name)
 	}
 }
 

@@ -22,6 +22,9 @@ type Schema struct {
 	Queries    []*Query
 	Indexes    []*Index // in text order
 	Lifecycles []*Lifecycle
+	// Subscriptions are the kept results of declared queries, in text
+	// order (docs/schema.md, Subscriptions).
+	Subscriptions []*Subscription
 }
 
 // Const is a named constant: `const NAME: TYPE = EXPR`, its value folded,

@@ -24,6 +24,16 @@ type synDecl struct {
 	Query    *synQueryDecl    `parser:"| @@"`
 	Index    *synIndexDecl    `parser:"| @@"`
 	Life     *synLifeDecl     `parser:"| @@"`
+	Sub      *synSubDecl      `parser:"| @@"`
+}
+
+// synSubDecl is `subscription NAME of QUERY`, a kept result of a declared
+// query (docs/schema.md, Subscriptions). The word subscription is not
+// reserved.
+type synSubDecl struct {
+	Pos   lexer.Position
+	Name  *synIdent `parser:"'subscription' @@ 'of'"`
+	Query *synIdent `parser:"@@"`
 }
 
 // synLifeDecl is `lifecycle NAME of TABLE(OPTIONS) { COLUMN ... }`, a

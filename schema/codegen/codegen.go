@@ -172,6 +172,11 @@ func (g *gen) checkNames() error {
 			fields.add(it.Name, it.Name, it.Pos)
 		}
 	}
+	for _, s := range g.s.Subscriptions {
+		for _, n := range subscriptionNames(s.Name) {
+			top.add(n, s.Name, s.Pos)
+		}
+	}
 	if len(g.s.Indexes) > 0 {
 		ix0 := g.s.Indexes[0]
 		top.add("Indexes", "the indexes", ix0.Pos)
@@ -237,6 +242,7 @@ func (g *gen) file() {
 	g.declare()
 	g.systems()
 	g.queries()
+	g.subscriptions()
 	g.floorFunc()
 	g.cellMovedFunc()
 	g.discSideFunc()

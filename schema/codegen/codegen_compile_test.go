@@ -40,6 +40,17 @@ var compileCorpus = []struct{ name, src string }{
 	{"lower_counter", "table T(capacity: 10) { X: float32 }\nsystem S(phase: update) { from T t  match { t.X > 0 => { count declare } else => { count run } } }"},
 	{"lifecycle_tables", "domain D(capacity: 10)\ntable T(domain: D) { X: float32  n: int32  R: ref T }\ntable G(domain: D) { }\n" +
 		"lifecycle TL of T(capacity: 4) { X n R }\nlifecycle GL of G(capacity: 2, on: [attached]) { }\nsystem S(phase: update) { from T t set t.X = 1 }"},
+	{"group_no_aggregates", "table T(capacity: 10) { B: bool  R: ref T  N: int32 }\nquery G() { from T x group by x.B select x.B }\n" +
+		"query H() { from T x group by x.R select x.R }\nquery I() { from T x group by x.N, x.B select x.N, x.B }"},
+	// Subscriptions of every kind at the edges: parameters named like the
+	// generated locals, no where, no column read, a select of the handle
+	// only, bool and ref group keys without a sum, ref and float top-N keys.
+	{"subscriptions", "struct V { X: float32  Y: float32 }\ntable T(capacity: 10) { P: V  a: int32  R: ref T  B: bool  F: float64 }\n" +
+		"query Q1(b: int32, t: int32, sub: int32, r: int32, e: int32, gr: int32, s: int32, n: int32, SubFilter: int32, Result: int32) { from T x where x.a > b + t + sub + r + e + gr + s + n + SubFilter + Result select x, x.a - n as D, x.P.Y }\n" +
+		"query Q2() { from T x select x }\nquery Q3() { from T x where x.B select index(x) as I }\nquery Q4() { from T x group by x.B select count() as N, x.B }\n" +
+		"query Q5(n: int64) { from T x where x.P.X < 1 group by x.R select x.R, sum(x.a) }\nquery Q6(n: int32) { from T x select x.R order by x.R desc limit n }\n" +
+		"query Q7() { from T x select x.F order by x.F limit 2 }\nquery Q8() { from T x select count() }\n" +
+		"subscription S1 of Q1\nsubscription S2 of Q2\nsubscription S3 of Q3\nsubscription S4 of Q4\nsubscription S5 of Q5\nsubscription S6 of Q6\nsubscription S7 of Q7\nsubscription S8 of Q8"},
 	// Index-served queries that name nothing of package index (a grid's
 	// disc or box, a sorted range): the import of index must go.
 	{"grid_disc_only", "table T(capacity: 100) { H: int32  F: float32  G: float32 }\nindex I on T(F, G) grid(cell: 2)\n" +

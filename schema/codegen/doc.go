@@ -6,7 +6,9 @@
 // query_window.go the window functions, keyset pages and unique key
 // lookups, query_index.go the declared indexes and the index-served
 // queries' walks, index_upkeep.go the declared systems' marks of the
-// indexes they maintain: docs/schema.md, Indexes). What it writes, and
+// indexes they maintain: docs/schema.md, Indexes), and declared
+// subscriptions (subscribe.go: a row struct, a type over the engine's kept
+// result, SubscribeS and Result; docs/schema.md, Subscriptions). What it writes, and
 // why, is documented once, in docs/schema.md (Generated code).
 //
 // # Outline

@@ -1374,6 +1374,10 @@ func (qg *qGen) sinkGroup() {
 			g.p("gi := q.group(%sKey{%s}, %s)", qg.lower, strings.Join(parts, ", "), strings.Join(vals, ", "))
 		}
 	}
+	if len(q.Aggregates) == 0 {
+		g.p("_ = gi // no aggregate: the group's key is all it keeps")
+		return
+	}
 	g.p("gp := &q.groups[gi]")
 	for _, a := range q.Aggregates {
 		qg.accumulate(a, "gp.")
