@@ -27,7 +27,7 @@ type benchWorld struct {
 func newBenchWorld(b *testing.B, subscribe func(*tickwork.Builder, *subkit.Tables) func(), change int, systems bool) *benchWorld {
 	bw := &benchWorld{rng: rand.New(rand.NewPCG(1, 2)), change: change}
 	bl := tickwork.NewBuilder(tickwork.WithWorkers(1))
-	tb, err := subkit.Declare(bl, subkit.Sizes{Unit: benchRows})
+	tb, err := subkit.Declare(bl, subkit.Sizes{Folk: subkit.DefaultSizes().Folk, Unit: benchRows})
 	if err != nil {
 		b.Fatal(err)
 	}
