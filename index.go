@@ -182,7 +182,9 @@ func (m IndexMarks) Cells() []index.Cell {
 // it then visits only the marked rows instead of diffing ix's table
 // (docs/architecture.md, Indexes). A row it changes and does not mark
 // leaves ix stale: the system's author (or the generator, for a declared
-// kernel) owns that. It declares no write; Write does. A nil ix fails the
+// kernel) owns that, and the checking debug build fails the frame with an
+// *UnmarkedIndexWriteError naming the system, ix and the row
+// (docs/architecture.md, Debug build). It declares no write; Write does. A nil ix fails the
 // declaration and returns a zero IndexMarks.
 func MaintainIndex(d *Decl, ix Index) IndexMarks {
 	var e systems.Index
@@ -445,6 +447,20 @@ func (x *keyIndex[K]) SyncMarked(who string) error {
 	walkMarked(x.marks, nil, true, func(row int) { x.syncRow(who, row, &first) })
 	x.settle(who, &first)
 	return first
+}
+
+// UnmarkedRow returns the lowest live row whose key is not the one filed
+// (SyncAll's test), -1 when the index is consistent: the debug build's
+// check of a system that declared MaintainIndex (docs/architecture.md,
+// Debug build). A pass over the live rows; allocates nothing.
+func (x *keyIndex[K]) UnmarkedRow() int {
+	found := -1
+	walkLive(x.table, func(row int) {
+		if found < 0 && !same(x.value(row), x.shadow[row]) {
+			found = row
+		}
+	})
+	return found
 }
 
 // Rebuild files every live row again, in ascending row order.
@@ -967,6 +983,18 @@ func (x *gridIndex) SyncRows(_ string, words, summary []uint64) error {
 func (x *gridIndex) SyncMarked(string) error {
 	walkMarked(x.marks, nil, true, x.syncRow)
 	return nil
+}
+
+// UnmarkedRow returns the lowest live row whose point is not in the cell
+// it is filed in, -1 when none: keyIndex.UnmarkedRow's check for a grid.
+func (x *gridIndex) UnmarkedRow() int {
+	found := -1
+	walkLive(x.table, func(row int) {
+		if found < 0 && cellOf(x.g, x.xs[row], x.ys[row], x.inv) != x.shadow[row] {
+			found = row
+		}
+	})
+	return found
 }
 
 // Rebuild files every live row again.
