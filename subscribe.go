@@ -216,9 +216,7 @@ func (c *subCore[R]) Sync(now uint64) {
 		c.mark.AddAll()
 	} else {
 		for _, v := range c.vers {
-			for r := range v.BumpedRows(c.last) {
-				c.mark.Add(uint32(r))
-			}
+			v.AddBumpedTo(c.last, c.mark)
 		}
 	}
 	c.last = now

@@ -113,6 +113,25 @@ func (v *Versions) BumpedRows(since uint64) iter.Seq[int] {
 	}
 }
 
+// AddBumpedTo adds to s the live rows of the chunks bumped whole after
+// since (BumpedRows's rows) without an iterator: a caller compiled in
+// another package, where BumpedRows may not inline, allocates nothing.
+func (v *Versions) AddBumpedTo(since uint64, s *RowSink) {
+	t := v.table
+	for c, ver := range v.whole {
+		if ver <= since {
+			continue
+		}
+		base := c << t.dom.shift
+		for w, word := range t.enabled[c] {
+			for word != 0 {
+				s.Add(uint32(base + w<<6 + bits.TrailingZeros64(word)))
+				word &= word - 1
+			}
+		}
+	}
+}
+
 // RowSink is a set of rows of one table: a bit per row and a flag per
 // chunk, so that draining it costs the chunks and the rows it holds.
 // Memory: 1 bit per row and 4 bytes per chunk.

@@ -102,3 +102,46 @@ func collect(seq func(func(int) bool)) []int {
 	}
 	return out
 }
+
+// TestAddBumpedToMatchesBumpedRows: AddBumpedTo adds to a sink exactly the
+// rows BumpedRows yields (the live rows of the chunks bumped whole after
+// since, none of the chunks bumped before or only stamped), and allocates
+// nothing.
+func TestAddBumpedToMatchesBumpedRows(t *testing.T) {
+	tab, err := ephemeral.NewTable(ephemeral.TableSpec{Name: "T", Capacity: 512, ChunkRows: 64})
+	require.NoError(t, err)
+	col, err := ephemeral.AddColumn[int32](tab, "V")
+	require.NoError(t, err)
+	v, err := col.Track(false)
+	require.NoError(t, err)
+	clock := uint64(1)
+	v.SetClock(&clock)
+	var hs []ephemeral.Handle
+	for range 300 {
+		h, err := tab.Insert()
+		require.NoError(t, err)
+		hs = append(hs, h)
+	}
+	for i := 0; i < len(hs); i += 7 {
+		tab.Delete(hs[i])
+	}
+	clock = 5
+	v.Bump(5)                                                // every chunk holding a live row
+	v.BumpChunks(9, []bool{false, true, false, false, true}) // chunks 1 and 4 again
+	col.Set(hs[1], 3)                                        // a stamp, at the clock (5): no whole bump
+	for _, since := range []uint64{0, 4, 5, 8, 9} {
+		var want, got []int
+		for r := range v.BumpedRows(since) {
+			want = append(want, r)
+		}
+		s := ephemeral.NewRowSink(tab)
+		v.AddBumpedTo(since, s)
+		s.Drain(func(r int) { got = append(got, r) })
+		assert.Equal(t, want, got, "since %d", since)
+		if since == 5 {
+			assert.Len(t, got, (64-9)+(44-6), "chunks 1 and 4: their rows less the deleted multiples of 7")
+		}
+	}
+	s := ephemeral.NewRowSink(tab)
+	assert.Zero(t, testing.AllocsPerRun(100, func() { v.AddBumpedTo(4, s); s.Drain(func(int) {}) }))
+}

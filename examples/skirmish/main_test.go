@@ -196,3 +196,25 @@ func TestSubscriptionsMatchTheTable(t *testing.T) {
 		assert.Equal(t, want, got, "frame %d", f)
 	}
 }
+
+// TestFrameAllocatesNothing: after warm-up a frame, with its conditions,
+// change reads, lifecycle events and subscription syncs, allocates
+// nothing.
+func TestFrameAllocatesNothing(t *testing.T) {
+	s, err := newSkirmish(7)
+	require.NoError(t, err)
+	defer s.w.Close()
+	for range 4 {
+		require.NoError(t, s.w.Frame(1.0/30))
+	}
+	f := 0
+	allocs := testing.AllocsPerRun(100, func() {
+		s.match.Get().On = f%3 != 0
+		f++
+		require.NoError(t, s.w.Frame(1.0/30))
+		s.strength.Read()
+		s.hurt.Read()
+		s.top.Read()
+	})
+	assert.Zero(t, allocs)
+}
