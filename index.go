@@ -454,13 +454,39 @@ func (x *keyIndex[K]) SyncMarked(who string) error {
 // check of a system that declared MaintainIndex (docs/architecture.md,
 // Debug build). A pass over the live rows; allocates nothing.
 func (x *keyIndex[K]) UnmarkedRow() int {
-	found := -1
-	walkLive(x.table, func(row int) {
-		if found < 0 && !same(x.value(row), x.shadow[row]) {
-			found = row
+	t := x.table
+	if x.col == nil {
+		found := -1
+		walkLive(t, func(row int) {
+			if found < 0 && !same(x.key(row), x.shadow[row]) {
+				found = row
+			}
+		})
+		return found
+	}
+	cr := t.ChunkRows()
+	for c := range t.UsedChunks() { // SyncAll's loop, without the filing
+		base := c * cr
+		col, sh := x.col[base:base+cr:base+cr], x.shadow[base:base+cr:base+cr]
+		for w, word := range t.Enabled(c) {
+			if word == ^uint64(0) {
+				for i := w * 64; i < w*64+64; i++ {
+					if v := col[i]; v != sh[i] && (v == v || sh[i] == sh[i]) {
+						return base + i
+					}
+				}
+				continue
+			}
+			for word != 0 {
+				i := w*64 + bits.TrailingZeros64(word)
+				word &= word - 1
+				if v := col[i]; v != sh[i] && (v == v || sh[i] == sh[i]) {
+					return base + i
+				}
+			}
 		}
-	})
-	return found
+	}
+	return -1
 }
 
 // Rebuild files every live row again, in ascending row order.
