@@ -1,25 +1,22 @@
 // Command skirmish is a small fight between two teams that uses the five
 // tools of "what changed" on the face, each rule in its section of
 // docs/architecture.md:
-//
 //   - a run condition (Decl.RunIf; Run conditions): the strike system runs
 //     only while the match is on, and the frame report counts its skips;
-//
 //   - change detection (WriteTracked, Changed; Change detection): strike
 //     stamps each unit it hits, and a medic reads exactly those rows, once;
-//
 //   - lifecycle events (Lifecycle; Lifecycle events): the deletes of
 //     fallen units, consumed by a system that reads each one's last values;
-//
 //   - subscriptions (SubscribeGroupSum, SubscribeCount, SubscribeTopN;
 //     Subscriptions): each team's strength, the number of wounded and the
 //     three strongest units, kept from the frame's changes, whose deltas
 //     the host prints after every frame;
+//   - the checking debug build (Debug build): its test runs in both builds.
 //
-//   - the checking debug build (Debug build): its test runs in both builds
-//     (go test -tags tickwork_debug ./examples/skirmish).
+// Run it, and its test in the debug build, with
 //
-//     go run ./examples/skirmish -frames 16 -seed 7
+//	go run ./examples/skirmish -frames 16 -seed 7
+//	go test -tags tickwork_debug ./examples/skirmish
 package main
 
 import (
@@ -65,6 +62,9 @@ type skirmish struct {
 	top      *tickwork.SubTopN[Unit, int32]
 }
 
+// newSkirmish declares the table, the three systems and the three
+// subscriptions, builds the world and inserts the units at full HP,
+// alternating teams.
 func newSkirmish(seed uint64) (*skirmish, error) {
 	b := tickwork.NewBuilder(tickwork.WithWorkers(1), tickwork.WithFixedStep(1.0/30))
 	s := &skirmish{units: b.Table(tickwork.TableSpec{Name: "Unit", Capacity: units})}
@@ -135,6 +135,7 @@ func newSkirmish(seed uint64) (*skirmish, error) {
 	q := tickwork.HostQuery2(team, hp)
 	for i := range units {
 		if _, err := q.Insert(int32(i%2), full); err != nil {
+			s.w.Close()
 			return nil, err
 		}
 	}
