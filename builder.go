@@ -1,6 +1,9 @@
 package tickwork
 
 import (
+	"errors"
+	"strconv"
+
 	"github.com/tickwork/tickwork/ephemeral"
 	"github.com/tickwork/tickwork/events"
 	"github.com/tickwork/tickwork/kernels"
@@ -100,21 +103,38 @@ func (b *Builder) System(name string, phase Phase, declare DeclareFunc) {
 // added (as a Hook's Order), so the rules of System.After hold: the
 // systems of one chain run in one phase, or in phase order (a later
 // system of an earlier phase is ErrPhaseOrder). A name no system has
-// fails Build with an *UnknownSystemError (ErrUnknownSystem) inside a
-// *HookError (ErrHook). Fewer than two names order nothing.
+// fails Build with an *UnknownSystemError (ErrUnknownSystem) whose
+// Relation is the call as written, such as `Chain("a", "nope")`. Fewer
+// than two names order nothing.
 func (b *Builder) Chain(names ...string) {
 	if len(names) < 2 {
 		return
 	}
 	names = append([]string(nil), names...)
-	b.e().Hook(func(h *scheduler.Hook) error {
+	b.e().CallHook(func(h *scheduler.Hook) error {
 		for i := 1; i < len(names); i++ {
 			if err := h.Order(names[i-1], names[i]); err != nil {
+				var u *UnknownSystemError
+				if errors.As(err, &u) {
+					u.Relation = chainCall(names)
+				}
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// chainCall is Chain's call as the host wrote it: Chain("a", "b").
+func chainCall(names []string) string {
+	s := "Chain("
+	for i, n := range names {
+		if i > 0 {
+			s += ", "
+		}
+		s += strconv.Quote(n)
+	}
+	return s + ")"
 }
 
 // Add adds systems. Each is checked at once (System.Validate; the first

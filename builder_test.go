@@ -78,4 +78,6 @@ func TestBuilderChain(t *testing.T) {
 	var u *tickwork.UnknownSystemError
 	require.ErrorAs(t, err, &u)
 	assert.Equal(t, "nope", u.Name)
+	assert.EqualError(t, err, `scheduler: Chain("a", "nope"): no system named "nope"`, "the call as written, no hook")
+	assert.NotErrorIs(t, err, tickwork.ErrHook)
 }

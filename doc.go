@@ -123,7 +123,9 @@
 //   - Check a program: the debug build (build tag tickwork_debug,
 //     [DebugBuild]) fails a frame with an [UndeclaredWriteError]
 //     ([ErrUndeclaredWrite]) for a write to what a system declared only to
-//     read, poisons freed rows and events, and panics on misused
+//     read and an [UnmarkedIndexWriteError] ([ErrUnmarkedIndexWrite])
+//     for an index key a MaintainIndex system changed unmarked, poisons
+//     freed rows and events, and panics on misused
 //     accessors (docs/architecture.md, Debug build).
 //
 // # Row systems

@@ -117,6 +117,10 @@ var (
 	// a column or resource it declared only to read: an
 	// *UndeclaredWriteError inside the frame's *SystemError.
 	ErrUndeclaredWrite = scheduler.ErrUndeclaredWrite
+	// ErrUnmarkedIndexWrite: in the checking debug build, a system that
+	// declared MaintainIndex changed an index key of a row it did not
+	// mark: an *UnmarkedIndexWriteError inside the frame's *SystemError.
+	ErrUnmarkedIndexWrite = scheduler.ErrUnmarkedIndexWrite
 )
 
 // Errors of snapshots and rollback (World.Snapshot, World.Restore,
@@ -182,6 +186,10 @@ type (
 	// UndeclaredWriteError names the system and the column or resource
 	// it changed without declaring a write (the debug build only).
 	UndeclaredWriteError = scheduler.UndeclaredWriteError
+	// UnmarkedIndexWriteError names the system, the index, its key columns
+	// and the lowest row whose key the system changed without marking it
+	// (the debug build only).
+	UnmarkedIndexWriteError = scheduler.UnmarkedIndexWriteError
 )
 
 // The typed errors whose engine names other engine packages use too,

@@ -1,6 +1,11 @@
 package tickwork
 
-import "github.com/tickwork/tickwork/events"
+import (
+	"strconv"
+
+	"github.com/tickwork/tickwork/events"
+	"github.com/tickwork/tickwork/systems"
+)
 
 // EventSpec declares an event table (AddEvents).
 type EventSpec struct {
@@ -93,24 +98,28 @@ func (t *Events[T]) Dropped() int64 { return t.e().Dropped() }
 // phase FrameEnd, which consumes ev (the world's order and report show
 // it; one observer per event table, ErrDuplicateSystem otherwise). fn
 // runs on the frame's goroutine; *e is the table's, valid during the
-// call: do not modify it. A nil ev fails Build as Consume's nil table, a
-// nil fn with ErrNoDeclare. Allocates nothing per frame.
+// call: do not modify it. A nil ev fails Build with ErrBadDeclaration, a
+// nil fn with ErrNoDeclare, each a *SystemDefinitionError naming the call
+// (`Observe(b, nil, fn)`, `Observe(b, "E", nil)`) and adding no system.
+// Allocates nothing per frame.
 func Observe[T any](b *Builder, ev *Events[T], fn func(e *T)) {
-	name := "observe"
-	if ev != nil {
-		name += " " + ev.Name()
+	switch {
+	case ev == nil:
+		b.e().Fail(&systems.DefinitionError{Err: ErrBadDeclaration,
+			Detail: "Observe(b, nil, fn): nil event table (the AddEvents or Lifecycle call that made it failed: its error comes first)"})
+		return
+	case fn == nil:
+		b.e().Fail(&systems.DefinitionError{Err: ErrNoDeclare,
+			Detail: "Observe(b, " + strconv.Quote(ev.Name()) + ", nil): nil fn; pass the function to call with each event"})
+		return
 	}
-	sys := System{Name: name, Phase: FrameEnd}
-	if fn != nil {
-		sys.Declare = func(d *Decl) RunFunc {
-			in := Consume(d, ev)
-			return func(*Context) {
-				evs := in.Read()
-				for i := range evs {
-					fn(&evs[i])
-				}
+	b.Add(System{Name: "observe " + ev.Name(), Phase: FrameEnd, Declare: func(d *Decl) RunFunc {
+		in := Consume(d, ev)
+		return func(*Context) {
+			evs := in.Read()
+			for i := range evs {
+				fn(&evs[i])
 			}
 		}
-	}
-	b.Add(sys)
+	}})
 }

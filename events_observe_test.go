@@ -64,14 +64,24 @@ func TestObserveAllocatesNothing(t *testing.T) {
 	assert.Zero(t, testing.AllocsPerRun(50, func() { _ = w.Frame(0.01) }))
 }
 
-// A nil fn fails Build with ErrNoDeclare; two observers of one table are
-// two systems of one name.
+// A nil fn fails Build with ErrNoDeclare and a nil event table with
+// ErrBadDeclaration, each naming the call, not the system it would have
+// added; two observers of one table are two systems of one name.
 func TestObserveErrors(t *testing.T) {
 	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
 	ev := tickwork.AddEvents[int](b, tickwork.EventSpec{Name: "E", Capacity: 4})
 	tickwork.Observe[int](b, ev, nil)
 	_, err := b.Build()
 	assert.ErrorIs(t, err, tickwork.ErrNoDeclare)
+	assert.EqualError(t, err, `systems: Observe(b, "E", nil): nil fn; pass the function to call with each event`)
+
+	b = tickwork.NewBuilder(tickwork.WithWorkers(1))
+	tickwork.Observe[int](b, nil, func(*int) {})
+	_, err = b.Build()
+	assert.ErrorIs(t, err, tickwork.ErrBadDeclaration)
+	var de *tickwork.SystemDefinitionError
+	require.ErrorAs(t, err, &de)
+	assert.EqualError(t, err, "systems: Observe(b, nil, fn): nil event table (the AddEvents or Lifecycle call that made it failed: its error comes first)")
 
 	b = tickwork.NewBuilder(tickwork.WithWorkers(1))
 	ev = tickwork.AddEvents[int](b, tickwork.EventSpec{Name: "E", Capacity: 4})

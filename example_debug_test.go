@@ -41,3 +41,42 @@ func Example_debugBuild() {
 	// true true
 	// heal Unit.hp
 }
+
+// In the checking debug build, a system that declares MaintainIndex and
+// changes an index key of a row it does not mark fails the frame, naming
+// itself, the index, its key columns and the row (docs/architecture.md,
+// Debug build); the normal build leaves the index stale.
+func ExampleUnmarkedIndexWriteError() {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	units := b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 64})
+	hp := tickwork.AddColumn[int32](b, units, "hp")
+	byHP := tickwork.AddSortedIndex(b, "byHP", hp)
+	b.System("heal", tickwork.Update, func(s *tickwork.Decl) tickwork.RunFunc {
+		w, marks := tickwork.Write(s, hp), tickwork.MaintainIndex(s, byHP)
+		return func(*tickwork.Context) {
+			w.All()[0] += 5
+			marks.Mark(0)
+			w.All()[2] += 5 // changed, not marked
+		}
+	})
+	w, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	defer w.Close()
+	q := tickwork.HostQuery1(hp)
+	for range 3 {
+		if _, err := q.Insert(10); err != nil {
+			panic(err)
+		}
+	}
+	err = w.Frame(1.0 / 60)
+	var uw *tickwork.UnmarkedIndexWriteError
+	fmt.Println(errors.Is(err, tickwork.ErrUnmarkedIndexWrite))
+	if errors.As(err, &uw) {
+		fmt.Println(uw.System, uw.Index, uw.Columns, uw.Row)
+	}
+	// Output:
+	// true
+	// heal byHP Unit.hp 2
+}

@@ -182,7 +182,9 @@ func (m IndexMarks) Cells() []index.Cell {
 // it then visits only the marked rows instead of diffing ix's table
 // (docs/architecture.md, Indexes). A row it changes and does not mark
 // leaves ix stale: the system's author (or the generator, for a declared
-// kernel) owns that. It declares no write; Write does. A nil ix fails the
+// kernel) owns that, and the checking debug build fails the frame with an
+// *UnmarkedIndexWriteError naming the system, ix and the row
+// (docs/architecture.md, Debug build). It declares no write; Write does. A nil ix fails the
 // declaration and returns a zero IndexMarks.
 func MaintainIndex(d *Decl, ix Index) IndexMarks {
 	var e systems.Index
@@ -445,6 +447,46 @@ func (x *keyIndex[K]) SyncMarked(who string) error {
 	walkMarked(x.marks, nil, true, func(row int) { x.syncRow(who, row, &first) })
 	x.settle(who, &first)
 	return first
+}
+
+// UnmarkedRow returns the lowest live row whose key is not the one filed
+// (SyncAll's test), -1 when the index is consistent: the debug build's
+// check of a system that declared MaintainIndex (docs/architecture.md,
+// Debug build). A pass over the live rows; allocates nothing.
+func (x *keyIndex[K]) UnmarkedRow() int {
+	t := x.table
+	if x.col == nil {
+		found := -1
+		walkLive(t, func(row int) {
+			if found < 0 && !same(x.key(row), x.shadow[row]) {
+				found = row
+			}
+		})
+		return found
+	}
+	cr := t.ChunkRows()
+	for c := range t.UsedChunks() { // SyncAll's loop, without the filing
+		base := c * cr
+		col, sh := x.col[base:base+cr:base+cr], x.shadow[base:base+cr:base+cr]
+		for w, word := range t.Enabled(c) {
+			if word == ^uint64(0) {
+				for i := w * 64; i < w*64+64; i++ {
+					if v := col[i]; v != sh[i] && (v == v || sh[i] == sh[i]) {
+						return base + i
+					}
+				}
+				continue
+			}
+			for word != 0 {
+				i := w*64 + bits.TrailingZeros64(word)
+				word &= word - 1
+				if v := col[i]; v != sh[i] && (v == v || sh[i] == sh[i]) {
+					return base + i
+				}
+			}
+		}
+	}
+	return -1
 }
 
 // Rebuild files every live row again, in ascending row order.
@@ -967,6 +1009,18 @@ func (x *gridIndex) SyncRows(_ string, words, summary []uint64) error {
 func (x *gridIndex) SyncMarked(string) error {
 	walkMarked(x.marks, nil, true, x.syncRow)
 	return nil
+}
+
+// UnmarkedRow returns the lowest live row whose point is not in the cell
+// it is filed in, -1 when none: keyIndex.UnmarkedRow's check for a grid.
+func (x *gridIndex) UnmarkedRow() int {
+	found := -1
+	walkLive(x.table, func(row int) {
+		if found < 0 && cellOf(x.g, x.xs[row], x.ys[row], x.inv) != x.shadow[row] {
+			found = row
+		}
+	})
+	return found
 }
 
 // Rebuild files every live row again.

@@ -52,6 +52,7 @@ type Builder struct {
 	resources  []frame.Resource
 	systems    []systems.System
 	hooks      []func(*scheduler.Hook) error
+	callHooks  []int                // the hooks of face calls (CallHook), by index in hooks
 	indexes    []systems.Index      // AddIndex (index.go)
 	subs       []systems.Subscriber // Subscribe (subscribe.go)
 	offIndexes []string             // AddIndex under WithoutIndexes: the names only
@@ -355,6 +356,17 @@ func (b *Builder) Hook(fn func(h *scheduler.Hook) error) {
 	b.hooks = append(b.hooks, fn)
 }
 
+// CallHook registers fn as Hook does, for a face call that orders
+// systems by name at Build (tickwork's Builder.Chain): an error fn returns
+// fails Build as it is, not inside a *scheduler.HookError, since the host
+// wrote the call, not a hook. Set-up only.
+func (b *Builder) CallHook(fn func(h *scheduler.Hook) error) {
+	if b.usable() && fn != nil {
+		b.callHooks = append(b.callHooks, len(b.hooks))
+	}
+	b.Hook(fn)
+}
+
 // foreign returns a *ForeignError for the first table, event table or
 // resource of the system's manifest not declared through b, nil when there
 // is none. Set-up only.
@@ -455,8 +467,8 @@ func (b *Builder) Build() (*World, error) {
 	if err == nil {
 		err = s.Seal()
 		var he *scheduler.HookError
-		if errors.As(err, &he) && he.Index == len(b.hooks) {
-			err = he.Err // checkForeign's *ForeignError, as it is
+		if errors.As(err, &he) && (he.Index == len(b.hooks) || slices.Contains(b.callHooks, he.Index)) {
+			err = he.Err // checkForeign's *ForeignError, or a face call's error, as it is
 		}
 	}
 	if err != nil {

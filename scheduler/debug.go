@@ -39,3 +39,37 @@ func (e *UndeclaredWriteError) Error() string {
 
 // Is reports whether target is ErrUndeclaredWrite.
 func (e *UndeclaredWriteError) Is(target error) bool { return target == ErrUndeclaredWrite }
+
+// ErrUnmarkedIndexWrite: in the checking debug build (build tag
+// tickwork_debug), a system that declared MaintainIndex for an index
+// changed a key of a row it did not mark, so the sync after it left the
+// index stale (docs/architecture.md, Debug build). Returned as an
+// *UnmarkedIndexWriteError inside the frame's *SystemError; the normal
+// build does not check, and never returns it.
+var ErrUnmarkedIndexWrite = errors.New("scheduler: a system changed an index key of a row it did not mark")
+
+// UnmarkedIndexWriteError names the system that declared MaintainIndex
+// for Index and, in a run, changed the key columns (Columns, each
+// "table.column", comma-separated) of a live row it did not mark: Row is
+// the lowest such row, as the debug build finds it by checking every live
+// row of the index's table against the key the index filed, after the
+// sync of the system's marks. The frame stops after the system, as after
+// a Context.Fail; errors.Is(err, ErrUnmarkedIndexWrite) holds. It is the
+// system's own, reused by its next failing run (a failing frame allocates
+// nothing).
+type UnmarkedIndexWriteError struct {
+	System  string
+	Index   string
+	Columns string
+	Row     int
+}
+
+func (e *UnmarkedIndexWriteError) Error() string {
+	return "scheduler: system " + strconv.Quote(e.System) + " changed the key (" + e.Columns + ") of row " +
+		strconv.Itoa(e.Row) + " of index " + strconv.Quote(e.Index) + " without marking it, " +
+		"which it declared it would (MaintainIndex): mark every row whose key it changes (IndexMarks.Mark), " +
+		"or drop MaintainIndex and let the sync diff the table (tickwork_debug check)"
+}
+
+// Is reports whether target is ErrUnmarkedIndexWrite.
+func (e *UnmarkedIndexWriteError) Is(target error) bool { return target == ErrUnmarkedIndexWrite }

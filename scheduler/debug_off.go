@@ -2,6 +2,8 @@
 
 package scheduler
 
+import "github.com/tickwork/tickwork/systems"
+
 // debugChecks is false in the normal build: every `if debugChecks` branch
 // is removed by the compiler (docs/architecture.md, Debug build).
 const debugChecks = false
@@ -12,3 +14,5 @@ type debugEntry struct{}
 func (s *Scheduler) debugSeal()    {}
 func (e *entry) debugBefore()      { _ = e.dbg } // the field is the debug build's
 func (e *entry) debugAfter() error { return nil }
+
+func (e *entry) debugMarks(systems.Index) error { return nil }

@@ -6,7 +6,9 @@ import (
 	"encoding/binary"
 	"math/bits"
 
+	"github.com/tickwork/tickwork/internal/engine/frame"
 	"github.com/tickwork/tickwork/internal/plumb"
+	"github.com/tickwork/tickwork/systems"
 )
 
 // debugChecks is true in the checking debug build (build tag
@@ -39,7 +41,24 @@ type debugEntry struct {
 	cols []debugColumn
 	res  []debugResource
 	err  UndeclaredWriteError // reused: a failing frame allocates nothing
+	idx  []debugIndex         // the indexes it maintains by marks (MaintainIndex)
+	ierr UnmarkedIndexWriteError
 }
+
+// debugIndex is one index an entry maintains by marks, for the marks
+// check: c checks it (the index's UnmarkedRow), stale records that it
+// was stale before the run (another's raw write: the index is not this
+// system's to answer for in that run).
+type debugIndex struct {
+	ix    systems.Index
+	c     unmarked
+	cols  string // its key columns, "table.column, ..."
+	stale bool
+}
+
+// unmarked is what every table index of package tickwork meets: the
+// lowest live row whose key is not the filed one, -1 when none.
+type unmarked interface{ UnmarkedRow() int }
 
 type debugColumn struct {
 	name string // "table.column"
@@ -70,7 +89,26 @@ func (s *Scheduler) debugSeal() {
 			}
 		}
 		e.dbg.err.System = e.sys.Name
+		e.dbg.idx = e.dbg.idx[:0]
+		for _, y := range e.syncs {
+			if c, ok := y.ix.(unmarked); ok && y.marked {
+				e.dbg.idx = append(e.dbg.idx, debugIndex{ix: y.ix, c: c, cols: keyColumns(y.ix)})
+			}
+		}
+		e.dbg.ierr.System = e.sys.Name
 	}
+}
+
+// keyColumns names ix's key columns, "table.column, ...".
+func keyColumns(ix systems.Index) string {
+	var s string
+	for i, c := range frame.KeyRefs(ix) {
+		if i > 0 {
+			s += ", "
+		}
+		s += c.String()
+	}
+	return s
 }
 
 // resourceSum hashes a resource's value and elements.
@@ -90,6 +128,28 @@ func (e *entry) debugBefore() {
 		r := &e.dbg.res[i]
 		r.sum = resourceSum(r.r)
 	}
+	for i := range e.dbg.idx {
+		d := &e.dbg.idx[i]
+		d.stale = d.c.UnmarkedRow() >= 0
+	}
+}
+
+// debugMarks checks, after the sync of ix's marks (SyncMarked), that no
+// live row's key differs from the one ix filed; for an index e maintains
+// by marks and that was consistent before the run it returns the entry's
+// *UnmarkedIndexWriteError naming the lowest such row, else nil.
+func (e *entry) debugMarks(ix systems.Index) error {
+	for i := range e.dbg.idx {
+		d := &e.dbg.idx[i]
+		if d.ix != ix || d.stale {
+			continue
+		}
+		if row := d.c.UnmarkedRow(); row >= 0 {
+			e.dbg.ierr.Index, e.dbg.ierr.Columns, e.dbg.ierr.Row = ix.IndexName(), d.cols, row
+			return &e.dbg.ierr
+		}
+	}
+	return nil
 }
 
 // debugAfter hashes them again after e ran and returns the entry's

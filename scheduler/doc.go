@@ -108,7 +108,9 @@
 //   - recoverable, the next frame runs: [*DeltaError] (the frame did not
 //     run), [*SystemError] (a system failed via systems.Context.Fail, or,
 //     in the debug build, wrote what it declared only to read: an
-//     [*UndeclaredWriteError] inside, docs/architecture.md, Debug build; its
+//     [*UndeclaredWriteError] inside, or changed an index key unmarked
+//     that it maintains by marks: an [*UnmarkedIndexWriteError] inside,
+//     docs/architecture.md, Debug build; its
 //     phase still played back, the remaining ticks count as dropped, the
 //     events and the report completed), the first [*PlaybackError] (a
 //     create did not fit a full table, errors.Is ephemeral.ErrCapacity:

@@ -63,6 +63,9 @@ func (s *Scheduler) syncAfter(e *entry) error {
 			err = y.ix.SyncEvents(e.sys.Name, false) // appended in place, or moved: SyncEvents tells
 		case y.marked:
 			err = y.ix.SyncMarked(e.sys.Name)
+			if debugChecks && err == nil {
+				err = e.debugMarks(y.ix) // docs/architecture.md, Debug build
+			}
 		default:
 			err = y.ix.SyncAll(e.sys.Name)
 		}

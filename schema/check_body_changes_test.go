@@ -51,6 +51,11 @@ func TestChangeFilterErrors(t *testing.T) {
 		{"twice", schema.ErrDuplicate,
 			"system S(phase: update) { from Body b where changed(b.X) or changed(b.X) set b.X = 1 }",
 			"bad.tw:7:61: changed(b.X) is named twice in system S"},
+		{"and between filters", schema.ErrSyntax,
+			"system S(phase: update) { from Body b where changed(b.X) and changed(b.Y) set b.Y = 1 }",
+			"bad.tw:7:58: unexpected keyword and; expected \"}\"; change filters are joined only by or: a filter selects the chunks " +
+				"changed since the system's last run, and two columns changed in one chunk need not have changed in one row, " +
+				"so and could not be kept; write where changed(x.A) or changed(x.B) (docs/architecture.md, Change detection)"},
 		{"syntax", schema.ErrSyntax,
 			"system S(phase: update) { from Body b where moved(b) set b.X = 1 }",
 			"bad.tw:7:45: unexpected name moved; expected changed(VAR.COLUMN) or added(VAR)"},

@@ -61,6 +61,16 @@ func TestErrors(t *testing.T) {
 		{"syntax/chained comparison", schema.ErrSyntax,
 			"system S(phase: update) { from Shot s match { 0 < s.X < W => {} } }",
 			"bad.tw:7:55: unexpected \"<\"; expected \"=>\"; comparisons do not chain: join them with and"},
+		{"syntax/shift left", schema.ErrSyntax,
+			"system S(phase: update) { from Shot s set s.X = s.X << 2 }",
+			"bad.tw:7:53: unexpected \"<<\"; shifts are not in the language: multiply or divide by a power of two instead " +
+				"(x * 16 for x << 4; x / 16 for x >> 4 when x is not negative, since / truncates toward zero), " +
+				"or compute the value in a hand-written (extern) system"},
+		{"syntax/shift right in a constant", schema.ErrSyntax,
+			"const K: int32 = 64 >> 2",
+			"bad.tw:7:21: unexpected \">>\"; shifts are not in the language: multiply or divide by a power of two instead " +
+				"(x * 16 for x << 4; x / 16 for x >> 4 when x is not negative, since / truncates toward zero), " +
+				"or compute the value in a hand-written (extern) system"},
 		{"syntax/no from", schema.ErrSyntax,
 			"system S(phase: update) { set s.X = 1 }",
 			"bad.tw:7:27: unexpected keyword set; expected from TABLE VAR (a system body starts with the rows it runs over)"},

@@ -101,8 +101,21 @@ func syntaxError(filename string, src []byte, err error) *Error {
 			break
 		}
 		fallthrough
-	case "!=", "<=", ">=", "<", ">":
+	case "<", ">":
+		if shift(src, t) {
+			if o := t.Pos.Offset; o > 0 && src[o-1] == t.Value[0] {
+				e.Pos.Col-- // the shift's first character
+			}
+			e.Msg = "unexpected \"" + t.Value + t.Value + "\"; " + shiftHint
+			break
+		}
+		fallthrough
+	case "!=", "<=", ">=":
 		e.Msg += "; comparisons do not chain: join them with and"
+	case "and":
+		if afterChangeFilter(src, t) {
+			e.Msg += "; " + changeAndHint
+		}
 	}
 	if t.Type == symKeyword && nextIs(src, t, ":") {
 		e.Msg += "; " + t.Value + " is a reserved word: choose another name"
@@ -256,6 +269,40 @@ func lexMessage(msg string) string {
 }
 
 // nextIs reports whether the token after t in src is the punctuation p.
+// shiftHint is the message of a << or >> in a schema.
+const shiftHint = "shifts are not in the language: multiply or divide by a power of two instead " +
+	"(x * 16 for x << 4; x / 16 for x >> 4 when x is not negative, since / truncates toward zero), " +
+	"or compute the value in a hand-written (extern) system"
+
+// changeAndHint is the message of an and after a change filter.
+const changeAndHint = "change filters are joined only by or: a filter selects the chunks changed since the " +
+	"system's last run, and two columns changed in one chunk need not have changed in one row, so and " +
+	"could not be kept; write where changed(x.A) or changed(x.B) (docs/architecture.md, Change detection)"
+
+// shift reports whether t, a "<" or ">", is half of a << or >>: the same
+// character right before or after it.
+func shift(src []byte, t lexer.Token) bool {
+	o := t.Pos.Offset
+	return o > 0 && src[o-1] == t.Value[0] || o+1 < len(src) && src[o+1] == t.Value[0]
+}
+
+// afterChangeFilter reports whether t follows a change filter of a
+// from clause: the text before it ends in ")" and, back to the last
+// where, starts with changed( or added( and holds no {, } or ;.
+func afterChangeFilter(src []byte, t lexer.Token) bool {
+	before := bytes.TrimRight(src[:min(t.Pos.Offset, len(src))], " \t\r\n")
+	if !bytes.HasSuffix(before, []byte(")")) {
+		return false
+	}
+	i := bytes.LastIndex(before, []byte("where"))
+	if i < 0 {
+		return false
+	}
+	clause := bytes.TrimLeft(before[i+len("where"):], " \t\r\n")
+	return (bytes.HasPrefix(clause, []byte("changed")) || bytes.HasPrefix(clause, []byte("added"))) &&
+		!bytes.ContainsAny(clause, "{};")
+}
+
 func nextIs(src []byte, t lexer.Token, p string) bool {
 	rest := src[min(t.Pos.Offset+len(t.Value), len(src)):]
 	rest = bytes.TrimLeft(rest, " \t\r\n")

@@ -82,6 +82,9 @@ func (e *DefinitionError) Error() string {
 	if e.Err == errEmptyName && e.System == "" {
 		return "systems: system " + e.Err.Error() // "systems: system name must not be empty"
 	}
+	if e.System == "" && e.Detail != "" { // a face call that adds a system, named in Detail (tickwork.Observe)
+		return "systems: " + e.Detail
+	}
 	s := "systems: system " + strconv.Quote(e.System) + ": " + e.Err.Error()
 	if e.Detail != "" {
 		s += ": " + e.Detail
