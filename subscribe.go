@@ -215,8 +215,7 @@ func (c *subCore[R]) read() {
 }
 
 func (c *subCore[R]) readRow(r int) {
-	h, live := c.t.HandleAt(r)
-	is := false
+	live, is := c.t.RowLive(r), false
 	if live {
 		if c.src != nil {
 			c.src(&c.now, r)
@@ -225,14 +224,17 @@ func (c *subCore[R]) readRow(r int) {
 		}
 		is = c.where == nil || c.where(&c.now)
 	}
-	c.nowH = h
 	was := bitOf(c.inB, r)
 	if !was && !is {
 		return
 	}
+	c.nowH = 0
+	if live && c.values { // a count or a grouped sum hands out no entity
+		c.nowH, _ = c.t.HandleAt(r)
+	}
 	c.row(r, was, is)
 	if is && c.values {
-		c.base[r], c.baseH[r] = c.now, h
+		c.base[r], c.baseH[r] = c.now, c.nowH
 	}
 	setBit(c.inB, r, is)
 }

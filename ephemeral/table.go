@@ -188,6 +188,15 @@ func (t *Table) Enabled(c int) bitmap.Bitmap {
 	return t.enabled[c]
 }
 
+// RowLive reports whether whole-column row row (0..Chunks()*ChunkRows()-1)
+// holds a live row: its enabled bit, a load from the chunk bitmaps
+// (1 bit a row, hot in cache) where HandleAt loads the row's generation.
+// It panics when row is outside the table. Read-only; not during a
+// structural change.
+func (t *Table) RowLive(row int) bool {
+	return t.enabled[row>>t.dom.shift][(row&(1<<t.dom.shift-1))>>6]&(1<<(row&63)) != 0
+}
+
 // chunks is len(t.enabled), 0 for a nil t (the table of a zero query).
 func (t *Table) chunks() int {
 	if t == nil {

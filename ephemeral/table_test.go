@@ -1129,3 +1129,37 @@ func TestDefinitionErrorKinds(t *testing.T) {
 	assert.Equal(t, "domain", ephemeral.KindDomain.String())
 	assert.Equal(t, "table", ephemeral.KindTable.String())
 }
+
+// TestRowLiveIsHandleAt checks RowLive against HandleAt's liveness over
+// every row of a table after random inserts and deletes (rows reused,
+// chunks emptied).
+func TestRowLiveIsHandleAt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 9))
+	tab, err := ephemeral.NewTable(ephemeral.TableSpec{Name: "T", Capacity: 1000, ChunkRows: 64})
+	require.NoError(t, err)
+	var live []ephemeral.Handle
+	for round := range 20 {
+		for range rng.IntN(120) {
+			if h, err := tab.Insert(); err == nil {
+				live = append(live, h)
+			}
+		}
+		for range rng.IntN(100) {
+			if len(live) == 0 {
+				break
+			}
+			i := rng.IntN(len(live))
+			tab.Delete(live[i])
+			live = slices.Delete(live, i, i+1)
+		}
+		n := 0
+		for r := range tab.Chunks() * tab.ChunkRows() {
+			_, want := tab.HandleAt(r)
+			require.Equal(t, want, tab.RowLive(r), "round %d row %d", round, r)
+			if want {
+				n++
+			}
+		}
+		require.Equal(t, len(live), n, "round %d", round)
+	}
+}
