@@ -202,3 +202,54 @@ func TestGridAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations a run, want 0", allocs)
 	}
 }
+
+// TestFilingMatchesCellOf: for cells of several sizes (a power of two,
+// fractions, MinCell, huge), for points at the edges (±0, denormals,
+// ±MaxFloat32, the clamped edge cells) and at random bits, the filed
+// cell's CellBounds hold exactly the points CellOf puts in that cell:
+// the point itself, each side's float and the float below it, and random
+// others; Outside's and an unfiled row's boxes (Filing) hold none and
+// every point.
+func TestFilingMatchesCellOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	below := func(v float32) float32 { return math.Nextafter32(v, float32(math.Inf(-1))) }
+	for _, size := range []float32{64, 0.75, 1.0 / 3, 3, MinCell, 1e30, 0x1p100} {
+		g, _ := NewGrid(4, size)
+		points := slices.Clone(gridCoords)
+		for range 300 {
+			points = append(points, math.Float32frombits(rng.Uint32()), float32(rng.IntN(4000)-2000)*size/7)
+		}
+		for i, x := range points {
+			y := points[(i*7+3)%len(points)]
+			c := g.CellOf(x, y)
+			b := g.CellBounds(c)
+			if c == Outside {
+				if b.Holds(x, y) || b.Holds(0, 0) {
+					t.Fatalf("size %v: Outside's bounds %v hold a point", size, b)
+				}
+				continue
+			}
+			tries := [][2]float32{{x, y}, {b.X0, y}, {below(b.X0), y}, {b.X1, y}, {below(b.X1), y},
+				{x, b.Y0}, {x, below(b.Y0)}, {x, b.Y1}, {x, below(b.Y1)}, {float32(math.Inf(1)), y}, {x, float32(math.NaN())}}
+			for range 8 {
+				tries = append(tries, [2]float32{points[rng.IntN(len(points))], y}, [2]float32{x, points[rng.IntN(len(points))]})
+			}
+			for _, q := range tries {
+				if got, want := b.Holds(q[0], q[1]), g.CellOf(q[0], q[1]) == c; got != want {
+					t.Fatalf("size %v: cell %v of (%v, %v), bounds %v: Holds(%v, %v) = %v, CellOf gives %v", size, c, x, y, b, q[0], q[1], got, g.CellOf(q[0], q[1]))
+				}
+			}
+			if !b.Holds(x, y) {
+				t.Fatalf("size %v: bounds %v of cell %v miss (%v, %v)", size, b, c, x, y)
+			}
+		}
+		rec, box := g.Filing()
+		g.Insert(1, float32(math.NaN()), 0)
+		if box[rec[0]] != (Bounds{float32(math.Inf(-1)), float32(math.Inf(-1)), float32(math.Inf(1)), float32(math.Inf(1))}) {
+			t.Fatalf("size %v: an unfiled row's bounds %v, want every point", size, box[rec[0]])
+		}
+		if box[rec[1]].Holds(0, 0) || box[rec[1]].Holds(float32(math.NaN()), 0) {
+			t.Fatalf("size %v: an Outside row's bounds %v hold a point", size, box[rec[1]])
+		}
+	}
+}
