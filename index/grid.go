@@ -70,9 +70,15 @@ type Grid struct {
 	tail        int32
 	compactions int // compact's calls (tests check they happen)
 
+	// The open-addressing table: table[:mask+1] in use, a power of two
+	// at least twice the occupied cells (grown in place, so that a few
+	// cells' probes stay in a few cache lines), up to all of table.
 	table []int32 // cell record + 1; 0 is an empty slot
 	mask  uint64
 }
+
+// minTable is the length of the table in use of an empty grid.
+const minTable = 16
 
 // MinCell is the least cell size a grid takes: a grid's cells are
 // int32 a side, so a smaller cell's grid (2^31 cells from the origin)
@@ -213,6 +219,7 @@ func (g *Grid) Clear() {
 		g.pos[i] = int32(i)
 	}
 	g.n, g.nc = 0, 0
+	g.mask = uint64(min(minTable, len(g.table))) - 1
 	g.tail = 0
 	g.cn[g.outRec], g.room[g.outRec], g.start[g.outRec] = 0, 0, 0
 }
@@ -243,12 +250,31 @@ func (g *Grid) newCell(c Cell) int32 {
 	g.nc++
 	g.cc[id], g.box[id] = c, g.CellBounds(c)
 	g.cn[id], g.room[id] = 0, 0
-	i := cellHash(c) & g.mask
+	if 2*uint64(g.nc) > g.mask+1 && g.mask+1 < uint64(len(g.table)) {
+		g.widen() // id is in order[:nc]: widen files it
+		return id
+	}
+	g.place(id)
+	return id
+}
+
+// place files record id in the table.
+func (g *Grid) place(id int32) {
+	i := cellHash(g.cc[id]) & g.mask
 	for g.table[i] != 0 {
 		i = (i + 1) & g.mask
 	}
 	g.table[i] = id + 1
-	return id
+}
+
+// widen doubles the table in use and files the occupied cells again:
+// O(cells), once per doubling, so O(1) amortised a cell.
+func (g *Grid) widen() {
+	g.mask = 2*(g.mask+1) - 1
+	clear(g.table[:g.mask+1])
+	for _, id := range g.order[:g.nc] {
+		g.place(id)
+	}
 }
 
 func (g *Grid) file(row int32, c Cell) {

@@ -39,6 +39,12 @@ func checkLayout(t *testing.T, step int, g *Grid) {
 			}
 		}
 		rows += int(n)
+		if id != g.outRec && g.find(g.cc[id]) != id {
+			t.Fatalf("step %d: cell %v of record %d not found in the table", step, g.cc[id], id)
+		}
+	}
+	if 2*uint64(g.nc) > g.mask+1 {
+		t.Fatalf("step %d: %d cells in a table of %d", step, g.nc, g.mask+1)
 	}
 	if rows != g.n {
 		t.Fatalf("step %d: runs hold %d rows, Len %d", step, rows, g.n)
