@@ -384,7 +384,7 @@ func (g *Grid) compact(id int32) {
 	for p := w - 1; p >= 0; {
 		q := g.rec[g.runs[p]]
 		total += scale(extra(g.cn[q]))
-		p = g.start[q] - 1
+		p = g.before(q, p)
 	}
 	if g.cn[id] > 0 && scale(extra(g.cn[id])) == 0 {
 		total++ // id's one place (spare >= 1: fewer rows than capacity are filed)
@@ -403,6 +403,17 @@ func (g *Grid) compact(id int32) {
 		g.start[q], g.room[q] = right, n+e
 		p = st - 1
 	}
+}
+
+// before is the place before record q's packed run, which holds place p:
+// it panics when the run does not (the runs no longer match the rows'
+// places, which only a bug in the grid makes: a panic, not a loop).
+func (g *Grid) before(q int32, p int32) int32 {
+	st := g.start[q]
+	if q == g.unRec || st > p || st+g.cn[q] <= p {
+		panic(fmt.Sprintf("index: grid runs inconsistent at place %d (record %d): a bug in package index", p, q))
+	}
+	return st - 1
 }
 
 func (g *Grid) dropCell(id int32) {
