@@ -202,7 +202,8 @@ func (g *Grid) Cells() int { return g.nc }
 // rec[row] is the record of the cell row is filed in, and box[rec[row]]
 // the points of that cell (CellBounds; for a row with a non-finite
 // point, filed in Outside, a box that holds no point; for an unfiled
-// row, one that holds every point). A row whose new point (x, y) has
+// row, one that holds every point; rec[row] is len(rec) for a row in
+// Outside and len(rec)+1 for an unfiled one). A row whose new point (x, y) has
 // box[rec[row]].Holds(x, y) stays in its cell, exactly as CellOf says
 // (TestFilingMatchesCellOf); one that does not may have left it. Both
 // slices live as long as the grid (capacity and capacity+2 long) and
