@@ -125,7 +125,7 @@ func ReadIndex(d *Decl, ix Index) {
 
 // IndexMarks is the rows a system marks for an index it maintains
 // (MaintainIndex): a bitmap over the table's rows, and for a grid the
-// cells its rows are filed in (Cells). A small value; copy it into kernel
+// cells its rows are filed in (Filing). A small value; copy it into kernel
 // state freely.
 type IndexMarks struct {
 	w    []uint64
@@ -163,18 +163,19 @@ func (m IndexMarks) MarkBits(row int, bits uint64) {
 	}
 }
 
-// Cells is, for the marks of a *GridIndex, the cell each row of its table
-// is filed in as of the last sync (index.Outside for a row with a
-// non-finite coordinate; unfiled rows hold a stale cell): a kernel that
-// writes the grid's coordinates marks a row whose new point is not in
-// its filed cell, one cell computation a row instead of two (the
-// generator's fused upkeep, docs/schema.md, Indexes). nil for any other
-// kind. Read it only; the sync after the system writes it.
-func (m IndexMarks) Cells() []index.Cell {
+// Filing is, for the marks of a *GridIndex, its grid's filing as of the
+// last sync (index.Grid.Filing: rec[row] the record of the cell row is
+// filed in, box[rec[row]] that cell's bounds): a kernel that writes the
+// grid's coordinates marks a row whose new point box[rec[row]] does not
+// hold, four comparisons a row (the generator's fused upkeep,
+// docs/schema.md, Indexes). Unfiled rows' box holds every point (they
+// need no mark: the sync that files a row reads its point). nil, nil for
+// any other kind. Read them only; the sync after the system writes them.
+func (m IndexMarks) Filing() (rec []int32, box []index.Bounds) {
 	if m.grid == nil {
-		return nil
+		return nil, nil
 	}
-	return m.grid.shadow
+	return m.grid.g.Filing()
 }
 
 // MaintainIndex declares that the system marks, through the returned
@@ -891,54 +892,21 @@ func (ix *GridIndex) engine() systems.Index {
 	return &ix.x
 }
 
-// gridIndex keeps a GridIndex: shadow holds each row's cell as filed, and
-// the diff computes each live row's cell inline (cellOf, the formula of
-// index.Grid.CellOf) and refiles only the rows that crossed one.
+// gridIndex keeps a GridIndex: the diff tests each live row's point
+// against the bounds of the cell it is filed in (index.Grid.Filing: four
+// comparisons, no arithmetic) and refiles only the rows that left it.
 type gridIndex struct {
 	indexBase
 	xs, ys []float32
-	shadow []index.Cell
-	inv    float64
 	g      *index.Grid
 	diff   func(worker, chunk int) // diffChunk, bound once (a frame allocates nothing)
 }
 
-// cellOf is index.Grid.CellOf(x, y) for g, a grid of cells of side
-// 1/inv, inline for the diff's loop: floor(v*inv) by truncation within
-// ±2^30 cells, where it is exact; g's own CellOf beyond (a coordinate
-// that far out, NaN or infinite: never in a loop that matters).
-func cellOf(g *index.Grid, x, y float32, inv float64) index.Cell {
-	if c, ok := cellFast(x, y, inv); ok {
-		return c
-	}
-	return g.CellOf(x, y)
-}
-
-// cellFast is cellOf's inline part: false beyond ±2^30 cells (and for
-// NaN and infinities), where the comparisons fail.
-func cellFast(x, y float32, inv float64) (index.Cell, bool) {
-	fx, fy := float64(x)*inv, float64(y)*inv
-	if !(fx > -1<<30 && fx < 1<<30 && fy > -1<<30 && fy < 1<<30) {
-		return index.Cell{}, false
-	}
-	cx, cy := int32(fx), int32(fy)
-	if float64(cx) > fx {
-		cx--
-	}
-	if float64(cy) > fy {
-		cy--
-	}
-	return index.Cell{X: cx, Y: cy}, true
-}
-
-func (x *gridIndex) file(row int) {
-	x.shadow[row] = cellOf(x.g, x.xs[row], x.ys[row], x.inv)
-	x.g.Update(int32(row), x.xs[row], x.ys[row])
-}
+func (x *gridIndex) file(row int) { x.g.Update(int32(row), x.xs[row], x.ys[row]) }
 
 // SyncAll refiles every live row that crossed a cell: the kernel workers
-// compute the cells chunk by chunk and mark the rows that crossed in the
-// index's marks (a chunk holds whole words: no atomics), then the
+// test the rows chunk by chunk and mark the rows that left their cell in
+// the index's marks (a chunk holds whole words: no atomics), then the
 // crossings are refiled in ascending row order on this goroutine.
 func (x *gridIndex) SyncAll(string) error {
 	if x.world != nil {
@@ -952,25 +920,22 @@ func (x *gridIndex) SyncAll(string) error {
 	return nil
 }
 
-// diffChunk marks the live rows of chunk c whose cell is not the filed
-// one.
+// diffChunk marks the live rows of chunk c whose point is not in their
+// filed cell's bounds, or that are not filed.
 func (x *gridIndex) diffChunk(_, c int) {
 	t := x.table
 	cr := t.ChunkRows()
-	inv, g := x.inv, x.g
+	rec, box := x.g.Filing()
+	unfiled := int32(len(rec) + 1)
 	base := c * cr
-	xs, ys, sh := x.xs[base:base+cr:base+cr], x.ys[base:base+cr:base+cr], x.shadow[base:base+cr:base+cr]
+	xs, ys, rc := x.xs[base:base+cr:base+cr], x.ys[base:base+cr:base+cr], rec[base:base+cr:base+cr]
 	marks := x.marks[base/64 : (base+cr)/64]
 	for w, word := range t.Enabled(c) {
 		lo := w * 64
 		var crossed uint64
 		if word == ^uint64(0) {
 			for i := lo; i < lo+64; i++ {
-				c, ok := cellFast(xs[i], ys[i], inv)
-				if !ok {
-					c = g.CellOf(xs[i], ys[i])
-				}
-				if c != sh[i] {
+				if id := rc[i]; id == unfiled || !box[id].Holds(xs[i], ys[i]) {
 					crossed |= 1 << uint(i-lo)
 				}
 			}
@@ -978,11 +943,7 @@ func (x *gridIndex) diffChunk(_, c int) {
 			for word != 0 {
 				b := bits.TrailingZeros64(word)
 				word &= word - 1
-				c, ok := cellFast(xs[lo+b], ys[lo+b], inv)
-				if !ok {
-					c = g.CellOf(xs[lo+b], ys[lo+b])
-				}
-				if c != sh[lo+b] {
+				if id := rc[lo+b]; id == unfiled || !box[id].Holds(xs[lo+b], ys[lo+b]) {
 					crossed |= 1 << uint(b)
 				}
 			}
@@ -1053,8 +1014,8 @@ func AddGridIndex(b *Builder, name string, x, y *Column[float32], cell float32) 
 		return nil
 	}
 	n := rowsOf(t)
-	// The grid (index.GridBytes), the shadow cells and the marks.
-	if !charge(b, name, t.Name(), index.GridBytes(n)+int64(n)*int64(unsafe.Sizeof(index.Cell{}))+8*int64((n+63)/64)) {
+	// The grid (index.GridBytes) and the marks.
+	if !charge(b, name, t.Name(), index.GridBytes(n)+8*int64((n+63)/64)) {
 		return nil
 	}
 	g, err := index.NewGrid(n, cell)
@@ -1063,7 +1024,7 @@ func AddGridIndex(b *Builder, name string, x, y *Column[float32], cell float32) 
 		return nil
 	}
 	ix := &GridIndex{x: gridIndex{indexBase: indexBase{name: name, kind: "grid", table: t, cols: refs, names: refNames(refs), gens: t.Lease().Words(),
-		marks: make([]uint64, (n+63)/64)}, xs: x.All(), ys: y.All(), shadow: make([]index.Cell, n), inv: 1 / float64(cell), g: g}}
+		marks: make([]uint64, (n+63)/64)}, xs: x.All(), ys: y.All(), g: g}}
 	ix.x.diff = ix.x.diffChunk
 	if !register(b, &ix.x) {
 		return nil

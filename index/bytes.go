@@ -43,8 +43,10 @@ func GridBytes(capacity int) int64 {
 		return 0
 	}
 	n := int64(capacity)
-	// cell cc (Cell); cid next prev chead cn order pos (int32).
-	return n*(2*int64(unsafe.Sizeof(Cell{}))+7*4) + 4*int64(tableSize(capacity))
+	recs := n + 2 // the cells' records, Outside's, the unfiled rows'
+	// Per row: rec slot order pos (int32); runs (int32, runsLen); per
+	// record: cc (Cell), box (Bounds), start cn room (int32).
+	return n*4*4 + 4*int64(runsLen(capacity)) + recs*(int64(unsafe.Sizeof(Cell{}))+int64(unsafe.Sizeof(Bounds{}))+3*4) + 4*int64(tableSize(capacity))
 }
 
 // tableSize is the open-addressing table's length for capacity rows:

@@ -32,11 +32,13 @@
 //   - [Grid]: a uniform grid of square cells over two float32 columns:
 //     [Grid.AppendBox] and [Grid.AppendRadius] give the rows of the cells
 //     a box or disc touches, a superset the caller filters exactly.
-//     Occupied cells in an open-addressing table sized from c (no bounds
-//     on coordinates), each cell's rows an intrusive list. Insert,
-//     Remove: O(1) expected; Update: O(1), a few ns when the row stays in
-//     its cell; AppendBox and AppendRadius: O(min(touched cells, occupied
-//     cells) + candidates), plus sorting the candidates.
+//     Occupied cells in an open-addressing table (no bounds on
+//     coordinates), each cell's rows a contiguous run of one shared row
+//     array (the layout: [Grid]). Insert, Remove, Update: O(1)
+//     amortised, a few ns when the row stays in its cell;
+//     AppendBox and AppendRadius: O(min(touched cells, occupied cells) +
+//     candidates), plus sorting the candidates. [Grid.Filing] and
+//     [Grid.CellBounds] give a kernel the filed cells' float bounds.
 //
 // # Rows and order
 //
@@ -72,7 +74,8 @@
 //
 // Concurrency: the read methods (First, Next, Count, Groups, Group,
 // GroupLen, Find, Key, Len, Seek, SeekAfter, Last, Prev, LastRun,
-// PrevRun, CellOf, Cells, Size, AppendBox, AppendRadius) never write, so any number of goroutines
+// PrevRun, CellOf, CellBounds, Filing, Cells, Size, AppendBox,
+// AppendRadius) never write, so any number of goroutines
 // may read an index at once while none writes it (TestConcurrentReads,
 // under -race). Insert, Remove, Update, Rebuild and Clear need the index
 // to themselves. A world

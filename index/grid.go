@@ -15,45 +15,70 @@ type Cell struct{ X, Y int32 }
 // disc query returns them as candidates.
 var Outside = Cell{math.MinInt32, math.MinInt32}
 
+// Bounds is the half-open box [X0, X1) × [Y0, Y1) of float32 points, in
+// world units: the points a grid files in one cell (Grid.CellBounds).
+type Bounds struct{ X0, Y0, X1, Y1 float32 }
+
+// Holds reports whether X0 <= x < X1 and Y0 <= y < Y1 (false when x or
+// y is NaN): four comparisons, no arithmetic. It reads b only.
+func (b Bounds) Holds(x, y float32) bool {
+	return x >= b.X0 && x < b.X1 && y >= b.Y0 && y < b.Y1
+}
+
 // Grid is a spatial index over two float32 columns: rows by the square
 // cell of side Size their point falls in (package doc, Kinds; candidate
 // order: Rows and order).
 //
-// Layout: the occupied cells are records (cell, first row, count) found
-// through an open-addressing table sized from the capacity (linear
-// probing, backward-shift deletion), so coordinates need no bounds; a
-// cell's rows form an intrusive doubly linked list in no order, and the
-// rows of Outside one more list. Candidates are put in ascending row
-// order after they are gathered (sortCandidates). Everything else is
-// allocated by NewGrid.
+// Layout: the occupied cells are records (cell, bounds, run of rows)
+// found through an open-addressing table sized from the capacity (linear
+// probing, backward-shift deletion), so coordinates need no bounds. Each
+// record's rows are a contiguous run of one shared row array (twice the
+// capacity long), in no order, with each row's place in its run kept per
+// row: a row leaves its cell by a swap-remove (the run's last row takes
+// its place) and joins one by an append to the run, touching no other
+// row's cell. A run that is full moves to the array's free end with room
+// to grow by half; when the free end is used up, the runs are packed and
+// spread again with room in proportion to their rows (compact: O(rows +
+// cells), no allocation), which amortises to O(1) a row. The rows of
+// Outside are one more record. Candidates are put in ascending row order
+// after they are gathered (sortCandidates). Everything is allocated by
+// NewGrid.
 type Grid struct {
 	size float32
 	inv  float64
 
 	// Per row.
-	cell []Cell
-	cid  []int32 // the row's cell record, cellOutside, or noGroup when unfiled
-	next []int32 // the next row of the cell's list, or NoRow
-	prev []int32 // the previous row of the cell's list, or NoRow
+	rec  []int32 // the row's cell record (recOutside, recUnfiled)
+	slot []int32 // the row's place in its record's run
 	n    int
 
-	// Per cell record (ids 0..capacity-1); order[:nc] are the occupied
-	// cells, order[nc:] the free ids; pos[c] is c's place in order.
-	cc    []Cell
-	chead []int32
-	cn    []int32
-	order []int32
-	pos   []int32
-	nc    int
+	// Per record (ids 0..capacity-1 cells, then recOutside, recUnfiled);
+	// order[:nc] are the occupied cells, order[nc:] the free ids; pos[c]
+	// is c's place in order.
+	cc     []Cell
+	box    []Bounds // the points of the record's cell (CellBounds)
+	start  []int32  // the run's first place in runs
+	cn     []int32  // the run's rows
+	room   []int32  // the run's reserved places (cn <= room)
+	order  []int32
+	pos    []int32
+	nc     int
+	outRec int32 // recOutside
+	unRec  int32 // recUnfiled
 
-	outHead int32
-	outN    int
+	runs        []int32 // the records' runs; runs[tail:] is free
+	tail        int32
+	compactions int // compact's calls (tests check they happen)
 
+	// The open-addressing table: table[:mask+1] in use, a power of two
+	// at least twice the occupied cells (grown in place, so that a few
+	// cells' probes stay in a few cache lines), up to all of table.
 	table []int32 // cell record + 1; 0 is an empty slot
 	mask  uint64
 }
 
-const cellOutside int32 = -2
+// minTable is the length of the table in use of an empty grid.
+const minTable = 16
 
 // MinCell is the least cell size a grid takes: a grid's cells are
 // int32 a side, so a smaller cell's grid (2^31 cells from the origin)
@@ -69,9 +94,9 @@ func CellSizeOK(size float32) bool {
 
 // NewGrid returns an empty grid of cells of side size (world units) for
 // rows 0..capacity-1, or ErrCapacity, or ErrCellSize when size is not a
-// finite number of at least MinCell. It allocates everything the grid will use:
-// about 44 bytes a row plus a table of 4 bytes by the power of two at
-// least twice the capacity.
+// finite number of at least MinCell. It allocates everything the grid
+// will use (GridBytes): about 60 bytes a row plus a table of 4 bytes by
+// the power of two at least twice the capacity.
 func NewGrid(capacity int, size float32) (*Grid, error) {
 	if err := checkCap(capacity); err != nil {
 		return nil, err
@@ -80,32 +105,49 @@ func NewGrid(capacity int, size float32) (*Grid, error) {
 		return nil, fmt.Errorf("%w: %v (a finite size of at least 2^-31)", ErrCellSize, size)
 	}
 	ts := tableSize(capacity)
+	recs := capacity + 2
 	g := &Grid{
-		size:  size,
-		inv:   1 / float64(size),
-		cell:  make([]Cell, capacity),
-		cid:   make([]int32, capacity),
-		next:  make([]int32, capacity),
-		prev:  make([]int32, capacity),
-		cc:    make([]Cell, capacity),
-		chead: make([]int32, capacity),
-		cn:    make([]int32, capacity),
-		order: make([]int32, capacity),
-		pos:   make([]int32, capacity),
-		table: make([]int32, ts),
-		mask:  ts - 1,
+		size:   size,
+		inv:    1 / float64(size),
+		rec:    make([]int32, capacity),
+		slot:   make([]int32, capacity),
+		cc:     make([]Cell, recs),
+		box:    make([]Bounds, recs),
+		start:  make([]int32, recs),
+		cn:     make([]int32, recs),
+		room:   make([]int32, recs),
+		order:  make([]int32, capacity),
+		pos:    make([]int32, capacity),
+		outRec: int32(capacity),
+		unRec:  int32(capacity + 1),
+		runs:   make([]int32, runsLen(capacity)),
+		table:  make([]int32, ts),
+		mask:   ts - 1,
 	}
+	inf := float32(math.Inf(1))
+	// Outside holds no point: a kernel's test always reports its rows.
+	g.cc[g.outRec], g.box[g.outRec] = Outside, Bounds{inf, inf, -inf, -inf}
+	// An unfiled row holds every point: a kernel need not mark it (the
+	// sync that files it reads its point then).
+	g.box[g.unRec] = Bounds{-inf, -inf, inf, inf}
 	g.Clear()
 	return g, nil
 }
 
-func (g *Grid) check(method string, row int32) { checkRow(method, row, len(g.cid)) }
+// runsLen is the length of a grid's shared row array: twice the
+// capacity, so that the runs keep room to grow.
+func runsLen(capacity int) int { return 2 * capacity }
+
+func (g *Grid) check(method string, row int32) { checkRow(method, row, len(g.rec)) }
+
+// filed: row is filed (in a cell or Outside).
+func (g *Grid) filed(row int32) bool { return g.rec[row] != g.unRec }
 
 // Insert files row at (x, y). It panics when row is out of range or
-// filed already. O(1) expected.
+// filed already. O(1) amortised.
 func (g *Grid) Insert(row int32, x, y float32) {
 	g.check("Insert", row)
-	if g.cid[row] != noGroup {
+	if g.filed(row) {
 		panic(fmt.Sprintf("index: Insert of row %d, which is filed already: use Update to change its key", row))
 	}
 	g.file(row, g.CellOf(x, y))
@@ -115,7 +157,7 @@ func (g *Grid) Insert(row int32, x, y float32) {
 // out of range. O(1) expected.
 func (g *Grid) Remove(row int32) bool {
 	g.check("Remove", row)
-	if g.cid[row] == noGroup {
+	if !g.filed(row) {
 		return false
 	}
 	g.unfile(row)
@@ -123,35 +165,31 @@ func (g *Grid) Remove(row int32) bool {
 }
 
 // Update files row at (x, y); it reports whether row changed cell (an
-// unfiled row is filed). It panics when row is out of range. O(1): a
-// row that stays in its cell costs the cell's computation and one
-// comparison; a crossing costs a Remove and an Insert.
+// unfiled row is filed). It panics when row is out of range. O(1)
+// amortised: a row that stays in its cell costs the cell's computation
+// and one comparison; a crossing costs a swap-remove from its run and an
+// append to another's.
 func (g *Grid) Update(row int32, x, y float32) bool {
-	checkRow("Update", row, len(g.cid))
+	checkRow("Update", row, len(g.rec))
 	c := g.CellOf(x, y)
-	if g.cell[row] == c && g.cid[row] != noGroup {
+	if id := g.rec[row]; id != g.unRec && g.cc[id] == c {
 		return false
 	}
-	g.move(row, c)
-	return true
-}
-
-// move files row in cell c, from its cell if it had one.
-func (g *Grid) move(row int32, c Cell) {
-	if g.cid[row] != noGroup {
+	if g.filed(row) {
 		g.unfile(row)
 	}
 	g.file(row, c)
+	return true
 }
 
 // Key returns row's cell and whether row is filed. It panics when row is
 // out of range.
 func (g *Grid) Key(row int32) (Cell, bool) {
 	g.check("Key", row)
-	if g.cid[row] == noGroup {
+	if !g.filed(row) {
 		return Cell{}, false
 	}
-	return g.cell[row], true
+	return g.cc[g.rec[row]], true
 }
 
 // Len returns the number of filed rows.
@@ -160,17 +198,31 @@ func (g *Grid) Len() int { return g.n }
 // Cells returns the number of occupied cells (Outside not counted).
 func (g *Grid) Cells() int { return g.nc }
 
+// Filing returns the grid's filing as a kernel that moves rows tests it:
+// rec[row] is the record of the cell row is filed in, and box[rec[row]]
+// the points of that cell (CellBounds; for a row with a non-finite
+// point, filed in Outside, a box that holds no point; for an unfiled
+// row, one that holds every point; rec[row] is len(rec) for a row in
+// Outside and len(rec)+1 for an unfiled one). A row whose new point (x, y) has
+// box[rec[row]].Holds(x, y) stays in its cell, exactly as CellOf says
+// (TestFilingMatchesCellOf); one that does not may have left it. Both
+// slices live as long as the grid (capacity and capacity+2 long) and
+// change only when it is written: read them only, while nothing writes
+// the grid (package doc, Contract).
+func (g *Grid) Filing() (rec []int32, box []Bounds) { return g.rec, g.box }
+
 // Clear unfiles every row. O(capacity).
 func (g *Grid) Clear() {
-	clear(g.cell)
 	clear(g.table)
-	for i := range g.cid {
-		g.cid[i] = noGroup
+	for i := range g.rec {
+		g.rec[i] = g.unRec
 		g.order[i] = int32(i)
 		g.pos[i] = int32(i)
 	}
 	g.n, g.nc = 0, 0
-	g.outHead, g.outN = NoRow, 0
+	g.mask = uint64(min(minTable, len(g.table))) - 1
+	g.tail = 0
+	g.cn[g.outRec], g.room[g.outRec], g.start[g.outRec] = 0, 0, 0
 }
 
 func cellHash(c Cell) uint64 {
@@ -193,67 +245,176 @@ func (g *Grid) find(c Cell) int32 {
 	}
 }
 
+// newCell takes a free record for cell c (no run yet).
+func (g *Grid) newCell(c Cell) int32 {
+	id := g.order[g.nc]
+	g.nc++
+	g.cc[id], g.box[id] = c, g.CellBounds(c)
+	g.cn[id], g.room[id] = 0, 0
+	if 2*uint64(g.nc) > g.mask+1 && g.mask+1 < uint64(len(g.table)) {
+		g.widen() // id is in order[:nc]: widen files it
+		return id
+	}
+	g.place(id)
+	return id
+}
+
+// place files record id in the table.
+func (g *Grid) place(id int32) {
+	i := cellHash(g.cc[id]) & g.mask
+	for g.table[i] != 0 {
+		i = (i + 1) & g.mask
+	}
+	g.table[i] = id + 1
+}
+
+// widen doubles the table in use and files the occupied cells again:
+// O(cells), once per doubling, so O(1) amortised a cell.
+func (g *Grid) widen() {
+	g.mask = 2*(g.mask+1) - 1
+	clear(g.table[:g.mask+1])
+	for _, id := range g.order[:g.nc] {
+		g.place(id)
+	}
+}
+
 func (g *Grid) file(row int32, c Cell) {
-	g.cell[row] = c
+	id := g.outRec
+	if c != Outside {
+		if id = g.find(c); id == noGroup {
+			id = g.newCell(c)
+		}
+	}
+	if g.cn[id] == g.room[id] {
+		g.grow(id)
+	}
+	s := g.cn[id]
+	g.runs[g.start[id]+s] = row
+	g.slot[row] = s
+	g.cn[id] = s + 1
+	g.rec[row] = id
 	g.n++
-	g.prev[row] = NoRow
-	if c == Outside {
-		g.cid[row] = cellOutside
-		g.next[row] = g.outHead
-		if g.outHead != NoRow {
-			g.prev[g.outHead] = row
-		}
-		g.outHead = row
-		g.outN++
-		return
-	}
-	id := g.find(c)
-	if id == noGroup {
-		id = g.order[g.nc]
-		g.nc++
-		g.cc[id], g.chead[id], g.cn[id] = c, NoRow, 0
-		i := cellHash(c) & g.mask
-		for g.table[i] != 0 {
-			i = (i + 1) & g.mask
-		}
-		g.table[i] = id + 1
-	}
-	g.cid[row] = id
-	h := g.chead[id]
-	g.next[row] = h
-	if h != NoRow {
-		g.prev[h] = row
-	}
-	g.chead[id] = row
-	g.cn[id]++
 }
 
 func (g *Grid) unfile(row int32) {
-	id := g.cid[row]
-	p, s := g.prev[row], g.next[row]
-	if s != NoRow {
-		g.prev[s] = p
+	id := g.rec[row]
+	s, last := g.slot[row], g.cn[id]-1
+	st := g.start[id]
+	if s != last {
+		moved := g.runs[st+last]
+		g.runs[st+s] = moved
+		g.slot[moved] = s
 	}
-	g.cid[row] = noGroup
-	g.cell[row] = Cell{}
+	g.cn[id] = last
+	g.rec[row] = g.unRec
 	g.n--
-	if id == cellOutside {
-		if p == NoRow {
-			g.outHead = s
-		} else {
-			g.next[p] = s
+	if last == 0 {
+		if st+g.room[id] == g.tail {
+			g.tail = st // the run at the free end: its places are free again
 		}
-		g.outN--
-		return
+		g.room[id] = 0
+		if id != g.outRec {
+			g.dropCell(id)
+		}
 	}
-	if p == NoRow {
-		g.chead[id] = s
-	} else {
-		g.next[p] = s
+}
+
+// grow gives record id's full run room for at least one more row: in
+// place when the run ends at the free end, else by moving it there, else
+// by compacting every run (which leaves id room).
+func (g *Grid) grow(id int32) {
+	n, room, st := g.cn[id], g.room[id], g.start[id]
+	want := n + n/2 + 4
+	free := int32(len(g.runs)) - g.tail
+	switch {
+	case room > 0 && st+room == g.tail && want-room <= free:
+		g.tail += want - room
+	case want <= free:
+		copy(g.runs[g.tail:], g.runs[st:st+n])
+		g.start[id] = g.tail
+		g.tail += want
+	default:
+		g.compact(id)
+		if g.room[id] > g.cn[id] {
+			return
+		}
+		want = min(4, int32(len(g.runs))-g.tail) // id has no run (compact left it room otherwise)
+		g.start[id] = g.tail
+		g.tail += want
 	}
-	if g.cn[id]--; g.cn[id] == 0 {
-		g.dropCell(id)
+	g.room[id] = want
+}
+
+// extra is the room compact gives a run of n rows, before scaling.
+func extra(n int32) int64 { return int64(n/4 + 2) }
+
+// compact packs every run to the front of runs and spreads them again
+// with room for extra rows each (scaled down so that at least half of
+// the free places stay at the free end), giving record id (about to
+// grow) room for one more row at least. O(places used + cells), in
+// place: a place holds a live row r exactly when it is r's canonical
+// place start[rec[r]] + slot[r], so the runs are found in place order
+// without a second array.
+func (g *Grid) compact(id int32) {
+	g.compactions++
+	// Pack: the runs in place order, to the front.
+	w := int32(0)
+	var want int64
+	for p := int32(0); p < g.tail; {
+		r := g.runs[p]
+		q := g.rec[r]
+		if q == g.unRec || g.start[q]+g.slot[r] != p {
+			p++
+			continue
+		}
+		n := g.cn[q] // r is the first row of q's run (slot 0): n >= 1
+		copy(g.runs[w:], g.runs[p:p+n])
+		p += max(n, 1)
+		g.start[q] = w
+		w += n
+		want += extra(n)
 	}
+	spare := int64(len(g.runs)) - int64(w)
+	scale := func(e int64) int64 { return e }
+	if want > spare/2 {
+		budget := spare / 2
+		scale = func(e int64) int64 { return e * budget / want }
+	}
+	// Spread: the runs from the last, each moved right to its place.
+	var total int64
+	for p := w - 1; p >= 0; {
+		q := g.rec[g.runs[p]]
+		total += scale(extra(g.cn[q]))
+		p = g.before(q, p)
+	}
+	if g.cn[id] > 0 && scale(extra(g.cn[id])) == 0 {
+		total++ // id's one place (spare >= 1: fewer rows than capacity are filed)
+	}
+	right := int32(int64(w) + total)
+	g.tail = right
+	for p := w - 1; p >= 0; {
+		q := g.rec[g.runs[p]]
+		n, st := g.cn[q], g.start[q]
+		e := int32(scale(extra(n)))
+		if q == id && e == 0 {
+			e = 1
+		}
+		right -= n + e
+		copy(g.runs[right:], g.runs[st:st+n])
+		g.start[q], g.room[q] = right, n+e
+		p = st - 1
+	}
+}
+
+// before is the place before record q's packed run, which holds place p:
+// it panics when the run does not (the runs no longer match the rows'
+// places, which only a bug in the grid makes: a panic, not a loop).
+func (g *Grid) before(q int32, p int32) int32 {
+	st := g.start[q]
+	if q == g.unRec || st > p || st+g.cn[q] <= p {
+		panic(fmt.Sprintf("index: grid runs inconsistent at place %d (record %d): a bug in package index", p, q))
+	}
+	return st - 1
 }
 
 func (g *Grid) dropCell(id int32) {
@@ -281,45 +442,10 @@ func (g *Grid) dropCell(id int32) {
 	g.nc--
 }
 
-// lanes is how many cells' lists a gather walks in lock-step: a list is
-// a chain of dependent loads, and chains walked side by side overlap
-// their cache misses.
-const lanes = 16
-
-// gather holds the cursors of the cells' lists being walked.
-type gather struct {
-	cur [lanes]int32
-	k   int
-}
-
-// add queues the rows of record id, walking the queue when it is full.
-func (g *Grid) add(q *gather, dst []int32, id int32) []int32 {
-	q.cur[q.k] = g.chead[id] // an occupied cell has a row
-	q.k++
-	if q.k == lanes {
-		dst = g.drain(q, dst)
-	}
-	return dst
-}
-
-// drain appends the rows of the queued lists, one step of each in turn.
-func (g *Grid) drain(q *gather, dst []int32) []int32 {
-	k := q.k
-	for k > 0 {
-		for i := 0; i < k; {
-			r := q.cur[i]
-			dst = append(dst, r)
-			if nx := g.next[r]; nx != NoRow {
-				q.cur[i] = nx
-				i++
-			} else {
-				k--
-				q.cur[i] = q.cur[k]
-			}
-		}
-	}
-	q.k = 0
-	return dst
+// run returns the rows of record id.
+func (g *Grid) run(id int32) []int32 {
+	st := g.start[id]
+	return g.runs[st : st+g.cn[id]]
 }
 
 // AppendBox appends to dst, in ascending row order, every filed row whose
@@ -327,15 +453,14 @@ func (g *Grid) drain(q *gather, dst []int32) []int32 {
 // superset of the rows whose point is in the box, which the caller tests
 // exactly. A box with a NaN bound, or with x1 < x0 or y1 < y0, touches no
 // cell (its Outside rows are still appended). Cost: O(min(cells the box
-// touches, occupied cells) + candidates), plus their sort (a radix sort
-// in dst's spare capacity). It allocates only when dst must grow, and
-// the sort needs room for twice the candidates (n new candidates need
-// len(dst)+2n capacity, or len(dst)+n when n <= 24): a dst reused from
-// call to call stops allocating once grown. It reads the grid only
-// (package doc, Contract).
+// touches, occupied cells) + candidates), each cell's rows a contiguous
+// copy, plus their sort (a radix sort in dst's spare capacity). It
+// allocates only when dst must grow, and the sort needs room for twice
+// the candidates (n new candidates need len(dst)+2n capacity, or
+// len(dst)+n when n <= 24): a dst reused from call to call stops
+// allocating once grown. It reads the grid only (package doc, Contract).
 func (g *Grid) AppendBox(dst []int32, x0, y0, x1, y1 float32) []int32 {
 	start := len(dst)
-	var q gather
 	if lo, hi, ok := g.span(x0, y0, x1, y1); ok {
 		w := int64(hi.X) - int64(lo.X) + 1
 		h := int64(hi.Y) - int64(lo.Y) + 1
@@ -343,23 +468,20 @@ func (g *Grid) AppendBox(dst []int32, x0, y0, x1, y1 float32) []int32 {
 			for cy := int64(lo.Y); cy <= int64(hi.Y); cy++ {
 				for cx := int64(lo.X); cx <= int64(hi.X); cx++ {
 					if id := g.find(Cell{int32(cx), int32(cy)}); id != noGroup {
-						dst = g.add(&q, dst, id)
+						dst = append(dst, g.run(id)...)
 					}
 				}
 			}
 		} else {
 			for _, id := range g.order[:g.nc] {
 				if c := g.cc[id]; c.X >= lo.X && c.X <= hi.X && c.Y >= lo.Y && c.Y <= hi.Y {
-					dst = g.add(&q, dst, id)
+					dst = append(dst, g.run(id)...)
 				}
 			}
 		}
 	}
-	dst = g.drain(&q, dst)
-	for r := g.outHead; r != NoRow; r = g.next[r] {
-		dst = append(dst, r)
-	}
-	return sortCandidates(dst, start, len(g.cid))
+	dst = append(dst, g.run(g.outRec)...)
+	return sortCandidates(dst, start, len(g.rec))
 }
 
 // AppendRadius appends to dst, in ascending row order, every filed row
@@ -379,27 +501,23 @@ func (g *Grid) AppendRadius(dst []int32, x, y, r float32) []int32 {
 		// whose squared distance overflows too: every cell is a candidate.
 		rr = math.Inf(1)
 	}
-	var q gather
-	g.discCells(&q, &dst, float64(x), float64(y), rr)
-	dst = g.drain(&q, dst)
-	for row := g.outHead; row != NoRow; row = g.next[row] {
-		dst = append(dst, row)
-	}
-	return sortCandidates(dst, start, len(g.cid))
+	dst = g.discCells(dst, float64(x), float64(y), rr)
+	dst = append(dst, g.run(g.outRec)...)
+	return sortCandidates(dst, start, len(g.rec))
 }
 
-func (g *Grid) discCells(q *gather, dst *[]int32, x, y, r float64) {
+func (g *Grid) discCells(dst []int32, x, y, r float64) []int32 {
 	if x != x || y != y || r != r || r < 0 {
-		return
+		return dst
 	}
 	if math.IsInf(r, 1) {
 		for _, id := range g.order[:g.nc] {
-			*dst = g.add(q, *dst, id)
+			dst = append(dst, g.run(id)...)
 		}
-		return
+		return dst
 	}
 	if math.IsInf(x, 0) || math.IsInf(y, 0) {
-		return
+		return dst
 	}
 	R := r + r/65536 + (math.Abs(x)+math.Abs(y))/(1<<20)
 	loY, hiY := g.coord64(y-R), g.coord64(y+R)
@@ -414,11 +532,11 @@ func (g *Grid) discCells(q *gather, dst *[]int32, x, y, r float64) {
 			a, b := int64(g.coord64(x-half)), int64(g.coord64(x+half))
 			for cx := a; cx <= b; cx++ {
 				if id := g.find(Cell{int32(cx), int32(cy)}); id != noGroup {
-					*dst = g.add(q, *dst, id)
+					dst = append(dst, g.run(id)...)
 				}
 			}
 		}
-		return
+		return dst
 	}
 	for _, id := range g.order[:g.nc] {
 		c := g.cc[id]
@@ -427,9 +545,10 @@ func (g *Grid) discCells(q *gather, dst *[]int32, x, y, r float64) {
 		}
 		dx, dy := g.gap(x, int64(c.X), size), g.gap(y, int64(c.Y), size)
 		if dx*dx+dy*dy <= R*R {
-			*dst = g.add(q, *dst, id)
+			dst = append(dst, g.run(id)...)
 		}
 	}
+	return dst
 }
 
 // gap is the distance from v to the cells' interval of coordinate c (0
@@ -575,4 +694,62 @@ func (g *Grid) clampCoord(v float32) int32 {
 		return math.MaxInt32
 	}
 	return g.coord(v)
+}
+
+// CellBounds returns the points CellOf files in cell c: the half-open
+// box [X0, X1) × [Y0, Y1) of finite float32 points (X0 and X1 of c.X,
+// Y0 and Y1 of c.Y), so that Bounds.Holds(x, y) is CellOf(x, y) == c for
+// every x, y, bit for bit (TestFilingMatchesCellOf): each side is the
+// least float32 whose cell coordinate (CellOf's floor(v·(1/Size)) in
+// float64, clamped) reaches the coordinate, found from v = coord·Size by
+// stepping a float at a time, which CellOf's monotone rule allows. The
+// clamped edge cells reach -MaxFloat32 and +Inf (an infinite point is
+// Outside and Holds rejects it); a coordinate no finite point reaches
+// has X0 = X1 = +Inf. Outside holds no point: {+Inf, +Inf, -Inf, -Inf}.
+// O(1): a few CellOf computations.
+func (g *Grid) CellBounds(c Cell) Bounds {
+	if c == Outside {
+		inf := float32(math.Inf(1))
+		return Bounds{inf, inf, -inf, -inf}
+	}
+	return Bounds{g.lowSide(int64(c.X)), g.lowSide(int64(c.Y)), g.lowSide(int64(c.X) + 1), g.lowSide(int64(c.Y) + 1)}
+}
+
+// lowSide is the least finite float32 whose clamped cell coordinate is at
+// least c (-MaxFloat32 when every one's is; +Inf when none's is).
+func (g *Grid) lowSide(c int64) float32 {
+	if c <= math.MinInt32+1 {
+		return -math.MaxFloat32
+	}
+	if c > math.MaxInt32 {
+		return float32(math.Inf(1))
+	}
+	at := func(v float32) bool { return int64(g.coord(v)) >= c }
+	v64 := float64(c) * float64(g.size)
+	var v float32
+	switch {
+	case v64 >= math.MaxFloat32:
+		v = math.MaxFloat32
+	case v64 <= -math.MaxFloat32:
+		v = -math.MaxFloat32
+	default:
+		v = float32(v64)
+	}
+	if at(v) {
+		for v > -math.MaxFloat32 {
+			d := math.Nextafter32(v, float32(math.Inf(-1)))
+			if !at(d) {
+				break
+			}
+			v = d
+		}
+		return v
+	}
+	for !at(v) {
+		if v == math.MaxFloat32 {
+			return float32(math.Inf(1))
+		}
+		v = math.Nextafter32(v, float32(math.Inf(1)))
+	}
+	return v
 }

@@ -192,7 +192,7 @@ func (g *gen) checkNames() error {
 	for n := range top.names {
 		g.top = append(g.top, n)
 	}
-	g.top = append(g.top, "floorInt32", "indexCellMoved", "indexCellLeft32", "indexCellLeft64", "discSide", "math", "bits", "index", "slices")
+	g.top = append(g.top, "floorInt32", "indexCellMoved", "discSide", "math", "bits", "index", "slices")
 	slices.Sort(g.top)
 	if len(errs) > 0 {
 		slices.SortStableFunc(errs, func(a, b *schema.Error) int {

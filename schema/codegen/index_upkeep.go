@@ -16,11 +16,10 @@ import (
 //
 //   - the from row's keys: kept at the row's start, compared at its end
 //     by != (a NaN always marked); a grid's point, when the system uses
-//     both its columns, is compared at the row's end with the cell the
-//     row is filed in (IndexMarks.Cells: one cell computation a row,
-//     indexCellLeft32 for a power-of-two cell, whose products are exact
-//     in float32, indexCellLeft64 otherwise), else both cells are
-//     computed (indexCellMoved);
+//     both its columns, is tested at the row's end against the bounds
+//     of the cell the row is filed in (IndexMarks.Filing,
+//     index.Bounds.Holds: four comparisons a row, exact for any cell),
+//     else both cells are computed (indexCellMoved);
 //   - a SIMD variant marks in its own loop, a mask of the vector's rows a
 //     test (vectorMarks: the keys' lanes by !=, a grid's cells of a
 //     power-of-two side by truncation in float32); one that cannot (a
@@ -75,16 +74,18 @@ func (sg *sysGen) fromMaintained() []*schema.Index {
 }
 
 // upkeepGrid: some declared system keeps a grid by its fused marks (its
-// kernel state names index.Cell).
+// kernel state names index.Bounds, or it calls indexCellMoved).
 func upkeepGrid(g *gen) bool {
-	return cellTests(g)[cellMoved] || cellTests(g)[cellLeft32] || cellTests(g)[cellLeft64]
+	t := cellTests(g)
+	return t[cellMoved] || t[cellFiled]
 }
 
-// The generated functions of the grids' fused tests.
+// The grids' fused tests: the generated function indexCellMoved, and the
+// filed cell's bounds (no function: cellFiled names the test in
+// cellTests).
 const (
-	cellMoved  = "indexCellMoved"
-	cellLeft32 = "indexCellLeft32"
-	cellLeft64 = "indexCellLeft64"
+	cellMoved = "indexCellMoved"
+	cellFiled = "filed"
 )
 
 // cellTests lists the grid tests the generated systems call.
@@ -97,7 +98,7 @@ func cellTests(g *gen) map[string]bool {
 				continue
 			}
 			if sg.gridCells(ix) {
-				out[cellLeftFunc(ix)] = true
+				out[cellFiled] = true
 			} else {
 				out[cellMoved] = true
 			}
@@ -110,7 +111,7 @@ func cellTests(g *gen) map[string]bool {
 }
 
 // gridCells: the system's from rows keep grid ix by its filed cells
-// (IndexMarks.Cells): the system uses both of ix's columns.
+// (IndexMarks.Filing): the system uses both of ix's columns.
 func (sg *sysGen) gridCells(ix *schema.Index) bool {
 	return ix.Kind == schema.GridIndex && sg.uses[sg.y.From][ix.Columns[0]] != nil && sg.uses[sg.y.From][ix.Columns[1]] != nil
 }
@@ -123,16 +124,14 @@ func pow2Cell(ix *schema.Index) bool {
 	return f == 0.5 && e-1 > -126 && e-1 < 126
 }
 
-func cellLeftFunc(ix *schema.Index) string {
-	if pow2Cell(ix) {
-		return cellLeft32
-	}
-	return cellLeft64
+// recField and boxField are the kernel state's fields of grid ix's
+// filing (IndexMarks.Filing).
+func (sg *sysGen) recField(ix *schema.Index) string {
+	return sg.stateField("rec:"+ix.Name, "rec"+exported(ix.Name))
 }
 
-// cellsField is the kernel state's field of grid ix's filed cells.
-func (sg *sysGen) cellsField(ix *schema.Index) string {
-	return sg.stateField("cells:"+ix.Name, "cells"+exported(ix.Name))
+func (sg *sysGen) boxField(ix *schema.Index) string {
+	return sg.stateField("box:"+ix.Name, "box"+exported(ix.Name))
 }
 
 // markField is the kernel state's field of index ix's marks.
@@ -165,7 +164,8 @@ func (sg *sysGen) markFields() []field {
 	}
 	for _, ix := range sg.fromMaintained() {
 		if sg.gridCells(ix) {
-			fs = append(fs, field{sg.cellsField(ix), "[]index.Cell", "index " + ix.Name + ": the cell each row is filed in (IndexMarks.Cells)"})
+			fs = append(fs, field{sg.recField(ix), "[]int32", "index " + ix.Name + ": the cell record each row is filed in (IndexMarks.Filing)"},
+				field{sg.boxField(ix), "[]index.Bounds", "index " + ix.Name + ": each cell record's bounds (IndexMarks.Filing)"})
 		}
 	}
 	if sg.simdMarks() {
@@ -184,7 +184,7 @@ func (sg *sysGen) declareMarks(loc *locals) {
 			n = "s." + sg.markField(ix)
 			sg.g.p("%s = tickwork.MaintainIndex(d, s.t.Indexes.%s)", n, exported(ix.Name))
 			if sg.writesKey(ix, sg.y.From) && sg.gridCells(ix) {
-				sg.g.p("s.%s = %s.Cells()", sg.cellsField(ix), n)
+				sg.g.p("s.%s, s.%s = %s.Filing()", sg.recField(ix), sg.boxField(ix), n)
 			}
 		} else {
 			n = loc.name("mark" + exported(ix.Name))
@@ -202,7 +202,7 @@ func (sg *sysGen) kernelMarks() {
 	}
 	for _, ix := range sg.fromMaintained() {
 		if sg.gridCells(ix) {
-			sg.env["cells:"+ix.Name] = "k." + sg.cellsField(ix)
+			sg.env["rec:"+ix.Name], sg.env["box:"+ix.Name] = "k."+sg.recField(ix), "k."+sg.boxField(ix)
 		}
 	}
 }
@@ -242,28 +242,6 @@ func keyChanged(ix *schema.Index, olds, news []string) string {
 // coordinate, when a system maintains a grid.
 func (g *gen) cellMovedFunc() {
 	tests := cellTests(g)
-	if tests[cellLeft32] {
-		g.p("// indexCellLeft32 reports whether the point (x, y) may have left c,")
-		g.p("// the cell its row is filed in (IndexMarks.Cells), in a grid of a")
-		g.p("// power-of-two cell (inv: 1/cell, so that v*inv is exact in float32 and")
-		g.p("// equals the grid's floor(v*inv) in float64 by truncation for")
-		g.p("// 0 <= v*inv < 2^31); a negative, NaN, infinite or larger coordinate")
-		g.p("// is always reported (the sync decides). docs/schema.md, Indexes.")
-		g.p("func indexCellLeft32(x, y float32, c index.Cell, inv float32) bool {")
-		g.p("fx, fy := x*inv, y*inv")
-		g.p("return !(fx >= 0 && fy >= 0 && fx < 2147483648 && fy < 2147483648) || int32(fx) != c.X || int32(fy) != c.Y")
-		g.p("}")
-		g.p("")
-	}
-	if tests[cellLeft64] {
-		g.p("// indexCellLeft64 is indexCellLeft32 for a grid of any cell: the")
-		g.p("// products in float64, the grid's rule. docs/schema.md, Indexes.")
-		g.p("func indexCellLeft64(x, y float32, c index.Cell, inv float64) bool {")
-		g.p("fx, fy := float64(x)*inv, float64(y)*inv")
-		g.p("return !(fx >= 0 && fy >= 0 && fx < 2147483648 && fy < 2147483648) || int32(fx) != c.X || int32(fy) != c.Y")
-		g.p("}")
-		g.p("")
-	}
 	if !tests[cellMoved] {
 		return
 	}
@@ -310,8 +288,8 @@ func (sg *sysGen) keepKeys(loc *locals, spans map[*schema.Column]string, row str
 	return func() {
 		for _, ix := range ixs {
 			if sg.gridCells(ix) {
-				sg.g.p("if %s && %s(%s[i], %s[i], %s[i], %s) {", sg.env["on:"+ix.Name], cellLeftFunc(ix), spans[ix.Columns[0]], spans[ix.Columns[1]],
-					sg.env["cellspan:"+ix.Name], invLiteral(ix))
+				sg.g.p("if %s && !%s[%s[i]].Holds(%s[i], %s[i]) {", sg.env["on:"+ix.Name], sg.env["boxes:"+ix.Name], sg.env["recspan:"+ix.Name],
+					spans[ix.Columns[0]], spans[ix.Columns[1]])
 				sg.g.p("%s.Mark(%s)", sg.env["marks:"+ix.Name], row)
 				sg.g.p("}")
 				continue
@@ -398,20 +376,21 @@ func invLiteral(ix *schema.Index) string {
 }
 
 // cellSpans writes, before a from-row loop over rows lo..hi, the locals
-// of each grid the loop keeps by its filed cells: the cells' span (as
-// long as the first column span, first) and whether the marks are on, so
-// that the loop loads neither from the kernel state.
+// of each grid the loop keeps by its filed cells: the span of the rows'
+// cell records (as long as the first column span, first), the records'
+// bounds and whether the marks are on, so that the loop loads none of
+// them from the kernel state.
 func (sg *sysGen) cellSpans(loc *locals, lo, hi, first string) {
 	for _, ix := range sg.fromMaintained() {
 		if !sg.gridCells(ix) || first == "" {
 			continue
 		}
-		c, on := loc.name("cells"+exported(ix.Name)), loc.name("on"+exported(ix.Name))
-		sg.g.p("%s := %s.On()", on, sg.env["marks:"+ix.Name])
-		sg.g.p("var %s []index.Cell // nil when the marks are off (WithoutIndexes)", c)
+		r, b, on := loc.name("rec"+exported(ix.Name)), loc.name("box"+exported(ix.Name)), loc.name("on"+exported(ix.Name))
+		sg.g.p("%s, %s := %s.On(), %s", on, b, sg.env["marks:"+ix.Name], sg.env["box:"+ix.Name])
+		sg.g.p("var %s []int32 // nil when the marks are off (WithoutIndexes)", r)
 		sg.g.p("if %s {", on)
-		sg.g.p("%s = %s[%s : %s][:len(%s)]", c, sg.env["cells:"+ix.Name], lo, hi, first)
+		sg.g.p("%s = %s[%s : %s][:len(%s)]", r, sg.env["rec:"+ix.Name], lo, hi, first)
 		sg.g.p("}")
-		sg.env["cellspan:"+ix.Name], sg.env["on:"+ix.Name] = c, on
+		sg.env["recspan:"+ix.Name], sg.env["boxes:"+ix.Name], sg.env["on:"+ix.Name] = r, b, on
 	}
 }

@@ -189,7 +189,10 @@ type Drift struct {
 	iScore                                     []int32                        // Item.Score
 	iX, iY                                     []float32                      // Item.X, Item.Y
 	markByScore, markPos, markPosYX, markPosXW tickwork.IndexMarks            // index ByScore: the rows whose key may have changed, index Pos: the rows whose key may have changed, index PosYX: the rows whose key may have changed, index PosXW: the rows whose key may have changed
-	cellsPos, cellsPosYX                       []index.Cell                   // index Pos: the cell each row is filed in (IndexMarks.Cells), index PosYX: the cell each row is filed in (IndexMarks.Cells)
+	recPos                                     []int32                        // index Pos: the cell record each row is filed in (IndexMarks.Filing)
+	boxPos                                     []index.Bounds                 // index Pos: each cell record's bounds (IndexMarks.Filing)
+	recPosYX                                   []int32                        // index PosYX: the cell record each row is filed in (IndexMarks.Filing)
+	boxPosYX                                   []index.Bounds                 // index PosYX: each cell record's bounds (IndexMarks.Filing)
 	simdv                                      func(k *Drift, lo, hi int) int // the lane's SIMD variant, run by simdMarking
 }
 
@@ -204,9 +207,9 @@ func (s *Drift) declare(d *tickwork.Decl) tickwork.RunFunc {
 	s.iY = tickwork.Write(d, s.t.Item.Y).All()
 	s.markByScore = tickwork.MaintainIndex(d, s.t.Indexes.ByScore)
 	s.markPos = tickwork.MaintainIndex(d, s.t.Indexes.Pos)
-	s.cellsPos = s.markPos.Cells()
+	s.recPos, s.boxPos = s.markPos.Filing()
 	s.markPosYX = tickwork.MaintainIndex(d, s.t.Indexes.PosYX)
-	s.cellsPosYX = s.markPosYX.Cells()
+	s.recPosYX, s.boxPosYX = s.markPosYX.Filing()
 	s.markPosXW = tickwork.MaintainIndex(d, s.t.Indexes.PosXW)
 	return tickwork.DenseKernel(d, s.t.Item.Table, 0, s, (*Drift).span).SIMD(&s.simd).Run
 }
@@ -215,15 +218,15 @@ func (s *Drift) declare(d *tickwork.Decl) tickwork.RunFunc {
 func (k *Drift) span(lo, hi int) {
 	iScores := k.iScore[lo:hi]
 	iXs, iYs := k.iX[lo:hi][:len(iScores)], k.iY[lo:hi][:len(iScores)]
-	onPos := k.markPos.On()
-	var cellsPos []index.Cell // nil when the marks are off (WithoutIndexes)
+	onPos, boxPos := k.markPos.On(), k.boxPos
+	var recPos []int32 // nil when the marks are off (WithoutIndexes)
 	if onPos {
-		cellsPos = k.cellsPos[lo:hi][:len(iScores)]
+		recPos = k.recPos[lo:hi][:len(iScores)]
 	}
-	onPosYX := k.markPosYX.On()
-	var cellsPosYX []index.Cell // nil when the marks are off (WithoutIndexes)
+	onPosYX, boxPosYX := k.markPosYX.On(), k.boxPosYX
+	var recPosYX []int32 // nil when the marks are off (WithoutIndexes)
 	if onPosYX {
-		cellsPosYX = k.cellsPosYX[lo:hi][:len(iScores)]
+		recPosYX = k.recPosYX[lo:hi][:len(iScores)]
 	}
 	for i := range iScores {
 		iScore, iX, iY := iScores[i], iXs[i], iYs[i]
@@ -235,10 +238,10 @@ func (k *Drift) span(lo, hi int) {
 		if oldScore != iScores[i] {
 			k.markByScore.Mark(lo + i)
 		}
-		if onPos && indexCellLeft32(iXs[i], iYs[i], cellsPos[i], 0.125) {
+		if onPos && !boxPos[recPos[i]].Holds(iXs[i], iYs[i]) {
 			k.markPos.Mark(lo + i)
 		}
-		if onPosYX && indexCellLeft64(iYs[i], iXs[i], cellsPosYX[i], 0.3333333333333333) {
+		if onPosYX && !boxPosYX[recPosYX[i]].Holds(iYs[i], iXs[i]) {
 			k.markPosYX.Mark(lo + i)
 		}
 		if indexCellMoved(oldX, iXs[i], 2) {
@@ -5897,24 +5900,6 @@ func (q *EqDistinctScan) Run(dst []EqDistinctScanRow, g int32) []EqDistinctScanR
 // with the rows.
 func (q *EqDistinctScan) Plan() string {
 	return "scan Item (ascending index); filter; distinct: a set of the select items"
-}
-
-// indexCellLeft32 reports whether the point (x, y) may have left c,
-// the cell its row is filed in (IndexMarks.Cells), in a grid of a
-// power-of-two cell (inv: 1/cell, so that v*inv is exact in float32 and
-// equals the grid's floor(v*inv) in float64 by truncation for
-// 0 <= v*inv < 2^31); a negative, NaN, infinite or larger coordinate
-// is always reported (the sync decides). docs/schema.md, Indexes.
-func indexCellLeft32(x, y float32, c index.Cell, inv float32) bool {
-	fx, fy := x*inv, y*inv
-	return !(fx >= 0 && fy >= 0 && fx < 2147483648 && fy < 2147483648) || int32(fx) != c.X || int32(fy) != c.Y
-}
-
-// indexCellLeft64 is indexCellLeft32 for a grid of any cell: the
-// products in float64, the grid's rule. docs/schema.md, Indexes.
-func indexCellLeft64(x, y float32, c index.Cell, inv float64) bool {
-	fx, fy := float64(x)*inv, float64(y)*inv
-	return !(fx >= 0 && fy >= 0 && fx < 2147483648 && fy < 2147483648) || int32(fx) != c.X || int32(fy) != c.Y
 }
 
 // indexCellMoved reports whether a grid coordinate may have changed cell

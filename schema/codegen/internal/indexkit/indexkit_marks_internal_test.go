@@ -39,10 +39,11 @@ func TestCellMovedRule(t *testing.T) {
 }
 
 // TestCellLeftRule: the fused upkeep's test of a point against the cell
-// its row is filed in (indexCellLeft32 for a power-of-two cell,
-// indexCellLeft64 for any) reports every point that is not in that cell
-// by index.Grid's CellOf, over the same edges and random bits; and a
-// move inside the cell is not reported.
+// its row is filed in (the generated !box[rec[row]].Holds(x, y),
+// index.Grid.Filing, for a cell of any size) reports exactly the points
+// that are not in that cell by index.Grid's CellOf, over the same edges
+// and random bits, and every point of a row filed Outside; a move inside
+// the cell is not reported, and a point on a cell's border is.
 func TestCellLeftRule(t *testing.T) {
 	vals := []float32{float32(math.NaN()), float32(math.Copysign(0, -1)), 0, float32(math.Inf(1)), float32(math.Inf(-1)),
 		7.9999995, 8, 8.000001, 15.999999, 16, -8, -7.9999995, -1e-40, 1e-40, 3e38, -3e38, 1.7e10, -1.7e10, 1.5, 100, 2.9999998, 3, 6}
@@ -50,29 +51,26 @@ func TestCellLeftRule(t *testing.T) {
 	for range 20000 {
 		vals = append(vals, math.Float32frombits(r.Uint32()), float32(r.NormFloat64()*100))
 	}
-	for _, cell := range []float32{8, 3} {
+	for _, cell := range []float32{8, 3, 1.0 / 3, 64} {
 		g, err := index.NewGrid(1, cell)
 		require.NoError(t, err)
-		left := func(x, y float32, c index.Cell) bool {
-			if cell == 8 {
-				return indexCellLeft32(x, y, c, 0.125)
-			}
-			return indexCellLeft64(x, y, c, 1.0/3)
-		}
+		rec, box := g.Filing()
+		left := func(x, y float32) bool { return !box[rec[0]].Holds(x, y) }
 		for i := 0; i+3 < len(vals); i++ {
-			c := g.CellOf(vals[i], vals[i+1])
+			g.Update(0, vals[i], vals[i+1])
+			c, _ := g.Key(0)
 			nx, ny := vals[i+2], vals[i+3]
-			if !left(nx, ny, c) {
-				require.Equal(t, c, g.CellOf(nx, ny), "cell %v: (%v, %v) left %v unreported", cell, nx, ny, c)
+			if want := c == index.Outside || g.CellOf(nx, ny) != c; left(nx, ny) != want {
+				require.Failf(t, "moved point", "cell %v: (%v, %v) -> (%v, %v), filed in %v: reported %v, want %v", cell, vals[i], vals[i+1], nx, ny, c, !want, want)
 			}
-			fx, fy := float64(vals[i])/float64(cell), float64(vals[i+1])/float64(cell)
-			if !left(vals[i], vals[i+1], c) != (fx >= 0 && fy >= 0 && fx < 1<<31 && fy < 1<<31) {
-				require.Failf(t, "filed point", "cell %v: (%v, %v) in its own cell %v: reported %v", cell, vals[i], vals[i+1], c, left(vals[i], vals[i+1], c))
+			if left(vals[i], vals[i+1]) != (c == index.Outside) {
+				require.Failf(t, "filed point", "cell %v: (%v, %v) in its own cell %v: reported %v", cell, vals[i], vals[i+1], c, left(vals[i], vals[i+1]))
 			}
 		}
-		require.False(t, left(9, 9.5, g.CellOf(8.5, 8.5)) && cell == 8, "a move inside a cell is not reported")
-		require.False(t, left(4, 5, g.CellOf(3.5, 3.5)) && cell == 3, "a move inside a cell is not reported")
+		g.Update(0, 1.25*cell, 1.25*cell)
+		require.False(t, left(1.5*cell, 1.75*cell), "a move inside a cell is not reported")
 		edge := 2 * cell // a cell border: the point just below it is in the cell before
-		require.True(t, left(edge, 1, g.CellOf(math.Nextafter32(edge, 0), 1)))
+		g.Update(0, math.Nextafter32(edge, 0), 1)
+		require.True(t, left(edge, 1) || g.CellOf(edge, 1) == g.CellOf(math.Nextafter32(edge, 0), 1))
 	}
 }
