@@ -66,7 +66,7 @@ func TestFaceMethodSets(t *testing.T) {
 		{reflect.TypeFor[*tickwork.SortedIndex[int32]](), "Kind Name Sorted"},
 		{reflect.TypeFor[*tickwork.GridIndex](), "Grid Kind Name"},
 		{reflect.TypeFor[*tickwork.EventIndex[int32, int32]](), "Hash Kind Name"},
-		{reflect.TypeFor[tickwork.IndexMarks](), "Cells Mark MarkBits On"},
+		{reflect.TypeFor[tickwork.IndexMarks](), "Filing Mark MarkBits On"},
 	} {
 		t.Run(tc.typ.String(), func(t *testing.T) {
 			var got []string

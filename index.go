@@ -977,7 +977,10 @@ func (x *gridIndex) SyncMarked(string) error {
 func (x *gridIndex) UnmarkedRow() int {
 	found := -1
 	walkLive(x.table, func(row int) {
-		if found < 0 && cellOf(x.g, x.xs[row], x.ys[row], x.inv) != x.shadow[row] {
+		if found >= 0 {
+			return
+		}
+		if c, ok := x.g.Key(int32(row)); !ok || x.g.CellOf(x.xs[row], x.ys[row]) != c {
 			found = row
 		}
 	})
