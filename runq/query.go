@@ -51,6 +51,7 @@ type Query struct {
 	order      []keySpec
 	limit      *ex
 	plan       string
+	span       spanState
 
 	// scratch, reused by every Run
 	rows    []Value
@@ -227,6 +228,7 @@ func compileSide(cat *Catalog, def *schema.Query, skip, nparams int) (*Query, er
 			q.vals = append(q.vals, c.valueOf(def.Select[i].Expr, x))
 		}
 	}
+	c.compileSpans(def)
 	q.cmpFn = q.cmpRows
 	q.topFn = q.cmpSlots
 	q.gcmpFn = q.cmpGroups

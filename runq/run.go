@@ -176,6 +176,9 @@ func (q *Query) collect(limit int64) error {
 		}
 		clear(q.seen)
 	}
+	if q.span.on && !q.def.Distinct && q.after == nil && q.wins == nil {
+		return q.collectSpans(limit)
+	}
 	early := limit >= 0 && len(q.order) == 0 && len(q.wins) == 0
 	if early && limit == 0 {
 		return nil
@@ -252,22 +255,19 @@ func (q *Query) runGroups() error {
 	if len(q.groups) == 0 {
 		q.newGroup(group{})
 	}
+	if q.span.on {
+		return q.runGroupsSpans()
+	}
 	return q.scan(func(r int) bool {
 		g := int32(0)
 		if len(q.groups) > 0 {
-			var gr group
+			var key [schema.MaxGroupKeys]uint64
 			for i, x := range q.groups {
-				v := x.value(r)
-				gr.key[i] = orderKey(v)
-				if (v.kind == schema.Float32 || v.kind == schema.Float64) && gr.key[i] == orderKey(Value{kind: v.kind}) {
-					v = Value{kind: v.kind} // -0 and +0: one group, reported as +0
-				}
-				gr.value[i] = v
+				key[i] = orderKey(x.value(r))
 			}
 			var ok bool
-			if g, ok = q.gindex[gr.key]; !ok {
-				g = q.newGroup(gr)
-				q.gindex[gr.key] = g
+			if g, ok = q.gindex[key]; !ok {
+				g = q.addGroup(key, r)
 			}
 		}
 		accs := q.accs[int(g)*na : int(g)*na+na]
@@ -276,6 +276,22 @@ func (q *Query) runGroups() error {
 		}
 		return true
 	})
+}
+
+// addGroup adds the group of key, its values those of row r (a float key's
+// zero reported as +0).
+func (q *Query) addGroup(key [schema.MaxGroupKeys]uint64, r int) int32 {
+	gr := group{key: key}
+	for i, x := range q.groups {
+		v := x.value(r)
+		if (v.kind == schema.Float32 || v.kind == schema.Float64) && key[i] == orderKey(Value{kind: v.kind}) {
+			v = Value{kind: v.kind} // -0 and +0: one group, reported as +0
+		}
+		gr.value[i] = v
+	}
+	g := q.newGroup(gr)
+	q.gindex[key] = g
+	return g
 }
 
 func (q *Query) newGroup(g group) int32 {

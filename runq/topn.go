@@ -24,55 +24,66 @@ func (q *Query) collectTop(limit int64) error {
 		q.tmp = make([]uint64, nk+w)
 	}
 	key := q.tmp[:nk]
-	var n int64 // rows passed, the scan position
-	err := q.scan(func(r int) bool {
-		if q.after != nil && !q.isAfter(r) {
-			return true
-		}
-		for i, o := range q.order {
-			key[i] = o.key(r)
-		}
-		if q.def.Distinct {
-			var k [maxDistinct]uint64
-			for i, x := range q.items {
-				k[i] = orderKey(x.value(r))
-			}
-			if _, dup := q.seen[k]; dup {
+	var err error
+	if q.span.on && !q.def.Distinct && q.after == nil {
+		err = q.collectTopSpans(limit, key)
+	} else {
+		var n int64 // rows passed, the scan position
+		err = q.scan(func(r int) bool {
+			if q.after != nil && !q.isAfter(r) {
 				return true
 			}
-			q.seen[k] = struct{}{}
-		}
-		n++
-		full := int64(len(q.perm)) >= limit
-		if full && slices.Compare(key, q.slotKey(q.perm[0])) >= 0 {
-			return true // no better than the worst kept (a tie: the kept row is earlier)
-		}
-		var s int32
-		if full {
-			s = q.perm[0]
-		} else {
-			s = int32(len(q.seq))
-			q.seq = append(q.seq, 0)
-			q.keys = append(q.keys, key...)
-			for range q.items {
-				q.rows = append(q.rows, Value{})
+			for i, o := range q.order {
+				key[i] = o.key(r)
 			}
-			q.perm = append(q.perm, s)
-		}
-		q.seq[s] = n
-		copy(q.slotKey(s), key)
-		for i, v := range q.vals {
-			q.rows[int(s)*w+i] = v(r)
-		}
-		if full {
-			q.siftDown(0)
-		} else {
-			q.siftUp(len(q.perm) - 1)
-		}
-		return true
-	})
+			if q.def.Distinct {
+				var k [maxDistinct]uint64
+				for i, x := range q.items {
+					k[i] = orderKey(x.value(r))
+				}
+				if _, dup := q.seen[k]; dup {
+					return true
+				}
+				q.seen[k] = struct{}{}
+			}
+			n++
+			full := int64(len(q.perm)) >= limit
+			if full && slices.Compare(key, q.slotKey(q.perm[0])) >= 0 {
+				return true // no better than the worst kept (a tie: the kept row is earlier)
+			}
+			q.offerTop(key, n, full, w, r)
+			return true
+		})
+	}
 	slices.SortFunc(q.perm, q.topFn)
 	return err
+}
+
+// offerTop puts row r, key key and scan position n, in the heap: a new
+// slot while it is not full, else in the root's place (the worst kept).
+func (q *Query) offerTop(key []uint64, n int64, full bool, w, r int) {
+	var s int32
+	if full {
+		s = q.perm[0]
+	} else {
+		s = int32(len(q.seq))
+		q.seq = append(q.seq, 0)
+		q.keys = append(q.keys, key...)
+		for range q.items {
+			q.rows = append(q.rows, Value{})
+		}
+		q.perm = append(q.perm, s)
+	}
+	q.seq[s] = n
+	copy(q.slotKey(s), key)
+	for i, v := range q.vals {
+		q.rows[int(s)*w+i] = v(r)
+	}
+	if full {
+		q.siftDown(0)
+	} else {
+		q.siftUp(len(q.perm) - 1)
+	}
 }
 
 func (q *Query) slotKey(s int32) []uint64 {

@@ -1,0 +1,204 @@
+package runq
+
+import (
+	"slices"
+
+	"github.com/tickwork/tickwork"
+	"github.com/tickwork/tickwork/schema"
+)
+
+// spanState is what the span lane of a query keeps (compiled at Prepare,
+// its scratch reused by every Run): docs/architecture.md, Run-time
+// queries, how it runs.
+type spanState struct {
+	on    bool         // the query runs over spans: no join, probe or unique key lookup
+	emits []emitter    // an ungrouped query's select items
+	keys  []keyEmitter // an ungrouped query's order keys, desc applied
+	gkeys []keyEmitter // the group keys' ordering keys
+	adds  []spanAdder  // per aggregate
+	rows  []int32      // a span's rows passing the where
+	kv    []uint64     // order or group key vectors, spanRows per key
+	gids  []int32      // a span's rows' groups
+}
+
+// compileSpans compiles the span lane of q (after its per-row closures):
+// a query with a join, a point lookup or a unique key lookup keeps the
+// per-row lane.
+func (c *compiler) compileSpans(def *schema.Query) {
+	q := c.q
+	s := &q.span
+	s.on = len(def.Joins) == 0 && q.probe < 0 && q.uniq == nil && (q.where == nil || q.sel != nil)
+	if !s.on {
+		return
+	}
+	s.rows = make([]int32, 0, spanRows)
+	grouped := len(def.GroupBy) > 0 || len(def.Aggregates) > 0
+	if !grouped {
+		for i, x := range q.items {
+			if def.Select[i].Win != nil {
+				s.emits = append(s.emits, func(rows []int32, dst []Value, off, w int) {
+					for j, r := range rows {
+						dst[j*w+off] = x.value(int(r))
+					}
+				})
+				continue
+			}
+			s.emits = append(s.emits, c.emitOf(def.Select[i].Expr, x))
+		}
+		for i, k := range def.OrderBy {
+			e := k.Expr
+			if k.Item >= 0 {
+				e = def.Select[k.Item].Expr
+			}
+			s.keys = append(s.keys, c.keyOfSpan(e, q.order[i].x, q.order[i].desc))
+		}
+	}
+	for i, g := range def.GroupBy {
+		s.gkeys = append(s.gkeys, c.keyOfSpan(g, q.groups[i], false))
+	}
+	for i := range q.aggs {
+		a := &q.aggs[i]
+		var v *vex
+		if a.x != nil {
+			v = c.vexpr(def.Aggregates[i].X)
+		}
+		s.adds = append(s.adds, makeSpanAdder(a, v))
+	}
+	s.kv = make([]uint64, spanRows*max(len(s.keys), len(s.gkeys)))
+	if len(s.gkeys) > 0 {
+		s.gids = make([]int32, spanRows)
+	}
+}
+
+// scanSpans calls fn with the rows of each span of the from table passing
+// the where, spans in ascending index, until fn returns false; it counts
+// the rows visited against the budget per run of live rows, as scan does.
+func (q *Query) scanSpans(fn func(rows []int32) bool) error {
+	if len(q.exists) > 0 {
+		if err := q.markExists(); err != nil {
+			return err
+		}
+	}
+	tb := q.bt.tb
+	cr := tb.ChunkRows()
+	for c, nc := 0, tb.UsedChunks(); c < nc; c++ {
+		mask, base := tb.Enabled(c), c*cr
+		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
+			q.visited += int64(hi - lo)
+			if q.budget > 0 && q.visited > q.budget {
+				return q.overBudget()
+			}
+			for a := base + lo; a < base+hi; a += spanRows {
+				b := min(a+spanRows, base+hi)
+				rows := q.span.rows[:0]
+				if q.sel != nil {
+					rows = q.sel.span(a, b, rows)
+				} else {
+					rows = rows[:b-a]
+					for j := range rows {
+						rows[j] = int32(a + j)
+					}
+				}
+				if len(rows) > 0 && !fn(rows) {
+					return nil
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// collectSpans is collect over spans (no distinct, after or window).
+func (q *Query) collectSpans(limit int64) error {
+	s := &q.span
+	w, nk := len(q.items), len(s.keys)
+	early := limit >= 0 && nk == 0
+	if early && limit == 0 {
+		return nil
+	}
+	return q.scanSpans(func(rows []int32) bool {
+		if early {
+			rows = rows[:min(int64(len(rows)), limit-int64(len(q.perm)))]
+		}
+		n := len(rows)
+		start := len(q.rows)
+		q.rows = slices.Grow(q.rows, n*w)[:start+n*w]
+		blk := q.rows[start:]
+		for i, e := range s.emits {
+			e(rows, blk, i, w)
+		}
+		if nk > 0 {
+			ks := len(q.keys)
+			q.keys = slices.Grow(q.keys, n*nk)[:ks+n*nk]
+			kb := q.keys[ks:]
+			for i, k := range s.keys {
+				k(rows, kb, i, nk)
+			}
+		}
+		if q.keepIndex {
+			q.fromIdx = append(q.fromIdx, rows...)
+		}
+		for range rows {
+			q.perm = append(q.perm, int32(len(q.perm)))
+		}
+		return !early || int64(len(q.perm)) < limit
+	})
+}
+
+// collectTopSpans is collectTop's scan over spans (no distinct or after):
+// the order keys of a span's rows are computed as vectors; a row's select
+// items are built only when it enters the heap.
+func (q *Query) collectTopSpans(limit int64, key []uint64) error {
+	s := &q.span
+	nk, w := len(s.keys), len(q.items)
+	var n int64
+	return q.scanSpans(func(rows []int32) bool {
+		for i, k := range s.keys {
+			k(rows, s.kv[i*spanRows:], 0, 1)
+		}
+		for j, r := range rows {
+			for i := range nk {
+				key[i] = s.kv[i*spanRows+j]
+			}
+			n++
+			full := int64(len(q.perm)) >= limit
+			if full && slices.Compare(key, q.slotKey(q.perm[0])) >= 0 {
+				continue // no better than the worst kept (a tie: the kept row is earlier)
+			}
+			q.offerTop(key, n, full, w, int(r))
+		}
+		return true
+	})
+}
+
+// runGroupsSpans is runGroups' scan over spans: the group keys of a
+// span's rows as vectors, then each row's group, then each aggregate over
+// the span.
+func (q *Query) runGroupsSpans() error {
+	s := &q.span
+	na, ng := len(q.aggs), len(q.groups)
+	return q.scanSpans(func(rows []int32) bool {
+		var gids []int32
+		if ng > 0 {
+			for i, k := range s.gkeys {
+				k(rows, s.kv[i*spanRows:], 0, 1)
+			}
+			gids = s.gids[:len(rows)]
+			for j, r := range rows {
+				var key [schema.MaxGroupKeys]uint64
+				for i := range ng {
+					key[i] = s.kv[i*spanRows+j]
+				}
+				g, ok := q.gindex[key]
+				if !ok {
+					g = q.addGroup(key, int(r))
+				}
+				gids[j] = g
+			}
+		}
+		for i, add := range s.adds {
+			add(q.accs[i:], na, gids, rows)
+		}
+		return true
+	})
+}
