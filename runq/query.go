@@ -52,13 +52,14 @@ type Query struct {
 	limit      *ex
 	plan       string
 	span       spanState
+	point      bool // a point lookup by handle without joins, exists, groups, order, limit, after or windows: runPoint
 
 	// scratch, reused by every Run
 	rows    []Value
 	keys    []uint64
 	perm    []int32
 	seen    map[[maxDistinct]uint64]struct{}
-	gindex  map[[schema.MaxGroupKeys]uint64]int32
+	gindex  groupTable
 	gstate  []group
 	accs    []acc
 	cmpFn   func(a, b int32) int
@@ -229,6 +230,8 @@ func compileSide(cat *Catalog, def *schema.Query, skip, nparams int) (*Query, er
 		}
 	}
 	c.compileSpans(def)
+	q.point = q.probe >= 0 && len(q.joins) == 0 && len(q.exists) == 0 && q.vals != nil && len(q.order) == 0 &&
+		q.limit == nil && q.after == nil && q.wins == nil && !def.Distinct && !q.keepIndex
 	q.cmpFn = q.cmpRows
 	q.topFn = q.cmpSlots
 	q.gcmpFn = q.cmpGroups

@@ -44,6 +44,9 @@ func (q *Query) Run(dst []Value, args []Value) ([]Value, error) {
 	}
 	copy(q.args, args)
 	q.visited = 0
+	if q.point {
+		return q.runPoint(dst), nil
+	}
 	if q.set != nil {
 		return q.runSet(dst)
 	}
@@ -99,6 +102,20 @@ func (q *Query) Run(dst []Value, args []Value) ([]Value, error) {
 		dst = append(dst, q.rows[int(p)*w:int(p)*w+w]...)
 	}
 	return dst, nil
+}
+
+// runPoint is Run of a plain point lookup by handle (q.point): one Find,
+// the where's other conjuncts, the items.
+func (q *Query) runPoint(dst []Value) []Value {
+	q.visited = 1
+	r := q.bt.tb.Lease().Find(q.args[q.probe].Handle())
+	if r < 0 || q.where != nil && !q.where(r) {
+		return dst
+	}
+	for _, v := range q.vals {
+		dst = append(dst, v(r))
+	}
+	return dst
 }
 
 func kindName(k schema.TypeKind) string {
@@ -248,10 +265,7 @@ func orderKey(v Value) uint64 {
 func (q *Query) runGroups() error {
 	na := len(q.aggs)
 	q.gstate, q.accs, q.perm = q.gstate[:0], q.accs[:0], q.perm[:0]
-	if q.gindex == nil {
-		q.gindex = map[[schema.MaxGroupKeys]uint64]int32{}
-	}
-	clear(q.gindex)
+	q.gindex.reset(len(q.groups) == 1)
 	if len(q.groups) == 0 {
 		q.newGroup(group{})
 	}
@@ -265,9 +279,9 @@ func (q *Query) runGroups() error {
 			for i, x := range q.groups {
 				key[i] = orderKey(x.value(r))
 			}
-			var ok bool
-			if g, ok = q.gindex[key]; !ok {
-				g = q.addGroup(key, r)
+			var slot int
+			if g, slot = q.gindex.find(key); g < 0 {
+				g = q.addGroup(key, slot, r)
 			}
 		}
 		accs := q.accs[int(g)*na : int(g)*na+na]
@@ -278,9 +292,9 @@ func (q *Query) runGroups() error {
 	})
 }
 
-// addGroup adds the group of key, its values those of row r (a float key's
+// addGroup adds the group of key at slot (gindex.find's), its values those of row r (a float key's
 // zero reported as +0).
-func (q *Query) addGroup(key [schema.MaxGroupKeys]uint64, r int) int32 {
+func (q *Query) addGroup(key groupKey, slot, r int) int32 {
 	gr := group{key: key}
 	for i, x := range q.groups {
 		v := x.value(r)
@@ -290,7 +304,7 @@ func (q *Query) addGroup(key [schema.MaxGroupKeys]uint64, r int) int32 {
 		gr.value[i] = v
 	}
 	g := q.newGroup(gr)
-	q.gindex[key] = g
+	q.gindex.insert(key, g, slot)
 	return g
 }
 

@@ -1,6 +1,10 @@
 package runq
 
-import "github.com/tickwork/tickwork/schema"
+import (
+	"slices"
+
+	"github.com/tickwork/tickwork/schema"
+)
 
 // selector evaluates a where over a span of rows at a time: span appends
 // the rows of [lo, hi) that pass to out; refine keeps the rows of in that
@@ -36,25 +40,34 @@ func perRow(f func(int) bool) *selector {
 	}
 }
 
-// spanTest is the selector of a test of one value of a column slice.
-func spanTest[T any](s []T, test func(v T) bool) *selector {
+// b2i is 1 for true: the selection loops add it to the count of rows
+// kept instead of branching on an unpredictable test.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// boolSelector is the selector of a bool column of the from row.
+func boolSelector(s []bool) *selector {
 	return &selector{
 		span: func(lo, hi int, out []int32) []int32 {
+			n := len(out)
+			out = slices.Grow(out, hi-lo)[:n+hi-lo]
 			for i, v := range s[lo:hi] {
-				if test(v) {
-					out = append(out, int32(lo+i))
-				}
+				out[n] = int32(lo + i)
+				n += b2i(v)
 			}
-			return out
+			return out[:n]
 		},
 		refine: func(in []int32) []int32 {
-			out := in[:0]
+			n := 0
 			for _, r := range in {
-				if test(s[r]) {
-					out = append(out, r)
-				}
+				in[n] = r
+				n += b2i(s[r])
 			}
-			return out
+			return in[:n]
 		},
 	}
 }
@@ -79,7 +92,7 @@ func (c *compiler) selectorOf(e schema.Expr, f func(int) bool) *selector {
 		}
 	case *schema.ColRef:
 		if bc := c.bt.cols[e.Column.Index]; e.Var == c.from && bc.ok && e.Column.Type.Kind == schema.Bool {
-			return spanTest(bc.b, func(v bool) bool { return v })
+			return boolSelector(bc.b)
 		}
 	}
 	return perRow(f)
@@ -102,48 +115,47 @@ func cmpKeep[T number](op schema.BinaryOp, v, c T) bool {
 	return v >= c
 }
 
-// cmpSpan appends the rows r of [lo, hi) with s[r] op c, one loop per op.
+// cmpSpan appends the rows r of [lo, hi) with s[r] op c, one loop per op
+// (branch-free: every row is written, the count advances when it passes).
 func cmpSpan[T number](op schema.BinaryOp, s []T, c T, lo, hi int, out []int32) []int32 {
 	vs := s[lo:hi]
+	n := len(out)
+	out = slices.Grow(out, hi-lo)[:n+hi-lo]
+	o := out[n:]
+	k := 0
 	switch op {
 	case schema.Eq:
 		for i, v := range vs {
-			if v == c {
-				out = append(out, int32(lo+i))
-			}
+			o[k] = int32(lo + i)
+			k += b2i(v == c)
 		}
 	case schema.Ne:
 		for i, v := range vs {
-			if v != c {
-				out = append(out, int32(lo+i))
-			}
+			o[k] = int32(lo + i)
+			k += b2i(v != c)
 		}
 	case schema.Lt:
 		for i, v := range vs {
-			if v < c {
-				out = append(out, int32(lo+i))
-			}
+			o[k] = int32(lo + i)
+			k += b2i(v < c)
 		}
 	case schema.Le:
 		for i, v := range vs {
-			if v <= c {
-				out = append(out, int32(lo+i))
-			}
+			o[k] = int32(lo + i)
+			k += b2i(v <= c)
 		}
 	case schema.Gt:
 		for i, v := range vs {
-			if v > c {
-				out = append(out, int32(lo+i))
-			}
+			o[k] = int32(lo + i)
+			k += b2i(v > c)
 		}
 	default:
 		for i, v := range vs {
-			if v >= c {
-				out = append(out, int32(lo+i))
-			}
+			o[k] = int32(lo + i)
+			k += b2i(v >= c)
 		}
 	}
-	return out
+	return out[:n+k]
 }
 
 // cmpSelector is the selector of `column op operand` (fusedCompare's
@@ -157,14 +169,44 @@ func cmpSelector[T number](op schema.BinaryOp, s []T, lit *T, arg *Value) *selec
 	}
 	return &selector{
 		span: func(lo, hi int, out []int32) []int32 { return cmpSpan(op, s, operand(), lo, hi, out) },
-		refine: func(in []int32) []int32 {
-			c, out := operand(), in[:0]
-			for _, r := range in {
-				if cmpKeep(op, s[r], c) {
-					out = append(out, r)
-				}
-			}
-			return out
-		},
+		refine: func(in []int32) []int32 { return cmpRefine(op, s, operand(), in) },
 	}
+}
+
+// cmpRefine keeps the rows r of in with s[r] op c (in place, branch-free).
+func cmpRefine[T number](op schema.BinaryOp, s []T, c T, in []int32) []int32 {
+	k := 0
+	switch op {
+	case schema.Eq:
+		for _, r := range in {
+			in[k] = r
+			k += b2i(s[r] == c)
+		}
+	case schema.Ne:
+		for _, r := range in {
+			in[k] = r
+			k += b2i(s[r] != c)
+		}
+	case schema.Lt:
+		for _, r := range in {
+			in[k] = r
+			k += b2i(s[r] < c)
+		}
+	case schema.Le:
+		for _, r := range in {
+			in[k] = r
+			k += b2i(s[r] <= c)
+		}
+	case schema.Gt:
+		for _, r := range in {
+			in[k] = r
+			k += b2i(s[r] > c)
+		}
+	default:
+		for _, r := range in {
+			in[k] = r
+			k += b2i(s[r] >= c)
+		}
+	}
+	return in[:k]
 }

@@ -54,6 +54,14 @@ func (c *compiler) emitOf(e schema.Expr, x *ex) emitter {
 			}
 		}
 	}
+	if v, ok := e.(*schema.VarRef); ok && v.Var == c.from {
+		tb := c.bt.tb
+		return func(rows []int32, dst []Value, off, w int) {
+			for j, r := range rows {
+				dst[j*w+off] = Ref(tickwork.QueryHandle(tb, int(r)))
+			}
+		}
+	}
 	if v := c.vexpr(e); v != nil {
 		switch v.k {
 		case schema.Int32:

@@ -70,9 +70,11 @@ func (c *compiler) compileSpans(def *schema.Query) {
 	}
 }
 
-// scanSpans calls fn with the rows of each span of the from table passing
-// the where, spans in ascending index, until fn returns false; it counts
-// the rows visited against the budget per run of live rows, as scan does.
+// scanSpans calls fn with the rows of the from table passing the where,
+// in ascending index, a span of at most spanRows rows at a time (the live
+// rows of several runs and chunks gathered into one span), until fn
+// returns false; it counts the rows visited against the budget per run of
+// live rows, as scan does.
 func (q *Query) scanSpans(fn func(rows []int32) bool) error {
 	if len(q.exists) > 0 {
 		if err := q.markExists(); err != nil {
@@ -81,6 +83,7 @@ func (q *Query) scanSpans(fn func(rows []int32) bool) error {
 	}
 	tb := q.bt.tb
 	cr := tb.ChunkRows()
+	rows := q.span.rows[:0]
 	for c, nc := 0, tb.UsedChunks(); c < nc; c++ {
 		mask, base := tb.Enabled(c), c*cr
 		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
@@ -88,22 +91,27 @@ func (q *Query) scanSpans(fn func(rows []int32) bool) error {
 			if q.budget > 0 && q.visited > q.budget {
 				return q.overBudget()
 			}
-			for a := base + lo; a < base+hi; a += spanRows {
-				b := min(a+spanRows, base+hi)
-				rows := q.span.rows[:0]
+			for a := base + lo; a < base+hi; {
+				b := min(base+hi, a+spanRows-len(rows))
 				if q.sel != nil {
 					rows = q.sel.span(a, b, rows)
 				} else {
-					rows = rows[:b-a]
-					for j := range rows {
-						rows[j] = int32(a + j)
+					for r := a; r < b; r++ {
+						rows = append(rows, int32(r))
 					}
 				}
-				if len(rows) > 0 && !fn(rows) {
-					return nil
+				a = b
+				if len(rows) == spanRows {
+					if !fn(rows) {
+						return nil
+					}
+					rows = rows[:0]
 				}
 			}
 		}
+	}
+	if len(rows) > 0 {
+		fn(rows)
 	}
 	return nil
 }
@@ -156,16 +164,26 @@ func (q *Query) collectTopSpans(limit int64, key []uint64) error {
 		for i, k := range s.keys {
 			k(rows, s.kv[i*spanRows:], 0, 1)
 		}
+		full := int64(len(q.perm)) >= limit
+		var worst uint64 // the root's first key, once full
+		if full {
+			worst = q.slotKey(q.perm[0])[0]
+		}
 		for j, r := range rows {
+			n++
+			if full && s.kv[j] > worst {
+				continue // worse than the worst kept on the first key
+			}
 			for i := range nk {
 				key[i] = s.kv[i*spanRows+j]
 			}
-			n++
-			full := int64(len(q.perm)) >= limit
 			if full && slices.Compare(key, q.slotKey(q.perm[0])) >= 0 {
 				continue // no better than the worst kept (a tie: the kept row is earlier)
 			}
 			q.offerTop(key, n, full, w, int(r))
+			if full = int64(len(q.perm)) >= limit; full {
+				worst = q.slotKey(q.perm[0])[0]
+			}
 		}
 		return true
 	})
@@ -184,14 +202,23 @@ func (q *Query) runGroupsSpans() error {
 				k(rows, s.kv[i*spanRows:], 0, 1)
 			}
 			gids = s.gids[:len(rows)]
+			t := &q.gindex
 			for j, r := range rows {
-				var key [schema.MaxGroupKeys]uint64
+				if t.based { // the direct window first (find's)
+					if i := s.kv[j] - t.base; i < denseGroups {
+						if g := t.dense[i] - 1; g >= 0 {
+							gids[j] = g
+							continue
+						}
+					}
+				}
+				var key groupKey
 				for i := range ng {
 					key[i] = s.kv[i*spanRows+j]
 				}
-				g, ok := q.gindex[key]
-				if !ok {
-					g = q.addGroup(key, int(r))
+				g, slot := q.gindex.find(key)
+				if g < 0 {
+					g = q.addGroup(key, slot, int(r))
 				}
 				gids[j] = g
 			}
