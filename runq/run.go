@@ -37,12 +37,16 @@ func (q *Query) Run(dst []Value, args []Value) ([]Value, error) {
 	if len(args) != len(q.args) {
 		return dst, &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: %d arguments for %d parameters", len(args), len(q.args))}
 	}
-	for i, a := range args {
-		if want := q.def.Params[i].Type; a.kind != want.Kind {
-			return dst, &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: argument %d (%s) is a %v, want %v", i, q.def.Params[i].Name, kindName(a.kind), want)}
+	qa := q.args[:len(args)]
+	for i := range args {
+		if args[i].kind != qa[i].kind {
+			want := q.def.Params[i].Type
+			return dst, &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: argument %d (%s) is a %v, want %v", i, q.def.Params[i].Name, kindName(args[i].kind), want)}
 		}
 	}
-	copy(q.args, args)
+	for i := range args {
+		qa[i] = args[i] // not copy: a call to memmove for one or two values
+	}
 	q.visited = 0
 	if q.point {
 		return q.runPoint(dst), nil
@@ -112,10 +116,37 @@ func (q *Query) runPoint(dst []Value) []Value {
 	if r < 0 || q.where != nil && !q.where(r) {
 		return dst
 	}
-	for _, v := range q.vals {
-		dst = append(dst, v(r))
+	n := len(dst)
+	dst = slices.Grow(dst, len(q.pointItems))[:n+len(q.pointItems)]
+	out := dst[n:]
+	for i := range q.pointItems {
+		p := &q.pointItems[i]
+		switch p.k {
+		case schema.Int32:
+			out[i] = I32(p.bc.i32[r])
+		case schema.Int64:
+			out[i] = I64(p.bc.i64[r])
+		case schema.Float32:
+			out[i] = F32(p.bc.f32[r])
+		case schema.Float64:
+			out[i] = F64(p.bc.f64[r])
+		case schema.Bool:
+			out[i] = Bool(p.bc.b[r])
+		case schema.Ref:
+			out[i] = Ref(p.bc.h[r])
+		default:
+			out[i] = p.val(r)
+		}
 	}
 	return dst
+}
+
+// pointItem is a point lookup's select item: a column of the from row
+// read in place (k its kind), or its closure (k 0).
+type pointItem struct {
+	k   schema.TypeKind
+	bc  *boundColumn
+	val func(int) Value
 }
 
 func kindName(k schema.TypeKind) string {

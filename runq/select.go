@@ -168,7 +168,7 @@ func cmpSelector[T number](op schema.BinaryOp, s []T, lit *T, arg *Value) *selec
 		return asNumber[T](*arg)
 	}
 	return &selector{
-		span: func(lo, hi int, out []int32) []int32 { return cmpSpan(op, s, operand(), lo, hi, out) },
+		span:   func(lo, hi int, out []int32) []int32 { return cmpSpan(op, s, operand(), lo, hi, out) },
 		refine: func(in []int32) []int32 { return cmpRefine(op, s, operand(), in) },
 	}
 }

@@ -154,16 +154,15 @@ func (q *Query) collectSpans(limit int64) error {
 }
 
 // collectTopSpans is collectTop's scan over spans (no distinct or after):
-// the order keys of a span's rows are computed as vectors; a row's select
-// items are built only when it enters the heap.
+// the first order key of a span's rows is computed as a vector, the
+// others only for a row not worse than the worst kept on the first; a
+// row's select items are built only when it enters the heap.
 func (q *Query) collectTopSpans(limit int64, key []uint64) error {
 	s := &q.span
 	nk, w := len(s.keys), len(q.items)
 	var n int64
 	return q.scanSpans(func(rows []int32) bool {
-		for i, k := range s.keys {
-			k(rows, s.kv[i*spanRows:], 0, 1)
-		}
+		s.keys[0](rows, s.kv, 0, 1) // the first key as a vector; the others per candidate row
 		full := int64(len(q.perm)) >= limit
 		var worst uint64 // the root's first key, once full
 		if full {
@@ -174,8 +173,9 @@ func (q *Query) collectTopSpans(limit int64, key []uint64) error {
 			if full && s.kv[j] > worst {
 				continue // worse than the worst kept on the first key
 			}
-			for i := range nk {
-				key[i] = s.kv[i*spanRows+j]
+			key[0] = s.kv[j]
+			for i := 1; i < nk; i++ {
+				key[i] = q.order[i].key(int(r))
 			}
 			if full && slices.Compare(key, q.slotKey(q.perm[0])) >= 0 {
 				continue // no better than the worst kept (a tie: the kept row is earlier)
