@@ -2,6 +2,7 @@ package runq
 
 import (
 	"go/constant"
+	"math/bits"
 
 	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/schema"
@@ -463,41 +464,44 @@ func (c *compiler) vconvert(e *schema.Convert) *vex {
 }
 
 // divRemConst32 sets o[j] to o[j] / d (rem false) or o[j] % d (rem true),
-// d a nonzero int32 constant, as Go's int32 operators: the quotient of
-// the float64 product with 1/|d| (off by at most one: its error is below
-// 2^-21 for |o[j]| <= 2^31) corrected by the remainder's range, which
-// takes the hardware divide out of the loop (TestDivRemConst32MatchesGo).
+// d a nonzero int32 constant, as Go's int32 operators, without the
+// hardware divide: |o[j]|'s quotient by |d| is the high word of its
+// 128-bit product with M = floor((2^64-1)/|d|) + 1, exact for a numerator
+// below 2^32 (its error term u*(M*|d| - 2^64)/2^64 < 1/|d| as u*|d| <
+// 2^64), then the signs of Go's truncated division
+// (TestDivRemConst32MatchesGo).
 func divRemConst32(o []int32, d int32, rem bool) {
-	ad := int64(d)
-	if ad < 0 {
-		ad = -ad
+	ad := uint64(d)
+	if d < 0 {
+		ad = uint64(-int64(d))
 	}
-	inv := 1 / float64(ad)
-	neg := d < 0
-	for j, v := range o {
-		n := int64(v)
-		q := int64(float64(n) * inv)
-		r := n - q*ad
-		if n >= 0 {
-			if r < 0 {
-				r, q = r+ad, q-1
-			} else if r >= ad {
-				r, q = r-ad, q+1
-			}
-		} else {
-			if r > 0 {
-				r, q = r-ad, q+1
-			} else if r <= -ad {
-				r, q = r+ad, q-1
+	if ad == 1 { // M would be 2^64
+		for j, v := range o {
+			switch {
+			case rem:
+				o[j] = 0
+			case d < 0:
+				o[j] = -v
 			}
 		}
-		switch {
-		case rem:
-			o[j] = int32(r)
-		case neg:
-			o[j] = int32(-q)
-		default:
-			o[j] = int32(q)
+		return
+	}
+	m := (^uint64(0))/ad + 1
+	var dsign int64
+	if d < 0 {
+		dsign = -1
+	}
+	for j, v := range o {
+		n := int64(v)
+		ns := n >> 63              // -1 for a negative numerator
+		u := uint64((n ^ ns) - ns) // |n|, at most 2^31
+		q, _ := bits.Mul64(u, m)
+		if rem {
+			r := int64(u - q*ad)
+			o[j] = int32((r ^ ns) - ns)
+		} else {
+			qs := ns ^ dsign
+			o[j] = int32((int64(q) ^ qs) - qs)
 		}
 	}
 }
