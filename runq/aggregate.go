@@ -115,22 +115,22 @@ func makeSpanAdder(a *aggSpec, v *vex) spanAdder {
 		case a.kind != schema.Sum && a.kind != schema.Avg:
 			switch v.k {
 			case schema.Int32:
-				return spanMinMaxInt(v.i32, isMax, I32)
+				return spanMinMaxInt(v.i32, colOf[int32](v), isMax, I32)
 			case schema.Int64:
-				return spanMinMaxInt(v.i64, isMax, I64)
+				return spanMinMaxInt(v.i64, colOf[int64](v), isMax, I64)
 			case schema.Float32:
-				return spanMinMaxFloat(v.f32, isMax, F32)
+				return spanMinMaxFloat(v.f32, colOf[float32](v), isMax, F32)
 			case schema.Float64:
-				return spanMinMaxFloat(v.f64, isMax, F64)
+				return spanMinMaxFloat(v.f64, colOf[float64](v), isMax, F64)
 			}
 		case v.k == schema.Int32:
-			return spanSumInt(v.i32)
+			return spanSumInt(v.i32, colOf[int32](v))
 		case v.k == schema.Int64:
-			return spanSumInt(v.i64)
+			return spanSumInt(v.i64, colOf[int64](v))
 		case v.k == schema.Float32:
-			return spanSumFloat(v.f32)
+			return spanSumFloat(v.f32, colOf[float32](v))
 		case v.k == schema.Float64:
-			return spanSumFloat(v.f64)
+			return spanSumFloat(v.f64, colOf[float64](v))
 		}
 	}
 	add := a.add
@@ -145,21 +145,38 @@ func makeSpanAdder(a *aggSpec, v *vex) spanAdder {
 	}
 }
 
+// colOf is v's column slice when v is a bare column of T, else nil.
+func colOf[T any](v *vex) []T {
+	s, _ := v.col.([]T)
+	return s
+}
+
 // spanSumInt is sum and avg of an integer argument: s.i in int64, s.f in
 // float64 (adder's two sums).
-func spanSumInt[T int32 | int64](x func([]int32, []T)) spanAdder {
+func spanSumInt[T int32 | int64](x func([]int32, []T), col []T) spanAdder {
 	tmp := make([]T, spanRows)
 	return func(accs []acc, na int, gids, rows []int32) {
+		if gids == nil && col != nil {
+			s := &accs[0]
+			i, f := s.i, s.f
+			for _, r := range rows {
+				e := col[r]
+				i += int64(e)
+				f += float64(e)
+			}
+			s.n, s.i, s.f = s.n+int64(len(rows)), i, f
+			return
+		}
 		v := tmp[:len(rows)]
 		x(rows, v)
 		if gids == nil {
 			s := &accs[0]
-			n, i, f := s.n, s.i, s.f
+			i, f := s.i, s.f
 			for _, e := range v {
 				i += int64(e)
 				f += float64(e)
 			}
-			s.n, s.i, s.f = n+int64(len(v)), i, f
+			s.n, s.i, s.f = s.n+int64(len(v)), i, f
 			return
 		}
 		for j, e := range v {
@@ -173,9 +190,18 @@ func spanSumInt[T int32 | int64](x func([]int32, []T)) spanAdder {
 
 // spanSumFloat is sum and avg of a float argument, added in float64 in
 // the rows' order.
-func spanSumFloat[T float32 | float64](x func([]int32, []T)) spanAdder {
+func spanSumFloat[T float32 | float64](x func([]int32, []T), col []T) spanAdder {
 	tmp := make([]T, spanRows)
 	return func(accs []acc, na int, gids, rows []int32) {
+		if gids == nil && col != nil {
+			s := &accs[0]
+			f := s.f
+			for _, r := range rows {
+				f += float64(col[r])
+			}
+			s.n, s.f = s.n+int64(len(rows)), f
+			return
+		}
 		v := tmp[:len(rows)]
 		x(rows, v)
 		if gids == nil {
@@ -195,9 +221,22 @@ func spanSumFloat[T float32 | float64](x func([]int32, []T)) spanAdder {
 	}
 }
 
-func spanMinMaxInt[T int32 | int64](x func([]int32, []T), isMax bool, mk func(T) Value) spanAdder {
+func spanMinMaxInt[T int32 | int64](x func([]int32, []T), col []T, isMax bool, mk func(T) Value) spanAdder {
 	tmp := make([]T, spanRows)
 	return func(accs []acc, na int, gids, rows []int32) {
+		if gids == nil && col != nil {
+			s := &accs[0]
+			m, ok := asNumber[T](s.m), s.ok
+			for _, r := range rows {
+				if e := col[r]; !ok || isMax && e > m || !isMax && e < m {
+					m, ok = e, true
+				}
+			}
+			if ok {
+				s.m, s.ok = mk(m), true
+			}
+			return
+		}
 		v := tmp[:len(rows)]
 		x(rows, v)
 		if gids == nil {
@@ -224,7 +263,7 @@ func spanMinMaxInt[T int32 | int64](x func([]int32, []T), isMax bool, mk func(T)
 
 // spanMinMaxFloat is min and max of a float argument (a NaN the greatest:
 // adder's rule).
-func spanMinMaxFloat[T float32 | float64](x func([]int32, []T), isMax bool, mk func(T) Value) spanAdder {
+func spanMinMaxFloat[T float32 | float64](x func([]int32, []T), col []T, isMax bool, mk func(T) Value) spanAdder {
 	tmp := make([]T, spanRows)
 	better := func(e, m T) bool {
 		if isMax {
@@ -233,6 +272,27 @@ func spanMinMaxFloat[T float32 | float64](x func([]int32, []T), isMax bool, mk f
 		return e < m || m != m && e == e
 	}
 	return func(accs []acc, na int, gids, rows []int32) {
+		if gids == nil && col != nil {
+			s := &accs[0]
+			m, ok := asNumber[T](s.m), s.ok
+			if isMax {
+				for _, r := range rows {
+					if e := col[r]; !ok || e > m || e != e && m == m {
+						m, ok = e, true
+					}
+				}
+			} else {
+				for _, r := range rows {
+					if e := col[r]; !ok || e < m || m != m && e == e {
+						m, ok = e, true
+					}
+				}
+			}
+			if ok {
+				s.m, s.ok = mk(m), true
+			}
+			return
+		}
 		v := tmp[:len(rows)]
 		x(rows, v)
 		if gids == nil {

@@ -28,6 +28,7 @@ type vex struct {
 	f64 func(rows []int32, out []float64)
 	b   func(rows []int32, out []bool)
 	h   func(rows []int32, out []tickwork.Handle)
+	col any // a bare column of the from row: its slice ([]int32, ...), read in place by an aggregate
 }
 
 func gather[T any](s []T) func([]int32, []T) {
@@ -159,15 +160,15 @@ func (c *compiler) vcol(e *schema.ColRef) *vex {
 	}
 	switch k := e.Column.Type.Kind; k {
 	case schema.Int32:
-		return &vex{k: k, i32: gather(bc.i32)}
+		return &vex{k: k, i32: gather(bc.i32), col: bc.i32}
 	case schema.Int64:
-		return &vex{k: k, i64: gather(bc.i64)}
+		return &vex{k: k, i64: gather(bc.i64), col: bc.i64}
 	case schema.Float32:
-		return &vex{k: k, f32: gather(bc.f32)}
+		return &vex{k: k, f32: gather(bc.f32), col: bc.f32}
 	case schema.Float64:
-		return &vex{k: k, f64: gather(bc.f64)}
+		return &vex{k: k, f64: gather(bc.f64), col: bc.f64}
 	case schema.Bool:
-		return &vex{k: k, b: gather(bc.b)}
+		return &vex{k: k, b: gather(bc.b), col: bc.b}
 	default:
 		return &vex{k: schema.Ref, h: gather(bc.h)}
 	}
