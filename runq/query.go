@@ -66,6 +66,8 @@ type Query struct {
 	cmpFn   func(a, b int32) int
 	topFn   func(a, b int32) int
 	seq     []int64  // a top-N's slots: scan position
+	slotRow []int32  // a top-N's slots: the from row
+	topRows []int32  // a top-N's kept rows in result order
 	tmp     []uint64 // a top-N's key of the current row
 	gcmpFn  func(a, b int32) int
 	visited int64

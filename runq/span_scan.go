@@ -159,7 +159,7 @@ func (q *Query) collectSpans(limit int64) error {
 // row's select items are built only when it enters the heap.
 func (q *Query) collectTopSpans(limit int64, key []uint64) error {
 	s := &q.span
-	nk, w := len(s.keys), len(q.items)
+	nk := len(s.keys)
 	var n int64
 	return q.scanSpans(func(rows []int32) bool {
 		s.keys[0](rows, s.kv, 0, 1) // the first key as a vector; the others per candidate row
@@ -180,7 +180,7 @@ func (q *Query) collectTopSpans(limit int64, key []uint64) error {
 			if full && slices.Compare(key, q.slotKey(q.perm[0])) >= 0 {
 				continue // no better than the worst kept (a tie: the kept row is earlier)
 			}
-			q.offerTop(key, n, full, w, int(r))
+			q.offerTop(key, n, full, int(r))
 			if full = int64(len(q.perm)) >= limit; full {
 				worst = q.slotKey(q.perm[0])[0]
 			}
