@@ -2,6 +2,7 @@ package runq_test
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/tickwork/tickwork/runq"
@@ -65,41 +66,71 @@ func TestSpanLaneMatchesRowLane(t *testing.T) {
 			return "where " + c + " select count(), sum(" + g.num(2, "int32") + "), sum(u.X), min(u.X), max(" + g.num(2, "float32") + "), avg(u.Speed), min(u.Gold), max(" + g.num(1, "int64") + ")"
 		},
 	}
+	var texts []string
+	ops := []string{"==", "!=", "<", "<=", ">", ">="}
+	operands := []string{"u.Health %s mn", "u.Health %s 40", "u.X %s fx", "u.X %s 1.5", "u.X %s -0.0", "u.Gold %s 500", "u.Speed %s 0.5", "u.Alive == %s"}
+	for i, o := range operands { // the selector's conjunctions: spans, then refines, ties included
+		for j, op := range ops {
+			c := strings.Replace(o, "%s", op, 1)
+			if strings.HasPrefix(o, "u.Alive") {
+				c = "u.Alive == " + []string{"true", "false"}[j%2]
+			}
+			d := strings.Replace(operands[(i+j+1)%len(operands)], "%s", ops[(j+i)%len(ops)], 1)
+			if strings.HasPrefix(d, "u.Alive") {
+				d = "not u.Alive"
+			}
+			texts = append(texts,
+				"query Q(mn: int32, fx: float32, h: ref Unit) { from Unit u where "+c+" select u }",
+				"query Q(mn: int32, fx: float32, h: ref Unit) { from Unit u where u.Alive and "+c+" select u }",
+				"query Q(mn: int32, fx: float32, h: ref Unit) { from Unit u where "+c+" and "+d+" and u.Alive select u, u.X }")
+		}
+	}
 	ran := 0
-	for i := range 400 {
+	for i := range 400 + len(texts) {
+		if i >= 400 {
+			ran += compareLanes(t, a, rng, texts[i-400])
+			continue
+		}
 		b := make([]byte, 48)
 		for j := range b {
 			b[j] = byte(rng.Uint32())
 		}
 		g := &gen{b: b}
-		text := "query Q(mn: int32, fx: float32, h: ref Unit) { from Unit u " + shapes[i%len(shapes)](g, g.cond(2)) + " }"
-		spans, err := runq.Prepare(a.cat, text)
-		if err != nil {
-			continue // a text the checker refuses (a constant overflow, a type, ...)
-		}
-		rows, err := runq.Prepare(a.cat, text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runq.RowLane(rows)
-		for k := range 3 {
-			args := []runq.Value{runq.I32(int32(rng.IntN(90)) - 5), runq.F32(float32(k) - 1.5), runq.Ref(a.units[rng.IntN(len(a.units))])}
-			got, err := spans.Run(nil, args)
-			if err != nil {
-				t.Fatalf("%s: %v", text, err)
-			}
-			want, err := rows.Run(nil, args)
-			if err != nil {
-				t.Fatalf("%s: %v", text, err)
-			}
-			if !sameValues(got, want) {
-				t.Fatalf("%s\nargs %v\nspan lane %v\nrow lane  %v", text, args, got, want)
-			}
-		}
-		ran++
+		ran += compareLanes(t, a, rng, "query Q(mn: int32, fx: float32, h: ref Unit) { from Unit u "+shapes[i%len(shapes)](g, g.cond(2))+" }")
 	}
-	if ran < 200 {
-		t.Fatalf("only %d of 400 generated queries were accepted", ran)
+	if ran < 200+len(texts) {
+		t.Fatalf("only %d of %d queries were accepted", ran, 400+len(texts))
 	}
 	t.Logf("%d queries compared", ran)
+}
+
+// compareLanes runs text in both lanes with three sets of arguments and
+// fails on a difference; 0 when the checker refuses text, else 1.
+func compareLanes(t *testing.T, a *arena, rng *rand.Rand, text string) int {
+	t.Helper()
+	spans, err := runq.Prepare(a.cat, text)
+	if err != nil {
+		return 0 // a text the checker refuses (a constant overflow, a type, ...)
+	}
+	rows, err := runq.Prepare(a.cat, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runq.RowLane(rows)
+	for k := range 3 {
+		mn := []int32{40, int32(rng.IntN(90)) - 5, 3}[k]
+		args := []runq.Value{runq.I32(mn), runq.F32([]float32{1.5, 3, -2}[k]), runq.Ref(a.units[rng.IntN(len(a.units))])}
+		got, err := spans.Run(nil, args)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		want, err := rows.Run(nil, args)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if !sameValues(got, want) {
+			t.Fatalf("%s\nargs %v\nspan lane %v\nrow lane  %v", text, args, got, want)
+		}
+	}
+	return 1
 }
