@@ -49,7 +49,9 @@ func TestSpanLaneMatchesRowLane(t *testing.T) {
 		func(g *gen, c string) string {
 			return "where " + c + " select u, " + g.num(2, "int32") + " as A, " + g.num(2, "float32") + " as B, " + g.num(2, "float64") + " as C, " + g.num(2, "int64") + " as D, u.Alive, u.Target"
 		},
-		func(g *gen, c string) string { return "where " + c + " select u, " + g.num(2, "int32") + " as A limit 9" },
+		func(g *gen, c string) string {
+			return "where " + c + " select u, " + g.num(2, "int32") + " as A limit 9"
+		},
 		func(g *gen, c string) string {
 			return "where " + c + " select u, " + g.num(2, "float32") + " as K order by K desc, u.Gold"
 		},
