@@ -1,9 +1,12 @@
 package runq_test
 
 import (
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/tickwork/tickwork/runq"
 	"github.com/tickwork/tickwork/schema"
@@ -135,4 +138,32 @@ func compareLanes(t *testing.T, a *arena, rng *rand.Rand, text string) int {
 		}
 	}
 	return 1
+}
+
+// TestSpanLaneKeepsTheRowLaneBudget: with a budget, a query succeeds or
+// fails with ErrBudget in the span lane as in the row lane, with the same
+// rows (a limit that ends the row lane's scan before the budget ends the
+// span lane's too, though a span gathers several runs).
+func TestSpanLaneKeepsTheRowLaneBudget(t *testing.T) {
+	a := newArena(t, 4, 480)
+	for _, text := range []string{
+		"query Q() { from Unit u select u limit 3 }",
+		"query Q() { from Unit u where u.Alive select u, u.Health limit 40 }",
+		"query Q() { from Unit u where u.Health > 20 select u order by u.X limit 5 }",
+		"query Q() { from Unit u group by u.Alive select u.Alive, count() }",
+	} {
+		for _, budget := range []int64{1, 10, 63, 64, 65, 70, 130, 200, 300, 431, 1000} {
+			spans, err := runq.Prepare(a.cat, text)
+			require.NoError(t, err)
+			rows, err := runq.Prepare(a.cat, text)
+			require.NoError(t, err)
+			runq.RowLane(rows)
+			spans.SetBudget(budget)
+			rows.SetBudget(budget)
+			got, gerr := spans.Run(nil, nil)
+			want, werr := rows.Run(nil, nil)
+			require.Equal(t, errors.Is(werr, runq.ErrBudget), errors.Is(gerr, runq.ErrBudget), "%s, budget %d: span lane %v, row lane %v", text, budget, gerr, werr)
+			require.True(t, sameValues(got, want), "%s, budget %d", text, budget)
+		}
+	}
 }

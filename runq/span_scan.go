@@ -74,7 +74,9 @@ func (c *compiler) compileSpans(def *schema.Query) {
 // in ascending index, a span of at most spanRows rows at a time (the live
 // rows of several runs and chunks gathered into one span), until fn
 // returns false; it counts the rows visited against the budget per run of
-// live rows, as scan does.
+// live rows, as scan does, and hands fn the rows gathered before a run
+// that would pass the budget, so a Run ends (at its limit) or fails at
+// the row lane's run.
 func (q *Query) scanSpans(fn func(rows []int32) bool) error {
 	if len(q.exists) > 0 {
 		if err := q.markExists(); err != nil {
@@ -87,10 +89,16 @@ func (q *Query) scanSpans(fn func(rows []int32) bool) error {
 	for c, nc := 0, tb.UsedChunks(); c < nc; c++ {
 		mask, base := tb.Enabled(c), c*cr
 		for lo, hi := tickwork.NextRun(mask, 0); lo < hi; lo, hi = tickwork.NextRun(mask, hi) {
-			q.visited += int64(hi - lo)
-			if q.budget > 0 && q.visited > q.budget {
+			if q.budget > 0 && q.visited+int64(hi-lo) > q.budget {
+				// the rows gathered so far first: a query the row lane ends
+				// (a limit) before this run ends here too
+				if len(rows) > 0 && !fn(rows) {
+					return nil
+				}
+				q.visited += int64(hi - lo)
 				return q.overBudget()
 			}
+			q.visited += int64(hi - lo)
 			for a := base + lo; a < base+hi; {
 				b := min(base+hi, a+spanRows-len(rows))
 				if q.sel != nil {
