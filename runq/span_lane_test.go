@@ -39,6 +39,32 @@ func sameValues(a, b []runq.Value) bool {
 	return true
 }
 
+// spanShapes make a query body of each shape the span lane runs from a
+// generator and a where.
+var spanShapes = []func(g *gen, c string) string{
+	func(g *gen, c string) string {
+		return "where " + c + " select u, " + g.num(2, "int32") + " as A, " + g.num(2, "float32") + " as B, " + g.num(2, "float64") + " as C, " + g.num(2, "int64") + " as D, u.Alive, u.Target"
+	},
+	func(g *gen, c string) string {
+		return "where " + c + " select u, " + g.num(2, "int32") + " as A limit 9"
+	},
+	func(g *gen, c string) string {
+		return "where " + c + " select u, " + g.num(2, "float32") + " as K order by K desc, u.Gold"
+	},
+	func(g *gen, c string) string {
+		return "where " + c + " select u, " + g.num(2, "int32") + " as K, u.X order by K, u.X desc limit 7"
+	},
+	func(g *gen, c string) string {
+		return "where " + c + " group by (" + g.num(1, "int32") + ") % 5 select count(), sum(" + g.num(2, "float32") + "), min(" + g.num(1, "float64") + "), max(" + g.num(1, "int64") + "), avg(" + g.num(1, "int32") + ")"
+	},
+	func(g *gen, c string) string {
+		return "where " + c + " group by u.Health % 3, u.X select u.Health % 3 as H, u.X, count(), max(" + g.num(2, "float32") + ") order by count() desc limit 12"
+	},
+	func(g *gen, c string) string {
+		return "where " + c + " select count(), sum(" + g.num(2, "int32") + "), sum(u.X), min(u.X), max(" + g.num(2, "float32") + "), avg(u.Speed), min(u.Gold), max(" + g.num(1, "int64") + ")"
+	},
+}
+
 // TestSpanLaneMatchesRowLane prepares generated queries of every shape
 // the span lane runs (a where and items of nested arithmetic over every
 // column type and the parameters, rows in scan order with and without a
@@ -48,29 +74,6 @@ func sameValues(a, b []runq.Value) bool {
 func TestSpanLaneMatchesRowLane(t *testing.T) {
 	a := newArena(t, 11, 480)
 	rng := rand.New(rand.NewPCG(5, 8))
-	shapes := []func(g *gen, c string) string{
-		func(g *gen, c string) string {
-			return "where " + c + " select u, " + g.num(2, "int32") + " as A, " + g.num(2, "float32") + " as B, " + g.num(2, "float64") + " as C, " + g.num(2, "int64") + " as D, u.Alive, u.Target"
-		},
-		func(g *gen, c string) string {
-			return "where " + c + " select u, " + g.num(2, "int32") + " as A limit 9"
-		},
-		func(g *gen, c string) string {
-			return "where " + c + " select u, " + g.num(2, "float32") + " as K order by K desc, u.Gold"
-		},
-		func(g *gen, c string) string {
-			return "where " + c + " select u, " + g.num(2, "int32") + " as K, u.X order by K, u.X desc limit 7"
-		},
-		func(g *gen, c string) string {
-			return "where " + c + " group by (" + g.num(1, "int32") + ") % 5 select count(), sum(" + g.num(2, "float32") + "), min(" + g.num(1, "float64") + "), max(" + g.num(1, "int64") + "), avg(" + g.num(1, "int32") + ")"
-		},
-		func(g *gen, c string) string {
-			return "where " + c + " group by u.Health % 3, u.X select u.Health % 3 as H, u.X, count(), max(" + g.num(2, "float32") + ") order by count() desc limit 12"
-		},
-		func(g *gen, c string) string {
-			return "where " + c + " select count(), sum(" + g.num(2, "int32") + "), sum(u.X), min(u.X), max(" + g.num(2, "float32") + "), avg(u.Speed), min(u.Gold), max(" + g.num(1, "int64") + ")"
-		},
-	}
 	var texts []string
 	ops := []string{"==", "!=", "<", "<=", ">", ">="}
 	operands := []string{"u.Health %s mn", "u.Health %s 40", "u.X %s fx", "u.X %s 1.5", "u.X %s -0.0", "u.Gold %s 500", "u.Speed %s 0.5", "u.Alive == %s"}
@@ -101,7 +104,7 @@ func TestSpanLaneMatchesRowLane(t *testing.T) {
 			b[j] = byte(rng.Uint32())
 		}
 		g := &gen{b: b}
-		ran += compareLanes(t, a, rng, "query Q(mn: int32, fx: float32, h: ref Unit) { from Unit u "+shapes[i%len(shapes)](g, g.cond(2))+" }")
+		ran += compareLanes(t, a, rng, "query Q(mn: int32, fx: float32, h: ref Unit) { from Unit u "+spanShapes[i%len(spanShapes)](g, g.cond(2))+" }")
 	}
 	if ran < 200+len(texts) {
 		t.Fatalf("only %d of %d queries were accepted", ran, 400+len(texts))
@@ -166,4 +169,20 @@ func TestSpanLaneKeepsTheRowLaneBudget(t *testing.T) {
 			require.True(t, sameValues(got, want), "%s, budget %d", text, budget)
 		}
 	}
+}
+
+// FuzzSpanLane is TestSpanLaneMatchesRowLane's comparison of the two lanes
+// over queries generated from the input's bytes (its shape, where and
+// expressions); its seeds run in every go test.
+func FuzzSpanLane(f *testing.F) {
+	for _, s := range []string{"", "\x01\x02\x03", "\x00\x05\x10\x20\x30", "\x06\xff\xfe\xfd\xfc\xfb", "\x04\x03\x07\x02\x05\x01\x09"} {
+		f.Add([]byte(s))
+	}
+	a := newArena(f, 13, 450)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		g := &gen{b: b}
+		shape := spanShapes[g.pick(len(spanShapes))]
+		text := "query Q(mn: int32, fx: float32, h: ref Unit) { from Unit u " + shape(g, g.cond(3)) + " }"
+		compareLanes(t, a, rand.New(rand.NewPCG(uint64(len(b)), 1)), text)
+	})
 }
