@@ -225,7 +225,7 @@ func (q *Query) collect(limit int64) error {
 		}
 		clear(q.seen)
 	}
-	if q.span.on && !q.def.Distinct && q.after == nil && q.wins == nil {
+	if q.span.on && q.wins == nil {
 		return q.collectSpans(limit)
 	}
 	early := limit >= 0 && len(q.order) == 0 && len(q.wins) == 0

@@ -43,6 +43,21 @@ func sameValues(a, b []runq.Value) bool {
 // generator and a where.
 var spanShapes = []func(g *gen, c string) string{
 	func(g *gen, c string) string {
+		return "where " + c + " select distinct (" + g.num(2, "int32") + ") % 7 as A, u.Alive"
+	},
+	func(g *gen, c string) string {
+		return "where " + c + " select distinct (" + g.num(1, "int32") + ") % 5 as A, u.X order by A desc limit 4"
+	},
+	func(g *gen, c string) string {
+		return "where " + c + " select distinct " + g.num(2, "float32") + " as A limit 6"
+	},
+	func(g *gen, c string) string {
+		return "where " + c + " select u, u.X order by u.X desc, index(u) after (fx, mn) limit 5"
+	},
+	func(g *gen, c string) string {
+		return "where " + c + " select u, u.Health order by u.Health, index(u) after (mn, 100)"
+	},
+	func(g *gen, c string) string {
 		return "where " + c + " select u, " + g.num(2, "int32") + " as A, " + g.num(2, "float32") + " as B, " + g.num(2, "float64") + " as C, " + g.num(2, "int64") + " as D, u.Alive, u.Target"
 	},
 	func(g *gen, c string) string {
@@ -94,9 +109,9 @@ func TestSpanLaneMatchesRowLane(t *testing.T) {
 		}
 	}
 	ran := 0
-	for i := range 400 + len(texts) {
-		if i >= 400 {
-			ran += compareLanes(t, a, rng, texts[i-400])
+	for i := range 600 + len(texts) {
+		if i >= 600 {
+			ran += compareLanes(t, a, rng, texts[i-600])
 			continue
 		}
 		b := make([]byte, 48)
@@ -106,8 +121,8 @@ func TestSpanLaneMatchesRowLane(t *testing.T) {
 		g := &gen{b: b}
 		ran += compareLanes(t, a, rng, "query Q(mn: int32, fx: float32, h: ref Unit) { from Unit u "+spanShapes[i%len(spanShapes)](g, g.cond(2))+" }")
 	}
-	if ran < 200+len(texts) {
-		t.Fatalf("only %d of %d queries were accepted", ran, 400+len(texts))
+	if ran < 300+len(texts) {
+		t.Fatalf("only %d of %d queries were accepted", ran, 600+len(texts))
 	}
 	t.Logf("%d queries compared", ran)
 }

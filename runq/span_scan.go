@@ -124,7 +124,9 @@ func (q *Query) scanSpans(fn func(rows []int32) bool) error {
 	return nil
 }
 
-// collectSpans is collect over spans (no distinct, after or window).
+// collectSpans is collect over spans (no window): a keyset page's test
+// and the distinct set per row, as collect does, the items and keys over
+// the span.
 func (q *Query) collectSpans(limit int64) error {
 	s := &q.span
 	w, nk := len(q.items), len(s.keys)
@@ -133,7 +135,10 @@ func (q *Query) collectSpans(limit int64) error {
 		return nil
 	}
 	return q.scanSpans(func(rows []int32) bool {
-		if early {
+		if q.after != nil {
+			rows = q.keepAfter(rows)
+		}
+		if early && !q.def.Distinct {
 			rows = rows[:min(int64(len(rows)), limit-int64(len(q.perm)))]
 		}
 		n := len(rows)
@@ -142,6 +147,15 @@ func (q *Query) collectSpans(limit int64) error {
 		blk := q.rows[start:]
 		for i, e := range s.emits {
 			e(rows, blk, i, w)
+		}
+		if q.def.Distinct {
+			rows, blk = q.keepDistinct(rows, blk, w)
+			if early {
+				rows = rows[:min(int64(len(rows)), limit-int64(len(q.perm)))]
+				blk = blk[:len(rows)*w]
+			}
+			n = len(rows)
+			q.rows = q.rows[:start+n*w]
 		}
 		if nk > 0 {
 			ks := len(q.keys)
@@ -161,7 +175,39 @@ func (q *Query) collectSpans(limit int64) error {
 	})
 }
 
-// collectTopSpans is collectTop's scan over spans (no distinct or after):
+// keepAfter keeps the rows (in place) whose order keys come after the
+// keyset page's values (isAfter).
+func (q *Query) keepAfter(rows []int32) []int32 {
+	k := 0
+	for _, r := range rows {
+		rows[k] = r
+		k += b2i(q.isAfter(int(r)))
+	}
+	return rows[:k]
+}
+
+// keepDistinct keeps the rows whose items (blk, w per row) are not in the
+// distinct set yet, adding them, in order and in place (collect's test).
+func (q *Query) keepDistinct(rows []int32, blk []Value, w int) ([]int32, []Value) {
+	m := 0
+	for j, r := range rows {
+		var k [maxDistinct]uint64
+		for i, v := range blk[j*w : j*w+w] {
+			k[i] = orderKey(v)
+		}
+		if _, dup := q.seen[k]; dup {
+			continue
+		}
+		q.seen[k] = struct{}{}
+		copy(blk[m*w:m*w+w], blk[j*w:j*w+w])
+		rows[m] = r
+		m++
+	}
+	return rows[:m], blk[:m*w]
+}
+
+// collectTopSpans is collectTop's scan over spans (a keyset page's test
+// and the distinct set per row, first, as collectTop does):
 // the first order key of a span's rows is computed as a vector, the
 // others only for a row not worse than the worst kept on the first; a
 // row's select items are built only when it enters the heap.
@@ -177,6 +223,12 @@ func (q *Query) collectTopSpans(limit int64, key []uint64) error {
 			worst = q.slotKey(q.perm[0])[0]
 		}
 		for j, r := range rows {
+			if q.after != nil && !q.isAfter(int(r)) {
+				continue
+			}
+			if q.def.Distinct && q.seenBefore(int(r)) {
+				continue
+			}
 			n++
 			if full && s.kv[j] > worst {
 				continue // worse than the worst kept on the first key

@@ -25,7 +25,7 @@ func (q *Query) collectTop(limit int64) error {
 	}
 	key := q.tmp[:nk]
 	var err error
-	if q.span.on && !q.def.Distinct && q.after == nil {
+	if q.span.on {
 		err = q.collectTopSpans(limit, key)
 	} else {
 		var n int64 // rows passed, the scan position
@@ -36,15 +36,8 @@ func (q *Query) collectTop(limit int64) error {
 			for i, o := range q.order {
 				key[i] = o.key(r)
 			}
-			if q.def.Distinct {
-				var k [maxDistinct]uint64
-				for i, x := range q.items {
-					k[i] = orderKey(x.value(r))
-				}
-				if _, dup := q.seen[k]; dup {
-					return true
-				}
-				q.seen[k] = struct{}{}
+			if q.def.Distinct && q.seenBefore(r) {
+				return true
 			}
 			n++
 			full := int64(len(q.perm)) >= limit
@@ -88,6 +81,20 @@ func (q *Query) buildTop(w int) {
 	for j := range q.perm {
 		q.perm[j] = int32(j)
 	}
+}
+
+// seenBefore reports whether row r's items are in the distinct set,
+// adding them if not.
+func (q *Query) seenBefore(r int) bool {
+	var k [maxDistinct]uint64
+	for i, x := range q.items {
+		k[i] = orderKey(x.value(r))
+	}
+	if _, dup := q.seen[k]; dup {
+		return true
+	}
+	q.seen[k] = struct{}{}
+	return false
 }
 
 // offerTop puts row r, key key and scan position n, in the heap: a new
