@@ -149,10 +149,9 @@ func (q *Query) collectSpans(limit int64) error {
 			e(rows, blk, i, w)
 		}
 		if q.def.Distinct {
-			rows, blk = q.keepDistinct(rows, blk, w)
+			rows = q.keepDistinct(rows, blk, w)
 			if early {
 				rows = rows[:min(int64(len(rows)), limit-int64(len(q.perm)))]
-				blk = blk[:len(rows)*w]
 			}
 			n = len(rows)
 			q.rows = q.rows[:start+n*w]
@@ -187,8 +186,9 @@ func (q *Query) keepAfter(rows []int32) []int32 {
 }
 
 // keepDistinct keeps the rows whose items (blk, w per row) are not in the
-// distinct set yet, adding them, in order and in place (collect's test).
-func (q *Query) keepDistinct(rows []int32, blk []Value, w int) ([]int32, []Value) {
+// distinct set yet, adding them, in order and in place (collect's test):
+// the kept rows' items move to the front of blk.
+func (q *Query) keepDistinct(rows []int32, blk []Value, w int) []int32 {
 	m := 0
 	for j, r := range rows {
 		var k [maxDistinct]uint64
@@ -203,7 +203,7 @@ func (q *Query) keepDistinct(rows []int32, blk []Value, w int) ([]int32, []Value
 		rows[m] = r
 		m++
 	}
-	return rows[:m], blk[:m*w]
+	return rows[:m]
 }
 
 // collectTopSpans is collectTop's scan over spans (a keyset page's test
