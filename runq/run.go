@@ -324,8 +324,8 @@ func (q *Query) runGroups() error {
 	})
 }
 
-// addGroup adds the group of key at slot (gindex.find's), its values those of row r (a float key's
-// zero reported as +0).
+// addGroup adds the group of key at slot (gindex.find's), its values
+// those of row r (a float key's zero reported as +0).
 func (q *Query) addGroup(key groupKey, slot, r int) int32 {
 	gr := group{key: key}
 	for i, x := range q.groups {
