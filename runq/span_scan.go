@@ -174,6 +174,21 @@ func (q *Query) collectSpans(limit int64) error {
 	})
 }
 
+// keepTopCandidates keeps the rows (in place, in order) that a top-N
+// offers to its heap: after the keyset page's values, and not in the
+// distinct set yet (then added), as collectTop tests them.
+func (q *Query) keepTopCandidates(rows []int32) []int32 {
+	k := 0
+	for _, r := range rows {
+		if q.after != nil && !q.isAfter(int(r)) || q.def.Distinct && q.seenBefore(int(r)) {
+			continue
+		}
+		rows[k] = r
+		k++
+	}
+	return rows[:k]
+}
+
 // keepAfter keeps the rows (in place) whose order keys come after the
 // keyset page's values (isAfter).
 func (q *Query) keepAfter(rows []int32) []int32 {
@@ -215,7 +230,11 @@ func (q *Query) collectTopSpans(limit int64, key []uint64) error {
 	s := &q.span
 	nk := len(s.keys)
 	var n int64
+	filter := q.after != nil || q.def.Distinct
 	return q.scanSpans(func(rows []int32) bool {
+		if filter {
+			rows = q.keepTopCandidates(rows)
+		}
 		s.keys[0](rows, s.kv, 0, 1) // the first key as a vector; the others per candidate row
 		full := int64(len(q.perm)) >= limit
 		var worst uint64 // the root's first key, once full
@@ -223,12 +242,6 @@ func (q *Query) collectTopSpans(limit int64, key []uint64) error {
 			worst = q.slotKey(q.perm[0])[0]
 		}
 		for j, r := range rows {
-			if q.after != nil && !q.isAfter(int(r)) {
-				continue
-			}
-			if q.def.Distinct && q.seenBefore(int(r)) {
-				continue
-			}
 			n++
 			if full && s.kv[j] > worst {
 				continue // worse than the worst kept on the first key
