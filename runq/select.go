@@ -15,6 +15,9 @@ import (
 type selector struct {
 	span   func(lo, hi int, out []int32) []int32
 	refine func(in []int32) []int32
+	// masked, when not nil, is the selector of this one `and` a bool
+	// column, as one loop (a comparison's: cmpSelector)
+	masked func(mask []bool) *selector
 }
 
 // perRow is the selector of any bool closure.
@@ -81,6 +84,14 @@ func (c *compiler) selectorOf(e schema.Expr, f func(int) bool) *selector {
 		}
 		if e.Op == schema.And {
 			x, y := c.selectorOf(e.X, c.expr(e.X).b), c.selectorOf(e.Y, c.expr(e.Y).b)
+			// a comparison and a bool column, either way round: one loop
+			// (the conjuncts have no effects, so their order is free)
+			if m := c.boolColumn(e.Y); m != nil && x.masked != nil {
+				return x.masked(m)
+			}
+			if m := c.boolColumn(e.X); m != nil && y.masked != nil {
+				return y.masked(m)
+			}
 			return &selector{
 				span: func(lo, hi int, out []int32) []int32 {
 					n := len(out)
@@ -91,11 +102,26 @@ func (c *compiler) selectorOf(e schema.Expr, f func(int) bool) *selector {
 			}
 		}
 	case *schema.ColRef:
-		if bc := c.bt.cols[e.Column.Index]; e.Var == c.from && bc.ok && e.Column.Type.Kind == schema.Bool {
-			return boolSelector(bc.b)
+		if m := c.boolColumn(e); m != nil {
+			return boolSelector(m)
 		}
 	}
 	return perRow(f)
+}
+
+// boolColumn is e's slice when e is a bound bool column of the from row.
+func (c *compiler) boolColumn(e schema.Expr) []bool {
+	cr, ok := e.(*schema.ColRef)
+	if !ok || cr.Var != c.from || cr.Column.Type.Kind != schema.Bool {
+		return nil
+	}
+	if _, joined := c.joinIndex[cr.Var]; joined {
+		return nil
+	}
+	if bc := c.bt.cols[cr.Column.Index]; bc.ok {
+		return bc.b
+	}
+	return nil
 }
 
 // cmpKeep reports whether v op c, for the comparison ops.
@@ -170,7 +196,64 @@ func cmpSelector[T number](op schema.BinaryOp, s []T, lit *T, arg *Value) *selec
 	return &selector{
 		span:   func(lo, hi int, out []int32) []int32 { return cmpSpan(op, s, operand(), lo, hi, out) },
 		refine: func(in []int32) []int32 { return cmpRefine(op, s, operand(), in) },
+		masked: func(mask []bool) *selector {
+			return &selector{
+				span: func(lo, hi int, out []int32) []int32 { return cmpSpanMask(op, s, operand(), mask, lo, hi, out) },
+				refine: func(in []int32) []int32 {
+					k := 0
+					for _, r := range cmpRefine(op, s, operand(), in) {
+						in[k] = r
+						k += b2i(mask[r])
+					}
+					return in[:k]
+				},
+			}
+		},
 	}
+}
+
+// cmpSpanMask appends the rows r of [lo, hi) with s[r] op c and mask[r],
+// one branch-free loop per op (cmpSpan's, the mask and-ed in).
+func cmpSpanMask[T number](op schema.BinaryOp, s []T, c T, mask []bool, lo, hi int, out []int32) []int32 {
+	vs := s[lo:hi]
+	ms := mask[lo:hi][:len(vs)]
+	n := len(out)
+	out = slices.Grow(out, hi-lo)[:n+hi-lo]
+	o := out[n:]
+	k := 0
+	switch op {
+	case schema.Eq:
+		for i, v := range vs {
+			o[k] = int32(lo + i)
+			k += b2i(v == c) & b2i(ms[i])
+		}
+	case schema.Ne:
+		for i, v := range vs {
+			o[k] = int32(lo + i)
+			k += b2i(v != c) & b2i(ms[i])
+		}
+	case schema.Lt:
+		for i, v := range vs {
+			o[k] = int32(lo + i)
+			k += b2i(v < c) & b2i(ms[i])
+		}
+	case schema.Le:
+		for i, v := range vs {
+			o[k] = int32(lo + i)
+			k += b2i(v <= c) & b2i(ms[i])
+		}
+	case schema.Gt:
+		for i, v := range vs {
+			o[k] = int32(lo + i)
+			k += b2i(v > c) & b2i(ms[i])
+		}
+	default:
+		for i, v := range vs {
+			o[k] = int32(lo + i)
+			k += b2i(v >= c) & b2i(ms[i])
+		}
+	}
+	return out[:n+k]
 }
 
 // cmpRefine keeps the rows r of in with s[r] op c (in place, branch-free).

@@ -105,7 +105,9 @@ func TestSpanLaneMatchesRowLane(t *testing.T) {
 			texts = append(texts,
 				"query Q(mn: int32, fx: float32, h: ref Unit) { from Unit u where "+c+" select u }",
 				"query Q(mn: int32, fx: float32, h: ref Unit) { from Unit u where u.Alive and "+c+" select u }",
-				"query Q(mn: int32, fx: float32, h: ref Unit) { from Unit u where "+c+" and "+d+" and u.Alive select u, u.X }")
+				"query Q(mn: int32, fx: float32, h: ref Unit) { from Unit u where "+c+" and "+d+" and u.Alive select u, u.X }",
+				"query Q(mn: int32, fx: float32, h: ref Unit) { from Unit u where "+d+" and (u.Alive and "+c+") select u }",
+				"query Q(mn: int32, fx: float32, h: ref Unit) { from Unit u where ("+c+" and not u.Alive) and "+d+" select u }")
 		}
 	}
 	ran := 0
