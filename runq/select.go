@@ -106,7 +106,51 @@ func (c *compiler) selectorOf(e schema.Expr, f func(int) bool) *selector {
 			return boolSelector(m)
 		}
 	}
+	if v := c.vexpr(e); v != nil && v.k == schema.Bool {
+		return vexSelector(v)
+	}
 	return perRow(f)
+}
+
+// vexSelector is the selector of a condition with a span form: its bool
+// vector over spanRows rows at a time, then the passing rows kept
+// (branch-free). Evaluating it on rows an `and` would skip is harmless:
+// an expression has no effects and cannot fail (an integer divisor is a
+// nonzero constant).
+func vexSelector(v *vex) *selector {
+	rows, pass := make([]int32, spanRows), make([]bool, spanRows)
+	return &selector{
+		span: func(lo, hi int, out []int32) []int32 {
+			n := len(out)
+			out = slices.Grow(out, hi-lo)[:n+hi-lo]
+			for a := lo; a < hi; a += spanRows {
+				rs := rows[:min(spanRows, hi-a)]
+				for j := range rs {
+					rs[j] = int32(a + j)
+				}
+				ps := pass[:len(rs)]
+				v.b(rs, ps)
+				for j, p := range ps {
+					out[n] = rs[j]
+					n += b2i(p)
+				}
+			}
+			return out[:n]
+		},
+		refine: func(in []int32) []int32 {
+			k := 0
+			for a := 0; a < len(in); a += spanRows {
+				rs := in[a:min(len(in), a+spanRows)]
+				ps := pass[:len(rs)]
+				v.b(rs, ps)
+				for j, p := range ps { // k <= a+j: the chunk's rows are read before they are overwritten
+					in[k] = rs[j]
+					k += b2i(p)
+				}
+			}
+			return in[:k]
+		},
+	}
 }
 
 // boolColumn is e's slice when e is a bound bool column of the from row.
