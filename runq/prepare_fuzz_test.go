@@ -189,7 +189,7 @@ func FuzzQueryLaws(f *testing.F) {
 		sorted := run(head + "where " + e + " select u, " + key + " as K order by K }")
 		top := run(head + "where " + e + " select u, " + key + " as K order by K limit 7 }")
 		if want := sorted[:min(len(sorted), 14)]; fmt.Sprint(top) != fmt.Sprint(want) {
-			t.Fatalf("order by %s limit 7 is not the sort's first 7", key)
+			t.Fatalf("order by %s limit 7 is not the sort's first 7\n%v\n%v", key, top, want)
 		}
 	})
 }

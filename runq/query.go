@@ -51,18 +51,23 @@ type Query struct {
 	order      []keySpec
 	limit      *ex
 	plan       string
+	span       spanState
+	pointItems []pointItem
+	point      bool // a point lookup by handle without joins, exists, groups, order, limit, after or windows: runPoint
 
 	// scratch, reused by every Run
 	rows    []Value
 	keys    []uint64
 	perm    []int32
 	seen    map[[maxDistinct]uint64]struct{}
-	gindex  map[[schema.MaxGroupKeys]uint64]int32
+	gindex  groupTable
 	gstate  []group
 	accs    []acc
 	cmpFn   func(a, b int32) int
 	topFn   func(a, b int32) int
 	seq     []int64  // a top-N's slots: scan position
+	slotRow []int32  // a top-N's slots: the from row
+	topRows []int32  // a top-N's kept rows in result order
 	tmp     []uint64 // a top-N's key of the current row
 	gcmpFn  func(a, b int32) int
 	visited int64
@@ -110,10 +115,19 @@ func (q *Query) SetBudget(n int64) { q.budget = n }
 func (q *Query) Visited() int64 { return q.visited }
 
 func compile(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
+	var q *Query
+	var err error
 	if def.SetOp != nil {
-		return compileSet(cat, def, skip)
+		q, err = compileSet(cat, def, skip)
+	} else {
+		q, err = compileSide(cat, def, skip, len(def.Params))
 	}
-	return compileSide(cat, def, skip, len(def.Params))
+	if err == nil {
+		for i, p := range def.Params {
+			q.args[i].kind = p.Type.Kind // Run checks its arguments' kinds against these
+		}
+	}
+	return q, err
 }
 
 // compileSide compiles a query (or a set operation's side) reading
@@ -225,6 +239,18 @@ func compileSide(cat *Catalog, def *schema.Query, skip, nparams int) (*Query, er
 	if len(def.GroupBy) == 0 && len(def.Aggregates) == 0 {
 		for i, x := range q.items {
 			q.vals = append(q.vals, c.valueOf(def.Select[i].Expr, x))
+		}
+	}
+	c.compileSpans(def)
+	q.point = q.probe >= 0 && len(q.joins) == 0 && len(q.exists) == 0 && q.vals != nil && len(q.order) == 0 &&
+		q.limit == nil && q.after == nil && q.wins == nil && !def.Distinct && !q.keepIndex
+	if q.point {
+		for i, v := range q.vals {
+			p := pointItem{val: v}
+			if cr, ok := def.Select[i].Expr.(*schema.ColRef); ok && cr.Var == def.From && bt.cols[cr.Column.Index].ok {
+				p.k, p.bc = cr.Column.Type.Kind, &bt.cols[cr.Column.Index]
+			}
+			q.pointItems = append(q.pointItems, p)
 		}
 	}
 	q.cmpFn = q.cmpRows

@@ -37,13 +37,21 @@ func (q *Query) Run(dst []Value, args []Value) ([]Value, error) {
 	if len(args) != len(q.args) {
 		return dst, &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: %d arguments for %d parameters", len(args), len(q.args))}
 	}
-	for i, a := range args {
-		if want := q.def.Params[i].Type; a.kind != want.Kind {
-			return dst, &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: argument %d (%s) is a %v, want %v", i, q.def.Params[i].Name, kindName(a.kind), want)}
+	qa := q.args[:len(args)]
+	for i := range args {
+		if args[i].kind != qa[i].kind {
+			want := q.def.Params[i].Type
+			return dst, &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: argument %d (%s) is a %v, want %v", i, q.def.Params[i].Name, kindName(args[i].kind), want)}
 		}
 	}
-	copy(q.args, args)
+	//lint:ignore S1001 copy calls memmove, a cost for the one or two arguments of a point lookup
+	for i := range args {
+		qa[i] = args[i]
+	}
 	q.visited = 0
+	if q.point {
+		return q.runPoint(dst), nil
+	}
 	if q.set != nil {
 		return q.runSet(dst)
 	}
@@ -99,6 +107,47 @@ func (q *Query) Run(dst []Value, args []Value) ([]Value, error) {
 		dst = append(dst, q.rows[int(p)*w:int(p)*w+w]...)
 	}
 	return dst, nil
+}
+
+// runPoint is Run of a plain point lookup by handle (q.point): one Find,
+// the where's other conjuncts, the items.
+func (q *Query) runPoint(dst []Value) []Value {
+	q.visited = 1
+	r := q.bt.tb.Lease().Find(q.args[q.probe].Handle())
+	if r < 0 || q.where != nil && !q.where(r) {
+		return dst
+	}
+	n := len(dst)
+	dst = slices.Grow(dst, len(q.pointItems))[:n+len(q.pointItems)]
+	out := dst[n:]
+	for i := range q.pointItems {
+		p := &q.pointItems[i]
+		switch p.k {
+		case schema.Int32:
+			out[i] = I32(p.bc.i32[r])
+		case schema.Int64:
+			out[i] = I64(p.bc.i64[r])
+		case schema.Float32:
+			out[i] = F32(p.bc.f32[r])
+		case schema.Float64:
+			out[i] = F64(p.bc.f64[r])
+		case schema.Bool:
+			out[i] = Bool(p.bc.b[r])
+		case schema.Ref:
+			out[i] = Ref(p.bc.h[r])
+		default:
+			out[i] = p.val(r)
+		}
+	}
+	return dst
+}
+
+// pointItem is a point lookup's select item: a column of the from row
+// read in place (k its kind), or its closure (k 0).
+type pointItem struct {
+	k   schema.TypeKind
+	bc  *boundColumn
+	val func(int) Value
 }
 
 func kindName(k schema.TypeKind) string {
@@ -176,6 +225,9 @@ func (q *Query) collect(limit int64) error {
 		}
 		clear(q.seen)
 	}
+	if q.span.on && q.wins == nil {
+		return q.collectSpans(limit)
+	}
 	early := limit >= 0 && len(q.order) == 0 && len(q.wins) == 0
 	if early && limit == 0 {
 		return nil
@@ -245,29 +297,23 @@ func orderKey(v Value) uint64 {
 func (q *Query) runGroups() error {
 	na := len(q.aggs)
 	q.gstate, q.accs, q.perm = q.gstate[:0], q.accs[:0], q.perm[:0]
-	if q.gindex == nil {
-		q.gindex = map[[schema.MaxGroupKeys]uint64]int32{}
-	}
-	clear(q.gindex)
+	q.gindex.reset(len(q.groups) == 1)
 	if len(q.groups) == 0 {
 		q.newGroup(group{})
+	}
+	if q.span.on {
+		return q.runGroupsSpans()
 	}
 	return q.scan(func(r int) bool {
 		g := int32(0)
 		if len(q.groups) > 0 {
-			var gr group
+			var key [schema.MaxGroupKeys]uint64
 			for i, x := range q.groups {
-				v := x.value(r)
-				gr.key[i] = orderKey(v)
-				if (v.kind == schema.Float32 || v.kind == schema.Float64) && gr.key[i] == orderKey(Value{kind: v.kind}) {
-					v = Value{kind: v.kind} // -0 and +0: one group, reported as +0
-				}
-				gr.value[i] = v
+				key[i] = orderKey(x.value(r))
 			}
-			var ok bool
-			if g, ok = q.gindex[gr.key]; !ok {
-				g = q.newGroup(gr)
-				q.gindex[gr.key] = g
+			var slot int
+			if g, slot = q.gindex.find(key); g < 0 {
+				g = q.addGroup(key, slot, r)
 			}
 		}
 		accs := q.accs[int(g)*na : int(g)*na+na]
@@ -276,6 +322,22 @@ func (q *Query) runGroups() error {
 		}
 		return true
 	})
+}
+
+// addGroup adds the group of key at slot (gindex.find's), its values
+// those of row r (a float key's zero reported as +0).
+func (q *Query) addGroup(key groupKey, slot, r int) int32 {
+	gr := group{key: key}
+	for i, x := range q.groups {
+		v := x.value(r)
+		if (v.kind == schema.Float32 || v.kind == schema.Float64) && key[i] == orderKey(Value{kind: v.kind}) {
+			v = Value{kind: v.kind} // -0 and +0: one group, reported as +0
+		}
+		gr.value[i] = v
+	}
+	g := q.newGroup(gr)
+	q.gindex.insert(key, g, slot)
+	return g
 }
 
 func (q *Query) newGroup(g group) int32 {

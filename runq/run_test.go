@@ -144,6 +144,9 @@ func TestRunAllocatesNothingOnceWarm(t *testing.T) {
 		"query Q(h: ref Unit) { from Unit u where u != h select u, u.X order by u.X desc, index(u) after (1.5, 7) limit 5 }",
 		"query Q(h: ref Unit) { from Unit u where not exists(from Unit t where t.Target == u and t != h) select u }",
 		"query Q(h: ref Unit) { (from Unit u where u.Alive select u.Health % 9 as K) union (from Hero r where r != h select r.Rank as K) }",
+		"query Q(h: ref Unit) { from Unit u where u != h and u.Health >= 10 select u, u.X * 2.0 as D order by D, u.Gold desc }",
+		"query Q(h: ref Unit) { from Unit u where u != h select count(), sum(u.X), min(u.Gold), max(u.Health * 3) as M, avg(u.Speed) }",
+		"query Q(h: ref Unit) { from Unit u where u.Target != h group by u.Alive, u.Health / 10 select u.Alive, u.Health / 10 as D, min(u.X), count() }",
 	} {
 		q, err := runq.Prepare(a.cat, text)
 		require.NoError(t, err)

@@ -9,7 +9,7 @@ import "slices"
 // select items are built. Ties go to the earlier row (its scan position),
 // the stable sort's order, so the result is collect-and-sort's.
 func (q *Query) collectTop(limit int64) error {
-	q.rows, q.keys, q.perm, q.seq = q.rows[:0], q.keys[:0], q.perm[:0], q.seq[:0]
+	q.rows, q.keys, q.perm, q.seq, q.slotRow = q.rows[:0], q.keys[:0], q.perm[:0], q.seq[:0], q.slotRow[:0]
 	if q.def.Distinct {
 		if q.seen == nil {
 			q.seen = map[[maxDistinct]uint64]struct{}{}
@@ -24,55 +24,99 @@ func (q *Query) collectTop(limit int64) error {
 		q.tmp = make([]uint64, nk+w)
 	}
 	key := q.tmp[:nk]
-	var n int64 // rows passed, the scan position
-	err := q.scan(func(r int) bool {
-		if q.after != nil && !q.isAfter(r) {
-			return true
-		}
-		for i, o := range q.order {
-			key[i] = o.key(r)
-		}
-		if q.def.Distinct {
-			var k [maxDistinct]uint64
-			for i, x := range q.items {
-				k[i] = orderKey(x.value(r))
-			}
-			if _, dup := q.seen[k]; dup {
+	var err error
+	if q.span.on {
+		err = q.collectTopSpans(limit, key)
+	} else {
+		var n int64 // rows passed, the scan position
+		err = q.scan(func(r int) bool {
+			if q.after != nil && !q.isAfter(r) {
 				return true
 			}
-			q.seen[k] = struct{}{}
-		}
-		n++
-		full := int64(len(q.perm)) >= limit
-		if full && slices.Compare(key, q.slotKey(q.perm[0])) >= 0 {
-			return true // no better than the worst kept (a tie: the kept row is earlier)
-		}
-		var s int32
-		if full {
-			s = q.perm[0]
-		} else {
-			s = int32(len(q.seq))
-			q.seq = append(q.seq, 0)
-			q.keys = append(q.keys, key...)
-			for range q.items {
-				q.rows = append(q.rows, Value{})
+			for i, o := range q.order {
+				key[i] = o.key(r)
 			}
-			q.perm = append(q.perm, s)
-		}
-		q.seq[s] = n
-		copy(q.slotKey(s), key)
-		for i, v := range q.vals {
-			q.rows[int(s)*w+i] = v(r)
-		}
-		if full {
-			q.siftDown(0)
-		} else {
-			q.siftUp(len(q.perm) - 1)
-		}
-		return true
-	})
+			if q.def.Distinct && q.seenBefore(r) {
+				return true
+			}
+			n++
+			full := int64(len(q.perm)) >= limit
+			if full && slices.Compare(key, q.slotKey(q.perm[0])) >= 0 {
+				return true // no better than the worst kept (a tie: the kept row is earlier)
+			}
+			q.offerTop(key, n, full, r)
+			return true
+		})
+	}
 	slices.SortFunc(q.perm, q.topFn)
+	q.buildTop(w)
 	return err
+}
+
+// buildTop builds the select items of the kept rows, in their order, into
+// q.rows (q.perm becomes 0, 1, ...): the rows are the world's at this Run,
+// so building them once at the end gives what building them at each entry
+// to the heap gives.
+func (q *Query) buildTop(w int) {
+	k := len(q.perm)
+	q.topRows = q.topRows[:0]
+	for _, p := range q.perm {
+		q.topRows = append(q.topRows, q.slotRow[p])
+	}
+	q.rows = slices.Grow(q.rows[:0], k*w)[:k*w]
+	if emits := q.span.emits; q.span.on && len(emits) == w {
+		for a := 0; a < k; a += spanRows {
+			b := min(k, a+spanRows)
+			for i, e := range emits {
+				e(q.topRows[a:b], q.rows[a*w:b*w], i, w)
+			}
+		}
+	} else {
+		for j, r := range q.topRows {
+			for i, v := range q.vals {
+				q.rows[j*w+i] = v(int(r))
+			}
+		}
+	}
+	for j := range q.perm {
+		q.perm[j] = int32(j)
+	}
+}
+
+// seenBefore reports whether row r's items are in the distinct set,
+// adding them if not.
+func (q *Query) seenBefore(r int) bool {
+	var k [maxDistinct]uint64
+	for i, x := range q.items {
+		k[i] = orderKey(x.value(r))
+	}
+	if _, dup := q.seen[k]; dup {
+		return true
+	}
+	q.seen[k] = struct{}{}
+	return false
+}
+
+// offerTop puts row r, key key and scan position n, in the heap: a new
+// slot while it is not full, else in the root's place (the worst kept).
+func (q *Query) offerTop(key []uint64, n int64, full bool, r int) {
+	var s int32
+	if full {
+		s = q.perm[0]
+	} else {
+		s = int32(len(q.seq))
+		q.seq = append(q.seq, 0)
+		q.slotRow = append(q.slotRow, 0)
+		q.keys = append(q.keys, key...)
+		q.perm = append(q.perm, s)
+	}
+	q.seq[s], q.slotRow[s] = n, int32(r)
+	copy(q.slotKey(s), key)
+	if full {
+		q.siftDown(0)
+	} else {
+		q.siftUp(len(q.perm) - 1)
+	}
 }
 
 func (q *Query) slotKey(s int32) []uint64 {
@@ -82,8 +126,15 @@ func (q *Query) slotKey(s int32) []uint64 {
 
 // cmpSlots orders two kept rows: keys, then scan position.
 func (q *Query) cmpSlots(a, b int32) int {
-	if c := slices.Compare(q.slotKey(a), q.slotKey(b)); c != 0 {
-		return c
+	ka, kb := q.slotKey(a), q.slotKey(b)
+	kb = kb[:len(ka)]
+	for i, x := range ka {
+		if y := kb[i]; x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
 	}
 	switch {
 	case q.seq[a] < q.seq[b]:
