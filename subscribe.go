@@ -214,14 +214,19 @@ func (c *subCore[R]) read() {
 	c.mark.Drain(c.readRow)
 }
 
+// load copies row r's values into dst.
+func (c *subCore[R]) load(dst *R, r int) {
+	if c.src != nil {
+		c.src(dst, r)
+	} else {
+		c.rc.Copy(dst, uint32(r))
+	}
+}
+
 func (c *subCore[R]) readRow(r int) {
 	live, is := c.t.RowLive(r), false
 	if live {
-		if c.src != nil {
-			c.src(&c.now, r)
-		} else {
-			c.rc.Copy(&c.now, uint32(r))
-		}
+		c.load(&c.now, r)
 		is = c.where == nil || c.where(&c.now)
 	}
 	was := bitOf(c.inB, r)
@@ -229,7 +234,7 @@ func (c *subCore[R]) readRow(r int) {
 		return
 	}
 	c.nowH = 0
-	if live && c.values { // a count or a grouped sum hands out no entity
+	if live && c.values { // a count, a grouped sum or a top-N keeps no entity per row
 		c.nowH, _ = c.t.HandleAt(r)
 	}
 	c.row(r, was, is)

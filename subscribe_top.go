@@ -65,8 +65,10 @@ type SubTopN[R comparable, K index.Ordered] struct {
 const topCandidates = 4
 
 // SubscribeTopN declares a top-N subscription of t: SubFilter's upkeep
-// and costs, plus a sorted index of the rows that pass Where (about
-// 19 + 2·sizeof(K) bytes a row, index.NewSorted). An N below 1 or a nil
+// and costs but for the copies of R and the handles (a rank's are loaded
+// from the table when a Read hands it out), plus a sorted index of the
+// rows that pass Where (about 19 + 2·sizeof(K) bytes a row,
+// index.NewSorted). An N below 1 or a nil
 // Key records a *SubscriptionError; other errors as SubscribeFilter's.
 // Set-up only.
 func SubscribeTopN[R comparable, K index.Ordered](b *Builder, t *Table, spec TopSpec[R, K]) *SubTopN[R, K] {
@@ -74,7 +76,7 @@ func SubscribeTopN[R comparable, K index.Ordered](b *Builder, t *Table, spec Top
 		b.e().Fail(&SubscriptionError{Subscription: spec.Name, Reason: "TopSpec needs N of at least 1 and a Key"})
 		return nil
 	}
-	c := newSubCore(b, t, spec.Name, spec.Source, spec.Where, true, func(rows int) int64 { return index.SortedBytes[K](rows) + int64(rows)/8 })
+	c := newSubCore(b, t, spec.Name, spec.Source, spec.Where, false, func(rows int) int64 { return index.SortedBytes[K](rows) + int64(rows)/8 })
 	if c == nil {
 		return nil
 	}
@@ -156,7 +158,8 @@ func (p *SubTopN[R, K]) eachPooled(f func(k K, r int)) {
 		for word != 0 {
 			r := w<<6 + bits.TrailingZeros64(word)
 			word &= word - 1
-			f(p.spec.Key(&p.c.base[r]), r)
+			p.c.load(&p.c.now, r)
+			f(p.spec.Key(&p.c.now), r)
 		}
 	}
 }
@@ -238,7 +241,9 @@ func (p *SubTopN[R, K]) walk() bool {
 			if index.Compare(rk, k) != 0 {
 				break
 			}
-			p.next = append(p.next, Ranked[R, K]{Rank: len(p.next), Handle: Handle(c.baseH[r]), Row: int(r), Key: rk, Value: c.base[r]})
+			h, _ := c.t.HandleAt(int(r))
+			c.load(&c.now, int(r)) // the row as examined: its handle and values are loaded only for the ranks
+			p.next = append(p.next, Ranked[R, K]{Rank: len(p.next), Handle: Handle(h), Row: int(r), Key: rk, Value: c.now})
 		}
 	}
 	return len(p.next) == p.spec.N || p.pooled == 0
