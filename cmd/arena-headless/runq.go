@@ -130,10 +130,18 @@ func checkTexts(texts []string) error {
 	}
 	for i, t := range texts {
 		if _, err := prepareText(cat, t); err != nil {
-			return &usageError{fmt.Sprintf("-query %d (%q): %v", i+1, t, err)}
+			return &usageError{fmt.Sprintf("-query %d (%s): %v", i+1, quoteShort(t), err)}
 		}
 	}
 	return nil
+}
+
+// quoteShort quotes t, its first 60 bytes and "..." when it is longer.
+func quoteShort(t string) string {
+	if len(t) > 60 {
+		return strconv.Quote(t[:60]) + "..."
+	}
+	return strconv.Quote(t)
 }
 
 // arenaCatalog is the run-time query catalog of s's tables (the
