@@ -22,7 +22,7 @@ func TestQueryFlag(t *testing.T) {
 	assert.Contains(t, out, "\nquery     from Unit u where u.Health >= 0 select u, u.Health order by u.Health desc\n            plan: scan Unit (ascending index)")
 	assert.Regexp(t, `\n {12}p50 [0-9.]+ µs, 1000 rows \(1000 rows visited\)\n {12}Unit\tHealth\n`, out)
 	assert.Contains(t, out, "\n            ... 980 more rows\n")
-	assert.Contains(t, out, "\nquery     query Live() { from Unit u select count() }\n            plan: scan Unit (ascending index); aggregate\n")
+	assert.Contains(t, out, "\nquery     query Live() { from Unit u select count() }\n            plan: count the live rows of Unit (Table.Len)\n")
 	assert.Regexp(t, `\n {12}Count\n {12}1000\n`, out)
 
 	code, out, errOut = runArgs(append(args, "-json")...)
