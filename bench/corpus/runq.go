@@ -141,12 +141,17 @@ func (k *Kase[R, P]) newRunq(d *Data) (func([]R) []R, error) {
 	if w := width(q); w != len(ptrs) {
 		return nil, fmt.Errorf("%s: the query's %d columns are %d row fields, the row type has %d", k.Meta.Name, cols, w, len(ptrs))
 	}
-	var out []runq.Value
+	// one run here, so that bad arguments are this function's error: a
+	// later run fails only if the data changed under the query
+	out, err := q.Run(nil, vals)
+	if err != nil {
+		return nil, fmt.Errorf("%s: runq: %w", k.Meta.Name, err)
+	}
 	var runErr error
 	return func(dst []R) []R {
 		out, runErr = q.Run(out[:0], vals)
 		if runErr != nil {
-			panic(fmt.Sprintf("corpus: %s: runq: %v", k.Meta.Name, runErr))
+			panic(fmt.Sprintf("corpus: %s: runq: %v (the first run passed: Data's tables must stay read-only)", k.Meta.Name, runErr))
 		}
 		for i := 0; i+cols <= len(out); i += cols {
 			fill(ptrs, out[i:i+cols])
