@@ -255,7 +255,8 @@ bench:
 	@$(MAKE) --no-print-directory corpus
 
 ## corpus: the query corpus (bench/corpus, BenchmarkCorpus: every case
-## generated, hand-written, SQLite's scan and SQLite with its index, at
+## generated, its run-time query (runq), hand-written, SQLite's scan and
+## SQLite with its index, at
 ## 100 000 units and 50 000 players), CORPUS_COUNT interleaved rounds (one
 ## go test run each, every case and way in turn) of
 ## CORPUS_BENCHTIME each; prints the table (bench/cmd/corpustable) and

@@ -114,4 +114,4 @@
 // Every buffer is made in New; a frame allocates nothing in steady state.
 package arena
 
-//go:generate go run ../cmd/tickwork-gen -o arena_gen.go arena.tw
+//go:generate go run ../cmd/tickwork-gen -catalog -o arena_gen.go arena.tw

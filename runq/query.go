@@ -53,6 +53,7 @@ type Query struct {
 	plan       string
 	span       spanState
 	pointItems []pointItem
+	countLen   bool // count() items alone over a whole table: its Table.Len, no scan (countOnly)
 	point      bool // a point lookup by handle without joins, exists, groups, order, limit, after or windows: runPoint
 
 	// scratch, reused by every Run
@@ -253,6 +254,7 @@ func compileSide(cat *Catalog, def *schema.Query, skip, nparams int) (*Query, er
 			q.pointItems = append(q.pointItems, p)
 		}
 	}
+	q.countLen = countOnly(def)
 	q.cmpFn = q.cmpRows
 	q.topFn = q.cmpSlots
 	q.gcmpFn = q.cmpGroups
@@ -260,11 +262,31 @@ func compileSide(cat *Catalog, def *schema.Query, skip, nparams int) (*Query, er
 	return q, nil
 }
 
+// countOnly reports whether def's result is its table's live row count
+// in every item: count()s alone, ungrouped, over a whole table (no where,
+// join, probe, exists, order, limit or after), as the generated query's
+// plan "count the live rows of T (Table.Len)".
+func countOnly(def *schema.Query) bool {
+	if def.From == nil || def.From.Kind != schema.RowVar || def.Where != nil || len(def.Joins) > 0 || def.Probe != nil ||
+		len(def.Exists) > 0 || len(def.GroupBy) > 0 || def.Distinct || len(def.OrderBy) > 0 || def.Limit != nil ||
+		def.After != nil || len(def.Windows) > 0 || def.SetOp != nil || len(def.Select) == 0 {
+		return false
+	}
+	for _, it := range def.Select {
+		if it.Agg == nil || it.Agg.Kind != schema.Count {
+			return false
+		}
+	}
+	return true
+}
+
 func (q *Query) describe() string {
 	d := q.def
 	var parts []string
 	name := d.From.Table.Name
 	switch {
+	case q.countLen:
+		return "count the live rows of " + name + " (Table.Len)"
 	case q.probe >= 0:
 		parts = append(parts, "probe "+name+" by handle param "+d.Probe.Name)
 	case d.Unique != nil:

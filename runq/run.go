@@ -64,6 +64,13 @@ func (q *Query) Run(dst []Value, args []Value) ([]Value, error) {
 		}
 		limit = max(limit, 0)
 	}
+	if q.countLen {
+		n := I64(int64(q.bt.tb.Len()))
+		for range q.cols {
+			dst = append(dst, n)
+		}
+		return dst, nil
+	}
 	if len(q.groups) > 0 || len(q.aggs) > 0 {
 		if err := q.runGroups(); err != nil {
 			return dst, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/runq"
 )
 
@@ -161,4 +162,44 @@ func TestRunAllocatesNothingOnceWarm(t *testing.T) {
 		})
 		require.Zero(t, allocs, text)
 	}
+}
+
+// TestCountOnlyReadsTheTableLength: count()s alone over a whole table are
+// its live row count (deleted rows not counted) without a scan, as the
+// generated query's plan; a where keeps the scan.
+func TestCountOnlyReadsTheTableLength(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	d := b.Domain(tickwork.DomainSpec{Name: "Actors", Capacity: 64})
+	unit := b.Table(tickwork.TableSpec{Name: "Unit", Domain: d})
+	health := tickwork.AddColumn[int32](b, unit, "Health")
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	var hs []tickwork.Handle
+	for i := range 10 {
+		h, err := unit.Insert()
+		require.NoError(t, err)
+		health.Set(h, int32(i))
+		hs = append(hs, h)
+	}
+	require.True(t, unit.Delete(hs[3]))
+	cat, err := runq.NewCatalog("game.tw", "domain Actors(capacity: 64)\ntable Unit(domain: Actors) { Health: int32 }\n")
+	require.NoError(t, err)
+	require.NoError(t, cat.BindTable("Unit", unit))
+	require.NoError(t, runq.BindColumn(cat, "Unit", "Health", health))
+
+	q, err := runq.Prepare(cat, "query N() { from Unit u select count(), count() as Again }")
+	require.NoError(t, err)
+	require.Equal(t, "count the live rows of Unit (Table.Len)", q.Plan())
+	rows, err := q.Run(nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, []runq.Value{runq.I64(9), runq.I64(9)}, rows)
+	require.Zero(t, q.Visited())
+
+	q, err = runq.Prepare(cat, "query M() { from Unit u where u.Health > 4 select count() }")
+	require.NoError(t, err)
+	require.Equal(t, "scan Unit (ascending index); filter; aggregate", q.Plan())
+	rows, err = q.Run(nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, []runq.Value{runq.I64(5)}, rows)
 }

@@ -16,8 +16,85 @@ type setSpec struct {
 	left, right *Query
 	lrows       []Value
 	rrows       []Value
-	rightSet    map[[maxDistinct]uint64]struct{}
-	seen        map[[maxDistinct]uint64]struct{}
+	rightSet    rowSet
+	seen        rowSet
+}
+
+// rowSet is a set of row keys (rowKey): open addressing with linear
+// probing, emptied in O(1) by moving its stamp on, doubled at half full.
+// Its arrays are kept across runs, so a run allocates only while it
+// outgrows every run before it (a Go map, cleared, reseeds its hash and
+// may split its tables again: it allocated on every few runs).
+type rowSet struct {
+	keys  [][maxDistinct]uint64
+	stamp []uint32 // slot i is full when stamp[i] == cur
+	cur   uint32
+	n     int
+}
+
+// reset empties the set.
+func (s *rowSet) reset() {
+	s.n = 0
+	if s.cur++; s.cur == 0 {
+		clear(s.stamp)
+		s.cur = 1
+	}
+}
+
+func hashKey(k *[maxDistinct]uint64) uint64 {
+	h := uint64(0x9e3779b97f4a7c15)
+	for _, w := range k {
+		h ^= w
+		h *= 0xbf58476d1ce4e5b9
+		h ^= h >> 31
+	}
+	return h
+}
+
+// add inserts k and reports whether it was not in the set.
+func (s *rowSet) add(k [maxDistinct]uint64) bool {
+	if 2*(s.n+1) > len(s.keys) {
+		s.grow()
+	}
+	mask := len(s.keys) - 1
+	for i := int(hashKey(&k)) & mask; ; i = (i + 1) & mask {
+		if s.stamp[i] != s.cur {
+			s.keys[i], s.stamp[i] = k, s.cur
+			s.n++
+			return true
+		}
+		if s.keys[i] == k {
+			return false
+		}
+	}
+}
+
+// has reports whether k is in the set.
+func (s *rowSet) has(k [maxDistinct]uint64) bool {
+	if s.n == 0 {
+		return false
+	}
+	mask := len(s.keys) - 1
+	for i := int(hashKey(&k)) & mask; ; i = (i + 1) & mask {
+		if s.stamp[i] != s.cur {
+			return false
+		}
+		if s.keys[i] == k {
+			return true
+		}
+	}
+}
+
+// grow doubles the arrays (64 slots at first) and re-inserts the keys.
+func (s *rowSet) grow() {
+	keys, stamp, cur := s.keys, s.stamp, s.cur
+	n := max(64, 2*len(keys))
+	s.keys, s.stamp, s.cur, s.n = make([][maxDistinct]uint64, n), make([]uint32, n), 1, 0
+	for i := range keys {
+		if stamp[i] == cur {
+			s.add(keys[i])
+		}
+	}
 }
 
 func compileSet(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
@@ -35,8 +112,7 @@ func compileSet(cat *Catalog, def *schema.Query, skip int) (*Query, error) {
 	}
 	l.keepIndex, r.keepIndex = true, true
 	q := &Query{def: def, probe: -1, args: make([]Value, len(def.Params)), cols: l.cols,
-		set: &setSpec{kind: def.SetOp.Kind, left: l, right: r,
-			rightSet: map[[maxDistinct]uint64]struct{}{}, seen: map[[maxDistinct]uint64]struct{}{}}}
+		set: &setSpec{kind: def.SetOp.Kind, left: l, right: r}}
 	q.plan = fmt.Sprintf("%s of two sides merged by their from rows' index (the left first on a tie), duplicate rows removed; left: %s; right: %s",
 		def.SetOp.Kind, l.plan, r.plan)
 	return q, nil
@@ -75,11 +151,9 @@ func (q *Query) runSet(dst []Value) ([]Value, error) {
 		return dst, err
 	}
 	q.visited += s.right.visited
-	clear(s.seen)
+	s.seen.reset()
 	emit := func(row []Value) {
-		k := rowKey(row)
-		if _, dup := s.seen[k]; !dup {
-			s.seen[k] = struct{}{}
+		if s.seen.add(rowKey(row)) {
 			dst = append(dst, row...)
 		}
 	}
@@ -97,14 +171,13 @@ func (q *Query) runSet(dst []Value) ([]Value, error) {
 		}
 		return dst, nil
 	}
-	clear(s.rightSet)
+	s.rightSet.reset()
 	for j := range ri {
-		s.rightSet[rowKey(s.rrows[j*w:j*w+w])] = struct{}{}
+		s.rightSet.add(rowKey(s.rrows[j*w : j*w+w]))
 	}
 	for i := range li {
 		row := s.lrows[i*w : i*w+w]
-		_, in := s.rightSet[rowKey(row)]
-		if in == (s.kind == schema.Intersect) {
+		if s.rightSet.has(rowKey(row)) == (s.kind == schema.Intersect) {
 			emit(row)
 		}
 	}

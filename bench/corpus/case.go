@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/tickwork/tickwork"
+	"github.com/tickwork/tickwork/runq"
 )
 
 // Info describes a case: what [BenchmarkCorpus], the agreement test and
@@ -57,6 +58,11 @@ type Case interface {
 	// parameters: each call runs it, reads every row and returns the
 	// count, or SQLite's error.
 	SQL(d *Data, st *sql.Stmt) func() (int, error)
+	// Runq is Generated for the case's Info.TW prepared at run time by
+	// package runq against the data set's catalog ([Data.Catalog]), or
+	// Prepare's error (runq.ErrUnsupported: a family the interpreter
+	// does not run).
+	Runq(d *Data) (func() int, error)
 	// Agree runs the hand loop (and the generated query, its parallel
 	// lane and its scan, if any) and both statements once and returns an error naming the first row
 	// where they differ.
@@ -75,6 +81,10 @@ type Kase[R any, P Row[R]] struct {
 	Meta Info
 	// Args returns the SQL statement's arguments.
 	Args func(d *Data) []any
+	// Vals, when not nil, returns the run-time query's arguments (runq,
+	// in its parameters' order); nil: Args converted to the parameters'
+	// types (a case with a ref parameter, or other SQL arguments, sets it).
+	Vals func(d *Data) []runq.Value
 	// NewHand makes the hand loop's scratch and returns it: it appends
 	// the result to dst[:0] and returns it.
 	NewHand func(d *Data) func(dst []R) []R

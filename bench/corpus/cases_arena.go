@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"cmp"
+	"github.com/tickwork/tickwork/runq"
 	"slices"
 
 	"github.com/tickwork/tickwork/arena"
@@ -138,6 +139,7 @@ func arenaCases() []Case {
 				TW:  `query BodyAt(h: ref Body) { from Body b  where b == h  select b.X, b.Y }`,
 				SQL: `SELECT x, y FROM body WHERE idx = ? AND gen = ?`},
 			Args:   func(d *Data) []any { return []any{d.P.Body.Index(), d.P.Body.Generation()} },
+			Vals:   func(d *Data) []runq.Value { return []runq.Value{runq.Ref(d.P.Body)} },
 			NewGen: genBodyAt,
 			NewHand: func(d *Data) func([]XY) []XY {
 				t, xs, ys, h := d.A.Body.Table, d.A.Body.X.All(), d.A.Body.Y.All(), d.P.Body

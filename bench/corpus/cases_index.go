@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"cmp"
+	"github.com/tickwork/tickwork/runq"
 	"math"
 	"slices"
 
@@ -50,6 +51,7 @@ func indexCases() []Case {
 				SQL:     `SELECT idx, gen, day, price FROM orders WHERE buyer_idx = ? AND buyer_gen = ? ORDER BY idx`,
 				Indexes: []string{`CREATE INDEX orders_buyer ON orders(buyer_idx, buyer_gen)`}},
 			Args: func(d *Data) []any { return []any{d.P.Player.Index(), d.P.Player.Generation()} },
+			Vals: func(d *Data) []runq.Value { return []runq.Value{runq.Ref(d.P.Player)} },
 			NewHand: func(d *Data) func([]HDayF64) []HDayF64 {
 				o := &d.Shop.Order
 				t, day, pr, b := o.Table, o.Day.All(), o.Price.All(), d.P.Player
@@ -116,6 +118,7 @@ func indexCases() []Case {
 				Indexes:   []string{`CREATE INDEX orders_item ON orders(item_idx, item_gen, quantity)`},
 				Tolerance: "sum of float64: SQLite compensates (Kahan-Babuska-Neumaier), the query adds plainly in index order"},
 			Args: func(d *Data) []any { return []any{d.P.Item.Index(), d.P.Item.Generation()} },
+			Vals: func(d *Data) []runq.Value { return []runq.Value{runq.Ref(d.P.Item)} },
 			NewHand: func(d *Data) func([]DayF64) []DayF64 {
 				o := &d.Shop.Order
 				t, q, pr, it := o.Table, o.Quantity.All(), o.Price.All(), d.P.Item
@@ -207,6 +210,7 @@ func indexCases() []Case {
 				SQL:     `SELECT item_idx, item_gen, price FROM sale WHERE buyer_idx = ? AND buyer_gen = ? ORDER BY seq`,
 				Indexes: []string{`CREATE INDEX sale_buyer ON sale(buyer_idx, buyer_gen)`}},
 			Args: func(d *Data) []any { return []any{d.P.Player.Index(), d.P.Player.Generation()} },
+			Vals: func(d *Data) []runq.Value { return []runq.Value{runq.Ref(d.P.Player)} },
 			NewHand: func(d *Data) func([]HF64) []HF64 {
 				evs, b := d.Shop.Sale.Read(), d.P.Player
 				buyers := make([]tickwork.Handle, len(evs))
@@ -283,6 +287,10 @@ func indexCases() []Case {
 			Args: func(d *Data) []any {
 				r := d.P.Radius
 				return []any{d.P.Centre[0], d.P.Centre[1], r, float32(r * r)}
+			},
+			Vals: func(d *Data) []runq.Value {
+				r := d.P.Radius
+				return []runq.Value{runq.F32(d.P.Centre[0]), runq.F32(d.P.Centre[1]), runq.F32(float32(r * r))}
 			},
 			NewHand: func(d *Data) func([]HXY) []HXY {
 				t, xs, ys := d.Shop.Store.Table, d.Shop.Store.X.All(), d.Shop.Store.Y.All()

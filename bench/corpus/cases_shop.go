@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"cmp"
+	"github.com/tickwork/tickwork/runq"
 	"slices"
 
 	"github.com/tickwork/tickwork"
@@ -73,6 +74,7 @@ func shopCases() []Case {
 				TW:  `query ProductAt(h: ref Product) { from Product pr  where pr == h  select pr.SKU, pr.Price }`,
 				SQL: `SELECT sku, price FROM product WHERE idx = ? AND gen = ?`},
 			Args:   func(d *Data) []any { return []any{d.P.Product.Index(), d.P.Product.Generation()} },
+			Vals:   func(d *Data) []runq.Value { return []runq.Value{runq.Ref(d.P.Product)} },
 			NewGen: genProductAt,
 			NewHand: func(d *Data) func([]I64F32) []I64F32 {
 				p := &d.Shop.Product

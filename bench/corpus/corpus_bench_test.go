@@ -1,10 +1,13 @@
 package corpus
 
 import (
+	"errors"
 	"flag"
 	goruntime "runtime"
 	"sync"
 	"testing"
+
+	"github.com/tickwork/tickwork/runq"
 )
 
 // sizeFlag picks the benchmark's data: "full" (Full) or "small" (Small).
@@ -32,11 +35,12 @@ type benchSet struct {
 	db *DB
 }
 
-// BenchmarkCorpus runs every case up to six ways at the Full size (flag
+// BenchmarkCorpus runs every case up to seven ways at the Full size (flag
 // -corpus.size=small: Small): generated (skipped while the case has no
 // generated query; on an index-served case, the query over its index),
 // parallel (the generated query on its parallel lane, skipped where it
-// has none), scan (an index-served case's query `using scan`, skipped on
+// has none), runq (the case's Info.TW prepared once at run time by
+// package runq, Case.Runq; skipped where runq refuses it), scan (an index-served case's query `using scan`, skipped on
 // the others), hand, sqlite (DB.Scan) and sqlite_index (DB.Index,
 // the indexes made before timing). One op is one call with its full
 // result read: SQLite's rows scanned into the case's row type. B/op and
@@ -68,6 +72,16 @@ func BenchmarkCorpus(b *testing.B) {
 				run := c.Scan(d)
 				if run == nil {
 					b.Skip("not an index-served case, or its scan not declared yet")
+				}
+				benchRun(b, run)
+			})
+			b.Run("runq", func(b *testing.B) {
+				run, err := c.Runq(d)
+				if errors.Is(err, runq.ErrUnsupported) {
+					b.Skipf("runq refuses it: %v", err)
+				}
+				if err != nil {
+					b.Fatal(err)
 				}
 				benchRun(b, run)
 			})

@@ -2,11 +2,16 @@ package corpus
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
+	goruntime "runtime"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tickwork/tickwork/runq"
 )
 
 // small is the agreement test's data, built once per test binary.
@@ -157,4 +162,98 @@ func ExampleCases() {
 	// Output:
 	// count_units aggregate 1
 	// weakest_units top-n 10
+}
+
+// TestRunqAgrees: at the small size, every case's query text prepared at
+// run time (package runq, against the data set's catalog) returns the
+// generated lane's rows (the hand loop's where the case has no generated
+// query) bit for bit, in the same order; the cases the interpreter
+// refuses are logged with Prepare's reason, and at most runqRefused are.
+func TestRunqAgrees(t *testing.T) {
+	d, err := small()
+	require.NoError(t, err)
+	refused := 0
+	for _, c := range Cases() {
+		t.Run(c.Info().Name, func(t *testing.T) {
+			got, want, err := runqAndWant(c, d)
+			if errors.Is(err, runq.ErrUnsupported) {
+				refused++
+				t.Skipf("runq refuses %s: %v", c.Info().Name, err)
+			}
+			require.NoError(t, err)
+			require.Positive(t, len(want), "an empty result agrees vacuously")
+			require.Equal(t, want, got)
+		})
+	}
+	require.LessOrEqual(t, refused, runqRefused, "cases runq refuses")
+}
+
+// runqRefused is how many corpus cases runq may refuse (ErrUnsupported):
+// the three over an event table (hit_totals_by_target,
+// ix_hit_totals_by_target, ix_sales_of_buyer).
+const runqRefused = 3
+
+// runqAndWant returns c's runq rows and the generated lane's (else the
+// hand loop's), each row printed with %v and its floats' bits.
+func runqAndWant(c Case, d *Data) (got, want []string, err error) {
+	type rower interface {
+		runqRows(d *Data) (got, want []string, err error)
+	}
+	return c.(rower).runqRows(d)
+}
+
+func (k *Kase[R, P]) runqRows(d *Data) (got, want []string, err error) {
+	f, err := k.newRunq(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	mk := k.NewGen
+	if mk == nil {
+		mk = k.NewHand
+	}
+	return printRows(f(nil)), printRows(mk(d)(nil)), nil
+}
+
+// printRows prints each row with %v (floats by their shortest exact
+// form, -0 apart from +0).
+func printRows[R any](rs []R) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = fmt.Sprintf("%v", r)
+	}
+	return out
+}
+
+// bytesPerRun is the heap bytes allocated per call of run, over n calls.
+func bytesPerRun(n int, run func() int) float64 {
+	var a, b goruntime.MemStats
+	goruntime.GC()
+	goruntime.ReadMemStats(&a)
+	for range n {
+		run()
+	}
+	goruntime.ReadMemStats(&b)
+	return float64(b.TotalAlloc-a.TotalAlloc) / float64(n)
+}
+
+// TestRunqAllocates: once its buffers have grown, every case's runq lane
+// allocates nothing on a point lookup and at most 64 B a call on the
+// others.
+func TestRunqAllocates(t *testing.T) {
+	d, err := small()
+	require.NoError(t, err)
+	for _, c := range Cases() {
+		run, err := c.Runq(d)
+		if errors.Is(err, runq.ErrUnsupported) {
+			continue
+		}
+		require.NoError(t, err, c.Info().Name)
+		run()
+		run()
+		if strings.HasPrefix(c.Info().Family, "point lookup") {
+			require.Zero(t, testing.AllocsPerRun(50, func() { run() }), "%s allocates", c.Info().Name)
+		} else {
+			require.LessOrEqual(t, bytesPerRun(200, run), 64.0, "%s allocates", c.Info().Name)
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/tickwork/tickwork/arena"
 	"github.com/tickwork/tickwork/arena/rules"
 	"github.com/tickwork/tickwork/bench/shop"
+	"github.com/tickwork/tickwork/runq"
 )
 
 // Size sizes the two data sets.
@@ -37,6 +38,8 @@ type Data struct {
 	Shop  *shop.Tables
 	shopW *tickwork.World
 	P     Params
+	// the run-time query catalogs of the two worlds (Catalog)
+	arenaCat, shopCat *runq.Catalog
 }
 
 // Params are the cases' parameters, read from the data by [New].
@@ -90,6 +93,10 @@ func New(sz Size) (*Data, error) {
 		return nil, fmt.Errorf("corpus: the shop: %w", err)
 	}
 	d.params()
+	if err := d.catalogs(); err != nil {
+		d.Close()
+		return nil, err
+	}
 	return d, nil
 }
 

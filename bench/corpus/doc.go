@@ -36,12 +36,22 @@
 // index), and the SQL says it with ORDER BY, so rows compare one for one;
 // floats compare bit for bit except where [Info].Tolerance says why not.
 //
+// The runq lane ([Kase].Runq, runq.go) prepares each case's [Info].TW
+// once at run time with package runq against its data set's catalog
+// ([Data.Catalog]: the generated Tables.BindCatalog of arena and
+// bench/shop) and runs it with the generated lane's arguments
+// ([Kase].Vals, or Args converted), its rows read into the case's row
+// type; TestRunqAgrees checks them against the generated rows bit for
+// bit, and the cases runq refuses (ErrUnsupported: the three over an
+// event table) are skipped with the reason.
+//
 // # Benchmark and table
 //
-// BenchmarkCorpus/<case>/{generated,parallel,scan,hand,sqlite,sqlite_index}
+// BenchmarkCorpus/<case>/{generated,parallel,scan,runq,hand,sqlite,sqlite_index}
 // runs every case at [Full] (-corpus.size=small: [Small]); [ParseResults],
-// [Summarize], [WriteTable] and [WriteIndexTable] (the index-served
-// cases against their targets) make its output tables, which
+// [Summarize], [WriteTable], [WriteIndexTable] (the index-served
+// cases against their targets) and [WriteRunqTable] (the runq lane
+// against its targets) make its output tables, which
 // cmd/corpustable prints and plots:
 //
 //	cd bench && go test -run '^$' -bench '^BenchmarkCorpus$' -benchmem ./corpus | go run ./cmd/corpustable
@@ -50,7 +60,7 @@
 //
 // A [Data]'s tables are read-only once New returns: cases may read them
 // from many goroutines. A runner returned by Case.Hand, Case.Generated,
-// Case.Parallel, Case.Scan or Case.SQL, and a [DB], are for one goroutine at a time. [Cases],
+// Case.Parallel, Case.Scan, Case.Runq or Case.SQL, and a [DB], are for one goroutine at a time. [Cases],
 // [ParseResults], [Summarize], [WriteTable] and [WriteIndexTable] are
 // safe for concurrent use.
 package corpus

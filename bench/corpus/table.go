@@ -96,6 +96,7 @@ type Summary struct {
 	Runs         int                  // results of the hand way
 	HandBytes    float64              // the hand loop's median B/op
 	GenBytes     float64              // the generated query's median B/op; -1 when it did not run
+	RunqBytes    float64              // the runq way's greatest B/op over its runs; -1 when it did not run
 	Rows         float64              // the hand loop's result rows
 }
 
@@ -139,7 +140,7 @@ func Summarize(results []Result) []Summary {
 			continue
 		}
 		s := Summary{Case: name, Family: family[name], Index: index[name], Ns: map[string]float64{}, Lo: map[string]float64{}, Hi: map[string]float64{},
-			Rounds: map[string][]float64{}, HandBytes: -1, GenBytes: -1, Rows: -1}
+			Rounds: map[string][]float64{}, HandBytes: -1, GenBytes: -1, RunqBytes: -1, Rows: -1}
 		for way, rs := range ways {
 			ns := make([]float64, len(rs))
 			for i, r := range rs {
@@ -153,6 +154,11 @@ func Summarize(results []Result) []Summary {
 					b[i] = r.BytesPerOp
 				}
 				s.GenBytes = median(b)
+			}
+			if way == "runq" {
+				for _, r := range rs {
+					s.RunqBytes = max(s.RunqBytes, r.BytesPerOp)
+				}
 			}
 			if way == "hand" {
 				s.Runs = len(rs)
@@ -299,6 +305,82 @@ func WriteIndexTable(w io.Writer, sums []Summary) error {
 	}
 	_, err := fmt.Fprintf(w, "geometric mean: sqlite_index/indexed %s over %d cases (target %d×), scan/indexed %s over %d\n",
 		ratio(geoMean(logSQL)), len(logSQL), IndexTargetGeoMean, ratio(geoMean(logScan)), len(logScan))
+	return err
+}
+
+// The runq lane's targets (issue 25, Done when): the run-time query at
+// least RunqTargetSQLite times faster than SQLite's scan and within
+// RunqTargetCompiled times the generated query, at 0 B per call on a
+// point lookup and at most RunqTargetBytes on the others.
+const (
+	RunqTargetSQLite   = 5
+	RunqTargetCompiled = 3
+	RunqTargetBytes    = 64
+)
+
+// WriteRunqTable prints one row per case of sums that ran its runq way
+// (Case.Runq): its family, the median ns/op of runq, generated and
+// sqlite, the ratios runq/generated and sqlite/runq (medians of the
+// per-round ratios, their least and greatest in brackets; "!" marks a
+// ratio whose worst round misses its target) and runq's greatest B/op
+// ("!" past its target); then how many cases meet each target. Cases
+// without a runq way (refused) are listed by name at the end. It
+// returns w's first error.
+func WriteRunqTable(w io.Writer, sums []Summary) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "case\tfamily\trunq ns/op\tgenerated ns/op\tsqlite ns/op\trunq/generated\tsqlite/runq\trunq B/op\t")
+	var ran, fast, near, small int
+	var refused []string
+	for _, s := range sums {
+		if s.Ns["runq"] <= 0 {
+			refused = append(refused, s.Case)
+			continue
+		}
+		ran++
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t", s.Case, s.Family, num(round(s.Ns["runq"])), num(round(s.Ns["generated"])), num(round(s.Ns["sqlite"])))
+		okNear, okFast := true, true
+		for _, c := range []struct {
+			way, base string
+			ok        func(lo, hi float64) bool
+			pass      *bool
+		}{
+			{"runq", "generated", func(_, hi float64) bool { return hi <= RunqTargetCompiled }, &okNear},
+			{"sqlite", "runq", func(lo, _ float64) bool { return lo >= RunqTargetSQLite }, &okFast},
+		} {
+			med, lo, hi := s.RoundRatios(c.way, c.base)
+			if med <= 0 {
+				fmt.Fprint(tw, "-\t")
+				continue
+			}
+			mark := ""
+			if !c.ok(lo, hi) {
+				mark, *c.pass = " !", false
+			}
+			fmt.Fprintf(tw, "%s (%s–%s)%s\t", ratio(med), strings.TrimSuffix(ratio(lo), "×"), strings.TrimSuffix(ratio(hi), "×"), mark)
+		}
+		limit := float64(RunqTargetBytes)
+		if strings.HasPrefix(s.Family, "point lookup") {
+			limit = 0
+		}
+		mark := ""
+		if s.RunqBytes > limit {
+			mark = " !"
+		} else {
+			small++
+		}
+		fmt.Fprintf(tw, "%s%s\t\n", num(s.RunqBytes), mark)
+		if okNear {
+			near++
+		}
+		if okFast {
+			fast++
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%d cases ran runq: %d at least %d× faster than sqlite, %d within %d× of generated, %d within their bytes (0 B point lookups, %d B the others) in every round; refused: %s\n",
+		ran, fast, RunqTargetSQLite, near, RunqTargetCompiled, small, RunqTargetBytes, strings.Join(refused, ", "))
 	return err
 }
 

@@ -109,3 +109,33 @@ BenchmarkCorpus/ix_stores_near/sqlite_index-2	100	500000 ns/op	180 rows	900 B/op
 	assert.Contains(t, out, "sqlite_index/indexed 93.54× over 2 cases")
 	assert.Contains(t, out, "scan/indexed 44.72× over 2")
 }
+
+// TestRunqTable: the runq table gives each case that ran runq its ratios
+// over the rounds, marks a worst round past a target and bytes past the
+// point lookup's 0 B, counts the cases that meet each target and lists
+// the refused ones.
+func TestRunqTable(t *testing.T) {
+	const in = `BenchmarkCorpus/veterans_of_region/generated-2	100	1000 ns/op	28 rows	0 B/op	0 allocs/op
+BenchmarkCorpus/veterans_of_region/runq-2	100	2000 ns/op	28 rows	0 B/op	0 allocs/op
+BenchmarkCorpus/veterans_of_region/sqlite-2	100	40000 ns/op	28 rows	1368 B/op	102 allocs/op
+BenchmarkCorpus/product_by_handle/generated-2	100	5 ns/op	1 rows	0 B/op	0 allocs/op
+BenchmarkCorpus/product_by_handle/runq-2	100	16 ns/op	1 rows	8 B/op	1 allocs/op
+BenchmarkCorpus/product_by_handle/sqlite-2	100	2000 ns/op	1 rows	664 B/op	22 allocs/op
+BenchmarkCorpus/hit_totals_by_target/generated-2	100	30 ns/op	5 rows	0 B/op	0 allocs/op
+BenchmarkCorpus/hit_totals_by_target/sqlite-2	100	5000 ns/op	5 rows	488 B/op	16 allocs/op
+BenchmarkCorpus/veterans_of_region/generated-2	100	1000 ns/op	28 rows	0 B/op	0 allocs/op
+BenchmarkCorpus/veterans_of_region/runq-2	100	4000 ns/op	28 rows	0 B/op	0 allocs/op
+BenchmarkCorpus/veterans_of_region/sqlite-2	100	40000 ns/op	28 rows	1368 B/op	102 allocs/op
+`
+	rs, err := ParseResults(strings.NewReader(in))
+	require.NoError(t, err)
+	var b strings.Builder
+	require.NoError(t, WriteRunqTable(&b, Summarize(rs)))
+	out := b.String()
+	assert.Contains(t, out, "3.00× (2.00–4.00) !", "veterans: runq/generated past 3× in its second round")
+	assert.Contains(t, out, "15.00× (10.00–20.00)", "veterans: sqlite/runq")
+	assert.Contains(t, out, "3.20× (3.20–3.20) !", "product_by_handle: runq/generated")
+	assert.Contains(t, out, "8 !", "a point lookup's bytes past 0")
+	assert.Contains(t, out, "2 cases ran runq: 2 at least 5× faster than sqlite, 0 within 3× of generated, 1 within their bytes")
+	assert.Contains(t, out, "refused: hit_totals_by_target")
+}

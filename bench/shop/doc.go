@@ -26,4 +26,4 @@
 // for concurrent readers.
 package shop
 
-//go:generate go tool tickwork-gen -o shop_gen.go shop.tw
+//go:generate go tool tickwork-gen -catalog -o shop_gen.go shop.tw

@@ -9,6 +9,7 @@
 //	               [-frames 600] [-workers N|N,M,...] [-impl runtime|soa|both]
 //	               [-lane scalar|avx2|avx512] [-json]
 //	               [-rollback N] [-save FILE] [-load FILE] [-queries]
+//	               [-query 'TEXT' ...]
 //
 // -frames counts measured frames per implementation; the digest is taken
 // after -warmup + -frames frames. -workers sets rules.Config.Workers, the
@@ -103,6 +104,24 @@
 // ({"query", "plan", "p50_us", "bytes_per_call", "rows", "result"} per
 // query; "result" holds the rows, handles as {"index", "generation"}). It needs the runtime (exit status 2
 // with -impl soa); without it the output is unchanged.
+//
+// -query 'TEXT' (repeatable) runs a query given at run time (package
+// runq; the rules: docs/architecture.md, Run-time queries): a declaration
+// without parameters, `query Q() { from ... select ... }`, or its body
+// alone, `from Unit u where u.Health < 3 select u, u.Health` (run as
+// query Console). Before any frame each text is prepared against a
+// one-unit arena's catalog: a bad one (unknown names, syntax, nesting,
+// parameters, bad UTF-8, ...) stops the command with exit status 2 and
+// runq's message on stderr, positioned in the text as given
+// ("query:LINE:COL"). After the measured frames (and -queries) each text
+// is prepared against each runtime Sim's catalog (arena.Tables.BindCatalog),
+// run once, then 11 timed runs, and the report prints per text "query
+// TEXT", its plan ("plan: ..."), the median µs, the row count and the rows
+// visited, the column names and the first 20 rows ("... N more rows").
+// With -json the runtime's entry adds "query_texts" ({"text", "plan",
+// "columns", "p50_us", "rows", "result", "rows_visited"} per text;
+// "result" holds the first 20 rows as lists of values, handles as
+// {"index", "generation"}, non-finite floats as strings).
 //
 // # Exit status
 //

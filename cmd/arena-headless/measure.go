@@ -52,6 +52,7 @@ type result struct {
 
 	// Filled after the last frame.
 	queries  []queryReport // -queries, a runtime Sim's
+	texts    []textReport  // -query, a runtime Sim's
 	frames   int64
 	counters rules.Counters
 	digest   uint64
@@ -67,8 +68,9 @@ type result struct {
 // after each measured frame (not timed as the frame); with st.save, the
 // first runtime Sim's snapshot is written after the measured frames; with
 // queries, every runtime Sim runs the arena's declared queries then
-// (runQueries).
-func measure(runs []runSpec, warmup, frames int, st stateOpts, queries bool) (results []*result, err error) {
+// (runQueries), and with texts it prepares and runs each run-time query
+// text (runTexts).
+func measure(runs []runSpec, warmup, frames int, st stateOpts, queries bool, texts []string) (results []*result, err error) {
 	defer func() {
 		for _, r := range results {
 			if cerr := r.sim.Close(); cerr != nil && err == nil {
@@ -130,6 +132,11 @@ func measure(runs []runSpec, warmup, frames int, st stateOpts, queries bool) (re
 	for _, r := range results {
 		if as, ok := r.sim.(*arena.Sim); ok && queries {
 			r.queries = runQueries(as)
+		}
+		if as, ok := r.sim.(*arena.Sim); ok && len(texts) > 0 {
+			if r.texts, err = runTexts(as, texts); err != nil {
+				return results, fmt.Errorf("%s: %w", r.name, err)
+			}
 		}
 		if r.sync != nil {
 			r.sync.finish()

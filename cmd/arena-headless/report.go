@@ -69,6 +69,9 @@ type implReport struct {
 	// Queries are the declared queries' figures and rows with -queries
 	// (runtime only).
 	Queries []queryReport `json:"queries,omitempty"`
+	// QueryTexts are the -query texts' plans, times and rows (runtime
+	// only).
+	QueryTexts []textReport `json:"query_texts,omitempty"`
 }
 
 // counterOf maps a frame report counter (SYSTEM/NAME) to the rules
@@ -157,6 +160,7 @@ func newReport(o options, results []*result) report {
 			ir.Rollback = r.sync.report()
 		}
 		ir.Queries = r.queries
+		ir.QueryTexts = r.texts
 		rep.Impls = append(rep.Impls, ir)
 		if r.digest != results[0].digest {
 			rep.DigestMatch = false
@@ -253,6 +257,9 @@ func writeHuman(w io.Writer, rep report, results []*result) error {
 		}
 		if len(ir.Queries) > 0 {
 			writeQueries(w, ir.Queries)
+		}
+		if len(ir.QueryTexts) > 0 {
+			writeTexts(w, ir.QueryTexts)
 		}
 	}
 	fmt.Fprintln(w)

@@ -35,6 +35,7 @@ type options struct {
 	lane                         string // "" = the best available
 	json                         bool
 	queries                      bool      // -queries: run the arena's declared queries after the measured frames
+	texts                        []string  // -query: run-time query texts, run after the measured frames
 	state                        stateOpts // -rollback, -save, -load
 }
 
@@ -149,7 +150,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "arena-headless: -queries needs the runtime (-impl runtime or both)\n")
 		return 2
 	}
-	results, err := measure(specs(cfg, names, opts.workers), opts.warmup, opts.frames, opts.state, opts.queries)
+	if len(opts.texts) > 0 && !slices.Contains(names, "runtime") {
+		fmt.Fprintf(stderr, "arena-headless: -query needs the runtime (-impl runtime or both)\n")
+		return 2
+	}
+	if err := checkTexts(opts.texts); err != nil {
+		fmt.Fprintf(stderr, "arena-headless: %v\n", err)
+		return 2
+	}
+	results, err := measure(specs(cfg, names, opts.workers), opts.warmup, opts.frames, opts.state, opts.queries, opts.texts)
 	if err != nil {
 		fmt.Fprintf(stderr, "arena-headless: %v\n", err)
 		return 1
@@ -201,6 +210,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		"WeakestUnits(10), BodiesInBox(±50 around the centre), HitTotalsByTarget) on each runtime\n"+
 		"Sim, 101 timed calls each, and print a table: query, µs p50, bytes per call, result rows;\n"+
 		"with -json each runtime entry's \"queries\" also carries the rows (handles as index and generation)")
+	fs.Var(queryTexts{&o.texts}, "query", "after the measured frames, prepare this run-time query (runq; docs/schema.md, Queries)\n"+
+		"against each runtime Sim's tables and print its plan, the median of 11 runs and its\n"+
+		"rows (the first 20 and a count); repeatable. A declaration `query Q() { ... }` without\n"+
+		"parameters, or its body alone: 'from Unit u where u.Health < 10 select u, u.Health'.\n"+
+		"A bad text stops the command before any frame (exit status 2, its position in the message)")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: arena-headless [flags]\n\nRuns the arena (arena rules v1) headless and measures it.\n\n")
 		fs.PrintDefaults()

@@ -3,7 +3,10 @@
 // table: per case its family, the median µs of the generated query, the
 // hand loop, SQLite's scan and SQLite with its index, and the ratios over
 // the hand loop; then the index-served cases' table (corpus.WriteIndexTable:
-// the indexed query against SQLite with the same index and its own scan). With -plot FILE.png it also draws the ratios (log scale).
+// the indexed query against SQLite with the same index and its own scan),
+// and the runq lane's (corpus.WriteRunqTable: each case's query text
+// prepared at run time against the generated query and SQLite's scan).
+// With -plot FILE.png it also draws the ratios (log scale).
 // It exits with status 1 when a BenchmarkCorpus line cannot be read or
 // there is none.
 //
@@ -50,6 +53,12 @@ func run(in io.Reader, out io.Writer, plotFile string) error {
 		return err
 	}
 	if err := corpus.WriteIndexTable(out, sums); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintln(out, "\nthe runq lane (issue 25): each case's query text prepared at run time, against the generated query and SQLite's scan"); err != nil {
+		return err
+	}
+	if err := corpus.WriteRunqTable(out, sums); err != nil {
 		return err
 	}
 	if plotFile != "" {

@@ -27,6 +27,7 @@ func TestRun(t *testing.T) {
 	assert.Contains(t, out.String(), "weakest_units")
 	assert.Contains(t, out.String(), "164×", "40243786 / 245779")
 	assert.Contains(t, out.String(), "index-served cases")
+	assert.Contains(t, out.String(), "the runq lane")
 	assert.Contains(t, out.String(), "120× (120–120)", "ix_top_scores: sqlite_index / indexed")
 	assert.Contains(t, out.String(), "180× (180–180)", "ix_top_scores: scan / indexed")
 	st, err := os.Stat(png)
