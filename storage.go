@@ -267,7 +267,20 @@ func (c *Column[T]) Get(h Handle) (T, bool) { return c.e().Get(ephemeral.Handle(
 func (c *Column[T]) Ptr(h Handle) *T { return c.e().Ptr(ephemeral.Handle(h)) }
 
 // Set sets h's value; false, changing nothing, when h has no live row.
-func (c *Column[T]) Set(h Handle, v T) bool { return c.e().Set(ephemeral.Handle(h), v) }
+// The host's, between frames: in a system, write through an accessor
+// (Write, WriteTracked), which the manifest declares. The debug build
+// panics on a Set while the world's frame runs (docs/architecture.md,
+// Debug build).
+func (c *Column[T]) Set(h Handle, v T) bool {
+	if DebugBuild {
+		if d := c.e().Table().Domain(); d.Guarded() {
+			panic("tickwork: Column.Set of column " + strconv.Quote(c.Name()) + " while the world's frame runs " +
+				"(from a system's body, or from another goroutine during World.Frame): the host writes between frames; " +
+				"in a system declare the write (Write, WriteTracked) and use the accessor's Set")
+		}
+	}
+	return c.e().Set(ephemeral.Handle(h), v)
+}
 
 // Domain is a handle space shared by tables, made by Builder.Domain: an
 // entity has one slot, and a row at that slot in each member table it is

@@ -1,6 +1,7 @@
 package tickwork_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -98,4 +99,36 @@ func TestStructuralChangeDuringFrame(t *testing.T) {
 	assert.Equal(t, 0, tab.Len())
 	_, err = tab.Insert()
 	require.NoError(t, err, "between frames")
+}
+
+// TestColumnSetInFrame: the host's Column.Set from a system's body, a
+// write the manifest never declared, panics in the debug build naming the
+// column and the accessor to use; the normal build does not check it
+// (docs/architecture.md, Debug build) and the write happens.
+func TestColumnSetInFrame(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	tab := b.Table(tickwork.TableSpec{Name: "T", Capacity: 8})
+	hp := tickwork.AddColumn[int32](b, tab, "HP")
+	h, err := tab.Insert()
+	require.NoError(t, err)
+	b.System("sneak", tickwork.Update, func(*tickwork.Decl) tickwork.RunFunc {
+		return func(*tickwork.Context) { hp.Set(h, 42) }
+	})
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		_ = w.Frame(1.0 / 60)
+	}()
+	if !tickwork.DebugBuild {
+		require.Nil(t, got)
+		v, _ := hp.Get(h)
+		assert.Equal(t, int32(42), v)
+		return
+	}
+	require.NotNil(t, got)
+	assert.Contains(t, fmt.Sprint(got), `tickwork: Column.Set of column "HP" while the world's frame runs (from a system's body, `+
+		`or from another goroutine during World.Frame): the host writes between frames; in a system declare the write (Write, WriteTracked) and use the accessor's Set`)
 }

@@ -211,6 +211,14 @@ func (c *subCore[R]) Sync(now uint64) {
 // order, hands each that is or was in the result to the kind, and makes
 // its current state the handed-out one.
 func (c *subCore[R]) read() {
+	if d := c.t.Domain(); d.Guarded() {
+		panic("tickwork: a subscription's Read on table " + strconv.Quote(c.t.Name()) + " while the world's frame runs " +
+			"(from a system's body, or from another goroutine during World.Frame): Read is the host's, between frames")
+	}
+	if c.all { // a restore since the last sync: the Read sees the restored rows
+		c.all = false
+		c.mark.AddAll()
+	}
 	c.mark.Drain(c.readRow)
 }
 

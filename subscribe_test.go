@@ -3,6 +3,7 @@ package tickwork_test
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -335,8 +336,33 @@ func TestSubscriptionAfterRestore(t *testing.T) {
 	}
 	require.True(t, g.apply(t))
 	require.NoError(t, g.w.Restore(snap))
+	require.True(t, g.apply(t), "a Read right after the restore, before any frame")
 	require.NoError(t, g.w.Frame(0))
 	require.True(t, g.apply(t))
+}
+
+// TestSubscriptionReadInAFramePanics checks that a Read from a system's
+// body, while the world's frame runs, panics saying Read is the host's.
+func TestSubscriptionReadInAFramePanics(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithWorkers(1))
+	units := b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 64})
+	tickwork.AddColumn[int32](b, units, "HP")
+	type hp struct{ HP int32 }
+	n := tickwork.SubscribeCount(b, units, tickwork.FilterSpec[hp]{Name: "all"})
+	b.System("peek", tickwork.Update, func(*tickwork.Decl) tickwork.RunFunc {
+		return func(*tickwork.Context) { n.Read() }
+	})
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		_ = w.Frame(1.0 / 60)
+	}()
+	require.NotNil(t, got, "a Read in a frame panics")
+	assert.Contains(t, fmt.Sprint(got), `tickwork: a subscription's Read on table "Unit" while the world's frame runs `+
+		`(from a system's body, or from another goroutine during World.Frame): Read is the host's, between frames`)
 }
 
 // TestSubscriptionAllocatesNothing checks that frames that change rows
