@@ -33,10 +33,10 @@ type testWorld struct {
 	s  *tickwork.Resource[sum]
 }
 
-func newTestWorld(t testing.TB, capacity int) *testWorld {
+func newTestWorld(t testing.TB, capacity int, backlog ...int) *testWorld {
 	t.Helper()
 	b := tickwork.NewBuilder(tickwork.WithPacing(tickwork.OneTickPerFrame))
-	in := journal.AddInputs[spawn](b, journal.InputSpec{Name: "spawn", Capacity: capacity})
+	in := journal.AddInputs[spawn](b, journal.InputSpec{Name: "spawn", Capacity: capacity, Backlog: append(backlog, 0)[0]})
 	s := tickwork.AddResource(b, "sum", sum{})
 	b.System("apply", tickwork.Update, func(d *tickwork.Decl) tickwork.RunFunc {
 		r := tickwork.Consume(d, in.Events())
