@@ -20,7 +20,7 @@ func (s *countStore) Append(recs [][]byte) (journal.Position, error) {
 	return s.last, nil
 }
 func (s *countStore) Read(journal.Position, func(journal.Position, []byte) error) error { return nil }
-func (s *countStore) WriteCheckpoint(journal.Checkpoint) error                         { s.cps++; return nil }
+func (s *countStore) WriteCheckpoint(journal.Checkpoint) error                          { s.cps++; return nil }
 func (s *countStore) LoadCheckpoint() (journal.Checkpoint, bool, error) {
 	return journal.Checkpoint{}, false, nil
 }
