@@ -185,7 +185,7 @@ func testProducers(t *testing.T, o Opener) {
 	assert.Equal(t, want, Digest(t, w2.World))
 }
 
-// frame runs one frame; a full commit ring (frames of microseconds
+// frame runs one frame, then pauses 200 µs; a full commit ring (frames of microseconds
 // outrun the store's syncs) waits a little and retries.
 func frame(t *testing.T, j *journal.Journal) {
 	t.Helper()
@@ -193,6 +193,12 @@ func frame(t *testing.T, j *journal.Journal) {
 		err := j.Frame(1.0 / 60)
 		if !errors.Is(err, journal.ErrBacklog) {
 			require.NoError(t, err)
+			// A host's frames are paced; unpaced frames of
+			// microseconds journal a mark each, so under -race
+			// (SQLite many times slower) each commit carried tens of
+			// thousands of marks and the producers, one commit per
+			// input, took minutes.
+			time.Sleep(200 * time.Microsecond)
 			return
 		}
 		time.Sleep(100 * time.Microsecond)
