@@ -3,6 +3,7 @@ package journal_test
 import (
 	"errors"
 	"hash/crc32"
+	"slices"
 	"sync"
 	"testing"
 
@@ -226,4 +227,40 @@ func TestOpenOfAnotherWorldsJournalIsRefused(t *testing.T) {
 	_, err = journal.Open(w, store.Reopen(), journal.Options{}, other)
 	require.ErrorIs(t, err, journal.ErrRestore)
 	assert.ErrorIs(t, err, tickwork.ErrOtherWorld)
+}
+
+// TestInputsOfSeveralTablesEnterInJournalOrder: two input tables, one
+// with room for one input per frame; a frame takes inputs in position
+// order across both and stops at the first that does not fit, so the
+// other table's later inputs wait too.
+func TestInputsOfSeveralTablesEnterInJournalOrder(t *testing.T) {
+	b := tickwork.NewBuilder(tickwork.WithPacing(tickwork.OneTickPerFrame))
+	small := journal.AddInputs[spawn](b, journal.InputSpec{Name: "small", Capacity: 1})
+	big := journal.AddInputs[spawn](b, journal.InputSpec{Name: "big", Capacity: 16})
+	type took struct {
+		table string
+		pos   journal.Position
+		frame uint64
+	}
+	var got []took
+	tickwork.Observe(b, small.Events(), func(e *journal.Input[spawn]) { got = append(got, took{"small", e.Position, e.Frame}) })
+	tickwork.Observe(b, big.Events(), func(e *journal.Input[spawn]) { got = append(got, took{"big", e.Position, e.Frame}) })
+	w, err := b.Build()
+	require.NoError(t, err)
+	defer w.Close()
+	j, err := journal.Open(w, journal.NewMemStore(), journal.Options{}, small, big)
+	require.NoError(t, err)
+	defer j.Close()
+	for _, in := range []*journal.Inputs[spawn]{big, small, small, big} { // positions 1..4
+		_, err := in.Append(spawn{})
+		require.NoError(t, err)
+	}
+	for range 4 {
+		require.NoError(t, j.Frame(1.0/60))
+	}
+	// Frame 0 takes 1 (big) and 2 (small); 3 (small) does not fit, so 4
+	// (big) waits too. Observers run at FrameEnd of the frame that reads.
+	// (the observers' own order is the systems', so sort by position).
+	slices.SortFunc(got, func(a, b took) int { return int(a.pos) - int(b.pos) })
+	assert.Equal(t, []took{{"big", 1, 0}, {"small", 2, 0}, {"small", 3, 1}, {"big", 4, 1}}, got)
 }
