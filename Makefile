@@ -8,7 +8,7 @@ GO ?= go
 
 # Packages whose tests also run under the race detector: the ones that start
 # goroutines. Patterns that match no directory yet are skipped.
-RACE_PKGS ?= . ./examples/... ./memory/... ./kernels/... ./systems/... ./scheduler/... ./runtime/... ./events/... ./commands/... ./arena/... ./schema/...
+RACE_PKGS ?= . ./examples/... ./memory/... ./kernels/... ./systems/... ./scheduler/... ./runtime/... ./events/... ./commands/... ./arena/... ./schema/... ./journal/...
 BENCHTIME ?= 1s
 FUZZTIME ?= 30s
 # make debug: the timeout of the debug build's test run (it takes 1 to
@@ -29,6 +29,13 @@ LANE_DIGEST_FLAGS ?= -units 20000 -shots 256 -warmup 20 -frames 100 -json
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 VIEWER_DIR := cmd/arena-viewer
+# The journal's stores (SQLite through modernc.org/sqlite, the conformance
+# suite): their own module, so the SQLite driver stays out of the root
+# module's graph.
+STORES_DIR := stores
+# make stores: the crash test's seeded trials (each kills its child 3
+# times; 50 take about 35 s on 2 cores).
+CRASH_TRIALS ?= 50
 # The scaling plot's drawing program: its own module, so that gonum/plot
 # stays out of the root module's graph.
 PLOT_DIR := tools/benchplot
@@ -63,10 +70,10 @@ APT_PKGS := gcc libc6-dev pkg-config \
 
 .DEFAULT_GOAL := test
 .NOTPARALLEL:
-.PHONY: test deps fmt vet lint unit debug race lanes fma arm64 stress viewer tools plot bench corpus fuzz headless screenshot scaling-campaign
+.PHONY: test deps fmt vet lint unit debug race lanes fma arm64 stress viewer tools stores plot bench corpus fuzz headless screenshot scaling-campaign
 
-## test: install missing system packages, then gofmt, vet, staticcheck, tests, the tests of the checking debug build, race tests, the SIMD lane, the FMA build, the arm64 build under qemu, pool stress, viewer and tools tests
-test: deps fmt vet lint unit debug race lanes fma arm64 stress viewer tools
+## test: install missing system packages, then gofmt, vet, staticcheck, tests, the tests of the checking debug build, race tests, the SIMD lane, the FMA build, the arm64 build under qemu, pool stress, viewer, tools and stores tests
+test: deps fmt vet lint unit debug race lanes fma arm64 stress viewer tools stores
 
 ## deps: apt-get install the packages of APT_PKGS that are not installed yet
 deps:
@@ -96,12 +103,13 @@ fmt:
 vet:
 	$(GO) vet ./...
 
-## lint: staticcheck (pinned) over the four modules; any finding fails
+## lint: staticcheck (pinned) over the five modules; any finding fails
 lint:
 	$(GO) run $(STATICCHECK) ./...
 	cd $(VIEWER_DIR) && $(GO) run $(STATICCHECK) ./...
 	cd $(PLOT_DIR) && $(GO) run $(STATICCHECK) ./...
 	cd $(BENCH_DIR) && $(GO) run $(STATICCHECK) ./...
+	cd $(STORES_DIR) && $(GO) run $(STATICCHECK) ./...
 
 ## unit: go test over the root module
 unit:
@@ -176,7 +184,7 @@ stress:
 # ALLOC_TESTS are the tests that assert zero allocation (testing.AllocsPerRun,
 # internal/testkit/allockit): make stress runs each 20 times in a row, so
 # that one the Go runtime's background can tip shows up.
-ALLOC_TESTS = TestQueryInsertAndWalk|TestIndexFramesAllocateNothing|TestWorldReport|TestHandKernelsWriteInside|TestFrameAllocatesNothing|TestSteadyStateAllocatesZeroBytes|TestSnapshotEveryFrameAllocates0|TestPresentLanes|TestDigestAllocatesNothing|TestNoAllocationPerFrame|TestSystemTimes|TestSteadyStateAllocs|TestFirstPlaybackAllocatesNothing|TestSetNSteadyStateAllocs|TestReserve|TestReserveCoversSetN|TestZeroAllocs|TestQueryAllocs|TestEmitSwapAllocs|TestReaderAllocs|TestNextIsPermutation|TestSteadyStateAllocatesNothing|TestRunAllocatesNothing|TestRunAllocatesNothingInline|TestParkWakeAllocatesZeroBytes|TestChunkOrderAllocatesNothing|TestSnapshotRestoreAllocs|TestRollbackAllocs|TestEventDeliveryZeroAlloc|TestChurnZeroAlloc|TestParallelKernelZeroAlloc|TestParallelState|TestFirstWorkerPlaybackAllocatesNothing|TestCounters|TestFrameAllocs|TestAllocMeterNoAlloc|TestKernelsAllocateNothing|TestChunkKernel|TestRecorder|TestErrorFramesAllocateNothing|TestJoinAllocatesNothing|TestLongFrameAllocatesNothing|TestObserveAllocatesNothing|TestPassThroughAllocs|TestQueriesAllocateNothing|TestQueryInsertAllocs|TestQueryWideIterationAllocs|TestRunCostAllocatesNothing|TestSemiQueriesAllocateNothing|TestWindowQueriesAllocateNothing
+ALLOC_TESTS = TestQueryInsertAndWalk|TestIndexFramesAllocateNothing|TestWorldReport|TestHandKernelsWriteInside|TestFrameAllocatesNothing|TestSteadyStateAllocatesZeroBytes|TestSnapshotEveryFrameAllocates0|TestPresentLanes|TestDigestAllocatesNothing|TestNoAllocationPerFrame|TestSystemTimes|TestSteadyStateAllocs|TestFirstPlaybackAllocatesNothing|TestSetNSteadyStateAllocs|TestReserve|TestReserveCoversSetN|TestZeroAllocs|TestQueryAllocs|TestEmitSwapAllocs|TestReaderAllocs|TestNextIsPermutation|TestSteadyStateAllocatesNothing|TestRunAllocatesNothing|TestRunAllocatesNothingInline|TestParkWakeAllocatesZeroBytes|TestChunkOrderAllocatesNothing|TestSnapshotRestoreAllocs|TestRollbackAllocs|TestEventDeliveryZeroAlloc|TestChurnZeroAlloc|TestParallelKernelZeroAlloc|TestParallelState|TestFirstWorkerPlaybackAllocatesNothing|TestCounters|TestFrameAllocs|TestAllocMeterNoAlloc|TestKernelsAllocateNothing|TestChunkKernel|TestRecorder|TestErrorFramesAllocateNothing|TestJoinAllocatesNothing|TestLongFrameAllocatesNothing|TestObserveAllocatesNothing|TestPassThroughAllocs|TestQueriesAllocateNothing|TestQueryInsertAllocs|TestQueryWideIterationAllocs|TestRunCostAllocatesNothing|TestSemiQueriesAllocateNothing|TestWindowQueriesAllocateNothing|TestFrameWithJournalAllocatesNothing
 
 ## fma: the generated kernels' tests and the arena's (its five generated systems) built with GOAMD64=v3, where the compiler fuses x*y + z into
 ## one multiply-add unless the generator wrapped the product (docs/schema.md, the arithmetic rule);
@@ -228,6 +236,15 @@ tools:
 	cd $(PLOT_DIR) && $(GO) test ./...
 	cd $(BENCH_DIR) && $(GO) vet ./...
 	cd $(BENCH_DIR) && $(GO) test -short ./...
+
+## stores: go vet and go test of the stores module (the conformance suite
+## on SQLite and the memory store, the SQLite crash test with CRASH_TRIALS
+## seeded trials, docs/journal.md), then its journal tests under the race
+## detector (the crash test's children excepted: 3 trials)
+stores:
+	cd $(STORES_DIR) && $(GO) vet ./...
+	cd $(STORES_DIR) && TICKWORK_CRASH_TRIALS=$(CRASH_TRIALS) $(GO) test -count=1 ./...
+	cd $(STORES_DIR) && TICKWORK_CRASH_TRIALS=3 $(GO) test -race -count=1 ./...
 
 ## plot: run arena-headless at each of PLOT_UNITS with -workers PLOT_WORKERS
 ## (1..NumCPU) and -impl both, keep its -json reports as docs/scaling-<units>.json,
