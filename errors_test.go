@@ -137,11 +137,7 @@ func TestFaceErrorTypes(t *testing.T) {
 		w, err := b.Build()
 		require.NoError(t, err)
 		defer w.Close()
-		var got any
-		func() {
-			defer func() { got = recover() }()
-			_ = w.Frame(1.0 / 60)
-		}()
+		got := framePanic(w)
 		err, ok := got.(error)
 		require.True(t, ok, "Frame panics with an error: %v", got)
 		var pe *tickwork.PanicError
@@ -266,4 +262,12 @@ func mutateSection(t *testing.T, snap []byte, k int, mutate func(sec []byte)) []
 	tbl := crc32.MakeTable(crc32.Castagnoli)
 	binary.LittleEndian.PutUint32(b[12:], crc32.Update(crc32.Update(0, tbl, b[40:]), tbl, b[16:40]))
 	return b
+}
+
+// framePanic runs one frame of w and returns what it panicked with, nil
+// when it did not.
+func framePanic(w *tickwork.World) (got any) {
+	defer func() { got = recover() }()
+	_ = w.Frame(1.0 / 60)
+	return nil
 }

@@ -117,11 +117,7 @@ func TestColumnSetInFrame(t *testing.T) {
 	w, err := b.Build()
 	require.NoError(t, err)
 	defer w.Close()
-	var got any
-	func() {
-		defer func() { got = recover() }()
-		_ = w.Frame(1.0 / 60)
-	}()
+	got := framePanic(w)
 	if !tickwork.DebugBuild {
 		require.Nil(t, got)
 		v, _ := hp.Get(h)

@@ -355,11 +355,7 @@ func TestSubscriptionReadInAFramePanics(t *testing.T) {
 	w, err := b.Build()
 	require.NoError(t, err)
 	defer w.Close()
-	var got any
-	func() {
-		defer func() { got = recover() }()
-		_ = w.Frame(1.0 / 60)
-	}()
+	got := framePanic(w)
 	require.NotNil(t, got, "a Read in a frame panics")
 	assert.Contains(t, fmt.Sprint(got), `tickwork: a subscription's Read on table "Unit" while the world's frame runs `+
 		`(from a system's body, or from another goroutine during World.Frame): Read is the host's, between frames`)
