@@ -21,15 +21,19 @@ var (
 	ErrBudget = errors.New("runq: row budget exceeded")
 	// ErrArgs: Run's arguments do not match the query's parameters.
 	ErrArgs = errors.New("runq: bad arguments")
-	// ErrCatalog: a binding does not match the catalog's schema.
+	// ErrCatalog: a binding does not match the catalog's schema, or the
+	// catalog is nil.
 	ErrCatalog = errors.New("runq: bad catalog binding")
+	// ErrBuilder: Subscribe was given a Builder that had already failed
+	// (Builder.Err); the *Error wraps that earlier error.
+	ErrBuilder = errors.New("runq: the Builder had already failed")
 )
 
 // Error is a typed Prepare, Run or binding error: where (Pos, a line and
 // column of the query text, file "query"; zero for a Run or binding error),
 // what and the fix (Msg), and its sentinel (Kind: one of the Err values
-// above). Errors.Is matches Kind, and the schema error it came from if
-// any.
+// above). Errors.Is matches Kind, and the schema error it came from (or,
+// for ErrBuilder, the Builder's earlier error) if any.
 type Error struct {
 	Pos   schema.Pos
 	Msg   string
@@ -44,7 +48,8 @@ func (e *Error) Error() string {
 	return e.Pos.String() + ": " + e.Msg
 }
 
-// Unwrap returns the sentinel and, for a schema error, the *schema.Error.
+// Unwrap returns the sentinel and, for a schema error, the *schema.Error
+// (for ErrBuilder, the Builder's earlier error).
 func (e *Error) Unwrap() []error {
 	if e.cause != nil {
 		return []error{e.Kind, e.cause}

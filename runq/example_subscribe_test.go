@@ -1,6 +1,7 @@
 package runq_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/tickwork/tickwork"
@@ -66,4 +67,26 @@ func ExampleSubscribe() {
 	//   entered rank 0: unit 2 health 1
 	//   entered rank 1: unit 1 health 5
 	// result: unit 2 1 then unit 1 5
+}
+
+// On a Builder that had already failed, Subscribe declares nothing and
+// says so: ErrBuilder, wrapping the earlier error (here a root
+// subscription over a nil table), after the query's own checks.
+func ExampleSubscribe_builderFailed() {
+	b := tickwork.NewBuilder()
+	unit := b.Table(tickwork.TableSpec{Name: "Unit", Capacity: 8})
+	health := tickwork.AddColumn[int32](b, unit, "Health")
+	cat, err := runq.NewCatalog("game.tw", "table Unit(capacity: 8) { Health: int32 }\n")
+	if err != nil {
+		panic(err)
+	}
+	_ = cat.BindTable("Unit", unit)
+	_ = runq.BindColumn(cat, "Unit", "Health", health)
+	tickwork.SubscribeCount(b, nil, tickwork.FilterSpec[int]{Name: "Broken"}) // records an error on b
+	_, err = runq.Subscribe(b, cat, "query Low() { from Unit u where u.Health < 10 select count() as N, count() as M }", nil)
+	fmt.Println(errors.Is(err, runq.ErrBuilder), errors.Is(err, tickwork.ErrSubscription))
+	fmt.Println(err)
+	// Output:
+	// true true
+	// runq: subscription Low is not declared: the Builder had already failed (tickwork: subscription "Broken": nil table (the Table call that made it failed: its error comes first)); fix that error first (Builder.Err)
 }

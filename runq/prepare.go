@@ -28,9 +28,12 @@ const textFile = "query"
 // e.g. schema.ErrUnknown, with the checker's message), ErrUnsupported (a
 // family the interpreter does not run yet: docs/architecture.md,
 // Run-time queries) and ErrCatalog (a table or column it reads is not
-// bound). Never panics on any text. Safe for concurrent use once the
+// bound, or cat is nil). Never panics on any text. Safe for concurrent use once the
 // catalog is bound.
 func Prepare(cat *Catalog, text string) (*Query, error) {
+	if cat == nil {
+		return nil, &Error{Kind: ErrCatalog, Msg: "runq: the catalog is nil; make one with NewCatalogOf (or NewCatalog and BindColumn) and pass it"}
+	}
 	if len(text) > MaxText {
 		return nil, &Error{Pos: schema.Pos{File: textFile, Line: 1, Col: 1}, Kind: ErrQuery,
 			Msg: fmt.Sprintf("query text is %d bytes, more than the limit of %d; shorten it", len(text), MaxText)}
@@ -79,8 +82,16 @@ func fromSchema(err error, file string, skip int) error {
 		}
 		return fmt.Sprintf("%s:%d:%d", textFile, line-skip, col)
 	})
+	if rest, ok := strings.CutPrefix(msg, opsLimit); ok && strings.HasPrefix(rest, "; split it:") {
+		// the schema's fix sets a column in steps, which a query cannot
+		msg = opsLimit + "; split the expression (into several select items, or a part kept in a column) or simplify it"
+	}
 	return &Error{Pos: textPos(pick.Pos, skip), Kind: ErrQuery, Msg: msg, cause: pick}
 }
+
+// opsLimit begins the schema's error of an expression past
+// schema.MaxOperators.
+var opsLimit = fmt.Sprintf("expression with more than %d operators", schema.MaxOperators)
 
 // textPos is p, a position of the catalog's source followed by the query
 // text, in the text (skip: the source's lines).

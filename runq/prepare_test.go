@@ -133,7 +133,7 @@ func TestPrepareRefusesHostileSizes(t *testing.T) {
 		{"query Q() { from Unit u where " + strings.Repeat("not ", 300) + "true select u }",
 			"query:1:287: nesting deeper than 64 brackets or prefix operators; simplify the expression"},
 		{"query Q() { from Unit u select u.Health as H" + strings.Repeat(" + 1", 2000) + " }",
-			"query:1:46: expression with more than 1024 operators; split it: set a column in several steps, or name parts as constants"},
+			"query:1:46: expression with more than 1024 operators; split the expression (into several select items, or a part kept in a column) or simplify it"},
 		{"query Q() { from Unit u select u /* " + strings.Repeat("x", 9000) + " */ }",
 			"query:1:1: query text is 9041 bytes, more than the limit of 8192; shorten it"},
 	}
@@ -144,4 +144,15 @@ func TestPrepareRefusesHostileSizes(t *testing.T) {
 	}
 	_, err := runq.Prepare(a.cat, "query Q() { from Unit u select u.Health + 99999999999999999999999 as H }")
 	require.ErrorIs(t, err, schema.ErrValue)
+}
+
+// TestPrepareRefusesANilCatalog: a nil catalog is ErrCatalog, not a
+// panic.
+func TestPrepareRefusesANilCatalog(t *testing.T) {
+	q, err := runq.Prepare(nil, "query F() { from Unit u select u }")
+	require.Nil(t, q)
+	require.ErrorIs(t, err, runq.ErrCatalog)
+	require.EqualError(t, err, "runq: the catalog is nil; make one with NewCatalogOf (or NewCatalog and BindColumn) and pass it")
+	var e *runq.Error
+	require.ErrorAs(t, err, &e)
 }

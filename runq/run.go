@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/tickwork/tickwork"
 	"github.com/tickwork/tickwork/schema"
@@ -34,16 +35,10 @@ type group struct {
 // returned, the world is untouched).
 func (q *Query) Run(dst []Value, args []Value) ([]Value, error) {
 	dst = dst[:0]
-	if len(args) != len(q.args) {
-		return dst, &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: %d arguments for %d parameters", len(args), len(q.args))}
+	if err := q.checkArgs(args); err != nil {
+		return dst, err
 	}
 	qa := q.args[:len(args)]
-	for i := range args {
-		if args[i].kind != qa[i].kind {
-			want := q.def.Params[i].Type
-			return dst, &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: argument %d (%s) is a %v, want %v", i, q.def.Params[i].Name, kindName(args[i].kind), want)}
-		}
-	}
 	//lint:ignore S1001 copy calls memmove, a cost for the one or two arguments of a point lookup
 	for i := range args {
 		qa[i] = args[i]
@@ -157,11 +152,39 @@ type pointItem struct {
 	val func(int) Value
 }
 
+// checkArgs returns the ErrArgs *Error of args that are not q's
+// parameters in number and kind, nil when they are (allocating nothing).
+func (q *Query) checkArgs(args []Value) error {
+	if len(args) != len(q.args) {
+		return &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: %s for %s", counted(len(args), "argument"), counted(len(q.args), "parameter"))}
+	}
+	for i := range args {
+		if args[i].kind != q.args[i].kind {
+			return &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: argument %d (%s) is %s, want %v", i, q.def.Params[i].Name, kindName(args[i].kind), q.def.Params[i].Type)}
+		}
+	}
+	return nil
+}
+
+// counted is n and noun, plural unless n is 1: "1 argument", "0 parameters".
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// kindName is a Value's kind with its article: "an int64", "a float32",
+// "an invalid Value" (the zero Value).
 func kindName(k schema.TypeKind) string {
 	if k == 0 {
-		return "invalid Value"
+		return "an invalid Value"
 	}
-	return schema.Type{Kind: k}.String()
+	name := schema.Type{Kind: k}.String()
+	if name[0] == 'i' {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 // scan calls fn for each live row of the from table passing the where (or

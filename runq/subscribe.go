@@ -21,7 +21,7 @@ type SubKind uint8
 // Subscribing).
 const (
 	SubFilter   SubKind = iota + 1 // where and select of row values: the rows, in row order
-	SubCount                       // select count(): the count
+	SubCount                       // select count() (each item the same count): the count
 	SubGroupSum                    // group by one integer, bool or ref key, count() and integer sums: the groups, in key order
 	SubTopN                        // one order key and a limit: the ranks
 )
@@ -116,8 +116,11 @@ func (s *Subscription) Kind() SubKind { return s.kind }
 func (s *Subscription) Columns() []Column { return s.q.cols }
 
 // Read returns the delta from the result handed out by the previous Read
-// (empty before the first) to the result at the end of the last frame,
-// and makes the latter the one Result gives. Valid until the next Read.
+// (empty before the first) to the result now, and makes the latter the
+// one Result gives: what the result is at a Read (the table as it is
+// then, the host's tracked changes since the frame included) is
+// docs/architecture.md, Subscriptions ("When it is kept"). Valid until
+// the next Read.
 // Allocates nothing once its lists have grown to the largest delta seen
 // (a grouped sum: and a new key's entry, once).
 func (s *Subscription) Read() *Delta {
@@ -131,8 +134,7 @@ func (s *Subscription) Read() *Delta {
 
 // Result appends the result handed out by the last Read to dst[:0], in
 // the Query.Run buffer format and order (what Run of the query, with the
-// subscription's arguments, returned at the end of that frame), and
-// returns it.
+// subscription's arguments, returns at that Read), and returns it.
 func (s *Subscription) Result(dst []Value) []Value { return s.k.result(dst[:0]) }
 
 // Subscribe prepares text as [Prepare] does (the same errors) and keeps
@@ -143,17 +145,18 @@ func (s *Subscription) Result(dst []Value) []Value { return s.k.result(dst[:0]) 
 // expressions; args are the parameters' values (fixed for the
 // subscription's life). The catalog's tables must be b's (bind the
 // catalog before Build: the tables and columns exist from Declare on).
-// Errors: Prepare's; ErrArgs (wrong arguments, a top-N limit below 1);
+// Errors, the query's own first: Prepare's (ErrCatalog for a nil
+// catalog); ErrArgs (wrong arguments, a top-N limit below 1);
 // ErrUnsupported, positioned, for a query of another shape (what is
 // refused and why: docs/architecture.md, Run-time queries) or more than
-// MaxSubscribed items; the root's *tickwork.SubscriptionError
+// MaxSubscribed items; then ErrBuilder, wrapping b's earlier error, when
+// b had already failed before this call (nothing is declared); then the
+// root's *tickwork.SubscriptionError for this subscription
 // (tickwork.ErrSubscription: after Build, a table of another Builder,
 // past the memory budget), which b also records. Set-up only, from one
 // goroutine.
 func Subscribe(b *tickwork.Builder, cat *Catalog, text string, args []Value) (*Subscription, error) {
-	if err := b.Err(); err != nil {
-		return nil, err
-	}
+	prior := b.Err() // before this call: the root declares nothing on a failed Builder
 	q, err := Prepare(cat, text)
 	if err != nil {
 		return nil, err
@@ -165,6 +168,15 @@ func Subscribe(b *tickwork.Builder, cat *Catalog, text string, args []Value) (*S
 	kind, slots, err := subKindOf(q, skip)
 	if err != nil {
 		return nil, err
+	}
+	if kind == SubTopN {
+		if n := q.topN(); n < 1 {
+			return nil, &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: the limit of top-N %s is %d; a subscribed top-N needs a limit of at least 1", q.def.Name, n)}
+		}
+	}
+	if prior != nil {
+		return nil, &Error{Kind: ErrBuilder, cause: prior,
+			Msg: fmt.Sprintf("runq: subscription %s is not declared: the Builder had already failed (%v); fix that error first (Builder.Err)", q.def.Name, prior)}
 	}
 	s := &Subscription{kind: kind, q: q, d: Delta{Kind: kind, Width: len(q.cols)}}
 	switch {
@@ -184,13 +196,8 @@ func Subscribe(b *tickwork.Builder, cat *Catalog, text string, args []Value) (*S
 // bindArgs checks args as Run does and keeps them in the query's
 // argument array, which its closures read.
 func (q *Query) bindArgs(args []Value) error {
-	if len(args) != len(q.args) {
-		return &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: %d arguments for %d parameters", len(args), len(q.args))}
-	}
-	for i, a := range args {
-		if want := q.def.Params[i].Type; a.kind != want.Kind {
-			return &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: argument %d (%s) is a %v, want %v", i, q.def.Params[i].Name, kindName(a.kind), want)}
-		}
+	if err := q.checkArgs(args); err != nil {
+		return err
 	}
 	copy(q.args, args)
 	return nil
@@ -238,9 +245,15 @@ func subKindOf(q *Query, skip int) (SubKind, int, error) {
 	case len(d.GroupBy) > 0:
 		return groupKindOf(q, refuse)
 	case len(d.Aggregates) > 0:
-		a := d.Aggregates[0]
-		if len(d.Aggregates) > 1 || a.Kind != schema.Count || len(d.Select) != 1 {
-			return refuse(a.Pos, "an aggregate without group by other than a lone count()", "only a count is kept by deltas without groups")
+		for _, a := range d.Aggregates {
+			if a.Kind != schema.Count {
+				return refuse(a.Pos, "an aggregate without group by other than count()", "only a count is kept by deltas without groups")
+			}
+		}
+		for _, it := range d.Select {
+			if it.Agg == nil {
+				return refuse(it.Pos, "a select item beside count() without group by", "only a count is kept by deltas without groups")
+			}
 		}
 		if d.Limit != nil || len(d.OrderBy) > 0 {
 			return refuse(d.Pos, "a count with an order by or a limit", "a count is one row")
@@ -310,7 +323,17 @@ func (q *Query) trackedColumns() []string {
 	return out
 }
 
-// subFail is the root's error of a declaration that returned nil.
+// topN is the bound limit of q, a top-N.
+func (q *Query) topN() int64 {
+	if q.limit.k == schema.Int32 {
+		return int64(q.limit.i32(0))
+	}
+	return q.limit.i64(0)
+}
+
+// subFail is the root's error of a declaration that returned nil: the
+// Builder was sound before it (Subscribe checked), so b's first error is
+// this declaration's.
 func subFail(b *tickwork.Builder) error {
 	if err := b.Err(); err != nil {
 		return err

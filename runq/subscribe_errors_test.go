@@ -72,7 +72,7 @@ func TestSubscribeRefusals(t *testing.T) {
 		{"query GS() { from Unit u group by u.Alive select u.Alive, sum(u.X) }", nil, runq.ErrUnsupported,
 			"query:1:59: a float sum cannot be subscribed to: a float sum depends on the order its rows are added, so one kept by deltas drifts from the recomputed one" + subAccepted},
 		{"query AG() { from Unit u select count(), sum(u.Health) }", nil, runq.ErrUnsupported,
-			"query:1:33: an aggregate without group by other than a lone count() cannot be subscribed to: only a count is kept by deltas without groups" + subAccepted},
+			"query:1:42: an aggregate without group by other than count() cannot be subscribed to: only a count is kept by deltas without groups" + subAccepted},
 		{"query O2() { from Unit u select u order by u.Health, u.X limit 3 }", nil, runq.ErrUnsupported,
 			"query:1:54: a second order key cannot be subscribed to: a top-N ranks by one key (ties by index)" + subAccepted},
 		{"query S() { from Unit u select u order by u.Health }", nil, runq.ErrUnsupported,
@@ -84,9 +84,9 @@ func TestSubscribeRefusals(t *testing.T) {
 		{"query Z(n: int32) { from Unit u select u order by u.Health limit n }", []runq.Value{runq.I32(0)}, runq.ErrArgs,
 			"runq: the limit of top-N Z is 0; a subscribed top-N needs a limit of at least 1"},
 		{"query Z(n: int32) { from Unit u select u order by u.Health limit n }", nil, runq.ErrArgs,
-			"runq: 0 arguments for 1 parameters"},
+			"runq: 0 arguments for 1 parameter"},
 		{"query Z(n: int32) { from Unit u select u order by u.Health limit n }", []runq.Value{runq.I64(3)}, runq.ErrArgs,
-			"runq: argument 0 (n) is a int64, want int32"},
+			"runq: argument 0 (n) is an int64, want int32"},
 		{"query GI() { from Unit u group by u.Alive select u.Alive, u.Health + 1 as H }", nil, runq.ErrQuery,
 			"query:1:59: select item u.Health + 1 of query GI is neither a group key nor an aggregate; add it to group by, or aggregate it (min(u.Health + 1), max(u.Health + 1), ...)"},
 		{"query Bad( { from Unit u select u }", nil, schema.ErrSyntax, `query:1:12: unexpected "{"; expected ")"`},
@@ -145,4 +145,52 @@ func TestSubscribeRefusesAUniqueLookup(t *testing.T) {
 	_, err = runq.Subscribe(b, cat, "query ByCode(c: int64) { from Badge x where x.Code == c select x }", []runq.Value{runq.I64(3)})
 	require.ErrorIs(t, err, runq.ErrUnsupported)
 	require.EqualError(t, err, "query:1:45: a unique key lookup cannot be subscribed to: it keeps the first match only"+subAccepted)
+}
+
+// TestSubscribeAfterTheBuilderFailed: on a Builder that had already
+// failed, Subscribe reports the query's own problems first (a bad text,
+// a limit below 1), then ErrBuilder wrapping the Builder's earlier error,
+// never that earlier error as if it were its own; a subscription the
+// root refuses on a sound Builder gets the root's error for itself.
+func TestSubscribeAfterTheBuilderFailed(t *testing.T) {
+	const text = "query F() { from Unit u where u.Alive select u, u.Health }"
+	b, cat, _ := unbuiltRig(t)
+	require.Nil(t, tickwork.SubscribeCount(b, nil, tickwork.FilterSpec[int]{Name: "Broken"}))
+	prior := b.Err()
+	require.ErrorIs(t, prior, tickwork.ErrSubscription)
+
+	_, err := runq.Subscribe(b, cat, "query Z(n: int32) { from Unit u select u order by u.Health limit n }", []runq.Value{runq.I32(-5)})
+	require.ErrorIs(t, err, runq.ErrArgs)
+	require.EqualError(t, err, "runq: the limit of top-N Z is -5; a subscribed top-N needs a limit of at least 1")
+	_, err = runq.Subscribe(b, cat, "query Bad( { from Unit u select u }", nil)
+	require.ErrorIs(t, err, schema.ErrSyntax)
+
+	s, err := runq.Subscribe(b, cat, text, nil)
+	require.Nil(t, s)
+	require.ErrorIs(t, err, runq.ErrBuilder)
+	require.ErrorIs(t, err, tickwork.ErrSubscription, "it wraps the earlier error")
+	require.EqualError(t, err, "runq: subscription F is not declared: the Builder had already failed ("+prior.Error()+"); fix that error first (Builder.Err)")
+	var e *runq.Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, runq.ErrBuilder, e.Kind)
+	require.Equal(t, prior, b.Err(), "nothing more is recorded")
+
+	other := tickwork.NewBuilder()
+	_, err = runq.Subscribe(other, cat, text, nil) // the root refuses: its own error
+	require.EqualError(t, err, `tickwork: subscription "runq F" of table "Unit": a table of another Builder: subscribe on the Builder whose Table made it`)
+	require.NotErrorIs(t, err, runq.ErrBuilder)
+	_, err = runq.Subscribe(other, cat, "query G() { from Unit u select count() }", nil)
+	require.ErrorIs(t, err, runq.ErrBuilder)
+	require.Contains(t, err.Error(), "runq: subscription G is not declared: the Builder had already failed (")
+}
+
+// TestSubscribeRefusesANilCatalog: a nil catalog is ErrCatalog, not a
+// panic.
+func TestSubscribeRefusesANilCatalog(t *testing.T) {
+	b, _, _ := unbuiltRig(t)
+	s, err := runq.Subscribe(b, nil, "query F() { from Unit u select u }", nil)
+	require.Nil(t, s)
+	require.ErrorIs(t, err, runq.ErrCatalog)
+	require.EqualError(t, err, "runq: the catalog is nil; make one with NewCatalogOf (or NewCatalog and BindColumn) and pass it")
+	require.NoError(t, b.Err())
 }

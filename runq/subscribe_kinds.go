@@ -1,10 +1,7 @@
 package runq
 
 import (
-	"fmt"
-
 	"github.com/tickwork/tickwork"
-	"github.com/tickwork/tickwork/schema"
 )
 
 // vec is a subscribed row: slot 0 says whether the row passes the where
@@ -61,17 +58,9 @@ func declare[V vec](s *Subscription, b *tickwork.Builder) error {
 		if c == nil {
 			return subFail(b)
 		}
-		s.k = &countKept[V]{c: c}
+		s.k = &countKept[V]{c: c, items: len(q.cols)}
 	case SubTopN:
-		n := int64(0)
-		if q.limit.k == schema.Int32 {
-			n = int64(q.limit.i32(0))
-		} else {
-			n = q.limit.i64(0)
-		}
-		if n < 1 {
-			return &Error{Kind: ErrArgs, Msg: fmt.Sprintf("runq: the limit of top-N %s is %d; a subscribed top-N needs a limit of at least 1", q.def.Name, n)}
-		}
+		n := q.topN() // at least 1 (Subscribe checked)
 		spec := tickwork.TopSpec[V, uint64]{Name: name, N: tickwork.QueryBound(n, tb.Chunks()*tb.ChunkRows()), Where: where, Source: src,
 			Key: func(v *V) uint64 { return (*v)[1] }}
 		t := tickwork.SubscribeTopN(b, tb, spec)
@@ -125,15 +114,25 @@ func (k *filterKept[V]) result(dst []Value) []Value {
 	return dst
 }
 
-// countKept is a count's upkeep: the root's SubCount.
-type countKept[V vec] struct{ c *tickwork.SubCount[V] }
+// countKept is a count's upkeep: the root's SubCount, handed out once per
+// select item (each a count()).
+type countKept[V vec] struct {
+	c     *tickwork.SubCount[V]
+	items int
+}
 
 func (k *countKept[V]) read(d *Delta) {
 	cd := k.c.Read()
 	d.Before, d.After = int64(cd.Before), int64(cd.After)
 }
 
-func (k *countKept[V]) result(dst []Value) []Value { return append(dst, I64(int64(k.c.Count()))) }
+func (k *countKept[V]) result(dst []Value) []Value {
+	n := I64(int64(k.c.Count()))
+	for range k.items {
+		dst = append(dst, n)
+	}
+	return dst
+}
 
 // topKept is a top-N's upkeep: the root's SubTopN ranking slot 1 (the
 // query's key, flipped so that the root's greatest is the query's

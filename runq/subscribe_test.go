@@ -41,6 +41,7 @@ var subCases = []subCase{
 	{"SerialLookup", "query US(s: int64) { from Unit u where u.Serial == s select u, u.Health }", []runq.Value{runq.I64(5)}, runq.SubFilter},
 	{"Count", "query C(min: int32) { from Unit u where u.Health > min select count() }", []runq.Value{runq.I32(30)}, runq.SubCount},
 	{"CountAll", "query All() { from Unit u select count() as N }", nil, runq.SubCount},
+	{"Counts", "query CC(min: int32) { from Unit u where u.Health > min select count() as A, count() as B, count() as C }", []runq.Value{runq.I32(10)}, runq.SubCount},
 	{"GroupInt", "query G(min: int32) { from Unit u where u.Health >= min group by u.Health % 4 select u.Health % 4 as K, count() as N, sum(u.Gold) as Gold, sum(u.Health) as HP }",
 		[]runq.Value{runq.I32(0)}, runq.SubGroupSum},
 	{"GroupBool", "query GB() { from Unit u group by u.Alive select count(), u.Alive }", nil, runq.SubGroupSum},
@@ -412,7 +413,9 @@ func (m *subModel) flat() []runq.Value {
 			out = append(out, m.rows[r].vals...)
 		}
 	case runq.SubCount:
-		out = []runq.Value{runq.I64(m.count)}
+		for range m.width { // each item the same count
+			out = append(out, runq.I64(m.count))
+		}
 	case runq.SubGroupSum:
 		for _, r := range m.groups {
 			out = append(out, r.vals...)

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"go/constant"
 	"slices"
 )
 
@@ -79,6 +80,11 @@ func (c *checker) subscription(d *synSubDecl) *Subscription {
 	case len(q.OrderBy) == 1:
 		if q.Limit == nil {
 			return refuse(KindValue, "order by without limit is not kept; add limit N for a top-N, or drop order by and sort the filter's rows")
+		}
+		if l, ok := q.Limit.(*Lit); ok {
+			if n, exact := constant.Int64Val(l.Value); exact && n < 1 {
+				return refuse(KindValue, "limit %s keeps no rank; limit a top-N to at least 1, or drop the subscription", l.Value)
+			}
 		}
 		k := q.OrderBy[0]
 		s.Kind, s.Key, s.Desc = SubTop, k.Expr, k.Desc

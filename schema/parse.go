@@ -98,9 +98,9 @@ func syntaxError(filename string, src []byte, err error) *Error {
 	case "==":
 		if strings.Contains(want, "+=") {
 			e.Msg += "; set assigns with =, == compares"
-			break
+		} else if compared(src, t) {
+			e.Msg += "; " + chainHint
 		}
-		fallthrough
 	case "<", ">":
 		if shift(src, t) {
 			if o := t.Pos.Offset; o > 0 && src[o-1] == t.Value[0] {
@@ -111,7 +111,9 @@ func syntaxError(filename string, src []byte, err error) *Error {
 		}
 		fallthrough
 	case "!=", "<=", ">=":
-		e.Msg += "; comparisons do not chain: join them with and"
+		if compared(src, t) {
+			e.Msg += "; " + chainHint
+		}
 	case "and":
 		if afterChangeFilter(src, t) {
 			e.Msg += "; " + changeAndHint
@@ -284,6 +286,45 @@ const changeAndHint = "change filters are joined only by or: a filter selects th
 func shift(src []byte, t lexer.Token) bool {
 	o := t.Pos.Offset
 	return o > 0 && src[o-1] == t.Value[0] || o+1 < len(src) && src[o+1] == t.Value[0]
+}
+
+// chainHint follows an unexpected comparison operator that comes after
+// another comparison (compared).
+const chainHint = "comparisons do not chain: join them with and"
+
+// compared reports whether a comparison operator (==, !=, <, <=, >, >=)
+// comes before t in its operand run: the text back to the last {, }, ;,
+// (, , or the word and, or, where, on or when.
+func compared(src []byte, t lexer.Token) bool {
+	before := src[:min(t.Pos.Offset, len(src))]
+	if i := bytes.LastIndexAny(before, "{};(,"); i >= 0 {
+		before = before[i+1:]
+	}
+	for _, w := range []string{"and", "or", "where", "on", "when"} {
+		if i := lastWord(before, w); i >= 0 {
+			before = before[i+len(w):]
+		}
+	}
+	before = bytes.ReplaceAll(before, []byte("=>"), nil)
+	return bytes.ContainsAny(before, "<>") || bytes.Contains(before, []byte("==")) || bytes.Contains(before, []byte("!="))
+}
+
+// lastWord is the offset of the last whole word w in b, -1 when none.
+func lastWord(b []byte, w string) int {
+	for end := len(b); ; {
+		i := bytes.LastIndex(b[:end], []byte(w))
+		if i < 0 {
+			return -1
+		}
+		if (i == 0 || !identByte(b[i-1])) && (i+len(w) == len(b) || !identByte(b[i+len(w)])) {
+			return i
+		}
+		end = i
+	}
+}
+
+func identByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // afterChangeFilter reports whether t follows a change filter of a

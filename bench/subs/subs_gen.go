@@ -722,7 +722,6 @@ type Top10 struct {
 // tests them in every later frame). Call it after Declare and before Build.
 // Errors as tickwork.SubscribeTopN's: it records a
 // *tickwork.SubscriptionError on b (Build returns it) and returns nil. A
-// limit below 1 records that error too (TopSpec needs N of at least 1); a
 // limit above the table's capacity keeps the capacity's ranks. Set-up only.
 func SubscribeTop10(b *tickwork.Builder, t *Tables) *Top10 {
 	n := 0

@@ -173,7 +173,11 @@ func (sg *subGen) subscribe() {
 		schema.SubGroup: "SubscribeGroupSum", schema.SubTop: "SubscribeTopN"}[s.Kind]
 	extra := ""
 	if s.Kind == schema.SubTop {
-		extra = " A limit below 1 records that error too (TopSpec needs N of at least 1); a limit above the table's capacity keeps the capacity's ranks."
+		if p, ok := q.Limit.(*schema.ParamRef); ok {
+			extra = fmt.Sprintf(" A limit %s below 1 records that error too (TopSpec needs N of at least 1); a limit above the table's capacity keeps the capacity's ranks.", p.Param.Name)
+		} else {
+			extra = " A limit above the table's capacity keeps the capacity's ranks."
+		}
 	}
 	g.doc("Subscribe%s declares subscription %s of query %s on b, over t's table %s, with the query's parameters bound now (the kept result tests them in every later frame). Call it after Declare and before Build. Errors as tickwork.%s's: it records a *tickwork.SubscriptionError on b (Build returns it) and returns nil.%s Set-up only.",
 		sg.name, s.Name, q.Name, q.From.Table.Name, root, extra)

@@ -1945,7 +1945,7 @@ type PetTop struct {
 // tests them in every later frame). Call it after Declare and before Build.
 // Errors as tickwork.SubscribeTopN's: it records a
 // *tickwork.SubscriptionError on b (Build returns it) and returns nil. A
-// limit below 1 records that error too (TopSpec needs N of at least 1); a
+// limit n below 1 records that error too (TopSpec needs N of at least 1); a
 // limit above the table's capacity keeps the capacity's ranks. Set-up only.
 func SubscribePetTop(b *tickwork.Builder, t *Tables, n2 int32) *PetTop {
 	n := 0
@@ -2224,7 +2224,7 @@ type WeakTop struct {
 // result tests them in every later frame). Call it after Declare and before
 // Build. Errors as tickwork.SubscribeTopN's: it records a
 // *tickwork.SubscriptionError on b (Build returns it) and returns nil. A
-// limit below 1 records that error too (TopSpec needs N of at least 1); a
+// limit n below 1 records that error too (TopSpec needs N of at least 1); a
 // limit above the table's capacity keeps the capacity's ranks. Set-up only.
 func SubscribeWeakTop(b *tickwork.Builder, t *Tables, n2 int32) *WeakTop {
 	n := 0
@@ -2268,7 +2268,6 @@ type RichTop struct {
 // result tests them in every later frame). Call it after Declare and before
 // Build. Errors as tickwork.SubscribeTopN's: it records a
 // *tickwork.SubscriptionError on b (Build returns it) and returns nil. A
-// limit below 1 records that error too (TopSpec needs N of at least 1); a
 // limit above the table's capacity keeps the capacity's ranks. Set-up only.
 func SubscribeRichTop(b *tickwork.Builder, t *Tables) *RichTop {
 	n := 0
@@ -2313,7 +2312,7 @@ type SlowTop struct {
 // result tests them in every later frame). Call it after Declare and before
 // Build. Errors as tickwork.SubscribeTopN's: it records a
 // *tickwork.SubscriptionError on b (Build returns it) and returns nil. A
-// limit below 1 records that error too (TopSpec needs N of at least 1); a
+// limit n below 1 records that error too (TopSpec needs N of at least 1); a
 // limit above the table's capacity keeps the capacity's ranks. Set-up only.
 func SubscribeSlowTop(b *tickwork.Builder, t *Tables, n2 int64) *SlowTop {
 	n := 0
@@ -2358,7 +2357,7 @@ type FastTop struct {
 // result tests them in every later frame). Call it after Declare and before
 // Build. Errors as tickwork.SubscribeTopN's: it records a
 // *tickwork.SubscriptionError on b (Build returns it) and returns nil. A
-// limit below 1 records that error too (TopSpec needs N of at least 1); a
+// limit n below 1 records that error too (TopSpec needs N of at least 1); a
 // limit above the table's capacity keeps the capacity's ranks. Set-up only.
 func SubscribeFastTop(b *tickwork.Builder, t *Tables, n2 int32) *FastTop {
 	n := 0
@@ -2404,7 +2403,7 @@ type TargetTop struct {
 // kept result tests them in every later frame). Call it after Declare and
 // before Build. Errors as tickwork.SubscribeTopN's: it records a
 // *tickwork.SubscriptionError on b (Build returns it) and returns nil. A
-// limit below 1 records that error too (TopSpec needs N of at least 1); a
+// limit n below 1 records that error too (TopSpec needs N of at least 1); a
 // limit above the table's capacity keeps the capacity's ranks. Set-up only.
 func SubscribeTargetTop(b *tickwork.Builder, t *Tables, n2 int32) *TargetTop {
 	n := 0
