@@ -10,7 +10,7 @@ import "iter"
 // reads and hands out.
 type FilterSpec[R any] struct {
 	Name   string        // names the subscription in errors and the memory budget
-	Where  func(*R) bool // nil: every row; called on the frame's goroutine, it must not keep its argument
+	Where  func(*R) bool // nil: every row; called by Read, on the host's goroutine; it must not keep its argument
 	Source *RowSource[R] // nil: R pairs with the columns; else R is filled by Source.Copy
 }
 

@@ -9,9 +9,9 @@ package tickwork
 // table). Copy may read anything that only these columns, the row's
 // handle and its slot determine; what else it reads is not watched.
 // R is compared with == (Changed, a top-N's entries), so a vector of bit
-// patterns compares floats bit for bit. Copy is called on the frame's
-// goroutine at the end of a frame (never concurrently), must not keep
-// dst and must not allocate if the frame is to stay at 0 B. A nil Copy,
+// patterns compares floats bit for bit. Copy is called by Read, on the
+// host's goroutine between frames (never concurrently), must not keep
+// dst and must not allocate if Read is to stay at 0 B. A nil Copy,
 // or a column the table does not have, records a *SubscriptionError
 // (ErrSubscription).
 type RowSource[R any] struct {
